@@ -1,0 +1,67 @@
+# TracedIR: the two commands are `make demo` and `make check`.
+# Every target first installs the Debian packages it needs (apt-get when run
+# as root, otherwise it prints the command to run).
+
+LLVM_DIR   ?= /usr/lib/llvm-22
+BUILD_DIR  ?= build
+PYTHON     ?= /usr/bin/python3
+JOBS       ?= $(shell nproc)
+
+BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools \
+                  llvm-22-tools clang-22 lld-22 python3
+
+.PHONY: all deps build check demo docs clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(BUILD_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "Missing Debian packages. Run:"; \
+	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+$(BUILD_DIR)/build.ninja: CMakeLists.txt | deps
+	cmake -G Ninja -S . -B $(BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang \
+	  -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++ \
+	  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld \
+	  -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
+	  -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
+	  -DTRACED_PYTHON_EXECUTABLE=$(PYTHON)
+
+build: deps $(BUILD_DIR)/build.ninja
+	ninja -C $(BUILD_DIR) -j $(JOBS)
+
+check: build
+	ninja -C $(BUILD_DIR) check-traced
+
+demo: build
+	@echo "== seed 000's SimpleModule, parsed and verified by traced-opt =="
+	$(BUILD_DIR)/bin/traced-opt docs/examples/simple_module.mlir
+	@echo
+	@echo "== the same module printed like TracedModule's InternalGraph =="
+	$(BUILD_DIR)/bin/traced-translate --traced-to-graph-text docs/examples/simple_module.mlir
+
+# Regenerates the references in docs/reference/ from ODS and the op library.
+docs: build
+	ninja -C $(BUILD_DIR) traced-doc
+	mkdir -p docs/reference
+	cp $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md
+	cp $(BUILD_DIR)/docs/OpLibrary.md docs/reference/OpLibrary.md
+
+clean:
+	rm -rf $(BUILD_DIR)

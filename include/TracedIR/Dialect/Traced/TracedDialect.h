@@ -1,0 +1,22 @@
+//===- TracedDialect.h - the traced dialect ---------------------*- C++ -*-===//
+//
+// The dialect class, its types and its attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_DIALECT_TRACED_TRACEDDIALECT_H
+#define TRACEDIR_DIALECT_TRACED_TRACEDDIALECT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "TracedIR/Dialect/Traced/TracedDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "TracedIR/Dialect/Traced/TracedTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TracedIR/Dialect/Traced/TracedAttrs.h.inc"
+
+#endif // TRACEDIR_DIALECT_TRACED_TRACEDDIALECT_H

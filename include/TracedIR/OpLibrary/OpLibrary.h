@@ -1,0 +1,232 @@
+//===- OpLibrary.h - what the known call targets mean -----------*- C++ -*-===//
+//
+// Each known target (`torch.nn.functional.conv2d`, `Tensor.view`, the leaf
+// module classes) is described once, here: its canonical name, its aliases
+// (PyTorch and MegEngine spellings), its Python signature with defaults and
+// its result rule. The verifier, the parser's normalization and (later) the
+// interpreter, folders and lowerings all read the same entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_OPLIBRARY_OPLIBRARY_H
+#define TRACEDIR_OPLIBRARY_OPLIBRARY_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeRange.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::traced {
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+/// The declared type of a parameter, in TorchScript schema spelling:
+/// `Tensor`, `Tensor?`, `Tensor[]`, `int`, `int?`, `int[]`, `int[2]`, `float`,
+/// `bool`, `str`, `Scalar` (int, float or bool), `Tensor|Scalar`, `dtype`,
+/// `Any`. As in TorchScript, `int[2]` also accepts one int, meaning it
+/// repeated; list lengths are the result rule's to check.
+struct ParamType {
+  enum Kind { Tensor, Int, Float, Bool, Str, Scalar, TensorOrScalar, DType, Any };
+  Kind kind = Any;
+  bool isList = false;
+  unsigned listSize = 0; // 0: any length.
+  bool optional = false; // also accepts None.
+  bool acceptsOne = false; // a list that may be given as one element
+
+  /// Whether a value of Python type `type` may be passed.
+  bool accepts(Type type) const;
+  std::string str() const;
+};
+
+struct Param {
+  std::string name;
+  ParamType type;
+  /// The default in Python syntax (`None`, `1`, `[0, 0]`, `"none"`); empty
+  /// when the parameter is required.
+  std::string defaultValue;
+  bool keywordOnly = false;
+  /// `*shape`: takes the remaining positional arguments as one list (or a
+  /// single list argument as it is).
+  bool varargs = false;
+};
+
+/// A parsed Python signature, e.g.
+/// `(Tensor input, Tensor? bias=None, int[2] stride=1, *, bool inplace=False)`.
+struct Signature {
+  std::vector<Param> params;
+  std::string text;
+
+  /// Parses `text`; reports malformed schemas (a bug in the table) on stderr.
+  static Signature parse(llvm::StringRef text);
+  std::optional<unsigned> lookup(llvm::StringRef name) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Bound calls and result rules
+//===----------------------------------------------------------------------===//
+
+/// A call's arguments bound to a signature: one entry per parameter, the
+/// argument's Python type and, when it is a constant, its value.
+class BoundCall {
+public:
+  struct Arg {
+    Type type;
+    /// The constant value (an operand-free Python value), or null when the
+    /// argument is a traced value or holds one.
+    Attribute value;
+    /// For a list or tuple argument, the type of each element when known.
+    llvm::SmallVector<Type> elements;
+  };
+
+  BoundCall(MLIRContext *ctx, const Signature &sig, llvm::StringRef target,
+            function_ref<InFlightDiagnostic()> emitError)
+      : ctx(ctx), sig(sig), target(target), emitErrorFn(emitError),
+        args(sig.params.size()) {}
+
+  MLIRContext *getContext() const { return ctx; }
+  llvm::StringRef getTarget() const { return target; }
+  const Signature &getSignature() const { return sig; }
+  Arg &operator[](unsigned i) { return args[i]; }
+  const Arg &get(llvm::StringRef name) const;
+
+  Type getType(llvm::StringRef name) const { return get(name).type; }
+  bool isNone(llvm::StringRef name) const;
+  /// The ranked tensor type of the argument, or null.
+  RankedTensorType getTensor(llvm::StringRef name) const;
+  std::optional<int64_t> getInt(llvm::StringRef name) const;
+  std::optional<double> getFloat(llvm::StringRef name) const;
+  std::optional<bool> getBool(llvm::StringRef name) const;
+  /// An int list; a single int is repeated `size` times when `size` > 0.
+  /// Null when unknown (an element is a traced value).
+  std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name,
+                                                    unsigned size = 0) const;
+
+  /// Reports an error at the call (the caller's emitter names the target).
+  InFlightDiagnostic emitError() const;
+
+private:
+  MLIRContext *ctx;
+  const Signature &sig;
+  llvm::StringRef target;
+  function_ref<InFlightDiagnostic()> emitErrorFn;
+  std::vector<Arg> args;
+};
+
+/// Computes a target's result types from its bound arguments. On success,
+/// `results` holds one type per result; an empty vector means the types
+/// cannot be known statically (they are not checked), a null entry means that
+/// one result is unknown. On failure the rule has reported the error.
+using ResultRule = LogicalResult (*)(const BoundCall &call,
+                                     llvm::SmallVectorImpl<Type> &results);
+
+//===----------------------------------------------------------------------===//
+// Library entries
+//===----------------------------------------------------------------------===//
+
+/// A known function or Tensor method. Method aliases are spelled
+/// `Tensor.<name>`; used as a method, the receiver binds the first parameter.
+struct OpSpec {
+  llvm::StringRef name;
+  std::vector<llvm::StringRef> aliases;
+  Signature signature;
+  ResultRule resultRule;
+  /// Whether a call has no side effects (in-place variants do).
+  bool pure = true;
+};
+
+/// Where a leaf module's functional argument comes from.
+struct ModuleBinding {
+  llvm::StringRef param;  // the functional's parameter
+  llvm::StringRef source; // "@attr" (module attribute), a forward parameter
+                          // name, or "=<python value>" (a constant)
+};
+
+/// A leaf module class: its forward signature and the functional call it
+/// means, e.g. `torch.nn.Conv2d` is `F.conv2d(input, self.weight, ...)`.
+struct ModuleSpec {
+  llvm::StringRef className;
+  std::vector<llvm::StringRef> aliases;
+  Signature forward;
+  llvm::StringRef functional;
+  std::vector<ModuleBinding> bindings;
+};
+
+class OpLibrary {
+public:
+  static const OpLibrary &get();
+
+  /// The entry for a function name or alias (`torch.relu`, `nn.relu`).
+  const OpSpec *lookupFunction(llvm::StringRef name) const;
+  /// The entry for a Tensor method (`view`, `__add__`).
+  const OpSpec *lookupMethod(llvm::StringRef method) const;
+  /// The entry for a leaf module class (`torch.nn.Conv2d`).
+  const ModuleSpec *lookupModule(llvm::StringRef className) const;
+
+  llvm::ArrayRef<OpSpec> getOps() const { return ops; }
+  llvm::ArrayRef<ModuleSpec> getModules() const { return modules; }
+
+private:
+  OpLibrary();
+  std::vector<OpSpec> ops;
+  std::vector<ModuleSpec> modules;
+  llvm::StringMap<const OpSpec *> byName;
+  llvm::StringMap<const ModuleSpec *> byClass;
+};
+
+/// Parses a default or binding constant written in Python syntax.
+Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
+
+//===----------------------------------------------------------------------===//
+// Binding arguments to signatures
+//===----------------------------------------------------------------------===//
+
+/// Binds call arguments to `sig` the way Python does: `arguments` are the
+/// positional arguments followed by the keyword arguments named by
+/// `keywords`. The first `skip` parameters are already bound (a method's
+/// receiver). On success `slots` holds one value per parameter (defaults
+/// filled in); slots before `skip` stay null.
+LogicalResult bindArguments(MLIRContext *ctx, const Signature &sig,
+                            unsigned skip, ArrayRef<Attribute> arguments,
+                            ArrayRef<llvm::StringRef> keywords,
+                            function_ref<InFlightDiagnostic()> emitError,
+                            SmallVectorImpl<Attribute> &slots);
+
+/// A call's arguments in normalized form: every argument after the first
+/// `skip` parameters by keyword, in signature order, leaving out those equal
+/// to their parameter's default. `permutation` maps each new operand index
+/// to the old one.
+struct NormalizedCall {
+  SmallVector<Attribute> arguments;
+  SmallVector<llvm::StringRef> keywords;
+  SmallVector<unsigned> permutation;
+};
+FailureOr<NormalizedCall>
+normalizeArguments(MLIRContext *ctx, const Signature &sig, unsigned skip,
+                   ArrayRef<Attribute> arguments,
+                   ArrayRef<llvm::StringRef> keywords,
+                   function_ref<InFlightDiagnostic()> emitError);
+
+/// Checks bound slots against the parameter types and fills `call` from
+/// them. `operandTypes` are the types of the call's argument operands.
+LogicalResult checkArguments(const Signature &sig, unsigned skip,
+                             ArrayRef<Attribute> slots, TypeRange operandTypes,
+                             BoundCall &call);
+
+/// Runs the result rule and compares it with the declared `resultTypes`.
+LogicalResult checkResults(const OpSpec &spec, const BoundCall &call,
+                           TypeRange resultTypes);
+
+/// Writes a Markdown table of the library (docs/op-library.md).
+void printOpLibraryMarkdown(llvm::raw_ostream &os);
+
+} // namespace mlir::traced
+
+#endif // TRACEDIR_OPLIBRARY_OPLIBRARY_H

@@ -1,0 +1,51 @@
+//===- TracedDialect.cpp - the traced dialect -----------------------------===//
+
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+#include "TracedIR/Dialect/Traced/TracedDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "TracedIR/Dialect/Traced/TracedTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TracedIR/Dialect/Traced/TracedAttrs.cpp.inc"
+
+void TracedDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "TracedIR/Dialect/Traced/TracedOps.cpp.inc"
+      >();
+  registerTypes();
+  registerAttributes();
+}
+
+void TracedDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "TracedIR/Dialect/Traced/TracedTypes.cpp.inc"
+      >();
+}
+
+void TracedDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TracedIR/Dialect/Traced/TracedAttrs.cpp.inc"
+      >();
+}
+
+Operation *TracedDialect::materializeConstant(OpBuilder &builder,
+                                              Attribute value, Type type,
+                                              Location loc) {
+  if (!ConstantOp::isValidValue(value, type))
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, value);
+}

@@ -1,0 +1,397 @@
+//===- OpTable.cpp - the known targets, each described once ---------------===//
+//
+// Adding a target means adding one entry here (canonical name, aliases,
+// signature, result rule) and its tests. Signatures use TorchScript's schema
+// spelling; see ParamType in OpLibrary.h. Method aliases are `Tensor.<name>`;
+// MegEngine spellings (`nn.relu`, `F.relu`) are aliases like any other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ResultRules.h"
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+struct OpRow {
+  const char *name;
+  std::vector<llvm::StringRef> aliases;
+  const char *signature;
+  ResultRule rule;
+  bool pure = true;
+};
+
+struct ModuleRow {
+  const char *className;
+  std::vector<llvm::StringRef> aliases;
+  const char *forward;
+  const char *functional;
+  std::vector<ModuleBinding> bindings;
+};
+} // namespace
+
+using namespace mlir::traced::rules;
+
+// clang-format off
+static const OpRow kOps[] = {
+  // Activations.
+  {"torch.nn.functional.relu",
+   {"torch.relu", "Tensor.relu", "F.relu", "nn.relu",
+    "megengine.functional.nn.relu", "megengine.functional.relu"},
+   "(Tensor input, bool inplace=False)", sameAsInput},
+  {"torch.nn.functional.relu6",
+   {"F.relu6", "nn.relu6", "megengine.functional.nn.relu6"},
+   "(Tensor input, bool inplace=False)", sameAsInput},
+  {"torch.nn.functional.hardtanh",
+   {"F.hardtanh", "torch._C._nn.hardtanh"},
+   "(Tensor input, float min_val=-1.0, float max_val=1.0, bool inplace=False)",
+   sameAsInput},
+  {"torch.nn.functional.gelu",
+   {"torch._C._nn.gelu", "F.gelu", "nn.gelu", "megengine.functional.nn.gelu"},
+   "(Tensor input, *, str approximate=\"none\")", sameAsInput},
+  {"torch.nn.functional.silu",
+   {"F.silu", "nn.silu", "megengine.functional.nn.silu"},
+   "(Tensor input, bool inplace=False)", sameAsInput},
+  {"torch.nn.functional.hardswish",
+   {"torch._C._nn.hardswish", "F.hardswish", "nn.hswish",
+    "megengine.functional.nn.hswish"},
+   "(Tensor input, bool inplace=False)", sameAsInput},
+  {"torch.nn.functional.hardsigmoid",
+   {"torch._C._nn.hardsigmoid", "F.hardsigmoid", "nn.hsigmoid",
+    "megengine.functional.nn.hsigmoid"},
+   "(Tensor input, bool inplace=False)", sameAsInput},
+  {"torch.nn.functional.leaky_relu",
+   {"F.leaky_relu", "nn.leaky_relu", "torch._C._nn.leaky_relu"},
+   "(Tensor input, float negative_slope=0.01, bool inplace=False)",
+   sameAsInput},
+  {"torch.sigmoid",
+   {"torch.nn.functional.sigmoid", "Tensor.sigmoid", "F.sigmoid",
+    "nn.sigmoid", "megengine.functional.sigmoid"},
+   "(Tensor input)", sameAsInput},
+  {"torch.tanh",
+   {"torch.nn.functional.tanh", "Tensor.tanh", "F.tanh"},
+   "(Tensor input)", sameAsInput},
+  {"torch.nn.functional.softmax",
+   {"torch.softmax", "Tensor.softmax", "F.softmax", "nn.softmax",
+    "megengine.functional.nn.softmax"},
+   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput},
+  {"torch.nn.functional.log_softmax",
+   {"torch.log_softmax", "Tensor.log_softmax", "F.log_softmax"},
+   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput},
+  {"torch.clamp",
+   {"torch.clip", "Tensor.clamp", "Tensor.clip", "F.clip",
+    "megengine.functional.clip"},
+   "(Tensor input, Scalar? min=None, Scalar? max=None)", sameAsInput},
+
+  // Elementwise math.
+  {"torch.exp", {"Tensor.exp", "F.exp"}, "(Tensor input)", sameAsInput},
+  {"torch.log", {"Tensor.log", "F.log"}, "(Tensor input)", sameAsInput},
+  {"torch.sqrt", {"Tensor.sqrt", "F.sqrt"}, "(Tensor input)", sameAsInput},
+  {"torch.rsqrt", {"Tensor.rsqrt"}, "(Tensor input)", sameAsInput},
+  {"torch.abs", {"Tensor.abs", "Tensor.__abs__", "F.abs"}, "(Tensor input)",
+   sameAsInput},
+  {"torch.erf", {"Tensor.erf"}, "(Tensor input)", sameAsInput},
+  {"torch.neg", {"Tensor.neg", "Tensor.__neg__", "operator.neg", "F.neg"},
+   "(Tensor|Scalar input)", sameAsInput},
+
+  // Broadcasting arithmetic (tensors and Python numbers).
+  {"torch.add",
+   {"Tensor.add", "Tensor.__add__", "Tensor.__radd__", "operator.add",
+    "F.add", "megengine.functional.add"},
+   "(Tensor|Scalar input, Tensor|Scalar other, *, Scalar alpha=1)",
+   arithmetic},
+  {"torch.sub",
+   {"torch.subtract", "Tensor.sub", "Tensor.__sub__", "operator.sub", "F.sub",
+    "megengine.functional.sub"},
+   "(Tensor|Scalar input, Tensor|Scalar other, *, Scalar alpha=1)",
+   arithmetic},
+  {"Tensor.__rsub__", {}, "(Tensor input, Tensor|Scalar other)", arithmetic},
+  {"torch.mul",
+   {"torch.multiply", "Tensor.mul", "Tensor.__mul__", "Tensor.__rmul__",
+    "operator.mul", "F.mul", "megengine.functional.mul"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic},
+  {"torch.div",
+   {"torch.divide", "torch.true_divide", "Tensor.div", "Tensor.__truediv__",
+    "operator.truediv", "F.div", "megengine.functional.div"},
+   "(Tensor|Scalar input, Tensor|Scalar other, *, str? rounding_mode=None)",
+   trueDivide},
+  {"Tensor.__rtruediv__", {}, "(Tensor input, Tensor|Scalar other)",
+   trueDivide},
+  {"torch.floor_divide",
+   {"Tensor.floor_divide", "Tensor.__floordiv__", "operator.floordiv",
+    "F.floor_div"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic},
+  {"torch.pow",
+   {"Tensor.pow", "Tensor.__pow__", "operator.pow", "F.pow"},
+   "(Tensor|Scalar input, Tensor|Scalar exponent)", sameAsInput},
+
+  // Contractions.
+  {"torch.nn.functional.conv1d",
+   {"torch.conv1d", "F.conv1d", "nn.conv1d", "megengine.functional.nn.conv1d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
+   "int[1] padding=0, int[1] dilation=1, int groups=1)", conv},
+  {"torch.nn.functional.conv2d",
+   {"torch.conv2d", "F.conv2d", "nn.conv2d", "megengine.functional.nn.conv2d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+   "int[2] padding=0, int[2] dilation=1, int groups=1)", conv},
+  {"torch.nn.functional.linear",
+   {"torch._C._nn.linear", "F.linear", "nn.linear",
+    "megengine.functional.nn.linear"},
+   "(Tensor input, Tensor weight, Tensor? bias=None)", linear},
+  {"torch.matmul",
+   {"Tensor.matmul", "Tensor.__matmul__", "operator.matmul", "F.matmul",
+    "megengine.functional.matmul"},
+   "(Tensor input, Tensor other)", matmul},
+  {"torch.bmm", {"Tensor.bmm"}, "(Tensor input, Tensor mat2)", bmm},
+  {"torch.mm", {"Tensor.mm"}, "(Tensor input, Tensor mat2)", mm},
+  {"torch.baddbmm", {"Tensor.baddbmm"},
+   "(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
+   "Scalar alpha=1)", baddbmm},
+
+  // Normalization.
+  {"torch.nn.functional.batch_norm",
+   {"F.batch_norm", "nn.batch_norm", "megengine.functional.nn.batch_norm"},
+   "(Tensor input, Tensor? running_mean, Tensor? running_var, "
+   "Tensor? weight=None, Tensor? bias=None, bool training=False, "
+   "float? momentum=0.1, float eps=1e-05)", batchNorm},
+  {"torch.nn.functional.layer_norm",
+   {"F.layer_norm", "nn.layer_norm", "torch.layer_norm"},
+   "(Tensor input, int[1] normalized_shape, Tensor? weight=None, "
+   "Tensor? bias=None, float eps=1e-05)", layerNorm},
+  {"torch.nn.functional.dropout",
+   {"F.dropout", "nn.dropout"},
+   "(Tensor input, float p=0.5, bool training=True, bool inplace=False)",
+   sameAsInput},
+  {"torch.dropout", {"Tensor.dropout"},
+   "(Tensor input, float p, bool train)", sameAsInput},
+
+  // Pooling.
+  {"torch.nn.functional.max_pool2d",
+   {"torch.max_pool2d", "F.max_pool2d", "nn.max_pool2d"},
+   "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
+   "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)", maxPool2d},
+  {"torch.nn.functional.avg_pool2d",
+   {"torch._C._nn.avg_pool2d", "F.avg_pool2d", "nn.avg_pool2d"},
+   "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
+   "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+   "int? divisor_override=None)", avgPool2d},
+  {"torch.nn.functional.adaptive_avg_pool2d",
+   {"torch._C._nn.adaptive_avg_pool2d", "F.adaptive_avg_pool2d",
+    "nn.adaptive_avg_pool2d"},
+   "(Tensor input, Any output_size)", adaptivePool2d},
+
+  // Reductions.
+  {"torch.mean", {"Tensor.mean", "F.mean"},
+   "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+   "dtype? dtype=None)", reduce},
+  {"torch.sum", {"Tensor.sum", "F.sum"},
+   "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+   "dtype? dtype=None)", reduce},
+
+  // Shapes.
+  {"torch.flatten", {"Tensor.flatten", "F.flatten"},
+   "(Tensor input, int start_dim=0, int end_dim=-1)", flatten},
+  {"torch.reshape", {"Tensor.reshape"}, "(Tensor input, int[] *shape)",
+   reshape},
+  {"Tensor.view", {}, "(Tensor input, int[] *size)", reshape},
+  {"torch.permute", {"Tensor.permute"}, "(Tensor input, int[] *dims)",
+   permute},
+  {"torch.transpose", {"Tensor.transpose", "torch.swapaxes"},
+   "(Tensor input, int dim0, int dim1)", transpose},
+  {"Tensor.contiguous", {}, "(Tensor input)", sameAsInput},
+  {"torch.unsqueeze", {"Tensor.unsqueeze"}, "(Tensor input, int dim)",
+   unsqueeze},
+  {"torch.squeeze", {"Tensor.squeeze"}, "(Tensor input, int? dim=None)",
+   squeeze},
+  {"Tensor.unflatten", {"torch.unflatten"},
+   "(Tensor input, int dim, int[] sizes)", unflatten},
+  {"Tensor.expand", {}, "(Tensor input, int[] *size)", expand},
+  {"torch.cat", {"torch.concat", "torch.concatenate"},
+   "(Tensor[] tensors, int dim=0)", cat},
+  {"torch.stack", {}, "(Tensor[] tensors, int dim=0)", stack},
+  {"torch.chunk", {"Tensor.chunk"}, "(Tensor input, int chunks, int dim=0)",
+   chunk},
+  {"operator.getitem", {"Tensor.__getitem__"}, "(Any input, Any index)",
+   getitem},
+  {"Tensor.size", {}, "(Tensor input, int? dim=None)", size},
+  {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", dim},
+  {"builtins.getattr", {"getattr"}, "(Any input, str name)", getattr},
+};
+
+static const ModuleRow kModules[] = {
+  {"torch.nn.Conv1d", {"megengine.module.Conv1d"}, "(Tensor input)",
+   "torch.nn.functional.conv1d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+  {"torch.nn.Conv2d", {"megengine.module.Conv2d"}, "(Tensor input)",
+   "torch.nn.functional.conv2d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+  {"torch.nn.Linear", {"megengine.module.Linear"}, "(Tensor input)",
+   "torch.nn.functional.linear",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"}}},
+  {"torch.nn.BatchNorm1d", {"megengine.module.BatchNorm1d"},
+   "(Tensor input)", "torch.nn.functional.batch_norm",
+   {{"input", "input"}, {"running_mean", "@running_mean"},
+    {"running_var", "@running_var"}, {"weight", "@weight"},
+    {"bias", "@bias"}, {"training", "@training"},
+    {"momentum", "@momentum"}, {"eps", "@eps"}}},
+  {"torch.nn.BatchNorm2d", {"megengine.module.BatchNorm2d"},
+   "(Tensor input)", "torch.nn.functional.batch_norm",
+   {{"input", "input"}, {"running_mean", "@running_mean"},
+    {"running_var", "@running_var"}, {"weight", "@weight"},
+    {"bias", "@bias"}, {"training", "@training"},
+    {"momentum", "@momentum"}, {"eps", "@eps"}}},
+  {"torch.nn.LayerNorm", {"megengine.module.LayerNorm"}, "(Tensor input)",
+   "torch.nn.functional.layer_norm",
+   {{"input", "input"}, {"normalized_shape", "@normalized_shape"},
+    {"weight", "@weight"}, {"bias", "@bias"}, {"eps", "@eps"}}},
+  {"torch.nn.ReLU", {"megengine.module.ReLU"}, "(Tensor input)",
+   "torch.nn.functional.relu",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.ReLU6", {}, "(Tensor input)", "torch.nn.functional.relu6",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.Hardtanh", {}, "(Tensor input)", "torch.nn.functional.hardtanh",
+   {{"input", "input"}, {"min_val", "@min_val"}, {"max_val", "@max_val"},
+    {"inplace", "@inplace"}}},
+  {"torch.nn.GELU", {"megengine.module.GELU"}, "(Tensor input)",
+   "torch.nn.functional.gelu",
+   {{"input", "input"}, {"approximate", "@approximate"}}},
+  {"torch.nn.SiLU", {"megengine.module.SiLU"}, "(Tensor input)",
+   "torch.nn.functional.silu",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.Hardswish", {}, "(Tensor input)",
+   "torch.nn.functional.hardswish",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.Hardsigmoid", {}, "(Tensor input)",
+   "torch.nn.functional.hardsigmoid",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.LeakyReLU", {"megengine.module.LeakyReLU"}, "(Tensor input)",
+   "torch.nn.functional.leaky_relu",
+   {{"input", "input"}, {"negative_slope", "@negative_slope"},
+    {"inplace", "@inplace"}}},
+  {"torch.nn.Sigmoid", {"megengine.module.Sigmoid"}, "(Tensor input)",
+   "torch.sigmoid", {{"input", "input"}}},
+  {"torch.nn.Tanh", {}, "(Tensor input)", "torch.tanh", {{"input", "input"}}},
+  {"torch.nn.Softmax", {"megengine.module.Softmax"}, "(Tensor input)",
+   "torch.nn.functional.softmax", {{"input", "input"}, {"dim", "@dim"}}},
+  {"torch.nn.Dropout", {"megengine.module.Dropout"}, "(Tensor input)",
+   "torch.nn.functional.dropout",
+   {{"input", "input"}, {"p", "@p"}, {"training", "@training"},
+    {"inplace", "@inplace"}}},
+  {"torch.nn.MaxPool2d", {"megengine.module.MaxPool2d"}, "(Tensor input)",
+   "torch.nn.functional.max_pool2d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"ceil_mode", "@ceil_mode"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.AvgPool2d", {"megengine.module.AvgPool2d"}, "(Tensor input)",
+   "torch.nn.functional.avg_pool2d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"ceil_mode", "@ceil_mode"}, {"count_include_pad", "@count_include_pad"},
+    {"divisor_override", "@divisor_override"}}},
+  {"torch.nn.AdaptiveAvgPool2d", {"megengine.module.AdaptiveAvgPool2d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_avg_pool2d",
+   {{"input", "input"}, {"output_size", "@output_size"}}},
+  {"torch.nn.Flatten", {}, "(Tensor input)", "torch.flatten",
+   {{"input", "input"}, {"start_dim", "@start_dim"},
+    {"end_dim", "@end_dim"}}},
+};
+// clang-format on
+
+OpLibrary::OpLibrary() {
+  ops.reserve(std::size(kOps));
+  for (const OpRow &row : kOps)
+    ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
+                         row.rule, row.pure});
+  modules.reserve(std::size(kModules));
+  for (const ModuleRow &row : kModules)
+    modules.push_back(ModuleSpec{row.className, row.aliases,
+                                 Signature::parse(row.forward), row.functional,
+                                 row.bindings});
+  // Index by every spelling; a spelling may name one target only.
+  auto add = [](auto &map, llvm::StringRef key, auto *value) {
+    if (!map.try_emplace(key, value).second)
+      llvm::report_fatal_error("op library: '" + key + "' is listed twice");
+  };
+  for (const OpSpec &op : ops) {
+    add(byName, op.name, &op);
+    for (llvm::StringRef alias : op.aliases)
+      add(byName, alias, &op);
+  }
+  for (const ModuleSpec &m : modules) {
+    add(byClass, m.className, &m);
+    for (llvm::StringRef alias : m.aliases)
+      add(byClass, alias, &m);
+    const OpSpec *functional = lookupFunction(m.functional);
+    if (!functional)
+      llvm::report_fatal_error("op library: module '" + m.className +
+                               "' maps to unknown '" + m.functional + "'");
+    for (const ModuleBinding &b : m.bindings)
+      if (!functional->signature.lookup(b.param))
+        llvm::report_fatal_error("op library: module '" + m.className +
+                                 "' binds unknown parameter '" + b.param +
+                                 "'");
+  }
+}
+
+const OpLibrary &OpLibrary::get() {
+  static const OpLibrary library;
+  return library;
+}
+
+const OpSpec *OpLibrary::lookupFunction(llvm::StringRef name) const {
+  return byName.lookup(name);
+}
+
+const OpSpec *OpLibrary::lookupMethod(llvm::StringRef method) const {
+  return byName.lookup(("Tensor." + method).str());
+}
+
+const ModuleSpec *OpLibrary::lookupModule(llvm::StringRef className) const {
+  return byClass.lookup(className);
+}
+
+void traced::printOpLibraryMarkdown(llvm::raw_ostream &os) {
+  const OpLibrary &lib = OpLibrary::get();
+  os << "# The op library\n\n"
+     << "Generated by `traced-translate --traced-op-library-doc`; do not "
+        "edit. Each target is described once in `lib/OpLibrary/OpTable.cpp`."
+        "\n\n## Functions and Tensor methods\n\n"
+     << "| target | aliases | signature |\n|---|---|---|\n";
+  for (const OpSpec &op : lib.getOps()) {
+    os << "| `" << op.name << "` | ";
+    llvm::interleave(
+        op.aliases, os, [&](llvm::StringRef a) { os << "`" << a << "`"; },
+        ", ");
+    os << " | `" << op.signature.text << "` |\n";
+  }
+  os << "\n## Leaf modules\n\n"
+     << "| class | aliases | forward | means |\n|---|---|---|---|\n";
+  for (const ModuleSpec &m : lib.getModules()) {
+    os << "| `" << m.className << "` | ";
+    llvm::interleave(
+        m.aliases, os, [&](llvm::StringRef a) { os << "`" << a << "`"; },
+        ", ");
+    os << " | `" << m.forward.text << "` | `" << m.functional << "(";
+    llvm::interleave(
+        m.bindings, os,
+        [&](const ModuleBinding &b) {
+          os << b.param << "=";
+          if (b.source.starts_with("@"))
+            os << "self." << b.source.drop_front();
+          else
+            os << b.source;
+        },
+        ", ");
+    os << ")` |\n";
+  }
+}

@@ -1,0 +1,963 @@
+//===- ResultRules.cpp - shape and dtype rules of the op library ----------===//
+//
+// The rules follow PyTorch's semantics: broadcasting, type promotion between
+// tensors and Python numbers, and the output-size formulas of conv and pool.
+// A rule that meets an unknown (a dynamic size, a traced int) answers
+// "unknown" rather than guessing; the verifier then leaves the types alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ResultRules.h"
+
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+static constexpr int64_t kDynamic = ShapedType::kDynamic;
+
+namespace {
+/// Small helpers shared by the rules.
+struct RuleHelper {
+  const BoundCall &call;
+  SmallVectorImpl<Type> &results;
+
+  /// A ranked tensor argument; null (and the result "unknown") otherwise.
+  RankedTensorType tensor(StringRef name) { return call.getTensor(name); }
+
+  LogicalResult unknown() {
+    results.clear();
+    return success();
+  }
+  LogicalResult result(ArrayRef<int64_t> shape, Type elementType) {
+    results.push_back(RankedTensorType::get(shape, elementType));
+    return success();
+  }
+  LogicalResult result(Type type) {
+    results.push_back(type);
+    return success();
+  }
+
+  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
+  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim") {
+    int64_t n = d < 0 ? d + rank : d;
+    if (n < 0 || n >= rank) {
+      call.emitError() << what << " " << d
+                       << " is out of range for a tensor of rank "
+                       << (rank == 0 ? 1 : rank);
+      return failure();
+    }
+    return n;
+  }
+};
+
+enum class Category { Bool, Int, Float };
+
+Category categoryOf(Type t) {
+  if (t.isInteger(1))
+    return Category::Bool;
+  if (isa<FloatType>(t))
+    return Category::Float;
+  return Category::Int;
+}
+} // namespace
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  });
+  os << "]";
+  return s;
+}
+
+static int64_t mulDims(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? kDynamic
+                                                              : a * b;
+}
+
+/// PyTorch's result dtype for `a op b`; scalars are Python numbers (i64, f64,
+/// i1) and take part only through their category.
+static Type promote(Type a, bool aTensor, Type b, bool bTensor,
+                    MLIRContext *ctx) {
+  Builder builder(ctx);
+  Category ca = categoryOf(a), cb = categoryOf(b);
+  if (aTensor && bTensor) {
+    if (ca != cb)
+      return ca > cb ? a : b;
+    if (a == b)
+      return a;
+    unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+    if (wa != wb)
+      return wa > wb ? a : b;
+    return builder.getF32Type(); // f16 with bf16
+  }
+  if (!aTensor && !bTensor) {
+    Category c = std::max(ca, cb);
+    return c == Category::Float ? Type(builder.getF64Type())
+                                : Type(builder.getI64Type());
+  }
+  Type tensorElt = aTensor ? a : b;
+  Category ct = aTensor ? ca : cb, cs = aTensor ? cb : ca;
+  if (cs <= ct)
+    return tensorElt;
+  return cs == Category::Float ? Type(builder.getF32Type())
+                               : Type(builder.getI64Type());
+}
+
+static FailureOr<SmallVector<int64_t>>
+broadcastShapes(const BoundCall &call, ArrayRef<int64_t> a,
+                ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da == 1)
+      out[i] = db;
+    else if (db == 1)
+      out[i] = da;
+    else if (ShapedType::isDynamic(da) || ShapedType::isDynamic(db))
+      out[i] = ShapedType::isDynamic(da) ? db : da;
+    else if (da == db)
+      out[i] = da;
+    else {
+      call.emitError() << "shapes " << shapeStr(a) << " and " << shapeStr(b)
+                       << " cannot be broadcast together";
+      return failure();
+    }
+  }
+  return out;
+}
+
+static LogicalResult binary(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, bool trueDivide) {
+  RuleHelper h{call, results};
+  Type a = call.getType("input"), b = call.getType("other");
+  auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
+  if ((ta && !ta.hasRank()) || (tb && !tb.hasRank()))
+    return h.unknown();
+  Type ea = ta ? ta.getElementType() : a, eb = tb ? tb.getElementType() : b;
+  if (!ea.isIntOrFloat() || !eb.isIntOrFloat())
+    return h.unknown();
+  Type elt = promote(ea, bool(ta), eb, bool(tb), call.getContext());
+  if (trueDivide && !isa<FloatType>(elt)) {
+    Builder builder(call.getContext());
+    elt = (ta || tb) ? Type(builder.getF32Type()) : Type(builder.getF64Type());
+  }
+  if (!ta && !tb)
+    return h.result(elt);
+  ArrayRef<int64_t> sa = ta ? ta.getShape() : ArrayRef<int64_t>();
+  ArrayRef<int64_t> sb = tb ? tb.getShape() : ArrayRef<int64_t>();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, sa, sb);
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
+namespace mlir::traced::rules {
+
+LogicalResult sameAsInput(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  results.push_back(call.getType("input"));
+  return success();
+}
+
+LogicalResult arithmetic(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/false);
+}
+
+LogicalResult trueDivide(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  bool rounding = call.getSignature().lookup("rounding_mode") &&
+                  !call.isNone("rounding_mode");
+  return binary(call, results, /*trueDivide=*/!rounding);
+}
+
+LogicalResult batchNorm(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() < 2)
+    return call.emitError() << "expects an input of rank 2 or more, got "
+                            << input;
+  int64_t channels = input.getDimSize(1);
+  for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
+    RankedTensorType t = h.tensor(name);
+    if (!t)
+      continue;
+    if (t.getRank() != 1 ||
+        (!ShapedType::isDynamic(channels) && !t.isDynamicDim(0) &&
+         t.getDimSize(0) != channels))
+      return call.emitError() << "'" << name << "' must have shape ["
+                              << channels << "], got " << t;
+  }
+  return h.result(input);
+}
+
+LogicalResult layerNorm(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> normalized =
+      call.getInts("normalized_shape");
+  if (!input || !normalized)
+    return h.unknown();
+  ArrayRef<int64_t> shape = input.getShape();
+  bool ok = normalized->size() <= shape.size();
+  for (size_t i = 0; ok && i < normalized->size(); ++i) {
+    int64_t d = shape[shape.size() - normalized->size() + i];
+    ok = ShapedType::isDynamic(d) || d == (*normalized)[i];
+  }
+  if (!ok)
+    return call.emitError() << "normalized_shape " << shapeStr(*normalized)
+                            << " does not match the trailing dimensions of "
+                            << input;
+  return h.result(input);
+}
+
+LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  int64_t k = weight.getRank() - 2;
+  if (k < 1)
+    return call.emitError() << "expects a weight of rank 3 or more, got "
+                            << weight;
+  bool batched = input.getRank() == k + 2;
+  if (!batched && input.getRank() != k + 1)
+    return call.emitError() << "expects an input of rank " << k + 1 << " or "
+                            << k + 2 << " for a weight of rank " << k + 2
+                            << ", got " << input;
+  std::optional<int64_t> groups = call.getInt("groups");
+  auto stride = call.getInts("stride", k), padding = call.getInts("padding", k),
+       dilation = call.getInts("dilation", k);
+  if (!groups || !stride || !padding || !dilation)
+    return h.unknown();
+  for (auto [name, v] : {std::pair<StringRef, SmallVector<int64_t> *>{
+                             "stride", &*stride},
+                         {"padding", &*padding},
+                         {"dilation", &*dilation}})
+    if (v->size() != static_cast<size_t>(k))
+      return call.emitError() << "'" << name << "' needs " << k
+                              << " values, got " << v->size();
+  if (*groups < 1)
+    return call.emitError() << "groups must be positive, got " << *groups;
+  ArrayRef<int64_t> in = input.getShape();
+  unsigned ch = batched ? 1 : 0;
+  int64_t c = in[ch], cw = weight.getDimSize(1), o = weight.getDimSize(0);
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(cw) &&
+      c != cw * *groups)
+    return call.emitError() << "input has " << c << " channels, but weight "
+                            << weight << " with groups=" << *groups
+                            << " expects " << cw * *groups;
+  if (!ShapedType::isDynamic(o) && o % *groups != 0)
+    return call.emitError() << "weight's " << o
+                            << " output channels are not divisible by groups="
+                            << *groups;
+  if (RankedTensorType bias = h.tensor("bias"))
+    if (bias.getRank() != 1 || (!ShapedType::isDynamic(o) &&
+                                !bias.isDynamicDim(0) &&
+                                bias.getDimSize(0) != o))
+      return call.emitError() << "bias must have shape [" << o << "], got "
+                              << bias;
+  SmallVector<int64_t> out(in.begin(), in.begin() + ch);
+  out.push_back(o);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t size = in[ch + 1 + i], kernel = weight.getDimSize(2 + i);
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(kernel)) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    int64_t s = (*stride)[i], p = (*padding)[i], d = (*dilation)[i];
+    if (s < 1 || d < 1 || p < 0)
+      return call.emitError() << "stride and dilation must be positive and "
+                                 "padding non-negative";
+    int64_t extent = size + 2 * p - d * (kernel - 1) - 1;
+    if (extent < 0)
+      return call.emitError() << "kernel size " << kernel << " (dilation "
+                              << d << ") is larger than the padded input size "
+                              << size + 2 * p;
+    out.push_back(extent / s + 1);
+  }
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  if (input.getRank() < 1 || weight.getRank() < 1 || weight.getRank() > 2)
+    return call.emitError() << "expects an input of rank >= 1 and a weight "
+                               "of rank 1 or 2, got "
+                            << input << " and " << weight;
+  int64_t in = input.getShape().back(), win = weight.getShape().back();
+  if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(win) && in != win)
+    return call.emitError() << "input has " << in
+                            << " features, but weight " << weight
+                            << " expects " << win;
+  SmallVector<int64_t> out(input.getShape().drop_back());
+  if (weight.getRank() == 2)
+    out.push_back(weight.getDimSize(0));
+  if (RankedTensorType bias = h.tensor("bias"))
+    if (weight.getRank() == 2 && bias.getRank() == 1 &&
+        !bias.isDynamicDim(0) && !weight.isDynamicDim(0) &&
+        bias.getDimSize(0) != weight.getDimSize(0))
+      return call.emitError() << "bias " << bias << " does not match weight "
+                              << weight;
+  return h.result(out, input.getElementType());
+}
+
+/// torch.matmul on shapes `a` and `b`, with batch broadcasting.
+static LogicalResult matmulShapes(const BoundCall &call,
+                                  SmallVectorImpl<Type> &results,
+                                  RankedTensorType a, RankedTensorType b) {
+  RuleHelper h{call, results};
+  if (a.getRank() == 0 || b.getRank() == 0)
+    return call.emitError() << "both arguments must be at least 1-D, got "
+                            << a << " and " << b;
+  SmallVector<int64_t> sa(a.getShape()), sb(b.getShape());
+  bool vecA = sa.size() == 1, vecB = sb.size() == 1;
+  if (vecA)
+    sa.insert(sa.begin(), 1);
+  if (vecB)
+    sb.push_back(1);
+  int64_t ka = sa.back(), kb = sb[sb.size() - 2];
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return call.emitError() << "cannot multiply " << a << " and " << b
+                            << ": contracted sizes " << ka << " and " << kb
+                            << " differ";
+  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
+      call, ArrayRef<int64_t>(sa).drop_back(2),
+      ArrayRef<int64_t>(sb).drop_back(2));
+  if (failed(batch))
+    return failure();
+  SmallVector<int64_t> out = *batch;
+  if (!vecA)
+    out.push_back(sa[sa.size() - 2]);
+  if (!vecB)
+    out.push_back(sb.back());
+  Type elt = promote(a.getElementType(), true, b.getElementType(), true,
+                     call.getContext());
+  return h.result(out, elt);
+}
+
+LogicalResult matmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  return matmulShapes(call, results, a, b);
+}
+
+static LogicalResult checkedMatmul(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results,
+                                   StringRef lhs, StringRef rhs,
+                                   int64_t rank) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor(lhs), b = h.tensor(rhs);
+  if (!a || !b)
+    return h.unknown();
+  if (a.getRank() != rank || b.getRank() != rank)
+    return call.emitError() << "expects " << rank << "-D tensors, got " << a
+                            << " and " << b;
+  if (rank == 3 && !a.isDynamicDim(0) && !b.isDynamicDim(0) &&
+      a.getDimSize(0) != b.getDimSize(0))
+    return call.emitError() << "batch sizes of " << a << " and " << b
+                            << " differ";
+  return matmulShapes(call, results, a, b);
+}
+
+LogicalResult bmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return checkedMatmul(call, results, "input", "mat2", 3);
+}
+
+LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return checkedMatmul(call, results, "batch1", "batch2", 3);
+}
+
+LogicalResult mm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return checkedMatmul(call, results, "input", "mat2", 2);
+}
+
+/// The output size of one pooled dimension (PyTorch's pooling_output_shape).
+static int64_t pooledSize(int64_t size, int64_t kernel, int64_t stride,
+                          int64_t pad, int64_t dilation, bool ceilMode) {
+  if (ShapedType::isDynamic(size))
+    return kDynamic;
+  int64_t numerator = size + 2 * pad - dilation * (kernel - 1) - 1 +
+                      (ceilMode ? stride - 1 : 0);
+  int64_t out = numerator / stride + 1;
+  // The last window must start inside the input or its left padding.
+  if (ceilMode && (out - 1) * stride >= size + pad)
+    --out;
+  return out;
+}
+
+static LogicalResult pool2d(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, bool hasDilation,
+                            bool hasIndices) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() != 3 && input.getRank() != 4)
+    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
+  auto kernel = call.getInts("kernel_size", 2);
+  auto stride = call.isNone("stride") ? kernel : call.getInts("stride", 2);
+  auto padding = call.getInts("padding", 2);
+  auto dilation = hasDilation ? call.getInts("dilation", 2)
+                              : std::optional<SmallVector<int64_t>>(
+                                    SmallVector<int64_t>{1, 1});
+  std::optional<bool> ceilMode = call.getBool("ceil_mode");
+  if (!kernel || !stride || !padding || !dilation || !ceilMode)
+    return h.unknown();
+  if (stride->empty()) // torch.max_pool2d's stride=[] means kernel_size
+    stride = kernel;
+  for (auto *v : {&*kernel, &*stride, &*padding, &*dilation})
+    if (v->size() != 2)
+      return call.emitError() << "pooling parameters need 2 values";
+  SmallVector<int64_t> out(input.getShape().drop_back(2));
+  for (int i = 0; i < 2; ++i) {
+    int64_t k = (*kernel)[i], s = (*stride)[i], p = (*padding)[i],
+            d = (*dilation)[i];
+    if (k < 1 || s < 1 || d < 1 || p < 0)
+      return call.emitError() << "kernel, stride and dilation must be "
+                                 "positive and padding non-negative";
+    if (p > k / 2)
+      return call.emitError() << "padding " << p
+                              << " should be at most half of kernel size "
+                              << k;
+    int64_t size = input.getShape()[input.getRank() - 2 + i];
+    int64_t o = pooledSize(size, k, s, p, d, *ceilMode);
+    if (!ShapedType::isDynamic(o) && o < 1)
+      return call.emitError() << "output size is too small for input "
+                              << input;
+    out.push_back(o);
+  }
+  results.push_back(RankedTensorType::get(out, input.getElementType()));
+  if (hasIndices && call.getBool("return_indices").value_or(false))
+    results.push_back(
+        RankedTensorType::get(out, IntegerType::get(call.getContext(), 64)));
+  return success();
+}
+
+LogicalResult maxPool2d(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  return pool2d(call, results, /*hasDilation=*/true, /*hasIndices=*/true);
+}
+
+LogicalResult avgPool2d(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  return pool2d(call, results, /*hasDilation=*/false, /*hasIndices=*/false);
+}
+
+LogicalResult adaptivePool2d(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  Attribute size = call.get("output_size").value;
+  if (!input || !size)
+    return h.unknown();
+  if (input.getRank() != 3 && input.getRank() != 4)
+    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
+  SmallVector<Attribute> parts;
+  if (auto list = dyn_cast<ArrayAttr>(size))
+    llvm::append_range(parts, list.getValue());
+  else if (auto tuple = dyn_cast<TupleAttr>(size))
+    llvm::append_range(parts, tuple.getElements().getValue());
+  else
+    parts.assign(2, size);
+  if (parts.size() != 2)
+    return call.emitError() << "output_size needs 2 values";
+  SmallVector<int64_t> out(input.getShape());
+  for (int i = 0; i < 2; ++i) {
+    // None keeps the input's size.
+    if (auto v = dyn_cast<IntegerAttr>(parts[i]))
+      out[input.getRank() - 2 + i] = v.getInt();
+  }
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  int64_t rank = input.getRank();
+  SmallVector<bool> reduced(rank, call.isNone("dim"));
+  if (!call.isNone("dim")) {
+    std::optional<SmallVector<int64_t>> dims = call.getInts("dim", 1);
+    if (!dims)
+      return h.unknown();
+    for (int64_t d : *dims) {
+      FailureOr<int64_t> n = h.dim(d, std::max<int64_t>(rank, 1));
+      if (failed(n))
+        return failure();
+      if (rank)
+        reduced[*n] = true;
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!reduced[i])
+      out.push_back(input.getDimSize(i));
+    else if (*keepdim)
+      out.push_back(1);
+  return h.result(out, elt);
+}
+
+LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> start = call.getInt("start_dim"),
+                         end = call.getInt("end_dim");
+  if (!input || !start || !end)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  if (rank == 0)
+    return h.result({1}, input.getElementType());
+  FailureOr<int64_t> s = h.dim(*start, rank, "start_dim"),
+                     e = h.dim(*end, rank, "end_dim");
+  if (failed(s) || failed(e))
+    return failure();
+  if (*s > *e)
+    return call.emitError() << "start_dim " << *start
+                            << " comes after end_dim " << *end;
+  SmallVector<int64_t> out(input.getShape().take_front(*s));
+  int64_t product = 1;
+  for (int64_t i = *s; i <= *e; ++i)
+    product = mulDims(product, input.getDimSize(i));
+  out.push_back(product);
+  llvm::append_range(out, input.getShape().drop_front(*e + 1));
+  return h.result(out, input.getElementType());
+}
+
+/// Resolves a target shape with at most one -1 against `numel` elements.
+static FailureOr<SmallVector<int64_t>>
+inferShape(const BoundCall &call, RankedTensorType input,
+           ArrayRef<int64_t> shape) {
+  int64_t numel = input.hasStaticShape() ? input.getNumElements() : kDynamic;
+  SmallVector<int64_t> out(shape);
+  int64_t known = 1;
+  int inferred = -1;
+  for (auto [i, d] : llvm::enumerate(out)) {
+    if (d == -1) {
+      if (inferred >= 0) {
+        call.emitError() << "only one dimension can be inferred in "
+                         << shapeStr(shape);
+        return failure();
+      }
+      inferred = i;
+    } else if (d < 0) {
+      call.emitError() << "invalid dimension " << d << " in "
+                       << shapeStr(shape);
+      return failure();
+    } else {
+      known *= d;
+    }
+  }
+  if (ShapedType::isDynamic(numel)) {
+    if (inferred >= 0)
+      out[inferred] = kDynamic;
+    return out;
+  }
+  if (inferred >= 0 && known != 0 && numel % known == 0)
+    out[inferred] = numel / known;
+  else if (inferred >= 0 || known != numel) {
+    call.emitError() << "shape " << shapeStr(shape)
+                     << " is invalid for an input of " << numel
+                     << " elements";
+    return failure();
+  }
+  return out;
+}
+
+LogicalResult reshape(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  StringRef param = call.getSignature().lookup("shape") ? "shape" : "size";
+  std::optional<SmallVector<int64_t>> shape = call.getInts(param);
+  if (!input)
+    return h.unknown();
+  if (!shape) {
+    // Traced sizes: only the rank is known.
+    const BoundCall::Arg &arg = call.get(param);
+    if (arg.elements.empty())
+      return h.unknown();
+    return h.result(SmallVector<int64_t>(arg.elements.size(), kDynamic),
+                    input.getElementType());
+  }
+  FailureOr<SmallVector<int64_t>> out = inferShape(call, input, *shape);
+  if (failed(out))
+    return failure();
+  return h.result(*out, input.getElementType());
+}
+
+LogicalResult permute(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
+  if (!input || !dims)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(dims->size()) != rank)
+    return call.emitError() << "dims " << shapeStr(*dims)
+                            << " do not match the rank of " << input;
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int64_t> out;
+  for (int64_t d : *dims) {
+    FailureOr<int64_t> n = h.dim(d, rank);
+    if (failed(n))
+      return failure();
+    if (seen[*n])
+      return call.emitError() << "dims " << shapeStr(*dims)
+                              << " repeat dimension " << *n;
+    seen[*n] = true;
+    out.push_back(input.getDimSize(*n));
+  }
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult transpose(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d0 = call.getInt("dim0"), d1 = call.getInt("dim1");
+  if (!input || !d0 || !d1)
+    return h.unknown();
+  int64_t rank = std::max<int64_t>(input.getRank(), 1);
+  FailureOr<int64_t> a = h.dim(*d0, rank), b = h.dim(*d1, rank);
+  if (failed(a) || failed(b))
+    return failure();
+  SmallVector<int64_t> out(input.getShape());
+  if (!out.empty())
+    std::swap(out[*a], out[*b]);
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult unsqueeze(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!input || !d)
+    return h.unknown();
+  FailureOr<int64_t> n = h.dim(*d, input.getRank() + 1);
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> out(input.getShape());
+  out.insert(out.begin() + *n, 1);
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult squeeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  SmallVector<int64_t> out;
+  if (call.isNone("dim")) {
+    for (int64_t d : input.getShape()) {
+      if (ShapedType::isDynamic(d))
+        return h.unknown();
+      if (d != 1)
+        out.push_back(d);
+    }
+    return h.result(out, input.getElementType());
+  }
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!d)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(rank, 1));
+  if (failed(n))
+    return failure();
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != *n || input.getDimSize(i) != 1)
+      out.push_back(input.getDimSize(i));
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult unflatten(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dim");
+  std::optional<SmallVector<int64_t>> sizes = call.getInts("sizes");
+  if (!input || !d || !sizes)
+    return h.unknown();
+  FailureOr<int64_t> n = h.dim(*d, input.getRank());
+  if (failed(n))
+    return failure();
+  RankedTensorType piece =
+      RankedTensorType::get({input.getDimSize(*n)}, input.getElementType());
+  FailureOr<SmallVector<int64_t>> inner = inferShape(call, piece, *sizes);
+  if (failed(inner))
+    return failure();
+  SmallVector<int64_t> out(input.getShape().take_front(*n));
+  llvm::append_range(out, *inner);
+  llvm::append_range(out, input.getShape().drop_front(*n + 1));
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult expand(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> sizes = call.getInts("size");
+  if (!input || !sizes)
+    return h.unknown();
+  int64_t rank = input.getRank(), n = sizes->size();
+  if (n < rank)
+    return call.emitError() << "cannot expand " << input << " to "
+                            << shapeStr(*sizes) << ": fewer dimensions";
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t want = (*sizes)[i];
+    int64_t j = i - (n - rank);
+    int64_t have = j >= 0 ? input.getDimSize(j) : 1;
+    if (want == -1) {
+      if (j < 0)
+        return call.emitError() << "-1 is not allowed for a new leading "
+                                   "dimension in expand";
+      out.push_back(have);
+    } else if (have == 1 || ShapedType::isDynamic(have) || have == want) {
+      out.push_back(want);
+    } else {
+      return call.emitError() << "cannot expand " << input << " to "
+                              << shapeStr(*sizes);
+    }
+  }
+  return h.result(out, input.getElementType());
+}
+
+/// Ranked tensor element types of a `Tensor[]` argument, or empty.
+static SmallVector<RankedTensorType> tensorList(const BoundCall &call,
+                                                StringRef name) {
+  SmallVector<RankedTensorType> out;
+  for (Type t : call.get(name).elements) {
+    auto r = dyn_cast_or_null<RankedTensorType>(t);
+    if (!r)
+      return {};
+    out.push_back(r);
+  }
+  return out;
+}
+
+LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  std::optional<int64_t> d = call.getInt("dim");
+  if (ts.empty() || !d)
+    return h.unknown();
+  int64_t rank = ts[0].getRank();
+  FailureOr<int64_t> n = h.dim(*d, rank);
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> out(ts[0].getShape());
+  Type elt = ts[0].getElementType();
+  for (RankedTensorType t : llvm::drop_begin(ts)) {
+    if (t.getRank() != rank)
+      return call.emitError() << "tensors must have the same rank, got "
+                              << ts[0] << " and " << t;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t a = out[i], b = t.getDimSize(i);
+      if (i == *n)
+        out[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b)
+                     ? kDynamic
+                     : a + b;
+      else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) &&
+               a != b)
+        return call.emitError() << "sizes of " << ts[0] << " and " << t
+                                << " differ in dimension " << i;
+    }
+    elt = promote(elt, true, t.getElementType(), true, call.getContext());
+  }
+  return h.result(out, elt);
+}
+
+LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  std::optional<int64_t> d = call.getInt("dim");
+  if (ts.empty() || !d)
+    return h.unknown();
+  for (RankedTensorType t : ts)
+    if (t.getShape() != ts[0].getShape())
+      return call.emitError() << "stack expects tensors of one shape, got "
+                              << ts[0] << " and " << t;
+  FailureOr<int64_t> n = h.dim(*d, ts[0].getRank() + 1);
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> out(ts[0].getShape());
+  out.insert(out.begin() + *n, ts.size());
+  return h.result(out, ts[0].getElementType());
+}
+
+LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> chunks = call.getInt("chunks"), d = call.getInt("dim");
+  if (!input || !chunks || !d)
+    return h.unknown();
+  if (*chunks < 1)
+    return call.emitError() << "chunks must be positive, got " << *chunks;
+  FailureOr<int64_t> n = h.dim(*d, input.getRank());
+  if (failed(n))
+    return failure();
+  int64_t size = input.getDimSize(*n);
+  if (ShapedType::isDynamic(size))
+    return h.unknown();
+  int64_t step = (size + *chunks - 1) / *chunks;
+  SmallVector<Type> pieces;
+  for (int64_t begin = 0; begin < size || (size == 0 && pieces.empty());
+       begin += std::max<int64_t>(step, 1)) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[*n] = std::min(step, size - begin);
+    pieces.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+  return h.result(TupleType::get(call.getContext(), pieces));
+}
+
+/// The size of `x[start:stop:step]` along a dimension of size `size`.
+static int64_t sliceSize(int64_t size, std::optional<int64_t> start,
+                         std::optional<int64_t> stop, int64_t step) {
+  auto clamp = [&](int64_t v) {
+    if (v < 0)
+      v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  int64_t b = start ? clamp(*start) : 0, e = stop ? clamp(*stop) : size;
+  return e <= b ? 0 : (e - b + step - 1) / step;
+}
+
+LogicalResult getitem(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  Type container = call.getType("input");
+  const BoundCall::Arg &index = call.get("index");
+  if (auto tuple = dyn_cast<TupleType>(container)) {
+    auto i = dyn_cast_or_null<IntegerAttr>(index.value);
+    if (!i)
+      return h.unknown();
+    int64_t n = i.getInt() < 0 ? i.getInt() + tuple.size() : i.getInt();
+    if (n < 0 || n >= static_cast<int64_t>(tuple.size()))
+      return call.emitError() << "index " << i.getInt()
+                              << " is out of range for " << tuple;
+    return h.result(tuple.getType(n));
+  }
+  if (auto list = dyn_cast<ListType>(container)) {
+    if (index.type.isInteger(64))
+      return h.result(list.getElementType());
+    return h.unknown();
+  }
+  auto input = dyn_cast<RankedTensorType>(container);
+  if (!input || !index.value)
+    return h.unknown();
+  // Basic indexing: ints, slices, None and one Ellipsis.
+  SmallVector<Attribute> items;
+  if (auto t = dyn_cast<TupleAttr>(index.value))
+    llvm::append_range(items, t.getElements().getValue());
+  else if (isa<ArrayAttr>(index.value))
+    return h.unknown(); // advanced indexing
+  else
+    items.push_back(index.value);
+  int64_t consumed = llvm::count_if(items, [](Attribute a) {
+    return isa<IntegerAttr, SliceAttr>(a) && !isa<BoolAttr>(a);
+  });
+  int64_t rank = input.getRank();
+  if (consumed > rank)
+    return call.emitError() << "too many indices for " << input;
+  SmallVector<int64_t> out;
+  int64_t dim = 0;
+  for (Attribute item : items) {
+    if (isa<NoneAttr>(item)) {
+      out.push_back(1);
+    } else if (isa<EllipsisAttr>(item)) {
+      for (int64_t k = 0; k < rank - consumed; ++k)
+        out.push_back(input.getDimSize(dim++));
+    } else if (auto i = dyn_cast<IntegerAttr>(item);
+               i && !isa<BoolAttr>(item)) {
+      int64_t size = input.getDimSize(dim);
+      if (!ShapedType::isDynamic(size) &&
+          (i.getInt() >= size || i.getInt() < -size))
+        return call.emitError() << "index " << i.getInt()
+                                << " is out of range for dimension " << dim
+                                << " of size " << size;
+      ++dim;
+    } else if (auto s = dyn_cast<SliceAttr>(item)) {
+      auto asInt = [](Attribute a) -> std::optional<int64_t> {
+        if (auto i = dyn_cast<IntegerAttr>(a))
+          return i.getInt();
+        return std::nullopt;
+      };
+      int64_t size = input.getDimSize(dim++);
+      std::optional<int64_t> step = asInt(s.getStep());
+      if (!isa<NoneAttr>(s.getStep()) && (!step || *step < 1))
+        return call.emitError() << "slice step must be a positive int";
+      if (ShapedType::isDynamic(size)) {
+        out.push_back(kDynamic);
+        continue;
+      }
+      out.push_back(sliceSize(size, asInt(s.getStart()), asInt(s.getStop()),
+                              step.value_or(1)));
+    } else {
+      return h.unknown();
+    }
+  }
+  for (; dim < rank; ++dim)
+    out.push_back(input.getDimSize(dim));
+  return h.result(out, input.getElementType());
+}
+
+LogicalResult size(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  Builder b(call.getContext());
+  if (!call.isNone("dim")) {
+    if (std::optional<int64_t> d = call.getInt("dim"); d && input)
+      if (failed(h.dim(*d, input.getRank())))
+        return failure();
+    return h.result(b.getI64Type());
+  }
+  if (!input)
+    return h.unknown();
+  return h.result(TupleType::get(
+      call.getContext(), SmallVector<Type>(input.getRank(), b.getI64Type())));
+}
+
+LogicalResult dim(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  results.push_back(IntegerType::get(call.getContext(), 64));
+  return success();
+}
+
+LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  auto name = dyn_cast_or_null<StringAttr>(call.get("name").value);
+  RankedTensorType input = h.tensor("input");
+  if (!name || !input)
+    return h.unknown();
+  Builder b(call.getContext());
+  if (name.getValue() == "shape")
+    return h.result(TupleType::get(
+        call.getContext(), SmallVector<Type>(input.getRank(), b.getI64Type())));
+  if (name.getValue() == "ndim")
+    return h.result(b.getI64Type());
+  return h.unknown();
+}
+
+} // namespace mlir::traced::rules

@@ -1,0 +1,58 @@
+//===- ResultRules.h - shape and dtype rules of the op library --*- C++ -*-===//
+//
+// One rule per family of targets; the table in OpTable.cpp names them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_OPLIBRARY_RESULTRULES_H
+#define TRACEDIR_LIB_OPLIBRARY_RESULTRULES_H
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+
+namespace mlir::traced::rules {
+
+#define TRACED_RULE(name)                                                      \
+  LogicalResult name(const BoundCall &call, SmallVectorImpl<Type> &results);
+
+// Elementwise and normalization: the result is `input`'s type.
+TRACED_RULE(sameAsInput)
+TRACED_RULE(batchNorm)
+TRACED_RULE(layerNorm)
+// Broadcasting arithmetic on tensors and Python numbers.
+TRACED_RULE(arithmetic)
+TRACED_RULE(trueDivide)
+// Contractions.
+TRACED_RULE(conv)
+TRACED_RULE(linear)
+TRACED_RULE(matmul)
+TRACED_RULE(bmm)
+TRACED_RULE(baddbmm)
+TRACED_RULE(mm)
+// Pooling.
+TRACED_RULE(maxPool2d)
+TRACED_RULE(avgPool2d)
+TRACED_RULE(adaptivePool2d)
+// Reductions.
+TRACED_RULE(reduce)
+// Shapes.
+TRACED_RULE(flatten)
+TRACED_RULE(reshape)
+TRACED_RULE(permute)
+TRACED_RULE(transpose)
+TRACED_RULE(unsqueeze)
+TRACED_RULE(squeeze)
+TRACED_RULE(unflatten)
+TRACED_RULE(expand)
+TRACED_RULE(cat)
+TRACED_RULE(stack)
+TRACED_RULE(chunk)
+TRACED_RULE(getitem)
+TRACED_RULE(size)
+TRACED_RULE(dim)
+TRACED_RULE(getattr)
+
+#undef TRACED_RULE
+
+} // namespace mlir::traced::rules
+
+#endif // TRACEDIR_LIB_OPLIBRARY_RESULTRULES_H

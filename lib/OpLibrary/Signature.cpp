@@ -1,0 +1,476 @@
+//===- Signature.cpp - schemas, argument binding, normalization -----------===//
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+//===----------------------------------------------------------------------===//
+// Parameter types
+//===----------------------------------------------------------------------===//
+
+static bool acceptsScalarKind(ParamType::Kind kind, Type type) {
+  bool isInt = type.isInteger(64);
+  bool isBool = type.isInteger(1);
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case ParamType::Tensor:
+    return isa<TensorType>(type);
+  case ParamType::Int:
+    return isInt || isBool;
+  case ParamType::Float:
+    return isFloat || isInt || isBool;
+  case ParamType::Bool:
+    return isBool;
+  case ParamType::Str:
+    return isa<StrType>(type);
+  case ParamType::Scalar:
+    return isInt || isBool || isFloat;
+  case ParamType::TensorOrScalar:
+    return isa<TensorType>(type) || isInt || isBool || isFloat;
+  case ParamType::DType:
+    return isa<ObjectType>(type);
+  case ParamType::Any:
+    return true;
+  }
+  llvm_unreachable("unknown parameter kind");
+}
+
+bool ParamType::accepts(Type type) const {
+  if (kind == Any || isa<ObjectType>(type))
+    return true;
+  if (optional && isa<NoneType>(type))
+    return true;
+  if (!isList)
+    return acceptsScalarKind(kind, type);
+  if ((listSize > 0 || acceptsOne) && acceptsScalarKind(kind, type))
+    return true; // `int[2]` given one int
+  if (auto list = dyn_cast<ListType>(type))
+    return acceptsScalarKind(kind, list.getElementType());
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(),
+                        [&](Type t) { return acceptsScalarKind(kind, t); });
+  return false;
+}
+
+std::string ParamType::str() const {
+  static const char *names[] = {"Tensor", "int",           "float",
+                                "bool",   "str",           "Scalar",
+                                "Tensor|Scalar", "dtype", "Any"};
+  std::string s = names[kind];
+  if (isList)
+    s += listSize ? "[" + std::to_string(listSize) + "]" : "[]";
+  if (optional)
+    s += "?";
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Schema parsing
+//===----------------------------------------------------------------------===//
+
+static void schemaError(StringRef text, const Twine &msg) {
+  llvm::report_fatal_error("malformed op library schema '" + text +
+                           "': " + msg);
+}
+
+Signature Signature::parse(StringRef text) {
+  Signature sig;
+  sig.text = text.str();
+  StringRef body = text.trim();
+  if (!body.consume_front("(") || !body.consume_back(")"))
+    schemaError(text, "expected '(...)'");
+  bool keywordOnly = false;
+  SmallVector<StringRef> parts;
+  // Defaults never contain commas at top level except inside brackets.
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= body.size(); ++i) {
+    char c = i < body.size() ? body[i] : ',';
+    if (c == '[' || c == '(')
+      ++depth;
+    else if (c == ']' || c == ')')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      StringRef part = body.slice(start, i).trim();
+      if (!part.empty())
+        parts.push_back(part);
+      start = i + 1;
+    }
+  }
+  for (StringRef part : parts) {
+    if (part == "*") {
+      keywordOnly = true;
+      continue;
+    }
+    Param param;
+    auto [decl, def] = part.split('=');
+    if (part.contains('='))
+      param.defaultValue = def.trim().str();
+    auto [typeText, name] = decl.trim().rsplit(' ');
+    name = name.trim();
+    if (name.consume_front("*"))
+      param.varargs = true;
+    param.name = name.str();
+    StringRef t = typeText.trim();
+    if (t.consume_back("?"))
+      param.type.optional = true;
+    if (t.consume_back("]")) {
+      auto [base, size] = t.split('[');
+      t = base;
+      param.type.isList = true;
+      if (!size.empty() && size.getAsInteger(10, param.type.listSize))
+        schemaError(text, "bad list size in '" + part + "'");
+    }
+    static const std::pair<StringRef, ParamType::Kind> kinds[] = {
+        {"Tensor", ParamType::Tensor}, {"int", ParamType::Int},
+        {"float", ParamType::Float},   {"bool", ParamType::Bool},
+        {"str", ParamType::Str},       {"Scalar", ParamType::Scalar},
+        {"Tensor|Scalar", ParamType::TensorOrScalar},
+        {"dtype", ParamType::DType},   {"Any", ParamType::Any}};
+    bool found = false;
+    for (auto [spelling, kind] : kinds)
+      if (t == spelling) {
+        param.type.kind = kind;
+        found = true;
+      }
+    if (!found || param.name.empty())
+      schemaError(text, "bad parameter '" + part + "'");
+    param.keywordOnly = keywordOnly;
+    param.type.acceptsOne = param.type.isList && param.type.listSize > 0;
+    if (param.varargs && !param.type.isList)
+      schemaError(text, "*args parameter '" + part + "' must be a list");
+    if (param.varargs)
+      param.type.acceptsOne = true;
+    if (param.varargs)
+      keywordOnly = true; // parameters after *args are keyword-only
+    sig.params.push_back(std::move(param));
+  }
+  return sig;
+}
+
+std::optional<unsigned> Signature::lookup(StringRef name) const {
+  for (auto [i, p] : llvm::enumerate(params))
+    if (p.name == name)
+      return i;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Python literals (defaults and binding constants)
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct LiteralParser {
+  MLIRContext *ctx;
+  StringRef text;
+  StringRef rest;
+
+  Attribute fail() {
+    llvm::report_fatal_error("malformed Python literal in op library: '" +
+                             text + "'");
+  }
+  void skipSpace() { rest = rest.ltrim(); }
+
+  Attribute parseSeq(char close, SmallVectorImpl<Attribute> &elems) {
+    skipSpace();
+    while (!rest.consume_front(StringRef(&close, 1))) {
+      elems.push_back(parse());
+      skipSpace();
+      if (!rest.consume_front(",")) {
+        skipSpace();
+        if (!rest.consume_front(StringRef(&close, 1)))
+          return fail();
+        break;
+      }
+      skipSpace();
+    }
+    return UnitAttr::get(ctx);
+  }
+
+  Attribute parse() {
+    Builder b(ctx);
+    skipSpace();
+    if (rest.consume_front("None"))
+      return NoneAttr::get(ctx);
+    if (rest.consume_front("True"))
+      return b.getBoolAttr(true);
+    if (rest.consume_front("False"))
+      return b.getBoolAttr(false);
+    if (rest.consume_front("[")) {
+      SmallVector<Attribute> elems;
+      parseSeq(']', elems);
+      return b.getArrayAttr(elems);
+    }
+    if (rest.consume_front("(")) {
+      SmallVector<Attribute> elems;
+      parseSeq(')', elems);
+      return TupleAttr::get(ctx, b.getArrayAttr(elems));
+    }
+    if (rest.consume_front("\"")) {
+      auto [str, after] = rest.split('"');
+      rest = after;
+      return b.getStringAttr(str);
+    }
+    size_t len = rest.find_first_not_of("0123456789+-.eE");
+    StringRef num = rest.substr(0, len);
+    rest = rest.substr(num.size());
+    int64_t i;
+    if (!num.getAsInteger(10, i))
+      return b.getI64IntegerAttr(i);
+    double d;
+    if (!num.getAsDouble(d))
+      return b.getF64FloatAttr(d);
+    return fail();
+  }
+};
+} // namespace
+
+Attribute traced::parsePyLiteral(MLIRContext *ctx, StringRef text) {
+  LiteralParser p{ctx, text, text};
+  Attribute result = p.parse();
+  if (!p.rest.trim().empty())
+    return p.fail();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Binding
+//===----------------------------------------------------------------------===//
+
+/// Packs the positional arguments a `*args` parameter receives: a single
+/// list/tuple (or traced value) is taken as it is, others become a list.
+static Attribute packVarargs(MLIRContext *ctx, ArrayRef<Attribute> rest) {
+  if (rest.size() == 1 && isa<ArrayAttr, TupleAttr, OperandAttr>(rest[0]))
+    return rest[0];
+  return ArrayAttr::get(ctx, rest);
+}
+
+LogicalResult traced::bindArguments(
+    MLIRContext *ctx, const Signature &sig, unsigned skip,
+    ArrayRef<Attribute> arguments, ArrayRef<StringRef> keywords,
+    function_ref<InFlightDiagnostic()> emitError,
+    SmallVectorImpl<Attribute> &slots) {
+  slots.assign(sig.params.size(), Attribute());
+  if (keywords.size() > arguments.size())
+    return emitError() << "has more keyword names than arguments";
+  ArrayRef<Attribute> positional =
+      arguments.drop_back(keywords.size());
+  ArrayRef<Attribute> keywordValues = arguments.take_back(keywords.size());
+
+  unsigned p = skip;
+  for (unsigned i = 0; i < positional.size();) {
+    if (p >= sig.params.size() || sig.params[p].keywordOnly) {
+      // Count the parameters that can be given positionally.
+      unsigned maxPositional = 0;
+      for (unsigned q = skip; q < sig.params.size(); ++q)
+        if (!sig.params[q].keywordOnly || sig.params[q].varargs)
+          ++maxPositional;
+      return emitError() << "takes " << maxPositional
+                         << " positional argument(s) but "
+                         << positional.size() << " were given";
+    }
+    const Param &param = sig.params[p];
+    if (param.varargs) {
+      slots[p++] = packVarargs(ctx, positional.drop_front(i));
+      i = positional.size();
+      break;
+    }
+    slots[p++] = positional[i++];
+  }
+  for (auto [name, value] : llvm::zip(keywords, keywordValues)) {
+    std::optional<unsigned> index = sig.lookup(name);
+    if (!index || *index < skip)
+      return emitError() << "got an unexpected keyword argument '" << name
+                         << "'";
+    if (slots[*index])
+      return emitError() << "got multiple values for argument '" << name
+                         << "'";
+    slots[*index] = value;
+  }
+  for (unsigned q = skip; q < sig.params.size(); ++q) {
+    if (slots[q])
+      continue;
+    const Param &param = sig.params[q];
+    if (param.varargs && param.defaultValue.empty()) {
+      slots[q] = ArrayAttr::get(ctx, {});
+      continue;
+    }
+    if (param.defaultValue.empty())
+      return emitError() << "missing required argument '" << param.name
+                         << "'";
+    slots[q] = parsePyLiteral(ctx, param.defaultValue);
+  }
+  return success();
+}
+
+FailureOr<NormalizedCall> traced::normalizeArguments(
+    MLIRContext *ctx, const Signature &sig, unsigned skip,
+    ArrayRef<Attribute> arguments, ArrayRef<StringRef> keywords,
+    function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<Attribute> slots;
+  if (failed(bindArguments(ctx, sig, skip, arguments, keywords, emitError,
+                           slots)))
+    return failure();
+  NormalizedCall result;
+  for (unsigned p = skip; p < sig.params.size(); ++p) {
+    // Arguments equal to their defaults are left out: the call means the
+    // same, and `f(x)` and `f(x, 1)` print alike when 1 is the default.
+    const Param &param = sig.params[p];
+    Attribute defaultValue =
+        param.defaultValue.empty()
+            ? (param.varargs ? ArrayAttr::get(ctx, {}) : Attribute())
+            : parsePyLiteral(ctx, param.defaultValue);
+    if (slots[p] == defaultValue)
+      continue;
+    // Renumber the markers in their new depth-first order.
+    Attribute slot = replaceOperandMarkers(slots[p], [&](OperandAttr marker) {
+      result.permutation.push_back(marker.getIndex());
+      return OperandAttr::get(ctx, result.permutation.size() - 1);
+    });
+    result.arguments.push_back(slot);
+    result.keywords.push_back(sig.params[p].name);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Checking
+//===----------------------------------------------------------------------===//
+
+LogicalResult traced::checkArguments(const Signature &sig, unsigned skip,
+                                     ArrayRef<Attribute> slots,
+                                     TypeRange operandTypes, BoundCall &call) {
+  for (unsigned p = skip; p < sig.params.size(); ++p) {
+    const Param &param = sig.params[p];
+    Attribute slot = slots[p];
+    Type type = getPyType(slot, operandTypes);
+    // A list of traced values is checked element by element: its list type
+    // is `object` when the elements' shapes differ.
+    bool ok = param.type.accepts(type);
+    if (!ok && param.type.isList)
+      if (auto list = dyn_cast<ArrayAttr>(slot)) {
+        ParamType elem = param.type;
+        elem.isList = false;
+        elem.optional = false;
+        ok = llvm::all_of(list, [&](Attribute e) {
+          return elem.accepts(getPyType(e, operandTypes));
+        });
+      }
+    if (!ok)
+      return call.emitError()
+             << "argument '" << param.name << "' expects " << param.type.str()
+             << ", got " << type;
+    bool hasOperand = false;
+    walkOperandMarkers(slot, [&](OperandAttr) { hasOperand = true; });
+    BoundCall::Arg &arg = call[p];
+    arg.type = type;
+    arg.value = hasOperand ? Attribute() : slot;
+    arg.elements.clear();
+    if (auto list = dyn_cast<ArrayAttr>(slot))
+      for (Attribute e : list)
+        arg.elements.push_back(getPyType(e, operandTypes));
+    else if (auto tuple = dyn_cast<TupleAttr>(slot))
+      for (Attribute e : tuple.getElements())
+        arg.elements.push_back(getPyType(e, operandTypes));
+    else if (auto tupleType = dyn_cast<TupleType>(type))
+      llvm::append_range(arg.elements, tupleType.getTypes());
+  }
+  return success();
+}
+
+LogicalResult traced::checkResults(const OpSpec &spec, const BoundCall &call,
+                                   TypeRange resultTypes) {
+  SmallVector<Type> inferred;
+  if (failed(spec.resultRule(call, inferred)))
+    return failure();
+  if (inferred.empty())
+    return success();
+  if (inferred.size() != resultTypes.size())
+    return call.emitError() << "returns " << inferred.size()
+                            << " result(s), but the op declares "
+                            << resultTypes.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, resultTypes))) {
+    auto [expected, declared] = pair;
+    if (expected && !isCompatibleType(expected, declared) &&
+        !isCompatibleType(declared, expected))
+      return call.emitError() << "result #" << i << " is inferred as "
+                              << expected << ", but the op declares "
+                              << declared;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BoundCall accessors
+//===----------------------------------------------------------------------===//
+
+const BoundCall::Arg &BoundCall::get(StringRef name) const {
+  std::optional<unsigned> index = sig.lookup(name);
+  if (!index)
+    llvm::report_fatal_error("result rule of '" + target +
+                             "' reads unknown parameter '" + name + "'");
+  return args[*index];
+}
+
+bool BoundCall::isNone(StringRef name) const {
+  return isa_and_nonnull<NoneType>(get(name).type);
+}
+
+RankedTensorType BoundCall::getTensor(StringRef name) const {
+  return dyn_cast_or_null<RankedTensorType>(get(name).type);
+}
+
+std::optional<int64_t> BoundCall::getInt(StringRef name) const {
+  if (auto i = dyn_cast_or_null<IntegerAttr>(get(name).value))
+    return i.getValue().getSExtValue();
+  return std::nullopt;
+}
+
+std::optional<double> BoundCall::getFloat(StringRef name) const {
+  Attribute v = get(name).value;
+  if (auto f = dyn_cast_or_null<FloatAttr>(v))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+std::optional<bool> BoundCall::getBool(StringRef name) const {
+  if (auto b = dyn_cast_or_null<BoolAttr>(get(name).value))
+    return b.getValue();
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
+                                                       unsigned size) const {
+  Attribute v = get(name).value;
+  if (!v)
+    return std::nullopt;
+  if (auto i = dyn_cast<IntegerAttr>(v))
+    return SmallVector<int64_t>(size ? size : 1, i.getValue().getSExtValue());
+  ArrayRef<Attribute> elems;
+  if (auto list = dyn_cast<ArrayAttr>(v))
+    elems = list.getValue();
+  else if (auto tuple = dyn_cast<TupleAttr>(v))
+    elems = tuple.getElements().getValue();
+  else
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (Attribute e : elems) {
+    auto i = dyn_cast<IntegerAttr>(e);
+    if (!i)
+      return std::nullopt;
+    values.push_back(i.getValue().getSExtValue());
+  }
+  return values;
+}
+
+InFlightDiagnostic BoundCall::emitError() const { return emitErrorFn(); }
