@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -173,9 +175,13 @@ static void printPyFloat(llvm::raw_ostream &os, double v) {
     os << (v < 0 ? "float(\"-inf\")" : "float(\"inf\")");
     return;
   }
-  SmallString<32> text;
-  APFloat(v).toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0,
-                      /*TruncateZero=*/false);
+  // Python's repr: the shortest digits that read back as the same double.
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    snprintf(text, sizeof(text), "%.*g", precision, v);
+    if (strtod(text, nullptr) == v)
+      break;
+  }
   StringRef s = text;
   size_t exp = s.find_first_of("eE");
   StringRef mantissa = s.substr(0, exp);
@@ -245,6 +251,16 @@ struct PyPrinter {
       os << ')';
       return;
     }
+    if (auto dtype = dyn_cast<DTypeAttr>(value)) {
+      os << "dtype(" << dtype.getType() << ')';
+      return;
+    }
+    if (auto object = dyn_cast<ObjectAttr>(value)) {
+      os << "object(\"";
+      llvm::printEscapedString(object.getRepr(), os);
+      os << "\")";
+      return;
+    }
     printOther(value);
   }
 };
@@ -283,8 +299,8 @@ void traced::printPyValue(llvm::raw_ostream &os, Attribute value,
 //===----------------------------------------------------------------------===//
 
 ArrayRef<StringRef> traced::getPyValueKeywords() {
-  static const StringRef keywords[] = {"None", "True", "False", "slice",
-                                       "float"};
+  static const StringRef keywords[] = {"None",  "True",  "False", "slice",
+                                       "float", "dtype", "object"};
   return keywords;
 }
 
@@ -342,6 +358,22 @@ struct PyParser {
         return parser.emitError(loc, "expected float(\"nan\"), float(\"inf\") "
                                      "or float(\"-inf\")");
       value = b.getF64FloatAttr(v);
+      return success();
+    }
+    if (kw == "dtype") {
+      Type type;
+      if (parser.parseLParen() || parser.parseType(type) ||
+          parser.parseRParen())
+        return failure();
+      value = DTypeAttr::get(ctx, type);
+      return success();
+    }
+    if (kw == "object") {
+      std::string repr;
+      if (parser.parseLParen() || parser.parseString(&repr) ||
+          parser.parseRParen())
+        return failure();
+      value = ObjectAttr::get(ctx, repr);
       return success();
     }
     return parser.emitError(parser.getCurrentLocation(),
@@ -409,17 +441,34 @@ struct PyParser {
     StringRef kw;
     if (succeeded(parser.parseOptionalKeyword(&kw, getPyValueKeywords())))
       return parseKeywordValue(kw, value);
-    // Numbers and dialect attributes (#traced.dtype<f32>, ...).
+    // Integers, and negative floats, are read here so that they never take
+    // a trailing `: type` as theirs.
+    Builder b(ctx);
     SMLoc loc = parser.getCurrentLocation();
+    bool negative = succeeded(parser.parseOptionalMinus());
+    APInt integer;
+    OptionalParseResult isInteger = parser.parseOptionalDecimalInteger(integer);
+    if (isInteger.has_value()) {
+      if (failed(*isInteger))
+        return failure();
+      if (integer.getActiveBits() > 63)
+        return parser.emitError(loc, "integer does not fit in 64 bits");
+      int64_t v = integer.getSExtValue();
+      value = b.getI64IntegerAttr(negative ? -v : v);
+      return success();
+    }
+    if (negative) {
+      double v;
+      if (parser.parseFloat(v))
+        return failure();
+      value = b.getF64FloatAttr(-v);
+      return success();
+    }
+    // Positive floats, and elements attributes for a constant's whole value.
     if (parser.parseAttribute(value))
       return failure();
-    if (!isPyValue(value, /*allowOperands=*/false) ||
-        isa<OperandAttr>(value)) {
-      // Elements attributes are only valid as a constant's whole value; the
-      // caller decides. Anything else is not Python.
-      if (!isa<ElementsAttr>(value) && !isa<IntegerAttr, FloatAttr>(value))
-        return parser.emitError(loc, "expected a Python value, got ") << value;
-    }
+    if (!isPyValue(value, /*allowOperands=*/false) && !isa<ElementsAttr>(value))
+      return parser.emitError(loc, "expected a Python value, got ") << value;
     return success();
   }
 };

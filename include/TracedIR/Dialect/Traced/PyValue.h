@@ -10,6 +10,10 @@
 //   Ellipsis -> #traced.ellipsis  torch.dtype -> #traced.dtype
 //   anything else -> #traced.object (its repr)
 //
+// Python syntax: `None`, `True`, `3`, `-0.5`, `float("inf")`, `"str"`,
+// `[1, 2]`, `(1,)`, `slice(0, None, 2)`, `...`, `dtype(f16)`,
+// `object("device(type='cpu')")`.
+//
 // In call arguments a traced value (an SSA operand) may stand anywhere in
 // such a value, as `#traced.operand<i>`. This file prints and parses these
 // values in Python syntax and computes their Python types.
