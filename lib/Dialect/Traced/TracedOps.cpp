@@ -64,11 +64,15 @@ LogicalResult traced::ModuleOp::verify() {
     if (!isa<SubmoduleOp, ParameterOp, BufferOp, AttributeOp, GraphOp>(op))
       return op.emitOpError("cannot appear in a 'traced.module'; a module "
                             "holds declarations and graphs only");
+  // A second root is reported once, against the first.
   if (getRoot())
-    for (auto other : (*this)->getParentOp()->getRegion(0).getOps<ModuleOp>())
-      if (other != *this && other.getRoot())
+    for (auto other : (*this)->getParentOp()->getRegion(0).getOps<ModuleOp>()) {
+      if (other == *this)
+        break;
+      if (other.getRoot())
         return emitOpError("is marked root, but so is @")
                << other.getSymName();
+    }
   return success();
 }
 
@@ -247,20 +251,6 @@ LogicalResult GraphOp::verify() {
       return emitOpError("has ")
              << names->size() << " argument names for " << inputs.size()
              << " arguments";
-  return success();
-}
-
-LogicalResult GraphOp::verifyRegions() {
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != getArgumentTypes().size())
-    return emitOpError("has ")
-           << entry.getNumArguments() << " block arguments for "
-           << getArgumentTypes().size() << " inputs";
-  for (auto [arg, type] : llvm::zip(entry.getArguments(), getArgumentTypes()))
-    if (arg.getType() != type)
-      return emitOpError("block argument #")
-             << arg.getArgNumber() << " has type " << arg.getType()
-             << ", but the signature says " << type;
   return success();
 }
 
@@ -611,9 +601,9 @@ static std::string outName(StringRef name) {
 }
 
 void CallFunctionOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  std::string name = outName(getCallee());
-  for (Value r : getResults())
-    setNameFn(r, name);
+  // Naming the first result only prints several results as `%relu_out:2`.
+  if (getNumResults())
+    setNameFn(getResult(0), outName(getCallee()));
 }
 
 void CallMethodOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
@@ -622,8 +612,8 @@ void CallMethodOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   if (getMethod() == "forward")
     if (auto owner = getReceiver().getDefiningOp<GetAttrOp>())
       name = getAttrResultName(owner) + "_out";
-  for (Value r : getResults())
-    setNameFn(r, name);
+  if (getNumResults())
+    setNameFn(getResult(0), name);
 }
 
 /// Whether a call passes `inplace=True`.

@@ -169,7 +169,6 @@ def Traced_GraphOp : Traced_Op<"graph", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  let hasRegionVerifier = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "::mlir::FunctionType":$type,
                                  CArg<"::llvm::ArrayRef<::llvm::StringRef>",
