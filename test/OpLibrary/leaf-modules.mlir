@@ -1,7 +1,8 @@
 // RUN: traced-opt %s | FileCheck %s
 
-// Leaf modules of known classes: each call is checked as the class's
-// functional with the module's attributes bound.
+// Leaf modules of known classes (by their short or their full Python name):
+// each call is checked as the class's functional with the module's
+// attributes bound.
 
 traced.module root @M class "__main__.M" {
   submodule @conv : @Conv
@@ -65,7 +66,7 @@ traced.module @Conv class "torch.nn.Conv2d" {
   attribute @groups : i64 = 1
   attribute @padding_mode : !traced.str = "zeros"
 }
-traced.module @Bn class "torch.nn.BatchNorm2d" {
+traced.module @Bn class "torch.nn.modules.batchnorm.BatchNorm2d" {
   parameter @weight : tensor<8xf32> = dense<1.0> : tensor<8xf32>
   parameter @bias : tensor<8xf32> = dense<0.0> : tensor<8xf32>
   buffer @running_mean : tensor<8xf32> = dense<0.0> : tensor<8xf32>

@@ -1,0 +1,26 @@
+// RUN: traced-opt %s -canonicalize | FileCheck %s
+// NO-ROUND-TRIP: the input holds a call in non-normalized (generic) form on
+// purpose; the custom parser would normalize it.
+
+traced.module root @M class "__main__.M" {
+  // CHECK-LABEL: graph @forward
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>) -> tensor<2xf32> {
+    // A call built in another form (here: generic, positional) folds into
+    // the normalized form.
+    // CHECK: %[[R:.*]] = call_function "torch.nn.functional.relu"(input=%x) : (tensor<2xf32>) -> tensor<2xf32>
+    %0 = "traced.call_function"(%x) <{callee = "torch.nn.functional.relu", arguments = [#traced.operand<0>, false]}> : (tensor<2xf32>) -> tensor<2xf32>
+    // Unused calls of pure targets go away...
+    // CHECK-NOT: "torch.sigmoid"
+    %1 = call_function "torch.sigmoid"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    // ...but not in-place calls, nor calls of unknown targets.
+    // CHECK: call_function "torch.nn.functional.relu"(input=%x, inplace=True)
+    %2 = call_function "torch.nn.functional.relu"(%x, inplace=True) : (tensor<2xf32>) -> tensor<2xf32>
+    // CHECK: call_function "mylib.log"(%x)
+    %3 = call_function "mylib.log"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    // Unused constants go away too.
+    // CHECK-NOT: constant
+    %4 = constant dense<1.0> : tensor<2xf32>
+    // CHECK: output %[[R]]
+    output %0 : tensor<2xf32>
+  }
+}
