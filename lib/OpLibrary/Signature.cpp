@@ -311,6 +311,22 @@ LogicalResult traced::bindArguments(
   return success();
 }
 
+/// The one spelling of a list argument: a list, with a single int of an
+/// `int[N]` parameter repeated N times and a tuple turned into a list, so
+/// that `stride=1`, `stride=(1, 1)` and `stride=[1, 1]` normalize alike.
+static Attribute canonicalizeListArgument(MLIRContext *ctx,
+                                          const ParamType &type,
+                                          Attribute value) {
+  if (!type.isList || !value)
+    return value;
+  if (auto tuple = dyn_cast<TupleAttr>(value))
+    return tuple.getElements();
+  if (type.listSize > 0 && isa<IntegerAttr, FloatAttr>(value) &&
+      !isa<BoolAttr>(value))
+    return ArrayAttr::get(ctx, SmallVector<Attribute>(type.listSize, value));
+  return value;
+}
+
 FailureOr<NormalizedCall> traced::normalizeArguments(
     MLIRContext *ctx, const Signature &sig, unsigned skip,
     ArrayRef<Attribute> arguments, ArrayRef<StringRef> keywords,
@@ -328,10 +344,11 @@ FailureOr<NormalizedCall> traced::normalizeArguments(
         param.defaultValue.empty()
             ? (param.varargs ? ArrayAttr::get(ctx, {}) : Attribute())
             : parsePyLiteral(ctx, param.defaultValue);
-    if (slots[p] == defaultValue)
+    Attribute slot = canonicalizeListArgument(ctx, param.type, slots[p]);
+    if (slot == canonicalizeListArgument(ctx, param.type, defaultValue))
       continue;
     // Renumber the markers in their new depth-first order.
-    Attribute slot = replaceOperandMarkers(slots[p], [&](OperandAttr marker) {
+    slot = replaceOperandMarkers(slot, [&](OperandAttr marker) {
       result.permutation.push_back(marker.getIndex());
       return OperandAttr::get(ctx, result.permutation.size() - 1);
     });

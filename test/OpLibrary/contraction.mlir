@@ -9,12 +9,12 @@ traced.module root @M class "__main__.M" {
     // CHECK: call_function "torch.nn.functional.conv2d"(input=%x, weight=%w, stride=[2, 2], padding=[3, 3]) : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32>
     %0 = call_function "torch.nn.functional.conv2d"(%x, %w, None, [2, 2], [3, 3]) : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32>
     // MobileNet's depthwise conv: groups = channels.
-    // CHECK: call_function "torch.nn.functional.conv2d"(input=%y, weight=%dw, padding=1, groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+    // CHECK: call_function "torch.nn.functional.conv2d"(input=%y, weight=%dw, padding=[1, 1], groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
     %1 = call_function "torch.nn.functional.conv2d"(%y, %dw, padding=1, groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
     // Dilation.
-    // CHECK: call_function "torch.nn.functional.conv2d"(input=%y, weight=%dw, dilation=2, groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x108x108xf32>
+    // CHECK: call_function "torch.nn.functional.conv2d"(input=%y, weight=%dw, dilation=[2, 2], groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x108x108xf32>
     %2 = call_function "torch.nn.functional.conv2d"(%y, %dw, dilation=2, groups=32) : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x108x108xf32>
-    // CHECK: call_function "torch.nn.functional.conv1d"(input=%s, weight=%w1, stride=2) : (tensor<2x4x10xf32>, tensor<6x4x3xf32>) -> tensor<2x6x4xf32>
+    // CHECK: call_function "torch.nn.functional.conv1d"(input=%s, weight=%w1, stride=[2]) : (tensor<2x4x10xf32>, tensor<6x4x3xf32>) -> tensor<2x6x4xf32>
     %3 = call_function "torch.nn.functional.conv1d"(%s, %w1, stride=2) : (tensor<2x4x10xf32>, tensor<6x4x3xf32>) -> tensor<2x6x4xf32>
     // Linear on a batch of sequences (multi-head attention's in-projection).
     // CHECK: call_function "torch._C._nn.linear"(input=%t, weight=%lw, bias=%lb) : (tensor<2x7x64xf32>, tensor<192x64xf32>, tensor<192xf32>) -> tensor<2x7x192xf32>

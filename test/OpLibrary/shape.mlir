@@ -25,13 +25,13 @@ traced.module root @M class "__main__.M" {
     // CHECK: call_method %unsqueeze_out["squeeze"]() : (tensor<7x2x64x1xf32>) -> tensor<7x2x64xf32>
     %9 = call_method %7["squeeze"]() : (tensor<7x2x64x1xf32>) -> tensor<7x2x64xf32>
     // Multi-head attention's in-projection split: unflatten(-1, (3, 64)).
-    // CHECK: call_method %v["unflatten"](dim=-1, sizes=(4, -1)) : (tensor<7x2x64xf32>) -> tensor<7x2x4x16xf32>
+    // CHECK: call_method %v["unflatten"](dim=-1, sizes=[4, -1]) : (tensor<7x2x64xf32>) -> tensor<7x2x4x16xf32>
     %10 = call_method %v["unflatten"](-1, (4, -1)) : (tensor<7x2x64xf32>) -> tensor<7x2x4x16xf32>
     // CHECK: call_method %unsqueeze_out["expand"](size=[-1, -1, -1, 3]) : (tensor<7x2x64x1xf32>) -> tensor<7x2x64x3xf32>
     %11 = call_method %7["expand"](-1, -1, -1, 3) : (tensor<7x2x64x1xf32>) -> tensor<7x2x64x3xf32>
     // CHECK: call_function "torch.cat"(tensors=[%x, %x], dim=1) : (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) -> tensor<2x6x4x5xf32>
     %12 = call_function "torch.cat"([%x, %x], 1) : (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) -> tensor<2x6x4x5xf32>
-    // CHECK: call_function "torch.stack"(tensors=(%v, %v)) : (tensor<7x2x64xf32>, tensor<7x2x64xf32>) -> tensor<2x7x2x64xf32>
+    // CHECK: call_function "torch.stack"(tensors=[%v, %v]) : (tensor<7x2x64xf32>, tensor<7x2x64xf32>) -> tensor<2x7x2x64xf32>
     %13 = call_function "torch.stack"((%v, %v)) : (tensor<7x2x64xf32>, tensor<7x2x64xf32>) -> tensor<2x7x2x64xf32>
     // chunk gives a tuple; getitem takes its parts.
     // CHECK: %chunk_out = call_method %v["chunk"](chunks=3, dim=-1) : (tensor<7x2x64xf32>) -> tuple<tensor<7x2x22xf32>, tensor<7x2x22xf32>, tensor<7x2x20xf32>>

@@ -13,7 +13,7 @@ traced.module root @M class "__main__.M" {
     // CHECK: %cat_out = call_function "torch.cat"(tensors=[%conv2d_out, %conv2d_out], dim=1) : (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32>
     %1 = call_function "torch.cat"([%0, %0], 1) : (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32>
     // A traced int inside a shape: only the rank is known.
-    // CHECK: %reshape_out = call_function "torch.reshape"(input=%cat_out, shape=(%n, -1)) : (tensor<1x6x4x4xf32>, i64) -> tensor<?x?xf32>
+    // CHECK: %reshape_out = call_function "torch.reshape"(input=%cat_out, shape=[%n, -1]) : (tensor<1x6x4x4xf32>, i64) -> tensor<?x?xf32>
     %2 = call_function "torch.reshape"(%1, (%n, -1)) : (tensor<1x6x4x4xf32>, i64) -> tensor<?x?xf32>
     // CHECK: %getitem_out = call_function "operator.getitem"(input=%reshape_out, index=(slice(None, None, None), slice(0, 12, None))) : (tensor<?x?xf32>) -> tensor<?x12xf32>
     %3 = call_function "operator.getitem"(%2, (slice(None, None, None), slice(0, 12, None))) : (tensor<?x?xf32>) -> tensor<?x12xf32>
