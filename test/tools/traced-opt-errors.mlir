@@ -36,5 +36,5 @@ traced.module @M class "__main__.M" {
 // -----
 
 // Truncated input.
-// CHECK: error: expected '}' in body
+// CHECK: traced-opt-errors.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: expected operation name in quotes
 traced.module @M class "__main__.M" {
