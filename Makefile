@@ -48,6 +48,9 @@ build: deps $(BUILD_DIR)/build.ninja
 
 check: build
 	ninja -C $(BUILD_DIR) check-traced
+	ninja -C $(BUILD_DIR) traced-doc
+	@cmp -s $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md \
+	  || { echo "docs/reference/TracedDialect.md is stale: run 'make docs'"; exit 1; }
 
 demo: build
 	@echo "== seed 000's SimpleModule, parsed and verified by traced-opt =="
