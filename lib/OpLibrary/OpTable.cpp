@@ -152,6 +152,20 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
    "Scalar alpha=1)", baddbmm},
 
+  // Multi-head attention as one call: what a hook-based tracer that records
+  // only the outermost call sees inside nn.MultiheadAttention.
+  {"torch.nn.functional.multi_head_attention_forward", {},
+   "(Tensor query, Tensor key, Tensor value, int embed_dim_to_check, "
+   "int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
+   "Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, float dropout_p, "
+   "Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
+   "Tensor? key_padding_mask=None, bool need_weights=True, "
+   "Tensor? attn_mask=None, bool use_separate_proj_weight=False, "
+   "Tensor? q_proj_weight=None, Tensor? k_proj_weight=None, "
+   "Tensor? v_proj_weight=None, Tensor? static_k=None, "
+   "Tensor? static_v=None, bool average_attn_weights=True)",
+   multiHeadAttention},
+
   // Normalization.
   {"torch.nn.functional.batch_norm",
    {"F.batch_norm", "nn.batch_norm", "megengine.functional.nn.batch_norm"},

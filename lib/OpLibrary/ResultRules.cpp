@@ -391,6 +391,50 @@ LogicalResult mm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return checkedMatmul(call, results, "input", "mat2", 2);
 }
 
+LogicalResult multiHeadAttention(const BoundCall &call,
+                                 SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType query = h.tensor("query"), key = h.tensor("key");
+  RankedTensorType outWeight = h.tensor("out_proj_weight");
+  std::optional<int64_t> embed = call.getInt("embed_dim_to_check"),
+                         heads = call.getInt("num_heads");
+  std::optional<bool> needWeights = call.getBool("need_weights"),
+                      average = call.getBool("average_attn_weights"),
+                      zeroAttn = call.getBool("add_zero_attn");
+  if (!query || !key || !outWeight || !embed || !heads || !needWeights ||
+      !average || !zeroAttn)
+    return h.unknown();
+  int64_t rank = query.getRank();
+  if ((rank != 2 && rank != 3) || key.getRank() != rank)
+    return call.emitError() << "expects query and key of rank 2 (unbatched) "
+                               "or 3 (L, N, E), got "
+                            << query << " and " << key;
+  int64_t e = query.getShape().back();
+  if (!ShapedType::isDynamic(e) && e != *embed)
+    return call.emitError() << "query has embedding size " << e
+                            << ", but embed_dim_to_check is " << *embed;
+  if (*heads < 1 || *embed % *heads != 0)
+    return call.emitError() << "embed_dim " << *embed
+                            << " is not divisible by num_heads " << *heads;
+  SmallVector<int64_t> out(query.getShape());
+  out.back() = outWeight.getDimSize(0);
+  Type output = RankedTensorType::get(out, query.getElementType());
+  Type weights = NoneType::get(call.getContext());
+  if (*needWeights) {
+    int64_t l = query.getDimSize(0), s = key.getDimSize(0);
+    if (!ShapedType::isDynamic(s))
+      s += (call.isNone("bias_k") ? 0 : 1) + (*zeroAttn ? 1 : 0);
+    SmallVector<int64_t> shape;
+    if (rank == 3)
+      shape.push_back(query.getDimSize(1));
+    if (!*average)
+      shape.push_back(*heads);
+    shape.append({l, s});
+    weights = RankedTensorType::get(shape, query.getElementType());
+  }
+  return h.result(TupleType::get(call.getContext(), {output, weights}));
+}
+
 /// The output size of one pooled dimension (PyTorch's pooling_output_shape).
 static int64_t pooledSize(int64_t size, int64_t kernel, int64_t stride,
                           int64_t pad, int64_t dilation, bool ceilMode) {

@@ -28,6 +28,7 @@ TRACED_RULE(matmul)
 TRACED_RULE(bmm)
 TRACED_RULE(baddbmm)
 TRACED_RULE(mm)
+TRACED_RULE(multiHeadAttention)
 // Pooling.
 TRACED_RULE(maxPool2d)
 TRACED_RULE(avgPool2d)

@@ -40,3 +40,15 @@ traced.module root @M class "__main__.M" {
     output
   }
 }
+
+// nn.MultiheadAttention's functional, as one call: (output, weights).
+traced.module @Attn class "__main__.Attn" {
+  // CHECK-LABEL: graph @forward
+  graph @forward(%self: !traced.module<@Attn>, %x: tensor<7x2x64xf32>, %wi: tensor<192x64xf32>, %bi: tensor<192xf32>, %wo: tensor<64x64xf32>, %bo: tensor<64xf32>) {
+    // CHECK: call_function "torch.nn.functional.multi_head_attention_forward"(query=%x, key=%x, value=%x, embed_dim_to_check=64, num_heads=4, in_proj_weight=%wi, in_proj_bias=%bi, bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.1, out_proj_weight=%wo, out_proj_bias=%bo, training=False, need_weights=False) : {{.*}} -> tuple<tensor<7x2x64xf32>, !traced.none>
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 64, 4, %wi, %bi, None, None, False, 0.1, %wo, %bo, training=False, need_weights=False) : (tensor<7x2x64xf32>, tensor<7x2x64xf32>, tensor<7x2x64xf32>, tensor<192x64xf32>, tensor<192xf32>, tensor<64x64xf32>, tensor<64xf32>) -> tuple<tensor<7x2x64xf32>, !traced.none>
+    // CHECK: -> tuple<tensor<7x2x64xf32>, tensor<2x4x7x7xf32>>
+    %1 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 64, 4, %wi, %bi, None, None, False, 0.0, %wo, %bo, training=False, average_attn_weights=False) : (tensor<7x2x64xf32>, tensor<7x2x64xf32>, tensor<7x2x64xf32>, tensor<192x64xf32>, tensor<192xf32>, tensor<64x64xf32>, tensor<64xf32>) -> tuple<tensor<7x2x64xf32>, tensor<2x4x7x7xf32>>
+    output
+  }
+}
