@@ -51,3 +51,14 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>) {
+    %g = call_function "make"() : () -> !traced.module<@Gone>
+    // expected-error @below {{'traced.getattr' op receiver type '!traced.module<@Gone>' names no 'traced.module'}}
+    %0 = getattr %g["w"] : !traced.module<@Gone> -> tensor<2xf32>
+    output
+  }
+}

@@ -1,0 +1,343 @@
+// RUN: traced-opt %s -split-input-file -verify-diagnostics
+
+// The rest of the rules' errors, one case each.
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>, %c: tensor<4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.batch_norm' expects an input of rank 2 or more, got 'tensor<4xf32>'}}
+    %0 = call_function "torch.nn.functional.batch_norm"(%x, %c, %c) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>, %w: tensor<2x2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' expects a weight of rank 3 or more, got 'tensor<2x2xf32>'}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w) : (tensor<1x2x4x4xf32>, tensor<2x2xf32>) -> tensor<1x2x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4x4xf32>, %w: tensor<2x2x1x1xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' expects an input of rank 3 or 4 for a weight of rank 4, got 'tensor<4x4xf32>'}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w) : (tensor<4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' groups must be positive, got 0}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w, groups=0) : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %b: tensor<3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' bias must have shape [2], got 'tensor<3xf32>'}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w, %b) : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>, tensor<3xf32>) -> tensor<1x2x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' stride and dilation must be positive and padding non-negative}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w, stride=0) : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x4xf32>, %w: tensor<2x3x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.linear' expects an input of rank >= 1 and a weight of rank 1 or 2, got 'tensor<2x4xf32>' and 'tensor<2x3x4xf32>'}}
+    %0 = call_function "torch.nn.functional.linear"(%x, %w) : (tensor<2x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x4xf32>, %w: tensor<3x4xf32>, %b: tensor<5xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.linear' bias 'tensor<5xf32>' does not match weight 'tensor<3x4xf32>'}}
+    %0 = call_function "torch.nn.functional.linear"(%x, %w, %b) : (tensor<2x4xf32>, tensor<3x4xf32>, tensor<5xf32>) -> tensor<2x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %a: tensor<f32>, %b: tensor<3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.matmul' both arguments must be at least 1-D, got 'tensor<f32>' and 'tensor<3xf32>'}}
+    %0 = call_function "torch.matmul"(%a, %b) : (tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.bmm' expects 3-D tensors, got 'tensor<2x3xf32>' and 'tensor<3x4xf32>'}}
+    %0 = call_function "torch.bmm"(%a, %b) : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' expects a 3-D or 4-D input, got 'tensor<8x8xf32>'}}
+    %0 = call_function "torch.nn.functional.max_pool2d"(%x, 2) : (tensor<8x8xf32>) -> tensor<4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' pooling parameters need 2 values}}
+    %0 = call_function "torch.nn.functional.max_pool2d"(%x, [2, 2, 2]) : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool2d' kernel, stride and dilation must be positive and padding non-negative}}
+    %0 = call_function "torch.nn.functional.avg_pool2d"(%x, 2, 0) : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' output size is too small for input 'tensor<1x2x2xf32>'}}
+    %0 = call_function "torch.nn.functional.max_pool2d"(%x, 3, 1, 1, 2) : (tensor<1x2x2xf32>) -> tensor<1x1x1xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' expects a 3-D or 4-D input, got 'tensor<8x8xf32>'}}
+    %0 = call_function "torch.nn.functional.adaptive_avg_pool2d"(%x, 1) : (tensor<8x8xf32>) -> tensor<1x1xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' output_size needs 2 values}}
+    %0 = call_function "torch.nn.functional.adaptive_avg_pool2d"(%x, [1, 1, 1]) : (tensor<1x8x8xf32>) -> tensor<1x1x1xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.mean' dim 2 is out of range for a tensor of rank 2}}
+    %0 = call_function "torch.mean"(%x, 2) : (tensor<2x3xf32>) -> tensor<2xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.reshape' invalid dimension -2 in [-2, 3]}}
+    %0 = call_function "torch.reshape"(%x, [-2, 3]) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.permute' dims [1, 0, 2] do not match the rank of 'tensor<2x3xf32>'}}
+    %0 = call_function "torch.permute"(%x, [1, 0, 2]) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.unsqueeze' dim 3 is out of range for a tensor of rank 3}}
+    %0 = call_function "torch.unsqueeze"(%x, 3) : (tensor<2x3xf32>) -> tensor<2x3x1xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x1xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.squeeze' dim -3 is out of range for a tensor of rank 2}}
+    %0 = call_function "torch.squeeze"(%x, -3) : (tensor<2x1xf32>) -> tensor<2xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x6xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.unflatten' (Tensor.unflatten) shape [4, -1] is invalid for an input of 6 elements}}
+    %0 = call_function "torch.unflatten"(%x, 1, [4, -1]) : (tensor<2x6xf32>) -> tensor<2x4x2xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.cat' tensors must have the same rank, got 'tensor<2x3xf32>' and 'tensor<3xf32>'}}
+    %0 = call_function "torch.cat"([%a, %b]) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %a: tensor<2x3xf32>, %b: tensor<3x2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.stack' stack expects tensors of one shape, got 'tensor<2x3xf32>' and 'tensor<3x2xf32>'}}
+    %0 = call_function "torch.stack"([%a, %b]) : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.chunk' chunks must be positive, got 0}}
+    %0 = call_function "torch.chunk"(%x, 0) : (tensor<4xf32>) -> tuple<tensor<4xf32>>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %t: tuple<i64, i64>) {
+    // expected-error @below {{'traced.call_function' op 'operator.getitem' index 2 is out of range for 'tuple<i64, i64>'}}
+    %0 = call_function "operator.getitem"(%t, 2) : (tuple<i64, i64>) -> i64
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'operator.getitem' too many indices for 'tensor<2xf32>'}}
+    %0 = call_function "operator.getitem"(%x, (0, 0)) : (tensor<2xf32>) -> tensor<f32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'operator.getitem' slice step must be a positive int}}
+    %0 = call_function "operator.getitem"(%x, slice(None, None, 0)) : (tensor<4xf32>) -> tensor<4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_method' op 'Tensor.expand' -1 is not allowed for a new leading dimension in expand}}
+    %0 = call_method %x["expand"](-1, 2, 3) : (tensor<2x3xf32>) -> tensor<2x2x3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_method' op 'Tensor.expand' cannot expand 'tensor<2x3xf32>' to [3]: fewer dimensions}}
+    %0 = call_method %x["expand"](3) : (tensor<2x3xf32>) -> tensor<3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_method' op 'Tensor.size' dim 2 is out of range for a tensor of rank 2}}
+    %0 = call_method %x["size"](2) : (tensor<2x3xf32>) -> i64
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>, %w: tensor<4x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.multi_head_attention_forward' expects query and key of rank 2 (unbatched) or 3 (L, N, E), got 'tensor<4xf32>' and 'tensor<4xf32>'}}
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 4, 2, None, None, None, None, False, 0.0, %w, None, need_weights=False) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>) -> tuple<tensor<4xf32>, !traced.none>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>, %w: tensor<4x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.multi_head_attention_forward' query has embedding size 4, but embed_dim_to_check is 8}}
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 8, 2, None, None, None, None, False, 0.0, %w, None, need_weights=False) : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>) -> tuple<tensor<3x4xf32>, !traced.none>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>, %w: tensor<4x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.multi_head_attention_forward' embed_dim 4 is not divisible by num_heads 3}}
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 4, 3, None, None, None, None, False, 0.0, %w, None, need_weights=False) : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>) -> tuple<tensor<3x4xf32>, !traced.none>
+    output
+  }
+}
