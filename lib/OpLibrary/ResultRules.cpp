@@ -87,6 +87,10 @@ static int64_t mulDims(int64_t a, int64_t b) {
 static Type promote(Type a, bool aTensor, Type b, bool bTensor,
                     MLIRContext *ctx) {
   Builder builder(ctx);
+  // Quantized, complex and other element types: only equal types combine;
+  // otherwise the result is unknown (null).
+  if (!a.isIntOrFloat() || !b.isIntOrFloat())
+    return a == b ? a : Type();
   Category ca = categoryOf(a), cb = categoryOf(b);
   if (aTensor && bTensor) {
     if (ca != cb)
@@ -137,9 +141,10 @@ broadcastShapes(const BoundCall &call, ArrayRef<int64_t> a,
 }
 
 static LogicalResult binary(const BoundCall &call,
-                            SmallVectorImpl<Type> &results, bool trueDivide) {
+                            SmallVectorImpl<Type> &results, bool trueDivide,
+                            StringRef otherName = "other") {
   RuleHelper h{call, results};
-  Type a = call.getType("input"), b = call.getType("other");
+  Type a = call.getType("input"), b = call.getType(otherName);
   auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
   if ((ta && !ta.hasRank()) || (tb && !tb.hasRank()))
     return h.unknown();
@@ -172,6 +177,10 @@ LogicalResult sameAsInput(const BoundCall &call,
 LogicalResult arithmetic(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   return binary(call, results, /*trueDivide=*/false);
+}
+
+LogicalResult power(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/false, "exponent");
 }
 
 LogicalResult trueDivide(const BoundCall &call,
@@ -350,6 +359,8 @@ static LogicalResult matmulShapes(const BoundCall &call,
     out.push_back(sb.back());
   Type elt = promote(a.getElementType(), true, b.getElementType(), true,
                      call.getContext());
+  if (!elt)
+    return h.unknown();
   return h.result(out, elt);
 }
 
@@ -831,6 +842,8 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                 << " differ in dimension " << i;
     }
     elt = promote(elt, true, t.getElementType(), true, call.getContext());
+    if (!elt)
+      return h.unknown();
   }
   return h.result(out, elt);
 }

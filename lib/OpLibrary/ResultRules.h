@@ -21,6 +21,7 @@ TRACED_RULE(layerNorm)
 // Broadcasting arithmetic on tensors and Python numbers.
 TRACED_RULE(arithmetic)
 TRACED_RULE(trueDivide)
+TRACED_RULE(power)
 // Contractions.
 TRACED_RULE(conv)
 TRACED_RULE(linear)

@@ -64,8 +64,9 @@ private:
       return "Tensor";
     if (auto m = dyn_cast<ModuleType>(t)) {
       auto top = graph->getParentOfType<mlir::ModuleOp>();
-      if (auto mod = SymbolTable::lookupSymbolIn(top, m.getModuleName()))
-        return shortName(cast<traced::ModuleOp>(mod).getClassName()).str();
+      if (auto mod = dyn_cast_or_null<traced::ModuleOp>(
+              SymbolTable::lookupSymbolIn(top, m.getModuleName())))
+        return shortName(mod.getClassName()).str();
     }
     std::string s;
     llvm::raw_string_ostream sos(s);
