@@ -115,9 +115,9 @@ static Type promote(Type a, bool aTensor, Type b, bool bTensor,
                                : Type(builder.getI64Type());
 }
 
-static FailureOr<SmallVector<int64_t>>
-broadcastShapes(const BoundCall &call, ArrayRef<int64_t> a,
-                ArrayRef<int64_t> b) {
+static FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
+                                                       ArrayRef<int64_t> a,
+                                                       ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<int64_t> out(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -190,31 +190,28 @@ LogicalResult trueDivide(const BoundCall &call,
   return binary(call, results, /*trueDivide=*/!rounding);
 }
 
-LogicalResult batchNorm(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
   if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got "
-                            << input;
+    return call.emitError()
+           << "expects an input of rank 2 or more, got " << input;
   int64_t channels = input.getDimSize(1);
   for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
     RankedTensorType t = h.tensor(name);
     if (!t)
       continue;
-    if (t.getRank() != 1 ||
-        (!ShapedType::isDynamic(channels) && !t.isDynamicDim(0) &&
-         t.getDimSize(0) != channels))
+    if (t.getRank() != 1 || (!ShapedType::isDynamic(channels) &&
+                             !t.isDynamicDim(0) && t.getDimSize(0) != channels))
       return call.emitError() << "'" << name << "' must have shape ["
                               << channels << "], got " << t;
   }
   return h.result(input);
 }
 
-LogicalResult layerNorm(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> normalized =
@@ -228,9 +225,9 @@ LogicalResult layerNorm(const BoundCall &call,
     ok = ShapedType::isDynamic(d) || d == (*normalized)[i];
   }
   if (!ok)
-    return call.emitError() << "normalized_shape " << shapeStr(*normalized)
-                            << " does not match the trailing dimensions of "
-                            << input;
+    return call.emitError()
+           << "normalized_shape " << shapeStr(*normalized)
+           << " does not match the trailing dimensions of " << input;
   return h.result(input);
 }
 
@@ -241,25 +238,25 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return h.unknown();
   int64_t k = weight.getRank() - 2;
   if (k < 1)
-    return call.emitError() << "expects a weight of rank 3 or more, got "
-                            << weight;
+    return call.emitError()
+           << "expects a weight of rank 3 or more, got " << weight;
   bool batched = input.getRank() == k + 2;
   if (!batched && input.getRank() != k + 1)
-    return call.emitError() << "expects an input of rank " << k + 1 << " or "
-                            << k + 2 << " for a weight of rank " << k + 2
-                            << ", got " << input;
+    return call.emitError()
+           << "expects an input of rank " << k + 1 << " or " << k + 2
+           << " for a weight of rank " << k + 2 << ", got " << input;
   std::optional<int64_t> groups = call.getInt("groups");
   auto stride = call.getInts("stride", k), padding = call.getInts("padding", k),
        dilation = call.getInts("dilation", k);
   if (!groups || !stride || !padding || !dilation)
     return h.unknown();
-  for (auto [name, v] : {std::pair<StringRef, SmallVector<int64_t> *>{
-                             "stride", &*stride},
-                         {"padding", &*padding},
-                         {"dilation", &*dilation}})
+  for (auto [name, v] :
+       {std::pair<StringRef, SmallVector<int64_t> *>{"stride", &*stride},
+        {"padding", &*padding},
+        {"dilation", &*dilation}})
     if (v->size() != static_cast<size_t>(k))
-      return call.emitError() << "'" << name << "' needs " << k
-                              << " values, got " << v->size();
+      return call.emitError()
+             << "'" << name << "' needs " << k << " values, got " << v->size();
   if (*groups < 1)
     return call.emitError() << "groups must be positive, got " << *groups;
   ArrayRef<int64_t> in = input.getShape();
@@ -267,19 +264,19 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
   int64_t c = in[ch], cw = weight.getDimSize(1), o = weight.getDimSize(0);
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(cw) &&
       c != cw * *groups)
-    return call.emitError() << "input has " << c << " channels, but weight "
-                            << weight << " with groups=" << *groups
-                            << " expects " << cw * *groups;
+    return call.emitError()
+           << "input has " << c << " channels, but weight " << weight
+           << " with groups=" << *groups << " expects " << cw * *groups;
   if (!ShapedType::isDynamic(o) && o % *groups != 0)
-    return call.emitError() << "weight's " << o
-                            << " output channels are not divisible by groups="
-                            << *groups;
+    return call.emitError()
+           << "weight's " << o
+           << " output channels are not divisible by groups=" << *groups;
   if (RankedTensorType bias = h.tensor("bias"))
-    if (bias.getRank() != 1 || (!ShapedType::isDynamic(o) &&
-                                !bias.isDynamicDim(0) &&
-                                bias.getDimSize(0) != o))
-      return call.emitError() << "bias must have shape [" << o << "], got "
-                              << bias;
+    if (bias.getRank() != 1 ||
+        (!ShapedType::isDynamic(o) && !bias.isDynamicDim(0) &&
+         bias.getDimSize(0) != o))
+      return call.emitError()
+             << "bias must have shape [" << o << "], got " << bias;
   SmallVector<int64_t> out(in.begin(), in.begin() + ch);
   out.push_back(o);
   for (int64_t i = 0; i < k; ++i) {
@@ -294,9 +291,9 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                  "padding non-negative";
     int64_t extent = size + 2 * p - d * (kernel - 1) - 1;
     if (extent < 0)
-      return call.emitError() << "kernel size " << kernel << " (dilation "
-                              << d << ") is larger than the padded input size "
-                              << size + 2 * p;
+      return call.emitError()
+             << "kernel size " << kernel << " (dilation " << d
+             << ") is larger than the padded input size " << size + 2 * p;
     out.push_back(extent / s + 1);
   }
   return h.result(out, input.getElementType());
@@ -313,18 +310,16 @@ LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
                             << input << " and " << weight;
   int64_t in = input.getShape().back(), win = weight.getShape().back();
   if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(win) && in != win)
-    return call.emitError() << "input has " << in
-                            << " features, but weight " << weight
-                            << " expects " << win;
+    return call.emitError() << "input has " << in << " features, but weight "
+                            << weight << " expects " << win;
   SmallVector<int64_t> out(input.getShape().drop_back());
   if (weight.getRank() == 2)
     out.push_back(weight.getDimSize(0));
   if (RankedTensorType bias = h.tensor("bias"))
-    if (weight.getRank() == 2 && bias.getRank() == 1 &&
-        !bias.isDynamicDim(0) && !weight.isDynamicDim(0) &&
-        bias.getDimSize(0) != weight.getDimSize(0))
-      return call.emitError() << "bias " << bias << " does not match weight "
-                              << weight;
+    if (weight.getRank() == 2 && bias.getRank() == 1 && !bias.isDynamicDim(0) &&
+        !weight.isDynamicDim(0) && bias.getDimSize(0) != weight.getDimSize(0))
+      return call.emitError()
+             << "bias " << bias << " does not match weight " << weight;
   return h.result(out, input.getElementType());
 }
 
@@ -334,8 +329,8 @@ static LogicalResult matmulShapes(const BoundCall &call,
                                   RankedTensorType a, RankedTensorType b) {
   RuleHelper h{call, results};
   if (a.getRank() == 0 || b.getRank() == 0)
-    return call.emitError() << "both arguments must be at least 1-D, got "
-                            << a << " and " << b;
+    return call.emitError()
+           << "both arguments must be at least 1-D, got " << a << " and " << b;
   SmallVector<int64_t> sa(a.getShape()), sb(b.getShape());
   bool vecA = sa.size() == 1, vecB = sb.size() == 1;
   if (vecA)
@@ -344,12 +339,12 @@ static LogicalResult matmulShapes(const BoundCall &call,
     sb.push_back(1);
   int64_t ka = sa.back(), kb = sb[sb.size() - 2];
   if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
-    return call.emitError() << "cannot multiply " << a << " and " << b
-                            << ": contracted sizes " << ka << " and " << kb
-                            << " differ";
-  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
-      call, ArrayRef<int64_t>(sa).drop_back(2),
-      ArrayRef<int64_t>(sb).drop_back(2));
+    return call.emitError()
+           << "cannot multiply " << a << " and " << b << ": contracted sizes "
+           << ka << " and " << kb << " differ";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(call, ArrayRef<int64_t>(sa).drop_back(2),
+                      ArrayRef<int64_t>(sb).drop_back(2));
   if (failed(batch))
     return failure();
   SmallVector<int64_t> out = *batch;
@@ -374,19 +369,18 @@ LogicalResult matmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 static LogicalResult checkedMatmul(const BoundCall &call,
                                    SmallVectorImpl<Type> &results,
-                                   StringRef lhs, StringRef rhs,
-                                   int64_t rank) {
+                                   StringRef lhs, StringRef rhs, int64_t rank) {
   RuleHelper h{call, results};
   RankedTensorType a = h.tensor(lhs), b = h.tensor(rhs);
   if (!a || !b)
     return h.unknown();
   if (a.getRank() != rank || b.getRank() != rank)
-    return call.emitError() << "expects " << rank << "-D tensors, got " << a
-                            << " and " << b;
+    return call.emitError()
+           << "expects " << rank << "-D tensors, got " << a << " and " << b;
   if (rank == 3 && !a.isDynamicDim(0) && !b.isDynamicDim(0) &&
       a.getDimSize(0) != b.getDimSize(0))
-    return call.emitError() << "batch sizes of " << a << " and " << b
-                            << " differ";
+    return call.emitError()
+           << "batch sizes of " << a << " and " << b << " differ";
   return matmulShapes(call, results, a, b);
 }
 
@@ -472,9 +466,10 @@ static LogicalResult pool2d(const BoundCall &call,
   auto kernel = call.getInts("kernel_size", 2);
   auto stride = call.isNone("stride") ? kernel : call.getInts("stride", 2);
   auto padding = call.getInts("padding", 2);
-  auto dilation = hasDilation ? call.getInts("dilation", 2)
-                              : std::optional<SmallVector<int64_t>>(
-                                    SmallVector<int64_t>{1, 1});
+  auto dilation =
+      hasDilation
+          ? call.getInts("dilation", 2)
+          : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{1, 1});
   std::optional<bool> ceilMode = call.getBool("ceil_mode");
   if (!kernel || !stride || !padding || !dilation || !ceilMode)
     return h.unknown();
@@ -492,13 +487,11 @@ static LogicalResult pool2d(const BoundCall &call,
                                  "positive and padding non-negative";
     if (p > k / 2)
       return call.emitError() << "padding " << p
-                              << " should be at most half of kernel size "
-                              << k;
+                              << " should be at most half of kernel size " << k;
     int64_t size = input.getShape()[input.getRank() - 2 + i];
     int64_t o = pooledSize(size, k, s, p, d, *ceilMode);
     if (!ShapedType::isDynamic(o) && o < 1)
-      return call.emitError() << "output size is too small for input "
-                              << input;
+      return call.emitError() << "output size is too small for input " << input;
     out.push_back(o);
   }
   results.push_back(RankedTensorType::get(out, input.getElementType()));
@@ -508,13 +501,11 @@ static LogicalResult pool2d(const BoundCall &call,
   return success();
 }
 
-LogicalResult maxPool2d(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult maxPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return pool2d(call, results, /*hasDilation=*/true, /*hasIndices=*/true);
 }
 
-LogicalResult avgPool2d(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult avgPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return pool2d(call, results, /*hasDilation=*/false, /*hasIndices=*/false);
 }
 
@@ -592,8 +583,8 @@ LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (failed(s) || failed(e))
     return failure();
   if (*s > *e)
-    return call.emitError() << "start_dim " << *start
-                            << " comes after end_dim " << *end;
+    return call.emitError()
+           << "start_dim " << *start << " comes after end_dim " << *end;
   SmallVector<int64_t> out(input.getShape().take_front(*s));
   int64_t product = 1;
   for (int64_t i = *s; i <= *e; ++i)
@@ -604,9 +595,9 @@ LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// Resolves a target shape with at most one -1 against `numel` elements.
-static FailureOr<SmallVector<int64_t>>
-inferShape(const BoundCall &call, RankedTensorType input,
-           ArrayRef<int64_t> shape) {
+static FailureOr<SmallVector<int64_t>> inferShape(const BoundCall &call,
+                                                  RankedTensorType input,
+                                                  ArrayRef<int64_t> shape) {
   int64_t numel = input.hasStaticShape() ? input.getNumElements() : kDynamic;
   SmallVector<int64_t> out(shape);
   int64_t known = 1;
@@ -636,8 +627,7 @@ inferShape(const BoundCall &call, RankedTensorType input,
     out[inferred] = numel / known;
   else if (inferred >= 0 || known != numel) {
     call.emitError() << "shape " << shapeStr(shape)
-                     << " is invalid for an input of " << numel
-                     << " elements";
+                     << " is invalid for an input of " << numel << " elements";
     return failure();
   }
   return out;
@@ -681,16 +671,15 @@ LogicalResult permute(const BoundCall &call, SmallVectorImpl<Type> &results) {
     if (failed(n))
       return failure();
     if (seen[*n])
-      return call.emitError() << "dims " << shapeStr(*dims)
-                              << " repeat dimension " << *n;
+      return call.emitError()
+             << "dims " << shapeStr(*dims) << " repeat dimension " << *n;
     seen[*n] = true;
     out.push_back(input.getDimSize(*n));
   }
   return h.result(out, input.getElementType());
 }
 
-LogicalResult transpose(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult transpose(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d0 = call.getInt("dim0"), d1 = call.getInt("dim1");
@@ -706,8 +695,7 @@ LogicalResult transpose(const BoundCall &call,
   return h.result(out, input.getElementType());
 }
 
-LogicalResult unsqueeze(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult unsqueeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
@@ -749,8 +737,7 @@ LogicalResult squeeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult unflatten(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult unflatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
@@ -794,8 +781,8 @@ LogicalResult expand(const BoundCall &call, SmallVectorImpl<Type> &results) {
     } else if (have == 1 || ShapedType::isDynamic(have) || have == want) {
       out.push_back(want);
     } else {
-      return call.emitError() << "cannot expand " << input << " to "
-                              << shapeStr(*sizes);
+      return call.emitError()
+             << "cannot expand " << input << " to " << shapeStr(*sizes);
     }
   }
   return h.result(out, input.getElementType());
@@ -833,11 +820,9 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
     for (int64_t i = 0; i < rank; ++i) {
       int64_t a = out[i], b = t.getDimSize(i);
       if (i == *n)
-        out[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b)
-                     ? kDynamic
-                     : a + b;
-      else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) &&
-               a != b)
+        out[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? kDynamic
+                                                                      : a + b;
+      else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
         return call.emitError() << "sizes of " << ts[0] << " and " << t
                                 << " differ in dimension " << i;
     }
@@ -913,8 +898,8 @@ LogicalResult getitem(const BoundCall &call, SmallVectorImpl<Type> &results) {
       return h.unknown();
     int64_t n = i.getInt() < 0 ? i.getInt() + tuple.size() : i.getInt();
     if (n < 0 || n >= static_cast<int64_t>(tuple.size()))
-      return call.emitError() << "index " << i.getInt()
-                              << " is out of range for " << tuple;
+      return call.emitError()
+             << "index " << i.getInt() << " is out of range for " << tuple;
     return h.result(tuple.getType(n));
   }
   if (auto list = dyn_cast<ListType>(container)) {
@@ -952,9 +937,9 @@ LogicalResult getitem(const BoundCall &call, SmallVectorImpl<Type> &results) {
       int64_t size = input.getDimSize(dim);
       if (!ShapedType::isDynamic(size) &&
           (i.getInt() >= size || i.getInt() < -size))
-        return call.emitError() << "index " << i.getInt()
-                                << " is out of range for dimension " << dim
-                                << " of size " << size;
+        return call.emitError()
+               << "index " << i.getInt() << " is out of range for dimension "
+               << dim << " of size " << size;
       ++dim;
     } else if (auto s = dyn_cast<SliceAttr>(item)) {
       auto asInt = [](Attribute a) -> std::optional<int64_t> {

@@ -61,8 +61,8 @@ bool ParamType::accepts(Type type) const {
 }
 
 std::string ParamType::str() const {
-  static const char *names[] = {"Tensor", "int",           "float",
-                                "bool",   "str",           "Scalar",
+  static const char *names[] = {"Tensor",        "int",   "float",
+                                "bool",          "str",   "Scalar",
                                 "Tensor|Scalar", "dtype", "Any"};
   std::string s = names[kind];
   if (isList)
@@ -130,11 +130,15 @@ Signature Signature::parse(StringRef text) {
         schemaError(text, "bad list size in '" + part + "'");
     }
     static const std::pair<StringRef, ParamType::Kind> kinds[] = {
-        {"Tensor", ParamType::Tensor}, {"int", ParamType::Int},
-        {"float", ParamType::Float},   {"bool", ParamType::Bool},
-        {"str", ParamType::Str},       {"Scalar", ParamType::Scalar},
+        {"Tensor", ParamType::Tensor},
+        {"int", ParamType::Int},
+        {"float", ParamType::Float},
+        {"bool", ParamType::Bool},
+        {"str", ParamType::Str},
+        {"Scalar", ParamType::Scalar},
         {"Tensor|Scalar", ParamType::TensorOrScalar},
-        {"dtype", ParamType::DType},   {"Any", ParamType::Any}};
+        {"dtype", ParamType::DType},
+        {"Any", ParamType::Any}};
     bool found = false;
     for (auto [spelling, kind] : kinds)
       if (t == spelling) {
@@ -253,16 +257,16 @@ static Attribute packVarargs(MLIRContext *ctx, ArrayRef<Attribute> rest) {
   return ArrayAttr::get(ctx, rest);
 }
 
-LogicalResult traced::bindArguments(
-    MLIRContext *ctx, const Signature &sig, unsigned skip,
-    ArrayRef<Attribute> arguments, ArrayRef<StringRef> keywords,
-    function_ref<InFlightDiagnostic()> emitError,
-    SmallVectorImpl<Attribute> &slots) {
+LogicalResult
+traced::bindArguments(MLIRContext *ctx, const Signature &sig, unsigned skip,
+                      ArrayRef<Attribute> arguments,
+                      ArrayRef<StringRef> keywords,
+                      function_ref<InFlightDiagnostic()> emitError,
+                      SmallVectorImpl<Attribute> &slots) {
   slots.assign(sig.params.size(), Attribute());
   if (keywords.size() > arguments.size())
     return emitError() << "has more keyword names than arguments";
-  ArrayRef<Attribute> positional =
-      arguments.drop_back(keywords.size());
+  ArrayRef<Attribute> positional = arguments.drop_back(keywords.size());
   ArrayRef<Attribute> keywordValues = arguments.take_back(keywords.size());
 
   unsigned p = skip;
@@ -274,8 +278,8 @@ LogicalResult traced::bindArguments(
         if (!sig.params[q].keywordOnly || sig.params[q].varargs)
           ++maxPositional;
       return emitError() << "takes " << maxPositional
-                         << " positional argument(s) but "
-                         << positional.size() << " were given";
+                         << " positional argument(s) but " << positional.size()
+                         << " were given";
     }
     const Param &param = sig.params[p];
     if (param.varargs) {
@@ -291,8 +295,7 @@ LogicalResult traced::bindArguments(
       return emitError() << "got an unexpected keyword argument '" << name
                          << "'";
     if (slots[*index])
-      return emitError() << "got multiple values for argument '" << name
-                         << "'";
+      return emitError() << "got multiple values for argument '" << name << "'";
     slots[*index] = value;
   }
   for (unsigned q = skip; q < sig.params.size(); ++q) {
@@ -304,8 +307,7 @@ LogicalResult traced::bindArguments(
       continue;
     }
     if (param.defaultValue.empty())
-      return emitError() << "missing required argument '" << param.name
-                         << "'";
+      return emitError() << "missing required argument '" << param.name << "'";
     slots[q] = parsePyLiteral(ctx, param.defaultValue);
   }
   return success();
@@ -327,13 +329,14 @@ static Attribute canonicalizeListArgument(MLIRContext *ctx,
   return value;
 }
 
-FailureOr<NormalizedCall> traced::normalizeArguments(
-    MLIRContext *ctx, const Signature &sig, unsigned skip,
-    ArrayRef<Attribute> arguments, ArrayRef<StringRef> keywords,
-    function_ref<InFlightDiagnostic()> emitError) {
+FailureOr<NormalizedCall>
+traced::normalizeArguments(MLIRContext *ctx, const Signature &sig,
+                           unsigned skip, ArrayRef<Attribute> arguments,
+                           ArrayRef<StringRef> keywords,
+                           function_ref<InFlightDiagnostic()> emitError) {
   SmallVector<Attribute> slots;
-  if (failed(bindArguments(ctx, sig, skip, arguments, keywords, emitError,
-                           slots)))
+  if (failed(
+          bindArguments(ctx, sig, skip, arguments, keywords, emitError, slots)))
     return failure();
   NormalizedCall result;
   for (unsigned p = skip; p < sig.params.size(); ++p) {
@@ -382,9 +385,8 @@ LogicalResult traced::checkArguments(const Signature &sig, unsigned skip,
         });
       }
     if (!ok)
-      return call.emitError()
-             << "argument '" << param.name << "' expects " << param.type.str()
-             << ", got " << type;
+      return call.emitError() << "argument '" << param.name << "' expects "
+                              << param.type.str() << ", got " << type;
     bool hasOperand = false;
     walkOperandMarkers(slot, [&](OperandAttr) { hasOperand = true; });
     BoundCall::Arg &arg = call[p];
@@ -411,16 +413,16 @@ LogicalResult traced::checkResults(const OpSpec &spec, const BoundCall &call,
   if (inferred.empty())
     return success();
   if (inferred.size() != resultTypes.size())
-    return call.emitError() << "returns " << inferred.size()
-                            << " result(s), but the op declares "
-                            << resultTypes.size();
+    return call.emitError()
+           << "returns " << inferred.size()
+           << " result(s), but the op declares " << resultTypes.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, resultTypes))) {
     auto [expected, declared] = pair;
     if (expected && !isCompatibleType(expected, declared) &&
         !isCompatibleType(declared, expected))
-      return call.emitError() << "result #" << i << " is inferred as "
-                              << expected << ", but the op declares "
-                              << declared;
+      return call.emitError()
+             << "result #" << i << " is inferred as " << expected
+             << ", but the op declares " << declared;
   }
   return success();
 }

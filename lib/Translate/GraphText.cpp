@@ -74,18 +74,10 @@ private:
     return s;
   }
 
+  /// Call arguments; node names print bare, like Python variables.
   void printArgs(ArrayAttr arguments, ArrayAttr keywords, ValueRange args) {
-    size_t positional = arguments.size() - keywords.size();
-    os << "(";
-    for (auto [i, arg] : llvm::enumerate(arguments)) {
-      if (i)
-        os << ", ";
-      if (i >= positional)
-        os << cast<StringAttr>(keywords[i - positional]).getValue() << "=";
-      // Node names print bare, like Python variables.
-      printPyValue(os, arg, [&](unsigned i) { os << name(args[i]); });
-    }
-    os << ")";
+    printPyCallArguments(os, arguments, keywords,
+                         [&](unsigned i) { os << name(args[i]); });
   }
 
   void printExpr(Operation &op) {

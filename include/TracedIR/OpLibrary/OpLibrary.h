@@ -13,8 +13,8 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringMap.h"
@@ -34,11 +34,21 @@ namespace mlir::traced {
 /// `Any`. As in TorchScript, `int[2]` also accepts one int, meaning it
 /// repeated; list lengths are the result rule's to check.
 struct ParamType {
-  enum Kind { Tensor, Int, Float, Bool, Str, Scalar, TensorOrScalar, DType, Any };
+  enum Kind {
+    Tensor,
+    Int,
+    Float,
+    Bool,
+    Str,
+    Scalar,
+    TensorOrScalar,
+    DType,
+    Any
+  };
   Kind kind = Any;
   bool isList = false;
-  unsigned listSize = 0; // 0: any length.
-  bool optional = false; // also accepts None.
+  unsigned listSize = 0;   // 0: any length.
+  bool optional = false;   // also accepts None.
   bool acceptsOne = false; // a list that may be given as one element
 
   /// Whether a value of Python type `type` may be passed.

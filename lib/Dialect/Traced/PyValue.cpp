@@ -34,8 +34,8 @@ bool traced::isPyValue(Attribute attr, bool allowOperands) {
   if (isa<OperandAttr>(attr))
     return allowOperands;
   auto all = [&](ArrayRef<Attribute> elems) {
-    return llvm::all_of(elems,
-                        [&](Attribute e) { return isPyValue(e, allowOperands); });
+    return llvm::all_of(
+        elems, [&](Attribute e) { return isPyValue(e, allowOperands); });
   };
   if (auto list = dyn_cast<ArrayAttr>(attr))
     return all(list.getValue());
@@ -137,8 +137,9 @@ void traced::walkOperandMarkers(Attribute value,
       walkOperandMarkers(e, fn);
 }
 
-Attribute traced::replaceOperandMarkers(
-    Attribute value, function_ref<Attribute(OperandAttr)> fn) {
+Attribute
+traced::replaceOperandMarkers(Attribute value,
+                              function_ref<Attribute(OperandAttr)> fn) {
   MLIRContext *ctx = value.getContext();
   auto map = [&](ArrayRef<Attribute> elems) {
     SmallVector<Attribute> out;
@@ -153,8 +154,7 @@ Attribute traced::replaceOperandMarkers(
   if (auto tuple = dyn_cast<TupleAttr>(value))
     return TupleAttr::get(ctx, map(tuple.getElements().getValue()));
   if (auto slice = dyn_cast<SliceAttr>(value)) {
-    ArrayAttr parts =
-        map({slice.getStart(), slice.getStop(), slice.getStep()});
+    ArrayAttr parts = map({slice.getStart(), slice.getStop(), slice.getStep()});
     return SliceAttr::get(ctx, parts[0], parts[1], parts[2]);
   }
   return value;
@@ -194,8 +194,7 @@ static void printPyFloat(llvm::raw_ostream &os, double v) {
 
 namespace {
 /// Prints Python syntax; operands and non-Python attributes are delegated.
-template <typename PrintOperand, typename PrintOther>
-struct PyPrinter {
+template <typename PrintOperand, typename PrintOther> struct PyPrinter {
   llvm::raw_ostream &os;
   PrintOperand printOperand;
   PrintOther printOther;
@@ -294,6 +293,21 @@ void traced::printPyValue(llvm::raw_ostream &os, Attribute value,
       .print(value);
 }
 
+void traced::printPyCallArguments(llvm::raw_ostream &os, ArrayAttr arguments,
+                                  ArrayAttr keywords,
+                                  function_ref<void(unsigned)> printOperand) {
+  size_t positional = arguments.size() - keywords.size();
+  os << '(';
+  for (auto [i, arg] : llvm::enumerate(arguments)) {
+    if (i)
+      os << ", ";
+    if (i >= positional)
+      os << cast<StringAttr>(keywords[i - positional]).getValue() << '=';
+    printPyValue(os, arg, printOperand);
+  }
+  os << ')';
+}
+
 //===----------------------------------------------------------------------===//
 // Parsing
 //===----------------------------------------------------------------------===//
@@ -376,8 +390,7 @@ struct PyParser {
       value = ObjectAttr::get(ctx, repr);
       return success();
     }
-    return parser.emitError(parser.getCurrentLocation(),
-                            "unexpected keyword '")
+    return parser.emitError(parser.getCurrentLocation(), "unexpected keyword '")
            << kw << "' in a Python value";
   }
 
@@ -474,10 +487,10 @@ struct PyParser {
 };
 } // namespace
 
-ParseResult traced::parsePyValue(
-    OpAsmParser &parser, Attribute &value,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> *operands,
-    StringRef leadingKeyword) {
+ParseResult
+traced::parsePyValue(OpAsmParser &parser, Attribute &value,
+                     SmallVectorImpl<OpAsmParser::UnresolvedOperand> *operands,
+                     StringRef leadingKeyword) {
   return PyParser{parser, operands, parser.getContext()}.parse(value,
                                                                leadingKeyword);
 }

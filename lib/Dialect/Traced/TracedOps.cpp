@@ -25,7 +25,7 @@ static traced::ModuleOp lookupModule(Operation *from, ModuleType type,
   if (!top)
     return {};
   return symbolTable.lookupSymbolIn<traced::ModuleOp>(top,
-                                                       type.getModuleName());
+                                                      type.getModuleName());
 }
 
 /// "@Linear_0 (class 'torch.nn.Linear')", for diagnostics.
@@ -40,8 +40,7 @@ static std::string describe(traced::ModuleOp module) {
 //===----------------------------------------------------------------------===//
 
 void traced::ModuleOp::build(OpBuilder &builder, OperationState &state,
-                             StringRef name, StringRef className,
-                             bool root) {
+                             StringRef name, StringRef className, bool root) {
   state.addAttribute(getSymNameAttrName(state.name),
                      builder.getStringAttr(name));
   state.addAttribute(getClassNameAttrName(state.name),
@@ -70,8 +69,7 @@ LogicalResult traced::ModuleOp::verify() {
       if (other == *this)
         break;
       if (other.getRoot())
-        return emitOpError("is marked root, but so is @")
-               << other.getSymName();
+        return emitOpError("is marked root, but so is @") << other.getSymName();
     }
   return success();
 }
@@ -101,8 +99,7 @@ static LogicalResult verifyTensorDecl(TensorDeclOp op) {
   auto valueType = cast<ElementsAttr>(op.getValue()).getShapedType();
   if (valueType != op.getType())
     return op.emitOpError("value of type ")
-           << valueType << " does not match the declared type "
-           << op.getType();
+           << valueType << " does not match the declared type " << op.getType();
   return success();
 }
 
@@ -144,9 +141,9 @@ void AttributeOp::print(OpAsmPrinter &p) {
   p.printSymbolName(getSymName());
   p << " : " << getType() << " = ";
   printPyValue(p, getValue());
-  p.printOptionalAttrDict((*this)->getAttrs(),
-                          {getSymNameAttrName(), getTypeAttrName(),
-                           getValueAttrName()});
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getTypeAttrName(), getValueAttrName()});
 }
 
 //===----------------------------------------------------------------------===//
@@ -211,15 +208,15 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
     anyName |= !argName.empty();
     argNames.push_back(argName);
   }
-  result.addAttribute(getFunctionTypeAttrName(result.name),
-                      TypeAttr::get(builder.getFunctionType(argTypes,
-                                                            resultTypes)));
+  result.addAttribute(
+      getFunctionTypeAttrName(result.name),
+      TypeAttr::get(builder.getFunctionType(argTypes, resultTypes)));
   if (anyName)
     result.addAttribute(getArgNamesAttrName(result.name),
                         builder.getStrArrayAttr(argNames));
-  call_interface_impl::addArgAndResultAttrs(
-      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  call_interface_impl::addArgAndResultAttrs(builder, result, args, resultAttrs,
+                                            getArgAttrsAttrName(result.name),
+                                            getResAttrsAttrName(result.name));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   return parser.parseRegion(*result.addRegion(), args);
@@ -248,9 +245,8 @@ LogicalResult GraphOp::verify() {
            << parent.getSymName() << "> as its first argument";
   if (std::optional<ArrayAttr> names = getArgNames())
     if (names->size() != inputs.size())
-      return emitOpError("has ")
-             << names->size() << " argument names for " << inputs.size()
-             << " arguments";
+      return emitOpError("has ") << names->size() << " argument names for "
+                                 << inputs.size() << " arguments";
   return success();
 }
 
@@ -259,8 +255,8 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
   for (Type t : llvm::concat<const Type>(getArgumentTypes(), getResultTypes()))
     if (auto m = dyn_cast<ModuleType>(t))
       if (!lookupModule(*this, m, symbols))
-        return emitOpError("uses ") << m << ", but @" << m.getName()
-                                    << " is not a 'traced.module'";
+        return emitOpError("uses ")
+               << m << ", but @" << m.getName() << " is not a 'traced.module'";
   return success();
 }
 
@@ -303,8 +299,7 @@ LogicalResult GetAttrOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto type = cast<ModuleType>(getReceiver().getType());
   traced::ModuleOp module = lookupModule(*this, type, symbols);
   if (!module)
-    return emitOpError("receiver type ")
-           << type << " names no 'traced.module'";
+    return emitOpError("receiver type ") << type << " names no 'traced.module'";
   Operation *decl = symbols.lookupSymbolIn(module, getNameAttr());
   if (!decl)
     return emitOpError("module ")
@@ -319,9 +314,9 @@ LogicalResult GetAttrOp::verifySymbolUses(SymbolTableCollection &symbols) {
                       .Default([](Operation *) { return Type(); });
   if (declared != getResult().getType())
     return emitOpError("result type ")
-           << getResult().getType() << " does not match the type "
-           << declared << " of " << describe(module) << "'s attribute '"
-           << getName() << "'";
+           << getResult().getType() << " does not match the type " << declared
+           << " of " << describe(module) << "'s attribute '" << getName()
+           << "'";
   return success();
 }
 
@@ -338,8 +333,7 @@ bool ConstantOp::isValidValue(Attribute value, Type type) {
 }
 
 void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  setNameFn(getResult(),
-            isa<TensorType>(getType()) ? "const_tensor" : "const");
+  setNameFn(getResult(), isa<TensorType>(getType()) ? "const_tensor" : "const");
 }
 
 LogicalResult ConstantOp::verify() {
@@ -423,20 +417,6 @@ parseCallArguments(OpAsmParser &parser,
       });
 }
 
-static void printCallArguments(OpAsmPrinter &p, ArrayAttr arguments,
-                               ArrayAttr keywords, ValueRange operands) {
-  size_t positional = arguments.size() - keywords.size();
-  p << '(';
-  for (auto [i, arg] : llvm::enumerate(arguments)) {
-    if (i)
-      p << ", ";
-    if (i >= positional)
-      p << cast<StringAttr>(keywords[i - positional]).getValue() << '=';
-    printPyValue(p, arg, operands);
-  }
-  p << ')';
-}
-
 /// Rewrites parsed or stored call arguments into normalized form when they
 /// bind to `sig`; `permute` receives the new-to-old operand permutation.
 /// Calls that do not bind are left as they are: the verifier reports them.
@@ -447,10 +427,12 @@ static bool tryNormalize(MLIRContext *ctx, const Signature &sig, unsigned skip,
   SmallVector<StringRef> keywordRefs(keywords.begin(), keywords.end());
   FailureOr<NormalizedCall> normalized;
   {
-    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-    normalized = normalizeArguments(
-        ctx, sig, skip, arguments, keywordRefs,
-        [&] { return mlir::emitError(UnknownLoc::get(ctx)); });
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
+    normalized =
+        normalizeArguments(ctx, sig, skip, arguments, keywordRefs, [&] {
+          return mlir::emitError(UnknownLoc::get(ctx));
+        });
   }
   if (failed(normalized))
     return false;
@@ -510,8 +492,7 @@ static ParseResult parseCallTail(
                    operands = std::move(o);
                    types = std::move(t);
                  });
-  if (parser.resolveOperands(leading, leadingTypes, typeLoc,
-                             result.operands) ||
+  if (parser.resolveOperands(leading, leadingTypes, typeLoc, result.operands) ||
       parser.resolveOperands(operands, types, typeLoc, result.operands))
     return failure();
   Builder b(ctx);
@@ -525,8 +506,15 @@ static ParseResult parseCallTail(
 
 template <typename CallOp>
 static void printCallTail(OpAsmPrinter &p, CallOp op, TypeRange inputTypes) {
-  printCallArguments(p, op.getArgumentsAttr(), op.getKeywordsAttr(),
-                     op.getArgs());
+  ValueRange operands = op.getArgs();
+  printPyCallArguments(p.getStream(), op.getArgumentsAttr(),
+                       op.getKeywordsAttr(), [&](unsigned i) {
+                         // Unverified IR may hold a stray marker.
+                         if (i < operands.size())
+                           p.printOperand(operands[i]);
+                         else
+                           p << "#traced.operand<" << i << ">";
+                       });
   p.printOptionalAttrDict(op->getAttrs(),
                           {op.getArgumentsAttrName(), op.getKeywordsAttrName(),
                            "callee", "method"});
@@ -535,22 +523,20 @@ static void printCallTail(OpAsmPrinter &p, CallOp op, TypeRange inputTypes) {
 }
 
 // call_function "callee"(args) attr-dict : (types) -> (types)
-ParseResult CallFunctionOp::parse(OpAsmParser &parser,
-                                  OperationState &result) {
+ParseResult CallFunctionOp::parse(OpAsmParser &parser, OperationState &result) {
   std::string callee;
   if (parser.parseString(&callee))
     return failure();
   result.addAttribute(getCalleeAttrName(result.name),
                       parser.getBuilder().getStringAttr(callee));
   SmallVector<OpAsmParser::UnresolvedOperand> none;
-  return parseCallTail(parser, result, none,
-                       getArgumentsAttrName(result.name).getValue(),
-                       getKeywordsAttrName(result.name).getValue(),
-                       [&](ArrayRef<Type>) -> const Signature * {
-                         const OpSpec *spec =
-                             OpLibrary::get().lookupFunction(callee);
-                         return spec ? &spec->signature : nullptr;
-                       });
+  return parseCallTail(
+      parser, result, none, getArgumentsAttrName(result.name).getValue(),
+      getKeywordsAttrName(result.name).getValue(),
+      [&](ArrayRef<Type>) -> const Signature * {
+        const OpSpec *spec = OpLibrary::get().lookupFunction(callee);
+        return spec ? &spec->signature : nullptr;
+      });
 }
 
 void CallFunctionOp::print(OpAsmPrinter &p) {
@@ -568,16 +554,15 @@ ParseResult CallMethodOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getMethodAttrName(result.name),
                       parser.getBuilder().getStringAttr(method));
-  return parseCallTail(parser, result, receiver,
-                       getArgumentsAttrName(result.name).getValue(),
-                       getKeywordsAttrName(result.name).getValue(),
-                       [&](ArrayRef<Type> leading) -> const Signature * {
-                         if (!isa<TensorType>(leading[0]))
-                           return nullptr;
-                         const OpSpec *spec =
-                             OpLibrary::get().lookupMethod(method);
-                         return spec ? &spec->signature : nullptr;
-                       });
+  return parseCallTail(
+      parser, result, receiver, getArgumentsAttrName(result.name).getValue(),
+      getKeywordsAttrName(result.name).getValue(),
+      [&](ArrayRef<Type> leading) -> const Signature * {
+        if (!isa<TensorType>(leading[0]))
+          return nullptr;
+        const OpSpec *spec = OpLibrary::get().lookupMethod(method);
+        return spec ? &spec->signature : nullptr;
+      });
 }
 
 void CallMethodOp::print(OpAsmPrinter &p) {
@@ -692,8 +677,7 @@ LogicalResult CallFunctionOp::fold(FoldAdaptor,
   return normalizeInPlace(*this, /*skip=*/0);
 }
 
-LogicalResult CallMethodOp::fold(FoldAdaptor,
-                                 SmallVectorImpl<OpFoldResult> &) {
+LogicalResult CallMethodOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &) {
   return normalizeInPlace(*this, /*skip=*/1);
 }
 
@@ -727,9 +711,8 @@ static LogicalResult verifyCallStructure(Operation *op, ArrayAttr arguments,
            << numOperands << " argument operand(s), but its arguments "
            << "reference " << next;
   if (keywords.size() > arguments.size())
-    return op->emitOpError("has ")
-           << keywords.size() << " keyword names for " << arguments.size()
-           << " arguments";
+    return op->emitOpError("has ") << keywords.size() << " keyword names for "
+                                   << arguments.size() << " arguments";
   llvm::StringSet<> seen;
   for (Attribute kw : keywords)
     if (!seen.insert(cast<StringAttr>(kw).getValue()).second)
@@ -739,9 +722,8 @@ static LogicalResult verifyCallStructure(Operation *op, ArrayAttr arguments,
 }
 
 static SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
-  return llvm::to_vector(llvm::map_range(keywords, [](Attribute a) {
-    return cast<StringAttr>(a).getValue();
-  }));
+  return llvm::to_vector(llvm::map_range(
+      keywords, [](Attribute a) { return cast<StringAttr>(a).getValue(); }));
 }
 
 /// Checks a call of an op-library target: the arguments bind to its
@@ -749,8 +731,8 @@ static SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
 /// ones its result rule infers. `receiver` is a method call's receiver type.
 static LogicalResult verifyKnownCall(Operation *op, const OpSpec &spec,
                                      StringRef target, ArrayAttr arguments,
-                                     ArrayAttr keywords,
-                                     TypeRange operandTypes, Type receiver) {
+                                     ArrayAttr keywords, TypeRange operandTypes,
+                                     Type receiver) {
   MLIRContext *ctx = op->getContext();
   auto emit = [&]() -> InFlightDiagnostic {
     InFlightDiagnostic diag = op->emitOpError();
@@ -801,8 +783,8 @@ LogicalResult CallMethodOp::verify() {
 static LogicalResult verifyGraphCall(CallMethodOp op, traced::ModuleOp module,
                                      GraphOp graph) {
   auto emit = [&]() {
-    return op.emitOpError() << "call of " << describe(module) << "::"
-                            << graph.getSymName() << ": ";
+    return op.emitOpError() << "call of " << describe(module)
+                            << "::" << graph.getSymName() << ": ";
   };
   ArrayRef<Type> inputs = graph.getArgumentTypes().drop_front();
   ArrayAttr arguments = op.getArgumentsAttr();
@@ -839,7 +821,8 @@ static LogicalResult verifyGraphCall(CallMethodOp op, traced::ModuleOp module,
   if (results.size() != op.getNumResults())
     return emit() << "the graph returns " << results.size()
                   << " value(s), but the call declares " << op.getNumResults();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(results, op->getResultTypes())))
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(results, op->getResultTypes())))
     if (std::get<0>(pair) != std::get<1>(pair))
       return emit() << "result #" << i << " has type " << std::get<1>(pair)
                     << ", but the graph returns " << std::get<0>(pair);
@@ -852,19 +835,17 @@ static LogicalResult verifyLeafCall(CallMethodOp op, traced::ModuleOp module,
                                     const ModuleSpec &spec,
                                     SymbolTableCollection &symbols) {
   MLIRContext *ctx = op.getContext();
-  const OpSpec *functional =
-      OpLibrary::get().lookupFunction(spec.functional);
+  const OpSpec *functional = OpLibrary::get().lookupFunction(spec.functional);
   auto emit = [&]() {
-    return op.emitOpError() << "'" << spec.className << "' module "
-                            << describe(module) << ": ";
+    return op.emitOpError()
+           << "'" << spec.className << "' module " << describe(module) << ": ";
   };
   if (op.getMethod() != "forward")
     return emit() << "has no method '" << op.getMethod() << "'";
   SmallVector<Attribute> forwardSlots;
-  if (failed(bindArguments(ctx, spec.forward, 0,
-                           op.getArgumentsAttr().getValue(),
-                           keywordNames(op.getKeywordsAttr()), emit,
-                           forwardSlots)))
+  if (failed(bindArguments(
+          ctx, spec.forward, 0, op.getArgumentsAttr().getValue(),
+          keywordNames(op.getKeywordsAttr()), emit, forwardSlots)))
     return failure();
   const Signature &sig = functional->signature;
   SmallVector<Attribute> slots(sig.params.size());

@@ -55,6 +55,12 @@ void printPyValue(OpAsmPrinter &p, Attribute value, ValueRange operands = {});
 void printPyValue(llvm::raw_ostream &os, Attribute value,
                   function_ref<void(unsigned)> printOperand = nullptr);
 
+/// Prints a call's arguments in Python syntax: `(a, b, name=c)`, where the
+/// last `keywords.size()` arguments are by keyword.
+void printPyCallArguments(llvm::raw_ostream &os, ArrayAttr arguments,
+                          ArrayAttr keywords,
+                          function_ref<void(unsigned)> printOperand);
+
 /// Parses a Python value. With `operands`, `%x` is accepted anywhere and
 /// becomes a marker for the next operand; without, operands are an error.
 /// `leadingKeyword` is a keyword the caller already consumed.
