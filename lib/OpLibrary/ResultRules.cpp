@@ -494,11 +494,14 @@ static LogicalResult pool2d(const BoundCall &call,
       return call.emitError() << "output size is too small for input " << input;
     out.push_back(o);
   }
-  results.push_back(RankedTensorType::get(out, input.getElementType()));
+  // With return_indices, Python gets one value: a tuple (output, indices).
+  Type output = RankedTensorType::get(out, input.getElementType());
   if (hasIndices && call.getBool("return_indices").value_or(false))
-    results.push_back(
-        RankedTensorType::get(out, IntegerType::get(call.getContext(), 64)));
-  return success();
+    return h.result(TupleType::get(
+        call.getContext(),
+        {output, RankedTensorType::get(
+                     out, IntegerType::get(call.getContext(), 64))}));
+  return h.result(output);
 }
 
 LogicalResult maxPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {

@@ -405,24 +405,21 @@ LogicalResult traced::checkArguments(const Signature &sig, unsigned skip,
   return success();
 }
 
-LogicalResult traced::checkResults(const OpSpec &spec, const BoundCall &call,
-                                   TypeRange resultTypes) {
-  SmallVector<Type> inferred;
-  if (failed(spec.resultRule(call, inferred)))
-    return failure();
+LogicalResult
+traced::checkResults(ArrayRef<Type> inferred, TypeRange resultTypes,
+                     function_ref<InFlightDiagnostic()> emitError) {
   if (inferred.empty())
     return success();
   if (inferred.size() != resultTypes.size())
-    return call.emitError()
-           << "returns " << inferred.size()
-           << " result(s), but the op declares " << resultTypes.size();
+    return emitError() << "returns " << inferred.size()
+                       << " result(s), but the op declares "
+                       << resultTypes.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, resultTypes))) {
     auto [expected, declared] = pair;
     if (expected && !isCompatibleType(expected, declared) &&
         !isCompatibleType(declared, expected))
-      return call.emitError()
-             << "result #" << i << " is inferred as " << expected
-             << ", but the op declares " << declared;
+      return emitError() << "result #" << i << " is inferred as " << expected
+                         << ", but the op declares " << declared;
   }
   return success();
 }

@@ -11,9 +11,9 @@ traced.module root @M class "__main__.M" {
     %1 = call_function "torch.nn.functional.max_pool2d"(%y, 2, ceil_mode=True) : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
     // CHECK: call_function "torch.nn.functional.max_pool2d"(input=%y, kernel_size=[2, 2]) : (tensor<1x8x7x7xf32>) -> tensor<1x8x3x3xf32>
     %2 = call_function "torch.nn.functional.max_pool2d"(%y, 2) : (tensor<1x8x7x7xf32>) -> tensor<1x8x3x3xf32>
-    // return_indices adds the indices.
-    // CHECK: call_function "torch.nn.functional.max_pool2d"(input=%y, kernel_size=[3, 3], stride=[1, 1], return_indices=True) : (tensor<1x8x7x7xf32>) -> (tensor<1x8x5x5xf32>, tensor<1x8x5x5xi64>)
-    %3:2 = call_function "torch.nn.functional.max_pool2d"(%y, [3, 3], [1, 1], return_indices=True) : (tensor<1x8x7x7xf32>) -> (tensor<1x8x5x5xf32>, tensor<1x8x5x5xi64>)
+    // return_indices returns a tuple (output, indices).
+    // CHECK: call_function "torch.nn.functional.max_pool2d"(input=%y, kernel_size=[3, 3], stride=[1, 1], return_indices=True) : (tensor<1x8x7x7xf32>) -> tuple<tensor<1x8x5x5xf32>, tensor<1x8x5x5xi64>>
+    %3 = call_function "torch.nn.functional.max_pool2d"(%y, [3, 3], [1, 1], return_indices=True) : (tensor<1x8x7x7xf32>) -> tuple<tensor<1x8x5x5xf32>, tensor<1x8x5x5xi64>>
     // CHECK: call_function "torch.nn.functional.avg_pool2d"(input=%y, kernel_size=[3, 3], stride=[2, 2], padding=[1, 1]) : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
     %4 = call_function "torch.nn.functional.avg_pool2d"(%y, 3, 2, 1) : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
     // CHECK: call_function "torch.nn.functional.adaptive_avg_pool2d"(input=%x, output_size=(1, 1)) : (tensor<1x64x112x112xf32>) -> tensor<1x64x1x1xf32>

@@ -230,9 +230,10 @@ LogicalResult checkArguments(const Signature &sig, unsigned skip,
                              ArrayRef<Attribute> slots, TypeRange operandTypes,
                              BoundCall &call);
 
-/// Runs the result rule and compares it with the declared `resultTypes`.
-LogicalResult checkResults(const OpSpec &spec, const BoundCall &call,
-                           TypeRange resultTypes);
+/// Compares the types a result rule inferred (see ResultRule: empty means
+/// unknown, null entries too) with the declared `resultTypes`.
+LogicalResult checkResults(ArrayRef<Type> inferred, TypeRange resultTypes,
+                           function_ref<InFlightDiagnostic()> emitError);
 
 /// Writes a Markdown table of the library (docs/op-library.md).
 void printOpLibraryMarkdown(llvm::raw_ostream &os);

@@ -726,21 +726,29 @@ static SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
       keywords, [](Attribute a) { return cast<StringAttr>(a).getValue(); }));
 }
 
-/// Checks a call of an op-library target: the arguments bind to its
-/// signature, have the parameter types, and the declared results are the
-/// ones its result rule infers. `receiver` is a method call's receiver type.
-static LogicalResult verifyKnownCall(Operation *op, const OpSpec &spec,
-                                     StringRef target, ArrayAttr arguments,
-                                     ArrayAttr keywords, TypeRange operandTypes,
-                                     Type receiver) {
-  MLIRContext *ctx = op->getContext();
-  auto emit = [&]() -> InFlightDiagnostic {
+/// Reports errors at a call of an op-library target, naming the target.
+static std::function<InFlightDiagnostic()>
+targetErrorEmitter(Operation *op, const OpSpec &spec, StringRef target) {
+  return [op, &spec, target]() -> InFlightDiagnostic {
     InFlightDiagnostic diag = op->emitOpError();
     diag << "'" << target << "' ";
     if (target != spec.name)
       diag << "(" << spec.name << ") ";
     return diag;
   };
+}
+
+/// Checks a call of an op-library target (its arguments bind to the
+/// signature and have the parameter types) and infers its result types.
+/// `receiver` is a method call's receiver type.
+static LogicalResult inferKnownCall(Operation *op, const OpSpec &spec,
+                                    StringRef target, ArrayAttr arguments,
+                                    ArrayAttr keywords, TypeRange operandTypes,
+                                    Type receiver,
+                                    SmallVectorImpl<Type> &results) {
+  MLIRContext *ctx = op->getContext();
+  std::function<InFlightDiagnostic()> emit =
+      targetErrorEmitter(op, spec, target);
   unsigned skip = receiver ? 1 : 0;
   SmallVector<Attribute> slots;
   if (failed(bindArguments(ctx, spec.signature, skip, arguments.getValue(),
@@ -754,7 +762,20 @@ static LogicalResult verifyKnownCall(Operation *op, const OpSpec &spec,
   BoundCall call(ctx, spec.signature, target, emit);
   if (failed(checkArguments(spec.signature, 0, slots, types, call)))
     return failure();
-  return checkResults(spec, call, op->getResultTypes());
+  return spec.resultRule(call, results);
+}
+
+/// Checks a call of an op-library target and its declared results.
+static LogicalResult verifyKnownCall(Operation *op, const OpSpec &spec,
+                                     StringRef target, ArrayAttr arguments,
+                                     ArrayAttr keywords, TypeRange operandTypes,
+                                     Type receiver) {
+  SmallVector<Type> inferred;
+  if (failed(inferKnownCall(op, spec, target, arguments, keywords,
+                            operandTypes, receiver, inferred)))
+    return failure();
+  return checkResults(inferred, op->getResultTypes(),
+                      targetErrorEmitter(op, spec, target));
 }
 
 LogicalResult CallFunctionOp::verify() {
@@ -778,10 +799,11 @@ LogicalResult CallMethodOp::verify() {
   return success();
 }
 
-/// Checks a call of a traced graph: arguments bind to the graph's inputs
-/// (after self) and results match.
-static LogicalResult verifyGraphCall(CallMethodOp op, traced::ModuleOp module,
-                                     GraphOp graph) {
+/// Checks that a call's arguments bind to a traced graph's inputs (after
+/// self) with their types.
+static LogicalResult verifyGraphArguments(CallMethodOp op,
+                                          traced::ModuleOp module,
+                                          GraphOp graph) {
   auto emit = [&]() {
     return op.emitOpError() << "call of " << describe(module)
                             << "::" << graph.getSymName() << ": ";
@@ -817,23 +839,16 @@ static LogicalResult verifyGraphCall(CallMethodOp op, traced::ModuleOp module,
       return emit() << "argument #" << i + 1 << " has type " << actual
                     << ", but the graph takes " << inputs[i];
   }
-  ArrayRef<Type> results = graph.getResultTypes();
-  if (results.size() != op.getNumResults())
-    return emit() << "the graph returns " << results.size()
-                  << " value(s), but the call declares " << op.getNumResults();
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip(results, op->getResultTypes())))
-    if (std::get<0>(pair) != std::get<1>(pair))
-      return emit() << "result #" << i << " has type " << std::get<1>(pair)
-                    << ", but the graph returns " << std::get<0>(pair);
   return success();
 }
 
-/// Checks `forward` of a leaf module whose class the op library knows: the
-/// call means the class's functional with the module's attributes bound.
-static LogicalResult verifyLeafCall(CallMethodOp op, traced::ModuleOp module,
-                                    const ModuleSpec &spec,
-                                    SymbolTableCollection &symbols) {
+/// Checks `forward` of a leaf module whose class the op library knows and
+/// infers its results: the call means the class's functional with the
+/// module's attributes bound.
+static LogicalResult inferLeafCall(CallMethodOp op, traced::ModuleOp module,
+                                   const ModuleSpec &spec,
+                                   SymbolTableCollection &symbols,
+                                   SmallVectorImpl<Type> &results) {
   MLIRContext *ctx = op.getContext();
   const OpSpec *functional = OpLibrary::get().lookupFunction(spec.functional);
   auto emit = [&]() {
@@ -880,29 +895,104 @@ static LogicalResult verifyLeafCall(CallMethodOp op, traced::ModuleOp module,
   BoundCall call(ctx, sig, spec.functional, emit);
   if (failed(checkArguments(sig, 0, slots, types, call)))
     return failure();
-  return checkResults(*functional, call, op->getResultTypes());
+  return functional->resultRule(call, results);
+}
+
+/// Checks a call of a module instance's method and infers its results: the
+/// callee graph's, or those of the leaf class's functional. `graph` is set
+/// when the callee is a graph.
+static LogicalResult inferModuleCall(CallMethodOp op,
+                                     SymbolTableCollection &symbols,
+                                     SmallVectorImpl<Type> &results,
+                                     GraphOp *graph = nullptr) {
+  auto type = cast<ModuleType>(op.getReceiver().getType());
+  traced::ModuleOp module = lookupModule(op, type, symbols);
+  if (!module)
+    return op.emitOpError("receiver type ")
+           << type << " names no 'traced.module'";
+  Operation *target = symbols.lookupSymbolIn(module, op.getMethodAttr());
+  if (auto callee = dyn_cast_or_null<GraphOp>(target)) {
+    if (graph)
+      *graph = callee;
+    if (failed(verifyGraphArguments(op, module, callee)))
+      return failure();
+    llvm::append_range(results, callee.getResultTypes());
+    return success();
+  }
+  if (target)
+    return op.emitOpError("'") << op.getMethod() << "' of " << describe(module)
+                               << " is an attribute, not a method";
+  if (!module.isLeaf())
+    return op.emitOpError("module ") << describe(module) << " has no method '"
+                                     << op.getMethod() << "'";
+  if (const ModuleSpec *spec =
+          OpLibrary::get().lookupModule(module.getClassName()))
+    return inferLeafCall(op, module, *spec, symbols, results);
+  return success(); // a leaf of an unknown class: opaque
 }
 
 LogicalResult CallMethodOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto type = dyn_cast<ModuleType>(getReceiver().getType());
-  if (!type)
+  if (!isa<ModuleType>(getReceiver().getType()))
     return success();
-  traced::ModuleOp module = lookupModule(*this, type, symbols);
-  if (!module)
-    return emitOpError("receiver type ") << type << " names no 'traced.module'";
-  Operation *target = symbols.lookupSymbolIn(module, getMethodAttr());
-  if (auto graph = dyn_cast_or_null<GraphOp>(target))
-    return verifyGraphCall(*this, module, graph);
-  if (target)
-    return emitOpError("'") << getMethod() << "' of " << describe(module)
-                            << " is an attribute, not a method";
-  if (!module.isLeaf())
-    return emitOpError("module ")
-           << describe(module) << " has no method '" << getMethod() << "'";
-  if (const ModuleSpec *spec =
-          OpLibrary::get().lookupModule(module.getClassName()))
-    return verifyLeafCall(*this, module, *spec, symbols);
-  return success(); // a leaf of an unknown class: opaque
+  SmallVector<Type> inferred;
+  GraphOp graph;
+  if (failed(inferModuleCall(*this, symbols, inferred, &graph)))
+    return failure();
+  if (!graph) {
+    auto module = lookupModule(*this, cast<ModuleType>(getReceiver().getType()),
+                               symbols);
+    const ModuleSpec *spec =
+        OpLibrary::get().lookupModule(module.getClassName());
+    return checkResults(inferred, getResultTypes(), [&]() {
+      return emitOpError() << "'" << (spec ? spec->className : "") << "' module "
+                           << describe(module) << ": ";
+    });
+  }
+  // A graph's results must match exactly.
+  auto emit = [&]() {
+    auto module = graph->getParentOfType<traced::ModuleOp>();
+    return emitOpError() << "call of " << describe(module)
+                         << "::" << graph.getSymName() << ": ";
+  };
+  if (inferred.size() != getNumResults())
+    return emit() << "the graph returns " << inferred.size()
+                  << " value(s), but the call declares " << getNumResults();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, getResultTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emit() << "result #" << i << " has type " << std::get<1>(pair)
+                    << ", but the graph returns " << std::get<0>(pair);
+  return success();
+}
+
+FailureOr<SmallVector<Type>>
+traced::inferCallResultTypes(Operation *op, SymbolTableCollection &symbols) {
+  SmallVector<Type> results;
+  LogicalResult status = success();
+  if (auto call = dyn_cast<CallFunctionOp>(op)) {
+    if (failed(verifyCallStructure(op, call.getArgumentsAttr(),
+                                   call.getKeywordsAttr(),
+                                   call.getArgs().size())))
+      return failure();
+    if (const OpSpec *spec = lookupCallee(call))
+      status = inferKnownCall(op, *spec, call.getCallee(),
+                              call.getArgumentsAttr(), call.getKeywordsAttr(),
+                              call.getArgs().getTypes(), Type(), results);
+  } else if (auto call = dyn_cast<CallMethodOp>(op)) {
+    if (failed(verifyCallStructure(op, call.getArgumentsAttr(),
+                                   call.getKeywordsAttr(),
+                                   call.getArgs().size())))
+      return failure();
+    if (isa<ModuleType>(call.getReceiver().getType()))
+      status = inferModuleCall(call, symbols, results);
+    else if (const OpSpec *spec = lookupCallee(call))
+      status = inferKnownCall(op, *spec, ("Tensor." + call.getMethod()).str(),
+                              call.getArgumentsAttr(), call.getKeywordsAttr(),
+                              call.getArgs().getTypes(),
+                              call.getReceiver().getType(), results);
+  }
+  if (failed(status))
+    return failure();
+  return results;
 }
 
 #define GET_OP_CLASSES

@@ -21,4 +21,14 @@ class GraphOp;
 #define GET_OP_CLASSES
 #include "TracedIR/Dialect/Traced/TracedOps.h.inc"
 
+namespace mlir::traced {
+/// The result types a `traced.call_function` or `traced.call_method` means,
+/// whatever its declared results: from the op library (functions, Tensor
+/// methods, leaf modules) or the callee graph. Empty when they cannot be
+/// known (an unknown target); failure, reported at the op, when the call is
+/// invalid. Builders use it to type new calls.
+FailureOr<SmallVector<Type>> inferCallResultTypes(Operation *call,
+                                                  SymbolTableCollection &symbols);
+} // namespace mlir::traced
+
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDOPS_H
