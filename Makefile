@@ -8,7 +8,9 @@ PYTHON     ?= /usr/bin/python3
 JOBS       ?= $(shell nproc)
 
 BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools \
-                  llvm-22-tools clang-22 lld-22 python3
+                  llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
+                  python3-numpy python3-pytest python3-torch python3-torchvision \
+                  libopenblas0-pthread
 
 .PHONY: all deps build check demo docs clean
 
@@ -32,13 +34,12 @@ deps:
 	  fi; \
 	fi
 
-$(BUILD_DIR)/build.ninja: CMakeLists.txt | deps
+$(BUILD_DIR)/build.ninja: CMakeLists.txt Makefile | deps
 	cmake -G Ninja -S . -B $(BUILD_DIR) \
 	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang \
 	  -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++ \
-	  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld \
-	  -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
+	  -DLLVM_USE_LINKER=lld \
 	  -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
 	  -DTRACED_PYTHON_EXECUTABLE=$(PYTHON)
@@ -48,6 +49,7 @@ build: deps $(BUILD_DIR)/build.ninja
 
 check: build
 	ninja -C $(BUILD_DIR) check-traced
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q python/tests
 	ninja -C $(BUILD_DIR) traced-doc
 	@cmp -s $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md \
 	  || { echo "docs/reference/TracedDialect.md is stale: run 'make docs'"; exit 1; }

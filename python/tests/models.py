@@ -1,0 +1,57 @@
+"""The models the tests trace (random weights, no download)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+
+
+class SimpleModule(nn.Module):
+    """Seed 000's SimpleModule, in PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 5)
+        self.param = nn.Parameter(torch.tensor([1.0]))
+
+    def forward(self, x):
+        x = x + torch.tensor([1.0])
+        x = F.relu(x)
+        return self.linear(x + self.param)
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 4)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+class BoxHead(nn.Module):
+    """Seed 001's detection box branch: relu(conv(x) * scale) / stride."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 4, 3, padding=1)
+        self.register_buffer("scale", torch.tensor([1.5]))
+        self.register_buffer("stride", torch.tensor([8.0]))
+
+    def forward(self, x):
+        return F.relu(self.conv(x) * self.scale) / self.stride
+
+
+def real_models():
+    """name -> (module in eval mode, example input)."""
+    return {
+        "simple_module": (SimpleModule().eval(), torch.zeros(3, 4)),
+        "mlp": (MLP().eval(), torch.randn(8, 16)),
+        "resnet18": (torchvision.models.resnet18().eval(),
+                     torch.randn(1, 3, 224, 224)),
+        "mobilenet_v2": (torchvision.models.mobilenet_v2().eval(),
+                         torch.randn(1, 3, 224, 224)),
+        "transformer_encoder_layer": (
+            nn.TransformerEncoderLayer(64, 4, 128, batch_first=True).eval(),
+            torch.randn(2, 7, 64)),
+    }

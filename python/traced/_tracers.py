@@ -1,0 +1,388 @@
+"""The two tracers: torch.fx symbolic tracing, and concrete (example-based)
+tracing through hooks, as MegEngine's trace_module and torch.jit.trace do."""
+import contextlib
+import inspect
+import operator
+
+import torch
+import torch.fx as fx
+from torch.overrides import TorchFunctionMode
+
+from . import _traced
+from ._emit import EmitError, IRBuilder
+from ._tracing import (GraphEmitter, class_name, is_known_leaf, is_torch_leaf,
+                       qualified_function_name, symbolize_modules, user_frame)
+
+
+class TraceError(_traced.Error):
+    pass
+
+
+def _flatten_outputs(value):
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def _hint(name):
+    name = name.strip("_").rsplit(".", 1)[-1]
+    return (name or "out") + "_out"
+
+
+# ---------------------------------------------------------------------------
+# Symbolic tracing (torch.fx)
+# ---------------------------------------------------------------------------
+
+class _OneLevelTracer(fx.Tracer):
+    """Traces one module's forward; every submodule call stays a call."""
+
+    def __init__(self, top):
+        super().__init__()
+        self.top = top
+
+    def is_leaf_module(self, m, qualname):
+        return m is not self.top
+
+
+class _Recorder(fx.Interpreter):
+    """Runs a traced graph on real inputs and keeps every node's value."""
+
+    def __init__(self, gm):
+        super().__init__(gm)
+        self.values = {}
+
+    def run_node(self, n):
+        value = super().run_node(n)
+        self.values[n] = value
+        return value
+
+
+def _first_calls(root, inputs, wanted):
+    """The positional arguments of the first call of each wanted module."""
+    calls, handles = {}, []
+    for m in root.modules():
+        if wanted(m):
+            handles.append(m.register_forward_pre_hook(
+                lambda mod, args: calls.setdefault(id(mod), args) and None))
+    try:
+        with torch.no_grad():
+            root(*inputs)
+    finally:
+        for h in handles:
+            h.remove()
+    return calls
+
+
+def _fx_error(module, exc):
+    frame = user_frame(exc.__traceback__)
+    where = f" at {frame.filename}:{frame.lineno}: {frame.line}" if frame else ""
+    return TraceError(f"torch.fx cannot trace {class_name(module)}: "
+                      f"{type(exc).__name__}: {exc}{where}")
+
+
+def _trace_graph_symbolic(builder, module, args):
+    before = set(vars(module))
+    try:
+        graph = _OneLevelTracer(module).trace(module)
+        gm = fx.GraphModule(module, graph)
+    except Exception as exc:  # fx raises many kinds
+        raise _fx_error(module, exc) from exc
+    finally:
+        # fx parks tensor constants (`_tensor_constant0`) on the module it
+        # traces; the GraphModule has them, the user's module should not.
+        for name in set(vars(module)) - before:
+            delattr(module, name)
+    recorder = _Recorder(gm)
+    with torch.no_grad():
+        recorder.run(*args)
+    values = recorder.values
+    em = GraphEmitter(builder, module)
+
+    def ref(v):
+        if isinstance(v, fx.Node):
+            return em.names[v]
+        return None
+
+    for node in graph.nodes:
+        if node.op == "placeholder":
+            em.add_input(node, node.name, values[node])
+        elif node.op == "get_attr":
+            parent, _, attr = node.target.rpartition(".")
+            try:
+                owner = module.get_submodule(parent) if parent else module
+            except AttributeError:
+                owner = None
+            if owner is not None and (attr in owner._parameters or
+                                      attr in owner._buffers or
+                                      attr in owner._modules):
+                em.define(node, *em.getattr_chain(node.target))
+            else:
+                # A tensor constant fx attached to the GraphModule.
+                em.define(node, *em.constant(getattr(gm, node.target), "const_tensor"))
+        elif node.op == "call_module":
+            receiver = em.getattr_chain(node.target)
+            callee = module.get_submodule(node.target)
+            # A traced submodule returning a tuple returns its elements.
+            flatten = (not is_torch_leaf(callee)
+                       and isinstance(values[node], tuple))
+            result = em.call("call_method", "forward", receiver, node.args,
+                             node.kwargs, values[node], ref,
+                             receiver[0][1:] + "_out", flatten)
+            em.define(node, result) if flatten else em.define(node, *result)
+        elif (node.op == "call_function" and node.target is operator.getitem
+              and isinstance(em.names.get(node.args[0]), list)
+              and isinstance(node.args[1], int)):
+            em.define(node, *em.names[node.args[0]][node.args[1]])
+        elif node.op == "call_method":
+            receiver = ref(node.args[0])
+            if receiver is None:
+                raise TraceError(f"method {node.target} called on a constant")
+            em.define(node, *em.call("call_method", node.target, receiver,
+                                     node.args[1:], node.kwargs, values[node],
+                                     ref, _hint(node.target)))
+        elif node.op == "call_function":
+            target = qualified_function_name(node.target)
+            em.define(node, *em.call("call_function", target, None, node.args,
+                                     node.kwargs, values[node], ref,
+                                     _hint(target)))
+        elif node.op == "output":
+            out = node.args[0]
+            em.set_outputs(_flatten_outputs(out) if isinstance(out, (tuple, list))
+                           else [out], ref)
+
+
+def trace_symbolic(root, inputs):
+    builder = IRBuilder()
+    symbolize_modules(root, builder)
+    graphed = lambda m: m is root or not is_torch_leaf(m)
+    calls = _first_calls(root, inputs, graphed)
+    for m in root.modules():
+        if graphed(m) and id(m) in calls:
+            _trace_graph_symbolic(builder, m, calls[id(m)])
+    return builder
+
+
+# ---------------------------------------------------------------------------
+# Concrete tracing (hooks)
+# ---------------------------------------------------------------------------
+
+class _ConcreteTracer(TorchFunctionMode):
+    """Records the torch functions, Tensor methods and module calls one run
+    makes. Only outermost calls are recorded: a depth counter keeps the
+    calls made inside a recorded function or leaf module out (seed 004's
+    nested-hook guard). Tensors are tracked by identity; other values are
+    specialized to what this run saw."""
+
+    def __init__(self, root, builder):
+        super().__init__()
+        self.root = root
+        self.builder = builder
+        self.depth = 0
+        self.suspended = 0
+        self.stack = []  # GraphEmitters, innermost last
+        self.keep = []  # keeps traced tensors alive so ids stay unique
+
+    @contextlib.contextmanager
+    def suspend(self):
+        self.suspended += 1
+        try:
+            yield
+        finally:
+            self.suspended -= 1
+
+    @property
+    def emitter(self):
+        return self.stack[-1]
+
+    # -- tensors ---------------------------------------------------------------
+    def ref(self, v):
+        """(name, type) of a tensor in the current graph, making it a getattr
+        or a constant when this graph has not seen it."""
+        if not isinstance(v, torch.Tensor):
+            if isinstance(v, torch.nn.Module):
+                path = self.emitter.module_path(v)
+                if path is None:
+                    raise TraceError(f"module {class_name(v)} is not a "
+                                     f"submodule of {class_name(self.emitter.module)}")
+                return self.emitter.getattr_chain(path)
+            return None
+        em = self.emitter
+        entry = em.names.get(id(v))
+        if entry is not None:
+            return entry
+        path = em.tensor_path(v)
+        if path is not None:
+            entry = em.getattr_chain(path)
+        else:
+            entry = em.constant(v, "const_tensor")
+        em.define(id(v), *entry)
+        self.keep.append(v)
+        return entry
+
+    def bind_result(self, value, name, ty):
+        """Tracks the tensors a call returned: the value itself, or the
+        elements of a returned tuple or list through getitem exprs."""
+        em = self.emitter
+        if isinstance(value, torch.Tensor):
+            em.define(id(value), name, ty)
+            self.keep.append(value)
+        elif isinstance(value, (tuple, list)):
+            for i, item in enumerate(value):
+                if isinstance(item, torch.Tensor):
+                    n, t = em.call("call_function", "operator.getitem", None,
+                                   [_Named(name, ty), i], {}, item,
+                                   lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                   "getitem_out")
+                    em.define(id(item), n, t)
+                    self.keep.append(item)
+
+    # -- torch functions and Tensor methods ----------------------------------
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self.depth > 0 or self.suspended or not self.stack:
+            return func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        if name == "__get__":  # a property (x.shape): specialized
+            return func(*args, **kwargs)
+        self.depth += 1
+        try:
+            result = func(*args, **kwargs)
+        finally:
+            self.depth -= 1
+        with self.suspend():
+            self.record(func, args, kwargs, result)
+        return result
+
+    def record(self, func, args, kwargs, result):
+        em = self.emitter
+        if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)):
+            # A tensor made from constants (torch.tensor([1.0]), torch.zeros
+            # (3)) is a Constant expr, as in TracedModule.
+            em.define(id(result), *em.constant(result.detach().clone(), "const_tensor"))
+            self.keep.append(result)
+            return
+        owner = getattr(func, "__objclass__", None)
+        qual = getattr(func, "__qualname__", "")
+        is_method = (owner is torch._C._TensorBase
+                     or qual.startswith("Tensor.") or qual.startswith("_TensorBase."))
+        if is_method and args and isinstance(args[0], torch.Tensor):
+            receiver = self.ref(args[0])
+            name, ty = em.call("call_method", func.__name__, receiver, args[1:],
+                               kwargs, result, self.ref, _hint(func.__name__))
+        else:
+            target = qualified_function_name(func)
+            name, ty = em.call("call_function", target, None, args, kwargs,
+                               result, self.ref, _hint(target))
+        self.bind_result(result, name, ty)
+
+    # -- modules -----------------------------------------------------------------
+    def module_call(self, original, module, args, kwargs):
+        if self.depth > 0 or self.suspended or not self.stack:
+            return original(module, *args, **kwargs)
+        em = self.emitter
+        with self.suspend():
+            receiver = self.ref(module)
+        sym = self.builder.module_symbols[id(module)]
+        has_graph = bool(self.builder.modules[sym].graphs)
+        # Leaves the op library describes, and modules already traced, run
+        # unrecorded; any other module (user modules, containers, torch.nn
+        # modules the library does not know) is traced into its own graph.
+        if is_known_leaf(module) or has_graph:
+            result = self._run_hidden(original, module, args, kwargs)
+        else:
+            result = self._trace_into(original, module, args, kwargs)
+        with self.suspend():
+            flatten = (not is_known_leaf(module)) and isinstance(result, tuple)
+            named = em.call("call_method", "forward", receiver, args, kwargs,
+                            result, self.ref, receiver[0][1:] + "_out", flatten)
+            if flatten:
+                # A traced module's tuple comes back element by element.
+                for item, entry in zip(result, named):
+                    if isinstance(item, torch.Tensor):
+                        em.define(id(item), *entry)
+                        self.keep.append(item)
+            else:
+                self.bind_result(result, *named)
+        return result
+
+    def _run_hidden(self, original, module, args, kwargs):
+        self.depth += 1
+        try:
+            return original(module, *args, **kwargs)
+        finally:
+            self.depth -= 1
+
+    def _trace_into(self, original, module, args, kwargs):
+        with self.suspend():
+            child = GraphEmitter(self.builder, module)
+            names = _parameter_names(module, len(args))
+            # Positional arguments, then keyword arguments: the graph's
+            # inputs carry the forward's parameter names, so the call binds.
+            inputs = list(zip(names, args)) + list(kwargs.items())
+            for i, (name, a) in enumerate(inputs):
+                if isinstance(a, torch.Tensor):
+                    if id(a) not in child.names:
+                        child.add_input(id(a), name, a)
+                    else:  # the same tensor twice (q, k, v): one more input
+                        child.add_input(("arg", i), name, a)
+                    self.keep.append(a)
+                else:
+                    child.add_input(("arg", i), name, a)
+        self.stack.append(child)
+        try:
+            result = original(module, *args, **kwargs)
+        finally:
+            self.stack.pop()
+        with self.suspend():
+            self.stack.append(child)
+            try:
+                child.set_outputs(_flatten_outputs(result)
+                                  if isinstance(result, tuple) else [result], self.ref)
+            finally:
+                self.stack.pop()
+        return result
+
+
+def _parameter_names(module, count):
+    """The forward's parameter names, for the graph's inputs."""
+    try:
+        params = [p.name for p in inspect.signature(module.forward).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    return [params[i] if i < len(params) else f"arg{i}" for i in range(count)]
+
+
+def _holds_tensor(value):
+    if isinstance(value, torch.Tensor):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_holds_tensor(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_tensor(v) for v in value.values())
+    return False
+
+
+class _Named:
+    """A value already named in the graph (a tuple result being unpacked)."""
+
+    def __init__(self, name, type_):
+        self.name, self.type = name, type_
+
+
+def trace_concrete(root, inputs):
+    builder = IRBuilder()
+    symbolize_modules(root, builder)
+    tracer = _ConcreteTracer(root, builder)
+    original = torch.nn.Module.__call__
+
+    def patched(module, *args, **kwargs):
+        return tracer.module_call(original, module, args, kwargs)
+
+    torch.nn.Module.__call__ = patched
+    try:
+        with torch.no_grad(), tracer:
+            tracer._trace_into(original, root, inputs, {})
+    except EmitError as exc:
+        raise TraceError(str(exc)) from exc
+    finally:
+        torch.nn.Module.__call__ = original
+    return builder

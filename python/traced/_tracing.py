@@ -1,0 +1,209 @@
+"""What both tracers share: module symbols, leaf modules, and an emitter
+that turns calls on traced values into traced exprs."""
+import operator
+import re
+import traceback
+
+import torch
+
+from . import _traced
+from ._emit import EmitError, GraphRecord, IRBuilder, symbol, type_of, py_value
+
+_CONTAINERS = (torch.nn.Sequential, torch.nn.ModuleList, torch.nn.ModuleDict)
+
+
+def class_name(module):
+    cls = type(module)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def is_known_leaf(module):
+    """A module whose class the op library describes (Conv2d, ...)."""
+    return _traced.is_known_module(class_name(module))
+
+
+def is_torch_leaf(module):
+    """torch.fx's notion of a leaf: a torch.nn module that is no container."""
+    return (type(module).__module__.startswith("torch.nn")
+            and not isinstance(module, _CONTAINERS))
+
+
+def qualified_function_name(func):
+    """`torch.nn.functional.relu`, `operator.add`, `torch.flatten`."""
+    if isinstance(func, str):
+        return func
+    module = getattr(func, "__module__", None)
+    name = getattr(func, "__name__", None) or repr(func)
+    if module in (None, "torch._C._VariableFunctions"):
+        module = "torch"
+    if module == "_operator":
+        module = "operator"
+    return f"{module}.{name}"
+
+
+def user_frame(tb_or_stack):
+    """The innermost frame outside torch and traced: the user's line."""
+    frames = (traceback.extract_tb(tb_or_stack)
+              if not isinstance(tb_or_stack, list) else tb_or_stack)
+    for frame in reversed(frames):
+        path = frame.filename.replace("\\", "/")
+        if any(part in path for part in ("/torch/fx/", "/torch/overrides",
+                                         "/traced/_", "/torch/_tensor.py")):
+            continue
+        return frame
+    return frames[-1] if frames else None
+
+
+def symbolize_modules(root, builder):
+    """Gives every module instance under `root` a symbol: the root's class
+    name, and the attribute path for the others (`layer1_0_conv1`)."""
+    used = set()
+
+    def unique(name):
+        name = re.sub(r"[^A-Za-z0-9_]", "_", name) or "module"
+        if name[0].isdigit():
+            name = "m" + name
+        base, i = name, 0
+        while name in used:
+            i += 1
+            name = f"{base}_{i}"
+        used.add(name)
+        return name
+
+    records = {}
+    for path, module in root.named_modules():
+        if id(module) in builder.module_symbols:
+            continue  # a shared instance keeps its first symbol
+        sym = unique(type(root).__name__ if path == "" else path)
+        records[id(module)] = (module, builder.declare_module(module, sym,
+                                                              root=path == ""))
+    for module, rec in records.values():
+        builder.declare_attributes(module, rec)
+    return records
+
+
+class GraphEmitter:
+    """Emits the exprs of one graph: values are tracked by a key chosen by
+    the tracer (an fx node, or a live tensor's id)."""
+
+    def __init__(self, builder, module, graph_name="forward"):
+        self.builder = builder
+        self.module = module
+        self.sym = builder.module_symbols[id(module)]
+        self.graph = GraphRecord(graph_name, self.sym)
+        builder.modules[self.sym].graphs[graph_name] = self.graph
+        self.self_name = self.graph.add_input("self", f"!traced.module<{symbol(self.sym)}>")
+        self.names = {}  # key -> (ssa name, type)
+        self._getattr_cache = {}
+        self._paths = None
+
+    # -- values ------------------------------------------------------------
+    def add_input(self, key, hint, value):
+        ty = type_of(value, self.builder.module_symbols)
+        name = self.graph.add_input(hint, ty)
+        self.names[key] = (name, ty)
+        return name
+
+    def define(self, key, name, ty=None):
+        # `name` may be a list of (name, type): a graph call's results.
+        self.names[key] = name if ty is None else (name, ty)
+
+    # -- attribute paths -------------------------------------------------------
+    def module_path(self, target):
+        """The attribute path from this graph's module to `target`."""
+        if self._paths is None:
+            self._paths = {}
+            for path, m in self.module.named_modules():
+                self._paths.setdefault(id(m), path)
+        return self._paths.get(id(target))
+
+    def tensor_path(self, tensor):
+        """The path of a parameter or buffer of this module's subtree."""
+        for path, m in self.module.named_modules():
+            for table in (m._parameters, m._buffers):
+                for name, t in table.items():
+                    if t is tensor:
+                        return f"{path}.{name}" if path else name
+        return None
+
+    def getattr_chain(self, path):
+        """`self.a.b.c` as a chain of getattr exprs; returns (name, type)."""
+        if path == "":
+            return self.self_name, f"!traced.module<{symbol(self.sym)}>"
+        if path in self._getattr_cache:
+            return self._getattr_cache[path]
+        parent_path, _, attr = path.rpartition(".")
+        parent_name, parent_type = self.getattr_chain(parent_path)
+        owner = self.module.get_submodule(parent_path) if parent_path else self.module
+        value = getattr(owner, attr)
+        ty = type_of(value, self.builder.module_symbols)
+        name = self.graph.fresh(attr if not attr[0].isdigit() else f"{owner.__class__.__name__}_{attr}")
+        self.graph.emit(f"{name} = getattr {parent_name}[\"{attr}\"] : {parent_type} -> {ty}")
+        self._getattr_cache[path] = (name, ty)
+        return name, ty
+
+    def constant(self, value, hint="const"):
+        if isinstance(value, torch.Tensor):
+            blob = self.builder.blob(f"{self.sym}_{hint}", value)
+            ty = type_of(value, {})
+            name = self.graph.fresh(hint)
+            self.graph.emit(f"{name} = constant dense_resource<{blob}> : {ty}")
+            return name, ty
+        ty = type_of(value, self.builder.module_symbols)
+        name = self.graph.fresh(hint)
+        self.graph.emit(f"{name} = constant {py_value(value, lambda v: None)} : {ty}")
+        return name, ty
+
+    # -- calls -----------------------------------------------------------------
+    def call(self, kind, target, receiver, args, kwargs, result, ref, hint,
+             flatten=False):
+        """Emits a call; `ref(v)` returns (name, type) for traced values in
+        the arguments (a list of them for a graph call's several results), or
+        None for constants. Returns the result's (name, type); with
+        `flatten` (a call of a graph returning a tuple) a list of them, one
+        per element, as the graph returns them."""
+        operands, operand_types = [], []
+
+        def name_of(v):
+            r = ref(v)
+            if r is None:
+                return None
+            entries = r if isinstance(r, list) else [r]
+            for n, t in entries:
+                operands.append(n)
+                operand_types.append(t)
+            if isinstance(r, list):
+                return "(" + "".join(n + ", " for n, _ in entries) + ")"
+            return r[0]
+
+        parts = [py_value(a, name_of) for a in args]
+        parts += [f"{k}={py_value(v, name_of)}" for k, v in kwargs.items()]
+        results = list(result) if flatten else [result]
+        result_types = [type_of(r, self.builder.module_symbols) for r in results]
+        name = self.graph.fresh(hint)
+        if kind == "call_function":
+            head = f"call_function \"{target}\""
+            in_types = operand_types
+        else:
+            head = f"call_method {receiver[0]}[\"{target}\"]"
+            in_types = [receiver[1]] + operand_types
+        lhs = name if len(results) == 1 else f"{name}:{len(results)}"
+        if not results:
+            lhs = None
+        self.graph.emit((f"{lhs} = " if lhs else "") +
+                        f"{head}({', '.join(parts)}) : "
+                        f"({', '.join(in_types)}) -> ({', '.join(result_types)})")
+        if not flatten:
+            return name, result_types[0]
+        if len(results) == 1:
+            return [(name, result_types[0])]
+        return [(f"{name}#{i}", t) for i, t in enumerate(result_types)]
+
+    def set_outputs(self, values, ref):
+        outputs = []
+        for v in values:
+            r = ref(v)
+            if r is None:
+                r = self.constant(v, "out")
+            outputs.extend(r if isinstance(r, list) else [r])
+        self.graph.outputs = outputs

@@ -1,0 +1,450 @@
+"""The user-facing objects: Module, the module views it hands out, and the
+TracedModule-style graph-surgery API (Graph, Expr, Node)."""
+import contextlib
+import os
+
+import numpy as np
+
+from . import _traced
+from ._traced import Error
+
+_NUMPY_DTYPES = {
+    "float32": np.float32, "float64": np.float64, "float16": np.float16,
+    "int64": np.int64, "int32": np.int32, "int16": np.int16, "int8": np.int8,
+    "uint8": np.uint8, "bool": np.bool_,
+}
+
+
+def _to_numpy(data, dtype, shape):
+    if dtype == "bfloat16":
+        raw = np.frombuffer(data, dtype=np.uint16).astype(np.uint32) << 16
+        return raw.view(np.float32).reshape(shape)
+    return np.frombuffer(data, dtype=_NUMPY_DTYPES[dtype]).reshape(shape).copy()
+
+
+class Module:
+    """A traced model: an MLIR module of `traced.module`s.
+
+    `str(m)` is the MLIR text; `m.graph` the root's forward graph; `m.conv`
+    the submodule `conv` (its parameters read and written as numpy arrays).
+    """
+
+    def __init__(self, state):
+        object.__setattr__(self, "_state", state)
+
+    # -- the IR as a whole -----------------------------------------------------
+    def __str__(self):
+        return self._state.to_text()
+
+    def verify(self):
+        """Raises traced.Error with the verifier's diagnostics."""
+        self._state.verify()
+
+    def run_passes(self, pipeline):
+        """Runs a traced-opt pipeline in place, e.g. "canonicalize,cse"."""
+        self._state.run_passes(pipeline)
+
+    def save(self, path):
+        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix."""
+        path = os.fspath(path)
+        if path.endswith(".mlirbc"):
+            data = self._state.to_bytecode()
+        elif path.endswith(".json"):
+            data = self._state.to_trace_json().encode()
+        else:
+            data = str(self).encode()
+        with open(path, "wb") as f:
+            f.write(data)
+
+    def to_bytecode(self):
+        return self._state.to_bytecode()
+
+    def clone(self):
+        return Module(self._state.clone())
+
+    # -- structure -----------------------------------------------------------------
+    @property
+    def root_name(self):
+        root = self._state.root()
+        if root is None:
+            raise Error("the module has no root traced.module")
+        return root
+
+    @property
+    def graph(self):
+        """The root module's forward graph."""
+        return Graph(self._state, self.root_name, "forward")
+
+    def module(self, name):
+        """The view of the traced.module named `name`."""
+        return ModuleView(self._state, name)
+
+    def modules(self):
+        return [ModuleView(self._state, name) for name in self._state.modules()]
+
+    def __getattr__(self, name):
+        return getattr(ModuleView(self._state, self.root_name), name)
+
+    def __setattr__(self, name, value):
+        setattr(ModuleView(self._state, self.root_name), name, value)
+
+
+class ModuleView:
+    """One traced.module: attribute access like the nn.Module it came from."""
+
+    def __init__(self, state, sym):
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_sym", sym)
+
+    @property
+    def name(self):
+        return self._sym
+
+    @property
+    def info(self):
+        return self._state.module_info(self._sym)
+
+    @property
+    def class_name(self):
+        return self.info["class"]
+
+    def graph_named(self, name="forward"):
+        return Graph(self._state, self._sym, name)
+
+    @property
+    def graph(self):
+        return self.graph_named("forward")
+
+    def _attribute(self, name):
+        for attr_name, kind, detail in self.info["attributes"]:
+            if attr_name == name:
+                return kind, detail
+        return None, None
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        kind, detail = self._attribute(name)
+        if kind == "submodule":
+            return ModuleView(self._state, detail)
+        if kind in ("parameter", "buffer"):
+            return _to_numpy(*self._state.get_tensor(self._sym, name))
+        if kind == "attribute":
+            return detail
+        raise AttributeError(f"traced module @{self._sym} ({self.class_name}) "
+                             f"has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        kind, _ = self._attribute(name)
+        if kind not in ("parameter", "buffer"):
+            raise Error(f"only parameters and buffers can be assigned; "
+                        f"'{name}' of @{self._sym} is {kind or 'not an attribute'}")
+        array = np.ascontiguousarray(value)
+        dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
+        if dtype is None:
+            raise Error(f"cannot store a numpy array of dtype {array.dtype}")
+        self._state.set_tensor(self._sym, name, array.tobytes(), dtype,
+                               list(array.shape))
+
+    def __repr__(self):
+        return f"<traced module @{self._sym} ({self.class_name})>"
+
+
+class Node:
+    """A value of a graph (TracedModule's TensorNode / ModuleNode)."""
+
+    def __init__(self, graph, value):
+        self._graph = graph
+        self._value = value
+
+    @property
+    def name(self):
+        return self._value.name
+
+    @property
+    def shape(self):
+        return self._value.shape
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    @property
+    def type(self):
+        return self._value.type
+
+    @property
+    def expr(self):
+        """The expr that produced this node; None for graph inputs."""
+        owner = self._value.owner
+        return Expr(self._graph, owner) if owner is not None else None
+
+    @property
+    def users(self):
+        return [Expr(self._graph, op) for op in self._value.users]
+
+    def __eq__(self, other):
+        return isinstance(other, Node) and self._value == other._value
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __repr__(self):
+        return self.name
+
+
+class Expr:
+    """One expr of a graph: Constant, GetAttr, CallMethod or CallFunction."""
+
+    _KINDS = {"constant": "Constant", "getattr": "GetAttr",
+              "call_method": "CallMethod", "call_function": "CallFunction",
+              "output": "Output"}
+
+    def __init__(self, graph, op):
+        self._graph = graph
+        self._op = op
+
+    @property
+    def kind(self):
+        return self._KINDS.get(self._op.kind, self._op.kind)
+
+    @property
+    def id(self):
+        return self._op.index + len(self._graph.inputs)
+
+    @property
+    def target(self):
+        """The callee (CallFunction), method (CallMethod) or attribute name."""
+        return self._op.target
+
+    @property
+    def inputs(self):
+        """The input nodes; for a CallMethod the receiver comes first."""
+        return [Node(self._graph, v) for v in self._op.operands]
+
+    @property
+    def outputs(self):
+        return [Node(self._graph, v) for v in self._op.results]
+
+    @property
+    def args(self):
+        """(positional, keyword) arguments, traced values as Nodes."""
+        found = self._op.arguments
+        if found is None:
+            return None
+        wrap = lambda v: Node(self._graph, v) if isinstance(v, _traced.Value) else v
+        positional, named = found
+        return [wrap(v) for v in positional], {k: wrap(v) for k, v in named.items()}
+
+    @property
+    def value(self):
+        """A Constant's value (numpy array for tensors)."""
+        v = self._op.value
+        if isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], bytes):
+            return _to_numpy(*v)
+        return v
+
+    def __eq__(self, other):
+        return isinstance(other, Expr) and self._op == other._op
+
+    def __hash__(self):
+        return hash(self._op)
+
+    def __repr__(self):
+        line = str(self._op).strip()
+        return f"%{self.id}: {line}"
+
+
+class ExprList(list):
+    """A query result with TracedModule's filters."""
+
+    def as_list(self):
+        return list(self)
+
+    def as_unique(self):
+        if len(self) != 1:
+            raise Error(f"expected exactly one match, found {len(self)}")
+        return self[0]
+
+    def as_dict(self):
+        return {e.id: e for e in self}
+
+
+class Graph:
+    """A traced.graph: TracedModule's InternalGraph, over the IR."""
+
+    def __init__(self, state, module, name="forward"):
+        self._state = state
+        self._module = module
+        self._name = name
+
+    @property
+    def module(self):
+        return ModuleView(self._state, self._module)
+
+    @property
+    def inputs(self):
+        return [Node(self, v) for v in self._state.graph_inputs(self._module, self._name)]
+
+    @property
+    def outputs(self):
+        return [Node(self, v) for v in self._state.graph_outputs(self._module, self._name)]
+
+    def exprs(self, recursive=True):
+        """The exprs in execution order; with `recursive`, those of the
+        traced submodules' graphs this graph calls follow each call."""
+        found = ExprList()
+        seen = set()
+
+        def walk(graph):
+            for op in graph._state.graph_ops(graph._module, graph._name):
+                if op.kind == "output":
+                    continue
+                expr = Expr(graph, op)
+                found.append(expr)
+                if recursive and op.kind == "call_method":
+                    receiver = op.operands[0].module_name
+                    if receiver and (receiver, op.target) not in seen and \
+                            op.target in graph._state.module_info(receiver)["graphs"]:
+                        seen.add((receiver, op.target))
+                        walk(Graph(graph._state, receiver, op.target))
+
+        walk(self)
+        return found
+
+    def nodes(self, recursive=False):
+        found = list(self.inputs)
+        for e in self.exprs(recursive):
+            found.extend(e.outputs)
+        return found
+
+    # -- lookups ---------------------------------------------------------------
+    def get_function_by_type(self, target, recursive=True):
+        """CallFunction exprs of `target` (a name like "torch.nn.functional.relu",
+        or the Python function itself)."""
+        name = target if isinstance(target, str) else _function_name(target)
+        return ExprList(e for e in self.exprs(recursive)
+                        if e.kind == "CallFunction" and e.target == name)
+
+    def get_method_by_type(self, method, recursive=True):
+        """CallMethod exprs calling `method` ("__add__", "view", "forward")."""
+        return ExprList(e for e in self.exprs(recursive)
+                        if e.kind == "CallMethod" and e.target == method)
+
+    def get_module_by_type(self, cls, recursive=True):
+        """Calls of modules of a class (the nn.Module class or its name)."""
+        if isinstance(cls, type):
+            cls = f"{cls.__module__}.{cls.__qualname__}"
+        found = ExprList()
+        for e in self.exprs(recursive):
+            if e.kind != "CallMethod":
+                continue
+            receiver = e._op.operands[0].module_name
+            if receiver is None:
+                continue
+            class_name = self._state.module_info(receiver)["class"]
+            if class_name == cls or class_name.rsplit(".", 1)[-1] == cls:
+                found.append(e)
+        return found
+
+    def get_expr_by_id(self, expr_id):
+        return ExprList(e for e in self.exprs(recursive=False) if e.id == expr_id)
+
+    def get_node_by_name(self, name, recursive=False):
+        return ExprList(n for n in self.nodes(recursive) if n.name == name)
+
+    # -- editing ---------------------------------------------------------------
+    def replace_node(self, mapping):
+        """Makes every user of each key node use the value node instead."""
+        for old, new in mapping.items():
+            old._value.replace_all_uses_with(new._value)
+
+    def compile(self):
+        """Removes the exprs whose outputs nobody uses (TracedModule's
+        graph.compile()); returns how many were removed."""
+        return self._state.erase_dead(self._module, self._name)
+
+    @contextlib.contextmanager
+    def insert_exprs(self, after=None):
+        """Inserts new exprs after `after` (an Expr or a Node; by default
+        just before the graph's output)::
+
+            with graph.insert_exprs(relu_expr) as b:
+                y = b.call_function("torch.nn.functional.gelu", x)
+        """
+        yield _Inserter(self, after)
+
+    def __str__(self):
+        return self._state.graph_text(self._module, self._name)
+
+    def __repr__(self):
+        return f"<traced graph @{self._module}::{self._name}>"
+
+
+class _Inserter:
+    def __init__(self, graph, after):
+        self._graph = graph
+        self._before = None
+        if after is not None:
+            ops = graph._state.graph_ops(graph._module, graph._name)
+            if isinstance(after, Node):
+                owner = after._value.owner
+                index = -1 if owner is None else owner.index
+            else:
+                index = after._op.index
+            self._before = ops[index + 1]
+
+    def _wrap(self, op):
+        results = [Node(self._graph, v) for v in op.results]
+        return results[0] if len(results) == 1 else results
+
+    def call_function(self, target, *args, result_types=None, **kwargs):
+        op = self._graph._state.create_call(
+            self._graph._module, self._graph._name, "call_function",
+            target if isinstance(target, str) else _function_name(target), None,
+            [_unwrap(a) for a in args],
+            [(k, _unwrap(v)) for k, v in kwargs.items()],
+            self._before, result_types)
+        return self._wrap(op)
+
+    def call_method(self, receiver, method, *args, result_types=None, **kwargs):
+        op = self._graph._state.create_call(
+            self._graph._module, self._graph._name, "call_method", method,
+            receiver._value, [_unwrap(a) for a in args],
+            [(k, _unwrap(v)) for k, v in kwargs.items()],
+            self._before, result_types)
+        return self._wrap(op)
+
+    def getattr(self, receiver, name):
+        op = self._graph._state.create_getattr(
+            self._graph._module, self._graph._name, receiver._value, name,
+            self._before)
+        return self._wrap(op)
+
+    def constant(self, value, type=None):
+        if isinstance(value, np.ndarray):
+            array = np.ascontiguousarray(value)
+            dtype = {v: k for k, v in _NUMPY_DTYPES.items()}[array.dtype.type]
+            op = self._graph._state.create_constant(
+                self._graph._module, self._graph._name,
+                (array.tobytes(), dtype, list(array.shape)), "tensor", self._before)
+        else:
+            op = self._graph._state.create_constant(
+                self._graph._module, self._graph._name, _unwrap(value), type,
+                self._before)
+        return self._wrap(op)
+
+
+def _unwrap(v):
+    if isinstance(v, Node):
+        return v._value
+    if isinstance(v, list):
+        return [_unwrap(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_unwrap(x) for x in v)
+    return v
+
+
+def _function_name(f):
+    from ._tracing import qualified_function_name
+    return qualified_function_name(f)
