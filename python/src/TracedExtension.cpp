@@ -928,10 +928,13 @@ PYBIND11_MODULE(_traced, m) {
                     printToString([&](auto &os) { os << from.getType(); }) +
                     " with one of type " +
                     printToString([&](auto &os) { os << to.getType(); }));
-             // Uses in the replacement's own expr stay (x -> f(x) patterns).
+             // Only the uses after the replacement is defined change, so
+             // that `x -> f(x)` rewrites keep f's own input (TracedModule's
+             // replace_node does the same).
              Operation *def = to.getDefiningOp();
              from.replaceUsesWithIf(to, [&](OpOperand &use) {
-               return use.getOwner() != def;
+               return !def || (use.getOwner()->getBlock() == def->getBlock() &&
+                               def->isBeforeInBlock(use.getOwner()));
              });
            })
       .def("__eq__", &PyValue::operator==)
