@@ -60,6 +60,9 @@ demo: build
 	@echo
 	@echo "== the same module printed like TracedModule's InternalGraph =="
 	$(BUILD_DIR)/bin/traced-translate --traced-to-graph-text docs/examples/simple_module.mlir
+	@echo
+	@echo "== torchvision resnet18 traced from Python =="
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) bench/demo.py
 
 # Regenerates the references in docs/reference/ from ODS and the op library.
 docs: build
