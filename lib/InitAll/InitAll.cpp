@@ -3,8 +3,10 @@
 #include "TracedIR/InitAll.h"
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Translate/GraphText.h"
+#include "TracedIR/Translate/JsonTrace.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -13,6 +15,8 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -26,6 +30,7 @@ void traced::registerAllPasses() { mlir::registerAllPasses(); }
 
 void traced::registerAllTranslations() {
   mlir::registerAllTranslations();
+  registerInterpretTranslation();
   static TranslateFromMLIRRegistration toGraphText(
       "traced-to-graph-text",
       "print traced graphs the way TracedModule prints an InternalGraph",
@@ -39,6 +44,30 @@ void traced::registerAllTranslations() {
       [](Operation *, llvm::raw_ostream &os) {
         printOpLibraryMarkdown(os);
         return success();
+      },
+      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
+  static TranslateToMLIRRegistration importTrace(
+      "import-trace", "read a JSON trace (docs/trace-format.md) as traced IR",
+      TranslateRawSourceMgrToMLIRFunction(
+          [](llvm::SourceMgr &sourceMgr,
+             MLIRContext *ctx) -> OwningOpRef<Operation *> {
+            // Diagnostics name the input file, and .npy weights are found
+            // next to it.
+            const llvm::MemoryBuffer *input =
+                sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+            StringRef fileName = input->getBufferIdentifier();
+            return traced::importTrace(input->getBuffer(), fileName,
+                                       llvm::sys::path::parent_path(fileName),
+                                       ctx);
+          }),
+      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
+  static TranslateFromMLIRRegistration exportTrace(
+      "export-trace", "write traced IR as a JSON trace (docs/trace-format.md)",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<mlir::ModuleOp>(op);
+        if (!module)
+          return op->emitOpError("expected a builtin module to export");
+        return traced::exportTrace(module, os);
       },
       [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels.h"
 #include "ResultRules.h"
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
@@ -22,6 +23,7 @@ struct OpRow {
   std::vector<llvm::StringRef> aliases;
   const char *signature;
   ResultRule rule;
+  Kernel kernel;
   bool pure = true;
 };
 
@@ -42,115 +44,115 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.relu",
    {"torch.relu", "Tensor.relu", "F.relu", "nn.relu",
     "megengine.functional.nn.relu", "megengine.functional.relu"},
-   "(Tensor input, bool inplace=False)", sameAsInput},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::relu},
   {"torch.nn.functional.relu6",
    {"F.relu6", "nn.relu6", "megengine.functional.nn.relu6"},
-   "(Tensor input, bool inplace=False)", sameAsInput},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::relu6},
   {"torch.nn.functional.hardtanh",
    {"F.hardtanh", "torch._C._nn.hardtanh"},
    "(Tensor input, float min_val=-1.0, float max_val=1.0, bool inplace=False)",
-   sameAsInput},
+   sameAsInput, kernels::hardtanh},
   {"torch.nn.functional.gelu",
    {"torch._C._nn.gelu", "F.gelu", "nn.gelu", "megengine.functional.nn.gelu"},
-   "(Tensor input, *, str approximate=\"none\")", sameAsInput},
+   "(Tensor input, *, str approximate=\"none\")", sameAsInput, kernels::gelu},
   {"torch.nn.functional.silu",
    {"F.silu", "nn.silu", "megengine.functional.nn.silu"},
-   "(Tensor input, bool inplace=False)", sameAsInput},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::silu},
   {"torch.nn.functional.hardswish",
    {"torch._C._nn.hardswish", "F.hardswish", "nn.hswish",
     "megengine.functional.nn.hswish"},
-   "(Tensor input, bool inplace=False)", sameAsInput},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::hardswish},
   {"torch.nn.functional.hardsigmoid",
    {"torch._C._nn.hardsigmoid", "F.hardsigmoid", "nn.hsigmoid",
     "megengine.functional.nn.hsigmoid"},
-   "(Tensor input, bool inplace=False)", sameAsInput},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::hardsigmoid},
   {"torch.nn.functional.leaky_relu",
    {"F.leaky_relu", "nn.leaky_relu", "torch._C._nn.leaky_relu"},
    "(Tensor input, float negative_slope=0.01, bool inplace=False)",
-   sameAsInput},
+   sameAsInput, kernels::leakyRelu},
   {"torch.sigmoid",
    {"torch.nn.functional.sigmoid", "Tensor.sigmoid", "F.sigmoid",
     "nn.sigmoid", "megengine.functional.sigmoid"},
-   "(Tensor input)", sameAsInput},
+   "(Tensor input)", sameAsInput, kernels::sigmoid},
   {"torch.tanh",
    {"torch.nn.functional.tanh", "Tensor.tanh", "F.tanh"},
-   "(Tensor input)", sameAsInput},
+   "(Tensor input)", sameAsInput, kernels::tanh},
   {"torch.nn.functional.softmax",
    {"torch.softmax", "Tensor.softmax", "F.softmax", "nn.softmax",
     "megengine.functional.nn.softmax"},
-   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput},
+   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput, kernels::softmax},
   {"torch.nn.functional.log_softmax",
    {"torch.log_softmax", "Tensor.log_softmax", "F.log_softmax"},
-   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput},
+   "(Tensor input, int? dim=None, *, dtype? dtype=None)", sameAsInput, kernels::logSoftmax},
   {"torch.clamp",
    {"torch.clip", "Tensor.clamp", "Tensor.clip", "F.clip",
     "megengine.functional.clip"},
-   "(Tensor input, Scalar? min=None, Scalar? max=None)", sameAsInput},
+   "(Tensor input, Scalar? min=None, Scalar? max=None)", sameAsInput, kernels::clamp},
 
   // Elementwise math.
-  {"torch.exp", {"Tensor.exp", "F.exp"}, "(Tensor input)", sameAsInput},
-  {"torch.log", {"Tensor.log", "F.log"}, "(Tensor input)", sameAsInput},
-  {"torch.sqrt", {"Tensor.sqrt", "F.sqrt"}, "(Tensor input)", sameAsInput},
-  {"torch.rsqrt", {"Tensor.rsqrt"}, "(Tensor input)", sameAsInput},
+  {"torch.exp", {"Tensor.exp", "F.exp"}, "(Tensor input)", sameAsInput, kernels::exp},
+  {"torch.log", {"Tensor.log", "F.log"}, "(Tensor input)", sameAsInput, kernels::log},
+  {"torch.sqrt", {"Tensor.sqrt", "F.sqrt"}, "(Tensor input)", sameAsInput, kernels::sqrt},
+  {"torch.rsqrt", {"Tensor.rsqrt"}, "(Tensor input)", sameAsInput, kernels::rsqrt},
   {"torch.abs", {"Tensor.abs", "Tensor.__abs__", "F.abs"}, "(Tensor input)",
-   sameAsInput},
-  {"torch.erf", {"Tensor.erf"}, "(Tensor input)", sameAsInput},
+   sameAsInput, kernels::abs},
+  {"torch.erf", {"Tensor.erf"}, "(Tensor input)", sameAsInput, kernels::erf},
   {"torch.neg", {"Tensor.neg", "Tensor.__neg__", "operator.neg", "F.neg"},
-   "(Tensor|Scalar input)", sameAsInput},
+   "(Tensor|Scalar input)", sameAsInput, kernels::neg},
 
   // Broadcasting arithmetic (tensors and Python numbers).
   {"torch.add",
    {"Tensor.add", "Tensor.__add__", "Tensor.__radd__", "operator.add",
     "F.add", "megengine.functional.add"},
    "(Tensor|Scalar input, Tensor|Scalar other, *, Scalar alpha=1)",
-   arithmetic},
+   arithmetic, kernels::add},
   {"torch.sub",
    {"torch.subtract", "Tensor.sub", "Tensor.__sub__", "operator.sub", "F.sub",
     "megengine.functional.sub"},
    "(Tensor|Scalar input, Tensor|Scalar other, *, Scalar alpha=1)",
-   arithmetic},
-  {"Tensor.__rsub__", {}, "(Tensor input, Tensor|Scalar other)", arithmetic},
+   arithmetic, kernels::sub},
+  {"Tensor.__rsub__", {}, "(Tensor input, Tensor|Scalar other)", arithmetic, kernels::rsub},
   {"torch.mul",
    {"torch.multiply", "Tensor.mul", "Tensor.__mul__", "Tensor.__rmul__",
     "operator.mul", "F.mul", "megengine.functional.mul"},
-   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic},
+   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic, kernels::mul},
   {"torch.div",
    {"torch.divide", "torch.true_divide", "Tensor.div", "Tensor.__truediv__",
     "operator.truediv", "F.div", "megengine.functional.div"},
    "(Tensor|Scalar input, Tensor|Scalar other, *, str? rounding_mode=None)",
-   trueDivide},
+   trueDivide, kernels::div},
   {"Tensor.__rtruediv__", {}, "(Tensor input, Tensor|Scalar other)",
-   trueDivide},
+   trueDivide, kernels::rtruediv},
   {"torch.floor_divide",
    {"Tensor.floor_divide", "Tensor.__floordiv__", "operator.floordiv",
     "F.floor_div"},
-   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic},
+   "(Tensor|Scalar input, Tensor|Scalar other)", arithmetic, kernels::floorDivide},
   {"torch.pow",
    {"Tensor.pow", "Tensor.__pow__", "operator.pow", "F.pow"},
-   "(Tensor|Scalar input, Tensor|Scalar exponent)", sameAsInput},
+   "(Tensor|Scalar input, Tensor|Scalar exponent)", sameAsInput, kernels::pow},
 
   // Contractions.
   {"torch.nn.functional.conv1d",
    {"torch.conv1d", "F.conv1d", "nn.conv1d", "megengine.functional.nn.conv1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
-   "int[1] padding=0, int[1] dilation=1, int groups=1)", conv},
+   "int[1] padding=0, int[1] dilation=1, int groups=1)", conv, kernels::conv},
   {"torch.nn.functional.conv2d",
    {"torch.conv2d", "F.conv2d", "nn.conv2d", "megengine.functional.nn.conv2d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-   "int[2] padding=0, int[2] dilation=1, int groups=1)", conv},
+   "int[2] padding=0, int[2] dilation=1, int groups=1)", conv, kernels::conv},
   {"torch.nn.functional.linear",
    {"torch._C._nn.linear", "F.linear", "nn.linear",
     "megengine.functional.nn.linear"},
-   "(Tensor input, Tensor weight, Tensor? bias=None)", linear},
+   "(Tensor input, Tensor weight, Tensor? bias=None)", linear, kernels::linear},
   {"torch.matmul",
    {"Tensor.matmul", "Tensor.__matmul__", "operator.matmul", "F.matmul",
     "megengine.functional.matmul"},
-   "(Tensor input, Tensor other)", matmul},
-  {"torch.bmm", {"Tensor.bmm"}, "(Tensor input, Tensor mat2)", bmm},
-  {"torch.mm", {"Tensor.mm"}, "(Tensor input, Tensor mat2)", mm},
+   "(Tensor input, Tensor other)", matmul, kernels::matmul},
+  {"torch.bmm", {"Tensor.bmm"}, "(Tensor input, Tensor mat2)", bmm, kernels::bmm},
+  {"torch.mm", {"Tensor.mm"}, "(Tensor input, Tensor mat2)", mm, kernels::mm},
   {"torch.baddbmm", {"Tensor.baddbmm"},
    "(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
-   "Scalar alpha=1)", baddbmm},
+   "Scalar alpha=1)", baddbmm, kernels::baddbmm},
 
   // Multi-head attention as one call: what a hook-based tracer that records
   // only the outermost call sees inside nn.MultiheadAttention.
@@ -164,77 +166,80 @@ static const OpRow kOps[] = {
    "Tensor? q_proj_weight=None, Tensor? k_proj_weight=None, "
    "Tensor? v_proj_weight=None, Tensor? static_k=None, "
    "Tensor? static_v=None, bool average_attn_weights=True)",
-   multiHeadAttention},
+   multiHeadAttention, kernels::multiHeadAttention},
 
   // Normalization.
   {"torch.nn.functional.batch_norm",
    {"F.batch_norm", "nn.batch_norm", "megengine.functional.nn.batch_norm"},
    "(Tensor input, Tensor? running_mean, Tensor? running_var, "
    "Tensor? weight=None, Tensor? bias=None, bool training=False, "
-   "float? momentum=0.1, float eps=1e-05)", batchNorm},
+   "float? momentum=0.1, float eps=1e-05)", batchNorm, kernels::batchNorm},
   {"torch.nn.functional.layer_norm",
    {"F.layer_norm", "nn.layer_norm", "torch.layer_norm"},
    "(Tensor input, int[1] normalized_shape, Tensor? weight=None, "
-   "Tensor? bias=None, float eps=1e-05)", layerNorm},
+   "Tensor? bias=None, float eps=1e-05)", layerNorm, kernels::layerNorm},
   {"torch.nn.functional.dropout",
    {"F.dropout", "nn.dropout"},
    "(Tensor input, float p=0.5, bool training=True, bool inplace=False)",
-   sameAsInput},
+   sameAsInput, kernels::dropout},
   {"torch.dropout", {"Tensor.dropout"},
-   "(Tensor input, float p, bool train)", sameAsInput},
+   "(Tensor input, float p, bool train)", sameAsInput, kernels::dropout},
 
   // Pooling.
   {"torch.nn.functional.max_pool2d",
    {"torch.max_pool2d", "F.max_pool2d", "nn.max_pool2d"},
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
    "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
-   "bool return_indices=False)", maxPool2d},
+   "bool return_indices=False)", maxPool2d, kernels::maxPool2d},
   {"torch.nn.functional.avg_pool2d",
    {"torch._C._nn.avg_pool2d", "F.avg_pool2d", "nn.avg_pool2d"},
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
    "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
-   "int? divisor_override=None)", avgPool2d},
+   "int? divisor_override=None)", avgPool2d, kernels::avgPool2d},
   {"torch.nn.functional.adaptive_avg_pool2d",
    {"torch._C._nn.adaptive_avg_pool2d", "F.adaptive_avg_pool2d",
     "nn.adaptive_avg_pool2d"},
-   "(Tensor input, Any output_size)", adaptivePool2d},
+   "(Tensor input, Any output_size)", adaptivePool2d, kernels::adaptiveAvgPool2d},
 
   // Reductions.
   {"torch.mean", {"Tensor.mean", "F.mean"},
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-   "dtype? dtype=None)", reduce},
+   "dtype? dtype=None)", reduce, kernels::mean},
   {"torch.sum", {"Tensor.sum", "F.sum"},
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
-   "dtype? dtype=None)", reduce},
+   "dtype? dtype=None)", sum, kernels::sum},
 
   // Shapes.
   {"torch.flatten", {"Tensor.flatten", "F.flatten"},
-   "(Tensor input, int start_dim=0, int end_dim=-1)", flatten},
+   "(Tensor input, int start_dim=0, int end_dim=-1)", flatten, kernels::flatten},
   {"torch.reshape", {"Tensor.reshape"}, "(Tensor input, int[] *shape)",
-   reshape},
-  {"Tensor.view", {}, "(Tensor input, int[] *size)", reshape},
+   reshape, kernels::reshape},
+  {"Tensor.view", {}, "(Tensor input, int[] *size)", reshape, kernels::reshape},
   {"torch.permute", {"Tensor.permute"}, "(Tensor input, int[] *dims)",
-   permute},
+   permute, kernels::permute},
   {"torch.transpose", {"Tensor.transpose", "torch.swapaxes"},
-   "(Tensor input, int dim0, int dim1)", transpose},
-  {"Tensor.contiguous", {}, "(Tensor input)", sameAsInput},
+   "(Tensor input, int dim0, int dim1)", transpose, kernels::transpose},
+  {"Tensor.contiguous", {}, "(Tensor input)", sameAsInput, kernels::identity},
   {"torch.unsqueeze", {"Tensor.unsqueeze"}, "(Tensor input, int dim)",
-   unsqueeze},
+   unsqueeze, kernels::unsqueeze},
   {"torch.squeeze", {"Tensor.squeeze"}, "(Tensor input, int? dim=None)",
-   squeeze},
+   squeeze, kernels::squeeze},
   {"Tensor.unflatten", {"torch.unflatten"},
-   "(Tensor input, int dim, int[] sizes)", unflatten},
-  {"Tensor.expand", {}, "(Tensor input, int[] *size)", expand},
+   "(Tensor input, int dim, int[] sizes)", unflatten, kernels::unflatten},
+  {"Tensor.expand", {}, "(Tensor input, int[] *size)", expand, kernels::expand},
   {"torch.cat", {"torch.concat", "torch.concatenate"},
-   "(Tensor[] tensors, int dim=0)", cat},
-  {"torch.stack", {}, "(Tensor[] tensors, int dim=0)", stack},
+   "(Tensor[] tensors, int dim=0)", cat, kernels::cat},
+  {"torch.stack", {}, "(Tensor[] tensors, int dim=0)", stack, kernels::stack},
   {"torch.chunk", {"Tensor.chunk"}, "(Tensor input, int chunks, int dim=0)",
-   chunk},
+   chunk, kernels::chunk},
   {"operator.getitem", {"Tensor.__getitem__"}, "(Any input, Any index)",
-   getitem},
-  {"Tensor.size", {}, "(Tensor input, int? dim=None)", size},
-  {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", dim},
-  {"builtins.getattr", {"getattr"}, "(Any input, str name)", getattr},
+   getitem, kernels::getitem},
+  {"Tensor.size", {}, "(Tensor input, int? dim=None)", size, kernels::size},
+  {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", dim, kernels::dim},
+  {"builtins.getattr", {"getattr"}, "(Any input, str name)", getattr, kernels::getattr},
+  // Checks traced code makes (torchvision's ViT checks the image size).
+  {"torch._assert", {}, "(Any condition, str message)", none,
+   kernels::assertTrue, /*pure=*/false},
 };
 
 static const ModuleRow kModules[] = {
@@ -360,7 +365,7 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.pure});
+                         row.rule, row.kernel, row.pure});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,

@@ -539,13 +539,17 @@ LogicalResult adaptivePool2d(const BoundCall &call,
   return h.result(out, input.getElementType());
 }
 
-LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
+static LogicalResult reduction(const BoundCall &call,
+                               SmallVectorImpl<Type> &results, bool isSum) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<bool> keepdim = call.getBool("keepdim");
   if (!input || !keepdim)
     return h.unknown();
   Type elt = input.getElementType();
+  // Sums of integers and bools are int64, as in PyTorch.
+  if (isSum && isa<IntegerType>(elt))
+    elt = IntegerType::get(call.getContext(), 64);
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = dtype.getType();
   int64_t rank = input.getRank();
@@ -569,6 +573,14 @@ LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
     else if (*keepdim)
       out.push_back(1);
   return h.result(out, elt);
+}
+
+LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reduction(call, results, /*isSum=*/false);
+}
+
+LogicalResult sum(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reduction(call, results, /*isSum=*/true);
 }
 
 LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -1003,6 +1015,11 @@ LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (name.getValue() == "ndim")
     return h.result(b.getI64Type());
   return h.unknown();
+}
+
+LogicalResult none(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  results.push_back(NoneType::get(call.getContext()));
+  return success();
 }
 
 } // namespace mlir::traced::rules

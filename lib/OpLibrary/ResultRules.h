@@ -36,6 +36,7 @@ TRACED_RULE(avgPool2d)
 TRACED_RULE(adaptivePool2d)
 // Reductions.
 TRACED_RULE(reduce)
+TRACED_RULE(sum)
 // Shapes.
 TRACED_RULE(flatten)
 TRACED_RULE(reshape)
@@ -52,6 +53,7 @@ TRACED_RULE(getitem)
 TRACED_RULE(size)
 TRACED_RULE(dim)
 TRACED_RULE(getattr)
+TRACED_RULE(none)
 
 #undef TRACED_RULE
 

@@ -11,6 +11,7 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/InitAll.h"
+#include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Translate/GraphText.h"
 
@@ -103,6 +104,9 @@ std::shared_ptr<MLIRContext> makeContext() {
                                            MLIRContext::Threading::DISABLED);
   ctx->getOrLoadDialect<TracedDialect>();
   ctx->allowUnregisteredDialects(false);
+  // Diagnostics name the op's location; printing whole graphs into Python
+  // exceptions helps nobody.
+  ctx->printOpOnDiagnostic(false);
   return ctx;
 }
 
@@ -113,8 +117,11 @@ struct ModuleState {
   OwningOpRef<mlir::ModuleOp> module;
   std::unordered_set<Operation *> erased;
   unsigned blobCounter = 0;
+  /// The interpreter and its caches, dropped whenever the IR changes.
+  std::unique_ptr<Interpreter> interpreter;
 
   mlir::ModuleOp get() { return *module; }
+  void changed() { interpreter.reset(); }
 };
 using StateRef = std::shared_ptr<ModuleState>;
 
@@ -379,6 +386,7 @@ PyOp createCall(StateRef state, const std::string &sym,
   MLIRContext *ctx = state->ctx.get();
   DiagnosticCapture diags(ctx);
   GraphOp graph = lookupGraph(*state, sym, graphName);
+  state->changed();
   OpBuilder b = insertionPoint(graph, before);
   SmallVector<Value> operands;
   SmallVector<Attribute> arguments;
@@ -487,6 +495,7 @@ PYBIND11_MODULE(_traced, m) {
       .def("run_passes",
            [](ModuleState &s, const std::string &pipeline) {
              DiagnosticCapture diags(s.ctx.get());
+             s.changed();
              PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
              std::string err;
              llvm::raw_string_ostream errStream(err);
@@ -525,6 +534,7 @@ PYBIND11_MODULE(_traced, m) {
                  DenseResourceElementsHandle::getManagerInterface(s.ctx.get());
              if (!manager.getBlobManager().lookup(name))
                fail("no dense_resource named '" + name + "'");
+             s.changed();
              manager.update(name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
                                       ArrayRef<char>(bytes.data(), bytes.size()),
                                       64));
@@ -590,6 +600,7 @@ PYBIND11_MODULE(_traced, m) {
               std::vector<int64_t> shape) {
              traced::ModuleOp m = lookupTracedModule(*s, sym);
              Operation *decl = SymbolTable::lookupSymbolIn(m, name);
+             s->changed();
              auto type = RankedTensorType::get(
                  shape, dtypeFromName(s->ctx.get(), dtype));
              auto setValue = [&](auto op) {
@@ -648,6 +659,7 @@ PYBIND11_MODULE(_traced, m) {
              MLIRContext *ctx = s->ctx.get();
              DiagnosticCapture diags(ctx);
              GraphOp g = lookupGraph(*s, sym, graph);
+             s->changed();
              OpBuilder b = insertionPoint(g, before);
              Attribute attr;
              Type resultType;
@@ -685,6 +697,7 @@ PYBIND11_MODULE(_traced, m) {
              MLIRContext *ctx = s->ctx.get();
              DiagnosticCapture diags(ctx);
              GraphOp g = lookupGraph(*s, sym, graph);
+             s->changed();
              OpBuilder b = insertionPoint(g, before);
              auto type = dyn_cast<ModuleType>(receiver.get().getType());
              if (!type)
@@ -706,11 +719,102 @@ PYBIND11_MODULE(_traced, m) {
            },
            py::arg("module"), py::arg("graph"), py::arg("receiver"),
            py::arg("name"), py::arg("before") = py::none())
+      .def(
+          "interpret",
+          [](StateRef s, py::list inputs, const std::string &module,
+             const std::string &graph) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            if (!s->interpreter)
+              s->interpreter = std::make_unique<Interpreter>(s->get());
+            GraphOp entry = s->interpreter->getEntry(module, graph);
+            if (!entry)
+              diags.raise("no graph to interpret");
+            std::vector<RtValue> values;
+            for (py::handle item : inputs) {
+              if (py::isinstance<py::tuple>(item)) {
+                auto t = item.cast<py::tuple>();
+                std::string data = t[0].cast<std::string>();
+                auto shape = t[2].cast<std::vector<int64_t>>();
+                Type elt = dtypeFromName(ctx, t[1].cast<std::string>());
+                auto type = RankedTensorType::get(shape, elt);
+                auto attr = DenseElementsAttr::getFromRawBuffer(
+                    type, ArrayRef<char>(data.data(), data.size()));
+                FailureOr<Tensor> tensor = tensorFromElements(attr);
+                if (failed(tensor))
+                  fail("unsupported input array");
+                values.push_back(RtValue(*tensor));
+              } else if (py::isinstance<py::bool_>(item)) {
+                values.push_back(RtValue::ofBool(item.cast<bool>()));
+              } else if (py::isinstance<py::int_>(item)) {
+                values.push_back(RtValue::ofInt(item.cast<int64_t>()));
+              } else if (py::isinstance<py::float_>(item)) {
+                values.push_back(RtValue::ofFloat(item.cast<double>()));
+              } else if (item.is_none()) {
+                values.push_back(RtValue());
+              } else {
+                fail("interpret takes numpy arrays and Python numbers");
+              }
+            }
+            FailureOr<std::vector<RtValue>> results;
+            {
+              py::gil_scoped_release release;
+              results = s->interpreter->run(entry, values);
+            }
+            if (failed(results))
+              diags.raise("interpretation failed");
+            std::function<py::object(const RtValue &)> convert =
+                [&](const RtValue &v) -> py::object {
+              if (v.isTensor()) {
+                const Tensor &t = v.tensor();
+                // Storage as numpy reads it; the caller casts to `dtype`.
+                const char *storage =
+                    t.storage() == Storage::Float    ? "float32"
+                    : t.storage() == Storage::Double ? "float64"
+                    : t.storage() == Storage::Int    ? "int64"
+                                                     : "bool";
+                size_t width = t.storage() == Storage::Float    ? 4
+                               : t.storage() == Storage::Bool ? 1
+                                                                : 8;
+                return py::make_tuple(
+                    py::bytes(t.data<char>(), t.numel() * width), storage,
+                    py::cast(std::vector<int64_t>(t.shape().begin(),
+                                                  t.shape().end())),
+                    dtypeName(t.dtype()).str());
+              }
+              if (auto *i = std::get_if<int64_t>(&v.v))
+                return py::int_(*i);
+              if (auto *d = std::get_if<double>(&v.v))
+                return py::float_(*d);
+              if (auto *b = std::get_if<bool>(&v.v))
+                return py::bool_(*b);
+              if (auto *str = std::get_if<std::string>(&v.v))
+                return py::str(*str);
+              if (const RtValue::List *l = v.list()) {
+                py::list out;
+                for (const RtValue &item : l->items)
+                  out.append(convert(item));
+                if (l->isTuple)
+                  return py::tuple(out);
+                return out;
+              }
+              if (v.isNone())
+                return py::none();
+              return py::str(v.describe());
+            };
+            py::list out;
+            for (const RtValue &v : *results)
+              out.append(convert(v));
+            return out;
+          },
+          py::arg("inputs"), py::arg("module") = "",
+          py::arg("graph") = "forward")
       .def("erase_dead",
            [](StateRef s, const std::string &sym, const std::string &graph) {
              // TracedModule's graph.compile(): drop every expr whose outputs
              // nobody uses, repeatedly.
              GraphOp g = lookupGraph(*s, sym, graph);
+             s->changed();
              int removed = 0;
              bool changed = true;
              while (changed) {
@@ -839,6 +943,7 @@ PYBIND11_MODULE(_traced, m) {
                fail("cannot remove an expr whose outputs are still used");
              if (op->hasTrait<OpTrait::IsTerminator>())
                fail("cannot remove a graph's output");
+             o.state->changed();
              o.state->erased.insert(op);
              op->erase();
            })
@@ -928,6 +1033,7 @@ PYBIND11_MODULE(_traced, m) {
                     printToString([&](auto &os) { os << from.getType(); }) +
                     " with one of type " +
                     printToString([&](auto &os) { os << to.getType(); }));
+             v.state->changed();
              // Only the uses after the replacement is defined change, so
              // that `x -> f(x)` rewrites keep f's own input (TracedModule's
              // replace_node does the same).

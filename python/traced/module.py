@@ -56,6 +56,24 @@ class Module:
         with open(path, "wb") as f:
             f.write(data)
 
+    def interpret(self, *inputs, module=None, graph="forward"):
+        """Runs a graph (the root's forward by default) with the reference
+        interpreter on numpy arrays (or Python numbers); returns one value
+        per graph output: numpy arrays for tensors."""
+        args = []
+        for x in inputs:
+            if isinstance(x, np.ndarray) or hasattr(x, "__array__") and not \
+                    isinstance(x, (int, float, bool)):
+                array = np.ascontiguousarray(np.asarray(x))
+                dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
+                if dtype is None:
+                    raise Error(f"cannot interpret a numpy array of dtype {array.dtype}")
+                args.append((array.tobytes(), dtype, list(array.shape)))
+            else:
+                args.append(x)
+        results = self._state.interpret(args, module or "", graph)
+        return [_from_runtime(r) for r in results]
+
     def to_bytecode(self):
         return self._state.to_bytecode()
 
@@ -87,6 +105,20 @@ class Module:
 
     def __setattr__(self, name, value):
         setattr(ModuleView(self._state, self.root_name), name, value)
+
+
+def _from_runtime(value):
+    if isinstance(value, tuple) and len(value) == 4 and isinstance(value[0], bytes):
+        data, storage, shape, dtype = value
+        array = np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape)
+        if dtype == "bfloat16":
+            return array.copy()
+        return array.astype(_NUMPY_DTYPES[dtype])
+    if isinstance(value, list):
+        return [_from_runtime(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_from_runtime(v) for v in value)
+    return value
 
 
 class ModuleView:

@@ -11,6 +11,7 @@
 #ifndef TRACEDIR_OPLIBRARY_OPLIBRARY_H
 #define TRACEDIR_OPLIBRARY_OPLIBRARY_H
 
+#include "TracedIR/OpLibrary/Runtime.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -148,6 +149,8 @@ struct OpSpec {
   std::vector<llvm::StringRef> aliases;
   Signature signature;
   ResultRule resultRule;
+  /// The interpreter's kernel (see Runtime.h); null when there is none.
+  Kernel kernel = nullptr;
   /// Whether a call has no side effects (in-place variants do).
   bool pure = true;
 };

@@ -1,0 +1,58 @@
+//===- Interpreter.h - the reference interpreter ----------------*- C++ -*-===//
+//
+// Runs a traced.graph as it is, module tree and all, like TracedModule's
+// InternalGraph.interpret: a value per node, exprs in order. getattr reads
+// the module's declarations, call_method on a module runs the callee graph
+// (or the leaf class's functional), and every call of a known target runs
+// the op library's kernel. It is the numerical oracle for every pass and
+// lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_INTERPRETER_INTERPRETER_H
+#define TRACEDIR_INTERPRETER_INTERPRETER_H
+
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/OpLibrary/Runtime.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlir::traced {
+
+class Interpreter {
+public:
+  /// Interprets graphs of `module` (a builtin module of traced.modules).
+  /// Decoded weights and bound call arguments are cached, so running the
+  /// same graph again is cheap; the IR must not change in between.
+  explicit Interpreter(mlir::ModuleOp module);
+  ~Interpreter();
+
+  /// The root module's `forward` graph, or null (with an error) when there
+  /// is none.
+  GraphOp getEntry(StringRef moduleName = {}, StringRef graphName = "forward");
+
+  /// Runs `graph` on `inputs` (one per input after `self`). Errors are
+  /// reported as diagnostics at the offending op or input.
+  FailureOr<std::vector<RtValue>> run(GraphOp graph,
+                                      ArrayRef<RtValue> inputs);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+/// Reads and writes NumPy .npy files (format 1.0-3.0, little-endian, C order).
+FailureOr<Tensor> readNpy(StringRef path, std::string &error);
+LogicalResult writeNpy(StringRef path, const Tensor &tensor,
+                       std::string &error);
+
+/// Registers `traced-translate --interpret`.
+void registerInterpretTranslation();
+
+} // namespace mlir::traced
+
+#endif // TRACEDIR_INTERPRETER_INTERPRETER_H

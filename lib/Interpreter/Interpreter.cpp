@@ -1,0 +1,494 @@
+//===- Interpreter.cpp - the reference interpreter ------------------------===//
+//
+// Each op gets a plan the first time it runs: its arguments bound to the
+// target's signature once (defaults parsed, constants decoded), so that a
+// run only fills in the traced operands and calls the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TracedIR/Interpreter/Interpreter.h"
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+/// How one op runs.
+struct Plan {
+  enum Kind { Constant, Kernel, Graph, Unknown } kind = Unknown;
+  RtValue constant;                 // Constant (and getattr results)
+  const OpSpec *spec = nullptr;     // Kernel
+  std::string target;               // for diagnostics
+  // One entry per parameter of `spec` (Kernel) or per callee input (Graph):
+  // the bound argument with operand markers, and its value when it has no
+  // marker.
+  SmallVector<Attribute> slots;
+  SmallVector<std::optional<RtValue>> fixed;
+  GraphOp callee;                   // Graph
+  std::string unknownReason;        // Unknown
+};
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// Whether a runtime value fits a declared traced type.
+bool matchesType(const RtValue &v, Type type) {
+  if (isa<ObjectType>(type))
+    return true;
+  if (auto tt = dyn_cast<TensorType>(type)) {
+    if (!v.isTensor())
+      return false;
+    std::optional<DType> dtype = dtypeFromType(tt.getElementType());
+    if (!dtype || *dtype != v.tensor().dtype())
+      return false;
+    if (!tt.hasRank())
+      return true;
+    if (tt.getRank() != v.tensor().rank())
+      return false;
+    for (auto [d, actual] : llvm::zip(tt.getShape(), v.tensor().shape()))
+      if (!ShapedType::isDynamic(d) && d != actual)
+        return false;
+    return true;
+  }
+  if (type.isInteger(1))
+    return std::holds_alternative<bool>(v.v);
+  if (type.isInteger(64))
+    return std::holds_alternative<int64_t>(v.v) ||
+           std::holds_alternative<bool>(v.v);
+  if (type.isF64())
+    return v.number().has_value();
+  if (isa<traced::NoneType>(type))
+    return v.isNone();
+  if (isa<StrType>(type))
+    return std::holds_alternative<std::string>(v.v);
+  if (isa<ModuleType>(type))
+    return std::holds_alternative<RtValue::Module>(v.v);
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    const RtValue::List *l = v.list();
+    if (!l || l->items.size() != tuple.size())
+      return false;
+    for (auto [item, t] : llvm::zip(l->items, tuple.getTypes()))
+      if (!matchesType(item, t))
+        return false;
+    return true;
+  }
+  if (auto list = dyn_cast<ListType>(type)) {
+    const RtValue::List *l = v.list();
+    return l && llvm::all_of(l->items, [&](const RtValue &item) {
+             return matchesType(item, list.getElementType());
+           });
+  }
+  return true;
+}
+
+/// The runtime value of a bound argument, its markers replaced by operands.
+RtValue resolve(Attribute slot, ArrayRef<RtValue> operands, MLIRContext *ctx) {
+  if (auto marker = dyn_cast<OperandAttr>(slot))
+    return operands[marker.getIndex()];
+  auto seq = [&](ArrayRef<Attribute> elems, bool isTuple) {
+    std::vector<RtValue> items;
+    for (Attribute e : elems)
+      items.push_back(resolve(e, operands, ctx));
+    return RtValue::ofList(std::move(items), isTuple);
+  };
+  if (auto l = dyn_cast<ArrayAttr>(slot))
+    return seq(l.getValue(), false);
+  if (auto t = dyn_cast<TupleAttr>(slot))
+    return seq(t.getElements().getValue(), true);
+  if (auto s = dyn_cast<SliceAttr>(slot)) {
+    // A slice with traced bounds: rebuild it with the bounds' values.
+    auto part = [&](Attribute a) -> Attribute {
+      RtValue v = resolve(a, operands, ctx);
+      if (auto *i = std::get_if<int64_t>(&v.v))
+        return IntegerAttr::get(IntegerType::get(ctx, 64), *i);
+      return NoneAttr::get(ctx);
+    };
+    RtValue r;
+    r.v = SliceAttr::get(ctx, part(s.getStart()), part(s.getStop()),
+                         part(s.getStep()));
+    return r;
+  }
+  std::optional<RtValue> v = rtValueFromAttr(slot);
+  return v ? *v : RtValue();
+}
+
+bool hasMarker(Attribute a) {
+  bool found = false;
+  walkOperandMarkers(a, [&](OperandAttr) { found = true; });
+  return found;
+}
+} // namespace
+
+struct Interpreter::Impl {
+  mlir::ModuleOp module;
+  SymbolTableCollection symbols;
+  llvm::DenseMap<Operation *, std::unique_ptr<Plan>> plans;
+  llvm::DenseMap<Operation *, RtValue> declValues;
+
+  traced::ModuleOp lookupModule(ModuleType type) {
+    return symbols.lookupSymbolIn<traced::ModuleOp>(module,
+                                                    type.getModuleName());
+  }
+
+  FailureOr<RtValue> declValue(Operation *decl) {
+    auto it = declValues.find(decl);
+    if (it != declValues.end())
+      return it->second;
+    RtValue value;
+    if (auto sub = dyn_cast<SubmoduleOp>(decl)) {
+      value.v = RtValue::Module{
+          lookupModule(cast<ModuleType>(sub.getValueType())).getOperation()};
+    } else if (isa<ParameterOp, BufferOp>(decl)) {
+      auto attr = cast<ElementsAttr>(decl->getAttr("value"));
+      FailureOr<Tensor> t = tensorFromElements(attr);
+      if (failed(t))
+        return decl->emitError("cannot read the value of this tensor "
+                               "(unsupported element type, or a "
+                               "dense_resource without data)");
+      value = RtValue(*t);
+    } else if (auto a = dyn_cast<AttributeOp>(decl)) {
+      std::optional<RtValue> v = rtValueFromAttr(a.getValue());
+      if (!v)
+        return decl->emitError("cannot interpret the value of this attribute");
+      value = *v;
+    } else {
+      return decl->emitError("is not an attribute");
+    }
+    declValues[decl] = value;
+    return value;
+  }
+
+  /// Binds `slots` (one per parameter, null where unbound) to `sig`'s
+  /// defaults and precomputes the marker-free ones.
+  LogicalResult finishSlots(Plan &plan, const Signature &sig, MLIRContext *ctx,
+                            Operation *op) {
+    plan.fixed.resize(plan.slots.size());
+    for (auto [i, slot] : llvm::enumerate(plan.slots)) {
+      if (!slot) {
+        if (sig.params[i].defaultValue.empty())
+          return op->emitError("missing argument '")
+                 << sig.params[i].name << "'";
+        slot = parsePyLiteral(ctx, sig.params[i].defaultValue);
+      }
+      if (!hasMarker(slot)) {
+        std::optional<RtValue> v = rtValueFromAttr(slot);
+        if (!v)
+          return op->emitError("cannot interpret argument '")
+                 << sig.params[i].name << "'";
+        plan.fixed[i] = *v;
+      }
+    }
+    return success();
+  }
+
+  FailureOr<Plan *> planFor(Operation *op) {
+    auto it = plans.find(op);
+    if (it != plans.end())
+      return it->second.get();
+    auto plan = std::make_unique<Plan>();
+    if (failed(makePlan(op, *plan)))
+      return failure();
+    Plan *raw = plan.get();
+    plans[op] = std::move(plan);
+    return raw;
+  }
+
+  LogicalResult makePlan(Operation *op, Plan &plan) {
+    MLIRContext *ctx = op->getContext();
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      std::optional<RtValue> v = rtValueFromAttr(c.getValue());
+      if (!v)
+        return op->emitError("cannot interpret this constant");
+      plan.kind = Plan::Constant;
+      plan.constant = *v;
+      return success();
+    }
+    if (auto g = dyn_cast<GetAttrOp>(op)) {
+      // Module instances are static: a getattr always reads the same decl.
+      traced::ModuleOp owner =
+          lookupModule(cast<ModuleType>(g.getReceiver().getType()));
+      Operation *decl = owner ? symbols.lookupSymbolIn(owner, g.getNameAttr())
+                              : nullptr;
+      if (!decl)
+        return op->emitError("cannot resolve this getattr");
+      FailureOr<RtValue> v = declValue(decl);
+      if (failed(v))
+        return failure();
+      plan.kind = Plan::Constant;
+      plan.constant = *v;
+      return success();
+    }
+    ArrayAttr arguments = op->getAttrOfType<ArrayAttr>("arguments");
+    ArrayAttr keywordAttr = op->getAttrOfType<ArrayAttr>("keywords");
+    SmallVector<StringRef> keywords;
+    if (keywordAttr)
+      for (Attribute k : keywordAttr)
+        keywords.push_back(cast<StringAttr>(k).getValue());
+    unsigned numArgs = isa<CallMethodOp>(op) ? op->getNumOperands() - 1
+                                             : op->getNumOperands();
+    auto emit = [op]() { return op->emitError(); };
+    if (auto call = dyn_cast<CallFunctionOp>(op)) {
+      plan.target = call.getCallee().str();
+      plan.spec = OpLibrary::get().lookupFunction(call.getCallee());
+      if (!plan.spec) {
+        plan.unknownReason = "the op library does not know '" + plan.target +
+                             "', so the interpreter has no kernel for it";
+        return success();
+      }
+      if (failed(bindArguments(ctx, plan.spec->signature, 0,
+                               arguments.getValue(), keywords, emit,
+                               plan.slots)))
+        return failure();
+      plan.kind = Plan::Kernel;
+      return finishSlots(plan, plan.spec->signature, ctx, op);
+    }
+    auto call = cast<CallMethodOp>(op);
+    Type receiverType = call.getReceiver().getType();
+    if (isa<TensorType>(receiverType)) {
+      plan.target = ("Tensor." + call.getMethod()).str();
+      plan.spec = OpLibrary::get().lookupMethod(call.getMethod());
+      if (!plan.spec) {
+        plan.unknownReason = "the op library does not know the Tensor method '" +
+                             call.getMethod().str() +
+                             "', so the interpreter has no kernel for it";
+        return success();
+      }
+      if (failed(bindArguments(ctx, plan.spec->signature, 1,
+                               arguments.getValue(), keywords, emit,
+                               plan.slots)))
+        return failure();
+      // The receiver is the operand after the arguments.
+      plan.slots[0] = OperandAttr::get(ctx, numArgs);
+      plan.kind = Plan::Kernel;
+      return finishSlots(plan, plan.spec->signature, ctx, op);
+    }
+    auto moduleType = dyn_cast<ModuleType>(receiverType);
+    if (!moduleType) {
+      plan.unknownReason = "methods of " + typeString(receiverType) +
+                           " values cannot be interpreted";
+      return success();
+    }
+    traced::ModuleOp module = lookupModule(moduleType);
+    if (!module)
+      return op->emitError("cannot resolve the receiver's module");
+    if (auto graph = dyn_cast_or_null<GraphOp>(
+            symbols.lookupSymbolIn(module, call.getMethodAttr()))) {
+      plan.kind = Plan::Graph;
+      plan.callee = graph;
+      plan.target = ("@" + module.getSymName() + "::" + graph.getSymName()).str();
+      unsigned inputs = graph.getNumArguments() - 1;
+      plan.slots.assign(inputs, Attribute());
+      size_t positional = arguments.size() - keywords.size();
+      for (size_t i = 0; i < positional && i < inputs; ++i)
+        plan.slots[i] = arguments[i];
+      for (auto [i, name] : llvm::enumerate(keywords))
+        for (unsigned a = 1; a < graph.getNumArguments(); ++a)
+          if (graph.getArgName(a) == name)
+            plan.slots[a - 1] = arguments[positional + i];
+      plan.fixed.resize(inputs);
+      for (auto [i, slot] : llvm::enumerate(plan.slots)) {
+        if (!slot)
+          return op->emitError("no argument for input #") << i + 1 << " of "
+                                                            << plan.target;
+        if (!hasMarker(slot))
+          plan.fixed[i] = rtValueFromAttr(slot);
+      }
+      return success();
+    }
+    // A leaf module: its class's functional with the module's attributes.
+    const ModuleSpec *leaf = OpLibrary::get().lookupModule(module.getClassName());
+    if (!leaf || call.getMethod() != "forward") {
+      plan.unknownReason = "the leaf module @" + module.getSymName().str() +
+                           " of class '" + module.getClassName().str() +
+                           "' has no kernel";
+      return success();
+    }
+    plan.spec = OpLibrary::get().lookupFunction(leaf->functional);
+    plan.target = leaf->className.str();
+    SmallVector<Attribute> forwardSlots;
+    if (failed(bindArguments(ctx, leaf->forward, 0, arguments.getValue(),
+                             keywords, emit, forwardSlots)))
+      return failure();
+    const Signature &sig = plan.spec->signature;
+    plan.slots.assign(sig.params.size(), Attribute());
+    plan.fixed.resize(sig.params.size());
+    for (const ModuleBinding &binding : leaf->bindings) {
+      unsigned p = *sig.lookup(binding.param);
+      StringRef source = binding.source;
+      if (source.consume_front("@")) {
+        Operation *decl =
+            symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));
+        if (!decl)
+          return op->emitError("the leaf module lacks attribute '")
+                 << source << "'";
+        FailureOr<RtValue> v = declValue(decl);
+        if (failed(v))
+          return failure();
+        plan.fixed[p] = *v;
+        plan.slots[p] = UnitAttr::get(ctx); // bound, fixed
+      } else if (source.consume_front("=")) {
+        plan.slots[p] = parsePyLiteral(ctx, source);
+      } else {
+        plan.slots[p] = forwardSlots[*leaf->forward.lookup(source)];
+      }
+    }
+    plan.kind = Plan::Kernel;
+    for (auto [i, slot] : llvm::enumerate(plan.slots)) {
+      if (plan.fixed[i])
+        continue;
+      if (!slot) {
+        if (sig.params[i].defaultValue.empty())
+          return op->emitError("missing argument '")
+                 << sig.params[i].name << "'";
+        slot = parsePyLiteral(ctx, sig.params[i].defaultValue);
+      }
+      if (!hasMarker(slot))
+        plan.fixed[i] = rtValueFromAttr(slot);
+    }
+    return success();
+  }
+
+  FailureOr<std::vector<RtValue>> run(GraphOp graph, ArrayRef<RtValue> inputs,
+                                      RtValue self) {
+    ArrayRef<Type> types = graph.getArgumentTypes();
+    auto module = graph->getParentOfType<traced::ModuleOp>();
+    std::string where =
+        ("@" + module.getSymName() + "::" + graph.getSymName()).str();
+    if (inputs.size() + 1 != types.size())
+      return graph.emitError() << where << " takes " << types.size() - 1
+                               << " input(s) after self, but "
+                               << inputs.size() << " were given";
+    llvm::DenseMap<Value, RtValue> env;
+    env[graph.getSelf()] = self;
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      if (!matchesType(input, types[i + 1])) {
+        StringRef name = graph.getArgName(i + 1);
+        return graph.emitError()
+               << "input #" << i + 1
+               << (name.empty() ? "" : (" ('" + name + "')").str()) << " of "
+               << where << " expects " << types[i + 1] << ", got "
+               << input.describe();
+      }
+      env[graph.getArgument(i + 1)] = input;
+    }
+    std::vector<RtValue> operands;
+    for (Operation &op : graph.getBody().front()) {
+      if (auto output = dyn_cast<OutputOp>(op)) {
+        std::vector<RtValue> results;
+        for (Value v : output.getResults())
+          results.push_back(env.lookup(v));
+        return results;
+      }
+      FailureOr<Plan *> planOr = planFor(&op);
+      if (failed(planOr))
+        return failure();
+      Plan &plan = **planOr;
+      operands.clear();
+      for (Value v : op.getOperands())
+        operands.push_back(env.lookup(v));
+      if (isa<CallMethodOp>(op)) {
+        // Receiver last, after the arguments (markers index the arguments).
+        std::rotate(operands.begin(), operands.begin() + 1, operands.end());
+      }
+      switch (plan.kind) {
+      case Plan::Constant:
+        env[op.getResult(0)] = plan.constant;
+        break;
+      case Plan::Unknown:
+        return op.emitError() << plan.unknownReason;
+      case Plan::Graph: {
+        std::vector<RtValue> args;
+        for (auto [i, slot] : llvm::enumerate(plan.slots))
+          args.push_back(plan.fixed[i] ? *plan.fixed[i]
+                                       : resolve(slot, operands, op.getContext()));
+        FailureOr<std::vector<RtValue>> results =
+            run(plan.callee, args, operands.back());
+        if (failed(results))
+          return op.emitError() << "in the call of " << plan.target;
+        if (results->size() != op.getNumResults())
+          return op.emitError() << "the callee returned " << results->size()
+                                << " value(s)";
+        for (auto [r, v] : llvm::zip(op.getResults(), *results))
+          env[r] = v;
+        break;
+      }
+      case Plan::Kernel: {
+        std::vector<RtValue> values;
+        values.reserve(plan.slots.size());
+        for (auto [i, slot] : llvm::enumerate(plan.slots))
+          values.push_back(plan.fixed[i] ? *plan.fixed[i]
+                                         : resolve(slot, operands, op.getContext()));
+        Operation *at = &op;
+        const Plan *p = &plan;
+        KernelArgs args(plan.spec->signature, std::move(values), [at, p]() {
+          return at->emitError() << "'" << p->target << "': ";
+        });
+        if (!plan.spec->kernel)
+          return op.emitError() << "'" << plan.target << "' has no kernel";
+        FailureOr<RtValue> result = plan.spec->kernel(args);
+        if (failed(result))
+          return failure();
+        if (op.getNumResults() == 1) {
+          if (!matchesType(*result, op.getResult(0).getType()))
+            return op.emitError()
+                   << "'" << plan.target << "' computed " << result->describe()
+                   << ", but the op declares " << op.getResult(0).getType();
+          env[op.getResult(0)] = std::move(*result);
+        } else if (op.getNumResults() > 1) {
+          const RtValue::List *l = result->list();
+          if (!l || l->items.size() != op.getNumResults())
+            return op.emitError() << "'" << plan.target << "' computed "
+                                  << result->describe() << " for "
+                                  << op.getNumResults() << " results";
+          for (auto [r, v] : llvm::zip(op.getResults(), l->items))
+            env[r] = v;
+        }
+        break;
+      }
+      }
+    }
+    return graph.emitError() << "has no output";
+  }
+};
+
+Interpreter::Interpreter(mlir::ModuleOp module) : impl(new Impl) {
+  impl->module = module;
+}
+
+Interpreter::~Interpreter() = default;
+
+GraphOp Interpreter::getEntry(StringRef moduleName, StringRef graphName) {
+  traced::ModuleOp module;
+  for (auto m : impl->module.getOps<traced::ModuleOp>())
+    if (moduleName.empty() ? m.getRoot() : m.getSymName() == moduleName)
+      module = m;
+  if (!module) {
+    emitError(impl->module.getLoc())
+        << (moduleName.empty() ? "there is no root traced.module"
+                               : ("there is no traced.module @" + moduleName)
+                                     .str());
+    return {};
+  }
+  auto graph = dyn_cast_or_null<GraphOp>(module.lookupSymbol(graphName));
+  if (!graph)
+    module.emitError() << "@" << module.getSymName() << " has no graph '"
+                       << graphName << "'";
+  return graph;
+}
+
+FailureOr<std::vector<RtValue>> Interpreter::run(GraphOp graph,
+                                                 ArrayRef<RtValue> inputs) {
+  RtValue self;
+  self.v = RtValue::Module{graph->getParentOfType<traced::ModuleOp>()};
+  return impl->run(graph, inputs, self);
+}

@@ -1,0 +1,96 @@
+//===- Kernels.h - the interpreter kernels of the op library ----*- C++ -*-===//
+//
+// One kernel per op-library entry, named in OpTable.cpp beside the entry's
+// signature and result rule. Families live in one file each:
+// KernelsElementwise.cpp, KernelsLinalg.cpp, KernelsNorm.cpp,
+// KernelsPool.cpp, KernelsReduce.cpp, KernelsShape.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_OPLIBRARY_KERNELS_H
+#define TRACEDIR_LIB_OPLIBRARY_KERNELS_H
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/OpLibrary/Runtime.h"
+
+namespace mlir::traced::kernels {
+
+#define TRACED_KERNEL(name) FailureOr<RtValue> name(const KernelArgs &args);
+
+// Elementwise (KernelsElementwise.cpp): `input` (and `other`/`exponent`).
+TRACED_KERNEL(relu)
+TRACED_KERNEL(relu6)
+TRACED_KERNEL(hardtanh)
+TRACED_KERNEL(gelu)
+TRACED_KERNEL(silu)
+TRACED_KERNEL(hardswish)
+TRACED_KERNEL(hardsigmoid)
+TRACED_KERNEL(leakyRelu)
+TRACED_KERNEL(sigmoid)
+TRACED_KERNEL(tanh)
+TRACED_KERNEL(clamp)
+TRACED_KERNEL(exp)
+TRACED_KERNEL(log)
+TRACED_KERNEL(sqrt)
+TRACED_KERNEL(rsqrt)
+TRACED_KERNEL(abs)
+TRACED_KERNEL(erf)
+TRACED_KERNEL(neg)
+TRACED_KERNEL(add)
+TRACED_KERNEL(sub)
+TRACED_KERNEL(rsub)
+TRACED_KERNEL(mul)
+TRACED_KERNEL(div)
+TRACED_KERNEL(rtruediv)
+TRACED_KERNEL(floorDivide)
+TRACED_KERNEL(pow)
+
+// Contractions (KernelsLinalg.cpp).
+TRACED_KERNEL(conv)
+TRACED_KERNEL(linear)
+TRACED_KERNEL(matmul)
+TRACED_KERNEL(bmm)
+TRACED_KERNEL(mm)
+TRACED_KERNEL(baddbmm)
+TRACED_KERNEL(multiHeadAttention)
+
+// Normalization and softmax (KernelsNorm.cpp).
+TRACED_KERNEL(batchNorm)
+TRACED_KERNEL(layerNorm)
+TRACED_KERNEL(dropout)
+TRACED_KERNEL(softmax)
+TRACED_KERNEL(logSoftmax)
+
+// Pooling (KernelsPool.cpp).
+TRACED_KERNEL(maxPool2d)
+TRACED_KERNEL(avgPool2d)
+TRACED_KERNEL(adaptiveAvgPool2d)
+
+// Reductions (KernelsReduce.cpp).
+TRACED_KERNEL(mean)
+TRACED_KERNEL(sum)
+
+// Shapes (KernelsShape.cpp).
+TRACED_KERNEL(identity)
+TRACED_KERNEL(flatten)
+TRACED_KERNEL(reshape)
+TRACED_KERNEL(permute)
+TRACED_KERNEL(transpose)
+TRACED_KERNEL(unsqueeze)
+TRACED_KERNEL(squeeze)
+TRACED_KERNEL(unflatten)
+TRACED_KERNEL(expand)
+TRACED_KERNEL(cat)
+TRACED_KERNEL(stack)
+TRACED_KERNEL(chunk)
+TRACED_KERNEL(getitem)
+TRACED_KERNEL(size)
+TRACED_KERNEL(dim)
+TRACED_KERNEL(getattr)
+TRACED_KERNEL(assertTrue)
+
+#undef TRACED_KERNEL
+
+} // namespace mlir::traced::kernels
+
+#endif // TRACEDIR_LIB_OPLIBRARY_KERNELS_H

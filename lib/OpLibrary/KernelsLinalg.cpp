@@ -1,0 +1,478 @@
+//===- KernelsLinalg.cpp - convolutions and matrix products ---------------===//
+//
+// Contractions go through BLAS (Debian's OpenBLAS): conv as im2col + GEMM per
+// group, products as (batched) GEMM. Only float and double tensors; the
+// interpreter is the oracle, so it computes in the tensor's own precision
+// like PyTorch does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include <cblas.h>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
+          float *c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b,
+              ldb, beta, c, ldc);
+}
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const double *a, int64_t lda, const double *b, int64_t ldb,
+          double beta, double *c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
+              beta, c, ldc);
+}
+
+/// Float-storage tensors of one dtype, or an error.
+LogicalResult sameFloat(const KernelArgs &args, ArrayRef<const Tensor *> ts) {
+  for (const Tensor *t : ts)
+    if (t && (!isFloatingPoint(t->dtype()) || t->dtype() != ts[0]->dtype()))
+      return args.emitError()
+             << "expects floating-point tensors of one dtype, got "
+             << dtypeName(ts[0]->dtype()) << " and " << dtypeName(t->dtype());
+  return success();
+}
+
+/// Batched matrix product of [B, M, K] x [B, K, N] (B may be 1 on either
+/// side, broadcast), both contiguous, into [B, M, N].
+template <typename T>
+void batchedGemm(const T *a, int64_t batchA, const T *b, int64_t batchB,
+                 int64_t batch, int64_t m, int64_t k, int64_t n, T *c,
+                 T beta = 0) {
+  for (int64_t i = 0; i < batch; ++i)
+    gemm(false, false, m, n, k, a + (batchA == 1 ? 0 : i) * m * k, k,
+         b + (batchB == 1 ? 0 : i) * k * n, n, beta, c + i * m * n, n);
+}
+
+FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
+                                const Tensor &b0) {
+  if (failed(sameFloat(args, {&a0, &b0})))
+    return failure();
+  if (a0.rank() == 0 || b0.rank() == 0)
+    return args.emitError() << "both arguments to matmul must be at least 1-D";
+  Tensor a = a0, b = b0;
+  bool vecA = a.rank() == 1, vecB = b.rank() == 1;
+  if (vecA)
+    a = a.reshaped({1, a.dim(0)});
+  if (vecB)
+    b = b.reshaped({b.dim(0), 1});
+  int64_t m = a.dim(a.rank() - 2), k = a.dim(a.rank() - 1);
+  int64_t k2 = b.dim(b.rank() - 2), n = b.dim(b.rank() - 1);
+  if (k != k2)
+    return args.emitError() << "cannot multiply: contracted sizes " << k
+                            << " and " << k2 << " differ";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShape(a.shape().drop_back(2), b.shape().drop_back(2));
+  if (failed(batch))
+    return args.emitError() << "batch dimensions cannot be broadcast";
+  int64_t batchCount = 1;
+  for (int64_t d : *batch)
+    batchCount *= d;
+  auto expand = [&](const Tensor &t, int64_t rows, int64_t cols) {
+    SmallVector<int64_t> shape(*batch);
+    shape.append({rows, cols});
+    int64_t own = 1;
+    for (int64_t d : t.shape().drop_back(2))
+      own *= d;
+    // A batch-less operand multiplies every batch as it is.
+    if (own == 1)
+      return t.reshaped({1, rows, cols});
+    return broadcastTo(t, shape).reshaped({batchCount, rows, cols});
+  };
+  Tensor ea = expand(a, m, k), eb = expand(b, k, n);
+  SmallVector<int64_t> outShape(*batch);
+  outShape.append({m, n});
+  Tensor out(a.dtype(), outShape);
+  if (a.storage() == Storage::Double)
+    batchedGemm(ea.data<double>(), ea.dim(0), eb.data<double>(), eb.dim(0),
+                batchCount, m, k, n, out.data<double>());
+  else
+    batchedGemm(ea.data<float>(), ea.dim(0), eb.data<float>(), eb.dim(0),
+                batchCount, m, k, n, out.data<float>());
+  out.roundToDType();
+  SmallVector<int64_t> finalShape(*batch);
+  if (!vecA)
+    finalShape.push_back(m);
+  if (!vecB)
+    finalShape.push_back(n);
+  return out.reshaped(finalShape);
+}
+
+template <typename T>
+void conv2dImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
+                int64_t groups, ArrayRef<int64_t> stride,
+                ArrayRef<int64_t> pad, ArrayRef<int64_t> dil, Tensor &out) {
+  int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), wd = x.dim(3);
+  int64_t o = w.dim(0), cg = w.dim(1), kh = w.dim(2), kw = w.dim(3);
+  int64_t oh = out.dim(2), ow = out.dim(3), og = o / groups;
+  int64_t cols = oh * ow, rows = cg * kh * kw;
+  std::vector<T> col(rows * cols);
+  const T *xp = x.data<T>(), *wp = w.data<T>();
+  T *op = out.data<T>();
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t g = 0; g < groups; ++g) {
+      // im2col for this group's input channels.
+      for (int64_t ci = 0; ci < cg; ++ci) {
+        const T *plane = xp + ((b * c) + g * cg + ci) * h * wd;
+        for (int64_t ky = 0; ky < kh; ++ky)
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            T *row = col.data() + ((ci * kh + ky) * kw + kx) * cols;
+            for (int64_t y = 0; y < oh; ++y) {
+              int64_t iy = y * stride[0] - pad[0] + ky * dil[0];
+              T *dst = row + y * ow;
+              if (iy < 0 || iy >= h) {
+                std::fill(dst, dst + ow, T(0));
+                continue;
+              }
+              const T *src = plane + iy * wd;
+              for (int64_t xo = 0; xo < ow; ++xo) {
+                int64_t ix = xo * stride[1] - pad[1] + kx * dil[1];
+                dst[xo] = (ix < 0 || ix >= wd) ? T(0) : src[ix];
+              }
+            }
+          }
+      }
+      T *dst = op + (b * o + g * og) * cols;
+      if (bias) {
+        const T *bp = bias->data<T>() + g * og;
+        for (int64_t oc = 0; oc < og; ++oc)
+          std::fill(dst + oc * cols, dst + (oc + 1) * cols, bp[oc]);
+      }
+      gemm(false, false, og, cols, rows, wp + g * og * rows, rows, col.data(),
+           cols, bias ? T(1) : T(0), dst, cols);
+    }
+  }
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> conv(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), weight = args.tensor("weight");
+  if (failed(input) || failed(weight))
+    return failure();
+  std::optional<Tensor> bias;
+  if (!args.isNone("bias")) {
+    FailureOr<Tensor> b = args.tensor("bias");
+    if (failed(b))
+      return failure();
+    bias = *b;
+  }
+  if (failed(sameFloat(args, {&*input, &*weight, bias ? &*bias : nullptr})))
+    return failure();
+  int64_t k = weight->rank() - 2;
+  if (k != 1 && k != 2)
+    return args.emitError() << "only 1-D and 2-D convolutions are supported";
+  FailureOr<int64_t> groups = args.getInt("groups");
+  FailureOr<SmallVector<int64_t>> stride = args.getInts("stride", k),
+                                  padding = args.getInts("padding", k),
+                                  dilation = args.getInts("dilation", k);
+  if (failed(groups) || failed(stride) || failed(padding) || failed(dilation))
+    return failure();
+  // Conv1d runs as a conv2d of height 1; unbatched inputs get a batch of 1.
+  Tensor x = *input, w = *weight;
+  bool unbatched = x.rank() == k + 1;
+  if (unbatched)
+    x = x.reshaped([&] {
+      SmallVector<int64_t> s{1};
+      s.append(x.shape().begin(), x.shape().end());
+      return s;
+    }());
+  SmallVector<int64_t> st = *stride, pd = *padding, dl = *dilation;
+  if (k == 1) {
+    x = x.reshaped({x.dim(0), x.dim(1), 1, x.dim(2)});
+    w = w.reshaped({w.dim(0), w.dim(1), 1, w.dim(2)});
+    st.insert(st.begin(), 1);
+    pd.insert(pd.begin(), 0);
+    dl.insert(dl.begin(), 1);
+  }
+  if (x.rank() != 4 || x.dim(1) != w.dim(1) * *groups || *groups < 1 ||
+      w.dim(0) % *groups != 0)
+    return args.emitError() << "input channels do not match the weight";
+  int64_t oh = (x.dim(2) + 2 * pd[0] - dl[0] * (w.dim(2) - 1) - 1) / st[0] + 1;
+  int64_t ow = (x.dim(3) + 2 * pd[1] - dl[1] * (w.dim(3) - 1) - 1) / st[1] + 1;
+  if (oh < 1 || ow < 1)
+    return args.emitError() << "the kernel is larger than the padded input";
+  Tensor out(x.dtype(), {x.dim(0), w.dim(0), oh, ow});
+  if (x.storage() == Storage::Double)
+    conv2dImpl<double>(x, w, bias ? &*bias : nullptr, *groups, st, pd, dl, out);
+  else
+    conv2dImpl<float>(x, w, bias ? &*bias : nullptr, *groups, st, pd, dl, out);
+  out.roundToDType();
+  SmallVector<int64_t> shape(out.shape());
+  if (k == 1)
+    shape.erase(shape.begin() + 2);
+  if (unbatched)
+    shape.erase(shape.begin());
+  return RtValue(out.reshaped(shape));
+}
+
+FailureOr<RtValue> linear(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), weight = args.tensor("weight");
+  if (failed(input) || failed(weight))
+    return failure();
+  if (failed(sameFloat(args, {&*input, &*weight})))
+    return failure();
+  if (weight->rank() != 2 && weight->rank() != 1)
+    return args.emitError() << "weight must be 1-D or 2-D";
+  int64_t in = input->shape().back();
+  if (weight->shape().back() != in)
+    return args.emitError() << "input has " << in << " features, weight "
+                            << weight->shape().back();
+  int64_t rows = input->numel() / std::max<int64_t>(in, 1);
+  int64_t outF = weight->rank() == 2 ? weight->dim(0) : 1;
+  SmallVector<int64_t> shape(input->shape().drop_back());
+  if (weight->rank() == 2)
+    shape.push_back(outF);
+  Tensor out(input->dtype(), shape);
+  bool hasBias = !args.isNone("bias");
+  Tensor bias;
+  if (hasBias) {
+    FailureOr<Tensor> b = args.tensor("bias");
+    if (failed(b) || failed(sameFloat(args, {&*input, &*b})))
+      return failure();
+    bias = broadcastTo(*b, {outF});
+  }
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    T *o = out.data<T>();
+    if (hasBias)
+      for (int64_t r = 0; r < rows; ++r)
+        std::memcpy(o + r * outF, bias.data<T>(), outF * sizeof(T));
+    gemm(false, true, rows, outF, in, input->data<T>(), in, weight->data<T>(),
+         in, hasBias ? T(1) : T(0), o, outF);
+  };
+  if (input->storage() == Storage::Double)
+    run(double{});
+  else
+    run(float{});
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> matmul(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> bmm(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("mat2");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->rank() != 3 || b->rank() != 3 || a->dim(0) != b->dim(0))
+    return args.emitError() << "bmm expects 3-D tensors with equal batches";
+  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> mm(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("mat2");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->rank() != 2 || b->rank() != 2)
+    return args.emitError() << "mm expects 2-D tensors";
+  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> baddbmm(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
+                    b = args.tensor("batch2");
+  FailureOr<double> beta = args.getFloat("beta"), alpha = args.getFloat("alpha");
+  if (failed(input) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+    return failure();
+  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
+  if (failed(prod))
+    return failure();
+  Tensor bias = broadcastTo(input->to(prod->dtype()), prod->shape());
+  Tensor out(prod->dtype(), prod->shape());
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    // beta = 0 ignores the input entirely (NaNs included), as torch does.
+    double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
+    out.setDouble(i, add + *alpha * prod->getDouble(i));
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+} // namespace mlir::traced::kernels
+
+namespace {
+/// F.multi_head_attention_forward for the common case: packed in-projection,
+/// no bias_k/bias_v, no zero attention, no masks, no dropout in training.
+template <typename T>
+LogicalResult attention(const KernelArgs &args, const Tensor &query,
+                        const Tensor &key, const Tensor &value,
+                        const Tensor &inW, const Tensor *inB,
+                        const Tensor &outW, const Tensor *outB, int64_t heads,
+                        bool needWeights, bool average, Tensor &output,
+                        Tensor &weights) {
+  int64_t l = query.dim(0), n = query.dim(1), e = query.dim(2);
+  int64_t s = key.dim(0), d = e / heads;
+  auto project = [&](const Tensor &x, int64_t part, int64_t rows) {
+    // x [rows*n, e] @ W[part]^T + b[part] -> [rows, n*heads, d]
+    Tensor y(x.dtype(), {rows, n * heads, d});
+    T *yp = y.data<T>();
+    if (inB)
+      for (int64_t r = 0; r < rows * n; ++r)
+        std::memcpy(yp + r * e, inB->data<T>() + part * e, e * sizeof(T));
+    gemm(false, true, rows * n, e, e, x.data<T>(), e,
+         inW.data<T>() + part * e * e, e, inB ? T(1) : T(0), yp, e);
+    return y;
+  };
+  Tensor q = project(query, 0, l), k = project(key, 1, s),
+         v = project(value, 2, s);
+  // [len, n*h, d] -> [n*h, len, d]
+  auto headsFirst = [&](const Tensor &x, int64_t len) {
+    Tensor y(x.dtype(), {n * heads, len, d});
+    const T *xp = x.data<T>();
+    T *yp = y.data<T>();
+    for (int64_t t = 0; t < len; ++t)
+      for (int64_t b = 0; b < n * heads; ++b)
+        std::memcpy(yp + (b * len + t) * d, xp + (t * n * heads + b) * d,
+                    d * sizeof(T));
+    return y;
+  };
+  Tensor qh = headsFirst(q, l), kh = headsFirst(k, s), vh = headsFirst(v, s);
+  T scale = static_cast<T>(std::sqrt(static_cast<double>(d)));
+  for (int64_t i = 0; i < qh.numel(); ++i)
+    qh.data<T>()[i] /= scale;
+  Tensor attn(query.dtype(), {n * heads, l, s});
+  for (int64_t b = 0; b < n * heads; ++b)
+    gemm(false, true, l, s, d, qh.data<T>() + b * l * d, d,
+         kh.data<T>() + b * s * d, d, T(0), attn.data<T>() + b * l * s, s);
+  T *ap = attn.data<T>();
+  for (int64_t r = 0; r < n * heads * l; ++r) {
+    T *row = ap + r * s;
+    T mx = *std::max_element(row, row + s);
+    T sum = 0;
+    for (int64_t j = 0; j < s; ++j)
+      sum += (row[j] = std::exp(row[j] - mx));
+    for (int64_t j = 0; j < s; ++j)
+      row[j] /= sum;
+  }
+  Tensor ctx(query.dtype(), {n * heads, l, d});
+  for (int64_t b = 0; b < n * heads; ++b)
+    gemm(false, false, l, d, s, ap + b * l * s, s, vh.data<T>() + b * s * d, d,
+         T(0), ctx.data<T>() + b * l * d, d);
+  // [n*h, l, d] -> [l, n*h, d] = [l*n, e]
+  Tensor merged(query.dtype(), {l * n, e});
+  for (int64_t t = 0; t < l; ++t)
+    for (int64_t b = 0; b < n * heads; ++b)
+      std::memcpy(merged.data<T>() + (t * n * heads + b) * d,
+                  ctx.data<T>() + (b * l + t) * d, d * sizeof(T));
+  int64_t eo = outW.dim(0);
+  output = Tensor(query.dtype(), {l, n, eo});
+  T *op = output.data<T>();
+  if (outB)
+    for (int64_t r = 0; r < l * n; ++r)
+      std::memcpy(op + r * eo, outB->data<T>(), eo * sizeof(T));
+  gemm(false, true, l * n, eo, e, merged.data<T>(), e, outW.data<T>(), e,
+       outB ? T(1) : T(0), op, eo);
+  if (needWeights) {
+    if (average) {
+      weights = Tensor(query.dtype(), {n, l, s});
+      for (int64_t b = 0; b < n; ++b)
+        for (int64_t h = 0; h < heads; ++h)
+          for (int64_t i = 0; i < l * s; ++i)
+            weights.data<T>()[b * l * s + i] +=
+                ap[((b * heads + h) * l * s) + i] / static_cast<T>(heads);
+    } else {
+      weights = attn.reshaped({n, heads, l, s});
+    }
+  }
+  return success();
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
+  FailureOr<Tensor> query = args.tensor("query"), key = args.tensor("key"),
+                    value = args.tensor("value");
+  FailureOr<int64_t> heads = args.getInt("num_heads"),
+                     embed = args.getInt("embed_dim_to_check");
+  FailureOr<bool> needWeights = args.getBool("need_weights"),
+                  average = args.getBool("average_attn_weights"),
+                  training = args.getBool("training"),
+                  zeroAttn = args.getBool("add_zero_attn"),
+                  separate = args.getBool("use_separate_proj_weight");
+  FailureOr<double> dropoutP = args.getFloat("dropout_p");
+  if (failed(query) || failed(key) || failed(value) || failed(heads) ||
+      failed(embed) || failed(needWeights) || failed(average) ||
+      failed(training) || failed(zeroAttn) || failed(separate) ||
+      failed(dropoutP))
+    return failure();
+  for (StringRef name : {"bias_k", "bias_v", "key_padding_mask", "attn_mask",
+                         "static_k", "static_v"})
+    if (!args.isNone(name))
+      return args.emitError() << "'" << name
+                              << "' is not supported by the interpreter";
+  if (*zeroAttn || *separate)
+    return args.emitError() << "add_zero_attn and separate projection "
+                               "weights are not supported by the interpreter";
+  if (*training && *dropoutP > 0)
+    return args.emitError() << "dropout in training mode is random; the "
+                               "interpreter runs eval-mode graphs";
+  FailureOr<Tensor> inW = args.tensor("in_proj_weight"),
+                    outW = args.tensor("out_proj_weight");
+  if (failed(inW) || failed(outW))
+    return failure();
+  std::optional<Tensor> inB, outB;
+  if (!args.isNone("in_proj_bias"))
+    inB = *args.tensor("in_proj_bias");
+  if (!args.isNone("out_proj_bias"))
+    outB = *args.tensor("out_proj_bias");
+  bool unbatched = query->rank() == 2;
+  auto batched = [&](const Tensor &t) {
+    return unbatched ? t.reshaped({t.dim(0), 1, t.dim(1)}) : t;
+  };
+  Tensor q = batched(*query), k = batched(*key), v = batched(*value);
+  if (q.rank() != 3 || k.rank() != 3 || v.rank() != 3 || q.dim(2) != *embed ||
+      *embed % *heads != 0 || inW->dim(0) != 3 * *embed)
+    return args.emitError() << "query, key and value must be (L, N, E) with "
+                               "E = embed_dim_to_check divisible by num_heads";
+  if (failed(sameFloat(args, {&q, &k, &v, &*inW, &*outW})))
+    return failure();
+  Tensor output, weights;
+  LogicalResult ok =
+      q.storage() == Storage::Double
+          ? attention<double>(args, q, k, v, *inW, inB ? &*inB : nullptr,
+                              *outW, outB ? &*outB : nullptr, *heads,
+                              *needWeights, *average, output, weights)
+          : attention<float>(args, q, k, v, *inW, inB ? &*inB : nullptr,
+                             *outW, outB ? &*outB : nullptr, *heads,
+                             *needWeights, *average, output, weights);
+  if (failed(ok))
+    return failure();
+  output.roundToDType();
+  if (unbatched) {
+    output = output.reshaped({output.dim(0), output.dim(2)});
+    if (weights.defined()) {
+      SmallVector<int64_t> s(weights.shape().drop_front());
+      weights = weights.reshaped(s);
+    }
+  }
+  std::vector<RtValue> items{RtValue(output),
+                             weights.defined() ? RtValue(weights) : RtValue()};
+  return RtValue::ofList(std::move(items), /*isTuple=*/true);
+}
+
+} // namespace mlir::traced::kernels

@@ -1,0 +1,208 @@
+//===- KernelsNorm.cpp - normalization, dropout and softmax ---------------===//
+
+#include "Kernels.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+/// Optional per-channel tensor argument, converted to double.
+FailureOr<std::vector<double>> channelValues(const KernelArgs &args,
+                                             StringRef name, int64_t count,
+                                             double fallback) {
+  if (args.isNone(name))
+    return std::vector<double>(count, fallback);
+  FailureOr<Tensor> t = args.tensor(name);
+  if (failed(t))
+    return failure();
+  if (t->numel() != count)
+    return args.emitError() << "'" << name << "' has " << t->numel()
+                            << " elements, expected " << count;
+  std::vector<double> v(count);
+  for (int64_t i = 0; i < count; ++i)
+    v[i] = t->getDouble(i);
+  return v;
+}
+
+FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (args.isNone("dim"))
+    return args.emitError() << "softmax needs an explicit 'dim'";
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(d))
+    return failure();
+  Tensor x = *in;
+  if (!args.isNone("dtype")) {
+    auto dtype = std::get_if<Attribute>(&args.get("dtype").v);
+    std::optional<DType> target;
+    if (dtype)
+      if (auto attr = dyn_cast<DTypeAttr>(*dtype))
+        target = dtypeFromType(attr.getType());
+    if (!target)
+      return args.emitError() << "unsupported 'dtype' argument";
+    x = x.to(*target);
+  } else if (!isFloatingPoint(x.dtype())) {
+    x = x.to(DType::F32);
+  }
+  int64_t rank = std::max<int64_t>(x.rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  int64_t size = x.rank() ? x.dim(*dim) : 1;
+  int64_t inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = x.template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t a = 0; a < outer; ++a)
+        for (int64_t b = 0; b < inner; ++b) {
+          const T *row = p + a * size * inner + b;
+          T *orow = o + a * size * inner + b;
+          T mx = -INFINITY;
+          for (int64_t j = 0; j < size; ++j)
+            mx = std::max(mx, row[j * inner]);
+          T sum = 0;
+          for (int64_t j = 0; j < size; ++j)
+            sum += std::exp(row[j * inner] - mx);
+          for (int64_t j = 0; j < size; ++j)
+            orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
+                                        : std::exp(row[j * inner] - mx) / sum;
+        }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> batchNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> training = args.getBool("training");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(in) || failed(training) || failed(eps))
+    return failure();
+  if (*training)
+    return args.emitError() << "batch_norm in training mode updates running "
+                               "statistics; the interpreter runs eval-mode "
+                               "graphs";
+  if (in->rank() < 2 || !isFloatingPoint(in->dtype()))
+    return args.emitError() << "expects a floating-point input of rank >= 2";
+  int64_t c = in->dim(1);
+  if (args.isNone("running_mean") || args.isNone("running_var"))
+    return args.emitError() << "eval-mode batch_norm needs running statistics";
+  auto mean = channelValues(args, "running_mean", c, 0),
+       var = channelValues(args, "running_var", c, 1),
+       weight = channelValues(args, "weight", c, 1),
+       bias = channelValues(args, "bias", c, 0);
+  if (failed(mean) || failed(var) || failed(weight) || failed(bias))
+    return failure();
+  int64_t inner = in->numel() / (in->dim(0) * c);
+  Tensor out(in->dtype(), in->shape());
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = in->template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t ch = 0; ch < c; ++ch) {
+        // Folded into one scale and shift, as PyTorch's CPU kernel does.
+        T invstd = static_cast<T>(1.0 / std::sqrt((*var)[ch] + *eps));
+        T scale = static_cast<T>((*weight)[ch]) * invstd;
+        T shift = static_cast<T>((*bias)[ch]) -
+                  static_cast<T>((*mean)[ch]) * scale;
+        for (int64_t b = 0; b < in->dim(0); ++b) {
+          const T *src = p + (b * c + ch) * inner;
+          T *dst = o + (b * c + ch) * inner;
+          for (int64_t i = 0; i < inner; ++i)
+            dst[i] = src[i] * scale + shift;
+        }
+      }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> layerNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> shape = args.getInts("normalized_shape");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(in) || failed(shape) || failed(eps))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return args.emitError() << "expects a floating-point input";
+  int64_t count = 1;
+  for (int64_t d : *shape)
+    count *= d;
+  if (shape->size() > static_cast<size_t>(in->rank()) ||
+      in->shape().take_back(shape->size()) != ArrayRef<int64_t>(*shape))
+    return args.emitError() << "normalized_shape does not match the input";
+  auto weight = channelValues(args, "weight", count, 1),
+       bias = channelValues(args, "bias", count, 0);
+  if (failed(weight) || failed(bias))
+    return failure();
+  int64_t rows = in->numel() / std::max<int64_t>(count, 1);
+  Tensor out(in->dtype(), in->shape());
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = in->template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t r = 0; r < rows; ++r) {
+        const T *row = p + r * count;
+        double mean = 0, var = 0;
+        for (int64_t i = 0; i < count; ++i)
+          mean += row[i];
+        mean /= count;
+        for (int64_t i = 0; i < count; ++i)
+          var += (row[i] - mean) * (row[i] - mean);
+        var /= count;
+        double invstd = 1.0 / std::sqrt(var + *eps);
+        for (int64_t i = 0; i < count; ++i)
+          o[r * count + i] = static_cast<T>(((row[i] - mean) * invstd) *
+                                                (*weight)[i] +
+                                            (*bias)[i]);
+      }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> dropout(const KernelArgs &args) {
+  // F.dropout(input, p, training) and torch.dropout(input, p, train).
+  StringRef flag = args.has("training") ? "training" : "train";
+  FailureOr<bool> training = args.getBool(flag);
+  FailureOr<double> p = args.getFloat("p");
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(training) || failed(p) || failed(in))
+    return failure();
+  if (*training && *p > 0)
+    return args.emitError() << "dropout in training mode is random; the "
+                               "interpreter runs eval-mode graphs";
+  return RtValue(*in);
+}
+
+FailureOr<RtValue> softmax(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/false);
+}
+
+FailureOr<RtValue> logSoftmax(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/true);
+}
+
+} // namespace mlir::traced::kernels

@@ -1,0 +1,215 @@
+//===- KernelsPool.cpp - max, average and adaptive average pooling --------===//
+
+#include "Kernels.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+struct Window {
+  SmallVector<int64_t> kernel, stride, padding, dilation;
+  bool ceilMode = false;
+};
+
+int64_t pooledSize(int64_t size, int64_t k, int64_t s, int64_t p, int64_t d,
+                   bool ceil) {
+  int64_t out = (size + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0)) / s + 1;
+  if (ceil && (out - 1) * s >= size + p)
+    --out;
+  return out;
+}
+
+FailureOr<Window> window(const KernelArgs &args, bool hasDilation) {
+  Window w;
+  FailureOr<SmallVector<int64_t>> k = args.getInts("kernel_size", 2);
+  if (failed(k))
+    return failure();
+  w.kernel = *k;
+  if (args.isNone("stride") ||
+      (args.get("stride").list() && args.get("stride").list()->items.empty())) {
+    w.stride = w.kernel;
+  } else {
+    FailureOr<SmallVector<int64_t>> s = args.getInts("stride", 2);
+    if (failed(s))
+      return failure();
+    w.stride = *s;
+  }
+  FailureOr<SmallVector<int64_t>> p = args.getInts("padding", 2);
+  if (failed(p))
+    return failure();
+  w.padding = *p;
+  if (hasDilation) {
+    FailureOr<SmallVector<int64_t>> d = args.getInts("dilation", 2);
+    if (failed(d))
+      return failure();
+    w.dilation = *d;
+  } else {
+    w.dilation = {1, 1};
+  }
+  FailureOr<bool> ceil = args.getBool("ceil_mode");
+  if (failed(ceil))
+    return failure();
+  w.ceilMode = *ceil;
+  for (auto *v : {&w.kernel, &w.stride, &w.padding, &w.dilation})
+    if (v->size() != 2)
+      return args.emitError() << "pooling parameters need 2 values";
+  return w;
+}
+
+/// The input as [planes, H, W] (batched or not) and the output shape.
+FailureOr<Tensor> planes(const KernelArgs &args, const Tensor &in) {
+  if (in.rank() != 3 && in.rank() != 4)
+    return args.emitError() << "expects a 3-D or 4-D input";
+  if (!isFloatingPoint(in.dtype()))
+    return args.emitError() << "expects a floating-point input";
+  int64_t h = in.dim(in.rank() - 2), w = in.dim(in.rank() - 1);
+  return in.reshaped({in.numel() / (h * w), h, w});
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> maxPool2d(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> indices = args.getBool("return_indices");
+  if (failed(in) || failed(indices))
+    return failure();
+  FailureOr<Window> w = window(args, /*hasDilation=*/true);
+  FailureOr<Tensor> x = planes(args, *in);
+  if (failed(w) || failed(x))
+    return failure();
+  int64_t h = x->dim(1), wd = x->dim(2);
+  int64_t oh = pooledSize(h, w->kernel[0], w->stride[0], w->padding[0],
+                          w->dilation[0], w->ceilMode);
+  int64_t ow = pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1],
+                          w->dilation[1], w->ceilMode);
+  SmallVector<int64_t> shape(in->shape().drop_back(2));
+  shape.append({oh, ow});
+  Tensor out(in->dtype(), shape), idx(DType::I64, shape);
+  for (int64_t p = 0; p < x->dim(0); ++p)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xo = 0; xo < ow; ++xo) {
+        double best = -std::numeric_limits<double>::infinity();
+        int64_t bestIndex = -1;
+        bool nan = false;
+        for (int64_t ky = 0; ky < w->kernel[0]; ++ky) {
+          int64_t iy = y * w->stride[0] - w->padding[0] + ky * w->dilation[0];
+          if (iy < 0 || iy >= h)
+            continue;
+          for (int64_t kx = 0; kx < w->kernel[1]; ++kx) {
+            int64_t ix =
+                xo * w->stride[1] - w->padding[1] + kx * w->dilation[1];
+            if (ix < 0 || ix >= wd)
+              continue;
+            double v = x->getDouble((p * h + iy) * wd + ix);
+            if (bestIndex < 0 || v > best || (v != v && !nan)) {
+              nan |= v != v;
+              best = v;
+              bestIndex = iy * wd + ix;
+            }
+          }
+        }
+        int64_t o = (p * oh + y) * ow + xo;
+        out.setDouble(o, best);
+        idx.data<int64_t>()[o] = bestIndex;
+      }
+  if (*indices)
+    return RtValue::ofList({RtValue(out), RtValue(idx)}, /*isTuple=*/true);
+  return RtValue(out);
+}
+
+FailureOr<RtValue> avgPool2d(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> includePad = args.getBool("count_include_pad");
+  if (failed(in) || failed(includePad))
+    return failure();
+  std::optional<int64_t> divisor;
+  if (!args.isNone("divisor_override")) {
+    FailureOr<int64_t> d = args.getInt("divisor_override");
+    if (failed(d))
+      return failure();
+    divisor = *d;
+  }
+  FailureOr<Window> w = window(args, /*hasDilation=*/false);
+  FailureOr<Tensor> x = planes(args, *in);
+  if (failed(w) || failed(x))
+    return failure();
+  int64_t h = x->dim(1), wd = x->dim(2);
+  int64_t oh = pooledSize(h, w->kernel[0], w->stride[0], w->padding[0], 1,
+                          w->ceilMode);
+  int64_t ow = pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1], 1,
+                          w->ceilMode);
+  SmallVector<int64_t> shape(in->shape().drop_back(2));
+  shape.append({oh, ow});
+  Tensor out(in->dtype(), shape);
+  for (int64_t p = 0; p < x->dim(0); ++p)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xo = 0; xo < ow; ++xo) {
+        // PyTorch's window: clipped to input+padding for the divisor, to the
+        // input for the sum.
+        int64_t y0 = y * w->stride[0] - w->padding[0],
+                x0 = xo * w->stride[1] - w->padding[1];
+        int64_t y1 = std::min(y0 + w->kernel[0], h + w->padding[0]),
+                x1 = std::min(x0 + w->kernel[1], wd + w->padding[1]);
+        int64_t poolSize = (y1 - y0) * (x1 - x0);
+        y0 = std::max<int64_t>(y0, 0);
+        x0 = std::max<int64_t>(x0, 0);
+        y1 = std::min(y1, h);
+        x1 = std::min(x1, wd);
+        double sum = 0;
+        for (int64_t iy = y0; iy < y1; ++iy)
+          for (int64_t ix = x0; ix < x1; ++ix)
+            sum += x->getDouble((p * h + iy) * wd + ix);
+        int64_t count = divisor           ? *divisor
+                        : *includePad ? poolSize
+                                      : (y1 - y0) * (x1 - x0);
+        out.setDouble((p * oh + y) * ow + xo, sum / count);
+      }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> adaptiveAvgPool2d(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  FailureOr<Tensor> x = planes(args, *in);
+  if (failed(x))
+    return failure();
+  int64_t h = x->dim(1), wd = x->dim(2);
+  int64_t sizes[2] = {h, wd};
+  const RtValue &size = args.get("output_size");
+  if (const RtValue::List *l = size.list()) {
+    if (l->items.size() != 2)
+      return args.emitError() << "output_size needs 2 values";
+    for (int i = 0; i < 2; ++i)
+      if (auto *v = std::get_if<int64_t>(&l->items[i].v))
+        sizes[i] = *v;
+  } else if (auto *v = std::get_if<int64_t>(&size.v)) {
+    sizes[0] = sizes[1] = *v;
+  } else {
+    return args.emitError() << "output_size must be an int or a pair";
+  }
+  int64_t oh = sizes[0], ow = sizes[1];
+  SmallVector<int64_t> shape(in->shape().drop_back(2));
+  shape.append({oh, ow});
+  Tensor out(in->dtype(), shape);
+  for (int64_t p = 0; p < x->dim(0); ++p)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xo = 0; xo < ow; ++xo) {
+        int64_t y0 = (y * h) / oh, y1 = ((y + 1) * h + oh - 1) / oh;
+        int64_t x0 = (xo * wd) / ow, x1 = ((xo + 1) * wd + ow - 1) / ow;
+        double sum = 0;
+        for (int64_t iy = y0; iy < y1; ++iy)
+          for (int64_t ix = x0; ix < x1; ++ix)
+            sum += x->getDouble((p * h + iy) * wd + ix);
+        out.setDouble((p * oh + y) * ow + xo, sum / ((y1 - y0) * (x1 - x0)));
+      }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+} // namespace mlir::traced::kernels

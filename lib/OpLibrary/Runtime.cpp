@@ -1,0 +1,638 @@
+//===- Runtime.cpp - values the op library's kernels compute on -----------===//
+
+#include "TracedIR/OpLibrary/Runtime.h"
+
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+Storage traced::storageOf(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+    return Storage::Float;
+  case DType::F64:
+    return Storage::Double;
+  case DType::Bool:
+    return Storage::Bool;
+  default:
+    return Storage::Int;
+  }
+}
+
+bool traced::isFloatingPoint(DType dtype) {
+  Storage s = storageOf(dtype);
+  return s == Storage::Float || s == Storage::Double;
+}
+
+StringRef traced::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "float32";
+  case DType::F64:
+    return "float64";
+  case DType::F16:
+    return "float16";
+  case DType::BF16:
+    return "bfloat16";
+  case DType::I64:
+    return "int64";
+  case DType::I32:
+    return "int32";
+  case DType::I16:
+    return "int16";
+  case DType::I8:
+    return "int8";
+  case DType::U8:
+    return "uint8";
+  case DType::Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+std::optional<DType> traced::dtypeFromType(Type t) {
+  if (t.isF32())
+    return DType::F32;
+  if (t.isF64())
+    return DType::F64;
+  if (t.isF16())
+    return DType::F16;
+  if (t.isBF16())
+    return DType::BF16;
+  if (t.isInteger(1))
+    return DType::Bool;
+  if (t.isUnsignedInteger(8))
+    return DType::U8;
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    switch (i.getWidth()) {
+    case 64:
+      return DType::I64;
+    case 32:
+      return DType::I32;
+    case 16:
+      return DType::I16;
+    case 8:
+      return DType::I8;
+    }
+  }
+  return std::nullopt;
+}
+
+Type traced::typeFromDType(MLIRContext *ctx, DType dtype) {
+  Builder b(ctx);
+  switch (dtype) {
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F64:
+    return b.getF64Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::I64:
+    return b.getI64Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I16:
+    return b.getI16Type();
+  case DType::I8:
+    return b.getI8Type();
+  case DType::U8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case DType::Bool:
+    return b.getI1Type();
+  }
+  return {};
+}
+
+static int rankOf(DType d) {
+  // Category first (bool < int < float), then width.
+  switch (d) {
+  case DType::Bool:
+    return 0;
+  case DType::U8:
+    return 10;
+  case DType::I8:
+    return 11;
+  case DType::I16:
+    return 12;
+  case DType::I32:
+    return 13;
+  case DType::I64:
+    return 14;
+  case DType::F16:
+    return 20;
+  case DType::BF16:
+    return 21;
+  case DType::F32:
+    return 22;
+  case DType::F64:
+    return 23;
+  }
+  return 0;
+}
+
+DType traced::promoteDTypes(DType a, DType b) {
+  if (a == b)
+    return a;
+  if ((a == DType::F16 && b == DType::BF16) ||
+      (a == DType::BF16 && b == DType::F16))
+    return DType::F32;
+  if ((a == DType::U8 && b == DType::I8) || (a == DType::I8 && b == DType::U8))
+    return DType::I16;
+  return rankOf(a) > rankOf(b) ? a : b;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+static size_t elementBytes(DType dtype) {
+  switch (storageOf(dtype)) {
+  case Storage::Float:
+    return sizeof(float);
+  case Storage::Double:
+    return sizeof(double);
+  case Storage::Int:
+    return sizeof(int64_t);
+  case Storage::Bool:
+    return 1;
+  }
+  return 1;
+}
+
+Tensor::Tensor(DType dtype, ArrayRef<int64_t> shape)
+    : dtype_(dtype), shape_(shape.begin(), shape.end()) {
+  numel_ = 1;
+  for (int64_t d : shape)
+    numel_ *= d;
+  buffer_ = std::make_shared<std::vector<char>>(numel_ * elementBytes(dtype));
+}
+
+double Tensor::getDouble(int64_t i) const {
+  switch (storage()) {
+  case Storage::Float:
+    return data<float>()[i];
+  case Storage::Double:
+    return data<double>()[i];
+  case Storage::Int:
+    return static_cast<double>(data<int64_t>()[i]);
+  case Storage::Bool:
+    return data<uint8_t>()[i] ? 1.0 : 0.0;
+  }
+  return 0;
+}
+
+int64_t Tensor::getInt(int64_t i) const {
+  switch (storage()) {
+  case Storage::Float:
+    return static_cast<int64_t>(data<float>()[i]);
+  case Storage::Double:
+    return static_cast<int64_t>(data<double>()[i]);
+  case Storage::Int:
+    return data<int64_t>()[i];
+  case Storage::Bool:
+    return data<uint8_t>()[i];
+  }
+  return 0;
+}
+
+void Tensor::setDouble(int64_t i, double v) {
+  switch (storage()) {
+  case Storage::Float:
+    data<float>()[i] = static_cast<float>(v);
+    return;
+  case Storage::Double:
+    data<double>()[i] = v;
+    return;
+  case Storage::Int:
+    data<int64_t>()[i] = static_cast<int64_t>(v);
+    return;
+  case Storage::Bool:
+    data<uint8_t>()[i] = v != 0;
+    return;
+  }
+}
+
+Tensor Tensor::reshaped(ArrayRef<int64_t> shape) const {
+  Tensor t = *this;
+  t.shape_.assign(shape.begin(), shape.end());
+  return t;
+}
+
+Tensor Tensor::to(DType dtype) const {
+  if (dtype == dtype_)
+    return *this;
+  Tensor out(dtype, shape_);
+  if (storage() == Storage::Int && out.storage() == Storage::Int) {
+    std::memcpy(out.data<int64_t>(), data<int64_t>(), numel_ * 8);
+  } else {
+    for (int64_t i = 0; i < numel_; ++i)
+      out.setDouble(i, getDouble(i));
+  }
+  out.roundToDType();
+  return out;
+}
+
+void Tensor::roundToDType() {
+  if (dtype_ != DType::F16 && dtype_ != DType::BF16)
+    return;
+  const llvm::fltSemantics &sem = dtype_ == DType::F16
+                                      ? llvm::APFloat::IEEEhalf()
+                                      : llvm::APFloat::BFloat();
+  float *p = data<float>();
+  for (int64_t i = 0; i < numel_; ++i) {
+    llvm::APFloat v(p[i]);
+    bool lost;
+    v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+    v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    p[i] = v.convertToFloat();
+  }
+}
+
+SmallVector<int64_t> Tensor::strides() const {
+  SmallVector<int64_t> s(shape_.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape_.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape_[i + 1];
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// RtValue
+//===----------------------------------------------------------------------===//
+
+RtValue RtValue::ofList(std::vector<RtValue> items, bool isTuple) {
+  RtValue r;
+  auto list = std::make_shared<List>();
+  list->items = std::move(items);
+  list->isTuple = isTuple;
+  r.v = std::move(list);
+  return r;
+}
+
+std::optional<double> RtValue::number() const {
+  if (auto *i = std::get_if<int64_t>(&v))
+    return static_cast<double>(*i);
+  if (auto *d = std::get_if<double>(&v))
+    return *d;
+  if (auto *b = std::get_if<bool>(&v))
+    return *b ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+std::string RtValue::describe() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (isNone())
+    os << "None";
+  else if (isTensor()) {
+    os << "a " << dtypeName(tensor().dtype()) << " tensor of shape [";
+    llvm::interleaveComma(tensor().shape(), os);
+    os << "]";
+  } else if (auto *i = std::get_if<int64_t>(&v))
+    os << "the int " << *i;
+  else if (auto *d = std::get_if<double>(&v))
+    os << "the float " << *d;
+  else if (auto *b = std::get_if<bool>(&v))
+    os << (*b ? "True" : "False");
+  else if (auto *str = std::get_if<std::string>(&v))
+    os << "the str \"" << *str << "\"";
+  else if (auto *l = list())
+    os << "a " << (l->isTuple ? "tuple" : "list") << " of " << l->items.size();
+  else if (std::holds_alternative<Module>(v))
+    os << "a module";
+  else
+    os << "an object";
+  return s;
+}
+
+std::optional<RtValue> traced::rtValueFromAttr(Attribute attr) {
+  if (!attr || isa<NoneAttr>(attr))
+    return RtValue();
+  if (auto b = dyn_cast<BoolAttr>(attr))
+    return RtValue::ofBool(b.getValue());
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return RtValue::ofInt(i.getValue().getSExtValue());
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return RtValue::ofFloat(f.getValueAsDouble());
+  if (auto s = dyn_cast<StringAttr>(attr)) {
+    RtValue r;
+    r.v = s.getValue().str();
+    return r;
+  }
+  auto seq = [&](ArrayRef<Attribute> elems,
+                 bool isTuple) -> std::optional<RtValue> {
+    std::vector<RtValue> items;
+    for (Attribute e : elems) {
+      std::optional<RtValue> item = rtValueFromAttr(e);
+      if (!item)
+        return std::nullopt;
+      items.push_back(std::move(*item));
+    }
+    return RtValue::ofList(std::move(items), isTuple);
+  };
+  if (auto l = dyn_cast<ArrayAttr>(attr))
+    return seq(l.getValue(), false);
+  if (auto t = dyn_cast<TupleAttr>(attr))
+    return seq(t.getElements().getValue(), true);
+  if (auto e = dyn_cast<ElementsAttr>(attr)) {
+    FailureOr<Tensor> t = tensorFromElements(e);
+    if (failed(t))
+      return std::nullopt;
+    return RtValue(*t);
+  }
+  if (auto o = dyn_cast<ObjectAttr>(attr)) {
+    RtValue r;
+    r.v = RtValue::Object{o.getRepr().str()};
+    return r;
+  }
+  if (isa<SliceAttr, EllipsisAttr, DTypeAttr>(attr)) {
+    RtValue r;
+    r.v = attr;
+    return r;
+  }
+  return std::nullopt;
+}
+
+FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
+  ShapedType type = attr.getShapedType();
+  std::optional<DType> dtype = dtypeFromType(type.getElementType());
+  if (!dtype || !type.hasStaticShape())
+    return failure();
+  Tensor t(*dtype, type.getShape());
+  int64_t n = t.numel();
+  auto fill = [&](ArrayRef<char> raw, bool splat) -> LogicalResult {
+    Type elt = type.getElementType();
+    size_t width = elt.isInteger(1) ? 1 : elt.getIntOrFloatBitWidth() / 8;
+    if (!splat && raw.size() != n * width)
+      return failure();
+    for (int64_t i = 0; i < n; ++i) {
+      const char *p = raw.data() + (splat ? 0 : i * width);
+      switch (*dtype) {
+      case DType::F32: {
+        float v;
+        std::memcpy(&v, p, 4);
+        t.data<float>()[i] = v;
+        break;
+      }
+      case DType::F64: {
+        double v;
+        std::memcpy(&v, p, 8);
+        t.data<double>()[i] = v;
+        break;
+      }
+      case DType::F16:
+      case DType::BF16: {
+        uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        llvm::APFloat v(*dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                             : llvm::APFloat::BFloat(),
+                        llvm::APInt(16, bits));
+        bool lost;
+        v.convert(llvm::APFloat::IEEEsingle(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+        t.data<float>()[i] = v.convertToFloat();
+        break;
+      }
+      case DType::Bool:
+        t.data<uint8_t>()[i] = *p != 0;
+        break;
+      case DType::U8:
+        t.data<int64_t>()[i] = static_cast<uint8_t>(*p);
+        break;
+      default: {
+        int64_t v = 0;
+        switch (width) {
+        case 1:
+          v = static_cast<int8_t>(*p);
+          break;
+        case 2: {
+          int16_t x;
+          std::memcpy(&x, p, 2);
+          v = x;
+          break;
+        }
+        case 4: {
+          int32_t x;
+          std::memcpy(&x, p, 4);
+          v = x;
+          break;
+        }
+        default:
+          std::memcpy(&v, p, 8);
+        }
+        t.data<int64_t>()[i] = v;
+      }
+      }
+    }
+    return success();
+  };
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || failed(fill(blob->getData(), false)))
+      return failure();
+    return t;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (type.getElementType().isInteger(1)) {
+      int64_t i = 0;
+      for (bool v : dense.getValues<bool>())
+        t.data<uint8_t>()[i++] = v;
+      return t;
+    }
+    if (failed(fill(dense.getRawData(), dense.isSplat())))
+      return failure();
+    return t;
+  }
+  return failure();
+}
+
+ElementsAttr traced::elementsFromTensor(MLIRContext *ctx, const Tensor &t) {
+  auto type =
+      RankedTensorType::get(t.shape(), typeFromDType(ctx, t.dtype()));
+  switch (t.dtype()) {
+  case DType::F32:
+    return DenseElementsAttr::get(
+        type, ArrayRef<float>(t.data<float>(), t.numel()));
+  case DType::F64:
+    return DenseElementsAttr::get(
+        type, ArrayRef<double>(t.data<double>(), t.numel()));
+  case DType::Bool: {
+    SmallVector<bool> v(t.data<uint8_t>(), t.data<uint8_t>() + t.numel());
+    return DenseElementsAttr::get(type, v);
+  }
+  case DType::F16:
+  case DType::BF16: {
+    SmallVector<APFloat> v;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      APFloat f(t.data<float>()[i]);
+      bool lost;
+      f.convert(cast<FloatType>(type.getElementType()).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+      v.push_back(f);
+    }
+    return DenseElementsAttr::get(type, v);
+  }
+  default: {
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    SmallVector<APInt> v;
+    for (int64_t i = 0; i < t.numel(); ++i)
+      v.push_back(APInt(width, t.data<int64_t>()[i], /*isSigned=*/true,
+                        /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, v);
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// KernelArgs
+//===----------------------------------------------------------------------===//
+
+const RtValue &KernelArgs::get(StringRef name) const {
+  std::optional<unsigned> index = sig.lookup(name);
+  if (!index)
+    llvm::report_fatal_error("kernel reads unknown parameter '" + name + "'");
+  return values[*index];
+}
+
+bool KernelArgs::has(StringRef name) const {
+  return sig.lookup(name).has_value();
+}
+
+FailureOr<Tensor> KernelArgs::tensor(StringRef name) const {
+  const RtValue &v = get(name);
+  if (!v.isTensor())
+    return emitError() << "argument '" << name << "' must be a tensor, got "
+                       << v.describe();
+  return v.tensor();
+}
+
+FailureOr<int64_t> KernelArgs::getInt(StringRef name) const {
+  const RtValue &v = get(name);
+  if (auto *i = std::get_if<int64_t>(&v.v))
+    return *i;
+  if (auto *b = std::get_if<bool>(&v.v))
+    return static_cast<int64_t>(*b);
+  return emitError() << "argument '" << name << "' must be an int, got "
+                     << v.describe();
+}
+
+FailureOr<double> KernelArgs::getFloat(StringRef name) const {
+  if (std::optional<double> d = get(name).number())
+    return *d;
+  return emitError() << "argument '" << name << "' must be a number, got "
+                     << get(name).describe();
+}
+
+FailureOr<bool> KernelArgs::getBool(StringRef name) const {
+  const RtValue &v = get(name);
+  if (auto *b = std::get_if<bool>(&v.v))
+    return *b;
+  if (auto *i = std::get_if<int64_t>(&v.v))
+    return *i != 0;
+  return emitError() << "argument '" << name << "' must be a bool, got "
+                     << v.describe();
+}
+
+FailureOr<std::string> KernelArgs::getStr(StringRef name) const {
+  const RtValue &v = get(name);
+  if (auto *s = std::get_if<std::string>(&v.v))
+    return *s;
+  return emitError() << "argument '" << name << "' must be a str, got "
+                     << v.describe();
+}
+
+FailureOr<SmallVector<int64_t>> KernelArgs::getInts(StringRef name,
+                                                    unsigned size) const {
+  const RtValue &v = get(name);
+  if (auto *i = std::get_if<int64_t>(&v.v))
+    return SmallVector<int64_t>(size ? size : 1, *i);
+  if (const RtValue::List *l = v.list()) {
+    SmallVector<int64_t> out;
+    for (const RtValue &item : l->items) {
+      if (auto *i = std::get_if<int64_t>(&item.v))
+        out.push_back(*i);
+      else if (item.isTensor() && item.tensor().numel() == 1 &&
+               !isFloatingPoint(item.tensor().dtype()))
+        out.push_back(item.tensor().getInt(0));
+      else
+        return emitError() << "argument '" << name
+                           << "' must hold ints, got " << item.describe();
+    }
+    return out;
+  }
+  return emitError() << "argument '" << name << "' must be an int list, got "
+                     << v.describe();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>> traced::broadcastShape(ArrayRef<int64_t> a,
+                                                       ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return failure();
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Tensor traced::broadcastTo(const Tensor &t, ArrayRef<int64_t> shape) {
+  if (t.shape() == shape)
+    return t;
+  Tensor out(t.dtype(), shape);
+  int64_t rank = shape.size(), offset = rank - t.rank();
+  SmallVector<int64_t> inStrides = t.strides();
+  // The source stride of each output dimension (0 where broadcast).
+  SmallVector<int64_t> src(rank, 0);
+  for (int64_t i = 0; i < t.rank(); ++i)
+    src[offset + i] = t.dim(i) == 1 ? 0 : inStrides[i];
+  SmallVector<int64_t> index(rank, 0);
+  dispatchStorage(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *in = t.data<T>();
+    T *o = out.data<T>();
+    int64_t pos = 0;
+    for (int64_t n = 0; n < out.numel(); ++n) {
+      o[n] = in[pos];
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < shape[d]) {
+          pos += src[d];
+          break;
+        }
+        pos -= src[d] * (shape[d] - 1);
+        index[d] = 0;
+      }
+    }
+    return 0;
+  });
+  return out;
+}
+
+FailureOr<int64_t> traced::normalizeDim(const KernelArgs &args, int64_t dim,
+                                        int64_t rank) {
+  int64_t n = dim < 0 ? dim + rank : dim;
+  if (n < 0 || n >= rank)
+    return args.emitError() << "dim " << dim
+                            << " is out of range for a tensor of rank " << rank;
+  return n;
+}

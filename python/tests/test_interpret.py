@@ -1,0 +1,91 @@
+"""The reference interpreter against torch eager."""
+import math
+
+import numpy as np
+import pytest
+import torch
+import torchvision
+
+import traced
+from models import SimpleModule, real_models
+
+MODELS = real_models()
+
+
+def _check_close(got, expected, tol=1e-4):
+    expected = expected.detach().numpy()
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    scale = max(float(np.abs(expected).max()), 1e-30)
+    assert float(np.abs(got - expected).max()) <= tol * scale
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_models_match_torch(name):
+    module, x = MODELS[name]
+    tm = traced.trace(module, x)
+    with torch.no_grad():
+        expected = module(x)
+    got = tm.interpret(x.numpy())
+    assert len(got) == 1
+    _check_close(got[0], expected)
+    # A second run reuses the cached plans and weights.
+    _check_close(tm.interpret(x.numpy())[0], expected)
+
+
+@pytest.mark.parametrize("name", ["shufflenet_v2_x0_5", "mobilenet_v3_small",
+                                  "squeezenet1_0", "vit"])
+def test_other_torchvision_models(name):
+    if name == "vit":
+        module = torchvision.models.VisionTransformer(
+            image_size=32, patch_size=16, num_layers=2, num_heads=2,
+            hidden_dim=32, mlp_dim=64)
+        x = torch.randn(1, 3, 32, 32)
+    else:
+        module, x = getattr(torchvision.models, name)(), torch.randn(1, 3, 96, 96)
+    module.eval()
+    tm = traced.trace(module, x)
+    with torch.no_grad():
+        expected = module(x)
+    _check_close(tm.interpret(x.numpy())[0], expected)
+
+
+def test_after_surgery_the_interpreter_sees_the_edit():
+    tm = traced.trace(SimpleModule().eval(), torch.zeros(3, 4))
+    x = np.random.rand(3, 4).astype(np.float32)
+    before = tm.interpret(x)[0]
+    tm.linear.bias = tm.linear.bias + 1
+    assert np.allclose(tm.interpret(x)[0], before + 1)
+
+
+def test_nan_and_inf_propagate():
+    tm = traced.trace(SimpleModule().eval(), torch.zeros(3, 4))
+    x = np.zeros((3, 4), np.float32)
+    x[0, 0] = math.nan
+    x[1, 1] = math.inf
+    out = tm.interpret(x)[0]
+    assert np.isnan(out[0]).all()
+    assert not np.isfinite(out[1]).all()
+    assert np.isfinite(out[2]).all()
+
+
+def test_input_errors_name_the_input():
+    tm = traced.trace(SimpleModule().eval(), torch.zeros(3, 4))
+    with pytest.raises(traced.Error, match=r"takes 1 input\(s\) after self, but 2"):
+        tm.interpret(np.zeros((3, 4), np.float32), np.zeros(1, np.float32))
+    with pytest.raises(traced.Error, match=r"input #1 \('x'\) of @SimpleModule::forward "
+                                           r"expects 'tensor<3x4xf32>', got a float32 "
+                                           r"tensor of shape \[2, 4\]"):
+        tm.interpret(np.zeros((2, 4), np.float32))
+    with pytest.raises(traced.Error, match="got a float64 tensor"):
+        tm.interpret(np.zeros((3, 4), np.float64))
+
+
+def test_unknown_target_is_named_with_its_location():
+    class UsesCumsum(torch.nn.Module):
+        def forward(self, x):
+            return torch.cumsum(x, 0)
+
+    tm = traced.trace(UsesCumsum(), torch.ones(3), mode="symbolic")
+    with pytest.raises(traced.Error, match=r":\d+:\d+: error: the op library does not "
+                                           r"know 'torch.cumsum'"):
+        tm.interpret(np.ones(3, np.float32))
