@@ -14,6 +14,7 @@
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Translate/GraphText.h"
+#include "TracedIR/Translate/JsonTrace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -486,6 +487,15 @@ PYBIND11_MODULE(_traced, m) {
                          "cannot write bytecode");
              os.flush();
              return py::bytes(out);
+           })
+      .def("to_trace_json",
+           [](ModuleState &s) {
+             DiagnosticCapture diags(s.ctx.get());
+             std::string out;
+             llvm::raw_string_ostream os(out);
+             diags.check(exportTrace(s.get(), os), "cannot export the trace");
+             os.flush();
+             return out;
            })
       .def("verify",
            [](ModuleState &s) {
@@ -1069,6 +1079,19 @@ PYBIND11_MODULE(_traced, m) {
         return state;
       },
       py::arg("data"), py::arg("name") = "<string>");
+  m.def(
+      "import_trace",
+      [](py::bytes data, const std::string &name, const std::string &baseDir) {
+        auto state = std::make_shared<ModuleState>();
+        state->ctx = makeContext();
+        DiagnosticCapture diags(state->ctx.get());
+        std::string text = data;
+        state->module = importTrace(text, name, baseDir, state->ctx.get());
+        if (!state->module)
+          diags.raise("cannot import the trace " + name);
+        return state;
+      },
+      py::arg("data"), py::arg("name"), py::arg("base_dir"));
   m.def(
       "is_known_module",
       [](const std::string &className) {
