@@ -91,37 +91,6 @@ bool matchesType(const RtValue &v, Type type) {
   return true;
 }
 
-/// The runtime value of a bound argument, its markers replaced by operands.
-RtValue resolve(Attribute slot, ArrayRef<RtValue> operands, MLIRContext *ctx) {
-  if (auto marker = dyn_cast<OperandAttr>(slot))
-    return operands[marker.getIndex()];
-  auto seq = [&](ArrayRef<Attribute> elems, bool isTuple) {
-    std::vector<RtValue> items;
-    for (Attribute e : elems)
-      items.push_back(resolve(e, operands, ctx));
-    return RtValue::ofList(std::move(items), isTuple);
-  };
-  if (auto l = dyn_cast<ArrayAttr>(slot))
-    return seq(l.getValue(), false);
-  if (auto t = dyn_cast<TupleAttr>(slot))
-    return seq(t.getElements().getValue(), true);
-  if (auto s = dyn_cast<SliceAttr>(slot)) {
-    // A slice with traced bounds: rebuild it with the bounds' values.
-    auto part = [&](Attribute a) -> Attribute {
-      RtValue v = resolve(a, operands, ctx);
-      if (auto *i = std::get_if<int64_t>(&v.v))
-        return IntegerAttr::get(IntegerType::get(ctx, 64), *i);
-      return NoneAttr::get(ctx);
-    };
-    RtValue r;
-    r.v = SliceAttr::get(ctx, part(s.getStart()), part(s.getStop()),
-                         part(s.getStep()));
-    return r;
-  }
-  std::optional<RtValue> v = rtValueFromAttr(slot);
-  return v ? *v : RtValue();
-}
-
 bool hasMarker(Attribute a) {
   bool found = false;
   walkOperandMarkers(a, [&](OperandAttr) { found = true; });
@@ -410,7 +379,7 @@ struct Interpreter::Impl {
         std::vector<RtValue> args;
         for (auto [i, slot] : llvm::enumerate(plan.slots))
           args.push_back(plan.fixed[i] ? *plan.fixed[i]
-                                       : resolve(slot, operands, op.getContext()));
+                                       : resolveArgument(slot, operands, op.getContext()));
         FailureOr<std::vector<RtValue>> results =
             run(plan.callee, args, operands.back());
         if (failed(results))
@@ -427,7 +396,7 @@ struct Interpreter::Impl {
         values.reserve(plan.slots.size());
         for (auto [i, slot] : llvm::enumerate(plan.slots))
           values.push_back(plan.fixed[i] ? *plan.fixed[i]
-                                         : resolve(slot, operands, op.getContext()));
+                                         : resolveArgument(slot, operands, op.getContext()));
         Operation *at = &op;
         const Plan *p = &plan;
         KernelArgs args(plan.spec->signature, std::move(values), [at, p]() {

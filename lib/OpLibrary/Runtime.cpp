@@ -367,6 +367,66 @@ std::optional<RtValue> traced::rtValueFromAttr(Attribute attr) {
   return std::nullopt;
 }
 
+RtValue traced::resolveArgument(Attribute slot, ArrayRef<RtValue> operands,
+                                MLIRContext *ctx) {
+  if (auto marker = dyn_cast<OperandAttr>(slot))
+    return operands[marker.getIndex()];
+  auto seq = [&](ArrayRef<Attribute> elems, bool isTuple) {
+    std::vector<RtValue> items;
+    for (Attribute e : elems)
+      items.push_back(resolveArgument(e, operands, ctx));
+    return RtValue::ofList(std::move(items), isTuple);
+  };
+  if (auto l = dyn_cast<ArrayAttr>(slot))
+    return seq(l.getValue(), false);
+  if (auto t = dyn_cast<TupleAttr>(slot))
+    return seq(t.getElements().getValue(), true);
+  if (auto s = dyn_cast<SliceAttr>(slot)) {
+    // A slice with traced bounds: rebuild it with the bounds' values.
+    auto part = [&](Attribute a) -> Attribute {
+      RtValue v = resolveArgument(a, operands, ctx);
+      if (auto *i = std::get_if<int64_t>(&v.v))
+        return IntegerAttr::get(IntegerType::get(ctx, 64), *i);
+      return NoneAttr::get(ctx);
+    };
+    RtValue r;
+    r.v = SliceAttr::get(ctx, part(s.getStart()), part(s.getStop()),
+                         part(s.getStep()));
+    return r;
+  }
+  std::optional<RtValue> v = rtValueFromAttr(slot);
+  return v ? *v : RtValue();
+}
+
+Attribute traced::attrFromRtValue(MLIRContext *ctx, const RtValue &value) {
+  Builder b(ctx);
+  if (value.isNone())
+    return NoneAttr::get(ctx);
+  if (value.isTensor())
+    return elementsFromTensor(ctx, value.tensor());
+  if (auto *i = std::get_if<int64_t>(&value.v))
+    return b.getI64IntegerAttr(*i);
+  if (auto *d = std::get_if<double>(&value.v))
+    return b.getF64FloatAttr(*d);
+  if (auto *flag = std::get_if<bool>(&value.v))
+    return b.getBoolAttr(*flag);
+  if (auto *s = std::get_if<std::string>(&value.v))
+    return b.getStringAttr(*s);
+  if (const RtValue::List *l = value.list()) {
+    SmallVector<Attribute> items;
+    for (const RtValue &item : l->items) {
+      Attribute a = attrFromRtValue(ctx, item);
+      // Tensors inside tuples have no Python-value attribute.
+      if (!a || isa<ElementsAttr>(a))
+        return {};
+      items.push_back(a);
+    }
+    ArrayAttr array = b.getArrayAttr(items);
+    return l->isTuple ? Attribute(TupleAttr::get(ctx, array)) : array;
+  }
+  return {};
+}
+
 FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
   ShapedType type = attr.getShapedType();
   std::optional<DType> dtype = dtypeFromType(type.getElementType());

@@ -128,6 +128,13 @@ struct RtValue {
 /// Converts an operand-free Python value attribute (see PyValue.h) into a
 /// runtime value; null for what has no runtime meaning.
 std::optional<RtValue> rtValueFromAttr(Attribute attr);
+/// The runtime value of a bound call argument (a Python value attribute),
+/// its operand markers replaced by `operands`.
+RtValue resolveArgument(Attribute slot, llvm::ArrayRef<RtValue> operands,
+                        MLIRContext *ctx);
+/// The attribute a constant runtime value folds to, or null when it has
+/// none (modules, objects).
+Attribute attrFromRtValue(MLIRContext *ctx, const RtValue &value);
 /// A tensor holding an elements attribute's data.
 FailureOr<Tensor> tensorFromElements(ElementsAttr attr);
 /// An elements attribute holding a tensor (for folding).

@@ -672,15 +672,6 @@ static LogicalResult normalizeInPlace(CallOp op, unsigned skip) {
   return success();
 }
 
-LogicalResult CallFunctionOp::fold(FoldAdaptor,
-                                   SmallVectorImpl<OpFoldResult> &) {
-  return normalizeInPlace(*this, /*skip=*/0);
-}
-
-LogicalResult CallMethodOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &) {
-  return normalizeInPlace(*this, /*skip=*/1);
-}
-
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 //===----------------------------------------------------------------------===//
@@ -993,6 +984,77 @@ traced::inferCallResultTypes(Operation *op, SymbolTableCollection &symbols) {
   if (failed(status))
     return failure();
   return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Call ops: folding
+//===----------------------------------------------------------------------===//
+
+/// Calls of pure known targets whose operands are all small constants fold
+/// by running the interpreter's kernel: one meaning per op, used by the
+/// interpreter and the folder alike.
+static constexpr int64_t kMaxFoldElements = 1024;
+
+template <typename CallOp>
+static Attribute foldWithKernel(CallOp op, ArrayRef<Attribute> operandAttrs,
+                                bool isMethod) {
+  const OpSpec *spec = lookupCallee(op);
+  if (!spec || !spec->kernel || !spec->pure || op->getNumResults() != 1 ||
+      isInplace(op.getArgumentsAttr(), op.getKeywordsAttr()))
+    return {};
+  std::vector<RtValue> values;
+  for (Attribute a : operandAttrs) {
+    std::optional<RtValue> v = a ? rtValueFromAttr(a) : std::nullopt;
+    if (!v || (v->isTensor() && v->tensor().numel() > kMaxFoldElements))
+      return {};
+    values.push_back(std::move(*v));
+  }
+  MLIRContext *ctx = op.getContext();
+  // Invalid calls are the verifier's to report; folding stays quiet.
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  Location loc = op.getLoc();
+  auto emit = [loc]() { return mlir::emitError(loc); };
+  SmallVector<Attribute> slots;
+  if (failed(bindArguments(ctx, spec->signature, isMethod ? 1 : 0,
+                           op.getArgumentsAttr().getValue(),
+                           keywordNames(op.getKeywordsAttr()), emit, slots)))
+    return {};
+  if (isMethod) {
+    // The receiver goes last, after the argument operands.
+    std::rotate(values.begin(), values.begin() + 1, values.end());
+    slots[0] = OperandAttr::get(ctx, values.size() - 1);
+  }
+  std::vector<RtValue> bound;
+  for (Attribute slot : slots)
+    bound.push_back(resolveArgument(slot, values, ctx));
+  KernelArgs args(spec->signature, std::move(bound), emit);
+  FailureOr<RtValue> result = spec->kernel(args);
+  if (failed(result))
+    return {};
+  Attribute attr = attrFromRtValue(ctx, *result);
+  if (!attr || !ConstantOp::isValidValue(attr, op->getResult(0).getType()))
+    return {};
+  return attr;
+}
+
+LogicalResult CallFunctionOp::fold(FoldAdaptor adaptor,
+                                   SmallVectorImpl<OpFoldResult> &results) {
+  if (Attribute folded = foldWithKernel(*this, adaptor.getArgs(), false)) {
+    results.push_back(folded);
+    return success();
+  }
+  return normalizeInPlace(*this, /*skip=*/0);
+}
+
+LogicalResult CallMethodOp::fold(FoldAdaptor adaptor,
+                                 SmallVectorImpl<OpFoldResult> &results) {
+  SmallVector<Attribute> operands{adaptor.getReceiver()};
+  llvm::append_range(operands, adaptor.getArgs());
+  if (Attribute folded = foldWithKernel(*this, operands, true)) {
+    results.push_back(folded);
+    return success();
+  }
+  return normalizeInPlace(*this, /*skip=*/1);
 }
 
 #define GET_OP_CLASSES

@@ -24,3 +24,22 @@ traced.module root @M class "__main__.M" {
     output %0 : tensor<2xf32>
   }
 }
+
+// Small all-constant subgraphs fold with the interpreter's kernels.
+traced.module @Fold class "__main__.Fold" {
+  // CHECK-LABEL: graph @forward
+  graph @forward(%self: !traced.module<@Fold>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, i64, tensor<2xf32>) {
+    // CHECK-DAG: %[[A:.*]] = constant dense<[3.000000e+00, 0.000000e+00]> : tensor<2xf32>
+    // CHECK-DAG: %[[N:.*]] = constant 4 : i64
+    %c = constant dense<[1.0, -2.0]> : tensor<2xf32>
+    %0 = call_method %c["__add__"](2.0) : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = call_function "torch.nn.functional.relu"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+    %n = call_method %c["size"](0) : (tensor<2xf32>) -> i64
+    %2 = call_function "operator.mul"(%n, 2) : (i64) -> i64
+    // Calls with traced operands stay.
+    // CHECK: %[[Y:.*]] = call_method %x["__mul__"](other=%[[A]])
+    %3 = call_method %x["__mul__"](%1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    // CHECK: output %[[A]], %[[A]], %[[N]], %[[Y]]
+    output %1, %1, %2, %3 : tensor<2xf32>, tensor<2xf32>, i64, tensor<2xf32>
+  }
+}
