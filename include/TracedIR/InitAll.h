@@ -20,8 +20,9 @@ void registerAllDialects(DialectRegistry &registry);
 /// Upstream passes and pipelines plus traced's.
 void registerAllPasses();
 
-/// Upstream translations plus traced's (`--traced-to-graph-text`,
-/// `--traced-op-library-doc`).
+/// Upstream translations plus traced's: `--traced-to-graph-text`,
+/// `--traced-op-library-doc`, `--import-trace`, `--export-trace` and
+/// `--interpret`.
 void registerAllTranslations();
 
 } // namespace traced

@@ -464,10 +464,13 @@ struct PyParser {
     if (isInteger.has_value()) {
       if (failed(*isInteger))
         return failure();
-      if (integer.getActiveBits() > 63)
+      // Python ints here are int64: [-2^63, 2^63).
+      APInt wide = integer.zextOrTrunc(std::max(integer.getBitWidth(), 65u));
+      APInt limit = APInt::getOneBitSet(wide.getBitWidth(), 63);
+      if (negative ? wide.ugt(limit) : wide.uge(limit))
         return parser.emitError(loc, "integer does not fit in 64 bits");
-      int64_t v = integer.getSExtValue();
-      value = b.getI64IntegerAttr(negative ? -v : v);
+      APInt v = wide.trunc(64);
+      value = b.getI64IntegerAttr((negative ? -v : v).getSExtValue());
       return success();
     }
     if (negative) {

@@ -45,3 +45,11 @@ traced.module @Values class "__main__.Values" {
   // CHECK: attribute @any : !traced.object = 3
   attribute @any : !traced.object = 3
 }
+
+// The int64 range, both ends.
+traced.module @Limits class "__main__.Limits" {
+  // CHECK: attribute @min : i64 = -9223372036854775808
+  attribute @min : i64 = -9223372036854775808
+  // CHECK: attribute @max : i64 = 9223372036854775807
+  attribute @max : i64 = 9223372036854775807
+}

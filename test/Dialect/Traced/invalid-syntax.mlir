@@ -113,3 +113,10 @@ traced.module @M class "__main__.M" {
 // expected-error @below {{custom op 'traced.modul' is unknown}}
 traced.modul @M class "x" {
 }
+
+// -----
+
+traced.module @M class "__main__.M" {
+  // expected-error @below {{integer does not fit in 64 bits}}
+  attribute @a : i64 = -9223372036854775809
+}

@@ -1,0 +1,87 @@
+"""Reference interpreter cost: per-expr overhead and resnet18.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/interpreter.py
+
+1. A chain of 10,000 small ops (x = x * 1.0001 + 0.5 on a 4-element tensor),
+   run by traced's interpreter, by torch.fx.Interpreter on the same fx graph,
+   and by torch eager; overhead per expr = time / exprs.
+2. torchvision resnet18 (batch 1, 224x224): the interpreter against torch
+   eager at the same thread count.
+Medians of repeated runs, after a warm-up run. Both sides get the same
+thread count (TRACED_BENCH_THREADS, default 1) for torch's intra-op pool and
+for OpenBLAS, which both the interpreter and torch's CPU convolutions use.
+"""
+import os
+
+THREADS = os.environ.get("TRACED_BENCH_THREADS", "1")
+# Before numpy or torch load OpenBLAS.
+os.environ["OPENBLAS_NUM_THREADS"] = THREADS
+os.environ["OMP_NUM_THREADS"] = THREADS
+
+import statistics
+import time
+
+import numpy as np
+import torch
+import torch.fx as fx
+import torchvision
+
+import traced
+
+CHAIN = 5000  # two exprs per step: 10,000 exprs
+
+
+class Chain(torch.nn.Module):
+    def forward(self, x):
+        for _ in range(CHAIN):
+            x = x * 1.0001 + 0.5
+        return x
+
+
+def median_time(fn, runs):
+    fn()  # warm-up: plans and weights are cached by the first run
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main():
+    torch.set_num_threads(int(THREADS))
+    threads = torch.get_num_threads()
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "default")
+    print(f"torch {torch.__version__}, {threads} torch thread(s), "
+          f"OPENBLAS_NUM_THREADS={blas}, numpy {np.__version__}")
+
+    x = torch.randn(4)
+    gm = fx.symbolic_trace(Chain())
+    exprs = sum(1 for n in gm.graph.nodes if n.op == "call_function")
+    tm = traced.trace(Chain(), x, mode="symbolic")
+    xs = x.numpy()
+    ours = median_time(lambda: tm.interpret(xs), 10)
+    interp = fx.Interpreter(gm)
+    with torch.no_grad():
+        fx_time = median_time(lambda: interp.run(x), 10)
+        eager = median_time(lambda: gm(x), 10)
+    print(f"\nchain of {exprs} exprs on a 4-element tensor (median of 10)")
+    print(f"  traced interpreter     {ours * 1e3:8.2f} ms  {ours / exprs * 1e6:6.2f} us/expr")
+    print(f"  torch.fx.Interpreter   {fx_time * 1e3:8.2f} ms  {fx_time / exprs * 1e6:6.2f} us/expr")
+    print(f"  torch eager            {eager * 1e3:8.2f} ms  {eager / exprs * 1e6:6.2f} us/expr")
+
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18().eval()
+    image = torch.randn(1, 3, 224, 224)
+    tm = traced.trace(model, image)
+    ours = median_time(lambda: tm.interpret(image.numpy()), 10)
+    with torch.no_grad():
+        eager = median_time(lambda: model(image), 10)
+    print(f"\nresnet18, batch 1 (median of 10)")
+    print(f"  traced interpreter     {ours * 1e3:8.1f} ms")
+    print(f"  torch eager            {eager * 1e3:8.1f} ms")
+    print(f"  ratio                  {ours / eager:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()
