@@ -18,6 +18,24 @@ THREADS = os.environ.get("TRACED_BENCH_THREADS", "1")
 os.environ["OPENBLAS_NUM_THREADS"] = THREADS
 os.environ["OMP_NUM_THREADS"] = THREADS
 
+
+def _openblas_core():
+    """OpenBLAS misdetects this VM's CPU and falls back to its SSE3
+    ('Prescott') kernels; name the core from the CPU flags instead."""
+    try:
+        flags = open("/proc/cpuinfo").read().split()
+    except OSError:
+        return None
+    if "avx512f" in flags:
+        return "SkylakeX"
+    if "avx2" in flags:
+        return "Haswell"
+    return None
+
+
+if "OPENBLAS_CORETYPE" not in os.environ and _openblas_core():
+    os.environ["OPENBLAS_CORETYPE"] = _openblas_core()
+
 import statistics
 import time
 
@@ -53,7 +71,9 @@ def main():
     threads = torch.get_num_threads()
     blas = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"torch {torch.__version__}, {threads} torch thread(s), "
-          f"OPENBLAS_NUM_THREADS={blas}, numpy {np.__version__}")
+          f"OPENBLAS_NUM_THREADS={blas}, "
+          f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'auto')}, "
+          f"numpy {np.__version__}")
 
     x = torch.randn(4)
     gm = fx.symbolic_trace(Chain())
