@@ -51,8 +51,10 @@ check: build
 	ninja -C $(BUILD_DIR) check-traced
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q python/tests
 	ninja -C $(BUILD_DIR) traced-doc
-	@cmp -s $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md \
-	  || { echo "docs/reference/TracedDialect.md is stale: run 'make docs'"; exit 1; }
+	@for f in TracedDialect TracedPasses; do \
+	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
+	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
+	done
 
 demo: build
 	@echo "== seed 000's SimpleModule, parsed and verified by traced-opt =="
@@ -70,6 +72,7 @@ docs: build
 	mkdir -p docs/reference
 	cp $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md
 	cp $(BUILD_DIR)/docs/OpLibrary.md docs/reference/OpLibrary.md
+	cp $(BUILD_DIR)/docs/Traced/TracedPasses.md docs/reference/TracedPasses.md
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -5,6 +5,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/Passes.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
 
@@ -26,7 +27,10 @@ void traced::registerAllDialects(DialectRegistry &registry) {
   registry.insert<traced::TracedDialect>();
 }
 
-void traced::registerAllPasses() { mlir::registerAllPasses(); }
+void traced::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerTracedPasses();
+}
 
 void traced::registerAllTranslations() {
   mlir::registerAllTranslations();

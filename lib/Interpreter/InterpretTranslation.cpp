@@ -16,7 +16,8 @@
 using namespace mlir;
 using namespace mlir::traced;
 
-static llvm::cl::OptionCategory interpretCategory("traced-translate --interpret");
+static llvm::cl::OptionCategory
+    interpretCategory("traced-translate --interpret");
 
 static llvm::cl::opt<std::string> entryOption(
     "interpret-entry",
@@ -114,8 +115,8 @@ static LogicalResult interpret(Operation *op, llvm::raw_ostream &os) {
   Interpreter interpreter(module);
   StringRef entry = entryOption;
   auto [moduleName, graphName] = entry.split("::");
-  GraphOp graph =
-      interpreter.getEntry(moduleName, graphName.empty() ? "forward" : graphName);
+  GraphOp graph = interpreter.getEntry(
+      moduleName, graphName.empty() ? "forward" : graphName);
   if (!graph)
     return failure();
   std::vector<RtValue> inputs;

@@ -22,16 +22,16 @@ namespace {
 /// How one op runs.
 struct Plan {
   enum Kind { Constant, Kernel, Graph, Unknown } kind = Unknown;
-  RtValue constant;                 // Constant (and getattr results)
-  const OpSpec *spec = nullptr;     // Kernel
-  std::string target;               // for diagnostics
+  RtValue constant;             // Constant (and getattr results)
+  const OpSpec *spec = nullptr; // Kernel
+  std::string target;           // for diagnostics
   // One entry per parameter of `spec` (Kernel) or per callee input (Graph):
   // the bound argument with operand markers, and its value when it has no
   // marker.
   SmallVector<Attribute> slots;
   SmallVector<std::optional<RtValue>> fixed;
-  GraphOp callee;                   // Graph
-  std::string unknownReason;        // Unknown
+  GraphOp callee;            // Graph
+  std::string unknownReason; // Unknown
 };
 
 std::string typeString(Type t) {
@@ -186,8 +186,8 @@ struct Interpreter::Impl {
       // Module instances are static: a getattr always reads the same decl.
       traced::ModuleOp owner =
           lookupModule(cast<ModuleType>(g.getReceiver().getType()));
-      Operation *decl = owner ? symbols.lookupSymbolIn(owner, g.getNameAttr())
-                              : nullptr;
+      Operation *decl =
+          owner ? symbols.lookupSymbolIn(owner, g.getNameAttr()) : nullptr;
       if (!decl)
         return op->emitError("cannot resolve this getattr");
       FailureOr<RtValue> v = declValue(decl);
@@ -203,8 +203,8 @@ struct Interpreter::Impl {
     if (keywordAttr)
       for (Attribute k : keywordAttr)
         keywords.push_back(cast<StringAttr>(k).getValue());
-    unsigned numArgs = isa<CallMethodOp>(op) ? op->getNumOperands() - 1
-                                             : op->getNumOperands();
+    unsigned numArgs =
+        isa<CallMethodOp>(op) ? op->getNumOperands() - 1 : op->getNumOperands();
     auto emit = [op]() { return op->emitError(); };
     if (auto call = dyn_cast<CallFunctionOp>(op)) {
       plan.target = call.getCallee().str();
@@ -227,9 +227,10 @@ struct Interpreter::Impl {
       plan.target = ("Tensor." + call.getMethod()).str();
       plan.spec = OpLibrary::get().lookupMethod(call.getMethod());
       if (!plan.spec) {
-        plan.unknownReason = "the op library does not know the Tensor method '" +
-                             call.getMethod().str() +
-                             "', so the interpreter has no kernel for it";
+        plan.unknownReason =
+            "the op library does not know the Tensor method '" +
+            call.getMethod().str() +
+            "', so the interpreter has no kernel for it";
         return success();
       }
       if (failed(bindArguments(ctx, plan.spec->signature, 1,
@@ -254,7 +255,8 @@ struct Interpreter::Impl {
             symbols.lookupSymbolIn(module, call.getMethodAttr()))) {
       plan.kind = Plan::Graph;
       plan.callee = graph;
-      plan.target = ("@" + module.getSymName() + "::" + graph.getSymName()).str();
+      plan.target =
+          ("@" + module.getSymName() + "::" + graph.getSymName()).str();
       unsigned inputs = graph.getNumArguments() - 1;
       plan.slots.assign(inputs, Attribute());
       size_t positional = arguments.size() - keywords.size();
@@ -267,15 +269,16 @@ struct Interpreter::Impl {
       plan.fixed.resize(inputs);
       for (auto [i, slot] : llvm::enumerate(plan.slots)) {
         if (!slot)
-          return op->emitError("no argument for input #") << i + 1 << " of "
-                                                            << plan.target;
+          return op->emitError("no argument for input #")
+                 << i + 1 << " of " << plan.target;
         if (!hasMarker(slot))
           plan.fixed[i] = rtValueFromAttr(slot);
       }
       return success();
     }
     // A leaf module: its class's functional with the module's attributes.
-    const ModuleSpec *leaf = OpLibrary::get().lookupModule(module.getClassName());
+    const ModuleSpec *leaf =
+        OpLibrary::get().lookupModule(module.getClassName());
     if (!leaf || call.getMethod() != "forward") {
       plan.unknownReason = "the leaf module @" + module.getSymName().str() +
                            " of class '" + module.getClassName().str() +
@@ -334,9 +337,9 @@ struct Interpreter::Impl {
     std::string where =
         ("@" + module.getSymName() + "::" + graph.getSymName()).str();
     if (inputs.size() + 1 != types.size())
-      return graph.emitError() << where << " takes " << types.size() - 1
-                               << " input(s) after self, but "
-                               << inputs.size() << " were given";
+      return graph.emitError()
+             << where << " takes " << types.size() - 1
+             << " input(s) after self, but " << inputs.size() << " were given";
     llvm::DenseMap<Value, RtValue> env;
     env[graph.getSelf()] = self;
     for (auto [i, input] : llvm::enumerate(inputs)) {
@@ -378,15 +381,16 @@ struct Interpreter::Impl {
       case Plan::Graph: {
         std::vector<RtValue> args;
         for (auto [i, slot] : llvm::enumerate(plan.slots))
-          args.push_back(plan.fixed[i] ? *plan.fixed[i]
-                                       : resolveArgument(slot, operands, op.getContext()));
+          args.push_back(
+              plan.fixed[i] ? *plan.fixed[i]
+                            : resolveArgument(slot, operands, op.getContext()));
         FailureOr<std::vector<RtValue>> results =
             run(plan.callee, args, operands.back());
         if (failed(results))
           return op.emitError() << "in the call of " << plan.target;
         if (results->size() != op.getNumResults())
-          return op.emitError() << "the callee returned " << results->size()
-                                << " value(s)";
+          return op.emitError()
+                 << "the callee returned " << results->size() << " value(s)";
         for (auto [r, v] : llvm::zip(op.getResults(), *results))
           env[r] = v;
         break;
@@ -395,8 +399,9 @@ struct Interpreter::Impl {
         std::vector<RtValue> values;
         values.reserve(plan.slots.size());
         for (auto [i, slot] : llvm::enumerate(plan.slots))
-          values.push_back(plan.fixed[i] ? *plan.fixed[i]
-                                         : resolveArgument(slot, operands, op.getContext()));
+          values.push_back(
+              plan.fixed[i] ? *plan.fixed[i]
+                            : resolveArgument(slot, operands, op.getContext()));
         Operation *at = &op;
         const Plan *p = &plan;
         KernelArgs args(plan.spec->signature, std::move(values), [at, p]() {
@@ -416,9 +421,9 @@ struct Interpreter::Impl {
         } else if (op.getNumResults() > 1) {
           const RtValue::List *l = result->list();
           if (!l || l->items.size() != op.getNumResults())
-            return op.emitError() << "'" << plan.target << "' computed "
-                                  << result->describe() << " for "
-                                  << op.getNumResults() << " results";
+            return op.emitError()
+                   << "'" << plan.target << "' computed " << result->describe()
+                   << " for " << op.getNumResults() << " results";
           for (auto [r, v] : llvm::zip(op.getResults(), l->items))
             env[r] = v;
         }
@@ -443,9 +448,9 @@ GraphOp Interpreter::getEntry(StringRef moduleName, StringRef graphName) {
       module = m;
   if (!module) {
     emitError(impl->module.getLoc())
-        << (moduleName.empty() ? "there is no root traced.module"
-                               : ("there is no traced.module @" + moduleName)
-                                     .str());
+        << (moduleName.empty()
+                ? "there is no root traced.module"
+                : ("there is no traced.module @" + moduleName).str());
     return {};
   }
   auto graph = dyn_cast_or_null<GraphOp>(module.lookupSymbol(graphName));

@@ -163,7 +163,8 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
       double x = pa ? static_cast<double>(pa[i]) : static_cast<double>(sa);
       double y = pb ? static_cast<double>(pb[i]) : static_cast<double>(sb);
       if constexpr (std::is_same_v<T, float>)
-        o[i] = static_cast<float>(fn(static_cast<float>(x), static_cast<float>(y)));
+        o[i] = static_cast<float>(
+            fn(static_cast<float>(x), static_cast<float>(y)));
       else
         o[i] = static_cast<T>(fn(x, y));
     }
@@ -183,7 +184,8 @@ FailureOr<double> alphaOf(const KernelArgs &args) {
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> relu(const KernelArgs &args) {
-  return unaryAny(args, [](double x) { return x > 0 ? x : (x != x ? x : 0.0); });
+  return unaryAny(args,
+                  [](double x) { return x > 0 ? x : (x != x ? x : 0.0); });
 }
 
 FailureOr<RtValue> relu6(const KernelArgs &args) {
@@ -193,7 +195,8 @@ FailureOr<RtValue> relu6(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> hardtanh(const KernelArgs &args) {
-  FailureOr<double> lo = args.getFloat("min_val"), hi = args.getFloat("max_val");
+  FailureOr<double> lo = args.getFloat("min_val"),
+                    hi = args.getFloat("max_val");
   if (failed(lo) || failed(hi))
     return failure();
   double a = *lo, b = *hi;
@@ -212,8 +215,9 @@ FailureOr<RtValue> gelu(const KernelArgs &args) {
       return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
     });
   if (*approximate != "none")
-    return args.emitError() << "approximate must be \"none\" or \"tanh\", got \""
-                            << *approximate << "\"";
+    return args.emitError()
+           << "approximate must be \"none\" or \"tanh\", got \"" << *approximate
+           << "\"";
   return unaryFloat(
       args, [](double x) { return 0.5 * x * (1.0 + std::erf(x / M_SQRT2)); });
 }
@@ -301,8 +305,9 @@ FailureOr<RtValue> add(const KernelArgs &args) {
   double k = *alpha;
   if (k == 1)
     return binary(args, "input", "other", [](auto x, auto y) { return x + y; });
-  return binary(args, "input", "other",
-                [k](auto x, auto y) { return x + static_cast<decltype(x)>(k) * y; });
+  return binary(args, "input", "other", [k](auto x, auto y) {
+    return x + static_cast<decltype(x)>(k) * y;
+  });
 }
 
 FailureOr<RtValue> sub(const KernelArgs &args) {
@@ -312,8 +317,9 @@ FailureOr<RtValue> sub(const KernelArgs &args) {
   double k = *alpha;
   if (k == 1)
     return binary(args, "input", "other", [](auto x, auto y) { return x - y; });
-  return binary(args, "input", "other",
-                [k](auto x, auto y) { return x - static_cast<decltype(x)>(k) * y; });
+  return binary(args, "input", "other", [k](auto x, auto y) {
+    return x - static_cast<decltype(x)>(k) * y;
+  });
 }
 
 FailureOr<RtValue> rsub(const KernelArgs &args) {
@@ -327,8 +333,9 @@ FailureOr<RtValue> mul(const KernelArgs &args) {
 FailureOr<RtValue> div(const KernelArgs &args) {
   const RtValue &mode = args.get("rounding_mode");
   if (mode.isNone())
-    return binary(args, "input", "other", [](auto x, auto y) { return x / y; },
-                  /*floatResult=*/true);
+    return binary(
+        args, "input", "other", [](auto x, auto y) { return x / y; },
+        /*floatResult=*/true);
   FailureOr<std::string> m = args.getStr("rounding_mode");
   if (failed(m))
     return failure();
@@ -346,8 +353,9 @@ FailureOr<RtValue> div(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> rtruediv(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) { return y / x; },
-                /*floatResult=*/true);
+  return binary(
+      args, "input", "other", [](auto x, auto y) { return y / x; },
+      /*floatResult=*/true);
 }
 
 FailureOr<RtValue> floorDivide(const KernelArgs &args) {

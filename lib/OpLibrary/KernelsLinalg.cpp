@@ -20,8 +20,8 @@ void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
           const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
           float *c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b,
-              ldb, beta, c, ldc);
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
+              beta, c, ldc);
 }
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
           const double *a, int64_t lda, const double *b, int64_t ldb,
@@ -108,8 +108,8 @@ FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
 
 template <typename T>
 void conv2dImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
-                int64_t groups, ArrayRef<int64_t> stride,
-                ArrayRef<int64_t> pad, ArrayRef<int64_t> dil, Tensor &out) {
+                int64_t groups, ArrayRef<int64_t> stride, ArrayRef<int64_t> pad,
+                ArrayRef<int64_t> dil, Tensor &out) {
   int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), wd = x.dim(3);
   int64_t o = w.dim(0), cg = w.dim(1), kh = w.dim(2), kw = w.dim(3);
   int64_t oh = out.dim(2), ow = out.dim(3), og = o / groups;
@@ -156,7 +156,8 @@ void conv2dImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> conv(const KernelArgs &args) {
-  FailureOr<Tensor> input = args.tensor("input"), weight = args.tensor("weight");
+  FailureOr<Tensor> input = args.tensor("input"),
+                    weight = args.tensor("weight");
   if (failed(input) || failed(weight))
     return failure();
   std::optional<Tensor> bias;
@@ -216,7 +217,8 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> linear(const KernelArgs &args) {
-  FailureOr<Tensor> input = args.tensor("input"), weight = args.tensor("weight");
+  FailureOr<Tensor> input = args.tensor("input"),
+                    weight = args.tensor("weight");
   if (failed(input) || failed(weight))
     return failure();
   if (failed(sameFloat(args, {&*input, &*weight})))
@@ -295,7 +297,8 @@ FailureOr<RtValue> mm(const KernelArgs &args) {
 FailureOr<RtValue> baddbmm(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
                     b = args.tensor("batch2");
-  FailureOr<double> beta = args.getFloat("beta"), alpha = args.getFloat("alpha");
+  FailureOr<double> beta = args.getFloat("beta"),
+                    alpha = args.getFloat("alpha");
   if (failed(input) || failed(a) || failed(b) || failed(beta) || failed(alpha))
     return failure();
   FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
@@ -318,12 +321,11 @@ namespace {
 /// F.multi_head_attention_forward for the common case: packed in-projection,
 /// no bias_k/bias_v, no zero attention, no masks, no dropout in training.
 template <typename T>
-LogicalResult attention(const KernelArgs &args, const Tensor &query,
-                        const Tensor &key, const Tensor &value,
-                        const Tensor &inW, const Tensor *inB,
-                        const Tensor &outW, const Tensor *outB, int64_t heads,
-                        bool needWeights, bool average, Tensor &output,
-                        Tensor &weights) {
+LogicalResult
+attention(const KernelArgs &args, const Tensor &query, const Tensor &key,
+          const Tensor &value, const Tensor &inW, const Tensor *inB,
+          const Tensor &outW, const Tensor *outB, int64_t heads,
+          bool needWeights, bool average, Tensor &output, Tensor &weights) {
   int64_t l = query.dim(0), n = query.dim(1), e = query.dim(2);
   int64_t s = key.dim(0), d = e / heads;
   auto project = [&](const Tensor &x, int64_t part, int64_t rows) {
@@ -423,8 +425,8 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
   for (StringRef name : {"bias_k", "bias_v", "key_padding_mask", "attn_mask",
                          "static_k", "static_v"})
     if (!args.isNone(name))
-      return args.emitError() << "'" << name
-                              << "' is not supported by the interpreter";
+      return args.emitError()
+             << "'" << name << "' is not supported by the interpreter";
   if (*zeroAttn || *separate)
     return args.emitError() << "add_zero_attn and separate projection "
                                "weights are not supported by the interpreter";
@@ -454,12 +456,12 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
   Tensor output, weights;
   LogicalResult ok =
       q.storage() == Storage::Double
-          ? attention<double>(args, q, k, v, *inW, inB ? &*inB : nullptr,
-                              *outW, outB ? &*outB : nullptr, *heads,
-                              *needWeights, *average, output, weights)
-          : attention<float>(args, q, k, v, *inW, inB ? &*inB : nullptr,
-                             *outW, outB ? &*outB : nullptr, *heads,
-                             *needWeights, *average, output, weights);
+          ? attention<double>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
+                              outB ? &*outB : nullptr, *heads, *needWeights,
+                              *average, output, weights)
+          : attention<float>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
+                             outB ? &*outB : nullptr, *heads, *needWeights,
+                             *average, output, weights);
   if (failed(ok))
     return failure();
   output.roundToDType();

@@ -120,8 +120,8 @@ FailureOr<RtValue> batchNorm(const KernelArgs &args) {
         // Folded into one scale and shift, as PyTorch's CPU kernel does.
         T invstd = static_cast<T>(1.0 / std::sqrt((*var)[ch] + *eps));
         T scale = static_cast<T>((*weight)[ch]) * invstd;
-        T shift = static_cast<T>((*bias)[ch]) -
-                  static_cast<T>((*mean)[ch]) * scale;
+        T shift =
+            static_cast<T>((*bias)[ch]) - static_cast<T>((*mean)[ch]) * scale;
         for (int64_t b = 0; b < in->dim(0); ++b) {
           const T *src = p + (b * c + ch) * inner;
           T *dst = o + (b * c + ch) * inner;
@@ -172,9 +172,8 @@ FailureOr<RtValue> layerNorm(const KernelArgs &args) {
         var /= count;
         double invstd = 1.0 / std::sqrt(var + *eps);
         for (int64_t i = 0; i < count; ++i)
-          o[r * count + i] = static_cast<T>(((row[i] - mean) * invstd) *
-                                                (*weight)[i] +
-                                            (*bias)[i]);
+          o[r * count + i] = static_cast<T>(
+              ((row[i] - mean) * invstd) * (*weight)[i] + (*bias)[i]);
       }
     }
     return 0;

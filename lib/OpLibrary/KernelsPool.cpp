@@ -138,10 +138,10 @@ FailureOr<RtValue> avgPool2d(const KernelArgs &args) {
   if (failed(w) || failed(x))
     return failure();
   int64_t h = x->dim(1), wd = x->dim(2);
-  int64_t oh = pooledSize(h, w->kernel[0], w->stride[0], w->padding[0], 1,
-                          w->ceilMode);
-  int64_t ow = pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1], 1,
-                          w->ceilMode);
+  int64_t oh =
+      pooledSize(h, w->kernel[0], w->stride[0], w->padding[0], 1, w->ceilMode);
+  int64_t ow =
+      pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1], 1, w->ceilMode);
   SmallVector<int64_t> shape(in->shape().drop_back(2));
   shape.append({oh, ow});
   Tensor out(in->dtype(), shape);
@@ -163,7 +163,7 @@ FailureOr<RtValue> avgPool2d(const KernelArgs &args) {
         for (int64_t iy = y0; iy < y1; ++iy)
           for (int64_t ix = x0; ix < x1; ++ix)
             sum += x->getDouble((p * h + iy) * wd + ix);
-        int64_t count = divisor           ? *divisor
+        int64_t count = divisor       ? *divisor
                         : *includePad ? poolSize
                                       : (y1 - y0) * (x1 - x0);
         out.setDouble((p * oh + y) * ow + xo, sum / count);

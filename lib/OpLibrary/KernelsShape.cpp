@@ -47,9 +47,8 @@ Tensor permuteTensor(const Tensor &x, ArrayRef<int64_t> perm) {
 }
 
 /// Resolves one -1 in a target shape.
-FailureOr<SmallVector<int64_t>> resolveShape(const KernelArgs &args,
-                                             ArrayRef<int64_t> shape,
-                                             int64_t numel) {
+FailureOr<SmallVector<int64_t>>
+resolveShape(const KernelArgs &args, ArrayRef<int64_t> shape, int64_t numel) {
   SmallVector<int64_t> out(shape);
   int64_t known = 1, inferred = -1;
   for (auto [i, d] : llvm::enumerate(out)) {
@@ -64,8 +63,8 @@ FailureOr<SmallVector<int64_t>> resolveShape(const KernelArgs &args,
   if (inferred >= 0 && known != 0 && numel % known == 0)
     out[inferred] = numel / known;
   else if (inferred >= 0 || known != numel)
-    return args.emitError() << "shape is invalid for an input of " << numel
-                            << " elements";
+    return args.emitError()
+           << "shape is invalid for an input of " << numel << " elements";
   return out;
 }
 
@@ -105,8 +104,8 @@ FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
         (std::holds_alternative<Attribute>(item.v) && !isEllipsis(item)))
       ++consumed;
   if (consumed > x.rank())
-    return args.emitError() << "too many indices for a tensor of rank "
-                            << x.rank();
+    return args.emitError()
+           << "too many indices for a tensor of rank " << x.rank();
   SmallVector<int64_t> inStrides = x.strides(), shape, strides;
   int64_t offset = 0, dim = 0;
   for (const RtValue &item : items) {
@@ -122,9 +121,9 @@ FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
       int64_t size = x.dim(dim);
       int64_t n = *i < 0 ? *i + size : *i;
       if (n < 0 || n >= size)
-        return args.emitError() << "index " << *i
-                                << " is out of range for dimension " << dim
-                                << " of size " << size;
+        return args.emitError()
+               << "index " << *i << " is out of range for dimension " << dim
+               << " of size " << size;
       offset += n * inStrides[dim++];
     } else if (auto *a = std::get_if<Attribute>(&item.v);
                a && isa<SliceAttr>(*a)) {
@@ -163,13 +162,13 @@ FailureOr<std::vector<Tensor>> tensorList(const KernelArgs &args,
                                           StringRef name) {
   const RtValue::List *l = args.get(name).list();
   if (!l || l->items.empty())
-    return args.emitError() << "'" << name << "' must be a non-empty list of "
-                                              "tensors";
+    return args.emitError() << "'" << name
+                            << "' must be a non-empty list of "
+                               "tensors";
   std::vector<Tensor> out;
   for (const RtValue &item : l->items) {
     if (!item.isTensor())
-      return args.emitError() << "'" << name << "' holds "
-                              << item.describe();
+      return args.emitError() << "'" << name << "' holds " << item.describe();
     out.push_back(item.tensor());
   }
   return out;
@@ -209,8 +208,8 @@ FailureOr<Tensor> concatenate(const KernelArgs &args, std::vector<Tensor> ts,
       Tensor t = t0.to(dtype);
       int64_t chunk = t.dim(*d) * inner;
       for (int64_t a = 0; a < outer; ++a)
-        std::memcpy(o + a * shape[*d] * inner + at, t.template data<T>() + a * chunk,
-                    chunk * sizeof(T));
+        std::memcpy(o + a * shape[*d] * inner + at,
+                    t.template data<T>() + a * chunk, chunk * sizeof(T));
       at += chunk;
     }
     return 0;
@@ -293,7 +292,8 @@ FailureOr<RtValue> transpose(const KernelArgs &args) {
                      b = normalizeDim(args, *d1, in->rank());
   if (failed(a) || failed(b))
     return failure();
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, in->rank()));
+  SmallVector<int64_t> perm =
+      llvm::to_vector(llvm::seq<int64_t>(0, in->rank()));
   std::swap(perm[*a], perm[*b]);
   return RtValue(permuteTensor(*in, perm));
 }
@@ -425,8 +425,7 @@ FailureOr<RtValue> chunk(const KernelArgs &args) {
        begin += std::max<int64_t>(step, 1)) {
     SmallVector<int64_t> shape(in->shape());
     shape[*n] = std::min(step, size - begin);
-    pieces.push_back(
-        RtValue(gather(*in, shape, begin * strides[*n], strides)));
+    pieces.push_back(RtValue(gather(*in, shape, begin * strides[*n], strides)));
   }
   return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
 }
@@ -439,14 +438,14 @@ FailureOr<RtValue> getitem(const KernelArgs &args) {
   if (const RtValue::List *l = container.list()) {
     auto *i = std::get_if<int64_t>(&index.v);
     if (!i)
-      return args.emitError() << "only int indices into a "
-                              << (l->isTuple ? "tuple" : "list")
-                              << " are supported";
+      return args.emitError()
+             << "only int indices into a " << (l->isTuple ? "tuple" : "list")
+             << " are supported";
     int64_t n = *i < 0 ? *i + static_cast<int64_t>(l->items.size()) : *i;
     if (n < 0 || n >= static_cast<int64_t>(l->items.size()))
-      return args.emitError() << "index " << *i << " is out of range for a "
-                              << (l->isTuple ? "tuple" : "list") << " of "
-                              << l->items.size();
+      return args.emitError()
+             << "index " << *i << " is out of range for a "
+             << (l->isTuple ? "tuple" : "list") << " of " << l->items.size();
     return l->items[n];
   }
   return args.emitError() << "cannot index " << container.describe();
@@ -501,8 +500,8 @@ FailureOr<RtValue> assertTrue(const KernelArgs &args) {
   }
   if (!holds) {
     FailureOr<std::string> message = args.getStr("message");
-    return args.emitError() << "assertion failed: "
-                            << (succeeded(message) ? *message : "");
+    return args.emitError()
+           << "assertion failed: " << (succeeded(message) ? *message : "");
   }
   return RtValue();
 }

@@ -499,8 +499,8 @@ static LogicalResult pool2d(const BoundCall &call,
   if (hasIndices && call.getBool("return_indices").value_or(false))
     return h.result(TupleType::get(
         call.getContext(),
-        {output, RankedTensorType::get(
-                     out, IntegerType::get(call.getContext(), 64))}));
+        {output,
+         RankedTensorType::get(out, IntegerType::get(call.getContext(), 64))}));
   return h.result(output);
 }
 

@@ -521,12 +521,11 @@ FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
 }
 
 ElementsAttr traced::elementsFromTensor(MLIRContext *ctx, const Tensor &t) {
-  auto type =
-      RankedTensorType::get(t.shape(), typeFromDType(ctx, t.dtype()));
+  auto type = RankedTensorType::get(t.shape(), typeFromDType(ctx, t.dtype()));
   switch (t.dtype()) {
   case DType::F32:
-    return DenseElementsAttr::get(
-        type, ArrayRef<float>(t.data<float>(), t.numel()));
+    return DenseElementsAttr::get(type,
+                                  ArrayRef<float>(t.data<float>(), t.numel()));
   case DType::F64:
     return DenseElementsAttr::get(
         type, ArrayRef<double>(t.data<double>(), t.numel()));
@@ -629,8 +628,8 @@ FailureOr<SmallVector<int64_t>> KernelArgs::getInts(StringRef name,
                !isFloatingPoint(item.tensor().dtype()))
         out.push_back(item.tensor().getInt(0));
       else
-        return emitError() << "argument '" << name
-                           << "' must hold ints, got " << item.describe();
+        return emitError() << "argument '" << name << "' must hold ints, got "
+                           << item.describe();
     }
     return out;
   }
@@ -692,7 +691,7 @@ FailureOr<int64_t> traced::normalizeDim(const KernelArgs &args, int64_t dim,
                                         int64_t rank) {
   int64_t n = dim < 0 ? dim + rank : dim;
   if (n < 0 || n >= rank)
-    return args.emitError() << "dim " << dim
-                            << " is out of range for a tensor of rank " << rank;
+    return args.emitError()
+           << "dim " << dim << " is out of range for a tensor of rank " << rank;
   return n;
 }

@@ -18,9 +18,9 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
-#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -52,7 +52,9 @@ struct TracedError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void fail(const std::string &message) { throw TracedError(message); }
+[[noreturn]] void fail(const std::string &message) {
+  throw TracedError(message);
+}
 
 /// Collects the diagnostics emitted while it lives; `check` throws them.
 class DiagnosticCapture {
@@ -101,8 +103,8 @@ std::shared_ptr<MLIRContext> makeContext() {
   traced::registerAllDialects(registry);
   // Threading off: Python drives one module at a time, and thread pools per
   // context would multiply with every traced module.
-  auto ctx = std::make_shared<MLIRContext>(registry,
-                                           MLIRContext::Threading::DISABLED);
+  auto ctx =
+      std::make_shared<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   ctx->getOrLoadDialect<TracedDialect>();
   ctx->allowUnregisteredDialects(false);
   // Diagnostics name the op's location; printing whole graphs into Python
@@ -164,9 +166,8 @@ std::string valueName(Value v) {
   if (!graph)
     return "?";
   AsmState state(graph);
-  std::string s = printToString([&](llvm::raw_ostream &os) {
-    v.printAsOperand(os, state);
-  });
+  std::string s = printToString(
+      [&](llvm::raw_ostream &os) { v.printAsOperand(os, state); });
   return s.substr(1);
 }
 
@@ -219,7 +220,8 @@ Type dtypeFromName(MLIRContext *ctx, const std::string &name) {
   fail("unsupported dtype '" + name + "'");
 }
 
-traced::ModuleOp lookupTracedModule(ModuleState &state, const std::string &sym) {
+traced::ModuleOp lookupTracedModule(ModuleState &state,
+                                    const std::string &sym) {
   auto m = SymbolTable::lookupSymbolIn(state.get(), sym);
   auto traced = dyn_cast_or_null<traced::ModuleOp>(m);
   if (!traced)
@@ -307,8 +309,8 @@ py::object fromAttr(Attribute attr) {
     return py::tuple(out);
   }
   // Other values (slices, dtypes, objects) in their Python spelling.
-  return py::str(printToString(
-      [&](llvm::raw_ostream &os) { printPyValue(os, attr); }));
+  return py::str(
+      printToString([&](llvm::raw_ostream &os) { printPyValue(os, attr); }));
 }
 
 /// The raw bytes of a tensor attribute, expanded when it is a splat.
@@ -356,7 +358,8 @@ py::tuple tensorOf(ElementsAttr value) {
 }
 
 /// A new dense_resource attribute holding a copy of `data`.
-DenseResourceElementsAttr makeResource(ModuleState &state, RankedTensorType type,
+DenseResourceElementsAttr makeResource(ModuleState &state,
+                                       RankedTensorType type,
                                        const std::string &data,
                                        const std::string &hint) {
   AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
@@ -410,10 +413,9 @@ PyOp createCall(StateRef state, const std::string &sym,
                                     b.getStrArrayAttr(keywordRefs));
     if (!receiver)
       fail("call_method needs a receiver");
-    return CallMethodOp::create(b, loc, types, receiver->get(),
-                                b.getStringAttr(target), operands,
-                                b.getArrayAttr(arguments),
-                                b.getStrArrayAttr(keywordRefs));
+    return CallMethodOp::create(
+        b, loc, types, receiver->get(), b.getStringAttr(target), operands,
+        b.getArrayAttr(arguments), b.getStrArrayAttr(keywordRefs));
   };
   if (kind != "call_function" && kind != "call_method")
     fail("unknown call kind '" + kind + "'");
@@ -432,18 +434,15 @@ PyOp createCall(StateRef state, const std::string &sym,
         diags.raise("cannot parse type '" + t + "'");
       types.push_back(type);
     }
-  } else if (!inferred->empty() && llvm::all_of(*inferred, [](Type t) {
-               return bool(t);
-             })) {
+  } else if (!inferred->empty() &&
+             llvm::all_of(*inferred, [](Type t) { return bool(t); })) {
     types = *inferred;
   } else {
     fail("the result types of '" + target +
          "' cannot be inferred; pass result_types");
   }
   Operation *op = build(types);
-  // The folder puts known calls into normalized form.
-  SmallVector<OpFoldResult> ignored;
-  (void)op->fold(ignored);
+  (void)normalizeCallInPlace(op);
   if (failed(verify(op))) {
     op->erase();
     diags.raise("invalid call of '" + target + "'");
@@ -469,15 +468,16 @@ PYBIND11_MODULE(_traced, m) {
   });
 
   py::class_<ModuleState, StateRef>(m, "Module")
-      .def("to_text",
-           [](ModuleState &s, bool generic, bool largeElided) {
-             OpPrintingFlags flags;
-             if (generic)
-               flags.printGenericOpForm();
-             return printToString(
-                 [&](llvm::raw_ostream &os) { s.get()->print(os, flags); });
-           },
-           py::arg("generic") = false, py::arg("large_elided") = false)
+      .def(
+          "to_text",
+          [](ModuleState &s, bool generic, bool largeElided) {
+            OpPrintingFlags flags;
+            if (generic)
+              flags.printGenericOpForm();
+            return printToString(
+                [&](llvm::raw_ostream &os) { s.get()->print(os, flags); });
+          },
+          py::arg("generic") = false, py::arg("large_elided") = false)
       .def("to_bytecode",
            [](ModuleState &s) {
              std::string out;
@@ -545,9 +545,9 @@ PYBIND11_MODULE(_traced, m) {
              if (!manager.getBlobManager().lookup(name))
                fail("no dense_resource named '" + name + "'");
              s.changed();
-             manager.update(name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                                      ArrayRef<char>(bytes.data(), bytes.size()),
-                                      64));
+             manager.update(
+                 name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                           ArrayRef<char>(bytes.data(), bytes.size()), 64));
            })
       .def("root",
            [](ModuleState &s) -> py::object {
@@ -568,11 +568,10 @@ PYBIND11_MODULE(_traced, m) {
              traced::ModuleOp m = lookupTracedModule(s, sym);
              py::list attrs, graphs;
              for (Operation &op : m.getBody().front()) {
-               std::string name =
-                   cast<SymbolOpInterface>(op).getName().str();
+               std::string name = cast<SymbolOpInterface>(op).getName().str();
                if (auto sub = dyn_cast<SubmoduleOp>(op))
-                 attrs.append(py::make_tuple(name, "submodule",
-                                             sub.getModule().str()));
+                 attrs.append(
+                     py::make_tuple(name, "submodule", sub.getModule().str()));
                else if (auto p = dyn_cast<ParameterOp>(op))
                  attrs.append(py::make_tuple(
                      name, "parameter",
@@ -662,73 +661,74 @@ PYBIND11_MODULE(_traced, m) {
            py::arg("kind"), py::arg("target"), py::arg("receiver"),
            py::arg("args"), py::arg("kwargs"), py::arg("before") = py::none(),
            py::arg("result_types") = py::none())
-      .def("create_constant",
-           [](StateRef s, const std::string &sym, const std::string &graph,
-              py::object value, std::optional<std::string> type,
-              std::optional<PyOp> before) {
-             MLIRContext *ctx = s->ctx.get();
-             DiagnosticCapture diags(ctx);
-             GraphOp g = lookupGraph(*s, sym, graph);
-             s->changed();
-             OpBuilder b = insertionPoint(g, before);
-             Attribute attr;
-             Type resultType;
-             if (py::isinstance<py::tuple>(value) && type &&
-                 *type == "tensor") {
-               // (bytes, dtype, shape) from numpy.
-               auto t = value.cast<py::tuple>();
-               auto shape = t[2].cast<std::vector<int64_t>>();
-               auto tt = RankedTensorType::get(
-                   shape, dtypeFromName(ctx, t[1].cast<std::string>()));
-               attr = makeResource(*s, tt, t[0].cast<std::string>(),
-                                   sym + "_const");
-               resultType = tt;
-             } else {
-               attr = toAttr(ctx, value, nullptr, s);
-               resultType = type ? parseType(*type, ctx)
-                                 : getPyType(attr, TypeRange());
-               if (!resultType)
-                 diags.raise("cannot parse type");
-             }
-             auto op = ConstantOp::create(b, UnknownLoc::get(ctx), resultType,
-                                          attr);
-             if (failed(verify(op))) {
-               op->erase();
-               diags.raise("invalid constant");
-             }
-             return PyOp{s, op};
-           },
-           py::arg("module"), py::arg("graph"), py::arg("value"),
-           py::arg("type") = py::none(), py::arg("before") = py::none())
-      .def("create_getattr",
-           [](StateRef s, const std::string &sym, const std::string &graph,
-              PyValue receiver, const std::string &name,
-              std::optional<PyOp> before) {
-             MLIRContext *ctx = s->ctx.get();
-             DiagnosticCapture diags(ctx);
-             GraphOp g = lookupGraph(*s, sym, graph);
-             s->changed();
-             OpBuilder b = insertionPoint(g, before);
-             auto type = dyn_cast<ModuleType>(receiver.get().getType());
-             if (!type)
-               fail("getattr needs a module receiver");
-             traced::ModuleOp owner =
-                 lookupTracedModule(*s, type.getName().str());
-             Operation *decl = SymbolTable::lookupSymbolIn(owner, name);
-             Type result =
-                 TypeSwitch<Operation *, Type>(decl)
-                     .Case<SubmoduleOp, ParameterOp, BufferOp, AttributeOp>(
-                         [](auto d) { return d.getValueType(); })
-                     .Default([](Operation *) { return Type(); });
-             if (!result)
-               fail("@" + type.getName().str() + " has no attribute '" + name +
-                    "'");
-             auto op = GetAttrOp::create(b, UnknownLoc::get(ctx), result,
-                                         receiver.get(), name);
-             return PyOp{s, op};
-           },
-           py::arg("module"), py::arg("graph"), py::arg("receiver"),
-           py::arg("name"), py::arg("before") = py::none())
+      .def(
+          "create_constant",
+          [](StateRef s, const std::string &sym, const std::string &graph,
+             py::object value, std::optional<std::string> type,
+             std::optional<PyOp> before) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            GraphOp g = lookupGraph(*s, sym, graph);
+            s->changed();
+            OpBuilder b = insertionPoint(g, before);
+            Attribute attr;
+            Type resultType;
+            if (py::isinstance<py::tuple>(value) && type && *type == "tensor") {
+              // (bytes, dtype, shape) from numpy.
+              auto t = value.cast<py::tuple>();
+              auto shape = t[2].cast<std::vector<int64_t>>();
+              auto tt = RankedTensorType::get(
+                  shape, dtypeFromName(ctx, t[1].cast<std::string>()));
+              attr = makeResource(*s, tt, t[0].cast<std::string>(),
+                                  sym + "_const");
+              resultType = tt;
+            } else {
+              attr = toAttr(ctx, value, nullptr, s);
+              resultType =
+                  type ? parseType(*type, ctx) : getPyType(attr, TypeRange());
+              if (!resultType)
+                diags.raise("cannot parse type");
+            }
+            auto op =
+                ConstantOp::create(b, UnknownLoc::get(ctx), resultType, attr);
+            if (failed(verify(op))) {
+              op->erase();
+              diags.raise("invalid constant");
+            }
+            return PyOp{s, op};
+          },
+          py::arg("module"), py::arg("graph"), py::arg("value"),
+          py::arg("type") = py::none(), py::arg("before") = py::none())
+      .def(
+          "create_getattr",
+          [](StateRef s, const std::string &sym, const std::string &graph,
+             PyValue receiver, const std::string &name,
+             std::optional<PyOp> before) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            GraphOp g = lookupGraph(*s, sym, graph);
+            s->changed();
+            OpBuilder b = insertionPoint(g, before);
+            auto type = dyn_cast<ModuleType>(receiver.get().getType());
+            if (!type)
+              fail("getattr needs a module receiver");
+            traced::ModuleOp owner =
+                lookupTracedModule(*s, type.getName().str());
+            Operation *decl = SymbolTable::lookupSymbolIn(owner, name);
+            Type result =
+                TypeSwitch<Operation *, Type>(decl)
+                    .Case<SubmoduleOp, ParameterOp, BufferOp, AttributeOp>(
+                        [](auto d) { return d.getValueType(); })
+                    .Default([](Operation *) { return Type(); });
+            if (!result)
+              fail("@" + type.getName().str() + " has no attribute '" + name +
+                   "'");
+            auto op = GetAttrOp::create(b, UnknownLoc::get(ctx), result,
+                                        receiver.get(), name);
+            return PyOp{s, op};
+          },
+          py::arg("module"), py::arg("graph"), py::arg("receiver"),
+          py::arg("name"), py::arg("before") = py::none())
       .def(
           "interpret",
           [](StateRef s, py::list inputs, const std::string &module,
@@ -778,14 +778,14 @@ PYBIND11_MODULE(_traced, m) {
               if (v.isTensor()) {
                 const Tensor &t = v.tensor();
                 // Storage as numpy reads it; the caller casts to `dtype`.
-                const char *storage =
-                    t.storage() == Storage::Float    ? "float32"
-                    : t.storage() == Storage::Double ? "float64"
-                    : t.storage() == Storage::Int    ? "int64"
-                                                     : "bool";
-                size_t width = t.storage() == Storage::Float    ? 4
+                const char *storage = t.storage() == Storage::Float ? "float32"
+                                      : t.storage() == Storage::Double
+                                          ? "float64"
+                                      : t.storage() == Storage::Int ? "int64"
+                                                                    : "bool";
+                size_t width = t.storage() == Storage::Float  ? 4
                                : t.storage() == Storage::Bool ? 1
-                                                                : 8;
+                                                              : 8;
                 return py::make_tuple(
                     py::bytes(t.data<char>(), t.numel() * width), storage,
                     py::cast(std::vector<int64_t>(t.shape().begin(),
@@ -844,22 +844,20 @@ PYBIND11_MODULE(_traced, m) {
            });
 
   py::class_<PyOp>(m, "Op")
-      .def_property_readonly("kind",
-                             [](const PyOp &o) {
-                               return o.get()->getName().stripDialect().str();
-                             })
       .def_property_readonly(
-          "target",
-          [](const PyOp &o) -> py::object {
-            Operation *op = o.get();
-            if (auto c = dyn_cast<CallFunctionOp>(op))
-              return py::str(c.getCallee().str());
-            if (auto c = dyn_cast<CallMethodOp>(op))
-              return py::str(c.getMethod().str());
-            if (auto g = dyn_cast<GetAttrOp>(op))
-              return py::str(g.getName().str());
-            return py::none();
-          })
+          "kind",
+          [](const PyOp &o) { return o.get()->getName().stripDialect().str(); })
+      .def_property_readonly("target",
+                             [](const PyOp &o) -> py::object {
+                               Operation *op = o.get();
+                               if (auto c = dyn_cast<CallFunctionOp>(op))
+                                 return py::str(c.getCallee().str());
+                               if (auto c = dyn_cast<CallMethodOp>(op))
+                                 return py::str(c.getMethod().str());
+                               if (auto g = dyn_cast<GetAttrOp>(op))
+                                 return py::str(g.getName().str());
+                               return py::none();
+                             })
       .def_property_readonly("operands",
                              [](const PyOp &o) {
                                std::vector<PyValue> out;
@@ -887,8 +885,8 @@ PYBIND11_MODULE(_traced, m) {
             std::function<py::object(Attribute)> convert =
                 [&](Attribute a) -> py::object {
               if (auto marker = dyn_cast<OperandAttr>(a))
-                return py::cast(
-                    PyValue{o.state, op->getOperand(first + marker.getIndex())});
+                return py::cast(PyValue{
+                    o.state, op->getOperand(first + marker.getIndex())});
               if (auto l = dyn_cast<ArrayAttr>(a)) {
                 py::list out;
                 for (Attribute e : l)
@@ -910,10 +908,10 @@ PYBIND11_MODULE(_traced, m) {
               if (i < arguments.size() - numKw)
                 positional.append(convert(a));
               else
-                named[py::str(cast<StringAttr>(
-                                  keywords[i - (arguments.size() - numKw)])
-                                  .getValue()
-                                  .str())] = convert(a);
+                named[py::str(
+                    cast<StringAttr>(keywords[i - (arguments.size() - numKw)])
+                        .getValue()
+                        .str())] = convert(a);
             }
             return py::make_tuple(positional, named);
           })
@@ -922,7 +920,8 @@ PYBIND11_MODULE(_traced, m) {
                                auto c = dyn_cast<ConstantOp>(o.get());
                                if (!c)
                                  return py::none();
-                               if (auto e = dyn_cast<ElementsAttr>(c.getValue()))
+                               if (auto e =
+                                       dyn_cast<ElementsAttr>(c.getValue()))
                                  return tensorOf(e);
                                return fromAttr(c.getValue());
                              })
@@ -944,8 +943,8 @@ PYBIND11_MODULE(_traced, m) {
                                }
                                return -1;
                              })
-      .def_property_readonly("alive",
-                             [](const PyOp &o) { return !o.state->erased.count(o.op); })
+      .def_property_readonly(
+          "alive", [](const PyOp &o) { return !o.state->erased.count(o.op); })
       .def("erase",
            [](PyOp &o) {
              Operation *op = o.get();
@@ -967,27 +966,26 @@ PYBIND11_MODULE(_traced, m) {
       .def("__hash__", [](const PyOp &o) { return std::hash<void *>()(o.op); });
 
   py::class_<PyValue>(m, "Value")
-      .def_property_readonly("name",
-                             [](const PyValue &v) { return valueName(v.get()); })
+      .def_property_readonly(
+          "name", [](const PyValue &v) { return valueName(v.get()); })
       .def_property_readonly("type",
                              [](const PyValue &v) {
                                return printToString([&](llvm::raw_ostream &os) {
                                  os << v.get().getType();
                                });
                              })
-      .def_property_readonly("shape",
-                             [](const PyValue &v) -> py::object {
-                               auto t = dyn_cast<RankedTensorType>(
-                                   v.get().getType());
-                               if (!t)
-                                 return py::none();
-                               py::list dims;
-                               for (int64_t d : t.getShape())
-                                 dims.append(ShapedType::isDynamic(d)
-                                                 ? py::object(py::none())
-                                                 : py::object(py::int_(d)));
-                               return py::tuple(dims);
-                             })
+      .def_property_readonly(
+          "shape",
+          [](const PyValue &v) -> py::object {
+            auto t = dyn_cast<RankedTensorType>(v.get().getType());
+            if (!t)
+              return py::none();
+            py::list dims;
+            for (int64_t d : t.getShape())
+              dims.append(ShapedType::isDynamic(d) ? py::object(py::none())
+                                                   : py::object(py::int_(d)));
+            return py::tuple(dims);
+          })
       .def_property_readonly("dtype",
                              [](const PyValue &v) -> py::object {
                                auto t = dyn_cast<TensorType>(v.get().getType());
@@ -1014,25 +1012,24 @@ PYBIND11_MODULE(_traced, m) {
                                  return py::int_(a.getArgNumber());
                                return py::none();
                              })
-      .def_property_readonly("users",
-                             [](const PyValue &v) {
-                               std::vector<PyOp> out;
-                               llvm::SmallPtrSet<Operation *, 8> seen;
-                               // In graph order, each user once.
-                               Value value = v.get();
-                               Block *block =
-                                   value.getParentRegion()->empty()
-                                       ? nullptr
-                                       : &value.getParentRegion()->front();
-                               if (!block)
-                                 return out;
-                               for (Operation &op : *block)
-                                 for (Value operand : op.getOperands())
-                                   if (operand == value &&
-                                       seen.insert(&op).second)
-                                     out.push_back(PyOp{v.state, &op});
-                               return out;
-                             })
+      .def_property_readonly(
+          "users",
+          [](const PyValue &v) {
+            std::vector<PyOp> out;
+            llvm::SmallPtrSet<Operation *, 8> seen;
+            // In graph order, each user once.
+            Value value = v.get();
+            Block *block = value.getParentRegion()->empty()
+                               ? nullptr
+                               : &value.getParentRegion()->front();
+            if (!block)
+              return out;
+            for (Operation &op : *block)
+              for (Value operand : op.getOperands())
+                if (operand == value && seen.insert(&op).second)
+                  out.push_back(PyOp{v.state, &op});
+            return out;
+          })
       .def("replace_all_uses_with",
            [](const PyValue &v, const PyValue &other) {
              if (v.state != other.state)

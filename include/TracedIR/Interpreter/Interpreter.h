@@ -36,8 +36,7 @@ public:
 
   /// Runs `graph` on `inputs` (one per input after `self`). Errors are
   /// reported as diagnostics at the offending op or input.
-  FailureOr<std::vector<RtValue>> run(GraphOp graph,
-                                      ArrayRef<RtValue> inputs);
+  FailureOr<std::vector<RtValue>> run(GraphOp graph, ArrayRef<RtValue> inputs);
 
   struct Impl;
 

@@ -108,9 +108,21 @@ struct RtValue {
 
   RtValue() : v(None{}) {}
   RtValue(Tensor t) : v(std::move(t)) {}
-  static RtValue ofInt(int64_t i) { RtValue r; r.v = i; return r; }
-  static RtValue ofFloat(double d) { RtValue r; r.v = d; return r; }
-  static RtValue ofBool(bool b) { RtValue r; r.v = b; return r; }
+  static RtValue ofInt(int64_t i) {
+    RtValue r;
+    r.v = i;
+    return r;
+  }
+  static RtValue ofFloat(double d) {
+    RtValue r;
+    r.v = d;
+    return r;
+  }
+  static RtValue ofBool(bool b) {
+    RtValue r;
+    r.v = b;
+    return r;
+  }
   static RtValue ofList(std::vector<RtValue> items, bool isTuple);
 
   bool isNone() const { return std::holds_alternative<None>(v); }
@@ -146,7 +158,8 @@ class KernelArgs {
 public:
   KernelArgs(const Signature &sig, std::vector<RtValue> values,
              std::function<InFlightDiagnostic()> emitError)
-      : sig(sig), values(std::move(values)), emitErrorFn(std::move(emitError)) {}
+      : sig(sig), values(std::move(values)), emitErrorFn(std::move(emitError)) {
+  }
 
   const RtValue &get(llvm::StringRef name) const;
   /// Whether the target's signature has a parameter `name`.
@@ -196,8 +209,8 @@ template <typename Fn> auto dispatchStorage(DType dtype, Fn &&fn) {
 }
 
 /// The broadcast shape of two shapes, or failure.
-FailureOr<llvm::SmallVector<int64_t>>
-broadcastShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+FailureOr<llvm::SmallVector<int64_t>> broadcastShape(llvm::ArrayRef<int64_t> a,
+                                                     llvm::ArrayRef<int64_t> b);
 /// `t` expanded to `shape` (a copy), for broadcasting.
 Tensor broadcastTo(const Tensor &t, llvm::ArrayRef<int64_t> shape);
 /// A normalized dimension index, or failure (reported through `args`).

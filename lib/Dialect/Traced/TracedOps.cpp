@@ -762,8 +762,8 @@ static LogicalResult verifyKnownCall(Operation *op, const OpSpec &spec,
                                      ArrayAttr keywords, TypeRange operandTypes,
                                      Type receiver) {
   SmallVector<Type> inferred;
-  if (failed(inferKnownCall(op, spec, target, arguments, keywords,
-                            operandTypes, receiver, inferred)))
+  if (failed(inferKnownCall(op, spec, target, arguments, keywords, operandTypes,
+                            receiver, inferred)))
     return failure();
   return checkResults(inferred, op->getResultTypes(),
                       targetErrorEmitter(op, spec, target));
@@ -792,9 +792,8 @@ LogicalResult CallMethodOp::verify() {
 
 /// Checks that a call's arguments bind to a traced graph's inputs (after
 /// self) with their types.
-static LogicalResult verifyGraphArguments(CallMethodOp op,
-                                          traced::ModuleOp module,
-                                          GraphOp graph) {
+static LogicalResult
+verifyGraphArguments(CallMethodOp op, traced::ModuleOp module, GraphOp graph) {
   auto emit = [&]() {
     return op.emitOpError() << "call of " << describe(module)
                             << "::" << graph.getSymName() << ": ";
@@ -914,8 +913,8 @@ static LogicalResult inferModuleCall(CallMethodOp op,
     return op.emitOpError("'") << op.getMethod() << "' of " << describe(module)
                                << " is an attribute, not a method";
   if (!module.isLeaf())
-    return op.emitOpError("module ") << describe(module) << " has no method '"
-                                     << op.getMethod() << "'";
+    return op.emitOpError("module ")
+           << describe(module) << " has no method '" << op.getMethod() << "'";
   if (const ModuleSpec *spec =
           OpLibrary::get().lookupModule(module.getClassName()))
     return inferLeafCall(op, module, *spec, symbols, results);
@@ -930,13 +929,13 @@ LogicalResult CallMethodOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (failed(inferModuleCall(*this, symbols, inferred, &graph)))
     return failure();
   if (!graph) {
-    auto module = lookupModule(*this, cast<ModuleType>(getReceiver().getType()),
-                               symbols);
+    auto module =
+        lookupModule(*this, cast<ModuleType>(getReceiver().getType()), symbols);
     const ModuleSpec *spec =
         OpLibrary::get().lookupModule(module.getClassName());
     return checkResults(inferred, getResultTypes(), [&]() {
-      return emitOpError() << "'" << (spec ? spec->className : "") << "' module "
-                           << describe(module) << ": ";
+      return emitOpError() << "'" << (spec ? spec->className : "")
+                           << "' module " << describe(module) << ": ";
     });
   }
   // A graph's results must match exactly.
@@ -1037,8 +1036,99 @@ static Attribute foldWithKernel(CallOp op, ArrayRef<Attribute> operandAttrs,
   return attr;
 }
 
+/// Folds calls whose result is known without running anything: identities
+/// (eval dropout, contiguous, x * 1, x + 0, x - 0, x / 1) fold to their input,
+/// and sizes of statically shaped tensors to constants. `values` are the
+/// call's traced values in signature order of the canonical target.
+template <typename CallOp>
+static OpFoldResult foldKnownResult(CallOp op, bool isMethod) {
+  const OpSpec *spec = lookupCallee(op);
+  if (!spec || op->getNumResults() != 1)
+    return {};
+  MLIRContext *ctx = op.getContext();
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  Location loc = op.getLoc();
+  SmallVector<Attribute> slots;
+  if (failed(bindArguments(
+          ctx, spec->signature, isMethod ? 1 : 0,
+          op.getArgumentsAttr().getValue(), keywordNames(op.getKeywordsAttr()),
+          [loc]() { return mlir::emitError(loc); }, slots)))
+    return {};
+  ValueRange args = op.getArgs();
+  auto valueOf = [&](unsigned p) -> Value {
+    if (isMethod && p == 0)
+      return op->getOperand(0);
+    auto marker = dyn_cast_or_null<OperandAttr>(slots[p]);
+    return marker ? args[marker.getIndex()] : Value();
+  };
+  auto slotOf = [&](StringRef name) -> Attribute {
+    std::optional<unsigned> p = spec->signature.lookup(name);
+    return p ? slots[*p] : Attribute();
+  };
+  Value input = valueOf(0);
+  Type resultType = op->getResult(0).getType();
+  auto isNumber = [](Attribute a, double v) {
+    if (auto i = dyn_cast_or_null<IntegerAttr>(a); i && !isa<BoolAttr>(a))
+      return i.getInt() == v;
+    if (auto f = dyn_cast_or_null<FloatAttr>(a))
+      return f.getValueAsDouble() == v;
+    return false;
+  };
+  StringRef name = spec->name;
+  bool sameType = input && input.getType() == resultType;
+  if (sameType) {
+    if (name == "Tensor.contiguous")
+      return input;
+    if (name == "torch.nn.functional.dropout" || name == "torch.dropout") {
+      auto training = dyn_cast_or_null<BoolAttr>(
+          slotOf(name == "torch.dropout" ? "train" : "training"));
+      auto p = slotOf("p");
+      if ((training && !training.getValue()) || isNumber(p, 0))
+        return input;
+    }
+    if ((name == "torch.mul" && isNumber(slotOf("other"), 1)) ||
+        (name == "torch.div" && isNumber(slotOf("other"), 1) &&
+         isa<NoneAttr>(slotOf("rounding_mode"))) ||
+        ((name == "torch.add" || name == "torch.sub") &&
+         isNumber(slotOf("other"), 0)))
+      return input;
+  }
+  // Sizes of static shapes.
+  auto tensor =
+      input ? dyn_cast<RankedTensorType>(input.getType()) : RankedTensorType();
+  if (!tensor || !tensor.hasStaticShape())
+    return {};
+  Builder b(ctx);
+  auto shapeTuple = [&]() -> Attribute {
+    SmallVector<Attribute> dims;
+    for (int64_t d : tensor.getShape())
+      dims.push_back(b.getI64IntegerAttr(d));
+    return TupleAttr::get(ctx, b.getArrayAttr(dims));
+  };
+  if (name == "Tensor.dim")
+    return b.getI64IntegerAttr(tensor.getRank());
+  if (name == "Tensor.size") {
+    if (isa<NoneAttr>(slotOf("dim")))
+      return shapeTuple();
+    if (auto d = dyn_cast_or_null<IntegerAttr>(slotOf("dim"))) {
+      int64_t n = d.getInt() < 0 ? d.getInt() + tensor.getRank() : d.getInt();
+      if (n >= 0 && n < tensor.getRank())
+        return b.getI64IntegerAttr(tensor.getDimSize(n));
+    }
+  }
+  if (name == "builtins.getattr")
+    if (auto attr = dyn_cast_or_null<StringAttr>(slotOf("name")))
+      if (attr.getValue() == "shape")
+        return shapeTuple();
+  return {};
+}
+
 LogicalResult CallFunctionOp::fold(FoldAdaptor adaptor,
                                    SmallVectorImpl<OpFoldResult> &results) {
+  if (OpFoldResult known = foldKnownResult(*this, false)) {
+    results.push_back(known);
+    return success();
+  }
   if (Attribute folded = foldWithKernel(*this, adaptor.getArgs(), false)) {
     results.push_back(folded);
     return success();
@@ -1048,6 +1138,10 @@ LogicalResult CallFunctionOp::fold(FoldAdaptor adaptor,
 
 LogicalResult CallMethodOp::fold(FoldAdaptor adaptor,
                                  SmallVectorImpl<OpFoldResult> &results) {
+  if (OpFoldResult known = foldKnownResult(*this, true)) {
+    results.push_back(known);
+    return success();
+  }
   SmallVector<Attribute> operands{adaptor.getReceiver()};
   llvm::append_range(operands, adaptor.getArgs());
   if (Attribute folded = foldWithKernel(*this, operands, true)) {
@@ -1055,6 +1149,14 @@ LogicalResult CallMethodOp::fold(FoldAdaptor adaptor,
     return success();
   }
   return normalizeInPlace(*this, /*skip=*/1);
+}
+
+LogicalResult traced::normalizeCallInPlace(Operation *call) {
+  if (auto fn = dyn_cast<CallFunctionOp>(call))
+    return normalizeInPlace(fn, /*skip=*/0);
+  if (auto method = dyn_cast<CallMethodOp>(call))
+    return normalizeInPlace(method, /*skip=*/1);
+  return failure();
 }
 
 #define GET_OP_CLASSES

@@ -43,3 +43,23 @@ traced.module @Fold class "__main__.Fold" {
     output %1, %1, %2, %3 : tensor<2xf32>, tensor<2xf32>, i64, tensor<2xf32>
   }
 }
+
+// Identities disappear and sizes of static shapes become constants.
+traced.module @Identities class "__main__.Identities" {
+  // CHECK-LABEL: graph @forward(%self: !traced.module<@Identities>, %x: tensor<2x3xf32>)
+  graph @forward(%self: !traced.module<@Identities>, %x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tuple<i64, i64>, i64, tensor<2x3xf32>) {
+    %0 = call_function "torch.nn.functional.dropout"(%x, 0.1, False) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %1 = call_method %0["contiguous"]() : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %2 = call_method %1["__mul__"](1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %3 = call_function "operator.add"(%2, 0.0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    // CHECK-DAG: %[[S:.*]] = constant (2, 3) : tuple<i64, i64>
+    // CHECK-DAG: %[[N:.*]] = constant 3 : i64
+    %4 = call_method %3["size"]() : (tensor<2x3xf32>) -> tuple<i64, i64>
+    %5 = call_method %3["size"](-1) : (tensor<2x3xf32>) -> i64
+    // Training-mode dropout is no identity.
+    // CHECK: %[[D:.*]] = call_function "torch.nn.functional.dropout"(input=%x, p=0.1)
+    %6 = call_function "torch.nn.functional.dropout"(%x, 0.1, True) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    // CHECK: output %x, %[[S]], %[[N]], %[[D]]
+    output %3, %4, %5, %6 : tensor<2x3xf32>, tuple<i64, i64>, i64, tensor<2x3xf32>
+  }
+}

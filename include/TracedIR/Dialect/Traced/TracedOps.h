@@ -27,8 +27,13 @@ namespace mlir::traced {
 /// methods, leaf modules) or the callee graph. Empty when they cannot be
 /// known (an unknown target); failure, reported at the op, when the call is
 /// invalid. Builders use it to type new calls.
-FailureOr<SmallVector<Type>> inferCallResultTypes(Operation *call,
-                                                  SymbolTableCollection &symbols);
+FailureOr<SmallVector<Type>>
+inferCallResultTypes(Operation *call, SymbolTableCollection &symbols);
+
+/// Puts a call of a known target into normalized form in place (every
+/// argument by keyword, in signature order, defaults left out). Fails when
+/// there is nothing to change or the call does not bind.
+LogicalResult normalizeCallInPlace(Operation *call);
 } // namespace mlir::traced
 
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDOPS_H

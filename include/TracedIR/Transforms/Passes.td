@@ -1,0 +1,133 @@
+//===- Passes.td - graph-surgery passes --------------------*- tablegen -*-===//
+
+#ifndef TRACEDIR_TRANSFORMS_PASSES_TD
+#define TRACEDIR_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TracedDCE : Pass<"traced-dce", "mlir::ModuleOp"> {
+  let summary = "Removes dead exprs, unused attributes and unused modules";
+  let description = [{
+    TracedModule's `graph.compile()` for the whole module tree: exprs whose
+    results nobody uses and that have no side effects go away (calls of
+    unknown targets and in-place calls stay), then graphs of submodules that
+    no call reaches, then declarations that no getattr and no leaf-module call
+    reads, then modules that no declaration refers to. The root module and
+    its forward graph always stay.
+
+    Before:
+    ```mlir
+    traced.module root @M class "m.M" {
+      parameter @unused : tensor<2xf32> = dense<0.0> : tensor<2xf32>
+      graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>) -> tensor<2xf32> {
+        %0 = call_function "torch.sigmoid"(input=%x) : (tensor<2xf32>) -> tensor<2xf32>
+        output %x : tensor<2xf32>
+      }
+    }
+    ```
+    After:
+    ```mlir
+    traced.module root @M class "m.M" {
+      graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>) -> tensor<2xf32> {
+        output %x : tensor<2xf32>
+      }
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numExprs", "exprs", "Number of exprs removed">,
+    Statistic<"numGraphs", "graphs", "Number of unreachable graphs removed">,
+    Statistic<"numDecls", "declarations", "Number of declarations removed">,
+    Statistic<"numModules", "modules", "Number of modules removed">,
+  ];
+}
+
+def TracedFlatten : Pass<"traced-flatten", "mlir::ModuleOp"> {
+  let summary = "Inlines traced submodule graphs into the root graph";
+  let description = [{
+    TracedModule's `flatten()` (torch-mlir's GlobalizeObjectGraph, kept
+    small): every call of a traced submodule's graph is replaced by the
+    callee's exprs, with `self` bound to the receiver, so the root's
+    forward reads parameters through getattr chains (`self.layer1.0.conv1
+    .weight`) directly. Calls of leaf modules become calls of their class's
+    functional with the module's parameters (as traced-normalize does),
+    unless `keep-leaf-modules` is set.
+
+    Before:
+    ```mlir
+    %block = getattr %self["block"] : !traced.module<@M> -> !traced.module<@Block>
+    %0 = call_method %block["forward"](%x) : (!traced.module<@Block>, tensor<2xf32>) -> tensor<2xf32>
+    ```
+    After (Block's forward was `relu(x)`):
+    ```mlir
+    %block = getattr %self["block"] : !traced.module<@M> -> !traced.module<@Block>
+    %0 = call_function "torch.nn.functional.relu"(input=%x) : (tensor<2xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let options = [
+    Option<"keepLeafModules", "keep-leaf-modules", "bool", "false",
+           "Keep calls of leaf modules instead of calling their functional">,
+  ];
+  let statistics = [
+    Statistic<"numInlined", "inlined-calls", "Number of graph calls inlined">,
+    Statistic<"numLeafCalls", "leaf-calls", "Number of leaf-module calls made functional">,
+  ];
+}
+
+def TracedNormalize : Pass<"traced-normalize", "mlir::ModuleOp"> {
+  let summary = "Canonical targets, and leaf-module calls as functional calls";
+  let description = [{
+    torch.fx's `normalize_args` and more: calls of aliases become calls of
+    the canonical target (`x.__add__(y)`, `operator.add` and `Tensor.add`
+    all become `torch.add`), Tensor methods with a functional form become
+    call_function, and leaf-module calls become calls of their class's
+    functional with the module's parameters read by getattr
+    (`linear(x)` becomes `torch.nn.functional.linear(x, w, b)`).
+
+    Before:
+    ```mlir
+    %0 = call_method %x["__add__"](other=%y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %1 = call_method %fc["forward"](%0) : (!traced.module<@Fc>, tensor<2xf32>) -> tensor<3xf32>
+    ```
+    After:
+    ```mlir
+    %0 = call_function "torch.add"(input=%x, other=%y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %weight = getattr %fc["weight"] : !traced.module<@Fc> -> tensor<3x2xf32>
+    %bias = getattr %fc["bias"] : !traced.module<@Fc> -> tensor<3xf32>
+    %1 = call_function "torch.nn.functional.linear"(input=%0, weight=%weight, bias=%bias) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numAliases", "aliases", "Number of calls renamed to their canonical target">,
+    Statistic<"numLeafCalls", "leaf-calls", "Number of leaf-module calls made functional">,
+  ];
+}
+
+def TracedFuseConvBN : Pass<"traced-fuse-conv-bn", "mlir::ModuleOp"> {
+  let summary = "Folds eval-mode batch_norm into the preceding conv";
+  let description = [{
+    MegEngine's FuseConvBn: `batch_norm(conv(x, w, b), mean, var, gamma,
+    beta, training=False, eps)` with constant statistics becomes
+    `conv(x, w', b')` with `w' = w * gamma / sqrt(var + eps)` per output
+    channel and `b' = (b - mean) * gamma / sqrt(var + eps) + beta`, stored
+    as new constants (the old weights become dead; traced-dce drops them).
+    Leaf-module Conv2d and BatchNorm2d calls are made functional first.
+
+    Before:
+    ```mlir
+    %0 = call_function "torch.nn.functional.conv2d"(input=%x, weight=%w) : ...
+    %1 = call_function "torch.nn.functional.batch_norm"(input=%0, running_mean=%m, running_var=%v, weight=%g, bias=%b) : ...
+    ```
+    After:
+    ```mlir
+    %w2 = constant dense_resource<fused_weight> : tensor<8x3x3x3xf32>
+    %b2 = constant dense_resource<fused_bias> : tensor<8xf32>
+    %1 = call_function "torch.nn.functional.conv2d"(input=%x, weight=%w2, bias=%b2) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "Number of conv+batch_norm pairs fused">,
+  ];
+}
+
+#endif // TRACEDIR_TRANSFORMS_PASSES_TD

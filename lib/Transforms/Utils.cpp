@@ -1,0 +1,140 @@
+//===- Utils.cpp - pieces the graph-surgery passes share ------------------===//
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+static traced::ModuleOp receiverModule(Value receiver,
+                                       SymbolTableCollection &symbols) {
+  auto type = dyn_cast<ModuleType>(receiver.getType());
+  auto top = receiver.getParentRegion()->getParentOfType<mlir::ModuleOp>();
+  if (!type || !top)
+    return {};
+  return symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+}
+
+FailureOr<CallFunctionOp>
+traced::makeLeafCallFunctional(CallMethodOp call,
+                               SymbolTableCollection &symbols) {
+  traced::ModuleOp module = receiverModule(call.getReceiver(), symbols);
+  if (!module || !module.isLeaf() || call.getMethod() != "forward")
+    return failure();
+  const ModuleSpec *leaf = OpLibrary::get().lookupModule(module.getClassName());
+  if (!leaf)
+    return failure();
+  const OpSpec *functional = OpLibrary::get().lookupFunction(leaf->functional);
+  MLIRContext *ctx = call.getContext();
+  SmallVector<StringRef> keywords;
+  for (Attribute k : call.getKeywordsAttr())
+    keywords.push_back(cast<StringAttr>(k).getValue());
+  SmallVector<Attribute> forwardSlots;
+  {
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
+    if (failed(bindArguments(
+            ctx, leaf->forward, 0, call.getArgumentsAttr().getValue(), keywords,
+            [&] { return mlir::emitError(call.getLoc()); }, forwardSlots)))
+      return failure();
+  }
+  OpBuilder b(call);
+  SmallVector<Value> operands;
+  SmallVector<Attribute> arguments;
+  SmallVector<StringRef> names;
+  auto takeOperands = [&](Attribute slot) {
+    return replaceOperandMarkers(slot, [&](OperandAttr m) {
+      operands.push_back(call.getArgs()[m.getIndex()]);
+      return OperandAttr::get(ctx, operands.size() - 1);
+    });
+  };
+  for (const Param &param : functional->signature.params) {
+    const ModuleBinding *binding = nullptr;
+    for (const ModuleBinding &bnd : leaf->bindings)
+      if (bnd.param == param.name)
+        binding = &bnd;
+    if (!binding)
+      continue; // the functional's default
+    StringRef source = binding->source;
+    Attribute value;
+    if (source.consume_front("@")) {
+      Operation *decl =
+          symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));
+      if (auto attr = dyn_cast_or_null<AttributeOp>(decl)) {
+        value = attr.getValue();
+      } else if (isa_and_nonnull<ParameterOp, BufferOp>(decl)) {
+        Type type = isa<ParameterOp>(decl) ? cast<ParameterOp>(decl).getType()
+                                           : cast<BufferOp>(decl).getType();
+        auto get = GetAttrOp::create(b, call.getLoc(), type, call.getReceiver(),
+                                     source);
+        operands.push_back(get);
+        value = OperandAttr::get(ctx, operands.size() - 1);
+      } else {
+        return failure();
+      }
+    } else if (source.consume_front("=")) {
+      value = parsePyLiteral(ctx, source);
+    } else {
+      value = takeOperands(forwardSlots[*leaf->forward.lookup(source)]);
+    }
+    arguments.push_back(value);
+    names.push_back(binding->param);
+  }
+  auto fn = CallFunctionOp::create(b, call.getLoc(), call.getResultTypes(),
+                                   b.getStringAttr(functional->name), operands,
+                                   b.getArrayAttr(arguments),
+                                   b.getStrArrayAttr(names));
+  // Normalize (drop defaults); the folder does it in place.
+  (void)normalizeCallInPlace(fn);
+  call->replaceAllUsesWith(fn);
+  call->erase();
+  return fn;
+}
+
+FailureOr<Tensor> traced::constantTensor(Value value,
+                                         SymbolTableCollection &symbols) {
+  Operation *def = value.getDefiningOp();
+  if (auto c = dyn_cast_or_null<ConstantOp>(def)) {
+    if (auto e = dyn_cast<ElementsAttr>(c.getValue()))
+      return tensorFromElements(e);
+    return failure();
+  }
+  auto get = dyn_cast_or_null<GetAttrOp>(def);
+  if (!get)
+    return failure();
+  traced::ModuleOp module = receiverModule(get.getReceiver(), symbols);
+  if (!module)
+    return failure();
+  Operation *decl = symbols.lookupSymbolIn(module, get.getNameAttr());
+  if (!isa_and_nonnull<ParameterOp, BufferOp>(decl))
+    return failure();
+  return tensorFromElements(cast<ElementsAttr>(decl->getAttr("value")));
+}
+
+ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
+                                        const Tensor &tensor,
+                                        StringRef nameHint) {
+  MLIRContext *ctx = builder.getContext();
+  auto type =
+      RankedTensorType::get(tensor.shape(), typeFromDType(ctx, tensor.dtype()));
+  // Store in the element type's own width (f32: 4 bytes).
+  ElementsAttr dense = elementsFromTensor(ctx, tensor);
+  ArrayRef<char> raw = cast<DenseElementsAttr>(dense).getRawData();
+  std::vector<char> data;
+  if (cast<DenseElementsAttr>(dense).isSplat()) {
+    for (int64_t i = 0; i < tensor.numel(); ++i)
+      data.insert(data.end(), raw.begin(), raw.end());
+    raw = data;
+  }
+  auto attr = DenseResourceElementsAttr::get(
+      type, nameHint,
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(raw, alignof(double)));
+  return ConstantOp::create(builder, loc, type, attr);
+}
