@@ -48,23 +48,6 @@ static StringRef descrOf(DType dtype) {
   return "";
 }
 
-static size_t fileWidth(DType d) {
-  switch (d) {
-  case DType::F64:
-  case DType::I64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::I16:
-  case DType::BF16:
-    return 2;
-  default:
-    return 1;
-  }
-}
-
 /// The value of `'key': value` in a .npy header dict (a Python literal).
 static StringRef headerField(StringRef header, StringRef key) {
   size_t at = header.find(("'" + key + "'").str());
@@ -140,66 +123,14 @@ FailureOr<Tensor> traced::readNpy(StringRef path, std::string &error) {
     shape.push_back(v);
   }
   Tensor t(*dtype, shape);
-  size_t width = fileWidth(*dtype);
+  size_t width = rawElementBytes(*dtype);
   StringRef payload = data.drop_front(offset + headerLen);
   if (payload.size() != t.numel() * width) {
     error = "'" + path.str() + "' holds " + std::to_string(payload.size()) +
             " bytes of data for " + std::to_string(t.numel()) + " elements";
     return failure();
   }
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const char *p = payload.data() + i * width;
-    switch (*dtype) {
-    case DType::F32: {
-      float v;
-      std::memcpy(&v, p, 4);
-      t.data<float>()[i] = v;
-      break;
-    }
-    case DType::F64: {
-      double v;
-      std::memcpy(&v, p, 8);
-      t.data<double>()[i] = v;
-      break;
-    }
-    case DType::F16: {
-      uint16_t bits;
-      std::memcpy(&bits, p, 2);
-      llvm::APFloat v(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
-      bool lost;
-      v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
-      t.data<float>()[i] = v.convertToFloat();
-      break;
-    }
-    case DType::Bool:
-      t.data<uint8_t>()[i] = *p != 0;
-      break;
-    case DType::U8:
-      t.data<int64_t>()[i] = static_cast<uint8_t>(*p);
-      break;
-    case DType::I8:
-      t.data<int64_t>()[i] = static_cast<int8_t>(*p);
-      break;
-    case DType::I16: {
-      int16_t v;
-      std::memcpy(&v, p, 2);
-      t.data<int64_t>()[i] = v;
-      break;
-    }
-    case DType::I32: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      t.data<int64_t>()[i] = v;
-      break;
-    }
-    default: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      t.data<int64_t>()[i] = v;
-    }
-    }
-  }
+  decodeRaw(t, payload.data());
   return t;
 }
 
@@ -228,7 +159,7 @@ LogicalResult traced::writeNpy(StringRef path, const Tensor &t,
   }
   os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
      << char(header.size() >> 8) << header;
-  size_t width = fileWidth(dtype);
+  size_t width = rawElementBytes(dtype);
   for (int64_t i = 0; i < data.numel(); ++i) {
     char buf[8];
     switch (dtype) {

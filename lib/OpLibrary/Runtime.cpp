@@ -62,6 +62,14 @@ StringRef traced::dtypeName(DType dtype) {
   return "?";
 }
 
+std::optional<DType> traced::dtypeFromName(StringRef name) {
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I64,
+                  DType::I32, DType::I16, DType::I8, DType::U8, DType::Bool})
+    if (dtypeName(d) == name)
+      return d;
+  return std::nullopt;
+}
+
 std::optional<DType> traced::dtypeFromType(Type t) {
   if (t.isF32())
     return DType::F32;
@@ -427,6 +435,87 @@ Attribute traced::attrFromRtValue(MLIRContext *ctx, const RtValue &value) {
   return {};
 }
 
+size_t traced::rawElementBytes(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+  case DType::I16:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
+  size_t width = rawElementBytes(t.dtype());
+  int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const char *p = data + (splat ? 0 : i * width);
+    switch (t.dtype()) {
+    case DType::F32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      t.data<float>()[i] = v;
+      break;
+    }
+    case DType::F64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      t.data<double>()[i] = v;
+      break;
+    }
+    case DType::F16:
+    case DType::BF16: {
+      uint16_t bits;
+      std::memcpy(&bits, p, 2);
+      llvm::APFloat v(t.dtype() == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                           : llvm::APFloat::BFloat(),
+                      llvm::APInt(16, bits));
+      bool lost;
+      v.convert(llvm::APFloat::IEEEsingle(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      t.data<float>()[i] = v.convertToFloat();
+      break;
+    }
+    case DType::Bool:
+      t.data<uint8_t>()[i] = *p != 0;
+      break;
+    case DType::U8:
+      t.data<int64_t>()[i] = static_cast<uint8_t>(*p);
+      break;
+    default: {
+      int64_t v = 0;
+      switch (width) {
+      case 1:
+        v = static_cast<int8_t>(*p);
+        break;
+      case 2: {
+        int16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+      }
+      case 4: {
+        int32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+      }
+      default:
+        std::memcpy(&v, p, 8);
+      }
+      t.data<int64_t>()[i] = v;
+    }
+    }
+  }
+}
+
 FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
   ShapedType type = attr.getShapedType();
   std::optional<DType> dtype = dtypeFromType(type.getElementType());
@@ -435,69 +524,9 @@ FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
   Tensor t(*dtype, type.getShape());
   int64_t n = t.numel();
   auto fill = [&](ArrayRef<char> raw, bool splat) -> LogicalResult {
-    Type elt = type.getElementType();
-    size_t width = elt.isInteger(1) ? 1 : elt.getIntOrFloatBitWidth() / 8;
-    if (!splat && raw.size() != n * width)
+    if (!splat && raw.size() != n * rawElementBytes(*dtype))
       return failure();
-    for (int64_t i = 0; i < n; ++i) {
-      const char *p = raw.data() + (splat ? 0 : i * width);
-      switch (*dtype) {
-      case DType::F32: {
-        float v;
-        std::memcpy(&v, p, 4);
-        t.data<float>()[i] = v;
-        break;
-      }
-      case DType::F64: {
-        double v;
-        std::memcpy(&v, p, 8);
-        t.data<double>()[i] = v;
-        break;
-      }
-      case DType::F16:
-      case DType::BF16: {
-        uint16_t bits;
-        std::memcpy(&bits, p, 2);
-        llvm::APFloat v(*dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
-                                             : llvm::APFloat::BFloat(),
-                        llvm::APInt(16, bits));
-        bool lost;
-        v.convert(llvm::APFloat::IEEEsingle(),
-                  llvm::APFloat::rmNearestTiesToEven, &lost);
-        t.data<float>()[i] = v.convertToFloat();
-        break;
-      }
-      case DType::Bool:
-        t.data<uint8_t>()[i] = *p != 0;
-        break;
-      case DType::U8:
-        t.data<int64_t>()[i] = static_cast<uint8_t>(*p);
-        break;
-      default: {
-        int64_t v = 0;
-        switch (width) {
-        case 1:
-          v = static_cast<int8_t>(*p);
-          break;
-        case 2: {
-          int16_t x;
-          std::memcpy(&x, p, 2);
-          v = x;
-          break;
-        }
-        case 4: {
-          int32_t x;
-          std::memcpy(&x, p, 4);
-          v = x;
-          break;
-        }
-        default:
-          std::memcpy(&v, p, 8);
-        }
-        t.data<int64_t>()[i] = v;
-      }
-      }
-    }
+    decodeRaw(t, raw.data(), splat);
     return success();
   };
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {

@@ -171,53 +171,34 @@ std::string valueName(Value v) {
   return s.substr(1);
 }
 
+/// "float32", ... for a tensor element type, or null.
 const char *dtypeName(Type t) {
-  if (t.isF32())
-    return "float32";
-  if (t.isF64())
-    return "float64";
-  if (t.isF16())
-    return "float16";
-  if (t.isBF16())
-    return "bfloat16";
-  if (t.isInteger(1))
-    return "bool";
-  if (t.isSignlessInteger(64) || t.isSignedInteger(64))
-    return "int64";
-  if (t.isSignlessInteger(32) || t.isSignedInteger(32))
-    return "int32";
-  if (t.isSignlessInteger(16) || t.isSignedInteger(16))
-    return "int16";
-  if (t.isSignlessInteger(8) || t.isSignedInteger(8))
-    return "int8";
-  if (t.isUnsignedInteger(8))
-    return "uint8";
-  return nullptr;
+  std::optional<DType> d = dtypeFromType(t);
+  return d ? traced::dtypeName(*d).data() : nullptr;
 }
 
 Type dtypeFromName(MLIRContext *ctx, const std::string &name) {
-  Builder b(ctx);
-  if (name == "float32")
-    return b.getF32Type();
-  if (name == "float64")
-    return b.getF64Type();
-  if (name == "float16")
-    return b.getF16Type();
-  if (name == "bfloat16")
-    return b.getBF16Type();
-  if (name == "bool")
-    return b.getI1Type();
-  if (name == "int64")
-    return b.getI64Type();
-  if (name == "int32")
-    return b.getI32Type();
-  if (name == "int16")
-    return b.getI16Type();
-  if (name == "int8")
-    return b.getI8Type();
-  if (name == "uint8")
-    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  fail("unsupported dtype '" + name + "'");
+  std::optional<DType> d = traced::dtypeFromName(name);
+  if (!d)
+    fail("unsupported dtype '" + name + "'");
+  return typeFromDType(ctx, *d);
+}
+
+/// Parses text or bytecode into `state`; bytecode with resources needs its
+/// buffer aligned like the blobs.
+void parseInto(ModuleState &state, const std::string &buffer,
+               const std::string &name) {
+  DiagnosticCapture diags(state.ctx.get());
+  std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(buffer.size(), name,
+                                                        llvm::Align(64));
+  std::memcpy(aligned->getBufferStart(), buffer.data(), buffer.size());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(aligned), llvm::SMLoc());
+  ParserConfig config(state.ctx.get());
+  state.module = parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!state.module)
+    diags.raise("cannot parse " + name);
 }
 
 traced::ModuleOp lookupTracedModule(ModuleState &state,
@@ -523,17 +504,7 @@ PYBIND11_MODULE(_traced, m) {
              os.flush();
              auto state = std::make_shared<ModuleState>();
              state->ctx = makeContext();
-             DiagnosticCapture diags2(state->ctx.get());
-             std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
-                 llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
-                     bc.size(), "<clone>", llvm::Align(64));
-             std::memcpy(aligned->getBufferStart(), bc.data(), bc.size());
-             llvm::SourceMgr sourceMgr;
-             sourceMgr.AddNewSourceBuffer(std::move(aligned), llvm::SMLoc());
-             ParserConfig config(state->ctx.get());
-             state->module = parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-             if (!state->module)
-               diags2.raise("cannot clone");
+             parseInto(*state, bc, "<clone>");
              state->blobCounter = s.blobCounter;
              return state;
            })
@@ -1060,19 +1031,7 @@ PYBIND11_MODULE(_traced, m) {
       [](py::bytes data, const std::string &name) {
         auto state = std::make_shared<ModuleState>();
         state->ctx = makeContext();
-        DiagnosticCapture diags(state->ctx.get());
-        std::string buffer = data;
-        // Bytecode with resources needs its buffer aligned like the blobs.
-        std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
-            llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
-                buffer.size(), name, llvm::Align(64));
-        std::memcpy(aligned->getBufferStart(), buffer.data(), buffer.size());
-        llvm::SourceMgr sourceMgr;
-        sourceMgr.AddNewSourceBuffer(std::move(aligned), llvm::SMLoc());
-        ParserConfig config(state->ctx.get());
-        state->module = parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-        if (!state->module)
-          diags.raise("cannot parse " + name);
+        parseInto(*state, data, name);
         return state;
       },
       py::arg("data"), py::arg("name") = "<string>");

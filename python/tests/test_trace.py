@@ -62,6 +62,15 @@ def test_round_trip(traced_model, suffix, tmp_path):
         assert got[key].tobytes() == value.tobytes(), key
 
 
+def test_clone_is_independent():
+    module, x = MODELS["mlp"]
+    tm = traced.trace(module, x)
+    copy = tm.clone()
+    assert str(copy) == str(tm)
+    copy.fc1.bias = copy.fc1.bias + 1
+    assert not np.array_equal(copy.fc1.bias, tm.fc1.bias)
+
+
 def test_tensor_types_come_from_the_example(traced_model):
     name, module, x, tm = traced_model
     graph = tm.graph

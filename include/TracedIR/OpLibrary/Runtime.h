@@ -39,6 +39,7 @@ enum class Storage { Float, Double, Int, Bool };
 Storage storageOf(DType dtype);
 bool isFloatingPoint(DType dtype);
 llvm::StringRef dtypeName(DType dtype); // "float32", ...
+std::optional<DType> dtypeFromName(llvm::StringRef name);
 std::optional<DType> dtypeFromType(Type elementType);
 Type typeFromDType(MLIRContext *ctx, DType dtype);
 /// PyTorch's promotion of two tensor dtypes.
@@ -147,6 +148,12 @@ RtValue resolveArgument(Attribute slot, llvm::ArrayRef<RtValue> operands,
 /// The attribute a constant runtime value folds to, or null when it has
 /// none (modules, objects).
 Attribute attrFromRtValue(MLIRContext *ctx, const RtValue &value);
+/// The width of one element of `dtype` in raw little-endian data (the
+/// layout of dense attributes, blobs and .npy files; bool: one byte).
+size_t rawElementBytes(DType dtype);
+/// Fills `t` from raw little-endian elements of its dtype (one element
+/// repeated when `splat`).
+void decodeRaw(Tensor &t, const char *data, bool splat = false);
 /// A tensor holding an elements attribute's data.
 FailureOr<Tensor> tensorFromElements(ElementsAttr attr);
 /// An elements attribute holding a tensor (for folding).
