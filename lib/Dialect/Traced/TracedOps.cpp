@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -318,6 +319,45 @@ LogicalResult GetAttrOp::verifySymbolUses(SymbolTableCollection &symbols) {
            << " of " << describe(module) << "'s attribute '" << getName()
            << "'";
   return success();
+}
+
+OpFoldResult GetAttrOp::fold(FoldAdaptor) {
+  auto top = (*this)->getParentOfType<mlir::ModuleOp>();
+  auto type = cast<ModuleType>(getReceiver().getType());
+  auto module = top ? dyn_cast_or_null<traced::ModuleOp>(
+                          SymbolTable::lookupSymbolIn(top, type.getModuleName()))
+                    : traced::ModuleOp();
+  if (!module)
+    return {};
+  auto attr =
+      dyn_cast_or_null<AttributeOp>(module.lookupSymbol(getNameAttr()));
+  if (!attr || !ConstantOp::isValidValue(attr.getValue(), getType()))
+    return {};
+  return attr.getValue();
+}
+
+namespace {
+/// Reuses an earlier getattr of the same attribute of the same receiver.
+struct MergeDuplicateGetAttr : OpRewritePattern<GetAttrOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GetAttrOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Operation *user : op.getReceiver().getUsers()) {
+      auto other = dyn_cast<GetAttrOp>(user);
+      if (other && other != op && other.getName() == op.getName() &&
+          other->getBlock() == op->getBlock() && other->isBeforeInBlock(op)) {
+        rewriter.replaceOp(op, other.getResult());
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void GetAttrOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<MergeDuplicateGetAttr>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -63,3 +63,20 @@ traced.module @Identities class "__main__.Identities" {
     output %3, %4, %5, %6 : tensor<2x3xf32>, tuple<i64, i64>, i64, tensor<2x3xf32>
   }
 }
+
+// getattr of a plain attribute folds to its value; repeated getattrs merge.
+traced.module @Attrs class "__main__.Attrs" {
+  attribute @eps : f64 = 0.5
+  parameter @w : tensor<2xf32> = dense<1.0> : tensor<2xf32>
+  // CHECK-LABEL: graph @forward(%self: !traced.module<@Attrs>
+  graph @forward(%self: !traced.module<@Attrs>, %x: tensor<2xf32>) -> (f64, tensor<2xf32>, tensor<2xf32>) {
+    // CHECK-DAG: %[[E:.*]] = constant 0.5 : f64
+    // CHECK-DAG: %[[W:.*]] = getattr %self["w"]
+    // CHECK-NOT: getattr %self["w"]
+    %0 = getattr %self["eps"] : !traced.module<@Attrs> -> f64
+    %1 = getattr %self["w"] : !traced.module<@Attrs> -> tensor<2xf32>
+    %2 = getattr %self["w"] : !traced.module<@Attrs> -> tensor<2xf32>
+    // CHECK: output %[[E]], %[[W]], %[[W]]
+    output %0, %1, %2 : f64, tensor<2xf32>, tensor<2xf32>
+  }
+}

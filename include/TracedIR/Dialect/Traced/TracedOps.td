@@ -222,6 +222,10 @@ def Traced_GetAttrOp : Traced_Op<"getattr", [
   let assemblyFormat = [{
     $receiver `[` $name `]` attr-dict `:` type($receiver) `->` type($result)
   }];
+  // A plain attribute's getattr folds to its value; a second getattr of the
+  // same attribute in a graph reuses the first.
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 class Traced_CallOp<string mnemonic, list<Trait> traits = []>
