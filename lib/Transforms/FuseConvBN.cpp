@@ -3,6 +3,7 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Transforms/Passes.h"
+#include "Utils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -17,45 +18,6 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
-/// A call bound to its canonical target's signature.
-struct BoundOp {
-  const OpSpec *spec = nullptr;
-  SmallVector<Attribute> slots;
-  CallFunctionOp op;
-
-  /// The traced value bound to `name`, or null.
-  Value value(StringRef name) const {
-    auto marker =
-        dyn_cast_or_null<OperandAttr>(slots[*spec->signature.lookup(name)]);
-    return marker
-               ? const_cast<CallFunctionOp &>(op).getArgs()[marker.getIndex()]
-               : Value();
-  }
-  Attribute slot(StringRef name) const {
-    return slots[*spec->signature.lookup(name)];
-  }
-};
-
-std::optional<BoundOp> bind(Operation *op, ArrayRef<StringRef> canonical) {
-  auto call = dyn_cast_or_null<CallFunctionOp>(op);
-  if (!call)
-    return std::nullopt;
-  const OpSpec *spec = OpLibrary::get().lookupFunction(call.getCallee());
-  if (!spec || !llvm::is_contained(canonical, spec->name))
-    return std::nullopt;
-  BoundOp bound{spec, {}, call};
-  SmallVector<StringRef> keywords;
-  for (Attribute k : call.getKeywordsAttr())
-    keywords.push_back(cast<StringAttr>(k).getValue());
-  MLIRContext *ctx = op->getContext();
-  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-  if (failed(bindArguments(
-          ctx, spec->signature, 0, call.getArgumentsAttr().getValue(), keywords,
-          [&] { return mlir::emitError(op->getLoc()); }, bound.slots)))
-    return std::nullopt;
-  return bound;
-}
-
 struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
   unsigned blobCounter = 0;
 
@@ -98,7 +60,7 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
 
   LogicalResult fuse(CallFunctionOp normOp, SymbolTableCollection &symbols) {
     std::optional<BoundOp> norm =
-        bind(normOp, {"torch.nn.functional.batch_norm"});
+        bindCall(normOp, {"torch.nn.functional.batch_norm"});
     if (!norm)
       return failure();
     auto training = dyn_cast_or_null<BoolAttr>(norm->slot("training"));
@@ -107,8 +69,10 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
     if (!training || training.getValue() || !input || !input.hasOneUse())
       return failure();
     std::optional<BoundOp> conv =
-        bind(input.getDefiningOp(),
-             {"torch.nn.functional.conv2d", "torch.nn.functional.conv1d"});
+        bindCall(input.getDefiningOp(),
+                 {"torch.nn.functional.conv2d", "torch.nn.functional.conv1d"});
+    if (conv && !isa<CallFunctionOp>(conv->op))
+      return failure();
     if (!conv || !norm->value("running_mean") || !norm->value("running_var"))
       return failure();
     double eps;
@@ -158,37 +122,8 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
         newW.setDouble(c * inner + i, w->getDouble(c * inner + i) * scale);
       newB.setDouble(c, ((*bias)[c] - mean->getDouble(c)) * scale + (*beta)[c]);
     }
-    OpBuilder b(conv->op);
-    MLIRContext *ctx = b.getContext();
-    std::string hint = "fused_conv_bn_" + std::to_string(blobCounter++);
-    Value wValue =
-        createTensorConstant(b, normOp.getLoc(), newW, hint + "_weight");
-    Value bValue =
-        createTensorConstant(b, normOp.getLoc(), newB, hint + "_bias");
-    // The conv again, every argument by keyword, with the new weight and bias.
-    SmallVector<Value> operands;
-    SmallVector<Attribute> arguments;
-    SmallVector<StringRef> names;
-    const Signature &sig = conv->spec->signature;
-    for (auto [i, param] : llvm::enumerate(sig.params)) {
-      Attribute slot = conv->slots[i];
-      if (param.name == "weight" || param.name == "bias") {
-        operands.push_back(param.name == "weight" ? wValue : bValue);
-        slot = OperandAttr::get(ctx, operands.size() - 1);
-      } else {
-        slot = replaceOperandMarkers(slot, [&](OperandAttr m) {
-          operands.push_back(conv->op.getArgs()[m.getIndex()]);
-          return OperandAttr::get(ctx, operands.size() - 1);
-        });
-      }
-      arguments.push_back(slot);
-      names.push_back(param.name);
-    }
-    auto fused = CallFunctionOp::create(
-        b, conv->op.getLoc(), conv->op.getResultTypes(),
-        b.getStringAttr(conv->op.getCallee()), operands,
-        b.getArrayAttr(arguments), b.getStrArrayAttr(names));
-    (void)normalizeCallInPlace(fused);
+    CallFunctionOp fused = rebuildConv(
+        *conv, newW, newB, "fused_conv_bn_" + std::to_string(blobCounter++));
     normOp->replaceAllUsesWith(fused);
     normOp->erase();
     conv->op->erase();

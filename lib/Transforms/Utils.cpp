@@ -1,5 +1,6 @@
 //===- Utils.cpp - pieces the graph-surgery passes share ------------------===//
 
+#include "Utils.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Transforms/Passes.h"
@@ -137,4 +138,87 @@ ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
       type, nameHint,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(raw, alignof(double)));
   return ConstantOp::create(builder, loc, type, attr);
+}
+
+Value BoundOp::value(StringRef name) const {
+  unsigned p = *spec->signature.lookup(name);
+  bool isMethod = isa<CallMethodOp>(op);
+  if (isMethod && p == 0)
+    return op->getOperand(0);
+  auto marker = dyn_cast_or_null<OperandAttr>(slots[p]);
+  if (!marker)
+    return Value();
+  return op->getOperand(marker.getIndex() + (isMethod ? 1 : 0));
+}
+
+Attribute BoundOp::slot(StringRef name) const {
+  return slots[*spec->signature.lookup(name)];
+}
+
+std::optional<BoundOp> traced::bindCall(Operation *op,
+                                        ArrayRef<StringRef> canonical) {
+  const OpSpec *spec = nullptr;
+  ArrayAttr arguments, keywordAttr;
+  bool isMethod = false;
+  if (auto fn = dyn_cast_or_null<CallFunctionOp>(op)) {
+    spec = OpLibrary::get().lookupFunction(fn.getCallee());
+    arguments = fn.getArgumentsAttr();
+    keywordAttr = fn.getKeywordsAttr();
+  } else if (auto m = dyn_cast_or_null<CallMethodOp>(op)) {
+    if (!isa<TensorType>(m.getReceiver().getType()))
+      return std::nullopt;
+    spec = OpLibrary::get().lookupMethod(m.getMethod());
+    arguments = m.getArgumentsAttr();
+    keywordAttr = m.getKeywordsAttr();
+    isMethod = true;
+  }
+  if (!spec || !llvm::is_contained(canonical, spec->name))
+    return std::nullopt;
+  BoundOp bound{spec, {}, op};
+  SmallVector<StringRef> keywords;
+  for (Attribute k : keywordAttr)
+    keywords.push_back(cast<StringAttr>(k).getValue());
+  MLIRContext *ctx = op->getContext();
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  Location loc = op->getLoc();
+  if (failed(bindArguments(
+          ctx, spec->signature, isMethod ? 1 : 0, arguments.getValue(),
+          keywords, [loc] { return mlir::emitError(loc); }, bound.slots)))
+    return std::nullopt;
+  return bound;
+}
+
+CallFunctionOp traced::rebuildConv(const BoundOp &conv, const Tensor &weight,
+                                   const Tensor &bias,
+                                   const std::string &hint) {
+  auto call = cast<CallFunctionOp>(conv.op);
+  OpBuilder b(call);
+  MLIRContext *ctx = b.getContext();
+  Value wValue =
+      createTensorConstant(b, call.getLoc(), weight, hint + "_weight");
+  Value bValue = createTensorConstant(b, call.getLoc(), bias, hint + "_bias");
+  // The conv again, every argument by keyword, with the new weight and bias.
+  SmallVector<Value> operands;
+  SmallVector<Attribute> arguments;
+  SmallVector<StringRef> names;
+  for (auto [i, param] : llvm::enumerate(conv.spec->signature.params)) {
+    Attribute slot = conv.slots[i];
+    if (param.name == "weight" || param.name == "bias") {
+      operands.push_back(param.name == "weight" ? wValue : bValue);
+      slot = OperandAttr::get(ctx, operands.size() - 1);
+    } else {
+      slot = replaceOperandMarkers(slot, [&](OperandAttr m) {
+        operands.push_back(call.getArgs()[m.getIndex()]);
+        return OperandAttr::get(ctx, operands.size() - 1);
+      });
+    }
+    arguments.push_back(slot);
+    names.push_back(param.name);
+  }
+  auto fused = CallFunctionOp::create(b, call.getLoc(), call.getResultTypes(),
+                                      b.getStringAttr(call.getCallee()),
+                                      operands, b.getArrayAttr(arguments),
+                                      b.getStrArrayAttr(names));
+  (void)normalizeCallInPlace(fused);
+  return fused;
 }

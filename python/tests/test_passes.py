@@ -46,3 +46,35 @@ def test_pipeline_keeps_outputs(name):
     assert [m.name for m in tm.modules() if m.info["graphs"]] == [tm.root_name]
     if name in ("resnet18", "mobilenet_v2", "transformer_encoder_layer"):
         assert _exprs(tm) < exprs_before
+
+
+def test_fold_scale_does_seed001s_surgery():
+    from models import BoxHead
+    head = BoxHead().eval()
+    x = torch.randn(1, 8, 10, 10)
+    tm = traced.trace(head, x)
+    before = tm.interpret(x.numpy())[0]
+    tm.run_passes("traced-fold-scale,traced-dce")
+    tm.verify()
+    text = str(tm.graph)
+    assert "mul" not in text and "truediv" not in text
+    assert "relu" in text and "conv2d" in text
+    after = tm.interpret(x.numpy())[0]
+    assert np.abs(after - before).max() <= 1e-5 * np.abs(before).max()
+    with torch.no_grad():
+        expected = head(x).numpy()
+    assert np.abs(after - expected).max() <= 1e-4 * np.abs(expected).max()
+
+
+def test_fuse_add_mul_keeps_outputs():
+    class Chain(torch.nn.Module):
+        def forward(self, x):
+            return ((x + 1) + 2) * 3 * 4
+
+    x = torch.randn(5)
+    tm = traced.trace(Chain(), x)
+    before = tm.interpret(x.numpy())[0]
+    tm.run_passes("traced-fuse-add-mul")
+    text = str(tm.graph)
+    assert text.count("torch.add(") == 1 and text.count("torch.mul(") == 1
+    assert np.allclose(tm.interpret(x.numpy())[0], before, rtol=1e-6)

@@ -130,4 +130,58 @@ def TracedFuseConvBN : Pass<"traced-fuse-conv-bn", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedFoldScale : Pass<"traced-fold-scale", "mlir::ModuleOp"> {
+  let summary = "Absorbs positive scales around a relu into the conv";
+  let description = [{
+    MegEngine's BackwardFoldScale, seed 001's box head: `relu(conv(x) * s)
+    / t` with constant `s` and `t` (Python numbers, or constant tensors of
+    one value or one per output channel) whose ratio is positive becomes
+    `relu(conv'(x))`, where the conv's weight and bias are multiplied by
+    `s / t` per output channel. Since relu(a * k) = relu(a) * k for k > 0,
+    the result is the same; the mul and the div disappear. Leaf-module convs
+    are made functional first.
+
+    Before:
+    ```mlir
+    %0 = call_method %conv["forward"](%x) : ...
+    %1 = call_function "operator.mul"(input=%0, other=%scale) : ...
+    %2 = call_function "torch.nn.functional.relu"(input=%1) : ...
+    %3 = call_function "operator.truediv"(input=%2, other=%stride) : ...
+    ```
+    After:
+    ```mlir
+    %w = constant dense_resource<folded_scale_0_weight> : tensor<4x8x3x3xf32>
+    %b = constant dense_resource<folded_scale_0_bias> : tensor<4xf32>
+    %0 = call_function "torch.nn.functional.conv2d"(input=%x, weight=%w, bias=%b, padding=[1, 1]) : ...
+    %2 = call_function "torch.nn.functional.relu"(input=%0) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Number of scale pairs absorbed">,
+  ];
+}
+
+def TracedFuseAddMul : Pass<"traced-fuse-add-mul", "mlir::ModuleOp"> {
+  let summary = "Folds chains of constant adds and of constant muls";
+  let description = [{
+    `(x + a) + b` becomes `x + (a + b)` and `(x * a) * b` becomes
+    `x * (a * b)` when `a` and `b` are Python numbers, or constant tensors of
+    one shape and dtype, and the inner result has no other use. Runs to a
+    fixed point with the greedy pattern driver.
+
+    Before:
+    ```mlir
+    %0 = call_function "torch.add"(input=%x, other=1.0) : ...
+    %1 = call_function "torch.add"(input=%0, other=2.0) : ...
+    ```
+    After:
+    ```mlir
+    %1 = call_function "torch.add"(input=%x, other=3.0) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "Number of pairs folded into one">,
+  ];
+}
+
 #endif // TRACEDIR_TRANSFORMS_PASSES_TD
