@@ -5,7 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDFUSEADDMUL
@@ -43,7 +43,7 @@ bool isOne(Attribute alpha) {
 }
 
 struct FuseChain : RewritePattern {
-  FuseChain(MLIRContext *ctx, StringRef target, Pass::Statistic &counter)
+  FuseChain(MLIRContext *ctx, StringRef target, unsigned &counter)
       : RewritePattern(MatchAnyOpTypeTag(), 1, ctx), target(target),
         counter(counter) {}
 
@@ -109,21 +109,31 @@ struct FuseChain : RewritePattern {
   }
 
   StringRef target;
-  Pass::Statistic &counter;
+  unsigned &counter;
   mutable SymbolTableCollection symbols;
 };
 
 struct FuseAddMulPass : traced::impl::TracedFuseAddMulBase<FuseAddMulPass> {
+  using Base::Base;
+  unsigned fused = 0;
+
   void runOnOperation() override {
+    fused = 0;
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseChain>(&getContext(), "torch.add", numFused);
-    patterns.add<FuseChain>(&getContext(), "torch.mul", numFused);
-    GreedyRewriteConfig config;
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config))) {
+    patterns.add<FuseChain>(&getContext(), "torch.add", fused);
+    patterns.add<FuseChain>(&getContext(), "torch.mul", fused);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    FailureOr<unsigned> sweeps = applyToFixedPoint(getOperation(), frozen);
+    if (failed(sweeps)) {
       getOperation().emitError("traced-fuse-add-mul did not converge");
       return signalPassFailure();
     }
+    numIterations = *sweeps;
+    numFused = fused;
+    if (reportIterations)
+      emitRemark(getOperation().getLoc())
+          << "traced-fuse-add-mul: fixed point after " << *sweeps
+          << " sweep(s), " << fused << " pair(s) fused";
   }
 };
 } // namespace

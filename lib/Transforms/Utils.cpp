@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cstring>
 
@@ -221,4 +222,20 @@ CallFunctionOp traced::rebuildConv(const BoundOp &conv, const Tensor &weight,
                                       b.getStrArrayAttr(names));
   (void)normalizeCallInPlace(fused);
   return fused;
+}
+
+FailureOr<unsigned>
+traced::applyToFixedPoint(Operation *op,
+                          const FrozenRewritePatternSet &patterns,
+                          unsigned maxSweeps) {
+  GreedyRewriteConfig config;
+  config.setMaxIterations(1);
+  for (unsigned sweep = 1; sweep <= maxSweeps; ++sweep) {
+    bool changed = false;
+    // One sweep may stop short of a fixed point; that is not an error here.
+    (void)applyPatternsGreedily(op, patterns, config, &changed);
+    if (!changed)
+      return sweep;
+  }
+  return failure();
 }

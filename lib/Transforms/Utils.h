@@ -5,6 +5,7 @@
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Transforms/Passes.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::traced {
 
@@ -29,6 +30,14 @@ std::optional<BoundOp> bindCall(Operation *op, ArrayRef<StringRef> canonical);
 /// (blob names from `hint`); returns the new call.
 CallFunctionOp rebuildConv(const BoundOp &conv, const Tensor &weight,
                            const Tensor &bias, const std::string &hint);
+
+/// Runs `patterns` greedily to a fixed point, one sweep at a time, and
+/// returns how many sweeps it took (the last one changes nothing); failure
+/// when `maxSweeps` do not converge. Debian's LLVM compiles pass statistics
+/// out, so the passes report the count in a remark when asked.
+FailureOr<unsigned> applyToFixedPoint(Operation *op,
+                                      const FrozenRewritePatternSet &patterns,
+                                      unsigned maxSweeps = 100);
 
 } // namespace mlir::traced
 

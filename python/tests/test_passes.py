@@ -78,3 +78,22 @@ def test_fuse_add_mul_keeps_outputs():
     text = str(tm.graph)
     assert text.count("torch.add(") == 1 and text.count("torch.mul(") == 1
     assert np.allclose(tm.interpret(x.numpy())[0], before, rtol=1e-6)
+
+
+def test_user_patterns_from_python():
+    import pathlib
+    patterns = pathlib.Path(__file__).resolve().parents[2] / "docs" / "patterns"
+
+    class Clamped(torch.nn.Module):
+        def forward(self, x):
+            return torch.clamp(torch.relu(x), 0, 6)
+
+    x = torch.randn(6) * 10
+    tm = traced.trace(Clamped(), x)
+    tm.run_passes("traced-normalize")
+    tm.run_passes(f"traced-apply-patterns{{patterns={patterns / 'clamp-to-relu6.pdl.mlir'}}}")
+    assert "relu6" in str(tm.graph) and "clamp" not in str(tm.graph)
+    got = tm.interpret(x.numpy())[0]
+    assert np.allclose(got, torch.clamp(torch.relu(x), 0, 6).numpy())
+    with pytest.raises(traced.Error, match="cannot use the patterns"):
+        tm.run_passes("traced-apply-patterns{patterns=/nonexistent.mlir}")

@@ -1,4 +1,8 @@
 // RUN: traced-opt %s -traced-fuse-add-mul | FileCheck %s
+// RUN: traced-opt %s -traced-fuse-add-mul=report-iterations 2>&1 >/dev/null | FileCheck %s --check-prefix=SWEEPS
+
+// The greedy driver converges; the remark reports its sweeps.
+// SWEEPS: remark: traced-fuse-add-mul: fixed point after {{[0-9]+}} sweep(s), 3 pair(s) fused
 
 traced.module root @M class "m.M" {
   // CHECK-LABEL: graph @forward

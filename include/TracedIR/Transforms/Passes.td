@@ -179,9 +179,41 @@ def TracedFuseAddMul : Pass<"traced-fuse-add-mul", "mlir::ModuleOp"> {
     %1 = call_function "torch.add"(input=%x, other=3.0) : ...
     ```
   }];
+  let options = [
+    Option<"reportIterations", "report-iterations", "bool", "false",
+           "Report the greedy driver's sweeps to a fixed point as a remark">,
+  ];
   let statistics = [
     Statistic<"numFused", "fused", "Number of pairs folded into one">,
+    Statistic<"numIterations", "iterations", "Sweeps of the greedy driver to a fixed point">,
   ];
+}
+
+def TracedApplyPatterns : Pass<"traced-apply-patterns", "mlir::ModuleOp"> {
+  let summary = "Applies user-written PDL patterns to traced IR";
+  let description = [{
+    Graph surgery without C++ (torch.fx's `subgraph_rewriter`): the file
+    given by `patterns` holds `pdl.pattern`s (write them in PDL, or in PDLL
+    and convert with `mlir-pdll --emit=mlir`); they run with the greedy
+    pattern driver until nothing changes, and the result is verified.
+    docs/passes.md has two worked examples: relu to gelu, and
+    `clamp(x, 0, 6)` to relu6.
+
+    ```sh
+    traced-opt --traced-apply-patterns=patterns=relu-to-gelu.pdl.mlir model.mlir
+    ```
+  }];
+  let options = [
+    Option<"patternFile", "patterns", "std::string", [{""}],
+           "A file of pdl.pattern ops">,
+    Option<"reportIterations", "report-iterations", "bool", "false",
+           "Report the greedy driver's sweeps to a fixed point as a remark">,
+  ];
+  let statistics = [
+    Statistic<"numIterations", "iterations", "Sweeps of the greedy driver to a fixed point">,
+  ];
+  let dependentDialects = ["::mlir::pdl::PDLDialect",
+                           "::mlir::pdl_interp::PDLInterpDialect"];
 }
 
 #endif // TRACEDIR_TRANSFORMS_PASSES_TD
