@@ -58,6 +58,7 @@ TRACED_KERNEL(multiHeadAttention)
 TRACED_KERNEL(batchNorm)
 TRACED_KERNEL(layerNorm)
 TRACED_KERNEL(dropout)
+TRACED_KERNEL(stochasticDepth)
 TRACED_KERNEL(softmax)
 TRACED_KERNEL(logSoftmax)
 

@@ -196,6 +196,18 @@ FailureOr<RtValue> dropout(const KernelArgs &args) {
   return RtValue(*in);
 }
 
+FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
+  FailureOr<bool> training = args.getBool("training");
+  FailureOr<double> p = args.getFloat("p");
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(training) || failed(p) || failed(in))
+    return failure();
+  if (*training && *p > 0)
+    return args.emitError() << "stochastic depth in training mode is random; "
+                               "the interpreter runs eval-mode graphs";
+  return RtValue(*in);
+}
+
 FailureOr<RtValue> softmax(const KernelArgs &args) {
   return softmaxImpl(args, /*logarithm=*/false);
 }

@@ -182,6 +182,12 @@ static const OpRow kOps[] = {
    {"F.dropout", "nn.dropout"},
    "(Tensor input, float p=0.5, bool training=True, bool inplace=False)",
    sameAsInput, kernels::dropout},
+  // torchvision's stochastic depth (EfficientNet, ConvNeXt): the identity
+  // in eval mode.
+  {"torchvision.ops.stochastic_depth.stochastic_depth",
+   {"torchvision.ops.stochastic_depth"},
+   "(Tensor input, float p, str mode, bool training=True)", sameAsInput,
+   kernels::stochasticDepth},
   {"torch.dropout", {"Tensor.dropout"},
    "(Tensor input, float p, bool train)", sameAsInput, kernels::dropout},
 

@@ -33,7 +33,7 @@ def test_models_match_torch(name):
 
 
 @pytest.mark.parametrize("name", ["shufflenet_v2_x0_5", "mobilenet_v3_small",
-                                  "squeezenet1_0", "vit"])
+                                  "squeezenet1_0", "efficientnet_b0", "vit"])
 def test_other_torchvision_models(name):
     if name == "vit":
         module = torchvision.models.VisionTransformer(

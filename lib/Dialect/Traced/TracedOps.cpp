@@ -1119,6 +1119,11 @@ static OpFoldResult foldKnownResult(CallOp op, bool isMethod) {
   if (sameType) {
     if (name == "Tensor.contiguous")
       return input;
+    if (name == "torchvision.ops.stochastic_depth.stochastic_depth") {
+      auto training = dyn_cast_or_null<BoolAttr>(slotOf("training"));
+      if (training && !training.getValue())
+        return input;
+    }
     if (name == "torch.nn.functional.dropout" || name == "torch.dropout") {
       auto training = dyn_cast_or_null<BoolAttr>(
           slotOf(name == "torch.dropout" ? "train" : "training"));

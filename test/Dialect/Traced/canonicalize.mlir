@@ -51,7 +51,8 @@ traced.module @Identities class "__main__.Identities" {
     %0 = call_function "torch.nn.functional.dropout"(%x, 0.1, False) : (tensor<2x3xf32>) -> tensor<2x3xf32>
     %1 = call_method %0["contiguous"]() : (tensor<2x3xf32>) -> tensor<2x3xf32>
     %2 = call_method %1["__mul__"](1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-    %3 = call_function "operator.add"(%2, 0.0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %sd = call_function "torchvision.ops.stochastic_depth.stochastic_depth"(%2, 0.2, "row", False) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %3 = call_function "operator.add"(%sd, 0.0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
     // CHECK-DAG: %[[S:.*]] = constant (2, 3) : tuple<i64, i64>
     // CHECK-DAG: %[[N:.*]] = constant 3 : i64
     %4 = call_method %3["size"]() : (tensor<2x3xf32>) -> tuple<i64, i64>
