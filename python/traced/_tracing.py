@@ -1,13 +1,12 @@
 """What both tracers share: module symbols, leaf modules, and an emitter
 that turns calls on traced values into traced exprs."""
-import operator
 import re
 import traceback
 
 import torch
 
 from . import _traced
-from ._emit import EmitError, GraphRecord, IRBuilder, symbol, type_of, py_value
+from ._emit import GraphRecord, py_value, symbol, type_of
 
 _CONTAINERS = (torch.nn.Sequential, torch.nn.ModuleList, torch.nn.ModuleDict)
 

@@ -62,8 +62,8 @@ class Module:
         per graph output: numpy arrays for tensors."""
         args = []
         for x in inputs:
-            if isinstance(x, np.ndarray) or hasattr(x, "__array__") and not \
-                    isinstance(x, (int, float, bool)):
+            # Python numbers pass as they are; arrays (numpy, torch) as data.
+            if x is not None and not isinstance(x, (int, float, bool)):
                 array = np.ascontiguousarray(np.asarray(x))
                 dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
                 if dtype is None:
