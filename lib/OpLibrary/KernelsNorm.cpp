@@ -182,30 +182,30 @@ FailureOr<RtValue> layerNorm(const KernelArgs &args) {
   return RtValue(out);
 }
 
-FailureOr<RtValue> dropout(const KernelArgs &args) {
-  // F.dropout(input, p, training) and torch.dropout(input, p, train).
-  StringRef flag = args.has("training") ? "training" : "train";
+/// Random in training, the identity in eval mode: dropout and stochastic
+/// depth. The interpreter runs eval-mode graphs.
+static FailureOr<RtValue> evalIdentity(const KernelArgs &args, StringRef flag,
+                                       StringRef what) {
   FailureOr<bool> training = args.getBool(flag);
   FailureOr<double> p = args.getFloat("p");
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(training) || failed(p) || failed(in))
     return failure();
   if (*training && *p > 0)
-    return args.emitError() << "dropout in training mode is random; the "
+    return args.emitError() << what
+                            << " in training mode is random; the "
                                "interpreter runs eval-mode graphs";
   return RtValue(*in);
 }
 
+FailureOr<RtValue> dropout(const KernelArgs &args) {
+  // F.dropout(input, p, training) and torch.dropout(input, p, train).
+  return evalIdentity(args, args.has("training") ? "training" : "train",
+                      "dropout");
+}
+
 FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
-  FailureOr<bool> training = args.getBool("training");
-  FailureOr<double> p = args.getFloat("p");
-  FailureOr<Tensor> in = args.tensor("input");
-  if (failed(training) || failed(p) || failed(in))
-    return failure();
-  if (*training && *p > 0)
-    return args.emitError() << "stochastic depth in training mode is random; "
-                               "the interpreter runs eval-mode graphs";
-  return RtValue(*in);
+  return evalIdentity(args, "training", "stochastic depth");
 }
 
 FailureOr<RtValue> softmax(const KernelArgs &args) {

@@ -9,41 +9,13 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
-/// Copies the elements at `offset + sum(index[d] * strides[d])` of `x` into a
-/// new contiguous tensor of `shape`: permutations, slices and expansions.
-Tensor gather(const Tensor &x, ArrayRef<int64_t> shape, int64_t offset,
-              ArrayRef<int64_t> strides) {
-  Tensor out(x.dtype(), shape);
-  int64_t rank = shape.size();
-  SmallVector<int64_t> index(rank, 0);
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T *in = x.template data<T>();
-    T *o = out.template data<T>();
-    int64_t pos = offset;
-    for (int64_t n = 0; n < out.numel(); ++n) {
-      o[n] = in[pos];
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++index[d] < shape[d]) {
-          pos += strides[d];
-          break;
-        }
-        pos -= strides[d] * (shape[d] - 1);
-        index[d] = 0;
-      }
-    }
-    return 0;
-  });
-  return out;
-}
-
 Tensor permuteTensor(const Tensor &x, ArrayRef<int64_t> perm) {
   SmallVector<int64_t> in = x.strides(), shape, strides;
   for (int64_t p : perm) {
     shape.push_back(x.dim(p));
     strides.push_back(in[p]);
   }
-  return gather(x, shape, 0, strides);
+  return gatherStrided(x, shape, 0, strides);
 }
 
 /// Resolves one -1 in a target shape.
@@ -155,7 +127,7 @@ FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
     shape.push_back(x.dim(dim));
     strides.push_back(inStrides[dim]);
   }
-  return RtValue(gather(x, shape, offset, strides));
+  return RtValue(gatherStrided(x, shape, offset, strides));
 }
 
 FailureOr<std::vector<Tensor>> tensorList(const KernelArgs &args,
@@ -425,7 +397,8 @@ FailureOr<RtValue> chunk(const KernelArgs &args) {
        begin += std::max<int64_t>(step, 1)) {
     SmallVector<int64_t> shape(in->shape());
     shape[*n] = std::min(step, size - begin);
-    pieces.push_back(RtValue(gather(*in, shape, begin * strides[*n], strides)));
+    pieces.push_back(
+        RtValue(gatherStrided(*in, shape, begin * strides[*n], strides)));
   }
   return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
 }

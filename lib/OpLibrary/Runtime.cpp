@@ -475,11 +475,11 @@ void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
       uint16_t bits;
       std::memcpy(&bits, p, 2);
       llvm::APFloat v(t.dtype() == DType::F16 ? llvm::APFloat::IEEEhalf()
-                                           : llvm::APFloat::BFloat(),
+                                              : llvm::APFloat::BFloat(),
                       llvm::APInt(16, bits));
       bool lost;
-      v.convert(llvm::APFloat::IEEEsingle(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
+      v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
       t.data<float>()[i] = v.convertToFloat();
       break;
     }
@@ -684,36 +684,42 @@ FailureOr<SmallVector<int64_t>> traced::broadcastShape(ArrayRef<int64_t> a,
   return out;
 }
 
-Tensor traced::broadcastTo(const Tensor &t, ArrayRef<int64_t> shape) {
-  if (t.shape() == shape)
-    return t;
-  Tensor out(t.dtype(), shape);
-  int64_t rank = shape.size(), offset = rank - t.rank();
-  SmallVector<int64_t> inStrides = t.strides();
-  // The source stride of each output dimension (0 where broadcast).
-  SmallVector<int64_t> src(rank, 0);
-  for (int64_t i = 0; i < t.rank(); ++i)
-    src[offset + i] = t.dim(i) == 1 ? 0 : inStrides[i];
+Tensor traced::gatherStrided(const Tensor &x, ArrayRef<int64_t> shape,
+                             int64_t offset, ArrayRef<int64_t> strides) {
+  Tensor out(x.dtype(), shape);
+  int64_t rank = shape.size();
   SmallVector<int64_t> index(rank, 0);
-  dispatchStorage(t.dtype(), [&](auto tag) {
+  dispatchStorage(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    const T *in = t.data<T>();
-    T *o = out.data<T>();
-    int64_t pos = 0;
+    const T *in = x.template data<T>();
+    T *o = out.template data<T>();
+    int64_t pos = offset;
     for (int64_t n = 0; n < out.numel(); ++n) {
       o[n] = in[pos];
       for (int64_t d = rank - 1; d >= 0; --d) {
         if (++index[d] < shape[d]) {
-          pos += src[d];
+          pos += strides[d];
           break;
         }
-        pos -= src[d] * (shape[d] - 1);
+        pos -= strides[d] * (shape[d] - 1);
         index[d] = 0;
       }
     }
     return 0;
   });
   return out;
+}
+
+Tensor traced::broadcastTo(const Tensor &t, ArrayRef<int64_t> shape) {
+  if (t.shape() == shape)
+    return t;
+  int64_t rank = shape.size(), offset = rank - t.rank();
+  SmallVector<int64_t> inStrides = t.strides();
+  // The source stride of each output dimension (0 where broadcast).
+  SmallVector<int64_t> src(rank, 0);
+  for (int64_t i = 0; i < t.rank(); ++i)
+    src[offset + i] = t.dim(i) == 1 ? 0 : inStrides[i];
+  return gatherStrided(t, shape, 0, src);
 }
 
 FailureOr<int64_t> traced::normalizeDim(const KernelArgs &args, int64_t dim,

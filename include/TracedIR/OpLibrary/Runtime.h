@@ -218,6 +218,11 @@ template <typename Fn> auto dispatchStorage(DType dtype, Fn &&fn) {
 /// The broadcast shape of two shapes, or failure.
 FailureOr<llvm::SmallVector<int64_t>> broadcastShape(llvm::ArrayRef<int64_t> a,
                                                      llvm::ArrayRef<int64_t> b);
+/// Copies the elements at `offset + sum(index[d] * strides[d])` of `x` into a
+/// new contiguous tensor of `shape`: permutations, slices and expansions
+/// (a stride of 0 repeats an element).
+Tensor gatherStrided(const Tensor &x, llvm::ArrayRef<int64_t> shape,
+                     int64_t offset, llvm::ArrayRef<int64_t> strides);
 /// `t` expanded to `shape` (a copy), for broadcasting.
 Tensor broadcastTo(const Tensor &t, llvm::ArrayRef<int64_t> shape);
 /// A normalized dimension index, or failure (reported through `args`).
