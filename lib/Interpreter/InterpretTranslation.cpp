@@ -1,5 +1,6 @@
 //===- InterpretTranslation.cpp - traced-translate --interpret ------------===//
 
+#include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/InitAll.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
@@ -47,14 +48,7 @@ static void printFloat(llvm::raw_ostream &os, double v, bool single) {
     os << (v < 0 ? "-inf" : "inf");
     return;
   }
-  char buf[40];
-  for (int p = 1; p <= 17; ++p) {
-    snprintf(buf, sizeof(buf), "%.*g", p, v);
-    if (single ? std::strtof(buf, nullptr) == static_cast<float>(v)
-               : std::strtod(buf, nullptr) == v)
-      break;
-  }
-  os << buf;
+  os << shortestDigits(v, single);
 }
 
 static void printTensor(llvm::raw_ostream &os, const Tensor &t) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ResultRules.h"
+#include "TracedIR/OpLibrary/Runtime.h"
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "mlir/IR/Builders.h"
@@ -118,25 +119,10 @@ static Type promote(Type a, bool aTensor, Type b, bool bTensor,
 static FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
                                                        ArrayRef<int64_t> a,
                                                        ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da == 1)
-      out[i] = db;
-    else if (db == 1)
-      out[i] = da;
-    else if (ShapedType::isDynamic(da) || ShapedType::isDynamic(db))
-      out[i] = ShapedType::isDynamic(da) ? db : da;
-    else if (da == db)
-      out[i] = da;
-    else {
-      call.emitError() << "shapes " << shapeStr(a) << " and " << shapeStr(b)
-                       << " cannot be broadcast together";
-      return failure();
-    }
-  }
+  FailureOr<SmallVector<int64_t>> out = broadcastShape(a, b);
+  if (failed(out))
+    call.emitError() << "shapes " << shapeStr(a) << " and " << shapeStr(b)
+                     << " cannot be broadcast together";
   return out;
 }
 

@@ -677,9 +677,16 @@ FailureOr<SmallVector<int64_t>> traced::broadcastShape(ArrayRef<int64_t> a,
   for (size_t i = 0; i < rank; ++i) {
     int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
+    if (da == 1)
+      out[i] = db;
+    else if (db == 1)
+      out[i] = da;
+    else if (ShapedType::isDynamic(da) || ShapedType::isDynamic(db))
+      out[i] = ShapedType::isDynamic(da) ? db : da;
+    else if (da == db)
+      out[i] = da;
+    else
       return failure();
-    out[i] = da == 1 ? db : da;
   }
   return out;
 }

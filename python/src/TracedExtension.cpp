@@ -266,7 +266,12 @@ Attribute toAttr(MLIRContext *ctx, py::handle obj,
        " as a constant argument");
 }
 
-py::object fromAttr(Attribute attr) {
+/// A Python value attribute as a Python object; `marker` converts operand
+/// markers (traced values) when the value may hold them.
+py::object fromAttr(Attribute attr,
+                    function_ref<py::object(OperandAttr)> marker = nullptr) {
+  if (auto m = dyn_cast_or_null<OperandAttr>(attr); m && marker)
+    return marker(m);
   if (!attr || isa<NoneAttr>(attr))
     return py::none();
   if (auto b = dyn_cast<BoolAttr>(attr))
@@ -280,13 +285,13 @@ py::object fromAttr(Attribute attr) {
   if (auto l = dyn_cast<ArrayAttr>(attr)) {
     py::list out;
     for (Attribute e : l)
-      out.append(fromAttr(e));
+      out.append(fromAttr(e, marker));
     return out;
   }
   if (auto t = dyn_cast<TupleAttr>(attr)) {
     py::list out;
     for (Attribute e : t.getElements())
-      out.append(fromAttr(e));
+      out.append(fromAttr(e, marker));
     return py::tuple(out);
   }
   // Other values (slices, dtypes, objects) in their Python spelling.
@@ -853,25 +858,11 @@ PYBIND11_MODULE(_traced, m) {
             if (!arguments)
               return py::none();
             unsigned first = isa<CallMethodOp>(op) ? 1 : 0;
-            std::function<py::object(Attribute)> convert =
-                [&](Attribute a) -> py::object {
-              if (auto marker = dyn_cast<OperandAttr>(a))
-                return py::cast(PyValue{
-                    o.state, op->getOperand(first + marker.getIndex())});
-              if (auto l = dyn_cast<ArrayAttr>(a)) {
-                py::list out;
-                for (Attribute e : l)
-                  out.append(convert(e));
-                return out;
-              }
-              if (auto t = dyn_cast<TupleAttr>(a)) {
-                py::list out;
-                for (Attribute e : t.getElements())
-                  out.append(convert(e));
-                return py::tuple(out);
-              }
-              return fromAttr(a);
+            auto operand = [&](OperandAttr m) -> py::object {
+              return py::cast(
+                  PyValue{o.state, op->getOperand(first + m.getIndex())});
             };
+            auto convert = [&](Attribute a) { return fromAttr(a, operand); };
             size_t numKw = keywords ? keywords.size() : 0;
             py::list positional;
             py::dict named;

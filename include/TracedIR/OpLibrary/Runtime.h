@@ -215,7 +215,8 @@ template <typename Fn> auto dispatchStorage(DType dtype, Fn &&fn) {
   return fn(float{});
 }
 
-/// The broadcast shape of two shapes, or failure.
+/// The broadcast shape of two shapes, or failure; a dynamic size
+/// (ShapedType::kDynamic) broadcasts with anything.
 FailureOr<llvm::SmallVector<int64_t>> broadcastShape(llvm::ArrayRef<int64_t> a,
                                                      llvm::ArrayRef<int64_t> b);
 /// Copies the elements at `offset + sum(index[d] * strides[d])` of `x` into a

@@ -164,6 +164,17 @@ traced::replaceOperandMarkers(Attribute value,
 // Printing
 //===----------------------------------------------------------------------===//
 
+std::string traced::shortestDigits(double v, bool single) {
+  char text[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    snprintf(text, sizeof(text), "%.*g", precision, v);
+    if (single ? strtof(text, nullptr) == static_cast<float>(v)
+               : strtod(text, nullptr) == v)
+      break;
+  }
+  return text;
+}
+
 /// Prints a float so that it reads back as the same f64 and as a float (never
 /// as an integer): shortest round-trip digits, always with a '.'.
 static void printPyFloat(llvm::raw_ostream &os, double v) {
@@ -176,12 +187,7 @@ static void printPyFloat(llvm::raw_ostream &os, double v) {
     return;
   }
   // Python's repr: the shortest digits that read back as the same double.
-  char text[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    snprintf(text, sizeof(text), "%.*g", precision, v);
-    if (strtod(text, nullptr) == v)
-      break;
-  }
+  std::string text = shortestDigits(v);
   StringRef s = text;
   size_t exp = s.find_first_of("eE");
   StringRef mantissa = s.substr(0, exp);

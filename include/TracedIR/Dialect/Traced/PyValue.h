@@ -48,6 +48,10 @@ void walkOperandMarkers(Attribute value, function_ref<void(OperandAttr)> fn);
 Attribute replaceOperandMarkers(Attribute value,
                                 function_ref<Attribute(OperandAttr)> fn);
 
+/// The fewest significant digits (`%g`) that read back as `v`, as a double
+/// or, with `single`, as a float. Finite values only.
+std::string shortestDigits(double v, bool single = false);
+
 /// Prints a Python value in Python syntax (`[1, 2]`, `(3,)`, `None`,
 /// `slice(0, None, None)`); markers print as their operand.
 void printPyValue(OpAsmPrinter &p, Attribute value, ValueRange operands = {});
