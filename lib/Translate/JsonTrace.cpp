@@ -571,6 +571,11 @@ private:
                               SmallVectorImpl<Type> &types,
                               SmallVectorImpl<const JNode *> &names);
   LogicalResult defineOutputs(ArrayRef<const JNode *> names, Operation *op);
+  /// Reads a `{"name": ..., "type": ...}` object (a graph input or an
+  /// expr's output; `what` names it in errors).
+  LogicalResult importNamedValue(const JNode &node, StringRef what,
+                                 SmallVectorImpl<Type> &types,
+                                 SmallVectorImpl<const JNode *> &names);
 
   LogicalResult defineNode(const JNode &name, Value value);
   FailureOr<Value> lookupNode(const JNode &name, const Twine &where);
@@ -1202,22 +1207,9 @@ LogicalResult Importer::importGraph(const JNode &node,
 
   SmallVector<Type> inputTypes;
   SmallVector<const JNode *> inputNames;
-  for (const JNode &input : (*inputs)->elements) {
-    if (failed(expect(input, JNode::Object, "a graph input")))
+  for (const JNode &input : (*inputs)->elements)
+    if (failed(importNamedValue(input, "graph input", inputTypes, inputNames)))
       return failure();
-    FieldReader ir(*this, input, "graph input");
-    const JNode *nameNode;
-    StringRef inputName;
-    FailureOr<const JNode *> typeNode = ir.get("type");
-    if (failed(ir.getString("name", inputName, &nameNode)) ||
-        failed(typeNode) || failed(ir.finish()))
-      return failure();
-    FailureOr<Type> type = importType(**typeNode);
-    if (failed(type))
-      return failure();
-    inputTypes.push_back(*type);
-    inputNames.push_back(nameNode);
-  }
   SmallVector<StringRef> argNames = llvm::to_vector(llvm::map_range(
       inputNames, [](const JNode *n) { return StringRef(n->string); }));
   auto graph =
@@ -1259,22 +1251,31 @@ LogicalResult Importer::importOutputs(FieldReader &reader,
     return error(**outputs)
            << "a " << reader.getWhat() << " has exactly " << *exactly
            << " output, got " << (*outputs)->elements.size();
-  for (const JNode &output : (*outputs)->elements) {
-    if (failed(expect(output, JNode::Object, "an output")))
+  for (const JNode &output : (*outputs)->elements)
+    if (failed(importNamedValue(output, "output", types, names)))
       return failure();
-    FieldReader outReader(*this, output, "output");
-    const JNode *nameNode;
-    StringRef name;
-    FailureOr<const JNode *> typeNode = outReader.get("type");
-    if (failed(outReader.getString("name", name, &nameNode)) ||
-        failed(typeNode) || failed(outReader.finish()))
-      return failure();
-    FailureOr<Type> type = importType(**typeNode);
-    if (failed(type))
-      return failure();
-    types.push_back(*type);
-    names.push_back(nameNode);
-  }
+  return success();
+}
+
+LogicalResult
+Importer::importNamedValue(const JNode &node, StringRef what,
+                           SmallVectorImpl<Type> &types,
+                           SmallVectorImpl<const JNode *> &names) {
+  std::string article = what == "output" ? "an " : "a ";
+  if (failed(expect(node, JNode::Object, article + what.str())))
+    return failure();
+  FieldReader reader(*this, node, what.str());
+  const JNode *nameNode;
+  StringRef name;
+  FailureOr<const JNode *> typeNode = reader.get("type");
+  if (failed(reader.getString("name", name, &nameNode)) || failed(typeNode) ||
+      failed(reader.finish()))
+    return failure();
+  FailureOr<Type> type = importType(**typeNode);
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  names.push_back(nameNode);
   return success();
 }
 
