@@ -2,7 +2,9 @@
 
 #include "TracedIR/InitAll.h"
 
+#include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/ExecutionEngine/CpuModule.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Transforms/Passes.h"
@@ -30,11 +32,14 @@ void traced::registerAllDialects(DialectRegistry &registry) {
 void traced::registerAllPasses() {
   mlir::registerAllPasses();
   registerTracedPasses();
+  registerTracedConversionPasses();
+  registerCpuPipeline();
 }
 
 void traced::registerAllTranslations() {
   mlir::registerAllTranslations();
   registerInterpretTranslation();
+  registerRunTranslations();
   static TranslateFromMLIRRegistration toGraphText(
       "traced-to-graph-text",
       "print traced graphs the way TracedModule prints an InternalGraph",

@@ -173,7 +173,7 @@ std::optional<BoundOp> traced::bindCall(Operation *op,
     keywordAttr = m.getKeywordsAttr();
     isMethod = true;
   }
-  if (!spec || !llvm::is_contained(canonical, spec->name))
+  if (!spec || (!canonical.empty() && !llvm::is_contained(canonical, spec->name)))
     return std::nullopt;
   BoundOp bound{spec, {}, op};
   SmallVector<StringRef> keywords;

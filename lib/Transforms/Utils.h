@@ -23,7 +23,8 @@ struct BoundOp {
 };
 
 /// Binds a call_function or Tensor call_method of one of the `canonical`
-/// targets; nullopt for anything else.
+/// targets (any known target when `canonical` is empty); nullopt for
+/// anything else.
 std::optional<BoundOp> bindCall(Operation *op, ArrayRef<StringRef> canonical);
 
 /// Replaces the conv `conv` by a conv with new weight and bias constants

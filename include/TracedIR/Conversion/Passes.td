@@ -1,0 +1,129 @@
+//===- Passes.td - lowering traced IR to native code -------*- tablegen -*-===//
+
+#ifndef TRACEDIR_CONVERSION_PASSES_TD
+#define TRACEDIR_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTracedToLinalg : Pass<"convert-traced-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lowers a flattened traced module to linalg on tensors";
+  let description = [{
+    Turns the root module's entry graph into a `func.func` of the same name
+    whose arguments are the graph's tensor inputs (without `self`) and whose
+    body is linalg, tensor, arith and math on tensors. The other traced
+    modules are erased.
+
+    The input must be flat: calls of traced submodule graphs must have been
+    inlined (`traced-flatten`); leaf-module calls are accepted and lowered
+    through their class's functional, as `traced-normalize` would.
+
+    Parameters and buffers become `arith.constant`s holding the declaration's
+    value (the `dense_resource` blob is shared, not copied): the compiled
+    model is then self-contained, constant weights can be rearranged at
+    compile time (linear weights are transposed once), and the ahead-of-time
+    library needs no weight file.
+
+    Each known target is lowered by one function of its op family (files
+    `Elementwise.cpp`, `Matmul.cpp`, `Conv.cpp`, `Pool.cpp`, `Norm.cpp`,
+    `Reduce.cpp`, `Shape.cpp`), registered in one table and applied through
+    the dialect conversion framework. A call whose target has no lowering, or
+    whose arguments a lowering does not support (a training-mode dropout, a
+    dynamic shape), is reported at its location with the target's name; the
+    interpreter still runs such calls.
+
+    Before:
+    ```mlir
+    traced.module root @M class "m.M" {
+      parameter @w : tensor<4x3xf32> = dense<1.0> : tensor<4x3xf32>
+      graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) -> tensor<2x4xf32> {
+        %w = getattr %self["w"] : !traced.module<@M> -> tensor<4x3xf32>
+        %y = call_function "torch.nn.functional.linear"(input=%x, weight=%w) : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+        output %y : tensor<2x4xf32>
+      }
+    }
+    ```
+    After:
+    ```mlir
+    func.func @forward(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
+      %w = arith.constant dense<1.0> : tensor<3x4xf32>
+      %0 = tensor.empty() : tensor<2x4xf32>
+      %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x4xf32>) -> tensor<2x4xf32>
+      %2 = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>) outs(%1 : tensor<2x4xf32>) -> tensor<2x4xf32>
+      return %2 : tensor<2x4xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"forward\"",
+           "The root module's graph to lower">,
+  ];
+  let dependentDialects = [
+    "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect",
+    "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect",
+  ];
+}
+
+def TracedCpuTileAndVectorize
+    : Pass<"traced-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tiles and vectorizes linalg contractions and elementwise ops for the CPU";
+  let description = [{
+    Convolutions are rewritten as im2col plus a contraction
+    (`linalg::rewriteInIm2Col`). Every contraction (matmul, batch matmul,
+    linear, the im2col convolutions) is tiled twice with the SCF tiling
+    interface: an outer level sized for the L2 cache and an inner register
+    tile of `tile-m` x `tile-n` output elements (the default, 8 x 32, is 16
+    AVX-512 registers of accumulators; use 8 x 16 on AVX2 machines) with a
+    reduction step of 1, then vectorized (`linalg::vectorize`) and hoisted
+    so that the accumulator tile stays in registers along the reduction.
+    All-parallel generic ops (the fused elementwise chains) are tiled to one
+    vector of `vector-width` elements along their innermost dimension and
+    vectorized. Ops this pass does not handle are left for
+    `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"8",
+           "Register tile rows of a contraction">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"32",
+           "Register tile columns of a contraction">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Vector length for elementwise ops">,
+    Option<"im2col", "im2col", "bool", /*default=*/"true",
+           "Rewrite convolutions as im2col plus a contraction">,
+    Option<"lowerVectors", "lower-vectors", "bool", /*default=*/"true",
+           "Lower the vector ops to 1-D FMAs, loads and stores">,
+    Option<"unrollRows", "unroll-rows", "bool", /*default=*/"false",
+           "Unroll n-D vector ops to rows here (else convert-vector-to-scf does)">,
+  ];
+  let dependentDialects = [
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+    "mlir::tensor::TensorDialect", "mlir::affine::AffineDialect",
+  ];
+}
+
+def TracedCpuHoistAccumulators
+    : Pass<"traced-cpu-hoist-accumulators", "mlir::func::FuncOp"> {
+  let summary = "Keeps contraction accumulators in registers across the reduction loop";
+  let description = [{
+    After bufferization, moves loop-invariant `vector.transfer_read` /
+    `vector.transfer_write` pairs of an accumulator tile out of the
+    reduction loop (`linalg::hoistRedundantVectorTransfers`), so the tile
+    lives in vector registers for the whole reduction.
+  }];
+}
+
+def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
+  let summary = "Adds the C entry point `traced_<name>(void **inputs, void **outputs)`";
+  let description = [{
+    Runs on the LLVM dialect, after bufferization has turned results into
+    out-parameters (`buffer-results-to-out-params`) and the function has
+    been lowered to LLVM. For each function carrying `traced.entry`, adds an
+    exported `void traced_<name>(void **inputs, void **outputs)` that reads
+    one pointer per input and per output (dense, row-major buffers of the
+    static shapes recorded in `traced.entry`) and calls the function with
+    memref descriptors built from them. This is the entry point the JIT, the
+    Python bindings and the ahead-of-time libraries all call.
+  }];
+}
+
+#endif // TRACEDIR_CONVERSION_PASSES_TD

@@ -1,0 +1,488 @@
+//===- CpuPipeline.cpp - traced-cpu-pipeline and its CPU passes -----------===//
+//
+// traced IR -> linalg on tensors -> tiled and vectorized -> bufferized ->
+// LLVM dialect with a C entry point. Only two passes are ours: tiling and
+// vectorization (the SCF tiling interface and linalg::vectorize under a
+// policy for this CPU) and the entry point; the rest is upstream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <mutex>
+
+namespace mlir::traced {
+#define GEN_PASS_DEF_TRACEDCPUTILEANDVECTORIZE
+#define GEN_PASS_DEF_TRACEDEMITENTRY
+#define GEN_PASS_DEF_TRACEDCPUHOISTACCUMULATORS
+#include "TracedIR/Conversion/Passes.h.inc"
+} // namespace mlir::traced
+
+using namespace mlir;
+using namespace mlir::traced;
+
+//===----------------------------------------------------------------------===//
+// traced-cpu-tile-and-vectorize
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `acc += lhs * rhs` for a (M x 1) * (1 x N) matmul-shaped vector.contract
+/// (the register tile of one reduction step): one broadcast FMA per
+/// accumulator row. Upstream's contraction lowering turns a unit reduction
+/// into elementwise scalar code, so this shape is handled here.
+struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lhsType = op.getLhsType();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (!accType || lhsType.getRank() != 2 || accType.getRank() != 2 ||
+        lhsType.getDimSize(1) != 1 || op.getKind() != vector::CombiningKind::ADD ||
+        !isa<FloatType>(accType.getElementType()))
+      return failure();
+    MLIRContext *ctx = op.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    auto maps = op.getIndexingMapsArray();
+    if (maps.size() != 3 || maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+        maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
+        maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t rows = accType.getDimSize(0);
+    Value rhs = vector::ExtractOp::create(rewriter, loc, op.getRhs(),
+                                          ArrayRef<int64_t>{0});
+    Value acc = op.getAcc();
+    for (int64_t i = 0; i < rows; ++i) {
+      Value a = vector::ExtractOp::create(rewriter, loc, op.getLhs(),
+                                          ArrayRef<int64_t>{i, 0});
+      Value row = vector::ExtractOp::create(rewriter, loc, acc,
+                                            ArrayRef<int64_t>{i});
+      Value splat =
+          vector::BroadcastOp::create(rewriter, loc, row.getType(), a);
+
+      // mul + add with contraction allowed: LLVM emits one FMA.
+      auto contract = arith::FastMathFlags::contract;
+      Value prod = arith::MulFOp::create(rewriter, loc, splat, rhs, contract);
+      Value fma = arith::AddFOp::create(rewriter, loc, prod, row, contract);
+      acc = vector::InsertOp::create(rewriter, loc, fma, acc,
+                                     ArrayRef<int64_t>{i});
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// The leading-index tuples of an n-D vector shape (all but the last dim).
+static SmallVector<SmallVector<int64_t>> leadingPositions(VectorType type) {
+  SmallVector<SmallVector<int64_t>> positions = {{}};
+  for (int64_t size : type.getShape().drop_back()) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const auto &p : positions)
+      for (int64_t i = 0; i < size; ++i) {
+        next.push_back(p);
+        next.back().push_back(i);
+      }
+    positions = std::move(next);
+  }
+  return positions;
+}
+
+/// Whether `map` is the minor identity of a transfer of `vectorRank` dims.
+static bool isRowMajorTransfer(AffineMap map, unsigned vectorRank,
+                               ArrayRef<bool> inBounds, Value mask) {
+  return !mask && map.isMinorIdentity() && map.getNumResults() == vectorRank &&
+         vectorRank >= 2 && llvm::all_of(inBounds, [](bool b) { return b; });
+}
+
+/// An in-bounds n-D transfer_read becomes one 1-D read per row, so that
+/// accumulators and elementwise tiles reach LLVM as rows of vector
+/// registers.
+struct SplitTransferReadRows : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isRowMajorTransfer(op.getPermutationMap(), type.getRank(),
+                            op.getInBoundsValues(), op.getMask()))
+      return failure();
+    Location loc = op.getLoc();
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, type, rewriter.getZeroAttr(type));
+    unsigned lead = type.getRank() - 1;
+    unsigned base = op.getIndices().size() - type.getRank();
+    for (const SmallVector<int64_t> &pos : leadingPositions(type)) {
+      SmallVector<Value> indices(op.getIndices());
+      for (unsigned d = 0; d < lead; ++d)
+        indices[base + d] = arith::AddIOp::create(
+            rewriter, loc, indices[base + d],
+            arith::ConstantIndexOp::create(rewriter, loc, pos[d]));
+      Value row0 = vector::ExtractOp::create(rewriter, loc, result, pos);
+      Value row = vector::TransferReadOp::create(
+          rewriter, loc, cast<VectorType>(row0.getType()), op.getBase(),
+          indices, op.getPadding(), ArrayRef<bool>{true});
+      result = vector::InsertOp::create(rewriter, loc, row, result, pos);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SplitTransferWriteRows : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isRowMajorTransfer(op.getPermutationMap(), type.getRank(),
+                            op.getInBoundsValues(), op.getMask()))
+      return failure();
+    Location loc = op.getLoc();
+    unsigned lead = type.getRank() - 1;
+    unsigned base = op.getIndices().size() - type.getRank();
+    Value dest = op.getBase();
+    bool onTensor = isa<RankedTensorType>(dest.getType());
+    for (const SmallVector<int64_t> &pos : leadingPositions(type)) {
+      SmallVector<Value> indices(op.getIndices());
+      for (unsigned d = 0; d < lead; ++d)
+        indices[base + d] = arith::AddIOp::create(
+            rewriter, loc, indices[base + d],
+            arith::ConstantIndexOp::create(rewriter, loc, pos[d]));
+      Value row = vector::ExtractOp::create(rewriter, loc, op.getVector(), pos);
+      auto write = vector::TransferWriteOp::create(
+          rewriter, loc, row, dest, indices, ArrayRef<bool>{true});
+      if (onTensor)
+        dest = write.getResult();
+    }
+    if (onTensor)
+      rewriter.replaceOp(op, dest);
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct HoistAccumulatorsPass
+    : traced::impl::TracedCpuHoistAccumulatorsBase<HoistAccumulatorsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    linalg::hoistRedundantVectorTransfers(getOperation());
+  }
+};
+
+struct TileAndVectorizePass
+    : traced::impl::TracedCpuTileAndVectorizeBase<TileAndVectorizePass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Tiles `op` by `sizes` (0: untiled) and vectorizes the tile with vector
+/// sizes equal to the tile (masked where the tile is partial).
+static LogicalResult tileAndVectorize(RewriterBase &rewriter,
+                                      linalg::LinalgOp op,
+                                      ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<OpFoldResult> tileSizes;
+  SmallVector<int64_t> vectorSizes;
+  for (auto [size, bound] : llvm::zip(sizes, bounds)) {
+    int64_t t = ShapedType::isDynamic(bound) ? size : std::min(size, bound);
+    tileSizes.push_back(rewriter.getIndexAttr(t));
+    vectorSizes.push_back(t);
+  }
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tileSizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                        options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  Operation *tile = tiled->tiledOps.back();
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      // (The scalable flags must be given with the sizes: an empty list is
+      // read past its end.)
+      linalg::vectorize(rewriter, tile, vectorSizes,
+                        SmallVector<bool>(vectorSizes.size(), false),
+                        /*vectorizeNDExtract=*/false,
+                        /*flatten1DDepthwiseConv=*/false,
+                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                        /*createNamedContraction=*/true);
+  if (failed(vectorized))
+    return success(); // tiled but scalar: still correct
+  if (!vectorized->replacements.empty())
+    rewriter.replaceOp(tile, vectorized->replacements);
+  else
+    rewriter.eraseOp(tile);
+  return success();
+}
+
+void TileAndVectorizePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  IRRewriter rewriter(&getContext());
+  if (im2col) {
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
+    for (auto conv : convs) {
+      rewriter.setInsertionPoint(conv);
+      (void)linalg::rewriteInIm2Col(rewriter, conv);
+    }
+  }
+  SmallVector<linalg::LinalgOp> contractions, elementwise;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
+      return;
+    if (linalg::isaContractionOpInterface(op))
+      contractions.push_back(op);
+    else if (isa<linalg::GenericOp>(op) &&
+             op.getNumReductionLoops() == 0 && op.getNumLoops() > 0 &&
+             llvm::all_of(op.getIndexingMapsArray(),
+                          [](AffineMap m) { return m.isProjectedPermutation(
+                                                /*allowZeroInResults=*/true); }))
+      elementwise.push_back(op);
+  });
+  for (linalg::LinalgOp op : contractions) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims))
+      continue;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    if (!dims->m.empty())
+      sizes[dims->m.back()] = tileM;
+    if (!dims->n.empty())
+      sizes[dims->n.back()] = tileN;
+    (void)tileAndVectorize(rewriter, op, sizes);
+  }
+  for (linalg::LinalgOp op : elementwise) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes.back() = vectorWidth;
+    (void)tileAndVectorize(rewriter, op, sizes);
+  }
+
+  // Vector ops down to 1-D FMAs, loads and stores: contractions become
+  // outer products (one broadcast FMA per accumulator row), then n-D
+  // transfers and elementwise ops are unrolled to rows.
+  if (!lowerVectors)
+    return;
+  MLIRContext *ctx = &getContext();
+  auto apply = [&](function_ref<void(RewritePatternSet &)> populate) {
+    RewritePatternSet patterns(ctx);
+    populate(patterns);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  };
+  apply([](RewritePatternSet &p) {
+    p.add<UnitKContractToFma>(p.getContext());
+  });
+  apply([](RewritePatternSet &p) {
+    vector::populateVectorContractLoweringPatterns(
+        p, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorTransposeLoweringPatterns(
+        p, vector::VectorTransposeLowering::EltWise);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(p);
+    vector::populateVectorMaskOpLoweringPatterns(p);
+  });
+  apply([](RewritePatternSet &p) {
+    p.add<SplitTransferReadRows, SplitTransferWriteRows>(p.getContext());
+    vector::populateVectorOuterProductLoweringPatterns(p);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        p, vector::VectorMultiReductionLowering::InnerParallel);
+    vector::populateVectorBroadcastLoweringPatterns(p);
+    vector::populateVectorShapeCastLoweringPatterns(p);
+  });
+  if (!unrollRows)
+    return;
+  apply([](RewritePatternSet &p) {
+    vector::UnrollVectorOptions rows;
+    rows.setNativeShapeFn(
+        [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+          VectorType type;
+          if (auto read = dyn_cast<vector::TransferReadOp>(op))
+            type = read.getVectorType();
+          else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+            type = write.getVectorType();
+          else if (op->getNumResults() == 1)
+            type = dyn_cast<VectorType>(op->getResult(0).getType());
+          if (!type || type.getRank() < 2)
+            return std::nullopt;
+          SmallVector<int64_t> shape(type.getRank() - 1, 1);
+          shape.push_back(type.getShape().back());
+          return shape;
+        });
+    vector::populateVectorUnrollPatterns(p, rows);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(p);
+    vector::populateVectorTransferDropUnitDimsPatterns(p);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// traced-emit-entry
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct EmitEntryPass : traced::impl::TracedEmitEntryBase<EmitEntryPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+void EmitEntryPass::runOnOperation() {
+  mlir::ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  SmallVector<LLVM::LLVMFuncOp> entries;
+  module.walk([&](LLVM::LLVMFuncOp f) {
+    if (f->hasAttr("traced.entry"))
+      entries.push_back(f);
+  });
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  for (LLVM::LLVMFuncOp f : entries) {
+    auto type = cast<FunctionType>(
+        cast<TypeAttr>(f->getAttr("traced.entry")).getValue());
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    Location loc = f.getLoc();
+    auto entryType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(ctx), {ptrType, ptrType});
+    auto entry = LLVM::LLVMFuncOp::create(
+        b, loc, ("traced_" + f.getName()).str(), entryType);
+    Block *block = entry.addEntryBlock(b);
+    b.setInsertionPointToStart(block);
+    SmallVector<Value> args;
+    auto addBuffers = [&](Value array, TypeRange types) {
+      for (auto [i, t] : llvm::enumerate(types)) {
+        auto shaped = cast<ShapedType>(t);
+        Value slot = LLVM::GEPOp::create(
+            b, loc, ptrType, ptrType, array,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+        Value p = LLVM::LoadOp::create(b, loc, ptrType, slot);
+        args.push_back(p);
+        args.push_back(p);
+        auto c = [&](int64_t v) {
+          return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+              .getResult();
+        };
+        args.push_back(c(0));
+        ArrayRef<int64_t> shape = shaped.getShape();
+        for (int64_t d : shape)
+          args.push_back(c(d));
+        int64_t stride = 1;
+        SmallVector<Value> strides(shape.size());
+        for (int64_t d = shape.size() - 1; d >= 0; --d) {
+          strides[d] = c(stride);
+          stride *= shape[d];
+        }
+        llvm::append_range(args, strides);
+      }
+    };
+    addBuffers(block->getArgument(0), type.getInputs());
+    addBuffers(block->getArgument(1), type.getResults());
+    if (args.size() != f.getNumArguments()) {
+      f.emitError() << "traced-emit-entry: the function takes "
+                    << f.getNumArguments()
+                    << " LLVM arguments, expected " << args.size()
+                    << " (run buffer-results-to-out-params before lowering)";
+      return signalPassFailure();
+    }
+    LLVM::CallOp::create(b, loc, f, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// traced-cpu-pipeline
+//===----------------------------------------------------------------------===//
+
+void traced::buildCpuPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
+  if (options.surgery) {
+    pm.addPass(createTracedFlatten());
+    pm.addPass(createTracedNormalize());
+    pm.addPass(createTracedFuseConvBN());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createTracedDCE());
+  }
+  ConvertTracedToLinalgOptions convert;
+  convert.entry = options.entry;
+  pm.addPass(createConvertTracedToLinalg(convert));
+
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(createLinalgElementwiseOpFusionPass());
+  fn.addPass(createCSEPass());
+  if (options.vectorize) {
+    TracedCpuTileAndVectorizeOptions tiling;
+    tiling.tileN = options.tileN;
+    fn.addPass(createTracedCpuTileAndVectorize(tiling));
+    fn.addPass(createCanonicalizerPass());
+    fn.addPass(createCSEPass());
+  }
+
+  // The upstream part, in textual form: it reads exactly like the
+  // mlir-opt pipeline that reproduces it (docs/cpu.md).
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    // What the textual part names (traced-translate registers no passes).
+    registerTransformsPasses();
+    registerConversionPasses();
+    bufferization::registerBufferizationPasses();
+    bufferization::registerBufferizationPipelines();
+    registerLinalgPasses();
+    memref::registerMemRefPasses();
+  });
+  auto add = [&](OpPassManager &into, StringRef text) {
+    if (failed(parsePassPipeline(text, into)))
+      llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
+  };
+  add(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
+          "function-boundary-type-conversion=identity-layout-map},"
+          "buffer-results-to-out-params{hoist-static-allocs=true "
+          "modify-public-functions=true},"
+          "canonicalize,"
+          "buffer-deallocation-pipeline,"
+          "convert-bufferization-to-memref");
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
+  add(pm, "func.func(convert-linalg-to-loops,lower-affine,"
+          "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
+          "canonicalize),"
+          "expand-strided-metadata,lower-affine,convert-math-to-libm,"
+          "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+          "convert-to-llvm,reconcile-unrealized-casts,canonicalize");
+  pm.addPass(createTracedEmitEntry());
+}
+
+void traced::registerCpuPipeline() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "traced-cpu-pipeline",
+      "Compiles a traced module (or linalg on tensors) to the LLVM dialect "
+      "with a C entry point traced_<entry>(void **inputs, void **outputs)",
+      buildCpuPipeline);
+}

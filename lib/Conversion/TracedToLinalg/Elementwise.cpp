@@ -1,0 +1,307 @@
+//===- Elementwise.cpp - activations and broadcasting arithmetic ----------===//
+//
+// Every elementwise target becomes one `linalg.generic` over the result's
+// shape, with NumPy broadcasting expressed in the indexing maps and Python
+// numbers as constants in the body. Chains of them fuse later
+// (`linalg-fuse-elementwise-ops`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+namespace {
+/// A tensor operand, or a Python number.
+struct Operand {
+  Value tensor;
+  double scalar = 0;
+};
+using UnaryFn = Value (*)(OpBuilder &, Location, Value, const LoweringCall &);
+using BinaryFn = Value (*)(OpBuilder &, Location, Value, Value);
+} // namespace
+
+static FailureOr<Operand> operandOf(const LoweringCall &c, StringRef name) {
+  if (Value t = c.tensor(name))
+    return Operand{t, 0};
+  if (auto b = c.getBool(name))
+    return Operand{{}, *b ? 1.0 : 0.0};
+  if (auto f = c.getFloat(name))
+    return Operand{{}, *f};
+  return failure();
+}
+
+static bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+static Value cst(OpBuilder &b, Location loc, Value like, double v) {
+  return scalarConstant(b, loc, like.getType(), v);
+}
+static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::AddFOp::create(b, loc, x, y).getResult()
+                    : arith::AddIOp::create(b, loc, x, y).getResult();
+}
+static Value sub(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::SubFOp::create(b, loc, x, y).getResult()
+                    : arith::SubIOp::create(b, loc, x, y).getResult();
+}
+static Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MulFOp::create(b, loc, x, y).getResult()
+                    : arith::MulIOp::create(b, loc, x, y).getResult();
+}
+static Value div(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::DivFOp::create(b, loc, x, y);
+}
+static Value maxv(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                    : arith::MaxSIOp::create(b, loc, x, y).getResult();
+}
+static Value minv(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                    : arith::MinSIOp::create(b, loc, x, y).getResult();
+}
+static Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = cst(b, loc, x, 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return div(b, loc, one, add(b, loc, one, e));
+}
+static Value hardsigmoid(OpBuilder &b, Location loc, Value x) {
+  Value t = add(b, loc, x, cst(b, loc, x, 3.0));
+  t = minv(b, loc, maxv(b, loc, t, cst(b, loc, x, 0.0)), cst(b, loc, x, 6.0));
+  return div(b, loc, t, cst(b, loc, x, 6.0));
+}
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+static FailureOr<SmallVector<Value>>
+lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
+  RankedTensorType type = c.resultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  if (floatOnly && !isa<FloatType>(type.getElementType()))
+    return c.fail("only floating-point tensors are supported");
+  FailureOr<Operand> x = operandOf(c, "input");
+  if (failed(x) || !x->tensor)
+    return c.fail("the input is not a tensor");
+  Value r = buildElementwise(c.rewriter, c.loc, type, x->tensor,
+                             [&](OpBuilder &b, Location loc, ValueRange a) {
+                               return fn(b, loc, a[0], c);
+                             });
+  return SmallVector<Value>{r};
+}
+
+#define UNARY(NAME, BODY)                                                      \
+  static Value NAME(OpBuilder &b, Location loc, Value x,                       \
+                    const LoweringCall &c) {                                   \
+    (void)c;                                                                   \
+    BODY                                                                       \
+  }
+
+UNARY(reluBody, return maxv(b, loc, x, cst(b, loc, x, 0.0));)
+UNARY(relu6Body, return minv(b, loc, maxv(b, loc, x, cst(b, loc, x, 0.0)),
+                             cst(b, loc, x, 6.0));)
+UNARY(hardtanhBody,
+      return minv(b, loc,
+                  maxv(b, loc, x, cst(b, loc, x, *c.getFloat("min_val"))),
+                  cst(b, loc, x, *c.getFloat("max_val")));)
+static Value geluBody(OpBuilder &b, Location loc, Value x,
+                      const LoweringCall &c) {
+  Value half = cst(b, loc, x, 0.5);
+  Value one = cst(b, loc, x, 1.0);
+  Attribute approximate = c.value("approximate");
+  if (approximate && cast<StringAttr>(approximate).getValue() == "tanh") {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = mul(b, loc, mul(b, loc, x, x), x);
+    Value inner = add(b, loc, x, mul(b, loc, cst(b, loc, x, 0.044715), x3));
+    inner = mul(b, loc, cst(b, loc, x, 0.7978845608028654), inner);
+    Value t = math::TanhOp::create(b, loc, inner);
+    return mul(b, loc, mul(b, loc, half, x), add(b, loc, one, t));
+  }
+  Value e = math::ErfOp::create(
+      b, loc, mul(b, loc, x, cst(b, loc, x, 0.7071067811865476)));
+  return mul(b, loc, mul(b, loc, half, x), add(b, loc, one, e));
+}
+UNARY(siluBody, return mul(b, loc, x, sigmoid(b, loc, x));)
+UNARY(hardswishBody, return mul(b, loc, x, hardsigmoid(b, loc, x));)
+UNARY(hardsigmoidBody, return hardsigmoid(b, loc, x);)
+UNARY(leakyReluBody, {
+  Value zero = cst(b, loc, x, 0.0);
+  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+  Value scaled = mul(b, loc, x, cst(b, loc, x, *c.getFloat("negative_slope")));
+  return arith::SelectOp::create(b, loc, pos, x, scaled);
+})
+UNARY(sigmoidBody, return sigmoid(b, loc, x);)
+UNARY(tanhBody, return math::TanhOp::create(b, loc, x);)
+UNARY(expBody, return math::ExpOp::create(b, loc, x);)
+UNARY(logBody, return math::LogOp::create(b, loc, x);)
+UNARY(sqrtBody, return math::SqrtOp::create(b, loc, x);)
+UNARY(rsqrtBody, return math::RsqrtOp::create(b, loc, x);)
+UNARY(erfBody, return math::ErfOp::create(b, loc, x);)
+UNARY(absBody, {
+  if (isFloat(x))
+    return math::AbsFOp::create(b, loc, x);
+  return math::AbsIOp::create(b, loc, x);
+})
+UNARY(negBody, {
+  if (isFloat(x))
+    return arith::NegFOp::create(b, loc, x);
+  return sub(b, loc, cst(b, loc, x, 0.0), x);
+})
+UNARY(clampBody, {
+  Value r = x;
+  if (auto lo = c.getFloat("min"))
+    r = maxv(b, loc, r, cst(b, loc, x, *lo));
+  if (auto hi = c.getFloat("max"))
+    r = minv(b, loc, r, cst(b, loc, x, *hi));
+  return r;
+})
+#undef UNARY
+
+static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
+  for (StringRef bound : {"min", "max"})
+    if (!c.isNone(bound) && !c.getFloat(bound))
+      return c.fail(Twine("'") + bound + "' must be a number");
+  return lowerUnary(c, clampBody, /*floatOnly=*/false);
+}
+
+/// Eval-mode dropout and stochastic depth are the identity.
+static FailureOr<SmallVector<Value>> lowerIdentityUnlessTraining(
+    LoweringCall &c) {
+  StringRef flag = c.spec->signature.lookup("train") ? "train" : "training";
+  if (c.spec->signature.lookup(flag)) {
+    std::optional<bool> training = c.getBool(flag);
+    if (!training || *training)
+      return c.fail("only eval mode (training=False) can be compiled");
+  }
+  Value x = c.tensor("input");
+  if (!x)
+    return c.fail("the input is not a tensor");
+  return SmallVector<Value>{x};
+}
+
+//===----------------------------------------------------------------------===//
+// Binary
+//===----------------------------------------------------------------------===//
+
+/// `fn(lhs, rhs)` with both operands broadcast; `alpha` scales `rhs`.
+static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
+                                                 StringRef lhsName,
+                                                 StringRef rhsName, BinaryFn fn,
+                                                 bool swap = false,
+                                                 bool floatOnly = false) {
+  RankedTensorType type = c.resultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  if (floatOnly && !isa<FloatType>(type.getElementType()))
+    return c.fail("only floating-point results are supported");
+  FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
+  if (failed(x) || failed(y))
+    return c.fail("an operand is neither a tensor nor a number");
+  std::optional<double> alpha;
+  if (c.spec->signature.lookup("alpha")) {
+    alpha = c.getFloat("alpha");
+    if (!alpha)
+      return c.fail("'alpha' must be a number");
+  }
+  SmallVector<Value> inputs;
+  for (const Operand &o : {*x, *y})
+    if (o.tensor)
+      inputs.push_back(o.tensor);
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, inputs,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        unsigned next = 0;
+        Type et = type.getElementType();
+        Value xv = x->tensor ? a[next++] : scalarConstant(b, loc, et, x->scalar);
+        Value yv = y->tensor ? a[next++] : scalarConstant(b, loc, et, y->scalar);
+        if (alpha && *alpha != 1.0)
+          yv = mul(b, loc, yv, scalarConstant(b, loc, et, *alpha));
+        return swap ? fn(b, loc, yv, xv) : fn(b, loc, xv, yv);
+      });
+  return SmallVector<Value>{r};
+}
+
+static Value floorDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!isFloat(x))
+    return arith::FloorDivSIOp::create(b, loc, x, y);
+  return math::FloorOp::create(b, loc, div(b, loc, x, y));
+}
+static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!isFloat(x))
+    return arith::DivSIOp::create(b, loc, x, y);
+  return math::TruncOp::create(b, loc, div(b, loc, x, y));
+}
+static Value pow(OpBuilder &b, Location loc, Value x, Value y) {
+  return math::PowFOp::create(b, loc, x, y);
+}
+
+static FailureOr<SmallVector<Value>> lowerDiv(LoweringCall &c) {
+  Attribute mode = c.value("rounding_mode");
+  if (!mode || isa<NoneAttr>(mode))
+    return lowerBinary(c, "input", "other", div, false, /*floatOnly=*/true);
+  StringRef m = cast<StringAttr>(mode).getValue();
+  if (m == "floor")
+    return lowerBinary(c, "input", "other", floorDiv);
+  if (m == "trunc")
+    return lowerBinary(c, "input", "other", truncDiv);
+  return c.fail("unknown rounding_mode '" + m + "'");
+}
+
+void lowering::populateElementwiseLowerings(LoweringTable &t) {
+#define U(NAME, BODY)                                                          \
+  t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
+  U("torch.nn.functional.relu", reluBody)
+  U("torch.nn.functional.relu6", relu6Body)
+  U("torch.nn.functional.hardtanh", hardtanhBody)
+  U("torch.nn.functional.gelu", geluBody)
+  U("torch.nn.functional.silu", siluBody)
+  U("torch.nn.functional.hardswish", hardswishBody)
+  U("torch.nn.functional.hardsigmoid", hardsigmoidBody)
+  U("torch.nn.functional.leaky_relu", leakyReluBody)
+  U("torch.sigmoid", sigmoidBody)
+  U("torch.tanh", tanhBody)
+  U("torch.exp", expBody)
+  U("torch.log", logBody)
+  U("torch.sqrt", sqrtBody)
+  U("torch.rsqrt", rsqrtBody)
+  U("torch.erf", erfBody)
+#undef U
+  t["torch.abs"] = [](LoweringCall &c) {
+    return lowerUnary(c, absBody, /*floatOnly=*/false);
+  };
+  t["torch.neg"] = [](LoweringCall &c) {
+    return lowerUnary(c, negBody, /*floatOnly=*/false);
+  };
+  t["torch.clamp"] = lowerClamp;
+  t["torch.nn.functional.dropout"] = lowerIdentityUnlessTraining;
+  t["torch.dropout"] = lowerIdentityUnlessTraining;
+  t["torchvision.ops.stochastic_depth.stochastic_depth"] =
+      lowerIdentityUnlessTraining;
+  t["Tensor.contiguous"] = lowerIdentityUnlessTraining;
+
+  t["torch.add"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", add);
+  };
+  t["torch.sub"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", sub);
+  };
+  t["Tensor.__rsub__"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", sub, /*swap=*/true);
+  };
+  t["torch.mul"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", mul);
+  };
+  t["torch.div"] = lowerDiv;
+  t["Tensor.__rtruediv__"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", div, /*swap=*/true,
+                       /*floatOnly=*/true);
+  };
+  t["torch.floor_divide"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", floorDiv);
+  };
+  t["torch.pow"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "exponent", pow, false, /*floatOnly=*/true);
+  };
+}

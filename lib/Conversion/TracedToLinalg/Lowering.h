@@ -1,0 +1,153 @@
+//===- Lowering.h - what the per-family lowerings share ---------*- C++ -*-===//
+//
+// `convert-traced-to-linalg` binds every call to its op-library signature and
+// hands it, as a `LoweringCall`, to the lowering function registered for its
+// canonical target. The functions live in one file per op family and build
+// linalg on tensors with the helpers declared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_CONVERSION_LOWERING_H
+#define TRACEDIR_LIB_CONVERSION_LOWERING_H
+
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+#include <functional>
+
+namespace mlir::traced::lowering {
+
+/// A call of a known target with its arguments bound to the signature, and
+/// the lowered values of its operands.
+class LoweringCall {
+public:
+  LoweringCall(Operation *op, const OpSpec *spec, SmallVector<Attribute> slots,
+               ValueRange operands, RewriterBase &rewriter)
+      : op(op), spec(spec), slots(std::move(slots)), operands(operands),
+        rewriter(rewriter), loc(op->getLoc()) {}
+
+  Operation *op;
+  const OpSpec *spec;
+  SmallVector<Attribute> slots;
+  /// The lowered operands: the receiver first for a method call.
+  ValueRange operands;
+  RewriterBase &rewriter;
+  Location loc;
+
+  /// The lowered value of an operand of another (already visited) op; set
+  /// by the conversion pattern.
+  std::function<Value(Value)> remap;
+
+  StringRef target() const { return spec->name; }
+  /// The lowered tensor passed as parameter `name`, or null (None, a
+  /// constant, or a Python value).
+  Value tensor(StringRef name) const;
+  /// The tensors of a `Tensor[]` parameter; failure if one is not a tensor.
+  FailureOr<SmallVector<Value>> tensors(StringRef name) const;
+  /// The Python value of parameter `name` when it is known at compile time
+  /// (operands defined by traced.constant or getattr of plain attributes are
+  /// looked through), or null.
+  Attribute value(StringRef name) const;
+  bool isNone(StringRef name) const;
+  std::optional<int64_t> getInt(StringRef name) const;
+  std::optional<double> getFloat(StringRef name) const;
+  std::optional<bool> getBool(StringRef name) const;
+  /// An int list (one int is repeated `size` times when `size` > 0).
+  std::optional<SmallVector<int64_t>> getInts(StringRef name,
+                                              unsigned size = 0) const;
+
+  /// The type of result `i`: a statically shaped tensor, or null.
+  RankedTensorType resultType(unsigned i = 0) const;
+
+  /// Reports that this call cannot be lowered, naming the target.
+  LogicalResult fail(const Twine &why) const;
+
+private:
+  /// The original (traced) operand a marker slot stands for.
+  Value original(Attribute slot) const;
+  Value lowered(Attribute slot) const;
+};
+
+/// Lowers one call; returns the values replacing its results.
+using LowerFn = FailureOr<SmallVector<Value>> (*)(LoweringCall &call);
+using LoweringTable = llvm::StringMap<LowerFn>;
+
+/// The attention output (element 0 of multi_head_attention_forward's
+/// result) for the bound call `mha`.
+FailureOr<Value> lowerAttentionOutput(LoweringCall &mha);
+
+void populateElementwiseLowerings(LoweringTable &table);
+void populateMatmulLowerings(LoweringTable &table);
+void populateConvLowerings(LoweringTable &table);
+void populatePoolLowerings(LoweringTable &table);
+void populateNormLowerings(LoweringTable &table);
+void populateReduceLowerings(LoweringTable &table);
+void populateShapeLowerings(LoweringTable &table);
+const LoweringTable &getLoweringTable();
+
+//===----------------------------------------------------------------------===//
+// Builders shared across families
+//===----------------------------------------------------------------------===//
+
+using ScalarFn =
+    function_ref<Value(OpBuilder &b, Location loc, ValueRange args)>;
+
+/// A scalar of type `type` with value `v`.
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double v);
+/// `v` converted to element type `to` (int/float extension, truncation and
+/// conversion).
+Value castScalar(OpBuilder &b, Location loc, Value v, Type to);
+
+/// A `linalg.generic` computing `fn` elementwise over `inputs`, broadcast
+/// NumPy-style to `resultType`'s shape. `fn` receives the inputs' elements
+/// converted to the result's element type.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarFn fn);
+/// The same with the inputs' indexing maps given.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ArrayRef<AffineMap> maps,
+                       ScalarFn fn);
+/// `tensor.empty` filled with `v`.
+Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
+/// A reduction of `input` over `dims` with `combine`, starting from `init`;
+/// the result drops the reduced dimensions.
+Value buildReduce(OpBuilder &b, Location loc, Value input,
+                  ArrayRef<int64_t> dims, double init, ScalarFn combine);
+/// `input` reshaped to `shape` (same element count).
+Value buildReshape(OpBuilder &b, Location loc, Value input,
+                   ArrayRef<int64_t> shape);
+/// `input` with its dimensions permuted (`result[i] = input[perm[i]]`).
+Value buildTranspose(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> perm);
+/// `a @ b` for 2-D `a` (M x K) and `b` (K x N).
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+/// `a @ b` for 3-D `a` (B x M x K) and `b` (B x K x N).
+Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+/// `x @ weight.T + bias` over the last dimension of `x` (bias may be null).
+Value buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
+                  Value bias);
+/// Softmax (or log-softmax) along `dim`.
+Value buildSoftmax(OpBuilder &b, Location loc, Value input, int64_t dim,
+                   bool log);
+/// `input` zero- (or `value`-) padded by `low`/`high` per dimension.
+Value buildPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+               ArrayRef<int64_t> high, double value);
+/// A static slice: offsets, sizes and strides per dimension.
+Value buildSlice(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+                 ArrayRef<int64_t> strides);
+
+/// The statically shaped ranked tensor type of `v`, or null.
+RankedTensorType staticTensorType(Value v);
+/// Normalizes a possibly negative dimension index for rank `rank`.
+int64_t normalizeDim(int64_t dim, int64_t rank);
+
+} // namespace mlir::traced::lowering
+
+#endif // TRACEDIR_LIB_CONVERSION_LOWERING_H

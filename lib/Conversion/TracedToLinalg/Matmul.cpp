@@ -1,0 +1,191 @@
+//===- Matmul.cpp - linear, matmul, bmm and attention ---------------------===//
+//
+// Contractions become `linalg.matmul` / `linalg.batch_matmul` on 2-D and 3-D
+// views of their operands (leading dimensions collapsed), so that the CPU
+// pipeline tiles and vectorizes one kind of op. Constant linear weights are
+// transposed at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+static RankedTensorType typeOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+static FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {
+  Value x = c.tensor("input"), w = c.tensor("weight");
+  Value bias = c.tensor("bias");
+  if (!x || !w || !c.resultType() || !staticTensorType(x) ||
+      !staticTensorType(w) || typeOf(w).getRank() != 2)
+    return c.fail("expected a statically shaped input and a 2-D weight");
+  if (!bias && !c.isNone("bias"))
+    return c.fail("the bias is not a tensor");
+  return SmallVector<Value>{buildLinear(c.rewriter, c.loc, x, w, bias)};
+}
+
+/// `a` broadcast to `shape` (NumPy rules), or `a` itself.
+static Value broadcastTo(OpBuilder &b, Location loc, Value a,
+                         ArrayRef<int64_t> shape) {
+  if (typeOf(a).getShape() == shape)
+    return a;
+  auto type = RankedTensorType::get(shape, typeOf(a).getElementType());
+  return buildElementwise(b, loc, type, a,
+                          [](OpBuilder &, Location, ValueRange v) {
+                            return v[0];
+                          });
+}
+
+/// torch.matmul on statically shaped operands of any rank >= 1.
+static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
+                                           RankedTensorType resultType) {
+  OpBuilder &rw = c.rewriter;
+  Location loc = c.loc;
+  if (typeOf(a).getRank() == 1)
+    a = buildReshape(rw, loc, a, {1, typeOf(a).getDimSize(0)});
+  if (typeOf(b).getRank() == 1)
+    b = buildReshape(rw, loc, b, {typeOf(b).getDimSize(0), 1});
+  ArrayRef<int64_t> sa = typeOf(a).getShape(), sb = typeOf(b).getShape();
+  int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  if (sb[sb.size() - 2] != k)
+    return c.fail("the contracted dimensions differ");
+  ArrayRef<int64_t> batchA = sa.drop_back(2), batchB = sb.drop_back(2);
+  Value result;
+  if (batchB.empty()) {
+    // (..., M, K) @ (K, N): one matmul over the collapsed rows.
+    int64_t rows = typeOf(a).getNumElements() / std::max<int64_t>(k, 1);
+    result = buildMatmul(rw, loc, buildReshape(rw, loc, a, {rows, k}), b);
+  } else {
+    // Broadcast the batch dimensions, then one batch_matmul.
+    SmallVector<int64_t> batch;
+    int64_t rank = std::max(batchA.size(), batchB.size());
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t da = i < rank - (int64_t)batchA.size()
+                       ? 1
+                       : batchA[i - (rank - batchA.size())];
+      int64_t db = i < rank - (int64_t)batchB.size()
+                       ? 1
+                       : batchB[i - (rank - batchB.size())];
+      if (da != db && da != 1 && db != 1)
+        return c.fail("the batch dimensions do not broadcast");
+      batch.push_back(std::max(da, db));
+    }
+    int64_t count = 1;
+    for (int64_t d : batch)
+      count *= d;
+    SmallVector<int64_t> shapeA(batch), shapeB(batch);
+    shapeA.append({m, k});
+    shapeB.append({k, n});
+    Value a3 = buildReshape(rw, loc, broadcastTo(rw, loc, a, shapeA),
+                            {count, m, k});
+    Value b3 = buildReshape(rw, loc, broadcastTo(rw, loc, b, shapeB),
+                            {count, k, n});
+    result = buildBatchMatmul(rw, loc, a3, b3);
+  }
+  return buildReshape(rw, loc, result, resultType.getShape());
+}
+
+static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value a = c.tensor("input");
+  Value b = c.tensor(c.spec->signature.lookup("other") ? "other" : "mat2");
+  if (!type || !a || !b || !staticTensorType(a) || !staticTensorType(b))
+    return c.fail("expected statically shaped tensors");
+  FailureOr<Value> r = buildGeneralMatmul(c, a, b, type);
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{*r};
+}
+
+static FailureOr<SmallVector<Value>> lowerBaddbmm(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value in = c.tensor("input"), b1 = c.tensor("batch1"),
+        b2 = c.tensor("batch2");
+  std::optional<double> beta = c.getFloat("beta"), alpha = c.getFloat("alpha");
+  if (!type || !in || !b1 || !b2 || !beta || !alpha)
+    return c.fail("expected tensors and numeric alpha and beta");
+  Value prod = buildBatchMatmul(c.rewriter, c.loc, b1, b2);
+  double be = *beta, al = *alpha;
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, {in, prod},
+      [&](OpBuilder &b, Location loc, ValueRange v) {
+        Type et = v[0].getType();
+        Value x = arith::MulFOp::create(b, loc, v[0],
+                                        scalarConstant(b, loc, et, be));
+        Value y = arith::MulFOp::create(b, loc, v[1],
+                                        scalarConstant(b, loc, et, al));
+        return arith::AddFOp::create(b, loc, x, y).getResult();
+      });
+  return SmallVector<Value>{r};
+}
+
+FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
+  for (StringRef unsupported :
+       {"bias_k", "bias_v", "key_padding_mask", "attn_mask", "static_k",
+        "static_v"})
+    if (!c.isNone(unsupported))
+      return c.fail(Twine("'") + unsupported + "' must be None");
+  if (c.getBool("add_zero_attn") != false ||
+      c.getBool("use_separate_proj_weight") != false)
+    return c.fail("add_zero_attn and separate projection weights are not "
+                  "supported");
+  if (c.getBool("training") != false && c.getFloat("dropout_p") != 0.0)
+    return c.fail("only eval mode (training=False) can be compiled");
+  Value q = c.tensor("query"), k = c.tensor("key"), v = c.tensor("value");
+  Value inW = c.tensor("in_proj_weight"), inB = c.tensor("in_proj_bias");
+  Value outW = c.tensor("out_proj_weight"), outB = c.tensor("out_proj_bias");
+  std::optional<int64_t> heads = c.getInt("num_heads");
+  if (!q || !k || !v || !inW || !outW || !heads || !staticTensorType(q) ||
+      !staticTensorType(k) || typeOf(q).getRank() != 3)
+    return c.fail("expected (L, N, E) tensors, in_proj_weight and num_heads");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t l = typeOf(q).getDimSize(0), n = typeOf(q).getDimSize(1),
+          e = typeOf(q).getDimSize(2), s = typeOf(k).getDimSize(0);
+  int64_t h = *heads, hd = e / h;
+  if (hd * h != e)
+    return c.fail("embed_dim is not divisible by num_heads");
+  // The three projections: rows [i*E, (i+1)*E) of the packed weight.
+  auto project = [&](Value x, int64_t i, int64_t len) {
+    Value w = buildSlice(b, loc, inW, {i * e, 0}, {e, e}, {1, 1});
+    Value bias = inB ? buildSlice(b, loc, inB, {i * e}, {e}, {1}) : Value();
+    Value y = buildLinear(b, loc, x, w, bias); // (len, N, E)
+    // (len, N*H, hd) -> (N*H, len, hd)
+    y = buildReshape(b, loc, y, {len, n * h, hd});
+    return buildTranspose(b, loc, y, {1, 0, 2});
+  };
+  Value qh = project(q, 0, l), kh = project(k, 1, s), vh = project(v, 2, s);
+  double scale = 1.0 / std::sqrt(static_cast<double>(hd));
+  qh = buildElementwise(b, loc, typeOf(qh), qh,
+                        [&](OpBuilder &nb, Location nl, ValueRange a) {
+                          return arith::MulFOp::create(
+                                     nb, nl, a[0],
+                                     scalarConstant(nb, nl, a[0].getType(),
+                                                    scale))
+                              .getResult();
+                        });
+  Value kt = buildTranspose(b, loc, kh, {0, 2, 1});          // (NH, hd, S)
+  Value scores = buildBatchMatmul(b, loc, qh, kt);           // (NH, L, S)
+  Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
+  Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
+  ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)
+  ctx = buildReshape(b, loc, ctx, {l, n, e});
+  return buildLinear(b, loc, ctx, outW, outB);
+}
+
+void lowering::populateMatmulLowerings(LoweringTable &t) {
+  t["torch.nn.functional.linear"] = lowerLinear;
+  t["torch.matmul"] = lowerMatmul;
+  t["torch.mm"] = lowerMatmul;
+  t["torch.bmm"] = lowerMatmul;
+  t["torch.baddbmm"] = lowerBaddbmm;
+  // Lowered where operator.getitem reads its first element.
+  t["torch.nn.functional.multi_head_attention_forward"] =
+      [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only element 0 of the result can be compiled");
+  };
+}

@@ -1,0 +1,86 @@
+//===- Reduce.cpp - sum, mean, softmax and log_softmax --------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
+  bool mean = c.target() == "torch.mean";
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  std::optional<bool> keepdim = c.getBool("keepdim");
+  if (!type || !x || !staticTensorType(x) || !keepdim)
+    return c.fail("expected a static input and a constant keepdim");
+  if (!c.isNone("dtype"))
+    return c.fail("dtype= is not supported");
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (mean && !isa<FloatType>(xType.getElementType()))
+    return c.fail("mean needs a floating-point input");
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> dims;
+  if (c.isNone("dim")) {
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  } else {
+    auto given = c.getInts("dim");
+    if (!given)
+      return c.fail("dim must be constant");
+    for (int64_t d : *given)
+      dims.push_back(normalizeDim(d, rank));
+  }
+  if (dims.empty()) // sum(dim=[]) reduces everything, like dim=None
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x2 = x;
+  if (xType.getElementType() != type.getElementType())
+    x2 = buildElementwise(
+        b, loc, RankedTensorType::get(xType.getShape(), type.getElementType()),
+        x, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  Value sum = buildReduce(b, loc, x2, dims, 0.0,
+                          [](OpBuilder &nb, Location l, ValueRange a) {
+                            if (isa<FloatType>(a[0].getType()))
+                              return arith::AddFOp::create(nb, l, a[0], a[1])
+                                  .getResult();
+                            return arith::AddIOp::create(nb, l, a[0], a[1])
+                                .getResult();
+                          });
+  if (mean) {
+    int64_t count = 1;
+    for (int64_t d : dims)
+      count *= xType.getDimSize(d);
+    double inv = 1.0 / static_cast<double>(count);
+    sum = buildElementwise(b, loc, cast<RankedTensorType>(sum.getType()), sum,
+                           [&](OpBuilder &nb, Location l, ValueRange a) {
+                             return arith::MulFOp::create(
+                                        nb, l, a[0],
+                                        scalarConstant(nb, l, a[0].getType(),
+                                                       inv))
+                                 .getResult();
+                           });
+  }
+  return SmallVector<Value>{buildReshape(b, loc, sum, type.getShape())};
+}
+
+static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  std::optional<int64_t> dim = c.getInt("dim");
+  if (!type || !x || !dim)
+    return c.fail("expected a static input and a constant dim");
+  if (!c.isNone("dtype"))
+    return c.fail("dtype= is not supported");
+  if (!isa<FloatType>(type.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  bool log = c.target() == "torch.nn.functional.log_softmax";
+  return SmallVector<Value>{
+      buildSoftmax(c.rewriter, c.loc, x, *dim, log)};
+}
+
+void lowering::populateReduceLowerings(LoweringTable &t) {
+  t["torch.sum"] = lowerSumOrMean;
+  t["torch.mean"] = lowerSumOrMean;
+  t["torch.nn.functional.softmax"] = lowerSoftmax;
+  t["torch.nn.functional.log_softmax"] = lowerSoftmax;
+}

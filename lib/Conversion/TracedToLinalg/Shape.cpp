@@ -1,0 +1,291 @@
+//===- Shape.cpp - reshapes, permutes, concatenation and indexing ---------===//
+//
+// Every reshape-like target (view, reshape, flatten, unflatten, squeeze,
+// unsqueeze) is a reshape to the result type the result rule computed:
+// `tensor.collapse_shape` / `tensor.expand_shape`. Permutes are
+// `linalg.transpose`, expand a broadcasting copy, cat a chain of
+// `tensor.insert_slice`, basic indexing a `tensor.extract_slice`. `chunk`
+// and the attention call produce tuples; they are lowered where
+// `operator.getitem` reads an element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "../../Transforms/Utils.h"
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+static FailureOr<SmallVector<Value>> lowerReshapeLike(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected statically shaped tensors");
+  return SmallVector<Value>{
+      buildReshape(c.rewriter, c.loc, x, type.getShape())};
+}
+
+static FailureOr<SmallVector<Value>> lowerPermute(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected statically shaped tensors");
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm;
+  if (c.target() == "torch.transpose") {
+    std::optional<int64_t> d0 = c.getInt("dim0"), d1 = c.getInt("dim1");
+    if (!d0 || !d1)
+      return c.fail("dim0 and dim1 must be constants");
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[normalizeDim(*d0, rank)], perm[normalizeDim(*d1, rank)]);
+  } else {
+    auto dims = c.getInts("dims");
+    if (!dims)
+      return c.fail("dims must be constants");
+    for (int64_t d : *dims)
+      perm.push_back(normalizeDim(d, rank));
+  }
+  return SmallVector<Value>{buildTranspose(c.rewriter, c.loc, x, perm)};
+}
+
+static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected statically shaped tensors");
+  if (cast<RankedTensorType>(x.getType()) == type)
+    return SmallVector<Value>{x};
+  return SmallVector<Value>{
+      buildElementwise(c.rewriter, c.loc, type, x,
+                       [](OpBuilder &, Location, ValueRange a) { return a[0]; })};
+}
+
+static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
+                    int64_t dim, RankedTensorType type) {
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                      type.getElementType());
+  int64_t offset = 0;
+  for (Value part : parts) {
+    auto t = cast<RankedTensorType>(part.getType());
+    if (t.getElementType() != type.getElementType())
+      part = buildElementwise(
+          b, loc, RankedTensorType::get(t.getShape(), type.getElementType()),
+          part, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+    SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
+    offsets[dim] = offset;
+    out = tensor::InsertSliceOp::create(b, loc, part, out, ValueRange{},
+                                        ValueRange{}, ValueRange{}, offsets,
+                                        t.getShape(), strides);
+    offset += t.getDimSize(dim);
+  }
+  return out;
+}
+
+static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  FailureOr<SmallVector<Value>> parts = c.tensors("tensors");
+  std::optional<int64_t> dim = c.getInt("dim");
+  if (!type || failed(parts) || !dim)
+    return c.fail("expected a list of tensors and a constant dim");
+  bool stack = c.target() == "torch.stack";
+  int64_t d = normalizeDim(*dim, type.getRank());
+  SmallVector<Value> pieces;
+  for (Value p : *parts) {
+    if (!staticTensorType(p))
+      return c.fail("expected statically shaped tensors");
+    if (stack) {
+      SmallVector<int64_t> shape(cast<RankedTensorType>(p.getType()).getShape());
+      shape.insert(shape.begin() + d, 1);
+      p = buildReshape(c.rewriter, c.loc, p, shape);
+    }
+    auto t = cast<RankedTensorType>(p.getType());
+    if (t.getRank() == 1 && t.getDimSize(0) == 0 && type.getRank() != 1)
+      continue; // torch.cat skips legacy empty 1-D tensors
+    pieces.push_back(p);
+  }
+  return SmallVector<Value>{concat(c.rewriter, c.loc, pieces, d, type)};
+}
+
+/// Python's slice bounds for a dimension of `size`.
+static FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s,
+                                                     int64_t size) {
+  auto get = [](Attribute a, int64_t dflt) -> std::optional<int64_t> {
+    if (!a || isa<NoneAttr>(a))
+      return dflt;
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return i.getValue().getSExtValue();
+    return std::nullopt;
+  };
+  std::optional<int64_t> step = get(s.getStep(), 1);
+  if (!step || *step <= 0)
+    return failure();
+  std::optional<int64_t> start = get(s.getStart(), 0),
+                         stop = get(s.getStop(), size);
+  if (!start || !stop)
+    return failure();
+  auto clamp = [&](int64_t v) {
+    if (v < 0)
+      v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  int64_t b = clamp(*start), e = clamp(*stop);
+  int64_t n = e > b ? (e - b + *step - 1) / *step : 0;
+  return std::array<int64_t, 3>{b, n, *step};
+}
+
+static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
+                                                      Value x) {
+  RankedTensorType type = c.resultType();
+  Attribute index = c.value("index");
+  if (!type || !staticTensorType(x) || !index)
+    return c.fail("only basic indexing (ints, slices, None, ...) with "
+                  "constant bounds is supported");
+  SmallVector<Attribute> items;
+  if (auto tuple = dyn_cast<TupleAttr>(index))
+    llvm::append_range(items, tuple.getElements().getValue());
+  else
+    items.push_back(index);
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  int64_t consumed = llvm::count_if(items, [](Attribute a) {
+    return isa<IntegerAttr, SliceAttr>(a);
+  });
+  SmallVector<int64_t> offsets, sizes, strides;
+  int64_t dim = 0;
+  for (Attribute item : items) {
+    if (isa<NoneAttr>(item))
+      continue;
+    if (isa<EllipsisAttr>(item)) {
+      for (int64_t n = rank - consumed; n > 0; --n, ++dim) {
+        offsets.push_back(0);
+        sizes.push_back(xType.getDimSize(dim));
+        strides.push_back(1);
+      }
+      continue;
+    }
+    if (dim >= rank)
+      return c.fail("too many indices");
+    int64_t size = xType.getDimSize(dim);
+    if (auto i = dyn_cast<IntegerAttr>(item)) {
+      int64_t v = i.getValue().getSExtValue();
+      if (v < 0)
+        v += size;
+      if (v < 0 || v >= size)
+        return c.fail("index out of range");
+      offsets.push_back(v);
+      sizes.push_back(1);
+      strides.push_back(1);
+    } else if (auto s = dyn_cast<SliceAttr>(item)) {
+      FailureOr<std::array<int64_t, 3>> bounds = sliceBounds(s, size);
+      if (failed(bounds))
+        return c.fail("slices need constant bounds and a positive step");
+      offsets.push_back((*bounds)[0]);
+      sizes.push_back((*bounds)[1]);
+      strides.push_back((*bounds)[2]);
+    } else {
+      return c.fail("only basic indexing (ints, slices, None, ...) is "
+                    "supported");
+    }
+    ++dim;
+  }
+  for (; dim < rank; ++dim) {
+    offsets.push_back(0);
+    sizes.push_back(xType.getDimSize(dim));
+    strides.push_back(1);
+  }
+  Value slice = buildSlice(c.rewriter, c.loc, x, offsets, sizes, strides);
+  return SmallVector<Value>{
+      buildReshape(c.rewriter, c.loc, slice, type.getShape())};
+}
+
+/// Element `i` of a tuple-producing call.
+static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
+                                                           Operation *producer) {
+  std::optional<int64_t> i = c.getInt("index");
+  std::optional<BoundOp> bound = bindCall(producer, {});
+  if (!i || !bound)
+    return c.fail("expected a constant index into a known call's result");
+  SmallVector<Value> operands;
+  for (Value v : producer->getOperands())
+    operands.push_back(c.remap(v));
+  LoweringCall inner(producer, bound->spec, bound->slots, operands,
+                     c.rewriter);
+  inner.remap = c.remap;
+  RankedTensorType type = c.resultType();
+  if (bound->spec->name == "torch.nn.functional.multi_head_attention_forward") {
+    if (*i != 0)
+      return c.fail("only the attention output (element 0) can be compiled");
+    FailureOr<Value> out = lowerAttentionOutput(inner);
+    if (failed(out))
+      return failure();
+    return SmallVector<Value>{*out};
+  }
+  if (bound->spec->name == "torch.chunk") {
+    Value x = inner.tensor("input");
+    std::optional<int64_t> chunks = inner.getInt("chunks"),
+                           dim = inner.getInt("dim");
+    if (!x || !staticTensorType(x) || !chunks || !dim || !type)
+      return c.fail("expected a static input and constant chunks and dim");
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t d = normalizeDim(*dim, xType.getRank());
+    int64_t size = xType.getDimSize(d);
+    int64_t step = (size + *chunks - 1) / *chunks;
+    int64_t n = (size + step - 1) / step;
+    int64_t k = *i < 0 ? *i + n : *i;
+    SmallVector<int64_t> offsets(xType.getRank(), 0),
+        sizes(xType.getShape()), strides(xType.getRank(), 1);
+    offsets[d] = k * step;
+    sizes[d] = std::min(step, size - k * step);
+    return SmallVector<Value>{
+        buildSlice(c.rewriter, c.loc, x, offsets, sizes, strides)};
+  }
+  return c.fail(Twine("cannot index the result of '") + bound->spec->name +
+                "'");
+}
+
+static FailureOr<SmallVector<Value>> lowerGetitem(LoweringCall &c) {
+  if (Value x = c.tensor("input"))
+    return lowerTensorIndex(c, x);
+  // The original operand: a tuple produced by another call.
+  Attribute slot = c.slots[*c.spec->signature.lookup("input")];
+  auto marker = dyn_cast_or_null<OperandAttr>(slot);
+  Operation *producer =
+      marker ? c.op->getOperand(marker.getIndex() +
+                                (isa<CallMethodOp>(c.op) ? 1 : 0))
+                   .getDefiningOp()
+             : nullptr;
+  if (producer && isa<CallFunctionOp, CallMethodOp>(producer))
+    return lowerAggregateElement(c, producer);
+  return c.fail("only tensors and the results of chunk and attention can be "
+                "indexed");
+}
+
+static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
+  Attribute cond = c.value("condition");
+  auto b = dyn_cast_or_null<BoolAttr>(cond);
+  if (!b)
+    return c.fail("the condition is not known at compile time");
+  if (!b.getValue())
+    return c.fail("the assertion fails at compile time");
+  return SmallVector<Value>{};
+}
+
+void lowering::populateShapeLowerings(LoweringTable &t) {
+  for (StringRef name :
+       {"torch.flatten", "torch.reshape", "Tensor.view", "torch.unsqueeze",
+        "torch.squeeze", "Tensor.unflatten"})
+    t[name] = lowerReshapeLike;
+  t["torch.permute"] = lowerPermute;
+  t["torch.transpose"] = lowerPermute;
+  t["Tensor.expand"] = lowerExpand;
+  t["torch.cat"] = lowerCat;
+  t["torch.stack"] = lowerCat;
+  t["operator.getitem"] = lowerGetitem;
+  t["torch.chunk"] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only indexed chunks (chunk(...)[i]) can be compiled");
+  };
+  t["torch._assert"] = lowerAssert;
+}

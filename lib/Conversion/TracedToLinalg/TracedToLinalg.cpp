@@ -1,0 +1,484 @@
+//===- TracedToLinalg.cpp - the convert-traced-to-linalg pass -------------===//
+//
+// The pass prepares the entry graph (leaf-module calls become functional
+// calls, getattrs of parameters become constants, the graph becomes a
+// func.func), then runs one dialect conversion whose call pattern dispatches
+// on the canonical target to the lowering table filled by the family files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "../../Transforms/Utils.h"
+
+#include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::traced {
+#define GEN_PASS_DEF_CONVERTTRACEDTOLINALG
+#include "TracedIR/Conversion/Passes.h.inc"
+} // namespace mlir::traced
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+//===----------------------------------------------------------------------===//
+// LoweringCall
+//===----------------------------------------------------------------------===//
+
+static bool isMethodCall(Operation *op) { return isa<CallMethodOp>(op); }
+
+Value LoweringCall::original(Attribute slot) const {
+  auto marker = dyn_cast_or_null<OperandAttr>(slot);
+  if (!marker)
+    return {};
+  return op->getOperand(marker.getIndex() + (isMethodCall(op) ? 1 : 0));
+}
+
+Value LoweringCall::lowered(Attribute slot) const {
+  auto marker = dyn_cast_or_null<OperandAttr>(slot);
+  if (!marker)
+    return {};
+  return operands[marker.getIndex() + (isMethodCall(op) ? 1 : 0)];
+}
+
+Value LoweringCall::tensor(StringRef name) const {
+  std::optional<unsigned> p = spec->signature.lookup(name);
+  assert(p && "no such parameter");
+  Value v = (isMethodCall(op) && *p == 0) ? operands[0] : lowered(slots[*p]);
+  if (v && isa<TensorType>(v.getType()))
+    return v;
+  return {};
+}
+
+FailureOr<SmallVector<Value>> LoweringCall::tensors(StringRef name) const {
+  Attribute slot = slots[*spec->signature.lookup(name)];
+  SmallVector<Value> values;
+  bool ok = true;
+  auto list = dyn_cast_or_null<ArrayAttr>(slot);
+  if (!list)
+    if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
+      list = tuple.getElements();
+  if (!list)
+    return failure();
+  for (Attribute e : list) {
+    Value v = lowered(e);
+    if (!v || !isa<TensorType>(v.getType()))
+      ok = false;
+    values.push_back(v);
+  }
+  if (!ok)
+    return failure();
+  return values;
+}
+
+/// The Python value a traced value has when it is known at compile time.
+static Attribute knownValue(Value v) {
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    if (!isa<ElementsAttr>(c.getValue()))
+      return c.getValue();
+  if (auto get = v.getDefiningOp<GetAttrOp>()) {
+    auto type = dyn_cast<ModuleType>(get.getReceiver().getType());
+    auto top = get->getParentOfType<mlir::ModuleOp>();
+    if (!type || !top)
+      return {};
+    auto module = SymbolTable::lookupNearestSymbolFrom<traced::ModuleOp>(
+        top, type.getModuleName());
+    if (!module)
+      return {};
+    if (auto attr = module.lookupSymbol<AttributeOp>(get.getName()))
+      return attr.getValue();
+  }
+  return {};
+}
+
+Attribute LoweringCall::value(StringRef name) const {
+  std::optional<unsigned> p = spec->signature.lookup(name);
+  assert(p && "no such parameter");
+  Attribute slot = slots[*p];
+  if (!slot)
+    return {};
+  bool unknown = false;
+  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
+    Attribute known = knownValue(original(m));
+    if (!known) {
+      unknown = true;
+      return m;
+    }
+    return known;
+  });
+  return unknown ? Attribute() : v;
+}
+
+bool LoweringCall::isNone(StringRef name) const {
+  return isa_and_nonnull<NoneAttr>(value(name));
+}
+
+std::optional<int64_t> LoweringCall::getInt(StringRef name) const {
+  auto i = dyn_cast_or_null<IntegerAttr>(value(name));
+  if (!i || i.getType().isInteger(1))
+    return std::nullopt;
+  return i.getValue().getSExtValue();
+}
+
+std::optional<double> LoweringCall::getFloat(StringRef name) const {
+  Attribute v = value(name);
+  if (auto f = dyn_cast_or_null<FloatAttr>(v))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+std::optional<bool> LoweringCall::getBool(StringRef name) const {
+  if (auto b = dyn_cast_or_null<BoolAttr>(value(name)))
+    return b.getValue();
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>>
+LoweringCall::getInts(StringRef name, unsigned size) const {
+  Attribute v = value(name);
+  if (!v)
+    return std::nullopt;
+  if (auto i = dyn_cast<IntegerAttr>(v))
+    return SmallVector<int64_t>(size ? size : 1, i.getValue().getSExtValue());
+  ArrayRef<Attribute> elems;
+  if (auto list = dyn_cast<ArrayAttr>(v))
+    elems = list.getValue();
+  else if (auto tuple = dyn_cast<TupleAttr>(v))
+    elems = tuple.getElements().getValue();
+  else
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (Attribute e : elems) {
+    auto i = dyn_cast<IntegerAttr>(e);
+    if (!i)
+      return std::nullopt;
+    values.push_back(i.getValue().getSExtValue());
+  }
+  return values;
+}
+
+RankedTensorType LoweringCall::resultType(unsigned i) const {
+  return staticTensorType(op->getResult(i));
+}
+
+LogicalResult LoweringCall::fail(const Twine &why) const {
+  return op->emitError() << "cannot lower '" << target()
+                         << "' to linalg: " << why
+                         << " (the interpreter still runs it)";
+}
+
+//===----------------------------------------------------------------------===//
+// The lowering table
+//===----------------------------------------------------------------------===//
+
+const LoweringTable &lowering::getLoweringTable() {
+  static const LoweringTable table = [] {
+    LoweringTable t;
+    populateElementwiseLowerings(t);
+    populateMatmulLowerings(t);
+    populateConvLowerings(t);
+    populatePoolLowerings(t);
+    populateNormLowerings(t);
+    populateReduceLowerings(t);
+    populateShapeLowerings(t);
+    return t;
+  }();
+  return table;
+}
+
+std::vector<std::string> traced::getLoweredTargets() {
+  std::vector<std::string> names;
+  for (const auto &entry : getLoweringTable())
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+/// Results that are tuples or lists (chunk, multi-head attention) are not
+/// tensors; their calls are lowered where `operator.getitem` reads them.
+static bool producesAggregate(Operation *op) {
+  return llvm::any_of(op->getResultTypes(), [](Type t) {
+    return isa<TupleType, ListType>(t);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Conversion patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename CallOpT>
+struct CallLowering : OpConversionPattern<CallOpT> {
+  using OpConversionPattern<CallOpT>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<CallOpT>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(CallOpT op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<BoundOp> bound = bindCall(op, {});
+    if (!bound)
+      return failure();
+    LowerFn fn = getLoweringTable().lookup(bound->spec->name);
+    if (!fn)
+      return failure();
+    LoweringCall call(op, bound->spec, bound->slots, adaptor.getOperands(),
+                      rewriter);
+    call.remap = [&](Value v) { return rewriter.getRemappedValue(v); };
+    FailureOr<SmallVector<Value>> results = fn(call);
+    if (failed(results))
+      return failure();
+    for (auto [from, to] : llvm::zip(op->getResults(), *results))
+      if (to && from.getType() != to.getType())
+        return call.fail(Twine("produced a value of the wrong type"));
+    rewriter.replaceOp(op, *results);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value || !isa<ElementsAttr>(value))
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+struct OutputLowering : OpConversionPattern<OutputOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OutputOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertTracedToLinalgPass
+    : traced::impl::ConvertTracedToLinalgBase<ConvertTracedToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+  LogicalResult prepare(GraphOp graph, SymbolTableCollection &symbols);
+  LogicalResult checkTargets(func::FuncOp func);
+};
+} // namespace
+
+/// Leaf-module calls become functional calls; getattrs of tensors become
+/// constants; calls of traced graphs are refused.
+LogicalResult
+ConvertTracedToLinalgPass::prepare(GraphOp graph,
+                                   SymbolTableCollection &symbols) {
+  auto top = getOperation();
+  SmallVector<Operation *> ops;
+  graph.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops) {
+    if (auto call = dyn_cast<CallMethodOp>(op)) {
+      auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
+      if (!type)
+        continue;
+      auto module =
+          symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+      if (module && !module.isLeaf())
+        return call.emitError()
+               << "call of the traced graph '" << module.getSymName() << "."
+               << call.getMethod()
+               << "' cannot be compiled; run traced-flatten first";
+      if (failed(makeLeafCallFunctional(call, symbols)))
+        return call.emitError()
+               << "call of module '" << type.getModuleName()
+               << "' has no functional form to compile";
+      call.erase();
+      continue;
+    }
+    auto get = dyn_cast<GetAttrOp>(op);
+    if (!get || !isa<TensorType>(get.getType()))
+      continue;
+    auto type = cast<ModuleType>(get.getReceiver().getType());
+    auto module =
+        symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+    Operation *decl = module ? module.lookupSymbol(get.getName()) : nullptr;
+    ElementsAttr value;
+    if (auto p = dyn_cast_or_null<ParameterOp>(decl))
+      value = p.getValue();
+    else if (auto b = dyn_cast_or_null<BufferOp>(decl))
+      value = b.getValue();
+    if (!value)
+      return get.emitError() << "cannot compile getattr of '" << get.getName()
+                             << "': not a parameter or buffer";
+    OpBuilder b(get);
+    auto typed = cast<TypedAttr>(value);
+    get.replaceAllUsesWith(
+        arith::ConstantOp::create(b, get.getLoc(), typed).getResult());
+    get.erase();
+  }
+  return success();
+}
+
+/// Reports every call the table cannot lower, with its target.
+LogicalResult ConvertTracedToLinalgPass::checkTargets(func::FuncOp func) {
+  bool ok = true;
+  func.walk([&](Operation *op) {
+    if (!isa<CallFunctionOp, CallMethodOp>(op))
+      return;
+    std::optional<BoundOp> bound = bindCall(op, {});
+    if (!bound) {
+      StringRef name;
+      if (auto f = dyn_cast<CallFunctionOp>(op))
+        name = f.getCallee();
+      else
+        name = cast<CallMethodOp>(op).getMethod();
+      op->emitError() << "cannot compile a call of '" << name
+                      << "': not a target of the op library";
+      ok = false;
+      return;
+    }
+    if (!getLoweringTable().lookup(bound->spec->name)) {
+      op->emitError() << "no lowering to linalg for '" << bound->spec->name
+                      << "' (the interpreter still runs it)";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+void ConvertTracedToLinalgPass::runOnOperation() {
+  mlir::ModuleOp top = getOperation();
+  MLIRContext *ctx = &getContext();
+  SymbolTableCollection symbols;
+
+  traced::ModuleOp root;
+  bool anyTraced = false;
+  for (auto m : top.getOps<traced::ModuleOp>()) {
+    anyTraced = true;
+    if (m.getRoot())
+      root = m;
+  }
+  if (!anyTraced)
+    return; // nothing traced: already lowered
+  if (!root) {
+    top.emitError("no root traced.module to lower");
+    return signalPassFailure();
+  }
+  auto graph = root.lookupSymbol<GraphOp>(entry);
+  if (!graph) {
+    root.emitError() << "the root module has no graph '" << entry << "'";
+    return signalPassFailure();
+  }
+  FunctionType type = graph.getFunctionType();
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (i == 0)
+      continue;
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape()) {
+      graph.emitError() << "input " << i << " ('" << graph.getArgName(i)
+                        << "') has type " << t
+                        << "; compiled graphs take statically shaped tensors";
+      return signalPassFailure();
+    }
+  }
+  for (Type t : type.getResults()) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape()) {
+      graph.emitError() << "an output has type " << t
+                        << "; compiled graphs return statically shaped tensors";
+      return signalPassFailure();
+    }
+  }
+  if (failed(prepare(graph, symbols)))
+    return signalPassFailure();
+
+  // The graph becomes a function (still with `self` until the end).
+  OpBuilder b(root);
+  auto func = func::FuncOp::create(b, graph.getLoc(), entry, type);
+  func.getBody().takeBody(graph.getBody());
+  FunctionType entryType =
+      FunctionType::get(ctx, type.getInputs().drop_front(), type.getResults());
+  func->setAttr("traced.entry", TypeAttr::get(entryType));
+
+  if (failed(checkTargets(func)))
+    return signalPassFailure();
+
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+                         linalg::LinalgDialect, math::MathDialect,
+                         tensor::TensorDialect>();
+  target.addIllegalDialect<TracedDialect>();
+  // Python values and modules stay until nothing reads them; tuple and list
+  // producers are lowered where their elements are read.
+  target.addDynamicallyLegalOp<ConstantOp>(
+      [](ConstantOp op) { return !isa<ElementsAttr>(op.getValue()); });
+  target.addLegalOp<GetAttrOp>();
+  target.addDynamicallyLegalOp<CallFunctionOp, CallMethodOp>(
+      [](Operation *op) { return producesAggregate(op); });
+  RewritePatternSet patterns(ctx);
+  patterns.add<CallLowering<CallFunctionOp>, CallLowering<CallMethodOp>,
+               ConstantLowering, OutputLowering>(ctx);
+  {
+    // A lowering that refuses a call has said why; the framework's own
+    // "failed to legalize" would only repeat it.
+    bool reported = false;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (StringRef(diag.str()).starts_with("failed to legalize") && reported)
+        return success();
+      reported = true;
+      return failure();
+    });
+    if (failed(applyFullConversion(func, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+  // What is left of the traced IR must be dead now.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    func.walk([&](Operation *op) {
+      if (isa<TracedDialect>(op->getDialect()) && op->use_empty())
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead)) {
+      op->erase();
+      changed = true;
+    }
+  }
+  WalkResult leftover = func.walk([&](Operation *op) {
+    if (!isa<TracedDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitError("cannot lower this traced op: its result is still used by ")
+        << **op->getUsers().begin();
+    return WalkResult::interrupt();
+  });
+  if (leftover.wasInterrupted())
+    return signalPassFailure();
+
+  Block &body = func.getBody().front();
+  if (!body.getArgument(0).use_empty()) {
+    func.emitError("the graph uses 'self' in a way that cannot be compiled");
+    return signalPassFailure();
+  }
+  body.eraseArgument(0);
+  func.setFunctionType(entryType);
+  for (auto m : llvm::make_early_inc_range(top.getOps<traced::ModuleOp>()))
+    m.erase();
+}

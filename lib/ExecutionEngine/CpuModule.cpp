@@ -1,0 +1,132 @@
+//===- CpuModule.cpp - JIT and object files for compiled traced models ----===//
+
+#include "TracedIR/ExecutionEngine/CpuModule.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+CpuModule::~CpuModule() = default;
+
+static void initializeLLVM() {
+  static bool done = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)done;
+}
+
+FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
+                                            const CpuPipelineOptions &options) {
+  MLIRContext *ctx = module.getContext();
+  registerBuiltinDialectTranslation(*ctx);
+  registerLLVMDialectTranslation(*ctx);
+  PassManager pm(ctx, mlir::ModuleOp::getOperationName());
+  buildCpuPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  FunctionType signature;
+  module.walk([&](LLVM::LLVMFuncOp f) {
+    if (f.getName() == options.entry.getValue())
+      if (auto t = f->getAttrOfType<TypeAttr>("traced.entry"))
+        signature = dyn_cast<FunctionType>(t.getValue());
+  });
+  if (!signature)
+    return module.emitError() << "the compiled module has no entry '"
+                              << options.entry.getValue() << "'";
+  return signature;
+}
+
+/// A target machine for this host: its CPU and features (AVX-512 where the
+/// CPU has it).
+static std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+  initializeLLVM();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::SubtargetFeatures features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature.first(), feature.second);
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), features.getString(), options,
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
+                                     llvm::raw_ostream &os) {
+  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  if (!tm)
+    return module.emitError("no LLVM target for this host");
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("cannot translate the module to LLVM IR");
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, tm.get())(llvmModule.get())) {
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(err));
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream bufferStream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, bufferStream, nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the target cannot emit object files");
+  codegen.run(*llvmModule);
+  os.write(buffer.data(), buffer.size());
+  return success();
+}
+
+FailureOr<std::unique_ptr<CpuModule>>
+CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
+  OwningOpRef<mlir::ModuleOp> copy(module.clone());
+  FailureOr<FunctionType> signature = lowerForCpu(*copy, options);
+  if (failed(signature))
+    return failure();
+  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  if (!tm)
+    return module.emitError("no LLVM target for this host");
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(3, 0, tm.get());
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*copy, engineOptions, std::move(tm));
+  if (!engine)
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
+  std::string name = "traced_" + options.entry.getValue();
+  auto symbol = (*engine)->lookup(name);
+  if (!symbol)
+    return module.emitError("the JIT has no symbol '")
+           << name << "': " << llvm::toString(symbol.takeError());
+  std::unique_ptr<CpuModule> result(new CpuModule());
+  result->entry = reinterpret_cast<void (*)(void **, void **)>(*symbol);
+  result->engine = std::move(*engine);
+  result->signature = *signature;
+  return result;
+}

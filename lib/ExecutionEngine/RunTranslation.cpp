@@ -1,0 +1,137 @@
+//===- RunTranslation.cpp - traced-translate --run and --traced-cpu-object -===//
+
+#include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/InitAll.h"
+#include "TracedIR/Interpreter/Interpreter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+static llvm::cl::OptionCategory runCategory("traced-translate --run");
+static llvm::cl::opt<std::string>
+    entryOption("run-entry", llvm::cl::desc("The root graph to compile"),
+                llvm::cl::init("forward"), llvm::cl::cat(runCategory));
+static llvm::cl::list<std::string>
+    inputOptions("run-input", llvm::cl::desc("Inputs in order, as .npy files"),
+                 llvm::cl::CommaSeparated, llvm::cl::cat(runCategory));
+static llvm::cl::opt<std::string> outputOption(
+    "run-output",
+    llvm::cl::desc("Write results to <prefix>0.npy, <prefix>1.npy, ..."),
+    llvm::cl::init("out"), llvm::cl::cat(runCategory));
+static llvm::cl::opt<unsigned> repeatOption(
+    "run-repeat",
+    llvm::cl::desc("Run this many times and print the median latency"),
+    llvm::cl::init(1), llvm::cl::cat(runCategory));
+static llvm::cl::opt<bool> vectorizeOption(
+    "run-vectorize", llvm::cl::desc("Tile and vectorize (default on)"),
+    llvm::cl::init(true), llvm::cl::cat(runCategory));
+
+static void setOptions(CpuPipelineOptions &options) {
+  options.entry = entryOption.getValue();
+  options.vectorize = vectorizeOption.getValue();
+}
+
+/// The interpreter's dtype for a compiled tensor's element type.
+/// (Compiled code reads f32, f64 and i64 buffers as the interpreter stores
+/// them; narrower types are stored widened there.)
+static std::optional<DType> dtypeOf(Type t) {
+  std::optional<DType> d = dtypeFromType(t);
+  if (d && (*d == DType::F32 || *d == DType::F64 || *d == DType::I64))
+    return d;
+  return std::nullopt;
+}
+
+static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
+  auto module = dyn_cast<mlir::ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a builtin module");
+  CpuPipelineOptions options;
+  setOptions(options);
+  FailureOr<std::unique_ptr<CpuModule>> compiled =
+      CpuModule::compile(module, options);
+  if (failed(compiled))
+    return failure();
+  FunctionType sig = (*compiled)->getSignature();
+  Location loc = module.getLoc();
+  if (inputOptions.size() != sig.getNumInputs())
+    return emitError(loc) << "the compiled graph takes " << sig.getNumInputs()
+                          << " inputs; --run-input gave "
+                          << inputOptions.size();
+  std::vector<Tensor> inputs, outputs;
+  for (auto [path, type] : llvm::zip(inputOptions, sig.getInputs())) {
+    auto expected = cast<RankedTensorType>(type);
+    std::string error;
+    FailureOr<Tensor> t = readNpy(path, error);
+    if (failed(t))
+      return emitError(loc) << error;
+    std::optional<DType> dtype = dtypeOf(expected.getElementType());
+    if (!dtype || t->dtype() != *dtype ||
+        t->shape() != expected.getShape())
+      return emitError(loc) << "input '" << path << "' does not match "
+                            << expected;
+    inputs.push_back(*t);
+  }
+  for (Type type : sig.getResults()) {
+    auto t = cast<RankedTensorType>(type);
+    std::optional<DType> dtype = dtypeOf(t.getElementType());
+    if (!dtype)
+      return emitError(loc) << "unsupported result type " << t;
+    outputs.emplace_back(*dtype, t.getShape());
+  }
+  std::vector<void *> in, out;
+  for (Tensor &t : inputs)
+    in.push_back(t.data<char>());
+  for (Tensor &t : outputs)
+    out.push_back(t.data<char>());
+  std::vector<double> times;
+  for (unsigned i = 0; i < std::max(1u, repeatOption.getValue()); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    (*compiled)->run(in.data(), out.data());
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  for (auto [i, t] : llvm::enumerate(outputs)) {
+    std::string path = outputOption + std::to_string(i) + ".npy";
+    std::string error;
+    if (failed(writeNpy(path, t, error)))
+      return emitError(loc) << error;
+    os << "output #" << i << ": " << path << "\n";
+  }
+  if (repeatOption > 1) {
+    std::sort(times.begin(), times.end());
+    os << "median latency: " << times[times.size() / 2] << " ms over "
+       << times.size() << " runs\n";
+  }
+  return success();
+}
+
+void traced::registerRunTranslations() {
+  static TranslateFromMLIRRegistration runRegistration(
+      "run",
+      "compile the root graph for this CPU, run it on --run-input .npy files "
+      "and write its outputs as .npy",
+      run, [](DialectRegistry &registry) { registerAllDialects(registry); });
+  static TranslateFromMLIRRegistration objectRegistration(
+      "traced-cpu-object",
+      "compile the root graph for this CPU into an object file exporting "
+      "traced_<entry>(void **inputs, void **outputs)",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<mlir::ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin module");
+        CpuPipelineOptions options;
+        setOptions(options);
+        if (failed(lowerForCpu(module, options)))
+          return failure();
+        return writeCpuObject(module, os);
+      },
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
+}
