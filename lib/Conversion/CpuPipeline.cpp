@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -42,6 +43,7 @@ namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDCPUTILEANDVECTORIZE
 #define GEN_PASS_DEF_TRACEDEMITENTRY
 #define GEN_PASS_DEF_TRACEDCPUHOISTACCUMULATORS
+#define GEN_PASS_DEF_TRACEDCPUEXPANDCOPIES
 #include "TracedIR/Conversion/Passes.h.inc"
 } // namespace mlir::traced
 
@@ -196,6 +198,26 @@ struct HoistAccumulatorsPass
   }
 };
 
+struct ExpandCopiesPass
+    : traced::impl::TracedCpuExpandCopiesBase<ExpandCopiesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp op) {
+      auto src = cast<MemRefType>(op.getSource().getType());
+      auto dst = cast<MemRefType>(op.getTarget().getType());
+      if (!src.getLayout().isIdentity() || !dst.getLayout().isIdentity())
+        copies.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::CopyOp op : copies) {
+      rewriter.setInsertionPoint(op);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
+                                                  op.getTarget());
+    }
+  }
+};
+
 struct TileAndVectorizePass
     : traced::impl::TracedCpuTileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -203,18 +225,21 @@ struct TileAndVectorizePass
 };
 } // namespace
 
-/// Tiles `op` by `sizes` (0: untiled) and vectorizes the tile with vector
-/// sizes equal to the tile (masked where the tile is partial).
+/// Tiles `op` by `sizes` and vectorizes the (static) tile. Each size is
+/// lowered to the largest divisor of its loop's trip count, so tiles are
+/// never partial and need no masks.
 static LogicalResult tileAndVectorize(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       ArrayRef<int64_t> sizes) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<OpFoldResult> tileSizes;
-  SmallVector<int64_t> vectorSizes;
   for (auto [size, bound] : llvm::zip(sizes, bounds)) {
-    int64_t t = ShapedType::isDynamic(bound) ? size : std::min(size, bound);
+    if (ShapedType::isDynamic(bound))
+      return failure();
+    int64_t t = std::max<int64_t>(1, std::min(size, bound));
+    while (bound % t)
+      --t;
     tileSizes.push_back(rewriter.getIndexAttr(t));
-    vectorSizes.push_back(t);
   }
   scf::SCFTilingOptions options;
   options.setTileSizes(tileSizes);
@@ -228,10 +253,8 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   Operation *tile = tiled->tiledOps.back();
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized =
-      // (The scalable flags must be given with the sizes: an empty list is
-      // read past its end.)
-      linalg::vectorize(rewriter, tile, vectorSizes,
-                        SmallVector<bool>(vectorSizes.size(), false),
+      linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
                         /*vectorizeNDExtract=*/false,
                         /*flatten1DDepthwiseConv=*/false,
                         /*assumeDynamicDimsMatchVecSizes=*/false,
@@ -468,6 +491,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
           "canonicalize,"
           "buffer-deallocation-pipeline,"
           "convert-bufferization-to-memref");
+  pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies());
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   add(pm, "func.func(convert-linalg-to-loops,lower-affine,"

@@ -9,10 +9,11 @@ import os
 
 from . import _traced
 from ._traced import Error
+from .compiler import CompiledModule, compile, save_library
 from .module import Expr, ExprList, Graph, Module, ModuleView, Node
 
-__all__ = ["Error", "Expr", "ExprList", "Graph", "Module", "ModuleView",
-           "Node", "load", "parse", "trace"]
+__all__ = ["CompiledModule", "Error", "Expr", "ExprList", "Graph", "Module", "ModuleView",
+           "Node", "compile", "load", "parse", "save_library", "trace"]
 
 
 def trace(module, *example_inputs, mode="auto"):

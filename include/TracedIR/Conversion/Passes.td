@@ -112,6 +112,20 @@ def TracedCpuHoistAccumulators
   }];
 }
 
+def TracedCpuExpandCopies
+    : Pass<"traced-cpu-expand-copies", "mlir::func::FuncOp"> {
+  let summary = "Turns strided memref.copy into loops";
+  let description = [{
+    Bufferization copies tiles into strided subviews with `memref.copy`,
+    which `finalize-memref-to-llvm` turns into a call of `memrefCopy` from
+    MLIR's C runner utilities unless both sides are contiguous. Compiled
+    models must not need that library, so copies with non-identity layouts
+    become `linalg.copy` (and then loops); contiguous copies stay and become
+    `memcpy`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
   let summary = "Adds the C entry point `traced_<name>(void **inputs, void **outputs)`";
   let description = [{

@@ -26,6 +26,11 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
       b, loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
 }
 
+Value lowering::buildRsqrt(OpBuilder &b, Location loc, Value x) {
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  return arith::DivFOp::create(b, loc, one, math::SqrtOp::create(b, loc, x));
+}
+
 Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)

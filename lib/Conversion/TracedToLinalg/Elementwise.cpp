@@ -137,7 +137,7 @@ UNARY(tanhBody, return math::TanhOp::create(b, loc, x);)
 UNARY(expBody, return math::ExpOp::create(b, loc, x);)
 UNARY(logBody, return math::LogOp::create(b, loc, x);)
 UNARY(sqrtBody, return math::SqrtOp::create(b, loc, x);)
-UNARY(rsqrtBody, return math::RsqrtOp::create(b, loc, x);)
+UNARY(rsqrtBody, return buildRsqrt(b, loc, x);)
 UNARY(erfBody, return math::ErfOp::create(b, loc, x);)
 UNARY(absBody, {
   if (isFloat(x))

@@ -100,6 +100,8 @@ using ScalarFn =
 
 /// A scalar of type `type` with value `v`.
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double v);
+/// 1 / sqrt(x) (libm has no rsqrtf for math-to-libm to call).
+Value buildRsqrt(OpBuilder &b, Location loc, Value x);
 /// `v` converted to element type `to` (int/float extension, truncation and
 /// conversion).
 Value castScalar(OpBuilder &b, Location loc, Value v, Type to);

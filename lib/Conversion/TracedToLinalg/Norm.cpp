@@ -53,7 +53,7 @@ static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
         Value v = arith::AddFOp::create(nb, l, a[2],
                                         scalarConstant(nb, l, et, e));
         Value y = arith::MulFOp::create(nb, l, centered,
-                                        math::RsqrtOp::create(nb, l, v));
+                                        buildRsqrt(nb, l, v));
         unsigned next = 3;
         if (hasW)
           y = arith::MulFOp::create(nb, l, y, a[next++]);
@@ -137,7 +137,7 @@ static FailureOr<SmallVector<Value>> lowerLayerNorm(LoweringCall &c) {
         Value v = arith::AddFOp::create(nb, l, a[1],
                                         scalarConstant(nb, l, et, e));
         Value y = arith::MulFOp::create(nb, l, a[0],
-                                        math::RsqrtOp::create(nb, l, v));
+                                        buildRsqrt(nb, l, v));
         unsigned next = 2;
         if (hasW)
           y = arith::MulFOp::create(nb, l, y, a[next++]);
