@@ -9,6 +9,7 @@
 
 #include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Transforms/Passes.h"
+#include "TracedToLinalg/Lowering.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -225,12 +226,50 @@ struct TileAndVectorizePass
 };
 } // namespace
 
+/// Sizes clamped to the largest divisors of the static loop bounds.
+static std::optional<SmallVector<OpFoldResult>>
+divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+             ArrayRef<int64_t> sizes) {
+  SmallVector<OpFoldResult> tileSizes;
+  for (auto [size, bound] : llvm::zip(sizes, op.getStaticLoopRanges())) {
+    if (ShapedType::isDynamic(bound))
+      return std::nullopt;
+    int64_t t = std::max<int64_t>(1, std::min(size, bound));
+    while (bound % t)
+      --t;
+    tileSizes.push_back(rewriter.getIndexAttr(t));
+  }
+  return tileSizes;
+}
+
+/// Tiles `op` (no vectorization) and returns the tiled op.
+static FailureOr<linalg::LinalgOp> tileOnly(RewriterBase &rewriter,
+                                            linalg::LinalgOp op,
+                                            ArrayRef<int64_t> sizes,
+                                            ArrayRef<int64_t> interchange) {
+  std::optional<SmallVector<OpFoldResult>> tileSizes =
+      divisorTiles(rewriter, op, sizes);
+  if (!tileSizes)
+    return failure();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(*tileSizes);
+  options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
 /// Tiles `op` by `sizes` and vectorizes the (static) tile. Each size is
 /// lowered to the largest divisor of its loop's trip count, so tiles are
 /// never partial and need no masks.
 static LogicalResult tileAndVectorize(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
-                                      ArrayRef<int64_t> sizes) {
+                                      ArrayRef<int64_t> sizes,
+                                      ArrayRef<int64_t> interchange = {}) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<OpFoldResult> tileSizes;
   for (auto [size, bound] : llvm::zip(sizes, bounds)) {
@@ -243,6 +282,7 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   }
   scf::SCFTilingOptions options;
   options.setTileSizes(tileSizes);
+  options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
@@ -265,6 +305,150 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     rewriter.replaceOp(tile, vectorized->replacements);
   else
     rewriter.eraseOp(tile);
+  // Keep the accumulator tile in registers along the reduction loop: the
+  // slice pair first, then the vector transfer pair it exposes.
+  if (!tiled->loops.empty()) {
+    // (Constants the vectorizer put inside the loop go out first, or the
+    // transfer indices do not look loop-invariant.)
+    LoopLikeOpInterface inner = tiled->loops.back();
+    for (int i = 0; i < 2; ++i) {
+      moveLoopInvariantCode(inner);
+      inner = hoistLoopInvariantSubsets(rewriter, inner);
+    }
+  }
+  return success();
+}
+
+/// conv_2d_nchw_fchw as im2col plus one `linalg.matmul` per image. The
+/// patches are gathered by a generic over (C, KH, KW, OH, OW) with plain
+/// affine maps (no divisions), then collapsed for free to a K x P matrix
+/// (K = C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P
+/// tiles badly into `tileN` columns and F tiles well, the transposed
+/// P x K times K x F (filter transposed at compile time) followed by one
+/// transpose of the result. Upstream's rewriteInIm2Col builds a batched
+/// generic contraction instead, which its vectorizer does not turn into
+/// the register-tiled matmul this pass emits.
+static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
+                                        linalg::Conv2DNchwFchwOp conv,
+                                        int64_t tileN) {
+  auto inType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto fType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  if (!inType || !fType || !outType || !inType.hasStaticShape() ||
+      !fType.hasStaticShape() || !outType.hasStaticShape() ||
+      !conv.hasPureTensorSemantics())
+    return failure();
+  SmallVector<int64_t> strides =
+      llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  int64_t n = inType.getDimSize(0), c = inType.getDimSize(1);
+  int64_t f = fType.getDimSize(0), kh = fType.getDimSize(2),
+          kw = fType.getDimSize(3);
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t k = c * kh * kw, p = oh * ow;
+  Type et = outType.getElementType();
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = conv.getContext();
+  rewriter.setInsertionPoint(conv);
+  Value filter2d = tensor::CollapseShapeOp::create(
+      rewriter, loc, conv.getInputs()[1],
+      SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  auto tiles = [&](int64_t cols) { return cols % tileN == 0; };
+  Value filterT;
+  bool transposed = !tiles(p) && tiles(f);
+  if (transposed) {
+    filterT = lowering::transposedConstant(rewriter, loc, filter2d);
+    transposed = bool(filterT);
+  }
+
+  // Patches of all images: (N, C, KH, KW, OH, OW), or (N, OH, OW, C, KH,
+  // KW) for the transposed matmul.
+  AffineExpr dn, dc, dky, dkx, doy, dox;
+  bindDims(ctx, dn, dc, dky, dkx, doy, dox);
+  AffineMap inMap = AffineMap::get(
+      6, 0,
+      {dn, dc, doy * strides[0] + dky * dilations[0],
+       dox * strides[1] + dkx * dilations[1]},
+      ctx);
+  SmallVector<int64_t> colsShape = {n, c, kh, kw, oh, ow};
+  AffineMap outMap = rewriter.getMultiDimIdentityMap(6);
+  if (transposed) {
+    colsShape = {n, oh, ow, c, kh, kw};
+    outMap = AffineMap::get(6, 0, {dn, doy, dox, dc, dky, dkx}, ctx);
+  }
+  Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
+  SmallVector<utils::IteratorType> parallel(6, utils::IteratorType::parallel);
+  Value cols =
+      linalg::GenericOp::create(
+          rewriter, loc, colsInit.getType(), conv.getInputs()[0], colsInit,
+          ArrayRef<AffineMap>{inMap, outMap}, parallel,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<ReassociationIndices> colGroups = {{0}, {1, 2, 3}, {4, 5}};
+  if (transposed)
+    colGroups = {{0}, {1, 2}, {3, 4, 5}};
+  cols = tensor::CollapseShapeOp::create(rewriter, loc, cols, colGroups);
+
+  SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2, 3}};
+  Value result = tensor::CollapseShapeOp::create(
+      rewriter, loc, conv.getOutputs()[0], outGroups);
+  SmallVector<int64_t> one = {1, 1, 1};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rows = transposed ? p : k, colsN = transposed ? k : p;
+    Value img = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({rows, colsN}, et), cols,
+        ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, rows, colsN}, one);
+    Value accI = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({f, p}, et), result,
+        ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, f, p}, one);
+    Value mm;
+    if (transposed) {
+      // (P x K) (K x F) -> P x F, then into the F x P accumulator.
+      auto ptType = RankedTensorType::get({p, f}, et);
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(et));
+      Value init = linalg::FillOp::create(
+                       rewriter, loc, zero,
+                       ValueRange{tensor::EmptyOp::create(
+                           rewriter, loc, ptType.getShape(), et)})
+                       .getResult(0);
+      Value pf = linalg::MatmulOp::create(rewriter, loc, TypeRange{ptType},
+                                          ValueRange{img, filterT},
+                                          ValueRange{init})
+                     .getResult(0);
+      AffineExpr e0, e1;
+      bindDims(ctx, e0, e1);
+      SmallVector<utils::IteratorType> par2(2, utils::IteratorType::parallel);
+      mm = linalg::GenericOp::create(
+               rewriter, loc, accI.getType(), pf, accI,
+               ArrayRef<AffineMap>{AffineMap::get(2, 0, {e1, e0}, ctx),
+                                   rewriter.getMultiDimIdentityMap(2)},
+               par2,
+               [](OpBuilder &b, Location l, ValueRange args) {
+                 linalg::YieldOp::create(
+                     b, l,
+                     arith::AddFOp::create(b, l, args[1], args[0])
+                         .getResult());
+               })
+               .getResult(0);
+    } else {
+      mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{accI.getType()},
+                                    ValueRange{filter2d, img},
+                                    ValueRange{accI})
+               .getResult(0);
+    }
+    result = tensor::InsertSliceOp::create(
+        rewriter, loc, mm, result, ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, f, p}, one);
+  }
+  Value out = tensor::ExpandShapeOp::create(rewriter, loc, outType, result,
+                                            outGroups);
+  rewriter.replaceOp(conv, out);
   return success();
 }
 
@@ -274,10 +458,8 @@ void TileAndVectorizePass::runOnOperation() {
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
-    for (auto conv : convs) {
-      rewriter.setInsertionPoint(conv);
-      (void)linalg::rewriteInIm2Col(rewriter, conv);
-    }
+    for (auto conv : convs)
+      (void)convToIm2colMatmul(rewriter, conv, tileN);
   }
   SmallVector<linalg::LinalgOp> contractions, elementwise;
   func.walk([&](linalg::LinalgOp op) {
@@ -302,7 +484,35 @@ void TileAndVectorizePass::runOnOperation() {
       sizes[dims->m.back()] = tileM;
     if (!dims->n.empty())
       sizes[dims->n.back()] = tileN;
-    (void)tileAndVectorize(rewriter, op, sizes);
+    // Column strips outermost: one K x tile-n strip of the right-hand side
+    // stays in L2 while every row tile of the left-hand side passes by;
+    // the reduction innermost, so the accumulator tile stays in registers.
+    SmallVector<int64_t> order;
+    for (auto group : {dims->batch, dims->n, dims->m, dims->k})
+      order.append(group.begin(), group.end());
+    if (order.size() != op.getNumLoops())
+      order.clear();
+    // Cache level first: blocks of kc reductions x mc rows x nc columns
+    // (the left block, mc x kc, stays in L2 across the column strips).
+    SmallVector<int64_t> outer(op.getNumLoops(), 1);
+    for (unsigned d : dims->batch)
+      outer[d] = 1;
+    if (!dims->m.empty())
+      outer[dims->m.back()] = blockM;
+    if (!dims->n.empty())
+      outer[dims->n.back()] = blockN;
+    for (unsigned d : dims->k)
+      outer[d] = blockK;
+    SmallVector<int64_t> outerOrder;
+    for (auto group : {dims->batch, dims->m, dims->k, dims->n})
+      outerOrder.append(group.begin(), group.end());
+    if (outerOrder.size() != op.getNumLoops())
+      outerOrder.clear();
+    FailureOr<linalg::LinalgOp> block =
+        tileOnly(rewriter, op, outer, outerOrder);
+    if (succeeded(block))
+      op = *block;
+    (void)tileAndVectorize(rewriter, op, sizes, order);
   }
   for (linalg::LinalgOp op : elementwise) {
     SmallVector<int64_t> sizes(op.getNumLoops(), 1);

@@ -73,6 +73,27 @@ static std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
       llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
+/// Lets the X86 backend keep 512-bit vectors whole: on AVX-512 CPUs LLVM
+/// prefers 256-bit vectors and otherwise splits every vector<32xf32> FMA.
+static void preferWideVectors(llvm::Module &module) {
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("prefer-vector-width", "512");
+    f.addFnAttr("min-legal-vector-width", "512");
+  }
+}
+
+/// -O3 for this host, after `preferWideVectors`.
+static std::function<llvm::Error(llvm::Module *)>
+optimizer(llvm::TargetMachine *tm) {
+  auto optimize = makeOptimizingTransformer(3, 0, tm);
+  return [optimize](llvm::Module *m) {
+    preferWideVectors(*m);
+    return optimize(m);
+  };
+}
+
 LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
                                      llvm::raw_ostream &os) {
   std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
@@ -87,8 +108,7 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
     return module.emitError("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
-  if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, tm.get())(llvmModule.get())) {
+  if (llvm::Error err = optimizer(tm.get())(llvmModule.get())) {
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(err));
   }
@@ -113,7 +133,9 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
   if (!tm)
     return module.emitError("no LLVM target for this host");
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(3, 0, tm.get());
+  // (`transformer` is a function_ref: the function must outlive create().)
+  std::function<llvm::Error(llvm::Module *)> optimize = optimizer(tm.get());
+  engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(*copy, engineOptions, std::move(tm));
   if (!engine)

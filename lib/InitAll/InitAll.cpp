@@ -11,6 +11,7 @@
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
 
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -27,6 +28,9 @@ void traced::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<traced::TracedDialect>();
+  // Lets hoistLoopInvariantSubsets move accumulator transfers out of loops
+  // (traced-cpu-tile-and-vectorize); not part of registerAllDialects.
+  vector::registerSubsetOpInterfaceExternalModels(registry);
 }
 
 void traced::registerAllPasses() {

@@ -227,8 +227,7 @@ static ArrayRef<char> rawElements(ElementsAttr attr,
   return {};
 }
 
-/// `weight.T` for a 2-D constant weight, computed now; null otherwise.
-static Value transposedConstant(OpBuilder &b, Location loc, Value weight) {
+Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {
   auto c = weight.getDefiningOp<arith::ConstantOp>();
   if (!c)
     return {};

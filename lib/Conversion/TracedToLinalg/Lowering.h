@@ -131,6 +131,9 @@ Value buildTranspose(OpBuilder &b, Location loc, Value input,
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// `a @ b` for 3-D `a` (B x M x K) and `b` (B x K x N).
 Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+/// `weight.T` for a 2-D `arith.constant` weight, computed at compile time
+/// into a new blob; null when `weight` is not such a constant.
+Value transposedConstant(OpBuilder &b, Location loc, Value weight);
 /// `x @ weight.T + bias` over the last dimension of `x` (bias may be null).
 Value buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
                   Value bias);
