@@ -226,6 +226,15 @@ struct TileAndVectorizePass
 };
 } // namespace
 
+/// The largest t <= limit dividing `bound` that is a multiple of `unit`;
+/// 0 when there is none.
+static int64_t largestDivisor(int64_t bound, int64_t limit, int64_t unit) {
+  for (int64_t t = std::min(limit, bound); t >= unit; --t)
+    if (bound % t == 0 && t % unit == 0)
+      return t;
+  return 0;
+}
+
 /// Sizes clamped to the largest divisors of the static loop bounds.
 static std::optional<SmallVector<OpFoldResult>>
 divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -354,7 +363,7 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   Value filter2d = tensor::CollapseShapeOp::create(
       rewriter, loc, conv.getInputs()[1],
       SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-  auto tiles = [&](int64_t cols) { return cols % tileN == 0; };
+  auto tiles = [&](int64_t cols) { return cols % 16 == 0; };
   Value filterT;
   bool transposed = !tiles(p) && tiles(f);
   if (transposed) {
@@ -479,11 +488,21 @@ void TileAndVectorizePass::runOnOperation() {
         linalg::inferContractionDims(op);
     if (failed(dims))
       continue;
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (llvm::any_of(bounds, ShapedType::isDynamic))
+      continue;
+    // Register tile: rows any divisor <= tile-m; columns a divisor <=
+    // tile-n that is a whole number of vectors when one exists.
     SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    if (!dims->m.empty())
-      sizes[dims->m.back()] = tileM;
-    if (!dims->n.empty())
-      sizes[dims->n.back()] = tileN;
+    if (!dims->m.empty()) {
+      unsigned d = dims->m.back();
+      sizes[d] = largestDivisor(bounds[d], tileM, 1);
+    }
+    if (!dims->n.empty()) {
+      unsigned d = dims->n.back();
+      int64_t t = largestDivisor(bounds[d], tileN, vectorWidth);
+      sizes[d] = t ? t : largestDivisor(bounds[d], tileN, 1);
+    }
     // Column strips outermost: one K x tile-n strip of the right-hand side
     // stays in L2 while every row tile of the left-hand side passes by;
     // the reduction innermost, so the accumulator tile stays in registers.
@@ -493,16 +512,19 @@ void TileAndVectorizePass::runOnOperation() {
     if (order.size() != op.getNumLoops())
       order.clear();
     // Cache level first: blocks of kc reductions x mc rows x nc columns
-    // (the left block, mc x kc, stays in L2 across the column strips).
+    // (the left block, mc x kc, stays in L2 across the column strips),
+    // each a whole number of register tiles.
     SmallVector<int64_t> outer(op.getNumLoops(), 1);
-    for (unsigned d : dims->batch)
-      outer[d] = 1;
-    if (!dims->m.empty())
-      outer[dims->m.back()] = blockM;
-    if (!dims->n.empty())
-      outer[dims->n.back()] = blockN;
+    if (!dims->m.empty()) {
+      unsigned d = dims->m.back();
+      outer[d] = largestDivisor(bounds[d], blockM, sizes[d]);
+    }
+    if (!dims->n.empty()) {
+      unsigned d = dims->n.back();
+      outer[d] = largestDivisor(bounds[d], blockN, sizes[d]);
+    }
     for (unsigned d : dims->k)
-      outer[d] = blockK;
+      outer[d] = largestDivisor(bounds[d], blockK, 1);
     SmallVector<int64_t> outerOrder;
     for (auto group : {dims->batch, dims->m, dims->k, dims->n})
       outerOrder.append(group.begin(), group.end());
