@@ -228,7 +228,11 @@ static ArrayRef<char> rawElements(ElementsAttr attr,
 }
 
 Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {
-  auto c = weight.getDefiningOp<arith::ConstantOp>();
+  // A reshaped constant has the same row-major bytes.
+  Value source = weight;
+  while (auto collapse = source.getDefiningOp<tensor::CollapseShapeOp>())
+    source = collapse.getSrc();
+  auto c = source.getDefiningOp<arith::ConstantOp>();
   if (!c)
     return {};
   auto attr = dyn_cast<ElementsAttr>(c.getValue());
