@@ -668,6 +668,20 @@ void EmitEntryPass::runOnOperation() {
     }
     LLVM::CallOp::create(b, loc, f, args);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+    // `const char traced_<name>_signature[]`: the tensor types, so that a
+    // library's user can check what it takes.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    text.push_back('\0');
+    b.setInsertionPointToEnd(module.getBody());
+    auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
+                                              text.size());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::External,
+                           ("traced_" + f.getName() + "_signature").str(),
+                           b.getStringAttr(text));
   }
 }
 

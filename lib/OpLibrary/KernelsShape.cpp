@@ -367,8 +367,9 @@ FailureOr<RtValue> stack(const KernelArgs &args) {
   FailureOr<int64_t> n = normalizeDim(args, *d, (*ts)[0].rank() + 1);
   if (failed(n))
     return failure();
+  SmallVector<int64_t> first((*ts)[0].shape());
   for (Tensor &t : *ts) {
-    if (t.shape() != (*ts)[0].shape())
+    if (t.shape() != ArrayRef<int64_t>(first))
       return args.emitError() << "stack expects tensors of one shape";
     SmallVector<int64_t> shape(t.shape());
     shape.insert(shape.begin() + *n, 1);

@@ -1077,12 +1077,13 @@ PYBIND11_MODULE(_traced, m) {
   m.def(
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,
-         int64_t tileN) {
+         int64_t tileN, bool surgery) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
         options.entry = entry;
         options.vectorize = vectorize;
         options.tileN = tileN;
+        options.surgery = surgery;
         FailureOr<std::unique_ptr<CpuModule>> compiled =
             CpuModule::compile(s.get(), options);
         if (failed(compiled))
@@ -1090,7 +1091,8 @@ PYBIND11_MODULE(_traced, m) {
         return std::shared_ptr<CpuModule>(std::move(*compiled));
       },
       py::arg("state"), py::arg("entry") = "forward",
-      py::arg("vectorize") = true, py::arg("tile_n") = 32);
+      py::arg("vectorize") = true, py::arg("tile_n") = 32,
+      py::arg("surgery") = true);
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,
@@ -1111,6 +1113,29 @@ PYBIND11_MODULE(_traced, m) {
       },
       py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
       py::arg("vectorize") = true);
+  m.def(
+      "op_library_targets",
+      [] {
+        std::vector<std::string> names;
+        for (const OpSpec &op : OpLibrary::get().getOps())
+          names.push_back(op.name.str());
+        return names;
+      },
+      "The canonical names of the op library's targets.");
+  m.def(
+      "canonical_target",
+      [](const std::string &name) -> std::optional<std::string> {
+        const OpSpec *spec = StringRef(name).starts_with("Tensor.")
+                                 ? OpLibrary::get().lookupMethod(
+                                       StringRef(name).drop_front(7))
+                                 : OpLibrary::get().lookupFunction(name);
+        if (!spec)
+          return std::nullopt;
+        return spec->name.str();
+      },
+      "The canonical name of a function or `Tensor.<method>`, or None.");
+  m.def("lowered_targets", &getLoweredTargets,
+        "The targets convert-traced-to-linalg lowers.");
   m.def(
       "is_known_module",
       [](const std::string &className) {

@@ -57,14 +57,20 @@ class CompiledModule:
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=32):
+def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=32,
+            surgery=True):
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
-    a CompiledModule. The module is flattened, normalized and fused
-    (traced-cpu-pipeline) on a copy; `module` itself is not changed."""
+    a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
+    not changed). `surgery`: run traced-flatten, traced-normalize,
+    traced-fuse-conv-bn and canonicalize first (off: the root graph must
+    already be flat and is lowered call by call); `vectorize`: tile and
+    vectorize (off: plain loops); `tile_n`: register tile columns (32 for
+    AVX-512, 16 for AVX2)."""
     if target != "cpu":
         raise Error(f"unknown target '{target}' (known: cpu)")
     return CompiledModule(
-        _traced.compile_cpu(module._state, entry, vectorize, tile_n), entry)
+        _traced.compile_cpu(module._state, entry, vectorize, tile_n, surgery),
+        entry)
 
 
 def _find_linker():

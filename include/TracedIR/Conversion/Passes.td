@@ -142,7 +142,9 @@ def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
     one pointer per input and per output (dense, row-major buffers of the
     static shapes recorded in `traced.entry`) and calls the function with
     memref descriptors built from them. This is the entry point the JIT, the
-    Python bindings and the ahead-of-time libraries all call.
+    Python bindings and the ahead-of-time libraries all call. A constant
+    string `traced_<name>_signature` holds the entry's tensor types, e.g.
+    `(tensor<8x16xf32>) -> tensor<8x4xf32>`.
   }];
 }
 

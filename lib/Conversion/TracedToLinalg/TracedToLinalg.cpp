@@ -235,6 +235,15 @@ struct CallLowering : OpConversionPattern<CallOpT> {
     FailureOr<SmallVector<Value>> results = fn(call);
     if (failed(results))
       return failure();
+    // A call whose only result is None (torch._assert) leaves nothing.
+    if (results->empty() && llvm::all_of(op->getResults(), [](Value r) {
+          return isa<traced::NoneType>(r.getType()) && r.use_empty();
+        })) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (results->size() != op->getNumResults())
+      return call.fail("produced the wrong number of values");
     for (auto [from, to] : llvm::zip(op->getResults(), *results))
       if (to && from.getType() != to.getType())
         return call.fail(Twine("produced a value of the wrong type"));
@@ -291,6 +300,30 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
   SmallVector<Operation *> ops;
   graph.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
+    // Shape queries of static shapes are compile-time values: fold them
+    // (their folders do) rather than lower them.
+    if (isa<CallFunctionOp, CallMethodOp>(op)) {
+      std::optional<BoundOp> bound = bindCall(op, {});
+      if (bound && llvm::is_contained(ArrayRef<StringRef>{"Tensor.size",
+                                                          "Tensor.dim",
+                                                          "builtins.getattr"},
+                                      bound->spec->name)) {
+        SmallVector<OpFoldResult> folded;
+        if (succeeded(op->fold(folded)) &&
+            folded.size() == op->getNumResults() &&
+            llvm::all_of(folded, [](OpFoldResult r) {
+              return isa<Attribute>(r);
+            })) {
+          OpBuilder b(op);
+          for (auto [result, value] : llvm::zip(op->getResults(), folded))
+            result.replaceAllUsesWith(
+                ConstantOp::create(b, op->getLoc(), result.getType(),
+                                   cast<Attribute>(value)));
+          op->erase();
+        }
+        continue;
+      }
+    }
     if (auto call = dyn_cast<CallMethodOp>(op)) {
       auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
       if (!type)
