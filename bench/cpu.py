@@ -1,0 +1,126 @@
+"""CPU code generation against torch 1.13 eager, side by side in one run.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/cpu.py [--runs N]
+
+Both sides use the same number of threads (TRACED_BENCH_THREADS, default 1:
+torch's intra-op pool, OpenMP and OpenBLAS; the compiled code is
+single-threaded). Medians of N runs (default 20) after one warm-up run.
+Prints the thread count, torch's BLAS and the OpenBLAS core, then a table:
+batch-1 latency of ResNet-18, MobileNetV2, an MLP and
+TransformerEncoderLayer(64, 4, 128); the 1024^3 f32 matmul in GFLOP/s; and
+the compile time from traced module to callable.
+"""
+import argparse
+import os
+
+THREADS = os.environ.get("TRACED_BENCH_THREADS", "1")
+os.environ["OPENBLAS_NUM_THREADS"] = THREADS  # before numpy and torch load
+os.environ["OMP_NUM_THREADS"] = THREADS
+
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torchvision
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python",
+                                "tests"))
+import traced  # noqa: E402
+from models import MLP  # noqa: E402
+
+
+def median_ms(fn, runs):
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+class MatMul(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    torch.set_num_threads(int(THREADS))
+    torch.manual_seed(0)
+    import re
+    config = torch.__config__.show()
+    blas = re.findall(r"(BLAS_INFO=[^,]*|USE_MKLDNN=[^,]*)", config)
+    with open("/proc/self/maps") as maps:
+        libs = sorted({l.split()[-1] for l in maps
+                       if "blas" in l.split()[-1].lower()})
+    blas.append("loaded: " + ", ".join(os.path.realpath(l) for l in libs))
+    print(f"threads: {THREADS} (torch intra-op, OpenMP, OpenBLAS; compiled "
+          f"code single-threaded)")
+    print(f"torch {torch.__version__}: {'; '.join(blas) or 'BLAS unknown'}")
+    print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(auto)')}")
+    print(f"medians of {args.runs} runs\n")
+
+    models = {
+        "ResNet-18 (1x3x224x224)": (torchvision.models.resnet18(),
+                                    torch.randn(1, 3, 224, 224)),
+        "MobileNetV2 (1x3x224x224)": (torchvision.models.mobilenet_v2(),
+                                      torch.randn(1, 3, 224, 224)),
+        "MLP 16-32-4 (8x16)": (MLP(), torch.randn(8, 16)),
+        "TransformerEncoderLayer(64,4,128) (2x7x64)": (
+            nn.TransformerEncoderLayer(64, 4, 128, batch_first=True),
+            torch.randn(2, 7, 64)),
+    }
+    rows = []
+    for name, (model, x) in models.items():
+        model.eval()
+        tm = traced.trace(model, x)
+        start = time.perf_counter()
+        compiled = traced.compile(tm)
+        compile_s = time.perf_counter() - start
+        xn = x.numpy()
+        with torch.no_grad():
+            expected = model(x).numpy()
+            eager = median_ms(lambda: model(x), args.runs)
+        got = compiled(xn)
+        err = np.abs(got - expected).max() / np.abs(expected).max()
+        ours = median_ms(lambda: compiled(xn), args.runs)
+        rows.append((name, f"{ours:.2f} ms", f"{eager:.2f} ms",
+                     f"{ours / eager:.2f}x", f"{compile_s:.1f} s", f"{err:.1e}"))
+
+    a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
+    tm = traced.trace(MatMul(), a, b)
+    start = time.perf_counter()
+    compiled = traced.compile(tm)
+    compile_s = time.perf_counter() - start
+    an, bn = a.numpy(), b.numpy()
+    err = np.abs(compiled(an, bn) - (a @ b).numpy()).max() / np.abs((a @ b).numpy()).max()
+    flops = 2 * 1024 ** 3
+    ours = flops / median_ms(lambda: compiled(an, bn), args.runs) / 1e6
+    eager = flops / median_ms(lambda: a @ b, args.runs) / 1e6
+    rows.append(("matmul 1024x1024x1024 f32", f"{ours:.1f} GFLOP/s",
+                 f"{eager:.1f} GFLOP/s", f"{eager / ours:.2f}x",
+                 f"{compile_s:.1f} s", f"{err:.1e}"))
+
+    header = ("workload", "traced (cpu)", "torch eager", "time ratio",
+              "compile", "max rel err")
+    widths = [max(len(str(r[i])) for r in rows + [header])
+              for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in
+                                       zip(r, widths)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+    print("\ntime ratio: traced / torch (for matmul: torch time / traced "
+          "time); compile: traced module to callable, traced-cpu-pipeline "
+          "plus LLVM -O3.")
+
+
+if __name__ == "__main__":
+    main()
