@@ -63,7 +63,11 @@ demo: build
 	@echo "== the same module printed like TracedModule's InternalGraph =="
 	$(BUILD_DIR)/bin/traced-translate --traced-to-graph-text docs/examples/simple_module.mlir
 	@echo
-	@echo "== torchvision resnet18 traced from Python =="
+	@echo "== seed 000's SimpleModule compiled for this CPU and run (traced-translate --run) =="
+	$(PYTHON) -c "import numpy as np; np.save('$(BUILD_DIR)/demo_x.npy', np.arange(12, dtype=np.float32).reshape(3, 4) / 4)"
+	$(BUILD_DIR)/bin/traced-translate --run docs/examples/simple_module.mlir --run-input=$(BUILD_DIR)/demo_x.npy --run-output=$(BUILD_DIR)/demo_out
+	@echo
+	@echo "== torchvision resnet18: trace, surgery, compile, run, compare =="
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) bench/demo.py
 
 # Regenerates the references in docs/reference/ from ODS and the op library.
