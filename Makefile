@@ -51,7 +51,7 @@ check: build
 	ninja -C $(BUILD_DIR) check-traced
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q python/tests
 	ninja -C $(BUILD_DIR) traced-doc
-	@for f in TracedDialect TracedPasses; do \
+	@for f in TracedDialect TracedPasses TracedConversionPasses; do \
 	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
 	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
 	done
@@ -77,6 +77,7 @@ docs: build
 	cp $(BUILD_DIR)/docs/Traced/TracedDialect.md docs/reference/TracedDialect.md
 	cp $(BUILD_DIR)/docs/OpLibrary.md docs/reference/OpLibrary.md
 	cp $(BUILD_DIR)/docs/Traced/TracedPasses.md docs/reference/TracedPasses.md
+	cp $(BUILD_DIR)/docs/Traced/TracedConversionPasses.md docs/reference/TracedConversionPasses.md
 
 clean:
 	rm -rf $(BUILD_DIR)
