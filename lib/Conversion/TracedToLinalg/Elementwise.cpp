@@ -9,6 +9,8 @@
 
 #include "Lowering.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
@@ -37,7 +39,10 @@ static bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 static Value cst(OpBuilder &b, Location loc, Value like, double v) {
   return scalarConstant(b, loc, like.getType(), v);
 }
+static bool isBool(Value v) { return v.getType().isInteger(1); }
 static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isBool(x)) // True + True is True in PyTorch
+    return arith::OrIOp::create(b, loc, x, y);
   return isFloat(x) ? arith::AddFOp::create(b, loc, x, y).getResult()
                     : arith::AddIOp::create(b, loc, x, y).getResult();
 }
@@ -46,6 +51,8 @@ static Value sub(OpBuilder &b, Location loc, Value x, Value y) {
                     : arith::SubIOp::create(b, loc, x, y).getResult();
 }
 static Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isBool(x))
+    return arith::AndIOp::create(b, loc, x, y);
   return isFloat(x) ? arith::MulFOp::create(b, loc, x, y).getResult()
                     : arith::MulIOp::create(b, loc, x, y).getResult();
 }
@@ -160,9 +167,15 @@ UNARY(clampBody, {
 #undef UNARY
 
 static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
-  for (StringRef bound : {"min", "max"})
+  RankedTensorType type = c.resultType();
+  for (StringRef bound : {"min", "max"}) {
     if (!c.isNone(bound) && !c.getFloat(bound))
       return c.fail(Twine("'") + bound + "' must be a number");
+    if (type && !isa<FloatType>(type.getElementType()) && c.getFloat(bound) &&
+        *c.getFloat(bound) != std::floor(*c.getFloat(bound)))
+      return c.fail(Twine("a fractional '") + bound +
+                    "' on an integer tensor is not supported");
+  }
   return lowerUnary(c, clampBody, /*floatOnly=*/false);
 }
 
@@ -254,12 +267,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
   U("torch.nn.functional.relu", reluBody)
   U("torch.nn.functional.relu6", relu6Body)
-  U("torch.nn.functional.hardtanh", hardtanhBody)
   U("torch.nn.functional.gelu", geluBody)
   U("torch.nn.functional.silu", siluBody)
   U("torch.nn.functional.hardswish", hardswishBody)
   U("torch.nn.functional.hardsigmoid", hardsigmoidBody)
-  U("torch.nn.functional.leaky_relu", leakyReluBody)
   U("torch.sigmoid", sigmoidBody)
   U("torch.tanh", tanhBody)
   U("torch.exp", expBody)
@@ -275,6 +286,18 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerUnary(c, negBody, /*floatOnly=*/false);
   };
   t["torch.clamp"] = lowerClamp;
+  t["torch.nn.functional.hardtanh"] = [](LoweringCall &c) {
+    if (!c.getFloat("min_val") || !c.getFloat("max_val"))
+      return FailureOr<SmallVector<Value>>(
+          c.fail("min_val and max_val must be numbers"));
+    return lowerUnary(c, hardtanhBody);
+  };
+  t["torch.nn.functional.leaky_relu"] = [](LoweringCall &c) {
+    if (!c.getFloat("negative_slope"))
+      return FailureOr<SmallVector<Value>>(
+          c.fail("negative_slope must be a number"));
+    return lowerUnary(c, leakyReluBody);
+  };
   t["torch.nn.functional.dropout"] = lowerIdentityUnlessTraining;
   t["torch.dropout"] = lowerIdentityUnlessTraining;
   t["torchvision.ops.stochastic_depth.stochastic_depth"] =

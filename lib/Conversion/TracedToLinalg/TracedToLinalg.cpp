@@ -297,6 +297,26 @@ LogicalResult
 ConvertTracedToLinalgPass::prepare(GraphOp graph,
                                    SymbolTableCollection &symbols) {
   auto top = getOperation();
+  // Leaf-module calls first: their functional forms add getattrs of the
+  // module's parameters, which the second walk turns into constants.
+  SmallVector<CallMethodOp> calls;
+  graph.walk([&](CallMethodOp call) { calls.push_back(call); });
+  for (CallMethodOp call : calls) {
+    auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
+    if (!type)
+      continue;
+    auto module =
+        symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+    if (module && !module.isLeaf())
+      return call.emitError()
+             << "call of the traced graph '" << module.getSymName() << "."
+             << call.getMethod()
+             << "' cannot be compiled; run traced-flatten first";
+    // (makeLeafCallFunctional replaces and erases the call.)
+    if (failed(makeLeafCallFunctional(call, symbols)))
+      return call.emitError() << "call of module '" << type.getModuleName()
+                              << "' has no functional form to compile";
+  }
   SmallVector<Operation *> ops;
   graph.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
@@ -323,24 +343,6 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
         }
         continue;
       }
-    }
-    if (auto call = dyn_cast<CallMethodOp>(op)) {
-      auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
-      if (!type)
-        continue;
-      auto module =
-          symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
-      if (module && !module.isLeaf())
-        return call.emitError()
-               << "call of the traced graph '" << module.getSymName() << "."
-               << call.getMethod()
-               << "' cannot be compiled; run traced-flatten first";
-      if (failed(makeLeafCallFunctional(call, symbols)))
-        return call.emitError()
-               << "call of module '" << type.getModuleName()
-               << "' has no functional form to compile";
-      call.erase();
-      continue;
     }
     auto get = dyn_cast<GetAttrOp>(op);
     if (!get || !isa<TensorType>(get.getType()))

@@ -1,0 +1,130 @@
+// RUN: traced-opt %s --convert-traced-to-linalg --split-input-file --verify-diagnostics
+
+// Calls the lowering cannot compile are reported at their location, with
+// the target's name.
+
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    // expected-error @+1 {{cannot lower 'torch.nn.functional.dropout' to linalg: only eval mode (training=False) can be compiled}}
+    %y = call_function "torch.nn.functional.dropout"(input=%x, p=0.1, training=True) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+// -----
+
+// F.dropout's training defaults to True.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    // expected-error @+1 {{only eval mode (training=False) can be compiled}}
+    %y = call_function "torch.nn.functional.dropout"(input=%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+// -----
+
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>, %m: tensor<3xf32>) -> tensor<2x3xf32> {
+    // expected-error @+1 {{cannot lower 'torch.nn.functional.batch_norm' to linalg: only eval mode (training=False) can be compiled}}
+    %y = call_function "torch.nn.functional.batch_norm"(input=%x, running_mean=%m, running_var=%m, training=True) : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    output %y : tensor<2x3xf32>
+  }
+}
+
+// -----
+
+// An op-library target without a lowering: builtins.getattr is only folded
+// (for "shape"), other attributes are not compiled.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    // expected-error @+1 {{no lowering to linalg for 'builtins.getattr' (the interpreter still runs it)}}
+    %n = call_function "builtins.getattr"(%x, "ndim") : (tensor<3x4xf32>) -> i64
+    %y = call_function "torch.add"(input=%x, other=%n) : (tensor<3x4xf32>, i64) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+// -----
+
+// Only the attention output (element 0) of multi_head_attention_forward is
+// compiled, not the attention weights.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x1x4xf32>, %wi: tensor<12x4xf32>, %bi: tensor<12xf32>, %wo: tensor<4x4xf32>, %bo: tensor<4xf32>) -> tensor<1x2x2xf32> {
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 4, 2, %wi, %bi, None, None, False, 0.0, %wo, %bo, training=False) : (tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<4x4xf32>, tensor<4xf32>) -> tuple<tensor<2x1x4xf32>, tensor<1x2x2xf32>>
+    // expected-error @+1 {{cannot lower 'operator.getitem' to linalg: only the attention output (element 0) can be compiled}}
+    %1 = call_function "operator.getitem"(%0, 1) : (tuple<tensor<2x1x4xf32>, tensor<1x2x2xf32>>) -> tensor<1x2x2xf32>
+    output %1 : tensor<1x2x2xf32>
+  }
+}
+
+// -----
+
+// Tuples other than chunk's and attention's cannot be indexed.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+    %p = call_function "torch.nn.functional.max_pool2d"(%x, 2, return_indices=True) : (tensor<1x1x4x4xf32>) -> tuple<tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>>
+    // expected-error @+1 {{cannot index the result of 'torch.nn.functional.max_pool2d'}}
+    %y = call_function "operator.getitem"(%p, 0) : (tuple<tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>>) -> tensor<1x1x2x2xf32>
+    output %y : tensor<1x1x2x2xf32>
+  }
+}
+
+// -----
+
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    // expected-error @+1 {{cannot compile a call of 'my.custom_op': not a target of the op library}}
+    %y = call_function "my.custom_op"(%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+// -----
+
+traced.module root @M class "m.M" {
+  // expected-error @+1 {{input 1 ('x') has type 'tensor<?x4xf32>'; compiled graphs take statically shaped tensors}}
+  graph @forward(%self: !traced.module<@M>, %x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %y = call_function "torch.nn.functional.relu"(input=%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    output %y : tensor<?x4xf32>
+  }
+}
+
+// -----
+
+traced.module root @M class "m.M" {
+  // expected-error @+1 {{an output has type 'tensor<?x?xf32>'; compiled graphs return statically shaped tensors}}
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<?x?xf32> {
+    %n = call_method %x["size"](0) : (tensor<3x4xf32>) -> i64
+    %y = call_method %x["view"](%n, -1) : (tensor<3x4xf32>, i64) -> tensor<?x?xf32>
+    output %y : tensor<?x?xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{the root module has no graph 'forward'}}
+traced.module root @M class "m.M" {
+  graph @main(%self: !traced.module<@M>, %x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    output %x : tensor<2x3xf32>
+  }
+}
+
+// -----
+
+traced.module root @M class "m.M" {
+  submodule @sub : @Sub
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %sub = getattr %self["sub"] : !traced.module<@M> -> !traced.module<@Sub>
+    // expected-error @+1 {{call of the traced graph 'Sub.forward' cannot be compiled; run traced-flatten first}}
+    %y = call_method %sub["forward"](%x) : (!traced.module<@Sub>, tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+traced.module @Sub class "m.Sub" {
+  graph @forward(%self: !traced.module<@Sub>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %y = call_function "torch.nn.functional.relu"(input=%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}

@@ -1,0 +1,128 @@
+// RUN: traced-opt %s --convert-traced-to-linalg --split-input-file | FileCheck %s
+
+// max_pool2d: padded with -inf, linalg.pooling_nchw_max over a window
+// tensor of the kernel's shape, accumulator filled with -inf. The windows of
+// a 3x3 kernel with stride 2 on an 8x8 input padded by 1 end at index 8, so
+// only the low side needs padding.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+// CHECK: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: tensor.yield %[[NINF]] : f32
+// CHECK: } : tensor<1x2x8x8xf32> to tensor<1x2x9x9xf32>
+// CHECK-DAG: %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
+// CHECK-DAG: %[[NINF2:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[ACC:.+]] = linalg.fill ins(%[[NINF2]] : f32) outs(%{{.+}} : tensor<1x2x4x4xf32>)
+// CHECK: %[[Y:.+]] = linalg.pooling_nchw_max
+// CHECK-SAME: dilations = dense<1> : vector<2xi64>
+// CHECK-SAME: strides = dense<2> : vector<2xi64>
+// CHECK-SAME: ins(%[[PAD]], %[[WIN]] : tensor<1x2x9x9xf32>, tensor<3x3xf32>) outs(%[[ACC]] : tensor<1x2x4x4xf32>)
+// CHECK: return %[[Y]] : tensor<1x2x4x4xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+    %y = call_function "torch.nn.functional.max_pool2d"(input=%x, kernel_size=3, stride=2, padding=1) : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+    output %y : tensor<1x2x4x4xf32>
+  }
+}
+
+// -----
+
+// A 3-D (C, H, W) input gets a batch of one; stride defaults to the kernel.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x6x6xf32>) -> tensor<2x3x3xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: %[[X4:.+]] = tensor.expand_shape %[[X]] {{\[}}[0, 1], [2], [3]] output_shape [1, 2, 6, 6] : tensor<2x6x6xf32> into tensor<1x2x6x6xf32>
+// CHECK: %[[P:.+]] = linalg.pooling_nchw_max
+// CHECK-SAME: strides = dense<2> : vector<2xi64>
+// CHECK-SAME: ins(%[[X4]], %{{.+}} : tensor<1x2x6x6xf32>, tensor<2x2xf32>) outs(%{{.+}} : tensor<1x2x3x3xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2], [3]] : tensor<1x2x3x3xf32> into tensor<2x3x3xf32>
+// CHECK: return %[[Y]] : tensor<2x3x3xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x6x6xf32>) -> tensor<2x3x3xf32> {
+    %y = call_function "torch.nn.functional.max_pool2d"(input=%x, kernel_size=2) : (tensor<2x6x6xf32>) -> tensor<2x3x3xf32>
+    output %y : tensor<2x3x3xf32>
+  }
+}
+
+// -----
+
+// avg_pool2d: linalg.pooling_nchw_sum from zero, then a division by the
+// per-window count (a constant read along the spatial dimensions).
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[HW:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+// CHECK-NOT: tensor.pad
+// CHECK-DAG: %[[WIN:.+]] = tensor.empty() : tensor<2x2xf32>
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[ACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<1x2x2x2xf32>)
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK-SAME: dilations = dense<1> : vector<2xi64>
+// CHECK-SAME: strides = dense<2> : vector<2xi64>
+// CHECK-SAME: ins(%[[X]], %[[WIN]] : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%[[ACC]] : tensor<1x2x2x2xf32>)
+// CHECK: %[[COUNT:.+]] = arith.constant dense<4.000000e+00> : tensor<2x2xf32>
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[HW]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[SUM]], %[[COUNT]] : tensor<1x2x2x2xf32>, tensor<2x2xf32>)
+// CHECK: ^bb0(%[[S:[a-zA-Z0-9_]+]]: f32, %[[N:[a-zA-Z0-9_]+]]: f32, %{{.+}}: f32):
+// CHECK: %[[AVG:.+]] = arith.divf %[[S]], %[[N]] : f32
+// CHECK: linalg.yield %[[AVG]] : f32
+// CHECK: return %[[Y]] : tensor<1x2x2x2xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+    %y = call_function "torch.nn.functional.avg_pool2d"(input=%x, kernel_size=2) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+    output %y : tensor<1x2x2x2xf32>
+  }
+}
+
+// -----
+
+// avg_pool2d with ceil_mode: the partial windows at the edge read zero
+// padding and divide by PyTorch's clipped window sizes.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[ZERO]] : f32
+// CHECK: } : tensor<1x1x3x3xf32> to tensor<1x1x4x4xf32>
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK-SAME: ins(%[[PAD]], %{{.+}} : tensor<1x1x4x4xf32>, tensor<2x2xf32>)
+// CHECK: %[[COUNT:.+]] = arith.constant dense<{{\[}}[4.000000e+00, 2.000000e+00], [2.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[SUM]], %[[COUNT]] : tensor<1x1x2x2xf32>, tensor<2x2xf32>)
+// CHECK: arith.divf
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
+    %y = call_function "torch.nn.functional.avg_pool2d"(input=%x, kernel_size=2, stride=2, padding=0, ceil_mode=True) : (tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+    output %y : tensor<1x1x2x2xf32>
+  }
+}
+
+// -----
+
+// adaptive_avg_pool2d: one contraction with two constant averaging
+// matrices, (OH, H) and (OW, W); 3 -> 2 rows gives the overlapping windows
+// [0, 2) and [1, 3).
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[AH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d4)>
+// CHECK-DAG: #[[AW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x3x4xf32>) -> tensor<1x2x2x1xf32>
+// CHECK-DAG: %[[WH:.+]] = arith.constant dense<{{\[}}[5.000000e-01, 5.000000e-01, 0.000000e+00], [0.000000e+00, 5.000000e-01, 5.000000e-01]]> : tensor<2x3xf32>
+// CHECK-DAG: %[[WW:.+]] = arith.constant dense<2.500000e-01> : tensor<1x4xf32>
+// CHECK-DAG: %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x2x1xf32>)
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[IN]], #[[AH]], #[[AW]], #[[OUT]]]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: ins(%[[X]], %[[WH]], %[[WW]] : tensor<1x2x3x4xf32>, tensor<2x3xf32>, tensor<1x4xf32>) outs(%[[ACC]] : tensor<1x2x2x1xf32>)
+// CHECK: ^bb0(%[[V:[a-zA-Z0-9_]+]]: f32, %[[A:[a-zA-Z0-9_]+]]: f32, %[[B:[a-zA-Z0-9_]+]]: f32, %[[O:[a-zA-Z0-9_]+]]: f32):
+// CHECK: %[[P0:.+]] = arith.mulf %[[V]], %[[A]] : f32
+// CHECK: %[[P1:.+]] = arith.mulf %[[P0]], %[[B]] : f32
+// CHECK: %[[S:.+]] = arith.addf %[[O]], %[[P1]] : f32
+// CHECK: linalg.yield %[[S]] : f32
+// CHECK: return %[[Y]] : tensor<1x2x2x1xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x3x4xf32>) -> tensor<1x2x2x1xf32> {
+    %y = call_function "torch.nn.functional.adaptive_avg_pool2d"(input=%x, output_size=[2, 1]) : (tensor<1x2x3x4xf32>) -> tensor<1x2x2x1xf32>
+    output %y : tensor<1x2x2x1xf32>
+  }
+}
