@@ -1,0 +1,50 @@
+// A matmul becomes cache blocks around an 8x32 register tile whose
+// accumulator stays in vector registers along the reduction loop, and one
+// broadcast multiply-add per accumulator row.
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize,canonicalize,cse))' | FileCheck %s
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=CONTRACT
+
+func.func @mm(%a: tensor<128x512xf32>, %b: tensor<512x512xf32>) -> tensor<128x512xf32> {
+  %e = tensor.empty() : tensor<128x512xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x512xf32>, tensor<512x512xf32>) outs(%f : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %r : tensor<128x512xf32>
+}
+
+// CHECK-LABEL: func.func @mm
+// CHECK-NOT:     linalg.matmul
+// Cache blocks (64 rows, 256 reductions, 256 columns), then column strips
+// of 32 and row tiles of 8 around the reduction loop.
+// CHECK:         scf.for {{.*}} to %c128 step %c64
+// CHECK:         scf.for {{.*}} to %c512 step %c256
+// CHECK:         scf.for {{.*}} to %c512 step %c256
+// CHECK:         scf.for {{.*}} to %c256 step %c32
+// CHECK:         scf.for {{.*}} to %c64 step %c8
+// CHECK:         scf.for {{.*}} to %c256 step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK:           vector.broadcast %{{.*}} : f32 to vector<32xf32>
+// CHECK:           arith.mulf {{.*}} fastmath<contract> : vector<32xf32>
+// CHECK:           arith.addf {{.*}} fastmath<contract> : vector<32xf32>
+// CHECK-NOT:       vector.transfer_write
+// CHECK:           scf.yield {{.*}} vector<8x32xf32>
+
+// CONTRACT:      vector.contract
+// CONTRACT-SAME:   vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+
+// -----
+
+// An elementwise chain is tiled to one 16-wide vector.
+func.func @relu(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// CHECK-LABEL: func.func @relu
+// CHECK:         scf.for {{.*}} step %c16
+// CHECK:           arith.maximumf {{.*}} : vector<1x16xf32>
