@@ -1,6 +1,8 @@
 """Traces torchvision classification models (random weights, 96x96 input),
 interprets them against torch eager, runs the surgery pipeline and checks
-the interpreter's outputs again. A survey, not a test.
+the interpreter's outputs again, then compiles the model for the CPU
+(traced.compile) and checks the compiled outputs against torch eager. A
+survey, not a test.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/models_sweep.py [model ...]
 """
@@ -35,8 +37,14 @@ def main(names):
             tm.run_passes(PIPELINE)
             tm.verify()
             after = tm.interpret(x.numpy())[0]
-            print(f"{name:20s} interpreter vs torch {relative(got, expected):.1e}   "
-                  f"after the pipeline {relative(after, got):.1e}", flush=True)
+            line = (f"{name:20s} interpreter vs torch {relative(got, expected):.1e}   "
+                    f"after the pipeline {relative(after, got):.1e}")
+            try:
+                compiled = traced.compile(tm)(x.numpy())
+                line += f"   compiled vs torch {relative(compiled, expected):.1e}"
+            except traced.Error as e:
+                line += f"   compile FAIL {str(e).splitlines()[0][:160]}"
+            print(line, flush=True)
         except Exception as e:  # a survey reports failures and goes on
             print(f"{name:20s} FAIL {str(e).splitlines()[0][:200]}", flush=True)
 

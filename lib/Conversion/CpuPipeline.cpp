@@ -26,7 +26,9 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -689,9 +691,9 @@ void EmitEntryPass::runOnOperation() {
 // traced-cpu-pipeline
 //===----------------------------------------------------------------------===//
 
-void traced::buildCpuPipeline(OpPassManager &pm,
-                              const CpuPipelineOptions &options) {
-  if (options.surgery) {
+void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
+                                  bool surgery) {
+  if (surgery) {
     pm.addPass(createTracedFlatten());
     pm.addPass(createTracedNormalize());
     pm.addPass(createTracedFuseConvBN());
@@ -699,48 +701,60 @@ void traced::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createTracedDCE());
   }
   ConvertTracedToLinalgOptions convert;
-  convert.entry = options.entry;
+  convert.entry = entry.str();
   pm.addPass(createConvertTracedToLinalg(convert));
-
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createLinalgElementwiseOpFusionPass());
   fn.addPass(createCSEPass());
-  if (options.vectorize) {
-    TracedCpuTileAndVectorizeOptions tiling;
-    tiling.tileN = options.tileN;
-    fn.addPass(createTracedCpuTileAndVectorize(tiling));
-    fn.addPass(createCanonicalizerPass());
-    fn.addPass(createCSEPass());
-  }
+}
 
-  // The upstream part, in textual form: it reads exactly like the
-  // mlir-opt pipeline that reproduces it (docs/cpu.md).
+void traced::detail::addPipelineText(OpPassManager &pm, StringRef text) {
   static std::once_flag registered;
   std::call_once(registered, [] {
-    // What the textual part names (traced-translate registers no passes).
+    // What the textual parts name (traced-translate registers no passes).
     registerTransformsPasses();
     registerConversionPasses();
     bufferization::registerBufferizationPasses();
     bufferization::registerBufferizationPipelines();
     registerLinalgPasses();
     memref::registerMemRefPasses();
+    registerSCFPasses();
+    registerGPUPasses();
   });
-  auto add = [&](OpPassManager &into, StringRef text) {
-    if (failed(parsePassPipeline(text, into)))
-      llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
-  };
-  add(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
-          "function-boundary-type-conversion=identity-layout-map},"
-          "buffer-results-to-out-params{hoist-static-allocs=true "
-          "modify-public-functions=true},"
-          "canonicalize,"
-          "buffer-deallocation-pipeline,"
-          "convert-bufferization-to-memref");
+  if (failed(parsePassPipeline(text, pm)))
+    llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
+}
+
+void traced::detail::addBufferization(OpPassManager &pm) {
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
+                      "function-boundary-type-conversion=identity-layout-map},"
+                      "buffer-results-to-out-params{hoist-static-allocs=true "
+                      "modify-public-functions=true},"
+                      "canonicalize,"
+                      "buffer-deallocation-pipeline,"
+                      "convert-bufferization-to-memref");
   pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies());
+}
+
+void traced::buildCpuPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
+  detail::addFrontEnd(pm, options.entry, options.surgery);
+  if (options.vectorize) {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    TracedCpuTileAndVectorizeOptions tiling;
+    tiling.tileN = options.tileN;
+    fn.addPass(createTracedCpuTileAndVectorize(tiling));
+    fn.addPass(createCanonicalizerPass());
+    fn.addPass(createCSEPass());
+  }
+  // The upstream parts are written in textual form: they read exactly like
+  // the mlir-opt pipeline that reproduces them (docs/cpu.md).
+  detail::addBufferization(pm);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
-  add(pm, "func.func(convert-linalg-to-loops,lower-affine,"
+  detail::addPipelineText(
+      pm, "func.func(convert-linalg-to-loops,lower-affine,"
           "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
           "canonicalize),"
           "expand-strided-metadata,lower-affine,convert-math-to-libm,"

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -31,6 +32,10 @@ void traced::registerAllDialects(DialectRegistry &registry) {
   // Lets hoistLoopInvariantSubsets move accumulator transfers out of loops
   // (traced-cpu-tile-and-vectorize); not part of registerAllDialects.
   vector::registerSubsetOpInterfaceExternalModels(registry);
+  // LLVM IR translation for every dialect that reaches it (gpu.module
+  // serialization translates NVVM kernels; the JIT and object writer the
+  // host side).
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void traced::registerAllPasses() {
@@ -38,6 +43,7 @@ void traced::registerAllPasses() {
   registerTracedPasses();
   registerTracedConversionPasses();
   registerCpuPipeline();
+  registerGpuPipeline();
 }
 
 void traced::registerAllTranslations() {

@@ -37,12 +37,58 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
 };
 
+/// Options of `traced-gpu-pipeline`.
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("The root graph to compile"),
+                            llvm::cl::init("forward")};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The target GPU (sm_XX)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features", llvm::cl::desc("NVPTX features (PTX version)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu.binary format: isa (PTX, the driver JIT-compiles "
+                     "it), bin (cubin) or fatbin (both need ptxas)"),
+      llvm::cl::init("isa")};
+  Option<bool> binary{*this, "binary",
+                      llvm::cl::desc("Serialize kernels (off: stop at NVVM)"),
+                      llvm::cl::init(true)};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(256)};
+  Option<bool> surgery{
+      *this, "surgery",
+      llvm::cl::desc("Run traced-flatten, traced-normalize, "
+                     "traced-fuse-conv-bn and canonicalize first"),
+      llvm::cl::init(true)};
+};
+
+/// traced IR to host LLVM dialect plus `gpu.binary` kernels for NVIDIA GPUs.
+void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
+
+/// Registers `traced-gpu-pipeline`.
+void registerGpuPipeline();
+
 /// traced IR (or linalg on tensors) to the LLVM dialect, with the C entry
 /// points of `traced-emit-entry`.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Registers `traced-cpu-pipeline`.
 void registerCpuPipeline();
+
+namespace detail {
+/// The graph passes (when `surgery`), convert-traced-to-linalg and
+/// elementwise fusion: what the CPU and GPU pipelines share.
+void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
+/// One-shot bufferization with results as out-parameters, deallocation,
+/// and strided copies as loops.
+void addBufferization(OpPassManager &pm);
+/// Parses `text` (passes registered on first use) into `pm`.
+void addPipelineText(OpPassManager &pm, StringRef text);
+} // namespace detail
 
 } // namespace mlir::traced
 

@@ -132,6 +132,40 @@ def TracedCpuExpandCopies
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def TracedGpuMapParallelLoops
+    : Pass<"traced-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "Collapses each outermost scf.parallel to one dimension and tiles it for GPU blocks";
+  let description = [{
+    The loops `convert-linalg-to-parallel-loops` produces have one dimension
+    per parallel loop of the op (four for an NCHW tensor). Each outermost
+    `scf.parallel` is collapsed into one dimension (`collapseParallelLoops`)
+    and tiled by `block-size` (`tileParallelLoop`), so that
+    `gpu-map-parallel-loops` maps tiles to a 1-D grid of blocks and the
+    elements of a tile to `block-size` threads.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def TracedGpuManagedBuffers
+    : Pass<"traced-gpu-managed-buffers", "mlir::func::FuncOp"> {
+  let summary = "Puts every buffer a GPU kernel touches in managed memory";
+  let description = [{
+    Runs on host code after `convert-parallel-loops-to-gpu`. Buffers the
+    function allocates become `gpu.alloc host_shared` (CUDA managed memory,
+    visible to host and device) and their deallocations `gpu.dealloc`.
+    The function's arguments and the constants (`memref.get_global`) that
+    kernels read are copied into managed buffers on entry; the results
+    (the trailing out-parameters, per `traced.entry`) are copied back before
+    returning. Correct first: weights are copied on every call.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect"];
+}
+
 def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
   let summary = "Adds the C entry point `traced_<name>(void **inputs, void **outputs)`";
   let description = [{
