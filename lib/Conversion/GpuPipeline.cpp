@@ -21,10 +21,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDGPUMAPPARALLELLOOPS
 #define GEN_PASS_DEF_TRACEDGPUMANAGEDBUFFERS
+#define GEN_PASS_DEF_TRACEDGPUCHECKTARGET
 #include "TracedIR/Conversion/Passes.h.inc"
 } // namespace mlir::traced
 
@@ -199,11 +203,52 @@ void ManagedBuffersPass::runOnOperation() {
 }
 
 //===----------------------------------------------------------------------===//
+// traced-gpu-check-target
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct CheckTargetPass
+    : traced::impl::TracedGpuCheckTargetBase<CheckTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    if (format != "isa" && format != "bin" && format != "fatbin") {
+      module.emitError() << "unknown GPU binary format '" << format
+                         << "' (isa, bin or fatbin)";
+      return signalPassFailure();
+    }
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target) {
+      module.emitError() << "this LLVM has no NVPTX backend: " << error;
+      return signalPassFailure();
+    }
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!info || !info->isCPUStringValid(chip)) {
+      module.emitError() << "unknown GPU chip '" << chip
+                         << "' (NVPTX processors are sm_XX, e.g. sm_90)";
+      return signalPassFailure();
+    }
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // traced-gpu-pipeline
 //===----------------------------------------------------------------------===//
 
 void traced::buildGpuPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
+  TracedGpuCheckTargetOptions check;
+  check.chip = options.chip;
+  check.format = options.format;
+  pm.addPass(createTracedGpuCheckTarget(check));
   detail::addFrontEnd(pm, options.entry, options.surgery);
   detail::addBufferization(pm);
   std::string block = std::to_string(options.blockSize);

@@ -50,6 +50,7 @@ void traced::registerAllTranslations() {
   mlir::registerAllTranslations();
   registerInterpretTranslation();
   registerRunTranslations();
+  registerGpuTranslations();
   static TranslateFromMLIRRegistration toGraphText(
       "traced-to-graph-text",
       "print traced graphs the way TracedModule prints an InternalGraph",

@@ -166,6 +166,22 @@ def TracedGpuManagedBuffers
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect"];
 }
 
+def TracedGpuCheckTarget : Pass<"traced-gpu-check-target", "mlir::ModuleOp"> {
+  let summary = "Rejects unknown GPU chips and kernel formats up front";
+  let description = [{
+    The first pass of `traced-gpu-pipeline`: LLVM's NVPTX backend only warns
+    about an unknown processor and goes on compiling for a default one, and
+    a bad binary format would fail late; this pass reports both as errors
+    before any work is done.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The target GPU">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "The gpu.binary format (isa, bin, fatbin)">,
+  ];
+}
+
 def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
   let summary = "Adds the C entry point `traced_<name>(void **inputs, void **outputs)`";
   let description = [{

@@ -41,6 +41,8 @@ LogicalResult writeCpuObject(mlir::ModuleOp module, llvm::raw_ostream &os);
 
 /// Registers `traced-translate --run` and `--traced-cpu-object`.
 void registerRunTranslations();
+/// Registers `traced-translate --traced-gpu-object` and `--traced-gpu-ptx`.
+void registerGpuTranslations();
 
 class CpuModule {
 public:

@@ -1,0 +1,78 @@
+//===- GpuTranslation.cpp - traced-translate --traced-gpu-object / -ptx ---===//
+
+#include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/InitAll.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+static llvm::cl::OptionCategory gpuCategory("traced-translate GPU targets");
+static llvm::cl::opt<std::string>
+    chipOption("gpu-chip", llvm::cl::desc("Target GPU (default sm_90)"),
+               llvm::cl::init("sm_90"), llvm::cl::cat(gpuCategory));
+static llvm::cl::opt<std::string> formatOption(
+    "gpu-format",
+    llvm::cl::desc("Kernel format in the object: isa (PTX, JIT-compiled by "
+                   "the driver), bin (cubin) or fatbin; bin and fatbin run "
+                   "ptxas (put the CUDA toolkit's bin/ on PATH)"),
+    llvm::cl::init("isa"), llvm::cl::cat(gpuCategory));
+static llvm::cl::opt<std::string>
+    gpuEntryOption("gpu-entry", llvm::cl::desc("The root graph to compile"),
+                   llvm::cl::init("forward"), llvm::cl::cat(gpuCategory));
+
+static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
+  GpuPipelineOptions options;
+  options.entry = gpuEntryOption.getValue();
+  options.chip = chipOption.getValue();
+  options.format = format.str();
+  PassManager pm(module.getContext(), mlir::ModuleOp::getOperationName());
+  buildGpuPipeline(pm, options);
+  return pm.run(module);
+}
+
+void traced::registerGpuTranslations() {
+  static TranslateFromMLIRRegistration objectRegistration(
+      "traced-gpu-object",
+      "compile the root graph for NVIDIA GPUs into a host object file with "
+      "the kernels embedded, exporting traced_<entry>(void **inputs, void "
+      "**outputs); link it with libtraced_cuda_runtime",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<mlir::ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin module");
+        if (failed(lowerForGpu(module, formatOption)))
+          return failure();
+        return writeCpuObject(module, os);
+      },
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
+  static TranslateFromMLIRRegistration ptxRegistration(
+      "traced-gpu-ptx",
+      "compile the root graph for NVIDIA GPUs and print the PTX of its "
+      "kernels (one module per kernel, for ptxas)",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<mlir::ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin module");
+        if (failed(lowerForGpu(module, "isa")))
+          return failure();
+        bool any = false;
+        module.walk([&](gpu::BinaryOp binary) {
+          for (Attribute attr : binary.getObjects()) {
+            auto object = cast<gpu::ObjectAttr>(attr);
+            os << "// kernel module " << binary.getSymName() << "\n"
+               << object.getObject().getValue() << "\n";
+            any = true;
+          }
+        });
+        if (!any)
+          return module.emitError("the compiled module has no GPU kernels");
+        return success();
+      },
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
+}

@@ -1,0 +1,78 @@
+"""The GPU pipeline's CI-level checks (no GPU here): resnet18's kernels
+assemble with ptxas for sm_90, and a model library links against
+libtraced_cuda_runtime with every mgpu* call resolved by it. Running on a
+GPU is bench/gpu/run.sh's job."""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+import torch
+import torchvision
+
+import traced
+from models import MLP
+
+BUILD = pathlib.Path(__file__).resolve().parents[2] / "build"
+TRANSLATE = BUILD / "bin" / "traced-translate"
+RUNTIME = BUILD / "lib" / "libtraced_cuda_runtime.so"
+PTXAS = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas")
+    else None)
+
+
+def _ptx_modules(path):
+    text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx", str(path)],
+                          check=True, capture_output=True, text=True).stdout
+    return [m for m in re.split(r"^// kernel module .*$", text, flags=re.M)
+            if m.strip()]
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+def test_resnet18_ptx_assembles_for_sm90(tmp_path):
+    model = torchvision.models.resnet18().eval()
+    tm = traced.trace(model, torch.randn(1, 3, 224, 224))
+    tm.save(tmp_path / "resnet18.mlirbc")
+    modules = _ptx_modules(tmp_path / "resnet18.mlirbc")
+    # One kernel per remaining (fused) linalg op: convolutions, pools,
+    # elementwise chains, the classifier.
+    assert len(modules) > 40
+    for i, ptx in enumerate(modules):
+        assert ".target sm_90" in ptx and ".entry forward_kernel" in ptx
+        src = tmp_path / f"k{i}.ptx"
+        src.write_text(ptx)
+        result = subprocess.run([PTXAS, "-arch=sm_90", str(src), "-o",
+                                 str(tmp_path / f"k{i}.cubin")],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not RUNTIME.exists(),
+                    reason="libtraced_cuda_runtime not built (no cuda.h)")
+def test_model_library_links_against_the_runtime(tmp_path):
+    tm = traced.trace(MLP().eval(), torch.randn(8, 16))
+    tm.save(tmp_path / "mlp.mlir")
+    obj = tmp_path / "mlp.o"
+    subprocess.run([str(TRANSLATE), "--traced-gpu-object", str(tmp_path / "mlp.mlir"),
+                    "-o", str(obj)], check=True)
+    lib = tmp_path / "libmlp_gpu.so"
+    linker = shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang"
+    subprocess.run([linker, "-shared", str(obj), "-o", str(lib),
+                    f"-L{RUNTIME.parent}", "-ltraced_cuda_runtime",
+                    "-Wl,-rpath,$ORIGIN"], check=True)
+    nm = lambda *args: subprocess.run(["nm", "-D", *args], check=True,
+                                      capture_output=True, text=True).stdout
+    needed = set(re.findall(r"U (mgpu\w+)", nm("--undefined-only", str(lib))))
+    provided = set(re.findall(r"T (mgpu\w+)", nm("--defined-only", str(RUNTIME))))
+    assert needed, "the model calls no mgpu* functions?"
+    assert needed <= provided, f"missing in the runtime: {needed - provided}"
+    assert "traced_forward" in nm("--defined-only", str(lib))
+    dynamic = subprocess.run(["readelf", "-d", str(lib)], check=True,
+                             capture_output=True, text=True).stdout
+    assert "libtraced_cuda_runtime.so" in dynamic
+    # The runtime itself needs only libcuda and the C/C++ runtime.
+    deps = subprocess.run(["readelf", "-d", str(RUNTIME)], check=True,
+                          capture_output=True, text=True).stdout
+    assert "libcuda.so" in deps and "libMLIR" not in deps and "libLLVM" not in deps

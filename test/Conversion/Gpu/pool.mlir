@@ -1,0 +1,25 @@
+// The GPU pipeline on the pool family: kernels are outlined into
+// gpu.modules of NVVM ops and launched from the host; with serialization
+// the gpu.binary holds PTX with the kernel entries, and the host side
+// exports the C entry point.
+// RUN: traced-opt %s --traced-gpu-pipeline=binary=false | FileCheck %s --check-prefix=NVVM
+// RUN: traced-opt %s --traced-gpu-pipeline | FileCheck %s --check-prefix=PTX
+
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+    %y = call_function "torch.nn.functional.max_pool2d"(input=%x, kernel_size=3, stride=2, padding=1) : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+    output %y : tensor<1x2x4x4xf32>
+  }
+}
+
+// NVVM:     gpu.launch_func @forward_kernel{{.*}}::@forward_kernel blocks in
+// NVVM:     gpu.module @forward_kernel{{.*}} [#nvvm.target<O = 3, chip = "sm_90"
+// NVVM:       llvm.func @forward_kernel(
+// NVVM-SAME:    nvvm.kernel
+// NVVM:         nvvm.read.ptx.sreg.tid.x
+// NVVM-NOT: linalg.
+// NVVM-NOT: traced.
+
+// PTX:      gpu.binary @forward_kernel{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"{{.*}}.target sm_90{{.*}}.entry forward_kernel(
+// PTX:      llvm.func @traced_forward(
+// PTX-NOT:  gpu.module
