@@ -7,7 +7,7 @@ BUILD_DIR  ?= build
 PYTHON     ?= /usr/bin/python3
 JOBS       ?= $(shell nproc)
 
-BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools \
+BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev \
                   llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
                   python3-numpy python3-pytest python3-torch python3-torchvision \
                   libopenblas0-pthread libopenblas-dev

@@ -245,6 +245,10 @@ divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   for (auto [size, bound] : llvm::zip(sizes, op.getStaticLoopRanges())) {
     if (ShapedType::isDynamic(bound))
       return std::nullopt;
+    if (size == 0) { // not tiled
+      tileSizes.push_back(rewriter.getIndexAttr(0));
+      continue;
+    }
     int64_t t = std::max<int64_t>(1, std::min(size, bound));
     while (bound % t)
       --t;
@@ -254,10 +258,9 @@ divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// Tiles `op` (no vectorization) and returns the tiled op.
-static FailureOr<linalg::LinalgOp> tileOnly(RewriterBase &rewriter,
-                                            linalg::LinalgOp op,
-                                            ArrayRef<int64_t> sizes,
-                                            ArrayRef<int64_t> interchange) {
+static FailureOr<linalg::LinalgOp>
+tileOnly(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+         ArrayRef<int64_t> interchange, bool forall = false) {
   std::optional<SmallVector<OpFoldResult>> tileSizes =
       divisorTiles(rewriter, op, sizes);
   if (!tileSizes)
@@ -265,6 +268,8 @@ static FailureOr<linalg::LinalgOp> tileOnly(RewriterBase &rewriter,
   scf::SCFTilingOptions options;
   options.setTileSizes(*tileSizes);
   options.setInterchange(interchange);
+  if (forall)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -532,6 +537,35 @@ void TileAndVectorizePass::runOnOperation() {
       outerOrder.append(group.begin(), group.end());
     if (outerOrder.size() != op.getNumLoops())
       outerOrder.clear();
+    // Threads: where the op is big enough to pay for a parallel region,
+    // its cache blocks along one parallel dimension (batch, else rows, else
+    // columns) are spread over threads (scf.forall, then OpenMP).
+    if (parallel) {
+      int64_t flops = 2;
+      for (int64_t b : bounds)
+        flops *= b;
+      SmallVector<int64_t> threadTiles(op.getNumLoops(), 0);
+      auto spread = [&](unsigned d, int64_t block) {
+        if (bounds[d] / std::max<int64_t>(block, 1) < 2)
+          return false;
+        threadTiles[d] = block;
+        return true;
+      };
+      bool chosen = false;
+      for (unsigned d : dims->batch)
+        if (!chosen)
+          chosen = spread(d, 1);
+      if (!chosen && !dims->m.empty())
+        chosen = spread(dims->m.back(), outer[dims->m.back()]);
+      if (!chosen && !dims->n.empty())
+        chosen = spread(dims->n.back(), outer[dims->n.back()]);
+      if (chosen && flops >= minParallelFlops) {
+        FailureOr<linalg::LinalgOp> inner =
+            tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+        if (succeeded(inner))
+          op = *inner;
+      }
+    }
     FailureOr<linalg::LinalgOp> block =
         tileOnly(rewriter, op, outer, outerOrder);
     if (succeeded(block))
@@ -744,6 +778,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
     OpPassManager &fn = pm.nest<func::FuncOp>();
     TracedCpuTileAndVectorizeOptions tiling;
     tiling.tileN = options.tileN;
+    tiling.parallel = options.threads;
     fn.addPass(createTracedCpuTileAndVectorize(tiling));
     fn.addPass(createCanonicalizerPass());
     fn.addPass(createCSEPass());
@@ -754,11 +789,14 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   detail::addPipelineText(
-      pm, "func.func(convert-linalg-to-loops,lower-affine,"
+      pm, "func.func(convert-linalg-to-loops,scf-forall-to-parallel),"
+          "convert-scf-to-openmp,canonicalize,"
+          "func.func(lower-affine,"
           "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
           "canonicalize),"
           "expand-strided-metadata,lower-affine,convert-math-to-libm,"
           "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+          "convert-openmp-to-llvm,"
           "convert-to-llvm,reconcile-unrealized-casts,canonicalize");
   pm.addPass(createTracedEmitEntry());
 }

@@ -14,6 +14,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -136,6 +137,11 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
   // (`transformer` is a function_ref: the function must outlive create().)
   std::function<llvm::Error(llvm::Module *)> optimize = optimizer(tm.get());
   engineOptions.transformer = optimize;
+  // Parallel loops call the OpenMP runtime (Debian's libomp-22-dev).
+  SmallVector<StringRef> libs;
+  if (llvm::sys::fs::exists(TRACED_LIBOMP_PATH))
+    libs.push_back(TRACED_LIBOMP_PATH);
+  engineOptions.sharedLibPaths = libs;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(*copy, engineOptions, std::move(tm));
   if (!engine)

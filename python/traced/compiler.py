@@ -83,14 +83,20 @@ def _find_linker():
     raise Error("no C compiler driver (clang-22, cc) to link the library")
 
 
+#: Where Debian's libomp-22-dev puts the OpenMP runtime parallel loops call.
+_LIBOMP_DIR = "/usr/lib/llvm-22/lib"
+
+
 def save_library(module, path, entry="forward", vectorize=True):
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `void traced_<entry>(void **inputs, void **outputs)`; it
-    depends only on libc and libm. Returns the path."""
+    depends only on libc, libm and, when a contraction runs on several
+    threads, libomp. Returns the path."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "model.o")
         _traced.write_cpu_object(module._state, obj, entry, vectorize)
-        subprocess.run([_find_linker(), "-shared", "-o", path, obj, "-lm"],
-                       check=True)
+        subprocess.run([_find_linker(), "-shared", "-o", path, obj,
+                        f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp", "-lm",
+                        f"-Wl,-rpath,{_LIBOMP_DIR}"], check=True)
     return path

@@ -26,6 +26,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Tile and vectorize (off: plain loops)"),
                          llvm::cl::init(true)};
+  Option<bool> threads{
+      *this, "threads",
+      llvm::cl::desc("Run big contractions on several threads (OpenMP; "
+                     "OMP_NUM_THREADS sets how many)"),
+      llvm::cl::init(true)};
   Option<int64_t> tileN{
       *this, "tile-n",
       llvm::cl::desc("Register tile columns (32 for AVX-512, 16 for AVX2)"),
