@@ -127,6 +127,19 @@ static bool isRowMajorTransfer(AffineMap map, unsigned vectorRank,
          vectorRank >= 2 && llvm::all_of(inBounds, [](bool b) { return b; });
 }
 
+/// The indices of the row at leading position `pos` of an n-D transfer
+/// whose vector dimensions start at index `base`.
+static SmallVector<Value> rowIndices(PatternRewriter &rewriter, Location loc,
+                                     ValueRange indices, unsigned base,
+                                     ArrayRef<int64_t> pos) {
+  SmallVector<Value> row(indices);
+  for (auto [d, offset] : llvm::enumerate(pos))
+    row[base + d] = arith::AddIOp::create(
+        rewriter, loc, row[base + d],
+        arith::ConstantIndexOp::create(rewriter, loc, offset));
+  return row;
+}
+
 /// An in-bounds n-D transfer_read becomes one 1-D read per row, so that
 /// accumulators and elementwise tiles reach LLVM as rows of vector
 /// registers.
@@ -141,14 +154,10 @@ struct SplitTransferReadRows : OpRewritePattern<vector::TransferReadOp> {
     Location loc = op.getLoc();
     Value result = arith::ConstantOp::create(
         rewriter, loc, type, rewriter.getZeroAttr(type));
-    unsigned lead = type.getRank() - 1;
     unsigned base = op.getIndices().size() - type.getRank();
     for (const SmallVector<int64_t> &pos : leadingPositions(type)) {
-      SmallVector<Value> indices(op.getIndices());
-      for (unsigned d = 0; d < lead; ++d)
-        indices[base + d] = arith::AddIOp::create(
-            rewriter, loc, indices[base + d],
-            arith::ConstantIndexOp::create(rewriter, loc, pos[d]));
+      SmallVector<Value> indices =
+          rowIndices(rewriter, loc, op.getIndices(), base, pos);
       Value row0 = vector::ExtractOp::create(rewriter, loc, result, pos);
       Value row = vector::TransferReadOp::create(
           rewriter, loc, cast<VectorType>(row0.getType()), op.getBase(),
@@ -169,16 +178,12 @@ struct SplitTransferWriteRows : OpRewritePattern<vector::TransferWriteOp> {
                             op.getInBoundsValues(), op.getMask()))
       return failure();
     Location loc = op.getLoc();
-    unsigned lead = type.getRank() - 1;
     unsigned base = op.getIndices().size() - type.getRank();
     Value dest = op.getBase();
     bool onTensor = isa<RankedTensorType>(dest.getType());
     for (const SmallVector<int64_t> &pos : leadingPositions(type)) {
-      SmallVector<Value> indices(op.getIndices());
-      for (unsigned d = 0; d < lead; ++d)
-        indices[base + d] = arith::AddIOp::create(
-            rewriter, loc, indices[base + d],
-            arith::ConstantIndexOp::create(rewriter, loc, pos[d]));
+      SmallVector<Value> indices =
+          rowIndices(rewriter, loc, op.getIndices(), base, pos);
       Value row = vector::ExtractOp::create(rewriter, loc, op.getVector(), pos);
       auto write = vector::TransferWriteOp::create(
           rewriter, loc, row, dest, indices, ArrayRef<bool>{true});

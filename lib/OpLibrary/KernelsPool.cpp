@@ -70,6 +70,19 @@ FailureOr<Tensor> planes(const KernelArgs &args, const Tensor &in) {
 }
 } // namespace
 
+int64_t mlir::traced::avgPoolDivisor(PoolWindow y, PoolWindow x,
+                                     bool countIncludePad) {
+  // PyTorch's window: clipped to input+padding for the divisor with
+  // count_include_pad, to the input without.
+  auto extent = [&](PoolWindow w) {
+    int64_t begin = w.start, end = std::min(w.start + w.kernel, w.size + w.padding);
+    if (countIncludePad)
+      return end - begin;
+    return std::min(end, w.size) - std::max<int64_t>(begin, 0);
+  };
+  return extent(y) * extent(x);
+}
+
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> maxPool2d(const KernelArgs &args) {
@@ -148,24 +161,24 @@ FailureOr<RtValue> avgPool2d(const KernelArgs &args) {
   for (int64_t p = 0; p < x->dim(0); ++p)
     for (int64_t y = 0; y < oh; ++y)
       for (int64_t xo = 0; xo < ow; ++xo) {
-        // PyTorch's window: clipped to input+padding for the divisor, to the
-        // input for the sum.
+        // The sum runs over the window clipped to the input.
         int64_t y0 = y * w->stride[0] - w->padding[0],
                 x0 = xo * w->stride[1] - w->padding[1];
-        int64_t y1 = std::min(y0 + w->kernel[0], h + w->padding[0]),
-                x1 = std::min(x0 + w->kernel[1], wd + w->padding[1]);
-        int64_t poolSize = (y1 - y0) * (x1 - x0);
+        int64_t y1 = std::min(y0 + w->kernel[0], h),
+                x1 = std::min(x0 + w->kernel[1], wd);
         y0 = std::max<int64_t>(y0, 0);
         x0 = std::max<int64_t>(x0, 0);
-        y1 = std::min(y1, h);
-        x1 = std::min(x1, wd);
         double sum = 0;
         for (int64_t iy = y0; iy < y1; ++iy)
           for (int64_t ix = x0; ix < x1; ++ix)
             sum += x->getDouble((p * h + iy) * wd + ix);
-        int64_t count = divisor       ? *divisor
-                        : *includePad ? poolSize
-                                      : (y1 - y0) * (x1 - x0);
+        int64_t count =
+            divisor ? *divisor
+                    : avgPoolDivisor({y * w->stride[0] - w->padding[0],
+                                      w->kernel[0], h, w->padding[0]},
+                                     {xo * w->stride[1] - w->padding[1],
+                                      w->kernel[1], wd, w->padding[1]},
+                                     *includePad);
         out.setDouble((p * oh + y) * ow + xo, sum / count);
       }
   out.roundToDType();

@@ -465,9 +465,8 @@ std::optional<bool> BoundCall::getBool(StringRef name) const {
   return std::nullopt;
 }
 
-std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
-                                                       unsigned size) const {
-  Attribute v = get(name).value;
+std::optional<SmallVector<int64_t>> traced::getPyInts(Attribute v,
+                                                     unsigned size) {
   if (!v)
     return std::nullopt;
   if (auto i = dyn_cast<IntegerAttr>(v))
@@ -487,6 +486,11 @@ std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
     values.push_back(i.getValue().getSExtValue());
   }
   return values;
+}
+
+std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
+                                                       unsigned size) const {
+  return getPyInts(get(name).value, size);
 }
 
 InFlightDiagnostic BoundCall::emitError() const { return emitErrorFn(); }

@@ -194,6 +194,19 @@ private:
   llvm::StringMap<const ModuleSpec *> byClass;
 };
 
+/// The ints of a Python int, list or tuple of ints (one int is repeated
+/// `size` times when `size` > 0); nullopt for anything else.
+std::optional<llvm::SmallVector<int64_t>> getPyInts(Attribute value,
+                                                    unsigned size = 0);
+
+/// PyTorch's avg_pool divisor along one dimension pair: the window of the
+/// output position starting at `start` (= index * stride - padding),
+/// clipped to the padded input for `count_include_pad`, else to the input.
+struct PoolWindow {
+  int64_t start, kernel, size, padding;
+};
+int64_t avgPoolDivisor(PoolWindow y, PoolWindow x, bool countIncludePad);
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 

@@ -13,6 +13,34 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
+/// `normalize(inputs)` times `weight` plus `bias` (either may be null),
+/// elementwise over `type`; `inputs` are read through `maps`, the
+/// parameters through `paramMap`.
+static Value scaleAndShift(OpBuilder &b, Location loc, RankedTensorType type,
+                           SmallVector<Value> inputs,
+                           SmallVector<AffineMap> maps, Value weight,
+                           Value bias, AffineMap paramMap,
+                           function_ref<Value(OpBuilder &, Location,
+                                              ValueRange)>
+                               normalize) {
+  unsigned numInputs = inputs.size();
+  for (Value param : {weight, bias})
+    if (param) {
+      inputs.push_back(param);
+      maps.push_back(paramMap);
+    }
+  return buildElementwise(
+      b, loc, type, inputs, maps, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value y = normalize(nb, l, a.take_front(numInputs));
+        unsigned next = numInputs;
+        if (weight)
+          y = arith::MulFOp::create(nb, l, y, a[next++]);
+        if (bias)
+          y = arith::AddFOp::create(nb, l, y, a[next++]);
+        return y;
+      });
+}
+
 static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
   RankedTensorType type = c.resultType();
   Value x = c.tensor("input"), mean = c.tensor("running_mean"),
@@ -33,33 +61,15 @@ static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap channel =
       AffineMap::get(rank, 0, b.getAffineDimExpr(1), b.getContext());
-  SmallVector<Value> inputs = {x, mean, var};
-  SmallVector<AffineMap> maps = {id, channel, channel};
-  if (w) {
-    inputs.push_back(w);
-    maps.push_back(channel);
-  }
-  if (bias) {
-    inputs.push_back(bias);
-    maps.push_back(channel);
-  }
   double e = *eps;
-  bool hasW = bool(w), hasB = bool(bias);
-  Value out = buildElementwise(
-      b, c.loc, type, inputs, maps,
-      [&](OpBuilder &nb, Location l, ValueRange a) {
+  Value out = scaleAndShift(
+      b, c.loc, type, {x, mean, var}, {id, channel, channel}, w, bias, channel,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Type et = a[0].getType();
         Value centered = arith::SubFOp::create(nb, l, a[0], a[1]);
         Value v = arith::AddFOp::create(nb, l, a[2],
                                         scalarConstant(nb, l, et, e));
-        Value y = arith::MulFOp::create(nb, l, centered,
-                                        buildRsqrt(nb, l, v));
-        unsigned next = 3;
-        if (hasW)
-          y = arith::MulFOp::create(nb, l, y, a[next++]);
-        if (hasB)
-          y = arith::AddFOp::create(nb, l, y, a[next++]);
-        return y;
+        return arith::MulFOp::create(nb, l, centered, buildRsqrt(nb, l, v));
       });
   return SmallVector<Value>{out};
 }
@@ -119,31 +129,14 @@ static FailureOr<SmallVector<Value>> lowerLayerNorm(LoweringCall &c) {
   Value var = buildElementwise(b, loc, leadType,
                                buildReduce(b, loc, squares, dims, 0.0, addf),
                                scale);
-  SmallVector<Value> inputs = {centered, var};
-  SmallVector<AffineMap> maps = {id, leadMap};
-  if (w) {
-    inputs.push_back(w);
-    maps.push_back(trailMap);
-  }
-  if (bias) {
-    inputs.push_back(bias);
-    maps.push_back(trailMap);
-  }
   double e = *eps;
-  bool hasW = bool(w), hasB = bool(bias);
-  Value out = buildElementwise(
-      b, loc, type, inputs, maps, [&](OpBuilder &nb, Location l, ValueRange a) {
+  Value out = scaleAndShift(
+      b, loc, type, {centered, var}, {id, leadMap}, w, bias, trailMap,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Type et = a[0].getType();
         Value v = arith::AddFOp::create(nb, l, a[1],
                                         scalarConstant(nb, l, et, e));
-        Value y = arith::MulFOp::create(nb, l, a[0],
-                                        buildRsqrt(nb, l, v));
-        unsigned next = 2;
-        if (hasW)
-          y = arith::MulFOp::create(nb, l, y, a[next++]);
-        if (hasB)
-          y = arith::AddFOp::create(nb, l, y, a[next++]);
-        return y;
+        return arith::MulFOp::create(nb, l, a[0], buildRsqrt(nb, l, v));
       });
   return SmallVector<Value>{out};
 }

@@ -142,18 +142,13 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c) {
   std::vector<float> counts;
   for (int64_t y = 0; y < oh; ++y)
     for (int64_t xo = 0; xo < ow; ++xo) {
-      int64_t y0 = y * w->stride[0] - w->padding[0],
-              x0 = xo * w->stride[1] - w->padding[1];
-      int64_t y1 = std::min(y0 + w->kernel[0], h + w->padding[0]),
-              x1 = std::min(x0 + w->kernel[1], wd + w->padding[1]);
-      int64_t poolSize = (y1 - y0) * (x1 - x0);
-      y0 = std::max<int64_t>(y0, 0);
-      x0 = std::max<int64_t>(x0, 0);
-      y1 = std::min(y1, h);
-      x1 = std::min(x1, wd);
-      counts.push_back(divisor       ? *divisor
-                       : *includePad ? poolSize
-                                     : (y1 - y0) * (x1 - x0));
+      counts.push_back(
+          divisor ? *divisor
+                  : avgPoolDivisor({y * w->stride[0] - w->padding[0],
+                                    w->kernel[0], h, w->padding[0]},
+                                   {xo * w->stride[1] - w->padding[1],
+                                    w->kernel[1], wd, w->padding[1]},
+                                   *includePad));
     }
   auto countType = RankedTensorType::get({oh, ow}, b.getF32Type());
   Value countTensor = arith::ConstantOp::create(

@@ -143,26 +143,7 @@ std::optional<bool> LoweringCall::getBool(StringRef name) const {
 
 std::optional<SmallVector<int64_t>>
 LoweringCall::getInts(StringRef name, unsigned size) const {
-  Attribute v = value(name);
-  if (!v)
-    return std::nullopt;
-  if (auto i = dyn_cast<IntegerAttr>(v))
-    return SmallVector<int64_t>(size ? size : 1, i.getValue().getSExtValue());
-  ArrayRef<Attribute> elems;
-  if (auto list = dyn_cast<ArrayAttr>(v))
-    elems = list.getValue();
-  else if (auto tuple = dyn_cast<TupleAttr>(v))
-    elems = tuple.getElements().getValue();
-  else
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (Attribute e : elems) {
-    auto i = dyn_cast<IntegerAttr>(e);
-    if (!i)
-      return std::nullopt;
-    values.push_back(i.getValue().getSExtValue());
-  }
-  return values;
+  return getPyInts(value(name), size);
 }
 
 RankedTensorType LoweringCall::resultType(unsigned i) const {
