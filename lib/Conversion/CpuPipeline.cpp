@@ -39,6 +39,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <mutex>
 
@@ -782,7 +783,11 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   if (options.vectorize) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
     TracedCpuTileAndVectorizeOptions tiling;
-    tiling.tileN = options.tileN;
+    // Two 16-float AVX-512 registers per accumulator row, else two 8-float
+    // AVX2 ones: 16 accumulator registers either way.
+    tiling.tileN = options.tileN ? options.tileN
+                   : llvm::sys::getHostCPUFeatures().lookup("avx512f") ? 32
+                                                                       : 16;
     tiling.parallel = options.threads;
     fn.addPass(createTracedCpuTileAndVectorize(tiling));
     fn.addPass(createCanonicalizerPass());

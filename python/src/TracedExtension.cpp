@@ -1091,7 +1091,7 @@ PYBIND11_MODULE(_traced, m) {
         return std::shared_ptr<CpuModule>(std::move(*compiled));
       },
       py::arg("state"), py::arg("entry") = "forward",
-      py::arg("vectorize") = true, py::arg("tile_n") = 32,
+      py::arg("vectorize") = true, py::arg("tile_n") = 0,
       py::arg("surgery") = true);
   m.def(
       "write_cpu_object",

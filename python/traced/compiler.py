@@ -57,7 +57,7 @@ class CompiledModule:
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=32,
+def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
             surgery=True):
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
     a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
@@ -65,7 +65,7 @@ def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=32,
     traced-fuse-conv-bn and canonicalize first (off: the root graph must
     already be flat and is lowered call by call); `vectorize`: tile and
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
-    AVX-512, 16 for AVX2)."""
+    AVX-512, 16 for AVX2; 0 picks by this CPU)."""
     if target != "cpu":
         raise Error(f"unknown target '{target}' (known: cpu)")
     return CompiledModule(

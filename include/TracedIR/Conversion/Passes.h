@@ -33,8 +33,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
   Option<int64_t> tileN{
       *this, "tile-n",
-      llvm::cl::desc("Register tile columns (32 for AVX-512, 16 for AVX2)"),
-      llvm::cl::init(32)};
+      llvm::cl::desc("Register tile columns: 32 for AVX-512, 16 for AVX2; "
+                     "0 picks by this host's CPU"),
+      llvm::cl::init(0)};
   Option<bool> surgery{
       *this, "surgery",
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
