@@ -5,6 +5,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDFLATTEN
@@ -73,6 +75,32 @@ LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
   return success();
 }
 
+/// The dotted path (`layer1.0.conv1.weight`) of a getattr chain that starts
+/// at `self`, or "" when the chain starts elsewhere.
+std::string pathFromSelf(GetAttrOp get, Value self) {
+  SmallVector<StringRef> parts;
+  for (GetAttrOp g = get; g; g = g.getReceiver().getDefiningOp<GetAttrOp>()) {
+    parts.push_back(g.getName());
+    if (g.getReceiver() == self)
+      return llvm::join(llvm::reverse(parts), ".");
+  }
+  return "";
+}
+
+/// The parameter or buffer a tensor getattr reads, or null.
+Operation *tensorDeclOf(GetAttrOp get, SymbolTableCollection &symbols) {
+  if (!isa<TensorType>(get.getType()))
+    return nullptr;
+  auto type = cast<ModuleType>(get.getReceiver().getType());
+  auto top = get->getParentOfType<mlir::ModuleOp>();
+  auto module =
+      top ? symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName())
+          : traced::ModuleOp();
+  Operation *decl =
+      module ? symbols.lookupSymbolIn(module, get.getNameAttr()) : nullptr;
+  return isa_and_nonnull<ParameterOp, BufferOp>(decl) ? decl : nullptr;
+}
+
 struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
   using Base::Base;
 
@@ -121,6 +149,72 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
       for (CallMethodOp call : leafCalls)
         if (succeeded(makeLeafCallFunctional(call, symbols)))
           ++numLeafCalls;
+    }
+    referenceDirectly(root, symbols);
+  }
+
+  /// GlobalizeObjectGraph's last step: a parameter or buffer read through a
+  /// getattr chain from `self` (`self.fc1.weight`) is declared in the root
+  /// under its dotted path (`@"fc1.weight"`, sharing the value attribute) and
+  /// read with one getattr; module getattrs left unused are erased.
+  void referenceDirectly(traced::ModuleOp root,
+                         SymbolTableCollection &symbols) {
+    SymbolTable &table = symbols.getSymbolTable(root);
+    Block &body = root.getBody().front();
+    SmallVector<GraphOp> graphs(body.getOps<GraphOp>());
+    if (graphs.empty())
+      return;
+    // New declarations go after the existing ones, before the graphs.
+    Block::iterator insertPt = graphs.front()->getIterator();
+    llvm::StringMap<StringAttr> declared; // path -> root decl name
+    OpBuilder detached(root.getContext());
+    for (GraphOp graph : graphs) {
+      Value self = graph.getSelf();
+      SmallVector<GetAttrOp> gets;
+      graph.walk([&](GetAttrOp get) {
+        if (get.getReceiver() != self)
+          gets.push_back(get);
+      });
+      for (GetAttrOp get : gets) {
+        Operation *decl = tensorDeclOf(get, symbols);
+        if (!decl)
+          continue;
+        std::string path = pathFromSelf(get, self);
+        if (path.empty())
+          continue;
+        StringAttr &name = declared[path];
+        if (!name) {
+          // A declaration of that name already in the root (not one of
+          // ours) keeps it; ours gets a numeric suffix.
+          std::string unique = path;
+          for (unsigned n = 1; table.lookup(unique); ++n)
+            unique = path + "_" + std::to_string(n);
+          auto value = cast<ElementsAttr>(decl->getAttr("value"));
+          auto type = cast<TensorType>(get.getType());
+          Operation *copy =
+              isa<ParameterOp>(decl)
+                  ? ParameterOp::create(detached, decl->getLoc(), unique, type,
+                                        value)
+                        .getOperation()
+                  : BufferOp::create(detached, decl->getLoc(), unique, type,
+                                     value)
+                        .getOperation();
+          name = table.insert(copy, insertPt);
+          ++numDirect;
+        }
+        OpBuilder b(get);
+        auto direct =
+            GetAttrOp::create(b, get.getLoc(), get.getType(), self, name);
+        get.replaceAllUsesWith(direct.getResult());
+        get->erase();
+      }
+      // The chains' module getattrs that nothing reads any more; uses come
+      // after definitions, so one backward sweep erases whole chains.
+      for (Operation &op : llvm::make_early_inc_range(
+               llvm::reverse(graph.getBody().front())))
+        if (auto get = dyn_cast<GetAttrOp>(op))
+          if (isa<ModuleType>(get.getType()) && get->use_empty())
+            get->erase();
     }
   }
 };

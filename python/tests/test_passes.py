@@ -42,8 +42,12 @@ def test_pipeline_keeps_outputs(name):
     scale = float(np.abs(before).max())
     assert float(np.abs(after - before).max()) <= 1e-5 * scale
     assert _conv_fed_batch_norms(tm) == 0
-    # Everything is in the root's forward now.
+    # Everything is in the root's forward now, and it reads parameters and
+    # buffers directly (getattr of self), not through submodule chains.
     assert [m.name for m in tm.modules() if m.info["graphs"]] == [tm.root_name]
+    getattrs = [line for line in str(tm.graph).splitlines() if "= getattr(" in line]
+    assert getattrs and all('getattr(self, "' in line and line.endswith("-> (Tensor)")
+                            for line in getattrs), getattrs
     if name in ("resnet18", "mobilenet_v2", "transformer_encoder_layer"):
         assert _exprs(tm) < exprs_before
 

@@ -4,16 +4,24 @@
 
 traced.module root @Net class "m.Net" {
   submodule @layer : @Layer
+  // The parameter read through self.layer.0.scale is declared in the root
+  // under its dotted path and read with one getattr; the module getattrs
+  // of the chain are gone.
+  // CHECK:      parameter @layer.0.scale : tensor<2xf32> = dense<2.000000e+00>
   // CHECK-LABEL: graph @forward(%self: !traced.module<@Net>, %x: tensor<2xf32>)
-  // CHECK:      %[[L:.*]] = getattr %self["layer"]
-  // CHECK:      %[[B:.*]] = getattr %[[L]]["0"]
-  // CHECK:      %[[S:.*]] = getattr %[[B]]["scale"]
-  // CHECK:      %[[M:.*]] = call_method %x["__mul__"](other=%[[S]])
-  // CHECK:      %[[ACT:.*]] = getattr %[[B]]["act"]
-  // CHECK-NOT:  call_method %[[ACT]]
-  // CHECK:      %[[R:.*]] = call_function "torch.nn.functional.relu"(input=%[[M]])
-  // CHECK:      output %[[R]]
-  // KEEP:       %[[ACT:.*]] = getattr %{{.*}}["act"]
+  // CHECK-NOT:  -> !traced.module
+  // CHECK:      %[[S:.*]] = getattr %self["layer.0.scale"] : !traced.module<@Net> -> tensor<2xf32>
+  // CHECK-NEXT: %[[M:.*]] = call_method %x["__mul__"](other=%[[S]])
+  // CHECK-NEXT: %[[R:.*]] = call_function "torch.nn.functional.relu"(input=%[[M]])
+  // CHECK-NEXT: output %[[R]]
+  // With keep-leaf-modules the chain to the kept leaf stays, the parameter
+  // is still read directly.
+  // KEEP:       parameter @layer.0.scale
+  // KEEP:       %[[L:.*]] = getattr %self["layer"]
+  // KEEP:       %[[B:.*]] = getattr %[[L]]["0"]
+  // KEEP:       %[[S:.*]] = getattr %self["layer.0.scale"]
+  // KEEP:       call_method %x["__mul__"](other=%[[S]])
+  // KEEP:       %[[ACT:.*]] = getattr %[[B]]["act"]
   // KEEP:       call_method %[[ACT]]["forward"]
   graph @forward(%self: !traced.module<@Net>, %x: tensor<2xf32>) -> tensor<2xf32> {
     %layer = getattr %self["layer"] : !traced.module<@Net> -> !traced.module<@Layer>
@@ -47,9 +55,8 @@ traced.module @Act class "torch.nn.modules.activation.ReLU" {
   attribute @inplace : i1 = False
 }
 
-// After DCE the submodules' graphs and the now unused leaf are gone.
-// DCE-LABEL: traced.module @Layer
-// DCE-NOT:     graph
-// DCE-LABEL: traced.module @Block
-// DCE-NOT:     graph
-// DCE-NOT:   traced.module @Act
+// After DCE nothing reads the submodules: only the root is left.
+// DCE:       traced.module root @Net
+// DCE-NOT:     submodule
+// DCE:         parameter @layer.0.scale
+// DCE-NOT:   traced.module {{(root )?}}@

@@ -47,21 +47,30 @@ def TracedFlatten : Pass<"traced-flatten", "mlir::ModuleOp"> {
   let description = [{
     TracedModule's `flatten()` (torch-mlir's GlobalizeObjectGraph, kept
     small): every call of a traced submodule's graph is replaced by the
-    callee's exprs, with `self` bound to the receiver, so the root's
-    forward reads parameters through getattr chains (`self.layer1.0.conv1
-    .weight`) directly. Calls of leaf modules become calls of their class's
-    functional with the module's parameters (as traced-normalize does),
-    unless `keep-leaf-modules` is set.
+    callee's exprs, with `self` bound to the receiver. Calls of leaf modules
+    become calls of their class's functional with the module's parameters
+    (as traced-normalize does), unless `keep-leaf-modules` is set.
+
+    Last, the root references parameters directly: a parameter or buffer
+    read through a getattr chain from `self` (`self.layer1.0.conv1.weight`)
+    is declared in the root module under its dotted path
+    (`parameter @"layer1.0.conv1.weight"`, once per path, sharing the
+    submodule's value attribute; a numeric suffix avoids a name the root
+    already declares) and read with one getattr of `self`. Module getattrs
+    that nothing reads any more are erased; the getattrs of kept leaf-module
+    calls stay. traced-dce then removes the unused submodule declarations.
 
     Before:
     ```mlir
     %block = getattr %self["block"] : !traced.module<@M> -> !traced.module<@Block>
     %0 = call_method %block["forward"](%x) : (!traced.module<@Block>, tensor<2xf32>) -> tensor<2xf32>
     ```
-    After (Block's forward was `relu(x)`):
+    After (Block's forward was `x * self.scale`, then `self.act(...)` of a
+    ReLU), with `parameter @"block.scale"` declared in `@M`:
     ```mlir
-    %block = getattr %self["block"] : !traced.module<@M> -> !traced.module<@Block>
-    %0 = call_function "torch.nn.functional.relu"(input=%x) : (tensor<2xf32>) -> tensor<2xf32>
+    %block.scale = getattr %self["block.scale"] : !traced.module<@M> -> tensor<2xf32>
+    %0 = call_method %x["__mul__"](other=%block.scale) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %1 = call_function "torch.nn.functional.relu"(input=%0) : (tensor<2xf32>) -> tensor<2xf32>
     ```
   }];
   let options = [
@@ -71,6 +80,7 @@ def TracedFlatten : Pass<"traced-flatten", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numInlined", "inlined-calls", "Number of graph calls inlined">,
     Statistic<"numLeafCalls", "leaf-calls", "Number of leaf-module calls made functional">,
+    Statistic<"numDirect", "direct-decls", "Number of root parameters and buffers declared for getattr chains">,
   ];
 }
 
