@@ -3,6 +3,7 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Transforms/Passes.h"
 
+#include "Utils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,6 +32,11 @@ GraphOp calleeOf(CallMethodOp call, SymbolTableCollection &symbols) {
       symbols.lookupSymbolIn(module, call.getMethodAttr()));
 }
 
+/// Whether a list argument holds traced values (not only constants).
+bool holdsOperand(ArrayAttr list) {
+  return list && llvm::any_of(list, llvm::IsaPred<OperandAttr>);
+}
+
 /// Replaces `call` by a copy of `callee`'s body; fails (IR unchanged) when
 /// an argument is not a plain traced value or constant.
 LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
@@ -48,10 +54,39 @@ LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
     for (unsigned a = 1; a < callee.getNumArguments(); ++a)
       if (callee.getArgName(a) == name)
         slots[a - 1] = arguments[positional + i];
+  // A list or tuple argument (`forward([%a, %b])`, DenseNet's layers) has
+  // no traced value to bind the callee's input to; the callee reads its
+  // elements with `operator.getitem(input, i)`, and those reads become the
+  // call's element values. Any other use of such an input keeps the call.
+  DenseMap<Operation *, Value> elementReads;
+  for (auto [i, slot] : llvm::enumerate(slots)) {
+    auto list = dyn_cast_or_null<ArrayAttr>(slot);
+    if (!holdsOperand(list))
+      continue;
+    for (Operation *user : callee.getArgument(i + 1).getUsers()) {
+      std::optional<BoundOp> get = bindCall(user, {"operator.getitem"});
+      auto index = get ? dyn_cast_or_null<IntegerAttr>(get->slot("index"))
+                       : IntegerAttr();
+      if (!index || get->value("input") != callee.getArgument(i + 1))
+        return failure();
+      int64_t n = index.getInt();
+      if (n < 0)
+        n += list.size();
+      auto marker = n >= 0 && n < static_cast<int64_t>(list.size())
+                        ? dyn_cast<OperandAttr>(list[n])
+                        : OperandAttr();
+      if (!marker ||
+          call.getArgs()[marker.getIndex()].getType() != user->getResult(0).getType())
+        return failure();
+      elementReads[user] = call.getArgs()[marker.getIndex()];
+    }
+  }
   OpBuilder b(call);
   for (auto [i, slot] : llvm::enumerate(slots)) {
     Value value;
-    if (auto marker = dyn_cast_or_null<OperandAttr>(slot)) {
+    if (holdsOperand(dyn_cast_or_null<ArrayAttr>(slot))) {
+      continue; // read element by element (above)
+    } else if (auto marker = dyn_cast_or_null<OperandAttr>(slot)) {
       value = call.getArgs()[marker.getIndex()];
     } else if (slot && isPyValue(slot, /*allowOperands=*/false) &&
                ConstantOp::isValidValue(slot,
@@ -68,6 +103,10 @@ LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
       for (auto [result, v] : llvm::zip(call.getResults(), output.getResults()))
         result.replaceAllUsesWith(mapping.lookupOrDefault(v));
       break;
+    }
+    if (Value element = elementReads.lookup(&op)) {
+      mapping.map(op.getResult(0), element);
+      continue;
     }
     b.clone(op, mapping);
   }
@@ -129,6 +168,7 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
           return signalPassFailure();
         }
         bool progress = false;
+        SmallVector<CallMethodOp> stuck;
         for (auto [call, callee] : calls) {
           if (callee == graph) {
             call.emitError("traced-flatten: a graph calls itself");
@@ -137,10 +177,18 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
           if (succeeded(inlineCall(call, callee))) {
             ++numInlined;
             progress = true;
+          } else {
+            stuck.push_back(call);
           }
         }
-        if (!progress)
+        if (!progress) {
+          for (CallMethodOp call : stuck)
+            call.emitWarning("traced-flatten: call left in place: an argument "
+                             "is neither a traced value, a constant, nor a "
+                             "list the callee reads only with "
+                             "operator.getitem");
           break;
+        }
       }
       if (keepLeafModules)
         continue;

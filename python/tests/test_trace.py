@@ -137,6 +137,49 @@ def test_models_fx_cannot_trace(name):
     assert tm.graph.outputs[0].shape == tuple(module(x).shape)
 
 
+class _Concat(torch.nn.Module):
+    def forward(self, tensors):
+        return torch.cat(tensors, 1).relu()
+
+
+class _ListInputs(torch.nn.Module):
+    """DenseNet's pattern: a traced submodule whose forward takes a list."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = _Concat()
+
+    def forward(self, x):
+        y = self.layer([x, x * 2])
+        return self.layer([x * 3, x]) + y
+
+
+def test_list_inputs_are_read_not_baked_in():
+    module, x = _ListInputs().eval(), torch.randn(1, 2, 3)
+    tm = traced.trace(module, x, mode="concrete")
+    # The callee reads the list's elements; no tensor of the run is baked in.
+    assert "Constant(" not in str(tm.layer.graph)
+    assert str(tm.layer.graph).count("operator.getitem(") == 2
+    other = torch.randn(1, 2, 3)  # not the example the trace saw
+    with torch.no_grad():
+        expected = module(other).numpy()
+    assert np.allclose(tm.interpret(other.numpy())[0], expected, atol=1e-6)
+    tm.run_passes("traced-flatten,traced-dce")
+    text = str(tm.graph)
+    assert "getitem" not in text and "Constant(" not in text
+    assert np.allclose(tm.interpret(other.numpy())[0], expected, atol=1e-6)
+
+
+def test_densenet_layers_read_their_list_input():
+    module, x = torchvision.models.densenet121().eval(), torch.randn(1, 3, 32, 32)
+    tm = traced.trace(module, x)
+    other = torch.randn(1, 3, 32, 32)
+    with torch.no_grad():
+        expected = module(other).numpy()
+    got = tm.interpret(other.numpy())[0]
+    assert np.abs(got - expected).max() <= 1e-4 * np.abs(expected).max()
+
+
 def test_unknown_function_stays_opaque(tmp_path):
     class UsesCumsum(torch.nn.Module):
         def forward(self, x):

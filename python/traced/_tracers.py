@@ -326,6 +326,8 @@ class _ConcreteTracer(TorchFunctionMode):
                     self.keep.append(a)
                 else:
                     child.add_input(("arg", i), name, a)
+                    if isinstance(a, (list, tuple)):
+                        self._read_elements(child, child.names[("arg", i)], a)
         self.stack.append(child)
         try:
             result = original(module, *args, **kwargs)
@@ -339,6 +341,21 @@ class _ConcreteTracer(TorchFunctionMode):
             finally:
                 self.stack.pop()
         return result
+
+
+    def _read_elements(self, child, entry, value):
+        """The tensors in a list or tuple input (DenseNet's layers take a
+        list) are read with `operator.getitem(input, i)` in the callee, so
+        its exprs use the input rather than constants of this run's values."""
+        entry = _Named(*entry)
+        for i, item in enumerate(value):
+            if isinstance(item, torch.Tensor) and id(item) not in child.names:
+                n, t = child.call("call_function", "operator.getitem", None,
+                                  [entry, i], {}, item,
+                                  lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                  "getitem_out")
+                child.define(id(item), n, t)
+                self.keep.append(item)
 
 
 def _parameter_names(module, count):
