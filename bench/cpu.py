@@ -3,12 +3,14 @@
     PYTHONPATH=build/python /usr/bin/python3 bench/cpu.py [--runs N]
 
 Both sides use the same number of threads (TRACED_BENCH_THREADS, default 1:
-torch's intra-op pool, OpenMP and OpenBLAS; the compiled code is
-single-threaded). Medians of N runs (default 20) after one warm-up run.
+torch's intra-op pool, OpenMP and OpenBLAS; the compiled code's OpenMP
+loops). Medians of N runs (default 20) after one warm-up run.
 Prints the thread count, torch's BLAS and the OpenBLAS core, then a table:
 batch-1 latency of ResNet-18, MobileNetV2, an MLP and
 TransformerEncoderLayer(64, 4, 128); the 1024^3 f32 matmul in GFLOP/s; and
-the compile time from traced module to callable.
+the compile time from traced module to callable. Last, the single-core
+FMA peak this machine delivers now (bench/fma_peak.c, median of 7), the
+yardstick for the matmul on a shared VM.
 """
 import argparse
 import os
@@ -18,7 +20,9 @@ os.environ["OPENBLAS_NUM_THREADS"] = THREADS  # before numpy and torch load
 os.environ["OMP_NUM_THREADS"] = THREADS
 
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -60,8 +64,8 @@ def main():
         libs = sorted({l.split()[-1] for l in maps
                        if "blas" in l.split()[-1].lower()})
     blas.append("loaded: " + ", ".join(os.path.realpath(l) for l in libs))
-    print(f"threads: {THREADS} (torch intra-op, OpenMP, OpenBLAS; compiled "
-          f"code single-threaded)")
+    print(f"threads: {THREADS} (torch intra-op, OpenMP, OpenBLAS; the "
+          f"compiled code's OpenMP loops)")
     print(f"torch {torch.__version__}: {'; '.join(blas) or 'BLAS unknown'}")
     print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(auto)')}")
     print(f"medians of {args.runs} runs\n")
@@ -107,6 +111,8 @@ def main():
                  f"{eager:.1f} GFLOP/s", f"{eager / ours:.2f}x",
                  f"{compile_s:.1f} s", f"{err:.1e}"))
 
+    peak = fma_peak()
+
     header = ("workload", "traced (cpu)", "torch eager", "time ratio",
               "compile", "max rel err")
     widths = [max(len(str(r[i])) for r in rows + [header])
@@ -120,6 +126,31 @@ def main():
     print("\ntime ratio: traced / torch (for matmul: torch time / traced "
           "time); compile: traced module to callable, traced-cpu-pipeline "
           "plus LLVM -O3.")
+    if peak:
+        gflops, lanes, runs = peak
+        print(f"measured single-core FMA peak: {statistics.median(gflops):.1f} "
+              f"GFLOP/s ({lanes}-lane vectors; runs {min(gflops):.0f} to "
+              f"{max(gflops):.0f}); the matmul reaches {ours / statistics.median(gflops):.0%} "
+              f"of it")
+
+
+def fma_peak():
+    """Runs bench/fma_peak.c 7 times; None when clang cannot build it."""
+    source = os.path.join(os.path.dirname(__file__), "fma_peak.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "fma_peak")
+        try:
+            subprocess.run(["/usr/lib/llvm-22/bin/clang", "-O2", "-march=native",
+                            source, "-o", exe], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        gflops = []
+        for _ in range(7):
+            out = subprocess.run([exe, "20000000"], check=True, capture_output=True,
+                                 text=True).stdout.split()
+            gflops.append(float(out[0]))
+            lanes = int(out[1])
+        return gflops, lanes, 7
 
 
 if __name__ == "__main__":
