@@ -61,7 +61,7 @@ def main():
     manifest = {"format": fmt, "chip": "sm_90", "models": {}}
     for name, (model, x) in models().items():
         tm = traced.trace(model, x)
-        mlir = out / f"{name}.mlir"  # (text: traced-translate may misalign bytecode)
+        mlir = out / f"{name}.mlir"
         tm.save(mlir)
         reference = tm.interpret(x.numpy())[0]
         np.save(out / f"{name}_input.npy", x.numpy())

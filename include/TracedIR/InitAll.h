@@ -9,6 +9,11 @@
 #ifndef TRACEDIR_INITALL_H
 #define TRACEDIR_INITALL_H
 
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+
 namespace mlir {
 class DialectRegistry;
 
@@ -24,6 +29,23 @@ void registerAllPasses();
 /// `--traced-op-library-doc`, `--import-trace`, `--export-trace` and
 /// `--interpret`.
 void registerAllTranslations();
+
+/// `buffer` itself when it starts at TracedIR's blob alignment
+/// (kResourceAlignment), else an aligned copy: bytecode holding resources
+/// must be parsed from such a buffer. The tools and Python's loader read
+/// their input through this.
+std::unique_ptr<llvm::MemoryBuffer>
+alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+/// mlir-translate's TranslateFromMLIRRegistration, with traced's dialects
+/// and an input buffer aligned for TracedIR's weight blobs: upstream's
+/// registration takes no input alignment, so bytecode holding resources
+/// (`.mlirbc` saved from Python) would fail to parse. Every traced
+/// translation that reads IR registers through this.
+struct TracedFromMLIRRegistration {
+  TracedFromMLIRRegistration(llvm::StringRef name, llvm::StringRef description,
+                             const TranslateFromMLIRFunction &function);
+};
 
 } // namespace traced
 } // namespace mlir

@@ -1,6 +1,7 @@
 //===- GpuTranslation.cpp - traced-translate --traced-gpu-object / -ptx ---===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/InitAll.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -37,7 +38,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
 }
 
 void traced::registerGpuTranslations() {
-  static TranslateFromMLIRRegistration objectRegistration(
+  static traced::TracedFromMLIRRegistration objectRegistration(
       "traced-gpu-object",
       "compile the root graph for NVIDIA GPUs into a host object file with "
       "the kernels embedded, exporting traced_<entry>(void **inputs, void "
@@ -49,9 +50,8 @@ void traced::registerGpuTranslations() {
         if (failed(lowerForGpu(module, formatOption)))
           return failure();
         return writeCpuObject(module, os);
-      },
-      [](DialectRegistry &registry) { registerAllDialects(registry); });
-  static TranslateFromMLIRRegistration ptxRegistration(
+      });
+  static traced::TracedFromMLIRRegistration ptxRegistration(
       "traced-gpu-ptx",
       "compile the root graph for NVIDIA GPUs and print the PTX of its "
       "kernels (one module per kernel, for ptxas)",
@@ -73,6 +73,5 @@ void traced::registerGpuTranslations() {
         if (!any)
           return module.emitError("the compiled module has no GPU kernels");
         return success();
-      },
-      [](DialectRegistry &registry) { registerAllDialects(registry); });
+      });
 }

@@ -1,6 +1,7 @@
 //===- RunTranslation.cpp - traced-translate --run and --traced-cpu-object -===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/InitAll.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 
@@ -114,12 +115,12 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
 }
 
 void traced::registerRunTranslations() {
-  static TranslateFromMLIRRegistration runRegistration(
+  static traced::TracedFromMLIRRegistration runRegistration(
       "run",
       "compile the root graph for this CPU, run it on --run-input .npy files "
       "and write its outputs as .npy",
-      run, [](DialectRegistry &registry) { registerAllDialects(registry); });
-  static TranslateFromMLIRRegistration objectRegistration(
+      run);
+  static traced::TracedFromMLIRRegistration objectRegistration(
       "traced-cpu-object",
       "compile the root graph for this CPU into an object file exporting "
       "traced_<entry>(void **inputs, void **outputs)",
@@ -132,6 +133,5 @@ void traced::registerRunTranslations() {
         if (failed(lowerForCpu(module, options)))
           return failure();
         return writeCpuObject(module, os);
-      },
-      [](DialectRegistry &registry) { registerAllDialects(registry); });
+      });
 }

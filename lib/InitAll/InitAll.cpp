@@ -20,8 +20,13 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cstring>
 
 using namespace mlir;
 
@@ -38,6 +43,50 @@ void traced::registerAllDialects(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
+std::unique_ptr<llvm::MemoryBuffer>
+traced::alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  llvm::Align alignment(kResourceAlignment);
+  if (llvm::isAddrAligned(alignment, buffer->getBufferStart()))
+    return buffer;
+  std::unique_ptr<llvm::WritableMemoryBuffer> copy =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
+          buffer->getBufferSize(), buffer->getBufferIdentifier(), alignment);
+  std::memcpy(copy->getBufferStart(), buffer->getBufferStart(),
+              buffer->getBufferSize());
+  return copy;
+}
+
+traced::TracedFromMLIRRegistration::TracedFromMLIRRegistration(
+    llvm::StringRef name, llvm::StringRef description,
+    const TranslateFromMLIRFunction &function) {
+  TranslateRegistration(
+      name, description,
+      [function](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                 llvm::raw_ostream &output, MLIRContext *context) {
+        DialectRegistry registry;
+        traced::registerAllDialects(registry);
+        context->appendDialectRegistry(registry);
+        // Bytecode's resource section must lie at its recorded alignment
+        // in memory; the driver's buffer is only malloc-aligned.
+        std::shared_ptr<llvm::SourceMgr> source = sourceMgr;
+        const llvm::MemoryBuffer *input =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        if (isBytecode(input->getMemBufferRef())) {
+          source = std::make_shared<llvm::SourceMgr>();
+          source->AddNewSourceBuffer(
+              alignForBlobs(llvm::MemoryBuffer::getMemBuffer(
+                  input->getBuffer(), input->getBufferIdentifier(),
+                  /*RequiresNullTerminator=*/false)),
+              llvm::SMLoc());
+        }
+        OwningOpRef<Operation *> op =
+            parseSourceFileForTool(source, context, /*insertImplicitModule=*/true);
+        if (!op || failed(verify(*op)))
+          return failure();
+        return function(op.get(), output);
+      });
+}
+
 void traced::registerAllPasses() {
   mlir::registerAllPasses();
   registerTracedPasses();
@@ -51,21 +100,19 @@ void traced::registerAllTranslations() {
   registerInterpretTranslation();
   registerRunTranslations();
   registerGpuTranslations();
-  static TranslateFromMLIRRegistration toGraphText(
+  static traced::TracedFromMLIRRegistration toGraphText(
       "traced-to-graph-text",
       "print traced graphs the way TracedModule prints an InternalGraph",
       [](Operation *op, llvm::raw_ostream &os) {
         return printGraphTexts(op, os);
-      },
-      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
-  static TranslateFromMLIRRegistration opLibraryDoc(
+      });
+  static traced::TracedFromMLIRRegistration opLibraryDoc(
       "traced-op-library-doc",
       "print the op library as Markdown (the input is ignored)",
       [](Operation *, llvm::raw_ostream &os) {
         printOpLibraryMarkdown(os);
         return success();
-      },
-      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
+      });
   static TranslateToMLIRRegistration importTrace(
       "import-trace", "read a JSON trace (docs/trace-format.md) as traced IR",
       TranslateRawSourceMgrToMLIRFunction(
@@ -81,13 +128,12 @@ void traced::registerAllTranslations() {
                                        ctx);
           }),
       [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
-  static TranslateFromMLIRRegistration exportTrace(
+  static traced::TracedFromMLIRRegistration exportTrace(
       "export-trace", "write traced IR as a JSON trace (docs/trace-format.md)",
       [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
         auto module = dyn_cast<mlir::ModuleOp>(op);
         if (!module)
           return op->emitOpError("expected a builtin module to export");
         return traced::exportTrace(module, os);
-      },
-      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
+      });
 }

@@ -1,6 +1,7 @@
 //===- InterpretTranslation.cpp - traced-translate --interpret ------------===//
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/InitAll.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
@@ -157,10 +158,9 @@ static LogicalResult interpret(Operation *op, llvm::raw_ostream &os) {
 }
 
 void traced::registerInterpretTranslation() {
-  static TranslateFromMLIRRegistration registration(
+  static traced::TracedFromMLIRRegistration registration(
       "interpret",
       "run a traced graph with the reference interpreter (inputs from "
       "--interpret-input, outputs printed or written by --interpret-output)",
-      interpret,
-      [](DialectRegistry &registry) { traced::registerAllDialects(registry); });
+      interpret);
 }

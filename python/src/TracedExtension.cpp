@@ -190,12 +190,11 @@ Type dtypeFromName(MLIRContext *ctx, const std::string &name) {
 void parseInto(ModuleState &state, const std::string &buffer,
                const std::string &name) {
   DiagnosticCapture diags(state.ctx.get());
-  std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
-      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(buffer.size(), name,
-                                                        llvm::Align(64));
-  std::memcpy(aligned->getBufferStart(), buffer.data(), buffer.size());
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(aligned), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      alignForBlobs(llvm::MemoryBuffer::getMemBuffer(
+          buffer, name, /*RequiresNullTerminator=*/false)),
+      llvm::SMLoc());
   ParserConfig config(state.ctx.get());
   state.module = parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   if (!state.module)
@@ -350,7 +349,7 @@ DenseResourceElementsAttr makeResource(ModuleState &state,
                                        const std::string &data,
                                        const std::string &hint) {
   AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(data.data(), data.size()), /*align=*/64);
+      ArrayRef<char>(data.data(), data.size()), kResourceAlignment);
   std::string name = hint + "_" + std::to_string(state.blobCounter++);
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
@@ -524,7 +523,7 @@ PYBIND11_MODULE(_traced, m) {
              s.changed();
              manager.update(
                  name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                           ArrayRef<char>(bytes.data(), bytes.size()), 64));
+                           ArrayRef<char>(bytes.data(), bytes.size()), kResourceAlignment));
            })
       .def("root",
            [](ModuleState &s) -> py::object {

@@ -1,19 +1,54 @@
-//===- traced-opt.cpp - the traced optimizer driver -----------------------===//
+//===- traced-opt.cpp - the optimizer driver for traced IR ----------------===//
 //
-// mlir-opt with the traced dialect and passes: parses, verifies, runs pass
-// pipelines and prints traced IR.
+// mlir-opt with traced's dialects and passes. One difference from upstream's
+// driver: the input (file or stdin) is read into a buffer aligned for
+// TracedIR's weight blobs. MlirOptMain opens its input without an
+// alignment, so bytecode holding resources (a `.mlirbc` saved from Python)
+// would fail to parse whenever the buffer is only malloc-aligned.
 //
 //===----------------------------------------------------------------------===//
 
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
-  mlir::traced::registerAllDialects(registry);
-  mlir::traced::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "TracedIR optimizer driver\n", registry));
+  DialectRegistry registry;
+  traced::registerAllDialects(registry);
+  traced::registerAllPasses();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "TracedIR optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // These two print and exit without reading the input.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(
+      inputFilename, llvm::Align(traced::kResourceAlignment), &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  // Stdin comes back malloc-aligned whatever was asked for.
+  input = traced::alignForBlobs(std::move(input));
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

@@ -19,4 +19,11 @@
 #define GET_ATTRDEF_CLASSES
 #include "TracedIR/Dialect/Traced/TracedAttrs.h.inc"
 
+namespace mlir::traced {
+/// The alignment of the weight blobs TracedIR writes (dense_resource), and
+/// so of the buffers bytecode holding them must be read from: a bytecode
+/// file's resource section is aligned like its most aligned blob.
+inline constexpr uint64_t kResourceAlignment = 64;
+} // namespace mlir::traced
+
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDDIALECT_H
