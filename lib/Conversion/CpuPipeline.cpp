@@ -221,9 +221,40 @@ struct ExpandCopiesPass
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp op : copies) {
       rewriter.setInsertionPoint(op);
+      auto src = cast<MemRefType>(op.getSource().getType());
+      auto dst = cast<MemRefType>(op.getTarget().getType());
+      // A small static tile whose rows are contiguous on both sides (the
+      // vector tiles that canonicalization turned back into slice copies)
+      // is one vector read and one vector write (n-D, unrolled to rows
+      // later); anything else becomes a loop nest.
+      if (vectorTiles && isSmallRowContiguous(src) &&
+          isSmallRowContiguous(dst)) {
+        Location loc = op.getLoc();
+        auto vectorType = VectorType::get(src.getShape(), src.getElementType());
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        SmallVector<Value> indices(src.getRank(), zero);
+        SmallVector<bool> inBounds(src.getRank(), true);
+        Value tile = vector::TransferReadOp::create(
+            rewriter, loc, vectorType, op.getSource(), indices,
+            /*padding=*/std::nullopt, inBounds);
+        vector::TransferWriteOp::create(rewriter, loc, tile, op.getTarget(),
+                                        indices, inBounds);
+        rewriter.eraseOp(op);
+        continue;
+      }
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                   op.getTarget());
     }
+  }
+
+  static bool isSmallRowContiguous(MemRefType type) {
+    if (!type.hasStaticShape() || type.getRank() == 0 ||
+        type.getNumElements() > 256)
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return succeeded(type.getStridesAndOffset(strides, offset)) &&
+           strides.back() == 1;
   }
 };
 
@@ -339,6 +370,79 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     }
   }
   return success();
+}
+
+/// Packs the right-hand side of a row-major `linalg.matmul` (K x N) into
+/// column panels (N/t x K x t: the K x t strip one register tile reads is
+/// contiguous) and rewrites the matmul as a contraction over (m, j, l, k)
+/// that reads the panels: C[m, j*t + l] += A[m, k] * P[j, k, l]. Unpacked,
+/// the register tile's two vector loads per reduction step are a whole row
+/// of B apart (4 KiB for N = 1024): every step lands in the same L1 sets
+/// and a new page. Packing costs one pass over B, so it is done only when
+/// at least `minRows` rows of A reuse each panel. Upstream's linalg.pack
+/// data-tiles both operands into a 4-D mmt4d layout; this keeps A and C as
+/// they are and needs only two free reshapes and one transposing copy.
+static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
+                                                     linalg::MatmulOp matmul,
+                                                     int64_t t,
+                                                     int64_t minRows) {
+  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
+    return failure();
+  Value a = matmul.getDpsInputs()[0], b = matmul.getDpsInputs()[1];
+  Value c = matmul.getDpsInits()[0];
+  auto aType = dyn_cast<RankedTensorType>(a.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  auto cType = dyn_cast<RankedTensorType>(c.getType());
+  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() || !isa<FloatType>(cType.getElementType()) ||
+      aType.getElementType() != cType.getElementType() ||
+      bType.getElementType() != cType.getElementType())
+    return failure();
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+          n = bType.getDimSize(1);
+  if (t <= 0 || n % t != 0 || n / t < 2 || m < minRows)
+    return failure();
+  MLIRContext *ctx = matmul.getContext();
+  Location loc = matmul.getLoc();
+  Type element = cType.getElementType();
+  rewriter.setInsertionPoint(matmul);
+  SmallVector<ReassociationIndices> split = {{0}, {1, 2}};
+  Value bSplit = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({k, n / t, t}, element), b, split);
+  Value panels = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{n / t, k, t}, element);
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  auto parallel = utils::IteratorType::parallel;
+  auto pack = linalg::GenericOp::create(
+      rewriter, loc, panels.getType(), ValueRange{bSplit}, ValueRange{panels},
+      ArrayRef<AffineMap>{AffineMap::get(3, 0, {d1, d0, d2}, ctx),
+                          AffineMap::getMultiDimIdentityMap(3, ctx)},
+      SmallVector<utils::IteratorType>(3, parallel),
+      [](OpBuilder &builder, Location loc, ValueRange args) {
+        linalg::YieldOp::create(builder, loc, args[0]);
+      });
+  Value cSplit = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({m, n / t, t}, element), c, split);
+  // (d0, d1, d2, d3) = (m, j, l, k).
+  auto contraction = linalg::GenericOp::create(
+      rewriter, loc, cSplit.getType(), ValueRange{a, pack.getResult(0)},
+      ValueRange{cSplit},
+      ArrayRef<AffineMap>{AffineMap::get(4, 0, {d0, d3}, ctx),
+                          AffineMap::get(4, 0, {d1, d3, d2}, ctx),
+                          AffineMap::get(4, 0, {d0, d1, d2}, ctx)},
+      SmallVector<utils::IteratorType>{parallel, parallel, parallel,
+                                       utils::IteratorType::reduction},
+      [](OpBuilder &builder, Location loc, ValueRange args) {
+        Value product = arith::MulFOp::create(builder, loc, args[0], args[1]);
+        linalg::YieldOp::create(
+            builder, loc, arith::AddFOp::create(builder, loc, args[2], product)
+                              .getResult());
+      });
+  Value result = tensor::CollapseShapeOp::create(
+      rewriter, loc, cType, contraction.getResult(0), split);
+  rewriter.replaceOp(matmul, result);
+  return cast<linalg::LinalgOp>(contraction.getOperation());
 }
 
 /// conv_2d_nchw_fchw as im2col plus one `linalg.matmul` per image. The
@@ -483,6 +587,12 @@ void TileAndVectorizePass::runOnOperation() {
     for (auto conv : convs)
       (void)convToIm2colMatmul(rewriter, conv, tileN);
   }
+  if (packRhs) {
+    SmallVector<linalg::MatmulOp> matmuls;
+    func.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (auto matmul : matmuls)
+      (void)packRightHandSide(rewriter, matmul, tileN, 2 * tileM);
+  }
   SmallVector<linalg::LinalgOp> contractions, elementwise;
   func.walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
@@ -496,6 +606,32 @@ void TileAndVectorizePass::runOnOperation() {
                                                 /*allowZeroInResults=*/true); }))
       elementwise.push_back(op);
   });
+  // Register tile: rows any divisor <= tile-m; columns a divisor <= tile-n
+  // that is a whole number of vectors when one exists. Column strips
+  // outermost: one K x tile-n strip of the right-hand side stays in cache
+  // while every row tile of the left-hand side passes by; the reduction
+  // innermost, so the accumulator tile stays in registers.
+  auto registerTile = [&](linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims,
+                          SmallVector<int64_t> &sizes,
+                          SmallVector<int64_t> &order) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    sizes.assign(op.getNumLoops(), 1);
+    if (!dims.m.empty()) {
+      unsigned d = dims.m.back();
+      sizes[d] = largestDivisor(bounds[d], tileM, 1);
+    }
+    if (!dims.n.empty()) {
+      unsigned d = dims.n.back();
+      int64_t t = largestDivisor(bounds[d], tileN, vectorWidth);
+      sizes[d] = t ? t : largestDivisor(bounds[d], tileN, 1);
+    }
+    order.clear();
+    for (auto group : {dims.batch, dims.n, dims.m, dims.k})
+      order.append(group.begin(), group.end());
+    if (order.size() != op.getNumLoops())
+      order.clear();
+  };
   for (linalg::LinalgOp op : contractions) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
@@ -504,26 +640,8 @@ void TileAndVectorizePass::runOnOperation() {
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     if (llvm::any_of(bounds, ShapedType::isDynamic))
       continue;
-    // Register tile: rows any divisor <= tile-m; columns a divisor <=
-    // tile-n that is a whole number of vectors when one exists.
-    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    if (!dims->m.empty()) {
-      unsigned d = dims->m.back();
-      sizes[d] = largestDivisor(bounds[d], tileM, 1);
-    }
-    if (!dims->n.empty()) {
-      unsigned d = dims->n.back();
-      int64_t t = largestDivisor(bounds[d], tileN, vectorWidth);
-      sizes[d] = t ? t : largestDivisor(bounds[d], tileN, 1);
-    }
-    // Column strips outermost: one K x tile-n strip of the right-hand side
-    // stays in L2 while every row tile of the left-hand side passes by;
-    // the reduction innermost, so the accumulator tile stays in registers.
-    SmallVector<int64_t> order;
-    for (auto group : {dims->batch, dims->n, dims->m, dims->k})
-      order.append(group.begin(), group.end());
-    if (order.size() != op.getNumLoops())
-      order.clear();
+    SmallVector<int64_t> sizes, order;
+    registerTile(op, *dims, sizes, order);
     // Cache level first: blocks of kc reductions x mc rows x nc columns
     // (the left block, mc x kc, stays in L2 across the column strips),
     // each a whole number of register tiles.
@@ -576,6 +694,37 @@ void TileAndVectorizePass::runOnOperation() {
         tileOnly(rewriter, op, outer, outerOrder);
     if (succeeded(block))
       op = *block;
+    // A packed matmul's block has a unit panel dimension (one column strip
+    // per block): dropped, the block is a plain matmul-shaped contraction
+    // over one contiguous panel, vectorized like any other.
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (generic && generic.getNumLoops() > 3 &&
+        llvm::is_contained(generic.getStaticLoopRanges(), 1)) {
+      linalg::ControlDropUnitDims control;
+      control.rankReductionStrategy = linalg::ControlDropUnitDims::
+          RankReductionStrategy::ExtractInsertSlice;
+      rewriter.setInsertionPoint(generic);
+      FailureOr<linalg::DropUnitDimsResult> dropped =
+          linalg::dropUnitDims(rewriter, generic, control);
+      if (succeeded(dropped)) {
+        rewriter.replaceOp(generic, dropped->replacements);
+        op = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+        // As a named linalg.matmul it vectorizes to one vector.contract
+        // (a generic would become broadcasts and a multi-reduction).
+        if (auto plain = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+          rewriter.setInsertionPoint(plain);
+          FailureOr<linalg::LinalgOp> named =
+              linalg::specializeGenericOp(rewriter, plain);
+          if (succeeded(named))
+            op = *named;
+        }
+        FailureOr<linalg::ContractionDimensions> newDims =
+            linalg::inferContractionDims(op);
+        if (failed(newDims))
+          continue; // left for convert-linalg-to-loops: still correct
+        registerTile(op, *newDims, sizes, order);
+      }
+    }
     (void)tileAndVectorize(rewriter, op, sizes, order);
   }
   for (linalg::LinalgOp op : elementwise) {
@@ -766,7 +915,7 @@ void traced::detail::addPipelineText(OpPassManager &pm, StringRef text) {
     llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
 }
 
-void traced::detail::addBufferization(OpPassManager &pm) {
+void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "buffer-results-to-out-params{hoist-static-allocs=true "
@@ -774,7 +923,9 @@ void traced::detail::addBufferization(OpPassManager &pm) {
                       "canonicalize,"
                       "buffer-deallocation-pipeline,"
                       "convert-bufferization-to-memref");
-  pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies());
+  TracedCpuExpandCopiesOptions copies;
+  copies.vectorTiles = vectorTiles;
+  pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
 }
 
 void traced::buildCpuPipeline(OpPassManager &pm,
@@ -789,13 +940,14 @@ void traced::buildCpuPipeline(OpPassManager &pm,
                    : llvm::sys::getHostCPUFeatures().lookup("avx512f") ? 32
                                                                        : 16;
     tiling.parallel = options.threads;
+    tiling.packRhs = options.packRhs;
     fn.addPass(createTracedCpuTileAndVectorize(tiling));
     fn.addPass(createCanonicalizerPass());
     fn.addPass(createCSEPass());
   }
   // The upstream parts are written in textual form: they read exactly like
   // the mlir-opt pipeline that reproduces them (docs/cpu.md).
-  detail::addBufferization(pm);
+  detail::addBufferization(pm, /*vectorTiles=*/options.vectorize);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   detail::addPipelineText(

@@ -250,7 +250,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   check.format = options.format;
   pm.addPass(createTracedGpuCheckTarget(check));
   detail::addFrontEnd(pm, options.entry, options.surgery);
-  detail::addBufferization(pm);
+  detail::addBufferization(pm, /*vectorTiles=*/false);
   std::string block = std::to_string(options.blockSize);
   OpPassManager &fn = pm.nest<func::FuncOp>();
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");

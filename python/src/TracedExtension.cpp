@@ -1076,12 +1076,13 @@ PYBIND11_MODULE(_traced, m) {
   m.def(
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,
-         int64_t tileN, bool surgery) {
+         int64_t tileN, bool surgery, bool packRhs) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
         options.entry = entry;
         options.vectorize = vectorize;
         options.tileN = tileN;
+        options.packRhs = packRhs;
         options.surgery = surgery;
         FailureOr<std::unique_ptr<CpuModule>> compiled =
             CpuModule::compile(s.get(), options);
@@ -1091,7 +1092,7 @@ PYBIND11_MODULE(_traced, m) {
       },
       py::arg("state"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("tile_n") = 0,
-      py::arg("surgery") = true);
+      py::arg("surgery") = true, py::arg("pack_rhs") = true);
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,

@@ -58,18 +58,20 @@ class CompiledModule:
 
 
 def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
-            surgery=True):
+            surgery=True, pack_rhs=True):
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
     a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
     traced-fuse-conv-bn and canonicalize first (off: the root graph must
     already be flat and is lowered call by call); `vectorize`: tile and
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
-    AVX-512, 16 for AVX2; 0 picks by this CPU)."""
+    AVX-512, 16 for AVX2; 0 picks by this CPU); `pack_rhs`: copy matmul
+    right-hand sides into contiguous column panels first (docs/cpu.md)."""
     if target != "cpu":
         raise Error(f"unknown target '{target}' (known: cpu)")
     return CompiledModule(
-        _traced.compile_cpu(module._state, entry, vectorize, tile_n, surgery),
+        _traced.compile_cpu(module._state, entry, vectorize, tile_n, surgery,
+                            pack_rhs),
         entry)
 
 

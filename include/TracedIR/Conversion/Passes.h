@@ -36,6 +36,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Register tile columns: 32 for AVX-512, 16 for AVX2; "
                      "0 picks by this host's CPU"),
       llvm::cl::init(0)};
+  Option<bool> packRhs{
+      *this, "pack-rhs",
+      llvm::cl::desc("Pack matmul right-hand sides into contiguous column "
+                     "panels (traced-cpu-tile-and-vectorize's pack-rhs)"),
+      llvm::cl::init(true)};
   Option<bool> surgery{
       *this, "surgery",
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
@@ -90,8 +95,9 @@ namespace detail {
 /// elementwise fusion: what the CPU and GPU pipelines share.
 void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 /// One-shot bufferization with results as out-parameters, deallocation,
-/// and strided copies as loops.
-void addBufferization(OpPassManager &pm);
+/// and strided copies as loops (small row-contiguous tiles as vector
+/// transfers when `vectorTiles`).
+void addBufferization(OpPassManager &pm, bool vectorTiles);
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

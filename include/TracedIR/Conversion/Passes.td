@@ -96,6 +96,9 @@ def TracedCpuTileAndVectorize
            "Vector length for elementwise ops">,
     Option<"im2col", "im2col", "bool", /*default=*/"true",
            "Rewrite convolutions as im2col plus a contraction">,
+    Option<"packRhs", "pack-rhs", "bool", /*default=*/"true",
+           "Pack the right-hand side of matmuls with at least 2 x tile-m rows "
+           "into contiguous tile-n column panels">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Spread the cache blocks of big contractions over threads (scf.forall)">,
     Option<"minParallelFlops", "min-parallel-flops", "int64_t",
@@ -125,16 +128,27 @@ def TracedCpuHoistAccumulators
 
 def TracedCpuExpandCopies
     : Pass<"traced-cpu-expand-copies", "mlir::func::FuncOp"> {
-  let summary = "Turns strided memref.copy into loops";
+  let summary = "Turns strided memref.copy into vector transfers or loops";
   let description = [{
     Bufferization copies tiles into strided subviews with `memref.copy`,
     which `finalize-memref-to-llvm` turns into a call of `memrefCopy` from
     MLIR's C runner utilities unless both sides are contiguous. Compiled
     models must not need that library, so copies with non-identity layouts
-    become `linalg.copy` (and then loops); contiguous copies stay and become
+    become one `vector.transfer_read` and `vector.transfer_write` when they
+    are small (at most 256 elements), static and contiguous along their
+    last dimension on both sides (the vector tiles canonicalization folded
+    back into slice copies: a packed matmul panel row, a transposed tile),
+    else `linalg.copy` (and then loops); contiguous copies stay and become
     `memcpy`.
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"vectorTiles", "vector-tiles", "bool", /*default=*/"true",
+           "Copy small row-contiguous tiles with vector transfers (off: "
+           "loops; the GPU pipeline turns them into kernels)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def TracedGpuMapParallelLoops

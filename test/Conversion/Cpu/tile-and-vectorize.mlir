@@ -1,7 +1,9 @@
 // A matmul becomes cache blocks around an 8x32 register tile whose
 // accumulator stays in vector registers along the reduction loop, and one
-// broadcast multiply-add per accumulator row.
+// broadcast multiply-add per accumulator row. Its right-hand side is first
+// packed into contiguous 32-column panels (pack-rhs).
 // RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize,canonicalize,cse))' | FileCheck %s
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{pack-rhs=false},canonicalize,cse))' | FileCheck %s --check-prefix=UNPACKED
 // RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=CONTRACT
 
 func.func @mm(%a: tensor<128x512xf32>, %b: tensor<512x512xf32>) -> tensor<128x512xf32> {
@@ -14,19 +16,42 @@ func.func @mm(%a: tensor<128x512xf32>, %b: tensor<512x512xf32>) -> tensor<128x51
 
 // CHECK-LABEL: func.func @mm
 // CHECK-NOT:     linalg.matmul
-// Cache blocks (64 rows, 256 reductions, 256 columns), then column strips
-// of 32 and row tiles of 8 around the reduction loop.
+// The 512 x 512 right-hand side as 16 panels of 512 x 32, copied 16 floats
+// at a time (canonicalize folds the vector tile back to slices; after
+// bufferization traced-cpu-expand-copies makes them vector transfers).
+// CHECK:         %[[SPLIT:.*]] = tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [512, 16, 32]
+// CHECK:         tensor.empty() : tensor<16x512x32xf32>
+// CHECK:         tensor.extract_slice %[[SPLIT]]{{.*}} [1, 1, 16] [1, 1, 1] : tensor<512x16x32xf32> to tensor<1x1x16xf32>
+// CHECK:         tensor.insert_slice {{.*}} [1, 1, 16] [1, 1, 1] : tensor<1x1x16xf32> into tensor<16x512x32xf32>
+// Cache blocks (64 rows, 256 reductions), one panel at a time, row tiles of
+// 8 around the reduction loop, which reads a 1 x 32 row of the panel.
 // CHECK:         scf.for {{.*}} to %c128 step %c64
 // CHECK:         scf.for {{.*}} to %c512 step %c256
-// CHECK:         scf.for {{.*}} to %c512 step %c256
-// CHECK:         scf.for {{.*}} to %c256 step %c32
+// CHECK:         scf.for {{.*}} to %c16 step %c1
+// CHECK:         tensor.extract_slice %{{.*}} [1, 256, 32] [1, 1, 1] : tensor<1x256x32xf32> to tensor<256x32xf32>
 // CHECK:         scf.for {{.*}} to %c64 step %c8
 // CHECK:         scf.for {{.*}} to %c256 step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK:           tensor.extract_slice %{{.*}} [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
 // CHECK:           vector.broadcast %{{.*}} : f32 to vector<32xf32>
 // CHECK:           arith.mulf {{.*}} fastmath<contract> : vector<32xf32>
 // CHECK:           arith.addf {{.*}} fastmath<contract> : vector<32xf32>
 // CHECK-NOT:       vector.transfer_write
 // CHECK:           scf.yield {{.*}} vector<8x32xf32>
+// CHECK:         tensor.collapse_shape {{.*}} : tensor<128x16x32xf32> into tensor<128x512xf32>
+
+// Unpacked: cache blocks (64 rows, 256 reductions, 256 columns), then
+// column strips of 32 and row tiles of 8 around the reduction loop.
+// UNPACKED-LABEL: func.func @mm
+// UNPACKED-NOT:     tensor.expand_shape
+// UNPACKED:         scf.for {{.*}} to %c128 step %c64
+// UNPACKED:         scf.for {{.*}} to %c512 step %c256
+// UNPACKED:         scf.for {{.*}} to %c512 step %c256
+// UNPACKED:         scf.for {{.*}} to %c256 step %c32
+// UNPACKED:         scf.for {{.*}} to %c64 step %c8
+// UNPACKED:         scf.for {{.*}} to %c256 step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
+// UNPACKED:           tensor.extract_slice %{{.*}} [1, 32] [1, 1] : tensor<256x256xf32> to tensor<1x32xf32>
+// UNPACKED-NOT:       vector.transfer_write
+// UNPACKED:           scf.yield {{.*}} vector<8x32xf32>
 
 // CONTRACT:      vector.contract
 // CONTRACT-SAME:   vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
