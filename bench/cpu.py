@@ -123,15 +123,17 @@ def main():
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
-    print("\ntime ratio: traced / torch (for matmul: torch time / traced "
-          "time); compile: traced module to callable, traced-cpu-pipeline "
-          "plus LLVM -O3.")
+    print("\ntime ratio: traced time / torch time (for the matmul, torch "
+          "GFLOP/s / traced GFLOP/s); compile: traced module to callable, "
+          "traced-cpu-pipeline plus LLVM -O3.")
     if peak:
         gflops, lanes, runs = peak
+        threads = int(THREADS)
+        share = ours / (statistics.median(gflops) * threads)
         print(f"measured single-core FMA peak: {statistics.median(gflops):.1f} "
               f"GFLOP/s ({lanes}-lane vectors; runs {min(gflops):.0f} to "
-              f"{max(gflops):.0f}); the matmul reaches {ours / statistics.median(gflops):.0%} "
-              f"of it")
+              f"{max(gflops):.0f}); the matmul reaches {share:.0%} of "
+              + ("it" if threads == 1 else f"{threads} x it"))
 
 
 def fma_peak():
