@@ -20,9 +20,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = THREADS  # before numpy and torch load
 os.environ["OMP_NUM_THREADS"] = THREADS
 
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -33,17 +31,8 @@ import torchvision
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python",
                                 "tests"))
 import traced  # noqa: E402
+from timing import fma_peak_probe, median_ms  # noqa: E402
 from models import MLP  # noqa: E402
-
-
-def median_ms(fn, runs):
-    fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
 
 
 class MatMul(nn.Module):
@@ -138,21 +127,11 @@ def main():
 
 def fma_peak():
     """Runs bench/fma_peak.c 7 times; None when clang cannot build it."""
-    source = os.path.join(os.path.dirname(__file__), "fma_peak.c")
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "fma_peak")
-        try:
-            subprocess.run(["/usr/lib/llvm-22/bin/clang", "-O2", "-march=native",
-                            source, "-o", exe], check=True, capture_output=True)
-        except (OSError, subprocess.CalledProcessError):
+    with fma_peak_probe() as probe:
+        if probe is None:
             return None
-        gflops = []
-        for _ in range(7):
-            out = subprocess.run([exe, "20000000"], check=True, capture_output=True,
-                                 text=True).stdout.split()
-            gflops.append(float(out[0]))
-            lanes = int(out[1])
-        return gflops, lanes, 7
+        runs = [probe() for _ in range(7)]
+    return [g for g, _ in runs], runs[0][1], len(runs)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ BatchNorms into the convs and compare again, compile the result for this CPU
 and run it against torch and the interpreter with both latencies, then save
 it as bytecode and read it back with the weights bit-identical."""
 import os
-import statistics
 import tempfile
 import time
 
@@ -13,6 +12,7 @@ import torch
 import torchvision
 
 import traced
+from timing import median_ms
 
 
 def main():
@@ -59,15 +59,6 @@ def main():
     print(f"compiled vs torch eager: {np.abs(native - expected).max() / scale:.1e}"
           f"; compiled vs interpreter: {np.abs(native - fused).max() / scale:.1e}"
           f" (max |difference| / max |output|)")
-
-    def median_ms(fn, runs=10):
-        fn()
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return statistics.median(times) * 1e3
 
     xn = x.numpy()
     ours = median_ms(lambda: compiled(xn))

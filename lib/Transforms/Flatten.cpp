@@ -20,12 +20,7 @@ using namespace mlir::traced;
 namespace {
 /// The callee graph of a call of a traced submodule's method, if any.
 GraphOp calleeOf(CallMethodOp call, SymbolTableCollection &symbols) {
-  auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
-  if (!type)
-    return {};
-  auto top = call->getParentOfType<mlir::ModuleOp>();
-  auto module =
-      symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+  traced::ModuleOp module = receiverModule(call.getReceiver(), symbols);
   if (!module)
     return {};
   return dyn_cast_or_null<GraphOp>(
@@ -130,11 +125,7 @@ std::string pathFromSelf(GetAttrOp get, Value self) {
 Operation *tensorDeclOf(GetAttrOp get, SymbolTableCollection &symbols) {
   if (!isa<TensorType>(get.getType()))
     return nullptr;
-  auto type = cast<ModuleType>(get.getReceiver().getType());
-  auto top = get->getParentOfType<mlir::ModuleOp>();
-  auto module =
-      top ? symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName())
-          : traced::ModuleOp();
+  traced::ModuleOp module = receiverModule(get.getReceiver(), symbols);
   Operation *decl =
       module ? symbols.lookupSymbolIn(module, get.getNameAttr()) : nullptr;
   return isa_and_nonnull<ParameterOp, BufferOp>(decl) ? decl : nullptr;

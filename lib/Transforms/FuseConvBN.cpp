@@ -46,12 +46,7 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
 
   static bool isLeafOf(CallMethodOp call, StringRef functionalPart,
                        SymbolTableCollection &symbols) {
-    auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
-    if (!type)
-      return false;
-    auto top = call->getParentOfType<mlir::ModuleOp>();
-    auto m =
-        symbols.lookupSymbolIn<traced::ModuleOp>(top, type.getModuleName());
+    traced::ModuleOp m = receiverModule(call.getReceiver(), symbols);
     if (!m || !m.isLeaf())
       return false;
     const ModuleSpec *spec = OpLibrary::get().lookupModule(m.getClassName());

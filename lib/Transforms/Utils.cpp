@@ -15,8 +15,8 @@
 using namespace mlir;
 using namespace mlir::traced;
 
-static traced::ModuleOp receiverModule(Value receiver,
-                                       SymbolTableCollection &symbols) {
+traced::ModuleOp traced::receiverModule(Value receiver,
+                                        SymbolTableCollection &symbols) {
   auto type = dyn_cast<ModuleType>(receiver.getType());
   auto top = receiver.getParentRegion()->getParentOfType<mlir::ModuleOp>();
   if (!type || !top)

@@ -22,6 +22,10 @@ struct BoundOp {
   Attribute slot(StringRef name) const;
 };
 
+/// The traced.module a module-typed value (a getattr result, `self`)
+/// refers to, or null for any other value.
+traced::ModuleOp receiverModule(Value receiver, SymbolTableCollection &symbols);
+
 /// Binds a call_function or Tensor call_method of one of the `canonical`
 /// targets (any known target when `canonical` is empty); nullopt for
 /// anything else.

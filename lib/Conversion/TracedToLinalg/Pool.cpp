@@ -165,9 +165,10 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c) {
   return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
 }
 
-/// The (out, in) matrix averaging adaptive windows along one dimension.
+/// The (out, in) f32 matrix averaging adaptive windows along one dimension
+/// (the contraction casts its entries to the input's element type).
 static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
-                             int64_t out, Type et) {
+                             int64_t out) {
   std::vector<float> m(out * in, 0.0f);
   for (int64_t o = 0; o < out; ++o) {
     int64_t i0 = (o * in) / out, i1 = ((o + 1) * in + out - 1) / out;
@@ -175,10 +176,8 @@ static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
       m[o * in + i] = 1.0f / static_cast<float>(i1 - i0);
   }
   auto type = RankedTensorType::get({out, in}, b.getF32Type());
-  Value v = arith::ConstantOp::create(
+  return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(m)));
-  (void)et;
-  return v;
 }
 
 static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
@@ -196,8 +195,8 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
   int64_t h = inType.getDimSize(2), wd = inType.getDimSize(3);
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   Type et = resultType.getElementType();
-  Value ah = adaptiveWeights(b, loc, h, oh, et);
-  Value aw = adaptiveWeights(b, loc, wd, ow, et);
+  Value ah = adaptiveWeights(b, loc, h, oh);
+  Value aw = adaptiveWeights(b, loc, wd, ow);
   Value init = buildFilled(b, loc, outType, 0.0);
   // out(n, c, y, x) += in(n, c, i, j) * ah(y, i) * aw(x, j)
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
