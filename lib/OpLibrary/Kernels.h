@@ -43,6 +43,8 @@ TRACED_KERNEL(mul)
 TRACED_KERNEL(div)
 TRACED_KERNEL(rtruediv)
 TRACED_KERNEL(floorDivide)
+TRACED_KERNEL(remainder)
+TRACED_KERNEL(fmod)
 TRACED_KERNEL(pow)
 
 // Contractions (KernelsLinalg.cpp).

@@ -89,57 +89,50 @@ FailureOr<Operand> operand(const KernelArgs &args, StringRef name) {
                           << v.describe();
 }
 
-enum class Category { Bool, Int, Float };
-
-Category categoryOf(const Operand &o) {
-  if (o.isTensor) {
-    if (o.tensor.dtype() == DType::Bool)
-      return Category::Bool;
-    return isFloatingPoint(o.tensor.dtype()) ? Category::Float : Category::Int;
-  }
-  if (o.isBool)
-    return Category::Bool;
-  return o.isFloatNumber ? Category::Float : Category::Int;
+/// The operand's part in PyTorch's type promotion.
+PromotionOperand promotionOf(const Operand &o) {
+  if (o.isTensor)
+    return {o.tensor.dtype(), o.tensor.rank() == 0
+                                  ? PromotionPriority::ZeroDim
+                                  : PromotionPriority::Tensor};
+  return {o.isBool ? DType::Bool : o.isFloatNumber ? DType::F64 : DType::I64,
+          PromotionPriority::Scalar};
 }
 
-/// PyTorch's result dtype for a binary op of a tensor and/or a number.
-DType resultDType(const Operand &a, const Operand &b) {
-  if (a.isTensor && b.isTensor)
-    return promoteDTypes(a.tensor.dtype(), b.tensor.dtype());
-  const Operand &t = a.isTensor ? a : b;
-  const Operand &s = a.isTensor ? b : a;
-  Category ct = categoryOf(t), cs = categoryOf(s);
-  if (cs <= ct)
-    return t.tensor.dtype();
-  return cs == Category::Float ? DType::F32 : DType::I64;
-}
+/// How a binary op's result dtype follows from the promoted dtype.
+enum class ResultKind { Promoted, Float };
 
-/// Elementwise `fn(a, b)` with broadcasting; `floatResult` makes integer
-/// results true-division floats. Scalars with scalars stay Python numbers.
+/// Elementwise `fn(a, b)` with broadcasting, in the promoted dtype
+/// (torch.result_type; `Float` turns bool and integers into the default
+/// float, as true division does). `fn` is called with the storage type of
+/// that dtype (float for f32/f16/bf16, double, int64_t, uint8_t for bool);
+/// results are rounded or wrapped to the dtype. Python numbers enter in the
+/// result's dtype, as PyTorch wraps them. Two numbers give a Python number.
 template <typename Fn>
 FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
-                          Fn fn, bool floatResult = false) {
+                          Fn fn, ResultKind kind = ResultKind::Promoted) {
   FailureOr<Operand> a = operand(args, lhs), b = operand(args, rhs);
   if (failed(a) || failed(b))
     return failure();
   if (!a->isTensor && !b->isTensor) {
-    double r = fn(a->number, b->number);
-    bool isFloat = floatResult || a->isFloatNumber || b->isFloatNumber;
+    bool isFloat = kind == ResultKind::Float || a->isFloatNumber ||
+                   b->isFloatNumber;
     if (isFloat)
-      return RtValue::ofFloat(r);
-    return RtValue::ofInt(static_cast<int64_t>(r));
+      return RtValue::ofFloat(fn(a->number, b->number));
+    return RtValue::ofInt(fn(static_cast<int64_t>(a->number),
+                             static_cast<int64_t>(b->number)));
   }
-  DType dtype = resultDType(*a, *b);
-  if (floatResult && !isFloatingPoint(dtype))
-    dtype = DType::F32;
+  DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
+  if (kind == ResultKind::Float)
+    dtype = toFloatingDType(dtype);
   SmallVector<int64_t> shape;
   if (a->isTensor && b->isTensor) {
     FailureOr<SmallVector<int64_t>> s =
         broadcastShape(a->tensor.shape(), b->tensor.shape());
     if (failed(s))
-      return args.emitError() << "cannot broadcast tensors of shapes ["
-                              << a->tensor.shape().size() << "-D] and ["
-                              << b->tensor.shape().size() << "-D]";
+      return args.emitError()
+             << "the shapes of '" << lhs << "' and '" << rhs
+             << "' cannot be broadcast together";
     shape = *s;
   } else {
     shape.assign((a->isTensor ? a : b)->tensor.shape().begin(),
@@ -147,31 +140,115 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
   }
   Tensor out(dtype, shape);
   auto materialize = [&](const Operand &o) {
-    Tensor t = o.isTensor ? broadcastTo(o.tensor.to(dtype), shape) : Tensor();
-    return t;
+    return o.isTensor ? broadcastTo(o.tensor.to(dtype), shape) : Tensor();
   };
   Tensor ta = materialize(*a), tb = materialize(*b);
   int64_t n = out.numel();
+  LogicalResult status = success();
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
+    // Integer results compute in int64_t, bools in uint8_t (0/1).
     T *o = out.template data<T>();
     const T *pa = a->isTensor ? ta.template data<T>() : nullptr;
     const T *pb = b->isTensor ? tb.template data<T>() : nullptr;
-    // Numbers enter in the result's type, as PyTorch wraps them.
-    T sa = static_cast<T>(a->number), sb = static_cast<T>(b->number);
-    for (int64_t i = 0; i < n; ++i) {
-      double x = pa ? static_cast<double>(pa[i]) : static_cast<double>(sa);
-      double y = pb ? static_cast<double>(pb[i]) : static_cast<double>(sb);
-      if constexpr (std::is_same_v<T, float>)
-        o[i] = static_cast<float>(
-            fn(static_cast<float>(x), static_cast<float>(y)));
+    auto scalar = [&](const Operand &x) -> T {
+      if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(x.number);
       else
+        return static_cast<T>(
+            wrapToDType(static_cast<int64_t>(x.number), dtype));
+    };
+    T sa = scalar(*a), sb = scalar(*b);
+    for (int64_t i = 0; i < n; ++i) {
+      T x = pa ? pa[i] : sa, y = pb ? pb[i] : sb;
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        o[i] = static_cast<T>(fn(static_cast<int64_t>(x),
+                                 static_cast<int64_t>(y)) != 0);
+      } else {
         o[i] = static_cast<T>(fn(x, y));
+      }
     }
     return 0;
   });
+  if (failed(status))
+    return failure();
   out.roundToDType();
   return RtValue(out);
+}
+
+/// PyTorch's floor division: Python's `//` for integers; for floats,
+/// div_floor_floating (the quotient of the exact remainder, rounded).
+template <typename T> T floorDiv(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    T q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+      --q;
+    return q;
+  } else {
+    if (b == 0)
+      return a / b;
+    T mod = std::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0)))
+      div -= 1;
+    if (div == 0)
+      return std::copysign(T(0), a / b);
+    T floordiv = std::floor(div);
+    if (div - floordiv > T(0.5))
+      floordiv += 1;
+    return floordiv;
+  }
+}
+
+/// Python's `%`: the remainder takes the divisor's sign.
+template <typename T> T remainderOf(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    T r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+      r += b;
+    return r;
+  } else {
+    T r = std::fmod(a, b);
+    if (r != 0 && ((b < 0) != (r < 0)))
+      r += b;
+    return r;
+  }
+}
+
+/// C's fmod: the remainder takes the dividend's sign.
+template <typename T> T fmodOf(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return a % b;
+  else
+    return std::fmod(a, b);
+}
+
+/// Integer division and remainder by zero raise ZeroDivisionError in
+/// PyTorch; checked before an integer `//`, `%`, fmod or rounding divide.
+LogicalResult checkIntegerDivisor(const KernelArgs &args, StringRef lhs,
+                                  StringRef rhs) {
+  FailureOr<Operand> a = operand(args, lhs), b = operand(args, rhs);
+  if (failed(a) || failed(b))
+    return failure();
+  if (!a->isTensor && !b->isTensor) {
+    if (!a->isFloatNumber && !b->isFloatNumber && b->number == 0)
+      return args.emitError() << "integer division or modulo by zero";
+    return success();
+  }
+  DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
+  if (!isIntegral(dtype))
+    return success();
+  bool zero = false;
+  if (b->isTensor) {
+    for (int64_t i = 0, n = b->tensor.numel(); i < n && !zero; ++i)
+      zero = b->tensor.getInt(i) == 0;
+  } else {
+    zero = wrapToDType(static_cast<int64_t>(b->number), dtype) == 0;
+  }
+  if (zero)
+    return args.emitError() << "integer division by zero (argument '" << rhs
+                            << "' holds a zero)";
+  return success();
 }
 
 FailureOr<double> alphaOf(const KernelArgs &args) {
@@ -298,6 +375,21 @@ FailureOr<RtValue> neg(const KernelArgs &args) {
   return unaryAny(args, [](double x) { return -x; });
 }
 
+/// `-` of two bools is an error in PyTorch (use `^` or logical_xor).
+static LogicalResult checkNotBoolSub(const KernelArgs &args) {
+  auto isBool = [&](StringRef name) {
+    const RtValue &v = args.get(name);
+    if (v.isTensor())
+      return v.tensor().dtype() == DType::Bool;
+    return std::holds_alternative<bool>(v.v);
+  };
+  if (isBool("input") && isBool("other"))
+    return args.emitError()
+           << "subtraction of two bools is not supported (torch raises); "
+              "use logical_xor";
+  return success();
+}
+
 FailureOr<RtValue> add(const KernelArgs &args) {
   FailureOr<double> alpha = alphaOf(args);
   if (failed(alpha))
@@ -312,7 +404,7 @@ FailureOr<RtValue> add(const KernelArgs &args) {
 
 FailureOr<RtValue> sub(const KernelArgs &args) {
   FailureOr<double> alpha = alphaOf(args);
-  if (failed(alpha))
+  if (failed(alpha) || failed(checkNotBoolSub(args)))
     return failure();
   double k = *alpha;
   if (k == 1)
@@ -323,11 +415,20 @@ FailureOr<RtValue> sub(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> rsub(const KernelArgs &args) {
+  if (failed(checkNotBoolSub(args)))
+    return failure();
   return binary(args, "input", "other", [](auto x, auto y) { return y - x; });
 }
 
 FailureOr<RtValue> mul(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) { return x * y; });
+  return binary(args, "input", "other", [](auto x, auto y) {
+    if constexpr (std::is_integral_v<decltype(x)>)
+      // Wraps like the narrower integer types do, without signed overflow.
+      return static_cast<decltype(x)>(static_cast<uint64_t>(x) *
+                                      static_cast<uint64_t>(y));
+    else
+      return x * y;
+  });
 }
 
 FailureOr<RtValue> div(const KernelArgs &args) {
@@ -335,39 +436,92 @@ FailureOr<RtValue> div(const KernelArgs &args) {
   if (mode.isNone())
     return binary(
         args, "input", "other", [](auto x, auto y) { return x / y; },
-        /*floatResult=*/true);
+        ResultKind::Float);
   FailureOr<std::string> m = args.getStr("rounding_mode");
   if (failed(m))
     return failure();
+  if (*m != "trunc" && *m != "floor")
+    return args.emitError() << "rounding_mode must be None, \"trunc\" or "
+                               "\"floor\", got \""
+                            << *m << "\"";
+  if (failed(checkIntegerDivisor(args, "input", "other")))
+    return failure();
   if (*m == "trunc")
     return binary(args, "input", "other", [](auto x, auto y) {
-      return static_cast<decltype(x)>(std::trunc(static_cast<double>(x) / y));
+      if constexpr (std::is_integral_v<decltype(x)>)
+        return x / y;
+      else
+        return std::trunc(x / y);
     });
-  if (*m == "floor")
-    return binary(args, "input", "other", [](auto x, auto y) {
-      return static_cast<decltype(x)>(std::floor(static_cast<double>(x) / y));
-    });
-  return args.emitError() << "rounding_mode must be None, \"trunc\" or "
-                             "\"floor\", got \""
-                          << *m << "\"";
+  return binary(args, "input", "other",
+                [](auto x, auto y) { return floorDiv(x, y); });
 }
 
 FailureOr<RtValue> rtruediv(const KernelArgs &args) {
   return binary(
       args, "input", "other", [](auto x, auto y) { return y / x; },
-      /*floatResult=*/true);
+      ResultKind::Float);
 }
 
 FailureOr<RtValue> floorDivide(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) {
-    return static_cast<decltype(x)>(std::floor(static_cast<double>(x) / y));
-  });
+  if (failed(checkIntegerDivisor(args, "input", "other")))
+    return failure();
+  return binary(args, "input", "other",
+                [](auto x, auto y) { return floorDiv(x, y); });
+}
+
+FailureOr<RtValue> remainder(const KernelArgs &args) {
+  if (failed(checkIntegerDivisor(args, "input", "other")))
+    return failure();
+  return binary(args, "input", "other",
+                [](auto x, auto y) { return remainderOf(x, y); });
+}
+
+FailureOr<RtValue> fmod(const KernelArgs &args) {
+  if (failed(checkIntegerDivisor(args, "input", "other")))
+    return failure();
+  return binary(args, "input", "other",
+                [](auto x, auto y) { return fmodOf(x, y); });
+}
+
+/// Integer powers by repeated squaring (wrapping), as PyTorch's integer
+/// pow does; a negative exponent is an error there.
+static int64_t intPow(int64_t base, int64_t exp) {
+  uint64_t result = 1, b = static_cast<uint64_t>(base);
+  while (exp > 0) {
+    if (exp & 1)
+      result *= b;
+    b *= b;
+    exp >>= 1;
+  }
+  return static_cast<int64_t>(result);
 }
 
 FailureOr<RtValue> pow(const KernelArgs &args) {
+  // Integer results with negative integer exponents are an error in torch.
+  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "exponent");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->isTensor || b->isTensor) {
+    DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
+    if (isIntegral(dtype, /*includeBool=*/false)) {
+      bool negative = false;
+      if (b->isTensor)
+        for (int64_t i = 0, n = b->tensor.numel(); i < n && !negative; ++i)
+          negative = b->tensor.getInt(i) < 0;
+      else
+        negative = b->number < 0;
+      if (negative)
+        return args.emitError()
+               << "integers to negative integer powers are not allowed";
+    }
+  }
   return binary(args, "input", "exponent", [](auto x, auto y) {
-    return static_cast<decltype(x)>(
-        std::pow(static_cast<double>(x), static_cast<double>(y)));
+    using T = decltype(x);
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(intPow(x, y));
+    else
+      return static_cast<T>(std::pow(x, y));
   });
 }
 

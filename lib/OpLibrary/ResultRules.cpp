@@ -54,15 +54,6 @@ struct RuleHelper {
   }
 };
 
-enum class Category { Bool, Int, Float };
-
-Category categoryOf(Type t) {
-  if (t.isInteger(1))
-    return Category::Bool;
-  if (isa<FloatType>(t))
-    return Category::Float;
-  return Category::Int;
-}
 } // namespace
 
 static std::string shapeStr(ArrayRef<int64_t> shape) {
@@ -83,37 +74,55 @@ static int64_t mulDims(int64_t a, int64_t b) {
                                                               : a * b;
 }
 
-/// PyTorch's result dtype for `a op b`; scalars are Python numbers (i64, f64,
-/// i1) and take part only through their category.
-static Type promote(Type a, bool aTensor, Type b, bool bTensor,
-                    MLIRContext *ctx) {
-  Builder builder(ctx);
-  // Quantized, complex and other element types: only equal types combine;
-  // otherwise the result is unknown (null).
-  if (!a.isIntOrFloat() || !b.isIntOrFloat())
-    return a == b ? a : Type();
-  Category ca = categoryOf(a), cb = categoryOf(b);
-  if (aTensor && bTensor) {
-    if (ca != cb)
-      return ca > cb ? a : b;
-    if (a == b)
-      return a;
-    unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
-    if (wa != wb)
-      return wa > wb ? a : b;
-    return builder.getF32Type(); // f16 with bf16
+/// An operand's part in type promotion: a tensor type by its rank, or a
+/// Python number (i64, f64, i1) by its type; nullopt for other types
+/// (quantized, complex, opaque).
+static std::optional<PromotionOperand> promotionOperand(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+    std::optional<DType> d = dtypeFromType(tensor.getElementType());
+    if (!d)
+      return std::nullopt;
+    return PromotionOperand{*d, tensor.getRank() == 0
+                                    ? PromotionPriority::ZeroDim
+                                    : PromotionPriority::Tensor};
   }
-  if (!aTensor && !bTensor) {
-    Category c = std::max(ca, cb);
-    return c == Category::Float ? Type(builder.getF64Type())
-                                : Type(builder.getI64Type());
+  if (t.isInteger(1))
+    return PromotionOperand{DType::Bool, PromotionPriority::Scalar};
+  if (t.isInteger(64))
+    return PromotionOperand{DType::I64, PromotionPriority::Scalar};
+  if (t.isF64())
+    return PromotionOperand{DType::F64, PromotionPriority::Scalar};
+  return std::nullopt;
+}
+
+/// torch.result_type of operands given by their Python types (tensors and
+/// numbers); null when an operand has no dtype we know, unless all such
+/// operands share one element type (kept as it is).
+static Type resultElementType(ArrayRef<Type> types, MLIRContext *ctx) {
+  SmallVector<PromotionOperand> operands;
+  Type unknown;
+  for (Type t : types) {
+    std::optional<PromotionOperand> o = promotionOperand(t);
+    if (o) {
+      operands.push_back(*o);
+      continue;
+    }
+    Type elt = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
+    if (unknown && unknown != elt)
+      return Type();
+    unknown = elt;
   }
-  Type tensorElt = aTensor ? a : b;
-  Category ct = aTensor ? ca : cb, cs = aTensor ? cb : ca;
-  if (cs <= ct)
-    return tensorElt;
-  return cs == Category::Float ? Type(builder.getF32Type())
-                               : Type(builder.getI64Type());
+  if (unknown)
+    return operands.empty() ? unknown : Type();
+  return typeFromDType(ctx, resultType(operands));
+}
+
+/// The Python type of a number of dtype `d`: i1, i64 or f64.
+static Type pythonNumberType(DType d, MLIRContext *ctx) {
+  Builder b(ctx);
+  if (d == DType::Bool)
+    return b.getI1Type();
+  return isFloatingPoint(d) ? Type(b.getF64Type()) : Type(b.getI64Type());
 }
 
 static FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
@@ -134,16 +143,22 @@ static LogicalResult binary(const BoundCall &call,
   auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
   if ((ta && !ta.hasRank()) || (tb && !tb.hasRank()))
     return h.unknown();
-  Type ea = ta ? ta.getElementType() : a, eb = tb ? tb.getElementType() : b;
-  if (!ea.isIntOrFloat() || !eb.isIntOrFloat())
-    return h.unknown();
-  Type elt = promote(ea, bool(ta), eb, bool(tb), call.getContext());
-  if (trueDivide && !isa<FloatType>(elt)) {
-    Builder builder(call.getContext());
-    elt = (ta || tb) ? Type(builder.getF32Type()) : Type(builder.getF64Type());
+  MLIRContext *ctx = call.getContext();
+  if (!ta && !tb) {
+    // Python numbers give a Python number.
+    std::optional<PromotionOperand> pa = promotionOperand(a),
+                                    pb = promotionOperand(b);
+    if (!pa || !pb)
+      return h.unknown();
+    DType d = promoteDTypes(pa->dtype, pb->dtype);
+    return h.result(pythonNumberType(trueDivide ? DType::F64 : d, ctx));
   }
-  if (!ta && !tb)
-    return h.result(elt);
+  Type elt = resultElementType({a, b}, ctx);
+  if (!elt)
+    return h.unknown();
+  if (trueDivide)
+    if (std::optional<DType> d = dtypeFromType(elt))
+      elt = typeFromDType(ctx, toFloatingDType(*d));
   ArrayRef<int64_t> sa = ta ? ta.getShape() : ArrayRef<int64_t>();
   ArrayRef<int64_t> sb = tb ? tb.getShape() : ArrayRef<int64_t>();
   FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, sa, sb);
@@ -158,6 +173,19 @@ LogicalResult sameAsInput(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   results.push_back(call.getType("input"));
   return success();
+}
+
+LogicalResult floatUnary(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<DType> d = dtypeFromType(input.getElementType());
+  if (!d)
+    return h.result(input);
+  return h.result(input.getShape(),
+                  typeFromDType(call.getContext(), toFloatingDType(*d)));
 }
 
 LogicalResult arithmetic(const BoundCall &call,
@@ -338,11 +366,15 @@ static LogicalResult matmulShapes(const BoundCall &call,
     out.push_back(sa[sa.size() - 2]);
   if (!vecB)
     out.push_back(sb.back());
-  Type elt = promote(a.getElementType(), true, b.getElementType(), true,
-                     call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  if (a.getElementType() != b.getElementType()) {
+    // Quantized operands (the quant dialect's types) are not checked here.
+    if (!dtypeFromType(a.getElementType()) ||
+        !dtypeFromType(b.getElementType()))
+      return h.unknown();
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  }
+  return h.result(out, a.getElementType());
 }
 
 LogicalResult matmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -813,7 +845,6 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (failed(n))
     return failure();
   SmallVector<int64_t> out(ts[0].getShape());
-  Type elt = ts[0].getElementType();
   for (RankedTensorType t : llvm::drop_begin(ts)) {
     if (t.getRank() != rank)
       return call.emitError() << "tensors must have the same rank, got "
@@ -827,10 +858,14 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
         return call.emitError() << "sizes of " << ts[0] << " and " << t
                                 << " differ in dimension " << i;
     }
-    elt = promote(elt, true, t.getElementType(), true, call.getContext());
-    if (!elt)
-      return h.unknown();
   }
+  SmallVector<Type> types(ts.begin(), ts.end());
+  // cat promotes its tensors among themselves, whatever their ranks.
+  for (Type &t : types)
+    t = RankedTensorType::get({1}, cast<RankedTensorType>(t).getElementType());
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
   return h.result(out, elt);
 }
 

@@ -163,6 +163,63 @@ DType traced::promoteDTypes(DType a, DType b) {
   return rankOf(a) > rankOf(b) ? a : b;
 }
 
+static bool isFloatCategory(DType d) { return isFloatingPoint(d); }
+
+// torch's combine_categories: a lower-priority dtype counts only when its
+// category is higher (float over int, int over bool).
+static std::optional<DType> combineCategories(std::optional<DType> higher,
+                                              std::optional<DType> lower) {
+  if (!higher)
+    return lower;
+  if (!lower)
+    return higher;
+  if (isFloatCategory(*higher))
+    return higher;
+  if (*higher == DType::Bool || isFloatCategory(*lower))
+    return promoteDTypes(*higher, *lower);
+  return higher;
+}
+
+DType traced::resultType(ArrayRef<PromotionOperand> operands) {
+  std::optional<DType> dims, zeroDim, scalars;
+  for (const PromotionOperand &o : operands) {
+    std::optional<DType> *slot = o.priority == PromotionPriority::Tensor
+                                     ? &dims
+                                 : o.priority == PromotionPriority::ZeroDim
+                                     ? &zeroDim
+                                     : &scalars;
+    DType d = o.dtype;
+    // A Python float counts as the default float dtype.
+    if (o.priority == PromotionPriority::Scalar && isFloatingPoint(d))
+      d = kDefaultFloat;
+    *slot = *slot ? promoteDTypes(**slot, d) : d;
+  }
+  std::optional<DType> r =
+      combineCategories(dims, combineCategories(zeroDim, scalars));
+  return r ? *r : kDefaultFloat;
+}
+
+DType traced::toFloatingDType(DType dtype) {
+  return isFloatingPoint(dtype) ? dtype : kDefaultFloat;
+}
+
+int64_t traced::wrapToDType(int64_t v, DType dtype) {
+  switch (dtype) {
+  case DType::Bool:
+    return v != 0;
+  case DType::U8:
+    return static_cast<uint8_t>(v);
+  case DType::I8:
+    return static_cast<int8_t>(v);
+  case DType::I16:
+    return static_cast<int16_t>(v);
+  case DType::I32:
+    return static_cast<int32_t>(v);
+  default:
+    return v;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor
 //===----------------------------------------------------------------------===//
@@ -255,6 +312,20 @@ Tensor Tensor::to(DType dtype) const {
 }
 
 void Tensor::roundToDType() {
+  if (dtype_ == DType::Bool) {
+    uint8_t *p = data<uint8_t>();
+    for (int64_t i = 0; i < numel_; ++i)
+      p[i] = p[i] != 0;
+    return;
+  }
+  if (storage() == Storage::Int) {
+    if (dtype_ == DType::I64)
+      return;
+    int64_t *p = data<int64_t>();
+    for (int64_t i = 0; i < numel_; ++i)
+      p[i] = wrapToDType(p[i], dtype_);
+    return;
+  }
   if (dtype_ != DType::F16 && dtype_ != DType::BF16)
     return;
   const llvm::fltSemantics &sem = dtype_ == DType::F16

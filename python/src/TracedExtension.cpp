@@ -722,14 +722,21 @@ PYBIND11_MODULE(_traced, m) {
                 auto t = item.cast<py::tuple>();
                 std::string data = t[0].cast<std::string>();
                 auto shape = t[2].cast<std::vector<int64_t>>();
-                Type elt = dtypeFromName(ctx, t[1].cast<std::string>());
-                auto type = RankedTensorType::get(shape, elt);
-                auto attr = DenseElementsAttr::getFromRawBuffer(
-                    type, ArrayRef<char>(data.data(), data.size()));
-                FailureOr<Tensor> tensor = tensorFromElements(attr);
-                if (failed(tensor))
-                  fail("unsupported input array");
-                values.push_back(RtValue(*tensor));
+                // Raw little-endian elements, one byte per bool (numpy's
+                // layout): decoded directly, not through a dense attribute
+                // (whose i1 raw buffers are bit-packed).
+                std::string dtype = t[1].cast<std::string>();
+                std::optional<DType> d = traced::dtypeFromName(dtype);
+                if (!d)
+                  fail("unsupported dtype '" + dtype + "'");
+                Tensor tensor(*d, shape);
+                if (data.size() !=
+                    static_cast<size_t>(tensor.numel()) * rawElementBytes(*d))
+                  fail("input array of " + dtype + " has " +
+                       std::to_string(data.size()) +
+                       " bytes, which does not match its shape");
+                decodeRaw(tensor, data.data());
+                values.push_back(RtValue(tensor));
               } else if (py::isinstance<py::bool_>(item)) {
                 values.push_back(RtValue::ofBool(item.cast<bool>()));
               } else if (py::isinstance<py::int_>(item)) {

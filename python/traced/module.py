@@ -15,6 +15,28 @@ _NUMPY_DTYPES = {
 }
 
 
+def _contiguous(x):
+    """A C-contiguous numpy array of `x`; unlike np.ascontiguousarray, a 0-d
+    array stays 0-d."""
+    return np.asarray(x, order="C")
+
+
+def _input_arg(x):
+    """(bytes, dtype name, shape) of an array-like: numpy arrays, or torch
+    tensors (the only way to pass bfloat16, which numpy lacks)."""
+    if hasattr(x, "detach"):  # a torch tensor
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":
+            return (x.contiguous().view(dtype=__import__("torch").int16).numpy().tobytes(),
+                    "bfloat16", list(x.shape))
+        x = x.numpy()
+    array = _contiguous(x)
+    dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
+    if dtype is None:
+        raise Error(f"cannot interpret a numpy array of dtype {array.dtype}")
+    return (array.tobytes(), dtype, list(array.shape))
+
+
 def _to_numpy(data, dtype, shape):
     if dtype == "bfloat16":
         raw = np.frombuffer(data, dtype=np.uint16).astype(np.uint32) << 16
@@ -64,11 +86,7 @@ class Module:
         for x in inputs:
             # Python numbers pass as they are; arrays (numpy, torch) as data.
             if x is not None and not isinstance(x, (int, float, bool)):
-                array = np.ascontiguousarray(np.asarray(x))
-                dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
-                if dtype is None:
-                    raise Error(f"cannot interpret a numpy array of dtype {array.dtype}")
-                args.append((array.tobytes(), dtype, list(array.shape)))
+                args.append(_input_arg(x))
             else:
                 args.append(x)
         results = self._state.interpret(args, module or "", graph)
@@ -171,7 +189,7 @@ class ModuleView:
         if kind not in ("parameter", "buffer"):
             raise Error(f"only parameters and buffers can be assigned; "
                         f"'{name}' of @{self._sym} is {kind or 'not an attribute'}")
-        array = np.ascontiguousarray(value)
+        array = _contiguous(value)
         dtype = {v: k for k, v in _NUMPY_DTYPES.items()}.get(array.dtype.type)
         if dtype is None:
             raise Error(f"cannot store a numpy array of dtype {array.dtype}")
@@ -455,7 +473,7 @@ class _Inserter:
 
     def constant(self, value, type=None):
         if isinstance(value, np.ndarray):
-            array = np.ascontiguousarray(value)
+            array = _contiguous(value)
             dtype = {v: k for k, v in _NUMPY_DTYPES.items()}[array.dtype.type]
             op = self._graph._state.create_constant(
                 self._graph._module, self._graph._name,

@@ -42,8 +42,34 @@ llvm::StringRef dtypeName(DType dtype); // "float32", ...
 std::optional<DType> dtypeFromName(llvm::StringRef name);
 std::optional<DType> dtypeFromType(Type elementType);
 Type typeFromDType(MLIRContext *ctx, DType dtype);
-/// PyTorch's promotion of two tensor dtypes.
+/// PyTorch's promotion of two tensor dtypes (torch.promote_types).
 DType promoteDTypes(DType a, DType b);
+
+/// How an operand takes part in PyTorch's type promotion
+/// (torch.result_type): tensors with dimensions first, then 0-d tensors,
+/// then Python numbers. A lower priority changes the result only when its
+/// category (bool < integer < floating) is higher.
+enum class PromotionPriority { Tensor, ZeroDim, Scalar };
+struct PromotionOperand {
+  /// A Python number's dtype is Bool, I64 or F64 by its type.
+  DType dtype;
+  PromotionPriority priority;
+};
+/// The default floating dtype (torch.get_default_dtype()).
+constexpr DType kDefaultFloat = DType::F32;
+/// torch.result_type over `operands` (at least one).
+DType resultType(llvm::ArrayRef<PromotionOperand> operands);
+/// The dtype of float-only ops (sqrt, exp, sigmoid, true division): floating
+/// dtypes stay, bool and integers become the default float.
+DType toFloatingDType(DType dtype);
+/// Whether `dtype` is bool or an integer type.
+inline bool isIntegral(DType dtype, bool includeBool = true) {
+  return dtype == DType::Bool ? includeBool
+                              : storageOf(dtype) == Storage::Int;
+}
+/// Wraps an int64 into the range of the integer dtype `dtype` (two's
+/// complement, as a C cast to the narrower type does); bool becomes 0/1.
+int64_t wrapToDType(int64_t value, DType dtype);
 
 class Tensor {
 public:
@@ -75,7 +101,8 @@ public:
   Tensor reshaped(llvm::ArrayRef<int64_t> shape) const;
   /// The elements converted to `dtype` (a copy; shares when equal).
   Tensor to(DType dtype) const;
-  /// Rounds float storage to the precision of f16/bf16 tensors.
+  /// Rounds float storage to the precision of f16/bf16 tensors, and wraps
+  /// integer storage into the range of narrow integer types (bool: 0/1).
   void roundToDType();
 
   /// Row-major strides of the shape.
