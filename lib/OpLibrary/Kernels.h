@@ -45,6 +45,9 @@ TRACED_KERNEL(rtruediv)
 TRACED_KERNEL(floorDivide)
 TRACED_KERNEL(remainder)
 TRACED_KERNEL(fmod)
+TRACED_KERNEL(rfloordiv)
+TRACED_KERNEL(rpow)
+TRACED_KERNEL(rremainder)
 TRACED_KERNEL(pow)
 
 // Contractions (KernelsLinalg.cpp).

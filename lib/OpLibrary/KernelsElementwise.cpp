@@ -332,19 +332,71 @@ FailureOr<RtValue> tanh(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> clamp(const KernelArgs &args) {
-  std::optional<double> lo = args.get("min").number(),
-                        hi = args.get("max").number();
-  if (!lo && !hi)
+  FailureOr<Operand> x = operand(args, "input");
+  if (failed(x) || !x->isTensor)
+    return args.emitError() << "argument 'input' must be a tensor";
+  SmallVector<PromotionOperand> promotion{promotionOf(*x)};
+  SmallVector<int64_t> shape(x->tensor.shape());
+  std::optional<Operand> bounds[2];
+  const char *names[2] = {"min", "max"};
+  for (int i = 0; i < 2; ++i) {
+    if (args.isNone(names[i]))
+      continue;
+    FailureOr<Operand> b = operand(args, names[i]);
+    if (failed(b))
+      return failure();
+    promotion.push_back(promotionOf(*b));
+    if (b->isTensor) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShape(shape, b->tensor.shape());
+      if (failed(s))
+        return args.emitError() << "the shape of '" << names[i]
+                                << "' cannot be broadcast to the input's";
+      shape = *s;
+    }
+    bounds[i] = *b;
+  }
+  if (!bounds[0] && !bounds[1])
     return args.emitError() << "at least one of 'min' and 'max' must be given";
-  return unaryAny(args, [lo, hi](double x) {
-    if (x != x)
-      return x;
-    if (lo)
-      x = std::max(x, *lo);
-    if (hi)
-      x = std::min(x, *hi);
-    return x;
+  // Bounds take the result dtype (integers wrap, as torch converts them).
+  DType dtype = resultType(promotion);
+  auto materialize = [&](const Operand &o) {
+    if (o.isTensor)
+      return broadcastTo(o.tensor.to(dtype), shape);
+    Tensor t(dtype, {});
+    if (isFloatingPoint(dtype))
+      t.setDouble(0, o.number);
+    else
+      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
+    t.roundToDType();
+    return broadcastTo(t, shape);
+  };
+  Tensor in = materialize(*x);
+  Tensor lo = bounds[0] ? materialize(*bounds[0]) : Tensor();
+  Tensor hi = bounds[1] ? materialize(*bounds[1]) : Tensor();
+  Tensor out(dtype, shape);
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *px = in.template data<T>();
+    const T *pl = lo.defined() ? lo.template data<T>() : nullptr;
+    const T *ph = hi.defined() ? hi.template data<T>() : nullptr;
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = out.numel(); i < n; ++i) {
+      // min(max(x, lo), hi), NaN in any operand propagating.
+      T v = px[i];
+      if (pl) {
+        T l = pl[i];
+        v = (l != l) ? l : (v < l ? l : v);
+      }
+      if (ph) {
+        T h = ph[i];
+        v = (h != h) ? h : (v > h ? h : v);
+      }
+      o[i] = v;
+    }
+    return 0;
   });
+  return RtValue(out);
 }
 
 FailureOr<RtValue> exp(const KernelArgs &args) {
@@ -487,6 +539,8 @@ FailureOr<RtValue> fmod(const KernelArgs &args) {
 /// Integer powers by repeated squaring (wrapping), as PyTorch's integer
 /// pow does; a negative exponent is an error there.
 static int64_t intPow(int64_t base, int64_t exp) {
+  if (exp < 0)
+    return base == 1 ? 1 : base == -1 ? (exp % 2 ? -1 : 1) : 0;
   uint64_t result = 1, b = static_cast<uint64_t>(base);
   while (exp > 0) {
     if (exp & 1)
@@ -497,32 +551,48 @@ static int64_t intPow(int64_t base, int64_t exp) {
   return static_cast<int64_t>(result);
 }
 
-FailureOr<RtValue> pow(const KernelArgs &args) {
-  // Integer results with negative integer exponents are an error in torch.
-  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "exponent");
+/// `base ** exponent`: an integer result with a negative Python-number
+/// exponent is an error in torch; negative tensor exponents give 0 (or +-1
+/// for a base of +-1), as torch's integer pow does.
+static FailureOr<RtValue> powOf(const KernelArgs &args, StringRef base,
+                                StringRef exponent) {
+  FailureOr<Operand> a = operand(args, base), b = operand(args, exponent);
   if (failed(a) || failed(b))
     return failure();
-  if (a->isTensor || b->isTensor) {
-    DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
-    if (isIntegral(dtype, /*includeBool=*/false)) {
-      bool negative = false;
-      if (b->isTensor)
-        for (int64_t i = 0, n = b->tensor.numel(); i < n && !negative; ++i)
-          negative = b->tensor.getInt(i) < 0;
-      else
-        negative = b->number < 0;
-      if (negative)
-        return args.emitError()
-               << "integers to negative integer powers are not allowed";
-    }
-  }
-  return binary(args, "input", "exponent", [](auto x, auto y) {
+  if (a->isTensor && !b->isTensor && b->number < 0 &&
+      isIntegral(resultType({promotionOf(*a), promotionOf(*b)}),
+                 /*includeBool=*/false))
+    return args.emitError()
+           << "integers to negative integer powers are not allowed";
+  return binary(args, base, exponent, [](auto x, auto y) {
     using T = decltype(x);
     if constexpr (std::is_integral_v<T>)
       return static_cast<T>(intPow(x, y));
     else
       return static_cast<T>(std::pow(x, y));
   });
+}
+
+FailureOr<RtValue> pow(const KernelArgs &args) {
+  return powOf(args, "input", "exponent");
+}
+
+FailureOr<RtValue> rpow(const KernelArgs &args) {
+  return powOf(args, "other", "input");
+}
+
+FailureOr<RtValue> rfloordiv(const KernelArgs &args) {
+  if (failed(checkIntegerDivisor(args, "other", "input")))
+    return failure();
+  return binary(args, "other", "input",
+                [](auto x, auto y) { return floorDiv(x, y); });
+}
+
+FailureOr<RtValue> rremainder(const KernelArgs &args) {
+  if (failed(checkIntegerDivisor(args, "other", "input")))
+    return failure();
+  return binary(args, "other", "input",
+                [](auto x, auto y) { return remainderOf(x, y); });
 }
 
 } // namespace mlir::traced::kernels

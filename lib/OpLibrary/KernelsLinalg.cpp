@@ -30,6 +30,24 @@ void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
               transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
               beta, c, ldc);
 }
+/// Integer products wrap like torch's (no signed-overflow UB: unsigned
+/// arithmetic); narrower types are wrapped by the caller.
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const int64_t *a, int64_t lda, const int64_t *b, int64_t ldb,
+          int64_t beta, int64_t *c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      uint64_t acc = beta ? static_cast<uint64_t>(beta) *
+                                static_cast<uint64_t>(c[i * ldc + j])
+                          : 0;
+      for (int64_t p = 0; p < k; ++p) {
+        int64_t x = transA ? a[p * lda + i] : a[i * lda + p];
+        int64_t y = transB ? b[j * ldb + p] : b[p * ldb + j];
+        acc += static_cast<uint64_t>(x) * static_cast<uint64_t>(y);
+      }
+      c[i * ldc + j] = static_cast<int64_t>(acc);
+    }
+}
 
 /// Float-storage tensors of one dtype, or an error.
 LogicalResult sameFloat(const KernelArgs &args, ArrayRef<const Tensor *> ts) {
@@ -54,8 +72,11 @@ void batchedGemm(const T *a, int64_t batchA, const T *b, int64_t batchB,
 
 FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
                                 const Tensor &b0) {
-  if (failed(sameFloat(args, {&a0, &b0})))
-    return failure();
+  // torch multiplies integer matrices too, but not bools or mixed dtypes.
+  if (a0.dtype() != b0.dtype() || a0.dtype() == DType::Bool)
+    return args.emitError() << "expects tensors of one non-bool dtype, got "
+                            << dtypeName(a0.dtype()) << " and "
+                            << dtypeName(b0.dtype());
   if (a0.rank() == 0 || b0.rank() == 0)
     return args.emitError() << "both arguments to matmul must be at least 1-D";
   Tensor a = a0, b = b0;
@@ -94,6 +115,9 @@ FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
   if (a.storage() == Storage::Double)
     batchedGemm(ea.data<double>(), ea.dim(0), eb.data<double>(), eb.dim(0),
                 batchCount, m, k, n, out.data<double>());
+  else if (a.storage() == Storage::Int)
+    batchedGemm(ea.data<int64_t>(), ea.dim(0), eb.data<int64_t>(), eb.dim(0),
+                batchCount, m, k, n, out.data<int64_t>());
   else
     batchedGemm(ea.data<float>(), ea.dim(0), eb.data<float>(), eb.dim(0),
                 batchCount, m, k, n, out.data<float>());

@@ -175,6 +175,16 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    return h.result(input.getShape(), dtype.getType());
+  return h.result(input);
+}
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -186,6 +196,38 @@ LogicalResult floatUnary(const BoundCall &call,
     return h.result(input);
   return h.result(input.getShape(),
                   typeFromDType(call.getContext(), toFloatingDType(*d)));
+}
+
+LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  SmallVector<Type> types{input};
+  SmallVector<int64_t> shape(input.getShape());
+  bool bounded = false;
+  for (StringRef name : {"min", "max"}) {
+    if (call.isNone(name))
+      continue;
+    bounded = true;
+    Type t = call.getType(name);
+    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+      return h.unknown();
+    types.push_back(t);
+    if (auto bound = dyn_cast<RankedTensorType>(t)) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, bound.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+  }
+  if (!bounded)
+    return call.emitError() << "at least one of 'min' and 'max' must be given";
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
+  return h.result(shape, elt);
 }
 
 LogicalResult arithmetic(const BoundCall &call,
@@ -570,6 +612,11 @@ static LogicalResult reduction(const BoundCall &call,
     elt = IntegerType::get(call.getContext(), 64);
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = dtype.getType();
+  else if (!isSum && !isa<FloatType>(elt) && dtypeFromType(elt))
+    return call.emitError()
+           << "argument 'input' of dtype " << elt
+           << " needs a floating-point 'dtype=' (torch cannot infer the "
+              "output dtype of a mean of integers)";
   int64_t rank = input.getRank();
   SmallVector<bool> reduced(rank, call.isNone("dim"));
   if (!call.isNone("dim")) {

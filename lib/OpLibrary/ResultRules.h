@@ -17,6 +17,8 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(softmax)
+TRACED_RULE(clamp)
 TRACED_RULE(batchNorm)
 TRACED_RULE(layerNorm)
 // Broadcasting arithmetic on tensors and Python numbers.

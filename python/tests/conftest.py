@@ -14,3 +14,26 @@ if BUILD_PYTHON.is_dir() and str(BUILD_PYTHON) not in sys.path:
 @pytest.fixture(autouse=True)
 def _seed():
     torch.manual_seed(0)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The conformance suite's per-entry table (test_conformance.py)."""
+    module = sys.modules.get("test_conformance")
+    if module is None or not module.RESULTS:
+        return
+    write = terminalreporter.write_line
+    write("")
+    write("op conformance (passed/run per path; torch-rejected samples skipped)")
+    write(f"{'entry':55s} {'interp':>11s} {'cpu':>11s} {'rejected':>9s}")
+    totals = {"interp": [0, 0], "cpu": [0, 0]}
+    for entry in sorted(module.RESULTS):
+        stats, rejected, lowered = module.RESULTS[entry]
+        cells = []
+        for path in ("interp", "cpu"):
+            ok, run = stats[path]
+            totals[path][0] += ok
+            totals[path][1] += run
+            cells.append(f"{ok}/{run}" if run or path == "interp" or lowered else "no lowering")
+        write(f"{entry:55s} {cells[0]:>11s} {cells[1]:>11s} {rejected:>9d}")
+    write(f"{'total':55s} {'%d/%d' % tuple(totals['interp']):>11s} "
+          f"{'%d/%d' % tuple(totals['cpu']):>11s}")

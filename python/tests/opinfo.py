@@ -1,0 +1,356 @@
+"""Conformance samples for every op library entry, in the spirit of
+PyTorch's OpInfo: each entry lists sample calls over the dtypes torch
+accepts, 0-d, empty, broadcast and non-contiguous operands and special
+values. test_conformance.py runs every sample through torch eager, the
+reference interpreter and the compiled CPU path and compares dtype, shape
+and values.
+
+A sample is (fn, inputs): `fn` takes the tensors `inputs` and calls the
+entry once or a few times; everything else it needs is captured. A sample
+that torch itself rejects (a dtype the op does not support) is skipped: it
+cannot be traced.
+"""
+import math
+
+import torch
+import torch.nn.functional as F
+
+ALL_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
+              torch.int64, torch.float16, torch.bfloat16, torch.float32,
+              torch.float64]
+INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
+FLOAT_DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+
+# Per-dtype tolerances (relative to the largest magnitude, plus absolute):
+# exact ops are rounded once in their dtype, so f32/f64 agree to 1e-6.
+EXACT = {torch.float16: 1e-3, torch.bfloat16: 1e-2, torch.float32: 1e-6,
+         torch.float64: 1e-12}
+# Transcendental ops: libm against our libm/polynomials.
+TRANSCENDENTAL = {torch.float16: 2e-3, torch.bfloat16: 2e-2, torch.float32: 1e-5,
+                  torch.float64: 1e-10}
+# Reductions and contractions: summation order differs.
+ACCUMULATE = {torch.float16: 1e-2, torch.bfloat16: 5e-2, torch.float32: 1e-5,
+              torch.float64: 1e-10}
+
+
+class Sample:
+    def __init__(self, name, fn, inputs, tol=None):
+        self.name = name
+        self.fn = fn
+        self.inputs = list(inputs)
+        self.tol = tol or EXACT
+
+
+def tensor(shape, dtype, special=False, low=-5, high=5, gen=None):
+    """Random values of `dtype` in [low, high) (unsigned: [0, high));
+    `special` puts 0, -0, NaN, +-Inf first for floats."""
+    gen = gen or torch.Generator().manual_seed(hash((tuple(shape), str(dtype))) & 0xFFFF)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=gen).bool()
+    if not dtype.is_floating_point:
+        lo = 0 if dtype == torch.uint8 else low
+        return torch.randint(lo, high, shape, generator=gen).to(dtype)
+    t = (torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low).to(dtype)
+    if special and t.numel() >= 5:
+        flat = t.view(-1)
+        for i, v in enumerate([0.0, -0.0, math.nan, math.inf, -math.inf]):
+            flat[i] = v
+    return t
+
+
+def positive(shape, dtype):
+    t = tensor(shape, dtype, low=1, high=6)
+    return t
+
+
+# Shapes every elementwise op sees: 0-d, empty, a matrix, and a transposed
+# (non-contiguous) view made inside the graph.
+UNARY_SHAPES = [(), (0,), (2, 3), (2, 0, 3), (5,)]
+
+
+def unary(fn, dtypes=ALL_DTYPES, tol=EXACT, special=True, domain=tensor):
+    def samples():
+        for dtype in dtypes:
+            for shape in UNARY_SHAPES:
+                x = domain(shape, dtype)
+                yield Sample(f"{dtype}{list(shape)}", fn, [x], tol)
+            # special values (NaN, Inf, signed zero)
+            if dtype.is_floating_point and special:
+                yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True)], tol)
+            # non-contiguous: a transposed view inside the graph
+            yield Sample(f"{dtype} transposed", lambda x: fn(x.transpose(0, 1)),
+                         [domain((3, 4), dtype)], tol)
+    return samples
+
+
+PAIRS = [(a, a) for a in ALL_DTYPES] + [
+    (torch.int32, torch.int64), (torch.uint8, torch.int8), (torch.bool, torch.int16),
+    (torch.int64, torch.float32), (torch.float16, torch.bfloat16),
+    (torch.float16, torch.float32), (torch.float32, torch.float64),
+    (torch.bool, torch.float16), (torch.uint8, torch.float64)]
+
+
+def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False):
+    """Tensor-tensor (same and mixed dtypes, broadcast, 0-d against a
+    tensor) and tensor-number samples."""
+    def rhs(shape, dtype):
+        t = tensor(shape, dtype)
+        if divisor and not dtype.is_floating_point:
+            t = torch.where(t == 0, torch.ones_like(t), t)
+        return t
+
+    def samples():
+        for a, b in pairs:
+            yield Sample(f"{a},{b}", fn, [tensor((2, 3), a), rhs((2, 3), b)], tol)
+            yield Sample(f"{a},{b} broadcast", fn, [tensor((2, 1, 3), a), rhs((4, 1), b)], tol)
+            yield Sample(f"{a},{b} 0-d rhs", fn, [tensor((3,), a), rhs((), b)], tol)
+            yield Sample(f"{a},{b} 0-d lhs", fn, [tensor((), a), rhs((3,), b)], tol)
+            yield Sample(f"{a},{b} empty", fn, [tensor((0, 3), a), rhs((3,), b)], tol)
+        for dtype in ALL_DTYPES:
+            for s in scalars:
+                if divisor and s is True:
+                    continue
+                yield Sample(f"{dtype} op {s!r}", lambda x, s=s: fn(x, s), [tensor((2, 3), dtype)], tol)
+                yield Sample(f"{s!r} op {dtype}", lambda x, s=s: fn(s, x),
+                             [rhs((2, 3), dtype)], tol)
+        # special values
+        for dtype in FLOAT_DTYPES:
+            yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True),
+                                                  tensor((2, 4), dtype, special=True).flip(1)], tol)
+    return samples
+
+
+def fixed(*entries):
+    """Hand-written samples: (name, fn, inputs[, tol])."""
+    def samples():
+        for e in entries:
+            yield Sample(*e)
+    return samples
+
+
+def chain(*generators):
+    def samples():
+        for g in generators:
+            yield from g()
+    return samples
+
+
+def f32(*shape):
+    return tensor(shape, torch.float32)
+
+
+def dt(dtype, *shape):
+    return tensor(shape, dtype)
+
+
+NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
+SIGNED = [d for d in NUMERIC if d != torch.uint8]
+
+OPS = {
+    # Activations.
+    "torch.nn.functional.relu": unary(F.relu),
+    "torch.nn.functional.relu6": unary(F.relu6),
+    "torch.nn.functional.hardtanh": chain(unary(F.hardtanh), unary(lambda x: F.hardtanh(x, -2.0, 3.5))),
+    "torch.nn.functional.gelu": chain(unary(F.gelu, tol=TRANSCENDENTAL),
+                                      unary(lambda x: F.gelu(x, approximate="tanh"), tol=TRANSCENDENTAL)),
+    "torch.nn.functional.silu": unary(F.silu, tol=TRANSCENDENTAL),
+    "torch.nn.functional.hardswish": unary(F.hardswish),
+    "torch.nn.functional.hardsigmoid": unary(F.hardsigmoid),
+    "torch.nn.functional.leaky_relu": chain(unary(F.leaky_relu), unary(lambda x: F.leaky_relu(x, 0.2))),
+    "torch.sigmoid": unary(torch.sigmoid, tol=TRANSCENDENTAL),
+    "torch.tanh": unary(torch.tanh, tol=TRANSCENDENTAL),
+    "torch.nn.functional.softmax": chain(
+        unary(lambda x: F.softmax(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
+        fixed(("dim 0", lambda x: F.softmax(x, 0), [f32(3, 4)], TRANSCENDENTAL),
+              ("dtype f64", lambda x: F.softmax(x, 1, dtype=torch.float64), [f32(3, 4)], TRANSCENDENTAL))),
+    "torch.nn.functional.log_softmax": chain(
+        unary(lambda x: F.log_softmax(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
+        fixed(("dim 0", lambda x: F.log_softmax(x, 0), [f32(3, 4)], TRANSCENDENTAL))),
+    "torch.clamp": chain(
+        unary(lambda x: torch.clamp(x, -1, 2), dtypes=NUMERIC),
+        unary(lambda x: torch.clamp(x, min=0.5), dtypes=FLOAT_DTYPES),
+        unary(lambda x: x.clip(max=1), dtypes=NUMERIC),
+        fixed(("tensor min", lambda x, lo: torch.clamp(x, min=lo), [f32(3, 4), f32(4)]),
+              ("tensor min max", lambda x, lo, hi: torch.clamp(x, lo, hi), [f32(3, 4), f32(3, 1), f32(4) + 3]),
+              ("int tensor bounds", lambda x, lo: torch.clamp(x, max=lo), [dt(torch.int32, 3, 4), dt(torch.int64, 4)]))),
+
+    # Elementwise math.
+    "torch.exp": unary(torch.exp, tol=TRANSCENDENTAL),
+    "torch.log": unary(torch.log, tol=TRANSCENDENTAL),
+    "torch.sqrt": unary(torch.sqrt, tol=TRANSCENDENTAL),
+    "torch.rsqrt": unary(torch.rsqrt, tol=TRANSCENDENTAL),
+    "torch.abs": unary(torch.abs),
+    "torch.erf": unary(torch.erf, tol=TRANSCENDENTAL),
+    "torch.neg": unary(torch.neg),
+
+    # Broadcasting arithmetic.
+    "torch.add": chain(binary(torch.add), fixed(
+        ("alpha", lambda x, y: torch.add(x, y, alpha=2), [f32(3), f32(3)]),
+        ("int alpha", lambda x, y: torch.add(x, y, alpha=-3), [dt(torch.int32, 3), dt(torch.int32, 3)]))),
+    "torch.sub": chain(binary(torch.sub), fixed(
+        ("alpha", lambda x, y: torch.sub(x, y, alpha=0.5), [f32(3), f32(3)]))),
+    "Tensor.__rsub__": binary(lambda x, y: y - x if isinstance(x, torch.Tensor) else x - y),
+    "torch.mul": binary(torch.mul),
+    "torch.div": chain(binary(torch.div, tol=EXACT),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="trunc"), divisor=True),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="floor"), divisor=True)),
+    "Tensor.__rtruediv__": binary(lambda x, y: y / x if isinstance(x, torch.Tensor) else x / y,
+                                  divisor=True),
+    "torch.floor_divide": binary(lambda x, y: x // y, divisor=True),
+    "torch.pow": chain(
+        binary(torch.pow, pairs=[(d, d) for d in FLOAT_DTYPES] + [(torch.int64, torch.float32)],
+               scalars=(2, 0.5, 3), tol=TRANSCENDENTAL),
+        fixed(("int ** int", lambda x, y: x ** y, [dt(torch.int64, 5), positive((5,), torch.int64)]),
+              ("int32 ** 2", lambda x: x ** 2, [dt(torch.int32, 5)]),
+              ("2 ** tensor", lambda x: 2 ** x, [f32(5)], TRANSCENDENTAL))),
+    "Tensor.__rfloordiv__": binary(lambda x, y: y // x if isinstance(x, torch.Tensor) else x // y,
+                                   divisor=True),
+    "Tensor.__rpow__": fixed(*[(f"{s!r} ** {d}", lambda x, s=s: s ** x, [positive((2, 3), d)], TRANSCENDENTAL)
+                               for s in (2, 0.5, -3) for d in NUMERIC]),
+    "Tensor.__rmod__": binary(lambda x, y: y % x if isinstance(x, torch.Tensor) else x % y,
+                              divisor=True),
+    "torch.remainder": binary(lambda x, y: x % y, divisor=True),
+    "torch.fmod": binary(lambda x, y: torch.fmod(x, y) if isinstance(x, torch.Tensor)
+                         else torch.fmod(y, x), divisor=True, scalars=(2, -3, 2.5)),
+
+    # Contractions.
+    "torch.nn.functional.conv1d": fixed(
+        ("basic", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), [f32(2, 4, 9), f32(6, 4, 3), f32(6)], ACCUMULATE),
+        ("groups", lambda x, w: F.conv1d(x, w, groups=2, dilation=2), [f32(1, 4, 9), f32(6, 2, 3)], ACCUMULATE),
+        ("f64", lambda x, w: F.conv1d(x, w), [dt(torch.float64, 1, 2, 5), dt(torch.float64, 3, 2, 2)], ACCUMULATE)),
+    "torch.nn.functional.conv2d": fixed(
+        ("basic", lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1), [f32(2, 3, 7, 7), f32(4, 3, 3, 3), f32(4)], ACCUMULATE),
+        ("depthwise", lambda x, w: F.conv2d(x, w, groups=4, padding=(1, 2)), [f32(1, 4, 6, 5), f32(4, 1, 3, 3)], ACCUMULATE),
+        ("dilated", lambda x, w: F.conv2d(x, w, dilation=2), [f32(1, 2, 7, 7), f32(3, 2, 3, 3)], ACCUMULATE),
+        ("f64", lambda x, w: F.conv2d(x, w), [dt(torch.float64, 1, 2, 5, 5), dt(torch.float64, 3, 2, 2, 2)], ACCUMULATE)),
+    "torch.nn.functional.linear": fixed(
+        ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
+        ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),
+        ("1-d", lambda x, w, b: F.linear(x, w, b), [f32(5), f32(3, 5), f32(3)], ACCUMULATE),
+        ("f64", lambda x, w: F.linear(x, w), [dt(torch.float64, 2, 5), dt(torch.float64, 3, 5)], ACCUMULATE)),
+    "torch.matmul": fixed(
+        ("2-d", torch.matmul, [f32(4, 5), f32(5, 3)], ACCUMULATE),
+        ("batched broadcast", torch.matmul, [f32(2, 1, 4, 5), f32(3, 5, 2)], ACCUMULATE),
+        ("vector-matrix", torch.matmul, [f32(5), f32(5, 3)], ACCUMULATE),
+        ("matrix-vector", torch.matmul, [f32(4, 5), f32(5)], ACCUMULATE),
+        ("dot", torch.matmul, [f32(5), f32(5)], ACCUMULATE),
+        ("int64", torch.matmul, [dt(torch.int64, 3, 4), dt(torch.int64, 4, 2)]),
+        ("f64", torch.matmul, [dt(torch.float64, 3, 4), dt(torch.float64, 4, 2)], ACCUMULATE),
+        ("empty k", torch.matmul, [f32(3, 0), f32(0, 2)], ACCUMULATE)),
+    "torch.bmm": fixed(("f32", torch.bmm, [f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE),
+                       ("int32", torch.bmm, [dt(torch.int32, 2, 3, 4), dt(torch.int32, 2, 4, 5)])),
+    "torch.mm": fixed(("f32", torch.mm, [f32(3, 4), f32(4, 5)], ACCUMULATE),
+                      ("f64", torch.mm, [dt(torch.float64, 3, 4), dt(torch.float64, 4, 5)], ACCUMULATE)),
+    "torch.baddbmm": fixed(
+        ("default", torch.baddbmm, [f32(2, 3, 5), f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE),
+        ("beta alpha", lambda a, b, c: torch.baddbmm(a, b, c, beta=0.5, alpha=2), [f32(1, 3, 5), f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE)),
+    "torch.nn.functional.multi_head_attention_forward": fixed(
+        ("self attention", lambda q, w, b, ow, ob: F.multi_head_attention_forward(
+            q, q, q, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False)[0],
+         [f32(3, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8)], ACCUMULATE)),
+
+    # Normalization.
+    "torch.nn.functional.batch_norm": fixed(
+        ("eval", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32), f32(3), f32(3)], ACCUMULATE),
+        ("no affine 1-d", lambda x, m, v: F.batch_norm(x, m, v, eps=1e-3), [f32(4, 3), f32(3), positive((3,), torch.float32)], ACCUMULATE),
+        ("f64", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), dt(torch.float64, 3), positive((3,), torch.float64)], ACCUMULATE)),
+    "torch.nn.functional.layer_norm": fixed(
+        ("last dim", lambda x, w, b: F.layer_norm(x, [4], w, b), [f32(2, 3, 4), f32(4), f32(4)], ACCUMULATE),
+        ("two dims", lambda x: F.layer_norm(x, [3, 4], eps=1e-3), [f32(2, 3, 4)], ACCUMULATE),
+        ("f64", lambda x: F.layer_norm(x, [4]), [dt(torch.float64, 2, 4)], ACCUMULATE)),
+    "torch.nn.functional.dropout": chain(unary(lambda x: F.dropout(x, 0.3, training=False))),
+    "torchvision.ops.stochastic_depth.stochastic_depth": fixed(
+        ("eval", lambda x: __import__("torchvision").ops.stochastic_depth(x, 0.2, "row", training=False), [f32(2, 3)])),
+    "torch.dropout": unary(lambda x: torch.dropout(x, 0.5, False)),
+
+    # Pooling.
+    "torch.nn.functional.max_pool2d": fixed(
+        ("3x3 s2 p1", lambda x: F.max_pool2d(x, 3, 2, 1), [f32(1, 2, 7, 7)]),
+        ("ceil", lambda x: F.max_pool2d(x, 2, ceil_mode=True), [f32(1, 2, 5, 5)]),
+        ("dilation", lambda x: F.max_pool2d(x, 2, 1, dilation=2), [f32(2, 1, 6, 6)]),
+        ("int64", lambda x: F.max_pool2d(x, 2), [dt(torch.int64, 1, 1, 4, 4)]),
+        ("f64", lambda x: F.max_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)])),
+    "torch.nn.functional.avg_pool2d": fixed(
+        ("3x3 s2 p1", lambda x: F.avg_pool2d(x, 3, 2, 1), [f32(1, 2, 7, 7)], ACCUMULATE),
+        ("no pad count", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), [f32(1, 2, 7, 7)], ACCUMULATE),
+        ("ceil divisor", lambda x: F.avg_pool2d(x, 2, ceil_mode=True, divisor_override=3), [f32(1, 2, 5, 5)], ACCUMULATE),
+        ("f64", lambda x: F.avg_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)], ACCUMULATE)),
+    "torch.nn.functional.adaptive_avg_pool2d": fixed(
+        ("1x1", lambda x: F.adaptive_avg_pool2d(x, 1), [f32(2, 3, 5, 5)], ACCUMULATE),
+        ("uneven", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), [f32(1, 2, 7, 5)], ACCUMULATE),
+        ("f64", lambda x: F.adaptive_avg_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)], ACCUMULATE)),
+
+    # Reductions.
+    "torch.mean": chain(
+        unary(torch.mean, dtypes=FLOAT_DTYPES, tol=ACCUMULATE, special=False),
+        fixed(("dim keepdim", lambda x: x.mean(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
+              ("dims", lambda x: torch.mean(x, (0, 2)), [f32(2, 3, 4)], ACCUMULATE),
+              ("int dtype=", lambda x: torch.mean(x, 0, dtype=torch.float64), [dt(torch.int32, 3, 4)], ACCUMULATE),
+              ("empty dim", lambda x: x.mean(1), [f32(2, 0)], ACCUMULATE))),
+    "torch.sum": chain(
+        unary(torch.sum, tol=ACCUMULATE, special=False),
+        fixed(("dim keepdim", lambda x: x.sum(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
+              ("dims", lambda x: torch.sum(x, (0, -1)), [dt(torch.int32, 2, 3, 4)]),
+              ("bool dim", lambda x: x.sum(0), [dt(torch.bool, 4, 3)]),
+              ("dtype f64", lambda x: torch.sum(x, dtype=torch.float64), [f32(4)], ACCUMULATE),
+              ("dtype int32 of bool", lambda x: torch.sum(x, 1, dtype=torch.int32), [dt(torch.bool, 2, 5)]),
+              ("0-d dim 0", lambda x: x.sum(0), [f32()]),
+              ("empty", lambda x: x.sum(0), [f32(0, 3)]))),
+
+    # Shapes.
+    "torch.flatten": chain(unary(torch.flatten, special=False),
+                           fixed(("range", lambda x: torch.flatten(x, 1, 2), [f32(2, 3, 4, 5)]),
+                                 ("module style", lambda x: x.flatten(1), [dt(torch.bool, 2, 3, 4)]))),
+    "torch.reshape": chain(unary(lambda x: x.reshape(-1), special=False),
+                           fixed(("traced sizes", lambda x: x.reshape([x.shape[0], -1]), [dt(torch.int8, 2, 3, 4)]),
+                                 ("to 0-d", lambda x: x.reshape([]), [f32(1)]),
+                                 ("empty", lambda x: torch.reshape(x, (3, 0, 2)), [f32(0, 6)]))),
+    "Tensor.view": chain(unary(lambda x: x.view(-1), special=False),
+                         fixed(("traced sizes", lambda x: x.view(x.size(0), 2, -1), [dt(torch.float16, 2, 4, 3)]),
+                               ("from 0-d", lambda x: x.view(1, 1), [f32()]))),
+    "torch.permute": fixed(*[("3-d " + str(d), lambda x: x.permute(2, 0, 1), [dt(d, 2, 3, 4)])
+                             for d in ALL_DTYPES]),
+    "torch.transpose": fixed(*[("2-d " + str(d), lambda x: x.transpose(0, 1), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+                             ("negative", lambda x: torch.transpose(x, -1, -3), [f32(2, 3, 4)])),
+    "Tensor.contiguous": fixed(("transposed", lambda x: x.transpose(0, 1).contiguous(), [dt(torch.int16, 2, 3)])),
+    "torch.unsqueeze": fixed(("0-d", lambda x: x.unsqueeze(0), [f32()]),
+                             ("last", lambda x: torch.unsqueeze(x, -1), [dt(torch.bool, 2, 3)]),
+                             ("middle", lambda x: x.unsqueeze(1), [dt(torch.uint8, 2, 3)])),
+    "torch.squeeze": fixed(("all", lambda x: x.squeeze(), [f32(1, 3, 1)]),
+                           ("dim", lambda x: torch.squeeze(x, -1), [dt(torch.int64, 2, 1)]),
+                           ("to 0-d", lambda x: x.squeeze(), [f32(1, 1)]),
+                           ("not 1", lambda x: x.squeeze(0), [f32(2, 3)])),
+    "Tensor.unflatten": fixed(("basic", lambda x: x.unflatten(1, (2, 3)), [f32(4, 6)]),
+                              ("-1", lambda x: x.unflatten(-1, (-1, 2)), [dt(torch.int32, 4, 6)])),
+    "Tensor.expand": fixed(("basic", lambda x: x.expand(2, 3, 4), [f32(3, 1)]),
+                           ("-1", lambda x: x.expand(-1, 4), [dt(torch.bool, 3, 1)]),
+                           ("0-d", lambda x: x.expand(3), [f32()])),
+    "torch.cat": fixed(
+        ("same", lambda a, b: torch.cat([a, b], 1), [f32(2, 3), f32(2, 4)]),
+        ("mixed f16 i32", lambda a, b: torch.cat([a, b]), [dt(torch.float16, 2), dt(torch.int32, 3)]),
+        ("mixed bool u8", lambda a, b: torch.cat([a, b]), [dt(torch.bool, 2), dt(torch.uint8, 3)]),
+        ("mixed f32 f64", lambda a, b: torch.cat([a, b]), [f32(2), dt(torch.float64, 3)]),
+        ("mixed i8 u8", lambda a, b: torch.cat([a, b]), [dt(torch.int8, 2), dt(torch.uint8, 3)]),
+        ("empty", lambda a, b: torch.cat([a, b], 0), [f32(0, 3), f32(2, 3)]),
+        ("negative dim", lambda a, b, c: torch.cat((a, b, c), -1), [f32(2, 1), f32(2, 2), f32(2, 3)])),
+    "torch.stack": fixed(
+        ("0", lambda a, b: torch.stack([a, b]), [f32(2, 3), f32(2, 3)]),
+        ("last", lambda a, b: torch.stack([a, b], -1), [dt(torch.int64, 2, 3), dt(torch.int64, 2, 3)]),
+        ("0-d", lambda a, b: torch.stack([a, b]), [f32(), f32()])),
+    "torch.chunk": fixed(
+        ("even", lambda x: x.chunk(2, 1)[1], [f32(2, 4)]),
+        ("uneven", lambda x: torch.chunk(x, 3)[2], [dt(torch.int32, 7, 2)]),
+        ("all", lambda x: torch.cat(x.chunk(2, -1), 0), [f32(3, 4)])),
+    "operator.getitem": fixed(
+        ("index", lambda x: x[1], [f32(3, 4)]),
+        ("slice", lambda x: x[:, 1:3], [dt(torch.bool, 3, 4)]),
+        ("step", lambda x: x[::2, -1], [f32(5, 4)]),
+        ("none ellipsis", lambda x: x[None, ..., 0], [f32(2, 3, 4)]),
+        ("negative", lambda x: x[-1], [dt(torch.int16, 3, 2)]),
+        ("to 0-d", lambda x: x[1, 2], [f32(3, 4)])),
+    "Tensor.size": fixed(("as shape", lambda x: x.view(x.size(1), x.size(0)), [f32(2, 3)]),
+                         ("all", lambda x: x.reshape(x.size()), [f32(2, 3)])),
+    "Tensor.dim": fixed(("in arithmetic", lambda x: x * x.dim(), [f32(2, 3)])),
+    "builtins.getattr": fixed(("shape", lambda x: x.reshape(x.shape[1], -1), [f32(2, 3)])),
+    "torch._assert": fixed(("true", lambda x: (torch._assert(x.shape[0] == 2, "no"), x + 1)[1], [f32(2, 3)])),
+}

@@ -1,0 +1,151 @@
+"""The op conformance suite: every op library entry against torch eager, on
+the reference interpreter and on the compiled CPU path (see opinfo.py).
+
+Dtype and shape must equal torch's; bool and integer values are bit-exact,
+floating values agree within the sample's per-dtype tolerance. A per-entry
+table of both paths is printed at the end of the run (conftest.py).
+"""
+import os
+import re
+
+import numpy as np
+import pytest
+import torch
+
+import traced
+from opinfo import OPS
+
+# Samples known to fail, by (entry, path) -> regex over sample names and the
+# reason. A listed sample that passes fails the suite, so the list shrinks
+# as the library grows. path: "interp" or "cpu".
+KNOWN_FAILURES = {
+}
+
+RESULTS = {}
+
+
+class _Call(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+def _numpy_dtype(dtype):
+    return {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8,
+            torch.int16: np.int16, torch.int32: np.int32, torch.int64: np.int64,
+            torch.float16: np.float16, torch.bfloat16: np.float32,
+            torch.float32: np.float32, torch.float64: np.float64}[dtype]
+
+
+def compare(got, expected, tol):
+    """None when `got` (numpy) matches `expected` (a torch tensor), else why."""
+    if not isinstance(expected, torch.Tensor):
+        if isinstance(got, np.ndarray):
+            return f"got an array, expected {expected!r}"
+        return None if got == expected else f"got {got!r}, expected {expected!r}"
+    want_dtype = _numpy_dtype(expected.dtype)
+    if not isinstance(got, np.ndarray):
+        return f"got {type(got).__name__} {got!r}, expected a tensor"
+    if got.dtype != want_dtype:
+        return f"dtype {got.dtype}, expected {expected.dtype}"
+    if tuple(got.shape) != tuple(expected.shape):
+        return f"shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
+    exp = expected.detach().float().numpy() if expected.dtype == torch.bfloat16 \
+        else expected.detach().numpy()
+    if not expected.dtype.is_floating_point:
+        if not np.array_equal(got, exp):
+            bad = np.argwhere(got != exp)[0]
+            return f"values differ at {tuple(bad)}: {got[tuple(bad)]} vs {exp[tuple(bad)]}"
+        return None
+    g, e = got.astype(np.float64), exp.astype(np.float64)
+    if not np.array_equal(np.isnan(g), np.isnan(e)):
+        return "NaN positions differ"
+    finite = np.isfinite(e)
+    if not np.array_equal(g[~finite & ~np.isnan(e)], e[~finite & ~np.isnan(e)]):
+        return "infinities differ"
+    if not np.isfinite(g[finite]).all():
+        return "non-finite value where torch has a finite one"
+    if finite.any():
+        t = tol.get(expected.dtype, 1e-6)
+        scale = max(1.0, float(np.abs(e[finite]).max()))
+        err = float(np.abs(g[finite] - e[finite]).max())
+        if err > t * scale:
+            return f"max error {err:.3g} > {t:g} x {scale:.3g}"
+    return None
+
+
+def _first(x):
+    if isinstance(x, (list, tuple)):
+        return x[0]
+    return x
+
+
+def _run_sample(sample, paths):
+    """{path: None | failure text}; None for the whole sample when torch
+    rejects it."""
+    with torch.no_grad():
+        try:
+            expected = sample.fn(*sample.inputs)
+        except Exception:
+            return None
+    result = {}
+    try:
+        tm = traced.trace(_Call(sample.fn), *sample.inputs)
+    except Exception as e:  # noqa: BLE001 - reported per sample
+        return {p: f"trace: {str(e).splitlines()[0][:200]}" for p in paths}
+    if "interp" in paths:
+        try:
+            got = _first(tm.interpret(*sample.inputs))
+            result["interp"] = compare(got, expected, sample.tol)
+        except Exception as e:  # noqa: BLE001
+            result["interp"] = f"error: {str(e).splitlines()[0][:200]}"
+    if "cpu" in paths:
+        try:
+            compiled = traced.compile(tm)
+            got = _first(compiled(*sample.inputs))
+            result["cpu"] = compare(got, expected, sample.tol)
+        except Exception as e:  # noqa: BLE001
+            result["cpu"] = f"error: {str(e).splitlines()[0][:200]}"
+    return result
+
+
+def test_every_entry_has_samples():
+    library = set(traced._traced.op_library_targets())
+    missing = library - set(OPS)
+    assert not missing, f"op library entries without conformance samples: {sorted(missing)}"
+    assert not set(OPS) - library, "samples for unknown entries"
+
+
+@pytest.mark.parametrize("entry", sorted(OPS))
+def test_conformance(entry):
+    lowered = set(traced._traced.lowered_targets())
+    paths = ["interp"] + (["cpu"] if entry in lowered else [])
+    # TRACED_CONFORMANCE_PATHS=interp (or cpu) runs one path only.
+    only = os.environ.get("TRACED_CONFORMANCE_PATHS")
+    if only:
+        paths = [p for p in paths if p in only.split(",")]
+    stats = {p: [0, 0] for p in ("interp", "cpu")}
+    rejected = 0
+    unexpected, fixed = [], []
+    for sample in OPS[entry]():
+        outcome = _run_sample(sample, paths)
+        if outcome is None:
+            rejected += 1
+            continue
+        for path, failure in outcome.items():
+            stats[path][1] += 1
+            known = KNOWN_FAILURES.get((entry, path))
+            is_known = known is not None and re.search(known[0], sample.name)
+            if failure is None:
+                stats[path][0] += 1
+                if is_known:
+                    fixed.append(f"{path} {sample.name}")
+            elif not is_known:
+                unexpected.append(f"{path} {sample.name}: {failure}")
+    RESULTS[entry] = (stats, rejected, entry in lowered)
+    assert not unexpected, "\n".join(unexpected[:40]) + \
+        (f"\n... and {len(unexpected) - 40} more" if len(unexpected) > 40 else "")
+    assert not fixed, "listed in KNOWN_FAILURES but passing: " + ", ".join(fixed[:10])
