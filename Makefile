@@ -12,7 +12,7 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   python3-numpy python3-pytest python3-torch python3-torchvision \
                   libopenblas0-pthread libopenblas-dev
 
-.PHONY: all deps build check demo docs clean
+.PHONY: all deps build check demo docs aten clean
 
 all: build
 
@@ -51,6 +51,9 @@ check: build
 	ninja -C $(BUILD_DIR) check-traced
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q python/tests
 	ninja -C $(BUILD_DIR) traced-doc
+	@PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py \
+	  | cmp -s - lib/OpLibrary/AtenOverloads.inc \
+	  || { echo "lib/OpLibrary/AtenOverloads.inc is stale: run 'make aten'"; exit 1; }
 	@for f in TracedDialect TracedPasses TracedConversionPasses; do \
 	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
 	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
@@ -69,6 +72,13 @@ demo: build
 	@echo
 	@echo "== torchvision resnet18: trace, surgery, compile, run, compare =="
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) bench/demo.py
+
+# Regenerates the ATen overloads of the op library from torch's schema
+# registry (then rebuild, and `make docs`).
+aten: build
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py > lib/OpLibrary/AtenOverloads.inc.new
+	mv lib/OpLibrary/AtenOverloads.inc.new lib/OpLibrary/AtenOverloads.inc
+	ninja -C $(BUILD_DIR) -j $(JOBS)
 
 # Regenerates the references in docs/reference/ from ODS and the op library.
 docs: build

@@ -381,11 +381,25 @@ static const ModuleRow kModules[] = {
 };
 // clang-format on
 
+namespace {
+/// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
+/// signature null: the entry's own) or one overload with its schema.
+struct AtenRow {
+  const char *spelling;
+  const char *entry;
+  const char *signature;
+};
+} // namespace
+
+static const AtenRow kAtenOverloads[] = {
+#include "AtenOverloads.inc"
+};
+
 OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure});
+                         row.rule, row.kernel, row.pure, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -400,6 +414,25 @@ OpLibrary::OpLibrary() {
     add(byName, op.name, &op);
     for (llvm::StringRef alias : op.aliases)
       add(byName, alias, &op);
+  }
+  // ATen spellings. Pointers into atenOps stay valid: it is sized first.
+  atenOps.reserve(std::size(kAtenOverloads));
+  for (const AtenRow &row : kAtenOverloads) {
+    const OpSpec *entry = byName.lookup(row.entry);
+    if (!entry)
+      llvm::report_fatal_error(llvm::Twine("op library: ATen spelling '") +
+                               row.spelling + "' names unknown entry '" +
+                               row.entry + "'");
+    if (!row.signature) {
+      add(byName, row.spelling, entry);
+      continue;
+    }
+    OpSpec spec = *entry;
+    spec.aliases.clear();
+    spec.signature = Signature::parse(row.signature);
+    spec.atenSpelling = row.spelling;
+    atenOps.push_back(std::move(spec));
+    add(byName, row.spelling, &atenOps.back());
   }
   for (const ModuleSpec &m : modules) {
     add(byClass, m.className, &m);
@@ -422,6 +455,10 @@ const OpLibrary &OpLibrary::get() {
 }
 
 const OpSpec *OpLibrary::lookupFunction(llvm::StringRef name) const {
+  // `aten::add.Tensor` (TorchScript and JSON traces) is
+  // `torch.ops.aten.add.Tensor`.
+  if (name.consume_front("aten::"))
+    return byName.lookup(("torch.ops.aten." + name).str());
   return byName.lookup(name);
 }
 
@@ -447,6 +484,15 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os) {
         ", ");
     os << " | `" << op.signature.text << "` |\n";
   }
+  os << "\n## ATen overloads\n\n"
+     << "Generated from torch's schema registry into "
+        "`lib/OpLibrary/AtenOverloads.inc` by `gen_aten_overloads.py` "
+        "(`make aten`). Each is also reachable as `aten::<op>.<overload>`; "
+        "the packet `torch.ops.aten.<op>` binds like the entry itself.\n\n"
+     << "| ATen overload | entry | signature |\n|---|---|---|\n";
+  for (const OpSpec &op : lib.getAtenOverloads())
+    os << "| `" << op.atenSpelling << "` | `" << op.name << "` | `"
+       << op.signature.text << "` |\n";
   os << "\n## Leaf modules\n\n"
      << "| class | aliases | forward | means |\n|---|---|---|---|\n";
   for (const ModuleSpec &m : lib.getModules()) {

@@ -26,7 +26,10 @@ struct NormalizePass : traced::impl::TracedNormalizeBase<NormalizePass> {
     for (Operation *op : calls) {
       if (auto fn = dyn_cast<CallFunctionOp>(op)) {
         const OpSpec *spec = OpLibrary::get().lookupFunction(fn.getCallee());
-        if (spec && spec->name != fn.getCallee()) {
+        // ATen overloads keep their spelling: their arguments are bound to
+        // the overload's schema, not to the entry's signature.
+        if (spec && spec->atenSpelling.empty() &&
+            spec->name != fn.getCallee()) {
           fn.setCallee(spec->name);
           ++numAliases;
         }

@@ -33,6 +33,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <cstring>
 
 #include <pybind11/pybind11.h>
@@ -1129,6 +1130,15 @@ PYBIND11_MODULE(_traced, m) {
         return names;
       },
       "The canonical names of the op library's targets.");
+  m.def(
+      "op_library_signatures",
+      [] {
+        std::map<std::string, std::string> sigs;
+        for (const OpSpec &op : OpLibrary::get().getOps())
+          sigs[op.name.str()] = op.signature.text;
+        return sigs;
+      },
+      "{canonical name: signature} of the op library's entries.");
   m.def(
       "canonical_target",
       [](const std::string &name) -> std::optional<std::string> {

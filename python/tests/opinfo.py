@@ -186,7 +186,10 @@ OPS = {
     # Broadcasting arithmetic.
     "torch.add": chain(binary(torch.add), fixed(
         ("alpha", lambda x, y: torch.add(x, y, alpha=2), [f32(3), f32(3)]),
-        ("int alpha", lambda x, y: torch.add(x, y, alpha=-3), [dt(torch.int32, 3), dt(torch.int32, 3)]))),
+        ("int alpha", lambda x, y: torch.add(x, y, alpha=-3), [dt(torch.int32, 3), dt(torch.int32, 3)]),
+        ("aten add.Tensor", lambda x, y: torch.ops.aten.add.Tensor(x, y, alpha=2), [f32(3), dt(torch.int64, 3)]),
+        ("aten add.Scalar", lambda x: torch.ops.aten.add.Scalar(x, 3), [dt(torch.int16, 3)]),
+        ("aten packet", lambda x, y: torch.ops.aten.add(x, y), [f32(2, 3), f32(3)]))),
     "torch.sub": chain(binary(torch.sub), fixed(
         ("alpha", lambda x, y: torch.sub(x, y, alpha=0.5), [f32(3), f32(3)]))),
     "Tensor.__rsub__": binary(lambda x, y: y - x if isinstance(x, torch.Tensor) else x - y),
@@ -222,7 +225,8 @@ OPS = {
         ("basic", lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1), [f32(2, 3, 7, 7), f32(4, 3, 3, 3), f32(4)], ACCUMULATE),
         ("depthwise", lambda x, w: F.conv2d(x, w, groups=4, padding=(1, 2)), [f32(1, 4, 6, 5), f32(4, 1, 3, 3)], ACCUMULATE),
         ("dilated", lambda x, w: F.conv2d(x, w, dilation=2), [f32(1, 2, 7, 7), f32(3, 2, 3, 3)], ACCUMULATE),
-        ("f64", lambda x, w: F.conv2d(x, w), [dt(torch.float64, 1, 2, 5, 5), dt(torch.float64, 3, 2, 2, 2)], ACCUMULATE)),
+        ("f64", lambda x, w: F.conv2d(x, w), [dt(torch.float64, 1, 2, 5, 5), dt(torch.float64, 3, 2, 2, 2)], ACCUMULATE),
+        ("aten conv2d", lambda x, w: torch.ops.aten.conv2d.default(x, w, None, [2, 1], [1, 0]), [f32(1, 2, 5, 5), f32(3, 2, 3, 3)], ACCUMULATE)),
     "torch.nn.functional.linear": fixed(
         ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
         ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),
@@ -253,7 +257,8 @@ OPS = {
     "torch.nn.functional.batch_norm": fixed(
         ("eval", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32), f32(3), f32(3)], ACCUMULATE),
         ("no affine 1-d", lambda x, m, v: F.batch_norm(x, m, v, eps=1e-3), [f32(4, 3), f32(3), positive((3,), torch.float32)], ACCUMULATE),
-        ("f64", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), dt(torch.float64, 3), positive((3,), torch.float64)], ACCUMULATE)),
+        ("f64", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), dt(torch.float64, 3), positive((3,), torch.float64)], ACCUMULATE),
+        ("aten", lambda x, m, v: torch.ops.aten.batch_norm(x, None, None, m, v, False, 0.1, 1e-5, False), [f32(2, 3, 2), f32(3), positive((3,), torch.float32)], ACCUMULATE)),
     "torch.nn.functional.layer_norm": fixed(
         ("last dim", lambda x, w, b: F.layer_norm(x, [4], w, b), [f32(2, 3, 4), f32(4), f32(4)], ACCUMULATE),
         ("two dims", lambda x: F.layer_norm(x, [3, 4], eps=1e-3), [f32(2, 3, 4)], ACCUMULATE),
@@ -286,7 +291,9 @@ OPS = {
         fixed(("dim keepdim", lambda x: x.mean(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
               ("dims", lambda x: torch.mean(x, (0, 2)), [f32(2, 3, 4)], ACCUMULATE),
               ("int dtype=", lambda x: torch.mean(x, 0, dtype=torch.float64), [dt(torch.int32, 3, 4)], ACCUMULATE),
-              ("empty dim", lambda x: x.mean(1), [f32(2, 0)], ACCUMULATE))),
+              ("empty dim", lambda x: x.mean(1), [f32(2, 0)], ACCUMULATE),
+              ("aten mean.dim", lambda x: torch.ops.aten.mean.dim(x, [0], True), [f32(3, 4)], ACCUMULATE),
+              ("aten mean.default", lambda x: torch.ops.aten.mean.default(x), [f32(3, 4)], ACCUMULATE))),
     "torch.sum": chain(
         unary(torch.sum, tol=ACCUMULATE, special=False),
         fixed(("dim keepdim", lambda x: x.sum(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),

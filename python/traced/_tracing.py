@@ -37,6 +37,10 @@ def qualified_function_name(func):
         module = "torch"
     if module == "_operator":
         module = "operator"
+    # ATen overloads and packets: `torch.ops.aten.add.Tensor`, as spelled in
+    # Python (their module is `torch._ops.aten`).
+    if module and module.startswith("torch._ops."):
+        module = "torch.ops." + module[len("torch._ops."):]
     return f"{module}.{name}"
 
 

@@ -153,6 +153,10 @@ struct OpSpec {
   Kernel kernel = nullptr;
   /// Whether a call has no side effects (in-place variants do).
   bool pure = true;
+  /// For an ATen overload (`torch.ops.aten.add.Tensor`): its spelling. Its
+  /// signature is the overload's schema (generated from torch's registry,
+  /// AtenOverloads.inc); `name`, the rule and the kernel are the entry's.
+  llvm::StringRef atenSpelling;
 };
 
 /// Where a leaf module's functional argument comes from.
@@ -176,7 +180,9 @@ class OpLibrary {
 public:
   static const OpLibrary &get();
 
-  /// The entry for a function name or alias (`torch.relu`, `nn.relu`).
+  /// The entry for a function name or alias (`torch.relu`, `nn.relu`),
+  /// including ATen spellings: `torch.ops.aten.relu` (the entry itself),
+  /// `torch.ops.aten.relu.default` and `aten::relu.default` (the overload).
   const OpSpec *lookupFunction(llvm::StringRef name) const;
   /// The entry for a Tensor method (`view`, `__add__`).
   const OpSpec *lookupMethod(llvm::StringRef method) const;
@@ -184,11 +190,14 @@ public:
   const ModuleSpec *lookupModule(llvm::StringRef className) const;
 
   llvm::ArrayRef<OpSpec> getOps() const { return ops; }
+  /// The ATen overloads of the entries (see OpSpec::atenSpelling).
+  llvm::ArrayRef<OpSpec> getAtenOverloads() const { return atenOps; }
   llvm::ArrayRef<ModuleSpec> getModules() const { return modules; }
 
 private:
   OpLibrary();
   std::vector<OpSpec> ops;
+  std::vector<OpSpec> atenOps;
   std::vector<ModuleSpec> modules;
   llvm::StringMap<const OpSpec *> byName;
   llvm::StringMap<const ModuleSpec *> byClass;

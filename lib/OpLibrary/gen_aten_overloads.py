@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""Generates AtenOverloads.inc: the `torch.ops.aten.<op>.<overload>` spellings
+of the op library's entries, with each overload's schema read from torch's
+own registry (torch._C._jit_get_all_schemas()), the way torch-mlir's
+torch_ods_gen.py generates GeneratedTorchOps.td. Nothing is hand-copied:
+this file only says which ATen ops an entry means (ATEN_OPS) and which
+ATen-only parameters may be ignored.
+
+    PYTHONPATH=build/python /usr/bin/python3 lib/OpLibrary/gen_aten_overloads.py \
+        > lib/OpLibrary/AtenOverloads.inc
+
+`make aten` regenerates it; `make check` fails when it is stale.
+
+An overload is kept when its schema binds onto the entry: after `self`
+becomes `input`, every parameter must be one of the entry's (of a
+compatible type) or one of IGNORABLE with its default; the entry's
+parameters the overload lacks keep their defaults. Out variants, in-place
+variants, named-tensor (Dimname) overloads and generic list ops are
+skipped; the comment after each entry names the skipped overloads.
+"""
+import re
+import sys
+
+import torch
+
+# entry -> the ATen ops (base names) it means.
+ATEN_OPS = {
+    "torch.nn.functional.relu": ["relu"],
+    "torch.nn.functional.relu6": ["relu6"],
+    "torch.nn.functional.hardtanh": ["hardtanh"],
+    "torch.nn.functional.gelu": ["gelu"],
+    "torch.nn.functional.silu": ["silu"],
+    "torch.nn.functional.hardswish": ["hardswish"],
+    "torch.nn.functional.hardsigmoid": ["hardsigmoid"],
+    "torch.nn.functional.leaky_relu": ["leaky_relu"],
+    "torch.sigmoid": ["sigmoid"],
+    "torch.tanh": ["tanh"],
+    "torch.nn.functional.softmax": ["softmax"],
+    "torch.nn.functional.log_softmax": ["log_softmax"],
+    "torch.clamp": ["clamp", "clip"],
+    "torch.exp": ["exp"],
+    "torch.log": ["log"],
+    "torch.sqrt": ["sqrt"],
+    "torch.rsqrt": ["rsqrt"],
+    "torch.abs": ["abs"],
+    "torch.erf": ["erf"],
+    "torch.neg": ["neg"],
+    "torch.add": ["add"],
+    "torch.sub": ["sub", "subtract"],
+    "torch.mul": ["mul", "multiply"],
+    "torch.div": ["div", "divide", "true_divide"],
+    "torch.floor_divide": ["floor_divide"],
+    "torch.pow": ["pow"],
+    "torch.remainder": ["remainder"],
+    "torch.fmod": ["fmod"],
+    "torch.nn.functional.conv1d": ["conv1d"],
+    "torch.nn.functional.conv2d": ["conv2d"],
+    "torch.nn.functional.linear": ["linear"],
+    "torch.matmul": ["matmul"],
+    "torch.bmm": ["bmm"],
+    "torch.mm": ["mm"],
+    "torch.baddbmm": ["baddbmm"],
+    "torch.nn.functional.batch_norm": ["batch_norm"],
+    "torch.nn.functional.layer_norm": ["layer_norm"],
+    "torch.dropout": ["dropout"],
+    "torch.nn.functional.max_pool2d": ["max_pool2d"],
+    "torch.nn.functional.avg_pool2d": ["avg_pool2d"],
+    "torch.nn.functional.adaptive_avg_pool2d": ["adaptive_avg_pool2d"],
+    "torch.mean": ["mean"],
+    "torch.sum": ["sum"],
+    "torch.flatten": ["flatten"],
+    "torch.reshape": ["reshape"],
+    "Tensor.view": ["view"],
+    "torch.permute": ["permute"],
+    "torch.transpose": ["transpose", "swapaxes"],
+    "Tensor.contiguous": ["contiguous"],
+    "torch.unsqueeze": ["unsqueeze"],
+    "torch.squeeze": ["squeeze"],
+    "Tensor.unflatten": ["unflatten"],
+    "Tensor.expand": ["expand"],
+    "torch.cat": ["cat", "concat"],
+    "torch.stack": ["stack"],
+    "torch.chunk": ["chunk"],
+    "Tensor.size": ["size"],
+    "Tensor.dim": ["dim"],
+}
+
+# ATen-only parameters that do not change the result on the CPU.
+IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names"}
+
+# Our spelling of ATen's types; None: the overload is skipped.
+def translate_type(t):
+    t = re.sub(r"\([^)]*\)", "", t)  # Tensor(a), Tensor(a!), Tensor(a -> *)
+    optional = t.endswith("?")
+    t = t.rstrip("?")
+    m = re.fullmatch(r"(\w+)(\[(\d*)\])?", t)
+    if not m:
+        return None
+    base, is_list, size = m.group(1), m.group(2), m.group(3)
+    base = {"SymInt": "int", "ScalarType": "dtype", "Tensor": "Tensor", "int": "int",
+            "float": "float", "bool": "bool", "str": "str", "Scalar": "Scalar",
+            "MemoryFormat": "Any", "Layout": "Any", "Device": "Any",
+            "Generator": "Any"}.get(base)
+    if base is None:
+        return None
+    if is_list:
+        if base == "Any":
+            return None
+        base += f"[{size}]"
+    return base + ("?" if optional else "")
+
+
+def translate_default(value, ptype):
+    if value is None:
+        return None
+    text = str(value)
+    if ptype.startswith("Any"):
+        return "None"
+    if text == "[]" and ptype.rstrip("?").endswith("]"):
+        return "None"  # max_pool2d's stride=[]: the kernel size, as None
+    if text in ("True", "False", "None") or re.fullmatch(r"-?[\d.e+-]+", text):
+        return text
+    if text.startswith("[") or text.startswith("'") or text.startswith('"'):
+        return text.replace("'", '"')
+    return None
+
+
+def entry_params():
+    """The entries' signatures, from the built op library."""
+    import traced._traced as t
+    return t.op_library_signatures()
+
+
+def split_top(text):
+    """Splits at commas outside brackets, parentheses and quotes."""
+    parts, depth, quote, cur = [], 0, None, ""
+    for c in text:
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        cur += c
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def schema_arguments(schema):
+    """(kwarg_only, type, name, default or None) of a schema's arguments,
+    from its TorchScript text `aten::add.Tensor(Tensor self, ...) -> Tensor`."""
+    params = schema[schema.index("(") + 1:schema.rindex("->")].strip()
+    params = params[:params.rindex(")")]
+    out, kwarg_only = [], False
+    for part in split_top(params):
+        if part == "*":
+            kwarg_only = True
+            continue
+        decl, eq, default = part.partition("=")
+        atype, _, name = decl.strip().rpartition(" ")
+        out.append((kwarg_only, atype.strip(), name, default.strip() if eq else None))
+    return out
+
+
+def parse_signature(text):
+    """{name: (type, default)} of one of our signatures."""
+    params = {}
+    for part in re.split(r",\s*(?![^\[]*\])", text.strip()[1:-1]):
+        part = part.strip()
+        if part in ("*", ""):
+            continue
+        decl, _, default = part.partition("=")
+        typ, _, name = decl.strip().rpartition(" ")
+        params[name.lstrip("*")] = (typ.strip(), default.strip() or None)
+    return params
+
+
+def compatible(ours, theirs):
+    a, b = ours.rstrip("?"), theirs.rstrip("?")
+    if "Any" in (a, b):
+        return True
+    strip = lambda t: re.sub(r"\[\d*\]", "[]", t)
+    a, b = strip(a), strip(b)
+    if a == b:
+        return True
+    scalars = {"int", "float", "bool", "Scalar", "Tensor|Scalar"}
+    if a in ("Scalar", "Tensor|Scalar", "float") and b in scalars:
+        return True
+    if a == "Tensor|Scalar" and b == "Tensor":
+        return True
+    if a == "int[]" and b == "int":
+        return True
+    return False
+
+
+def quote(text):
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def packet_signature(overloads, ours):
+    """A signature for the packet `torch.ops.aten.<op>`, which torch
+    dispatches to one of its overloads by the arguments' types: the longest
+    overload's, when every other overload's positional parameters are a
+    prefix of it (the parameters the others lack get the entry's defaults);
+    None when the overloads bind positions differently."""
+    if not overloads:
+        return None
+    def positional(parts):
+        names = []
+        for p in parts:
+            if p == "*":
+                break
+            names.append(p.split("=")[0].split(" ")[-1])
+        return names
+    longest = max(overloads, key=lambda parts: len(positional(parts)))
+    lp = positional(longest)
+    for parts in overloads:
+        if positional(parts) != lp[:len(positional(parts))]:
+            return None
+    shortest = min(len(positional(parts)) for parts in overloads)
+    out = []
+    for i, p in enumerate(longest):
+        if p == "*":
+            out.append(p)
+            continue
+        decl, eq, default = p.partition("=")
+        ptype, name = decl.rsplit(" ", 1)
+        if name in ours:
+            ptype = ours[name][0]  # the entry's type covers every overload
+        if not eq and i >= shortest and name in lp:
+            if name not in ours or ours[name][1] is None:
+                return None
+            default, eq = ours[name][1], "="
+        out.append(f"{ptype} {name}" + (f"={default}" if eq else ""))
+    return "(" + ", ".join(out) + ")"
+
+
+def main():
+    sigs = entry_params()
+    schemas = {}
+    for s in torch._C._jit_get_all_schemas():
+        if s.name.startswith("aten::"):
+            schemas.setdefault(s.name[len("aten::"):], []).append(s)
+    out = [
+        "// Generated by lib/OpLibrary/gen_aten_overloads.py from torch "
+        f"{torch.__version__.split('+')[0]}'s schema registry; do not edit.",
+        "// {ATen spelling, op library entry, signature (null: the entry's own)}",
+    ]
+    for entry, ops in ATEN_OPS.items():
+        ours = parse_signature(sigs[entry])
+        out.append(f"// {entry}")
+        skipped = []
+        for op in ops:
+            if op not in schemas:
+                raise SystemExit(f"aten::{op} is not in torch's registry")
+            kept = []
+            for s in sorted(schemas[op], key=lambda s: s.overload_name):
+                overload = s.overload_name or "default"
+                name = f"{op}.{overload}"
+                reason = None
+                if "out" in overload or "!" in str(s):
+                    reason = "out/in-place"
+                parts, keyword, seen = [], False, set()
+                for kwarg_only, atype, aname, adefault in schema_arguments(str(s)):
+                    if reason:
+                        break
+                    pname = "input" if aname == "self" else aname
+                    ptype = translate_type(atype)
+                    if ptype is None:
+                        reason = f"type {atype}"
+                        break
+                    if pname not in ours:
+                        if pname not in IGNORABLE:
+                            reason = f"parameter {pname}"
+                            break
+                    elif not compatible(ours[pname][0], ptype):
+                        reason = f"{pname}: {atype} vs {ours[pname][0]}"
+                        break
+                    if kwarg_only and not keyword:
+                        parts.append("*")
+                        keyword = True
+                    default = translate_default(adefault, ptype)
+                    if adefault is not None and default is None:
+                        reason = f"default {adefault}"
+                        break
+                    if default == "None" and not ptype.endswith("?"):
+                        ptype += "?"
+                    parts.append(f"{ptype} {pname}" + (f"={default}" if default is not None else ""))
+                    seen.add(pname)
+                if reason is None:
+                    # The entry's parameters the overload lacks keep their defaults.
+                    for pname, (ptype, default) in ours.items():
+                        if pname in seen:
+                            continue
+                        if default is None:
+                            reason = f"lacks {pname}"
+                            break
+                        if not keyword:
+                            parts.append("*")
+                            keyword = True
+                        parts.append(f"{ptype} {pname}={default}")
+                if reason:
+                    skipped.append(f"{name} ({reason})")
+                    continue
+                kept.append(parts)
+                out.append(f'{{"torch.ops.aten.{name}", "{entry}", {quote("(" + ", ".join(parts) + ")")}}},')
+            packet = packet_signature(kept, ours)
+            if packet:
+                out.insert(len(out) - len(kept),
+                           f'{{"torch.ops.aten.{op}", "{entry}", {quote(packet)}}},')
+            elif kept:
+                skipped.append(f"the packet {op} (its overloads bind positions differently)")
+        if skipped:
+            out.append("//   skipped: " + "; ".join(skipped))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
