@@ -557,6 +557,74 @@ static const ModuleRow kModules[] = {
 // clang-format on
 
 namespace {
+/// Dtype sets of kRejectedDTypes, one bit per DType.
+constexpr uint16_t bit(DType d) { return 1u << static_cast<unsigned>(d); }
+constexpr uint16_t kBool = bit(DType::Bool);
+constexpr uint16_t kF16 = bit(DType::F16);
+constexpr uint16_t kInts = bit(DType::U8) | bit(DType::I8) | bit(DType::I16) |
+                           bit(DType::I32) | bit(DType::I64);
+constexpr uint16_t kFloats =
+    bit(DType::F16) | bit(DType::BF16) | bit(DType::F32) | bit(DType::F64);
+
+/// What torch 1.13 has no CPU kernel for, by entry (the dispatch macros of
+/// its kernels: many float ops skip float16 on the CPU; activations take
+/// floating point only). The conformance suite checks this table against
+/// torch (test_conformance.py).
+struct RejectedDTypes {
+  const char *entry;
+  uint16_t dtypes;
+};
+const RejectedDTypes kRejectedDTypes[] = {
+    // Activations: floating point, no float16.
+    {"torch.nn.functional.relu", kBool | kF16},
+    {"torch.nn.functional.relu6", kBool | kF16},
+    {"torch.nn.functional.hardtanh", kBool | kF16 | bit(DType::U8)},
+    {"torch.nn.functional.threshold", kBool | kF16 | bit(DType::U8)},
+    {"torch.nn.functional.gelu", kBool | kInts | kF16},
+    {"torch.nn.functional.silu", kBool | kInts | kF16},
+    {"torch.nn.functional.hardswish", kBool | kInts | kF16},
+    {"torch.nn.functional.hardsigmoid", kBool | kInts | kF16},
+    {"torch.nn.functional.leaky_relu", kBool | kInts | kF16},
+    {"torch.nn.functional.elu", kBool | kInts | kF16},
+    {"torch.nn.functional.selu", kBool | kInts | kF16},
+    {"torch.nn.functional.celu", kBool | kInts | kF16},
+    {"torch.nn.functional.softplus", kBool | kInts | kF16},
+    {"torch.nn.functional.mish", kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.nn.functional.hardshrink", kBool | kInts | kF16},
+    {"torch.nn.functional.softshrink", kBool | kInts | kF16},
+    {"torch.nn.functional.rrelu", kBool | kInts | kF16},
+    {"torch.nn.functional.logsigmoid", kBool | kInts | kF16},
+    {"torch.nn.functional.softsign", kBool},
+    {"torch.nn.functional.tanhshrink", kBool | kF16},
+    // Float math: integers promote, float16 has no CPU kernel.
+    {"torch.sigmoid", kF16},       {"torch.tanh", kF16},
+    {"torch.exp", kF16},           {"torch.log", kF16},
+    {"torch.sqrt", kF16},          {"torch.rsqrt", kF16},
+    {"torch.erf", kF16},           {"torch.erfc", kF16},
+    {"torch.erfinv", kF16},        {"torch.expm1", kF16},
+    {"torch.log2", kF16},          {"torch.log10", kF16},
+    {"torch.log1p", kF16},         {"torch.sin", kF16},
+    {"torch.cos", kF16},           {"torch.tan", kF16},
+    {"torch.asin", kF16},          {"torch.acos", kF16},
+    {"torch.atan", kF16},          {"torch.sinh", kF16},
+    {"torch.cosh", kF16},          {"torch.asinh", kF16},
+    {"torch.acosh", kF16},         {"torch.atanh", kF16},
+    {"torch.atan2", kF16},         {"torch.clamp", kF16},
+    // Integer-preserving math.
+    {"torch.abs", kBool},          {"torch.neg", kBool},
+    {"torch.floor", kBool | kF16}, {"torch.ceil", kBool | kF16},
+    {"torch.trunc", kBool | kF16}, {"torch.round", kBool | kF16},
+    {"torch.frac", kBool | kInts},
+    // Bitwise ops: bool and integers.
+    {"torch.bitwise_and", kFloats},
+    {"torch.bitwise_or", kFloats},
+    {"torch.bitwise_xor", kFloats},
+    {"torch.bitwise_left_shift", kFloats},
+    {"torch.bitwise_right_shift", kFloats},
+    {"torch.bitwise_not", kFloats},
+    {"torch.nn.functional.max_pool2d", kBool | bit(DType::I64)},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -574,7 +642,7 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure, {}});
+                         row.rule, row.kernel, row.pure, 0, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -585,6 +653,15 @@ OpLibrary::OpLibrary() {
     if (!map.try_emplace(key, value).second)
       llvm::report_fatal_error("op library: '" + key + "' is listed twice");
   };
+  for (const RejectedDTypes &row : kRejectedDTypes) {
+    auto it = llvm::find_if(
+        ops, [&](const OpSpec &op) { return op.name == row.entry; });
+    if (it == ops.end())
+      llvm::report_fatal_error(llvm::Twine("op library: dtype row names "
+                                           "unknown entry '") +
+                               row.entry + "'");
+    it->rejectedDTypes = row.dtypes;
+  }
   for (const OpSpec &op : ops) {
     add(byName, op.name, &op);
     for (llvm::StringRef alias : op.aliases)
@@ -622,6 +699,48 @@ OpLibrary::OpLibrary() {
         llvm::report_fatal_error("op library: module '" + m.className +
                                  "' binds unknown parameter '" + b.param + "'");
   }
+}
+
+/// The dtype a call of `input` (and `other`) computes in: torch.result_type
+/// of the tensors and numbers given; nullopt when none has a known dtype.
+static std::optional<DType> computeDType(const OpSpec &spec,
+                                         const BoundCall &call) {
+  SmallVector<PromotionOperand> operands;
+  for (StringRef name : {"input", "other"}) {
+    if (!spec.signature.lookup(name))
+      continue;
+    Type t = call.getType(name);
+    if (auto tensor = dyn_cast_or_null<RankedTensorType>(t)) {
+      std::optional<DType> d = dtypeFromType(tensor.getElementType());
+      if (!d)
+        return std::nullopt;
+      operands.push_back({*d, tensor.getRank() ? PromotionPriority::Tensor
+                                               : PromotionPriority::ZeroDim});
+    } else if (t && (t.isInteger(1) || t.isInteger(64) || t.isF64())) {
+      operands.push_back({t.isInteger(1)    ? DType::Bool
+                          : t.isInteger(64) ? DType::I64
+                                            : DType::F64,
+                          PromotionPriority::Scalar});
+    }
+  }
+  if (operands.empty() || llvm::all_of(operands, [](PromotionOperand o) {
+        return o.priority == PromotionPriority::Scalar;
+      }))
+    return std::nullopt;
+  return resultType(operands);
+}
+
+LogicalResult OpSpec::inferResults(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results) const {
+  if (rejectedDTypes)
+    if (std::optional<DType> dtype = computeDType(*this, call))
+      if (!acceptsDType(*dtype))
+        return call.emitError()
+               << "computes in " << dtypeName(*dtype)
+               << ", which is not supported: torch 1.13 has no CPU kernel "
+                  "for it (argument 'input' is "
+               << call.getType("input") << ")";
+  return resultRule(call, results);
 }
 
 const OpLibrary &OpLibrary::get() {

@@ -180,9 +180,20 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
+  Type elt = input.getElementType();
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    return h.result(input.getShape(), dtype.getType());
-  return h.result(input);
+    elt = dtype.getType();
+  // torch 1.13's CPU softmax takes float32, float64 and bfloat16, after
+  // the conversion to `dtype`.
+  // (An empty input never reaches the kernel, so torch accepts it.)
+  bool empty = input.hasStaticShape() && input.getNumElements() == 0;
+  if (std::optional<DType> d = dtypeFromType(elt))
+    if (!empty && *d != DType::F32 && *d != DType::F64 && *d != DType::BF16)
+      return call.emitError()
+             << "computes in " << dtypeName(*d)
+             << ", which is not supported: torch 1.13 has no CPU kernel for "
+                "it (pass a floating 'dtype=')";
+  return h.result(input.getShape(), elt);
 }
 
 LogicalResult floatUnary(const BoundCall &call,

@@ -28,17 +28,24 @@ EXACT = {torch.float16: 1e-3, torch.bfloat16: 1e-2, torch.float32: 1e-6,
 # Transcendental ops: libm against our libm/polynomials.
 TRANSCENDENTAL = {torch.float16: 2e-3, torch.bfloat16: 2e-2, torch.float32: 1e-5,
                   torch.float64: 1e-10}
+# Rounding divisions: the quotient is rounded to the dtype before floor or
+# trunc, so in half precision a result may differ by one.
+ROUNDED_QUOTIENT = {torch.float16: 3e-2, torch.bfloat16: 5e-2, torch.float32: 1e-6,
+                    torch.float64: 1e-12}
 # Reductions and contractions: summation order differs.
 ACCUMULATE = {torch.float16: 1e-2, torch.bfloat16: 5e-2, torch.float32: 1e-5,
               torch.float64: 1e-10}
 
 
 class Sample:
-    def __init__(self, name, fn, inputs, tol=None):
+    def __init__(self, name, fn, inputs, tol=None, dtype=None):
         self.name = name
         self.fn = fn
         self.inputs = list(inputs)
         self.tol = tol or EXACT
+        # For unary samples: the input's dtype, whose rejection by torch the
+        # op library's dtype table must match.
+        self.dtype = dtype
 
 
 def tensor(shape, dtype, special=False, low=-5, high=5, gen=None):
@@ -73,7 +80,7 @@ def unary(fn, dtypes=ALL_DTYPES, tol=EXACT, special=True, domain=tensor):
         for dtype in dtypes:
             for shape in UNARY_SHAPES:
                 x = domain(shape, dtype)
-                yield Sample(f"{dtype}{list(shape)}", fn, [x], tol)
+                yield Sample(f"{dtype}{list(shape)}", fn, [x], tol, dtype=dtype)
             # special values (NaN, Inf, signed zero)
             if dtype.is_floating_point and special:
                 yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True)], tol)
@@ -211,11 +218,13 @@ OPS = {
     "Tensor.__rsub__": binary(lambda x, y: y - x if isinstance(x, torch.Tensor) else x - y),
     "torch.mul": binary(torch.mul),
     "torch.div": chain(binary(torch.div, tol=EXACT),
-                       binary(lambda x, y: torch.div(x, y, rounding_mode="trunc"), divisor=True),
-                       binary(lambda x, y: torch.div(x, y, rounding_mode="floor"), divisor=True)),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="trunc"), divisor=True,
+                              tol=ROUNDED_QUOTIENT),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="floor"), divisor=True,
+                              tol=ROUNDED_QUOTIENT)),
     "Tensor.__rtruediv__": binary(lambda x, y: y / x if isinstance(x, torch.Tensor) else x / y,
                                   divisor=True),
-    "torch.floor_divide": binary(lambda x, y: x // y, divisor=True),
+    "torch.floor_divide": binary(lambda x, y: x // y, divisor=True, tol=ROUNDED_QUOTIENT),
     "torch.pow": chain(
         binary(torch.pow, pairs=[(d, d) for d in FLOAT_DTYPES] + [(torch.int64, torch.float32)],
                scalars=(2, 0.5, 3), tol=TRANSCENDENTAL),
