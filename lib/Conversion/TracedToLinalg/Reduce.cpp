@@ -16,7 +16,9 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   if (!c.isNone("dtype"))
     return c.fail("dtype= is not supported");
   auto xType = cast<RankedTensorType>(x.getType());
-  if (mean && !isa<FloatType>(xType.getElementType()))
+  RankedTensorType logical = c.logicalResultType();
+  Type resultElement = logical.getElementType();
+  if (mean && !isa<FloatType>(resultElement))
     return c.fail("mean needs a floating-point input");
   int64_t rank = xType.getRank();
   SmallVector<int64_t> dims;
@@ -33,11 +35,17 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
     dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
+  // Accumulated in the result's compute type (f32 for f16 and bf16, as
+  // torch does; int64 for sums of bools and ints), the input converted
+  // elementwise first.
+  Type accumulate = computeType(resultElement);
   Value x2 = x;
-  if (xType.getElementType() != type.getElementType())
+  if (xType.getElementType() != accumulate ||
+      c.logicalElementType(x) != accumulate)
     x2 = buildElementwise(
-        b, loc, RankedTensorType::get(xType.getShape(), type.getElementType()),
-        x, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+        b, loc, RankedTensorType::get(xType.getShape(), accumulate), x,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes(x));
   Value sum = buildReduce(b, loc, x2, dims, 0.0,
                           [](OpBuilder &nb, Location l, ValueRange a) {
                             if (isa<FloatType>(a[0].getType()))
@@ -60,6 +68,11 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
                                  .getResult();
                            });
   }
+  auto sumType = cast<RankedTensorType>(sum.getType());
+  if (sumType.getElementType() != resultElement)
+    sum = buildElementwise(
+        b, loc, RankedTensorType::get(sumType.getShape(), resultElement), sum,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
   return SmallVector<Value>{buildReshape(b, loc, sum, type.getShape())};
 }
 

@@ -82,10 +82,13 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// The sum of bools is an int64: the input is extended first.
+// The sum of bools is an int64: the input (bools stored as 0/1 bytes) is
+// extended first.
 // CHECK-LABEL: func.func @forward(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3xi1>) -> tensor<i64>
-// CHECK: %[[EXT:.+]] = linalg.generic {{.+}} ins(%[[X]] : tensor<2x3xi1>) outs(%{{.+}} : tensor<2x3xi64>)
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3xi8>) -> tensor<i64>
+// CHECK-SAME: traced.entry = (tensor<2x3xi1>) -> tensor<i64>
+// CHECK: %[[EXT:.+]] = linalg.generic {{.+}} ins(%[[X]] : tensor<2x3xi8>) outs(%{{.+}} : tensor<2x3xi64>)
+// CHECK: arith.cmpi ne, %{{.+}}, %{{.+}} : i8
 // CHECK: arith.extui %{{.+}} : i1 to i64
 // CHECK: %[[ZERO:.+]] = arith.constant 0 : i64
 // CHECK: linalg.fill ins(%[[ZERO]] : i64)
