@@ -179,7 +179,11 @@ UNARY(absBody, {
     return math::AbsFOp::create(b, loc, x);
   if (isUnsignedCall(c))
     return x;
-  return math::AbsIOp::create(b, loc, x);
+  // (math.absi has no lowering on the CPU path; abs(min) wraps to min.)
+  Value zero = cst(b, loc, x, 0.0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  return arith::SelectOp::create(b, loc, negative, sub(b, loc, zero, x), x);
 })
 UNARY(negBody, {
   if (isFloat(x))

@@ -54,25 +54,25 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
                             return arith::AddIOp::create(nb, l, a[0], a[1])
                                 .getResult();
                           });
-  if (mean) {
-    int64_t count = 1;
-    for (int64_t d : dims)
-      count *= xType.getDimSize(d);
-    double inv = 1.0 / static_cast<double>(count);
-    sum = buildElementwise(b, loc, cast<RankedTensorType>(sum.getType()), sum,
-                           [&](OpBuilder &nb, Location l, ValueRange a) {
-                             return arith::MulFOp::create(
-                                        nb, l, a[0],
-                                        scalarConstant(nb, l, a[0].getType(),
-                                                       inv))
-                                 .getResult();
-                           });
-  }
+  // Rounded to the result type, then (mean) divided by the count, as torch
+  // does (sum(...).div_(n)): for f16 each step rounds once.
   auto sumType = cast<RankedTensorType>(sum.getType());
   if (sumType.getElementType() != resultElement)
     sum = buildElementwise(
         b, loc, RankedTensorType::get(sumType.getShape(), resultElement), sum,
         [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  if (mean) {
+    int64_t count = 1;
+    for (int64_t d : dims)
+      count *= xType.getDimSize(d);
+    sum = buildElementwise(
+        b, loc, RankedTensorType::get(sumType.getShape(), resultElement), sum,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value n = scalarConstant(nb, l, a[0].getType(),
+                                   static_cast<double>(count));
+          return arith::DivFOp::create(nb, l, a[0], n).getResult();
+        });
+  }
   return SmallVector<Value>{buildReshape(b, loc, sum, type.getShape())};
 }
 
