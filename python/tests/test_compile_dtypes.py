@@ -220,3 +220,22 @@ def test_unsupported_dtype_is_reported(fn, target, dtype):
                        match=rf":\d+:\d+: error: cannot lower '{target}'.*"
                              rf"element type {mlir} is not supported"):
         traced.compile(tm)
+
+
+def test_shared_library_takes_bool_and_uint8(tmp_path):
+    import ctypes
+    x = torch.tensor([True, False, True, False])
+    y = torch.tensor([200, 3, 255, 0], dtype=U8)
+    tm = traced.trace(_Fn(lambda a, b: a * b + b), x, y)
+    lib = ctypes.CDLL(str(traced.save_library(tm, tmp_path / "libbytes.so")))
+    signature = ctypes.cast(lib.traced_forward_signature, ctypes.c_char_p)
+    assert (signature.value.decode()
+            == "(tensor<4xi1>, tensor<4xui8>) -> tensor<4xui8>")
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    entry.restype = None
+    a, b = x.numpy(), y.numpy()
+    out = np.empty(4, np.uint8)
+    entry((ctypes.c_void_p * 2)(a.ctypes.data, b.ctypes.data),
+          (ctypes.c_void_p * 1)(out.ctypes.data))
+    assert out.tolist() == (x * y + y).tolist() == [144, 3, 254, 0]
