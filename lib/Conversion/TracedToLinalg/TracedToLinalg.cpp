@@ -508,7 +508,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   // legal ops that still read a converted value (tuple producers, until
   // their elements are lowered) read it through a cast that dies with them.
   TypeConverter converter;
-  converter.addConversion([](Type t) { return storageType(t); });
+  // (Python values, such as i1 flags, keep their types.)
+  converter.addConversion([](Type t) {
+    return isa<RankedTensorType>(t) ? storageType(t) : t;
+  });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)
