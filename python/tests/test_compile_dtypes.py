@@ -239,3 +239,27 @@ def test_shared_library_takes_bool_and_uint8(tmp_path):
     entry((ctypes.c_void_p * 2)(a.ctypes.data, b.ctypes.data),
           (ctypes.c_void_p * 1)(out.ctypes.data))
     assert out.tolist() == (x * y + y).tolist() == [144, 3, 254, 0]
+
+
+class _Buffers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mask", torch.tensor([True, False, True, True]))
+        self.register_buffer("u", torch.tensor([250, 1, 2, 3], dtype=U8))
+        self.register_buffer("h", torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=F16))
+        self.register_buffer("b", torch.tensor([1.5, -2.25, 3, 7], dtype=BF16))
+
+    def forward(self, x, y):
+        return (x * self.mask, y + self.u, self.h * 3, self.mask + self.mask,
+                self.b * 2)
+
+
+def test_constants_in_every_dtype():
+    # Parameters and buffers become constants in their storage types (bool
+    # blobs read as bytes, uint8 as i8).
+    module = _Buffers()
+    x = torch.tensor([True, True, False, False])
+    y = torch.tensor([10, 10, 10, 10], dtype=U8)
+    got = traced.compile(traced.trace(module, x, y))(x, y)
+    for g, e in zip(got, module(x, y)):
+        _same(g, _as_numpy(e))
