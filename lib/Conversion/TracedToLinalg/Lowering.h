@@ -81,6 +81,13 @@ private:
   Value lowered(Attribute slot) const;
 };
 
+/// Refuses, naming the target and the element type, a call whose tensors'
+/// element types its lowering does not handle: elementwise, shape, sum and
+/// mean lowerings take every element type, the others f32 and f64 only.
+/// (The conversion pattern checks every call; `operator.getitem` checks the
+/// call whose element it lowers.)
+LogicalResult checkElementTypes(LoweringCall &c);
+
 /// Lowers one call; returns the values replacing its results.
 using LowerFn = FailureOr<SmallVector<Value>> (*)(LoweringCall &call);
 using LoweringTable = llvm::StringMap<LowerFn>;

@@ -224,6 +224,8 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
   LoweringCall inner(producer, bound->spec, bound->slots, operands,
                      c.rewriter);
   inner.remap = c.remap;
+  if (failed(checkElementTypes(inner)))
+    return failure();
   RankedTensorType type = c.resultType();
   if (bound->spec->name == "torch.nn.functional.multi_head_attention_forward") {
     if (*i != 0)

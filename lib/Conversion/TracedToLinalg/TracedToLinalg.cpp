@@ -198,9 +198,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
   return names;
 }
 
-/// Refuses, naming the target and the element type, a call whose tensors'
-/// element types its lowering does not handle.
-static LogicalResult checkElementTypes(LoweringCall &c) {
+LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   if (anyElementTypeTargets().contains(c.target()))
     return success();
   auto check = [&](Type type) -> LogicalResult {
