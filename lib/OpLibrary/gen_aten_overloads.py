@@ -110,6 +110,9 @@ ATEN_OPS = {
     "torch.nn.functional.softshrink": ["softshrink"],
     "torch.nn.functional.threshold": ["threshold"], "torch.nn.functional.rrelu": ["rrelu"],
     "torch.nn.functional.logsigmoid": ["log_sigmoid"],
+    **{f"torch.{n}": [n] for n in [
+        "amax", "amin", "argmax", "argmin", "max", "min", "all", "any", "prod",
+        "var", "std", "var_mean", "std_mean", "logsumexp", "cumsum", "cumprod"]},
 }
 
 # ATen-only parameters that do not change the result on the CPU.
