@@ -298,6 +298,8 @@ def main():
                 reason = None
                 if "out" in overload or "!" in str(s):
                     reason = "out/in-place"
+                elif "name" in overload.lower() or "dimname" in overload.lower():
+                    reason = "named tensors"
                 parts, keyword, seen = [], False, set()
                 for kwarg_only, atype, aname, adefault in schema_arguments(str(s)):
                     if reason:
