@@ -156,7 +156,10 @@ TRACED_KERNEL(logsumexp)
 TRACED_KERNEL(cumsum)
 TRACED_KERNEL(cumprod)
 
-// Shapes (KernelsShape.cpp).
+// Shapes and casts (KernelsShape.cpp).
+TRACED_KERNEL(to)
+TRACED_KERNEL(typeAs)
+template <DType D> FailureOr<RtValue> castTo(const KernelArgs &args);
 TRACED_KERNEL(identity)
 TRACED_KERNEL(flatten)
 TRACED_KERNEL(reshape)

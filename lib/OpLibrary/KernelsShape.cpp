@@ -481,3 +481,67 @@ FailureOr<RtValue> assertTrue(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The dtype `x.to(...)` converts to: a dtype among its arguments, or that
+/// of a tensor argument (`x.to(y)`); devices are the CPU's and change
+/// nothing. Nullopt: the input's own dtype.
+FailureOr<std::optional<DType>> castTarget(const KernelArgs &args) {
+  std::optional<DType> target;
+  for (StringRef name : {"a", "b", "dtype"}) {
+    if (!args.has(name))
+      continue;
+    const RtValue &v = args.get(name);
+    if (v.isTensor()) {
+      target = v.tensor().dtype();
+    } else if (auto *attr = std::get_if<Attribute>(&v.v)) {
+      if (auto d = dyn_cast<DTypeAttr>(*attr)) {
+        target = dtypeFromType(d.getType());
+        if (!target)
+          return args.emitError() << "unsupported dtype " << d.getType();
+      }
+    }
+  }
+  return target;
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> to(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<std::optional<DType>> target = castTarget(args);
+  if (failed(in) || failed(target))
+    return failure();
+  return RtValue(*target ? in->to(**target) : *in);
+}
+
+FailureOr<RtValue> typeAs(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
+  if (failed(in) || failed(other))
+    return failure();
+  return RtValue(in->to(other->dtype()));
+}
+
+template <DType D> FailureOr<RtValue> castTo(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return RtValue(in->to(D));
+}
+template FailureOr<RtValue> castTo<DType::F32>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::F64>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::F16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::BF16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I64>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I32>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I8>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::U8>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::Bool>(const KernelArgs &);
+
+} // namespace mlir::traced::kernels

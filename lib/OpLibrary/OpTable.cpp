@@ -414,6 +414,34 @@ static const OpRow kOps[] = {
    "(Tensor input, int dim, *, dtype? dtype=None)",
    scan, kernels::cumprod},
 
+  // Casts (devices are the CPU's).
+  {"Tensor.to", {},
+   "(Tensor input, Any a=None, Any b=None, bool non_blocking=False, "
+   "bool copy=False, *, dtype? dtype=None, Any device=None, "
+   "Any memory_format=None)", to, kernels::to},
+  {"Tensor.type_as", {}, "(Tensor input, Tensor other)", typeAs,
+   kernels::typeAs},
+  {"Tensor.float", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::F32>, kernels::castTo<DType::F32>},
+  {"Tensor.double", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::F64>, kernels::castTo<DType::F64>},
+  {"Tensor.half", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::F16>, kernels::castTo<DType::F16>},
+  {"Tensor.bfloat16", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::BF16>, kernels::castTo<DType::BF16>},
+  {"Tensor.long", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::I64>, kernels::castTo<DType::I64>},
+  {"Tensor.int", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::I32>, kernels::castTo<DType::I32>},
+  {"Tensor.short", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::I16>, kernels::castTo<DType::I16>},
+  {"Tensor.char", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::I8>, kernels::castTo<DType::I8>},
+  {"Tensor.byte", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::U8>, kernels::castTo<DType::U8>},
+  {"Tensor.bool", {}, "(Tensor input, Any memory_format=None)",
+   castTo<DType::Bool>, kernels::castTo<DType::Bool>},
+
   // Shapes.
   {"torch.flatten", {"Tensor.flatten", "F.flatten"},
    "(Tensor input, int start_dim=0, int end_dim=-1)", flatten, kernels::flatten},

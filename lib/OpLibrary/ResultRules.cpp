@@ -196,6 +196,51 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input.getShape(), elt);
 }
 
+LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  Type elt = input.getElementType();
+  for (StringRef name : {"a", "b", "dtype"}) {
+    Type t = call.getType(name);
+    if (auto tensor = dyn_cast_or_null<RankedTensorType>(t))
+      elt = tensor.getElementType();
+    else if (isa_and_nonnull<TensorType>(t))
+      return h.unknown();
+    else if (auto d = dyn_cast_or_null<DTypeAttr>(call.get(name).value))
+      elt = d.getType();
+  }
+  return h.result(input.getShape(), elt);
+}
+
+LogicalResult typeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), other = h.tensor("other");
+  if (!input || !other)
+    return h.unknown();
+  return h.result(input.getShape(), other.getElementType());
+}
+
+template <DType D>
+LogicalResult castTo(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  return h.result(input.getShape(), typeFromDType(call.getContext(), D));
+}
+template LogicalResult castTo<DType::F32>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::F64>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::F16>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::BF16>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::I64>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::I32>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::I16>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::I8>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::U8>(const BoundCall &, SmallVectorImpl<Type> &);
+template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Type> &);
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -17,6 +17,10 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(to)
+TRACED_RULE(typeAs)
+template <DType D>
+LogicalResult castTo(const BoundCall &call, SmallVectorImpl<Type> &results);
 TRACED_RULE(amaxAmin)
 TRACED_RULE(argExtreme)
 TRACED_RULE(maxMin)

@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -203,6 +204,22 @@ DType traced::toFloatingDType(DType dtype) {
   return isFloatingPoint(dtype) ? dtype : kDefaultFloat;
 }
 
+int64_t traced::floatToInt(double v, DType dtype) {
+  // x86's truncating conversions, which torch's C casts compile to: int64
+  // converts directly, narrower types through int32; NaN and out-of-range
+  // values give the "integer indefinite" (the minimum) of that width.
+  if (dtype == DType::I64) {
+    if (!(v >= -0x1p63 && v < 0x1p63))
+      return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(v);
+  }
+  if (dtype == DType::Bool)
+    return v != 0;
+  if (!(v >= -0x1p31 && v < 0x1p31))
+    return wrapToDType(std::numeric_limits<int32_t>::min(), dtype);
+  return wrapToDType(static_cast<int32_t>(v), dtype);
+}
+
 int64_t traced::wrapToDType(int64_t v, DType dtype) {
   switch (dtype) {
   case DType::Bool:
@@ -283,7 +300,7 @@ void Tensor::setDouble(int64_t i, double v) {
     data<double>()[i] = v;
     return;
   case Storage::Int:
-    data<int64_t>()[i] = static_cast<int64_t>(v);
+    data<int64_t>()[i] = floatToInt(v, dtype_);
     return;
   case Storage::Bool:
     data<uint8_t>()[i] = v != 0;

@@ -447,6 +447,21 @@ OPS = {
     "torch.cumprod": chain(*[fixed(*[(f"{d} dim {k}", lambda x, k=k: torch.cumprod(x, k), [dt(d, 3, 4)], ACCUMULATE)
                                      for k in (0, -1)]) for d in ALL_DTYPES]),
 
+    # Casts: every dtype to every dtype, with special values.
+    "Tensor.to": chain(
+        fixed(*[(f"{a} to {b}", lambda x, b=b: x.to(b), [tensor((2, 5), a, special=True, low=-300, high=300)])
+                for a in ALL_DTYPES for b in ALL_DTYPES]),
+        fixed(("device", lambda x: x.to("cpu"), [f32(3)]),
+              ("device and dtype", lambda x: x.to(torch.device("cpu"), torch.int32), [f32(3)]),
+              ("like a tensor", lambda x, y: x.to(y), [f32(3), dt(torch.int16, 2)]),
+              ("dtype= copy=", lambda x: x.to(dtype=torch.int8, copy=True), [f32(3)]),
+              ("0-d", lambda x: x.to(torch.float64), [dt(torch.int32)]))),
+    "Tensor.type_as": fixed(*[(f"{a} as {b}", lambda x, y: x.type_as(y), [dt(a, 3), dt(b, 2)])
+                              for a, b in PAIRS]),
+    **{f"Tensor.{m}": fixed(*[(f"{d}", lambda x, m=m: getattr(x, m)(), [tensor((2, 3), d, special=True, low=-300, high=300)])
+                              for d in ALL_DTYPES])
+       for m in ["float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte", "bool"]},
+
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),
                            fixed(("range", lambda x: torch.flatten(x, 1, 2), [f32(2, 3, 4, 5)]),

@@ -70,6 +70,9 @@ inline bool isIntegral(DType dtype, bool includeBool = true) {
 /// Wraps an int64 into the range of the integer dtype `dtype` (two's
 /// complement, as a C cast to the narrower type does); bool becomes 0/1.
 int64_t wrapToDType(int64_t value, DType dtype);
+/// A floating value converted to the integer dtype `dtype` as torch does on
+/// x86 (truncation; NaN and out-of-range values as the hardware gives them).
+int64_t floatToInt(double value, DType dtype);
 
 class Tensor {
 public:
