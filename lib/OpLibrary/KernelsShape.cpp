@@ -545,3 +545,472 @@ template FailureOr<RtValue> castTo<DType::U8>(const KernelArgs &);
 template FailureOr<RtValue> castTo<DType::Bool>(const KernelArgs &);
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Indexing with tensors, and shape ops that copy
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Copies `x` viewed as [outer, size, inner] along its middle axis:
+/// out[a, j, c] = x[a, pick(a, j, c), c] for j < `outSize` (a negative pick
+/// is an error reported by `pick`).
+template <typename Pick>
+FailureOr<Tensor> takeAlong(const KernelArgs &args, const Tensor &x,
+                            int64_t dim, int64_t outSize,
+                            ArrayRef<int64_t> outShape, Pick pick) {
+  int64_t size = x.rank() ? x.dim(dim) : 1, inner = 1, outer = 1;
+  for (int64_t i = dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  for (int64_t i = 0; i < dim; ++i)
+    outer *= x.dim(i);
+  Tensor out(x.dtype(), outShape);
+  LogicalResult status = success();
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = x.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t a = 0; a < outer && succeeded(status); ++a)
+      for (int64_t j = 0; j < outSize && succeeded(status); ++j)
+        for (int64_t c = 0; c < inner; ++c) {
+          int64_t k = pick(a, j, c);
+          if (k < 0 || k >= size) {
+            status = args.emitError() << "index " << k
+                                      << " is out of bounds for dimension "
+                                      << dim << " with size " << size;
+            break;
+          }
+          o[(a * outSize + j) * inner + c] = p[(a * size + k) * inner + c];
+        }
+    return 0;
+  });
+  if (failed(status))
+    return failure();
+  return out;
+}
+
+/// An integer index tensor's element (negative indices count from `size`).
+int64_t indexAt(const Tensor &index, int64_t i, int64_t size) {
+  int64_t k = index.getInt(i);
+  return k < 0 ? k + size : k;
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> indexSelect(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(index) || failed(d))
+    return failure();
+  if (!isIntegral(index->dtype(), /*includeBool=*/false) || index->rank() > 1)
+    return args.emitError() << "'index' must be a 0-d or 1-d integer tensor";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(in->shape());
+  int64_t size = in->rank() ? in->dim(*dim) : 1;
+  if (in->rank())
+    shape[*dim] = index->numel();
+  FailureOr<Tensor> out =
+      takeAlong(args, *in, *dim, index->numel(), shape,
+                [&](int64_t, int64_t j, int64_t) { return index->getInt(j); });
+  (void)size;
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> gather(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(index) || failed(d))
+    return failure();
+  if (index->dtype() != DType::I64)
+    return args.emitError() << "gather(): 'index' must be an int64 tensor";
+  int64_t rank = std::max<int64_t>(in->rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  if (std::max<int64_t>(index->rank(), 1) != rank)
+    return args.emitError() << "'index' must have as many dims as 'input'";
+  for (int64_t i = 0; i < index->rank(); ++i)
+    if (i != *dim && index->dim(i) > (in->rank() ? in->dim(i) : 1))
+      return args.emitError() << "size " << index->dim(i) << " of 'index' in dim "
+                              << i << " exceeds the input's";
+  // out[i0..id..in] = x[i0..index[i]..in]: walk the index's positions.
+  Tensor out(in->dtype(), index->shape());
+  SmallVector<int64_t> xs = in->strides();
+  SmallVector<int64_t> pos(index->rank(), 0);
+  int64_t size = in->rank() ? in->dim(*dim) : 1;
+  for (int64_t i = 0; i < index->numel(); ++i) {
+    int64_t k = index->getInt(i);
+    if (k < 0 || k >= size)
+      return args.emitError() << "index " << k << " is out of bounds for "
+                              << "dimension " << *dim << " with size " << size;
+    int64_t off = 0;
+    for (int64_t dd = 0; dd < index->rank(); ++dd)
+      off += (dd == *dim ? k : pos[dd]) * xs[dd];
+    dispatchStorage(in->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      out.template data<T>()[i] = in->template data<T>()[off];
+      return 0;
+    });
+    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
+      if (++pos[dd] < index->dim(dd))
+        break;
+      pos[dd] = 0;
+    }
+  }
+  return RtValue(out);
+}
+
+FailureOr<RtValue> embedding(const KernelArgs &args) {
+  FailureOr<Tensor> idx = args.tensor("input"), w = args.tensor("weight");
+  if (failed(idx) || failed(w))
+    return failure();
+  if (!isIntegral(idx->dtype(), /*includeBool=*/false))
+    return args.emitError() << "embedding indices must be an integer tensor";
+  if (w->rank() != 2)
+    return args.emitError() << "'weight' must be 2-D";
+  SmallVector<int64_t> shape(idx->shape());
+  shape.push_back(w->dim(1));
+  Tensor flat = idx->reshaped({idx->numel()});
+  FailureOr<Tensor> out = takeAlong(
+      args, *w, 0, idx->numel(), {idx->numel(), w->dim(1)},
+      [&](int64_t, int64_t j, int64_t) { return flat.getInt(j); });
+  if (failed(out))
+    return failure();
+  return RtValue(out->reshaped(shape));
+}
+
+FailureOr<RtValue> narrow(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim"), start = args.getInt("start"),
+                     length = args.getInt("length");
+  if (failed(in) || failed(d) || failed(start) || failed(length))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "narrow() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  int64_t size = in->dim(*dim), s = *start < 0 ? *start + size : *start;
+  if (s < 0 || *length < 0 || s + *length > size)
+    return args.emitError() << "start (" << *start << ") + length ("
+                            << *length << ") exceeds dimension size ("
+                            << size << ")";
+  SmallVector<int64_t> shape(in->shape());
+  shape[*dim] = *length;
+  FailureOr<Tensor> out =
+      takeAlong(args, *in, *dim, *length, shape,
+                [&](int64_t, int64_t j, int64_t) { return s + j; });
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> flip(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> dims = args.getInts("dims");
+  if (failed(in) || failed(dims))
+    return failure();
+  Tensor x = *in;
+  SmallVector<bool> seen(std::max<int64_t>(x.rank(), 1), false);
+  for (int64_t d : *dims) {
+    FailureOr<int64_t> dim = normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
+    if (failed(dim))
+      return failure();
+    if (seen[*dim])
+      return args.emitError() << "dim " << d << " appears multiple times";
+    seen[*dim] = true;
+    if (x.rank() == 0)
+      continue;
+    int64_t size = x.dim(*dim);
+    FailureOr<Tensor> out =
+        takeAlong(args, x, *dim, size, x.shape(),
+                  [&](int64_t, int64_t j, int64_t) { return size - 1 - j; });
+    if (failed(out))
+      return failure();
+    x = *out;
+  }
+  return RtValue(x);
+}
+
+FailureOr<RtValue> roll(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> shifts = args.getInts("shifts");
+  if (failed(in) || failed(shifts))
+    return failure();
+  SmallVector<int64_t> dims;
+  if (!args.isNone("dims")) {
+    FailureOr<SmallVector<int64_t>> d = args.getInts("dims");
+    if (failed(d))
+      return failure();
+    dims = *d;
+  }
+  Tensor x = *in;
+  if (dims.empty()) {
+    // Rolls the flattened tensor.
+    if (shifts->size() != 1)
+      return args.emitError() << "shifts must be one int when dims is empty";
+    Tensor flat = x.reshaped({x.numel()});
+    int64_t n = x.numel(), s = (*shifts)[0];
+    FailureOr<Tensor> out = takeAlong(
+        args, flat, 0, n, {n}, [&](int64_t, int64_t j, int64_t) {
+          return n ? (((j - s) % n) + n) % n : 0;
+        });
+    if (failed(out))
+      return failure();
+    return RtValue(out->reshaped(x.shape()));
+  }
+  if (dims.size() != shifts->size())
+    return args.emitError() << "shifts and dims must have the same length";
+  for (auto [d, s] : llvm::zip(dims, *shifts)) {
+    FailureOr<int64_t> dim = normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
+    if (failed(dim))
+      return failure();
+    int64_t n = x.rank() ? x.dim(*dim) : 1, shift = s;
+    FailureOr<Tensor> out = takeAlong(
+        args, x, *dim, n, x.shape(), [&](int64_t, int64_t j, int64_t) {
+          return n ? (((j - shift) % n) + n) % n : 0;
+        });
+    if (failed(out))
+      return failure();
+    x = *out;
+  }
+  return RtValue(x);
+}
+
+/// x.repeat(*sizes) and torch.tile(x, dims): leading dims are added as 1s.
+static FailureOr<RtValue> repeatImpl(const KernelArgs &args, StringRef name,
+                                     bool tile) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> reps = args.getInts(name);
+  if (failed(in) || failed(reps))
+    return failure();
+  SmallVector<int64_t> r = *reps;
+  if (!tile && static_cast<int64_t>(r.size()) < in->rank())
+    return args.emitError() << "the number of repeat dims cannot be smaller "
+                               "than the number of tensor dims";
+  while (static_cast<int64_t>(r.size()) < in->rank())
+    r.insert(r.begin(), 1);
+  SmallVector<int64_t> xshape(r.size() - in->rank(), 1);
+  xshape.append(in->shape().begin(), in->shape().end());
+  Tensor x = in->reshaped(xshape);
+  for (int64_t d = 0; d < static_cast<int64_t>(r.size()); ++d) {
+    if (r[d] < 0)
+      return args.emitError() << "repeat counts must be non-negative";
+    int64_t n = x.dim(d);
+    SmallVector<int64_t> shape(x.shape());
+    shape[d] = n * r[d];
+    FailureOr<Tensor> out =
+        takeAlong(args, x, d, n * r[d], shape,
+                  [&](int64_t, int64_t j, int64_t) { return n ? j % n : 0; });
+    if (failed(out))
+      return failure();
+    x = *out;
+  }
+  return RtValue(x);
+}
+FailureOr<RtValue> repeat(const KernelArgs &args) {
+  return repeatImpl(args, "repeats", false);
+}
+FailureOr<RtValue> tile(const KernelArgs &args) {
+  return repeatImpl(args, "dims", true);
+}
+
+/// zeros_like, ones_like and full_like (dtype= honoured).
+static FailureOr<RtValue> fullLike(const KernelArgs &args, double value,
+                                   bool fromArg) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  DType dtype = in->dtype();
+  if (!args.isNone("dtype")) {
+    auto *attr = std::get_if<Attribute>(&args.get("dtype").v);
+    auto d = attr ? dyn_cast<DTypeAttr>(*attr) : DTypeAttr();
+    std::optional<DType> t = d ? dtypeFromType(d.getType()) : std::nullopt;
+    if (!t)
+      return args.emitError() << "unsupported 'dtype' argument";
+    dtype = *t;
+  }
+  if (fromArg) {
+    std::optional<double> v = args.get("fill_value").number();
+    if (!v)
+      return args.emitError() << "'fill_value' must be a number";
+    value = *v;
+  }
+  Tensor out(dtype, in->shape());
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, value);
+  out.roundToDType();
+  return RtValue(out);
+}
+FailureOr<RtValue> zerosLike(const KernelArgs &args) {
+  return fullLike(args, 0, false);
+}
+FailureOr<RtValue> onesLike(const KernelArgs &args) {
+  return fullLike(args, 1, false);
+}
+FailureOr<RtValue> fullLikeKernel(const KernelArgs &args) {
+  return fullLike(args, 0, true);
+}
+
+/// tril/triu over the last two dims, keeping elements on and below (above)
+/// the `diagonal`.
+static FailureOr<RtValue> triangle(const KernelArgs &args, bool lower) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> diag = args.getInt("diagonal");
+  if (failed(in) || failed(diag))
+    return failure();
+  if (in->rank() < 2)
+    return args.emitError() << "tril/triu: input tensor must have at least 2 "
+                               "dimensions";
+  Tensor out(in->dtype(), in->shape());
+  int64_t rows = in->dim(in->rank() - 2), cols = in->dim(in->rank() - 1);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = in->template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = in->numel(); i < n; ++i) {
+      int64_t c = i % cols, r = (i / std::max<int64_t>(cols, 1)) % std::max<int64_t>(rows, 1);
+      bool keep = lower ? c - r <= *diag : c - r >= *diag;
+      o[i] = keep ? p[i] : T(0);
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+FailureOr<RtValue> tril(const KernelArgs &args) { return triangle(args, true); }
+FailureOr<RtValue> triu(const KernelArgs &args) { return triangle(args, false); }
+
+FailureOr<RtValue> oneHot(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> classes = args.getInt("num_classes");
+  if (failed(in) || failed(classes))
+    return failure();
+  if (in->dtype() != DType::I64)
+    return args.emitError() << "one_hot is only applicable to index tensors "
+                               "(int64)";
+  if (*classes < 0)
+    return args.emitError() << "one_hot needs a static num_classes here "
+                               "(-1 depends on the values)";
+  SmallVector<int64_t> shape(in->shape());
+  shape.push_back(*classes);
+  Tensor out(DType::I64, shape);
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    int64_t k = in->getInt(i);
+    if (k < 0 || k >= *classes)
+      return args.emitError() << "class values must be in [0, " << *classes
+                              << "), got " << k;
+    out.data<int64_t>()[i * *classes + k] = 1;
+  }
+  return RtValue(out);
+}
+
+/// F.pad in "constant" mode: `pad` lists (before, after) from the last dim
+/// backwards; negative amounts crop.
+FailureOr<RtValue> pad(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> amounts = args.getInts("pad");
+  FailureOr<std::string> mode = args.getStr("mode");
+  if (failed(in) || failed(amounts) || failed(mode))
+    return failure();
+  if (*mode != "constant")
+    return args.emitError() << "padding mode \"" << *mode
+                            << "\" is not supported (only \"constant\")";
+  if (amounts->size() % 2 || static_cast<int64_t>(amounts->size()) / 2 > in->rank())
+    return args.emitError() << "padding length must be even and at most "
+                               "twice the number of dims";
+  double value = 0;
+  if (!args.isNone("value")) {
+    std::optional<double> v = args.get("value").number();
+    if (!v)
+      return args.emitError() << "'value' must be a number";
+    value = *v;
+  }
+  int64_t rank = in->rank();
+  SmallVector<int64_t> lo(rank, 0), shape(in->shape());
+  for (size_t i = 0; i < amounts->size() / 2; ++i) {
+    int64_t d = rank - 1 - i;
+    lo[d] = (*amounts)[2 * i];
+    shape[d] += (*amounts)[2 * i] + (*amounts)[2 * i + 1];
+    if (shape[d] < 0)
+      return args.emitError() << "padding makes dim " << d << " negative";
+  }
+  Tensor out(in->dtype(), shape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, value);
+  out.roundToDType();
+  SmallVector<int64_t> pos(rank, 0), os = out.strides();
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    int64_t off = 0;
+    bool inside = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t p = pos[d] + lo[d];
+      inside &= p >= 0 && p < shape[d];
+      off += p * os[d];
+    }
+    if (inside)
+      dispatchStorage(in->dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        out.template data<T>()[off] = in->template data<T>()[i];
+        return 0;
+      });
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++pos[d] < in->dim(d))
+        break;
+      pos[d] = 0;
+    }
+  }
+  return RtValue(out);
+}
+
+/// torch.split by a size or a list of sizes: a tuple of pieces.
+FailureOr<RtValue> split(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "split() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  int64_t size = in->dim(*dim);
+  SmallVector<int64_t> sizes;
+  const RtValue &spec = args.get("split_size_or_sections");
+  if (auto *n = std::get_if<int64_t>(&spec.v)) {
+    if (*n <= 0)
+      return args.emitError() << "split size must be positive";
+    for (int64_t s = 0; s < size || (size == 0 && sizes.empty()); s += *n)
+      sizes.push_back(std::min(*n, size - s));
+  } else {
+    FailureOr<SmallVector<int64_t>> list = args.getInts("split_size_or_sections");
+    if (failed(list))
+      return failure();
+    sizes = *list;
+    int64_t total = 0;
+    for (int64_t s : sizes)
+      total += s;
+    if (total != size)
+      return args.emitError() << "split sizes sum to " << total
+                              << ", but dim " << *dim << " has size " << size;
+  }
+  std::vector<RtValue> pieces;
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(in->shape());
+    shape[*dim] = s;
+    FailureOr<Tensor> piece =
+        takeAlong(args, *in, *dim, s, shape,
+                  [&](int64_t, int64_t j, int64_t) { return start + j; });
+    if (failed(piece))
+      return failure();
+    pieces.push_back(RtValue(*piece));
+    start += s;
+  }
+  return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
+}
+
+} // namespace mlir::traced::kernels

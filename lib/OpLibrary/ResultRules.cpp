@@ -241,6 +241,214 @@ template LogicalResult castTo<DType::I8>(const BoundCall &, SmallVectorImpl<Type
 template LogicalResult castTo<DType::U8>(const BoundCall &, SmallVectorImpl<Type> &);
 template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Type> &);
 
+/// The normalized `dim` of a call on `input` (rank 0 counts as 1), or
+/// nullopt (unknown: a traced int) / failure (reported).
+static FailureOr<std::optional<int64_t>> dimArg(const BoundCall &call,
+                                               RankedTensorType input,
+                                               StringRef name = "dim") {
+  std::optional<int64_t> d = call.getInt(name);
+  if (!d)
+    return std::optional<int64_t>();
+  int64_t rank = std::max<int64_t>(input.getRank(), 1);
+  int64_t n = *d < 0 ? *d + rank : *d;
+  if (n < 0 || n >= rank) {
+    call.emitError() << name << " " << *d
+                     << " is out of range for a tensor of rank " << rank;
+    return failure();
+  }
+  return std::optional<int64_t>(n);
+}
+
+LogicalResult indexSelect(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!isa<IntegerType>(index.getElementType()) ||
+      index.getElementType().isInteger(1) || index.getRank() > 1)
+    return call.emitError() << "argument 'index' must be a 0-d or 1-d integer "
+                               "tensor, got "
+                            << index;
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  if (input.getRank())
+    shape[**dim] = index.getRank() ? index.getDimSize(0) : 1;
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult gather(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!index.getElementType().isInteger(64))
+    return call.emitError() << "argument 'index' must be an int64 tensor, got "
+                            << index;
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1))
+    return call.emitError() << "'index' " << index
+                            << " must have as many dims as 'input' " << input;
+  if (failed(dimArg(call, input)))
+    return failure();
+  return h.result(index.getShape(), input.getElementType());
+}
+
+LogicalResult embedding(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  if (!isa<IntegerType>(input.getElementType()) ||
+      input.getElementType().isInteger(1))
+    return call.emitError() << "argument 'input' (the indices) must be an "
+                               "integer tensor, got "
+                            << input;
+  if (weight.getRank() != 2)
+    return call.emitError() << "argument 'weight' must be 2-D, got " << weight;
+  if (!call.isNone("max_norm"))
+    return call.emitError() << "'max_norm' renormalizes the weight in place "
+                               "on every call; it is not supported";
+  SmallVector<int64_t> shape(input.getShape());
+  shape.push_back(weight.getDimSize(1));
+  return h.result(shape, weight.getElementType());
+}
+
+LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> length = call.getInt("length");
+  if (!input || !length)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "cannot be applied to a 0-d tensor";
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  shape[**dim] = *length;
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult repeat(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  bool tile = call.getSignature().lookup("dims").has_value();
+  std::optional<SmallVector<int64_t>> reps =
+      call.getInts(tile ? "dims" : "repeats");
+  if (!input || !reps)
+    return h.unknown();
+  SmallVector<int64_t> r = *reps;
+  if (!tile && static_cast<int64_t>(r.size()) < input.getRank())
+    return call.emitError() << "the number of repeat dims cannot be smaller "
+                               "than the number of tensor dims";
+  while (static_cast<int64_t>(r.size()) < input.getRank())
+    r.insert(r.begin(), 1);
+  SmallVector<int64_t> shape(r.size() - input.getRank(), 1);
+  shape.append(input.getShape().begin(), input.getShape().end());
+  for (auto [s, k] : llvm::zip(shape, r))
+    s = mulDims(s, k);
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult fullLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  Type elt = input.getElementType();
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = d.getType();
+  return h.result(input.getShape(), elt);
+}
+
+LogicalResult triangle(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() < 2)
+    return call.emitError() << "input tensor must have at least 2 dims, got "
+                            << input;
+  return h.result(input);
+}
+
+LogicalResult oneHot(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> classes = call.getInt("num_classes");
+  if (!input || !classes)
+    return h.unknown();
+  if (!input.getElementType().isInteger(64))
+    return call.emitError() << "one_hot is only applicable to index tensors "
+                               "(int64), got "
+                            << input;
+  if (*classes < 0)
+    return call.emitError() << "needs a static 'num_classes' (-1 makes the "
+                               "result shape depend on the values)";
+  SmallVector<int64_t> shape(input.getShape());
+  shape.push_back(*classes);
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> amounts = call.getInts("pad");
+  if (!input || !amounts)
+    return h.unknown();
+  if (amounts->size() % 2 ||
+      static_cast<int64_t>(amounts->size()) / 2 > input.getRank())
+    return call.emitError() << "padding length must be even and at most twice "
+                               "the number of dims";
+  SmallVector<int64_t> shape(input.getShape());
+  for (size_t i = 0; i < amounts->size() / 2; ++i) {
+    int64_t &d = shape[input.getRank() - 1 - i];
+    if (!ShapedType::isDynamic(d))
+      d += (*amounts)[2 * i] + (*amounts)[2 * i + 1];
+  }
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "cannot be applied to a 0-d tensor";
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim || input.isDynamicDim(**dim))
+    return h.unknown();
+  int64_t size = input.getDimSize(**dim);
+  SmallVector<int64_t> sizes;
+  if (std::optional<int64_t> n = call.getInt("split_size_or_sections")) {
+    if (*n <= 0)
+      return call.emitError() << "split size must be positive";
+    for (int64_t s = 0; s < size || (size == 0 && sizes.empty()); s += *n)
+      sizes.push_back(std::min(*n, size - s));
+  } else if (auto list = call.getInts("split_size_or_sections")) {
+    sizes = *list;
+  } else {
+    return h.unknown();
+  }
+  SmallVector<Type> pieces;
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[**dim] = s;
+    pieces.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+  return h.result(TupleType::get(call.getContext(), pieces));
+}
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -17,6 +17,16 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(indexSelect)
+TRACED_RULE(gather)
+TRACED_RULE(embedding)
+TRACED_RULE(narrow)
+TRACED_RULE(repeat)
+TRACED_RULE(fullLike)
+TRACED_RULE(triangle)
+TRACED_RULE(oneHot)
+TRACED_RULE(pad)
+TRACED_RULE(split)
 TRACED_RULE(to)
 TRACED_RULE(typeAs)
 template <DType D>

@@ -112,7 +112,13 @@ ATEN_OPS = {
     "torch.nn.functional.logsigmoid": ["log_sigmoid"],
     **{f"torch.{n}": [n] for n in [
         "amax", "amin", "argmax", "argmin", "max", "min", "all", "any", "prod",
-        "var", "std", "var_mean", "std_mean", "logsumexp", "cumsum", "cumprod"]},
+        "var", "std", "var_mean", "std_mean", "logsumexp", "cumsum", "cumprod",
+        "index_select", "gather", "narrow", "flip", "roll", "tile", "zeros_like",
+        "ones_like", "full_like", "tril", "triu", "split"]},
+    "Tensor.repeat": ["repeat"], "Tensor.to": ["to"], "Tensor.type_as": ["type_as"],
+    "torch.nn.functional.embedding": ["embedding"],
+    "torch.nn.functional.one_hot": ["one_hot"],
+    "torch.nn.functional.pad": ["constant_pad_nd"],
 }
 
 # ATen-only parameters that do not change the result on the CPU.

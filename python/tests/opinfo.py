@@ -6,7 +6,8 @@ reference interpreter and the compiled CPU path and compares dtype, shape
 and values.
 
 A sample is (fn, inputs): `fn` takes the tensors `inputs` and calls the
-entry once or a few times; everything else it needs is captured. A sample
+entry once or a few times; everything else it needs is captured. `fn` may
+be a torch.nn.Module (a leaf module class of the library). A sample
 that torch itself rejects (a dtype the op does not support) is skipped: it
 cannot be traced.
 """
@@ -173,6 +174,9 @@ def dt(dtype, *shape):
 
 
 NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
+
+torch.manual_seed(0)
+_EMBEDDING = torch.nn.Embedding(4, 3).eval()
 SIGNED = [d for d in NUMERIC if d != torch.uint8]
 
 OPS = {
@@ -461,6 +465,59 @@ OPS = {
     **{f"Tensor.{m}": fixed(*[(f"{d}", lambda x, m=m: getattr(x, m)(), [tensor((2, 3), d, special=True, low=-300, high=300)])
                               for d in ALL_DTYPES])
        for m in ["float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte", "bool"]},
+
+    # Indexing with tensors, and shape ops that copy.
+    "torch.index_select": fixed(*[(f"{d} dim {k}", lambda x, i, k=k: torch.index_select(x, k, i),
+                                   [dt(d, 3, 4), torch.tensor([2, 0, 2])]) for d in ALL_DTYPES for k in (0, -1)],
+                                ("int32 index", lambda x, i: x.index_select(1, i), [f32(2, 3), torch.tensor([1], dtype=torch.int32)]),
+                                ("0-d index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.tensor(1)]),
+                                ("empty index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.zeros(0, dtype=torch.int64)])),
+    "torch.gather": fixed(*[(f"{d} dim {k}", lambda x, i, k=k: torch.gather(x, k, i),
+                             [dt(d, 3, 4), torch.tensor([[0, 2], [1, 1]])]) for d in ALL_DTYPES for k in (0, 1)],
+                          ("negative dim", lambda x, i: x.gather(-1, i), [f32(2, 3), torch.tensor([[2], [0]])])),
+    "torch.nn.functional.embedding": fixed(
+        ("2-d indices", lambda i, w: F.embedding(i, w), [torch.tensor([[1, 3], [0, 3]]), f32(5, 4)]),
+        ("int32 indices", lambda i, w: F.embedding(i, w), [torch.tensor([4, 0], dtype=torch.int32), dt(torch.float64, 5, 2)]),
+        ("padding_idx", lambda i, w: F.embedding(i, w, padding_idx=0), [torch.tensor([0, 1]), f32(3, 2)]),
+        ("module", _EMBEDDING, [torch.tensor([[2, 1]])]),
+        ("0-d index", lambda i, w: F.embedding(i, w), [torch.tensor(2), f32(3, 2)])),
+    "torch.narrow": fixed(*[(f"{d}", lambda x: x.narrow(1, 1, 2), [dt(d, 3, 4)]) for d in ALL_DTYPES],
+                          ("negative start", lambda x: torch.narrow(x, -1, -2, 2), [f32(2, 5)]),
+                          ("empty", lambda x: x.narrow(0, 1, 0), [f32(3, 2)])),
+    "torch.flip": fixed(*[(f"{d}", lambda x: x.flip(0, -1), [dt(d, 3, 4)]) for d in ALL_DTYPES],
+                        ("list", lambda x: torch.flip(x, [1]), [f32(2, 3, 2)]),
+                        ("0-d", lambda x: x.flip(0), [f32()])),
+    "torch.roll": fixed(*[(f"{d}", lambda x: x.roll(1, 0), [dt(d, 3, 4)]) for d in ALL_DTYPES],
+                        ("flattened", lambda x: torch.roll(x, -3), [f32(2, 4)]),
+                        ("two dims", lambda x: torch.roll(x, (1, -2), (1, 0)), [f32(3, 4)]),
+                        ("large shift", lambda x: x.roll(7, -1), [f32(2, 3)])),
+    "Tensor.repeat": fixed(*[(f"{d}", lambda x: x.repeat(2, 1, 3), [dt(d, 3, 2)]) for d in ALL_DTYPES],
+                           ("list", lambda x: x.repeat([2, 2]), [f32(3)]),
+                           ("zero", lambda x: x.repeat(0, 2), [f32(2, 2)]),
+                           ("0-d", lambda x: x.repeat(3), [f32()])),
+    "torch.tile": fixed(("fewer dims", lambda x: torch.tile(x, (2,)), [f32(2, 3)]),
+                        ("more dims", lambda x: x.tile(2, 1, 2), [dt(torch.int16, 3)])),
+    "torch.zeros_like": fixed(*[(f"{d}", torch.zeros_like, [dt(d, 2, 3)]) for d in ALL_DTYPES],
+                              ("dtype", lambda x: torch.zeros_like(x, dtype=torch.int32), [f32(2)])),
+    "torch.ones_like": fixed(*[(f"{d}", torch.ones_like, [dt(d, 2, 3)]) for d in ALL_DTYPES],
+                             ("0-d dtype", lambda x: torch.ones_like(x, dtype=torch.bool), [f32()])),
+    "torch.full_like": fixed(*[(f"{d}", lambda x: torch.full_like(x, 7), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+                             ("float fill", lambda x: torch.full_like(x, 2.5), [f32(2)]),
+                             ("dtype", lambda x: torch.full_like(x, -1, dtype=torch.int8), [f32(2)])),
+    "torch.tril": fixed(*[(f"{d}", torch.tril, [dt(d, 3, 4)]) for d in ALL_DTYPES],
+                        ("diagonal", lambda x: x.tril(1), [f32(2, 3, 3)]),
+                        ("negative diagonal", lambda x: torch.tril(x, -1), [f32(4, 2)])),
+    "torch.triu": fixed(*[(f"{d}", torch.triu, [dt(d, 3, 4)]) for d in ALL_DTYPES],
+                        ("diagonal", lambda x: x.triu(2), [f32(2, 3, 5)])),
+    "torch.nn.functional.one_hot": fixed(("basic", lambda x: F.one_hot(x, 5), [torch.tensor([[0, 4], [2, 2]])]),
+                                         ("0-d", lambda x: F.one_hot(x, 3), [torch.tensor(1)])),
+    "torch.nn.functional.pad": fixed(*[(f"{d}", lambda x: F.pad(x, (1, 2)), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+                                     ("two dims value", lambda x: F.pad(x, (1, 0, 0, 2), value=-1.5), [f32(1, 2, 3)]),
+                                     ("crop", lambda x: F.pad(x, (-1, 1)), [f32(2, 4)])),
+    "torch.split": fixed(*[(f"{d}", lambda x: x.split(2, 1)[1], [dt(d, 2, 5)]) for d in ALL_DTYPES],
+                         ("sections", lambda x: torch.split(x, [1, 3], 0)[1], [f32(4, 2)]),
+                         ("last piece", lambda x: x.split(2)[-1], [f32(5)]),
+                         ("all", lambda x: torch.cat(x.split(3, -1), 0), [f32(2, 7)])),
 
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),

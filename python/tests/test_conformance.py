@@ -104,7 +104,8 @@ def _run_sample(sample, paths):
             return None
     result = {}
     try:
-        tm = traced.trace(_Call(sample.fn), *sample.inputs)
+        module = sample.fn if isinstance(sample.fn, torch.nn.Module) else _Call(sample.fn)
+        tm = traced.trace(module, *sample.inputs)
     except Exception as e:  # noqa: BLE001 - reported per sample
         return {p: f"trace: {str(e).splitlines()[0][:200]}" for p in paths}
     if "interp" in paths:
