@@ -110,7 +110,7 @@ void traced::registerAllTranslations() {
       "traced-op-library-doc",
       "print the op library as Markdown (the input is ignored)",
       [](Operation *, llvm::raw_ostream &os) {
-        printOpLibraryMarkdown(os);
+        printOpLibraryMarkdown(os, getLoweredTargets());
         return success();
       });
   static TranslateToMLIRRegistration importTrace(

@@ -275,8 +275,11 @@ LogicalResult checkArguments(const Signature &sig, unsigned skip,
 LogicalResult checkResults(ArrayRef<Type> inferred, TypeRange resultTypes,
                            function_ref<InFlightDiagnostic()> emitError);
 
-/// Writes a Markdown table of the library (docs/op-library.md).
-void printOpLibraryMarkdown(llvm::raw_ostream &os);
+/// Writes a Markdown table of the library (docs/reference/OpLibrary.md):
+/// each entry with its dtypes, interpreter kernel and whether it is in
+/// `lowered` (the lowering's targets, which live in a layer above).
+void printOpLibraryMarkdown(llvm::raw_ostream &os,
+                            llvm::ArrayRef<std::string> lowered);
 
 } // namespace mlir::traced
 
