@@ -130,6 +130,11 @@ TRACED_KERNEL(dropout)
 TRACED_KERNEL(stochasticDepth)
 TRACED_KERNEL(softmax)
 TRACED_KERNEL(logSoftmax)
+TRACED_KERNEL(softmin)
+TRACED_KERNEL(glu)
+TRACED_KERNEL(prelu)
+TRACED_KERNEL(normalize)
+TRACED_KERNEL(groupNorm)
 
 // Pooling (KernelsPool.cpp).
 TRACED_KERNEL(maxPool2d)

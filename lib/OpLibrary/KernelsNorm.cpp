@@ -27,7 +27,8 @@ FailureOr<std::vector<double>> channelValues(const KernelArgs &args,
   return v;
 }
 
-FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm) {
+FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
+                               bool negate = false) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
@@ -48,6 +49,12 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm) {
     x = x.to(*target);
   } else if (!isFloatingPoint(x.dtype())) {
     x = x.to(DType::F32);
+  }
+  if (negate) {
+    Tensor negated(x.dtype(), x.shape());
+    for (int64_t i = 0; i < x.numel(); ++i)
+      negated.setDouble(i, -x.getDouble(i));
+    x = negated;
   }
   int64_t rank = std::max<int64_t>(x.rank(), 1);
   FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
@@ -214,6 +221,146 @@ FailureOr<RtValue> softmax(const KernelArgs &args) {
 
 FailureOr<RtValue> logSoftmax(const KernelArgs &args) {
   return softmaxImpl(args, /*logarithm=*/true);
+}
+
+FailureOr<RtValue> softmin(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/false, /*negate=*/true);
+}
+
+FailureOr<RtValue> glu(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "glu does not support 0-d tensors";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  int64_t size = in->dim(*dim);
+  if (size % 2)
+    return args.emitError() << "halving dimension must be even, but dimension "
+                            << *dim << " is size " << size;
+  int64_t inner = 1, outer = 1;
+  for (int64_t i = *dim + 1; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  for (int64_t i = 0; i < *dim; ++i)
+    outer *= in->dim(i);
+  SmallVector<int64_t> shape(in->shape());
+  shape[*dim] = size / 2;
+  Tensor out(in->dtype(), shape);
+  int64_t half = size / 2;
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t j = 0; j < half; ++j)
+      for (int64_t c = 0; c < inner; ++c) {
+        double x = in->getDouble((a * size + j) * inner + c);
+        double g = in->getDouble((a * size + j + half) * inner + c);
+        out.setDouble((a * half + j) * inner + c, x / (1.0 + std::exp(-g)));
+      }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> prelu(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), w = args.tensor("weight");
+  if (failed(in) || failed(w))
+    return failure();
+  int64_t channels = in->rank() >= 2 ? in->dim(1) : 1;
+  if (w->numel() != 1 && w->numel() != channels)
+    return args.emitError() << "mismatch of parameter numbers and input "
+                               "channel size: weight has "
+                            << w->numel() << ", input has " << channels;
+  int64_t inner = 1;
+  for (int64_t i = 2; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    double x = in->getDouble(i);
+    double k = w->getDouble(w->numel() == 1 ? 0 : (i / inner) % channels);
+    out.setDouble(i, x >= 0 ? x : k * x);
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> normalize(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("p"), eps = args.getFloat("eps");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(p) || failed(eps) || failed(d))
+    return failure();
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  int64_t outer = size * inner ? in->numel() / (size * inner) : 0;
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t c = 0; c < inner; ++c) {
+      double norm = 0;
+      for (int64_t j = 0; j < size; ++j) {
+        double v = std::fabs(in->getDouble((a * size + j) * inner + c));
+        if (std::isinf(*p))
+          norm = *p > 0 ? std::max(norm, v) : (j ? std::min(norm, v) : v);
+        else
+          norm += std::pow(v, *p);
+      }
+      if (!std::isinf(*p))
+        norm = std::pow(norm, 1.0 / *p);
+      double denom = std::max(norm, *eps);
+      for (int64_t j = 0; j < size; ++j) {
+        int64_t i = (a * size + j) * inner + c;
+        out.setDouble(i, in->getDouble(i) / denom);
+      }
+    }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> groupNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> groups = args.getInt("num_groups");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(in) || failed(groups) || failed(eps))
+    return failure();
+  if (in->rank() < 2)
+    return args.emitError() << "group_norm expects an input of rank 2 or more";
+  int64_t n = in->dim(0), c = in->dim(1);
+  if (*groups <= 0 || c % *groups)
+    return args.emitError() << "expected the number of channels (" << c
+                            << ") to be divisible by num_groups ("
+                            << *groups << ")";
+  auto weight = channelValues(args, "weight", c, 1),
+       bias = channelValues(args, "bias", c, 0);
+  if (failed(weight) || failed(bias))
+    return failure();
+  int64_t inner = n * c ? in->numel() / (n * c) : 0;
+  int64_t per = c / *groups * inner;
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t g = 0; g < *groups; ++g) {
+      int64_t base = (b * c + g * (c / *groups)) * inner;
+      double mean = 0, var = 0;
+      for (int64_t i = 0; i < per; ++i)
+        mean += in->getDouble(base + i);
+      mean /= std::max<int64_t>(per, 1);
+      for (int64_t i = 0; i < per; ++i) {
+        double dlt = in->getDouble(base + i) - mean;
+        var += dlt * dlt;
+      }
+      var /= std::max<int64_t>(per, 1);
+      double invstd = 1.0 / std::sqrt(var + *eps);
+      for (int64_t i = 0; i < per; ++i) {
+        int64_t ch = g * (c / *groups) + i / std::max<int64_t>(inner, 1);
+        out.setDouble(base + i, (in->getDouble(base + i) - mean) * invstd *
+                                        (*weight)[ch] +
+                                    (*bias)[ch]);
+      }
+    }
+  out.roundToDType();
+  return RtValue(out);
 }
 
 } // namespace mlir::traced::kernels

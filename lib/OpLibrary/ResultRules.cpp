@@ -449,6 +449,47 @@ LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
+LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "does not support 0-d tensors";
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  int64_t &s = shape[**dim];
+  if (!ShapedType::isDynamic(s)) {
+    if (s % 2)
+      return call.emitError() << "halving dimension must be even, but "
+                                 "dimension "
+                              << **dim << " is size " << s;
+    s /= 2;
+  }
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> groups = call.getInt("num_groups");
+  if (!input || !groups)
+    return h.unknown();
+  if (input.getRank() < 2)
+    return call.emitError() << "expects an input of rank 2 or more, got "
+                            << input;
+  int64_t c = input.getDimSize(1);
+  if (*groups <= 0 || (!ShapedType::isDynamic(c) && c % *groups))
+    return call.emitError() << "expected the number of channels (" << c
+                            << ") to be divisible by num_groups (" << *groups
+                            << ")";
+  return h.result(input);
+}
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -17,6 +17,8 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(glu)
+TRACED_RULE(groupNorm)
 TRACED_RULE(indexSelect)
 TRACED_RULE(gather)
 TRACED_RULE(embedding)

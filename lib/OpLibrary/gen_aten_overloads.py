@@ -119,6 +119,8 @@ ATEN_OPS = {
     "torch.nn.functional.embedding": ["embedding"],
     "torch.nn.functional.one_hot": ["one_hot"],
     "torch.nn.functional.pad": ["constant_pad_nd"],
+    "torch.nn.functional.glu": ["glu"], "torch.nn.functional.prelu": ["prelu"],
+    "torch.nn.functional.group_norm": ["group_norm"],
 }
 
 # ATen-only parameters that do not change the result on the CPU.

@@ -221,6 +221,28 @@ OPS = {
     "torch.nn.functional.rrelu": unary(lambda x: F.rrelu(x, training=False)),
     "torch.nn.functional.logsigmoid": unary(F.logsigmoid, tol=TRANSCENDENTAL),
 
+    "torch.nn.functional.softmin": chain(
+        unary(lambda x: F.softmin(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
+        fixed(("module", torch.nn.Softmin(0), [f32(3, 2)], TRANSCENDENTAL))),
+    "torch.nn.functional.glu": chain(
+        fixed(*[(f"{d}", lambda x: F.glu(x), [dt(d, 3, 4)], TRANSCENDENTAL) for d in ALL_DTYPES]),
+        fixed(("dim 0", lambda x: F.glu(x, 0), [f32(4, 3)], TRANSCENDENTAL),
+              ("module", torch.nn.GLU(1), [f32(2, 6)], TRANSCENDENTAL))),
+    "torch.nn.functional.prelu": fixed(
+        ("per channel", F.prelu, [f32(2, 3, 4), f32(3)]),
+        ("one weight", F.prelu, [f32(2, 3), f32(1)]),
+        ("f64", F.prelu, [dt(torch.float64, 4, 2), dt(torch.float64, 2)]),
+        ("module", torch.nn.PReLU(3), [f32(2, 3, 2)])),
+    "torch.nn.functional.normalize": chain(
+        fixed(*[(f"{d}", lambda x: F.normalize(x), [dt(d, 3, 4)], TRANSCENDENTAL) for d in FLOAT_DTYPES]),
+        fixed(("p=1 dim 0", lambda x: F.normalize(x, 1.0, 0), [f32(3, 4)], TRANSCENDENTAL),
+              ("zeros", lambda x: F.normalize(x, dim=-1), [torch.zeros(2, 3)], TRANSCENDENTAL))),
+    "torch.nn.functional.group_norm": fixed(
+        ("affine", lambda x, w, b: F.group_norm(x, 2, w, b), [f32(2, 4, 3, 3), f32(4), f32(4)], ACCUMULATE),
+        ("plain", lambda x: F.group_norm(x, 3, eps=1e-3), [f32(1, 6, 5)], ACCUMULATE),
+        ("f64", lambda x: F.group_norm(x, 1), [dt(torch.float64, 2, 2, 2)], ACCUMULATE),
+        ("module", torch.nn.GroupNorm(2, 4), [f32(2, 4, 3)], ACCUMULATE)),
+
     # Elementwise math.
     "torch.exp": unary(torch.exp, tol=TRANSCENDENTAL),
     "torch.log": unary(torch.log, tol=TRANSCENDENTAL),
