@@ -122,6 +122,7 @@ TRACED_KERNEL(bmm)
 TRACED_KERNEL(mm)
 TRACED_KERNEL(baddbmm)
 TRACED_KERNEL(multiHeadAttention)
+TRACED_KERNEL(einsum)
 
 // Normalization and softmax (KernelsNorm.cpp).
 TRACED_KERNEL(batchNorm)

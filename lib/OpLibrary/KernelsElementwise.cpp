@@ -226,28 +226,59 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
   return RtValue(out);
 }
 
+/// `v` rounded to float16 or bfloat16 (`dtype`); other dtypes as they are.
+static float roundTo(float v, DType dtype) {
+  if (dtype != DType::F16 && dtype != DType::BF16)
+    return v;
+  llvm::APFloat f(v);
+  bool lost;
+  f.convert(dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                : llvm::APFloat::BFloat(),
+            llvm::APFloat::rmNearestTiesToEven, &lost);
+  f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &lost);
+  return f.convertToFloat();
+}
+
 /// PyTorch's floor division: Python's `//` for integers; for floats,
-/// div_floor_floating (the quotient of the exact remainder, rounded).
-template <typename T> T floorDiv(T a, T b) {
+/// div_floor_floating (the quotient of the exact remainder, rounded). In
+/// float16 and bfloat16, torch computes each step in that type, so every
+/// intermediate is rounded to `dtype` too.
+template <typename T> T floorDiv(T a, T b, DType dtype = DType::F64) {
   if constexpr (std::is_integral_v<T>) {
     T q = a / b;
     if (a % b != 0 && ((a < 0) != (b < 0)))
       --q;
     return q;
   } else {
+    auto r = [&](T v) -> T {
+      if constexpr (std::is_same_v<T, float>)
+        return roundTo(v, dtype);
+      else
+        return v;
+    };
     if (b == 0)
       return a / b;
-    T mod = std::fmod(a, b);
-    T div = (a - mod) / b;
+    T mod = r(std::fmod(a, b));
+    T div = r(r(a - mod) / b);
     if (mod != 0 && ((b < 0) != (mod < 0)))
-      div -= 1;
+      div = r(div - 1);
     if (div == 0)
       return std::copysign(T(0), a / b);
     T floordiv = std::floor(div);
-    if (div - floordiv > T(0.5))
-      floordiv += 1;
+    if (r(div - floordiv) > T(0.5))
+      floordiv = r(floordiv + 1);
     return floordiv;
   }
+}
+
+/// The dtype a binary kernel computes in (torch.result_type).
+static DType computeDTypeOf(const KernelArgs &args, StringRef lhs,
+                            StringRef rhs) {
+  FailureOr<Operand> a = operand(args, lhs), b = operand(args, rhs);
+  if (failed(a) || failed(b) || (!a->isTensor && !b->isTensor))
+    return DType::F64;
+  return resultType({promotionOf(*a), promotionOf(*b)});
 }
 
 /// Python's `%`: the remainder takes the divisor's sign.
@@ -548,15 +579,20 @@ FailureOr<RtValue> div(const KernelArgs &args) {
                             << *m << "\"";
   if (failed(checkIntegerDivisor(args, "input", "other")))
     return failure();
+  DType dtype = computeDTypeOf(args, "input", "other");
   if (*m == "trunc")
-    return binary(args, "input", "other", [](auto x, auto y) {
-      if constexpr (std::is_integral_v<decltype(x)>)
+    // (In float16 and bfloat16 the quotient is rounded before truncating.)
+    return binary(args, "input", "other", [dtype](auto x, auto y) {
+      using T = decltype(x);
+      if constexpr (std::is_integral_v<T>)
         return x / y;
+      else if constexpr (std::is_same_v<T, float>)
+        return std::trunc(roundTo(x / y, dtype));
       else
         return std::trunc(x / y);
     });
   return binary(args, "input", "other",
-                [](auto x, auto y) { return floorDiv(x, y); });
+                [dtype](auto x, auto y) { return floorDiv(x, y, dtype); });
 }
 
 FailureOr<RtValue> rtruediv(const KernelArgs &args) {
@@ -568,8 +604,9 @@ FailureOr<RtValue> rtruediv(const KernelArgs &args) {
 FailureOr<RtValue> floorDivide(const KernelArgs &args) {
   if (failed(checkIntegerDivisor(args, "input", "other")))
     return failure();
+  DType dtype = computeDTypeOf(args, "input", "other");
   return binary(args, "input", "other",
-                [](auto x, auto y) { return floorDiv(x, y); });
+                [dtype](auto x, auto y) { return floorDiv(x, y, dtype); });
 }
 
 FailureOr<RtValue> remainder(const KernelArgs &args) {
@@ -634,8 +671,9 @@ FailureOr<RtValue> rpow(const KernelArgs &args) {
 FailureOr<RtValue> rfloordiv(const KernelArgs &args) {
   if (failed(checkIntegerDivisor(args, "other", "input")))
     return failure();
+  DType dtype = computeDTypeOf(args, "other", "input");
   return binary(args, "other", "input",
-                [](auto x, auto y) { return floorDiv(x, y); });
+                [dtype](auto x, auto y) { return floorDiv(x, y, dtype); });
 }
 
 FailureOr<RtValue> rremainder(const KernelArgs &args) {

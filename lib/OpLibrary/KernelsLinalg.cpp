@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "ResultRules.h"
 
 #include <cblas.h>
 #include <cstring>
@@ -499,6 +500,102 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
   std::vector<RtValue> items{RtValue(output),
                              weights.defined() ? RtValue(weights) : RtValue()};
   return RtValue::ofList(std::move(items), /*isTuple=*/true);
+}
+
+} // namespace mlir::traced::kernels
+
+namespace mlir::traced::kernels {
+
+/// torch.einsum by direct summation over the contracted labels: the
+/// reference, not a fast path (lowerings use contractions).
+FailureOr<RtValue> einsum(const KernelArgs &args) {
+  FailureOr<std::string> eq = args.getStr("equation");
+  if (failed(eq))
+    return failure();
+  // `*operands` holds one tensor as it is, several as a list.
+  const RtValue &operands = args.get("operands");
+  SmallVector<Tensor> ts;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  if (operands.isTensor()) {
+    ts.push_back(operands.tensor());
+  } else if (const RtValue::List *list = operands.list()) {
+    for (const RtValue &v : list->items) {
+      if (!v.isTensor())
+        return args.emitError() << "'operands' must be tensors";
+      ts.push_back(v.tensor());
+    }
+  } else {
+    return args.emitError() << "'operands' must be tensors";
+  }
+  for (const Tensor &t : ts) {
+    if (t.dtype() != ts[0].dtype())
+      return args.emitError() << "operands must have one dtype";
+    shapes.push_back(t.shape());
+  }
+  std::string error;
+  FailureOr<EinsumPlan> plan = planEinsum(*eq, shapes, error);
+  if (failed(plan))
+    return args.emitError() << error;
+  // All labels in use: the output's first, then the contracted ones.
+  SmallVector<int64_t> order(plan->outputLabels);
+  for (int64_t label = 0; label < static_cast<int64_t>(plan->sizes.size());
+       ++label)
+    if (plan->sizes[label] != -2 && !llvm::is_contained(order, label))
+      order.push_back(label);
+  SmallVector<int64_t> outShape, extents;
+  for (int64_t label : order)
+    extents.push_back(plan->sizes[label]);
+  for (int64_t label : plan->outputLabels)
+    outShape.push_back(plan->sizes[label]);
+  SmallVector<int64_t> position(plan->sizes.size(), 0);
+  SmallVector<SmallVector<int64_t>> strides;
+  for (const Tensor &t : ts)
+    strides.push_back(t.strides());
+  Tensor out(ts[0].dtype(), outShape);
+  int64_t outCount = out.numel(), inner = 1;
+  for (size_t i = plan->outputLabels.size(); i < order.size(); ++i)
+    inner *= extents[i];
+  bool isInt = isIntegral(ts[0].dtype());
+  SmallVector<int64_t> idx(order.size(), 0);
+  for (int64_t o = 0; o < outCount; ++o) {
+    double acc = 0;
+    uint64_t iacc = 0;
+    for (int64_t c = 0; c < inner; ++c) {
+      for (size_t i = 0; i < order.size(); ++i)
+        position[order[i]] = idx[i];
+      double prod = 1;
+      uint64_t iprod = 1;
+      for (auto [k, t] : llvm::enumerate(ts)) {
+        int64_t off = 0;
+        for (auto [d, label] : llvm::enumerate(plan->operandLabels[k]))
+          off += (t.dim(d) == 1 ? 0 : position[label]) * strides[k][d];
+        if (isInt)
+          iprod *= static_cast<uint64_t>(t.getInt(off));
+        else
+          prod *= t.getDouble(off);
+      }
+      acc += prod;
+      iacc += iprod;
+      for (int64_t i = static_cast<int64_t>(order.size()) - 1; i >= 0; --i) {
+        if (++idx[i] < extents[i])
+          break;
+        idx[i] = 0;
+      }
+    }
+    if (isInt)
+      out.data<int64_t>()[o] = static_cast<int64_t>(iacc);
+    else
+      out.setDouble(o, acc);
+    if (inner == 0)
+      for (int64_t i = static_cast<int64_t>(plan->outputLabels.size()) - 1;
+           i >= 0; --i) {
+        if (++idx[i] < extents[i])
+          break;
+        idx[i] = 0;
+      }
+  }
+  out.roundToDType();
+  return RtValue(out);
 }
 
 } // namespace mlir::traced::kernels

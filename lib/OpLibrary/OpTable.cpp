@@ -324,6 +324,8 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
    "Scalar alpha=1)", baddbmm, kernels::baddbmm},
 
+  {"torch.einsum", {"torch.functional.einsum"},
+   "(str equation, Tensor[] *operands)", einsum, kernels::einsum},
   // Multi-head attention as one call: what a hook-based tracer that records
   // only the outermost call sees inside nn.MultiheadAttention.
   {"torch.nn.functional.multi_head_attention_forward", {},
@@ -769,6 +771,9 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
     {"torch.nn.functional.normalize", kBool | kInts},
+    {"torch.bmm", kBool},
+    {"torch.mm", kBool},
+    {"torch.matmul", kBool},
     {"torch.nn.functional.tanhshrink", kBool | kF16},
     // Float math: integers promote, float16 has no CPU kernel.
     {"torch.sigmoid", kF16},       {"torch.tanh", kF16},

@@ -1441,6 +1441,32 @@ static SmallVector<RankedTensorType> tensorList(const BoundCall &call,
   return out;
 }
 
+LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  Attribute eq = call.get("equation").value;
+  SmallVector<RankedTensorType> ts = tensorList(call, "operands");
+  if (auto one = call.getTensor("operands")) // one operand, as it is
+    ts = {one};
+  if (!eq || !isa<StringAttr>(eq) || ts.empty())
+    return h.unknown();
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (RankedTensorType t : ts) {
+    if (t.getElementType() != ts[0].getElementType())
+      return call.emitError() << "operands must have one dtype, got "
+                              << ts[0] << " and " << t;
+    shapes.push_back(t.getShape());
+  }
+  std::string error;
+  FailureOr<EinsumPlan> plan =
+      planEinsum(cast<StringAttr>(eq).getValue(), shapes, error);
+  if (failed(plan))
+    return call.emitError() << error;
+  SmallVector<int64_t> shape;
+  for (int64_t label : plan->outputLabels)
+    shape.push_back(plan->sizes[label]);
+  return h.result(shape, ts[0].getElementType());
+}
+
 LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
@@ -1651,3 +1677,122 @@ LogicalResult none(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 } // namespace mlir::traced::rules
+
+//===----------------------------------------------------------------------===//
+// einsum
+//===----------------------------------------------------------------------===//
+
+FailureOr<EinsumPlan>
+traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
+                   std::string &error) {
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq.push_back(c);
+  StringRef lhs = eq, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
+    rhs = lhs.substr(arrow + 2);
+    lhs = lhs.substr(0, arrow);
+    explicitOutput = true;
+  }
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != shapes.size()) {
+    error = "the equation has " + std::to_string(terms.size()) +
+            " operand(s), but " + std::to_string(shapes.size()) +
+            " were given";
+    return failure();
+  }
+  // Labels 0-51 are letters; ellipsis dims are 52 + (distance from the
+  // right end of the ellipsis).
+  EinsumPlan plan;
+  plan.sizes.assign(52 + 64, -2); // -2: unused
+  int64_t ellipsisRank = 0;
+  SmallVector<int64_t> counts(52 + 64, 0);
+  auto labelOf = [](char c) -> int64_t {
+    if (c >= 'a' && c <= 'z')
+      return c - 'a';
+    if (c >= 'A' && c <= 'Z')
+      return 26 + (c - 'A');
+    return -1;
+  };
+  auto bind = [&](int64_t label, int64_t size) -> bool {
+    int64_t &known = plan.sizes[label];
+    if (known == -2 || known == 1 || ShapedType::isDynamic(known))
+      known = size == 1 && known != -2 ? known : size;
+    else if (size != known && size != 1 && !ShapedType::isDynamic(size))
+      return false;
+    return true;
+  };
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    ArrayRef<int64_t> shape = shapes[i];
+    size_t dots = term.find("...");
+    int64_t explicitDims = term.size() - (dots == StringRef::npos ? 0 : 3);
+    int64_t rank = shape.size();
+    if (dots == StringRef::npos ? explicitDims != rank : explicitDims > rank) {
+      error = "operand " + std::to_string(i) + " has " +
+              std::to_string(rank) + " dims, but its subscript '" +
+              term.str() + "' names " + std::to_string(explicitDims);
+      return failure();
+    }
+    SmallVector<int64_t> labels;
+    int64_t dim = 0;
+    for (size_t k = 0; k < term.size(); ++k) {
+      if (k == dots) {
+        int64_t n = rank - explicitDims;
+        ellipsisRank = std::max(ellipsisRank, n);
+        for (int64_t e = 0; e < n; ++e) {
+          int64_t label = 52 + (n - 1 - e);
+          labels.push_back(label);
+          if (!bind(label, shape[dim++])) {
+            error = "ellipsis dims of operand " + std::to_string(i) +
+                    " do not broadcast";
+            return failure();
+          }
+        }
+        k += 2;
+        continue;
+      }
+      int64_t label = labelOf(term[k]);
+      if (label < 0) {
+        error = std::string("invalid subscript '") + term[k] + "'";
+        return failure();
+      }
+      labels.push_back(label);
+      ++counts[label];
+      if (!bind(label, shape[dim++])) {
+        error = std::string("subscript '") + term[k] +
+                "' has sizes that differ between operands";
+        return failure();
+      }
+    }
+    plan.operandLabels.push_back(labels);
+  }
+  if (explicitOutput) {
+    size_t dots = rhs.find("...");
+    for (size_t k = 0; k < rhs.size(); ++k) {
+      if (k == dots) {
+        for (int64_t e = ellipsisRank - 1; e >= 0; --e)
+          plan.outputLabels.push_back(52 + e);
+        k += 2;
+        continue;
+      }
+      int64_t label = labelOf(rhs[k]);
+      if (label < 0 || plan.sizes[label] == -2) {
+        error = std::string("output subscript '") + rhs[k] +
+                "' does not appear in the inputs";
+        return failure();
+      }
+      plan.outputLabels.push_back(label);
+    }
+  } else {
+    // Implicit output: the ellipsis dims, then the labels used once, sorted.
+    for (int64_t e = ellipsisRank - 1; e >= 0; --e)
+      plan.outputLabels.push_back(52 + e);
+    for (int64_t label = 0; label < 52; ++label)
+      if (counts[label] == 1)
+        plan.outputLabels.push_back(label);
+  }
+  return plan;
+}

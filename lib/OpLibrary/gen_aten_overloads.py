@@ -121,6 +121,7 @@ ATEN_OPS = {
     "torch.nn.functional.pad": ["constant_pad_nd"],
     "torch.nn.functional.glu": ["glu"], "torch.nn.functional.prelu": ["prelu"],
     "torch.nn.functional.group_norm": ["group_norm"],
+    "torch.einsum": ["einsum"],
 }
 
 # ATen-only parameters that do not change the result on the CPU.
