@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/Support/Npy.h"
+#include "TracedIR/Interpreter/Interpreter.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

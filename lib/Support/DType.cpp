@@ -22,11 +22,11 @@ struct DTypeInfo {
 } // namespace
 
 static constexpr DTypeInfo kTable[] = {
-    {DType::F32, "float32", 4, "<f4"},  {DType::F64, "float64", 8, "<f8"},
-    {DType::F16, "float16", 2, "<f2"},  {DType::BF16, "bfloat16", 2, ""},
-    {DType::I64, "int64", 8, "<i8"},    {DType::I32, "int32", 4, "<i4"},
-    {DType::I16, "int16", 2, "<i2"},    {DType::I8, "int8", 1, "|i1"},
-    {DType::U8, "uint8", 1, "|u1"},     {DType::Bool, "bool", 1, "|b1"},
+    {DType::F32, "float32", 4, "<f4"}, {DType::F64, "float64", 8, "<f8"},
+    {DType::F16, "float16", 2, "<f2"}, {DType::BF16, "bfloat16", 2, ""},
+    {DType::I64, "int64", 8, "<i8"},   {DType::I32, "int32", 4, "<i4"},
+    {DType::I16, "int16", 2, "<i2"},   {DType::I8, "int8", 1, "|i1"},
+    {DType::U8, "uint8", 1, "|u1"},    {DType::Bool, "bool", 1, "|b1"},
 };
 
 static constexpr bool isInEnumOrder() {

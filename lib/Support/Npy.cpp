@@ -131,8 +131,8 @@ FailureOr<NpyArray> traced::parseNpy(StringRef contents, std::string &error) {
     return failure();
   std::optional<DType> dtype = dtypeFromNpyDescr(header.descr);
   if (!dtype) {
-    error = "has dtype '" + header.descr +
-            "', which is not a little-endian " + dtypeNameList();
+    error = "has dtype '" + header.descr + "', which is not a little-endian " +
+            dtypeNameList();
     return failure();
   }
   // Fortran order only changes the layout of matrices and beyond.
@@ -163,8 +163,8 @@ void traced::writeNpy(raw_ostream &os, DType dtype, ArrayRef<int64_t> shape,
   StringRef descr = npyDescr(dtype);
   assert(!descr.empty() && "dtype has no .npy descriptor");
   // A 1-tuple keeps its comma, as Python writes it: (3,).
-  std::string header = "{'descr': '" + descr.str() +
-                       "', 'fortran_order': False, 'shape': (";
+  std::string header =
+      "{'descr': '" + descr.str() + "', 'fortran_order': False, 'shape': (";
   for (int64_t d : shape)
     header += std::to_string(d) + ", ";
   if (shape.size() == 1)

@@ -378,8 +378,8 @@ FailureOr<RankedTensorType> Importer::importTensorType(FieldReader &reader,
     return failure();
   std::optional<DType> elementDType = dtypeFromName(dtype);
   if (!elementDType)
-    return error(*dtypeNode) << "unknown dtype '" << dtype << "'; expected "
-                             << dtypeNameList();
+    return error(*dtypeNode)
+           << "unknown dtype '" << dtype << "'; expected " << dtypeNameList();
   SmallVector<int64_t> shape;
   for (const JNode &dim : (*shapeNode)->elements) {
     if (failed(expect(dim, JNode::Integer, "a dimension")))
@@ -932,4 +932,3 @@ OwningOpRef<mlir::ModuleOp> traced::importTrace(StringRef json,
                                                 MLIRContext *ctx) {
   return Importer(json, fileName, baseDir, ctx).run();
 }
-

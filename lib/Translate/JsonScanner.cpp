@@ -255,8 +255,7 @@ static JsonError getSyntaxError(StringRef source, llvm::Error err) {
   return {offset, "malformed JSON: " + lowered};
 }
 
-LogicalResult traced::parseJson(StringRef text, JNode &root,
-                                JsonError &error) {
+LogicalResult traced::parseJson(StringRef text, JNode &root, JsonError &error) {
   if (std::optional<size_t> at = findExcessiveNesting(text, kMaxDepth)) {
     error = {*at, "JSON nested more than " + std::to_string(kMaxDepth) +
                       " levels deep"};
