@@ -27,3 +27,8 @@ np.save("weights/dtypes_shift.npy", np.array([1, 3], np.int16))
 np.save("weights/dtypes_half.npy", np.array([0.5, -3.0], np.float16))
 np.save("weights/dtypes_scale.npy", np.array(1.5, np.float32))
 np.save("weights/dtypes_empty.npy", np.zeros((2, 0), np.float32))
+# For the error tests: an .npy file whose data stops short.
+with open("weights/bn_weight.npy", "rb") as f:
+    data = f.read()
+with open("weights/truncated.npy", "wb") as f:
+    f.write(data[:-2])
