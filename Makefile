@@ -12,7 +12,7 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   python3-numpy python3-pytest python3-torch python3-torchvision \
                   libopenblas0-pthread libopenblas-dev
 
-.PHONY: all deps build check demo docs aten clean
+.PHONY: all deps build check check-large demo docs aten clean
 
 all: build
 
@@ -58,6 +58,12 @@ check: build
 	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
 	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
 	done
+
+# Tests too big for `make check` (a model with 256 MiB of weights, compiled
+# by the JIT and into a shared library): ~2 GiB of memory, about a minute.
+check-large: build
+	TRACED_LARGE_TESTS=1 PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q \
+	  python/tests/test_compile_crashes.py
 
 demo: build
 	@echo "== seed 000's SimpleModule, parsed and verified by traced-opt =="

@@ -249,7 +249,7 @@ struct ExpandCopiesPass
 
   static bool isSmallRowContiguous(MemRefType type) {
     if (!type.hasStaticShape() || type.getRank() == 0 ||
-        type.getNumElements() > 256)
+        type.getNumElements() == 0 || type.getNumElements() > 256)
       return false;
     SmallVector<int64_t> strides;
     int64_t offset;
@@ -266,8 +266,10 @@ struct TileAndVectorizePass
 } // namespace
 
 /// The largest t <= limit dividing `bound` that is a multiple of `unit`;
-/// 0 when there is none.
+/// 0 when there is none (always for an empty loop, `bound` 0).
 static int64_t largestDivisor(int64_t bound, int64_t limit, int64_t unit) {
+  if (bound <= 0 || unit <= 0)
+    return 0;
   for (int64_t t = std::min(limit, bound); t >= unit; --t)
     if (bound % t == 0 && t % unit == 0)
       return t;
@@ -400,7 +402,7 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
     return failure();
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
           n = bType.getDimSize(1);
-  if (t <= 0 || n % t != 0 || n / t < 2 || m < minRows)
+  if (t <= 0 || k == 0 || n % t != 0 || n / t < 2 || m < minRows)
     return failure();
   MLIRContext *ctx = matmul.getContext();
   Location loc = matmul.getLoc();
@@ -596,6 +598,11 @@ void TileAndVectorizePass::runOnOperation() {
   SmallVector<linalg::LinalgOp> contractions, elementwise;
   func.walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
+      return;
+    // An op with an empty iteration space (a zero-size tensor) does
+    // nothing: left to convert-linalg-to-loops, whose loops never run.
+    // Tile sizes are divisors of the trip counts, and 0 has none.
+    if (llvm::is_contained(op.getStaticLoopRanges(), 0))
       return;
     if (linalg::isaContractionOpInterface(op))
       contractions.push_back(op);

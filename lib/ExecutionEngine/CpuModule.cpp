@@ -56,7 +56,19 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
 
 /// A target machine for this host: its CPU and features (AVX-512 where the
 /// CPU has it).
-static std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+///
+/// Weights are constants, so a model's globals can be gigabytes. The default
+/// small code model addresses them with 32-bit PC-relative offsets: the JIT
+/// maps big data sections wherever mmap puts them, often more than 2 GiB
+/// from the code, and the truncated offsets then point to unmapped memory
+/// (a Linear(8192, 4096) faulted on its first weight load). The JIT uses
+/// the large code model (64-bit absolute addresses; they are loop-invariant,
+/// so the loops are unchanged); object files use the medium one, which
+/// keeps code and small data near but puts globals above 64 KiB into
+/// .lrodata/.ldata, addressed with 64 bits, so a library may hold more than
+/// 2 GiB of weights.
+static std::unique_ptr<llvm::TargetMachine>
+hostTargetMachine(llvm::CodeModel::Model codeModel) {
   initializeLLVM();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
@@ -71,7 +83,7 @@ static std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, llvm::sys::getHostCPUName(), features.getString(), options,
-      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      llvm::Reloc::PIC_, codeModel, llvm::CodeGenOptLevel::Aggressive));
 }
 
 /// Lets the X86 backend keep 512-bit vectors whole: on AVX-512 CPUs LLVM
@@ -97,7 +109,8 @@ optimizer(llvm::TargetMachine *tm) {
 
 LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
                                      llvm::raw_ostream &os) {
-  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  std::unique_ptr<llvm::TargetMachine> tm =
+      hostTargetMachine(llvm::CodeModel::Medium);
   if (!tm)
     return module.emitError("no LLVM target for this host");
   registerBuiltinDialectTranslation(*module.getContext());
@@ -109,6 +122,7 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
     return module.emitError("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setCodeModel(tm->getCodeModel());
   if (llvm::Error err = optimizer(tm.get())(llvmModule.get())) {
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(err));
@@ -130,7 +144,8 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
   FailureOr<FunctionType> signature = lowerForCpu(*copy, options);
   if (failed(signature))
     return failure();
-  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  std::unique_ptr<llvm::TargetMachine> tm =
+      hostTargetMachine(llvm::CodeModel::Large);
   if (!tm)
     return module.emitError("no LLVM target for this host");
   ExecutionEngineOptions engineOptions;

@@ -59,6 +59,47 @@ FailureOr<RtValue> unaryAny(const KernelArgs &args, Fn fn) {
   return RtValue(out);
 }
 
+/// Applies `fn` in the input's own dtype: called with the storage type
+/// (float, double, int64_t; bools as int64_t 0/1), results rounded or
+/// wrapped to the dtype (integer-preserving ops: sign, floor, bitwise_not).
+template <typename Fn>
+FailureOr<RtValue> unaryTyped(const KernelArgs &args, Fn fn) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  Tensor out(in->dtype(), in->shape());
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
+    const T *p = in->template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = in->numel(); i < n; ++i)
+      o[i] = static_cast<T>(fn(static_cast<C>(p[i])));
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// A bool tensor of `fn(x)` over the input's elements (isnan, logical_not).
+template <typename Fn>
+FailureOr<RtValue> unaryPredicate(const KernelArgs &args, Fn fn) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  Tensor out(DType::Bool, in->shape());
+  uint8_t *o = out.data<uint8_t>();
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
+    const T *p = in->template data<T>();
+    for (int64_t i = 0, n = in->numel(); i < n; ++i)
+      o[i] = bool(fn(static_cast<C>(p[i])));
+    return 0;
+  });
+  return RtValue(out);
+}
+
 double sigmoidOf(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 /// A binary operand: a tensor, or a Python number.
@@ -100,14 +141,15 @@ PromotionOperand promotionOf(const Operand &o) {
 }
 
 /// How a binary op's result dtype follows from the promoted dtype.
-enum class ResultKind { Promoted, Float };
+enum class ResultKind { Promoted, Float, Bool };
 
-/// Elementwise `fn(a, b)` with broadcasting, in the promoted dtype
+/// Elementwise `fn(a, b)` with broadcasting, computed in the promoted dtype
 /// (torch.result_type; `Float` turns bool and integers into the default
 /// float, as true division does). `fn` is called with the storage type of
 /// that dtype (float for f32/f16/bf16, double, int64_t, uint8_t for bool);
-/// results are rounded or wrapped to the dtype. Python numbers enter in the
-/// result's dtype, as PyTorch wraps them. Two numbers give a Python number.
+/// results are rounded or wrapped to the dtype, or (`Bool`: comparisons and
+/// logical ops) taken as truth values. Python numbers enter in the compute
+/// dtype, as PyTorch wraps them. Two numbers give a Python number.
 template <typename Fn>
 FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
                           Fn fn, ResultKind kind = ResultKind::Promoted) {
@@ -117,6 +159,10 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
   if (!a->isTensor && !b->isTensor) {
     bool isFloat = kind == ResultKind::Float || a->isFloatNumber ||
                    b->isFloatNumber;
+    if (kind == ResultKind::Bool)
+      return RtValue::ofBool(isFloat ? bool(fn(a->number, b->number))
+                                     : bool(fn(static_cast<int64_t>(a->number),
+                                               static_cast<int64_t>(b->number))));
     if (isFloat)
       return RtValue::ofFloat(fn(a->number, b->number));
     return RtValue::ofInt(fn(static_cast<int64_t>(a->number),
@@ -138,17 +184,15 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
     shape.assign((a->isTensor ? a : b)->tensor.shape().begin(),
                  (a->isTensor ? a : b)->tensor.shape().end());
   }
-  Tensor out(dtype, shape);
+  Tensor out(kind == ResultKind::Bool ? DType::Bool : dtype, shape);
   auto materialize = [&](const Operand &o) {
     return o.isTensor ? broadcastTo(o.tensor.to(dtype), shape) : Tensor();
   };
   Tensor ta = materialize(*a), tb = materialize(*b);
   int64_t n = out.numel();
-  LogicalResult status = success();
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
-    // Integer results compute in int64_t, bools in uint8_t (0/1).
-    T *o = out.template data<T>();
+    // Integers compute in int64_t, bools in uint8_t (0/1).
     const T *pa = a->isTensor ? ta.template data<T>() : nullptr;
     const T *pb = b->isTensor ? tb.template data<T>() : nullptr;
     auto scalar = [&](const Operand &x) -> T {
@@ -159,19 +203,25 @@ FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
             wrapToDType(static_cast<int64_t>(x.number), dtype));
     };
     T sa = scalar(*a), sb = scalar(*b);
+    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
+    if (kind == ResultKind::Bool) {
+      uint8_t *o = out.template data<uint8_t>();
+      for (int64_t i = 0; i < n; ++i)
+        o[i] = bool(fn(static_cast<C>(pa ? pa[i] : sa),
+                       static_cast<C>(pb ? pb[i] : sb)));
+      return 0;
+    }
+    T *o = out.template data<T>();
     for (int64_t i = 0; i < n; ++i) {
-      T x = pa ? pa[i] : sa, y = pb ? pb[i] : sb;
-      if constexpr (std::is_same_v<T, uint8_t>) {
-        o[i] = static_cast<T>(fn(static_cast<int64_t>(x),
-                                 static_cast<int64_t>(y)) != 0);
-      } else {
-        o[i] = static_cast<T>(fn(x, y));
-      }
+      C r = static_cast<C>(fn(static_cast<C>(pa ? pa[i] : sa),
+                              static_cast<C>(pb ? pb[i] : sb)));
+      if constexpr (std::is_same_v<T, uint8_t>)
+        o[i] = r != 0;
+      else
+        o[i] = r;
     }
     return 0;
   });
-  if (failed(status))
-    return failure();
   out.roundToDType();
   return RtValue(out);
 }
@@ -593,6 +643,489 @@ FailureOr<RtValue> rremainder(const KernelArgs &args) {
     return failure();
   return binary(args, "other", "input",
                 [](auto x, auto y) { return remainderOf(x, y); });
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison, logical and bitwise ops
+//===----------------------------------------------------------------------===//
+
+#define TRACED_COMPARISON(name, op)                                            \
+  FailureOr<RtValue> name(const KernelArgs &args) {                            \
+    return binary(                                                             \
+        args, "input", "other", [](auto x, auto y) { return x op y; },         \
+        ResultKind::Bool);                                                     \
+  }
+TRACED_COMPARISON(eq, ==)
+TRACED_COMPARISON(ne, !=)
+TRACED_COMPARISON(lt, <)
+TRACED_COMPARISON(le, <=)
+TRACED_COMPARISON(gt, >)
+TRACED_COMPARISON(ge, >=)
+#undef TRACED_COMPARISON
+
+FailureOr<RtValue> logicalAnd(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) { return x != 0 && y != 0; }, ResultKind::Bool);
+}
+
+FailureOr<RtValue> logicalOr(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) { return x != 0 || y != 0; }, ResultKind::Bool);
+}
+
+FailureOr<RtValue> logicalXor(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) { return (x != 0) != (y != 0); }, ResultKind::Bool);
+}
+
+FailureOr<RtValue> logicalNot(const KernelArgs &args) {
+  return unaryPredicate(args, [](auto x) { return x == 0; });
+}
+
+/// Bitwise ops and shifts take bool and integer operands only.
+template <typename Fn>
+static FailureOr<RtValue> bitwise(const KernelArgs &args, Fn fn) {
+  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "other");
+  if (failed(a) || failed(b))
+    return failure();
+  for (const Operand *o : {&*a, &*b})
+    if ((o->isTensor && !isIntegral(o->tensor.dtype())) ||
+        (!o->isTensor && o->isFloatNumber))
+      return args.emitError() << "bitwise ops take bool and integer "
+                                 "operands, not floating point";
+  return binary(args, "input", "other", [fn](auto x, auto y) {
+    if constexpr (std::is_integral_v<decltype(x)>)
+      return fn(x, y);
+    else
+      return x; // unreachable: floats are rejected above
+  });
+}
+
+FailureOr<RtValue> bitwiseAnd(const KernelArgs &args) {
+  return bitwise(args, [](int64_t x, int64_t y) { return x & y; });
+}
+
+FailureOr<RtValue> bitwiseOr(const KernelArgs &args) {
+  return bitwise(args, [](int64_t x, int64_t y) { return x | y; });
+}
+
+FailureOr<RtValue> bitwiseXor(const KernelArgs &args) {
+  return bitwise(args, [](int64_t x, int64_t y) { return x ^ y; });
+}
+
+FailureOr<RtValue> leftShift(const KernelArgs &args) {
+  return bitwise(args, [](int64_t x, int64_t y) -> int64_t {
+    if (y < 0 || y >= 64)
+      return 0;
+    return static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+  });
+}
+
+FailureOr<RtValue> rightShift(const KernelArgs &args) {
+  return bitwise(args, [](int64_t x, int64_t y) -> int64_t {
+    if (y < 0 || y >= 64)
+      return x < 0 ? -1 : 0;
+    return x >> y;
+  });
+}
+
+FailureOr<RtValue> bitwiseNot(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (!isIntegral(in->dtype()))
+    return args.emitError() << "bitwise_not takes a bool or integer tensor, "
+                               "not "
+                            << dtypeName(in->dtype());
+  bool isBool = in->dtype() == DType::Bool;
+  return unaryTyped(args, [isBool](auto x) {
+    if constexpr (std::is_integral_v<decltype(x)>)
+      return isBool ? decltype(x)(x == 0) : ~x;
+    else
+      return x;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Selection
+//===----------------------------------------------------------------------===//
+
+FailureOr<RtValue> maximum(const KernelArgs &args) {
+  return binary(args, "input", "other", [](auto x, auto y) {
+    if (x != x)
+      return x;
+    if (y != y)
+      return y;
+    return x > y ? x : y;
+  });
+}
+
+FailureOr<RtValue> minimum(const KernelArgs &args) {
+  return binary(args, "input", "other", [](auto x, auto y) {
+    if (x != x)
+      return x;
+    if (y != y)
+      return y;
+    return x < y ? x : y;
+  });
+}
+
+FailureOr<RtValue> fmax(const KernelArgs &args) {
+  return binary(args, "input", "other", [](auto x, auto y) {
+    if (x != x)
+      return y;
+    if (y != y)
+      return x;
+    return x > y ? x : y;
+  });
+}
+
+FailureOr<RtValue> fmin(const KernelArgs &args) {
+  return binary(args, "input", "other", [](auto x, auto y) {
+    if (x != x)
+      return y;
+    if (y != y)
+      return x;
+    return x < y ? x : y;
+  });
+}
+
+/// `condition ? a : b` elementwise with broadcasting. torch.where takes
+/// the promoted dtype and the broadcast shape; masked_fill (`keepShapeOf`:
+/// the input) keeps the input's dtype and shape.
+static FailureOr<RtValue> select(const KernelArgs &args, StringRef condName,
+                                 StringRef aName, StringRef bName,
+                                 const Tensor *keepShapeOf = nullptr) {
+  FailureOr<Tensor> cond = args.tensor(condName);
+  FailureOr<Operand> a = operand(args, aName), b = operand(args, bName);
+  if (failed(cond) || failed(a) || failed(b))
+    return failure();
+  if (cond->dtype() != DType::Bool)
+    return args.emitError() << "argument '" << condName
+                            << "' must be a bool tensor, got "
+                            << dtypeName(cond->dtype());
+  DType dtype = keepShapeOf ? keepShapeOf->dtype()
+                            : resultType({promotionOf(*a), promotionOf(*b)});
+  SmallVector<int64_t> shape(cond->shape());
+  for (const Operand *o : {&*a, &*b}) {
+    if (!o->isTensor)
+      continue;
+    FailureOr<SmallVector<int64_t>> s = broadcastShape(shape, o->tensor.shape());
+    if (failed(s))
+      return args.emitError() << "the shapes of '" << condName << "', '"
+                              << aName << "' and '" << bName
+                              << "' cannot be broadcast together";
+    shape = *s;
+  }
+  if (keepShapeOf && ArrayRef<int64_t>(shape) != keepShapeOf->shape())
+    return args.emitError() << "the shape of '" << condName
+                            << "' does not broadcast to the input's";
+  auto materialize = [&](const Operand &o) {
+    if (o.isTensor)
+      return broadcastTo(o.tensor.to(dtype), shape);
+    Tensor t(dtype, {});
+    if (isFloatingPoint(dtype) || dtype == DType::Bool)
+      t.setDouble(0, o.number);
+    else
+      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
+    t.roundToDType();
+    return broadcastTo(t, shape);
+  };
+  Tensor c = broadcastTo(*cond, shape), ta = materialize(*a),
+         tb = materialize(*b);
+  Tensor out(dtype, shape);
+  const uint8_t *pc = c.data<uint8_t>();
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *pa = ta.template data<T>(), *pb = tb.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = out.numel(); i < n; ++i)
+      o[i] = pc[i] ? pa[i] : pb[i];
+    return 0;
+  });
+  return RtValue(out);
+}
+
+FailureOr<RtValue> where(const KernelArgs &args) {
+  return select(args, "condition", "input", "other");
+}
+
+FailureOr<RtValue> maskedFill(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input");
+  if (failed(input))
+    return failure();
+  const RtValue &value = args.get("value");
+  if (value.isTensor() && value.tensor().rank() != 0)
+    return args.emitError() << "masked_fill only supports a 0-dimensional "
+                               "value tensor, got "
+                            << value.describe();
+  return select(args, "mask", "value", "input", &*input);
+}
+
+//===----------------------------------------------------------------------===//
+// Unary math
+//===----------------------------------------------------------------------===//
+
+FailureOr<RtValue> isnan(const KernelArgs &args) {
+  return unaryPredicate(args, [](auto x) { return x != x; });
+}
+
+FailureOr<RtValue> isinf(const KernelArgs &args) {
+  return unaryPredicate(args, [](auto x) {
+    if constexpr (std::is_floating_point_v<decltype(x)>)
+      return std::isinf(x);
+    else
+      return false;
+  });
+}
+
+FailureOr<RtValue> isfinite(const KernelArgs &args) {
+  return unaryPredicate(args, [](auto x) {
+    if constexpr (std::is_floating_point_v<decltype(x)>)
+      return std::isfinite(x);
+    else
+      return true;
+  });
+}
+
+#define TRACED_FLOAT_UNARY(name, expr)                                         \
+  FailureOr<RtValue> name(const KernelArgs &args) {                            \
+    return unaryFloat(args, [](double x) { return expr; });                    \
+  }
+TRACED_FLOAT_UNARY(reciprocal, 1.0 / x)
+TRACED_FLOAT_UNARY(exp2, std::exp2(x))
+TRACED_FLOAT_UNARY(expm1, std::expm1(x))
+TRACED_FLOAT_UNARY(log2, std::log2(x))
+TRACED_FLOAT_UNARY(log10, std::log10(x))
+TRACED_FLOAT_UNARY(log1p, std::log1p(x))
+TRACED_FLOAT_UNARY(erfc, std::erfc(x))
+TRACED_FLOAT_UNARY(sin, std::sin(x))
+TRACED_FLOAT_UNARY(cos, std::cos(x))
+TRACED_FLOAT_UNARY(tan, std::tan(x))
+TRACED_FLOAT_UNARY(asin, std::asin(x))
+TRACED_FLOAT_UNARY(acos, std::acos(x))
+TRACED_FLOAT_UNARY(atan, std::atan(x))
+TRACED_FLOAT_UNARY(sinh, std::sinh(x))
+TRACED_FLOAT_UNARY(cosh, std::cosh(x))
+TRACED_FLOAT_UNARY(asinh, std::asinh(x))
+TRACED_FLOAT_UNARY(acosh, std::acosh(x))
+TRACED_FLOAT_UNARY(atanh, std::atanh(x))
+TRACED_FLOAT_UNARY(logsigmoid, x < 0 ? x - std::log1p(std::exp(x))
+                                     : -std::log1p(std::exp(-x)))
+TRACED_FLOAT_UNARY(softsign, x / (1.0 + std::fabs(x)))
+TRACED_FLOAT_UNARY(tanhshrink, x - std::tanh(x))
+TRACED_FLOAT_UNARY(mish, x * std::tanh(x > 20 ? x : std::log1p(std::exp(x))))
+TRACED_FLOAT_UNARY(selu, 1.0507009873554804934193349852946 *
+                             (x > 0 ? x
+                                    : 1.6732632423543772848170429916717 *
+                                          std::expm1(x)))
+#undef TRACED_FLOAT_UNARY
+
+/// erfinv by Giles' single-precision approximation refined with two Newton
+/// steps on erf (double precision).
+static double erfinvOf(double y) {
+  if (y <= -1)
+    return y == -1 ? -INFINITY : NAN;
+  if (y >= 1)
+    return y == 1 ? INFINITY : NAN;
+  double w = -std::log((1.0 - y) * (1.0 + y)), x;
+  if (w < 5.0) {
+    w -= 2.5;
+    x = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                     0.00021858087, -0.00125372503, -0.00417768164,
+                     0.246640727, 1.50140941})
+      x = c + x * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    x = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844,
+                     0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
+                     2.83297682})
+      x = c + x * w;
+  }
+  x *= y;
+  for (int i = 0; i < 2; ++i)
+    x -= (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
+  return x;
+}
+
+FailureOr<RtValue> erfinv(const KernelArgs &args) {
+  return unaryFloat(args, erfinvOf);
+}
+
+FailureOr<RtValue> sign(const KernelArgs &args) {
+  // sign(NaN) is 0, as in torch.
+  return unaryTyped(args,
+                    [](auto x) -> decltype(x) { return (x > 0) - (x < 0); });
+}
+
+/// floor, ceil, round (half to even) and trunc: integers stay as they are.
+#define TRACED_ROUNDING(name, fn)                                              \
+  FailureOr<RtValue> name(const KernelArgs &args) {                            \
+    return unaryTyped(args, [](auto x) {                                       \
+      if constexpr (std::is_floating_point_v<decltype(x)>)                     \
+        return fn(x);                                                          \
+      else                                                                     \
+        return x;                                                              \
+    });                                                                        \
+  }
+TRACED_ROUNDING(floor, std::floor)
+TRACED_ROUNDING(ceil, std::ceil)
+TRACED_ROUNDING(trunc, std::trunc)
+#undef TRACED_ROUNDING
+
+FailureOr<RtValue> round(const KernelArgs &args) {
+  FailureOr<int64_t> decimals = args.getInt("decimals");
+  if (failed(decimals))
+    return failure();
+  double scale = std::pow(10.0, static_cast<double>(*decimals));
+  int64_t d = *decimals;
+  return unaryTyped(args, [scale, d](auto x) {
+    using T = decltype(x);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (d == 0)
+        return static_cast<T>(std::nearbyint(x));
+      // torch rounds x * 10^d (computed in the dtype) and divides back.
+      T scaled = d > 0 ? x * static_cast<T>(scale) : x / static_cast<T>(1 / scale);
+      T r = static_cast<T>(std::nearbyint(scaled));
+      return d > 0 ? r / static_cast<T>(scale) : r * static_cast<T>(1 / scale);
+    } else {
+      return x;
+    }
+  });
+}
+
+FailureOr<RtValue> frac(const KernelArgs &args) {
+  return unaryTyped(args, [](auto x) {
+    if constexpr (std::is_floating_point_v<decltype(x)>)
+      return x - std::trunc(x);
+    else
+      return x;
+  });
+}
+
+FailureOr<RtValue> square(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  // torch.square is pow(x, 2): bools square to int64.
+  Tensor x = in->dtype() == DType::Bool ? in->to(DType::I64) : *in;
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = x.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = x.numel(); i < n; ++i) {
+      if constexpr (std::is_integral_v<T>)
+        o[i] = static_cast<T>(static_cast<uint64_t>(p[i]) *
+                              static_cast<uint64_t>(p[i]));
+      else
+        o[i] = p[i] * p[i];
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> atan2(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        return static_cast<decltype(x)>(std::atan2(x, y));
+      },
+      ResultKind::Float);
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+FailureOr<RtValue> elu(const KernelArgs &args) {
+  FailureOr<double> alpha = args.getFloat("alpha");
+  if (failed(alpha))
+    return failure();
+  double a = *alpha;
+  double scale = 1, inputScale = 1;
+  if (args.has("scale")) {
+    FailureOr<double> s = args.getFloat("scale"),
+                      is = args.getFloat("input_scale");
+    if (failed(s) || failed(is))
+      return failure();
+    scale = *s;
+    inputScale = *is;
+  }
+  return unaryFloat(args, [a, scale, inputScale](double x) {
+    return x > 0 ? scale * x : scale * a * std::expm1(x * inputScale);
+  });
+}
+
+FailureOr<RtValue> celu(const KernelArgs &args) {
+  FailureOr<double> alpha = args.getFloat("alpha");
+  if (failed(alpha))
+    return failure();
+  double a = *alpha;
+  return unaryFloat(args, [a](double x) {
+    if (x != x)
+      return x;
+    return std::max(0.0, x) + std::min(0.0, a * std::expm1(x / a));
+  });
+}
+
+FailureOr<RtValue> softplus(const KernelArgs &args) {
+  FailureOr<double> beta = args.getFloat("beta"),
+                    threshold = args.getFloat("threshold");
+  if (failed(beta) || failed(threshold))
+    return failure();
+  double b = *beta, t = *threshold;
+  return unaryFloat(args, [b, t](double x) {
+    return x * b > t ? x : std::log1p(std::exp(x * b)) / b;
+  });
+}
+
+FailureOr<RtValue> hardshrink(const KernelArgs &args) {
+  FailureOr<double> lambd = args.getFloat("lambd");
+  if (failed(lambd))
+    return failure();
+  double l = *lambd;
+  return unaryFloat(args,
+                    [l](double x) { return (x >= -l && x <= l) ? 0.0 : x; });
+}
+
+FailureOr<RtValue> softshrink(const KernelArgs &args) {
+  FailureOr<double> lambd = args.getFloat("lambd");
+  if (failed(lambd))
+    return failure();
+  double l = *lambd;
+  return unaryFloat(args, [l](double x) {
+    return x > l ? x - l : (x < -l ? x + l : 0.0);
+  });
+}
+
+FailureOr<RtValue> threshold(const KernelArgs &args) {
+  FailureOr<double> threshold = args.getFloat("threshold"),
+                    value = args.getFloat("value");
+  if (failed(threshold) || failed(value))
+    return failure();
+  double t = *threshold, v = *value;
+  return unaryAny(args, [t, v](double x) { return x <= t ? v : x; });
+}
+
+FailureOr<RtValue> rrelu(const KernelArgs &args) {
+  FailureOr<double> lower = args.getFloat("lower"),
+                    upper = args.getFloat("upper");
+  FailureOr<bool> training = args.getBool("training");
+  if (failed(lower) || failed(upper) || failed(training))
+    return failure();
+  if (*training)
+    return args.emitError() << "rrelu in training mode is random; only "
+                               "training=False is supported";
+  double k = (*lower + *upper) / 2;
+  return unaryFloat(args, [k](double x) { return x >= 0 ? x : k * x; });
 }
 
 } // namespace mlir::traced::kernels

@@ -92,6 +92,31 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor|Scalar? min=None, Tensor|Scalar? max=None)", clamp,
    kernels::clamp},
 
+  {"torch.nn.functional.elu", {"F.elu", "torch._C._nn.elu", "nn.elu"},
+   "(Tensor input, float alpha=1.0, bool inplace=False)", sameAsInput, kernels::elu},
+  {"torch.nn.functional.selu", {"torch.selu", "F.selu"},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::selu},
+  {"torch.nn.functional.celu", {"torch.celu", "F.celu"},
+   "(Tensor input, float alpha=1.0, bool inplace=False)", sameAsInput, kernels::celu},
+  {"torch.nn.functional.softplus", {"torch._C._nn.softplus", "F.softplus", "nn.softplus"},
+   "(Tensor input, float beta=1, float threshold=20)", sameAsInput, kernels::softplus},
+  {"torch.nn.functional.softsign", {"F.softsign"},
+   "(Tensor input)", floatUnary, kernels::softsign},
+  {"torch.nn.functional.mish", {"torch._C._nn.mish", "F.mish"},
+   "(Tensor input, bool inplace=False)", sameAsInput, kernels::mish},
+  {"torch.nn.functional.hardshrink", {"torch.hardshrink", "Tensor.hardshrink", "F.hardshrink"},
+   "(Tensor input, float lambd=0.5)", sameAsInput, kernels::hardshrink},
+  {"torch.nn.functional.softshrink", {"torch._C._nn.softshrink", "F.softshrink"},
+   "(Tensor input, float lambd=0.5)", sameAsInput, kernels::softshrink},
+  {"torch.nn.functional.tanhshrink", {"F.tanhshrink"},
+   "(Tensor input)", floatUnary, kernels::tanhshrink},
+  {"torch.nn.functional.threshold", {"torch.threshold", "torch.nn.functional._threshold", "F.threshold"},
+   "(Tensor input, float threshold, float value, bool inplace=False)", sameAsInput, kernels::threshold},
+  {"torch.nn.functional.rrelu", {"torch.rrelu", "F.rrelu"},
+   "(Tensor input, float lower=0.125, float upper=0.3333333333333333, bool training=False, bool inplace=False)", sameAsInput, kernels::rrelu},
+  {"torch.nn.functional.logsigmoid", {"torch._C._nn.log_sigmoid", "F.logsigmoid", "nn.logsigmoid"},
+   "(Tensor input)", sameAsInput, kernels::logsigmoid},
+
   // Elementwise math.
   {"torch.exp", {"Tensor.exp", "F.exp"}, "(Tensor input)", floatUnary, kernels::exp},
   {"torch.log", {"Tensor.log", "F.log"}, "(Tensor input)", floatUnary, kernels::log},
@@ -102,6 +127,117 @@ static const OpRow kOps[] = {
   {"torch.erf", {"Tensor.erf"}, "(Tensor input)", floatUnary, kernels::erf},
   {"torch.neg", {"Tensor.neg", "Tensor.__neg__", "operator.neg", "F.neg"},
    "(Tensor|Scalar input)", sameAsInput, kernels::neg},
+
+  // Float-only math: integers and bools become float32.
+  {"torch.reciprocal", {"Tensor.reciprocal"},
+   "(Tensor input)", floatUnary, kernels::reciprocal},
+  {"torch.exp2", {"Tensor.exp2", "torch.special.exp2"},
+   "(Tensor input)", floatUnary, kernels::exp2},
+  {"torch.expm1", {"Tensor.expm1", "torch.special.expm1"},
+   "(Tensor input)", floatUnary, kernels::expm1},
+  {"torch.log2", {"Tensor.log2"},
+   "(Tensor input)", floatUnary, kernels::log2},
+  {"torch.log10", {"Tensor.log10"},
+   "(Tensor input)", floatUnary, kernels::log10},
+  {"torch.log1p", {"Tensor.log1p", "torch.special.log1p"},
+   "(Tensor input)", floatUnary, kernels::log1p},
+  {"torch.erfc", {"Tensor.erfc", "torch.special.erfc"},
+   "(Tensor input)", floatUnary, kernels::erfc},
+  {"torch.erfinv", {"Tensor.erfinv", "torch.special.erfinv"},
+   "(Tensor input)", floatUnary, kernels::erfinv},
+  {"torch.sin", {"Tensor.sin"},
+   "(Tensor input)", floatUnary, kernels::sin},
+  {"torch.cos", {"Tensor.cos"},
+   "(Tensor input)", floatUnary, kernels::cos},
+  {"torch.tan", {"Tensor.tan"},
+   "(Tensor input)", floatUnary, kernels::tan},
+  {"torch.asin", {"Tensor.asin", "torch.arcsin", "Tensor.arcsin"},
+   "(Tensor input)", floatUnary, kernels::asin},
+  {"torch.acos", {"Tensor.acos", "torch.arccos", "Tensor.arccos"},
+   "(Tensor input)", floatUnary, kernels::acos},
+  {"torch.atan", {"Tensor.atan", "torch.arctan", "Tensor.arctan"},
+   "(Tensor input)", floatUnary, kernels::atan},
+  {"torch.sinh", {"Tensor.sinh"},
+   "(Tensor input)", floatUnary, kernels::sinh},
+  {"torch.cosh", {"Tensor.cosh"},
+   "(Tensor input)", floatUnary, kernels::cosh},
+  {"torch.asinh", {"Tensor.asinh", "torch.arcsinh", "Tensor.arcsinh"},
+   "(Tensor input)", floatUnary, kernels::asinh},
+  {"torch.acosh", {"Tensor.acosh", "torch.arccosh", "Tensor.arccosh"},
+   "(Tensor input)", floatUnary, kernels::acosh},
+  {"torch.atanh", {"Tensor.atanh", "torch.arctanh", "Tensor.arctanh"},
+   "(Tensor input)", floatUnary, kernels::atanh},
+  {"torch.atan2", {"torch.arctan2", "Tensor.atan2", "Tensor.arctan2"},
+   "(Tensor input, Tensor other)", floatBinary, kernels::atan2},
+  // Integer-preserving math.
+  {"torch.sign", {"Tensor.sign"},
+   "(Tensor input)", sameAsInput, kernels::sign},
+  {"torch.floor", {"Tensor.floor"},
+   "(Tensor input)", sameAsInput, kernels::floor},
+  {"torch.ceil", {"Tensor.ceil"},
+   "(Tensor input)", sameAsInput, kernels::ceil},
+  {"torch.trunc", {"Tensor.trunc", "torch.fix", "Tensor.fix"},
+   "(Tensor input)", sameAsInput, kernels::trunc},
+  {"torch.round", {"Tensor.round"},
+   "(Tensor input, *, int decimals=0)", sameAsInput, kernels::round},
+  {"torch.frac", {"Tensor.frac"},
+   "(Tensor input)", sameAsInput, kernels::frac},
+  {"torch.square", {"Tensor.square"},
+   "(Tensor input)", square, kernels::square},
+  // Predicates.
+  {"torch.isnan", {"Tensor.isnan"},
+   "(Tensor input)", predicate, kernels::isnan},
+  {"torch.isinf", {"Tensor.isinf"},
+   "(Tensor input)", predicate, kernels::isinf},
+  {"torch.isfinite", {"Tensor.isfinite"},
+   "(Tensor input)", predicate, kernels::isfinite},
+  // Comparisons (bool results).
+  {"torch.eq", {"Tensor.eq", "Tensor.__eq__", "operator.eq"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::eq},
+  {"torch.ne", {"torch.not_equal", "Tensor.ne", "Tensor.not_equal", "Tensor.__ne__", "operator.ne"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::ne},
+  {"torch.lt", {"torch.less", "Tensor.lt", "Tensor.less", "Tensor.__lt__", "operator.lt"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::lt},
+  {"torch.le", {"torch.less_equal", "Tensor.le", "Tensor.less_equal", "Tensor.__le__", "operator.le"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::le},
+  {"torch.gt", {"torch.greater", "Tensor.gt", "Tensor.greater", "Tensor.__gt__", "operator.gt"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::gt},
+  {"torch.ge", {"torch.greater_equal", "Tensor.ge", "Tensor.greater_equal", "Tensor.__ge__", "operator.ge"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", comparison, kernels::ge},
+  // Logical and bitwise ops.
+  {"torch.logical_and", {"Tensor.logical_and"},
+   "(Tensor input, Tensor other)", comparison, kernels::logicalAnd},
+  {"torch.logical_or", {"Tensor.logical_or"},
+   "(Tensor input, Tensor other)", comparison, kernels::logicalOr},
+  {"torch.logical_xor", {"Tensor.logical_xor"},
+   "(Tensor input, Tensor other)", comparison, kernels::logicalXor},
+  {"torch.logical_not", {"Tensor.logical_not"},
+   "(Tensor input)", predicate, kernels::logicalNot},
+  {"torch.bitwise_and", {"Tensor.bitwise_and", "Tensor.__and__", "Tensor.__rand__", "operator.and_"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", bitwise, kernels::bitwiseAnd},
+  {"torch.bitwise_or", {"Tensor.bitwise_or", "Tensor.__or__", "Tensor.__ror__", "operator.or_"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", bitwise, kernels::bitwiseOr},
+  {"torch.bitwise_xor", {"Tensor.bitwise_xor", "Tensor.__xor__", "Tensor.__rxor__", "operator.xor"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", bitwise, kernels::bitwiseXor},
+  {"torch.bitwise_left_shift", {"Tensor.bitwise_left_shift", "Tensor.__lshift__", "operator.lshift"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", bitwise, kernels::leftShift},
+  {"torch.bitwise_right_shift", {"Tensor.bitwise_right_shift", "Tensor.__rshift__", "operator.rshift"},
+   "(Tensor|Scalar input, Tensor|Scalar other)", bitwise, kernels::rightShift},
+  {"torch.bitwise_not", {"Tensor.bitwise_not", "Tensor.__invert__", "operator.invert", "operator.inv"},
+   "(Tensor input)", sameAsInput, kernels::bitwiseNot},
+  // Selection.
+  {"torch.maximum", {"Tensor.maximum"},
+   "(Tensor input, Tensor other)", arithmetic, kernels::maximum},
+  {"torch.minimum", {"Tensor.minimum"},
+   "(Tensor input, Tensor other)", arithmetic, kernels::minimum},
+  {"torch.fmax", {"Tensor.fmax"},
+   "(Tensor input, Tensor other)", arithmetic, kernels::fmax},
+  {"torch.fmin", {"Tensor.fmin"},
+   "(Tensor input, Tensor other)", arithmetic, kernels::fmin},
+  {"torch.where", {},
+   "(Tensor condition, Tensor|Scalar input, Tensor|Scalar other)", where, kernels::where},
+  {"Tensor.masked_fill", {"torch.masked_fill"},
+   "(Tensor input, Tensor mask, Tensor|Scalar value)", maskedFill, kernels::maskedFill},
 
   // Broadcasting arithmetic (tensors and Python numbers).
   {"torch.add",
@@ -338,6 +474,45 @@ static const ModuleRow kModules[] = {
    "torch.nn.functional.leaky_relu",
    {{"input", "input"}, {"negative_slope", "@negative_slope"},
     {"inplace", "@inplace"}}},
+  {"torch.nn.ELU", {"torch.nn.modules.activation.ELU"},
+   "(Tensor input)", "torch.nn.functional.elu",
+   {{"input", "input"}, {"alpha", "@alpha"}, {"inplace", "@inplace"}}},
+  {"torch.nn.SELU", {"torch.nn.modules.activation.SELU"},
+   "(Tensor input)", "torch.nn.functional.selu",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.CELU", {"torch.nn.modules.activation.CELU"},
+   "(Tensor input)", "torch.nn.functional.celu",
+   {{"input", "input"}, {"alpha", "@alpha"}, {"inplace", "@inplace"}}},
+  {"torch.nn.Softplus", {"torch.nn.modules.activation.Softplus"},
+   "(Tensor input)", "torch.nn.functional.softplus",
+   {{"input", "input"}, {"beta", "@beta"}, {"threshold", "@threshold"}}},
+  {"torch.nn.Softsign", {"torch.nn.modules.activation.Softsign"},
+   "(Tensor input)", "torch.nn.functional.softsign",
+   {{"input", "input"}}},
+  {"torch.nn.Mish", {"torch.nn.modules.activation.Mish"},
+   "(Tensor input)", "torch.nn.functional.mish",
+   {{"input", "input"}, {"inplace", "@inplace"}}},
+  {"torch.nn.Hardshrink", {"torch.nn.modules.activation.Hardshrink"},
+   "(Tensor input)", "torch.nn.functional.hardshrink",
+   {{"input", "input"}, {"lambd", "@lambd"}}},
+  {"torch.nn.Softshrink", {"torch.nn.modules.activation.Softshrink"},
+   "(Tensor input)", "torch.nn.functional.softshrink",
+   {{"input", "input"}, {"lambd", "@lambd"}}},
+  {"torch.nn.Tanhshrink", {"torch.nn.modules.activation.Tanhshrink"},
+   "(Tensor input)", "torch.nn.functional.tanhshrink",
+   {{"input", "input"}}},
+  {"torch.nn.Threshold", {"torch.nn.modules.activation.Threshold"},
+   "(Tensor input)", "torch.nn.functional.threshold",
+   {{"input", "input"}, {"threshold", "@threshold"}, {"value", "@value"}, {"inplace", "@inplace"}}},
+  {"torch.nn.RReLU", {"torch.nn.modules.activation.RReLU"},
+   "(Tensor input)", "torch.nn.functional.rrelu",
+   {{"input", "input"}, {"lower", "@lower"}, {"upper", "@upper"}, {"training", "@training"}, {"inplace", "@inplace"}}},
+  {"torch.nn.LogSigmoid", {"torch.nn.modules.activation.LogSigmoid"},
+   "(Tensor input)", "torch.nn.functional.logsigmoid",
+   {{"input", "input"}}},
+  {"torch.nn.LogSoftmax", {"torch.nn.modules.activation.LogSoftmax"},
+   "(Tensor input)", "torch.nn.functional.log_softmax",
+   {{"input", "input"}, {"dim", "@dim"}}},
   {"torch.nn.Sigmoid", {"torch.nn.modules.activation.Sigmoid",
     "megengine.module.Sigmoid"},
    "(Tensor input)",
@@ -382,6 +557,74 @@ static const ModuleRow kModules[] = {
 // clang-format on
 
 namespace {
+/// Dtype sets of kRejectedDTypes, one bit per DType.
+constexpr uint16_t bit(DType d) { return 1u << static_cast<unsigned>(d); }
+constexpr uint16_t kBool = bit(DType::Bool);
+constexpr uint16_t kF16 = bit(DType::F16);
+constexpr uint16_t kInts = bit(DType::U8) | bit(DType::I8) | bit(DType::I16) |
+                           bit(DType::I32) | bit(DType::I64);
+constexpr uint16_t kFloats =
+    bit(DType::F16) | bit(DType::BF16) | bit(DType::F32) | bit(DType::F64);
+
+/// What torch 1.13 has no CPU kernel for, by entry (the dispatch macros of
+/// its kernels: many float ops skip float16 on the CPU; activations take
+/// floating point only). The conformance suite checks this table against
+/// torch (test_conformance.py).
+struct RejectedDTypes {
+  const char *entry;
+  uint16_t dtypes;
+};
+const RejectedDTypes kRejectedDTypes[] = {
+    // Activations: floating point, no float16.
+    {"torch.nn.functional.relu", kBool | kF16},
+    {"torch.nn.functional.relu6", kBool | kF16},
+    {"torch.nn.functional.hardtanh", kBool | kF16 | bit(DType::U8)},
+    {"torch.nn.functional.threshold", kBool | kF16 | bit(DType::U8)},
+    {"torch.nn.functional.gelu", kBool | kInts | kF16},
+    {"torch.nn.functional.silu", kBool | kInts | kF16},
+    {"torch.nn.functional.hardswish", kBool | kInts | kF16},
+    {"torch.nn.functional.hardsigmoid", kBool | kInts | kF16},
+    {"torch.nn.functional.leaky_relu", kBool | kInts | kF16},
+    {"torch.nn.functional.elu", kBool | kInts | kF16},
+    {"torch.nn.functional.selu", kBool | kInts | kF16},
+    {"torch.nn.functional.celu", kBool | kInts | kF16},
+    {"torch.nn.functional.softplus", kBool | kInts | kF16},
+    {"torch.nn.functional.mish", kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.nn.functional.hardshrink", kBool | kInts | kF16},
+    {"torch.nn.functional.softshrink", kBool | kInts | kF16},
+    {"torch.nn.functional.rrelu", kBool | kInts | kF16},
+    {"torch.nn.functional.logsigmoid", kBool | kInts | kF16},
+    {"torch.nn.functional.softsign", kBool},
+    {"torch.nn.functional.tanhshrink", kBool | kF16},
+    // Float math: integers promote, float16 has no CPU kernel.
+    {"torch.sigmoid", kF16},       {"torch.tanh", kF16},
+    {"torch.exp", kF16},           {"torch.log", kF16},
+    {"torch.sqrt", kF16},          {"torch.rsqrt", kF16},
+    {"torch.erf", kF16},           {"torch.erfc", kF16},
+    {"torch.erfinv", kF16},        {"torch.expm1", kF16},
+    {"torch.log2", kF16},          {"torch.log10", kF16},
+    {"torch.log1p", kF16},         {"torch.sin", kF16},
+    {"torch.cos", kF16},           {"torch.tan", kF16},
+    {"torch.asin", kF16},          {"torch.acos", kF16},
+    {"torch.atan", kF16},          {"torch.sinh", kF16},
+    {"torch.cosh", kF16},          {"torch.asinh", kF16},
+    {"torch.acosh", kF16},         {"torch.atanh", kF16},
+    {"torch.atan2", kF16},         {"torch.clamp", kF16},
+    // Integer-preserving math.
+    {"torch.abs", kBool},          {"torch.neg", kBool},
+    {"torch.floor", kBool | kF16}, {"torch.ceil", kBool | kF16},
+    {"torch.trunc", kBool | kF16}, {"torch.round", kBool | kF16},
+    {"torch.frac", kBool | kInts},
+    // Bitwise ops: bool and integers.
+    {"torch.bitwise_and", kFloats},
+    {"torch.bitwise_or", kFloats},
+    {"torch.bitwise_xor", kFloats},
+    {"torch.bitwise_left_shift", kFloats},
+    {"torch.bitwise_right_shift", kFloats},
+    {"torch.bitwise_not", kFloats},
+    {"torch.nn.functional.max_pool2d", kBool | bit(DType::I64)},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -399,7 +642,7 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure, {}});
+                         row.rule, row.kernel, row.pure, 0, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -410,6 +653,15 @@ OpLibrary::OpLibrary() {
     if (!map.try_emplace(key, value).second)
       llvm::report_fatal_error("op library: '" + key + "' is listed twice");
   };
+  for (const RejectedDTypes &row : kRejectedDTypes) {
+    auto it = llvm::find_if(
+        ops, [&](const OpSpec &op) { return op.name == row.entry; });
+    if (it == ops.end())
+      llvm::report_fatal_error(llvm::Twine("op library: dtype row names "
+                                           "unknown entry '") +
+                               row.entry + "'");
+    it->rejectedDTypes = row.dtypes;
+  }
   for (const OpSpec &op : ops) {
     add(byName, op.name, &op);
     for (llvm::StringRef alias : op.aliases)
@@ -447,6 +699,48 @@ OpLibrary::OpLibrary() {
         llvm::report_fatal_error("op library: module '" + m.className +
                                  "' binds unknown parameter '" + b.param + "'");
   }
+}
+
+/// The dtype a call of `input` (and `other`) computes in: torch.result_type
+/// of the tensors and numbers given; nullopt when none has a known dtype.
+static std::optional<DType> computeDType(const OpSpec &spec,
+                                         const BoundCall &call) {
+  SmallVector<PromotionOperand> operands;
+  for (StringRef name : {"input", "other"}) {
+    if (!spec.signature.lookup(name))
+      continue;
+    Type t = call.getType(name);
+    if (auto tensor = dyn_cast_or_null<RankedTensorType>(t)) {
+      std::optional<DType> d = dtypeFromType(tensor.getElementType());
+      if (!d)
+        return std::nullopt;
+      operands.push_back({*d, tensor.getRank() ? PromotionPriority::Tensor
+                                               : PromotionPriority::ZeroDim});
+    } else if (t && (t.isInteger(1) || t.isInteger(64) || t.isF64())) {
+      operands.push_back({t.isInteger(1)    ? DType::Bool
+                          : t.isInteger(64) ? DType::I64
+                                            : DType::F64,
+                          PromotionPriority::Scalar});
+    }
+  }
+  if (operands.empty() || llvm::all_of(operands, [](PromotionOperand o) {
+        return o.priority == PromotionPriority::Scalar;
+      }))
+    return std::nullopt;
+  return resultType(operands);
+}
+
+LogicalResult OpSpec::inferResults(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results) const {
+  if (rejectedDTypes)
+    if (std::optional<DType> dtype = computeDType(*this, call))
+      if (!acceptsDType(*dtype))
+        return call.emitError()
+               << "computes in " << dtypeName(*dtype)
+               << ", which is not supported: torch 1.13 has no CPU kernel "
+                  "for it (argument 'input' is "
+               << call.getType("input") << ")";
+  return resultRule(call, results);
 }
 
 const OpLibrary &OpLibrary::get() {

@@ -180,9 +180,20 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
+  Type elt = input.getElementType();
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    return h.result(input.getShape(), dtype.getType());
-  return h.result(input);
+    elt = dtype.getType();
+  // torch 1.13's CPU softmax takes float32, float64 and bfloat16, after
+  // the conversion to `dtype`.
+  // (An empty input never reaches the kernel, so torch accepts it.)
+  bool empty = input.hasStaticShape() && input.getNumElements() == 0;
+  if (std::optional<DType> d = dtypeFromType(elt))
+    if (!empty && *d != DType::F32 && *d != DType::F64 && *d != DType::BF16)
+      return call.emitError()
+             << "computes in " << dtypeName(*d)
+             << ", which is not supported: torch 1.13 has no CPU kernel for "
+                "it (pass a floating 'dtype=')";
+  return h.result(input.getShape(), elt);
 }
 
 LogicalResult floatUnary(const BoundCall &call,
@@ -244,6 +255,115 @@ LogicalResult trueDivide(const BoundCall &call,
   bool rounding = call.getSignature().lookup("rounding_mode") &&
                   !call.isNone("rounding_mode");
   return binary(call, results, /*trueDivide=*/!rounding);
+}
+
+/// The result of a binary op taken as truth values: same shape, i1 (a
+/// Python bool for two numbers).
+static LogicalResult truthBinary(const BoundCall &call,
+                                 SmallVectorImpl<Type> &results) {
+  if (failed(binary(call, results, /*trueDivide=*/false)))
+    return failure();
+  if (results.empty() || !results[0])
+    return success(); // unknown
+  Builder b(call.getContext());
+  if (auto t = dyn_cast<RankedTensorType>(results[0]))
+    results[0] = RankedTensorType::get(t.getShape(), b.getI1Type());
+  else
+    results[0] = b.getI1Type();
+  return success();
+}
+
+LogicalResult comparison(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return truthBinary(call, results);
+}
+
+LogicalResult bitwise(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  for (StringRef name : {"input", "other"}) {
+    Type t = call.getType(name);
+    Type elt = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
+    if (isa<FloatType>(elt))
+      return call.emitError() << "argument '" << name << "' of type " << t
+                              << " is not supported: bitwise ops take bool "
+                                 "and integer operands";
+  }
+  return binary(call, results, /*trueDivide=*/false);
+}
+
+LogicalResult predicate(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  return h.result(input.getShape(), Builder(call.getContext()).getI1Type());
+}
+
+LogicalResult square(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getElementType().isInteger(1))
+    return h.result(input.getShape(),
+                    Builder(call.getContext()).getI64Type());
+  return h.result(input);
+}
+
+LogicalResult floatBinary(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/true);
+}
+
+LogicalResult where(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType cond = h.tensor("condition");
+  if (!cond)
+    return h.unknown();
+  if (!cond.getElementType().isInteger(1))
+    return call.emitError() << "argument 'condition' must be a bool tensor, "
+                               "got "
+                            << cond;
+  SmallVector<int64_t> shape(cond.getShape());
+  SmallVector<Type> types;
+  for (StringRef name : {"input", "other"}) {
+    Type t = call.getType(name);
+    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+      return h.unknown();
+    types.push_back(t);
+    if (auto r = dyn_cast<RankedTensorType>(t)) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, r.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+  }
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
+  return h.result(shape, elt);
+}
+
+LogicalResult maskedFill(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), mask = h.tensor("mask");
+  if (!input || !mask)
+    return h.unknown();
+  if (!mask.getElementType().isInteger(1))
+    return call.emitError() << "argument 'mask' must be a bool tensor, got "
+                            << mask;
+  FailureOr<SmallVector<int64_t>> s =
+      broadcastShapes(call, input.getShape(), mask.getShape());
+  if (failed(s))
+    return failure();
+  if (auto value = dyn_cast<RankedTensorType>(call.getType("value")))
+    if (value.getRank() != 0)
+      return call.emitError() << "argument 'value' must be a number or a 0-d "
+                                 "tensor, got "
+                              << value;
+  return h.result(input);
 }
 
 LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {

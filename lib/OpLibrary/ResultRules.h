@@ -17,6 +17,13 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(comparison)
+TRACED_RULE(bitwise)
+TRACED_RULE(predicate)
+TRACED_RULE(square)
+TRACED_RULE(floatBinary)
+TRACED_RULE(where)
+TRACED_RULE(maskedFill)
 TRACED_RULE(softmax)
 TRACED_RULE(clamp)
 TRACED_RULE(batchNorm)

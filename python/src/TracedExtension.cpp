@@ -1136,6 +1136,16 @@ PYBIND11_MODULE(_traced, m) {
       },
       "{canonical name: signature} of the op library's entries.");
   m.def(
+      "accepts_dtype",
+      [](const std::string &target, const std::string &dtype) {
+        const OpSpec *spec = OpLibrary::get().lookupFunction(target);
+        std::optional<DType> d = traced::dtypeFromName(dtype);
+        if (!spec || !d)
+          fail("unknown target or dtype");
+        return spec->acceptsDType(*d);
+      },
+      "Whether an entry accepts a tensor `input` of a dtype (\"float16\").");
+  m.def(
       "canonical_target",
       [](const std::string &name) -> std::optional<std::string> {
         const OpSpec *spec = StringRef(name).starts_with("Tensor.")

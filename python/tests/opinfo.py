@@ -28,17 +28,24 @@ EXACT = {torch.float16: 1e-3, torch.bfloat16: 1e-2, torch.float32: 1e-6,
 # Transcendental ops: libm against our libm/polynomials.
 TRANSCENDENTAL = {torch.float16: 2e-3, torch.bfloat16: 2e-2, torch.float32: 1e-5,
                   torch.float64: 1e-10}
+# Rounding divisions: the quotient is rounded to the dtype before floor or
+# trunc, so in half precision a result may differ by one.
+ROUNDED_QUOTIENT = {torch.float16: 3e-2, torch.bfloat16: 5e-2, torch.float32: 1e-6,
+                    torch.float64: 1e-12}
 # Reductions and contractions: summation order differs.
 ACCUMULATE = {torch.float16: 1e-2, torch.bfloat16: 5e-2, torch.float32: 1e-5,
               torch.float64: 1e-10}
 
 
 class Sample:
-    def __init__(self, name, fn, inputs, tol=None):
+    def __init__(self, name, fn, inputs, tol=None, dtype=None):
         self.name = name
         self.fn = fn
         self.inputs = list(inputs)
         self.tol = tol or EXACT
+        # For unary samples: the input's dtype, whose rejection by torch the
+        # op library's dtype table must match.
+        self.dtype = dtype
 
 
 def tensor(shape, dtype, special=False, low=-5, high=5, gen=None):
@@ -73,7 +80,7 @@ def unary(fn, dtypes=ALL_DTYPES, tol=EXACT, special=True, domain=tensor):
         for dtype in dtypes:
             for shape in UNARY_SHAPES:
                 x = domain(shape, dtype)
-                yield Sample(f"{dtype}{list(shape)}", fn, [x], tol)
+                yield Sample(f"{dtype}{list(shape)}", fn, [x], tol, dtype=dtype)
             # special values (NaN, Inf, signed zero)
             if dtype.is_floating_point and special:
                 yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True)], tol)
@@ -90,11 +97,12 @@ PAIRS = [(a, a) for a in ALL_DTYPES] + [
     (torch.bool, torch.float16), (torch.uint8, torch.float64)]
 
 
-def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False):
+def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False,
+           rhs_domain=None, scalar_first=True):
     """Tensor-tensor (same and mixed dtypes, broadcast, 0-d against a
     tensor) and tensor-number samples."""
     def rhs(shape, dtype):
-        t = tensor(shape, dtype)
+        t = (rhs_domain or tensor)(shape, dtype)
         if divisor and not dtype.is_floating_point:
             t = torch.where(t == 0, torch.ones_like(t), t)
         return t
@@ -111,8 +119,9 @@ def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False
                 if divisor and s is True:
                     continue
                 yield Sample(f"{dtype} op {s!r}", lambda x, s=s: fn(x, s), [tensor((2, 3), dtype)], tol)
-                yield Sample(f"{s!r} op {dtype}", lambda x, s=s: fn(s, x),
-                             [rhs((2, 3), dtype)], tol)
+                if scalar_first:
+                    yield Sample(f"{s!r} op {dtype}", lambda x, s=s: fn(s, x),
+                                 [rhs((2, 3), dtype)], tol)
         # special values
         for dtype in FLOAT_DTYPES:
             yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True),
@@ -174,6 +183,20 @@ OPS = {
               ("tensor min max", lambda x, lo, hi: torch.clamp(x, lo, hi), [f32(3, 4), f32(3, 1), f32(4) + 3]),
               ("int tensor bounds", lambda x, lo: torch.clamp(x, max=lo), [dt(torch.int32, 3, 4), dt(torch.int64, 4)]))),
 
+    "torch.nn.functional.elu": chain(unary(F.elu, tol=TRANSCENDENTAL), unary(lambda x: F.elu(x, 0.5), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL)),
+    "torch.nn.functional.selu": unary(F.selu, tol=TRANSCENDENTAL),
+    "torch.nn.functional.celu": unary(lambda x: F.celu(x, 1.5), tol=TRANSCENDENTAL),
+    "torch.nn.functional.softplus": chain(unary(F.softplus, tol=TRANSCENDENTAL),
+                                          unary(lambda x: F.softplus(x, 2, 3), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL)),
+    "torch.nn.functional.softsign": unary(F.softsign, tol=TRANSCENDENTAL),
+    "torch.nn.functional.mish": unary(F.mish, tol=TRANSCENDENTAL),
+    "torch.nn.functional.hardshrink": unary(lambda x: F.hardshrink(x, 1.0)),
+    "torch.nn.functional.softshrink": unary(F.softshrink),
+    "torch.nn.functional.tanhshrink": unary(F.tanhshrink, tol=TRANSCENDENTAL),
+    "torch.nn.functional.threshold": unary(lambda x: F.threshold(x, 0.5, -2.0)),
+    "torch.nn.functional.rrelu": unary(lambda x: F.rrelu(x, training=False)),
+    "torch.nn.functional.logsigmoid": unary(F.logsigmoid, tol=TRANSCENDENTAL),
+
     # Elementwise math.
     "torch.exp": unary(torch.exp, tol=TRANSCENDENTAL),
     "torch.log": unary(torch.log, tol=TRANSCENDENTAL),
@@ -195,11 +218,13 @@ OPS = {
     "Tensor.__rsub__": binary(lambda x, y: y - x if isinstance(x, torch.Tensor) else x - y),
     "torch.mul": binary(torch.mul),
     "torch.div": chain(binary(torch.div, tol=EXACT),
-                       binary(lambda x, y: torch.div(x, y, rounding_mode="trunc"), divisor=True),
-                       binary(lambda x, y: torch.div(x, y, rounding_mode="floor"), divisor=True)),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="trunc"), divisor=True,
+                              tol=ROUNDED_QUOTIENT),
+                       binary(lambda x, y: torch.div(x, y, rounding_mode="floor"), divisor=True,
+                              tol=ROUNDED_QUOTIENT)),
     "Tensor.__rtruediv__": binary(lambda x, y: y / x if isinstance(x, torch.Tensor) else x / y,
                                   divisor=True),
-    "torch.floor_divide": binary(lambda x, y: x // y, divisor=True),
+    "torch.floor_divide": binary(lambda x, y: x // y, divisor=True, tol=ROUNDED_QUOTIENT),
     "torch.pow": chain(
         binary(torch.pow, pairs=[(d, d) for d in FLOAT_DTYPES] + [(torch.int64, torch.float32)],
                scalars=(2, 0.5, 3), tol=TRANSCENDENTAL),
@@ -215,6 +240,65 @@ OPS = {
     "torch.remainder": binary(lambda x, y: x % y, divisor=True),
     "torch.fmod": binary(lambda x, y: torch.fmod(x, y) if isinstance(x, torch.Tensor)
                          else torch.fmod(y, x), divisor=True, scalars=(2, -3, 2.5)),
+
+    # Float-only math (integers promote to float32).
+    **{f"torch.{n}": unary(getattr(torch, n), tol=TRANSCENDENTAL, domain=dom)
+       for n, dom in [("reciprocal", tensor), ("exp2", tensor), ("expm1", tensor),
+                      ("log2", positive), ("log10", positive), ("log1p", positive),
+                      ("erfc", tensor), ("sin", tensor), ("cos", tensor), ("tan", tensor),
+                      ("sinh", tensor), ("cosh", tensor), ("asinh", tensor), ("atan", tensor)]},
+    "torch.asin": unary(torch.asin, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.acos": unary(torch.acos, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.atanh": unary(torch.atanh, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.acosh": unary(torch.acosh, tol=TRANSCENDENTAL, domain=positive),
+    "torch.erfinv": unary(torch.erfinv, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.atan2": binary(torch.atan2, tol=TRANSCENDENTAL, scalars=()),
+    # Integer-preserving math.
+    "torch.sign": unary(torch.sign),
+    "torch.floor": unary(torch.floor),
+    "torch.ceil": unary(torch.ceil),
+    "torch.trunc": unary(torch.trunc),
+    "torch.round": chain(unary(torch.round),
+                         fixed(("halves", torch.round, [torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5])]),
+                               ("decimals", lambda x: torch.round(x, decimals=2), [f32(4)]),
+                               ("negative decimals", lambda x: torch.round(x, decimals=-1), [f32(4) * 100]))),
+    "torch.frac": unary(torch.frac),
+    "torch.square": unary(torch.square),
+    "torch.isnan": unary(torch.isnan),
+    "torch.isinf": unary(torch.isinf),
+    "torch.isfinite": unary(torch.isfinite),
+    # Comparisons.
+    **{f"torch.{n}": binary(getattr(torch, n) if n != "eq" else (lambda x, y: x == y))
+       for n in ["eq", "ne", "lt", "le", "gt", "ge"]},
+    "torch.logical_and": binary(torch.logical_and, scalars=()),
+    "torch.logical_or": binary(torch.logical_or, scalars=()),
+    "torch.logical_xor": binary(torch.logical_xor, scalars=()),
+    "torch.logical_not": unary(torch.logical_not),
+    "torch.bitwise_and": binary(lambda x, y: x & y, scalars=(3, True)),
+    "torch.bitwise_or": binary(lambda x, y: x | y, scalars=(3, True)),
+    "torch.bitwise_xor": binary(lambda x, y: x ^ y, scalars=(3, True)),
+    # Shift counts are non-negative and below the width (else C's behaviour
+    # is undefined, and torch's with it).
+    "torch.bitwise_left_shift": binary(lambda x, y: x << y, scalars=(2,), scalar_first=False,
+                                       pairs=[(d, d) for d in INT_DTYPES],
+                                       rhs_domain=lambda s, d: tensor(s, d, low=0, high=7)),
+    "torch.bitwise_right_shift": binary(lambda x, y: x >> y, scalars=(1,), scalar_first=False,
+                                        pairs=[(d, d) for d in INT_DTYPES],
+                                        rhs_domain=lambda s, d: tensor(s, d, low=0, high=7)),
+    "torch.bitwise_not": unary(lambda x: ~x),
+    "torch.maximum": binary(torch.maximum, scalars=()),
+    "torch.minimum": binary(torch.minimum, scalars=()),
+    "torch.fmax": binary(torch.fmax, scalars=()),
+    "torch.fmin": binary(torch.fmin, scalars=()),
+    "torch.where": fixed(*[(f"{a},{b}", torch.where, [dt(torch.bool, 2, 3), dt(a, 2, 3), dt(b, 3)])
+                           for a, b in PAIRS],
+                         ("scalar other", lambda c, x: torch.where(c, x, 2.5), [dt(torch.bool, 3), dt(torch.int32, 3)]),
+                         ("scalars", lambda c: torch.where(c, 1, 0), [dt(torch.bool, 2, 2)]),
+                         ("0-d", torch.where, [dt(torch.bool), f32(), dt(torch.float64, 2)])),
+    "Tensor.masked_fill": fixed(*[(f"{d} {v!r}", lambda x, m, v=v: x.masked_fill(m, v), [dt(d, 2, 3), dt(torch.bool, 3)])
+                                  for d in ALL_DTYPES for v in (0, 2.5, True)],
+                                ("0-d value", lambda x, m, v: x.masked_fill(m, v), [f32(2, 3), dt(torch.bool, 2, 1), f32()]),
+                                ("int value tensor", lambda x, m, v: torch.masked_fill(x, m, v), [dt(torch.int32, 4), dt(torch.bool, 4), f32() * 3])),
 
     # Contractions.
     "torch.nn.functional.conv1d": fixed(

@@ -9,21 +9,81 @@ import numpy as np
 from . import _traced
 from ._traced import Error
 
-_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64}
+#: The element types compiled graphs take and return, by their MLIR
+#: spelling. bfloat16 has no numpy dtype: its buffers hold the raw bits as
+#: uint16 (see `_to_array` and `_from_array`).
+_DTYPES = {
+    "i1": np.bool_, "ui8": np.uint8, "i8": np.int8, "i16": np.int16,
+    "i32": np.int32, "i64": np.int64, "f16": np.float16, "bf16": np.uint16,
+    "f32": np.float32, "f64": np.float64,
+}
 
 
 def _numpy_dtype(name):
     if name not in _DTYPES:
-        raise Error(f"compiled models take f32, f64 and i64 tensors, not {name}")
+        raise Error(f"compiled models cannot take or return {name} tensors "
+                    f"(supported: {', '.join(_DTYPES)})")
     return np.dtype(_DTYPES[name])
+
+
+def _to_array(i, x, shape, dtype, bf16):
+    """Input `i` as a contiguous array of `dtype`: numpy arrays and torch
+    tensors; for bfloat16 inputs, torch.bfloat16 tensors, uint16 arrays of
+    the raw bits, or floating-point values (rounded like torch does)."""
+    if bf16:
+        import torch
+        if not isinstance(x, torch.Tensor):
+            a = np.asarray(x)
+            x = (torch.from_numpy(np.ascontiguousarray(a).view(np.int16))
+                 .view(torch.bfloat16) if a.dtype == np.uint16
+                 else torch.as_tensor(a))
+        if x.dtype != torch.bfloat16:
+            if not (x.dtype.is_floating_point or x.dtype in (
+                    torch.bool, torch.uint8, torch.int8, torch.int16)):
+                raise Error(f"input {i} has dtype {x.dtype}; the compiled "
+                            f"graph takes bfloat16")
+            x = x.to(torch.bfloat16)
+        x = x.detach().cpu().contiguous().view(torch.int16).numpy()
+        a = x.view(np.uint16)
+    else:
+        if hasattr(x, "detach"):  # a torch tensor
+            x = x.detach().cpu()
+            if str(x.dtype) == "torch.bfloat16":
+                raise Error(f"input {i} has dtype torch.bfloat16; the "
+                            f"compiled graph takes {dtype}")
+            x = x.numpy()
+        a = np.asarray(x)
+    if a.shape != shape:
+        raise Error(f"input {i} has shape {a.shape}; the compiled "
+                    f"graph takes {shape}")
+    if a.dtype != dtype:
+        if not np.can_cast(a.dtype, dtype, casting="same_kind"):
+            raise Error(f"input {i} has dtype {a.dtype}; the compiled "
+                        f"graph takes {dtype}")
+        a = a.astype(dtype)
+    return np.ascontiguousarray(a)
+
+
+def _from_array(a, bf16):
+    """An output buffer as what the caller gets: the array itself, or for
+    bfloat16 a torch.bfloat16 tensor sharing its bits."""
+    if not bf16:
+        return a
+    import torch
+    return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
 
 
 class CompiledModule:
     """A traced module compiled once for the CPU; call it many times.
 
-    Calling it with numpy arrays (or anything np.asarray accepts) of the
-    traced shapes and dtypes returns the outputs as new numpy arrays: one
-    array for a single output, a tuple otherwise.
+    Calling it with numpy arrays or torch tensors (or anything np.asarray
+    accepts) of the traced shapes and dtypes returns the outputs as new
+    numpy arrays: one array for a single output, a tuple otherwise. Every
+    dtype but complex and quantized ones compiles: bool (numpy bool, one
+    byte), uint8, int8/16/32/64, float16/32/64 and bfloat16, which numpy
+    lacks: bfloat16 inputs may be torch.bfloat16 tensors, uint16 arrays of
+    the raw bits or floating-point values; bfloat16 outputs come back as
+    torch.bfloat16 tensors.
     """
 
     def __init__(self, cpu, entry):
@@ -32,29 +92,24 @@ class CompiledModule:
         inputs, outputs = cpu.signature
         self.input_specs = [(tuple(s), _numpy_dtype(d)) for s, d in inputs]
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
+        self._input_bf16 = [d == "bf16" for _, d in inputs]
+        self._output_bf16 = [d == "bf16" for _, d in outputs]
 
     def __call__(self, *inputs):
         if len(inputs) != len(self.input_specs):
             raise Error(f"the compiled graph takes {len(self.input_specs)} "
                         f"inputs, got {len(inputs)}")
-        arrays = []
-        for i, (x, (shape, dtype)) in enumerate(zip(inputs, self.input_specs)):
-            if hasattr(x, "detach"):  # a torch tensor
-                x = x.detach().cpu().numpy()
-            a = np.asarray(x)
-            if a.shape != shape:
-                raise Error(f"input {i} has shape {a.shape}; the compiled "
-                            f"graph takes {shape}")
-            if a.dtype != dtype:
-                if not np.can_cast(a.dtype, dtype, casting="same_kind"):
-                    raise Error(f"input {i} has dtype {a.dtype}; the compiled "
-                                f"graph takes {dtype}")
-                a = a.astype(dtype)
-            arrays.append(np.ascontiguousarray(a))
+        arrays = [_to_array(i, x, shape, dtype, bf16)
+                  for i, (x, (shape, dtype), bf16) in enumerate(
+                      zip(inputs, self.input_specs, self._input_bf16))]
         outputs = [np.empty(shape, dtype) for shape, dtype in self.output_specs]
+        # (Zero-size arrays may share an address or have none; the compiled
+        # code reads and writes nothing there.)
         self._cpu.run([a.ctypes.data for a in arrays],
                       [o.ctypes.data for o in outputs])
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        results = [_from_array(o, bf16)
+                   for o, bf16 in zip(outputs, self._output_bf16)]
+        return results[0] if len(results) == 1 else tuple(results)
 
 
 def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,

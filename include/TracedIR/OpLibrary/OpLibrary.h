@@ -153,10 +153,23 @@ struct OpSpec {
   Kernel kernel = nullptr;
   /// Whether a call has no side effects (in-place variants do).
   bool pure = true;
+  /// The dtypes torch 1.13 has no CPU kernel for (one bit per DType): a
+  /// call that computes in one (torch.result_type of `input` and `other`)
+  /// is reported by the verifier.
+  uint16_t rejectedDTypes = 0;
   /// For an ATen overload (`torch.ops.aten.add.Tensor`): its spelling. Its
   /// signature is the overload's schema (generated from torch's registry,
   /// AtenOverloads.inc); `name`, the rule and the kernel are the entry's.
   llvm::StringRef atenSpelling;
+
+  /// Whether torch computes this entry in `dtype` on the CPU.
+  bool acceptsDType(DType dtype) const {
+    return !(rejectedDTypes & (1u << static_cast<unsigned>(dtype)));
+  }
+  /// Checks the bound call's dtypes (rejectedDTypes), then runs the result
+  /// rule: what the verifier and the interpreter's planner call.
+  LogicalResult inferResults(const BoundCall &call,
+                             llvm::SmallVectorImpl<Type> &results) const;
 };
 
 /// Where a leaf module's functional argument comes from.

@@ -18,12 +18,80 @@ int64_t lowering::normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
 }
 
+Type lowering::storageType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(storageType(tensor.getElementType()));
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    if (integer.getWidth() == 1)
+      return IntegerType::get(type.getContext(), 8);
+    if (!integer.isSignless())
+      return IntegerType::get(type.getContext(), integer.getWidth());
+  }
+  return type;
+}
+
+Type lowering::computeType(Type type) {
+  if (type.isF16() || type.isBF16())
+    return Float32Type::get(type.getContext());
+  if (auto integer = dyn_cast<IntegerType>(type))
+    if (!integer.isSignless())
+      return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+bool lowering::isUnsignedElement(Type type) {
+  return type.isUnsignedInteger();
+}
+
+/// A dense attribute of `type` holding the row-major `bytes` (one element
+/// at most, or zero).
+static DenseElementsAttr denseFromBytes(ShapedType type, ArrayRef<char> bytes) {
+  if (type.getNumElements() == 0)
+    return DenseElementsAttr::get(type, ArrayRef<Attribute>{});
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  if (width % 8 != 0 ||
+      bytes.size() != static_cast<size_t>(type.getNumElements()) * width / 8)
+    return {};
+  return DenseElementsAttr::getFromRawBuffer(type, bytes);
+}
+
+Value lowering::buildConstant(OpBuilder &b, Location loc, ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
+  auto storage = cast<ShapedType>(storageType(type));
+  TypedAttr result;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    // A bool blob holds one byte per element, like its i8 storage.
+    if (type.getNumElements() > 1) {
+      result = DenseResourceElementsAttr::get(storage, resource.getRawHandle());
+    } else {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      result = denseFromBytes(storage, blob ? blob->getData() : ArrayRef<char>());
+    }
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (type.getElementType().isInteger(1))
+      result = dense.mapValues(storage.getElementType(),
+                               [](const APInt &v) { return v.zext(8); });
+    else if (storage != type)
+      result = dense.bitcast(storage.getElementType());
+    else
+      result = dense;
+  }
+  if (!result)
+    return {};
+  return arith::ConstantOp::create(b, loc, result);
+}
+
 Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
                                double v) {
   if (auto f = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, v));
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
+  if (type.isInteger(1))
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v != 0));
+  // (Wrapping: 200 as uint8's signless i8, 300 + an int8 tensor as torch.)
+  APInt value(type.getIntOrFloatBitWidth(),
+              static_cast<uint64_t>(static_cast<int64_t>(v)),
+              /*isSigned=*/false, /*implicitTrunc=*/true);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
 Value lowering::buildRsqrt(OpBuilder &b, Location loc, Value x) {
@@ -31,31 +99,48 @@ Value lowering::buildRsqrt(OpBuilder &b, Location loc, Value x) {
   return arith::DivFOp::create(b, loc, one, math::SqrtOp::create(b, loc, x));
 }
 
-Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to) {
+Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to,
+                           bool fromUnsigned) {
   Type from = v.getType();
   if (from == to)
     return v;
   auto fromF = dyn_cast<FloatType>(from), toF = dyn_cast<FloatType>(to);
-  if (fromF && toF)
+  if (fromF && toF) {
+    if (fromF.getWidth() == toF.getWidth()) // f16 <-> bf16
+      return castScalar(b, loc, castScalar(b, loc, v, b.getF32Type()), to);
     return fromF.getWidth() < toF.getWidth()
                ? arith::ExtFOp::create(b, loc, to, v).getResult()
                : arith::TruncFOp::create(b, loc, to, v).getResult();
+  }
   if (!fromF && toF)
-    return from.isInteger(1)
+    return fromUnsigned || from.isInteger(1)
                ? arith::UIToFPOp::create(b, loc, to, v).getResult()
                : arith::SIToFPOp::create(b, loc, to, v).getResult();
-  if (fromF && !toF)
-    return arith::FPToSIOp::create(b, loc, to, v);
-  unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+  if (to.isInteger(1)) {
+    Value zero = scalarConstant(b, loc, from, 0.0);
+    if (fromF) // NaN is true, as bool(float('nan')) is
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
+  unsigned tw = to.getIntOrFloatBitWidth();
+  if (fromF) {
+    // Through i64: -1.0 becomes 255 as uint8, as torch gives on x86.
+    if (tw == 64)
+      return arith::FPToSIOp::create(b, loc, to, v);
+    Value wide = arith::FPToSIOp::create(b, loc, b.getI64Type(), v);
+    return arith::TruncIOp::create(b, loc, to, wide);
+  }
+  unsigned fw = from.getIntOrFloatBitWidth();
   if (fw < tw)
-    return fw == 1 ? arith::ExtUIOp::create(b, loc, to, v).getResult()
-                   : arith::ExtSIOp::create(b, loc, to, v).getResult();
+    return fromUnsigned || fw == 1
+               ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+               : arith::ExtSIOp::create(b, loc, to, v).getResult();
   return arith::TruncIOp::create(b, loc, to, v);
 }
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  RankedTensorType resultType, ValueRange inputs,
-                                 ScalarFn fn) {
+                                 ScalarFn fn, ArrayRef<Type> inputTypes) {
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps;
   for (Value in : inputs) {
@@ -70,27 +155,39 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
-  return buildElementwise(b, loc, resultType, inputs, maps, fn);
+  return buildElementwise(b, loc, resultType, inputs, maps, fn, inputTypes);
 }
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  RankedTensorType resultType, ValueRange inputs,
-                                 ArrayRef<AffineMap> inputMaps, ScalarFn fn) {
+                                 ArrayRef<AffineMap> inputMaps, ScalarFn fn,
+                                 ArrayRef<Type> inputTypes) {
+  assert((inputTypes.empty() || inputTypes.size() == inputs.size()) &&
+         "one traced element type per input");
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(rank));
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
+  auto storage = cast<RankedTensorType>(storageType(resultType));
+  Value init = tensor::EmptyOp::create(b, loc, storage.getShape(),
+                                       storage.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  Type elementType = resultType.getElementType();
+  Type compute = computeType(resultType.getElementType());
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, inputs, init, maps, iterators,
+      b, loc, storage, inputs, init, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         SmallVector<Value> converted;
-        for (Value a : args.drop_back())
-          converted.push_back(castScalar(nb, nloc, a, elementType));
-        Value r = castScalar(nb, nloc, fn(nb, nloc, converted), elementType);
+        for (auto [i, a] : llvm::enumerate(args.drop_back())) {
+          Type in = inputTypes.empty() ? a.getType() : inputTypes[i];
+          Value v = a;
+          if (in.isInteger(1)) // stored as i8
+            v = castScalar(nb, nloc, v, in);
+          converted.push_back(
+              castScalar(nb, nloc, v, compute, isUnsignedElement(in)));
+        }
+        // Back to storage: f16 rounded once, bool as a 0/1 byte.
+        Value r = castScalar(nb, nloc, fn(nb, nloc, converted), compute);
+        r = castScalar(nb, nloc, r, storage.getElementType());
         linalg::YieldOp::create(nb, nloc, r);
       });
   return generic.getResult(0);
@@ -253,6 +350,9 @@ Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {
       std::memcpy(&out[(j * rows + i) * width], &raw[(i * cols + j) * width],
                   width);
   auto newType = RankedTensorType::get({cols, rows}, type.getElementType());
+  if (newType.getNumElements() <= 1) // (see buildConstant)
+    if (DenseElementsAttr dense = denseFromBytes(newType, out))
+      return arith::ConstantOp::create(b, loc, dense);
   auto blob = DenseResourceElementsAttr::get(
       newType, "transposed",
       HeapAsmResourceBlob::allocateAndCopyWithAlign(out, alignof(double)));
@@ -264,7 +364,9 @@ Value lowering::buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
   auto xType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(weight.getType());
   int64_t k = xType.getShape().back(), n = wType.getDimSize(0);
-  int64_t m = xType.getNumElements() / std::max<int64_t>(k, 1);
+  int64_t m = 1; // (not numElements / k: k may be 0)
+  for (int64_t d : xType.getShape().drop_back())
+    m *= d;
   Value x2 = buildReshape(b, loc, x, {m, k});
   Value wT = transposedConstant(b, loc, weight);
   if (!wT)

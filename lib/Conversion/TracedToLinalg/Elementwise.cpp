@@ -22,7 +22,8 @@ struct Operand {
   double scalar = 0;
 };
 using UnaryFn = Value (*)(OpBuilder &, Location, Value, const LoweringCall &);
-using BinaryFn = Value (*)(OpBuilder &, Location, Value, Value);
+/// `uns`: the operands are uint8 (signless i8 with unsigned semantics).
+using BinaryFn = Value (*)(OpBuilder &, Location, Value, Value, bool uns);
 } // namespace
 
 static FailureOr<Operand> operandOf(const LoweringCall &c, StringRef name) {
@@ -40,32 +41,42 @@ static Value cst(OpBuilder &b, Location loc, Value like, double v) {
   return scalarConstant(b, loc, like.getType(), v);
 }
 static bool isBool(Value v) { return v.getType().isInteger(1); }
-static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+static Value add(OpBuilder &b, Location loc, Value x, Value y,
+                 bool = false) {
   if (isBool(x)) // True + True is True in PyTorch
     return arith::OrIOp::create(b, loc, x, y);
   return isFloat(x) ? arith::AddFOp::create(b, loc, x, y).getResult()
                     : arith::AddIOp::create(b, loc, x, y).getResult();
 }
-static Value sub(OpBuilder &b, Location loc, Value x, Value y) {
+static Value sub(OpBuilder &b, Location loc, Value x, Value y,
+                 bool = false) {
   return isFloat(x) ? arith::SubFOp::create(b, loc, x, y).getResult()
                     : arith::SubIOp::create(b, loc, x, y).getResult();
 }
-static Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+static Value mul(OpBuilder &b, Location loc, Value x, Value y,
+                 bool = false) {
   if (isBool(x))
     return arith::AndIOp::create(b, loc, x, y);
   return isFloat(x) ? arith::MulFOp::create(b, loc, x, y).getResult()
                     : arith::MulIOp::create(b, loc, x, y).getResult();
 }
-static Value div(OpBuilder &b, Location loc, Value x, Value y) {
+static Value div(OpBuilder &b, Location loc, Value x, Value y,
+                 bool = false) {
   return arith::DivFOp::create(b, loc, x, y);
 }
-static Value maxv(OpBuilder &b, Location loc, Value x, Value y) {
-  return isFloat(x) ? arith::MaximumFOp::create(b, loc, x, y).getResult()
-                    : arith::MaxSIOp::create(b, loc, x, y).getResult();
+static Value maxv(OpBuilder &b, Location loc, Value x, Value y,
+                  bool uns = false) {
+  if (isFloat(x))
+    return arith::MaximumFOp::create(b, loc, x, y);
+  return uns ? arith::MaxUIOp::create(b, loc, x, y).getResult()
+             : arith::MaxSIOp::create(b, loc, x, y).getResult();
 }
-static Value minv(OpBuilder &b, Location loc, Value x, Value y) {
-  return isFloat(x) ? arith::MinimumFOp::create(b, loc, x, y).getResult()
-                    : arith::MinSIOp::create(b, loc, x, y).getResult();
+static Value minv(OpBuilder &b, Location loc, Value x, Value y,
+                  bool uns = false) {
+  if (isFloat(x))
+    return arith::MinimumFOp::create(b, loc, x, y);
+  return uns ? arith::MinUIOp::create(b, loc, x, y).getResult()
+             : arith::MinSIOp::create(b, loc, x, y).getResult();
 }
 static Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = cst(b, loc, x, 1.0);
@@ -82,21 +93,38 @@ static Value hardsigmoid(OpBuilder &b, Location loc, Value x) {
 // Unary
 //===----------------------------------------------------------------------===//
 
+/// The name of a tensor type's element type, for diagnostics.
+static std::string elementName(RankedTensorType type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type.getElementType();
+  return name;
+}
+
 static FailureOr<SmallVector<Value>>
 lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.logicalResultType();
   if (!type)
     return c.fail("the result shape is not static");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
-    return c.fail("only floating-point tensors are supported");
+    return c.fail("element type " + elementName(type) +
+                  " is not supported (only floating-point tensors)");
   FailureOr<Operand> x = operandOf(c, "input");
   if (failed(x) || !x->tensor)
     return c.fail("the input is not a tensor");
-  Value r = buildElementwise(c.rewriter, c.loc, type, x->tensor,
-                             [&](OpBuilder &b, Location loc, ValueRange a) {
-                               return fn(b, loc, a[0], c);
-                             });
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, x->tensor,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        return fn(b, loc, a[0], c);
+      },
+      c.logicalElementTypes(x->tensor));
   return SmallVector<Value>{r};
+}
+
+/// Whether the call computes on uint8.
+static bool isUnsignedCall(const LoweringCall &c) {
+  RankedTensorType type = c.logicalResultType();
+  return type && isUnsignedElement(type.getElementType());
 }
 
 #define UNARY(NAME, BODY)                                                      \
@@ -149,7 +177,13 @@ UNARY(erfBody, return math::ErfOp::create(b, loc, x);)
 UNARY(absBody, {
   if (isFloat(x))
     return math::AbsFOp::create(b, loc, x);
-  return math::AbsIOp::create(b, loc, x);
+  if (isUnsignedCall(c))
+    return x;
+  // (math.absi has no lowering on the CPU path; abs(min) wraps to min.)
+  Value zero = cst(b, loc, x, 0.0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  return arith::SelectOp::create(b, loc, negative, sub(b, loc, zero, x), x);
 })
 UNARY(negBody, {
   if (isFloat(x))
@@ -158,16 +192,17 @@ UNARY(negBody, {
 })
 UNARY(clampBody, {
   Value r = x;
+  bool uns = isUnsignedCall(c);
   if (auto lo = c.getFloat("min"))
-    r = maxv(b, loc, r, cst(b, loc, x, *lo));
+    r = maxv(b, loc, r, cst(b, loc, x, *lo), uns);
   if (auto hi = c.getFloat("max"))
-    r = minv(b, loc, r, cst(b, loc, x, *hi));
+    r = minv(b, loc, r, cst(b, loc, x, *hi), uns);
   return r;
 })
 #undef UNARY
 
 static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.logicalResultType();
   for (StringRef bound : {"min", "max"}) {
     if (!c.isNone(bound) && !c.getFloat(bound))
       return c.fail(Twine("'") + bound + "' must be a number");
@@ -176,6 +211,8 @@ static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
       return c.fail(Twine("a fractional '") + bound +
                     "' on an integer tensor is not supported");
   }
+  if (type && type.getElementType().isInteger(1))
+    return c.fail("element type i1 is not supported");
   return lowerUnary(c, clampBody, /*floatOnly=*/false);
 }
 
@@ -204,11 +241,15 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
                                                  StringRef rhsName, BinaryFn fn,
                                                  bool swap = false,
                                                  bool floatOnly = false) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.logicalResultType();
   if (!type)
     return c.fail("the result shape is not static");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
-    return c.fail("only floating-point results are supported");
+    return c.fail("element type " + elementName(type) +
+                  " is not supported (only floating-point results)");
+  // bool arithmetic other than add (or) and mul (and) is an error in torch.
+  if (type.getElementType().isInteger(1) && fn != add && fn != mul)
+    return c.fail("element type i1 is not supported");
   FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
   if (failed(x) || failed(y))
     return c.fail("an operand is neither a tensor nor a number");
@@ -222,31 +263,77 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
   for (const Operand &o : {*x, *y})
     if (o.tensor)
       inputs.push_back(o.tensor);
+  bool uns = isUnsignedElement(type.getElementType());
   Value r = buildElementwise(
       c.rewriter, c.loc, type, inputs,
       [&](OpBuilder &b, Location loc, ValueRange a) {
         unsigned next = 0;
-        Type et = type.getElementType();
+        Type et = computeType(type.getElementType());
         Value xv = x->tensor ? a[next++] : scalarConstant(b, loc, et, x->scalar);
         Value yv = y->tensor ? a[next++] : scalarConstant(b, loc, et, y->scalar);
         if (alpha && *alpha != 1.0)
           yv = mul(b, loc, yv, scalarConstant(b, loc, et, *alpha));
-        return swap ? fn(b, loc, yv, xv) : fn(b, loc, xv, yv);
-      });
+        return swap ? fn(b, loc, yv, xv, uns) : fn(b, loc, xv, yv, uns);
+      },
+      c.logicalElementTypes(inputs));
   return SmallVector<Value>{r};
 }
 
-static Value floorDiv(OpBuilder &b, Location loc, Value x, Value y) {
+/// Integer division rounding toward zero (`floor`: toward negative
+/// infinity). The hardware traps where torch raises or overflows, so the
+/// generated code never divides by 0 or -1: x / -1 is -x (wrapping, as
+/// torch's int8 -128 // -1 gives -128), and x / 0, where torch raises
+/// ZeroDivisionError, gives 0 (docs/cpu.md).
+static Value intDiv(OpBuilder &b, Location loc, Value x, Value y, bool uns,
+                    bool floor) {
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  if (uns) {
+    Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+    Value q = arith::DivUIOp::create(b, loc, x, safe);
+    return arith::SelectOp::create(b, loc, isZero, zero, q);
+  }
+  Value minusOne = scalarConstant(b, loc, t, -1);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value special = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value safe = arith::SelectOp::create(b, loc, special, one, y);
+  Value q = arith::DivSIOp::create(b, loc, x, safe);
+  if (floor) {
+    // One less where the remainder is nonzero and its sign differs from
+    // the divisor's.
+    Value r = arith::RemSIOp::create(b, loc, x, safe);
+    Value rNonzero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value rNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    Value yNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safe, zero);
+    Value signsDiffer = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+    Value adjust = arith::AndIOp::create(b, loc, rNonzero, signsDiffer);
+    q = arith::SelectOp::create(b, loc, adjust,
+                                arith::SubIOp::create(b, loc, q, one), q);
+  }
+  Value negated = arith::SubIOp::create(b, loc, zero, x);
+  q = arith::SelectOp::create(b, loc, isMinusOne, negated, q);
+  return arith::SelectOp::create(b, loc, isZero, zero, q);
+}
+
+static Value floorDiv(OpBuilder &b, Location loc, Value x, Value y,
+                      bool uns) {
   if (!isFloat(x))
-    return arith::FloorDivSIOp::create(b, loc, x, y);
+    return intDiv(b, loc, x, y, uns, /*floor=*/true);
   return math::FloorOp::create(b, loc, div(b, loc, x, y));
 }
-static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y) {
+static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y,
+                      bool uns) {
   if (!isFloat(x))
-    return arith::DivSIOp::create(b, loc, x, y);
+    return intDiv(b, loc, x, y, uns, /*floor=*/false);
   return math::TruncOp::create(b, loc, div(b, loc, x, y));
 }
-static Value pow(OpBuilder &b, Location loc, Value x, Value y) {
+static Value pow(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return math::PowFOp::create(b, loc, x, y);
 }
 

@@ -62,8 +62,15 @@ public:
   std::optional<SmallVector<int64_t>> getInts(StringRef name,
                                               unsigned size = 0) const;
 
-  /// The type of result `i`: a statically shaped tensor, or null.
+  /// The type of result `i` as the lowered code stores it (`storageType`):
+  /// a statically shaped tensor, or null.
   RankedTensorType resultType(unsigned i = 0) const;
+  /// The traced type of result `i` (bool as i1, uint8 as ui8), or null.
+  RankedTensorType logicalResultType(unsigned i = 0) const;
+  /// The traced element type of a lowered operand `v` of this call (bool as
+  /// i1, uint8 as ui8); `v`'s own element type when it is not an operand.
+  Type logicalElementType(Value v) const;
+  SmallVector<Type> logicalElementTypes(ValueRange values) const;
 
   /// Reports that this call cannot be lowered, naming the target.
   LogicalResult fail(const Twine &why) const;
@@ -73,6 +80,13 @@ private:
   Value original(Attribute slot) const;
   Value lowered(Attribute slot) const;
 };
+
+/// Refuses, naming the target and the element type, a call whose tensors'
+/// element types its lowering does not handle: elementwise, shape, sum and
+/// mean lowerings take every element type, the others f32 and f64 only.
+/// (The conversion pattern checks every call; `operator.getitem` checks the
+/// call whose element it lowers.)
+LogicalResult checkElementTypes(LoweringCall &c);
 
 /// Lowers one call; returns the values replacing its results.
 using LowerFn = FailureOr<SmallVector<Value>> (*)(LoweringCall &call);
@@ -98,23 +112,50 @@ const LoweringTable &getLoweringTable();
 using ScalarFn =
     function_ref<Value(OpBuilder &b, Location loc, ValueRange args)>;
 
+/// How the lowered code stores elements of traced type `type`: bool (i1)
+/// as i8 holding 0 or 1 (numpy's layout, and vectors of i1 would be
+/// bit-packed in memory), uint8 (ui8) as signless i8. Tensor types map
+/// their element type; other types are unchanged.
+Type storageType(Type type);
+/// The type a scalar of traced element type `type` is computed in inside a
+/// generic body: f16 and bf16 in f32 (rounded back once per op, as torch's
+/// CPU kernels do), ui8 as signless i8 (unsigned ops chosen by the caller),
+/// bool as i1, others as themselves.
+Type computeType(Type type);
+/// Whether traced element type `type` has unsigned semantics (ui8).
+bool isUnsignedElement(Type type);
+/// An `arith.constant` of `value` (a traced tensor constant) in its storage
+/// type. dense_resource blobs are shared, not copied, except for tensors of
+/// at most one element, which become dense attributes: upstream reads 0-d
+/// globals as splats and translates empty ones by dividing by their size,
+/// neither of which works on a resource.
+Value buildConstant(OpBuilder &b, Location loc, ElementsAttr value);
+
 /// A scalar of type `type` with value `v`.
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double v);
 /// 1 / sqrt(x) (libm has no rsqrtf for math-to-libm to call).
 Value buildRsqrt(OpBuilder &b, Location loc, Value x);
-/// `v` converted to element type `to` (int/float extension, truncation and
-/// conversion).
-Value castScalar(OpBuilder &b, Location loc, Value v, Type to);
+/// `v` converted to signless element type `to` the way torch converts:
+/// int/float extension and truncation, ints to floats (unsigned when
+/// `fromUnsigned` or i1), floats to ints through i64 (so that a negative
+/// float wraps into uint8 as on x86), and anything to i1 as `!= 0`.
+Value castScalar(OpBuilder &b, Location loc, Value v, Type to,
+                 bool fromUnsigned = false);
 
-/// A `linalg.generic` computing `fn` elementwise over `inputs`, broadcast
-/// NumPy-style to `resultType`'s shape. `fn` receives the inputs' elements
-/// converted to the result's element type.
+/// A `linalg.generic` computing `fn` elementwise over `inputs` (lowered
+/// tensors, in storage types), broadcast NumPy-style to `resultType`'s shape.
+/// `resultType` is the traced (logical) type; the generic produces its
+/// storage type. `fn` receives the inputs' elements converted to
+/// `computeType` of the result's element type and returns a value of that
+/// type. `inputTypes`, when given, are the inputs' traced element types
+/// (needed for uint8 inputs; default: their storage element types).
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, ScalarFn fn);
+                       ValueRange inputs, ScalarFn fn,
+                       ArrayRef<Type> inputTypes = {});
 /// The same with the inputs' indexing maps given.
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ArrayRef<AffineMap> maps,
-                       ScalarFn fn);
+                       ScalarFn fn, ArrayRef<Type> inputTypes = {});
 /// `tensor.empty` filled with `v`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
 /// A reduction of `input` over `dims` with `combine`, starting from `init`;

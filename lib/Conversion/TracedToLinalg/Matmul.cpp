@@ -57,7 +57,10 @@ static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
   Value result;
   if (batchB.empty()) {
     // (..., M, K) @ (K, N): one matmul over the collapsed rows.
-    int64_t rows = typeOf(a).getNumElements() / std::max<int64_t>(k, 1);
+    // (A product, not numElements / k: k may be 0.)
+    int64_t rows = 1;
+    for (int64_t d : sa.drop_back())
+      rows *= d;
     result = buildMatmul(rw, loc, buildReshape(rw, loc, a, {rows, k}), b);
   } else {
     // Broadcast the batch dimensions, then one batch_matmul.

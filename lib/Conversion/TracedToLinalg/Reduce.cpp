@@ -16,7 +16,9 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   if (!c.isNone("dtype"))
     return c.fail("dtype= is not supported");
   auto xType = cast<RankedTensorType>(x.getType());
-  if (mean && !isa<FloatType>(xType.getElementType()))
+  RankedTensorType logical = c.logicalResultType();
+  Type resultElement = logical.getElementType();
+  if (mean && !isa<FloatType>(resultElement))
     return c.fail("mean needs a floating-point input");
   int64_t rank = xType.getRank();
   SmallVector<int64_t> dims;
@@ -33,11 +35,17 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
     dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
+  // Accumulated in the result's compute type (f32 for f16 and bf16, as
+  // torch does; int64 for sums of bools and ints), the input converted
+  // elementwise first.
+  Type accumulate = computeType(resultElement);
   Value x2 = x;
-  if (xType.getElementType() != type.getElementType())
+  if (xType.getElementType() != accumulate ||
+      c.logicalElementType(x) != accumulate)
     x2 = buildElementwise(
-        b, loc, RankedTensorType::get(xType.getShape(), type.getElementType()),
-        x, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+        b, loc, RankedTensorType::get(xType.getShape(), accumulate), x,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes(x));
   Value sum = buildReduce(b, loc, x2, dims, 0.0,
                           [](OpBuilder &nb, Location l, ValueRange a) {
                             if (isa<FloatType>(a[0].getType()))
@@ -46,19 +54,24 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
                             return arith::AddIOp::create(nb, l, a[0], a[1])
                                 .getResult();
                           });
+  // Rounded to the result type, then (mean) divided by the count, as torch
+  // does (sum(...).div_(n)): for f16 each step rounds once.
+  auto sumType = cast<RankedTensorType>(sum.getType());
+  if (sumType.getElementType() != resultElement)
+    sum = buildElementwise(
+        b, loc, RankedTensorType::get(sumType.getShape(), resultElement), sum,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
   if (mean) {
     int64_t count = 1;
     for (int64_t d : dims)
       count *= xType.getDimSize(d);
-    double inv = 1.0 / static_cast<double>(count);
-    sum = buildElementwise(b, loc, cast<RankedTensorType>(sum.getType()), sum,
-                           [&](OpBuilder &nb, Location l, ValueRange a) {
-                             return arith::MulFOp::create(
-                                        nb, l, a[0],
-                                        scalarConstant(nb, l, a[0].getType(),
-                                                       inv))
-                                 .getResult();
-                           });
+    sum = buildElementwise(
+        b, loc, RankedTensorType::get(sumType.getShape(), resultElement), sum,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value n = scalarConstant(nb, l, a[0].getType(),
+                                   static_cast<double>(count));
+          return arith::DivFOp::create(nb, l, a[0], n).getResult();
+        });
   }
   return SmallVector<Value>{buildReshape(b, loc, sum, type.getShape())};
 }

@@ -63,17 +63,23 @@ static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
                        [](OpBuilder &, Location, ValueRange a) { return a[0]; })};
 }
 
+/// `parts` (of traced element types `partTypes`) concatenated along `dim`
+/// into traced type `type`, converting their elements (torch.cat promotes).
 static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
-                    int64_t dim, RankedTensorType type) {
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                      type.getElementType());
+                    ArrayRef<Type> partTypes, int64_t dim,
+                    RankedTensorType type) {
+  auto storage = cast<RankedTensorType>(storageType(type));
+  Value out = tensor::EmptyOp::create(b, loc, storage.getShape(),
+                                      storage.getElementType());
   int64_t offset = 0;
-  for (Value part : parts) {
+  for (auto [i, partType] : llvm::enumerate(partTypes)) {
+    Value part = parts[i];
     auto t = cast<RankedTensorType>(part.getType());
-    if (t.getElementType() != type.getElementType())
+    if (partType != type.getElementType())
       part = buildElementwise(
           b, loc, RankedTensorType::get(t.getShape(), type.getElementType()),
-          part, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+          part, [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+          partType);
     SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
     offsets[dim] = offset;
     out = tensor::InsertSliceOp::create(b, loc, part, out, ValueRange{},
@@ -85,7 +91,7 @@ static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
 }
 
 static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.logicalResultType();
   FailureOr<SmallVector<Value>> parts = c.tensors("tensors");
   std::optional<int64_t> dim = c.getInt("dim");
   if (!type || failed(parts) || !dim)
@@ -93,9 +99,11 @@ static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
   bool stack = c.target() == "torch.stack";
   int64_t d = normalizeDim(*dim, type.getRank());
   SmallVector<Value> pieces;
+  SmallVector<Type> pieceTypes;
   for (Value p : *parts) {
     if (!staticTensorType(p))
       return c.fail("expected statically shaped tensors");
+    Type logical = c.logicalElementType(p);
     if (stack) {
       SmallVector<int64_t> shape(cast<RankedTensorType>(p.getType()).getShape());
       shape.insert(shape.begin() + d, 1);
@@ -105,8 +113,10 @@ static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
     if (t.getRank() == 1 && t.getDimSize(0) == 0 && type.getRank() != 1)
       continue; // torch.cat skips legacy empty 1-D tensors
     pieces.push_back(p);
+    pieceTypes.push_back(logical);
   }
-  return SmallVector<Value>{concat(c.rewriter, c.loc, pieces, d, type)};
+  return SmallVector<Value>{
+      concat(c.rewriter, c.loc, pieces, pieceTypes, d, type)};
 }
 
 /// Python's slice bounds for a dimension of `size`.
@@ -214,6 +224,8 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
   LoweringCall inner(producer, bound->spec, bound->slots, operands,
                      c.rewriter);
   inner.remap = c.remap;
+  if (failed(checkElementTypes(inner)))
+    return failure();
   RankedTensorType type = c.resultType();
   if (bound->spec->name == "torch.nn.functional.multi_head_attention_forward") {
     if (*i != 0)

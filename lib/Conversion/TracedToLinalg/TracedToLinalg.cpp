@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_CONVERTTRACEDTOLINALG
@@ -147,7 +148,25 @@ LoweringCall::getInts(StringRef name, unsigned size) const {
 }
 
 RankedTensorType LoweringCall::resultType(unsigned i) const {
+  RankedTensorType type = logicalResultType(i);
+  return type ? cast<RankedTensorType>(storageType(type)) : type;
+}
+
+RankedTensorType LoweringCall::logicalResultType(unsigned i) const {
   return staticTensorType(op->getResult(i));
+}
+
+Type LoweringCall::logicalElementType(Value v) const {
+  for (auto [lowered, traced] : llvm::zip(operands, op->getOperands()))
+    if (lowered == v)
+      if (auto t = dyn_cast<ShapedType>(traced.getType()))
+        return t.getElementType();
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+SmallVector<Type> LoweringCall::logicalElementTypes(ValueRange values) const {
+  return llvm::map_to_vector(values,
+                             [&](Value v) { return logicalElementType(v); });
 }
 
 LogicalResult LoweringCall::fail(const Twine &why) const {
@@ -159,6 +178,48 @@ LogicalResult LoweringCall::fail(const Twine &why) const {
 //===----------------------------------------------------------------------===//
 // The lowering table
 //===----------------------------------------------------------------------===//
+
+/// Targets whose lowerings handle every element type: they move data, or
+/// pick their arithmetic by type (elementwise ops, sum, mean). The others
+/// (contractions, convolutions, pooling, normalization, softmax) compute in
+/// f32 or f64 only; f16/bf16 would need torch's f32 accumulation.
+static const llvm::StringSet<> &anyElementTypeTargets() {
+  static const llvm::StringSet<> names = [] {
+    LoweringTable t;
+    populateElementwiseLowerings(t);
+    populateShapeLowerings(t);
+    llvm::StringSet<> set;
+    for (const auto &entry : t)
+      set.insert(entry.getKey());
+    set.insert("torch.sum");
+    set.insert("torch.mean");
+    return set;
+  }();
+  return names;
+}
+
+LogicalResult lowering::checkElementTypes(LoweringCall &c) {
+  if (anyElementTypeTargets().contains(c.target()))
+    return success();
+  auto check = [&](Type type) -> LogicalResult {
+    auto tensor = dyn_cast<ShapedType>(type);
+    if (!tensor || tensor.getElementType().isF32() ||
+        tensor.getElementType().isF64())
+      return success();
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << tensor.getElementType();
+    return c.fail(Twine("element type ") + name +
+                  " is not supported (only f32 and f64)");
+  };
+  for (Value v : c.op->getOperands())
+    if (failed(check(v.getType())))
+      return failure();
+  for (Type t : c.op->getResultTypes())
+    if (failed(check(t)))
+      return failure();
+  return success();
+}
 
 const LoweringTable &lowering::getLoweringTable() {
   static const LoweringTable table = [] {
@@ -213,6 +274,8 @@ struct CallLowering : OpConversionPattern<CallOpT> {
     LoweringCall call(op, bound->spec, bound->slots, adaptor.getOperands(),
                       rewriter);
     call.remap = [&](Value v) { return rewriter.getRemappedValue(v); };
+    if (failed(checkElementTypes(call)))
+      return failure();
     FailureOr<SmallVector<Value>> results = fn(call);
     if (failed(results))
       return failure();
@@ -226,7 +289,8 @@ struct CallLowering : OpConversionPattern<CallOpT> {
     if (results->size() != op->getNumResults())
       return call.fail("produced the wrong number of values");
     for (auto [from, to] : llvm::zip(op->getResults(), *results))
-      if (to && from.getType() != to.getType())
+      if (to && this->getTypeConverter()->convertType(from.getType()) !=
+                    to.getType())
         return call.fail(Twine("produced a value of the wrong type"));
     rewriter.replaceOp(op, *results);
     return success();
@@ -238,10 +302,15 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto value = dyn_cast<TypedAttr>(op.getValue());
-    if (!value || !isa<ElementsAttr>(value))
+    auto value = dyn_cast<ElementsAttr>(op.getValue());
+    if (!value)
       return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    Value lowered = buildConstant(rewriter, op.getLoc(), value);
+    if (!lowered)
+      return op.emitError() << "cannot compile the tensor constant of type "
+                            << value.getType()
+                            << ": its data is missing or has the wrong size";
+    rewriter.replaceOp(op, lowered);
     return success();
   }
 };
@@ -340,10 +409,10 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
     if (!value)
       return get.emitError() << "cannot compile getattr of '" << get.getName()
                              << "': not a parameter or buffer";
+    // (A traced constant: the conversion gives it its storage type.)
     OpBuilder b(get);
-    auto typed = cast<TypedAttr>(value);
     get.replaceAllUsesWith(
-        arith::ConstantOp::create(b, get.getLoc(), typed).getResult());
+        ConstantOp::create(b, get.getLoc(), get.getType(), value).getResult());
     get.erase();
   }
   return success();
@@ -433,10 +502,29 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   if (failed(checkTargets(func)))
     return signalPassFailure();
 
+  // Tensors get their storage types (bool as i8, uint8 as signless i8);
+  // legal ops that still read a converted value (tuple producers, until
+  // their elements are lowered) read it through a cast that dies with them.
+  TypeConverter converter;
+  // (Python values, such as i1 flags, keep their types.)
+  converter.addConversion([](Type t) {
+    return isa<RankedTensorType>(t) ? storageType(t) : t;
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+
   ConversionTarget target(*ctx);
-  target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
-                         linalg::LinalgDialect, math::MathDialect,
-                         tensor::TensorDialect>();
+  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                         math::MathDialect, tensor::TensorDialect>();
+  target.addLegalOp<func::ReturnOp, UnrealizedConversionCastOp>();
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+    return converter.isSignatureLegal(f.getFunctionType());
+  });
   target.addIllegalDialect<TracedDialect>();
   // Python values and modules stay until nothing reads them; tuple and list
   // producers are lowered where their elements are read.
@@ -447,7 +535,9 @@ void ConvertTracedToLinalgPass::runOnOperation() {
       [](Operation *op) { return producesAggregate(op); });
   RewritePatternSet patterns(ctx);
   patterns.add<CallLowering<CallFunctionOp>, CallLowering<CallMethodOp>,
-               ConstantLowering, OutputLowering>(ctx);
+               ConstantLowering, OutputLowering>(converter, ctx);
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                 converter);
   {
     // A lowering that refuses a call has said why; the framework's own
     // "failed to legalize" would only repeat it.
@@ -470,7 +560,9 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     changed = false;
     SmallVector<Operation *> dead;
     func.walk([&](Operation *op) {
-      if (isa<TracedDialect>(op->getDialect()) && op->use_empty())
+      if ((isa<TracedDialect>(op->getDialect()) ||
+           isa<UnrealizedConversionCastOp>(op)) &&
+          op->use_empty())
         dead.push_back(op);
     });
     for (Operation *op : llvm::reverse(dead)) {
@@ -494,7 +586,9 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     return signalPassFailure();
   }
   body.eraseArgument(0);
-  func.setFunctionType(entryType);
+  // (In storage types; `traced.entry` keeps the traced ones.)
+  func.setFunctionType(FunctionType::get(
+      ctx, body.getArgumentTypes(), func.getFunctionType().getResults()));
   for (auto m : llvm::make_early_inc_range(top.getOps<traced::ModuleOp>()))
     m.erase();
 }

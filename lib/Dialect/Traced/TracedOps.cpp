@@ -793,7 +793,7 @@ static LogicalResult inferKnownCall(Operation *op, const OpSpec &spec,
   BoundCall call(ctx, spec.signature, target, emit);
   if (failed(checkArguments(spec.signature, 0, slots, types, call)))
     return failure();
-  return spec.resultRule(call, results);
+  return spec.inferResults(call, results);
 }
 
 /// Checks a call of an op-library target and its declared results.
@@ -925,7 +925,7 @@ static LogicalResult inferLeafCall(CallMethodOp op, traced::ModuleOp module,
   BoundCall call(ctx, sig, spec.functional, emit);
   if (failed(checkArguments(sig, 0, slots, types, call)))
     return failure();
-  return functional->resultRule(call, results);
+  return functional->inferResults(call, results);
 }
 
 /// Checks a call of a module instance's method and infers its results: the

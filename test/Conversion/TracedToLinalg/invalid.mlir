@@ -128,3 +128,25 @@ traced.module @Sub class "m.Sub" {
     output %y : tensor<3x4xf32>
   }
 }
+
+// -----
+
+// Contractions are lowered for f32 and f64 only.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x2xi32>) -> tensor<2x2xi32> {
+    // expected-error @+1 {{cannot lower 'torch.matmul' to linalg: element type i32 is not supported (only f32 and f64)}}
+    %z = call_function "torch.matmul"(input=%x, other=%x) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+    output %z : tensor<2x2xi32>
+  }
+}
+
+// -----
+
+// Activations that only make sense on floats say so.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xi64>) -> tensor<4xi64> {
+    // expected-error @+1 {{cannot lower 'torch.sigmoid' to linalg: element type i64 is not supported (only floating-point tensors)}}
+    %z = call_function "torch.sigmoid"(input=%x) : (tensor<4xi64>) -> tensor<4xi64>
+    output %z : tensor<4xi64>
+  }
+}

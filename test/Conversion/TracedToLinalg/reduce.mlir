@@ -24,8 +24,8 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// mean over dims [-1, 1] with keepdim: the sum is scaled by 1/12 and
-// expanded back to rank 3.
+// mean over dims [-1, 1] with keepdim: the sum is divided by 12 (as torch
+// does: sum(...).div_(n)) and expanded back to rank 3.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0)>
 // CHECK-DAG: #[[ID1:.+]] = affine_map<(d0) -> (d0)>
@@ -35,8 +35,8 @@ traced.module root @M class "m.M" {
 // CHECK-SAME: ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.+}} : tensor<2xf32>)
 // CHECK: arith.addf
 // CHECK: %[[MEAN:.+]] = linalg.generic {indexing_maps = [#[[ID1]], #[[ID1]]], iterator_types = ["parallel"]} ins(%[[SUM]] : tensor<2xf32>)
-// CHECK: %[[INV:.+]] = arith.constant 0.08333{{[0-9]+}} : f32
-// CHECK: arith.mulf %{{.+}}, %[[INV]] : f32
+// CHECK: %[[N:.+]] = arith.constant 1.200000e+01 : f32
+// CHECK: arith.divf %{{.+}}, %[[N]] : f32
 // CHECK: %[[Y:.+]] = tensor.expand_shape %[[MEAN]] {{\[}}[0, 1, 2]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
 // CHECK: return %[[Y]] : tensor<2x1x1xf32>
 traced.module root @M class "m.M" {
@@ -82,10 +82,13 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// The sum of bools is an int64: the input is extended first.
+// The sum of bools is an int64: the input (bools stored as 0/1 bytes) is
+// extended first.
 // CHECK-LABEL: func.func @forward(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3xi1>) -> tensor<i64>
-// CHECK: %[[EXT:.+]] = linalg.generic {{.+}} ins(%[[X]] : tensor<2x3xi1>) outs(%{{.+}} : tensor<2x3xi64>)
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3xi8>) -> tensor<i64>
+// CHECK-SAME: traced.entry = (tensor<2x3xi1>) -> tensor<i64>
+// CHECK: %[[EXT:.+]] = linalg.generic {{.+}} ins(%[[X]] : tensor<2x3xi8>) outs(%{{.+}} : tensor<2x3xi64>)
+// CHECK: arith.cmpi ne, %{{.+}}, %{{.+}} : i8
 // CHECK: arith.extui %{{.+}} : i1 to i64
 // CHECK: %[[ZERO:.+]] = arith.constant 0 : i64
 // CHECK: linalg.fill ins(%[[ZERO]] : i64)
