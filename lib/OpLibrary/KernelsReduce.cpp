@@ -78,3 +78,361 @@ namespace mlir::traced::kernels {
 FailureOr<RtValue> mean(const KernelArgs &args) { return reduce(args, true); }
 FailureOr<RtValue> sum(const KernelArgs &args) { return reduce(args, false); }
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Reductions over any dims: the reduced dims are moved last, so that each
+// output element reduces one contiguous run of `k` elements.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Reduction {
+  Tensor moved;                    // [outer..., k], contiguous
+  int64_t outer = 1, k = 1;        // output elements, elements per output
+  SmallVector<int64_t> outShape;   // the result's shape (keepdim applied)
+};
+
+/// The dims `dimName` names (None, an int or a list of ints; `allIfEmpty`:
+/// an empty list means all, as amax's default does) moved last.
+FailureOr<Reduction> prepareReduction(const KernelArgs &args, const Tensor &x,
+                                      StringRef dimName, bool keepdim,
+                                      bool allIfEmpty = false) {
+  int64_t rank = x.rank();
+  SmallVector<bool> reduced(rank, true);
+  const RtValue &dimValue = args.get(dimName);
+  // var(x, False): a bool in `dim`'s place is `unbiased` (all dims).
+  if (!dimValue.isNone() && !std::holds_alternative<bool>(dimValue.v)) {
+    FailureOr<SmallVector<int64_t>> dims = args.getInts(dimName, 1);
+    if (failed(dims))
+      return failure();
+    if (!dims->empty() || !allIfEmpty) {
+      reduced.assign(rank, false);
+      for (int64_t d : *dims) {
+        FailureOr<int64_t> n = normalizeDim(args, d, std::max<int64_t>(rank, 1));
+        if (failed(n))
+          return failure();
+        if (rank) {
+          if (reduced[*n])
+            return args.emitError() << "dim " << d << " appears twice";
+          reduced[*n] = true;
+        }
+      }
+    }
+  }
+  Reduction r;
+  SmallVector<int64_t> perm, shape, strides, xs = x.strides();
+  for (int64_t pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d] == (pass == 1)) {
+        perm.push_back(d);
+        shape.push_back(x.dim(d));
+        strides.push_back(xs[d]);
+      }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (reduced[d])
+      r.k *= x.dim(d);
+    else
+      r.outer *= x.dim(d);
+    if (!reduced[d])
+      r.outShape.push_back(x.dim(d));
+    else if (keepdim)
+      r.outShape.push_back(1);
+  }
+  r.moved = gatherStrided(x, shape, 0, strides);
+  return r;
+}
+
+FailureOr<DType> dtypeArg(const KernelArgs &args, StringRef name) {
+  auto attr = std::get_if<Attribute>(&args.get(name).v);
+  if (attr)
+    if (auto d = dyn_cast<DTypeAttr>(*attr))
+      if (std::optional<DType> dtype = dtypeFromType(d.getType()))
+        return *dtype;
+  return args.emitError() << "unsupported '" << name << "' argument";
+}
+
+/// Index of the first maximum (or minimum) of a run; NaN wins, as in torch.
+template <typename T> int64_t extremeIndex(const T *p, int64_t k, bool max) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < k; ++i) {
+    T v = p[i], b = p[best];
+    if (b != b)
+      break;
+    if (v != v || (max ? v > b : v < b))
+      best = i;
+  }
+  return best;
+}
+
+FailureOr<RtValue> extreme(const KernelArgs &args, bool max, bool wantValues,
+                           bool wantIndices, StringRef dimName,
+                           bool allIfEmpty) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  bool allDims = args.isNone(dimName);
+  FailureOr<Reduction> r =
+      prepareReduction(args, *in, dimName, *keepdim, allIfEmpty);
+  if (failed(r))
+    return failure();
+  if (r->k == 0 && r->outer != 0)
+    return args.emitError() << "cannot reduce an empty dimension (torch: "
+                               "expected reduction dim to be specified for "
+                               "input.numel() == 0)";
+  if (allDims && in->numel() == 0)
+    return args.emitError() << "cannot reduce an empty tensor over all dims";
+  Tensor values(in->dtype(), r->outShape), indices(DType::I64, r->outShape);
+  int64_t *pi = indices.data<int64_t>();
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = r->moved.template data<T>();
+    T *pv = values.template data<T>();
+    for (int64_t o = 0; o < r->outer; ++o) {
+      int64_t i = extremeIndex(p + o * r->k, r->k, max);
+      pv[o] = p[o * r->k + i];
+      pi[o] = i;
+    }
+    return 0;
+  });
+  if (wantValues && wantIndices)
+    return RtValue::ofList({RtValue(values), RtValue(indices)},
+                           /*isTuple=*/true);
+  return RtValue(wantValues ? values : indices);
+}
+
+/// var/std over `dim` with `correction` (unbiased: 1).
+FailureOr<RtValue> moments(const KernelArgs &args, bool sqrtResult,
+                           bool withMean) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return args.emitError() << "std and var only support floating point "
+                               "dtypes, got "
+                            << dtypeName(in->dtype());
+  double correction = 1;
+  const RtValue &unbiased = args.get("unbiased");
+  if (auto *b = std::get_if<bool>(&unbiased.v))
+    correction = *b ? 1 : 0;
+  if (auto *b = std::get_if<bool>(&args.get("dim").v))
+    correction = *b ? 1 : 0;
+  if (!args.isNone("correction")) {
+    FailureOr<int64_t> c = args.getInt("correction");
+    if (failed(c))
+      return failure();
+    correction = static_cast<double>(*c);
+  }
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  Tensor var(in->dtype(), r->outShape), mean(in->dtype(), r->outShape);
+  for (int64_t o = 0; o < r->outer; ++o) {
+    double sum = 0;
+    for (int64_t i = 0; i < r->k; ++i)
+      sum += r->moved.getDouble(o * r->k + i);
+    double m = r->k ? sum / r->k : NAN, ss = 0;
+    for (int64_t i = 0; i < r->k; ++i) {
+      double d = r->moved.getDouble(o * r->k + i) - m;
+      ss += d * d;
+    }
+    double v = ss / std::max(0.0, static_cast<double>(r->k) - correction);
+    var.setDouble(o, sqrtResult ? std::sqrt(v) : v);
+    mean.setDouble(o, m);
+  }
+  var.roundToDType();
+  mean.roundToDType();
+  if (withMean)
+    return RtValue::ofList({RtValue(var), RtValue(mean)}, /*isTuple=*/true);
+  return RtValue(var);
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> amax(const KernelArgs &args) {
+  return extreme(args, true, true, false, "dim", /*allIfEmpty=*/true);
+}
+FailureOr<RtValue> amin(const KernelArgs &args) {
+  return extreme(args, false, true, false, "dim", /*allIfEmpty=*/true);
+}
+FailureOr<RtValue> argmax(const KernelArgs &args) {
+  return extreme(args, true, false, true, "dim", false);
+}
+FailureOr<RtValue> argmin(const KernelArgs &args) {
+  return extreme(args, false, false, true, "dim", false);
+}
+
+/// torch.max/min: no dim gives the 0-d extreme; a dim gives (values,
+/// indices); a tensor `dim` is the binary maximum (torch.max(a, b)).
+static FailureOr<RtValue> maxOrMin(const KernelArgs &args, bool max) {
+  if (args.get("dim").isTensor())
+    return args.emitError() << "torch." << (max ? "max" : "min")
+                            << "(input, other) is spelled torch."
+                            << (max ? "maximum" : "minimum") << " here";
+  if (args.isNone("dim"))
+    return extreme(args, max, true, false, "dim", false);
+  return extreme(args, max, true, true, "dim", false);
+}
+FailureOr<RtValue> max(const KernelArgs &args) { return maxOrMin(args, true); }
+FailureOr<RtValue> min(const KernelArgs &args) { return maxOrMin(args, false); }
+
+static FailureOr<RtValue> allOrAny(const KernelArgs &args, bool all) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  // uint8 stays uint8, as in torch; everything else gives bool.
+  Tensor out(in->dtype() == DType::U8 ? DType::U8 : DType::Bool, r->outShape);
+  for (int64_t o = 0; o < r->outer; ++o) {
+    bool acc = all;
+    for (int64_t i = 0; i < r->k; ++i) {
+      bool v = r->moved.getDouble(o * r->k + i) != 0;
+      acc = all ? (acc && v) : (acc || v);
+    }
+    out.setDouble(o, acc);
+  }
+  return RtValue(out);
+}
+FailureOr<RtValue> all(const KernelArgs &args) { return allOrAny(args, true); }
+FailureOr<RtValue> any(const KernelArgs &args) { return allOrAny(args, false); }
+
+FailureOr<RtValue> prod(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  DType dtype = isIntegral(in->dtype()) ? DType::I64 : in->dtype();
+  if (!args.isNone("dtype")) {
+    FailureOr<DType> d = dtypeArg(args, "dtype");
+    if (failed(d))
+      return failure();
+    dtype = *d;
+  }
+  FailureOr<Reduction> r =
+      prepareReduction(args, in->to(dtype), "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  Tensor out(dtype, r->outShape);
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = r->moved.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < r->outer; ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        uint64_t acc = 1;
+        for (int64_t j = 0; j < r->k; ++j)
+          acc *= static_cast<uint64_t>(p[i * r->k + j]);
+        o[i] = static_cast<T>(acc);
+      } else {
+        double acc = 1;
+        for (int64_t j = 0; j < r->k; ++j)
+          acc *= p[i * r->k + j];
+        o[i] = static_cast<T>(acc);
+      }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> var(const KernelArgs &args) {
+  return moments(args, false, false);
+}
+FailureOr<RtValue> std(const KernelArgs &args) {
+  return moments(args, true, false);
+}
+FailureOr<RtValue> varMean(const KernelArgs &args) {
+  return moments(args, false, true);
+}
+FailureOr<RtValue> stdMean(const KernelArgs &args) {
+  return moments(args, true, true);
+}
+
+FailureOr<RtValue> logsumexp(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  DType dtype = toFloatingDType(in->dtype());
+  FailureOr<Reduction> r = prepareReduction(args, in->to(dtype), "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  Tensor out(dtype, r->outShape);
+  for (int64_t o = 0; o < r->outer; ++o) {
+    double m = -INFINITY;
+    for (int64_t i = 0; i < r->k; ++i)
+      m = std::max(m, r->moved.getDouble(o * r->k + i));
+    if (std::isinf(m)) {
+      out.setDouble(o, m);
+      continue;
+    }
+    double s = 0;
+    for (int64_t i = 0; i < r->k; ++i)
+      s += std::exp(r->moved.getDouble(o * r->k + i) - m);
+    out.setDouble(o, m + std::log(s));
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// cumsum/cumprod along `dim`: bools and integers accumulate in int64.
+static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  DType dtype = isIntegral(in->dtype()) ? DType::I64 : in->dtype();
+  if (!args.isNone("dtype")) {
+    FailureOr<DType> t = dtypeArg(args, "dtype");
+    if (failed(t))
+      return failure();
+    dtype = *t;
+  }
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  Tensor x = in->to(dtype);
+  Tensor out(dtype, x.shape());
+  int64_t size = x.rank() ? x.dim(*dim) : 1;
+  int64_t inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = size * inner ? x.numel() / (size * inner) : 0;
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
+    const T *p = x.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t c = 0; c < inner; ++c) {
+        Acc acc = product ? 1 : 0;
+        for (int64_t b = 0; b < size; ++b) {
+          int64_t i = (a * size + b) * inner + c;
+          Acc v = static_cast<Acc>(p[i]);
+          acc = product ? acc * v : acc + v;
+          o[i] = static_cast<T>(acc);
+          if constexpr (std::is_floating_point_v<T>)
+            if (dtype == DType::F16 || dtype == DType::BF16) {
+              // Each partial result is rounded to the dtype, as torch's is.
+              Tensor one(dtype, {});
+              one.setDouble(0, static_cast<double>(o[i]));
+              one.roundToDType();
+              o[i] = static_cast<T>(one.getDouble(0));
+              acc = static_cast<Acc>(o[i]);
+            }
+        }
+      }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+FailureOr<RtValue> cumsum(const KernelArgs &args) { return scan(args, false); }
+FailureOr<RtValue> cumprod(const KernelArgs &args) { return scan(args, true); }
+
+} // namespace mlir::traced::kernels

@@ -365,6 +365,55 @@ static const OpRow kOps[] = {
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
    "dtype? dtype=None)", sum, kernels::sum},
 
+  {"torch.amax", {"Tensor.amax"},
+   "(Tensor input, int[1] dim=[], bool keepdim=False)",
+   amaxAmin, kernels::amax},
+  {"torch.amin", {"Tensor.amin"},
+   "(Tensor input, int[1] dim=[], bool keepdim=False)",
+   amaxAmin, kernels::amin},
+  {"torch.argmax", {"Tensor.argmax"},
+   "(Tensor input, int? dim=None, bool keepdim=False)",
+   argExtreme, kernels::argmax},
+  {"torch.argmin", {"Tensor.argmin"},
+   "(Tensor input, int? dim=None, bool keepdim=False)",
+   argExtreme, kernels::argmin},
+  {"torch.max", {"Tensor.max"},
+   "(Tensor input, Any dim=None, bool keepdim=False)",
+   maxMin, kernels::max},
+  {"torch.min", {"Tensor.min"},
+   "(Tensor input, Any dim=None, bool keepdim=False)",
+   maxMin, kernels::min},
+  {"torch.all", {"Tensor.all"},
+   "(Tensor input, int? dim=None, bool keepdim=False)",
+   allAny, kernels::all},
+  {"torch.any", {"Tensor.any"},
+   "(Tensor input, int? dim=None, bool keepdim=False)",
+   allAny, kernels::any},
+  {"torch.prod", {"Tensor.prod"},
+   "(Tensor input, int? dim=None, bool keepdim=False, *, dtype? dtype=None)",
+   prod, kernels::prod},
+  {"torch.var", {"Tensor.var"},
+   "(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, int? correction=None)",
+   moments, kernels::var},
+  {"torch.std", {"Tensor.std"},
+   "(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, int? correction=None)",
+   moments, kernels::std},
+  {"torch.var_mean", {},
+   "(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, int? correction=None)",
+   momentsWithMean, kernels::varMean},
+  {"torch.std_mean", {},
+   "(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, int? correction=None)",
+   momentsWithMean, kernels::stdMean},
+  {"torch.logsumexp", {"Tensor.logsumexp", "torch.special.logsumexp"},
+   "(Tensor input, int[1] dim, bool keepdim=False)",
+   logsumexp, kernels::logsumexp},
+  {"torch.cumsum", {"Tensor.cumsum"},
+   "(Tensor input, int dim, *, dtype? dtype=None)",
+   scan, kernels::cumsum},
+  {"torch.cumprod", {"Tensor.cumprod"},
+   "(Tensor input, int dim, *, dtype? dtype=None)",
+   scan, kernels::cumprod},
+
   // Shapes.
   {"torch.flatten", {"Tensor.flatten", "F.flatten"},
    "(Tensor input, int start_dim=0, int end_dim=-1)", flatten, kernels::flatten},
@@ -573,6 +622,9 @@ constexpr uint16_t kFloats =
 struct RejectedDTypes {
   const char *entry;
   uint16_t dtypes;
+  /// Whether torch returns before dispatching on the dtype when the input
+  /// is empty (so an empty input of a rejected dtype is accepted).
+  bool emptyShortcut = false;
 };
 const RejectedDTypes kRejectedDTypes[] = {
     // Activations: floating point, no float16.
@@ -623,6 +675,11 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.bitwise_right_shift", kFloats},
     {"torch.bitwise_not", kFloats},
     {"torch.nn.functional.max_pool2d", kBool | bit(DType::I64)},
+    // Reductions.
+    {"torch.argmax", kBool},
+    {"torch.argmin", kBool},
+    {"torch.prod", kF16 | bit(DType::BF16), /*emptyShortcut=*/true},
+    {"torch.cumprod", kF16, /*emptyShortcut=*/true},
 };
 
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
@@ -642,7 +699,7 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure, 0, {}});
+                         row.rule, row.kernel, row.pure, 0, false, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -661,6 +718,7 @@ OpLibrary::OpLibrary() {
                                            "unknown entry '") +
                                row.entry + "'");
     it->rejectedDTypes = row.dtypes;
+    it->emptyShortcut = row.emptyShortcut;
   }
   for (const OpSpec &op : ops) {
     add(byName, op.name, &op);
@@ -732,7 +790,10 @@ static std::optional<DType> computeDType(const OpSpec &spec,
 
 LogicalResult OpSpec::inferResults(const BoundCall &call,
                                    SmallVectorImpl<Type> &results) const {
-  if (rejectedDTypes)
+  RankedTensorType input =
+      signature.lookup("input") ? call.getTensor("input") : RankedTensorType();
+  bool empty = input && input.hasStaticShape() && input.getNumElements() == 0;
+  if (rejectedDTypes && !(emptyShortcut && empty))
     if (std::optional<DType> dtype = computeDType(*this, call))
       if (!acceptsDType(*dtype))
         return call.emitError()

@@ -719,6 +719,152 @@ LogicalResult adaptivePool2d(const BoundCall &call,
   return h.result(out, input.getElementType());
 }
 
+/// The shape of `input` reduced over `dimName` (None: all dims; a bool
+/// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
+/// an empty list means all). Null (unknown) when the dims are traced.
+static FailureOr<std::optional<SmallVector<int64_t>>>
+reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
+             bool keepdim, bool allIfEmpty = false) {
+  int64_t rank = input.getRank();
+  SmallVector<bool> reduced(rank, true);
+  Attribute dimValue = call.get(dimName).value;
+  if (!call.isNone(dimName) && !isa_and_nonnull<BoolAttr>(dimValue)) {
+    std::optional<SmallVector<int64_t>> dims = call.getInts(dimName, 1);
+    if (!dims)
+      return std::optional<SmallVector<int64_t>>();
+    if (!dims->empty() || !allIfEmpty) {
+      reduced.assign(rank, false);
+      for (int64_t d : *dims) {
+        int64_t n = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
+        if (n < 0 || n >= std::max<int64_t>(rank, 1)) {
+          call.emitError() << "dim " << d
+                           << " is out of range for a tensor of rank "
+                           << std::max<int64_t>(rank, 1);
+          return failure();
+        }
+        if (rank)
+          reduced[n] = true;
+      }
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!reduced[i])
+      out.push_back(input.getDimSize(i));
+    else if (keepdim)
+      out.push_back(1);
+  return std::optional<SmallVector<int64_t>>(out);
+}
+
+/// A reduction's result: `input` reduced over `dim`, of element type
+/// `elt` (null: the input's); `withIndices` adds an int64 tensor of the
+/// same shape (a (values, indices) tuple); `pair` a tuple of two `elt`s.
+static LogicalResult reductionResult(const BoundCall &call,
+                                     SmallVectorImpl<Type> &results, Type elt,
+                                     bool allIfEmpty = false,
+                                     bool withIndices = false,
+                                     bool pair = false,
+                                     StringRef dimName = "dim") {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  auto shape = reducedShape(call, input, dimName, *keepdim, allIfEmpty);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  Type t = RankedTensorType::get(**shape, elt ? elt : input.getElementType());
+  if (withIndices || pair) {
+    Type second = pair ? t
+                       : RankedTensorType::get(
+                             **shape, Builder(call.getContext()).getI64Type());
+    return h.result(TupleType::get(call.getContext(), {t, second}));
+  }
+  return h.result(t);
+}
+
+static Type i64Type(const BoundCall &call) {
+  return Builder(call.getContext()).getI64Type();
+}
+
+/// A reduction over floating-point input only (var, std).
+static LogicalResult floatOnlyReduction(const BoundCall &call,
+                                        SmallVectorImpl<Type> &results,
+                                        bool pair) {
+  RankedTensorType input = call.getTensor("input");
+  if (input && dtypeFromType(input.getElementType()) &&
+      !isa<FloatType>(input.getElementType()))
+    return call.emitError() << "argument 'input' of type " << input
+                            << " is not supported: std and var take floating "
+                               "point tensors";
+  return reductionResult(call, results, Type(), false, false, pair);
+}
+
+LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/true);
+}
+LogicalResult argExtreme(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, i64Type(call));
+}
+LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (isa<TensorType>(call.getType("dim")))
+    return call.emitError() << "the binary form (input, other) is spelled "
+                               "torch.maximum / torch.minimum here";
+  return reductionResult(call, results, Type(), false,
+                         /*withIndices=*/!call.isNone("dim"));
+}
+LogicalResult allAny(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Builder b(call.getContext());
+  Type elt = input && input.getElementType().isUnsignedInteger(8)
+                 ? input.getElementType()
+                 : Type(b.getI1Type());
+  return reductionResult(call, results, elt);
+}
+LogicalResult prod(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Type elt;
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  else if (input && isa<IntegerType>(input.getElementType()))
+    elt = i64Type(call);
+  return reductionResult(call, results, elt);
+}
+LogicalResult moments(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return floatOnlyReduction(call, results, /*pair=*/false);
+}
+LogicalResult momentsWithMean(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  return floatOnlyReduction(call, results, /*pair=*/true);
+}
+LogicalResult logsumexp(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Type elt;
+  if (input)
+    if (std::optional<DType> d = dtypeFromType(input.getElementType()))
+      elt = typeFromDType(call.getContext(), toFloatingDType(*d));
+  return reductionResult(call, results, elt);
+}
+LogicalResult scan(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<int64_t> d = call.getInt("dim");
+  if (d && failed(h.dim(*d, std::max<int64_t>(input.getRank(), 1))))
+    return failure();
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  else if (isa<IntegerType>(elt))
+    elt = i64Type(call);
+  return h.result(input.getShape(), elt);
+}
+
 static LogicalResult reduction(const BoundCall &call,
                                SmallVectorImpl<Type> &results, bool isSum) {
   RuleHelper h{call, results};

@@ -83,10 +83,41 @@ ATEN_OPS = {
     "torch.chunk": ["chunk"],
     "Tensor.size": ["size"],
     "Tensor.dim": ["dim"],
+    "torch.eq": ["eq"], "torch.ne": ["ne", "not_equal"], "torch.lt": ["lt", "less"],
+    "torch.le": ["le", "less_equal"], "torch.gt": ["gt", "greater"],
+    "torch.ge": ["ge", "greater_equal"],
+    "torch.logical_and": ["logical_and"], "torch.logical_or": ["logical_or"],
+    "torch.logical_xor": ["logical_xor"], "torch.logical_not": ["logical_not"],
+    "torch.bitwise_and": ["bitwise_and", "__and__"], "torch.bitwise_or": ["bitwise_or", "__or__"],
+    "torch.bitwise_xor": ["bitwise_xor", "__xor__"], "torch.bitwise_not": ["bitwise_not"],
+    "torch.bitwise_left_shift": ["bitwise_left_shift", "__lshift__"],
+    "torch.bitwise_right_shift": ["bitwise_right_shift", "__rshift__"],
+    "torch.maximum": ["maximum"], "torch.minimum": ["minimum"],
+    "torch.fmax": ["fmax"], "torch.fmin": ["fmin"],
+    "torch.where": ["where"], "Tensor.masked_fill": ["masked_fill"],
+    "torch.isnan": ["isnan"], "torch.isinf": ["isinf"], "torch.isfinite": ["isfinite"],
+    **{f"torch.{n}": [n] for n in [
+        "reciprocal", "exp2", "expm1", "log2", "log10", "log1p", "erfc", "erfinv",
+        "sin", "cos", "tan", "sinh", "cosh", "sign", "floor", "ceil", "round",
+        "frac", "square"]},
+    "torch.asin": ["asin", "arcsin"], "torch.acos": ["acos", "arccos"],
+    "torch.atan": ["atan", "arctan"], "torch.asinh": ["asinh", "arcsinh"],
+    "torch.acosh": ["acosh", "arccosh"], "torch.atanh": ["atanh", "arctanh"],
+    "torch.atan2": ["atan2", "arctan2"], "torch.trunc": ["trunc", "fix"],
+    "torch.nn.functional.elu": ["elu"], "torch.nn.functional.selu": ["selu"],
+    "torch.nn.functional.celu": ["celu"], "torch.nn.functional.softplus": ["softplus"],
+    "torch.nn.functional.mish": ["mish"], "torch.nn.functional.hardshrink": ["hardshrink"],
+    "torch.nn.functional.softshrink": ["softshrink"],
+    "torch.nn.functional.threshold": ["threshold"], "torch.nn.functional.rrelu": ["rrelu"],
+    "torch.nn.functional.logsigmoid": ["log_sigmoid"],
+    **{f"torch.{n}": [n] for n in [
+        "amax", "amin", "argmax", "argmin", "max", "min", "all", "any", "prod",
+        "var", "std", "var_mean", "std_mean", "logsumexp", "cumsum", "cumprod"]},
 }
 
 # ATen-only parameters that do not change the result on the CPU.
-IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names"}
+IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
+             "generator"}
 
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):

@@ -129,6 +129,26 @@ def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False
     return samples
 
 
+def reduction(fn, dims=(None, 1), dtypes=ALL_DTYPES, multi=True, tol=ACCUMULATE):
+    """A reduction over all dtypes, each dim spec (None: no dim argument),
+    with and without keepdim, on a 3-d, a 0-d and an empty-but-kept input."""
+    def samples():
+        for dtype in dtypes:
+            x = tensor((2, 3, 4), dtype)
+            for d in dims:
+                if d is None:
+                    yield Sample(f"{dtype} all", lambda x: fn(x), [x], tol, dtype=dtype)
+                    continue
+                for keep in (False, True):
+                    yield Sample(f"{dtype} dim {d} keep {keep}",
+                                 lambda x, d=d, keep=keep: fn(x, dim=d, keepdim=keep), [x], tol)
+            yield Sample(f"{dtype} 0-d", lambda x: fn(x, dim=0) if dims[-1] is not None
+                         else fn(x), [tensor((), dtype)], tol)
+            yield Sample(f"{dtype} empty kept", lambda x, d=dims[-1]: fn(x, dim=2)
+                         if d is not None else fn(x, dim=2), [tensor((2, 3, 0), dtype)], tol)
+    return samples
+
+
 def fixed(*entries):
     """Hand-written samples: (name, fn, inputs[, tol])."""
     def samples():
@@ -387,6 +407,45 @@ OPS = {
               ("dtype int32 of bool", lambda x: torch.sum(x, 1, dtype=torch.int32), [dt(torch.bool, 2, 5)]),
               ("0-d dim 0", lambda x: x.sum(0), [f32()]),
               ("empty", lambda x: x.sum(0), [f32(0, 3)]))),
+
+    # Reductions over dims, with indices.
+    "torch.amax": chain(reduction(torch.amax, dims=((), 1, (0, 2), -1)),
+                        fixed(("empty dim kept", lambda x: x.amax(1), [f32(0, 3)]))),
+    "torch.amin": reduction(torch.amin, dims=((), 1, (0, 2), -1)),
+    "torch.argmax": chain(reduction(torch.argmax, dims=(None, 1, -1), multi=False),
+                          fixed(("ties", torch.argmax, [torch.tensor([3, 1, 3])]),
+                                ("nan", torch.argmax, [torch.tensor([1.0, math.nan, 3.0])]))),
+    "torch.argmin": reduction(torch.argmin, dims=(None, 0, -1), multi=False),
+    "torch.max": chain(reduction(lambda x, **kw: torch.max(x, **kw) if "dim" not in kw
+                                 else torch.max(x, **kw)[0], dims=(None, 1, -1), multi=False),
+                       fixed(("indices", lambda x: torch.max(x, 1)[1], [f32(3, 4)]),
+                             ("keepdim tuple", lambda x: x.max(0, keepdim=True).values, [dt(torch.int32, 3, 4)]),
+                             ("nan", lambda x: x.max(0)[1], [torch.tensor([1.0, math.nan, 3.0])]))),
+    "torch.min": chain(reduction(lambda x, **kw: torch.min(x, **kw) if "dim" not in kw
+                                 else torch.min(x, **kw)[0], dims=(None, 1, -1), multi=False),
+                       fixed(("indices", lambda x: torch.min(x, -1).indices, [dt(torch.int16, 3, 4)]))),
+    "torch.all": reduction(torch.all, dims=(None, 1, -1), multi=False),
+    "torch.any": reduction(torch.any, dims=(None, 0, -1), multi=False),
+    "torch.prod": chain(reduction(torch.prod, dims=(None, 1, -1), multi=False),
+                        fixed(("dtype", lambda x: torch.prod(x, 1, dtype=torch.float64), [f32(2, 3)], ACCUMULATE))),
+    "torch.var": chain(reduction(torch.var, dims=(None, 1, (0, 2)), dtypes=FLOAT_DTYPES),
+                       fixed(("unbiased False", lambda x: x.var(False), [f32(3, 4)], ACCUMULATE),
+                             ("dim unbiased False", lambda x: torch.var(x, 1, False, True), [f32(3, 4)], ACCUMULATE),
+                             ("correction 0", lambda x: torch.var(x, 1, correction=0), [f32(3, 4)], ACCUMULATE),
+                             ("one element", lambda x: x.var(), [f32(1)], ACCUMULATE))),
+    "torch.std": chain(reduction(torch.std, dims=(None, 1, (0, 2)), dtypes=FLOAT_DTYPES),
+                       fixed(("unbiased False", lambda x: x.std(1, unbiased=False), [f32(3, 4)], ACCUMULATE))),
+    "torch.var_mean": fixed(("dim", lambda x: torch.var_mean(x, 1)[0] + torch.var_mean(x, 1)[1], [f32(3, 4)], ACCUMULATE),
+                            ("all f64", lambda x: torch.var_mean(x)[1], [dt(torch.float64, 3, 4)], ACCUMULATE)),
+    "torch.std_mean": fixed(("dim", lambda x: torch.std_mean(x, (0, 1), keepdim=True)[0], [f32(3, 4, 2)], ACCUMULATE)),
+    "torch.logsumexp": chain(reduction(torch.logsumexp, dims=(1, (0, 2), -1), multi=True, tol=TRANSCENDENTAL),
+                             fixed(("-inf row", lambda x: torch.logsumexp(x, 1), [torch.full((2, 3), -math.inf)]))),
+    "torch.cumsum": chain(*[fixed(*[(f"{d} dim {k}", lambda x, k=k: torch.cumsum(x, k), [dt(d, 3, 4)], ACCUMULATE)
+                                    for k in (0, -1)]) for d in ALL_DTYPES],
+                          fixed(("dtype", lambda x: x.cumsum(0, dtype=torch.float64), [dt(torch.int32, 5)]),
+                                ("0-d", lambda x: x.cumsum(0), [f32()], ACCUMULATE))),
+    "torch.cumprod": chain(*[fixed(*[(f"{d} dim {k}", lambda x, k=k: torch.cumprod(x, k), [dt(d, 3, 4)], ACCUMULATE)
+                                     for k in (0, -1)]) for d in ALL_DTYPES]),
 
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),

@@ -41,7 +41,7 @@ class _Call(torch.nn.Module):
 def _numpy_dtype(dtype):
     return {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8,
             torch.int16: np.int16, torch.int32: np.int32, torch.int64: np.int64,
-            torch.float16: np.float16, torch.bfloat16: np.float32,
+            torch.float16: np.float16, torch.bfloat16: np.float32,  # compared as float32
             torch.float32: np.float32, torch.float64: np.float64}[dtype]
 
 
@@ -52,6 +52,12 @@ def compare(got, expected, tol):
             return f"got an array, expected {expected!r}"
         return None if got == expected else f"got {got!r}, expected {expected!r}"
     want_dtype = _numpy_dtype(expected.dtype)
+    if isinstance(got, torch.Tensor):  # bfloat16 outputs
+        if got.dtype != expected.dtype:
+            return f"dtype {got.dtype}, expected {expected.dtype}"
+        got = got.float().numpy()
+    elif expected.dtype == torch.bfloat16:
+        return f"got {type(got).__name__}, expected a torch.bfloat16 tensor"
     if not isinstance(got, np.ndarray):
         return f"got {type(got).__name__} {got!r}, expected a tensor"
     if got.dtype != want_dtype:

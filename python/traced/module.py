@@ -130,7 +130,10 @@ def _from_runtime(value):
         data, storage, shape, dtype = value
         array = np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape)
         if dtype == "bfloat16":
-            return array.copy()
+            # numpy has no bfloat16: a torch.bfloat16 tensor, as compiled
+            # modules return (the float32 storage holds bfloat16 values).
+            import torch
+            return torch.from_numpy(array.copy()).to(torch.bfloat16)
         return array.astype(_NUMPY_DTYPES[dtype])
     if isinstance(value, list):
         return [_from_runtime(v) for v in value]

@@ -157,6 +157,8 @@ struct OpSpec {
   /// call that computes in one (torch.result_type of `input` and `other`)
   /// is reported by the verifier.
   uint16_t rejectedDTypes = 0;
+  /// Whether an empty `input` skips that check (torch returns early).
+  bool emptyShortcut = false;
   /// For an ATen overload (`torch.ops.aten.add.Tensor`): its spelling. Its
   /// signature is the overload's schema (generated from torch's registry,
   /// AtenOverloads.inc); `name`, the rule and the kernel are the entry's.

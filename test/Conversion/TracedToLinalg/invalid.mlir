@@ -140,13 +140,3 @@ traced.module root @M class "m.M" {
   }
 }
 
-// -----
-
-// Activations that only make sense on floats say so.
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<4xi64>) -> tensor<4xi64> {
-    // expected-error @+1 {{cannot lower 'torch.sigmoid' to linalg: element type i64 is not supported (only floating-point tensors)}}
-    %z = call_function "torch.sigmoid"(input=%x) : (tensor<4xi64>) -> tensor<4xi64>
-    output %z : tensor<4xi64>
-  }
-}
