@@ -9,11 +9,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 
-#include "llvm/ADT/APFloat.h"
-#include "llvm/Support/MathExtras.h"
-
 #include <algorithm>
-#include <cstring>
 #include <chrono>
 
 using namespace mlir;
@@ -50,100 +46,6 @@ static std::optional<DType> dtypeOf(Type t) {
   if (d && *d == DType::BF16)
     return std::nullopt;
   return d;
-}
-
-/// Bytes per element in compiled buffers (bool: one byte holding 0 or 1).
-static size_t compiledWidth(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-  case DType::I64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-  case DType::I16:
-    return 2;
-  default:
-    return 1;
-  }
-}
-
-/// `t`'s elements as compiled code reads them. The interpreter stores
-/// narrow types widened (float for f16, int64 for integers).
-static std::vector<char> pack(const Tensor &t) {
-  size_t width = compiledWidth(t.dtype());
-  std::vector<char> out(t.numel() * width);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    char *dst = out.data() + i * width;
-    switch (t.storage()) {
-    case Storage::Double:
-      std::memcpy(dst, &t.data<double>()[i], 8);
-      break;
-    case Storage::Float: {
-      float v = t.data<float>()[i];
-      if (t.dtype() == DType::F32) {
-        std::memcpy(dst, &v, 4);
-        break;
-      }
-      llvm::APFloat f(v);
-      bool lost;
-      f.convert(t.dtype() == DType::BF16 ? llvm::APFloat::BFloat()
-                                         : llvm::APFloat::IEEEhalf(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
-      uint16_t bits = f.bitcastToAPInt().getZExtValue();
-      std::memcpy(dst, &bits, 2);
-      break;
-    }
-    case Storage::Int: {
-      int64_t v = t.data<int64_t>()[i];
-      std::memcpy(dst, &v, width); // the low bytes (little-endian)
-      break;
-    }
-    case Storage::Bool:
-      *dst = t.data<uint8_t>()[i] ? 1 : 0;
-      break;
-    }
-  }
-  return out;
-}
-
-/// The inverse of `pack`: compiled code's output bytes into `t`.
-static void unpack(ArrayRef<char> bytes, Tensor &t) {
-  size_t width = compiledWidth(t.dtype());
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const char *src = bytes.data() + i * width;
-    switch (t.storage()) {
-    case Storage::Double:
-      std::memcpy(&t.data<double>()[i], src, 8);
-      break;
-    case Storage::Float: {
-      if (t.dtype() == DType::F32) {
-        std::memcpy(&t.data<float>()[i], src, 4);
-        break;
-      }
-      uint16_t bits;
-      std::memcpy(&bits, src, 2);
-      llvm::APFloat f(t.dtype() == DType::BF16 ? llvm::APFloat::BFloat()
-                                               : llvm::APFloat::IEEEhalf(),
-                      llvm::APInt(16, bits));
-      t.data<float>()[i] = f.convertToFloat();
-      break;
-    }
-    case Storage::Int: {
-      int64_t v = 0;
-      std::memcpy(&v, src, width);
-      if (t.dtype() != DType::U8 && width < 8) // sign-extend
-        v = llvm::SignExtend64(static_cast<uint64_t>(v), width * 8);
-      t.data<int64_t>()[i] = v;
-      break;
-    }
-    case Storage::Bool:
-      t.data<uint8_t>()[i] = *src ? 1 : 0;
-      break;
-    }
-  }
 }
 
 static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
@@ -186,12 +88,14 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
   }
   std::vector<std::vector<char>> inBuffers, outBuffers;
   std::vector<void *> in, out;
+  // Compiled code reads and writes raw elements (see rawElementBytes); the
+  // interpreter's tensors store narrow types widened.
   for (Tensor &t : inputs) {
-    inBuffers.push_back(pack(t));
+    inBuffers.push_back(encodeRaw(t));
     in.push_back(inBuffers.back().data());
   }
   for (Tensor &t : outputs) {
-    outBuffers.emplace_back(t.numel() * compiledWidth(t.dtype()));
+    outBuffers.emplace_back(t.numel() * rawElementBytes(t.dtype()));
     out.push_back(outBuffers.back().data());
   }
   std::vector<double> times;
@@ -203,7 +107,7 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
                         .count());
   }
   for (auto [t, bytes] : llvm::zip(outputs, outBuffers))
-    unpack(bytes, t);
+    decodeRaw(t, bytes.data());
   for (auto [i, t] : llvm::enumerate(outputs)) {
     std::string path = outputOption + std::to_string(i) + ".npy";
     std::string error;

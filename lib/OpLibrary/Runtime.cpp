@@ -32,98 +32,23 @@ Storage traced::storageOf(DType dtype) {
   }
 }
 
+DType traced::storageDType(DType dtype) {
+  switch (storageOf(dtype)) {
+  case Storage::Float:
+    return DType::F32;
+  case Storage::Double:
+    return DType::F64;
+  case Storage::Int:
+    return DType::I64;
+  case Storage::Bool:
+    return DType::Bool;
+  }
+  return DType::F32;
+}
+
 bool traced::isFloatingPoint(DType dtype) {
   Storage s = storageOf(dtype);
   return s == Storage::Float || s == Storage::Double;
-}
-
-StringRef traced::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "float32";
-  case DType::F64:
-    return "float64";
-  case DType::F16:
-    return "float16";
-  case DType::BF16:
-    return "bfloat16";
-  case DType::I64:
-    return "int64";
-  case DType::I32:
-    return "int32";
-  case DType::I16:
-    return "int16";
-  case DType::I8:
-    return "int8";
-  case DType::U8:
-    return "uint8";
-  case DType::Bool:
-    return "bool";
-  }
-  return "?";
-}
-
-std::optional<DType> traced::dtypeFromName(StringRef name) {
-  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I64,
-                  DType::I32, DType::I16, DType::I8, DType::U8, DType::Bool})
-    if (dtypeName(d) == name)
-      return d;
-  return std::nullopt;
-}
-
-std::optional<DType> traced::dtypeFromType(Type t) {
-  if (t.isF32())
-    return DType::F32;
-  if (t.isF64())
-    return DType::F64;
-  if (t.isF16())
-    return DType::F16;
-  if (t.isBF16())
-    return DType::BF16;
-  if (t.isInteger(1))
-    return DType::Bool;
-  if (t.isUnsignedInteger(8))
-    return DType::U8;
-  if (auto i = dyn_cast<IntegerType>(t)) {
-    switch (i.getWidth()) {
-    case 64:
-      return DType::I64;
-    case 32:
-      return DType::I32;
-    case 16:
-      return DType::I16;
-    case 8:
-      return DType::I8;
-    }
-  }
-  return std::nullopt;
-}
-
-Type traced::typeFromDType(MLIRContext *ctx, DType dtype) {
-  Builder b(ctx);
-  switch (dtype) {
-  case DType::F32:
-    return b.getF32Type();
-  case DType::F64:
-    return b.getF64Type();
-  case DType::F16:
-    return b.getF16Type();
-  case DType::BF16:
-    return b.getBF16Type();
-  case DType::I64:
-    return b.getI64Type();
-  case DType::I32:
-    return b.getI32Type();
-  case DType::I16:
-    return b.getI16Type();
-  case DType::I8:
-    return b.getI8Type();
-  case DType::U8:
-    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case DType::Bool:
-    return b.getI1Type();
-  }
-  return {};
 }
 
 static int rankOf(DType d) {
@@ -523,23 +448,6 @@ Attribute traced::attrFromRtValue(MLIRContext *ctx, const RtValue &value) {
   return {};
 }
 
-size_t traced::rawElementBytes(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-  case DType::I64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-  case DType::I16:
-    return 2;
-  default:
-    return 1;
-  }
-}
-
 void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
   size_t width = rawElementBytes(t.dtype());
   int64_t n = t.numel();
@@ -602,6 +510,42 @@ void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
     }
     }
   }
+}
+
+std::vector<char> traced::encodeRaw(const Tensor &t) {
+  size_t width = rawElementBytes(t.dtype());
+  std::vector<char> out(t.numel() * width);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    char *p = out.data() + i * width;
+    switch (t.dtype()) {
+    case DType::F32:
+      std::memcpy(p, &t.data<float>()[i], 4);
+      break;
+    case DType::F64:
+      std::memcpy(p, &t.data<double>()[i], 8);
+      break;
+    case DType::F16:
+    case DType::BF16: {
+      llvm::APFloat v(t.data<float>()[i]);
+      bool lost;
+      v.convert(t.dtype() == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                        : llvm::APFloat::BFloat(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      uint16_t bits = v.bitcastToAPInt().getZExtValue();
+      std::memcpy(p, &bits, 2);
+      break;
+    }
+    case DType::Bool:
+      *p = t.data<uint8_t>()[i] != 0;
+      break;
+    default: {
+      // Little-endian truncation to the integer type's width.
+      int64_t v = t.data<int64_t>()[i];
+      std::memcpy(p, &v, width);
+    }
+    }
+  }
+  return out;
 }
 
 FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {

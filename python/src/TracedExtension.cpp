@@ -304,9 +304,10 @@ py::object fromAttr(Attribute attr,
 py::bytes elementsBytes(ElementsAttr value) {
   ShapedType type = value.getShapedType();
   Type elt = type.getElementType();
-  if (!dtypeName(elt))
+  std::optional<DType> dtype = dtypeFromType(elt);
+  if (!dtype)
     fail("unsupported element type in a tensor attribute");
-  size_t width = elt.isInteger(1) ? 1 : elt.getIntOrFloatBitWidth() / 8;
+  size_t width = rawElementBytes(*dtype);
   size_t count = type.getNumElements();
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
@@ -762,16 +763,11 @@ PYBIND11_MODULE(_traced, m) {
               if (v.isTensor()) {
                 const Tensor &t = v.tensor();
                 // Storage as numpy reads it; the caller casts to `dtype`.
-                const char *storage = t.storage() == Storage::Float ? "float32"
-                                      : t.storage() == Storage::Double
-                                          ? "float64"
-                                      : t.storage() == Storage::Int ? "int64"
-                                                                    : "bool";
-                size_t width = t.storage() == Storage::Float  ? 4
-                               : t.storage() == Storage::Bool ? 1
-                                                              : 8;
+                DType storage = storageDType(t.dtype());
                 return py::make_tuple(
-                    py::bytes(t.data<char>(), t.numel() * width), storage,
+                    py::bytes(t.data<char>(),
+                              t.numel() * rawElementBytes(storage)),
+                    dtypeName(storage).str(),
                     py::cast(std::vector<int64_t>(t.shape().begin(),
                                                   t.shape().end())),
                     dtypeName(t.dtype()).str());

@@ -72,6 +72,9 @@
 // RUN: not traced-translate --import-trace %S/Inputs/json-error-npy-fortran.json 2>&1 | FileCheck %s --check-prefix=NPY-FORTRAN
 // NPY-FORTRAN: json-error-npy-fortran.json:7:64: error: npy file 'weights/fortran.npy' is in Fortran order; expected C order
 
+// RUN: not traced-translate --import-trace %S/Inputs/json-error-npy-size.json 2>&1 | FileCheck %s --check-prefix=NPY-SIZE
+// NPY-SIZE: json-error-npy-size.json:7:61: error: npy file 'weights/truncated.npy' holds 14 bytes of data, but float32 of shape [4] needs 16
+
 // RUN: not traced-translate --import-trace %S/Inputs/json-error-npy-file.json 2>&1 | FileCheck %s --check-prefix=NPY-FILE
 // NPY-FILE: json-error-npy-file.json:7:64: error: cannot read npy file '{{.*}}Inputs{{/|\\}}weights{{/|\\}}no-such-file.npy'
 

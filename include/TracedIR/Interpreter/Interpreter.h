@@ -44,7 +44,8 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Reads and writes NumPy .npy files (format 1.0-3.0, little-endian, C order).
+/// Reads and writes NumPy .npy files (see Support/Npy.h); bfloat16 tensors are
+/// written as float32, which NumPy has.
 FailureOr<Tensor> readNpy(StringRef path, std::string &error);
 LogicalResult writeNpy(StringRef path, const Tensor &tensor,
                        std::string &error);

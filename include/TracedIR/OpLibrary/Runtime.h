@@ -15,6 +15,8 @@
 #ifndef TRACEDIR_OPLIBRARY_RUNTIME_H
 #define TRACEDIR_OPLIBRARY_RUNTIME_H
 
+#include "TracedIR/Support/DType.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -31,17 +33,14 @@
 namespace mlir::traced {
 struct Signature;
 
-enum class DType { F32, F64, F16, BF16, I64, I32, I16, I8, U8, Bool };
-
 /// How a dtype is stored: float, double, int64_t or uint8_t.
 enum class Storage { Float, Double, Int, Bool };
 
 Storage storageOf(DType dtype);
+/// The dtype whose raw elements are laid out like `dtype`'s storage
+/// (float32, float64, int64 or bool), as arrays of it are handed out.
+DType storageDType(DType dtype);
 bool isFloatingPoint(DType dtype);
-llvm::StringRef dtypeName(DType dtype); // "float32", ...
-std::optional<DType> dtypeFromName(llvm::StringRef name);
-std::optional<DType> dtypeFromType(Type elementType);
-Type typeFromDType(MLIRContext *ctx, DType dtype);
 /// PyTorch's promotion of two tensor dtypes (torch.promote_types).
 DType promoteDTypes(DType a, DType b);
 
@@ -178,12 +177,12 @@ RtValue resolveArgument(Attribute slot, llvm::ArrayRef<RtValue> operands,
 /// The attribute a constant runtime value folds to, or null when it has
 /// none (modules, objects).
 Attribute attrFromRtValue(MLIRContext *ctx, const RtValue &value);
-/// The width of one element of `dtype` in raw little-endian data (the
-/// layout of dense attributes, blobs and .npy files; bool: one byte).
-size_t rawElementBytes(DType dtype);
 /// Fills `t` from raw little-endian elements of its dtype (one element
-/// repeated when `splat`).
+/// repeated when `splat`; see rawElementBytes).
 void decodeRaw(Tensor &t, const char *data, bool splat = false);
+/// The raw little-endian elements of `t` (f16 and bf16 rounded to their
+/// type; bool one byte, 0 or 1): the inverse of decodeRaw.
+std::vector<char> encodeRaw(const Tensor &t);
 /// A tensor holding an elements attribute's data.
 FailureOr<Tensor> tensorFromElements(ElementsAttr attr);
 /// An elements attribute holding a tensor (for folding).

@@ -19,3 +19,16 @@ with open("weights/index.npy", "wb") as f:
 # For the error tests: big-endian data and a Fortran-order matrix.
 np.save("weights/big_endian.npy", np.array([1.0, 2.0], ">f4"))
 np.save("weights/fortran.npy", np.asfortranarray(np.ones((2, 3), np.float32)))
+# json-dtypes.json: bool, uint8, int16 and float16 tensors, a 0-d one and an
+# empty one.
+np.save("weights/dtypes_flags.npy", np.array([False, True, False]))
+np.save("weights/dtypes_pixels.npy", np.array([10, 128, 255], np.uint8))
+np.save("weights/dtypes_shift.npy", np.array([1, 3], np.int16))
+np.save("weights/dtypes_half.npy", np.array([0.5, -3.0], np.float16))
+np.save("weights/dtypes_scale.npy", np.array(1.5, np.float32))
+np.save("weights/dtypes_empty.npy", np.zeros((2, 0), np.float32))
+# For the error tests: an .npy file whose data stops short.
+with open("weights/bn_weight.npy", "rb") as f:
+    data = f.read()
+with open("weights/truncated.npy", "wb") as f:
+    f.write(data[:-2])

@@ -1,22 +1,18 @@
-//===- JsonTrace.cpp - the JSON trace interchange format ------------------===//
+//===- JsonImport.cpp - JSON traces into traced IR ------------------------===//
 //
-// Reads and writes the format of docs/trace-format.md.
-//
-// llvm::json::Value forgets where a value was written and the order of an
-// object's members, and both matter here: every error points into the file,
-// and keyword arguments keep their order. So llvm::json::parse validates the
-// text (its syntax errors become located diagnostics), and a small scanner
-// then builds JNode trees that keep offsets and member order, with strings
-// decoded by llvm::json.
+// Reads the format of docs/trace-format.md: JNode trees from JsonScanner.h
+// become traced.modules, every error located at the JSON element at fault.
 //
 //===----------------------------------------------------------------------===//
 
-#include "TracedIR/Translate/JsonTrace.h"
+#include "JsonScanner.h"
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Npy.h"
+#include "TracedIR/Translate/JsonTrace.h"
 
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -26,447 +22,15 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Base64.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::traced;
-namespace json = llvm::json;
-
-/// Nesting deeper than this is refused before anything recurses over it, so
-/// that hostile input cannot exhaust the stack.
-static constexpr unsigned kMaxDepth = 256;
-
-//===----------------------------------------------------------------------===//
-// Element types
-//===----------------------------------------------------------------------===//
-
-static constexpr const char *kDTypeList =
-    "float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 "
-    "or bool";
-
-/// The builtin element type a trace dtype names, or null.
-static Type parseDType(MLIRContext *ctx, StringRef name) {
-  Builder b(ctx);
-  if (name == "float32")
-    return b.getF32Type();
-  if (name == "float64")
-    return b.getF64Type();
-  if (name == "float16")
-    return b.getF16Type();
-  if (name == "bfloat16")
-    return b.getBF16Type();
-  if (name == "int64")
-    return b.getI64Type();
-  if (name == "int32")
-    return b.getI32Type();
-  if (name == "int16")
-    return b.getI16Type();
-  if (name == "int8")
-    return b.getI8Type();
-  if (name == "uint8")
-    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  if (name == "bool")
-    return b.getI1Type();
-  return {};
-}
-
-/// The trace dtype of an element type, or "" when the format has none.
-static StringRef getDTypeName(Type type) {
-  if (type.isF32())
-    return "float32";
-  if (type.isF64())
-    return "float64";
-  if (type.isF16())
-    return "float16";
-  if (type.isBF16())
-    return "bfloat16";
-  if (type.isUnsignedInteger(8))
-    return "uint8";
-  if (type.isSignlessInteger(64))
-    return "int64";
-  if (type.isSignlessInteger(32))
-    return "int32";
-  if (type.isSignlessInteger(16))
-    return "int16";
-  if (type.isSignlessInteger(8))
-    return "int8";
-  if (type.isSignlessInteger(1))
-    return "bool";
-  return "";
-}
-
-/// Bytes per element of weights data: a bool takes a byte, as in NumPy (and
-/// in dense_resource blobs), not a bit as in DenseElementsAttr's storage.
-static unsigned getElementBytes(Type type) {
-  return type.isInteger(1) ? 1 : type.getIntOrFloatBitWidth() / 8;
-}
-
-//===----------------------------------------------------------------------===//
-// JNode: JSON with positions and member order
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct JMember;
-
-/// A JSON value as written: its kind, the offset where it starts, and an
-/// object's members in file order.
-struct JNode {
-  enum Kind { Null, Bool, Integer, Float, String, Array, Object };
-  Kind kind = Null;
-  size_t offset = 0;
-  bool boolean = false;
-  int64_t integer = 0;
-  double number = 0;
-  std::string string;
-  std::vector<JNode> elements;
-  std::vector<JMember> members;
-
-  /// The single member of an object such as {"tuple": [...]}, or null.
-  const JMember *single() const {
-    return kind == Object && members.size() == 1 ? &members.front() : nullptr;
-  }
-};
-
-struct JMember {
-  std::string key;
-  size_t keyOffset = 0;
-  JNode value;
-};
-} // namespace
-
-static StringRef describeKind(JNode::Kind kind) {
-  switch (kind) {
-  case JNode::Null:
-    return "null";
-  case JNode::Bool:
-    return "a boolean";
-  case JNode::Integer:
-    return "an integer";
-  case JNode::Float:
-    return "a number";
-  case JNode::String:
-    return "a string";
-  case JNode::Array:
-    return "an array";
-  case JNode::Object:
-    return "an object";
-  }
-  return "a value";
-}
-
-namespace {
-/// Builds JNodes from text that llvm::json::parse accepted; it still checks
-/// everything it relies on, and reports what llvm::json lets through:
-/// duplicate keys and numbers that do not fit their C++ type.
-class JsonScanner {
-public:
-  explicit JsonScanner(StringRef text) : text(text) {}
-
-  LogicalResult scan(JNode &root) {
-    if (failed(scanValue(root, 0)))
-      return failure();
-    skipSpace();
-    if (pos != text.size())
-      return fail(pos, "text after the end of the JSON document");
-    return success();
-  }
-
-  size_t errorOffset = 0;
-  std::string errorMessage;
-
-private:
-  LogicalResult fail(size_t at, const Twine &message) {
-    errorOffset = at;
-    errorMessage = message.str();
-    return failure();
-  }
-
-  void skipSpace() {
-    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
-                                 text[pos] == '\n' || text[pos] == '\r'))
-      ++pos;
-  }
-
-  bool consume(char c) {
-    skipSpace();
-    if (pos < text.size() && text[pos] == c) {
-      ++pos;
-      return true;
-    }
-    return false;
-  }
-
-  LogicalResult scanString(std::string &out) {
-    size_t start = pos;
-    if (pos >= text.size() || text[pos] != '"')
-      return fail(pos, "expected a string");
-    ++pos;
-    while (pos < text.size() && text[pos] != '"')
-      pos += text[pos] == '\\' ? 2 : 1;
-    if (pos >= text.size())
-      return fail(start, "unterminated string");
-    ++pos;
-    // llvm::json knows the escapes and UTF-16 surrogates; reuse it.
-    llvm::Expected<json::Value> value = json::parse(text.slice(start, pos));
-    if (!value) {
-      llvm::consumeError(value.takeError());
-      return fail(start, "invalid string");
-    }
-    out = value->getAsString()->str();
-    return success();
-  }
-
-  LogicalResult scanNumber(JNode &node) {
-    size_t start = pos;
-    while (pos < text.size() &&
-           StringRef("+-0123456789.eE").contains(text[pos]))
-      ++pos;
-    StringRef token = text.slice(start, pos);
-    if (token.find_first_of(".eE") == StringRef::npos) {
-      node.kind = JNode::Integer;
-      if (token.getAsInteger(10, node.integer))
-        return fail(start, "integer " + token + " does not fit in 64 bits");
-      return success();
-    }
-    node.kind = JNode::Float;
-    if (token.getAsDouble(node.number) || !std::isfinite(node.number))
-      return fail(start,
-                  "number " + token + " is out of the range of a double");
-    return success();
-  }
-
-  LogicalResult scanValue(JNode &node, unsigned depth) {
-    skipSpace();
-    node.offset = pos;
-    if (pos >= text.size())
-      return fail(pos, "unexpected end of the JSON document");
-    if (depth > kMaxDepth)
-      return fail(pos,
-                  "JSON nested more than " + Twine(kMaxDepth) + " levels deep");
-    StringRef rest = text.drop_front(pos);
-    char c = rest.front();
-    if (c == '{') {
-      ++pos;
-      node.kind = JNode::Object;
-      if (consume('}'))
-        return success();
-      llvm::StringSet<> seen;
-      do {
-        skipSpace();
-        JMember member;
-        member.keyOffset = pos;
-        if (failed(scanString(member.key)))
-          return failure();
-        if (!seen.insert(member.key).second)
-          return fail(member.keyOffset,
-                      "duplicate key '" + member.key + "' in object");
-        if (!consume(':'))
-          return fail(pos, "expected ':' after object key");
-        if (failed(scanValue(member.value, depth + 1)))
-          return failure();
-        node.members.push_back(std::move(member));
-      } while (consume(','));
-      if (!consume('}'))
-        return fail(pos, "expected ',' or '}' in object");
-      return success();
-    }
-    if (c == '[') {
-      ++pos;
-      node.kind = JNode::Array;
-      if (consume(']'))
-        return success();
-      do {
-        node.elements.emplace_back();
-        if (failed(scanValue(node.elements.back(), depth + 1)))
-          return failure();
-      } while (consume(','));
-      if (!consume(']'))
-        return fail(pos, "expected ',' or ']' in array");
-      return success();
-    }
-    if (c == '"') {
-      node.kind = JNode::String;
-      return scanString(node.string);
-    }
-    for (auto [word, kind, value] :
-         {std::make_tuple("true", JNode::Bool, true),
-          std::make_tuple("false", JNode::Bool, false),
-          std::make_tuple("null", JNode::Null, false)}) {
-      if (rest.starts_with(word)) {
-        pos += StringRef(word).size();
-        node.kind = kind;
-        node.boolean = value;
-        return success();
-      }
-    }
-    if (c == '-' || llvm::isDigit(c))
-      return scanNumber(node);
-    return fail(pos, "invalid JSON value");
-  }
-
-  StringRef text;
-  size_t pos = 0;
-};
-} // namespace
-
-/// The offset of the first bracket nested deeper than `limit`, if any.
-static std::optional<size_t> findExcessiveNesting(StringRef text,
-                                                  unsigned limit) {
-  unsigned depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit)
-        return i;
-    } else if ((c == ']' || c == '}') && depth) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
-//===----------------------------------------------------------------------===//
-// NumPy .npy files
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// What an .npy header declares.
-struct NpyHeader {
-  std::string descr;
-  bool fortranOrder = false;
-  SmallVector<int64_t> shape;
-  size_t dataOffset = 0;
-};
-} // namespace
-
-/// Parses the header of an .npy file (format versions 1 to 3): the magic, the
-/// header length, and the Python dict literal
-/// `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }`.
-static LogicalResult parseNpyHeader(StringRef file, NpyHeader &header,
-                                    std::string &error) {
-  auto fail = [&](const Twine &message) {
-    error = message.str();
-    return failure();
-  };
-  if (!file.starts_with("\x93NUMPY") || file.size() < 10)
-    return fail("not a NumPy .npy file (bad magic)");
-  unsigned major = static_cast<unsigned char>(file[6]);
-  size_t headerLen, headerStart;
-  if (major == 1) {
-    headerLen = static_cast<unsigned char>(file[8]) |
-                static_cast<unsigned char>(file[9]) << 8;
-    headerStart = 10;
-  } else if (major == 2 || major == 3) {
-    if (file.size() < 12)
-      return fail("truncated .npy header");
-    headerLen = 0;
-    for (int i = 3; i >= 0; --i)
-      headerLen = headerLen << 8 | static_cast<unsigned char>(file[8 + i]);
-    headerStart = 12;
-  } else {
-    return fail("unsupported .npy format version " + Twine(major));
-  }
-  if (headerLen > file.size() - headerStart)
-    return fail("truncated .npy header");
-  header.dataOffset = headerStart + headerLen;
-  StringRef dict = file.substr(headerStart, headerLen).trim();
-
-  // A tiny reader for the dict literal NumPy writes.
-  auto skip = [&]() { dict = dict.ltrim(); };
-  auto quoted = [&](std::string &out) -> bool {
-    skip();
-    if (dict.empty() || (dict.front() != '\'' && dict.front() != '"'))
-      return false;
-    char quote = dict.front();
-    size_t end = dict.find(quote, 1);
-    if (end == StringRef::npos)
-      return false;
-    out = dict.slice(1, end).str();
-    dict = dict.drop_front(end + 1);
-    return true;
-  };
-  skip();
-  if (!dict.consume_front("{"))
-    return fail("malformed .npy header: expected '{'");
-  bool sawDescr = false, sawShape = false;
-  while (true) {
-    skip();
-    if (dict.consume_front("}"))
-      break;
-    std::string key;
-    if (!quoted(key))
-      return fail("malformed .npy header: expected a key");
-    skip();
-    if (!dict.consume_front(":"))
-      return fail("malformed .npy header: expected ':' after '" + key + "'");
-    skip();
-    if (key == "descr") {
-      if (!quoted(header.descr))
-        return fail("unsupported .npy dtype (a structured dtype?)");
-      sawDescr = true;
-    } else if (key == "fortran_order") {
-      if (dict.consume_front("True"))
-        header.fortranOrder = true;
-      else if (!dict.consume_front("False"))
-        return fail("malformed .npy header: bad 'fortran_order'");
-    } else if (key == "shape") {
-      if (!dict.consume_front("("))
-        return fail("malformed .npy header: expected a tuple for 'shape'");
-      while (true) {
-        skip();
-        if (dict.consume_front(")"))
-          break;
-        size_t digits = dict.find_first_not_of("0123456789");
-        int64_t dim;
-        if (digits == 0 || dict.take_front(digits).getAsInteger(10, dim))
-          return fail("malformed .npy header: bad 'shape'");
-        header.shape.push_back(dim);
-        dict = dict.drop_front(digits);
-        skip();
-        dict.consume_front(",");
-      }
-      sawShape = true;
-    } else {
-      return fail("malformed .npy header: unknown key '" + key + "'");
-    }
-    skip();
-    dict.consume_front(",");
-  }
-  if (!sawDescr || !sawShape)
-    return fail("malformed .npy header: needs 'descr' and 'shape'");
-  return success();
-}
-
-/// The trace dtype of a little-endian .npy descr, or "".
-static StringRef getNpyDType(StringRef descr) {
-  // NumPy writes '|' for one-byte types and '<' on little-endian machines.
-  if (descr.size() < 2 || !StringRef("<|=").contains(descr.front()))
-    return "";
-  return llvm::StringSwitch<StringRef>(descr.drop_front())
-      .Case("f4", "float32")
-      .Case("f8", "float64")
-      .Case("f2", "float16")
-      .Case("i8", "int64")
-      .Case("i4", "int32")
-      .Case("i2", "int16")
-      .Case("i1", "int8")
-      .Case("u1", "uint8")
-      .Case("b1", "bool")
-      .Default("");
-}
 
 static std::string formatShape(ArrayRef<int64_t> shape) {
   std::string s;
@@ -476,10 +40,6 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   os << ']';
   return s;
 }
-
-//===----------------------------------------------------------------------===//
-// Importer
-//===----------------------------------------------------------------------===//
 
 namespace {
 class Importer;
@@ -548,7 +108,6 @@ public:
   }
 
 private:
-  void reportSyntaxError(llvm::Error err);
   LogicalResult importDocument(const JNode &root, mlir::ModuleOp top);
   LogicalResult importAttribute(const JNode &node, StringRef moduleName);
   LogicalResult importGraph(const JNode &node, traced::ModuleOp module);
@@ -629,51 +188,12 @@ LogicalResult FieldReader::finish() {
   return success();
 }
 
-void Importer::reportSyntaxError(llvm::Error err) {
-  // llvm::json::ParseError keeps its position private; its message reads
-  // "[line:column, byte=offset]: message".
-  std::string text = llvm::toString(std::move(err));
-  StringRef message = text;
-  size_t offset = this->text.size();
-  if (message.consume_front("[")) {
-    auto [position, rest] = message.split("]: ");
-    size_t byte = position.find("byte=");
-    if (byte != StringRef::npos)
-      (void)position.substr(byte + 5).getAsInteger(10, offset);
-    message = rest;
-  }
-  StringRef source = this->text;
-  if (offset >= source.size()) {
-    // Truncated input: point just past the last thing written.
-    offset = source.rtrim().size();
-  } else if (offset > 0 && !llvm::isSpace(source[offset - 1]) &&
-             message != "Text after end of document" &&
-             message != "Invalid UTF-8 sequence") {
-    // The parser stands just after the character it rejected.
-    --offset;
-  }
-  std::string lowered = message.str();
-  if (!lowered.empty())
-    lowered[0] = llvm::toLower(lowered[0]);
-  error(offset) << "malformed JSON: " << lowered;
-}
-
 OwningOpRef<mlir::ModuleOp> Importer::run() {
   ctx->loadDialect<TracedDialect>();
-  if (std::optional<size_t> at = findExcessiveNesting(text, kMaxDepth)) {
-    error(*at) << "JSON nested more than " << kMaxDepth << " levels deep";
-    return {};
-  }
-  // Only the verdict is needed: drop the parsed value before the scanner
-  // builds its own copy of large base64 strings.
-  if (llvm::Expected<json::Value> parsed = json::parse(text); !parsed) {
-    reportSyntaxError(parsed.takeError());
-    return {};
-  }
   JNode root;
-  JsonScanner scanner(text);
-  if (failed(scanner.scan(root))) {
-    error(scanner.errorOffset) << scanner.errorMessage;
+  JsonError syntaxError;
+  if (failed(parseJson(text, root, syntaxError))) {
+    error(syntaxError.offset) << syntaxError.message;
     return {};
   }
   OwningOpRef<mlir::ModuleOp> top = mlir::ModuleOp::create(loc(root));
@@ -856,10 +376,10 @@ FailureOr<RankedTensorType> Importer::importTensorType(FieldReader &reader,
   FailureOr<const JNode *> shapeNode = reader.get("shape", JNode::Array);
   if (failed(shapeNode))
     return failure();
-  Type elementType = parseDType(ctx, dtype);
-  if (!elementType)
+  std::optional<DType> elementDType = dtypeFromName(dtype);
+  if (!elementDType)
     return error(*dtypeNode)
-           << "unknown dtype '" << dtype << "'; expected " << kDTypeList;
+           << "unknown dtype '" << dtype << "'; expected " << dtypeNameList();
   SmallVector<int64_t> shape;
   for (const JNode &dim : (*shapeNode)->elements) {
     if (failed(expect(dim, JNode::Integer, "a dimension")))
@@ -876,7 +396,7 @@ FailureOr<RankedTensorType> Importer::importTensorType(FieldReader &reader,
                                            "shape");
     shape.push_back(dim.integer);
   }
-  return RankedTensorType::get(shape, elementType);
+  return RankedTensorType::get(shape, typeFromDType(ctx, *elementDType));
 }
 
 FailureOr<Type> Importer::importType(const JNode &node) {
@@ -956,32 +476,23 @@ LogicalResult Importer::readNpy(const JNode &pathNode, RankedTensorType type,
   if (!file)
     return error(pathNode) << "cannot read npy file '" << path
                            << "': " << file.getError().message();
-  StringRef contents = (*file)->getBuffer();
-  NpyHeader header;
   std::string message;
-  if (failed(parseNpyHeader(contents, header, message)))
-    return error(pathNode) << "npy file '" << pathNode.string
-                           << "': " << message;
-  StringRef declared = getDTypeName(type.getElementType());
-  StringRef actual = getNpyDType(header.descr);
-  if (actual.empty())
-    return error(pathNode) << "npy file '" << pathNode.string << "' has dtype '"
-                           << header.descr << "', which is not a little-endian "
-                           << kDTypeList;
-  if (actual != declared)
+  FailureOr<NpyArray> array = parseNpy((*file)->getBuffer(), message);
+  if (failed(array))
+    return error(pathNode) << "npy file '" << pathNode.string << "' "
+                           << message;
+  DType declared = *dtypeFromType(type.getElementType());
+  if (array->dtype != declared)
     return error(pathNode) << "npy file '" << pathNode.string << "' holds "
-                           << actual << " data, but the tensor declares "
-                           << declared;
-  if (header.fortranOrder && type.getRank() > 1)
-    return error(pathNode) << "npy file '" << pathNode.string
-                           << "' is in Fortran order; expected C order";
-  if (ArrayRef<int64_t>(header.shape) != type.getShape())
+                           << dtypeName(array->dtype)
+                           << " data, but the tensor declares "
+                           << dtypeName(declared);
+  if (ArrayRef<int64_t>(array->shape) != type.getShape())
     return error(pathNode) << "npy file '" << pathNode.string << "' has shape "
-                           << formatShape(header.shape)
+                           << formatShape(array->shape)
                            << ", but the tensor declares shape "
                            << formatShape(type.getShape());
-  StringRef payload = contents.drop_front(header.dataOffset);
-  data.assign(payload.begin(), payload.end());
+  data.assign(array->data.begin(), array->data.end());
   return success();
 }
 
@@ -1005,7 +516,7 @@ FailureOr<ElementsAttr> Importer::importTensorValue(const JNode &node,
                           "'npy'";
 
   Type elementType = type->getElementType();
-  unsigned elementBytes = getElementBytes(elementType);
+  unsigned elementBytes = rawElementBytes(*dtypeFromType(elementType));
   // Shapes come from the file: compute the size without overflowing.
   int64_t expected = elementBytes;
   for (int64_t dim : type->getShape())
@@ -1123,11 +634,11 @@ FailureOr<Attribute> Importer::importPyValue(const JNode &node,
   if (key == "dtype") {
     if (failed(expect(value, JNode::String, "a dtype")))
       return failure();
-    Type type = parseDType(ctx, value.string);
-    if (!type)
+    std::optional<DType> dtype = dtypeFromName(value.string);
+    if (!dtype)
       return error(value) << "unknown dtype '" << value.string << "'; expected "
-                          << kDTypeList;
-    return Attribute(DTypeAttr::get(ctx, type));
+                          << dtypeNameList();
+    return Attribute(DTypeAttr::get(ctx, typeFromDType(ctx, *dtype)));
   }
   if (key == "object") {
     if (failed(expect(value, JNode::String, "an object's repr")))
@@ -1420,452 +931,4 @@ OwningOpRef<mlir::ModuleOp> traced::importTrace(StringRef json,
                                                 StringRef baseDir,
                                                 MLIRContext *ctx) {
   return Importer(json, fileName, baseDir, ctx).run();
-}
-
-//===----------------------------------------------------------------------===//
-// Exporter
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Writes a module as a trace. json::OStream writes as it goes, so errors set
-/// `status` and the caller discards the text; writing stops at the first.
-class Exporter {
-public:
-  explicit Exporter(json::OStream &j) : j(j) {}
-
-  /// Writes the trace of `modules`; fails after reporting an error.
-  void run(ArrayRef<traced::ModuleOp> modules, traced::ModuleOp root);
-  bool ok() const { return succeeded(status); }
-
-private:
-  InFlightDiagnostic fail(Operation *op) {
-    status = failure();
-    return op->emitOpError();
-  }
-  /// A string for the JSON text; llvm::json requires UTF-8.
-  std::string str(StringRef s, Operation *op) {
-    if (!json::isUTF8(s) && ok())
-      fail(op) << "holds a string that is not valid UTF-8, which JSON "
-                  "cannot carry";
-    return json::fixUTF8(s);
-  }
-
-  void writeModule(traced::ModuleOp module);
-  void writeDecl(Operation &op);
-  void writeGraph(GraphOp graph);
-  void writeExpr(Operation &op, AsmState &state);
-  void writeType(Type type, Operation *op);
-  void writeShape(ArrayRef<int64_t> shape);
-  void writeTensor(ElementsAttr value, Operation *op);
-  void writePyValue(Attribute value, Operation *op,
-                    function_ref<std::string(unsigned)> operandName);
-  void writeOutputs(Operation &op, AsmState &state);
-
-  json::OStream &j;
-  LogicalResult status = success();
-};
-} // namespace
-
-/// The name a value prints with (`%add_out` -> "add_out"): unique in its
-/// graph, and what TracedModule would call the node.
-static std::string getNodeName(Value value, AsmState &state) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  value.printAsOperand(os, state);
-  return StringRef(s).drop_front().str();
-}
-
-void Exporter::run(ArrayRef<traced::ModuleOp> modules, traced::ModuleOp root) {
-  j.object([&] {
-    j.attribute("format", "traced-trace");
-    j.attribute("version", 1);
-    if (root)
-      j.attribute("root", str(root.getSymName(), root));
-    j.attributeArray("modules", [&] {
-      for (traced::ModuleOp module : modules)
-        if (ok())
-          writeModule(module);
-    });
-  });
-}
-
-void Exporter::writeModule(traced::ModuleOp module) {
-  j.object([&] {
-    j.attribute("name", str(module.getSymName(), module));
-    j.attribute("class", str(module.getClassName(), module));
-    Block &body = module.getBody().front();
-    j.attributeArray("attributes", [&] {
-      for (Operation &op : body)
-        if (ok() && !isa<GraphOp>(op))
-          writeDecl(op);
-    });
-    j.attributeArray("graphs", [&] {
-      for (auto graph : body.getOps<GraphOp>())
-        if (ok())
-          writeGraph(graph);
-    });
-  });
-}
-
-void Exporter::writeDecl(Operation &op) {
-  j.object([&] {
-    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-    j.attribute("name", str(name ? name.getValue() : "", &op));
-    if (auto submodule = dyn_cast<SubmoduleOp>(op)) {
-      j.attribute("kind", "submodule");
-      j.attribute("module", str(submodule.getModule(), &op));
-    } else if (auto parameter = dyn_cast<ParameterOp>(op)) {
-      j.attribute("kind", "parameter");
-      j.attributeBegin("tensor");
-      writeTensor(parameter.getValue(), &op);
-      j.attributeEnd();
-    } else if (auto buffer = dyn_cast<BufferOp>(op)) {
-      j.attribute("kind", "buffer");
-      j.attributeBegin("tensor");
-      writeTensor(buffer.getValue(), &op);
-      j.attributeEnd();
-    } else if (auto attribute = dyn_cast<AttributeOp>(op)) {
-      j.attribute("kind", "attribute");
-      j.attributeBegin("type");
-      writeType(attribute.getType(), &op);
-      j.attributeEnd();
-      j.attributeBegin("value");
-      writePyValue(attribute.getValue(), &op, nullptr);
-      j.attributeEnd();
-    } else {
-      fail(&op) << "cannot be expressed in a trace";
-    }
-  });
-}
-
-void Exporter::writeGraph(GraphOp graph) {
-  AsmState state(graph);
-  Block &body = graph.getBody().front();
-  j.object([&] {
-    j.attribute("name", str(graph.getSymName(), graph));
-    j.attributeArray("inputs", [&] {
-      for (BlockArgument arg : body.getArguments())
-        j.object([&] {
-          j.attribute("name", str(getNodeName(arg, state), graph));
-          j.attributeBegin("type");
-          writeType(arg.getType(), graph);
-          j.attributeEnd();
-        });
-    });
-    auto output = dyn_cast<OutputOp>(body.back());
-    if (!output) {
-      fail(graph) << "does not end in 'traced.output'";
-      return;
-    }
-    j.attributeArray("exprs", [&] {
-      for (Operation &op : body.without_terminator())
-        if (ok())
-          writeExpr(op, state);
-    });
-    j.attributeArray("outputs", [&] {
-      for (Value v : output.getResults())
-        j.value(str(getNodeName(v, state), output));
-    });
-  });
-}
-
-void Exporter::writeOutputs(Operation &op, AsmState &state) {
-  j.attributeArray("outputs", [&] {
-    for (Value result : op.getResults())
-      j.object([&] {
-        j.attribute("name", str(getNodeName(result, state), &op));
-        j.attributeBegin("type");
-        writeType(result.getType(), &op);
-        j.attributeEnd();
-      });
-  });
-}
-
-void Exporter::writeExpr(Operation &op, AsmState &state) {
-  auto nodeName = [&](Value v) { return str(getNodeName(v, state), &op); };
-  // Positional arguments, then the trailing keyword ones.
-  auto writeArguments = [&](ArrayAttr arguments, ArrayAttr keywords,
-                            ValueRange operands) {
-    auto operandName = [&](unsigned i) -> std::string {
-      if (i < operands.size())
-        return nodeName(operands[i]);
-      if (ok())
-        fail(&op) << "refers to argument operand #" << i
-                  << ", which it does not have";
-      return "";
-    };
-    size_t positional =
-        arguments.size() - std::min(arguments.size(), keywords.size());
-    j.attributeArray("args", [&] {
-      for (Attribute arg : arguments.getValue().take_front(positional))
-        writePyValue(arg, &op, operandName);
-    });
-    j.attributeObject("kwargs", [&] {
-      for (auto [kw, arg] :
-           llvm::zip(keywords.getValue(),
-                     arguments.getValue().drop_front(positional))) {
-        j.attributeBegin(str(cast<StringAttr>(kw).getValue(), &op));
-        writePyValue(arg, &op, operandName);
-        j.attributeEnd();
-      }
-    });
-  };
-
-  j.object([&] {
-    if (auto constant = dyn_cast<ConstantOp>(op)) {
-      j.attribute("kind", "Constant");
-      j.attributeBegin("value");
-      if (auto elements = dyn_cast<ElementsAttr>(constant.getValue()))
-        j.object([&] {
-          j.attributeBegin("tensor");
-          writeTensor(elements, &op);
-          j.attributeEnd();
-        });
-      else
-        writePyValue(constant.getValue(), &op, nullptr);
-      j.attributeEnd();
-    } else if (auto getattr = dyn_cast<GetAttrOp>(op)) {
-      j.attribute("kind", "GetAttr");
-      j.attribute("self", nodeName(getattr.getReceiver()));
-      j.attribute("name", str(getattr.getName(), &op));
-    } else if (auto call = dyn_cast<CallMethodOp>(op)) {
-      j.attribute("kind", "CallMethod");
-      j.attribute("self", nodeName(call.getReceiver()));
-      j.attribute("method", str(call.getMethod(), &op));
-      writeArguments(call.getArgumentsAttr(), call.getKeywordsAttr(),
-                     call.getArgs());
-    } else if (auto call = dyn_cast<CallFunctionOp>(op)) {
-      j.attribute("kind", "CallFunction");
-      j.attribute("func", str(call.getCallee(), &op));
-      writeArguments(call.getArgumentsAttr(), call.getKeywordsAttr(),
-                     call.getArgs());
-    } else {
-      fail(&op) << "cannot be expressed in a trace; a graph holds "
-                   "Constant, GetAttr, CallMethod and CallFunction exprs only";
-      return;
-    }
-    writeOutputs(op, state);
-  });
-}
-
-void Exporter::writeType(Type type, Operation *op) {
-  auto unsupported = [&]() {
-    j.value(nullptr);
-    if (ok())
-      fail(op) << "type " << type << " cannot be expressed in a trace";
-  };
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    StringRef dtype = getDTypeName(tensor.getElementType());
-    if (dtype.empty() || tensor.getEncoding())
-      return unsupported();
-    j.object([&] {
-      j.attributeObject("tensor", [&] {
-        j.attribute("dtype", dtype);
-        j.attributeBegin("shape");
-        writeShape(tensor.getShape());
-        j.attributeEnd();
-      });
-    });
-    return;
-  }
-  if (type.isSignlessInteger(64))
-    return j.value("int");
-  if (type.isF64())
-    return j.value("float");
-  if (type.isSignlessInteger(1))
-    return j.value("bool");
-  if (isa<StrType>(type))
-    return j.value("str");
-  if (isa<traced::NoneType>(type))
-    return j.value("none");
-  if (isa<ObjectType>(type))
-    return j.value("object");
-  if (auto list = dyn_cast<ListType>(type)) {
-    j.objectBegin();
-    j.attributeBegin("list");
-    writeType(list.getElementType(), op);
-    j.attributeEnd();
-    j.objectEnd();
-    return;
-  }
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    j.object([&] {
-      j.attributeArray("tuple", [&] {
-        for (Type element : tuple.getTypes())
-          writeType(element, op);
-      });
-    });
-    return;
-  }
-  if (auto module = dyn_cast<ModuleType>(type)) {
-    j.object([&] { j.attribute("module", str(module.getName(), op)); });
-    return;
-  }
-  unsupported();
-}
-
-void Exporter::writeShape(ArrayRef<int64_t> shape) {
-  // On one line: OStream would give every dimension a line of its own.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << '[';
-  llvm::interleaveComma(shape, os, [&](int64_t dim) {
-    os << (ShapedType::isDynamic(dim) ? int64_t(-1) : dim);
-  });
-  os << ']';
-  j.rawValue(text);
-}
-
-void Exporter::writeTensor(ElementsAttr value, Operation *op) {
-  auto type = dyn_cast<RankedTensorType>(value.getShapedType());
-  StringRef dtype = type ? getDTypeName(type.getElementType()) : "";
-  if (!type || !type.hasStaticShape() || dtype.empty()) {
-    j.value(nullptr);
-    fail(op) << "tensor value of type " << value.getShapedType()
-             << " cannot be expressed in a trace";
-    return;
-  }
-  Type elementType = type.getElementType();
-  size_t expected = getElementBytes(elementType) * type.getNumElements();
-  std::string bytes;
-  if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value)) {
-    if (elementType.isInteger(1)) {
-      // DenseElementsAttr packs bools into bits; the format has a byte each.
-      for (bool b : dense.getValues<bool>())
-        bytes.push_back(b);
-    } else {
-      ArrayRef<char> raw = dense.getRawData();
-      size_t copies = dense.isSplat() ? type.getNumElements() : 1;
-      for (size_t i = 0; i < copies; ++i)
-        bytes.append(raw.begin(), raw.end());
-    }
-  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    ArrayRef<char> raw = resource.getData();
-    bytes.assign(raw.begin(), raw.end());
-    if (bytes.size() != expected) {
-      j.value(nullptr);
-      fail(op) << "the data of " << value << " is not available ("
-               << bytes.size() << " bytes for " << expected << ")";
-      return;
-    }
-  } else {
-    j.value(nullptr);
-    fail(op) << "tensor value " << value
-             << " cannot be expressed in a trace; only dense and "
-                "dense_resource values can";
-    return;
-  }
-  if (bytes.size() != expected) {
-    j.value(nullptr);
-    fail(op) << "tensor value holds " << bytes.size() << " bytes, expected "
-             << expected;
-    return;
-  }
-  j.object([&] {
-    j.attribute("dtype", dtype);
-    j.attributeBegin("shape");
-    writeShape(type.getShape());
-    j.attributeEnd();
-    j.attribute("base64", llvm::encodeBase64(bytes));
-  });
-}
-
-void Exporter::writePyValue(Attribute value, Operation *op,
-                            function_ref<std::string(unsigned)> operandName) {
-  auto wrap = [&](StringRef key, function_ref<void()> contents) {
-    j.object([&] {
-      j.attributeBegin(key);
-      contents();
-      j.attributeEnd();
-    });
-  };
-  auto sequence = [&](ArrayRef<Attribute> elements) {
-    j.array([&] {
-      for (Attribute e : elements)
-        writePyValue(e, op, operandName);
-    });
-  };
-  if (auto marker = dyn_cast<OperandAttr>(value)) {
-    if (!operandName) {
-      j.value(nullptr);
-      if (ok())
-        fail(op) << "holds an operand marker outside call arguments";
-      return;
-    }
-    return wrap("node", [&] { j.value(operandName(marker.getIndex())); });
-  }
-  if (auto b = dyn_cast<BoolAttr>(value))
-    return j.value(b.getValue());
-  if (auto i = dyn_cast<IntegerAttr>(value);
-      i && i.getType().isSignlessInteger(64))
-    return j.value(i.getValue().getSExtValue());
-  if (auto f = dyn_cast<FloatAttr>(value); f && f.getType().isF64()) {
-    double d = f.getValueAsDouble();
-    if (std::isnan(d))
-      return wrap("float", [&] { j.value("nan"); });
-    if (std::isinf(d))
-      return wrap("float", [&] { j.value(d < 0 ? "-inf" : "inf"); });
-    // Python's repr: the shortest digits that read back as the same double,
-    // always with a '.' or exponent so that it reads back as a float.
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    printPyValue(os, value);
-    return j.rawValue(text);
-  }
-  if (auto s = dyn_cast<StringAttr>(value))
-    return j.value(str(s.getValue(), op));
-  if (isa<traced::NoneAttr>(value))
-    return j.value(nullptr);
-  if (auto list = dyn_cast<ArrayAttr>(value))
-    return sequence(list.getValue());
-  if (auto tuple = dyn_cast<TupleAttr>(value))
-    return wrap("tuple", [&] { sequence(tuple.getElements().getValue()); });
-  if (auto slice = dyn_cast<SliceAttr>(value))
-    return wrap("slice", [&] {
-      sequence({slice.getStart(), slice.getStop(), slice.getStep()});
-    });
-  if (isa<EllipsisAttr>(value))
-    return wrap("ellipsis", [&] { j.value(true); });
-  if (auto dtype = dyn_cast<DTypeAttr>(value)) {
-    StringRef name = getDTypeName(dtype.getType());
-    if (!name.empty())
-      return wrap("dtype", [&] { j.value(name); });
-  }
-  if (auto object = dyn_cast<ObjectAttr>(value))
-    return wrap("object", [&] { j.value(str(object.getRepr(), op)); });
-  j.value(nullptr);
-  if (ok())
-    fail(op) << "value " << value << " cannot be expressed in a trace";
-}
-
-LogicalResult traced::exportTrace(mlir::ModuleOp module,
-                                  llvm::raw_ostream &os) {
-  // The writer relies on what the verifier checks (a graph ends in its
-  // output, call markers number the operands); C++ callers may not have run
-  // it.
-  if (failed(mlir::verify(module)))
-    return failure();
-  SmallVector<traced::ModuleOp> modules;
-  traced::ModuleOp root;
-  for (Operation &op : module.getBody()->getOperations()) {
-    auto tracedModule = dyn_cast<traced::ModuleOp>(op);
-    if (!tracedModule)
-      return op.emitOpError("cannot be expressed in a trace; only "
-                            "'traced.module' ops may appear at the top level");
-    if (tracedModule.getRoot() && !root)
-      root = tracedModule;
-    modules.push_back(tracedModule);
-  }
-  // Write to a buffer so that a failure leaves no half-written trace.
-  std::string text;
-  llvm::raw_string_ostream buffer(text);
-  {
-    json::OStream j(buffer, /*IndentSize=*/2);
-    Exporter exporter(j);
-    exporter.run(modules, root);
-    if (!exporter.ok())
-      return failure();
-  }
-  os << text << "\n";
-  return success();
 }

@@ -1,0 +1,58 @@
+//===- DType.h - the tensor dtypes of traced graphs -------------*- C++ -*-===//
+//
+// The ten PyTorch dtypes traced graphs compute on, and every spelling of
+// them, in one table: the name ("float32", as torch and JSON traces spell
+// it), the builtin element type (f32), the width of one element in raw
+// little-endian data (dense_resource blobs, JSON trace data, .npy files; a
+// bool takes one byte) and the NumPy .npy descriptor ("<f4").
+//
+// NumPy has no bfloat16: it has no descriptor, so .npy readers refuse it
+// and writers widen it to float32 (exactly) first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_SUPPORT_DTYPE_H
+#define TRACEDIR_SUPPORT_DTYPE_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::traced {
+
+enum class DType { F32, F64, F16, BF16, I64, I32, I16, I8, U8, Bool };
+
+/// Every dtype, in the order above.
+inline constexpr DType kAllDTypes[] = {
+    DType::F32, DType::F64, DType::F16, DType::BF16, DType::I64,
+    DType::I32, DType::I16, DType::I8,  DType::U8,   DType::Bool};
+
+/// The dtype's name: "float32", "float64", "float16", "bfloat16", "int64",
+/// "int32", "int16", "int8", "uint8", "bool".
+llvm::StringRef dtypeName(DType dtype);
+std::optional<DType> dtypeFromName(llvm::StringRef name);
+/// Every name, for diagnostics: "float32, float64, ..., uint8 or bool".
+std::string dtypeNameList();
+
+/// The dtype of a builtin element type: f32, f64, f16, bf16, i64, i32, i16,
+/// i8, ui8 and i1 (integers of those widths and another signedness map like
+/// the signless ones); nullopt for other types.
+std::optional<DType> dtypeFromType(Type elementType);
+/// The builtin element type of `dtype` (signless integers, ui8 for uint8).
+Type typeFromDType(MLIRContext *ctx, DType dtype);
+
+/// The width of one element in raw little-endian data (bool: one byte).
+size_t rawElementBytes(DType dtype);
+
+/// NumPy's descriptor of `dtype` as np.save writes it on a little-endian
+/// machine ("<f4", "|i1", "|b1"); empty for bfloat16, which NumPy lacks.
+llvm::StringRef npyDescr(DType dtype);
+/// The dtype of a little-endian .npy descriptor ('<', '|' or '=' and the
+/// type code: "<f4", "|u1"); nullopt for big-endian data and other types.
+std::optional<DType> dtypeFromNpyDescr(llvm::StringRef descr);
+
+} // namespace mlir::traced
+
+#endif // TRACEDIR_SUPPORT_DTYPE_H
