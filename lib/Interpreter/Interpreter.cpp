@@ -412,6 +412,12 @@ struct Interpreter::Impl {
         FailureOr<RtValue> result = plan.spec->kernel(args);
         if (failed(result))
           return failure();
+        // An in-place variant (`x.add_(y)`) writes into its input: the
+        // result keeps the input's dtype (the verifier checked the cast).
+        if (plan.spec->inplace && result->isTensor() && args.has("input") &&
+            args.get("input").isTensor())
+          *result = RtValue(
+              result->tensor().to(args.get("input").tensor().dtype()));
         if (op.getNumResults() == 1) {
           if (!matchesType(*result, op.getResult(0).getType()))
             return op.emitError()

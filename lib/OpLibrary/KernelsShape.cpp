@@ -1014,3 +1014,63 @@ FailureOr<RtValue> split(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+namespace mlir::traced::kernels {
+/// Tensor.t: a 2-D transpose; 0-d and 1-d tensors stay as they are.
+FailureOr<RtValue> t(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (in->rank() > 2)
+    return args.emitError() << "t() expects a tensor with <= 2 dimensions, "
+                               "but it has "
+                            << in->rank();
+  if (in->rank() < 2)
+    return RtValue(*in);
+  SmallVector<int64_t> s = in->strides();
+  return RtValue(
+      gatherStrided(*in, {in->dim(1), in->dim(0)}, 0, {s[1], s[0]}));
+}
+} // namespace mlir::traced::kernels
+
+namespace mlir::traced::kernels {
+/// x.new_zeros/new_ones/new_full(size): x's dtype unless `dtype=` says.
+static FailureOr<RtValue> newFilled(const KernelArgs &args,
+                                    std::optional<double> value) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(in) || failed(size))
+    return failure();
+  DType dtype = in->dtype();
+  if (!args.isNone("dtype")) {
+    auto *attr = std::get_if<Attribute>(&args.get("dtype").v);
+    auto d = attr ? dyn_cast<DTypeAttr>(*attr) : DTypeAttr();
+    std::optional<DType> t = d ? dtypeFromType(d.getType()) : std::nullopt;
+    if (!t)
+      return args.emitError() << "unsupported 'dtype' argument";
+    dtype = *t;
+  }
+  if (!value) {
+    value = args.get("fill_value").number();
+    if (!value)
+      return args.emitError() << "'fill_value' must be a number";
+  }
+  for (int64_t d : *size)
+    if (d < 0)
+      return args.emitError() << "negative dimension " << d;
+  Tensor out(dtype, *size);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, *value);
+  out.roundToDType();
+  return RtValue(out);
+}
+FailureOr<RtValue> newZeros(const KernelArgs &args) {
+  return newFilled(args, 0.0);
+}
+FailureOr<RtValue> newOnes(const KernelArgs &args) {
+  return newFilled(args, 1.0);
+}
+FailureOr<RtValue> newFull(const KernelArgs &args) {
+  return newFilled(args, std::nullopt);
+}
+} // namespace mlir::traced::kernels

@@ -524,7 +524,20 @@ static const OpRow kOps[] = {
    permute, kernels::permute},
   {"torch.transpose", {"Tensor.transpose", "torch.swapaxes"},
    "(Tensor input, int dim0, int dim1)", transpose, kernels::transpose},
-  {"Tensor.contiguous", {}, "(Tensor input)", sameAsInput, kernels::identity},
+  {"Tensor.contiguous", {}, "(Tensor input, Any memory_format=None)",
+   sameAsInput, kernels::identity},
+  {"torch.clone", {"Tensor.clone"}, "(Tensor input, *, Any memory_format=None)",
+   sameAsInput, kernels::identity},
+  {"Tensor.detach", {"torch.detach"}, "(Tensor input)", sameAsInput,
+   kernels::identity},
+  {"torch.t", {"Tensor.t"}, "(Tensor input)", t, kernels::t},
+  {"Tensor.new_zeros", {},
+   "(Tensor input, int[] *size, *, dtype? dtype=None, Any layout=None, Any device=None, bool? pin_memory=None, bool requires_grad=False)", newFilled, kernels::newZeros},
+  {"Tensor.new_ones", {},
+   "(Tensor input, int[] *size, *, dtype? dtype=None, Any layout=None, Any device=None, bool? pin_memory=None, bool requires_grad=False)", newFilled, kernels::newOnes},
+  {"Tensor.new_full", {},
+   "(Tensor input, int[] size, Scalar fill_value, *, dtype? dtype=None, Any layout=None, Any device=None, bool? pin_memory=None, bool requires_grad=False)", newFilled,
+   kernels::newFull},
   {"torch.unsqueeze", {"Tensor.unsqueeze"}, "(Tensor input, int dim)",
    unsqueeze, kernels::unsqueeze},
   {"torch.squeeze", {"Tensor.squeeze"}, "(Tensor input, int? dim=None)",
@@ -809,6 +822,54 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.cumprod", kF16, /*emptyShortcut=*/true},
 };
 
+/// In-place spellings of entries: `Tensor.add_` means `torch.add` written
+/// into its input (the tracer points later uses at the call's result).
+struct InplaceRow {
+  const char *spelling;
+  const char *entry;
+};
+const InplaceRow kInplace[] = {
+    {"Tensor.add_", "torch.add"},
+    {"Tensor.sub_", "torch.sub"},
+    {"Tensor.mul_", "torch.mul"},
+    {"Tensor.div_", "torch.div"},
+    {"Tensor.pow_", "torch.pow"},
+    {"Tensor.remainder_", "torch.remainder"},
+    {"Tensor.fmod_", "torch.fmod"},
+    {"Tensor.clamp_", "torch.clamp"},
+    {"Tensor.clip_", "torch.clamp"},
+    {"Tensor.clamp_min_", "torch.clamp"},
+    {"Tensor.relu_", "torch.nn.functional.relu"},
+    {"torch.relu_", "torch.nn.functional.relu"},
+    {"torch._C._nn.hardtanh_", "torch.nn.functional.hardtanh"},
+    {"torch._C._nn.leaky_relu_", "torch.nn.functional.leaky_relu"},
+    {"torch._C._nn.elu_", "torch.nn.functional.elu"},
+    {"torch.selu_", "torch.nn.functional.selu"},
+    {"torch.celu_", "torch.nn.functional.celu"},
+    {"Tensor.sigmoid_", "torch.sigmoid"},
+    {"torch.sigmoid_", "torch.sigmoid"},
+    {"Tensor.tanh_", "torch.tanh"},
+    {"Tensor.exp_", "torch.exp"},
+    {"Tensor.log_", "torch.log"},
+    {"Tensor.sqrt_", "torch.sqrt"},
+    {"Tensor.rsqrt_", "torch.rsqrt"},
+    {"Tensor.abs_", "torch.abs"},
+    {"Tensor.neg_", "torch.neg"},
+    {"Tensor.floor_", "torch.floor"},
+    {"Tensor.ceil_", "torch.ceil"},
+    {"Tensor.round_", "torch.round"},
+    {"Tensor.trunc_", "torch.trunc"},
+    {"Tensor.sign_", "torch.sign"},
+    {"Tensor.reciprocal_", "torch.reciprocal"},
+    {"Tensor.masked_fill_", "Tensor.masked_fill"},
+    {"Tensor.bitwise_and_", "torch.bitwise_and"},
+    {"Tensor.bitwise_or_", "torch.bitwise_or"},
+    {"Tensor.bitwise_xor_", "torch.bitwise_xor"},
+    {"Tensor.logical_not_", "torch.logical_not"},
+    {"Tensor.maximum_", "torch.maximum"},
+    {"Tensor.minimum_", "torch.minimum"},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -826,7 +887,7 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure, 0, false, {}});
+                         row.rule, row.kernel, row.pure, 0, false, false, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -852,8 +913,22 @@ OpLibrary::OpLibrary() {
     for (llvm::StringRef alias : op.aliases)
       add(byName, alias, &op);
   }
-  // ATen spellings. Pointers into atenOps stay valid: it is sized first.
-  atenOps.reserve(std::size(kAtenOverloads));
+  // ATen spellings and in-place variants. Pointers into atenOps stay
+  // valid: it is sized first.
+  atenOps.reserve(std::size(kAtenOverloads) + std::size(kInplace));
+  for (const InplaceRow &row : kInplace) {
+    const OpSpec *entry = byName.lookup(row.entry);
+    if (!entry)
+      llvm::report_fatal_error(llvm::Twine("op library: in-place spelling '") +
+                               row.spelling + "' names unknown entry '" +
+                               row.entry + "'");
+    OpSpec spec = *entry;
+    spec.aliases.clear();
+    spec.inplace = true;
+    spec.pure = false;
+    atenOps.push_back(std::move(spec));
+    add(byName, row.spelling, &atenOps.back());
+  }
   for (const AtenRow &row : kAtenOverloads) {
     const OpSpec *entry = byName.lookup(row.entry);
     if (!entry)
@@ -928,7 +1003,30 @@ LogicalResult OpSpec::inferResults(const BoundCall &call,
                << ", which is not supported: torch 1.13 has no CPU kernel "
                   "for it (argument 'input' is "
                << call.getType("input") << ")";
-  return resultRule(call, results);
+  if (failed(resultRule(call, results)))
+    return failure();
+  if (!inplace || results.size() != 1 || !results[0] || !input)
+    return success();
+  // Written into `input`: its shape and dtype stay; the computed dtype must
+  // cast to it the way torch allows (no float into integers, nothing but
+  // bool into bool).
+  auto computed = dyn_cast<RankedTensorType>(results[0]);
+  if (!computed)
+    return success();
+  std::optional<DType> from = dtypeFromType(computed.getElementType()),
+                       to = dtypeFromType(input.getElementType());
+  if (from && to &&
+      ((isFloatingPoint(*from) && !isFloatingPoint(*to)) ||
+       (*to == DType::Bool && *from != DType::Bool)))
+    return call.emitError() << "result type " << dtypeName(*from)
+                            << " can't be cast to the desired output type "
+                            << dtypeName(*to) << " of the in-place call";
+  if (computed.getShape() != input.getShape())
+    return call.emitError() << "output with shape " << input
+                            << " doesn't match the broadcast shape "
+                            << computed;
+  results[0] = input;
+  return success();
 }
 
 const OpLibrary &OpLibrary::get() {

@@ -490,6 +490,36 @@ LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
+LogicalResult t(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() > 2)
+    return call.emitError() << "expects a tensor with <= 2 dimensions, got "
+                            << input;
+  if (input.getRank() < 2)
+    return h.result(input);
+  return h.result({input.getDimSize(1), input.getDimSize(0)},
+                  input.getElementType());
+}
+
+LogicalResult newFilled(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  if (!input || !size)
+    return h.unknown();
+  for (int64_t d : *size)
+    if (d < 0)
+      return call.emitError() << "negative dimension " << d;
+  Type elt = input.getElementType();
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = d.getType();
+  return h.result(*size, elt);
+}
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -28,7 +28,7 @@ struct NormalizePass : traced::impl::TracedNormalizeBase<NormalizePass> {
         const OpSpec *spec = OpLibrary::get().lookupFunction(fn.getCallee());
         // ATen overloads keep their spelling: their arguments are bound to
         // the overload's schema, not to the entry's signature.
-        if (spec && spec->atenSpelling.empty() &&
+        if (spec && spec->atenSpelling.empty() && !spec->inplace &&
             spec->name != fn.getCallee()) {
           fn.setCallee(spec->name);
           ++numAliases;
@@ -44,8 +44,9 @@ struct NormalizePass : traced::impl::TracedNormalizeBase<NormalizePass> {
       if (!isa<TensorType>(method.getReceiver().getType()))
         continue;
       const OpSpec *spec = OpLibrary::get().lookupMethod(method.getMethod());
-      if (!spec || spec->name.starts_with("Tensor."))
-        continue; // a method without a functional form (view, size, ...)
+      if (!spec || spec->name.starts_with("Tensor.") || spec->inplace)
+        continue; // a method without a functional form (view, size, ...),
+                  // or an in-place one, whose result keeps its input's type
       // receiver.method(args) -> canonical(receiver, args).
       MLIRContext *ctx = op->getContext();
       SmallVector<Attribute> arguments{OperandAttr::get(ctx, 0)};

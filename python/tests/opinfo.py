@@ -174,6 +174,12 @@ def dt(dtype, *shape):
 
 NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
 
+def _iadd(x, y):
+    x = x.clone()
+    x += y
+    return x
+
+
 torch.manual_seed(0)
 _EMBEDDING = torch.nn.Embedding(4, 3).eval()
 SIGNED = [d for d in NUMERIC if d != torch.uint8]
@@ -550,6 +556,33 @@ OPS = {
                          ("sections", lambda x: torch.split(x, [1, 3], 0)[1], [f32(4, 2)]),
                          ("last piece", lambda x: x.split(2)[-1], [f32(5)]),
                          ("all", lambda x: torch.cat(x.split(3, -1), 0), [f32(2, 7)])),
+
+    # Copies, detaching, 2-d transposes and new tensors like an input.
+    "torch.clone": fixed(*[(f"{d}", lambda x: x.clone() + x.clone().sum() * 0 if d != torch.bool else x.clone(),
+                            [dt(d, 2, 3)]) for d in ALL_DTYPES if d != torch.bool],
+                         ("bool", lambda x: torch.clone(x), [dt(torch.bool, 3)])),
+    "Tensor.detach": fixed(("f32", lambda x: x.detach(), [f32(2, 3)]),
+                           ("0-d int", lambda x: x.detach(), [dt(torch.int8)])),
+    "torch.t": fixed(("2-d", lambda x: x.t(), [dt(torch.int32, 2, 3)]),
+                     ("1-d", lambda x: torch.t(x), [f32(3)]),
+                     ("0-d", lambda x: x.t(), [f32()]),
+                     ("then add", lambda x, y: x.t() + y, [f32(2, 3), f32(3, 2)])),
+    "Tensor.new_zeros": fixed(("like", lambda x: x.new_zeros(2, 3), [dt(torch.int16, 4)]),
+                              ("traced size", lambda x: x.new_zeros(x.shape[0]), [f32(3)]),
+                              ("dtype", lambda x: x.new_zeros((2,), dtype=torch.bool), [f32(3)])),
+    "Tensor.new_ones": fixed(("like", lambda x: x.new_ones(3), [dt(torch.float16, 4)]),
+                             ("0-d", lambda x: x.new_ones([]), [f32(3)])),
+    "Tensor.new_full": fixed(("like", lambda x: x.new_full((2, 2), 7), [dt(torch.uint8, 4)]),
+                             ("float", lambda x: x.new_full([3], -1.5), [f32(1)])),
+    # In-place spellings (the tracer points later uses at the result).
+    "_inplace": fixed(
+        ("add_", lambda x, y: x.clone().add_(y), [f32(2, 3), f32(3)]),
+        ("iadd", lambda x, y: _iadd(x, y), [dt(torch.int32, 3), dt(torch.int32, 3)]),
+        ("mul_ float into half", lambda x, y: x.clone().mul_(y), [dt(torch.float16, 3), f32(3)]),
+        ("relu_", lambda x: torch.relu_(x.clone()), [f32(4)]),
+        ("clamp_", lambda x: x.clone().clamp_(-1, 1), [f32(4)]),
+        ("masked_fill_", lambda x, m: x.clone().masked_fill_(m, 0), [f32(4), dt(torch.bool, 4)]),
+        ("sigmoid_ chain", lambda x: x.clone().sigmoid_().mul_(2).sub_(1), [f32(2, 2)], TRANSCENDENTAL)),
 
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),

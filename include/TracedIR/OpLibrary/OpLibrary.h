@@ -159,6 +159,10 @@ struct OpSpec {
   uint16_t rejectedDTypes = 0;
   /// Whether an empty `input` skips that check (torch returns early).
   bool emptyShortcut = false;
+  /// An in-place variant (`Tensor.add_`, `torch.relu_`): the entry's
+  /// meaning, written into `input`, so the result has the input's type
+  /// (a result dtype that cannot be cast back is an error, as in torch).
+  bool inplace = false;
   /// For an ATen overload (`torch.ops.aten.add.Tensor`): its spelling. Its
   /// signature is the overload's schema (generated from torch's registry,
   /// AtenOverloads.inc); `name`, the rule and the kernel are the entry's.
