@@ -141,6 +141,7 @@ TRACED_KERNEL(groupNorm)
 TRACED_KERNEL(maxPool2d)
 TRACED_KERNEL(avgPool2d)
 TRACED_KERNEL(adaptiveAvgPool2d)
+TRACED_KERNEL(interpolate)
 
 // Reductions (KernelsReduce.cpp).
 TRACED_KERNEL(mean)

@@ -226,3 +226,145 @@ FailureOr<RtValue> adaptiveAvgPool2d(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Resampling: F.interpolate (nearest, nearest-exact, linear, bilinear,
+// trilinear), as separable passes over the spatial dims.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Output sizes and source scales of an interpolate call (torch's rules:
+/// `size`, or floor(in * scale_factor) with the given factor as the scale
+/// unless recompute_scale_factor).
+struct Resample {
+  SmallVector<int64_t> outSizes;
+  SmallVector<double> scales; // in / out per spatial dim, as torch uses it
+};
+
+FailureOr<Resample> resamplePlan(const KernelArgs &args, const Tensor &x) {
+  int64_t spatial = x.rank() - 2;
+  if (spatial < 1 || spatial > 3)
+    return args.emitError() << "interpolate expects a 3-D, 4-D or 5-D input, "
+                               "got "
+                            << x.rank() << "-D";
+  Resample r;
+  bool recompute = false;
+  if (auto *b = std::get_if<bool>(&args.get("recompute_scale_factor").v))
+    recompute = *b;
+  if (!args.isNone("size")) {
+    if (!args.isNone("scale_factor"))
+      return args.emitError() << "only one of size or scale_factor should "
+                                 "be defined";
+    FailureOr<SmallVector<int64_t>> size = args.getInts("size", spatial);
+    if (failed(size))
+      return failure();
+    if (static_cast<int64_t>(size->size()) != spatial)
+      return args.emitError() << "size must have " << spatial << " elements";
+    r.outSizes = *size;
+    for (int64_t d = 0; d < spatial; ++d)
+      r.scales.push_back(r.outSizes[d] ? double(x.dim(d + 2)) / r.outSizes[d]
+                                       : 0.0);
+    return r;
+  }
+  if (args.isNone("scale_factor"))
+    return args.emitError() << "either size or scale_factor should be defined";
+  SmallVector<double> factors;
+  const RtValue &sf = args.get("scale_factor");
+  if (std::optional<double> f = sf.number()) {
+    factors.assign(spatial, *f);
+  } else if (const RtValue::List *l = sf.list()) {
+    for (const RtValue &v : l->items)
+      if (std::optional<double> f = v.number())
+        factors.push_back(*f);
+  }
+  if (static_cast<int64_t>(factors.size()) != spatial)
+    return args.emitError() << "scale_factor must be a number or have "
+                            << spatial << " elements";
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t out = static_cast<int64_t>(std::floor(x.dim(d + 2) * factors[d]));
+    r.outSizes.push_back(out);
+    r.scales.push_back(recompute ? (out ? double(x.dim(d + 2)) / out : 0.0)
+                                 : 1.0 / factors[d]);
+  }
+  return r;
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> interpolate(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<std::string> mode = args.getStr("mode");
+  if (failed(in) || failed(mode))
+    return failure();
+  bool antialias = false;
+  if (auto *b = std::get_if<bool>(&args.get("antialias").v))
+    antialias = *b;
+  if (antialias)
+    return args.emitError() << "antialias=True is not supported";
+  int64_t spatial = in->rank() - 2;
+  bool nearest = *mode == "nearest", exact = *mode == "nearest-exact";
+  bool linear = (*mode == "linear" && spatial == 1) ||
+                (*mode == "bilinear" && spatial == 2) ||
+                (*mode == "trilinear" && spatial == 3);
+  if (!nearest && !exact && !linear)
+    return args.emitError() << "mode \"" << *mode << "\" is not supported for "
+                            << in->rank()
+                            << "-D input (nearest, nearest-exact, and "
+                               "linear/bilinear/trilinear for 3/4/5-D)";
+  bool alignCorners = false;
+  if (auto *b = std::get_if<bool>(&args.get("align_corners").v))
+    alignCorners = *b;
+  if (alignCorners && !linear)
+    return args.emitError() << "align_corners option can only be set with "
+                               "the interpolating modes: linear | bilinear | "
+                               "bicubic | trilinear";
+  FailureOr<Resample> plan = resamplePlan(args, *in);
+  if (failed(plan))
+    return failure();
+  // One pass per spatial dim: [outer, size, inner] -> [outer, out, inner].
+  Tensor x = in->to(DType::F64);
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t axis = d + 2, size = x.dim(axis), out = plan->outSizes[d];
+    double scale = plan->scales[d];
+    int64_t inner = 1, outer = 1;
+    for (int64_t i = axis + 1; i < x.rank(); ++i)
+      inner *= x.dim(i);
+    for (int64_t i = 0; i < axis; ++i)
+      outer *= x.dim(i);
+    SmallVector<int64_t> shape(x.shape());
+    shape[axis] = out;
+    Tensor y(DType::F64, shape);
+    const double *p = x.data<double>();
+    double *o = y.data<double>();
+    for (int64_t j = 0; j < out; ++j) {
+      int64_t i0, i1;
+      double lambda = 0;
+      if (linear) {
+        double src;
+        if (alignCorners)
+          src = out > 1 ? j * double(size - 1) / (out - 1) : 0.0;
+        else
+          src = std::max(0.0, (j + 0.5) * scale - 0.5);
+        i0 = std::min<int64_t>(static_cast<int64_t>(std::floor(src)), size - 1);
+        i1 = std::min<int64_t>(i0 + 1, size - 1);
+        lambda = src - i0;
+      } else {
+        double src = exact ? std::floor((j + 0.5) * scale)
+                           : std::floor(j * scale);
+        i0 = i1 = std::min<int64_t>(static_cast<int64_t>(src), size - 1);
+      }
+      for (int64_t a = 0; a < outer; ++a)
+        for (int64_t c = 0; c < inner; ++c) {
+          double v0 = p[(a * size + i0) * inner + c];
+          double v1 = p[(a * size + i1) * inner + c];
+          o[(a * out + j) * inner + c] =
+              linear ? v0 * (1 - lambda) + v1 * lambda : v0;
+        }
+    }
+    x = y;
+  }
+  return RtValue(x.to(in->dtype()));
+}
+
+} // namespace mlir::traced::kernels

@@ -379,6 +379,14 @@ static const OpRow kOps[] = {
     "nn.adaptive_avg_pool2d"},
    "(Tensor input, Any output_size)", adaptivePool2d, kernels::adaptiveAvgPool2d},
 
+  {"torch.nn.functional.interpolate",
+   {"F.interpolate", "torch.nn.functional.upsample", "nn.interpolate",
+    "megengine.functional.nn.interpolate"},
+   "(Tensor input, Any size=None, Any scale_factor=None, "
+   "str mode=\"nearest\", bool? align_corners=None, "
+   "bool? recompute_scale_factor=None, bool antialias=False)",
+   interpolate, kernels::interpolate},
+
   // Reductions.
   {"torch.mean", {"Tensor.mean", "F.mean"},
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
@@ -695,6 +703,21 @@ static const ModuleRow kModules[] = {
    "(Tensor input)", "torch.nn.functional.group_norm",
    {{"input", "input"}, {"num_groups", "@num_groups"}, {"weight", "@weight"},
     {"bias", "@bias"}, {"eps", "@eps"}}},
+  {"torch.nn.Upsample", {"torch.nn.modules.upsampling.Upsample"},
+   "(Tensor input)", "torch.nn.functional.interpolate",
+   {{"input", "input"}, {"size", "@size"}, {"scale_factor", "@scale_factor"},
+    {"mode", "@mode"}, {"align_corners", "@align_corners"},
+    {"recompute_scale_factor", "@recompute_scale_factor"}}},
+  {"torch.nn.UpsamplingNearest2d",
+   {"torch.nn.modules.upsampling.UpsamplingNearest2d"},
+   "(Tensor input)", "torch.nn.functional.interpolate",
+   {{"input", "input"}, {"size", "@size"}, {"scale_factor", "@scale_factor"},
+    {"mode", "=\"nearest\""}}},
+  {"torch.nn.UpsamplingBilinear2d",
+   {"torch.nn.modules.upsampling.UpsamplingBilinear2d"},
+   "(Tensor input)", "torch.nn.functional.interpolate",
+   {{"input", "input"}, {"size", "@size"}, {"scale_factor", "@scale_factor"},
+    {"mode", "=\"bilinear\""}, {"align_corners", "=True"}}},
   {"torch.nn.Sigmoid", {"torch.nn.modules.activation.Sigmoid",
     "megengine.module.Sigmoid"},
    "(Tensor input)",

@@ -14,6 +14,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::traced;
 
@@ -518,6 +520,64 @@ LogicalResult newFilled(const BoundCall &call,
   if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = d.getType();
   return h.result(*size, elt);
+}
+
+LogicalResult interpolate(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  int64_t spatial = input.getRank() - 2;
+  if (spatial < 1 || spatial > 3)
+    return call.emitError() << "expects a 3-D, 4-D or 5-D input, got "
+                            << input;
+  // torch 1.13's CPU kernels: nearest also takes uint8, nearest-exact no
+  // bfloat16, the linear modes floats but float16.
+  Attribute modeAttr = call.get("mode").value;
+  StringRef mode = isa_and_nonnull<StringAttr>(modeAttr)
+                       ? cast<StringAttr>(modeAttr).getValue()
+                       : StringRef();
+  if (std::optional<DType> d = dtypeFromType(input.getElementType())) {
+    bool ok = *d == DType::F32 || *d == DType::F64 ||
+              (*d == DType::BF16 && mode != "nearest-exact") ||
+              (*d == DType::U8 && mode.starts_with("nearest"));
+    if (!ok)
+      return call.emitError() << "mode \"" << mode << "\" on "
+                              << dtypeName(*d)
+                              << " is not supported: torch 1.13 has no CPU "
+                                 "kernel for it";
+  }
+  SmallVector<int64_t> shape(input.getShape());
+  if (!call.isNone("size")) {
+    std::optional<SmallVector<int64_t>> size = call.getInts("size", spatial);
+    if (!size)
+      return h.unknown();
+    if (static_cast<int64_t>(size->size()) != spatial)
+      return call.emitError() << "'size' must have " << spatial
+                              << " elements";
+    for (int64_t d = 0; d < spatial; ++d)
+      shape[d + 2] = (*size)[d];
+    return h.result(shape, input.getElementType());
+  }
+  SmallVector<double> factors;
+  Attribute sf = call.get("scale_factor").value;
+  if (std::optional<double> f = call.getFloat("scale_factor"))
+    factors.assign(spatial, *f);
+  else if (auto list = dyn_cast_or_null<ArrayAttr>(sf))
+    for (Attribute a : list) {
+      if (auto f = dyn_cast<FloatAttr>(a))
+        factors.push_back(f.getValueAsDouble());
+      else if (auto i = dyn_cast<IntegerAttr>(a))
+        factors.push_back(static_cast<double>(i.getInt()));
+    }
+  if (static_cast<int64_t>(factors.size()) != spatial)
+    return h.unknown();
+  for (int64_t d = 0; d < spatial; ++d)
+    if (!ShapedType::isDynamic(shape[d + 2]))
+      shape[d + 2] =
+          static_cast<int64_t>(std::floor(shape[d + 2] * factors[d]));
+  return h.result(shape, input.getElementType());
 }
 
 LogicalResult floatUnary(const BoundCall &call,

@@ -36,6 +36,7 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(interpolate)
 TRACED_RULE(newFilled)
 TRACED_RULE(t)
 TRACED_RULE(glu)

@@ -431,6 +431,24 @@ OPS = {
         ("uneven", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), [f32(1, 2, 7, 5)], ACCUMULATE),
         ("f64", lambda x: F.adaptive_avg_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)], ACCUMULATE)),
 
+    "torch.nn.functional.interpolate": chain(
+        fixed(*[(f"{d} {mode}", lambda x, mode=mode: F.interpolate(x, scale_factor=2, mode=mode),
+                 [dt(d, 1, 2, 3, 4)], ACCUMULATE, d)
+                for d in ALL_DTYPES for mode in ("nearest", "bilinear")]),
+        fixed(("nearest size", lambda x: F.interpolate(x, size=(5, 7)), [f32(1, 2, 3, 4)]),
+              ("nearest-exact", lambda x: F.interpolate(x, size=(5, 3), mode="nearest-exact"), [f32(2, 1, 3, 4)]),
+              ("bilinear align_corners", lambda x: F.interpolate(x, size=(5, 7), mode="bilinear", align_corners=True),
+               [f32(1, 2, 3, 4)], ACCUMULATE),
+              ("bilinear down", lambda x: F.interpolate(x, scale_factor=0.5, mode="bilinear"), [f32(1, 1, 6, 5)], ACCUMULATE),
+              ("linear 1-d", lambda x: F.interpolate(x, scale_factor=1.7, mode="linear"), [f32(1, 2, 5)], ACCUMULATE),
+              ("trilinear", lambda x: F.interpolate(x, size=(3, 4, 2), mode="trilinear"), [f32(1, 1, 2, 3, 4)], ACCUMULATE),
+              ("nearest 5-d", lambda x: F.interpolate(x, scale_factor=(2, 1, 3)), [f32(1, 1, 2, 3, 2)]),
+              ("recompute", lambda x: F.interpolate(x, scale_factor=1.5, mode="bilinear", recompute_scale_factor=True),
+               [f32(1, 1, 3, 5)], ACCUMULATE),
+              ("module", torch.nn.Upsample(scale_factor=2, mode="bilinear"), [f32(1, 2, 3, 3)], ACCUMULATE),
+              ("nearest module", torch.nn.UpsamplingNearest2d(size=(4, 5)), [f32(1, 2, 3, 3)]),
+              ("bilinear module", torch.nn.UpsamplingBilinear2d(scale_factor=2), [f32(1, 2, 3, 3)], ACCUMULATE))),
+
     # Reductions.
     "torch.mean": chain(
         unary(torch.mean, dtypes=FLOAT_DTYPES, tol=ACCUMULATE, special=False),

@@ -26,6 +26,7 @@ RESULTS = {}
 # Entries whose result rule checks dtypes itself, after a `dtype=` argument
 # converts the input (the op library's dtype table cannot say it).
 RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softmin",
+                       "torch.nn.functional.interpolate",
                        "torch.nn.functional.log_softmax"}
 
 
