@@ -55,21 +55,228 @@ std::optional<int64_t> intOf(Attribute a) {
 }
 
 /// Tensor basic indexing: ints, slices, None and one Ellipsis.
+bool isEllipsisValue(const RtValue &v) {
+  auto *a = std::get_if<Attribute>(&v.v);
+  return a && isa<EllipsisAttr>(*a);
+}
+
+/// Advanced indexing (numpy's rules, as torch follows them): integer and
+/// bool tensors (and, beside them, ints) index their dims together; their
+/// broadcast shape replaces those dims in place when they are adjacent,
+/// else it goes first. Slices, None and Ellipsis index as usual.
+FailureOr<RtValue> advancedIndex(const KernelArgs &args, const Tensor &x,
+                                 std::vector<RtValue> items) {
+  // A bool tensor stands for the index tensors of its nonzero positions,
+  // one per dim it covers; ints become 0-d index tensors.
+  struct Item {
+    enum Kind { Slice, NewAxis, Index, Select } kind;
+    Attribute slice;
+    Tensor index; // Kind::Index: int64 indices into one input dim
+  };
+  SmallVector<Item> expanded;
+  for (const RtValue &v : items) {
+    if (v.isNone()) {
+      expanded.push_back({Item::NewAxis, {}, {}});
+    } else if (isEllipsisValue(v)) {
+      expanded.push_back({Item::Slice, Attribute(), {}}); // marker, below
+      expanded.back().kind = Item::Slice;
+      expanded.back().slice = std::get<Attribute>(v.v);
+    } else if (auto *i = std::get_if<int64_t>(&v.v)) {
+      // torch selects with ints first (unlike numpy, they do not join the
+      // advanced indices).
+      Tensor t(DType::I64, {});
+      t.data<int64_t>()[0] = *i;
+      expanded.push_back({Item::Select, {}, t});
+    } else if (auto *a = std::get_if<Attribute>(&v.v); a && isa<SliceAttr>(*a)) {
+      expanded.push_back({Item::Slice, *a, {}});
+    } else if (v.isTensor() && v.tensor().dtype() == DType::Bool) {
+      const Tensor &mask = v.tensor();
+      SmallVector<SmallVector<int64_t>> coords(mask.rank());
+      SmallVector<int64_t> pos(mask.rank(), 0);
+      for (int64_t i = 0; i < mask.numel(); ++i) {
+        if (mask.data<uint8_t>()[i])
+          for (int64_t d = 0; d < mask.rank(); ++d)
+            coords[d].push_back(pos[d]);
+        for (int64_t d = mask.rank() - 1; d >= 0; --d) {
+          if (++pos[d] < mask.dim(d))
+            break;
+          pos[d] = 0;
+        }
+      }
+      if (mask.rank() == 0)
+        return args.emitError() << "indexing with a 0-d bool mask is not "
+                                   "supported";
+      for (int64_t d = 0; d < mask.rank(); ++d) {
+        Tensor t(DType::I64, {static_cast<int64_t>(coords[d].size())});
+        llvm::copy(coords[d], t.data<int64_t>());
+        expanded.push_back({Item::Index, {}, t});
+      }
+    } else if (v.isTensor() && isIntegral(v.tensor().dtype(), false)) {
+      expanded.push_back({Item::Index, {}, v.tensor().to(DType::I64)});
+    } else {
+      return args.emitError() << "unsupported index " << v.describe();
+    }
+  }
+  int64_t consumed = llvm::count_if(expanded, [](const Item &i) {
+    return i.kind == Item::Index || i.kind == Item::Select ||
+           (i.kind == Item::Slice && i.slice && isa<SliceAttr>(i.slice));
+  });
+  if (consumed > x.rank())
+    return args.emitError() << "too many indices for a tensor of rank "
+                            << x.rank();
+  // The basic pass: slices and new axes as a strided view, index dims kept
+  // whole; `indexDims[k]` is the view dim the k-th index tensor indexes.
+  SmallVector<int64_t> inStrides = x.strides(), shape, strides;
+  SmallVector<int64_t> indexDims;
+  SmallVector<Tensor> indexTensors;
+  int64_t offset = 0, dim = 0;
+  auto keepDim = [&]() {
+    shape.push_back(x.dim(dim));
+    strides.push_back(inStrides[dim++]);
+  };
+  for (const Item &item : expanded) {
+    if (item.kind == Item::NewAxis) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else if (item.kind == Item::Index) {
+      indexDims.push_back(shape.size());
+      indexTensors.push_back(item.index);
+      keepDim();
+    } else if (item.kind == Item::Select) {
+      int64_t size = x.dim(dim), i = item.index.data<int64_t>()[0];
+      int64_t n = i < 0 ? i + size : i;
+      if (n < 0 || n >= size)
+        return args.emitError() << "index " << i << " is out of range for "
+                                << "dimension " << dim << " of size " << size;
+      offset += n * inStrides[dim++];
+    } else if (item.slice && isa<EllipsisAttr>(item.slice)) {
+      for (int64_t k = 0, n = x.rank() - consumed; k < n; ++k)
+        keepDim();
+    } else {
+      auto slice = cast<SliceAttr>(item.slice);
+      int64_t size = x.dim(dim);
+      std::optional<int64_t> start = intOf(slice.getStart()),
+                             stop = intOf(slice.getStop()),
+                             step = intOf(slice.getStep());
+      if (!isa<NoneAttr>(slice.getStep()) && (!step || *step < 1))
+        return args.emitError() << "slice step must be a positive int";
+      auto clamp = [&](int64_t v) {
+        if (v < 0)
+          v += size;
+        return std::min(std::max<int64_t>(v, 0), size);
+      };
+      int64_t b = start ? clamp(*start) : 0, e = stop ? clamp(*stop) : size;
+      int64_t st = step.value_or(1);
+      shape.push_back(e <= b ? 0 : (e - b + st - 1) / st);
+      strides.push_back(inStrides[dim] * st);
+      offset += b * inStrides[dim++];
+    }
+  }
+  while (dim < x.rank())
+    keepDim();
+  // Broadcast the index tensors together.
+  SmallVector<int64_t> bshape;
+  for (const Tensor &t : indexTensors) {
+    FailureOr<SmallVector<int64_t>> b = broadcastShape(bshape, t.shape());
+    if (failed(b))
+      return args.emitError() << "shape mismatch: indexing tensors could not "
+                                 "be broadcast together";
+    bshape = *b;
+  }
+  SmallVector<Tensor> idx;
+  for (auto [k, t] : llvm::enumerate(indexTensors)) {
+    Tensor b = broadcastTo(t, bshape);
+    int64_t size = shape[indexDims[k]];
+    for (int64_t i = 0; i < b.numel(); ++i) {
+      int64_t v = b.data<int64_t>()[i];
+      if (v < -size || v >= size)
+        return args.emitError() << "index " << v << " is out of bounds for "
+                                << "dimension with size " << size;
+      if (v < 0)
+        b.data<int64_t>()[i] = v + size;
+    }
+    idx.push_back(b);
+  }
+  bool adjacent = true;
+  for (size_t k = 1; k < indexDims.size(); ++k)
+    adjacent &= indexDims[k] == indexDims[k - 1] + 1;
+  int64_t insertAt = adjacent ? indexDims.front() : 0;
+  // The result: the view's other dims around bshape.
+  SmallVector<int64_t> otherDims, outShape;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (!llvm::is_contained(indexDims, d))
+      otherDims.push_back(d);
+  for (int64_t k = 0; k < insertAt; ++k)
+    outShape.push_back(shape[otherDims[k]]);
+  outShape.append(bshape.begin(), bshape.end());
+  for (size_t k = insertAt; k < otherDims.size(); ++k)
+    outShape.push_back(shape[otherDims[k]]);
+  Tensor out(x.dtype(), outShape);
+  int64_t bnumel = 1;
+  for (int64_t b : bshape)
+    bnumel *= b;
+  SmallVector<int64_t> pos(outShape.size(), 0);
+  int64_t brank = bshape.size();
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    // Split the output position into other dims and the broadcast index.
+    int64_t bpos = 0, off = offset;
+    for (int64_t k = 0; k < brank; ++k)
+      bpos = bpos * bshape[k] + pos[insertAt + k];
+    for (size_t k = 0; k < otherDims.size(); ++k) {
+      int64_t p = k < static_cast<size_t>(insertAt) ? pos[k] : pos[k + brank];
+      off += p * strides[otherDims[k]];
+    }
+    for (auto [k, d] : llvm::enumerate(indexDims))
+      off += idx[k].data<int64_t>()[bpos] * strides[d];
+    dispatchStorage(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      out.template data<T>()[o] = x.template data<T>()[off];
+      return 0;
+    });
+    for (int64_t d = static_cast<int64_t>(outShape.size()) - 1; d >= 0; --d) {
+      if (++pos[d] < outShape[d])
+        break;
+      pos[d] = 0;
+    }
+  }
+  (void)bnumel;
+  return RtValue(out);
+}
+
 FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
                                const RtValue &index) {
   std::vector<RtValue> items;
   if (const RtValue::List *l = index.list()) {
-    if (!l->isTuple)
-      return args.emitError() << "indexing with a list (advanced indexing) "
-                                 "is not supported";
+    if (!l->isTuple) {
+      // x[[0, 2]]: a list of ints indexes like an int64 tensor.
+      Tensor t(DType::I64, {static_cast<int64_t>(l->items.size())});
+      for (auto [i, v] : llvm::enumerate(l->items)) {
+        auto *n = std::get_if<int64_t>(&v.v);
+        if (!n)
+          return args.emitError() << "a list index must hold ints";
+        t.data<int64_t>()[i] = *n;
+      }
+      return advancedIndex(args, x, {RtValue(t)});
+    }
     items = l->items;
   } else {
     items.push_back(index);
   }
-  auto isEllipsis = [](const RtValue &v) {
-    auto *a = std::get_if<Attribute>(&v.v);
-    return a && isa<EllipsisAttr>(*a);
-  };
+  // Lists of ints inside an index tuple index like int64 tensors.
+  for (RtValue &v : items)
+    if (const RtValue::List *l = v.list(); l && !l->isTuple) {
+      Tensor t(DType::I64, {static_cast<int64_t>(l->items.size())});
+      for (auto [i, e] : llvm::enumerate(l->items)) {
+        auto *n = std::get_if<int64_t>(&e.v);
+        if (!n)
+          return args.emitError() << "a list index must hold ints";
+        t.data<int64_t>()[i] = *n;
+      }
+      v = RtValue(t);
+    }
+  if (llvm::any_of(items, [](const RtValue &v) { return v.isTensor(); }))
+    return advancedIndex(args, x, items);
+  auto isEllipsis = isEllipsisValue;
   int64_t consumed = 0;
   for (const RtValue &item : items)
     if (std::holds_alternative<int64_t>(item.v) ||
