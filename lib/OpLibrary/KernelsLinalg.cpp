@@ -599,3 +599,71 @@ FailureOr<RtValue> einsum(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> addmm(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("mat1"),
+                    b = args.tensor("mat2");
+  FailureOr<double> beta = args.getFloat("beta"),
+                    alpha = args.getFloat("alpha");
+  if (failed(input) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+    return failure();
+  if (a->rank() != 2 || b->rank() != 2)
+    return args.emitError() << "addmm expects 2-D matrices";
+  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
+  if (failed(prod))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShape(input->shape(), prod->shape());
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != prod->shape())
+    return args.emitError() << "'input' does not broadcast to the product's "
+                               "shape";
+  Tensor bias = broadcastTo(input->to(prod->dtype()), prod->shape());
+  Tensor out(prod->dtype(), prod->shape());
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
+    out.setDouble(i, add + *alpha * prod->getDouble(i));
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> mv(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), v = args.tensor("vec");
+  if (failed(a) || failed(v))
+    return failure();
+  if (a->rank() != 2 || v->rank() != 1)
+    return args.emitError() << "mv expects a matrix and a vector";
+  FailureOr<Tensor> out = matmulTensors(args, *a, *v);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> dot(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->rank() != 1 || b->rank() != 1 || a->dim(0) != b->dim(0))
+    return args.emitError() << "dot expects two 1-D tensors of one size";
+  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+FailureOr<RtValue> outer(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("vec2");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->rank() != 1 || b->rank() != 1)
+    return args.emitError() << "outer expects two 1-D tensors";
+  FailureOr<Tensor> out = matmulTensors(
+      args, a->reshaped({a->dim(0), 1}), b->reshaped({1, b->dim(0)}));
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+
+} // namespace mlir::traced::kernels

@@ -1281,3 +1281,225 @@ FailureOr<RtValue> newFull(const KernelArgs &args) {
   return newFilled(args, std::nullopt);
 }
 } // namespace mlir::traced::kernels
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> select(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim"), i = args.getInt("index");
+  if (failed(in) || failed(d) || failed(i))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "select() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  int64_t size = in->dim(*dim), n = *i < 0 ? *i + size : *i;
+  if (n < 0 || n >= size)
+    return args.emitError() << "select(): index " << *i
+                            << " out of range for tensor of size " << size
+                            << " at dimension " << *dim;
+  SmallVector<int64_t> strides = in->strides(), shape(in->shape());
+  int64_t offset = n * strides[*dim];
+  shape.erase(shape.begin() + *dim);
+  strides.erase(strides.begin() + *dim);
+  return RtValue(gatherStrided(*in, shape, offset, strides));
+}
+
+FailureOr<RtValue> movedim(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> src = args.getInts("source"),
+                                  dst = args.getInts("destination");
+  if (failed(in) || failed(src) || failed(dst))
+    return failure();
+  int64_t rank = in->rank();
+  if (src->size() != dst->size())
+    return args.emitError() << "movedim: source and destination must have "
+                               "the same number of dims";
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [s, t] : llvm::zip(*src, *dst)) {
+    FailureOr<int64_t> a = normalizeDim(args, s, std::max<int64_t>(rank, 1)),
+                       b = normalizeDim(args, t, std::max<int64_t>(rank, 1));
+    if (failed(a) || failed(b))
+      return failure();
+    if (rank == 0)
+      continue;
+    if (perm[*b] != -1 || used[*a])
+      return args.emitError() << "movedim: repeated dim";
+    perm[*b] = *a;
+    used[*a] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p != -1)
+      continue;
+    while (used[next])
+      ++next;
+    p = next;
+    used[next] = true;
+  }
+  SmallVector<int64_t> xs = in->strides(), shape, strides;
+  for (int64_t p : perm) {
+    shape.push_back(in->dim(p));
+    strides.push_back(xs[p]);
+  }
+  return RtValue(gatherStrided(*in, shape, 0, strides));
+}
+
+/// sort/argsort/topk along `dim`: NaN counts as the largest value, ties
+/// keep their order (a stable sort).
+static FailureOr<std::pair<Tensor, Tensor>>
+sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
+          int64_t k) {
+  FailureOr<int64_t> dim = normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = x.rank() ? x.dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = size * inner ? x.numel() / (size * inner) : 0;
+  if (k < 0 || k > size)
+    return args.emitError() << "k (" << k << ") is out of range for "
+                               "dimension of size "
+                            << size;
+  SmallVector<int64_t> shape(x.shape());
+  if (x.rank())
+    shape[*dim] = k;
+  Tensor values(x.dtype(), shape), indices(DType::I64, shape);
+  SmallVector<int64_t> order(size);
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t c = 0; c < inner; ++c) {
+      auto at = [&](int64_t j) { return x.getDouble((a * size + j) * inner + c); };
+      for (int64_t j = 0; j < size; ++j)
+        order[j] = j;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+        double u = at(p), v = at(q);
+        bool un = u != u, vn = v != v;
+        if (descending)
+          return (un && !vn) || (!un && !vn && u > v);
+        return (!un && vn) || (!un && !vn && u < v);
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t o = (a * k + j) * inner + c, src = (a * size + order[j]) * inner + c;
+        dispatchStorage(x.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          values.template data<T>()[o] = x.template data<T>()[src];
+          return 0;
+        });
+        indices.data<int64_t>()[o] = order[j];
+      }
+    }
+  return std::make_pair(values, indices);
+}
+
+FailureOr<RtValue> sort(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  FailureOr<bool> desc = args.getBool("descending");
+  if (failed(in) || failed(d) || failed(desc))
+    return failure();
+  int64_t size = in->rank() ? in->dim(*d < 0 ? *d + in->rank() : *d) : 1;
+  auto r = sortAlong(args, *in, *d, *desc, size);
+  if (failed(r))
+    return failure();
+  return RtValue::ofList({RtValue(r->first), RtValue(r->second)}, true);
+}
+
+FailureOr<RtValue> argsort(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  FailureOr<bool> desc = args.getBool("descending");
+  if (failed(in) || failed(d) || failed(desc))
+    return failure();
+  int64_t rank = std::max<int64_t>(in->rank(), 1);
+  int64_t nd = *d < 0 ? *d + rank : *d;
+  int64_t size = in->rank() && nd >= 0 && nd < rank ? in->dim(nd) : 1;
+  auto r = sortAlong(args, *in, *d, *desc, size);
+  if (failed(r))
+    return failure();
+  return RtValue(r->second);
+}
+
+FailureOr<RtValue> topk(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> k = args.getInt("k"), d = args.getInt("dim");
+  FailureOr<bool> largest = args.getBool("largest");
+  if (failed(in) || failed(k) || failed(d) || failed(largest))
+    return failure();
+  auto r = sortAlong(args, *in, *d, *largest, *k);
+  if (failed(r))
+    return failure();
+  return RtValue::ofList({RtValue(r->first), RtValue(r->second)}, true);
+}
+
+/// scatter / scatter_add: a copy of `input` with `src` (or `value`) written
+/// (or added) at `index` along `dim`.
+static FailureOr<RtValue> scatterImpl(const KernelArgs &args, bool add) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(index) || failed(d))
+    return failure();
+  if (index->dtype() != DType::I64)
+    return args.emitError() << "'index' must be an int64 tensor";
+  if (!add && args.has("reduce") && !args.isNone("reduce"))
+    return args.emitError() << "scatter with reduce= is not supported";
+  int64_t rank = std::max<int64_t>(in->rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  if (std::max<int64_t>(index->rank(), 1) != rank)
+    return args.emitError() << "'index' must have as many dims as 'input'";
+  Tensor src;
+  std::optional<double> value;
+  const RtValue &s = args.get(args.has("src") ? "src" : "value");
+  if (s.isTensor())
+    src = s.tensor().to(in->dtype());
+  else if (std::optional<double> v = s.number())
+    value = v;
+  else
+    return args.emitError() << "'src' must be a tensor or a number";
+  // A copy (kernels never write into their inputs).
+  Tensor out(in->dtype(), in->shape());
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy(in->template data<T>(), in->template data<T>() + in->numel(),
+              out.template data<T>());
+    return 0;
+  });
+  SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
+                                                             : SmallVector<int64_t>();
+  SmallVector<int64_t> pos(index->rank(), 0);
+  int64_t size = in->rank() ? in->dim(*dim) : 1;
+  for (int64_t i = 0; i < index->numel(); ++i) {
+    int64_t k = index->getInt(i);
+    if (k < -size || k >= size)
+      return args.emitError() << "index " << k << " is out of bounds for "
+                              << "dimension " << *dim << " with size " << size;
+    if (k < 0)
+      k += size;
+    int64_t off = 0, soff = 0;
+    for (int64_t dd = 0; dd < index->rank(); ++dd) {
+      off += (dd == *dim ? k : pos[dd]) * os[dd];
+      if (src.defined())
+        soff += pos[dd] * ss[dd];
+    }
+    double v = value ? *value : src.getDouble(soff);
+    out.setDouble(off, add ? out.getDouble(off) + v : v);
+    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
+      if (++pos[dd] < index->dim(dd))
+        break;
+      pos[dd] = 0;
+    }
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+FailureOr<RtValue> scatter(const KernelArgs &args) {
+  return scatterImpl(args, false);
+}
+FailureOr<RtValue> scatterAdd(const KernelArgs &args) {
+  return scatterImpl(args, true);
+}
+
+} // namespace mlir::traced::kernels

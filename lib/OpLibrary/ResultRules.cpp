@@ -580,6 +580,157 @@ LogicalResult interpolate(const BoundCall &call,
   return h.result(shape, input.getElementType());
 }
 
+LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
+                   b = h.tensor("mat2");
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return call.emitError() << "expects 2-D matrices, got " << a << " and "
+                            << b;
+  if (a.getElementType() != b.getElementType() ||
+      input.getElementType() != a.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
+  if (failed(broadcastShapes(call, input.getShape(), shape)))
+    return failure();
+  return h.result(shape, a.getElementType());
+}
+
+/// mv, dot and outer: 1-D and 2-D products of one dtype.
+LogicalResult vectorProduct(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  bool isMv = call.getSignature().lookup("vec").has_value();
+  bool isOuter = call.getSignature().lookup("vec2").has_value();
+  RankedTensorType a = h.tensor("input"),
+                   b = h.tensor(isMv ? "vec" : isOuter ? "vec2" : "other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  if (isMv) {
+    if (a.getRank() != 2 || b.getRank() != 1)
+      return call.emitError() << "expects a matrix and a vector";
+    return h.result({a.getDimSize(0)}, a.getElementType());
+  }
+  if (a.getRank() != 1 || b.getRank() != 1)
+    return call.emitError() << "expects two 1-D tensors, got " << a << " and "
+                            << b;
+  if (isOuter)
+    return h.result({a.getDimSize(0), b.getDimSize(0)}, a.getElementType());
+  return h.result(ArrayRef<int64_t>{}, a.getElementType());
+}
+
+LogicalResult select(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "cannot be applied to a 0-d tensor";
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  shape.erase(shape.begin() + **dim);
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult movedim(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> src = call.getInts("source"),
+                                      dst = call.getInts("destination");
+  if (!input || !src || !dst)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  if (src->size() != dst->size())
+    return call.emitError() << "source and destination must have the same "
+                               "number of dims";
+  if (rank == 0)
+    return h.result(input);
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [s, t] : llvm::zip(*src, *dst)) {
+    FailureOr<int64_t> a = h.dim(s, rank, "source"),
+                       b = h.dim(t, rank, "destination");
+    if (failed(a) || failed(b))
+      return failure();
+    if (perm[*b] != -1 || used[*a])
+      return call.emitError() << "repeated dim";
+    perm[*b] = *a;
+    used[*a] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p != -1)
+      continue;
+    while (used[next])
+      ++next;
+    p = next;
+    used[next] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(input.getDimSize(p));
+  return h.result(shape, input.getElementType());
+}
+
+/// sort (values, indices), argsort (indices) and topk (k along dim).
+LogicalResult sortLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  Type i64 = Builder(call.getContext()).getI64Type();
+  if (call.getSignature().lookup("k")) {
+    std::optional<int64_t> k = call.getInt("k");
+    if (!k)
+      return h.unknown();
+    int64_t size = input.getRank() ? input.getDimSize(**dim) : 1;
+    if (*k < 0 || (!ShapedType::isDynamic(size) && *k > size))
+      return call.emitError() << "k (" << *k << ") is out of range for "
+                              << input;
+    if (input.getRank())
+      shape[**dim] = *k;
+  }
+  auto values = RankedTensorType::get(shape, input.getElementType());
+  auto indices = RankedTensorType::get(shape, i64);
+  if (!call.getSignature().lookup("stable") && !call.getSignature().lookup("k"))
+    return h.result(indices); // argsort
+  return h.result(TupleType::get(call.getContext(), {values, indices}));
+}
+
+LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!index.getElementType().isInteger(64))
+    return call.emitError() << "argument 'index' must be an int64 tensor, got "
+                            << index;
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1))
+    return call.emitError() << "'index' " << index
+                            << " must have as many dims as 'input' " << input;
+  if (call.getSignature().lookup("reduce") && !call.isNone("reduce"))
+    return call.emitError() << "reduce= is not supported";
+  if (failed(dimArg(call, input)))
+    return failure();
+  return h.result(input);
+}
+
 LogicalResult floatUnary(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

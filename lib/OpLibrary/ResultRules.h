@@ -36,6 +36,12 @@ namespace mlir::traced::rules {
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
 TRACED_RULE(floatUnary)
+TRACED_RULE(addmm)
+TRACED_RULE(vectorProduct)
+TRACED_RULE(select)
+TRACED_RULE(movedim)
+TRACED_RULE(sortLike)
+TRACED_RULE(scatter)
 TRACED_RULE(interpolate)
 TRACED_RULE(newFilled)
 TRACED_RULE(t)

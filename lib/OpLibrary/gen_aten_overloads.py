@@ -122,6 +122,12 @@ ATEN_OPS = {
     "torch.nn.functional.glu": ["glu"], "torch.nn.functional.prelu": ["prelu"],
     "torch.nn.functional.group_norm": ["group_norm"],
     "torch.einsum": ["einsum"],
+    **{f"torch.{n}": [n] for n in [
+        "addmm", "mv", "dot", "outer", "select", "movedim", "sort", "argsort", "topk",
+        "scatter", "scatter_add", "clone", "t"]},
+    "Tensor.detach": ["detach"],
+    "Tensor.new_zeros": ["new_zeros"], "Tensor.new_ones": ["new_ones"],
+    "Tensor.new_full": ["new_full"],
 }
 
 # ATen-only parameters that do not change the result on the CPU.

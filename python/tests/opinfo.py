@@ -394,6 +394,18 @@ OPS = {
         ("int dot", lambda a, b: torch.einsum("i,i->", a, b), [dt(torch.int64, 4), dt(torch.int64, 4)]),
         ("list operands", lambda a, b: torch.einsum("ab,bc->ac", [a, b]), [dt(torch.float64, 2, 2), dt(torch.float64, 2, 2)], ACCUMULATE),
         ("spaces", lambda a, b: torch.einsum("b i d, b j d -> b i j", a, b), [f32(2, 3, 4), f32(2, 5, 4)], ACCUMULATE)),
+    "torch.addmm": fixed(
+        ("default", torch.addmm, [f32(2, 4), f32(2, 3), f32(3, 4)], ACCUMULATE),
+        ("broadcast beta alpha", lambda i, a, b: torch.addmm(i, a, b, beta=0.5, alpha=-2), [f32(4), f32(2, 3), f32(3, 4)], ACCUMULATE),
+        ("int64", torch.addmm, [dt(torch.int64, 2, 2), dt(torch.int64, 2, 3), dt(torch.int64, 3, 2)]),
+        ("f64", torch.addmm, [dt(torch.float64, 1, 2), dt(torch.float64, 3, 4), dt(torch.float64, 4, 2)], ACCUMULATE)),
+    "torch.mv": fixed(("f32", torch.mv, [f32(3, 4), f32(4)], ACCUMULATE),
+                      ("int32", torch.mv, [dt(torch.int32, 2, 3), dt(torch.int32, 3)])),
+    "torch.dot": fixed(("f32", torch.dot, [f32(5), f32(5)], ACCUMULATE),
+                       ("int64", torch.dot, [dt(torch.int64, 4), dt(torch.int64, 4)]),
+                       ("empty", torch.dot, [f32(0), f32(0)])),
+    "torch.outer": fixed(("f32", torch.outer, [f32(3), f32(4)]),
+                         ("int16", torch.outer, [dt(torch.int16, 2), dt(torch.int16, 3)])),
     "torch.nn.functional.multi_head_attention_forward": fixed(
         ("self attention", lambda q, w, b, ow, ob: F.multi_head_attention_forward(
             q, q, q, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False)[0],
@@ -601,6 +613,30 @@ OPS = {
         ("clamp_", lambda x: x.clone().clamp_(-1, 1), [f32(4)]),
         ("masked_fill_", lambda x, m: x.clone().masked_fill_(m, 0), [f32(4), dt(torch.bool, 4)]),
         ("sigmoid_ chain", lambda x: x.clone().sigmoid_().mul_(2).sub_(1), [f32(2, 2)], TRANSCENDENTAL)),
+
+    "torch.select": fixed(*[(f"{d}", lambda x: x.select(1, -1), [dt(d, 2, 3, 4)]) for d in ALL_DTYPES],
+                          ("to 0-d", lambda x: torch.select(x, 0, 2), [f32(3)])),
+    "torch.movedim": fixed(("one", lambda x: torch.movedim(x, 0, -1), [f32(2, 3, 4)]),
+                           ("two", lambda x: x.movedim((0, 1), (2, 0)), [dt(torch.int8, 2, 3, 4)]),
+                           ("moveaxis", lambda x: torch.moveaxis(x, -1, 1), [f32(2, 3, 4)])),
+    "torch.sort": fixed(*[(f"{d}", lambda x: torch.sort(x)[0] if d == torch.bool else torch.sort(x, 0)[1],
+                           [torch.randperm(6).reshape(3, 2).to(d)]) for d in NUMERIC],
+                        ("descending values", lambda x: x.sort(descending=True).values, [f32(2, 5)]),
+                        ("nan last", lambda x: x.sort()[1], [torch.tensor([2.0, math.nan, -1.0, 0.5])]),
+                        ("0-d", lambda x: x.sort()[0], [f32()])),
+    "torch.argsort": fixed(("f32", torch.argsort, [f32(3, 5)]),
+                           ("dim 0 descending", lambda x: x.argsort(0, True), [torch.randperm(12).reshape(4, 3)])),
+    "torch.topk": fixed(("values", lambda x: torch.topk(x, 2)[0], [f32(3, 5)]),
+                        ("indices smallest", lambda x: x.topk(3, dim=0, largest=False).indices, [f32(4, 2)]),
+                        ("int", lambda x: x.topk(1)[0], [torch.randperm(10).reshape(2, 5)]),
+                        ("k 0", lambda x: x.topk(0)[0], [f32(3)])),
+    "torch.scatter": fixed(
+        ("src", lambda x, i, s: torch.scatter(x, 0, i, s), [f32(3, 4), torch.tensor([[2, 0, 1, 0]]), f32(2, 4)]),
+        ("value", lambda x, i: x.scatter(1, i, 7.5), [f32(2, 3), torch.tensor([[2], [0]])]),
+        ("int", lambda x, i, s: x.scatter(1, i, s), [dt(torch.int32, 2, 3), torch.tensor([[1, 0]]), dt(torch.int32, 1, 2)])),
+    "torch.scatter_add": fixed(
+        ("repeated", lambda x, i, s: torch.scatter_add(x, 0, i, s), [f32(3, 2), torch.tensor([[0, 0], [0, 2], [1, 1]]), f32(3, 2)]),
+        ("int", lambda x, i, s: x.scatter_add(1, i, s), [dt(torch.int64, 2, 3), torch.tensor([[1, 1, 1]]), dt(torch.int64, 1, 3)])),
 
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),
