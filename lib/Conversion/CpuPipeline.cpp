@@ -894,6 +894,7 @@ void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
     pm.addPass(createTracedNormalize());
     pm.addPass(createTracedFuseConvBN());
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(createTracedFoldConstants());
     pm.addPass(createTracedDCE());
   }
   ConvertTracedToLinalgOptions convert;

@@ -199,6 +199,39 @@ def TracedFuseAddMul : Pass<"traced-fuse-add-mul", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedFoldConstants : Pass<"traced-fold-constants", "mlir::ModuleOp"> {
+  let summary = "Evaluates calls whose operands are all constants";
+  let description = [{
+    A call of a pure op-library target whose tensor operands are all
+    `traced.constant`s (of at most `max-elements` elements each) is run by
+    the entry's interpreter kernel, once, and replaced by a constant of its
+    result. Calls are visited in order, so chains of constant calls fold in
+    one run. Calls the kernel refuses stay as they are, for the verifier
+    and the interpreter to report. canonicalize does not do this: its
+    folders only forward values (`x * 1`, eval dropout, static sizes), so
+    that they stay cheap and independent of the kernels.
+
+    Before:
+    ```mlir
+    %c = constant dense<[1.0, -2.0]> : tensor<2xf32>
+    %0 = call_function "torch.nn.functional.relu"(input=%c) : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = call_method %x["__mul__"](other=%0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ```
+    After:
+    ```mlir
+    %0 = constant dense<[1.0, 0.0]> : tensor<2xf32>
+    %1 = call_method %x["__mul__"](other=%0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "1024",
+           "Largest constant operand (in elements) a call is folded with">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Number of calls replaced by constants">,
+  ];
+}
+
 def TracedApplyPatterns : Pass<"traced-apply-patterns", "mlir::ModuleOp"> {
   let summary = "Applies user-written PDL patterns to traced IR";
   let description = [{

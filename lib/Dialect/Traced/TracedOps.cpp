@@ -1029,53 +1029,6 @@ traced::inferCallResultTypes(Operation *op, SymbolTableCollection &symbols) {
 // Call ops: folding
 //===----------------------------------------------------------------------===//
 
-/// Calls of pure known targets whose operands are all small constants fold
-/// by running the interpreter's kernel: one meaning per op, used by the
-/// interpreter and the folder alike.
-static constexpr int64_t kMaxFoldElements = 1024;
-
-template <typename CallOp>
-static Attribute foldWithKernel(CallOp op, ArrayRef<Attribute> operandAttrs,
-                                bool isMethod) {
-  const OpSpec *spec = lookupCallee(op);
-  if (!spec || !spec->kernel || !spec->pure || op->getNumResults() != 1 ||
-      isInplace(op.getArgumentsAttr(), op.getKeywordsAttr()))
-    return {};
-  std::vector<RtValue> values;
-  for (Attribute a : operandAttrs) {
-    std::optional<RtValue> v = a ? rtValueFromAttr(a) : std::nullopt;
-    if (!v || (v->isTensor() && v->tensor().numel() > kMaxFoldElements))
-      return {};
-    values.push_back(std::move(*v));
-  }
-  MLIRContext *ctx = op.getContext();
-  // Invalid calls are the verifier's to report; folding stays quiet.
-  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-  Location loc = op.getLoc();
-  auto emit = [loc]() { return mlir::emitError(loc); };
-  SmallVector<Attribute> slots;
-  if (failed(bindArguments(ctx, spec->signature, isMethod ? 1 : 0,
-                           op.getArgumentsAttr().getValue(),
-                           keywordNames(op.getKeywordsAttr()), emit, slots)))
-    return {};
-  if (isMethod) {
-    // The receiver goes last, after the argument operands.
-    std::rotate(values.begin(), values.begin() + 1, values.end());
-    slots[0] = OperandAttr::get(ctx, values.size() - 1);
-  }
-  std::vector<RtValue> bound;
-  for (Attribute slot : slots)
-    bound.push_back(resolveArgument(slot, values, ctx));
-  KernelArgs args(spec->signature, std::move(bound), emit);
-  FailureOr<RtValue> result = spec->kernel(args);
-  if (failed(result))
-    return {};
-  Attribute attr = attrFromRtValue(ctx, *result);
-  if (!attr || !ConstantOp::isValidValue(attr, op->getResult(0).getType()))
-    return {};
-  return attr;
-}
-
 /// Folds calls whose result is known without running anything: identities
 /// (eval dropout, contiguous, x * 1, x + 0, x - 0, x / 1) fold to their input,
 /// and sizes of statically shaped tensors to constants. `values` are the
@@ -1134,8 +1087,10 @@ static OpFoldResult foldKnownResult(CallOp op, bool isMethod) {
     if ((name == "torch.mul" && isNumber(slotOf("other"), 1)) ||
         (name == "torch.div" && isNumber(slotOf("other"), 1) &&
          isa<NoneAttr>(slotOf("rounding_mode"))) ||
-        ((name == "torch.add" || name == "torch.sub") &&
-         isNumber(slotOf("other"), 0)))
+        (name == "torch.sub" && isNumber(slotOf("other"), 0)) ||
+        // (-0.0 + 0 is +0.0, so x + 0 is x only for integers.)
+        (name == "torch.add" && isNumber(slotOf("other"), 0) &&
+         !isa<FloatType>(getElementTypeOrSelf(resultType))))
       return input;
   }
   // Sizes of static shapes.
@@ -1174,10 +1129,9 @@ LogicalResult CallFunctionOp::fold(FoldAdaptor adaptor,
     results.push_back(known);
     return success();
   }
-  if (Attribute folded = foldWithKernel(*this, adaptor.getArgs(), false)) {
-    results.push_back(folded);
-    return success();
-  }
+  // (Constant operands are folded by running kernels in the
+  // traced-fold-constants pass, not here: fold() stays cheap and the
+  // dialect does not depend on the interpreter's kernels for it.)
   return normalizeInPlace(*this, /*skip=*/0);
 }
 
@@ -1187,13 +1141,23 @@ LogicalResult CallMethodOp::fold(FoldAdaptor adaptor,
     results.push_back(known);
     return success();
   }
-  SmallVector<Attribute> operands{adaptor.getReceiver()};
-  llvm::append_range(operands, adaptor.getArgs());
-  if (Attribute folded = foldWithKernel(*this, operands, true)) {
-    results.push_back(folded);
-    return success();
-  }
   return normalizeInPlace(*this, /*skip=*/1);
+}
+
+const OpSpec *traced::lookupKnownCallee(Operation *call) {
+  if (auto fn = dyn_cast<CallFunctionOp>(call))
+    return lookupCallee(fn);
+  if (auto method = dyn_cast<CallMethodOp>(call))
+    return lookupCallee(method);
+  return nullptr;
+}
+
+bool traced::passesInplaceTrue(Operation *call) {
+  if (auto fn = dyn_cast<CallFunctionOp>(call))
+    return isInplace(fn.getArgumentsAttr(), fn.getKeywordsAttr());
+  if (auto method = dyn_cast<CallMethodOp>(call))
+    return isInplace(method.getArgumentsAttr(), method.getKeywordsAttr());
+  return false;
 }
 
 LogicalResult traced::normalizeCallInPlace(Operation *call) {

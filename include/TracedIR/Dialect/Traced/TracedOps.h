@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::traced {
+struct OpSpec;
 class GraphOp;
 } // namespace mlir::traced
 
@@ -34,6 +35,12 @@ inferCallResultTypes(Operation *call, SymbolTableCollection &symbols);
 /// argument by keyword, in signature order, defaults left out). Fails when
 /// there is nothing to change or the call does not bind.
 LogicalResult normalizeCallInPlace(Operation *call);
+
+/// The op library entry a call_function or call_method resolves to (a
+/// method only on a tensor receiver), or null.
+const OpSpec *lookupKnownCallee(Operation *call);
+/// Whether a call passes `inplace=True`.
+bool passesInplaceTrue(Operation *call);
 } // namespace mlir::traced
 
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDOPS_H

@@ -1,0 +1,121 @@
+//===- FoldConstants.cpp - run kernels on constant operands ---------------===//
+//
+// traced-fold-constants: calls whose operands are all constants become
+// constants, by running the op library's interpreter kernels once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir::traced {
+#define GEN_PASS_DEF_TRACEDFOLDCONSTANTS
+#include "TracedIR/Transforms/Passes.h.inc"
+} // namespace mlir::traced
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
+  SmallVector<StringRef> names;
+  for (Attribute k : keywords)
+    names.push_back(cast<StringAttr>(k).getValue());
+  return names;
+}
+
+/// The constant a call evaluates to, or null: `call` is a pure known call
+/// with one result whose operands are all constants within `maxElements`.
+Attribute evaluate(Operation *call, int64_t maxElements) {
+  const OpSpec *spec = lookupKnownCallee(call);
+  if (!spec || !spec->kernel || !spec->pure || spec->inplace ||
+      call->getNumResults() != 1 || passesInplaceTrue(call))
+    return {};
+  bool isMethod = isa<CallMethodOp>(call);
+  // Operand values in the order the arguments' markers count them: a
+  // method's receiver goes after its argument operands.
+  SmallVector<Value> operands;
+  ArrayAttr arguments, keywords;
+  if (auto fn = dyn_cast<CallFunctionOp>(call)) {
+    llvm::append_range(operands, fn.getArgs());
+    arguments = fn.getArgumentsAttr();
+    keywords = fn.getKeywordsAttr();
+  } else {
+    auto method = cast<CallMethodOp>(call);
+    llvm::append_range(operands, method.getArgs());
+    operands.push_back(method.getReceiver());
+    arguments = method.getArgumentsAttr();
+    keywords = method.getKeywordsAttr();
+  }
+  std::vector<RtValue> values;
+  for (Value v : operands) {
+    auto constant = v.getDefiningOp<ConstantOp>();
+    if (!constant)
+      return {};
+    std::optional<RtValue> rt = rtValueFromAttr(constant.getValue());
+    if (!rt || (rt->isTensor() && rt->tensor().numel() > maxElements))
+      return {};
+    values.push_back(std::move(*rt));
+  }
+  MLIRContext *ctx = call->getContext();
+  // Invalid calls are the verifier's and the interpreter's to report.
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  Location loc = call->getLoc();
+  auto emit = [loc]() { return mlir::emitError(loc); };
+  SmallVector<Attribute> slots;
+  if (failed(bindArguments(ctx, spec->signature, isMethod ? 1 : 0,
+                           arguments.getValue(), keywordNames(keywords), emit,
+                           slots)))
+    return {};
+  if (isMethod)
+    slots[0] = OperandAttr::get(ctx, values.size() - 1);
+  std::vector<RtValue> bound;
+  for (Attribute slot : slots)
+    bound.push_back(resolveArgument(slot, values, ctx));
+  KernelArgs args(spec->signature, std::move(bound), emit);
+  FailureOr<RtValue> result = spec->kernel(args);
+  if (failed(result))
+    return {};
+  Attribute attr = attrFromRtValue(ctx, *result);
+  if (!attr || !ConstantOp::isValidValue(attr, call->getResult(0).getType()))
+    return {};
+  return attr;
+}
+
+struct FoldConstantsPass
+    : traced::impl::TracedFoldConstantsBase<FoldConstantsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<Operation *> calls;
+    getOperation().walk([&](Operation *op) {
+      if (isa<CallFunctionOp, CallMethodOp>(op))
+        calls.push_back(op);
+    });
+    // Walk order is program order within a graph, so a call's constant
+    // operands have been folded before it is visited.
+    for (Operation *call : calls) {
+      Attribute value = evaluate(call, maxElements);
+      if (!value)
+        continue;
+      OpBuilder b(call);
+      auto constant = ConstantOp::create(b, call->getLoc(),
+                                         call->getResult(0).getType(), value);
+      call->getResult(0).replaceAllUsesWith(constant.getResult());
+      // Constants only this call used go with it.
+      llvm::SmallSetVector<Operation *, 4> operands;
+      for (Value v : call->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          operands.insert(def);
+      call->erase();
+      for (Operation *def : operands)
+        if (def->use_empty())
+          def->erase();
+      ++numFolded;
+    }
+  }
+};
+} // namespace
