@@ -321,11 +321,41 @@ static Value intDiv(OpBuilder &b, Location loc, Value x, Value y, bool uns,
   return arith::SelectOp::create(b, loc, isZero, zero, q);
 }
 
+/// torch's div_floor_floating: the quotient of the exact remainder,
+/// rounded, so that floor(7.0 / 0.1) style cases and infinities agree.
+static Value floatFloorDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  using P = arith::CmpFPredicate;
+  Value zero = cst(b, loc, x, 0.0), one = cst(b, loc, x, 1.0),
+        half = cst(b, loc, x, 0.5);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value q = div(b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  Value modNonzero = arith::CmpFOp::create(b, loc, P::ONE, mod, zero);
+  Value yNeg = arith::CmpFOp::create(b, loc, P::OLT, y, zero);
+  Value modNeg = arith::CmpFOp::create(b, loc, P::OLT, mod, zero);
+  Value adjust = arith::AndIOp::create(
+      b, loc, modNonzero, arith::XOrIOp::create(b, loc, yNeg, modNeg));
+  q = arith::SelectOp::create(b, loc, adjust,
+                              arith::SubFOp::create(b, loc, q, one), q);
+  Value floored = math::FloorOp::create(b, loc, q);
+  Value up = arith::CmpFOp::create(
+      b, loc, P::OGT, arith::SubFOp::create(b, loc, q, floored), half);
+  floored = arith::SelectOp::create(
+      b, loc, up, arith::AddFOp::create(b, loc, floored, one), floored);
+  // A zero quotient keeps the sign of x / y (0 * (x / y): |x / y| < 1
+  // there, so the product is a signed zero); a zero divisor gives x / y.
+  Value quotient = div(b, loc, x, y);
+  Value qZero = arith::CmpFOp::create(b, loc, P::OEQ, q, zero);
+  floored = arith::SelectOp::create(
+      b, loc, qZero, arith::MulFOp::create(b, loc, zero, quotient), floored);
+  Value yZero = arith::CmpFOp::create(b, loc, P::OEQ, y, zero);
+  return arith::SelectOp::create(b, loc, yZero, quotient, floored);
+}
+
 static Value floorDiv(OpBuilder &b, Location loc, Value x, Value y,
                       bool uns) {
   if (!isFloat(x))
     return intDiv(b, loc, x, y, uns, /*floor=*/true);
-  return math::FloorOp::create(b, loc, div(b, loc, x, y));
+  return floatFloorDiv(b, loc, x, y);
 }
 static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y,
                       bool uns) {
@@ -390,6 +420,9 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torchvision.ops.stochastic_depth.stochastic_depth"] =
       lowerIdentityUnlessTraining;
   t["Tensor.contiguous"] = lowerIdentityUnlessTraining;
+  // Copies and detaching are identities on values.
+  t["torch.clone"] = lowerIdentityUnlessTraining;
+  t["Tensor.detach"] = lowerIdentityUnlessTraining;
 
   t["torch.add"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", add);
@@ -410,6 +443,9 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   };
   t["torch.floor_divide"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", floorDiv);
+  };
+  t["Tensor.__rfloordiv__"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", floorDiv, /*swap=*/true);
   };
   t["torch.pow"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "exponent", pow, false, /*floatOnly=*/true);
