@@ -134,13 +134,21 @@ static bool isUnsignedCall(const LoweringCall &c) {
     BODY                                                                       \
   }
 
-UNARY(reluBody, return maxv(b, loc, x, cst(b, loc, x, 0.0));)
-UNARY(relu6Body, return minv(b, loc, maxv(b, loc, x, cst(b, loc, x, 0.0)),
-                             cst(b, loc, x, 6.0));)
-UNARY(hardtanhBody,
-      return minv(b, loc,
-                  maxv(b, loc, x, cst(b, loc, x, *c.getFloat("min_val"))),
-                  cst(b, loc, x, *c.getFloat("max_val")));)
+// relu, relu6 and hardtanh also take integer tensors (uint8 compares
+// unsigned); bounds convert to the element type as torch converts them.
+UNARY(reluBody, return maxv(b, loc, x, cst(b, loc, x, 0.0),
+                            isUnsignedCall(c));)
+UNARY(relu6Body, {
+  bool uns = isUnsignedCall(c);
+  return minv(b, loc, maxv(b, loc, x, cst(b, loc, x, 0.0), uns),
+              cst(b, loc, x, 6.0), uns);
+})
+UNARY(hardtanhBody, {
+  bool uns = isUnsignedCall(c);
+  return minv(b, loc,
+              maxv(b, loc, x, cst(b, loc, x, *c.getFloat("min_val")), uns),
+              cst(b, loc, x, *c.getFloat("max_val")), uns);
+})
 static Value geluBody(OpBuilder &b, Location loc, Value x,
                       const LoweringCall &c) {
   Value half = cst(b, loc, x, 0.5);
@@ -379,11 +387,132 @@ static FailureOr<SmallVector<Value>> lowerDiv(LoweringCall &c) {
   return c.fail("unknown rounding_mode '" + m + "'");
 }
 
+// Float-only math (integer inputs arrive converted to the float result
+// type) and activations, as formulas over math and arith ops; libm-backed
+// math ops go through convert-math-to-libm.
+#define UNARY(NAME, BODY)                                                      \
+  static Value NAME(OpBuilder &b, Location loc, Value x,                       \
+                    const LoweringCall &c) {                                   \
+    (void)c;                                                                   \
+    BODY                                                                       \
+  }
+UNARY(reciprocalBody, return div(b, loc, cst(b, loc, x, 1.0), x);)
+UNARY(exp2Body, return math::Exp2Op::create(b, loc, x);)
+UNARY(expm1Body, return math::ExpM1Op::create(b, loc, x);)
+UNARY(log2Body, return math::Log2Op::create(b, loc, x);)
+UNARY(log10Body, return math::Log10Op::create(b, loc, x);)
+UNARY(log1pBody, return math::Log1pOp::create(b, loc, x);)
+UNARY(erfcBody, return math::ErfcOp::create(b, loc, x);)
+UNARY(sinBody, return math::SinOp::create(b, loc, x);)
+UNARY(cosBody, return math::CosOp::create(b, loc, x);)
+UNARY(tanBody, return math::TanOp::create(b, loc, x);)
+UNARY(asinBody, return math::AsinOp::create(b, loc, x);)
+UNARY(acosBody, return math::AcosOp::create(b, loc, x);)
+UNARY(atanBody, return math::AtanOp::create(b, loc, x);)
+UNARY(sinhBody, return math::SinhOp::create(b, loc, x);)
+UNARY(coshBody, return math::CoshOp::create(b, loc, x);)
+UNARY(asinhBody, return math::AsinhOp::create(b, loc, x);)
+UNARY(acoshBody, return math::AcoshOp::create(b, loc, x);)
+UNARY(atanhBody, return math::AtanhOp::create(b, loc, x);)
+UNARY(fracBody, return arith::SubFOp::create(
+                    b, loc, x, math::TruncOp::create(b, loc, x));)
+/// softplus(x) = log1p(exp(x * beta)) / beta, x where x * beta > threshold.
+UNARY(softplusBody, {
+  Value beta = cst(b, loc, x, *c.getFloat("beta"));
+  Value scaled = mul(b, loc, x, beta);
+  Value soft = div(b, loc,
+                   math::Log1pOp::create(b, loc,
+                                         math::ExpOp::create(b, loc, scaled)),
+                   beta);
+  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, scaled,
+                                    cst(b, loc, x, *c.getFloat("threshold")));
+  return arith::SelectOp::create(b, loc, big, x, soft);
+})
+UNARY(softsignBody, return div(b, loc, x,
+                               add(b, loc, cst(b, loc, x, 1.0),
+                                   math::AbsFOp::create(b, loc, x)));)
+UNARY(tanhshrinkBody,
+      return sub(b, loc, x, math::TanhOp::create(b, loc, x));)
+/// elu/selu/celu: scale * (x > 0 ? x : alpha * expm1(x / divisor)), NaN
+/// passing through (the comparison is unordered-false).
+static Value eluLike(OpBuilder &b, Location loc, Value x, double alpha,
+                     double scale, double divisor) {
+  Value neg = mul(b, loc, cst(b, loc, x, alpha),
+                  math::ExpM1Op::create(
+                      b, loc, div(b, loc, x, cst(b, loc, x, divisor))));
+  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
+                                    cst(b, loc, x, 0.0));
+  Value r = arith::SelectOp::create(b, loc, pos, x, neg);
+  return scale == 1.0 ? r : mul(b, loc, r, cst(b, loc, x, scale));
+}
+UNARY(eluBody, return eluLike(b, loc, x, *c.getFloat("alpha"), 1.0, 1.0);)
+UNARY(seluBody, return eluLike(b, loc, x, 1.6732632423543772848170429916717,
+                               1.0507009873554804934193349852946, 1.0);)
+UNARY(celuBody, {
+  double alpha = *c.getFloat("alpha");
+  return eluLike(b, loc, x, alpha, 1.0, alpha);
+})
+UNARY(mishBody, {
+  Value sp = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x));
+  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                    cst(b, loc, x, 20.0));
+  sp = arith::SelectOp::create(b, loc, big, x, sp);
+  return mul(b, loc, x, math::TanhOp::create(b, loc, sp));
+})
+/// hardshrink: 0 inside [-lambd, lambd]; softshrink shrinks toward 0.
+UNARY(hardshrinkBody, {
+  Value l = cst(b, loc, x, *c.getFloat("lambd"));
+  Value inside = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
+                            arith::NegFOp::create(b, loc, l)),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, l));
+  return arith::SelectOp::create(b, loc, inside, cst(b, loc, x, 0.0), x);
+})
+UNARY(softshrinkBody, {
+  Value l = cst(b, loc, x, *c.getFloat("lambd"));
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, l);
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      arith::NegFOp::create(b, loc, l));
+  Value r = arith::SelectOp::create(b, loc, below, add(b, loc, x, l),
+                                    cst(b, loc, x, 0.0));
+  // (NaN compares false both ways and becomes 0, as in torch.)
+  return arith::SelectOp::create(b, loc, above, sub(b, loc, x, l), r);
+})
+UNARY(rreluBody, {
+  double k = (*c.getFloat("lower") + *c.getFloat("upper")) / 2;
+  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
+                                    cst(b, loc, x, 0.0));
+  return arith::SelectOp::create(b, loc, pos, x,
+                                 mul(b, loc, x, cst(b, loc, x, k)));
+})
+/// logsigmoid(x) = min(x, 0) - log1p(exp(-|x|)).
+UNARY(logsigmoidBody, {
+  Value m = arith::MinimumFOp::create(b, loc, x, cst(b, loc, x, 0.0));
+  Value e = math::ExpOp::create(
+      b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
+  return sub(b, loc, m, math::Log1pOp::create(b, loc, e));
+})
+
+#undef UNARY
+
+/// lowerUnary after checking that the parameters `names` are numbers.
+static FailureOr<SmallVector<Value>>
+lowerUnaryWithNumbers(LoweringCall &c, std::initializer_list<StringRef> names,
+                      UnaryFn body) {
+  for (StringRef n : names)
+    if (!c.getFloat(n))
+      return c.fail(("'" + n + "' must be a number").str());
+  return lowerUnary(c, body);
+}
+
+static Value atan2Fn(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return math::Atan2Op::create(b, loc, x, y);
+}
+
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
 #define U(NAME, BODY)                                                          \
   t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
-  U("torch.nn.functional.relu", reluBody)
-  U("torch.nn.functional.relu6", relu6Body)
   U("torch.nn.functional.gelu", geluBody)
   U("torch.nn.functional.silu", siluBody)
   U("torch.nn.functional.hardswish", hardswishBody)
@@ -395,7 +524,60 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   U("torch.sqrt", sqrtBody)
   U("torch.rsqrt", rsqrtBody)
   U("torch.erf", erfBody)
+  U("torch.reciprocal", reciprocalBody)
+  U("torch.exp2", exp2Body)
+  U("torch.expm1", expm1Body)
+  U("torch.log2", log2Body)
+  U("torch.log10", log10Body)
+  U("torch.log1p", log1pBody)
+  U("torch.erfc", erfcBody)
+  U("torch.sin", sinBody)
+  U("torch.cos", cosBody)
+  U("torch.tan", tanBody)
+  U("torch.asin", asinBody)
+  U("torch.acos", acosBody)
+  U("torch.atan", atanBody)
+  U("torch.sinh", sinhBody)
+  U("torch.cosh", coshBody)
+  U("torch.asinh", asinhBody)
+  U("torch.acosh", acoshBody)
+  U("torch.atanh", atanhBody)
+  U("torch.frac", fracBody)
+  U("torch.nn.functional.softsign", softsignBody)
+  U("torch.nn.functional.tanhshrink", tanhshrinkBody)
+  U("torch.nn.functional.selu", seluBody)
+  U("torch.nn.functional.mish", mishBody)
+  U("torch.nn.functional.logsigmoid", logsigmoidBody)
 #undef U
+  // Activations with number parameters.
+  t["torch.nn.functional.elu"] = [](LoweringCall &c) {
+    return lowerUnaryWithNumbers(c, {"alpha"}, eluBody);
+  };
+  t["torch.nn.functional.celu"] = [](LoweringCall &c) {
+    return lowerUnaryWithNumbers(c, {"alpha"}, celuBody);
+  };
+  t["torch.nn.functional.softplus"] = [](LoweringCall &c) {
+    return lowerUnaryWithNumbers(c, {"beta", "threshold"}, softplusBody);
+  };
+  t["torch.nn.functional.hardshrink"] = [](LoweringCall &c) {
+    return lowerUnaryWithNumbers(c, {"lambd"}, hardshrinkBody);
+  };
+  t["torch.nn.functional.softshrink"] = [](LoweringCall &c) {
+    return lowerUnaryWithNumbers(c, {"lambd"}, softshrinkBody);
+  };
+  t["torch.nn.functional.rrelu"] = [](LoweringCall &c) {
+    if (!c.getFloat("lower") || !c.getFloat("upper"))
+      return FailureOr<SmallVector<Value>>(
+          c.fail("'lower' and 'upper' must be numbers"));
+    if (c.getBool("training").value_or(true))
+      return FailureOr<SmallVector<Value>>(
+          c.fail("only eval mode (training=False) can be compiled"));
+    return lowerUnary(c, rreluBody);
+  };
+  t["torch.atan2"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", atan2Fn, false,
+                       /*floatOnly=*/true);
+  };
   t["torch.abs"] = [](LoweringCall &c) {
     return lowerUnary(c, absBody, /*floatOnly=*/false);
   };
@@ -403,11 +585,17 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerUnary(c, negBody, /*floatOnly=*/false);
   };
   t["torch.clamp"] = lowerClamp;
+  t["torch.nn.functional.relu"] = [](LoweringCall &c) {
+    return lowerUnary(c, reluBody, /*floatOnly=*/false);
+  };
+  t["torch.nn.functional.relu6"] = [](LoweringCall &c) {
+    return lowerUnary(c, relu6Body, /*floatOnly=*/false);
+  };
   t["torch.nn.functional.hardtanh"] = [](LoweringCall &c) {
     if (!c.getFloat("min_val") || !c.getFloat("max_val"))
       return FailureOr<SmallVector<Value>>(
           c.fail("min_val and max_val must be numbers"));
-    return lowerUnary(c, hardtanhBody);
+    return lowerUnary(c, hardtanhBody, /*floatOnly=*/false);
   };
   t["torch.nn.functional.leaky_relu"] = [](LoweringCall &c) {
     if (!c.getFloat("negative_slope"))
