@@ -140,7 +140,8 @@ Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to,
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  RankedTensorType resultType, ValueRange inputs,
-                                 ScalarFn fn, ArrayRef<Type> inputTypes) {
+                                 ScalarFn fn, ArrayRef<Type> inputTypes,
+                                 Type operandType) {
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps;
   for (Value in : inputs) {
@@ -155,13 +156,15 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
-  return buildElementwise(b, loc, resultType, inputs, maps, fn, inputTypes);
+  return buildElementwise(b, loc, resultType, inputs, maps, fn, inputTypes,
+                          operandType);
 }
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  RankedTensorType resultType, ValueRange inputs,
                                  ArrayRef<AffineMap> inputMaps, ScalarFn fn,
-                                 ArrayRef<Type> inputTypes) {
+                                 ArrayRef<Type> inputTypes,
+                                 Type operandType) {
   assert((inputTypes.empty() || inputTypes.size() == inputs.size()) &&
          "one traced element type per input");
   int64_t rank = resultType.getRank();
@@ -182,8 +185,9 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
           Value v = a;
           if (in.isInteger(1)) // stored as i8
             v = castScalar(nb, nloc, v, in);
-          converted.push_back(
-              castScalar(nb, nloc, v, compute, isUnsignedElement(in)));
+          converted.push_back(castScalar(
+              nb, nloc, v, operandType ? computeType(operandType) : compute,
+              isUnsignedElement(in)));
         }
         // Back to storage: f16 rounded once, bool as a 0/1 byte.
         Value r = castScalar(nb, nloc, fn(nb, nloc, converted), compute);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "TracedIR/OpLibrary/Runtime.h"
 
 #include <cmath>
 
@@ -68,6 +69,7 @@ static Value maxv(OpBuilder &b, Location loc, Value x, Value y,
                   bool uns = false) {
   if (isFloat(x))
     return arith::MaximumFOp::create(b, loc, x, y);
+  uns |= isBool(x); // i1 is 0/1, not 0/-1
   return uns ? arith::MaxUIOp::create(b, loc, x, y).getResult()
              : arith::MaxSIOp::create(b, loc, x, y).getResult();
 }
@@ -75,9 +77,30 @@ static Value minv(OpBuilder &b, Location loc, Value x, Value y,
                   bool uns = false) {
   if (isFloat(x))
     return arith::MinimumFOp::create(b, loc, x, y);
+  uns |= isBool(x);
   return uns ? arith::MinUIOp::create(b, loc, x, y).getResult()
              : arith::MinSIOp::create(b, loc, x, y).getResult();
 }
+static Value fmaxFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  if (isFloat(x))
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  return maxv(b, loc, x, y, uns);
+}
+static Value fminFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  if (isFloat(x))
+    return arith::MinNumFOp::create(b, loc, x, y);
+  return minv(b, loc, x, y, uns);
+}
+static Value bitAnd(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+static Value bitOr(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::OrIOp::create(b, loc, x, y);
+}
+static Value bitXor(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::XOrIOp::create(b, loc, x, y);
+}
+
 static Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = cst(b, loc, x, 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
@@ -256,7 +279,9 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
     return c.fail("element type " + elementName(type) +
                   " is not supported (only floating-point results)");
   // bool arithmetic other than add (or) and mul (and) is an error in torch.
-  if (type.getElementType().isInteger(1) && fn != add && fn != mul)
+  if (type.getElementType().isInteger(1) && fn != add && fn != mul &&
+      fn != bitAnd && fn != bitOr && fn != bitXor && fn != maxv &&
+      fn != minv && fn != fmaxFn && fn != fminFn)
     return c.fail("element type i1 is not supported");
   FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
   if (failed(x) || failed(y))
@@ -510,6 +535,156 @@ static Value atan2Fn(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return math::Atan2Op::create(b, loc, x, y);
 }
 
+//===----------------------------------------------------------------------===//
+// Comparisons, logical ops and selection: computed in the promoted type
+// (torch.result_type of the operands), with bool results.
+//===----------------------------------------------------------------------===//
+
+/// torch.result_type of the named operands (tensors by their traced element
+/// type and rank, Python numbers by their type); null when one is unknown.
+static Type promotedType(const LoweringCall &c, ArrayRef<StringRef> names) {
+  SmallVector<PromotionOperand> operands;
+  for (StringRef name : names) {
+    if (Value t = c.tensor(name)) {
+      std::optional<DType> d = dtypeFromType(c.logicalElementType(t));
+      if (!d)
+        return {};
+      operands.push_back({*d, cast<ShapedType>(t.getType()).getRank()
+                                  ? PromotionPriority::Tensor
+                                  : PromotionPriority::ZeroDim});
+      continue;
+    }
+    Attribute a = c.value(name);
+    if (isa_and_nonnull<BoolAttr>(a))
+      operands.push_back({DType::Bool, PromotionPriority::Scalar});
+    else if (isa_and_nonnull<IntegerAttr>(a))
+      operands.push_back({DType::I64, PromotionPriority::Scalar});
+    else if (isa_and_nonnull<FloatAttr>(a))
+      operands.push_back({DType::F64, PromotionPriority::Scalar});
+    else
+      return {};
+  }
+  return typeFromDType(c.op->getContext(), resultType(operands));
+}
+
+using PredicateFn = Value (*)(OpBuilder &, Location, Value, Value, bool);
+
+/// `fn(lhs, rhs)` (an i1) over operands converted to `operandType`
+/// (default: their promoted type); the result is the op's (bool) type.
+static FailureOr<SmallVector<Value>>
+lowerTruth(LoweringCall &c, ArrayRef<StringRef> names, PredicateFn fn,
+           Type operandType = {}) {
+  RankedTensorType type = c.logicalResultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  Type promoted = operandType ? operandType : promotedType(c, names);
+  if (!promoted)
+    return c.fail("an operand has no known dtype");
+  SmallVector<Value> inputs;
+  SmallVector<std::optional<double>> scalars;
+  for (StringRef name : names) {
+    FailureOr<Operand> o = operandOf(c, name);
+    if (failed(o))
+      return c.fail("an operand is neither a tensor nor a number");
+    if (o->tensor)
+      inputs.push_back(o->tensor);
+    scalars.push_back(o->tensor ? std::nullopt
+                                : std::optional<double>(o->scalar));
+  }
+  bool uns = isUnsignedElement(promoted) || promoted.isInteger(1);
+  Type compute = computeType(promoted);
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, inputs,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        SmallVector<Value> v;
+        unsigned next = 0;
+        for (const std::optional<double> &s : scalars)
+          v.push_back(s ? scalarConstant(b, loc, compute, *s) : a[next++]);
+        return fn(b, loc, v[0], v.size() > 1 ? v[1] : v[0], uns);
+      },
+      c.logicalElementTypes(inputs), promoted);
+  return SmallVector<Value>{r};
+}
+
+template <arith::CmpFPredicate F, arith::CmpIPredicate S,
+          arith::CmpIPredicate U>
+static Value compare(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  if (isFloat(x))
+    return arith::CmpFOp::create(b, loc, F, x, y);
+  return arith::CmpIOp::create(b, loc, uns ? U : S, x, y);
+}
+
+/// x != 0 (NaN is true, as bool(NaN) is in torch).
+static Value truth(OpBuilder &b, Location loc, Value x) {
+  if (isFloat(x))
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                 cst(b, loc, x, 0.0));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                               cst(b, loc, x, 0.0));
+}
+static Value logicalAnd(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::AndIOp::create(b, loc, truth(b, loc, x), truth(b, loc, y));
+}
+static Value logicalOr(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::OrIOp::create(b, loc, truth(b, loc, x), truth(b, loc, y));
+}
+static Value logicalXor(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return arith::XOrIOp::create(b, loc, truth(b, loc, x), truth(b, loc, y));
+}
+static Value logicalNot(OpBuilder &b, Location loc, Value x, Value, bool) {
+  Value t = truth(b, loc, x);
+  return arith::XOrIOp::create(b, loc, t, scalarConstant(b, loc, t.getType(), 1));
+}
+static Value isNan(OpBuilder &b, Location loc, Value x, Value, bool) {
+  if (!isFloat(x))
+    return scalarConstant(b, loc, b.getI1Type(), 0);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+static Value isInf(OpBuilder &b, Location loc, Value x, Value, bool) {
+  if (!isFloat(x))
+    return scalarConstant(b, loc, b.getI1Type(), 0);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                               math::AbsFOp::create(b, loc, x),
+                               cst(b, loc, x, INFINITY));
+}
+static Value isFinite(OpBuilder &b, Location loc, Value x, Value, bool) {
+  if (!isFloat(x))
+    return scalarConstant(b, loc, b.getI1Type(), 1);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                               math::AbsFOp::create(b, loc, x),
+                               cst(b, loc, x, INFINITY));
+}
+
+/// where(condition, input, other) and masked_fill(input, mask, value): a
+/// select over operands converted to the result type.
+static FailureOr<SmallVector<Value>> lowerSelect(LoweringCall &c,
+                                                 StringRef cond, StringRef a,
+                                                 StringRef b) {
+  RankedTensorType type = c.logicalResultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  FailureOr<Operand> oc = operandOf(c, cond), oa = operandOf(c, a),
+                     ob = operandOf(c, b);
+  if (failed(oc) || failed(oa) || failed(ob) || !oc->tensor)
+    return c.fail("an operand is neither a tensor nor a number");
+  SmallVector<Value> inputs{oc->tensor};
+  for (const Operand &o : {*oa, *ob})
+    if (o.tensor)
+      inputs.push_back(o.tensor);
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, inputs,
+      [&](OpBuilder &bb, Location loc, ValueRange v) {
+        Type et = computeType(type.getElementType());
+        unsigned next = 1;
+        Value x = oa->tensor ? v[next++] : scalarConstant(bb, loc, et, oa->scalar);
+        Value y = ob->tensor ? v[next++] : scalarConstant(bb, loc, et, ob->scalar);
+        return arith::SelectOp::create(bb, loc, truth(bb, loc, v[0]), x, y)
+            .getResult();
+      },
+      c.logicalElementTypes(inputs));
+  return SmallVector<Value>{r};
+}
+
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
 #define U(NAME, BODY)                                                          \
   t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
@@ -573,6 +748,80 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
       return FailureOr<SmallVector<Value>>(
           c.fail("only eval mode (training=False) can be compiled"));
     return lowerUnary(c, rreluBody);
+  };
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  t["torch.eq"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::OEQ, IP::eq, IP::eq>);
+  };
+  t["torch.ne"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::UNE, IP::ne, IP::ne>);
+  };
+  t["torch.lt"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::OLT, IP::slt, IP::ult>);
+  };
+  t["torch.le"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::OLE, IP::sle, IP::ule>);
+  };
+  t["torch.gt"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::OGT, IP::sgt, IP::ugt>);
+  };
+  t["torch.ge"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"},
+                      compare<FP::OGE, IP::sge, IP::uge>);
+  };
+  t["torch.logical_and"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"}, logicalAnd);
+  };
+  t["torch.logical_or"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"}, logicalOr);
+  };
+  t["torch.logical_xor"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input", "other"}, logicalXor);
+  };
+  t["torch.logical_not"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input"}, logicalNot);
+  };
+  t["torch.isnan"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input"}, isNan);
+  };
+  t["torch.isinf"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input"}, isInf);
+  };
+  t["torch.isfinite"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input"}, isFinite);
+  };
+  t["torch.where"] = [](LoweringCall &c) {
+    return lowerSelect(c, "condition", "input", "other");
+  };
+  t["Tensor.masked_fill"] = [](LoweringCall &c) {
+    return lowerSelect(c, "mask", "value", "input");
+  };
+  t["torch.maximum"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", maxv);
+  };
+  t["torch.minimum"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", minv);
+  };
+  t["torch.fmax"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", fmaxFn);
+  };
+  t["torch.fmin"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", fminFn);
+  };
+  t["torch.bitwise_and"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", bitAnd);
+  };
+  t["torch.bitwise_or"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", bitOr);
+  };
+  t["torch.bitwise_xor"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", bitXor);
   };
   t["torch.atan2"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", atan2Fn, false,

@@ -149,13 +149,16 @@ Value castScalar(OpBuilder &b, Location loc, Value v, Type to,
 /// `computeType` of the result's element type and returns a value of that
 /// type. `inputTypes`, when given, are the inputs' traced element types
 /// (needed for uint8 inputs; default: their storage element types).
+/// `operandType`, when given, is the type the inputs are converted to
+/// instead (comparisons compute in the promoted type, not in bool).
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarFn fn,
-                       ArrayRef<Type> inputTypes = {});
+                       ArrayRef<Type> inputTypes = {}, Type operandType = {});
 /// The same with the inputs' indexing maps given.
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ArrayRef<AffineMap> maps,
-                       ScalarFn fn, ArrayRef<Type> inputTypes = {});
+                       ScalarFn fn, ArrayRef<Type> inputTypes = {},
+                       Type operandType = {});
 /// `tensor.empty` filled with `v`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
 /// A reduction of `input` over `dims` with `combine`, starting from `init`;
