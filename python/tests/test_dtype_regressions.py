@@ -84,8 +84,6 @@ CASES = {
 
 # Compiled-path gaps, said plainly (the conformance table has them all).
 CPU_GAPS = {
-    "comparison gives bool": "comparisons have no lowering yet",
-    "int % int takes the divisor's sign": "remainder has no lowering yet",
     "clamp with a tensor min": "clamp's lowering takes number bounds only",
     "sum with dtype=": "the sum lowering refuses dtype=",
 }

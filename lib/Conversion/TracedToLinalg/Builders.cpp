@@ -2,6 +2,8 @@
 
 #include "Lowering.h"
 
+#include <cmath>
+
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -124,11 +126,26 @@ Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to,
   }
   unsigned tw = to.getIntOrFloatBitWidth();
   if (fromF) {
-    // Through i64: -1.0 becomes 255 as uint8, as torch gives on x86.
-    if (tw == 64)
-      return arith::FPToSIOp::create(b, loc, to, v);
-    Value wide = arith::FPToSIOp::create(b, loc, b.getI64Type(), v);
-    return arith::TruncIOp::create(b, loc, to, wide);
+    // As torch's C casts compile on x86: int64 converts directly, narrower
+    // types through int32 (so -1.0 becomes 255 as uint8), and NaN or an
+    // out-of-range value gives the minimum of that width (the hardware's
+    // "integer indefinite"; fptosi alone would make it poison).
+    unsigned via = tw == 64 ? 64 : 32;
+    Type viaType = b.getIntegerType(via);
+    double limit = std::ldexp(1.0, via - 1);
+    Value lo = scalarConstant(b, loc, from, -limit),
+          hi = scalarConstant(b, loc, from, limit);
+    Value inRange = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v, lo),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v, hi));
+    Value safe = arith::SelectOp::create(
+        b, loc, inRange, v, scalarConstant(b, loc, from, 0.0));
+    Value wide = arith::FPToSIOp::create(b, loc, viaType, safe);
+    Value indefinite = arith::ConstantOp::create(
+        b, loc, viaType, b.getIntegerAttr(viaType, APInt::getSignedMinValue(via)));
+    wide = arith::SelectOp::create(b, loc, inRange, wide, indefinite);
+    return tw == via ? wide : arith::TruncIOp::create(b, loc, to, wide).getResult();
   }
   unsigned fw = from.getIntOrFloatBitWidth();
   if (fw < tw)

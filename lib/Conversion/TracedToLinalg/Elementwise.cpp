@@ -396,9 +396,6 @@ static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y,
     return intDiv(b, loc, x, y, uns, /*floor=*/false);
   return math::TruncOp::create(b, loc, div(b, loc, x, y));
 }
-static Value pow(OpBuilder &b, Location loc, Value x, Value y, bool) {
-  return math::PowFOp::create(b, loc, x, y);
-}
 
 static FailureOr<SmallVector<Value>> lowerDiv(LoweringCall &c) {
   Attribute mode = c.value("rounding_mode");
@@ -685,6 +682,180 @@ static FailureOr<SmallVector<Value>> lowerSelect(LoweringCall &c,
   return SmallVector<Value>{r};
 }
 
+//===----------------------------------------------------------------------===//
+// Casts, fills, rounding, remainders and integer powers
+//===----------------------------------------------------------------------===//
+
+/// A cast: the input converted to the result's element type (buildElementwise
+/// converts from the traced input type; floats reach integers through i64,
+/// as on x86).
+static Value castBody(OpBuilder &, Location, Value x, const LoweringCall &) {
+  return x;
+}
+
+/// zeros_like / ones_like / full_like: a filled tensor of the result type.
+static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
+                                                   std::optional<double> v) {
+  RankedTensorType type = c.logicalResultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  if (!v) {
+    v = c.getFloat("fill_value");
+    if (!v)
+      return c.fail("'fill_value' must be a number");
+  }
+  // A traced-type fill, stored like every result (bool as a byte).
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, {},
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        return scalarConstant(b, loc, computeType(type.getElementType()), *v);
+      });
+  return SmallVector<Value>{r};
+}
+
+/// floor, ceil, round (half to even), trunc: integers pass unchanged.
+static Value floorBody(OpBuilder &b, Location loc, Value x,
+                       const LoweringCall &) {
+  return isFloat(x) ? math::FloorOp::create(b, loc, x).getResult() : x;
+}
+static Value ceilBody(OpBuilder &b, Location loc, Value x,
+                      const LoweringCall &) {
+  return isFloat(x) ? math::CeilOp::create(b, loc, x).getResult() : x;
+}
+static Value roundBody(OpBuilder &b, Location loc, Value x,
+                       const LoweringCall &) {
+  return isFloat(x) ? math::RoundEvenOp::create(b, loc, x).getResult() : x;
+}
+static Value truncBody(OpBuilder &b, Location loc, Value x,
+                       const LoweringCall &) {
+  return isFloat(x) ? math::TruncOp::create(b, loc, x).getResult() : x;
+}
+/// sign: -1, 0 or 1 (0 for NaN, as torch's).
+static Value signBody(OpBuilder &b, Location loc, Value x,
+                      const LoweringCall &c) {
+  if (isBool(x))
+    return x;
+  Value zero = cst(b, loc, x, 0.0), one = cst(b, loc, x, 1.0),
+        minusOne = cst(b, loc, x, -1.0);
+  Value pos, neg;
+  if (isFloat(x)) {
+    pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  } else {
+    bool uns = isUnsignedCall(c);
+    pos = arith::CmpIOp::create(
+        b, loc, uns ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt, x,
+        zero);
+    neg = arith::CmpIOp::create(
+        b, loc, uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, x,
+        zero);
+  }
+  return arith::SelectOp::create(
+      b, loc, pos, one, arith::SelectOp::create(b, loc, neg, minusOne, zero));
+}
+static Value squareBody(OpBuilder &b, Location loc, Value x,
+                        const LoweringCall &) {
+  return mul(b, loc, x, x);
+}
+
+/// Python's `%`: the remainder takes the divisor's sign (C's fmod: the
+/// dividend's). Integer division by zero gives 0 here, where torch raises.
+static Value remainderOf(OpBuilder &b, Location loc, Value x, Value y,
+                         bool uns, bool pythonSign) {
+  if (isFloat(x)) {
+    Value r = arith::RemFOp::create(b, loc, x, y);
+    if (!pythonSign)
+      return r;
+    Value zero = cst(b, loc, x, 0.0);
+    Value rNonzero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
+    Value signsDiffer = arith::XOrIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero));
+    Value adjust = arith::AndIOp::create(b, loc, rNonzero, signsDiffer);
+    return arith::SelectOp::create(b, loc, adjust,
+                                   arith::AddFOp::create(b, loc, r, y), r);
+  }
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+  if (uns || isBool(x)) {
+    Value r = arith::RemUIOp::create(b, loc, x, safe);
+    return arith::SelectOp::create(b, loc, isZero, zero, r);
+  }
+  // x % -1 is 0 (and avoids the MIN % -1 trap).
+  Value minusOne = scalarConstant(b, loc, t, -1);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, safe, minusOne);
+  safe = arith::SelectOp::create(b, loc, isMinusOne, one, safe);
+  Value r = arith::RemSIOp::create(b, loc, x, safe);
+  if (pythonSign) {
+    Value rNonzero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value signsDiffer = arith::XOrIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero));
+    Value adjust = arith::AndIOp::create(b, loc, rNonzero, signsDiffer);
+    r = arith::SelectOp::create(b, loc, adjust,
+                                arith::AddIOp::create(b, loc, r, y), r);
+  }
+  return arith::SelectOp::create(b, loc, isZero, zero, r);
+}
+static Value remainderFn(OpBuilder &b, Location loc, Value x, Value y,
+                         bool uns) {
+  return remainderOf(b, loc, x, y, uns, /*pythonSign=*/true);
+}
+static Value fmodFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  return remainderOf(b, loc, x, y, uns, /*pythonSign=*/false);
+}
+
+/// pow: math.powf for floats; integers by squaring, one step per bit of
+/// the exponent's width (unrolled), with negative exponents giving 0 (or
+/// +-1 for a base of +-1), as torch's integer pow does.
+static Value intPow(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value result = one, base = x, e = y;
+  // 64 squaring steps cover every exponent of every integer width.
+  for (int i = 0; i < 64; ++i) {
+    Value bit = arith::AndIOp::create(b, loc, e, one);
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit, zero);
+    result = arith::SelectOp::create(
+        b, loc, odd, arith::MulIOp::create(b, loc, result, base), result);
+    base = arith::MulIOp::create(b, loc, base, base);
+    e = arith::ShRUIOp::create(b, loc, e, one);
+    if (t.getIntOrFloatBitWidth() <= static_cast<unsigned>(i + 1))
+      break;
+  }
+  // Negative exponents: 1 for base 1, +-1 for base -1, else 0.
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+  Value minusOne = scalarConstant(b, loc, t, -1);
+  Value baseOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, one);
+  Value baseMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, minusOne);
+  Value oddExp = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, arith::AndIOp::create(b, loc, y, one),
+      zero);
+  Value negResult = arith::SelectOp::create(
+      b, loc, baseOne, one,
+      arith::SelectOp::create(
+          b, loc, baseMinusOne,
+          arith::SelectOp::create(b, loc, oddExp, minusOne, one), zero));
+  return arith::SelectOp::create(b, loc, negative, negResult, result);
+}
+static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  if (isFloat(x))
+    return math::PowFOp::create(b, loc, x, y);
+  if (isBool(x)) // bool ** n: and over a nonzero exponent
+    return arith::OrIOp::create(
+        b, loc, x,
+        arith::XOrIOp::create(b, loc, y, scalarConstant(b, loc, y.getType(), 1)));
+  return intPow(b, loc, x, y);
+}
+
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
 #define U(NAME, BODY)                                                          \
   t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
@@ -885,6 +1056,52 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerBinary(c, "input", "other", floorDiv, /*swap=*/true);
   };
   t["torch.pow"] = [](LoweringCall &c) {
-    return lowerBinary(c, "input", "exponent", pow, false, /*floatOnly=*/true);
+    return lowerBinary(c, "input", "exponent", powFn);
+  };
+  t["Tensor.__rpow__"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", powFn, /*swap=*/true);
+  };
+  t["torch.remainder"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", remainderFn);
+  };
+  t["Tensor.__rmod__"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", remainderFn, /*swap=*/true);
+  };
+  t["torch.fmod"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", fmodFn);
+  };
+  // Casts.
+  for (const char *name :
+       {"Tensor.to", "Tensor.type_as", "Tensor.float", "Tensor.double",
+        "Tensor.half", "Tensor.bfloat16", "Tensor.long", "Tensor.int",
+        "Tensor.short", "Tensor.char", "Tensor.byte", "Tensor.bool"})
+    t[name] = [](LoweringCall &c) {
+      return lowerUnary(c, castBody, /*floatOnly=*/false);
+    };
+  t["torch.zeros_like"] = [](LoweringCall &c) { return lowerFillLike(c, 0.0); };
+  t["torch.ones_like"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
+  t["torch.full_like"] = [](LoweringCall &c) {
+    return lowerFillLike(c, std::nullopt);
+  };
+  t["torch.floor"] = [](LoweringCall &c) {
+    return lowerUnary(c, floorBody, /*floatOnly=*/false);
+  };
+  t["torch.ceil"] = [](LoweringCall &c) {
+    return lowerUnary(c, ceilBody, /*floatOnly=*/false);
+  };
+  t["torch.trunc"] = [](LoweringCall &c) {
+    return lowerUnary(c, truncBody, /*floatOnly=*/false);
+  };
+  t["torch.round"] = [](LoweringCall &c) {
+    if (c.getInt("decimals").value_or(1) != 0)
+      return FailureOr<SmallVector<Value>>(
+          c.fail("only decimals=0 is supported"));
+    return lowerUnary(c, roundBody, /*floatOnly=*/false);
+  };
+  t["torch.sign"] = [](LoweringCall &c) {
+    return lowerUnary(c, signBody, /*floatOnly=*/false);
+  };
+  t["torch.square"] = [](LoweringCall &c) {
+    return lowerUnary(c, squareBody, /*floatOnly=*/false);
   };
 }
