@@ -108,7 +108,10 @@ Value lowering::castScalar(OpBuilder &b, Location loc, Value v, Type to,
     return v;
   auto fromF = dyn_cast<FloatType>(from), toF = dyn_cast<FloatType>(to);
   if (fromF && toF) {
-    if (fromF.getWidth() == toF.getWidth()) // f16 <-> bf16
+    // f16 <-> bf16, and f64 to f16/bf16 through f32: torch's Half and
+    // BFloat16 convert from float (and the JIT has no f64-to-half libcall).
+    if (fromF.getWidth() == toF.getWidth() ||
+        (fromF.getWidth() == 64 && toF.getWidth() == 16))
       return castScalar(b, loc, castScalar(b, loc, v, b.getF32Type()), to);
     return fromF.getWidth() < toF.getWidth()
                ? arith::ExtFOp::create(b, loc, to, v).getResult()
@@ -202,9 +205,19 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
           Value v = a;
           if (in.isInteger(1)) // stored as i8
             v = castScalar(nb, nloc, v, in);
+          // An operand of another dtype is first converted to the dtype the
+          // op computes in, as torch converts it: a float16 or int value
+          // joining bfloat16 is rounded to bfloat16 before the f32 compute.
+          Type target = operandType ? operandType : resultType.getElementType();
+          bool fromUnsigned = isUnsignedElement(in);
+          if (in != target && isa<FloatType>(target) &&
+              target.getIntOrFloatBitWidth() == 16) {
+            v = castScalar(nb, nloc, v, target, fromUnsigned);
+            fromUnsigned = false;
+          }
           converted.push_back(castScalar(
               nb, nloc, v, operandType ? computeType(operandType) : compute,
-              isUnsignedElement(in)));
+              fromUnsigned));
         }
         // Back to storage: f16 rounded once, bool as a 0/1 byte.
         Value r = castScalar(nb, nloc, fn(nb, nloc, converted), compute);
