@@ -26,13 +26,6 @@ KNOWN_FAILURES = {
     ("torch.matmul", "cpu"): (r"^int64$", "integer contractions are not lowered"),
     ("torch.clamp", "cpu"): (r"^(tensor min|tensor min max|int tensor bounds)$",
                              "the clamp lowering takes number bounds only"),
-    ("torch.mean", "cpu"): (r"^int dtype=$", "dtype= is not lowered"),
-    ("torch.sum", "cpu"): (r"^dtype ", "dtype= is not lowered"),
-    ("torch.nn.functional.softmax", "cpu"): (
-        r"^(torch\.(float16|bfloat16)|dtype f64)",
-        "the softmax lowering takes f32 and f64, and no dtype="),
-    ("torch.nn.functional.log_softmax", "cpu"): (
-        r"^torch\.(float16|bfloat16)", "the softmax lowering takes f32 and f64"),
     ("torch.round", "cpu"): (r"decimals$", "round(decimals=) is not lowered"),
 }
 

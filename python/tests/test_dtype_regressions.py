@@ -85,7 +85,6 @@ CASES = {
 # Compiled-path gaps, said plainly (the conformance table has them all).
 CPU_GAPS = {
     "clamp with a tensor min": "clamp's lowering takes number bounds only",
-    "sum with dtype=": "the sum lowering refuses dtype=",
 }
 
 

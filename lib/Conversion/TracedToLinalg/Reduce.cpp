@@ -13,8 +13,8 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   std::optional<bool> keepdim = c.getBool("keepdim");
   if (!type || !x || !staticTensorType(x) || !keepdim)
     return c.fail("expected a static input and a constant keepdim");
-  if (!c.isNone("dtype"))
-    return c.fail("dtype= is not supported");
+  // (dtype= is the result's element type: the input is converted to it
+  // elementwise below, as torch converts before reducing.)
   auto xType = cast<RankedTensorType>(x.getType());
   RankedTensorType logical = c.logicalResultType();
   Type resultElement = logical.getElementType();
@@ -82,13 +82,26 @@ static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
   std::optional<int64_t> dim = c.getInt("dim");
   if (!type || !x || !dim)
     return c.fail("expected a static input and a constant dim");
-  if (!c.isNone("dtype"))
-    return c.fail("dtype= is not supported");
-  if (!isa<FloatType>(type.getElementType()))
-    return c.fail("only floating-point inputs are supported");
+  RankedTensorType logical = c.logicalResultType();
+  Type resultElement = logical.getElementType();
+  if (!isa<FloatType>(resultElement))
+    return c.fail("only floating-point results are supported");
+  // Computed in f32 for float16/bfloat16 (rounded once at the end), after
+  // the conversion to dtype= when one is given.
+  OpBuilder &b = c.rewriter;
+  Type compute = computeType(resultElement);
+  auto identity = [](OpBuilder &, Location, ValueRange a) { return a[0]; };
+  auto xType = cast<RankedTensorType>(x.getType());
+  Value x2 = x;
+  if (xType.getElementType() != compute || c.logicalElementType(x) != compute)
+    x2 = buildElementwise(b, c.loc,
+                          RankedTensorType::get(xType.getShape(), compute), x,
+                          identity, c.logicalElementTypes(x));
   bool log = c.target() == "torch.nn.functional.log_softmax";
-  return SmallVector<Value>{
-      buildSoftmax(c.rewriter, c.loc, x, *dim, log)};
+  Value r = buildSoftmax(b, c.loc, x2, *dim, log);
+  if (compute != resultElement)
+    r = buildElementwise(b, c.loc, logical, r, identity);
+  return SmallVector<Value>{r};
 }
 
 void lowering::populateReduceLowerings(LoweringTable &t) {

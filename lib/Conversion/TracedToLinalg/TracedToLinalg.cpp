@@ -193,6 +193,9 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
       set.insert(entry.getKey());
     set.insert("torch.sum");
     set.insert("torch.mean");
+    // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
+    set.insert("torch.nn.functional.softmax");
+    set.insert("torch.nn.functional.log_softmax");
     return set;
   }();
   return names;
