@@ -24,8 +24,6 @@ KNOWN_FAILURES = {
         "advanced indexing (tensor indices) has no lowering"),
     ("torch.bmm", "cpu"): (r"^int32$", "integer contractions are not lowered"),
     ("torch.matmul", "cpu"): (r"^int64$", "integer contractions are not lowered"),
-    ("torch.clamp", "cpu"): (r"^(tensor min|tensor min max|int tensor bounds)$",
-                             "the clamp lowering takes number bounds only"),
     ("torch.round", "cpu"): (r"decimals$", "round(decimals=) is not lowered"),
 }
 

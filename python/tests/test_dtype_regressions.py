@@ -82,20 +82,10 @@ CASES = {
     "empty tensor": (lambda a: a + 1, [torch.zeros(0, 3)]),
 }
 
-# Compiled-path gaps, said plainly (the conformance table has them all).
-CPU_GAPS = {
-    "clamp with a tensor min": "clamp's lowering takes number bounds only",
-}
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("path", ["interp", "cpu"])
 def test_regression(name, path):
     fn, inputs = CASES[name]
-    if path == "cpu" and name in CPU_GAPS:
-        with pytest.raises(traced.Error):
-            _check(fn, *inputs, path=path)
-        return
     _check(fn, *inputs, path=path)
 
 

@@ -232,7 +232,54 @@ UNARY(clampBody, {
 })
 #undef UNARY
 
+/// clamp with a tensor bound: min(max(x, lo), hi) over the broadcast
+/// operands, converted to the result's (promoted) type; NaN propagates.
+static FailureOr<SmallVector<Value>> lowerClampTensors(LoweringCall &c) {
+  RankedTensorType type = c.logicalResultType();
+  if (!type)
+    return c.fail("the result shape is not static");
+  if (type.getElementType().isInteger(1))
+    return c.fail("element type i1 is not supported");
+  FailureOr<Operand> x = operandOf(c, "input");
+  if (failed(x) || !x->tensor)
+    return c.fail("the input is not a tensor");
+  std::optional<Operand> bounds[2];
+  const char *names[2] = {"min", "max"};
+  SmallVector<Value> inputs{x->tensor};
+  for (int i = 0; i < 2; ++i) {
+    if (c.isNone(names[i]))
+      continue;
+    FailureOr<Operand> o = operandOf(c, names[i]);
+    if (failed(o))
+      return c.fail(Twine("'") + names[i] + "' is neither a tensor nor a number");
+    bounds[i] = *o;
+    if (o->tensor)
+      inputs.push_back(o->tensor);
+  }
+  bool uns = isUnsignedElement(type.getElementType());
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, inputs,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        Type et = computeType(type.getElementType());
+        unsigned next = 1;
+        Value v = a[0];
+        for (int i = 0; i < 2; ++i) {
+          if (!bounds[i])
+            continue;
+          Value bound = bounds[i]->tensor
+                            ? a[next++]
+                            : scalarConstant(b, loc, et, bounds[i]->scalar);
+          v = i == 0 ? maxv(b, loc, v, bound, uns) : minv(b, loc, v, bound, uns);
+        }
+        return v;
+      },
+      c.logicalElementTypes(inputs));
+  return SmallVector<Value>{r};
+}
+
 static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
+  if (c.tensor("min") || c.tensor("max"))
+    return lowerClampTensors(c);
   RankedTensorType type = c.logicalResultType();
   for (StringRef bound : {"min", "max"}) {
     if (!c.isNone(bound) && !c.getFloat(bound))
