@@ -285,59 +285,79 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
   return RtValue(out);
 }
 
-FailureOr<RtValue> matmul(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+/// `lhs @ rhs` of two named tensor arguments; `ranksOk` says whether their
+/// ranks suit the op (else `expects` is reported).
+static FailureOr<RtValue>
+namedProduct(const KernelArgs &args, StringRef lhs, StringRef rhs,
+             function_ref<bool(const Tensor &, const Tensor &)> ranksOk,
+             StringRef expects) {
+  FailureOr<Tensor> a = args.tensor(lhs), b = args.tensor(rhs);
   if (failed(a) || failed(b))
     return failure();
+  if (!ranksOk(*a, *b))
+    return args.emitError() << expects;
   FailureOr<Tensor> out = matmulTensors(args, *a, *b);
   if (failed(out))
     return failure();
   return RtValue(*out);
+}
+
+/// beta * input + alpha * product (addmm, baddbmm); beta = 0 ignores the
+/// input entirely, NaNs included, as torch does.
+static FailureOr<RtValue> scaledSum(const KernelArgs &args,
+                                    const Tensor &input, const Tensor &prod) {
+  FailureOr<double> beta = args.getFloat("beta"),
+                    alpha = args.getFloat("alpha");
+  if (failed(beta) || failed(alpha))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShape(input.shape(), prod.shape());
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != prod.shape())
+    return args.emitError() << "'input' does not broadcast to the product's "
+                               "shape";
+  Tensor bias = broadcastTo(input.to(prod.dtype()), prod.shape());
+  Tensor out(prod.dtype(), prod.shape());
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
+    out.setDouble(i, add + *alpha * prod.getDouble(i));
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> matmul(const KernelArgs &args) {
+  return namedProduct(
+      args, "input", "other", [](const Tensor &, const Tensor &) { return true; },
+      "");
 }
 
 FailureOr<RtValue> bmm(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("mat2");
-  if (failed(a) || failed(b))
-    return failure();
-  if (a->rank() != 3 || b->rank() != 3 || a->dim(0) != b->dim(0))
-    return args.emitError() << "bmm expects 3-D tensors with equal batches";
-  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
-  if (failed(out))
-    return failure();
-  return RtValue(*out);
+  return namedProduct(
+      args, "input", "mat2",
+      [](const Tensor &a, const Tensor &b) {
+        return a.rank() == 3 && b.rank() == 3 && a.dim(0) == b.dim(0);
+      },
+      "bmm expects 3-D tensors with equal batches");
 }
 
 FailureOr<RtValue> mm(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("mat2");
-  if (failed(a) || failed(b))
-    return failure();
-  if (a->rank() != 2 || b->rank() != 2)
-    return args.emitError() << "mm expects 2-D tensors";
-  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
-  if (failed(out))
-    return failure();
-  return RtValue(*out);
+  return namedProduct(
+      args, "input", "mat2",
+      [](const Tensor &a, const Tensor &b) {
+        return a.rank() == 2 && b.rank() == 2;
+      },
+      "mm expects 2-D tensors");
 }
 
 FailureOr<RtValue> baddbmm(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
                     b = args.tensor("batch2");
-  FailureOr<double> beta = args.getFloat("beta"),
-                    alpha = args.getFloat("alpha");
-  if (failed(input) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+  if (failed(input) || failed(a) || failed(b))
     return failure();
   FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
   if (failed(prod))
     return failure();
-  Tensor bias = broadcastTo(input->to(prod->dtype()), prod->shape());
-  Tensor out(prod->dtype(), prod->shape());
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    // beta = 0 ignores the input entirely (NaNs included), as torch does.
-    double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
-    out.setDouble(i, add + *alpha * prod->getDouble(i));
-  }
-  out.roundToDType();
-  return RtValue(out);
+  return scaledSum(args, *input, *prod);
 }
 
 } // namespace mlir::traced::kernels
@@ -605,52 +625,32 @@ namespace mlir::traced::kernels {
 FailureOr<RtValue> addmm(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("mat1"),
                     b = args.tensor("mat2");
-  FailureOr<double> beta = args.getFloat("beta"),
-                    alpha = args.getFloat("alpha");
-  if (failed(input) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+  if (failed(input) || failed(a) || failed(b))
     return failure();
   if (a->rank() != 2 || b->rank() != 2)
     return args.emitError() << "addmm expects 2-D matrices";
   FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
   if (failed(prod))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShape(input->shape(), prod->shape());
-  if (failed(shape) || ArrayRef<int64_t>(*shape) != prod->shape())
-    return args.emitError() << "'input' does not broadcast to the product's "
-                               "shape";
-  Tensor bias = broadcastTo(input->to(prod->dtype()), prod->shape());
-  Tensor out(prod->dtype(), prod->shape());
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
-    out.setDouble(i, add + *alpha * prod->getDouble(i));
-  }
-  out.roundToDType();
-  return RtValue(out);
+  return scaledSum(args, *input, *prod);
 }
 
 FailureOr<RtValue> mv(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input"), v = args.tensor("vec");
-  if (failed(a) || failed(v))
-    return failure();
-  if (a->rank() != 2 || v->rank() != 1)
-    return args.emitError() << "mv expects a matrix and a vector";
-  FailureOr<Tensor> out = matmulTensors(args, *a, *v);
-  if (failed(out))
-    return failure();
-  return RtValue(*out);
+  return namedProduct(
+      args, "input", "vec",
+      [](const Tensor &a, const Tensor &v) {
+        return a.rank() == 2 && v.rank() == 1;
+      },
+      "mv expects a matrix and a vector");
 }
 
 FailureOr<RtValue> dot(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
-  if (failed(a) || failed(b))
-    return failure();
-  if (a->rank() != 1 || b->rank() != 1 || a->dim(0) != b->dim(0))
-    return args.emitError() << "dot expects two 1-D tensors of one size";
-  FailureOr<Tensor> out = matmulTensors(args, *a, *b);
-  if (failed(out))
-    return failure();
-  return RtValue(*out);
+  return namedProduct(
+      args, "input", "other",
+      [](const Tensor &a, const Tensor &b) {
+        return a.rank() == 1 && b.rank() == 1 && a.dim(0) == b.dim(0);
+      },
+      "dot expects two 1-D tensors of one size");
 }
 
 FailureOr<RtValue> outer(const KernelArgs &args) {

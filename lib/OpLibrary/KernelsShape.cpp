@@ -1,6 +1,7 @@
 //===- KernelsShape.cpp - reshapes, permutations, indexing, concatenation -===//
 
 #include "Kernels.h"
+#include "ResultRules.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
 #include <cstring>
@@ -1312,35 +1313,13 @@ FailureOr<RtValue> movedim(const KernelArgs &args) {
                                   dst = args.getInts("destination");
   if (failed(in) || failed(src) || failed(dst))
     return failure();
-  int64_t rank = in->rank();
-  if (src->size() != dst->size())
-    return args.emitError() << "movedim: source and destination must have "
-                               "the same number of dims";
-  SmallVector<int64_t> perm(rank, -1);
-  SmallVector<bool> used(rank, false);
-  for (auto [s, t] : llvm::zip(*src, *dst)) {
-    FailureOr<int64_t> a = normalizeDim(args, s, std::max<int64_t>(rank, 1)),
-                       b = normalizeDim(args, t, std::max<int64_t>(rank, 1));
-    if (failed(a) || failed(b))
-      return failure();
-    if (rank == 0)
-      continue;
-    if (perm[*b] != -1 || used[*a])
-      return args.emitError() << "movedim: repeated dim";
-    perm[*b] = *a;
-    used[*a] = true;
-  }
-  int64_t next = 0;
-  for (int64_t &p : perm) {
-    if (p != -1)
-      continue;
-    while (used[next])
-      ++next;
-    p = next;
-    used[next] = true;
-  }
+  std::string error;
+  FailureOr<SmallVector<int64_t>> perm =
+      movedimPermutation(*src, *dst, in->rank(), error);
+  if (failed(perm))
+    return args.emitError() << "movedim: " << error;
   SmallVector<int64_t> xs = in->strides(), shape, strides;
-  for (int64_t p : perm) {
+  for (int64_t p : *perm) {
     shape.push_back(in->dim(p));
     strides.push_back(xs[p]);
   }

@@ -648,35 +648,13 @@ LogicalResult movedim(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                       dst = call.getInts("destination");
   if (!input || !src || !dst)
     return h.unknown();
-  int64_t rank = input.getRank();
-  if (src->size() != dst->size())
-    return call.emitError() << "source and destination must have the same "
-                               "number of dims";
-  if (rank == 0)
-    return h.result(input);
-  SmallVector<int64_t> perm(rank, -1);
-  SmallVector<bool> used(rank, false);
-  for (auto [s, t] : llvm::zip(*src, *dst)) {
-    FailureOr<int64_t> a = h.dim(s, rank, "source"),
-                       b = h.dim(t, rank, "destination");
-    if (failed(a) || failed(b))
-      return failure();
-    if (perm[*b] != -1 || used[*a])
-      return call.emitError() << "repeated dim";
-    perm[*b] = *a;
-    used[*a] = true;
-  }
-  int64_t next = 0;
-  for (int64_t &p : perm) {
-    if (p != -1)
-      continue;
-    while (used[next])
-      ++next;
-    p = next;
-    used[next] = true;
-  }
+  std::string error;
+  FailureOr<SmallVector<int64_t>> perm =
+      movedimPermutation(*src, *dst, input.getRank(), error);
+  if (failed(perm))
+    return call.emitError() << error;
   SmallVector<int64_t> shape;
-  for (int64_t p : perm)
+  for (int64_t p : *perm)
     shape.push_back(input.getDimSize(p));
   return h.result(shape, input.getElementType());
 }
@@ -2036,4 +2014,43 @@ traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
         plan.outputLabels.push_back(label);
   }
   return plan;
+}
+
+FailureOr<SmallVector<int64_t>>
+traced::movedimPermutation(ArrayRef<int64_t> source,
+                           ArrayRef<int64_t> destination, int64_t rank,
+                           std::string &error) {
+  if (source.size() != destination.size()) {
+    error = "source and destination must have the same number of dims";
+    return failure();
+  }
+  int64_t dims = std::max<int64_t>(rank, 1);
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [s, t] : llvm::zip(source, destination)) {
+    int64_t a = s < 0 ? s + dims : s, b = t < 0 ? t + dims : t;
+    if (a < 0 || a >= dims || b < 0 || b >= dims) {
+      error = "dim " + std::to_string(a < 0 || a >= dims ? s : t) +
+              " is out of range for a tensor of rank " + std::to_string(dims);
+      return failure();
+    }
+    if (rank == 0)
+      continue;
+    if (perm[b] != -1 || used[a]) {
+      error = "repeated dim";
+      return failure();
+    }
+    perm[b] = a;
+    used[a] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p != -1)
+      continue;
+    while (used[next])
+      ++next;
+    p = next;
+    used[next] = true;
+  }
+  return perm;
 }

@@ -5,6 +5,17 @@ import torch.nn.functional as F
 import torchvision
 
 
+class Call(nn.Module):
+    """A module whose forward calls `fn` on its inputs: one op under test."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
 class SimpleModule(nn.Module):
     """Seed 000's SimpleModule, in PyTorch."""
 

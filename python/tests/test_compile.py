@@ -12,7 +12,7 @@ import torch.nn.functional as F
 import torchvision
 
 import traced
-from models import real_models
+from models import Call, real_models
 
 MODELS = real_models()
 
@@ -136,17 +136,8 @@ def _cases():
 CASES = _cases()
 
 
-class _Fn(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
-
-
 def _module(fn):
-    return (fn if isinstance(fn, nn.Module) else _Fn(fn)).eval()
+    return (fn if isinstance(fn, nn.Module) else Call(fn)).eval()
 
 
 def _targets(tm):

@@ -11,19 +11,12 @@ import torch
 import torch.nn.functional as F
 
 import traced
+from models import Call
 
-
-class _Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def _check(fn, *inputs, vectorize=True):
-    tm = traced.trace(_Fn(fn), *inputs)
+    tm = traced.trace(Call(fn), *inputs)
     got = traced.compile(tm, vectorize=vectorize)(*[x.numpy() for x in inputs])
     with torch.no_grad():
         expected = fn(*inputs).numpy()
@@ -38,7 +31,7 @@ def test_zero_dim_constant_operand():
 
 
 def test_zero_dim_constant_result():
-    tm = traced.trace(_Fn(lambda x: torch.tensor(5)), torch.tensor([3.0]))
+    tm = traced.trace(Call(lambda x: torch.tensor(5)), torch.tensor([3.0]))
     got = traced.compile(tm)(np.array([3.0], np.float32))
     assert got.dtype == np.int64 and got.shape == () and got == 5
 
@@ -52,7 +45,7 @@ def test_single_element_weight():
 
 def test_empty_constant_result():
     # LLVM IR translation of an empty dense_resource divided by zero.
-    tm = traced.trace(_Fn(lambda x: torch.arange(0, dtype=torch.float32)),
+    tm = traced.trace(Call(lambda x: torch.arange(0, dtype=torch.float32)),
                       torch.tensor([3.0]))
     got = traced.compile(tm)(np.array([3.0], np.float32))
     assert got.dtype == np.float32 and got.shape == (0,)

@@ -8,6 +8,7 @@ import torch
 import torch.nn.functional as F
 
 import traced
+from models import Call
 
 BOOL, U8, I8, I16, I32, I64 = (torch.bool, torch.uint8, torch.int8,
                                torch.int16, torch.int32, torch.int64)
@@ -15,14 +16,6 @@ F16, BF16, F32, F64 = torch.float16, torch.bfloat16, torch.float32, torch.float6
 ALL = [BOOL, U8, I8, I16, I32, I64, F16, BF16, F32, F64]
 INTS = [U8, I8, I16, I32, I64]
 
-
-class _Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def _rand(dtype, *shape, nonzero=False):
@@ -65,7 +58,7 @@ def _same(got, expected):
 
 
 def _check(fn, *inputs):
-    tm = traced.trace(_Fn(fn), *inputs)
+    tm = traced.trace(Call(fn), *inputs)
     with torch.no_grad():
         expected = fn(*inputs)
     for vectorize in (True, False):
@@ -124,7 +117,7 @@ def test_floor_divide_min_by_minus_one_wraps(dtype):
     x = torch.tensor([torch.iinfo(dtype).min, 7, -7], dtype=dtype)
     y = torch.tensor([-1, -1, 2], dtype=dtype)
     ones = torch.ones(3, dtype=dtype), torch.ones(3, dtype=dtype)
-    got = traced.compile(traced.trace(_Fn(lambda a, b: a // b), *ones))(x, y)
+    got = traced.compile(traced.trace(Call(lambda a, b: a // b), *ones))(x, y)
     assert got.dtype == x.numpy().dtype
     assert got.tolist() == [torch.iinfo(dtype).min, -7, -4]
 
@@ -134,7 +127,7 @@ def test_integer_division_by_zero_gives_zero():
     x = torch.tensor([5, -5, 0], dtype=I32)
     y = torch.tensor([0, 0, 0], dtype=I32)
     ones = torch.ones(3, dtype=I32), torch.ones(3, dtype=I32)
-    got = traced.compile(traced.trace(_Fn(lambda a, b: a // b), *ones))(x, y)
+    got = traced.compile(traced.trace(Call(lambda a, b: a // b), *ones))(x, y)
     assert got.tolist() == [0, 0, 0]
 
 
@@ -192,7 +185,7 @@ def test_shape_ops(dtype):
 
 def test_bfloat16_takes_raw_bits_and_floats():
     x = _rand(BF16, 3, 5)
-    c = traced.compile(traced.trace(_Fn(lambda t: t * 2), x))
+    c = traced.compile(traced.trace(Call(lambda t: t * 2), x))
     expected = x * 2
     bits = x.view(torch.int16).numpy().view(np.uint16)
     _same(c(bits), expected)
@@ -201,7 +194,7 @@ def test_bfloat16_takes_raw_bits_and_floats():
 
 def test_bool_input_is_one_byte_per_element():
     x = np.array([[True, False, True]] * 40)
-    c = traced.compile(traced.trace(_Fn(lambda t: t + t), torch.from_numpy(x)))
+    c = traced.compile(traced.trace(Call(lambda t: t + t), torch.from_numpy(x)))
     got = c(x)
     assert got.dtype == np.bool_ and got.tolist() == x.tolist()
 
@@ -212,7 +205,7 @@ def test_bool_input_is_one_byte_per_element():
 ], ids=["matmul_i32", "linear_bf16"])
 def test_unsupported_dtype_is_reported(fn, target, dtype):
     x = _rand(dtype, 4, 4)
-    tm = traced.trace(_Fn(fn), x)
+    tm = traced.trace(Call(fn), x)
     mlir = {I32: "i32", I64: "i64", BF16: "bf16"}[dtype]
     with pytest.raises(traced.Error,
                        match=rf":\d+:\d+: error: cannot lower '{target}'.*"
@@ -224,7 +217,7 @@ def test_shared_library_takes_bool_and_uint8(tmp_path):
     import ctypes
     x = torch.tensor([True, False, True, False])
     y = torch.tensor([200, 3, 255, 0], dtype=U8)
-    tm = traced.trace(_Fn(lambda a, b: a * b + b), x, y)
+    tm = traced.trace(Call(lambda a, b: a * b + b), x, y)
     lib = ctypes.CDLL(str(traced.save_library(tm, tmp_path / "libbytes.so")))
     signature = ctypes.cast(lib.traced_forward_signature, ctypes.c_char_p)
     assert (signature.value.decode()

@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import traced
+from models import Call
 from opinfo import OPS
 
 # Samples known to fail, by (entry, path) -> regex over sample names and the
@@ -35,14 +36,6 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        "torch.nn.functional.interpolate",
                        "torch.nn.functional.log_softmax"}
 
-
-class _Call(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def _numpy_dtype(dtype):
@@ -111,7 +104,7 @@ def _run_sample(sample, paths):
             return None
     result = {}
     try:
-        module = sample.fn if isinstance(sample.fn, torch.nn.Module) else _Call(sample.fn)
+        module = sample.fn if isinstance(sample.fn, torch.nn.Module) else Call(sample.fn)
         tm = traced.trace(module, *sample.inputs)
     except Exception as e:  # noqa: BLE001 - reported per sample
         return {p: f"trace: {str(e).splitlines()[0][:200]}" for p in paths}

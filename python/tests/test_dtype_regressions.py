@@ -6,15 +6,8 @@ import pytest
 import torch
 
 import traced
+from models import Call
 
-
-class _Call(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def _as_numpy(x):
@@ -26,7 +19,7 @@ def _as_numpy(x):
 def _check(fn, *inputs, path):
     with torch.no_grad():
         expected = fn(*inputs)
-    tm = traced.trace(_Call(fn), *inputs)
+    tm = traced.trace(Call(fn), *inputs)
     if path == "interp":
         got = tm.interpret(*inputs)[0]
     else:
