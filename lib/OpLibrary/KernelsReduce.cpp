@@ -33,6 +33,8 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     FailureOr<SmallVector<int64_t>> dims = args.getInts("dim", 1);
     if (failed(dims))
       return failure();
+    if (dims->empty()) // dim=[] reduces every dim, as dim=None does
+      reduced.assign(rank, true);
     for (int64_t d : *dims) {
       FailureOr<int64_t> n = normalizeDim(args, d, std::max<int64_t>(rank, 1));
       if (failed(n))

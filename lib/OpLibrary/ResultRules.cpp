@@ -1396,27 +1396,13 @@ static LogicalResult reduction(const BoundCall &call,
            << "argument 'input' of dtype " << elt
            << " needs a floating-point 'dtype=' (torch cannot infer the "
               "output dtype of a mean of integers)";
-  int64_t rank = input.getRank();
-  SmallVector<bool> reduced(rank, call.isNone("dim"));
-  if (!call.isNone("dim")) {
-    std::optional<SmallVector<int64_t>> dims = call.getInts("dim", 1);
-    if (!dims)
-      return h.unknown();
-    for (int64_t d : *dims) {
-      FailureOr<int64_t> n = h.dim(d, std::max<int64_t>(rank, 1));
-      if (failed(n))
-        return failure();
-      if (rank)
-        reduced[*n] = true;
-    }
-  }
-  SmallVector<int64_t> out;
-  for (int64_t i = 0; i < rank; ++i)
-    if (!reduced[i])
-      out.push_back(input.getDimSize(i));
-    else if (*keepdim)
-      out.push_back(1);
-  return h.result(out, elt);
+  // (dim=[] reduces every dim, as dim=None does.)
+  auto shape = reducedShape(call, input, "dim", *keepdim, /*allIfEmpty=*/true);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, elt);
 }
 
 LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {

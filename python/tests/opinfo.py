@@ -485,6 +485,7 @@ OPS = {
               ("dtype f64", lambda x: torch.sum(x, dtype=torch.float64), [f32(4)], ACCUMULATE),
               ("dtype int32 of bool", lambda x: torch.sum(x, 1, dtype=torch.int32), [dt(torch.bool, 2, 5)]),
               ("0-d dim 0", lambda x: x.sum(0), [f32()]),
+              ("dim=[] is all", lambda x: torch.sum(x, []), [dt(torch.int16, 2, 3)]),
               ("empty", lambda x: x.sum(0), [f32(0, 3)]))),
 
     # Reductions over dims, with indices.
