@@ -56,6 +56,31 @@ std::optional<int64_t> intOf(Attribute a) {
 }
 
 /// Tensor basic indexing: ints, slices, None and one Ellipsis.
+/// A slice of a dim of `size`: its first index, step and length, or
+/// failure (reported) for a non-positive step or non-int bounds.
+struct SliceRange {
+  int64_t begin, step, length;
+};
+FailureOr<SliceRange> sliceRange(const KernelArgs &args, SliceAttr slice,
+                                 int64_t size) {
+  std::optional<int64_t> start = intOf(slice.getStart()),
+                         stop = intOf(slice.getStop()),
+                         step = intOf(slice.getStep());
+  if (!isa<NoneAttr>(slice.getStep()) && (!step || *step < 1))
+    return args.emitError() << "slice step must be a positive int";
+  if ((!start && !isa<NoneAttr>(slice.getStart())) ||
+      (!stop && !isa<NoneAttr>(slice.getStop())))
+    return args.emitError() << "slice bounds must be ints or None";
+  auto clamp = [&](int64_t v) {
+    if (v < 0)
+      v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  int64_t b = start ? clamp(*start) : 0, e = stop ? clamp(*stop) : size;
+  int64_t st = step.value_or(1);
+  return SliceRange{b, st, e <= b ? 0 : (e - b + st - 1) / st};
+}
+
 bool isEllipsisValue(const RtValue &v) {
   auto *a = std::get_if<Attribute>(&v.v);
   return a && isa<EllipsisAttr>(*a);
@@ -154,23 +179,13 @@ FailureOr<RtValue> advancedIndex(const KernelArgs &args, const Tensor &x,
       for (int64_t k = 0, n = x.rank() - consumed; k < n; ++k)
         keepDim();
     } else {
-      auto slice = cast<SliceAttr>(item.slice);
-      int64_t size = x.dim(dim);
-      std::optional<int64_t> start = intOf(slice.getStart()),
-                             stop = intOf(slice.getStop()),
-                             step = intOf(slice.getStep());
-      if (!isa<NoneAttr>(slice.getStep()) && (!step || *step < 1))
-        return args.emitError() << "slice step must be a positive int";
-      auto clamp = [&](int64_t v) {
-        if (v < 0)
-          v += size;
-        return std::min(std::max<int64_t>(v, 0), size);
-      };
-      int64_t b = start ? clamp(*start) : 0, e = stop ? clamp(*stop) : size;
-      int64_t st = step.value_or(1);
-      shape.push_back(e <= b ? 0 : (e - b + st - 1) / st);
-      strides.push_back(inStrides[dim] * st);
-      offset += b * inStrides[dim++];
+      FailureOr<SliceRange> r =
+          sliceRange(args, cast<SliceAttr>(item.slice), x.dim(dim));
+      if (failed(r))
+        return failure();
+      shape.push_back(r->length);
+      strides.push_back(inStrides[dim] * r->step);
+      offset += r->begin * inStrides[dim++];
     }
   }
   while (dim < x.rank())
@@ -307,26 +322,13 @@ FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
       offset += n * inStrides[dim++];
     } else if (auto *a = std::get_if<Attribute>(&item.v);
                a && isa<SliceAttr>(*a)) {
-      auto slice = cast<SliceAttr>(*a);
-      int64_t size = x.dim(dim);
-      std::optional<int64_t> start = intOf(slice.getStart()),
-                             stop = intOf(slice.getStop()),
-                             step = intOf(slice.getStep());
-      if (!isa<NoneAttr>(slice.getStep()) && (!step || *step < 1))
-        return args.emitError() << "slice step must be a positive int";
-      if ((!start && !isa<NoneAttr>(slice.getStart())) ||
-          (!stop && !isa<NoneAttr>(slice.getStop())))
-        return args.emitError() << "slice bounds must be ints or None";
-      auto clamp = [&](int64_t v) {
-        if (v < 0)
-          v += size;
-        return std::min(std::max<int64_t>(v, 0), size);
-      };
-      int64_t b = start ? clamp(*start) : 0, e = stop ? clamp(*stop) : size;
-      int64_t s = step.value_or(1);
-      shape.push_back(e <= b ? 0 : (e - b + s - 1) / s);
-      strides.push_back(inStrides[dim] * s);
-      offset += b * inStrides[dim++];
+      FailureOr<SliceRange> r =
+          sliceRange(args, cast<SliceAttr>(*a), x.dim(dim));
+      if (failed(r))
+        return failure();
+      shape.push_back(r->length);
+      strides.push_back(inStrides[dim] * r->step);
+      offset += r->begin * inStrides[dim++];
     } else {
       return args.emitError() << "unsupported index " << item.describe();
     }
