@@ -37,19 +37,10 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(d))
     return failure();
-  Tensor x = *in;
-  if (!args.isNone("dtype")) {
-    auto dtype = std::get_if<Attribute>(&args.get("dtype").v);
-    std::optional<DType> target;
-    if (dtype)
-      if (auto attr = dyn_cast<DTypeAttr>(*dtype))
-        target = dtypeFromType(attr.getType());
-    if (!target)
-      return args.emitError() << "unsupported 'dtype' argument";
-    x = x.to(*target);
-  } else if (!isFloatingPoint(x.dtype())) {
-    x = x.to(DType::F32);
-  }
+  FailureOr<DType> target = args.getDType("dtype", toFloatingDType(in->dtype()));
+  if (failed(target))
+    return failure();
+  Tensor x = in->to(*target);
   if (negate) {
     Tensor negated(x.dtype(), x.shape());
     for (int64_t i = 0; i < x.numel(); ++i)

@@ -12,20 +12,13 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(in) || failed(keepdim))
     return failure();
-  DType dtype = in->dtype();
-  if (!args.isNone("dtype")) {
-    auto attr = std::get_if<Attribute>(&args.get("dtype").v);
-    std::optional<DType> target;
-    if (attr)
-      if (auto d = dyn_cast<DTypeAttr>(*attr))
-        target = dtypeFromType(d.getType());
-    if (!target)
-      return args.emitError() << "unsupported 'dtype' argument";
-    dtype = *target;
-  } else if (!average && !isFloatingPoint(dtype)) {
-    dtype = DType::I64; // sum of ints and bools is int64
-  }
-  if (average && !isFloatingPoint(dtype))
+  // Sums of ints and bools are int64 unless dtype= says otherwise.
+  FailureOr<DType> dtype = args.getDType(
+      "dtype", !average && !isFloatingPoint(in->dtype()) ? DType::I64
+                                                         : in->dtype());
+  if (failed(dtype))
+    return failure();
+  if (average && !isFloatingPoint(*dtype))
     return args.emitError() << "mean needs a floating-point input or dtype";
   int64_t rank = in->rank();
   SmallVector<bool> reduced(rank, args.isNone("dim"));
@@ -51,8 +44,8 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     else if (*keepdim)
       outShape.push_back(1);
   }
-  Tensor x = in->to(dtype);
-  Tensor out(dtype, keptShape);
+  Tensor x = in->to(*dtype);
+  Tensor out(*dtype, keptShape);
   SmallVector<int64_t> outStrides = out.strides();
   std::vector<double> acc(out.numel(), 0.0);
   SmallVector<int64_t> index(rank, 0);
@@ -141,15 +134,6 @@ FailureOr<Reduction> prepareReduction(const KernelArgs &args, const Tensor &x,
   }
   r.moved = gatherStrided(x, shape, 0, strides);
   return r;
-}
-
-FailureOr<DType> dtypeArg(const KernelArgs &args, StringRef name) {
-  auto attr = std::get_if<Attribute>(&args.get(name).v);
-  if (attr)
-    if (auto d = dyn_cast<DTypeAttr>(*attr))
-      if (std::optional<DType> dtype = dtypeFromType(d.getType()))
-        return *dtype;
-  return args.emitError() << "unsupported '" << name << "' argument";
 }
 
 /// Index of the first maximum (or minimum) of a run; NaN wins, as in torch.
@@ -307,13 +291,11 @@ FailureOr<RtValue> prod(const KernelArgs &args) {
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(in) || failed(keepdim))
     return failure();
-  DType dtype = isIntegral(in->dtype()) ? DType::I64 : in->dtype();
-  if (!args.isNone("dtype")) {
-    FailureOr<DType> d = dtypeArg(args, "dtype");
-    if (failed(d))
-      return failure();
-    dtype = *d;
-  }
+  FailureOr<DType> d = args.getDType(
+      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  if (failed(d))
+    return failure();
+  DType dtype = *d;
   FailureOr<Reduction> r =
       prepareReduction(args, in->to(dtype), "dim", *keepdim);
   if (failed(r))
@@ -388,13 +370,11 @@ static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(d))
     return failure();
-  DType dtype = isIntegral(in->dtype()) ? DType::I64 : in->dtype();
-  if (!args.isNone("dtype")) {
-    FailureOr<DType> t = dtypeArg(args, "dtype");
-    if (failed(t))
-      return failure();
-    dtype = *t;
-  }
+  FailureOr<DType> t = args.getDType(
+      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  if (failed(t))
+    return failure();
+  DType dtype = *t;
   FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
   if (failed(dim))
     return failure();

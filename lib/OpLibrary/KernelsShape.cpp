@@ -798,11 +798,6 @@ FailureOr<Tensor> takeAlong(const KernelArgs &args, const Tensor &x,
   return out;
 }
 
-/// An integer index tensor's element (negative indices count from `size`).
-int64_t indexAt(const Tensor &index, int64_t i, int64_t size) {
-  int64_t k = index.getInt(i);
-  return k < 0 ? k + size : k;
-}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -1035,15 +1030,10 @@ static FailureOr<RtValue> fullLike(const KernelArgs &args, double value,
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
-  DType dtype = in->dtype();
-  if (!args.isNone("dtype")) {
-    auto *attr = std::get_if<Attribute>(&args.get("dtype").v);
-    auto d = attr ? dyn_cast<DTypeAttr>(*attr) : DTypeAttr();
-    std::optional<DType> t = d ? dtypeFromType(d.getType()) : std::nullopt;
-    if (!t)
-      return args.emitError() << "unsupported 'dtype' argument";
-    dtype = *t;
-  }
+  FailureOr<DType> d = args.getDType("dtype", in->dtype());
+  if (failed(d))
+    return failure();
+  DType dtype = *d;
   if (fromArg) {
     std::optional<double> v = args.get("fill_value").number();
     if (!v)
@@ -1251,15 +1241,10 @@ static FailureOr<RtValue> newFilled(const KernelArgs &args,
   FailureOr<SmallVector<int64_t>> size = args.getInts("size");
   if (failed(in) || failed(size))
     return failure();
-  DType dtype = in->dtype();
-  if (!args.isNone("dtype")) {
-    auto *attr = std::get_if<Attribute>(&args.get("dtype").v);
-    auto d = attr ? dyn_cast<DTypeAttr>(*attr) : DTypeAttr();
-    std::optional<DType> t = d ? dtypeFromType(d.getType()) : std::nullopt;
-    if (!t)
-      return args.emitError() << "unsupported 'dtype' argument";
-    dtype = *t;
-  }
+  FailureOr<DType> d = args.getDType("dtype", in->dtype());
+  if (failed(d))
+    return failure();
+  DType dtype = *d;
   if (!value) {
     value = args.get("fill_value").number();
     if (!value)

@@ -667,6 +667,17 @@ FailureOr<bool> KernelArgs::getBool(StringRef name) const {
                      << v.describe();
 }
 
+FailureOr<DType> KernelArgs::getDType(StringRef name, DType fallback) const {
+  const RtValue &v = get(name);
+  if (v.isNone())
+    return fallback;
+  if (auto *attr = std::get_if<Attribute>(&v.v))
+    if (auto d = dyn_cast<DTypeAttr>(*attr))
+      if (std::optional<DType> dtype = dtypeFromType(d.getType()))
+        return *dtype;
+  return emitError() << "unsupported '" << name << "' argument";
+}
+
 FailureOr<std::string> KernelArgs::getStr(StringRef name) const {
   const RtValue &v = get(name);
   if (auto *s = std::get_if<std::string>(&v.v))

@@ -207,6 +207,8 @@ public:
   FailureOr<double> getFloat(llvm::StringRef name) const;
   FailureOr<bool> getBool(llvm::StringRef name) const;
   FailureOr<std::string> getStr(llvm::StringRef name) const;
+  /// A `dtype` argument (a torch.dtype), or `fallback` when it is None.
+  FailureOr<DType> getDType(llvm::StringRef name, DType fallback) const;
   /// An int list; a single int is repeated `size` times when `size` > 0.
   FailureOr<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name,
                                                 unsigned size = 0) const;
