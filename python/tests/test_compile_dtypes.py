@@ -200,9 +200,10 @@ def test_bool_input_is_one_byte_per_element():
 
 
 @pytest.mark.parametrize("fn, target, dtype", [
-    (lambda x: x @ x, "torch.matmul", I32),
+    (lambda x: x @ x, "torch.matmul", BF16),
+    (lambda x: F.linear(x, x), "torch.nn.functional.linear", I32),
     (lambda x: F.linear(x, x), "torch.nn.functional.linear", BF16),
-], ids=["matmul_i32", "linear_bf16"])
+], ids=["matmul_bf16", "linear_i32", "linear_bf16"])
 def test_unsupported_dtype_is_reported(fn, target, dtype):
     x = _rand(dtype, 4, 4)
     tm = traced.trace(Call(fn), x)
@@ -211,6 +212,16 @@ def test_unsupported_dtype_is_reported(fn, target, dtype):
                        match=rf":\d+:\d+: error: cannot lower '{target}'.*"
                              rf"element type {mlir} is not supported"):
         traced.compile(tm)
+
+
+@pytest.mark.parametrize("fn, dtype", [
+    (lambda x: x @ x, I32),
+    (lambda x: x @ x, U8),
+    (lambda x: torch.bmm(x, x), I64),
+], ids=["matmul_i32", "matmul_u8", "bmm_i64"])
+def test_integer_contractions_wrap(fn, dtype):
+    # Integer products wrap as torch's do.
+    _check(fn, _rand(dtype, 3, 4, 4))
 
 
 def test_shared_library_takes_bool_and_uint8(tmp_path):

@@ -23,9 +23,6 @@ KNOWN_FAILURES = {
     ("operator.getitem", "cpu"): (
         r"^(after slice|int and tensor|separated|separated by int|list)$",
         "advanced indexing (tensor indices) has no lowering"),
-    ("torch.bmm", "cpu"): (r"^int32$", "integer contractions are not lowered"),
-    ("torch.matmul", "cpu"): (r"^int64$", "integer contractions are not lowered"),
-    ("torch.round", "cpu"): (r"decimals$", "round(decimals=) is not lowered"),
 }
 
 RESULTS = {}

@@ -100,6 +100,46 @@ static Value bitOr(OpBuilder &b, Location loc, Value x, Value y, bool) {
 static Value bitXor(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return arith::XOrIOp::create(b, loc, x, y);
 }
+/// Shifts by an amount outside [0, width) give what the shift in int64
+/// gives after wrapping, as the interpreter computes: 0 to the left, and to
+/// the right the sign (0 for unsigned). arith's shifts are poison there.
+static Value outOfRangeShift(OpBuilder &b, Location loc, Value y, bool uns) {
+  unsigned width = y.getType().getIntOrFloatBitWidth();
+  Value w = arith::ConstantOp::create(b, loc,
+                                      b.getIntegerAttr(y.getType(), width));
+  // Unsigned `y >= width` also catches negative amounts of signed types.
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, y, w);
+}
+static Value shiftLeft(OpBuilder &b, Location loc, Value x, Value y,
+                       bool uns) {
+  Value zero = cst(b, loc, x, 0.0);
+  return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns), zero,
+                                 arith::ShLIOp::create(b, loc, x, y));
+}
+static Value shiftRight(OpBuilder &b, Location loc, Value x, Value y,
+                        bool uns) {
+  if (uns) {
+    Value zero = cst(b, loc, x, 0.0);
+    return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns),
+                                   zero, arith::ShRUIOp::create(b, loc, x, y));
+  }
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value sign = arith::ShRSIOp::create(
+      b, loc, x,
+      arith::ConstantOp::create(b, loc,
+                                b.getIntegerAttr(x.getType(), width - 1)));
+  return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns), sign,
+                                 arith::ShRSIOp::create(b, loc, x, y));
+}
+/// trunc(x) as ceil for negative x, floor otherwise: convert-gpu-to-nvvm
+/// has no lowering of math.trunc.
+static Value truncOf(OpBuilder &b, Location loc, Value x) {
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         cst(b, loc, x, 0.0));
+  return arith::SelectOp::create(b, loc, negative,
+                                 math::CeilOp::create(b, loc, x),
+                                 math::FloorOp::create(b, loc, x));
+}
 
 static Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = cst(b, loc, x, 1.0);
@@ -441,7 +481,7 @@ static Value truncDiv(OpBuilder &b, Location loc, Value x, Value y,
                       bool uns) {
   if (!isFloat(x))
     return intDiv(b, loc, x, y, uns, /*floor=*/false);
-  return math::TruncOp::create(b, loc, div(b, loc, x, y));
+  return truncOf(b, loc, div(b, loc, x, y));
 }
 
 static FailureOr<SmallVector<Value>> lowerDiv(LoweringCall &c) {
@@ -483,8 +523,59 @@ UNARY(coshBody, return math::CoshOp::create(b, loc, x);)
 UNARY(asinhBody, return math::AsinhOp::create(b, loc, x);)
 UNARY(acoshBody, return math::AcoshOp::create(b, loc, x);)
 UNARY(atanhBody, return math::AtanhOp::create(b, loc, x);)
-UNARY(fracBody, return arith::SubFOp::create(
-                    b, loc, x, math::TruncOp::create(b, loc, x));)
+/// erfinv: Giles' single-precision approximation, refined by two Newton
+/// steps on erf (as the interpreter does); +-1 give +-inf, |y| > 1 NaN.
+UNARY(erfinvBody, {
+  Value one = cst(b, loc, x, 1.0);
+  Value w = arith::NegFOp::create(
+      b, loc,
+      math::LogOp::create(b, loc,
+                          mul(b, loc, sub(b, loc, one, x), add(b, loc, one, x))));
+  auto poly = [&](Value t, ArrayRef<double> coeffs) {
+    Value r = cst(b, loc, x, coeffs[0]);
+    for (double k : coeffs.drop_front())
+      r = add(b, loc, cst(b, loc, x, k), mul(b, loc, r, t));
+    return r;
+  };
+  Value central =
+      poly(sub(b, loc, w, cst(b, loc, x, 2.5)),
+           {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+            0.00021858087, -0.00125372503, -0.00417768164, 0.246640727,
+            1.50140941});
+  Value tail =
+      poly(sub(b, loc, math::SqrtOp::create(b, loc, w), cst(b, loc, x, 3.0)),
+           {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+            0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
+            2.83297682});
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w,
+                                      cst(b, loc, x, 5.0));
+  Value r = mul(b, loc, arith::SelectOp::create(b, loc, small, central, tail),
+                x);
+  Value k = cst(b, loc, x, 2.0 / std::sqrt(M_PI));
+  for (int i = 0; i < 2; ++i) {
+    Value err = sub(b, loc, math::ErfOp::create(b, loc, r), x);
+    Value d = mul(b, loc, k,
+                  math::ExpOp::create(
+                      b, loc, arith::NegFOp::create(b, loc, mul(b, loc, r, r))));
+    r = sub(b, loc, r, div(b, loc, err, d));
+  }
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value atOne =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, ax, one);
+  Value inf = arith::SelectOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                            cst(b, loc, x, 0.0)),
+      cst(b, loc, x, -std::numeric_limits<double>::infinity()),
+      cst(b, loc, x, std::numeric_limits<double>::infinity()));
+  r = arith::SelectOp::create(b, loc, atOne, inf, r);
+  Value outside =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, ax, one);
+  return arith::SelectOp::create(
+      b, loc, outside, cst(b, loc, x, std::numeric_limits<double>::quiet_NaN()),
+      r);
+})
+UNARY(fracBody, return arith::SubFOp::create(b, loc, x, truncOf(b, loc, x));)
 /// softplus(x) = log1p(exp(x * beta)) / beta, x where x * beta > threshold.
 UNARY(softplusBody, {
   Value beta = cst(b, loc, x, *c.getFloat("beta"));
@@ -529,6 +620,27 @@ UNARY(mishBody, {
   return mul(b, loc, x, math::TanhOp::create(b, loc, sp));
 })
 /// hardshrink: 0 inside [-lambd, lambd]; softshrink shrinks toward 0.
+/// threshold(x) = value where x <= threshold, else x (any numeric dtype).
+UNARY(thresholdBody, {
+  Value t = cst(b, loc, x, *c.getFloat("threshold"));
+  Value le = isFloat(x) ? arith::CmpFOp::create(b, loc,
+                                                arith::CmpFPredicate::OLE, x, t)
+                              .getResult()
+                        : arith::CmpIOp::create(b, loc,
+                                                isUnsignedCall(c)
+                                                    ? arith::CmpIPredicate::ule
+                                                    : arith::CmpIPredicate::sle,
+                                                x, t)
+                              .getResult();
+  return arith::SelectOp::create(b, loc, le, cst(b, loc, x, *c.getFloat("value")),
+                                 x);
+})
+/// ~x on integers, `not` on bools.
+UNARY(bitwiseNotBody, {
+  if (isBool(x))
+    return arith::XOrIOp::create(b, loc, x, cst(b, loc, x, 1.0));
+  return arith::XOrIOp::create(b, loc, x, cst(b, loc, x, -1.0));
+})
 UNARY(hardshrinkBody, {
   Value l = cst(b, loc, x, *c.getFloat("lambd"));
   Value inside = arith::AndIOp::create(
@@ -769,13 +881,23 @@ static Value ceilBody(OpBuilder &b, Location loc, Value x,
                       const LoweringCall &) {
   return isFloat(x) ? math::CeilOp::create(b, loc, x).getResult() : x;
 }
+/// Half to even; with `decimals`, x * 10^d rounded and divided back (for a
+/// negative d, x / 10^-d and multiplied back), as torch computes it.
 static Value roundBody(OpBuilder &b, Location loc, Value x,
-                       const LoweringCall &) {
-  return isFloat(x) ? math::RoundEvenOp::create(b, loc, x).getResult() : x;
+                       const LoweringCall &c) {
+  if (!isFloat(x))
+    return x;
+  int64_t d = c.getInt("decimals").value_or(0);
+  if (d == 0)
+    return math::RoundEvenOp::create(b, loc, x);
+  Value s = cst(b, loc, x, std::pow(10.0, static_cast<double>(std::abs(d))));
+  Value scaled = d > 0 ? mul(b, loc, x, s) : div(b, loc, x, s);
+  Value r = math::RoundEvenOp::create(b, loc, scaled);
+  return d > 0 ? div(b, loc, r, s) : mul(b, loc, r, s);
 }
 static Value truncBody(OpBuilder &b, Location loc, Value x,
                        const LoweringCall &) {
-  return isFloat(x) ? math::TruncOp::create(b, loc, x).getResult() : x;
+  return isFloat(x) ? truncOf(b, loc, x) : x;
 }
 /// sign: -1, 0 or 1 (0 for NaN, as torch's).
 static Value signBody(OpBuilder &b, Location loc, Value x,
@@ -917,6 +1039,7 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   U("torch.sqrt", sqrtBody)
   U("torch.rsqrt", rsqrtBody)
   U("torch.erf", erfBody)
+  U("torch.erfinv", erfinvBody)
   U("torch.reciprocal", reciprocalBody)
   U("torch.exp2", exp2Body)
   U("torch.expm1", expm1Body)
@@ -948,6 +1071,13 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   };
   t["torch.nn.functional.celu"] = [](LoweringCall &c) {
     return lowerUnaryWithNumbers(c, {"alpha"}, celuBody);
+  };
+  t["torch.nn.functional.threshold"] = [](LoweringCall &c) {
+    for (StringRef n : {"threshold", "value"})
+      if (!c.getFloat(n))
+        return FailureOr<SmallVector<Value>>(
+            c.fail(("'" + n + "' must be a number").str()));
+    return lowerUnary(c, thresholdBody, /*floatOnly=*/false);
   };
   t["torch.nn.functional.softplus"] = [](LoweringCall &c) {
     return lowerUnaryWithNumbers(c, {"beta", "threshold"}, softplusBody);
@@ -1040,6 +1170,15 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   };
   t["torch.bitwise_xor"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", bitXor);
+  };
+  t["torch.bitwise_left_shift"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", shiftLeft);
+  };
+  t["torch.bitwise_right_shift"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", shiftRight);
+  };
+  t["torch.bitwise_not"] = [](LoweringCall &c) {
+    return lowerUnary(c, bitwiseNotBody, /*floatOnly=*/false);
   };
   t["torch.atan2"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", atan2Fn, false,
@@ -1140,9 +1279,8 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerUnary(c, truncBody, /*floatOnly=*/false);
   };
   t["torch.round"] = [](LoweringCall &c) {
-    if (c.getInt("decimals").value_or(1) != 0)
-      return FailureOr<SmallVector<Value>>(
-          c.fail("only decimals=0 is supported"));
+    if (!c.getInt("decimals"))
+      return FailureOr<SmallVector<Value>>(c.fail("'decimals' must be an int"));
     return lowerUnary(c, roundBody, /*floatOnly=*/false);
   };
   t["torch.sign"] = [](LoweringCall &c) {

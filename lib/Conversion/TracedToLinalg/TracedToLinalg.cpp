@@ -204,16 +204,24 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
 LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   if (anyElementTypeTargets().contains(c.target()))
     return success();
+  // Integer products wrap, as torch's do; bool is no integer here.
+  bool integers = llvm::is_contained(
+      ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
+      c.target());
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
       return success();
+    if (integers && isa<IntegerType>(tensor.getElementType()) &&
+        !tensor.getElementType().isInteger(1))
+      return success();
     std::string name;
     llvm::raw_string_ostream os(name);
     os << tensor.getElementType();
     return c.fail(Twine("element type ") + name +
-                  " is not supported (only f32 and f64)");
+                  (integers ? " is not supported (only f32, f64 and integers)"
+                            : " is not supported (only f32 and f64)"));
   };
   for (Value v : c.op->getOperands())
     if (failed(check(v.getType())))

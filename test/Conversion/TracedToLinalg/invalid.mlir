@@ -131,11 +131,22 @@ traced.module @Sub class "m.Sub" {
 
 // -----
 
-// Contractions are lowered for f32 and f64 only.
+// matmul, mm and bmm are lowered for f32, f64 and integers (wrapping).
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x2xf16>) -> tensor<2x2xf16> {
+    // expected-error @+1 {{cannot lower 'torch.matmul' to linalg: element type f16 is not supported (only f32, f64 and integers)}}
+    %z = call_function "torch.matmul"(input=%x, other=%x) : (tensor<2x2xf16>, tensor<2x2xf16>) -> tensor<2x2xf16>
+    output %z : tensor<2x2xf16>
+  }
+}
+
+// -----
+
+// The other contractions are lowered for f32 and f64 only.
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<2x2xi32>) -> tensor<2x2xi32> {
-    // expected-error @+1 {{cannot lower 'torch.matmul' to linalg: element type i32 is not supported (only f32 and f64)}}
-    %z = call_function "torch.matmul"(input=%x, other=%x) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+    // expected-error @+1 {{cannot lower 'torch.nn.functional.linear' to linalg: element type i32 is not supported (only f32 and f64)}}
+    %z = call_function "torch.nn.functional.linear"(input=%x, weight=%x) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
     output %z : tensor<2x2xi32>
   }
 }

@@ -1,0 +1,76 @@
+// RUN: traced-opt %s --convert-traced-to-linalg --split-input-file | FileCheck %s
+
+// Comparisons read their operands in the promoted dtype and store bools
+// (i8 holding 0 or 1): floats with ordered predicates except `!=` (NaN !=
+// NaN is true), uint8 with unsigned ones; Python numbers are constants.
+// logical_* read truth values (NaN is true); where reads its condition as
+// bool and its values in the result dtype; isnan is `x uno x`.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<3x4xf32>, %[[Y:[a-zA-Z0-9_]+]]: tensor<4xi32>, %[[U:[a-zA-Z0-9_]+]]: tensor<4xi8>, %[[C:[a-zA-Z0-9_]+]]: tensor<3x4xi8>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]], %[[X]] : tensor<3x4xf32>, tensor<3x4xf32>) outs(%{{.+}} : tensor<3x4xi8>)
+// CHECK: %[[NE:.+]] = arith.cmpf une
+// CHECK: %[[NE8:.+]] = arith.extui %[[NE]] : i1 to i8
+// CHECK: linalg.yield %[[NE8]] : i8
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<3x4xf32>, tensor<4xi32>)
+// CHECK: ^bb0(%[[A:[a-zA-Z0-9_]+]]: f32, %[[B:[a-zA-Z0-9_]+]]: i32, %{{.+}}: i8):
+// CHECK: %[[BF:.+]] = arith.sitofp %[[B]] : i32 to f32
+// CHECK: arith.cmpf olt, %[[A]], %[[BF]] : f32
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[U]] : tensor<4xi8>)
+// CHECK: %[[TWO:.+]] = arith.constant 2 : i8
+// CHECK: arith.cmpi ugt, %{{.+}}, %[[TWO]] : i8
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]], %[[C]] : tensor<3x4xf32>, tensor<3x4xi8>)
+// CHECK: arith.cmpi ne
+// CHECK: arith.cmpf une
+// CHECK: arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[C]], %[[X]], %[[Y]] : tensor<3x4xi8>, tensor<3x4xf32>, tensor<4xi32>) outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK: arith.cmpi ne
+// CHECK: %[[OTHER:.+]] = arith.sitofp
+// CHECK: arith.select %{{.+}}, %{{.+}}, %[[OTHER]] : f32
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]] : tensor<3x4xf32>)
+// CHECK: arith.cmpf uno
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>, %y: tensor<4xi32>, %u: tensor<4xui8>, %c: tensor<3x4xi1>) -> (tensor<3x4xi1>, tensor<3x4xi1>, tensor<4xi1>, tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xi1>) {
+    %a = call_function "torch.ne"(input=%x, other=%x) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xi1>
+    %b = call_function "torch.lt"(input=%x, other=%y) : (tensor<3x4xf32>, tensor<4xi32>) -> tensor<3x4xi1>
+    %d = call_function "torch.gt"(input=%u, other=2) : (tensor<4xui8>) -> tensor<4xi1>
+    %e = call_function "torch.logical_and"(input=%x, other=%c) : (tensor<3x4xf32>, tensor<3x4xi1>) -> tensor<3x4xi1>
+    %f = call_function "torch.where"(condition=%c, input=%x, other=%y) : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<4xi32>) -> tensor<3x4xf32>
+    %g = call_function "torch.isnan"(input=%x) : (tensor<3x4xf32>) -> tensor<3x4xi1>
+    output %a, %b, %d, %e, %f, %g : tensor<3x4xi1>, tensor<3x4xi1>, tensor<4xi1>, tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xi1>
+  }
+}
+
+// -----
+
+// Bitwise ops compute in the result dtype: right shifts of uint8 are
+// logical, of signed ints arithmetic, and amounts outside [0, width) give
+// 0 or the sign; bitwise_not is xor with -1.
+// CHECK-LABEL: func.func @forward(
+// CHECK: %[[W8:.+]] = arith.constant 8 : i8
+// CHECK: %[[OUT8:.+]] = arith.cmpi uge, %{{.+}}, %[[W8]] : i8
+// CHECK: %[[SHR8:.+]] = arith.shrui %{{.+}}, %{{.+}} : i8
+// CHECK: arith.select %[[OUT8]], %{{.+}}, %[[SHR8]] : i8
+// CHECK: %[[SIGN:.+]] = arith.shrsi %{{.+}}, %{{.+}} : i32
+// CHECK: arith.cmpi uge
+// CHECK: %[[SHR:.+]] = arith.shrsi %{{.+}}, %{{.+}} : i32
+// CHECK: arith.select %{{.+}}, %[[SIGN]], %[[SHR]] : i32
+// CHECK: %[[ONES:.+]] = arith.constant -1 : i32
+// CHECK: arith.xori %{{.+}}, %[[ONES]] : i32
+// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %u: tensor<4xui8>, %i: tensor<4xi32>, %x: tensor<4xf32>) -> (tensor<4xui8>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) {
+    %a = call_function "torch.bitwise_right_shift"(input=%u, other=%u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+    %b = call_function "torch.bitwise_right_shift"(input=%i, other=%i) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    %c = call_function "torch.bitwise_not"(input=%i) : (tensor<4xi32>) -> tensor<4xi32>
+    %d = call_function "torch.maximum"(input=%x, other=%x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %e = call_function "torch.fmax"(input=%x, other=%x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    output %a, %b, %c, %d, %e : tensor<4xui8>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>
+  }
+}
