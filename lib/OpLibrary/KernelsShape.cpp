@@ -90,8 +90,39 @@ bool isEllipsisValue(const RtValue &v) {
 /// bool tensors (and, beside them, ints) index their dims together; their
 /// broadcast shape replaces those dims in place when they are adjacent,
 /// else it goes first. Slices, None and Ellipsis index as usual.
-FailureOr<RtValue> advancedIndex(const KernelArgs &args, const Tensor &x,
-                                 std::vector<RtValue> items) {
+/// Which input elements an index reads, in the result's order: the
+/// result's shape and one storage offset into the input per element.
+/// getitem gathers through it, setitem (index_put) scatters through it.
+struct IndexPlan {
+  SmallVector<int64_t> shape;
+  std::vector<int64_t> offsets;
+};
+
+/// Every offset of a strided view, in row-major order.
+IndexPlan stridedPlan(ArrayRef<int64_t> shape, int64_t offset,
+                      ArrayRef<int64_t> strides) {
+  IndexPlan plan{SmallVector<int64_t>(shape), {}};
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  plan.offsets.reserve(n);
+  SmallVector<int64_t> pos(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = offset;
+    for (size_t d = 0; d < shape.size(); ++d)
+      off += pos[d] * strides[d];
+    plan.offsets.push_back(off);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++pos[d] < shape[d])
+        break;
+      pos[d] = 0;
+    }
+  }
+  return plan;
+}
+
+FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
+                                  std::vector<RtValue> items) {
   // A bool tensor stands for the index tensors of its nonzero positions,
   // one per dim it covers; ints become 0-d index tensors.
   struct Item {
@@ -227,13 +258,14 @@ FailureOr<RtValue> advancedIndex(const KernelArgs &args, const Tensor &x,
   outShape.append(bshape.begin(), bshape.end());
   for (size_t k = insertAt; k < otherDims.size(); ++k)
     outShape.push_back(shape[otherDims[k]]);
-  Tensor out(x.dtype(), outShape);
-  int64_t bnumel = 1;
-  for (int64_t b : bshape)
-    bnumel *= b;
+  IndexPlan plan{outShape, {}};
+  int64_t outNumel = 1;
+  for (int64_t d : outShape)
+    outNumel *= d;
+  plan.offsets.reserve(outNumel);
   SmallVector<int64_t> pos(outShape.size(), 0);
   int64_t brank = bshape.size();
-  for (int64_t o = 0; o < out.numel(); ++o) {
+  for (int64_t o = 0; o < outNumel; ++o) {
     // Split the output position into other dims and the broadcast index.
     int64_t bpos = 0, off = offset;
     for (int64_t k = 0; k < brank; ++k)
@@ -244,54 +276,107 @@ FailureOr<RtValue> advancedIndex(const KernelArgs &args, const Tensor &x,
     }
     for (auto [k, d] : llvm::enumerate(indexDims))
       off += idx[k].data<int64_t>()[bpos] * strides[d];
-    dispatchStorage(x.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      out.template data<T>()[o] = x.template data<T>()[off];
-      return 0;
-    });
+    plan.offsets.push_back(off);
     for (int64_t d = static_cast<int64_t>(outShape.size()) - 1; d >= 0; --d) {
       if (++pos[d] < outShape[d])
         break;
       pos[d] = 0;
     }
   }
-  (void)bnumel;
-  return RtValue(out);
+  return plan;
 }
 
-FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
-                               const RtValue &index) {
+/// The elements of `x` at `plan`'s offsets, in a tensor of its shape.
+Tensor gatherPlan(const Tensor &x, const IndexPlan &plan) {
+  Tensor out(x.dtype(), plan.shape);
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (size_t o = 0; o < plan.offsets.size(); ++o)
+      out.template data<T>()[o] = x.template data<T>()[plan.offsets[o]];
+    return 0;
+  });
+  return out;
+}
+
+/// An index as torch reads it: the items of a tuple (lists of ints in it
+/// index like int64 tensors), or one item; a bare list of ints is one
+/// int64 tensor.
+FailureOr<std::vector<RtValue>> indexItems(const KernelArgs &args,
+                                           const RtValue &index) {
+  auto listAsTensor = [&](const RtValue::List &l) -> FailureOr<RtValue> {
+    Tensor t(DType::I64, {static_cast<int64_t>(l.items.size())});
+    for (auto [i, v] : llvm::enumerate(l.items)) {
+      auto *n = std::get_if<int64_t>(&v.v);
+      if (!n)
+        return args.emitError() << "a list index must hold ints";
+      t.data<int64_t>()[i] = *n;
+    }
+    return RtValue(t);
+  };
   std::vector<RtValue> items;
   if (const RtValue::List *l = index.list()) {
     if (!l->isTuple) {
-      // x[[0, 2]]: a list of ints indexes like an int64 tensor.
-      Tensor t(DType::I64, {static_cast<int64_t>(l->items.size())});
-      for (auto [i, v] : llvm::enumerate(l->items)) {
-        auto *n = std::get_if<int64_t>(&v.v);
-        if (!n)
-          return args.emitError() << "a list index must hold ints";
-        t.data<int64_t>()[i] = *n;
-      }
-      return advancedIndex(args, x, {RtValue(t)});
+      FailureOr<RtValue> t = listAsTensor(*l);
+      if (failed(t))
+        return failure();
+      return std::vector<RtValue>{*t};
     }
     items = l->items;
   } else {
     items.push_back(index);
   }
-  // Lists of ints inside an index tuple index like int64 tensors.
   for (RtValue &v : items)
     if (const RtValue::List *l = v.list(); l && !l->isTuple) {
-      Tensor t(DType::I64, {static_cast<int64_t>(l->items.size())});
-      for (auto [i, e] : llvm::enumerate(l->items)) {
-        auto *n = std::get_if<int64_t>(&e.v);
-        if (!n)
-          return args.emitError() << "a list index must hold ints";
-        t.data<int64_t>()[i] = *n;
-      }
-      v = RtValue(t);
+      FailureOr<RtValue> t = listAsTensor(*l);
+      if (failed(t))
+        return failure();
+      v = *t;
     }
-  if (llvm::any_of(items, [](const RtValue &v) { return v.isTensor(); }))
-    return advancedIndex(args, x, items);
+  return items;
+}
+
+/// Basic indexing (ints, slices, None, one Ellipsis) as a strided view:
+/// its shape, strides and first offset.
+struct StridedView {
+  SmallVector<int64_t> shape, strides;
+  int64_t offset = 0;
+};
+FailureOr<StridedView> basicView(const KernelArgs &args, const Tensor &x,
+                                 ArrayRef<RtValue> items);
+
+/// The plan of any index: basic or advanced.
+FailureOr<IndexPlan> indexPlan(const KernelArgs &args, const Tensor &x,
+                               const RtValue &index) {
+  FailureOr<std::vector<RtValue>> items = indexItems(args, index);
+  if (failed(items))
+    return failure();
+  if (llvm::any_of(*items, [](const RtValue &v) { return v.isTensor(); }))
+    return advancedPlan(args, x, *items);
+  FailureOr<StridedView> view = basicView(args, x, *items);
+  if (failed(view))
+    return failure();
+  return stridedPlan(view->shape, view->offset, view->strides);
+}
+
+FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
+                               const RtValue &index) {
+  FailureOr<std::vector<RtValue>> items = indexItems(args, index);
+  if (failed(items))
+    return failure();
+  if (llvm::any_of(*items, [](const RtValue &v) { return v.isTensor(); })) {
+    FailureOr<IndexPlan> plan = advancedPlan(args, x, *items);
+    if (failed(plan))
+      return failure();
+    return RtValue(gatherPlan(x, *plan));
+  }
+  FailureOr<StridedView> view = basicView(args, x, *items);
+  if (failed(view))
+    return failure();
+  return RtValue(gatherStrided(x, view->shape, view->offset, view->strides));
+}
+
+FailureOr<StridedView> basicView(const KernelArgs &args, const Tensor &x,
+                                 ArrayRef<RtValue> items) {
   auto isEllipsis = isEllipsisValue;
   int64_t consumed = 0;
   for (const RtValue &item : items)
@@ -337,7 +422,7 @@ FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
     shape.push_back(x.dim(dim));
     strides.push_back(inStrides[dim]);
   }
-  return RtValue(gatherStrided(x, shape, offset, strides));
+  return StridedView{shape, strides, offset};
 }
 
 FailureOr<std::vector<Tensor>> tensorList(const KernelArgs &args,
@@ -633,6 +718,96 @@ FailureOr<RtValue> getitem(const KernelArgs &args) {
     return l->items[n];
   }
   return args.emitError() << "cannot index " << container.describe();
+}
+
+/// `x[index] = value` as a value: a copy of `input` with the indexed
+/// elements replaced by `value` (broadcast to the indexed shape and
+/// converted to input's dtype), or with `value` added where `accumulate`.
+static FailureOr<RtValue> putThroughPlan(const KernelArgs &args,
+                                         const Tensor &in,
+                                         const IndexPlan &plan,
+                                         const RtValue &value,
+                                         bool accumulate) {
+  Tensor v;
+  if (value.isTensor()) {
+    v = value.tensor();
+  } else if (auto *b = std::get_if<bool>(&value.v)) {
+    v = Tensor(DType::Bool, {});
+    v.data<uint8_t>()[0] = *b;
+  } else if (auto *i = std::get_if<int64_t>(&value.v)) {
+    v = Tensor(DType::I64, {});
+    v.data<int64_t>()[0] = *i;
+  } else if (auto *d = std::get_if<double>(&value.v)) {
+    v = Tensor(DType::F64, {});
+    v.data<double>()[0] = *d;
+  } else {
+    return args.emitError() << "cannot assign " << value.describe()
+                            << " to tensor elements";
+  }
+  FailureOr<SmallVector<int64_t>> b = broadcastShape(v.shape(), plan.shape);
+  if (failed(b) || ArrayRef<int64_t>(*b) != ArrayRef<int64_t>(plan.shape)) {
+    auto diag = args.emitError() << "shape mismatch: value of shape [";
+    llvm::interleaveComma(v.shape(), diag);
+    diag << "] cannot be broadcast to indexing result of shape [";
+    llvm::interleaveComma(plan.shape, diag);
+    return diag << "]";
+  }
+  Tensor src = broadcastTo(v.to(in.dtype()), plan.shape).to(in.dtype());
+  Tensor out(in.dtype(), in.shape());
+  dispatchStorage(in.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy(in.template data<T>(), in.template data<T>() + in.numel(),
+              out.template data<T>());
+    // Elements in order: a repeated index keeps the last value written.
+    SmallVector<int64_t> strides = src.strides();
+    (void)strides;
+    for (size_t o = 0; o < plan.offsets.size(); ++o) {
+      T x = src.template data<T>()[o];
+      T &dst = out.template data<T>()[plan.offsets[o]];
+      if (accumulate)
+        dst = static_cast<T>(dst + x);
+      else
+        dst = x;
+    }
+    return 0;
+  });
+  if (accumulate)
+    out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> setitem(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  FailureOr<IndexPlan> plan = indexPlan(args, *in, args.get("index"));
+  if (failed(plan))
+    return failure();
+  return putThroughPlan(args, *in, *plan, args.get("value"),
+                        /*accumulate=*/false);
+}
+
+FailureOr<RtValue> indexPut(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> accumulate = args.getBool("accumulate");
+  if (failed(in) || failed(accumulate))
+    return failure();
+  const RtValue::List *l = args.get("indices").list();
+  if (!l)
+    return args.emitError() << "indices must be a list or tuple of tensors";
+  for (const RtValue &v : l->items)
+    if (!v.isTensor())
+      return args.emitError() << "indices must hold tensors, not "
+                              << v.describe();
+  if (l->items.size() > static_cast<size_t>(in->rank()))
+    return args.emitError() << "too many indices for a tensor of rank "
+                            << in->rank();
+  FailureOr<IndexPlan> plan = advancedPlan(args, *in, l->items);
+  if (failed(plan))
+    return failure();
+  if (!args.get("values").isTensor())
+    return args.emitError() << "values must be a tensor";
+  return putThroughPlan(args, *in, *plan, args.get("values"), *accumulate);
 }
 
 FailureOr<RtValue> size(const KernelArgs &args) {

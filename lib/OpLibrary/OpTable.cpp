@@ -595,6 +595,15 @@ static const OpRow kOps[] = {
    chunk, kernels::chunk},
   {"operator.getitem", {"Tensor.__getitem__"}, "(Any input, Any index)",
    getitem, kernels::getitem},
+  // `x[index] = value` and index_put are values here: a copy of the input
+  // with the indexed elements replaced (the tracers rebind the mutated
+  // tensor to the result).
+  {"operator.setitem", {"Tensor.__setitem__"},
+   "(Tensor input, Any index, Tensor|Scalar value)",
+   sameAsInput, kernels::setitem},
+  {"torch.index_put", {"Tensor.index_put"},
+   "(Tensor input, Any indices, Tensor values, bool accumulate=False)",
+   indexPut, kernels::indexPut},
   {"Tensor.size", {}, "(Tensor input, int? dim=None)", size, kernels::size},
   {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", dim, kernels::dim},
   {"builtins.getattr", {"getattr"}, "(Any input, str name)", getattr, kernels::getattr},
@@ -892,6 +901,8 @@ struct InplaceRow {
 };
 const InplaceRow kInplace[] = {
     {"Tensor.add_", "torch.add"},
+    {"Tensor.index_put_", "torch.index_put"},
+    {"torch.index_put_", "torch.index_put"},
     {"Tensor.sub_", "torch.sub"},
     {"Tensor.mul_", "torch.mul"},
     {"Tensor.div_", "torch.div"},

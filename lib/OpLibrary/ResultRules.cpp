@@ -177,6 +177,19 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// index_put: the input's type; torch requires values of the input's dtype.
+LogicalResult indexPut(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
+  auto values = dyn_cast_or_null<RankedTensorType>(call.getType("values"));
+  if (in && values && in.getElementType() != values.getElementType())
+    return call.emitError()
+           << "index_put requires values of the input's dtype: got "
+           << values.getElementType() << " values for a "
+           << in.getElementType() << " input";
+  results.push_back(call.getType("input"));
+  return success();
+}
+
 LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");

@@ -66,11 +66,15 @@ public:
           llvm::raw_string_ostream os(text);
           if (!text.empty())
             os << "\n";
-          if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+          // A traced expr's location is the user's file:line, inside a
+          // NameLoc naming the module path that made the call.
+          Location where = diag.getLocation();
+          auto name = dyn_cast<NameLoc>(where);
+          if (auto loc = where->findInstanceOf<FileLineColLoc>())
             os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
                << loc.getColumn() << ": ";
-          else if (!isa<UnknownLoc>(diag.getLocation()))
-            os << diag.getLocation() << ": ";
+          else if (!isa<UnknownLoc>(where))
+            os << where << ": ";
           switch (diag.getSeverity()) {
           case DiagnosticSeverity::Error:
             os << "error: ";
@@ -82,6 +86,8 @@ public:
             os << "note: ";
           }
           os << diag.str();
+          if (name && !name.getName().getValue().empty())
+            os << " (in " << name.getName().getValue() << ")";
           for (Diagnostic &note : diag.getNotes())
             os << "\n  note: " << note.str();
           return success();
@@ -458,14 +464,17 @@ PYBIND11_MODULE(_traced, m) {
   py::class_<ModuleState, StateRef>(m, "Module")
       .def(
           "to_text",
-          [](ModuleState &s, bool generic, bool largeElided) {
+          [](ModuleState &s, bool generic, bool largeElided, bool debugInfo) {
             OpPrintingFlags flags;
             if (generic)
               flags.printGenericOpForm();
+            if (debugInfo)
+              flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
             return printToString(
                 [&](llvm::raw_ostream &os) { s.get()->print(os, flags); });
           },
-          py::arg("generic") = false, py::arg("large_elided") = false)
+          py::arg("generic") = false, py::arg("large_elided") = false,
+          py::arg("debuginfo") = false)
       .def("to_bytecode",
            [](ModuleState &s) {
              std::string out;

@@ -179,6 +179,21 @@ def dt(dtype, *shape):
 
 NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
 
+def _set(x, index, value):
+    """`x[index] = value` on a copy."""
+    x = x.clone()
+    x[index] = value
+    return x
+
+
+def _set_after_use(x):
+    """A value read before an assignment keeps the old elements."""
+    y = x * 1
+    before = y + 1
+    y[0] = 0.0
+    return y * before
+
+
 def _iadd(x, y):
     x = x.clone()
     x += y
@@ -710,6 +725,23 @@ OPS = {
         ("int32 index", lambda x, i: x[..., i], [f32(2, 5), torch.tensor([4, 1], dtype=torch.int32)]),
         ("list", lambda x: x[[0, 2]], [f32(3, 2)]),
         ("table", lambda t, i: t[i.view(-1)].view(2, 2, -1), [f32(5, 3), torch.tensor([[0, 4], [2, 2]])])),
+    "operator.setitem": fixed(
+        ("int", lambda x: _set(x, 1, 7.5), [f32(3, 4)]),
+        ("slice", lambda x, v: _set(x, (slice(None), slice(1, 3)), v), [f32(3, 4), f32(3, 2)]),
+        ("step broadcast", lambda x, v: _set(x, slice(None, None, 2), v), [dt(torch.int32, 5, 3), dt(torch.int32, 3)]),
+        ("float into int", lambda x: _set(x, (0, 1), 2.7), [dt(torch.int64, 2, 3)]),
+        ("bool", lambda x: _set(x, 0, True), [dt(torch.bool, 2, 3)]),
+        ("ellipsis", lambda x, v: _set(x, (Ellipsis, 0), v), [f32(2, 3, 4), dt(torch.float64, 2, 3)]),
+        ("tensor index", lambda x, i, v: _set(x, i, v), [f32(4, 3), torch.tensor([3, 0]), f32(2, 3)]),
+        ("mask", lambda x, m: _set(x, m, 0.0), [f32(3, 4), dt(torch.bool, 3, 4)]),
+        ("0-d", lambda x, v: _set(x, (), v), [f32(), f32()]),
+        ("after use", lambda x: _set_after_use(x), [f32(2, 3)])),
+    "torch.index_put": fixed(
+        ("put", lambda x, i, v: x.index_put((i,), v), [f32(4, 3), torch.tensor([1, 3]), f32(2, 3)]),
+        ("accumulate repeated", lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True),
+         [dt(torch.int32, 5), torch.tensor([0, 2, 0, 4]), dt(torch.int32, 4)]),
+        ("two dims", lambda x, i, j, v: x.index_put((i, j), v), [f32(3, 4), torch.tensor([0, 2]), torch.tensor([3, 1]), f32()]),
+        ("in place", lambda x, i, v: x.clone().index_put_((i,), v), [f32(4, 2), torch.tensor([0]), f32(2)])),
     "Tensor.size": fixed(("as shape", lambda x: x.view(x.size(1), x.size(0)), [f32(2, 3)]),
                          ("all", lambda x: x.reshape(x.size()), [f32(2, 3)])),
     "Tensor.dim": fixed(("in arithmetic", lambda x: x * x.dim(), [f32(2, 3)])),

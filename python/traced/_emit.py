@@ -207,6 +207,7 @@ class IRBuilder:
     def __init__(self):
         self.modules = {}  # sym -> ModuleRecord
         self.module_symbols = {}  # id(nn.Module) -> sym
+        self.module_paths = {}  # id(nn.Module) -> attribute path from the root
         self.blobs = {}  # blob name -> numpy array
         self._keep = []
 

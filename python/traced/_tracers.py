@@ -10,8 +10,10 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder
-from ._tracing import (GraphEmitter, class_name, is_known_leaf, is_torch_leaf,
+from ._tracing import (GraphEmitter, caller_location, check_known, class_name,
+                       frame_of_stack_trace, is_known_leaf, is_torch_leaf,
                        qualified_function_name, symbolize_modules, user_frame)
+import torch.fx._symbolic_trace as _fx_symbolic
 
 
 class TraceError(_traced.Error):
@@ -37,6 +39,7 @@ class _OneLevelTracer(fx.Tracer):
     def __init__(self, top):
         super().__init__()
         self.top = top
+        self.record_stack_traces = True  # each node's user line
 
     def is_leaf_module(self, m, qualname):
         return m is not self.top
@@ -78,7 +81,23 @@ def _fx_error(module, exc):
                       f"{type(exc).__name__}: {exc}{where}")
 
 
-def _trace_graph_symbolic(builder, module, args):
+@contextlib.contextmanager
+def _fx_wraps(leaf_functions):
+    """torch.fx keeps every function registered with `torch.fx.wrap` opaque
+    (torchvision wraps helpers such as swin's `_get_relative_position_bias`).
+    A trace goes through them, as through any Python function: only the
+    user's `leaf_functions` stay opaque while we trace."""
+    saved = list(_fx_symbolic._wrapped_fns_to_patch)
+    keep = [(g, n) for g, n in saved if g.get("__name__") == "torch.fx._symbolic_trace"]
+    _fx_symbolic._wrapped_fns_to_patch[:] = keep + [
+        (f.__globals__, f.__name__) for f in leaf_functions]
+    try:
+        yield
+    finally:
+        _fx_symbolic._wrapped_fns_to_patch[:] = saved
+
+
+def _trace_graph_symbolic(builder, module, args, opaque):
     before = set(vars(module))
     try:
         graph = _OneLevelTracer(module).trace(module)
@@ -125,8 +144,11 @@ def _trace_graph_symbolic(builder, module, args):
                        and isinstance(values[node], tuple))
             result = em.call("call_method", "forward", receiver, node.args,
                              node.kwargs, values[node], ref,
-                             receiver[0][1:] + "_out", flatten)
+                             receiver[0][1:] + "_out", flatten,
+                             where=frame_of_stack_trace(node.stack_trace))
             em.define(node, result) if flatten else em.define(node, *result)
+            if getattr(callee, "inplace", False) is True and node.args:
+                _rebind_mutated(em, node.args[0], result)
         elif (node.op == "call_function" and node.target is operator.getitem
               and isinstance(em.names.get(node.args[0]), list)
               and isinstance(node.args[1], int)):
@@ -135,34 +157,79 @@ def _trace_graph_symbolic(builder, module, args):
             receiver = ref(node.args[0])
             if receiver is None:
                 raise TraceError(f"method {node.target} called on a constant")
-            em.define(node, *em.call("call_method", node.target, receiver,
-                                     node.args[1:], node.kwargs, values[node],
-                                     ref, _hint(node.target)))
+            where = frame_of_stack_trace(node.stack_trace)
+            check_known("call_method", node.target, where)
+            result = em.call("call_method", node.target, receiver,
+                             node.args[1:], node.kwargs, values[node], ref,
+                             _hint(node.target), where=where)
+            em.define(node, *result)
+            if _is_inplace_name(node.target):
+                _rebind_mutated(em, node.args[0], result)
         elif node.op == "call_function":
             target = qualified_function_name(node.target)
-            em.define(node, *em.call("call_function", target, None, node.args,
-                                     node.kwargs, values[node], ref,
-                                     _hint(target)))
+            where = frame_of_stack_trace(node.stack_trace)
+            check_known("call_function", target, where, opaque)
+            mutated = _mutated_argument(node, target)
+            # `x[i] = v` (operator.setitem) is a value: the updated x.
+            value = (values[node.args[0]] if target == "operator.setitem"
+                     else values[node])
+            result = em.call("call_function", target, None, node.args,
+                             node.kwargs, value, ref, _hint(target), where=where)
+            em.define(node, *result)
+            if mutated is not None:
+                _rebind_mutated(em, mutated, result)
         elif node.op == "output":
             out = node.args[0]
             em.set_outputs(_flatten_outputs(out) if isinstance(out, (tuple, list))
                            else [out], ref)
 
 
-def trace_symbolic(root, inputs):
+def _is_inplace_name(name):
+    """`add_`, `relu_`: torch's in-place spelling (not `__iadd__`)."""
+    name = name.rsplit(".", 1)[-1]
+    return name.endswith("_") and not name.endswith("__")
+
+
+def _mutated_argument(node, target):
+    """The fx node a call_function mutates: setitem's target, the input of
+    an in-place function (`torch.relu_`, `F.relu(x, inplace=True)`)."""
+    first = node.args[0] if node.args else node.kwargs.get("input")
+    if not isinstance(first, fx.Node):
+        return None
+    if (target == "operator.setitem" or _is_inplace_name(target)
+            or node.kwargs.get("inplace") is True):
+        return first
+    return None
+
+
+def _rebind_mutated(em, mutated, result):
+    """After an in-place call the fx graph keeps using the mutated node;
+    in SSA its later uses read the call's result instead."""
+    if isinstance(mutated, fx.Node) and mutated in em.names and \
+            not isinstance(result, list):
+        em.define(mutated, *result)
+
+
+def trace_symbolic(root, inputs, leaf_functions=()):
     builder = IRBuilder()
     symbolize_modules(root, builder)
     graphed = lambda m: m is root or not is_torch_leaf(m)
     calls = _first_calls(root, inputs, graphed)
-    for m in root.modules():
-        if graphed(m) and id(m) in calls:
-            _trace_graph_symbolic(builder, m, calls[id(m)])
+    opaque = {qualified_function_name(f) for f in leaf_functions}
+    with _fx_wraps(leaf_functions):
+        for m in root.modules():
+            if graphed(m) and id(m) in calls:
+                _trace_graph_symbolic(builder, m, calls[id(m)], opaque)
     return builder
 
 
 # ---------------------------------------------------------------------------
 # Concrete tracing (hooks)
 # ---------------------------------------------------------------------------
+
+_SPECIALIZED = {"__bool__", "__int__", "__float__", "__index__", "item",
+                "tolist", "__len__", "__format__", "__repr__", "numpy"}
+
 
 class _ConcreteTracer(TorchFunctionMode):
     """Records the torch functions, Tensor methods and module calls one run
@@ -171,10 +238,11 @@ class _ConcreteTracer(TorchFunctionMode):
     nested-hook guard). Tensors are tracked by identity; other values are
     specialized to what this run saw."""
 
-    def __init__(self, root, builder):
+    def __init__(self, root, builder, opaque=()):
         super().__init__()
         self.root = root
         self.builder = builder
+        self.opaque = opaque
         self.depth = 0
         self.suspended = 0
         self.stack = []  # GraphEmitters, innermost last
@@ -240,7 +308,9 @@ class _ConcreteTracer(TorchFunctionMode):
         if self.depth > 0 or self.suspended or not self.stack:
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
-        if name == "__get__":  # a property (x.shape): specialized
+        if name == "__get__" or name in _SPECIALIZED:
+            # A property (x.shape), or a tensor's data read as a Python
+            # value (`if x.sum() > 0`): this run's value is kept.
             return func(*args, **kwargs)
         self.depth += 1
         try:
@@ -251,27 +321,56 @@ class _ConcreteTracer(TorchFunctionMode):
             self.record(func, args, kwargs, result)
         return result
 
-    def record(self, func, args, kwargs, result):
+    def record(self, func, args, kwargs, result, target=None):
         em = self.emitter
+        where = caller_location()
         if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)):
             # A tensor made from constants (torch.tensor([1.0]), torch.zeros
             # (3)) is a Constant expr, as in TracedModule.
-            em.define(id(result), *em.constant(result.detach().clone(), "const_tensor"))
+            em.define(id(result), *em.constant(result.detach().clone(),
+                                               "const_tensor", where))
             self.keep.append(result)
             return
         owner = getattr(func, "__objclass__", None)
         qual = getattr(func, "__qualname__", "")
         is_method = (owner is torch._C._TensorBase
                      or qual.startswith("Tensor.") or qual.startswith("_TensorBase."))
-        if is_method and args and isinstance(args[0], torch.Tensor):
+        if target == "Tensor.__setitem__":
+            target, is_method = None, True
+        if target is None and is_method and args and isinstance(args[0], torch.Tensor):
             receiver = self.ref(args[0])
+            check_known("call_method", func.__name__, where)
+            if func.__name__ == "__setitem__":
+                # `x[i] = v` is a value, the updated x, which later uses of
+                # x read.
+                name, ty = em.call("call_method", "__setitem__", receiver,
+                                   args[1:], kwargs, args[0], self.ref,
+                                   "setitem_out", where=where)
+                self.bind_result(args[0], name, ty)
+                return
             name, ty = em.call("call_method", func.__name__, receiver, args[1:],
-                               kwargs, result, self.ref, _hint(func.__name__))
+                               kwargs, result, self.ref, _hint(func.__name__),
+                               where=where)
         else:
-            target = qualified_function_name(func)
+            target = target or qualified_function_name(func)
+            check_known("call_function", target, where, self.opaque)
             name, ty = em.call("call_function", target, None, args, kwargs,
-                               result, self.ref, _hint(target))
+                               result, self.ref, _hint(target), where=where)
         self.bind_result(result, name, ty)
+
+    def leaf_call(self, func, target, args, kwargs):
+        """A user leaf function: run unrecorded inside, recorded as one
+        call_function of `target`."""
+        if self.depth > 0 or self.suspended or not self.stack:
+            return func(*args, **kwargs)
+        self.depth += 1
+        try:
+            result = func(*args, **kwargs)
+        finally:
+            self.depth -= 1
+        with self.suspend():
+            self.record(func, args, kwargs, result, target=target)
+        return result
 
     # -- modules -----------------------------------------------------------------
     def module_call(self, original, module, args, kwargs):
@@ -385,21 +484,67 @@ class _Named:
         self.name, self.type = name, type_
 
 
-def trace_concrete(root, inputs):
+@contextlib.contextmanager
+def _patched_leaf_functions(tracer, root, leaf_functions):
+    """Rebinds each leaf function, wherever a module's code can see it (its
+    own module's globals, and those of the modules that define the classes
+    of `root`'s submodules), to a wrapper that records one call."""
+    import sys
+    spaces = {id(f.__globals__): f.__globals__ for f in leaf_functions}
+    for m in root.modules():
+        g = getattr(sys.modules.get(type(m).__module__), "__dict__", None)
+        if g is not None:
+            spaces[id(g)] = g
+    saved = []
+    for f in leaf_functions:
+        target = qualified_function_name(f)
+
+        def wrapper(*args, __f=f, __target=target, **kwargs):
+            return tracer.leaf_call(__f, __target, args, kwargs)
+
+        for g in spaces.values():
+            for name, value in list(g.items()):
+                if value is f:
+                    saved.append((g, name, value))
+                    g[name] = wrapper
+    try:
+        yield
+    finally:
+        for g, name, value in reversed(saved):
+            g[name] = value
+
+
+def trace_concrete(root, inputs, leaf_functions=()):
     builder = IRBuilder()
     symbolize_modules(root, builder)
-    tracer = _ConcreteTracer(root, builder)
+    opaque = {qualified_function_name(f) for f in leaf_functions}
+    tracer = _ConcreteTracer(root, builder, opaque)
     original = torch.nn.Module.__call__
 
     def patched(module, *args, **kwargs):
         return tracer.module_call(original, module, args, kwargs)
 
+    # torch 1.13 does not call __torch_function__ for `x[i] = tensor`:
+    # assignments are recorded through Tensor.__setitem__ itself.
+    had_setitem = "__setitem__" in vars(torch.Tensor)
+    original_setitem = torch.Tensor.__setitem__
+
+    def setitem(tensor, index, value):
+        tracer.leaf_call(original_setitem, "Tensor.__setitem__",
+                         (tensor, index, value), {})
+
     torch.nn.Module.__call__ = patched
+    torch.Tensor.__setitem__ = setitem
     try:
-        with torch.no_grad(), tracer:
+        with torch.no_grad(), tracer, _patched_leaf_functions(
+                tracer, root, leaf_functions):
             tracer._trace_into(original, root, inputs, {})
     except EmitError as exc:
         raise TraceError(str(exc)) from exc
     finally:
         torch.nn.Module.__call__ = original
+        if had_setitem:
+            torch.Tensor.__setitem__ = original_setitem
+        else:
+            del torch.Tensor.__setitem__
     return builder

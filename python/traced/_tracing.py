@@ -1,7 +1,9 @@
 """What both tracers share: module symbols, leaf modules, and an emitter
 that turns calls on traced values into traced exprs."""
 import re
+import sys
 import traceback
+import warnings
 
 import torch
 
@@ -49,12 +51,98 @@ def user_frame(tb_or_stack):
     frames = (traceback.extract_tb(tb_or_stack)
               if not isinstance(tb_or_stack, list) else tb_or_stack)
     for frame in reversed(frames):
-        path = frame.filename.replace("\\", "/")
-        if any(part in path for part in ("/torch/fx/", "/torch/overrides",
-                                         "/traced/_", "/torch/_tensor.py")):
-            continue
-        return frame
+        if not _is_internal(frame.filename):
+            return frame
     return frames[-1] if frames else None
+
+
+def caller_location():
+    """(file, line, column) of the innermost frame of the running stack
+    outside torch and traced (the user's call being recorded)."""
+    f = sys._getframe(1)
+    while f is not None:
+        code = f.f_code
+        if not _is_internal(code.co_filename):
+            col = 0
+            try:
+                positions = list(code.co_positions())
+                pos = positions[f.f_lasti // 2] if f.f_lasti >= 0 else None
+                if pos and pos[2] is not None:
+                    col = pos[2] + 1
+            except (AttributeError, IndexError):
+                pass
+            return code.co_filename, f.f_lineno, col
+        f = f.f_back
+    return None
+
+
+class UnknownTargetWarning(UserWarning):
+    """A traced call whose target the op library does not describe: the
+    trace keeps it, but the interpreter and the compilers will refuse it."""
+
+
+# Targets a trace may hold that are no op-library entries: calls the
+# verifier resolves itself.
+_STRUCTURAL = {"operator.getitem", "builtins.getattr"}
+
+_FRAME = re.compile(r'File "(.+)", line (\d+), in ')
+
+
+def frame_of_stack_trace(text):
+    """The user's frame in an fx node's `stack_trace`, as (file, line)."""
+    if not text:
+        return None
+    # fx walks the stack from the user's frame outwards: innermost first.
+    frames = _FRAME.findall(text)
+    for path, line in frames:
+        if not _is_internal(path):
+            return path, int(line), 0
+    return None
+
+
+def _is_internal(path):
+    path = path.replace("\\", "/")
+    return any(part in path for part in ("/torch/fx/", "/torch/overrides",
+                                         "/traced/_", "/torch/_tensor.py",
+                                         "/torch/nn/modules/module.py"))
+
+
+def frame_location(frame):
+    """(file, line, column) of a traceback FrameSummary."""
+    if frame is None:
+        return None
+    col = getattr(frame, "colno", None)
+    return frame.filename, frame.lineno, (col + 1) if col is not None else 0
+
+
+def mlir_location(where, scope):
+    """` loc(...)`: a file:line:col location, inside a NameLoc with the
+    module path (`layer1.0`) when the call is made in a submodule's graph."""
+    if where is None:
+        return ""
+    file, line, col = where
+    file = file.replace("\\", "\\\\").replace('"', '\\"')
+    inner = f'"{file}":{line}:{col}'
+    if scope:
+        scope = scope.replace('"', '\\"')
+        return f' loc("{scope}"({inner}))'
+    return f" loc({inner})"
+
+
+def check_known(kind, target, where, opaque=()):
+    """Warns, with the user's source line, when a call's target is unknown
+    to the op library (user leaf functions in `opaque` are meant to be)."""
+    if target in opaque or target in _STRUCTURAL:
+        return
+    name = target if kind == "call_function" else f"Tensor.{target}"
+    if _traced.is_known_function(name):
+        return
+    message = (f"unknown target '{name}': the op library does not describe "
+               f"it, so the interpreter and the compilers will refuse it")
+    if where is None:
+        warnings.warn(message, UnknownTargetWarning, stacklevel=2)
+    else:  # reported at the user's line
+        warnings.warn_explicit(message, UnknownTargetWarning, where[0], where[1])
 
 
 def symbolize_modules(root, builder):
@@ -77,6 +165,7 @@ def symbolize_modules(root, builder):
     for path, module in root.named_modules():
         if id(module) in builder.module_symbols:
             continue  # a shared instance keeps its first symbol
+        builder.module_paths[id(module)] = path
         sym = unique(type(root).__name__ if path == "" else path)
         records[id(module)] = (module, builder.declare_module(module, sym,
                                                               root=path == ""))
@@ -96,6 +185,7 @@ class GraphEmitter:
         self.graph = GraphRecord(graph_name, self.sym)
         builder.modules[self.sym].graphs[graph_name] = self.graph
         self.self_name = self.graph.add_input("self", f"!traced.module<{symbol(self.sym)}>")
+        self.scope = builder.module_paths.get(id(module), "")
         self.names = {}  # key -> (ssa name, type)
         self._getattr_cache = {}
         self._paths = None
@@ -145,21 +235,22 @@ class GraphEmitter:
         self._getattr_cache[path] = (name, ty)
         return name, ty
 
-    def constant(self, value, hint="const"):
+    def constant(self, value, hint="const", where=None):
+        loc = mlir_location(where, self.scope)
         if isinstance(value, torch.Tensor):
             blob = self.builder.blob(f"{self.sym}_{hint}", value)
             ty = type_of(value, {})
             name = self.graph.fresh(hint)
-            self.graph.emit(f"{name} = constant dense_resource<{blob}> : {ty}")
+            self.graph.emit(f"{name} = constant dense_resource<{blob}> : {ty}{loc}")
             return name, ty
         ty = type_of(value, self.builder.module_symbols)
         name = self.graph.fresh(hint)
-        self.graph.emit(f"{name} = constant {py_value(value, lambda v: None)} : {ty}")
+        self.graph.emit(f"{name} = constant {py_value(value, lambda v: None)} : {ty}{loc}")
         return name, ty
 
     # -- calls -----------------------------------------------------------------
     def call(self, kind, target, receiver, args, kwargs, result, ref, hint,
-             flatten=False):
+             flatten=False, where=None):
         """Emits a call; `ref(v)` returns (name, type) for traced values in
         the arguments (a list of them for a graph call's several results), or
         None for constants. Returns the result's (name, type); with
@@ -195,7 +286,8 @@ class GraphEmitter:
             lhs = None
         self.graph.emit((f"{lhs} = " if lhs else "") +
                         f"{head}({', '.join(parts)}) : "
-                        f"({', '.join(in_types)}) -> ({', '.join(result_types)})")
+                        f"({', '.join(in_types)}) -> ({', '.join(result_types)})"
+                        + mlir_location(where, self.scope))
         if not flatten:
             return name, result_types[0]
         if len(results) == 1:

@@ -58,6 +58,11 @@ class Module:
     def __str__(self):
         return self._state.to_text()
 
+    def to_string(self, debuginfo=False):
+        """The MLIR text; with `debuginfo`, each expr's location (the user's
+        Python file:line, inside the module path that made the call)."""
+        return self._state.to_text(debuginfo=debuginfo)
+
     def verify(self):
         """Raises traced.Error with the verifier's diagnostics."""
         self._state.verify()

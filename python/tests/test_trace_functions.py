@@ -1,0 +1,170 @@
+"""The tracers and plain Python functions, mutation and source lines:
+functions registered with torch.fx.wrap are traced through, the user's
+leaf_functions stay opaque, `x[i] = v` and in-place calls are values in
+SSA, unknown targets are reported at the user's line, and every expr
+carries that line as its location."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.fx
+import torch.nn.functional as F
+
+import traced
+
+MODES = ["symbolic", "concrete"]
+
+
+def _helper(x):
+    # A plain helper registered with torch.fx.wrap, as torchvision's swin
+    # registers _get_relative_position_bias.
+    return torch.relu(x) * 2
+
+
+torch.fx.wrap("_helper")
+
+
+def _opaque(x):
+    return x.flip(0)
+
+
+class UsesHelpers(torch.nn.Module):
+    def forward(self, x):
+        return _helper(x) + _opaque(x)
+
+
+class Assigns(torch.nn.Module):
+    def forward(self, x, i):
+        y = x * 1
+        before = y.sum(0)           # read before the assignments
+        y[0] = 5.0
+        y[:, 1] = x[:, 0]
+        y[i] = torch.tensor(-1.0)   # torch calls no __torch_function__ here
+        return y, before
+
+
+class InPlace(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = torch.nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        y = x - 1
+        z = y                       # an alias sees the mutation, as in torch
+        y.add_(3)
+        F.relu(y, inplace=True)
+        w = self.act(y * -1)
+        return z * 2, w
+
+
+class Unknown(torch.nn.Module):
+    def forward(self, x):
+        return torch.special.entr(x.abs())  # line recorded below
+
+
+def _numbers(x):
+    return [np.asarray(v) for v in x]
+
+
+def _torch(model, *inputs):
+    with torch.no_grad():
+        out = model(*inputs)
+    return [t.numpy() for t in (out if isinstance(out, tuple) else (out,))]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fx_wrapped_helpers_are_traced_through(mode):
+    x = torch.randn(3, 4)
+    tm = traced.trace(UsesHelpers(), x, mode=mode)
+    text = str(tm)
+    assert "_helper" not in text and "_opaque" not in text
+    assert '"torch.relu"' in text
+    np.testing.assert_allclose(tm.interpret(x)[0], _torch(UsesHelpers(), x)[0])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_leaf_functions_stay_opaque(mode):
+    x = torch.randn(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", traced.UnknownTargetWarning)
+        tm = traced.trace(UsesHelpers(), x, mode=mode, leaf_functions=[_opaque])
+    text = str(tm)
+    assert f'call_function "{__name__}._opaque"' in text
+    assert "_helper" not in text
+    with pytest.raises(traced.Error, match="_opaque"):
+        tm.interpret(x)
+
+
+def test_leaf_functions_must_be_functions():
+    with pytest.raises(traced.Error, match="leaf_functions"):
+        traced.trace(UsesHelpers(), torch.randn(2), leaf_functions=["_opaque"])
+
+
+# torch 1.13's fx Proxy has no item assignment: "auto" falls back to the
+# concrete tracer.
+@pytest.mark.parametrize("mode", ["auto", "concrete"])
+def test_setitem_is_a_value(mode):
+    x, i = torch.randn(4, 3), torch.tensor([3, 1])
+    tm = traced.trace(Assigns(), x, i, mode=mode)
+    assert "__setitem__" in str(tm) or "operator.setitem" in str(tm)
+    for got, want in zip(tm.interpret(x, i), _torch(Assigns(), x, i)):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_in_place_calls_rebind_their_input(mode):
+    x = torch.randn(3, 4)
+    tm = traced.trace(InPlace(), x, mode=mode)
+    for got, want in zip(tm.interpret(x), _torch(InPlace(), x)):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unknown_target_is_reported_at_the_users_line(mode):
+    line = Unknown.forward.__code__.co_firstlineno + 1
+    with pytest.warns(traced.UnknownTargetWarning,
+                      match="unknown target 'torch._C._special.special_entr'") as seen:
+        tm = traced.trace(Unknown(), torch.randn(3), mode=mode)
+    assert [(w.filename, w.lineno) for w in seen] == [(__file__, line)]
+    # The interpreter's refusal points at the same line.
+    with pytest.raises(traced.Error, match=rf"test_trace_functions.py:{line}:\d+: error"):
+        tm.interpret(torch.randn(3))
+
+
+def test_symbolic_fallback_reports_once():
+    class Branches(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:  # fx cannot trace this: concrete tracing
+                return torch.special.entr(x)
+            return x
+
+    with pytest.warns(traced.UnknownTargetWarning) as seen:
+        traced.trace(Branches(), torch.ones(3))
+    assert len([w for w in seen if w.category is traced.UnknownTargetWarning]) == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_locations_name_the_file_line_and_module_path(mode):
+    class Block(torch.nn.Module):
+        def forward(self, x):
+            return torch.sigmoid(x)
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Sequential(Block())
+
+        def forward(self, x):
+            return self.body(x) + 1
+
+    tm = traced.trace(Net(), torch.randn(2), mode=mode)
+    plain = tm.to_string()
+    assert "loc(" not in plain and str(tm) == plain
+    text = tm.to_string(debuginfo=True)
+    line = Block.forward.__code__.co_firstlineno + 1
+    # (Printed with location aliases: `#loc3 = loc("body.0"(#loc2))`.)
+    assert f'"{__file__}":{line}:' in text and 'loc("body.0"(' in text
+    # Bytecode keeps them.
+    again = traced.parse(tm.to_bytecode())
+    assert f'"{__file__}":{line}:' in again.to_string(debuginfo=True)
