@@ -706,10 +706,22 @@ FailureOr<RtValue> getitem(const KernelArgs &args) {
     return indexTensor(args, container.tensor(), index);
   if (const RtValue::List *l = container.list()) {
     auto *i = std::get_if<int64_t>(&index.v);
+    auto *a = std::get_if<Attribute>(&index.v);
+    if (a && isa<SliceAttr>(*a)) {
+      // x.shape[-2:]: a slice of a list or tuple is one of its kind.
+      FailureOr<SliceRange> r = sliceRange(args, cast<SliceAttr>(*a),
+                                           static_cast<int64_t>(l->items.size()));
+      if (failed(r))
+        return failure();
+      std::vector<RtValue> items;
+      for (int64_t k = 0; k < r->length; ++k)
+        items.push_back(l->items[r->begin + k * r->step]);
+      return RtValue::ofList(std::move(items), l->isTuple);
+    }
     if (!i)
       return args.emitError()
-             << "only int indices into a " << (l->isTuple ? "tuple" : "list")
-             << " are supported";
+             << "only int and slice indices into a "
+             << (l->isTuple ? "tuple" : "list") << " are supported";
     int64_t n = *i < 0 ? *i + static_cast<int64_t>(l->items.size()) : *i;
     if (n < 0 || n >= static_cast<int64_t>(l->items.size()))
       return args.emitError()

@@ -168,3 +168,40 @@ def test_locations_name_the_file_line_and_module_path(mode):
     # Bytecode keeps them.
     again = traced.parse(tm.to_bytecode())
     assert f'"{__file__}":{line}:' in again.to_string(debuginfo=True)
+
+
+class _Features(torch.nn.Module):
+    def forward(self, x):
+        return {"low": x * 2, "out": x.relu()}
+
+
+class _Head(torch.nn.Module):
+    def forward(self, features):
+        return features["out"] - features["low"]
+
+
+class DictModel(torch.nn.Module):
+    """torchvision's segmentation models: a backbone returning a dict, a
+    head taking it, a dict result."""
+
+    def __init__(self):
+        super().__init__()
+        self.backbone = _Features()
+        self.head = _Head()
+
+    def forward(self, x):
+        size = x.shape[-2:]
+        features = self.backbone(x)
+        return {"out": self.head(features).reshape(size), "aux": features["low"]}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_dicts_are_tuples_of_their_values(mode):
+    x = torch.randn(1, 2, 3)
+    tm = traced.trace(DictModel(), x, mode=mode)
+    with torch.no_grad():
+        want = DictModel()(x)
+    got = tm.interpret(x)
+    assert len(got) == 2
+    np.testing.assert_array_equal(got[0], want["out"].numpy())
+    np.testing.assert_array_equal(got[1], want["aux"].numpy())

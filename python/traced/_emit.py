@@ -62,7 +62,10 @@ def _is_py_scalar(v):
 
 
 def type_of(value, module_symbols):
-    """The traced type of a Python value seen while tracing."""
+    """The traced type of a Python value seen while tracing (a dict is the
+    tuple of its values: the tracers turn its keys into indices)."""
+    if isinstance(value, dict):
+        value = tuple(value.values())
     if isinstance(value, torch.Tensor):
         return tensor_type(value)
     if isinstance(value, bool):
@@ -107,6 +110,8 @@ def py_value(value, ref):
     name = ref(value)
     if name is not None:
         return name
+    if isinstance(value, dict):  # as the tuple of its values
+        value = tuple(value.values())
     if value is None:
         return "None"
     if value is Ellipsis:

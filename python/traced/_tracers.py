@@ -21,7 +21,16 @@ class TraceError(_traced.Error):
 
 
 def _flatten_outputs(value):
+    """A graph's outputs: the elements of a tuple or list, the values of a
+    dict (torchvision's segmentation models return {"out": ...})."""
+    if isinstance(value, dict):
+        return list(value.values())
     return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def _elements(value):
+    """A tuple, or a dict as the tuple of its values."""
+    return tuple(value.values()) if isinstance(value, dict) else value
 
 
 def _hint(name):
@@ -141,14 +150,26 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             callee = module.get_submodule(node.target)
             # A traced submodule returning a tuple returns its elements.
             flatten = (not is_torch_leaf(callee)
-                       and isinstance(values[node], tuple))
+                       and isinstance(values[node], (tuple, dict)))
             result = em.call("call_method", "forward", receiver, node.args,
-                             node.kwargs, values[node], ref,
+                             node.kwargs, _elements(values[node]), ref,
                              receiver[0][1:] + "_out", flatten,
                              where=frame_of_stack_trace(node.stack_trace))
             em.define(node, result) if flatten else em.define(node, *result)
             if getattr(callee, "inplace", False) is True and node.args:
                 _rebind_mutated(em, node.args[0], result)
+        elif (node.op == "call_function" and node.target is operator.getitem
+              and isinstance(node.args[1], str)
+              and isinstance(values.get(node.args[0]), dict)):
+            # d["key"]: the dict is a tuple of its values in the trace.
+            index = list(values[node.args[0]]).index(node.args[1])
+            entry = em.names[node.args[0]]
+            if isinstance(entry, list):
+                em.define(node, *entry[index])
+            else:
+                em.define(node, *em.call("call_function", "operator.getitem",
+                                         None, [node.args[0], index], {},
+                                         values[node], ref, "getitem_out"))
         elif (node.op == "call_function" and node.target is operator.getitem
               and isinstance(em.names.get(node.args[0]), list)
               and isinstance(node.args[1], int)):
@@ -180,8 +201,8 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                 _rebind_mutated(em, mutated, result)
         elif node.op == "output":
             out = node.args[0]
-            em.set_outputs(_flatten_outputs(out) if isinstance(out, (tuple, list))
-                           else [out], ref)
+            em.set_outputs(_flatten_outputs(out)
+                           if isinstance(out, (tuple, list, dict)) else [out], ref)
 
 
 def _is_inplace_name(name):
@@ -389,12 +410,14 @@ class _ConcreteTracer(TorchFunctionMode):
         else:
             result = self._trace_into(original, module, args, kwargs)
         with self.suspend():
-            flatten = (not is_known_leaf(module)) and isinstance(result, tuple)
+            flatten = (not is_known_leaf(module)) and isinstance(result, (tuple, dict))
             named = em.call("call_method", "forward", receiver, args, kwargs,
-                            result, self.ref, receiver[0][1:] + "_out", flatten)
+                            _elements(result), self.ref, receiver[0][1:] + "_out",
+                            flatten)
             if flatten:
-                # A traced module's tuple comes back element by element.
-                for item, entry in zip(result, named):
+                # A traced module's tuple (or dict) comes back element by
+                # element.
+                for item, entry in zip(_elements(result), named):
                     if isinstance(item, torch.Tensor):
                         em.define(id(item), *entry)
                         self.keep.append(item)
@@ -425,8 +448,9 @@ class _ConcreteTracer(TorchFunctionMode):
                     self.keep.append(a)
                 else:
                     child.add_input(("arg", i), name, a)
-                    if isinstance(a, (list, tuple)):
-                        self._read_elements(child, child.names[("arg", i)], a)
+                    if isinstance(a, (list, tuple, dict)):
+                        self._read_elements(child, child.names[("arg", i)],
+                                            _elements(a))
         self.stack.append(child)
         try:
             result = original(module, *args, **kwargs)
@@ -436,7 +460,8 @@ class _ConcreteTracer(TorchFunctionMode):
             self.stack.append(child)
             try:
                 child.set_outputs(_flatten_outputs(result)
-                                  if isinstance(result, tuple) else [result], self.ref)
+                                  if isinstance(result, (tuple, dict)) else [result],
+                                  self.ref)
             finally:
                 self.stack.pop()
         return result
