@@ -9,6 +9,8 @@
 
 #include "Kernels.h"
 
+#include <array>
+
 #include <cmath>
 
 using namespace mlir;
@@ -421,7 +423,8 @@ FailureOr<RtValue> clamp(const KernelArgs &args) {
   std::optional<Operand> bounds[2];
   const char *names[2] = {"min", "max"};
   for (int i = 0; i < 2; ++i) {
-    if (args.isNone(names[i]))
+    // (clamp_min/clamp_max bind one bound; see their signatures.)
+    if (!args.has(names[i]) || args.isNone(names[i]))
       continue;
     FailureOr<Operand> b = operand(args, names[i]);
     if (failed(b))
@@ -1164,6 +1167,331 @@ FailureOr<RtValue> rrelu(const KernelArgs &args) {
                                "training=False is supported";
   double k = (*lower + *upper) / 2;
   return unaryFloat(args, [k](double x) { return x >= 0 ? x : k * x; });
+}
+
+//===----------------------------------------------------------------------===//
+// Three-operand pointwise ops and more binary float math
+//===----------------------------------------------------------------------===//
+
+/// Elementwise `fn(a, b, c)` over the tensors or numbers `names`, with
+/// broadcasting, in their promoted dtype (`Float`: integers give float32);
+/// `fn` takes and returns the storage type's compute type (int64_t for
+/// integers, double or float for floats).
+template <typename Fn>
+static FailureOr<RtValue> ternary(const KernelArgs &args,
+                                  std::array<StringRef, 3> names, Fn fn,
+                                  ResultKind kind = ResultKind::Promoted) {
+  SmallVector<Operand> ops;
+  SmallVector<PromotionOperand> promotion;
+  SmallVector<int64_t> shape;
+  bool anyTensor = false;
+  for (StringRef name : names) {
+    FailureOr<Operand> o = operand(args, name);
+    if (failed(o))
+      return failure();
+    if (o->isTensor) {
+      FailureOr<SmallVector<int64_t>> b =
+          broadcastShape(shape, o->tensor.shape());
+      if (failed(b))
+        return args.emitError() << "the shapes of '" << names[0] << "', '"
+                                << names[1] << "' and '" << names[2]
+                                << "' cannot be broadcast together";
+      shape = *b;
+      anyTensor = true;
+    }
+    promotion.push_back(promotionOf(*o));
+    ops.push_back(*o);
+  }
+  if (!anyTensor)
+    return args.emitError() << "expects at least one tensor";
+  DType dtype = resultType(promotion);
+  if (kind == ResultKind::Float)
+    dtype = toFloatingDType(dtype);
+  SmallVector<Tensor> ts;
+  for (const Operand &o : ops) {
+    if (o.isTensor) {
+      ts.push_back(broadcastTo(o.tensor.to(dtype), shape));
+      continue;
+    }
+    Tensor t(dtype, {});
+    if (isFloatingPoint(dtype) || dtype == DType::Bool)
+      t.setDouble(0, o.number);
+    else
+      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
+    t.roundToDType();
+    ts.push_back(broadcastTo(t, shape));
+  }
+  Tensor out(dtype, shape);
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
+    const T *a = ts[0].template data<T>(), *b = ts[1].template data<T>(),
+            *c = ts[2].template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0, n = out.numel(); i < n; ++i) {
+      C r = static_cast<C>(fn(static_cast<C>(a[i]), static_cast<C>(b[i]),
+                              static_cast<C>(c[i])));
+      if constexpr (std::is_same_v<T, uint8_t>)
+        o[i] = r != 0;
+      else
+        o[i] = static_cast<T>(r);
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> lerp(const KernelArgs &args) {
+  // torch's formula: from the nearer end, so lerp(a, b, 1) is b exactly.
+  return ternary(args, {"input", "end", "weight"}, [](auto a, auto b, auto w) {
+    using C = decltype(a);
+    if constexpr (std::is_floating_point_v<C>) {
+      C diff = b - a;
+      return std::abs(w) < C(0.5) ? a + w * diff : b - diff * (C(1) - w);
+    } else {
+      return a; // floats only (the rule rejects others)
+    }
+  });
+}
+
+FailureOr<RtValue> addcmul(const KernelArgs &args) {
+  const RtValue &v = args.get("value");
+  std::optional<double> value = v.number();
+  if (!value)
+    return args.emitError() << "'value' must be a number";
+  double k = *value;
+  return ternary(args, {"input", "tensor1", "tensor2"},
+                 [k](auto x, auto a, auto b) {
+                   using C = decltype(x);
+                   return static_cast<C>(x + static_cast<C>(k) * a * b);
+                 });
+}
+
+FailureOr<RtValue> addcdiv(const KernelArgs &args) {
+  std::optional<double> value = args.get("value").number();
+  if (!value)
+    return args.emitError() << "'value' must be a number";
+  double k = *value;
+  return ternary(args, {"input", "tensor1", "tensor2"},
+                 [k](auto x, auto a, auto b) {
+                   using C = decltype(x);
+                   if constexpr (std::is_floating_point_v<C>)
+                     return static_cast<C>(x + static_cast<C>(k) * (a / b));
+                   else
+                     return x; // floats only (the rule rejects others)
+                 });
+}
+
+FailureOr<RtValue> xlogy(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        using C = decltype(x);
+        if (std::isnan(static_cast<double>(y)))
+          return static_cast<C>(NAN);
+        if (x == 0)
+          return static_cast<C>(0);
+        return static_cast<C>(x * std::log(y));
+      },
+      ResultKind::Float);
+}
+
+FailureOr<RtValue> hypot(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) { return static_cast<decltype(x)>(std::hypot(x, y)); },
+      ResultKind::Float);
+}
+
+FailureOr<RtValue> logaddexp(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        using C = decltype(x);
+        if (std::isinf(static_cast<double>(x)) && x == y)
+          return x;
+        C m = std::max(x, y);
+        return static_cast<C>(m + std::log1p(std::exp(-std::abs(x - y))));
+      },
+      ResultKind::Float);
+}
+
+FailureOr<RtValue> logaddexp2(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        using C = decltype(x);
+        if (std::isinf(static_cast<double>(x)) && x == y)
+          return x;
+        C m = std::max(x, y);
+        return static_cast<C>(
+            m + std::log1p(std::exp2(-std::abs(x - y))) / std::log(C(2)));
+      },
+      ResultKind::Float);
+}
+
+FailureOr<RtValue> copysign(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        return static_cast<decltype(x)>(std::copysign(x, y));
+      },
+      ResultKind::Float);
+}
+
+FailureOr<RtValue> floatPower(const KernelArgs &args) {
+  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "exponent");
+  if (failed(a) || failed(b))
+    return failure();
+  // Both sides in float64, whatever they are.
+  auto asDouble = [&](const Operand &o) {
+    if (o.isTensor)
+      return o.tensor.to(DType::F64);
+    Tensor t(DType::F64, {});
+    t.data<double>()[0] = o.number;
+    return t;
+  };
+  Tensor x = asDouble(*a), y = asDouble(*b);
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(x.shape(), y.shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of 'input' and 'exponent' cannot "
+                               "be broadcast together";
+  x = broadcastTo(x, *shape);
+  y = broadcastTo(y, *shape);
+  Tensor out(DType::F64, *shape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.data<double>()[i] = std::pow(x.data<double>()[i], y.data<double>()[i]);
+  return RtValue(out);
+}
+
+FailureOr<RtValue> rsubAlpha(const KernelArgs &args) {
+  // torch.rsub: other - alpha * input.
+  if (failed(checkNotBoolSub(args)))
+    return failure();
+  std::optional<double> alpha = args.get("alpha").number();
+  if (!alpha)
+    return args.emitError() << "'alpha' must be a number";
+  double k = *alpha;
+  return binary(args, "input", "other", [k](auto x, auto y) {
+    using C = decltype(x);
+    return static_cast<C>(y - static_cast<C>(k) * x);
+  });
+}
+
+FailureOr<RtValue> nanToNum(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return RtValue(*in);
+  auto read = [&](StringRef name) -> std::optional<double> {
+    return args.isNone(name) ? std::nullopt : args.get(name).number();
+  };
+  std::optional<double> nan = read("nan"), pos = read("posinf"),
+                        neg = read("neginf");
+  double hi, lo;
+  switch (in->dtype()) {
+  case DType::F16:
+    hi = 65504.0;
+    break;
+  case DType::BF16:
+    hi = 3.3895313892515355e38;
+    break;
+  case DType::F32:
+    hi = std::numeric_limits<float>::max();
+    break;
+  default:
+    hi = std::numeric_limits<double>::max();
+  }
+  lo = -hi;
+  double n = nan.value_or(0.0), p = pos.value_or(hi), m = neg.value_or(lo);
+  return unaryFloat(args, [=](double x) {
+    return std::isnan(x) ? n : x == INFINITY ? p : x == -INFINITY ? m : x;
+  });
+}
+
+FailureOr<RtValue> logit(const KernelArgs &args) {
+  std::optional<double> eps;
+  if (!args.isNone("eps")) {
+    FailureOr<double> e = args.getFloat("eps");
+    if (failed(e))
+      return failure();
+    eps = *e;
+  }
+  return unaryFloat(args, [eps](double x) {
+    if (eps)
+      x = x < *eps ? *eps : (x > 1 - *eps ? 1 - *eps : x);
+    return std::log(x / (1 - x));
+  });
+}
+
+FailureOr<RtValue> sinc(const KernelArgs &args) {
+  return unaryFloat(args, [](double x) {
+    if (x == 0)
+      return 1.0;
+    double px = M_PI * x;
+    return std::sin(px) / px;
+  });
+}
+
+FailureOr<RtValue> deg2rad(const KernelArgs &args) {
+  return unaryFloat(args, [](double x) { return x * (M_PI / 180.0); });
+}
+
+FailureOr<RtValue> rad2deg(const KernelArgs &args) {
+  return unaryFloat(args, [](double x) { return x * (180.0 / M_PI); });
+}
+
+FailureOr<RtValue> heaviside(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("values");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "heaviside is not yet implemented for tensors "
+                               "with different dtypes";
+  return binary(args, "input", "values", [](auto x, auto v) {
+    using C = decltype(x);
+    return x == 0 ? v : static_cast<C>(x > 0 ? 1 : 0);
+  });
+}
+
+FailureOr<RtValue> isposinf(const KernelArgs &args) {
+  return unaryPredicate(args, [](double x) { return x == INFINITY; });
+}
+
+FailureOr<RtValue> isneginf(const KernelArgs &args) {
+  return unaryPredicate(args, [](double x) { return x == -INFINITY; });
+}
+
+FailureOr<RtValue> numel(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return RtValue::ofInt(in->numel());
+}
+
+/// x.view_as(other), x.reshape_as(other): x's elements in other's shape;
+/// x.expand_as(other): x broadcast to it.
+FailureOr<RtValue> reshapeAs(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
+  if (failed(in) || failed(other))
+    return failure();
+  if (in->numel() != other->numel())
+    return args.emitError() << "shape is invalid for an input of "
+                            << in->numel() << " elements";
+  return RtValue(in->reshaped(other->shape()));
+}
+
+FailureOr<RtValue> expandAs(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
+  if (failed(in) || failed(other))
+    return failure();
+  FailureOr<SmallVector<int64_t>> b = broadcastShape(in->shape(), other->shape());
+  if (failed(b) || ArrayRef<int64_t>(*b) != other->shape())
+    return args.emitError() << "the input cannot be expanded to the shape of "
+                               "'other'";
+  return RtValue(broadcastTo(*in, other->shape()));
 }
 
 } // namespace mlir::traced::kernels

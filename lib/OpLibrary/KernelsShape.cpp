@@ -853,6 +853,17 @@ FailureOr<RtValue> getattr(const KernelArgs &args) {
     return tupleOfInts(in->shape());
   if (*name == "ndim")
     return RtValue::ofInt(in->rank());
+  if (*name == "data" || *name == "real")
+    return RtValue(*in);
+  if (*name == "T" || *name == "H") {
+    SmallVector<int64_t> perm(llvm::reverse(llvm::seq<int64_t>(0, in->rank())));
+    return RtValue(permuteTensor(*in, perm));
+  }
+  if ((*name == "mT" || *name == "mH") && in->rank() >= 2) {
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, in->rank()));
+    std::swap(perm[in->rank() - 1], perm[in->rank() - 2]);
+    return RtValue(permuteTensor(*in, perm));
+  }
   return args.emitError() << "the interpreter cannot read attribute '" << *name
                           << "' of a tensor";
 }

@@ -169,7 +169,116 @@ static LogicalResult binary(const BoundCall &call,
   return h.result(*shape, elt);
 }
 
+/// An elementwise op over the tensors and numbers `names`: their
+/// broadcast shape and promoted dtype (`toFloat`: integers and bool give
+/// float32, as float-only math does).
+static LogicalResult pointwise(const BoundCall &call,
+                               SmallVectorImpl<Type> &results,
+                               ArrayRef<StringRef> names, bool toFloat) {
+  RuleHelper h{call, results};
+  MLIRContext *ctx = call.getContext();
+  SmallVector<Type> types;
+  SmallVector<int64_t> shape;
+  bool anyTensor = false;
+  for (StringRef name : names) {
+    Type t = call.getType(name);
+    if (!t || isa<traced::NoneType>(t))
+      continue;
+    if (auto tt = dyn_cast<TensorType>(t)) {
+      if (!tt.hasRank())
+        return h.unknown();
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, tt.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+      anyTensor = true;
+    }
+    types.push_back(t);
+  }
+  if (!anyTensor)
+    return h.unknown();
+  Type elt = resultElementType(types, ctx);
+  if (!elt)
+    return h.unknown();
+  if (toFloat)
+    if (std::optional<DType> d = dtypeFromType(elt))
+      elt = typeFromDType(ctx, toFloatingDType(*d));
+  return h.result(shape, elt);
+}
+
 namespace mlir::traced::rules {
+
+LogicalResult lerp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (failed(pointwise(call, results, {"input", "end", "weight"}, false)))
+    return failure();
+  auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
+  auto end = dyn_cast_or_null<RankedTensorType>(call.getType("end"));
+  if (in && end && in.getElementType() != end.getElementType())
+    return call.emitError() << "expected dtype " << in.getElementType()
+                            << " for `end` but got dtype "
+                            << end.getElementType();
+  if (in && !isa<FloatType>(in.getElementType()))
+    return call.emitError() << "lerp takes floating-point tensors, got "
+                            << in.getElementType();
+  return success();
+}
+
+LogicalResult addcmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "tensor1", "tensor2"}, false);
+}
+
+LogicalResult addcdiv(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  for (StringRef name : {"tensor1", "tensor2"})
+    if (auto t = dyn_cast_or_null<RankedTensorType>(call.getType(name)))
+      if (!isa<FloatType>(t.getElementType()))
+        return call.emitError()
+               << "addcdiv does not support integer division: use "
+                  "floating-point tensor1 and tensor2";
+  return pointwise(call, results, {"input", "tensor1", "tensor2"}, false);
+}
+
+/// Float-only binary math (xlogy, hypot, logaddexp, copysign, float_power
+/// is float64): the promoted dtype, integers to float32.
+LogicalResult floatPointwise(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "other"}, true);
+}
+
+LogicalResult floatPower(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  if (failed(pointwise(call, results, {"input", "exponent"}, true)))
+    return failure();
+  if (!results.empty())
+    if (auto t = dyn_cast<RankedTensorType>(results[0]))
+      results[0] = RankedTensorType::get(
+          t.getShape(), Float64Type::get(call.getContext()));
+  return success();
+}
+
+LogicalResult heaviside(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "values"}, false);
+}
+
+LogicalResult rsub(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "other"}, false);
+}
+
+/// x.view_as(other), reshape_as, expand_as: other's shape, x's dtype (the
+/// kernels check the element count, or that x broadcasts).
+LogicalResult shapeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), other = h.tensor("other");
+  if (!in || !other)
+    return h.unknown();
+  return h.result(other.getShape(), in.getElementType());
+}
+
+LogicalResult numel(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  results.push_back(IntegerType::get(call.getContext(), 64));
+  return success();
+}
 
 LogicalResult sameAsInput(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
@@ -533,6 +642,107 @@ LogicalResult newFilled(const BoundCall &call,
   if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = d.getType();
   return h.result(*size, elt);
+}
+
+//===----------------------------------------------------------------------===//
+// Factories
+//===----------------------------------------------------------------------===//
+
+/// The `dtype=` of a factory, or `fallback`.
+static Type dtypeOr(const BoundCall &call, Type fallback) {
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    return d.getType();
+  return fallback;
+}
+
+/// zeros/ones/empty(*size, dtype=None): float32 unless dtype= says.
+LogicalResult factory(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  if (!size)
+    return h.unknown();
+  for (int64_t d : *size)
+    if (d < 0)
+      return call.emitError() << "negative dimension " << d;
+  return h.result(*size,
+                  dtypeOr(call, Float32Type::get(call.getContext())));
+}
+
+/// full(size, fill_value): the fill value's kind picks the default dtype.
+LogicalResult full(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  if (!size)
+    return h.unknown();
+  for (int64_t d : *size)
+    if (d < 0)
+      return call.emitError() << "negative dimension " << d;
+  MLIRContext *ctx = call.getContext();
+  Type fill = call.getType("fill_value");
+  Type fallback = Float32Type::get(ctx);
+  if (fill && fill.isInteger(1))
+    fallback = IntegerType::get(ctx, 1);
+  else if (fill && fill.isInteger(64))
+    fallback = IntegerType::get(ctx, 64);
+  else if (fill && !isa<FloatType>(fill))
+    return call.emitError() << "'fill_value' must be a number";
+  return h.result(*size, dtypeOr(call, fallback));
+}
+
+/// arange(end) / arange(start, end[, step]): int64 when every bound is an
+/// int, else float32; ceil((end - start) / step) elements.
+LogicalResult arange(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  MLIRContext *ctx = call.getContext();
+  bool ints = true;
+  for (StringRef name : {"start", "end", "step"}) {
+    Type t = call.getType(name);
+    if (t && !isa<traced::NoneType>(t) && isa<FloatType>(t))
+      ints = false;
+    else if (t && !t.isInteger(64) && !t.isInteger(1) &&
+             !isa<FloatType>(t) && !(name == "end" && call.isNone("end")))
+      return call.emitError() << "arange takes numbers";
+  }
+  Type elt = dtypeOr(call, ints ? Type(IntegerType::get(ctx, 64))
+                                : Type(Float32Type::get(ctx)));
+  std::optional<double> start = call.getFloat("start"),
+                        end = call.getFloat("end"), step = call.getFloat("step");
+  if (call.isNone("end")) {
+    end = start;
+    start = 0.0;
+  }
+  if (!start || !end || !step)
+    return h.result({ShapedType::kDynamic}, elt);
+  if (*step == 0)
+    return call.emitError() << "step must be nonzero";
+  if ((*step > 0 && *end < *start) || (*step < 0 && *end > *start))
+    return call.emitError()
+           << "upper bound and larger bound inconsistent with step sign";
+  return h.result({static_cast<int64_t>(std::ceil((*end - *start) / *step))},
+                  elt);
+}
+
+LogicalResult linspace(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  Type elt = dtypeOr(call, Float32Type::get(call.getContext()));
+  std::optional<int64_t> steps = call.getInt("steps");
+  if (!steps)
+    return h.result({ShapedType::kDynamic}, elt);
+  if (*steps < 0)
+    return call.emitError() << "number of steps must be non-negative";
+  return h.result({*steps}, elt);
+}
+
+LogicalResult eye(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  Type elt = dtypeOr(call, Float32Type::get(call.getContext()));
+  std::optional<int64_t> n = call.getInt("n");
+  std::optional<int64_t> m = call.isNone("m") ? n : call.getInt("m");
+  if (!n || !m)
+    return h.unknown();
+  if (*n < 0 || *m < 0)
+    return call.emitError() << "n and m must be non-negative";
+  return h.result({*n, *m}, elt);
 }
 
 LogicalResult interpolate(const BoundCall &call,
@@ -1886,6 +2096,24 @@ LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
         call.getContext(), SmallVector<Type>(input.getRank(), b.getI64Type())));
   if (name.getValue() == "ndim")
     return h.result(b.getI64Type());
+  // Tensor-valued properties: transposes (real dtypes: H is T) and views.
+  StringRef n = name.getValue();
+  if (n == "data" || n == "real")
+    return h.result(input);
+  if (n == "T" || n == "H") {
+    SmallVector<int64_t> shape(llvm::reverse(input.getShape()));
+    return h.result(shape, input.getElementType());
+  }
+  if (n == "mT" || n == "mH") {
+    if (input.getRank() < 2)
+      return call.emitError() << "tensor." << n
+                              << " is only supported on matrices or batches "
+                                 "of matrices, got a tensor of rank "
+                              << input.getRank();
+    SmallVector<int64_t> shape(input.getShape());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    return h.result(shape, input.getElementType());
+  }
   return h.unknown();
 }
 

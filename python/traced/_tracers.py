@@ -90,6 +90,24 @@ def _fx_error(module, exc):
                       f"{type(exc).__name__}: {exc}{where}")
 
 
+def _known_wrapped_functions():
+    """Functions registered with torch.fx.wrap that the op library
+    describes (torchvision's stochastic_depth): they stay one call, as the
+    library has their meaning; the other wrapped ones are traced through."""
+    found = []
+    for g, n in list(_fx_symbolic._wrapped_fns_to_patch):
+        f = g.get(n)
+        if callable(f) and hasattr(f, "__globals__") and \
+                _traced.is_known_function(qualified_function_name(f)):
+            found.append(f)
+    return found
+
+
+def with_known_leaves(leaf_functions):
+    return tuple(leaf_functions) + tuple(
+        f for f in _known_wrapped_functions() if f not in leaf_functions)
+
+
 @contextlib.contextmanager
 def _fx_wraps(leaf_functions):
     """torch.fx keeps every function registered with `torch.fx.wrap` opaque
@@ -232,6 +250,7 @@ def _rebind_mutated(em, mutated, result):
 
 
 def trace_symbolic(root, inputs, leaf_functions=()):
+    leaf_functions = with_known_leaves(leaf_functions)
     builder = IRBuilder()
     symbolize_modules(root, builder)
     graphed = lambda m: m is root or not is_torch_leaf(m)
@@ -329,9 +348,20 @@ class _ConcreteTracer(TorchFunctionMode):
         if self.depth > 0 or self.suspended or not self.stack:
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
-        if name == "__get__" or name in _SPECIALIZED:
-            # A property (x.shape), or a tensor's data read as a Python
-            # value (`if x.sum() > 0`): this run's value is kept.
+        if name == "__get__":
+            prop = getattr(getattr(func, "__self__", None), "__name__", None)
+            result = func(*args, **kwargs)
+            if isinstance(result, torch.Tensor) and prop and args and \
+                    isinstance(args[0], torch.Tensor):
+                # x.T, x.mT, x.data: a getattr the graph computes.
+                with self.suspend():
+                    self.record(func, (args[0], prop), {}, result,
+                                target="builtins.getattr")
+            # Other properties (x.shape, x.dtype) keep this run's value.
+            return result
+        if name in _SPECIALIZED:
+            # A tensor's data read as a Python value (`if x.sum() > 0`):
+            # this run's value is kept.
             return func(*args, **kwargs)
         self.depth += 1
         try:
@@ -356,7 +386,7 @@ class _ConcreteTracer(TorchFunctionMode):
         qual = getattr(func, "__qualname__", "")
         is_method = (owner is torch._C._TensorBase
                      or qual.startswith("Tensor.") or qual.startswith("_TensorBase."))
-        if target == "Tensor.__setitem__":
+        if target in ("Tensor.__setitem__", "Tensor.__getitem__"):
             target, is_method = None, True
         if target is None and is_method and args and isinstance(args[0], torch.Tensor):
             receiver = self.ref(args[0])
@@ -511,14 +541,18 @@ class _Named:
 
 @contextlib.contextmanager
 def _patched_leaf_functions(tracer, root, leaf_functions):
-    """Rebinds each leaf function, wherever a module's code can see it (its
-    own module's globals, and those of the modules that define the classes
-    of `root`'s submodules), to a wrapper that records one call."""
+    """Rebinds each leaf function, wherever module-level code can see it
+    (every loaded module's globals that bind it: its own module, packages
+    re-exporting it such as torchvision.ops, the user's modules), to a
+    wrapper that records one call."""
     import sys
+    if not leaf_functions:
+        yield
+        return
     spaces = {id(f.__globals__): f.__globals__ for f in leaf_functions}
-    for m in root.modules():
-        g = getattr(sys.modules.get(type(m).__module__), "__dict__", None)
-        if g is not None:
+    for module in list(sys.modules.values()):
+        g = getattr(module, "__dict__", None)
+        if isinstance(g, dict):
             spaces[id(g)] = g
     saved = []
     for f in leaf_functions:
@@ -540,6 +574,7 @@ def _patched_leaf_functions(tracer, root, leaf_functions):
 
 
 def trace_concrete(root, inputs, leaf_functions=()):
+    leaf_functions = with_known_leaves(leaf_functions)
     builder = IRBuilder()
     symbolize_modules(root, builder)
     opaque = {qualified_function_name(f) for f in leaf_functions}
@@ -549,16 +584,23 @@ def trace_concrete(root, inputs, leaf_functions=()):
     def patched(module, *args, **kwargs):
         return tracer.module_call(original, module, args, kwargs)
 
-    # torch 1.13 does not call __torch_function__ for `x[i] = tensor`:
-    # assignments are recorded through Tensor.__setitem__ itself.
-    had_setitem = "__setitem__" in vars(torch.Tensor)
+    # torch 1.13 calls no __torch_function__ for `x[1]`, `x[:, 0]` or
+    # `x[i] = tensor` (its fast paths): indexing is recorded through
+    # Tensor.__getitem__ and __setitem__ themselves.
+    had = {n: n in vars(torch.Tensor) for n in ("__getitem__", "__setitem__")}
+    original_getitem = torch.Tensor.__getitem__
     original_setitem = torch.Tensor.__setitem__
+
+    def getitem(tensor, index):
+        return tracer.leaf_call(original_getitem, "Tensor.__getitem__",
+                                (tensor, index), {})
 
     def setitem(tensor, index, value):
         tracer.leaf_call(original_setitem, "Tensor.__setitem__",
                          (tensor, index, value), {})
 
     torch.nn.Module.__call__ = patched
+    torch.Tensor.__getitem__ = getitem
     torch.Tensor.__setitem__ = setitem
     try:
         with torch.no_grad(), tracer, _patched_leaf_functions(
@@ -568,8 +610,10 @@ def trace_concrete(root, inputs, leaf_functions=()):
         raise TraceError(str(exc)) from exc
     finally:
         torch.nn.Module.__call__ = original
-        if had_setitem:
-            torch.Tensor.__setitem__ = original_setitem
-        else:
-            del torch.Tensor.__setitem__
+        for n, f in (("__getitem__", original_getitem),
+                     ("__setitem__", original_setitem)):
+            if had[n]:
+                setattr(torch.Tensor, n, f)
+            else:
+                delattr(torch.Tensor, n)
     return builder
