@@ -280,6 +280,80 @@ LogicalResult numel(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return success();
 }
 
+/// A loss's reduction: `reduction`, or the legacy size_average/reduce
+/// flags when one is given; nullopt when not constant.
+static std::optional<std::string> lossReduction(const BoundCall &call) {
+  auto flag = [&](StringRef name) -> std::optional<bool> {
+    if (!call.getSignature().lookup(name) || call.isNone(name))
+      return std::nullopt;
+    return call.getBool(name);
+  };
+  std::optional<bool> sizeAverage = flag("size_average"), reduce = flag("reduce");
+  if (sizeAverage || reduce)
+    return std::string(reduce == false         ? "none"
+                       : sizeAverage == false ? "sum"
+                                              : "mean");
+  if (auto s = dyn_cast_or_null<StringAttr>(call.get("reduction").value))
+    return s.getValue().str();
+  return std::nullopt;
+}
+
+/// mse/l1/smooth_l1/huber/bce/kl_div: the promoted floating dtype; the
+/// broadcast shape for reduction='none', else a 0-d result.
+LogicalResult pointwiseLoss(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), target = h.tensor("target");
+  std::optional<std::string> reduction = lossReduction(call);
+  if (!in || !target || !reduction)
+    return h.unknown();
+  Type elt = resultElementType({in, target}, call.getContext());
+  if (!elt)
+    return h.unknown();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "expects floating-point input and target, got "
+                            << in.getElementType() << " and "
+                            << target.getElementType();
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum" &&
+      !(*reduction == "batchmean" && call.getSignature().lookup("log_target")))
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  if (*reduction != "none")
+    return h.result({}, elt);
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, in.getShape(), target.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
+/// nll_loss and cross_entropy: the input's dtype; for reduction='none'
+/// the target's shape (class indices) or the input's without the class
+/// dim (probabilities), else 0-d.
+LogicalResult classLoss(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), target = h.tensor("target");
+  std::optional<std::string> reduction = lossReduction(call);
+  if (!in || !target || !reduction)
+    return h.unknown();
+  if (!isa<FloatType>(in.getElementType()) || in.getRank() < 1)
+    return call.emitError() << "expects a floating-point input with a class "
+                               "dimension, got "
+                            << in;
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum")
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  if (*reduction != "none")
+    return h.result({}, in.getElementType());
+  if (isa<FloatType>(target.getElementType())) {
+    SmallVector<int64_t> shape(in.getShape());
+    shape.erase(shape.begin() + (in.getRank() == 1 ? 0 : 1));
+    return h.result(shape, in.getElementType());
+  }
+  return h.result(target.getShape(), in.getElementType());
+}
+
 LogicalResult sameAsInput(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   results.push_back(call.getType("input"));

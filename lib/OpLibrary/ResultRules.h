@@ -42,6 +42,8 @@ namespace mlir::traced::rules {
 
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
+TRACED_RULE(pointwiseLoss)
+TRACED_RULE(classLoss)
 TRACED_RULE(lerp)
 TRACED_RULE(addcmul)
 TRACED_RULE(addcdiv)

@@ -1,0 +1,423 @@
+//===- KernelsLoss.cpp - losses as inference-time functions ---------------===//
+//
+// mse, l1, smooth_l1, huber, binary_cross_entropy(_with_logits), kl_div,
+// nll_loss and cross_entropy, with torch's reductions ('none', 'mean',
+// 'sum', kl_div's 'batchmean') and the legacy size_average/reduce flags.
+// Values are computed in double and rounded once to the result dtype.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced {
+
+FailureOr<std::string> lossReduction(const KernelArgs &args) {
+  // torch's legacy_get_string: reduce=False gives 'none', then
+  // size_average=False 'sum'; otherwise `reduction`.
+  bool legacy = (args.has("size_average") && !args.isNone("size_average")) ||
+                (args.has("reduce") && !args.isNone("reduce"));
+  if (legacy) {
+    bool sizeAverage = true, reduce = true;
+    if (!args.isNone("size_average")) {
+      FailureOr<bool> b = args.getBool("size_average");
+      if (failed(b))
+        return failure();
+      sizeAverage = *b;
+    }
+    if (!args.isNone("reduce")) {
+      FailureOr<bool> b = args.getBool("reduce");
+      if (failed(b))
+        return failure();
+      reduce = *b;
+    }
+    return std::string(!reduce ? "none" : sizeAverage ? "mean" : "sum");
+  }
+  FailureOr<std::string> r = args.getStr("reduction");
+  if (failed(r))
+    return failure();
+  if (*r != "none" && *r != "mean" && *r != "sum" &&
+      !(*r == "batchmean" && args.has("log_target")))
+    return args.emitError() << "'" << *r << "' is not a valid value for "
+                            << "reduction";
+  return r;
+}
+
+} // namespace mlir::traced
+
+namespace {
+
+/// Elementwise values of a loss over the broadcast input and target.
+struct Pointwise {
+  DType dtype;
+  SmallVector<int64_t> shape;
+  std::vector<double> x, y;
+};
+
+FailureOr<Pointwise> pointwisePair(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
+  if (failed(a) || failed(b))
+    return failure();
+  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  if (!isFloatingPoint(dtype))
+    return args.emitError() << "expects floating-point input and target, got "
+                            << dtypeName(a->dtype()) << " and "
+                            << dtypeName(b->dtype());
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of 'input' and 'target' cannot be "
+                               "broadcast together";
+  Tensor ta = broadcastTo(a->to(DType::F64), *shape),
+         tb = broadcastTo(b->to(DType::F64), *shape);
+  Pointwise p{dtype, *shape, {}, {}};
+  p.x.assign(ta.data<double>(), ta.data<double>() + ta.numel());
+  p.y.assign(tb.data<double>(), tb.data<double>() + tb.numel());
+  return p;
+}
+
+/// `values` of `shape` reduced as `reduction` says, in `dtype`; `divisor`
+/// overrides the mean's denominator (batchmean, weighted nll).
+RtValue reduced(const std::vector<double> &values, ArrayRef<int64_t> shape,
+                DType dtype, StringRef reduction,
+                std::optional<double> divisor = std::nullopt) {
+  if (reduction == "none") {
+    Tensor out(dtype, shape);
+    for (size_t i = 0; i < values.size(); ++i)
+      out.setDouble(i, values[i]);
+    out.roundToDType();
+    return RtValue(out);
+  }
+  double sum = 0;
+  for (double v : values)
+    sum += v;
+  Tensor out(dtype, {});
+  if (reduction == "sum")
+    out.setDouble(0, sum);
+  else
+    out.setDouble(0, sum / divisor.value_or(static_cast<double>(values.size())));
+  out.roundToDType();
+  return RtValue(out);
+}
+
+template <typename Fn>
+FailureOr<RtValue> pointwiseLoss(const KernelArgs &args, Fn fn) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Pointwise> p = pointwisePair(args);
+  if (failed(reduction) || failed(p))
+    return failure();
+  std::vector<double> v(p->x.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = fn(p->x[i], p->y[i]);
+  return reduced(v, p->shape, p->dtype, *reduction);
+}
+
+/// An optional weight tensor broadcast to `shape`, as doubles.
+FailureOr<std::optional<std::vector<double>>>
+broadcastWeight(const KernelArgs &args, StringRef name,
+                ArrayRef<int64_t> shape) {
+  if (args.isNone(name))
+    return std::optional<std::vector<double>>();
+  FailureOr<Tensor> w = args.tensor(name);
+  if (failed(w))
+    return failure();
+  FailureOr<SmallVector<int64_t>> b = broadcastShape(w->shape(), shape);
+  if (failed(b) || ArrayRef<int64_t>(*b) != shape)
+    return args.emitError() << "the shape of '" << name
+                            << "' does not broadcast to the input's";
+  Tensor t = broadcastTo(w->to(DType::F64), shape);
+  return std::optional<std::vector<double>>(
+      std::vector<double>(t.data<double>(), t.data<double>() + t.numel()));
+}
+
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> mseLoss(const KernelArgs &args) {
+  return pointwiseLoss(args, [](double x, double y) { return (x - y) * (x - y); });
+}
+
+FailureOr<RtValue> l1Loss(const KernelArgs &args) {
+  return pointwiseLoss(args, [](double x, double y) { return std::abs(x - y); });
+}
+
+FailureOr<RtValue> smoothL1Loss(const KernelArgs &args) {
+  FailureOr<double> beta = args.getFloat("beta");
+  if (failed(beta))
+    return failure();
+  if (*beta < 0)
+    return args.emitError() << "smooth_l1_loss does not support negative "
+                               "values for beta";
+  double b = *beta;
+  return pointwiseLoss(args, [b](double x, double y) {
+    double d = std::abs(x - y);
+    return d < b ? 0.5 * d * d / b : d - 0.5 * b;
+  });
+}
+
+FailureOr<RtValue> huberLoss(const KernelArgs &args) {
+  FailureOr<double> delta = args.getFloat("delta");
+  if (failed(delta))
+    return failure();
+  if (*delta <= 0)
+    return args.emitError() << "huber_loss does not support non-positive "
+                               "values for delta";
+  double k = *delta;
+  return pointwiseLoss(args, [k](double x, double y) {
+    double d = std::abs(x - y);
+    return d <= k ? 0.5 * d * d : k * (d - 0.5 * k);
+  });
+}
+
+FailureOr<RtValue> softMarginLoss(const KernelArgs &args) {
+  return pointwiseLoss(args, [](double x, double y) {
+    return std::log1p(std::exp(-y * x));
+  });
+}
+
+FailureOr<RtValue> binaryCrossEntropy(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
+  if (failed(reduction) || failed(a) || failed(b))
+    return failure();
+  if (a->shape() != b->shape())
+    return args.emitError() << "using a target size that is different to the "
+                               "input size is deprecated; please ensure they "
+                               "have the same size";
+  FailureOr<Pointwise> p = pointwisePair(args);
+  if (failed(p))
+    return failure();
+  FailureOr<std::optional<std::vector<double>>> w =
+      broadcastWeight(args, "weight", p->shape);
+  if (failed(w))
+    return failure();
+  std::vector<double> v(p->x.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    double x = p->x[i], y = p->y[i];
+    if (x < 0 || x > 1)
+      return args.emitError() << "all elements of input should be between 0 "
+                                 "and 1";
+    // torch clamps the logarithms at -100.
+    double lx = std::max(std::log(x), -100.0),
+           l1x = std::max(std::log1p(-x), -100.0);
+    v[i] = -(y * lx + (1 - y) * l1x) * (*w ? (**w)[i] : 1.0);
+  }
+  return reduced(v, p->shape, p->dtype, *reduction);
+}
+
+FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
+  if (failed(reduction) || failed(a) || failed(b))
+    return failure();
+  if (a->shape() != b->shape())
+    return args.emitError() << "target size must be the same as input size";
+  FailureOr<Pointwise> p = pointwisePair(args);
+  if (failed(p))
+    return failure();
+  FailureOr<std::optional<std::vector<double>>> w =
+      broadcastWeight(args, "weight", p->shape);
+  FailureOr<std::optional<std::vector<double>>> pw =
+      broadcastWeight(args, "pos_weight", p->shape);
+  if (failed(w) || failed(pw))
+    return failure();
+  std::vector<double> v(p->x.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    double x = p->x[i], y = p->y[i];
+    // log(1 + exp(-x)) computed stably: max(-x, 0) + log(e^-m + e^(-x-m)).
+    double m = std::max(-x, 0.0);
+    double softplus = m + std::log(std::exp(-m) + std::exp(-x - m));
+    double l = *pw ? (1 - y) * x + (1 + ((**pw)[i] - 1) * y) * softplus
+                   : (1 - y) * x + softplus;
+    v[i] = l * (*w ? (**w)[i] : 1.0);
+  }
+  return reduced(v, p->shape, p->dtype, *reduction);
+}
+
+FailureOr<RtValue> klDiv(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<bool> logTarget = args.getBool("log_target");
+  FailureOr<Pointwise> p = pointwisePair(args);
+  if (failed(reduction) || failed(logTarget) || failed(p))
+    return failure();
+  std::vector<double> v(p->x.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    double x = p->x[i], t = p->y[i];
+    v[i] = *logTarget ? std::exp(t) * (t - x)
+                      : (t > 0 ? t * (std::log(t) - x)
+                               : (std::isnan(t) ? t : 0.0));
+  }
+  if (*reduction == "batchmean") {
+    double batch = p->shape.empty() ? 1.0 : static_cast<double>(p->shape[0]);
+    return reduced(v, p->shape, p->dtype, "mean", batch);
+  }
+  return reduced(v, p->shape, p->dtype, *reduction);
+}
+
+/// nll_loss over log-probabilities `logp` of shape (N, C, d...) or (C),
+/// and class indices `target` of shape (N, d...) or ().
+static FailureOr<RtValue> nll(const KernelArgs &args, const Tensor &logp,
+                              const Tensor &target, StringRef reduction,
+                              double smoothing, DType dtype) {
+  if (isFloatingPoint(target.dtype()) || target.dtype() == DType::Bool)
+    return args.emitError() << "expected target of an integer dtype (class "
+                               "indices), got "
+                            << dtypeName(target.dtype());
+  FailureOr<int64_t> ignore = args.getInt("ignore_index");
+  if (failed(ignore))
+    return failure();
+  bool unbatched = logp.rank() == 1;
+  int64_t n = unbatched ? 1 : logp.dim(0), c = logp.dim(unbatched ? 0 : 1);
+  int64_t inner = 1;
+  SmallVector<int64_t> outShape;
+  if (!unbatched) {
+    outShape.push_back(n);
+    for (int64_t d = 2; d < logp.rank(); ++d) {
+      inner *= logp.dim(d);
+      outShape.push_back(logp.dim(d));
+    }
+  }
+  if (ArrayRef<int64_t>(outShape) != target.shape()) {
+    auto diag = args.emitError() << "expected a target of shape [";
+    llvm::interleaveComma(outShape, diag);
+    return diag << "] for an input of rank " << logp.rank();
+  }
+  std::optional<Tensor> weight;
+  if (!args.isNone("weight")) {
+    FailureOr<Tensor> w = args.tensor("weight");
+    if (failed(w))
+      return failure();
+    if (w->rank() != 1 || w->dim(0) != c)
+      return args.emitError() << "weight must be a 1-D tensor of " << c
+                              << " elements";
+    weight = w->to(DType::F64);
+  }
+  Tensor lp = logp.to(DType::F64), t = target.to(DType::I64);
+  const double *plp = lp.data<double>();
+  std::vector<double> v(n * inner, 0.0);
+  double weightSum = 0, smoothSum = 0;
+  std::vector<double> smooth(n * inner, 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < inner; ++j) {
+      int64_t k = t.data<int64_t>()[i * inner + j];
+      if (k == *ignore)
+        continue;
+      if (k < 0 || k >= c)
+        return args.emitError() << "target " << k << " is out of bounds";
+      double w = weight ? weight->data<double>()[k] : 1.0;
+      v[i * inner + j] = -w * plp[(i * c + k) * inner + j];
+      weightSum += w;
+      if (smoothing > 0) {
+        double s = 0;
+        for (int64_t cc = 0; cc < c; ++cc)
+          s -= plp[(i * c + cc) * inner + j] *
+               (weight ? weight->data<double>()[cc] : 1.0);
+        smooth[i * inner + j] = s;
+        smoothSum += s;
+      }
+    }
+  if (smoothing <= 0)
+    return reduced(v, outShape, dtype, reduction, weightSum);
+  // Label smoothing (cross_entropy): (1 - e) * nll + e / C * smooth.
+  std::vector<double> mixed(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    mixed[i] = (1 - smoothing) * v[i] + smoothing / c * smooth[i];
+  if (reduction == "mean") {
+    double sum = 0;
+    for (double x : v)
+      sum += x;
+    Tensor out(dtype, {});
+    out.setDouble(0, (1 - smoothing) * sum / weightSum +
+                         smoothing / c * smoothSum / weightSum);
+    out.roundToDType();
+    return RtValue(out);
+  }
+  return reduced(mixed, outShape, dtype, reduction);
+}
+
+FailureOr<RtValue> nllLoss(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> input = args.tensor("input"), target = args.tensor("target");
+  if (failed(reduction) || failed(input) || failed(target))
+    return failure();
+  if (!isFloatingPoint(input->dtype()) || input->rank() < 1)
+    return args.emitError() << "expects floating-point log-probabilities";
+  return nll(args, *input, *target, *reduction, 0.0, input->dtype());
+}
+
+FailureOr<RtValue> crossEntropy(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> input = args.tensor("input"), target = args.tensor("target");
+  FailureOr<double> smoothing = args.getFloat("label_smoothing");
+  if (failed(reduction) || failed(input) || failed(target) ||
+      failed(smoothing))
+    return failure();
+  if (!isFloatingPoint(input->dtype()) || input->rank() < 1)
+    return args.emitError() << "expects floating-point logits";
+  if (*smoothing < 0 || *smoothing > 1)
+    return args.emitError() << "label_smoothing must be between 0.0 and 1.0";
+  // log_softmax over the class dim (1, or 0 unbatched), in double.
+  int64_t classDim = input->rank() == 1 ? 0 : 1;
+  int64_t c = input->dim(classDim), outer = 1, inner = 1;
+  for (int64_t d = 0; d < classDim; ++d)
+    outer *= input->dim(d);
+  for (int64_t d = classDim + 1; d < input->rank(); ++d)
+    inner *= input->dim(d);
+  Tensor x = input->to(DType::F64);
+  Tensor logp(DType::F64, input->shape());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const double *p = x.data<double>() + o * c * inner + i;
+      double *q = logp.data<double>() + o * c * inner + i;
+      double m = -INFINITY;
+      for (int64_t k = 0; k < c; ++k)
+        m = std::max(m, p[k * inner]);
+      double s = 0;
+      for (int64_t k = 0; k < c; ++k)
+        s += std::exp(p[k * inner] - m);
+      double l = m + std::log(s);
+      for (int64_t k = 0; k < c; ++k)
+        q[k * inner] = p[k * inner] - l;
+    }
+  if (!isFloatingPoint(target->dtype()))
+    return nll(args, logp, *target, *reduction, *smoothing, input->dtype());
+  // Class probabilities: -sum_c w_c t_c logp_c, mean over the other dims.
+  if (target->shape() != input->shape())
+    return args.emitError() << "expected a target of the input's shape for "
+                               "class probabilities";
+  FailureOr<int64_t> ignore = args.getInt("ignore_index");
+  if (failed(ignore))
+    return failure();
+  std::optional<Tensor> weight;
+  if (!args.isNone("weight")) {
+    FailureOr<Tensor> w = args.tensor("weight");
+    if (failed(w))
+      return failure();
+    if (w->rank() != 1 || w->dim(0) != c)
+      return args.emitError() << "weight must be a 1-D tensor of " << c
+                              << " elements";
+    weight = w->to(DType::F64);
+  }
+  Tensor t = target->to(DType::F64);
+  SmallVector<int64_t> outShape(input->shape());
+  outShape.erase(outShape.begin() + classDim);
+  std::vector<double> v(outer * inner, 0.0);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      double s = 0;
+      for (int64_t k = 0; k < c; ++k) {
+        int64_t at = (o * c + k) * inner + i;
+        double tk = t.data<double>()[at] * (1 - *smoothing) + *smoothing / c;
+        s -= tk * logp.data<double>()[at] *
+             (weight ? weight->data<double>()[k] : 1.0);
+      }
+      v[o * inner + i] = s;
+    }
+  return reduced(v, outShape, input->dtype(), *reduction);
+}
+
+} // namespace mlir::traced::kernels

@@ -1,0 +1,51 @@
+"""Leaf-module rows: a module the op library describes is one call in its
+parent's graph (no graph of its own), and runs as its functional does."""
+import numpy as np
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import traced
+
+
+class Parent(nn.Module):
+    def __init__(self, child):
+        super().__init__()
+        self.child = child
+
+    def forward(self, *args):
+        return self.child(*args)
+
+
+def _probs(*shape):
+    return torch.rand(*shape)
+
+
+CASES = [
+    (nn.MSELoss(reduction="sum"), [torch.randn(2, 3), torch.randn(2, 3)]),
+    (nn.L1Loss(reduction="none"), [torch.randn(4), torch.randn(4)]),
+    (nn.SmoothL1Loss(beta=0.5), [torch.randn(2, 3), torch.randn(2, 3)]),
+    (nn.HuberLoss(delta=2.0), [torch.randn(5), torch.randn(5)]),
+    (nn.SoftMarginLoss(), [torch.randn(5), torch.sign(torch.randn(5))]),
+    (nn.BCELoss(weight=torch.rand(3)), [_probs(2, 3), _probs(2, 3)]),
+    (nn.BCEWithLogitsLoss(pos_weight=torch.rand(3) + 0.5), [torch.randn(2, 3), _probs(2, 3)]),
+    (nn.KLDivLoss(reduction="batchmean"), [F.log_softmax(torch.randn(2, 3), 1), F.softmax(torch.randn(2, 3), 1)]),
+    (nn.NLLLoss(weight=torch.rand(4), ignore_index=1), [F.log_softmax(torch.randn(3, 4), 1), torch.tensor([1, 0, 3])]),
+    (nn.CrossEntropyLoss(label_smoothing=0.1), [torch.randn(3, 4), torch.tensor([1, 0, 3])]),
+]
+
+
+@pytest.mark.parametrize("module, inputs", CASES, ids=[type(m).__name__ for m, _ in CASES])
+def test_leaf_module_is_one_call(module, inputs):
+    torch.manual_seed(0)
+    parent = Parent(module).eval()
+    tm = traced.trace(parent, *inputs)
+    text = str(tm)
+    assert '["forward"]' in text
+    # The child has no graph of its own: the op library gives its meaning.
+    assert text.count("graph @forward") == 1
+    with torch.no_grad():
+        want = parent(*inputs)
+    got = tm.interpret(*inputs)[0]
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-6)
