@@ -822,6 +822,418 @@ FailureOr<RtValue> indexPut(const KernelArgs &args) {
   return putThroughPlan(args, *in, *plan, args.get("values"), *accumulate);
 }
 
+/// torch.unbind: the slices along `dim`, as a tuple.
+FailureOr<RtValue> unbind(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "unbind() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> n = normalizeDim(args, *d, in->rank());
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> strides = in->strides(), shape(in->shape());
+  shape.erase(shape.begin() + *n);
+  SmallVector<int64_t> inner(strides);
+  inner.erase(inner.begin() + *n);
+  std::vector<RtValue> pieces;
+  for (int64_t i = 0; i < in->dim(*n); ++i)
+    pieces.push_back(RtValue(gatherStrided(*in, shape, i * strides[*n], inner)));
+  return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
+}
+
+/// The strided view of a diagonal: dims d1 and d2 replaced by one last dim.
+static FailureOr<StridedView> diagonalView(const KernelArgs &args,
+                                           const Tensor &x, int64_t offset,
+                                           int64_t d1, int64_t d2) {
+  FailureOr<int64_t> a = normalizeDim(args, d1, x.rank()),
+                     b = normalizeDim(args, d2, x.rank());
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return args.emitError() << "diagonal dimensions cannot be identical "
+                            << d1 << ", " << d2;
+  SmallVector<int64_t> strides = x.strides();
+  StridedView v;
+  for (int64_t d = 0; d < x.rank(); ++d)
+    if (d != *a && d != *b) {
+      v.shape.push_back(x.dim(d));
+      v.strides.push_back(strides[d]);
+    }
+  int64_t len = offset >= 0 ? std::min(x.dim(*a), x.dim(*b) - offset)
+                            : std::min(x.dim(*a) + offset, x.dim(*b));
+  len = std::max<int64_t>(len, 0);
+  if (len > 0)
+    v.offset = offset >= 0 ? offset * strides[*b] : -offset * strides[*a];
+  v.shape.push_back(len);
+  v.strides.push_back(strides[*a] + strides[*b]);
+  return v;
+}
+
+FailureOr<RtValue> diagonal(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> off = args.getInt("offset"), d1 = args.getInt("dim1"),
+                     d2 = args.getInt("dim2");
+  if (failed(in) || failed(off) || failed(d1) || failed(d2))
+    return failure();
+  if (in->rank() < 2)
+    return args.emitError() << "diagonal() expects a tensor of rank >= 2";
+  FailureOr<StridedView> v = diagonalView(args, *in, *off, *d1, *d2);
+  if (failed(v))
+    return failure();
+  return RtValue(gatherStrided(*in, v->shape, v->offset, v->strides));
+}
+
+/// torch.diag: a 1-D input's square matrix, a 2-D input's diagonal.
+FailureOr<RtValue> diag(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> k = args.getInt("diagonal");
+  if (failed(in) || failed(k))
+    return failure();
+  if (in->rank() == 2) {
+    FailureOr<StridedView> v = diagonalView(args, *in, *k, 0, 1);
+    if (failed(v))
+      return failure();
+    return RtValue(gatherStrided(*in, v->shape, v->offset, v->strides));
+  }
+  if (in->rank() != 1)
+    return args.emitError() << "diag() expects a 1-D or 2-D tensor";
+  int64_t n = in->dim(0) + std::abs(*k);
+  Tensor out(in->dtype(), {n, n});
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T *o = out.template data<T>();
+    std::fill(o, o + n * n, T(0));
+    for (int64_t i = 0; i < in->dim(0); ++i) {
+      int64_t r = *k >= 0 ? i : i - *k, c = *k >= 0 ? i + *k : i;
+      o[r * n + c] = in->template data<T>()[i];
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// torch.trace: the sum of a matrix's diagonal (integers sum in int64).
+FailureOr<RtValue> trace(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (in->rank() != 2)
+    return args.emitError() << "trace() expects a matrix";
+  DType dtype = isFloatingPoint(in->dtype()) ? in->dtype() : DType::I64;
+  Tensor out(dtype, {});
+  int64_t n = std::min(in->dim(0), in->dim(1));
+  if (isFloatingPoint(dtype)) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i)
+      sum += in->getDouble(i * in->dim(1) + i);
+    out.setDouble(0, sum);
+    out.roundToDType();
+  } else {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; ++i)
+      sum += in->getInt(i * in->dim(1) + i);
+    out.data<int64_t>()[0] = sum;
+  }
+  return RtValue(out);
+}
+
+/// pixel_shuffle (upscale) and pixel_unshuffle (downscale): (*, C, H, W)
+/// to (*, C / r^2, H r, W r) and back, as reshape and permute.
+static FailureOr<RtValue> shuffle(const KernelArgs &args, int64_t r,
+                                  bool up) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (in->rank() < 3)
+    return args.emitError() << "expects an input of rank >= 3";
+  if (r <= 0)
+    return args.emitError() << "the factor must be positive";
+  int64_t rank = in->rank();
+  SmallVector<int64_t> lead(in->shape().drop_back(3));
+  int64_t c = in->dim(rank - 3), h = in->dim(rank - 2), w = in->dim(rank - 1);
+  int64_t b = lead.size();
+  SmallVector<int64_t> shape(lead), perm, out(lead);
+  for (int64_t i = 0; i < b; ++i)
+    perm.push_back(i);
+  if (up) {
+    if (c % (r * r) != 0)
+      return args.emitError() << "the channels (" << c
+                              << ") must be divisible by the square of the "
+                                 "upscale factor";
+    shape.append({c / (r * r), r, r, h, w});
+    perm.append({b, b + 3, b + 1, b + 4, b + 2});
+    out.append({c / (r * r), h * r, w * r});
+  } else {
+    if (h % r != 0 || w % r != 0)
+      return args.emitError() << "the height and width must be divisible by "
+                                 "the downscale factor";
+    shape.append({c, h / r, r, w / r, r});
+    perm.append({b, b + 2, b + 4, b + 1, b + 3});
+    out.append({c * r * r, h / r, w / r});
+  }
+  return RtValue(permuteTensor(in->reshaped(shape), perm).reshaped(out));
+}
+
+FailureOr<RtValue> pixelShuffle(const KernelArgs &args) {
+  FailureOr<int64_t> r = args.getInt("upscale_factor");
+  if (failed(r))
+    return failure();
+  return shuffle(args, *r, /*up=*/true);
+}
+
+FailureOr<RtValue> pixelUnshuffle(const KernelArgs &args) {
+  FailureOr<int64_t> r = args.getInt("downscale_factor");
+  if (failed(r))
+    return failure();
+  return shuffle(args, *r, /*up=*/false);
+}
+
+/// channel_shuffle: (N, g * k, ...) as (N, k * g, ...) by transposing g, k.
+FailureOr<RtValue> channelShuffle(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> g = args.getInt("groups");
+  if (failed(in) || failed(g))
+    return failure();
+  if (in->rank() < 3)
+    return args.emitError() << "channel_shuffle expects an input of rank >= 3";
+  if (*g <= 0 || in->dim(1) % *g != 0)
+    return args.emitError() << "the channels must be divisible by groups";
+  SmallVector<int64_t> shape{in->dim(0), *g, in->dim(1) / *g};
+  shape.append(in->shape().begin() + 2, in->shape().end());
+  SmallVector<int64_t> perm{0, 2, 1};
+  for (int64_t d = 3; d < static_cast<int64_t>(shape.size()); ++d)
+    perm.push_back(d);
+  return RtValue(permuteTensor(in->reshaped(shape), perm).reshaped(in->shape()));
+}
+
+/// repeat_interleave with an int (or one-element tensor) count, or a
+/// tensor of counts along `dim` (a flattened input when dim is None).
+FailureOr<RtValue> repeatInterleave(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  Tensor x = *in;
+  int64_t dim = 0;
+  if (args.isNone("dim")) {
+    x = x.reshaped({x.numel()});
+  } else {
+    FailureOr<int64_t> d = args.getInt("dim");
+    if (failed(d))
+      return failure();
+    FailureOr<int64_t> n = normalizeDim(args, *d, std::max<int64_t>(x.rank(), 1));
+    if (failed(n))
+      return failure();
+    dim = *n;
+    if (x.rank() == 0)
+      x = x.reshaped({1});
+  }
+  int64_t size = x.dim(dim);
+  SmallVector<int64_t> counts;
+  const RtValue &r = args.get("repeats");
+  if (auto *i = std::get_if<int64_t>(&r.v)) {
+    counts.assign(size, *i);
+  } else if (r.isTensor()) {
+    Tensor t = r.tensor();
+    if (isFloatingPoint(t.dtype()) || t.rank() > 1)
+      return args.emitError() << "repeats must be an int or a 1-D integer "
+                                 "tensor";
+    for (int64_t k = 0; k < t.numel(); ++k)
+      counts.push_back(t.getInt(k));
+    if (counts.size() == 1)
+      counts.assign(size, counts[0]);
+  } else {
+    return args.emitError() << "repeats must be an int or a tensor";
+  }
+  if (static_cast<int64_t>(counts.size()) != size)
+    return args.emitError() << "repeats must have the same size as input "
+                               "along dim";
+  SmallVector<int64_t> index;
+  for (int64_t k = 0; k < size; ++k) {
+    if (counts[k] < 0)
+      return args.emitError() << "repeats can not be negative";
+    for (int64_t j = 0; j < counts[k]; ++j)
+      index.push_back(k);
+  }
+  Tensor idx(DType::I64, {static_cast<int64_t>(index.size())});
+  llvm::copy(index, idx.data<int64_t>());
+  // x.index_select(dim, idx), contiguous blocks of the inner dims.
+  SmallVector<int64_t> strides = x.strides(), shape(x.shape());
+  shape[dim] = idx.numel();
+  Tensor out(x.dtype(), shape);
+  int64_t outer = 1, inner = strides[dim];
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= x.dim(d);
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = x.template data<T>();
+    T *dst = out.template data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < idx.numel(); ++k)
+        std::copy(src + (o * size + index[k]) * inner,
+                  src + (o * size + index[k] + 1) * inner,
+                  dst + (o * idx.numel() + k) * inner);
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// take_along_dim: gather with the indices broadcast against the input
+/// (all but `dim`); a flattened input when dim is None.
+FailureOr<RtValue> takeAlongDim(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), ind = args.tensor("indices");
+  if (failed(in) || failed(ind))
+    return failure();
+  if (isFloatingPoint(ind->dtype()) || ind->dtype() == DType::Bool)
+    return args.emitError() << "take_along_dim expects integer indices";
+  Tensor x = *in, idx = ind->to(DType::I64);
+  int64_t dim;
+  if (args.isNone("dim")) {
+    x = x.reshaped({x.numel()});
+    idx = idx.reshaped({idx.numel()});
+    dim = 0;
+  } else {
+    FailureOr<int64_t> d = args.getInt("dim");
+    if (failed(d))
+      return failure();
+    if (x.rank() != idx.rank())
+      return args.emitError() << "input and indices should have the same "
+                                 "number of dimensions";
+    FailureOr<int64_t> n = normalizeDim(args, *d, x.rank());
+    if (failed(n))
+      return failure();
+    dim = *n;
+    // Broadcast every other dim.
+    SmallVector<int64_t> xs(x.shape()), is(idx.shape());
+    xs[dim] = 1;
+    is[dim] = 1;
+    FailureOr<SmallVector<int64_t>> b = broadcastShape(xs, is);
+    if (failed(b))
+      return args.emitError() << "the shapes of 'input' and 'indices' cannot "
+                                 "be broadcast together";
+    SmallVector<int64_t> xt(*b), it(*b);
+    xt[dim] = x.dim(dim);
+    it[dim] = idx.dim(dim);
+    x = broadcastTo(x, xt);
+    idx = broadcastTo(idx, it);
+  }
+  SmallVector<int64_t> shape(idx.shape());
+  Tensor out(x.dtype(), shape);
+  SmallVector<int64_t> xs = x.strides(), os = out.strides();
+  int64_t size = x.dim(dim);
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    int64_t rem = o, off = 0;
+    for (int64_t d = 0; d < out.rank(); ++d) {
+      int64_t p = rem / os[d];
+      rem %= os[d];
+      if (d == dim) {
+        int64_t k = idx.data<int64_t>()[o];
+        if (k < -size || k >= size)
+          return args.emitError() << "index " << k << " is out of bounds for "
+                                  << "dimension " << dim << " with size "
+                                  << size;
+        p = k < 0 ? k + size : k;
+      }
+      off += p * xs[d];
+    }
+    dispatchStorage(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      out.template data<T>()[o] = x.template data<T>()[off];
+      return 0;
+    });
+  }
+  return RtValue(out);
+}
+
+/// hstack / vstack / dstack / column_stack: atleast_Nd, then cat.
+static FailureOr<RtValue> stackLike(const KernelArgs &args, int kind) {
+  FailureOr<std::vector<Tensor>> ts = tensorList(args, "tensors");
+  if (failed(ts))
+    return failure();
+  if (ts->empty())
+    return args.emitError() << "expects a non-empty list of tensors";
+  int64_t dim = 0;
+  for (Tensor &t : *ts) {
+    SmallVector<int64_t> s(t.shape());
+    if (kind == 0) { // hstack: 1-D pieces join along 0, others along 1
+      if (s.empty())
+        s = {1};
+    } else if (kind == 1) { // vstack: atleast_2d
+      if (s.empty())
+        s = {1, 1};
+      else if (s.size() == 1)
+        s.insert(s.begin(), 1);
+    } else if (kind == 2) { // dstack: atleast_3d
+      if (s.empty())
+        s = {1, 1, 1};
+      else if (s.size() == 1)
+        s = {1, s[0], 1};
+      else if (s.size() == 2)
+        s.push_back(1);
+    } else { // column_stack: 0-d and 1-D as columns
+      if (s.empty())
+        s = {1, 1};
+      else if (s.size() == 1)
+        s = {s[0], 1};
+    }
+    t = t.reshaped(s);
+  }
+  if (kind == 0)
+    dim = (*ts)[0].rank() == 1 ? 0 : 1;
+  else if (kind == 2)
+    dim = 2;
+  else if (kind == 3)
+    dim = 1;
+  FailureOr<Tensor> out = concatenate(args, *ts, dim);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
+}
+FailureOr<RtValue> hstack(const KernelArgs &args) { return stackLike(args, 0); }
+FailureOr<RtValue> vstack(const KernelArgs &args) { return stackLike(args, 1); }
+FailureOr<RtValue> dstack(const KernelArgs &args) { return stackLike(args, 2); }
+FailureOr<RtValue> columnStack(const KernelArgs &args) {
+  return stackLike(args, 3);
+}
+
+/// torch.meshgrid(*tensors, indexing="ij"|"xy").
+FailureOr<RtValue> meshgrid(const KernelArgs &args) {
+  FailureOr<std::vector<Tensor>> ts = tensorList(args, "tensors");
+  if (failed(ts))
+    return failure();
+  std::string indexing = "ij";
+  if (!args.isNone("indexing")) {
+    FailureOr<std::string> s = args.getStr("indexing");
+    if (failed(s))
+      return failure();
+    indexing = *s;
+  }
+  if (indexing != "ij" && indexing != "xy")
+    return args.emitError() << "indexing must be 'ij' or 'xy', got '"
+                            << indexing << "'";
+  SmallVector<int64_t> shape;
+  for (const Tensor &t : *ts) {
+    if (t.rank() > 1)
+      return args.emitError() << "meshgrid expects 0-D or 1-D tensors";
+    shape.push_back(t.numel());
+  }
+  bool xy = indexing == "xy" && shape.size() >= 2;
+  if (xy)
+    std::swap(shape[0], shape[1]);
+  std::vector<RtValue> out;
+  for (auto [k, t] : llvm::enumerate(*ts)) {
+    if (t.dtype() != (*ts)[0].dtype())
+      return args.emitError() << "meshgrid expects all tensors to have the "
+                                 "same dtype";
+    SmallVector<int64_t> view(shape.size(), 1);
+    int64_t at = xy && k < 2 ? 1 - k : k;
+    view[at] = t.numel();
+    out.push_back(RtValue(broadcastTo(t.reshaped(view), shape)));
+  }
+  return RtValue::ofList(std::move(out), /*isTuple=*/true);
+}
+
 FailureOr<RtValue> size(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))

@@ -354,6 +354,313 @@ LogicalResult classLoss(const BoundCall &call,
   return h.result(target.getShape(), in.getElementType());
 }
 
+LogicalResult unbind(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!in || !d)
+    return h.unknown();
+  if (in.getRank() == 0)
+    return call.emitError() << "unbind() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> n = h.dim(*d, in.getRank());
+  if (failed(n))
+    return failure();
+  if (in.isDynamicDim(*n))
+    return h.unknown();
+  SmallVector<int64_t> shape(in.getShape());
+  shape.erase(shape.begin() + *n);
+  SmallVector<Type> pieces(in.getDimSize(*n),
+                           RankedTensorType::get(shape, in.getElementType()));
+  return h.result(TupleType::get(call.getContext(), pieces));
+}
+
+/// The shape of a diagonal of dims d1, d2 at `offset`.
+static FailureOr<SmallVector<int64_t>>
+diagonalShape(const BoundCall &call, RankedTensorType in, int64_t offset,
+              int64_t d1, int64_t d2) {
+  int64_t rank = in.getRank();
+  int64_t a = d1 < 0 ? d1 + rank : d1, b = d2 < 0 ? d2 + rank : d2;
+  if (a < 0 || a >= rank || b < 0 || b >= rank) {
+    call.emitError() << "diagonal dimensions out of range for a tensor of "
+                        "rank "
+                     << rank;
+    return failure();
+  }
+  if (a == b) {
+    call.emitError() << "diagonal dimensions cannot be identical " << d1
+                     << ", " << d2;
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != a && d != b)
+      shape.push_back(in.getDimSize(d));
+  int64_t sa = in.getDimSize(a), sb = in.getDimSize(b);
+  int64_t len = ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(sa) && !ShapedType::isDynamic(sb))
+    len = std::max<int64_t>(
+        offset >= 0 ? std::min(sa, sb - offset) : std::min(sa + offset, sb), 0);
+  shape.push_back(len);
+  return shape;
+}
+
+LogicalResult diagonal(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> off = call.getInt("offset"), d1 = call.getInt("dim1"),
+                         d2 = call.getInt("dim2");
+  if (!in || !off || !d1 || !d2)
+    return h.unknown();
+  if (in.getRank() < 2)
+    return call.emitError() << "diagonal() expects a tensor of rank >= 2";
+  FailureOr<SmallVector<int64_t>> shape =
+      diagonalShape(call, in, *off, *d1, *d2);
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, in.getElementType());
+}
+
+LogicalResult diag(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> k = call.getInt("diagonal");
+  if (!in || !k)
+    return h.unknown();
+  if (in.getRank() == 2) {
+    FailureOr<SmallVector<int64_t>> shape = diagonalShape(call, in, *k, 0, 1);
+    if (failed(shape))
+      return failure();
+    return h.result(*shape, in.getElementType());
+  }
+  if (in.getRank() != 1)
+    return call.emitError() << "diag() expects a 1-D or 2-D tensor";
+  int64_t n = in.isDynamicDim(0) ? ShapedType::kDynamic
+                                 : in.getDimSize(0) + std::abs(*k);
+  return h.result({n, n}, in.getElementType());
+}
+
+LogicalResult trace(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  if (!in)
+    return h.unknown();
+  if (in.getRank() != 2)
+    return call.emitError() << "trace() expects a matrix";
+  Type elt = in.getElementType();
+  if (!isa<FloatType>(elt))
+    elt = IntegerType::get(call.getContext(), 64);
+  return h.result({}, elt);
+}
+
+/// pixel_shuffle / pixel_unshuffle / channel_shuffle.
+LogicalResult pixelShuffle(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  bool up = call.getSignature().lookup("upscale_factor").has_value();
+  std::optional<int64_t> r =
+      call.getInt(up ? "upscale_factor" : "downscale_factor");
+  if (!in || !r || !in.hasStaticShape())
+    return h.unknown();
+  int64_t rank = in.getRank();
+  if (rank < 3)
+    return call.emitError() << "expects an input of rank >= 3, got " << in;
+  if (*r <= 0)
+    return call.emitError() << "the factor must be positive";
+  SmallVector<int64_t> shape(in.getShape());
+  int64_t &c = shape[rank - 3], &hh = shape[rank - 2], &w = shape[rank - 1];
+  if (up) {
+    if (c % (*r * *r) != 0)
+      return call.emitError() << "the channels (" << c
+                              << ") must be divisible by the square of the "
+                                 "upscale factor";
+    c /= *r * *r;
+    hh *= *r;
+    w *= *r;
+  } else {
+    if (hh % *r != 0 || w % *r != 0)
+      return call.emitError() << "the height and width must be divisible by "
+                                 "the downscale factor";
+    c *= *r * *r;
+    hh /= *r;
+    w /= *r;
+  }
+  return h.result(shape, in.getElementType());
+}
+
+LogicalResult channelShuffle(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> g = call.getInt("groups");
+  if (!in || !g)
+    return h.unknown();
+  if (in.getRank() < 3)
+    return call.emitError() << "channel_shuffle expects an input of rank >= 3";
+  if (*g <= 0 ||
+      (!in.isDynamicDim(1) && in.getDimSize(1) % *g != 0))
+    return call.emitError() << "the channels must be divisible by groups";
+  return h.result(in);
+}
+
+LogicalResult repeatInterleave(const BoundCall &call,
+                               SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input");
+  if (!in)
+    return h.unknown();
+  std::optional<int64_t> count = call.getInt("repeats");
+  SmallVector<int64_t> shape;
+  int64_t dim = 0;
+  if (call.isNone("dim")) {
+    shape = {in.hasStaticShape() ? in.getNumElements() : ShapedType::kDynamic};
+  } else {
+    std::optional<int64_t> d = call.getInt("dim");
+    if (!d)
+      return h.unknown();
+    FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(in.getRank(), 1));
+    if (failed(n))
+      return failure();
+    dim = *n;
+    shape.assign(in.getShape().begin(), in.getShape().end());
+    if (shape.empty())
+      shape = {1};
+  }
+  if (count && !ShapedType::isDynamic(shape[dim]))
+    shape[dim] *= *count;
+  else
+    shape[dim] = ShapedType::kDynamic; // counts in a tensor
+  return h.result(shape, in.getElementType());
+}
+
+LogicalResult takeAlongDim(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), idx = h.tensor("indices");
+  if (!in || !idx)
+    return h.unknown();
+  if (isa<FloatType>(idx.getElementType()) ||
+      idx.getElementType().isInteger(1))
+    return call.emitError() << "take_along_dim expects integer indices";
+  if (call.isNone("dim")) {
+    int64_t n = idx.hasStaticShape() ? idx.getNumElements()
+                                     : ShapedType::kDynamic;
+    return h.result({n}, in.getElementType());
+  }
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!d)
+    return h.unknown();
+  if (in.getRank() != idx.getRank())
+    return call.emitError() << "input and indices should have the same "
+                               "number of dimensions";
+  FailureOr<int64_t> n = h.dim(*d, in.getRank());
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> a(in.getShape()), b(idx.getShape());
+  a[*n] = 1;
+  b[*n] = 1;
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, a, b);
+  if (failed(shape))
+    return failure();
+  (*shape)[*n] = idx.getDimSize(*n);
+  return h.result(*shape, in.getElementType());
+}
+
+LogicalResult meshgrid(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  const BoundCall::Arg &arg = call.get("tensors");
+  if (arg.elements.empty())
+    return h.unknown();
+  SmallVector<int64_t> shape;
+  SmallVector<Type> elts;
+  for (Type t : arg.elements) {
+    auto r = dyn_cast_or_null<RankedTensorType>(t);
+    if (!r)
+      return h.unknown();
+    if (r.getRank() > 1)
+      return call.emitError() << "meshgrid expects 0-D or 1-D tensors";
+    shape.push_back(r.getRank() == 0 ? 1 : r.getDimSize(0));
+    elts.push_back(r.getElementType());
+  }
+  auto indexing = dyn_cast_or_null<StringAttr>(call.get("indexing").value);
+  if (indexing && indexing.getValue() != "ij" && indexing.getValue() != "xy")
+    return call.emitError() << "indexing must be 'ij' or 'xy'";
+  if (indexing && indexing.getValue() == "xy" && shape.size() >= 2)
+    std::swap(shape[0], shape[1]);
+  SmallVector<Type> out;
+  for (Type e : elts)
+    out.push_back(RankedTensorType::get(shape, e));
+  return h.result(TupleType::get(call.getContext(), out));
+}
+
+/// hstack, vstack (row_stack), dstack, column_stack: each tensor made at
+/// least 1-, 2-, 3- or column-2-D, then concatenated.
+LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  StringRef t = call.getTarget();
+  int kind = t.ends_with("hstack")   ? 0
+             : t.ends_with("dstack") ? 2
+             : t.ends_with("column_stack") ? 3
+                                           : 1;
+  const BoundCall::Arg &arg = call.get("tensors");
+  if (arg.elements.empty())
+    return arg.value ? call.emitError() << "expects a non-empty list of tensors"
+                     : h.unknown();
+  SmallVector<SmallVector<int64_t>> shapes;
+  SmallVector<Type> types;
+  for (Type ty : arg.elements) {
+    auto r = dyn_cast_or_null<RankedTensorType>(ty);
+    if (!r)
+      return h.unknown();
+    SmallVector<int64_t> sh(r.getShape());
+    if (kind == 0 && sh.empty())
+      sh = {1};
+    else if (kind == 1 && sh.size() < 2)
+      sh.insert(sh.begin(), 2 - sh.size(), 1);
+    else if (kind == 2) {
+      if (sh.empty())
+        sh = {1, 1, 1};
+      else if (sh.size() == 1)
+        sh = {1, sh[0], 1};
+      else if (sh.size() == 2)
+        sh.push_back(1);
+    } else if (kind == 3) {
+      if (sh.empty())
+        sh = {1, 1};
+      else if (sh.size() == 1)
+        sh = {sh[0], 1};
+    }
+    shapes.push_back(sh);
+    types.push_back(r);
+  }
+  int64_t dim = kind == 0 ? (shapes[0].size() == 1 ? 0 : 1)
+                : kind == 2 ? 2
+                : kind == 3 ? 1
+                            : 0;
+  SmallVector<int64_t> out = shapes[0];
+  for (size_t i = 1; i < shapes.size(); ++i) {
+    if (shapes[i].size() != out.size())
+      return call.emitError() << "tensors must have the same number of "
+                                 "dimensions";
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (static_cast<int64_t>(d) == dim) {
+        out[d] = ShapedType::isDynamic(out[d]) ||
+                         ShapedType::isDynamic(shapes[i][d])
+                     ? ShapedType::kDynamic
+                     : out[d] + shapes[i][d];
+      } else if (out[d] != shapes[i][d]) {
+        return call.emitError() << "sizes of tensors must match except in "
+                                   "dimension "
+                                << dim;
+      }
+    }
+  }
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
+  return h.result(out, elt);
+}
+
 LogicalResult sameAsInput(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   results.push_back(call.getType("input"));

@@ -42,6 +42,16 @@ namespace mlir::traced::rules {
 
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
+TRACED_RULE(stackLike)
+TRACED_RULE(unbind)
+TRACED_RULE(diagonal)
+TRACED_RULE(diag)
+TRACED_RULE(trace)
+TRACED_RULE(pixelShuffle)
+TRACED_RULE(channelShuffle)
+TRACED_RULE(repeatInterleave)
+TRACED_RULE(takeAlongDim)
+TRACED_RULE(meshgrid)
 TRACED_RULE(pointwiseLoss)
 TRACED_RULE(classLoss)
 TRACED_RULE(lerp)

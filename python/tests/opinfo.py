@@ -428,6 +428,61 @@ OPS = {
          [f32(3, 4), F.softmax(f32(3, 4), 1)], TRANSCENDENTAL),
         ("unbatched", F.cross_entropy, [f32(5), torch.tensor(1)], ACCUMULATE),
         ("f64 module", torch.nn.CrossEntropyLoss(label_smoothing=0.05), [dt(torch.float64, 3, 4), torch.tensor([1, 2, 3])])),
+    "torch.unbind": fixed(
+        ("dim 0", lambda x: torch.unbind(x)[1], [f32(3, 2)]),
+        ("dim -1 all", lambda x: torch.stack(x.unbind(-1), 0), [dt(torch.int32, 2, 3)]),
+        ("0-d rejected", lambda x: torch.unbind(x), [f32()])),
+    "torch.diagonal": fixed(
+        ("main", lambda x: torch.diagonal(x), [f32(3, 4)]),
+        ("offset", lambda x: x.diagonal(1), [f32(3, 4)]),
+        ("negative offset dims", lambda x: torch.diagonal(x, -1, 2, 0), [dt(torch.int64, 3, 2, 4)]),
+        ("empty", lambda x: torch.diagonal(x, 5), [f32(3, 4)])),
+    "torch.diag": fixed(
+        ("matrix", lambda x: torch.diag(x), [f32(3, 4)]),
+        ("matrix offset", lambda x: torch.diag(x, -1), [f32(3, 4)]),
+        ("vector", lambda x: torch.diag(x), [dt(torch.int32, 3)]),
+        ("vector offset", lambda x: x.diag(2), [f32(2)]),
+        ("3-d rejected", lambda x: torch.diag(x), [f32(2, 2, 2)])),
+    "torch.trace": fixed(
+        ("float", torch.trace, [f32(3, 4)], ACCUMULATE),
+        ("int", lambda x: x.trace(), [dt(torch.int16, 3, 3)])),
+    "torch.nn.functional.pixel_shuffle": fixed(
+        ("2", lambda x: F.pixel_shuffle(x, 2), [f32(1, 8, 2, 3)]),
+        ("batch dims", lambda x: torch.pixel_shuffle(x, 3), [dt(torch.int32, 2, 1, 9, 1, 2)]),
+        ("module", torch.nn.PixelShuffle(2), [f32(4, 3, 2)]),
+        ("bad channels", lambda x: F.pixel_shuffle(x, 2), [f32(1, 6, 2, 2)])),
+    "torch.nn.functional.pixel_unshuffle": fixed(
+        ("2", lambda x: F.pixel_unshuffle(x, 2), [f32(1, 2, 4, 6)]),
+        ("module", torch.nn.PixelUnshuffle(3), [f32(1, 3, 3)])),
+    "torch.nn.functional.channel_shuffle": fixed(
+        ("groups", lambda x: F.channel_shuffle(x, 2), [f32(1, 6, 2, 2)]),
+        ("module", torch.nn.ChannelShuffle(3), [f32(2, 6, 4)])),
+    "torch.repeat_interleave": fixed(
+        ("int flat", lambda x: torch.repeat_interleave(x, 2), [f32(2, 3)]),
+        ("int dim", lambda x: x.repeat_interleave(3, dim=1), [dt(torch.int64, 2, 2)]),
+        ("tensor counts", lambda x, r: torch.repeat_interleave(x, r, dim=0), [f32(3, 2), torch.tensor([1, 0, 2])])),
+    "torch.take_along_dim": fixed(
+        ("argsort", lambda x: torch.take_along_dim(x, x.argsort(1), 1), [f32(3, 4)]),
+        ("broadcast", lambda x, i: torch.take_along_dim(x, i, dim=0), [f32(3, 4), torch.tensor([[2], [0]])]),
+        ("flat", lambda x, i: x.take_along_dim(i), [f32(2, 3), torch.tensor([5, 0, -1])])),
+    "torch.hstack": fixed(
+        ("1-d", lambda a, b: torch.hstack([a, b]), [f32(2), f32(3)]),
+        ("2-d", lambda a, b: torch.hstack((a, b)), [f32(2, 1), dt(torch.float64, 2, 3)])),
+    "torch.vstack": fixed(
+        ("1-d", lambda a, b: torch.vstack([a, b]), [f32(3), f32(3)]),
+        ("2-d", lambda a, b: torch.vstack([a, b]), [dt(torch.int32, 1, 2), dt(torch.int32, 3, 2)])),
+    "torch.dstack": fixed(("mixed", lambda a, b: torch.dstack([a, b]), [f32(2), f32(1, 2)])),
+    "torch.column_stack": fixed(("mixed", lambda a, b: torch.column_stack([a, b]), [f32(3), f32(3, 2)])),
+    "torch.meshgrid": fixed(
+        ("ij", lambda a, b: torch.stack(torch.meshgrid(a, b, indexing="ij")), [f32(3), f32(2)]),
+        ("xy", lambda a, b, c: torch.meshgrid(a, b, c, indexing="xy")[2], [f32(3), f32(2), f32(4)])),
+    "torch.nn.functional.dropout1d": fixed(("eval", lambda x: F.dropout1d(x, 0.3, training=False), [f32(2, 3, 4)])),
+    "torch.nn.functional.dropout2d": fixed(
+        ("eval", lambda x: F.dropout2d(x, 0.3, training=False), [f32(2, 3, 4, 4)]),
+        ("module", torch.nn.Dropout2d().eval(), [f32(1, 2, 3, 3)])),
+    "torch.nn.functional.dropout3d": fixed(("eval", lambda x: F.dropout3d(x, training=False), [f32(1, 2, 2, 2, 2)])),
+    "torch.nn.functional.alpha_dropout": fixed(("eval", lambda x: F.alpha_dropout(x, 0.2), [f32(3, 4)])),
+    "torch.nn.functional.feature_alpha_dropout": fixed(("eval", lambda x: F.feature_alpha_dropout(x, 0.2), [f32(3, 4, 2)])),
     "torch.lerp": fixed(
         ("scalar weight", lambda a, b: torch.lerp(a, b, 0.3), [f32(2, 3), f32(2, 3)]),
         ("weight 0.7", lambda a, b: a.lerp(b, 0.7), [f32(3), f32(3)]),

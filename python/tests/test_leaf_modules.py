@@ -33,6 +33,13 @@ CASES = [
     (nn.KLDivLoss(reduction="batchmean"), [F.log_softmax(torch.randn(2, 3), 1), F.softmax(torch.randn(2, 3), 1)]),
     (nn.NLLLoss(weight=torch.rand(4), ignore_index=1), [F.log_softmax(torch.randn(3, 4), 1), torch.tensor([1, 0, 3])]),
     (nn.CrossEntropyLoss(label_smoothing=0.1), [torch.randn(3, 4), torch.tensor([1, 0, 3])]),
+    (nn.PixelShuffle(2), [torch.randn(1, 8, 2, 3)]),
+    (nn.PixelUnshuffle(2), [torch.randn(1, 2, 4, 2)]),
+    (nn.ChannelShuffle(2), [torch.randn(1, 4, 3, 3)]),
+    (nn.Softmax2d(), [torch.randn(2, 3, 4, 4)]),
+    (nn.Unflatten(1, (2, 3)), [torch.randn(4, 6)]),
+    (nn.Dropout2d(0.4), [torch.randn(1, 2, 3, 3)]),
+    (nn.AlphaDropout(0.4), [torch.randn(3, 3)]),
 ]
 
 
