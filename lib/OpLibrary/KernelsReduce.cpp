@@ -418,3 +418,355 @@ FailureOr<RtValue> cumsum(const KernelArgs &args) { return scan(args, false); }
 FailureOr<RtValue> cumprod(const KernelArgs &args) { return scan(args, true); }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Norms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// sum(|x|^p)^(1/p) over the reduced dims of `r`, with p = inf, -inf and
+/// 0 (the count of nonzeros) as torch defines them.
+std::vector<double> vectorNorms(const Reduction &r, double p) {
+  std::vector<double> out(r.outer);
+  Tensor x = r.moved.to(DType::F64);
+  const double *v = x.data<double>();
+  for (int64_t o = 0; o < r.outer; ++o) {
+    const double *run = v + o * r.k;
+    double acc = std::isinf(p) ? (p > 0 ? 0.0 : INFINITY) : 0.0;
+    bool nan = false;
+    for (int64_t i = 0; i < r.k; ++i) {
+      double a = std::abs(run[i]);
+      nan |= std::isnan(a);
+      if (p == INFINITY)
+        acc = std::max(acc, a);
+      else if (p == -INFINITY)
+        acc = std::min(acc, a);
+      else if (p == 0)
+        acc += a != 0;
+      else if (p == 1)
+        acc += a;
+      else if (p == 2)
+        acc += a * a;
+      else
+        acc += std::pow(a, p);
+    }
+    if (nan)
+      acc = NAN;
+    else if (!std::isinf(p) && p != 0 && p != 1)
+      acc = p == 2 ? std::sqrt(acc) : std::pow(acc, 1.0 / p);
+    out[o] = acc;
+  }
+  return out;
+}
+
+/// The dtype a norm computes in: dtype= when given, else the input's;
+/// floating point only, as torch requires.
+FailureOr<DType> normDType(const KernelArgs &args, const Tensor &x) {
+  FailureOr<DType> d = args.getDType("dtype", x.dtype());
+  if (failed(d))
+    return failure();
+  if (!isFloatingPoint(x.dtype()) || !isFloatingPoint(*d))
+    return args.emitError() << "expected a floating point tensor as input, "
+                               "got "
+                            << dtypeName(x.dtype());
+  return d;
+}
+
+/// The order of a norm: a number, or "fro" (2), inf as a float.
+FailureOr<double> normOrder(const KernelArgs &args, StringRef name,
+                            double fallback) {
+  if (args.isNone(name))
+    return fallback;
+  const RtValue &v = args.get(name);
+  if (auto *str = std::get_if<std::string>(&v.v)) {
+    if (*str == "fro")
+      return 2.0;
+    return args.emitError() << "norm order \"" << *str
+                            << "\" is not supported (numbers and \"fro\")";
+  }
+  std::optional<double> d = v.number();
+  if (!d)
+    return args.emitError() << "the norm order must be a number";
+  return *d;
+}
+
+FailureOr<RtValue> vectorNormOver(const KernelArgs &args, StringRef dimName,
+                                  double p) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  FailureOr<DType> dtype = normDType(args, *in);
+  if (failed(dtype))
+    return failure();
+  FailureOr<Reduction> r = prepareReduction(args, in->to(*dtype), dimName,
+                                            *keepdim);
+  if (failed(r))
+    return failure();
+  if (r->k == 0 && p < 0)
+    return args.emitError() << "the norm of an empty tensor with a negative "
+                               "order is undefined";
+  std::vector<double> v = vectorNorms(*r, p);
+  Tensor out(*dtype, r->outShape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, v[i]);
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// A matrix norm over dims (d0, d1): "fro", or 1/-1 (max/min column sum),
+/// inf/-inf (max/min row sum).
+FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
+                                  double ord, bool fro, int64_t d0, int64_t d1,
+                                  bool keepdim) {
+  FailureOr<DType> dtype = normDType(args, in);
+  if (failed(dtype))
+    return failure();
+  if (in.rank() < 2)
+    return args.emitError() << "a matrix norm needs a tensor of rank >= 2";
+  FailureOr<int64_t> a = normalizeDim(args, d0, in.rank()),
+                     b = normalizeDim(args, d1, in.rank());
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return args.emitError() << "the two dims of a matrix norm must differ";
+  if (!fro && std::abs(ord) != 1 && !std::isinf(ord))
+    return args.emitError() << "matrix norm order " << ord
+                            << " is not supported (\"fro\", 1, -1, inf, "
+                               "-inf; 2, -2 and \"nuc\" need an SVD)";
+  // Move (a, b) last, then reduce each matrix.
+  SmallVector<int64_t> perm, outShape;
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (d != *a && d != *b) {
+      perm.push_back(d);
+      outShape.push_back(in.dim(d));
+    }
+  perm.push_back(*a);
+  perm.push_back(*b);
+  Tensor f = in.to(DType::F64);
+  SmallVector<int64_t> fs = f.strides(), shape, strides;
+  for (int64_t d : perm) {
+    shape.push_back(f.dim(d));
+    strides.push_back(fs[d]);
+  }
+  Tensor x = gatherStrided(f, shape, 0, strides);
+  int64_t m = in.dim(*a), n = in.dim(*b);
+  Tensor out(*dtype, outShape);
+  int64_t count = out.numel();
+  const double *v = x.data<double>();
+  for (int64_t c = 0; c < count; ++c) {
+    const double *mat = v + c * m * n;
+    double result;
+    if (fro) {
+      double s = 0;
+      for (int64_t i = 0; i < m * n; ++i)
+        s += mat[i] * mat[i];
+      result = std::sqrt(s);
+    } else {
+      bool columns = std::abs(ord) == 1; // sums down each column
+      bool max = ord > 0;
+      result = max ? 0.0 : INFINITY;
+      int64_t outerN = columns ? n : m, innerN = columns ? m : n;
+      for (int64_t o = 0; o < outerN; ++o) {
+        double s = 0;
+        for (int64_t i = 0; i < innerN; ++i)
+          s += std::abs(columns ? mat[i * n + o] : mat[o * n + i]);
+        result = max ? std::max(result, s) : std::min(result, s);
+      }
+    }
+    out.setDouble(c, result);
+  }
+  out.roundToDType();
+  if (keepdim) {
+    SmallVector<int64_t> kept(in.shape());
+    kept[*a] = 1;
+    kept[*b] = 1;
+    return RtValue(out.reshaped(kept));
+  }
+  return RtValue(out);
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> vectorNorm(const KernelArgs &args) {
+  FailureOr<double> p = normOrder(args, "ord", 2.0);
+  if (failed(p))
+    return failure();
+  return vectorNormOver(args, "dim", *p);
+}
+
+/// torch.norm / Tensor.norm: a vector norm over `dim` (all dims when
+/// None); "fro" is the 2-norm.
+FailureOr<RtValue> norm(const KernelArgs &args) {
+  FailureOr<double> p = normOrder(args, "p", 2.0);
+  if (failed(p))
+    return failure();
+  return vectorNormOver(args, "dim", *p);
+}
+
+FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  FailureOr<SmallVector<int64_t>> dims = args.getInts("dim");
+  if (failed(in) || failed(keepdim) || failed(dims))
+    return failure();
+  if (dims->size() != 2)
+    return args.emitError() << "dim must be a pair of dims";
+  const RtValue &ord = args.get("ord");
+  bool fro = false;
+  double p = 0;
+  if (auto *str = std::get_if<std::string>(&ord.v)) {
+    if (*str != "fro")
+      return args.emitError() << "matrix norm order \"" << *str
+                              << "\" is not supported";
+    fro = true;
+  } else if (std::optional<double> d = ord.number()) {
+    p = *d;
+  } else {
+    return args.emitError() << "the norm order must be a number or \"fro\"";
+  }
+  return matrixNormOver(args, *in, p, fro, (*dims)[0], (*dims)[1], *keepdim);
+}
+
+/// torch.linalg.norm: ord None is the 2-norm of the flattened input (or
+/// of `dim`); a numeric order is a vector norm over one dim (or a 1-D
+/// input) and a matrix norm over two (or a 2-D input).
+FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  SmallVector<int64_t> dims;
+  if (!args.isNone("dim")) {
+    FailureOr<SmallVector<int64_t>> d = args.getInts("dim", 1);
+    if (failed(d))
+      return failure();
+    dims = *d;
+  }
+  const RtValue &ord = args.get("ord");
+  if (ord.isNone())
+    return vectorNormOver(args, "dim", 2.0);
+  bool matrix = dims.size() == 2 || (dims.empty() && in->rank() == 2);
+  auto *str = std::get_if<std::string>(&ord.v);
+  bool fro = str && *str == "fro";
+  if (str && !fro)
+    return args.emitError() << "norm order \"" << *str
+                            << "\" is not supported";
+  if (!matrix) {
+    if (fro)
+      return args.emitError() << "order \"fro\" takes a matrix";
+    if (dims.empty() && in->rank() != 1)
+      return args.emitError() << "a numeric order without dim takes a 1-D or "
+                                 "2-D input";
+    std::optional<double> p = ord.number();
+    if (!p)
+      return args.emitError() << "the norm order must be a number";
+    return vectorNormOver(args, "dim", *p);
+  }
+  if (dims.empty())
+    dims = {0, 1};
+  return matrixNormOver(args, *in, fro ? 0 : ord.number().value_or(0), fro,
+                        dims[0], dims[1], *keepdim);
+}
+
+/// F.cosine_similarity(x1, x2, dim, eps): x1.x2 / max(|x1| |x2|, eps),
+/// over the broadcast inputs, as torch 1.13 computes it.
+FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
+  FailureOr<int64_t> d = args.getInt("dim");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(a) || failed(b) || failed(d) || failed(eps))
+    return failure();
+  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  if (!isFloatingPoint(dtype))
+    return args.emitError() << "cosine_similarity expects floating-point "
+                               "inputs";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
+                               "broadcast together";
+  int64_t rank = shape->size();
+  FailureOr<int64_t> n = normalizeDim(args, *d, std::max<int64_t>(rank, 1));
+  if (failed(n))
+    return failure();
+  Tensor x = broadcastTo(a->to(DType::F64), *shape),
+         y = broadcastTo(b->to(DType::F64), *shape);
+  int64_t k = rank ? (*shape)[*n] : 1, inner = 1, outer = 1;
+  for (int64_t i = *n + 1; i < rank; ++i)
+    inner *= (*shape)[i];
+  for (int64_t i = 0; i < *n; ++i)
+    outer *= (*shape)[i];
+  SmallVector<int64_t> outShape(*shape);
+  if (rank)
+    outShape.erase(outShape.begin() + *n);
+  Tensor out(dtype, outShape);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      double dot = 0, xx = 0, yy = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t at = (o * k + j) * inner + i;
+        double p = x.data<double>()[at], q = y.data<double>()[at];
+        dot += p * q;
+        xx += p * p;
+        yy += q * q;
+      }
+      out.setDouble(o * inner + i,
+                    dot / std::sqrt(std::max(xx * yy, *eps * *eps)));
+    }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// F.pairwise_distance(x1, x2, p, eps, keepdim): the p-norm of x1 - x2 + eps
+/// over the last dim.
+FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
+  FailureOr<double> p = args.getFloat("p"), eps = args.getFloat("eps");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(a) || failed(b) || failed(p) || failed(eps) || failed(keepdim))
+    return failure();
+  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  if (!isFloatingPoint(dtype))
+    return args.emitError() << "pairwise_distance expects floating-point "
+                               "inputs";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
+                               "broadcast together";
+  Tensor x = broadcastTo(a->to(DType::F64), *shape),
+         y = broadcastTo(b->to(DType::F64), *shape);
+  int64_t rank = shape->size();
+  int64_t k = rank ? shape->back() : 1;
+  int64_t outer = k ? x.numel() / k : 0;
+  SmallVector<int64_t> outShape(*shape);
+  if (rank) {
+    if (*keepdim)
+      outShape.back() = 1;
+    else
+      outShape.pop_back();
+  }
+  Tensor out(dtype, outShape);
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    double acc = *p == INFINITY ? 0.0 : (*p == -INFINITY ? INFINITY : 0.0);
+    for (int64_t j = 0; j < k && o < outer; ++j) {
+      double v = std::abs(x.data<double>()[o * k + j] -
+                          y.data<double>()[o * k + j] + *eps);
+      if (*p == INFINITY)
+        acc = std::max(acc, v);
+      else if (*p == -INFINITY)
+        acc = std::min(acc, v);
+      else if (*p == 0)
+        acc += v != 0;
+      else
+        acc += std::pow(v, *p);
+    }
+    if (!std::isinf(*p) && *p != 0)
+      acc = std::pow(acc, 1.0 / *p);
+    out.setDouble(o, acc);
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+} // namespace mlir::traced::kernels

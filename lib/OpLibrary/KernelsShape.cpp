@@ -1720,18 +1720,88 @@ FailureOr<RtValue> oneHot(const KernelArgs &args) {
 
 /// F.pad in "constant" mode: `pad` lists (before, after) from the last dim
 /// backwards; negative amounts crop.
+/// F.pad's reflect, replicate and circular modes: each output element
+/// reads the input element its padded position maps to.
+static FailureOr<RtValue> padBorder(const KernelArgs &args, const Tensor &in,
+                                    ArrayRef<int64_t> amounts,
+                                    StringRef mode) {
+  int64_t k = amounts.size() / 2, rank = in.rank();
+  if (k < 1 || k > 3 || (rank != k + 1 && rank != k + 2))
+    return args.emitError() << "\"" << mode << "\" padding of " << k
+                            << " dims takes a " << k + 1 << "-D or "
+                            << k + 2 << "-D input, got " << rank << "-D";
+  SmallVector<int64_t> lo(rank, 0), shape(in.shape());
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t d = rank - 1 - i, a = amounts[2 * i], b = amounts[2 * i + 1],
+            n = in.dim(d);
+    if (mode == "reflect" && (a >= n || b >= n))
+      return args.emitError() << "padding size should be less than the "
+                                 "corresponding input dimension, but got: "
+                                 "padding ("
+                              << a << ", " << b << ") at dimension " << d
+                              << " of input of size " << n;
+    if (mode == "circular" && (a > n || b > n))
+      return args.emitError() << "padding value causes wrapping around more "
+                                 "than once";
+    if (mode == "replicate" && n == 0 && (a > 0 || b > 0))
+      return args.emitError() << "cannot replicate-pad an empty dimension";
+    lo[d] = a;
+    shape[d] += a + b;
+    if (shape[d] < 0)
+      return args.emitError() << "padding makes dim " << d << " negative";
+  }
+  Tensor out(in.dtype(), shape);
+  SmallVector<int64_t> is = in.strides(), pos(rank, 0);
+  auto source = [&](int64_t o, int64_t d) {
+    int64_t n = in.dim(d), i = o - lo[d];
+    if (mode == "reflect") {
+      if (i < 0)
+        i = -i;
+      if (i >= n)
+        i = 2 * (n - 1) - i;
+    } else if (mode == "replicate") {
+      i = std::min(std::max<int64_t>(i, 0), n - 1);
+    } else {
+      i = ((i % n) + n) % n;
+    }
+    return i;
+  };
+  dispatchStorage(in.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = in.template data<T>();
+    T *dst = out.template data<T>();
+    for (int64_t o = 0; o < out.numel(); ++o) {
+      int64_t off = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        off += source(pos[d], d) * is[d];
+      dst[o] = src[off];
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++pos[d] < shape[d])
+          break;
+        pos[d] = 0;
+      }
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
 FailureOr<RtValue> pad(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<SmallVector<int64_t>> amounts = args.getInts("pad");
   FailureOr<std::string> mode = args.getStr("mode");
   if (failed(in) || failed(amounts) || failed(mode))
     return failure();
-  if (*mode != "constant")
+  if (*mode != "constant" && *mode != "reflect" && *mode != "replicate" &&
+      *mode != "circular")
     return args.emitError() << "padding mode \"" << *mode
-                            << "\" is not supported (only \"constant\")";
+                            << "\" is not supported (constant, reflect, "
+                               "replicate, circular)";
   if (amounts->size() % 2 || static_cast<int64_t>(amounts->size()) / 2 > in->rank())
     return args.emitError() << "padding length must be even and at most "
                                "twice the number of dims";
+  if (*mode != "constant")
+    return padBorder(args, *in, *amounts, *mode);
   double value = 0;
   if (!args.isNone("value")) {
     std::optional<double> v = args.get("value").number();

@@ -661,6 +661,85 @@ LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, elt);
 }
 
+static FailureOr<std::optional<SmallVector<int64_t>>>
+reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
+             bool keepdim, bool allIfEmpty);
+
+/// The dtype of a norm: dtype= or the input's, floating point only.
+static Type normElementType(const BoundCall &call, RankedTensorType input) {
+  Type elt = input.getElementType();
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = d.getType();
+  if (!isa<FloatType>(input.getElementType()) || !isa<FloatType>(elt)) {
+    call.emitError() << "expected a floating point tensor as input, got "
+                     << input.getElementType();
+    return {};
+  }
+  return elt;
+}
+
+/// vector_norm, torch.norm and linalg.norm over `dim` (matrix norms over
+/// two dims reduce the same dims).
+LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  Type elt = normElementType(call, input);
+  if (!elt)
+    return failure();
+  // linalg.norm of a 2-D input without dim reduces both dims, as None does.
+  auto shape = reducedShape(call, input, "dim", *keepdim, false);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, elt);
+}
+
+/// cosine_similarity (drops `dim`) and pairwise_distance (drops the last
+/// dim, or keeps it as 1): the broadcast inputs' promoted float dtype.
+LogicalResult pairDistance(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("x1"), b = h.tensor("x2");
+  if (!a || !b)
+    return h.unknown();
+  Type elt = resultElementType({a, b}, call.getContext());
+  if (!elt)
+    return h.unknown();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "expects floating-point inputs, got " << a
+                            << " and " << b;
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  if (call.getSignature().lookup("dim")) {
+    std::optional<int64_t> d = call.getInt("dim");
+    if (!d)
+      return h.unknown();
+    FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(rank, 1));
+    if (failed(n))
+      return failure();
+    if (rank)
+      shape->erase(shape->begin() + *n);
+    return h.result(*shape, elt);
+  }
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!keepdim)
+    return h.unknown();
+  if (rank) {
+    if (*keepdim)
+      shape->back() = 1;
+    else
+      shape->pop_back();
+  }
+  return h.result(*shape, elt);
+}
+
 LogicalResult sameAsInput(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   results.push_back(call.getType("input"));

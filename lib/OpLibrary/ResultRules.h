@@ -42,6 +42,8 @@ namespace mlir::traced::rules {
 
 // Elementwise and normalization: the result is `input`'s type.
 TRACED_RULE(sameAsInput)
+TRACED_RULE(norm)
+TRACED_RULE(pairDistance)
 TRACED_RULE(stackLike)
 TRACED_RULE(unbind)
 TRACED_RULE(diagonal)

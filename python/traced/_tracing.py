@@ -39,6 +39,12 @@ def qualified_function_name(func):
         module = "torch"
     if module == "_operator":
         module = "operator"
+    # torch.linalg.* and torch.special.* are bindings of torch._C._linalg
+    # (`linalg_vector_norm`) and torch._C._special: their Python names.
+    for private, public in (("torch._C._linalg", "linalg"),
+                            ("torch._C._special", "special")):
+        if module == private and name.startswith(public + "_"):
+            return f"torch.{public}.{name[len(public) + 1:]}"
     # ATen overloads and packets: `torch.ops.aten.add.Tensor`, as spelled in
     # Python (their module is `torch._ops.aten`).
     if module and module.startswith("torch._ops."):
