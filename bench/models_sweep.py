@@ -1,59 +1,130 @@
-"""Traces torchvision classification models (random weights, 96x96 input),
-interprets them against torch eager, runs the surgery pipeline and checks
-the interpreter's outputs again, then compiles the model for the CPU
-(traced.compile) and checks the compiled outputs against torch eager. A
-survey, not a test.
+"""Every torchvision 0.14 classification builder (torchvision.models.
+list_models), three segmentation models and r3d_18, with random weights and
+randomized BatchNorm statistics: trace, interpret, compile for the CPU
+(traced.compile), and compare both with torch eager. An error is the largest
+absolute difference relative to the largest output magnitude; the target is
+1e-4. A survey, not a test: it prints a markdown table (docs/models.md keeps
+the last run).
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/models_sweep.py [model ...]
+    PYTHONPATH=build/python /usr/bin/python3 bench/models_sweep.py            # all
+    PYTHONPATH=build/python /usr/bin/python3 bench/models_sweep.py resnet18 ...
+    ... --no-compile     interpret only
+    ... --skip-large     leave out models above 150M parameters
+
+Each model runs in its own process (a crash or an out-of-memory kill is a
+row, not the end of the sweep), with a time limit (--timeout, seconds).
 """
+import argparse
+import json
+import os
+import subprocess
 import sys
+import time
 
-import numpy as np
-import torch
-import torchvision
+SEGMENTATION = ["fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
+VIDEO = ["r3d_18"]
+# Models whose architecture fixes the input size.
+FIXED_224 = ("vit_", "maxvit_t", "swin_v2_")
 
-import traced
 
-PIPELINE = "traced-flatten,traced-normalize,traced-fuse-conv-bn,canonicalize,traced-dce"
-DEFAULT = ["resnet18", "mobilenet_v2", "shufflenet_v2_x0_5", "mobilenet_v3_small",
-           "efficientnet_b0", "squeezenet1_0", "mnasnet0_5", "regnet_x_400mf",
-           "googlenet", "resnet50", "densenet121", "convnext_tiny"]
+def build(name):
+    import torch
+    import torchvision
+    from torchvision.models import segmentation, video
+    torch.manual_seed(0)
+    if name in SEGMENTATION:
+        model = getattr(segmentation, name)(weights=None, weights_backbone=None)
+        x = torch.randn(1, 3, 64, 64)
+    elif name in VIDEO:
+        model = getattr(video, name)()
+        x = torch.randn(1, 3, 4, 32, 32)
+    else:
+        model = getattr(torchvision.models, name)()
+        size = 224 if name.startswith(FIXED_224) else (299 if name == "inception_v3" else 96)
+        x = torch.randn(1, 3, size, size)
+    # Random statistics: with the defaults (mean 0, var 1) some models'
+    # outputs collapse to a constant and a comparison proves nothing.
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.running_mean is not None:
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+    return model.eval(), x
 
 
 def relative(a, b):
+    import numpy as np
     return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-30))
 
 
-def main(names):
-    torch.manual_seed(0)
+def one(name, compile_too):
+    """Runs one model; prints one JSON line."""
+    import numpy as np
+    import torch
+    import traced
+    row = {"model": name}
+    try:
+        model, x = build(name)
+        row["params_m"] = round(sum(p.numel() for p in model.parameters()) / 1e6, 1)
+        with torch.no_grad():
+            out = model(x)
+        expected = (out["out"] if isinstance(out, dict) else out).numpy()
+        t = time.time()
+        tm = traced.trace(model, x)
+        row["trace_s"] = round(time.time() - t, 1)
+        t = time.time()
+        got = tm.interpret(x.numpy())[0]
+        row["interp_s"] = round(time.time() - t, 1)
+        row["interp_err"] = relative(got, expected)
+        if compile_too:
+            t = time.time()
+            compiled = traced.compile(tm)
+            row["compile_s"] = round(time.time() - t, 1)
+            row["cpu_err"] = relative(compiled(x.numpy())[0], expected)
+    except Exception as e:  # a survey reports failures and goes on
+        row["error"] = str(e).splitlines()[0][:240]
+    print(json.dumps(row), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("models", nargs="*")
+    parser.add_argument("--no-compile", action="store_true")
+    parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--timeout", type=int, default=1800)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        one(args.one, not args.no_compile)
+        return
+    import torchvision
+    names = args.models or (torchvision.models.list_models(module=torchvision.models)
+                            + SEGMENTATION + VIDEO)
+    large = {"vit_h_14", "regnet_y_128gf", "vit_l_16", "vit_l_32", "regnet_y_32gf",
+             "regnet_x_32gf", "efficientnet_v2_l", "convnext_large"}
+    if args.skip_large:
+        names = [n for n in names if n not in large]
+    print("| model | params (M) | interpreter vs torch | compiled vs torch | trace s | interpret s | compile s | note |")
+    print("|---|---|---|---|---|---|---|---|", flush=True)
     for name in names:
+        cmd = [sys.executable, __file__, "--one", name] + (["--no-compile"] if args.no_compile else [])
         try:
-            model = getattr(torchvision.models, name)().eval()
-            x = torch.randn(1, 3, 96, 96)
-            tm = traced.trace(model, x)
-            got = tm.interpret(x.numpy())[0]
-            with torch.no_grad():
-                expected = model(x).numpy()
-            tm.run_passes(PIPELINE)
-            tm.verify()
-            after = tm.interpret(x.numpy())[0]
-            line = (f"{name:20s} interpreter vs torch {relative(got, expected):.1e}   "
-                    f"after the pipeline {relative(after, got):.1e}")
-            try:
-                compiled = traced.compile(tm)(x.numpy())
-                line += f"   compiled vs torch {relative(compiled, expected):.1e}"
-            except traced.Error as e:
-                line += f"   compile FAIL {str(e).splitlines()[0][:160]}"
-            with torch.no_grad():
-                spread = relative(model(torch.randn(1, 3, 96, 96)).numpy(), expected)
-            if spread < 1e-4:
-                # googlenet with random weights: every input gives nearly
-                # the fc bias, so the comparisons above say little.
-                line += f"   (another input moves the output by only {spread:.0e})"
-            print(line, flush=True)
-        except Exception as e:  # a survey reports failures and goes on
-            print(f"{name:20s} FAIL {str(e).splitlines()[0][:200]}", flush=True)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+                                  env=dict(os.environ))
+            lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+            row = json.loads(lines[-1]) if lines else {
+                "model": name, "error": f"died (exit {proc.returncode}): "
+                                        f"{(proc.stderr.strip().splitlines() or [''])[-1][:200]}"}
+        except subprocess.TimeoutExpired:
+            row = {"model": name, "error": f"over {args.timeout} s"}
+        fmt = lambda k: f"{row[k]:.1e}" if k in row else "-"
+        note = row.get("error", "")
+        for k in ("interp_err", "cpu_err"):
+            if k in row and row[k] > 1e-4:
+                note = (note + " " if note else "") + f"{k} above 1e-4"
+        print(f"| {name} | {row.get('params_m', '-')} | {fmt('interp_err')} | {fmt('cpu_err')} | "
+              f"{row.get('trace_s', '-')} | {row.get('interp_s', '-')} | {row.get('compile_s', '-')} | "
+              f"{note} |", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or DEFAULT)
+    main()

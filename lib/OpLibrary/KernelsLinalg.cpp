@@ -364,13 +364,15 @@ FailureOr<RtValue> baddbmm(const KernelArgs &args) {
 
 namespace {
 /// F.multi_head_attention_forward for the common case: packed in-projection,
-/// no bias_k/bias_v, no zero attention, no masks, no dropout in training.
+/// no bias_k/bias_v, no zero attention, no dropout in training; additive
+/// attention and key-padding masks.
 template <typename T>
 LogicalResult
 attention(const KernelArgs &args, const Tensor &query, const Tensor &key,
           const Tensor &value, const Tensor &inW, const Tensor *inB,
           const Tensor &outW, const Tensor *outB, int64_t heads,
-          bool needWeights, bool average, Tensor &output, Tensor &weights) {
+          bool needWeights, bool average, const Tensor *attnMask,
+          const Tensor *padMask, Tensor &output, Tensor &weights) {
   int64_t l = query.dim(0), n = query.dim(1), e = query.dim(2);
   int64_t s = key.dim(0), d = e / heads;
   auto project = [&](const Tensor &x, int64_t part, int64_t rows) {
@@ -406,6 +408,19 @@ attention(const KernelArgs &args, const Tensor &query, const Tensor &key,
     gemm(false, true, l, s, d, qh.data<T>() + b * l * d, d,
          kh.data<T>() + b * s * d, d, T(0), attn.data<T>() + b * l * s, s);
   T *ap = attn.data<T>();
+  // Additive masks (bool masks arrive as 0 / -inf): attn_mask is (L, S) or
+  // (N * heads, L, S), key_padding_mask (N, S).
+  if (attnMask || padMask)
+    for (int64_t b = 0; b < n * heads; ++b)
+      for (int64_t i = 0; i < l; ++i)
+        for (int64_t j = 0; j < s; ++j) {
+          T &a = ap[(b * l + i) * s + j];
+          if (attnMask)
+            a += attnMask->data<T>()[(attnMask->rank() == 3 ? b * l * s : 0) +
+                                     i * s + j];
+          if (padMask)
+            a += padMask->data<T>()[(b / heads) * s + j];
+        }
   for (int64_t r = 0; r < n * heads * l; ++r) {
     T *row = ap + r * s;
     T mx = *std::max_element(row, row + s);
@@ -467,8 +482,7 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
       failed(training) || failed(zeroAttn) || failed(separate) ||
       failed(dropoutP))
     return failure();
-  for (StringRef name : {"bias_k", "bias_v", "key_padding_mask", "attn_mask",
-                         "static_k", "static_v"})
+  for (StringRef name : {"bias_k", "bias_v", "static_k", "static_v"})
     if (!args.isNone(name))
       return args.emitError()
              << "'" << name << "' is not supported by the interpreter";
@@ -498,15 +512,52 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
                                "E = embed_dim_to_check divisible by num_heads";
   if (failed(sameFloat(args, {&q, &k, &v, &*inW, &*outW})))
     return failure();
+  // Masks as additive tensors of the query's dtype: a bool mask's true
+  // entries are -inf (not attended), as torch converts them.
+  int64_t l = q.dim(0), n = q.dim(1), s = k.dim(0);
+  auto additive = [&](StringRef name, ArrayRef<ArrayRef<int64_t>> shapes,
+                      std::optional<Tensor> &out) -> LogicalResult {
+    if (args.isNone(name))
+      return success();
+    FailureOr<Tensor> m = args.tensor(name);
+    if (failed(m))
+      return failure();
+    Tensor t = *m;
+    if (unbatched && name == "key_padding_mask" && t.rank() == 1)
+      t = t.reshaped({1, t.dim(0)});
+    if (!llvm::is_contained(shapes, t.shape())) {
+      args.emitError() << "'" << name << "' has the wrong shape";
+      return failure();
+    }
+    if (t.dtype() == DType::Bool) {
+      Tensor f(q.dtype(), t.shape());
+      for (int64_t i = 0; i < t.numel(); ++i)
+        f.setDouble(i, t.data<uint8_t>()[i] ? -INFINITY : 0.0);
+      out = f;
+    } else if (isFloatingPoint(t.dtype())) {
+      out = t.to(q.dtype());
+    } else {
+      args.emitError() << "'" << name << "' must be a bool or float tensor";
+      return failure();
+    }
+    return success();
+  };
+  std::optional<Tensor> attnMask, padMask;
+  SmallVector<int64_t> mask2{l, s}, mask3{n * *heads, l, s}, pad2{n, s};
+  if (failed(additive("attn_mask", {mask2, mask3}, attnMask)) ||
+      failed(additive("key_padding_mask", {pad2}, padMask)))
+    return failure();
   Tensor output, weights;
+  const Tensor *am = attnMask ? &*attnMask : nullptr,
+               *pm = padMask ? &*padMask : nullptr;
   LogicalResult ok =
       q.storage() == Storage::Double
           ? attention<double>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
                               outB ? &*outB : nullptr, *heads, *needWeights,
-                              *average, output, weights)
+                              *average, am, pm, output, weights)
           : attention<float>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
                              outB ? &*outB : nullptr, *heads, *needWeights,
-                             *average, output, weights);
+                             *average, am, pm, output, weights);
   if (failed(ok))
     return failure();
   output.roundToDType();

@@ -710,7 +710,21 @@ OPS = {
     "torch.nn.functional.multi_head_attention_forward": fixed(
         ("self attention", lambda q, w, b, ow, ob: F.multi_head_attention_forward(
             q, q, q, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False)[0],
-         [f32(3, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8)], ACCUMULATE)),
+         [f32(3, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8)], ACCUMULATE),
+        ("causal float mask", lambda q, w, b, ow, ob: F.multi_head_attention_forward(
+            q, q, q, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False,
+            attn_mask=torch.triu(torch.full((3, 3), float("-inf")), 1))[0],
+         [f32(3, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8)], ACCUMULATE),
+        ("bool masks", lambda q, w, b, ow, ob, pad: F.multi_head_attention_forward(
+            q, q, q, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=True,
+            attn_mask=torch.tensor([[False, True, False], [False, False, True], [False, False, False]]),
+            key_padding_mask=pad)[0],
+         [f32(3, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), torch.tensor([[False, False, True], [False, False, False]])],
+         ACCUMULATE),
+        ("3-d mask", lambda q, k, w, b, ow, ob, m: F.multi_head_attention_forward(
+            q, k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False,
+            attn_mask=m)[0],
+         [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(4, 3, 4)], ACCUMULATE)),
 
     # Normalization.
     "torch.nn.functional.batch_norm": fixed(

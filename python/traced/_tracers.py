@@ -374,6 +374,13 @@ class _ConcreteTracer(TorchFunctionMode):
 
     def record(self, func, args, kwargs, result, target=None):
         em = self.emitter
+        if target is None and isinstance(result, (bool, int, float)) and \
+                not self._known(func, args):
+            # A Python value computed from tensors by a call the op library
+            # does not describe (torch.equal, torch.is_floating_point,
+            # torch._nested_tensor_from_mask_left_aligned): as with
+            # `if x.sum() > 0`, this run's value is kept.
+            return
         where = caller_location()
         if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)):
             # A tensor made from constants (torch.tensor([1.0]), torch.zeros
@@ -408,6 +415,16 @@ class _ConcreteTracer(TorchFunctionMode):
             name, ty = em.call("call_function", target, None, args, kwargs,
                                result, self.ref, _hint(target), where=where)
         self.bind_result(result, name, ty)
+
+    @staticmethod
+    def _known(func, args):
+        owner = getattr(func, "__objclass__", None)
+        qual = getattr(func, "__qualname__", "")
+        if (owner is torch._C._TensorBase or qual.startswith("Tensor.")
+                or qual.startswith("_TensorBase.")) and args and \
+                isinstance(args[0], torch.Tensor):
+            return _traced.is_known_function(f"Tensor.{func.__name__}")
+        return _traced.is_known_function(qualified_function_name(func))
 
     def leaf_call(self, func, target, args, kwargs):
         """A user leaf function: run unrecorded inside, recorded as one

@@ -9,6 +9,8 @@
 
 #include "Lowering.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
@@ -127,9 +129,7 @@ static FailureOr<SmallVector<Value>> lowerBaddbmm(LoweringCall &c) {
 }
 
 FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
-  for (StringRef unsupported :
-       {"bias_k", "bias_v", "key_padding_mask", "attn_mask", "static_k",
-        "static_v"})
+  for (StringRef unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
     if (!c.isNone(unsupported))
       return c.fail(Twine("'") + unsupported + "' must be None");
   if (c.getBool("add_zero_attn") != false ||
@@ -173,6 +173,74 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
                         });
   Value kt = buildTranspose(b, loc, kh, {0, 2, 1});          // (NH, hd, S)
   Value scores = buildBatchMatmul(b, loc, qh, kt);           // (NH, L, S)
+  // Additive masks, added to the scores seen as (N, H, L, S): attn_mask
+  // (L, S) or (N*H, L, S), key_padding_mask (N, S); a bool mask's true
+  // entries are -inf, as torch converts them.
+  Value attnMask = c.tensor("attn_mask"), padMask = c.tensor("key_padding_mask");
+  if ((!c.isNone("attn_mask") && !attnMask) ||
+      (!c.isNone("key_padding_mask") && !padMask))
+    return c.fail("masks must be tensors");
+  if (attnMask || padMask) {
+    Type f = typeOf(scores).getElementType();
+    auto scores4 = RankedTensorType::get({n, h, l, s}, f);
+    SmallVector<Value> inputs{buildReshape(b, loc, scores, {n, h, l, s})};
+    SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
+    SmallVector<bool> isBool{false};
+    MLIRContext *ctx = b.getContext();
+    AffineExpr dn = getAffineDimExpr(0, ctx), dh = getAffineDimExpr(1, ctx),
+               dl = getAffineDimExpr(2, ctx), ds = getAffineDimExpr(3, ctx);
+    if (attnMask) {
+      auto mt = typeOf(attnMask);
+      if (!staticTensorType(attnMask) ||
+          !((mt.getRank() == 2 && mt.getShape() == ArrayRef<int64_t>{l, s}) ||
+            (mt.getRank() == 3 &&
+             mt.getShape() == ArrayRef<int64_t>{n * h, l, s})))
+        return c.fail("attn_mask must be (L, S) or (N * num_heads, L, S)");
+      if (mt.getRank() == 3) {
+        inputs.push_back(buildReshape(b, loc, attnMask, {n, h, l, s}));
+        maps.push_back(b.getMultiDimIdentityMap(4));
+      } else {
+        inputs.push_back(attnMask);
+        maps.push_back(AffineMap::get(4, 0, {dl, ds}, ctx));
+      }
+      isBool.push_back(c.logicalElementType(attnMask).isInteger(1));
+    }
+    if (padMask) {
+      auto pt = typeOf(padMask);
+      if (!staticTensorType(padMask) ||
+          pt.getShape() != ArrayRef<int64_t>{n, s})
+        return c.fail("key_padding_mask must be (N, S)");
+      inputs.push_back(padMask);
+      maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
+      isBool.push_back(c.logicalElementType(padMask).isInteger(1));
+    }
+    SmallVector<Type> logical{f};
+    for (size_t i = 1; i < inputs.size(); ++i)
+      logical.push_back(isBool[i] ? Type(b.getI1Type()) : f);
+    Value masked = buildElementwise(
+        b, loc, scores4, inputs, maps,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value acc = a[0];
+          for (size_t i = 1; i < a.size(); ++i) {
+            Value m = a[i];
+            if (isBool[i]) {
+              // (Read in f32 as 0 / 1: a true entry is -inf.)
+              Value isSet = arith::CmpFOp::create(
+                  nb, nl, arith::CmpFPredicate::UNE, m,
+                  scalarConstant(nb, nl, m.getType(), 0.0));
+              m = arith::SelectOp::create(
+                  nb, nl, isSet,
+                  scalarConstant(nb, nl, acc.getType(),
+                                 -std::numeric_limits<double>::infinity()),
+                  scalarConstant(nb, nl, acc.getType(), 0.0));
+            }
+            acc = arith::AddFOp::create(nb, nl, acc, m);
+          }
+          return acc;
+        },
+        logical);
+    scores = buildReshape(b, loc, masked, {n * h, l, s});
+  }
   Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
   Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
   ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)

@@ -208,10 +208,15 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   bool integers = llvm::is_contained(
       ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
       c.target());
+  // Attention masks may be bool (the lowering reads them as -inf / 0).
+  bool boolMasks =
+      c.target() == "torch.nn.functional.multi_head_attention_forward";
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
+      return success();
+    if (boolMasks && tensor.getElementType().isInteger(1))
       return success();
     if (integers && isa<IntegerType>(tensor.getElementType()) &&
         !tensor.getElementType().isInteger(1))

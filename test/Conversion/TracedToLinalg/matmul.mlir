@@ -186,3 +186,26 @@ traced.module root @M class "m.M" {
     output %1 : tensor<2x1x4xf32>
   }
 }
+
+// -----
+
+// Masks join the scores seen as (N, H, L, S) before the softmax: a float
+// attn_mask (L, S) is added; a bool key_padding_mask (N, S), stored as i8,
+// adds -inf where it is set.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[M:[a-zA-Z0-9_]+]]: tensor<2x3xf32>, %[[P:[a-zA-Z0-9_]+]]: tensor<1x3xi8>,
+// CHECK: %[[SCORES:.+]] = linalg.batch_matmul
+// CHECK: %[[S4:.+]] = tensor.expand_shape %[[SCORES]] {{.+}} into tensor<1x2x2x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}]
+// CHECK-SAME: ins(%[[S4]], %[[M]], %[[P]] : tensor<1x2x2x3xf32>, tensor<2x3xf32>, tensor<1x3xi8>)
+// CHECK: %[[SET:.+]] = arith.cmpf une
+// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: arith.select %[[SET]], %[[NEGINF]]
+// CHECK: math.exp
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x1x4xf32>, %wi: tensor<12x4xf32>, %bi: tensor<12xf32>, %wo: tensor<4x4xf32>, %bo: tensor<4xf32>, %mask: tensor<2x3xf32>, %pad: tensor<1x3xi1>, %kv: tensor<3x1x4xf32>) -> tensor<2x1x4xf32> {
+    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %kv, %kv, 4, 2, %wi, %bi, None, None, False, 0.0, %wo, %bo, training=False, key_padding_mask=%pad, need_weights=False, attn_mask=%mask) : (tensor<2x1x4xf32>, tensor<3x1x4xf32>, tensor<3x1x4xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<1x3xi1>, tensor<2x3xf32>) -> tuple<tensor<2x1x4xf32>, !traced.none>
+    %1 = call_function "operator.getitem"(%0, 0) : (tuple<tensor<2x1x4xf32>, !traced.none>) -> tensor<2x1x4xf32>
+    output %1 : tensor<2x1x4xf32>
+  }
+}
