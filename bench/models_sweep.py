@@ -43,7 +43,12 @@ def build(name):
         size = 224 if name.startswith(FIXED_224) else (299 if name == "inception_v3" else 96)
         x = torch.randn(1, 3, size, size)
     # Random statistics: with the defaults (mean 0, var 1) some models'
-    # outputs collapse to a constant and a comparison proves nothing.
+    # outputs collapse to a constant and a comparison proves nothing; so do
+    # zero-initialized layers (ViT's head), which get random weights.
+    for p in model.parameters():
+        if p.dim() > 1 and not p.detach().any():
+            with torch.no_grad():
+                p.normal_(0, 0.02)
     for m in model.modules():
         if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.running_mean is not None:
             m.running_mean.uniform_(-0.5, 0.5)
