@@ -2081,15 +2081,17 @@ FailureOr<RtValue> topk(const KernelArgs &args) {
 
 /// scatter / scatter_add: a copy of `input` with `src` (or `value`) written
 /// (or added) at `index` along `dim`.
-static FailureOr<RtValue> scatterImpl(const KernelArgs &args, bool add) {
+/// How scatter combines a value with the element it lands on.
+enum class ScatterMode { Assign, Sum, Prod, Mean, Max, Min };
+
+static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
+                                      bool includeSelf = true) {
   FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(index) || failed(d))
     return failure();
   if (index->dtype() != DType::I64)
     return args.emitError() << "'index' must be an int64 tensor";
-  if (!add && args.has("reduce") && !args.isNone("reduce"))
-    return args.emitError() << "scatter with reduce= is not supported";
   int64_t rank = std::max<int64_t>(in->rank(), 1);
   FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
   if (failed(dim))
@@ -2105,6 +2107,19 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, bool add) {
     value = v;
   else
     return args.emitError() << "'src' must be a tensor or a number";
+  if (src.defined()) {
+    if (std::max<int64_t>(src.rank(), 1) != rank)
+      return args.emitError() << "'index' and 'src' must have as many dims as "
+                                 "'input'";
+    for (int64_t dd = 0; dd < index->rank(); ++dd)
+      if (index->dim(dd) > src.dim(dd))
+        return args.emitError() << "'index' is larger than 'src' in dim "
+                                << dd;
+  }
+  for (int64_t dd = 0; dd < index->rank(); ++dd)
+    if (dd != *dim && in->rank() && index->dim(dd) > in->dim(dd))
+      return args.emitError() << "'index' is larger than 'input' in dim "
+                              << dd;
   // A copy (kernels never write into their inputs).
   Tensor out(in->dtype(), in->shape());
   dispatchStorage(in->dtype(), [&](auto tag) {
@@ -2113,6 +2128,8 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, bool add) {
               out.template data<T>());
     return 0;
   });
+  bool floating = isFloatingPoint(in->dtype());
+  std::vector<int64_t> counts(out.numel(), includeSelf ? 1 : 0);
   SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
                                                              : SmallVector<int64_t>();
   SmallVector<int64_t> pos(index->rank(), 0);
@@ -2131,21 +2148,178 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, bool add) {
         soff += pos[dd] * ss[dd];
     }
     double v = value ? *value : src.getDouble(soff);
-    out.setDouble(off, add ? out.getDouble(off) + v : v);
+    double cur = out.getDouble(off);
+    bool first = counts[off] == 0;
+    double r;
+    switch (mode) {
+    case ScatterMode::Assign:
+      r = v;
+      break;
+    case ScatterMode::Sum:
+    case ScatterMode::Mean:
+      r = first ? v : cur + v;
+      break;
+    case ScatterMode::Prod:
+      r = first ? v : cur * v;
+      break;
+    case ScatterMode::Max:
+      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::max(cur, v));
+      break;
+    case ScatterMode::Min:
+      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::min(cur, v));
+      break;
+    }
+    ++counts[off];
+    out.setDouble(off, r);
     for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
       if (++pos[dd] < index->dim(dd))
         break;
       pos[dd] = 0;
     }
   }
+  if (mode == ScatterMode::Mean)
+    for (int64_t i = 0; i < out.numel(); ++i)
+      if (counts[i] > 1) {
+        double q = out.getDouble(i) / static_cast<double>(counts[i]);
+        out.setDouble(i, floating ? q : std::floor(q));
+      }
   out.roundToDType();
   return RtValue(out);
 }
 FailureOr<RtValue> scatter(const KernelArgs &args) {
-  return scatterImpl(args, false);
+  // The legacy reduce= of scatter: "add" or "multiply".
+  ScatterMode mode = ScatterMode::Assign;
+  if (args.has("reduce") && !args.isNone("reduce")) {
+    FailureOr<std::string> r = args.getStr("reduce");
+    if (failed(r))
+      return failure();
+    if (*r == "add")
+      mode = ScatterMode::Sum;
+    else if (*r == "multiply")
+      mode = ScatterMode::Prod;
+    else
+      return args.emitError() << "reduce argument must be either add or "
+                                 "multiply, got "
+                              << *r;
+  }
+  return scatterImpl(args, mode);
 }
 FailureOr<RtValue> scatterAdd(const KernelArgs &args) {
-  return scatterImpl(args, true);
+  return scatterImpl(args, ScatterMode::Sum);
+}
+FailureOr<RtValue> scatterReduce(const KernelArgs &args) {
+  FailureOr<std::string> r = args.getStr("reduce");
+  FailureOr<bool> includeSelf = args.getBool("include_self");
+  if (failed(r) || failed(includeSelf))
+    return failure();
+  ScatterMode mode;
+  if (*r == "sum")
+    mode = ScatterMode::Sum;
+  else if (*r == "prod")
+    mode = ScatterMode::Prod;
+  else if (*r == "mean")
+    mode = ScatterMode::Mean;
+  else if (*r == "amax")
+    mode = ScatterMode::Max;
+  else if (*r == "amin")
+    mode = ScatterMode::Min;
+  else
+    return args.emitError() << "reduce argument must be either sum, prod, "
+                               "mean, amax or amin, got "
+                            << *r;
+  if (args.tensor("src").value().dtype() != args.tensor("input").value().dtype())
+    return args.emitError() << "scatter_reduce expects 'src' of the input's "
+                               "dtype";
+  return scatterImpl(args, mode, *includeSelf);
+}
+
+/// index_add / index_copy / index_fill: the slices of `dim` named by a 1-D
+/// index, added to, replaced by `source`, or filled with `value`.
+static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(index) || failed(d))
+    return failure();
+  if (index->rank() > 1 || isFloatingPoint(index->dtype()) ||
+      index->dtype() == DType::Bool)
+    return args.emitError() << "'index' must be a 0-D or 1-D integer tensor";
+  int64_t rank = std::max<int64_t>(in->rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  Tensor x = in->rank() ? *in : in->reshaped({1});
+  Tensor src;
+  double alpha = 1, fill = 0;
+  if (kind == 2) {
+    const RtValue &v = args.get("value");
+    std::optional<double> n = v.isTensor() && v.tensor().rank() == 0
+                                  ? std::optional<double>(v.tensor().getDouble(0))
+                                  : v.number();
+    if (!n)
+      return args.emitError() << "'value' must be a number or a 0-d tensor";
+    fill = *n;
+  } else {
+    FailureOr<Tensor> s = args.tensor("source");
+    if (failed(s))
+      return failure();
+    if (s->dtype() != in->dtype())
+      return args.emitError() << "'source' must have the input's dtype";
+    src = s->rank() ? *s : s->reshaped({1});
+    if (kind == 0) {
+      std::optional<double> a = args.get("alpha").number();
+      if (!a)
+        return args.emitError() << "'alpha' must be a number";
+      alpha = *a;
+    }
+    SmallVector<int64_t> want(x.shape());
+    want[*dim] = index->numel();
+    if (src.shape() != ArrayRef<int64_t>(want))
+      return args.emitError() << "'source' must have the input's shape with "
+                                 "the index's length in dim "
+                              << *dim;
+  }
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy(x.template data<T>(), x.template data<T>() + x.numel(),
+              out.template data<T>());
+    return 0;
+  });
+  int64_t size = x.dim(*dim), outer = 1, inner = 1;
+  for (int64_t i = 0; i < *dim; ++i)
+    outer *= x.dim(i);
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t n = index->numel();
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t k = index->getInt(j);
+    if (k < -size || k >= size)
+      return args.emitError() << "index " << k << " is out of bounds for "
+                              << "dimension " << *dim << " with size " << size;
+    if (k < 0)
+      k += size;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t at = (o * size + k) * inner + i;
+        if (kind == 2) {
+          out.setDouble(at, fill);
+          continue;
+        }
+        double v = src.getDouble((o * n + j) * inner + i);
+        out.setDouble(at, kind == 0 ? out.getDouble(at) + alpha * v : v);
+      }
+  }
+  out.roundToDType();
+  return RtValue(out.reshaped(in->shape()));
+}
+FailureOr<RtValue> indexAdd(const KernelArgs &args) {
+  return indexUpdate(args, 0);
+}
+FailureOr<RtValue> indexCopy(const KernelArgs &args) {
+  return indexUpdate(args, 1);
+}
+FailureOr<RtValue> indexFill(const KernelArgs &args) {
+  return indexUpdate(args, 2);
 }
 
 } // namespace mlir::traced::kernels

@@ -718,6 +718,18 @@ static const OpRow kOps[] = {
   {"torch.scatter_add", {"Tensor.scatter_add"},
    "(Tensor input, int dim, Tensor index, Tensor src)",
    scatter, kernels::scatterAdd},
+  {"torch.scatter_reduce", {"Tensor.scatter_reduce"},
+   "(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)",
+   scatter, kernels::scatterReduce},
+  {"torch.index_add", {"Tensor.index_add"},
+   "(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1)",
+   sameAsInput, kernels::indexAdd},
+  {"torch.index_copy", {"Tensor.index_copy"},
+   "(Tensor input, int dim, Tensor index, Tensor source)", sameAsInput,
+   kernels::indexCopy},
+  {"torch.index_fill", {"Tensor.index_fill"},
+   "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", sameAsInput,
+   kernels::indexFill},
 
   // Shapes.
   {"torch.flatten", {"Tensor.flatten", "F.flatten"},
@@ -1150,6 +1162,12 @@ struct InplaceRow {
 };
 const InplaceRow kInplace[] = {
     {"Tensor.add_", "torch.add"},
+    {"Tensor.scatter_", "torch.scatter"},
+    {"Tensor.scatter_add_", "torch.scatter_add"},
+    {"Tensor.scatter_reduce_", "torch.scatter_reduce"},
+    {"Tensor.index_add_", "torch.index_add"},
+    {"Tensor.index_copy_", "torch.index_copy"},
+    {"Tensor.index_fill_", "torch.index_fill"},
     {"Tensor.__iadd__", "torch.add"},
     {"Tensor.__isub__", "torch.sub"},
     {"Tensor.__imul__", "torch.mul"},

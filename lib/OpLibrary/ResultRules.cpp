@@ -1385,8 +1385,8 @@ LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
       std::max<int64_t>(input.getRank(), 1))
     return call.emitError() << "'index' " << index
                             << " must have as many dims as 'input' " << input;
-  if (call.getSignature().lookup("reduce") && !call.isNone("reduce"))
-    return call.emitError() << "reduce= is not supported";
+  // (The kernels check the reduce= names: scatter's add/multiply,
+  // scatter_reduce's sum/prod/mean/amax/amin.)
   if (failed(dimArg(call, input)))
     return failure();
   return h.result(input);

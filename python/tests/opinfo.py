@@ -462,6 +462,26 @@ OPS = {
         ("1 keepdim", lambda a, b: F.pairwise_distance(a, b, 1.0, keepdim=True), [f32(3, 4), f32(4)], TRANSCENDENTAL),
         ("inf", lambda a, b: F.pairwise_distance(a, b, float("inf")), [dt(torch.float64, 2, 5), dt(torch.float64, 2, 5)]),
         ("module", torch.nn.PairwiseDistance(p=3.0), [f32(2, 3), f32(2, 3)], TRANSCENDENTAL)),
+    "torch.scatter_reduce": fixed(*[
+        (f"{r} {'self' if inc else 'no self'}",
+         lambda x, i, s, r=r, inc=inc: torch.scatter_reduce(x, 0, i, s, r, include_self=inc),
+         [f32(3, 2), torch.tensor([[0, 1], [0, 0], [2, 0]]), f32(3, 2)], ACCUMULATE)
+        for r in ("sum", "prod", "mean", "amax", "amin") for inc in (True, False)],
+        ("int mean", lambda x, i, s: x.scatter_reduce(1, i, s, "mean"),
+         [dt(torch.int64, 2, 3), torch.tensor([[0, 0], [2, 1]]), dt(torch.int64, 2, 2)]),
+        ("in place", lambda x, i, s: x.clone().scatter_reduce_(0, i, s, "amax", include_self=False),
+         [f32(4), torch.tensor([1, 1, 3]), f32(3)])),
+    "torch.index_add": fixed(
+        ("rows", lambda x, i, s: torch.index_add(x, 0, i, s), [f32(4, 3), torch.tensor([0, 2, 0]), f32(3, 3)]),
+        ("alpha dim 1", lambda x, i, s: x.index_add(1, i, s, alpha=2), [dt(torch.int32, 2, 3), torch.tensor([2]), dt(torch.int32, 2, 1)]),
+        ("in place", lambda x, i, s: x.clone().index_add_(0, i, s), [f32(3), torch.tensor([1, 1]), f32(2)])),
+    "torch.index_copy": fixed(
+        ("rows", lambda x, i, s: torch.index_copy(x, 0, i, s), [f32(4, 3), torch.tensor([3, 1]), f32(2, 3)]),
+        ("dim -1", lambda x, i, s: x.index_copy(-1, i, s), [dt(torch.int64, 2, 3), torch.tensor([0]), dt(torch.int64, 2, 1)])),
+    "torch.index_fill": fixed(
+        ("number", lambda x, i: torch.index_fill(x, 1, i, -1.5), [f32(2, 4), torch.tensor([0, 3])]),
+        ("0-d tensor", lambda x, i, v: x.index_fill(0, i, v), [dt(torch.int32, 3, 2), torch.tensor([2]), torch.tensor(7)]),
+        ("in place", lambda x, i: x.clone().index_fill_(0, i, 0), [f32(3), torch.tensor([1])])),
     "torch.unbind": fixed(
         ("dim 0", lambda x: torch.unbind(x)[1], [f32(3, 2)]),
         ("dim -1 all", lambda x: torch.stack(x.unbind(-1), 0), [dt(torch.int32, 2, 3)]),
@@ -961,7 +981,10 @@ OPS = {
     "torch.scatter": fixed(
         ("src", lambda x, i, s: torch.scatter(x, 0, i, s), [f32(3, 4), torch.tensor([[2, 0, 1, 0]]), f32(2, 4)]),
         ("value", lambda x, i: x.scatter(1, i, 7.5), [f32(2, 3), torch.tensor([[2], [0]])]),
-        ("int", lambda x, i, s: x.scatter(1, i, s), [dt(torch.int32, 2, 3), torch.tensor([[1, 0]]), dt(torch.int32, 1, 2)])),
+        ("int", lambda x, i, s: x.scatter(1, i, s), [dt(torch.int32, 2, 3), torch.tensor([[1, 0]]), dt(torch.int32, 1, 2)]),
+        ("reduce add", lambda x, i, s: x.scatter(0, i, s, reduce="add"), [f32(3, 2), torch.tensor([[1, 1], [1, 0]]), f32(2, 2)]),
+        ("reduce multiply", lambda x, i: x.scatter(0, i, 2.0, reduce="multiply"), [f32(3, 2), torch.tensor([[1, 1], [1, 0]])]),
+        ("in place", lambda x, i, s: x.clone().scatter_(0, i, s), [f32(3), torch.tensor([2, 0]), f32(2)])),
     "torch.scatter_add": fixed(
         ("repeated", lambda x, i, s: torch.scatter_add(x, 0, i, s), [f32(3, 2), torch.tensor([[0, 0], [0, 2], [1, 1]]), f32(3, 2)]),
         ("int", lambda x, i, s: x.scatter_add(1, i, s), [dt(torch.int64, 2, 3), torch.tensor([[1, 1, 1]]), dt(torch.int64, 1, 3)])),
