@@ -28,6 +28,13 @@ GraphOp calleeOf(CallMethodOp call, SymbolTableCollection &symbols) {
 }
 
 /// Whether a list argument holds traced values (not only constants).
+/// The elements of a list (`[%a, %b]`) or tuple (`(%a, %b)`) argument.
+ArrayAttr elementsOf(Attribute slot) {
+  if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
+    return tuple.getElements();
+  return dyn_cast_or_null<ArrayAttr>(slot);
+}
+
 bool holdsOperand(ArrayAttr list) {
   return list && llvm::any_of(list, llvm::IsaPred<OperandAttr>);
 }
@@ -49,13 +56,14 @@ LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
     for (unsigned a = 1; a < callee.getNumArguments(); ++a)
       if (callee.getArgName(a) == name)
         slots[a - 1] = arguments[positional + i];
-  // A list or tuple argument (`forward([%a, %b])`, DenseNet's layers) has
+  // A list or tuple argument (`forward([%a, %b])`, DenseNet's layers; a
+  // dict passed as the tuple of its values, LRASPP's head) has
   // no traced value to bind the callee's input to; the callee reads its
   // elements with `operator.getitem(input, i)`, and those reads become the
   // call's element values. Any other use of such an input keeps the call.
   DenseMap<Operation *, Value> elementReads;
   for (auto [i, slot] : llvm::enumerate(slots)) {
-    auto list = dyn_cast_or_null<ArrayAttr>(slot);
+    ArrayAttr list = elementsOf(slot);
     if (!holdsOperand(list))
       continue;
     for (Operation *user : callee.getArgument(i + 1).getUsers()) {
@@ -79,7 +87,7 @@ LogicalResult inlineCall(CallMethodOp call, GraphOp callee) {
   OpBuilder b(call);
   for (auto [i, slot] : llvm::enumerate(slots)) {
     Value value;
-    if (holdsOperand(dyn_cast_or_null<ArrayAttr>(slot))) {
+    if (holdsOperand(elementsOf(slot))) {
       continue; // read element by element (above)
     } else if (auto marker = dyn_cast_or_null<OperandAttr>(slot)) {
       value = call.getArgs()[marker.getIndex()];

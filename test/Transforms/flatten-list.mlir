@@ -50,3 +50,30 @@ traced.module @L class "m.L" {
     output %c : tensor<1x4xf32>
   }
 }
+
+// -----
+
+// So is a tuple input: a dict the tracer passes as the tuple of its values
+// (torchvision's LRASPP head takes the backbone's feature dict).
+
+// CHECK-LABEL: traced.module root @M
+// CHECK:       graph @forward
+// CHECK-NOT:     getitem
+// CHECK:         %[[S:.*]] = call_function "torch.sub"(input=%x, other=%y)
+// CHECK-NEXT:    output %[[S]]
+traced.module root @M class "m.M" {
+  submodule @head : @Head
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+    %h = getattr %self["head"] : !traced.module<@M> -> !traced.module<@Head>
+    %0 = call_method %h["forward"]((%x, %y)) : (!traced.module<@Head>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    output %0 : tensor<2xf32>
+  }
+}
+traced.module @Head class "m.Head" {
+  graph @forward(%self: !traced.module<@Head>, %features: tuple<tensor<2xf32>, tensor<2xf32>>) -> tensor<2xf32> {
+    %a = call_function "operator.getitem"(input=%features, index=0) : (tuple<tensor<2xf32>, tensor<2xf32>>) -> tensor<2xf32>
+    %b = call_function "operator.getitem"(input=%features, index=1) : (tuple<tensor<2xf32>, tensor<2xf32>>) -> tensor<2xf32>
+    %c = call_function "torch.sub"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    output %c : tensor<2xf32>
+  }
+}
