@@ -307,15 +307,18 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
   bool linear = (*mode == "linear" && spatial == 1) ||
                 (*mode == "bilinear" && spatial == 2) ||
                 (*mode == "trilinear" && spatial == 3);
-  if (!nearest && !exact && !linear)
+  bool cubic = *mode == "bicubic" && spatial == 2;
+  bool area = *mode == "area";
+  if (!nearest && !exact && !linear && !cubic && !area)
     return args.emitError() << "mode \"" << *mode << "\" is not supported for "
                             << in->rank()
-                            << "-D input (nearest, nearest-exact, and "
-                               "linear/bilinear/trilinear for 3/4/5-D)";
+                            << "-D input (nearest, nearest-exact, area, "
+                               "linear/bilinear/trilinear for 3/4/5-D, "
+                               "bicubic for 4-D)";
   bool alignCorners = false;
   if (auto *b = std::get_if<bool>(&args.get("align_corners").v))
     alignCorners = *b;
-  if (alignCorners && !linear)
+  if (alignCorners && !linear && !cubic)
     return args.emitError() << "align_corners option can only be set with "
                                "the interpolating modes: linear | bilinear | "
                                "bicubic | trilinear";
@@ -337,6 +340,46 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
     Tensor y(DType::F64, shape);
     const double *p = x.data<double>();
     double *o = y.data<double>();
+    if (cubic || area) {
+      // Taps and weights of output j along this dim: bicubic's four
+      // (Keys' kernel, A = -0.75, border taps clamped), area's window
+      // [floor(j * size / out), ceil((j + 1) * size / out)) averaged, as
+      // adaptive average pooling does.
+      for (int64_t j = 0; j < out; ++j) {
+        SmallVector<std::pair<int64_t, double>, 4> taps;
+        if (cubic) {
+          double src = alignCorners
+                           ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
+                           : (j + 0.5) * scale - 0.5;
+          int64_t i = static_cast<int64_t>(std::floor(src));
+          double t = src - i, A = -0.75;
+          auto near = [&](double v) {
+            return ((A + 2) * v - (A + 3)) * v * v + 1;
+          };
+          auto far = [&](double v) {
+            return ((A * v - 5 * A) * v + 8 * A) * v - 4 * A;
+          };
+          double w[4] = {far(t + 1), near(t), near(1 - t), far(2 - t)};
+          for (int k = 0; k < 4; ++k)
+            taps.push_back(
+                {std::clamp<int64_t>(i - 1 + k, 0, size - 1), w[k]});
+        } else {
+          int64_t start = (j * size) / out;
+          int64_t end = ((j + 1) * size + out - 1) / out;
+          for (int64_t i = start; i < end; ++i)
+            taps.push_back({i, 1.0 / double(end - start)});
+        }
+        for (int64_t a = 0; a < outer; ++a)
+          for (int64_t c = 0; c < inner; ++c) {
+            double acc = 0;
+            for (auto [i, w] : taps)
+              acc += w * p[(a * size + i) * inner + c];
+            o[(a * out + j) * inner + c] = acc;
+          }
+      }
+      x = y;
+      continue;
+    }
     for (int64_t j = 0; j < out; ++j) {
       int64_t i0, i1;
       double lambda = 0;

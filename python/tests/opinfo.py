@@ -794,7 +794,17 @@ OPS = {
                [f32(1, 1, 3, 5)], ACCUMULATE),
               ("module", torch.nn.Upsample(scale_factor=2, mode="bilinear"), [f32(1, 2, 3, 3)], ACCUMULATE),
               ("nearest module", torch.nn.UpsamplingNearest2d(size=(4, 5)), [f32(1, 2, 3, 3)]),
-              ("bilinear module", torch.nn.UpsamplingBilinear2d(scale_factor=2), [f32(1, 2, 3, 3)], ACCUMULATE))),
+              ("bilinear module", torch.nn.UpsamplingBilinear2d(scale_factor=2), [f32(1, 2, 3, 3)], ACCUMULATE),
+              ("bicubic up", lambda x: F.interpolate(x, size=(8, 9), mode="bicubic"), [f32(2, 3, 5, 7)], ACCUMULATE),
+              ("bicubic align_corners", lambda x: F.interpolate(x, size=(3, 4), mode="bicubic", align_corners=True),
+               [f32(1, 2, 5, 7)], ACCUMULATE),
+              ("bicubic scale", lambda x: F.interpolate(x, scale_factor=1.7, mode="bicubic"), [f32(1, 2, 4, 5)], ACCUMULATE),
+              ("bicubic module", torch.nn.Upsample(scale_factor=2, mode="bicubic"), [f32(1, 2, 3, 3)], ACCUMULATE),
+              ("area down", lambda x: F.interpolate(x, size=(3, 4), mode="area"), [f32(2, 3, 5, 7)], ACCUMULATE),
+              ("area up", lambda x: F.interpolate(x, size=(11, 13), mode="area"), [f32(1, 2, 5, 7)], ACCUMULATE),
+              ("area 1-d", lambda x: F.interpolate(x, size=4, mode="area"), [f32(2, 3, 9)], ACCUMULATE),
+              ("area 3-d", lambda x: F.interpolate(x, size=(2, 3, 4), mode="area"), [f32(1, 2, 5, 6, 7)], ACCUMULATE),
+              ("bicubic 3-d input", lambda x: F.interpolate(x, size=4, mode="bicubic"), [f32(1, 2, 3)]))),
 
     # Reductions.
     "torch.mean": chain(
