@@ -130,6 +130,52 @@ ATEN_OPS = {
     "Tensor.new_full": ["new_full"],
 }
 
+# ATen ops that mean an entry under other parameter names or with some of
+# the entry's parameters fixed: op -> (entry, {ATen name: ours}, {our
+# parameter: fixed value}).
+ATEN_RENAMED = {
+    **{f"{aten}_pad{n}d": ("torch.nn.functional.pad", {"padding": "pad"},
+                           {"mode": f'"{mode}"'})
+       for aten, mode in (("reflection", "reflect"), ("replication", "replicate"))
+       for n in (1, 2, 3)},
+    **{f"upsample_{mode}{n}d": ("torch.nn.functional.interpolate",
+                                {"output_size": "size", "scale_factors": "scale_factor"},
+                                {"mode": f'"{name}"'})
+       for mode, name, dims in (("nearest", "nearest", (1, 2, 3)),
+                                ("linear", "linear", (1,)),
+                                ("bilinear", "bilinear", (2,)),
+                                ("bicubic", "bicubic", (2,)),
+                                ("trilinear", "trilinear", (3,)))
+       for n in dims},
+}
+
+
+def auto_aten_ops(entries, schemas):
+    """Entries not in ATEN_OPS whose own name is an ATen op's
+    (`torch.hypot` is `aten::hypot`, `torch.linalg.vector_norm` is
+    `aten::linalg_vector_norm`): each ATen op to the one entry named so."""
+    claimed = {op for ops in ATEN_OPS.values() for op in ops} | set(ATEN_RENAMED)
+    found = {}
+    for entry in sorted(entries):
+        if entry in ATEN_OPS:
+            continue
+        name = entry.rsplit(".", 1)[-1]
+        for space in ("linalg", "special"):
+            if entry.startswith(f"torch.{space}."):
+                name = f"{space}_{name}"
+        if name in schemas and name not in claimed:
+            found.setdefault(name, entry)  # the first entry (sorted) keeps it
+    return {entry: [op] for op, entry in found.items()}
+
+
+# ATen parameter names of an entry's overloads that are another of its
+# parameters (`scatter.value` is torch.scatter's `src` as a Scalar).
+ENTRY_RENAMES = {
+    "torch.scatter": {"value": "src"},
+    "torch.split": {"split_size": "split_size_or_sections",
+                    "split_sizes": "split_size_or_sections"},
+}
+
 # ATen-only parameters that do not change the result on the CPU.
 IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
              "generator"}
@@ -271,6 +317,13 @@ def packet_signature(overloads, ours):
         if positional(parts) != lp[:len(positional(parts))]:
             return None
     shortest = min(len(positional(parts)) for parts in overloads)
+    def names(parts):
+        return {p.split("=")[0].split(" ")[-1] for p in parts if p != "*"}
+    everywhere = set.intersection(*(names(parts) for parts in overloads))
+    # Parameters that are required in every overload that has them.
+    required = set.union(*(names(parts) for parts in overloads)) - {
+        p.split("=")[0].split(" ")[-1] for parts in overloads for p in parts
+        if "=" in p}
     out = []
     for i, p in enumerate(longest):
         if p == "*":
@@ -280,7 +333,9 @@ def packet_signature(overloads, ours):
         ptype, name = decl.rsplit(" ", 1)
         if name in ours:
             ptype = ours[name][0]  # the entry's type covers every overload
-        if not eq and i >= shortest and name in lp:
+        # A parameter that some overloads lack must be optional in the packet.
+        if not eq and ((i >= shortest and name in lp) or name not in everywhere
+                       or name not in required):
             if name not in ours or ours[name][1] is None:
                 return None
             default, eq = ours[name][1], "="
@@ -299,11 +354,19 @@ def main():
         f"{torch.__version__.split('+')[0]}'s schema registry; do not edit.",
         "// {ATen spelling, op library entry, signature (null: the entry's own)}",
     ]
-    for entry, ops in ATEN_OPS.items():
+    jobs = [(entry, op, {}, {}) for entry, ops in ATEN_OPS.items() for op in ops]
+    jobs += [(entry, op, {}, {}) for entry, ops in auto_aten_ops(sigs, schemas).items()
+             for op in ops]
+    jobs += [(entry, op, renames, fixed)
+             for op, (entry, renames, fixed) in ATEN_RENAMED.items()]
+    last_entry = None
+    for entry, op, renames, fixed in jobs:
         ours = parse_signature(sigs[entry])
-        out.append(f"// {entry}")
+        if entry != last_entry:
+            out.append(f"// {entry}")
+            last_entry = entry
         skipped = []
-        for op in ops:
+        if True:
             if op not in schemas:
                 raise SystemExit(f"aten::{op} is not in torch's registry")
             kept = []
@@ -319,7 +382,8 @@ def main():
                 for kwarg_only, atype, aname, adefault in schema_arguments(str(s)):
                     if reason:
                         break
-                    pname = "input" if aname == "self" else aname
+                    pname = "input" if aname == "self" else \
+                        {**ENTRY_RENAMES.get(entry, {}), **renames}.get(aname, aname)
                     ptype = translate_type(atype)
                     if ptype is None:
                         reason = f"type {atype}"
@@ -347,6 +411,7 @@ def main():
                     for pname, (ptype, default) in ours.items():
                         if pname in seen:
                             continue
+                        default = fixed.get(pname, default)
                         if default is None:
                             reason = f"lacks {pname}"
                             break

@@ -52,6 +52,100 @@ def qualified_function_name(func):
     return f"{module}.{name}"
 
 
+def _fits(jit_type, value, is_tensor):
+    """Whether `value` can bind a schema parameter of TorchScript type
+    `jit_type` (its text: `Tensor`, `Optional[List[int]]`, `number`)."""
+    if jit_type.startswith("Optional["):
+        return value is None or _fits(jit_type[9:-1], value, is_tensor)
+    if is_tensor(value):
+        return jit_type in ("Tensor", "Any", "t")
+    if jit_type.startswith("List["):
+        inner = jit_type[5:-1]
+        if isinstance(value, (list, tuple)):
+            return all(_fits(inner, v, is_tensor) for v in value)
+        # `int[2] stride=1`: a single int broadcasts to the list.
+        return inner == "int" and isinstance(value, int) and not isinstance(value, bool)
+    if jit_type == "int":  # also ScalarType, Layout and MemoryFormat
+        return (isinstance(value, int) and not isinstance(value, bool)) or \
+            isinstance(value, (torch.dtype, torch.layout, torch.memory_format))
+    if jit_type == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if jit_type == "number":
+        return isinstance(value, (int, float, bool))
+    if jit_type == "bool":
+        return isinstance(value, bool)
+    if jit_type == "str":
+        return isinstance(value, str)
+    return jit_type in ("Any", "t", "Device", "Generator")
+
+
+def resolve_aten_packet(packet, args, kwargs, is_tensor):
+    """The overload of an ATen packet (`torch.ops.aten.var`) that torch
+    dispatches a call to: the first in registration order whose schema the
+    arguments bind to (out and in-place overloads aside). None when no
+    overload fits."""
+    for overload in packet.overloads():
+        schema = getattr(packet, overload)._schema
+        if schema.is_mutable:
+            continue
+        params = schema.arguments
+        positional = [a for a in params if not a.kwarg_only]
+        if len(args) > len(positional):
+            continue
+        names = {a.name for a in params}
+        if any(k not in names for k in kwargs):
+            continue
+        ok = True
+        for i, a in enumerate(params):
+            if i < len(args) and not a.kwarg_only:
+                value = args[i]
+            elif a.name in kwargs:
+                value = kwargs[a.name]
+            elif a.has_default_value() or str(a.type).startswith("Optional["):
+                continue
+            else:
+                ok = False
+                break
+            if not _fits(str(a.type), value, is_tensor):
+                ok = False
+                break
+        if ok:
+            return overload
+    return None
+
+
+def aten_target(func, args, kwargs, is_tensor):
+    """The traced target of a call to `func`: for an ATen packet, the
+    overload torch dispatches to, when the op library knows it (the packet
+    `torch.ops.aten.var` binds differently per overload)."""
+    name = qualified_function_name(func)
+    if not isinstance(func, torch._ops.OpOverloadPacket):
+        return name
+    overload = resolve_aten_packet(func, args, kwargs or {}, is_tensor)
+    if overload is None:
+        return name
+    resolved = f"{name}.{overload}"
+    if _traced.is_known_function(resolved) or not _traced.is_known_function(name):
+        return resolved
+    return name
+
+
+_BINARY_EXTREMES = {"max": "maximum", "min": "minimum"}
+
+
+def binary_extreme(name, args, kwargs, is_tensor):
+    """torch.max / torch.min (and the methods) called with a tensor `other`
+    are their `max.other` overloads, torch.maximum / torch.minimum: the name
+    to record. `args` follow the input (the receiver of a method)."""
+    short = name.rsplit(".", 1)[-1]
+    if short not in _BINARY_EXTREMES or name not in ("torch.max", "torch.min", short):
+        return name
+    other = args[0] if args else (kwargs or {}).get("other")
+    if other is None or not is_tensor(other):
+        return name
+    return name[:-len(short)] + _BINARY_EXTREMES[short]
+
+
 def user_frame(tb_or_stack):
     """The innermost frame outside torch and traced: the user's line."""
     frames = (traceback.extract_tb(tb_or_stack)
