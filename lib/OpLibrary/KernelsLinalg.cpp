@@ -710,11 +710,12 @@ FailureOr<RtValue> outer(const KernelArgs &args) {
     return failure();
   if (a->rank() != 1 || b->rank() != 1)
     return args.emitError() << "outer expects two 1-D tensors";
-  FailureOr<Tensor> out = matmulTensors(
-      args, a->reshaped({a->dim(0), 1}), b->reshaped({1, b->dim(0)}));
-  if (failed(out))
-    return failure();
-  return RtValue(*out);
+  // torch's outer is input[:, None] * vec2: it promotes, and takes bools.
+  const OpSpec *mul = OpLibrary::get().lookupFunction("torch.mul");
+  KernelArgs product(mul->signature,
+                     {RtValue(a->reshaped({a->dim(0), 1})), RtValue(*b)},
+                     [&] { return args.emitError(); });
+  return kernels::mul(product);
 }
 
 } // namespace mlir::traced::kernels

@@ -209,7 +209,8 @@ FailureOr<RtValue> moments(const KernelArgs &args, bool sqrtResult,
       return failure();
     correction = static_cast<double>(*c);
   }
-  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  FailureOr<Reduction> r =
+      prepareReduction(args, *in, "dim", *keepdim, /*allIfEmpty=*/true);
   if (failed(r))
     return failure();
   Tensor var(in->dtype(), r->outShape), mean(in->dtype(), r->outShape);

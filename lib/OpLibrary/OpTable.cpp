@@ -1118,7 +1118,6 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.addmm", kBool},
     {"torch.mv", kBool},
     {"torch.dot", kBool},
-    {"torch.outer", kBool},
     {"torch.nn.functional.tanhshrink", kBool | kF16},
     // Float math: integers promote, float16 has no CPU kernel.
     {"torch.sigmoid", kF16},       {"torch.tanh", kF16},

@@ -1281,7 +1281,7 @@ LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, a.getElementType());
 }
 
-/// mv, dot and outer: 1-D and 2-D products of one dtype.
+/// mv and dot: 1-D and 2-D products of one dtype; outer, which promotes.
 LogicalResult vectorProduct(const BoundCall &call,
                             SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -1291,6 +1291,13 @@ LogicalResult vectorProduct(const BoundCall &call,
                    b = h.tensor(isMv ? "vec" : isOuter ? "vec2" : "other");
   if (!a || !b)
     return h.unknown();
+  if (isOuter && a.getRank() == 1 && b.getRank() == 1) {
+    // input[:, None] * vec2: promoted like any product.
+    Type elt = resultElementType({a, b}, call.getContext());
+    if (!elt)
+      return h.unknown();
+    return h.result({a.getDimSize(0), b.getDimSize(0)}, elt);
+  }
   if (a.getElementType() != b.getElementType())
     return call.emitError() << "expects operands of one dtype, got " << a
                             << " and " << b;
@@ -1995,7 +2002,8 @@ static LogicalResult floatOnlyReduction(const BoundCall &call,
     return call.emitError() << "argument 'input' of type " << input
                             << " is not supported: std and var take floating "
                                "point tensors";
-  return reductionResult(call, results, Type(), false, false, pair);
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/true,
+                         /*withIndices=*/false, pair);
 }
 
 LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -2355,6 +2363,15 @@ LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, ts[0].getElementType());
 }
 
+/// The dtype cat and stack compute in: their tensors promote among
+/// themselves as equals, whatever their ranks (a 0-d tensor is no lesser).
+static Type listElementType(ArrayRef<RankedTensorType> ts, MLIRContext *ctx) {
+  SmallVector<Type> types;
+  for (RankedTensorType t : ts)
+    types.push_back(RankedTensorType::get({1}, t.getElementType()));
+  return resultElementType(types, ctx);
+}
+
 LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
@@ -2380,11 +2397,7 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                 << " differ in dimension " << i;
     }
   }
-  SmallVector<Type> types(ts.begin(), ts.end());
-  // cat promotes its tensors among themselves, whatever their ranks.
-  for (Type &t : types)
-    t = RankedTensorType::get({1}, cast<RankedTensorType>(t).getElementType());
-  Type elt = resultElementType(types, call.getContext());
+  Type elt = listElementType(ts, call.getContext());
   if (!elt)
     return h.unknown();
   return h.result(out, elt);
@@ -2405,7 +2418,10 @@ LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return failure();
   SmallVector<int64_t> out(ts[0].getShape());
   out.insert(out.begin() + *n, ts.size());
-  return h.result(out, ts[0].getElementType());
+  Type elt = listElementType(ts, call.getContext());
+  if (!elt)
+    return h.unknown();
+  return h.result(out, elt);
 }
 
 LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {

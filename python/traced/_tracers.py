@@ -10,8 +10,9 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder
-from ._tracing import (GraphEmitter, caller_location, check_known, class_name,
-                       frame_of_stack_trace, is_known_leaf, is_torch_leaf,
+from ._tracing import (GraphEmitter, aten_target, binary_extreme, caller_location,
+                       check_known,
+                       class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
                        qualified_function_name, symbolize_modules, user_frame)
 import torch.fx._symbolic_trace as _fx_symbolic
 
@@ -68,7 +69,8 @@ class _Recorder(fx.Interpreter):
 
 
 def _first_calls(root, inputs, wanted):
-    """The positional arguments of the first call of each wanted module."""
+    """The positional arguments of the first call of each wanted module, and
+    the root's result (on copies of the inputs, which a module may write)."""
     calls, handles = {}, []
     for m in root.modules():
         if wanted(m):
@@ -76,11 +78,25 @@ def _first_calls(root, inputs, wanted):
                 lambda mod, args: calls.setdefault(id(mod), args) and None))
     try:
         with torch.no_grad():
-            root(*inputs)
+            result = root(*[x.clone() if isinstance(x, torch.Tensor) else x
+                            for x in inputs])
     finally:
         for h in handles:
             h.remove()
-    return calls
+    return calls, result
+
+
+def _same_kinds(a, b):
+    """Whether two results hold tensors of the same dtypes and shapes in
+    the same structure (other values are not compared)."""
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and \
+            a.dtype == b.dtype and a.shape == b.shape
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same_kinds(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(map(_same_kinds, a, b))
+    return True
 
 
 def _fx_error(module, exc):
@@ -138,7 +154,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             delattr(module, name)
     recorder = _Recorder(gm)
     with torch.no_grad():
-        recorder.run(*args)
+        fx_result = recorder.run(*args)
     values = recorder.values
     em = GraphEmitter(builder, module)
 
@@ -146,6 +162,9 @@ def _trace_graph_symbolic(builder, module, args, opaque):
         if isinstance(v, fx.Node):
             return em.names[v]
         return None
+
+    def is_traced_tensor(v):
+        return isinstance(v, fx.Node) and isinstance(values.get(v), torch.Tensor)
 
     for node in graph.nodes:
         if node.op == "placeholder":
@@ -197,15 +216,20 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             if receiver is None:
                 raise TraceError(f"method {node.target} called on a constant")
             where = frame_of_stack_trace(node.stack_trace)
-            check_known("call_method", node.target, where)
-            result = em.call("call_method", node.target, receiver,
+            method = binary_extreme(node.target, node.args[1:], node.kwargs,
+                                    is_traced_tensor)
+            check_known("call_method", method, where)
+            result = em.call("call_method", method, receiver,
                              node.args[1:], node.kwargs, values[node], ref,
                              _hint(node.target), where=where)
             em.define(node, *result)
             if _is_inplace_name(node.target):
                 _rebind_mutated(em, node.args[0], result)
         elif node.op == "call_function":
-            target = qualified_function_name(node.target)
+            target = aten_target(node.target, node.args, node.kwargs,
+                                 is_traced_tensor)
+            target = binary_extreme(target, node.args[1:], node.kwargs,
+                                    is_traced_tensor)
             where = frame_of_stack_trace(node.stack_trace)
             check_known("call_function", target, where, opaque)
             mutated = _mutated_argument(node, target)
@@ -219,8 +243,20 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                 _rebind_mutated(em, mutated, result)
         elif node.op == "output":
             out = node.args[0]
+            if isinstance(out, fx.Node) and \
+                    isinstance(values.get(out), (tuple, list)) and \
+                    not isinstance(em.names.get(out), list):
+                # A call's tuple returned as it is (`return x.topk(3)`): its
+                # elements are the graph's outputs, as in concrete traces.
+                items = []
+                for i, item in enumerate(values[out]):
+                    n, t = em.call("call_function", "operator.getitem", None,
+                                   [out, i], {}, item, ref, "getitem_out")
+                    items.append((n, t))
+                em.names[out] = items
             em.set_outputs(_flatten_outputs(out)
                            if isinstance(out, (tuple, list, dict)) else [out], ref)
+    return fx_result
 
 
 def _is_inplace_name(name):
@@ -254,12 +290,23 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     builder = IRBuilder()
     symbolize_modules(root, builder)
     graphed = lambda m: m is root or not is_torch_leaf(m)
-    calls = _first_calls(root, inputs, graphed)
+    calls, expected = _first_calls(root, inputs, graphed)
+    # The root's graph runs on fresh copies: the eager run may have written
+    # its inputs.
+    calls[id(root)] = tuple(x.clone() if isinstance(x, torch.Tensor) else x
+                            for x in inputs)
     opaque = {qualified_function_name(f) for f in leaf_functions}
     with _fx_wraps(leaf_functions):
         for m in root.modules():
             if graphed(m) and id(m) in calls:
-                _trace_graph_symbolic(builder, m, calls[id(m)], opaque)
+                got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque)
+                if m is root and not _same_kinds(_flatten_outputs(got),
+                                                 _flatten_outputs(expected)):
+                    # torch.fx records `a += b` as `a + b`, which promotes
+                    # where the in-place op keeps a's dtype.
+                    raise TraceError(
+                        "torch.fx's graph of the module computes results of "
+                        "other dtypes or shapes than the module itself")
     return builder
 
 
@@ -406,11 +453,15 @@ class _ConcreteTracer(TorchFunctionMode):
                                    "setitem_out", where=where)
                 self.bind_result(args[0], name, ty)
                 return
-            name, ty = em.call("call_method", func.__name__, receiver, args[1:],
+            method = binary_extreme(func.__name__, args[1:], kwargs,
+                                    lambda v: isinstance(v, torch.Tensor))
+            name, ty = em.call("call_method", method, receiver, args[1:],
                                kwargs, result, self.ref, _hint(func.__name__),
                                where=where)
         else:
-            target = target or qualified_function_name(func)
+            target = target or binary_extreme(
+                aten_target(func, args, kwargs, lambda v: isinstance(v, torch.Tensor)),
+                args[1:], kwargs, lambda v: isinstance(v, torch.Tensor))
             check_known("call_function", target, where, self.opaque)
             name, ty = em.call("call_function", target, None, args, kwargs,
                                result, self.ref, _hint(target), where=where)
@@ -591,6 +642,9 @@ def _patched_leaf_functions(tracer, root, leaf_functions):
 
 
 def trace_concrete(root, inputs, leaf_functions=()):
+    # The run may write its inputs (`a += b`): it gets copies.
+    inputs = tuple(x.clone() if isinstance(x, torch.Tensor) else x
+                   for x in inputs)
     leaf_functions = with_known_leaves(leaf_functions)
     builder = IRBuilder()
     symbolize_modules(root, builder)

@@ -103,6 +103,8 @@ public:
         args(sig.params.size()) {}
 
   MLIRContext *getContext() const { return ctx; }
+  /// The canonical entry called (`torch.hstack` for
+  /// `torch.ops.aten.hstack.default`).
   llvm::StringRef getTarget() const { return target; }
   const Signature &getSignature() const { return sig; }
   Arg &operator[](unsigned i) { return args[i]; }

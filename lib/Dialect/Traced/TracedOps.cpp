@@ -790,7 +790,9 @@ static LogicalResult inferKnownCall(Operation *op, const OpSpec &spec,
     slots[0] = OperandAttr::get(ctx, types.size());
     types.push_back(receiver);
   }
-  BoundCall call(ctx, spec.signature, target, emit);
+  // Rules see the canonical entry, however the call spells it (an ATen
+  // overload, an alias).
+  BoundCall call(ctx, spec.signature, spec.name, emit);
   if (failed(checkArguments(spec.signature, 0, slots, types, call)))
     return failure();
   return spec.inferResults(call, results);

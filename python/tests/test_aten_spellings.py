@@ -1,0 +1,104 @@
+"""ATen spellings as the tracers meet them: packets resolved to the overload
+torch dispatches to, renamed ATen ops, and the overload-like spellings of
+the Python API (torch.max(a, b) is torch.maximum)."""
+import numpy as np
+import pytest
+import torch
+
+import traced
+
+
+class Fn1(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, a):
+        return self.fn(a)
+
+
+class Fn2(Fn1):
+    def forward(self, a, b):
+        return self.fn(a, b)
+
+
+class Fn3(Fn1):
+    def forward(self, a, b, c):
+        return self.fn(a, b, c)
+
+
+def Fn(fn, arity):
+    """A module calling `fn`, with a forward torch.fx can trace."""
+    return {1: Fn1, 2: Fn2, 3: Fn3}[arity](fn)
+
+
+def _check(fn, *inputs, mode="auto"):
+    expected = fn(*[x.clone() for x in inputs])
+    tm = traced.trace(Fn(fn, len(inputs)), *inputs, mode=mode)
+    got = tm.interpret(*inputs)
+    expected = list(expected) if isinstance(expected, (tuple, list)) else [expected]
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.numpy().dtype and g.shape == tuple(e.shape)
+        np.testing.assert_allclose(g, e.numpy(), rtol=1e-6, atol=1e-6)
+    return tm
+
+
+@pytest.mark.parametrize("mode", ["symbolic", "concrete"])
+def test_packet_resolves_to_the_dispatched_overload(mode):
+    x = torch.rand(3, 4, 5)
+    # var's overloads bind `dim` and `correction` differently: the packet
+    # takes the first that fits, var.correction, and dim=[] is every dim.
+    tm = _check(lambda x: torch.ops.aten.var(x, dim=[], correction=2), x, mode=mode)
+    assert "torch.ops.aten.var.correction" in str(tm)
+    _check(lambda x: torch.ops.aten.std(x, [1, 2], True, True), x, mode=mode)
+    _check(lambda x, i: torch.ops.aten.scatter(x, 1, i, 2.5),
+           torch.rand(3, 4), torch.tensor([[0], [3], [1]]), mode=mode)
+
+
+def test_renamed_aten_ops():
+    x = torch.rand(1, 2, 5, 6)
+    _check(lambda x: torch.ops.aten.reflection_pad2d(x, [1, 2, 2, 1]), x)
+    _check(lambda x: torch.ops.aten.replication_pad1d(x, [3, 1]), torch.rand(2, 3, 4))
+    _check(lambda x: torch.ops.aten.upsample_nearest2d.vec(x, [7, 9], None), x)
+
+
+def test_stack_family_under_aten_names():
+    # The rule reads the canonical entry, not the ATen spelling.
+    _check(lambda x, y: torch.ops.aten.hstack([x, y]),
+           torch.rand(2, 6, 4).int(), torch.rand(2, 3, 4).double())
+    _check(lambda x, y: torch.ops.aten.column_stack([x, y]), torch.rand(4), torch.rand(4))
+
+
+def test_promotions():
+    ints = torch.randint(0, 100, (2, 3))
+    _check(lambda a, b, c: torch.stack([a, b, c], dim=-1),
+           ints > 50, ints.int(), ints)
+    _check(lambda a, b: torch.outer(a, b), torch.rand(4), torch.rand(3).double())
+    _check(lambda a, b: torch.outer(a, b), torch.tensor([True, False]),
+           torch.tensor([True, True, False]))
+
+
+@pytest.mark.parametrize("mode", ["symbolic", "concrete"])
+def test_max_min_with_a_tensor_are_maximum_minimum(mode):
+    a, b = torch.rand(3, 5), torch.rand(3, 5)
+    tm = _check(lambda a, b: a.max(b) + torch.min(a, b), a, b, mode=mode)
+    assert "maximum" in str(tm) and "minimum" in str(tm)
+
+
+def test_tuple_result_returned_as_it_is():
+    tm = _check(lambda x: torch.ops.aten.topk(x, k=3, dim=-1), torch.rand(2, 9),
+                mode="symbolic")
+    assert len(tm.graph.outputs) == 2
+
+
+def test_inplace_on_an_input_keeps_its_dtype():
+    # torch.fx records `a += b` as `a + b` (which promotes); auto mode sees
+    # the difference from the eager run and traces concretely.
+    def f(a, b):
+        a += b
+        return a
+    a, b = torch.rand(3, 3), torch.rand(3, 3).double()
+    before = a.clone()
+    _check(f, a, b)
+    assert torch.equal(a, before), "tracing wrote the caller's input"
