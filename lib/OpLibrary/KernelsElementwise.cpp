@@ -1170,6 +1170,114 @@ FailureOr<RtValue> rrelu(const KernelArgs &args) {
 }
 
 //===----------------------------------------------------------------------===//
+// Activation gradients (aten::*_backward): ATen-only ops that traces of
+// training graphs hold. `input` is the forward's input (`self`), `output`
+// its result; each is torch's CPU formula.
+//===----------------------------------------------------------------------===//
+
+FailureOr<RtValue> thresholdBackward(const KernelArgs &args) {
+  FailureOr<double> threshold = args.getFloat("threshold");
+  if (failed(threshold))
+    return failure();
+  double t = *threshold;
+  return binary(args, "grad_output", "input", [t](auto g, auto x) {
+    return x <= t ? decltype(g)(0) : g;
+  });
+}
+
+FailureOr<RtValue> tanhBackward(const KernelArgs &args) {
+  return binary(args, "grad_output", "output",
+                [](auto g, auto y) { return g * (1 - y * y); });
+}
+
+FailureOr<RtValue> sigmoidBackward(const KernelArgs &args) {
+  return binary(args, "grad_output", "output",
+                [](auto g, auto y) { return g * (1 - y) * y; });
+}
+
+FailureOr<RtValue> leakyReluBackward(const KernelArgs &args) {
+  FailureOr<double> slope = args.getFloat("negative_slope");
+  if (failed(slope))
+    return failure();
+  double k = *slope;
+  return binary(args, "grad_output", "input", [k](auto g, auto x) {
+    return x > 0 ? g : static_cast<decltype(g)>(g * k);
+  });
+}
+
+FailureOr<RtValue> hardtanhBackward(const KernelArgs &args) {
+  FailureOr<double> lo = args.getFloat("min_val"), hi = args.getFloat("max_val");
+  if (failed(lo) || failed(hi))
+    return failure();
+  double a = *lo, b = *hi;
+  // (torch's vectorized form, which zeroes NaN inputs; its scalar tail
+  // keeps them.)
+  return binary(args, "grad_output", "input", [a, b](auto g, auto x) {
+    return (x > a && x < b) ? g : decltype(g)(0);
+  });
+}
+
+FailureOr<RtValue> geluBackward(const KernelArgs &args) {
+  FailureOr<std::string> approximate = args.getStr("approximate");
+  if (failed(approximate))
+    return failure();
+  if (*approximate != "none" && *approximate != "tanh")
+    return args.emitError() << "approximate argument must be either none or "
+                               "tanh, got '"
+                            << *approximate << "'";
+  if (*approximate == "tanh")
+    return binary(args, "grad_output", "input", [](auto g, auto x) {
+      using T = decltype(g);
+      const T beta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = T(0.044715);
+      T inner = beta * (x + kappa * x * x * x), t = std::tanh(inner);
+      T left = T(0.5) * x, right = 1 + t;
+      T dLeft = T(0.5) * right;
+      T dRight = left * (1 - t * t) * beta * (1 + 3 * kappa * x * x);
+      return static_cast<T>(g * (dLeft + dRight));
+    });
+  return binary(args, "grad_output", "input", [](auto g, auto x) {
+    using T = decltype(g);
+    T cdf = T(0.5) * (1 + std::erf(x * T(M_SQRT1_2)));
+    T pdf = std::exp(T(-0.5) * x * x) * T(M_2_SQRTPI * M_SQRT1_2 * 0.5);
+    return static_cast<T>(g * (cdf + x * pdf));
+  });
+}
+
+FailureOr<RtValue> softplusBackward(const KernelArgs &args) {
+  FailureOr<double> beta = args.getFloat("beta"),
+                    threshold = args.getFloat("threshold");
+  if (failed(beta) || failed(threshold))
+    return failure();
+  double b = *beta, t = *threshold;
+  return binary(args, "grad_output", "input", [b, t](auto g, auto x) {
+    using T = decltype(g);
+    T z = std::exp(x * T(b));
+    return x * T(b) > T(t) ? g : static_cast<T>(g * z / (z + 1));
+  });
+}
+
+FailureOr<RtValue> eluBackward(const KernelArgs &args) {
+  FailureOr<double> alpha = args.getFloat("alpha"), scale = args.getFloat("scale"),
+                    inputScale = args.getFloat("input_scale");
+  FailureOr<bool> isResult = args.getBool("is_result");
+  if (failed(alpha) || failed(scale) || failed(inputScale) || failed(isResult))
+    return failure();
+  double neg = *alpha * *scale, pos = *scale, in = *inputScale;
+  bool result = *isResult;
+  return binary(args, "grad_output", "self_or_result",
+                [=](auto g, auto x) {
+                  using T = decltype(g);
+                  // (torch's vectorized form: NaN takes the negative
+                  // branch; its scalar tail takes the positive one.)
+                  if (x > 0)
+                    return static_cast<T>(g * T(pos));
+                  return result ? static_cast<T>(g * T(in) * (x + T(neg)))
+                                : static_cast<T>(g * T(in) * T(neg) *
+                                                 std::exp(x * T(in)));
+                });
+}
+
+//===----------------------------------------------------------------------===//
 // Three-operand pointwise ops and more binary float math
 //===----------------------------------------------------------------------===//
 

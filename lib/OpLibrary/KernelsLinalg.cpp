@@ -704,6 +704,63 @@ FailureOr<RtValue> dot(const KernelArgs &args) {
       "dot expects two 1-D tensors of one size");
 }
 
+/// linalg.cross / cross: 3-vectors along `dim` (torch.cross's None: the
+/// first dim of size 3) of the broadcast operands.
+FailureOr<RtValue> cross(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "expects operands of one dtype, got "
+                            << dtypeName(a->dtype()) << " and "
+                            << dtypeName(b->dtype());
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape) || a->rank() != b->rank())
+    return args.emitError() << "inputs cannot be broadcast together";
+  int64_t rank = shape->size(), dim = -1;
+  if (args.isNone("dim")) {
+    for (int64_t i = 0; i < rank && dim < 0; ++i)
+      if ((*shape)[i] == 3)
+        dim = i;
+    if (dim < 0)
+      return args.emitError() << "no dimension of size 3 in input";
+  } else {
+    FailureOr<int64_t> d = args.getInt("dim");
+    if (failed(d))
+      return failure();
+    FailureOr<int64_t> n = normalizeDim(args, *d, rank);
+    if (failed(n))
+      return failure();
+    dim = *n;
+  }
+  if (a->dim(dim) != 3 || b->dim(dim) != 3)
+    return args.emitError() << "inputs dimension " << dim
+                            << " must have length 3";
+  Tensor x = broadcastTo(*a, *shape), y = broadcastTo(*b, *shape);
+  Tensor out(a->dtype(), *shape);
+  int64_t inner = 1;
+  for (int64_t i = dim + 1; i < rank; ++i)
+    inner *= (*shape)[i];
+  int64_t outer = inner ? out.numel() / (3 * inner) : 0;
+  dispatchStorage(a->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = x.template data<T>(), *q = y.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < outer; ++i)
+      for (int64_t j = 0; j < inner; ++j) {
+        auto at = [&](int64_t c) { return (i * 3 + c) * inner + j; };
+        for (int c = 0; c < 3; ++c) {
+          int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+          o[at(c)] = static_cast<T>(p[at(c1)] * q[at(c2)] -
+                                    p[at(c2)] * q[at(c1)]);
+        }
+      }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
 FailureOr<RtValue> outer(const KernelArgs &args) {
   FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("vec2");
   if (failed(a) || failed(b))

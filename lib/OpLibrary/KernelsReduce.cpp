@@ -328,6 +328,31 @@ FailureOr<RtValue> prod(const KernelArgs &args) {
 FailureOr<RtValue> var(const KernelArgs &args) {
   return moments(args, false, false);
 }
+
+/// count_nonzero: int64 counts of the elements that are not zero (NaN
+/// counts) over `dim`, every dim when None.
+FailureOr<RtValue> countNonzero(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", /*keepdim=*/false,
+                                            /*allIfEmpty=*/true);
+  if (failed(r))
+    return failure();
+  Tensor out(DType::I64, r->outShape);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = r->moved.template data<T>();
+    for (int64_t i = 0; i < r->outer; ++i) {
+      int64_t n = 0;
+      for (int64_t j = 0; j < r->k; ++j)
+        n += p[i * r->k + j] != T(0);
+      out.data<int64_t>()[i] = n;
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
 FailureOr<RtValue> std(const KernelArgs &args) {
   return moments(args, true, false);
 }

@@ -132,7 +132,10 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
   };
   SmallVector<Item> expanded;
   for (const RtValue &v : items) {
-    if (v.isNone()) {
+    if (auto *a = std::get_if<Attribute>(&v.v); a && !*a) {
+      // A null attribute: the whole dim, `:` (aten::index's None).
+      expanded.push_back({Item::Slice, Attribute(), {}});
+    } else if (v.isNone()) {
       expanded.push_back({Item::NewAxis, {}, {}});
     } else if (isEllipsisValue(v)) {
       expanded.push_back({Item::Slice, Attribute(), {}}); // marker, below
@@ -146,6 +149,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
       expanded.push_back({Item::Select, {}, t});
     } else if (auto *a = std::get_if<Attribute>(&v.v); a && isa<SliceAttr>(*a)) {
       expanded.push_back({Item::Slice, *a, {}});
+
     } else if (v.isTensor() && v.tensor().dtype() == DType::Bool) {
       const Tensor &mask = v.tensor();
       SmallVector<SmallVector<int64_t>> coords(mask.rank());
@@ -176,7 +180,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
   }
   int64_t consumed = llvm::count_if(expanded, [](const Item &i) {
     return i.kind == Item::Index || i.kind == Item::Select ||
-           (i.kind == Item::Slice && i.slice && isa<SliceAttr>(i.slice));
+           (i.kind == Item::Slice && (!i.slice || isa<SliceAttr>(i.slice)));
   });
   if (consumed > x.rank())
     return args.emitError() << "too many indices for a tensor of rank "
@@ -209,6 +213,8 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
     } else if (item.slice && isa<EllipsisAttr>(item.slice)) {
       for (int64_t k = 0, n = x.rank() - consumed; k < n; ++k)
         keepDim();
+    } else if (!item.slice) {
+      keepDim();
     } else {
       FailureOr<SliceRange> r =
           sliceRange(args, cast<SliceAttr>(item.slice), x.dim(dim));
@@ -1496,6 +1502,233 @@ FailureOr<RtValue> embedding(const KernelArgs &args) {
   if (failed(out))
     return failure();
   return RtValue(out->reshaped(shape));
+}
+
+/// diag_embed: out[..., i + max(-offset, 0) at dim1, i + max(offset, 0) at
+/// dim2] = in[..., i]; zero elsewhere.
+FailureOr<RtValue> diagEmbed(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> offset = args.getInt("offset"), d1 = args.getInt("dim1"),
+                     d2 = args.getInt("dim2");
+  if (failed(in) || failed(offset) || failed(d1) || failed(d2))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "expects a tensor of at least one dimension";
+  int64_t rank = in->rank() + 1;
+  FailureOr<int64_t> a = normalizeDim(args, *d1, rank),
+                     b = normalizeDim(args, *d2, rank);
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return args.emitError() << "diagonal dimensions cannot be identical";
+  int64_t last = in->shape().back(), n = last + std::abs(*offset);
+  SmallVector<int64_t> shape(in->shape().drop_back());
+  auto [lo, hi] = std::minmax(*a, *b);
+  shape.insert(shape.begin() + lo, n);
+  shape.insert(shape.begin() + hi, n);
+  Tensor out(in->dtype(), shape);
+  SmallVector<int64_t> os = out.strides(), batchStrides;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *a && d != *b)
+      batchStrides.push_back(os[d]);
+  int64_t r1 = std::max<int64_t>(-*offset, 0), r2 = std::max<int64_t>(*offset, 0);
+  int64_t batch = last ? in->numel() / last : 0;
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = in->template data<T>();
+    T *dst = out.template data<T>();
+    for (int64_t p = 0; p < batch; ++p) {
+      // The batch position's offset in the output, from its digits.
+      int64_t base = 0, rest = p;
+      for (int64_t k = static_cast<int64_t>(batchStrides.size()) - 1; k >= 0;
+           --k) {
+        base += (rest % in->dim(k)) * batchStrides[k];
+        rest /= in->dim(k);
+      }
+      for (int64_t i = 0; i < last; ++i)
+        dst[base + (i + r1) * os[*a] + (i + r2) * os[*b]] = src[p * last + i];
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// rot90: k quarter turns from dims[0] towards dims[1], as flips and a
+/// transpose of the input's strides.
+FailureOr<RtValue> rot90(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> k = args.getInt("k");
+  FailureOr<SmallVector<int64_t>> dims = args.getInts("dims");
+  if (failed(in) || failed(k) || failed(dims))
+    return failure();
+  if (dims->size() != 2 || in->rank() < 2)
+    return args.emitError() << "expects two rotation dims of a tensor of at "
+                               "least 2 dims";
+  FailureOr<int64_t> a = normalizeDim(args, (*dims)[0], in->rank()),
+                     b = normalizeDim(args, (*dims)[1], in->rank());
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return args.emitError() << "expected rotation dims to be different";
+  int64_t turns = ((*k % 4) + 4) % 4;
+  SmallVector<int64_t> shape(in->shape()), strides = in->strides();
+  int64_t offset = 0;
+  auto flip = [&](int64_t d) {
+    offset += (shape[d] - 1) * strides[d];
+    strides[d] = -strides[d];
+  };
+  // torch: k=1 flips dims[1] then transposes, k=2 flips both, k=3 flips
+  // dims[0] then transposes.
+  if (turns == 1 || turns == 2)
+    flip(*b);
+  if (turns == 2 || turns == 3)
+    flip(*a);
+  if (turns % 2) {
+    std::swap(shape[*a], shape[*b]);
+    std::swap(strides[*a], strides[*b]);
+  }
+  if (in->numel() == 0)
+    return RtValue(Tensor(in->dtype(), shape));
+  return RtValue(gatherStrided(*in, shape, offset, strides));
+}
+
+/// slice_scatter: a copy of the input with `src` (converted to its dtype)
+/// written over input[start:end:step] along `dim`.
+FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  FailureOr<int64_t> d = args.getInt("dim"), step = args.getInt("step");
+  if (failed(in) || failed(src) || failed(d) || failed(step))
+    return failure();
+  if (*step <= 0)
+    return args.emitError() << "slice step must be positive";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  std::optional<int64_t> bound[2];
+  const char *names[] = {"start", "end"};
+  for (int k = 0; k < 2; ++k) {
+    if (args.isNone(names[k]))
+      continue;
+    FailureOr<int64_t> v = args.getInt(names[k]);
+    if (failed(v))
+      return failure();
+    bound[k] = *v;
+  }
+  SmallVector<int64_t> shape(in->shape()), strides = in->strides();
+  int64_t offset = 0;
+  if (in->rank()) {
+    SliceBounds r = clampSlice(in->dim(*dim), bound[0], bound[1], *step);
+    shape[*dim] = r.length;
+    offset = r.begin * strides[*dim];
+    strides[*dim] *= *step;
+  }
+  if (src->shape() != ArrayRef<int64_t>(shape))
+    return args.emitError() << "expected src to have a size equal to the "
+                               "slice of self";
+  Tensor out(in->dtype(), in->shape());
+  Tensor values = src->to(in->dtype());
+  IndexPlan plan = stridedPlan(shape, offset, strides);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T *o = out.template data<T>();
+    std::copy_n(in->template data<T>(), in->numel(), o);
+    for (size_t i = 0; i < plan.offsets.size(); ++i)
+      o[plan.offsets[i]] = values.template data<T>()[i];
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// aten::slice: Python's x[start:end:step] along `dim`.
+FailureOr<RtValue> atenSlice(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim"), step = args.getInt("step");
+  if (failed(in) || failed(d) || failed(step))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "slice() cannot be applied to a 0-dim tensor";
+  if (*step <= 0)
+    return args.emitError() << "slice step must be positive";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  std::optional<int64_t> bound[2];
+  const char *names[] = {"start", "end"};
+  for (int k = 0; k < 2; ++k) {
+    if (args.isNone(names[k]))
+      continue;
+    FailureOr<int64_t> v = args.getInt(names[k]);
+    if (failed(v))
+      return failure();
+    bound[k] = *v;
+  }
+  SliceBounds r = clampSlice(in->dim(*dim), bound[0], bound[1], *step);
+  SmallVector<int64_t> shape(in->shape()), strides = in->strides();
+  shape[*dim] = r.length;
+  int64_t offset = r.begin * strides[*dim];
+  strides[*dim] *= *step;
+  return RtValue(gatherStrided(*in, shape, offset, strides));
+}
+
+/// as_strided over the input's elements in row-major order (its storage
+/// when it is contiguous, as the tensors torch hands to as_strided are).
+FailureOr<RtValue> asStrided(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size"),
+                                  stride = args.getInts("stride");
+  if (failed(in) || failed(size) || failed(stride))
+    return failure();
+  int64_t offset = 0;
+  if (!args.isNone("storage_offset")) {
+    FailureOr<int64_t> o = args.getInt("storage_offset");
+    if (failed(o))
+      return failure();
+    offset = *o;
+  }
+  if (size->size() != stride->size())
+    return args.emitError() << "mismatch in length of strides and shape";
+  int64_t last = offset, numel = 1;
+  for (auto [n, st] : llvm::zip(*size, *stride)) {
+    if (n < 0 || st < 0)
+      return args.emitError() << "sizes and strides must be non-negative";
+    numel *= n;
+    last += (n - 1) * st;
+  }
+  if (offset < 0 || (numel > 0 && last >= in->numel()))
+    return args.emitError() << "as_strided: the view reaches element " << last
+                            << " of a storage of " << in->numel()
+                            << " elements";
+  return RtValue(gatherStrided(*in, *size, offset, *stride));
+}
+
+/// aten::index: indices[k] (an int or bool tensor, or None for the whole
+/// dim) indexes dim k, as x[i0, :, i2] does.
+FailureOr<RtValue> atenIndex(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  const RtValue::List *list = args.get("indices").list();
+  if (!list)
+    return args.emitError() << "expects a list of index tensors";
+  std::vector<RtValue> items;
+  for (const RtValue &v : list->items) {
+    if (v.isNone()) {
+      RtValue whole;
+      whole.v = Attribute();
+      items.push_back(whole);
+    } else if (v.isTensor()) {
+      items.push_back(v);
+    } else {
+      return args.emitError() << "indices must be tensors or None, got "
+                              << v.describe();
+    }
+  }
+  if (llvm::none_of(items, [](const RtValue &v) { return v.isTensor(); }))
+    return RtValue(*in);
+  FailureOr<IndexPlan> plan = advancedPlan(args, *in, items);
+  if (failed(plan))
+    return failure();
+  return RtValue(gatherPlan(*in, *plan));
 }
 
 FailureOr<RtValue> narrow(const KernelArgs &args) {

@@ -1449,6 +1449,18 @@ LogicalResult arithmetic(const BoundCall &call,
   return binary(call, results, /*trueDivide=*/false);
 }
 
+/// An activation's gradient from the forward's input (`input`), output
+/// (`output`) or either (`self_or_result`): broadcast and promoted with
+/// `grad_output`.
+LogicalResult activationGrad(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  const Signature &sig = call.getSignature();
+  StringRef other = sig.lookup("input")    ? "input"
+                    : sig.lookup("output") ? "output"
+                                           : "self_or_result";
+  return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
+}
+
 LogicalResult power(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return binary(call, results, /*trueDivide=*/false, "exponent");
 }
@@ -2596,6 +2608,207 @@ LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult none(const BoundCall &call, SmallVectorImpl<Type> &results) {
   results.push_back(NoneType::get(call.getContext()));
   return success();
+}
+
+/// The dims of a rank-`rank` result that dim1 and dim2 name (diag_embed),
+/// or the error.
+static FailureOr<std::pair<int64_t, int64_t>>
+distinctDims(const BoundCall &call, RuleHelper &h, int64_t d1, int64_t d2,
+             int64_t rank) {
+  FailureOr<int64_t> a = h.dim(d1, rank, "dim1"), b = h.dim(d2, rank, "dim2");
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return call.emitError() << "diagonal dimensions cannot be identical "
+                            << d1 << ", " << d2;
+  return std::make_pair(*a, *b);
+}
+
+/// diag_embed: the last dim becomes a diagonal of the plane (dim1, dim2).
+LogicalResult diagEmbed(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> offset = call.getInt("offset"),
+                         d1 = call.getInt("dim1"), d2 = call.getInt("dim2");
+  if (!input || !offset || !d1 || !d2)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "expects a tensor of at least one dimension";
+  int64_t rank = input.getRank() + 1;
+  auto dims = distinctDims(call, h, *d1, *d2, rank);
+  if (failed(dims))
+    return failure();
+  int64_t last = input.getShape().back();
+  int64_t n = ShapedType::isDynamic(last) ? last : last + std::abs(*offset);
+  SmallVector<int64_t> shape(input.getShape().drop_back());
+  auto [lo, hi] = std::minmax(dims->first, dims->second);
+  shape.insert(shape.begin() + lo, n);
+  shape.insert(shape.begin() + hi, n);
+  return h.result(shape, input.getElementType());
+}
+
+/// rot90: dims swap sizes for odd turns.
+LogicalResult rot90(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> k = call.getInt("k");
+  std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
+  if (!input || !k || !dims)
+    return h.unknown();
+  if (dims->size() != 2)
+    return call.emitError() << "expected total rotation dims == 2, but got "
+                            << dims->size();
+  if (input.getRank() < 2)
+    return call.emitError() << "expected total dims >= 2, but got "
+                            << input.getRank();
+  FailureOr<int64_t> a = h.dim((*dims)[0], input.getRank()),
+                     b = h.dim((*dims)[1], input.getRank());
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return call.emitError() << "expected rotation dims to be different";
+  SmallVector<int64_t> shape(input.getShape());
+  if (((*k % 4) + 4) % 2 == 1)
+    std::swap(shape[*a], shape[*b]);
+  return h.result(shape, input.getElementType());
+}
+
+/// count_nonzero: an int64 count over `dim` (all dims when None).
+LogicalResult countNonzero(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto shape = reducedShape(call, input, "dim", /*keepdim=*/false,
+                            /*allIfEmpty=*/true);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, Builder(call.getContext()).getI64Type());
+}
+
+/// linalg.cross / cross: 3-vectors along `dim` of two broadcast tensors of
+/// one dtype.
+LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  if (a.getRank() != b.getRank())
+    return call.emitError() << "inputs must have the same number of "
+                               "dimensions";
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  std::optional<int64_t> d;
+  if (call.isNone("dim")) {
+    // torch.cross's legacy default: the first dim of size 3.
+    for (int64_t i = 0; i < rank && !d; ++i)
+      if ((*shape)[i] == 3)
+        d = i;
+    if (!d)
+      return call.emitError() << "no dimension of size 3 in input";
+  } else if (!(d = call.getInt("dim"))) {
+    return h.unknown();
+  }
+  FailureOr<int64_t> n = h.dim(*d, rank);
+  if (failed(n))
+    return failure();
+  if (a.getDimSize(*n) != 3 || b.getDimSize(*n) != 3)
+    return call.emitError() << "inputs dimension " << *d
+                            << " must have length 3";
+  return h.result(*shape, a.getElementType());
+}
+
+/// slice_scatter: the input, with `src` written over a slice.
+LogicalResult sliceScatter(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
+  if (!input || !src || !d || !step)
+    return h.unknown();
+  if (*step <= 0)
+    return call.emitError() << "slice step must be positive, got " << *step;
+  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(input.getRank(), 1));
+  if (failed(n))
+    return failure();
+  std::optional<int64_t> start, end;
+  if (!call.isNone("start") && !(start = call.getInt("start")))
+    return h.unknown();
+  if (!call.isNone("end") && !(end = call.getInt("end")))
+    return h.unknown();
+  SmallVector<int64_t> want(input.getShape());
+  if (input.getRank() && !ShapedType::isDynamic(want[*n]))
+    want[*n] = clampSlice(want[*n], start, end, *step).length;
+  if (input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(want) != src.getShape())
+    return call.emitError() << "expected src to have a size equal to the "
+                               "slice of self: "
+                            << src << " for slice shape " << shapeStr(want);
+  return h.result(input);
+}
+
+/// aten::slice: one dim sliced as Python does.
+LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
+  if (!input || !d || !step)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "slice() cannot be applied to a 0-dim tensor";
+  if (*step <= 0)
+    return call.emitError() << "slice step must be positive, got " << *step;
+  FailureOr<int64_t> n = h.dim(*d, input.getRank());
+  if (failed(n))
+    return failure();
+  std::optional<int64_t> start, end;
+  if (!call.isNone("start") && !(start = call.getInt("start")))
+    return h.unknown();
+  if (!call.isNone("end") && !(end = call.getInt("end")))
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  if (!ShapedType::isDynamic(shape[*n]))
+    shape[*n] = clampSlice(shape[*n], start, end, *step).length;
+  return h.result(shape, input.getElementType());
+}
+
+/// as_strided: `size` elements of the input's (contiguous) storage.
+LogicalResult asStrided(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> size = call.getInts("size"),
+                                      stride = call.getInts("stride");
+  if (!input || !size || !stride)
+    return h.unknown();
+  if (size->size() != stride->size())
+    return call.emitError() << "mismatch in length of strides and shape";
+  for (auto [n, st] : llvm::zip(*size, *stride))
+    if (n < 0 || st < 0)
+      return call.emitError() << "sizes and strides must be non-negative";
+  return h.result(*size, input.getElementType());
+}
+
+/// aten::index: the input's type; the shape depends on the index tensors'
+/// broadcast and placement, which the kernel works out.
+LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  const BoundCall::Arg &indices = call.get("indices");
+  if (static_cast<int64_t>(indices.elements.size()) > input.getRank())
+    return call.emitError() << "too many indices for a tensor of rank "
+                            << input.getRank();
+  return h.unknown();
 }
 
 } // namespace mlir::traced::rules

@@ -147,6 +147,11 @@ ATEN_RENAMED = {
                                 ("bicubic", "bicubic", (2,)),
                                 ("trilinear", "trilinear", (3,)))
        for n in dims},
+    "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
+    "_unsafe_view": ("Tensor.view", {}, {}),
+    "lift_fresh_copy": ("torch.clone", {}, {}),
+    "fliplr": ("torch.flip", {}, {"dims": "[1]"}),
+    "flipud": ("torch.flip", {}, {"dims": "[0]"}),
 }
 
 
@@ -172,13 +177,14 @@ def auto_aten_ops(entries, schemas):
 # parameters (`scatter.value` is torch.scatter's `src` as a Scalar).
 ENTRY_RENAMES = {
     "torch.scatter": {"value": "src"},
+    "torch.einsum": {"tensors": "operands"},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
 }
 
 # ATen-only parameters that do not change the result on the CPU.
 IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
-             "generator"}
+             "generator", "path"}  # (einsum's contraction order)
 
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):

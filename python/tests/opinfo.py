@@ -895,6 +895,91 @@ OPS = {
         ("padding_idx", lambda i, w: F.embedding(i, w, padding_idx=0), [torch.tensor([0, 1]), f32(3, 2)]),
         ("module", _EMBEDDING, [torch.tensor([[2, 1]])]),
         ("0-d index", lambda i, w: F.embedding(i, w), [torch.tensor(2), f32(3, 2)])),
+    # Activation gradients: (grad_output, forward input or output). Where
+    # torch's vectorized and scalar loops treat NaN differently (elu,
+    # hardtanh), special values are left out: which loop runs depends on
+    # the size.
+    **{f"torch.ops.aten.{name}.default": fixed(
+        *[(f"{d}", lambda g, x, call=call: call(g, x),
+           [dt(d, 3, 4), tensor((3, 4), d, special=name not in ("elu_backward", "hardtanh_backward"))],
+           TRANSCENDENTAL)
+          for d in (torch.float32, torch.float64)],
+        ("broadcast", lambda g, x, call=call: call(g, x), [f32(2, 1, 4), f32(3, 1)], TRANSCENDENTAL))
+       for name, call in [
+           ("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5)),
+           ("tanh_backward", lambda g, y: torch.ops.aten.tanh_backward(g, y)),
+           ("sigmoid_backward", lambda g, y: torch.ops.aten.sigmoid_backward(g, y)),
+           ("leaky_relu_backward", lambda g, x: torch.ops.aten.leaky_relu_backward(g, x, 0.2, False)),
+           ("hardtanh_backward", lambda g, x: torch.ops.aten.hardtanh_backward(g, x, -1.5, 2.0)),
+           ("gelu_backward", lambda g, x: torch.ops.aten.gelu_backward(g, x)
+            + torch.ops.aten.gelu_backward(g, x, approximate="tanh")),
+           ("softplus_backward", lambda g, x: torch.ops.aten.softplus_backward(g, x, 2.0, 3.0)),
+           ("elu_backward", lambda g, x: torch.ops.aten.elu_backward(g, 1.5, 1.2, 0.8, False, x)
+            + torch.ops.aten.elu_backward(g, 1.5, 1.0, 1.0, True, x.clamp(min=-1.4)))]},
+    "torch.ops.aten.slice.Tensor": fixed(
+        *[(f"{d}", lambda x: torch.ops.aten.slice(x, 1, 1, 5, 2), [dt(d, 3, 6)]) for d in ALL_DTYPES],
+        ("defaults", lambda x: torch.ops.aten.slice.Tensor(x), [f32(3, 2)]),
+        ("negative bounds", lambda x: torch.ops.aten.slice(x, -1, -4, -1), [f32(2, 5)]),
+        ("clamped end", lambda x: torch.ops.aten.slice(x, 0, 1, 9223372036854775807), [f32(4, 2)]),
+        ("empty", lambda x: torch.ops.aten.slice(x, 0, 3, 1), [f32(4, 2)]),
+        ("step 3", lambda x: torch.ops.aten.slice(x, 2, None, None, 3), [f32(2, 2, 7)]),
+        ("zero step", lambda x: torch.ops.aten.slice(x, 0, 0, 2, 0), [f32(4)]),
+        ("0-d", lambda x: torch.ops.aten.slice(x, 0), [f32()])),
+    "torch.ops.aten.index.Tensor": fixed(
+        *[(f"{d}", lambda x, i: torch.ops.aten.index(x, [i]), [dt(d, 4, 3), torch.tensor([3, 0, -1])])
+          for d in ALL_DTYPES],
+        ("None first", lambda x, i: torch.ops.aten.index(x, [None, i]), [f32(2, 5, 3), torch.tensor([[4, 0], [1, 1]])]),
+        ("two broadcast", lambda x, i, j: torch.ops.aten.index(x, [i, j]),
+         [f32(3, 4, 2), torch.tensor([[0], [2]]), torch.tensor([1, 3, 0])]),
+        ("separated", lambda x, i, j: torch.ops.aten.index.Tensor(x, [i, None, j]),
+         [f32(3, 4, 5), torch.tensor([0, 2]), torch.tensor([4, 1])]),
+        ("bool mask", lambda x, m: torch.ops.aten.index(x, [m]), [f32(3, 2), torch.tensor([True, False, True])]),
+        ("int32 index", lambda x, i: torch.ops.aten.index(x, [i]), [f32(5), torch.tensor([4, 0], dtype=torch.int32)]),
+        ("out of range", lambda x, i: torch.ops.aten.index(x, [i]), [f32(3), torch.tensor([3])])),
+    "torch.slice_scatter": fixed(
+        *[(f"{d}", lambda x, y: torch.slice_scatter(x, y, 1, 1, 6, 2), [dt(d, 3, 6), dt(d, 3, 3)]) for d in ALL_DTYPES],
+        ("defaults", lambda x, y: torch.slice_scatter(x, y), [f32(2, 3), f32(2, 3)]),
+        ("converts src", lambda x, y: x.slice_scatter(y, 0, -2), [f32(4, 2), dt(torch.float64, 2, 2)]),
+        ("aten", lambda x, y: torch.ops.aten.slice_scatter(x, y, dim=1, start=0, end=1), [f32(3, 2), f32(3, 1)]),
+        ("wrong size", lambda x, y: torch.slice_scatter(x, y, 0, 0, 2), [f32(4, 2), f32(3, 2)])),
+    "torch.diag_embed": fixed(
+        *[(f"{d}", lambda x: torch.diag_embed(x), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+        ("offset", lambda x: torch.diag_embed(x, 2), [f32(4)]),
+        ("negative offset dims", lambda x: x.diag_embed(offset=-1, dim1=0, dim2=2), [f32(2, 3)]),
+        ("swapped dims", lambda x: torch.diag_embed(x, 1, -1, -2), [f32(3, 2)]),
+        ("same dims", lambda x: torch.diag_embed(x, 0, 1, 1), [f32(3, 2)])),
+    "torch.rot90": fixed(
+        *[(f"{d}", lambda x: torch.rot90(x), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+        *[(f"k={k}", lambda x, k=k: x.rot90(k, [1, 2]), [f32(2, 3, 4)]) for k in (-3, -1, 0, 2, 3, 5)],
+        ("reversed dims", lambda x: torch.rot90(x, 1, [1, 0]), [f32(2, 3)]),
+        ("empty", lambda x: torch.rot90(x), [f32(0, 3)]),
+        ("1-d", lambda x: torch.rot90(x), [f32(3)])),
+    "torch.count_nonzero": fixed(
+        *[(f"{d}", lambda x: torch.count_nonzero(x), [tensor((3, 4), d, special=True)]) for d in ALL_DTYPES],
+        ("dim", lambda x: x.count_nonzero(1), [dt(torch.int64, 3, 4)]),
+        ("dims", lambda x: torch.count_nonzero(x, (0, 2)), [dt(torch.int32, 2, 3, 4)]),
+        ("0-d", lambda x: torch.count_nonzero(x), [f32()]),
+        ("empty", lambda x: torch.count_nonzero(x, 0), [f32(0, 2)])),
+    "torch.linalg.cross": fixed(
+        *[(f"{d}", lambda x, y: torch.linalg.cross(x, y), [dt(d, 2, 3), dt(d, 2, 3)]) for d in ALL_DTYPES],
+        ("dim", lambda x, y: torch.linalg.cross(x, y, dim=0), [f32(3, 2), f32(3, 2)]),
+        ("broadcast", lambda x, y: torch.linalg.cross(x, y), [f32(1, 3), f32(4, 3)]),
+        ("mixed", lambda x, y: torch.linalg.cross(x, y), [f32(3), dt(torch.float64, 3)]),
+        ("not 3", lambda x, y: torch.linalg.cross(x, y), [f32(2, 2), f32(2, 2)])),
+    "torch.cross": fixed(
+        ("first dim of 3", lambda x, y: torch.cross(x, y), [f32(2, 3, 3), f32(2, 3, 3)]),
+        ("dim", lambda x, y: x.cross(y, dim=-1), [dt(torch.int64, 4, 3), dt(torch.int64, 4, 3)])),
+    "torch.as_strided": fixed(
+        *[(f"{d}", lambda x: torch.as_strided(x, (2, 2), (1, 2)), [dt(d, 3, 3)]) for d in ALL_DTYPES],
+        ("offset", lambda x: x.as_strided((3, 2), (2, 1), 1), [f32(8)]),
+        ("overlapping", lambda x: torch.as_strided(x, (4, 3), (1, 1)), [f32(6)]),
+        ("broadcast", lambda x: torch.as_strided(x, (2, 3), (0, 1)), [f32(3)]),
+        ("out of storage", lambda x: torch.as_strided(x, (3, 3), (3, 1), 1), [f32(3, 3)]),
+        ("empty", lambda x: torch.as_strided(x, (0, 4), (4, 1)), [f32(2, 2)])),
+    "torch.empty_like": fixed(
+        *[(f"{d}", lambda x: torch.empty_like(x).fill_(1), [dt(d, 2, 3)]) for d in ALL_DTYPES],
+        ("dtype", lambda x: torch.empty_like(x, dtype=torch.int32).zero_(), [f32(2)]),
+        ("0-d", lambda x: torch.empty_like(x).zero_(), [f32()])),
     "torch.narrow": fixed(*[(f"{d}", lambda x: x.narrow(1, 1, 2), [dt(d, 3, 4)]) for d in ALL_DTYPES],
                           ("negative start", lambda x: torch.narrow(x, -1, -2, 2), [f32(2, 5)]),
                           ("empty", lambda x: x.narrow(0, 1, 0), [f32(3, 2)])),

@@ -237,6 +237,23 @@ struct PoolWindow {
 };
 int64_t avgPoolDivisor(PoolWindow y, PoolWindow x, bool countIncludePad);
 
+/// Python's `x[start:end:step]` along a dimension of `size` (aten::slice):
+/// bounds clamped into [0, size], None meaning the whole dimension. The
+/// first element and the number taken; step must be positive.
+struct SliceBounds {
+  int64_t begin, length;
+};
+inline SliceBounds clampSlice(int64_t size, std::optional<int64_t> start,
+                              std::optional<int64_t> end, int64_t step) {
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i += size;
+    return i < 0 ? 0 : (i > size ? size : i);
+  };
+  int64_t b = start ? clamp(*start) : 0, e = end ? clamp(*end) : size;
+  return {b, e > b ? (e - b + step - 1) / step : 0};
+}
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 
