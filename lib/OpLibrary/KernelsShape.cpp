@@ -1639,6 +1639,18 @@ FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// aten::copy: src broadcast to the input's shape and converted to its
+/// dtype.
+FailureOr<RtValue> copyInto(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  if (failed(in) || failed(src))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(in->shape(), src->shape());
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != in->shape())
+    return args.emitError() << "src cannot be broadcast to the input's shape";
+  return RtValue(broadcastTo(*src, in->shape()).to(in->dtype()));
+}
+
 /// aten::slice: Python's x[start:end:step] along `dim`.
 FailureOr<RtValue> atenSlice(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");

@@ -2756,6 +2756,22 @@ LogicalResult sliceScatter(const BoundCall &call,
   return h.result(input);
 }
 
+/// aten::copy (x.copy_(src)): src broadcast to the input's shape, in its
+/// dtype.
+LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  if (!input || !src)
+    return h.unknown();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), src.getShape());
+  if (failed(shape))
+    return failure();
+  if (input.hasStaticShape() && ArrayRef<int64_t>(*shape) != input.getShape())
+    return call.emitError() << "cannot broadcast " << src << " to " << input;
+  return h.result(input);
+}
+
 /// aten::slice: one dim sliced as Python does.
 LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -936,6 +936,12 @@ OPS = {
         ("bool mask", lambda x, m: torch.ops.aten.index(x, [m]), [f32(3, 2), torch.tensor([True, False, True])]),
         ("int32 index", lambda x, i: torch.ops.aten.index(x, [i]), [f32(5), torch.tensor([4, 0], dtype=torch.int32)]),
         ("out of range", lambda x, i: torch.ops.aten.index(x, [i]), [f32(3), torch.tensor([3])])),
+    "torch.ops.aten.copy.default": fixed(
+        *[(f"{d}", lambda x, y: torch.ops.aten.copy(x, y), [dt(d, 2, 3), dt(torch.float32, 2, 3)]) for d in ALL_DTYPES],
+        ("broadcast", lambda x, y: torch.ops.aten.copy.default(x, y), [f32(2, 3), dt(torch.int64, 3)]),
+        ("copy_", lambda x, y: (x * 2).copy_(y) + 1, [f32(2, 3), dt(torch.float64, 1, 3)]),
+        ("aten copy_", lambda x, y: torch.ops.aten.copy_(x * 1, y), [dt(torch.int32, 4), f32(4)]),
+        ("too big", lambda x, y: torch.ops.aten.copy(x, y), [f32(3), f32(2, 3)])),
     "torch.slice_scatter": fixed(
         *[(f"{d}", lambda x, y: torch.slice_scatter(x, y, 1, 1, 6, 2), [dt(d, 3, 6), dt(d, 3, 3)]) for d in ALL_DTYPES],
         ("defaults", lambda x, y: torch.slice_scatter(x, y), [f32(2, 3), f32(2, 3)]),

@@ -102,3 +102,19 @@ def test_inplace_on_an_input_keeps_its_dtype():
     before = a.clone()
     _check(f, a, b)
     assert torch.equal(a, before), "tracing wrote the caller's input"
+
+
+def test_aten_list_results():
+    # aten.split returns a list (Tensor[]), torch.split a tuple: both bind
+    # to the entry, and a root returning the list returns its elements.
+    tm = _check(lambda x: torch.ops.aten.split(x, 2, 1), torch.rand(2, 6),
+                mode="concrete")
+    assert len(tm.graph.outputs) == 3
+
+
+@pytest.mark.parametrize("mode", ["symbolic", "concrete"])
+def test_aten_inplace_spellings(mode):
+    _check(lambda x: torch.ops.aten.fill_(x * 1, 3), torch.rand(2, 3), mode=mode)
+    _check(lambda x: torch.ops.aten.zero_(x + 1), torch.rand(2, 3), mode=mode)
+    _check(lambda x, y: torch.ops.aten.copy_(x * 1, y), torch.rand(2, 3),
+           torch.rand(3).double(), mode=mode)

@@ -557,8 +557,11 @@ class _ConcreteTracer(TorchFunctionMode):
         with self.suspend():
             self.stack.append(child)
             try:
-                child.set_outputs(_flatten_outputs(result)
-                                  if isinstance(result, (tuple, dict)) else [result],
+                # (The root's list result is its outputs too, as in
+                # symbolic traces.)
+                flat = isinstance(result, (tuple, dict)) or (
+                    isinstance(result, list) and module is self.root)
+                child.set_outputs(_flatten_outputs(result) if flat else [result],
                                   self.ref)
             finally:
                 self.stack.pop()
