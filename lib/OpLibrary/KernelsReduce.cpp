@@ -329,6 +329,72 @@ FailureOr<RtValue> var(const KernelArgs &args) {
   return moments(args, false, false);
 }
 
+/// bucketize: per element, the index of its bucket among the sorted 1-D
+/// `boundaries` (the first boundary >= x, or > x when `right`).
+FailureOr<RtValue> bucketize(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), b = args.tensor("boundaries");
+  FailureOr<bool> outInt32 = args.getBool("out_int32"),
+                  right = args.getBool("right");
+  if (failed(in) || failed(b) || failed(outInt32) || failed(right))
+    return failure();
+  if (b->rank() != 1)
+    return args.emitError() << "boundaries tensor must be 1 dimension, but "
+                               "got dim("
+                            << b->rank() << ")";
+  Tensor out(*outInt32 ? DType::I32 : DType::I64, in->shape());
+  std::vector<double> bounds(b->numel());
+  for (int64_t i = 0; i < b->numel(); ++i)
+    bounds[i] = b->getDouble(i);
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    double x = in->getDouble(i);
+    auto it = *right ? std::upper_bound(bounds.begin(), bounds.end(), x)
+                     : std::lower_bound(bounds.begin(), bounds.end(), x);
+    out.data<int64_t>()[i] = it - bounds.begin();
+  }
+  return RtValue(out);
+}
+
+/// renorm: each slice along `dim` whose p-norm exceeds maxnorm, scaled to
+/// maxnorm (torch's factor maxnorm / (norm + 1e-7)).
+FailureOr<RtValue> renorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("p"), maxnorm = args.getFloat("maxnorm");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(p) || failed(maxnorm) || failed(d))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return args.emitError() << "expects a floating-point input, got "
+                            << dtypeName(in->dtype());
+  if (*p <= 0 || *maxnorm < 0)
+    return args.emitError() << "p must be positive and maxnorm non-negative";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t j = 0; j < size; ++j) {
+    double acc = 0, maxAbs = 0;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        double v = std::abs(in->getDouble((o * size + j) * inner + i));
+        maxAbs = std::max(maxAbs, v);
+        acc += std::isinf(*p) ? 0 : std::pow(v, *p);
+      }
+    double norm = std::isinf(*p) ? maxAbs : std::pow(acc, 1 / *p);
+    double scale = norm > *maxnorm ? *maxnorm / (norm + 1e-7) : 1.0;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t at = (o * size + j) * inner + i;
+        out.setDouble(at, in->getDouble(at) * scale);
+      }
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
 /// count_nonzero: int64 counts of the elements that are not zero (NaN
 /// counts) over `dim`, every dim when None.
 FailureOr<RtValue> countNonzero(const KernelArgs &args) {

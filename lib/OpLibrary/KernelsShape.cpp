@@ -2324,6 +2324,69 @@ FailureOr<RtValue> topk(const KernelArgs &args) {
   return RtValue::ofList({RtValue(r->first), RtValue(r->second)}, true);
 }
 
+/// kthvalue: the k-th smallest element along `dim` and its index.
+FailureOr<RtValue> kthvalue(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> k = args.getInt("k"), d = args.getInt("dim");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(k) || failed(d) || failed(keepdim))
+    return failure();
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = in->rank() ? in->dim(*dim) : 1;
+  if (*k < 1 || *k > size)
+    return args.emitError() << "selected number k out of range for dimension "
+                            << *d;
+  auto r = sortAlong(args, *in, *dim, /*descending=*/false, *k);
+  if (failed(r))
+    return failure();
+  // The last of the k smallest, with the dim dropped unless keepdim.
+  auto pick = [&](const Tensor &t) {
+    if (!t.rank())
+      return t;
+    SmallVector<int64_t> shape(t.shape()), strides = t.strides();
+    int64_t offset = (*k - 1) * strides[*dim];
+    shape[*dim] = 1;
+    Tensor one = gatherStrided(t, shape, offset, strides);
+    if (!*keepdim)
+      shape.erase(shape.begin() + *dim);
+    return one.reshaped(shape);
+  };
+  return RtValue::ofList({RtValue(pick(r->first)), RtValue(pick(r->second))},
+                         true);
+}
+
+/// Tensor.unfold: windows of `size` every `step` along `dimension`, as a
+/// new last dim.
+FailureOr<RtValue> unfoldWindows(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dimension"), size = args.getInt("size"),
+                     step = args.getInt("step");
+  if (failed(in) || failed(d) || failed(size) || failed(step))
+    return failure();
+  Tensor x = in->rank() ? *in : in->reshaped({1});
+  FailureOr<int64_t> dim = normalizeDim(args, *d, x.rank());
+  if (failed(dim))
+    return failure();
+  if (*step <= 0)
+    return args.emitError() << "step is " << *step << " but must be > 0";
+  if (*size < 0 || *size > x.dim(*dim))
+    return args.emitError() << "maximum size for tensor at dimension " << *dim
+                            << " is " << x.dim(*dim) << " but size is "
+                            << *size;
+  SmallVector<int64_t> shape(x.shape()), strides = x.strides();
+  shape[*dim] = (x.dim(*dim) - *size) / *step + 1;
+  shape.push_back(*size);
+  strides.push_back(strides[*dim]);
+  strides[*dim] *= *step;
+  if (!in->rank()) { // a 0-d input gives [size]
+    shape.erase(shape.begin());
+    strides.erase(strides.begin());
+  }
+  return RtValue(gatherStrided(x, shape, 0, strides));
+}
+
 /// scatter / scatter_add: a copy of `input` with `src` (or `value`) written
 /// (or added) at `index` along `dim`.
 /// How scatter combines a value with the element it lands on.

@@ -2756,6 +2756,69 @@ LogicalResult sliceScatter(const BoundCall &call,
   return h.result(input);
 }
 
+/// kthvalue: values and int64 indices, `dim` reduced (kept with keepdim).
+LogicalResult kthvalue(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> k = call.getInt("k"), d = call.getInt("dim");
+  if (input && k && d) {
+    int64_t n = *d < 0 ? *d + std::max<int64_t>(input.getRank(), 1) : *d;
+    int64_t size = input.getRank() && n >= 0 && n < input.getRank()
+                       ? input.getDimSize(n)
+                       : 1;
+    if (!ShapedType::isDynamic(size) && (*k < 1 || *k > size))
+      return call.emitError() << "k (" << *k << ") is out of range for "
+                              << input;
+  }
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+                         /*withIndices=*/true);
+}
+
+/// Tensor.unfold: windows along `dimension` as a new last dim.
+LogicalResult unfoldWindows(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dimension"), size = call.getInt("size"),
+                         step = call.getInt("step");
+  if (!input || !d || !size || !step)
+    return h.unknown();
+  if (*step <= 0)
+    return call.emitError() << "step is " << *step << " but must be > 0";
+  SmallVector<int64_t> shape(input.getShape());
+  if (shape.empty())
+    shape.push_back(1);
+  FailureOr<int64_t> n = h.dim(*d, shape.size(), "dimension");
+  if (failed(n))
+    return failure();
+  if (!ShapedType::isDynamic(shape[*n])) {
+    if (*size < 0 || *size > shape[*n])
+      return call.emitError() << "maximum size for tensor at dimension " << *n
+                              << " is " << shape[*n] << " but size is "
+                              << *size;
+    shape[*n] = (shape[*n] - *size) / *step + 1;
+  }
+  shape.push_back(*size);
+  if (input.getRank() == 0)
+    shape.erase(shape.begin());
+  return h.result(shape, input.getElementType());
+}
+
+/// bucketize: the input's shape, int64 (int32 with out_int32).
+LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), b = h.tensor("boundaries");
+  std::optional<bool> outInt32 = call.getBool("out_int32");
+  if (!input || !b || !outInt32)
+    return h.unknown();
+  if (b.getRank() != 1)
+    return call.emitError() << "boundaries tensor must be 1 dimension, got "
+                            << b;
+  Builder builder(call.getContext());
+  return h.result(input.getShape(), *outInt32 ? builder.getI32Type()
+                                              : builder.getI64Type());
+}
+
 /// aten::copy (x.copy_(src)): src broadcast to the input's shape, in its
 /// dtype.
 LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {

@@ -149,6 +149,7 @@ ATEN_RENAMED = {
        for n in dims},
     "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
     "_unsafe_view": ("Tensor.view", {}, {}),
+    "_to_copy": ("Tensor.to", {}, {}),
     "lift_fresh_copy": ("torch.clone", {}, {}),
     "fliplr": ("torch.flip", {}, {"dims": "[1]"}),
     "flipud": ("torch.flip", {}, {"dims": "[0]"}),
@@ -184,7 +185,8 @@ ENTRY_RENAMES = {
 
 # ATen-only parameters that do not change the result on the CPU.
 IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
-             "generator", "path"}  # (einsum's contraction order)
+             "generator", "path",  # (einsum's contraction order)
+             "layout", "pin_memory"}  # (strided CPU tensors only)
 
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):

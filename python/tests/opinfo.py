@@ -942,6 +942,29 @@ OPS = {
         ("copy_", lambda x, y: (x * 2).copy_(y) + 1, [f32(2, 3), dt(torch.float64, 1, 3)]),
         ("aten copy_", lambda x, y: torch.ops.aten.copy_(x * 1, y), [dt(torch.int32, 4), f32(4)]),
         ("too big", lambda x, y: torch.ops.aten.copy(x, y), [f32(3), f32(2, 3)])),
+    "torch.kthvalue": fixed(
+        # (Values only where ties make torch's index arbitrary.)
+        *[(f"{d}", lambda x: torch.kthvalue(x, 2)[0], [dt(d, 3, 5)]) for d in ALL_DTYPES],
+        ("indices", lambda x: torch.kthvalue(x, 2)[1], [f32(3, 5)]),
+        ("dim keepdim", lambda x: x.kthvalue(3, 0, True)[1], [f32(4, 2)]),
+        ("0-d", lambda x: torch.kthvalue(x, 1)[0], [f32()]),
+        ("k too big", lambda x: torch.kthvalue(x, 4)[0], [f32(3)])),
+    "Tensor.unfold": fixed(
+        *[(f"{d}", lambda x: x.unfold(1, 3, 2), [dt(d, 2, 7)]) for d in ALL_DTYPES],
+        ("last dim", lambda x: x.unfold(-1, 2, 1), [f32(3, 4)]),
+        ("step beyond", lambda x: x.unfold(0, 2, 5), [f32(6, 2)]),
+        ("0-d", lambda x: x.unfold(0, 1, 1), [f32()]),
+        ("too big", lambda x: x.unfold(0, 4, 1), [f32(3)])),
+    "torch.bucketize": fixed(
+        *[(f"{d}", lambda x, b: torch.bucketize(x, b), [dt(d, 3, 4), torch.tensor([-2, 0, 3]).to(d)]) for d in ALL_DTYPES],
+        ("right int32", lambda x, b: torch.bucketize(x, b, out_int32=True, right=True),
+         [dt(torch.int64, 5), torch.tensor([-1, 1, 3])]),
+        ("mixed", lambda x, b: torch.bucketize(x, b), [f32(2, 3), torch.tensor([-2, 0, 2])]),
+        ("2-d boundaries", lambda x, b: torch.bucketize(x, b), [f32(3), f32(2, 2)])),
+    "torch.renorm": fixed(
+        *[(f"{d}", lambda x: torch.renorm(x, 2, 0, 3.0), [dt(d, 3, 4)]) for d in ALL_DTYPES],
+        ("p=1 dim 1", lambda x: x.renorm(1, 1, 2.5), [f32(2, 3, 2)]),
+        ("inf", lambda x: torch.renorm(x, float("inf"), -1, 1.0), [f32(3, 2)])),
     "torch.slice_scatter": fixed(
         *[(f"{d}", lambda x, y: torch.slice_scatter(x, y, 1, 1, 6, 2), [dt(d, 3, 6), dt(d, 3, 3)]) for d in ALL_DTYPES],
         ("defaults", lambda x, y: torch.slice_scatter(x, y), [f32(2, 3), f32(2, 3)]),
