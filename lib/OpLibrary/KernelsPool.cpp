@@ -410,4 +410,146 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
   return RtValue(x.to(in->dtype()));
 }
 
+//===----------------------------------------------------------------------===//
+// Sliding blocks: F.unfold (im2col) and F.fold (col2im)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The 2-D window parameters of F.unfold and F.fold, decoded once.
+struct BlockParams {
+  SmallVector<int64_t> kernel, dilation, padding, stride;
+};
+} // namespace
+
+static FailureOr<BlockParams> blockParams(const KernelArgs &args) {
+  BlockParams b;
+  const char *names[] = {"kernel_size", "dilation", "padding", "stride"};
+  SmallVector<int64_t> *fields[] = {&b.kernel, &b.dilation, &b.padding,
+                                    &b.stride};
+  for (int i = 0; i < 4; ++i) {
+    FailureOr<SmallVector<int64_t>> v = args.getInts(names[i], 2);
+    if (failed(v))
+      return failure();
+    if (v->size() != 2)
+      return args.emitError() << "'" << names[i] << "' must hold 2 ints";
+    *fields[i] = *v;
+  }
+  for (int i = 0; i < 2; ++i)
+    if (b.kernel[i] <= 0 || b.dilation[i] <= 0 || b.stride[i] <= 0 ||
+        b.padding[i] < 0)
+      return args.emitError() << "kernel_size, dilation and stride must be "
+                                 "positive and padding non-negative";
+  return b;
+}
+
+/// Calls fn(inputOffset, columnOffset) for every in-bounds pair of an
+/// image (C, H, W) and its columns (C * kh * kw, L).
+template <typename Fn>
+static void forEachBlockElement(const BlockParams &b, int64_t channels,
+                                int64_t h, int64_t w, int64_t oh, int64_t ow,
+                                Fn fn) {
+  int64_t kh = b.kernel[0], kw = b.kernel[1], l = oh * ow;
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j) {
+        int64_t row = (c * kh + i) * kw + j;
+        for (int64_t y = 0; y < oh; ++y) {
+          int64_t iy = y * b.stride[0] - b.padding[0] + i * b.dilation[0];
+          if (iy < 0 || iy >= h)
+            continue;
+          for (int64_t x = 0; x < ow; ++x) {
+            int64_t ix = x * b.stride[1] - b.padding[1] + j * b.dilation[1];
+            if (ix >= 0 && ix < w)
+              fn((c * h + iy) * w + ix, row * l + y * ow + x);
+          }
+        }
+      }
+}
+
+/// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L), zero where the window
+/// reads padding. An unbatched (C, H, W) input gives (C * kh * kw, L).
+FailureOr<RtValue> im2col(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<BlockParams> b = blockParams(args);
+  if (failed(in) || failed(b))
+    return failure();
+  if (in->rank() != 3 && in->rank() != 4)
+    return args.emitError() << "expects a 3-D or 4-D input, got "
+                            << in->rank() << "-D";
+  bool batched = in->rank() == 4;
+  int64_t n = batched ? in->dim(0) : 1, c = in->dim(in->rank() - 3),
+          h = in->dim(in->rank() - 2), w = in->dim(in->rank() - 1);
+  int64_t oh = slidingBlocks(h, b->kernel[0], b->dilation[0], b->padding[0],
+                             b->stride[0]),
+          ow = slidingBlocks(w, b->kernel[1], b->dilation[1], b->padding[1],
+                             b->stride[1]);
+  if (oh < 1 || ow < 1)
+    return args.emitError() << "the sliding blocks do not fit the input";
+  int64_t rows = c * b->kernel[0] * b->kernel[1];
+  SmallVector<int64_t> shape = {rows, oh * ow};
+  if (batched)
+    shape.insert(shape.begin(), n);
+  Tensor out(in->dtype(), shape);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t k = 0; k < n; ++k) {
+      const T *src = in->template data<T>() + k * c * h * w;
+      T *dst = out.template data<T>() + k * rows * oh * ow;
+      forEachBlockElement(*b, c, h, w, oh, ow,
+                          [&](int64_t i, int64_t o) { dst[o] = src[i]; });
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// F.fold: the columns (N, C * kh * kw, L) summed back into (N, C, H, W).
+FailureOr<RtValue> col2im(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("output_size", 2);
+  FailureOr<BlockParams> b = blockParams(args);
+  if (failed(in) || failed(size) || failed(b))
+    return failure();
+  if (in->rank() != 2 && in->rank() != 3)
+    return args.emitError() << "expects a 2-D or 3-D input, got "
+                            << in->rank() << "-D";
+  if (size->size() != 2)
+    return args.emitError() << "'output_size' must hold 2 ints";
+  bool batched = in->rank() == 3;
+  int64_t n = batched ? in->dim(0) : 1, rows = in->dim(in->rank() - 2),
+          l = in->dim(in->rank() - 1), h = (*size)[0], w = (*size)[1];
+  int64_t block = b->kernel[0] * b->kernel[1];
+  if (rows % block)
+    return args.emitError() << "expected size of input's dimension 1 to be "
+                               "divisible by the product of kernel_size, got "
+                            << rows;
+  int64_t oh = slidingBlocks(h, b->kernel[0], b->dilation[0], b->padding[0],
+                             b->stride[0]),
+          ow = slidingBlocks(w, b->kernel[1], b->dilation[1], b->padding[1],
+                             b->stride[1]);
+  if (oh * ow != l)
+    return args.emitError() << "given output_size, kernel_size, dilation, "
+                               "padding and stride, expected "
+                            << oh * ow << " blocks in the input's last "
+                            << "dimension, got " << l;
+  int64_t c = rows / block;
+  SmallVector<int64_t> shape = {c, h, w};
+  if (batched)
+    shape.insert(shape.begin(), n);
+  Tensor out(in->dtype(), shape);
+  // Sums in the storage type, as torch's col2im does.
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t k = 0; k < n; ++k) {
+      const T *src = in->template data<T>() + k * rows * l;
+      T *dst = out.template data<T>() + k * c * h * w;
+      forEachBlockElement(*b, c, h, w, oh, ow,
+                          [&](int64_t i, int64_t o) { dst[i] += src[o]; });
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels

@@ -2819,6 +2819,83 @@ LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                               : builder.getI64Type());
 }
 
+/// The 2-D window of F.unfold / F.fold; nullopt when not constant.
+static std::optional<std::array<SmallVector<int64_t>, 4>>
+blockParams(const BoundCall &call) {
+  std::array<SmallVector<int64_t>, 4> out;
+  const char *names[] = {"kernel_size", "dilation", "padding", "stride"};
+  for (int i = 0; i < 4; ++i) {
+    std::optional<SmallVector<int64_t>> v = call.getInts(names[i], 2);
+    if (!v || v->size() != 2)
+      return std::nullopt;
+    out[i] = *v;
+  }
+  return out;
+}
+
+/// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L).
+LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  auto p = blockParams(call);
+  if (!input || !p)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  if (rank != 3 && rank != 4)
+    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError() << "argument 'input' of type " << input
+                            << " is not supported: im2col takes floating "
+                               "point tensors";
+  ArrayRef<int64_t> s = input.getShape();
+  if (!input.hasStaticShape())
+    return h.unknown();
+  auto [k, d, pad, st] = *p;
+  int64_t oh = slidingBlocks(s[rank - 2], k[0], d[0], pad[0], st[0]),
+          ow = slidingBlocks(s[rank - 1], k[1], d[1], pad[1], st[1]);
+  if (oh < 1 || ow < 1)
+    return call.emitError() << "the sliding blocks do not fit " << input;
+  SmallVector<int64_t> shape = {s[rank - 3] * k[0] * k[1], oh * ow};
+  if (rank == 4)
+    shape.insert(shape.begin(), s[0]);
+  return h.result(shape, input.getElementType());
+}
+
+/// F.fold: (N, C * kh * kw, L) -> (N, C, H, W).
+LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  auto p = blockParams(call);
+  std::optional<SmallVector<int64_t>> size = call.getInts("output_size", 2);
+  if (!input || !p || !size)
+    return h.unknown();
+  int64_t rank = input.getRank();
+  if (rank != 2 && rank != 3)
+    return call.emitError() << "expects a 2-D or 3-D input, got " << input;
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError() << "argument 'input' of type " << input
+                            << " is not supported: col2im takes floating "
+                               "point tensors";
+  if (size->size() != 2 || !input.hasStaticShape())
+    return h.unknown();
+  auto [k, d, pad, st] = *p;
+  ArrayRef<int64_t> s = input.getShape();
+  int64_t rows = s[rank - 2], block = k[0] * k[1];
+  if (rows % block)
+    return call.emitError() << "expected size of input's dimension 1 to be "
+                               "divisible by the product of kernel_size, got "
+                            << rows;
+  int64_t blocks = slidingBlocks((*size)[0], k[0], d[0], pad[0], st[0]) *
+                   slidingBlocks((*size)[1], k[1], d[1], pad[1], st[1]);
+  if (blocks != s[rank - 1])
+    return call.emitError() << "expected " << blocks << " blocks in the "
+                            << "input's last dimension, got " << s[rank - 1];
+  SmallVector<int64_t> shape = {rows / block, (*size)[0], (*size)[1]};
+  if (rank == 3)
+    shape.insert(shape.begin(), s[0]);
+  return h.result(shape, input.getElementType());
+}
+
 /// aten::copy (x.copy_(src)): src broadcast to the input's shape, in its
 /// dtype.
 LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {

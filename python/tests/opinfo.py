@@ -942,6 +942,20 @@ OPS = {
         ("copy_", lambda x, y: (x * 2).copy_(y) + 1, [f32(2, 3), dt(torch.float64, 1, 3)]),
         ("aten copy_", lambda x, y: torch.ops.aten.copy_(x * 1, y), [dt(torch.int32, 4), f32(4)]),
         ("too big", lambda x, y: torch.ops.aten.copy(x, y), [f32(3), f32(2, 3)])),
+    "torch.nn.functional.unfold": fixed(
+        *[(f"{d}", lambda x: F.unfold(x, 2), [dt(d, 1, 2, 3, 4)], EXACT, d) for d in ALL_DTYPES],
+        ("dilated padded strided", lambda x: F.unfold(x, (2, 3), dilation=(2, 1), padding=1, stride=(1, 2)),
+         [f32(2, 3, 5, 6)]),
+        ("unbatched", lambda x: F.unfold(x, 3, padding=1), [f32(2, 4, 4)]),
+        ("module", torch.nn.Unfold((2, 2), stride=2), [f32(1, 3, 4, 6)]),
+        ("too small", lambda x: F.unfold(x, 5), [f32(1, 1, 3, 3)])),
+    "torch.nn.functional.fold": fixed(
+        *[(f"{d}", lambda x: F.fold(x, (3, 4), 2), [dt(d, 1, 8, 6)], ACCUMULATE, d) for d in ALL_DTYPES],
+        ("overlapping padded", lambda x: F.fold(x, (5, 6), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2)),
+         [f32(2, 18, 15)], ACCUMULATE),
+        ("unbatched", lambda x: F.fold(x, 4, 2, stride=2), [f32(12, 4)]),
+        ("module", torch.nn.Fold((4, 6), (2, 2), stride=2), [f32(1, 12, 6)]),
+        ("wrong blocks", lambda x: F.fold(x, (3, 4), 2), [f32(1, 8, 5)])),
     "torch.kthvalue": fixed(
         # (Values only where ties make torch's index arbitrary.)
         *[(f"{d}", lambda x: torch.kthvalue(x, 2)[0], [dt(d, 3, 5)]) for d in ALL_DTYPES],

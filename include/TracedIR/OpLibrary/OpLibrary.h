@@ -254,6 +254,14 @@ inline SliceBounds clampSlice(int64_t size, std::optional<int64_t> start,
   return {b, e > b ? (e - b + step - 1) / step : 0};
 }
 
+/// The number of sliding blocks along one spatial dim of `size` (F.unfold,
+/// F.fold, convolution): floor((size + 2p - d(k - 1) - 1) / s) + 1.
+inline int64_t slidingBlocks(int64_t size, int64_t kernel, int64_t dilation,
+                             int64_t padding, int64_t stride) {
+  int64_t span = size + 2 * padding - dilation * (kernel - 1) - 1;
+  return span < 0 ? 0 : span / stride + 1;
+}
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 
