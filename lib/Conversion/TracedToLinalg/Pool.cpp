@@ -1,10 +1,14 @@
 //===- Pool.cpp - max, average and adaptive average pooling ---------------===//
 //
-// Max and average pooling pad explicitly (with -inf or 0, far enough for
-// ceil_mode) and use `linalg.pooling_nchw_max` / `linalg.pooling_nchw_sum`;
-// the average divides by PyTorch's per-window count, computed at compile
-// time. Adaptive average pooling is separable: one contraction with two
-// constant weight matrices, exact for any input and output size.
+// Max and average pooling over 1-3 spatial dims pad explicitly (with -inf or
+// 0, far enough for ceil_mode) and pool with `linalg.pooling_ncw_*` (1-D),
+// `linalg.pooling_nchw_*` (2-D) or, as linalg has no channels-first 3-D
+// pooling op, a `linalg.generic` of the same form (3-D). The average divides
+// by PyTorch's per-window count, computed at compile time. Adaptive average
+// pooling is separable: one contraction with a constant weight matrix per
+// spatial dim, exact for any input and output size. The window parameters
+// are decoded and checked by the op library's PoolParams, as the result
+// rule and the interpreter do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,72 +20,130 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
-namespace {
-struct Window {
-  SmallVector<int64_t> kernel, stride, padding, dilation;
-};
-} // namespace
-
-static FailureOr<Window> windowOf(LoweringCall &c, bool hasDilation) {
-  Window w;
-  auto k = c.getInts("kernel_size", 2);
-  auto s = c.getInts("stride", 2);
-  auto p = c.getInts("padding", 2);
-  if (!k || !p)
-    return c.fail("kernel_size and padding must be constants");
+static FailureOr<PoolParams> windowOf(LoweringCall &c, unsigned spatial,
+                                      bool hasDilation) {
+  PoolParams w;
+  auto k = c.getInts("kernel_size", spatial);
+  auto p = c.getInts("padding", spatial);
+  std::optional<bool> ceil = c.getBool("ceil_mode");
+  if (!k || !p || !ceil)
+    return c.fail("kernel_size, padding and ceil_mode must be constants");
   w.kernel = *k;
   w.padding = *p;
-  if (c.isNone("stride") || (s && s->empty()))
-    w.stride = w.kernel;
-  else if (s)
+  w.ceilMode = *ceil;
+  if (!c.isNone("stride")) {
+    auto s = c.getInts("stride", spatial);
+    if (!s)
+      return c.fail("stride must be a constant");
     w.stride = *s;
-  else
-    return c.fail("stride must be a constant");
-  w.dilation = {1, 1};
+  }
   if (hasDilation) {
-    auto d = c.getInts("dilation", 2);
+    auto d = c.getInts("dilation", spatial);
     if (!d)
       return c.fail("dilation must be a constant");
     w.dilation = *d;
   }
-  for (auto *v : {&w.kernel, &w.stride, &w.padding, &w.dilation})
-    if (v->size() != 2)
-      return c.fail("pooling parameters need 2 values");
+  std::string error = w.complete(spatial);
+  if (!error.empty())
+    return c.fail(error);
   return w;
 }
 
-/// The input as NCHW (a 3-D input gets a batch of one).
-static Value asNchw(LoweringCall &c, Value x) {
+/// `t` with a batch of one when it has none (rank `spatial` + 1).
+static RankedTensorType batchedType(RankedTensorType t, unsigned spatial) {
+  if (t.getRank() == spatial + 2)
+    return t;
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, t.getShape());
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+static Value batched(LoweringCall &c, Value x, unsigned spatial) {
   auto t = cast<RankedTensorType>(x.getType());
-  if (t.getRank() == 4)
+  if (t.getRank() == spatial + 2)
     return x;
   return buildReshape(c.rewriter, c.loc, x,
-                      {1, t.getDimSize(0), t.getDimSize(1), t.getDimSize(2)});
+                      batchedType(t, spatial).getShape());
 }
 
-static RankedTensorType asNchwType(RankedTensorType t) {
-  if (t.getRank() == 4)
-    return t;
-  return RankedTensorType::get(
-      {1, t.getDimSize(0), t.getDimSize(1), t.getDimSize(2)},
-      t.getElementType());
-}
-
-/// Pads `x` (NCHW) for windows producing `out`'s spatial size.
+/// Pads `x` (N, C, spatial...) for windows producing `out`'s spatial size.
 static Value padForWindows(LoweringCall &c, Value x, RankedTensorType out,
-                           const Window &w, double value) {
+                           const PoolParams &w, double value) {
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> low = {0, 0}, high = {0, 0};
-  for (int i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < w.kernel.size(); ++i) {
     int64_t size = t.getDimSize(2 + i), o = out.getDimSize(2 + i);
-    int64_t needed = (o - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] + 1;
+    int64_t needed =
+        (o - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] + 1;
     low.push_back(w.padding[i]);
     high.push_back(std::max<int64_t>(0, needed - size - w.padding[i]));
   }
   return buildPad(c.rewriter, c.loc, x, low, high, value);
 }
 
-static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c) {
+/// Max or sum over the windows of `padded` into `init` (N, C, out...).
+static Value buildPooling(OpBuilder &b, Location loc, Value padded,
+                          Value init, const PoolParams &w, bool isMax) {
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type et = outType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, w.kernel, et);
+  auto strides = b.getI64VectorAttr(w.stride);
+  auto dilations = b.getI64VectorAttr(w.dilation);
+  SmallVector<Value, 2> ins = {padded, window};
+  switch (w.kernel.size()) {
+  case 1:
+    if (isMax)
+      return linalg::PoolingNcwMaxOp::create(b, loc, TypeRange{outType}, ins,
+                                             ValueRange{init}, strides,
+                                             dilations)
+          .getResult(0);
+    return linalg::PoolingNcwSumOp::create(b, loc, TypeRange{outType}, ins,
+                                           ValueRange{init}, strides,
+                                           dilations)
+        .getResult(0);
+  case 2:
+    if (isMax)
+      return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{outType}, ins,
+                                              ValueRange{init}, strides,
+                                              dilations)
+          .getResult(0);
+    return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{outType}, ins,
+                                            ValueRange{init}, strides,
+                                            dilations)
+        .getResult(0);
+  default:
+    break;
+  }
+  // (n, c, o..., k...): in(n, c, o * stride + k * dilation), window(k).
+  unsigned spatial = w.kernel.size(), dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> in = {d(0), d(1)}, win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    in.push_back(d(2 + i) * w.stride[i] + d(2 + spatial + i) * w.dilation[i]);
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, in, ctx),
+                                 AffineMap::get(dims, 0, win, ctx),
+                                 AffineMap::get(dims, 0, out, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, outType, ins, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value r =
+                   isMax ? arith::MaximumFOp::create(nb, l, a[2], a[0])
+                               .getResult()
+                         : arith::AddFOp::create(nb, l, a[2], a[0]).getResult();
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
+}
+
+static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
+                                                  unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
@@ -90,74 +152,74 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c) {
     return c.fail("return_indices=True is not supported");
   if (!isa<FloatType>(resultType.getElementType()))
     return c.fail("only floating-point inputs are supported");
-  FailureOr<Window> w = windowOf(c, /*hasDilation=*/true);
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
   if (failed(w))
     return failure();
   OpBuilder &b = c.rewriter;
-  RankedTensorType outType = asNchwType(resultType);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
   double ninf = -std::numeric_limits<double>::infinity();
-  Value padded = padForWindows(c, asNchw(c, x), outType, *w, ninf);
-  Value window = tensor::EmptyOp::create(b, c.loc, w->kernel,
-                                         resultType.getElementType());
+  Value padded = padForWindows(c, batched(c, x, spatial), outType, *w, ninf);
   Value init = buildFilled(b, c.loc, outType, ninf);
-  Value out = linalg::PoolingNchwMaxOp::create(
-                  b, c.loc, TypeRange{outType}, ValueRange{padded, window},
-                  ValueRange{init}, b.getI64VectorAttr(w->stride),
-                  b.getI64VectorAttr(w->dilation))
-                  .getResult(0);
+  Value out = buildPooling(b, c.loc, padded, init, *w, /*isMax=*/true);
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
 
-static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c) {
+static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
+                                                  unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
     return c.fail("expected a statically shaped input");
   if (!isa<FloatType>(resultType.getElementType()))
     return c.fail("only floating-point inputs are supported");
-  FailureOr<Window> w = windowOf(c, /*hasDilation=*/false);
-  std::optional<bool> includePad = c.getBool("count_include_pad");
-  std::optional<int64_t> divisor = c.getInt("divisor_override");
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
   if (failed(w))
     return failure();
-  if (!includePad || (!divisor && !c.isNone("divisor_override")))
+  std::optional<bool> includePad = c.getBool("count_include_pad");
+  // avg_pool1d has no divisor_override.
+  bool hasDivisor = c.spec->signature.lookup("divisor_override") &&
+                    !c.isNone("divisor_override");
+  std::optional<int64_t> divisor =
+      hasDivisor ? c.getInt("divisor_override") : std::nullopt;
+  if (!includePad || (hasDivisor && !divisor))
     return c.fail("count_include_pad and divisor_override must be constants");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
-  RankedTensorType outType = asNchwType(resultType);
-  Value in = asNchw(c, x);
-  int64_t h = cast<RankedTensorType>(in.getType()).getDimSize(2),
-          wd = cast<RankedTensorType>(in.getType()).getDimSize(3);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  Value in = batched(c, x, spatial);
+  auto inType = cast<RankedTensorType>(in.getType());
   Value padded = padForWindows(c, in, outType, *w, 0.0);
-  Value window =
-      tensor::EmptyOp::create(b, loc, w->kernel, resultType.getElementType());
   Value init = buildFilled(b, loc, outType, 0.0);
-  Value sum = linalg::PoolingNchwSumOp::create(
-                  b, loc, TypeRange{outType}, ValueRange{padded, window},
-                  ValueRange{init}, b.getI64VectorAttr(w->stride),
-                  b.getI64VectorAttr(w->dilation))
-                  .getResult(0);
-  // PyTorch's divisor per output position.
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  Value sum = buildPooling(b, loc, padded, init, *w, /*isMax=*/false);
+  // PyTorch's divisor per output position, over the spatial dims.
+  ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
+  int64_t positions = 1;
+  for (int64_t s : outSizes)
+    positions *= s;
   std::vector<float> counts;
-  for (int64_t y = 0; y < oh; ++y)
-    for (int64_t xo = 0; xo < ow; ++xo) {
-      counts.push_back(
-          divisor ? *divisor
-                  : avgPoolDivisor({y * w->stride[0] - w->padding[0],
-                                    w->kernel[0], h, w->padding[0]},
-                                   {xo * w->stride[1] - w->padding[1],
-                                    w->kernel[1], wd, w->padding[1]},
-                                   *includePad));
+  for (int64_t flat = 0; flat < positions; ++flat) {
+    SmallVector<PoolWindow, 3> dims(spatial);
+    for (int64_t i = spatial - 1, rest = flat; i >= 0; --i) {
+      int64_t o = rest % outSizes[i];
+      rest /= outSizes[i];
+      dims[i] = {o * w->stride[i] - w->padding[i], w->kernel[i],
+                 inType.getDimSize(2 + i), w->padding[i]};
     }
-  auto countType = RankedTensorType::get({oh, ow}, b.getF32Type());
+    counts.push_back(divisor ? *divisor : avgPoolDivisor(dims, *includePad));
+  }
+  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
   Value countTensor = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
-  AffineMap id = b.getMultiDimIdentityMap(4);
-  AffineMap spatial = AffineMap::get(
-      4, 0, {b.getAffineDimExpr(2), b.getAffineDimExpr(3)}, b.getContext());
+  unsigned rank = outType.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineExpr> spatialDims;
+  for (unsigned i = 2; i < rank; ++i)
+    spatialDims.push_back(b.getAffineDimExpr(i));
+  AffineMap spatialMap = AffineMap::get(rank, 0, spatialDims, b.getContext());
   Value out = buildElementwise(b, loc, outType, {sum, countTensor},
-                               {id, spatial},
+                               {id, spatialMap},
                                [](OpBuilder &nb, Location l, ValueRange a) {
                                  return arith::DivFOp::create(nb, l, a[0], a[1])
                                      .getResult();
@@ -165,22 +227,25 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c) {
   return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
 }
 
-/// The (out, in) f32 matrix averaging adaptive windows along one dimension
-/// (the contraction casts its entries to the input's element type).
+/// The (in, out) f32 matrix averaging adaptive windows along one dimension
+/// (the contraction casts its entries to the input's element type). In
+/// (in, out) layout a 1-D pool is a plain matmul, in(n, c, i) * a(i, o),
+/// the form the CPU pipeline's contraction tiling expects.
 static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
                              int64_t out) {
-  std::vector<float> m(out * in, 0.0f);
+  std::vector<float> m(in * out, 0.0f);
   for (int64_t o = 0; o < out; ++o) {
-    int64_t i0 = (o * in) / out, i1 = ((o + 1) * in + out - 1) / out;
+    auto [i0, i1] = adaptiveWindow(o, in, out);
     for (int64_t i = i0; i < i1; ++i)
-      m[o * in + i] = 1.0f / static_cast<float>(i1 - i0);
+      m[i * out + o] = 1.0f / static_cast<float>(i1 - i0);
   }
-  auto type = RankedTensorType::get({out, in}, b.getF32Type());
+  auto type = RankedTensorType::get({in, out}, b.getF32Type());
   return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(m)));
 }
 
-static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
+static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
+                                                          unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
@@ -189,43 +254,72 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
     return c.fail("only floating-point inputs are supported");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
-  Value in = asNchw(c, x);
-  RankedTensorType outType = asNchwType(resultType);
+  Value in = batched(c, x, spatial);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
   auto inType = cast<RankedTensorType>(in.getType());
-  int64_t h = inType.getDimSize(2), wd = inType.getDimSize(3);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   Type et = resultType.getElementType();
-  Value ah = adaptiveWeights(b, loc, h, oh);
-  Value aw = adaptiveWeights(b, loc, wd, ow);
-  Value init = buildFilled(b, loc, outType, 0.0);
-  // out(n, c, y, x) += in(n, c, i, j) * ah(y, i) * aw(x, j)
+  // out(n, c, o...) += in(n, c, i...) * a_0(i_0, o_0) * ... (one weight
+  // matrix per spatial dim).
+  unsigned dims = 2 + 2 * spatial;
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
   MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0, {d(0), d(1), d(4), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(2), d(4)}, ctx),
-      AffineMap::get(6, 0, {d(3), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<Value> ins = {in};
+  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, outExprs = {d(0), d(1)};
+  SmallVector<AffineMap> maps = {AffineMap()};
+  for (unsigned i = 0; i < spatial; ++i) {
+    ins.push_back(adaptiveWeights(b, loc, inType.getDimSize(2 + i),
+                                  outType.getDimSize(2 + i)));
+    inExprs.push_back(d(2 + spatial + i));
+    outExprs.push_back(d(2 + i));
+    maps.push_back(AffineMap::get(dims, 0, {d(2 + spatial + i), d(2 + i)}, ctx));
+  }
+  maps[0] = AffineMap::get(dims, 0, inExprs, ctx);
+  maps.push_back(AffineMap::get(dims, 0, outExprs, ctx));
   using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {
-      IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::reduction, IteratorType::reduction};
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  Value init = buildFilled(b, loc, outType, 0.0);
   auto generic = linalg::GenericOp::create(
-      b, loc, outType, ValueRange{in, ah, aw}, init, maps, iterators,
+      b, loc, outType, ins, init, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value wy = castScalar(nb, l, a[1], et), wx = castScalar(nb, l, a[2], et);
-        Value p = arith::MulFOp::create(nb, l, a[0], wy);
-        p = arith::MulFOp::create(nb, l, p, wx);
-        linalg::YieldOp::create(nb, l,
-                                arith::AddFOp::create(nb, l, a[3], p).getResult());
+        Value p = a[0];
+        for (unsigned i = 0; i < spatial; ++i)
+          p = arith::MulFOp::create(nb, l, p, castScalar(nb, l, a[1 + i], et));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[1 + spatial], p).getResult());
       });
   return SmallVector<Value>{
       buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
 }
 
 void lowering::populatePoolLowerings(LoweringTable &t) {
-  t["torch.nn.functional.max_pool2d"] = lowerMaxPool;
-  t["torch.nn.functional.avg_pool2d"] = lowerAvgPool;
-  t["torch.nn.functional.adaptive_avg_pool2d"] = lowerAdaptiveAvgPool;
+  t["torch.nn.functional.max_pool1d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 1);
+  };
+  t["torch.nn.functional.max_pool2d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 2);
+  };
+  t["torch.nn.functional.max_pool3d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 3);
+  };
+  t["torch.nn.functional.avg_pool1d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 1);
+  };
+  t["torch.nn.functional.avg_pool2d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 2);
+  };
+  t["torch.nn.functional.avg_pool3d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 3);
+  };
+  t["torch.nn.functional.adaptive_avg_pool1d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 1);
+  };
+  t["torch.nn.functional.adaptive_avg_pool2d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 2);
+  };
+  t["torch.nn.functional.adaptive_avg_pool3d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 3);
+  };
 }
