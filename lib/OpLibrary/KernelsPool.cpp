@@ -45,11 +45,15 @@ std::string PoolParams::complete(unsigned spatial) {
       {"stride", &stride},
       {"padding", &padding},
       {"dilation", &dilation}};
-  for (auto [name, list] : lists)
+  for (auto [name, list] : lists) {
+    // torch repeats a one-element list (MaxPool2d(kernel_size=(3,))).
+    if (list->size() == 1)
+      list->assign(spatial, list->front());
     if (list->size() != spatial)
       return (Twine(name) + " must be a single int or a tuple of " +
               count[spatial] + ", got " + Twine(list->size()) + " values")
           .str();
+  }
   for (unsigned i = 0; i < spatial; ++i) {
     if (kernel[i] <= 0)
       return "kernel size should be greater than zero, but got " +

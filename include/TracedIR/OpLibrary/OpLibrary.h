@@ -240,8 +240,9 @@ struct PoolParams {
   llvm::SmallVector<int64_t> kernel, stride, padding, dilation;
   bool ceilMode = false;
 
-  /// Defaults stride to the kernel and dilation to 1, then checks the list
-  /// lengths against `spatial` and the values. Returns an error message,
+  /// Defaults stride to the kernel and dilation to 1, repeats one-element
+  /// lists as torch does, then checks the list lengths against `spatial`
+  /// and the values. Returns an error message,
   /// empty when the window is valid.
   std::string complete(unsigned spatial);
   /// The output size along spatial dim `i` for an input of `size` (dynamic
