@@ -81,12 +81,13 @@ static Value padForWindows(LoweringCall &c, Value x, RankedTensorType out,
   return buildPad(c.rewriter, c.loc, x, low, high, value);
 }
 
-/// Max or sum over the windows of `padded` into `init` (N, C, out...).
+/// Max or sum over the windows of `padded` into `init` (N, C, out...);
+/// `window` is an empty tensor of the kernel's shape, which gives the
+/// window loops their bounds.
 static Value buildPooling(OpBuilder &b, Location loc, Value padded,
-                          Value init, const PoolParams &w, bool isMax) {
+                          Value window, Value init, const PoolParams &w,
+                          bool isMax) {
   auto outType = cast<RankedTensorType>(init.getType());
-  Type et = outType.getElementType();
-  Value window = tensor::EmptyOp::create(b, loc, w.kernel, et);
   auto strides = b.getI64VectorAttr(w.stride);
   auto dilations = b.getI64VectorAttr(w.dilation);
   SmallVector<Value, 2> ins = {padded, window};
@@ -161,8 +162,10 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
     return c.fail("an empty output is not supported");
   double ninf = -std::numeric_limits<double>::infinity();
   Value padded = padForWindows(c, batched(c, x, spatial), outType, *w, ninf);
+  Value window = tensor::EmptyOp::create(b, c.loc, w->kernel,
+                                         resultType.getElementType());
   Value init = buildFilled(b, c.loc, outType, ninf);
-  Value out = buildPooling(b, c.loc, padded, init, *w, /*isMax=*/true);
+  Value out = buildPooling(b, c.loc, padded, window, init, *w, /*isMax=*/true);
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
 
@@ -191,8 +194,10 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
   Value in = batched(c, x, spatial);
   auto inType = cast<RankedTensorType>(in.getType());
   Value padded = padForWindows(c, in, outType, *w, 0.0);
+  Value window =
+      tensor::EmptyOp::create(b, loc, w->kernel, resultType.getElementType());
   Value init = buildFilled(b, loc, outType, 0.0);
-  Value sum = buildPooling(b, loc, padded, init, *w, /*isMax=*/false);
+  Value sum = buildPooling(b, loc, padded, window, init, *w, /*isMax=*/false);
   // PyTorch's divisor per output position, over the spatial dims.
   ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
   int64_t positions = 1;
