@@ -28,7 +28,8 @@ KNOWN_FAILURES = {
     **{(f"torch.nn.functional.{op}", "cpu"): (
         r"^(bf16|f16|int64)$", "pooling lowerings take f32 and f64 only")
        for op in ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-                  "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d"]},
+                  "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d",
+                  "adaptive_max_pool1d"]},
 }
 
 RESULTS = {}

@@ -299,6 +299,90 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
       buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
 }
 
+/// Adaptive max pooling: windows of varying size and start, so one generic
+/// over (n, c, o..., k...) with k up to the largest window, reading the
+/// input with tensor.extract at min(start(o) + k, end(o) - 1) (a repeated
+/// element does not change a max; maximumf propagates NaN as torch does).
+static FailureOr<SmallVector<Value>> lowerAdaptiveMaxPool(LoweringCall &c,
+                                                          unsigned spatial) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input");
+  if (!resultType || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  if (c.getBool("return_indices") != false)
+    return c.fail("return_indices=True is not supported");
+  if (!isa<FloatType>(resultType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value in = batched(c, x, spatial);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
+  auto inType = cast<RankedTensorType>(in.getType());
+  SmallVector<int64_t> inSizes, outSizes, largest;
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t size = inType.getDimSize(2 + i), out = outType.getDimSize(2 + i);
+    int64_t k = 1;
+    for (int64_t o = 0; o < out; ++o) {
+      auto [start, end] = adaptiveWindow(o, size, out);
+      k = std::max(k, end - start);
+    }
+    inSizes.push_back(size);
+    outSizes.push_back(out);
+    largest.push_back(k);
+  }
+  Type et = resultType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, largest, et);
+  Value init =
+      buildFilled(b, loc, outType, -std::numeric_limits<double>::infinity());
+  unsigned dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, win, ctx),
+                                 AffineMap::get(dims, 0, out, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, outType, ValueRange{window}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto constant = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(nb, l, v).getResult();
+        };
+        SmallVector<Value> indices = {linalg::IndexOp::create(nb, l, 0),
+                                      linalg::IndexOp::create(nb, l, 1)};
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value o = linalg::IndexOp::create(nb, l, 2 + i);
+          Value k = linalg::IndexOp::create(nb, l, 2 + spatial + i);
+          Value size = constant(inSizes[i]), count = constant(outSizes[i]);
+          // start = o * in / out, end = ((o + 1) * in + out - 1) / out.
+          Value start = arith::DivUIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, o, size), count);
+          Value next = arith::AddIOp::create(nb, l, o, constant(1));
+          Value end = arith::DivUIOp::create(
+              nb, l,
+              arith::AddIOp::create(nb, l,
+                                    arith::MulIOp::create(nb, l, next, size),
+                                    constant(outSizes[i] - 1)),
+              count);
+          Value last = arith::SubIOp::create(nb, l, end, constant(1));
+          indices.push_back(arith::MinUIOp::create(
+              nb, l, arith::AddIOp::create(nb, l, start, k), last));
+        }
+        Value v = tensor::ExtractOp::create(nb, l, in, indices);
+        linalg::YieldOp::create(
+            nb, l, arith::MaximumFOp::create(nb, l, a[1], v).getResult());
+      });
+  return SmallVector<Value>{
+      buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
+}
+
 void lowering::populatePoolLowerings(LoweringTable &t) {
   t["torch.nn.functional.max_pool1d"] = [](LoweringCall &c) {
     return lowerMaxPool(c, 1);
@@ -326,5 +410,14 @@ void lowering::populatePoolLowerings(LoweringTable &t) {
   };
   t["torch.nn.functional.adaptive_avg_pool3d"] = [](LoweringCall &c) {
     return lowerAdaptiveAvgPool(c, 3);
+  };
+  t["torch.nn.functional.adaptive_max_pool1d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 1);
+  };
+  t["torch.nn.functional.adaptive_max_pool2d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 2);
+  };
+  t["torch.nn.functional.adaptive_max_pool3d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 3);
   };
 }

@@ -204,3 +204,26 @@ traced.module root @M class "m.M" {
     output %y : tensor<1x2x2xf32>
   }
 }
+
+// -----
+
+// adaptive_max_pool2d: windows of varying start and size (5 -> 3 rows:
+// [0, 2), [1, 4), [3, 5)), so a generic over (n, c, oh, ow, kh, kw) up to
+// the largest window, extracting the input at min(start + k, end - 1).
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x5x4xf32>) -> tensor<1x2x3x4xf32>
+// CHECK: %[[WIN:.+]] = tensor.empty() : tensor<3x1xf32>
+// CHECK: %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x3x4xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: ins(%[[WIN]] : tensor<3x1xf32>) outs(%[[ACC]] : tensor<1x2x3x4xf32>)
+// CHECK: arith.divui
+// CHECK: arith.minui
+// CHECK: %[[V:.+]] = tensor.extract %[[X]]
+// CHECK: arith.maximumf %{{.+}}, %[[V]] : f32
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x5x4xf32>) -> tensor<1x2x3x4xf32> {
+    %y = call_function "torch.nn.functional.adaptive_max_pool2d"(input=%x, output_size=[3, None]) : (tensor<1x2x5x4xf32>) -> tensor<1x2x3x4xf32>
+    output %y : tensor<1x2x3x4xf32>
+  }
+}
