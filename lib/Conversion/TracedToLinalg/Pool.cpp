@@ -24,7 +24,11 @@ static FailureOr<PoolParams> windowOf(LoweringCall &c, unsigned spatial,
                                       bool hasDilation) {
   PoolParams w;
   auto k = c.getInts("kernel_size", spatial);
-  auto p = c.getInts("padding", spatial);
+  // lp_pool has no padding.
+  auto p = c.spec->signature.lookup("padding")
+               ? c.getInts("padding", spatial)
+               : std::optional<SmallVector<int64_t>>(
+                     SmallVector<int64_t>(spatial, 0));
   std::optional<bool> ceil = c.getBool("ceil_mode");
   if (!k || !p || !ceil)
     return c.fail("kernel_size, padding and ceil_mode must be constants");
@@ -169,6 +173,54 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
 
+/// Average pooling of `in` (N, C, spatial...) into `outType`: a sum over
+/// the zero-padded windows divided by PyTorch's per-window count (or the
+/// override), computed at compile time.
+static Value buildAvgPool(LoweringCall &c, Value in, RankedTensorType outType,
+                          const PoolParams &w, bool includePad,
+                          std::optional<int64_t> divisor) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  unsigned spatial = w.kernel.size();
+  auto inType = cast<RankedTensorType>(in.getType());
+  Value padded = padForWindows(c, in, outType, w, 0.0);
+  Value window =
+      tensor::EmptyOp::create(b, loc, w.kernel, outType.getElementType());
+  Value init = buildFilled(b, loc, outType, 0.0);
+  Value sum = buildPooling(b, loc, padded, window, init, w, /*isMax=*/false);
+  // PyTorch's divisor per output position, over the spatial dims.
+  ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
+  int64_t positions = 1;
+  for (int64_t s : outSizes)
+    positions *= s;
+  std::vector<float> counts;
+  for (int64_t flat = 0; flat < positions; ++flat) {
+    SmallVector<PoolWindow, 3> dims(spatial);
+    for (int64_t i = spatial - 1, rest = flat; i >= 0; --i) {
+      int64_t o = rest % outSizes[i];
+      rest /= outSizes[i];
+      dims[i] = {o * w.stride[i] - w.padding[i], w.kernel[i],
+                 inType.getDimSize(2 + i), w.padding[i]};
+    }
+    counts.push_back(divisor ? *divisor : avgPoolDivisor(dims, includePad));
+  }
+  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
+  Value countTensor = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
+  unsigned rank = outType.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineExpr> spatialDims;
+  for (unsigned i = 2; i < rank; ++i)
+    spatialDims.push_back(b.getAffineDimExpr(i));
+  AffineMap spatialMap = AffineMap::get(rank, 0, spatialDims, b.getContext());
+  return buildElementwise(b, loc, outType, {sum, countTensor},
+                          {id, spatialMap},
+                          [](OpBuilder &nb, Location l, ValueRange a) {
+                            return arith::DivFOp::create(nb, l, a[0], a[1])
+                                .getResult();
+                          });
+}
+
 static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
                                                   unsigned spatial) {
   RankedTensorType resultType = c.resultType();
@@ -188,48 +240,11 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
       hasDivisor ? c.getInt("divisor_override") : std::nullopt;
   if (!includePad || (hasDivisor && !divisor))
     return c.fail("count_include_pad and divisor_override must be constants");
-  OpBuilder &b = c.rewriter;
-  Location loc = c.loc;
   RankedTensorType outType = batchedType(resultType, spatial);
-  Value in = batched(c, x, spatial);
-  auto inType = cast<RankedTensorType>(in.getType());
-  Value padded = padForWindows(c, in, outType, *w, 0.0);
-  Value window =
-      tensor::EmptyOp::create(b, loc, w->kernel, resultType.getElementType());
-  Value init = buildFilled(b, loc, outType, 0.0);
-  Value sum = buildPooling(b, loc, padded, window, init, *w, /*isMax=*/false);
-  // PyTorch's divisor per output position, over the spatial dims.
-  ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
-  int64_t positions = 1;
-  for (int64_t s : outSizes)
-    positions *= s;
-  std::vector<float> counts;
-  for (int64_t flat = 0; flat < positions; ++flat) {
-    SmallVector<PoolWindow, 3> dims(spatial);
-    for (int64_t i = spatial - 1, rest = flat; i >= 0; --i) {
-      int64_t o = rest % outSizes[i];
-      rest /= outSizes[i];
-      dims[i] = {o * w->stride[i] - w->padding[i], w->kernel[i],
-                 inType.getDimSize(2 + i), w->padding[i]};
-    }
-    counts.push_back(divisor ? *divisor : avgPoolDivisor(dims, *includePad));
-  }
-  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
-  Value countTensor = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
-  unsigned rank = outType.getRank();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  SmallVector<AffineExpr> spatialDims;
-  for (unsigned i = 2; i < rank; ++i)
-    spatialDims.push_back(b.getAffineDimExpr(i));
-  AffineMap spatialMap = AffineMap::get(rank, 0, spatialDims, b.getContext());
-  Value out = buildElementwise(b, loc, outType, {sum, countTensor},
-                               {id, spatialMap},
-                               [](OpBuilder &nb, Location l, ValueRange a) {
-                                 return arith::DivFOp::create(nb, l, a[0], a[1])
-                                     .getResult();
-                               });
-  return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
+  Value out = buildAvgPool(c, batched(c, x, spatial), outType, *w,
+                           *includePad, divisor);
+  return SmallVector<Value>{
+      buildReshape(c.rewriter, c.loc, out, resultType.getShape())};
 }
 
 /// The (in, out) f32 matrix averaging adaptive windows along one dimension
@@ -383,6 +398,50 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveMaxPool(LoweringCall &c,
       buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
 }
 
+/// lp_pool as torch composes it: avg_pool(x ** p) (no padding, the count
+/// clipped to the input with ceil_mode), times the kernel's size, then
+/// ** (1 / p); sign(a) * relu(|a|) in between is a itself.
+static FailureOr<SmallVector<Value>> lowerLpPool(LoweringCall &c,
+                                                 unsigned spatial) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input");
+  if (!resultType || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  auto inType = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(inType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  std::optional<double> p = c.getFloat("norm_type");
+  if (!p)
+    return c.fail("norm_type must be a constant");
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
+  if (failed(w))
+    return failure();
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = inType.getElementType();
+  double exponent = *p;
+  Value powered = buildElementwise(
+      b, loc, inType, {x}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value e = scalarConstant(nb, l, et, exponent);
+        return math::PowFOp::create(nb, l, a[0], e).getResult();
+      });
+  RankedTensorType outType = batchedType(resultType, spatial);
+  Value avg = buildAvgPool(c, batched(c, powered, spatial), outType, *w,
+                           /*includePad=*/true, std::nullopt);
+  int64_t windowSize = 1;
+  for (int64_t k : w->kernel)
+    windowSize *= k;
+  Value out = buildElementwise(
+      b, loc, outType, {avg}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value scaled = arith::MulFOp::create(
+            nb, l, a[0], scalarConstant(nb, l, et, double(windowSize)));
+        return math::PowFOp::create(nb, l, scaled,
+                                    scalarConstant(nb, l, et, 1.0 / exponent))
+            .getResult();
+      });
+  return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
+}
+
 void lowering::populatePoolLowerings(LoweringTable &t) {
   t["torch.nn.functional.max_pool1d"] = [](LoweringCall &c) {
     return lowerMaxPool(c, 1);
@@ -419,5 +478,11 @@ void lowering::populatePoolLowerings(LoweringTable &t) {
   };
   t["torch.nn.functional.adaptive_max_pool3d"] = [](LoweringCall &c) {
     return lowerAdaptiveMaxPool(c, 3);
+  };
+  t["torch.nn.functional.lp_pool1d"] = [](LoweringCall &c) {
+    return lowerLpPool(c, 1);
+  };
+  t["torch.nn.functional.lp_pool2d"] = [](LoweringCall &c) {
+    return lowerLpPool(c, 2);
   };
 }

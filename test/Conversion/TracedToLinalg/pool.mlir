@@ -227,3 +227,25 @@ traced.module root @M class "m.M" {
     output %y : tensor<1x2x3x4xf32>
   }
 }
+
+// -----
+
+// lp_pool1d as torch composes it: x ** p, the windows' average (ceil_mode's
+// partial last window divides by its clipped size, 1), times the kernel
+// size, ** (1 / p).
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x7xf32>) -> tensor<1x2x3xf32>
+// CHECK: math.powf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[SUM:.+]] = linalg.pooling_ncw_sum
+// CHECK: arith.constant dense<[3.000000e+00, 3.000000e+00, 1.000000e+00]> : tensor<3xf32>
+// CHECK: arith.divf
+// CHECK: %[[K:.+]] = arith.constant 3.000000e+00 : f32
+// CHECK: %[[S:.+]] = arith.mulf %{{.+}}, %[[K]] : f32
+// CHECK: %[[R:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: math.powf %[[S]], %[[R]] : f32
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x7xf32>) -> tensor<1x2x3xf32> {
+    %y = call_function "torch.nn.functional.lp_pool1d"(input=%x, norm_type=2.0, kernel_size=3, ceil_mode=True) : (tensor<1x2x7xf32>) -> tensor<1x2x3xf32>
+    output %y : tensor<1x2x3xf32>
+  }
+}
