@@ -30,7 +30,8 @@ KNOWN_FAILURES = {
         "pooling lowerings take f32 and f64 inputs only")
        for op in ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
                   "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d",
-                  "adaptive_max_pool1d", "lp_pool1d", "lp_pool2d"]},
+                  "adaptive_max_pool1d", "lp_pool1d", "lp_pool2d",
+                  "max_pool2d_with_indices"]},
 }
 
 RESULTS = {}

@@ -95,6 +95,11 @@ using LoweringTable = llvm::StringMap<LowerFn>;
 /// The attention output (element 0 of multi_head_attention_forward's
 /// result) for the bound call `mha`.
 FailureOr<Value> lowerAttentionOutput(LoweringCall &mha);
+/// Whether `target` is a max pooling call whose result may be a (values,
+/// indices) tuple, and element `index` of that tuple, of type `type`.
+bool isMaxPoolWithIndices(StringRef target);
+FailureOr<Value> lowerMaxPoolElement(LoweringCall &c, int64_t index,
+                                     RankedTensorType type);
 
 void populateElementwiseLowerings(LoweringTable &table);
 void populateMatmulLowerings(LoweringTable &table);

@@ -442,6 +442,219 @@ static FailureOr<SmallVector<Value>> lowerLpPool(LoweringCall &c,
   return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
 }
 
+//===----------------------------------------------------------------------===//
+// Max pooling with indices (element 0 or 1 of a tuple-producing call, read
+// by operator.getitem)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The input position of output `o` at window offset `k` along spatial dim
+/// `i`, and whether it lies inside the input (null: always).
+using PositionFn = llvm::function_ref<std::pair<Value, Value>(
+    OpBuilder &, Location, unsigned i, Value o, Value k)>;
+} // namespace
+
+/// Max pooling of `in` (N, C, spatial...) into (values, int64 indices) of
+/// `outType`'s shape, as torch computes them: the first position inside
+/// the input starts the window, a larger value or a NaN replaces it (the
+/// last NaN wins), and the index is flattened over the spatial input. One
+/// generic over (n, c, o..., k...) extracts the input at `position`.
+static std::pair<Value, Value>
+buildMaxWithIndices(OpBuilder &b, Location loc, Value in,
+                    RankedTensorType outType, ArrayRef<int64_t> windowShape,
+                    PositionFn position) {
+  auto inType = cast<RankedTensorType>(in.getType());
+  unsigned spatial = windowShape.size();
+  Type et = outType.getElementType();
+  auto indexType = RankedTensorType::get(outType.getShape(), b.getI64Type());
+  Value window = tensor::EmptyOp::create(b, loc, windowShape, et);
+  Value values =
+      buildFilled(b, loc, outType, -std::numeric_limits<double>::infinity());
+  Value indices = buildFilled(b, loc, indexType, -1.0);
+  unsigned dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  AffineMap outMap = AffineMap::get(dims, 0, out, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, win, ctx), outMap,
+                                 outMap};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{outType, indexType}, ValueRange{window},
+      ValueRange{values, indices}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+        Value valid =
+            arith::ConstantOp::create(nb, l, nb.getBoolAttr(true)).getResult();
+        Value flat = zero;
+        SmallVector<Value> at = {linalg::IndexOp::create(nb, l, 0),
+                                 linalg::IndexOp::create(nb, l, 1)};
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value o = linalg::IndexOp::create(nb, l, 2 + i);
+          Value k = linalg::IndexOp::create(nb, l, 2 + spatial + i);
+          auto [pos, inside] = position(nb, l, i, o, k);
+          if (inside) {
+            valid = arith::AndIOp::create(nb, l, valid, inside);
+            // Positions outside the input are never read.
+            pos = arith::SelectOp::create(nb, l, inside, pos, zero);
+          }
+          at.push_back(pos);
+          Value size =
+              arith::ConstantIndexOp::create(nb, l, inType.getDimSize(2 + i));
+          flat = arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, flat, size), pos);
+        }
+        Value v = tensor::ExtractOp::create(nb, l, in, at);
+        Value best = a[1], bestIndex = a[2];
+        Value none = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(-1));
+        Value first = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            bestIndex, none);
+        Value greater =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, best);
+        Value nan =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, v, v);
+        Value take = arith::AndIOp::create(
+            nb, l, valid,
+            arith::OrIOp::create(nb, l, first,
+                                 arith::OrIOp::create(nb, l, greater, nan)));
+        Value index =
+            arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, take, v, best),
+                       arith::SelectOp::create(nb, l, take, index, bestIndex)});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
+namespace {
+struct MaxPoolTarget {
+  const char *name;
+  unsigned spatial;
+  bool adaptive;
+};
+const MaxPoolTarget kMaxPoolTargets[] = {
+    {"torch.nn.functional.max_pool1d", 1, false},
+    {"torch.nn.functional.max_pool2d", 2, false},
+    {"torch.nn.functional.max_pool3d", 3, false},
+    {"torch.nn.functional.max_pool1d_with_indices", 1, false},
+    {"torch.nn.functional.max_pool2d_with_indices", 2, false},
+    {"torch.nn.functional.max_pool3d_with_indices", 3, false},
+    {"torch.nn.functional.adaptive_max_pool1d", 1, true},
+    {"torch.nn.functional.adaptive_max_pool2d", 2, true},
+    {"torch.nn.functional.adaptive_max_pool3d", 3, true},
+    {"torch.nn.functional.adaptive_max_pool1d_with_indices", 1, true},
+    {"torch.nn.functional.adaptive_max_pool2d_with_indices", 2, true},
+    {"torch.nn.functional.adaptive_max_pool3d_with_indices", 3, true},
+};
+} // namespace
+
+bool lowering::isMaxPoolWithIndices(StringRef target) {
+  return llvm::any_of(kMaxPoolTargets, [&](const MaxPoolTarget &t) {
+    return target == t.name;
+  });
+}
+
+FailureOr<Value> lowering::lowerMaxPoolElement(LoweringCall &c, int64_t index,
+                                               RankedTensorType type) {
+  const MaxPoolTarget *target = llvm::find_if(
+      kMaxPoolTargets,
+      [&](const MaxPoolTarget &t) { return c.target() == t.name; });
+  if (target == std::end(kMaxPoolTargets))
+    return c.fail("not a max pooling call");
+  unsigned spatial = target->spatial;
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  auto inType = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(inType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  if (index < 0)
+    index += 2;
+  if (index != 0 && index != 1)
+    return c.fail("index out of range of the (values, indices) tuple");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value in = batched(c, x, spatial);
+  auto batchedIn = cast<RankedTensorType>(in.getType());
+  RankedTensorType outType = batchedType(
+      RankedTensorType::get(type.getShape(), inType.getElementType()), spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
+  std::pair<Value, Value> pooled;
+  auto constant = [](OpBuilder &nb, Location l, int64_t v) {
+    return arith::ConstantIndexOp::create(nb, l, v).getResult();
+  };
+  if (target->adaptive) {
+    SmallVector<int64_t> largest;
+    for (unsigned i = 0; i < spatial; ++i) {
+      int64_t size = batchedIn.getDimSize(2 + i),
+              out = outType.getDimSize(2 + i), k = 1;
+      for (int64_t o = 0; o < out; ++o) {
+        auto [start, end] = adaptiveWindow(o, size, out);
+        k = std::max(k, end - start);
+      }
+      largest.push_back(k);
+    }
+    // min(start + k, end - 1): a repeated position does not change the max
+    // or (it never wins a strict comparison) the index.
+    pooled = buildMaxWithIndices(
+        b, loc, in, outType, largest,
+        [&](OpBuilder &nb, Location l, unsigned i, Value o, Value k) {
+          int64_t size = batchedIn.getDimSize(2 + i),
+                  out = outType.getDimSize(2 + i);
+          Value start = arith::DivUIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, o, constant(nb, l, size)),
+              constant(nb, l, out));
+          Value next = arith::AddIOp::create(nb, l, o, constant(nb, l, 1));
+          Value end = arith::DivUIOp::create(
+              nb, l,
+              arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, next, constant(nb, l, size)),
+                  constant(nb, l, out - 1)),
+              constant(nb, l, out));
+          Value last = arith::SubIOp::create(nb, l, end, constant(nb, l, 1));
+          Value pos = arith::MinUIOp::create(
+              nb, l, arith::AddIOp::create(nb, l, start, k), last);
+          return std::pair<Value, Value>{pos, Value()};
+        });
+  } else {
+    FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
+    if (failed(w))
+      return failure();
+    // o * stride - padding + k * dilation, inside [0, size).
+    pooled = buildMaxWithIndices(
+        b, loc, in, outType, w->kernel,
+        [&](OpBuilder &nb, Location l, unsigned i, Value o, Value k) {
+          Value pos = arith::AddIOp::create(
+              nb, l,
+              arith::SubIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, o,
+                                        constant(nb, l, w->stride[i])),
+                  constant(nb, l, w->padding[i])),
+              arith::MulIOp::create(nb, l, k,
+                                    constant(nb, l, w->dilation[i])));
+          Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                            pos, constant(nb, l, 0));
+          Value high = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, pos,
+              constant(nb, l, batchedIn.getDimSize(2 + i)));
+          return std::pair<Value, Value>{
+              pos, arith::AndIOp::create(nb, l, low, high).getResult()};
+        });
+  }
+  Value result = index == 0 ? pooled.first : pooled.second;
+  return buildReshape(b, loc, result, type.getShape());
+}
+
 void lowering::populatePoolLowerings(LoweringTable &t) {
   t["torch.nn.functional.max_pool1d"] = [](LoweringCall &c) {
     return lowerMaxPool(c, 1);
@@ -479,6 +692,17 @@ void lowering::populatePoolLowerings(LoweringTable &t) {
   t["torch.nn.functional.adaptive_max_pool3d"] = [](LoweringCall &c) {
     return lowerAdaptiveMaxPool(c, 3);
   };
+  // Lowered where operator.getitem reads element 0 or 1.
+  for (const char *name : {"torch.nn.functional.max_pool1d_with_indices",
+                           "torch.nn.functional.max_pool2d_with_indices",
+                           "torch.nn.functional.max_pool3d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool1d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool2d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool3d_with_indices"})
+    t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+      return c.fail("only the indexed values or indices (result[0] or "
+                    "result[1]) can be compiled");
+    };
   t["torch.nn.functional.lp_pool1d"] = [](LoweringCall &c) {
     return lowerLpPool(c, 1);
   };

@@ -249,3 +249,32 @@ traced.module root @M class "m.M" {
     output %y : tensor<1x2x3xf32>
   }
 }
+
+// -----
+
+// return_indices: operator.getitem lowers element 1 of the (values,
+// indices) tuple as one generic with two accumulators, reading the input
+// with tensor.extract at o * stride - padding + k * dilation where that lies
+// inside it (no padding), keeping torch's first-position / larger / NaN
+// rule and the position flattened over the spatial input.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xi64>
+// CHECK-DAG: %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
+// CHECK-DAG: %[[VALS:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x1x3x3xf32>)
+// CHECK-DAG: %[[IDX:.+]] = linalg.fill ins(%{{.+}} : i64) outs(%{{.+}} : tensor<1x1x3x3xi64>)
+// CHECK: %[[R:.+]]:2 = linalg.generic
+// CHECK-SAME: ins(%[[WIN]] : tensor<3x3xf32>) outs(%[[VALS]], %[[IDX]] : tensor<1x1x3x3xf32>, tensor<1x1x3x3xi64>)
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: tensor.extract %[[X]]
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf uno
+// CHECK: linalg.yield
+// CHECK: return %[[R]]#1 : tensor<1x1x3x3xi64>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xi64> {
+    %p = call_function "torch.nn.functional.max_pool2d_with_indices"(input=%x, kernel_size=3, stride=2, padding=1) : (tensor<1x1x5x5xf32>) -> tuple<tensor<1x1x3x3xf32>, tensor<1x1x3x3xi64>>
+    %i = call_function "operator.getitem"(%p, 1) : (tuple<tensor<1x1x3x3xf32>, tensor<1x1x3x3xi64>>) -> tensor<1x1x3x3xi64>
+    output %i : tensor<1x1x3x3xi64>
+  }
+}
