@@ -1,4 +1,4 @@
-//===- Pool.cpp - max, average and adaptive average pooling ---------------===//
+//===- Pool.cpp - max, average, adaptive and lp pooling -------------------===//
 //
 // Max and average pooling over 1-3 spatial dims pad explicitly (with -inf or
 // 0, far enough for ceil_mode) and pool with `linalg.pooling_ncw_*` (1-D),
@@ -6,9 +6,12 @@
 // pooling op, a `linalg.generic` of the same form (3-D). The average divides
 // by PyTorch's per-window count, computed at compile time. Adaptive average
 // pooling is separable: one contraction with a constant weight matrix per
-// spatial dim, exact for any input and output size. The window parameters
-// are decoded and checked by the op library's PoolParams, as the result
-// rule and the interpreter do.
+// spatial dim (elements outside a window skipped, not weighted by 0, so a
+// NaN stays in its windows), exact for any input and output size. Adaptive
+// max pooling and max pooling with indices read the input with
+// tensor.extract inside one generic over the (largest) window; lp_pool is
+// pow, average pooling, pow. The window parameters are decoded and checked
+// by the op library's PoolParams, as the result rule and the interpreter do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,11 +307,23 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
   auto generic = linalg::GenericOp::create(
       b, loc, outType, ins, init, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange a) {
+        // Elements outside the window (a zero weight) are skipped, not
+        // multiplied by 0: a NaN or infinity there must not reach it.
         Value p = a[0];
-        for (unsigned i = 0; i < spatial; ++i)
-          p = arith::MulFOp::create(nb, l, p, castScalar(nb, l, a[1 + i], et));
+        Value outside =
+            arith::ConstantOp::create(nb, l, nb.getBoolAttr(false)).getResult();
+        Value zero = scalarConstant(nb, l, et, 0.0);
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value w = castScalar(nb, l, a[1 + i], et);
+          outside = arith::OrIOp::create(
+              nb, l, outside,
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, w, zero));
+          p = arith::MulFOp::create(nb, l, p, w);
+        }
+        Value acc = a[1 + spatial];
+        Value sum = arith::AddFOp::create(nb, l, acc, p);
         linalg::YieldOp::create(
-            nb, l, arith::AddFOp::create(nb, l, a[1 + spatial], p).getResult());
+            nb, l, arith::SelectOp::create(nb, l, outside, acc, sum).getResult());
       });
   return SmallVector<Value>{
       buildReshape(b, loc, generic.getResult(0), resultType.getShape())};

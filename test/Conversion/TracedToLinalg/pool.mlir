@@ -101,7 +101,8 @@ traced.module root @M class "m.M" {
 
 // adaptive_avg_pool2d: one contraction with two constant averaging
 // matrices, (H, OH) and (W, OW); 3 -> 2 rows gives the overlapping windows
-// [0, 2) and [1, 3).
+// [0, 2) and [1, 3). An element outside a window (a zero weight) keeps the
+// accumulator, so a NaN or infinity elsewhere does not reach it.
 // CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
 // CHECK-DAG: #[[AH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d2)>
 // CHECK-DAG: #[[AW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d3)>
@@ -115,10 +116,14 @@ traced.module root @M class "m.M" {
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
 // CHECK-SAME: ins(%[[X]], %[[WH]], %[[WW]] : tensor<1x2x3x4xf32>, tensor<3x2xf32>, tensor<4x1xf32>) outs(%[[ACC]] : tensor<1x2x2x1xf32>)
 // CHECK: ^bb0(%[[V:[a-zA-Z0-9_]+]]: f32, %[[A:[a-zA-Z0-9_]+]]: f32, %[[B:[a-zA-Z0-9_]+]]: f32, %[[O:[a-zA-Z0-9_]+]]: f32):
+// CHECK: %[[ZA:.+]] = arith.cmpf oeq, %[[A]], %{{.+}} : f32
 // CHECK: %[[P0:.+]] = arith.mulf %[[V]], %[[A]] : f32
+// CHECK: %[[ZB:.+]] = arith.cmpf oeq, %[[B]], %{{.+}} : f32
+// CHECK: %[[OUTSIDE:.+]] = arith.ori %{{.+}}, %[[ZB]] : i1
 // CHECK: %[[P1:.+]] = arith.mulf %[[P0]], %[[B]] : f32
 // CHECK: %[[S:.+]] = arith.addf %[[O]], %[[P1]] : f32
-// CHECK: linalg.yield %[[S]] : f32
+// CHECK: %[[R:.+]] = arith.select %[[OUTSIDE]], %[[O]], %[[S]] : f32
+// CHECK: linalg.yield %[[R]] : f32
 // CHECK: return %[[Y]] : tensor<1x2x2x1xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x3x4xf32>) -> tensor<1x2x2x1xf32> {
