@@ -83,7 +83,8 @@ private:
 
 /// Refuses, naming the target and the element type, a call whose tensors'
 /// element types its lowering does not handle: elementwise, shape, sum and
-/// mean lowerings take every element type, the others f32 and f64 only.
+/// mean lowerings take every element type, average pooling also int64, the
+/// others f32 and f64 only.
 /// (The conversion pattern checks every call; `operator.getitem` checks the
 /// call whose element it lowers.)
 LogicalResult checkElementTypes(LoweringCall &c);

@@ -144,7 +144,9 @@ static Value buildPooling(OpBuilder &b, Location loc, Value padded,
                Value r =
                    isMax ? arith::MaximumFOp::create(nb, l, a[2], a[0])
                                .getResult()
-                         : arith::AddFOp::create(nb, l, a[2], a[0]).getResult();
+                   : isa<FloatType>(a[0].getType())
+                       ? arith::AddFOp::create(nb, l, a[2], a[0]).getResult()
+                       : arith::AddIOp::create(nb, l, a[2], a[0]).getResult();
                linalg::YieldOp::create(nb, l, r);
              })
       .getResult(0);
@@ -207,15 +209,29 @@ static Value buildAvgPool(LoweringCall &c, Value in, RankedTensorType outType,
     }
     counts.push_back(divisor ? *divisor : avgPoolDivisor(dims, includePad));
   }
-  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
-  Value countTensor = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
   unsigned rank = outType.getRank();
   AffineMap id = b.getMultiDimIdentityMap(rank);
   SmallVector<AffineExpr> spatialDims;
   for (unsigned i = 2; i < rank; ++i)
     spatialDims.push_back(b.getAffineDimExpr(i));
   AffineMap spatialMap = AffineMap::get(rank, 0, spatialDims, b.getContext());
+  if (!isa<FloatType>(outType.getElementType())) {
+    // int64: torch divides the integer sum, truncating toward zero.
+    std::vector<int64_t> intCounts(counts.begin(), counts.end());
+    auto countType = RankedTensorType::get(outSizes, b.getI64Type());
+    Value countTensor = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(countType, ArrayRef<int64_t>(intCounts)));
+    return buildElementwise(b, loc, outType, {sum, countTensor},
+                            {id, spatialMap},
+                            [](OpBuilder &nb, Location l, ValueRange a) {
+                              return arith::DivSIOp::create(nb, l, a[0], a[1])
+                                  .getResult();
+                            });
+  }
+  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
+  Value countTensor = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
   return buildElementwise(b, loc, outType, {sum, countTensor},
                           {id, spatialMap},
                           [](OpBuilder &nb, Location l, ValueRange a) {
@@ -230,8 +246,9 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
     return c.fail("expected a statically shaped input");
-  if (!isa<FloatType>(resultType.getElementType()))
-    return c.fail("only floating-point inputs are supported");
+  Type et = resultType.getElementType();
+  if (!isa<FloatType>(et) && !et.isSignlessInteger(64))
+    return c.fail("only floating-point and int64 inputs are supported");
   FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
   if (failed(w))
     return failure();

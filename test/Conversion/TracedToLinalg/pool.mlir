@@ -283,3 +283,22 @@ traced.module root @M class "m.M" {
     output %i : tensor<1x1x3x3xi64>
   }
 }
+
+// -----
+
+// avg_pool2d on int64: torch's integer kernel, an integer sum divided by the
+// count with truncation toward zero (arith.divsi).
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x1x4x4xi64>) -> tensor<1x1x2x2xi64>
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK-SAME: ins(%[[X]], %{{.+}} : tensor<1x1x4x4xi64>, tensor<2x2xi64>)
+// CHECK: %[[COUNT:.+]] = arith.constant dense<4> : tensor<2x2xi64>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[SUM]], %[[COUNT]] : tensor<1x1x2x2xi64>, tensor<2x2xi64>)
+// CHECK: arith.divsi
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x1x4x4xi64>) -> tensor<1x1x2x2xi64> {
+    %y = call_function "torch.nn.functional.avg_pool2d"(input=%x, kernel_size=2) : (tensor<1x1x4x4xi64>) -> tensor<1x1x2x2xi64>
+    output %y : tensor<1x1x2x2xi64>
+  }
+}
