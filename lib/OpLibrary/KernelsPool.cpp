@@ -1,4 +1,12 @@
-//===- KernelsPool.cpp - max, average and adaptive average pooling --------===//
+//===- KernelsPool.cpp - pooling and resampling ---------------------------===//
+//
+// Max, average, adaptive and power-average pooling over 1-3 spatial dims,
+// and F.interpolate. The pooling kernels view the input as [planes, D, H,
+// W], a 1-D or 2-D window being a 3-D one with leading dims of size 1, so
+// one loop nest serves every rank and the indices come out flattened over
+// the spatial input as torch's do.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
 
@@ -8,224 +16,507 @@
 using namespace mlir;
 using namespace mlir::traced;
 
-namespace {
-struct Window {
-  SmallVector<int64_t> kernel, stride, padding, dilation;
-  bool ceilMode = false;
-};
-
-int64_t pooledSize(int64_t size, int64_t k, int64_t s, int64_t p, int64_t d,
-                   bool ceil) {
-  int64_t out = (size + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0)) / s + 1;
-  if (ceil && (out - 1) * s >= size + p)
+int64_t mlir::traced::pooledSize(int64_t size, int64_t kernel, int64_t stride,
+                                 int64_t padding, int64_t dilation,
+                                 bool ceilMode) {
+  if (ShapedType::isDynamic(size))
+    return ShapedType::kDynamic;
+  int64_t numerator = size + 2 * padding - dilation * (kernel - 1) - 1 +
+                      (ceilMode ? stride - 1 : 0);
+  // Python's floor division: a window larger than the padded input gives
+  // a negative size, which checkOutput reports.
+  int64_t out = (numerator >= 0 ? numerator / stride
+                                : -((-numerator + stride - 1) / stride)) +
+                1;
+  // The last window must start inside the input or its left padding.
+  if (ceilMode && (out - 1) * stride >= size + padding)
     --out;
   return out;
 }
 
-FailureOr<Window> window(const KernelArgs &args, bool hasDilation) {
-  Window w;
-  FailureOr<SmallVector<int64_t>> k = args.getInts("kernel_size", 2);
-  if (failed(k))
-    return failure();
-  w.kernel = *k;
-  if (args.isNone("stride") ||
-      (args.get("stride").list() && args.get("stride").list()->items.empty())) {
-    w.stride = w.kernel;
-  } else {
-    FailureOr<SmallVector<int64_t>> s = args.getInts("stride", 2);
-    if (failed(s))
-      return failure();
-    w.stride = *s;
+std::string PoolParams::complete(unsigned spatial) {
+  if (stride.empty())
+    stride = kernel;
+  if (dilation.empty())
+    dilation.assign(spatial, 1);
+  const char *count[] = {"", "one int", "two ints", "three ints"};
+  std::pair<const char *, SmallVector<int64_t> *> lists[] = {
+      {"kernel_size", &kernel},
+      {"stride", &stride},
+      {"padding", &padding},
+      {"dilation", &dilation}};
+  for (auto [name, list] : lists) {
+    // torch repeats a one-element list (MaxPool2d(kernel_size=(3,))).
+    if (list->size() == 1)
+      list->assign(spatial, list->front());
+    if (list->size() != spatial)
+      return (Twine(name) + " must be a single int or a tuple of " +
+              count[spatial] + ", got " + Twine(list->size()) + " values")
+          .str();
   }
-  FailureOr<SmallVector<int64_t>> p = args.getInts("padding", 2);
-  if (failed(p))
-    return failure();
-  w.padding = *p;
-  if (hasDilation) {
-    FailureOr<SmallVector<int64_t>> d = args.getInts("dilation", 2);
-    if (failed(d))
-      return failure();
-    w.dilation = *d;
-  } else {
-    w.dilation = {1, 1};
+  for (unsigned i = 0; i < spatial; ++i) {
+    if (kernel[i] <= 0)
+      return "kernel size should be greater than zero, but got " +
+             std::to_string(kernel[i]);
+    if (stride[i] <= 0)
+      return "stride should be greater than zero, but got " +
+             std::to_string(stride[i]);
+    if (dilation[i] <= 0)
+      return "dilation should be greater than zero, but got " +
+             std::to_string(dilation[i]);
+    if (padding[i] < 0)
+      return "pad must be non-negative, but got pad: " +
+             std::to_string(padding[i]);
+    if (padding[i] > kernel[i] / 2)
+      return "pad should be at most half of kernel size, but got pad=" +
+             std::to_string(padding[i]) +
+             " and kernel_size=" + std::to_string(kernel[i]);
   }
-  FailureOr<bool> ceil = args.getBool("ceil_mode");
-  if (failed(ceil))
-    return failure();
-  w.ceilMode = *ceil;
-  for (auto *v : {&w.kernel, &w.stride, &w.padding, &w.dilation})
-    if (v->size() != 2)
-      return args.emitError() << "pooling parameters need 2 values";
-  return w;
+  return "";
 }
 
-/// The input as [planes, H, W] (batched or not) and the output shape.
-FailureOr<Tensor> planes(const KernelArgs &args, const Tensor &in) {
-  if (in.rank() != 3 && in.rank() != 4)
-    return args.emitError() << "expects a 3-D or 4-D input";
-  if (!isFloatingPoint(in.dtype()))
-    return args.emitError() << "expects a floating-point input";
-  int64_t h = in.dim(in.rank() - 2), w = in.dim(in.rank() - 1);
-  return in.reshaped({in.numel() / (h * w), h, w});
+int64_t PoolParams::outputSize(unsigned i, int64_t size) const {
+  return pooledSize(size, kernel[i], stride[i], padding[i], dilation[i],
+                    ceilMode);
 }
-} // namespace
 
-int64_t mlir::traced::avgPoolDivisor(PoolWindow y, PoolWindow x,
+std::string PoolParams::checkOutput(ArrayRef<int64_t> inputShape) const {
+  unsigned spatial = kernel.size();
+  ArrayRef<int64_t> sizes = inputShape.take_back(spatial);
+  bool tooSmall = false;
+  std::string given, calculated;
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t o = outputSize(i, sizes[i]);
+    tooSmall |= !ShapedType::isDynamic(o) && o < 1;
+    given += (i ? "x" : "") + std::to_string(sizes[i]);
+    calculated += (i ? "x" : "") + std::to_string(o);
+  }
+  if (!tooSmall)
+    return "";
+  return "given input size (" + given + "), the calculated output size (" +
+         calculated + ") is too small";
+}
+
+int64_t mlir::traced::avgPoolDivisor(ArrayRef<PoolWindow> dims,
                                      bool countIncludePad) {
   // PyTorch's window: clipped to input+padding for the divisor with
   // count_include_pad, to the input without.
-  auto extent = [&](PoolWindow w) {
-    int64_t begin = w.start, end = std::min(w.start + w.kernel, w.size + w.padding);
-    if (countIncludePad)
-      return end - begin;
-    return std::min(end, w.size) - std::max<int64_t>(begin, 0);
-  };
-  return extent(y) * extent(x);
+  int64_t divisor = 1;
+  for (const PoolWindow &w : dims) {
+    int64_t begin = w.start,
+            end = std::min(w.start + w.kernel, w.size + w.padding);
+    divisor *= countIncludePad
+                   ? end - begin
+                   : std::min(end, w.size) - std::max<int64_t>(begin, 0);
+  }
+  return divisor;
 }
 
-namespace mlir::traced::kernels {
+namespace {
+/// A pooling input viewed as [planes, D, H, W] with the window's
+/// parameters per dim, a 1-D or 2-D call padded with leading unit dims.
+struct Pooled {
+  Tensor x;
+  SmallVector<int64_t> outShape; // the result's shape
+  int64_t planes = 1;
+  int64_t size[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  int64_t kernel[3] = {1, 1, 1}, stride[3] = {1, 1, 1}, pad[3] = {0, 0, 0},
+          dil[3] = {1, 1, 1};
 
-FailureOr<RtValue> maxPool2d(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<bool> indices = args.getBool("return_indices");
-  if (failed(in) || failed(indices))
+  int64_t inIndex(int64_t p, int64_t d, int64_t h, int64_t w) const {
+    return ((p * size[0] + d) * size[1] + h) * size[2] + w;
+  }
+  int64_t outIndex(int64_t p, int64_t d, int64_t h, int64_t w) const {
+    return ((p * out[0] + d) * out[1] + h) * out[2] + w;
+  }
+};
+
+/// Checks the input's rank (`spatial` + 1 or + 2, non-batch dims
+/// non-empty, as torch requires) and views it as [planes, D, H, W].
+FailureOr<Pooled> viewPlanes(const KernelArgs &args, const Tensor &in,
+                             unsigned spatial) {
+  int64_t rank = in.rank();
+  bool ok = rank == spatial + 1 || rank == spatial + 2;
+  for (int64_t i = rank == spatial + 2 ? 1 : 0; ok && i < rank; ++i)
+    ok = in.dim(i) != 0;
+  if (!ok)
+    return args.emitError() << "expects a " << spatial + 1 << "-D or "
+                            << spatial + 2
+                            << "-D (batched) input with non-empty channel "
+                               "and spatial dims, got shape ["
+                            << in.shape() << "]";
+  Pooled v;
+  unsigned lead = 3 - spatial;
+  for (unsigned i = 0; i < spatial; ++i)
+    v.size[lead + i] = v.out[lead + i] = in.dim(rank - spatial + i);
+  for (int64_t i = 0; i < rank - spatial; ++i)
+    v.planes *= in.dim(i);
+  v.x = in;
+  v.outShape.assign(in.shape().begin(), in.shape().end());
+  return v;
+}
+
+/// Decodes the window of a max or average pooling call (hasDilation: max).
+FailureOr<PoolParams> poolParams(const KernelArgs &args, unsigned spatial,
+                                 bool hasDilation) {
+  PoolParams w;
+  FailureOr<SmallVector<int64_t>> k = args.getInts("kernel_size", spatial);
+  // lp_pool has no padding.
+  FailureOr<SmallVector<int64_t>> p =
+      args.has("padding") ? args.getInts("padding", spatial)
+                          : FailureOr<SmallVector<int64_t>>(
+                                SmallVector<int64_t>(spatial, 0));
+  FailureOr<bool> ceil = args.getBool("ceil_mode");
+  if (failed(k) || failed(p) || failed(ceil))
     return failure();
-  FailureOr<Window> w = window(args, /*hasDilation=*/true);
-  FailureOr<Tensor> x = planes(args, *in);
-  if (failed(w) || failed(x))
+  w.kernel = *k;
+  w.padding = *p;
+  w.ceilMode = *ceil;
+  if (!args.isNone("stride")) {
+    FailureOr<SmallVector<int64_t>> s = args.getInts("stride", spatial);
+    if (failed(s))
+      return failure();
+    w.stride = *s; // empty (torch.max_pool2d's []) means the kernel
+  }
+  if (hasDilation) {
+    FailureOr<SmallVector<int64_t>> d = args.getInts("dilation", spatial);
+    if (failed(d))
+      return failure();
+    w.dilation = *d;
+  }
+  std::string error = w.complete(spatial);
+  if (!error.empty())
+    return args.emitError() << error;
+  return w;
+}
+
+/// The input of a windowed pooling call with its output sizes.
+FailureOr<Pooled> windowed(const KernelArgs &args, const Tensor &in,
+                           unsigned spatial, const PoolParams &w,
+                           bool allowEmptyOutput = false) {
+  FailureOr<Pooled> v = viewPlanes(args, in, spatial);
+  if (failed(v))
     return failure();
-  int64_t h = x->dim(1), wd = x->dim(2);
-  int64_t oh = pooledSize(h, w->kernel[0], w->stride[0], w->padding[0],
-                          w->dilation[0], w->ceilMode);
-  int64_t ow = pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1],
-                          w->dilation[1], w->ceilMode);
-  SmallVector<int64_t> shape(in->shape().drop_back(2));
-  shape.append({oh, ow});
-  Tensor out(in->dtype(), shape), idx(DType::I64, shape);
-  for (int64_t p = 0; p < x->dim(0); ++p)
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t xo = 0; xo < ow; ++xo) {
-        double best = -std::numeric_limits<double>::infinity();
-        int64_t bestIndex = -1;
-        bool nan = false;
-        for (int64_t ky = 0; ky < w->kernel[0]; ++ky) {
-          int64_t iy = y * w->stride[0] - w->padding[0] + ky * w->dilation[0];
-          if (iy < 0 || iy >= h)
-            continue;
-          for (int64_t kx = 0; kx < w->kernel[1]; ++kx) {
-            int64_t ix =
-                xo * w->stride[1] - w->padding[1] + kx * w->dilation[1];
-            if (ix < 0 || ix >= wd)
-              continue;
-            double v = x->getDouble((p * h + iy) * wd + ix);
-            if (bestIndex < 0 || v > best || (v != v && !nan)) {
-              nan |= v != v;
-              best = v;
-              bestIndex = iy * wd + ix;
-            }
-          }
+  if (!allowEmptyOutput) {
+    std::string error = w.checkOutput(in.shape());
+    if (!error.empty())
+      return args.emitError() << error;
+  }
+  unsigned lead = 3 - spatial;
+  for (unsigned i = 0; i < spatial; ++i) {
+    unsigned j = lead + i;
+    v->out[j] = std::max<int64_t>(0, w.outputSize(i, v->size[j]));
+    v->kernel[j] = w.kernel[i];
+    v->stride[j] = w.stride[i];
+    v->pad[j] = w.padding[i];
+    v->dil[j] = w.dilation[i];
+    v->outShape[in.rank() - spatial + i] = v->out[j];
+  }
+  return v;
+}
+
+/// Max over windows: `window(o, d)` gives output o's input positions along
+/// dim d (start, step, count). The index is torch's: the first position of
+/// the window until a larger value or a NaN (the last NaN wins) replaces it.
+template <typename WindowFn>
+RtValue maxOverWindows(const Pooled &v, bool withIndices, WindowFn window) {
+  Tensor out(v.x.dtype(), v.outShape), idx(DType::I64, v.outShape);
+  int64_t *idxData = idx.data<int64_t>();
+  for (int64_t p = 0; p < v.planes; ++p)
+    for (int64_t od = 0; od < v.out[0]; ++od)
+      for (int64_t oh = 0; oh < v.out[1]; ++oh)
+        for (int64_t ow = 0; ow < v.out[2]; ++ow) {
+          auto [d0, dStep, dCount] = window(od, 0);
+          auto [h0, hStep, hCount] = window(oh, 1);
+          auto [w0, wStep, wCount] = window(ow, 2);
+          double best = -std::numeric_limits<double>::infinity();
+          int64_t bestIndex = (d0 * v.size[1] + h0) * v.size[2] + w0;
+          for (int64_t a = 0; a < dCount; ++a)
+            for (int64_t b = 0; b < hCount; ++b)
+              for (int64_t c = 0; c < wCount; ++c) {
+                int64_t id = d0 + a * dStep, ih = h0 + b * hStep,
+                        iw = w0 + c * wStep;
+                double val = v.x.getDouble(v.inIndex(p, id, ih, iw));
+                if (val > best || std::isnan(val)) {
+                  best = val;
+                  bestIndex = (id * v.size[1] + ih) * v.size[2] + iw;
+                }
+              }
+          int64_t o = v.outIndex(p, od, oh, ow);
+          out.setDouble(o, best);
+          idxData[o] = bestIndex;
         }
-        int64_t o = (p * oh + y) * ow + xo;
-        out.setDouble(o, best);
-        idx.data<int64_t>()[o] = bestIndex;
-      }
-  if (*indices)
+  if (withIndices)
     return RtValue::ofList({RtValue(out), RtValue(idx)}, /*isTuple=*/true);
   return RtValue(out);
 }
 
-FailureOr<RtValue> avgPool2d(const KernelArgs &args) {
+/// The positions of a strided, dilated window clipped to the input.
+std::tuple<int64_t, int64_t, int64_t> slidingWindow(const Pooled &v, int64_t o,
+                                                    int d) {
+  int64_t start = o * v.stride[d] - v.pad[d], step = v.dil[d];
+  int64_t end = std::min(start + (v.kernel[d] - 1) * step + 1, v.size[d]);
+  while (start < 0)
+    start += step;
+  int64_t count = end > start ? (end - start + step - 1) / step : 0;
+  return {start, step, count};
+}
+
+FailureOr<RtValue> maxPool(const KernelArgs &args, unsigned spatial,
+                           bool alwaysIndices) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> indices = args.getBool("return_indices");
+  if (failed(in) || failed(indices))
+    return failure();
+  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/true);
+  if (failed(w))
+    return failure();
+  bool withIndices = *indices || alwaysIndices;
+  // max_pool1d without indices has its own kernel, which allows an empty
+  // output.
+  FailureOr<Pooled> v = windowed(args, *in, spatial, *w,
+                                 /*allowEmptyOutput=*/spatial == 1 &&
+                                     !withIndices);
+  if (failed(v))
+    return failure();
+  return maxOverWindows(*v, withIndices, [&](int64_t o, int d) {
+    return slidingWindow(*v, o, d);
+  });
+}
+
+/// Average pooling of `in` (torch's avg_poolNd): the sum over the window
+/// clipped to the input, divided by PyTorch's count or the override; in
+/// int64 the division truncates, as torch's does.
+FailureOr<Tensor> avgPoolTensor(const KernelArgs &args, const Tensor &in,
+                                unsigned spatial, const PoolParams &w,
+                                bool includePad,
+                                std::optional<int64_t> divisor) {
+  FailureOr<Pooled> view = windowed(args, in, spatial, w);
+  if (failed(view))
+    return failure();
+  const Pooled &v = *view;
+  bool integral = !isFloatingPoint(in.dtype());
+  Tensor out(in.dtype(), v.outShape);
+  for (int64_t p = 0; p < v.planes; ++p)
+    for (int64_t od = 0; od < v.out[0]; ++od)
+      for (int64_t oh = 0; oh < v.out[1]; ++oh)
+        for (int64_t ow = 0; ow < v.out[2]; ++ow) {
+          int64_t o[3] = {od, oh, ow}, lo[3], hi[3];
+          SmallVector<PoolWindow, 3> dims;
+          for (int d = 0; d < 3; ++d) {
+            int64_t start = o[d] * v.stride[d] - v.pad[d];
+            lo[d] = std::max<int64_t>(start, 0);
+            hi[d] = std::min(start + v.kernel[d], v.size[d]);
+            dims.push_back({start, v.kernel[d], v.size[d], v.pad[d]});
+          }
+          int64_t count = divisor ? *divisor : avgPoolDivisor(dims, includePad);
+          double sum = 0;
+          int64_t isum = 0;
+          for (int64_t id = lo[0]; id < hi[0]; ++id)
+            for (int64_t ih = lo[1]; ih < hi[1]; ++ih)
+              for (int64_t iw = lo[2]; iw < hi[2]; ++iw) {
+                int64_t i = v.inIndex(p, id, ih, iw);
+                if (integral)
+                  isum += in.getInt(i);
+                else
+                  sum += in.getDouble(i);
+              }
+          int64_t at = v.outIndex(p, od, oh, ow);
+          if (integral)
+            out.data<int64_t>()[at] = isum / count;
+          else
+            out.setDouble(at, sum / count);
+        }
+  out.roundToDType();
+  return out;
+}
+
+FailureOr<RtValue> avgPool(const KernelArgs &args, unsigned spatial) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> includePad = args.getBool("count_include_pad");
   if (failed(in) || failed(includePad))
     return failure();
   std::optional<int64_t> divisor;
-  if (!args.isNone("divisor_override")) {
+  if (args.has("divisor_override") && !args.isNone("divisor_override")) {
     FailureOr<int64_t> d = args.getInt("divisor_override");
     if (failed(d))
       return failure();
+    if (*d == 0)
+      return args.emitError() << "divisor must be not zero";
     divisor = *d;
   }
-  FailureOr<Window> w = window(args, /*hasDilation=*/false);
-  FailureOr<Tensor> x = planes(args, *in);
-  if (failed(w) || failed(x))
+  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/false);
+  if (failed(w))
     return failure();
-  int64_t h = x->dim(1), wd = x->dim(2);
-  int64_t oh =
-      pooledSize(h, w->kernel[0], w->stride[0], w->padding[0], 1, w->ceilMode);
-  int64_t ow =
-      pooledSize(wd, w->kernel[1], w->stride[1], w->padding[1], 1, w->ceilMode);
-  SmallVector<int64_t> shape(in->shape().drop_back(2));
-  shape.append({oh, ow});
-  Tensor out(in->dtype(), shape);
-  for (int64_t p = 0; p < x->dim(0); ++p)
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t xo = 0; xo < ow; ++xo) {
-        // The sum runs over the window clipped to the input.
-        int64_t y0 = y * w->stride[0] - w->padding[0],
-                x0 = xo * w->stride[1] - w->padding[1];
-        int64_t y1 = std::min(y0 + w->kernel[0], h),
-                x1 = std::min(x0 + w->kernel[1], wd);
-        y0 = std::max<int64_t>(y0, 0);
-        x0 = std::max<int64_t>(x0, 0);
-        double sum = 0;
-        for (int64_t iy = y0; iy < y1; ++iy)
-          for (int64_t ix = x0; ix < x1; ++ix)
-            sum += x->getDouble((p * h + iy) * wd + ix);
-        int64_t count =
-            divisor ? *divisor
-                    : avgPoolDivisor({y * w->stride[0] - w->padding[0],
-                                      w->kernel[0], h, w->padding[0]},
-                                     {xo * w->stride[1] - w->padding[1],
-                                      w->kernel[1], wd, w->padding[1]},
-                                     *includePad);
-        out.setDouble((p * oh + y) * ow + xo, sum / count);
-      }
-  out.roundToDType();
-  return RtValue(out);
+  FailureOr<Tensor> out =
+      avgPoolTensor(args, *in, spatial, *w, *includePad, divisor);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
 }
 
-FailureOr<RtValue> adaptiveAvgPool2d(const KernelArgs &args) {
+/// The output sizes of an adaptive pooling call: an int for every dim, or
+/// one entry per dim where None keeps the input's size.
+FailureOr<SmallVector<int64_t>> adaptiveSizes(const KernelArgs &args,
+                                              const Tensor &in,
+                                              unsigned spatial) {
+  SmallVector<int64_t> sizes(in.shape().take_back(spatial));
+  const RtValue &size = args.get("output_size");
+  if (const RtValue::List *l = size.list()) {
+    if (l->items.size() != spatial)
+      return args.emitError() << "output_size must have " << spatial
+                              << " elements, got " << l->items.size();
+    for (unsigned i = 0; i < spatial; ++i) {
+      if (auto *v = std::get_if<int64_t>(&l->items[i].v))
+        sizes[i] = *v;
+      else if (!l->items[i].isNone())
+        return args.emitError() << "output_size elements must be ints or None";
+    }
+  } else if (auto *v = std::get_if<int64_t>(&size.v)) {
+    sizes.assign(spatial, *v);
+  } else {
+    return args.emitError() << "output_size must be an int or a tuple of "
+                            << spatial << " ints or None";
+  }
+  for (int64_t s : sizes)
+    if (s < 0)
+      return args.emitError() << "output_size must be non-negative, got "
+                              << s;
+  return sizes;
+}
+
+FailureOr<Pooled> adaptiveView(const KernelArgs &args, const Tensor &in,
+                               unsigned spatial) {
+  FailureOr<Pooled> v = viewPlanes(args, in, spatial);
+  FailureOr<SmallVector<int64_t>> sizes =
+      failed(v) ? FailureOr<SmallVector<int64_t>>(failure())
+                : adaptiveSizes(args, in, spatial);
+  if (failed(sizes))
+    return failure();
+  for (unsigned i = 0; i < spatial; ++i) {
+    v->out[3 - spatial + i] = (*sizes)[i];
+    v->outShape[in.rank() - spatial + i] = (*sizes)[i];
+  }
+  return v;
+}
+
+FailureOr<RtValue> adaptiveAvgPool(const KernelArgs &args, unsigned spatial) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
-  FailureOr<Tensor> x = planes(args, *in);
-  if (failed(x))
+  FailureOr<Pooled> view = adaptiveView(args, *in, spatial);
+  if (failed(view))
     return failure();
-  int64_t h = x->dim(1), wd = x->dim(2);
-  int64_t sizes[2] = {h, wd};
-  const RtValue &size = args.get("output_size");
-  if (const RtValue::List *l = size.list()) {
-    if (l->items.size() != 2)
-      return args.emitError() << "output_size needs 2 values";
-    for (int i = 0; i < 2; ++i)
-      if (auto *v = std::get_if<int64_t>(&l->items[i].v))
-        sizes[i] = *v;
-  } else if (auto *v = std::get_if<int64_t>(&size.v)) {
-    sizes[0] = sizes[1] = *v;
-  } else {
-    return args.emitError() << "output_size must be an int or a pair";
-  }
-  int64_t oh = sizes[0], ow = sizes[1];
-  SmallVector<int64_t> shape(in->shape().drop_back(2));
-  shape.append({oh, ow});
-  Tensor out(in->dtype(), shape);
-  for (int64_t p = 0; p < x->dim(0); ++p)
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t xo = 0; xo < ow; ++xo) {
-        int64_t y0 = (y * h) / oh, y1 = ((y + 1) * h + oh - 1) / oh;
-        int64_t x0 = (xo * wd) / ow, x1 = ((xo + 1) * wd + ow - 1) / ow;
-        double sum = 0;
-        for (int64_t iy = y0; iy < y1; ++iy)
-          for (int64_t ix = x0; ix < x1; ++ix)
-            sum += x->getDouble((p * h + iy) * wd + ix);
-        out.setDouble((p * oh + y) * ow + xo, sum / ((y1 - y0) * (x1 - x0)));
-      }
+  const Pooled &v = *view;
+  Tensor out(in->dtype(), v.outShape);
+  for (int64_t p = 0; p < v.planes; ++p)
+    for (int64_t od = 0; od < v.out[0]; ++od)
+      for (int64_t oh = 0; oh < v.out[1]; ++oh)
+        for (int64_t ow = 0; ow < v.out[2]; ++ow) {
+          auto [d0, d1] = adaptiveWindow(od, v.size[0], v.out[0]);
+          auto [h0, h1] = adaptiveWindow(oh, v.size[1], v.out[1]);
+          auto [w0, w1] = adaptiveWindow(ow, v.size[2], v.out[2]);
+          double sum = 0;
+          for (int64_t id = d0; id < d1; ++id)
+            for (int64_t ih = h0; ih < h1; ++ih)
+              for (int64_t iw = w0; iw < w1; ++iw)
+                sum += v.x.getDouble(v.inIndex(p, id, ih, iw));
+          out.setDouble(v.outIndex(p, od, oh, ow),
+                        sum / ((d1 - d0) * (h1 - h0) * (w1 - w0)));
+        }
   out.roundToDType();
   return RtValue(out);
 }
 
+FailureOr<RtValue> adaptiveMaxPool(const KernelArgs &args, unsigned spatial,
+                                   bool alwaysIndices) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> indices = args.getBool("return_indices");
+  if (failed(in) || failed(indices))
+    return failure();
+  FailureOr<Pooled> view = adaptiveView(args, *in, spatial);
+  if (failed(view))
+    return failure();
+  const Pooled &v = *view;
+  return maxOverWindows(v, *indices || alwaysIndices, [&](int64_t o, int d) {
+    auto [start, end] = adaptiveWindow(o, v.size[d], v.out[d]);
+    return std::tuple<int64_t, int64_t, int64_t>{start, 1, end - start};
+  });
+}
+
+/// F.lp_pool1d/2d as torch composes it: avg_pool(x ** p) in the dtype of
+/// x ** p (an integer one truncates), times the window's size (after
+/// sign(a) * relu(|a|), which is a), then ** (1 / p) in a float dtype.
+FailureOr<RtValue> lpPool(const KernelArgs &args, unsigned spatial) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("norm_type");
+  if (failed(in) || failed(p))
+    return failure();
+  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/false);
+  if (failed(w))
+    return failure();
+  // torch.pow(int tensor, float) is float32; with an int exponent (and for
+  // bool: int64) it stays integral.
+  bool intExponent = std::holds_alternative<int64_t>(args.get("norm_type").v);
+  DType powType = in->dtype();
+  if (!isFloatingPoint(powType))
+    powType = intExponent ? DType::I64 : kDefaultFloat;
+  Tensor powered = in->to(powType);
+  for (int64_t i = 0; i < powered.numel(); ++i)
+    powered.setDouble(i, std::pow(in->getDouble(i), *p));
+  powered.roundToDType();
+  FailureOr<Tensor> avg = avgPoolTensor(args, powered, spatial, *w,
+                                        /*includePad=*/true, std::nullopt);
+  if (failed(avg))
+    return failure();
+  int64_t windowSize = 1;
+  for (int64_t k : w->kernel)
+    windowSize *= k;
+  Tensor scaled = *avg;
+  for (int64_t i = 0; i < scaled.numel(); ++i)
+    scaled.setDouble(i, avg->getDouble(i) * windowSize);
+  scaled.roundToDType();
+  DType outType = isFloatingPoint(powType) ? powType : kDefaultFloat;
+  Tensor out = scaled.to(outType);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, std::pow(scaled.getDouble(i), 1.0 / *p));
+  out.roundToDType();
+  return RtValue(out);
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+#define POOL_KERNELS(N)                                                        \
+  FailureOr<RtValue> maxPool##N##d(const KernelArgs &args) {                   \
+    return maxPool(args, N, /*alwaysIndices=*/false);                          \
+  }                                                                            \
+  FailureOr<RtValue> maxPool##N##dWithIndices(const KernelArgs &args) {        \
+    return maxPool(args, N, /*alwaysIndices=*/true);                           \
+  }                                                                            \
+  FailureOr<RtValue> avgPool##N##d(const KernelArgs &args) {                   \
+    return avgPool(args, N);                                                   \
+  }                                                                            \
+  FailureOr<RtValue> adaptiveAvgPool##N##d(const KernelArgs &args) {           \
+    return adaptiveAvgPool(args, N);                                           \
+  }                                                                            \
+  FailureOr<RtValue> adaptiveMaxPool##N##d(const KernelArgs &args) {           \
+    return adaptiveMaxPool(args, N, /*alwaysIndices=*/false);                  \
+  }                                                                            \
+  FailureOr<RtValue> adaptiveMaxPool##N##dWithIndices(                         \
+      const KernelArgs &args) {                                                \
+    return adaptiveMaxPool(args, N, /*alwaysIndices=*/true);                   \
+  }
+POOL_KERNELS(1)
+POOL_KERNELS(2)
+POOL_KERNELS(3)
+#undef POOL_KERNELS
+
+FailureOr<RtValue> lpPool1d(const KernelArgs &args) { return lpPool(args, 1); }
+FailureOr<RtValue> lpPool2d(const KernelArgs &args) { return lpPool(args, 2); }
+
 } // namespace mlir::traced::kernels
+
 
 //===----------------------------------------------------------------------===//
 // Resampling: F.interpolate (nearest, nearest-exact, linear, bilinear,

@@ -538,21 +538,104 @@ static const OpRow kOps[] = {
    "(Tensor input, float p=0.5, bool training=False, bool inplace=False)",
    sameAsInput, kernels::dropout},
 
-  // Pooling.
+  // Pooling. Max pooling over N dims, and its *_with_indices twins (what
+  // F.max_poolNd(return_indices=True) calls, and the ATen ops), which
+  // always return (values, indices).
+  {"torch.nn.functional.max_pool1d",
+   {"torch.max_pool1d", "F.max_pool1d", "nn.max_pool1d"},
+   "(Tensor input, int[1] kernel_size, int[1]? stride=None, "
+   "int[1] padding=0, int[1] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)", maxPool1d, kernels::maxPool1d},
   {"torch.nn.functional.max_pool2d",
    {"torch.max_pool2d", "F.max_pool2d", "nn.max_pool2d"},
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
    "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
    "bool return_indices=False)", maxPool2d, kernels::maxPool2d},
+  {"torch.nn.functional.max_pool3d",
+   {"torch.max_pool3d", "F.max_pool3d", "nn.max_pool3d"},
+   "(Tensor input, int[3] kernel_size, int[3]? stride=None, "
+   "int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)", maxPool3d, kernels::maxPool3d},
+  {"torch.nn.functional.max_pool1d_with_indices",
+   {"torch.max_pool1d_with_indices", "F.max_pool1d_with_indices"},
+   "(Tensor input, int[1] kernel_size, int[1]? stride=None, "
+   "int[1] padding=0, int[1] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)",
+   maxPool1dWithIndices, kernels::maxPool1dWithIndices},
+  {"torch.nn.functional.max_pool2d_with_indices",
+   {"torch._C._nn.max_pool2d_with_indices", "F.max_pool2d_with_indices"},
+   "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
+   "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)",
+   maxPool2dWithIndices, kernels::maxPool2dWithIndices},
+  {"torch.nn.functional.max_pool3d_with_indices",
+   {"torch._C._nn.max_pool3d_with_indices", "F.max_pool3d_with_indices"},
+   "(Tensor input, int[3] kernel_size, int[3]? stride=None, "
+   "int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, "
+   "bool return_indices=False)",
+   maxPool3dWithIndices, kernels::maxPool3dWithIndices},
+  {"torch.nn.functional.avg_pool1d",
+   {"torch.avg_pool1d", "F.avg_pool1d", "nn.avg_pool1d"},
+   "(Tensor input, int[1] kernel_size, int[1]? stride=None, "
+   "int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)",
+   avgPool1d, kernels::avgPool1d},
   {"torch.nn.functional.avg_pool2d",
    {"torch._C._nn.avg_pool2d", "F.avg_pool2d", "nn.avg_pool2d"},
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
    "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
    "int? divisor_override=None)", avgPool2d, kernels::avgPool2d},
+  {"torch.nn.functional.avg_pool3d",
+   {"torch._C._nn.avg_pool3d", "F.avg_pool3d", "nn.avg_pool3d"},
+   "(Tensor input, int[3] kernel_size, int[3]? stride=None, "
+   "int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+   "int? divisor_override=None)", avgPool3d, kernels::avgPool3d},
+  {"torch.nn.functional.adaptive_avg_pool1d",
+   {"torch.adaptive_avg_pool1d", "F.adaptive_avg_pool1d",
+    "nn.adaptive_avg_pool1d"},
+   "(Tensor input, Any output_size)", adaptiveAvgPool1d,
+   kernels::adaptiveAvgPool1d},
   {"torch.nn.functional.adaptive_avg_pool2d",
    {"torch._C._nn.adaptive_avg_pool2d", "F.adaptive_avg_pool2d",
     "nn.adaptive_avg_pool2d"},
-   "(Tensor input, Any output_size)", adaptivePool2d, kernels::adaptiveAvgPool2d},
+   "(Tensor input, Any output_size)", adaptiveAvgPool2d,
+   kernels::adaptiveAvgPool2d},
+  {"torch.nn.functional.adaptive_avg_pool3d",
+   {"torch._C._nn.adaptive_avg_pool3d", "F.adaptive_avg_pool3d",
+    "nn.adaptive_avg_pool3d"},
+   "(Tensor input, Any output_size)", adaptiveAvgPool3d,
+   kernels::adaptiveAvgPool3d},
+  {"torch.nn.functional.adaptive_max_pool1d",
+   {"F.adaptive_max_pool1d", "nn.adaptive_max_pool1d"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool1d, kernels::adaptiveMaxPool1d},
+  {"torch.nn.functional.adaptive_max_pool2d",
+   {"F.adaptive_max_pool2d", "nn.adaptive_max_pool2d"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool2d, kernels::adaptiveMaxPool2d},
+  {"torch.nn.functional.adaptive_max_pool3d",
+   {"F.adaptive_max_pool3d", "nn.adaptive_max_pool3d"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool3d, kernels::adaptiveMaxPool3d},
+  // torch.adaptive_max_pool1d and torch._C._nn.adaptive_max_pool2d/3d (and
+  // the ATen ops) always return (values, indices).
+  {"torch.nn.functional.adaptive_max_pool1d_with_indices",
+   {"torch.adaptive_max_pool1d", "F.adaptive_max_pool1d_with_indices"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool1dWithIndices, kernels::adaptiveMaxPool1dWithIndices},
+  {"torch.nn.functional.adaptive_max_pool2d_with_indices",
+   {"torch._C._nn.adaptive_max_pool2d", "F.adaptive_max_pool2d_with_indices"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool2dWithIndices, kernels::adaptiveMaxPool2dWithIndices},
+  {"torch.nn.functional.adaptive_max_pool3d_with_indices",
+   {"torch._C._nn.adaptive_max_pool3d", "F.adaptive_max_pool3d_with_indices"},
+   "(Tensor input, Any output_size, bool return_indices=False)",
+   adaptiveMaxPool3dWithIndices, kernels::adaptiveMaxPool3dWithIndices},
+  {"torch.nn.functional.lp_pool1d", {"F.lp_pool1d", "nn.lp_pool1d"},
+   "(Tensor input, float norm_type, int[1] kernel_size, int[1]? stride=None, "
+   "bool ceil_mode=False)", lpPool1d, kernels::lpPool1d},
+  {"torch.nn.functional.lp_pool2d", {"F.lp_pool2d", "nn.lp_pool2d"},
+   "(Tensor input, float norm_type, int[2] kernel_size, int[2]? stride=None, "
+   "bool ceil_mode=False)", lpPool2d, kernels::lpPool2d},
 
   {"torch.nn.functional.interpolate",
    {"F.interpolate", "torch.nn.functional.upsample", "nn.interpolate",
@@ -1125,26 +1208,75 @@ static const ModuleRow kModules[] = {
    "torch.nn.functional.dropout",
    {{"input", "input"}, {"p", "@p"}, {"training", "@training"},
     {"inplace", "@inplace"}}},
-  {"torch.nn.MaxPool2d", {"torch.nn.modules.pooling.MaxPool2d",
-    "megengine.module.MaxPool2d"},
-   "(Tensor input)",
-   "torch.nn.functional.max_pool2d",
+  {"torch.nn.MaxPool1d", {"torch.nn.modules.pooling.MaxPool1d"},
+   "(Tensor input)", "torch.nn.functional.max_pool1d",
    {{"input", "input"}, {"kernel_size", "@kernel_size"},
     {"stride", "@stride"}, {"padding", "@padding"},
     {"dilation", "@dilation"}, {"ceil_mode", "@ceil_mode"},
     {"return_indices", "@return_indices"}}},
+  {"torch.nn.MaxPool2d", {"torch.nn.modules.pooling.MaxPool2d",
+    "megengine.module.MaxPool2d"},
+   "(Tensor input)", "torch.nn.functional.max_pool2d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"ceil_mode", "@ceil_mode"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.MaxPool3d", {"torch.nn.modules.pooling.MaxPool3d"},
+   "(Tensor input)", "torch.nn.functional.max_pool3d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"ceil_mode", "@ceil_mode"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.AvgPool1d", {"torch.nn.modules.pooling.AvgPool1d"},
+   "(Tensor input)", "torch.nn.functional.avg_pool1d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"ceil_mode", "@ceil_mode"}, {"count_include_pad", "@count_include_pad"}}},
   {"torch.nn.AvgPool2d", {"torch.nn.modules.pooling.AvgPool2d",
     "megengine.module.AvgPool2d"},
-   "(Tensor input)",
-   "torch.nn.functional.avg_pool2d",
+   "(Tensor input)", "torch.nn.functional.avg_pool2d",
    {{"input", "input"}, {"kernel_size", "@kernel_size"},
     {"stride", "@stride"}, {"padding", "@padding"},
     {"ceil_mode", "@ceil_mode"}, {"count_include_pad", "@count_include_pad"},
     {"divisor_override", "@divisor_override"}}},
+  {"torch.nn.AvgPool3d", {"torch.nn.modules.pooling.AvgPool3d"},
+   "(Tensor input)", "torch.nn.functional.avg_pool3d",
+   {{"input", "input"}, {"kernel_size", "@kernel_size"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"ceil_mode", "@ceil_mode"}, {"count_include_pad", "@count_include_pad"},
+    {"divisor_override", "@divisor_override"}}},
+  {"torch.nn.AdaptiveAvgPool1d", {"torch.nn.modules.pooling.AdaptiveAvgPool1d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_avg_pool1d",
+   {{"input", "input"}, {"output_size", "@output_size"}}},
   {"torch.nn.AdaptiveAvgPool2d", {"torch.nn.modules.pooling.AdaptiveAvgPool2d",
     "megengine.module.AdaptiveAvgPool2d"},
    "(Tensor input)", "torch.nn.functional.adaptive_avg_pool2d",
    {{"input", "input"}, {"output_size", "@output_size"}}},
+  {"torch.nn.AdaptiveAvgPool3d", {"torch.nn.modules.pooling.AdaptiveAvgPool3d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_avg_pool3d",
+   {{"input", "input"}, {"output_size", "@output_size"}}},
+  {"torch.nn.AdaptiveMaxPool1d", {"torch.nn.modules.pooling.AdaptiveMaxPool1d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_max_pool1d",
+   {{"input", "input"}, {"output_size", "@output_size"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.AdaptiveMaxPool2d", {"torch.nn.modules.pooling.AdaptiveMaxPool2d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_max_pool2d",
+   {{"input", "input"}, {"output_size", "@output_size"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.AdaptiveMaxPool3d", {"torch.nn.modules.pooling.AdaptiveMaxPool3d"},
+   "(Tensor input)", "torch.nn.functional.adaptive_max_pool3d",
+   {{"input", "input"}, {"output_size", "@output_size"},
+    {"return_indices", "@return_indices"}}},
+  {"torch.nn.LPPool1d", {"torch.nn.modules.pooling.LPPool1d"},
+   "(Tensor input)", "torch.nn.functional.lp_pool1d",
+   {{"input", "input"}, {"norm_type", "@norm_type"},
+    {"kernel_size", "@kernel_size"}, {"stride", "@stride"},
+    {"ceil_mode", "@ceil_mode"}}},
+  {"torch.nn.LPPool2d", {"torch.nn.modules.pooling.LPPool2d"},
+   "(Tensor input)", "torch.nn.functional.lp_pool2d",
+   {{"input", "input"}, {"norm_type", "@norm_type"},
+    {"kernel_size", "@kernel_size"}, {"stride", "@stride"},
+    {"ceil_mode", "@ceil_mode"}}},
   {"torch.nn.Flatten", {"torch.nn.modules.flatten.Flatten"},
    "(Tensor input)", "torch.flatten",
    {{"input", "input"}, {"start_dim", "@start_dim"},
@@ -1159,6 +1291,10 @@ constexpr uint16_t kBool = bit(DType::Bool);
 constexpr uint16_t kF16 = bit(DType::F16);
 constexpr uint16_t kInts = bit(DType::U8) | bit(DType::I8) | bit(DType::I16) |
                            bit(DType::I32) | bit(DType::I64);
+constexpr uint16_t kBF16 = bit(DType::BF16);
+/// The integer types but int64.
+constexpr uint16_t kNarrowInts =
+    bit(DType::U8) | bit(DType::I8) | bit(DType::I16) | bit(DType::I32);
 constexpr uint16_t kFloats =
     bit(DType::F16) | bit(DType::BF16) | bit(DType::F32) | bit(DType::F64);
 
@@ -1238,7 +1374,36 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.bitwise_left_shift", kFloats},
     {"torch.bitwise_right_shift", kFloats},
     {"torch.bitwise_not", kFloats},
-    {"torch.nn.functional.max_pool2d", kBool | bit(DType::I64)},
+    // Pooling: float kernels only, except that average pooling (and
+    // lp_pool, through it) has an int64 one; no float16 but in
+    // adaptive_avg_pool3d, no bfloat16 in the 3-D ones but that.
+    {"torch.nn.functional.max_pool1d", kBool | kInts | kF16},
+    {"torch.nn.functional.max_pool2d", kBool | kInts | kF16},
+    {"torch.nn.functional.max_pool3d", kBool | kInts | kF16 | kBF16},
+    {"torch.nn.functional.max_pool1d_with_indices", kBool | kInts | kF16},
+    {"torch.nn.functional.max_pool2d_with_indices", kBool | kInts | kF16},
+    {"torch.nn.functional.max_pool3d_with_indices",
+     kBool | kInts | kF16 | kBF16},
+    {"torch.nn.functional.avg_pool1d", kBool | kNarrowInts | kF16},
+    {"torch.nn.functional.avg_pool2d", kBool | kNarrowInts | kF16},
+    {"torch.nn.functional.avg_pool3d", kBool | kNarrowInts | kF16 | kBF16},
+    {"torch.nn.functional.adaptive_avg_pool1d", kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_avg_pool2d", kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_avg_pool3d", kBool | kInts | kBF16},
+    {"torch.nn.functional.adaptive_max_pool1d", kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_max_pool2d", kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_max_pool3d", kBool | kInts | kF16 | kBF16},
+    {"torch.nn.functional.adaptive_max_pool1d_with_indices",
+     kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_max_pool2d_with_indices",
+     kBool | kInts | kF16},
+    {"torch.nn.functional.adaptive_max_pool3d_with_indices",
+     kBool | kInts | kF16 | kBF16},
+    // lp_pool: x ** p in float16 has no avg_pool; the integer types but
+    // int64 have none either unless a float p makes x ** p float32, which
+    // the result rule checks.
+    {"torch.nn.functional.lp_pool1d", kF16},
+    {"torch.nn.functional.lp_pool2d", kF16},
     // Reductions.
     {"torch.argmax", kBool},
     {"torch.argmin", kBool},

@@ -1835,63 +1835,112 @@ LogicalResult multiHeadAttention(const BoundCall &call,
   return h.result(TupleType::get(call.getContext(), {output, weights}));
 }
 
-/// The output size of one pooled dimension (PyTorch's pooling_output_shape).
-static int64_t pooledSize(int64_t size, int64_t kernel, int64_t stride,
-                          int64_t pad, int64_t dilation, bool ceilMode) {
-  if (ShapedType::isDynamic(size))
-    return kDynamic;
-  int64_t numerator = size + 2 * pad - dilation * (kernel - 1) - 1 +
-                      (ceilMode ? stride - 1 : 0);
-  int64_t out = numerator / stride + 1;
-  // The last window must start inside the input or its left padding.
-  if (ceilMode && (out - 1) * stride >= size + pad)
-    --out;
-  return out;
+/// Checks a pooling input's rank (`spatial` + 1 or + 2; channel and
+/// spatial dims non-empty, as torch requires).
+static LogicalResult checkPoolInput(const BoundCall &call,
+                                    RankedTensorType input, unsigned spatial) {
+  int64_t rank = input.getRank();
+  bool ok = rank == spatial + 1 || rank == spatial + 2;
+  for (int64_t i = rank == spatial + 2 ? 1 : 0; ok && i < rank; ++i)
+    ok = input.getDimSize(i) != 0;
+  if (ok)
+    return success();
+  return call.emitError() << "expects a " << spatial + 1 << "-D or "
+                          << spatial + 2
+                          << "-D (batched) input with non-empty channel and "
+                             "spatial dims, got "
+                          << input;
 }
 
-static LogicalResult pool2d(const BoundCall &call,
-                            SmallVectorImpl<Type> &results, bool hasDilation,
-                            bool hasIndices) {
+/// The window of a max/avg/lp pooling call; nullopt when an argument is
+/// traced or the window is invalid (`invalid` set, the error reported).
+static std::optional<PoolParams> poolParams(const BoundCall &call,
+                                            unsigned spatial, bool &invalid) {
+  invalid = false;
+  PoolParams w;
+  auto kernel = call.getInts("kernel_size", spatial);
+  auto padding = call.getSignature().lookup("padding")
+                     ? call.getInts("padding", spatial)
+                     : std::optional<SmallVector<int64_t>>(
+                           SmallVector<int64_t>(spatial, 0));
+  std::optional<bool> ceilMode = call.getBool("ceil_mode");
+  if (!kernel || !padding || !ceilMode)
+    return std::nullopt;
+  w.kernel = *kernel;
+  w.padding = *padding;
+  w.ceilMode = *ceilMode;
+  if (!call.isNone("stride")) {
+    auto stride = call.getInts("stride", spatial);
+    if (!stride)
+      return std::nullopt;
+    w.stride = *stride; // empty (torch.max_pool2d's []) means the kernel
+  }
+  if (call.getSignature().lookup("dilation")) {
+    auto dilation = call.getInts("dilation", spatial);
+    if (!dilation)
+      return std::nullopt;
+    w.dilation = *dilation;
+  }
+  std::string error = w.complete(spatial);
+  if (!error.empty()) {
+    invalid = true;
+    call.emitError() << error;
+    return std::nullopt;
+  }
+  return w;
+}
+
+namespace {
+enum class PoolKind { Max, MaxWithIndices, Avg, Lp };
+} // namespace
+
+static LogicalResult poolNd(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, unsigned spatial,
+                            PoolKind kind) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (input.getRank() != 3 && input.getRank() != 4)
-    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
-  auto kernel = call.getInts("kernel_size", 2);
-  auto stride = call.isNone("stride") ? kernel : call.getInts("stride", 2);
-  auto padding = call.getInts("padding", 2);
-  auto dilation =
-      hasDilation
-          ? call.getInts("dilation", 2)
-          : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{1, 1});
-  std::optional<bool> ceilMode = call.getBool("ceil_mode");
-  if (!kernel || !stride || !padding || !dilation || !ceilMode)
-    return h.unknown();
-  if (stride->empty()) // torch.max_pool2d's stride=[] means kernel_size
-    stride = kernel;
-  for (auto *v : {&*kernel, &*stride, &*padding, &*dilation})
-    if (v->size() != 2)
-      return call.emitError() << "pooling parameters need 2 values";
-  SmallVector<int64_t> out(input.getShape().drop_back(2));
-  for (int i = 0; i < 2; ++i) {
-    int64_t k = (*kernel)[i], s = (*stride)[i], p = (*padding)[i],
-            d = (*dilation)[i];
-    if (k < 1 || s < 1 || d < 1 || p < 0)
-      return call.emitError() << "kernel, stride and dilation must be "
-                                 "positive and padding non-negative";
-    if (p > k / 2)
-      return call.emitError() << "padding " << p
-                              << " should be at most half of kernel size " << k;
-    int64_t size = input.getShape()[input.getRank() - 2 + i];
-    int64_t o = pooledSize(size, k, s, p, d, *ceilMode);
-    if (!ShapedType::isDynamic(o) && o < 1)
-      return call.emitError() << "output size is too small for input " << input;
-    out.push_back(o);
+  if (failed(checkPoolInput(call, input, spatial)))
+    return failure();
+  bool invalid;
+  std::optional<PoolParams> w = poolParams(call, spatial, invalid);
+  if (!w)
+    return invalid ? failure() : h.unknown();
+  bool withIndices =
+      kind == PoolKind::MaxWithIndices ||
+      (kind == PoolKind::Max && call.getBool("return_indices").value_or(false));
+  if (kind == PoolKind::Avg && call.getSignature().lookup("divisor_override") &&
+      !call.isNone("divisor_override") &&
+      call.getInt("divisor_override") == 0)
+    return call.emitError() << "divisor must be not zero";
+  // max_pool1d without indices has its own kernel, which allows an empty
+  // output.
+  if (spatial != 1 || withIndices || kind != PoolKind::Max) {
+    std::string error = w->checkOutput(input.getShape());
+    if (!error.empty())
+      return call.emitError() << error;
   }
-  // With return_indices, Python gets one value: a tuple (output, indices).
-  Type output = RankedTensorType::get(out, input.getElementType());
-  if (hasIndices && call.getBool("return_indices").value_or(false))
+  SmallVector<int64_t> out(input.getShape());
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t &size = out[input.getRank() - spatial + i];
+    size = w->outputSize(i, size);
+    if (!ShapedType::isDynamic(size))
+      size = std::max<int64_t>(size, 0);
+  }
+  Type et = input.getElementType();
+  if (kind == PoolKind::Lp && !isa<FloatType>(et)) {
+    // x ** p stays integral for an int p (bool becomes int64), and
+    // avg_pool's only integer kernel is int64's; the root makes it float.
+    bool intExponent = isa_and_nonnull<IntegerAttr>(call.get("norm_type").value);
+    if (intExponent && !et.isSignlessInteger(64) && !et.isInteger(1))
+      return call.emitError() << "x ** norm_type is " << et
+                              << ", which avg_pool has no kernel for";
+    et = Float32Type::get(call.getContext());
+  }
+  Type output = RankedTensorType::get(out, et);
+  // With indices, Python gets one value: a tuple (output, indices).
+  if (withIndices)
     return h.result(TupleType::get(
         call.getContext(),
         {output,
@@ -1899,39 +1948,87 @@ static LogicalResult pool2d(const BoundCall &call,
   return h.result(output);
 }
 
-LogicalResult maxPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return pool2d(call, results, /*hasDilation=*/true, /*hasIndices=*/true);
-}
-
-LogicalResult avgPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return pool2d(call, results, /*hasDilation=*/false, /*hasIndices=*/false);
-}
-
-LogicalResult adaptivePool2d(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
+static LogicalResult adaptivePoolNd(const BoundCall &call,
+                                    SmallVectorImpl<Type> &results,
+                                    unsigned spatial, PoolKind kind) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   Attribute size = call.get("output_size").value;
   if (!input || !size)
     return h.unknown();
-  if (input.getRank() != 3 && input.getRank() != 4)
-    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
+  if (failed(checkPoolInput(call, input, spatial)))
+    return failure();
   SmallVector<Attribute> parts;
   if (auto list = dyn_cast<ArrayAttr>(size))
     llvm::append_range(parts, list.getValue());
   else if (auto tuple = dyn_cast<TupleAttr>(size))
     llvm::append_range(parts, tuple.getElements().getValue());
+  else if (isa<IntegerAttr>(size))
+    parts.assign(spatial, size);
   else
-    parts.assign(2, size);
-  if (parts.size() != 2)
-    return call.emitError() << "output_size needs 2 values";
+    return call.emitError() << "output_size must be an int or a tuple of "
+                            << spatial << " ints or None";
+  if (parts.size() != spatial)
+    return call.emitError() << "output_size must have " << spatial
+                            << " elements, got " << parts.size();
   SmallVector<int64_t> out(input.getShape());
-  for (int i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < spatial; ++i) {
     // None keeps the input's size.
-    if (auto v = dyn_cast<IntegerAttr>(parts[i]))
-      out[input.getRank() - 2 + i] = v.getInt();
+    if (auto v = dyn_cast<IntegerAttr>(parts[i])) {
+      if (v.getInt() < 0)
+        return call.emitError() << "output_size must be non-negative, got "
+                                << v.getInt();
+      out[input.getRank() - spatial + i] = v.getInt();
+    } else if (!isa<NoneAttr>(parts[i])) {
+      return h.unknown();
+    }
   }
-  return h.result(out, input.getElementType());
+  Type output = RankedTensorType::get(out, input.getElementType());
+  if (kind == PoolKind::MaxWithIndices ||
+      (kind == PoolKind::Max && call.getBool("return_indices").value_or(false)))
+    return h.result(TupleType::get(
+        call.getContext(),
+        {output,
+         RankedTensorType::get(out, IntegerType::get(call.getContext(), 64))}));
+  return h.result(output);
+}
+
+#define POOL_RULES(N)                                                          \
+  LogicalResult maxPool##N##d(const BoundCall &call,                           \
+                              SmallVectorImpl<Type> &results) {                \
+    return poolNd(call, results, N, PoolKind::Max);                            \
+  }                                                                            \
+  LogicalResult maxPool##N##dWithIndices(const BoundCall &call,                \
+                                         SmallVectorImpl<Type> &results) {     \
+    return poolNd(call, results, N, PoolKind::MaxWithIndices);                 \
+  }                                                                            \
+  LogicalResult avgPool##N##d(const BoundCall &call,                           \
+                              SmallVectorImpl<Type> &results) {                \
+    return poolNd(call, results, N, PoolKind::Avg);                            \
+  }                                                                            \
+  LogicalResult adaptiveAvgPool##N##d(const BoundCall &call,                   \
+                                      SmallVectorImpl<Type> &results) {        \
+    return adaptivePoolNd(call, results, N, PoolKind::Avg);                    \
+  }                                                                            \
+  LogicalResult adaptiveMaxPool##N##d(const BoundCall &call,                   \
+                                      SmallVectorImpl<Type> &results) {        \
+    return adaptivePoolNd(call, results, N, PoolKind::Max);                    \
+  }                                                                            \
+  LogicalResult adaptiveMaxPool##N##dWithIndices(                              \
+      const BoundCall &call, SmallVectorImpl<Type> &results) {                 \
+    return adaptivePoolNd(call, results, N, PoolKind::MaxWithIndices);         \
+  }
+POOL_RULES(1)
+POOL_RULES(2)
+POOL_RULES(3)
+#undef POOL_RULES
+
+LogicalResult lpPool1d(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return poolNd(call, results, 1, PoolKind::Lp);
+}
+
+LogicalResult lpPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return poolNd(call, results, 2, PoolKind::Lp);
 }
 
 /// The shape of `input` reduced over `dimName` (None: all dims; a bool

@@ -145,9 +145,19 @@ TRACED_RULE(baddbmm)
 TRACED_RULE(mm)
 TRACED_RULE(multiHeadAttention)
 // Pooling.
-TRACED_RULE(maxPool2d)
-TRACED_RULE(avgPool2d)
-TRACED_RULE(adaptivePool2d)
+#define TRACED_POOL_RULES(N)                                                   \
+  TRACED_RULE(maxPool##N##d)                                                   \
+  TRACED_RULE(maxPool##N##dWithIndices)                                        \
+  TRACED_RULE(avgPool##N##d)                                                   \
+  TRACED_RULE(adaptiveAvgPool##N##d)                                           \
+  TRACED_RULE(adaptiveMaxPool##N##d)                                           \
+  TRACED_RULE(adaptiveMaxPool##N##dWithIndices)
+TRACED_POOL_RULES(1)
+TRACED_POOL_RULES(2)
+TRACED_POOL_RULES(3)
+#undef TRACED_POOL_RULES
+TRACED_RULE(lpPool1d)
+TRACED_RULE(lpPool2d)
 // Reductions.
 TRACED_RULE(reduce)
 TRACED_RULE(sum)

@@ -24,6 +24,17 @@ KNOWN_FAILURES = {
         r"^(tensor|tensor 2-d|after slice|int and tensor|separated|separated by int|"
         r"broadcast|bool mask|bool rows|int32 index|list|table)$",
         "advanced indexing (tensor indices) has no lowering"),
+    # The pooling lowerings take f32 and f64 inputs only (checkElementTypes;
+    # average pooling also int64).
+    **{(f"torch.nn.functional.{op}", "cpu"): (
+        r"^(bf16|f16)$", "pooling lowerings take f32 and f64 inputs only")
+       for op in ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+                  "adaptive_avg_pool1d", "adaptive_avg_pool3d",
+                  "adaptive_max_pool1d", "max_pool2d_with_indices"]},
+    **{(f"torch.nn.functional.{op}", "cpu"): (
+        r"^(bf16|int64|int64 float p|int32 float p|bool)$",
+        "lp_pool is lowered for f32 and f64 inputs only")
+       for op in ["lp_pool1d", "lp_pool2d"]},
 }
 
 RESULTS = {}
@@ -32,7 +43,10 @@ RESULTS = {}
 # converts the input (the op library's dtype table cannot say it).
 RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softmin",
                        "torch.nn.functional.interpolate",
-                       "torch.nn.functional.log_softmax"}
+                       "torch.nn.functional.log_softmax",
+                       # x ** p is float for a float p: an int32 input works.
+                       "torch.nn.functional.lp_pool1d",
+                       "torch.nn.functional.lp_pool2d"}
 
 
 

@@ -40,6 +40,19 @@ CASES = [
     (nn.Unflatten(1, (2, 3)), [torch.randn(4, 6)]),
     (nn.Dropout2d(0.4), [torch.randn(1, 2, 3, 3)]),
     (nn.AlphaDropout(0.4), [torch.randn(3, 3)]),
+    (nn.MaxPool1d(3, 2, padding=1, ceil_mode=True), [torch.randn(2, 3, 8)]),
+    (nn.MaxPool2d((3,), stride=1, dilation=(2,)), [torch.randn(1, 2, 7, 7)]),
+    (nn.MaxPool3d(2, stride=(1, 2, 2)), [torch.randn(1, 2, 3, 4, 4)]),
+    (nn.AvgPool1d(3, 2, 1, count_include_pad=False), [torch.randn(2, 3, 8)]),
+    (nn.AvgPool2d((3,), padding=(1,)), [torch.randn(1, 2, 6, 6)]),
+    (nn.AvgPool3d(2, divisor_override=3), [torch.randn(1, 2, 4, 4, 4)]),
+    (nn.AdaptiveAvgPool1d(3), [torch.randn(2, 3, 7)]),
+    (nn.AdaptiveAvgPool3d((2, None, 3)), [torch.randn(1, 2, 5, 3, 7)]),
+    (nn.AdaptiveMaxPool1d(3), [torch.randn(2, 3, 7)]),
+    (nn.AdaptiveMaxPool2d((None, 2)), [torch.randn(1, 2, 3, 5)]),
+    (nn.AdaptiveMaxPool3d(2), [torch.randn(1, 2, 4, 5, 6)]),
+    (nn.LPPool1d(2, 3, stride=2), [torch.randn(2, 3, 9)]),
+    (nn.LPPool2d(3, (2, 3)), [torch.rand(1, 2, 6, 6)]),
 ]
 
 

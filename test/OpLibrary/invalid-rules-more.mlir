@@ -106,7 +106,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' expects a 3-D or 4-D input, got 'tensor<8x8xf32>'}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' expects a 3-D or 4-D (batched) input with non-empty channel and spatial dims, got 'tensor<8x8xf32>'}}
     %0 = call_function "torch.nn.functional.max_pool2d"(%x, 2) : (tensor<8x8xf32>) -> tensor<4x4xf32>
     output
   }
@@ -116,7 +116,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' pooling parameters need 2 values}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' kernel_size must be a single int or a tuple of two ints, got 3 values}}
     %0 = call_function "torch.nn.functional.max_pool2d"(%x, [2, 2, 2]) : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
     output
   }
@@ -126,7 +126,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool2d' kernel, stride and dilation must be positive and padding non-negative}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool2d' stride should be greater than zero, but got 0}}
     %0 = call_function "torch.nn.functional.avg_pool2d"(%x, 2, 0) : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
     output
   }
@@ -136,7 +136,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x2xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' output size is too small for input 'tensor<1x2x2xf32>'}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' given input size (2x2), the calculated output size (0x0) is too small}}
     %0 = call_function "torch.nn.functional.max_pool2d"(%x, 3, 1, 1, 2) : (tensor<1x2x2xf32>) -> tensor<1x1x1xf32>
     output
   }
@@ -146,7 +146,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' expects a 3-D or 4-D input, got 'tensor<8x8xf32>'}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' expects a 3-D or 4-D (batched) input with non-empty channel and spatial dims, got 'tensor<8x8xf32>'}}
     %0 = call_function "torch.nn.functional.adaptive_avg_pool2d"(%x, 1) : (tensor<8x8xf32>) -> tensor<1x1xf32>
     output
   }
@@ -156,8 +156,81 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' output_size needs 2 values}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_avg_pool2d' output_size must have 2 elements, got 3}}
     %0 = call_function "torch.nn.functional.adaptive_avg_pool2d"(%x, [1, 1, 1]) : (tensor<1x8x8xf32>) -> tensor<1x1x1xf32>
+    output
+  }
+}
+
+// -----
+
+// The 1-D and 3-D pools check their own ranks and list lengths.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool3d' expects a 4-D or 5-D (batched) input with non-empty channel and spatial dims, got 'tensor<2x8x8xf32>'}}
+    %0 = call_function "torch.nn.functional.max_pool3d"(%x, 2) : (tensor<2x8x8xf32>) -> tensor<1x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool1d' kernel_size must be a single int or a tuple of one int, got 2 values}}
+    %0 = call_function "torch.nn.functional.avg_pool1d"(%x, [2, 2]) : (tensor<1x2x8xf32>) -> tensor<1x2x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool3d' pad should be at most half of kernel size, but got pad=2 and kernel_size=2}}
+    %0 = call_function "torch.nn.functional.avg_pool3d"(%x, 2, padding=2) : (tensor<1x2x8x8x8xf32>) -> tensor<1x2x6x6x6xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.avg_pool3d' divisor must be not zero}}
+    %0 = call_function "torch.nn.functional.avg_pool3d"(%x, 2, divisor_override=0) : (tensor<1x2x8x8x8xf32>) -> tensor<1x2x4x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d_with_indices' pad must be non-negative, but got pad: -1}}
+    %0 = call_function "torch.nn.functional.max_pool2d_with_indices"(%x, 2, padding=-1) : (tensor<1x8x8xf32>) -> tuple<tensor<1x4x4xf32>, tensor<1x4x4xi64>>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x8xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.adaptive_max_pool2d' output_size must be non-negative, got -1}}
+    %0 = call_function "torch.nn.functional.adaptive_max_pool2d"(%x, -1) : (tensor<1x8x8xf32>) -> tensor<1x1x1xf32>
+    output
+  }
+}
+
+// -----
+
+// lp_pool with an int p keeps an int32 input int32, which avg_pool has no
+// kernel for.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8xi32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.lp_pool1d' x ** norm_type is 'i32', which avg_pool has no kernel for}}
+    %0 = call_function "torch.nn.functional.lp_pool1d"(%x, 2, 2) : (tensor<1x2x8xi32>) -> tensor<1x2x4xf32>
     output
   }
 }

@@ -94,7 +94,7 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x8x8xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' padding 2 should be at most half of kernel size 3}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.max_pool2d' pad should be at most half of kernel size, but got pad=2 and kernel_size=3}}
     %0 = call_function "torch.nn.functional.max_pool2d"(%x, 3, 1, 2) : (tensor<1x2x8x8xf32>) -> tensor<1x2x10x10xf32>
     output
   }

@@ -229,13 +229,54 @@ private:
 std::optional<llvm::SmallVector<int64_t>> getPyInts(Attribute value,
                                                     unsigned size = 0);
 
-/// PyTorch's avg_pool divisor along one dimension pair: the window of the
-/// output position starting at `start` (= index * stride - padding),
-/// clipped to the padded input for `count_include_pad`, else to the input.
+//===----------------------------------------------------------------------===//
+// Pooling windows (shared by the result rules, the kernels and the lowering)
+//===----------------------------------------------------------------------===//
+
+/// The window of a max or average pooling call over 1-3 spatial dims, as
+/// torch reads its arguments. The caller fills the fields from the call
+/// (lists as given, a single int already repeated; an empty or absent
+/// stride left empty, an absent dilation empty) and `complete` checks them
+/// the way torch does, so that rule, kernel and lowering agree.
+struct PoolParams {
+  llvm::SmallVector<int64_t> kernel, stride, padding, dilation;
+  bool ceilMode = false;
+
+  /// Defaults stride to the kernel and dilation to 1, repeats one-element
+  /// lists as torch does, then checks the list lengths against `spatial`
+  /// and the values. Returns an error message,
+  /// empty when the window is valid.
+  std::string complete(unsigned spatial);
+  /// The output size along spatial dim `i` for an input of `size` (dynamic
+  /// stays dynamic); PyTorch's pooling_output_shape.
+  int64_t outputSize(unsigned i, int64_t size) const;
+  /// Checks the output sizes of `inputShape`'s trailing spatial dims as
+  /// torch does ("output size is too small"); empty when fine.
+  std::string checkOutput(llvm::ArrayRef<int64_t> inputShape) const;
+};
+
+/// PyTorch's pooled size of one dimension (pooling_output_shape): with
+/// ceil_mode the last window must still start inside the input or its
+/// left padding.
+int64_t pooledSize(int64_t size, int64_t kernel, int64_t stride,
+                   int64_t padding, int64_t dilation, bool ceilMode);
+
+/// PyTorch's avg_pool divisor over the spatial dims: per dim, the window
+/// of the output position starting at `start` (= index * stride -
+/// padding), clipped to the padded input for `count_include_pad`, else to
+/// the input; the divisor is the product.
 struct PoolWindow {
   int64_t start, kernel, size, padding;
 };
-int64_t avgPoolDivisor(PoolWindow y, PoolWindow x, bool countIncludePad);
+int64_t avgPoolDivisor(llvm::ArrayRef<PoolWindow> dims, bool countIncludePad);
+
+/// The input window [first, second) of adaptive pooling's output `o` along
+/// a dim of `in` elements pooled to `out`: [floor(o*in/out),
+/// ceil((o+1)*in/out)).
+inline std::pair<int64_t, int64_t> adaptiveWindow(int64_t o, int64_t in,
+                                                  int64_t out) {
+  return {(o * in) / out, ((o + 1) * in + out - 1) / out};
+}
 
 /// Python's `x[start:end:step]` along a dimension of `size` (aten::slice):
 /// bounds clamped into [0, size], None meaning the whole dimension. The

@@ -83,7 +83,8 @@ private:
 
 /// Refuses, naming the target and the element type, a call whose tensors'
 /// element types its lowering does not handle: elementwise, shape, sum and
-/// mean lowerings take every element type, the others f32 and f64 only.
+/// mean lowerings take every element type, average pooling also int64, the
+/// others f32 and f64 only.
 /// (The conversion pattern checks every call; `operator.getitem` checks the
 /// call whose element it lowers.)
 LogicalResult checkElementTypes(LoweringCall &c);
@@ -95,6 +96,11 @@ using LoweringTable = llvm::StringMap<LowerFn>;
 /// The attention output (element 0 of multi_head_attention_forward's
 /// result) for the bound call `mha`.
 FailureOr<Value> lowerAttentionOutput(LoweringCall &mha);
+/// Whether `target` is a max pooling call whose result may be a (values,
+/// indices) tuple, and element `index` of that tuple, of type `type`.
+bool isMaxPoolWithIndices(StringRef target);
+FailureOr<Value> lowerMaxPoolElement(LoweringCall &c, int64_t index,
+                                     RankedTensorType type);
 
 void populateElementwiseLowerings(LoweringTable &table);
 void populateMatmulLowerings(LoweringTable &table);

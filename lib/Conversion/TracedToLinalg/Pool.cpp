@@ -1,10 +1,17 @@
-//===- Pool.cpp - max, average and adaptive average pooling ---------------===//
+//===- Pool.cpp - max, average, adaptive and lp pooling -------------------===//
 //
-// Max and average pooling pad explicitly (with -inf or 0, far enough for
-// ceil_mode) and use `linalg.pooling_nchw_max` / `linalg.pooling_nchw_sum`;
-// the average divides by PyTorch's per-window count, computed at compile
-// time. Adaptive average pooling is separable: one contraction with two
-// constant weight matrices, exact for any input and output size.
+// Max and average pooling over 1-3 spatial dims pad explicitly (with -inf or
+// 0, far enough for ceil_mode) and pool with `linalg.pooling_ncw_*` (1-D),
+// `linalg.pooling_nchw_*` (2-D) or, as linalg has no channels-first 3-D
+// pooling op, a `linalg.generic` of the same form (3-D). The average divides
+// by PyTorch's per-window count, computed at compile time. Adaptive average
+// pooling is separable: one contraction with a constant weight matrix per
+// spatial dim (elements outside a window skipped, not weighted by 0, so a
+// NaN stays in its windows), exact for any input and output size. Adaptive
+// max pooling and max pooling with indices read the input with
+// tensor.extract inside one generic over the (largest) window; lp_pool is
+// pow, average pooling, pow. The window parameters are decoded and checked
+// by the op library's PoolParams, as the result rule and the interpreter do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,72 +23,137 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
-namespace {
-struct Window {
-  SmallVector<int64_t> kernel, stride, padding, dilation;
-};
-} // namespace
-
-static FailureOr<Window> windowOf(LoweringCall &c, bool hasDilation) {
-  Window w;
-  auto k = c.getInts("kernel_size", 2);
-  auto s = c.getInts("stride", 2);
-  auto p = c.getInts("padding", 2);
-  if (!k || !p)
-    return c.fail("kernel_size and padding must be constants");
+static FailureOr<PoolParams> windowOf(LoweringCall &c, unsigned spatial,
+                                      bool hasDilation) {
+  PoolParams w;
+  auto k = c.getInts("kernel_size", spatial);
+  // lp_pool has no padding.
+  auto p = c.spec->signature.lookup("padding")
+               ? c.getInts("padding", spatial)
+               : std::optional<SmallVector<int64_t>>(
+                     SmallVector<int64_t>(spatial, 0));
+  std::optional<bool> ceil = c.getBool("ceil_mode");
+  if (!k || !p || !ceil)
+    return c.fail("kernel_size, padding and ceil_mode must be constants");
   w.kernel = *k;
   w.padding = *p;
-  if (c.isNone("stride") || (s && s->empty()))
-    w.stride = w.kernel;
-  else if (s)
+  w.ceilMode = *ceil;
+  if (!c.isNone("stride")) {
+    auto s = c.getInts("stride", spatial);
+    if (!s)
+      return c.fail("stride must be a constant");
     w.stride = *s;
-  else
-    return c.fail("stride must be a constant");
-  w.dilation = {1, 1};
+  }
   if (hasDilation) {
-    auto d = c.getInts("dilation", 2);
+    auto d = c.getInts("dilation", spatial);
     if (!d)
       return c.fail("dilation must be a constant");
     w.dilation = *d;
   }
-  for (auto *v : {&w.kernel, &w.stride, &w.padding, &w.dilation})
-    if (v->size() != 2)
-      return c.fail("pooling parameters need 2 values");
+  std::string error = w.complete(spatial);
+  if (!error.empty())
+    return c.fail(error);
   return w;
 }
 
-/// The input as NCHW (a 3-D input gets a batch of one).
-static Value asNchw(LoweringCall &c, Value x) {
+/// `t` with a batch of one when it has none (rank `spatial` + 1).
+static RankedTensorType batchedType(RankedTensorType t, unsigned spatial) {
+  if (t.getRank() == spatial + 2)
+    return t;
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, t.getShape());
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+static Value batched(LoweringCall &c, Value x, unsigned spatial) {
   auto t = cast<RankedTensorType>(x.getType());
-  if (t.getRank() == 4)
+  if (t.getRank() == spatial + 2)
     return x;
   return buildReshape(c.rewriter, c.loc, x,
-                      {1, t.getDimSize(0), t.getDimSize(1), t.getDimSize(2)});
+                      batchedType(t, spatial).getShape());
 }
 
-static RankedTensorType asNchwType(RankedTensorType t) {
-  if (t.getRank() == 4)
-    return t;
-  return RankedTensorType::get(
-      {1, t.getDimSize(0), t.getDimSize(1), t.getDimSize(2)},
-      t.getElementType());
-}
-
-/// Pads `x` (NCHW) for windows producing `out`'s spatial size.
+/// Pads `x` (N, C, spatial...) for windows producing `out`'s spatial size.
 static Value padForWindows(LoweringCall &c, Value x, RankedTensorType out,
-                           const Window &w, double value) {
+                           const PoolParams &w, double value) {
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> low = {0, 0}, high = {0, 0};
-  for (int i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < w.kernel.size(); ++i) {
     int64_t size = t.getDimSize(2 + i), o = out.getDimSize(2 + i);
-    int64_t needed = (o - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] + 1;
+    int64_t needed =
+        (o - 1) * w.stride[i] + (w.kernel[i] - 1) * w.dilation[i] + 1;
     low.push_back(w.padding[i]);
     high.push_back(std::max<int64_t>(0, needed - size - w.padding[i]));
   }
   return buildPad(c.rewriter, c.loc, x, low, high, value);
 }
 
-static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c) {
+/// Max or sum over the windows of `padded` into `init` (N, C, out...);
+/// `window` is an empty tensor of the kernel's shape, which gives the
+/// window loops their bounds.
+static Value buildPooling(OpBuilder &b, Location loc, Value padded,
+                          Value window, Value init, const PoolParams &w,
+                          bool isMax) {
+  auto outType = cast<RankedTensorType>(init.getType());
+  auto strides = b.getI64VectorAttr(w.stride);
+  auto dilations = b.getI64VectorAttr(w.dilation);
+  SmallVector<Value, 2> ins = {padded, window};
+  switch (w.kernel.size()) {
+  case 1:
+    if (isMax)
+      return linalg::PoolingNcwMaxOp::create(b, loc, TypeRange{outType}, ins,
+                                             ValueRange{init}, strides,
+                                             dilations)
+          .getResult(0);
+    return linalg::PoolingNcwSumOp::create(b, loc, TypeRange{outType}, ins,
+                                           ValueRange{init}, strides,
+                                           dilations)
+        .getResult(0);
+  case 2:
+    if (isMax)
+      return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{outType}, ins,
+                                              ValueRange{init}, strides,
+                                              dilations)
+          .getResult(0);
+    return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{outType}, ins,
+                                            ValueRange{init}, strides,
+                                            dilations)
+        .getResult(0);
+  default:
+    break;
+  }
+  // (n, c, o..., k...): in(n, c, o * stride + k * dilation), window(k).
+  unsigned spatial = w.kernel.size(), dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> in = {d(0), d(1)}, win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    in.push_back(d(2 + i) * w.stride[i] + d(2 + spatial + i) * w.dilation[i]);
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, in, ctx),
+                                 AffineMap::get(dims, 0, win, ctx),
+                                 AffineMap::get(dims, 0, out, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, outType, ins, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value r =
+                   isMax ? arith::MaximumFOp::create(nb, l, a[2], a[0])
+                               .getResult()
+                   : isa<FloatType>(a[0].getType())
+                       ? arith::AddFOp::create(nb, l, a[2], a[0]).getResult()
+                       : arith::AddIOp::create(nb, l, a[2], a[0]).getResult();
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
+}
+
+static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
+                                                  unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
@@ -90,97 +162,130 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c) {
     return c.fail("return_indices=True is not supported");
   if (!isa<FloatType>(resultType.getElementType()))
     return c.fail("only floating-point inputs are supported");
-  FailureOr<Window> w = windowOf(c, /*hasDilation=*/true);
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
   if (failed(w))
     return failure();
   OpBuilder &b = c.rewriter;
-  RankedTensorType outType = asNchwType(resultType);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
   double ninf = -std::numeric_limits<double>::infinity();
-  Value padded = padForWindows(c, asNchw(c, x), outType, *w, ninf);
+  Value padded = padForWindows(c, batched(c, x, spatial), outType, *w, ninf);
   Value window = tensor::EmptyOp::create(b, c.loc, w->kernel,
                                          resultType.getElementType());
   Value init = buildFilled(b, c.loc, outType, ninf);
-  Value out = linalg::PoolingNchwMaxOp::create(
-                  b, c.loc, TypeRange{outType}, ValueRange{padded, window},
-                  ValueRange{init}, b.getI64VectorAttr(w->stride),
-                  b.getI64VectorAttr(w->dilation))
-                  .getResult(0);
+  Value out = buildPooling(b, c.loc, padded, window, init, *w, /*isMax=*/true);
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
 
-static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c) {
+/// Average pooling of `in` (N, C, spatial...) into `outType`: a sum over
+/// the zero-padded windows divided by PyTorch's per-window count (or the
+/// override), computed at compile time.
+static Value buildAvgPool(LoweringCall &c, Value in, RankedTensorType outType,
+                          const PoolParams &w, bool includePad,
+                          std::optional<int64_t> divisor) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  unsigned spatial = w.kernel.size();
+  auto inType = cast<RankedTensorType>(in.getType());
+  Value padded = padForWindows(c, in, outType, w, 0.0);
+  Value window =
+      tensor::EmptyOp::create(b, loc, w.kernel, outType.getElementType());
+  Value init = buildFilled(b, loc, outType, 0.0);
+  Value sum = buildPooling(b, loc, padded, window, init, w, /*isMax=*/false);
+  // PyTorch's divisor per output position, over the spatial dims.
+  ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
+  int64_t positions = 1;
+  for (int64_t s : outSizes)
+    positions *= s;
+  std::vector<float> counts;
+  for (int64_t flat = 0; flat < positions; ++flat) {
+    SmallVector<PoolWindow, 3> dims(spatial);
+    for (int64_t i = spatial - 1, rest = flat; i >= 0; --i) {
+      int64_t o = rest % outSizes[i];
+      rest /= outSizes[i];
+      dims[i] = {o * w.stride[i] - w.padding[i], w.kernel[i],
+                 inType.getDimSize(2 + i), w.padding[i]};
+    }
+    counts.push_back(divisor ? *divisor : avgPoolDivisor(dims, includePad));
+  }
+  unsigned rank = outType.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineExpr> spatialDims;
+  for (unsigned i = 2; i < rank; ++i)
+    spatialDims.push_back(b.getAffineDimExpr(i));
+  AffineMap spatialMap = AffineMap::get(rank, 0, spatialDims, b.getContext());
+  if (!isa<FloatType>(outType.getElementType())) {
+    // int64: torch divides the integer sum, truncating toward zero.
+    std::vector<int64_t> intCounts(counts.begin(), counts.end());
+    auto countType = RankedTensorType::get(outSizes, b.getI64Type());
+    Value countTensor = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(countType, ArrayRef<int64_t>(intCounts)));
+    return buildElementwise(b, loc, outType, {sum, countTensor},
+                            {id, spatialMap},
+                            [](OpBuilder &nb, Location l, ValueRange a) {
+                              return arith::DivSIOp::create(nb, l, a[0], a[1])
+                                  .getResult();
+                            });
+  }
+  auto countType = RankedTensorType::get(outSizes, b.getF32Type());
+  Value countTensor = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
+  return buildElementwise(b, loc, outType, {sum, countTensor},
+                          {id, spatialMap},
+                          [](OpBuilder &nb, Location l, ValueRange a) {
+                            return arith::DivFOp::create(nb, l, a[0], a[1])
+                                .getResult();
+                          });
+}
+
+static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
+                                                  unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
     return c.fail("expected a statically shaped input");
-  if (!isa<FloatType>(resultType.getElementType()))
-    return c.fail("only floating-point inputs are supported");
-  FailureOr<Window> w = windowOf(c, /*hasDilation=*/false);
-  std::optional<bool> includePad = c.getBool("count_include_pad");
-  std::optional<int64_t> divisor = c.getInt("divisor_override");
+  Type et = resultType.getElementType();
+  if (!isa<FloatType>(et) && !et.isSignlessInteger(64))
+    return c.fail("only floating-point and int64 inputs are supported");
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
   if (failed(w))
     return failure();
-  if (!includePad || (!divisor && !c.isNone("divisor_override")))
+  std::optional<bool> includePad = c.getBool("count_include_pad");
+  // avg_pool1d has no divisor_override.
+  bool hasDivisor = c.spec->signature.lookup("divisor_override") &&
+                    !c.isNone("divisor_override");
+  std::optional<int64_t> divisor =
+      hasDivisor ? c.getInt("divisor_override") : std::nullopt;
+  if (!includePad || (hasDivisor && !divisor))
     return c.fail("count_include_pad and divisor_override must be constants");
-  OpBuilder &b = c.rewriter;
-  Location loc = c.loc;
-  RankedTensorType outType = asNchwType(resultType);
-  Value in = asNchw(c, x);
-  int64_t h = cast<RankedTensorType>(in.getType()).getDimSize(2),
-          wd = cast<RankedTensorType>(in.getType()).getDimSize(3);
-  Value padded = padForWindows(c, in, outType, *w, 0.0);
-  Value window =
-      tensor::EmptyOp::create(b, loc, w->kernel, resultType.getElementType());
-  Value init = buildFilled(b, loc, outType, 0.0);
-  Value sum = linalg::PoolingNchwSumOp::create(
-                  b, loc, TypeRange{outType}, ValueRange{padded, window},
-                  ValueRange{init}, b.getI64VectorAttr(w->stride),
-                  b.getI64VectorAttr(w->dilation))
-                  .getResult(0);
-  // PyTorch's divisor per output position.
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  std::vector<float> counts;
-  for (int64_t y = 0; y < oh; ++y)
-    for (int64_t xo = 0; xo < ow; ++xo) {
-      counts.push_back(
-          divisor ? *divisor
-                  : avgPoolDivisor({y * w->stride[0] - w->padding[0],
-                                    w->kernel[0], h, w->padding[0]},
-                                   {xo * w->stride[1] - w->padding[1],
-                                    w->kernel[1], wd, w->padding[1]},
-                                   *includePad));
-    }
-  auto countType = RankedTensorType::get({oh, ow}, b.getF32Type());
-  Value countTensor = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
-  AffineMap id = b.getMultiDimIdentityMap(4);
-  AffineMap spatial = AffineMap::get(
-      4, 0, {b.getAffineDimExpr(2), b.getAffineDimExpr(3)}, b.getContext());
-  Value out = buildElementwise(b, loc, outType, {sum, countTensor},
-                               {id, spatial},
-                               [](OpBuilder &nb, Location l, ValueRange a) {
-                                 return arith::DivFOp::create(nb, l, a[0], a[1])
-                                     .getResult();
-                               });
-  return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
+  RankedTensorType outType = batchedType(resultType, spatial);
+  Value out = buildAvgPool(c, batched(c, x, spatial), outType, *w,
+                           *includePad, divisor);
+  return SmallVector<Value>{
+      buildReshape(c.rewriter, c.loc, out, resultType.getShape())};
 }
 
-/// The (out, in) f32 matrix averaging adaptive windows along one dimension
-/// (the contraction casts its entries to the input's element type).
+/// The (in, out) f32 matrix averaging adaptive windows along one dimension
+/// (the contraction casts its entries to the input's element type). In
+/// (in, out) layout a 1-D pool is a plain matmul, in(n, c, i) * a(i, o),
+/// the form the CPU pipeline's contraction tiling expects.
 static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
                              int64_t out) {
-  std::vector<float> m(out * in, 0.0f);
+  std::vector<float> m(in * out, 0.0f);
   for (int64_t o = 0; o < out; ++o) {
-    int64_t i0 = (o * in) / out, i1 = ((o + 1) * in + out - 1) / out;
+    auto [i0, i1] = adaptiveWindow(o, in, out);
     for (int64_t i = i0; i < i1; ++i)
-      m[o * in + i] = 1.0f / static_cast<float>(i1 - i0);
+      m[i * out + o] = 1.0f / static_cast<float>(i1 - i0);
   }
-  auto type = RankedTensorType::get({out, in}, b.getF32Type());
+  auto type = RankedTensorType::get({in, out}, b.getF32Type());
   return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(m)));
 }
 
-static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
+static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
+                                                          unsigned spatial) {
   RankedTensorType resultType = c.resultType();
   Value x = c.tensor("input");
   if (!resultType || !x || !staticTensorType(x))
@@ -189,43 +294,451 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c) {
     return c.fail("only floating-point inputs are supported");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
-  Value in = asNchw(c, x);
-  RankedTensorType outType = asNchwType(resultType);
+  Value in = batched(c, x, spatial);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
   auto inType = cast<RankedTensorType>(in.getType());
-  int64_t h = inType.getDimSize(2), wd = inType.getDimSize(3);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   Type et = resultType.getElementType();
-  Value ah = adaptiveWeights(b, loc, h, oh);
-  Value aw = adaptiveWeights(b, loc, wd, ow);
-  Value init = buildFilled(b, loc, outType, 0.0);
-  // out(n, c, y, x) += in(n, c, i, j) * ah(y, i) * aw(x, j)
+  // out(n, c, o...) += in(n, c, i...) * a_0(i_0, o_0) * ... (one weight
+  // matrix per spatial dim).
+  unsigned dims = 2 + 2 * spatial;
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
   MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0, {d(0), d(1), d(4), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(2), d(4)}, ctx),
-      AffineMap::get(6, 0, {d(3), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<Value> ins = {in};
+  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, outExprs = {d(0), d(1)};
+  SmallVector<AffineMap> maps = {AffineMap()};
+  for (unsigned i = 0; i < spatial; ++i) {
+    ins.push_back(adaptiveWeights(b, loc, inType.getDimSize(2 + i),
+                                  outType.getDimSize(2 + i)));
+    inExprs.push_back(d(2 + spatial + i));
+    outExprs.push_back(d(2 + i));
+    maps.push_back(AffineMap::get(dims, 0, {d(2 + spatial + i), d(2 + i)}, ctx));
+  }
+  maps[0] = AffineMap::get(dims, 0, inExprs, ctx);
+  maps.push_back(AffineMap::get(dims, 0, outExprs, ctx));
   using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {
-      IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::reduction, IteratorType::reduction};
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  Value init = buildFilled(b, loc, outType, 0.0);
   auto generic = linalg::GenericOp::create(
-      b, loc, outType, ValueRange{in, ah, aw}, init, maps, iterators,
+      b, loc, outType, ins, init, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value wy = castScalar(nb, l, a[1], et), wx = castScalar(nb, l, a[2], et);
-        Value p = arith::MulFOp::create(nb, l, a[0], wy);
-        p = arith::MulFOp::create(nb, l, p, wx);
-        linalg::YieldOp::create(nb, l,
-                                arith::AddFOp::create(nb, l, a[3], p).getResult());
+        // Elements outside the window (a zero weight) are skipped, not
+        // multiplied by 0: a NaN or infinity there must not reach it.
+        Value p = a[0];
+        Value outside =
+            arith::ConstantOp::create(nb, l, nb.getBoolAttr(false)).getResult();
+        Value zero = scalarConstant(nb, l, et, 0.0);
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value w = castScalar(nb, l, a[1 + i], et);
+          outside = arith::OrIOp::create(
+              nb, l, outside,
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, w, zero));
+          p = arith::MulFOp::create(nb, l, p, w);
+        }
+        Value acc = a[1 + spatial];
+        Value sum = arith::AddFOp::create(nb, l, acc, p);
+        linalg::YieldOp::create(
+            nb, l, arith::SelectOp::create(nb, l, outside, acc, sum).getResult());
       });
   return SmallVector<Value>{
       buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
 }
 
+/// Adaptive max pooling: windows of varying size and start, so one generic
+/// over (n, c, o..., k...) with k up to the largest window, reading the
+/// input with tensor.extract at min(start(o) + k, end(o) - 1) (a repeated
+/// element does not change a max; maximumf propagates NaN as torch does).
+static FailureOr<SmallVector<Value>> lowerAdaptiveMaxPool(LoweringCall &c,
+                                                          unsigned spatial) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input");
+  if (!resultType || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  if (c.getBool("return_indices") != false)
+    return c.fail("return_indices=True is not supported");
+  if (!isa<FloatType>(resultType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value in = batched(c, x, spatial);
+  RankedTensorType outType = batchedType(resultType, spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
+  auto inType = cast<RankedTensorType>(in.getType());
+  SmallVector<int64_t> inSizes, outSizes, largest;
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t size = inType.getDimSize(2 + i), out = outType.getDimSize(2 + i);
+    int64_t k = 1;
+    for (int64_t o = 0; o < out; ++o) {
+      auto [start, end] = adaptiveWindow(o, size, out);
+      k = std::max(k, end - start);
+    }
+    inSizes.push_back(size);
+    outSizes.push_back(out);
+    largest.push_back(k);
+  }
+  Type et = resultType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, largest, et);
+  Value init =
+      buildFilled(b, loc, outType, -std::numeric_limits<double>::infinity());
+  unsigned dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, win, ctx),
+                                 AffineMap::get(dims, 0, out, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, outType, ValueRange{window}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto constant = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(nb, l, v).getResult();
+        };
+        SmallVector<Value> indices = {linalg::IndexOp::create(nb, l, 0),
+                                      linalg::IndexOp::create(nb, l, 1)};
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value o = linalg::IndexOp::create(nb, l, 2 + i);
+          Value k = linalg::IndexOp::create(nb, l, 2 + spatial + i);
+          Value size = constant(inSizes[i]), count = constant(outSizes[i]);
+          // start = o * in / out, end = ((o + 1) * in + out - 1) / out.
+          Value start = arith::DivUIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, o, size), count);
+          Value next = arith::AddIOp::create(nb, l, o, constant(1));
+          Value end = arith::DivUIOp::create(
+              nb, l,
+              arith::AddIOp::create(nb, l,
+                                    arith::MulIOp::create(nb, l, next, size),
+                                    constant(outSizes[i] - 1)),
+              count);
+          Value last = arith::SubIOp::create(nb, l, end, constant(1));
+          indices.push_back(arith::MinUIOp::create(
+              nb, l, arith::AddIOp::create(nb, l, start, k), last));
+        }
+        Value v = tensor::ExtractOp::create(nb, l, in, indices);
+        linalg::YieldOp::create(
+            nb, l, arith::MaximumFOp::create(nb, l, a[1], v).getResult());
+      });
+  return SmallVector<Value>{
+      buildReshape(b, loc, generic.getResult(0), resultType.getShape())};
+}
+
+/// lp_pool as torch composes it: avg_pool(x ** p) (no padding, the count
+/// clipped to the input with ceil_mode), times the kernel's size, then
+/// ** (1 / p); sign(a) * relu(|a|) in between is a itself.
+static FailureOr<SmallVector<Value>> lowerLpPool(LoweringCall &c,
+                                                 unsigned spatial) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input");
+  if (!resultType || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  auto inType = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(inType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  std::optional<double> p = c.getFloat("norm_type");
+  if (!p)
+    return c.fail("norm_type must be a constant");
+  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
+  if (failed(w))
+    return failure();
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = inType.getElementType();
+  double exponent = *p;
+  Value powered = buildElementwise(
+      b, loc, inType, {x}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value e = scalarConstant(nb, l, et, exponent);
+        return math::PowFOp::create(nb, l, a[0], e).getResult();
+      });
+  RankedTensorType outType = batchedType(resultType, spatial);
+  Value avg = buildAvgPool(c, batched(c, powered, spatial), outType, *w,
+                           /*includePad=*/true, std::nullopt);
+  int64_t windowSize = 1;
+  for (int64_t k : w->kernel)
+    windowSize *= k;
+  Value out = buildElementwise(
+      b, loc, outType, {avg}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value scaled = arith::MulFOp::create(
+            nb, l, a[0], scalarConstant(nb, l, et, double(windowSize)));
+        return math::PowFOp::create(nb, l, scaled,
+                                    scalarConstant(nb, l, et, 1.0 / exponent))
+            .getResult();
+      });
+  return SmallVector<Value>{buildReshape(b, loc, out, resultType.getShape())};
+}
+
+//===----------------------------------------------------------------------===//
+// Max pooling with indices (element 0 or 1 of a tuple-producing call, read
+// by operator.getitem)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The input position of output `o` at window offset `k` along spatial dim
+/// `i`, and whether it lies inside the input (null: always).
+using PositionFn = llvm::function_ref<std::pair<Value, Value>(
+    OpBuilder &, Location, unsigned i, Value o, Value k)>;
+} // namespace
+
+/// Max pooling of `in` (N, C, spatial...) into (values, int64 indices) of
+/// `outType`'s shape, as torch computes them: the first position inside
+/// the input starts the window, a larger value or a NaN replaces it (the
+/// last NaN wins), and the index is flattened over the spatial input. One
+/// generic over (n, c, o..., k...) extracts the input at `position`.
+static std::pair<Value, Value>
+buildMaxWithIndices(OpBuilder &b, Location loc, Value in,
+                    RankedTensorType outType, ArrayRef<int64_t> windowShape,
+                    PositionFn position) {
+  auto inType = cast<RankedTensorType>(in.getType());
+  unsigned spatial = windowShape.size();
+  Type et = outType.getElementType();
+  auto indexType = RankedTensorType::get(outType.getShape(), b.getI64Type());
+  Value window = tensor::EmptyOp::create(b, loc, windowShape, et);
+  Value values =
+      buildFilled(b, loc, outType, -std::numeric_limits<double>::infinity());
+  Value indices = buildFilled(b, loc, indexType, -1.0);
+  unsigned dims = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  SmallVector<AffineExpr> win, out = {d(0), d(1)};
+  for (unsigned i = 0; i < spatial; ++i) {
+    win.push_back(d(2 + spatial + i));
+    out.push_back(d(2 + i));
+  }
+  MLIRContext *ctx = b.getContext();
+  AffineMap outMap = AffineMap::get(dims, 0, out, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, win, ctx), outMap,
+                                 outMap};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
+  iterators.append(spatial, IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{outType, indexType}, ValueRange{window},
+      ValueRange{values, indices}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+        Value valid =
+            arith::ConstantOp::create(nb, l, nb.getBoolAttr(true)).getResult();
+        Value flat = zero;
+        SmallVector<Value> at = {linalg::IndexOp::create(nb, l, 0),
+                                 linalg::IndexOp::create(nb, l, 1)};
+        for (unsigned i = 0; i < spatial; ++i) {
+          Value o = linalg::IndexOp::create(nb, l, 2 + i);
+          Value k = linalg::IndexOp::create(nb, l, 2 + spatial + i);
+          auto [pos, inside] = position(nb, l, i, o, k);
+          if (inside) {
+            valid = arith::AndIOp::create(nb, l, valid, inside);
+            // Positions outside the input are never read.
+            pos = arith::SelectOp::create(nb, l, inside, pos, zero);
+          }
+          at.push_back(pos);
+          Value size =
+              arith::ConstantIndexOp::create(nb, l, inType.getDimSize(2 + i));
+          flat = arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, flat, size), pos);
+        }
+        Value v = tensor::ExtractOp::create(nb, l, in, at);
+        Value best = a[1], bestIndex = a[2];
+        Value none = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(-1));
+        Value first = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            bestIndex, none);
+        Value greater =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, best);
+        Value nan =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, v, v);
+        Value take = arith::AndIOp::create(
+            nb, l, valid,
+            arith::OrIOp::create(nb, l, first,
+                                 arith::OrIOp::create(nb, l, greater, nan)));
+        Value index =
+            arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, take, v, best),
+                       arith::SelectOp::create(nb, l, take, index, bestIndex)});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
+namespace {
+struct MaxPoolTarget {
+  const char *name;
+  unsigned spatial;
+  bool adaptive;
+};
+const MaxPoolTarget kMaxPoolTargets[] = {
+    {"torch.nn.functional.max_pool1d", 1, false},
+    {"torch.nn.functional.max_pool2d", 2, false},
+    {"torch.nn.functional.max_pool3d", 3, false},
+    {"torch.nn.functional.max_pool1d_with_indices", 1, false},
+    {"torch.nn.functional.max_pool2d_with_indices", 2, false},
+    {"torch.nn.functional.max_pool3d_with_indices", 3, false},
+    {"torch.nn.functional.adaptive_max_pool1d", 1, true},
+    {"torch.nn.functional.adaptive_max_pool2d", 2, true},
+    {"torch.nn.functional.adaptive_max_pool3d", 3, true},
+    {"torch.nn.functional.adaptive_max_pool1d_with_indices", 1, true},
+    {"torch.nn.functional.adaptive_max_pool2d_with_indices", 2, true},
+    {"torch.nn.functional.adaptive_max_pool3d_with_indices", 3, true},
+};
+} // namespace
+
+bool lowering::isMaxPoolWithIndices(StringRef target) {
+  return llvm::any_of(kMaxPoolTargets, [&](const MaxPoolTarget &t) {
+    return target == t.name;
+  });
+}
+
+FailureOr<Value> lowering::lowerMaxPoolElement(LoweringCall &c, int64_t index,
+                                               RankedTensorType type) {
+  const MaxPoolTarget *target = llvm::find_if(
+      kMaxPoolTargets,
+      [&](const MaxPoolTarget &t) { return c.target() == t.name; });
+  if (target == std::end(kMaxPoolTargets))
+    return c.fail("not a max pooling call");
+  unsigned spatial = target->spatial;
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  auto inType = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(inType.getElementType()))
+    return c.fail("only floating-point inputs are supported");
+  if (index < 0)
+    index += 2;
+  if (index != 0 && index != 1)
+    return c.fail("index out of range of the (values, indices) tuple");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value in = batched(c, x, spatial);
+  auto batchedIn = cast<RankedTensorType>(in.getType());
+  RankedTensorType outType = batchedType(
+      RankedTensorType::get(type.getShape(), inType.getElementType()), spatial);
+  if (outType.getNumElements() == 0)
+    return c.fail("an empty output is not supported");
+  std::pair<Value, Value> pooled;
+  auto constant = [](OpBuilder &nb, Location l, int64_t v) {
+    return arith::ConstantIndexOp::create(nb, l, v).getResult();
+  };
+  if (target->adaptive) {
+    SmallVector<int64_t> largest;
+    for (unsigned i = 0; i < spatial; ++i) {
+      int64_t size = batchedIn.getDimSize(2 + i),
+              out = outType.getDimSize(2 + i), k = 1;
+      for (int64_t o = 0; o < out; ++o) {
+        auto [start, end] = adaptiveWindow(o, size, out);
+        k = std::max(k, end - start);
+      }
+      largest.push_back(k);
+    }
+    // min(start + k, end - 1): a repeated position does not change the max
+    // or (it never wins a strict comparison) the index.
+    pooled = buildMaxWithIndices(
+        b, loc, in, outType, largest,
+        [&](OpBuilder &nb, Location l, unsigned i, Value o, Value k) {
+          int64_t size = batchedIn.getDimSize(2 + i),
+                  out = outType.getDimSize(2 + i);
+          Value start = arith::DivUIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, o, constant(nb, l, size)),
+              constant(nb, l, out));
+          Value next = arith::AddIOp::create(nb, l, o, constant(nb, l, 1));
+          Value end = arith::DivUIOp::create(
+              nb, l,
+              arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, next, constant(nb, l, size)),
+                  constant(nb, l, out - 1)),
+              constant(nb, l, out));
+          Value last = arith::SubIOp::create(nb, l, end, constant(nb, l, 1));
+          Value pos = arith::MinUIOp::create(
+              nb, l, arith::AddIOp::create(nb, l, start, k), last);
+          return std::pair<Value, Value>{pos, Value()};
+        });
+  } else {
+    FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
+    if (failed(w))
+      return failure();
+    // o * stride - padding + k * dilation, inside [0, size).
+    pooled = buildMaxWithIndices(
+        b, loc, in, outType, w->kernel,
+        [&](OpBuilder &nb, Location l, unsigned i, Value o, Value k) {
+          Value pos = arith::AddIOp::create(
+              nb, l,
+              arith::SubIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, o,
+                                        constant(nb, l, w->stride[i])),
+                  constant(nb, l, w->padding[i])),
+              arith::MulIOp::create(nb, l, k,
+                                    constant(nb, l, w->dilation[i])));
+          Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                            pos, constant(nb, l, 0));
+          Value high = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, pos,
+              constant(nb, l, batchedIn.getDimSize(2 + i)));
+          return std::pair<Value, Value>{
+              pos, arith::AndIOp::create(nb, l, low, high).getResult()};
+        });
+  }
+  Value result = index == 0 ? pooled.first : pooled.second;
+  return buildReshape(b, loc, result, type.getShape());
+}
+
 void lowering::populatePoolLowerings(LoweringTable &t) {
-  t["torch.nn.functional.max_pool2d"] = lowerMaxPool;
-  t["torch.nn.functional.avg_pool2d"] = lowerAvgPool;
-  t["torch.nn.functional.adaptive_avg_pool2d"] = lowerAdaptiveAvgPool;
+  t["torch.nn.functional.max_pool1d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 1);
+  };
+  t["torch.nn.functional.max_pool2d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 2);
+  };
+  t["torch.nn.functional.max_pool3d"] = [](LoweringCall &c) {
+    return lowerMaxPool(c, 3);
+  };
+  t["torch.nn.functional.avg_pool1d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 1);
+  };
+  t["torch.nn.functional.avg_pool2d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 2);
+  };
+  t["torch.nn.functional.avg_pool3d"] = [](LoweringCall &c) {
+    return lowerAvgPool(c, 3);
+  };
+  t["torch.nn.functional.adaptive_avg_pool1d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 1);
+  };
+  t["torch.nn.functional.adaptive_avg_pool2d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 2);
+  };
+  t["torch.nn.functional.adaptive_avg_pool3d"] = [](LoweringCall &c) {
+    return lowerAdaptiveAvgPool(c, 3);
+  };
+  t["torch.nn.functional.adaptive_max_pool1d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 1);
+  };
+  t["torch.nn.functional.adaptive_max_pool2d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 2);
+  };
+  t["torch.nn.functional.adaptive_max_pool3d"] = [](LoweringCall &c) {
+    return lowerAdaptiveMaxPool(c, 3);
+  };
+  // Lowered where operator.getitem reads element 0 or 1.
+  for (const char *name : {"torch.nn.functional.max_pool1d_with_indices",
+                           "torch.nn.functional.max_pool2d_with_indices",
+                           "torch.nn.functional.max_pool3d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool1d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool2d_with_indices",
+                           "torch.nn.functional.adaptive_max_pool3d_with_indices"})
+    t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+      return c.fail("only the indexed values or indices (result[0] or "
+                    "result[1]) can be compiled");
+    };
+  t["torch.nn.functional.lp_pool1d"] = [](LoweringCall &c) {
+    return lowerLpPool(c, 1);
+  };
+  t["torch.nn.functional.lp_pool2d"] = [](LoweringCall &c) {
+    return lowerLpPool(c, 2);
+  };
 }

@@ -235,6 +235,12 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
       return failure();
     return SmallVector<Value>{*out};
   }
+  if (isMaxPoolWithIndices(bound->spec->name)) {
+    FailureOr<Value> element = lowerMaxPoolElement(inner, *i, type);
+    if (failed(element))
+      return failure();
+    return SmallVector<Value>{*element};
+  }
   if (bound->spec->name == "torch.chunk") {
     Value x = inner.tensor("input");
     std::optional<int64_t> chunks = inner.getInt("chunks"),

@@ -211,6 +211,12 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   // Attention masks may be bool (the lowering reads them as -inf / 0).
   bool boolMasks =
       c.target() == "torch.nn.functional.multi_head_attention_forward";
+  // Average pooling has torch's int64 kernel (a truncating division).
+  bool int64s = llvm::is_contained(
+      ArrayRef<StringRef>{"torch.nn.functional.avg_pool1d",
+                          "torch.nn.functional.avg_pool2d",
+                          "torch.nn.functional.avg_pool3d"},
+      c.target());
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
@@ -220,6 +226,8 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
       return success();
     if (integers && isa<IntegerType>(tensor.getElementType()) &&
         !tensor.getElementType().isInteger(1))
+      return success();
+    if (int64s && tensor.getElementType().isSignlessInteger(64))
       return success();
     std::string name;
     llvm::raw_string_ostream os(name);

@@ -60,13 +60,14 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// Tuples other than chunk's and attention's cannot be indexed.
+// A tuple-producing call without a lowering is reported at the call, even
+// where operator.getitem reads it.
 traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
-    %p = call_function "torch.nn.functional.max_pool2d"(%x, 2, return_indices=True) : (tensor<1x1x4x4xf32>) -> tuple<tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>>
-    // expected-error @+1 {{cannot index the result of 'torch.nn.functional.max_pool2d'}}
-    %y = call_function "operator.getitem"(%p, 0) : (tuple<tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>>) -> tensor<1x1x2x2xf32>
-    output %y : tensor<1x1x2x2xf32>
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{no lowering to linalg for 'torch.sort'}}
+    %p = call_function "torch.sort"(%x) : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xi64>>
+    %y = call_function "operator.getitem"(%p, 0) : (tuple<tensor<4xf32>, tensor<4xi64>>) -> tensor<4xf32>
+    output %y : tensor<4xf32>
   }
 }
 
