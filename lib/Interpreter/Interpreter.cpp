@@ -336,12 +336,19 @@ struct Interpreter::Impl {
     auto module = graph->getParentOfType<traced::ModuleOp>();
     std::string where =
         ("@" + module.getSymName() + "::" + graph.getSymName()).str();
-    if (inputs.size() + 1 != types.size())
+    // Trailing inputs that can only be None (a forward's `mask=None` the
+    // trace saw as None) may be left out.
+    size_t required = types.size() - 1;
+    while (required > inputs.size() && isa<traced::NoneType>(types[required]))
+      --required;
+    if (inputs.size() < required || inputs.size() + 1 > types.size())
       return graph.emitError()
              << where << " takes " << types.size() - 1
              << " input(s) after self, but " << inputs.size() << " were given";
     llvm::DenseMap<Value, RtValue> env;
     env[graph.getSelf()] = self;
+    for (size_t i = inputs.size(); i + 1 < types.size(); ++i)
+      env[graph.getArgument(i + 1)] = RtValue();
     for (auto [i, input] : llvm::enumerate(inputs)) {
       if (!matchesType(input, types[i + 1])) {
         StringRef name = graph.getArgName(i + 1);

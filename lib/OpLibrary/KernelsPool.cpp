@@ -702,6 +702,204 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
 }
 
 //===----------------------------------------------------------------------===//
+// Sampling at coordinates: F.grid_sample and F.affine_grid
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class GridMode { Bilinear, Nearest };
+enum class GridPadding { Zeros, Border, Reflection };
+} // namespace
+
+/// torch's reflect_coordinates: `x` reflected into [low, high] / 2.
+static double reflectCoordinate(double x, int64_t twiceLow, int64_t twiceHigh) {
+  if (twiceLow == twiceHigh)
+    return 0;
+  double low = twiceLow / 2.0, span = (twiceHigh - twiceLow) / 2.0;
+  x = std::fabs(x - low);
+  double extra = std::fmod(x, span);
+  int64_t flips = static_cast<int64_t>(std::floor(x / span));
+  return flips % 2 == 0 ? extra + low : span - extra + low;
+}
+
+/// A normalized grid coordinate in [-1, 1] as a pixel position of a dim of
+/// `size`, after the padding mode's clipping or reflection.
+static double gridSourceIndex(double g, int64_t size, GridPadding padding,
+                              bool alignCorners) {
+  double x = alignCorners ? (g + 1) / 2 * (size - 1)
+                          : ((g + 1) * size - 1) / 2;
+  auto clip = [&](double v) {
+    return std::min(static_cast<double>(size - 1), std::max(v, 0.0));
+  };
+  if (padding == GridPadding::Border)
+    return clip(x);
+  if (padding == GridPadding::Reflection)
+    return clip(alignCorners ? reflectCoordinate(x, 0, 2 * (size - 1))
+                             : reflectCoordinate(x, -1, 2 * size - 1));
+  return x;
+}
+
+static FailureOr<RtValue> gridSample(const KernelArgs &args, GridMode mode,
+                                     GridPadding padding, bool alignCorners) {
+  FailureOr<Tensor> in = args.tensor("input"), grid = args.tensor("grid");
+  if (failed(in) || failed(grid))
+    return failure();
+  if (in->rank() != 4 || grid->rank() != 4 || grid->dim(3) != 2 ||
+      grid->dim(0) != in->dim(0))
+    return args.emitError() << "expects a 4-D input (N, C, H, W) and a grid "
+                               "(N, H_out, W_out, 2)";
+  if (in->dtype() != grid->dtype() || !isFloatingPoint(in->dtype()))
+    return args.emitError() << "expects input and grid of one floating-point "
+                               "dtype";
+  int64_t n = in->dim(0), c = in->dim(1), h = in->dim(2), w = in->dim(3),
+          oh = grid->dim(1), ow = grid->dim(2);
+  Tensor x = in->to(DType::F64), g = grid->to(DType::F64);
+  Tensor out(DType::F64, {n, c, oh, ow});
+  const double *p = x.data<double>(), *q = g.data<double>();
+  double *o = out.data<double>();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        const double *at = q + ((b * oh + i) * ow + j) * 2;
+        double sx = gridSourceIndex(at[0], w, padding, alignCorners);
+        double sy = gridSourceIndex(at[1], h, padding, alignCorners);
+        // The taps that read the image, with their weights.
+        SmallVector<std::tuple<int64_t, int64_t, double>, 4> taps;
+        if (mode == GridMode::Nearest) {
+          taps.push_back({static_cast<int64_t>(std::nearbyint(sy)),
+                          static_cast<int64_t>(std::nearbyint(sx)), 1.0});
+        } else {
+          double fx = std::floor(sx), fy = std::floor(sy);
+          double tx = sx - fx, ty = sy - fy;
+          int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
+          taps.push_back({y0, x0, (1 - tx) * (1 - ty)});
+          taps.push_back({y0, x0 + 1, tx * (1 - ty)});
+          taps.push_back({y0 + 1, x0, (1 - tx) * ty});
+          taps.push_back({y0 + 1, x0 + 1, tx * ty});
+        }
+        for (int64_t ch = 0; ch < c; ++ch) {
+          double acc = 0;
+          for (auto [y, xx, weight] : taps)
+            if (y >= 0 && y < h && xx >= 0 && xx < w && !std::isnan(sx) &&
+                !std::isnan(sy))
+              acc += p[((b * c + ch) * h + y) * w + xx] * weight;
+          o[((b * c + ch) * oh + i) * ow + j] = acc;
+        }
+      }
+  return RtValue(out.to(in->dtype()));
+}
+
+/// F.grid_sample: bilinear or nearest sampling of a 4-D input at the
+/// grid's normalized (x, y) positions; zeros, border or reflection padding.
+FailureOr<RtValue> gridSampleKernel(const KernelArgs &args) {
+  FailureOr<std::string> mode = args.getStr("mode"),
+                         padding = args.getStr("padding_mode");
+  if (failed(mode) || failed(padding))
+    return failure();
+  bool alignCorners = false;
+  if (!args.isNone("align_corners")) {
+    FailureOr<bool> a = args.getBool("align_corners");
+    if (failed(a))
+      return failure();
+    alignCorners = *a;
+  }
+  if (*mode != "bilinear" && *mode != "nearest")
+    return args.emitError() << "mode '" << *mode
+                            << "' is not supported (bilinear, nearest)";
+  GridPadding pad = *padding == "zeros"    ? GridPadding::Zeros
+                    : *padding == "border" ? GridPadding::Border
+                                           : GridPadding::Reflection;
+  if (*padding != "zeros" && *padding != "border" && *padding != "reflection")
+    return args.emitError() << "padding_mode '" << *padding
+                            << "' is not one of zeros, border, reflection";
+  return gridSample(args,
+                    *mode == "nearest" ? GridMode::Nearest : GridMode::Bilinear,
+                    pad, alignCorners);
+}
+
+/// aten::grid_sampler: the same with ATen's enums (interpolation 0
+/// bilinear, 1 nearest; padding 0 zeros, 1 border, 2 reflection).
+FailureOr<RtValue> gridSamplerAten(const KernelArgs &args) {
+  FailureOr<int64_t> mode = args.getInt("interpolation_mode"),
+                     padding = args.getInt("padding_mode");
+  FailureOr<bool> alignCorners = args.getBool("align_corners");
+  if (failed(mode) || failed(padding) || failed(alignCorners))
+    return failure();
+  if (*mode < 0 || *mode > 1 || *padding < 0 || *padding > 2)
+    return args.emitError() << "interpolation_mode " << *mode
+                            << " (0 bilinear, 1 nearest) or padding_mode "
+                            << *padding << " (0-2) is not supported";
+  return gridSample(args, *mode ? GridMode::Nearest : GridMode::Bilinear,
+                    static_cast<GridPadding>(*padding), *alignCorners);
+}
+
+/// F.affine_grid: theta (N, 2, 3) or (N, 3, 4) applied to the normalized
+/// positions of an output of `size` (N, C, H, W) or (N, C, D, H, W).
+FailureOr<RtValue> affineGrid(const KernelArgs &args) {
+  FailureOr<Tensor> theta = args.tensor("theta");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(theta) || failed(size))
+    return failure();
+  bool alignCorners = false;
+  if (!args.isNone("align_corners")) {
+    FailureOr<bool> a = args.getBool("align_corners");
+    if (failed(a))
+      return failure();
+    alignCorners = *a;
+  }
+  if (!isFloatingPoint(theta->dtype()))
+    return args.emitError() << "expected theta to have floating point type";
+  int64_t spatial = static_cast<int64_t>(size->size()) - 2;
+  if (spatial != 2 && spatial != 3)
+    return args.emitError() << "affine_grid only supports 4D and 5D sizes";
+  int64_t n = (*size)[0];
+  if (theta->rank() != 3 || theta->dim(0) != n ||
+      theta->dim(1) != spatial || theta->dim(2) != spatial + 1)
+    return args.emitError() << "expected a batch of " << spatial << "x"
+                            << spatial + 1 << " affine matrices";
+  // Positions along each output dim, x first (W, H[, D]).
+  SmallVector<SmallVector<double>> axes;
+  for (int64_t k = 0; k < spatial; ++k) {
+    int64_t steps = (*size)[size->size() - 1 - k];
+    SmallVector<double> v(steps, 0.0);
+    if (steps > 1)
+      for (int64_t i = 0; i < steps; ++i) {
+        v[i] = -1 + 2.0 * i / (steps - 1);
+        if (!alignCorners)
+          v[i] *= static_cast<double>(steps - 1) / steps;
+      }
+    axes.push_back(v);
+  }
+  SmallVector<int64_t> shape = {n};
+  for (int64_t k = spatial - 1; k >= 0; --k)
+    shape.push_back(axes[k].size());
+  shape.push_back(spatial);
+  Tensor t = theta->to(DType::F64);
+  Tensor out(DType::F64, shape);
+  int64_t points = 1;
+  for (auto &a : axes)
+    points *= a.size();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t pnt = 0; pnt < points; ++pnt) {
+      // The point's position: x varies fastest.
+      SmallVector<double> base;
+      int64_t rest = pnt;
+      for (int64_t k = 0; k < spatial; ++k) {
+        base.push_back(axes[k][rest % axes[k].size()]);
+        rest /= axes[k].size();
+      }
+      base.push_back(1.0);
+      for (int64_t r = 0; r < spatial; ++r) {
+        double acc = 0;
+        for (int64_t k = 0; k <= spatial; ++k)
+          acc += t.data<double>()[(b * spatial + r) * (spatial + 1) + k] *
+                 base[k];
+        out.data<double>()[(b * points + pnt) * spatial + r] = acc;
+      }
+    }
+  return RtValue(out.to(theta->dtype()));
+}
+
+//===----------------------------------------------------------------------===//
 // Sliding blocks: F.unfold (im2col) and F.fold (col2im)
 //===----------------------------------------------------------------------===//
 

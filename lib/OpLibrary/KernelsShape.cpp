@@ -1504,6 +1504,102 @@ FailureOr<RtValue> embedding(const KernelArgs &args) {
   return RtValue(out->reshaped(shape));
 }
 
+/// F.embedding_bag: the rows of `weight` that each bag's indices name,
+/// summed, averaged or maxed (rows equal to padding_idx left out; empty
+/// bags give zeros). Bags are the rows of a 2-D input, or the runs of a
+/// 1-D input that `offsets` start.
+FailureOr<RtValue> embeddingBag(const KernelArgs &args) {
+  FailureOr<Tensor> idx = args.tensor("input"), w = args.tensor("weight");
+  FailureOr<std::string> mode = args.getStr("mode");
+  FailureOr<bool> includeLast = args.getBool("include_last_offset");
+  if (failed(idx) || failed(w) || failed(mode) || failed(includeLast))
+    return failure();
+  if (!isIntegral(idx->dtype(), /*includeBool=*/false))
+    return args.emitError() << "embedding_bag indices must be an integer "
+                               "tensor";
+  if (w->rank() != 2)
+    return args.emitError() << "'weight' must be 2-D";
+  if (*mode != "sum" && *mode != "mean" && *mode != "max")
+    return args.emitError() << "mode has to be one of sum, mean or max";
+  if (!args.isNone("max_norm"))
+    return args.emitError() << "max_norm renormalizes the weight in place; "
+                               "only max_norm=None is supported";
+  std::optional<Tensor> perSample;
+  if (!args.isNone("per_sample_weights")) {
+    FailureOr<Tensor> p = args.tensor("per_sample_weights");
+    if (failed(p))
+      return failure();
+    if (*mode != "sum")
+      return args.emitError() << "embedding_bag: per_sample_weights was not "
+                                 "None; per_sample_weights is only supported "
+                                 "for mode='sum'";
+    if (p->shape() != idx->shape())
+      return args.emitError() << "per_sample_weights must have the shape of "
+                                 "input";
+    perSample = *p;
+  }
+  std::optional<int64_t> paddingIdx;
+  if (!args.isNone("padding_idx")) {
+    FailureOr<int64_t> p = args.getInt("padding_idx");
+    if (failed(p))
+      return failure();
+    paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
+  }
+  // Bag b holds indices [starts[b], starts[b + 1]).
+  SmallVector<int64_t> starts;
+  int64_t total = idx->numel();
+  if (idx->rank() == 2) {
+    if (!args.isNone("offsets"))
+      return args.emitError() << "if input is 2-D, then offsets has to be "
+                                 "None";
+    for (int64_t b = 0; b <= idx->dim(0); ++b)
+      starts.push_back(b * idx->dim(1));
+  } else if (idx->rank() == 1) {
+    FailureOr<Tensor> offsets = args.tensor("offsets");
+    if (failed(offsets))
+      return failure();
+    if (offsets->rank() != 1)
+      return args.emitError() << "offsets has to be a 1-D tensor";
+    for (int64_t i = 0; i < offsets->numel(); ++i)
+      starts.push_back(offsets->getInt(i));
+    if (!*includeLast)
+      starts.push_back(total);
+    if (starts.empty() || starts[0] != 0)
+      return args.emitError() << "offsets[0] has to be 0";
+    for (size_t i = 1; i < starts.size(); ++i)
+      if (starts[i] < starts[i - 1] || starts[i] > total)
+        return args.emitError() << "offsets must be non-decreasing and within "
+                                   "the input";
+  } else {
+    return args.emitError() << "input has to be 1-D or 2-D";
+  }
+  int64_t bags = std::max<int64_t>(starts.size(), 1) - 1, dim = w->dim(1);
+  Tensor out(DType::F64, {bags, dim});
+  double *o = out.data<double>();
+  for (int64_t b = 0; b < bags; ++b) {
+    int64_t count = 0;
+    for (int64_t i = starts[b]; i < starts[b + 1]; ++i) {
+      int64_t row = idx->getInt(i);
+      if (row < 0 || row >= w->dim(0))
+        return args.emitError() << "index " << row << " is out of range for "
+                                << w->dim(0) << " embeddings";
+      if (paddingIdx && row == *paddingIdx)
+        continue;
+      double scale = perSample ? perSample->getDouble(i) : 1.0;
+      for (int64_t k = 0; k < dim; ++k) {
+        double v = w->getDouble(row * dim + k) * scale;
+        double &acc = o[b * dim + k];
+        acc = *mode == "max" ? (count ? std::max(acc, v) : v) : acc + v;
+      }
+      ++count;
+    }
+    if (*mode == "mean" && count)
+      for (int64_t k = 0; k < dim; ++k)
+        o[b * dim + k] /= count;
+  }
+  return RtValue(out.to(w->dtype()));
+}
+
 /// diag_embed: out[..., i + max(-offset, 0) at dim1, i + max(offset, 0) at
 /// dim2] = in[..., i]; zero elsewhere.
 FailureOr<RtValue> diagEmbed(const KernelArgs &args) {

@@ -2916,6 +2916,72 @@ LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                               : builder.getI64Type());
 }
 
+/// embedding_bag: (bags, embedding_dim) in the weight's dtype.
+LogicalResult embeddingBag(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  std::optional<bool> includeLast = call.getBool("include_last_offset");
+  if (!input || !weight || !includeLast)
+    return h.unknown();
+  if (weight.getRank() != 2)
+    return call.emitError() << "'weight' must be 2-D, got " << weight;
+  if (!isa<IntegerType>(input.getElementType()) ||
+      input.getElementType().isInteger(1))
+    return call.emitError() << "indices must be an integer tensor, got "
+                            << input;
+  int64_t bags;
+  if (input.getRank() == 2) {
+    bags = input.getDimSize(0);
+  } else if (input.getRank() == 1) {
+    RankedTensorType offsets = h.tensor("offsets");
+    if (!offsets || offsets.getRank() != 1)
+      return call.emitError() << "a 1-D input needs 1-D offsets";
+    bags = offsets.getDimSize(0);
+    if (*includeLast && !ShapedType::isDynamic(bags))
+      bags = std::max<int64_t>(bags - 1, 0);
+  } else {
+    return call.emitError() << "input has to be 1-D or 2-D, got " << input;
+  }
+  return h.result({bags, weight.getDimSize(1)}, weight.getElementType());
+}
+
+/// grid_sample: (N, C, H, W) sampled at a grid (N, H_out, W_out, 2).
+LogicalResult gridSample(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), grid = h.tensor("grid");
+  if (!input || !grid)
+    return h.unknown();
+  if (input.getRank() != 4 || grid.getRank() != 4 || grid.getDimSize(3) != 2)
+    return call.emitError() << "expects a 4-D input (N, C, H, W) and a grid "
+                               "(N, H_out, W_out, 2), got "
+                            << input << " and " << grid;
+  if (input.getElementType() != grid.getElementType())
+    return call.emitError() << "expects input and grid of one dtype, got "
+                            << input << " and " << grid;
+  return h.result({input.getDimSize(0), input.getDimSize(1),
+                   grid.getDimSize(1), grid.getDimSize(2)},
+                  input.getElementType());
+}
+
+/// affine_grid: (N, H, W, 2) or (N, D, H, W, 3) from `size`.
+LogicalResult affineGrid(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType theta = h.tensor("theta");
+  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  if (!theta || !size)
+    return h.unknown();
+  int64_t spatial = static_cast<int64_t>(size->size()) - 2;
+  if (spatial != 2 && spatial != 3)
+    return call.emitError() << "affine_grid only supports 4D and 5D sizes";
+  SmallVector<int64_t> shape = {(*size)[0]};
+  shape.append(size->begin() + 2, size->end());
+  shape.push_back(spatial);
+  return h.result(shape, theta.getElementType());
+}
+
 /// The 2-D window of F.unfold / F.fold; nullopt when not constant.
 static std::optional<std::array<SmallVector<int64_t>, 4>>
 blockParams(const BoundCall &call) {

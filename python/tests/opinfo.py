@@ -236,6 +236,7 @@ def _iadd(x, y):
 
 
 torch.manual_seed(0)
+_EMBEDDING_BAG = torch.nn.EmbeddingBag(4, 3, mode="sum").eval()
 _EMBEDDING = torch.nn.Embedding(4, 3).eval()
 SIGNED = [d for d in NUMERIC if d != torch.uint8]
 
@@ -1109,6 +1110,43 @@ OPS = {
         ("copy_", lambda x, y: (x * 2).copy_(y) + 1, [f32(2, 3), dt(torch.float64, 1, 3)]),
         ("aten copy_", lambda x, y: torch.ops.aten.copy_(x * 1, y), [dt(torch.int32, 4), f32(4)]),
         ("too big", lambda x, y: torch.ops.aten.copy(x, y), [f32(3), f32(2, 3)])),
+    "torch.nn.functional.embedding_bag": fixed(
+        *[(f"2-d {mode}", lambda i, w, mode=mode: F.embedding_bag(i, w, mode=mode),
+           [torch.tensor([[0, 2, 1], [3, 3, 0]]), f32(5, 4)], ACCUMULATE) for mode in ("sum", "mean", "max")],
+        *[(f"offsets {mode}", lambda i, o, w, mode=mode: F.embedding_bag(i, w, o, mode=mode),
+           [torch.tensor([1, 2, 4, 4, 3]), torch.tensor([0, 2, 2]), f32(5, 3)], ACCUMULATE)
+          for mode in ("sum", "mean", "max")],
+        ("include_last_offset", lambda i, o, w: F.embedding_bag(i, w, o, include_last_offset=True),
+         [torch.tensor([1, 2, 4, 0]), torch.tensor([0, 1, 4]), f32(5, 2)], ACCUMULATE),
+        ("per_sample_weights", lambda i, w, p: F.embedding_bag(i, w, mode="sum", per_sample_weights=p),
+         [torch.tensor([[0, 1], [2, 2]]), f32(3, 2), f32(2, 2)], ACCUMULATE),
+        ("padding_idx", lambda i, w: F.embedding_bag(i, w, padding_idx=1),
+         [torch.tensor([[0, 1, 1], [1, 1, 1]]), f32(3, 2)], ACCUMULATE),
+        ("f64 int32", lambda i, w: F.embedding_bag(i, w), [torch.tensor([[1, 0]], dtype=torch.int32),
+                                                         dt(torch.float64, 2, 3)], ACCUMULATE),
+        ("module", _EMBEDDING_BAG, [torch.tensor([0, 3, 1, 2]), torch.tensor([0, 1])], ACCUMULATE),
+        ("mean with weights", lambda i, w, p: F.embedding_bag(i, w, per_sample_weights=p),
+         [torch.tensor([[0, 1]]), f32(3, 2), f32(1, 2)])),
+    "torch.nn.functional.grid_sample": fixed(
+        *[(f"{mode} {pad} {ac}", lambda x, g, mode=mode, pad=pad, ac=ac:
+           F.grid_sample(x, g, mode=mode, padding_mode=pad, align_corners=ac),
+           [f32(2, 3, 4, 5), tensor((2, 3, 6, 2), torch.float32, low=-1.4, high=1.4)], ACCUMULATE)
+          for mode in ("bilinear", "nearest") for pad in ("zeros", "border", "reflection")
+          for ac in (False, True)],
+        ("f64 default", lambda x, g: F.grid_sample(x, g), [dt(torch.float64, 1, 2, 3, 3),
+                                                          tensor((1, 2, 2, 2), torch.float64, low=-1, high=1)]),
+        ("mixed dtypes", lambda x, g: F.grid_sample(x, g, align_corners=False),
+         [f32(1, 1, 3, 3), dt(torch.float64, 1, 2, 2, 2)])),
+    "torch.ops.aten.grid_sampler.default": fixed(
+        *[(f"{mode} {pad}", lambda x, g, mode=mode, pad=pad: torch.ops.aten.grid_sampler(x, g, mode, pad, False),
+           [f32(1, 2, 4, 4), tensor((1, 3, 3, 2), torch.float32, low=-1.3, high=1.3)], ACCUMULATE)
+          for mode in (0, 1) for pad in (0, 1, 2)]),
+    "torch.nn.functional.affine_grid": fixed(
+        *[(f"{d} {ac}", lambda t, ac=ac: F.affine_grid(t, [2, 3, 4, 5], align_corners=ac),
+           [dt(d, 2, 2, 3)], ACCUMULATE) for d in (torch.float32, torch.float64) for ac in (False, True)],
+        ("3-d", lambda t: F.affine_grid(t, [1, 1, 2, 3, 4], align_corners=False), [f32(1, 3, 4)], ACCUMULATE),
+        ("one column", lambda t: F.affine_grid(t, [1, 1, 3, 1], align_corners=True), [f32(1, 2, 3)], ACCUMULATE),
+        ("bad theta", lambda t: F.affine_grid(t, [1, 1, 3, 3], align_corners=False), [f32(1, 3, 3)])),
     "torch.nn.functional.unfold": fixed(
         *[(f"{d}", lambda x: F.unfold(x, 2), [dt(d, 1, 2, 3, 4)], EXACT, d) for d in ALL_DTYPES],
         ("dilated padded strided", lambda x: F.unfold(x, (2, 3), dilation=(2, 1), padding=1, stride=(1, 2)),
