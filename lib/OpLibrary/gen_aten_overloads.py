@@ -55,6 +55,11 @@ ATEN_OPS = {
     "torch.fmod": ["fmod"],
     "torch.nn.functional.conv1d": ["conv1d"],
     "torch.nn.functional.conv2d": ["conv2d"],
+    "torch.nn.functional.conv3d": ["conv3d"],
+    "torch.nn.functional.conv_transpose1d": ["conv_transpose1d"],
+    "torch.nn.functional.conv_transpose2d": ["conv_transpose2d"],
+    "torch.nn.functional.conv_transpose3d": ["conv_transpose3d"],
+    "torch.convolution": ["convolution", "_convolution"],
     "torch.nn.functional.linear": ["linear"],
     "torch.matmul": ["matmul"],
     "torch.bmm": ["bmm"],
@@ -132,7 +137,9 @@ ATEN_OPS = {
 
 # ATen-only parameters that do not change the result on the CPU.
 IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
-             "generator"}
+             "generator",
+             # aten::_convolution's backend choices.
+             "benchmark", "deterministic", "allow_tf32"}
 
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):

@@ -235,6 +235,51 @@ struct PoolWindow {
 };
 int64_t avgPoolDivisor(PoolWindow y, PoolWindow x, bool countIncludePad);
 
+/// The parameters of one convolution-family call (conv1d/2d/3d,
+/// conv_transpose1d/2d/3d, torch.convolution and their modules and ATen
+/// overloads), decoded and checked once, the way ATen's
+/// ConvParams/_convolution does, for the result rule, the interpreter
+/// kernel and the lowering. Lists are expanded to one value per spatial dim.
+struct ConvParams {
+  unsigned spatial = 0; // 1, 2 or 3
+  bool transposed = false;
+  bool batched = true;
+  int64_t groups = 1;
+  llvm::SmallVector<int64_t> stride, dilation;
+  /// Zeros added before and after each spatial dim of a convolution's input
+  /// (padding="same" puts the odd one after, as torch does); for a
+  /// transposed convolution both are `padding`, cropped off the full output.
+  llvm::SmallVector<int64_t> padBefore, padAfter;
+  /// Extra output size of a transposed convolution (zeros otherwise).
+  llvm::SmallVector<int64_t> outputPadding;
+  /// The result shape (dynamic sizes stay dynamic).
+  llvm::SmallVector<int64_t> resultShape;
+};
+
+/// How a caller reads a conv-family call's arguments: each accessor answers
+/// nullopt when the argument is not of that kind or not known.
+struct ConvArgReader {
+  llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(llvm::StringRef)>
+      ints;
+  llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> integer;
+  llvm::function_ref<std::optional<bool>(llvm::StringRef)> boolean;
+  llvm::function_ref<std::optional<std::string>(llvm::StringRef)> str;
+  llvm::function_ref<bool(llvm::StringRef)> isNone;
+  /// Whether the argument's value is known (a constant).
+  llvm::function_ref<bool(llvm::StringRef)> known;
+};
+
+enum class ConvDecode { Ok, Unknown, Invalid };
+/// Decodes and checks the call of an entry with signature `sig` on tensors of
+/// shape `input` and `weight` (and `bias`, when not None). The number of
+/// spatial dims is the signature's (`int[2] stride`), else the weight's
+/// rank - 2. On Invalid, `error` says why, naming the argument.
+ConvDecode decodeConv(const Signature &sig, const ConvArgReader &reader,
+                      llvm::ArrayRef<int64_t> input,
+                      llvm::ArrayRef<int64_t> weight,
+                      std::optional<llvm::ArrayRef<int64_t>> bias,
+                      ConvParams &params, std::string &error);
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 
