@@ -449,21 +449,24 @@ static const OpRow kOps[] = {
 
   // Contractions.
   // The convolution family: one rule and one kernel, both reading the
-  // arguments through decodeConv. `padding` is ints or "same"/"valid"
-  // (hence Any). conv_transpose's keyword-only `output_size` is
+  // arguments through decodeConv. `padding` is ints or "same"/"valid".
+  // conv_transpose's keyword-only `output_size` is
   // nn.ConvTranspose*d's forward argument (torch's functional lacks it).
   {"torch.nn.functional.conv1d",
    {"torch.conv1d", "F.conv1d", "nn.conv1d", "megengine.functional.nn.conv1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
-   "Any padding=0, int[1] dilation=1, int groups=1)", conv, kernels::conv},
+   "int[1]|str padding=0, int[1] dilation=1, int groups=1)", conv,
+   kernels::conv},
   {"torch.nn.functional.conv2d",
    {"torch.conv2d", "F.conv2d", "nn.conv2d", "megengine.functional.nn.conv2d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-   "Any padding=0, int[2] dilation=1, int groups=1)", conv, kernels::conv},
+   "int[2]|str padding=0, int[2] dilation=1, int groups=1)", conv,
+   kernels::conv},
   {"torch.nn.functional.conv3d",
    {"torch.conv3d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
-   "Any padding=0, int[3] dilation=1, int groups=1)", conv, kernels::conv},
+   "int[3]|str padding=0, int[3] dilation=1, int groups=1)", conv,
+   kernels::conv},
   {"torch.nn.functional.conv_transpose1d",
    {"torch.conv_transpose1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "

@@ -248,9 +248,10 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
   // unbatched ones.
   p.batched = static_cast<int64_t>(input.size()) == k + 2;
   if (!p.batched && (!fixed || static_cast<int64_t>(input.size()) != k + 1)) {
-    invalid() << "expects " << (fixed ? std::to_string(k + 1) + "-D or " : "")
-              << k + 2 << "-D input for a weight of rank " << k + 2
-              << ", got an input of rank " << input.size();
+    invalid() << "expects an input of rank "
+              << (fixed ? std::to_string(k + 1) + " or " : "") << k + 2
+              << " for a weight of rank " << k + 2 << ", got rank "
+              << input.size();
     return ConvDecode::Invalid;
   }
   if (sig.lookup("transposed")) {
@@ -266,8 +267,7 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     return ConvDecode::Unknown;
   p.groups = *groups;
   if (p.groups < 1) {
-    invalid() << "non-positive groups is not supported (groups=" << p.groups
-              << ")";
+    invalid() << "groups must be positive, got " << p.groups;
     return ConvDecode::Invalid;
   }
   // An int list of one value per spatial dim (one value is repeated).
@@ -282,10 +282,8 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     if (v->size() == 1)
       v->assign(k, v->front());
     if (static_cast<int64_t>(v->size()) != k) {
-      invalid() << "expected " << name
-                << " to be a single integer value or a list of " << k
-                << " values to match the convolution dimensions, but got "
-                << name << "=" << listStr(*v);
+      invalid() << "'" << name << "' needs " << k << " values, got "
+                << v->size();
       return ConvDecode::Invalid;
     }
     out = std::move(*v);
@@ -298,14 +296,12 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
       return d;
   for (int64_t s : p.stride)
     if (s < 1) {
-      invalid() << "non-positive stride is not supported (stride="
-                << listStr(p.stride) << ")";
+      invalid() << "'stride' must be positive, got " << listStr(p.stride);
       return ConvDecode::Invalid;
     }
   for (int64_t d : p.dilation)
     if (d < 1) {
-      invalid() << "dilation should be greater than zero, but got "
-                << listStr(p.dilation);
+      invalid() << "'dilation' must be positive, got " << listStr(p.dilation);
       return ConvDecode::Invalid;
     }
   // padding: ints, or (convolutions) "valid" or "same".
@@ -332,7 +328,8 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
         p.padAfter[i] = total - total / 2;
       }
     } else if (*mode != "valid") {
-      invalid() << "Invalid padding string: '" << *mode << "'";
+      invalid() << "'padding' must be ints, \"same\" or \"valid\", got \""
+                << *mode << "\"";
       return ConvDecode::Invalid;
     }
   } else {
@@ -342,8 +339,8 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
   }
   for (int64_t v : p.padBefore)
     if (v < 0) {
-      invalid() << "negative padding is not supported (padding="
-                << listStr(p.padBefore) << ")";
+      invalid() << "'padding' must be non-negative, got "
+                << listStr(p.padBefore);
       return ConvDecode::Invalid;
     }
   p.outputPadding.assign(k, 0);
@@ -355,7 +352,8 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     for (int64_t i = 0; i < k; ++i) {
       int64_t op = p.outputPadding[i];
       if (op < 0) {
-        invalid() << "negative output_padding is not supported";
+        invalid() << "'output_padding' must be non-negative, got "
+                  << listStr(p.outputPadding);
         return ConvDecode::Invalid;
       }
       if (op >= p.stride[i] && op >= p.dilation[i]) {
@@ -411,10 +409,9 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
   int64_t c = input[ch], outC;
   if (!p.transposed) {
     if (isStatic(c) && isStatic(weight[1]) && c != weight[1] * p.groups) {
-      invalid() << "Given groups=" << p.groups << ", weight of size "
-                << shapeStr(weight) << ", expected input" << shapeStr(input)
-                << " to have " << weight[1] * p.groups << " channels, but got "
-                << c << " channels instead";
+      invalid() << "input has " << c << " channels, but weight "
+                << shapeStr(weight) << " with groups=" << p.groups
+                << " expects " << weight[1] * p.groups;
       return ConvDecode::Invalid;
     }
     if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
@@ -425,10 +422,9 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     outC = weight[0];
   } else {
     if (isStatic(c) && isStatic(weight[0]) && c != weight[0]) {
-      invalid() << "Given transposed=1, weight of size " << shapeStr(weight)
-                << ", expected input" << shapeStr(input) << " to have "
-                << weight[0] << " channels, but got " << c
-                << " channels instead";
+      invalid() << "input has " << c << " channels, but the transposed "
+                << "convolution's weight " << shapeStr(weight) << " expects "
+                << weight[0];
       return ConvDecode::Invalid;
     }
     if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
@@ -458,9 +454,8 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     if (!p.transposed) {
       int64_t padded = size + p.padBefore[i] + p.padAfter[i];
       if (padded < span) {
-        invalid() << "Calculated padded input size per channel: (" << padded
-                  << "). Kernel size: (" << span
-                  << "). Kernel size can't be greater than actual input size";
+        invalid() << "kernel size " << kernel << " (dilation " << p.dilation[i]
+                  << ") is larger than the padded input size " << padded;
         return ConvDecode::Invalid;
       }
       p.resultShape.push_back((padded - span) / p.stride[i] + 1);
@@ -470,9 +465,9 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
       int64_t out = (size - 1) * p.stride[i] - 2 * p.padBefore[i] + span +
                     p.outputPadding[i];
       if (out <= 0) {
-        invalid() << "Given input size per channel: " << shapeStr(spatialIn)
-                  << ". Calculated output size per channel: (" << out
-                  << "). Output size is too small";
+        invalid() << "the output size " << out << " of spatial dim " << i
+                  << " is too small (input " << shapeStr(spatialIn)
+                  << ", padding " << listStr(p.padBefore) << ")";
         return ConvDecode::Invalid;
       }
       p.resultShape.push_back(out);

@@ -236,6 +236,8 @@ def parse_signature(text):
 
 
 def compatible(ours, theirs):
+    if ours.endswith("|str"):  # conv's `int[2]|str padding`
+        return theirs.rstrip("?") == "str" or compatible(ours[:-4], theirs)
     a, b = ours.rstrip("?"), theirs.rstrip("?")
     if "Any" in (a, b):
         return True

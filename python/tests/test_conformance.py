@@ -24,6 +24,10 @@ KNOWN_FAILURES = {
         r"^(tensor|tensor 2-d|after slice|int and tensor|separated|separated by int|"
         r"broadcast|bool mask|bool rows|int32 index|list|table)$",
         "advanced indexing (tensor indices) has no lowering"),
+    **{(entry, "cpu"): (r"^torch\.bfloat16$",
+                        "bfloat16 convolutions need float32 accumulation: no lowering")
+       for entry in ["torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
+                     "torch.nn.functional.conv3d", "torch.convolution"]},
 }
 
 RESULTS = {}
@@ -32,7 +36,9 @@ RESULTS = {}
 # converts the input (the op library's dtype table cannot say it).
 RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softmin",
                        "torch.nn.functional.interpolate",
-                       "torch.nn.functional.log_softmax"}
+                       "torch.nn.functional.log_softmax",
+                       # transposed=True: float32, float64 and int64 only.
+                       "torch.convolution"}
 
 
 

@@ -40,6 +40,11 @@ CASES = [
     (nn.Unflatten(1, (2, 3)), [torch.randn(4, 6)]),
     (nn.Dropout2d(0.4), [torch.randn(1, 2, 3, 3)]),
     (nn.AlphaDropout(0.4), [torch.randn(3, 3)]),
+    (nn.Conv2d(2, 3, (2, 3), padding="same"), [torch.randn(1, 2, 5, 6)]),
+    (nn.Conv3d(2, 4, 3, stride=2, padding=1, groups=2), [torch.randn(1, 2, 5, 6, 7)]),
+    (nn.ConvTranspose1d(2, 3, 3, stride=2, padding=1, output_padding=1), [torch.randn(2, 2, 5)]),
+    (nn.ConvTranspose2d(4, 6, 3, stride=(2, 1), groups=2, dilation=2), [torch.randn(1, 4, 4, 5)]),
+    (nn.ConvTranspose3d(2, 2, 2, stride=2, bias=False), [torch.randn(1, 2, 2, 3, 2)]),
 ]
 
 

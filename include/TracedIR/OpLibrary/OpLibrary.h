@@ -32,8 +32,9 @@ namespace mlir::traced {
 /// The declared type of a parameter, in TorchScript schema spelling:
 /// `Tensor`, `Tensor?`, `Tensor[]`, `int`, `int?`, `int[]`, `int[2]`, `float`,
 /// `bool`, `str`, `Scalar` (int, float or bool), `Tensor|Scalar`, `dtype`,
-/// `Any`. As in TorchScript, `int[2]` also accepts one int, meaning it
-/// repeated; list lengths are the result rule's to check.
+/// `Any`, and `<type>|str` (conv's `padding`: ints or "same"). As in
+/// TorchScript, `int[2]` also accepts one int, meaning it repeated; list
+/// lengths are the result rule's to check.
 struct ParamType {
   enum Kind {
     Tensor,
@@ -51,6 +52,7 @@ struct ParamType {
   unsigned listSize = 0;   // 0: any length.
   bool optional = false;   // also accepts None.
   bool acceptsOne = false; // a list that may be given as one element
+  bool orStr = false;      // `int[2]|str`: also accepts a str (conv padding)
 
   /// Whether a value of Python type `type` may be passed.
   bool accepts(Type type) const;

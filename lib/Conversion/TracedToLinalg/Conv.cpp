@@ -276,22 +276,33 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
     AffineMap id = b.getMultiDimIdentityMap(rank);
     AffineMap channel =
         AffineMap::get(rank, 0, b.getAffineDimExpr(1), b.getContext());
-    out = buildElementwise(b, loc, outType, {out, bias}, {id, channel},
-                           [](OpBuilder &nb, Location l, ValueRange a) {
-                             return arith::AddFOp::create(nb, l, a[0], a[1])
-                                 .getResult();
-                           });
+    out = buildElementwise(
+        b, loc, outType, {out, bias}, {id, channel},
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          if (isa<IntegerType>(a[0].getType()))
+            return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+          return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+        });
   }
   if (!p.batched)
     out = buildReshape(b, loc, out, resultType.getShape());
   return SmallVector<Value>{out};
 }
 
+static constexpr StringLiteral kConvTargets[] = {
+    "torch.nn.functional.conv1d",
+    "torch.nn.functional.conv2d",
+    "torch.nn.functional.conv3d",
+    "torch.nn.functional.conv_transpose1d",
+    "torch.nn.functional.conv_transpose2d",
+    "torch.nn.functional.conv_transpose3d",
+    "torch.convolution"};
+
+bool lowering::isConvTarget(StringRef target) {
+  return llvm::is_contained(kConvTargets, target);
+}
+
 void lowering::populateConvLowerings(LoweringTable &t) {
-  for (StringRef name :
-       {"torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
-        "torch.nn.functional.conv3d", "torch.nn.functional.conv_transpose1d",
-        "torch.nn.functional.conv_transpose2d",
-        "torch.nn.functional.conv_transpose3d", "torch.convolution"})
+  for (StringRef name : kConvTargets)
     t[name] = lowerConv;
 }

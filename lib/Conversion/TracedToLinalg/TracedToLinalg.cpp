@@ -205,9 +205,11 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   if (anyElementTypeTargets().contains(c.target()))
     return success();
   // Integer products wrap, as torch's do; bool is no integer here.
-  bool integers = llvm::is_contained(
-      ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
-      c.target());
+  bool integers =
+      llvm::is_contained(
+          ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
+          c.target()) ||
+      isConvTarget(c.target());
   // Attention masks may be bool (the lowering reads them as -inf / 0).
   bool boolMasks =
       c.target() == "torch.nn.functional.multi_head_attention_forward";
