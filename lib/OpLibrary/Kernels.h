@@ -153,6 +153,7 @@ TRACED_KERNEL(rrelu)
 
 // Contractions (KernelsLinalg.cpp).
 TRACED_KERNEL(conv)
+TRACED_KERNEL(convTbc)
 TRACED_KERNEL(linear)
 TRACED_KERNEL(matmul)
 TRACED_KERNEL(bmm)

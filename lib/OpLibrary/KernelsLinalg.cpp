@@ -361,6 +361,44 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
   return RtValue(out.reshaped(p.resultShape));
 }
 
+FailureOr<RtValue> convTbc(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"),
+                    weight = args.tensor("weight"), bias = args.tensor("bias");
+  FailureOr<int64_t> pad = args.getInt("pad");
+  if (failed(input) || failed(weight) || failed(bias) || failed(pad))
+    return failure();
+  if (input->rank() != 3 || weight->rank() != 3 || bias->rank() != 1 ||
+      input->dim(2) != weight->dim(1) || bias->dim(0) != weight->dim(2))
+    return args.emitError() << "expects input [time, batch, channels], weight "
+                               "[kernel, channels, out] and bias [out]";
+  DType dt = input->dtype();
+  if (weight->dtype() != dt || bias->dtype() != dt || dt == DType::Bool)
+    return args.emitError() << "expects tensors of one non-bool dtype";
+  int64_t t = input->dim(0), b = input->dim(1), c = input->dim(2);
+  int64_t k = weight->dim(0), o = weight->dim(2);
+  int64_t outT = t + 2 * *pad - k + 1;
+  if (outT < 0)
+    return args.emitError() << "the kernel is larger than the padded input";
+  // As a conv1d over [B, C, T] with weight [O, C, K], lifted to 3-D; a
+  // negative `pad` just starts the windows inside the input.
+  Tensor x = gatherStrided(*input, {b, c, 1, 1, t}, 0, {c, 1, 0, 0, b * c});
+  Tensor w = gatherStrided(*weight, {o, c, 1, 1, k}, 0, {1, o, 0, 0, c * o});
+  ConvParams p;
+  p.spatial = 3;
+  p.stride.assign(3, 1);
+  p.dilation.assign(3, 1);
+  p.padBefore = {0, 0, *pad};
+  p.padAfter = p.padBefore;
+  Tensor out(dt, {b, o, 1, 1, outT});
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, uint8_t>)
+      convImpl<T>(x, w, &*bias, p, out);
+  });
+  out.roundToDType();
+  return RtValue(gatherStrided(out, {outT, b, o}, 0, {1, o * outT, outT}));
+}
+
 FailureOr<RtValue> linear(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"),
                     weight = args.tensor("weight");

@@ -486,6 +486,9 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
    "int[] dilation, bool transposed, int[] output_padding, int groups)",
    conv, kernels::conv},
+  {"torch.conv_tbc", {},
+   "(Tensor input, Tensor weight, Tensor bias, int pad=0)", convTbc,
+   kernels::convTbc},
   {"torch.nn.functional.linear",
    {"torch._C._nn.linear", "F.linear", "nn.linear",
     "megengine.functional.nn.linear"},
@@ -1152,6 +1155,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.conv2d", kBool | kF16},
     {"torch.nn.functional.conv3d", kBool | kF16},
     {"torch.convolution", kBool | kF16},
+    {"torch.conv_tbc", kBool | kF16},
     {"torch.nn.functional.conv_transpose1d",
      kBool | kF16 | bit(DType::BF16) | (kInts & ~bit(DType::I64))},
     {"torch.nn.functional.conv_transpose2d",

@@ -1928,6 +1928,44 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(p.resultShape, et);
 }
 
+/// torch.conv_tbc: a 1-D convolution over time-major input [T, B, C] with
+/// weight [K, C, O]; `pad` may be negative (it crops).
+LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight"),
+                   bias = h.tensor("bias");
+  std::optional<int64_t> pad = call.getInt("pad");
+  if (!input || !weight || !bias || !pad)
+    return h.unknown();
+  if (input.getRank() != 3 || weight.getRank() != 3 || bias.getRank() != 1)
+    return call.emitError() << "expects input [time, batch, channels], weight "
+                               "[kernel, channels, out] and bias [out], got "
+                            << input << ", " << weight << " and " << bias;
+  auto differ = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (differ(input.getDimSize(2), weight.getDimSize(1)))
+    return call.emitError()
+           << "input has " << input.getDimSize(2) << " channels, but weight "
+           << weight << " expects " << weight.getDimSize(1);
+  if (differ(bias.getDimSize(0), weight.getDimSize(2)))
+    return call.emitError() << "bias " << bias << " does not match the "
+                            << weight.getDimSize(2) << " output channels";
+  if (input.getElementType() != weight.getElementType() ||
+      input.getElementType() != bias.getElementType())
+    return call.emitError() << "expects tensors of one dtype, got " << input
+                            << ", " << weight << " and " << bias;
+  int64_t t = input.getDimSize(0), k = weight.getDimSize(0), out = kDynamic;
+  if (!ShapedType::isDynamic(t) && !ShapedType::isDynamic(k)) {
+    out = t + 2 * *pad - k + 1;
+    if (out < 0)
+      return call.emitError() << "kernel size " << k << " is larger than the "
+                              << "padded input length " << t + 2 * *pad;
+  }
+  return h.result({out, input.getDimSize(1), weight.getDimSize(2)},
+                  input.getElementType());
+}
+
 LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");

@@ -60,6 +60,7 @@ ATEN_OPS = {
     "torch.nn.functional.conv_transpose2d": ["conv_transpose2d"],
     "torch.nn.functional.conv_transpose3d": ["conv_transpose3d"],
     "torch.convolution": ["convolution", "_convolution"],
+    "torch.conv_tbc": ["conv_tbc"],
     "torch.nn.functional.linear": ["linear"],
     "torch.matmul": ["matmul"],
     "torch.bmm": ["bmm"],
@@ -290,9 +291,14 @@ def packet_signature(overloads, ours):
         if name in ours:
             ptype = ours[name][0]  # the entry's type covers every overload
         if not eq and i >= shortest and name in lp:
-            if name not in ours or ours[name][1] is None:
+            if name not in ours and name in IGNORABLE:
+                # Absent from a shorter overload (_convolution's allow_tf32)
+                # and without effect: any value, None when not given.
+                ptype, default, eq = "Any", "None", "="
+            elif name not in ours or ours[name][1] is None:
                 return None
-            default, eq = ours[name][1], "="
+            else:
+                default, eq = ours[name][1], "="
         out.append(f"{ptype} {name}" + (f"={default}" if eq else ""))
     return "(" + ", ".join(out) + ")"
 

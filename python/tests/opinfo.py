@@ -762,9 +762,18 @@ OPS = {
         ("negative padding 2-d", lambda x, w: torch.ops.aten.convolution.default(x, w, None, [2, 1], [3, 2], [1, 2], True, [1, 0], 1), [f32(1, 2, 5, 4), f32(2, 1, 3, 2)], ACCUMULATE),
         ("f64", lambda x, w: torch.convolution(x, w, None, [1], [1], [1], True, [0], 1), [dt(torch.float64, 1, 2, 4), dt(torch.float64, 2, 2, 3)], ACCUMULATE),
         ("_convolution", lambda x, w, b: torch.ops.aten._convolution.default(x, w, b, [2], [1], [1], False, [0], 1, False, False, True, True), [f32(1, 2, 5, 6), f32(3, 2, 3, 3), f32(3)], ACCUMULATE),
-        ("_convolution transposed", lambda x, w: torch.ops.aten._convolution.deprecated(x, w, None, [2], [1], [1], True, [1], 1, False, False, True), [f32(1, 2, 5, 6), f32(2, 3, 3, 3)], ACCUMULATE)),
+        ("_convolution transposed", lambda x, w: torch.ops.aten._convolution.deprecated(x, w, None, [2], [1], [1], True, [1], 1, False, False, True), [f32(1, 2, 5, 6), f32(2, 3, 3, 3)], ACCUMULATE),
+        ("_convolution packet", lambda x, w: torch.ops.aten._convolution(x, w, None, [1], [0], [1], False, [0], 1, True, True, False, False), [f32(1, 2, 5), f32(3, 2, 2)], ACCUMULATE),
+        ("_convolution packet deprecated", lambda x, w: torch.ops.aten._convolution(x, w, None, [1], [0], [1], True, [0], 1, False, True, True), [f32(1, 2, 5), f32(2, 3, 2)], ACCUMULATE)),
         conv_dtypes(lambda x, w: torch.convolution(x, w, None, [1], [0], [1], False, [0], 1), 2),
         conv_dtypes(lambda x, w: torch.convolution(x, w, None, [1], [0], [1], True, [0], 1), 2, transposed=True)),
+    "torch.conv_tbc": chain(fixed(
+        ("basic", lambda x, w, b: torch.conv_tbc(x, w, b), [f32(9, 4, 5), f32(3, 5, 6), f32(6)], ACCUMULATE),
+        ("pad", lambda x, w, b: torch.conv_tbc(x, w, b, 2), [f32(7, 2, 3), f32(4, 3, 2), f32(2)], ACCUMULATE),
+        ("negative pad", lambda x, w, b: torch.conv_tbc(x, w, b, -1), [f32(9, 2, 4), f32(3, 4, 5), f32(5)], ACCUMULATE),
+        ("f64", lambda x, w, b: torch.ops.aten.conv_tbc(x, w, b, 1), [dt(torch.float64, 5, 2, 3), dt(torch.float64, 2, 3, 4), dt(torch.float64, 4)], ACCUMULATE)),
+        lambda: (Sample(f"{d}", lambda x, w, b: torch.conv_tbc(x, w, b, 1), [dt(d, 5, 2, 3), dt(d, 2, 3, 4), dt(d, 4)], ACCUMULATE, dtype=d)
+                 for d in ALL_DTYPES)),
     # Leaf modules (their forward is the functional above).
     "_conv modules": fixed(
         ("Conv1d same", torch.nn.Conv1d(2, 4, 4, padding="same", dilation=2), [f32(2, 2, 9)], ACCUMULATE),

@@ -289,6 +289,43 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   return SmallVector<Value>{out};
 }
 
+/// torch.conv_tbc: conv1d over the input transposed to [B, C, T] with the
+/// weight transposed to [O, C, K]; the result is transposed back.
+static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
+  std::optional<int64_t> pad = c.getInt("pad");
+  if (!resultType || !x || !w || !bias || !staticTensorType(x) ||
+      !staticTensorType(w))
+    return c.fail("expected statically shaped input, weight and bias");
+  if (!pad)
+    return c.fail("pad must be a constant");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  x = buildTranspose(b, loc, x, {1, 2, 0});
+  w = buildTranspose(b, loc, w, {2, 1, 0});
+  // A negative pad crops.
+  x = padOrCrop(b, loc, x, {*pad}, {*pad});
+  auto out =
+      RankedTensorType::get({resultType.getDimSize(1), resultType.getDimSize(2),
+                             resultType.getDimSize(0)},
+                            resultType.getElementType());
+  FailureOr<Value> conv = buildConv(c, x, w, 1, {1}, {1}, out);
+  if (failed(conv))
+    return failure();
+  AffineMap id = b.getMultiDimIdentityMap(3);
+  AffineMap channel =
+      AffineMap::get(3, 0, b.getAffineDimExpr(1), b.getContext());
+  Value y = buildElementwise(
+      b, loc, out, {*conv, bias}, {id, channel},
+      [](OpBuilder &nb, Location l, ValueRange a) {
+        if (isa<IntegerType>(a[0].getType()))
+          return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+        return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+      });
+  return SmallVector<Value>{buildTranspose(b, loc, y, {2, 0, 1})};
+}
+
 static constexpr StringLiteral kConvTargets[] = {
     "torch.nn.functional.conv1d",
     "torch.nn.functional.conv2d",
@@ -296,7 +333,8 @@ static constexpr StringLiteral kConvTargets[] = {
     "torch.nn.functional.conv_transpose1d",
     "torch.nn.functional.conv_transpose2d",
     "torch.nn.functional.conv_transpose3d",
-    "torch.convolution"};
+    "torch.convolution",
+    "torch.conv_tbc"};
 
 bool lowering::isConvTarget(StringRef target) {
   return llvm::is_contained(kConvTargets, target);
@@ -305,4 +343,5 @@ bool lowering::isConvTarget(StringRef target) {
 void lowering::populateConvLowerings(LoweringTable &t) {
   for (StringRef name : kConvTargets)
     t[name] = lowerConv;
+  t["torch.conv_tbc"] = lowerConvTbc;
 }
