@@ -134,6 +134,24 @@ FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
 /// Convolution over 3 spatial dims (fewer are lifted to 3 with sizes of
 /// one): im2col of each group's input channels, then one GEMM per group.
 /// `x` is [N, C, D, H, W], `w` [O, C/groups, KD, KH, KW], `out` [N, O, ...].
+/// The input index that padded position `i` (of an input of `size`) reads
+/// under `mode`; -1 for a zero.
+static int64_t padSource(int64_t i, int64_t size, ConvParams::PadMode mode) {
+  if (i >= 0 && i < size)
+    return i;
+  switch (mode) {
+  case ConvParams::PadMode::Zeros:
+    return -1;
+  case ConvParams::PadMode::Reflect:
+    return i < 0 ? -i : 2 * (size - 1) - i;
+  case ConvParams::PadMode::Replicate:
+    return i < 0 ? 0 : size - 1;
+  case ConvParams::PadMode::Circular:
+    return ((i % size) + size) % size;
+  }
+  return -1;
+}
+
 template <typename T>
 void convImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
               const ConvParams &p, Tensor &out) {
@@ -159,20 +177,23 @@ void convImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
               T *dst = col.data() +
                        (((ci * kr[0] + kz) * kr[1] + ky) * kr[2] + kx) * cols;
               for (int64_t z = 0; z < os[0]; ++z) {
-                int64_t iz =
-                    z * p.stride[0] - p.padBefore[0] + kz * p.dilation[0];
+                int64_t iz = padSource(z * p.stride[0] - p.padBefore[0] +
+                                           kz * p.dilation[0],
+                                       in[0], p.padMode);
                 for (int64_t y = 0; y < os[1]; ++y, dst += os[2]) {
-                  int64_t iy =
-                      y * p.stride[1] - p.padBefore[1] + ky * p.dilation[1];
-                  if (iz < 0 || iz >= in[0] || iy < 0 || iy >= in[1]) {
+                  int64_t iy = padSource(y * p.stride[1] - p.padBefore[1] +
+                                             ky * p.dilation[1],
+                                         in[1], p.padMode);
+                  if (iz < 0 || iy < 0) {
                     std::fill(dst, dst + os[2], T(0));
                     continue;
                   }
                   const T *src = plane + (iz * in[1] + iy) * in[2];
                   for (int64_t xo = 0; xo < os[2]; ++xo) {
-                    int64_t ix =
-                        xo * p.stride[2] - p.padBefore[2] + kx * p.dilation[2];
-                    dst[xo] = (ix < 0 || ix >= in[2]) ? T(0) : src[ix];
+                    int64_t ix = padSource(xo * p.stride[2] - p.padBefore[2] +
+                                               kx * p.dilation[2],
+                                           in[2], p.padMode);
+                    dst[xo] = ix < 0 ? T(0) : src[ix];
                   }
                 }
               }

@@ -450,22 +450,26 @@ static const OpRow kOps[] = {
   // Contractions.
   // The convolution family: one rule and one kernel, both reading the
   // arguments through decodeConv. `padding` is ints or "same"/"valid".
-  // conv_transpose's keyword-only `output_size` is
+  // The keyword-only `padding_mode` is nn.Conv*d's attribute (torch's
+  // functional lacks it: the module pads with F.pad first); conv_transpose's keyword-only `output_size` is
   // nn.ConvTranspose*d's forward argument (torch's functional lacks it).
   {"torch.nn.functional.conv1d",
    {"torch.conv1d", "F.conv1d", "nn.conv1d", "megengine.functional.nn.conv1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
-   "int[1]|str padding=0, int[1] dilation=1, int groups=1)", conv,
+   "int[1]|str padding=0, int[1] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
    kernels::conv},
   {"torch.nn.functional.conv2d",
    {"torch.conv2d", "F.conv2d", "nn.conv2d", "megengine.functional.nn.conv2d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-   "int[2]|str padding=0, int[2] dilation=1, int groups=1)", conv,
+   "int[2]|str padding=0, int[2] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
    kernels::conv},
   {"torch.nn.functional.conv3d",
    {"torch.conv3d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
-   "int[3]|str padding=0, int[3] dilation=1, int groups=1)", conv,
+   "int[3]|str padding=0, int[3] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
    kernels::conv},
   {"torch.nn.functional.conv_transpose1d",
    {"torch.conv_transpose1d"},
@@ -846,20 +850,23 @@ static const ModuleRow kModules[] = {
    "torch.nn.functional.conv1d",
    {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
     {"stride", "@stride"}, {"padding", "@padding"},
-    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
   {"torch.nn.Conv2d", {"torch.nn.modules.conv.Conv2d",
     "megengine.module.Conv2d"},
    "(Tensor input)",
    "torch.nn.functional.conv2d",
    {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
     {"stride", "@stride"}, {"padding", "@padding"},
-    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
   {"torch.nn.Conv3d", {"torch.nn.modules.conv.Conv3d"},
    "(Tensor input)",
    "torch.nn.functional.conv3d",
    {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
     {"stride", "@stride"}, {"padding", "@padding"},
-    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
   {"torch.nn.ConvTranspose1d", {"torch.nn.modules.conv.ConvTranspose1d"},
    "(Tensor input, int[]? output_size=None)",
    "torch.nn.functional.conv_transpose1d",
@@ -1536,7 +1543,10 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
         m.bindings, os,
         [&](const ModuleBinding &b) {
           os << b.param << "=";
-          if (b.source.starts_with("@"))
+          if (b.source.starts_with("@?"))
+            os << "getattr(self, \"" << b.source.drop_front(2) << "\", "
+               << "default)";
+          else if (b.source.starts_with("@"))
             os << "self." << b.source.drop_front();
           else
             os << b.source;

@@ -13,6 +13,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -366,6 +367,45 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
     }
   }
   ArrayRef<int64_t> spatialIn = input.take_back(k);
+  p.padMode = ConvParams::PadMode::Zeros;
+  if (sig.lookup("padding_mode")) {
+    std::optional<std::string> mode = r.str("padding_mode");
+    if (!mode) {
+      if (!r.known("padding_mode"))
+        return ConvDecode::Unknown;
+      invalid() << "argument 'padding_mode' expects a str";
+      return ConvDecode::Invalid;
+    }
+    std::optional<ConvParams::PadMode> m =
+        llvm::StringSwitch<std::optional<ConvParams::PadMode>>(*mode)
+            .Case("zeros", ConvParams::PadMode::Zeros)
+            .Case("reflect", ConvParams::PadMode::Reflect)
+            .Case("replicate", ConvParams::PadMode::Replicate)
+            .Case("circular", ConvParams::PadMode::Circular)
+            .Default(std::nullopt);
+    if (!m) {
+      invalid() << "padding_mode must be 'zeros', 'reflect', 'replicate' or "
+                   "'circular', got '"
+                << *mode << "'";
+      return ConvDecode::Invalid;
+    }
+    p.padMode = *m;
+    // F.pad's limits: a reflection cannot reach past the other edge, a
+    // wrap past the input once.
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t size = spatialIn[i];
+      int64_t most = std::max(p.padBefore[i], p.padAfter[i]);
+      if (!isStatic(size) || most == 0)
+        continue;
+      if ((p.padMode == ConvParams::PadMode::Reflect && most >= size) ||
+          (p.padMode == ConvParams::PadMode::Circular && most > size) ||
+          (p.padMode == ConvParams::PadMode::Replicate && size == 0)) {
+        invalid() << "padding " << most << " is too large for padding_mode='"
+                  << *mode << "' of an input of size " << size;
+        return ConvDecode::Invalid;
+      }
+    }
+  }
   // nn.ConvTranspose*d's forward(output_size): the output padding that gives
   // that size (torch's _output_padding).
   if (p.transposed && sig.lookup("output_size") && !r.isNone("output_size")) {

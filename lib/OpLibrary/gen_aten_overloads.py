@@ -142,6 +142,10 @@ IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "name
              # aten::_convolution's backend choices.
              "benchmark", "deterministic", "allow_tf32"}
 
+# Entry parameters only leaf modules bind (nn.Conv2d's padding_mode,
+# nn.ConvTranspose2d's forward(output_size)): ATen overloads lack them.
+MODULE_ONLY = {"padding_mode", "output_size"}
+
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):
     t = re.sub(r"\([^)]*\)", "", t)  # Tensor(a), Tensor(a!), Tensor(a -> *)
@@ -360,7 +364,7 @@ def main():
                 if reason is None:
                     # The entry's parameters the overload lacks keep their defaults.
                     for pname, (ptype, default) in ours.items():
-                        if pname in seen:
+                        if pname in seen or pname in MODULE_ONLY:
                             continue
                         if default is None:
                             reason = f"lacks {pname}"

@@ -787,7 +787,11 @@ OPS = {
         ("ConvTranspose3d", torch.nn.ConvTranspose3d(2, 3, 2, stride=2), [f32(1, 2, 2, 3, 2)], ACCUMULATE),
         ("ConvTranspose2d output_size", ConvTransposeTo(torch.nn.ConvTranspose2d(2, 3, 3, stride=2), [1, 3, 12, 11]), [f32(1, 2, 5, 5)], ACCUMULATE),
         ("ConvTranspose1d output_size", ConvTransposeTo(torch.nn.ConvTranspose1d(2, 3, 3, stride=3, padding=1), [14]), [f32(1, 2, 5)], ACCUMULATE),
-        ("f64", torch.nn.Conv3d(2, 3, 2).double(), [dt(torch.float64, 1, 2, 3, 3, 3)], ACCUMULATE)),
+        ("f64", torch.nn.Conv3d(2, 3, 2).double(), [dt(torch.float64, 1, 2, 3, 3, 3)], ACCUMULATE),
+        ("padding_mode reflect", torch.nn.Conv2d(2, 3, 3, padding=2, padding_mode="reflect"), [f32(1, 2, 5, 6)], ACCUMULATE),
+        ("padding_mode replicate", torch.nn.Conv1d(2, 3, 3, padding=1, stride=2, padding_mode="replicate"), [f32(2, 2, 7)], ACCUMULATE),
+        ("padding_mode circular same", torch.nn.Conv3d(2, 2, 2, padding="same", padding_mode="circular"), [f32(1, 2, 3, 4, 5)], ACCUMULATE),
+        ("padding_mode circular groups", torch.nn.Conv2d(2, 4, (3, 2), padding=(1, 3), dilation=(1, 2), groups=2, padding_mode="circular"), [f32(1, 2, 4, 5)], ACCUMULATE)),
     "torch.nn.functional.linear": fixed(
         ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
         ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),

@@ -183,8 +183,9 @@ struct OpSpec {
 /// Where a leaf module's functional argument comes from.
 struct ModuleBinding {
   llvm::StringRef param;  // the functional's parameter
-  llvm::StringRef source; // "@attr" (module attribute), a forward parameter
-                          // name, or "=<python value>" (a constant)
+  llvm::StringRef source; // "@attr" (module attribute), "@?attr" (one the
+                          // module may lack: then the functional's default),
+                          // a forward parameter name, or "=<python value>"
 };
 
 /// A leaf module class: its forward signature and the functional call it
@@ -254,6 +255,10 @@ struct ConvParams {
   llvm::SmallVector<int64_t> padBefore, padAfter;
   /// Extra output size of a transposed convolution (zeros otherwise).
   llvm::SmallVector<int64_t> outputPadding;
+  /// What the padding holds (nn.Conv*d's padding_mode): zeros, or the
+  /// input mirrored without its edge, its edge repeated, or wrapped around.
+  enum class PadMode { Zeros, Reflect, Replicate, Circular };
+  PadMode padMode = PadMode::Zeros;
   /// The result shape (dynamic sizes stay dynamic).
   llvm::SmallVector<int64_t> resultShape;
 };

@@ -236,6 +236,8 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   case ConvDecode::Ok:
     break;
   }
+  if (p.padMode != ConvParams::PadMode::Zeros)
+    return c.fail("only padding_mode='zeros' has a lowering");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   Type et = resultType.getElementType();
