@@ -1948,6 +1948,12 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (input.getElementType() != weight.getElementType())
     return call.emitError() << "expects input and weight of one dtype, got "
                             << input << " and " << weight;
+  // torch's CPU backends mostly reject another bias dtype (only a few, like
+  // the batch-of-one conv1d path, cast it).
+  if (RankedTensorType bias = h.tensor("bias"))
+    if (bias.getElementType() != input.getElementType())
+      return call.emitError() << "expects a bias of the input's dtype, got "
+                              << bias << " for " << input;
   ConvParams p;
   std::string error;
   switch (decodeConvCall(call, input, weight, p, error)) {

@@ -69,3 +69,23 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x5x5xf32>, %w: tensor<3x2x2x2xf32>, %b: tensor<3xf64>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' expects a bias of the input's dtype, got 'tensor<3xf64>' for 'tensor<1x2x5x5xf32>'}}
+    %0 = call_function "torch.nn.functional.conv2d"(%x, %w, %b) : (tensor<1x2x5x5xf32>, tensor<3x2x2x2xf32>, tensor<3xf64>) -> tensor<1x3x4x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x3xf32>, %w: tensor<3x2x2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv1d' padding 3 is too large for padding_mode='reflect' of an input of size 3}}
+    %0 = call_function "torch.nn.functional.conv1d"(%x, %w, padding=3, padding_mode="reflect") : (tensor<1x2x3xf32>, tensor<3x2x2xf32>) -> tensor<1x3x8xf32>
+    output
+  }
+}
