@@ -193,6 +193,18 @@ def conv_dtypes(fn, spatial, transposed=False):
     return samples
 
 
+class Leaf(torch.nn.Module):
+    """Holds a module, so that tracing records it as a leaf call (traced as
+    the root, its forward's body would be recorded instead)."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, x):
+        return self.module(x)
+
+
 class ConvTransposeTo(torch.nn.Module):
     """Calls a ConvTranspose module with forward's `output_size`."""
 
@@ -776,22 +788,22 @@ OPS = {
                  for d in ALL_DTYPES)),
     # Leaf modules (their forward is the functional above).
     "_conv modules": fixed(
-        ("Conv1d same", torch.nn.Conv1d(2, 4, 4, padding="same", dilation=2), [f32(2, 2, 9)], ACCUMULATE),
-        ("Conv2d same", torch.nn.Conv2d(2, 4, (3, 4), padding="same"), [f32(1, 2, 6, 7)], ACCUMULATE),
-        ("Conv2d valid", torch.nn.Conv2d(2, 4, 3, padding="valid", groups=2), [f32(1, 2, 6, 7)], ACCUMULATE),
-        ("Conv3d", torch.nn.Conv3d(2, 4, 3, stride=2, padding=1), [f32(1, 2, 5, 6, 7)], ACCUMULATE),
-        ("Conv3d same", torch.nn.Conv3d(4, 4, 2, padding="same", groups=2, bias=False), [f32(1, 4, 3, 4, 5)], ACCUMULATE),
-        ("ConvTranspose1d", torch.nn.ConvTranspose1d(4, 2, 3, stride=2, padding=1, output_padding=1), [f32(2, 4, 5)], ACCUMULATE),
-        ("ConvTranspose2d", torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2), [f32(1, 4, 5, 6)], ACCUMULATE),
-        ("ConvTranspose2d dilated", torch.nn.ConvTranspose2d(2, 3, (2, 3), stride=(1, 2), dilation=(2, 1), bias=False), [f32(1, 2, 4, 4)], ACCUMULATE),
-        ("ConvTranspose3d", torch.nn.ConvTranspose3d(2, 3, 2, stride=2), [f32(1, 2, 2, 3, 2)], ACCUMULATE),
+        ("Conv1d same", Leaf(torch.nn.Conv1d(2, 4, 4, padding="same", dilation=2)), [f32(2, 2, 9)], ACCUMULATE),
+        ("Conv2d same", Leaf(torch.nn.Conv2d(2, 4, (3, 4), padding="same")), [f32(1, 2, 6, 7)], ACCUMULATE),
+        ("Conv2d valid", Leaf(torch.nn.Conv2d(2, 4, 3, padding="valid", groups=2)), [f32(1, 2, 6, 7)], ACCUMULATE),
+        ("Conv3d", Leaf(torch.nn.Conv3d(2, 4, 3, stride=2, padding=1)), [f32(1, 2, 5, 6, 7)], ACCUMULATE),
+        ("Conv3d same", Leaf(torch.nn.Conv3d(4, 4, 2, padding="same", groups=2, bias=False)), [f32(1, 4, 3, 4, 5)], ACCUMULATE),
+        ("ConvTranspose1d", Leaf(torch.nn.ConvTranspose1d(4, 2, 3, stride=2, padding=1, output_padding=1)), [f32(2, 4, 5)], ACCUMULATE),
+        ("ConvTranspose2d", Leaf(torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)), [f32(1, 4, 5, 6)], ACCUMULATE),
+        ("ConvTranspose2d dilated", Leaf(torch.nn.ConvTranspose2d(2, 3, (2, 3), stride=(1, 2), dilation=(2, 1), bias=False)), [f32(1, 2, 4, 4)], ACCUMULATE),
+        ("ConvTranspose3d", Leaf(torch.nn.ConvTranspose3d(2, 3, 2, stride=2)), [f32(1, 2, 2, 3, 2)], ACCUMULATE),
         ("ConvTranspose2d output_size", ConvTransposeTo(torch.nn.ConvTranspose2d(2, 3, 3, stride=2), [1, 3, 12, 11]), [f32(1, 2, 5, 5)], ACCUMULATE),
         ("ConvTranspose1d output_size", ConvTransposeTo(torch.nn.ConvTranspose1d(2, 3, 3, stride=3, padding=1), [14]), [f32(1, 2, 5)], ACCUMULATE),
-        ("f64", torch.nn.Conv3d(2, 3, 2).double(), [dt(torch.float64, 1, 2, 3, 3, 3)], ACCUMULATE),
-        ("padding_mode reflect", torch.nn.Conv2d(2, 3, 3, padding=2, padding_mode="reflect"), [f32(1, 2, 5, 6)], ACCUMULATE),
-        ("padding_mode replicate", torch.nn.Conv1d(2, 3, 3, padding=1, stride=2, padding_mode="replicate"), [f32(2, 2, 7)], ACCUMULATE),
-        ("padding_mode circular same", torch.nn.Conv3d(2, 2, 2, padding="same", padding_mode="circular"), [f32(1, 2, 3, 4, 5)], ACCUMULATE),
-        ("padding_mode circular groups", torch.nn.Conv2d(2, 4, (3, 2), padding=(1, 3), dilation=(1, 2), groups=2, padding_mode="circular"), [f32(1, 2, 4, 5)], ACCUMULATE)),
+        ("f64", Leaf(torch.nn.Conv3d(2, 3, 2).double()), [dt(torch.float64, 1, 2, 3, 3, 3)], ACCUMULATE),
+        ("padding_mode reflect", Leaf(torch.nn.Conv2d(2, 3, 3, padding=2, padding_mode="reflect")), [f32(1, 2, 5, 6)], ACCUMULATE),
+        ("padding_mode replicate", Leaf(torch.nn.Conv1d(2, 3, 3, padding=1, stride=2, padding_mode="replicate")), [f32(2, 2, 7)], ACCUMULATE),
+        ("padding_mode circular same", Leaf(torch.nn.Conv3d(2, 2, 2, padding="same", padding_mode="circular")), [f32(1, 2, 3, 4, 5)], ACCUMULATE),
+        ("padding_mode circular groups", Leaf(torch.nn.Conv2d(2, 4, (3, 2), padding=(1, 3), dilation=(1, 2), groups=2, padding_mode="circular")), [f32(1, 2, 4, 5)], ACCUMULATE)),
     "torch.nn.functional.linear": fixed(
         ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
         ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),

@@ -88,6 +88,91 @@ static Value padOrCrop(OpBuilder &b, Location loc, Value x,
   return crop ? buildSlice(b, loc, x, offsets, sizes, strides) : x;
 }
 
+/// `x` padded along each spatial dim by copies of its own elements
+/// (padding_mode reflect, replicate or circular), one dim after the other as
+/// F.pad does. Each side is a `linalg.generic` reading `x` through an affine
+/// map of its index, inserted with `x` into the padded tensor.
+static Value padByMode(OpBuilder &b, Location loc, Value x,
+                       ArrayRef<int64_t> before, ArrayRef<int64_t> after,
+                       ConvParams::PadMode mode) {
+  for (unsigned i = 0; i < before.size(); ++i) {
+    auto type = cast<RankedTensorType>(x.getType());
+    unsigned d = 2 + i, rank = type.getRank();
+    int64_t size = type.getDimSize(d), lo = before[i], hi = after[i];
+    if (lo == 0 && hi == 0)
+      continue;
+    Type et = type.getElementType();
+    AffineExpr j = b.getAffineDimExpr(d);
+    auto constant = [&](int64_t v) { return b.getAffineConstantExpr(v); };
+    // The source index along `d` of the side's j-th element.
+    AffineExpr loSrc, hiSrc;
+    switch (mode) {
+    case ConvParams::PadMode::Reflect:
+      loSrc = constant(lo) - j;
+      hiSrc = constant(size - 2) - j;
+      break;
+    case ConvParams::PadMode::Replicate:
+      loSrc = constant(0);
+      hiSrc = constant(size - 1);
+      break;
+    case ConvParams::PadMode::Circular:
+      break; // slices, below
+    case ConvParams::PadMode::Zeros:
+      llvm_unreachable("zeros are a tensor.pad");
+    }
+    SmallVector<int64_t> padded(type.getShape());
+    padded[d] += lo + hi;
+    Value out = tensor::EmptyOp::create(b, loc, padded, et);
+    auto insert = [&](Value part, int64_t offset) {
+      auto pt = cast<RankedTensorType>(part.getType());
+      SmallVector<OpFoldResult> offsets, sizes, ones;
+      for (unsigned k = 0; k < rank; ++k) {
+        offsets.push_back(b.getIndexAttr(k == d ? offset : 0));
+        sizes.push_back(b.getIndexAttr(pt.getDimSize(k)));
+        ones.push_back(b.getIndexAttr(1));
+      }
+      out = tensor::InsertSliceOp::create(b, loc, part, out, offsets, sizes,
+                                          ones);
+    };
+    auto side = [&](int64_t len, AffineExpr src, int64_t offset) {
+      if (len == 0)
+        return;
+      SmallVector<int64_t> shape(type.getShape());
+      shape[d] = len;
+      SmallVector<AffineExpr> exprs;
+      for (unsigned k = 0; k < rank; ++k)
+        exprs.push_back(k == d ? src : b.getAffineDimExpr(k));
+      AffineMap map = AffineMap::get(rank, 0, exprs, b.getContext());
+      insert(buildElementwise(
+                 b, loc, RankedTensorType::get(shape, et), {x}, {map},
+                 [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+             offset);
+    };
+    if (mode == ConvParams::PadMode::Circular) {
+      // Plain slices (a generic reading `x` at `j` would take its loop
+      // bound from `x`).
+      auto slice = [&](int64_t offset, int64_t len) {
+        SmallVector<int64_t> offs(rank, 0), sizes(type.getShape()),
+            ones(rank, 1);
+        offs[d] = offset;
+        sizes[d] = len;
+        return buildSlice(b, loc, x, offs, sizes, ones);
+      };
+      if (lo)
+        insert(slice(size - lo, lo), 0);
+      insert(x, lo);
+      if (hi)
+        insert(slice(0, hi), lo + size);
+    } else {
+      side(lo, loSrc, 0);
+      insert(x, lo);
+      side(hi, hiSrc, lo + size);
+    }
+    x = out;
+  }
+  return x;
+}
+
 /// The weight of the convolution equivalent to a transposed one: [C, O/g,
 /// K...] becomes [O, C/g, K...] with every tap flipped.
 static Value transposedWeight(OpBuilder &b, Location loc, Value w,
@@ -236,8 +321,6 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   case ConvDecode::Ok:
     break;
   }
-  if (p.padMode != ConvParams::PadMode::Zeros)
-    return c.fail("only padding_mode='zeros' has a lowering");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   Type et = resultType.getElementType();
@@ -264,6 +347,8 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
     x = padOrCrop(b, loc, x, low, high);
     w = transposedWeight(b, loc, w, p.groups);
     stride.assign(k, 1);
+  } else if (p.padMode != ConvParams::PadMode::Zeros) {
+    x = padByMode(b, loc, x, p.padBefore, p.padAfter, p.padMode);
   } else {
     x = padOrCrop(b, loc, x, p.padBefore, p.padAfter);
   }

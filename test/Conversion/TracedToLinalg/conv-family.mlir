@@ -91,3 +91,26 @@ traced.module root @M class "m.M" {
     output %y : tensor<1x1x1xf32>
   }
 }
+
+// -----
+
+// padding_mode="reflect": each side reads the input mirrored (an affine map
+// of its index), inserted with the input into the padded tensor.
+// CHECK-DAG: #[[LEFT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, -d2 + 2)>
+// CHECK-DAG: #[[RIGHT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, -d2 + 3)>
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x5xf32>
+// CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<1x2x9xf32>
+// CHECK: %[[L:.+]] = linalg.generic {indexing_maps = [#[[LEFT]], {{.+}}]{{.*}} ins(%[[X]] : tensor<1x2x5xf32>) outs(%{{.+}} : tensor<1x2x2xf32>)
+// CHECK: %[[P0:.+]] = tensor.insert_slice %[[L]] into %[[EMPTY]][0, 0, 0] [1, 2, 2] [1, 1, 1]
+// CHECK: %[[P1:.+]] = tensor.insert_slice %[[X]] into %[[P0]][0, 0, 2] [1, 2, 5] [1, 1, 1]
+// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[RIGHT]], {{.+}}]{{.*}} ins(%[[X]] : tensor<1x2x5xf32>) outs(%{{.+}} : tensor<1x2x2xf32>)
+// CHECK: %[[P2:.+]] = tensor.insert_slice %[[R]] into %[[P1]][0, 0, 7] [1, 2, 2] [1, 1, 1]
+// CHECK: tensor.expand_shape %[[P2]]
+// CHECK: linalg.conv_2d_nchw_fchw
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x5xf32>, %w: tensor<3x2x3xf32>) -> tensor<1x3x7xf32> {
+    %y = call_function "torch.nn.functional.conv1d"(input=%x, weight=%w, padding=2, padding_mode="reflect") : (tensor<1x2x5xf32>, tensor<3x2x3xf32>) -> tensor<1x3x7xf32>
+    output %y : tensor<1x3x7xf32>
+  }
+}
