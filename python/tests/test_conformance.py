@@ -24,11 +24,6 @@ KNOWN_FAILURES = {
         r"^(tensor|tensor 2-d|after slice|int and tensor|separated|separated by int|"
         r"broadcast|bool mask|bool rows|int32 index|list|table)$",
         "advanced indexing (tensor indices) has no lowering"),
-    **{(entry, "cpu"): (r"^torch\.bfloat16$",
-                        "bfloat16 convolutions need float32 accumulation: no lowering")
-       for entry in ["torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
-                     "torch.nn.functional.conv3d", "torch.convolution",
-                     "torch.conv_tbc"]},
 }
 
 RESULTS = {}

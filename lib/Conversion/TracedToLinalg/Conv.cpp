@@ -44,6 +44,14 @@ static ConvDecode decode(LoweringCall &c, RankedTensorType x,
                     biasShape, p, error);
 }
 
+/// `v` converted to float32 elementwise.
+static Value widenToF32(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return buildElementwise(
+      b, loc, RankedTensorType::get(type.getShape(), b.getF32Type()), {v},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
 /// `x` with `stride - 1` zeros between its elements along each spatial dim.
 static Value insertZeros(OpBuilder &b, Location loc, Value x,
                          ArrayRef<int64_t> stride) {
@@ -325,8 +333,18 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   Location loc = c.loc;
   Type et = resultType.getElementType();
   unsigned k = p.spatial;
+  // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
+  // kernels (and the interpreter) do.
+  Type rounded = et;
+  if (et.isBF16()) {
+    et = b.getF32Type();
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
+    xType = cast<RankedTensorType>(x.getType());
+    wType = cast<RankedTensorType>(w.getType());
+  }
   // Unbatched inputs get a batch of one.
-  RankedTensorType outType = resultType;
+  RankedTensorType outType = RankedTensorType::get(resultType.getShape(), et);
   if (!p.batched) {
     SmallVector<int64_t> xs{1}, os{1};
     llvm::append_range(xs, xType.getShape());
@@ -371,6 +389,10 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
           return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
         });
   }
+  if (rounded != et)
+    out = buildElementwise(
+        b, loc, RankedTensorType::get(outType.getShape(), rounded), {out},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
   if (!p.batched)
     out = buildReshape(b, loc, out, resultType.getShape());
   return SmallVector<Value>{out};
@@ -389,6 +411,13 @@ static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
     return c.fail("pad must be a constant");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
+  Type et = resultType.getElementType();
+  if (et.isBF16()) {
+    // Computed in float32, rounded once (as in lowerConv).
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
+    et = b.getF32Type();
+  }
   x = buildTranspose(b, loc, x, {1, 2, 0});
   w = buildTranspose(b, loc, w, {2, 1, 0});
   // A negative pad crops.
@@ -396,7 +425,7 @@ static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
   auto out =
       RankedTensorType::get({resultType.getDimSize(1), resultType.getDimSize(2),
                              resultType.getDimSize(0)},
-                            resultType.getElementType());
+                            et);
   FailureOr<Value> conv = buildConv(c, x, w, 1, {1}, {1}, out);
   if (failed(conv))
     return failure();
@@ -410,6 +439,11 @@ static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
           return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
         return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
       });
+  if (et != resultType.getElementType())
+    y = buildElementwise(
+        b, loc,
+        RankedTensorType::get(out.getShape(), resultType.getElementType()), {y},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
   return SmallVector<Value>{buildTranspose(b, loc, y, {2, 0, 1})};
 }
 

@@ -213,10 +213,14 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   // Attention masks may be bool (the lowering reads them as -inf / 0).
   bool boolMasks =
       c.target() == "torch.nn.functional.multi_head_attention_forward";
+  // Convolutions compute bfloat16 in float32 (Conv.cpp).
+  bool bf16 = isConvTarget(c.target());
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
+      return success();
+    if (bf16 && tensor.getElementType().isBF16())
       return success();
     if (boolMasks && tensor.getElementType().isInteger(1))
       return success();
