@@ -298,8 +298,11 @@ struct Interpreter::Impl {
       unsigned p = *sig.lookup(binding.param);
       StringRef source = binding.source;
       if (source.consume_front("@")) {
+        bool optional = source.consume_front("?");
         Operation *decl =
             symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));
+        if (!decl && optional)
+          continue;
         if (!decl)
           return op->emitError("the leaf module lacks attribute '")
                  << source << "'";

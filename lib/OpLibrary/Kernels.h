@@ -161,6 +161,7 @@ TRACED_KERNEL(eluBackward)
 
 // Contractions (KernelsLinalg.cpp).
 TRACED_KERNEL(conv)
+TRACED_KERNEL(convTbc)
 TRACED_KERNEL(linear)
 TRACED_KERNEL(matmul)
 TRACED_KERNEL(bmm)

@@ -131,39 +131,73 @@ FailureOr<Tensor> matmulTensors(const KernelArgs &args, const Tensor &a0,
   return out.reshaped(finalShape);
 }
 
+/// Convolution over 3 spatial dims (fewer are lifted to 3 with sizes of
+/// one): im2col of each group's input channels, then one GEMM per group.
+/// `x` is [N, C, D, H, W], `w` [O, C/groups, KD, KH, KW], `out` [N, O, ...].
+/// The input index that padded position `i` (of an input of `size`) reads
+/// under `mode`; -1 for a zero.
+static int64_t padSource(int64_t i, int64_t size, ConvParams::PadMode mode) {
+  if (i >= 0 && i < size)
+    return i;
+  switch (mode) {
+  case ConvParams::PadMode::Zeros:
+    return -1;
+  case ConvParams::PadMode::Reflect:
+    return i < 0 ? -i : 2 * (size - 1) - i;
+  case ConvParams::PadMode::Replicate:
+    return i < 0 ? 0 : size - 1;
+  case ConvParams::PadMode::Circular:
+    return ((i % size) + size) % size;
+  }
+  return -1;
+}
+
 template <typename T>
-void conv2dImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
-                int64_t groups, ArrayRef<int64_t> stride, ArrayRef<int64_t> pad,
-                ArrayRef<int64_t> dil, Tensor &out) {
-  int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), wd = x.dim(3);
-  int64_t o = w.dim(0), cg = w.dim(1), kh = w.dim(2), kw = w.dim(3);
-  int64_t oh = out.dim(2), ow = out.dim(3), og = o / groups;
-  int64_t cols = oh * ow, rows = cg * kh * kw;
-  std::vector<T> col(rows * cols);
+void convImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
+              const ConvParams &p, Tensor &out) {
+  int64_t n = x.dim(0), c = x.dim(1);
+  int64_t in[3] = {x.dim(2), x.dim(3), x.dim(4)};
+  int64_t o = w.dim(0), cg = w.dim(1);
+  int64_t kr[3] = {w.dim(2), w.dim(3), w.dim(4)};
+  int64_t os[3] = {out.dim(2), out.dim(3), out.dim(4)};
+  int64_t groups = p.groups, og = o / groups;
+  int64_t inPlane = in[0] * in[1] * in[2];
+  int64_t cols = os[0] * os[1] * os[2], kvol = kr[0] * kr[1] * kr[2];
+  int64_t rows = cg * kvol;
+  std::vector<T> col(std::max<int64_t>(rows * cols, 1));
   const T *xp = x.data<T>(), *wp = w.data<T>();
   T *op = out.data<T>();
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t g = 0; g < groups; ++g) {
-      // im2col for this group's input channels.
       for (int64_t ci = 0; ci < cg; ++ci) {
-        const T *plane = xp + ((b * c) + g * cg + ci) * h * wd;
-        for (int64_t ky = 0; ky < kh; ++ky)
-          for (int64_t kx = 0; kx < kw; ++kx) {
-            T *row = col.data() + ((ci * kh + ky) * kw + kx) * cols;
-            for (int64_t y = 0; y < oh; ++y) {
-              int64_t iy = y * stride[0] - pad[0] + ky * dil[0];
-              T *dst = row + y * ow;
-              if (iy < 0 || iy >= h) {
-                std::fill(dst, dst + ow, T(0));
-                continue;
-              }
-              const T *src = plane + iy * wd;
-              for (int64_t xo = 0; xo < ow; ++xo) {
-                int64_t ix = xo * stride[1] - pad[1] + kx * dil[1];
-                dst[xo] = (ix < 0 || ix >= wd) ? T(0) : src[ix];
+        const T *plane = xp + ((b * c) + g * cg + ci) * inPlane;
+        for (int64_t kz = 0; kz < kr[0]; ++kz)
+          for (int64_t ky = 0; ky < kr[1]; ++ky)
+            for (int64_t kx = 0; kx < kr[2]; ++kx) {
+              T *dst = col.data() +
+                       (((ci * kr[0] + kz) * kr[1] + ky) * kr[2] + kx) * cols;
+              for (int64_t z = 0; z < os[0]; ++z) {
+                int64_t iz = padSource(z * p.stride[0] - p.padBefore[0] +
+                                           kz * p.dilation[0],
+                                       in[0], p.padMode);
+                for (int64_t y = 0; y < os[1]; ++y, dst += os[2]) {
+                  int64_t iy = padSource(y * p.stride[1] - p.padBefore[1] +
+                                             ky * p.dilation[1],
+                                         in[1], p.padMode);
+                  if (iz < 0 || iy < 0) {
+                    std::fill(dst, dst + os[2], T(0));
+                    continue;
+                  }
+                  const T *src = plane + (iz * in[1] + iy) * in[2];
+                  for (int64_t xo = 0; xo < os[2]; ++xo) {
+                    int64_t ix = padSource(xo * p.stride[2] - p.padBefore[2] +
+                                               kx * p.dilation[2],
+                                           in[2], p.padMode);
+                    dst[xo] = ix < 0 ? T(0) : src[ix];
+                  }
+                }
               }
             }
-          }
       }
       T *dst = op + (b * o + g * og) * cols;
       if (bias) {
@@ -171,8 +205,73 @@ void conv2dImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
         for (int64_t oc = 0; oc < og; ++oc)
           std::fill(dst + oc * cols, dst + (oc + 1) * cols, bp[oc]);
       }
+      if (rows == 0 || cols == 0) {
+        if (!bias)
+          std::fill(dst, dst + og * cols, T(0));
+        continue;
+      }
       gemm(false, false, og, cols, rows, wp + g * og * rows, rows, col.data(),
            cols, bias ? T(1) : T(0), dst, cols);
+    }
+  }
+}
+
+/// Transposed convolution over 3 spatial dims: per group, the GEMM
+/// W^T * X gives every (output channel, kernel tap, input position)
+/// product, which col2im adds at output position
+/// `i * stride - padding + tap * dilation` when that lies in the output (so
+/// a padding beyond the kernel's span crops, as in torch). `x` is
+/// [N, C, D, H, W], `w` [C, O/groups, KD, KH, KW], `out` [N, O, ...].
+template <typename T>
+void convTransposeImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
+                       const ConvParams &p, Tensor &out) {
+  int64_t n = x.dim(0), c = x.dim(1);
+  int64_t in[3] = {x.dim(2), x.dim(3), x.dim(4)};
+  int64_t og = w.dim(1), groups = p.groups, cg = c / groups, o = og * groups;
+  int64_t kr[3] = {w.dim(2), w.dim(3), w.dim(4)};
+  int64_t os[3] = {out.dim(2), out.dim(3), out.dim(4)};
+  int64_t inPlane = in[0] * in[1] * in[2], outPlane = os[0] * os[1] * os[2];
+  int64_t kvol = kr[0] * kr[1] * kr[2], rows = og * kvol;
+  std::vector<T> col(std::max<int64_t>(rows * inPlane, 1));
+  const T *xp = x.data<T>(), *wp = w.data<T>();
+  T *op = out.data<T>();
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t g = 0; g < groups; ++g) {
+      T *dst = op + (b * o + g * og) * outPlane;
+      for (int64_t oc = 0; oc < og; ++oc)
+        std::fill(dst + oc * outPlane, dst + (oc + 1) * outPlane,
+                  bias ? bias->data<T>()[g * og + oc] : T(0));
+      if (rows == 0 || inPlane == 0 || cg == 0)
+        continue;
+      gemm(true, false, rows, inPlane, cg, wp + g * cg * rows, rows,
+           xp + (b * c + g * cg) * inPlane, inPlane, T(0), col.data(), inPlane);
+      for (int64_t oc = 0; oc < og; ++oc)
+        for (int64_t kz = 0; kz < kr[0]; ++kz)
+          for (int64_t ky = 0; ky < kr[1]; ++ky)
+            for (int64_t kx = 0; kx < kr[2]; ++kx) {
+              const T *src =
+                  col.data() +
+                  (((oc * kr[0] + kz) * kr[1] + ky) * kr[2] + kx) * inPlane;
+              T *plane = dst + oc * outPlane;
+              for (int64_t z = 0; z < in[0]; ++z) {
+                int64_t oz =
+                    z * p.stride[0] - p.padBefore[0] + kz * p.dilation[0];
+                for (int64_t y = 0; y < in[1]; ++y) {
+                  int64_t oy =
+                      y * p.stride[1] - p.padBefore[1] + ky * p.dilation[1];
+                  const T *row = src + (z * in[1] + y) * in[2];
+                  if (oz < 0 || oz >= os[0] || oy < 0 || oy >= os[1])
+                    continue;
+                  T *line = plane + (oz * os[1] + oy) * os[2];
+                  for (int64_t xi = 0; xi < in[2]; ++xi) {
+                    int64_t ox =
+                        xi * p.stride[2] - p.padBefore[2] + kx * p.dilation[2];
+                    if (ox >= 0 && ox < os[2])
+                      line[ox] += row[xi];
+                  }
+                }
+              }
+            }
     }
   }
 }
@@ -192,53 +291,133 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
       return failure();
     bias = *b;
   }
-  if (failed(sameFloat(args, {&*input, &*weight, bias ? &*bias : nullptr})))
-    return failure();
-  int64_t k = weight->rank() - 2;
-  if (k != 1 && k != 2)
-    return args.emitError() << "only 1-D and 2-D convolutions are supported";
-  FailureOr<int64_t> groups = args.getInt("groups");
-  FailureOr<SmallVector<int64_t>> stride = args.getInts("stride", k),
-                                  padding = args.getInts("padding", k),
-                                  dilation = args.getInts("dilation", k);
-  if (failed(groups) || failed(stride) || failed(padding) || failed(dilation))
-    return failure();
-  // Conv1d runs as a conv2d of height 1; unbatched inputs get a batch of 1.
-  Tensor x = *input, w = *weight;
-  bool unbatched = x.rank() == k + 1;
-  if (unbatched)
-    x = x.reshaped([&] {
-      SmallVector<int64_t> s{1};
-      s.append(x.shape().begin(), x.shape().end());
-      return s;
-    }());
-  SmallVector<int64_t> st = *stride, pd = *padding, dl = *dilation;
-  if (k == 1) {
-    x = x.reshaped({x.dim(0), x.dim(1), 1, x.dim(2)});
-    w = w.reshaped({w.dim(0), w.dim(1), 1, w.dim(2)});
-    st.insert(st.begin(), 1);
-    pd.insert(pd.begin(), 0);
-    dl.insert(dl.begin(), 1);
+  if (input->dtype() != weight->dtype() || input->dtype() == DType::Bool)
+    return args.emitError() << "expects input and weight of one non-bool "
+                               "dtype, got "
+                            << dtypeName(input->dtype()) << " and "
+                            << dtypeName(weight->dtype());
+  ConvParams p;
+  std::string error;
+  {
+    auto ints = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+      const RtValue &v = args.get(name);
+      if (!std::holds_alternative<int64_t>(v.v) && !v.list())
+        return std::nullopt;
+      FailureOr<SmallVector<int64_t>> l = args.getInts(name);
+      return succeeded(l) ? std::optional(*l) : std::nullopt;
+    };
+    auto integer = [&](StringRef name) -> std::optional<int64_t> {
+      FailureOr<int64_t> i = args.getInt(name);
+      return succeeded(i) ? std::optional(*i) : std::nullopt;
+    };
+    auto boolean = [&](StringRef name) -> std::optional<bool> {
+      FailureOr<bool> b = args.getBool(name);
+      return succeeded(b) ? std::optional(*b) : std::nullopt;
+    };
+    auto str = [&](StringRef name) -> std::optional<std::string> {
+      if (auto *s = std::get_if<std::string>(&args.get(name).v))
+        return *s;
+      return std::nullopt;
+    };
+    auto isNone = [&](StringRef name) { return args.isNone(name); };
+    auto known = [](StringRef) { return true; };
+    ConvArgReader reader{ints, integer, boolean, str, isNone, known};
+    std::optional<ArrayRef<int64_t>> biasShape;
+    if (bias)
+      biasShape = bias->shape();
+    switch (decodeConv(args.signature(), reader, input->shape(),
+                       weight->shape(), biasShape, p, error)) {
+    case ConvDecode::Ok:
+      break;
+    case ConvDecode::Unknown:
+      return args.emitError() << "could not read the convolution's arguments";
+    case ConvDecode::Invalid:
+      return args.emitError() << error;
+    }
   }
-  if (x.rank() != 4 || x.dim(1) != w.dim(1) * *groups || *groups < 1 ||
-      w.dim(0) % *groups != 0)
-    return args.emitError() << "input channels do not match the weight";
-  int64_t oh = (x.dim(2) + 2 * pd[0] - dl[0] * (w.dim(2) - 1) - 1) / st[0] + 1;
-  int64_t ow = (x.dim(3) + 2 * pd[1] - dl[1] * (w.dim(3) - 1) - 1) / st[1] + 1;
-  if (oh < 1 || ow < 1)
-    return args.emitError() << "the kernel is larger than the padded input";
-  Tensor out(x.dtype(), {x.dim(0), w.dim(0), oh, ow});
-  if (x.storage() == Storage::Double)
-    conv2dImpl<double>(x, w, bias ? &*bias : nullptr, *groups, st, pd, dl, out);
-  else
-    conv2dImpl<float>(x, w, bias ? &*bias : nullptr, *groups, st, pd, dl, out);
+  DType dt = input->dtype();
+  if (p.transposed && dt != DType::F32 && dt != DType::F64 && dt != DType::I64)
+    return args.emitError() << "has no CPU kernel for a transposed "
+                               "convolution in "
+                            << dtypeName(dt);
+  // Lift to a batched 3-D convolution: unbatched inputs get a batch of one,
+  // missing spatial dims a size of one (stride and dilation one, no padding).
+  unsigned k = p.spatial, lift = 3 - k;
+  auto lifted = [&](const Tensor &t, bool addBatch) {
+    SmallVector<int64_t> s(t.shape());
+    if (addBatch)
+      s.insert(s.begin(), 1);
+    s.insert(s.begin() + 2, lift, 1);
+    return t.reshaped(s);
+  };
+  Tensor x = lifted(*input, !p.batched), w = lifted(*weight, false);
+  auto liftList = [&](SmallVector<int64_t> &v, int64_t fill) {
+    v.insert(v.begin(), lift, fill);
+  };
+  liftList(p.stride, 1);
+  liftList(p.dilation, 1);
+  liftList(p.padBefore, 0);
+  liftList(p.padAfter, 0);
+  liftList(p.outputPadding, 0);
+  SmallVector<int64_t> outShape(p.resultShape);
+  if (!p.batched)
+    outShape.insert(outShape.begin(), 1);
+  outShape.insert(outShape.begin() + 2, lift, 1);
+  // torch takes a bias of another float dtype and casts it.
+  std::optional<Tensor> b;
+  if (bias)
+    b = bias->dtype() == dt ? *bias : bias->to(dt);
+  Tensor out(dt, outShape);
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      return; // bool, rejected above
+    } else if (p.transposed) {
+      convTransposeImpl<T>(x, w, b ? &*b : nullptr, p, out);
+    } else {
+      convImpl<T>(x, w, b ? &*b : nullptr, p, out);
+    }
+  });
   out.roundToDType();
-  SmallVector<int64_t> shape(out.shape());
-  if (k == 1)
-    shape.erase(shape.begin() + 2);
-  if (unbatched)
-    shape.erase(shape.begin());
-  return RtValue(out.reshaped(shape));
+  return RtValue(out.reshaped(p.resultShape));
+}
+
+FailureOr<RtValue> convTbc(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"),
+                    weight = args.tensor("weight"), bias = args.tensor("bias");
+  FailureOr<int64_t> pad = args.getInt("pad");
+  if (failed(input) || failed(weight) || failed(bias) || failed(pad))
+    return failure();
+  if (input->rank() != 3 || weight->rank() != 3 || bias->rank() != 1 ||
+      input->dim(2) != weight->dim(1) || bias->dim(0) != weight->dim(2))
+    return args.emitError() << "expects input [time, batch, channels], weight "
+                               "[kernel, channels, out] and bias [out]";
+  DType dt = input->dtype();
+  if (weight->dtype() != dt || bias->dtype() != dt || dt == DType::Bool)
+    return args.emitError() << "expects tensors of one non-bool dtype";
+  int64_t t = input->dim(0), b = input->dim(1), c = input->dim(2);
+  int64_t k = weight->dim(0), o = weight->dim(2);
+  int64_t outT = t + 2 * *pad - k + 1;
+  if (outT < 0)
+    return args.emitError() << "the kernel is larger than the padded input";
+  // As a conv1d over [B, C, T] with weight [O, C, K], lifted to 3-D; a
+  // negative `pad` just starts the windows inside the input.
+  Tensor x = gatherStrided(*input, {b, c, 1, 1, t}, 0, {c, 1, 0, 0, b * c});
+  Tensor w = gatherStrided(*weight, {o, c, 1, 1, k}, 0, {1, o, 0, 0, c * o});
+  ConvParams p;
+  p.spatial = 3;
+  p.stride.assign(3, 1);
+  p.dilation.assign(3, 1);
+  p.padBefore = {0, 0, *pad};
+  p.padAfter = p.padBefore;
+  Tensor out(dt, {b, o, 1, 1, outT});
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, uint8_t>)
+      convImpl<T>(x, w, &*bias, p, out);
+  });
+  out.roundToDType();
+  return RtValue(gatherStrided(out, {outT, b, o}, 0, {1, o * outT, outT}));
 }
 
 FailureOr<RtValue> linear(const KernelArgs &args) {

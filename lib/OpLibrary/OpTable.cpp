@@ -448,14 +448,51 @@ static const OpRow kOps[] = {
    arithmetic, kernels::fmod},
 
   // Contractions.
+  // The convolution family: one rule and one kernel, both reading the
+  // arguments through decodeConv. `padding` is ints or "same"/"valid".
+  // The keyword-only `padding_mode` is nn.Conv*d's attribute (torch's
+  // functional lacks it: the module pads with F.pad first); conv_transpose's keyword-only `output_size` is
+  // nn.ConvTranspose*d's forward argument (torch's functional lacks it).
   {"torch.nn.functional.conv1d",
    {"torch.conv1d", "F.conv1d", "nn.conv1d", "megengine.functional.nn.conv1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
-   "int[1] padding=0, int[1] dilation=1, int groups=1)", conv, kernels::conv},
+   "int[1]|str padding=0, int[1] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
+   kernels::conv},
   {"torch.nn.functional.conv2d",
    {"torch.conv2d", "F.conv2d", "nn.conv2d", "megengine.functional.nn.conv2d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-   "int[2] padding=0, int[2] dilation=1, int groups=1)", conv, kernels::conv},
+   "int[2]|str padding=0, int[2] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
+   kernels::conv},
+  {"torch.nn.functional.conv3d",
+   {"torch.conv3d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+   "int[3]|str padding=0, int[3] dilation=1, int groups=1, *, "
+   "str padding_mode=\"zeros\")", conv,
+   kernels::conv},
+  {"torch.nn.functional.conv_transpose1d",
+   {"torch.conv_transpose1d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
+   "int[1] padding=0, int[1] output_padding=0, int groups=1, "
+   "int[1] dilation=1, *, int[]? output_size=None)", conv, kernels::conv},
+  {"torch.nn.functional.conv_transpose2d",
+   {"torch.conv_transpose2d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+   "int[2] padding=0, int[2] output_padding=0, int groups=1, "
+   "int[2] dilation=1, *, int[]? output_size=None)", conv, kernels::conv},
+  {"torch.nn.functional.conv_transpose3d",
+   {"torch.conv_transpose3d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+   "int[3] padding=0, int[3] output_padding=0, int groups=1, "
+   "int[3] dilation=1, *, int[]? output_size=None)", conv, kernels::conv},
+  {"torch.convolution", {},
+   "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
+   "int[] dilation, bool transposed, int[] output_padding, int groups)",
+   conv, kernels::conv},
+  {"torch.conv_tbc", {},
+   "(Tensor input, Tensor weight, Tensor bias, int pad=0)", convTbc,
+   kernels::convTbc},
   {"torch.nn.functional.linear",
    {"torch._C._nn.linear", "F.linear", "nn.linear",
     "megengine.functional.nn.linear"},
@@ -988,14 +1025,44 @@ static const ModuleRow kModules[] = {
    "torch.nn.functional.conv1d",
    {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
     {"stride", "@stride"}, {"padding", "@padding"},
-    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
   {"torch.nn.Conv2d", {"torch.nn.modules.conv.Conv2d",
     "megengine.module.Conv2d"},
    "(Tensor input)",
    "torch.nn.functional.conv2d",
    {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
     {"stride", "@stride"}, {"padding", "@padding"},
-    {"dilation", "@dilation"}, {"groups", "@groups"}}},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
+  {"torch.nn.Conv3d", {"torch.nn.modules.conv.Conv3d"},
+   "(Tensor input)",
+   "torch.nn.functional.conv3d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}}},
+  {"torch.nn.ConvTranspose1d", {"torch.nn.modules.conv.ConvTranspose1d"},
+   "(Tensor input, int[]? output_size=None)",
+   "torch.nn.functional.conv_transpose1d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"output_padding", "@output_padding"}, {"groups", "@groups"},
+    {"dilation", "@dilation"}, {"output_size", "output_size"}}},
+  {"torch.nn.ConvTranspose2d", {"torch.nn.modules.conv.ConvTranspose2d"},
+   "(Tensor input, int[]? output_size=None)",
+   "torch.nn.functional.conv_transpose2d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"output_padding", "@output_padding"}, {"groups", "@groups"},
+    {"dilation", "@dilation"}, {"output_size", "output_size"}}},
+  {"torch.nn.ConvTranspose3d", {"torch.nn.modules.conv.ConvTranspose3d"},
+   "(Tensor input, int[]? output_size=None)",
+   "torch.nn.functional.conv_transpose3d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"output_padding", "@output_padding"}, {"groups", "@groups"},
+    {"dilation", "@dilation"}, {"output_size", "output_size"}}},
   {"torch.nn.Linear", {"torch.nn.modules.linear.Linear",
     "megengine.module.Linear"},
    "(Tensor input)",
@@ -1334,6 +1401,20 @@ struct RejectedDTypes {
   bool emptyShortcut = false;
 };
 const RejectedDTypes kRejectedDTypes[] = {
+    // Convolutions: no bool or float16; transposed ones only float32,
+    // float64 and int64 (slow_conv_transpose2d/3d; bfloat16 fails a channel
+    // check). torch.convolution's transposed case is its rule's.
+    {"torch.nn.functional.conv1d", kBool | kF16},
+    {"torch.nn.functional.conv2d", kBool | kF16},
+    {"torch.nn.functional.conv3d", kBool | kF16},
+    {"torch.convolution", kBool | kF16},
+    {"torch.conv_tbc", kBool | kF16},
+    {"torch.nn.functional.conv_transpose1d",
+     kBool | kF16 | bit(DType::BF16) | (kInts & ~bit(DType::I64))},
+    {"torch.nn.functional.conv_transpose2d",
+     kBool | kF16 | bit(DType::BF16) | (kInts & ~bit(DType::I64))},
+    {"torch.nn.functional.conv_transpose3d",
+     kBool | kF16 | bit(DType::BF16) | (kInts & ~bit(DType::I64))},
     // Activations: floating point, no float16.
     {"torch.nn.functional.relu", kBool | kF16},
     {"torch.nn.functional.relu6", kBool | kF16},
@@ -1753,7 +1834,10 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
         m.bindings, os,
         [&](const ModuleBinding &b) {
           os << b.param << "=";
-          if (b.source.starts_with("@"))
+          if (b.source.starts_with("@?"))
+            os << "getattr(self, \"" << b.source.drop_front(2) << "\", "
+               << "default)";
+          else if (b.source.starts_with("@"))
             os << "self." << b.source.drop_front();
           else
             os << b.source;

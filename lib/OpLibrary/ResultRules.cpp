@@ -13,6 +13,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -205,6 +206,342 @@ static LogicalResult pointwise(const BoundCall &call,
     if (std::optional<DType> d = dtypeFromType(elt))
       elt = typeFromDType(ctx, toFloatingDType(*d));
   return h.result(shape, elt);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution parameters (shared by the rule, the kernel and the lowering)
+//===----------------------------------------------------------------------===//
+
+static std::string listStr(ArrayRef<int64_t> v) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(v, os);
+  os << "]";
+  return s;
+}
+
+ConvDecode mlir::traced::decodeConv(const Signature &sig,
+                                    const ConvArgReader &r,
+                                    ArrayRef<int64_t> input,
+                                    ArrayRef<int64_t> weight,
+                                    std::optional<ArrayRef<int64_t>> bias,
+                                    ConvParams &p, std::string &error) {
+  llvm::raw_string_ostream err(error);
+  auto invalid = [&]() -> llvm::raw_string_ostream & { return err; };
+  auto isStatic = [](int64_t d) { return !ShapedType::isDynamic(d); };
+  // The functionals fix the number of spatial dims (`int[2] stride`);
+  // torch.convolution takes it from the weight.
+  std::optional<unsigned> strideIdx = sig.lookup("stride");
+  unsigned fixed = strideIdx ? sig.params[*strideIdx].type.listSize : 0;
+  int64_t k = fixed ? fixed : static_cast<int64_t>(weight.size()) - 2;
+  if (k < 1 || k > 3) {
+    invalid() << "expects a weight of rank 3, 4 or 5, got rank "
+              << weight.size();
+    return ConvDecode::Invalid;
+  }
+  if (static_cast<int64_t>(weight.size()) != k + 2) {
+    invalid() << "expects a weight of rank " << k + 2 << ", got rank "
+              << weight.size();
+    return ConvDecode::Invalid;
+  }
+  p.spatial = k;
+  // torch.convolution takes batched inputs only; the functionals also take
+  // unbatched ones.
+  p.batched = static_cast<int64_t>(input.size()) == k + 2;
+  if (!p.batched && (!fixed || static_cast<int64_t>(input.size()) != k + 1)) {
+    invalid() << "expects an input of rank "
+              << (fixed ? std::to_string(k + 1) + " or " : "") << k + 2
+              << " for a weight of rank " << k + 2 << ", got rank "
+              << input.size();
+    return ConvDecode::Invalid;
+  }
+  if (sig.lookup("transposed")) {
+    std::optional<bool> t = r.boolean("transposed");
+    if (!t)
+      return ConvDecode::Unknown;
+    p.transposed = *t;
+  } else {
+    p.transposed = sig.lookup("output_padding").has_value();
+  }
+  std::optional<int64_t> groups = r.integer("groups");
+  if (!groups)
+    return ConvDecode::Unknown;
+  p.groups = *groups;
+  if (p.groups < 1) {
+    invalid() << "groups must be positive, got " << p.groups;
+    return ConvDecode::Invalid;
+  }
+  // An int list of one value per spatial dim (one value is repeated).
+  auto readList = [&](StringRef name, SmallVector<int64_t> &out) {
+    std::optional<SmallVector<int64_t>> v = r.ints(name);
+    if (!v) {
+      if (!r.known(name))
+        return ConvDecode::Unknown;
+      invalid() << "argument '" << name << "' expects int[" << k << "]";
+      return ConvDecode::Invalid;
+    }
+    if (v->size() == 1)
+      v->assign(k, v->front());
+    if (static_cast<int64_t>(v->size()) != k) {
+      invalid() << "'" << name << "' needs " << k << " values, got "
+                << v->size();
+      return ConvDecode::Invalid;
+    }
+    out = std::move(*v);
+    return ConvDecode::Ok;
+  };
+  for (auto [name, out] :
+       {std::pair<StringRef, SmallVector<int64_t> *>{"stride", &p.stride},
+        {"dilation", &p.dilation}})
+    if (ConvDecode d = readList(name, *out); d != ConvDecode::Ok)
+      return d;
+  for (int64_t s : p.stride)
+    if (s < 1) {
+      invalid() << "'stride' must be positive, got " << listStr(p.stride);
+      return ConvDecode::Invalid;
+    }
+  for (int64_t d : p.dilation)
+    if (d < 1) {
+      invalid() << "'dilation' must be positive, got " << listStr(p.dilation);
+      return ConvDecode::Invalid;
+    }
+  // padding: ints, or (convolutions) "valid" or "same".
+  if (std::optional<std::string> mode = r.str("padding")) {
+    if (p.transposed) {
+      invalid() << "argument 'padding' expects int[" << k
+                << "] for a transposed convolution, got '" << *mode << "'";
+      return ConvDecode::Invalid;
+    }
+    p.padBefore.assign(k, 0);
+    p.padAfter.assign(k, 0);
+    if (*mode == "same") {
+      if (llvm::any_of(p.stride, [](int64_t s) { return s != 1; })) {
+        invalid() << "padding='same' is not supported for strided "
+                     "convolutions";
+        return ConvDecode::Invalid;
+      }
+      // As ATen's _convolution_mode: the odd one of an odd total goes after.
+      for (int64_t i = 0; i < k; ++i) {
+        if (!isStatic(weight[2 + i]))
+          return ConvDecode::Unknown;
+        int64_t total = p.dilation[i] * (weight[2 + i] - 1);
+        p.padBefore[i] = total / 2;
+        p.padAfter[i] = total - total / 2;
+      }
+    } else if (*mode != "valid") {
+      invalid() << "'padding' must be ints, \"same\" or \"valid\", got \""
+                << *mode << "\"";
+      return ConvDecode::Invalid;
+    }
+  } else {
+    if (ConvDecode d = readList("padding", p.padBefore); d != ConvDecode::Ok)
+      return d;
+    p.padAfter = p.padBefore;
+  }
+  for (int64_t v : p.padBefore)
+    if (v < 0) {
+      invalid() << "'padding' must be non-negative, got "
+                << listStr(p.padBefore);
+      return ConvDecode::Invalid;
+    }
+  p.outputPadding.assign(k, 0);
+  // torch.convolution ignores output_padding unless transposed.
+  if (p.transposed && sig.lookup("output_padding")) {
+    if (ConvDecode d = readList("output_padding", p.outputPadding);
+        d != ConvDecode::Ok)
+      return d;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t op = p.outputPadding[i];
+      if (op < 0) {
+        invalid() << "'output_padding' must be non-negative, got "
+                  << listStr(p.outputPadding);
+        return ConvDecode::Invalid;
+      }
+      if (op >= p.stride[i] && op >= p.dilation[i]) {
+        invalid() << "output padding must be smaller than either stride or "
+                     "dilation, but got output_padding="
+                  << listStr(p.outputPadding) << " stride=" << listStr(p.stride)
+                  << " dilation=" << listStr(p.dilation);
+        return ConvDecode::Invalid;
+      }
+    }
+  }
+  ArrayRef<int64_t> spatialIn = input.take_back(k);
+  p.padMode = ConvParams::PadMode::Zeros;
+  if (sig.lookup("padding_mode")) {
+    std::optional<std::string> mode = r.str("padding_mode");
+    if (!mode) {
+      if (!r.known("padding_mode"))
+        return ConvDecode::Unknown;
+      invalid() << "argument 'padding_mode' expects a str";
+      return ConvDecode::Invalid;
+    }
+    std::optional<ConvParams::PadMode> m =
+        llvm::StringSwitch<std::optional<ConvParams::PadMode>>(*mode)
+            .Case("zeros", ConvParams::PadMode::Zeros)
+            .Case("reflect", ConvParams::PadMode::Reflect)
+            .Case("replicate", ConvParams::PadMode::Replicate)
+            .Case("circular", ConvParams::PadMode::Circular)
+            .Default(std::nullopt);
+    if (!m) {
+      invalid() << "padding_mode must be 'zeros', 'reflect', 'replicate' or "
+                   "'circular', got '"
+                << *mode << "'";
+      return ConvDecode::Invalid;
+    }
+    p.padMode = *m;
+    // F.pad's limits: a reflection cannot reach past the other edge, a
+    // wrap past the input once.
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t size = spatialIn[i];
+      int64_t most = std::max(p.padBefore[i], p.padAfter[i]);
+      if (!isStatic(size) || most == 0)
+        continue;
+      if ((p.padMode == ConvParams::PadMode::Reflect && most >= size) ||
+          (p.padMode == ConvParams::PadMode::Circular && most > size) ||
+          (p.padMode == ConvParams::PadMode::Replicate && size == 0)) {
+        invalid() << "padding " << most << " is too large for padding_mode='"
+                  << *mode << "' of an input of size " << size;
+        return ConvDecode::Invalid;
+      }
+    }
+  }
+  // nn.ConvTranspose*d's forward(output_size): the output padding that gives
+  // that size (torch's _output_padding).
+  if (p.transposed && sig.lookup("output_size") && !r.isNone("output_size")) {
+    std::optional<SmallVector<int64_t>> size = r.ints("output_size");
+    if (!size) {
+      if (!r.known("output_size"))
+        return ConvDecode::Unknown;
+      invalid() << "argument 'output_size' expects int[]";
+      return ConvDecode::Invalid;
+    }
+    SmallVector<int64_t> want(*size);
+    if (static_cast<int64_t>(want.size()) == k + 2)
+      want.erase(want.begin(), want.begin() + 2);
+    if (static_cast<int64_t>(want.size()) != k) {
+      invalid() << "output_size must have " << k << " or " << k + 2
+                << " elements (got " << size->size() << ")";
+      return ConvDecode::Invalid;
+    }
+    SmallVector<int64_t> minSizes, maxSizes;
+    for (int64_t i = 0; i < k; ++i) {
+      if (!isStatic(spatialIn[i]) || !isStatic(weight[2 + i]))
+        return ConvDecode::Unknown;
+      int64_t lo = (spatialIn[i] - 1) * p.stride[i] - 2 * p.padBefore[i] +
+                   p.dilation[i] * (weight[2 + i] - 1) + 1;
+      minSizes.push_back(lo);
+      maxSizes.push_back(lo + p.stride[i] - 1);
+    }
+    for (int64_t i = 0; i < k; ++i)
+      if (want[i] < minSizes[i] || want[i] > maxSizes[i]) {
+        invalid() << "requested an output size of " << listStr(want)
+                  << ", but valid sizes range from " << listStr(minSizes)
+                  << " to " << listStr(maxSizes) << " (for an input of "
+                  << listStr(spatialIn) << ")";
+        return ConvDecode::Invalid;
+      }
+    for (int64_t i = 0; i < k; ++i)
+      p.outputPadding[i] = want[i] - minSizes[i];
+  }
+  // Channels.
+  unsigned ch = p.batched ? 1 : 0;
+  int64_t c = input[ch], outC;
+  if (!p.transposed) {
+    if (isStatic(c) && isStatic(weight[1]) && c != weight[1] * p.groups) {
+      invalid() << "input has " << c << " channels, but weight "
+                << shapeStr(weight) << " with groups=" << p.groups
+                << " expects " << weight[1] * p.groups;
+      return ConvDecode::Invalid;
+    }
+    if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
+      invalid() << "weight's " << weight[0]
+                << " output channels are not divisible by groups=" << p.groups;
+      return ConvDecode::Invalid;
+    }
+    outC = weight[0];
+  } else {
+    if (isStatic(c) && isStatic(weight[0]) && c != weight[0]) {
+      invalid() << "input has " << c << " channels, but the transposed "
+                << "convolution's weight " << shapeStr(weight) << " expects "
+                << weight[0];
+      return ConvDecode::Invalid;
+    }
+    if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
+      invalid() << "weight's " << weight[0]
+                << " input channels are not divisible by groups=" << p.groups;
+      return ConvDecode::Invalid;
+    }
+    outC = mulDims(weight[1], p.groups);
+  }
+  if (bias && (bias->size() != 1 || (isStatic(outC) && isStatic((*bias)[0]) &&
+                                     (*bias)[0] != outC))) {
+    invalid() << "bias must have shape [" << (isStatic(outC) ? outC : -1)
+              << "], got " << shapeStr(*bias);
+    return ConvDecode::Invalid;
+  }
+  p.resultShape.clear();
+  if (p.batched)
+    p.resultShape.push_back(input[0]);
+  p.resultShape.push_back(outC);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t size = spatialIn[i], kernel = weight[2 + i];
+    if (!isStatic(size) || !isStatic(kernel)) {
+      p.resultShape.push_back(kDynamic);
+      continue;
+    }
+    int64_t span = p.dilation[i] * (kernel - 1) + 1;
+    if (!p.transposed) {
+      int64_t padded = size + p.padBefore[i] + p.padAfter[i];
+      if (padded < span) {
+        invalid() << "kernel size " << kernel << " (dilation " << p.dilation[i]
+                  << ") is larger than the padded input size " << padded;
+        return ConvDecode::Invalid;
+      }
+      p.resultShape.push_back((padded - span) / p.stride[i] + 1);
+    } else {
+      // A padding beyond the kernel's span crops the full output ("negative
+      // padding"), as torch does.
+      int64_t out = (size - 1) * p.stride[i] - 2 * p.padBefore[i] + span +
+                    p.outputPadding[i];
+      if (out <= 0) {
+        invalid() << "the output size " << out << " of spatial dim " << i
+                  << " is too small (input " << shapeStr(spatialIn)
+                  << ", padding " << listStr(p.padBefore) << ")";
+        return ConvDecode::Invalid;
+      }
+      p.resultShape.push_back(out);
+    }
+  }
+  return ConvDecode::Ok;
+}
+
+/// decodeConv over a bound call's constant arguments.
+static ConvDecode decodeConvCall(const BoundCall &call, RankedTensorType input,
+                                 RankedTensorType weight, ConvParams &p,
+                                 std::string &error) {
+  auto value = [&](StringRef name) -> Attribute {
+    if (!call.getSignature().lookup(name))
+      return nullptr;
+    return call.get(name).value;
+  };
+  auto ints = [&](StringRef name) { return getPyInts(value(name)); };
+  auto integer = [&](StringRef name) { return call.getInt(name); };
+  auto boolean = [&](StringRef name) { return call.getBool(name); };
+  auto str = [&](StringRef name) -> std::optional<std::string> {
+    if (auto s = dyn_cast_or_null<StringAttr>(value(name)))
+      return s.str();
+    return std::nullopt;
+  };
+  auto isNone = [&](StringRef name) { return call.isNone(name); };
+  auto known = [&](StringRef name) { return bool(value(name)); };
+  ConvArgReader reader{ints, integer, boolean, str, isNone, known};
+  std::optional<ArrayRef<int64_t>> bias;
+  RankedTensorType biasType = call.getTensor("bias");
+  if (biasType)
+    bias = biasType.getShape();
+  return decodeConv(call.getSignature(), reader, input.getShape(),
+                    weight.getShape(), bias, p, error);
 }
 
 namespace mlir::traced::rules {
@@ -1627,67 +1964,71 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   if (!input || !weight)
     return h.unknown();
-  int64_t k = weight.getRank() - 2;
-  if (k < 1)
-    return call.emitError()
-           << "expects a weight of rank 3 or more, got " << weight;
-  bool batched = input.getRank() == k + 2;
-  if (!batched && input.getRank() != k + 1)
-    return call.emitError()
-           << "expects an input of rank " << k + 1 << " or " << k + 2
-           << " for a weight of rank " << k + 2 << ", got " << input;
-  std::optional<int64_t> groups = call.getInt("groups");
-  auto stride = call.getInts("stride", k), padding = call.getInts("padding", k),
-       dilation = call.getInts("dilation", k);
-  if (!groups || !stride || !padding || !dilation)
-    return h.unknown();
-  for (auto [name, v] :
-       {std::pair<StringRef, SmallVector<int64_t> *>{"stride", &*stride},
-        {"padding", &*padding},
-        {"dilation", &*dilation}})
-    if (v->size() != static_cast<size_t>(k))
-      return call.emitError()
-             << "'" << name << "' needs " << k << " values, got " << v->size();
-  if (*groups < 1)
-    return call.emitError() << "groups must be positive, got " << *groups;
-  ArrayRef<int64_t> in = input.getShape();
-  unsigned ch = batched ? 1 : 0;
-  int64_t c = in[ch], cw = weight.getDimSize(1), o = weight.getDimSize(0);
-  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(cw) &&
-      c != cw * *groups)
-    return call.emitError()
-           << "input has " << c << " channels, but weight " << weight
-           << " with groups=" << *groups << " expects " << cw * *groups;
-  if (!ShapedType::isDynamic(o) && o % *groups != 0)
-    return call.emitError()
-           << "weight's " << o
-           << " output channels are not divisible by groups=" << *groups;
+  if (input.getElementType() != weight.getElementType())
+    return call.emitError() << "expects input and weight of one dtype, got "
+                            << input << " and " << weight;
+  // torch's CPU backends mostly reject another bias dtype (only a few, like
+  // the batch-of-one conv1d path, cast it).
   if (RankedTensorType bias = h.tensor("bias"))
-    if (bias.getRank() != 1 ||
-        (!ShapedType::isDynamic(o) && !bias.isDynamicDim(0) &&
-         bias.getDimSize(0) != o))
-      return call.emitError()
-             << "bias must have shape [" << o << "], got " << bias;
-  SmallVector<int64_t> out(in.begin(), in.begin() + ch);
-  out.push_back(o);
-  for (int64_t i = 0; i < k; ++i) {
-    int64_t size = in[ch + 1 + i], kernel = weight.getDimSize(2 + i);
-    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(kernel)) {
-      out.push_back(kDynamic);
-      continue;
-    }
-    int64_t s = (*stride)[i], p = (*padding)[i], d = (*dilation)[i];
-    if (s < 1 || d < 1 || p < 0)
-      return call.emitError() << "stride and dilation must be positive and "
-                                 "padding non-negative";
-    int64_t extent = size + 2 * p - d * (kernel - 1) - 1;
-    if (extent < 0)
-      return call.emitError()
-             << "kernel size " << kernel << " (dilation " << d
-             << ") is larger than the padded input size " << size + 2 * p;
-    out.push_back(extent / s + 1);
+    if (bias.getElementType() != input.getElementType())
+      return call.emitError() << "expects a bias of the input's dtype, got "
+                              << bias << " for " << input;
+  ConvParams p;
+  std::string error;
+  switch (decodeConvCall(call, input, weight, p, error)) {
+  case ConvDecode::Unknown:
+    return h.unknown();
+  case ConvDecode::Invalid:
+    return call.emitError() << error;
+  case ConvDecode::Ok:
+    break;
   }
-  return h.result(out, input.getElementType());
+  // torch.convolution's `transposed` is a value, so kRejectedDTypes (per
+  // entry) cannot say that only float32, float64 and int64 have a CPU
+  // kernel for transposed convolutions (slow_conv_transpose2d/3d).
+  Type et = input.getElementType();
+  if (p.transposed && !et.isF32() && !et.isF64() && !et.isSignlessInteger(64))
+    return call.emitError()
+           << "has no CPU kernel for a transposed convolution in " << et;
+  return h.result(p.resultShape, et);
+}
+
+/// torch.conv_tbc: a 1-D convolution over time-major input [T, B, C] with
+/// weight [K, C, O]; `pad` may be negative (it crops).
+LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight"),
+                   bias = h.tensor("bias");
+  std::optional<int64_t> pad = call.getInt("pad");
+  if (!input || !weight || !bias || !pad)
+    return h.unknown();
+  if (input.getRank() != 3 || weight.getRank() != 3 || bias.getRank() != 1)
+    return call.emitError() << "expects input [time, batch, channels], weight "
+                               "[kernel, channels, out] and bias [out], got "
+                            << input << ", " << weight << " and " << bias;
+  auto differ = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (differ(input.getDimSize(2), weight.getDimSize(1)))
+    return call.emitError()
+           << "input has " << input.getDimSize(2) << " channels, but weight "
+           << weight << " expects " << weight.getDimSize(1);
+  if (differ(bias.getDimSize(0), weight.getDimSize(2)))
+    return call.emitError() << "bias " << bias << " does not match the "
+                            << weight.getDimSize(2) << " output channels";
+  if (input.getElementType() != weight.getElementType() ||
+      input.getElementType() != bias.getElementType())
+    return call.emitError() << "expects tensors of one dtype, got " << input
+                            << ", " << weight << " and " << bias;
+  int64_t t = input.getDimSize(0), k = weight.getDimSize(0), out = kDynamic;
+  if (!ShapedType::isDynamic(t) && !ShapedType::isDynamic(k)) {
+    out = t + 2 * *pad - k + 1;
+    if (out < 0)
+      return call.emitError() << "kernel size " << k << " is larger than the "
+                              << "padded input length " << t + 2 * *pad;
+  }
+  return h.result({out, input.getDimSize(1), weight.getDimSize(2)},
+                  input.getElementType());
 }
 
 LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {

@@ -141,6 +141,7 @@ TRACED_RULE(trueDivide)
 TRACED_RULE(power)
 // Contractions.
 TRACED_RULE(conv)
+TRACED_RULE(convTbc)
 TRACED_RULE(linear)
 TRACED_RULE(matmul)
 TRACED_RULE(bmm)

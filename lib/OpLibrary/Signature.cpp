@@ -44,7 +44,7 @@ static bool acceptsScalarKind(ParamType::Kind kind, Type type) {
 }
 
 bool ParamType::accepts(Type type) const {
-  if (kind == Any || isa<ObjectType>(type))
+  if (kind == Any || isa<ObjectType>(type) || (orStr && isa<StrType>(type)))
     return true;
   if (optional && isa<NoneType>(type))
     return true;
@@ -69,6 +69,8 @@ std::string ParamType::str() const {
     s += listSize ? "[" + std::to_string(listSize) + "]" : "[]";
   if (optional)
     s += "?";
+  if (orStr)
+    s += "|str";
   return s;
 }
 
@@ -120,6 +122,8 @@ Signature Signature::parse(StringRef text) {
       param.varargs = true;
     param.name = name.str();
     StringRef t = typeText.trim();
+    if (t.consume_back("|str"))
+      param.type.orStr = true;
     if (t.consume_back("?"))
       param.type.optional = true;
     if (t.consume_back("]")) {

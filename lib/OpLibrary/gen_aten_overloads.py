@@ -55,6 +55,12 @@ ATEN_OPS = {
     "torch.fmod": ["fmod"],
     "torch.nn.functional.conv1d": ["conv1d"],
     "torch.nn.functional.conv2d": ["conv2d"],
+    "torch.nn.functional.conv3d": ["conv3d"],
+    "torch.nn.functional.conv_transpose1d": ["conv_transpose1d"],
+    "torch.nn.functional.conv_transpose2d": ["conv_transpose2d"],
+    "torch.nn.functional.conv_transpose3d": ["conv_transpose3d"],
+    "torch.convolution": ["convolution", "_convolution"],
+    "torch.conv_tbc": ["conv_tbc"],
     "torch.nn.functional.linear": ["linear"],
     "torch.matmul": ["matmul"],
     "torch.bmm": ["bmm"],
@@ -199,7 +205,13 @@ ENTRY_RENAMES = {
 # ATen-only parameters that do not change the result on the CPU.
 IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "names",
              "generator", "path",  # (einsum's contraction order)
-             "layout", "pin_memory"}  # (strided CPU tensors only)
+             "layout", "pin_memory",  # (strided CPU tensors only)
+             # aten::_convolution's backend choices.
+             "benchmark", "deterministic", "allow_tf32"}
+
+# Entry parameters only leaf modules bind (nn.Conv2d's padding_mode,
+# nn.ConvTranspose2d's forward(output_size)): ATen overloads lack them.
+MODULE_ONLY = {"padding_mode", "output_size"}
 
 # Our spelling of ATen's types; None: the overload is skipped.
 def translate_type(t):
@@ -296,6 +308,8 @@ def parse_signature(text):
 
 
 def compatible(ours, theirs):
+    if ours.endswith("|str"):  # conv's `int[2]|str padding`
+        return theirs.rstrip("?") == "str" or compatible(ours[:-4], theirs)
     a, b = ours.rstrip("?"), theirs.rstrip("?")
     if "Any" in (a, b):
         return True
@@ -357,9 +371,14 @@ def packet_signature(overloads, ours):
         # A parameter that some overloads lack must be optional in the packet.
         if not eq and ((i >= shortest and name in lp) or name not in everywhere
                        or name not in required):
-            if name not in ours or ours[name][1] is None:
+            if name not in ours and name in IGNORABLE:
+                # Absent from a shorter overload (_convolution's allow_tf32)
+                # and without effect: any value, None when not given.
+                ptype, default, eq = "Any", "None", "="
+            elif name not in ours or ours[name][1] is None:
                 return None
-            default, eq = ours[name][1], "="
+            else:
+                default, eq = ours[name][1], "="
         out.append(f"{ptype} {name}" + (f"={default}" if eq else ""))
     return "(" + ", ".join(out) + ")"
 
@@ -430,7 +449,7 @@ def main():
                 if reason is None:
                     # The entry's parameters the overload lacks keep their defaults.
                     for pname, (ptype, default) in ours.items():
-                        if pname in seen:
+                        if pname in seen or pname in MODULE_ONLY:
                             continue
                         default = fixed.get(pname, default)
                         if default is None:

@@ -67,8 +67,11 @@ traced::makeLeafCallFunctional(CallMethodOp call,
     StringRef source = binding->source;
     Attribute value;
     if (source.consume_front("@")) {
+      bool optional = source.consume_front("?");
       Operation *decl =
           symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));
+      if (!decl && optional)
+        continue; // the functional's default
       if (auto attr = dyn_cast_or_null<AttributeOp>(decl)) {
         value = attr.getValue();
       } else if (isa_and_nonnull<ParameterOp, BufferOp>(decl)) {

@@ -181,6 +181,41 @@ def dt(dtype, *shape):
 
 NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
 
+
+def conv_dtypes(fn, spatial, transposed=False):
+    """`fn(input, weight)` over every dtype (torch rejects bool and float16,
+    and transposed convolutions also bfloat16 and ints but int64)."""
+    def samples():
+        for dtype in ALL_DTYPES:
+            x = dt(dtype, 1, 2, *([4] * spatial))
+            w = dt(dtype, 2, 3 if transposed else 2, *([2] * spatial))
+            yield Sample(f"{dtype}", lambda x, w: fn(x, w), [x, w], ACCUMULATE, dtype=dtype)
+    return samples
+
+
+class Leaf(torch.nn.Module):
+    """Holds a module, so that tracing records it as a leaf call (traced as
+    the root, its forward's body would be recorded instead)."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, x):
+        return self.module(x)
+
+
+class ConvTransposeTo(torch.nn.Module):
+    """Calls a ConvTranspose module with forward's `output_size`."""
+
+    def __init__(self, module, size):
+        super().__init__()
+        self.module = module
+        self.size = size
+
+    def forward(self, x):
+        return self.module(x, output_size=self.size)
+
 class Graph:
     """A sample written as a traced graph, for calls torch 1.13's tracers
     cannot record (a factory of a traced size: fx cannot pass a Proxy to
@@ -672,16 +707,104 @@ OPS = {
                                 ("int value tensor", lambda x, m, v: torch.masked_fill(x, m, v), [dt(torch.int32, 4), dt(torch.bool, 4), f32() * 3])),
 
     # Contractions.
-    "torch.nn.functional.conv1d": fixed(
+    "torch.nn.functional.conv1d": chain(fixed(
         ("basic", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), [f32(2, 4, 9), f32(6, 4, 3), f32(6)], ACCUMULATE),
         ("groups", lambda x, w: F.conv1d(x, w, groups=2, dilation=2), [f32(1, 4, 9), f32(6, 2, 3)], ACCUMULATE),
-        ("f64", lambda x, w: F.conv1d(x, w), [dt(torch.float64, 1, 2, 5), dt(torch.float64, 3, 2, 2)], ACCUMULATE)),
-    "torch.nn.functional.conv2d": fixed(
+        ("f64", lambda x, w: F.conv1d(x, w), [dt(torch.float64, 1, 2, 5), dt(torch.float64, 3, 2, 2)], ACCUMULATE),
+        ("same odd", lambda x, w: F.conv1d(x, w, padding="same", dilation=3), [f32(2, 2, 9), f32(3, 2, 2)], ACCUMULATE),
+        ("same even", lambda x, w: F.conv1d(x, w, padding="same"), [f32(1, 2, 7), f32(3, 2, 5)], ACCUMULATE),
+        ("valid", lambda x, w: F.conv1d(x, w, padding="valid", groups=2), [f32(1, 4, 7), f32(2, 2, 3)], ACCUMULATE),
+        ("aten conv1d.padding", lambda x, w: torch.ops.aten.conv1d.padding(x, w, None, [1], "same"), [f32(1, 2, 6), f32(3, 2, 4)], ACCUMULATE)),
+        conv_dtypes(F.conv1d, 1)),
+    "torch.nn.functional.conv2d": chain(fixed(
         ("basic", lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1), [f32(2, 3, 7, 7), f32(4, 3, 3, 3), f32(4)], ACCUMULATE),
         ("depthwise", lambda x, w: F.conv2d(x, w, groups=4, padding=(1, 2)), [f32(1, 4, 6, 5), f32(4, 1, 3, 3)], ACCUMULATE),
         ("dilated", lambda x, w: F.conv2d(x, w, dilation=2), [f32(1, 2, 7, 7), f32(3, 2, 3, 3)], ACCUMULATE),
         ("f64", lambda x, w: F.conv2d(x, w), [dt(torch.float64, 1, 2, 5, 5), dt(torch.float64, 3, 2, 2, 2)], ACCUMULATE),
-        ("aten conv2d", lambda x, w: torch.ops.aten.conv2d.default(x, w, None, [2, 1], [1, 0]), [f32(1, 2, 5, 5), f32(3, 2, 3, 3)], ACCUMULATE)),
+        ("aten conv2d", lambda x, w: torch.ops.aten.conv2d.default(x, w, None, [2, 1], [1, 0]), [f32(1, 2, 5, 5), f32(3, 2, 3, 3)], ACCUMULATE),
+        ("same", lambda x, w, b: F.conv2d(x, w, b, padding="same", dilation=(1, 2)), [f32(1, 2, 7, 6), f32(3, 2, 4, 3), f32(3)], ACCUMULATE),
+        ("same groups", lambda x, w: F.conv2d(x, w, padding="same", groups=2), [f32(2, 4, 5, 5), f32(4, 2, 2, 2)], ACCUMULATE),
+        ("valid", lambda x, w: F.conv2d(x, w, padding="valid"), [f32(1, 2, 6, 5), f32(3, 2, 3, 2)], ACCUMULATE),
+        ("unbatched", lambda x, w: F.conv2d(x, w, padding=1), [f32(2, 5, 5), f32(3, 2, 3, 3)], ACCUMULATE),
+        ("aten conv2d.padding", lambda x, w: torch.ops.aten.conv2d.padding(x, w, None, [1], "valid", [2, 1]), [f32(1, 2, 6, 5), f32(3, 2, 2, 2)], ACCUMULATE)),
+        conv_dtypes(F.conv2d, 2)),
+    "torch.nn.functional.conv3d": chain(fixed(
+        ("basic", lambda x, w, b: F.conv3d(x, w, b, stride=(1, 2, 1), padding=1), [f32(2, 4, 5, 6, 5), f32(6, 4, 3, 2, 3), f32(6)], ACCUMULATE),
+        ("groups dilated", lambda x, w: F.conv3d(x, w, groups=2, dilation=(2, 1, 2)), [f32(1, 4, 6, 5, 6), f32(6, 2, 2, 3, 2)], ACCUMULATE),
+        ("depthwise", lambda x, w: F.conv3d(x, w, groups=3, padding=(0, 1, 2)), [f32(1, 3, 4, 4, 4), f32(3, 1, 2, 3, 3)], ACCUMULATE),
+        ("unbatched", lambda x, w: F.conv3d(x, w, stride=2), [f32(2, 5, 5, 5), f32(3, 2, 3, 3, 3)], ACCUMULATE),
+        ("same", lambda x, w: F.conv3d(x, w, padding="same", dilation=(1, 2, 1)), [f32(1, 2, 5, 6, 4), f32(3, 2, 2, 3, 4)], ACCUMULATE),
+        ("valid", lambda x, w: F.conv3d(x, w, padding="valid"), [f32(1, 2, 4, 4, 4), f32(3, 2, 2, 2, 2)], ACCUMULATE),
+        ("f64", lambda x, w, b: F.conv3d(x, w, b, padding=(1, 0, 1)), [dt(torch.float64, 1, 2, 4, 5, 3), dt(torch.float64, 3, 2, 2, 2, 2), dt(torch.float64, 3)], ACCUMULATE),
+        ("aten conv3d", lambda x, w: torch.ops.aten.conv3d.default(x, w, None, [2, 1, 1], [1, 0, 0]), [f32(1, 2, 5, 5, 5), f32(3, 2, 3, 3, 3)], ACCUMULATE),
+        ("aten conv3d.padding", lambda x, w: torch.ops.aten.conv3d.padding(x, w, None, [1], "same"), [f32(1, 2, 4, 5, 4), f32(3, 2, 2, 2, 3)], ACCUMULATE)),
+        conv_dtypes(F.conv3d, 3)),
+    "torch.nn.functional.conv_transpose1d": chain(fixed(
+        ("basic", lambda x, w, b: F.conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1), [f32(2, 4, 5), f32(4, 3, 3), f32(3)], ACCUMULATE),
+        ("groups dilated", lambda x, w: F.conv_transpose1d(x, w, stride=3, groups=2, dilation=2, output_padding=1), [f32(1, 4, 6), f32(4, 2, 3)], ACCUMULATE),
+        ("big padding", lambda x, w: F.conv_transpose1d(x, w, padding=4), [f32(1, 1, 9), f32(1, 2, 3)], ACCUMULATE),
+        ("unbatched", lambda x, w: F.conv_transpose1d(x, w, stride=2), [f32(2, 5), f32(2, 3, 2)], ACCUMULATE),
+        ("f64", lambda x, w: F.conv_transpose1d(x, w, stride=2), [dt(torch.float64, 1, 2, 5), dt(torch.float64, 2, 3, 3)], ACCUMULATE),
+        ("aten", lambda x, w: torch.ops.aten.conv_transpose1d(x, w, None, [2], [0], [1]), [f32(1, 2, 5), f32(2, 3, 3)], ACCUMULATE)),
+        conv_dtypes(F.conv_transpose1d, 1, transposed=True)),
+    "torch.nn.functional.conv_transpose2d": chain(fixed(
+        ("basic", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1), [f32(2, 3, 4, 5), f32(3, 4, 3, 3), f32(4)], ACCUMULATE),
+        ("groups", lambda x, w: F.conv_transpose2d(x, w, stride=(2, 3), padding=(1, 0), output_padding=(1, 2), groups=2, dilation=(1, 2)), [f32(1, 4, 5, 4), f32(4, 3, 3, 2)], ACCUMULATE),
+        ("depthwise", lambda x, w: F.conv_transpose2d(x, w, groups=3, padding=1), [f32(1, 3, 4, 4), f32(3, 1, 3, 3)], ACCUMULATE),
+        ("output_padding from dilation", lambda x, w: F.conv_transpose2d(x, w, output_padding=1, dilation=2), [f32(1, 2, 3, 3), f32(2, 2, 2, 2)], ACCUMULATE),
+        ("unbatched", lambda x, w: F.conv_transpose2d(x, w, stride=2), [f32(2, 3, 3), f32(2, 2, 2, 2)], ACCUMULATE),
+        ("f64", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=(1, 2)), [dt(torch.float64, 1, 2, 4, 4), dt(torch.float64, 2, 3, 2, 3), dt(torch.float64, 3)], ACCUMULATE),
+        ("aten .input", lambda x, w: torch.ops.aten.conv_transpose2d.input(x, w, None, [2, 2], [1, 0], [1, 0]), [f32(1, 2, 4, 5), f32(2, 3, 3, 3)], ACCUMULATE)),
+        conv_dtypes(F.conv_transpose2d, 2, transposed=True)),
+    "torch.nn.functional.conv_transpose3d": chain(fixed(
+        ("basic", lambda x, w, b: F.conv_transpose3d(x, w, b, stride=2, padding=1), [f32(1, 2, 3, 4, 3), f32(2, 3, 3, 3, 2), f32(3)], ACCUMULATE),
+        ("groups", lambda x, w: F.conv_transpose3d(x, w, stride=(1, 2, 1), groups=2, output_padding=(0, 1, 0)), [f32(2, 4, 3, 4, 3), f32(4, 1, 2, 3, 2)], ACCUMULATE),
+        ("dilated", lambda x, w: F.conv_transpose3d(x, w, dilation=(2, 1, 1), padding=(2, 0, 1)), [f32(1, 2, 3, 3, 3), f32(2, 2, 2, 2, 3)], ACCUMULATE),
+        ("f64", lambda x, w: F.conv_transpose3d(x, w, stride=2), [dt(torch.float64, 1, 2, 2, 3, 2), dt(torch.float64, 2, 2, 2, 2, 2)], ACCUMULATE),
+        ("aten .input", lambda x, w: torch.ops.aten.conv_transpose3d.input(x, w, None, [2], [0], [1]), [f32(1, 2, 3, 3, 3), f32(2, 3, 2, 2, 2)], ACCUMULATE)),
+        conv_dtypes(F.conv_transpose3d, 3, transposed=True)),
+    "torch.convolution": chain(fixed(
+        ("conv1d", lambda x, w, b: torch.convolution(x, w, b, [2], [1], [1], False, [0], 1), [f32(2, 4, 9), f32(6, 4, 3), f32(6)], ACCUMULATE),
+        ("conv2d groups", lambda x, w: torch.convolution(x, w, None, [1, 2], [1], [2, 1], False, [0], 2), [f32(1, 4, 7, 7), f32(6, 2, 3, 3)], ACCUMULATE),
+        ("conv3d", lambda x, w: torch.convolution(x, w, None, [1], [0, 1, 0], [1], False, [0, 0, 0], 1), [f32(1, 2, 4, 4, 4), f32(3, 2, 2, 2, 2)], ACCUMULATE),
+        ("output_padding ignored", lambda x, w: torch.convolution(x, w, None, [1], [0], [1], False, [3], 1), [f32(1, 2, 5), f32(3, 2, 2)], ACCUMULATE),
+        ("transposed", lambda x, w, b: torch.convolution(x, w, b, [2], [1], [1], True, [1], 1), [f32(1, 2, 5, 4), f32(2, 3, 3, 3), f32(3)], ACCUMULATE),
+        ("transposed groups 3-d", lambda x, w: torch.convolution(x, w, None, [2, 1, 1], [0], [1], True, [1, 0, 0], 2), [f32(1, 4, 2, 3, 3), f32(4, 2, 2, 2, 2)], ACCUMULATE),
+        # A padding beyond the dilated kernel crops the output (1 element).
+        ("negative padding", lambda x, w: torch.ops.aten.convolution(x, w, None, [1], [3], [1], True, [0], 1), [f32(1, 1, 5), f32(1, 1, 3)], ACCUMULATE),
+        ("negative padding 2-d", lambda x, w: torch.ops.aten.convolution.default(x, w, None, [2, 1], [3, 2], [1, 2], True, [1, 0], 1), [f32(1, 2, 5, 4), f32(2, 1, 3, 2)], ACCUMULATE),
+        ("f64", lambda x, w: torch.convolution(x, w, None, [1], [1], [1], True, [0], 1), [dt(torch.float64, 1, 2, 4), dt(torch.float64, 2, 2, 3)], ACCUMULATE),
+        ("_convolution", lambda x, w, b: torch.ops.aten._convolution.default(x, w, b, [2], [1], [1], False, [0], 1, False, False, True, True), [f32(1, 2, 5, 6), f32(3, 2, 3, 3), f32(3)], ACCUMULATE),
+        ("_convolution transposed", lambda x, w: torch.ops.aten._convolution.deprecated(x, w, None, [2], [1], [1], True, [1], 1, False, False, True), [f32(1, 2, 5, 6), f32(2, 3, 3, 3)], ACCUMULATE),
+        ("_convolution packet", lambda x, w: torch.ops.aten._convolution(x, w, None, [1], [0], [1], False, [0], 1, True, True, False, False), [f32(1, 2, 5), f32(3, 2, 2)], ACCUMULATE),
+        ("_convolution packet deprecated", lambda x, w: torch.ops.aten._convolution(x, w, None, [1], [0], [1], True, [0], 1, False, True, True), [f32(1, 2, 5), f32(2, 3, 2)], ACCUMULATE)),
+        conv_dtypes(lambda x, w: torch.convolution(x, w, None, [1], [0], [1], False, [0], 1), 2),
+        conv_dtypes(lambda x, w: torch.convolution(x, w, None, [1], [0], [1], True, [0], 1), 2, transposed=True)),
+    "torch.conv_tbc": chain(fixed(
+        ("basic", lambda x, w, b: torch.conv_tbc(x, w, b), [f32(9, 4, 5), f32(3, 5, 6), f32(6)], ACCUMULATE),
+        ("pad", lambda x, w, b: torch.conv_tbc(x, w, b, 2), [f32(7, 2, 3), f32(4, 3, 2), f32(2)], ACCUMULATE),
+        ("negative pad", lambda x, w, b: torch.conv_tbc(x, w, b, -1), [f32(9, 2, 4), f32(3, 4, 5), f32(5)], ACCUMULATE),
+        ("f64", lambda x, w, b: torch.ops.aten.conv_tbc(x, w, b, 1), [dt(torch.float64, 5, 2, 3), dt(torch.float64, 2, 3, 4), dt(torch.float64, 4)], ACCUMULATE)),
+        lambda: (Sample(f"{d}", lambda x, w, b: torch.conv_tbc(x, w, b, 1), [dt(d, 5, 2, 3), dt(d, 2, 3, 4), dt(d, 4)], ACCUMULATE, dtype=d)
+                 for d in ALL_DTYPES)),
+    # Leaf modules (their forward is the functional above).
+    "_conv modules": fixed(
+        ("Conv1d same", Leaf(torch.nn.Conv1d(2, 4, 4, padding="same", dilation=2)), [f32(2, 2, 9)], ACCUMULATE),
+        ("Conv2d same", Leaf(torch.nn.Conv2d(2, 4, (3, 4), padding="same")), [f32(1, 2, 6, 7)], ACCUMULATE),
+        ("Conv2d valid", Leaf(torch.nn.Conv2d(2, 4, 3, padding="valid", groups=2)), [f32(1, 2, 6, 7)], ACCUMULATE),
+        ("Conv3d", Leaf(torch.nn.Conv3d(2, 4, 3, stride=2, padding=1)), [f32(1, 2, 5, 6, 7)], ACCUMULATE),
+        ("Conv3d same", Leaf(torch.nn.Conv3d(4, 4, 2, padding="same", groups=2, bias=False)), [f32(1, 4, 3, 4, 5)], ACCUMULATE),
+        ("ConvTranspose1d", Leaf(torch.nn.ConvTranspose1d(4, 2, 3, stride=2, padding=1, output_padding=1)), [f32(2, 4, 5)], ACCUMULATE),
+        ("ConvTranspose2d", Leaf(torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)), [f32(1, 4, 5, 6)], ACCUMULATE),
+        ("ConvTranspose2d dilated", Leaf(torch.nn.ConvTranspose2d(2, 3, (2, 3), stride=(1, 2), dilation=(2, 1), bias=False)), [f32(1, 2, 4, 4)], ACCUMULATE),
+        ("ConvTranspose3d", Leaf(torch.nn.ConvTranspose3d(2, 3, 2, stride=2)), [f32(1, 2, 2, 3, 2)], ACCUMULATE),
+        ("ConvTranspose2d output_size", ConvTransposeTo(torch.nn.ConvTranspose2d(2, 3, 3, stride=2), [1, 3, 12, 11]), [f32(1, 2, 5, 5)], ACCUMULATE),
+        ("ConvTranspose1d output_size", ConvTransposeTo(torch.nn.ConvTranspose1d(2, 3, 3, stride=3, padding=1), [14]), [f32(1, 2, 5)], ACCUMULATE),
+        ("f64", Leaf(torch.nn.Conv3d(2, 3, 2).double()), [dt(torch.float64, 1, 2, 3, 3, 3)], ACCUMULATE),
+        ("padding_mode reflect", Leaf(torch.nn.Conv2d(2, 3, 3, padding=2, padding_mode="reflect")), [f32(1, 2, 5, 6)], ACCUMULATE),
+        ("padding_mode replicate", Leaf(torch.nn.Conv1d(2, 3, 3, padding=1, stride=2, padding_mode="replicate")), [f32(2, 2, 7)], ACCUMULATE),
+        ("padding_mode circular same", Leaf(torch.nn.Conv3d(2, 2, 2, padding="same", padding_mode="circular")), [f32(1, 2, 3, 4, 5)], ACCUMULATE),
+        ("padding_mode circular groups", Leaf(torch.nn.Conv2d(2, 4, (3, 2), padding=(1, 3), dilation=(1, 2), groups=2, padding_mode="circular")), [f32(1, 2, 4, 5)], ACCUMULATE)),
     "torch.nn.functional.linear": fixed(
         ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
         ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),

@@ -46,7 +46,9 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        "torch.nn.functional.log_softmax",
                        # x ** p is float for a float p: an int32 input works.
                        "torch.nn.functional.lp_pool1d",
-                       "torch.nn.functional.lp_pool2d"}
+                       "torch.nn.functional.lp_pool2d",
+                       # transposed=True: float32, float64 and int64 only.
+                       "torch.convolution"}
 
 
 

@@ -53,6 +53,11 @@ CASES = [
     (nn.AdaptiveMaxPool3d(2), [torch.randn(1, 2, 4, 5, 6)]),
     (nn.LPPool1d(2, 3, stride=2), [torch.randn(2, 3, 9)]),
     (nn.LPPool2d(3, (2, 3)), [torch.rand(1, 2, 6, 6)]),
+    (nn.Conv2d(2, 3, (2, 3), padding="same"), [torch.randn(1, 2, 5, 6)]),
+    (nn.Conv3d(2, 4, 3, stride=2, padding=1, groups=2), [torch.randn(1, 2, 5, 6, 7)]),
+    (nn.ConvTranspose1d(2, 3, 3, stride=2, padding=1, output_padding=1), [torch.randn(2, 2, 5)]),
+    (nn.ConvTranspose2d(4, 6, 3, stride=(2, 1), groups=2, dilation=2), [torch.randn(1, 4, 4, 5)]),
+    (nn.ConvTranspose3d(2, 2, 2, stride=2, bias=False), [torch.randn(1, 2, 2, 3, 2)]),
 ]
 
 

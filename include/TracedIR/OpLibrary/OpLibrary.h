@@ -32,8 +32,9 @@ namespace mlir::traced {
 /// The declared type of a parameter, in TorchScript schema spelling:
 /// `Tensor`, `Tensor?`, `Tensor[]`, `int`, `int?`, `int[]`, `int[2]`, `float`,
 /// `bool`, `str`, `Scalar` (int, float or bool), `Tensor|Scalar`, `dtype`,
-/// `Any`. As in TorchScript, `int[2]` also accepts one int, meaning it
-/// repeated; list lengths are the result rule's to check.
+/// `Any`, and `<type>|str` (conv's `padding`: ints or "same"). As in
+/// TorchScript, `int[2]` also accepts one int, meaning it repeated; list
+/// lengths are the result rule's to check.
 struct ParamType {
   enum Kind {
     Tensor,
@@ -51,6 +52,7 @@ struct ParamType {
   unsigned listSize = 0;   // 0: any length.
   bool optional = false;   // also accepts None.
   bool acceptsOne = false; // a list that may be given as one element
+  bool orStr = false;      // `int[2]|str`: also accepts a str (conv padding)
 
   /// Whether a value of Python type `type` may be passed.
   bool accepts(Type type) const;
@@ -183,8 +185,9 @@ struct OpSpec {
 /// Where a leaf module's functional argument comes from.
 struct ModuleBinding {
   llvm::StringRef param;  // the functional's parameter
-  llvm::StringRef source; // "@attr" (module attribute), a forward parameter
-                          // name, or "=<python value>" (a constant)
+  llvm::StringRef source; // "@attr" (module attribute), "@?attr" (one the
+                          // module may lack: then the functional's default),
+                          // a forward parameter name, or "=<python value>"
 };
 
 /// A leaf module class: its forward signature and the functional call it
@@ -302,6 +305,55 @@ inline int64_t slidingBlocks(int64_t size, int64_t kernel, int64_t dilation,
   int64_t span = size + 2 * padding - dilation * (kernel - 1) - 1;
   return span < 0 ? 0 : span / stride + 1;
 }
+
+/// The parameters of one convolution-family call (conv1d/2d/3d,
+/// conv_transpose1d/2d/3d, torch.convolution and their modules and ATen
+/// overloads), decoded and checked once, the way ATen's
+/// ConvParams/_convolution does, for the result rule, the interpreter
+/// kernel and the lowering. Lists are expanded to one value per spatial dim.
+struct ConvParams {
+  unsigned spatial = 0; // 1, 2 or 3
+  bool transposed = false;
+  bool batched = true;
+  int64_t groups = 1;
+  llvm::SmallVector<int64_t> stride, dilation;
+  /// Zeros added before and after each spatial dim of a convolution's input
+  /// (padding="same" puts the odd one after, as torch does); for a
+  /// transposed convolution both are `padding`, cropped off the full output.
+  llvm::SmallVector<int64_t> padBefore, padAfter;
+  /// Extra output size of a transposed convolution (zeros otherwise).
+  llvm::SmallVector<int64_t> outputPadding;
+  /// What the padding holds (nn.Conv*d's padding_mode): zeros, or the
+  /// input mirrored without its edge, its edge repeated, or wrapped around.
+  enum class PadMode { Zeros, Reflect, Replicate, Circular };
+  PadMode padMode = PadMode::Zeros;
+  /// The result shape (dynamic sizes stay dynamic).
+  llvm::SmallVector<int64_t> resultShape;
+};
+
+/// How a caller reads a conv-family call's arguments: each accessor answers
+/// nullopt when the argument is not of that kind or not known.
+struct ConvArgReader {
+  llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(llvm::StringRef)>
+      ints;
+  llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> integer;
+  llvm::function_ref<std::optional<bool>(llvm::StringRef)> boolean;
+  llvm::function_ref<std::optional<std::string>(llvm::StringRef)> str;
+  llvm::function_ref<bool(llvm::StringRef)> isNone;
+  /// Whether the argument's value is known (a constant).
+  llvm::function_ref<bool(llvm::StringRef)> known;
+};
+
+enum class ConvDecode { Ok, Unknown, Invalid };
+/// Decodes and checks the call of an entry with signature `sig` on tensors of
+/// shape `input` and `weight` (and `bias`, when not None). The number of
+/// spatial dims is the signature's (`int[2] stride`), else the weight's
+/// rank - 2. On Invalid, `error` says why, naming the argument.
+ConvDecode decodeConv(const Signature &sig, const ConvArgReader &reader,
+                      llvm::ArrayRef<int64_t> input,
+                      llvm::ArrayRef<int64_t> weight,
+                      std::optional<llvm::ArrayRef<int64_t>> bias,
+                      ConvParams &params, std::string &error);
 
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);

@@ -200,6 +200,7 @@ public:
   const RtValue &get(llvm::StringRef name) const;
   /// Whether the target's signature has a parameter `name`.
   bool has(llvm::StringRef name) const;
+  const Signature &signature() const { return sig; }
   bool isNone(llvm::StringRef name) const { return get(name).isNone(); }
   /// The tensor argument, or an error (reported) when it is not a tensor.
   FailureOr<Tensor> tensor(llvm::StringRef name) const;

@@ -1,10 +1,19 @@
-//===- Conv.cpp - conv1d and conv2d ---------------------------------------===//
+//===- Conv.cpp - the convolution family ----------------------------------===//
 //
-// Padding is an explicit `tensor.pad`; the convolution is the NCHW named op
-// matching its grouping: `linalg.conv_2d_nchw_fchw` (groups = 1),
-// `linalg.depthwise_conv_2d_nchw_chw` (one filter per channel) or
-// `linalg.conv_2d_ngchw_gfchw` (other groups). conv1d is conv2d over a
-// height of one. The bias is a broadcast add that fuses with what follows.
+// Arguments are decoded by decodeConv, as in the rule and the interpreter.
+// Padding is an explicit `tensor.pad` (asymmetric for padding="same"); the
+// convolution is the NC... named op matching its grouping:
+// `linalg.conv_2d_nchw_fchw` (groups = 1), `linalg.depthwise_conv_2d_nchw_chw`
+// (one filter per channel) or `linalg.conv_2d_ngchw_gfchw` (other groups);
+// conv1d is conv2d over a height of one. 3-D convolutions are
+// `linalg.conv_3d_ncdhw_fcdhw`, one per group (there is no grouped 3-D named
+// op). The bias is a broadcast add that fuses with what follows.
+//
+// A transposed convolution is a convolution of stride one over the input
+// with `stride - 1` zeros inserted between elements, padded by
+// `dilation * (kernel - 1) - padding` (plus `output_padding` after; a
+// negative amount crops), with the weight's channels swapped per group and
+// its taps flipped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,102 +23,446 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
-static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
-  bool is1d = c.target() == "torch.nn.functional.conv1d";
-  unsigned n = is1d ? 1 : 2;
-  RankedTensorType resultType = c.resultType();
-  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
-  auto stride = c.getInts("stride", n), padding = c.getInts("padding", n),
-       dilation = c.getInts("dilation", n);
-  std::optional<int64_t> groups = c.getInt("groups");
-  if (!resultType || !x || !w || !staticTensorType(x) || !staticTensorType(w))
-    return c.fail("expected statically shaped input and weight");
-  if (!stride || !padding || !dilation || !groups)
-    return c.fail("stride, padding, dilation and groups must be constants");
-  if (!bias && !c.isNone("bias"))
-    return c.fail("the bias is not a tensor");
-  if (stride->size() != n || padding->size() != n || dilation->size() != n)
-    return c.fail("string padding modes are not supported");
+static ConvDecode decode(LoweringCall &c, RankedTensorType x,
+                         RankedTensorType w, Value bias, ConvParams &p,
+                         std::string &error) {
+  auto ints = [&](StringRef name) { return getPyInts(c.value(name)); };
+  auto integer = [&](StringRef name) { return c.getInt(name); };
+  auto boolean = [&](StringRef name) { return c.getBool(name); };
+  auto str = [&](StringRef name) -> std::optional<std::string> {
+    if (auto s = dyn_cast_or_null<StringAttr>(c.value(name)))
+      return s.str();
+    return std::nullopt;
+  };
+  auto isNone = [&](StringRef name) { return c.isNone(name); };
+  auto known = [&](StringRef name) { return bool(c.value(name)); };
+  ConvArgReader reader{ints, integer, boolean, str, isNone, known};
+  std::optional<ArrayRef<int64_t>> biasShape;
+  if (bias)
+    biasShape = cast<RankedTensorType>(bias.getType()).getShape();
+  return decodeConv(c.spec->signature, reader, x.getShape(), w.getShape(),
+                    biasShape, p, error);
+}
+
+/// `v` converted to float32 elementwise.
+static Value widenToF32(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return buildElementwise(
+      b, loc, RankedTensorType::get(type.getShape(), b.getF32Type()), {v},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
+/// `x` with `stride - 1` zeros between its elements along each spatial dim.
+static Value insertZeros(OpBuilder &b, Location loc, Value x,
+                         ArrayRef<int64_t> stride) {
+  if (llvm::all_of(stride, [](int64_t s) { return s == 1; }))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape().take_front(2));
+  for (auto [size, s] : llvm::zip(type.getShape().drop_front(2), stride))
+    shape.push_back(size == 0 ? 0 : (size - 1) * s + 1);
+  Value zeros = buildFilled(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), 0.0);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(d < 2 ? 1 : stride[d - 2]));
+  }
+  return tensor::InsertSliceOp::create(b, loc, x, zeros, offsets, sizes,
+                                       strides);
+}
+
+/// `x` padded by `low`/`high` zeros per spatial dim, cropped where negative.
+static Value padOrCrop(OpBuilder &b, Location loc, Value x,
+                       ArrayRef<int64_t> low, ArrayRef<int64_t> high) {
+  SmallVector<int64_t> lo{0, 0}, hi{0, 0};
+  for (auto [l, h] : llvm::zip(low, high)) {
+    lo.push_back(std::max<int64_t>(l, 0));
+    hi.push_back(std::max<int64_t>(h, 0));
+  }
+  x = buildPad(b, loc, x, lo, hi, 0.0);
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> offsets{0, 0}, sizes(type.getShape().take_front(2)),
+      strides(type.getRank(), 1);
+  bool crop = false;
+  for (auto [i, lh] : llvm::enumerate(llvm::zip(low, high))) {
+    auto [l, h] = lh;
+    int64_t cutLo = std::max<int64_t>(-l, 0), cutHi = std::max<int64_t>(-h, 0);
+    crop |= cutLo || cutHi;
+    offsets.push_back(cutLo);
+    sizes.push_back(type.getDimSize(2 + i) - cutLo - cutHi);
+  }
+  return crop ? buildSlice(b, loc, x, offsets, sizes, strides) : x;
+}
+
+/// `x` padded along each spatial dim by copies of its own elements
+/// (padding_mode reflect, replicate or circular), one dim after the other as
+/// F.pad does. Each side is a `linalg.generic` reading `x` through an affine
+/// map of its index, inserted with `x` into the padded tensor.
+static Value padByMode(OpBuilder &b, Location loc, Value x,
+                       ArrayRef<int64_t> before, ArrayRef<int64_t> after,
+                       ConvParams::PadMode mode) {
+  for (unsigned i = 0; i < before.size(); ++i) {
+    auto type = cast<RankedTensorType>(x.getType());
+    unsigned d = 2 + i, rank = type.getRank();
+    int64_t size = type.getDimSize(d), lo = before[i], hi = after[i];
+    if (lo == 0 && hi == 0)
+      continue;
+    Type et = type.getElementType();
+    AffineExpr j = b.getAffineDimExpr(d);
+    auto constant = [&](int64_t v) { return b.getAffineConstantExpr(v); };
+    // The source index along `d` of the side's j-th element.
+    AffineExpr loSrc, hiSrc;
+    switch (mode) {
+    case ConvParams::PadMode::Reflect:
+      loSrc = constant(lo) - j;
+      hiSrc = constant(size - 2) - j;
+      break;
+    case ConvParams::PadMode::Replicate:
+      loSrc = constant(0);
+      hiSrc = constant(size - 1);
+      break;
+    case ConvParams::PadMode::Circular:
+      break; // slices, below
+    case ConvParams::PadMode::Zeros:
+      llvm_unreachable("zeros are a tensor.pad");
+    }
+    SmallVector<int64_t> padded(type.getShape());
+    padded[d] += lo + hi;
+    Value out = tensor::EmptyOp::create(b, loc, padded, et);
+    auto insert = [&](Value part, int64_t offset) {
+      auto pt = cast<RankedTensorType>(part.getType());
+      SmallVector<OpFoldResult> offsets, sizes, ones;
+      for (unsigned k = 0; k < rank; ++k) {
+        offsets.push_back(b.getIndexAttr(k == d ? offset : 0));
+        sizes.push_back(b.getIndexAttr(pt.getDimSize(k)));
+        ones.push_back(b.getIndexAttr(1));
+      }
+      out = tensor::InsertSliceOp::create(b, loc, part, out, offsets, sizes,
+                                          ones);
+    };
+    auto side = [&](int64_t len, AffineExpr src, int64_t offset) {
+      if (len == 0)
+        return;
+      SmallVector<int64_t> shape(type.getShape());
+      shape[d] = len;
+      SmallVector<AffineExpr> exprs;
+      for (unsigned k = 0; k < rank; ++k)
+        exprs.push_back(k == d ? src : b.getAffineDimExpr(k));
+      AffineMap map = AffineMap::get(rank, 0, exprs, b.getContext());
+      insert(buildElementwise(
+                 b, loc, RankedTensorType::get(shape, et), {x}, {map},
+                 [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+             offset);
+    };
+    if (mode == ConvParams::PadMode::Circular) {
+      // Plain slices (a generic reading `x` at `j` would take its loop
+      // bound from `x`).
+      auto slice = [&](int64_t offset, int64_t len) {
+        SmallVector<int64_t> offs(rank, 0), sizes(type.getShape()),
+            ones(rank, 1);
+        offs[d] = offset;
+        sizes[d] = len;
+        return buildSlice(b, loc, x, offs, sizes, ones);
+      };
+      if (lo)
+        insert(slice(size - lo, lo), 0);
+      insert(x, lo);
+      if (hi)
+        insert(slice(0, hi), lo + size);
+    } else {
+      side(lo, loSrc, 0);
+      insert(x, lo);
+      side(hi, hiSrc, lo + size);
+    }
+    x = out;
+  }
+  return x;
+}
+
+/// The weight of the convolution equivalent to a transposed one: [C, O/g,
+/// K...] becomes [O, C/g, K...] with every tap flipped.
+static Value transposedWeight(OpBuilder &b, Location loc, Value w,
+                              int64_t groups) {
+  auto type = cast<RankedTensorType>(w.getType());
+  int64_t c = type.getDimSize(0), og = type.getDimSize(1), cg = c / groups;
+  unsigned k = type.getRank() - 2;
+  // Iterate over [g, o, c, taps...]; read w[g * cg + c, o, K - 1 - tap].
+  SmallVector<int64_t> shape{groups, og, cg};
+  llvm::append_range(shape, type.getShape().drop_front(2));
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = 3 + k;
+  SmallVector<AffineExpr> exprs{b.getAffineDimExpr(0) * cg +
+                                    b.getAffineDimExpr(2),
+                                b.getAffineDimExpr(1)};
+  for (unsigned i = 0; i < k; ++i)
+    exprs.push_back(type.getDimSize(2 + i) - 1 - b.getAffineDimExpr(3 + i));
+  AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+  Value flipped = buildElementwise(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), {w}, {map},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  SmallVector<int64_t> out{groups * og, cg};
+  llvm::append_range(out, type.getShape().drop_front(2));
+  return buildReshape(b, loc, flipped, out);
+}
+
+/// A convolution without padding of batched `x` ([N, C, spatial...]) with
+/// `w` ([O, C/groups, K...]) into `outType`, for 1 to 3 spatial dims.
+static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
+                                  ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> dilation,
+                                  RankedTensorType outType) {
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   auto xType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(w.getType());
-  if (xType.getRank() != n + 2 || wType.getRank() != n + 2)
-    return c.fail("expected a batched input");
-  Type et = resultType.getElementType();
-  SmallVector<int64_t> s(*stride), p(*padding), d(*dilation);
-  RankedTensorType outType = resultType;
-  if (is1d) {
+  Type et = outType.getElementType();
+  unsigned k = wType.getRank() - 2;
+  SmallVector<int64_t> s(stride), d(dilation);
+  if (k == 1) {
     // (N, C, W) -> (N, C, 1, W)
-    x = buildReshape(b, loc, x,
-                     {xType.getDimSize(0), xType.getDimSize(1), 1,
-                      xType.getDimSize(2)});
-    w = buildReshape(b, loc, w,
-                     {wType.getDimSize(0), wType.getDimSize(1), 1,
-                      wType.getDimSize(2)});
+    auto lift = [&](Value v, RankedTensorType t) {
+      return buildReshape(
+          b, loc, v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+    };
+    auto out2 =
+        RankedTensorType::get({outType.getDimSize(0), outType.getDimSize(1), 1,
+                               outType.getDimSize(2)},
+                              et);
     s.insert(s.begin(), 1);
-    p.insert(p.begin(), 0);
     d.insert(d.begin(), 1);
-    outType = RankedTensorType::get({resultType.getDimSize(0),
-                                     resultType.getDimSize(1), 1,
-                                     resultType.getDimSize(2)},
-                                    et);
+    FailureOr<Value> out =
+        buildConv(c, lift(x, xType), lift(w, wType), g, s, d, out2);
+    if (failed(out))
+      return failure();
+    return buildReshape(b, loc, *out, outType.getShape());
+  }
+  int64_t batch = xType.getDimSize(0), cin = xType.getDimSize(1);
+  int64_t cout = wType.getDimSize(0);
+  auto strides = b.getI64VectorAttr(s), dilations = b.getI64VectorAttr(d);
+  if (g == 1) {
+    Value init = buildFilled(b, loc, outType, 0.0);
+    if (k == 3)
+      return linalg::Conv3DNcdhwFcdhwOp::create(
+                 b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{init},
+                 strides, dilations)
+          .getResult(0);
+    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
+                                            ValueRange{x, w}, ValueRange{init},
+                                            strides, dilations)
+        .getResult(0);
+  }
+  if (k == 3) {
+    // One conv_3d per group, written into its slice of the output.
+    int64_t cg = cin / g, og = cout / g;
+    Value out = tensor::EmptyOp::create(b, loc, outType.getShape(), et);
+    auto slice = [&](Value v, RankedTensorType t, unsigned dim, int64_t offset,
+                     int64_t size) {
+      SmallVector<int64_t> offs(t.getRank(), 0), sizes(t.getShape()),
+          ones(t.getRank(), 1);
+      offs[dim] = offset;
+      sizes[dim] = size;
+      return buildSlice(b, loc, v, offs, sizes, ones);
+    };
+    for (int64_t gi = 0; gi < g; ++gi) {
+      Value xg = slice(x, xType, 1, gi * cg, cg);
+      Value wg = slice(w, wType, 0, gi * og, og);
+      SmallVector<int64_t> gShape(outType.getShape());
+      gShape[1] = og;
+      auto gType = RankedTensorType::get(gShape, et);
+      Value init = buildFilled(b, loc, gType, 0.0);
+      Value og3 = linalg::Conv3DNcdhwFcdhwOp::create(
+                      b, loc, TypeRange{gType}, ValueRange{xg, wg},
+                      ValueRange{init}, strides, dilations)
+                      .getResult(0);
+      SmallVector<OpFoldResult> offsets, sizes, ones;
+      for (int64_t dim = 0; dim < outType.getRank(); ++dim) {
+        offsets.push_back(b.getIndexAttr(dim == 1 ? gi * og : 0));
+        sizes.push_back(b.getIndexAttr(gShape[dim]));
+        ones.push_back(b.getIndexAttr(1));
+      }
+      out =
+          tensor::InsertSliceOp::create(b, loc, og3, out, offsets, sizes, ones);
+    }
+    return out;
+  }
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  if (g == cin && cout == cin) {
+    Value filter = buildReshape(b, loc, w, {cin, kh, kw});
+    Value init = buildFilled(b, loc, outType, 0.0);
+    return linalg::DepthwiseConv2DNchwChwOp::create(
+               b, loc, TypeRange{outType}, ValueRange{x, filter},
+               ValueRange{init}, strides, dilations)
+        .getResult(0);
+  }
+  Value xg = buildReshape(
+      b, loc, x, {batch, g, cin / g, xType.getDimSize(2), xType.getDimSize(3)});
+  Value wg = buildReshape(b, loc, w, {g, cout / g, cin / g, kh, kw});
+  auto gType = RankedTensorType::get({batch, g, cout / g, oh, ow}, et);
+  Value init = buildFilled(b, loc, gType, 0.0);
+  Value og = linalg::Conv2DNgchwGfchwOp::create(
+                 b, loc, TypeRange{gType}, ValueRange{xg, wg}, ValueRange{init},
+                 strides, dilations)
+                 .getResult(0);
+  return buildReshape(b, loc, og, outType.getShape());
+}
+
+static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
+  if (!resultType || !x || !w || !staticTensorType(x) || !staticTensorType(w))
+    return c.fail("expected statically shaped input and weight");
+  if (!bias && !c.isNone("bias"))
+    return c.fail("the bias is not a tensor");
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  ConvParams p;
+  std::string error;
+  switch (decode(c, xType, wType, bias, p, error)) {
+  case ConvDecode::Unknown:
+    return c.fail("stride, padding, dilation, output_padding, groups and "
+                  "transposed must be constants");
+  case ConvDecode::Invalid:
+    return c.fail(error);
+  case ConvDecode::Ok:
+    break;
+  }
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = resultType.getElementType();
+  unsigned k = p.spatial;
+  // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
+  // kernels (and the interpreter) do.
+  Type rounded = et;
+  if (et.isBF16()) {
+    et = b.getF32Type();
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
     xType = cast<RankedTensorType>(x.getType());
     wType = cast<RankedTensorType>(w.getType());
   }
-  x = buildPad(b, loc, x, {0, 0, p[0], p[1]}, {0, 0, p[0], p[1]}, 0.0);
-  int64_t batch = xType.getDimSize(0), cin = xType.getDimSize(1);
-  int64_t cout = wType.getDimSize(0), g = *groups;
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
-  if (g < 1 || cin % g || cout % g || wType.getDimSize(1) * g != cin)
-    return c.fail("the weight does not match the groups");
-  auto strides = b.getI64VectorAttr(s), dilations = b.getI64VectorAttr(d);
-  Value out;
-  if (g == 1) {
-    Value init = buildFilled(b, loc, outType, 0.0);
-    out = linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
-                                           ValueRange{x, w}, ValueRange{init},
-                                           strides, dilations)
-              .getResult(0);
-  } else if (g == cin && cout == cin) {
-    Value filter = buildReshape(b, loc, w, {cin, kh, kw});
-    Value init = buildFilled(b, loc, outType, 0.0);
-    out = linalg::DepthwiseConv2DNchwChwOp::create(
-              b, loc, TypeRange{outType}, ValueRange{x, filter},
-              ValueRange{init}, strides, dilations)
-              .getResult(0);
-  } else {
-    auto xt = cast<RankedTensorType>(x.getType());
-    Value xg = buildReshape(b, loc, x,
-                            {batch, g, cin / g, xt.getDimSize(2),
-                             xt.getDimSize(3)});
-    Value wg = buildReshape(b, loc, w, {g, cout / g, cin / g, kh, kw});
-    auto gType = RankedTensorType::get({batch, g, cout / g, oh, ow}, et);
-    Value init = buildFilled(b, loc, gType, 0.0);
-    Value og = linalg::Conv2DNgchwGfchwOp::create(
-                   b, loc, TypeRange{gType}, ValueRange{xg, wg},
-                   ValueRange{init}, strides, dilations)
-                   .getResult(0);
-    out = buildReshape(b, loc, og, outType.getShape());
+  // Unbatched inputs get a batch of one.
+  RankedTensorType outType = RankedTensorType::get(resultType.getShape(), et);
+  if (!p.batched) {
+    SmallVector<int64_t> xs{1}, os{1};
+    llvm::append_range(xs, xType.getShape());
+    llvm::append_range(os, resultType.getShape());
+    x = buildReshape(b, loc, x, xs);
+    xType = cast<RankedTensorType>(x.getType());
+    outType = RankedTensorType::get(os, et);
   }
+  SmallVector<int64_t> stride(p.stride);
+  if (p.transposed) {
+    x = insertZeros(b, loc, x, p.stride);
+    SmallVector<int64_t> low, high;
+    for (unsigned i = 0; i < k; ++i) {
+      int64_t span = p.dilation[i] * (wType.getDimSize(2 + i) - 1);
+      low.push_back(span - p.padBefore[i]);
+      high.push_back(span - p.padAfter[i] + p.outputPadding[i]);
+    }
+    x = padOrCrop(b, loc, x, low, high);
+    w = transposedWeight(b, loc, w, p.groups);
+    stride.assign(k, 1);
+  } else if (p.padMode != ConvParams::PadMode::Zeros) {
+    x = padByMode(b, loc, x, p.padBefore, p.padAfter, p.padMode);
+  } else {
+    x = padOrCrop(b, loc, x, p.padBefore, p.padAfter);
+  }
+  FailureOr<Value> conv =
+      buildConv(c, x, w, p.groups, stride, p.dilation, outType);
+  if (failed(conv))
+    return failure();
+  Value out = *conv;
   if (bias) {
     // bias (C) broadcast along dimension 1.
-    AffineMap id = b.getMultiDimIdentityMap(4);
+    unsigned rank = outType.getRank();
+    AffineMap id = b.getMultiDimIdentityMap(rank);
     AffineMap channel =
-        AffineMap::get(4, 0, b.getAffineDimExpr(1), b.getContext());
-    out = buildElementwise(b, loc, outType, {out, bias}, {id, channel},
-                           [](OpBuilder &nb, Location l, ValueRange a) {
-                             return arith::AddFOp::create(nb, l, a[0], a[1])
-                                 .getResult();
-                           });
+        AffineMap::get(rank, 0, b.getAffineDimExpr(1), b.getContext());
+    out = buildElementwise(
+        b, loc, outType, {out, bias}, {id, channel},
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          if (isa<IntegerType>(a[0].getType()))
+            return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+          return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+        });
   }
-  if (is1d)
+  if (rounded != et)
+    out = buildElementwise(
+        b, loc, RankedTensorType::get(outType.getShape(), rounded), {out},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  if (!p.batched)
     out = buildReshape(b, loc, out, resultType.getShape());
   return SmallVector<Value>{out};
 }
 
+/// torch.conv_tbc: conv1d over the input transposed to [B, C, T] with the
+/// weight transposed to [O, C, K]; the result is transposed back.
+static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
+  std::optional<int64_t> pad = c.getInt("pad");
+  if (!resultType || !x || !w || !bias || !staticTensorType(x) ||
+      !staticTensorType(w))
+    return c.fail("expected statically shaped input, weight and bias");
+  if (!pad)
+    return c.fail("pad must be a constant");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = resultType.getElementType();
+  if (et.isBF16()) {
+    // Computed in float32, rounded once (as in lowerConv).
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
+    et = b.getF32Type();
+  }
+  x = buildTranspose(b, loc, x, {1, 2, 0});
+  w = buildTranspose(b, loc, w, {2, 1, 0});
+  // A negative pad crops.
+  x = padOrCrop(b, loc, x, {*pad}, {*pad});
+  auto out =
+      RankedTensorType::get({resultType.getDimSize(1), resultType.getDimSize(2),
+                             resultType.getDimSize(0)},
+                            et);
+  FailureOr<Value> conv = buildConv(c, x, w, 1, {1}, {1}, out);
+  if (failed(conv))
+    return failure();
+  AffineMap id = b.getMultiDimIdentityMap(3);
+  AffineMap channel =
+      AffineMap::get(3, 0, b.getAffineDimExpr(1), b.getContext());
+  Value y = buildElementwise(
+      b, loc, out, {*conv, bias}, {id, channel},
+      [](OpBuilder &nb, Location l, ValueRange a) {
+        if (isa<IntegerType>(a[0].getType()))
+          return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+        return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+      });
+  if (et != resultType.getElementType())
+    y = buildElementwise(
+        b, loc,
+        RankedTensorType::get(out.getShape(), resultType.getElementType()), {y},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  return SmallVector<Value>{buildTranspose(b, loc, y, {2, 0, 1})};
+}
+
+static constexpr StringLiteral kConvTargets[] = {
+    "torch.nn.functional.conv1d",
+    "torch.nn.functional.conv2d",
+    "torch.nn.functional.conv3d",
+    "torch.nn.functional.conv_transpose1d",
+    "torch.nn.functional.conv_transpose2d",
+    "torch.nn.functional.conv_transpose3d",
+    "torch.convolution",
+    "torch.conv_tbc"};
+
+bool lowering::isConvTarget(StringRef target) {
+  return llvm::is_contained(kConvTargets, target);
+}
+
 void lowering::populateConvLowerings(LoweringTable &t) {
-  t["torch.nn.functional.conv1d"] = lowerConv;
-  t["torch.nn.functional.conv2d"] = lowerConv;
+  for (StringRef name : kConvTargets)
+    t[name] = lowerConv;
+  t["torch.conv_tbc"] = lowerConvTbc;
 }

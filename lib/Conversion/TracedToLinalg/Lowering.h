@@ -81,6 +81,9 @@ private:
   Value lowered(Attribute slot) const;
 };
 
+/// Whether `target` is one of the convolution family's (Conv.cpp).
+bool isConvTarget(StringRef target);
+
 /// Refuses, naming the target and the element type, a call whose tensors'
 /// element types its lowering does not handle: elementwise, shape, sum and
 /// mean lowerings take every element type, average pooling also int64, the

@@ -205,9 +205,11 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   if (anyElementTypeTargets().contains(c.target()))
     return success();
   // Integer products wrap, as torch's do; bool is no integer here.
-  bool integers = llvm::is_contained(
-      ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
-      c.target());
+  bool integers =
+      llvm::is_contained(
+          ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
+          c.target()) ||
+      isConvTarget(c.target());
   // Attention masks may be bool (the lowering reads them as -inf / 0).
   bool boolMasks =
       c.target() == "torch.nn.functional.multi_head_attention_forward";
@@ -217,10 +219,14 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
                           "torch.nn.functional.avg_pool2d",
                           "torch.nn.functional.avg_pool3d"},
       c.target());
+  // Convolutions compute bfloat16 in float32 (Conv.cpp).
+  bool bf16 = isConvTarget(c.target());
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
+      return success();
+    if (bf16 && tensor.getElementType().isBF16())
       return success();
     if (boolMasks && tensor.getElementType().isInteger(1))
       return success();

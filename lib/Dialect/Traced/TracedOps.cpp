@@ -901,8 +901,11 @@ static LogicalResult inferLeafCall(CallMethodOp op, traced::ModuleOp module,
     unsigned p = *sig.lookup(binding.param);
     StringRef source = binding.source;
     if (source.consume_front("@")) {
+      bool optional = source.consume_front("?");
       Operation *decl =
           symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));
+      if (!decl && optional)
+        continue;
       if (auto attr = dyn_cast_or_null<AttributeOp>(decl)) {
         slots[p] = attr.getValue();
       } else if (isa_and_nonnull<ParameterOp, BufferOp>(decl)) {

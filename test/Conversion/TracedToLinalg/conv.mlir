@@ -80,23 +80,23 @@ traced.module root @M class "m.M" {
 // -----
 
 // conv1d is conv2d over a height of one: stride (1, 2), padding only along
-// the width.
-// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// the width (padded before the lift).
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[CH:.+]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3x10xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<5x3x3xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<5xf32>) -> tensor<2x5x5xf32>
-// CHECK-DAG: %[[X4:.+]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3]] output_shape [2, 3, 1, 10] : tensor<2x3x10xf32> into tensor<2x3x1x10xf32>
+// CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1] high[0, 0, 1]
+// CHECK: } : tensor<2x3x10xf32> to tensor<2x3x12xf32>
+// CHECK-DAG: %[[X4:.+]] = tensor.expand_shape %[[PAD]] {{\[}}[0], [1], [2, 3]] output_shape [2, 3, 1, 12] : tensor<2x3x12xf32> into tensor<2x3x1x12xf32>
 // CHECK-DAG: %[[W4:.+]] = tensor.expand_shape %[[W]] {{\[}}[0], [1], [2, 3]] output_shape [5, 3, 1, 3] : tensor<5x3x3xf32> into tensor<5x3x1x3xf32>
-// CHECK: %[[PAD:.+]] = tensor.pad %[[X4]] low[0, 0, 0, 1] high[0, 0, 0, 1]
-// CHECK: } : tensor<2x3x1x10xf32> to tensor<2x3x1x12xf32>
 // CHECK: %[[CONV:.+]] = linalg.conv_2d_nchw_fchw
 // CHECK-SAME: dilations = dense<1> : vector<2xi64>
 // CHECK-SAME: strides = dense<[1, 2]> : vector<2xi64>
-// CHECK-SAME: ins(%[[PAD]], %[[W4]] : tensor<2x3x1x12xf32>, tensor<5x3x1x3xf32>) outs(%{{.+}} : tensor<2x5x1x5xf32>)
-// CHECK: %[[BIASED:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-// CHECK-SAME: ins(%[[CONV]], %[[B]] : tensor<2x5x1x5xf32>, tensor<5xf32>)
-// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[BIASED]] {{\[}}[0], [1], [2, 3]] : tensor<2x5x1x5xf32> into tensor<2x5x5xf32>
-// CHECK: return %[[Y]] : tensor<2x5x5xf32>
+// CHECK-SAME: ins(%[[X4]], %[[W4]] : tensor<2x3x1x12xf32>, tensor<5x3x1x3xf32>) outs(%{{.+}} : tensor<2x5x1x5xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[CONV]] {{\[}}[0], [1], [2, 3]] : tensor<2x5x1x5xf32> into tensor<2x5x5xf32>
+// CHECK: %[[BIASED:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[Y]], %[[B]] : tensor<2x5x5xf32>, tensor<5xf32>)
+// CHECK: return %[[BIASED]] : tensor<2x5x5xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<2x3x10xf32>, %w: tensor<5x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x5xf32> {
     %y = call_function "torch.nn.functional.conv1d"(input=%x, weight=%w, bias=%b, stride=2, padding=1) : (tensor<2x3x10xf32>, tensor<5x3x3xf32>, tensor<5xf32>) -> tensor<2x5x5xf32>

@@ -7,7 +7,7 @@ traced.module @M class "__main__.M" {
   submodule @conv : @Conv
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x8x8xf32>) {
     %conv = getattr %self["conv"] : !traced.module<@M> -> !traced.module<@Conv>
-    // expected-error @below {{'traced.call_method' op 'torch.nn.Conv2d' module @Conv (class 'torch.nn.Conv2d'): input has 3 channels, but weight 'tensor<4x2x3x3xf32>' with groups=1 expects 2}}
+    // expected-error @below {{'traced.call_method' op 'torch.nn.Conv2d' module @Conv (class 'torch.nn.Conv2d'): input has 3 channels, but weight [4, 2, 3, 3] with groups=1 expects 2}}
     %0 = call_method %conv["forward"](%x) : (!traced.module<@Conv>, tensor<1x3x8x8xf32>) -> tensor<1x4x6x6xf32>
     output
   }
