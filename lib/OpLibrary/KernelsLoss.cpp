@@ -37,6 +37,12 @@ FailureOr<std::string> lossReduction(const KernelArgs &args) {
     }
     return std::string(!reduce ? "none" : sizeAverage ? "mean" : "sum");
   }
+  // ATen's Reduction enum: 0 none, 1 mean, 2 sum.
+  if (auto *i = std::get_if<int64_t>(&args.get("reduction").v)) {
+    if (*i < 0 || *i > 2)
+      return args.emitError() << *i << " is not a valid value for reduction";
+    return std::string(*i == 0 ? "none" : *i == 1 ? "mean" : "sum");
+  }
   FailureOr<std::string> r = args.getStr("reduction");
   if (failed(r))
     return failure();

@@ -630,8 +630,15 @@ static std::optional<std::string> lossReduction(const BoundCall &call) {
     return std::string(reduce == false         ? "none"
                        : sizeAverage == false ? "sum"
                                               : "mean");
-  if (auto s = dyn_cast_or_null<StringAttr>(call.get("reduction").value))
+  Attribute r = call.get("reduction").value;
+  if (auto s = dyn_cast_or_null<StringAttr>(r))
     return s.getValue().str();
+  // ATen's Reduction enum (aten::mse_loss(..., int reduction=1)).
+  if (auto i = dyn_cast_or_null<IntegerAttr>(r); i && !isa<BoolAttr>(r))
+    if (i.getInt() >= 0 && i.getInt() <= 2)
+      return std::string(i.getInt() == 0 ? "none"
+                         : i.getInt() == 1 ? "mean"
+                                           : "sum");
   return std::nullopt;
 }
 

@@ -366,7 +366,7 @@ def packet_signature(overloads, ours):
             continue
         decl, eq, default = p.partition("=")
         ptype, name = decl.rsplit(" ", 1)
-        if name in ours:
+        if name in ours and not (name == "reduction" and ptype.startswith("int")):
             ptype = ours[name][0]  # the entry's type covers every overload
         # A parameter that some overloads lack must be optional in the packet.
         if not eq and ((i >= shortest and name in lp) or name not in everywhere
@@ -432,7 +432,10 @@ def main():
                         if pname not in IGNORABLE:
                             reason = f"parameter {pname}"
                             break
-                    elif not compatible(ours[pname][0], ptype):
+                    elif not compatible(ours[pname][0], ptype) and not (
+                            # ATen's Reduction enum (0 none, 1 mean, 2 sum),
+                            # which the loss kernels read as well.
+                            pname == "reduction" and ptype.startswith("int")):
                         reason = f"{pname}: {atype} vs {ours[pname][0]}"
                         break
                     if kwarg_only and not keyword:

@@ -118,3 +118,13 @@ def test_aten_inplace_spellings(mode):
     _check(lambda x: torch.ops.aten.zero_(x + 1), torch.rand(2, 3), mode=mode)
     _check(lambda x, y: torch.ops.aten.copy_(x * 1, y), torch.rand(2, 3),
            torch.rand(3).double(), mode=mode)
+
+
+def test_aten_losses_take_the_reduction_enum():
+    # ATen's Reduction: 0 none, 1 mean, 2 sum.
+    x, y = torch.rand(3, 4), torch.rand(3, 4)
+    _check(lambda x, y: torch.ops.aten.mse_loss(x, y), x, y)
+    _check(lambda x, y: torch.ops.aten.l1_loss(x, y, 0), x, y)
+    _check(lambda x, y: torch.ops.aten.kl_div(x, y, 2, log_target=True), x, y)
+    _check(lambda x, t: torch.ops.aten.nll_loss(x, t, None, 2, -100),
+           torch.rand(3, 5).log_softmax(1), torch.tensor([4, 0, 2]))
