@@ -426,4 +426,48 @@ FailureOr<RtValue> crossEntropy(const KernelArgs &args) {
   return reduced(v, outShape, input->dtype(), *reduction);
 }
 
+/// aten::nll_loss_forward: nll_loss's result and the total weight of the
+/// targets it counted (0 for reduction 'none', as torch returns).
+FailureOr<RtValue> nllLossForward(const KernelArgs &args) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> in = args.tensor("input"), target = args.tensor("target");
+  FailureOr<int64_t> ignore = args.getInt("ignore_index");
+  if (failed(reduction) || failed(in) || failed(target) || failed(ignore))
+    return failure();
+  // F.nll_loss's own arguments, in its signature's order.
+  const OpSpec *nll =
+      OpLibrary::get().lookupFunction("torch.nn.functional.nll_loss");
+  std::vector<RtValue> values(nll->signature.params.size());
+  auto set = [&](StringRef name, RtValue v) {
+    values[*nll->signature.lookup(name)] = std::move(v);
+  };
+  set("input", *in);
+  set("target", *target);
+  set("weight", args.get("weight"));
+  set("ignore_index", RtValue::ofInt(*ignore));
+  RtValue r;
+  r.v = *reduction;
+  set("reduction", r);
+  KernelArgs call(nll->signature, std::move(values),
+                  [&] { return args.emitError(); });
+  FailureOr<RtValue> out = nllLoss(call);
+  if (failed(out))
+    return failure();
+  double total = 0;
+  if (*reduction != "none") {
+    std::optional<Tensor> weight;
+    if (!args.isNone("weight"))
+      weight = args.get("weight").tensor();
+    for (int64_t i = 0; i < target->numel(); ++i) {
+      int64_t t = target->getInt(i);
+      if (t != *ignore)
+        total += weight ? weight->getDouble(t) : 1.0;
+    }
+  }
+  Tensor totalWeight(in->dtype(), {});
+  totalWeight.setDouble(0, total);
+  totalWeight.roundToDType();
+  return RtValue::ofList({*out, RtValue(totalWeight)}, true);
+}
+
 } // namespace mlir::traced::kernels

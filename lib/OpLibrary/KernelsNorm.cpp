@@ -180,6 +180,52 @@ FailureOr<RtValue> layerNorm(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// aten::native_layer_norm: layer_norm's result with the mean and the
+/// reciprocal standard deviation of each normalized slice (its shape with
+/// the normalized dims kept as 1).
+FailureOr<RtValue> nativeLayerNorm(const KernelArgs &args) {
+  FailureOr<RtValue> out = layerNorm(args);
+  if (failed(out))
+    return failure();
+  Tensor in = *args.tensor("input");
+  SmallVector<int64_t> normalized = args.getInts("normalized_shape").value();
+  double eps = args.getFloat("eps").value();
+  int64_t count = 1;
+  for (int64_t d : normalized)
+    count *= d;
+  SmallVector<int64_t> statShape(in.shape().drop_back(normalized.size()));
+  statShape.append(normalized.size(), 1);
+  int64_t rows = in.numel() / std::max<int64_t>(count, 1);
+  Tensor mean(in.dtype(), statShape), rstd(in.dtype(), statShape);
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < count; ++i)
+      m += in.getDouble(r * count + i);
+    m /= count;
+    for (int64_t i = 0; i < count; ++i) {
+      double d = in.getDouble(r * count + i) - m;
+      v += d * d;
+    }
+    mean.setDouble(r, m);
+    rstd.setDouble(r, 1.0 / std::sqrt(v / count + eps));
+  }
+  mean.roundToDType();
+  rstd.roundToDType();
+  return RtValue::ofList({*out, RtValue(mean), RtValue(rstd)}, true);
+}
+
+/// aten::native_batch_norm in eval mode: batch_norm's result and two empty
+/// tensors (the saved statistics exist only in training).
+FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
+  FailureOr<RtValue> out = batchNorm(args);
+  if (failed(out))
+    return failure();
+  DType dtype = out->tensor().dtype();
+  return RtValue::ofList({*out, RtValue(Tensor(dtype, {0})),
+                          RtValue(Tensor(dtype, {0}))},
+                         true);
+}
+
 /// Random in training, the identity in eval mode: dropout and stochastic
 /// depth. The interpreter runs eval-mode graphs.
 static FailureOr<RtValue> evalIdentity(const KernelArgs &args, StringRef flag,

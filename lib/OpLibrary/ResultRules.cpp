@@ -3264,6 +3264,59 @@ LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                               : builder.getI64Type());
 }
 
+/// aten::native_layer_norm: (result, mean, rstd); the statistics keep the
+/// normalized dims as 1.
+LogicalResult nativeLayerNorm(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  SmallVector<Type> out;
+  if (failed(layerNorm(call, out)))
+    return failure();
+  RankedTensorType input = call.getTensor("input");
+  std::optional<SmallVector<int64_t>> normalized =
+      call.getInts("normalized_shape");
+  if (out.empty() || !out[0] || !input || !normalized ||
+      normalized->size() > static_cast<size_t>(input.getRank()))
+    return success();
+  SmallVector<int64_t> stat(input.getShape().drop_back(normalized->size()));
+  stat.append(normalized->size(), 1);
+  Type statType = RankedTensorType::get(stat, input.getElementType());
+  results.push_back(
+      TupleType::get(call.getContext(), {out[0], statType, statType}));
+  return success();
+}
+
+/// aten::native_batch_norm: (result, saved mean, saved invstd); the saved
+/// statistics are empty in eval mode, per channel in training.
+LogicalResult nativeBatchNorm(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> training = call.getBool("training");
+  if (!input || !training)
+    return h.unknown();
+  if (input.getRank() < 2 || !isa<FloatType>(input.getElementType()))
+    return call.emitError() << "expects a floating-point input of rank >= 2, "
+                               "got "
+                            << input;
+  Type stat = RankedTensorType::get({*training ? input.getDimSize(1) : 0},
+                                    input.getElementType());
+  return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
+}
+
+/// aten::nll_loss_forward: (nll_loss's result, its 0-d total weight).
+LogicalResult nllLossForward(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  SmallVector<Type> out;
+  if (failed(classLoss(call, out)))
+    return failure();
+  RankedTensorType input = call.getTensor("input");
+  if (out.empty() || !out[0] || !input)
+    return success();
+  Type total = RankedTensorType::get({}, input.getElementType());
+  results.push_back(TupleType::get(call.getContext(), {out[0], total}));
+  return success();
+}
+
 /// embedding_bag: (bags, embedding_dim) in the weight's dtype.
 LogicalResult embeddingBag(const BoundCall &call,
                            SmallVectorImpl<Type> &results) {

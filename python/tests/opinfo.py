@@ -1233,6 +1233,27 @@ OPS = {
         ("copy_", lambda x, y: (x * 2).copy_(y) + 1, [f32(2, 3), dt(torch.float64, 1, 3)]),
         ("aten copy_", lambda x, y: torch.ops.aten.copy_(x * 1, y), [dt(torch.int32, 4), f32(4)]),
         ("too big", lambda x, y: torch.ops.aten.copy(x, y), [f32(3), f32(2, 3)])),
+    "torch.ops.aten.native_layer_norm.default": fixed(
+        *[(f"{d} {k}", lambda x, w, b, k=k: torch.ops.aten.native_layer_norm(x, [4], w, b, 1e-5)[k],
+           [dt(d, 2, 3, 4), dt(d, 4), dt(d, 4)], ACCUMULATE) for d in (torch.float32, torch.float64) for k in range(3)],
+        ("two dims no affine", lambda x: torch.ops.aten.native_layer_norm(x, [3, 4], None, None, 0.5)[2],
+         [f32(2, 3, 4)], ACCUMULATE)),
+    "torch.ops.aten.native_batch_norm.default": fixed(
+        *[(f"{d} {k}", lambda x, w, b, m, v, k=k: torch.ops.aten.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)[k],
+           [dt(d, 2, 3, 4), dt(d, 3), dt(d, 3), dt(d, 3), positive((3,), d)], ACCUMULATE)
+          for d in (torch.float32, torch.float64) for k in range(3)]),
+    "torch.ops.aten.nll_loss_forward.default": fixed(
+        *[(f"reduction {r} {k}", lambda x, t, r=r, k=k: torch.ops.aten.nll_loss_forward(x, t, None, r, 2)[k],
+           [f32(4, 3), torch.tensor([0, 2, 1, 2])], ACCUMULATE) for r in (0, 1, 2) for k in range(2)],
+        ("weight", lambda x, t, w: torch.ops.aten.nll_loss_forward(x, t, w, 1, -100)[1],
+         [f32(3, 4), torch.tensor([3, 0, 3]), positive((4,), torch.float32)], ACCUMULATE),
+        ("spatial", lambda x, t: torch.ops.aten.nll_loss_forward(x, t, None, 1, -100)[0],
+         [f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),
+    "torch.ops.aten._index_put_impl.default": fixed(
+        ("in-place", lambda x, i, v: torch.ops.aten._index_put_impl_(x * 1, (i,), v, accumulate=False, unsafe=False),
+         [f32(5), torch.tensor([4, 0]), f32(2)]),
+        ("accumulate", lambda x, i, v: torch.ops.aten._index_put_impl_(x + 0, (i,), v, True),
+         [f32(3, 2), torch.tensor([1, 1]), f32(2, 2)])),
     "torch.nn.functional.embedding_bag": fixed(
         *[(f"2-d {mode}", lambda i, w, mode=mode: F.embedding_bag(i, w, mode=mode),
            [torch.tensor([[0, 2, 1], [3, 3, 0]]), f32(5, 4)], ACCUMULATE) for mode in ("sum", "mean", "max")],
