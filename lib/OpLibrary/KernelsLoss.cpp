@@ -427,7 +427,8 @@ FailureOr<RtValue> crossEntropy(const KernelArgs &args) {
 }
 
 /// aten::nll_loss_forward: nll_loss's result and the total weight of the
-/// targets it counted (0 for reduction 'none', as torch returns).
+/// targets it counted (0 for a batch with reduction 'none', as torch
+/// returns).
 FailureOr<RtValue> nllLossForward(const KernelArgs &args) {
   FailureOr<std::string> reduction = lossReduction(args);
   FailureOr<Tensor> in = args.tensor("input"), target = args.tensor("target");
@@ -453,8 +454,10 @@ FailureOr<RtValue> nllLossForward(const KernelArgs &args) {
   FailureOr<RtValue> out = nllLoss(call);
   if (failed(out))
     return failure();
+  // (torch's CPU kernel: an unbatched input counts its one target whatever
+  // the reduction; a batch with reduction 'none' reports 0.)
   double total = 0;
-  if (*reduction != "none") {
+  if (*reduction != "none" || in->rank() == 1) {
     std::optional<Tensor> weight;
     if (!args.isNone("weight"))
       weight = args.get("weight").tensor();

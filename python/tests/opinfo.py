@@ -1247,6 +1247,8 @@ OPS = {
            [f32(4, 3), torch.tensor([0, 2, 1, 2])], ACCUMULATE) for r in (0, 1, 2) for k in range(2)],
         ("weight", lambda x, t, w: torch.ops.aten.nll_loss_forward(x, t, w, 1, -100)[1],
          [f32(3, 4), torch.tensor([3, 0, 3]), positive((4,), torch.float32)], ACCUMULATE),
+        *[(f"unbatched {t} {k}", lambda x, t, k=k: torch.ops.aten.nll_loss_forward(x, t, None, 0, 2)[k],
+           [f32(3), torch.tensor(t)], ACCUMULATE) for t in (0, 2) for k in range(2)],
         ("spatial", lambda x, t: torch.ops.aten.nll_loss_forward(x, t, None, 1, -100)[0],
          [f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),
     "torch.ops.aten._index_put_impl.default": fixed(

@@ -128,3 +128,16 @@ def test_aten_losses_take_the_reduction_enum():
     _check(lambda x, y: torch.ops.aten.kl_div(x, y, 2, log_target=True), x, y)
     _check(lambda x, t: torch.ops.aten.nll_loss(x, t, None, 2, -100),
            torch.rand(3, 5).log_softmax(1), torch.tensor([4, 0, 2]))
+
+
+@pytest.mark.parametrize("mode", ["symbolic", "concrete"])
+def test_as_strided_of_a_view_is_refused(mode):
+    # as_strided reads storage, which a trace does not keep: on a view it
+    # would read another order. It is refused, never silently wrong.
+    x = torch.rand(3, 4)
+    with pytest.raises(traced.Error, match="view into a larger or differently"):
+        traced.trace(Fn(lambda x: torch.as_strided(x.t(), (2, 2), (1, 2)), 1), x,
+                     mode=mode)
+    with pytest.raises(traced.Error, match="view into a larger or differently"):
+        traced.trace(Fn(lambda x: x[1:].as_strided((2, 2), (1, 2)), 1), x, mode=mode)
+    _check(lambda x: torch.as_strided(x * 2, (2, 2), (1, 2), 1), x, mode=mode)

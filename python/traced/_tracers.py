@@ -219,6 +219,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             method = binary_extreme(node.target, node.args[1:], node.kwargs,
                                     is_traced_tensor)
             check_known("call_method", method, where)
+            _check_storage_view(method, values.get(node.args[0]), where)
             result = em.call("call_method", method, receiver,
                              node.args[1:], node.kwargs, values[node], ref,
                              _hint(node.target), where=where)
@@ -232,6 +233,10 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                                     is_traced_tensor)
             where = frame_of_stack_trace(node.stack_trace)
             check_known("call_function", target, where, opaque)
+            if node.args:
+                _check_storage_view(target, values.get(node.args[0])
+                                    if isinstance(node.args[0], fx.Node) else None,
+                                    where)
             mutated = _mutated_argument(node, target)
             # `x[i] = v` (operator.setitem) is a value: the updated x.
             value = (values[node.args[0]] if target == "operator.setitem"
@@ -257,6 +262,24 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             em.set_outputs(_flatten_outputs(out)
                            if isinstance(out, (tuple, list, dict)) else [out], ref)
     return fx_result
+
+
+def _check_storage_view(target, value, where):
+    """as_strided reads its input's storage, which a trace does not keep
+    (the interpreter's and compiled code's tensors are contiguous copies):
+    only an input that is all of its storage, contiguous from offset 0, is
+    traced; a view (after transpose, slicing, channels_last) is refused
+    rather than silently read in another order."""
+    if "as_strided" not in target or not isinstance(value, torch.Tensor):
+        return
+    if value.is_contiguous() and value.storage_offset() == 0 and \
+            value.storage().size() == value.numel():
+        return
+    at = f" at {where[0]}:{where[1]}" if where else ""
+    raise TraceError(f"{target}{at}: its input is a view into a larger or "
+                     f"differently ordered storage (strides {value.stride()}, "
+                     f"offset {value.storage_offset()}); as_strided is traced "
+                     f"only on contiguous tensors that own their storage")
 
 
 def _is_inplace_name(name):
@@ -455,6 +478,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 return
             method = binary_extreme(func.__name__, args[1:], kwargs,
                                     lambda v: isinstance(v, torch.Tensor))
+            _check_storage_view(method, args[0], where)
             name, ty = em.call("call_method", method, receiver, args[1:],
                                kwargs, result, self.ref, _hint(func.__name__),
                                where=where)
@@ -462,6 +486,7 @@ class _ConcreteTracer(TorchFunctionMode):
             target = target or binary_extreme(
                 aten_target(func, args, kwargs, lambda v: isinstance(v, torch.Tensor)),
                 args[1:], kwargs, lambda v: isinstance(v, torch.Tensor))
+            _check_storage_view(target, args[0] if args else None, where)
             check_known("call_function", target, where, self.opaque)
             name, ty = em.call("call_function", target, None, args, kwargs,
                                result, self.ref, _hint(target), where=where)
