@@ -1735,6 +1735,32 @@ FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// torch.fill: the input's shape and dtype, every element `value` (a
+/// number or a 0-d tensor), converted as torch converts it.
+FailureOr<RtValue> fillValue(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  const RtValue &v = args.get("value");
+  Tensor value(DType::F64, {});
+  if (v.isTensor()) {
+    if (v.tensor().rank() != 0)
+      return args.emitError() << "fill_ only supports 0-dimension value "
+                                 "tensors";
+    value = v.tensor();
+  } else if (std::optional<double> d = v.number()) {
+    if (auto *i = std::get_if<int64_t>(&v.v)) {
+      value = Tensor(DType::I64, {});
+      value.data<int64_t>()[0] = *i;
+    } else {
+      value.data<double>()[0] = *d;
+    }
+  } else {
+    return args.emitError() << "'value' must be a number or a 0-d tensor";
+  }
+  return RtValue(broadcastTo(value.to(in->dtype()), in->shape()));
+}
+
 /// aten::copy: src broadcast to the input's shape and converted to its
 /// dtype.
 FailureOr<RtValue> copyInto(const KernelArgs &args) {

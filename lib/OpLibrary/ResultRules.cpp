@@ -3460,6 +3460,19 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
+/// torch.fill (x.fill_(v)): the input's type; a tensor value must be 0-d.
+LogicalResult fillValue(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), value = h.tensor("value");
+  if (value && value.getRank() != 0)
+    return call.emitError() << "fill_ only supports 0-dimension value "
+                               "tensors, got "
+                            << value;
+  if (!input)
+    return h.unknown();
+  return h.result(input);
+}
+
 /// aten::copy (x.copy_(src)): src broadcast to the input's shape, in its
 /// dtype.
 LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {

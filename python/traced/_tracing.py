@@ -52,19 +52,21 @@ def qualified_function_name(func):
     return f"{module}.{name}"
 
 
-def _fits(jit_type, value, is_tensor):
+def _fits(jit_type, value, is_tensor, fixed_size=None):
     """Whether `value` can bind a schema parameter of TorchScript type
-    `jit_type` (its text: `Tensor`, `Optional[List[int]]`, `number`)."""
+    `jit_type` (its text: `Tensor`, `Optional[List[int]]`, `number`);
+    `fixed_size`: the N of an `int[N]`, the only lists one int stands for."""
     if jit_type.startswith("Optional["):
-        return value is None or _fits(jit_type[9:-1], value, is_tensor)
+        return value is None or _fits(jit_type[9:-1], value, is_tensor, fixed_size)
     if is_tensor(value):
         return jit_type in ("Tensor", "Any", "t")
     if jit_type.startswith("List["):
         inner = jit_type[5:-1]
         if isinstance(value, (list, tuple)):
             return all(_fits(inner, v, is_tensor) for v in value)
-        # `int[2] stride=1`: a single int broadcasts to the list.
-        return inner == "int" and isinstance(value, int) and not isinstance(value, bool)
+        # `int[2] stride=1`: a single int broadcasts to a fixed-size list.
+        return inner == "int" and fixed_size is not None and \
+            isinstance(value, int) and not isinstance(value, bool)
     if jit_type == "int":  # also ScalarType, Layout and MemoryFormat
         return (isinstance(value, int) and not isinstance(value, bool)) or \
             isinstance(value, (torch.dtype, torch.layout, torch.memory_format))
@@ -106,7 +108,7 @@ def resolve_aten_packet(packet, args, kwargs, is_tensor):
             else:
                 ok = False
                 break
-            if not _fits(str(a.type), value, is_tensor):
+            if not _fits(str(a.type), value, is_tensor, a.N):
                 ok = False
                 break
         if ok:

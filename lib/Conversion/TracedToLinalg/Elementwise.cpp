@@ -852,16 +852,18 @@ static Value castBody(OpBuilder &, Location, Value x, const LoweringCall &) {
   return x;
 }
 
-/// zeros_like / ones_like / full_like: a filled tensor of the result type.
+/// zeros_like / ones_like / full_like / fill: a filled tensor of the
+/// result type; `v`, or the number argument `name`.
 static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
-                                                   std::optional<double> v) {
+                                                   std::optional<double> v,
+                                                   StringRef name = "fill_value") {
   RankedTensorType type = c.logicalResultType();
   if (!type)
     return c.fail("the result shape is not static");
   if (!v) {
-    v = c.getFloat("fill_value");
+    v = c.getFloat(name);
     if (!v)
-      return c.fail("'fill_value' must be a number");
+      return c.fail("'" + name + "' must be a number");
   }
   // A traced-type fill, stored like every result (bool as a byte).
   Value r = buildElementwise(
@@ -1268,6 +1270,9 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.ones_like"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
   t["torch.full_like"] = [](LoweringCall &c) {
     return lowerFillLike(c, std::nullopt);
+  };
+  t["torch.fill"] = [](LoweringCall &c) {
+    return lowerFillLike(c, std::nullopt, "value");
   };
   t["torch.floor"] = [](LoweringCall &c) {
     return lowerUnary(c, floorBody, /*floatOnly=*/false);

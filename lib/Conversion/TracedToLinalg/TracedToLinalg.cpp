@@ -131,6 +131,9 @@ std::optional<double> LoweringCall::getFloat(StringRef name) const {
   Attribute v = value(name);
   if (auto f = dyn_cast_or_null<FloatAttr>(v))
     return f.getValueAsDouble();
+  // (A Python bool is 1 or 0; its i1 attribute would sign-extend to -1.)
+  if (auto b = dyn_cast_or_null<BoolAttr>(v))
+    return b.getValue() ? 1.0 : 0.0;
   if (auto i = dyn_cast_or_null<IntegerAttr>(v))
     return static_cast<double>(i.getValue().getSExtValue());
   return std::nullopt;
