@@ -528,6 +528,30 @@ FailureOr<RtValue> mm(const KernelArgs &args) {
       "mm expects 2-D tensors");
 }
 
+/// addbmm: beta * input + alpha * the sum over the batch of the products.
+FailureOr<RtValue> addbmm(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
+                    b = args.tensor("batch2");
+  if (failed(input) || failed(a) || failed(b))
+    return failure();
+  if (a->rank() != 3 || b->rank() != 3)
+    return args.emitError() << "batch1 and batch2 must be 3-D";
+  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
+  if (failed(prod))
+    return failure();
+  int64_t batch = prod->dim(0), n = prod->dim(1), p = prod->dim(2);
+  Tensor sum(prod->dtype(), {n, p});
+  dispatchStorage(prod->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t k = 0; k < batch; ++k)
+      for (int64_t i = 0; i < n * p; ++i)
+        sum.template data<T>()[i] += prod->template data<T>()[k * n * p + i];
+    return 0;
+  });
+  sum.roundToDType();
+  return scaledSum(args, *input, sum);
+}
+
 FailureOr<RtValue> baddbmm(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
                     b = args.tensor("batch2");

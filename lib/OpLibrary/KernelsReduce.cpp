@@ -507,6 +507,44 @@ static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
   return RtValue(out);
 }
 FailureOr<RtValue> cumsum(const KernelArgs &args) { return scan(args, false); }
+
+/// logcumsumexp: log(cumsum(exp(x))) along `dim`, computed stably in
+/// double (each step as torch's log-add-exp).
+FailureOr<RtValue> logcumsumexp(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return args.emitError() << "logcumsumexp takes floating-point tensors, got "
+                            << dtypeName(in->dtype());
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      double acc = -INFINITY;
+      for (int64_t j = 0; j < size; ++j) {
+        int64_t at = (o * size + j) * inner + i;
+        double x = in->getDouble(at);
+        double hi = std::max(acc, x), lo = std::min(acc, x);
+        if (std::isnan(x) || std::isnan(acc))
+          acc = NAN;
+        else if (hi == -INFINITY || (std::isinf(hi) && hi == lo))
+          acc = hi; // (-inf with -inf, or an infinity with itself)
+        else
+          acc = hi + std::log1p(std::exp(lo - hi));
+        out.setDouble(at, acc);
+      }
+    }
+  out.roundToDType();
+  return RtValue(out);
+}
 FailureOr<RtValue> cumprod(const KernelArgs &args) { return scan(args, true); }
 
 } // namespace mlir::traced::kernels

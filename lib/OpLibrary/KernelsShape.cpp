@@ -1735,6 +1735,61 @@ FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
   return RtValue(out);
 }
 
+FailureOr<RtValue> isFloatingPointKernel(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return RtValue::ofBool(isFloatingPoint(in->dtype()));
+}
+
+/// broadcast_tensors: each tensor expanded to the common shape.
+FailureOr<RtValue> broadcastTensors(const KernelArgs &args) {
+  FailureOr<std::vector<Tensor>> ts = tensorList(args, "tensors");
+  if (failed(ts))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (const Tensor &t : *ts) {
+    FailureOr<SmallVector<int64_t>> s = broadcastShape(shape, t.shape());
+    if (failed(s))
+      return args.emitError() << "the tensors cannot be broadcast together";
+    shape = *s;
+  }
+  std::vector<RtValue> out;
+  for (const Tensor &t : *ts)
+    out.push_back(RtValue(broadcastTo(t, shape)));
+  return RtValue::ofList(std::move(out), true);
+}
+
+/// isclose: |a - b| <= atol + rtol * |b|, equal values (infinities too)
+/// close, NaN close to NaN only with equal_nan.
+FailureOr<RtValue> isclose(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  FailureOr<double> rtol = args.getFloat("rtol"), atol = args.getFloat("atol");
+  FailureOr<bool> equalNan = args.getBool("equal_nan");
+  if (failed(a) || failed(b) || failed(rtol) || failed(atol) ||
+      failed(equalNan))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "expects operands of one dtype, got "
+                            << dtypeName(a->dtype()) << " and "
+                            << dtypeName(b->dtype());
+  if (*rtol < 0 || *atol < 0)
+    return args.emitError() << "rtol and atol must be non-negative";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape))
+    return args.emitError() << "the operands cannot be broadcast together";
+  Tensor x = broadcastTo(*a, *shape), y = broadcastTo(*b, *shape);
+  Tensor out(DType::Bool, *shape);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    double p = x.getDouble(i), q = y.getDouble(i);
+    bool close = p == q || (*equalNan && std::isnan(p) && std::isnan(q));
+    if (!close && std::isfinite(p) && std::isfinite(q))
+      close = std::abs(p - q) <= *atol + *rtol * std::abs(q);
+    out.data<uint8_t>()[i] = close;
+  }
+  return RtValue(out);
+}
+
 /// torch.fill: the input's shape and dtype, every element `value` (a
 /// number or a 0-d tensor), converted as torch converts it.
 FailureOr<RtValue> fillValue(const KernelArgs &args) {

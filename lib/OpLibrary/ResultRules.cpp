@@ -3460,6 +3460,73 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
+/// is_floating_point: a Python bool.
+LogicalResult isFloatingPoint(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  return h.result(Builder(call.getContext()).getI1Type());
+}
+
+/// broadcast_tensors: each tensor at the common broadcast shape.
+LogicalResult broadcastTensors(const BoundCall &call,
+                               SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty())
+    return h.unknown();
+  SmallVector<int64_t> shape;
+  for (RankedTensorType t : ts) {
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(call, shape, t.getShape());
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  SmallVector<Type> out;
+  for (RankedTensorType t : ts)
+    out.push_back(RankedTensorType::get(shape, t.getElementType()));
+  return h.result(TupleType::get(call.getContext(), out));
+}
+
+/// isclose: bool at the broadcast shape; operands of one dtype.
+LogicalResult isclose(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, Builder(call.getContext()).getI1Type());
+}
+
+/// addbmm: input + the sum over the batch of batch1 @ batch2: (n, p).
+LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), a = h.tensor("batch1"),
+                   b = h.tensor("batch2");
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != 3 || b.getRank() != 3)
+    return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
+                            << " and " << b;
+  if (a.getElementType() != b.getElementType() ||
+      a.getElementType() != input.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, a.getElementType());
+}
+
 /// torch.fill (x.fill_(v)): the input's type; a tensor value must be 0-d.
 LogicalResult fillValue(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

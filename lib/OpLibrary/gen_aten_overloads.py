@@ -137,7 +137,7 @@ ATEN_OPS = {
     "Tensor.repeat": ["repeat"], "Tensor.to": ["to"], "Tensor.type_as": ["type_as"],
     "torch.nn.functional.embedding": ["embedding"],
     "torch.nn.functional.one_hot": ["one_hot"],
-    "torch.nn.functional.pad": ["constant_pad_nd"],
+    "torch.nn.functional.pad": ["constant_pad_nd", "pad"],
     "torch.nn.functional.glu": ["glu"], "torch.nn.functional.prelu": ["prelu"],
     "torch.nn.functional.group_norm": ["group_norm"],
     "torch.einsum": ["einsum"],
@@ -170,6 +170,7 @@ ATEN_RENAMED = {
     "_unsafe_view": ("Tensor.view", {}, {}),
     "_to_copy": ("Tensor.to", {}, {}),
     "lift_fresh_copy": ("torch.clone", {}, {}),
+    "alias": ("torch.clone", {}, {}),
     "fliplr": ("torch.flip", {}, {"dims": "[1]"}),
     "flipud": ("torch.flip", {}, {"dims": "[0]"}),
 }
@@ -414,7 +415,7 @@ def main():
                 overload = s.overload_name or "default"
                 name = f"{op}.{overload}"
                 reason = None
-                if "out" in overload or "!" in str(s):
+                if overload == "out" or overload.endswith("_out") or "!" in str(s):
                     reason = "out/in-place"
                 elif "name" in overload.lower() or "dimname" in overload.lower():
                     reason = "named tensors"

@@ -1227,6 +1227,29 @@ OPS = {
         ("bool mask", lambda x, m: torch.ops.aten.index(x, [m]), [f32(3, 2), torch.tensor([True, False, True])]),
         ("int32 index", lambda x, i: torch.ops.aten.index(x, [i]), [f32(5), torch.tensor([4, 0], dtype=torch.int32)]),
         ("out of range", lambda x, i: torch.ops.aten.index(x, [i]), [f32(3), torch.tensor([3])])),
+    "torch.is_floating_point": fixed(
+        *[(f"{d}", lambda x: x * 2 if torch.is_floating_point(x) else x + 1, [dt(d, 2)]) for d in ALL_DTYPES]),
+    "torch.broadcast_tensors": fixed(
+        ("three", lambda a, b, c: torch.broadcast_tensors(a, b, c)[1], [f32(2, 1), dt(torch.int64, 3), f32(1, 1, 1)]),
+        ("dtypes kept", lambda a, b: torch.broadcast_tensors(a, b)[0], [dt(torch.int32, 3), f32(2, 3)]),
+        ("mismatch", lambda a, b: torch.broadcast_tensors(a, b)[0], [f32(2), f32(3)])),
+    "torch.isclose": fixed(
+        *[(f"{d}", lambda a, b: torch.isclose(a, b), [dt(d, 3, 4), dt(d, 3, 4)]) for d in ALL_DTYPES],
+        ("special", lambda a, b: torch.isclose(a, b, equal_nan=True),
+         [tensor((5,), torch.float32, special=True), tensor((5,), torch.float32, special=True)]),
+        ("tolerances", lambda a: torch.isclose(a, a + 1e-3, rtol=0, atol=2e-3), [f32(2, 3)]),
+        ("broadcast", lambda a, b: a.isclose(b, rtol=0.5), [f32(2, 3), f32(3)]),
+        ("mixed", lambda a, b: torch.isclose(a, b), [f32(2), dt(torch.float64, 2)])),
+    "torch.addbmm": fixed(
+        *[(f"{d}", lambda i, a, b: torch.addbmm(i, a, b), [dt(d, 2, 4), dt(d, 3, 2, 5), dt(d, 3, 5, 4)], ACCUMULATE)
+          for d in ALL_DTYPES],
+        ("scaled broadcast", lambda i, a, b: i.addbmm(a, b, beta=0.5, alpha=2), [f32(4), f32(2, 3, 2), f32(2, 2, 4)],
+         ACCUMULATE)),
+    "torch.logcumsumexp": fixed(
+        *[(f"{d}", lambda x: torch.logcumsumexp(x, 1), [tensor((3, 4), d, special=True)], TRANSCENDENTAL, d)
+          for d in ALL_DTYPES],
+        ("dim 0", lambda x: x.logcumsumexp(0), [f32(4, 3)], TRANSCENDENTAL),
+        ("0-d", lambda x: torch.logcumsumexp(x, 0), [f32()], TRANSCENDENTAL)),
     "torch.fill": fixed(
         *[(f"{d}", lambda x: torch.fill(x, 2.7), [dt(d, 2, 3)]) for d in ALL_DTYPES],
         ("int value", lambda x: torch.fill(x, 3), [f32(2)]),

@@ -81,11 +81,11 @@ def test_input_errors_name_the_input():
 
 
 def test_unknown_target_is_named_with_its_location():
-    class UsesLogcumsumexp(torch.nn.Module):
+    class UsesHistc(torch.nn.Module):
         def forward(self, x):
-            return torch.logcumsumexp(x, 0)
+            return torch.histc(x, 4)
 
-    tm = traced.trace(UsesLogcumsumexp(), torch.ones(3), mode="symbolic")
+    tm = traced.trace(UsesHistc(), torch.ones(3), mode="symbolic")
     with pytest.raises(traced.Error, match=r":\d+:\d+: error: the op library does not "
-                                           r"know 'torch.logcumsumexp'"):
+                                           r"know 'torch.histc'"):
         tm.interpret(np.ones(3, np.float32))
