@@ -528,6 +528,185 @@ FailureOr<RtValue> mm(const KernelArgs &args) {
       "mm expects 2-D tensors");
 }
 
+/// F.bilinear: out[..., o] = x1[..., i] W[o, i, j] x2[..., j] + b[o].
+FailureOr<RtValue> bilinear(const KernelArgs &args) {
+  FailureOr<Tensor> x1 = args.tensor("input1"), x2 = args.tensor("input2"),
+                    w = args.tensor("weight");
+  if (failed(x1) || failed(x2) || failed(w))
+    return failure();
+  if (w->rank() != 3 || x1->rank() < 1 ||
+      x1->shape().drop_back() != x2->shape().drop_back() ||
+      x1->shape().back() != w->dim(1) || x2->shape().back() != w->dim(2))
+    return args.emitError() << "expects inputs (*, in1) and (*, in2) and a "
+                               "weight (out, in1, in2)";
+  if (x1->dtype() != w->dtype() || x2->dtype() != w->dtype())
+    return args.emitError() << "expects operands of one dtype";
+  std::optional<Tensor> bias;
+  if (!args.isNone("bias")) {
+    FailureOr<Tensor> b = args.tensor("bias");
+    if (failed(b))
+      return failure();
+    if (b->rank() != 1 || b->dim(0) != w->dim(0))
+      return args.emitError() << "bias must have out_features elements";
+    bias = *b;
+  }
+  int64_t outF = w->dim(0), in1 = w->dim(1), in2 = w->dim(2);
+  int64_t rows = in1 ? x1->numel() / in1 : 0;
+  SmallVector<int64_t> shape(x1->shape().drop_back());
+  shape.push_back(outF);
+  Tensor out(DType::F64, shape);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t o = 0; o < outF; ++o) {
+      double acc = bias ? bias->getDouble(o) : 0.0;
+      for (int64_t i = 0; i < in1; ++i) {
+        double a = x1->getDouble(r * in1 + i);
+        for (int64_t j = 0; j < in2; ++j)
+          acc += a * w->getDouble((o * in1 + i) * in2 + j) *
+                 x2->getDouble(r * in2 + j);
+      }
+      out.data<double>()[r * outF + o] = acc;
+    }
+  return RtValue(out.to(w->dtype()));
+}
+
+namespace {
+/// LU factorization with partial pivoting of one n x n matrix (row-major,
+/// in place): the sign of the permutation; `singular` when a pivot is 0.
+double luFactor(std::vector<double> &a, int64_t n, std::vector<int64_t> &perm,
+                bool &singular) {
+  double sign = 1;
+  singular = false;
+  perm.resize(n);
+  for (int64_t i = 0; i < n; ++i)
+    perm[i] = i;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::abs(a[i * n + k]) > std::abs(a[p * n + k]))
+        p = i;
+    if (p != k) {
+      for (int64_t j = 0; j < n; ++j)
+        std::swap(a[k * n + j], a[p * n + j]);
+      std::swap(perm[k], perm[p]);
+      sign = -sign;
+    }
+    double pivot = a[k * n + k];
+    if (pivot == 0) {
+      singular = true;
+      continue;
+    }
+    for (int64_t i = k + 1; i < n; ++i) {
+      double f = a[i * n + k] /= pivot;
+      for (int64_t j = k + 1; j < n; ++j)
+        a[i * n + j] -= f * a[k * n + j];
+    }
+  }
+  return sign;
+}
+} // namespace
+
+/// The square matrices of a (*, n, n) input, or an error.
+static FailureOr<std::pair<int64_t, int64_t>>
+squareBatch(const KernelArgs &args, const Tensor &a) {
+  if (a.rank() < 2 || a.dim(a.rank() - 1) != a.dim(a.rank() - 2))
+    return args.emitError() << "A must be batches of square matrices";
+  if (!isFloatingPoint(a.dtype()))
+    return args.emitError() << "expected a floating point tensor, got "
+                            << dtypeName(a.dtype());
+  int64_t n = a.dim(a.rank() - 1), batch = 1;
+  for (int64_t d : a.shape().drop_back(2))
+    batch *= d;
+  return std::make_pair(batch, n); // (0 x 0 matrices too: det 1)
+}
+
+/// linalg.det and linalg.slogdet (sign and log|det|), from LU in double.
+static FailureOr<RtValue> determinant(const KernelArgs &args, bool logarithm) {
+  FailureOr<Tensor> a = args.tensor("input");
+  if (failed(a))
+    return failure();
+  auto dims = squareBatch(args, *a);
+  if (failed(dims))
+    return failure();
+  auto [batch, n] = *dims;
+  SmallVector<int64_t> shape(a->shape().drop_back(2));
+  Tensor det(a->dtype(), shape), sign(a->dtype(), shape),
+      logabs(a->dtype(), shape);
+  Tensor x = a->to(DType::F64);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> m(x.data<double>() + b * n * n,
+                          x.data<double>() + (b + 1) * n * n);
+    std::vector<int64_t> perm;
+    bool singular;
+    double s = luFactor(m, n, perm, singular), d = s, logd = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      double u = m[k * n + k];
+      d *= u;
+      logd += std::log(std::abs(u));
+      if (u < 0)
+        s = -s;
+    }
+    if (singular)
+      s = 0, d = 0, logd = -INFINITY;
+    det.setDouble(b, d);
+    sign.setDouble(b, s);
+    logabs.setDouble(b, logd);
+  }
+  det.roundToDType();
+  sign.roundToDType();
+  logabs.roundToDType();
+  if (logarithm)
+    return RtValue::ofList({RtValue(sign), RtValue(logabs)}, true);
+  return RtValue(det);
+}
+FailureOr<RtValue> det(const KernelArgs &args) {
+  return determinant(args, false);
+}
+FailureOr<RtValue> slogdet(const KernelArgs &args) {
+  return determinant(args, true);
+}
+
+/// linalg.inv: LU with partial pivoting, one column of the identity at a
+/// time; a singular matrix is an error, as in torch.
+FailureOr<RtValue> inv(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input");
+  if (failed(a))
+    return failure();
+  auto dims = squareBatch(args, *a);
+  if (failed(dims))
+    return failure();
+  auto [batch, n] = *dims;
+  Tensor x = a->to(DType::F64), out(DType::F64, a->shape());
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> m(x.data<double>() + b * n * n,
+                          x.data<double>() + (b + 1) * n * n);
+    std::vector<int64_t> perm;
+    bool singular;
+    luFactor(m, n, perm, singular);
+    if (singular)
+      return args.emitError() << "linalg.inv: the input matrix is singular";
+    double *o = out.data<double>() + b * n * n;
+    for (int64_t c = 0; c < n; ++c) {
+      // Solve L U y = P e_c.
+      std::vector<double> y(n);
+      for (int64_t i = 0; i < n; ++i) {
+        double v = perm[i] == c ? 1.0 : 0.0;
+        for (int64_t j = 0; j < i; ++j)
+          v -= m[i * n + j] * y[j];
+        y[i] = v;
+      }
+      for (int64_t i = n - 1; i >= 0; --i) {
+        double v = y[i];
+        for (int64_t j = i + 1; j < n; ++j)
+          v -= m[i * n + j] * y[j];
+        y[i] = v / m[i * n + i];
+      }
+      for (int64_t i = 0; i < n; ++i)
+        o[i * n + c] = y[i];
+    }
+  }
+  return RtValue(out.to(a->dtype()));
+}
+
 /// addbmm: beta * input + alpha * the sum over the batch of the products.
 FailureOr<RtValue> addbmm(const KernelArgs &args) {
   FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),

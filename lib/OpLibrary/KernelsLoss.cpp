@@ -147,6 +147,24 @@ FailureOr<RtValue> mseLoss(const KernelArgs &args) {
   return pointwiseLoss(args, [](double x, double y) { return (x - y) * (x - y); });
 }
 
+/// poisson_nll_loss: exp(x) - t * x (log_input), else x - t * log(x + eps);
+/// `full` adds Stirling's t * log(t) - t + log(2 pi t) / 2 where t > 1.
+FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
+  FailureOr<bool> logInput = args.getBool("log_input"),
+                  full = args.getBool("full");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(logInput) || failed(full) || failed(eps))
+    return failure();
+  bool li = *logInput, fu = *full;
+  double e = *eps;
+  return pointwiseLoss(args, [=](double x, double t) {
+    double loss = li ? std::exp(x) - t * x : x - t * std::log(x + e);
+    if (fu && t > 1)
+      loss += t * std::log(t) - t + 0.5 * std::log(2 * M_PI * t);
+    return loss;
+  });
+}
+
 FailureOr<RtValue> l1Loss(const KernelArgs &args) {
   return pointwiseLoss(args, [](double x, double y) { return std::abs(x - y); });
 }

@@ -3527,6 +3527,51 @@ LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, a.getElementType());
 }
 
+/// bilinear: (*, out_features) in the operands' dtype.
+LogicalResult bilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input1"), b = h.tensor("input2"),
+                   w = h.tensor("weight");
+  if (!a || !b || !w)
+    return h.unknown();
+  if (w.getRank() != 3 || a.getRank() < 1 ||
+      a.getShape().drop_back() != b.getShape().drop_back() ||
+      a.getShape().back() != w.getDimSize(1) ||
+      b.getShape().back() != w.getDimSize(2))
+    return call.emitError() << "expects inputs (*, in1) and (*, in2) and a "
+                               "weight (out, in1, in2), got "
+                            << a << ", " << b << " and " << w;
+  if (a.getElementType() != w.getElementType() ||
+      b.getElementType() != w.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  SmallVector<int64_t> shape(a.getShape().drop_back());
+  shape.push_back(w.getDimSize(0));
+  return h.result(shape, w.getElementType());
+}
+
+/// det / slogdet / inv over batches of square floating-point matrices.
+LogicalResult squareMatrices(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input");
+  if (!a)
+    return h.unknown();
+  int64_t r = a.getRank();
+  if (r < 2 || a.getDimSize(r - 1) != a.getDimSize(r - 2))
+    return call.emitError() << "A must be batches of square matrices, got "
+                            << a;
+  if (!isa<FloatType>(a.getElementType()))
+    return call.emitError() << "expected a floating point tensor, got " << a;
+  StringRef t = call.getTarget();
+  if (t == "torch.linalg.inv")
+    return h.result(a);
+  auto batch = RankedTensorType::get(a.getShape().drop_back(2),
+                                     a.getElementType());
+  if (t == "torch.linalg.slogdet")
+    return h.result(TupleType::get(call.getContext(), {batch, batch}));
+  return h.result(batch);
+}
+
 /// torch.fill (x.fill_(v)): the input's type; a tensor value must be 0-d.
 LogicalResult fillValue(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -1227,6 +1227,35 @@ OPS = {
         ("bool mask", lambda x, m: torch.ops.aten.index(x, [m]), [f32(3, 2), torch.tensor([True, False, True])]),
         ("int32 index", lambda x, i: torch.ops.aten.index(x, [i]), [f32(5), torch.tensor([4, 0], dtype=torch.int32)]),
         ("out of range", lambda x, i: torch.ops.aten.index(x, [i]), [f32(3), torch.tensor([3])])),
+    "torch.nn.functional.bilinear": fixed(
+        *[(f"{d}", lambda a, b, w, c: F.bilinear(a, b, w, c), [dt(d, 2, 3), dt(d, 2, 4), dt(d, 5, 3, 4), dt(d, 5)],
+           ACCUMULATE, d) for d in ALL_DTYPES],
+        ("batched no bias", lambda a, b, w: F.bilinear(a, b, w), [f32(2, 3, 2), f32(2, 3, 4), f32(1, 2, 4)], ACCUMULATE),
+        ("module", torch.nn.Bilinear(3, 2, 4), [f32(5, 3), f32(5, 2)], ACCUMULATE),
+        ("mismatch", lambda a, b, w: F.bilinear(a, b, w), [f32(2, 3), f32(3, 4), f32(5, 3, 4)])),
+    "torch.linalg.det": fixed(
+        *[(f"{d}", torch.linalg.det, [dt(d, 3, 3)], ACCUMULATE, d) for d in ALL_DTYPES],
+        ("batched", lambda a: torch.det(a), [f32(2, 4, 4)], ACCUMULATE),
+        ("singular", lambda a: torch.linalg.det(a * 0), [f32(3, 3)]),
+        ("0x0", torch.linalg.det, [f32(0, 0)]),
+        ("not square", torch.linalg.det, [f32(2, 3)])),
+    "torch.linalg.slogdet": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.slogdet(a)[k], [dt(d, 3, 3)], ACCUMULATE, d)
+          for d in ALL_DTYPES for k in range(2)],
+        ("batched", lambda a: torch.slogdet(a)[1], [f32(2, 4, 4)], ACCUMULATE),
+        ("singular", lambda a: torch.linalg.slogdet(a * 0)[0], [f32(2, 2)])),
+    "torch.linalg.inv": fixed(
+        *[(f"{d}", lambda a: torch.linalg.inv(a + 4 * torch.eye(3, dtype=a.dtype)), [dt(d, 3, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64)],
+        ("batched", lambda a: torch.inverse(a + 5 * torch.eye(4)), [f32(2, 4, 4)], ACCUMULATE),
+        ("singular", lambda a: torch.linalg.inv(a * 0), [f32(2, 2)])),
+    "torch.nn.functional.poisson_nll_loss": fixed(
+        *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
+          for d in FLOAT_DTYPES],
+        ("not log input full", lambda x, t: F.poisson_nll_loss(x, t, log_input=False, full=True, reduction="none"),
+         [positive((3, 4), torch.float32), positive((3, 4), torch.float32)], TRANSCENDENTAL),
+        ("sum", lambda x, t: F.poisson_nll_loss(x, t, reduction="sum", eps=0.1), [f32(5), f32(5)], TRANSCENDENTAL),
+        ("module", torch.nn.PoissonNLLLoss(full=True), [f32(2, 3), positive((2, 3), torch.float32)], TRANSCENDENTAL)),
     "torch.is_floating_point": fixed(
         *[(f"{d}", lambda x: x * 2 if torch.is_floating_point(x) else x + 1, [dt(d, 2)]) for d in ALL_DTYPES]),
     "torch.broadcast_tensors": fixed(
