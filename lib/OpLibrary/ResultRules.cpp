@@ -3317,6 +3317,18 @@ LogicalResult nllLossForward(const BoundCall &call,
   return success();
 }
 
+/// aten::nll_loss_backward: the input's type.
+LogicalResult nllLossBackward(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError() << "expects a floating-point input, got " << input;
+  return h.result(input);
+}
+
 /// embedding_bag: (bags, embedding_dim) in the weight's dtype.
 LogicalResult embeddingBag(const BoundCall &call,
                            SmallVectorImpl<Type> &results) {

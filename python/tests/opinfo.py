@@ -1311,6 +1311,18 @@ OPS = {
            [f32(3), torch.tensor(t)], ACCUMULATE) for t in (0, 2) for k in range(2)],
         ("spatial", lambda x, t: torch.ops.aten.nll_loss_forward(x, t, None, 1, -100)[0],
          [f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),
+    "torch.ops.aten.nll_loss_backward.default": fixed(
+        *[(f"reduction {r}", lambda g, x, t, r=r: torch.ops.aten.nll_loss_backward(
+            g, x, t, None, r, 1, torch.ops.aten.nll_loss_forward(x, t, None, r, 1)[1]),
+           [f32(4) if r == 0 else f32(), f32(4, 3), torch.tensor([0, 1, 2, 1])], ACCUMULATE) for r in (0, 1, 2)],
+        ("weight", lambda g, x, t, w: torch.ops.aten.nll_loss_backward(
+            g, x, t, w, 1, -100, torch.ops.aten.nll_loss_forward(x, t, w, 1, -100)[1]),
+         [f32(), f32(3, 4), torch.tensor([3, 0, 3]), positive((4,), torch.float32)], ACCUMULATE),
+        ("unbatched", lambda g, x, t: torch.ops.aten.nll_loss_backward(g, x, t, None, 2, -100, torch.tensor(1.0)),
+         [f32(), f32(5), torch.tensor(3)], ACCUMULATE),
+        ("spatial", lambda g, x, t: torch.ops.aten.nll_loss_backward(
+            g, x, t, None, 0, -100, torch.tensor(0.0)),
+         [f32(2, 4), f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),
     "torch.ops.aten._index_put_impl.default": fixed(
         ("in-place", lambda x, i, v: torch.ops.aten._index_put_impl_(x * 1, (i,), v, accumulate=False, unsafe=False),
          [f32(5), torch.tensor([4, 0]), f32(2)]),
