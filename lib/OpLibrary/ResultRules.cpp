@@ -3317,7 +3317,8 @@ LogicalResult nllLossForward(const BoundCall &call,
   return success();
 }
 
-/// aten::nll_loss_backward: the input's type.
+/// aten::nll_loss_backward, max_pool*_with_indices_backward: the gradient
+/// has the (floating-point) input's type.
 LogicalResult nllLossBackward(const BoundCall &call,
                               SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};

@@ -1311,6 +1311,18 @@ OPS = {
            [f32(3), torch.tensor(t)], ACCUMULATE) for t in (0, 2) for k in range(2)],
         ("spatial", lambda x, t: torch.ops.aten.nll_loss_forward(x, t, None, 1, -100)[0],
          [f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),
+    **{f"torch.ops.aten.max_pool{n}d_with_indices_backward.default": fixed(
+        *[(f"{d} {name}", lambda g, x, n=n, k=k, st=st, p=p: getattr(torch.ops.aten, f"max_pool{n}d_with_indices_backward")(
+            g, x, [k] * n, [st] * n, [p] * n, [1] * n, False,
+            getattr(torch.ops.aten, f"max_pool{n}d_with_indices")(x, [k] * n, [st] * n, [p] * n)[1]),
+           [dt(d, *((1, 2) + (2,) * n)), dt(d, *((1, 2) + (4,) * n))], ACCUMULATE)
+          for d in (torch.float32, torch.float64)
+          for name, k, st, p in (("disjoint", 2, 2, 0),)],
+        ("overlapping", lambda g, x, n=n: getattr(torch.ops.aten, f"max_pool{n}d_with_indices_backward")(
+            g, x, [3] * n, [1] * n, [1] * n, [1] * n, False,
+            getattr(torch.ops.aten, f"max_pool{n}d_with_indices")(x, [3] * n, [1] * n, [1] * n)[1]),
+         [f32(*((1, 1) + (3,) * n)), f32(*((1, 1) + (3,) * n))], ACCUMULATE))
+       for n in (2, 3)},
     "torch.ops.aten.nll_loss_backward.default": fixed(
         *[(f"reduction {r}", lambda g, x, t, r=r: torch.ops.aten.nll_loss_backward(
             g, x, t, None, r, 1, torch.ops.aten.nll_loss_forward(x, t, None, r, 1)[1]),
