@@ -166,6 +166,9 @@ def _trace_graph_symbolic(builder, module, args, opaque):
     def is_traced_tensor(v):
         return isinstance(v, fx.Node) and isinstance(values.get(v), torch.Tensor)
 
+    def value_of(v):
+        return values.get(v) if isinstance(v, fx.Node) else v
+
     for node in graph.nodes:
         if node.op == "placeholder":
             em.add_input(node, node.name, values[node])
@@ -219,7 +222,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             method = binary_extreme(node.target, node.args[1:], node.kwargs,
                                     is_traced_tensor)
             check_known("call_method", method, where)
-            _check_storage_view(method, values.get(node.args[0]), where)
+            _check_storage_view(method, node.args, node.kwargs, value_of, where)
             result = em.call("call_method", method, receiver,
                              node.args[1:], node.kwargs, values[node], ref,
                              _hint(node.target), where=where)
@@ -233,10 +236,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                                     is_traced_tensor)
             where = frame_of_stack_trace(node.stack_trace)
             check_known("call_function", target, where, opaque)
-            if node.args:
-                _check_storage_view(target, values.get(node.args[0])
-                                    if isinstance(node.args[0], fx.Node) else None,
-                                    where)
+            _check_storage_view(target, node.args, node.kwargs, value_of, where)
             mutated = _mutated_argument(node, target)
             # `x[i] = v` (operator.setitem) is a value: the updated x.
             value = (values[node.args[0]] if target == "operator.setitem"
@@ -264,22 +264,49 @@ def _trace_graph_symbolic(builder, module, args, opaque):
     return fx_result
 
 
-def _check_storage_view(target, value, where):
-    """as_strided reads its input's storage, which a trace does not keep
-    (the interpreter's and compiled code's tensors are contiguous copies):
-    only an input that is all of its storage, contiguous from offset 0, is
-    traced; a view (after transpose, slicing, channels_last) is refused
-    rather than silently read in another order."""
-    if "as_strided" not in target or not isinstance(value, torch.Tensor):
+def _check_storage_view(target, args, kwargs, value_of, where):
+    """as_strided reads its input's storage, which a trace does not keep:
+    the interpreter's and compiled code's tensors are contiguous copies, and
+    their as_strided reads the copy. That is the same read only when every
+    element the call reads sits at the same place in both (always for a
+    contiguous tensor that owns its storage); otherwise (a transposed, sliced
+    or expanded view, channels_last) the call is refused rather than read in
+    another order. `args` start with the input; `value_of` gives an
+    argument's value."""
+    if "as_strided" not in target or not args:
         return
-    if value.is_contiguous() and value.storage_offset() == 0 and \
-            value.storage().size() == value.numel():
+    x = value_of(args[0])
+    if not isinstance(x, torch.Tensor):
+        return
+    names = ("size", "stride", "storage_offset")
+    given = {n: value_of(a) for n, a in zip(names, args[1:])}
+    given.update({k: value_of(v) for k, v in (kwargs or {}).items() if k in names})
+    size, stride, offset = (given.get(n) for n in names)
+    if x.is_contiguous() and x.storage_offset() == 0 and \
+            x.storage().size() == x.numel():
+        return
+    ok = False
+    try:
+        size, stride = [int(v) for v in size], [int(v) for v in stride]
+        start = x.storage_offset() if offset is None else int(offset)
+        storage = torch.arange(x.storage().size())
+        # Where torch reads, and where the copy's read lands in storage.
+        reads = torch.as_strided(storage, size, stride, start).flatten()
+        ours = reads - (x.storage_offset() if offset is None else 0)
+        where_in_copy = torch.as_strided(storage, x.shape, x.stride(),
+                                         x.storage_offset()).flatten()
+        ok = bool(((ours >= 0) & (ours < x.numel())).all()) and \
+            torch.equal(where_in_copy[ours.clamp(0, max(x.numel() - 1, 0))],
+                        reads)
+    except (TypeError, ValueError, RuntimeError):
+        ok = False
+    if ok:
         return
     at = f" at {where[0]}:{where[1]}" if where else ""
-    raise TraceError(f"{target}{at}: its input is a view into a larger or "
-                     f"differently ordered storage (strides {value.stride()}, "
-                     f"offset {value.storage_offset()}); as_strided is traced "
-                     f"only on contiguous tensors that own their storage")
+    raise TraceError(f"{target}{at}: its input is a view (strides {x.stride()}, "
+                     f"storage offset {x.storage_offset()}) whose storage this "
+                     f"as_strided reads in another order than the traced "
+                     f"tensor's; as_strided is traced only where both agree")
 
 
 def _is_inplace_name(name):
@@ -478,7 +505,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 return
             method = binary_extreme(func.__name__, args[1:], kwargs,
                                     lambda v: isinstance(v, torch.Tensor))
-            _check_storage_view(method, args[0], where)
+            _check_storage_view(method, args, kwargs, lambda v: v, where)
             name, ty = em.call("call_method", method, receiver, args[1:],
                                kwargs, result, self.ref, _hint(func.__name__),
                                where=where)
@@ -486,7 +513,7 @@ class _ConcreteTracer(TorchFunctionMode):
             target = target or binary_extreme(
                 aten_target(func, args, kwargs, lambda v: isinstance(v, torch.Tensor)),
                 args[1:], kwargs, lambda v: isinstance(v, torch.Tensor))
-            _check_storage_view(target, args[0] if args else None, where)
+            _check_storage_view(target, args, kwargs, lambda v: v, where)
             check_known("call_function", target, where, self.opaque)
             name, ty = em.call("call_function", target, None, args, kwargs,
                                result, self.ref, _hint(target), where=where)
