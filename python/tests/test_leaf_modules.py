@@ -18,6 +18,17 @@ class Parent(nn.Module):
         return self.child(*args)
 
 
+def _randomized_bn(bn):
+    """An eval BatchNorm whose statistics and affine parameters are not the
+    identity (else the comparison proves little)."""
+    with torch.no_grad():
+        bn.running_mean.uniform_(-1, 1)
+        bn.running_var.uniform_(0.5, 2)
+        bn.weight.uniform_(0.5, 1.5)
+        bn.bias.uniform_(-1, 1)
+    return bn.eval()
+
+
 def _probs(*shape):
     return torch.rand(*shape)
 
@@ -55,6 +66,7 @@ CASES = [
     (nn.LPPool2d(3, (2, 3)), [torch.rand(1, 2, 6, 6)]),
     (nn.Conv2d(2, 3, (2, 3), padding="same"), [torch.randn(1, 2, 5, 6)]),
     (nn.Conv3d(2, 4, 3, stride=2, padding=1, groups=2), [torch.randn(1, 2, 5, 6, 7)]),
+    (_randomized_bn(nn.BatchNorm3d(3)), [torch.randn(2, 3, 2, 4, 3)]),
     (nn.ConvTranspose1d(2, 3, 3, stride=2, padding=1, output_padding=1), [torch.randn(2, 2, 5)]),
     (nn.ConvTranspose2d(4, 6, 3, stride=(2, 1), groups=2, dilation=2), [torch.randn(1, 4, 4, 5)]),
     (nn.ConvTranspose3d(2, 2, 2, stride=2, bias=False), [torch.randn(1, 2, 2, 3, 2)]),
