@@ -96,16 +96,16 @@ static Value padOrCrop(OpBuilder &b, Location loc, Value x,
   return crop ? buildSlice(b, loc, x, offsets, sizes, strides) : x;
 }
 
-/// `x` padded along each spatial dim by copies of its own elements
-/// (padding_mode reflect, replicate or circular), one dim after the other as
-/// F.pad does. Each side is a `linalg.generic` reading `x` through an affine
-/// map of its index, inserted with `x` into the padded tensor.
-static Value padByMode(OpBuilder &b, Location loc, Value x,
-                       ArrayRef<int64_t> before, ArrayRef<int64_t> after,
-                       ConvParams::PadMode mode) {
+/// `x` padded along dims firstDim, firstDim + 1, ... by copies of its own
+/// elements (padding_mode reflect, replicate or circular), one dim after the
+/// other as F.pad does. Each side is a `linalg.generic` reading `x` through
+/// an affine map of its index, inserted with `x` into the padded tensor.
+Value lowering::padByMode(OpBuilder &b, Location loc, Value x,
+                          ArrayRef<int64_t> before, ArrayRef<int64_t> after,
+                          ConvParams::PadMode mode, unsigned firstDim) {
   for (unsigned i = 0; i < before.size(); ++i) {
     auto type = cast<RankedTensorType>(x.getType());
-    unsigned d = 2 + i, rank = type.getRank();
+    unsigned d = firstDim + i, rank = type.getRank();
     int64_t size = type.getDimSize(d), lo = before[i], hi = after[i];
     if (lo == 0 && hi == 0)
       continue;

@@ -194,6 +194,11 @@ Value buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
 Value buildSoftmax(OpBuilder &b, Location loc, Value input, int64_t dim,
                    bool log);
 /// `input` zero- (or `value`-) padded by `low`/`high` per dimension.
+/// Reflect, replicate or circular padding of dims firstDim, firstDim + 1,
+/// ... (F.pad's modes, conv's padding_mode); Conv.cpp.
+Value padByMode(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> before,
+                ArrayRef<int64_t> after, ConvParams::PadMode mode,
+                unsigned firstDim = 2);
 Value buildPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
                ArrayRef<int64_t> high, double value);
 /// A static slice: offsets, sizes and strides per dimension.

@@ -291,6 +291,74 @@ static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
   return SmallVector<Value>{};
 }
 
+/// F.pad: constant mode as a tensor.pad of `value` (0 when None), the
+/// other modes as conv's padding_mode generics; the pad list runs from the
+/// last dim backwards, (before, after) per dim; a negative pad crops.
+static FailureOr<SmallVector<Value>> lowerConstantPad(LoweringCall &c) {
+  Value x = c.tensor("input");
+  std::optional<SmallVector<int64_t>> pad = c.getInts("pad");
+  auto mode = dyn_cast_or_null<StringAttr>(c.value("mode"));
+  if (!x || !pad || !mode)
+    return c.fail("expected a tensor, a constant pad list and mode");
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || !type.hasStaticShape())
+    return c.fail("expected a statically shaped input");
+  int64_t rank = type.getRank();
+  if (pad->size() % 2 || static_cast<int64_t>(pad->size()) > 2 * rank)
+    return c.fail("the pad list must hold (before, after) pairs for at most "
+                  "every dim");
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    int64_t d = rank - 1 - static_cast<int64_t>(i);
+    low[d] = (*pad)[2 * i];
+    high[d] = (*pad)[2 * i + 1];
+  }
+  bool crops = llvm::any_of(low, [](int64_t v) { return v < 0; }) ||
+               llvm::any_of(high, [](int64_t v) { return v < 0; });
+  if (crops && mode.getValue() != "constant")
+    return c.fail("negative pads are only lowered in constant mode");
+  if (crops) {
+    // A negative pad crops: slice first, then pad what is positive.
+    SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape()),
+        ones(rank, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      offsets[d] = std::max<int64_t>(-low[d], 0);
+      sizes[d] -= offsets[d] + std::max<int64_t>(-high[d], 0);
+      if (sizes[d] < 0)
+        return c.fail("the pads crop more than the input holds");
+      low[d] = std::max<int64_t>(low[d], 0);
+      high[d] = std::max<int64_t>(high[d], 0);
+    }
+    x = buildSlice(c.rewriter, c.loc, x, offsets, sizes, ones);
+  }
+  if (mode.getValue() != "constant") {
+    // reflect / replicate / circular: the last pad->size() / 2 dims, in
+    // order (the interpreter's rule has checked sizes and ranks).
+    ConvParams::PadMode m = mode.getValue() == "reflect"
+                                ? ConvParams::PadMode::Reflect
+                            : mode.getValue() == "replicate"
+                                ? ConvParams::PadMode::Replicate
+                            : mode.getValue() == "circular"
+                                ? ConvParams::PadMode::Circular
+                                : ConvParams::PadMode::Zeros;
+    if (m == ConvParams::PadMode::Zeros)
+      return c.fail("unknown padding mode '" + mode.getValue() + "'");
+    unsigned k = pad->size() / 2, first = rank - k;
+    SmallVector<int64_t> before(low.begin() + first, low.end()),
+        after(high.begin() + first, high.end());
+    return SmallVector<Value>{
+        padByMode(c.rewriter, c.loc, x, before, after, m, first)};
+  }
+  double value = 0;
+  if (!c.isNone("value")) {
+    std::optional<double> v = c.getFloat("value");
+    if (!v)
+      return c.fail("'value' must be a number");
+    value = *v;
+  }
+  return SmallVector<Value>{buildPad(c.rewriter, c.loc, x, low, high, value)};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
   for (StringRef name :
        {"torch.flatten", "torch.reshape", "Tensor.view", "torch.unsqueeze",
@@ -306,4 +374,5 @@ void lowering::populateShapeLowerings(LoweringTable &t) {
     return c.fail("only indexed chunks (chunk(...)[i]) can be compiled");
   };
   t["torch._assert"] = lowerAssert;
+  t["torch.nn.functional.pad"] = lowerConstantPad;
 }

@@ -190,3 +190,23 @@ traced.module root @M class "m.M" {
     output %v : tensor<2x3xf32>
   }
 }
+
+// -----
+
+// F.pad: constant mode is a tensor.pad of the value, the pad list read from
+// the last dim backwards; a negative pad crops with a slice first.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3x4xf32>)
+// CHECK-DAG: %[[V:.+]] = arith.constant 1.500000e+00 : f32
+// CHECK: tensor.pad %[[X]] low[0, 2, 1] high[0, 0, 3]
+// CHECK: tensor.yield %[[V]] : f32
+// CHECK: } : tensor<2x3x4xf32> to tensor<2x5x8xf32>
+// CHECK: %[[S:.+]] = tensor.extract_slice %[[X]][0, 0, 1] [2, 3, 2] [1, 1, 1]
+// CHECK: tensor.pad %[[S]] low[0, 1, 0] high[0, 0, 0]
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3x4xf32>) -> (tensor<2x5x8xf32>, tensor<2x4x2xf32>) {
+    %a = call_function "torch.nn.functional.pad"(input=%x, pad=[1, 3, 2, 0], value=1.5) : (tensor<2x3x4xf32>) -> tensor<2x5x8xf32>
+    %b = call_function "torch.nn.functional.pad"(input=%x, pad=[-1, -1, 1, 0]) : (tensor<2x3x4xf32>) -> tensor<2x4x2xf32>
+    output %a, %b : tensor<2x5x8xf32>, tensor<2x4x2xf32>
+  }
+}
