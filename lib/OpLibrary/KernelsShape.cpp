@@ -1688,16 +1688,17 @@ FailureOr<RtValue> rot90(const KernelArgs &args) {
   return RtValue(gatherStrided(*in, shape, offset, strides));
 }
 
-/// slice_scatter: a copy of the input with `src` (converted to its dtype)
-/// written over input[start:end:step] along `dim`.
-FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+/// The view input[start:end:step] along `dim`, as aten::slice and
+/// slice_scatter read their `dim`, `start`, `end` and `step` (a 0-d input
+/// is its own view).
+static FailureOr<StridedView> sliceView(const KernelArgs &args,
+                                        const Tensor &in) {
   FailureOr<int64_t> d = args.getInt("dim"), step = args.getInt("step");
-  if (failed(in) || failed(src) || failed(d) || failed(step))
+  if (failed(d) || failed(step))
     return failure();
   if (*step <= 0)
     return args.emitError() << "slice step must be positive";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
+  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in.rank(), 1));
   if (failed(dim))
     return failure();
   std::optional<int64_t> bound[2];
@@ -1710,20 +1711,31 @@ FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
       return failure();
     bound[k] = *v;
   }
-  SmallVector<int64_t> shape(in->shape()), strides = in->strides();
-  int64_t offset = 0;
-  if (in->rank()) {
-    SliceBounds r = clampSlice(in->dim(*dim), bound[0], bound[1], *step);
-    shape[*dim] = r.length;
-    offset = r.begin * strides[*dim];
-    strides[*dim] *= *step;
+  StridedView view{SmallVector<int64_t>(in.shape()), in.strides(), 0};
+  if (in.rank()) {
+    SliceBounds r = clampSlice(in.dim(*dim), bound[0], bound[1], *step);
+    view.shape[*dim] = r.length;
+    view.offset = r.begin * view.strides[*dim];
+    view.strides[*dim] *= *step;
   }
-  if (src->shape() != ArrayRef<int64_t>(shape))
+  return view;
+}
+
+/// slice_scatter: a copy of the input with `src` (converted to its dtype)
+/// written over input[start:end:step] along `dim`.
+FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  if (failed(in) || failed(src))
+    return failure();
+  FailureOr<StridedView> view = sliceView(args, *in);
+  if (failed(view))
+    return failure();
+  if (src->shape() != ArrayRef<int64_t>(view->shape))
     return args.emitError() << "expected src to have a size equal to the "
                                "slice of self";
   Tensor out(in->dtype(), in->shape());
   Tensor values = src->to(in->dtype());
-  IndexPlan plan = stridedPlan(shape, offset, strides);
+  IndexPlan plan = stridedPlan(view->shape, view->offset, view->strides);
   dispatchStorage(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
     T *o = out.template data<T>();
@@ -1831,32 +1843,14 @@ FailureOr<RtValue> copyInto(const KernelArgs &args) {
 /// aten::slice: Python's x[start:end:step] along `dim`.
 FailureOr<RtValue> atenSlice(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim"), step = args.getInt("step");
-  if (failed(in) || failed(d) || failed(step))
+  if (failed(in))
     return failure();
   if (in->rank() == 0)
     return args.emitError() << "slice() cannot be applied to a 0-dim tensor";
-  if (*step <= 0)
-    return args.emitError() << "slice step must be positive";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
+  FailureOr<StridedView> view = sliceView(args, *in);
+  if (failed(view))
     return failure();
-  std::optional<int64_t> bound[2];
-  const char *names[] = {"start", "end"};
-  for (int k = 0; k < 2; ++k) {
-    if (args.isNone(names[k]))
-      continue;
-    FailureOr<int64_t> v = args.getInt(names[k]);
-    if (failed(v))
-      return failure();
-    bound[k] = *v;
-  }
-  SliceBounds r = clampSlice(in->dim(*dim), bound[0], bound[1], *step);
-  SmallVector<int64_t> shape(in->shape()), strides = in->strides();
-  shape[*dim] = r.length;
-  int64_t offset = r.begin * strides[*dim];
-  strides[*dim] *= *step;
-  return RtValue(gatherStrided(*in, shape, offset, strides));
+  return RtValue(gatherStrided(*in, view->shape, view->offset, view->strides));
 }
 
 /// as_strided over the input's elements in row-major order (its storage

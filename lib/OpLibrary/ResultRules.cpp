@@ -3173,31 +3173,44 @@ LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// slice_scatter: the input, with `src` written over a slice.
-LogicalResult sliceScatter(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+/// The shape of input[start:end:step] along `dim`, as aten::slice and
+/// slice_scatter read their arguments; nullopt when they are not constant.
+static FailureOr<std::optional<SmallVector<int64_t>>>
+slicedShape(const BoundCall &call, RankedTensorType input) {
+  SmallVector<Type> unused;
+  RuleHelper h{call, unused}; // (for its dim check only)
   std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
-  if (!input || !src || !d || !step)
-    return h.unknown();
+  if (!d || !step)
+    return std::optional<SmallVector<int64_t>>();
   if (*step <= 0)
     return call.emitError() << "slice step must be positive, got " << *step;
   FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(input.getRank(), 1));
   if (failed(n))
     return failure();
   std::optional<int64_t> start, end;
-  if (!call.isNone("start") && !(start = call.getInt("start")))
+  if ((!call.isNone("start") && !(start = call.getInt("start"))) ||
+      (!call.isNone("end") && !(end = call.getInt("end"))))
+    return std::optional<SmallVector<int64_t>>();
+  SmallVector<int64_t> shape(input.getShape());
+  if (input.getRank() && !ShapedType::isDynamic(shape[*n]))
+    shape[*n] = clampSlice(shape[*n], start, end, *step).length;
+  return std::optional<SmallVector<int64_t>>(shape);
+}
+
+LogicalResult sliceScatter(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  if (!input || !src)
     return h.unknown();
-  if (!call.isNone("end") && !(end = call.getInt("end")))
-    return h.unknown();
-  SmallVector<int64_t> want(input.getShape());
-  if (input.getRank() && !ShapedType::isDynamic(want[*n]))
-    want[*n] = clampSlice(want[*n], start, end, *step).length;
-  if (input.hasStaticShape() && src.hasStaticShape() &&
-      ArrayRef<int64_t>(want) != src.getShape())
+  FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
+  if (failed(want))
+    return failure();
+  if (*want && input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(**want) != src.getShape())
     return call.emitError() << "expected src to have a size equal to the "
                                "slice of self: "
-                            << src << " for slice shape " << shapeStr(want);
+                            << src << " for slice shape " << shapeStr(**want);
   return h.result(input);
 }
 
@@ -3618,25 +3631,16 @@ LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
-  if (!input || !d || !step)
+  if (!input)
     return h.unknown();
   if (input.getRank() == 0)
     return call.emitError() << "slice() cannot be applied to a 0-dim tensor";
-  if (*step <= 0)
-    return call.emitError() << "slice step must be positive, got " << *step;
-  FailureOr<int64_t> n = h.dim(*d, input.getRank());
-  if (failed(n))
+  FailureOr<std::optional<SmallVector<int64_t>>> shape = slicedShape(call, input);
+  if (failed(shape))
     return failure();
-  std::optional<int64_t> start, end;
-  if (!call.isNone("start") && !(start = call.getInt("start")))
+  if (!*shape)
     return h.unknown();
-  if (!call.isNone("end") && !(end = call.getInt("end")))
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  if (!ShapedType::isDynamic(shape[*n]))
-    shape[*n] = clampSlice(shape[*n], start, end, *step).length;
-  return h.result(shape, input.getElementType());
+  return h.result(**shape, input.getElementType());
 }
 
 /// as_strided: `size` elements of the input's (contiguous) storage.
