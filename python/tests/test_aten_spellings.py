@@ -146,3 +146,11 @@ def test_as_strided_of_a_view_is_refused(mode):
     _check(lambda x: x[1:].as_strided((2, 2), (1, 2)), x, mode=mode)
     _check(lambda x: x.expand(2, 3, 4).as_strided((2, 4), (1, 2)), x, mode=mode)
     _check(lambda x: torch.as_strided(x * 2, (2, 2), (1, 2), 1), x, mode=mode)
+
+
+@pytest.mark.parametrize("mode", ["symbolic", "concrete"])
+def test_aten_dtype_codes(mode):
+    # torch.ops.aten calls may pass ATen's ScalarType code for `dtype`.
+    _check(lambda x: torch.ops.aten.cumsum(x, 1, dtype=6), torch.randint(0, 9, (2, 3)),
+           mode=mode)
+    _check(lambda x: torch.ops.aten.sum(x, [0], dtype=7), torch.rand(2, 3), mode=mode)

@@ -10,7 +10,8 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder
-from ._tracing import (GraphEmitter, aten_target, binary_extreme, caller_location,
+from ._tracing import (GraphEmitter, aten_kwargs, aten_target, binary_extreme,
+                       caller_location,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
                        qualified_function_name, symbolize_modules, user_frame)
@@ -242,7 +243,8 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             value = (values[node.args[0]] if target == "operator.setitem"
                      else values[node])
             result = em.call("call_function", target, None, node.args,
-                             node.kwargs, value, ref, _hint(target), where=where)
+                             aten_kwargs(target, node.kwargs), value, ref,
+                             _hint(target), where=where)
             em.define(node, *result)
             if mutated is not None:
                 _rebind_mutated(em, mutated, result)
@@ -515,7 +517,8 @@ class _ConcreteTracer(TorchFunctionMode):
                 args[1:], kwargs, lambda v: isinstance(v, torch.Tensor))
             _check_storage_view(target, args, kwargs, lambda v: v, where)
             check_known("call_function", target, where, self.opaque)
-            name, ty = em.call("call_function", target, None, args, kwargs,
+            name, ty = em.call("call_function", target, None, args,
+                               aten_kwargs(target, kwargs),
                                result, self.ref, _hint(target), where=where)
         self.bind_result(result, name, ty)
 

@@ -148,6 +148,22 @@ def binary_extreme(name, args, kwargs, is_tensor):
     return name[:-len(short)] + _BINARY_EXTREMES[short]
 
 
+# ATen's ScalarType codes, which torch.ops.aten calls may pass for `dtype`.
+_SCALAR_TYPES = {0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32,
+                 4: torch.int64, 5: torch.float16, 6: torch.float32,
+                 7: torch.float64, 11: torch.bool, 15: torch.bfloat16}
+
+
+def aten_kwargs(target, kwargs):
+    """An ATen call's keywords with a `dtype` given as a ScalarType code
+    (`torch.ops.aten.cumsum(x, 1, dtype=6)`) spelled as the torch.dtype."""
+    dtype = (kwargs or {}).get("dtype")
+    if not target.startswith("torch.ops.aten.") or isinstance(dtype, bool) or \
+            not isinstance(dtype, int) or dtype not in _SCALAR_TYPES:
+        return kwargs
+    return {**kwargs, "dtype": _SCALAR_TYPES[dtype]}
+
+
 def user_frame(tb_or_stack):
     """The innermost frame outside torch and traced: the user's line."""
     frames = (traceback.extract_tb(tb_or_stack)
