@@ -1722,7 +1722,9 @@ OPS = {
         ("tensor index", lambda x, i, v: _set(x, i, v), [f32(4, 3), torch.tensor([3, 0]), f32(2, 3)]),
         ("mask", lambda x, m: _set(x, m, 0.0), [f32(3, 4), dt(torch.bool, 3, 4)]),
         ("0-d", lambda x, v: _set(x, (), v), [f32(), f32()]),
-        ("after use", lambda x: _set_after_use(x), [f32(2, 3)])),
+        ("after use", lambda x: _set_after_use(x), [f32(2, 3)]),
+        ("window of a number", lambda x: _set(x, (slice(1, 3), slice(None, None, 2)), -1.0), [f32(4, 5)]),
+        ("uint8 window", lambda x: _set(x, (Ellipsis, slice(-2, None)), 300), [dt(torch.uint8, 2, 4)])),
     "torch.index_put": fixed(
         ("put", lambda x, i, v: x.index_put((i,), v), [f32(4, 3), torch.tensor([1, 3]), f32(2, 3)]),
         ("accumulate repeated", lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True),

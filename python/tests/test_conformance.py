@@ -20,6 +20,10 @@ from opinfo import OPS, Graph
 # reason. A listed sample that passes fails the suite, so the list shrinks
 # as the library grows. path: "interp" or "cpu".
 KNOWN_FAILURES = {
+    ("operator.setitem", "cpu"): (
+        r"^(slice|step broadcast|ellipsis|tensor index|mask|0-d)$",
+        "x[index] = tensor and tensor indices have no lowering (numbers into "
+        "basic windows do)"),
     ("torch.fill", "cpu"): (r"^(0-d tensor|aten fill_ tensor)$",
                             "a tensor fill value is not lowered (numbers are)"),
     ("operator.getitem", "cpu"): (

@@ -852,8 +852,9 @@ static Value castBody(OpBuilder &, Location, Value x, const LoweringCall &) {
   return x;
 }
 
-/// zeros_like / ones_like / full_like / fill: a filled tensor of the
-/// result type; `v`, or the number argument `name`.
+/// zeros_like / ones_like / full_like / new_zeros / new_ones / new_full /
+/// fill: a filled tensor of the result type; `v`, or the number argument
+/// `name`.
 static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
                                                    std::optional<double> v,
                                                    StringRef name = "fill_value") {
@@ -1269,6 +1270,11 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.zeros_like"] = [](LoweringCall &c) { return lowerFillLike(c, 0.0); };
   t["torch.ones_like"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
   t["torch.full_like"] = [](LoweringCall &c) {
+    return lowerFillLike(c, std::nullopt);
+  };
+  t["Tensor.new_zeros"] = [](LoweringCall &c) { return lowerFillLike(c, 0.0); };
+  t["Tensor.new_ones"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
+  t["Tensor.new_full"] = [](LoweringCall &c) {
     return lowerFillLike(c, std::nullopt);
   };
   t["torch.fill"] = [](LoweringCall &c) {

@@ -146,11 +146,16 @@ static FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s,
   return std::array<int64_t, 3>{b, n, *step};
 }
 
-static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
-                                                      Value x) {
-  RankedTensorType type = c.resultType();
+/// The window of `x` a basic index (ints, slices, None, Ellipsis with
+/// constant bounds) selects, as tensor.extract_slice / insert_slice
+/// offsets, sizes and strides (an int selects a size-1 window).
+struct IndexWindow {
+  SmallVector<int64_t> offsets, sizes, strides;
+};
+static FailureOr<IndexWindow> basicIndexWindow(LoweringCall &c,
+                                               RankedTensorType xType) {
   Attribute index = c.value("index");
-  if (!type || !staticTensorType(x) || !index)
+  if (!index || !xType.hasStaticShape())
     return c.fail("only basic indexing (ints, slices, None, ...) with "
                   "constant bounds is supported");
   SmallVector<Attribute> items;
@@ -158,21 +163,20 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
     llvm::append_range(items, tuple.getElements().getValue());
   else
     items.push_back(index);
-  auto xType = cast<RankedTensorType>(x.getType());
   int64_t rank = xType.getRank();
   int64_t consumed = llvm::count_if(items, [](Attribute a) {
     return isa<IntegerAttr, SliceAttr>(a);
   });
-  SmallVector<int64_t> offsets, sizes, strides;
+  IndexWindow w;
   int64_t dim = 0;
   for (Attribute item : items) {
     if (isa<NoneAttr>(item))
       continue;
     if (isa<EllipsisAttr>(item)) {
       for (int64_t n = rank - consumed; n > 0; --n, ++dim) {
-        offsets.push_back(0);
-        sizes.push_back(xType.getDimSize(dim));
-        strides.push_back(1);
+        w.offsets.push_back(0);
+        w.sizes.push_back(xType.getDimSize(dim));
+        w.strides.push_back(1);
       }
       continue;
     }
@@ -185,16 +189,16 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
         v += size;
       if (v < 0 || v >= size)
         return c.fail("index out of range");
-      offsets.push_back(v);
-      sizes.push_back(1);
-      strides.push_back(1);
+      w.offsets.push_back(v);
+      w.sizes.push_back(1);
+      w.strides.push_back(1);
     } else if (auto s = dyn_cast<SliceAttr>(item)) {
       FailureOr<std::array<int64_t, 3>> bounds = sliceBounds(s, size);
       if (failed(bounds))
         return c.fail("slices need constant bounds and a positive step");
-      offsets.push_back((*bounds)[0]);
-      sizes.push_back((*bounds)[1]);
-      strides.push_back((*bounds)[2]);
+      w.offsets.push_back((*bounds)[0]);
+      w.sizes.push_back((*bounds)[1]);
+      w.strides.push_back((*bounds)[2]);
     } else {
       return c.fail("only basic indexing (ints, slices, None, ...) is "
                     "supported");
@@ -202,13 +206,58 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
     ++dim;
   }
   for (; dim < rank; ++dim) {
-    offsets.push_back(0);
-    sizes.push_back(xType.getDimSize(dim));
-    strides.push_back(1);
+    w.offsets.push_back(0);
+    w.sizes.push_back(xType.getDimSize(dim));
+    w.strides.push_back(1);
   }
-  Value slice = buildSlice(c.rewriter, c.loc, x, offsets, sizes, strides);
+  return w;
+}
+
+static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
+                                                      Value x) {
+  RankedTensorType type = c.resultType();
+  if (!type || !staticTensorType(x))
+    return c.fail("only basic indexing (ints, slices, None, ...) with "
+                  "constant bounds is supported");
+  FailureOr<IndexWindow> w =
+      basicIndexWindow(c, cast<RankedTensorType>(x.getType()));
+  if (failed(w))
+    return failure();
+  Value slice = buildSlice(c.rewriter, c.loc, x, w->offsets, w->sizes,
+                           w->strides);
   return SmallVector<Value>{
       buildReshape(c.rewriter, c.loc, slice, type.getShape())};
+}
+
+/// `x[index] = number` as a value: the input with the basic index's window
+/// overwritten by a filled tensor (tensor.insert_slice). Tensor values are
+/// not lowered yet.
+static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
+  Value x = c.tensor("input");
+  RankedTensorType type = c.logicalResultType();
+  if (!x || !type || !staticTensorType(x))
+    return c.fail("expected a statically shaped tensor");
+  if (c.tensor("value"))
+    return c.fail("only a number value is lowered (x[i] = 1.5), not a "
+                  "tensor");
+  std::optional<double> v = c.getFloat("value");
+  if (!v)
+    return c.fail("the value must be a constant number");
+  auto xType = cast<RankedTensorType>(x.getType());
+  FailureOr<IndexWindow> w = basicIndexWindow(c, xType);
+  if (failed(w))
+    return failure();
+  // The number in the tensor's traced dtype (as torch converts it), stored
+  // like every tensor.
+  Value fill = buildElementwise(
+      c.rewriter, c.loc, RankedTensorType::get(w->sizes, type.getElementType()),
+      {}, [&](OpBuilder &b, Location loc, ValueRange) {
+        return scalarConstant(b, loc, computeType(type.getElementType()), *v);
+      });
+  Value out = tensor::InsertSliceOp::create(
+      c.rewriter, c.loc, fill, x, ValueRange{}, ValueRange{}, ValueRange{},
+      w->offsets, w->sizes, w->strides);
+  return SmallVector<Value>{out};
 }
 
 /// Element `i` of a tuple-producing call.
@@ -359,6 +408,54 @@ static FailureOr<SmallVector<Value>> lowerConstantPad(LoweringCall &c) {
   return SmallVector<Value>{buildPad(c.rewriter, c.loc, x, low, high, value)};
 }
 
+/// torch.roll: for each (shift, dim), the last `shift` elements moved to
+/// the front, as two slices concatenated; with no dims, the flattened
+/// tensor rolled and reshaped back.
+static FailureOr<SmallVector<Value>> lowerRoll(LoweringCall &c) {
+  Value x = c.tensor("input");
+  RankedTensorType type = c.logicalResultType();
+  std::optional<SmallVector<int64_t>> shifts = c.getInts("shifts");
+  if (!x || !type || !shifts)
+    return c.fail("expected a statically shaped tensor and constant shifts");
+  auto inType = dyn_cast<RankedTensorType>(x.getType());
+  if (!inType || !inType.hasStaticShape() || inType.getRank() == 0)
+    return c.fail("expected a statically shaped tensor of rank >= 1");
+  Type elt = c.logicalElementType(x);
+  bool flat = c.isNone("dims");
+  SmallVector<int64_t> dims;
+  if (flat) {
+    if (shifts->size() != 1)
+      return c.fail("without dims, roll takes one shift");
+    x = buildReshape(c.rewriter, c.loc, x, {inType.getNumElements()});
+    dims = {0};
+  } else {
+    std::optional<SmallVector<int64_t>> d = c.getInts("dims");
+    if (!d || d->size() != shifts->size())
+      return c.fail("expected as many constant dims as shifts");
+    dims = *d;
+  }
+  for (auto [shift, d] : llvm::zip(*shifts, dims)) {
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t rank = t.getRank(), n = normalizeDim(d, rank);
+    int64_t size = t.getDimSize(n);
+    int64_t k = size ? ((shift % size) + size) % size : 0;
+    if (k == 0)
+      continue;
+    SmallVector<int64_t> offsets(rank, 0), sizes(t.getShape()), ones(rank, 1);
+    offsets[n] = size - k;
+    sizes[n] = k;
+    Value tail = buildSlice(c.rewriter, c.loc, x, offsets, sizes, ones);
+    offsets[n] = 0;
+    sizes[n] = size - k;
+    Value head = buildSlice(c.rewriter, c.loc, x, offsets, sizes, ones);
+    x = concat(c.rewriter, c.loc, {tail, head}, {elt, elt}, n,
+               RankedTensorType::get(t.getShape(), elt));
+  }
+  if (flat)
+    x = buildReshape(c.rewriter, c.loc, x, type.getShape());
+  return SmallVector<Value>{x};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
   for (StringRef name :
        {"torch.flatten", "torch.reshape", "Tensor.view", "torch.unsqueeze",
@@ -375,4 +472,6 @@ void lowering::populateShapeLowerings(LoweringTable &t) {
   };
   t["torch._assert"] = lowerAssert;
   t["torch.nn.functional.pad"] = lowerConstantPad;
+  t["torch.roll"] = lowerRoll;
+  t["operator.setitem"] = lowerSetitem;
 }

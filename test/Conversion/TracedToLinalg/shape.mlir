@@ -210,3 +210,37 @@ traced.module root @M class "m.M" {
     output %a, %b : tensor<2x5x8xf32>, tensor<2x4x2xf32>
   }
 }
+
+// -----
+
+// roll: the last `shift` elements along a dim moved to the front, as two
+// slices inserted into one tensor.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK-DAG: %[[TAIL:.+]] = tensor.extract_slice %[[X]][0, 3] [3, 1] [1, 1]
+// CHECK-DAG: %[[HEAD:.+]] = tensor.extract_slice %[[X]][0, 0] [3, 3] [1, 1]
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<3x4xf32>
+// CHECK: %[[A:.+]] = tensor.insert_slice %[[TAIL]] into %[[E]][0, 0] [3, 1] [1, 1]
+// CHECK: %[[B:.+]] = tensor.insert_slice %[[HEAD]] into %[[A]][0, 1] [3, 3] [1, 1]
+// CHECK: return %[[B]]
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %y = call_function "torch.roll"(input=%x, shifts=5, dims=1) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    output %y : tensor<3x4xf32>
+  }
+}
+
+// -----
+
+// x[1:3, ::2] = -1.0: a filled window inserted into the input.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4x5xf32>) -> tensor<4x5xf32>
+// CHECK: %[[F:.+]] = linalg.generic
+// CHECK: %[[Y:.+]] = tensor.insert_slice %[[F]] into %[[X]][1, 0] [2, 3] [1, 2]
+// CHECK: return %[[Y]]
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+    %y = call_function "operator.setitem"(input=%x, index=(slice(1, 3, None), slice(None, None, 2)), value=-1.0) : (tensor<4x5xf32>) -> tensor<4x5xf32>
+    output %y : tensor<4x5xf32>
+  }
+}
