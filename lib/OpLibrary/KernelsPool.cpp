@@ -821,6 +821,13 @@ static FailureOr<RtValue> gridSample(const KernelArgs &args, GridMode mode,
   return RtValue(out.to(in->dtype()));
 }
 
+/// `align_corners=None` (grid_sample's and affine_grid's default) is False.
+static FailureOr<bool> optionalAlignCorners(const KernelArgs &args) {
+  if (args.isNone("align_corners"))
+    return false;
+  return args.getBool("align_corners");
+}
+
 /// F.grid_sample: bilinear or nearest sampling of a 4-D input at the
 /// grid's normalized (x, y) positions; zeros, border or reflection padding.
 FailureOr<RtValue> gridSampleKernel(const KernelArgs &args) {
@@ -828,13 +835,9 @@ FailureOr<RtValue> gridSampleKernel(const KernelArgs &args) {
                          padding = args.getStr("padding_mode");
   if (failed(mode) || failed(padding))
     return failure();
-  bool alignCorners = false;
-  if (!args.isNone("align_corners")) {
-    FailureOr<bool> a = args.getBool("align_corners");
-    if (failed(a))
-      return failure();
-    alignCorners = *a;
-  }
+  FailureOr<bool> alignCorners = optionalAlignCorners(args);
+  if (failed(alignCorners))
+    return failure();
   if (*mode != "bilinear" && *mode != "nearest")
     return args.emitError() << "mode '" << *mode
                             << "' is not supported (bilinear, nearest)";
@@ -846,7 +849,7 @@ FailureOr<RtValue> gridSampleKernel(const KernelArgs &args) {
                             << "' is not one of zeros, border, reflection";
   return gridSample(args,
                     *mode == "nearest" ? GridMode::Nearest : GridMode::Bilinear,
-                    pad, alignCorners);
+                    pad, *alignCorners);
 }
 
 /// aten::grid_sampler: the same with ATen's enums (interpolation 0
@@ -872,13 +875,9 @@ FailureOr<RtValue> affineGrid(const KernelArgs &args) {
   FailureOr<SmallVector<int64_t>> size = args.getInts("size");
   if (failed(theta) || failed(size))
     return failure();
-  bool alignCorners = false;
-  if (!args.isNone("align_corners")) {
-    FailureOr<bool> a = args.getBool("align_corners");
-    if (failed(a))
-      return failure();
-    alignCorners = *a;
-  }
+  FailureOr<bool> alignCorners = optionalAlignCorners(args);
+  if (failed(alignCorners))
+    return failure();
   if (!isFloatingPoint(theta->dtype()))
     return args.emitError() << "expected theta to have floating point type";
   int64_t spatial = static_cast<int64_t>(size->size()) - 2;
@@ -897,7 +896,7 @@ FailureOr<RtValue> affineGrid(const KernelArgs &args) {
     if (steps > 1)
       for (int64_t i = 0; i < steps; ++i) {
         v[i] = -1 + 2.0 * i / (steps - 1);
-        if (!alignCorners)
+        if (!*alignCorners)
           v[i] *= static_cast<double>(steps - 1) / steps;
       }
     axes.push_back(v);
