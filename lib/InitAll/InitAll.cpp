@@ -110,7 +110,7 @@ void traced::registerAllTranslations() {
       "traced-op-library-doc",
       "print the op library as Markdown (the input is ignored)",
       [](Operation *, llvm::raw_ostream &os) {
-        printOpLibraryMarkdown(os, getLoweredTargets());
+        printOpLibraryMarkdown(os, getLoweredTargets(), getDecomposedTargets());
         return success();
       });
   static TranslateToMLIRRegistration importTrace(

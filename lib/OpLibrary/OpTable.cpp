@@ -1855,11 +1855,14 @@ const ModuleSpec *OpLibrary::lookupModule(llvm::StringRef className) const {
 }
 
 void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
-                                    ArrayRef<std::string> lowered) {
+                                    ArrayRef<std::string> lowered,
+                                    ArrayRef<std::string> decomposed) {
   const OpLibrary &lib = OpLibrary::get();
-  llvm::StringSet<> loweredSet;
+  llvm::StringSet<> loweredSet, decomposedSet;
   for (const std::string &name : lowered)
     loweredSet.insert(name);
+  for (const std::string &name : decomposed)
+    decomposedSet.insert(name);
   auto dtypes = [](const OpSpec &op) {
     if (!op.rejectedDTypes)
       return std::string("all");
@@ -1881,7 +1884,9 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
         "call may compute in (torch 1.13's CPU kernels; others are "
         "rejected by the verifier); *kernel*: the reference interpreter "
         "runs it; *lowering*: `convert-traced-to-linalg` lowers it (for "
-        "the dtypes its diagnostics do not refuse)."
+        "the dtypes its diagnostics do not refuse): *yes* directly, "
+        "*decomposition* through the calls `traced-decompose` writes it "
+        "as (lib/Transforms/Decompose)."
         "\n\n## Functions and Tensor methods\n\n"
      << "| target | aliases | signature | dtypes | kernel | lowering |\n"
      << "|---|---|---|---|---|---|\n";
@@ -1892,7 +1897,10 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
         ", ");
     os << " | `" << op.signature.text << "` | " << dtypes(op) << " | "
        << (op.kernel ? "yes" : "no") << " | "
-       << (loweredSet.contains(op.name) ? "yes" : "no") << " |\n";
+       << (decomposedSet.contains(op.name)
+               ? "decomposition"
+               : (loweredSet.contains(op.name) ? "yes" : "no"))
+       << " |\n";
   }
   os << "\n## ATen overloads\n\n"
      << "Generated from torch's schema registry into "

@@ -16,6 +16,7 @@
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
+#include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -1167,7 +1168,10 @@ PYBIND11_MODULE(_traced, m) {
       },
       "The canonical name of a function or `Tensor.<method>`, or None.");
   m.def("lowered_targets", &getLoweredTargets,
-        "The targets convert-traced-to-linalg lowers.");
+        "The targets convert-traced-to-linalg lowers (directly or through "
+        "a decomposition).");
+  m.def("decomposed_targets", &getDecomposedTargets,
+        "The targets traced-decompose rewrites as other entries.");
   m.def(
       "is_known_module",
       [](const std::string &className) {

@@ -24,16 +24,22 @@ def pytest_terminal_summary(terminalreporter):
     write = terminalreporter.write_line
     write("")
     write("op conformance (passed/run per path; torch-rejected samples skipped)")
-    write(f"{'entry':55s} {'interp':>11s} {'cpu':>11s} {'rejected':>9s}")
-    totals = {"interp": [0, 0], "cpu": [0, 0]}
+    write(f"{'entry':55s} {'interp':>11s} {'decomp':>11s} {'cpu':>11s} {'rejected':>9s}")
+    totals = {"interp": [0, 0], "decomp": [0, 0], "cpu": [0, 0]}
     for entry in sorted(module.RESULTS):
         stats, rejected, lowered = module.RESULTS[entry]
         cells = []
-        for path in ("interp", "cpu"):
+        for path in ("interp", "decomp", "cpu"):
             ok, run = stats[path]
             totals[path][0] += ok
             totals[path][1] += run
-            cells.append(f"{ok}/{run}" if run or path == "interp" or lowered else "no lowering")
-        write(f"{entry:55s} {cells[0]:>11s} {cells[1]:>11s} {rejected:>9d}")
+            if run or path == "interp":
+                cells.append(f"{ok}/{run}")
+            elif path == "decomp":
+                cells.append("-")
+            else:
+                cells.append("no lowering" if not lowered else "0/0")
+        write(f"{entry:55s} {cells[0]:>11s} {cells[1]:>11s} {cells[2]:>11s} {rejected:>9d}")
     write(f"{'total':55s} {'%d/%d' % tuple(totals['interp']):>11s} "
+          f"{'%d/%d' % tuple(totals['decomp']):>11s} "
           f"{'%d/%d' % tuple(totals['cpu']):>11s}")

@@ -18,7 +18,8 @@ from opinfo import OPS, Graph
 
 # Samples known to fail, by (entry, path) -> regex over sample names and the
 # reason. A listed sample that passes fails the suite, so the list shrinks
-# as the library grows. path: "interp" or "cpu".
+# as the library grows. path: "interp", "decomp" (the entry's decomposition,
+# interpreted) or "cpu".
 KNOWN_FAILURES = {
     ("operator.setitem", "cpu"): (
         r"^(slice|step broadcast|ellipsis|tensor index|mask|0-d)$",
@@ -30,6 +31,12 @@ KNOWN_FAILURES = {
         r"^(tensor|tensor 2-d|after slice|int and tensor|separated|separated by int|"
         r"broadcast|bool mask|bool rows|int32 index|list|table)$",
         "advanced indexing (tensor indices) has no lowering"),
+    ("torch.repeat_interleave", "cpu"): (
+        r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
+    ("torch.nn.functional.bilinear", "cpu"): (
+        r"^torch.bfloat16$",
+        "traced-cpu-tile-and-vectorize rejects a bf16 contraction whose operand "
+        "is a transpose (vector.broadcast between bf16 and f32)"),
     # The pooling lowerings take f32 and f64 inputs only (checkElementTypes;
     # average pooling also int64).
     **{(f"torch.nn.functional.{op}", "cpu"): (
@@ -154,6 +161,16 @@ def _run_sample(sample, paths, entry=None):
             result["interp"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
             result["interp"] = f"error: {str(e).splitlines()[0][:200]}"
+    if "decomp" in paths:
+        # A decomposition, interpreted, against torch (the interpreter's own
+        # kernel for the entry is the "interp" path).
+        try:
+            decomposed = tm.clone()
+            decomposed.run_passes("traced-decompose")
+            got = _first(decomposed.interpret(*sample.inputs))
+            result["decomp"] = compare(got, expected, sample.tol)
+        except Exception as e:  # noqa: BLE001
+            result["decomp"] = f"error: {str(e).splitlines()[0][:200]}"
     if "cpu" in paths:
         try:
             compiled = traced.compile(tm)
@@ -176,12 +193,14 @@ def test_every_entry_has_samples():
 @pytest.mark.parametrize("entry", sorted(OPS))
 def test_conformance(entry):
     lowered = set(traced._traced.lowered_targets())
-    paths = ["interp"] + (["cpu"] if entry in lowered or entry.startswith("_") else [])
+    decomposed = set(traced._traced.decomposed_targets())
+    paths = ["interp"] + (["decomp"] if entry in decomposed else []) + \
+        (["cpu"] if entry in lowered or entry.startswith("_") else [])
     # TRACED_CONFORMANCE_PATHS=interp (or cpu) runs one path only.
     only = os.environ.get("TRACED_CONFORMANCE_PATHS")
     if only:
         paths = [p for p in paths if p in only.split(",")]
-    stats = {p: [0, 0] for p in ("interp", "cpu")}
+    stats = {p: [0, 0] for p in ("interp", "decomp", "cpu")}
     rejected = 0
     unexpected, fixed = [], []
     for sample in OPS[entry]():

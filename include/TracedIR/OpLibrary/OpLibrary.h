@@ -401,9 +401,11 @@ LogicalResult checkResults(ArrayRef<Type> inferred, TypeRange resultTypes,
 
 /// Writes a Markdown table of the library (docs/reference/OpLibrary.md):
 /// each entry with its dtypes, interpreter kernel and whether it is in
-/// `lowered` (the lowering's targets, which live in a layer above).
+/// `lowered` (what convert-traced-to-linalg compiles) and `decomposed`
+/// (what traced-decompose rewrites); both live in layers above.
 void printOpLibraryMarkdown(llvm::raw_ostream &os,
-                            llvm::ArrayRef<std::string> lowered);
+                            llvm::ArrayRef<std::string> lowered,
+                            llvm::ArrayRef<std::string> decomposed);
 
 } // namespace mlir::traced
 

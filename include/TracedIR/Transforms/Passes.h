@@ -6,6 +6,9 @@
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/OpLibrary/Runtime.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringMap.h"
+#include <string>
+#include <vector>
 
 namespace mlir::traced {
 
@@ -29,6 +32,17 @@ FailureOr<Tensor> constantTensor(Value value, SymbolTableCollection &symbols);
 /// A traced.constant holding `tensor` as a dense_resource blob.
 ConstantOp createTensorConstant(OpBuilder &builder, Location loc,
                                 const Tensor &tensor, StringRef nameHint);
+
+/// The op-library entries with a decomposition (traced-decompose), sorted.
+std::vector<std::string> getDecomposedTargets();
+
+/// Applies decompositions to the calls under `root` whose canonical target
+/// `filter` selects (all when null), until none is left. Calls a
+/// decomposition declines stay; `declined` (when given) maps their targets
+/// to why. Fails after reporting an error.
+LogicalResult decomposeCalls(Operation *root,
+                             function_ref<bool(StringRef)> filter,
+                             llvm::StringMap<std::string> *declined);
 
 } // namespace mlir::traced
 

@@ -232,6 +232,38 @@ def TracedFoldConstants : Pass<"traced-fold-constants", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedDecompose : Pass<"traced-decompose", "mlir::ModuleOp"> {
+  let summary = "Rewrites calls of decomposable entries as calls of other entries";
+  let description = [{
+    Some op-library entries are written once as calls of other entries, as
+    PyTorch's decompositions are: `F.mse_loss(a, b)` is `mean((a - b) ** 2)`,
+    `torch.addmm(c, a, b, beta=, alpha=)` is `beta * c + alpha * (a @ b)`.
+    This pass applies them (all of them, or the entries named by `targets`)
+    until no decomposable call is left. `convert-traced-to-linalg` applies
+    the same decompositions to the calls it has no direct lowering for; the
+    interpreter keeps its own kernel for every entry, so running it before
+    and after this pass checks a decomposition. A decomposition that does
+    not apply to a call (an argument it needs is not a constant) leaves the
+    call as it is. docs/reference/OpLibrary.md lists the decomposed entries.
+
+    Before:
+    ```mlir
+    %0 = call_function "torch.nn.functional.mse_loss"(input=%a, target=%b)
+        : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+    ```
+    After:
+    ```mlir
+    %0 = call_function "torch.sub"(input=%a, other=%b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = call_function "torch.mul"(input=%0, other=%0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %2 = call_function "torch.mean"(input=%1) : (tensor<4xf32>) -> tensor<f32>
+    ```
+  }];
+  let options = [
+    ListOption<"targets", "targets", "std::string",
+               "Decompose only calls of these entries (any spelling)">,
+  ];
+}
+
 def TracedApplyPatterns : Pass<"traced-apply-patterns", "mlir::ModuleOp"> {
   let summary = "Applies user-written PDL patterns to traced IR";
   let description = [{

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
@@ -89,9 +91,11 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, v));
   if (type.isInteger(1))
     return arith::ConstantOp::create(b, loc, b.getBoolAttr(v != 0));
-  // (Wrapping: 200 as uint8's signless i8, 300 + an int8 tensor as torch.)
-  APInt value(type.getIntOrFloatBitWidth(),
-              static_cast<uint64_t>(static_cast<int64_t>(v)),
+  // (Wrapping: 200 as uint8's signless i8, 300 + an int8 tensor as torch;
+  // 2^63, which no int64 holds, saturates to int64's largest.)
+  int64_t i = v >= 0x1p63 ? std::numeric_limits<int64_t>::max()
+                          : static_cast<int64_t>(v);
+  APInt value(type.getIntOrFloatBitWidth(), static_cast<uint64_t>(i),
               /*isSigned=*/false, /*implicitTrunc=*/true);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }

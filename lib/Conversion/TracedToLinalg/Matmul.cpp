@@ -100,9 +100,28 @@ static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
   Value b = c.tensor(c.spec->signature.lookup("other") ? "other" : "mat2");
   if (!type || !a || !b || !staticTensorType(a) || !staticTensorType(b))
     return c.fail("expected statically shaped tensors");
-  FailureOr<Value> r = buildGeneralMatmul(c, a, b, type);
+  // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
+  // kernels do.
+  bool bf16 = type.getElementType().isBF16();
+  auto identity = [](OpBuilder &, Location, ValueRange v) { return v[0]; };
+  auto widen = [&](Value v) {
+    return buildElementwise(
+        c.rewriter, c.loc,
+        RankedTensorType::get(typeOf(v).getShape(), c.rewriter.getF32Type()), v,
+        identity);
+  };
+  if (bf16) {
+    a = widen(a);
+    b = widen(b);
+  }
+  FailureOr<Value> r = buildGeneralMatmul(
+      c, a, b,
+      bf16 ? RankedTensorType::get(type.getShape(), c.rewriter.getF32Type())
+           : type);
   if (failed(r))
     return failure();
+  if (bf16)
+    *r = buildElementwise(c.rewriter, c.loc, type, *r, identity);
   return SmallVector<Value>{*r};
 }
 

@@ -2,6 +2,8 @@
 
 #include "Lowering.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
@@ -104,7 +106,96 @@ static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
   return SmallVector<Value>{r};
 }
 
+/// The dims a reduction's `dim` argument names (None or [] : all).
+static std::optional<SmallVector<int64_t>> reducedDims(LoweringCall &c,
+                                                       int64_t rank) {
+  SmallVector<int64_t> dims;
+  // (A 0-d tensor's dim 0 or -1 is the tensor itself: nothing to reduce.)
+  if (rank > 0 && !c.isNone("dim")) {
+    auto given = c.getInts("dim");
+    if (!given)
+      return std::nullopt;
+    for (int64_t d : *given)
+      dims.push_back(normalizeDim(d, rank));
+  }
+  if (dims.empty())
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  return dims;
+}
+
+/// amax and amin (NaN propagates, as in torch), and prod (in the result
+/// dtype's compute type: int64 for bools and ints).
+static FailureOr<SmallVector<Value>> lowerExtremeOrProd(LoweringCall &c) {
+  StringRef target = c.target();
+  bool prod = target == "torch.prod", isMax = target == "torch.amax";
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  std::optional<bool> keepdim = c.getBool("keepdim");
+  if (!type || !x || !staticTensorType(x) || !keepdim)
+    return c.fail("expected a static input and a constant keepdim");
+  auto xType = cast<RankedTensorType>(x.getType());
+  std::optional<SmallVector<int64_t>> dims = reducedDims(c, xType.getRank());
+  if (!dims)
+    return c.fail("dim must be constant");
+  for (int64_t d : *dims)
+    if (!prod && xType.getDimSize(d) == 0)
+      return c.fail("the reduced dimension has size 0 (torch raises)");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type resultElement = c.logicalResultType().getElementType();
+  Type compute = computeType(resultElement);
+  bool isUnsigned = isUnsignedElement(resultElement) || resultElement.isInteger(1);
+  Value x2 = x;
+  if (xType.getElementType() != compute || c.logicalElementType(x) != compute)
+    x2 = buildElementwise(
+        b, loc, RankedTensorType::get(xType.getShape(), compute), x,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes(x));
+  double init;
+  if (prod) {
+    init = 1;
+  } else if (isa<FloatType>(compute)) {
+    init = isMax ? -INFINITY : INFINITY;
+  } else if (compute.isInteger(1)) {
+    init = isMax ? 0 : 1;
+  } else {
+    unsigned width = compute.getIntOrFloatBitWidth();
+    if (isUnsigned)
+      init = isMax ? 0 : static_cast<double>((1ull << width) - 1);
+    else
+      init = isMax ? -std::ldexp(1.0, width - 1) : std::ldexp(1.0, width - 1) - 1;
+  }
+  Value r = buildReduce(
+      b, loc, x2, *dims, init, [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Type t = a[0].getType();
+        if (prod)
+          return isa<FloatType>(t)
+                     ? arith::MulFOp::create(nb, l, a[0], a[1]).getResult()
+                     : (t.isInteger(1)
+                            ? arith::AndIOp::create(nb, l, a[0], a[1]).getResult()
+                            : arith::MulIOp::create(nb, l, a[0], a[1]).getResult());
+        if (isa<FloatType>(t))
+          return isMax ? arith::MaximumFOp::create(nb, l, a[0], a[1]).getResult()
+                       : arith::MinimumFOp::create(nb, l, a[0], a[1]).getResult();
+        if (isUnsigned)
+          return isMax ? arith::MaxUIOp::create(nb, l, a[0], a[1]).getResult()
+                       : arith::MinUIOp::create(nb, l, a[0], a[1]).getResult();
+        return isMax ? arith::MaxSIOp::create(nb, l, a[0], a[1]).getResult()
+                     : arith::MinSIOp::create(nb, l, a[0], a[1]).getResult();
+      });
+  auto rType = cast<RankedTensorType>(r.getType());
+  if (compute != resultElement || rType.getElementType() != type.getElementType())
+    r = buildElementwise(
+        b, loc, RankedTensorType::get(rType.getShape(), resultElement), r,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        {compute});
+  return SmallVector<Value>{buildReshape(b, loc, r, type.getShape())};
+}
+
 void lowering::populateReduceLowerings(LoweringTable &t) {
+  t["torch.amax"] = lowerExtremeOrProd;
+  t["torch.amin"] = lowerExtremeOrProd;
+  t["torch.prod"] = lowerExtremeOrProd;
   t["torch.sum"] = lowerSumOrMean;
   t["torch.mean"] = lowerSumOrMean;
   t["torch.nn.functional.softmax"] = lowerSoftmax;

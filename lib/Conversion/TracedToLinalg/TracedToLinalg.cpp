@@ -185,7 +185,8 @@ LogicalResult LoweringCall::fail(const Twine &why) const {
 /// Targets whose lowerings handle every element type: they move data, or
 /// pick their arithmetic by type (elementwise ops, sum, mean). The others
 /// (contractions, convolutions, pooling, normalization, softmax) compute in
-/// f32 or f64 only; f16/bf16 would need torch's f32 accumulation.
+/// f32 or f64 only; f16/bf16 would need torch's f32 accumulation. (amax,
+/// amin and prod pick their arithmetic by type, like sum.)
 static const llvm::StringSet<> &anyElementTypeTargets() {
   static const llvm::StringSet<> names = [] {
     LoweringTable t;
@@ -196,6 +197,9 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
       set.insert(entry.getKey());
     set.insert("torch.sum");
     set.insert("torch.mean");
+    set.insert("torch.amax");
+    set.insert("torch.amin");
+    set.insert("torch.prod");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");
     set.insert("torch.nn.functional.log_softmax");
@@ -222,8 +226,12 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
                           "torch.nn.functional.avg_pool2d",
                           "torch.nn.functional.avg_pool3d"},
       c.target());
-  // Convolutions compute bfloat16 in float32 (Conv.cpp).
-  bool bf16 = isConvTarget(c.target());
+  // Convolutions and matrix products compute bfloat16 in float32 (Conv.cpp,
+  // Matmul.cpp).
+  bool bf16 = isConvTarget(c.target()) ||
+              llvm::is_contained(
+                  ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
+                  c.target());
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
@@ -273,6 +281,10 @@ std::vector<std::string> traced::getLoweredTargets() {
   std::vector<std::string> names;
   for (const auto &entry : getLoweringTable())
     names.push_back(entry.getKey().str());
+  // Entries with a decomposition (traced-decompose) are lowered through it.
+  for (const std::string &name : getDecomposedTargets())
+    if (!getLoweringTable().count(name))
+      names.push_back(name);
   llvm::sort(names);
   return names;
 }
@@ -371,6 +383,8 @@ struct ConvertTracedToLinalgPass
   void runOnOperation() override;
   LogicalResult prepare(GraphOp graph, SymbolTableCollection &symbols);
   LogicalResult checkTargets(func::FuncOp func);
+  /// Why decompositions declined calls, by target.
+  llvm::StringMap<std::string> declinedDecompositions;
 };
 } // namespace
 
@@ -470,8 +484,12 @@ LogicalResult ConvertTracedToLinalgPass::checkTargets(func::FuncOp func) {
       return;
     }
     if (!getLoweringTable().lookup(bound->spec->name)) {
-      op->emitError() << "no lowering to linalg for '" << bound->spec->name
-                      << "' (the interpreter still runs it)";
+      InFlightDiagnostic diag = op->emitError();
+      diag << "no lowering to linalg for '" << bound->spec->name << "'";
+      auto why = declinedDecompositions.find(bound->spec->name);
+      if (why != declinedDecompositions.end())
+        diag << " (its decomposition does not apply: " << why->second << ")";
+      diag << " (the interpreter still runs it)";
       ok = false;
     }
   });
@@ -523,6 +541,15 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   }
   if (failed(prepare(graph, symbols)))
     return signalPassFailure();
+  // Calls without a direct lowering that have a decomposition are written
+  // as the calls it builds (which may decompose in turn).
+  llvm::StringMap<std::string> declined;
+  if (failed(decomposeCalls(
+          graph,
+          [](StringRef target) { return !getLoweringTable().count(target); },
+          &declined)))
+    return signalPassFailure();
+  declinedDecompositions = std::move(declined);
 
   // The graph becomes a function (still with `self` until the end).
   OpBuilder b(root);

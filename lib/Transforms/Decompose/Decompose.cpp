@@ -1,0 +1,406 @@
+//===- Decompose.cpp - the decomposition driver and traced-decompose ------===//
+
+#include "Decompose.h"
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/Passes.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::traced {
+#define GEN_PASS_DEF_TRACEDDECOMPOSE
+#include "TracedIR/Transforms/Passes.h.inc"
+} // namespace mlir::traced
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+Arg::Arg(Value v) {
+  if (v) {
+    attr = OperandAttr::get(v.getContext(), 0);
+    values.push_back(v);
+  }
+}
+
+Arg Arg::list(MLIRContext *ctx, ArrayRef<Value> values) {
+  SmallVector<Attribute> markers;
+  for (unsigned i = 0; i < values.size(); ++i)
+    markers.push_back(OperandAttr::get(ctx, i));
+  Arg a(ArrayAttr::get(ctx, markers));
+  a.values.assign(values.begin(), values.end());
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the call
+//===----------------------------------------------------------------------===//
+
+Value Decomposer::tensor(StringRef name) const {
+  Value v = bound.value(name);
+  return v && isa<TensorType>(v.getType()) ? v : Value();
+}
+
+RankedTensorType Decomposer::tensorType(StringRef name) const {
+  Value v = tensor(name);
+  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+}
+
+/// The Python value a traced value has when a constant defines it.
+static Attribute knownValue(Value v) {
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    if (!isa<ElementsAttr>(c.getValue()))
+      return c.getValue();
+  return {};
+}
+
+Attribute Decomposer::value(StringRef name) const {
+  Attribute slot = bound.slot(name);
+  if (!slot)
+    return {};
+  bool unknown = false;
+  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
+    unsigned skip = isa<CallMethodOp>(bound.op) ? 1 : 0;
+    Attribute known = knownValue(bound.op->getOperand(m.getIndex() + skip));
+    if (!known)
+      unknown = true;
+    return known ? known : Attribute(m);
+  });
+  return unknown ? Attribute() : v;
+}
+
+bool Decomposer::isNone(StringRef name) const {
+  return isa_and_nonnull<NoneAttr>(value(name));
+}
+
+std::optional<int64_t> Decomposer::getInt(StringRef name) const {
+  auto i = dyn_cast_or_null<IntegerAttr>(value(name));
+  if (!i || isa<BoolAttr>(i))
+    return std::nullopt;
+  return i.getValue().getSExtValue();
+}
+
+std::optional<double> Decomposer::getFloat(StringRef name) const {
+  Attribute v = value(name);
+  if (auto f = dyn_cast_or_null<FloatAttr>(v))
+    return f.getValueAsDouble();
+  if (auto bl = dyn_cast_or_null<BoolAttr>(v))
+    return bl.getValue() ? 1.0 : 0.0;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+std::optional<bool> Decomposer::getBool(StringRef name) const {
+  if (auto bl = dyn_cast_or_null<BoolAttr>(value(name)))
+    return bl.getValue();
+  return std::nullopt;
+}
+
+std::optional<std::string> Decomposer::getStr(StringRef name) const {
+  if (auto s = dyn_cast_or_null<StringAttr>(value(name)))
+    return s.getValue().str();
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>> Decomposer::getInts(StringRef name,
+                                                        unsigned size) const {
+  return getPyInts(value(name), size);
+}
+
+Arg Decomposer::arg(StringRef name) const {
+  std::optional<unsigned> p = bound.spec->signature.lookup(name);
+  assert(p && "no such parameter");
+  if (Value v = bound.value(name); v && *p == 0 && isa<CallMethodOp>(bound.op))
+    return Arg(v);
+  Attribute slot = bound.slot(name);
+  unsigned skip = isa<CallMethodOp>(bound.op) ? 1 : 0;
+  Arg a(Attribute{});
+  a.attr = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
+    a.values.push_back(bound.op->getOperand(m.getIndex() + skip));
+    return OperandAttr::get(ctx, a.values.size() - 1);
+  });
+  return a;
+}
+
+Type Decomposer::resultType(unsigned i) const {
+  return bound.op->getResult(i).getType();
+}
+
+RankedTensorType Decomposer::resultTensorType(unsigned i) const {
+  return dyn_cast<RankedTensorType>(resultType(i));
+}
+
+Attribute Decomposer::i64(int64_t v) const {
+  return IntegerAttr::get(IntegerType::get(ctx, 64), v);
+}
+Attribute Decomposer::f64(double v) const {
+  return FloatAttr::get(Float64Type::get(ctx), v);
+}
+Attribute Decomposer::boolean(bool v) const { return BoolAttr::get(ctx, v); }
+Attribute Decomposer::str(StringRef v) const { return StringAttr::get(ctx, v); }
+Attribute Decomposer::ints(ArrayRef<int64_t> v) const {
+  SmallVector<Attribute> elements;
+  for (int64_t x : v)
+    elements.push_back(i64(x));
+  return ArrayAttr::get(ctx, elements);
+}
+Attribute Decomposer::none() const { return NoneAttr::get(ctx); }
+Attribute Decomposer::dtype(Type type) const {
+  return DTypeAttr::get(ctx, type);
+}
+
+FailureOr<SmallVector<Value>> Decomposer::decline(const Twine &why) {
+  declined = why.str();
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Building calls
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args) {
+  if (failed || llvm::any_of(args, [](const KwArg &a) { return !a.second.attr; })) {
+    failed = true;
+    return {};
+  }
+  const OpSpec *spec = OpLibrary::get().lookupFunction(target);
+  bool method = target.starts_with("Tensor.");
+  if (method)
+    spec = OpLibrary::get().lookupMethod(target.drop_front(7));
+  assert(spec && "a decomposition calls an unknown entry");
+  SmallVector<Value> operands;
+  SmallVector<Attribute> arguments;
+  SmallVector<StringRef> keywords;
+  Value receiver;
+  for (auto [i, kw] : llvm::enumerate(args)) {
+    const Arg &a = kw.second;
+    if (method && i == 0) {
+      assert(a.values.size() == 1 && isa<OperandAttr>(a.attr) &&
+             "a method call's first argument is its receiver");
+      receiver = a.values[0];
+      continue;
+    }
+    unsigned base = operands.size();
+    llvm::append_range(operands, a.values);
+    arguments.push_back(replaceOperandMarkers(a.attr, [&](OperandAttr m) {
+      return OperandAttr::get(ctx, base + m.getIndex());
+    }));
+    keywords.push_back(kw.first);
+  }
+  auto build = [&](TypeRange types) -> Operation * {
+    if (method)
+      return CallMethodOp::create(b, loc, types, receiver,
+                                  b.getStringAttr(target.drop_front(7)),
+                                  operands, b.getArrayAttr(arguments),
+                                  b.getStrArrayAttr(keywords));
+    return CallFunctionOp::create(b, loc, types, b.getStringAttr(spec->name),
+                                  operands, b.getArrayAttr(arguments),
+                                  b.getStrArrayAttr(keywords));
+  };
+  // Type the call by its entry's rule: build it untyped, infer, rebuild.
+  Operation *probe = build({});
+  FailureOr<SmallVector<Type>> types = inferCallResultTypes(probe, symbols);
+  probe->erase();
+  if (mlir::failed(types)) {
+    mlir::emitError(loc) << "(in the decomposition of '" << this->target()
+                         << "')";
+    failed = true;
+    return {};
+  }
+  if (types->empty() || llvm::any_of(*types, [](Type t) { return !t; })) {
+    mlir::emitError(loc) << "the decomposition of '" << this->target()
+                         << "' builds a call of '" << target
+                         << "' whose result types are not known statically";
+    failed = true;
+    return {};
+  }
+  Operation *op = build(*types);
+  (void)normalizeCallInPlace(op);
+  return SmallVector<Value>(op->getResults());
+}
+
+Value Decomposer::call(StringRef target, ArrayRef<KwArg> args) {
+  SmallVector<Value> results = calls(target, args);
+  if (results.empty())
+    return {};
+  assert(results.size() == 1 && "a call with one result");
+  return results[0];
+}
+
+Value Decomposer::cast(Value a, Type element) {
+  if (!a || llvm::cast<RankedTensorType>(a.getType()).getElementType() == element)
+    return a;
+  return call("Tensor.to", {{"input", a}, {"dtype", dtype(element)}});
+}
+
+Value Decomposer::constant(Attribute value, Type type) {
+  return ConstantOp::create(b, loc, type, value);
+}
+
+Value Decomposer::tensorConstant(RankedTensorType type,
+                                 function_ref<double(ArrayRef<int64_t>)> fn) {
+  Type element = type.getElementType();
+  SmallVector<Attribute> values;
+  SmallVector<int64_t> index(type.getRank(), 0);
+  int64_t n = type.getNumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    double v = fn(index);
+    if (auto f = dyn_cast<FloatType>(element)) {
+      values.push_back(FloatAttr::get(f, v));
+    } else if (element.isInteger(1)) {
+      values.push_back(BoolAttr::get(ctx, v != 0));
+    } else {
+      values.push_back(IntegerAttr::get(element, static_cast<int64_t>(v)));
+    }
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      if (++index[d] < type.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return constant(DenseElementsAttr::get(type, values), type);
+}
+
+//===----------------------------------------------------------------------===//
+// The driver
+//===----------------------------------------------------------------------===//
+
+const DecompositionTable &decompose::getDecompositionTable() {
+  static const DecompositionTable table = [] {
+    DecompositionTable t;
+    populateElementwiseDecompositions(t);
+    populateLinalgDecompositions(t);
+    populateLossDecompositions(t);
+    populateNormDecompositions(t);
+    populateReduceDecompositions(t);
+    populateShapeDecompositions(t);
+    return t;
+  }();
+  return table;
+}
+
+std::vector<std::string> traced::getDecomposedTargets() {
+  std::vector<std::string> names;
+  for (const auto &entry : getDecompositionTable())
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+/// Decomposes `op` when it is a call of an entry with a decomposition that
+/// `filter` selects. Returns whether it was replaced; failure after an
+/// error. A declined call stays, and `declined` says why.
+static FailureOr<bool>
+decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
+             SymbolTableCollection &symbols,
+             llvm::StringMap<std::string> &declined) {
+  std::optional<BoundOp> bound = bindCall(op, {});
+  if (!bound || (filter && !filter(bound->spec->name)))
+    return false;
+  DecomposeFn fn = getDecompositionTable().lookup(bound->spec->name);
+  if (!fn)
+    return false;
+  OpBuilder b(op);
+  Decomposer d(*bound, b, symbols);
+  // New calls go before `op`; on failure they are removed again.
+  Block *block = op->getBlock();
+  Operation *first = op->getPrevNode();
+  FailureOr<SmallVector<Value>> results = fn(d);
+  if (d.failed)
+    results = failure();
+  auto eraseBuilt = [&] {
+    SmallVector<Operation *> built;
+    for (Operation *o = first ? first->getNextNode() : &block->front();
+         o != op; o = o->getNextNode())
+      built.push_back(o);
+    for (Operation *o : llvm::reverse(built)) {
+      o->dropAllUses();
+      o->erase();
+    }
+  };
+  if (failed(results)) {
+    eraseBuilt();
+    if (d.declined.empty()) {
+      if (!d.failed)
+        op->emitError() << "the decomposition of '" << bound->spec->name
+                        << "' failed";
+      return failure();
+    }
+    declined[bound->spec->name] = d.declined;
+    return false;
+  }
+  assert(results->size() == op->getNumResults());
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(op->getResults(), *results)))
+    if (std::get<0>(pair).getType() != std::get<1>(pair).getType()) {
+      op->emitError() << "the decomposition of '" << bound->spec->name
+                      << "' gives result #" << i << " the type "
+                      << std::get<1>(pair).getType() << ", not "
+                      << std::get<0>(pair).getType();
+      eraseBuilt();
+      return failure();
+    }
+  op->replaceAllUsesWith(*results);
+  op->erase();
+  return true;
+}
+
+LogicalResult
+traced::decomposeCalls(Operation *root, function_ref<bool(StringRef)> filter,
+                       llvm::StringMap<std::string> *declinedOut) {
+  SymbolTableCollection symbols;
+  llvm::StringMap<std::string> declined;
+  // Decompositions may call entries that decompose further; each round
+  // rewrites the calls present at its start. Decompositions only call
+  // entries of smaller meaning, so this ends; the bound is a safeguard.
+  for (unsigned round = 0; round < 16; ++round) {
+    SmallVector<Operation *> calls;
+    root->walk([&](Operation *op) {
+      if (isa<CallFunctionOp, CallMethodOp>(op))
+        calls.push_back(op);
+    });
+    bool changed = false;
+    for (Operation *op : calls) {
+      FailureOr<bool> done = decomposeOne(op, filter, symbols, declined);
+      if (failed(done))
+        return failure();
+      changed |= *done;
+    }
+    if (!changed) {
+      if (declinedOut)
+        *declinedOut = std::move(declined);
+      return success();
+    }
+  }
+  return root->emitError("decompositions did not converge in 16 rounds");
+}
+
+namespace {
+struct DecomposePass : traced::impl::TracedDecomposeBase<DecomposePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    llvm::StringSet<> only;
+    for (const std::string &t : targets) {
+      const OpSpec *spec = OpLibrary::get().lookupFunction(t);
+      if (!spec && StringRef(t).starts_with("Tensor."))
+        spec = OpLibrary::get().lookupMethod(StringRef(t).drop_front(7));
+      if (!spec || !getDecompositionTable().count(spec->name)) {
+        getOperation().emitError()
+            << "traced-decompose: '" << t
+            << "' is not an op-library entry with a decomposition";
+        return signalPassFailure();
+      }
+      only.insert(spec->name);
+    }
+    auto filter = [&](StringRef name) {
+      return only.empty() || only.contains(name);
+    };
+    if (failed(decomposeCalls(getOperation(), filter, nullptr)))
+      signalPassFailure();
+  }
+};
+} // namespace

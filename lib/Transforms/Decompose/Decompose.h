@@ -1,0 +1,144 @@
+//===- Decompose.h - op-library entries written as other entries -*- C++ -*-===//
+//
+// A decomposition rewrites a call of one op-library entry as calls of other
+// entries (`mse_loss(a, b)` as `mean((a - b) ** 2)`), at the traced level,
+// in the way PyTorch's decompositions and torch-mlir's DecomposeComplexOps
+// do. It is written once and serves every consumer: `traced-decompose` runs
+// it for the interpreter and for inspection, and `convert-traced-to-linalg`
+// runs it for the calls it has no direct lowering for. The interpreter keeps
+// its own kernel for every entry, so the conformance suite checks a
+// decomposition against torch and against that kernel independently.
+//
+// Decompositions live in one file per op family, like the kernels and the
+// lowerings, and register themselves in a name-keyed table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_TRANSFORMS_DECOMPOSE_H
+#define TRACEDIR_LIB_TRANSFORMS_DECOMPOSE_H
+
+#include "../Utils.h"
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::traced::decompose {
+
+/// One argument of a call a decomposition builds: a traced value, a Python
+/// value, or a Python value holding traced values (a list of tensors).
+/// `attr`'s operand markers number `values`.
+struct Arg {
+  Attribute attr;
+  SmallVector<Value> values;
+
+  /// A traced value (null after a failed call: the call using it is not
+  /// built).
+  Arg(Value v);
+  Arg(Attribute a) : attr(a) {}
+  /// A list of traced values (`Tensor[]`).
+  static Arg list(MLIRContext *ctx, ArrayRef<Value> values);
+};
+
+/// A keyword argument.
+using KwArg = std::pair<StringRef, Arg>;
+
+/// The call being decomposed, and builders for the calls replacing it.
+class Decomposer {
+public:
+  Decomposer(const BoundOp &bound, OpBuilder &builder,
+             SymbolTableCollection &symbols)
+      : bound(bound), b(builder), loc(bound.op->getLoc()),
+        ctx(builder.getContext()), symbols(symbols) {}
+
+  const BoundOp &bound;
+  OpBuilder &b;
+  Location loc;
+  MLIRContext *ctx;
+
+  StringRef target() const { return bound.spec->name; }
+
+  //===--- Reading the call -------------------------------------------===//
+
+  /// The traced tensor bound to parameter `name`, or null.
+  Value tensor(StringRef name) const;
+  /// Its ranked type, or null.
+  RankedTensorType tensorType(StringRef name) const;
+  /// The Python value of parameter `name` when it holds no traced value
+  /// (constants defined by traced.constant are looked through), or null.
+  Attribute value(StringRef name) const;
+  bool isNone(StringRef name) const;
+  std::optional<int64_t> getInt(StringRef name) const;
+  std::optional<double> getFloat(StringRef name) const;
+  std::optional<bool> getBool(StringRef name) const;
+  std::optional<std::string> getStr(StringRef name) const;
+  std::optional<SmallVector<int64_t>> getInts(StringRef name,
+                                              unsigned size = 0) const;
+  /// Parameter `name`'s argument as it is, to pass on to another call.
+  Arg arg(StringRef name) const;
+  /// The type of result `i` of the call.
+  Type resultType(unsigned i = 0) const;
+  RankedTensorType resultTensorType(unsigned i = 0) const;
+
+  //===--- Building calls ---------------------------------------------===//
+
+  /// A call of entry `target` (a function, or a `Tensor.` method whose
+  /// receiver is the first argument) with the arguments by keyword; its
+  /// result types come from the entry's result rule. When the new call does
+  /// not verify, the error is reported at the call being decomposed, `failed`
+  /// is set and the result is empty; a call given a null value (from an
+  /// earlier failure) is not built either, so a decomposition can build a
+  /// chain and check once, at the end (the driver does).
+  SmallVector<Value> calls(StringRef target, ArrayRef<KwArg> args);
+  /// Same, for a call with one result (null on failure).
+  Value call(StringRef target, ArrayRef<KwArg> args);
+  /// `target(input=a)` and `target(input=a, other=b)`.
+  Value unary(StringRef target, Arg a) { return call(target, {{"input", a}}); }
+  Value binary(StringRef target, Arg a, Arg b) {
+    return call(target, {{"input", a}, {"other", b}});
+  }
+  /// `a.to(dtype=element)` unless `a` already has that element type.
+  Value cast(Value a, Type element);
+  /// A traced.constant of Python or tensor value `value` of type `type`.
+  Value constant(Attribute value, Type type);
+  /// A tensor constant of `type` (static shape) whose elements are `fn` of
+  /// their multi-index, computed in double and converted to the element type.
+  Value tensorConstant(RankedTensorType type,
+                       function_ref<double(ArrayRef<int64_t>)> fn);
+  bool failed = false;
+
+  Attribute i64(int64_t v) const;
+  Attribute f64(double v) const;
+  Attribute boolean(bool v) const;
+  Attribute str(StringRef v) const;
+  Attribute ints(ArrayRef<int64_t> v) const;
+  Attribute none() const;
+  /// A torch dtype argument for element type `type` (`torch.float32`).
+  Attribute dtype(Type type) const;
+
+  /// Declines this call, saying why: the call stays (a lowering that
+  /// needed the decomposition reports `why`).
+  FailureOr<SmallVector<Value>> decline(const Twine &why);
+  std::string declined;
+
+private:
+  SymbolTableCollection &symbols;
+};
+
+/// Rewrites one call; returns the values replacing its results (of the same
+/// types), or fails after `decline` or a reported error (`Decomposer::failed`
+/// set by a call that did not verify also fails it).
+using DecomposeFn = FailureOr<SmallVector<Value>> (*)(Decomposer &d);
+using DecompositionTable = llvm::StringMap<DecomposeFn>;
+
+void populateElementwiseDecompositions(DecompositionTable &table);
+void populateLinalgDecompositions(DecompositionTable &table);
+void populateLossDecompositions(DecompositionTable &table);
+void populateNormDecompositions(DecompositionTable &table);
+void populateReduceDecompositions(DecompositionTable &table);
+void populateShapeDecompositions(DecompositionTable &table);
+const DecompositionTable &getDecompositionTable();
+
+} // namespace mlir::traced::decompose
+
+#endif // TRACEDIR_LIB_TRANSFORMS_DECOMPOSE_H

@@ -1,0 +1,281 @@
+//===- Elementwise.cpp - decompositions of elementwise entries ------------===//
+//
+// Each is PyTorch 1.13's formula (aten/src/ATen/native), in calls of lowered
+// elementwise entries, so that dtype promotion is the entries' own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+/// `input + value * (tensor1 <op> tensor2)`.
+static Results addcOp(Decomposer &d, StringRef op) {
+  Value prod = d.binary(op, d.arg("tensor1"), d.arg("tensor2"));
+  return one(d.call("torch.add", {{"input", d.arg("input")},
+                                  {"other", prod},
+                                  {"alpha", d.arg("value")}}));
+}
+
+/// logaddexp and logaddexp2: `max + log1p(exp(-|a - b|))` (base 2: exp2,
+/// and log1p / ln 2); where both are the same infinity, that infinity.
+static Results logAddExp(Decomposer &d, bool base2) {
+  Type element = d.resultTensorType().getElementType();
+  Value a = d.cast(d.tensor("input"), element);
+  Value b = d.cast(d.tensor("other"), element);
+  Value m = d.binary("torch.maximum", a, b);
+  Value diff = d.unary("torch.abs", d.binary("torch.sub", a, b));
+  Value e = d.unary(base2 ? "torch.exp2" : "torch.exp",
+                    d.unary("torch.neg", diff));
+  Value l = d.unary("torch.log1p", e);
+  if (base2)
+    l = d.binary("torch.div", l, d.f64(std::log(2.0)));
+  Value r = d.binary("torch.add", m, l);
+  Value sameInf = d.binary("torch.logical_and", d.unary("torch.isinf", a),
+                           d.binary("torch.eq", a, b));
+  return one(d.call("torch.where",
+                    {{"condition", sameInf}, {"input", a}, {"other", r}}));
+}
+
+/// The largest finite value of a float element type.
+static double largest(Type t) {
+  if (auto f = dyn_cast<FloatType>(t))
+    return llvm::APFloat::getLargest(f.getFloatSemantics()).convertToDouble();
+  return 0;
+}
+
+void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
+  t["torch.addcmul"] = [](Decomposer &d) -> Results { return addcOp(d, "torch.mul"); };
+  t["torch.addcdiv"] = [](Decomposer &d) -> Results { return addcOp(d, "torch.div"); };
+  t["torch.rsub"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.sub", {{"input", d.arg("other")},
+                                    {"other", d.arg("input")},
+                                    {"alpha", d.arg("alpha")}}));
+  };
+  t["torch.clamp_min"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.clamp", {{"input", d.arg("input")},
+                                      {"min", d.arg("min")},
+                                      {"max", d.arg("max")}}));
+  };
+  t["torch.clamp_max"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.clamp", {{"input", d.arg("input")},
+                                      {"max", d.arg("max")}}));
+  };
+  t["torch.hypot"] = [](Decomposer &d) -> Results {
+    Type element = d.resultTensorType().getElementType();
+    Value a = d.cast(d.tensor("input"), element);
+    Value b = d.cast(d.tensor("other"), element);
+    Value s = d.binary("torch.add", d.binary("torch.mul", a, a),
+                       d.binary("torch.mul", b, b));
+    return one(d.unary("torch.sqrt", s));
+  };
+  t["torch.logaddexp"] = [](Decomposer &d) -> Results { return logAddExp(d, false); };
+  t["torch.logaddexp2"] = [](Decomposer &d) -> Results { return logAddExp(d, true); };
+  // x * log(y), 0 where x == 0 unless y is NaN; either may be a number.
+  t["torch.xlogy"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), y = d.tensor("other");
+    // (float16 computes in float32: 1.13 has no float16 log on the CPU.)
+    Type element = d.resultTensorType().getElementType();
+    Type result = element;
+    if (element.isF16())
+      element = d.b.getF32Type();
+    auto done = [&](Value v) { return one(d.cast(v, result)); };
+    if (!y) {
+      std::optional<double> yv = d.getFloat("other");
+      if (!yv || !x)
+        return d.decline("xlogy's number argument is not a constant");
+      Value r = d.binary("torch.mul", d.cast(x, element), d.f64(std::log(*yv)));
+      if (std::isnan(*yv))
+        return done(r);
+      return done(d.call("Tensor.masked_fill",
+                        {{"input", r},
+                         {"mask", d.binary("torch.eq", x, d.i64(0))},
+                         {"value", d.f64(0)}}));
+    }
+    Value logY = d.unary("torch.log", d.cast(y, element));
+    Value r;
+    if (!x) {
+      std::optional<double> xv = d.getFloat("input");
+      if (!xv)
+        return d.decline("xlogy's number argument is not a constant");
+      r = d.binary("torch.mul", logY, d.f64(*xv));
+      if (*xv != 0)
+        return done(r);
+      return done(d.call("Tensor.masked_fill",
+                        {{"input", r},
+                         {"mask", d.unary("torch.logical_not", d.unary("torch.isnan", y))},
+                         {"value", d.f64(0)}}));
+    }
+    r = d.binary("torch.mul", d.cast(x, element), logY);
+    Value zero = d.binary("torch.logical_and", d.binary("torch.eq", x, d.i64(0)),
+                          d.unary("torch.logical_not", d.unary("torch.isnan", y)));
+    return done(d.call("Tensor.masked_fill",
+                      {{"input", r}, {"mask", zero}, {"value", d.f64(0)}}));
+  };
+  t["torch.deg2rad"] = [](Decomposer &d) -> Results {
+    return one(d.binary("torch.mul", d.arg("input"), d.f64(M_PI / 180.0)));
+  };
+  t["torch.rad2deg"] = [](Decomposer &d) -> Results {
+    return one(d.binary("torch.mul", d.arg("input"), d.f64(180.0 / M_PI)));
+  };
+  t["torch.isposinf"] = [](Decomposer &d) -> Results {
+    return one(d.binary("torch.eq", d.arg("input"),
+                        d.f64(std::numeric_limits<double>::infinity())));
+  };
+  t["torch.isneginf"] = [](Decomposer &d) -> Results {
+    return one(d.binary("torch.eq", d.arg("input"),
+                        d.f64(-std::numeric_limits<double>::infinity())));
+  };
+  // sin(pi x) / (pi x), 1 at 0.
+  t["torch.sinc"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    Value px = d.binary("torch.mul", x, d.f64(M_PI));
+    Value r = d.binary("torch.div", d.unary("torch.sin", px), px);
+    return one(d.call("Tensor.masked_fill",
+                      {{"input", r},
+                       {"mask", d.binary("torch.eq", x, d.i64(0))},
+                       {"value", d.f64(1)}}));
+  };
+  // log(z / (1 - z)), z clamped to [eps, 1 - eps] when eps is given.
+  t["torch.logit"] = [](Decomposer &d) -> Results {
+    Value z = d.tensor("input");
+    if (!d.isNone("eps")) {
+      std::optional<double> eps = d.getFloat("eps");
+      if (!eps)
+        return d.decline("logit's eps is not a constant");
+      z = d.call("torch.clamp", {{"input", z},
+                                 {"min", d.f64(*eps)},
+                                 {"max", d.f64(1.0 - *eps)}});
+    }
+    Value one_minus = d.call("torch.sub", {{"input", d.i64(1)}, {"other", z}});
+    return one(d.unary("torch.log", d.binary("torch.div", z, one_minus)));
+  };
+  // NaN, +inf and -inf replaced (by default with 0 and the dtype's largest
+  // and lowest finite values); integers are returned as they are.
+  t["torch.nan_to_num"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    Type element = d.resultTensorType().getElementType();
+    if (!isa<FloatType>(element))
+      return one(d.unary("torch.clone", x));
+    auto replacement = [&](StringRef name, double dflt) -> std::optional<double> {
+      if (d.isNone(name))
+        return dflt;
+      return d.getFloat(name);
+    };
+    std::optional<double> nan = replacement("nan", 0.0);
+    std::optional<double> posinf = replacement("posinf", largest(element));
+    std::optional<double> neginf = replacement("neginf", -largest(element));
+    if (!nan || !posinf || !neginf)
+      return d.decline("nan_to_num's replacements are not constants");
+    double inf = std::numeric_limits<double>::infinity();
+    Value r = d.call("Tensor.masked_fill",
+                     {{"input", x},
+                      {"mask", d.unary("torch.isnan", x)},
+                      {"value", d.f64(*nan)}});
+    r = d.call("Tensor.masked_fill", {{"input", r},
+                                      {"mask", d.binary("torch.eq", x, d.f64(inf))},
+                                      {"value", d.f64(*posinf)}});
+    r = d.call("Tensor.masked_fill", {{"input", r},
+                                      {"mask", d.binary("torch.eq", x, d.f64(-inf))},
+                                      {"value", d.f64(*neginf)}});
+    return one(r);
+  };
+  // values where input == 0, else (input > 0).
+  t["torch.heaviside"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), values = d.tensor("values");
+    Type element = d.resultTensorType().getElementType();
+    Value step = d.cast(d.binary("torch.gt", x, d.i64(0)), element);
+    return one(d.call("torch.where",
+                      {{"condition", d.binary("torch.eq", x, d.i64(0))},
+                       {"input", values},
+                       {"other", step}}));
+  };
+  // torch.isclose: a == b, or both NaN with equal_nan, or a finite
+  // |a - b| <= atol + |rtol * b|.
+  t["torch.isclose"] = [](Decomposer &d) -> Results {
+    Value a = d.tensor("input"), b = d.tensor("other");
+    std::optional<double> rtol = d.getFloat("rtol"), atol = d.getFloat("atol");
+    std::optional<bool> equalNan = d.getBool("equal_nan");
+    if (!rtol || !atol || !equalNan)
+      return d.decline("isclose's tolerances are not constants");
+    Value close = d.binary("torch.eq", a, b);
+    if (*equalNan)
+      close = d.binary("torch.logical_or", close,
+                       d.binary("torch.logical_and", d.unary("torch.isnan", a),
+                                d.unary("torch.isnan", b)));
+    Type element = cast<RankedTensorType>(a.getType()).getElementType();
+    if (element.isInteger(1))
+      return one(close);
+    Value allowed = d.binary(
+        "torch.add", d.unary("torch.abs", d.binary("torch.mul", b, d.f64(*rtol))),
+        d.f64(*atol));
+    Value actual = d.unary("torch.abs", d.binary("torch.sub", a, b));
+    Value within = d.binary("torch.logical_and", d.unary("torch.isfinite", actual),
+                            d.binary("torch.le", actual, allowed));
+    return one(d.binary("torch.logical_or", close, within));
+  };
+  // The dropouts of eval mode are the identity.
+  for (StringRef name : {"torch.nn.functional.dropout1d",
+                         "torch.nn.functional.dropout2d",
+                         "torch.nn.functional.dropout3d",
+                         "torch.nn.functional.alpha_dropout",
+                         "torch.nn.functional.feature_alpha_dropout"})
+    t[name] = [](Decomposer &d) -> Results {
+      std::optional<bool> training = d.getBool("training");
+      std::optional<double> p = d.getFloat("p");
+      if ((!training || *training) && (!p || *p != 0))
+        return d.decline("dropout in training mode is random");
+      return one(d.unary("torch.clone", d.tensor("input")));
+    };
+  t["torch.nn.functional.softmin"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.nn.functional.softmax",
+                      {{"input", d.unary("torch.neg", d.tensor("input"))},
+                       {"dim", d.arg("dim")},
+                       {"dtype", d.arg("dtype")}}));
+  };
+  // prelu: x where x > 0, else weight * x, weight along dim 1.
+  t["torch.nn.functional.prelu"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), w = d.tensor("weight");
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto wt = dyn_cast<RankedTensorType>(w.getType());
+    if (!wt || !wt.hasStaticShape())
+      return d.decline("prelu's weight has no static shape");
+    if (wt.getNumElements() != 1 && xt.getRank() >= 2) {
+      SmallVector<int64_t> shape(xt.getRank(), 1);
+      shape[1] = wt.getNumElements();
+      w = d.call("torch.reshape", {{"input", w}, {"shape", d.ints(shape)}});
+    }
+    Value neg = d.binary("torch.mul", w, x);
+    return one(d.call("torch.where",
+                      {{"condition", d.binary("torch.gt", x, d.i64(0))},
+                       {"input", x},
+                       {"other", neg}}));
+  };
+  // glu: first half * sigmoid(second half) along dim.
+  t["torch.nn.functional.glu"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    std::optional<int64_t> dim = d.getInt("dim");
+    if (!dim)
+      return d.decline("glu's dim is not a constant");
+    SmallVector<Value> halves =
+        d.calls("torch.chunk", {{"input", x}, {"chunks", d.i64(2)}, {"dim", d.i64(*dim)}});
+    if (halves.empty())
+      return failure();
+    Value a = d.call("operator.getitem", {{"input", halves[0]}, {"index", d.i64(0)}});
+    Value b = d.call("operator.getitem", {{"input", halves[0]}, {"index", d.i64(1)}});
+    return one(d.binary("torch.mul", a, d.unary("torch.sigmoid", b)));
+  };
+}

@@ -1,0 +1,379 @@
+//===- Linalg.cpp - decompositions of contractions ------------------------===//
+//
+// addmm, addbmm, mv, dot, outer, bilinear and einsum, in calls of mm, bmm,
+// matmul and the shape entries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cctype>
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// `beta * input + alpha * product`, as torch's addmm family computes it:
+/// beta == 0 ignores input (its NaNs too), alpha == 1 and beta == 1 skip
+/// their multiplications.
+static Results scaledSum(Decomposer &d, Value product) {
+  std::optional<double> beta = d.getFloat("beta"), alpha = d.getFloat("alpha");
+  if (!beta || !alpha)
+    return d.decline("beta and alpha are not constants");
+  if (*alpha != 1)
+    product = d.binary("torch.mul", product, d.arg("alpha"));
+  if (*beta == 0) {
+    // The result still has input's broadcast shape and the promoted dtype.
+    Value zero = d.unary("torch.zeros_like", d.tensor("input"));
+    return one(d.binary("torch.add", zero, product));
+  }
+  Value input = d.tensor("input");
+  if (*beta != 1)
+    input = d.binary("torch.mul", input, d.arg("beta"));
+  return one(d.binary("torch.add", input, product));
+}
+
+//===----------------------------------------------------------------------===//
+// einsum
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One operand of an einsum while it is contracted: its value and the label
+/// of each dim.
+struct Term {
+  Value value;
+  std::string labels;
+};
+
+struct Einsum {
+  Decomposer &d;
+  std::string output;
+
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    if (shapeOf(v) == shape)
+      return v;
+    return d.call("torch.reshape", {{"input", v}, {"shape", d.ints(shape)}});
+  }
+  Value permute(Value v, ArrayRef<int64_t> perm) {
+    bool identity = true;
+    for (auto [i, p] : llvm::enumerate(perm))
+      identity &= static_cast<int64_t>(i) == p;
+    if (identity)
+      return v;
+    return d.call("torch.permute", {{"input", v}, {"dims", d.ints(perm)}});
+  }
+
+  /// Sums the dims of `t` whose labels `keep` does not hold, after taking
+  /// the diagonal of repeated labels.
+  FailureOr<Term> sumOut(Term t, StringRef keep) {
+    // A label repeated in one operand takes the diagonal of its dims (which
+    // torch.diagonal moves to the end).
+    for (size_t i = 0; i < t.labels.size(); ++i) {
+      size_t j = t.labels.find(t.labels[i], i + 1);
+      if (j == std::string::npos)
+        continue;
+      char c = t.labels[i];
+      if (shapeOf(t.value)[i] != shapeOf(t.value)[j])
+        return failure();
+      t.value = d.call("torch.diagonal", {{"input", t.value},
+                                          {"dim1", d.i64(i)},
+                                          {"dim2", d.i64(j)}});
+      if (!t.value)
+        return failure();
+      t.labels.erase(j, 1);
+      t.labels.erase(i, 1);
+      t.labels.push_back(c);
+      i = static_cast<size_t>(-1); // rescan
+    }
+    SmallVector<int64_t> dims;
+    std::string kept;
+    for (auto [i, c] : llvm::enumerate(t.labels)) {
+      if (keep.contains(c))
+        kept.push_back(c);
+      else
+        dims.push_back(i);
+    }
+    if (dims.empty())
+      return t;
+    Value v = d.call("torch.sum", {{"input", t.value}, {"dim", d.ints(dims)}});
+    return Term{v, kept};
+  }
+
+  /// Contracts two terms over the labels neither `keep` nor one of them
+  /// alone holds: both become [batch, rows/cols, contracted] and meet in
+  /// one bmm.
+  Term contract(const Term &a, const Term &b, StringRef keep) {
+    std::string batch, onlyA, onlyB, summed;
+    for (char c : a.labels) {
+      bool inB = b.labels.find(c) != std::string::npos;
+      if (inB && keep.contains(c))
+        batch.push_back(c);
+      else if (inB)
+        summed.push_back(c);
+      else
+        onlyA.push_back(c);
+    }
+    for (char c : b.labels)
+      if (a.labels.find(c) == std::string::npos)
+        onlyB.push_back(c);
+    auto sizeOf = [&](const Term &t, char c) {
+      return shapeOf(t.value)[t.labels.find(c)];
+    };
+    // Broadcast size-1 batch and summed dims against the other operand.
+    auto expandTo = [&](const Term &t, const Term &other) {
+      SmallVector<int64_t> shape(shapeOf(t.value));
+      bool changed = false;
+      for (auto [i, c] : llvm::enumerate(t.labels)) {
+        size_t j = other.labels.find(c);
+        if (j != std::string::npos && shape[i] == 1 &&
+            shapeOf(other.value)[j] != 1) {
+          shape[i] = shapeOf(other.value)[j];
+          changed = true;
+        }
+      }
+      if (!changed)
+        return t.value;
+      return d.call("Tensor.expand", {{"input", t.value}, {"size", d.ints(shape)}});
+    };
+    Term ea{expandTo(a, b), a.labels}, eb{expandTo(b, a), b.labels};
+    auto product = [&](const Term &t, StringRef labels) {
+      int64_t n = 1;
+      for (char c : labels)
+        n *= sizeOf(t, c);
+      return n;
+    };
+    auto order = [&](const Term &t, ArrayRef<std::string> groups) {
+      SmallVector<int64_t> perm;
+      for (const std::string &g : groups)
+        for (char c : g)
+          perm.push_back(t.labels.find(c));
+      return perm;
+    };
+    int64_t nb = product(ea, batch), m = product(ea, onlyA),
+            k = product(ea, summed), n = product(eb, onlyB);
+    Value lhs = reshape(permute(ea.value, order(ea, {batch, onlyA, summed})),
+                        {nb, m, k});
+    Value rhs = reshape(permute(eb.value, order(eb, {batch, summed, onlyB})),
+                        {nb, k, n});
+    Value r = d.call("torch.bmm", {{"input", lhs}, {"mat2", rhs}});
+    SmallVector<int64_t> shape;
+    for (char c : batch)
+      shape.push_back(sizeOf(ea, c));
+    for (char c : onlyA)
+      shape.push_back(sizeOf(ea, c));
+    for (char c : onlyB)
+      shape.push_back(sizeOf(eb, c));
+    return Term{reshape(r, shape), batch + onlyA + onlyB};
+  }
+};
+} // namespace
+
+/// Parses `equation` into input label strings and the output's (implicit
+/// output: the ellipsis, then the labels seen once, sorted). An ellipsis
+/// becomes fresh labels, right-aligned across the operands as torch
+/// broadcasts them; `ranks` are the operands' ranks.
+static bool parseEinsum(StringRef equation, ArrayRef<int64_t> ranks,
+                        SmallVectorImpl<std::string> &inputs,
+                        std::string &output) {
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq.push_back(c);
+  StringRef lhs = eq, rhs;
+  bool explicitOut = false;
+  if (size_t arrow = StringRef(eq).find("->"); arrow != StringRef::npos) {
+    lhs = StringRef(eq).take_front(arrow);
+    rhs = StringRef(eq).drop_front(arrow + 2);
+    explicitOut = true;
+  }
+  SmallVector<StringRef> parts;
+  lhs.split(parts, ',');
+  if (parts.size() != ranks.size())
+    return false;
+  // Fresh labels for the ellipsis dims: letters the equation does not use.
+  std::string fresh;
+  for (char c = 'A'; c <= 'z'; ++c)
+    if (std::isalpha(static_cast<unsigned char>(c)) && !StringRef(eq).contains(c))
+      fresh.push_back(c);
+  int64_t ellipsisDims = 0;
+  SmallVector<int64_t> perOperand;
+  for (auto [p, rank] : llvm::zip(parts, ranks)) {
+    int64_t e = 0;
+    if (p.contains("...")) {
+      e = rank - static_cast<int64_t>(p.size() - 3);
+      if (e < 0)
+        return false;
+    }
+    perOperand.push_back(e);
+    ellipsisDims = std::max(ellipsisDims, e);
+  }
+  if (ellipsisDims > static_cast<int64_t>(fresh.size()))
+    return false;
+  std::string all = fresh.substr(0, ellipsisDims);
+  for (auto [p, e] : llvm::zip(parts, perOperand)) {
+    std::string labels;
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (p.substr(i).starts_with("...")) {
+        labels += all.substr(ellipsisDims - e);
+        i += 2;
+        continue;
+      }
+      if (!std::isalpha(static_cast<unsigned char>(p[i])))
+        return false;
+      labels.push_back(p[i]);
+    }
+    inputs.push_back(labels);
+  }
+  if (explicitOut) {
+    for (size_t i = 0; i < rhs.size(); ++i) {
+      if (rhs.substr(i).starts_with("...")) {
+        output += all;
+        i += 2;
+        continue;
+      }
+      output.push_back(rhs[i]);
+    }
+  } else {
+    std::string used;
+    for (StringRef p : parts)
+      used += p.str();
+    output = all;
+    for (char c = 'A'; c <= 'z'; ++c)
+      if (std::isalpha(static_cast<unsigned char>(c)) && llvm::count(used, c) == 1)
+        output.push_back(c);
+  }
+  return true;
+}
+
+static Results decomposeEinsum(Decomposer &d) {
+  auto equation = d.getStr("equation");
+  Arg operandsArg = d.arg("operands");
+  if (!equation)
+    return d.decline("the equation is not a constant");
+  SmallVector<Value> operands = operandsArg.values;
+  SmallVector<int64_t> ranks;
+  for (Value v : operands) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return d.decline("an operand is not a ranked tensor");
+    ranks.push_back(t.getRank());
+  }
+  SmallVector<std::string> labels;
+  std::string output;
+  if (operands.empty() || !parseEinsum(*equation, ranks, labels, output))
+    return d.decline("the equation does not match the operands");
+  for (auto [v, l] : llvm::zip(operands, labels)) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || t.getRank() != static_cast<int64_t>(l.size()))
+      return d.decline("an operand has no static shape or the wrong rank");
+  }
+  Einsum e{d, output};
+  // Keep what the output or a later operand needs.
+  auto needed = [&](size_t from, const std::string &extra) {
+    std::string keep = output + extra;
+    for (size_t i = from; i < labels.size(); ++i)
+      keep += labels[i];
+    return keep;
+  };
+  FailureOr<Term> acc = e.sumOut(Term{operands[0], labels[0]}, needed(1, ""));
+  if (failed(acc))
+    return d.decline("a repeated label has dims of different sizes");
+  for (size_t i = 1; i < operands.size(); ++i) {
+    FailureOr<Term> next =
+        e.sumOut(Term{operands[i], labels[i]}, needed(i + 1, acc->labels));
+    if (failed(next))
+      return d.decline("a repeated label has dims of different sizes");
+    acc = e.contract(*acc, *next, needed(i + 1, ""));
+    if (!acc->value)
+      return failure();
+  }
+  FailureOr<Term> last = e.sumOut(*acc, output);
+  if (failed(last))
+    return failure();
+  SmallVector<int64_t> perm;
+  for (char c : output) {
+    size_t p = last->labels.find(c);
+    if (p == std::string::npos)
+      return d.decline("an output label is not an input label");
+    perm.push_back(p);
+  }
+  Value r = e.permute(last->value, perm);
+  // A copy when nothing was computed (einsum never returns a view).
+  if (r == operands[0])
+    r = d.unary("torch.clone", r);
+  return one(r);
+}
+
+void decompose::populateLinalgDecompositions(DecompositionTable &t) {
+  // (The products compute in the promoted dtype, as torch's do.)
+  t["torch.addmm"] = [](Decomposer &d) -> Results {
+    Type element = d.resultTensorType().getElementType();
+    return scaledSum(d, d.call("torch.mm", {{"input", d.cast(d.tensor("mat1"), element)},
+                                            {"mat2", d.cast(d.tensor("mat2"), element)}}));
+  };
+  t["torch.addbmm"] = [](Decomposer &d) -> Results {
+    Type element = d.resultTensorType().getElementType();
+    Value b = d.call("torch.bmm", {{"input", d.cast(d.tensor("batch1"), element)},
+                                   {"mat2", d.cast(d.tensor("batch2"), element)}});
+    return scaledSum(d, d.call("torch.sum", {{"input", b},
+                                             {"dim", d.ints({0})},
+                                             {"dtype", d.dtype(element)}}));
+  };
+  t["torch.mv"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.matmul",
+                      {{"input", d.arg("input")}, {"other", d.arg("vec")}}));
+  };
+  t["torch.dot"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.matmul",
+                      {{"input", d.arg("input")}, {"other", d.arg("other")}}));
+  };
+  t["torch.outer"] = [](Decomposer &d) -> Results {
+    Value col = d.call("torch.unsqueeze", {{"input", d.arg("input")},
+                                           {"dim", d.i64(1)}});
+    return one(d.binary("torch.mul", col, d.arg("vec2")));
+  };
+  t["torch.einsum"] = decomposeEinsum;
+  // bilinear: y[b, o] = x1[b, i] W[o, i, j] x2[b, j] + bias[o], over the
+  // flattened leading dims.
+  t["torch.nn.functional.bilinear"] = [](Decomposer &d) -> Results {
+    Value x1 = d.tensor("input1"), x2 = d.tensor("input2"), w = d.tensor("weight");
+    auto t1 = cast<RankedTensorType>(x1.getType());
+    auto tw = cast<RankedTensorType>(w.getType());
+    RankedTensorType result = d.resultTensorType();
+    if (!t1.hasStaticShape() || !tw.hasStaticShape() || !result ||
+        !result.hasStaticShape() || tw.getRank() != 3)
+      return d.decline("bilinear needs static shapes");
+    int64_t o = tw.getDimSize(0), i = tw.getDimSize(1), j = tw.getDimSize(2);
+    int64_t batch = t1.getNumElements() / std::max<int64_t>(i, 1);
+    Value a = d.call("torch.reshape", {{"input", x1}, {"shape", d.ints({batch, i})}});
+    Value b = d.call("torch.reshape", {{"input", x2}, {"shape", d.ints({batch, 1, j})}});
+    Value wt = d.call("torch.reshape",
+                      {{"input", d.call("torch.permute", {{"input", w},
+                                                          {"dims", d.ints({1, 0, 2})}})},
+                       {"shape", d.ints({i, o * j})}});
+    Value p = d.call("torch.reshape", {{"input", d.call("torch.mm", {{"input", a},
+                                                                     {"mat2", wt}})},
+                                       {"shape", d.ints({batch, o, j})}});
+    Value y = d.call("torch.sum", {{"input", d.binary("torch.mul", p, b)},
+                                   {"dim", d.ints({2})},
+                                   {"dtype", d.dtype(result.getElementType())}});
+    if (!d.isNone("bias"))
+      y = d.binary("torch.add", y, d.arg("bias"));
+    return one(d.call("torch.reshape",
+                      {{"input", y}, {"shape", d.ints(result.getShape())}}));
+  };
+}

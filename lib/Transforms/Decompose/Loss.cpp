@@ -1,0 +1,203 @@
+//===- Loss.cpp - decompositions of the loss functions --------------------===//
+//
+// The pointwise loss of each function (aten/src/ATen/native/Loss.cpp in
+// PyTorch 1.13), then its reduction: 'none', 'mean' or 'sum', or the legacy
+// size_average/reduce flags.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+/// The reduction a loss call asks for ("none", "mean", "sum"), the legacy
+/// flags taking precedence as in torch's legacy_get_string; nullopt when an
+/// argument is not a constant.
+static std::optional<std::string> reductionOf(Decomposer &d) {
+  bool legacy = d.bound.spec->signature.lookup("size_average").has_value();
+  if (legacy && (!d.isNone("size_average") || !d.isNone("reduce"))) {
+    std::optional<bool> sizeAverage = true, reduce = true;
+    if (!d.isNone("size_average"))
+      sizeAverage = d.getBool("size_average");
+    if (!d.isNone("reduce"))
+      reduce = d.getBool("reduce");
+    if (!sizeAverage || !reduce)
+      return std::nullopt;
+    return !*reduce ? "none" : (*sizeAverage ? "mean" : "sum");
+  }
+  return d.getStr("reduction");
+}
+
+/// Applies the call's reduction to the pointwise loss.
+static Results reduce(Decomposer &d, Value loss) {
+  std::optional<std::string> reduction = reductionOf(d);
+  if (!reduction)
+    return d.decline("the reduction is not a constant");
+  if (*reduction == "none")
+    return one(loss);
+  if (*reduction == "mean")
+    return one(d.unary("torch.mean", loss));
+  if (*reduction == "sum")
+    return one(d.unary("torch.sum", loss));
+  return d.decline("unknown reduction '" + *reduction + "'");
+}
+
+static Value diff(Decomposer &d) {
+  return d.binary("torch.sub", d.arg("input"), d.arg("target"));
+}
+
+void decompose::populateLossDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.mse_loss"] = [](Decomposer &d) -> Results {
+    Value e = diff(d);
+    return reduce(d, d.binary("torch.mul", e, e));
+  };
+  t["torch.nn.functional.l1_loss"] = [](Decomposer &d) -> Results {
+    return reduce(d, d.unary("torch.abs", diff(d)));
+  };
+  // |e| < beta: 0.5 e^2 / beta; else |e| - 0.5 beta (beta 0: l1).
+  t["torch.nn.functional.smooth_l1_loss"] = [](Decomposer &d) -> Results {
+    std::optional<double> beta = d.getFloat("beta");
+    if (!beta)
+      return d.decline("beta is not a constant");
+    Value e = d.unary("torch.abs", diff(d));
+    if (*beta == 0)
+      return reduce(d, e);
+    Value quad = d.binary("torch.div",
+                          d.binary("torch.mul", d.binary("torch.mul", e, e), d.f64(0.5)),
+                          d.f64(*beta));
+    Value lin = d.binary("torch.sub", e, d.f64(0.5 * *beta));
+    return reduce(d, d.call("torch.where",
+                            {{"condition", d.binary("torch.lt", e, d.f64(*beta))},
+                             {"input", quad},
+                             {"other", lin}}));
+  };
+  // |e| < delta: 0.5 e^2; else delta (|e| - 0.5 delta).
+  t["torch.nn.functional.huber_loss"] = [](Decomposer &d) -> Results {
+    std::optional<double> delta = d.getFloat("delta");
+    if (!delta)
+      return d.decline("delta is not a constant");
+    Value e = d.unary("torch.abs", diff(d));
+    Value quad = d.binary("torch.mul", d.binary("torch.mul", e, e), d.f64(0.5));
+    Value lin = d.binary("torch.mul", d.binary("torch.sub", e, d.f64(0.5 * *delta)),
+                         d.f64(*delta));
+    return reduce(d, d.call("torch.where",
+                            {{"condition", d.binary("torch.lt", e, d.f64(*delta))},
+                             {"input", quad},
+                             {"other", lin}}));
+  };
+  // log(1 + exp(-target * input)).
+  t["torch.nn.functional.soft_margin_loss"] = [](Decomposer &d) -> Results {
+    Value z = d.unary("torch.neg", d.binary("torch.mul", d.arg("input"), d.arg("target")));
+    return reduce(d, d.unary("torch.log1p", d.unary("torch.exp", z)));
+  };
+  // (target - 1) * max(log(1 - x), -100) - target * max(log(x), -100), times
+  // weight.
+  t["torch.nn.functional.binary_cross_entropy"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), y = d.tensor("target");
+    Value logX = d.call("torch.clamp", {{"input", d.unary("torch.log", x)},
+                                        {"min", d.f64(-100)}});
+    Value log1mX = d.call(
+        "torch.clamp",
+        {{"input", d.unary("torch.log",
+                           d.call("torch.sub", {{"input", d.i64(1)}, {"other", x}}))},
+         {"min", d.f64(-100)}});
+    Value loss = d.binary("torch.sub",
+                          d.binary("torch.mul", d.binary("torch.sub", y, d.i64(1)), log1mX),
+                          d.binary("torch.mul", y, logX));
+    if (!d.isNone("weight"))
+      loss = d.binary("torch.mul", loss, d.arg("weight"));
+    return reduce(d, loss);
+  };
+  // With m = max(-x, 0):
+  //   (1 - y) x + lw (log(exp(-m) + exp(-x - m)) + m),
+  // lw = 1 + (pos_weight - 1) y (1 without pos_weight); times weight.
+  t["torch.nn.functional.binary_cross_entropy_with_logits"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), y = d.tensor("target");
+    Value m = d.call("torch.clamp", {{"input", d.unary("torch.neg", x)},
+                                     {"min", d.i64(0)}});
+    Value lse = d.binary(
+        "torch.add",
+        d.unary("torch.log",
+                d.binary("torch.add", d.unary("torch.exp", d.unary("torch.neg", m)),
+                         d.unary("torch.exp", d.binary("torch.sub",
+                                                       d.unary("torch.neg", x), m)))),
+        m);
+    if (!d.isNone("pos_weight")) {
+      Value lw = d.binary("torch.add",
+                          d.binary("torch.mul",
+                                   d.binary("torch.sub", d.arg("pos_weight"), d.i64(1)), y),
+                          d.i64(1));
+      lse = d.binary("torch.mul", lw, lse);
+    }
+    Value loss = d.binary(
+        "torch.add",
+        d.binary("torch.mul", d.call("torch.sub", {{"input", d.i64(1)}, {"other", y}}), x),
+        lse);
+    if (!d.isNone("weight"))
+      loss = d.binary("torch.mul", loss, d.arg("weight"));
+    return reduce(d, loss);
+  };
+  // log_target: exp(t) (t - x); else xlogy(t, t) - t x. 'batchmean' sums and
+  // divides by the batch size.
+  t["torch.nn.functional.kl_div"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), y = d.tensor("target");
+    std::optional<bool> logTarget = d.getBool("log_target");
+    if (!logTarget)
+      return d.decline("log_target is not a constant");
+    Value loss =
+        *logTarget
+            ? d.binary("torch.mul", d.unary("torch.exp", y), d.binary("torch.sub", y, x))
+            : d.binary("torch.sub", d.binary("torch.xlogy", y, y),
+                       d.binary("torch.mul", y, x));
+    if (d.getStr("reduction") == std::optional<std::string>("batchmean") &&
+        d.isNone("size_average") && d.isNone("reduce")) {
+      auto type = cast<RankedTensorType>(x.getType());
+      if (type.getRank() == 0)
+        return one(d.unary("torch.sum", loss));
+      return one(d.binary("torch.div", d.unary("torch.sum", loss),
+                          d.i64(type.getDimSize(0))));
+    }
+    return reduce(d, loss);
+  };
+  // log_input: exp(x) - t x; else x - t log(x + eps); full adds Stirling's
+  // term t log t - t + 0.5 log(2 pi t) where t > 1.
+  t["torch.nn.functional.poisson_nll_loss"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), y = d.tensor("target");
+    std::optional<bool> logInput = d.getBool("log_input"), full = d.getBool("full");
+    std::optional<double> eps = d.getFloat("eps");
+    if (!logInput || !full || !eps)
+      return d.decline("log_input, full and eps must be constants");
+    Value loss =
+        *logInput
+            ? d.binary("torch.sub", d.unary("torch.exp", x), d.binary("torch.mul", y, x))
+            : d.binary("torch.sub", x,
+                       d.binary("torch.mul", y,
+                                d.unary("torch.log", d.binary("torch.add", x, d.f64(*eps)))));
+    if (*full) {
+      Value stirling = d.binary(
+          "torch.add",
+          d.binary("torch.sub", d.binary("torch.mul", y, d.unary("torch.log", y)), y),
+          d.binary("torch.mul",
+                   d.unary("torch.log", d.binary("torch.mul", y, d.f64(2 * M_PI))),
+                   d.f64(0.5)));
+      Value masked = d.call("Tensor.masked_fill",
+                            {{"input", stirling},
+                             {"mask", d.binary("torch.le", y, d.i64(1))},
+                             {"value", d.f64(0)}});
+      loss = d.binary("torch.add", loss, masked);
+    }
+    return reduce(d, loss);
+  };
+}

@@ -1,0 +1,144 @@
+//===- Reduce.cpp - decompositions of reductions --------------------------===//
+
+#include "Decompose.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+/// The dims a `dim` argument names (None or []: all), normalized.
+static std::optional<SmallVector<int64_t>> reducedDims(Decomposer &d,
+                                                       int64_t rank) {
+  SmallVector<int64_t> dims;
+  // (A 0-d tensor's dim 0 or -1 is the tensor itself.)
+  if (rank > 0 && !d.isNone("dim")) {
+    auto given = d.getInts("dim");
+    if (!given)
+      return std::nullopt;
+    for (int64_t x : *given)
+      dims.push_back(x < 0 ? x + rank : x);
+  }
+  if (dims.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+  return dims;
+}
+
+/// var (and std = sqrt(var)): sum((x - mean)^2) / max(N - correction, 0),
+/// correction from `correction`, else 1 unless unbiased=False.
+static Results decomposeVar(Decomposer &d) {
+  Value x = d.tensor("input");
+  auto type = cast<RankedTensorType>(x.getType());
+  // var(x, False): the bool binds `dim` but means `unbiased` (torch's
+  // var(input, unbiased) overload).
+  std::optional<bool> positionalUnbiased;
+  if (auto flag = dyn_cast_or_null<BoolAttr>(d.value("dim")))
+    positionalUnbiased = flag.getValue();
+  std::optional<SmallVector<int64_t>> dims;
+  if (positionalUnbiased) {
+    dims.emplace();
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      dims->push_back(i);
+  } else {
+    dims = reducedDims(d, type.getRank());
+  }
+  std::optional<bool> keepdim = d.getBool("keepdim");
+  if (!dims || !keepdim || !type.hasStaticShape())
+    return d.decline("dim and keepdim must be constants and the shape static");
+  int64_t correction = 1;
+  if (positionalUnbiased) {
+    correction = *positionalUnbiased ? 1 : 0;
+  } else if (!d.isNone("correction")) {
+    std::optional<int64_t> c = d.getInt("correction");
+    if (!c)
+      return d.decline("correction must be a constant");
+    correction = *c;
+  } else if (!d.isNone("unbiased")) {
+    std::optional<bool> u = d.getBool("unbiased");
+    if (!u)
+      return d.decline("unbiased must be a constant");
+    correction = *u ? 1 : 0;
+  }
+  int64_t count = 1;
+  for (int64_t dim : *dims)
+    count *= type.getDimSize(dim);
+  // float16 and bfloat16 compute in float32 and round once, as torch's
+  // kernels accumulate.
+  Type element = d.resultTensorType().getElementType();
+  bool reduced = element.isF16() || element.isBF16();
+  if (reduced)
+    x = d.cast(x, d.b.getF32Type());
+  Value mean = d.call("torch.mean", {{"input", x}, {"dim", d.ints(*dims)},
+                                     {"keepdim", d.boolean(true)}});
+  Value dev = d.binary("torch.sub", x, mean);
+  Value s = d.call("torch.sum", {{"input", d.binary("torch.mul", dev, dev)},
+                                 {"dim", d.ints(*dims)},
+                                 {"keepdim", d.boolean(*keepdim)}});
+  Value var = d.binary("torch.div", s,
+                       d.f64(static_cast<double>(std::max<int64_t>(count - correction, 0))));
+  if (d.target() == "torch.std")
+    var = d.unary("torch.sqrt", var);
+  return one(reduced ? d.cast(var, element) : var);
+}
+
+/// all and any: whether no element (any element) is zero, counted with a
+/// sum so that empty inputs give True (False); uint8 inputs give uint8.
+static Results decomposeAllAny(Decomposer &d) {
+  bool all = d.target() == "torch.all";
+  Value x = d.tensor("input");
+  Value hits = d.binary(all ? "torch.eq" : "torch.ne", x, d.i64(0));
+  Value count = d.call("torch.sum", {{"input", hits}, {"dim", d.arg("dim")},
+                                     {"keepdim", d.arg("keepdim")}});
+  Value r = d.binary(all ? "torch.eq" : "torch.gt", count, d.i64(0));
+  return one(d.cast(r, d.resultTensorType().getElementType()));
+}
+
+void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  t["torch.var"] = decomposeVar;
+  t["torch.std"] = decomposeVar;
+  t["torch.all"] = decomposeAllAny;
+  t["torch.any"] = decomposeAllAny;
+  t["torch.count_nonzero"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    return one(d.call("torch.sum", {{"input", d.binary("torch.ne", x, d.i64(0))},
+                                    {"dim", d.arg("dim")}}));
+  };
+  // log(sum(exp(x - m))) + m with m the max over dim (0 where infinite).
+  t["torch.logsumexp"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    std::optional<bool> keepdim = d.getBool("keepdim");
+    if (!keepdim)
+      return d.decline("keepdim must be a constant");
+    Type element = d.resultTensorType().getElementType();
+    x = d.cast(x, element);
+    // Over an empty dim the sum is 0 and the result -inf; there is no max.
+    auto type = cast<RankedTensorType>(x.getType());
+    auto dims = reducedDims(d, type.getRank());
+    if (!dims)
+      return d.decline("dim must be a constant");
+    if (llvm::any_of(*dims, [&](int64_t i) { return type.getDimSize(i) == 0; }))
+      return one(d.unary("torch.log", d.call("torch.sum", {{"input", d.unary("torch.exp", x)},
+                                                           {"dim", d.arg("dim")},
+                                                           {"keepdim", d.boolean(*keepdim)}})));
+    auto maxOf = [&](bool keep) {
+      Value m = d.call("torch.amax", {{"input", x}, {"dim", d.arg("dim")},
+                                      {"keepdim", d.boolean(keep)}});
+      return d.call("Tensor.masked_fill", {{"input", m},
+                                           {"mask", d.unary("torch.isinf", m)},
+                                           {"value", d.f64(0)}});
+    };
+    Value s = d.call("torch.sum",
+                     {{"input", d.unary("torch.exp", d.binary("torch.sub", x, maxOf(true)))},
+                      {"dim", d.arg("dim")},
+                      {"keepdim", d.boolean(*keepdim)}});
+    return one(d.binary("torch.add", d.unary("torch.log", s), maxOf(*keepdim)));
+  };
+}

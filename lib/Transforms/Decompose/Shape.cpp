@@ -1,0 +1,397 @@
+//===- Shape.cpp - decompositions of shape and factory entries ------------===//
+//
+// Views as `operator.getitem` windows and reshapes/permutes; stacking,
+// tiling and shuffles as reshape, expand, permute and cat; triangles and
+// diagonals through constant masks and strided windows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+static RankedTensorType typeOf(Value v) {
+  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+}
+
+static Value reshape(Decomposer &d, Value v, ArrayRef<int64_t> shape) {
+  if (typeOf(v) && typeOf(v).getShape() == shape)
+    return v;
+  return d.call("torch.reshape", {{"input", v}, {"shape", d.ints(shape)}});
+}
+
+/// `x[:, ..., :, index]` with `index` (an int or a slice) at dim `dim`.
+static Value window(Decomposer &d, Value x, int64_t dim, Attribute index) {
+  SmallVector<Attribute> parts;
+  Attribute none = d.none();
+  for (int64_t i = 0; i < dim; ++i)
+    parts.push_back(SliceAttr::get(d.ctx, none, none, none));
+  parts.push_back(index);
+  return d.call("operator.getitem",
+                {{"input", x}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, parts))}});
+}
+
+static Attribute sliceOf(Decomposer &d, std::optional<int64_t> start,
+                         std::optional<int64_t> stop, int64_t step) {
+  return SliceAttr::get(d.ctx, start ? d.i64(*start) : d.none(),
+                        stop ? d.i64(*stop) : d.none(), d.i64(step));
+}
+
+static int64_t normDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + rank : dim;
+}
+
+/// The diagonal `offset` of the last two dims of `x` ([..., n, m]) as the
+/// strided window of the flattened matrix: elements start + i (m + 1).
+static Value lastDiagonal(Decomposer &d, Value x, int64_t offset) {
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank(), n = t.getDimSize(rank - 2), m = t.getDimSize(rank - 1);
+  int64_t length = offset >= 0 ? std::min(n, m - offset) : std::min(n + offset, m);
+  length = std::max<int64_t>(length, 0);
+  int64_t start = offset >= 0 ? offset : -offset * m;
+  SmallVector<int64_t> flat(t.getShape().drop_back(2));
+  flat.push_back(n * m);
+  Value f = reshape(d, x, flat);
+  if (length == 0)
+    return window(d, f, rank - 2, sliceOf(d, 0, 0, 1));
+  return window(d, f, rank - 2,
+                sliceOf(d, start, start + (length - 1) * (m + 1) + 1, m + 1));
+}
+
+static Results decomposeDiagonal(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType t = typeOf(x);
+  auto offset = d.getInt("offset");
+  auto dim1 = d.getInt("dim1"), dim2 = d.getInt("dim2");
+  if (!t || !t.hasStaticShape() || !offset || !dim1 || !dim2 || t.getRank() < 2)
+    return d.decline("diagonal needs constant arguments and a static shape");
+  int64_t rank = t.getRank(), a = normDim(*dim1, rank), b = normDim(*dim2, rank);
+  if (a == b)
+    return d.decline("dim1 and dim2 are the same");
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != a && i != b)
+      perm.push_back(i);
+  perm.push_back(a);
+  perm.push_back(b);
+  Value moved = d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}});
+  return one(lastDiagonal(d, moved, *offset));
+}
+
+/// tril/triu: zeros where column - row is above (tril) or below (triu) the
+/// diagonal, through a constant mask over the last two dims.
+static Results decomposeTriangle(Decomposer &d) {
+  bool lower = d.target() == "torch.tril";
+  Value x = d.tensor("input");
+  RankedTensorType t = typeOf(x);
+  auto k = d.getInt("diagonal");
+  if (!t || !t.hasStaticShape() || !k || t.getRank() < 2)
+    return d.decline("needs a static shape and a constant diagonal");
+  int64_t rank = t.getRank();
+  auto maskType = RankedTensorType::get(t.getShape().take_back(2),
+                                        IntegerType::get(d.ctx, 1));
+  Value mask = d.tensorConstant(maskType, [&](ArrayRef<int64_t> idx) {
+    int64_t diff = idx[1] - idx[0];
+    return (lower ? diff > *k : diff < *k) ? 1.0 : 0.0;
+  });
+  (void)rank;
+  return one(d.call("Tensor.masked_fill",
+                    {{"input", x}, {"mask", mask}, {"value", d.i64(0)}}));
+}
+
+/// `x` repeated `reps` times along each dim (len(reps) >= rank; leading
+/// new dims): [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...].
+static Value repeatTensor(Decomposer &d, Value x, ArrayRef<int64_t> reps) {
+  RankedTensorType t = typeOf(x);
+  SmallVector<int64_t> shape(reps.size() - t.getRank(), 1);
+  llvm::append_range(shape, t.getShape());
+  SmallVector<int64_t> inter, expanded, result;
+  for (auto [r, s] : llvm::zip(reps, shape)) {
+    inter.append({1, s});
+    expanded.append({r, s});
+    result.push_back(r * s);
+  }
+  Value v = reshape(d, x, inter);
+  v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(expanded)}});
+  return d.call("torch.reshape", {{"input", v}, {"shape", d.ints(result)}});
+}
+
+/// atleast_Nd as hstack/vstack/dstack/column_stack see their inputs.
+static Value atLeast(Decomposer &d, Value x, unsigned n) {
+  ArrayRef<int64_t> s = typeOf(x).getShape();
+  if (s.size() >= n)
+    return x;
+  SmallVector<int64_t> shape;
+  if (n == 1)
+    shape = {1};
+  else if (n == 2)
+    shape = s.empty() ? SmallVector<int64_t>{1, 1} : SmallVector<int64_t>{1, s[0]};
+  else if (s.empty())
+    shape = {1, 1, 1};
+  else if (s.size() == 1)
+    shape = {1, s[0], 1};
+  else
+    shape = {s[0], s[1], 1};
+  return reshape(d, x, shape);
+}
+
+static Results decomposeStack(Decomposer &d) {
+  StringRef target = d.target();
+  SmallVector<Value> tensors = d.arg("tensors").values;
+  if (tensors.empty() || llvm::any_of(tensors, [](Value v) {
+        return !typeOf(v) || !typeOf(v).hasStaticShape();
+      }))
+    return d.decline("needs statically shaped tensors");
+  SmallVector<Value> parts;
+  int64_t dim = 0;
+  for (Value v : tensors) {
+    if (target == "torch.hstack") {
+      parts.push_back(atLeast(d, v, 1));
+    } else if (target == "torch.vstack") {
+      parts.push_back(atLeast(d, v, 2));
+    } else if (target == "torch.dstack") {
+      parts.push_back(atLeast(d, v, 3));
+      dim = 2;
+    } else { // column_stack
+      ArrayRef<int64_t> s = typeOf(v).getShape();
+      parts.push_back(s.size() <= 1 ? reshape(d, v, {s.empty() ? 1 : s[0], 1}) : v);
+      dim = 1;
+    }
+  }
+  if (target == "torch.hstack")
+    dim = typeOf(parts[0]).getRank() == 1 ? 0 : 1;
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
+}
+
+void decompose::populateShapeDecompositions(DecompositionTable &t) {
+  t["Tensor.view_as"] = [](Decomposer &d) -> Results {
+    return one(d.call("Tensor.view", {{"input", d.tensor("input")},
+                                      {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
+  };
+  t["Tensor.reshape_as"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.reshape", {{"input", d.tensor("input")},
+                                        {"shape", d.ints(typeOf(d.tensor("other")).getShape())}}));
+  };
+  t["Tensor.expand_as"] = [](Decomposer &d) -> Results {
+    return one(d.call("Tensor.expand", {{"input", d.tensor("input")},
+                                        {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
+  };
+  t["torch.t"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    if (typeOf(x).getRank() < 2)
+      return one(x);
+    return one(d.call("torch.transpose", {{"input", x}, {"dim0", d.i64(0)}, {"dim1", d.i64(1)}}));
+  };
+  t["torch.narrow"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto dim = d.getInt("dim"), start = d.getInt("start"), length = d.getInt("length");
+    RankedTensorType type = typeOf(x);
+    if (!dim || !start || !length || !type)
+      return d.decline("narrow's arguments must be constants");
+    int64_t n = normDim(*dim, type.getRank());
+    int64_t s = *start < 0 ? *start + type.getDimSize(n) : *start;
+    return one(window(d, x, n, sliceOf(d, s, s + *length, 1)));
+  };
+  t["torch.select"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto dim = d.getInt("dim"), index = d.getInt("index");
+    if (!dim || !index)
+      return d.decline("select's arguments must be constants");
+    return one(window(d, x, normDim(*dim, typeOf(x).getRank()), d.i64(*index)));
+  };
+  t["torch.ops.aten.slice.Tensor"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto dim = d.getInt("dim"), step = d.getInt("step");
+    std::optional<int64_t> start, end;
+    if (!d.isNone("start") && !(start = d.getInt("start")))
+      return d.decline("start must be a constant");
+    if (!d.isNone("end") && !(end = d.getInt("end")))
+      return d.decline("end must be a constant");
+    if (!dim || !step || *step <= 0)
+      return d.decline("dim and step must be constants, step positive");
+    return one(window(d, x, normDim(*dim, typeOf(x).getRank()), sliceOf(d, start, end, *step)));
+  };
+  t["torch.movedim"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    int64_t rank = typeOf(x).getRank();
+    auto src = d.getInts("source"), dst = d.getInts("destination");
+    if (!src || !dst || src->size() != dst->size())
+      return d.decline("source and destination must be constants of one length");
+    SmallVector<int64_t> perm(rank, -1);
+    SmallVector<bool> used(rank, false);
+    for (auto [s, t] : llvm::zip(*src, *dst)) {
+      int64_t ns = normDim(s, rank), nt = normDim(t, rank);
+      if (ns < 0 || ns >= rank || nt < 0 || nt >= rank)
+        return d.decline("dims out of range");
+      perm[nt] = ns;
+      used[ns] = true;
+    }
+    int64_t next = 0;
+    for (int64_t &p : perm) {
+      if (p != -1)
+        continue;
+      while (used[next])
+        ++next;
+      p = next++;
+    }
+    return one(d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}}));
+  };
+  for (StringRef name : {"torch.hstack", "torch.vstack", "torch.dstack", "torch.column_stack"})
+    t[name] = decomposeStack;
+  t["Tensor.repeat"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto reps = d.getInts("repeats");
+    if (!reps || reps->size() < static_cast<size_t>(typeOf(x).getRank()) ||
+        !typeOf(x).hasStaticShape())
+      return d.decline("repeats must be constants, at least one per dim");
+    return one(repeatTensor(d, x, *reps));
+  };
+  t["torch.tile"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto reps = d.getInts("dims");
+    if (!reps || !typeOf(x).hasStaticShape())
+      return d.decline("dims must be constants");
+    SmallVector<int64_t> full(std::max<int64_t>(typeOf(x).getRank() - reps->size(), 0), 1);
+    llvm::append_range(full, *reps);
+    return one(repeatTensor(d, x, full));
+  };
+  // pixel_shuffle: [*, C r r, H, W] -> [*, C, H r, W r]; unshuffle inverts.
+  t["torch.nn.functional.pixel_shuffle"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto r = d.getInt("upscale_factor");
+    RankedTensorType type = typeOf(x);
+    if (!r || !type.hasStaticShape() || type.getRank() < 3 || *r <= 0)
+      return d.decline("needs a constant factor and a static shape");
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> s = type.getShape();
+    SmallVector<int64_t> lead(s.drop_back(3));
+    int64_t c = s[rank - 3] / (*r * *r), h = s[rank - 2], w = s[rank - 1];
+    SmallVector<int64_t> split = lead, perm, out = lead;
+    split.append({c, *r, *r, h, w});
+    int64_t b = lead.size();
+    for (int64_t i = 0; i < b; ++i)
+      perm.push_back(i);
+    perm.append({b, b + 3, b + 1, b + 4, b + 2});
+    out.append({c, h * *r, w * *r});
+    Value v = d.call("torch.permute", {{"input", reshape(d, x, split)}, {"dims", d.ints(perm)}});
+    return one(reshape(d, v, out));
+  };
+  t["torch.nn.functional.pixel_unshuffle"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto r = d.getInt("downscale_factor");
+    RankedTensorType type = typeOf(x);
+    if (!r || !type.hasStaticShape() || type.getRank() < 3 || *r <= 0)
+      return d.decline("needs a constant factor and a static shape");
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> s = type.getShape();
+    SmallVector<int64_t> lead(s.drop_back(3));
+    int64_t c = s[rank - 3], h = s[rank - 2] / *r, w = s[rank - 1] / *r;
+    SmallVector<int64_t> split = lead, perm, out = lead;
+    split.append({c, h, *r, w, *r});
+    int64_t b = lead.size();
+    for (int64_t i = 0; i < b; ++i)
+      perm.push_back(i);
+    perm.append({b, b + 2, b + 4, b + 1, b + 3});
+    out.append({c * *r * *r, h, w});
+    Value v = d.call("torch.permute", {{"input", reshape(d, x, split)}, {"dims", d.ints(perm)}});
+    return one(reshape(d, v, out));
+  };
+  // channel_shuffle: [N, g, C/g, *] with the two group dims swapped.
+  t["torch.nn.functional.channel_shuffle"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto g = d.getInt("groups");
+    RankedTensorType type = typeOf(x);
+    if (!g || *g <= 0 || !type.hasStaticShape() || type.getRank() < 2 ||
+        type.getDimSize(1) % *g)
+      return d.decline("needs constant groups dividing the channels");
+    SmallVector<int64_t> split = {type.getDimSize(0), *g, type.getDimSize(1) / *g};
+    llvm::append_range(split, type.getShape().drop_front(2));
+    Value v = d.call("torch.transpose", {{"input", reshape(d, x, split)},
+                                         {"dim0", d.i64(1)}, {"dim1", d.i64(2)}});
+    return one(reshape(d, v, type.getShape()));
+  };
+  t["torch.tril"] = decomposeTriangle;
+  t["torch.triu"] = decomposeTriangle;
+  t["torch.diagonal"] = decomposeDiagonal;
+  t["torch.trace"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    RankedTensorType type = typeOf(x);
+    if (!type || !type.hasStaticShape() || type.getRank() != 2)
+      return d.decline("trace needs a static matrix");
+    return one(d.unary("torch.sum", lastDiagonal(d, x, 0)));
+  };
+  t["torch.diag"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    RankedTensorType type = typeOf(x);
+    auto k = d.getInt("diagonal");
+    if (!type || !type.hasStaticShape() || !k)
+      return d.decline("diag needs a static shape and a constant diagonal");
+    if (type.getRank() == 2)
+      return one(lastDiagonal(d, x, *k));
+    if (type.getRank() != 1)
+      return d.decline("diag takes a vector or a matrix");
+    // A vector: its elements at (i, i + k), zeros elsewhere.
+    int64_t n = type.getDimSize(0), a = std::abs(*k), size = n + a;
+    Value padded = d.call("torch.nn.functional.pad",
+                          {{"input", x}, {"pad", d.ints({*k >= 0 ? 0 : a, *k >= 0 ? a : 0})}});
+    Value rows = d.call("Tensor.expand", {{"input", reshape(d, padded, {size, 1})},
+                                          {"size", d.ints({size, size})}});
+    auto maskType = RankedTensorType::get({size, size}, IntegerType::get(d.ctx, 1));
+    Value off = d.tensorConstant(maskType, [&](ArrayRef<int64_t> idx) {
+      return idx[1] - idx[0] != *k ? 1.0 : 0.0;
+    });
+    return one(d.call("Tensor.masked_fill", {{"input", rows}, {"mask", off}, {"value", d.i64(0)}}));
+  };
+  // repeat_interleave with an int count: each element repeated in place.
+  t["torch.repeat_interleave"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto repeats = d.getInt("repeats");
+    RankedTensorType type = typeOf(x);
+    if (!repeats || !type || !type.hasStaticShape())
+      return d.decline("repeats must be a constant int");
+    int64_t dim = 0;
+    if (d.isNone("dim")) {
+      x = reshape(d, x, {type.getNumElements()});
+      type = typeOf(x);
+    } else if (auto given = d.getInt("dim")) {
+      dim = normDim(*given, type.getRank());
+    } else {
+      return d.decline("dim must be a constant");
+    }
+    SmallVector<int64_t> inter(type.getShape()), expanded, out(type.getShape());
+    inter.insert(inter.begin() + dim + 1, 1);
+    expanded = inter;
+    expanded[dim + 1] = *repeats;
+    out[dim] *= *repeats;
+    Value v = d.call("Tensor.expand", {{"input", reshape(d, x, inter)}, {"size", d.ints(expanded)}});
+    return one(reshape(d, v, out));
+  };
+  t["torch.empty_like"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.zeros_like", {{"input", d.tensor("input")}, {"dtype", d.arg("dtype")}}));
+  };
+  t["Tensor.new_empty"] = [](Decomposer &d) -> Results {
+    return one(d.call("Tensor.new_zeros", {{"input", d.tensor("input")},
+                                           {"size", d.arg("size")},
+                                           {"dtype", d.arg("dtype")}}));
+  };
+  t["torch.is_floating_point"] = [](Decomposer &d) -> Results {
+    bool fp = isa<FloatType>(typeOf(d.tensor("input")).getElementType());
+    return one(d.constant(d.boolean(fp), d.resultType()));
+  };
+  t["torch.numel"] = [](Decomposer &d) -> Results {
+    RankedTensorType type = typeOf(d.tensor("input"));
+    if (!type || !type.hasStaticShape())
+      return d.decline("the shape is not static");
+    return one(d.constant(d.i64(type.getNumElements()), d.resultType()));
+  };
+}
