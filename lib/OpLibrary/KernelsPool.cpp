@@ -581,6 +581,59 @@ FailureOr<Resample> resamplePlan(const KernelArgs &args, const Tensor &x) {
 }
 } // namespace
 
+SmallVector<std::pair<int64_t, double>, 4>
+mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
+                           int64_t j, double scale, bool alignCorners) {
+  SmallVector<std::pair<int64_t, double>, 4> taps;
+  switch (mode) {
+  case ResampleMode::Cubic: {
+    // Keys' kernel, A = -0.75, border taps clamped.
+    double src = alignCorners
+                     ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
+                     : (j + 0.5) * scale - 0.5;
+    int64_t i = static_cast<int64_t>(std::floor(src));
+    double t = src - i, A = -0.75;
+    auto near = [&](double v) { return ((A + 2) * v - (A + 3)) * v * v + 1; };
+    auto far = [&](double v) {
+      return ((A * v - 5 * A) * v + 8 * A) * v - 4 * A;
+    };
+    double w[4] = {far(t + 1), near(t), near(1 - t), far(2 - t)};
+    for (int k = 0; k < 4; ++k)
+      taps.push_back({std::clamp<int64_t>(i - 1 + k, 0, size - 1), w[k]});
+    return taps;
+  }
+  case ResampleMode::Area: {
+    // The window [floor(j * size / out), ceil((j + 1) * size / out))
+    // averaged, as adaptive average pooling does.
+    auto [start, end] = adaptiveWindow(j, size, out);
+    for (int64_t i = start; i < end; ++i)
+      taps.push_back({i, 1.0 / double(end - start)});
+    return taps;
+  }
+  case ResampleMode::Linear: {
+    double src = alignCorners
+                     ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
+                     : std::max(0.0, (j + 0.5) * scale - 0.5);
+    int64_t i0 =
+        std::min<int64_t>(static_cast<int64_t>(std::floor(src)), size - 1);
+    int64_t i1 = std::min<int64_t>(i0 + 1, size - 1);
+    double lambda = src - i0;
+    taps.push_back({i0, 1 - lambda});
+    taps.push_back({i1, lambda});
+    return taps;
+  }
+  case ResampleMode::Nearest:
+  case ResampleMode::NearestExact: {
+    double src = mode == ResampleMode::NearestExact
+                     ? std::floor((j + 0.5) * scale)
+                     : std::floor(j * scale);
+    taps.push_back({std::min<int64_t>(static_cast<int64_t>(src), size - 1), 1.0});
+    return taps;
+  }
+  }
+  return taps;
+}
+
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> interpolate(const KernelArgs &args) {
@@ -631,69 +684,20 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
     Tensor y(DType::F64, shape);
     const double *p = x.data<double>();
     double *o = y.data<double>();
-    if (cubic || area) {
-      // Taps and weights of output j along this dim: bicubic's four
-      // (Keys' kernel, A = -0.75, border taps clamped), area's window
-      // [floor(j * size / out), ceil((j + 1) * size / out)) averaged, as
-      // adaptive average pooling does.
-      for (int64_t j = 0; j < out; ++j) {
-        SmallVector<std::pair<int64_t, double>, 4> taps;
-        if (cubic) {
-          double src = alignCorners
-                           ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
-                           : (j + 0.5) * scale - 0.5;
-          int64_t i = static_cast<int64_t>(std::floor(src));
-          double t = src - i, A = -0.75;
-          auto near = [&](double v) {
-            return ((A + 2) * v - (A + 3)) * v * v + 1;
-          };
-          auto far = [&](double v) {
-            return ((A * v - 5 * A) * v + 8 * A) * v - 4 * A;
-          };
-          double w[4] = {far(t + 1), near(t), near(1 - t), far(2 - t)};
-          for (int k = 0; k < 4; ++k)
-            taps.push_back(
-                {std::clamp<int64_t>(i - 1 + k, 0, size - 1), w[k]});
-        } else {
-          int64_t start = (j * size) / out;
-          int64_t end = ((j + 1) * size + out - 1) / out;
-          for (int64_t i = start; i < end; ++i)
-            taps.push_back({i, 1.0 / double(end - start)});
-        }
-        for (int64_t a = 0; a < outer; ++a)
-          for (int64_t c = 0; c < inner; ++c) {
-            double acc = 0;
-            for (auto [i, w] : taps)
-              acc += w * p[(a * size + i) * inner + c];
-            o[(a * out + j) * inner + c] = acc;
-          }
-      }
-      x = y;
-      continue;
-    }
+    ResampleMode kind = cubic    ? ResampleMode::Cubic
+                        : area   ? ResampleMode::Area
+                        : linear ? ResampleMode::Linear
+                        : exact  ? ResampleMode::NearestExact
+                                 : ResampleMode::Nearest;
     for (int64_t j = 0; j < out; ++j) {
-      int64_t i0, i1;
-      double lambda = 0;
-      if (linear) {
-        double src;
-        if (alignCorners)
-          src = out > 1 ? j * double(size - 1) / (out - 1) : 0.0;
-        else
-          src = std::max(0.0, (j + 0.5) * scale - 0.5);
-        i0 = std::min<int64_t>(static_cast<int64_t>(std::floor(src)), size - 1);
-        i1 = std::min<int64_t>(i0 + 1, size - 1);
-        lambda = src - i0;
-      } else {
-        double src = exact ? std::floor((j + 0.5) * scale)
-                           : std::floor(j * scale);
-        i0 = i1 = std::min<int64_t>(static_cast<int64_t>(src), size - 1);
-      }
+      SmallVector<std::pair<int64_t, double>, 4> taps =
+          resampleTaps(kind, size, out, j, scale, alignCorners);
       for (int64_t a = 0; a < outer; ++a)
         for (int64_t c = 0; c < inner; ++c) {
-          double v0 = p[(a * size + i0) * inner + c];
-          double v1 = p[(a * size + i1) * inner + c];
-          o[(a * out + j) * inner + c] =
-              linear ? v0 * (1 - lambda) + v1 * lambda : v0;
+          double acc = 0;
+          for (auto [i, w] : taps)
+            acc += w * p[(a * size + i) * inner + c];
+          o[(a * out + j) * inner + c] = acc;
         }
     }
     x = y;

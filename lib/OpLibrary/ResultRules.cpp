@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ResultRules.h"
+#include "mlir/Dialect/Traits.h"
 #include "TracedIR/OpLibrary/Runtime.h"
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
@@ -3659,18 +3660,57 @@ LogicalResult asStrided(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(*size, input.getElementType());
 }
 
-/// aten::index: the input's type; the shape depends on the index tensors'
-/// broadcast and placement, which the kernel works out.
+/// aten::index with integer index tensors (and Nones): the index tensors
+/// broadcast together, and their shape replaces the indexed dims where those
+/// are adjacent, else leads. Bool and uint8 masks select a data-dependent
+/// number of elements: unknown.
 LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
   const BoundCall::Arg &indices = call.get("indices");
-  if (static_cast<int64_t>(indices.elements.size()) > input.getRank())
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(indices.elements.size()) > rank)
     return call.emitError() << "too many indices for a tensor of rank "
-                            << input.getRank();
-  return h.unknown();
+                            << rank;
+  SmallVector<int64_t> broadcast;
+  int64_t first = -1, last = -1, count = 0;
+  SmallVector<bool> indexed(rank, false);
+  for (auto [i, t] : llvm::enumerate(indices.elements)) {
+    auto tensor = dyn_cast_or_null<RankedTensorType>(t);
+    if (!tensor) {
+      if (t && !isa<traced::NoneType>(t))
+        return h.unknown();
+      continue;
+    }
+    Type e = tensor.getElementType();
+    if (!isa<IntegerType>(e) || e.isInteger(1) || e.isUnsignedInteger())
+      return h.unknown();
+    SmallVector<int64_t> merged;
+    if (!OpTrait::util::getBroadcastedShape(broadcast, tensor.getShape(), merged))
+      return call.emitError() << "shape mismatch: indexing tensors could not "
+                                 "be broadcast together";
+    broadcast = merged;
+    indexed[i] = true;
+    first = first < 0 ? i : first;
+    last = i;
+    ++count;
+  }
+  if (count == 0)
+    return h.unknown();
+  SmallVector<int64_t> shape;
+  if (last - first + 1 == count) {
+    llvm::append_range(shape, input.getShape().take_front(first));
+    llvm::append_range(shape, broadcast);
+    llvm::append_range(shape, input.getShape().drop_front(last + 1));
+  } else {
+    shape = broadcast;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!indexed[i])
+        shape.push_back(input.getDimSize(i));
+  }
+  return h.result(shape, input.getElementType());
 }
 
 } // namespace mlir::traced::rules

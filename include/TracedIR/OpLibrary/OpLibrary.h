@@ -281,6 +281,16 @@ inline std::pair<int64_t, int64_t> adaptiveWindow(int64_t o, int64_t in,
   return {(o * in) / out, ((o + 1) * in + out - 1) / out};
 }
 
+/// F.interpolate's modes, as one spatial dim is resampled.
+enum class ResampleMode { Nearest, NearestExact, Linear, Cubic, Area };
+/// The input positions and weights output `j` of `out` reads along a dim of
+/// `size` (torch's upsample kernels: `scale` is in / out, or 1 /
+/// scale_factor when the factor is used as given). The interpreter's kernel
+/// and the interpolate decomposition both read these.
+llvm::SmallVector<std::pair<int64_t, double>, 4>
+resampleTaps(ResampleMode mode, int64_t size, int64_t out, int64_t j,
+             double scale, bool alignCorners);
+
 /// Python's `x[start:end:step]` along a dimension of `size` (aten::slice):
 /// bounds clamped into [0, size], None meaning the whole dimension. The
 /// first element and the number taken; step must be positive.

@@ -112,6 +112,9 @@ void populatePoolLowerings(LoweringTable &table);
 void populateNormLowerings(LoweringTable &table);
 void populateReduceLowerings(LoweringTable &table);
 void populateShapeLowerings(LoweringTable &table);
+void populateIndexLowerings(LoweringTable &table);
+/// `x[index]` where the index holds tensors (Index.cpp).
+FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();
 
 //===----------------------------------------------------------------------===//

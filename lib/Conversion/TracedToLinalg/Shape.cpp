@@ -314,8 +314,25 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
 }
 
 static FailureOr<SmallVector<Value>> lowerGetitem(LoweringCall &c) {
-  if (Value x = c.tensor("input"))
+  if (Value x = c.tensor("input")) {
+    // Tensors in the index: advanced indexing (Index.cpp).
+    bool tensors = false;
+    walkOperandMarkers(c.slots[*c.spec->signature.lookup("index")],
+                       [&](OperandAttr m) {
+                         Value v = c.operands[m.getIndex() +
+                                              (isa<CallMethodOp>(c.op) ? 1 : 0)];
+                         tensors |= isa<TensorType>(v.getType());
+                       });
+    // (A constant list index is advanced too: x[[0, 2]].)
+    Attribute slot = c.slots[*c.spec->signature.lookup("index")];
+    if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
+      tensors |= llvm::any_of(tuple.getElements(),
+                              [](Attribute a) { return isa<ArrayAttr>(a); });
+    tensors |= isa_and_nonnull<ArrayAttr>(slot);
+    if (tensors)
+      return lowerAdvancedGetitem(c, x);
     return lowerTensorIndex(c, x);
+  }
   // The original operand: a tuple produced by another call.
   Attribute slot = c.slots[*c.spec->signature.lookup("input")];
   auto marker = dyn_cast_or_null<OperandAttr>(slot);

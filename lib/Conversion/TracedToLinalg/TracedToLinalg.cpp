@@ -192,6 +192,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     LoweringTable t;
     populateElementwiseLowerings(t);
     populateShapeLowerings(t);
+    populateIndexLowerings(t);
     llvm::StringSet<> set;
     for (const auto &entry : t)
       set.insert(entry.getKey());
@@ -272,6 +273,7 @@ const LoweringTable &lowering::getLoweringTable() {
     populateNormLowerings(t);
     populateReduceLowerings(t);
     populateShapeLowerings(t);
+    populateIndexLowerings(t);
     return t;
   }();
   return table;

@@ -274,6 +274,7 @@ const DecompositionTable &decompose::getDecompositionTable() {
   static const DecompositionTable table = [] {
     DecompositionTable t;
     populateElementwiseDecompositions(t);
+    populateIndexDecompositions(t);
     populateLinalgDecompositions(t);
     populateLossDecompositions(t);
     populateNormDecompositions(t);

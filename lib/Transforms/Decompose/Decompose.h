@@ -132,6 +132,7 @@ using DecomposeFn = FailureOr<SmallVector<Value>> (*)(Decomposer &d);
 using DecompositionTable = llvm::StringMap<DecomposeFn>;
 
 void populateElementwiseDecompositions(DecompositionTable &table);
+void populateIndexDecompositions(DecompositionTable &table);
 void populateLinalgDecompositions(DecompositionTable &table);
 void populateLossDecompositions(DecompositionTable &table);
 void populateNormDecompositions(DecompositionTable &table);
