@@ -192,7 +192,108 @@ static FailureOr<SmallVector<Value>> lowerExtremeOrProd(LoweringCall &c) {
   return SmallVector<Value>{buildReshape(b, loc, r, type.getShape())};
 }
 
+/// argmax and argmin along one dim (None: over the flattened input): one
+/// generic carrying the best value and its index. NaN counts as the
+/// extreme (torch propagates it) and ties keep the first index, whatever
+/// order the loop runs in.
+static FailureOr<SmallVector<Value>> lowerArgExtreme(LoweringCall &c) {
+  bool isMax = c.target() == "torch.argmax";
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  if (!type || !x || !staticTensorType(x))
+    return c.fail("expected a statically shaped input");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type logical = c.logicalElementType(x);
+  int64_t dim = 0;
+  if (c.isNone("dim") || xType.getRank() == 0) {
+    x = buildReshape(b, loc, x, {xType.getNumElements()});
+    xType = cast<RankedTensorType>(x.getType());
+  } else {
+    std::optional<int64_t> given = c.getInt("dim");
+    if (!given)
+      return c.fail("dim must be a constant");
+    dim = normalizeDim(*given, xType.getRank());
+  }
+  if (xType.getDimSize(dim) == 0)
+    return c.fail("the reduced dimension has size 0 (torch raises)");
+  Type compute = computeType(logical);
+  bool isFloat = isa<FloatType>(compute);
+  bool isUnsigned = isUnsignedElement(logical);
+  double init;
+  if (isFloat) {
+    init = isMax ? -INFINITY : INFINITY;
+  } else {
+    unsigned width = compute.getIntOrFloatBitWidth();
+    if (isUnsigned)
+      init = isMax ? 0 : static_cast<double>((1ull << width) - 1);
+    else
+      init = isMax ? -std::ldexp(1.0, width - 1) : std::ldexp(1.0, width - 1) - 1;
+  }
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(d == dim ? utils::IteratorType::reduction
+                                 : utils::IteratorType::parallel);
+    if (d != dim) {
+      shape.push_back(xType.getDimSize(d));
+      outExprs.push_back(b.getAffineDimExpr(d));
+    }
+  }
+  Type i64 = b.getI64Type();
+  Value bestInit = buildFilled(b, loc, RankedTensorType::get(shape, compute), init);
+  Value indexInit = buildFilled(b, loc, RankedTensorType::get(shape, i64), 0);
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, b.getContext());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank), outMap, outMap};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{bestInit.getType(), indexInit.getType()}, x,
+      ValueRange{bestInit, indexInit}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = castScalar(nb, l, args[0], compute, isUnsigned);
+        Value best = args[1], bestIndex = args[2];
+        Value i = arith::IndexCastOp::create(nb, l, i64,
+                                             linalg::IndexOp::create(nb, l, dim));
+        Value earlier = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, bestIndex);
+        Value take;
+        if (isFloat) {
+          Value better = arith::CmpFOp::create(
+              nb, l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v, best);
+          Value same = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, v, best);
+          Value vNan = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, v, v);
+          Value bestNan = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, best, best);
+          Value notBestNan = arith::XOrIOp::create(
+              nb, l, bestNan, arith::ConstantIntOp::create(nb, l, 1, 1));
+          // A NaN beats any number; between NaNs (and equals) the earlier wins.
+          Value nanWins = arith::AndIOp::create(nb, l, vNan, notBestNan);
+          Value bothNan = arith::AndIOp::create(nb, l, vNan, bestNan);
+          Value tie = arith::AndIOp::create(
+              nb, l, arith::OrIOp::create(nb, l, same, bothNan), earlier);
+          take = arith::OrIOp::create(
+              nb, l, arith::OrIOp::create(nb, l, nanWins, arith::AndIOp::create(nb, l, better, notBestNan)),
+              tie);
+        } else {
+          arith::CmpIPredicate pred =
+              isMax ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                    : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+          Value better = arith::CmpIOp::create(nb, l, pred, v, best);
+          Value same = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, v, best);
+          take = arith::OrIOp::create(nb, l, better,
+                                      arith::AndIOp::create(nb, l, same, earlier));
+        }
+        Value newBest = arith::SelectOp::create(nb, l, take, v, best);
+        Value newIndex = arith::SelectOp::create(nb, l, take, i, bestIndex);
+        linalg::YieldOp::create(nb, l, ValueRange{newBest, newIndex});
+      });
+  return SmallVector<Value>{
+      buildReshape(b, loc, generic.getResult(1), type.getShape())};
+}
+
 void lowering::populateReduceLowerings(LoweringTable &t) {
+  t["torch.argmax"] = lowerArgExtreme;
+  t["torch.argmin"] = lowerArgExtreme;
   t["torch.amax"] = lowerExtremeOrProd;
   t["torch.amin"] = lowerExtremeOrProd;
   t["torch.prod"] = lowerExtremeOrProd;

@@ -201,6 +201,8 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     set.insert("torch.amax");
     set.insert("torch.amin");
     set.insert("torch.prod");
+    set.insert("torch.argmax");
+    set.insert("torch.argmin");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");
     set.insert("torch.nn.functional.log_softmax");

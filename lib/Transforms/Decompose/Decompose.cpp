@@ -299,7 +299,8 @@ std::vector<std::string> traced::getDecomposedTargets() {
 static FailureOr<bool>
 decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
              SymbolTableCollection &symbols,
-             llvm::StringMap<std::string> &declined) {
+             llvm::StringMap<std::string> &declined,
+             SmallVectorImpl<Operation *> &dead) {
   std::optional<BoundOp> bound = bindCall(op, {});
   if (!bound || (filter && !filter(bound->spec->name)))
     return false;
@@ -335,6 +336,52 @@ decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
     declined[bound->spec->name] = d.declined;
     return false;
   }
+  // A call with one tuple result may be decomposed into its elements: each
+  // `operator.getitem(result, i)` then reads element i directly.
+  if (op->getNumResults() == 1 && isa<TupleType>(op->getResult(0).getType()) &&
+      results->size() != 1) {
+    auto tuple = cast<TupleType>(op->getResult(0).getType());
+    if (results->size() != tuple.size()) {
+      op->emitError() << "the decomposition of '" << bound->spec->name
+                      << "' gives " << results->size() << " elements for "
+                      << tuple;
+      eraseBuilt();
+      return failure();
+    }
+    SmallVector<std::pair<Operation *, unsigned>> reads;
+    for (Operation *user : op->getResult(0).getUsers()) {
+      std::optional<BoundOp> get = bindCall(user, {"operator.getitem"});
+      auto i = get ? dyn_cast_or_null<IntegerAttr>(get->slot("index"))
+                   : IntegerAttr();
+      if (!i || get->value("input") != op->getResult(0)) {
+        eraseBuilt();
+        declined[bound->spec->name] =
+            "its tuple result is used other than by constant getitems";
+        return false;
+      }
+      int64_t n = i.getInt() < 0 ? i.getInt() + tuple.size() : i.getInt();
+      reads.push_back({user, static_cast<unsigned>(n)});
+    }
+    for (auto [user, n] : reads) {
+      Value element = (*results)[n];
+      if (element.getType() != user->getResult(0).getType()) {
+        user->emitError() << "the decomposition of '" << bound->spec->name
+                          << "' gives element #" << n << " the type "
+                          << element.getType() << ", not "
+                          << user->getResult(0).getType();
+        eraseBuilt();
+        return failure();
+      }
+    }
+    // (The getitems and the call are erased after the round: the round's
+    // worklist still holds them.)
+    for (auto [user, n] : reads) {
+      user->getResult(0).replaceAllUsesWith((*results)[n]);
+      dead.push_back(user);
+    }
+    dead.push_back(op);
+    return true;
+  }
   assert(results->size() == op->getNumResults());
   for (auto [i, pair] : llvm::enumerate(llvm::zip(op->getResults(), *results)))
     if (std::get<0>(pair).getType() != std::get<1>(pair).getType()) {
@@ -365,12 +412,17 @@ traced::decomposeCalls(Operation *root, function_ref<bool(StringRef)> filter,
         calls.push_back(op);
     });
     bool changed = false;
+    SmallVector<Operation *> dead;
     for (Operation *op : calls) {
-      FailureOr<bool> done = decomposeOne(op, filter, symbols, declined);
+      if (llvm::is_contained(dead, op))
+        continue;
+      FailureOr<bool> done = decomposeOne(op, filter, symbols, declined, dead);
       if (failed(done))
         return failure();
       changed |= *done;
     }
+    for (Operation *op : dead)
+      op->erase();
     if (!changed) {
       if (declinedOut)
         *declinedOut = std::move(declined);

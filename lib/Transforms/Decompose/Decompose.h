@@ -126,7 +126,8 @@ private:
 };
 
 /// Rewrites one call; returns the values replacing its results (of the same
-/// types), or fails after `decline` or a reported error (`Decomposer::failed`
+/// types; for a call whose one result is a tuple, either that tuple or its
+/// elements, which then replace the call's constant-index getitems), or fails after `decline` or a reported error (`Decomposer::failed`
 /// set by a call that did not verify also fails it).
 using DecomposeFn = FailureOr<SmallVector<Value>> (*)(Decomposer &d);
 using DecompositionTable = llvm::StringMap<DecomposeFn>;

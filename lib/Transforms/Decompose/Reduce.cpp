@@ -101,8 +101,57 @@ static Results decomposeAllAny(Decomposer &d) {
   return one(d.cast(r, d.resultTensorType().getElementType()));
 }
 
+/// var_mean and std_mean: (var or std, mean) over the same dims.
+static Results decomposeVarMean(Decomposer &d) {
+  bool isStd = d.target() == "torch.std_mean";
+  SmallVector<KwArg> args = {{"input", d.arg("input")},
+                             {"dim", d.arg("dim")},
+                             {"unbiased", d.arg("unbiased")},
+                             {"keepdim", d.arg("keepdim")},
+                             {"correction", d.arg("correction")}};
+  Value spread = d.call(isStd ? "torch.std" : "torch.var", args);
+  // (var_mean(x, False): the bool is `unbiased`; the mean is over all.)
+  Attribute dim = d.value("dim");
+  bool all = isa_and_nonnull<BoolAttr>(dim);
+  Value mean = d.call("torch.mean", {{"input", d.arg("input")},
+                                     {"dim", all ? Arg(d.none()) : d.arg("dim")},
+                                     {"keepdim", d.arg("keepdim")}});
+  if (!spread || !mean)
+    return failure();
+  return SmallVector<Value>{spread, mean};
+}
+
+/// torch.max and torch.min: over everything (amax), elementwise against a
+/// tensor (maximum), or along a dim as (values, indices).
+static Results decomposeMaxMin(Decomposer &d) {
+  bool isMax = d.target() == "torch.max";
+  Value x = d.tensor("input");
+  if (Value other = d.tensor("dim"))
+    return one(d.binary(isMax ? "torch.maximum" : "torch.minimum", x, other));
+  if (d.isNone("dim"))
+    return one(d.call(isMax ? "torch.amax" : "torch.amin", {{"input", x}}));
+  auto dim = d.getInt("dim");
+  if (!dim)
+    return d.decline("dim must be a constant");
+  SmallVector<KwArg> args = {{"input", x}, {"dim", d.i64(*dim)}, {"keepdim", d.arg("keepdim")}};
+  Value values = d.call(isMax ? "torch.amax" : "torch.amin", args);
+  // (argmax has no bool kernel; as uint8 the indices are the same.)
+  Value argInput = x;
+  if (cast<RankedTensorType>(x.getType()).getElementType().isInteger(1))
+    argInput = d.cast(x, IntegerType::get(d.ctx, 8, IntegerType::Unsigned));
+  Value indices = d.call(isMax ? "torch.argmax" : "torch.argmin",
+                         {{"input", argInput}, {"dim", d.i64(*dim)}, {"keepdim", d.arg("keepdim")}});
+  if (!values || !indices)
+    return failure();
+  return SmallVector<Value>{values, indices};
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.var"] = decomposeVar;
+  t["torch.var_mean"] = decomposeVarMean;
+  t["torch.std_mean"] = decomposeVarMean;
+  t["torch.max"] = decomposeMaxMin;
+  t["torch.min"] = decomposeMaxMin;
   t["torch.std"] = decomposeVar;
   t["torch.all"] = decomposeAllAny;
   t["torch.any"] = decomposeAllAny;

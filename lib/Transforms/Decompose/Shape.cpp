@@ -173,6 +173,98 @@ static Results decomposeStack(Decomposer &d) {
   return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
 }
 
+/// The element types of a tuple result, as ranked tensor types (null when
+/// one is not).
+static SmallVector<RankedTensorType> elementTypes(Decomposer &d) {
+  SmallVector<RankedTensorType> types;
+  if (auto tuple = dyn_cast<TupleType>(d.resultType()))
+    for (Type t : tuple.getTypes())
+      types.push_back(dyn_cast<RankedTensorType>(t));
+  return types;
+}
+
+/// split: consecutive windows of the given sizes (one int: equal chunks of
+/// that size, the last smaller) along dim.
+static Results decomposeSplit(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x);
+  auto dim = d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+    return d.decline("needs a static shape and a constant dim");
+  int64_t n = normDim(*dim, type.getRank()), size = type.getDimSize(n);
+  SmallVector<int64_t> sizes;
+  if (auto one = d.getInt("split_size_or_sections")) {
+    if (*one <= 0)
+      return d.decline("the split size must be positive");
+    for (int64_t at = 0; at < size || (size == 0 && sizes.empty()); at += *one)
+      sizes.push_back(std::min(*one, size - at));
+  } else if (auto list = d.getInts("split_size_or_sections")) {
+    sizes = *list;
+  } else {
+    return d.decline("the split sizes are not constants");
+  }
+  SmallVector<Value> parts;
+  int64_t at = 0;
+  for (int64_t len : sizes) {
+    parts.push_back(window(d, x, n, sliceOf(d, at, at + len, 1)));
+    at += len;
+  }
+  if (parts.size() != elementTypes(d).size())
+    return d.decline("the split does not match the traced result");
+  return parts;
+}
+
+static Results decomposeUnbind(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x);
+  auto dim = d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+    return d.decline("needs a static shape and a constant dim");
+  int64_t n = normDim(*dim, type.getRank());
+  SmallVector<Value> parts;
+  for (int64_t i = 0; i < type.getDimSize(n); ++i)
+    parts.push_back(window(d, x, n, d.i64(i)));
+  return parts;
+}
+
+/// meshgrid and broadcast_tensors: each input reshaped and expanded to the
+/// traced element type's shape.
+static Results decomposeMeshgrid(Decomposer &d) {
+  SmallVector<Value> tensors = d.arg("tensors").values;
+  SmallVector<RankedTensorType> types = elementTypes(d);
+  if (types.size() != tensors.size() ||
+      llvm::any_of(types, [](RankedTensorType t) { return !t || !t.hasStaticShape(); }))
+    return d.decline("needs static result shapes");
+  bool xy = d.getStr("indexing") == std::optional<std::string>("xy");
+  SmallVector<Value> parts;
+  for (auto [i, v] : llvm::enumerate(tensors)) {
+    ArrayRef<int64_t> shape = types[i].getShape();
+    SmallVector<int64_t> ones(shape.size(), 1);
+    int64_t pos = i;
+    if (xy && tensors.size() >= 2 && i < 2)
+      pos = 1 - i;
+    ones[pos] = shape[pos];
+    parts.push_back(d.call("Tensor.expand", {{"input", reshape(d, v, ones)},
+                                             {"size", d.ints(shape)}}));
+  }
+  return parts;
+}
+
+static Results decomposeBroadcastTensors(Decomposer &d) {
+  SmallVector<Value> tensors = d.arg("tensors").values;
+  SmallVector<RankedTensorType> types = elementTypes(d);
+  if (types.size() != tensors.size() ||
+      llvm::any_of(types, [](RankedTensorType t) { return !t || !t.hasStaticShape(); }))
+    return d.decline("needs static result shapes");
+  SmallVector<Value> parts;
+  for (auto [i, v] : llvm::enumerate(tensors))
+    parts.push_back(typeOf(v) == types[i]
+                        ? d.unary("torch.clone", v)
+                        : d.call("Tensor.expand", {{"input", v},
+                                                   {"size", d.ints(types[i].getShape())}}));
+  return parts;
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.view_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.view", {{"input", d.tensor("input")},
@@ -320,6 +412,10 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
                                          {"dim0", d.i64(1)}, {"dim1", d.i64(2)}});
     return one(reshape(d, v, type.getShape()));
   };
+  t["torch.split"] = decomposeSplit;
+  t["torch.unbind"] = decomposeUnbind;
+  t["torch.meshgrid"] = decomposeMeshgrid;
+  t["torch.broadcast_tensors"] = decomposeBroadcastTensors;
   t["torch.tril"] = decomposeTriangle;
   t["torch.triu"] = decomposeTriangle;
   t["torch.diagonal"] = decomposeDiagonal;
