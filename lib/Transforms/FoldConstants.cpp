@@ -28,9 +28,11 @@ SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
   return names;
 }
 
+} // namespace
+
 /// The constant a call evaluates to, or null: `call` is a pure known call
 /// with one result whose operands are all constants within `maxElements`.
-Attribute evaluate(Operation *call, int64_t maxElements) {
+Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
   const OpSpec *spec = lookupKnownCallee(call);
   if (!spec || !spec->kernel || !spec->pure || spec->inplace ||
       call->getNumResults() != 1 || passesInplaceTrue(call))
@@ -86,6 +88,7 @@ Attribute evaluate(Operation *call, int64_t maxElements) {
   return attr;
 }
 
+namespace {
 struct FoldConstantsPass
     : traced::impl::TracedFoldConstantsBase<FoldConstantsPass> {
   using Base::Base;
@@ -98,7 +101,7 @@ struct FoldConstantsPass
     // Walk order is program order within a graph, so a call's constant
     // operands have been folded before it is visited.
     for (Operation *call : calls) {
-      Attribute value = evaluate(call, maxElements);
+      Attribute value = evaluateConstantCall(call, maxElements);
       if (!value)
         continue;
       OpBuilder b(call);

@@ -33,6 +33,12 @@ FailureOr<Tensor> constantTensor(Value value, SymbolTableCollection &symbols);
 ConstantOp createTensorConstant(OpBuilder &builder, Location loc,
                                 const Tensor &tensor, StringRef nameHint);
 
+/// The constant a call of a pure op-library entry evaluates to when all its
+/// operands are constants (of at most `maxElements` elements each), by
+/// running the entry's interpreter kernel once; null otherwise
+/// (traced-fold-constants).
+Attribute evaluateConstantCall(Operation *call, int64_t maxElements);
+
 /// The op-library entries with a decomposition (traced-decompose), sorted.
 std::vector<std::string> getDecomposedTargets();
 

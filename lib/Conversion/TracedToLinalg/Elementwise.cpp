@@ -691,6 +691,21 @@ static Value atan2Fn(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return math::Atan2Op::create(b, loc, x, y);
 }
 
+/// |x| with the sign bit of y, on the bits (the CPU pipeline has no
+/// lowering for math.copysign; this is what it would become).
+static Value copysignFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Type bits = b.getIntegerType(width);
+  Value xb = arith::BitcastOp::create(b, loc, bits, x);
+  Value yb = arith::BitcastOp::create(b, loc, bits, y);
+  APInt signMask = APInt::getSignMask(width);
+  Value sign = arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, signMask));
+  Value magnitude = arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, ~signMask));
+  Value r = arith::OrIOp::create(b, loc, arith::AndIOp::create(b, loc, xb, magnitude),
+                                 arith::AndIOp::create(b, loc, yb, sign));
+  return arith::BitcastOp::create(b, loc, x.getType(), r);
+}
+
 //===----------------------------------------------------------------------===//
 // Comparisons, logical ops and selection: computed in the promoted type
 // (torch.result_type of the operands), with bool results.
@@ -1182,6 +1197,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   };
   t["torch.bitwise_not"] = [](LoweringCall &c) {
     return lowerUnary(c, bitwiseNotBody, /*floatOnly=*/false);
+  };
+  t["torch.copysign"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", copysignFn, false,
+                       /*floatOnly=*/true);
   };
   t["torch.atan2"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", atan2Fn, false,

@@ -291,7 +291,74 @@ static FailureOr<SmallVector<Value>> lowerArgExtreme(LoweringCall &c) {
       buildReshape(b, loc, generic.getResult(1), type.getShape())};
 }
 
+/// cumsum and cumprod: out[..., i, ...] = x[..., 0, ...] + ... + x[..., i,
+/// ...], one generic with a second, reduction loop j over the dim whose
+/// body adds x[j] where j <= i. Accumulated in torch's CPU accumulate type
+/// (double for float32 and float64, float for float16 and bfloat16, int64
+/// for integers), in order, then converted to the result dtype.
+static FailureOr<SmallVector<Value>> lowerCumulative(LoweringCall &c) {
+  bool prod = c.target() == "torch.cumprod";
+  RankedTensorType type = c.resultType();
+  Value x = c.tensor("input");
+  std::optional<int64_t> given = c.getInt("dim");
+  if (!type || !x || !staticTensorType(x) || !given)
+    return c.fail("expected a static input and a constant dim");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type resultElement = c.logicalResultType().getElementType();
+  Type accumulate = isa<FloatType>(resultElement)
+                        ? (resultElement.isF16() || resultElement.isBF16()
+                               ? Type(b.getF32Type())
+                               : Type(b.getF64Type()))
+                        : Type(b.getI64Type());
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (xType.getRank() == 0)
+    x = buildReshape(b, loc, x, {1});
+  xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  int64_t dim = normalizeDim(*given, rank);
+  Value x2 = buildElementwise(
+      b, loc, RankedTensorType::get(xType.getShape(), accumulate), x,
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+      c.logicalElementTypes(x));
+  // Loops d0..d{rank-1} over the result, then j over the dim.
+  SmallVector<AffineExpr> inExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    inExprs.push_back(b.getAffineDimExpr(d == dim ? rank : d));
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    outExprs.push_back(b.getAffineDimExpr(d));
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, inExprs, b.getContext()),
+      AffineMap::get(rank + 1, 0, outExprs, b.getContext())};
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto accType = RankedTensorType::get(xType.getShape(), accumulate);
+  Value init = buildFilled(b, loc, accType, prod ? 1.0 : 0.0);
+  auto generic = linalg::GenericOp::create(
+      b, loc, accType, x2, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value i = linalg::IndexOp::create(nb, l, dim);
+        Value j = linalg::IndexOp::create(nb, l, rank);
+        Value in = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ule, j, i);
+        Value combined;
+        if (isa<FloatType>(accumulate))
+          combined = prod ? arith::MulFOp::create(nb, l, a[1], a[0]).getResult()
+                          : arith::AddFOp::create(nb, l, a[1], a[0]).getResult();
+        else
+          combined = prod ? arith::MulIOp::create(nb, l, a[1], a[0]).getResult()
+                          : arith::AddIOp::create(nb, l, a[1], a[0]).getResult();
+        linalg::YieldOp::create(nb, l, arith::SelectOp::create(nb, l, in, combined, a[1]).getResult());
+      });
+  Value r = buildElementwise(
+      b, loc, RankedTensorType::get(xType.getShape(), resultElement), generic.getResult(0),
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; }, {accumulate});
+  return SmallVector<Value>{buildReshape(b, loc, r, type.getShape())};
+}
+
 void lowering::populateReduceLowerings(LoweringTable &t) {
+  t["torch.cumsum"] = lowerCumulative;
+  t["torch.cumprod"] = lowerCumulative;
   t["torch.argmax"] = lowerArgExtreme;
   t["torch.argmin"] = lowerArgExtreme;
   t["torch.amax"] = lowerExtremeOrProd;

@@ -202,6 +202,8 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     set.insert("torch.amin");
     set.insert("torch.prod");
     set.insert("torch.argmax");
+    set.insert("torch.cumsum");
+    set.insert("torch.cumprod");
     set.insert("torch.argmin");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");

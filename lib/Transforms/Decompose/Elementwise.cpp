@@ -227,6 +227,71 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
                             d.binary("torch.le", actual, allowed));
     return one(d.binary("torch.logical_or", close, within));
   };
+  t["Tensor.where"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.where", {{"condition", d.arg("condition")},
+                                      {"input", d.arg("input")},
+                                      {"other", d.arg("other")}}));
+  };
+  // torch's lerp: input + w (end - input) for |w| < 0.5, else
+  // end - (end - input) (1 - w); float16 and bfloat16 in float32.
+  t["torch.lerp"] = [](Decomposer &d) -> Results {
+    Type element = d.resultTensorType().getElementType();
+    Type compute = (element.isF16() || element.isBF16()) ? d.b.getF32Type() : element;
+    Value a = d.cast(d.tensor("input"), compute), e = d.cast(d.tensor("end"), compute);
+    Value diff = d.binary("torch.sub", e, a);
+    auto low = [&](Arg w) { return d.binary("torch.add", a, d.binary("torch.mul", diff, w)); };
+    auto high = [&](Arg oneMinus) {
+      return d.binary("torch.sub", e, d.binary("torch.mul", diff, oneMinus));
+    };
+    Value r;
+    if (Value w = d.tensor("weight")) {
+      w = d.cast(w, compute);
+      Value small = d.binary("torch.lt", d.unary("torch.abs", w), d.f64(0.5));
+      Value oneMinus = d.call("torch.sub", {{"input", d.i64(1)}, {"other", w}});
+      r = d.call("torch.where", {{"condition", small}, {"input", low(w)}, {"other", high(oneMinus)}});
+    } else {
+      std::optional<double> wv = d.getFloat("weight");
+      if (!wv)
+        return d.decline("the weight is not a constant");
+      r = std::abs(*wv) < 0.5 ? low(d.f64(*wv)) : high(d.f64(1.0 - *wv));
+    }
+    return one(d.cast(r, element));
+  };
+  // float_power: pow in float64.
+  t["torch.float_power"] = [](Decomposer &d) -> Results {
+    Type f64 = d.b.getF64Type();
+    Value x = d.tensor("input"), e = d.tensor("exponent");
+    Arg base = x ? Arg(d.cast(x, f64)) : d.arg("input");
+    Arg exponent = e ? Arg(d.cast(e, f64)) : d.arg("exponent");
+    if (!x && !e)
+      return d.decline("no tensor argument");
+    if (!x) {
+      std::optional<double> v = d.getFloat("input");
+      if (!v)
+        return d.decline("the base is not a constant");
+      base = Arg(d.f64(*v));
+    }
+    if (!e) {
+      std::optional<double> v = d.getFloat("exponent");
+      if (!v)
+        return d.decline("the exponent is not a constant");
+      exponent = Arg(d.f64(*v));
+    }
+    return one(d.call("torch.pow", {{"input", base}, {"exponent", exponent}}));
+  };
+  // one_hot: x[..., None] == arange(num_classes), as int64.
+  t["torch.nn.functional.one_hot"] = [](Decomposer &d) -> Results {
+    RankedTensorType result = d.resultTensorType();
+    if (!result || !result.hasStaticShape() || result.getRank() == 0)
+      return d.decline("the number of classes is not known statically");
+    int64_t classes = result.getShape().back();
+    auto rangeType = RankedTensorType::get({classes}, d.b.getI64Type());
+    Value range = d.tensorConstant(rangeType, [](ArrayRef<int64_t> i) {
+      return static_cast<double>(i[0]);
+    });
+    Value x = d.call("torch.unsqueeze", {{"input", d.tensor("input")}, {"dim", d.i64(-1)}});
+    return one(d.cast(d.binary("torch.eq", x, range), result.getElementType()));
+  };
   // The dropouts of eval mode are the identity.
   for (StringRef name : {"torch.nn.functional.dropout1d",
                          "torch.nn.functional.dropout2d",

@@ -472,6 +472,43 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     Value v = d.call("Tensor.expand", {{"input", reshape(d, x, inter)}, {"size", d.ints(expanded)}});
     return one(reshape(d, v, out));
   };
+  // Factories with constant arguments are constants: zeros, ones, full and
+  // empty (zeros, deterministically) as splats; arange, linspace and eye
+  // evaluated once by their interpreter kernels.
+  for (StringRef name : {"torch.zeros", "torch.ones", "torch.full", "torch.empty"})
+    t[name] = [](Decomposer &d) -> Results {
+      RankedTensorType type = d.resultTensorType();
+      if (!type || !type.hasStaticShape())
+        return d.decline("the size is not known statically");
+      double v = 0;
+      if (d.target() == "torch.ones") {
+        v = 1;
+      } else if (d.target() == "torch.full") {
+        std::optional<double> f = d.getFloat("fill_value");
+        if (!f)
+          return d.decline("the fill value is not a constant");
+        v = *f;
+      }
+      Type e = type.getElementType();
+      Attribute splat;
+      if (auto f = dyn_cast<FloatType>(e))
+        splat = FloatAttr::get(f, v);
+      else if (e.isInteger(1))
+        splat = BoolAttr::get(d.ctx, v != 0);
+      else
+        splat = IntegerAttr::get(e, static_cast<int64_t>(v));
+      return one(d.constant(DenseElementsAttr::get(type, splat), type));
+    };
+  for (StringRef name : {"torch.arange", "torch.linspace", "torch.eye"})
+    t[name] = [](Decomposer &d) -> Results {
+      RankedTensorType type = d.resultTensorType();
+      if (!type || !type.hasStaticShape() || type.getNumElements() > (1 << 24))
+        return d.decline("the result is not static or above 2^24 elements");
+      Attribute value = evaluateConstantCall(d.bound.op, 0);
+      if (!value)
+        return d.decline("the arguments are not constants");
+      return one(d.constant(value, type));
+    };
   t["torch.empty_like"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.zeros_like", {{"input", d.tensor("input")}, {"dtype", d.arg("dtype")}}));
   };
