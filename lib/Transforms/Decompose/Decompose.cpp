@@ -273,6 +273,7 @@ Value Decomposer::tensorConstant(RankedTensorType type,
 const DecompositionTable &decompose::getDecompositionTable() {
   static const DecompositionTable table = [] {
     DecompositionTable t;
+    populateBackwardDecompositions(t);
     populateElementwiseDecompositions(t);
     populateIndexDecompositions(t);
     populateLinalgDecompositions(t);

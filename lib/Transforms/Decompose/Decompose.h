@@ -132,6 +132,7 @@ private:
 using DecomposeFn = FailureOr<SmallVector<Value>> (*)(Decomposer &d);
 using DecompositionTable = llvm::StringMap<DecomposeFn>;
 
+void populateBackwardDecompositions(DecompositionTable &table);
 void populateElementwiseDecompositions(DecompositionTable &table);
 void populateIndexDecompositions(DecompositionTable &table);
 void populateLinalgDecompositions(DecompositionTable &table);

@@ -58,7 +58,158 @@ static Value diff(Decomposer &d) {
   return d.binary("torch.sub", d.arg("input"), d.arg("target"));
 }
 
+/// The negative log-likelihood of class-index targets, through a one-hot
+/// mask: picked[n, ...] = input[n, target[n, ...], ...]. Returns the
+/// pointwise loss and the per-element weights (0 where ignored).
+static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target,
+                                        int64_t ignoreIndex) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank(), classDim = rank >= 2 ? 1 : 0;
+  int64_t classes = type.getDimSize(classDim);
+  SmallVector<int64_t> rangeShape(rank, 1);
+  rangeShape[classDim] = classes;
+  auto rangeType = RankedTensorType::get(rangeShape, d.b.getI64Type());
+  Value range = d.tensorConstant(rangeType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>(i[classDim]);
+  });
+  Value t = d.call("torch.unsqueeze", {{"input", target}, {"dim", d.i64(classDim)}});
+  Value mask = d.binary("torch.eq", t, range);
+  auto pick = [&](Value v) {
+    return d.call("torch.sum", {{"input", d.call("torch.where", {{"condition", mask},
+                                                                  {"input", v},
+                                                                  {"other", d.i64(0)}})},
+                                {"dim", d.ints({classDim})}});
+  };
+  Value picked = pick(input);
+  Value valid = d.binary("torch.ne", target, d.i64(ignoreIndex));
+  Value w;
+  if (Value weight = d.tensor("weight")) {
+    Value wb = d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(rangeShape)}});
+    w = d.call("Tensor.masked_fill", {{"input", pick(d.call("Tensor.expand_as", {{"input", wb}, {"other", input}}))},
+                                      {"mask", d.unary("torch.logical_not", valid)},
+                                      {"value", d.i64(0)}});
+  } else {
+    w = d.cast(valid, type.getElementType());
+  }
+  return {d.unary("torch.neg", d.binary("torch.mul", picked, w)), w};
+}
+
+static Results decomposeNllLoss(Decomposer &d) {
+  Value input = d.tensor("input"), target = d.tensor("target");
+  auto ignore = d.getInt("ignore_index");
+  RankedTensorType type = input ? cast<RankedTensorType>(input.getType()) : RankedTensorType();
+  if (!ignore || !type || !type.hasStaticShape() || type.getRank() == 0)
+    return d.decline("needs a constant ignore_index and a static input");
+  std::optional<std::string> reduction = reductionOf(d);
+  if (!reduction)
+    return d.decline("the reduction is not a constant");
+  auto [loss, w] = nllTerms(d, input, target, *ignore);
+  if (*reduction == "none")
+    return one(loss);
+  Value total = d.unary("torch.sum", loss);
+  if (*reduction == "sum")
+    return one(total);
+  return one(d.binary("torch.div", total, d.unary("torch.sum", w)));
+}
+
+/// aten::nll_loss_forward: (output, total_weight), reduction 0 none, 1
+/// mean, 2 sum.
+static Results decomposeNllLossForward(Decomposer &d) {
+  Value input = d.tensor("input"), target = d.tensor("target");
+  auto ignore = d.getInt("ignore_index"), reduction = d.getInt("reduction");
+  RankedTensorType type = input ? cast<RankedTensorType>(input.getType()) : RankedTensorType();
+  if (!ignore || !reduction || !type || !type.hasStaticShape() || type.getRank() == 0)
+    return d.decline("needs constant arguments and a static input");
+  auto [loss, w] = nllTerms(d, input, target, *ignore);
+  Value totalWeight = d.unary("torch.sum", w);
+  Value out = loss;
+  if (*reduction == 2)
+    out = d.unary("torch.sum", loss);
+  else if (*reduction == 1)
+    out = d.binary("torch.div", d.unary("torch.sum", loss), totalWeight);
+  if (*reduction == 0 && type.getRank() >= 2) {
+    // (torch leaves total_weight 0 when a batch is not reduced; an
+    // unbatched input still has its target's weight.)
+    totalWeight = d.binary("torch.mul", totalWeight, d.i64(0));
+  }
+  if (!out || !totalWeight)
+    return failure();
+  return SmallVector<Value>{out, totalWeight};
+}
+
+/// cross_entropy: nll_loss of log_softmax for class indices; for class
+/// probabilities, -sum(target * log_softmax) over the class dim.
+static Results decomposeCrossEntropy(Decomposer &d) {
+  Value input = d.tensor("input"), target = d.tensor("target");
+  RankedTensorType type = input ? cast<RankedTensorType>(input.getType()) : RankedTensorType();
+  auto smoothing = d.getFloat("label_smoothing");
+  auto ignore = d.getInt("ignore_index");
+  if (!type || !type.hasStaticShape() || type.getRank() == 0 || !smoothing || !ignore)
+    return d.decline("needs a static input and constant arguments");
+  std::optional<std::string> reduction = reductionOf(d);
+  if (!reduction)
+    return d.decline("the reduction is not a constant");
+  int64_t classDim = type.getRank() >= 2 ? 1 : 0;
+  int64_t classes = type.getDimSize(classDim);
+  Value ls = d.call("torch.nn.functional.log_softmax",
+                    {{"input", input}, {"dim", d.i64(classDim)}});
+  auto targetType = cast<RankedTensorType>(target.getType());
+  if (isa<FloatType>(targetType.getElementType())) {
+    Value p = target;
+    if (*smoothing != 0)
+      p = d.binary("torch.add", d.binary("torch.mul", p, d.f64(1 - *smoothing)),
+                   d.f64(*smoothing / classes));
+    Value prod = d.binary("torch.mul", ls, p);
+    if (Value weight = d.tensor("weight")) {
+      SmallVector<int64_t> shape(type.getRank(), 1);
+      shape[classDim] = classes;
+      prod = d.binary("torch.mul", prod,
+                      d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(shape)}}));
+    }
+    Value loss = d.unary("torch.neg", d.call("torch.sum", {{"input", prod},
+                                                           {"dim", d.ints({classDim})}}));
+    if (*reduction == "none")
+      return one(loss);
+    if (*reduction == "sum")
+      return one(d.unary("torch.sum", loss));
+    return one(d.unary("torch.mean", loss));
+  }
+  auto [loss, w] = nllTerms(d, ls, target, *ignore);
+  auto reduce = [&](Value v) -> Value {
+    if (*reduction == "none")
+      return v;
+    Value total = d.unary("torch.sum", v);
+    if (*reduction == "sum")
+      return total;
+    return d.binary("torch.div", total, d.unary("torch.sum", w));
+  };
+  Value nll = reduce(loss);
+  if (*smoothing == 0)
+    return one(nll);
+  // Label smoothing (torch 1.13): (1 - e) nll + e / C * smooth, smooth the
+  // (weighted) negative sum of log-probabilities, 0 where ignored, reduced
+  // like nll (mean: over the targets' weights).
+  Value weighted = ls;
+  if (Value weight = d.tensor("weight")) {
+    SmallVector<int64_t> shape(type.getRank(), 1);
+    shape[classDim] = classes;
+    weighted = d.binary("torch.mul", ls,
+                        d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(shape)}}));
+  }
+  Value smooth = d.unary("torch.neg", d.call("torch.sum", {{"input", weighted},
+                                                           {"dim", d.ints({classDim})}}));
+  smooth = d.call("Tensor.masked_fill",
+                  {{"input", smooth},
+                   {"mask", d.binary("torch.eq", target, d.i64(*ignore))},
+                   {"value", d.i64(0)}});
+  return one(d.binary("torch.add", d.binary("torch.mul", nll, d.f64(1 - *smoothing)),
+                      d.binary("torch.mul", reduce(smooth), d.f64(*smoothing / classes))));
+}
+
 void decompose::populateLossDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.nll_loss"] = decomposeNllLoss;
+  t["torch.ops.aten.nll_loss_forward.default"] = decomposeNllLossForward;
+  t["torch.nn.functional.cross_entropy"] = decomposeCrossEntropy;
   t["torch.nn.functional.mse_loss"] = [](Decomposer &d) -> Results {
     Value e = diff(d);
     return reduce(d, d.binary("torch.mul", e, e));

@@ -133,6 +133,80 @@ static Results decomposeMatrixNorm(Decomposer &d) {
 }
 
 void decompose::populateNormDecompositions(DecompositionTable &t) {
+  // aten::native_layer_norm: (layer_norm, mean, 1 / sqrt(var + eps)) with
+  // the statistics keeping the normalized dims as 1s.
+  t["torch.ops.aten.native_layer_norm.default"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto shape = d.getInts("normalized_shape");
+    std::optional<double> eps = d.getFloat("eps");
+    auto type = cast<RankedTensorType>(x.getType());
+    if (!shape || !eps || shape->size() > static_cast<size_t>(type.getRank()))
+      return d.decline("normalized_shape and eps must be constants");
+    SmallVector<int64_t> dims;
+    for (int64_t i = type.getRank() - shape->size(); i < type.getRank(); ++i)
+      dims.push_back(i);
+    Value out = d.call("torch.nn.functional.layer_norm",
+                       {{"input", x}, {"normalized_shape", d.ints(*shape)},
+                        {"weight", d.arg("weight")}, {"bias", d.arg("bias")},
+                        {"eps", d.f64(*eps)}});
+    Type element = type.getElementType();
+    Type compute = (element.isF16() || element.isBF16()) ? d.b.getF32Type() : element;
+    Value xc = d.cast(x, compute);
+    Value mean = d.call("torch.mean", {{"input", xc}, {"dim", d.ints(dims)}, {"keepdim", d.boolean(true)}});
+    Value dev = d.binary("torch.sub", xc, mean);
+    Value var = d.call("torch.mean", {{"input", d.binary("torch.mul", dev, dev)},
+                                      {"dim", d.ints(dims)}, {"keepdim", d.boolean(true)}});
+    Value rstd = d.unary("torch.rsqrt", d.binary("torch.add", var, d.f64(*eps)));
+    SmallVector<Value> parts = {out, d.cast(mean, element), d.cast(rstd, element)};
+    if (llvm::is_contained(parts, Value()))
+      return failure();
+    return parts;
+  };
+  // aten::native_batch_norm in eval mode: (batch_norm, empty, empty).
+  t["torch.ops.aten.native_batch_norm.default"] = [](Decomposer &d) -> Results {
+    if (d.getBool("training") != std::optional<bool>(false))
+      return d.decline("training-mode batch norm is not decomposed");
+    Value out = d.call("torch.nn.functional.batch_norm",
+                       {{"input", d.arg("input")}, {"running_mean", d.arg("running_mean")},
+                        {"running_var", d.arg("running_var")}, {"weight", d.arg("weight")},
+                        {"bias", d.arg("bias")}, {"training", d.boolean(false)},
+                        {"momentum", d.arg("momentum")}, {"eps", d.arg("eps")}});
+    auto tuple = dyn_cast<TupleType>(d.resultType());
+    if (!out || !tuple || tuple.size() != 3)
+      return failure();
+    SmallVector<Value> parts = {out};
+    for (unsigned i = 1; i < 3; ++i) {
+      auto t = dyn_cast<RankedTensorType>(tuple.getType(i));
+      if (!t || !t.hasStaticShape() || t.getNumElements() != 0)
+        return d.decline("the saved statistics are not empty");
+      parts.push_back(d.constant(DenseElementsAttr::get(t, ArrayRef<Attribute>{}), t));
+    }
+    return parts;
+  };
+  // renorm: each slice along dim scaled to norm maxnorm when above it.
+  t["torch.renorm"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto type = cast<RankedTensorType>(x.getType());
+    std::optional<double> p = d.getFloat("p"), maxnorm = d.getFloat("maxnorm");
+    std::optional<int64_t> dim = d.getInt("dim");
+    if (!p || !maxnorm || !dim || type.getRank() == 0)
+      return d.decline("p, dim and maxnorm must be constants");
+    int64_t keep = *dim < 0 ? *dim + type.getRank() : *dim;
+    SmallVector<int64_t> dims;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (i != keep)
+        dims.push_back(i);
+    Type element = type.getElementType();
+    // (A 1-D input: each slice is one element, its norm its magnitude.)
+    Value n = dims.empty() ? d.unary("torch.abs", x)
+                           : vectorNorm(d, x, *p, d.ints(dims), d.boolean(true), element);
+    Value factor = d.call("torch.where",
+                          {{"condition", d.binary("torch.gt", n, d.f64(*maxnorm))},
+                           {"input", d.call("torch.div", {{"input", d.f64(*maxnorm)},
+                                                          {"other", d.binary("torch.add", n, d.f64(1e-7))}})},
+                           {"other", d.f64(1.0)}});
+    return one(d.binary("torch.mul", x, factor));
+  };
   t["torch.linalg.vector_norm"] = decomposeVectorNorm;
   t["torch.norm"] = decomposeNorm;
   t["torch.linalg.norm"] = decomposeNorm;

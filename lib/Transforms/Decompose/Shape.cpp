@@ -76,6 +76,8 @@ static Results decomposeDiagonal(Decomposer &d) {
   if (!t || !t.hasStaticShape() || !offset || !dim1 || !dim2 || t.getRank() < 2)
     return d.decline("diagonal needs constant arguments and a static shape");
   int64_t rank = t.getRank(), a = normDim(*dim1, rank), b = normDim(*dim2, rank);
+  if (a < 0 || b < 0 || a >= rank || b >= rank)
+    return d.decline("dims out of range");
   if (a == b)
     return d.decline("dim1 and dim2 are the same");
   SmallVector<int64_t> perm;
@@ -265,6 +267,131 @@ static Results decomposeBroadcastTensors(Decomposer &d) {
   return parts;
 }
 
+/// Shape queries of static shapes: the constants their folders give; and
+/// the tensor attributes getattr reads (x.T, x.mT, x.H, x.mH, x.data,
+/// x.real) as the calls they mean.
+static Results decomposeShapeQuery(Decomposer &d) {
+  if (d.target() == "builtins.getattr") {
+    std::optional<std::string> name = d.getStr("name");
+    Value x = d.tensor("input");
+    RankedTensorType type = typeOf(x);
+    if (name && type) {
+      int64_t rank = type.getRank();
+      if ((*name == "T" || *name == "H") && rank != 2) {
+        SmallVector<int64_t> perm;
+        for (int64_t i = rank - 1; i >= 0; --i)
+          perm.push_back(i);
+        return one(d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}}));
+      }
+      if (*name == "T" || *name == "H" || ((*name == "mT" || *name == "mH") && rank >= 2))
+        return one(d.call("torch.transpose", {{"input", x}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}}));
+      if (*name == "data" || *name == "real")
+        return one(d.unary("torch.clone", x));
+    }
+  }
+  SmallVector<OpFoldResult> folded;
+  Operation *op = d.bound.op;
+  if (failed(op->fold(folded)) || folded.size() != op->getNumResults() ||
+      !llvm::all_of(folded, [](OpFoldResult r) { return isa<Attribute>(r); }))
+    return d.decline("the shape is not static");
+  SmallVector<Value> values;
+  for (auto [result, value] : llvm::zip(op->getResults(), folded))
+    values.push_back(d.constant(cast<Attribute>(value), result.getType()));
+  return values;
+}
+
+/// x reversed along `dim`: a gather at n-1, ..., 0.
+static Value reverse(Decomposer &d, Value x, int64_t dim) {
+  int64_t n = typeOf(x).getDimSize(dim);
+  auto indexType = RankedTensorType::get({n}, d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>(n - 1 - i[0]);
+  });
+  return d.call("torch.index_select", {{"input", x}, {"dim", d.i64(dim)}, {"index", index}});
+}
+
+static Results decomposeFlip(Decomposer &d) {
+  Value x = d.tensor("input");
+  auto dims = d.getInts("dims");
+  RankedTensorType type = typeOf(x);
+  if (!dims || !type || !type.hasStaticShape())
+    return d.decline("needs constant dims and a static shape");
+  Value r = x;
+  // (A 0-d tensor flips to itself.)
+  for (int64_t dim : *dims) {
+    if (type.getRank() == 0)
+      break;
+    int64_t n = normDim(dim, type.getRank());
+    if (n < 0 || n >= type.getRank())
+      return d.decline("dim out of range");
+    r = reverse(d, r, n);
+  }
+  if (r == x)
+    r = d.unary("torch.clone", x);
+  return one(r);
+}
+
+/// rot90 as torch writes it: flips and a transpose.
+static Results decomposeRot90(Decomposer &d) {
+  Value x = d.tensor("input");
+  auto k = d.getInt("k");
+  auto dims = d.getInts("dims");
+  RankedTensorType type = typeOf(x);
+  if (!k || !dims || dims->size() != 2 || !type || !type.hasStaticShape())
+    return d.decline("needs constant k and dims and a static shape");
+  int64_t rank = type.getRank();
+  int64_t a = normDim((*dims)[0], rank), b = normDim((*dims)[1], rank);
+  if (a < 0 || b < 0 || a >= rank || b >= rank || a == b)
+    return d.decline("dims out of range");
+  int64_t turns = ((*k % 4) + 4) % 4;
+  auto swap = [&](Value v) {
+    return d.call("torch.transpose", {{"input", v}, {"dim0", d.i64(a)}, {"dim1", d.i64(b)}});
+  };
+  switch (turns) {
+  case 1:
+    return one(swap(reverse(d, x, b)));
+  case 2:
+    return one(reverse(d, reverse(d, x, a), b));
+  case 3:
+    return one(swap(reverse(d, x, a)));
+  default:
+    return one(d.unary("torch.clone", x));
+  }
+}
+
+/// The cross product along a dim of size 3 (torch.cross: the first such
+/// dim when none is given).
+static Results decomposeCross(Decomposer &d) {
+  RankedTensorType result = d.resultTensorType();
+  if (!result || !result.hasStaticShape())
+    return d.decline("needs a static result shape");
+  int64_t rank = result.getRank(), dim = -1;
+  if (d.isNone("dim")) {
+    for (int64_t i = 0; i < rank && dim < 0; ++i)
+      if (result.getDimSize(i) == 3)
+        dim = i;
+  } else if (auto given = d.getInt("dim")) {
+    dim = normDim(*given, rank);
+  }
+  if (dim < 0 || dim >= rank || result.getDimSize(dim) != 3)
+    return d.decline("no dim of size 3");
+  Type element = result.getElementType();
+  auto full = [&](StringRef name) {
+    Value v = d.cast(d.tensor(name), element);
+    if (typeOf(v) && typeOf(v).getShape() != result.getShape())
+      v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(result.getShape())}});
+    return v;
+  };
+  Value a = full("input"), b = full("other");
+  auto part = [&](Value v, int64_t i) { return window(d, v, dim, sliceOf(d, i, i + 1, 1)); };
+  auto term = [&](int64_t i, int64_t j) {
+    return d.binary("torch.sub", d.binary("torch.mul", part(a, i), part(b, j)),
+                    d.binary("torch.mul", part(a, j), part(b, i)));
+  };
+  SmallVector<Value> parts = {term(1, 2), term(2, 0), term(0, 1)};
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.view_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.view", {{"input", d.tensor("input")},
@@ -291,13 +418,15 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     if (!dim || !start || !length || !type)
       return d.decline("narrow's arguments must be constants");
     int64_t n = normDim(*dim, type.getRank());
+    if (n < 0 || n >= type.getRank())
+      return d.decline("dim out of range");
     int64_t s = *start < 0 ? *start + type.getDimSize(n) : *start;
     return one(window(d, x, n, sliceOf(d, s, s + *length, 1)));
   };
   t["torch.select"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input");
     auto dim = d.getInt("dim"), index = d.getInt("index");
-    if (!dim || !index)
+    if (!dim || !index || typeOf(x).getRank() == 0)
       return d.decline("select's arguments must be constants");
     return one(window(d, x, normDim(*dim, typeOf(x).getRank()), d.i64(*index)));
   };
@@ -309,7 +438,7 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
       return d.decline("start must be a constant");
     if (!d.isNone("end") && !(end = d.getInt("end")))
       return d.decline("end must be a constant");
-    if (!dim || !step || *step <= 0)
+    if (!dim || !step || *step <= 0 || typeOf(x).getRank() == 0)
       return d.decline("dim and step must be constants, step positive");
     return one(window(d, x, normDim(*dim, typeOf(x).getRank()), sliceOf(d, start, end, *step)));
   };
@@ -413,6 +542,13 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     return one(reshape(d, v, type.getShape()));
   };
   t["torch.split"] = decomposeSplit;
+  t["Tensor.size"] = decomposeShapeQuery;
+  t["Tensor.dim"] = decomposeShapeQuery;
+  t["builtins.getattr"] = decomposeShapeQuery;
+  t["torch.flip"] = decomposeFlip;
+  t["torch.rot90"] = decomposeRot90;
+  t["torch.cross"] = decomposeCross;
+  t["torch.linalg.cross"] = decomposeCross;
   t["torch.unbind"] = decomposeUnbind;
   t["torch.meshgrid"] = decomposeMeshgrid;
   t["torch.broadcast_tensors"] = decomposeBroadcastTensors;
@@ -460,7 +596,13 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
       x = reshape(d, x, {type.getNumElements()});
       type = typeOf(x);
     } else if (auto given = d.getInt("dim")) {
+      if (type.getRank() == 0) {
+        x = reshape(d, x, {1});
+        type = typeOf(x);
+      }
       dim = normDim(*given, type.getRank());
+      if (dim < 0 || dim >= type.getRank())
+        return d.decline("dim out of range");
     } else {
       return d.decline("dim must be a constant");
     }
