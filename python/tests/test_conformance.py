@@ -32,6 +32,9 @@ KNOWN_FAILURES = {
         "bool masks (a data-dependent shape) are not lowered"),
     ("torch.ops.aten.index.Tensor", "cpu"): (
         r"^bool mask$", "bool masks (a data-dependent shape) are not lowered"),
+    ("torch.index_put", "cpu"): (
+        r"^two dims$", "index_put with several index tensors is not lowered (one on the "
+        "leading dim is)"),
     ("torch.take_along_dim", "cpu"): (
         r"^argsort$", "the sample's argsort is not lowered"),
     ("torch.repeat_interleave", "cpu"): (

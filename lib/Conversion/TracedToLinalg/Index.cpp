@@ -7,6 +7,10 @@
 // it clamps rather than read outside the tensor (the interpreter reports
 // it).
 //
+// The scatter family reads the same way round: one generic over the output
+// whose reduction loop visits the index and combines what lands on each
+// element.
+//
 // `x[...]` with tensors follows torch's two steps: the ints, slices, None
 // and Ellipsis select a view first (ints drop their dims), then the tensors
 // index that view as `aten.index` does: broadcast together, their result
@@ -17,6 +21,9 @@
 #include "Lowering.h"
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -362,7 +369,278 @@ static Results lowerGather(LoweringCall &c) {
   return SmallVector<Value>{generic.getResult(0)};
 }
 
+static Results lowerScatter(LoweringCall &c);
+static Results lowerSliceScatter(LoweringCall &c);
+
 void lowering::populateIndexLowerings(LoweringTable &t) {
   t["torch.ops.aten.index.Tensor"] = lowerAtenIndex;
   t["torch.gather"] = lowerGather;
+  t["torch.scatter"] = lowerScatter;
+  t["torch.scatter_add"] = lowerScatter;
+  t["torch.scatter_reduce"] = lowerScatter;
+  t["torch.slice_scatter"] = lowerSliceScatter;
+}
+
+//===----------------------------------------------------------------------===//
+// Scatter
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Combine { Replace, Sum, Prod, Mean, Max, Min };
+} // namespace
+
+/// The scatter family along `dim`: out[q] combines input[q] (unless
+/// `includeSelf` is false and something lands on q) with every src[p] whose
+/// index[p] names q along dim (p's other coordinates equal q's, within
+/// index's shape). One generic over the output with a reduction loop j over
+/// index's extent along dim; it also counts the contributions (for mean
+/// and include_self=False). `src` null: the number `srcValue`. Replace
+/// keeps the last contribution, as torch's CPU loop does.
+static FailureOr<Value> buildScatter(LoweringCall &c, Value input, int64_t dim,
+                                     Value index, Value src, double srcValue,
+                                     Combine combine, bool includeSelf) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  RankedTensorType type = c.resultType();
+  RankedTensorType xType = typeOf(input), iType = typeOf(index);
+  if (!type || !xType || !iType || !xType.hasStaticShape() || !iType.hasStaticShape() ||
+      (src && !typeOf(src).hasStaticShape()))
+    return c.fail("expected statically shaped tensors");
+  if (failed(checkIndexTensor(c, index)))
+    return failure();
+  int64_t rank = xType.getRank();
+  if (iType.getRank() != rank || (src && typeOf(src).getRank() != rank))
+    return c.fail("index and src must have the input's rank");
+  Type logical = c.logicalResultType().getElementType();
+  Type compute = computeType(logical);
+  // (Bools accumulate as 0/1 bytes, the tensors' storage: sum is or, prod
+  // is and.)
+  bool isBool = compute.isInteger(1);
+  if (isBool)
+    compute = b.getI8Type();
+  bool isFloat = isa<FloatType>(compute);
+  bool isUnsigned = isUnsignedElement(logical) || isBool;
+  // The accumulator starts from the input (converted to the compute type).
+  auto identityFn = [](OpBuilder &, Location, ValueRange a) { return a[0]; };
+  Value start = buildElementwise(b, loc, RankedTensorType::get(xType.getShape(), compute), input,
+                                 identityFn, c.logicalElementTypes(input));
+  if (!includeSelf) {
+    double init = 0;
+    if (combine == Combine::Prod)
+      init = 1;
+    else if (combine == Combine::Max)
+      init = isFloat ? -INFINITY : (isUnsigned ? 0 : -std::ldexp(1.0, compute.getIntOrFloatBitWidth() - 1));
+    else if (combine == Combine::Min)
+      init = isFloat ? INFINITY
+                     : (isUnsigned ? std::ldexp(1.0, compute.getIntOrFloatBitWidth()) - 1
+                                   : std::ldexp(1.0, compute.getIntOrFloatBitWidth() - 1) - 1);
+    start = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), compute), init);
+  }
+  Value count = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), b.getI64Type()), 0);
+  // (The reduction loop's extent comes from an unread [K] operand: no other
+  // operand is indexed by j.)
+  int64_t extent = iType.getDimSize(dim);
+  Value loopExtent = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{extent}, b.getI8Type());
+  AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank + 1, b.getContext()).getMajorSubMap(rank);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, b.getAffineDimExpr(rank), b.getContext()), outMap, outMap};
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Type srcLogical = src ? c.logicalElementType(src) : Type();
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{start.getType(), count.getType()}, ValueRange{loopExtent},
+      ValueRange{start, count}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value acc = a[1], n = a[2];
+        Value j = linalg::IndexOp::create(nb, l, rank);
+        // p: q with j along dim, each coordinate clamped into index's shape
+        // and the clamping remembered as invalid.
+        Value valid = arith::ConstantIntOp::create(nb, l, 1, 1);
+        SmallVector<Value> p;
+        for (int64_t e = 0; e < rank; ++e) {
+          Value coord = e == dim ? j : linalg::IndexOp::create(nb, l, e).getResult();
+          int64_t extent = iType.getDimSize(e);
+          Value limit = arith::ConstantIndexOp::create(nb, l, extent);
+          valid = arith::AndIOp::create(
+              nb, l, valid, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, coord, limit));
+          Value last = arith::ConstantIndexOp::create(nb, l, std::max<int64_t>(extent - 1, 0));
+          p.push_back(arith::MinUIOp::create(nb, l, coord, last));
+        }
+        if (iType.getNumElements() == 0) {
+          linalg::YieldOp::create(nb, l, ValueRange{acc, n});
+          return;
+        }
+        Value target = position(nb, l, tensor::ExtractOp::create(nb, l, index, p),
+                                xType.getDimSize(dim));
+        Value hit = arith::AndIOp::create(
+            nb, l, valid,
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, target,
+                                  linalg::IndexOp::create(nb, l, dim)));
+        Value v = src ? castScalar(nb, l, tensor::ExtractOp::create(nb, l, src, p), compute,
+                                   isUnsignedElement(srcLogical) || srcLogical.isInteger(1))
+                      : scalarConstant(nb, l, compute, srcValue);
+        Value combined;
+        switch (combine) {
+        case Combine::Replace:
+          combined = v;
+          break;
+        case Combine::Sum:
+        case Combine::Mean:
+          combined = isFloat ? arith::AddFOp::create(nb, l, acc, v).getResult()
+                             : (isBool ? arith::OrIOp::create(nb, l, acc, v).getResult()
+                                                     : arith::AddIOp::create(nb, l, acc, v).getResult());
+          break;
+        case Combine::Prod:
+          combined = isFloat ? arith::MulFOp::create(nb, l, acc, v).getResult()
+                             : (isBool ? arith::AndIOp::create(nb, l, acc, v).getResult()
+                                                     : arith::MulIOp::create(nb, l, acc, v).getResult());
+          break;
+        case Combine::Max:
+          combined = isFloat ? arith::MaximumFOp::create(nb, l, acc, v).getResult()
+                             : (isUnsigned ? arith::MaxUIOp::create(nb, l, acc, v).getResult()
+                                           : arith::MaxSIOp::create(nb, l, acc, v).getResult());
+          break;
+        case Combine::Min:
+          combined = isFloat ? arith::MinimumFOp::create(nb, l, acc, v).getResult()
+                             : (isUnsigned ? arith::MinUIOp::create(nb, l, acc, v).getResult()
+                                           : arith::MinSIOp::create(nb, l, acc, v).getResult());
+          break;
+        }
+        Value one = arith::ConstantIntOp::create(nb, l, nb.getI64Type(), 1);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, hit, combined, acc),
+                       arith::SelectOp::create(nb, l, hit,
+                                               arith::AddIOp::create(nb, l, n, one), n)});
+      });
+  Value acc = generic.getResult(0), counts = generic.getResult(1);
+  // Finish: means divide by their counts (+1 for the input), and without
+  // include_self the untouched elements keep the input.
+  SmallVector<Type> inTypes = {compute, b.getI64Type()};
+  if (combine == Combine::Mean) {
+    acc = buildElementwise(
+        b, loc, RankedTensorType::get(xType.getShape(), compute), ValueRange{acc, counts},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          Value n = a[1];
+          if (includeSelf)
+            n = isFloat ? arith::AddFOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult()
+                        : arith::AddIOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult();
+          Value zero = scalarConstant(nb, l, compute, 0);
+          Value safe = isFloat ? arith::SelectOp::create(
+                                     nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, n, zero),
+                                     scalarConstant(nb, l, compute, 1), n).getResult()
+                               : arith::SelectOp::create(
+                                     nb, l, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, n, zero),
+                                     scalarConstant(nb, l, compute, 1), n).getResult();
+          if (isFloat)
+            return arith::DivFOp::create(nb, l, a[0], safe);
+          // (Integer means round toward negative infinity, as torch's do.)
+          return isUnsigned ? arith::DivUIOp::create(nb, l, a[0], safe).getResult()
+                            : arith::FloorDivSIOp::create(nb, l, a[0], safe).getResult();
+        },
+        inTypes);
+  }
+  if (!includeSelf) {
+    Value self = buildElementwise(b, loc, RankedTensorType::get(xType.getShape(), compute), input,
+                                  identityFn, c.logicalElementTypes(input));
+    acc = buildElementwise(
+        b, loc, RankedTensorType::get(xType.getShape(), compute), ValueRange{acc, counts, self},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          // (The count arrives converted to the compute type.)
+          Value zero = scalarConstant(nb, l, a[1].getType(), 0);
+          Value touched =
+              isa<FloatType>(a[1].getType())
+                  ? arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE, a[1], zero).getResult()
+                  : arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, a[1], zero).getResult();
+          return arith::SelectOp::create(nb, l, touched, a[0], a[2]);
+        },
+        {compute, b.getI64Type(), compute});
+  }
+  return buildElementwise(b, loc, c.logicalResultType(), acc, identityFn, {compute});
+}
+
+static Results lowerScatter(LoweringCall &c) {
+  StringRef target = c.target();
+  Value x = c.tensor("input"), index = c.tensor("index");
+  std::optional<int64_t> dim = c.getInt("dim");
+  if (!x || !index || !dim)
+    return c.fail("expected tensors and a constant dim");
+  int64_t rank = typeOf(x).getRank();
+  int64_t d = rank == 0 ? 0 : normalizeDim(*dim, rank);
+  Combine combine = Combine::Replace;
+  bool includeSelf = true;
+  Value src = c.tensor("src");
+  double srcValue = 0;
+  if (target == "torch.scatter_add") {
+    combine = Combine::Sum;
+  } else if (target == "torch.scatter_reduce") {
+    Attribute reduce = c.value("reduce");
+    auto name = dyn_cast_or_null<StringAttr>(reduce);
+    std::optional<bool> self = c.getBool("include_self");
+    if (!name || !self)
+      return c.fail("reduce and include_self must be constants");
+    includeSelf = *self;
+    combine = llvm::StringSwitch<Combine>(name.getValue())
+                  .Case("sum", Combine::Sum)
+                  .Case("prod", Combine::Prod)
+                  .Case("mean", Combine::Mean)
+                  .Case("amax", Combine::Max)
+                  .Case("amin", Combine::Min)
+                  .Default(Combine::Replace);
+    if (combine == Combine::Replace)
+      return c.fail("unknown reduce");
+  } else { // torch.scatter
+    if (!c.isNone("reduce")) {
+      auto name = dyn_cast_or_null<StringAttr>(c.value("reduce"));
+      if (!name || (name.getValue() != "add" && name.getValue() != "multiply"))
+        return c.fail("reduce must be 'add' or 'multiply'");
+      combine = name.getValue() == "add" ? Combine::Sum : Combine::Prod;
+    }
+    if (!src) {
+      std::optional<double> v = c.getFloat("src");
+      if (!v)
+        return c.fail("the value must be a tensor or a constant number");
+      srcValue = *v;
+    }
+  }
+  if (rank == 0) {
+    // A 0-d scatter is a 1-element one.
+    return c.fail("0-d scatters are not lowered");
+  }
+  FailureOr<Value> r = buildScatter(c, x, d, index, src, srcValue, combine, includeSelf);
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{*r};
+}
+
+/// slice_scatter: src written into input's strided window along dim.
+static Results lowerSliceScatter(LoweringCall &c) {
+  Value x = c.tensor("input"), src = c.tensor("src");
+  RankedTensorType type = c.resultType();
+  std::optional<int64_t> dim = c.getInt("dim"), step = c.getInt("step");
+  if (!x || !src || !type || !dim || !step || *step <= 0 || !typeOf(x).hasStaticShape() ||
+      !typeOf(src).hasStaticShape() || typeOf(x).getRank() == 0)
+    return c.fail("expected static tensors and constant dim, start, end and a positive step");
+  std::optional<int64_t> startV, endV;
+  if (!c.isNone("start") && !(startV = c.getInt("start")))
+    return c.fail("start must be a constant");
+  if (!c.isNone("end") && !(endV = c.getInt("end")))
+    return c.fail("end must be a constant");
+  RankedTensorType xType = typeOf(x);
+  int64_t d = normalizeDim(*dim, xType.getRank());
+  SliceBounds s = clampSlice(xType.getDimSize(d), startV, endV, *step);
+  SmallVector<int64_t> offsets(xType.getRank(), 0), sizes(xType.getShape()),
+      strides(xType.getRank(), 1);
+  offsets[d] = s.begin;
+  sizes[d] = s.length;
+  strides[d] = *step;
+  if (ArrayRef<int64_t>(sizes) != typeOf(src).getShape())
+    return c.fail("src does not have the window's shape");
+  // (src in the result's storage type: slice_scatter keeps input's dtype.)
+  Value fill = buildElementwise(c.rewriter, c.loc, c.logicalResultType().clone(sizes), src,
+                                [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+                                c.logicalElementTypes(src));
+  Value out = tensor::InsertSliceOp::create(c.rewriter, c.loc, fill, x, ValueRange{}, ValueRange{},
+                                            ValueRange{}, offsets, sizes, strides);
+  return SmallVector<Value>{out};
 }

@@ -33,10 +33,104 @@ static Value indexDim(Decomposer &d, Value x, int64_t dim, Value index) {
   return d.call("torch.ops.aten.index.Tensor", {{"input", x}, {"indices", indices}});
 }
 
+/// A 1-D `index` along `dim` spread over `shape` (index[k] at every
+/// position whose coordinate along dim is k), for the scatter entries.
+static Value spreadIndex(Decomposer &d, Value index, int64_t dim, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> ones(shape.size(), 1);
+  ones[dim] = shape[dim];
+  Value r = d.call("torch.reshape", {{"input", index}, {"shape", d.ints(ones)}});
+  return d.call("Tensor.expand", {{"input", r}, {"size", d.ints(shape)}});
+}
+
+/// index_add, index_copy: scatter_add / scatter with the index spread over
+/// the source.
+static Results decomposeIndexAddCopy(Decomposer &d) {
+  bool add = d.target() == "torch.index_add";
+  Value x = d.tensor("input"), index = d.tensor("index"), source = d.tensor("source");
+  auto dim = d.getInt("dim");
+  RankedTensorType xt = typeOf(x), st = typeOf(source), it = typeOf(index);
+  if (!dim || !xt || !st || !it || !st.hasStaticShape() || it.getRank() > 1 || xt.getRank() == 0 ||
+      st.getRank() != xt.getRank())
+    return d.decline("needs a constant dim, a 1-D index and a source of the input's rank");
+  int64_t n = *dim < 0 ? *dim + xt.getRank() : *dim;
+  if (it.getRank() == 0)
+    index = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+  Value spread = spreadIndex(d, index, n, st.getShape());
+  if (add) {
+    std::optional<double> alpha = d.getFloat("alpha");
+    if (!alpha)
+      return d.decline("alpha must be a constant");
+    if (*alpha != 1)
+      source = d.cast(d.binary("torch.mul", source, d.arg("alpha")), xt.getElementType());
+    return one(d.call("torch.scatter_add", {{"input", x}, {"dim", d.i64(n)},
+                                            {"index", spread}, {"src", source}}));
+  }
+  return one(d.call("torch.scatter", {{"input", x}, {"dim", d.i64(n)},
+                                      {"index", spread}, {"src", source}}));
+}
+
+/// index_fill: the positions the index names along dim, as a mask
+/// scattered from the index, filled.
+static Results decomposeIndexFill(Decomposer &d) {
+  Value x = d.tensor("input"), index = d.tensor("index");
+  auto dim = d.getInt("dim");
+  RankedTensorType xt = typeOf(x), it = typeOf(index);
+  if (!dim || !xt || !it || !xt.hasStaticShape() || it.getRank() > 1)
+    return d.decline("needs a constant dim and a 1-D index");
+  int64_t rank = std::max<int64_t>(xt.getRank(), 1);
+  int64_t n = *dim < 0 ? *dim + rank : *dim;
+  int64_t size = xt.getRank() == 0 ? 1 : xt.getDimSize(n);
+  if (it.getRank() == 0)
+    index = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+  auto maskType = RankedTensorType::get({size}, IntegerType::get(d.ctx, 1));
+  Value none = d.tensorConstant(maskType, [](ArrayRef<int64_t>) { return 0.0; });
+  Value mask = d.call("torch.scatter", {{"input", none}, {"dim", d.i64(0)},
+                                        {"index", index}, {"src", d.boolean(true)}});
+  SmallVector<int64_t> shape(xt.getRank(), 1);
+  if (xt.getRank() > 0)
+    shape[n] = size;
+  mask = d.call("torch.reshape", {{"input", mask}, {"shape", d.ints(shape)}});
+  return one(d.call("Tensor.masked_fill", {{"input", x}, {"mask", mask}, {"value", d.arg("value")}}));
+}
+
+/// index_put with one index tensor on the leading dim: index_add when
+/// accumulating, else index_copy, with the values broadcast to the rows.
+static Results decomposeIndexPut(Decomposer &d) {
+  Value x = d.tensor("input"), values = d.tensor("values");
+  Arg indices = d.arg("indices");
+  auto accumulate = d.getBool("accumulate");
+  RankedTensorType xt = typeOf(x);
+  auto list = dyn_cast_or_null<ArrayAttr>(indices.attr);
+  if (!list)
+    if (auto tuple = dyn_cast_or_null<TupleAttr>(indices.attr))
+      list = tuple.getElements();
+  if (!accumulate || !xt || !xt.hasStaticShape() || xt.getRank() == 0 || !list ||
+      list.size() != 1 || indices.values.size() != 1)
+    return d.decline("only one index tensor on the leading dim is decomposed");
+  Value index = indices.values[0];
+  RankedTensorType it = typeOf(index);
+  if (!it || it.getRank() != 1 || !isa<IntegerType>(it.getElementType()) ||
+      it.getElementType().isInteger(1))
+    return d.decline("only a 1-D integer index is decomposed");
+  SmallVector<int64_t> rows(xt.getShape());
+  rows[0] = it.getDimSize(0);
+  Value v = d.cast(values, xt.getElementType());
+  if (typeOf(v).getShape() != ArrayRef<int64_t>(rows))
+    v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(rows)}});
+  Value spread = spreadIndex(d, index, 0, rows);
+  return one(d.call(*accumulate ? "torch.scatter_add" : "torch.scatter",
+                    {{"input", x}, {"dim", d.i64(0)}, {"index", spread}, {"src", v}}));
+}
+
 static Results decomposeInterpolate(Decomposer &d);
 
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
   t["torch.nn.functional.interpolate"] = decomposeInterpolate;
+  t["torch.index_add"] = decomposeIndexAddCopy;
+  t["torch.index_copy"] = decomposeIndexAddCopy;
+  t["torch.index_fill"] = decomposeIndexFill;
+  t["torch.index_put"] = decomposeIndexPut;
+  t["torch.ops.aten._index_put_impl.default"] = decomposeIndexPut;
   t["torch.index_select"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), index = d.tensor("index");
     auto dim = d.getInt("dim");

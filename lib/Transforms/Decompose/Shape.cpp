@@ -287,6 +287,8 @@ static Results decomposeShapeQuery(Decomposer &d) {
         return one(d.call("torch.transpose", {{"input", x}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}}));
       if (*name == "data" || *name == "real")
         return one(d.unary("torch.clone", x));
+      if (*name == "ndim")
+        return one(d.constant(d.i64(rank), d.resultType()));
     }
   }
   SmallVector<OpFoldResult> folded;

@@ -34,14 +34,23 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// An op-library target without a lowering: builtins.getattr is only folded
-// (for "shape"), other attributes are not compiled.
+// An op-library target with neither a lowering nor a decomposition.
 traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
-    // expected-error @+1 {{no lowering to linalg for 'builtins.getattr' (the interpreter still runs it)}}
-    %n = call_function "builtins.getattr"(%x, "ndim") : (tensor<3x4xf32>) -> i64
-    %y = call_function "torch.add"(input=%x, other=%n) : (tensor<3x4xf32>, i64) -> tensor<3x4xf32>
-    output %y : tensor<3x4xf32>
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x3xf32>) -> tensor<f32> {
+    // expected-error @+1 {{no lowering to linalg for 'torch.linalg.det' (the interpreter still runs it)}}
+    %d = call_function "torch.linalg.det"(input=%x) : (tensor<3x3xf32>) -> tensor<f32>
+    output %d : tensor<f32>
+  }
+}
+
+// -----
+
+// A decomposition that does not apply says why.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>, %r: tensor<2xi64>) -> tensor<5xf32> {
+    // expected-error @+1 {{no lowering to linalg for 'torch.repeat_interleave' (its decomposition does not apply: repeats must be a constant int) (the interpreter still runs it)}}
+    %n = call_function "torch.repeat_interleave"(input=%x, repeats=%r, dim=0) : (tensor<2xf32>, tensor<2xi64>) -> tensor<5xf32>
+    output %n : tensor<5xf32>
   }
 }
 
