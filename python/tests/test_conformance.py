@@ -35,8 +35,6 @@ KNOWN_FAILURES = {
     ("torch.index_put", "cpu"): (
         r"^two dims$", "index_put with several index tensors is not lowered (one on the "
         "leading dim is)"),
-    ("torch.take_along_dim", "cpu"): (
-        r"^argsort$", "the sample's argsort is not lowered"),
     ("torch.repeat_interleave", "cpu"): (
         r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
     ("torch.nn.functional.bilinear", "cpu"): (

@@ -113,6 +113,13 @@ void populateNormLowerings(LoweringTable &table);
 void populateReduceLowerings(LoweringTable &table);
 void populateShapeLowerings(LoweringTable &table);
 void populateIndexLowerings(LoweringTable &table);
+void populateSortLowerings(LoweringTable &table);
+/// Whether `target` is sort, topk or kthvalue, whose (values, indices)
+/// tuples are lowered where getitem reads them, and element `index` of one
+/// (Sort.cpp).
+bool isSortTarget(StringRef target);
+FailureOr<Value> lowerSortElement(LoweringCall &c, int64_t index,
+                                  RankedTensorType type);
 /// `x[index]` where the index holds tensors (Index.cpp).
 FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();

@@ -290,6 +290,12 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
       return failure();
     return SmallVector<Value>{*element};
   }
+  if (isSortTarget(bound->spec->name)) {
+    FailureOr<Value> element = lowerSortElement(inner, *i < 0 ? *i + 2 : *i, type);
+    if (failed(element))
+      return failure();
+    return SmallVector<Value>{*element};
+  }
   if (bound->spec->name == "torch.chunk") {
     Value x = inner.tensor("input");
     std::optional<int64_t> chunks = inner.getInt("chunks"),

@@ -193,6 +193,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     populateElementwiseLowerings(t);
     populateShapeLowerings(t);
     populateIndexLowerings(t);
+    populateSortLowerings(t);
     llvm::StringSet<> set;
     for (const auto &entry : t)
       set.insert(entry.getKey());
@@ -204,6 +205,11 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     set.insert("torch.argmax");
     set.insert("torch.cumsum");
     set.insert("torch.cumprod");
+    // Sorting moves elements; it compares in the compute type (Sort.cpp).
+    set.insert("torch.sort");
+    set.insert("torch.argsort");
+    set.insert("torch.topk");
+    set.insert("torch.kthvalue");
     set.insert("torch.argmin");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");
@@ -278,6 +284,7 @@ const LoweringTable &lowering::getLoweringTable() {
     populateReduceLowerings(t);
     populateShapeLowerings(t);
     populateIndexLowerings(t);
+    populateSortLowerings(t);
     return t;
   }();
   return table;
