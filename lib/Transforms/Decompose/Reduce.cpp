@@ -2,6 +2,8 @@
 
 #include "Decompose.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
@@ -147,6 +149,27 @@ static Results decomposeMaxMin(Decomposer &d) {
 }
 
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  // log(cumsum(exp(x - m))) + m, m the max along dim (0 where infinite).
+  t["torch.logcumsumexp"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto dim = d.getInt("dim");
+    if (!dim)
+      return d.decline("dim must be a constant");
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getRank() > 0 && type.getDimSize(*dim < 0 ? *dim + type.getRank() : *dim) == 0)
+      return one(d.unary("torch.clone", x));
+    // (NaNs do not count for the max: they make NaN only from where they
+    // are on, as in torch's running sum.)
+    Value finiteOrInf = d.call("Tensor.masked_fill", {{"input", x},
+                                                      {"mask", d.unary("torch.isnan", x)},
+                                                      {"value", d.f64(-INFINITY)}});
+    Value m = d.call("torch.amax", {{"input", finiteOrInf}, {"dim", d.ints({*dim})},
+                                    {"keepdim", d.boolean(true)}});
+    m = d.call("Tensor.masked_fill", {{"input", m}, {"mask", d.unary("torch.isinf", m)}, {"value", d.f64(0)}});
+    Value s = d.call("torch.cumsum", {{"input", d.unary("torch.exp", d.binary("torch.sub", x, m))},
+                                      {"dim", d.i64(*dim)}});
+    return one(d.binary("torch.add", d.unary("torch.log", s), m));
+  };
   t["torch.var"] = decomposeVar;
   t["torch.var_mean"] = decomposeVarMean;
   t["torch.std_mean"] = decomposeVarMean;

@@ -394,7 +394,16 @@ static Results decomposeCross(Decomposer &d) {
   return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
 }
 
+static Results decomposeTensorUnfold(Decomposer &d);
+static Results decomposeDiagEmbed(Decomposer &d);
+static Results decomposeBucketize(Decomposer &d);
+static Results decomposeAffineGrid(Decomposer &d);
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
+  t["Tensor.unfold"] = decomposeTensorUnfold;
+  t["torch.diag_embed"] = decomposeDiagEmbed;
+  t["torch.bucketize"] = decomposeBucketize;
+  t["torch.nn.functional.affine_grid"] = decomposeAffineGrid;
   t["Tensor.view_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.view", {{"input", d.tensor("input")},
                                       {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
@@ -671,4 +680,121 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
       return d.decline("the shape is not static");
     return one(d.constant(d.i64(type.getNumElements()), d.resultType()));
   };
+}
+
+//===----------------------------------------------------------------------===//
+// Windows, embeddings of diagonals, buckets and grids
+//===----------------------------------------------------------------------===//
+
+/// Tensor.unfold(dim, size, step): one gather with a [windows, size] index
+/// along dim, then the window dim moved last.
+static Results decomposeTensorUnfold(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x);
+  auto dim = d.getInt("dimension"), size = d.getInt("size"), step = d.getInt("step");
+  if (!type || !type.hasStaticShape() || !dim || !size || !step || *step <= 0 || *size < 0)
+    return d.decline("needs a static shape and constant arguments");
+  if (type.getRank() == 0)
+    x = reshape(d, x, {1});
+  type = typeOf(x);
+  int64_t n = normDim(*dim, type.getRank());
+  int64_t extent = type.getDimSize(n);
+  if (*size > extent)
+    return d.decline("the window is larger than the dim");
+  int64_t windows = (extent - *size) / *step + 1;
+  auto indexType = RankedTensorType::get({windows, *size}, d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>(i[0] * *step + i[1]);
+  });
+  SmallVector<Attribute> items(n, d.none());
+  items.push_back(OperandAttr::get(d.ctx, 0));
+  Arg indices(ArrayAttr::get(d.ctx, items));
+  indices.values.push_back(index);
+  Value g = d.call("torch.ops.aten.index.Tensor", {{"input", x}, {"indices", indices}});
+  Value r = d.call("torch.movedim", {{"input", g}, {"source", d.ints({n + 1})},
+                                     {"destination", d.ints({-1})}});
+  return one(reshape(d, r, d.resultTensorType().getShape()));
+}
+
+/// diag_embed: the last dim of the input laid along diagonal `offset` of
+/// two new dims (zeros elsewhere), which then move to dim1 and dim2.
+static Results decomposeDiagEmbed(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x), result = d.resultTensorType();
+  auto offset = d.getInt("offset"), dim1 = d.getInt("dim1"), dim2 = d.getInt("dim2");
+  if (!type || !type.hasStaticShape() || !result || !result.hasStaticShape() || !offset ||
+      !dim1 || !dim2 || type.getRank() == 0)
+    return d.decline("needs static shapes and constant arguments");
+  int64_t rank = result.getRank(), k = *offset;
+  int64_t a = normDim(*dim1, rank), b = normDim(*dim2, rank);
+  if (a < 0 || b < 0 || a >= rank || b >= rank || a == b)
+    return d.decline("dims out of range");
+  int64_t n = type.getShape().back(), size = n + std::abs(k);
+  SmallVector<int64_t> lead(type.getShape().drop_back());
+  // Pad to the diagonal's length: the value of (i, j) is v[i] (k >= 0) or
+  // v[j] (k < 0).
+  Value padded = d.call("torch.nn.functional.pad", {{"input", x}, {"pad", d.ints({0, std::abs(k)})}});
+  SmallVector<int64_t> column(lead), square(lead);
+  column.append(k >= 0 ? SmallVector<int64_t>{size, 1} : SmallVector<int64_t>{1, size});
+  square.append({size, size});
+  Value full = d.call("Tensor.expand", {{"input", reshape(d, padded, column)}, {"size", d.ints(square)}});
+  auto maskType = RankedTensorType::get({size, size}, IntegerType::get(d.ctx, 1));
+  Value off = d.tensorConstant(maskType, [&](ArrayRef<int64_t> i) {
+    return i[1] - i[0] != k ? 1.0 : 0.0;
+  });
+  Value r = d.call("Tensor.masked_fill", {{"input", full}, {"mask", off}, {"value", d.i64(0)}});
+  // The two new dims (now last) go to dim1 and dim2.
+  return one(d.call("torch.movedim", {{"input", r}, {"source", d.ints({rank - 2, rank - 1})},
+                                      {"destination", d.ints({a, b})}}));
+}
+
+/// bucketize: the number of boundaries below x (right: not above x).
+static Results decomposeBucketize(Decomposer &d) {
+  Value x = d.tensor("input"), bounds = d.tensor("boundaries");
+  auto right = d.getBool("right");
+  if (!x || !bounds || !right || typeOf(bounds).getRank() != 1)
+    return d.decline("needs 1-D boundaries and a constant right");
+  Value col = d.call("torch.unsqueeze", {{"input", x}, {"dim", d.i64(-1)}});
+  Value below = d.binary(*right ? "torch.le" : "torch.lt", bounds, col);
+  Value count = d.call("torch.sum", {{"input", below}, {"dim", d.ints({-1})}});
+  return one(d.cast(count, d.resultTensorType().getElementType()));
+}
+
+/// affine_grid: the base grid of normalized output coordinates (x, y[, z],
+/// 1), times theta transposed, per batch.
+static Results decomposeAffineGrid(Decomposer &d) {
+  Value theta = d.tensor("theta");
+  auto size = d.getInts("size");
+  RankedTensorType result = d.resultTensorType();
+  if (!theta || !size || !result || !result.hasStaticShape() || (size->size() != 4 && size->size() != 5))
+    return d.decline("needs a constant size of 4 or 5 elements");
+  bool alignCorners = d.getBool("align_corners").value_or(false);
+  SmallVector<int64_t> spatial(size->begin() + 2, size->end()); // (D,) H, W
+  int64_t k = spatial.size(), points = 1;
+  for (int64_t s : spatial)
+    points *= s;
+  auto coord = [&](int64_t i, int64_t n) -> double {
+    if (n <= 1)
+      return 0.0;
+    double c = -1.0 + 2.0 * i / (n - 1);
+    return alignCorners ? c : c * (n - 1) / n;
+  };
+  Type element = result.getElementType();
+  auto baseType = RankedTensorType::get({points, k + 1}, element);
+  Value base = d.tensorConstant(baseType, [&](ArrayRef<int64_t> i) {
+    if (i[1] == k)
+      return 1.0;
+    // Column 0 is x (the last spatial dim), then y, then z.
+    int64_t p = i[0];
+    SmallVector<int64_t> pos(k);
+    for (int64_t s = k - 1; s >= 0; --s) {
+      pos[s] = p % spatial[s];
+      p /= spatial[s];
+    }
+    int64_t axis = k - 1 - i[1];
+    return coord(pos[axis], spatial[axis]);
+  });
+  Value t = d.call("torch.transpose", {{"input", theta}, {"dim0", d.i64(1)}, {"dim1", d.i64(2)}});
+  Value g = d.call("torch.matmul", {{"input", base}, {"other", t}});
+  return one(reshape(d, g, result.getShape()));
 }
