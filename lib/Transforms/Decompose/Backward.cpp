@@ -26,7 +26,13 @@ static Value gradUnless(Decomposer &d, Value zero, Value grad) {
   return d.call("torch.where", {{"condition", zero}, {"input", d.i64(0)}, {"other", grad}});
 }
 
+static Results decomposeMaxPoolBackward(Decomposer &d);
+static Results decomposeNllLossBackward(Decomposer &d);
+
 void decompose::populateBackwardDecompositions(DecompositionTable &t) {
+  t["torch.ops.aten.max_pool2d_with_indices_backward.default"] = decomposeMaxPoolBackward;
+  t["torch.ops.aten.max_pool3d_with_indices_backward.default"] = decomposeMaxPoolBackward;
+  t["torch.ops.aten.nll_loss_backward.default"] = decomposeNllLossBackward;
   t["torch.ops.aten.threshold_backward.default"] = [](Decomposer &d) -> Results {
     Value le = d.binary("torch.le", d.arg("input"), d.arg("threshold"));
     return one(gradUnless(d, le, d.tensor("grad_output")));
@@ -128,4 +134,63 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
       return one(d.unary("torch.clone", src));
     return one(d.call("Tensor.expand", {{"input", src}, {"size", d.ints(type.getShape())}}));
   };
+}
+
+/// max_pool{2,3}d_with_indices_backward: each gradient element added at the
+/// input position its index names within its (batch, channel) plane.
+static Results decomposeMaxPoolBackward(Decomposer &d) {
+  Value grad = d.tensor("grad_output"), input = d.tensor("input"), indices = d.tensor("indices");
+  auto gt = dyn_cast<RankedTensorType>(grad.getType());
+  auto it = dyn_cast<RankedTensorType>(input.getType());
+  int64_t spatial = d.target().contains("3d") ? 3 : 2;
+  if (!gt || !it || !gt.hasStaticShape() || !it.hasStaticShape() ||
+      it.getRank() < spatial || gt.getRank() != it.getRank())
+    return d.decline("needs static shapes");
+  int64_t planes = 1, in = 1, out = 1;
+  for (int64_t i = 0; i < it.getRank() - spatial; ++i)
+    planes *= it.getDimSize(i);
+  for (int64_t i = it.getRank() - spatial; i < it.getRank(); ++i) {
+    in *= it.getDimSize(i);
+    out *= gt.getDimSize(i);
+  }
+  auto flat = [&](Value v, int64_t n) {
+    return d.call("torch.reshape", {{"input", v}, {"shape", d.ints({planes, n})}});
+  };
+  Value zeros = d.call("torch.zeros_like", {{"input", flat(input, in)}});
+  Value r = d.call("torch.scatter_add", {{"input", d.cast(zeros, gt.getElementType())},
+                                         {"dim", d.i64(1)},
+                                         {"index", flat(indices, out)},
+                                         {"src", flat(grad, out)}});
+  return one(d.call("torch.reshape", {{"input", r}, {"shape", d.ints(it.getShape())}}));
+}
+
+/// nll_loss_backward: -w[target] * grad at (n, target[n]), scaled by 1 /
+/// total_weight for the mean, 0 where ignored.
+static Results decomposeNllLossBackward(Decomposer &d) {
+  Value grad = d.tensor("grad_output"), input = d.tensor("input"), target = d.tensor("target");
+  auto reduction = d.getInt("reduction"), ignore = d.getInt("ignore_index");
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!reduction || !ignore || !type || !type.hasStaticShape() || type.getRank() == 0)
+    return d.decline("needs constant arguments and a static input");
+  int64_t rank = type.getRank(), classDim = rank >= 2 ? 1 : 0;
+  int64_t classes = type.getDimSize(classDim);
+  SmallVector<int64_t> rangeShape(rank, 1);
+  rangeShape[classDim] = classes;
+  Value range = d.tensorConstant(RankedTensorType::get(rangeShape, d.b.getI64Type()),
+                                 [&](ArrayRef<int64_t> i) { return static_cast<double>(i[classDim]); });
+  Value t = d.call("torch.unsqueeze", {{"input", target}, {"dim", d.i64(classDim)}});
+  Value valid = d.binary("torch.ne", t, d.i64(*ignore));
+  Value mask = d.binary("torch.logical_and", d.binary("torch.eq", t, range), valid);
+  Value w = d.cast(mask, type.getElementType());
+  if (Value weight = d.tensor("weight"))
+    w = d.binary("torch.mul", w, d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(rangeShape)}}));
+  Value g = grad;
+  if (*reduction == 0) {
+    if (rank >= 2)
+      g = d.call("torch.unsqueeze", {{"input", grad}, {"dim", d.i64(classDim)}});
+  } else if (*reduction == 1) {
+    g = d.binary("torch.div", grad, d.arg("total_weight"));
+  }
+  Value r = d.unary("torch.neg", d.binary("torch.mul", w, g));
+  return one(d.cast(r, d.resultTensorType().getElementType()));
 }

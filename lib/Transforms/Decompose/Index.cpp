@@ -8,6 +8,8 @@
 
 #include "Decompose.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
@@ -123,8 +125,16 @@ static Results decomposeIndexPut(Decomposer &d) {
 }
 
 static Results decomposeInterpolate(Decomposer &d);
+static Results decomposeUnfold(Decomposer &d);
+static Results decomposeFold(Decomposer &d);
+static Results decomposeAsStrided(Decomposer &d);
+static Results decomposeEmbeddingBag(Decomposer &d);
 
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.unfold"] = decomposeUnfold;
+  t["torch.nn.functional.fold"] = decomposeFold;
+  t["torch.as_strided"] = decomposeAsStrided;
+  t["torch.nn.functional.embedding_bag"] = decomposeEmbeddingBag;
   t["torch.nn.functional.interpolate"] = decomposeInterpolate;
   t["torch.index_add"] = decomposeIndexAddCopy;
   t["torch.index_copy"] = decomposeIndexAddCopy;
@@ -280,4 +290,235 @@ static Results decomposeInterpolate(Decomposer &d) {
   if (!y || y == x)
     y = d.unary("torch.clone", x);
   return one(d.cast(y, element));
+}
+
+//===----------------------------------------------------------------------===//
+// im2col and col2im, as_strided, embedding_bag
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// F.unfold's and F.fold's window: per spatial dim (2 of them) the kernel,
+/// dilation, padding and stride, and the number of blocks.
+struct Im2Col {
+  int64_t k[2], dil[2], pad[2], st[2], blocks[2];
+};
+} // namespace
+
+static std::optional<Im2Col> im2colParams(Decomposer &d, ArrayRef<int64_t> spatial) {
+  auto k = d.getInts("kernel_size", 2), dil = d.getInts("dilation", 2),
+       pad = d.getInts("padding", 2), st = d.getInts("stride", 2);
+  if (!k || !dil || !pad || !st || k->size() != 2 || dil->size() != 2 || pad->size() != 2 ||
+      st->size() != 2)
+    return std::nullopt;
+  Im2Col p;
+  for (int i = 0; i < 2; ++i) {
+    p.k[i] = (*k)[i];
+    p.dil[i] = (*dil)[i];
+    p.pad[i] = (*pad)[i];
+    p.st[i] = (*st)[i];
+    if (p.k[i] <= 0 || p.dil[i] <= 0 || p.st[i] <= 0 || p.pad[i] < 0)
+      return std::nullopt;
+    p.blocks[i] = slidingBlocks(spatial[i], p.k[i], p.dil[i], p.pad[i], p.st[i]);
+  }
+  return p;
+}
+
+/// F.unfold: the zero-padded input gathered at [kernel offsets, blocks]
+/// index tensors over its two spatial dims: [N, C, kh kw, L] -> [N, C kh kw, L].
+static Results decomposeUnfold(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x), rt = d.resultTensorType();
+  if (!xt || !xt.hasStaticShape() || !rt || !rt.hasStaticShape() ||
+      (xt.getRank() != 3 && xt.getRank() != 4))
+    return d.decline("needs a static 3-D or 4-D input");
+  int64_t r = xt.getRank();
+  std::optional<Im2Col> p = im2colParams(d, xt.getShape().take_back(2));
+  if (!p)
+    return d.decline("the window arguments must be constants");
+  if (p->pad[0] || p->pad[1])
+    x = d.call("torch.nn.functional.pad",
+               {{"input", x}, {"pad", d.ints({p->pad[1], p->pad[1], p->pad[0], p->pad[0]})}});
+  int64_t kk = p->k[0] * p->k[1], blocks = p->blocks[0] * p->blocks[1];
+  auto indexType = RankedTensorType::get({kk, blocks}, d.b.getI64Type());
+  auto rows = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>((i[1] / p->blocks[1]) * p->st[0] + (i[0] / p->k[1]) * p->dil[0]);
+  });
+  auto cols = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>((i[1] % p->blocks[1]) * p->st[1] + (i[0] % p->k[1]) * p->dil[1]);
+  });
+  SmallVector<Attribute> items(r - 2, d.none());
+  items.push_back(OperandAttr::get(d.ctx, 0));
+  items.push_back(OperandAttr::get(d.ctx, 1));
+  Arg indices(ArrayAttr::get(d.ctx, items));
+  indices.values = {rows, cols};
+  Value g = d.call("torch.ops.aten.index.Tensor", {{"input", x}, {"indices", indices}});
+  return one(d.call("torch.reshape", {{"input", g}, {"shape", d.ints(rt.getShape())}}));
+}
+
+/// F.fold: every column element added at its padded output position (one
+/// scatter_add over the flattened plane), then the padding cropped.
+static Results decomposeFold(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x), rt = d.resultTensorType();
+  auto outSize = d.getInts("output_size", 2);
+  if (!xt || !xt.hasStaticShape() || !rt || !rt.hasStaticShape() || !outSize ||
+      outSize->size() != 2 || (xt.getRank() != 2 && xt.getRank() != 3))
+    return d.decline("needs a static 2-D or 3-D input and a constant output_size");
+  std::optional<Im2Col> p = im2colParams(d, *outSize);
+  if (!p)
+    return d.decline("the window arguments must be constants");
+  bool batched = xt.getRank() == 3;
+  int64_t n = batched ? xt.getDimSize(0) : 1;
+  int64_t kk = p->k[0] * p->k[1], blocks = p->blocks[0] * p->blocks[1];
+  int64_t c = xt.getDimSize(batched ? 1 : 0) / std::max<int64_t>(kk, 1);
+  if (xt.getShape().back() != blocks)
+    return d.decline("the input's block count does not match");
+  int64_t hp = (*outSize)[0] + 2 * p->pad[0], wp = (*outSize)[1] + 2 * p->pad[1];
+  Value cols = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({n, c, kk * blocks})}});
+  auto indexType = RankedTensorType::get({kk * blocks}, d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    int64_t k = i[0] / blocks, b = i[0] % blocks;
+    int64_t row = (b / p->blocks[1]) * p->st[0] + (k / p->k[1]) * p->dil[0];
+    int64_t col = (b % p->blocks[1]) * p->st[1] + (k % p->k[1]) * p->dil[1];
+    return static_cast<double>(row * wp + col);
+  });
+  Value spread = d.call("Tensor.expand", {{"input", d.call("torch.reshape", {{"input", index},
+                                                                            {"shape", d.ints({1, 1, kk * blocks})}})},
+                                          {"size", d.ints({n, c, kk * blocks})}});
+  auto planeType = RankedTensorType::get({n, c, hp * wp}, xt.getElementType());
+  Value zeros = d.tensorConstant(planeType, [](ArrayRef<int64_t>) { return 0.0; });
+  Value sum = d.call("torch.scatter_add", {{"input", zeros}, {"dim", d.i64(2)},
+                                           {"index", spread}, {"src", cols}});
+  Value plane = d.call("torch.reshape", {{"input", sum}, {"shape", d.ints({n, c, hp, wp})}});
+  SmallVector<Attribute> parts = {
+      SliceAttr::get(d.ctx, d.none(), d.none(), d.none()),
+      SliceAttr::get(d.ctx, d.none(), d.none(), d.none()),
+      SliceAttr::get(d.ctx, d.i64(p->pad[0]), d.i64(p->pad[0] + (*outSize)[0]), d.i64(1)),
+      SliceAttr::get(d.ctx, d.i64(p->pad[1]), d.i64(p->pad[1] + (*outSize)[1]), d.i64(1))};
+  Value cropped = d.call("operator.getitem",
+                         {{"input", plane}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, parts))}});
+  return one(d.call("torch.reshape", {{"input", cropped}, {"shape", d.ints(rt.getShape())}}));
+}
+
+/// as_strided over the input's elements in row-major order (the
+/// interpreter's reading: the storage of a contiguous tensor): one gather
+/// from the flattened input.
+static Results decomposeAsStrided(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x);
+  auto size = d.getInts("size"), stride = d.getInts("stride");
+  std::optional<int64_t> offset = 0;
+  if (!d.isNone("storage_offset"))
+    offset = d.getInt("storage_offset");
+  if (!xt || !xt.hasStaticShape() || !size || !stride || !offset || size->size() != stride->size())
+    return d.decline("needs a static input and constant size, stride and offset");
+  int64_t last = *offset;
+  for (auto [n, s] : llvm::zip(*size, *stride)) {
+    if (n < 0 || s < 0)
+      return d.decline("negative sizes or strides");
+    last += (n - 1) * s;
+  }
+  if (last >= xt.getNumElements() && llvm::all_of(*size, [](int64_t n) { return n > 0; }))
+    return d.decline("the view reaches past the storage");
+  Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({xt.getNumElements()})}});
+  auto indexType = RankedTensorType::get(*size, d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    int64_t at = *offset;
+    for (auto [k, s] : llvm::zip(i, *stride))
+      at += k * s;
+    return static_cast<double>(at);
+  });
+  if (size->empty()) {
+    Value one1 = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+    Value g = indexDim(d, flat, 0, one1);
+    return one(d.call("torch.reshape", {{"input", g}, {"shape", d.ints({})}}));
+  }
+  return one(indexDim(d, flat, 0, index));
+}
+
+/// embedding_bag: the rows the indices name, reduced per bag (sum, mean or
+/// max): over dim 1 for a 2-D input, else through a scatter_reduce by bag
+/// number (from the offsets); empty bags are zeros.
+static Results decomposeEmbeddingBag(Decomposer &d) {
+  Value input = d.tensor("input"), weight = d.tensor("weight");
+  RankedTensorType it = typeOf(input), wt = typeOf(weight), rt;
+  auto mode = d.getStr("mode");
+  auto includeLast = d.getBool("include_last_offset");
+  if (auto tuple = dyn_cast<TupleType>(d.resultType()))
+    rt = dyn_cast<RankedTensorType>(tuple.getType(0));
+  else
+    rt = d.resultTensorType();
+  if (!it || !wt || !it.hasStaticShape() || !wt.hasStaticShape() || !mode || !includeLast ||
+      !d.isNone("max_norm") || !rt || !rt.hasStaticShape())
+    return d.decline("needs static shapes, constant mode and no max_norm");
+  if (isa<TupleType>(d.resultType()))
+    return d.decline("the (output, offsets, ...) tuple form is not decomposed");
+  std::optional<int64_t> padding;
+  if (!d.isNone("padding_idx")) {
+    padding = d.getInt("padding_idx");
+    if (!padding)
+      return d.decline("padding_idx must be a constant");
+    if (*padding < 0)
+      *padding += wt.getDimSize(0);
+  }
+  Value psw = d.tensor("per_sample_weights");
+  Type element = wt.getElementType();
+  Value rows = indexDim(d, weight, 0, input);
+  Value keep; // where an index is not the padding index
+  if (padding)
+    keep = d.binary("torch.ne", input, d.i64(*padding));
+  if (psw)
+    rows = d.binary("torch.mul", rows, d.call("torch.unsqueeze", {{"input", psw}, {"dim", d.i64(-1)}}));
+  if (keep)
+    rows = d.call("Tensor.masked_fill",
+                  {{"input", rows},
+                   {"mask", d.call("torch.unsqueeze", {{"input", d.unary("torch.logical_not", keep)},
+                                                       {"dim", d.i64(-1)}})},
+                   {"value", d.f64(*mode == "max" ? -INFINITY : 0.0)}});
+  if (it.getRank() == 2) {
+    Value count = keep ? d.call("torch.sum", {{"input", keep}, {"dim", d.ints({1})}, {"keepdim", d.boolean(true)}})
+                       : Value();
+    if (*mode == "sum")
+      return one(d.call("torch.sum", {{"input", rows}, {"dim", d.ints({1})}}));
+    if (*mode == "mean") {
+      Value s = d.call("torch.sum", {{"input", rows}, {"dim", d.ints({1})}});
+      if (!count)
+        return one(d.binary("torch.div", s, d.i64(it.getDimSize(1))));
+      Value safe = d.call("torch.clamp", {{"input", count}, {"min", d.i64(1)}});
+      return one(d.cast(d.binary("torch.div", s, safe), element));
+    }
+    if (*mode == "max") {
+      Value m = d.call("torch.amax", {{"input", rows}, {"dim", d.ints({1})}});
+      if (count)
+        m = d.call("Tensor.masked_fill", {{"input", m}, {"mask", d.binary("torch.eq", count, d.i64(0))},
+                                          {"value", d.f64(0)}});
+      return one(m);
+    }
+    return d.decline("unknown mode");
+  }
+  Value offsets = d.tensor("offsets");
+  if (it.getRank() != 1 || !offsets || keep)
+    return d.decline("a 1-D input needs offsets (and no padding_idx)");
+  int64_t k = it.getDimSize(0), bags = rt.getDimSize(0), dim = wt.getDimSize(1);
+  // bag[k] = #{offsets[b] <= k} - 1 over the bags' offsets.
+  Value starts = offsets;
+  if (*includeLast)
+    starts = d.call("operator.getitem", {{"input", offsets},
+                                         {"index", SliceAttr::get(d.ctx, d.none(), d.i64(-1), d.none())}});
+  Value positions = d.tensorConstant(RankedTensorType::get({k, 1}, d.b.getI64Type()),
+                                     [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+  Value bag = d.binary("torch.sub",
+                       d.call("torch.sum", {{"input", d.binary("torch.le", starts, positions)},
+                                            {"dim", d.ints({1})}}),
+                       d.i64(1));
+  Value spread = d.call("Tensor.expand", {{"input", d.call("torch.unsqueeze", {{"input", bag}, {"dim", d.i64(1)}})},
+                                          {"size", d.ints({k, dim})}});
+  Value zeros = d.tensorConstant(RankedTensorType::get({bags, dim}, element),
+                                 [](ArrayRef<int64_t>) { return 0.0; });
+  StringRef reduce = *mode == "max" ? "amax" : StringRef(*mode);
+  if (reduce != "sum" && reduce != "mean" && reduce != "amax")
+    return d.decline("unknown mode");
+  return one(d.call("torch.scatter_reduce", {{"input", zeros}, {"dim", d.i64(0)}, {"index", spread},
+                                             {"src", rows}, {"reduce", d.str(reduce)},
+                                             {"include_self", d.boolean(false)}}));
 }
