@@ -129,8 +129,12 @@ static Results decomposeUnfold(Decomposer &d);
 static Results decomposeFold(Decomposer &d);
 static Results decomposeAsStrided(Decomposer &d);
 static Results decomposeEmbeddingBag(Decomposer &d);
+static Results decomposeGridSample(Decomposer &d);
+static Results decomposeGridSampler(Decomposer &d);
 
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.grid_sample"] = decomposeGridSample;
+  t["torch.ops.aten.grid_sampler.default"] = decomposeGridSampler;
   t["torch.nn.functional.unfold"] = decomposeUnfold;
   t["torch.nn.functional.fold"] = decomposeFold;
   t["torch.as_strided"] = decomposeAsStrided;
@@ -521,4 +525,119 @@ static Results decomposeEmbeddingBag(Decomposer &d) {
   return one(d.call("torch.scatter_reduce", {{"input", zeros}, {"dim", d.i64(0)}, {"index", spread},
                                              {"src", rows}, {"reduce", d.str(reduce)},
                                              {"include_self", d.boolean(false)}}));
+}
+
+//===----------------------------------------------------------------------===//
+// grid_sample
+//===----------------------------------------------------------------------===//
+
+/// One coordinate of grid_sample: the normalized grid value `g` mapped to a
+/// source position along a dim of `size`, with the padding's clipping or
+/// reflection (torch's grid_sampler_compute_source_index).
+static Value gridSource(Decomposer &d, Value g, int64_t size, int padding, bool alignCorners) {
+  Value x = alignCorners
+                ? d.binary("torch.mul", d.binary("torch.add", g, d.i64(1)), d.f64((size - 1) / 2.0))
+                : d.binary("torch.div",
+                           d.binary("torch.sub", d.binary("torch.mul", d.binary("torch.add", g, d.i64(1)),
+                                                          d.f64(static_cast<double>(size))),
+                                    d.i64(1)),
+                           d.f64(2.0));
+  auto clip = [&](Value v) {
+    return d.call("torch.clamp", {{"input", v}, {"min", d.f64(0)}, {"max", d.f64(static_cast<double>(size - 1))}});
+  };
+  if (padding == 1)
+    return clip(x);
+  if (padding == 2) {
+    // Reflect about [lo, hi] = [0, size - 1] (align_corners) or
+    // [-0.5, size - 0.5], then clip.
+    double lo = alignCorners ? 0.0 : -0.5, span = alignCorners ? size - 1.0 : double(size);
+    if (span <= 0)
+      return clip(d.binary("torch.mul", x, d.i64(0)));
+    Value in = d.unary("torch.abs", d.binary("torch.sub", x, d.f64(lo)));
+    Value extra = d.binary("torch.fmod", in, d.f64(span));
+    Value flips = d.unary("torch.floor", d.binary("torch.div", in, d.f64(span)));
+    Value even = d.binary("torch.eq", d.binary("torch.remainder", flips, d.i64(2)), d.i64(0));
+    Value r = d.call("torch.where", {{"condition", even},
+                                     {"input", d.binary("torch.add", extra, d.f64(lo))},
+                                     {"other", d.call("torch.sub", {{"input", d.f64(span + lo)}, {"other", extra}})}});
+    return clip(r);
+  }
+  return x;
+}
+
+/// F.grid_sample / aten::grid_sampler on 4-D inputs: each output point reads
+/// the input at its (up to four) neighbours through one gather per corner,
+/// weighted, and zero where a neighbour is outside.
+static Results gridSample(Decomposer &d, Value input, Value grid, bool bilinear, int padding,
+                          bool alignCorners) {
+  RankedTensorType it = typeOf(input), gt = typeOf(grid), rt = d.resultTensorType();
+  if (!it || !gt || !rt || !it.hasStaticShape() || !gt.hasStaticShape() || it.getRank() != 4 ||
+      gt.getRank() != 4)
+    return d.decline("only 4-D inputs with static shapes are decomposed");
+  Type element = rt.getElementType();
+  grid = d.cast(grid, element);
+  input = d.cast(input, element);
+  int64_t n = it.getDimSize(0), h = it.getDimSize(2), w = it.getDimSize(3);
+  auto component = [&](int64_t i) {
+    SmallVector<Attribute> parts = {EllipsisAttr::get(d.ctx), d.i64(i)};
+    return d.call("operator.getitem", {{"input", grid}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, parts))}});
+  };
+  Value ix = gridSource(d, component(0), w, padding, alignCorners);
+  Value iy = gridSource(d, component(1), h, padding, alignCorners);
+  Value batch = d.tensorConstant(RankedTensorType::get({n, 1, 1}, d.b.getI64Type()),
+                                 [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+  Type i64 = d.b.getI64Type();
+  // input[b, :, y, x] for integer positions, times the weight where inside.
+  auto corner = [&](Value y, Value x, Value weight) {
+    Value inside = d.binary(
+        "torch.logical_and",
+        d.binary("torch.logical_and", d.binary("torch.ge", x, d.i64(0)), d.binary("torch.le", x, d.i64(w - 1))),
+        d.binary("torch.logical_and", d.binary("torch.ge", y, d.i64(0)), d.binary("torch.le", y, d.i64(h - 1))));
+    SmallVector<Attribute> items = {OperandAttr::get(d.ctx, 0), d.none(), OperandAttr::get(d.ctx, 1),
+                                    OperandAttr::get(d.ctx, 2)};
+    Arg indices(ArrayAttr::get(d.ctx, items));
+    // (Outside points read a clamped neighbour, weighted 0: the gather
+    // never leaves the input.)
+    auto clamped = [&](Value v, int64_t size) {
+      return d.cast(d.call("torch.clamp", {{"input", v}, {"min", d.i64(0)}, {"max", d.i64(size - 1)}}), i64);
+    };
+    indices.values = {batch, clamped(y, h), clamped(x, w)};
+    Value v = d.call("torch.ops.aten.index.Tensor", {{"input", input}, {"indices", indices}});
+    v = d.call("torch.permute", {{"input", v}, {"dims", d.ints({0, 3, 1, 2})}});
+    Value wgt = d.binary("torch.mul", weight, d.cast(inside, element));
+    return d.binary("torch.mul", v, d.call("torch.unsqueeze", {{"input", wgt}, {"dim", d.i64(1)}}));
+  };
+  if (!bilinear) {
+    Value one1 = d.binary("torch.add", d.binary("torch.mul", ix, d.i64(0)), d.i64(1));
+    return one(corner(d.unary("torch.round", iy), d.unary("torch.round", ix), one1));
+  }
+  Value x0 = d.unary("torch.floor", ix), y0 = d.unary("torch.floor", iy);
+  Value x1 = d.binary("torch.add", x0, d.i64(1)), y1 = d.binary("torch.add", y0, d.i64(1));
+  Value wx1 = d.binary("torch.sub", ix, x0), wy1 = d.binary("torch.sub", iy, y0);
+  Value wx0 = d.call("torch.sub", {{"input", d.i64(1)}, {"other", wx1}});
+  Value wy0 = d.call("torch.sub", {{"input", d.i64(1)}, {"other", wy1}});
+  Value r = corner(y0, x0, d.binary("torch.mul", wy0, wx0));
+  r = d.binary("torch.add", r, corner(y0, x1, d.binary("torch.mul", wy0, wx1)));
+  r = d.binary("torch.add", r, corner(y1, x0, d.binary("torch.mul", wy1, wx0)));
+  r = d.binary("torch.add", r, corner(y1, x1, d.binary("torch.mul", wy1, wx1)));
+  return one(r);
+}
+
+static Results decomposeGridSample(Decomposer &d) {
+  auto mode = d.getStr("mode"), padding = d.getStr("padding_mode");
+  if (!mode || !padding || (*mode != "bilinear" && *mode != "nearest"))
+    return d.decline("mode must be bilinear or nearest");
+  int pad = *padding == "zeros" ? 0 : *padding == "border" ? 1 : *padding == "reflection" ? 2 : -1;
+  if (pad < 0)
+    return d.decline("unknown padding_mode");
+  return gridSample(d, d.tensor("input"), d.tensor("grid"), *mode == "bilinear", pad,
+                    d.getBool("align_corners").value_or(false));
+}
+
+static Results decomposeGridSampler(Decomposer &d) {
+  auto mode = d.getInt("interpolation_mode"), padding = d.getInt("padding_mode");
+  auto align = d.getBool("align_corners");
+  if (!mode || !padding || !align || (*mode != 0 && *mode != 1) || *padding < 0 || *padding > 2)
+    return d.decline("mode must be 0 (bilinear) or 1 (nearest)");
+  return gridSample(d, d.tensor("input"), d.tensor("grid"), *mode == 0, *padding, *align);
 }

@@ -318,7 +318,13 @@ static Results decomposeEinsum(Decomposer &d) {
   return one(r);
 }
 
+static Results decomposeDet(Decomposer &d);
+static Results decomposeInv(Decomposer &d);
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
+  t["torch.linalg.det"] = decomposeDet;
+  t["torch.linalg.slogdet"] = decomposeDet;
+  t["torch.linalg.inv"] = decomposeInv;
   // (The products compute in the promoted dtype, as torch's do.)
   t["torch.addmm"] = [](Decomposer &d) -> Results {
     Type element = d.resultTensorType().getElementType();
@@ -376,4 +382,138 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
     return one(d.call("torch.reshape",
                       {{"input", y}, {"shape", d.ints(result.getShape())}}));
   };
+}
+
+//===----------------------------------------------------------------------===//
+// det, slogdet, inv
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Gauss-Jordan elimination with partial pivoting over [..., n, m] (m = n,
+/// or 2n for [A | I]), unrolled over the n pivots (the matrices are small
+/// and static): LAPACK's getrf order of row choices, as torch uses.
+struct Elimination {
+  Value matrix;             // after elimination: diag(pivots) on the left
+  SmallVector<Value> pivots; // [...] each
+  Value sign;               // [...]: -1 per row swap
+};
+} // namespace
+
+static std::optional<Elimination> eliminate(Decomposer &d, Value a, int64_t n, bool full) {
+  auto type = cast<RankedTensorType>(a.getType());
+  int64_t rank = type.getRank(), m = type.getShape().back();
+  Type element = type.getElementType();
+  SmallVector<int64_t> batch(type.getShape().drop_back(2));
+  auto slice = [&](std::optional<int64_t> b, std::optional<int64_t> e) {
+    return SliceAttr::get(d.ctx, b ? d.i64(*b) : d.none(), e ? d.i64(*e) : d.none(), d.none());
+  };
+  auto at = [&](Value v, ArrayRef<Attribute> parts) {
+    SmallVector<Attribute> items = {EllipsisAttr::get(d.ctx)};
+    llvm::append_range(items, parts);
+    return d.call("operator.getitem", {{"input", v}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, items))}});
+  };
+  Value range = d.tensorConstant(RankedTensorType::get({n}, d.b.getI64Type()),
+                                 [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+  Elimination e;
+  Value sign = d.tensorConstant(RankedTensorType::get(batch, element), [](ArrayRef<int64_t>) { return 1.0; });
+  SmallVector<int64_t> gatherShape(batch);
+  gatherShape.append({n, m});
+  for (int64_t k = 0; k < n; ++k) {
+    // The pivot row: the largest |a[i, k]| for i >= k (the first on ties).
+    Value col = d.unary("torch.abs", at(a, {slice({}, {}), d.i64(k)}));
+    Value above = d.tensorConstant(RankedTensorType::get({n}, IntegerType::get(d.ctx, 1)),
+                                   [&](ArrayRef<int64_t> i) { return i[0] < k ? 1.0 : 0.0; });
+    col = d.call("Tensor.masked_fill", {{"input", col}, {"mask", above}, {"value", d.f64(-1)}});
+    Value p = d.call("torch.argmax", {{"input", col}, {"dim", d.i64(-1)}, {"keepdim", d.boolean(true)}});
+    // Rows k and p swapped: a gather by the permuted row numbers.
+    Value perm = d.call("torch.where", {{"condition", d.binary("torch.eq", range, d.i64(k))},
+                                        {"input", p},
+                                        {"other", d.call("torch.where", {{"condition", d.binary("torch.eq", range, p)},
+                                                                         {"input", d.i64(k)},
+                                                                         {"other", range}})}});
+    Value rows = d.call("Tensor.expand", {{"input", d.call("torch.unsqueeze", {{"input", perm}, {"dim", d.i64(-1)}})},
+                                          {"size", d.ints(gatherShape)}});
+    a = d.call("torch.gather", {{"input", a}, {"dim", d.i64(rank - 2)}, {"index", rows}});
+    Value swapped = d.call("torch.reshape", {{"input", d.binary("torch.ne", p, d.i64(k))}, {"shape", d.ints(batch)}});
+    sign = d.call("torch.where", {{"condition", swapped}, {"input", d.unary("torch.neg", sign)}, {"other", sign}});
+    Value pivot = at(a, {d.i64(k), d.i64(k)});
+    e.pivots.push_back(pivot);
+    Value safe = d.call("Tensor.masked_fill", {{"input", pivot}, {"mask", d.binary("torch.eq", pivot, d.i64(0))},
+                                               {"value", d.f64(1)}});
+    // Every other row (below the pivot only, unless `full`) loses its
+    // multiple of the pivot row.
+    Value factors = d.binary("torch.div", at(a, {slice({}, {}), slice(k, k + 1)}),
+                             d.call("torch.reshape", {{"input", safe}, {"shape", d.ints([&] {
+                                       SmallVector<int64_t> s(batch);
+                                       s.append({1, 1});
+                                       return s;
+                                     }())}}));
+    Value keep = d.tensorConstant(RankedTensorType::get({n, 1}, IntegerType::get(d.ctx, 1)),
+                                  [&](ArrayRef<int64_t> i) { return (full ? i[0] == k : i[0] <= k) ? 1.0 : 0.0; });
+    factors = d.call("Tensor.masked_fill", {{"input", factors}, {"mask", keep}, {"value", d.f64(0)}});
+    a = d.binary("torch.sub", a, d.binary("torch.mul", factors, at(a, {slice(k, k + 1), slice({}, {})})));
+  }
+  if (!a || !sign || llvm::is_contained(e.pivots, Value()))
+    return std::nullopt;
+  e.matrix = a;
+  e.sign = sign;
+  return e;
+}
+
+static Results decomposeDet(Decomposer &d) {
+  Value a = d.tensor("input");
+  auto type = dyn_cast<RankedTensorType>(a.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+      type.getShape().back() != type.getShape()[type.getRank() - 2] || type.getShape().back() > 16)
+    return d.decline("needs static square matrices of at most 16 rows");
+  int64_t n = type.getShape().back();
+  if (n == 0) {
+    // The determinant of a 0 x 0 matrix is 1 (log 0).
+    auto scalarType = d.resultType();
+    if (auto tuple = dyn_cast<TupleType>(scalarType)) {
+      auto t0 = cast<RankedTensorType>(tuple.getType(0)), t1 = cast<RankedTensorType>(tuple.getType(1));
+      return SmallVector<Value>{d.tensorConstant(t0, [](ArrayRef<int64_t>) { return 1.0; }),
+                                d.tensorConstant(t1, [](ArrayRef<int64_t>) { return 0.0; })};
+    }
+    return one(d.tensorConstant(d.resultTensorType(), [](ArrayRef<int64_t>) { return 1.0; }));
+  }
+  std::optional<Elimination> e = eliminate(d, a, n, false);
+  if (!e)
+    return failure();
+  int64_t batchRank = type.getRank() - 2;
+  Value pivots = d.call("torch.stack", {{"tensors", Arg::list(d.ctx, e->pivots)}, {"dim", d.i64(batchRank)}});
+  if (d.target() == "torch.linalg.det")
+    return one(d.binary("torch.mul", e->sign, d.call("torch.prod", {{"input", pivots}, {"dim", d.i64(batchRank)}})));
+  // slogdet: (sign, log|det|).
+  Value sign = d.binary("torch.mul", e->sign,
+                        d.call("torch.prod", {{"input", d.unary("torch.sign", pivots)}, {"dim", d.i64(batchRank)}}));
+  Value logabs = d.call("torch.sum", {{"input", d.unary("torch.log", d.unary("torch.abs", pivots))},
+                                      {"dim", d.ints({batchRank})}});
+  if (!sign || !logabs)
+    return failure();
+  return SmallVector<Value>{sign, logabs};
+}
+
+/// inv: Gauss-Jordan on [A | I], then each row divided by its pivot.
+static Results decomposeInv(Decomposer &d) {
+  Value a = d.tensor("input");
+  auto type = dyn_cast<RankedTensorType>(a.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+      type.getShape().back() != type.getShape()[type.getRank() - 2] || type.getShape().back() > 16 ||
+      type.getShape().back() == 0)
+    return d.decline("needs static square matrices of 1 to 16 rows");
+  int64_t n = type.getShape().back(), batchRank = type.getRank() - 2;
+  SmallVector<int64_t> shape(type.getShape());
+  Value eye = d.tensorConstant(RankedTensorType::get({n, n}, type.getElementType()),
+                               [](ArrayRef<int64_t> i) { return i[0] == i[1] ? 1.0 : 0.0; });
+  eye = d.call("Tensor.expand", {{"input", eye}, {"size", d.ints(shape)}});
+  Value aug = d.call("torch.cat", {{"tensors", Arg::list(d.ctx, {a, eye})}, {"dim", d.i64(-1)}});
+  std::optional<Elimination> e = eliminate(d, aug, n, true);
+  if (!e)
+    return failure();
+  Value pivots = d.call("torch.stack", {{"tensors", Arg::list(d.ctx, e->pivots)}, {"dim", d.i64(batchRank)}});
+  SmallVector<Attribute> items = {EllipsisAttr::get(d.ctx), SliceAttr::get(d.ctx, d.i64(n), d.none(), d.none())};
+  Value right = d.call("operator.getitem",
+                       {{"input", e->matrix}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, items))}});
+  return one(d.binary("torch.div", right, d.call("torch.unsqueeze", {{"input", pivots}, {"dim", d.i64(-1)}})));
 }
