@@ -491,6 +491,9 @@ OPS = {
     "torch.nn.functional.cosine_similarity": fixed(
         ("dim 1", lambda a, b: F.cosine_similarity(a, b), [f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
         ("broadcast last", lambda a, b: F.cosine_similarity(a, b, dim=-1), [f32(2, 1, 4), f32(3, 4)], TRANSCENDENTAL),
+        # (A dim broadcast along the reduced dim counts in both norms.)
+        ("broadcast reduced", lambda a, b: F.cosine_similarity(a, b, dim=1), [f32(4, 1, 3), f32(4, 5, 3)],
+         TRANSCENDENTAL),
         ("zeros eps", lambda a, b: torch.cosine_similarity(a * 0, b, 0), [f32(4), f32(4)]),
         ("module", torch.nn.CosineSimilarity(dim=0), [f32(4, 2), f32(4, 2)], TRANSCENDENTAL)),
     "torch.nn.functional.pairwise_distance": fixed(

@@ -129,6 +129,8 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   t["torch.ops.aten.copy.default"] = [](Decomposer &d) -> Results {
     RankedTensorType type = d.resultTensorType();
     Value src = d.cast(d.tensor("src"), type.getElementType());
+    if (!src)
+      return failure();
     auto st = cast<RankedTensorType>(src.getType());
     if (st.getShape() == type.getShape())
       return one(d.unary("torch.clone", src));

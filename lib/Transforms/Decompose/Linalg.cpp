@@ -23,8 +23,11 @@ static Results one(Value v) {
   return SmallVector<Value>{v};
 }
 
+/// (Empty for a null value: a call that failed, which fails the
+/// decomposition; the callers only index shapes of values they built.)
 static ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
+  auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+  return t ? t.getShape() : ArrayRef<int64_t>();
 }
 
 /// `beta * input + alpha * product`, as torch's addmm family computes it:
@@ -80,6 +83,8 @@ struct Einsum {
   /// Sums the dims of `t` whose labels `keep` does not hold, after taking
   /// the diagonal of repeated labels.
   FailureOr<Term> sumOut(Term t, StringRef keep) {
+    if (!t.value)
+      return failure();
     // A label repeated in one operand takes the diagonal of its dims (which
     // torch.diagonal moves to the end).
     for (size_t i = 0; i < t.labels.size(); ++i) {
@@ -150,6 +155,8 @@ struct Einsum {
       return d.call("Tensor.expand", {{"input", t.value}, {"size", d.ints(shape)}});
     };
     Term ea{expandTo(a, b), a.labels}, eb{expandTo(b, a), b.labels};
+    if (!ea.value || !eb.value)
+      return Term{Value(), ""};
     auto product = [&](const Term &t, StringRef labels) {
       int64_t n = 1;
       for (char c : labels)

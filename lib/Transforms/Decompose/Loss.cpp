@@ -153,6 +153,8 @@ static Results decomposeCrossEntropy(Decomposer &d) {
   int64_t classes = type.getDimSize(classDim);
   Value ls = d.call("torch.nn.functional.log_softmax",
                     {{"input", input}, {"dim", d.i64(classDim)}});
+  if (!ls)
+    return failure();
   auto targetType = cast<RankedTensorType>(target.getType());
   if (isa<FloatType>(targetType.getElementType())) {
     Value p = target;

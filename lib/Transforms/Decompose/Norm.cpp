@@ -91,6 +91,8 @@ static Results decomposeNorm(Decomposer &d) {
   std::optional<double> p = numericOrder(ord);
   if (!p)
     return d.decline("the nuclear norm is not decomposed");
+  if (!x)
+    return failure();
   auto rank = cast<RankedTensorType>(x.getType()).getRank();
   bool matrix = linalg && ((dims && dims->size() == 2) || (d.isNone("dim") && rank == 2));
   if (!matrix)
@@ -116,6 +118,8 @@ static Results decomposeMatrixNorm(Decomposer &d) {
   std::optional<double> p = numericOrder(ord);
   if (!p || (std::abs(*p) != 1 && !std::isinf(*p)))
     return d.decline("matrix norms other than fro, 1 and inf need an SVD");
+  if (!x)
+    return failure();
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   int64_t d0 = (*dims)[0] < 0 ? (*dims)[0] + rank : (*dims)[0];
   int64_t d1 = (*dims)[1] < 0 ? (*dims)[1] + rank : (*dims)[1];
@@ -228,6 +232,19 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
     if (!eps)
       return d.decline("eps must be a constant");
     Value a = d.tensor("x1"), b = d.tensor("x2");
+    // (torch expands both to their common shape first: a broadcast dim
+    // counts in every norm.)
+    Value product = d.binary("torch.mul", a, b);
+    if (!product)
+      return failure();
+    auto common = cast<RankedTensorType>(product.getType()).getShape();
+    auto expand = [&](Value v) {
+      if (cast<RankedTensorType>(v.getType()).getShape() == common)
+        return v;
+      return d.call("Tensor.expand", {{"input", v}, {"size", d.ints(common)}});
+    };
+    a = expand(a);
+    b = expand(b);
     auto sumDim = [&](Value v) {
       return d.call("torch.sum", {{"input", v}, {"dim", d.arg("dim")}});
     };
@@ -247,6 +264,8 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
       return d.decline("p, eps and keepdim must be constants");
     Value diff = d.binary("torch.add", d.binary("torch.sub", d.arg("x1"), d.arg("x2")),
                           d.f64(*eps));
+    if (!diff)
+      return failure();
     int64_t rank = cast<RankedTensorType>(diff.getType()).getRank();
     Type element = d.resultTensorType().getElementType();
     return one(vectorNorm(d, diff, *p, d.i64(rank == 0 ? 0 : rank - 1),
