@@ -1691,7 +1691,8 @@ OpLibrary::OpLibrary() {
   ops.reserve(std::size(kOps));
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         row.rule, row.kernel, row.pure, 0, false, false, {}});
+                         row.rule, row.kernel, nullptr, row.pure, 0, false,
+                         false, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -1712,6 +1713,7 @@ OpLibrary::OpLibrary() {
     it->rejectedDTypes = row.dtypes;
     it->emptyShortcut = row.emptyShortcut;
   }
+  attachFolds(ops);
   for (const OpSpec &op : ops) {
     add(byName, op.name, &op);
     for (llvm::StringRef alias : op.aliases)

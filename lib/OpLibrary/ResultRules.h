@@ -199,4 +199,9 @@ TRACED_RULE(none)
 
 } // namespace mlir::traced::rules
 
+namespace mlir::traced {
+/// Sets OpSpec::fold on the entries Folds.cpp has a fold for.
+void attachFolds(std::vector<OpSpec> &ops);
+} // namespace mlir::traced
+
 #endif // TRACEDIR_LIB_OPLIBRARY_RESULTRULES_H

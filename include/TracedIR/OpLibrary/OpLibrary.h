@@ -15,6 +15,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
@@ -135,6 +136,20 @@ private:
   std::vector<Arg> args;
 };
 
+/// What an op-specific fold sees of a call with one result: the traced
+/// value bound to a parameter (null when it holds none), the bound argument
+/// (a Python value, or a marker), and the result type.
+struct FoldCall {
+  llvm::function_ref<Value(llvm::StringRef)> value;
+  llvm::function_ref<Attribute(llvm::StringRef)> slot;
+  Type resultType;
+};
+/// What the call's result is without running anything (an operand it
+/// forwards, or a Python constant: `x * 1`, eval dropout, a static size),
+/// or null. Folds are cheap and run no kernels (traced-fold-constants does
+/// that).
+using FoldFn = OpFoldResult (*)(const FoldCall &call);
+
 /// Computes a target's result types from its bound arguments. On success,
 /// `results` holds one type per result; an empty vector means the types
 /// cannot be known statically (they are not checked), a null entry means that
@@ -155,6 +170,8 @@ struct OpSpec {
   ResultRule resultRule;
   /// The interpreter's kernel (see Runtime.h); null when there is none.
   Kernel kernel = nullptr;
+  /// The call's fold (Folds.cpp), or null.
+  FoldFn fold = nullptr;
   /// Whether a call has no side effects (in-place variants do).
   bool pure = true;
   /// The dtypes torch 1.13 has no CPU kernel for (one bit per DType): a

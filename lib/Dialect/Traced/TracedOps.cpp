@@ -1034,14 +1034,13 @@ traced::inferCallResultTypes(Operation *op, SymbolTableCollection &symbols) {
 // Call ops: folding
 //===----------------------------------------------------------------------===//
 
-/// Folds calls whose result is known without running anything: identities
-/// (eval dropout, contiguous, x * 1, x + 0, x - 0, x / 1) fold to their input,
-/// and sizes of statically shaped tensors to constants. `values` are the
-/// call's traced values in signature order of the canonical target.
+/// Folds a call of an entry with an op-specific fold (OpSpec::fold,
+/// lib/OpLibrary/Folds.cpp): identities (eval dropout, contiguous, x * 1,
+/// ...) fold to their input, sizes of static shapes to constants.
 template <typename CallOp>
 static OpFoldResult foldKnownResult(CallOp op, bool isMethod) {
   const OpSpec *spec = lookupCallee(op);
-  if (!spec || op->getNumResults() != 1)
+  if (!spec || !spec->fold || op->getNumResults() != 1)
     return {};
   MLIRContext *ctx = op.getContext();
   ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
@@ -1053,79 +1052,20 @@ static OpFoldResult foldKnownResult(CallOp op, bool isMethod) {
           [loc]() { return mlir::emitError(loc); }, slots)))
     return {};
   ValueRange args = op.getArgs();
-  auto valueOf = [&](unsigned p) -> Value {
-    if (isMethod && p == 0)
+  auto value = [&](StringRef name) -> Value {
+    std::optional<unsigned> p = spec->signature.lookup(name);
+    if (!p)
+      return {};
+    if (isMethod && *p == 0)
       return op->getOperand(0);
-    auto marker = dyn_cast_or_null<OperandAttr>(slots[p]);
+    auto marker = dyn_cast_or_null<OperandAttr>(slots[*p]);
     return marker ? args[marker.getIndex()] : Value();
   };
-  auto slotOf = [&](StringRef name) -> Attribute {
+  auto slot = [&](StringRef name) -> Attribute {
     std::optional<unsigned> p = spec->signature.lookup(name);
     return p ? slots[*p] : Attribute();
   };
-  Value input = valueOf(0);
-  Type resultType = op->getResult(0).getType();
-  auto isNumber = [](Attribute a, double v) {
-    if (auto i = dyn_cast_or_null<IntegerAttr>(a); i && !isa<BoolAttr>(a))
-      return i.getInt() == v;
-    if (auto f = dyn_cast_or_null<FloatAttr>(a))
-      return f.getValueAsDouble() == v;
-    return false;
-  };
-  StringRef name = spec->name;
-  bool sameType = input && input.getType() == resultType;
-  if (sameType) {
-    if (name == "Tensor.contiguous")
-      return input;
-    if (name == "torchvision.ops.stochastic_depth.stochastic_depth") {
-      auto training = dyn_cast_or_null<BoolAttr>(slotOf("training"));
-      if (training && !training.getValue())
-        return input;
-    }
-    if (name == "torch.nn.functional.dropout" || name == "torch.dropout") {
-      auto training = dyn_cast_or_null<BoolAttr>(
-          slotOf(name == "torch.dropout" ? "train" : "training"));
-      auto p = slotOf("p");
-      if ((training && !training.getValue()) || isNumber(p, 0))
-        return input;
-    }
-    if ((name == "torch.mul" && isNumber(slotOf("other"), 1)) ||
-        (name == "torch.div" && isNumber(slotOf("other"), 1) &&
-         isa<NoneAttr>(slotOf("rounding_mode"))) ||
-        (name == "torch.sub" && isNumber(slotOf("other"), 0)) ||
-        // (-0.0 + 0 is +0.0, so x + 0 is x only for integers.)
-        (name == "torch.add" && isNumber(slotOf("other"), 0) &&
-         !isa<FloatType>(getElementTypeOrSelf(resultType))))
-      return input;
-  }
-  // Sizes of static shapes.
-  auto tensor =
-      input ? dyn_cast<RankedTensorType>(input.getType()) : RankedTensorType();
-  if (!tensor || !tensor.hasStaticShape())
-    return {};
-  Builder b(ctx);
-  auto shapeTuple = [&]() -> Attribute {
-    SmallVector<Attribute> dims;
-    for (int64_t d : tensor.getShape())
-      dims.push_back(b.getI64IntegerAttr(d));
-    return TupleAttr::get(ctx, b.getArrayAttr(dims));
-  };
-  if (name == "Tensor.dim")
-    return b.getI64IntegerAttr(tensor.getRank());
-  if (name == "Tensor.size") {
-    if (isa<NoneAttr>(slotOf("dim")))
-      return shapeTuple();
-    if (auto d = dyn_cast_or_null<IntegerAttr>(slotOf("dim"))) {
-      int64_t n = d.getInt() < 0 ? d.getInt() + tensor.getRank() : d.getInt();
-      if (n >= 0 && n < tensor.getRank())
-        return b.getI64IntegerAttr(tensor.getDimSize(n));
-    }
-  }
-  if (name == "builtins.getattr")
-    if (auto attr = dyn_cast_or_null<StringAttr>(slotOf("name")))
-      if (attr.getValue() == "shape")
-        return shapeTuple();
-  return {};
+  return spec->fold(FoldCall{value, slot, op->getResult(0).getType()});
 }
 
 LogicalResult CallFunctionOp::fold(FoldAdaptor adaptor,
