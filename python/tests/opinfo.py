@@ -397,6 +397,8 @@ OPS = {
     "torch.nn.functional.mse_loss": fixed(
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),
+        # (ATen spellings pass the reduction as its enum: 0 none, 1 mean, 2 sum.)
+        ("aten enum", lambda x, y: torch.ops.aten.mse_loss(x, y, 2), [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("none broadcast", lambda x, y: F.mse_loss(x, y, reduction="none"), [f32(3, 4), f32(4)]),
         ("f64", F.mse_loss, [dt(torch.float64, 5), dt(torch.float64, 5)]),
         ("legacy", lambda x, y: F.mse_loss(x, y, size_average=False), [f32(2, 3), f32(2, 3)], ACCUMULATE),
@@ -812,6 +814,8 @@ OPS = {
         ("2-d", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(3)], ACCUMULATE),
         ("3-d", lambda x, w: F.linear(x, w), [f32(2, 4, 5), f32(3, 5)], ACCUMULATE),
         ("1-d", lambda x, w, b: F.linear(x, w, b), [f32(5), f32(3, 5), f32(3)], ACCUMULATE),
+        ("1-d weight", lambda x, w: F.linear(x, w), [f32(2, 5), f32(5)], ACCUMULATE),
+        ("1-d both", lambda x, w, b: torch.ops.aten.linear(x, w, b), [f32(5), f32(5), f32()], ACCUMULATE),
         ("f64", lambda x, w: F.linear(x, w), [dt(torch.float64, 2, 5), dt(torch.float64, 3, 5)], ACCUMULATE)),
     "torch.matmul": fixed(
         ("2-d", torch.matmul, [f32(4, 5), f32(5, 3)], ACCUMULATE),
@@ -1214,6 +1218,7 @@ OPS = {
         *[(f"{d}", lambda x: torch.ops.aten.slice(x, 1, 1, 5, 2), [dt(d, 3, 6)]) for d in ALL_DTYPES],
         ("defaults", lambda x: torch.ops.aten.slice.Tensor(x), [f32(3, 2)]),
         ("negative bounds", lambda x: torch.ops.aten.slice(x, -1, -4, -1), [f32(2, 5)]),
+        ("past the end", lambda x: torch.ops.aten.slice(x, 0, 7, 9), [f32(7, 2)]),
         ("clamped end", lambda x: torch.ops.aten.slice(x, 0, 1, 9223372036854775807), [f32(4, 2)]),
         ("empty", lambda x: torch.ops.aten.slice(x, 0, 3, 1), [f32(4, 2)]),
         ("step 3", lambda x: torch.ops.aten.slice(x, 2, None, None, 3), [f32(2, 2, 7)]),
@@ -1510,6 +1515,7 @@ OPS = {
     "torch.split": fixed(*[(f"{d}", lambda x: x.split(2, 1)[1], [dt(d, 2, 5)]) for d in ALL_DTYPES],
                          ("sections", lambda x: torch.split(x, [1, 3], 0)[1], [f32(4, 2)]),
                          ("last piece", lambda x: x.split(2)[-1], [f32(5)]),
+                         ("aten list", lambda x: torch.ops.aten.split(x, 2, 0)[1], [f32(5, 3)]),
                          ("all", lambda x: torch.cat(x.split(3, -1), 0), [f32(2, 7)])),
 
     # Copies, detaching, 2-d transposes and new tensors like an input.

@@ -25,8 +25,6 @@ KNOWN_FAILURES = {
         r"^(slice|step broadcast|ellipsis|tensor index|mask|0-d)$",
         "x[index] = tensor and tensor indices have no lowering (numbers into "
         "basic windows do)"),
-    ("torch.fill", "cpu"): (r"^(0-d tensor|aten fill_ tensor)$",
-                            "a tensor fill value is not lowered (numbers are)"),
     ("operator.getitem", "cpu"): (
         r"^(bool mask|bool rows)$",
         "bool masks (a data-dependent shape) are not lowered"),

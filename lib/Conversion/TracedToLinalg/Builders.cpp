@@ -504,6 +504,10 @@ Value lowering::buildSlice(OpBuilder &b, Location loc, Value input,
       type.getShape() == sizes)
     return input;
   auto resultType = RankedTensorType::get(sizes, type.getElementType());
+  // (An empty window: its offsets may sit at the end of a dim, which
+  // extract_slice does not allow.)
+  if (resultType.getNumElements() == 0)
+    return tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   return tensor::ExtractSliceOp::create(b, loc, resultType, input,
                                         ValueRange{}, ValueRange{},
                                         ValueRange{}, offsets, sizes, strides);

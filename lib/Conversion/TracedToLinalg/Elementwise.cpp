@@ -877,9 +877,15 @@ static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
   if (!type)
     return c.fail("the result shape is not static");
   if (!v) {
+    // A (0-d) tensor value: converted to the result's dtype and broadcast.
+    if (Value t = c.tensor(name))
+      return SmallVector<Value>{buildElementwise(
+          c.rewriter, c.loc, type, t,
+          [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+          c.logicalElementTypes(t))};
     v = c.getFloat(name);
     if (!v)
-      return c.fail("'" + name + "' must be a number");
+      return c.fail("'" + name + "' must be a number or a tensor");
   }
   // A traced-type fill, stored like every result (bool as a byte).
   Value r = buildElementwise(

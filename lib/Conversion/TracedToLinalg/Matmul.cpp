@@ -19,15 +19,35 @@ static RankedTensorType typeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
+static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
+                                           RankedTensorType resultType);
+
 static FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {
   Value x = c.tensor("input"), w = c.tensor("weight");
   Value bias = c.tensor("bias");
-  if (!x || !w || !c.resultType() || !staticTensorType(x) ||
-      !staticTensorType(w) || typeOf(w).getRank() != 2)
-    return c.fail("expected a statically shaped input and a 2-D weight");
+  RankedTensorType type = c.resultType();
+  if (!x || !w || !type || !staticTensorType(x) || !staticTensorType(w) ||
+      typeOf(w).getRank() < 1 || typeOf(w).getRank() > 2)
+    return c.fail("expected a statically shaped input and a 1-D or 2-D weight");
   if (!bias && !c.isNone("bias"))
     return c.fail("the bias is not a tensor");
-  return SmallVector<Value>{buildLinear(c.rewriter, c.loc, x, w, bias)};
+  if (typeOf(w).getRank() == 2 && typeOf(x).getRank() >= 2)
+    return SmallVector<Value>{buildLinear(c.rewriter, c.loc, x, w, bias)};
+  // A 1-D input or weight: input @ weight.T as torch.matmul, plus the bias.
+  Value wt = typeOf(w).getRank() == 2 ? buildTranspose(c.rewriter, c.loc, w, {1, 0}) : w;
+  RankedTensorType product = RankedTensorType::get(type.getShape(), type.getElementType());
+  FailureOr<Value> r = buildGeneralMatmul(c, x, wt, product);
+  if (failed(r))
+    return failure();
+  if (!bias)
+    return SmallVector<Value>{*r};
+  return SmallVector<Value>{buildElementwise(
+      c.rewriter, c.loc, type, ValueRange{*r, bias},
+      [](OpBuilder &b, Location l, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return arith::AddFOp::create(b, l, a[0], a[1]);
+        return arith::AddIOp::create(b, l, a[0], a[1]);
+      })};
 }
 
 /// `a` broadcast to `shape` (NumPy rules), or `a` itself.

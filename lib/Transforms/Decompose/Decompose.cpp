@@ -339,10 +339,14 @@ decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
   }
   // A call with one tuple result may be decomposed into its elements: each
   // `operator.getitem(result, i)` then reads element i directly.
-  if (op->getNumResults() == 1 && isa<TupleType>(op->getResult(0).getType()) &&
-      results->size() != 1) {
-    auto tuple = cast<TupleType>(op->getResult(0).getType());
-    if (results->size() != tuple.size()) {
+  // (A list result, as ATen's `Tensor[]` schemas give, has no length in
+  // its type: the getitems must stay within the elements.)
+  Type aggregate = op->getNumResults() == 1 ? op->getResult(0).getType() : Type();
+  if (isa_and_nonnull<TupleType, ListType>(aggregate) &&
+      (results->size() != 1 || (*results)[0].getType() != aggregate)) {
+    auto tuple = dyn_cast<TupleType>(aggregate);
+    int64_t count = results->size();
+    if (tuple && results->size() != tuple.size()) {
       op->emitError() << "the decomposition of '" << bound->spec->name
                       << "' gives " << results->size() << " elements for "
                       << tuple;
@@ -360,7 +364,12 @@ decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
             "its tuple result is used other than by constant getitems";
         return false;
       }
-      int64_t n = i.getInt() < 0 ? i.getInt() + tuple.size() : i.getInt();
+      int64_t n = i.getInt() < 0 ? i.getInt() + count : i.getInt();
+      if (n < 0 || n >= count) {
+        eraseBuilt();
+        declined[bound->spec->name] = "a getitem reads past its elements";
+        return false;
+      }
       reads.push_back({user, static_cast<unsigned>(n)});
     }
     for (auto [user, n] : reads) {

@@ -37,6 +37,12 @@ static std::optional<std::string> reductionOf(Decomposer &d) {
       return std::nullopt;
     return !*reduce ? "none" : (*sizeAverage ? "mean" : "sum");
   }
+  // (ATen spellings pass the enum: 0 none, 1 mean, 2 sum.)
+  if (std::optional<int64_t> e = d.getInt("reduction")) {
+    if (*e >= 0 && *e <= 2)
+      return std::string(*e == 0 ? "none" : *e == 1 ? "mean" : "sum");
+    return std::nullopt;
+  }
   return d.getStr("reduction");
 }
 
