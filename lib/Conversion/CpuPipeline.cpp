@@ -923,10 +923,39 @@ void traced::detail::addPipelineText(OpPassManager &pm, StringRef text) {
     llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
 }
 
+namespace {
+/// A function that returns one buffer as two results (`return x + 1, x + 1`
+/// after CSE, or `return y, y`) gets a copy for each repeat: the
+/// out-parameter conversion after it would otherwise write one allocation
+/// into two out-parameters (upstream's buffer-results-to-out-params crashes
+/// on it). Internal to the CPU pipeline.
+struct DistinctReturnedBuffers
+    : PassWrapper<DistinctReturnedBuffers, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctReturnedBuffers)
+  StringRef getArgument() const final { return "traced-cpu-distinct-results"; }
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 4> seen;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.get().getType());
+        if (!type || seen.insert(operand.get()).second || !type.hasStaticShape())
+          continue;
+        auto fresh = MemRefType::get(type.getShape(), type.getElementType());
+        Value copy = memref::AllocOp::create(b, ret.getLoc(), fresh);
+        memref::CopyOp::create(b, ret.getLoc(), operand.get(), copy);
+        operand.set(copy);
+      }
+    });
+  }
+};
+} // namespace
+
 void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
-                      "function-boundary-type-conversion=identity-layout-map},"
-                      "buffer-results-to-out-params{hoist-static-allocs=true "
+                      "function-boundary-type-conversion=identity-layout-map}");
+  pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctReturnedBuffers>());
+  addPipelineText(pm, "buffer-results-to-out-params{hoist-static-allocs=true "
                       "modify-public-functions=true},"
                       "canonicalize,"
                       "buffer-deallocation-pipeline,"

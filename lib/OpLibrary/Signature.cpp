@@ -478,6 +478,24 @@ std::optional<bool> BoundCall::getBool(StringRef name) const {
   return std::nullopt;
 }
 
+std::optional<SmallVector<int64_t>> traced::reductionDims(Attribute dim,
+                                                          int64_t rank) {
+  SmallVector<int64_t> dims;
+  if (rank > 0 && dim && !isa<NoneAttr>(dim)) {
+    std::optional<SmallVector<int64_t>> given = getPyInts(dim);
+    if (!given)
+      return std::nullopt;
+    for (int64_t d : *given)
+      dims.push_back(d < 0 ? d + rank : d);
+  }
+  if (!dim)
+    return std::nullopt;
+  if (dims.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+  return dims;
+}
+
 std::optional<SmallVector<int64_t>> traced::getPyInts(Attribute v,
                                                      unsigned size) {
   if (!v)

@@ -315,3 +315,24 @@ def test_shared_library_runs_through_ctypes(tmp_path):
         _close(out, module(x).numpy(), 1e-4)
     signature = ctypes.cast(lib.traced_forward_signature, ctypes.c_char_p)
     assert signature.value.decode() == "(tensor<8x16xf32>) -> tensor<8x4xf32>"
+
+
+class _Repeats(nn.Module):
+    """Outputs that CSE makes one buffer: x * 2 twice, and two reductions of
+    a 0-d input that both fold to a copy of it."""
+
+    def forward(self, x, y):
+        return x * 2, x * 2, torch.ops.aten.mean(y, dim=0), torch.sum(y, dim=-1)
+
+
+def test_repeated_outputs_get_their_own_buffers():
+    # (Once a crash in buffer-results-to-out-params; found by torch-mlir's
+    # MeanDimRank0Module.)
+    x, y = torch.randn(3), torch.tensor(0.7)
+    got = traced.compile(traced.trace(_Repeats(), x, y))(x, y)
+    want = _Repeats()(x, y)
+    assert len(got) == 4
+    for g, w in zip(got, want):
+        _close(np.asarray(g), w.numpy(), 1e-6)
+    # Each output is its own array.
+    assert got[0] is not got[1] and not np.shares_memory(got[0], got[1])

@@ -244,6 +244,12 @@ private:
   llvm::StringMap<const ModuleSpec *> byClass;
 };
 
+/// The dims a reduction's `dim` argument names, normalized: None or an empty
+/// list mean all of them (and a 0-d tensor has none to name); nullopt when
+/// `dim` is not a constant int or list of ints.
+std::optional<llvm::SmallVector<int64_t>> reductionDims(Attribute dim,
+                                                        int64_t rank);
+
 /// The ints of a Python int, list or tuple of ints (one int is repeated
 /// `size` times when `size` > 0); nullopt for anything else.
 std::optional<llvm::SmallVector<int64_t>> getPyInts(Attribute value,

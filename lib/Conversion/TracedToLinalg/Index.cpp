@@ -274,22 +274,13 @@ FailureOr<SmallVector<Value>> lowering::lowerAdvancedGetitem(LoweringCall &c,
       continue;
     }
     if (auto s = dyn_cast<SliceAttr>(item)) {
-      auto bound = [](Attribute a, int64_t dflt) -> std::optional<int64_t> {
-        if (!a || isa<NoneAttr>(a))
-          return dflt;
-        if (auto i = dyn_cast<IntegerAttr>(a))
-          return i.getValue().getSExtValue();
-        return std::nullopt;
-      };
-      std::optional<int64_t> step = bound(s.getStep(), 1);
-      std::optional<int64_t> start = bound(s.getStart(), 0), stop = bound(s.getStop(), size);
-      if (!step || *step <= 0 || !start || !stop)
+      FailureOr<std::array<int64_t, 3>> sb = sliceBounds(s, size);
+      if (failed(sb))
         return c.fail("slices need constant bounds and a positive step");
-      SliceBounds sb = clampSlice(size, start, stop, *step);
-      offsets.push_back(sb.begin);
-      sizes.push_back(sb.length);
-      strides.push_back(*step);
-      viewShape.push_back(sb.length);
+      offsets.push_back((*sb)[0]);
+      sizes.push_back((*sb)[1]);
+      strides.push_back((*sb)[2]);
+      viewShape.push_back((*sb)[1]);
       viewIndices.push_back(Value());
       ++dim;
       continue;

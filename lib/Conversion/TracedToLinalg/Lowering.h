@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringMap.h"
+#include <array>
 #include <functional>
 
 namespace mlir::traced::lowering {
@@ -215,6 +216,10 @@ Value buildPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
 Value buildSlice(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
                  ArrayRef<int64_t> strides);
+
+/// Python's bounds of slice `s` (constant parts) over a dim of `size`:
+/// the first element, the number taken and the (positive) step.
+FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s, int64_t size);
 
 /// The statically shaped ranked tensor type of `v`, or null.
 RankedTensorType staticTensorType(Value v);

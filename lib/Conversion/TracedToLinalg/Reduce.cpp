@@ -23,18 +23,11 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   if (mean && !isa<FloatType>(resultElement))
     return c.fail("mean needs a floating-point input");
   int64_t rank = xType.getRank();
-  SmallVector<int64_t> dims;
-  if (c.isNone("dim")) {
-    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  } else {
-    auto given = c.getInts("dim");
-    if (!given)
-      return c.fail("dim must be constant");
-    for (int64_t d : *given)
-      dims.push_back(normalizeDim(d, rank));
-  }
-  if (dims.empty()) // sum(dim=[]) reduces everything, like dim=None
-    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  // (sum(dim=[]) reduces everything, like dim=None.)
+  std::optional<SmallVector<int64_t>> reduced = reductionDims(c.value("dim"), rank);
+  if (!reduced)
+    return c.fail("dim must be constant");
+  SmallVector<int64_t> dims = *reduced;
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   // Accumulated in the result's compute type (f32 for f16 and bf16, as
@@ -106,21 +99,10 @@ static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
   return SmallVector<Value>{r};
 }
 
-/// The dims a reduction's `dim` argument names (None or [] : all).
+/// The dims a reduction's `dim` argument names (None or []: all).
 static std::optional<SmallVector<int64_t>> reducedDims(LoweringCall &c,
                                                        int64_t rank) {
-  SmallVector<int64_t> dims;
-  // (A 0-d tensor's dim 0 or -1 is the tensor itself: nothing to reduce.)
-  if (rank > 0 && !c.isNone("dim")) {
-    auto given = c.getInts("dim");
-    if (!given)
-      return std::nullopt;
-    for (int64_t d : *given)
-      dims.push_back(normalizeDim(d, rank));
-  }
-  if (dims.empty())
-    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  return dims;
+  return reductionDims(c.value("dim"), rank);
 }
 
 /// amax and amin (NaN propagates, as in torch), and prod (in the result

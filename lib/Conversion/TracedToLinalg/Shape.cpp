@@ -119,9 +119,8 @@ static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
       concat(c.rewriter, c.loc, pieces, pieceTypes, d, type)};
 }
 
-/// Python's slice bounds for a dimension of `size`.
-static FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s,
-                                                     int64_t size) {
+FailureOr<std::array<int64_t, 3>> lowering::sliceBounds(SliceAttr s,
+                                                        int64_t size) {
   auto get = [](Attribute a, int64_t dflt) -> std::optional<int64_t> {
     if (!a || isa<NoneAttr>(a))
       return dflt;

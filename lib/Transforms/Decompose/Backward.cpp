@@ -13,13 +13,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// grad where `zero` is false, else 0 (broadcast, in grad's type).
 static Value gradUnless(Decomposer &d, Value zero, Value grad) {

@@ -43,6 +43,21 @@ struct Arg {
 /// A keyword argument.
 using KwArg = std::pair<StringRef, Arg>;
 
+/// What a decomposition returns: the values replacing the call's results.
+using Results = FailureOr<SmallVector<Value>>;
+
+/// One replacement value; failure when the call that built it failed.
+inline Results one(Value v) {
+  if (!v)
+    return failure();
+  return SmallVector<Value>{v};
+}
+
+/// The ranked tensor type of `v`, or null (also for a null value).
+inline RankedTensorType typeOf(Value v) {
+  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+}
+
 /// The call being decomposed, and builders for the calls replacing it.
 class Decomposer {
 public:
@@ -129,7 +144,7 @@ private:
 /// types; for a call whose one result is a tuple, either that tuple or its
 /// elements, which then replace the call's constant-index getitems), or fails after `decline` or a reported error (`Decomposer::failed`
 /// set by a call that did not verify also fails it).
-using DecomposeFn = FailureOr<SmallVector<Value>> (*)(Decomposer &d);
+using DecomposeFn = Results (*)(Decomposer &d);
 using DecompositionTable = llvm::StringMap<DecomposeFn>;
 
 void populateBackwardDecompositions(DecompositionTable &table);

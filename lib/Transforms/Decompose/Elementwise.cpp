@@ -14,13 +14,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// `input + value * (tensor1 <op> tensor2)`.
 static Results addcOp(Decomposer &d, StringRef op) {

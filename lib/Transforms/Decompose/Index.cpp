@@ -14,17 +14,7 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
 
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
-
-static RankedTensorType typeOf(Value v) {
-  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
-}
 
 /// `aten.index(x, [None] * dim + [index])`.
 static Value indexDim(Decomposer &d, Value x, int64_t dim, Value index) {

@@ -15,13 +15,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// (Empty for a null value: a call that failed, which fails the
 /// decomposition; the callers only index shapes of values they built.)

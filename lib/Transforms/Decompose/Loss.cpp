@@ -14,13 +14,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// The reduction a loss call asks for ("none", "mean", "sum"), the legacy
 /// flags taking precedence as in torch's legacy_get_string; nullopt when an
@@ -161,19 +154,23 @@ static Results decomposeCrossEntropy(Decomposer &d) {
                     {{"input", input}, {"dim", d.i64(classDim)}});
   if (!ls)
     return failure();
+  // v times the class weights (when given) along the class dim.
+  auto weighted = [&](Value v) {
+    Value weight = d.tensor("weight");
+    if (!weight)
+      return v;
+    SmallVector<int64_t> shape(type.getRank(), 1);
+    shape[classDim] = classes;
+    return d.binary("torch.mul", v,
+                    d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(shape)}}));
+  };
   auto targetType = cast<RankedTensorType>(target.getType());
   if (isa<FloatType>(targetType.getElementType())) {
     Value p = target;
     if (*smoothing != 0)
       p = d.binary("torch.add", d.binary("torch.mul", p, d.f64(1 - *smoothing)),
                    d.f64(*smoothing / classes));
-    Value prod = d.binary("torch.mul", ls, p);
-    if (Value weight = d.tensor("weight")) {
-      SmallVector<int64_t> shape(type.getRank(), 1);
-      shape[classDim] = classes;
-      prod = d.binary("torch.mul", prod,
-                      d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(shape)}}));
-    }
+    Value prod = weighted(d.binary("torch.mul", ls, p));
     Value loss = d.unary("torch.neg", d.call("torch.sum", {{"input", prod},
                                                            {"dim", d.ints({classDim})}}));
     if (*reduction == "none")
@@ -197,14 +194,7 @@ static Results decomposeCrossEntropy(Decomposer &d) {
   // Label smoothing (torch 1.13): (1 - e) nll + e / C * smooth, smooth the
   // (weighted) negative sum of log-probabilities, 0 where ignored, reduced
   // like nll (mean: over the targets' weights).
-  Value weighted = ls;
-  if (Value weight = d.tensor("weight")) {
-    SmallVector<int64_t> shape(type.getRank(), 1);
-    shape[classDim] = classes;
-    weighted = d.binary("torch.mul", ls,
-                        d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(shape)}}));
-  }
-  Value smooth = d.unary("torch.neg", d.call("torch.sum", {{"input", weighted},
+  Value smooth = d.unary("torch.neg", d.call("torch.sum", {{"input", weighted(ls)},
                                                            {"dim", d.ints({classDim})}}));
   smooth = d.call("Tensor.masked_fill",
                   {{"input", smooth},

@@ -8,13 +8,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// The p-norm of `x` over `dim` (an int, a list, or None: all dims):
 /// inf/-inf: max/min |x|; 0: the count of non-zeros; 1: sum |x|; 2:

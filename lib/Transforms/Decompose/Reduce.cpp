@@ -8,30 +8,11 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
 
 /// The dims a `dim` argument names (None or []: all), normalized.
 static std::optional<SmallVector<int64_t>> reducedDims(Decomposer &d,
                                                        int64_t rank) {
-  SmallVector<int64_t> dims;
-  // (A 0-d tensor's dim 0 or -1 is the tensor itself.)
-  if (rank > 0 && !d.isNone("dim")) {
-    auto given = d.getInts("dim");
-    if (!given)
-      return std::nullopt;
-    for (int64_t x : *given)
-      dims.push_back(x < 0 ? x + rank : x);
-  }
-  if (dims.empty())
-    for (int64_t i = 0; i < rank; ++i)
-      dims.push_back(i);
-  return dims;
+  return reductionDims(d.value("dim"), rank);
 }
 
 /// var (and std = sqrt(var)): sum((x - mean)^2) / max(N - correction, 0),

@@ -12,17 +12,7 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-using Results = FailureOr<SmallVector<Value>>;
 
-static Results one(Value v) {
-  if (!v)
-    return failure();
-  return SmallVector<Value>{v};
-}
-
-static RankedTensorType typeOf(Value v) {
-  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
-}
 
 static Value reshape(Decomposer &d, Value v, ArrayRef<int64_t> shape) {
   if (typeOf(v) && typeOf(v).getShape() == shape)
@@ -399,6 +389,34 @@ static Results decomposeDiagEmbed(Decomposer &d);
 static Results decomposeBucketize(Decomposer &d);
 static Results decomposeAffineGrid(Decomposer &d);
 
+/// pixel_shuffle: [*, C r r, H, W] -> [*, C, H r, W r]; pixel_unshuffle
+/// the inverse. Both split the dims, permute and merge.
+static Results pixelShuffle(Decomposer &d, bool up) {
+  Value x = d.tensor("input");
+  auto r = d.getInt(up ? "upscale_factor" : "downscale_factor");
+  RankedTensorType type = typeOf(x);
+  if (!r || !type.hasStaticShape() || type.getRank() < 3 || *r <= 0)
+    return d.decline("needs a constant factor and a static shape");
+  int64_t rank = type.getRank(), f = *r;
+  ArrayRef<int64_t> s = type.getShape();
+  SmallVector<int64_t> split(s.drop_back(3)), perm, out(s.drop_back(3));
+  int64_t b = split.size();
+  for (int64_t i = 0; i < b; ++i)
+    perm.push_back(i);
+  int64_t c = s[rank - 3], h = s[rank - 2], w = s[rank - 1];
+  if (up) {
+    split.append({c / (f * f), f, f, h, w});
+    perm.append({b, b + 3, b + 1, b + 4, b + 2});
+    out.append({c / (f * f), h * f, w * f});
+  } else {
+    split.append({c, h / f, f, w / f, f});
+    perm.append({b, b + 2, b + 4, b + 1, b + 3});
+    out.append({c * f * f, h / f, w / f});
+  }
+  Value v = d.call("torch.permute", {{"input", reshape(d, x, split)}, {"dims", d.ints(perm)}});
+  return one(reshape(d, v, out));
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
@@ -497,47 +515,8 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     llvm::append_range(full, *reps);
     return one(repeatTensor(d, x, full));
   };
-  // pixel_shuffle: [*, C r r, H, W] -> [*, C, H r, W r]; unshuffle inverts.
-  t["torch.nn.functional.pixel_shuffle"] = [](Decomposer &d) -> Results {
-    Value x = d.tensor("input");
-    auto r = d.getInt("upscale_factor");
-    RankedTensorType type = typeOf(x);
-    if (!r || !type.hasStaticShape() || type.getRank() < 3 || *r <= 0)
-      return d.decline("needs a constant factor and a static shape");
-    int64_t rank = type.getRank();
-    ArrayRef<int64_t> s = type.getShape();
-    SmallVector<int64_t> lead(s.drop_back(3));
-    int64_t c = s[rank - 3] / (*r * *r), h = s[rank - 2], w = s[rank - 1];
-    SmallVector<int64_t> split = lead, perm, out = lead;
-    split.append({c, *r, *r, h, w});
-    int64_t b = lead.size();
-    for (int64_t i = 0; i < b; ++i)
-      perm.push_back(i);
-    perm.append({b, b + 3, b + 1, b + 4, b + 2});
-    out.append({c, h * *r, w * *r});
-    Value v = d.call("torch.permute", {{"input", reshape(d, x, split)}, {"dims", d.ints(perm)}});
-    return one(reshape(d, v, out));
-  };
-  t["torch.nn.functional.pixel_unshuffle"] = [](Decomposer &d) -> Results {
-    Value x = d.tensor("input");
-    auto r = d.getInt("downscale_factor");
-    RankedTensorType type = typeOf(x);
-    if (!r || !type.hasStaticShape() || type.getRank() < 3 || *r <= 0)
-      return d.decline("needs a constant factor and a static shape");
-    int64_t rank = type.getRank();
-    ArrayRef<int64_t> s = type.getShape();
-    SmallVector<int64_t> lead(s.drop_back(3));
-    int64_t c = s[rank - 3], h = s[rank - 2] / *r, w = s[rank - 1] / *r;
-    SmallVector<int64_t> split = lead, perm, out = lead;
-    split.append({c, h, *r, w, *r});
-    int64_t b = lead.size();
-    for (int64_t i = 0; i < b; ++i)
-      perm.push_back(i);
-    perm.append({b, b + 2, b + 4, b + 1, b + 3});
-    out.append({c * *r * *r, h, w});
-    Value v = d.call("torch.permute", {{"input", reshape(d, x, split)}, {"dims", d.ints(perm)}});
-    return one(reshape(d, v, out));
-  };
+  t["torch.nn.functional.pixel_shuffle"] = [](Decomposer &d) { return pixelShuffle(d, true); };
+  t["torch.nn.functional.pixel_unshuffle"] = [](Decomposer &d) { return pixelShuffle(d, false); };
   // channel_shuffle: [N, g, C/g, *] with the two group dims swapped.
   t["torch.nn.functional.channel_shuffle"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input");
