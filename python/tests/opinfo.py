@@ -1148,7 +1148,10 @@ OPS = {
                        fixed(("unbiased False", lambda x: x.var(False), [f32(3, 4)], ACCUMULATE),
                              ("dim unbiased False", lambda x: torch.var(x, 1, False, True), [f32(3, 4)], ACCUMULATE),
                              ("correction 0", lambda x: torch.var(x, 1, correction=0), [f32(3, 4)], ACCUMULATE),
-                             ("one element", lambda x: x.var(), [f32(1)], ACCUMULATE))),
+                             ("one element", lambda x: x.var(), [f32(1)], ACCUMULATE),
+                             # (torch accumulates float32 in double: a float32
+                             # two-pass sum loses this variance.)
+                             ("large values", lambda x: (x * 1e4 + 1e6).var(1), [f32(4, 500)], ACCUMULATE))),
     "torch.std": chain(reduction(torch.std, dims=(None, 1, (0, 2)), dtypes=FLOAT_DTYPES),
                        fixed(("unbiased False", lambda x: x.std(1, unbiased=False), [f32(3, 4)], ACCUMULATE))),
     "torch.var_mean": fixed(("dim", lambda x: torch.var_mean(x, 1)[0] + torch.var_mean(x, 1)[1], [f32(3, 4)], ACCUMULATE),
@@ -1202,7 +1205,8 @@ OPS = {
            [dt(d, 3, 4), tensor((3, 4), d, special=name not in ("elu_backward", "hardtanh_backward"))],
            TRANSCENDENTAL)
           for d in (torch.float32, torch.float64)],
-        ("broadcast", lambda g, x, call=call: call(g, x), [f32(2, 1, 4), f32(3, 1)], TRANSCENDENTAL))
+        ("broadcast", lambda g, x, call=call: call(g, x), [f32(2, 1, 4), f32(3, 1)], TRANSCENDENTAL),
+        ("int64 grad", lambda g, x, call=call: call(g, x), [dt(torch.int64, 3, 4), f32(3, 4)], TRANSCENDENTAL))
        for name, call in [
            ("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5)),
            ("tanh_backward", lambda g, y: torch.ops.aten.tanh_backward(g, y)),

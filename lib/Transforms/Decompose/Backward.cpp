@@ -26,9 +26,11 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   t["torch.ops.aten.max_pool2d_with_indices_backward.default"] = decomposeMaxPoolBackward;
   t["torch.ops.aten.max_pool3d_with_indices_backward.default"] = decomposeMaxPoolBackward;
   t["torch.ops.aten.nll_loss_backward.default"] = decomposeNllLossBackward;
+  // (The result has grad_output and input's promoted dtype.)
   t["torch.ops.aten.threshold_backward.default"] = [](Decomposer &d) -> Results {
     Value le = d.binary("torch.le", d.arg("input"), d.arg("threshold"));
-    return one(gradUnless(d, le, d.tensor("grad_output")));
+    return one(d.cast(gradUnless(d, le, d.tensor("grad_output")),
+                      d.resultTensorType().getElementType()));
   };
   t["torch.ops.aten.tanh_backward.default"] = [](Decomposer &d) -> Results {
     Value y = d.tensor("output");
@@ -51,7 +53,8 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
     Value x = d.tensor("input");
     Value outside = d.binary("torch.logical_or", d.binary("torch.le", x, d.arg("min_val")),
                              d.binary("torch.ge", x, d.arg("max_val")));
-    return one(gradUnless(d, outside, d.tensor("grad_output")));
+    return one(d.cast(gradUnless(d, outside, d.tensor("grad_output")),
+                      d.resultTensorType().getElementType()));
   };
   // grad (Phi(x) + x phi(x)) for the exact GELU.
   t["torch.ops.aten.gelu_backward.default"] = [](Decomposer &d) -> Results {

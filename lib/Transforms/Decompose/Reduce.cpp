@@ -53,12 +53,16 @@ static Results decomposeVar(Decomposer &d) {
   int64_t count = 1;
   for (int64_t dim : *dims)
     count *= type.getDimSize(dim);
-  // float16 and bfloat16 compute in float32 and round once, as torch's
-  // kernels accumulate.
+  // Computed in torch's accumulate type and rounded once: its Welford
+  // kernel accumulates float32 in double (a float32 two-pass sum loses
+  // the variance of large inputs), float16 and bfloat16 in float.
   Type element = d.resultTensorType().getElementType();
-  bool reduced = element.isF16() || element.isBF16();
+  Type accumulate = element.isF32() ? Type(d.b.getF64Type())
+                    : (element.isF16() || element.isBF16()) ? Type(d.b.getF32Type())
+                                                            : element;
+  bool reduced = accumulate != element;
   if (reduced)
-    x = d.cast(x, d.b.getF32Type());
+    x = d.cast(x, accumulate);
   Value mean = d.call("torch.mean", {{"input", x}, {"dim", d.ints(*dims)},
                                      {"keepdim", d.boolean(true)}});
   Value dev = d.binary("torch.sub", x, mean);
