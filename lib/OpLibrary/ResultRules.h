@@ -26,13 +26,6 @@ FailureOr<EinsumPlan> planEinsum(llvm::StringRef equation,
                                  llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
                                  std::string &error);
 
-/// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
-/// a tensor of `rank`; on failure, `error` says why.
-FailureOr<llvm::SmallVector<int64_t>>
-movedimPermutation(llvm::ArrayRef<int64_t> source,
-                   llvm::ArrayRef<int64_t> destination, int64_t rank,
-                   std::string &error);
-
 } // namespace mlir::traced
 
 namespace mlir::traced::rules {

@@ -244,6 +244,13 @@ private:
   llvm::StringMap<const ModuleSpec *> byClass;
 };
 
+/// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
+/// a tensor of `rank`; on failure, `error` says why.
+FailureOr<llvm::SmallVector<int64_t>>
+movedimPermutation(llvm::ArrayRef<int64_t> source,
+                   llvm::ArrayRef<int64_t> destination, int64_t rank,
+                   std::string &error);
+
 /// The dims a reduction's `dim` argument names, normalized: None or an empty
 /// list mean all of them (and a 0-d tensor has none to name); nullopt when
 /// `dim` is not a constant int or list of ints.

@@ -100,6 +100,27 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
+double lowering::extremeIdentity(Type type, bool isMax, bool isUnsigned) {
+  if (isa<FloatType>(type))
+    return isMax ? -INFINITY : INFINITY;
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (isUnsigned || width == 1)
+    return isMax ? 0 : std::ldexp(1.0, width) - 1;
+  return isMax ? -std::ldexp(1.0, width - 1) : std::ldexp(1.0, width - 1) - 1;
+}
+
+Value lowering::buildExtreme(OpBuilder &b, Location loc, Value x, Value y,
+                             bool isMax, bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return isMax ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                 : arith::MinimumFOp::create(b, loc, x, y).getResult();
+  if (isUnsigned)
+    return isMax ? arith::MaxUIOp::create(b, loc, x, y).getResult()
+                 : arith::MinUIOp::create(b, loc, x, y).getResult();
+  return isMax ? arith::MaxSIOp::create(b, loc, x, y).getResult()
+               : arith::MinSIOp::create(b, loc, x, y).getResult();
+}
+
 Value lowering::buildRsqrt(OpBuilder &b, Location loc, Value x) {
   Value one = scalarConstant(b, loc, x.getType(), 1.0);
   return arith::DivFOp::create(b, loc, one, math::SqrtOp::create(b, loc, x));

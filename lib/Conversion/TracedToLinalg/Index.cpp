@@ -216,82 +216,31 @@ FailureOr<SmallVector<Value>> lowering::lowerAdvancedGetitem(LoweringCall &c,
     llvm::append_range(items, tuple.getElements().getValue());
   else
     items.push_back(slot);
-  // Step 1: the view the basic items select.
-  int64_t rank = xType.getRank();
-  int64_t consumed = llvm::count_if(items, [](Attribute a) {
-    return !isa<NoneAttr, EllipsisAttr>(a);
+  // Step 1: the view the basic items select; the tensors and lists keep
+  // their dims.
+  FailureOr<IndexView> v = indexView(c, xType, items, [](Attribute a) {
+    return isa<OperandAttr, ArrayAttr>(a);
   });
-  SmallVector<int64_t> offsets, sizes, strides, viewShape;
+  if (failed(v))
+    return failure();
   SmallVector<Value> viewIndices; // per view dim: the index tensor or null
-  int64_t dim = 0;
-  auto fullDim = [&](Value index) {
-    offsets.push_back(0);
-    sizes.push_back(xType.getDimSize(dim));
-    strides.push_back(1);
-    viewShape.push_back(xType.getDimSize(dim));
-    viewIndices.push_back(index);
-    ++dim;
-  };
-  for (Attribute item : items) {
-    if (isa<NoneAttr>(item)) {
-      viewShape.push_back(1);
-      viewIndices.push_back(Value());
-      continue;
-    }
-    if (isa<EllipsisAttr>(item)) {
-      for (int64_t n = rank - consumed; n > 0; --n)
-        fullDim(Value());
-      continue;
-    }
-    if (dim >= rank)
-      return c.fail("too many indices");
-    int64_t size = xType.getDimSize(dim);
-    if (auto m = dyn_cast<OperandAttr>(item)) {
-      Value t = markedOperand(c, m);
+  for (Attribute a : v->advanced) {
+    Value t;
+    if (auto m = dyn_cast_or_null<OperandAttr>(a)) {
+      t = markedOperand(c, m);
       if (!typeOf(t))
         return c.fail("an index is neither a tensor nor a constant");
-      fullDim(t);
-      continue;
-    }
-    if (auto list = dyn_cast<ArrayAttr>(item)) {
-      Value t = listIndex(c, list);
+    } else if (auto list = dyn_cast_or_null<ArrayAttr>(a)) {
+      t = listIndex(c, list);
       if (!t)
         return c.fail("a list index must hold ints (a nested list: of one "
                       "length per level)");
-      fullDim(t);
-      continue;
     }
-    if (auto i = dyn_cast<IntegerAttr>(item)) {
-      int64_t v = i.getValue().getSExtValue();
-      if (v < 0)
-        v += size;
-      if (v < 0 || v >= size)
-        return c.fail("index out of range");
-      offsets.push_back(v);
-      sizes.push_back(1);
-      strides.push_back(1);
-      ++dim;
-      continue;
-    }
-    if (auto s = dyn_cast<SliceAttr>(item)) {
-      FailureOr<std::array<int64_t, 3>> sb = sliceBounds(s, size);
-      if (failed(sb))
-        return c.fail("slices need constant bounds and a positive step");
-      offsets.push_back((*sb)[0]);
-      sizes.push_back((*sb)[1]);
-      strides.push_back((*sb)[2]);
-      viewShape.push_back((*sb)[1]);
-      viewIndices.push_back(Value());
-      ++dim;
-      continue;
-    }
-    return c.fail("unsupported index item");
+    viewIndices.push_back(t);
   }
-  while (dim < rank)
-    fullDim(Value());
   OpBuilder &b = c.rewriter;
-  Value view = buildSlice(b, c.loc, x, offsets, sizes, strides);
-  view = buildReshape(b, c.loc, view, viewShape);
+  Value view = buildSlice(b, c.loc, x, v->offsets, v->sizes, v->strides);
+  view = buildReshape(b, c.loc, view, v->shape);
   FailureOr<Value> r = buildAdvancedIndex(c, view, viewIndices, type);
   if (failed(r))
     return failure();
@@ -419,12 +368,8 @@ static FailureOr<Value> buildScatter(LoweringCall &c, Value input, int64_t dim,
     double init = 0;
     if (combine == Combine::Prod)
       init = 1;
-    else if (combine == Combine::Max)
-      init = isFloat ? -INFINITY : (isUnsigned ? 0 : -std::ldexp(1.0, compute.getIntOrFloatBitWidth() - 1));
-    else if (combine == Combine::Min)
-      init = isFloat ? INFINITY
-                     : (isUnsigned ? std::ldexp(1.0, compute.getIntOrFloatBitWidth()) - 1
-                                   : std::ldexp(1.0, compute.getIntOrFloatBitWidth() - 1) - 1);
+    else if (combine == Combine::Max || combine == Combine::Min)
+      init = extremeIdentity(compute, combine == Combine::Max, isUnsigned);
     start = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), compute), init);
   }
   Value count = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), b.getI64Type()), 0);
@@ -487,14 +432,8 @@ static FailureOr<Value> buildScatter(LoweringCall &c, Value input, int64_t dim,
                                                      : arith::MulIOp::create(nb, l, acc, v).getResult());
           break;
         case Combine::Max:
-          combined = isFloat ? arith::MaximumFOp::create(nb, l, acc, v).getResult()
-                             : (isUnsigned ? arith::MaxUIOp::create(nb, l, acc, v).getResult()
-                                           : arith::MaxSIOp::create(nb, l, acc, v).getResult());
-          break;
         case Combine::Min:
-          combined = isFloat ? arith::MinimumFOp::create(nb, l, acc, v).getResult()
-                             : (isUnsigned ? arith::MinUIOp::create(nb, l, acc, v).getResult()
-                                           : arith::MinSIOp::create(nb, l, acc, v).getResult());
+          combined = buildExtreme(nb, l, acc, v, combine == Combine::Max, isUnsigned);
           break;
         }
         Value one = arith::ConstantIntOp::create(nb, l, nb.getI64Type(), 1);

@@ -181,6 +181,14 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        Type operandType = {});
 /// `tensor.empty` filled with `v`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
+/// The identity of max (`isMax`) or min over compute type `type`: -inf or
+/// +inf for floats, else the lowest or highest integer of its width
+/// (unsigned for `isUnsigned` and for i1).
+double extremeIdentity(Type type, bool isMax, bool isUnsigned);
+/// max or min of `a` and `b`: NaN-propagating for floats (torch's amax and
+/// scatter_reduce), unsigned compares for `isUnsigned`.
+Value buildExtreme(OpBuilder &b, Location loc, Value a, Value c, bool isMax,
+                   bool isUnsigned);
 /// A reduction of `input` over `dims` with `combine`, starting from `init`;
 /// the result drops the reduced dimensions.
 Value buildReduce(OpBuilder &b, Location loc, Value input,
@@ -216,6 +224,20 @@ Value buildPad(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
 Value buildSlice(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
                  ArrayRef<int64_t> strides);
+
+/// What an index selects before its tensor parts: the window of x its ints,
+/// slices, None and Ellipsis select (extract_slice offsets, sizes and
+/// strides; an int is a size-1 window) and the view's shape (ints' dims
+/// dropped, None's inserted). Items `isAdvanced` accepts (index tensors,
+/// lists) take their whole dim and are kept per view dim in `advanced`
+/// (null elsewhere); without `isAdvanced` only basic items are accepted.
+struct IndexView {
+  SmallVector<int64_t> offsets, sizes, strides, shape;
+  SmallVector<Attribute> advanced;
+};
+FailureOr<IndexView> indexView(LoweringCall &c, RankedTensorType xType,
+                               ArrayRef<Attribute> items,
+                               function_ref<bool(Attribute)> isAdvanced = nullptr);
 
 /// Python's bounds of slice `s` (constant parts) over a dim of `size`:
 /// the first element, the number taken and the (positive) step.

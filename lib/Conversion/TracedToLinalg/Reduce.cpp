@@ -133,20 +133,7 @@ static FailureOr<SmallVector<Value>> lowerExtremeOrProd(LoweringCall &c) {
         b, loc, RankedTensorType::get(xType.getShape(), compute), x,
         [](OpBuilder &, Location, ValueRange a) { return a[0]; },
         c.logicalElementTypes(x));
-  double init;
-  if (prod) {
-    init = 1;
-  } else if (isa<FloatType>(compute)) {
-    init = isMax ? -INFINITY : INFINITY;
-  } else if (compute.isInteger(1)) {
-    init = isMax ? 0 : 1;
-  } else {
-    unsigned width = compute.getIntOrFloatBitWidth();
-    if (isUnsigned)
-      init = isMax ? 0 : static_cast<double>((1ull << width) - 1);
-    else
-      init = isMax ? -std::ldexp(1.0, width - 1) : std::ldexp(1.0, width - 1) - 1;
-  }
+  double init = prod ? 1 : extremeIdentity(compute, isMax, isUnsigned);
   Value r = buildReduce(
       b, loc, x2, *dims, init, [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Type t = a[0].getType();
@@ -156,14 +143,7 @@ static FailureOr<SmallVector<Value>> lowerExtremeOrProd(LoweringCall &c) {
                      : (t.isInteger(1)
                             ? arith::AndIOp::create(nb, l, a[0], a[1]).getResult()
                             : arith::MulIOp::create(nb, l, a[0], a[1]).getResult());
-        if (isa<FloatType>(t))
-          return isMax ? arith::MaximumFOp::create(nb, l, a[0], a[1]).getResult()
-                       : arith::MinimumFOp::create(nb, l, a[0], a[1]).getResult();
-        if (isUnsigned)
-          return isMax ? arith::MaxUIOp::create(nb, l, a[0], a[1]).getResult()
-                       : arith::MinUIOp::create(nb, l, a[0], a[1]).getResult();
-        return isMax ? arith::MaxSIOp::create(nb, l, a[0], a[1]).getResult()
-                     : arith::MinSIOp::create(nb, l, a[0], a[1]).getResult();
+        return buildExtreme(nb, l, a[0], a[1], isMax, isUnsigned);
       });
   auto rType = cast<RankedTensorType>(r.getType());
   if (compute != resultElement || rType.getElementType() != type.getElementType())
@@ -203,16 +183,7 @@ static FailureOr<SmallVector<Value>> lowerArgExtreme(LoweringCall &c) {
   Type compute = computeType(logical);
   bool isFloat = isa<FloatType>(compute);
   bool isUnsigned = isUnsignedElement(logical);
-  double init;
-  if (isFloat) {
-    init = isMax ? -INFINITY : INFINITY;
-  } else {
-    unsigned width = compute.getIntOrFloatBitWidth();
-    if (isUnsigned)
-      init = isMax ? 0 : static_cast<double>((1ull << width) - 1);
-    else
-      init = isMax ? -std::ldexp(1.0, width - 1) : std::ldexp(1.0, width - 1) - 1;
-  }
+  double init = extremeIdentity(compute, isMax, isUnsigned);
   int64_t rank = xType.getRank();
   SmallVector<int64_t> shape;
   SmallVector<AffineExpr> outExprs;

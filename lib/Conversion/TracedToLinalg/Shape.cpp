@@ -145,14 +145,75 @@ FailureOr<std::array<int64_t, 3>> lowering::sliceBounds(SliceAttr s,
   return std::array<int64_t, 3>{b, n, *step};
 }
 
-/// The window of `x` a basic index (ints, slices, None, Ellipsis with
-/// constant bounds) selects, as tensor.extract_slice / insert_slice
-/// offsets, sizes and strides (an int selects a size-1 window).
-struct IndexWindow {
-  SmallVector<int64_t> offsets, sizes, strides;
-};
-static FailureOr<IndexWindow> basicIndexWindow(LoweringCall &c,
-                                               RankedTensorType xType) {
+FailureOr<IndexView>
+lowering::indexView(LoweringCall &c, RankedTensorType xType,
+                    ArrayRef<Attribute> items,
+                    function_ref<bool(Attribute)> isAdvanced) {
+  int64_t rank = xType.getRank();
+  int64_t consumed = llvm::count_if(items, [](Attribute a) {
+    return !isa<NoneAttr, EllipsisAttr>(a);
+  });
+  IndexView v;
+  int64_t dim = 0;
+  auto fullDim = [&](Attribute advanced) {
+    v.offsets.push_back(0);
+    v.sizes.push_back(xType.getDimSize(dim));
+    v.strides.push_back(1);
+    v.shape.push_back(xType.getDimSize(dim));
+    v.advanced.push_back(advanced);
+    ++dim;
+  };
+  for (Attribute item : items) {
+    if (isa<NoneAttr>(item)) {
+      v.shape.push_back(1);
+      v.advanced.push_back(Attribute());
+      continue;
+    }
+    if (isa<EllipsisAttr>(item)) {
+      for (int64_t n = rank - consumed; n > 0; --n)
+        fullDim(Attribute());
+      continue;
+    }
+    if (dim >= rank)
+      return c.fail("too many indices");
+    int64_t size = xType.getDimSize(dim);
+    if (isAdvanced && isAdvanced(item)) {
+      fullDim(item);
+    } else if (auto i = dyn_cast<IntegerAttr>(item)) {
+      int64_t at = i.getValue().getSExtValue();
+      if (at < 0)
+        at += size;
+      if (at < 0 || at >= size)
+        return c.fail("index out of range");
+      v.offsets.push_back(at);
+      v.sizes.push_back(1);
+      v.strides.push_back(1);
+      ++dim;
+    } else if (auto s = dyn_cast<SliceAttr>(item)) {
+      FailureOr<std::array<int64_t, 3>> bounds = sliceBounds(s, size);
+      if (failed(bounds))
+        return c.fail("slices need constant bounds and a positive step");
+      v.offsets.push_back((*bounds)[0]);
+      v.sizes.push_back((*bounds)[1]);
+      v.strides.push_back((*bounds)[2]);
+      v.shape.push_back((*bounds)[1]);
+      v.advanced.push_back(Attribute());
+      ++dim;
+    } else {
+      return c.fail(isAdvanced ? "unsupported index item"
+                               : "only basic indexing (ints, slices, None, "
+                                 "...) is supported");
+    }
+  }
+  while (dim < rank)
+    fullDim(Attribute());
+  return v;
+}
+
+/// The view a basic index (ints, slices, None, Ellipsis with constant
+/// bounds) selects.
+static FailureOr<IndexView> basicIndexView(LoweringCall &c,
+                                           RankedTensorType xType) {
   Attribute index = c.value("index");
   if (!index || !xType.hasStaticShape())
     return c.fail("only basic indexing (ints, slices, None, ...) with "
@@ -162,54 +223,7 @@ static FailureOr<IndexWindow> basicIndexWindow(LoweringCall &c,
     llvm::append_range(items, tuple.getElements().getValue());
   else
     items.push_back(index);
-  int64_t rank = xType.getRank();
-  int64_t consumed = llvm::count_if(items, [](Attribute a) {
-    return isa<IntegerAttr, SliceAttr>(a);
-  });
-  IndexWindow w;
-  int64_t dim = 0;
-  for (Attribute item : items) {
-    if (isa<NoneAttr>(item))
-      continue;
-    if (isa<EllipsisAttr>(item)) {
-      for (int64_t n = rank - consumed; n > 0; --n, ++dim) {
-        w.offsets.push_back(0);
-        w.sizes.push_back(xType.getDimSize(dim));
-        w.strides.push_back(1);
-      }
-      continue;
-    }
-    if (dim >= rank)
-      return c.fail("too many indices");
-    int64_t size = xType.getDimSize(dim);
-    if (auto i = dyn_cast<IntegerAttr>(item)) {
-      int64_t v = i.getValue().getSExtValue();
-      if (v < 0)
-        v += size;
-      if (v < 0 || v >= size)
-        return c.fail("index out of range");
-      w.offsets.push_back(v);
-      w.sizes.push_back(1);
-      w.strides.push_back(1);
-    } else if (auto s = dyn_cast<SliceAttr>(item)) {
-      FailureOr<std::array<int64_t, 3>> bounds = sliceBounds(s, size);
-      if (failed(bounds))
-        return c.fail("slices need constant bounds and a positive step");
-      w.offsets.push_back((*bounds)[0]);
-      w.sizes.push_back((*bounds)[1]);
-      w.strides.push_back((*bounds)[2]);
-    } else {
-      return c.fail("only basic indexing (ints, slices, None, ...) is "
-                    "supported");
-    }
-    ++dim;
-  }
-  for (; dim < rank; ++dim) {
-    w.offsets.push_back(0);
-    w.sizes.push_back(xType.getDimSize(dim));
-    w.strides.push_back(1);
-  }
-  return w;
+  return indexView(c, xType, items);
 }
 
 static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
@@ -218,8 +232,8 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
   if (!type || !staticTensorType(x))
     return c.fail("only basic indexing (ints, slices, None, ...) with "
                   "constant bounds is supported");
-  FailureOr<IndexWindow> w =
-      basicIndexWindow(c, cast<RankedTensorType>(x.getType()));
+  FailureOr<IndexView> w =
+      basicIndexView(c, cast<RankedTensorType>(x.getType()));
   if (failed(w))
     return failure();
   Value slice = buildSlice(c.rewriter, c.loc, x, w->offsets, w->sizes,
@@ -243,7 +257,7 @@ static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
   if (!v)
     return c.fail("the value must be a constant number");
   auto xType = cast<RankedTensorType>(x.getType());
-  FailureOr<IndexWindow> w = basicIndexWindow(c, xType);
+  FailureOr<IndexView> w = basicIndexView(c, xType);
   if (failed(w))
     return failure();
   // The number in the tensor's traced dtype (as torch converts it), stored

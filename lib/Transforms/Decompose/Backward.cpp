@@ -170,18 +170,16 @@ static Results decomposeNllLossBackward(Decomposer &d) {
   auto type = dyn_cast<RankedTensorType>(input.getType());
   if (!reduction || !ignore || !type || !type.hasStaticShape() || type.getRank() == 0)
     return d.decline("needs constant arguments and a static input");
-  int64_t rank = type.getRank(), classDim = rank >= 2 ? 1 : 0;
-  int64_t classes = type.getDimSize(classDim);
-  SmallVector<int64_t> rangeShape(rank, 1);
-  rangeShape[classDim] = classes;
-  Value range = d.tensorConstant(RankedTensorType::get(rangeShape, d.b.getI64Type()),
-                                 [&](ArrayRef<int64_t> i) { return static_cast<double>(i[classDim]); });
+  int64_t rank = type.getRank();
+  ClassMask classes = classMask(d, type, target);
+  int64_t classDim = classes.classDim;
   Value t = d.call("torch.unsqueeze", {{"input", target}, {"dim", d.i64(classDim)}});
   Value valid = d.binary("torch.ne", t, d.i64(*ignore));
-  Value mask = d.binary("torch.logical_and", d.binary("torch.eq", t, range), valid);
+  Value mask = d.binary("torch.logical_and", classes.mask, valid);
   Value w = d.cast(mask, type.getElementType());
   if (Value weight = d.tensor("weight"))
-    w = d.binary("torch.mul", w, d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(rangeShape)}}));
+    w = d.binary("torch.mul", w,
+                 d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(classes.classShape)}}));
   Value g = grad;
   if (*reduction == 0) {
     if (rank >= 2)

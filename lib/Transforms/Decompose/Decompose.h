@@ -140,6 +140,17 @@ private:
   SymbolTableCollection &symbols;
 };
 
+/// The one-hot mask of class-index targets over an input of `type`
+/// ([N, C, ...], or [C] with a 0-d target): mask[n, c, ...] is
+/// target[n, ...] == c. `classShape` is how a per-class tensor broadcasts
+/// against it ([1, C, 1, ...]). (Loss.cpp; nll_loss and its backward.)
+struct ClassMask {
+  Value mask;
+  int64_t classDim;
+  SmallVector<int64_t> classShape;
+};
+ClassMask classMask(Decomposer &d, RankedTensorType type, Value target);
+
 /// Rewrites one call; returns the values replacing its results (of the same
 /// types; for a call whose one result is a tuple, either that tuple or its
 /// elements, which then replace the call's constant-index getitems), or fails after `decline` or a reported error (`Decomposer::failed`

@@ -60,19 +60,24 @@ static Value diff(Decomposer &d) {
 /// The negative log-likelihood of class-index targets, through a one-hot
 /// mask: picked[n, ...] = input[n, target[n, ...], ...]. Returns the
 /// pointwise loss and the per-element weights (0 where ignored).
-static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target,
-                                        int64_t ignoreIndex) {
-  auto type = cast<RankedTensorType>(input.getType());
+ClassMask decompose::classMask(Decomposer &d, RankedTensorType type, Value target) {
   int64_t rank = type.getRank(), classDim = rank >= 2 ? 1 : 0;
-  int64_t classes = type.getDimSize(classDim);
-  SmallVector<int64_t> rangeShape(rank, 1);
-  rangeShape[classDim] = classes;
-  auto rangeType = RankedTensorType::get(rangeShape, d.b.getI64Type());
+  SmallVector<int64_t> classShape(rank, 1);
+  classShape[classDim] = type.getDimSize(classDim);
+  auto rangeType = RankedTensorType::get(classShape, d.b.getI64Type());
   Value range = d.tensorConstant(rangeType, [&](ArrayRef<int64_t> i) {
     return static_cast<double>(i[classDim]);
   });
   Value t = d.call("torch.unsqueeze", {{"input", target}, {"dim", d.i64(classDim)}});
-  Value mask = d.binary("torch.eq", t, range);
+  return {d.binary("torch.eq", t, range), classDim, classShape};
+}
+
+static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target,
+                                        int64_t ignoreIndex) {
+  auto type = cast<RankedTensorType>(input.getType());
+  ClassMask classes = classMask(d, type, target);
+  Value mask = classes.mask;
+  int64_t classDim = classes.classDim;
   auto pick = [&](Value v) {
     return d.call("torch.sum", {{"input", d.call("torch.where", {{"condition", mask},
                                                                   {"input", v},
@@ -83,7 +88,7 @@ static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target
   Value valid = d.binary("torch.ne", target, d.i64(ignoreIndex));
   Value w;
   if (Value weight = d.tensor("weight")) {
-    Value wb = d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(rangeShape)}});
+    Value wb = d.call("torch.reshape", {{"input", weight}, {"shape", d.ints(classes.classShape)}});
     w = d.call("Tensor.masked_fill", {{"input", pick(d.call("Tensor.expand_as", {{"input", wb}, {"other", input}}))},
                                       {"mask", d.unary("torch.logical_not", valid)},
                                       {"value", d.i64(0)}});

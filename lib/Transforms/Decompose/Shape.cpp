@@ -475,26 +475,13 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     Value x = d.tensor("input");
     int64_t rank = typeOf(x).getRank();
     auto src = d.getInts("source"), dst = d.getInts("destination");
-    if (!src || !dst || src->size() != dst->size())
-      return d.decline("source and destination must be constants of one length");
-    SmallVector<int64_t> perm(rank, -1);
-    SmallVector<bool> used(rank, false);
-    for (auto [s, t] : llvm::zip(*src, *dst)) {
-      int64_t ns = normDim(s, rank), nt = normDim(t, rank);
-      if (ns < 0 || ns >= rank || nt < 0 || nt >= rank)
-        return d.decline("dims out of range");
-      perm[nt] = ns;
-      used[ns] = true;
-    }
-    int64_t next = 0;
-    for (int64_t &p : perm) {
-      if (p != -1)
-        continue;
-      while (used[next])
-        ++next;
-      p = next++;
-    }
-    return one(d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}}));
+    if (!src || !dst)
+      return d.decline("source and destination must be constants");
+    std::string error;
+    FailureOr<SmallVector<int64_t>> perm = movedimPermutation(*src, *dst, rank, error);
+    if (failed(perm))
+      return d.decline(error);
+    return one(d.call("torch.permute", {{"input", x}, {"dims", d.ints(*perm)}}));
   };
   for (StringRef name : {"torch.hstack", "torch.vstack", "torch.dstack", "torch.column_stack"})
     t[name] = decomposeStack;
