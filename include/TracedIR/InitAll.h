@@ -9,6 +9,7 @@
 #ifndef TRACEDIR_INITALL_H
 #define TRACEDIR_INITALL_H
 
+#include "mlir/Support/LLVM.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -36,6 +37,14 @@ void registerAllTranslations();
 /// their input through this.
 std::unique_ptr<llvm::MemoryBuffer>
 alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+/// Checks the hex blobs of a textual module's resource section
+/// (`{-# dialect_resources: ... #-}`) before MLIR's parser sees them: the
+/// first four bytes of a blob are its alignment, and MLIR 22 allocates
+/// with it unchecked, so a blob claiming alignment 0 or 3 is undefined
+/// behaviour there (found by fuzzing; docs/reliability.md). Reports the
+/// first bad blob in `error` with its line. Bytecode input passes as it is.
+LogicalResult checkResourceBlobs(llvm::StringRef text, std::string &error);
 
 /// mlir-translate's TranslateFromMLIRRegistration, with traced's dialects
 /// and an input buffer aligned for TracedIR's weight blobs: upstream's

@@ -23,6 +23,8 @@
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/ParseUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -56,6 +58,37 @@ traced::alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   return copy;
 }
 
+LogicalResult traced::checkResourceBlobs(llvm::StringRef text,
+                                         std::string &error) {
+  if (text.starts_with("ML\xEFR"))
+    return success(); // bytecode
+  size_t section = text.find("{-#");
+  while (section != llvm::StringRef::npos) {
+    size_t pos = text.find("\"0x", section);
+    if (pos == llvm::StringRef::npos)
+      return success();
+    llvm::StringRef hex = text.drop_front(pos + 3).take_while([](char c) { return llvm::isHexDigit(c); });
+    section = pos + 3 + hex.size();
+    if (hex.size() < 8)
+      continue; // too short for an alignment: MLIR refuses it itself
+    uint32_t alignment = 0;
+    for (int byte = 3; byte >= 0; --byte) {
+      unsigned v = 0;
+      llvm::StringRef(hex.data() + 2 * byte, 2).getAsInteger(16, v);
+      alignment = (alignment << 8) | v;
+    }
+    if (!llvm::isPowerOf2_32(alignment)) {
+      size_t line = text.take_front(pos).count('\n') + 1;
+      error = ("line " + llvm::Twine(line) + ": resource blob encodes "
+               "alignment " + llvm::Twine(alignment) +
+               " in its first 4 bytes, which is not a power of two")
+                  .str();
+      return failure();
+    }
+  }
+  return success();
+}
+
 traced::TracedFromMLIRRegistration::TracedFromMLIRRegistration(
     llvm::StringRef name, llvm::StringRef description,
     const TranslateFromMLIRFunction &function) {
@@ -78,6 +111,13 @@ traced::TracedFromMLIRRegistration::TracedFromMLIRRegistration(
                   input->getBuffer(), input->getBufferIdentifier(),
                   /*RequiresNullTerminator=*/false)),
               llvm::SMLoc());
+        }
+        std::string error;
+        if (failed(checkResourceBlobs(input->getBuffer(), error))) {
+          emitError(FileLineColLoc::get(context,
+                                        input->getBufferIdentifier(), 0, 0))
+              << error;
+          return failure();
         }
         OwningOpRef<Operation *> op =
             parseSourceFileForTool(source, context, /*insertImplicitModule=*/true);

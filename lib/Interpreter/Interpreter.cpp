@@ -13,7 +13,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -98,11 +101,53 @@ bool hasMarker(Attribute a) {
 }
 } // namespace
 
+/// The machine's physical memory, the default limit for one op's results.
+static uint64_t physicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? uint64_t(pages) * uint64_t(size)
+                               : uint64_t(1) << 40;
+}
+
+/// The bytes the interpreter's storage takes for a value of `type` (at most
+/// 8 per element, whatever the dtype), or nullopt when that count overflows
+/// 64 bits. Values other than static-shaped tensors count 0.
+static std::optional<uint64_t> storageBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return 0;
+  uint64_t bytes = 8;
+  for (int64_t d : tensor.getShape())
+    if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
 struct Interpreter::Impl {
   mlir::ModuleOp module;
   SymbolTableCollection symbols;
   llvm::DenseMap<Operation *, std::unique_ptr<Plan>> plans;
   llvm::DenseMap<Operation *, RtValue> declValues;
+  uint64_t memoryLimit = physicalMemory();
+  unsigned maxDepth = 256;
+  unsigned depth = 0;
+
+  /// Refuses `op` when its declared tensor results (or, for a parameter or
+  /// buffer, its value) need more memory than the limit: a graph asking for
+  /// a [100000, 100000] tensor gets a diagnostic, not an out-of-memory kill.
+  LogicalResult checkMemory(Operation *op, TypeRange types) {
+    uint64_t total = 0;
+    for (Type t : types) {
+      std::optional<uint64_t> bytes = storageBytes(t);
+      if (!bytes || __builtin_add_overflow(total, *bytes, &total))
+        return op->emitError("the interpreter cannot hold ")
+               << t << ": its size in bytes overflows 64 bits";
+    }
+    if (total > memoryLimit)
+      return op->emitError("the interpreter would need ")
+             << total << " bytes for this op's results, more than its "
+             << "memory limit of " << memoryLimit << " bytes";
+    return success();
+  }
 
   traced::ModuleOp lookupModule(ModuleType type) {
     return symbols.lookupSymbolIn<traced::ModuleOp>(module,
@@ -119,6 +164,8 @@ struct Interpreter::Impl {
           lookupModule(cast<ModuleType>(sub.getValueType())).getOperation()};
     } else if (isa<ParameterOp, BufferOp>(decl)) {
       auto attr = cast<ElementsAttr>(decl->getAttr("value"));
+      if (failed(checkMemory(decl, attr.getType())))
+        return failure();
       FailureOr<Tensor> t = tensorFromElements(attr);
       if (failed(t))
         return decl->emitError("cannot read the value of this tensor "
@@ -365,6 +412,8 @@ struct Interpreter::Impl {
     }
     std::vector<RtValue> operands;
     for (Operation &op : graph.getBody().front()) {
+      if (failed(checkMemory(&op, op.getResultTypes())))
+        return failure();
       if (auto output = dyn_cast<OutputOp>(op)) {
         std::vector<RtValue> results;
         for (Value v : output.getResults())
@@ -394,8 +443,13 @@ struct Interpreter::Impl {
           args.push_back(
               plan.fixed[i] ? *plan.fixed[i]
                             : resolveArgument(slot, operands, op.getContext()));
+        if (depth >= maxDepth)
+          return op.emitError() << "module calls nest deeper than "
+                                << maxDepth << " (a graph that calls itself?)";
+        ++depth;
         FailureOr<std::vector<RtValue>> results =
             run(plan.callee, args, operands.back());
+        --depth;
         if (failed(results))
           return op.emitError() << "in the call of " << plan.target;
         if (results->size() != op.getNumResults())
@@ -475,6 +529,10 @@ GraphOp Interpreter::getEntry(StringRef moduleName, StringRef graphName) {
                        << graphName << "'";
   return graph;
 }
+
+void Interpreter::setMemoryLimit(uint64_t bytes) { impl->memoryLimit = bytes; }
+
+void Interpreter::setMaxCallDepth(unsigned depth) { impl->maxDepth = depth; }
 
 FailureOr<std::vector<RtValue>> Interpreter::run(GraphOp graph,
                                                  ArrayRef<RtValue> inputs) {

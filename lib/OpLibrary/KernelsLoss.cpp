@@ -64,15 +64,17 @@ struct Pointwise {
   std::vector<double> x, y;
 };
 
-FailureOr<Pointwise> pointwisePair(const KernelArgs &args) {
+FailureOr<Pointwise> pointwisePair(const KernelArgs &args,
+                                   LossTyping typing = LossTyping::Promoted) {
   FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
   if (failed(a) || failed(b))
     return failure();
-  DType dtype = promoteDTypes(a->dtype(), b->dtype());
-  if (!isFloatingPoint(dtype))
-    return args.emitError() << "expects floating-point input and target, got "
-                            << dtypeName(a->dtype()) << " and "
-                            << dtypeName(b->dtype());
+  std::string error;
+  std::optional<DType> resultDType =
+      lossResultDType(typing, a->dtype(), b->dtype(), error);
+  if (!resultDType)
+    return args.emitError() << error;
+  DType dtype = *resultDType;
   FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
   if (failed(shape))
     return args.emitError() << "the shapes of 'input' and 'target' cannot be "
@@ -110,9 +112,10 @@ RtValue reduced(const std::vector<double> &values, ArrayRef<int64_t> shape,
 }
 
 template <typename Fn>
-FailureOr<RtValue> pointwiseLoss(const KernelArgs &args, Fn fn) {
+FailureOr<RtValue> pointwiseLoss(const KernelArgs &args, Fn fn,
+                                 LossTyping typing = LossTyping::Promoted) {
   FailureOr<std::string> reduction = lossReduction(args);
-  FailureOr<Pointwise> p = pointwisePair(args);
+  FailureOr<Pointwise> p = pointwisePair(args, typing);
   if (failed(reduction) || failed(p))
     return failure();
   std::vector<double> v(p->x.size());
@@ -194,13 +197,13 @@ FailureOr<RtValue> huberLoss(const KernelArgs &args) {
   return pointwiseLoss(args, [k](double x, double y) {
     double d = std::abs(x - y);
     return d <= k ? 0.5 * d * d : k * (d - 0.5 * k);
-  });
+  }, LossTyping::AsInput);
 }
 
 FailureOr<RtValue> softMarginLoss(const KernelArgs &args) {
   return pointwiseLoss(args, [](double x, double y) {
     return std::log1p(std::exp(-y * x));
-  });
+  }, LossTyping::AsInput);
 }
 
 FailureOr<RtValue> binaryCrossEntropy(const KernelArgs &args) {
@@ -212,7 +215,7 @@ FailureOr<RtValue> binaryCrossEntropy(const KernelArgs &args) {
     return args.emitError() << "using a target size that is different to the "
                                "input size is deprecated; please ensure they "
                                "have the same size";
-  FailureOr<Pointwise> p = pointwisePair(args);
+  FailureOr<Pointwise> p = pointwisePair(args, LossTyping::SameDType);
   if (failed(p))
     return failure();
   FailureOr<std::optional<std::vector<double>>> w =
@@ -240,7 +243,7 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
     return failure();
   if (a->shape() != b->shape())
     return args.emitError() << "target size must be the same as input size";
-  FailureOr<Pointwise> p = pointwisePair(args);
+  FailureOr<Pointwise> p = pointwisePair(args, LossTyping::AsTarget);
   if (failed(p))
     return failure();
   FailureOr<std::optional<std::vector<double>>> w =
@@ -265,15 +268,16 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
 FailureOr<RtValue> klDiv(const KernelArgs &args) {
   FailureOr<std::string> reduction = lossReduction(args);
   FailureOr<bool> logTarget = args.getBool("log_target");
-  FailureOr<Pointwise> p = pointwisePair(args);
+  FailureOr<Pointwise> p = pointwisePair(args, LossTyping::FloatOperands);
   if (failed(reduction) || failed(logTarget) || failed(p))
     return failure();
   std::vector<double> v(p->x.size());
   for (size_t i = 0; i < v.size(); ++i) {
     double x = p->x[i], t = p->y[i];
+    // xlogy(t, t) - t x, as torch writes it: 0 log 0 is 0, a negative
+    // target's logarithm is NaN.
     v[i] = *logTarget ? std::exp(t) * (t - x)
-                      : (t > 0 ? t * (std::log(t) - x)
-                               : (std::isnan(t) ? t : 0.0));
+                      : (t == 0 ? 0.0 : t * std::log(t)) - t * x;
   }
   if (*reduction == "batchmean") {
     double batch = p->shape.empty() ? 1.0 : static_cast<double>(p->shape[0]);

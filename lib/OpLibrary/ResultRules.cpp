@@ -652,13 +652,16 @@ LogicalResult pointwiseLoss(const BoundCall &call,
   std::optional<std::string> reduction = lossReduction(call);
   if (!in || !target || !reduction)
     return h.unknown();
-  Type elt = resultElementType({in, target}, call.getContext());
-  if (!elt)
+  std::optional<DType> inDType = dtypeFromType(in.getElementType()),
+                      targetDType = dtypeFromType(target.getElementType());
+  if (!inDType || !targetDType)
     return h.unknown();
-  if (!isa<FloatType>(elt))
-    return call.emitError() << "expects floating-point input and target, got "
-                            << in.getElementType() << " and "
-                            << target.getElementType();
+  std::string error;
+  std::optional<DType> dtype = lossResultDType(
+      lossTyping(call.getTarget()), *inDType, *targetDType, error);
+  if (!dtype)
+    return call.emitError() << error;
+  Type elt = typeFromDType(call.getContext(), *dtype);
   if (*reduction != "none" && *reduction != "mean" && *reduction != "sum" &&
       !(*reduction == "batchmean" && call.getSignature().lookup("log_target")))
     return call.emitError() << "'" << *reduction
@@ -3424,6 +3427,22 @@ blockParams(const BoundCall &call) {
   return out;
 }
 
+/// torch's checks of F.unfold/F.fold's block parameters (im2col_shape_check):
+/// positive kernel, dilation and stride, non-negative padding.
+static LogicalResult
+checkBlockParams(const BoundCall &call,
+                 const std::array<SmallVector<int64_t>, 4> &p) {
+  const char *names[] = {"kernel size", "dilation", "padding", "stride"};
+  for (int i = 0; i < 4; ++i)
+    for (int64_t v : p[i])
+      if (i == 2 ? v < 0 : v <= 0)
+        return call.emitError()
+               << names[i] << " should be "
+               << (i == 2 ? "non-negative" : "greater than zero") << ", got "
+               << v;
+  return success();
+}
+
 /// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L).
 LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -3441,6 +3460,8 @@ LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   ArrayRef<int64_t> s = input.getShape();
   if (!input.hasStaticShape())
     return h.unknown();
+  if (failed(checkBlockParams(call, *p)))
+    return failure();
   auto [k, d, pad, st] = *p;
   int64_t oh = slidingBlocks(s[rank - 2], k[0], d[0], pad[0], st[0]),
           ow = slidingBlocks(s[rank - 1], k[1], d[1], pad[1], st[1]);
@@ -3469,6 +3490,8 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                "point tensors";
   if (size->size() != 2 || !input.hasStaticShape())
     return h.unknown();
+  if (failed(checkBlockParams(call, *p)))
+    return failure();
   auto [k, d, pad, st] = *p;
   ArrayRef<int64_t> s = input.getShape();
   int64_t rows = s[rank - 2], block = k[0] * k[1];

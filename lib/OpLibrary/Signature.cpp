@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -525,3 +526,53 @@ std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
 }
 
 InFlightDiagnostic BoundCall::emitError() const { return emitErrorFn(); }
+
+LossTyping traced::lossTyping(StringRef name) {
+  return llvm::StringSwitch<LossTyping>(name)
+      .Case("torch.nn.functional.huber_loss", LossTyping::AsInput)
+      .Case("torch.nn.functional.soft_margin_loss", LossTyping::AsInput)
+      .Case("torch.nn.functional.binary_cross_entropy_with_logits",
+            LossTyping::AsTarget)
+      .Case("torch.nn.functional.binary_cross_entropy", LossTyping::SameDType)
+      .Case("torch.nn.functional.kl_div", LossTyping::FloatOperands)
+      .Default(LossTyping::Promoted);
+}
+
+std::optional<DType> traced::lossResultDType(LossTyping typing, DType input,
+                                             DType target,
+                                             std::string &error) {
+  DType promoted = promoteDTypes(input, target);
+  bool inFloat = isFloatingPoint(input), targetFloat = isFloatingPoint(target);
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<DType> {
+    error = why.str();
+    return std::nullopt;
+  };
+  std::string pair = ("input " + dtypeName(input) + " and target " +
+                      dtypeName(target))
+                         .str();
+  switch (typing) {
+  case LossTyping::Promoted:
+    if (!isFloatingPoint(promoted))
+      return refuse("expects floating-point input or target, got " + pair);
+    return promoted;
+  case LossTyping::AsInput:
+    if (!inFloat)
+      return refuse("computes in the input's dtype, which must be "
+                    "floating-point, got " + pair);
+    return input;
+  case LossTyping::AsTarget:
+    if (!inFloat || !targetFloat)
+      return refuse("expects floating-point input and target, got " + pair);
+    return target;
+  case LossTyping::SameDType:
+    if (input != target || !inFloat)
+      return refuse("expects floating-point input and target of one dtype, "
+                    "got " + pair);
+    return input;
+  case LossTyping::FloatOperands:
+    if (!inFloat || !targetFloat)
+      return refuse("does not support integral inputs, got " + pair);
+    return promoted;
+  }
+  llvm_unreachable("unknown loss typing");
+}

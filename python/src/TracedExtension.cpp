@@ -198,6 +198,9 @@ Type dtypeFromName(MLIRContext *ctx, const std::string &name) {
 void parseInto(ModuleState &state, const std::string &buffer,
                const std::string &name) {
   DiagnosticCapture diags(state.ctx.get());
+  std::string error;
+  if (failed(checkResourceBlobs(buffer, error)))
+    fail("cannot parse " + name + ": " + error);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       alignForBlobs(llvm::MemoryBuffer::getMemBuffer(

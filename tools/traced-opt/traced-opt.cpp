@@ -41,6 +41,11 @@ int main(int argc, char **argv) {
   }
   // Stdin comes back malloc-aligned whatever was asked for.
   input = traced::alignForBlobs(std::move(input));
+  if (failed(traced::checkResourceBlobs(input->getBuffer(), error))) {
+    llvm::errs() << input->getBufferIdentifier() << ": error: " << error
+                 << "\n";
+    return EXIT_FAILURE;
+  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
   if (!output) {

@@ -38,6 +38,15 @@ public:
   /// reported as diagnostics at the offending op or input.
   FailureOr<std::vector<RtValue>> run(GraphOp graph, ArrayRef<RtValue> inputs);
 
+  /// The most bytes one op's tensor results may take (by their declared
+  /// static types); an op asking for more is refused with a diagnostic
+  /// before anything is allocated. The default is the machine's physical
+  /// memory.
+  void setMemoryLimit(uint64_t bytes);
+  /// How deep module calls may nest (a graph that calls itself, directly or
+  /// through others, is refused when it reaches this). Default 256.
+  void setMaxCallDepth(unsigned depth);
+
   struct Impl;
 
 private:

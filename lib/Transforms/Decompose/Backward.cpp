@@ -101,7 +101,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                       {"input", g},
                                       {"other", soft}}));
   };
-  // x <= 0: grad input_scale (result + alpha scale) from the result, or
+  // x <= 0 (or NaN): grad input_scale (result + alpha scale) from the result, or
   // grad input_scale alpha scale exp(x input_scale) from the input; else
   // grad scale.
   t["torch.ops.aten.elu_backward.default"] = [](Decomposer &d) -> Results {
@@ -116,9 +116,11 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                d.binary("torch.add", v, d.f64(*alpha * *scale)))
                     : d.binary("torch.mul", d.binary("torch.mul", g, d.f64(*inputScale * *alpha * *scale)),
                                d.unary("torch.exp", d.binary("torch.mul", v, d.f64(*inputScale))));
-    return one(d.call("torch.where", {{"condition", d.binary("torch.le", v, d.i64(0))},
-                                      {"input", neg},
-                                      {"other", d.binary("torch.mul", g, d.f64(*scale))}}));
+    // x > 0 picks the positive branch, so NaN takes the negative one, as
+    // torch's vectorized kernel (and the interpreter) do.
+    return one(d.call("torch.where", {{"condition", d.binary("torch.gt", v, d.i64(0))},
+                                      {"input", d.binary("torch.mul", g, d.f64(*scale))},
+                                      {"other", neg}}));
   };
   // copy(input, src): src converted to input's dtype and broadcast to its
   // shape.

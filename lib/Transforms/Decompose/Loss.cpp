@@ -44,6 +44,10 @@ static Results reduce(Decomposer &d, Value loss) {
   std::optional<std::string> reduction = reductionOf(d);
   if (!reduction)
     return d.decline("the reduction is not a constant");
+  // Losses typed by their input or target (LossTyping) compute in the
+  // promoted dtype and store in the result's.
+  if (RankedTensorType result = d.resultTensorType())
+    loss = d.cast(loss, result.getElementType());
   if (*reduction == "none")
     return one(loss);
   if (*reduction == "mean")

@@ -1,0 +1,361 @@
+//===- fuzz-diff.cpp - Interpreter against compiled code, on random graphs ===//
+//
+// A structure-aware differential fuzzer. The input is a stream of choices
+// (FuzzedDataProvider) from which a small, well-typed graph is built out of
+// the op library's own table:
+//   * 1-3 tensor inputs: dtypes bool, uint8, int32, int64, float16,
+//     bfloat16, float32, float64; ranks 0-3, sizes 0-4 drawn from a few
+//     shapes so that broadcasts are common;
+//   * 1-6 calls of op-library functions whose parameters are tensors,
+//     Python numbers, bools, ints or int lists: each argument is an earlier
+//     value or a small constant, and a call is kept only when the entry's
+//     result rule types it (the verifier's own check), so every graph is one
+//     the verifier accepts;
+//   * the last calls' tensor results as outputs.
+// The graph then runs in the reference interpreter and, compiled by
+// traced-cpu-pipeline, as native code, on the same inputs. A graph one of
+// them refuses with a diagnostic (a kernel's runtime check, a call with no
+// lowering) is skipped; outputs that differ beyond the tolerance of their
+// dtype, or any crash, are findings. TRACED_FUZZ_VERBOSE=1 prints each graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCommon.h"
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Interpreter/Interpreter.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/DType.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+
+/// Whether a parameter can be given by this fuzzer.
+bool supported(const Param &p) {
+  if (p.varargs)
+    return false;
+  switch (p.type.kind) {
+  case ParamType::Tensor:
+    return !p.type.isList;
+  case ParamType::Int:
+    return true; // ints and int lists (dims, sizes)
+  case ParamType::Float:
+  case ParamType::Bool:
+  case ParamType::Scalar:
+  case ParamType::TensorOrScalar:
+    return !p.type.isList;
+  default:
+    return false;
+  }
+}
+
+/// The op-library functions every parameter of which (required ones at
+/// least) this fuzzer can give, in table order.
+const std::vector<const OpSpec *> &candidates() {
+  static std::vector<const OpSpec *> list = [] {
+    std::vector<const OpSpec *> specs;
+    for (const OpSpec &spec : OpLibrary::get().getOps()) {
+      if (!spec.kernel || !spec.pure || spec.name.starts_with("Tensor.") ||
+          spec.name.contains("random") || spec.name.contains("rand") ||
+          spec.name.contains("dropout") || spec.name.contains("empty") ||
+          spec.name.contains("bernoulli") || spec.name.contains("multinomial"))
+        continue;
+      bool ok = !spec.signature.params.empty();
+      for (const Param &p : spec.signature.params)
+        if (p.defaultValue.empty() && !supported(p))
+          ok = false;
+      if (ok)
+        specs.push_back(&spec);
+    }
+    return specs;
+  }();
+  return list;
+}
+
+const char *const kElementTypes[] = {"i1",  "ui8", "i32", "i64",
+                                     "f16", "bf16", "f32", "f64"};
+const int64_t kShapes[][3] = {{2, 3, 4}, {1, 3, 1}, {4, 1, 1},
+                              {2, 1, 4}, {0, 3, 1}, {3, 3, 3}};
+
+Type elementType(MLIRContext *ctx, StringRef name) {
+  if (name == "i1")
+    return IntegerType::get(ctx, 1);
+  if (name == "ui8")
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  if (name == "i32")
+    return IntegerType::get(ctx, 32);
+  if (name == "i64")
+    return IntegerType::get(ctx, 64);
+  if (name == "f16")
+    return Float16Type::get(ctx);
+  if (name == "bf16")
+    return BFloat16Type::get(ctx);
+  if (name == "f32")
+    return Float32Type::get(ctx);
+  return Float64Type::get(ctx);
+}
+
+/// Input tensors: element i is a small pattern value from the fuzz data.
+Tensor makeInput(RankedTensorType type, FuzzedDataProvider &fdp) {
+  DType dtype = *dtypeFromType(type.getElementType());
+  Tensor t(dtype, type.getShape());
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = fdp.ConsumeIntegralInRange<int>(-6, 6);
+    if (isFloatingPoint(dtype))
+      v *= 0.75;
+    t.setDouble(i, v);
+  }
+  t.roundToDType();
+  return t;
+}
+
+/// Whether interpreter value `a` and compiled value `b` agree.
+bool close(double a, double b, DType dtype) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b))
+    return a == b;
+  if (!isFloatingPoint(dtype))
+    return a == b;
+  double tol = dtype == DType::F16 || dtype == DType::BF16 ? 2e-2
+               : dtype == DType::F32                      ? 1e-4
+                                                          : 1e-9;
+  return std::fabs(a - b) <= tol * (1 + std::fabs(a));
+}
+
+struct Graph {
+  OwningOpRef<mlir::ModuleOp> module;
+  std::vector<Tensor> inputs;
+};
+
+/// Builds the graph the fuzz data describes; null when it builds nothing.
+Graph build(MLIRContext &ctx, FuzzedDataProvider &fdp) {
+  Graph g;
+  // The inputs' types, then the skeleton as text.
+  unsigned numInputs = fdp.ConsumeIntegralInRange<unsigned>(1, 3);
+  std::string text = "traced.module root @M class \"fuzz.M\" {\n"
+                     "  graph @forward(%self: !traced.module<@M>";
+  SmallVector<RankedTensorType> inputTypes;
+  for (unsigned i = 0; i < numInputs; ++i) {
+    const int64_t *shape =
+        kShapes[fdp.ConsumeIntegralInRange<unsigned>(0, std::size(kShapes) - 1)];
+    unsigned rank = fdp.ConsumeIntegralInRange<unsigned>(0, 3);
+    StringRef element = kElementTypes[fdp.ConsumeIntegralInRange<unsigned>(
+        0, std::size(kElementTypes) - 1)];
+    auto type = RankedTensorType::get(ArrayRef<int64_t>(shape + 3 - rank, rank),
+                                      elementType(&ctx, element));
+    inputTypes.push_back(type);
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << ", %x" << i << ": " << type;
+    text += s;
+  }
+  text += ") -> () {\n    output\n  }\n}\n";
+  g.module = parseSourceString<mlir::ModuleOp>(text, ParserConfig(&ctx));
+  TRACED_FUZZ_CHECK(g.module, "the skeleton does not parse:\n" + text);
+  GraphOp graph;
+  g.module->walk([&](GraphOp op) { graph = op; });
+  Block &body = graph.getBody().front();
+  SmallVector<Value> pool(body.getArguments().drop_front());
+  for (RankedTensorType t : inputTypes)
+    g.inputs.push_back(makeInput(t, fdp));
+
+  OpBuilder b(&ctx);
+  b.setInsertionPoint(body.getTerminator());
+  SymbolTableCollection symbols;
+  Location loc = UnknownLoc::get(&ctx);
+  const std::vector<const OpSpec *> &specs = candidates();
+  SmallVector<Value> produced;
+  unsigned numCalls = fdp.ConsumeIntegralInRange<unsigned>(1, 6);
+  for (unsigned c = 0; c < numCalls && fdp.remaining_bytes(); ++c) {
+    const OpSpec *spec =
+        specs[fdp.ConsumeIntegralInRange<size_t>(0, specs.size() - 1)];
+    SmallVector<Value> operands;
+    SmallVector<Attribute> arguments;
+    SmallVector<StringRef> keywords;
+    auto tensorArg = [&]() -> Attribute {
+      Value v = pool[fdp.ConsumeIntegralInRange<size_t>(0, pool.size() - 1)];
+      operands.push_back(v);
+      return OperandAttr::get(&ctx, operands.size() - 1);
+    };
+    auto smallInt = [&]() {
+      return IntegerAttr::get(IntegerType::get(&ctx, 64),
+                              fdp.ConsumeIntegralInRange<int64_t>(-2, 3));
+    };
+    bool ok = true;
+    for (const Param &p : spec->signature.params) {
+      bool given = p.defaultValue.empty() || fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
+      if (!given)
+        continue;
+      if (!supported(p)) {
+        ok = p.defaultValue.size();
+        continue;
+      }
+      Attribute a;
+      switch (p.type.kind) {
+      case ParamType::Tensor:
+        a = tensorArg();
+        break;
+      case ParamType::Int:
+        if (p.type.isList) {
+          SmallVector<Attribute> items;
+          unsigned n = p.type.listSize ? p.type.listSize
+                                       : fdp.ConsumeIntegralInRange<unsigned>(0, 3);
+          for (unsigned k = 0; k < n; ++k)
+            items.push_back(smallInt());
+          a = ArrayAttr::get(&ctx, items);
+        } else {
+          a = smallInt();
+        }
+        break;
+      case ParamType::Float:
+        a = FloatAttr::get(Float64Type::get(&ctx),
+                           fdp.ConsumeIntegralInRange<int>(-8, 8) * 0.25);
+        break;
+      case ParamType::Bool:
+        a = BoolAttr::get(&ctx, fdp.ConsumeBool());
+        break;
+      case ParamType::Scalar:
+      case ParamType::TensorOrScalar:
+        switch (fdp.ConsumeIntegralInRange<int>(
+            0, p.type.kind == ParamType::Scalar ? 2 : 3)) {
+        case 0:
+          a = smallInt();
+          break;
+        case 1:
+          a = FloatAttr::get(Float64Type::get(&ctx),
+                             fdp.ConsumeIntegralInRange<int>(-8, 8) * 0.25);
+          break;
+        case 2:
+          a = BoolAttr::get(&ctx, fdp.ConsumeBool());
+          break;
+        default:
+          a = tensorArg();
+        }
+        break;
+      default:
+        ok = false;
+      }
+      arguments.push_back(a);
+      keywords.push_back(p.name);
+    }
+    if (!ok)
+      continue;
+    auto create = [&](TypeRange types) {
+      return CallFunctionOp::create(b, loc, types, b.getStringAttr(spec->name),
+                                    operands, b.getArrayAttr(arguments),
+                                    b.getStrArrayAttr(keywords));
+    };
+    Operation *probe = create({});
+    FailureOr<SmallVector<Type>> types = inferCallResultTypes(probe, symbols);
+    probe->erase();
+    if (failed(types) || types->empty() ||
+        llvm::any_of(*types, [](Type t) {
+          auto r = dyn_cast_or_null<RankedTensorType>(t);
+          return !r || !r.hasStaticShape() || r.getNumElements() > 4096;
+        }))
+      continue;
+    Operation *op = create(*types);
+    for (Value r : op->getResults()) {
+      pool.push_back(r);
+      produced.push_back(r);
+    }
+  }
+  if (produced.empty())
+    return Graph();
+  // The last one to three results are the outputs.
+  unsigned numOutputs = std::min<size_t>(
+      produced.size(), fdp.ConsumeIntegralInRange<unsigned>(1, 3));
+  SmallVector<Value> outputs(produced.end() - numOutputs, produced.end());
+  body.getTerminator()->erase();
+  b.setInsertionPointToEnd(&body);
+  OutputOp::create(b, loc, outputs);
+  graph.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+      &ctx, body.getArgumentTypes(), ValueRange(outputs).getTypes())));
+  return g;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzedDataProvider fdp(data, size);
+  MLIRContext &ctx = traced_fuzz::context(/*allDialects=*/true);
+  Graph g = build(ctx, fdp);
+  if (!g.module || failed(verify(*g.module)))
+    return 0;
+  bool verbose = std::getenv("TRACED_FUZZ_VERBOSE");
+  if (verbose)
+    g.module->print(llvm::errs());
+
+  // The oracle.
+  std::vector<RtValue> expected;
+  {
+    Interpreter interpreter(*g.module);
+    interpreter.setMemoryLimit(64 << 20);
+    GraphOp graph = interpreter.getEntry();
+    std::vector<RtValue> inputs(g.inputs.begin(), g.inputs.end());
+    FailureOr<std::vector<RtValue>> results = interpreter.run(graph, inputs);
+    if (failed(results))
+      return 0;
+    expected = std::move(*results);
+  }
+
+  // The compiled code.
+  CpuPipelineOptions options;
+  options.surgery = true;
+  FailureOr<std::unique_ptr<CpuModule>> compiled =
+      CpuModule::compile(*g.module, options);
+  if (failed(compiled))
+    return 0;
+  std::vector<std::vector<char>> inputBytes;
+  std::vector<void *> inputPtrs;
+  for (const Tensor &t : g.inputs) {
+    inputBytes.push_back(encodeRaw(t));
+    inputBytes.back().resize(std::max<size_t>(inputBytes.back().size(), 1));
+    inputPtrs.push_back(inputBytes.back().data());
+  }
+  std::vector<Tensor> actual;
+  std::vector<std::vector<char>> outputBytes;
+  std::vector<void *> outputPtrs;
+  for (Type type : (*compiled)->getSignature().getResults()) {
+    auto tensor = cast<RankedTensorType>(type);
+    actual.emplace_back(*dtypeFromType(tensor.getElementType()),
+                        tensor.getShape());
+    outputBytes.emplace_back(
+        std::max<size_t>(encodeRaw(actual.back()).size(), 1));
+    outputPtrs.push_back(outputBytes.back().data());
+  }
+  (*compiled)->run(inputPtrs.data(), outputPtrs.data());
+  TRACED_FUZZ_CHECK(actual.size() == expected.size(),
+                    "the compiled graph has another number of outputs");
+  for (size_t i = 0; i < actual.size(); ++i) {
+    decodeRaw(actual[i], outputBytes[i].data());
+    const Tensor &want = expected[i].tensor();
+    TRACED_FUZZ_CHECK(want.shape() == actual[i].shape() &&
+                          want.dtype() == actual[i].dtype(),
+                      "output type differs");
+    for (int64_t k = 0; k < want.numel(); ++k) {
+      if (close(want.getDouble(k), actual[i].getDouble(k), want.dtype()))
+        continue;
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      g.module->print(os);
+      os << "output " << i << " element " << k << ": interpreter "
+         << want.getDouble(k) << ", compiled " << actual[i].getDouble(k);
+      TRACED_FUZZ_CHECK(false, "interpreter and compiled code differ:\n" + s);
+    }
+  }
+  return 0;
+}
