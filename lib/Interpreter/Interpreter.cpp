@@ -13,7 +13,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <unistd.h>
@@ -128,8 +130,78 @@ struct Interpreter::Impl {
   llvm::DenseMap<Operation *, std::unique_ptr<Plan>> plans;
   llvm::DenseMap<Operation *, RtValue> declValues;
   uint64_t memoryLimit = physicalMemory();
-  unsigned maxDepth = 256;
+  unsigned maxDepth = 1u << 20;
   unsigned depth = 0;
+  unsigned unwindNotes = 0;
+  /// The static nesting depth of module calls below each graph (see
+  /// nestingDepth).
+  llvm::DenseMap<Operation *, unsigned> nesting;
+
+  /// The callee graph of a module-method call, or null.
+  GraphOp calleeOf(CallMethodOp call) {
+    auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
+    traced::ModuleOp module = type ? lookupModule(type) : traced::ModuleOp();
+    return module ? dyn_cast_or_null<GraphOp>(
+                        symbols.lookupSymbolIn(module, call.getMethodAttr()))
+                  : GraphOp();
+  }
+
+  /// How deeply module calls nest below `root` (0: it calls no graph),
+  /// from the IR alone; a graph that calls itself again through its
+  /// submodules is refused here, before anything runs. An iterative
+  /// depth-first walk, so that a 10k-deep module tree needs no deep native
+  /// stack to analyse.
+  FailureOr<unsigned> nestingDepth(GraphOp root) {
+    if (auto it = nesting.find(root); it != nesting.end())
+      return it->second;
+    llvm::DenseSet<Operation *> onPath;
+    // (graph, its calls of graphs, index of the next one)
+    struct Frame {
+      GraphOp graph;
+      SmallVector<std::pair<GraphOp, CallMethodOp>> calls;
+      size_t next = 0;
+      unsigned depth = 0;
+    };
+    SmallVector<Frame> stack;
+    auto push = [&](GraphOp g) {
+      Frame f{g, {}, 0, 0};
+      g.walk([&](CallMethodOp call) {
+        if (GraphOp callee = calleeOf(call))
+          f.calls.push_back({callee, call});
+      });
+      onPath.insert(g);
+      stack.push_back(std::move(f));
+    };
+    push(root);
+    while (!stack.empty()) {
+      Frame &f = stack.back();
+      if (f.next == f.calls.size()) {
+        nesting[f.graph] = f.depth;
+        onPath.erase(f.graph);
+        unsigned d = f.depth;
+        stack.pop_back();
+        if (!stack.empty())
+          stack.back().depth = std::max(stack.back().depth, d + 1);
+        continue;
+      }
+      auto [callee, call] = f.calls[f.next++];
+      if (onPath.contains(callee))
+        return call.emitError("module calls do not terminate: ")
+               << calleeDescription(callee)
+               << " calls itself through its submodules";
+      if (auto it = nesting.find(callee); it != nesting.end()) {
+        f.depth = std::max(f.depth, it->second + 1);
+        continue;
+      }
+      push(callee);
+    }
+    return nesting[root];
+  }
+
+  static std::string calleeDescription(GraphOp g) {
+    auto m = g->getParentOfType<traced::ModuleOp>();
+    return ("@" + m.getSymName() + "::" + g.getSymName()).str();
+  }
 
   /// Refuses `op` when its declared tensor results (or, for a parameter or
   /// buffer, its value) need more memory than the limit: a graph asking for
@@ -450,8 +522,13 @@ struct Interpreter::Impl {
         FailureOr<std::vector<RtValue>> results =
             run(plan.callee, args, operands.back());
         --depth;
-        if (failed(results))
-          return op.emitError() << "in the call of " << plan.target;
+        if (failed(results)) {
+          // The first callers only: a failure 10k calls deep would
+          // otherwise print 10k lines.
+          if (unwindNotes++ < 8)
+            return op.emitError() << "in the call of " << plan.target;
+          return failure();
+        }
         if (results->size() != op.getNumResults())
           return op.emitError()
                  << "the callee returned " << results->size() << " value(s)";
@@ -538,5 +615,20 @@ FailureOr<std::vector<RtValue>> Interpreter::run(GraphOp graph,
                                                  ArrayRef<RtValue> inputs) {
   RtValue self;
   self.v = RtValue::Module{graph->getParentOfType<traced::ModuleOp>()};
-  return impl->run(graph, inputs, self);
+  FailureOr<unsigned> nesting = impl->nestingDepth(graph);
+  if (failed(nesting))
+    return failure();
+  impl->unwindNotes = 0;
+  // Each nested module call takes about 1 KiB of native stack: a deep
+  // module tree runs on a thread with a stack to match (16 KiB a level),
+  // so that 10k nested modules need no larger main-thread stack.
+  if (*nesting < 1000)
+    return impl->run(graph, inputs, self);
+  uint64_t bytes = (uint64_t(*nesting) << 14) + (uint64_t(8) << 20);
+  FailureOr<std::vector<RtValue>> result = failure();
+  llvm::thread worker(
+      std::optional<unsigned>(std::min<uint64_t>(bytes, 3u << 30)),
+      [&] { result = impl->run(graph, inputs, self); });
+  worker.join();
+  return result;
 }

@@ -448,10 +448,10 @@ FailureOr<RtValue> clamp(const KernelArgs &args) {
     if (o.isTensor)
       return broadcastTo(o.tensor.to(dtype), shape);
     Tensor t(dtype, {});
-    if (isFloatingPoint(dtype))
-      t.setDouble(0, o.number);
-    else
+    if (storageOf(dtype) == Storage::Int)
       t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
+    else // float storage, or bool's one byte
+      t.setDouble(0, o.number);
     t.roundToDType();
     return broadcastTo(t, shape);
   };

@@ -17,6 +17,8 @@ namespace mlir::traced {
 using namespace mlir;
 using namespace mlir::traced;
 
+#include <deque>
+
 namespace {
 /// The callee graph of a call of a traced submodule's method, if any.
 GraphOp calleeOf(CallMethodOp call, SymbolTableCollection &symbols) {
@@ -142,6 +144,51 @@ Operation *tensorDeclOf(GetAttrOp get, SymbolTableCollection &symbols) {
 struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
   using Base::Base;
 
+  /// Refuses a module that calls its own graphs again through its
+  /// submodules (A -> B -> A), which would inline forever: a depth-first
+  /// walk of the module call graph, iterative so that a 10k-deep tree
+  /// needs no deep native stack.
+  LogicalResult checkNoRecursion(SymbolTableCollection &symbols) {
+    DenseMap<Operation *, SmallVector<std::pair<Operation *, CallMethodOp>>>
+        edges;
+    for (auto m : getOperation().getOps<traced::ModuleOp>())
+      m.walk([&](CallMethodOp call) {
+        if (GraphOp callee = calleeOf(call, symbols))
+          edges[m].push_back({callee->getParentOp(), call});
+      });
+    enum Color { White, Grey, Black };
+    DenseMap<Operation *, Color> color;
+    for (auto m : getOperation().getOps<traced::ModuleOp>()) {
+      if (color[m] != White)
+        continue;
+      // (module, index of its next edge)
+      SmallVector<std::pair<Operation *, size_t>> stack = {{m, 0}};
+      color[m] = Grey;
+      while (!stack.empty()) {
+        auto &[node, next] = stack.back();
+        auto &out = edges[node];
+        if (next == out.size()) {
+          color[node] = Black;
+          stack.pop_back();
+          continue;
+        }
+        auto [target, call] = out[next++];
+        if (color[target] == Grey) {
+          call.emitError("traced-flatten: graph calls do not terminate: "
+                         "module @")
+              << cast<traced::ModuleOp>(target).getSymName()
+              << " calls itself through its submodules";
+          return failure();
+        }
+        if (color[target] == White) {
+          color[target] = Grey;
+          stack.push_back({target, 0});
+        }
+      }
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     SymbolTableCollection symbols;
     traced::ModuleOp root;
@@ -150,45 +197,45 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
         root = m;
     if (!root)
       return; // nothing to flatten into
+    if (failed(checkNoRecursion(symbols)))
+      return signalPassFailure();
     for (GraphOp graph : root.getBody().front().getOps<GraphOp>()) {
-      // Inline until no graph calls remain; a module tree is finite, so a
-      // bound on rounds only catches recursion.
-      for (unsigned round = 0;; ++round) {
-        SmallVector<std::pair<CallMethodOp, GraphOp>> calls;
-        graph.walk([&](CallMethodOp call) {
-          if (GraphOp callee = calleeOf(call, symbols))
-            calls.push_back({call, callee});
-        });
-        if (calls.empty())
-          break;
-        if (round == 1000) {
-          graph.emitError("traced-flatten: graph calls do not terminate "
-                          "(a module calls itself)");
+      // Inline with a worklist: the copies of an inlined body are scanned
+      // for calls once, so the work is linear in the flattened graph's
+      // size, however deep the module tree (checkNoRecursion made it
+      // finite).
+      std::deque<CallMethodOp> worklist;
+      graph.walk([&](CallMethodOp call) {
+        if (calleeOf(call, symbols))
+          worklist.push_back(call);
+      });
+      SmallVector<CallMethodOp> stuck;
+      while (!worklist.empty()) {
+        CallMethodOp call = worklist.front();
+        worklist.pop_front();
+        GraphOp callee = calleeOf(call, symbols);
+        if (callee == graph) {
+          call.emitError("traced-flatten: a graph calls itself");
           return signalPassFailure();
         }
-        bool progress = false;
-        SmallVector<CallMethodOp> stuck;
-        for (auto [call, callee] : calls) {
-          if (callee == graph) {
-            call.emitError("traced-flatten: a graph calls itself");
-            return signalPassFailure();
-          }
-          if (succeeded(inlineCall(call, callee))) {
-            ++numInlined;
-            progress = true;
-          } else {
-            stuck.push_back(call);
-          }
+        Block *block = call->getBlock();
+        Operation *before = call->getPrevNode(), *after = call->getNextNode();
+        if (failed(inlineCall(call, callee))) {
+          stuck.push_back(call);
+          continue;
         }
-        if (!progress) {
-          for (CallMethodOp call : stuck)
-            call.emitWarning("traced-flatten: call left in place: an argument "
-                             "is neither a traced value, a constant, nor a "
-                             "list the callee reads only with "
-                             "operator.getitem");
-          break;
-        }
+        ++numInlined;
+        for (Operation *op = before ? before->getNextNode() : &block->front();
+             op != after; op = op->getNextNode())
+          if (auto inner = dyn_cast<CallMethodOp>(op))
+            if (calleeOf(inner, symbols))
+              worklist.push_back(inner);
       }
+      for (CallMethodOp call : stuck)
+        call.emitWarning("traced-flatten: call left in place: an argument "
+                         "is neither a traced value, a constant, nor a "
+                         "list the callee reads only with "
+                         "operator.getitem");
       if (keepLeafModules)
         continue;
       SmallVector<CallMethodOp> leafCalls;

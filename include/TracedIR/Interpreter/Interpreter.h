@@ -43,8 +43,10 @@ public:
   /// before anything is allocated. The default is the machine's physical
   /// memory.
   void setMemoryLimit(uint64_t bytes);
-  /// How deep module calls may nest (a graph that calls itself, directly or
-  /// through others, is refused when it reaches this). Default 256.
+  /// How deep module calls may nest at run time, a backstop: a graph that
+  /// calls itself through its submodules is refused before anything runs,
+  /// and a module tree deeper than 1000 levels runs on a thread with a stack
+  /// to match. Default 2^20.
   void setMaxCallDepth(unsigned depth);
 
   struct Impl;

@@ -20,11 +20,34 @@ using namespace mlir::traced;
 //===----------------------------------------------------------------------===//
 
 /// The `traced.module` a module-instance type names, or null.
+///
+/// Each traced.module is a symbol table, so MLIR verifies the symbol uses
+/// inside it with a collection of its own: a lookup in the enclosing
+/// builtin module would build that module's whole table once per
+/// traced.module, quadratic in a 10k-deep module tree. The tracer writes a
+/// module next to the ones it uses, so the neighbours are tried first
+/// (names are uniqued StringAttrs: a pointer compare each); the table is
+/// the fallback, so the answer is the same either way.
 static traced::ModuleOp lookupModule(Operation *from, ModuleType type,
                                      SymbolTableCollection &symbolTable) {
   auto top = from->getParentOfType<mlir::ModuleOp>();
   if (!top)
     return {};
+  StringAttr name = type.getModuleName().getAttr();
+  Operation *start = from;
+  while (start && start->getParentOp() != top.getOperation())
+    start = start->getParentOp();
+  if (start) {
+    Operation *next = start, *prev = start;
+    for (int step = 0; step < 16 && (next || prev); ++step) {
+      for (Operation *op : {next, prev})
+        if (auto m = dyn_cast_or_null<traced::ModuleOp>(op))
+          if (m.getSymNameAttr() == name)
+            return m;
+      next = next ? next->getNextNode() : nullptr;
+      prev = prev ? prev->getPrevNode() : nullptr;
+    }
+  }
   return symbolTable.lookupSymbolIn<traced::ModuleOp>(top,
                                                       type.getModuleName());
 }
@@ -248,6 +271,29 @@ LogicalResult GraphOp::verify() {
     if (names->size() != inputs.size())
       return emitOpError("has ") << names->size() << " argument names for "
                                  << inputs.size() << " arguments";
+  // Every tensor the graph holds must have a size in bytes that int64 can
+  // count (8 bytes an element at most): a shape whose product overflows is
+  // refused here rather than wrapped by a later stage.
+  auto tooLarge = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor)
+      return false;
+    int64_t bytes = 8;
+    for (int64_t d : tensor.getShape())
+      if (!ShapedType::isDynamic(d) && __builtin_mul_overflow(bytes, d, &bytes))
+        return true;
+    return false;
+  };
+  for (auto [i, t] : llvm::enumerate(inputs))
+    if (tooLarge(t))
+      return emitOpError("input #")
+             << i << " has type " << t
+             << ", whose size in bytes overflows int64";
+  for (Operation &op : getBody().front())
+    for (Type t : op.getResultTypes())
+      if (tooLarge(t))
+        return op.emitOpError("result type ")
+               << t << " has a size in bytes that overflows int64";
   return success();
 }
 
