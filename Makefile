@@ -13,7 +13,7 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   libopenblas0-pthread libopenblas-dev libclang-rt-22-dev
 
 .PHONY: all deps build check check-large demo docs aten clean \
-        build-asan check-asan fuzz-smoke fuzz-long
+        build-asan check-asan check-asan-lit fuzz-smoke fuzz-long
 
 all: build
 
@@ -80,9 +80,12 @@ $(ASAN_DIR)/build.ninja: CMakeLists.txt Makefile | deps
 build-asan: deps $(ASAN_DIR)/build.ninja
 	ninja -C $(ASAN_DIR) -j $(JOBS)
 
-# The lit suite and the pytest suite under ASan and UBSan.
-check-asan: build-asan
+# The lit suite under ASan and UBSan (part of `make check`), then the pytest
+# suite (about 25 minutes more: `make check-asan`).
+check-asan-lit: build-asan
 	ASAN_OPTIONS=allow_user_poisoning=0 $(UBSAN_ENV) ninja -C $(ASAN_DIR) check-traced
+
+check-asan: check-asan-lit
 	$(ASAN_ENV) LD_PRELOAD=$(ASAN_RT) PYTHONPATH=$(ASAN_DIR)/python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
@@ -106,6 +109,7 @@ check: build
 	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
 	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
 	done
+	$(MAKE) check-asan-lit fuzz-smoke
 
 # Tests too big for `make check` (a model with 256 MiB of weights, compiled
 # by the JIT and into a shared library): ~2 GiB of memory, about a minute.

@@ -90,3 +90,50 @@ def test_aten_spellings_resolve():
     assert canonical("aten::relu") == "torch.nn.functional.relu"
     assert canonical("torch.ops.aten.conv2d.default") == "torch.nn.functional.conv2d"
     assert canonical("torch.ops.aten.add.out") is None  # out variants are not entries
+
+
+# Pointwise losses type their results each in its own way (LossTyping), and
+# torch refuses some dtype pairs; found by the differential fuzzer
+# (docs/reliability.md).
+_F32 = torch.tensor([0.5, -1.5, 2.0, 0.0])
+_F64 = torch.tensor([1.5, 0.25, -2.0, 0.0], dtype=torch.float64)
+_INT = torch.tensor([1, 0, 2, 1])
+_LOSS_PAIRS = {"f32,f64": (_F32, _F64), "f64,f32": (_F64, _F32),
+               "int,f32": (_INT, _F32), "f32,int": (_F32, _INT)}
+_LOSSES = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+           "soft_margin_loss", "kl_div", "binary_cross_entropy_with_logits",
+           "poisson_nll_loss"]
+
+
+@pytest.mark.parametrize("path", ["interp", "cpu"])
+@pytest.mark.parametrize("pair", sorted(_LOSS_PAIRS))
+@pytest.mark.parametrize("loss", _LOSSES)
+def test_loss_dtypes_follow_torch(loss, pair, path):
+    fn = getattr(torch.nn.functional, loss)
+    a, b = _LOSS_PAIRS[pair]
+    try:
+        with torch.no_grad():
+            fn(a, b)
+    except RuntimeError:
+        # torch refuses the pair: so must the verifier (the tracer would
+        # stop at torch's own error, so the call is written as IR).
+        ta, tb = (f"tensor<4x{'i64' if t is _INT else 'f32' if t is _F32 else 'f64'}>"
+                  for t in (a, b))
+        text = f"""traced.module root @M class "m.M" {{
+  graph @forward(%self: !traced.module<@M>, %a: {ta}, %b: {tb}) -> tensor<f32> {{
+    %0 = call_function "torch.nn.functional.{loss}"(%a, %b) : ({ta}, {tb}) -> tensor<f32>
+    output %0 : tensor<f32>
+  }}
+}}"""
+        with pytest.raises(traced.Error, match=r"floating-point|integral"):
+            traced.parse(text)
+        return
+    _check(fn, a, b, path=path)
+
+
+@pytest.mark.parametrize("path", ["interp", "cpu"])
+def test_kl_div_of_a_negative_target_is_nan(path):
+    # xlogy(t, t) - t x: the logarithm of a negative target is NaN in torch.
+    fn = lambda x, t: torch.nn.functional.kl_div(x, t, reduction="none")
+    _check(fn, torch.tensor([0.5, 1.0, -1.0]), torch.tensor([-1.0, 0.0, 2.0]),
+           path=path)

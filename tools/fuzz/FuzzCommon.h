@@ -37,7 +37,9 @@
 /// by libMLIR.so in a slab our code poisoned would read as poisoned. User
 /// poisoning is therefore off (ASan still checks every heap, stack and
 /// global access). Leaks are not findings: contexts live across inputs.
-extern "C" inline const char *__asan_default_options() {
+/// (Defined here, not inline: every target includes this header from its
+/// one source file, and an inline definition nobody calls is never emitted.)
+extern "C" __attribute__((used)) const char *__asan_default_options() {
   return "allow_user_poisoning=0:detect_leaks=0";
 }
 

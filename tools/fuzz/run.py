@@ -183,6 +183,8 @@ def main():
     p.add_argument("--build", required=True)
     p.add_argument("--seconds", type=int, default=20)
     p.add_argument("--runs", type=int, default=0)
+    p.add_argument("--summary", default="summary.json",
+                   help="file name of the summary, under BUILD/fuzz")
     p.add_argument("--smoke", action="store_true",
                    help="start from the seeds alone (a fresh corpus), seed 1")
     p.add_argument("targets", nargs="+")
@@ -198,7 +200,7 @@ def main():
         print(f"traced-fuzz-{t:10s} {res['executions']:>9d} executions "
               f"in {res['seconds']:7.1f} s, corpus {res['corpus']:5d}: "
               f"{status}{upstream}", flush=True)
-    with open(os.path.join(build, "fuzz", "summary.json"), "w") as f:
+    with open(os.path.join(build, "fuzz", args.summary), "w") as f:
         json.dump(results, f, indent=1)
     sys.exit(1 if any(r["exit"] for r in results) else 0)
 
