@@ -19,6 +19,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace mlir;
@@ -190,6 +191,13 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
     libs.push_back(TRACED_LIBOMP_PATH);
   engineOptions.sharedLibPaths = libs;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // Upstream turns both debugger and profiler listeners on by default: the
+  // perf one writes a jit-<pid>.dump directory under /tmp/.debug for every
+  // process (half a gigabyte after one test run), and the GDB one keeps a
+  // global list of every object. TRACED_JIT_PROFILE=1 turns them on.
+  bool profile = std::getenv("TRACED_JIT_PROFILE") != nullptr;
+  engineOptions.enableGDBNotificationListener = profile;
+  engineOptions.enablePerfNotificationListener = profile;
   auto engine = ExecutionEngine::create(*copy, engineOptions, std::move(tm));
   if (!engine)
     return module.emitError("JIT compilation failed: ")

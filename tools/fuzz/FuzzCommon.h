@@ -110,6 +110,14 @@ parse(mlir::MLIRContext &ctx, const uint8_t *data, size_t size) {
   return mlir::parseSourceFile<mlir::ModuleOp>(sm, config);
 }
 
+/// The module's text, to compare round trips.
+inline std::string print(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
 } // namespace traced_fuzz
 
 #endif // TRACEDIR_TOOLS_FUZZ_FUZZCOMMON_H

@@ -16,13 +16,6 @@
 
 using namespace mlir;
 
-static std::string print(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os);
-  return text;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Text is the parse target's; only inputs with bytecode's magic number.
   if (size < 4 || std::memcmp(data, "ML\xEFR", 4) != 0)
@@ -39,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> again = traced_fuzz::parse(
       *ctx2, reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
   TRACED_FUZZ_CHECK(again, "written bytecode does not read back");
-  TRACED_FUZZ_CHECK(print(*again) == print(*module),
+  TRACED_FUZZ_CHECK(traced_fuzz::print(*again) == traced_fuzz::print(*module),
                     "bytecode round trip changes the module");
   return 0;
 }

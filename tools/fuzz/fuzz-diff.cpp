@@ -315,6 +315,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The compiled code.
   CpuPipelineOptions options;
   options.surgery = true;
+  // One thread: OpenMP's workers would take libFuzzer's SIGALRM, whose
+  // handler ignores it outside the fuzzing thread, so a hang would never
+  // time out. (The parallel tiling is tested by the suites.)
+  options.threads = false;
   FailureOr<std::unique_ptr<CpuModule>> compiled =
       CpuModule::compile(*g.module, options);
   if (failed(compiled))

@@ -13,13 +13,6 @@
 
 using namespace mlir;
 
-static std::string print(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os);
-  return text;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::unique_ptr<MLIRContext> ctx = traced_fuzz::makeContext(),
                                ctx2 = traced_fuzz::makeContext();
@@ -36,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> again = traced::importTrace(
       exported, "exported.json", "/nonexistent-traced-fuzz-dir", ctx2.get());
   TRACED_FUZZ_CHECK(again, "an exported trace does not import:\n" + exported);
-  TRACED_FUZZ_CHECK(print(*again) == print(*module),
+  TRACED_FUZZ_CHECK(traced_fuzz::print(*again) == traced_fuzz::print(*module),
                     "export and import change the module");
   return 0;
 }

@@ -13,13 +13,6 @@
 
 using namespace mlir;
 
-static std::string print(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os);
-  return text;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Fresh contexts for each parse: a reparse must not see the names an
   // earlier parse gave (blob resources are uniqued per context).
@@ -30,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The first print may differ from the input's spelling (the parser
   // normalizes call arguments the generic form leaves as given); printing
   // what that parses must then be a fixed point.
-  std::string first = print(*module);
+  std::string first = traced_fuzz::print(*module);
   auto reparse = [&](const std::string &text) {
     std::unique_ptr<MLIRContext> fresh = traced_fuzz::makeContext();
     OwningOpRef<ModuleOp> again = traced_fuzz::parse(
@@ -38,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     TRACED_FUZZ_CHECK(again, "the printed module does not parse:\n" + text);
     TRACED_FUZZ_CHECK(succeeded(verify(*again)),
                       "the printed module does not verify:\n" + text);
-    return print(*again);
+    return traced_fuzz::print(*again);
   };
   std::string second = reparse(first);
   TRACED_FUZZ_CHECK(reparse(second) == second,
