@@ -271,13 +271,28 @@ FailureOr<RtValue> klDiv(const KernelArgs &args) {
   FailureOr<Pointwise> p = pointwisePair(args, LossTyping::FloatOperands);
   if (failed(reduction) || failed(logTarget) || failed(p))
     return failure();
-  std::vector<double> v(p->x.size());
-  for (size_t i = 0; i < v.size(); ++i) {
+  // torch composes it: exp(t) (t - x), or xlogy(t, t) - t x (0 log 0 is
+  // 0, a negative target's logarithm NaN), where exp(t) and xlogy(t, t)
+  // are computed in the target's own dtype before the promotion: a
+  // bfloat16 target's exp is rounded to bfloat16, and its xlogy rounds
+  // log(t), then t log(t).
+  size_t n = p->x.size();
+  Tensor term(args.tensor("target")->dtype(), {static_cast<int64_t>(n)});
+  for (size_t i = 0; i < n; ++i)
+    term.setDouble(i, *logTarget ? std::exp(p->y[i]) : std::log(p->y[i]));
+  term.roundToDType();
+  if (!*logTarget) {
+    for (size_t i = 0; i < n; ++i) {
+      double t = p->y[i];
+      term.setDouble(i, t == 0 ? 0.0 : t * term.getDouble(i));
+    }
+    term.roundToDType();
+  }
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i) {
     double x = p->x[i], t = p->y[i];
-    // xlogy(t, t) - t x, as torch writes it: 0 log 0 is 0, a negative
-    // target's logarithm is NaN.
-    v[i] = *logTarget ? std::exp(t) * (t - x)
-                      : (t == 0 ? 0.0 : t * std::log(t)) - t * x;
+    v[i] = *logTarget ? term.getDouble(i) * (t - x)
+                      : term.getDouble(i) - t * x;
   }
   if (*reduction == "batchmean") {
     double batch = p->shape.empty() ? 1.0 : static_cast<double>(p->shape[0]);
