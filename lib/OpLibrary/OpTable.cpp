@@ -316,10 +316,10 @@ static const OpRow kOps[] = {
    kernels::isneginf},
   // clamp with one bound: the bound comes first, the other is None.
   {"torch.clamp_min", {"Tensor.clamp_min"},
-   "(Tensor input, Tensor|Scalar min, Tensor|Scalar? max=None)", clamp,
+   "(Tensor input, Tensor|Scalar min)", clamp,
    kernels::clamp},
   {"torch.clamp_max", {"Tensor.clamp_max"},
-   "(Tensor input, Tensor|Scalar max, Tensor|Scalar? min=None)", clamp,
+   "(Tensor input, Tensor|Scalar max)", clamp,
    kernels::clamp},
   {"torch.numel", {"Tensor.numel", "Tensor.nelement"}, "(Tensor input)", numel,
    kernels::numel},

@@ -1769,7 +1769,8 @@ LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   SmallVector<int64_t> shape(input.getShape());
   bool bounded = false;
   for (StringRef name : {"min", "max"}) {
-    if (call.isNone(name))
+    // (clamp_min and clamp_max have one bound only, as in torch.)
+    if (!call.getSignature().lookup(name) || call.isNone(name))
       continue;
     bounded = true;
     Type t = call.getType(name);

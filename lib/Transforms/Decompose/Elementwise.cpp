@@ -60,8 +60,7 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
   };
   t["torch.clamp_min"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.clamp", {{"input", d.arg("input")},
-                                      {"min", d.arg("min")},
-                                      {"max", d.arg("max")}}));
+                                      {"min", d.arg("min")}}));
   };
   t["torch.clamp_max"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.clamp", {{"input", d.arg("input")},
