@@ -2059,11 +2059,36 @@ LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
   SmallVector<int64_t> out(input.getShape().drop_back());
   if (weight.getRank() == 2)
     out.push_back(weight.getDimSize(0));
-  if (RankedTensorType bias = h.tensor("bias"))
-    if (weight.getRank() == 2 && bias.getRank() == 1 && !bias.isDynamicDim(0) &&
-        !weight.isDynamicDim(0) && bias.getDimSize(0) != weight.getDimSize(0))
-      return call.emitError()
-             << "bias " << bias << " does not match weight " << weight;
+  if (RankedTensorType bias = h.tensor("bias")) {
+    // torch adds the bias in place into the product (addmm, or add_ after
+    // matmul): it must broadcast *into* the output, which for an input of
+    // rank > 2 is flattened to [batch, out] first.
+    if (weight.getRank() == 1 && input.getRank() >= 2)
+      return call.emitError() << "with a bias, the weight must be a matrix, "
+                                 "got "
+                              << weight;
+    SmallVector<int64_t> target(out);
+    if (input.getRank() > 2) {
+      int64_t batch = 1;
+      for (int64_t d : ArrayRef<int64_t>(out).drop_back())
+        batch = ShapedType::isDynamic(d) || ShapedType::isDynamic(batch)
+                    ? ShapedType::kDynamic
+                    : batch * d;
+      target = {batch, out.back()};
+    }
+    bool fits = bias.getRank() <= static_cast<int64_t>(target.size());
+    for (int64_t i = 1; fits && i <= bias.getRank(); ++i) {
+      int64_t b = bias.getShape()[bias.getRank() - i],
+              t = target[target.size() - i];
+      fits = b == 1 || b == t || ShapedType::isDynamic(b) ||
+             ShapedType::isDynamic(t);
+    }
+    if (!fits)
+      return call.emitError() << "bias " << bias
+                              << " does not broadcast into the output's shape ["
+                              << llvm::make_range(target.begin(), target.end())
+                              << "]";
+  }
   return h.result(out, input.getElementType());
 }
 

@@ -76,8 +76,41 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<2x4xf32>, %w: tensor<3x4xf32>, %b: tensor<5xf32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.linear' bias 'tensor<5xf32>' does not match weight 'tensor<3x4xf32>'}}
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.linear' bias 'tensor<5xf32>' does not broadcast into the output's shape [2, 3]}}
     %0 = call_function "torch.nn.functional.linear"(%x, %w, %b) : (tensor<2x4xf32>, tensor<3x4xf32>, tensor<5xf32>) -> tensor<2x3xf32>
+    output
+  }
+}
+
+// -----
+
+// The bias is added in place into the product, as torch does: a vector
+// product's 0-d result takes no [1] bias (found by fuzz-diff, whose
+// lowering then crashed), and a batched input is flattened to [batch, out].
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1xf64>, %y: tensor<5x2x3xf32>, %w: tensor<4x3xf32>, %b: tensor<2x4xf32>) {
+    // expected-error @below {{'torch.nn.functional.linear' bias 'tensor<1xf64>' does not broadcast into the output's shape []}}
+    %0 = call_function "torch.nn.functional.linear"(%x, %x, %x) : (tensor<1xf64>, tensor<1xf64>, tensor<1xf64>) -> tensor<f64>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %y: tensor<5x2x3xf32>, %w: tensor<4x3xf32>, %b: tensor<2x4xf32>) {
+    // expected-error @below {{'torch.nn.functional.linear' bias 'tensor<2x4xf32>' does not broadcast into the output's shape [10, 4]}}
+    %0 = call_function "torch.nn.functional.linear"(%y, %w, %b) : (tensor<5x2x3xf32>, tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<5x2x4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %y: tensor<2x3xf32>, %w: tensor<3xf32>, %b: tensor<2xf32>) {
+    // expected-error @below {{'torch.nn.functional.linear' with a bias, the weight must be a matrix, got 'tensor<3xf32>'}}
+    %0 = call_function "torch.nn.functional.linear"(%y, %w, %b) : (tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>) -> tensor<2xf32>
     output
   }
 }
