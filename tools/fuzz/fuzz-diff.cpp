@@ -33,6 +33,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
+#include "llvm/Support/Format.h"
+
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>
@@ -357,7 +359,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::raw_string_ostream os(s);
       g.module->print(os);
       os << "output " << i << " element " << k << ": interpreter "
-         << want.getDouble(k) << ", compiled " << actual[i].getDouble(k);
+         << llvm::format("%.17g", want.getDouble(k)) << ", compiled "
+         << llvm::format("%.17g", actual[i].getDouble(k));
       TRACED_FUZZ_CHECK(false, "interpreter and compiled code differ:\n" + s);
     }
   }

@@ -59,7 +59,9 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   // grad (Phi(x) + x phi(x)) for the exact GELU.
   t["torch.ops.aten.gelu_backward.default"] = [](Decomposer &d) -> Results {
     std::optional<std::string> approximate = d.getStr("approximate");
-    Value x = d.tensor("input");
+    // In the result's dtype from the start, as torch computes it: a bool or
+    // integer input would otherwise go through float32 (x * 0.7071...).
+    Value x = d.cast(d.tensor("input"), d.resultTensorType().getElementType());
     if (approximate == std::optional<std::string>("tanh")) {
       // t = tanh(k (x + c x^3)): 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2).
       double k = M_SQRT2 * M_2_SQRTPI * 0.5, c = 0.044715;
