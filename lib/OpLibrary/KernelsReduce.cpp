@@ -330,7 +330,8 @@ FailureOr<RtValue> var(const KernelArgs &args) {
 }
 
 /// bucketize: per element, the index of its bucket among the sorted 1-D
-/// `boundaries` (the first boundary >= x, or > x when `right`).
+/// `boundaries` (the first boundary >= x, or > x when `right`), by torch's
+/// binary search.
 FailureOr<RtValue> bucketize(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input"), b = args.tensor("boundaries");
   FailureOr<bool> outInt32 = args.getBool("out_int32"),
@@ -345,11 +346,23 @@ FailureOr<RtValue> bucketize(const KernelArgs &args) {
   std::vector<double> bounds(b->numel());
   for (int64_t i = 0; i < b->numel(); ++i)
     bounds[i] = b->getDouble(i);
+  // torch's own binary search (cus_lower_bound / cus_upper_bound), step for
+  // step: on unsorted boundaries, where the result is torch's to define,
+  // it is still torch's (and the decomposition's, which takes the same
+  // steps).
+  int64_t n = b->numel();
   for (int64_t i = 0; i < in->numel(); ++i) {
     double x = in->getDouble(i);
-    auto it = *right ? std::upper_bound(bounds.begin(), bounds.end(), x)
-                     : std::lower_bound(bounds.begin(), bounds.end(), x);
-    out.data<int64_t>()[i] = it - bounds.begin();
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      int64_t mid = lo + ((hi - lo) >> 1);
+      bool goRight = *right ? !(bounds[mid] > x) : !(bounds[mid] >= x);
+      if (goRight)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    out.data<int64_t>()[i] = lo;
   }
   return RtValue(out);
 }

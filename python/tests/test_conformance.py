@@ -30,10 +30,6 @@ KNOWN_FAILURES = {
         "bool masks (a data-dependent shape) are not lowered"),
     ("torch.ops.aten.index.Tensor", "cpu"): (
         r"^bool mask$", "bool masks (a data-dependent shape) are not lowered"),
-    **{("torch.bucketize", path): (
-        r"^torch.uint8$", "boundaries [-2, 0, 3] wrap to unsorted uint8 [254, 0, 3], where "
-        "torch's binary search is unspecified; the decomposition counts")
-       for path in ("decomp", "cpu")},
     ("torch.nn.functional.embedding_bag", "cpu"): (
         r"^module$", "nn.EmbeddingBag's forward takes per_sample_weights=None as a "
         "graph input; compiled graphs take tensors only"),
