@@ -64,6 +64,11 @@ struct Pointwise {
   std::vector<double> x, y;
 };
 
+PromotionOperand operandOf(const Tensor &t) {
+  return {t.dtype(), t.rank() ? PromotionPriority::Tensor
+                              : PromotionPriority::ZeroDim};
+}
+
 FailureOr<Pointwise> pointwisePair(const KernelArgs &args,
                                    LossTyping typing = LossTyping::Promoted) {
   FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
@@ -71,7 +76,7 @@ FailureOr<Pointwise> pointwisePair(const KernelArgs &args,
     return failure();
   std::string error;
   std::optional<DType> resultDType =
-      lossResultDType(typing, a->dtype(), b->dtype(), error);
+      lossResultDType(typing, operandOf(*a), operandOf(*b), error);
   if (!resultDType)
     return args.emitError() << error;
   DType dtype = *resultDType;
@@ -165,7 +170,7 @@ FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
     if (fu && t > 1)
       loss += t * std::log(t) - t + 0.5 * std::log(2 * M_PI * t);
     return loss;
-  });
+  }, LossTyping::ResultType);
 }
 
 FailureOr<RtValue> l1Loss(const KernelArgs &args) {

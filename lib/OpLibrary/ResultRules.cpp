@@ -657,10 +657,22 @@ LogicalResult pointwiseLoss(const BoundCall &call,
   if (!inDType || !targetDType)
     return h.unknown();
   std::string error;
-  std::optional<DType> dtype = lossResultDType(
-      lossTyping(call.getTarget()), *inDType, *targetDType, error);
+  auto operand = [](RankedTensorType t, DType d) {
+    return PromotionOperand{d, t.getRank() ? PromotionPriority::Tensor
+                                           : PromotionPriority::ZeroDim};
+  };
+  std::optional<DType> dtype =
+      lossResultDType(lossTyping(call.getTarget()), operand(in, *inDType),
+                      operand(target, *targetDType), error);
   if (!dtype)
     return call.emitError() << error;
+  // The binary cross entropies take no broadcasting (torch raises
+  // ValueError for a target of another size).
+  LossTyping typing = lossTyping(call.getTarget());
+  if ((typing == LossTyping::SameDType || typing == LossTyping::AsTarget) &&
+      in.getShape() != target.getShape())
+    return call.emitError() << "expects a target of the input's size, got "
+                            << in << " and " << target;
   Type elt = typeFromDType(call.getContext(), *dtype);
   if (*reduction != "none" && *reduction != "mean" && *reduction != "sum" &&
       !(*reduction == "batchmean" && call.getSignature().lookup("log_target")))

@@ -535,13 +535,18 @@ LossTyping traced::lossTyping(StringRef name) {
             LossTyping::AsTarget)
       .Case("torch.nn.functional.binary_cross_entropy", LossTyping::SameDType)
       .Case("torch.nn.functional.kl_div", LossTyping::FloatOperands)
+      .Case("torch.nn.functional.poisson_nll_loss", LossTyping::ResultType)
       .Default(LossTyping::Promoted);
 }
 
-std::optional<DType> traced::lossResultDType(LossTyping typing, DType input,
-                                             DType target,
+std::optional<DType> traced::lossResultDType(LossTyping typing,
+                                             PromotionOperand inputOperand,
+                                             PromotionOperand targetOperand,
                                              std::string &error) {
-  DType promoted = promoteDTypes(input, target);
+  DType input = inputOperand.dtype, target = targetOperand.dtype;
+  DType promoted = typing == LossTyping::Promoted
+                       ? promoteDTypes(input, target)
+                       : resultType({inputOperand, targetOperand});
   bool inFloat = isFloatingPoint(input), targetFloat = isFloatingPoint(target);
   auto refuse = [&](const llvm::Twine &why) -> std::optional<DType> {
     error = why.str();
@@ -552,6 +557,7 @@ std::optional<DType> traced::lossResultDType(LossTyping typing, DType input,
                          .str();
   switch (typing) {
   case LossTyping::Promoted:
+  case LossTyping::ResultType:
     if (!isFloatingPoint(promoted))
       return refuse("expects floating-point input or target, got " + pair);
     return promoted;

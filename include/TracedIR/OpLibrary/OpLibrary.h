@@ -247,19 +247,24 @@ private:
 /// How torch 1.13 types a pointwise loss's result from its input and
 /// target dtypes (each loss has its own, from how ATen writes it).
 enum class LossTyping {
-  Promoted,      // mse, l1, smooth_l1, poisson_nll: the promoted dtype
+  Promoted,      // mse, l1, smooth_l1: the promoted dtype (the operands are
+                 // expanded to one shape first, so a 0-d one counts fully)
+  ResultType,    // poisson_nll: torch.result_type (a 0-d operand gives way)
   AsInput,       // huber, soft_margin: the input's (the promoted dtype must
                  // cast to it: a floating input)
   AsTarget,      // bce_with_logits: the target's (both floating)
   SameDType,     // binary_cross_entropy: input and target of one dtype
-  FloatOperands, // kl_div: both floating ("integral inputs not supported")
+  FloatOperands, // kl_div: both floating ("integral inputs not supported"),
+                 // then torch.result_type
 };
 /// The typing of pointwise loss entry `name` (its canonical name).
 LossTyping lossTyping(llvm::StringRef name);
 /// The result dtype of a loss typed `typing`, or nullopt with `error` set
 /// to torch's complaint (a floating result is required in every case).
-std::optional<DType> lossResultDType(LossTyping typing, DType input,
-                                     DType target, std::string &error);
+std::optional<DType> lossResultDType(LossTyping typing,
+                                     PromotionOperand input,
+                                     PromotionOperand target,
+                                     std::string &error);
 
 /// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
 /// a tensor of `rank`; on failure, `error` says why.
