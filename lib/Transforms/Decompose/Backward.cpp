@@ -61,7 +61,15 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
     std::optional<std::string> approximate = d.getStr("approximate");
     // In the result's dtype from the start, as torch computes it: a bool or
     // integer input would otherwise go through float32 (x * 0.7071...).
-    Value x = d.cast(d.tensor("input"), d.resultTensorType().getElementType());
+    // float16 and bfloat16 compute in float32 and round once at the end,
+    // as torch's CPU kernel does.
+    Type element = d.resultTensorType().getElementType();
+    Type compute = isa<Float16Type, BFloat16Type>(element)
+                       ? Float32Type::get(d.ctx)
+                       : element;
+    Value x = d.cast(d.tensor("input"), compute);
+    Value grad = d.cast(d.tensor("grad_output"), compute);
+    auto finish = [&](Value v) { return one(d.cast(v, element)); };
     if (approximate == std::optional<std::string>("tanh")) {
       // t = tanh(k (x + c x^3)): 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2).
       double k = M_SQRT2 * M_2_SQRTPI * 0.5, c = 0.044715;
@@ -77,7 +85,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
           d.binary("torch.mul", d.binary("torch.mul", x, d.f64(0.5)), sech2),
           d.binary("torch.mul", d.binary("torch.add", d.binary("torch.mul", x2, d.f64(3 * c)), d.i64(1)),
                    d.f64(k)));
-      return one(d.binary("torch.mul", d.arg("grad_output"), d.binary("torch.add", left, right)));
+      return finish(d.binary("torch.mul", grad, d.binary("torch.add", left, right)));
     }
     if (approximate != std::optional<std::string>("none"))
       return d.decline("approximate must be a constant");
@@ -91,7 +99,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                                        d.f64(-0.5))),
                          d.f64(0.5 * M_2_SQRTPI * M_SQRT1_2));
     Value slope = d.binary("torch.add", cdf, d.binary("torch.mul", x, pdf));
-    return one(d.binary("torch.mul", d.arg("grad_output"), slope));
+    return finish(d.binary("torch.mul", grad, slope));
   };
   // z = exp(beta x): grad z / (z + 1), or grad where beta x > threshold.
   t["torch.ops.aten.softplus_backward.default"] = [](Decomposer &d) -> Results {
