@@ -1152,7 +1152,14 @@ FailureOr<RtValue> threshold(const KernelArgs &args) {
                     value = args.getFloat("value");
   if (failed(threshold) || failed(value))
     return failure();
+  // torch converts the threshold to the input's dtype before comparing
+  // (an int32 input with threshold -0.25 compares with 0).
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
   double t = *threshold, v = *value;
+  if (isIntegral(in->dtype()))
+    t = static_cast<double>(floatToInt(t, in->dtype()));
   return unaryAny(args, [t, v](double x) { return x <= t ? v : x; });
 }
 
