@@ -901,10 +901,10 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
     for (auto [i, t] : llvm::enumerate(types)) {
       auto tensor = cast<RankedTensorType>(t);
       std::string tag = (what + " " + Twine(i)).str();
+      int32_t index = i;
       auto field = [&](int32_t f, Type fieldType) -> Value {
-        Value addr = LLVM::GEPOp::create(
-            b, loc, ptr, tensorStruct, array,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), f});
+        Value addr = LLVM::GEPOp::create(b, loc, ptr, tensorStruct, array,
+                                         ArrayRef<LLVM::GEPArg>{index, f});
         return LLVM::LoadOp::create(b, loc, fieldType, addr);
       };
       std::string typeText;

@@ -1,6 +1,7 @@
 //===- CpuModule.cpp - JIT and object files for compiled traced models ----===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Support/DType.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -20,7 +21,6 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -44,24 +44,18 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
   // A value the compiled code would allocate that cannot fit in memory is
   // refused now with its op's location: at run time malloc would fail and
   // the generated code has no way to report it.
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  uint64_t memory = pages > 0 && pageSize > 0
-                        ? uint64_t(pages) * uint64_t(pageSize)
-                        : ~uint64_t(0);
+  uint64_t memory = physicalMemoryBytes().value_or(~uint64_t(0));
   WalkResult tooBig = module.walk([&](Operation *op) {
     for (Type t : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(t);
       if (!tensor || !tensor.hasStaticShape())
         continue;
-      uint64_t bytes =
-          std::max<uint64_t>(1, tensor.getElementTypeBitWidth() / 8);
-      bool overflow = false;
-      for (int64_t d : tensor.getShape())
-        overflow |= __builtin_mul_overflow(bytes, uint64_t(d), &bytes);
-      if (overflow || bytes > memory) {
+      std::optional<uint64_t> bytes = tensorBytes(
+          tensor.getShape(),
+          std::max<uint64_t>(1, tensor.getElementTypeBitWidth() / 8));
+      if (!bytes || *bytes > memory) {
         op->emitError("compiled code would allocate ")
-            << (overflow ? std::string("more than 2^64")
-                         : std::to_string(bytes))
+            << (bytes ? std::to_string(*bytes) : std::string("more than 2^64"))
             << " bytes for " << t << ", more than this machine's "
             << memory << " bytes of memory";
         return WalkResult::interrupt();

@@ -14,11 +14,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -103,13 +100,6 @@ bool hasMarker(Attribute a) {
 }
 } // namespace
 
-/// The machine's physical memory, the default limit for one op's results.
-static uint64_t physicalMemory() {
-  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  return pages > 0 && size > 0 ? uint64_t(pages) * uint64_t(size)
-                               : uint64_t(1) << 40;
-}
-
 /// The bytes the interpreter's storage takes for a value of `type` (at most
 /// 8 per element, whatever the dtype), or nullopt when that count overflows
 /// 64 bits. Values other than static-shaped tensors count 0.
@@ -117,11 +107,7 @@ static std::optional<uint64_t> storageBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return 0;
-  uint64_t bytes = 8;
-  for (int64_t d : tensor.getShape())
-    if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes))
-      return std::nullopt;
-  return bytes;
+  return tensorBytes(tensor.getShape(), 8);
 }
 
 struct Interpreter::Impl {
@@ -129,9 +115,8 @@ struct Interpreter::Impl {
   SymbolTableCollection symbols;
   llvm::DenseMap<Operation *, std::unique_ptr<Plan>> plans;
   llvm::DenseMap<Operation *, RtValue> declValues;
-  uint64_t memoryLimit = physicalMemory();
-  unsigned maxDepth = 1u << 20;
-  unsigned depth = 0;
+  // (The machine's physical memory; 1 TiB where it is unknown.)
+  uint64_t memoryLimit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
   unsigned unwindNotes = 0;
   /// The static nesting depth of module calls below each graph (see
   /// nestingDepth).
@@ -515,13 +500,8 @@ struct Interpreter::Impl {
           args.push_back(
               plan.fixed[i] ? *plan.fixed[i]
                             : resolveArgument(slot, operands, op.getContext()));
-        if (depth >= maxDepth)
-          return op.emitError() << "module calls nest deeper than "
-                                << maxDepth << " (a graph that calls itself?)";
-        ++depth;
         FailureOr<std::vector<RtValue>> results =
             run(plan.callee, args, operands.back());
-        --depth;
         if (failed(results)) {
           // The first callers only: a failure 10k calls deep would
           // otherwise print 10k lines.
@@ -608,8 +588,6 @@ GraphOp Interpreter::getEntry(StringRef moduleName, StringRef graphName) {
 }
 
 void Interpreter::setMemoryLimit(uint64_t bytes) { impl->memoryLimit = bytes; }
-
-void Interpreter::setMaxCallDepth(unsigned depth) { impl->maxDepth = depth; }
 
 FailureOr<std::vector<RtValue>> Interpreter::run(GraphOp graph,
                                                  ArrayRef<RtValue> inputs) {

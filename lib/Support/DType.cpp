@@ -7,6 +7,8 @@
 
 #include <iterator>
 
+#include <unistd.h>
+
 using namespace mlir;
 using namespace mlir::traced;
 
@@ -117,6 +119,22 @@ Type traced::typeFromDType(MLIRContext *ctx, DType dtype) {
 }
 
 size_t traced::rawElementBytes(DType dtype) { return info(dtype).bytes; }
+
+std::optional<uint64_t> traced::tensorBytes(ArrayRef<int64_t> shape,
+                                            uint64_t elementBytes) {
+  uint64_t bytes = elementBytes;
+  for (int64_t d : shape)
+    if (d >= 0 && __builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+std::optional<uint64_t> traced::physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0)
+    return std::nullopt;
+  return uint64_t(pages) * uint64_t(size);
+}
 
 StringRef traced::npyDescr(DType dtype) { return info(dtype).npyDescr; }
 

@@ -43,11 +43,9 @@ public:
   /// before anything is allocated. The default is the machine's physical
   /// memory.
   void setMemoryLimit(uint64_t bytes);
-  /// How deep module calls may nest at run time, a backstop: a graph that
-  /// calls itself through its submodules is refused before anything runs,
-  /// and a module tree deeper than 1000 levels runs on a thread with a stack
-  /// to match. Default 2^20.
-  void setMaxCallDepth(unsigned depth);
+  // (Module calls need no depth limit: `run` refuses a graph that calls
+  // itself through its submodules before anything runs, and runs a module
+  // tree deeper than 1000 levels on a thread with a stack to match.)
 
   struct Impl;
 

@@ -15,7 +15,10 @@
 #define TRACEDIR_SUPPORT_DTYPE_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
 
 #include <optional>
 #include <string>
@@ -45,6 +48,14 @@ Type typeFromDType(MLIRContext *ctx, DType dtype);
 
 /// The width of one element in raw little-endian data (bool: one byte).
 size_t rawElementBytes(DType dtype);
+
+/// The bytes of a tensor of `shape` at `elementBytes` an element (dynamic
+/// dims count as 1), or nullopt when the count overflows 64 bits. The
+/// verifier, the interpreter and the CPU compiler size tensors with it.
+std::optional<uint64_t> tensorBytes(llvm::ArrayRef<int64_t> shape,
+                                    uint64_t elementBytes);
+/// This machine's physical memory in bytes, or nullopt when it is unknown.
+std::optional<uint64_t> physicalMemoryBytes();
 
 /// NumPy's descriptor of `dtype` as np.save writes it on a little-endian
 /// machine ("<f4", "|i1", "|b1"); empty for bfloat16, which NumPy lacks.

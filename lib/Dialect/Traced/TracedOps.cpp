@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::traced;
 
@@ -278,11 +280,8 @@ LogicalResult GraphOp::verify() {
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (!tensor)
       return false;
-    int64_t bytes = 8;
-    for (int64_t d : tensor.getShape())
-      if (!ShapedType::isDynamic(d) && __builtin_mul_overflow(bytes, d, &bytes))
-        return true;
-    return false;
+    std::optional<uint64_t> bytes = tensorBytes(tensor.getShape(), 8);
+    return !bytes || *bytes > uint64_t(std::numeric_limits<int64_t>::max());
   };
   for (auto [i, t] : llvm::enumerate(inputs))
     if (tooLarge(t))
