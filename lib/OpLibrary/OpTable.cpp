@@ -1507,6 +1507,17 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
     {"torch.nn.functional.normalize", kBool | kInts},
+    // Activation gradients (ATen): in the promoted dtype of grad_output and
+    // the forward's value.
+    {"torch.ops.aten.threshold_backward.default", kBool | kF16},
+    {"torch.ops.aten.tanh_backward.default", kBool | kInts | kF16},
+    {"torch.ops.aten.sigmoid_backward.default", kBool | kInts},
+    {"torch.ops.aten.leaky_relu_backward.default", kBool | kInts | kF16},
+    {"torch.ops.aten.hardtanh_backward.default",
+     kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.ops.aten.gelu_backward.default", kBool | kInts | kF16},
+    {"torch.ops.aten.softplus_backward.default", kBool | kInts | kF16},
+    {"torch.ops.aten.elu_backward.default", kBool | kInts | kF16},
     {"torch.bmm", kBool},
     {"torch.mm", kBool},
     {"torch.matmul", kBool},
@@ -1769,10 +1780,16 @@ OpLibrary::OpLibrary() {
 
 /// The dtype a call of `input` (and `other`) computes in: torch.result_type
 /// of the tensors and numbers given; nullopt when none has a known dtype.
+/// The dtype an entry computes in, for its dtype table: its promoted
+/// operands (`input`, `other`; an activation gradient's `grad_output` and
+/// forward value; `bucketize`'s boundaries), as torch promotes them before
+/// it picks a kernel. `first` names the first tensor operand.
 static std::optional<DType> computeDType(const OpSpec &spec,
-                                         const BoundCall &call) {
+                                         const BoundCall &call,
+                                         StringRef &first) {
   SmallVector<PromotionOperand> operands;
-  for (StringRef name : {"input", "other"}) {
+  for (StringRef name : {"input", "other", "grad_output", "output",
+                         "self_or_result", "boundaries"}) {
     if (!spec.signature.lookup(name))
       continue;
     Type t = call.getType(name);
@@ -1780,6 +1797,8 @@ static std::optional<DType> computeDType(const OpSpec &spec,
       std::optional<DType> d = dtypeFromType(tensor.getElementType());
       if (!d)
         return std::nullopt;
+      if (first.empty())
+        first = name;
       operands.push_back({*d, tensor.getRank() ? PromotionPriority::Tensor
                                                : PromotionPriority::ZeroDim});
     } else if (t && (t.isInteger(1) || t.isInteger(64) || t.isF64())) {
@@ -1801,14 +1820,15 @@ LogicalResult OpSpec::inferResults(const BoundCall &call,
   RankedTensorType input =
       signature.lookup("input") ? call.getTensor("input") : RankedTensorType();
   bool empty = input && input.hasStaticShape() && input.getNumElements() == 0;
+  StringRef first;
   if (rejectedDTypes && !(emptyShortcut && empty))
-    if (std::optional<DType> dtype = computeDType(*this, call))
+    if (std::optional<DType> dtype = computeDType(*this, call, first))
       if (!acceptsDType(*dtype))
         return call.emitError()
                << "computes in " << dtypeName(*dtype)
                << ", which is not supported: torch 1.13 has no CPU kernel "
-                  "for it (argument 'input' is "
-               << call.getType("input") << ")";
+                  "for it (argument '"
+               << first << "' is " << call.getType(first) << ")";
   if (failed(resultRule(call, results)))
     return failure();
   if (!inplace || results.size() != 1 || !results[0] || !input)

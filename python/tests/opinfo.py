@@ -1203,8 +1203,8 @@ OPS = {
     **{f"torch.ops.aten.{name}.default": fixed(
         *[(f"{d}", lambda g, x, call=call: call(g, x),
            [dt(d, 3, 4), tensor((3, 4), d, special=name not in ("elu_backward", "hardtanh_backward"))],
-           TRANSCENDENTAL)
-          for d in (torch.float32, torch.float64)],
+           TRANSCENDENTAL, d)
+          for d in ALL_DTYPES],
         ("broadcast", lambda g, x, call=call: call(g, x), [f32(2, 1, 4), f32(3, 1)], TRANSCENDENTAL),
         ("int64 grad", lambda g, x, call=call: call(g, x), [dt(torch.int64, 3, 4), f32(3, 4)], TRANSCENDENTAL))
        for name, call in [
