@@ -1080,6 +1080,59 @@ void EmitEntryPass::runOnOperation() {
 // traced-cpu-pipeline
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Upstream's elementwise fusion (the patterns of
+/// `linalg-fuse-elementwise-ops`, with its one-use rule), except that a
+/// producer whose payload reads its init is not fused into a consumer that
+/// reads it through a broadcast. Such a producer accumulates (a reduction
+/// of a 0-d tensor has no loops, so it passes as elementwise); fused, it
+/// would run once per consumer iteration and accumulate each time, which
+/// upstream's pass (LLVM 22) does: `l1_loss(x, sum(t))` summed `t` three
+/// times for a 3-element x (fuzz-diff).
+struct FuseElementwise
+    : PassWrapper<FuseElementwise, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwise)
+  StringRef getArgument() const final { return "traced-fuse-elementwise"; }
+  StringRef getDescription() const final {
+    return "linalg-fuse-elementwise-ops, without fusing accumulating "
+           "producers into broadcasts";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
+                    tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    linalg::ControlFusionFn control = [](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      auto generic = dyn_cast<linalg::GenericOp>(producer);
+      if (!consumer || !generic ||
+          consumer.getMatchingIndexingMap(fused).isPermutation())
+        return true;
+      return llvm::none_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
+        return generic.payloadUsesValueFromOperand(&init);
+      });
+    };
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+  }
+};
+} // namespace
+
 void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
                                   bool surgery) {
   if (surgery) {
@@ -1095,7 +1148,7 @@ void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
   pm.addPass(createConvertTracedToLinalg(convert));
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
-  fn.addPass(createLinalgElementwiseOpFusionPass());
+  fn.addPass(std::make_unique<FuseElementwise>());
   fn.addPass(createCSEPass());
 }
 

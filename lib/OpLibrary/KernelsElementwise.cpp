@@ -757,20 +757,40 @@ FailureOr<RtValue> bitwiseXor(const KernelArgs &args) {
   return bitwise(args, [](int64_t x, int64_t y) { return x ^ y; });
 }
 
-FailureOr<RtValue> leftShift(const KernelArgs &args) {
-  return bitwise(args, [](int64_t x, int64_t y) -> int64_t {
-    if (y < 0 || y >= 64)
-      return 0;
-    return static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+/// Shifts as torch 1.13 computes them on x86: in C++'s promoted type (int
+/// for types narrower than 32 bits, then wrapped to the dtype), with the
+/// amount taken modulo that type's width, as the hardware shift does. So
+/// `int8(-100) << 33` is 56 and `x >> -1` is `x >> 31`.
+template <bool Left>
+static FailureOr<RtValue> shift(const KernelArgs &args) {
+  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "other");
+  if (failed(a) || failed(b))
+    return failure();
+  bool wide = (a->isTensor || b->isTensor) &&
+              resultType({promotionOf(*a), promotionOf(*b)}) == DType::I64;
+  if (!a->isTensor && !b->isTensor)
+    wide = true; // two Python ints shift as int64 (unreachable in graphs)
+  return bitwise(args, [wide](int64_t x, int64_t y) -> int64_t {
+    if (wide) {
+      unsigned n = static_cast<uint64_t>(y) & 63;
+      if (Left)
+        return static_cast<int64_t>(static_cast<uint64_t>(x) << n);
+      return x >> n;
+    }
+    unsigned n = static_cast<uint32_t>(y) & 31;
+    int32_t v = static_cast<int32_t>(x);
+    if (Left)
+      return static_cast<int32_t>(static_cast<uint32_t>(v) << n);
+    return v >> n;
   });
 }
 
+FailureOr<RtValue> leftShift(const KernelArgs &args) {
+  return shift</*Left=*/true>(args);
+}
+
 FailureOr<RtValue> rightShift(const KernelArgs &args) {
-  return bitwise(args, [](int64_t x, int64_t y) -> int64_t {
-    if (y < 0 || y >= 64)
-      return x < 0 ? -1 : 0;
-    return x >> y;
-  });
+  return shift</*Left=*/false>(args);
 }
 
 FailureOr<RtValue> bitwiseNot(const KernelArgs &args) {

@@ -496,6 +496,18 @@ static FailureOr<RtValue> scaledSum(const KernelArgs &args,
                                "shape";
   Tensor bias = broadcastTo(input.to(prod.dtype()), prod.shape());
   Tensor out(prod.dtype(), prod.shape());
+  if (isIntegral(prod.dtype())) {
+    // torch converts alpha and beta to the integer type (toward zero) and
+    // computes with wrap-around.
+    auto be = static_cast<uint64_t>(static_cast<int64_t>(std::trunc(*beta)));
+    auto al = static_cast<uint64_t>(static_cast<int64_t>(std::trunc(*alpha)));
+    for (int64_t i = 0; i < out.numel(); ++i)
+      out.data<int64_t>()[i] = static_cast<int64_t>(
+          be * static_cast<uint64_t>(bias.getInt(i)) +
+          al * static_cast<uint64_t>(prod.getInt(i)));
+    out.roundToDType();
+    return RtValue(out);
+  }
   for (int64_t i = 0; i < out.numel(); ++i) {
     double add = *beta == 0 ? 0 : *beta * bias.getDouble(i);
     out.setDouble(i, add + *alpha * prod.getDouble(i));

@@ -1522,6 +1522,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.mm", kBool},
     {"torch.matmul", kBool},
     {"torch.addmm", kBool},
+    {"torch.baddbmm", kBool | kF16},
     {"torch.mv", kBool},
     {"torch.dot", kBool},
     {"torch.linalg.cross", kBool | kF16},
@@ -1565,8 +1566,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.bitwise_and", kFloats},
     {"torch.bitwise_or", kFloats},
     {"torch.bitwise_xor", kFloats},
-    {"torch.bitwise_left_shift", kFloats},
-    {"torch.bitwise_right_shift", kFloats},
+    {"torch.bitwise_left_shift", kFloats | kBool},
+    {"torch.bitwise_right_shift", kFloats | kBool},
     {"torch.bitwise_not", kFloats},
     // Pooling: float kernels only, except that average pooling (and
     // lp_pool, through it) has an int64 one; no float16 but in

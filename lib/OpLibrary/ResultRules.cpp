@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 
@@ -1623,6 +1624,32 @@ LogicalResult interpolate(const BoundCall &call,
   return h.result(shape, input.getElementType());
 }
 
+/// The addmm family converts `beta` and `alpha` to an integer result's type
+/// (toward zero) and refuses, as torch does, a value the type cannot hold.
+static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
+  auto it = dyn_cast<IntegerType>(element);
+  if (!it || it.getWidth() == 1)
+    return success();
+  for (StringRef name : {"beta", "alpha"}) {
+    std::optional<double> v = call.getFloat(name);
+    if (!v || !std::isfinite(*v))
+      continue;
+    double t = std::trunc(*v);
+    unsigned w = it.getWidth();
+    double lo = it.isUnsigned() ? 0 : -std::ldexp(1.0, w - 1);
+    double hi = it.isUnsigned() ? std::ldexp(1.0, w) - 1
+                                : std::ldexp(1.0, w - 1) - 1;
+    if (t < lo || t > hi) {
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%g", *v);
+      return call.emitError() << "'" << name << "' (" << text
+                              << ") cannot be converted to " << element
+                              << " without overflow";
+    }
+  }
+  return success();
+}
+
 LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
@@ -1635,6 +1662,8 @@ LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getElementType() != b.getElementType() ||
       input.getElementType() != a.getElementType())
     return call.emitError() << "expects operands of one dtype";
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
   SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
   if (failed(broadcastShapes(call, input.getShape(), shape)))
     return failure();
@@ -2174,7 +2203,12 @@ LogicalResult bmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return checkedMatmul(call, results, "batch1", "batch2", 3);
+  if (failed(checkedMatmul(call, results, "batch1", "batch2", 3)))
+    return failure();
+  if (results.size() == 1)
+    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0]))
+      return checkScalesFit(call, t.getElementType());
+  return success();
 }
 
 LogicalResult mm(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -3604,6 +3638,8 @@ LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getElementType() != b.getElementType() ||
       a.getElementType() != input.getElementType())
     return call.emitError() << "expects operands of one dtype";
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
   SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(call, input.getShape(), out);

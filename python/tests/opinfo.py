@@ -690,12 +690,16 @@ OPS = {
     "torch.bitwise_xor": binary(lambda x, y: x ^ y, scalars=(3, True)),
     # Shift counts are non-negative and below the width (else C's behaviour
     # is undefined, and torch's with it).
-    "torch.bitwise_left_shift": binary(lambda x, y: x << y, scalars=(2,), scalar_first=False,
-                                       pairs=[(d, d) for d in INT_DTYPES],
-                                       rhs_domain=lambda s, d: tensor(s, d, low=0, high=7)),
-    "torch.bitwise_right_shift": binary(lambda x, y: x >> y, scalars=(1,), scalar_first=False,
-                                        pairs=[(d, d) for d in INT_DTYPES],
-                                        rhs_domain=lambda s, d: tensor(s, d, low=0, high=7)),
+    # Amounts outside [0, width) shift by the amount modulo 32 (64 for
+    # int64), in int for the narrower types: torch 1.13 on x86.
+    **{f"torch.bitwise_{side}_shift": chain(
+        binary(fn, scalars=(2, 33), scalar_first=False, pairs=[(d, d) for d in INT_DTYPES],
+               rhs_domain=lambda s, d: tensor(s, d, low=0, high=7)),
+        fixed(*[(f"{d} out of range", fn,
+                 [tensor((12,), d, low=-100, high=100),
+                  torch.tensor([-31, -1, 7, 8, 9, 15, 16, 31, 32, 33, 63, 64, 65, 100])[:12].to(d)])
+                for d in INT_DTYPES]))
+       for side, fn in (("left", lambda x, y: x << y), ("right", lambda x, y: x >> y))},
     "torch.bitwise_not": unary(lambda x: ~x),
     "torch.maximum": binary(torch.maximum, scalars=()),
     "torch.minimum": binary(torch.minimum, scalars=()),
@@ -832,7 +836,14 @@ OPS = {
                       ("f64", torch.mm, [dt(torch.float64, 3, 4), dt(torch.float64, 4, 5)], ACCUMULATE)),
     "torch.baddbmm": fixed(
         ("default", torch.baddbmm, [f32(2, 3, 5), f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE),
-        ("beta alpha", lambda a, b, c: torch.baddbmm(a, b, c, beta=0.5, alpha=2), [f32(1, 3, 5), f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE)),
+        ("beta alpha", lambda a, b, c: torch.baddbmm(a, b, c, beta=0.5, alpha=2), [f32(1, 3, 5), f32(2, 3, 4), f32(2, 4, 5)], ACCUMULATE),
+        # Integers: alpha and beta are converted toward zero (beta 0.5 is 0).
+        *[(f"{d}", lambda a, b, c: torch.baddbmm(a, b, c, beta=0.5, alpha=2.5),
+           [dt(d, 1, 3, 5), dt(d, 2, 3, 4), dt(d, 2, 4, 5)], ACCUMULATE, d)
+          for d in ALL_DTYPES],
+        *[(f"{d} negative alpha", lambda a, b, c: torch.baddbmm(a, b, c, beta=1.5, alpha=-1.7),
+           [dt(d, 1, 3, 5), dt(d, 2, 3, 4), dt(d, 2, 4, 5)], ACCUMULATE)
+          for d in INT_DTYPES]),
     "torch.einsum": fixed(
         ("matmul", lambda a, b: torch.einsum("ij,jk->ik", a, b), [f32(2, 3), f32(3, 4)], ACCUMULATE),
         ("implicit", lambda a, b: torch.einsum("ij,jk", a, b), [f32(2, 3), f32(3, 4)], ACCUMULATE),
@@ -850,6 +861,8 @@ OPS = {
         ("default", torch.addmm, [f32(2, 4), f32(2, 3), f32(3, 4)], ACCUMULATE),
         ("broadcast beta alpha", lambda i, a, b: torch.addmm(i, a, b, beta=0.5, alpha=-2), [f32(4), f32(2, 3), f32(3, 4)], ACCUMULATE),
         ("int64", torch.addmm, [dt(torch.int64, 2, 2), dt(torch.int64, 2, 3), dt(torch.int64, 3, 2)]),
+        *[(f"{d} fractional beta alpha", lambda i, a, b: torch.addmm(i, a, b, beta=1.7, alpha=-2.5),
+           [dt(d, 4), dt(d, 2, 3), dt(d, 3, 4)], ACCUMULATE) for d in INT_DTYPES],
         ("f64", torch.addmm, [dt(torch.float64, 1, 2), dt(torch.float64, 3, 4), dt(torch.float64, 4, 2)], ACCUMULATE)),
     "torch.mv": fixed(("f32", torch.mv, [f32(3, 4), f32(4)], ACCUMULATE),
                       ("int32", torch.mv, [dt(torch.int32, 2, 3), dt(torch.int32, 3)])),

@@ -447,3 +447,25 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+// The addmm family converts beta and alpha to an integer result's type, and
+// refuses one that does not fit, as torch does.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x2xui8>) {
+    // expected-error @below {{'traced.call_function' op 'torch.baddbmm' 'alpha' (-1.7) cannot be converted to 'ui8' without overflow}}
+    %0 = call_function "torch.baddbmm"(%x, %x, %x, beta=1.5, alpha=-1.7) : (tensor<1x2x2xui8>, tensor<1x2x2xui8>, tensor<1x2x2xui8>) -> tensor<1x2x2xui8>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %i: tensor<2xi8>, %a: tensor<2x3xi8>, %b: tensor<3x2xi8>) {
+    // expected-error @below {{'traced.call_function' op 'torch.addmm' 'beta' (200) cannot be converted to 'i8' without overflow}}
+    %0 = call_function "torch.addmm"(%i, %a, %b, beta=200, alpha=1) : (tensor<2xi8>, tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi8>
+    output
+  }
+}

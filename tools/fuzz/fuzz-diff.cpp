@@ -298,8 +298,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!g.module || failed(verify(*g.module)))
     return 0;
   bool verbose = std::getenv("TRACED_FUZZ_VERBOSE");
-  if (verbose)
+  if (verbose) {
     g.module->print(llvm::errs());
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+      llvm::errs() << "input " << i << ":";
+      for (int64_t k = 0; k < g.inputs[i].numel(); ++k)
+        llvm::errs() << " " << llvm::format("%g", g.inputs[i].getDouble(k));
+      llvm::errs() << "\n";
+    }
+  }
 
   // The oracle.
   std::vector<RtValue> expected;

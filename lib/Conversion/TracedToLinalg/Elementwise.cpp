@@ -100,36 +100,46 @@ static Value bitOr(OpBuilder &b, Location loc, Value x, Value y, bool) {
 static Value bitXor(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return arith::XOrIOp::create(b, loc, x, y);
 }
-/// Shifts by an amount outside [0, width) give what the shift in int64
-/// gives after wrapping, as the interpreter computes: 0 to the left, and to
-/// the right the sign (0 for unsigned). arith's shifts are poison there.
-static Value outOfRangeShift(OpBuilder &b, Location loc, Value y, bool uns) {
-  unsigned width = y.getType().getIntOrFloatBitWidth();
-  Value w = arith::ConstantOp::create(b, loc,
-                                      b.getIntegerAttr(y.getType(), width));
-  // Unsigned `y >= width` also catches negative amounts of signed types.
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, y, w);
+/// Shifts as torch 1.13 computes them on x86 (the interpreter's `shift`):
+/// in C++'s promoted type, i32 for narrower integers (extended by their
+/// signedness, then truncated back) and i64 for i64, with the amount taken
+/// modulo that width. arith's shifts are poison for an amount outside
+/// [0, width); the mask keeps it inside.
+static Value shiftOp(OpBuilder &b, Location loc, Value x, Value y, bool uns,
+                     bool left) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type wide = width < 32 ? b.getI32Type() : type;
+  auto extend = [&](Value v) -> Value {
+    if (wide == type)
+      return v;
+    if (uns)
+      return arith::ExtUIOp::create(b, loc, wide, v);
+    return arith::ExtSIOp::create(b, loc, wide, v);
+  };
+  Value wx = extend(x), wy = extend(y);
+  unsigned bits = wide.getIntOrFloatBitWidth();
+  Value mask = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(wide, static_cast<int64_t>(bits - 1)));
+  Value n = arith::AndIOp::create(b, loc, wy, mask);
+  Value r;
+  if (left)
+    r = arith::ShLIOp::create(b, loc, wx, n);
+  else if (uns)
+    r = arith::ShRUIOp::create(b, loc, wx, n);
+  else
+    r = arith::ShRSIOp::create(b, loc, wx, n);
+  if (wide == type)
+    return r;
+  return arith::TruncIOp::create(b, loc, type, r);
 }
 static Value shiftLeft(OpBuilder &b, Location loc, Value x, Value y,
                        bool uns) {
-  Value zero = cst(b, loc, x, 0.0);
-  return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns), zero,
-                                 arith::ShLIOp::create(b, loc, x, y));
+  return shiftOp(b, loc, x, y, uns, /*left=*/true);
 }
 static Value shiftRight(OpBuilder &b, Location loc, Value x, Value y,
                         bool uns) {
-  if (uns) {
-    Value zero = cst(b, loc, x, 0.0);
-    return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns),
-                                   zero, arith::ShRUIOp::create(b, loc, x, y));
-  }
-  unsigned width = x.getType().getIntOrFloatBitWidth();
-  Value sign = arith::ShRSIOp::create(
-      b, loc, x,
-      arith::ConstantOp::create(b, loc,
-                                b.getIntegerAttr(x.getType(), width - 1)));
-  return arith::SelectOp::create(b, loc, outOfRangeShift(b, loc, y, uns), sign,
-                                 arith::ShRSIOp::create(b, loc, x, y));
+  return shiftOp(b, loc, x, y, uns, /*left=*/false);
 }
 /// trunc(x) as ceil for negative x, floor otherwise: convert-gpu-to-nvvm
 /// has no lowering of math.trunc.

@@ -145,28 +145,6 @@ static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
   return SmallVector<Value>{*r};
 }
 
-static FailureOr<SmallVector<Value>> lowerBaddbmm(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
-  Value in = c.tensor("input"), b1 = c.tensor("batch1"),
-        b2 = c.tensor("batch2");
-  std::optional<double> beta = c.getFloat("beta"), alpha = c.getFloat("alpha");
-  if (!type || !in || !b1 || !b2 || !beta || !alpha)
-    return c.fail("expected tensors and numeric alpha and beta");
-  Value prod = buildBatchMatmul(c.rewriter, c.loc, b1, b2);
-  double be = *beta, al = *alpha;
-  Value r = buildElementwise(
-      c.rewriter, c.loc, type, {in, prod},
-      [&](OpBuilder &b, Location loc, ValueRange v) {
-        Type et = v[0].getType();
-        Value x = arith::MulFOp::create(b, loc, v[0],
-                                        scalarConstant(b, loc, et, be));
-        Value y = arith::MulFOp::create(b, loc, v[1],
-                                        scalarConstant(b, loc, et, al));
-        return arith::AddFOp::create(b, loc, x, y).getResult();
-      });
-  return SmallVector<Value>{r};
-}
-
 FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   for (StringRef unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
     if (!c.isNone(unsupported))
@@ -226,8 +204,8 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
     SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
     SmallVector<bool> isBool{false};
     MLIRContext *ctx = b.getContext();
-    AffineExpr dn = getAffineDimExpr(0, ctx), dh = getAffineDimExpr(1, ctx),
-               dl = getAffineDimExpr(2, ctx), ds = getAffineDimExpr(3, ctx);
+    AffineExpr dn = getAffineDimExpr(0, ctx), dl = getAffineDimExpr(2, ctx),
+               ds = getAffineDimExpr(3, ctx);
     if (attnMask) {
       auto mt = typeOf(attnMask);
       if (!staticTensorType(attnMask) ||
@@ -292,7 +270,7 @@ void lowering::populateMatmulLowerings(LoweringTable &t) {
   t["torch.matmul"] = lowerMatmul;
   t["torch.mm"] = lowerMatmul;
   t["torch.bmm"] = lowerMatmul;
-  t["torch.baddbmm"] = lowerBaddbmm;
+  // torch.baddbmm is decomposed (bmm, mul, add: Decompose/Linalg.cpp).
   // Lowered where operator.getitem reads its first element.
   t["torch.nn.functional.multi_head_attention_forward"] =
       [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {

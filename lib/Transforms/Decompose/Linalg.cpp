@@ -1,7 +1,7 @@
 //===- Linalg.cpp - decompositions of contractions ------------------------===//
 //
-// addmm, addbmm, mv, dot, outer, bilinear and einsum, in calls of mm, bmm,
-// matmul and the shape entries.
+// addmm, addbmm, baddbmm, mv, dot, outer, bilinear and einsum, in calls of
+// mm, bmm, matmul and the shape entries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cctype>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -25,21 +26,31 @@ static ArrayRef<int64_t> shapeOf(Value v) {
 
 /// `beta * input + alpha * product`, as torch's addmm family computes it:
 /// beta == 0 ignores input (its NaNs too), alpha == 1 and beta == 1 skip
-/// their multiplications.
+/// their multiplications. For an integer result torch converts alpha and
+/// beta to the integer type first (toward zero: beta=0.5 drops the input).
 static Results scaledSum(Decomposer &d, Value product) {
   std::optional<double> beta = d.getFloat("beta"), alpha = d.getFloat("alpha");
   if (!beta || !alpha)
     return d.decline("beta and alpha are not constants");
-  if (*alpha != 1)
-    product = d.binary("torch.mul", product, d.arg("alpha"));
-  if (*beta == 0) {
+  RankedTensorType type = d.resultTensorType();
+  bool integral = type && isa<IntegerType>(type.getElementType());
+  auto scalar = [&](StringRef name, double v) -> Arg {
+    if (integral)
+      return Arg(d.i64(static_cast<int64_t>(std::trunc(v))));
+    return d.arg(name);
+  };
+  double al = integral ? std::trunc(*alpha) : *alpha;
+  double be = integral ? std::trunc(*beta) : *beta;
+  if (al != 1)
+    product = d.binary("torch.mul", product, scalar("alpha", *alpha));
+  if (*beta == 0 || be == 0) {
     // The result still has input's broadcast shape and the promoted dtype.
     Value zero = d.unary("torch.zeros_like", d.tensor("input"));
     return one(d.binary("torch.add", zero, product));
   }
   Value input = d.tensor("input");
-  if (*beta != 1)
-    input = d.binary("torch.mul", input, d.arg("beta"));
+  if (be != 1)
+    input = d.binary("torch.mul", input, scalar("beta", *beta));
   return one(d.binary("torch.add", input, product));
 }
 
@@ -338,6 +349,11 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
     return scaledSum(d, d.call("torch.sum", {{"input", b},
                                              {"dim", d.ints({0})},
                                              {"dtype", d.dtype(element)}}));
+  };
+  t["torch.baddbmm"] = [](Decomposer &d) -> Results {
+    Type element = d.resultTensorType().getElementType();
+    return scaledSum(d, d.call("torch.bmm", {{"input", d.cast(d.tensor("batch1"), element)},
+                                             {"mat2", d.cast(d.tensor("batch2"), element)}}));
   };
   t["torch.mv"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.matmul",

@@ -91,20 +91,19 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// baddbmm = beta * input + alpha * (batch1 @ batch2).
+// baddbmm = beta * input + alpha * (batch1 @ batch2), decomposed into
+// bmm, mul and add (whose lowerings fuse later).
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[C:[a-zA-Z0-9_]+]]: tensor<5x2x4xf32>, %[[A:[a-zA-Z0-9_]+]]: tensor<5x2x3xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<5x3x4xf32>)
 // CHECK: %[[P:.+]] = linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<5x2x3xf32>, tensor<5x3x4xf32>) outs(%{{.+}} : tensor<5x2x4xf32>)
+// CHECK: %[[Z:.+]] = linalg.generic {{.+}} ins(%[[P]] : tensor<5x2x4xf32>)
+// CHECK: arith.constant 2.000000e+00 : f32
+// CHECK: %[[X:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<5x2x4xf32>)
+// CHECK: arith.constant 5.000000e-01 : f32
 // CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
-// CHECK-SAME: ins(%[[C]], %[[P]] : tensor<5x2x4xf32>, tensor<5x2x4xf32>)
-// CHECK: ^bb0(%[[IN:[a-zA-Z0-9_]+]]: f32, %[[PROD:[a-zA-Z0-9_]+]]: f32, %{{.+}}: f32):
-// CHECK: %[[BETA:.+]] = arith.constant 5.000000e-01 : f32
-// CHECK: %[[X:.+]] = arith.mulf %[[IN]], %[[BETA]] : f32
-// CHECK: %[[ALPHA:.+]] = arith.constant 2.000000e+00 : f32
-// CHECK: %[[Z:.+]] = arith.mulf %[[PROD]], %[[ALPHA]] : f32
-// CHECK: %[[S:.+]] = arith.addf %[[X]], %[[Z]] : f32
-// CHECK: linalg.yield %[[S]] : f32
+// CHECK-SAME: ins(%[[X]], %[[Z]] : tensor<5x2x4xf32>, tensor<5x2x4xf32>)
+// CHECK: arith.addf
 // CHECK: return %[[Y]]
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %c: tensor<5x2x4xf32>, %a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {
