@@ -976,7 +976,6 @@ TRACED_FLOAT_UNARY(acosh, std::acosh(x))
 TRACED_FLOAT_UNARY(atanh, std::atanh(x))
 TRACED_FLOAT_UNARY(logsigmoid, x < 0 ? x - std::log1p(std::exp(x))
                                      : -std::log1p(std::exp(-x)))
-TRACED_FLOAT_UNARY(softsign, x / (1.0 + std::fabs(x)))
 TRACED_FLOAT_UNARY(tanhshrink, x - std::tanh(x))
 TRACED_FLOAT_UNARY(mish, x * std::tanh(x > 20 ? x : std::log1p(std::exp(x))))
 TRACED_FLOAT_UNARY(selu, 1.0507009873554804934193349852946 *
@@ -984,6 +983,29 @@ TRACED_FLOAT_UNARY(selu, 1.0507009873554804934193349852946 *
                                     : 1.6732632423543772848170429916717 *
                                           std::expm1(x)))
 #undef TRACED_FLOAT_UNARY
+
+/// softsign = x / (|x| + 1), as torch's Python code computes it: for an
+/// integer input |x| + 1 wraps in its dtype (uint8 255 gives 255 / 0 = inf,
+/// int8 -128 gives -128 / -127), then the true division is in float32.
+FailureOr<RtValue> softsign(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (isFloatingPoint(in->dtype()))
+    return unaryFloat(args, [](double x) { return x / (1.0 + std::fabs(x)); });
+  Tensor den(in->dtype(), in->shape());
+  for (int64_t i = 0, n = in->numel(); i < n; ++i) {
+    auto x = static_cast<uint64_t>(in->getInt(i));
+    uint64_t magnitude = in->getInt(i) < 0 ? 0 - x : x;
+    den.data<int64_t>()[i] = static_cast<int64_t>(magnitude + 1);
+  }
+  den.roundToDType();
+  Tensor out(DType::F32, in->shape());
+  for (int64_t i = 0, n = in->numel(); i < n; ++i)
+    out.data<float>()[i] = static_cast<float>(in->getInt(i)) /
+                           static_cast<float>(den.getInt(i));
+  return RtValue(out);
+}
 
 /// erfinv by Giles' single-precision approximation refined with two Newton
 /// steps on erf (double precision).

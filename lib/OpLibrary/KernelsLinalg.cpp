@@ -425,7 +425,15 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
                     weight = args.tensor("weight");
   if (failed(input) || failed(weight))
     return failure();
-  if (failed(sameFloat(args, {&*input, &*weight})))
+  // torch's linear multiplies integers too (one dtype, not bool).
+  auto sameDType = [&](const Tensor &t) -> LogicalResult {
+    if (t.dtype() == input->dtype() && t.dtype() != DType::Bool)
+      return success();
+    return args.emitError() << "expects tensors of one non-bool dtype, got "
+                            << dtypeName(input->dtype()) << " and "
+                            << dtypeName(t.dtype());
+  };
+  if (failed(sameDType(*weight)))
     return failure();
   if (weight->rank() != 2 && weight->rank() != 1)
     return args.emitError() << "weight must be 1-D or 2-D";
@@ -443,7 +451,7 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
   Tensor bias;
   if (hasBias) {
     FailureOr<Tensor> b = args.tensor("bias");
-    if (failed(b) || failed(sameFloat(args, {&*input, &*b})))
+    if (failed(b) || failed(sameDType(*b)))
       return failure();
     bias = broadcastTo(*b, {outF});
   }
@@ -458,6 +466,8 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
   };
   if (input->storage() == Storage::Double)
     run(double{});
+  else if (input->storage() == Storage::Int)
+    run(int64_t{});
   else
     run(float{});
   out.roundToDType();

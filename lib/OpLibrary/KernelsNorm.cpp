@@ -37,7 +37,9 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(d))
     return failure();
-  FailureOr<DType> target = args.getDType("dtype", toFloatingDType(in->dtype()));
+  // An empty input returns early in torch, in its own dtype: integers too.
+  DType fallback = in->numel() ? toFloatingDType(in->dtype()) : in->dtype();
+  FailureOr<DType> target = args.getDType("dtype", fallback);
   if (failed(target))
     return failure();
   Tensor x = in->to(*target);

@@ -1467,6 +1467,8 @@ struct RejectedDTypes {
   /// Whether torch returns before dispatching on the dtype when the input
   /// is empty (so an empty input of a rejected dtype is accepted).
   bool emptyShortcut = false;
+  /// OpSpec::unitOutputDims.
+  uint8_t unitOutputDims = 0;
 };
 const RejectedDTypes kRejectedDTypes[] = {
     // Convolutions: no bool or float16; transposed ones only float32,
@@ -1522,6 +1524,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.mm", kBool},
     {"torch.matmul", kBool},
     {"torch.addmm", kBool},
+    {"torch.nn.functional.linear", kBool | kF16},
     {"torch.baddbmm", kBool | kF16},
     {"torch.mv", kBool},
     {"torch.dot", kBool},
@@ -1582,9 +1585,10 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.avg_pool1d", kBool | kNarrowInts | kF16},
     {"torch.nn.functional.avg_pool2d", kBool | kNarrowInts | kF16},
     {"torch.nn.functional.avg_pool3d", kBool | kNarrowInts | kF16 | kBF16},
-    {"torch.nn.functional.adaptive_avg_pool1d", kBool | kInts | kF16},
-    {"torch.nn.functional.adaptive_avg_pool2d", kBool | kInts | kF16},
-    {"torch.nn.functional.adaptive_avg_pool3d", kBool | kInts | kBF16},
+    // (To an output of all ones they are a mean: float16 and bfloat16 too.)
+    {"torch.nn.functional.adaptive_avg_pool1d", kBool | kInts | kF16, false, 1},
+    {"torch.nn.functional.adaptive_avg_pool2d", kBool | kInts | kF16, false, 2},
+    {"torch.nn.functional.adaptive_avg_pool3d", kBool | kInts | kBF16, false, 3},
     {"torch.nn.functional.adaptive_max_pool1d", kBool | kInts | kF16},
     {"torch.nn.functional.adaptive_max_pool2d", kBool | kInts | kF16},
     {"torch.nn.functional.adaptive_max_pool3d", kBool | kInts | kF16 | kBF16},
@@ -1704,7 +1708,7 @@ OpLibrary::OpLibrary() {
   for (const OpRow &row : kOps)
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
                          row.rule, row.kernel, nullptr, row.pure, 0, false,
-                         false, {}});
+                         0, false, {}});
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)
     modules.push_back(ModuleSpec{row.className, row.aliases,
@@ -1724,6 +1728,7 @@ OpLibrary::OpLibrary() {
                                row.entry + "'");
     it->rejectedDTypes = row.dtypes;
     it->emptyShortcut = row.emptyShortcut;
+    it->unitOutputDims = row.unitOutputDims;
   }
   attachFolds(ops);
   for (const OpSpec &op : ops) {
@@ -1822,16 +1827,32 @@ LogicalResult OpSpec::inferResults(const BoundCall &call,
       signature.lookup("input") ? call.getTensor("input") : RankedTensorType();
   bool empty = input && input.hasStaticShape() && input.getNumElements() == 0;
   StringRef first;
+  std::optional<DType> rejected;
   if (rejectedDTypes && !(emptyShortcut && empty))
     if (std::optional<DType> dtype = computeDType(*this, call, first))
       if (!acceptsDType(*dtype))
-        return call.emitError()
-               << "computes in " << dtypeName(*dtype)
-               << ", which is not supported: torch 1.13 has no CPU kernel "
-                  "for it (argument '"
-               << first << "' is " << call.getType(first) << ")";
+        rejected = dtype;
+  auto refuse = [&]() {
+    return call.emitError()
+           << "computes in " << dtypeName(*rejected)
+           << ", which is not supported: torch 1.13 has no CPU kernel "
+              "for it (argument '"
+           << first << "' is " << call.getType(first) << ")";
+  };
+  if (rejected && !(unitOutputDims && isFloatingPoint(*rejected)))
+    return refuse();
   if (failed(resultRule(call, results)))
     return failure();
+  if (rejected) {
+    // Accepted only when the result's last unitOutputDims sizes are 1.
+    auto out = results.empty()
+                   ? RankedTensorType()
+                   : dyn_cast_or_null<RankedTensorType>(results[0]);
+    if (!out || out.getRank() < unitOutputDims ||
+        llvm::any_of(out.getShape().take_back(unitOutputDims),
+                     [](int64_t d) { return d != 1; }))
+      return refuse();
+  }
   if (!inplace || results.size() != 1 || !results[0] || !input)
     return success();
   // Written into `input`: its shape and dtype stay; the computed dtype must

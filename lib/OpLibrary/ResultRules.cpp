@@ -1625,23 +1625,36 @@ LogicalResult interpolate(const BoundCall &call,
 }
 
 /// The addmm family converts `beta` and `alpha` to an integer result's type
-/// (toward zero) and refuses, as torch does, a value the type cannot hold.
+/// and refuses, as torch's checked conversion does, a value the type cannot
+/// hold: a Python float outside [lowest, max] before truncation (so -0.5 for
+/// uint8), a Python int outside it too, except that an unsigned type takes
+/// negative ints down to -max (they wrap: alpha=-2 is 254 for uint8).
 static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
   auto it = dyn_cast<IntegerType>(element);
   if (!it || it.getWidth() == 1)
     return success();
+  unsigned w = it.getWidth();
+  double lo = it.isUnsigned() ? 0 : -std::ldexp(1.0, w - 1);
+  double hi = it.isUnsigned() ? std::ldexp(1.0, w) - 1
+                              : std::ldexp(1.0, w - 1) - 1;
   for (StringRef name : {"beta", "alpha"}) {
-    std::optional<double> v = call.getFloat(name);
-    if (!v || !std::isfinite(*v))
+    Attribute value = call.get(name).value;
+    bool fits = true;
+    double v = 0;
+    if (auto i = dyn_cast_or_null<IntegerAttr>(value)) {
+      if (i.getType().isInteger(1))
+        continue;
+      v = static_cast<double>(i.getInt());
+      fits = v <= hi && (it.isUnsigned() ? v >= -hi : v >= lo);
+    } else if (auto f = dyn_cast_or_null<FloatAttr>(value)) {
+      v = f.getValueAsDouble();
+      fits = !std::isnan(v) && v >= lo && v <= hi;
+    } else {
       continue;
-    double t = std::trunc(*v);
-    unsigned w = it.getWidth();
-    double lo = it.isUnsigned() ? 0 : -std::ldexp(1.0, w - 1);
-    double hi = it.isUnsigned() ? std::ldexp(1.0, w) - 1
-                                : std::ldexp(1.0, w - 1) - 1;
-    if (t < lo || t > hi) {
+    }
+    if (!fits) {
       std::string text;
-      llvm::raw_string_ostream(text) << llvm::format("%g", *v);
+      llvm::raw_string_ostream(text) << llvm::format("%g", v);
       return call.emitError() << "'" << name << "' (" << text
                               << ") cannot be converted to " << element
                               << " without overflow";

@@ -308,7 +308,13 @@ OPS = {
     "torch.nn.functional.celu": unary(lambda x: F.celu(x, 1.5), tol=TRANSCENDENTAL),
     "torch.nn.functional.softplus": chain(unary(F.softplus, tol=TRANSCENDENTAL),
                                           unary(lambda x: F.softplus(x, 2, 3), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL)),
-    "torch.nn.functional.softsign": unary(F.softsign, tol=TRANSCENDENTAL),
+    # Integers: |x| + 1 wraps in the dtype (uint8 255 -> inf, int8 -128).
+    "torch.nn.functional.softsign": chain(
+        unary(F.softsign, tol=TRANSCENDENTAL),
+        fixed(*[(f"{d} extremes", F.softsign,
+                 [torch.tensor([torch.iinfo(d).min, torch.iinfo(d).max, 0, 1, -1]
+                               if d != torch.uint8 else [255, 254, 0, 1, 7], dtype=d)],
+                 TRANSCENDENTAL) for d in INT_DTYPES])),
     "torch.nn.functional.mish": unary(F.mish, tol=TRANSCENDENTAL),
     "torch.nn.functional.hardshrink": unary(lambda x: F.hardshrink(x, 1.0)),
     "torch.nn.functional.softshrink": unary(F.softshrink),
@@ -625,7 +631,10 @@ OPS = {
         ("int", lambda x: torch.nan_to_num(x), [dt(torch.int32, 3)])),
     "torch.logit": fixed(
         ("plain", lambda x: torch.logit(x), [positive((4,), torch.float32) / 10], TRANSCENDENTAL),
-        ("eps", lambda x: torch.logit(x, eps=0.1), [f32(5)], TRANSCENDENTAL)),
+        ("eps", lambda x: torch.logit(x, eps=0.1), [f32(5)], TRANSCENDENTAL),
+        # Integers compute in float32: 1 - x must not wrap in uint8.
+        ("uint8", torch.logit, [torch.tensor([0, 1, 2, 254, 255], dtype=torch.uint8)], TRANSCENDENTAL),
+        ("int64 eps", lambda x: torch.logit(x, eps=0.25), [torch.tensor([-3, 0, 1, 2])], TRANSCENDENTAL)),
     "torch.sinc": unary(torch.sinc, dtypes=[torch.float32, torch.float64, torch.int32], tol=TRANSCENDENTAL),
     "torch.deg2rad": unary(torch.deg2rad, dtypes=[torch.float32, torch.float64], tol=TRANSCENDENTAL),
     "torch.rad2deg": unary(torch.rad2deg, dtypes=[torch.float32, torch.float64], tol=TRANSCENDENTAL),
@@ -820,7 +829,10 @@ OPS = {
         ("1-d", lambda x, w, b: F.linear(x, w, b), [f32(5), f32(3, 5), f32(3)], ACCUMULATE),
         ("1-d weight", lambda x, w: F.linear(x, w), [f32(2, 5), f32(5)], ACCUMULATE),
         ("1-d both", lambda x, w, b: torch.ops.aten.linear(x, w, b), [f32(5), f32(5), f32()], ACCUMULATE),
-        ("f64", lambda x, w: F.linear(x, w), [dt(torch.float64, 2, 5), dt(torch.float64, 3, 5)], ACCUMULATE)),
+        ("f64", lambda x, w: F.linear(x, w), [dt(torch.float64, 2, 5), dt(torch.float64, 3, 5)], ACCUMULATE),
+        # Integers multiply too (wrapping); bool and float16 do not.
+        *[(f"{d}", lambda x, w, b: F.linear(x, w, b), [dt(d, 4, 5), dt(d, 3, 5), dt(d, 3)], ACCUMULATE, d)
+          for d in ALL_DTYPES if d not in (torch.float32, torch.float64)]),
     "torch.matmul": fixed(
         ("2-d", torch.matmul, [f32(4, 5), f32(5, 3)], ACCUMULATE),
         ("batched broadcast", torch.matmul, [f32(2, 1, 4, 5), f32(3, 5, 2)], ACCUMULATE),
@@ -1004,6 +1016,9 @@ OPS = {
         ("f64", lambda x: F.adaptive_avg_pool1d(x, 2), [dt(torch.float64, 1, 1, 4)], ACCUMULATE),
         ("bf16", lambda x: F.adaptive_avg_pool1d(x, 2), [dt(torch.bfloat16, 1, 1, 4)], ACCUMULATE),
         ("int64", lambda x: F.adaptive_avg_pool1d(x, 2), [dt(torch.int64, 1, 1, 4)], EXACT, torch.int64),
+        # To 1 it is a mean, which torch has for float16 too.
+        ("f16 to 1", lambda x: F.adaptive_avg_pool1d(x, 1), [dt(torch.float16, 2, 3, 5)], ACCUMULATE),
+        ("f64 uneven", lambda x: F.adaptive_avg_pool1d(x, 3), [dt(torch.float64, 2, 3, 7)], ACCUMULATE),
         ("module", torch.nn.AdaptiveAvgPool1d(4), [f32(2, 3, 10)], ACCUMULATE)),
     "torch.nn.functional.adaptive_avg_pool2d": fixed(
         ("1x1", lambda x: F.adaptive_avg_pool2d(x, 1), [f32(2, 3, 5, 5)], ACCUMULATE),
@@ -1013,6 +1028,8 @@ OPS = {
         ("unbatched", lambda x: F.adaptive_avg_pool2d(x, 2), [f32(3, 5, 4)], ACCUMULATE),
         ("f64", lambda x: F.adaptive_avg_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)], ACCUMULATE),
         ("f16", lambda x: F.adaptive_avg_pool2d(x, 2), [dt(torch.float16, 1, 1, 4, 4)], EXACT, torch.float16),
+        ("f16 to 1", lambda x: F.adaptive_avg_pool2d(x, 1), [dt(torch.float16, 2, 3, 5, 5)], ACCUMULATE),
+        ("f64 uneven", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), [dt(torch.float64, 1, 2, 7, 5)], ACCUMULATE),
         ("module", torch.nn.AdaptiveAvgPool2d((None, 3)), [f32(1, 2, 4, 7)], ACCUMULATE)),
     "torch.nn.functional.adaptive_avg_pool3d": fixed(
         ("2", lambda x: F.adaptive_avg_pool3d(x, 2), [f32(1, 2, 4, 5, 6)], ACCUMULATE),
@@ -1022,6 +1039,7 @@ OPS = {
         ("f64", lambda x: F.adaptive_avg_pool3d(x, (1, 2, 3)), [dt(torch.float64, 1, 1, 4, 4, 4)], ACCUMULATE),
         ("f16", lambda x: F.adaptive_avg_pool3d(x, 2), [dt(torch.float16, 1, 1, 4, 4, 4)], ACCUMULATE),
         ("bf16", lambda x: F.adaptive_avg_pool3d(x, 2), [dt(torch.bfloat16, 1, 1, 4, 4, 4)], EXACT, torch.bfloat16),
+        ("bf16 to 1", lambda x: F.adaptive_avg_pool3d(x, 1), [dt(torch.bfloat16, 1, 2, 3, 3, 3)], ACCUMULATE),
         ("module", torch.nn.AdaptiveAvgPool3d((3, None, 2)), [f32(1, 2, 5, 4, 7)], ACCUMULATE)),
     "torch.nn.functional.adaptive_max_pool1d": fixed(
         ("uneven", lambda x: F.adaptive_max_pool1d(x, 3), [f32(2, 3, 7)]),

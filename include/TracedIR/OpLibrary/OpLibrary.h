@@ -180,6 +180,10 @@ struct OpSpec {
   uint16_t rejectedDTypes = 0;
   /// Whether an empty `input` skips that check (torch returns early).
   bool emptyShortcut = false;
+  /// When nonzero: a floating-point dtype is accepted anyway if the last
+  /// this many sizes of the result are all 1 (adaptive average pooling to
+  /// 1 is a mean in torch, which has kernels for float16 and bfloat16).
+  uint8_t unitOutputDims = 0;
   /// An in-place variant (`Tensor.add_`, `torch.relu_`): the entry's
   /// meaning, written into `input`, so the result has the input's type
   /// (a result dtype that cannot be cast back is an error, as in torch).

@@ -601,6 +601,44 @@ UNARY(softplusBody, {
 UNARY(softsignBody, return div(b, loc, x,
                                add(b, loc, cst(b, loc, x, 1.0),
                                    math::AbsFOp::create(b, loc, x)));)
+/// softsign of an integer input (the interpreter's `softsign`): |x| + 1
+/// wraps in the input's width, then x / that in the float result type.
+static FailureOr<SmallVector<Value>> lowerSoftsign(LoweringCall &c) {
+  RankedTensorType type = c.logicalResultType();
+  FailureOr<Operand> x = operandOf(c, "input");
+  if (!type || failed(x) || !x->tensor)
+    return c.fail("expected a statically shaped input tensor");
+  SmallVector<Type> inputTypes = c.logicalElementTypes(x->tensor);
+  Type in = inputTypes.empty()
+                ? cast<RankedTensorType>(x->tensor.getType()).getElementType()
+                : inputTypes[0];
+  if (!isa<IntegerType>(in) || in.isInteger(1))
+    return lowerUnary(c, softsignBody);
+  bool uns = isUnsignedElement(in);
+  Type f = computeType(type.getElementType());
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, x->tensor,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value v = a[0];
+        Value magnitude = v;
+        if (!uns) {
+          Value zero = arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(v.getType(), 0));
+          Value negative = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, v, zero);
+          magnitude = arith::SelectOp::create(
+              b, loc, negative, arith::SubIOp::create(b, loc, zero, v), v);
+        }
+        Value den = arith::AddIOp::create(
+            b, loc, magnitude,
+            arith::ConstantOp::create(b, loc,
+                                      b.getIntegerAttr(v.getType(), 1)));
+        return arith::DivFOp::create(b, loc, castScalar(b, loc, v, f, uns),
+                                     castScalar(b, loc, den, f, uns));
+      },
+      inputTypes, in);
+  return SmallVector<Value>{r};
+}
 UNARY(tanhshrinkBody,
       return sub(b, loc, x, math::TanhOp::create(b, loc, x));)
 /// elu/selu/celu: scale * (x > 0 ? x : alpha * expm1(x / divisor)), NaN
@@ -1093,7 +1131,6 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   U("torch.acosh", acoshBody)
   U("torch.atanh", atanhBody)
   U("torch.frac", fracBody)
-  U("torch.nn.functional.softsign", softsignBody)
   U("torch.nn.functional.tanhshrink", tanhshrinkBody)
   U("torch.nn.functional.selu", seluBody)
   U("torch.nn.functional.mish", mishBody)
@@ -1205,6 +1242,7 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.bitwise_xor"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", bitXor);
   };
+  t["torch.nn.functional.softsign"] = lowerSoftsign;
   t["torch.bitwise_left_shift"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", shiftLeft);
   };

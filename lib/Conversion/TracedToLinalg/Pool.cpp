@@ -267,21 +267,28 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
       buildReshape(c.rewriter, c.loc, out, resultType.getShape())};
 }
 
-/// The (in, out) f32 matrix averaging adaptive windows along one dimension
-/// (the contraction casts its entries to the input's element type). In
-/// (in, out) layout a 1-D pool is a plain matmul, in(n, c, i) * a(i, o),
-/// the form the CPU pipeline's contraction tiling expects.
+/// The (in, out) matrix averaging adaptive windows along one dimension: f64
+/// for a float64 pool (1/3 in f32 is off by 1e-8), else f32 (the
+/// contraction casts its entries to the input's element type). In (in, out)
+/// layout a 1-D pool is a plain matmul, in(n, c, i) * a(i, o), the form the
+/// CPU pipeline's contraction tiling expects.
 static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
-                             int64_t out) {
-  std::vector<float> m(in * out, 0.0f);
+                             int64_t out, Type element) {
+  std::vector<double> m(in * out, 0.0);
   for (int64_t o = 0; o < out; ++o) {
     auto [i0, i1] = adaptiveWindow(o, in, out);
     for (int64_t i = i0; i < i1; ++i)
-      m[i * out + o] = 1.0f / static_cast<float>(i1 - i0);
+      m[i * out + o] = 1.0 / static_cast<double>(i1 - i0);
   }
+  if (element.isF64()) {
+    auto type = RankedTensorType::get({in, out}, element);
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<double>(m)));
+  }
+  std::vector<float> narrow(m.begin(), m.end());
   auto type = RankedTensorType::get({in, out}, b.getF32Type());
   return arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(m)));
+      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(narrow)));
 }
 
 static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
@@ -310,7 +317,7 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
   SmallVector<AffineMap> maps = {AffineMap()};
   for (unsigned i = 0; i < spatial; ++i) {
     ins.push_back(adaptiveWeights(b, loc, inType.getDimSize(2 + i),
-                                  outType.getDimSize(2 + i)));
+                                  outType.getDimSize(2 + i), et));
     inExprs.push_back(d(2 + spatial + i));
     outExprs.push_back(d(2 + i));
     maps.push_back(AffineMap::get(dims, 0, {d(2 + spatial + i), d(2 + i)}, ctx));

@@ -453,6 +453,26 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
         }
         continue;
       }
+      // A pure call whose results are all empty tensors computes nothing:
+      // it becomes empty constants, whatever its target (an empty softmax
+      // of integers, which torch returns early, has no lowering otherwise).
+      // The verifier has checked its types, and nothing is read at run time.
+      if (bound && bound->spec->pure && op->getNumResults() &&
+          llvm::all_of(op->getResultTypes(), [](Type t) {
+            auto tensor = dyn_cast<RankedTensorType>(t);
+            return tensor && tensor.hasStaticShape() &&
+                   tensor.getNumElements() == 0;
+          })) {
+        OpBuilder b(op);
+        for (OpResult result : op->getResults()) {
+          auto type = cast<RankedTensorType>(result.getType());
+          result.replaceAllUsesWith(ConstantOp::create(
+              b, op->getLoc(), type,
+              DenseElementsAttr::get(type, ArrayRef<Attribute>{})));
+        }
+        op->erase();
+        continue;
+      }
     }
     auto get = dyn_cast<GetAttrOp>(op);
     if (!get || !isa<TensorType>(get.getType()))

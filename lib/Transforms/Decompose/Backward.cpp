@@ -19,6 +19,13 @@ static Value gradUnless(Decomposer &d, Value zero, Value grad) {
   return d.call("torch.where", {{"condition", zero}, {"input", d.i64(0)}, {"other", grad}});
 }
 
+/// Tensor parameter `name` in the result's (promoted) dtype: an int64 grad
+/// with a float64 input computes in float64, not through a Python float's
+/// float32.
+static Value promoted(Decomposer &d, StringRef name) {
+  return d.cast(d.tensor(name), d.resultTensorType().getElementType());
+}
+
 static Results decomposeMaxPoolBackward(Decomposer &d);
 static Results decomposeNllLossBackward(Decomposer &d);
 
@@ -33,17 +40,17 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                       d.resultTensorType().getElementType()));
   };
   t["torch.ops.aten.tanh_backward.default"] = [](Decomposer &d) -> Results {
-    Value y = d.tensor("output");
+    Value y = promoted(d, "output");
     Value slope = d.call("torch.sub", {{"input", d.i64(1)}, {"other", d.binary("torch.mul", y, y)}});
-    return one(d.binary("torch.mul", d.arg("grad_output"), slope));
+    return one(d.binary("torch.mul", promoted(d, "grad_output"), slope));
   };
   t["torch.ops.aten.sigmoid_backward.default"] = [](Decomposer &d) -> Results {
-    Value y = d.tensor("output");
+    Value y = promoted(d, "output");
     Value slope = d.binary("torch.mul", y, d.call("torch.sub", {{"input", d.i64(1)}, {"other", y}}));
-    return one(d.binary("torch.mul", d.arg("grad_output"), slope));
+    return one(d.binary("torch.mul", promoted(d, "grad_output"), slope));
   };
   t["torch.ops.aten.leaky_relu_backward.default"] = [](Decomposer &d) -> Results {
-    Value g = d.tensor("grad_output");
+    Value g = promoted(d, "grad_output");
     Value pos = d.binary("torch.gt", d.arg("input"), d.i64(0));
     return one(d.call("torch.where", {{"condition", pos},
                                       {"input", g},
@@ -103,8 +110,8 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   };
   // z = exp(beta x): grad z / (z + 1), or grad where beta x > threshold.
   t["torch.ops.aten.softplus_backward.default"] = [](Decomposer &d) -> Results {
-    Value g = d.tensor("grad_output");
-    Value bx = d.binary("torch.mul", d.arg("input"), d.arg("beta"));
+    Value g = promoted(d, "grad_output");
+    Value bx = d.binary("torch.mul", promoted(d, "input"), d.arg("beta"));
     Value z = d.unary("torch.exp", bx);
     Value soft = d.binary("torch.mul", g, d.binary("torch.div", z, d.binary("torch.add", z, d.i64(1))));
     return one(d.call("torch.where", {{"condition", d.binary("torch.gt", bx, d.arg("threshold"))},
@@ -120,7 +127,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
     std::optional<bool> isResult = d.getBool("is_result");
     if (!alpha || !scale || !inputScale || !isResult)
       return d.decline("the coefficients must be constants");
-    Value g = d.tensor("grad_output"), v = d.tensor("self_or_result");
+    Value g = promoted(d, "grad_output"), v = promoted(d, "self_or_result");
     Value neg = *isResult
                     ? d.binary("torch.mul", d.binary("torch.mul", g, d.f64(*inputScale)),
                                d.binary("torch.add", v, d.f64(*alpha * *scale)))

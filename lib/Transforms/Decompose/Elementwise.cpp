@@ -141,9 +141,11 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
                        {"mask", d.binary("torch.eq", x, d.i64(0))},
                        {"value", d.f64(1)}}));
   };
-  // log(z / (1 - z)), z clamped to [eps, 1 - eps] when eps is given.
+  // log(z / (1 - z)), z clamped to [eps, 1 - eps] when eps is given, in
+  // the float result type (an integer input is converted first: 1 - z must
+  // not wrap in uint8).
   t["torch.logit"] = [](Decomposer &d) -> Results {
-    Value z = d.tensor("input");
+    Value z = d.cast(d.tensor("input"), d.resultTensorType().getElementType());
     if (!d.isNone("eps")) {
       std::optional<double> eps = d.getFloat("eps");
       if (!eps)

@@ -1,0 +1,17 @@
+// RUN: traced-opt %s --convert-traced-to-linalg | FileCheck %s
+
+// A pure call whose results are all empty computes nothing: it becomes an
+// empty constant whatever its target, even one with no lowering for its
+// dtype (torch returns an empty integer softmax early, in its own dtype).
+// CHECK-LABEL: func.func @forward(
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E:.+]] = arith.constant dense<> : tensor<0x3xi64>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[E]], %{{.+}} : tensor<0x3xi64>, tensor<0x3xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<0x3xi64>, %y: tensor<0x3xf32>) -> (tensor<0x3xi64>, tensor<0x3xf32>) {
+    %s = call_function "torch.nn.functional.softmax"(input=%x, dim=1) : (tensor<0x3xi64>) -> tensor<0x3xi64>
+    %t = call_function "torch.tanh"(input=%y) : (tensor<0x3xf32>) -> tensor<0x3xf32>
+    output %s, %t : tensor<0x3xi64>, tensor<0x3xf32>
+  }
+}
