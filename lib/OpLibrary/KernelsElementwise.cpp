@@ -1224,11 +1224,30 @@ FailureOr<RtValue> rrelu(const KernelArgs &args) {
 // its result; each is torch's CPU formula.
 //===----------------------------------------------------------------------===//
 
+/// Python number `v` as torch's `Scalar::to<scalar_t>()` gives it in the
+/// dtype that `a` and `b` compute in: rounded to float32 or half precision,
+/// wrapped into a narrower integer (-1 is 255 for uint8).
+static FailureOr<double> scalarInComputeDType(const KernelArgs &args,
+                                              StringRef a, StringRef b,
+                                              double v) {
+  FailureOr<Operand> x = operand(args, a), y = operand(args, b);
+  if (failed(x) || failed(y))
+    return failure();
+  Tensor t(resultType({promotionOf(*x), promotionOf(*y)}), {});
+  t.setDouble(0, isIntegral(t.dtype()) ? std::trunc(v) : v);
+  t.roundToDType();
+  return t.getDouble(0);
+}
+
 FailureOr<RtValue> thresholdBackward(const KernelArgs &args) {
   FailureOr<double> threshold = args.getFloat("threshold");
   if (failed(threshold))
     return failure();
-  double t = *threshold;
+  FailureOr<double> converted =
+      scalarInComputeDType(args, "grad_output", "input", *threshold);
+  if (failed(converted))
+    return failure();
+  double t = *converted;
   return binary(args, "grad_output", "input", [t](auto g, auto x) {
     return x <= t ? decltype(g)(0) : g;
   });
@@ -1258,7 +1277,11 @@ FailureOr<RtValue> hardtanhBackward(const KernelArgs &args) {
   FailureOr<double> lo = args.getFloat("min_val"), hi = args.getFloat("max_val");
   if (failed(lo) || failed(hi))
     return failure();
-  double a = *lo, b = *hi;
+  FailureOr<double> clo = scalarInComputeDType(args, "grad_output", "input", *lo),
+                    chi = scalarInComputeDType(args, "grad_output", "input", *hi);
+  if (failed(clo) || failed(chi))
+    return failure();
+  double a = *clo, b = *chi;
   // (torch's vectorized form, which zeroes NaN inputs; its scalar tail
   // keeps them.)
   return binary(args, "grad_output", "input", [a, b](auto g, auto x) {

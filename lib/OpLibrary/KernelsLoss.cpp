@@ -257,6 +257,17 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
       broadcastWeight(args, "pos_weight", p->shape);
   if (failed(w) || failed(pw))
     return failure();
+  if (*pw) {
+    // torch computes pos_weight - 1 in pos_weight's own dtype (a uint8 0
+    // wraps to 255) before multiplying by the target.
+    DType dtype = args.tensor("pos_weight")->dtype();
+    Tensor minusOne(dtype, {static_cast<int64_t>((*pw)->size())});
+    for (size_t i = 0; i < (*pw)->size(); ++i)
+      minusOne.setDouble(i, (**pw)[i] - 1);
+    minusOne.roundToDType();
+    for (size_t i = 0; i < (*pw)->size(); ++i)
+      (**pw)[i] = minusOne.getDouble(i) + 1;
+  }
   std::vector<double> v(p->x.size());
   for (size_t i = 0; i < v.size(); ++i) {
     double x = p->x[i], y = p->y[i];

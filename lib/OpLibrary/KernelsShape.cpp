@@ -2432,16 +2432,24 @@ sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
   SmallVector<int64_t> order(size);
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t c = 0; c < inner; ++c) {
-      auto at = [&](int64_t j) { return x.getDouble((a * size + j) * inner + c); };
+      auto at = [&](int64_t j) { return (a * size + j) * inner + c; };
       for (int64_t j = 0; j < size; ++j)
         order[j] = j;
-      std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-        double u = at(p), v = at(q);
-        bool un = u != u, vn = v != v;
-        if (descending)
-          return (un && !vn) || (!un && !vn && u > v);
-        return (!un && vn) || (!un && !vn && u < v);
-      });
+      if (x.storage() == Storage::Int) {
+        // Compared as int64: doubles would tie distinct values above 2^53.
+        const int64_t *p = x.data<int64_t>();
+        std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
+          return descending ? p[at(i)] > p[at(j)] : p[at(i)] < p[at(j)];
+        });
+      } else {
+        std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+          double u = x.getDouble(at(p)), v = x.getDouble(at(q));
+          bool un = u != u, vn = v != v;
+          if (descending)
+            return (un && !vn) || (!un && !vn && u > v);
+          return (!un && vn) || (!un && !vn && u < v);
+        });
+      }
       for (int64_t j = 0; j < k; ++j) {
         int64_t o = (a * k + j) * inner + c, src = (a * size + order[j]) * inner + c;
         dispatchStorage(x.dtype(), [&](auto tag) {

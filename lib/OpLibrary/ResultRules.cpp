@@ -1864,6 +1864,22 @@ LogicalResult activationGrad(const BoundCall &call,
   return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
 }
 
+/// gelu_backward: as activationGrad, except that a float32 or bfloat16
+/// input takes torch 1.13's oneDNN kernel, which needs grad_output of the
+/// same dtype: it refuses others, and reads a float32 grad_output with a
+/// bfloat16 input as the wrong memory (garbage results). Those are refused.
+LogicalResult geluGrad(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType grad = call.getTensor("grad_output"),
+                   input = call.getTensor("input");
+  if (grad && input && grad.getElementType() != input.getElementType() &&
+      (input.getElementType().isF32() || input.getElementType().isBF16()))
+    return call.emitError()
+           << "expects grad_output of the input's dtype for a float32 or "
+              "bfloat16 input (torch 1.13's oneDNN kernel), got "
+           << grad << " and " << input;
+  return activationGrad(call, results);
+}
+
 LogicalResult power(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return binary(call, results, /*trueDivide=*/false, "exponent");
 }
@@ -2219,8 +2235,16 @@ LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (failed(checkedMatmul(call, results, "batch1", "batch2", 3)))
     return failure();
   if (results.size() == 1)
-    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0]))
-      return checkScalesFit(call, t.getElementType());
+    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
+      // It computes in the batches' dtype (the input is converted to it),
+      // so the dtype table, which reads `input`, cannot say this.
+      Type e = t.getElementType();
+      if (e.isInteger(1) || e.isF16())
+        return call.emitError() << "computes in " << e
+                                << ", which is not supported: torch 1.13 has "
+                                   "no CPU kernel for it";
+      return checkScalesFit(call, e);
+    }
   return success();
 }
 

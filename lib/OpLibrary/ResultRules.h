@@ -141,6 +141,7 @@ TRACED_RULE(layerNorm)
 // Broadcasting arithmetic on tensors and Python numbers.
 TRACED_RULE(arithmetic)
 TRACED_RULE(activationGrad)
+TRACED_RULE(geluGrad)
 TRACED_RULE(trueDivide)
 TRACED_RULE(power)
 // Contractions.

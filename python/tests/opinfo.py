@@ -1237,9 +1237,14 @@ OPS = {
            TRANSCENDENTAL, d)
           for d in ALL_DTYPES],
         ("broadcast", lambda g, x, call=call: call(g, x), [f32(2, 1, 4), f32(3, 1)], TRANSCENDENTAL),
-        ("int64 grad", lambda g, x, call=call: call(g, x), [dt(torch.int64, 3, 4), f32(3, 4)], TRANSCENDENTAL))
+        ("int64 grad", lambda g, x, call=call: call(g, x), [dt(torch.int64, 3, 4), f32(3, 4)], TRANSCENDENTAL),
+        # Compared in the promoted dtype: a uint8 input is not wrapped.
+        ("uint8 input", lambda g, x, call=call: call(g, x), [dt(torch.float64, 3, 4), dt(torch.uint8, 3, 4)],
+         TRANSCENDENTAL))
        for name, call in [
-           ("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5)),
+           # (An int threshold too: -1 must not wrap for a uint8 input.)
+           ("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5)
+            + torch.ops.aten.threshold_backward(g, x, -1)),
            ("tanh_backward", lambda g, y: torch.ops.aten.tanh_backward(g, y)),
            ("sigmoid_backward", lambda g, y: torch.ops.aten.sigmoid_backward(g, y)),
            ("leaky_relu_backward", lambda g, x: torch.ops.aten.leaky_relu_backward(g, x, 0.2, False)),

@@ -70,7 +70,9 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        "torch.nn.functional.lp_pool1d",
                        "torch.nn.functional.lp_pool2d",
                        # transposed=True: float32, float64 and int64 only.
-                       "torch.convolution"}
+                       "torch.convolution",
+                       # in the batches' dtype, whatever the input's.
+                       "torch.baddbmm"}
 
 
 

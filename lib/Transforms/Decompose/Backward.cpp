@@ -35,7 +35,9 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   t["torch.ops.aten.nll_loss_backward.default"] = decomposeNllLossBackward;
   // (The result has grad_output and input's promoted dtype.)
   t["torch.ops.aten.threshold_backward.default"] = [](Decomposer &d) -> Results {
-    Value le = d.binary("torch.le", d.arg("input"), d.arg("threshold"));
+    // Compared in the promoted dtype, as torch does: a uint8 input against
+    // threshold -1 must not wrap it to 255.
+    Value le = d.binary("torch.le", promoted(d, "input"), d.arg("threshold"));
     return one(d.cast(gradUnless(d, le, d.tensor("grad_output")),
                       d.resultTensorType().getElementType()));
   };
@@ -51,13 +53,13 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   };
   t["torch.ops.aten.leaky_relu_backward.default"] = [](Decomposer &d) -> Results {
     Value g = promoted(d, "grad_output");
-    Value pos = d.binary("torch.gt", d.arg("input"), d.i64(0));
+    Value pos = d.binary("torch.gt", promoted(d, "input"), d.i64(0));
     return one(d.call("torch.where", {{"condition", pos},
                                       {"input", g},
                                       {"other", d.binary("torch.mul", g, d.arg("negative_slope"))}}));
   };
   t["torch.ops.aten.hardtanh_backward.default"] = [](Decomposer &d) -> Results {
-    Value x = d.tensor("input");
+    Value x = promoted(d, "input");
     Value outside = d.binary("torch.logical_or", d.binary("torch.le", x, d.arg("min_val")),
                              d.binary("torch.ge", x, d.arg("max_val")));
     return one(d.cast(gradUnless(d, outside, d.tensor("grad_output")),

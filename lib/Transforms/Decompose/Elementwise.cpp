@@ -15,10 +15,14 @@ using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
 
-/// `input + value * (tensor1 <op> tensor2)`.
+/// `input + value * (tensor1 <op> tensor2)`, all three in the result's
+/// (promoted) dtype from the start, as torch computes it: a float32 product
+/// added to a float64 input would otherwise round in float32.
 static Results addcOp(Decomposer &d, StringRef op) {
-  Value prod = d.binary(op, d.arg("tensor1"), d.arg("tensor2"));
-  return one(d.call("torch.add", {{"input", d.arg("input")},
+  Type element = d.resultTensorType().getElementType();
+  Value prod = d.binary(op, d.cast(d.tensor("tensor1"), element),
+                        d.cast(d.tensor("tensor2"), element));
+  return one(d.call("torch.add", {{"input", d.cast(d.tensor("input"), element)},
                                   {"other", prod},
                                   {"alpha", d.arg("value")}}));
 }
@@ -307,7 +311,10 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
   };
   // prelu: x where x > 0, else weight * x, weight along dim 1.
   t["torch.nn.functional.prelu"] = [](Decomposer &d) -> Results {
-    Value x = d.tensor("input"), w = d.tensor("weight");
+    // (In the result's dtype: the input's, whatever the weight's.)
+    Type element = d.resultTensorType().getElementType();
+    Value x = d.cast(d.tensor("input"), element),
+          w = d.cast(d.tensor("weight"), element);
     auto xt = cast<RankedTensorType>(x.getType());
     auto wt = dyn_cast<RankedTensorType>(w.getType());
     if (!wt || !wt.hasStaticShape())

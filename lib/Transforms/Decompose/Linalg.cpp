@@ -43,12 +43,14 @@ static Results scaledSum(Decomposer &d, Value product) {
   double be = integral ? std::trunc(*beta) : *beta;
   if (al != 1)
     product = d.binary("torch.mul", product, scalar("alpha", *alpha));
+  // (baddbmm converts an input of another dtype to the product's.)
+  Value input = type ? d.cast(d.tensor("input"), type.getElementType())
+                     : d.tensor("input");
   if (*beta == 0 || be == 0) {
     // The result still has input's broadcast shape and the promoted dtype.
-    Value zero = d.unary("torch.zeros_like", d.tensor("input"));
+    Value zero = d.unary("torch.zeros_like", input);
     return one(d.binary("torch.add", zero, product));
   }
-  Value input = d.tensor("input");
   if (be != 1)
     input = d.binary("torch.mul", input, scalar("beta", *beta));
   return one(d.binary("torch.add", input, product));

@@ -224,7 +224,10 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
     std::optional<double> eps = d.getFloat("eps");
     if (!eps)
       return d.decline("eps must be a constant");
-    Value a = d.tensor("x1"), b = d.tensor("x2");
+    // Both in the (floating) result dtype first, as torch converts them:
+    // uint8 products must not wrap.
+    Type element = d.resultTensorType().getElementType();
+    Value a = d.cast(d.tensor("x1"), element), b = d.cast(d.tensor("x2"), element);
     // (torch expands both to their common shape first: a broadcast dim
     // counts in every norm.)
     Value product = d.binary("torch.mul", a, b);
