@@ -451,6 +451,10 @@ static Value maxOf(OpBuilder &b, Location loc, Value x, Value y) {
 Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value input,
                              int64_t dim, bool log) {
   auto type = cast<RankedTensorType>(input.getType());
+  if (type.getRank() == 0) // torch takes a 0-d input as one element
+    return buildReshape(
+        b, loc, buildSoftmax(b, loc, buildReshape(b, loc, input, {1}), 0, log),
+        {});
   int64_t rank = type.getRank();
   dim = normalizeDim(dim, rank);
   Type et = type.getElementType();

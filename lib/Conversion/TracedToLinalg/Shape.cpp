@@ -34,6 +34,8 @@ static FailureOr<SmallVector<Value>> lowerPermute(LoweringCall &c) {
   if (!type || !x || !staticTensorType(x))
     return c.fail("expected statically shaped tensors");
   int64_t rank = type.getRank();
+  if (rank == 0) // (dims 0 and -1 of a 0-d tensor name the tensor itself)
+    return SmallVector<Value>{x};
   SmallVector<int64_t> perm;
   if (c.target() == "torch.transpose") {
     std::optional<int64_t> d0 = c.getInt("dim0"), d1 = c.getInt("dim1");
