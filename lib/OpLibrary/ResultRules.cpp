@@ -3453,6 +3453,44 @@ LogicalResult nllLossBackward(const BoundCall &call,
     return h.unknown();
   if (!isa<FloatType>(input.getElementType()))
     return call.emitError() << "expects a floating-point input, got " << input;
+  if (!call.getSignature().lookup("target"))
+    return h.result(input); // (max pooling's)
+  // nll_loss_backward: the shapes torch's nll_loss checks, which the kernel
+  // indexes by (int64 targets, one per sample, a weight per class).
+  RankedTensorType target = h.tensor("target"), total = h.tensor("total_weight"),
+                   grad = h.tensor("grad_output");
+  std::optional<int64_t> reduction = call.getInt("reduction");
+  if (!target || !total || !grad || !reduction)
+    return h.unknown();
+  if (!target.getElementType().isSignlessInteger(64))
+    return call.emitError() << "expects an int64 target, got " << target;
+  if (input.getRank() < 1)
+    return call.emitError() << "expects an input (C), (N, C) or (N, C, d...), "
+                               "got "
+                            << input;
+  SmallVector<int64_t> samples;
+  if (input.getRank() > 1) {
+    samples.push_back(input.getDimSize(0));
+    llvm::append_range(samples, input.getShape().drop_front(2));
+  }
+  if (target.getShape() != ArrayRef<int64_t>(samples))
+    return call.emitError() << "expects a target of shape " << shapeStr(samples)
+                            << " for input " << input << ", got " << target;
+  int64_t classes = input.getRank() == 1 ? input.getDimSize(0)
+                                         : input.getDimSize(1);
+  if (RankedTensorType weight = h.tensor("weight"))
+    if (weight.getRank() != 1 || weight.getDimSize(0) != classes)
+      return call.emitError() << "expects a weight of " << classes
+                              << " elements (one a class), got " << weight;
+  if (total.getNumElements() != 1)
+    return call.emitError() << "expects a total_weight of one element, got "
+                            << total;
+  bool none = *reduction == 0;
+  if (none ? grad.getShape() != target.getShape()
+           : grad.getNumElements() != 1)
+    return call.emitError() << "expects grad_output of "
+                            << (none ? "the target's shape" : "one element")
+                            << " for this reduction, got " << grad;
   return h.result(input);
 }
 

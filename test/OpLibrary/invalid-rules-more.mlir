@@ -469,3 +469,25 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+// nll_loss_backward checks what its kernel indexes by: an int64 target of
+// one class a sample (the fuzzer's float target overflowed the kernel).
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x1xf64>, %t: tensor<0xf64>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects an int64 target, got 'tensor<1x3x1xf64>'}}
+    %0 = call_function "torch.ops.aten.nll_loss_backward.default"(grad_output=%x, input=%x, target=%x, weight=%x, reduction=2, ignore_index=-2, total_weight=%x) : (tensor<1x3x1xf64>, tensor<1x3x1xf64>, tensor<1x3x1xf64>, tensor<1x3x1xf64>, tensor<1x3x1xf64>) -> tensor<1x3x1xf64>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %g: tensor<f32>, %x: tensor<2x3xf32>, %t: tensor<3xi64>, %w: tensor<f32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects a target of shape [2] for input 'tensor<2x3xf32>', got 'tensor<3xi64>'}}
+    %0 = call_function "torch.ops.aten.nll_loss_backward.default"(grad_output=%g, input=%x, target=%t, weight=None, reduction=1, ignore_index=-100, total_weight=%w) : (tensor<f32>, tensor<2x3xf32>, tensor<3xi64>, tensor<f32>) -> tensor<2x3xf32>
+    output
+  }
+}
