@@ -461,7 +461,9 @@ FailureOr<RtValue> lpPool(const KernelArgs &args, unsigned spatial) {
   DType powType = in->dtype();
   if (!isFloatingPoint(powType))
     powType = intExponent ? DType::I64 : kDefaultFloat;
-  Tensor powered = in->to(powType);
+  // (Fresh tensors throughout: `to` shares the storage of a tensor already
+  // of the dtype, and writing into it changed the caller's input.)
+  Tensor powered(powType, in->shape());
   for (int64_t i = 0; i < powered.numel(); ++i)
     powered.setDouble(i, std::pow(in->getDouble(i), *p));
   powered.roundToDType();
@@ -472,12 +474,12 @@ FailureOr<RtValue> lpPool(const KernelArgs &args, unsigned spatial) {
   int64_t windowSize = 1;
   for (int64_t k : w->kernel)
     windowSize *= k;
-  Tensor scaled = *avg;
+  Tensor scaled(avg->dtype(), avg->shape());
   for (int64_t i = 0; i < scaled.numel(); ++i)
     scaled.setDouble(i, avg->getDouble(i) * windowSize);
   scaled.roundToDType();
   DType outType = isFloatingPoint(powType) ? powType : kDefaultFloat;
-  Tensor out = scaled.to(outType);
+  Tensor out(outType, scaled.shape());
   for (int64_t i = 0; i < out.numel(); ++i)
     out.setDouble(i, std::pow(scaled.getDouble(i), 1.0 / *p));
   out.roundToDType();

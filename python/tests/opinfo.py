@@ -1083,6 +1083,8 @@ OPS = {
     # (an int p keeps integers integral until the root: avg_pool truncates).
     "torch.nn.functional.lp_pool1d": fixed(
         ("p2", lambda x: F.lp_pool1d(x, 2, 3), [f32(2, 3, 9)], TRANSCENDENTAL),
+        # The input is read again afterwards: the kernel must not write it.
+        ("input kept", lambda x: F.lp_pool1d(x, 2.0, 1).sum() + x.sum(), [f32(1, 2, 4)], TRANSCENDENTAL),
         ("p3 negative", lambda x: F.lp_pool1d(x, 3, 2), [f32(1, 2, 8)], TRANSCENDENTAL),
         ("p1.5 stride ceil", lambda x: F.lp_pool1d(x, 1.5, 3, 2, ceil_mode=True), [positive((1, 2, 8), torch.float32)],
          TRANSCENDENTAL),
