@@ -165,10 +165,33 @@ FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
     return failure();
   bool li = *logInput, fu = *full;
   double e = *eps;
+  // torch composes it of tensor ops, each rounded to its own dtype: exp(x)
+  // and log(x + eps) in the input's float dtype, the Stirling term in the
+  // target's, the products in the promoted one (a float32 input's exp is
+  // float32 even against a float64 target).
+  FailureOr<Tensor> in = args.tensor("input"), target = args.tensor("target");
+  if (failed(in) || failed(target))
+    return failure();
+  auto floatOf = [](DType d) { return isFloatingPoint(d) ? d : kDefaultFloat; };
+  DType inFloat = floatOf(in->dtype()), targetFloat = floatOf(target->dtype());
+  DType promoted = resultType({operandOf(*in), operandOf(*target)});
+  auto round = [](DType d, double v) {
+    Tensor one(d, {});
+    one.setDouble(0, v);
+    one.roundToDType();
+    return one.getDouble(0);
+  };
   return pointwiseLoss(args, [=](double x, double t) {
-    double loss = li ? std::exp(x) - t * x : x - t * std::log(x + e);
+    double loss;
+    if (li) {
+      loss = round(inFloat, std::exp(x)) - round(promoted, t * x);
+    } else {
+      double logOf = round(inFloat, std::log(round(inFloat, x + e)));
+      loss = x - round(promoted, t * logOf);
+    }
     if (fu && t > 1)
-      loss += t * std::log(t) - t + 0.5 * std::log(2 * M_PI * t);
+      loss += round(targetFloat,
+                    t * std::log(t) - t + 0.5 * std::log(2 * M_PI * t));
     return loss;
   }, LossTyping::ResultType);
 }
