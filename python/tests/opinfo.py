@@ -1317,6 +1317,9 @@ OPS = {
         ("special", lambda a, b: torch.isclose(a, b, equal_nan=True),
          [tensor((5,), torch.float32, special=True), tensor((5,), torch.float32, special=True)]),
         ("tolerances", lambda a: torch.isclose(a, a + 1e-3, rtol=0, atol=2e-3), [f32(2, 3)]),
+        # Bools are compared as floats: with atol=1, False is close to True.
+        ("bool atol", lambda a, b: torch.isclose(a, b, atol=1.0),
+         [torch.tensor([False, True, False]), torch.tensor([True, True, False])]),
         ("broadcast", lambda a, b: a.isclose(b, rtol=0.5), [f32(2, 3), f32(3)]),
         ("mixed", lambda a, b: torch.isclose(a, b), [f32(2), dt(torch.float64, 2)])),
     "torch.addbmm": fixed(

@@ -214,9 +214,13 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
       close = d.binary("torch.logical_or", close,
                        d.binary("torch.logical_and", d.unary("torch.isnan", a),
                                 d.unary("torch.isnan", b)));
+    // Bools take the tolerance test too, in the default float (torch
+    // converts them): isclose(False, True, atol=1) is true.
     Type element = cast<RankedTensorType>(a.getType()).getElementType();
-    if (element.isInteger(1))
-      return one(close);
+    if (element.isInteger(1)) {
+      a = d.cast(a, d.b.getF32Type());
+      b = d.cast(b, d.b.getF32Type());
+    }
     Value allowed = d.binary(
         "torch.add", d.unary("torch.abs", d.binary("torch.mul", b, d.f64(*rtol))),
         d.f64(*atol));
