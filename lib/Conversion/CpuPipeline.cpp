@@ -81,14 +81,32 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
         maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
         maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
       return failure();
+    // Operands of a narrower float type (bf16 into an f32 accumulator)
+    // are extended first, as vector.contract defines it.
+    auto accElement = cast<FloatType>(accType.getElementType());
+    auto narrowerFloat = [&](Type t) {
+      auto f = dyn_cast<FloatType>(t);
+      return f && f.getWidth() <= accElement.getWidth();
+    };
+    if (!narrowerFloat(lhsType.getElementType()) ||
+        !narrowerFloat(op.getRhsType().getElementType()))
+      return failure();
     Location loc = op.getLoc();
+    auto extend = [&](Value v, Type to) -> Value {
+      return v.getType() == to ? v
+                               : arith::ExtFOp::create(rewriter, loc, to, v)
+                                     .getResult();
+    };
     int64_t rows = accType.getDimSize(0);
     Value rhs = vector::ExtractOp::create(rewriter, loc, op.getRhs(),
                                           ArrayRef<int64_t>{0});
+    rhs = extend(rhs, VectorType::get(cast<VectorType>(rhs.getType()).getShape(),
+                                      accElement));
     Value acc = op.getAcc();
     for (int64_t i = 0; i < rows; ++i) {
-      Value a = vector::ExtractOp::create(rewriter, loc, op.getLhs(),
-                                          ArrayRef<int64_t>{i, 0});
+      Value a = extend(vector::ExtractOp::create(rewriter, loc, op.getLhs(),
+                                                 ArrayRef<int64_t>{i, 0}),
+                       accElement);
       Value row = vector::ExtractOp::create(rewriter, loc, acc,
                                             ArrayRef<int64_t>{i});
       Value splat =

@@ -38,25 +38,6 @@ KNOWN_FAILURES = {
         "leading dim is)"),
     ("torch.repeat_interleave", "cpu"): (
         r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
-    ("torch.nn.functional.linear", "cpu"): (
-        r"^torch\.(u?int\d+|bfloat16)$",
-        "the linear lowering takes f32 and f64 (the interpreter multiplies "
-        "integers and bfloat16 as torch does)"),
-    ("torch.nn.functional.bilinear", "cpu"): (
-        r"^torch.bfloat16$",
-        "traced-cpu-tile-and-vectorize rejects a bf16 contraction whose operand "
-        "is a transpose (vector.broadcast between bf16 and f32)"),
-    # The pooling lowerings take f32 and f64 inputs only (checkElementTypes;
-    # average pooling also int64).
-    **{(f"torch.nn.functional.{op}", "cpu"): (
-        r"^(bf16|f16)( to 1)?$", "pooling lowerings take f32 and f64 inputs only")
-       for op in ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-                  "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-                  "adaptive_max_pool1d", "max_pool2d_with_indices"]},
-    **{(f"torch.nn.functional.{op}", "cpu"): (
-        r"^(bf16|int64|int64 float p|int32 float p|bool)$",
-        "lp_pool is lowered for f32 and f64 inputs only")
-       for op in ["lp_pool1d", "lp_pool2d"]},
 }
 
 RESULTS = {}

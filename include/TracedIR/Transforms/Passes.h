@@ -42,13 +42,14 @@ Attribute evaluateConstantCall(Operation *call, int64_t maxElements);
 /// The op-library entries with a decomposition (traced-decompose), sorted.
 std::vector<std::string> getDecomposedTargets();
 
-/// Applies decompositions to the calls under `root` whose canonical target
-/// `filter` selects (all when null), until none is left. Calls a
-/// decomposition declines stay; `declined` (when given) maps their targets
-/// to why. Fails after reporting an error.
-LogicalResult decomposeCalls(Operation *root,
-                             function_ref<bool(StringRef)> filter,
-                             llvm::StringMap<std::string> *declined);
+/// Applies decompositions to the calls under `root` that `filter` selects
+/// (given the call and its canonical target; all when null), until none is
+/// left. Calls a decomposition declines stay; `declined` (when given) maps
+/// their targets to why. Fails after reporting an error.
+LogicalResult
+decomposeCalls(Operation *root,
+               function_ref<bool(Operation *call, StringRef target)> filter,
+               llvm::StringMap<std::string> *declined);
 
 } // namespace mlir::traced
 

@@ -85,10 +85,15 @@ private:
 /// Whether `target` is one of the convolution family's (Conv.cpp).
 bool isConvTarget(StringRef target);
 
-/// Refuses, naming the target and the element type, a call whose tensors'
-/// element types its lowering does not handle: elementwise, shape, sum and
+/// Why the direct lowering of `target` does not handle the element types of
+/// call `op`'s tensors, or nothing when it does: elementwise, shape, sum and
 /// mean lowerings take every element type, average pooling also int64, the
-/// others f32 and f64 only.
+/// others f32 and f64 only. A call it refuses is decomposed instead when its
+/// entry has a decomposition that applies.
+std::optional<std::string> elementTypeError(StringRef target, Operation *op);
+
+/// Refuses, naming the target and the element type, a call whose tensors'
+/// element types its lowering does not handle (`elementTypeError`).
 /// (The conversion pattern checks every call; `operator.getitem` checks the
 /// call whose element it lowers.)
 LogicalResult checkElementTypes(LoweringCall &c);

@@ -219,57 +219,63 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
   return names;
 }
 
-LogicalResult lowering::checkElementTypes(LoweringCall &c) {
-  if (anyElementTypeTargets().contains(c.target()))
-    return success();
+std::optional<std::string> lowering::elementTypeError(StringRef target,
+                                                     Operation *op) {
+  if (anyElementTypeTargets().contains(target))
+    return std::nullopt;
   // Integer products wrap, as torch's do; bool is no integer here.
-  bool integers =
-      llvm::is_contained(
-          ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
-          c.target()) ||
-      isConvTarget(c.target());
+  bool integers = llvm::is_contained(ArrayRef<StringRef>{"torch.matmul",
+                                                         "torch.mm",
+                                                         "torch.bmm"},
+                                     target) ||
+                  isConvTarget(target);
   // Attention masks may be bool (the lowering reads them as -inf / 0).
-  bool boolMasks =
-      c.target() == "torch.nn.functional.multi_head_attention_forward";
+  bool boolMasks = target == "torch.nn.functional.multi_head_attention_forward";
   // Average pooling has torch's int64 kernel (a truncating division).
   bool int64s = llvm::is_contained(
       ArrayRef<StringRef>{"torch.nn.functional.avg_pool1d",
                           "torch.nn.functional.avg_pool2d",
                           "torch.nn.functional.avg_pool3d"},
-      c.target());
+      target);
   // Convolutions and matrix products compute bfloat16 in float32 (Conv.cpp,
   // Matmul.cpp).
-  bool bf16 = isConvTarget(c.target()) ||
+  bool bf16 = isConvTarget(target) ||
               llvm::is_contained(
                   ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
-                  c.target());
-  auto check = [&](Type type) -> LogicalResult {
+                  target);
+  auto check = [&](Type type) -> std::optional<std::string> {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
-      return success();
+      return std::nullopt;
     if (bf16 && tensor.getElementType().isBF16())
-      return success();
+      return std::nullopt;
     if (boolMasks && tensor.getElementType().isInteger(1))
-      return success();
+      return std::nullopt;
     if (integers && isa<IntegerType>(tensor.getElementType()) &&
         !tensor.getElementType().isInteger(1))
-      return success();
+      return std::nullopt;
     if (int64s && tensor.getElementType().isSignlessInteger(64))
-      return success();
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << tensor.getElementType();
-    return c.fail(Twine("element type ") + name +
-                  (integers ? " is not supported (only f32, f64 and integers)"
-                            : " is not supported (only f32 and f64)"));
+      return std::nullopt;
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << "element type " << tensor.getElementType()
+       << (integers ? " is not supported (only f32, f64 and integers)"
+                    : " is not supported (only f32 and f64)");
+    return message;
   };
-  for (Value v : c.op->getOperands())
-    if (failed(check(v.getType())))
-      return failure();
-  for (Type t : c.op->getResultTypes())
-    if (failed(check(t)))
-      return failure();
+  for (Value v : op->getOperands())
+    if (std::optional<std::string> error = check(v.getType()))
+      return error;
+  for (Type t : op->getResultTypes())
+    if (std::optional<std::string> error = check(t))
+      return error;
+  return std::nullopt;
+}
+
+LogicalResult lowering::checkElementTypes(LoweringCall &c) {
+  if (std::optional<std::string> error = elementTypeError(c.target(), c.op))
+    return c.fail(*error);
   return success();
 }
 
@@ -575,11 +581,16 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   if (failed(prepare(graph, symbols)))
     return signalPassFailure();
   // Calls without a direct lowering that have a decomposition are written
-  // as the calls it builds (which may decompose in turn).
+  // as the calls it builds (which may decompose in turn); so are calls
+  // whose direct lowering does not take their element types (pooling of
+  // bfloat16 decomposes into pooling of float32).
   llvm::StringMap<std::string> declined;
   if (failed(decomposeCalls(
           graph,
-          [](StringRef target) { return !getLoweringTable().count(target); },
+          [](Operation *call, StringRef target) {
+            return !getLoweringTable().count(target) ||
+                   elementTypeError(target, call).has_value();
+          },
           &declined)))
     return signalPassFailure();
   declinedDecompositions = std::move(declined);

@@ -279,6 +279,7 @@ const DecompositionTable &decompose::getDecompositionTable() {
     populateLinalgDecompositions(t);
     populateLossDecompositions(t);
     populateNormDecompositions(t);
+    populatePoolDecompositions(t);
     populateReduceDecompositions(t);
     populateShapeDecompositions(t);
     return t;
@@ -298,12 +299,13 @@ std::vector<std::string> traced::getDecomposedTargets() {
 /// `filter` selects. Returns whether it was replaced; failure after an
 /// error. A declined call stays, and `declined` says why.
 static FailureOr<bool>
-decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
+decomposeOne(Operation *op,
+             function_ref<bool(Operation *, StringRef)> filter,
              SymbolTableCollection &symbols,
              llvm::StringMap<std::string> &declined,
              SmallVectorImpl<Operation *> &dead) {
   std::optional<BoundOp> bound = bindCall(op, {});
-  if (!bound || (filter && !filter(bound->spec->name)))
+  if (!bound || (filter && !filter(op, bound->spec->name)))
     return false;
   DecomposeFn fn = getDecompositionTable().lookup(bound->spec->name);
   if (!fn)
@@ -408,7 +410,8 @@ decomposeOne(Operation *op, function_ref<bool(StringRef)> filter,
 }
 
 LogicalResult
-traced::decomposeCalls(Operation *root, function_ref<bool(StringRef)> filter,
+traced::decomposeCalls(Operation *root,
+                       function_ref<bool(Operation *, StringRef)> filter,
                        llvm::StringMap<std::string> *declinedOut) {
   SymbolTableCollection symbols;
   llvm::StringMap<std::string> declined;
@@ -459,7 +462,7 @@ struct DecomposePass : traced::impl::TracedDecomposeBase<DecomposePass> {
       }
       only.insert(spec->name);
     }
-    auto filter = [&](StringRef name) {
+    auto filter = [&](Operation *, StringRef name) {
       return only.empty() || only.contains(name);
     };
     if (failed(decomposeCalls(getOperation(), filter, nullptr)))

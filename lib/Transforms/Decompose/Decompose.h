@@ -164,6 +164,7 @@ void populateIndexDecompositions(DecompositionTable &table);
 void populateLinalgDecompositions(DecompositionTable &table);
 void populateLossDecompositions(DecompositionTable &table);
 void populateNormDecompositions(DecompositionTable &table);
+void populatePoolDecompositions(DecompositionTable &table);
 void populateReduceDecompositions(DecompositionTable &table);
 void populateShapeDecompositions(DecompositionTable &table);
 const DecompositionTable &getDecompositionTable();

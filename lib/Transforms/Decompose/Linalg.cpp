@@ -1,6 +1,6 @@
 //===- Linalg.cpp - decompositions of contractions ------------------------===//
 //
-// addmm, addbmm, baddbmm, mv, dot, outer, bilinear and einsum, in calls of
+// linear, addmm, addbmm, baddbmm, mv, dot, outer, bilinear and einsum, in calls of
 // mm, bmm, matmul and the shape entries.
 //
 //===----------------------------------------------------------------------===//
@@ -356,6 +356,19 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
     Type element = d.resultTensorType().getElementType();
     return scaledSum(d, d.call("torch.bmm", {{"input", d.cast(d.tensor("batch1"), element)},
                                              {"mat2", d.cast(d.tensor("batch2"), element)}}));
+  };
+  // F.linear as torch computes it: input @ weight.t() (+ bias); the direct
+  // lowering takes float32 and float64, this serves the other dtypes.
+  t["torch.nn.functional.linear"] = [](Decomposer &d) -> Results {
+    Value weight = d.tensor("weight");
+    RankedTensorType type = typeOf(weight);
+    if (!type || !d.tensor("input"))
+      return d.decline("its input and weight are not tensors");
+    Value rhs = type.getRank() == 2 ? d.unary("torch.t", weight) : weight;
+    Value out = d.binary("torch.matmul", d.tensor("input"), rhs);
+    if (!d.isNone("bias"))
+      out = d.binary("torch.add", out, d.tensor("bias"));
+    return one(out);
   };
   t["torch.mv"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.matmul",

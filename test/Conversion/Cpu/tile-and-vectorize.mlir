@@ -73,3 +73,31 @@ func.func @relu(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 // CHECK-LABEL: func.func @relu
 // CHECK:         scf.for {{.*}} step %c16
 // CHECK:           arith.maximumf {{.*}} : vector<1x16xf32>
+
+// -----
+
+// A contraction of bf16 operands into an f32 accumulator (bilinear's
+// first product in bf16, as its decomposition builds it) extends each
+// operand before the broadcast multiply-add, as vector.contract defines
+// mixed types. (The broadcast of a bf16 scalar into an f32 row did not
+// verify.)
+func.func @contract_bf16(%a: tensor<3x4xbf16>, %w: tensor<4x2x5xbf16>) -> tensor<3x2x5xf32> {
+  %e = tensor.empty() : tensor<3x2x5xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x2x5xf32>) -> tensor<3x2x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %w : tensor<3x4xbf16>, tensor<4x2x5xbf16>) outs(%f : tensor<3x2x5xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %0 = arith.extf %y : bf16 to f32
+    %1 = arith.extf %x : bf16 to f32
+    %2 = arith.mulf %1, %0 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<3x2x5xf32>
+  return %r : tensor<3x2x5xf32>
+}
+
+// CHECK-LABEL: func.func @contract_bf16
+// CHECK:         arith.extf %{{.*}} : vector<5xbf16> to vector<5xf32>
+// CHECK:         arith.extf %{{.*}} : bf16 to f32
+// CHECK:         vector.broadcast %{{.*}} : f32 to vector<5xf32>
+// CHECK:         arith.mulf {{.*}} fastmath<contract> : vector<5xf32>
