@@ -302,3 +302,20 @@ traced.module root @M class "m.M" {
     output %y : tensor<1x1x2x2xi64>
   }
 }
+
+// -----
+
+// The pooling lowerings take f32 and f64; a bf16 call is decomposed into the
+// same pooling of f32, rounded back once (exact for max pooling, and what
+// torch's kernels do for averages).
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xbf16>) -> tensor<1x2x2x2xbf16>
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: linalg.pooling_nchw_max {{.*}} outs(%{{.+}} : tensor<1x2x2x2xf32>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xbf16>) -> tensor<1x2x2x2xbf16> {
+    %y = call_function "torch.nn.functional.max_pool2d"(input=%x, kernel_size=2) : (tensor<1x2x4x4xbf16>) -> tensor<1x2x2x2xbf16>
+    output %y : tensor<1x2x2x2xbf16>
+  }
+}
