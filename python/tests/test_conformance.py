@@ -21,10 +21,6 @@ from opinfo import OPS, Graph
 # as the library grows. path: "interp", "decomp" (the entry's decomposition,
 # interpreted) or "cpu".
 KNOWN_FAILURES = {
-    ("operator.setitem", "cpu"): (
-        r"^(slice|step broadcast|ellipsis|tensor index|mask|0-d)$",
-        "x[index] = tensor and tensor indices have no lowering (numbers into "
-        "basic windows do)"),
     ("operator.getitem", "cpu"): (
         r"^(bool mask|bool rows)$",
         "bool masks (a data-dependent shape) are not lowered"),
@@ -33,9 +29,6 @@ KNOWN_FAILURES = {
     ("torch.nn.functional.embedding_bag", "cpu"): (
         r"^module$", "nn.EmbeddingBag's forward takes per_sample_weights=None as a "
         "graph input; compiled graphs take tensors only"),
-    ("torch.index_put", "cpu"): (
-        r"^two dims$", "index_put with several index tensors is not lowered (one on the "
-        "leading dim is)"),
     ("torch.repeat_interleave", "cpu"): (
         r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
 }

@@ -50,3 +50,26 @@ traced.module root @M class "m.M" {
     output %0 : tensor<3xf32>
   }
 }
+
+// -----
+
+// `x[i, j] = v` with index tensors is index_put, and index_put with two
+// leading index tensors one scatter along a flattened row dim: the indices
+// wrapped by remainder and combined as i * 4 + j; a basic index stays for
+// the direct lowering.
+// CHECK-LABEL: graph @forward
+// CHECK-NOT: index_put
+// CHECK: %[[I:.*]] = call_function "torch.remainder"(input=%i, other=3)
+// CHECK: %[[J:.*]] = call_function "torch.remainder"(input=%j, other=4)
+// CHECK: %[[M:.*]] = call_function "torch.mul"(input=%[[I]], other=4)
+// CHECK: call_function "torch.add"(input=%[[M]], other=%[[J]])
+// CHECK: call_function "torch.reshape"(input=%x, shape=[12])
+// CHECK: call_function "torch.scatter"(input=%{{.*}}, dim=0, index=%{{.*}}, src=%{{.*}}) : (tensor<12xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<12xf32>
+// CHECK: call_function "operator.setitem"(input=%x, index=(0, slice(None, None, None)), value=%b)
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>, %i: tensor<2xi64>, %j: tensor<2xi64>, %v: tensor<f32>, %b: tensor<4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+    %0 = call_function "operator.setitem"(%x, (%i, %j), %v) : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<f32>) -> tensor<3x4xf32>
+    %1 = call_function "operator.setitem"(%x, (0, slice(None, None, None)), %b) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+    output %0, %1 : tensor<3x4xf32>, tensor<3x4xf32>
+  }
+}

@@ -244,31 +244,43 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
       buildReshape(c.rewriter, c.loc, slice, type.getShape())};
 }
 
-/// `x[index] = number` as a value: the input with the basic index's window
-/// overwritten by a filled tensor (tensor.insert_slice). Tensor values are
-/// not lowered yet.
+/// `x[index] = value` as a value, for a basic index: the input with the
+/// index's window overwritten (tensor.insert_slice) by the number, or by
+/// the tensor converted to x's dtype and broadcast to the view's shape, as
+/// torch's copy_ does. (An index of tensors is decomposed first, into
+/// index_put or masked_fill.)
 static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
   Value x = c.tensor("input");
   RankedTensorType type = c.logicalResultType();
   if (!x || !type || !staticTensorType(x))
     return c.fail("expected a statically shaped tensor");
-  if (c.tensor("value"))
-    return c.fail("only a number value is lowered (x[i] = 1.5), not a "
-                  "tensor");
-  std::optional<double> v = c.getFloat("value");
-  if (!v)
-    return c.fail("the value must be a constant number");
   auto xType = cast<RankedTensorType>(x.getType());
   FailureOr<IndexView> w = basicIndexView(c, xType);
   if (failed(w))
     return failure();
-  // The number in the tensor's traced dtype (as torch converts it), stored
-  // like every tensor.
-  Value fill = buildElementwise(
-      c.rewriter, c.loc, RankedTensorType::get(w->sizes, type.getElementType()),
-      {}, [&](OpBuilder &b, Location loc, ValueRange) {
-        return scalarConstant(b, loc, computeType(type.getElementType()), *v);
-      });
+  auto viewType = RankedTensorType::get(w->shape, type.getElementType());
+  Value fill;
+  if (Value value = c.tensor("value")) {
+    if (!staticTensorType(value))
+      return c.fail("expected a statically shaped value");
+    fill = buildElementwise(
+        c.rewriter, c.loc, viewType, {value},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes({value}));
+  } else {
+    std::optional<double> v = c.getFloat("value");
+    if (!v)
+      return c.fail("the value must be a constant number or a tensor");
+    // The number in the tensor's traced dtype (as torch converts it),
+    // stored like every tensor.
+    fill = buildElementwise(
+        c.rewriter, c.loc, viewType, {},
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          return scalarConstant(b, loc, computeType(type.getElementType()),
+                                *v);
+        });
+  }
+  fill = buildReshape(c.rewriter, c.loc, fill, w->sizes);
   Value out = tensor::InsertSliceOp::create(
       c.rewriter, c.loc, fill, x, ValueRange{}, ValueRange{}, ValueRange{},
       w->offsets, w->sizes, w->strides);

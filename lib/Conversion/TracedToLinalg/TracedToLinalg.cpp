@@ -583,12 +583,17 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   // Calls without a direct lowering that have a decomposition are written
   // as the calls it builds (which may decompose in turn); so are calls
   // whose direct lowering does not take their element types (pooling of
-  // bfloat16 decomposes into pooling of float32).
+  // bfloat16 decomposes into pooling of float32), and calls of the entries
+  // whose decomposition takes the cases their lowering does not (it
+  // declines the others: `x[i] = v` with index tensors is index_put, with
+  // a basic index a direct insert_slice).
+  static const llvm::StringSet<> decomposedFirst = {"operator.setitem"};
   llvm::StringMap<std::string> declined;
   if (failed(decomposeCalls(
           graph,
           [](Operation *call, StringRef target) {
             return !getLoweringTable().count(target) ||
+                   decomposedFirst.contains(target) ||
                    elementTypeError(target, call).has_value();
           },
           &declined)))

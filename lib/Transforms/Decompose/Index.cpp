@@ -1,7 +1,8 @@
 //===- Index.cpp - decompositions of indexing entries ---------------------===//
 //
 // index_select and embedding as `aten.index` with one index tensor;
-// take_along_dim as `gather` after broadcasting; F.interpolate as weighted
+// take_along_dim as `gather` after broadcasting; index_put and `x[index] =
+// v` with index tensors as scatters; F.interpolate as weighted
 // index_selects.
 //
 //===----------------------------------------------------------------------===//
@@ -85,33 +86,152 @@ static Results decomposeIndexFill(Decomposer &d) {
   return one(d.call("Tensor.masked_fill", {{"input", x}, {"mask", mask}, {"value", d.arg("value")}}));
 }
 
-/// index_put with one index tensor on the leading dim: index_add when
-/// accumulating, else index_copy, with the values broadcast to the rows.
-static Results decomposeIndexPut(Decomposer &d) {
-  Value x = d.tensor("input"), values = d.tensor("values");
-  Arg indices = d.arg("indices");
-  auto accumulate = d.getBool("accumulate");
-  RankedTensorType xt = typeOf(x);
-  auto list = dyn_cast_or_null<ArrayAttr>(indices.attr);
+/// The index tensors of an `indices` argument that is a list or tuple of
+/// tensors only (no None), or nothing.
+static std::optional<SmallVector<Value>> indexTensors(const Arg &indices) {
+  ArrayAttr list = dyn_cast_or_null<ArrayAttr>(indices.attr);
   if (!list)
     if (auto tuple = dyn_cast_or_null<TupleAttr>(indices.attr))
       list = tuple.getElements();
-  if (!accumulate || !xt || !xt.hasStaticShape() || xt.getRank() == 0 || !list ||
-      list.size() != 1 || indices.values.size() != 1)
-    return d.decline("only one index tensor on the leading dim is decomposed");
-  Value index = indices.values[0];
-  RankedTensorType it = typeOf(index);
-  if (!it || it.getRank() != 1 || !isa<IntegerType>(it.getElementType()) ||
-      it.getElementType().isInteger(1))
-    return d.decline("only a 1-D integer index is decomposed");
-  SmallVector<int64_t> rows(xt.getShape());
-  rows[0] = it.getDimSize(0);
+  if (!list || list.empty() || list.size() != indices.values.size() ||
+      !llvm::all_of(list, [](Attribute a) { return isa<OperandAttr>(a); }))
+    return std::nullopt;
+  SmallVector<Value> tensors;
+  for (Attribute a : list)
+    tensors.push_back(indices.values[cast<OperandAttr>(a).getIndex()]);
+  return tensors;
+}
+
+/// index_put with k integer index tensors on the leading dims: the indices
+/// broadcast together, wrapped (a negative index counts from the end, as in
+/// torch) and flattened into one row index of x viewed as
+/// [size_0 * ... * size_{k-1}, rest...]; then scatter (or scatter_add when
+/// accumulating) of the values, broadcast to [indices..., rest...], along
+/// that dim.
+static Results decomposeIndexPut(Decomposer &d) {
+  Value x = d.tensor("input"), values = d.tensor("values");
+  auto accumulate = d.getBool("accumulate");
+  RankedTensorType xt = typeOf(x), vt = typeOf(values);
+  std::optional<SmallVector<Value>> index = indexTensors(d.arg("indices"));
+  if (!accumulate || !xt || !xt.hasStaticShape() || !vt || !index ||
+      index->size() > static_cast<size_t>(xt.getRank()))
+    return d.decline("only index tensors on the leading dims (no None) are "
+                     "decomposed");
+  size_t k = index->size();
+  SmallVector<int64_t> broadcast;
+  for (Value i : *index) {
+    RankedTensorType it = typeOf(i);
+    if (!it || !it.hasStaticShape() || !isa<IntegerType>(it.getElementType()) ||
+        it.getElementType().isInteger(1))
+      return d.decline("only static integer index tensors are decomposed (a "
+                       "bool mask selects a number of elements known at run "
+                       "time only)");
+    ArrayRef<int64_t> shape = it.getShape();
+    if (shape.size() > broadcast.size())
+      broadcast.insert(broadcast.begin(), shape.size() - broadcast.size(), 1);
+    for (size_t j = 0; j < shape.size(); ++j) {
+      int64_t &b = broadcast[broadcast.size() - shape.size() + j];
+      if (b == 1)
+        b = shape[j];
+      else if (shape[j] != 1 && shape[j] != b)
+        return d.decline("the index tensors do not broadcast together");
+    }
+  }
+  int64_t count = 1, rows = 1;
+  for (int64_t s : broadcast)
+    count *= s;
+  for (size_t j = 0; j < k; ++j)
+    rows *= xt.getDimSize(j);
+  ArrayRef<int64_t> rest = xt.getShape().drop_front(k);
+  // One row index: ((i_0 mod s_0) * s_1 + (i_1 mod s_1)) * s_2 + ...
+  Value row;
+  for (size_t j = 0; j < k; ++j) {
+    Value i = d.cast((*index)[j], IntegerType::get(d.ctx, 64));
+    if (typeOf(i) && typeOf(i).getShape() != ArrayRef<int64_t>(broadcast))
+      i = d.call("Tensor.expand", {{"input", i}, {"size", d.ints(broadcast)}});
+    i = d.binary("torch.remainder", i, d.i64(xt.getDimSize(j)));
+    row = j == 0 ? i
+                 : d.binary("torch.add",
+                            d.binary("torch.mul", row, d.i64(xt.getDimSize(j))), i);
+  }
+  row = d.call("torch.reshape", {{"input", row}, {"shape", d.ints({count})}});
+  SmallVector<int64_t> flatShape = {rows}, srcShape = {count}, wide(broadcast);
+  llvm::append_range(flatShape, rest);
+  llvm::append_range(srcShape, rest);
+  llvm::append_range(wide, rest);
+  // The values, broadcast to [indices..., rest...] (leading ones dropped).
   Value v = d.cast(values, xt.getElementType());
-  if (typeOf(v).getShape() != ArrayRef<int64_t>(rows))
-    v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(rows)}});
-  Value spread = spreadIndex(d, index, 0, rows);
-  return one(d.call(*accumulate ? "torch.scatter_add" : "torch.scatter",
-                    {{"input", x}, {"dim", d.i64(0)}, {"index", spread}, {"src", v}}));
+  ArrayRef<int64_t> vs = vt.getShape();
+  if (vs.size() > wide.size()) {
+    if (!llvm::all_of(vs.take_front(vs.size() - wide.size()),
+                      [](int64_t s) { return s == 1; }))
+      return d.decline("the values do not broadcast to the indexed shape");
+    v = d.call("torch.reshape",
+               {{"input", v}, {"shape", d.ints(vs.take_back(wide.size()))}});
+  }
+  if (typeOf(v) && typeOf(v).getShape() != ArrayRef<int64_t>(wide))
+    v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(wide)}});
+  v = d.call("torch.reshape", {{"input", v}, {"shape", d.ints(srcShape)}});
+  Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints(flatShape)}});
+  Value spread = spreadIndex(d, row, 0, srcShape);
+  Value out = d.call(*accumulate ? "torch.scatter_add" : "torch.scatter",
+                     {{"input", flat}, {"dim", d.i64(0)}, {"index", spread}, {"src", v}});
+  return one(d.call("torch.reshape", {{"input", out}, {"shape", d.ints(xt.getShape())}}));
+}
+
+/// `x[index] = value` where the index holds tensors (a basic index is
+/// lowered directly): integer index tensors are index_put; a bool mask over
+/// x's leading dims with one value is masked_fill. Values for the elements
+/// a mask selects would need the mask's count, known at run time only.
+static Results decomposeSetitem(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x);
+  Arg index = d.arg("index");
+  if (index.values.empty())
+    return d.decline("a basic index is lowered directly");
+  Arg list(Attribute{});
+  if (auto tuple = dyn_cast_or_null<TupleAttr>(index.attr))
+    list.attr = tuple.getElements();
+  else
+    list.attr = ArrayAttr::get(d.ctx, {index.attr});
+  list.values = index.values;
+  std::optional<SmallVector<Value>> tensors = indexTensors(list);
+  if (!xt || !tensors)
+    return d.decline("only an index of tensors alone is decomposed");
+  Type element = xt.getElementType();
+  Value value = d.tensor("value");
+  RankedTensorType maskType = typeOf((*tensors)[0]);
+  if (tensors->size() == 1 && maskType && maskType.getElementType().isInteger(1)) {
+    ArrayRef<int64_t> ms = maskType.getShape();
+    if (!maskType.hasStaticShape() || ms.size() > static_cast<size_t>(xt.getRank()) ||
+        ms != xt.getShape().take_front(ms.size()))
+      return d.decline("the mask does not cover x's leading dims");
+    SmallVector<int64_t> shape(ms);
+    shape.append(xt.getRank() - ms.size(), 1);
+    Value mask = d.call("torch.reshape", {{"input", (*tensors)[0]}, {"shape", d.ints(shape)}});
+    Arg fill = d.arg("value");
+    if (value) {
+      RankedTensorType vt = typeOf(value);
+      if (!vt || !vt.hasStaticShape() || vt.getNumElements() != 1)
+        return d.decline("values for the elements a mask selects need the "
+                         "mask's count, known at run time only");
+      fill = Arg(d.call("torch.reshape",
+                        {{"input", d.cast(value, element)}, {"shape", d.ints({})}}));
+    }
+    return one(d.call("Tensor.masked_fill",
+                      {{"input", x}, {"mask", mask}, {"value", fill}}));
+  }
+  if (!value) {
+    std::optional<double> number = d.getFloat("value");
+    if (!number)
+      return d.decline("the value is not a constant number or a tensor");
+    value = d.tensorConstant(RankedTensorType::get({}, element),
+                             [&](ArrayRef<int64_t>) { return *number; });
+  }
+  return one(d.call("torch.index_put", {{"input", x},
+                                        {"indices", Arg::list(d.ctx, *tensors)},
+                                        {"values", value},
+                                        {"accumulate", d.boolean(false)}}));
 }
 
 static Results decomposeInterpolate(Decomposer &d);
@@ -134,6 +254,7 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
   t["torch.index_copy"] = decomposeIndexAddCopy;
   t["torch.index_fill"] = decomposeIndexFill;
   t["torch.index_put"] = decomposeIndexPut;
+  t["operator.setitem"] = decomposeSetitem;
   t["torch.ops.aten._index_put_impl.default"] = decomposeIndexPut;
   t["torch.index_select"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), index = d.tensor("index");
