@@ -336,3 +336,23 @@ def test_repeated_outputs_get_their_own_buffers():
         _close(np.asarray(g), w.numpy(), 1e-6)
     # Each output is its own array.
     assert got[0] is not got[1] and not np.shares_memory(got[0], got[1])
+
+
+def test_none_inputs():
+    """Forward parameters the trace saw as None (nn.EmbeddingBag's offsets
+    and per_sample_weights) are constants of the compiled code: callers pass
+    None there or leave trailing ones out, as with interpret."""
+    torch.manual_seed(0)
+    m = torch.nn.EmbeddingBag(10, 3, mode="sum").eval()
+    i = torch.tensor([[1, 2], [4, 5]])
+    tm = traced.trace(m, i)
+    c = traced.compile(tm)
+    expected = m(i).detach().numpy()
+    assert len(c.input_specs) == 1
+    np.testing.assert_allclose(c(i), expected, rtol=1e-6)
+    np.testing.assert_allclose(c(i, None, None), expected, rtol=1e-6)
+    np.testing.assert_allclose(c(i, None), expected, rtol=1e-6)
+    with pytest.raises(traced.Error, match="input 1 was traced as None"):
+        c(i, i)
+    with pytest.raises(traced.Error, match="takes 3 inputs"):
+        c()

@@ -26,9 +26,6 @@ KNOWN_FAILURES = {
         "bool masks (a data-dependent shape) are not lowered"),
     ("torch.ops.aten.index.Tensor", "cpu"): (
         r"^bool mask$", "bool masks (a data-dependent shape) are not lowered"),
-    ("torch.nn.functional.embedding_bag", "cpu"): (
-        r"^module$", "nn.EmbeddingBag's forward takes per_sample_weights=None as a "
-        "graph input; compiled graphs take tensors only"),
     ("torch.repeat_interleave", "cpu"): (
         r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
 }

@@ -86,16 +86,43 @@ class CompiledModule:
     torch.bfloat16 tensors.
     """
 
-    def __init__(self, cpu, entry):
+    def __init__(self, cpu, entry, none_inputs=()):
         self._cpu = cpu
         self.entry = entry
+        # Graph inputs the trace saw as None (a forward's `mask=None`): the
+        # compiled code does not take them; callers may pass None there or
+        # leave trailing ones out, as with Module.interpret.
+        self._none_inputs = frozenset(none_inputs)
         inputs, outputs = cpu.signature
         self.input_specs = [(tuple(s), _numpy_dtype(d)) for s, d in inputs]
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
         self._input_bf16 = [d == "bf16" for _, d in inputs]
         self._output_bf16 = [d == "bf16" for _, d in outputs]
 
+    def _tensor_inputs(self, inputs):
+        """The inputs the compiled code takes: those of the graph's inputs
+        that are not None-only."""
+        if not self._none_inputs:
+            return inputs
+        count = len(self.input_specs) + len(self._none_inputs)
+        required = count
+        while required > len(inputs) and required - 1 in self._none_inputs:
+            required -= 1
+        if not required <= len(inputs) <= count:
+            raise Error(f"the compiled graph takes {count} inputs "
+                        f"({len(self.input_specs)} tensors), got {len(inputs)}")
+        tensors = []
+        for i, x in enumerate(inputs):
+            if i in self._none_inputs:
+                if x is not None:
+                    raise Error(f"input {i} was traced as None; the compiled "
+                                f"graph takes only None there")
+            else:
+                tensors.append(x)
+        return tensors
+
     def __call__(self, *inputs):
+        inputs = self._tensor_inputs(inputs)
         if len(inputs) != len(self.input_specs):
             raise Error(f"the compiled graph takes {len(self.input_specs)} "
                         f"inputs, got {len(inputs)}")
@@ -124,10 +151,12 @@ def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
     right-hand sides into contiguous column panels first (docs/cpu.md)."""
     if target != "cpu":
         raise Error(f"unknown target '{target}' (known: cpu)")
-    return CompiledModule(
-        _traced.compile_cpu(module._state, entry, vectorize, tile_n, surgery,
-                            pack_rhs),
-        entry)
+    compiled = _traced.compile_cpu(module._state, entry, vectorize, tile_n,
+                                   surgery, pack_rhs)
+    graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
+    none_inputs = [i for i, n in enumerate(graph_inputs)
+                   if str(n.type) == "!traced.none"]
+    return CompiledModule(compiled, entry, none_inputs)
 
 
 def _find_linker():

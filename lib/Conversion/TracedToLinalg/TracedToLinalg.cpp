@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::traced {
@@ -559,8 +560,24 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     return signalPassFailure();
   }
   FunctionType type = graph.getFunctionType();
+  // Inputs that can only be None (a forward's `offsets=None` the trace saw
+  // as None, as nn.EmbeddingBag's) are constants of the compiled code,
+  // which does not take them.
+  llvm::BitVector noneInputs(type.getNumInputs());
+  {
+    OpBuilder nb = OpBuilder::atBlockBegin(&graph.getBody().front());
+    for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+      if (i == 0 || !isa<traced::NoneType>(t))
+        continue;
+      noneInputs.set(i);
+      Value arg = graph.getBody().front().getArgument(i);
+      if (!arg.use_empty())
+        arg.replaceAllUsesWith(
+            ConstantOp::create(nb, graph.getLoc(), t, NoneAttr::get(ctx)));
+    }
+  }
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
-    if (i == 0)
+    if (i == 0 || noneInputs.test(i))
       continue;
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (!tensor || !tensor.hasStaticShape()) {
@@ -604,6 +621,9 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   OpBuilder b(root);
   auto func = func::FuncOp::create(b, graph.getLoc(), entry, type);
   func.getBody().takeBody(graph.getBody());
+  if (failed(func.eraseArguments(noneInputs)))
+    return signalPassFailure();
+  type = func.getFunctionType();
   FunctionType entryType =
       FunctionType::get(ctx, type.getInputs().drop_front(), type.getResults());
   func->setAttr("traced.entry", TypeAttr::get(entryType));

@@ -1,4 +1,4 @@
-// RUN: traced-opt %s --convert-traced-to-linalg | FileCheck %s
+// RUN: traced-opt %s --convert-traced-to-linalg --split-input-file | FileCheck %s
 
 // A pure call whose results are all empty computes nothing: it becomes an
 // empty constant whatever its target, even one with no lowering for its
@@ -13,5 +13,18 @@ traced.module root @M class "m.M" {
     %s = call_function "torch.nn.functional.softmax"(input=%x, dim=1) : (tensor<0x3xi64>) -> tensor<0x3xi64>
     %t = call_function "torch.tanh"(input=%y) : (tensor<0x3xf32>) -> tensor<0x3xf32>
     output %s, %t : tensor<0x3xi64>, tensor<0x3xf32>
+  }
+}
+
+// -----
+
+// An input the trace saw as None (a forward's `bias=None`) is a constant of
+// the compiled function, which does not take it.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %{{.*}}: tensor<2x3xf32>, %{{.*}}: tensor<4x3xf32>) -> tensor<2x4xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>, %b: !traced.none, %w: tensor<4x3xf32>) -> tensor<2x4xf32> {
+    %y = call_function "torch.nn.functional.linear"(input=%x, weight=%w, bias=%b) : (tensor<2x3xf32>, tensor<4x3xf32>, !traced.none) -> tensor<2x4xf32>
+    output %y : tensor<2x4xf32>
   }
 }
