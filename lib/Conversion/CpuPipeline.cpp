@@ -849,7 +849,8 @@ static int32_t abiDTypeCode(Type element) {
 /// unchecked entry `entry` runs; a mismatch writes a message with snprintf
 /// and returns its traced_status code.
 static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
-                             FunctionType type, StringRef name, Location loc) {
+                             FunctionType type, StringRef name,
+                             ArrayRef<Attribute> runChecks, Location loc) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
@@ -1005,7 +1006,19 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
   };
   Value inArray = pointerArray(ArrayRef<Value>(dataPointers).take_front(numIn));
   Value outArray = pointerArray(ArrayRef<Value>(dataPointers).drop_front(numIn));
-  LLVM::CallOp::create(b, loc, entry, ValueRange{inArray, outArray});
+  Value status =
+      LLVM::CallOp::create(b, loc, entry, ValueRange{inArray, outArray})
+          .getResult();
+  // A failed run-time check k returns k (traced-cpu-lower-checks).
+  for (auto [k, message] : llvm::enumerate(runChecks)) {
+    std::string format;
+    for (char ch : cast<StringAttr>(message).getValue()) {
+      format.push_back(ch);
+      if (ch == '%')
+        format.push_back('%');
+    }
+    check(ne(status, c32(k + 1)), /*TRACED_ERROR_CHECK*/ 7, format, {});
+  }
   LLVM::ReturnOp::create(b, loc, c32(0));
 }
 
@@ -1032,8 +1045,8 @@ void EmitEntryPass::runOnOperation() {
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     Location loc = f.getLoc();
-    auto entryType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(ctx), {ptrType, ptrType});
+    auto i32 = IntegerType::get(ctx, 32);
+    auto entryType = LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType});
     auto entry = LLVM::LLVMFuncOp::create(
         b, loc, ("traced_" + f.getName()).str(), entryType);
     Block *block = entry.addEntryBlock(b);
@@ -1067,6 +1080,23 @@ void EmitEntryPass::runOnOperation() {
     };
     addBuffers(block->getArgument(0), type.getInputs());
     addBuffers(block->getArgument(1), type.getResults());
+    // The run-time checks' status: an i32 on the stack, 0 until a check
+    // fails (traced-cpu-lower-checks), passed as a 0-d memref.
+    ArrayRef<Attribute> runChecks;
+    if (auto checks = f->getAttrOfType<ArrayAttr>("traced.checks"))
+      runChecks = checks.getValue();
+    Value status;
+    if (!runChecks.empty()) {
+      Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+      status = LLVM::AllocaOp::create(b, loc, ptrType, i32, one);
+      LLVM::StoreOp::create(
+          b, loc, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)),
+          status);
+      args.push_back(status);
+      args.push_back(status);
+      args.push_back(
+          LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)));
+    }
     if (args.size() != f.getNumArguments()) {
       f.emitError() << "traced-emit-entry: the function takes "
                     << f.getNumArguments()
@@ -1075,8 +1105,12 @@ void EmitEntryPass::runOnOperation() {
       return signalPassFailure();
     }
     LLVM::CallOp::create(b, loc, f, args);
-    LLVM::ReturnOp::create(b, loc, ValueRange{});
-    emitCheckedEntry(module, entry, type, f.getName(), loc);
+    Value code =
+        status ? LLVM::LoadOp::create(b, loc, i32, status).getResult()
+               : LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0))
+                     .getResult();
+    LLVM::ReturnOp::create(b, loc, code);
+    emitCheckedEntry(module, entry, type, f.getName(), runChecks, loc);
 
     // `const char traced_<name>_signature[]`: the tensor types, so that a
     // library's user can check what it takes.
@@ -1227,6 +1261,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
   TracedCpuExpandCopiesOptions copies;
   copies.vectorTiles = vectorTiles;
   pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
+  pm.addPass(createTracedCpuLowerChecks());
 }
 
 void traced::buildCpuPipeline(OpPassManager &pm,

@@ -202,7 +202,13 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
     return module.emitError("the JIT has no symbol '")
            << name << "': " << llvm::toString(symbol.takeError());
   std::unique_ptr<CpuModule> result(new CpuModule());
-  result->entry = reinterpret_cast<void (*)(void **, void **)>(*symbol);
+  copy->walk([&](Operation *f) {
+    if (auto checks = f->getAttrOfType<ArrayAttr>("traced.checks");
+        checks && f->hasAttr("traced.entry"))
+      for (Attribute m : checks)
+        result->checks.push_back(cast<StringAttr>(m).str());
+  });
+  result->entry = reinterpret_cast<int (*)(void **, void **)>(*symbol);
   result->engine = std::move(*engine);
   result->signature = *signature;
   return result;

@@ -101,7 +101,9 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
   std::vector<double> times;
   for (unsigned i = 0; i < std::max(1u, repeatOption.getValue()); ++i) {
     auto start = std::chrono::steady_clock::now();
-    (*compiled)->run(in.data(), out.data());
+    if (std::optional<std::string> failedCheck =
+            (*compiled)->run(in.data(), out.data()))
+      return emitError(loc) << *failedCheck;
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());

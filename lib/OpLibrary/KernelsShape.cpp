@@ -2622,12 +2622,11 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
   SmallVector<int64_t> pos(index->rank(), 0);
   int64_t size = in->rank() ? in->dim(*dim) : 1;
   for (int64_t i = 0; i < index->numel(); ++i) {
+    // (torch's scatter family takes no negative index, unlike indexing.)
     int64_t k = index->getInt(i);
-    if (k < -size || k >= size)
+    if (k < 0 || k >= size)
       return args.emitError() << "index " << k << " is out of bounds for "
                               << "dimension " << *dim << " with size " << size;
-    if (k < 0)
-      k += size;
     int64_t off = 0, soff = 0;
     for (int64_t dd = 0; dd < index->rank(); ++dd) {
       off += (dd == *dim ? k : pos[dd]) * os[dd];

@@ -1087,8 +1087,13 @@ PYBIND11_MODULE(_traced, m) {
           inputs.push_back(reinterpret_cast<void *>(p));
         for (uintptr_t p : out)
           outputs.push_back(reinterpret_cast<void *>(p));
-        py::gil_scoped_release release;
-        c.run(inputs.data(), outputs.data());
+        std::optional<std::string> failedCheck;
+        {
+          py::gil_scoped_release release;
+          failedCheck = c.run(inputs.data(), outputs.data());
+        }
+        if (failedCheck)
+          fail(*failedCheck);
       });
   m.def(
       "compile_cpu",

@@ -21,13 +21,6 @@ from opinfo import OPS, Graph
 # as the library grows. path: "interp", "decomp" (the entry's decomposition,
 # interpreted) or "cpu".
 KNOWN_FAILURES = {
-    ("operator.getitem", "cpu"): (
-        r"^(bool mask|bool rows)$",
-        "bool masks (a data-dependent shape) are not lowered"),
-    ("torch.ops.aten.index.Tensor", "cpu"): (
-        r"^bool mask$", "bool masks (a data-dependent shape) are not lowered"),
-    ("torch.repeat_interleave", "cpu"): (
-        r"^tensor counts$", "tensor repeats (a data-dependent shape) are not lowered"),
 }
 
 RESULTS = {}

@@ -110,3 +110,92 @@ def test_checked_entry_without_error_buffer(mlp_library):
                                    shape=[8, 15]))
     b = (TracedTensor * 1)(_tensor(out))
     assert entry(a, 1, b, 1, None, 0) == 4
+
+
+# -- run-time checks: what torch raises on, which only the data decides ----
+
+
+class _Gathers(torch.nn.Module):
+    def forward(self, x, i):
+        return x[i] + torch.gather(x, 0, i.abs()) + torch.index_select(x, 0, i.abs())
+
+
+class _Masked(torch.nn.Module):
+    def forward(self, x, m):
+        return x[m] * 2
+
+
+class _Repeats(torch.nn.Module):
+    def forward(self, x, r):
+        return torch.repeat_interleave(x, r, dim=0)
+
+
+class _Asserts(torch.nn.Module):
+    def forward(self, x):
+        torch._assert((x > 0).all(), "x must be positive")
+        return x + 1
+
+
+def _run_time_cases():
+    x = torch.arange(5, dtype=torch.float32)
+    mask = torch.tensor([True, False, True, False, False])
+    rows = torch.arange(6, dtype=torch.float32).reshape(3, 2)
+    return [
+        # (name, module, traced inputs, bad inputs, message)
+        ("index", _Gathers(), (x, torch.tensor([1, -2])), (x, torch.tensor([1, 5])),
+         "'operator.getitem': an index is out of bounds for dimension 0 with size 5"),
+        ("negative gather", _Gathers(), (x, torch.tensor([1, -2])), (x, torch.tensor([1, -6])),
+         "an index is out of bounds for dimension 0 with size 5"),
+        ("mask count", _Masked(), (x, mask), (x, torch.tensor([True] * 5)),
+         "a boolean mask selects another number of elements than the 2 of the trace"),
+        ("repeat total", _Repeats(), (rows, torch.tensor([1, 0, 2])),
+         (rows, torch.tensor([1, 1, 2])),
+         "the repeats add up to another length than the 3 of the trace"),
+        ("repeat negative", _Repeats(), (rows, torch.tensor([1, 0, 2])),
+         (rows, torch.tensor([2, -1, 2])), "repeats can not be negative"),
+        ("assert", _Asserts(), (x + 1,), (x,), "assertion failed: x must be positive"),
+    ]
+
+
+@pytest.mark.parametrize("case", [c[0] for c in _run_time_cases()])
+def test_run_time_checks(case, tmp_path):
+    """Compiled code reports what the data decides and torch raises on (an
+    index out of bounds, a mask or repeats giving another shape than the
+    trace's, a failed torch._assert) as traced.Error with the user's source
+    line, as the interpreter does, and the library's checked entry point as
+    TRACED_ERROR_CHECK (7) with the same message; good inputs still run."""
+    name, module, good, bad, message = next(c for c in _run_time_cases() if c[0] == case)
+    tm = traced.trace(module, *good)
+    compiled = traced.compile(tm)
+    with torch.no_grad():
+        expected = module(*good)
+    np.testing.assert_allclose(compiled(*good), expected.numpy(), rtol=1e-6)
+    with pytest.raises(traced.Error) as raised:
+        compiled(*bad)
+    assert message in str(raised.value)
+    assert "test_guards.py:" in str(raised.value)
+    with pytest.raises(traced.Error):
+        tm.interpret(*bad)
+    # The same through the shared library's checked entry point.
+    path = tmp_path / "lib.so"
+    traced.save_library(tm, path)
+    lib = ctypes.CDLL(str(path))
+    entry = lib.traced_forward_checked
+    entry.argtypes = [ctypes.POINTER(TracedTensor), ctypes.c_int64,
+                      ctypes.POINTER(TracedTensor), ctypes.c_int64,
+                      ctypes.c_char_p, ctypes.c_int64]
+    entry.restype = ctypes.c_int
+    codes = {torch.float32: TRACED_FLOAT32, torch.int64: TRACED_INT64, torch.bool: 1}
+    arrays = [np.ascontiguousarray(t.numpy()) for t in bad]
+    ins = [_tensor(a, dtype=codes[t.dtype]) for a, t in zip(arrays, bad)]
+    out = np.zeros(tuple(expected.shape), np.float32)
+    code, msg = _call(entry, ins, [_tensor(out)])
+    assert code == 7 and message in msg, (code, msg)
+    unchecked = lib.traced_forward
+    unchecked.restype = ctypes.c_int
+    pointers = (ctypes.c_void_p * len(arrays))(*[a.ctypes.data for a in arrays])
+    outs = (ctypes.c_void_p * 1)(out.ctypes.data)
+    assert unchecked(pointers, outs) > 0
+    good_arrays = [np.ascontiguousarray(t.numpy()) for t in good]
+    pointers = (ctypes.c_void_p * len(good_arrays))(*[a.ctypes.data for a in good_arrays])
+    assert unchecked(pointers, outs) == 0

@@ -1,6 +1,7 @@
 """What both tracers share: module symbols, leaf modules, and an emitter
 that turns calls on traced values into traced exprs."""
 import re
+import os
 import sys
 import traceback
 import warnings
@@ -218,11 +219,14 @@ def frame_of_stack_trace(text):
     return None
 
 
+# torch's own Python (F.embedding calling torch.embedding, torch._assert
+# dispatching to __torch_function__) is never the user's line.
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)).replace("\\", "/") + "/"
+
+
 def _is_internal(path):
     path = path.replace("\\", "/")
-    return any(part in path for part in ("/torch/fx/", "/torch/overrides",
-                                         "/traced/_", "/torch/_tensor.py",
-                                         "/torch/nn/modules/module.py"))
+    return path.startswith(_TORCH_DIR) or "/traced/_" in path
 
 
 def frame_location(frame):

@@ -175,7 +175,7 @@ _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 def save_library(module, path, entry="forward", vectorize=True):
     """Compiles `module` ahead of time into a shared library at `path`
-    exporting `void traced_<entry>(void **inputs, void **outputs)`; it
+    exporting `int traced_<entry>(void **inputs, void **outputs)`; it
     depends only on libc, libm and, when a contraction runs on several
     threads, libomp. Returns the path."""
     path = os.fspath(path)

@@ -60,7 +60,8 @@ def ConvertTracedToLinalg : Pass<"convert-traced-to-linalg", "mlir::ModuleOp"> {
   let dependentDialects = [
     "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect",
     "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
-    "mlir::math::MathDialect",
+    "mlir::math::MathDialect", "mlir::scf::SCFDialect",
+    "mlir::cf::ControlFlowDialect",
   ];
 }
 
@@ -201,13 +202,34 @@ def TracedGpuCheckTarget : Pass<"traced-gpu-check-target", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedCpuLowerChecks : Pass<"traced-cpu-lower-checks", "mlir::ModuleOp"> {
+  let summary = "Turns the lowerings' run-time checks into the entry's status";
+  let description = [{
+    Runs after bufferization (on memrefs, with results as out-parameters).
+    The lowerings express what torch checks at run time (an index out of
+    bounds, a boolean mask whose count differs from the traced shape) as
+    `cf.assert`, which upstream lowers to an abort. In each function
+    carrying `traced.entry`, this pass replaces check k (numbered from 1 in
+    order) by a store of k into a new trailing `memref<i32>` argument, the
+    status, unless an earlier check already failed, and records the
+    messages in the function's `traced.checks` attribute. The computation
+    goes on (its outputs are then unspecified); traced-emit-entry passes the
+    status, returns it from `traced_<entry>` and turns it into
+    TRACED_ERROR_CHECK with the message in `traced_<entry>_checked`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
-  let summary = "Adds the C entry point `traced_<name>(void **inputs, void **outputs)`";
+  let summary = "Adds the C entry point `int traced_<name>(void **inputs, void **outputs)`";
   let description = [{
     Runs on the LLVM dialect, after bufferization has turned results into
     out-parameters (`buffer-results-to-out-params`) and the function has
     been lowered to LLVM. For each function carrying `traced.entry`, adds an
-    exported `void traced_<name>(void **inputs, void **outputs)` that reads
+    exported `int traced_<name>(void **inputs, void **outputs)` (returning
+    0, or the number of the run-time check that failed) that reads
     one pointer per input and per output (dense, row-major buffers of the
     static shapes recorded in `traced.entry`) and calls the function with
     memref descriptors built from them. This is the entry point the JIT, the

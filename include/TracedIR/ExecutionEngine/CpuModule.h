@@ -4,11 +4,12 @@
 // MLIR's ExecutionEngine or written as an object file for a shared library.
 // Both expose the same C entry point,
 //
-//   void traced_<entry>(void **inputs, void **outputs);
+//   int traced_<entry>(void **inputs, void **outputs);
 //
 // where inputs[i] / outputs[j] point to dense row-major buffers of the
 // static shapes and element types in `getSignature()`. The caller owns all
-// buffers; the function allocates and frees its own temporaries.
+// buffers; the function allocates and frees its own temporaries. It
+// returns 0, or the number of the run-time check that failed (traced_abi.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
@@ -53,14 +57,27 @@ public:
 
   /// The entry's signature: statically shaped tensor inputs and results.
   FunctionType getSignature() const { return signature; }
-  /// Runs the model once.
-  void run(void **inputs, void **outputs) const { entry(inputs, outputs); }
+  /// Runs the model once. When a run-time check fails (an index out of
+  /// bounds, a boolean mask selecting another count than the traced one:
+  /// what torch raises on), returns its message, and the outputs are
+  /// unspecified.
+  std::optional<std::string> run(void **inputs, void **outputs) const {
+    int status = entry(inputs, outputs);
+    if (status == 0)
+      return std::nullopt;
+    if (status > 0 && static_cast<size_t>(status) <= checks.size())
+      return checks[status - 1];
+    return "run-time check " + std::to_string(status) + " failed";
+  }
+  /// The messages of the run-time checks, in order (check k is k - 1).
+  ArrayRef<std::string> getChecks() const { return checks; }
 
 private:
   CpuModule() = default;
   std::unique_ptr<ExecutionEngine> engine;
   FunctionType signature;
-  void (*entry)(void **, void **) = nullptr;
+  std::vector<std::string> checks;
+  int (*entry)(void **, void **) = nullptr;
 };
 
 } // namespace mlir::traced

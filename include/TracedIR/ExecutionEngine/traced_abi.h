@@ -3,9 +3,13 @@
 |* A model compiled ahead of time (`traced-translate --traced-cpu-object`,    *|
 |* `traced.save_library`) exports, for its entry graph `<entry>` (forward):   *|
 |*                                                                            *|
-|*   void traced_<entry>(void **inputs, void **outputs);                      *|
+|*   int traced_<entry>(void **inputs, void **outputs);                       *|
 |*     Unchecked: inputs[i] and outputs[j] are dense row-major buffers of     *|
 |*     the static shapes and element types in traced_<entry>_signature.       *|
+|*     Returns 0, or k > 0 when the model's run-time check k failed (an      *|
+|*     index out of bounds, a boolean mask selecting another number of       *|
+|*     elements than the traced one: what torch raises on); the outputs are  *|
+|*     then unspecified. traced_<entry>_checked reports its message.         *|
 |*                                                                            *|
 |*   int traced_<entry>_checked(const traced_tensor *inputs,                  *|
 |*                              int64_t num_inputs,                           *|
@@ -65,7 +69,8 @@ enum traced_status {
   TRACED_ERROR_RANK = 3,    /* wrong rank */
   TRACED_ERROR_SHAPE = 4,   /* a dim of another size */
   TRACED_ERROR_STRIDES = 5, /* not contiguous row-major */
-  TRACED_ERROR_NULL = 6     /* NULL data (or shape) where elements are read */
+  TRACED_ERROR_NULL = 6,    /* NULL data (or shape) where elements are read */
+  TRACED_ERROR_CHECK = 7    /* a run-time check of the model failed */
 };
 
 #ifdef __cplusplus

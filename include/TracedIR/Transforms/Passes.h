@@ -45,11 +45,14 @@ std::vector<std::string> getDecomposedTargets();
 /// Applies decompositions to the calls under `root` that `filter` selects
 /// (given the call and its canonical target; all when null), until none is
 /// left. Calls a decomposition declines stay; `declined` (when given) maps
-/// their targets to why. Fails after reporting an error.
+/// their targets to why. With `widenHalf`, a selected call whose entry has
+/// no decomposition and that holds float16 or bfloat16 tensors becomes the
+/// same call in float32, its results rounded back once (how torch's CPU
+/// kernels compute those dtypes). Fails after reporting an error.
 LogicalResult
 decomposeCalls(Operation *root,
                function_ref<bool(Operation *call, StringRef target)> filter,
-               llvm::StringMap<std::string> *declined);
+               llvm::StringMap<std::string> *declined, bool widenHalf = false);
 
 } // namespace mlir::traced
 

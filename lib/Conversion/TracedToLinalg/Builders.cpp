@@ -260,6 +260,41 @@ Value lowering::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
   return linalg::FillOp::create(b, loc, c, init).getResult(0);
 }
 
+Value lowering::buildAllInRange(OpBuilder &b, Location loc, Value t,
+                                int64_t low, int64_t high) {
+  auto type = cast<RankedTensorType>(t.getType());
+  auto element = cast<IntegerType>(type.getElementType());
+  int64_t rank = type.getRank();
+  // (An i8 flag rather than an i1 one: vectors of i1 are bit-packed.)
+  auto flagType = RankedTensorType::get({}, b.getI8Type());
+  Value init = buildFilled(b, loc, flagType, 0);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank),
+                                 AffineMap::get(rank, 0, {}, b.getContext())};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, flagType, t, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto bound = [&](int64_t v) {
+          return arith::ConstantOp::create(nb, l, IntegerAttr::get(element, v))
+              .getResult();
+        };
+        Value below = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                            a[0], bound(low));
+        Value above = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt,
+                                            a[0], bound(high));
+        Value bad = arith::OrIOp::create(nb, l, below, above);
+        Value flag = arith::ExtUIOp::create(nb, l, nb.getI8Type(), bad);
+        linalg::YieldOp::create(nb, l,
+                                arith::OrIOp::create(nb, l, a[1], flag)
+                                    .getResult());
+      });
+  Value flag = tensor::ExtractOp::create(b, loc, generic.getResult(0),
+                                         ValueRange{});
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, flag, zero);
+}
+
 Value lowering::buildReduce(OpBuilder &b, Location loc, Value input,
                             ArrayRef<int64_t> dims, double initValue,
                             ScalarFn combine) {

@@ -3,9 +3,10 @@
 // Tensor indices read elements at computed positions: one `linalg.generic`
 // over the result whose body loads each index, wraps it (negative counts
 // from the end) and clamps it into the dimension, then `tensor.extract`s the
-// element. torch raises on an out-of-range index; compiled code cannot, so
-// it clamps rather than read outside the tensor (the interpreter reports
-// it).
+// element. torch raises on an out-of-range index; compiled code
+// it clamps rather than read outside the tensor, and a run-time check
+// (LoweringCall::check) reports the call instead of its outputs, as the
+// interpreter does.
 //
 // The scatter family reads the same way round: one generic over the output
 // whose reduction loop visits the index and combines what lands on each
@@ -21,6 +22,7 @@
 #include "Lowering.h"
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -46,6 +48,18 @@ static Value position(OpBuilder &b, Location loc, Value v, int64_t size) {
   Value last = arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(size - 1, 0));
   i = arith::MaxSIOp::create(b, loc, i, zero);
   return arith::MinSIOp::create(b, loc, i, last);
+}
+
+/// The run-time check that every element of index tensor `t`, indexing
+/// dimension `dim`, lies in [low, high] (what torch raises on); a constant
+/// index is checked by the verifier and the interpreter already.
+static void checkIndices(LoweringCall &c, Value t, int64_t low, int64_t high,
+                         int64_t dim) {
+  if (t.getDefiningOp<arith::ConstantOp>())
+    return;
+  c.check(buildAllInRange(c.rewriter, c.loc, t, low, high),
+          "an index is out of bounds for dimension " + Twine(dim) +
+              " with size " + Twine(high + 1));
 }
 
 /// Whether `c` may use `v` (a lowered operand) as an index tensor: int64 or
@@ -148,6 +162,11 @@ static FailureOr<Value> buildAdvancedIndex(LoweringCall &c, Value x,
     maps.push_back(AffineMap::get(outRank, 0, exprs, ctx));
   }
   maps.push_back(b.getMultiDimIdentityMap(outRank));
+  for (auto [i, t] : llvm::enumerate(indices))
+    if (t) {
+      int64_t n = xType.getDimSize(i);
+      checkIndices(c, t, -n, n - 1, i);
+    }
   auto outType = RankedTensorType::get(outShape, xType.getElementType());
   Value init = tensor::EmptyOp::create(b, loc, outShape, xType.getElementType());
   SmallVector<utils::IteratorType> iterators(outRank, utils::IteratorType::parallel);
@@ -203,6 +222,135 @@ static Value listIndex(LoweringCall &c, ArrayAttr list) {
                                    DenseElementsAttr::get(type, values));
 }
 
+SmallVector<Value> lowering::buildMaskIndices(LoweringCall &c, Value mask,
+                                              int64_t count) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  RankedTensorType maskType = typeOf(mask);
+  ArrayRef<int64_t> shape = maskType.getShape();
+  int64_t total = maskType.getNumElements();
+  Value flat = buildReshape(b, loc, mask, {total});
+  auto idxType = RankedTensorType::get({count}, b.getI64Type());
+  Value init = buildFilled(b, loc, idxType, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value limit = arith::ConstantIndexOp::create(b, loc, count);
+  // One pass in order over the mask: the k-th nonzero position goes to
+  // element k (while k < count); the loop also counts them.
+  auto loop = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, total), one,
+      ValueRange{zero, init},
+      [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
+        Value n = carried[0], idx = carried[1];
+        Value m = tensor::ExtractOp::create(lb, l, flat, k);
+        Value nonzero = arith::CmpIOp::create(
+            lb, l, arith::CmpIPredicate::ne, m,
+            arith::ConstantOp::create(lb, l, lb.getZeroAttr(m.getType())));
+        Value room =
+            arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult, n, limit);
+        Value put = arith::AndIOp::create(lb, l, nonzero, room);
+        auto stored = scf::IfOp::create(
+            lb, l, put,
+            [&](OpBuilder &tb, Location tl) {
+              Value v = arith::IndexCastOp::create(tb, tl, tb.getI64Type(), k);
+              scf::YieldOp::create(
+                  tb, tl,
+                  tensor::InsertOp::create(tb, tl, v, idx, n).getResult());
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, idx);
+            });
+        Value next = arith::SelectOp::create(
+            lb, l, nonzero, arith::AddIOp::create(lb, l, n, one), n);
+        scf::YieldOp::create(lb, l, ValueRange{next, stored.getResult(0)});
+      });
+  c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                loop.getResult(0), limit),
+          "a boolean mask selects another number of elements than the " +
+              Twine(count) +
+              " of the trace (a data-dependent shape: trace again with "
+              "this input)");
+  // Flat positions into one index per mask dim.
+  SmallVector<Value> indices;
+  int64_t stride = total;
+  for (int64_t size : shape) {
+    stride = size ? stride / size : 0;
+    int64_t s = stride, n = size;
+    indices.push_back(buildElementwise(
+        b, loc, idxType, {loop.getResult(1)},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          auto c64 = [&](int64_t v) {
+            return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v))
+                .getResult();
+          };
+          Value q = s > 1 ? arith::DivSIOp::create(nb, l, a[0], c64(s))
+                                .getResult()
+                          : a[0];
+          return arith::RemSIOp::create(nb, l, q, c64(std::max<int64_t>(n, 1)))
+              .getResult();
+        }));
+  }
+  return indices;
+}
+
+/// Whether `t` (a lowered operand of `c`) is a boolean or uint8 index: a
+/// mask, which selects its nonzero positions.
+static bool isMask(LoweringCall &c, Value t) {
+  Type e = c.logicalElementType(t);
+  return e.isInteger(1) || e.isUnsignedInteger(8);
+}
+
+namespace {
+/// An index whose one mask (of rank r) is replaced by r placeholder
+/// markers, numbered from `base`, so that it spans the dims it indexes.
+struct MaskedItems {
+  SmallVector<Attribute> items;
+  Value mask;
+  int64_t base = 0;
+  bool isPlaceholder(Attribute a) const {
+    auto m = dyn_cast_or_null<OperandAttr>(a);
+    return mask && m && m.getIndex() >= base;
+  }
+};
+} // namespace
+
+static FailureOr<MaskedItems> expandMask(LoweringCall &c,
+                                         ArrayRef<Attribute> items) {
+  MaskedItems out;
+  out.base = c.operands.size() + 1;
+  unsigned tensors = 0;
+  for (Attribute item : items) {
+    auto m = dyn_cast<OperandAttr>(item);
+    Value t = m ? markedOperand(c, m) : Value();
+    if (t || isa<ArrayAttr>(item))
+      ++tensors;
+    if (!t || !typeOf(t) || !isMask(c, t)) {
+      out.items.push_back(item);
+      continue;
+    }
+    if (out.mask)
+      return c.fail("only one boolean mask per index is lowered");
+    out.mask = t;
+    for (int64_t d = 0; d < typeOf(t).getRank(); ++d)
+      out.items.push_back(OperandAttr::get(c.rewriter.getContext(), out.base + d));
+  }
+  if (out.mask && tensors > 1)
+    return c.fail("a boolean mask with other index tensors is not lowered");
+  return out;
+}
+
+/// The mask's nonzero positions, one index tensor per placeholder, for the
+/// result dim `first` the placeholders' dims become.
+static FailureOr<SmallVector<Value>>
+maskIndices(LoweringCall &c, const MaskedItems &m, ArrayRef<int64_t> dims,
+            RankedTensorType resultType, int64_t first) {
+  if (typeOf(m.mask).getShape() != dims)
+    return c.fail("the mask's shape differs from the dims it indexes");
+  if (first >= resultType.getRank())
+    return c.fail("internal: the mask's result dim is missing");
+  return buildMaskIndices(c, m.mask, resultType.getDimSize(first));
+}
+
 FailureOr<SmallVector<Value>> lowering::lowerAdvancedGetitem(LoweringCall &c,
                                                             Value x) {
   RankedTensorType type = c.resultType();
@@ -216,17 +364,35 @@ FailureOr<SmallVector<Value>> lowering::lowerAdvancedGetitem(LoweringCall &c,
     llvm::append_range(items, tuple.getElements().getValue());
   else
     items.push_back(slot);
+  FailureOr<MaskedItems> masked = expandMask(c, items);
+  if (failed(masked))
+    return failure();
   // Step 1: the view the basic items select; the tensors and lists keep
-  // their dims.
-  FailureOr<IndexView> v = indexView(c, xType, items, [](Attribute a) {
+  // their dims (a mask one per dim it spans).
+  FailureOr<IndexView> v = indexView(c, xType, masked->items, [](Attribute a) {
     return isa<OperandAttr, ArrayAttr>(a);
   });
   if (failed(v))
     return failure();
+  SmallVector<Value> maskIndex;
+  if (masked->mask) {
+    int64_t first = llvm::find_if(v->advanced, [&](Attribute a) {
+                      return masked->isPlaceholder(a);
+                    }) - v->advanced.begin();
+    FailureOr<SmallVector<Value>> built = maskIndices(
+        c, *masked,
+        ArrayRef<int64_t>(v->shape).slice(first, typeOf(masked->mask).getRank()),
+        type, first);
+    if (failed(built))
+      return failure();
+    maskIndex = std::move(*built);
+  }
   SmallVector<Value> viewIndices; // per view dim: the index tensor or null
   for (Attribute a : v->advanced) {
     Value t;
-    if (auto m = dyn_cast_or_null<OperandAttr>(a)) {
+    if (masked->isPlaceholder(a)) {
+      t = maskIndex[cast<OperandAttr>(a).getIndex() - masked->base];
+    } else if (auto m = dyn_cast_or_null<OperandAttr>(a)) {
       t = markedOperand(c, m);
       if (!typeOf(t))
         return c.fail("an index is neither a tensor nor a constant");
@@ -261,10 +427,31 @@ static Results lowerAtenIndex(LoweringCall &c) {
     llvm::append_range(items, tuple.getElements().getValue());
   else
     return c.fail("indices must be a list");
+  FailureOr<MaskedItems> masked = expandMask(c, items);
+  if (failed(masked))
+    return failure();
+  SmallVector<Value> maskIndex;
+  if (masked->mask) {
+    int64_t first = llvm::find_if(masked->items, [&](Attribute a) {
+                      return masked->isPlaceholder(a);
+                    }) - masked->items.begin();
+    int64_t r = typeOf(masked->mask).getRank();
+    if (first + r > typeOf(x).getRank())
+      return c.fail("the mask indexes more dims than the input has");
+    FailureOr<SmallVector<Value>> built = maskIndices(
+        c, *masked, typeOf(x).getShape().slice(first, r), type, first);
+    if (failed(built))
+      return failure();
+    maskIndex = std::move(*built);
+  }
   SmallVector<Value> indices;
-  for (Attribute item : items) {
+  for (Attribute item : masked->items) {
     if (isa<NoneAttr>(item)) {
       indices.push_back(Value());
+      continue;
+    }
+    if (masked->isPlaceholder(item)) {
+      indices.push_back(maskIndex[cast<OperandAttr>(item).getIndex() - masked->base]);
       continue;
     }
     auto m = dyn_cast<OperandAttr>(item);
@@ -291,6 +478,7 @@ static Results lowerGather(LoweringCall &c) {
   RankedTensorType xType = typeOf(x);
   int64_t rank = xType.getRank();
   int64_t d = rank == 0 ? 0 : normalizeDim(*dim, rank);
+  checkIndices(c, index, 0, (rank ? xType.getDimSize(d) : 1) - 1, d);
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   int64_t outRank = type.getRank();
@@ -351,6 +539,7 @@ static FailureOr<Value> buildScatter(LoweringCall &c, Value input, int64_t dim,
   int64_t rank = xType.getRank();
   if (iType.getRank() != rank || (src && typeOf(src).getRank() != rank))
     return c.fail("index and src must have the input's rank");
+  checkIndices(c, index, 0, (rank ? xType.getDimSize(dim) : 1) - 1, dim);
   Type logical = c.logicalResultType().getElementType();
   Type compute = computeType(logical);
   // (Bools accumulate as 0/1 bytes, the tensors' storage: sum is or, prod

@@ -75,6 +75,11 @@ public:
 
   /// Reports that this call cannot be lowered, naming the target.
   LogicalResult fail(const Twine &why) const;
+  /// A run-time check: compiled code whose `ok` (an i1) is false at run
+  /// time reports "<file>:<line>: '<target>': <what>" instead of returning
+  /// its outputs (a `cf.assert` here; traced-cpu-lower-checks turns it into
+  /// the entry point's status).
+  void check(Value ok, const Twine &what) const;
 
 private:
   /// The original (traced) operand a marker slot stands for.
@@ -184,6 +189,17 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ArrayRef<AffineMap> maps,
                        ScalarFn fn, ArrayRef<Type> inputTypes = {},
                        Type operandType = {});
+/// An i1 that is true when every element of integer tensor `t` (a lowered
+/// tensor) lies in [low, high].
+Value buildAllInRange(OpBuilder &b, Location loc, Value t, int64_t low,
+                      int64_t high);
+/// The positions of the nonzero elements of `mask` (a lowered bool or
+/// uint8 tensor), in row-major order, as one int64 index tensor of
+/// `count` elements per mask dim (torch's `mask.nonzero().unbind(1)`), for
+/// a count known from the trace; a run-time check of `c` reports a mask
+/// with another count.
+SmallVector<Value> buildMaskIndices(LoweringCall &c, Value mask,
+                                    int64_t count);
 /// `tensor.empty` filled with `v`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
 /// The identity of max (`isMax`) or min over compute type `type`: -inf or

@@ -382,6 +382,27 @@ static FailureOr<SmallVector<Value>> lowerGetitem(LoweringCall &c) {
 
 static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
   Attribute cond = c.value("condition");
+  auto message = dyn_cast_or_null<StringAttr>(c.value("message"));
+  // A tensor condition (one element) is checked at run time.
+  if (Value t = c.tensor("condition")) {
+    auto type = dyn_cast<RankedTensorType>(t.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
+      return c.fail("the condition must be a tensor of one element");
+    OpBuilder &b = c.rewriter;
+    SmallVector<Value> zeros(type.getRank(),
+                             arith::ConstantIndexOp::create(b, c.loc, 0));
+    Value v = tensor::ExtractOp::create(b, c.loc, t, zeros);
+    Value zero = arith::ConstantOp::create(b, c.loc, b.getZeroAttr(v.getType()));
+    Value holds =
+        isa<FloatType>(v.getType())
+            ? arith::CmpFOp::create(b, c.loc, arith::CmpFPredicate::UNE, v, zero)
+                  .getResult()
+            : arith::CmpIOp::create(b, c.loc, arith::CmpIPredicate::ne, v, zero)
+                  .getResult();
+    c.check(holds, "assertion failed: " +
+                       (message ? message.getValue() : StringRef()));
+    return SmallVector<Value>{};
+  }
   auto b = dyn_cast_or_null<BoolAttr>(cond);
   if (!b)
     return c.fail("the condition is not known at compile time");

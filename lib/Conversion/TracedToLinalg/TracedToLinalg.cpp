@@ -14,7 +14,9 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/BitVector.h"
@@ -171,6 +173,24 @@ Type LoweringCall::logicalElementType(Value v) const {
 SmallVector<Type> LoweringCall::logicalElementTypes(ValueRange values) const {
   return llvm::map_to_vector(values,
                              [&](Value v) { return logicalElementType(v); });
+}
+
+void LoweringCall::check(Value ok, const Twine &what) const {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  // The user's source line, when the call has one.
+  FileLineColLoc where;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      where = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (where)
+    os << where.getFilename().getValue() << ":" << where.getLine() << ": ";
+  os << "'" << target() << "': " << what;
+  cf::AssertOp::create(rewriter, loc, ok, message);
 }
 
 LogicalResult LoweringCall::fail(const Twine &why) const {
@@ -599,8 +619,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     return signalPassFailure();
   // Calls without a direct lowering that have a decomposition are written
   // as the calls it builds (which may decompose in turn); so are calls
-  // whose direct lowering does not take their element types (pooling of
-  // bfloat16 decomposes into pooling of float32), and calls of the entries
+  // whose direct lowering does not take their element types (an integer
+  // linear is matmul and add; a bfloat16 call with no decomposition of its
+  // own, layer_norm or pooling, becomes the float32 call rounded back
+  // once), and calls of the entries
   // whose decomposition takes the cases their lowering does not (it
   // declines the others: `x[i] = v` with index tensors is index_put, with
   // a basic index a direct insert_slice).
@@ -613,7 +635,7 @@ void ConvertTracedToLinalgPass::runOnOperation() {
                    decomposedFirst.contains(target) ||
                    elementTypeError(target, call).has_value();
           },
-          &declined)))
+          &declined, /*widenHalf=*/true)))
     return signalPassFailure();
   declinedDecompositions = std::move(declined);
 
@@ -649,7 +671,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
 
   ConversionTarget target(*ctx);
   target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                         math::MathDialect, tensor::TensorDialect>();
+                         math::MathDialect, tensor::TensorDialect,
+                         scf::SCFDialect>();
+  // Run-time checks (LoweringCall::check).
+  target.addLegalOp<cf::AssertOp>();
   target.addLegalOp<func::ReturnOp, UnrealizedConversionCastOp>();
   target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
     return converter.isSignatureLegal(f.getFunctionType());

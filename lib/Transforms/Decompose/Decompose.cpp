@@ -295,19 +295,83 @@ std::vector<std::string> traced::getDecomposedTargets() {
   return names;
 }
 
+static bool isHalf(Type element) {
+  return element && (element.isF16() || element.isBF16());
+}
+
+/// The call again with its float16/bfloat16 tensors in float32, its results
+/// rounded back once: what torch's CPU kernels for these dtypes do (they
+/// compute in float: max pooling exactly, averages, norms and reductions
+/// accumulated in float), for the calls a direct lowering refuses in half
+/// precision (decomposeCalls' `widenHalf`).
+static Results widenToFloat32(Decomposer &d) {
+  const OpSpec &spec = *d.bound.spec;
+  bool widened = false;
+  SmallVector<KwArg> args;
+  for (const Param &p : spec.signature.params) {
+    RankedTensorType type = d.tensorType(p.name);
+    if (type && isHalf(type.getElementType())) {
+      args.push_back({p.name, Arg(d.cast(d.tensor(p.name), d.b.getF32Type()))});
+      widened = true;
+    } else {
+      args.push_back({p.name, d.arg(p.name)});
+    }
+  }
+  for (Type t : d.bound.op->getResultTypes()) {
+    if (auto tuple = dyn_cast<TupleType>(t)) {
+      for (Type e : tuple.getTypes())
+        if (auto r = dyn_cast<RankedTensorType>(e); r && isHalf(r.getElementType()))
+          widened = true;
+    } else if (auto r = dyn_cast<RankedTensorType>(t); r && isHalf(r.getElementType())) {
+      widened = true;
+    }
+  }
+  if (!widened)
+    return d.decline("it has no float16 or bfloat16 tensor");
+  // The same spelling, so that an ATen overload keeps its parameter names.
+  std::string target;
+  if (auto f = dyn_cast<CallFunctionOp>(d.bound.op))
+    target = f.getCallee().str();
+  else
+    target = ("Tensor." + cast<CallMethodOp>(d.bound.op).getMethod()).str();
+  SmallVector<Value> results = d.calls(target, args);
+  if (d.failed)
+    return failure();
+  SmallVector<Value> out;
+  auto roundBack = [&](Value v, Type original) {
+    auto r = dyn_cast<RankedTensorType>(original);
+    return r ? d.cast(v, r.getElementType()) : v;
+  };
+  Type only = d.resultType();
+  if (auto tuple = dyn_cast<TupleType>(only); tuple && results.size() == 1) {
+    // A (values, indices) pair: its elements, for the getitems to read.
+    for (auto [i, element] : llvm::enumerate(tuple.getTypes())) {
+      Value e = d.call("operator.getitem",
+                       {{"input", results[0]}, {"index", d.i64(i)}});
+      out.push_back(roundBack(e, element));
+    }
+    return out;
+  }
+  for (auto [v, t] : llvm::zip(results, d.bound.op->getResultTypes()))
+    out.push_back(roundBack(v, t));
+  return out;
+}
+
 /// Decomposes `op` when it is a call of an entry with a decomposition that
 /// `filter` selects. Returns whether it was replaced; failure after an
 /// error. A declined call stays, and `declined` says why.
 static FailureOr<bool>
 decomposeOne(Operation *op,
              function_ref<bool(Operation *, StringRef)> filter,
-             SymbolTableCollection &symbols,
+             bool widenHalf, SymbolTableCollection &symbols,
              llvm::StringMap<std::string> &declined,
              SmallVectorImpl<Operation *> &dead) {
   std::optional<BoundOp> bound = bindCall(op, {});
   if (!bound || (filter && !filter(op, bound->spec->name)))
     return false;
   DecomposeFn fn = getDecompositionTable().lookup(bound->spec->name);
+  if (!fn && widenHalf)
+    fn = widenToFloat32;
   if (!fn)
     return false;
   OpBuilder b(op);
@@ -336,7 +400,10 @@ decomposeOne(Operation *op,
                         << "' failed";
       return failure();
     }
-    declined[bound->spec->name] = d.declined;
+    // (The widening fallback is no decomposition of the entry's own: its
+    // refusal explains nothing.)
+    if (fn != widenToFloat32)
+      declined[bound->spec->name] = d.declined;
     return false;
   }
   // A call with one tuple result may be decomposed into its elements: each
@@ -412,7 +479,8 @@ decomposeOne(Operation *op,
 LogicalResult
 traced::decomposeCalls(Operation *root,
                        function_ref<bool(Operation *, StringRef)> filter,
-                       llvm::StringMap<std::string> *declinedOut) {
+                       llvm::StringMap<std::string> *declinedOut,
+                       bool widenHalf) {
   SymbolTableCollection symbols;
   llvm::StringMap<std::string> declined;
   // Decompositions may call entries that decompose further; each round
@@ -429,7 +497,8 @@ traced::decomposeCalls(Operation *root,
     for (Operation *op : calls) {
       if (llvm::is_contained(dead, op))
         continue;
-      FailureOr<bool> done = decomposeOne(op, filter, symbols, declined, dead);
+      FailureOr<bool> done =
+          decomposeOne(op, filter, widenHalf, symbols, declined, dead);
       if (failed(done))
         return failure();
       changed |= *done;
@@ -465,7 +534,8 @@ struct DecomposePass : traced::impl::TracedDecomposeBase<DecomposePass> {
     auto filter = [&](Operation *, StringRef name) {
       return only.empty() || only.contains(name);
     };
-    if (failed(decomposeCalls(getOperation(), filter, nullptr)))
+    if (failed(decomposeCalls(getOperation(), filter, nullptr,
+                              /*widenHalf=*/false)))
       signalPassFailure();
   }
 };

@@ -75,6 +75,8 @@ static Results decomposeIndexFill(Decomposer &d) {
   int64_t size = xt.getRank() == 0 ? 1 : xt.getDimSize(n);
   if (it.getRank() == 0)
     index = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+  // index_fill takes a negative index (from the end); scatter does not.
+  index = d.binary("torch.remainder", index, d.i64(size));
   auto maskType = RankedTensorType::get({size}, IntegerType::get(d.ctx, 1));
   Value none = d.tensorConstant(maskType, [](ArrayRef<int64_t>) { return 0.0; });
   Value mask = d.call("torch.scatter", {{"input", none}, {"dim", d.i64(0)},

@@ -417,6 +417,58 @@ static Results pixelShuffle(Decomposer &d, bool up) {
   return one(reshape(d, v, out));
 }
 
+/// repeat_interleave(x, counts, dim): row i of x along dim, counts[i] times,
+/// for a result length T known from the trace. Row j of the result is the
+/// i whose running total first exceeds j: bucketize(arange(T),
+/// cumsum(counts), right=True), then index_select. The counts decide the
+/// shape, so two run-time checks (torch._assert) stand for what torch
+/// computes from them: no count is negative, and they add up to T.
+static Results repeatByCounts(Decomposer &d) {
+  Value x = d.tensor("input"), counts = d.tensor("repeats");
+  RankedTensorType type = typeOf(x), ct = typeOf(counts);
+  RankedTensorType result = d.resultTensorType();
+  if (!ct || !ct.hasStaticShape() || ct.getRank() > 1 || !result ||
+      !result.hasStaticShape())
+    return d.decline("the counts must be a static 0-d or 1-d tensor");
+  int64_t dim = 0;
+  if (d.isNone("dim")) {
+    x = reshape(d, x, {type.getNumElements()});
+  } else if (auto given = d.getInt("dim")) {
+    if (type.getRank() == 0)
+      x = reshape(d, x, {1});
+    dim = normDim(*given, typeOf(x).getRank());
+    if (dim < 0 || dim >= typeOf(x).getRank())
+      return d.decline("dim out of range");
+  } else {
+    return d.decline("dim must be a constant");
+  }
+  int64_t rows = typeOf(x).getDimSize(dim);
+  int64_t length = result.getDimSize(dim);
+  Value c = d.cast(counts, IntegerType::get(d.ctx, 64));
+  c = reshape(d, c, {ct.getNumElements()});
+  if (ct.getNumElements() == 1 && rows != 1)
+    c = d.call("Tensor.expand", {{"input", c}, {"size", d.ints({rows})}});
+  if (typeOf(c).getDimSize(0) != rows)
+    return d.decline("the counts must have one element per row");
+  Value nonnegative = d.call("torch.all", {{"input", d.binary("torch.ge", c, d.i64(0))}});
+  d.call("torch._assert", {{"condition", nonnegative},
+                           {"message", d.str("repeats can not be negative")}});
+  Value total = d.call("torch.sum", {{"input", c}});
+  d.call("torch._assert",
+         {{"condition", d.binary("torch.eq", total, d.i64(length))},
+          {"message", d.str("the repeats add up to another length than the " +
+                            std::to_string(length) +
+                            " of the trace (a data-dependent shape: trace "
+                            "again with this input)")}});
+  Value ends = d.call("torch.cumsum", {{"input", c}, {"dim", d.i64(0)}});
+  Value positions = d.call("torch.arange", {{"start", d.i64(length)}});
+  Value rowOf = d.call("torch.bucketize", {{"input", positions},
+                                           {"boundaries", ends},
+                                           {"right", d.boolean(true)}});
+  return one(d.call("torch.index_select",
+                    {{"input", x}, {"dim", d.i64(dim)}, {"index", rowOf}}));
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
@@ -561,13 +613,16 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     });
     return one(d.call("Tensor.masked_fill", {{"input", rows}, {"mask", off}, {"value", d.i64(0)}}));
   };
-  // repeat_interleave with an int count: each element repeated in place.
+  // repeat_interleave with an int count: each element repeated in place;
+  // with a tensor of counts, see repeatByCounts.
   t["torch.repeat_interleave"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input");
     auto repeats = d.getInt("repeats");
     RankedTensorType type = typeOf(x);
+    if (d.tensor("repeats") && type && type.hasStaticShape())
+      return repeatByCounts(d);
     if (!repeats || !type || !type.hasStaticShape())
-      return d.decline("repeats must be a constant int");
+      return d.decline("repeats must be a constant int or a tensor");
     int64_t dim = 0;
     if (d.isNone("dim")) {
       x = reshape(d, x, {type.getNumElements()});

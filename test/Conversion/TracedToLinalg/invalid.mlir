@@ -47,17 +47,6 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// A decomposition that does not apply says why.
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>, %r: tensor<2xi64>) -> tensor<5xf32> {
-    // expected-error @+1 {{no lowering to linalg for 'torch.repeat_interleave' (its decomposition does not apply: repeats must be a constant int) (the interpreter still runs it)}}
-    %n = call_function "torch.repeat_interleave"(input=%x, repeats=%r, dim=0) : (tensor<2xf32>, tensor<2xi64>) -> tensor<5xf32>
-    output %n : tensor<5xf32>
-  }
-}
-
-// -----
-
 // Only the attention output (element 0) of multi_head_attention_forward is
 // compiled, not the attention weights.
 traced.module root @M class "m.M" {
@@ -127,26 +116,3 @@ traced.module @Sub class "m.Sub" {
     output %y : tensor<3x4xf32>
   }
 }
-
-// -----
-
-// matmul, mm and bmm are lowered for f32, f64 and integers (wrapping).
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<2x2xf16>) -> tensor<2x2xf16> {
-    // expected-error @+1 {{cannot lower 'torch.matmul' to linalg: element type f16 is not supported (only f32, f64 and integers)}}
-    %z = call_function "torch.matmul"(input=%x, other=%x) : (tensor<2x2xf16>, tensor<2x2xf16>) -> tensor<2x2xf16>
-    output %z : tensor<2x2xf16>
-  }
-}
-
-// -----
-
-// The other contractions are lowered for f32 and f64 only.
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<2x2xi32>) -> tensor<2x2xi32> {
-    // expected-error @+1 {{cannot lower 'torch.nn.functional.linear' to linalg: element type i32 is not supported (only f32 and f64)}}
-    %z = call_function "torch.nn.functional.linear"(input=%x, weight=%x) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
-    output %z : tensor<2x2xi32>
-  }
-}
-
