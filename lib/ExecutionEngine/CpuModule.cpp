@@ -1,6 +1,12 @@
 //===- CpuModule.cpp - JIT and object files for compiled traced models ----===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "TracedIR/Support/DType.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -132,6 +138,19 @@ optimizer(llvm::TargetMachine *tm) {
     preferWideVectors(*m);
     return optimize(m);
   };
+}
+
+void traced::registerCompilerDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<traced::TracedDialect>();
+  // Lets hoistLoopInvariantSubsets move accumulator transfers out of loops
+  // (traced-cpu-tile-and-vectorize); not part of registerAllDialects.
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  // LLVM IR translation for every dialect that reaches it (gpu.module
+  // serialization translates NVVM kernels; the JIT and object writer the
+  // host side).
+  registerAllToLLVMIRTranslations(registry);
 }
 
 LogicalResult traced::writeCpuObject(mlir::ModuleOp module,

@@ -2,7 +2,7 @@
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
-#include "TracedIR/InitAll.h"
+#include "TracedIR/Support/Translation.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -50,7 +50,8 @@ void traced::registerGpuTranslations() {
         if (failed(lowerForGpu(module, formatOption)))
           return failure();
         return writeCpuObject(module, os);
-      });
+      },
+      registerCompilerDialects);
   static traced::TracedFromMLIRRegistration ptxRegistration(
       "traced-gpu-ptx",
       "compile the root graph for NVIDIA GPUs and print the PTX of its "
@@ -69,7 +70,8 @@ void traced::registerGpuTranslations() {
                << object.getObject().getValue() << "\n";
             any = true;
           }
-        });
+        },
+      registerCompilerDialects);
         if (!any)
           return module.emitError("the compiled module has no GPU kernels");
         return success();

@@ -2,7 +2,7 @@
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
-#include "TracedIR/InitAll.h"
+#include "TracedIR/Support/Translation.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -130,7 +130,7 @@ void traced::registerRunTranslations() {
       "run",
       "compile the root graph for this CPU, run it on --run-input .npy files "
       "and write its outputs as .npy",
-      run);
+      run, registerCompilerDialects);
   static traced::TracedFromMLIRRegistration objectRegistration(
       "traced-cpu-object",
       "compile the root graph for this CPU into an object file exporting "
@@ -144,5 +144,6 @@ void traced::registerRunTranslations() {
         if (failed(lowerForCpu(module, options)))
           return failure();
         return writeCpuObject(module, os);
-      });
+      },
+      registerCompilerDialects);
 }

@@ -2,7 +2,8 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
-#include "TracedIR/InitAll.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Support/Translation.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 
@@ -162,5 +163,6 @@ void traced::registerInterpretTranslation() {
       "interpret",
       "run a traced graph with the reference interpreter (inputs from "
       "--interpret-input, outputs printed or written by --interpret-output)",
-      interpret);
+      interpret,
+      [](DialectRegistry &registry) { registry.insert<TracedDialect>(); });
 }

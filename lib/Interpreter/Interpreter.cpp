@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Interpreter/Interpreter.h"
+#include "TracedIR/Interpreter/Kernels.h"
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
@@ -26,6 +27,7 @@ struct Plan {
   enum Kind { Constant, Kernel, Graph, Unknown } kind = Unknown;
   RtValue constant;             // Constant (and getattr results)
   const OpSpec *spec = nullptr; // Kernel
+  traced::Kernel kernel = nullptr; // Kernel: spec's, from the kernel table
   std::string target;           // for diagnostics
   // One entry per parameter of `spec` (Kernel) or per callee input (Graph):
   // the bound argument with operand markers, and its value when it has no
@@ -323,6 +325,7 @@ struct Interpreter::Impl {
                                plan.slots)))
         return failure();
       plan.kind = Plan::Kernel;
+      plan.kernel = lookupKernel(plan.spec->name);
       return finishSlots(plan, plan.spec->signature, ctx, op);
     }
     auto call = cast<CallMethodOp>(op);
@@ -344,6 +347,7 @@ struct Interpreter::Impl {
       // The receiver is the operand after the arguments.
       plan.slots[0] = OperandAttr::get(ctx, numArgs);
       plan.kind = Plan::Kernel;
+      plan.kernel = lookupKernel(plan.spec->name);
       return finishSlots(plan, plan.spec->signature, ctx, op);
     }
     auto moduleType = dyn_cast<ModuleType>(receiverType);
@@ -422,6 +426,7 @@ struct Interpreter::Impl {
       }
     }
     plan.kind = Plan::Kernel;
+    plan.kernel = lookupKernel(plan.spec->name);
     for (auto [i, slot] : llvm::enumerate(plan.slots)) {
       if (plan.fixed[i])
         continue;
@@ -528,9 +533,9 @@ struct Interpreter::Impl {
         KernelArgs args(plan.spec->signature, std::move(values), [at, p]() {
           return at->emitError() << "'" << p->target << "': ";
         });
-        if (!plan.spec->kernel)
+        if (!plan.kernel)
           return op.emitError() << "'" << plan.target << "' has no kernel";
-        FailureOr<RtValue> result = plan.spec->kernel(args);
+        FailureOr<RtValue> result = plan.kernel(args);
         if (failed(result))
           return failure();
         // An in-place variant (`x.add_(y)`) writes into its input: the

@@ -9,24 +9,6 @@
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
 
-namespace mlir::traced {
-
-/// An einsum equation resolved against its operands' shapes: each operand's
-/// label per dim (ellipsis dims get labels of their own, aligned from the
-/// right), every label's size (broadcast from 1), and the output's labels.
-/// Labels are indices into `sizes`.
-struct EinsumPlan {
-  llvm::SmallVector<llvm::SmallVector<int64_t>> operandLabels;
-  llvm::SmallVector<int64_t> sizes;
-  llvm::SmallVector<int64_t> outputLabels;
-};
-/// Parses `equation` for operands of `shapes` (dynamic sizes are taken as
-/// they are); on failure, `error` says why.
-FailureOr<EinsumPlan> planEinsum(llvm::StringRef equation,
-                                 llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
-                                 std::string &error);
-
-} // namespace mlir::traced
 
 namespace mlir::traced::rules {
 

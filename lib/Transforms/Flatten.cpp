@@ -1,6 +1,7 @@
 //===- Flatten.cpp - inline traced submodule graphs into the root ---------===//
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "Utils.h"

@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TracedIR/Interpreter/Kernels.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -34,7 +36,8 @@ SmallVector<StringRef> keywordNames(ArrayAttr keywords) {
 /// with one result whose operands are all constants within `maxElements`.
 Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
   const OpSpec *spec = lookupKnownCallee(call);
-  if (!spec || !spec->kernel || !spec->pure || spec->inplace ||
+  Kernel kernel = spec ? lookupKernel(spec->name) : nullptr;
+  if (!spec || !kernel || !spec->pure || spec->inplace ||
       call->getNumResults() != 1 || passesInplaceTrue(call))
     return {};
   bool isMethod = isa<CallMethodOp>(call);
@@ -79,7 +82,7 @@ Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
   for (Attribute slot : slots)
     bound.push_back(resolveArgument(slot, values, ctx));
   KernelArgs args(spec->signature, std::move(bound), emit);
-  FailureOr<RtValue> result = spec->kernel(args);
+  FailureOr<RtValue> result = kernel(args);
   if (failed(result))
     return {};
   Attribute attr = attrFromRtValue(ctx, *result);

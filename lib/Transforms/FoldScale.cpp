@@ -1,5 +1,6 @@
 //===- FoldScale.cpp - absorb positive scales into the conv ---------------===//
 
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "Utils.h"
 

@@ -1,5 +1,6 @@
 //===- FuseAddMul.cpp - fold chains of constant adds and muls -------------===//
 
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "Utils.h"
 

@@ -2,6 +2,7 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"

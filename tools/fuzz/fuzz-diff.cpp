@@ -25,6 +25,7 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Interpreter/Kernels.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Support/DType.h"
@@ -69,7 +70,7 @@ const std::vector<const OpSpec *> &candidates() {
   static std::vector<const OpSpec *> list = [] {
     std::vector<const OpSpec *> specs;
     for (const OpSpec &spec : OpLibrary::get().getOps()) {
-      if (!spec.kernel || !spec.pure || spec.name.starts_with("Tensor.") ||
+      if (!lookupKernel(spec.name) || !spec.pure || spec.name.starts_with("Tensor.") ||
           spec.name.contains("random") || spec.name.contains("rand") ||
           spec.name.contains("dropout") || spec.name.contains("empty") ||
           spec.name.contains("bernoulli") || spec.name.contains("multinomial"))

@@ -28,6 +28,7 @@
 #include <vector>
 
 namespace mlir {
+class DialectRegistry;
 class ExecutionEngine;
 } // namespace mlir
 
@@ -42,6 +43,12 @@ FailureOr<FunctionType> lowerForCpu(mlir::ModuleOp module,
 /// Writes `module` (already in the LLVM dialect) as an object file for this
 /// host's CPU, optimized at -O3.
 LogicalResult writeCpuObject(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+/// What compiling a traced module needs registered in its context: the
+/// traced dialect, every upstream dialect and extension (the pipelines'
+/// bufferization and to-LLVM interfaces), the vector subset interfaces the
+/// CPU tiling hoists with, and every dialect's LLVM IR translation.
+void registerCompilerDialects(DialectRegistry &registry);
 
 /// Registers `traced-translate --run` and `--traced-cpu-object`.
 void registerRunTranslations();

@@ -168,8 +168,6 @@ struct OpSpec {
   std::vector<llvm::StringRef> aliases;
   Signature signature;
   ResultRule resultRule;
-  /// The interpreter's kernel (see Runtime.h); null when there is none.
-  Kernel kernel = nullptr;
   /// The call's fold (Folds.cpp), or null.
   FoldFn fold = nullptr;
   /// Whether a call has no side effects (in-place variants do).
@@ -465,11 +463,28 @@ LogicalResult checkArguments(const Signature &sig, unsigned skip,
 LogicalResult checkResults(ArrayRef<Type> inferred, TypeRange resultTypes,
                            function_ref<InFlightDiagnostic()> emitError);
 
+/// An einsum equation resolved against its operands' shapes: each operand's
+/// label per dim (ellipsis dims get labels of their own, aligned from the
+/// right), every label's size (broadcast from 1), and the output's labels.
+/// Labels are indices into `sizes`.
+struct EinsumPlan {
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operandLabels;
+  llvm::SmallVector<int64_t> sizes;
+  llvm::SmallVector<int64_t> outputLabels;
+};
+/// Parses `equation` for operands of `shapes` (dynamic sizes are taken as
+/// they are); on failure, `error` says why.
+FailureOr<EinsumPlan> planEinsum(llvm::StringRef equation,
+                                 llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
+                                 std::string &error);
+
 /// Writes a Markdown table of the library (docs/reference/OpLibrary.md):
-/// each entry with its dtypes, interpreter kernel and whether it is in
-/// `lowered` (what convert-traced-to-linalg compiles) and `decomposed`
-/// (what traced-decompose rewrites); both live in layers above.
+/// each entry with its dtypes and whether it is in `kernels` (what the
+/// interpreter runs), `lowered` (what convert-traced-to-linalg compiles)
+/// and `decomposed` (what traced-decompose rewrites); all three live in
+/// layers above.
 void printOpLibraryMarkdown(llvm::raw_ostream &os,
+                            llvm::ArrayRef<std::string> kernels,
                             llvm::ArrayRef<std::string> lowered,
                             llvm::ArrayRef<std::string> decomposed);
 

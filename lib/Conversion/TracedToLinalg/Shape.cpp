@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
-#include "../../Transforms/Utils.h"
+#include "TracedIR/Dialect/Traced/BoundOp.h"
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 

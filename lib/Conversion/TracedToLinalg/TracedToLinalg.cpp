@@ -8,10 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
-#include "../../Transforms/Utils.h"
+#include "TracedIR/Dialect/Traced/BoundOp.h"
 
 #include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -3,6 +3,7 @@
 #include "Decompose.h"
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "llvm/ADT/StringSet.h"

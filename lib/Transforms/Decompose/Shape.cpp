@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decompose.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
 
 using namespace mlir;
 using namespace mlir::traced;

@@ -19,11 +19,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "TracedIR/Dialect/Traced/TracedAttrs.h.inc"
 
-namespace mlir::traced {
-/// The alignment of the weight blobs TracedIR writes (dense_resource), and
-/// so of the buffers bytecode holding them must be read from: a bytecode
-/// file's resource section is aligned like its most aligned blob.
-inline constexpr uint64_t kResourceAlignment = 64;
-} // namespace mlir::traced
+// kResourceAlignment, the weight blobs' alignment, is in
+// TracedIR/Support/Blobs.h.
+#include "TracedIR/Support/Blobs.h"
 
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDDIALECT_H

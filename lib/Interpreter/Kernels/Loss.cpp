@@ -1,4 +1,4 @@
-//===- KernelsLoss.cpp - losses as inference-time functions ---------------===//
+//===- Loss.cpp - losses as inference-time functions ----------------------===//
 //
 // mse, l1, smooth_l1, huber, binary_cross_entropy(_with_logits), kl_div,
 // nll_loss and cross_entropy, with torch's reductions ('none', 'mean',
@@ -592,3 +592,23 @@ FailureOr<RtValue> nllLossBackward(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateLossKernels(KernelTable &t) {
+  t["torch.nn.functional.mse_loss"] = mseLoss;
+  t["torch.nn.functional.l1_loss"] = l1Loss;
+  t["torch.nn.functional.smooth_l1_loss"] = smoothL1Loss;
+  t["torch.nn.functional.huber_loss"] = huberLoss;
+  t["torch.nn.functional.soft_margin_loss"] = softMarginLoss;
+  t["torch.nn.functional.binary_cross_entropy"] = binaryCrossEntropy;
+  t["torch.nn.functional.binary_cross_entropy_with_logits"] = binaryCrossEntropyWithLogits;
+  t["torch.nn.functional.kl_div"] = klDiv;
+  t["torch.nn.functional.nll_loss"] = nllLoss;
+  t["torch.nn.functional.cross_entropy"] = crossEntropy;
+  t["torch.nn.functional.poisson_nll_loss"] = poissonNllLoss;
+  t["torch.ops.aten.nll_loss_forward.default"] = nllLossForward;
+  t["torch.ops.aten.nll_loss_backward.default"] = nllLossBackward;
+}

@@ -1,4 +1,4 @@
-//===- KernelsPool.cpp - pooling and resampling ---------------------------===//
+//===- Pool.cpp - pooling and resampling ----------------------------------===//
 //
 // Max, average, adaptive and power-average pooling over 1-3 spatial dims,
 // and F.interpolate. The pooling kernels view the input as [planes, D, H,
@@ -1080,3 +1080,38 @@ FailureOr<RtValue> col2im(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populatePoolKernels(KernelTable &t) {
+  t["torch.nn.functional.max_pool1d"] = maxPool1d;
+  t["torch.nn.functional.max_pool2d"] = maxPool2d;
+  t["torch.nn.functional.max_pool3d"] = maxPool3d;
+  t["torch.nn.functional.max_pool1d_with_indices"] = maxPool1dWithIndices;
+  t["torch.nn.functional.max_pool2d_with_indices"] = maxPool2dWithIndices;
+  t["torch.nn.functional.max_pool3d_with_indices"] = maxPool3dWithIndices;
+  t["torch.nn.functional.avg_pool1d"] = avgPool1d;
+  t["torch.nn.functional.avg_pool2d"] = avgPool2d;
+  t["torch.nn.functional.avg_pool3d"] = avgPool3d;
+  t["torch.nn.functional.adaptive_avg_pool1d"] = adaptiveAvgPool1d;
+  t["torch.nn.functional.adaptive_avg_pool2d"] = adaptiveAvgPool2d;
+  t["torch.nn.functional.adaptive_avg_pool3d"] = adaptiveAvgPool3d;
+  t["torch.nn.functional.adaptive_max_pool1d"] = adaptiveMaxPool1d;
+  t["torch.nn.functional.adaptive_max_pool2d"] = adaptiveMaxPool2d;
+  t["torch.nn.functional.adaptive_max_pool3d"] = adaptiveMaxPool3d;
+  t["torch.nn.functional.adaptive_max_pool1d_with_indices"] = adaptiveMaxPool1dWithIndices;
+  t["torch.nn.functional.adaptive_max_pool2d_with_indices"] = adaptiveMaxPool2dWithIndices;
+  t["torch.nn.functional.adaptive_max_pool3d_with_indices"] = adaptiveMaxPool3dWithIndices;
+  t["torch.nn.functional.lp_pool1d"] = lpPool1d;
+  t["torch.nn.functional.lp_pool2d"] = lpPool2d;
+  t["torch.nn.functional.interpolate"] = interpolate;
+  t["torch.ops.aten.max_pool2d_with_indices_backward.default"] = maxPoolIndicesBackward;
+  t["torch.ops.aten.max_pool3d_with_indices_backward.default"] = maxPoolIndicesBackward;
+  t["torch.nn.functional.grid_sample"] = gridSampleKernel;
+  t["torch.ops.aten.grid_sampler.default"] = gridSamplerAten;
+  t["torch.nn.functional.affine_grid"] = affineGrid;
+  t["torch.nn.functional.unfold"] = im2col;
+  t["torch.nn.functional.fold"] = col2im;
+}

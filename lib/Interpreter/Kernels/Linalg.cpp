@@ -1,4 +1,4 @@
-//===- KernelsLinalg.cpp - convolutions and matrix products ---------------===//
+//===- Linalg.cpp - convolutions and matrix products ----------------------===//
 //
 // Contractions go through BLAS (Debian's OpenBLAS): conv as im2col + GEMM per
 // group, products as (batched) GEMM. Only float and double tensors; the
@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
-#include "ResultRules.h"
 
 #include <cblas.h>
 #include <cstring>
@@ -1180,3 +1179,36 @@ FailureOr<RtValue> outer(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateLinalgKernels(KernelTable &t) {
+  t["torch.nn.functional.conv1d"] = conv;
+  t["torch.nn.functional.conv2d"] = conv;
+  t["torch.nn.functional.conv3d"] = conv;
+  t["torch.nn.functional.conv_transpose1d"] = conv;
+  t["torch.nn.functional.conv_transpose2d"] = conv;
+  t["torch.nn.functional.conv_transpose3d"] = conv;
+  t["torch.convolution"] = conv;
+  t["torch.conv_tbc"] = convTbc;
+  t["torch.nn.functional.linear"] = linear;
+  t["torch.matmul"] = matmul;
+  t["torch.bmm"] = bmm;
+  t["torch.mm"] = mm;
+  t["torch.baddbmm"] = baddbmm;
+  t["torch.einsum"] = einsum;
+  t["torch.addmm"] = addmm;
+  t["torch.mv"] = mv;
+  t["torch.dot"] = dot;
+  t["torch.outer"] = outer;
+  t["torch.nn.functional.multi_head_attention_forward"] = multiHeadAttention;
+  t["torch.nn.functional.bilinear"] = bilinear;
+  t["torch.linalg.det"] = det;
+  t["torch.linalg.slogdet"] = slogdet;
+  t["torch.linalg.inv"] = inv;
+  t["torch.addbmm"] = addbmm;
+  t["torch.linalg.cross"] = cross;
+  t["torch.cross"] = cross;
+}

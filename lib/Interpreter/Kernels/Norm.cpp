@@ -1,4 +1,4 @@
-//===- KernelsNorm.cpp - normalization, dropout and softmax ---------------===//
+//===- Norm.cpp - normalization, dropout and softmax ----------------------===//
 
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
@@ -403,3 +403,29 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateNormKernels(KernelTable &t) {
+  t["torch.nn.functional.softmax"] = softmax;
+  t["torch.nn.functional.log_softmax"] = logSoftmax;
+  t["torch.nn.functional.softmin"] = softmin;
+  t["torch.nn.functional.glu"] = glu;
+  t["torch.nn.functional.prelu"] = prelu;
+  t["torch.nn.functional.normalize"] = normalize;
+  t["torch.nn.functional.group_norm"] = groupNorm;
+  t["torch.nn.functional.batch_norm"] = batchNorm;
+  t["torch.nn.functional.layer_norm"] = layerNorm;
+  t["torch.nn.functional.dropout"] = dropout;
+  t["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
+  t["torch.dropout"] = dropout;
+  t["torch.nn.functional.dropout1d"] = dropout;
+  t["torch.nn.functional.dropout2d"] = dropout;
+  t["torch.nn.functional.dropout3d"] = dropout;
+  t["torch.nn.functional.alpha_dropout"] = dropout;
+  t["torch.nn.functional.feature_alpha_dropout"] = dropout;
+  t["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
+  t["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
+}

@@ -1,4 +1,4 @@
-//===- KernelsFactory.cpp - zeros, ones, full, arange, linspace, eye ------===//
+//===- Factory.cpp - zeros, ones, full, arange, linspace, eye -------------===//
 //
 // Tensors made from sizes and numbers. A trace records them when an
 // argument is traced (`torch.zeros(x.size(0), 3)`, `torch.arange(n)` under
@@ -157,3 +157,17 @@ FailureOr<RtValue> eye(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateFactoryKernels(KernelTable &t) {
+  t["torch.zeros"] = zeros;
+  t["torch.ones"] = ones;
+  t["torch.empty"] = zeros;
+  t["torch.full"] = full;
+  t["torch.arange"] = arange;
+  t["torch.linspace"] = linspace;
+  t["torch.eye"] = eye;
+}

@@ -1,4 +1,4 @@
-//===- KernelsReduce.cpp - mean and sum -----------------------------------===//
+//===- Reduce.cpp - mean and sum ------------------------------------------===//
 
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
@@ -913,3 +913,38 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateReduceKernels(KernelTable &t) {
+  t["torch.linalg.vector_norm"] = vectorNorm;
+  t["torch.norm"] = norm;
+  t["torch.linalg.norm"] = linalgNorm;
+  t["torch.linalg.matrix_norm"] = matrixNorm;
+  t["torch.nn.functional.cosine_similarity"] = cosineSimilarity;
+  t["torch.nn.functional.pairwise_distance"] = pairwiseDistance;
+  t["torch.mean"] = mean;
+  t["torch.sum"] = sum;
+  t["torch.amax"] = amax;
+  t["torch.amin"] = amin;
+  t["torch.argmax"] = argmax;
+  t["torch.argmin"] = argmin;
+  t["torch.max"] = max;
+  t["torch.min"] = min;
+  t["torch.all"] = all;
+  t["torch.any"] = any;
+  t["torch.prod"] = prod;
+  t["torch.var"] = var;
+  t["torch.std"] = std;
+  t["torch.var_mean"] = varMean;
+  t["torch.std_mean"] = stdMean;
+  t["torch.logsumexp"] = logsumexp;
+  t["torch.cumsum"] = cumsum;
+  t["torch.cumprod"] = cumprod;
+  t["torch.logcumsumexp"] = logcumsumexp;
+  t["torch.bucketize"] = bucketize;
+  t["torch.renorm"] = renorm;
+  t["torch.count_nonzero"] = countNonzero;
+}

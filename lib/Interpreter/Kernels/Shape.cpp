@@ -1,7 +1,6 @@
-//===- KernelsShape.cpp - reshapes, permutations, indexing, concatenation -===//
+//===- Shape.cpp - reshapes, permutations, indexing, concatenation --------===//
 
 #include "Kernels.h"
-#include "ResultRules.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
 #include <cstring>
@@ -2809,3 +2808,105 @@ FailureOr<RtValue> indexFill(const KernelArgs &args) {
 }
 
 } // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void mlir::traced::kernels::populateShapeKernels(KernelTable &t) {
+  t["torch.unbind"] = unbind;
+  t["torch.diagonal"] = diagonal;
+  t["torch.diag"] = diag;
+  t["torch.trace"] = trace;
+  t["torch.nn.functional.pixel_shuffle"] = pixelShuffle;
+  t["torch.nn.functional.pixel_unshuffle"] = pixelUnshuffle;
+  t["torch.nn.functional.channel_shuffle"] = channelShuffle;
+  t["torch.repeat_interleave"] = repeatInterleave;
+  t["torch.take_along_dim"] = takeAlongDim;
+  t["torch.hstack"] = hstack;
+  t["torch.vstack"] = vstack;
+  t["torch.dstack"] = dstack;
+  t["torch.column_stack"] = columnStack;
+  t["torch.meshgrid"] = meshgrid;
+  t["Tensor.to"] = to;
+  t["Tensor.type_as"] = typeAs;
+  t["Tensor.float"] = castTo<DType::F32>;
+  t["Tensor.double"] = castTo<DType::F64>;
+  t["Tensor.half"] = castTo<DType::F16>;
+  t["Tensor.bfloat16"] = castTo<DType::BF16>;
+  t["Tensor.long"] = castTo<DType::I64>;
+  t["Tensor.int"] = castTo<DType::I32>;
+  t["Tensor.short"] = castTo<DType::I16>;
+  t["Tensor.char"] = castTo<DType::I8>;
+  t["Tensor.byte"] = castTo<DType::U8>;
+  t["Tensor.bool"] = castTo<DType::Bool>;
+  t["torch.index_select"] = indexSelect;
+  t["torch.gather"] = gather;
+  t["torch.nn.functional.embedding"] = embedding;
+  t["torch.ops.aten.slice.Tensor"] = atenSlice;
+  t["torch.ops.aten.index.Tensor"] = atenIndex;
+  t["torch.is_floating_point"] = isFloatingPointKernel;
+  t["torch.broadcast_tensors"] = broadcastTensors;
+  t["torch.isclose"] = isclose;
+  t["torch.fill"] = fillValue;
+  t["torch.ops.aten.copy.default"] = copyInto;
+  t["torch.ops.aten._index_put_impl.default"] = indexPut;
+  t["torch.nn.functional.embedding_bag"] = embeddingBag;
+  t["torch.kthvalue"] = kthvalue;
+  t["Tensor.unfold"] = unfoldWindows;
+  t["torch.slice_scatter"] = sliceScatter;
+  t["torch.diag_embed"] = diagEmbed;
+  t["torch.rot90"] = rot90;
+  t["torch.as_strided"] = asStrided;
+  t["torch.empty_like"] = zerosLike;
+  t["torch.narrow"] = narrow;
+  t["torch.flip"] = flip;
+  t["torch.roll"] = roll;
+  t["Tensor.repeat"] = repeat;
+  t["torch.tile"] = tile;
+  t["torch.zeros_like"] = zerosLike;
+  t["torch.ones_like"] = onesLike;
+  t["torch.full_like"] = fullLikeKernel;
+  t["torch.tril"] = tril;
+  t["torch.triu"] = triu;
+  t["torch.nn.functional.one_hot"] = oneHot;
+  t["torch.nn.functional.pad"] = pad;
+  t["torch.split"] = split;
+  t["torch.movedim"] = movedim;
+  t["torch.sort"] = sort;
+  t["torch.argsort"] = argsort;
+  t["torch.topk"] = topk;
+  t["torch.scatter"] = scatter;
+  t["torch.scatter_add"] = scatterAdd;
+  t["torch.scatter_reduce"] = scatterReduce;
+  t["torch.index_add"] = indexAdd;
+  t["torch.index_copy"] = indexCopy;
+  t["torch.index_fill"] = indexFill;
+  t["torch.flatten"] = flatten;
+  t["torch.reshape"] = reshape;
+  t["Tensor.view"] = reshape;
+  t["torch.permute"] = permute;
+  t["torch.transpose"] = transpose;
+  t["Tensor.contiguous"] = identity;
+  t["torch.clone"] = identity;
+  t["Tensor.detach"] = identity;
+  t["torch.t"] = t;
+  t["Tensor.new_empty"] = newZeros;
+  t["Tensor.new_zeros"] = newZeros;
+  t["Tensor.new_ones"] = newOnes;
+  t["Tensor.new_full"] = newFull;
+  t["torch.unsqueeze"] = unsqueeze;
+  t["torch.squeeze"] = squeeze;
+  t["Tensor.unflatten"] = unflatten;
+  t["Tensor.expand"] = expand;
+  t["torch.cat"] = cat;
+  t["torch.stack"] = stack;
+  t["torch.chunk"] = chunk;
+  t["operator.getitem"] = getitem;
+  t["operator.setitem"] = setitem;
+  t["torch.index_put"] = indexPut;
+  t["Tensor.size"] = size;
+  t["Tensor.dim"] = dim;
+  t["builtins.getattr"] = getattr;
+  t["torch._assert"] = assertTrue;
+}

@@ -1,0 +1,60 @@
+//===- GraphRewrites.h - graph rewrites every layer uses --------*- C++ -*-===//
+//
+// The pieces of the graph-surgery library that the lowering and the
+// bindings use too: leaf-module calls as functional calls, tensor
+// constants, constant evaluation with the interpreter's kernels, and the
+// decompositions of op-library entries into other entries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_TRANSFORMS_GRAPHREWRITES_H
+#define TRACEDIR_TRANSFORMS_GRAPHREWRITES_H
+
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/OpLibrary/Runtime.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::traced {
+
+/// Rewrites a call of a leaf module of a known class into a call of the
+/// class's functional with the module's attributes (getattr for tensors,
+/// inline constants for plain attributes). Fails, leaving the IR as it is,
+/// for unknown classes.
+FailureOr<CallFunctionOp>
+makeLeafCallFunctional(CallMethodOp call, SymbolTableCollection &symbols);
+
+/// The value of a tensor the graph reads from a constant or a parameter or
+/// buffer declaration, when it has one.
+FailureOr<Tensor> constantTensor(Value value, SymbolTableCollection &symbols);
+
+/// A traced.constant holding `tensor` as a dense_resource blob.
+ConstantOp createTensorConstant(OpBuilder &builder, Location loc,
+                                const Tensor &tensor, StringRef nameHint);
+
+/// The constant a call of a pure op-library entry evaluates to when all its
+/// operands are constants (of at most `maxElements` elements each), by
+/// running the entry's interpreter kernel once; null otherwise
+/// (traced-fold-constants).
+Attribute evaluateConstantCall(Operation *call, int64_t maxElements);
+
+/// The op-library entries with a decomposition (traced-decompose), sorted.
+std::vector<std::string> getDecomposedTargets();
+
+/// Applies decompositions to the calls under `root` that `filter` selects
+/// (given the call and its canonical target; all when null), until none is
+/// left. Calls a decomposition declines stay; `declined` (when given) maps
+/// their targets to why. With `widenHalf`, a selected call whose entry has
+/// no decomposition and that holds float16 or bfloat16 tensors becomes the
+/// same call in float32, its results rounded back once (how torch's CPU
+/// kernels compute those dtypes). Fails after reporting an error.
+LogicalResult
+decomposeCalls(Operation *root,
+               function_ref<bool(Operation *call, StringRef target)> filter,
+               llvm::StringMap<std::string> *declined, bool widenHalf = false);
+
+} // namespace mlir::traced
+
+#endif // TRACEDIR_TRANSFORMS_GRAPHREWRITES_H

@@ -1,0 +1,226 @@
+//===- Pipeline.cpp - traced-cpu-pipeline ---------------------------------===//
+//
+// traced IR -> linalg on tensors -> tiled and vectorized -> bufferized ->
+// LLVM dialect with a C entry point. Our passes each have their own file in
+// this directory (tiling and vectorization, accumulator hoisting, copy
+// expansion, run-time checks, the entry point); the rest is upstream, written
+// in textual form so that it reads like the mlir-opt pipeline reproducing it
+// (docs/cpu.md). Two helpers internal to the pipeline live here:
+// traced-fuse-elementwise and the distinct-results fix before
+// buffer-results-to-out-params.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Transforms/Passes.h"
+#include "../TracedToLinalg/Lowering.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+/// Upstream's elementwise fusion (the patterns of
+/// `linalg-fuse-elementwise-ops`, with its one-use rule), except that a
+/// producer whose payload reads its init is not fused into a consumer that
+/// reads it through a broadcast. Such a producer accumulates (a reduction
+/// of a 0-d tensor has no loops, so it passes as elementwise); fused, it
+/// would run once per consumer iteration and accumulate each time, which
+/// upstream's pass (LLVM 22) does: `l1_loss(x, sum(t))` summed `t` three
+/// times for a 3-element x (fuzz-diff).
+struct FuseElementwise
+    : PassWrapper<FuseElementwise, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwise)
+  StringRef getArgument() const final { return "traced-fuse-elementwise"; }
+  StringRef getDescription() const final {
+    return "linalg-fuse-elementwise-ops, without fusing accumulating "
+           "producers into broadcasts";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
+                    tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    linalg::ControlFusionFn control = [](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      auto generic = dyn_cast<linalg::GenericOp>(producer);
+      if (!consumer || !generic ||
+          consumer.getMatchingIndexingMap(fused).isPermutation())
+        return true;
+      return llvm::none_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
+        return generic.payloadUsesValueFromOperand(&init);
+      });
+    };
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+  }
+};
+} // namespace
+
+void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
+                                  bool surgery) {
+  if (surgery) {
+    pm.addPass(createTracedFlatten());
+    pm.addPass(createTracedNormalize());
+    pm.addPass(createTracedFuseConvBN());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createTracedFoldConstants());
+    pm.addPass(createTracedDCE());
+  }
+  ConvertTracedToLinalgOptions convert;
+  convert.entry = entry.str();
+  pm.addPass(createConvertTracedToLinalg(convert));
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(std::make_unique<FuseElementwise>());
+  fn.addPass(createCSEPass());
+}
+
+void traced::detail::addPipelineText(OpPassManager &pm, StringRef text) {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    // What the textual parts name (traced-translate registers no passes).
+    registerTransformsPasses();
+    registerConversionPasses();
+    bufferization::registerBufferizationPasses();
+    bufferization::registerBufferizationPipelines();
+    registerLinalgPasses();
+    memref::registerMemRefPasses();
+    registerSCFPasses();
+    registerGPUPasses();
+  });
+  if (failed(parsePassPipeline(text, pm)))
+    llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
+}
+
+namespace {
+/// A function that returns one buffer as two results (`return x + 1, x + 1`
+/// after CSE, or `return y, y`) gets a copy for each repeat: the
+/// out-parameter conversion after it would otherwise write one allocation
+/// into two out-parameters (upstream's buffer-results-to-out-params crashes
+/// on it). Internal to the CPU pipeline.
+struct DistinctReturnedBuffers
+    : PassWrapper<DistinctReturnedBuffers, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctReturnedBuffers)
+  StringRef getArgument() const final { return "traced-cpu-distinct-results"; }
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 4> seen;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.get().getType());
+        if (!type || seen.insert(operand.get()).second || !type.hasStaticShape())
+          continue;
+        auto fresh = MemRefType::get(type.getShape(), type.getElementType());
+        Value copy = memref::AllocOp::create(b, ret.getLoc(), fresh);
+        memref::CopyOp::create(b, ret.getLoc(), operand.get(), copy);
+        operand.set(copy);
+      }
+    });
+  }
+};
+} // namespace
+
+void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
+                      "function-boundary-type-conversion=identity-layout-map}");
+  pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctReturnedBuffers>());
+  addPipelineText(pm, "buffer-results-to-out-params{hoist-static-allocs=true "
+                      "modify-public-functions=true},"
+                      "canonicalize,"
+                      "buffer-deallocation-pipeline,"
+                      "convert-bufferization-to-memref");
+  TracedCpuExpandCopiesOptions copies;
+  copies.vectorTiles = vectorTiles;
+  pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
+  pm.addPass(createTracedCpuLowerChecks());
+}
+
+void traced::buildCpuPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
+  detail::addFrontEnd(pm, options.entry, options.surgery);
+  if (options.vectorize) {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    TracedCpuTileAndVectorizeOptions tiling;
+    // Two 16-float AVX-512 registers per accumulator row, else two 8-float
+    // AVX2 ones: 16 accumulator registers either way.
+    tiling.tileN = options.tileN ? options.tileN
+                   : llvm::sys::getHostCPUFeatures().lookup("avx512f") ? 32
+                                                                       : 16;
+    tiling.parallel = options.threads;
+    tiling.packRhs = options.packRhs;
+    fn.addPass(createTracedCpuTileAndVectorize(tiling));
+    fn.addPass(createCanonicalizerPass());
+    fn.addPass(createCSEPass());
+  }
+  // The upstream parts are written in textual form: they read exactly like
+  // the mlir-opt pipeline that reproduces them (docs/cpu.md).
+  detail::addBufferization(pm, /*vectorTiles=*/options.vectorize);
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
+  detail::addPipelineText(
+      pm, "func.func(convert-linalg-to-loops,scf-forall-to-parallel),"
+          "convert-scf-to-openmp,canonicalize,"
+          "func.func(lower-affine,"
+          "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
+          "canonicalize),"
+          "expand-strided-metadata,lower-affine,convert-math-to-libm,"
+          "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+          "convert-openmp-to-llvm,"
+          "convert-to-llvm,reconcile-unrealized-casts,canonicalize");
+  pm.addPass(createTracedEmitEntry());
+}
+
+void traced::registerCpuPipeline() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "traced-cpu-pipeline",
+      "Compiles a traced module (or linalg on tensors) to the LLVM dialect "
+      "with a C entry point traced_<entry>(void **inputs, void **outputs)",
+      buildCpuPipeline);
+}

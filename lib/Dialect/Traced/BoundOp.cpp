@@ -1,0 +1,57 @@
+//===- BoundOp.cpp - a call bound to its op-library signature -------------===//
+
+#include "TracedIR/Dialect/Traced/BoundOp.h"
+
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+Value BoundOp::value(StringRef name) const {
+  unsigned p = *spec->signature.lookup(name);
+  bool isMethod = isa<CallMethodOp>(op);
+  if (isMethod && p == 0)
+    return op->getOperand(0);
+  auto marker = dyn_cast_or_null<OperandAttr>(slots[p]);
+  if (!marker)
+    return Value();
+  return op->getOperand(marker.getIndex() + (isMethod ? 1 : 0));
+}
+
+Attribute BoundOp::slot(StringRef name) const {
+  return slots[*spec->signature.lookup(name)];
+}
+
+std::optional<BoundOp> traced::bindCall(Operation *op,
+                                        ArrayRef<StringRef> canonical) {
+  const OpSpec *spec = nullptr;
+  ArrayAttr arguments, keywordAttr;
+  bool isMethod = false;
+  if (auto fn = dyn_cast_or_null<CallFunctionOp>(op)) {
+    spec = OpLibrary::get().lookupFunction(fn.getCallee());
+    arguments = fn.getArgumentsAttr();
+    keywordAttr = fn.getKeywordsAttr();
+  } else if (auto m = dyn_cast_or_null<CallMethodOp>(op)) {
+    if (!isa<TensorType>(m.getReceiver().getType()))
+      return std::nullopt;
+    spec = OpLibrary::get().lookupMethod(m.getMethod());
+    arguments = m.getArgumentsAttr();
+    keywordAttr = m.getKeywordsAttr();
+    isMethod = true;
+  }
+  if (!spec || (!canonical.empty() && !llvm::is_contained(canonical, spec->name)))
+    return std::nullopt;
+  BoundOp bound{spec, {}, op};
+  SmallVector<StringRef> keywords;
+  for (Attribute k : keywordAttr)
+    keywords.push_back(cast<StringAttr>(k).getValue());
+  MLIRContext *ctx = op->getContext();
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  Location loc = op->getLoc();
+  if (failed(bindArguments(
+          ctx, spec->signature, isMethod ? 1 : 0, arguments.getValue(),
+          keywords, [loc] { return mlir::emitError(loc); }, bound.slots)))
+    return std::nullopt;
+  return bound;
+}

@@ -1,0 +1,33 @@
+//===- Kernels.h - the interpreter kernels of the op library ----*- C++ -*-===//
+//
+// One kernel per op-library entry, in one file per family (Elementwise.cpp,
+// Factory.cpp, Linalg.cpp, Loss.cpp, Norm.cpp, Pool.cpp, Reduce.cpp,
+// Shape.cpp), each of which names its entries' kernels by canonical name
+// in its populate function; KernelTable.cpp gathers them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H
+#define TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H
+
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/OpLibrary/Runtime.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::traced::kernels {
+
+using KernelTable = llvm::StringMap<Kernel>;
+
+/// Each family file names its entries' kernels.
+void populateElementwiseKernels(KernelTable &table);
+void populateFactoryKernels(KernelTable &table);
+void populateLinalgKernels(KernelTable &table);
+void populateLossKernels(KernelTable &table);
+void populateNormKernels(KernelTable &table);
+void populatePoolKernels(KernelTable &table);
+void populateReduceKernels(KernelTable &table);
+void populateShapeKernels(KernelTable &table);
+
+} // namespace mlir::traced::kernels
+
+#endif // TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H

@@ -1,0 +1,101 @@
+//===- Translation.cpp - reading IR inputs with weight blobs --------------===//
+
+#include "TracedIR/Support/Translation.h"
+
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/ParseUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Alignment.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+std::unique_ptr<llvm::MemoryBuffer>
+traced::alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  llvm::Align alignment(kResourceAlignment);
+  if (llvm::isAddrAligned(alignment, buffer->getBufferStart()))
+    return buffer;
+  std::unique_ptr<llvm::WritableMemoryBuffer> copy =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
+          buffer->getBufferSize(), buffer->getBufferIdentifier(), alignment);
+  std::memcpy(copy->getBufferStart(), buffer->getBufferStart(),
+              buffer->getBufferSize());
+  return copy;
+}
+
+LogicalResult traced::checkResourceBlobs(llvm::StringRef text,
+                                         std::string &error) {
+  if (text.starts_with("ML\xEFR"))
+    return success(); // bytecode
+  size_t section = text.find("{-#");
+  while (section != llvm::StringRef::npos) {
+    size_t pos = text.find("\"0x", section);
+    if (pos == llvm::StringRef::npos)
+      return success();
+    llvm::StringRef hex = text.drop_front(pos + 3).take_while([](char c) { return llvm::isHexDigit(c); });
+    section = pos + 3 + hex.size();
+    if (hex.size() < 8)
+      continue; // too short for an alignment: MLIR refuses it itself
+    uint32_t alignment = 0;
+    for (int byte = 3; byte >= 0; --byte) {
+      unsigned v = 0;
+      llvm::StringRef(hex.data() + 2 * byte, 2).getAsInteger(16, v);
+      alignment = (alignment << 8) | v;
+    }
+    if (!llvm::isPowerOf2_32(alignment)) {
+      size_t line = text.take_front(pos).count('\n') + 1;
+      error = ("line " + llvm::Twine(line) + ": resource blob encodes "
+               "alignment " + llvm::Twine(alignment) +
+               " in its first 4 bytes, which is not a power of two")
+                  .str();
+      return failure();
+    }
+  }
+  return success();
+}
+
+traced::TracedFromMLIRRegistration::TracedFromMLIRRegistration(
+    llvm::StringRef name, llvm::StringRef description,
+    const TranslateFromMLIRFunction &function,
+    const std::function<void(DialectRegistry &)> &dialects) {
+  TranslateRegistration(
+      name, description,
+      [function, dialects](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                           llvm::raw_ostream &output, MLIRContext *context) {
+        DialectRegistry registry;
+        dialects(registry);
+        context->appendDialectRegistry(registry);
+        // Bytecode's resource section must lie at its recorded alignment
+        // in memory; the driver's buffer is only malloc-aligned.
+        std::shared_ptr<llvm::SourceMgr> source = sourceMgr;
+        const llvm::MemoryBuffer *input =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        if (isBytecode(input->getMemBufferRef())) {
+          source = std::make_shared<llvm::SourceMgr>();
+          source->AddNewSourceBuffer(
+              alignForBlobs(llvm::MemoryBuffer::getMemBuffer(
+                  input->getBuffer(), input->getBufferIdentifier(),
+                  /*RequiresNullTerminator=*/false)),
+              llvm::SMLoc());
+        }
+        std::string error;
+        if (failed(checkResourceBlobs(input->getBuffer(), error))) {
+          emitError(FileLineColLoc::get(context,
+                                        input->getBufferIdentifier(), 0, 0))
+              << error;
+          return failure();
+        }
+        OwningOpRef<Operation *> op =
+            parseSourceFileForTool(source, context, /*insertImplicitModule=*/true);
+        if (!op || failed(verify(*op)))
+          return failure();
+        return function(op.get(), output);
+      });
+}

@@ -1,0 +1,92 @@
+//===- Execution.cpp - compiled models ------------------------------------===//
+//
+// traced.compile's JIT-loaded CpuModule (run on raw buffers; the Python
+// side checks shapes and dtypes and owns them) and the object writer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+using namespace traced_python;
+
+void traced_python::populateExecution(py::module_ &m) {
+  // Compiled models: a JIT-loaded CpuModule runs on raw buffers; the
+  // Python side (traced.compile) checks shapes and dtypes and owns them.
+  py::class_<CpuModule, std::shared_ptr<CpuModule>>(m, "CpuModule")
+      .def_property_readonly(
+          "signature",
+          [](const CpuModule &c) {
+            auto specs = [](TypeRange types) {
+              py::list out;
+              for (Type t : types) {
+                auto tensor = cast<RankedTensorType>(t);
+                std::string dtype;
+                llvm::raw_string_ostream os(dtype);
+                os << tensor.getElementType();
+                out.append(py::make_tuple(
+                    std::vector<int64_t>(tensor.getShape().begin(),
+                                         tensor.getShape().end()),
+                    dtype));
+              }
+              return out;
+            };
+            FunctionType sig = c.getSignature();
+            return py::make_tuple(specs(sig.getInputs()),
+                                  specs(sig.getResults()));
+          })
+      .def("run", [](const CpuModule &c, const std::vector<uintptr_t> &in,
+                     const std::vector<uintptr_t> &out) {
+        std::vector<void *> inputs, outputs;
+        for (uintptr_t p : in)
+          inputs.push_back(reinterpret_cast<void *>(p));
+        for (uintptr_t p : out)
+          outputs.push_back(reinterpret_cast<void *>(p));
+        std::optional<std::string> failedCheck;
+        {
+          py::gil_scoped_release release;
+          failedCheck = c.run(inputs.data(), outputs.data());
+        }
+        if (failedCheck)
+          fail(*failedCheck);
+      });
+  m.def(
+      "compile_cpu",
+      [](ModuleState &s, const std::string &entry, bool vectorize,
+         int64_t tileN, bool surgery, bool packRhs) {
+        DiagnosticCapture diags(s.ctx.get());
+        CpuPipelineOptions options;
+        options.entry = entry;
+        options.vectorize = vectorize;
+        options.tileN = tileN;
+        options.packRhs = packRhs;
+        options.surgery = surgery;
+        FailureOr<std::unique_ptr<CpuModule>> compiled =
+            CpuModule::compile(s.get(), options);
+        if (failed(compiled))
+          diags.raise("cannot compile the module for the CPU");
+        return std::shared_ptr<CpuModule>(std::move(*compiled));
+      },
+      py::arg("state"), py::arg("entry") = "forward",
+      py::arg("vectorize") = true, py::arg("tile_n") = 0,
+      py::arg("surgery") = true, py::arg("pack_rhs") = true);
+  m.def(
+      "write_cpu_object",
+      [](ModuleState &s, const std::string &path, const std::string &entry,
+         bool vectorize) {
+        DiagnosticCapture diags(s.ctx.get());
+        CpuPipelineOptions options;
+        options.entry = entry;
+        options.vectorize = vectorize;
+        OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
+        if (failed(lowerForCpu(*copy, options)))
+          diags.raise("cannot compile the module for the CPU");
+        std::error_code ec;
+        llvm::raw_fd_ostream os(path, ec);
+        if (ec)
+          fail("cannot write " + path + ": " + ec.message());
+        if (failed(writeCpuObject(*copy, os)))
+          diags.raise("cannot write the object file");
+      },
+      py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
+      py::arg("vectorize") = true);
+}

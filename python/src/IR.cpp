@@ -1,0 +1,604 @@
+//===- IR.cpp - modules, ops and values -----------------------------------===//
+//
+// traced.Module's C++ state, its ops and values, parsing, bytecode and
+// JSON traces, and graph surgery (python/traced/module.py wraps them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+using namespace traced_python;
+
+void traced_python::populateIR(py::module_ &m) {
+  py::class_<ModuleState, StateRef>(m, "Module")
+      .def(
+          "to_text",
+          [](ModuleState &s, bool generic, bool largeElided, bool debugInfo) {
+            OpPrintingFlags flags;
+            if (generic)
+              flags.printGenericOpForm();
+            if (debugInfo)
+              flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+            return printToString(
+                [&](llvm::raw_ostream &os) { s.get()->print(os, flags); });
+          },
+          py::arg("generic") = false, py::arg("large_elided") = false,
+          py::arg("debuginfo") = false)
+      .def("to_bytecode",
+           [](ModuleState &s) {
+             std::string out;
+             llvm::raw_string_ostream os(out);
+             DiagnosticCapture diags(s.ctx.get());
+             diags.check(writeBytecodeToFile(s.get(), os),
+                         "cannot write bytecode");
+             os.flush();
+             return py::bytes(out);
+           })
+      .def("to_trace_json",
+           [](ModuleState &s) {
+             DiagnosticCapture diags(s.ctx.get());
+             std::string out;
+             llvm::raw_string_ostream os(out);
+             diags.check(exportTrace(s.get(), os), "cannot export the trace");
+             os.flush();
+             return out;
+           })
+      .def("verify",
+           [](ModuleState &s) {
+             DiagnosticCapture diags(s.ctx.get());
+             diags.check(verify(s.get()), "the module does not verify");
+           })
+      .def("run_passes",
+           [](ModuleState &s, const std::string &pipeline) {
+             DiagnosticCapture diags(s.ctx.get());
+             s.changed();
+             PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
+             std::string err;
+             llvm::raw_string_ostream errStream(err);
+             if (failed(parsePassPipeline(pipeline, pm, errStream)))
+               fail("invalid pass pipeline '" + pipeline + "': " + err);
+             diags.check(pm.run(s.get()), "pass pipeline failed");
+           })
+      .def("clone",
+           [](ModuleState &s) {
+             // A clone lives in a new context so that blob names never clash.
+             std::string bc;
+             llvm::raw_string_ostream os(bc);
+             DiagnosticCapture diags(s.ctx.get());
+             diags.check(writeBytecodeToFile(s.get(), os), "cannot clone");
+             os.flush();
+             auto state = std::make_shared<ModuleState>();
+             state->ctx = makeContext();
+             parseInto(*state, bc, "<clone>");
+             state->blobCounter = s.blobCounter;
+             return state;
+           })
+      .def("set_blob",
+           [](ModuleState &s, const std::string &name, py::bytes data) {
+             std::string bytes = data;
+             auto &manager =
+                 DenseResourceElementsHandle::getManagerInterface(s.ctx.get());
+             if (!manager.getBlobManager().lookup(name))
+               fail("no dense_resource named '" + name + "'");
+             s.changed();
+             manager.update(
+                 name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                           ArrayRef<char>(bytes.data(), bytes.size()), kResourceAlignment));
+           })
+      .def("root",
+           [](ModuleState &s) -> py::object {
+             for (auto m : s.get().getOps<traced::ModuleOp>())
+               if (m.getRoot())
+                 return py::str(m.getSymName().str());
+             return py::none();
+           })
+      .def("modules",
+           [](ModuleState &s) {
+             std::vector<std::string> out;
+             for (auto m : s.get().getOps<traced::ModuleOp>())
+               out.push_back(m.getSymName().str());
+             return out;
+           })
+      .def("module_info",
+           [](ModuleState &s, const std::string &sym) {
+             traced::ModuleOp m = lookupTracedModule(s, sym);
+             py::list attrs, graphs;
+             for (Operation &op : m.getBody().front()) {
+               std::string name = cast<SymbolOpInterface>(op).getName().str();
+               if (auto sub = dyn_cast<SubmoduleOp>(op))
+                 attrs.append(
+                     py::make_tuple(name, "submodule", sub.getModule().str()));
+               else if (auto p = dyn_cast<ParameterOp>(op))
+                 attrs.append(py::make_tuple(
+                     name, "parameter",
+                     printToString([&](auto &os) { os << p.getType(); })));
+               else if (auto bu = dyn_cast<BufferOp>(op))
+                 attrs.append(py::make_tuple(
+                     name, "buffer",
+                     printToString([&](auto &os) { os << bu.getType(); })));
+               else if (auto a = dyn_cast<AttributeOp>(op))
+                 attrs.append(
+                     py::make_tuple(name, "attribute", fromAttr(a.getValue())));
+               else if (isa<GraphOp>(op))
+                 graphs.append(name);
+             }
+             py::dict info;
+             info["class"] = m.getClassName().str();
+             info["root"] = m.getRoot();
+             info["attributes"] = attrs;
+             info["graphs"] = graphs;
+             return info;
+           })
+      .def("get_tensor",
+           [](ModuleState &s, const std::string &sym, const std::string &name) {
+             traced::ModuleOp m = lookupTracedModule(s, sym);
+             Operation *decl = SymbolTable::lookupSymbolIn(m, name);
+             if (auto p = dyn_cast_or_null<ParameterOp>(decl))
+               return tensorOf(cast<ElementsAttr>(p.getValue()));
+             if (auto bu = dyn_cast_or_null<BufferOp>(decl))
+               return tensorOf(cast<ElementsAttr>(bu.getValue()));
+             fail("@" + sym + " has no parameter or buffer '" + name + "'");
+           })
+      .def("set_tensor",
+           [](StateRef s, const std::string &sym, const std::string &name,
+              py::bytes data, const std::string &dtype,
+              std::vector<int64_t> shape) {
+             traced::ModuleOp m = lookupTracedModule(*s, sym);
+             Operation *decl = SymbolTable::lookupSymbolIn(m, name);
+             s->changed();
+             auto type = RankedTensorType::get(
+                 shape, dtypeFromName(s->ctx.get(), dtype));
+             auto setValue = [&](auto op) {
+               if (op.getType() != type)
+                 fail("the new value of '" + name + "' has type " +
+                      printToString([&](auto &os) { os << type; }) +
+                      ", but the attribute is declared " +
+                      printToString([&](auto &os) { os << op.getType(); }));
+               op.setValueAttr(cast<ElementsAttr>(
+                   makeResource(*s, type, data, sym + "_" + name)));
+             };
+             if (auto p = dyn_cast_or_null<ParameterOp>(decl))
+               return setValue(p);
+             if (auto bu = dyn_cast_or_null<BufferOp>(decl))
+               return setValue(bu);
+             fail("@" + sym + " has no parameter or buffer '" + name + "'");
+           })
+      .def("graph_text",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             GraphOp g = lookupGraph(*s, sym, graph);
+             return printToString(
+                 [&](llvm::raw_ostream &os) { printGraphText(g, os); });
+           })
+      .def("graph_ops",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             GraphOp g = lookupGraph(*s, sym, graph);
+             std::vector<PyOp> ops;
+             for (Operation &op : g.getBody().front())
+               ops.push_back(PyOp{s, &op});
+             return ops;
+           })
+      .def("graph_inputs",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             GraphOp g = lookupGraph(*s, sym, graph);
+             std::vector<PyValue> out;
+             for (BlockArgument a : g.getArguments())
+               out.push_back(PyValue{s, a});
+             return out;
+           })
+      .def("graph_outputs",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             GraphOp g = lookupGraph(*s, sym, graph);
+             std::vector<PyValue> out;
+             for (Value v : g.getBody().front().getTerminator()->getOperands())
+               out.push_back(PyValue{s, v});
+             return out;
+           })
+      .def("create_call", &createCall, py::arg("module"), py::arg("graph"),
+           py::arg("kind"), py::arg("target"), py::arg("receiver"),
+           py::arg("args"), py::arg("kwargs"), py::arg("before") = py::none(),
+           py::arg("result_types") = py::none())
+      .def(
+          "create_constant",
+          [](StateRef s, const std::string &sym, const std::string &graph,
+             py::object value, std::optional<std::string> type,
+             std::optional<PyOp> before) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            GraphOp g = lookupGraph(*s, sym, graph);
+            s->changed();
+            OpBuilder b = insertionPoint(g, before);
+            Attribute attr;
+            Type resultType;
+            if (py::isinstance<py::tuple>(value) && type && *type == "tensor") {
+              // (bytes, dtype, shape) from numpy.
+              auto t = value.cast<py::tuple>();
+              auto shape = t[2].cast<std::vector<int64_t>>();
+              auto tt = RankedTensorType::get(
+                  shape, dtypeFromName(ctx, t[1].cast<std::string>()));
+              attr = makeResource(*s, tt, t[0].cast<std::string>(),
+                                  sym + "_const");
+              resultType = tt;
+            } else {
+              attr = toAttr(ctx, value, nullptr, s);
+              resultType =
+                  type ? parseType(*type, ctx) : getPyType(attr, TypeRange());
+              if (!resultType)
+                diags.raise("cannot parse type");
+            }
+            auto op =
+                ConstantOp::create(b, UnknownLoc::get(ctx), resultType, attr);
+            if (failed(verify(op))) {
+              op->erase();
+              diags.raise("invalid constant");
+            }
+            return PyOp{s, op};
+          },
+          py::arg("module"), py::arg("graph"), py::arg("value"),
+          py::arg("type") = py::none(), py::arg("before") = py::none())
+      .def(
+          "create_getattr",
+          [](StateRef s, const std::string &sym, const std::string &graph,
+             PyValue receiver, const std::string &name,
+             std::optional<PyOp> before) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            GraphOp g = lookupGraph(*s, sym, graph);
+            s->changed();
+            OpBuilder b = insertionPoint(g, before);
+            auto type = dyn_cast<ModuleType>(receiver.get().getType());
+            if (!type)
+              fail("getattr needs a module receiver");
+            traced::ModuleOp owner =
+                lookupTracedModule(*s, type.getName().str());
+            Operation *decl = SymbolTable::lookupSymbolIn(owner, name);
+            Type result =
+                TypeSwitch<Operation *, Type>(decl)
+                    .Case<SubmoduleOp, ParameterOp, BufferOp, AttributeOp>(
+                        [](auto d) { return d.getValueType(); })
+                    .Default([](Operation *) { return Type(); });
+            if (!result)
+              fail("@" + type.getName().str() + " has no attribute '" + name +
+                   "'");
+            auto op = GetAttrOp::create(b, UnknownLoc::get(ctx), result,
+                                        receiver.get(), name);
+            return PyOp{s, op};
+          },
+          py::arg("module"), py::arg("graph"), py::arg("receiver"),
+          py::arg("name"), py::arg("before") = py::none())
+      .def(
+          "interpret",
+          [](StateRef s, py::list inputs, const std::string &module,
+             const std::string &graph) {
+            MLIRContext *ctx = s->ctx.get();
+            DiagnosticCapture diags(ctx);
+            if (!s->interpreter)
+              s->interpreter = std::make_unique<Interpreter>(s->get());
+            GraphOp entry = s->interpreter->getEntry(module, graph);
+            if (!entry)
+              diags.raise("no graph to interpret");
+            std::vector<RtValue> values;
+            for (py::handle item : inputs) {
+              if (py::isinstance<py::tuple>(item)) {
+                auto t = item.cast<py::tuple>();
+                std::string data = t[0].cast<std::string>();
+                auto shape = t[2].cast<std::vector<int64_t>>();
+                // Raw little-endian elements, one byte per bool (numpy's
+                // layout): decoded directly, not through a dense attribute
+                // (whose i1 raw buffers are bit-packed).
+                std::string dtype = t[1].cast<std::string>();
+                std::optional<DType> d = traced::dtypeFromName(dtype);
+                if (!d)
+                  fail("unsupported dtype '" + dtype + "'");
+                Tensor tensor(*d, shape);
+                if (data.size() !=
+                    static_cast<size_t>(tensor.numel()) * rawElementBytes(*d))
+                  fail("input array of " + dtype + " has " +
+                       std::to_string(data.size()) +
+                       " bytes, which does not match its shape");
+                decodeRaw(tensor, data.data());
+                values.push_back(RtValue(tensor));
+              } else if (py::isinstance<py::bool_>(item)) {
+                values.push_back(RtValue::ofBool(item.cast<bool>()));
+              } else if (py::isinstance<py::int_>(item)) {
+                values.push_back(RtValue::ofInt(item.cast<int64_t>()));
+              } else if (py::isinstance<py::float_>(item)) {
+                values.push_back(RtValue::ofFloat(item.cast<double>()));
+              } else if (item.is_none()) {
+                values.push_back(RtValue());
+              } else {
+                fail("interpret takes numpy arrays and Python numbers");
+              }
+            }
+            FailureOr<std::vector<RtValue>> results;
+            {
+              py::gil_scoped_release release;
+              results = s->interpreter->run(entry, values);
+            }
+            if (failed(results))
+              diags.raise("interpretation failed");
+            std::function<py::object(const RtValue &)> convert =
+                [&](const RtValue &v) -> py::object {
+              if (v.isTensor()) {
+                const Tensor &t = v.tensor();
+                // Storage as numpy reads it; the caller casts to `dtype`.
+                DType storage = storageDType(t.dtype());
+                return py::make_tuple(
+                    py::bytes(t.data<char>(),
+                              t.numel() * rawElementBytes(storage)),
+                    dtypeName(storage).str(),
+                    py::cast(std::vector<int64_t>(t.shape().begin(),
+                                                  t.shape().end())),
+                    dtypeName(t.dtype()).str());
+              }
+              if (auto *i = std::get_if<int64_t>(&v.v))
+                return py::int_(*i);
+              if (auto *d = std::get_if<double>(&v.v))
+                return py::float_(*d);
+              if (auto *b = std::get_if<bool>(&v.v))
+                return py::bool_(*b);
+              if (auto *str = std::get_if<std::string>(&v.v))
+                return py::str(*str);
+              if (const RtValue::List *l = v.list()) {
+                py::list out;
+                for (const RtValue &item : l->items)
+                  out.append(convert(item));
+                if (l->isTuple)
+                  return py::tuple(out);
+                return out;
+              }
+              if (v.isNone())
+                return py::none();
+              return py::str(v.describe());
+            };
+            py::list out;
+            for (const RtValue &v : *results)
+              out.append(convert(v));
+            return out;
+          },
+          py::arg("inputs"), py::arg("module") = "",
+          py::arg("graph") = "forward")
+      .def("erase_dead",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             // TracedModule's graph.compile(): drop every expr whose outputs
+             // nobody uses, repeatedly.
+             GraphOp g = lookupGraph(*s, sym, graph);
+             s->changed();
+             int removed = 0;
+             bool changed = true;
+             while (changed) {
+               changed = false;
+               Block &body = g.getBody().front();
+               for (Operation &op :
+                    llvm::make_early_inc_range(llvm::reverse(body))) {
+                 if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
+                   continue;
+                 s->erased.insert(&op);
+                 op.erase();
+                 ++removed;
+                 changed = true;
+               }
+             }
+             return removed;
+           });
+
+  py::class_<PyOp>(m, "Op")
+      .def_property_readonly(
+          "kind",
+          [](const PyOp &o) { return o.get()->getName().stripDialect().str(); })
+      .def_property_readonly("target",
+                             [](const PyOp &o) -> py::object {
+                               Operation *op = o.get();
+                               if (auto c = dyn_cast<CallFunctionOp>(op))
+                                 return py::str(c.getCallee().str());
+                               if (auto c = dyn_cast<CallMethodOp>(op))
+                                 return py::str(c.getMethod().str());
+                               if (auto g = dyn_cast<GetAttrOp>(op))
+                                 return py::str(g.getName().str());
+                               return py::none();
+                             })
+      .def_property_readonly("operands",
+                             [](const PyOp &o) {
+                               std::vector<PyValue> out;
+                               for (Value v : o.get()->getOperands())
+                                 out.push_back(PyValue{o.state, v});
+                               return out;
+                             })
+      .def_property_readonly("results",
+                             [](const PyOp &o) {
+                               std::vector<PyValue> out;
+                               for (Value v : o.get()->getResults())
+                                 out.push_back(PyValue{o.state, v});
+                               return out;
+                             })
+      .def_property_readonly(
+          "arguments",
+          [](const PyOp &o) -> py::object {
+            // (positional, keyword) Python values; traced values as nodes.
+            Operation *op = o.get();
+            ArrayAttr arguments = op->getAttrOfType<ArrayAttr>("arguments");
+            ArrayAttr keywords = op->getAttrOfType<ArrayAttr>("keywords");
+            if (!arguments)
+              return py::none();
+            unsigned first = isa<CallMethodOp>(op) ? 1 : 0;
+            auto operand = [&](OperandAttr m) -> py::object {
+              return py::cast(
+                  PyValue{o.state, op->getOperand(first + m.getIndex())});
+            };
+            auto convert = [&](Attribute a) { return fromAttr(a, operand); };
+            size_t numKw = keywords ? keywords.size() : 0;
+            py::list positional;
+            py::dict named;
+            for (auto [i, a] : llvm::enumerate(arguments)) {
+              if (i < arguments.size() - numKw)
+                positional.append(convert(a));
+              else
+                named[py::str(
+                    cast<StringAttr>(keywords[i - (arguments.size() - numKw)])
+                        .getValue()
+                        .str())] = convert(a);
+            }
+            return py::make_tuple(positional, named);
+          })
+      .def_property_readonly("value",
+                             [](const PyOp &o) -> py::object {
+                               auto c = dyn_cast<ConstantOp>(o.get());
+                               if (!c)
+                                 return py::none();
+                               if (auto e =
+                                       dyn_cast<ElementsAttr>(c.getValue()))
+                                 return tensorOf(e);
+                               return fromAttr(c.getValue());
+                             })
+      .def_property_readonly("graph",
+                             [](const PyOp &o) {
+                               auto g = o.get()->getParentOfType<GraphOp>();
+                               auto m = g->getParentOfType<traced::ModuleOp>();
+                               return py::make_tuple(m.getSymName().str(),
+                                                     g.getSymName().str());
+                             })
+      .def_property_readonly("index",
+                             [](const PyOp &o) {
+                               Operation *op = o.get();
+                               int i = 0;
+                               for (Operation &other : *op->getBlock()) {
+                                 if (&other == op)
+                                   return i;
+                                 ++i;
+                               }
+                               return -1;
+                             })
+      .def_property_readonly(
+          "alive", [](const PyOp &o) { return !o.state->erased.count(o.op); })
+      .def("erase",
+           [](PyOp &o) {
+             Operation *op = o.get();
+             if (!op->use_empty())
+               fail("cannot remove an expr whose outputs are still used");
+             if (op->hasTrait<OpTrait::IsTerminator>())
+               fail("cannot remove a graph's output");
+             o.state->changed();
+             o.state->erased.insert(op);
+             op->erase();
+           })
+      .def("__str__",
+           [](const PyOp &o) {
+             return printToString([&](llvm::raw_ostream &os) {
+               o.get()->print(os, OpPrintingFlags().useLocalScope());
+             });
+           })
+      .def("__eq__", &PyOp::operator==)
+      .def("__hash__", [](const PyOp &o) { return std::hash<void *>()(o.op); });
+
+  py::class_<PyValue>(m, "Value")
+      .def_property_readonly(
+          "name", [](const PyValue &v) { return valueName(v.get()); })
+      .def_property_readonly("type",
+                             [](const PyValue &v) {
+                               return printToString([&](llvm::raw_ostream &os) {
+                                 os << v.get().getType();
+                               });
+                             })
+      .def_property_readonly(
+          "shape",
+          [](const PyValue &v) -> py::object {
+            auto t = dyn_cast<RankedTensorType>(v.get().getType());
+            if (!t)
+              return py::none();
+            py::list dims;
+            for (int64_t d : t.getShape())
+              dims.append(ShapedType::isDynamic(d) ? py::object(py::none())
+                                                   : py::object(py::int_(d)));
+            return py::tuple(dims);
+          })
+      .def_property_readonly("dtype",
+                             [](const PyValue &v) -> py::object {
+                               auto t = dyn_cast<TensorType>(v.get().getType());
+                               if (!t || !dtypeName(t.getElementType()))
+                                 return py::none();
+                               return py::str(dtypeName(t.getElementType()));
+                             })
+      .def_property_readonly("module_name",
+                             [](const PyValue &v) -> py::object {
+                               auto t = dyn_cast<ModuleType>(v.get().getType());
+                               if (!t)
+                                 return py::none();
+                               return py::str(t.getName().str());
+                             })
+      .def_property_readonly("owner",
+                             [](const PyValue &v) -> py::object {
+                               if (Operation *op = v.get().getDefiningOp())
+                                 return py::cast(PyOp{v.state, op});
+                               return py::none();
+                             })
+      .def_property_readonly("arg_number",
+                             [](const PyValue &v) -> py::object {
+                               if (auto a = dyn_cast<BlockArgument>(v.get()))
+                                 return py::int_(a.getArgNumber());
+                               return py::none();
+                             })
+      .def_property_readonly(
+          "users",
+          [](const PyValue &v) {
+            std::vector<PyOp> out;
+            llvm::SmallPtrSet<Operation *, 8> seen;
+            // In graph order, each user once.
+            Value value = v.get();
+            Block *block = value.getParentRegion()->empty()
+                               ? nullptr
+                               : &value.getParentRegion()->front();
+            if (!block)
+              return out;
+            for (Operation &op : *block)
+              for (Value operand : op.getOperands())
+                if (operand == value && seen.insert(&op).second)
+                  out.push_back(PyOp{v.state, &op});
+            return out;
+          })
+      .def("replace_all_uses_with",
+           [](const PyValue &v, const PyValue &other) {
+             if (v.state != other.state)
+               fail("the nodes belong to different modules");
+             Value from = v.get(), to = other.get();
+             if (from.getType() != to.getType())
+               fail("cannot replace a node of type " +
+                    printToString([&](auto &os) { os << from.getType(); }) +
+                    " with one of type " +
+                    printToString([&](auto &os) { os << to.getType(); }));
+             v.state->changed();
+             // Only the uses after the replacement is defined change, so
+             // that `x -> f(x)` rewrites keep f's own input (TracedModule's
+             // replace_node does the same).
+             Operation *def = to.getDefiningOp();
+             from.replaceUsesWithIf(to, [&](OpOperand &use) {
+               return !def || (use.getOwner()->getBlock() == def->getBlock() &&
+                               def->isBeforeInBlock(use.getOwner()));
+             });
+           })
+      .def("__eq__", &PyValue::operator==)
+      .def("__hash__", [](const PyValue &v) {
+        return std::hash<void *>()(v.value.getAsOpaquePointer());
+      });
+
+  m.def(
+      "parse",
+      [](py::bytes data, const std::string &name) {
+        auto state = std::make_shared<ModuleState>();
+        state->ctx = makeContext();
+        parseInto(*state, data, name);
+        return state;
+      },
+      py::arg("data"), py::arg("name") = "<string>");
+  m.def(
+      "import_trace",
+      [](py::bytes data, const std::string &name, const std::string &baseDir) {
+        auto state = std::make_shared<ModuleState>();
+        state->ctx = makeContext();
+        DiagnosticCapture diags(state->ctx.get());
+        std::string text = data;
+        state->module = importTrace(text, name, baseDir, state->ctx.get());
+        if (!state->module)
+          diags.raise("cannot import the trace " + name);
+        return state;
+      },
+      py::arg("data"), py::arg("name"), py::arg("base_dir"));
+}

@@ -1,0 +1,70 @@
+//===- OpLibrary.cpp - queries of the op library --------------------------===//
+//
+// What the op library knows: targets, signatures, dtypes, and which
+// entries are lowered or decomposed (the conformance suite reads them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+using namespace traced_python;
+
+void traced_python::populateOpLibrary(py::module_ &m) {
+  m.def(
+      "op_library_targets",
+      [] {
+        std::vector<std::string> names;
+        for (const OpSpec &op : OpLibrary::get().getOps())
+          names.push_back(op.name.str());
+        return names;
+      },
+      "The canonical names of the op library's targets.");
+  m.def(
+      "op_library_signatures",
+      [] {
+        std::map<std::string, std::string> sigs;
+        for (const OpSpec &op : OpLibrary::get().getOps())
+          sigs[op.name.str()] = op.signature.text;
+        return sigs;
+      },
+      "{canonical name: signature} of the op library's entries.");
+  m.def(
+      "accepts_dtype",
+      [](const std::string &target, const std::string &dtype) {
+        const OpSpec *spec = OpLibrary::get().lookupFunction(target);
+        std::optional<DType> d = traced::dtypeFromName(dtype);
+        if (!spec || !d)
+          fail("unknown target or dtype");
+        return spec->acceptsDType(*d);
+      },
+      "Whether an entry accepts a tensor `input` of a dtype (\"float16\").");
+  m.def(
+      "canonical_target",
+      [](const std::string &name) -> std::optional<std::string> {
+        const OpSpec *spec = StringRef(name).starts_with("Tensor.")
+                                 ? OpLibrary::get().lookupMethod(
+                                       StringRef(name).drop_front(7))
+                                 : OpLibrary::get().lookupFunction(name);
+        if (!spec)
+          return std::nullopt;
+        return spec->name.str();
+      },
+      "The canonical name of a function or `Tensor.<method>`, or None.");
+  m.def("lowered_targets", &getLoweredTargets,
+        "The targets convert-traced-to-linalg lowers (directly or through "
+        "a decomposition).");
+  m.def("decomposed_targets", &getDecomposedTargets,
+        "The targets traced-decompose rewrites as other entries.");
+  m.def(
+      "is_known_module",
+      [](const std::string &className) {
+        return OpLibrary::get().lookupModule(className) != nullptr;
+      },
+      "Whether the op library knows a leaf module class.");
+  m.def(
+      "is_known_function",
+      [](const std::string &name) {
+        return OpLibrary::get().lookupFunction(name) != nullptr;
+      },
+      "Whether the op library knows a function or `Tensor.<method>`.");
+}
