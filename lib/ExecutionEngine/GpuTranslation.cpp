@@ -70,10 +70,10 @@ void traced::registerGpuTranslations() {
                << object.getObject().getValue() << "\n";
             any = true;
           }
-        },
-      registerCompilerDialects);
+        });
         if (!any)
           return module.emitError("the compiled module has no GPU kernels");
         return success();
-      });
+      },
+      registerCompilerDialects);
 }

@@ -4,6 +4,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Support/Translation.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 
@@ -164,5 +165,5 @@ void traced::registerInterpretTranslation() {
       "run a traced graph with the reference interpreter (inputs from "
       "--interpret-input, outputs printed or written by --interpret-output)",
       interpret,
-      [](DialectRegistry &registry) { registry.insert<TracedDialect>(); });
+      registerReaderDialects);
 }

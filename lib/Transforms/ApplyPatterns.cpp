@@ -1,5 +1,6 @@
 //===- ApplyPatterns.cpp - user-written PDL patterns ----------------------===//
 
+#include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "Utils.h"
 

@@ -1,6 +1,7 @@
 //===- DCE.cpp - remove dead exprs, declarations and modules --------------===//
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"

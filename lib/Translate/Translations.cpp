@@ -28,7 +28,7 @@ void traced::registerTraceTranslations() {
       [](Operation *op, llvm::raw_ostream &os) {
         return printGraphTexts(op, os);
       },
-      [](DialectRegistry &registry) { registry.insert<TracedDialect>(); });
+      registerReaderDialects);
   static TranslateToMLIRRegistration importTrace(
       "import-trace", "read a JSON trace (docs/trace-format.md) as traced IR",
       TranslateRawSourceMgrToMLIRFunction(
@@ -43,7 +43,7 @@ void traced::registerTraceTranslations() {
                                        llvm::sys::path::parent_path(fileName),
                                        ctx);
           }),
-      [](DialectRegistry &registry) { registry.insert<TracedDialect>(); });
+      registerReaderDialects);
   static traced::TracedFromMLIRRegistration exportTrace(
       "export-trace", "write traced IR as a JSON trace (docs/trace-format.md)",
       [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
@@ -52,5 +52,5 @@ void traced::registerTraceTranslations() {
           return op->emitOpError("expected a builtin module to export");
         return traced::exportTrace(module, os);
       },
-      [](DialectRegistry &registry) { registry.insert<TracedDialect>(); });
+      registerReaderDialects);
 }

@@ -9,6 +9,7 @@
 #ifndef TRACEDIR_TRANSFORMS_PASSES_H
 #define TRACEDIR_TRANSFORMS_PASSES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include <string>
 #include <vector>

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "../TracedToLinalg/Lowering.h"
 

@@ -1,6 +1,7 @@
 //===- TracedDialect.cpp - the traced dialect -----------------------------===//
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "mlir/InitAllDialects.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 
@@ -48,4 +49,9 @@ Operation *TracedDialect::materializeConstant(OpBuilder &builder,
   if (!ConstantOp::isValidValue(value, type))
     return nullptr;
   return ConstantOp::create(builder, loc, type, value);
+}
+
+void traced::registerReaderDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  registry.insert<TracedDialect>();
 }

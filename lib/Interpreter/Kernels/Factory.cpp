@@ -162,12 +162,12 @@ FailureOr<RtValue> eye(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
-void mlir::traced::kernels::populateFactoryKernels(KernelTable &t) {
-  t["torch.zeros"] = zeros;
-  t["torch.ones"] = ones;
-  t["torch.empty"] = zeros;
-  t["torch.full"] = full;
-  t["torch.arange"] = arange;
-  t["torch.linspace"] = linspace;
-  t["torch.eye"] = eye;
+void mlir::traced::kernels::populateFactoryKernels(KernelTable &table) {
+  table["torch.zeros"] = zeros;
+  table["torch.ones"] = ones;
+  table["torch.empty"] = zeros;
+  table["torch.full"] = full;
+  table["torch.arange"] = arange;
+  table["torch.linspace"] = linspace;
+  table["torch.eye"] = eye;
 }

@@ -18,6 +18,27 @@ namespace mlir::traced::kernels {
 
 using KernelTable = llvm::StringMap<Kernel>;
 
+/// Kernels that other families' kernels call (a loss computes with exp and
+/// log; a matrix product sums): declared here, defined in their family's
+/// file. Entries are not declared otherwise: a family file names its
+/// entries' kernels itself.
+#define TRACED_KERNEL(name) FailureOr<RtValue> name(const KernelArgs &args);
+TRACED_KERNEL(clamp)
+TRACED_KERNEL(exp)
+TRACED_KERNEL(expand)
+TRACED_KERNEL(floor)
+TRACED_KERNEL(log)
+TRACED_KERNEL(max)
+TRACED_KERNEL(mean)
+TRACED_KERNEL(min)
+TRACED_KERNEL(mul)
+TRACED_KERNEL(round)
+TRACED_KERNEL(sign)
+TRACED_KERNEL(sum)
+TRACED_KERNEL(t)
+TRACED_KERNEL(xlogy)
+#undef TRACED_KERNEL
+
 /// Each family file names its entries' kernels.
 void populateElementwiseKernels(KernelTable &table);
 void populateFactoryKernels(KernelTable &table);

@@ -597,18 +597,18 @@ FailureOr<RtValue> nllLossBackward(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
-void mlir::traced::kernels::populateLossKernels(KernelTable &t) {
-  t["torch.nn.functional.mse_loss"] = mseLoss;
-  t["torch.nn.functional.l1_loss"] = l1Loss;
-  t["torch.nn.functional.smooth_l1_loss"] = smoothL1Loss;
-  t["torch.nn.functional.huber_loss"] = huberLoss;
-  t["torch.nn.functional.soft_margin_loss"] = softMarginLoss;
-  t["torch.nn.functional.binary_cross_entropy"] = binaryCrossEntropy;
-  t["torch.nn.functional.binary_cross_entropy_with_logits"] = binaryCrossEntropyWithLogits;
-  t["torch.nn.functional.kl_div"] = klDiv;
-  t["torch.nn.functional.nll_loss"] = nllLoss;
-  t["torch.nn.functional.cross_entropy"] = crossEntropy;
-  t["torch.nn.functional.poisson_nll_loss"] = poissonNllLoss;
-  t["torch.ops.aten.nll_loss_forward.default"] = nllLossForward;
-  t["torch.ops.aten.nll_loss_backward.default"] = nllLossBackward;
+void mlir::traced::kernels::populateLossKernels(KernelTable &table) {
+  table["torch.nn.functional.mse_loss"] = mseLoss;
+  table["torch.nn.functional.l1_loss"] = l1Loss;
+  table["torch.nn.functional.smooth_l1_loss"] = smoothL1Loss;
+  table["torch.nn.functional.huber_loss"] = huberLoss;
+  table["torch.nn.functional.soft_margin_loss"] = softMarginLoss;
+  table["torch.nn.functional.binary_cross_entropy"] = binaryCrossEntropy;
+  table["torch.nn.functional.binary_cross_entropy_with_logits"] = binaryCrossEntropyWithLogits;
+  table["torch.nn.functional.kl_div"] = klDiv;
+  table["torch.nn.functional.nll_loss"] = nllLoss;
+  table["torch.nn.functional.cross_entropy"] = crossEntropy;
+  table["torch.nn.functional.poisson_nll_loss"] = poissonNllLoss;
+  table["torch.ops.aten.nll_loss_forward.default"] = nllLossForward;
+  table["torch.ops.aten.nll_loss_backward.default"] = nllLossBackward;
 }

@@ -408,24 +408,24 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
-void mlir::traced::kernels::populateNormKernels(KernelTable &t) {
-  t["torch.nn.functional.softmax"] = softmax;
-  t["torch.nn.functional.log_softmax"] = logSoftmax;
-  t["torch.nn.functional.softmin"] = softmin;
-  t["torch.nn.functional.glu"] = glu;
-  t["torch.nn.functional.prelu"] = prelu;
-  t["torch.nn.functional.normalize"] = normalize;
-  t["torch.nn.functional.group_norm"] = groupNorm;
-  t["torch.nn.functional.batch_norm"] = batchNorm;
-  t["torch.nn.functional.layer_norm"] = layerNorm;
-  t["torch.nn.functional.dropout"] = dropout;
-  t["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
-  t["torch.dropout"] = dropout;
-  t["torch.nn.functional.dropout1d"] = dropout;
-  t["torch.nn.functional.dropout2d"] = dropout;
-  t["torch.nn.functional.dropout3d"] = dropout;
-  t["torch.nn.functional.alpha_dropout"] = dropout;
-  t["torch.nn.functional.feature_alpha_dropout"] = dropout;
-  t["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
-  t["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
+void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
+  table["torch.nn.functional.softmax"] = softmax;
+  table["torch.nn.functional.log_softmax"] = logSoftmax;
+  table["torch.nn.functional.softmin"] = softmin;
+  table["torch.nn.functional.glu"] = glu;
+  table["torch.nn.functional.prelu"] = prelu;
+  table["torch.nn.functional.normalize"] = normalize;
+  table["torch.nn.functional.group_norm"] = groupNorm;
+  table["torch.nn.functional.batch_norm"] = batchNorm;
+  table["torch.nn.functional.layer_norm"] = layerNorm;
+  table["torch.nn.functional.dropout"] = dropout;
+  table["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
+  table["torch.dropout"] = dropout;
+  table["torch.nn.functional.dropout1d"] = dropout;
+  table["torch.nn.functional.dropout2d"] = dropout;
+  table["torch.nn.functional.dropout3d"] = dropout;
+  table["torch.nn.functional.alpha_dropout"] = dropout;
+  table["torch.nn.functional.feature_alpha_dropout"] = dropout;
+  table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
+  table["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
 }

@@ -19,6 +19,16 @@
 #define GET_ATTRDEF_CLASSES
 #include "TracedIR/Dialect/Traced/TracedAttrs.h.inc"
 
+namespace mlir {
+class DialectRegistry;
+namespace traced {
+/// The traced dialect and every upstream one: what the translations that
+/// read traced IR register, so that an input holding other ops parses and
+/// they can say what they cannot do with it.
+void registerReaderDialects(DialectRegistry &registry);
+} // namespace traced
+} // namespace mlir
+
 // kResourceAlignment, the weight blobs' alignment, is in
 // TracedIR/Support/Blobs.h.
 #include "TracedIR/Support/Blobs.h"
