@@ -223,7 +223,7 @@ static std::string listStr(ArrayRef<int64_t> v) {
 }
 
 ConvDecode mlir::traced::decodeConv(const Signature &sig,
-                                    const ConvArgReader &r,
+                                    const ArgReader &r,
                                     ArrayRef<int64_t> input,
                                     ArrayRef<int64_t> weight,
                                     std::optional<ArrayRef<int64_t>> bias,
@@ -518,10 +518,10 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
   return ConvDecode::Ok;
 }
 
-/// decodeConv over a bound call's constant arguments.
-static ConvDecode decodeConvCall(const BoundCall &call, RankedTensorType input,
-                                 RankedTensorType weight, ConvParams &p,
-                                 std::string &error) {
+/// `fn` of an ArgReader over a bound call's constant arguments (for
+/// decodeConv and decodePool).
+template <typename Fn>
+static ConvDecode withArgReader(const BoundCall &call, Fn fn) {
   auto value = [&](StringRef name) -> Attribute {
     if (!call.getSignature().lookup(name))
       return nullptr;
@@ -537,13 +537,22 @@ static ConvDecode decodeConvCall(const BoundCall &call, RankedTensorType input,
   };
   auto isNone = [&](StringRef name) { return call.isNone(name); };
   auto known = [&](StringRef name) { return bool(value(name)); };
-  ConvArgReader reader{ints, integer, boolean, str, isNone, known};
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  return fn(reader);
+}
+
+/// decodeConv over a bound call's constant arguments.
+static ConvDecode decodeConvCall(const BoundCall &call, RankedTensorType input,
+                                 RankedTensorType weight, ConvParams &p,
+                                 std::string &error) {
   std::optional<ArrayRef<int64_t>> bias;
   RankedTensorType biasType = call.getTensor("bias");
   if (biasType)
     bias = biasType.getShape();
-  return decodeConv(call.getSignature(), reader, input.getShape(),
-                    weight.getShape(), bias, p, error);
+  return withArgReader(call, [&](const ArgReader &reader) {
+    return decodeConv(call.getSignature(), reader, input.getShape(),
+                      weight.getShape(), bias, p, error);
+  });
 }
 
 namespace mlir::traced::rules {
@@ -2317,37 +2326,16 @@ static LogicalResult checkPoolInput(const BoundCall &call,
 /// traced or the window is invalid (`invalid` set, the error reported).
 static std::optional<PoolParams> poolParams(const BoundCall &call,
                                             unsigned spatial, bool &invalid) {
-  invalid = false;
   PoolParams w;
-  auto kernel = call.getInts("kernel_size", spatial);
-  auto padding = call.getSignature().lookup("padding")
-                     ? call.getInts("padding", spatial)
-                     : std::optional<SmallVector<int64_t>>(
-                           SmallVector<int64_t>(spatial, 0));
-  std::optional<bool> ceilMode = call.getBool("ceil_mode");
-  if (!kernel || !padding || !ceilMode)
-    return std::nullopt;
-  w.kernel = *kernel;
-  w.padding = *padding;
-  w.ceilMode = *ceilMode;
-  if (!call.isNone("stride")) {
-    auto stride = call.getInts("stride", spatial);
-    if (!stride)
-      return std::nullopt;
-    w.stride = *stride; // empty (torch.max_pool2d's []) means the kernel
-  }
-  if (call.getSignature().lookup("dilation")) {
-    auto dilation = call.getInts("dilation", spatial);
-    if (!dilation)
-      return std::nullopt;
-    w.dilation = *dilation;
-  }
-  std::string error = w.complete(spatial);
-  if (!error.empty()) {
-    invalid = true;
+  std::string error;
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
+    return decodePool(call.getSignature(), reader, spatial, w, error);
+  });
+  invalid = status == ConvDecode::Invalid;
+  if (invalid)
     call.emitError() << error;
+  if (status != ConvDecode::Ok)
     return std::nullopt;
-  }
   return w;
 }
 

@@ -397,7 +397,7 @@ struct ConvParams {
 
 /// How a caller reads a conv-family call's arguments: each accessor answers
 /// nullopt when the argument is not of that kind or not known.
-struct ConvArgReader {
+struct ArgReader {
   llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(llvm::StringRef)>
       ints;
   llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> integer;
@@ -413,11 +413,20 @@ enum class ConvDecode { Ok, Unknown, Invalid };
 /// shape `input` and `weight` (and `bias`, when not None). The number of
 /// spatial dims is the signature's (`int[2] stride`), else the weight's
 /// rank - 2. On Invalid, `error` says why, naming the argument.
-ConvDecode decodeConv(const Signature &sig, const ConvArgReader &reader,
+ConvDecode decodeConv(const Signature &sig, const ArgReader &reader,
                       llvm::ArrayRef<int64_t> input,
                       llvm::ArrayRef<int64_t> weight,
                       std::optional<llvm::ArrayRef<int64_t>> bias,
                       ConvParams &params, std::string &error);
+
+/// Reads and completes the window of a pooling call of an entry with
+/// signature `sig` over `spatial` dims: kernel_size, stride (None or empty:
+/// the kernel), padding and dilation where the signature has them (else 0
+/// and 1), ceil_mode. Unknown when one of them is not a constant; Invalid,
+/// with `error`, when torch would refuse them. The result rules, the
+/// kernels and the lowering all decode pooling calls through this.
+ConvDecode decodePool(const Signature &sig, const ArgReader &reader,
+                      unsigned spatial, PoolParams &out, std::string &error);
 
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);

@@ -26,22 +26,13 @@ using namespace mlir::traced::lowering;
 static ConvDecode decode(LoweringCall &c, RankedTensorType x,
                          RankedTensorType w, Value bias, ConvParams &p,
                          std::string &error) {
-  auto ints = [&](StringRef name) { return getPyInts(c.value(name)); };
-  auto integer = [&](StringRef name) { return c.getInt(name); };
-  auto boolean = [&](StringRef name) { return c.getBool(name); };
-  auto str = [&](StringRef name) -> std::optional<std::string> {
-    if (auto s = dyn_cast_or_null<StringAttr>(c.value(name)))
-      return s.str();
-    return std::nullopt;
-  };
-  auto isNone = [&](StringRef name) { return c.isNone(name); };
-  auto known = [&](StringRef name) { return bool(c.value(name)); };
-  ConvArgReader reader{ints, integer, boolean, str, isNone, known};
   std::optional<ArrayRef<int64_t>> biasShape;
   if (bias)
     biasShape = cast<RankedTensorType>(bias.getType()).getShape();
-  return decodeConv(c.spec->signature, reader, x.getShape(), w.getShape(),
-                    biasShape, p, error);
+  return withArgReader(c, [&](const ArgReader &reader) {
+    return decodeConv(c.spec->signature, reader, x.getShape(), w.getShape(),
+                      biasShape, p, error);
+  });
 }
 
 /// `v` converted to float32 elementwise.

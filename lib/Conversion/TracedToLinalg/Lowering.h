@@ -103,6 +103,24 @@ std::optional<std::string> elementTypeError(StringRef target, Operation *op);
 /// call whose element it lowers.)
 LogicalResult checkElementTypes(LoweringCall &c);
 
+/// `fn` of an ArgReader over a call's constant arguments (for the op
+/// library's decodeConv and decodePool, which the rules and the kernels
+/// call too).
+template <typename Fn> auto withArgReader(LoweringCall &c, Fn fn) {
+  auto ints = [&](StringRef name) { return getPyInts(c.value(name)); };
+  auto integer = [&](StringRef name) { return c.getInt(name); };
+  auto boolean = [&](StringRef name) { return c.getBool(name); };
+  auto str = [&](StringRef name) -> std::optional<std::string> {
+    if (auto s = dyn_cast_or_null<StringAttr>(c.value(name)))
+      return s.str();
+    return std::nullopt;
+  };
+  auto isNone = [&](StringRef name) { return c.isNone(name); };
+  auto known = [&](StringRef name) { return bool(c.value(name)); };
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  return fn(reader);
+}
+
 /// Lowers one call; returns the values replacing its results.
 using LowerFn = FailureOr<SmallVector<Value>> (*)(LoweringCall &call);
 using LoweringTable = llvm::StringMap<LowerFn>;

@@ -23,37 +23,21 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
-static FailureOr<PoolParams> windowOf(LoweringCall &c, unsigned spatial,
-                                      bool hasDilation) {
+static FailureOr<PoolParams> windowOf(LoweringCall &c, unsigned spatial) {
   PoolParams w;
-  auto k = c.getInts("kernel_size", spatial);
-  // lp_pool has no padding.
-  auto p = c.spec->signature.lookup("padding")
-               ? c.getInts("padding", spatial)
-               : std::optional<SmallVector<int64_t>>(
-                     SmallVector<int64_t>(spatial, 0));
-  std::optional<bool> ceil = c.getBool("ceil_mode");
-  if (!k || !p || !ceil)
-    return c.fail("kernel_size, padding and ceil_mode must be constants");
-  w.kernel = *k;
-  w.padding = *p;
-  w.ceilMode = *ceil;
-  if (!c.isNone("stride")) {
-    auto s = c.getInts("stride", spatial);
-    if (!s)
-      return c.fail("stride must be a constant");
-    w.stride = *s;
-  }
-  if (hasDilation) {
-    auto d = c.getInts("dilation", spatial);
-    if (!d)
-      return c.fail("dilation must be a constant");
-    w.dilation = *d;
-  }
-  std::string error = w.complete(spatial);
-  if (!error.empty())
+  std::string error;
+  switch (withArgReader(c, [&](const ArgReader &reader) {
+    return decodePool(c.spec->signature, reader, spatial, w, error);
+  })) {
+  case ConvDecode::Ok:
+    return w;
+  case ConvDecode::Unknown:
+    return c.fail("kernel_size, stride, padding, dilation and ceil_mode "
+                  "must be constants");
+  case ConvDecode::Invalid:
     return c.fail(error);
-  return w;
+  }
+  return failure();
 }
 
 /// `t` with a batch of one when it has none (rank `spatial` + 1).
@@ -162,7 +146,7 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
     return c.fail("return_indices=True is not supported");
   if (!isa<FloatType>(resultType.getElementType()))
     return c.fail("only floating-point inputs are supported");
-  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
+  FailureOr<PoolParams> w = windowOf(c, spatial);
   if (failed(w))
     return failure();
   OpBuilder &b = c.rewriter;
@@ -249,7 +233,7 @@ static FailureOr<SmallVector<Value>> lowerAvgPool(LoweringCall &c,
   Type et = resultType.getElementType();
   if (!isa<FloatType>(et) && !et.isSignlessInteger(64))
     return c.fail("only floating-point and int64 inputs are supported");
-  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
+  FailureOr<PoolParams> w = windowOf(c, spatial);
   if (failed(w))
     return failure();
   std::optional<bool> includePad = c.getBool("count_include_pad");
@@ -452,7 +436,7 @@ static FailureOr<SmallVector<Value>> lowerLpPool(LoweringCall &c,
   std::optional<double> p = c.getFloat("norm_type");
   if (!p)
     return c.fail("norm_type must be a constant");
-  FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/false);
+  FailureOr<PoolParams> w = windowOf(c, spatial);
   if (failed(w))
     return failure();
   OpBuilder &b = c.rewriter;
@@ -665,7 +649,7 @@ FailureOr<Value> lowering::lowerMaxPoolElement(LoweringCall &c, int64_t index,
           return std::pair<Value, Value>{pos, Value()};
         });
   } else {
-    FailureOr<PoolParams> w = windowOf(c, spatial, /*hasDilation=*/true);
+    FailureOr<PoolParams> w = windowOf(c, spatial);
     if (failed(w))
       return failure();
     // o * stride - padding + k * dilation, inside [0, size).

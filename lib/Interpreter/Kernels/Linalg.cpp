@@ -297,42 +297,19 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
                             << dtypeName(weight->dtype());
   ConvParams p;
   std::string error;
-  {
-    auto ints = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
-      const RtValue &v = args.get(name);
-      if (!std::holds_alternative<int64_t>(v.v) && !v.list())
-        return std::nullopt;
-      FailureOr<SmallVector<int64_t>> l = args.getInts(name);
-      return succeeded(l) ? std::optional(*l) : std::nullopt;
-    };
-    auto integer = [&](StringRef name) -> std::optional<int64_t> {
-      FailureOr<int64_t> i = args.getInt(name);
-      return succeeded(i) ? std::optional(*i) : std::nullopt;
-    };
-    auto boolean = [&](StringRef name) -> std::optional<bool> {
-      FailureOr<bool> b = args.getBool(name);
-      return succeeded(b) ? std::optional(*b) : std::nullopt;
-    };
-    auto str = [&](StringRef name) -> std::optional<std::string> {
-      if (auto *s = std::get_if<std::string>(&args.get(name).v))
-        return *s;
-      return std::nullopt;
-    };
-    auto isNone = [&](StringRef name) { return args.isNone(name); };
-    auto known = [](StringRef) { return true; };
-    ConvArgReader reader{ints, integer, boolean, str, isNone, known};
-    std::optional<ArrayRef<int64_t>> biasShape;
-    if (bias)
-      biasShape = bias->shape();
-    switch (decodeConv(args.signature(), reader, input->shape(),
-                       weight->shape(), biasShape, p, error)) {
-    case ConvDecode::Ok:
-      break;
-    case ConvDecode::Unknown:
-      return args.emitError() << "could not read the convolution's arguments";
-    case ConvDecode::Invalid:
-      return args.emitError() << error;
-    }
+  std::optional<ArrayRef<int64_t>> biasShape;
+  if (bias)
+    biasShape = bias->shape();
+  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
+    return decodeConv(args.signature(), reader, input->shape(),
+                      weight->shape(), biasShape, p, error);
+  })) {
+  case ConvDecode::Ok:
+    break;
+  case ConvDecode::Unknown:
+    return args.emitError() << "could not read the convolution's arguments";
+  case ConvDecode::Invalid:
+    return args.emitError() << error;
   }
   DType dt = input->dtype();
   if (p.transposed && dt != DType::F32 && dt != DType::F64 && dt != DType::I64)

@@ -16,102 +16,6 @@
 using namespace mlir;
 using namespace mlir::traced;
 
-int64_t mlir::traced::pooledSize(int64_t size, int64_t kernel, int64_t stride,
-                                 int64_t padding, int64_t dilation,
-                                 bool ceilMode) {
-  if (ShapedType::isDynamic(size))
-    return ShapedType::kDynamic;
-  int64_t numerator = size + 2 * padding - dilation * (kernel - 1) - 1 +
-                      (ceilMode ? stride - 1 : 0);
-  // Python's floor division: a window larger than the padded input gives
-  // a negative size, which checkOutput reports.
-  int64_t out = (numerator >= 0 ? numerator / stride
-                                : -((-numerator + stride - 1) / stride)) +
-                1;
-  // The last window must start inside the input or its left padding.
-  if (ceilMode && (out - 1) * stride >= size + padding)
-    --out;
-  return out;
-}
-
-std::string PoolParams::complete(unsigned spatial) {
-  if (stride.empty())
-    stride = kernel;
-  if (dilation.empty())
-    dilation.assign(spatial, 1);
-  const char *count[] = {"", "one int", "two ints", "three ints"};
-  std::pair<const char *, SmallVector<int64_t> *> lists[] = {
-      {"kernel_size", &kernel},
-      {"stride", &stride},
-      {"padding", &padding},
-      {"dilation", &dilation}};
-  for (auto [name, list] : lists) {
-    // torch repeats a one-element list (MaxPool2d(kernel_size=(3,))).
-    if (list->size() == 1)
-      list->assign(spatial, list->front());
-    if (list->size() != spatial)
-      return (Twine(name) + " must be a single int or a tuple of " +
-              count[spatial] + ", got " + Twine(list->size()) + " values")
-          .str();
-  }
-  for (unsigned i = 0; i < spatial; ++i) {
-    if (kernel[i] <= 0)
-      return "kernel size should be greater than zero, but got " +
-             std::to_string(kernel[i]);
-    if (stride[i] <= 0)
-      return "stride should be greater than zero, but got " +
-             std::to_string(stride[i]);
-    if (dilation[i] <= 0)
-      return "dilation should be greater than zero, but got " +
-             std::to_string(dilation[i]);
-    if (padding[i] < 0)
-      return "pad must be non-negative, but got pad: " +
-             std::to_string(padding[i]);
-    if (padding[i] > kernel[i] / 2)
-      return "pad should be at most half of kernel size, but got pad=" +
-             std::to_string(padding[i]) +
-             " and kernel_size=" + std::to_string(kernel[i]);
-  }
-  return "";
-}
-
-int64_t PoolParams::outputSize(unsigned i, int64_t size) const {
-  return pooledSize(size, kernel[i], stride[i], padding[i], dilation[i],
-                    ceilMode);
-}
-
-std::string PoolParams::checkOutput(ArrayRef<int64_t> inputShape) const {
-  unsigned spatial = kernel.size();
-  ArrayRef<int64_t> sizes = inputShape.take_back(spatial);
-  bool tooSmall = false;
-  std::string given, calculated;
-  for (unsigned i = 0; i < spatial; ++i) {
-    int64_t o = outputSize(i, sizes[i]);
-    tooSmall |= !ShapedType::isDynamic(o) && o < 1;
-    given += (i ? "x" : "") + std::to_string(sizes[i]);
-    calculated += (i ? "x" : "") + std::to_string(o);
-  }
-  if (!tooSmall)
-    return "";
-  return "given input size (" + given + "), the calculated output size (" +
-         calculated + ") is too small";
-}
-
-int64_t mlir::traced::avgPoolDivisor(ArrayRef<PoolWindow> dims,
-                                     bool countIncludePad) {
-  // PyTorch's window: clipped to input+padding for the divisor with
-  // count_include_pad, to the input without.
-  int64_t divisor = 1;
-  for (const PoolWindow &w : dims) {
-    int64_t begin = w.start,
-            end = std::min(w.start + w.kernel, w.size + w.padding);
-    divisor *= countIncludePad
-                   ? end - begin
-                   : std::min(end, w.size) - std::max<int64_t>(begin, 0);
-  }
-  return divisor;
-}
-
 namespace {
 /// A pooling input viewed as [planes, D, H, W] with the window's
 /// parameters per dim, a 1-D or 2-D call padded with leading unit dims.
@@ -157,37 +61,20 @@ FailureOr<Pooled> viewPlanes(const KernelArgs &args, const Tensor &in,
 }
 
 /// Decodes the window of a max or average pooling call (hasDilation: max).
-FailureOr<PoolParams> poolParams(const KernelArgs &args, unsigned spatial,
-                                 bool hasDilation) {
+FailureOr<PoolParams> poolParams(const KernelArgs &args, unsigned spatial) {
   PoolParams w;
-  FailureOr<SmallVector<int64_t>> k = args.getInts("kernel_size", spatial);
-  // lp_pool has no padding.
-  FailureOr<SmallVector<int64_t>> p =
-      args.has("padding") ? args.getInts("padding", spatial)
-                          : FailureOr<SmallVector<int64_t>>(
-                                SmallVector<int64_t>(spatial, 0));
-  FailureOr<bool> ceil = args.getBool("ceil_mode");
-  if (failed(k) || failed(p) || failed(ceil))
-    return failure();
-  w.kernel = *k;
-  w.padding = *p;
-  w.ceilMode = *ceil;
-  if (!args.isNone("stride")) {
-    FailureOr<SmallVector<int64_t>> s = args.getInts("stride", spatial);
-    if (failed(s))
-      return failure();
-    w.stride = *s; // empty (torch.max_pool2d's []) means the kernel
-  }
-  if (hasDilation) {
-    FailureOr<SmallVector<int64_t>> d = args.getInts("dilation", spatial);
-    if (failed(d))
-      return failure();
-    w.dilation = *d;
-  }
-  std::string error = w.complete(spatial);
-  if (!error.empty())
+  std::string error;
+  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
+    return decodePool(args.signature(), reader, spatial, w, error);
+  })) {
+  case ConvDecode::Ok:
+    return w;
+  case ConvDecode::Unknown:
+    return args.emitError() << "could not read the pooling's arguments";
+  case ConvDecode::Invalid:
     return args.emitError() << error;
-  return w;
+  }
+  return failure();
 }
 
 /// The input of a windowed pooling call with its output sizes.
@@ -268,7 +155,7 @@ FailureOr<RtValue> maxPool(const KernelArgs &args, unsigned spatial,
   FailureOr<bool> indices = args.getBool("return_indices");
   if (failed(in) || failed(indices))
     return failure();
-  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/true);
+  FailureOr<PoolParams> w = poolParams(args, spatial);
   if (failed(w))
     return failure();
   bool withIndices = *indices || alwaysIndices;
@@ -345,7 +232,7 @@ FailureOr<RtValue> avgPool(const KernelArgs &args, unsigned spatial) {
       return args.emitError() << "divisor must be not zero";
     divisor = *d;
   }
-  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/false);
+  FailureOr<PoolParams> w = poolParams(args, spatial);
   if (failed(w))
     return failure();
   FailureOr<Tensor> out =
@@ -452,7 +339,7 @@ FailureOr<RtValue> lpPool(const KernelArgs &args, unsigned spatial) {
   FailureOr<double> p = args.getFloat("norm_type");
   if (failed(in) || failed(p))
     return failure();
-  FailureOr<PoolParams> w = poolParams(args, spatial, /*hasDilation=*/false);
+  FailureOr<PoolParams> w = poolParams(args, spatial);
   if (failed(w))
     return failure();
   // torch.pow(int tensor, float) is float32; with an int exponent (and for
@@ -582,59 +469,6 @@ FailureOr<Resample> resamplePlan(const KernelArgs &args, const Tensor &x) {
   return r;
 }
 } // namespace
-
-SmallVector<std::pair<int64_t, double>, 4>
-mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
-                           int64_t j, double scale, bool alignCorners) {
-  SmallVector<std::pair<int64_t, double>, 4> taps;
-  switch (mode) {
-  case ResampleMode::Cubic: {
-    // Keys' kernel, A = -0.75, border taps clamped.
-    double src = alignCorners
-                     ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
-                     : (j + 0.5) * scale - 0.5;
-    int64_t i = static_cast<int64_t>(std::floor(src));
-    double t = src - i, A = -0.75;
-    auto near = [&](double v) { return ((A + 2) * v - (A + 3)) * v * v + 1; };
-    auto far = [&](double v) {
-      return ((A * v - 5 * A) * v + 8 * A) * v - 4 * A;
-    };
-    double w[4] = {far(t + 1), near(t), near(1 - t), far(2 - t)};
-    for (int k = 0; k < 4; ++k)
-      taps.push_back({std::clamp<int64_t>(i - 1 + k, 0, size - 1), w[k]});
-    return taps;
-  }
-  case ResampleMode::Area: {
-    // The window [floor(j * size / out), ceil((j + 1) * size / out))
-    // averaged, as adaptive average pooling does.
-    auto [start, end] = adaptiveWindow(j, size, out);
-    for (int64_t i = start; i < end; ++i)
-      taps.push_back({i, 1.0 / double(end - start)});
-    return taps;
-  }
-  case ResampleMode::Linear: {
-    double src = alignCorners
-                     ? (out > 1 ? j * double(size - 1) / (out - 1) : 0.0)
-                     : std::max(0.0, (j + 0.5) * scale - 0.5);
-    int64_t i0 =
-        std::min<int64_t>(static_cast<int64_t>(std::floor(src)), size - 1);
-    int64_t i1 = std::min<int64_t>(i0 + 1, size - 1);
-    double lambda = src - i0;
-    taps.push_back({i0, 1 - lambda});
-    taps.push_back({i1, lambda});
-    return taps;
-  }
-  case ResampleMode::Nearest:
-  case ResampleMode::NearestExact: {
-    double src = mode == ResampleMode::NearestExact
-                     ? std::floor((j + 0.5) * scale)
-                     : std::floor(j * scale);
-    taps.push_back({std::min<int64_t>(static_cast<int64_t>(src), size - 1), 1.0});
-    return taps;
-  }
-  }
-  return taps;
-}
 
 namespace mlir::traced::kernels {
 
