@@ -351,7 +351,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::max<size_t>(encodeRaw(actual.back()).size(), 1));
     outputPtrs.push_back(outputBytes.back().data());
   }
-  (*compiled)->run(inputPtrs.data(), outputPtrs.data());
+  // A run-time check (an index out of bounds...) the interpreter passed
+  // must pass compiled too.
+  std::optional<std::string> failedCheck =
+      (*compiled)->run(inputPtrs.data(), outputPtrs.data());
+  TRACED_FUZZ_CHECK(!failedCheck,
+                    "the compiled code fails a run-time check the "
+                    "interpreter passes: " +
+                        failedCheck.value_or(""));
   TRACED_FUZZ_CHECK(actual.size() == expected.size(),
                     "the compiled graph has another number of outputs");
   for (size_t i = 0; i < actual.size(); ++i) {
