@@ -830,6 +830,10 @@ OPS = {
         ("1-d weight", lambda x, w: F.linear(x, w), [f32(2, 5), f32(5)], ACCUMULATE),
         ("1-d both", lambda x, w, b: torch.ops.aten.linear(x, w, b), [f32(5), f32(5), f32()], ACCUMULATE),
         ("f64", lambda x, w: F.linear(x, w), [dt(torch.float64, 2, 5), dt(torch.float64, 3, 5)], ACCUMULATE),
+        # A bias broadcasts into the whole output: [rows, 1] is a value a row.
+        ("column bias", lambda x, w, b: F.linear(x, w, b), [f32(4, 5), f32(3, 5), f32(4, 1)], ACCUMULATE),
+        ("column bias int64", lambda x, w, b: F.linear(x, w, b),
+         [dt(torch.int64, 3, 1), dt(torch.int64, 3, 1), dt(torch.int64, 3, 1)]),
         # Integers multiply too (wrapping); bool and float16 do not.
         *[(f"{d}", lambda x, w, b: F.linear(x, w, b), [dt(d, 4, 5), dt(d, 3, 5), dt(d, 3)], ACCUMULATE, d)
           for d in ALL_DTYPES if d not in (torch.float32, torch.float64)]),

@@ -429,14 +429,18 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
     FailureOr<Tensor> b = args.tensor("bias");
     if (failed(b) || failed(sameDType(*b)))
       return failure();
-    bias = broadcastTo(*b, {outF});
+    // The bias broadcasts into the whole output, as torch adds it (a
+    // [rows, 1] bias is one value a row, not one a column).
+    if (b->rank() > static_cast<int64_t>(shape.size()))
+      return args.emitError() << "bias of rank " << b->rank()
+                              << " does not broadcast into the output";
+    bias = broadcastTo(*b, shape);
   }
   auto run = [&](auto tag) {
     using T = decltype(tag);
     T *o = out.data<T>();
     if (hasBias)
-      for (int64_t r = 0; r < rows; ++r)
-        std::memcpy(o + r * outF, bias.data<T>(), outF * sizeof(T));
+      std::memcpy(o, bias.data<T>(), out.numel() * sizeof(T));
     gemm(false, true, rows, outF, in, input->data<T>(), in, weight->data<T>(),
          in, hasBias ? T(1) : T(0), o, outF);
   };
