@@ -1133,12 +1133,13 @@ FailureOr<RtValue> takeAlongDim(const KernelArgs &args) {
       int64_t p = rem / os[d];
       rem %= os[d];
       if (d == dim) {
+        // (A gather: torch takes no negative index here.)
         int64_t k = idx.data<int64_t>()[o];
-        if (k < -size || k >= size)
+        if (k < 0 || k >= size)
           return args.emitError() << "index " << k << " is out of bounds for "
                                   << "dimension " << dim << " with size "
                                   << size;
-        p = k < 0 ? k + size : k;
+        p = k;
       }
       off += p * xs[d];
     }
