@@ -403,6 +403,7 @@ OPS = {
     "torch.nn.functional.mse_loss": fixed(
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),
+        ("0-d f64 input, f16 target", F.mse_loss, [dt(torch.float64), dt(torch.float16, 3, 1)], ACCUMULATE),
         # (ATen spellings pass the reduction as its enum: 0 none, 1 mean, 2 sum.)
         ("aten enum", lambda x, y: torch.ops.aten.mse_loss(x, y, 2), [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("none broadcast", lambda x, y: F.mse_loss(x, y, reduction="none"), [f32(3, 4), f32(4)]),
@@ -418,7 +419,11 @@ OPS = {
         ("mean", F.smooth_l1_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("beta", lambda x, y: F.smooth_l1_loss(x, y, beta=2.5, reduction="none"), [f32(6), f32(6)]),
         ("beta 0", lambda x, y: F.smooth_l1_loss(x, y, beta=0.0, reduction="sum"), [f32(6), f32(6)], ACCUMULATE),
-        ("module", torch.nn.SmoothL1Loss(beta=0.5), [f32(2, 3), f32(2, 3)], ACCUMULATE)),
+        ("module", torch.nn.SmoothL1Loss(beta=0.5), [f32(2, 3), f32(2, 3)], ACCUMULATE),
+        # torch broadcasts first: a 0-d float64 input no longer gives way to
+        # the target's bfloat16, the difference is taken in float64.
+        ("0-d f64 input, bf16 target", F.smooth_l1_loss,
+         [dt(torch.float64), dt(torch.bfloat16, 3, 1)], ACCUMULATE)),
     "torch.nn.functional.huber_loss": fixed(
         ("mean", F.huber_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("delta", lambda x, y: F.huber_loss(x, y, reduction="none", delta=0.5), [f32(6), f32(6)]),

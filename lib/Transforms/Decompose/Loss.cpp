@@ -8,6 +8,9 @@
 
 #include "Decompose.h"
 
+#include "TracedIR/OpLibrary/Runtime.h"
+#include "TracedIR/Support/DType.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -57,8 +60,19 @@ static Results reduce(Decomposer &d, Value loss) {
   return d.decline("unknown reduction '" + *reduction + "'");
 }
 
+/// input - target as torch's losses compute it: they broadcast the two
+/// first (broadcast_tensors), so a 0-d input no longer gives way to the
+/// target's dtype: the two promote as dimensioned tensors do (a 0-d float64
+/// input against a bfloat16 target subtracts in float64; fuzz-diff).
 static Value diff(Decomposer &d) {
-  return d.binary("torch.sub", d.arg("input"), d.arg("target"));
+  RankedTensorType a = d.tensorType("input"), b = d.tensorType("target");
+  std::optional<DType> da = a ? dtypeFromType(a.getElementType()) : std::nullopt;
+  std::optional<DType> db = b ? dtypeFromType(b.getElementType()) : std::nullopt;
+  if (!da || !db)
+    return d.binary("torch.sub", d.arg("input"), d.arg("target"));
+  Type common = typeFromDType(d.ctx, promoteDTypes(*da, *db));
+  return d.binary("torch.sub", d.cast(d.tensor("input"), common),
+                  d.cast(d.tensor("target"), common));
 }
 
 /// The negative log-likelihood of class-index targets, through a one-hot
