@@ -95,6 +95,8 @@ def one(name, compile_too, compile_only=False):
             row["cpu_err"] = relative(compiled(x.numpy())[0], expected)
     except Exception as e:  # a survey reports failures and goes on
         row["error"] = str(e).splitlines()[0][:240]
+    import resource
+    row["peak_gb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 1)
     print(json.dumps(row), flush=True)
 
 
@@ -119,8 +121,8 @@ def main():
              "regnet_x_32gf", "efficientnet_v2_l", "convnext_large"}
     if args.skip_large:
         names = [n for n in names if n not in large]
-    print("| model | params (M) | interpreter vs torch | compiled vs torch | trace s | interpret s | compile s | note |")
-    print("|---|---|---|---|---|---|---|---|", flush=True)
+    print("| model | params (M) | interpreter vs torch | compiled vs torch | trace s | interpret s | compile s | peak GB | note |")
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
     for name in names:
         cmd = [sys.executable, __file__, "--one", name] + (["--no-compile"] if args.no_compile else []) + \
             (["--compile-only"] if args.compile_only else [])
@@ -140,7 +142,7 @@ def main():
                 note = (note + " " if note else "") + f"{k} above 1e-4"
         print(f"| {name} | {row.get('params_m', '-')} | {fmt('interp_err')} | {fmt('cpu_err')} | "
               f"{row.get('trace_s', '-')} | {row.get('interp_s', '-')} | {row.get('compile_s', '-')} | "
-              f"{note} |", flush=True)
+              f"{row.get('peak_gb', '-')} | {note} |", flush=True)
 
 
 if __name__ == "__main__":

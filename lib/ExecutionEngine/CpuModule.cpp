@@ -13,7 +13,11 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include <cstdio>
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -32,6 +36,24 @@ using namespace mlir;
 using namespace mlir::traced;
 
 CpuModule::~CpuModule() = default;
+
+namespace {
+struct MemoryInstrumentation : public PassInstrumentation {
+  static long rssMiB() {
+    long pages = 0, resident = 0;
+    if (FILE *f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+        resident = 0;
+      std::fclose(f);
+    }
+    return resident * 4096 / (1 << 20);
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (isa<ModuleOp>(op))
+      llvm::errs() << "[mem] " << pass->getName() << ": " << rssMiB() << " MiB\n";
+  }
+};
+} // namespace
 
 static void initializeLLVM() {
   static bool done = [] {
@@ -72,6 +94,8 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
   if (tooBig.wasInterrupted())
     return failure();
   PassManager pm(ctx, mlir::ModuleOp::getOperationName());
+  if (std::getenv("TRACED_PASS_MEMORY"))
+    pm.addInstrumentation(std::make_unique<MemoryInstrumentation>());
   buildCpuPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
@@ -184,9 +208,25 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
   return success();
 }
 
+/// The resource blobs `root`'s attributes name (weights, folded constants).
+static llvm::DenseSet<DialectResourceBlobManager::BlobEntry *>
+resourceBlobs(Operation *root) {
+  llvm::DenseSet<DialectResourceBlobManager::BlobEntry *>
+      blobs;
+  root->walk([&](Operation *op) {
+    for (NamedAttribute named : op->getAttrs())
+      named.getValue().walk([&](DenseResourceElementsAttr r) {
+        if (auto *entry = r.getRawHandle().getResource())
+          blobs.insert(entry);
+      });
+  });
+  return blobs;
+}
+
 FailureOr<std::unique_ptr<CpuModule>>
 CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
   OwningOpRef<mlir::ModuleOp> copy(module.clone());
+  auto userBlobs = resourceBlobs(module);
   FailureOr<FunctionType> signature = lowerForCpu(*copy, options);
   if (failed(signature))
     return failure();
@@ -198,6 +238,20 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
   // (`transformer` is a function_ref: the function must outlive create().)
   std::function<llvm::Error(llvm::Module *)> optimize = optimizer(tm.get());
   engineOptions.transformer = optimize;
+  // The blobs the pipeline made (transposed filters, folded constants) are
+  // dead once LLVM IR holds their bytes: freeing them right after the
+  // translation keeps one fewer copy of the weights through code generation
+  // and none after it. The user's module keeps its own.
+  auto translate = [&](Operation *op, llvm::LLVMContext &llvmContext) {
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(op, llvmContext);
+    if (llvmModule)
+      for (auto *entry : resourceBlobs(op))
+        if (!userBlobs.contains(entry))
+          entry->setBlob(AsmResourceBlob());
+    return llvmModule;
+  };
+  engineOptions.llvmModuleBuilder = translate;
   // Parallel loops call the OpenMP runtime (Debian's libomp-22-dev).
   SmallVector<StringRef> libs;
   if (llvm::sys::fs::exists(TRACED_LIBOMP_PATH))

@@ -222,6 +222,40 @@ def TracedCpuLowerChecks : Pass<"traced-cpu-lower-checks", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def TracedCpuFlattenGlobals
+    : Pass<"traced-cpu-flatten-globals", "mlir::ModuleOp"> {
+  let summary = "Gives constant memref globals one dimension, so that LLVM holds their data once";
+  let description = [{
+    Runs on memrefs, before the lowering to the LLVM dialect. A constant
+    `memref.global` of rank 2 or more becomes a rank-1 global of the same
+    bytes (a `dense_resource` initial value shares its blob; nothing is
+    copied), and each `memref.get_global` of it is followed by a
+    `memref.expand_shape` back to the original shape, which costs nothing
+    at run time.
+
+    Why: the translation to LLVM IR gives a global of type
+    `memref<1024x1024x3x3xf32>` the nested type
+    `[1024 x [1024 x [3 x [3 x float]]]]` and builds one uniqued LLVM
+    constant per innermost row. For a 3x3 convolution filter that is an
+    object of about 50 bytes per 12 bytes of weights, kept in the
+    LLVMContext: compiling four `Conv2d(1024, 1024, 3)` (144 MiB of
+    weights) took 2.7 GB more memory than the weights, and torchvision's
+    regnet_y_128gf (2.6 GB of weights) could not be compiled in 24 GB.
+    A flat global is one `ConstantDataArray` holding the bytes once.
+
+    ```mlir
+    memref.global "private" constant @w : memref<2x3xf32> = dense<...>
+    %0 = memref.get_global @w : memref<2x3xf32>
+    // becomes
+    memref.global "private" constant @w : memref<6xf32> = dense<...>
+    %1 = memref.get_global @w : memref<6xf32>
+    %0 = memref.expand_shape %1 [[0, 1]] output_shape [2, 3]
+        : memref<6xf32> into memref<2x3xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
   let summary = "Adds the C entry point `int traced_<name>(void **inputs, void **outputs)`";
   let description = [{

@@ -181,6 +181,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
   copies.vectorTiles = vectorTiles;
   pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
   pm.addPass(createTracedCpuLowerChecks());
+  pm.addPass(createTracedCpuFlattenGlobals());
 }
 
 void traced::buildCpuPipeline(OpPassManager &pm,
