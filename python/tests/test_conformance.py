@@ -109,9 +109,10 @@ def called_entries(tm):
     return found
 
 
-def _run_sample(sample, paths, entry=None):
+def _run_sample(sample, paths, entry=None, cpu=None):
     """{path: None | failure text}; None for the whole sample when torch
-    rejects it."""
+    rejects it. `cpu`, when given, is the sample's cpu outcome from a batch
+    (it is then not compiled alone)."""
     with torch.no_grad():
         try:
             expected = sample.fn(*sample.inputs)
@@ -146,7 +147,9 @@ def _run_sample(sample, paths, entry=None):
             result["decomp"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
             result["decomp"] = f"error: {str(e).splitlines()[0][:200]}"
-    if "cpu" in paths:
+    if "cpu" in paths and cpu is not None:
+        result["cpu"] = cpu[0]
+    elif "cpu" in paths:
         try:
             compiled = traced.compile(tm)
             got = _first(compiled(*sample.inputs))
@@ -154,6 +157,56 @@ def _run_sample(sample, paths, entry=None):
         except Exception as e:  # noqa: BLE001
             result["cpu"] = f"error: {str(e).splitlines()[0][:200]}"
     return result
+
+
+class _Batch(torch.nn.Module):
+    """One module calling each sample's fn on its own inputs: the samples of
+    an entry compile as one graph (compiling is most of the cpu path's cost,
+    and most of that is fixed per compilation)."""
+
+    def __init__(self, samples):
+        super().__init__()
+        self.parts = torch.nn.ModuleList(
+            s.fn if isinstance(s.fn, torch.nn.Module) else Call(s.fn) for s in samples)
+        self.counts = [len(s.inputs) for s in samples]
+
+    def forward(self, *args):
+        outs, at = [], 0
+        for part, n in zip(self.parts, self.counts):
+            outs.append(_first(part(*args[at:at + n])))
+            at += n
+        return tuple(outs)
+
+
+def _cpu_batch(samples):
+    """{id(sample): (failure or None,)} for the samples compiled together,
+    from one traced.compile and one run. Samples a batch cannot hold (traced
+    graphs, torch rejections, non-tensor results) are left out, and so is
+    every sample when the batch fails to trace, compile or run: those are
+    compiled one by one, so that a failure names its sample."""
+    chosen, expected = [], []
+    for s in samples:
+        if isinstance(s.fn, Graph):
+            continue
+        try:
+            with torch.no_grad():
+                e = _first(s.fn(*s.inputs))
+        except Exception:  # noqa: BLE001 - torch rejects it: not run
+            continue
+        if isinstance(e, torch.Tensor):
+            chosen.append(s)
+            expected.append(e)
+    if len(chosen) < 2:
+        return {}
+    inputs = [x for s in chosen for x in s.inputs]
+    try:
+        compiled = traced.compile(traced.trace(_Batch(chosen), *inputs))
+        got = compiled(*inputs)
+    except Exception:  # noqa: BLE001 - the samples run alone instead
+        return {}
+    if not isinstance(got, (list, tuple)) or len(got) != len(chosen):
+        return {}
+    return {id(s): (compare(g, e, s.tol),) for s, g, e in zip(chosen, got, expected)}
 
 
 def test_every_entry_has_samples():
@@ -178,8 +231,12 @@ def test_conformance(entry):
     stats = {p: [0, 0] for p in ("interp", "decomp", "cpu")}
     rejected = 0
     unexpected, fixed = [], []
-    for sample in OPS[entry]():
-        outcome = _run_sample(sample, paths, entry)
+    samples = list(OPS[entry]())
+    # TRACED_CONFORMANCE_BATCH=0 compiles every sample alone.
+    batched = _cpu_batch(samples) if "cpu" in paths and \
+        os.environ.get("TRACED_CONFORMANCE_BATCH", "1") != "0" else {}
+    for sample in samples:
+        outcome = _run_sample(sample, paths, entry, batched.get(id(sample)))
         if outcome is None:
             rejected += 1
             # What torch rejects, the op library's dtype table rejects too

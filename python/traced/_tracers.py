@@ -680,18 +680,20 @@ def _patched_leaf_functions(tracer, root, leaf_functions):
         g = getattr(module, "__dict__", None)
         if isinstance(g, dict):
             spaces[id(g)] = g
-    saved = []
+    wrappers = {}
     for f in leaf_functions:
-        target = qualified_function_name(f)
-
-        def wrapper(*args, __f=f, __target=target, **kwargs):
+        def wrapper(*args, __f=f, __target=qualified_function_name(f), **kwargs):
             return tracer.leaf_call(__f, __target, args, kwargs)
-
-        for g in spaces.values():
-            for name, value in list(g.items()):
-                if value is f:
-                    saved.append((g, name, value))
-                    g[name] = wrapper
+        wrappers[id(f)] = (f, wrapper)
+    # One pass over every namespace (not one per leaf function: a trace
+    # would otherwise cost milliseconds per leaf with torch loaded).
+    saved = []
+    for g in spaces.values():
+        for name, value in list(g.items()):
+            hit = wrappers.get(id(value))
+            if hit is not None and hit[0] is value:
+                saved.append((g, name, value))
+                g[name] = hit[1]
     try:
         yield
     finally:
