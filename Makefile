@@ -6,10 +6,13 @@ LLVM_DIR   ?= /usr/lib/llvm-22
 BUILD_DIR  ?= build
 PYTHON     ?= /usr/bin/python3
 JOBS       ?= $(shell nproc)
+# pytest's workers in `make check` (pytest-xdist): the suite is CPU-bound
+# and each test runs alone in a worker; 1 runs it in one process.
+TEST_JOBS  ?= $(JOBS)
 
 BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev \
                   llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
-                  python3-numpy python3-pytest python3-torch python3-torchvision \
+                  python3-numpy python3-pytest python3-pytest-xdist python3-torch python3-torchvision \
                   libopenblas0-pthread libopenblas-dev libclang-rt-22-dev
 
 .PHONY: all deps build check check-large demo docs aten clean \
@@ -104,7 +107,7 @@ fuzz-long: build-asan
 
 check: build
 	ninja -C $(BUILD_DIR) check-traced
-	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q python/tests
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) python/tests
 	ninja -C $(BUILD_DIR) traced-doc
 	@PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py \
 	  | cmp -s - lib/OpLibrary/AtenOverloads.inc \

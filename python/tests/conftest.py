@@ -16,18 +16,31 @@ def _seed():
     torch.manual_seed(0)
 
 
+# The conformance suite's per-entry results, from the tests' reports (so
+# that they arrive here from pytest-xdist's workers too).
+CONFORMANCE = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when != "call":
+        return
+    for name, value in report.user_properties:
+        if name == "conformance":
+            entry, stats, rejected, lowered = value
+            CONFORMANCE[entry] = (stats, rejected, lowered)
+
+
 def pytest_terminal_summary(terminalreporter):
     """The conformance suite's per-entry table (test_conformance.py)."""
-    module = sys.modules.get("test_conformance")
-    if module is None or not module.RESULTS:
+    if not CONFORMANCE:
         return
     write = terminalreporter.write_line
     write("")
     write("op conformance (passed/run per path; torch-rejected samples skipped)")
     write(f"{'entry':55s} {'interp':>11s} {'decomp':>11s} {'cpu':>11s} {'rejected':>9s}")
     totals = {"interp": [0, 0], "decomp": [0, 0], "cpu": [0, 0]}
-    for entry in sorted(module.RESULTS):
-        stats, rejected, lowered = module.RESULTS[entry]
+    for entry in sorted(CONFORMANCE):
+        stats, rejected, lowered = CONFORMANCE[entry]
         cells = []
         for path in ("interp", "decomp", "cpu"):
             ok, run = stats[path]

@@ -23,8 +23,6 @@ from opinfo import OPS, Graph
 KNOWN_FAILURES = {
 }
 
-RESULTS = {}
-
 # Entries whose result rule checks dtypes itself, after a `dtype=` argument
 # converts the input (the op library's dtype table cannot say it).
 RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softmin",
@@ -109,10 +107,9 @@ def called_entries(tm):
     return found
 
 
-def _run_sample(sample, paths, entry=None, cpu=None):
+def _run_sample(sample, paths, entry=None):
     """{path: None | failure text}; None for the whole sample when torch
-    rejects it. `cpu`, when given, is the sample's cpu outcome from a batch
-    (it is then not compiled alone)."""
+    rejects it."""
     with torch.no_grad():
         try:
             expected = sample.fn(*sample.inputs)
@@ -147,9 +144,7 @@ def _run_sample(sample, paths, entry=None, cpu=None):
             result["decomp"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
             result["decomp"] = f"error: {str(e).splitlines()[0][:200]}"
-    if "cpu" in paths and cpu is not None:
-        result["cpu"] = cpu[0]
-    elif "cpu" in paths:
+    if "cpu" in paths:
         try:
             compiled = traced.compile(tm)
             got = _first(compiled(*sample.inputs))
@@ -157,56 +152,6 @@ def _run_sample(sample, paths, entry=None, cpu=None):
         except Exception as e:  # noqa: BLE001
             result["cpu"] = f"error: {str(e).splitlines()[0][:200]}"
     return result
-
-
-class _Batch(torch.nn.Module):
-    """One module calling each sample's fn on its own inputs: the samples of
-    an entry compile as one graph (compiling is most of the cpu path's cost,
-    and most of that is fixed per compilation)."""
-
-    def __init__(self, samples):
-        super().__init__()
-        self.parts = torch.nn.ModuleList(
-            s.fn if isinstance(s.fn, torch.nn.Module) else Call(s.fn) for s in samples)
-        self.counts = [len(s.inputs) for s in samples]
-
-    def forward(self, *args):
-        outs, at = [], 0
-        for part, n in zip(self.parts, self.counts):
-            outs.append(_first(part(*args[at:at + n])))
-            at += n
-        return tuple(outs)
-
-
-def _cpu_batch(samples):
-    """{id(sample): (failure or None,)} for the samples compiled together,
-    from one traced.compile and one run. Samples a batch cannot hold (traced
-    graphs, torch rejections, non-tensor results) are left out, and so is
-    every sample when the batch fails to trace, compile or run: those are
-    compiled one by one, so that a failure names its sample."""
-    chosen, expected = [], []
-    for s in samples:
-        if isinstance(s.fn, Graph):
-            continue
-        try:
-            with torch.no_grad():
-                e = _first(s.fn(*s.inputs))
-        except Exception:  # noqa: BLE001 - torch rejects it: not run
-            continue
-        if isinstance(e, torch.Tensor):
-            chosen.append(s)
-            expected.append(e)
-    if len(chosen) < 2:
-        return {}
-    inputs = [x for s in chosen for x in s.inputs]
-    try:
-        compiled = traced.compile(traced.trace(_Batch(chosen), *inputs))
-        got = compiled(*inputs)
-    except Exception:  # noqa: BLE001 - the samples run alone instead
-        return {}
-    if not isinstance(got, (list, tuple)) or len(got) != len(chosen):
-        return {}
-    return {id(s): (compare(g, e, s.tol),) for s, g, e in zip(chosen, got, expected)}
 
 
 def test_every_entry_has_samples():
@@ -219,7 +164,7 @@ def test_every_entry_has_samples():
 
 
 @pytest.mark.parametrize("entry", sorted(OPS))
-def test_conformance(entry):
+def test_conformance(entry, record_property):
     lowered = set(traced._traced.lowered_targets())
     decomposed = set(traced._traced.decomposed_targets())
     paths = ["interp"] + (["decomp"] if entry in decomposed else []) + \
@@ -231,12 +176,8 @@ def test_conformance(entry):
     stats = {p: [0, 0] for p in ("interp", "decomp", "cpu")}
     rejected = 0
     unexpected, fixed = [], []
-    samples = list(OPS[entry]())
-    # TRACED_CONFORMANCE_BATCH=0 compiles every sample alone.
-    batched = _cpu_batch(samples) if "cpu" in paths and \
-        os.environ.get("TRACED_CONFORMANCE_BATCH", "1") != "0" else {}
-    for sample in samples:
-        outcome = _run_sample(sample, paths, entry, batched.get(id(sample)))
+    for sample in OPS[entry]():
+        outcome = _run_sample(sample, paths, entry)
         if outcome is None:
             rejected += 1
             # What torch rejects, the op library's dtype table rejects too
@@ -257,7 +198,9 @@ def test_conformance(entry):
                     fixed.append(f"{path} {sample.name}")
             elif not is_known:
                 unexpected.append(f"{path} {sample.name}: {failure}")
-    RESULTS[entry] = (stats, rejected, entry in lowered)
+    # The table at the end of the run is built from the reports, which is
+    # what reaches the controlling process under pytest-xdist (conftest.py).
+    record_property("conformance", [entry, stats, rejected, entry in lowered])
     assert not unexpected, "\n".join(unexpected[:40]) + \
         (f"\n... and {len(unexpected) - 40} more" if len(unexpected) > 40 else "")
     assert not fixed, "listed in KNOWN_FAILURES but passing: " + ", ".join(fixed[:10])

@@ -69,7 +69,10 @@ void FlattenGlobalsPass::runOnOperation() {
     return;
   SmallVector<memref::GetGlobalOp> gets;
   module.walk([&](memref::GetGlobalOp get) {
-    if (flattened.contains(get.getName()))
+    // (A get_global inside a nested symbol table, a gpu.module, names that
+    // table's own global.)
+    if (flattened.contains(get.getName()) &&
+        SymbolTable::getNearestSymbolTable(get) == module.getOperation())
       gets.push_back(get);
   });
   for (memref::GetGlobalOp get : gets) {

@@ -19,6 +19,10 @@
 // CHECK:         %[[D:.*]] = memref.get_global @d : memref<4xi32>
 // CHECK:         memref.expand_shape %[[D]] {{\[\[}}0, 1]] output_shape [2, 2] : memref<4xi32> into memref<2x2xi32>
 // CHECK:         memref.get_global @m : memref<2x2xf32>
+// A nested symbol table's global of the same name is its own: untouched.
+// CHECK:       gpu.module @kernels
+// CHECK:         memref.global "private" constant @w : memref<2x2xf32>
+// CHECK:         memref.get_global @w : memref<2x2xf32>
 // LLVM-LABEL: module @filters
 // LLVM:       llvm.mlir.global private constant @w(dense_resource<w_blob> : tensor<12xf32>) {{.*}} : !llvm.array<12 x f32>
 // LLVM:       llvm.mlir.global private constant @d(dense<[1, 2, 3, 4]> : tensor<4xi32>) {{.*}} : !llvm.array<4 x i32>
@@ -38,6 +42,13 @@ module @filters {
     %b = memref.load %d[%c1, %c0] : memref<2x2xi32>
     %c = memref.load %m[%c1, %c0] : memref<2x2xf32>
     return %a, %b, %c : f32, i32, f32
+  }
+  gpu.module @kernels {
+    memref.global "private" constant @w : memref<2x2xf32> = dense<1.0>
+    func.func @g() -> memref<2x2xf32> {
+      %w = memref.get_global @w : memref<2x2xf32>
+      return %w : memref<2x2xf32>
+    }
   }
 }
 
