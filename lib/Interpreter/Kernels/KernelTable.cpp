@@ -19,14 +19,17 @@ using namespace mlir::traced;
 const llvm::StringMap<Kernel> &traced::getKernelTable() {
   static const llvm::StringMap<Kernel> table = [] {
     kernels::KernelTable t;
+    kernels::populateBackwardKernels(t);
     kernels::populateElementwiseKernels(t);
     kernels::populateFactoryKernels(t);
+    kernels::populateIndexKernels(t);
     kernels::populateLinalgKernels(t);
     kernels::populateLossKernels(t);
     kernels::populateNormKernels(t);
     kernels::populatePoolKernels(t);
     kernels::populateReduceKernels(t);
     kernels::populateShapeKernels(t);
+    kernels::populateSortKernels(t);
     return t;
   }();
   return table;
