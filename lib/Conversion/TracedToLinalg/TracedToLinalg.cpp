@@ -213,6 +213,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
   static const llvm::StringSet<> names = [] {
     LoweringTable t;
     populateElementwiseLowerings(t);
+    populateFactoryLowerings(t);
     populateShapeLowerings(t);
     populateIndexLowerings(t);
     populateSortLowerings(t);
@@ -259,8 +260,8 @@ std::optional<std::string> lowering::elementTypeError(StringRef target,
                           "torch.nn.functional.avg_pool2d",
                           "torch.nn.functional.avg_pool3d"},
       target);
-  // Convolutions and matrix products compute bfloat16 in float32 (Conv.cpp,
-  // Matmul.cpp).
+  // Convolutions and matrix products compute bfloat16 in float32
+  // (Linalg.cpp).
   bool bf16 = isConvTarget(target) ||
               llvm::is_contained(
                   ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
@@ -305,8 +306,8 @@ const LoweringTable &lowering::getLoweringTable() {
   static const LoweringTable table = [] {
     LoweringTable t;
     populateElementwiseLowerings(t);
-    populateMatmulLowerings(t);
-    populateConvLowerings(t);
+    populateFactoryLowerings(t);
+    populateLinalgLowerings(t);
     populatePoolLowerings(t);
     populateNormLowerings(t);
     populateReduceLowerings(t);

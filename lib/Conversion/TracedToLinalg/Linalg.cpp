@@ -1,0 +1,739 @@
+//===- Linalg.cpp - matrix products, attention and convolutions -----------===//
+//
+// Contractions become `linalg.matmul` / `linalg.batch_matmul` on 2-D and 3-D
+// views of their operands (leading dimensions collapsed), so that the CPU
+// pipeline tiles and vectorizes one kind of op. Constant linear weights are
+// transposed at compile time.
+//
+// Convolutions' arguments are decoded by decodeConv, as in the rule and the
+// interpreter. Padding is an explicit `tensor.pad` (asymmetric for
+// padding="same"); the convolution is the NC... named op matching its
+// grouping: `linalg.conv_2d_nchw_fchw` (groups = 1),
+// `linalg.depthwise_conv_2d_nchw_chw` (one filter per channel) or
+// `linalg.conv_2d_ngchw_gfchw` (other groups); conv1d is conv2d over a
+// height of one. 3-D convolutions are `linalg.conv_3d_ncdhw_fcdhw`, one per
+// group (there is no grouped 3-D named op). The bias is a broadcast add
+// that fuses with what follows.
+//
+// A transposed convolution is a convolution of stride one over the input
+// with `stride - 1` zeros inserted between elements, padded by
+// `dilation * (kernel - 1) - padding` (plus `output_padding` after; a
+// negative amount crops), with the weight's channels swapped per group and
+// its taps flipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::lowering;
+
+//===----------------------------------------------------------------------===//
+// Matrix products and attention
+//===----------------------------------------------------------------------===//
+
+static RankedTensorType typeOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
+                                           RankedTensorType resultType);
+
+static FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {
+  Value x = c.tensor("input"), w = c.tensor("weight");
+  Value bias = c.tensor("bias");
+  RankedTensorType type = c.resultType();
+  if (!x || !w || !type || !staticTensorType(x) || !staticTensorType(w) ||
+      typeOf(w).getRank() < 1 || typeOf(w).getRank() > 2)
+    return c.fail("expected a statically shaped input and a 1-D or 2-D weight");
+  if (!bias && !c.isNone("bias"))
+    return c.fail("the bias is not a tensor");
+  if (typeOf(w).getRank() == 2 && typeOf(x).getRank() >= 2)
+    return SmallVector<Value>{buildLinear(c.rewriter, c.loc, x, w, bias)};
+  // A 1-D input or weight: input @ weight.T as torch.matmul, plus the bias.
+  Value wt = typeOf(w).getRank() == 2 ? buildTranspose(c.rewriter, c.loc, w, {1, 0}) : w;
+  RankedTensorType product = RankedTensorType::get(type.getShape(), type.getElementType());
+  FailureOr<Value> r = buildGeneralMatmul(c, x, wt, product);
+  if (failed(r))
+    return failure();
+  if (!bias)
+    return SmallVector<Value>{*r};
+  return SmallVector<Value>{buildElementwise(
+      c.rewriter, c.loc, type, ValueRange{*r, bias},
+      [](OpBuilder &b, Location l, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return arith::AddFOp::create(b, l, a[0], a[1]);
+        return arith::AddIOp::create(b, l, a[0], a[1]);
+      })};
+}
+
+/// `a` broadcast to `shape` (NumPy rules), or `a` itself.
+static Value broadcastTo(OpBuilder &b, Location loc, Value a,
+                         ArrayRef<int64_t> shape) {
+  if (typeOf(a).getShape() == shape)
+    return a;
+  auto type = RankedTensorType::get(shape, typeOf(a).getElementType());
+  return buildElementwise(b, loc, type, a,
+                          [](OpBuilder &, Location, ValueRange v) {
+                            return v[0];
+                          });
+}
+
+/// torch.matmul on statically shaped operands of any rank >= 1.
+static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
+                                           RankedTensorType resultType) {
+  OpBuilder &rw = c.rewriter;
+  Location loc = c.loc;
+  if (typeOf(a).getRank() == 1)
+    a = buildReshape(rw, loc, a, {1, typeOf(a).getDimSize(0)});
+  if (typeOf(b).getRank() == 1)
+    b = buildReshape(rw, loc, b, {typeOf(b).getDimSize(0), 1});
+  ArrayRef<int64_t> sa = typeOf(a).getShape(), sb = typeOf(b).getShape();
+  int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  if (sb[sb.size() - 2] != k)
+    return c.fail("the contracted dimensions differ");
+  ArrayRef<int64_t> batchA = sa.drop_back(2), batchB = sb.drop_back(2);
+  Value result;
+  if (batchB.empty()) {
+    // (..., M, K) @ (K, N): one matmul over the collapsed rows.
+    // (A product, not numElements / k: k may be 0.)
+    int64_t rows = 1;
+    for (int64_t d : sa.drop_back())
+      rows *= d;
+    result = buildMatmul(rw, loc, buildReshape(rw, loc, a, {rows, k}), b);
+  } else {
+    // Broadcast the batch dimensions, then one batch_matmul.
+    SmallVector<int64_t> batch;
+    int64_t rank = std::max(batchA.size(), batchB.size());
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t da = i < rank - (int64_t)batchA.size()
+                       ? 1
+                       : batchA[i - (rank - batchA.size())];
+      int64_t db = i < rank - (int64_t)batchB.size()
+                       ? 1
+                       : batchB[i - (rank - batchB.size())];
+      if (da != db && da != 1 && db != 1)
+        return c.fail("the batch dimensions do not broadcast");
+      batch.push_back(std::max(da, db));
+    }
+    int64_t count = 1;
+    for (int64_t d : batch)
+      count *= d;
+    SmallVector<int64_t> shapeA(batch), shapeB(batch);
+    shapeA.append({m, k});
+    shapeB.append({k, n});
+    Value a3 = buildReshape(rw, loc, broadcastTo(rw, loc, a, shapeA),
+                            {count, m, k});
+    Value b3 = buildReshape(rw, loc, broadcastTo(rw, loc, b, shapeB),
+                            {count, k, n});
+    result = buildBatchMatmul(rw, loc, a3, b3);
+  }
+  return buildReshape(rw, loc, result, resultType.getShape());
+}
+
+static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
+  RankedTensorType type = c.resultType();
+  Value a = c.tensor("input");
+  Value b = c.tensor(c.spec->signature.lookup("other") ? "other" : "mat2");
+  if (!type || !a || !b || !staticTensorType(a) || !staticTensorType(b))
+    return c.fail("expected statically shaped tensors");
+  // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
+  // kernels do.
+  bool bf16 = type.getElementType().isBF16();
+  auto identity = [](OpBuilder &, Location, ValueRange v) { return v[0]; };
+  auto widen = [&](Value v) {
+    return buildElementwise(
+        c.rewriter, c.loc,
+        RankedTensorType::get(typeOf(v).getShape(), c.rewriter.getF32Type()), v,
+        identity);
+  };
+  if (bf16) {
+    a = widen(a);
+    b = widen(b);
+  }
+  FailureOr<Value> r = buildGeneralMatmul(
+      c, a, b,
+      bf16 ? RankedTensorType::get(type.getShape(), c.rewriter.getF32Type())
+           : type);
+  if (failed(r))
+    return failure();
+  if (bf16)
+    *r = buildElementwise(c.rewriter, c.loc, type, *r, identity);
+  return SmallVector<Value>{*r};
+}
+
+FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
+  for (StringRef unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
+    if (!c.isNone(unsupported))
+      return c.fail(Twine("'") + unsupported + "' must be None");
+  if (c.getBool("add_zero_attn") != false ||
+      c.getBool("use_separate_proj_weight") != false)
+    return c.fail("add_zero_attn and separate projection weights are not "
+                  "supported");
+  if (c.getBool("training") != false && c.getFloat("dropout_p") != 0.0)
+    return c.fail("only eval mode (training=False) can be compiled");
+  Value q = c.tensor("query"), k = c.tensor("key"), v = c.tensor("value");
+  Value inW = c.tensor("in_proj_weight"), inB = c.tensor("in_proj_bias");
+  Value outW = c.tensor("out_proj_weight"), outB = c.tensor("out_proj_bias");
+  std::optional<int64_t> heads = c.getInt("num_heads");
+  if (!q || !k || !v || !inW || !outW || !heads || !staticTensorType(q) ||
+      !staticTensorType(k) || typeOf(q).getRank() != 3)
+    return c.fail("expected (L, N, E) tensors, in_proj_weight and num_heads");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t l = typeOf(q).getDimSize(0), n = typeOf(q).getDimSize(1),
+          e = typeOf(q).getDimSize(2), s = typeOf(k).getDimSize(0);
+  int64_t h = *heads, hd = e / h;
+  if (hd * h != e)
+    return c.fail("embed_dim is not divisible by num_heads");
+  // The three projections: rows [i*E, (i+1)*E) of the packed weight.
+  auto project = [&](Value x, int64_t i, int64_t len) {
+    Value w = buildSlice(b, loc, inW, {i * e, 0}, {e, e}, {1, 1});
+    Value bias = inB ? buildSlice(b, loc, inB, {i * e}, {e}, {1}) : Value();
+    Value y = buildLinear(b, loc, x, w, bias); // (len, N, E)
+    // (len, N*H, hd) -> (N*H, len, hd)
+    y = buildReshape(b, loc, y, {len, n * h, hd});
+    return buildTranspose(b, loc, y, {1, 0, 2});
+  };
+  Value qh = project(q, 0, l), kh = project(k, 1, s), vh = project(v, 2, s);
+  double scale = 1.0 / std::sqrt(static_cast<double>(hd));
+  qh = buildElementwise(b, loc, typeOf(qh), qh,
+                        [&](OpBuilder &nb, Location nl, ValueRange a) {
+                          return arith::MulFOp::create(
+                                     nb, nl, a[0],
+                                     scalarConstant(nb, nl, a[0].getType(),
+                                                    scale))
+                              .getResult();
+                        });
+  Value kt = buildTranspose(b, loc, kh, {0, 2, 1});          // (NH, hd, S)
+  Value scores = buildBatchMatmul(b, loc, qh, kt);           // (NH, L, S)
+  // Additive masks, added to the scores seen as (N, H, L, S): attn_mask
+  // (L, S) or (N*H, L, S), key_padding_mask (N, S); a bool mask's true
+  // entries are -inf, as torch converts them.
+  Value attnMask = c.tensor("attn_mask"), padMask = c.tensor("key_padding_mask");
+  if ((!c.isNone("attn_mask") && !attnMask) ||
+      (!c.isNone("key_padding_mask") && !padMask))
+    return c.fail("masks must be tensors");
+  if (attnMask || padMask) {
+    Type f = typeOf(scores).getElementType();
+    auto scores4 = RankedTensorType::get({n, h, l, s}, f);
+    SmallVector<Value> inputs{buildReshape(b, loc, scores, {n, h, l, s})};
+    SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
+    SmallVector<bool> isBool{false};
+    MLIRContext *ctx = b.getContext();
+    AffineExpr dn = getAffineDimExpr(0, ctx), dl = getAffineDimExpr(2, ctx),
+               ds = getAffineDimExpr(3, ctx);
+    if (attnMask) {
+      auto mt = typeOf(attnMask);
+      if (!staticTensorType(attnMask) ||
+          !((mt.getRank() == 2 && mt.getShape() == ArrayRef<int64_t>{l, s}) ||
+            (mt.getRank() == 3 &&
+             mt.getShape() == ArrayRef<int64_t>{n * h, l, s})))
+        return c.fail("attn_mask must be (L, S) or (N * num_heads, L, S)");
+      if (mt.getRank() == 3) {
+        inputs.push_back(buildReshape(b, loc, attnMask, {n, h, l, s}));
+        maps.push_back(b.getMultiDimIdentityMap(4));
+      } else {
+        inputs.push_back(attnMask);
+        maps.push_back(AffineMap::get(4, 0, {dl, ds}, ctx));
+      }
+      isBool.push_back(c.logicalElementType(attnMask).isInteger(1));
+    }
+    if (padMask) {
+      auto pt = typeOf(padMask);
+      if (!staticTensorType(padMask) ||
+          pt.getShape() != ArrayRef<int64_t>{n, s})
+        return c.fail("key_padding_mask must be (N, S)");
+      inputs.push_back(padMask);
+      maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
+      isBool.push_back(c.logicalElementType(padMask).isInteger(1));
+    }
+    SmallVector<Type> logical{f};
+    for (size_t i = 1; i < inputs.size(); ++i)
+      logical.push_back(isBool[i] ? Type(b.getI1Type()) : f);
+    Value masked = buildElementwise(
+        b, loc, scores4, inputs, maps,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value acc = a[0];
+          for (size_t i = 1; i < a.size(); ++i) {
+            Value m = a[i];
+            if (isBool[i]) {
+              // (Read in f32 as 0 / 1: a true entry is -inf.)
+              Value isSet = arith::CmpFOp::create(
+                  nb, nl, arith::CmpFPredicate::UNE, m,
+                  scalarConstant(nb, nl, m.getType(), 0.0));
+              m = arith::SelectOp::create(
+                  nb, nl, isSet,
+                  scalarConstant(nb, nl, acc.getType(),
+                                 -std::numeric_limits<double>::infinity()),
+                  scalarConstant(nb, nl, acc.getType(), 0.0));
+            }
+            acc = arith::AddFOp::create(nb, nl, acc, m);
+          }
+          return acc;
+        },
+        logical);
+    scores = buildReshape(b, loc, masked, {n * h, l, s});
+  }
+  Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
+  Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
+  ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)
+  ctx = buildReshape(b, loc, ctx, {l, n, e});
+  return buildLinear(b, loc, ctx, outW, outB);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+static ConvDecode decode(LoweringCall &c, RankedTensorType x,
+                         RankedTensorType w, Value bias, ConvParams &p,
+                         std::string &error) {
+  std::optional<ArrayRef<int64_t>> biasShape;
+  if (bias)
+    biasShape = cast<RankedTensorType>(bias.getType()).getShape();
+  return withArgReader(c, [&](const ArgReader &reader) {
+    return decodeConv(c.spec->signature, reader, x.getShape(), w.getShape(),
+                      biasShape, p, error);
+  });
+}
+
+/// `v` converted to float32 elementwise.
+static Value widenToF32(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return buildElementwise(
+      b, loc, RankedTensorType::get(type.getShape(), b.getF32Type()), {v},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
+/// `x` with `stride - 1` zeros between its elements along each spatial dim.
+static Value insertZeros(OpBuilder &b, Location loc, Value x,
+                         ArrayRef<int64_t> stride) {
+  if (llvm::all_of(stride, [](int64_t s) { return s == 1; }))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape().take_front(2));
+  for (auto [size, s] : llvm::zip(type.getShape().drop_front(2), stride))
+    shape.push_back(size == 0 ? 0 : (size - 1) * s + 1);
+  Value zeros = buildFilled(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), 0.0);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(d < 2 ? 1 : stride[d - 2]));
+  }
+  return tensor::InsertSliceOp::create(b, loc, x, zeros, offsets, sizes,
+                                       strides);
+}
+
+/// `x` padded by `low`/`high` zeros per spatial dim, cropped where negative.
+static Value padOrCrop(OpBuilder &b, Location loc, Value x,
+                       ArrayRef<int64_t> low, ArrayRef<int64_t> high) {
+  SmallVector<int64_t> lo{0, 0}, hi{0, 0};
+  for (auto [l, h] : llvm::zip(low, high)) {
+    lo.push_back(std::max<int64_t>(l, 0));
+    hi.push_back(std::max<int64_t>(h, 0));
+  }
+  x = buildPad(b, loc, x, lo, hi, 0.0);
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> offsets{0, 0}, sizes(type.getShape().take_front(2)),
+      strides(type.getRank(), 1);
+  bool crop = false;
+  for (auto [i, lh] : llvm::enumerate(llvm::zip(low, high))) {
+    auto [l, h] = lh;
+    int64_t cutLo = std::max<int64_t>(-l, 0), cutHi = std::max<int64_t>(-h, 0);
+    crop |= cutLo || cutHi;
+    offsets.push_back(cutLo);
+    sizes.push_back(type.getDimSize(2 + i) - cutLo - cutHi);
+  }
+  return crop ? buildSlice(b, loc, x, offsets, sizes, strides) : x;
+}
+
+/// `x` padded along dims firstDim, firstDim + 1, ... by copies of its own
+/// elements (padding_mode reflect, replicate or circular), one dim after the
+/// other as F.pad does. Each side is a `linalg.generic` reading `x` through
+/// an affine map of its index, inserted with `x` into the padded tensor.
+Value lowering::padByMode(OpBuilder &b, Location loc, Value x,
+                          ArrayRef<int64_t> before, ArrayRef<int64_t> after,
+                          ConvParams::PadMode mode, unsigned firstDim) {
+  for (unsigned i = 0; i < before.size(); ++i) {
+    auto type = cast<RankedTensorType>(x.getType());
+    unsigned d = firstDim + i, rank = type.getRank();
+    int64_t size = type.getDimSize(d), lo = before[i], hi = after[i];
+    if (lo == 0 && hi == 0)
+      continue;
+    Type et = type.getElementType();
+    AffineExpr j = b.getAffineDimExpr(d);
+    auto constant = [&](int64_t v) { return b.getAffineConstantExpr(v); };
+    // The source index along `d` of the side's j-th element.
+    AffineExpr loSrc, hiSrc;
+    switch (mode) {
+    case ConvParams::PadMode::Reflect:
+      loSrc = constant(lo) - j;
+      hiSrc = constant(size - 2) - j;
+      break;
+    case ConvParams::PadMode::Replicate:
+      loSrc = constant(0);
+      hiSrc = constant(size - 1);
+      break;
+    case ConvParams::PadMode::Circular:
+      break; // slices, below
+    case ConvParams::PadMode::Zeros:
+      llvm_unreachable("zeros are a tensor.pad");
+    }
+    SmallVector<int64_t> padded(type.getShape());
+    padded[d] += lo + hi;
+    Value out = tensor::EmptyOp::create(b, loc, padded, et);
+    auto insert = [&](Value part, int64_t offset) {
+      auto pt = cast<RankedTensorType>(part.getType());
+      SmallVector<OpFoldResult> offsets, sizes, ones;
+      for (unsigned k = 0; k < rank; ++k) {
+        offsets.push_back(b.getIndexAttr(k == d ? offset : 0));
+        sizes.push_back(b.getIndexAttr(pt.getDimSize(k)));
+        ones.push_back(b.getIndexAttr(1));
+      }
+      out = tensor::InsertSliceOp::create(b, loc, part, out, offsets, sizes,
+                                          ones);
+    };
+    auto side = [&](int64_t len, AffineExpr src, int64_t offset) {
+      if (len == 0)
+        return;
+      SmallVector<int64_t> shape(type.getShape());
+      shape[d] = len;
+      SmallVector<AffineExpr> exprs;
+      for (unsigned k = 0; k < rank; ++k)
+        exprs.push_back(k == d ? src : b.getAffineDimExpr(k));
+      AffineMap map = AffineMap::get(rank, 0, exprs, b.getContext());
+      insert(buildElementwise(
+                 b, loc, RankedTensorType::get(shape, et), {x}, {map},
+                 [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+             offset);
+    };
+    if (mode == ConvParams::PadMode::Circular) {
+      // Plain slices (a generic reading `x` at `j` would take its loop
+      // bound from `x`).
+      auto slice = [&](int64_t offset, int64_t len) {
+        SmallVector<int64_t> offs(rank, 0), sizes(type.getShape()),
+            ones(rank, 1);
+        offs[d] = offset;
+        sizes[d] = len;
+        return buildSlice(b, loc, x, offs, sizes, ones);
+      };
+      if (lo)
+        insert(slice(size - lo, lo), 0);
+      insert(x, lo);
+      if (hi)
+        insert(slice(0, hi), lo + size);
+    } else {
+      side(lo, loSrc, 0);
+      insert(x, lo);
+      side(hi, hiSrc, lo + size);
+    }
+    x = out;
+  }
+  return x;
+}
+
+/// The weight of the convolution equivalent to a transposed one: [C, O/g,
+/// K...] becomes [O, C/g, K...] with every tap flipped.
+static Value transposedWeight(OpBuilder &b, Location loc, Value w,
+                              int64_t groups) {
+  auto type = cast<RankedTensorType>(w.getType());
+  int64_t c = type.getDimSize(0), og = type.getDimSize(1), cg = c / groups;
+  unsigned k = type.getRank() - 2;
+  // Iterate over [g, o, c, taps...]; read w[g * cg + c, o, K - 1 - tap].
+  SmallVector<int64_t> shape{groups, og, cg};
+  llvm::append_range(shape, type.getShape().drop_front(2));
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = 3 + k;
+  SmallVector<AffineExpr> exprs{b.getAffineDimExpr(0) * cg +
+                                    b.getAffineDimExpr(2),
+                                b.getAffineDimExpr(1)};
+  for (unsigned i = 0; i < k; ++i)
+    exprs.push_back(type.getDimSize(2 + i) - 1 - b.getAffineDimExpr(3 + i));
+  AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+  Value flipped = buildElementwise(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), {w}, {map},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  SmallVector<int64_t> out{groups * og, cg};
+  llvm::append_range(out, type.getShape().drop_front(2));
+  return buildReshape(b, loc, flipped, out);
+}
+
+/// A convolution without padding of batched `x` ([N, C, spatial...]) with
+/// `w` ([O, C/groups, K...]) into `outType`, for 1 to 3 spatial dims.
+static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
+                                  ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> dilation,
+                                  RankedTensorType outType) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type et = outType.getElementType();
+  unsigned k = wType.getRank() - 2;
+  SmallVector<int64_t> s(stride), d(dilation);
+  if (k == 1) {
+    // (N, C, W) -> (N, C, 1, W)
+    auto lift = [&](Value v, RankedTensorType t) {
+      return buildReshape(
+          b, loc, v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+    };
+    auto out2 =
+        RankedTensorType::get({outType.getDimSize(0), outType.getDimSize(1), 1,
+                               outType.getDimSize(2)},
+                              et);
+    s.insert(s.begin(), 1);
+    d.insert(d.begin(), 1);
+    FailureOr<Value> out =
+        buildConv(c, lift(x, xType), lift(w, wType), g, s, d, out2);
+    if (failed(out))
+      return failure();
+    return buildReshape(b, loc, *out, outType.getShape());
+  }
+  int64_t batch = xType.getDimSize(0), cin = xType.getDimSize(1);
+  int64_t cout = wType.getDimSize(0);
+  auto strides = b.getI64VectorAttr(s), dilations = b.getI64VectorAttr(d);
+  if (g == 1) {
+    Value init = buildFilled(b, loc, outType, 0.0);
+    if (k == 3)
+      return linalg::Conv3DNcdhwFcdhwOp::create(
+                 b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{init},
+                 strides, dilations)
+          .getResult(0);
+    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
+                                            ValueRange{x, w}, ValueRange{init},
+                                            strides, dilations)
+        .getResult(0);
+  }
+  if (k == 3) {
+    // One conv_3d per group, written into its slice of the output.
+    int64_t cg = cin / g, og = cout / g;
+    Value out = tensor::EmptyOp::create(b, loc, outType.getShape(), et);
+    auto slice = [&](Value v, RankedTensorType t, unsigned dim, int64_t offset,
+                     int64_t size) {
+      SmallVector<int64_t> offs(t.getRank(), 0), sizes(t.getShape()),
+          ones(t.getRank(), 1);
+      offs[dim] = offset;
+      sizes[dim] = size;
+      return buildSlice(b, loc, v, offs, sizes, ones);
+    };
+    for (int64_t gi = 0; gi < g; ++gi) {
+      Value xg = slice(x, xType, 1, gi * cg, cg);
+      Value wg = slice(w, wType, 0, gi * og, og);
+      SmallVector<int64_t> gShape(outType.getShape());
+      gShape[1] = og;
+      auto gType = RankedTensorType::get(gShape, et);
+      Value init = buildFilled(b, loc, gType, 0.0);
+      Value og3 = linalg::Conv3DNcdhwFcdhwOp::create(
+                      b, loc, TypeRange{gType}, ValueRange{xg, wg},
+                      ValueRange{init}, strides, dilations)
+                      .getResult(0);
+      SmallVector<OpFoldResult> offsets, sizes, ones;
+      for (int64_t dim = 0; dim < outType.getRank(); ++dim) {
+        offsets.push_back(b.getIndexAttr(dim == 1 ? gi * og : 0));
+        sizes.push_back(b.getIndexAttr(gShape[dim]));
+        ones.push_back(b.getIndexAttr(1));
+      }
+      out =
+          tensor::InsertSliceOp::create(b, loc, og3, out, offsets, sizes, ones);
+    }
+    return out;
+  }
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  if (g == cin && cout == cin) {
+    Value filter = buildReshape(b, loc, w, {cin, kh, kw});
+    Value init = buildFilled(b, loc, outType, 0.0);
+    return linalg::DepthwiseConv2DNchwChwOp::create(
+               b, loc, TypeRange{outType}, ValueRange{x, filter},
+               ValueRange{init}, strides, dilations)
+        .getResult(0);
+  }
+  Value xg = buildReshape(
+      b, loc, x, {batch, g, cin / g, xType.getDimSize(2), xType.getDimSize(3)});
+  Value wg = buildReshape(b, loc, w, {g, cout / g, cin / g, kh, kw});
+  auto gType = RankedTensorType::get({batch, g, cout / g, oh, ow}, et);
+  Value init = buildFilled(b, loc, gType, 0.0);
+  Value og = linalg::Conv2DNgchwGfchwOp::create(
+                 b, loc, TypeRange{gType}, ValueRange{xg, wg}, ValueRange{init},
+                 strides, dilations)
+                 .getResult(0);
+  return buildReshape(b, loc, og, outType.getShape());
+}
+
+static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
+  if (!resultType || !x || !w || !staticTensorType(x) || !staticTensorType(w))
+    return c.fail("expected statically shaped input and weight");
+  if (!bias && !c.isNone("bias"))
+    return c.fail("the bias is not a tensor");
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  ConvParams p;
+  std::string error;
+  switch (decode(c, xType, wType, bias, p, error)) {
+  case ConvDecode::Unknown:
+    return c.fail("stride, padding, dilation, output_padding, groups and "
+                  "transposed must be constants");
+  case ConvDecode::Invalid:
+    return c.fail(error);
+  case ConvDecode::Ok:
+    break;
+  }
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = resultType.getElementType();
+  unsigned k = p.spatial;
+  // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
+  // kernels (and the interpreter) do.
+  Type rounded = et;
+  if (et.isBF16()) {
+    et = b.getF32Type();
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
+    xType = cast<RankedTensorType>(x.getType());
+    wType = cast<RankedTensorType>(w.getType());
+  }
+  // Unbatched inputs get a batch of one.
+  RankedTensorType outType = RankedTensorType::get(resultType.getShape(), et);
+  if (!p.batched) {
+    SmallVector<int64_t> xs{1}, os{1};
+    llvm::append_range(xs, xType.getShape());
+    llvm::append_range(os, resultType.getShape());
+    x = buildReshape(b, loc, x, xs);
+    xType = cast<RankedTensorType>(x.getType());
+    outType = RankedTensorType::get(os, et);
+  }
+  SmallVector<int64_t> stride(p.stride);
+  if (p.transposed) {
+    x = insertZeros(b, loc, x, p.stride);
+    SmallVector<int64_t> low, high;
+    for (unsigned i = 0; i < k; ++i) {
+      int64_t span = p.dilation[i] * (wType.getDimSize(2 + i) - 1);
+      low.push_back(span - p.padBefore[i]);
+      high.push_back(span - p.padAfter[i] + p.outputPadding[i]);
+    }
+    x = padOrCrop(b, loc, x, low, high);
+    w = transposedWeight(b, loc, w, p.groups);
+    stride.assign(k, 1);
+  } else if (p.padMode != ConvParams::PadMode::Zeros) {
+    x = padByMode(b, loc, x, p.padBefore, p.padAfter, p.padMode);
+  } else {
+    x = padOrCrop(b, loc, x, p.padBefore, p.padAfter);
+  }
+  FailureOr<Value> conv =
+      buildConv(c, x, w, p.groups, stride, p.dilation, outType);
+  if (failed(conv))
+    return failure();
+  Value out = *conv;
+  if (bias) {
+    // bias (C) broadcast along dimension 1.
+    unsigned rank = outType.getRank();
+    AffineMap id = b.getMultiDimIdentityMap(rank);
+    AffineMap channel =
+        AffineMap::get(rank, 0, b.getAffineDimExpr(1), b.getContext());
+    out = buildElementwise(
+        b, loc, outType, {out, bias}, {id, channel},
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          if (isa<IntegerType>(a[0].getType()))
+            return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+          return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+        });
+  }
+  if (rounded != et)
+    out = buildElementwise(
+        b, loc, RankedTensorType::get(outType.getShape(), rounded), {out},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  if (!p.batched)
+    out = buildReshape(b, loc, out, resultType.getShape());
+  return SmallVector<Value>{out};
+}
+
+/// torch.conv_tbc: conv1d over the input transposed to [B, C, T] with the
+/// weight transposed to [O, C, K]; the result is transposed back.
+static FailureOr<SmallVector<Value>> lowerConvTbc(LoweringCall &c) {
+  RankedTensorType resultType = c.resultType();
+  Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
+  std::optional<int64_t> pad = c.getInt("pad");
+  if (!resultType || !x || !w || !bias || !staticTensorType(x) ||
+      !staticTensorType(w))
+    return c.fail("expected statically shaped input, weight and bias");
+  if (!pad)
+    return c.fail("pad must be a constant");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Type et = resultType.getElementType();
+  if (et.isBF16()) {
+    // Computed in float32, rounded once (as in lowerConv).
+    x = widenToF32(b, loc, x);
+    w = widenToF32(b, loc, w);
+    et = b.getF32Type();
+  }
+  x = buildTranspose(b, loc, x, {1, 2, 0});
+  w = buildTranspose(b, loc, w, {2, 1, 0});
+  // A negative pad crops.
+  x = padOrCrop(b, loc, x, {*pad}, {*pad});
+  auto out =
+      RankedTensorType::get({resultType.getDimSize(1), resultType.getDimSize(2),
+                             resultType.getDimSize(0)},
+                            et);
+  FailureOr<Value> conv = buildConv(c, x, w, 1, {1}, {1}, out);
+  if (failed(conv))
+    return failure();
+  AffineMap id = b.getMultiDimIdentityMap(3);
+  AffineMap channel =
+      AffineMap::get(3, 0, b.getAffineDimExpr(1), b.getContext());
+  Value y = buildElementwise(
+      b, loc, out, {*conv, bias}, {id, channel},
+      [](OpBuilder &nb, Location l, ValueRange a) {
+        if (isa<IntegerType>(a[0].getType()))
+          return arith::AddIOp::create(nb, l, a[0], a[1]).getResult();
+        return arith::AddFOp::create(nb, l, a[0], a[1]).getResult();
+      });
+  if (et != resultType.getElementType())
+    y = buildElementwise(
+        b, loc,
+        RankedTensorType::get(out.getShape(), resultType.getElementType()), {y},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  return SmallVector<Value>{buildTranspose(b, loc, y, {2, 0, 1})};
+}
+
+static constexpr StringLiteral kConvTargets[] = {
+    "torch.nn.functional.conv1d",
+    "torch.nn.functional.conv2d",
+    "torch.nn.functional.conv3d",
+    "torch.nn.functional.conv_transpose1d",
+    "torch.nn.functional.conv_transpose2d",
+    "torch.nn.functional.conv_transpose3d",
+    "torch.convolution",
+    "torch.conv_tbc"};
+
+bool lowering::isConvTarget(StringRef target) {
+  return llvm::is_contained(kConvTargets, target);
+}
+
+//===----------------------------------------------------------------------===//
+// The family's entries
+//===----------------------------------------------------------------------===//
+
+void lowering::populateLinalgLowerings(LoweringTable &t) {
+  t["torch.nn.functional.linear"] = lowerLinear;
+  t["torch.matmul"] = lowerMatmul;
+  t["torch.mm"] = lowerMatmul;
+  t["torch.bmm"] = lowerMatmul;
+  // torch.baddbmm is decomposed (bmm, mul, add: Decompose/Linalg.cpp).
+  // Lowered where operator.getitem reads its first element.
+  t["torch.nn.functional.multi_head_attention_forward"] =
+      [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only element 0 of the result can be compiled");
+  };
+  for (StringRef name : kConvTargets)
+    t[name] = lowerConv;
+  t["torch.conv_tbc"] = lowerConvTbc;
+}
