@@ -276,6 +276,7 @@ const DecompositionTable &decompose::getDecompositionTable() {
     DecompositionTable t;
     populateBackwardDecompositions(t);
     populateElementwiseDecompositions(t);
+    populateFactoryDecompositions(t);
     populateIndexDecompositions(t);
     populateLinalgDecompositions(t);
     populateLossDecompositions(t);
@@ -283,6 +284,7 @@ const DecompositionTable &decompose::getDecompositionTable() {
     populatePoolDecompositions(t);
     populateReduceDecompositions(t);
     populateShapeDecompositions(t);
+    populateSortDecompositions(t);
     return t;
   }();
   return table;
