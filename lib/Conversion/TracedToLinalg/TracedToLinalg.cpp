@@ -12,6 +12,7 @@
 
 #include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Support/FamilyTable.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
@@ -302,21 +303,29 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   return success();
 }
 
-const LoweringTable &lowering::getLoweringTable() {
-  static const LoweringTable table = [] {
-    LoweringTable t;
-    populateElementwiseLowerings(t);
-    populateFactoryLowerings(t);
-    populateLinalgLowerings(t);
-    populatePoolLowerings(t);
-    populateNormLowerings(t);
-    populateReduceLowerings(t);
-    populateShapeLowerings(t);
-    populateIndexLowerings(t);
-    populateSortLowerings(t);
-    return t;
+static const FamilyTable<LowerFn> &getLoweringFamilies() {
+  static const FamilyTable<LowerFn> families = [] {
+    FamilyTable<LowerFn> f;
+    f.add("Elementwise", populateElementwiseLowerings);
+    f.add("Factory", populateFactoryLowerings);
+    f.add("Linalg", populateLinalgLowerings);
+    f.add("Pool", populatePoolLowerings);
+    f.add("Norm", populateNormLowerings);
+    f.add("Reduce", populateReduceLowerings);
+    f.add("Shape", populateShapeLowerings);
+    f.add("Index", populateIndexLowerings);
+    f.add("Sort", populateSortLowerings);
+    return f;
   }();
-  return table;
+  return families;
+}
+
+const LoweringTable &lowering::getLoweringTable() {
+  return getLoweringFamilies().table;
+}
+
+StringRef traced::loweringFamily(StringRef entry) {
+  return getLoweringFamilies().family.lookup(entry);
 }
 
 std::vector<std::string> traced::getLoweredTargets() {

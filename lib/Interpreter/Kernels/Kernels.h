@@ -4,7 +4,8 @@
 // Elementwise.cpp, Factory.cpp, Index.cpp, Linalg.cpp, Loss.cpp, Norm.cpp,
 // Pool.cpp, Reduce.cpp, Shape.cpp, Sort.cpp: the families of the lowerings
 // and decompositions too), each of which names its entries' kernels by
-// canonical name in its populate function; KernelTable.cpp gathers them.
+// canonical name in its populate function; KernelTable.cpp gathers them
+// and remembers each entry's family.
 //
 //===----------------------------------------------------------------------===//
 
