@@ -64,8 +64,17 @@ void traced::registerAllTranslations() {
         std::vector<std::string> kernels;
         for (const auto &entry : getKernelTable())
           kernels.push_back(entry.getKey().str());
+        // An entry's family is the same in each layer that has it.
+        auto family = [](StringRef entry) {
+          StringRef f = kernelFamily(entry);
+          if (f.empty())
+            f = loweringFamily(entry);
+          if (f.empty())
+            f = decompositionFamily(entry);
+          return f;
+        };
         printOpLibraryMarkdown(os, kernels, getLoweredTargets(),
-                               getDecomposedTargets());
+                               getDecomposedTargets(), family);
         return success();
       },
       registerAllDialects);

@@ -1854,10 +1854,10 @@ const ModuleSpec *OpLibrary::lookupModule(llvm::StringRef className) const {
   return byClass.lookup(className);
 }
 
-void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
-                                    ArrayRef<std::string> kernels,
-                                    ArrayRef<std::string> lowered,
-                                    ArrayRef<std::string> decomposed) {
+void traced::printOpLibraryMarkdown(
+    llvm::raw_ostream &os, ArrayRef<std::string> kernels,
+    ArrayRef<std::string> lowered, ArrayRef<std::string> decomposed,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> family) {
   const OpLibrary &lib = OpLibrary::get();
   llvm::StringSet<> kernelSet, loweredSet, decomposedSet;
   for (const std::string &name : kernels)
@@ -1889,10 +1889,13 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
         "runs it; *lowering*: `convert-traced-to-linalg` lowers it (for "
         "the dtypes its diagnostics do not refuse): *yes* directly, "
         "*decomposition* through the calls `traced-decompose` writes it "
-        "as (lib/Transforms/Decompose)."
+        "as (lib/Transforms/Decompose); *family*: the file `<Family>.cpp` "
+        "that names its kernel, lowering and decomposition in each layer "
+        "(the same in all three)."
         "\n\n## Functions and Tensor methods\n\n"
-     << "| target | aliases | signature | dtypes | kernel | lowering |\n"
-     << "|---|---|---|---|---|---|\n";
+     << "| target | aliases | signature | dtypes | kernel | lowering | "
+        "family |\n"
+     << "|---|---|---|---|---|---|---|\n";
   for (const OpSpec &op : lib.getOps()) {
     os << "| `" << op.name << "` | ";
     llvm::interleave(
@@ -1903,7 +1906,7 @@ void traced::printOpLibraryMarkdown(llvm::raw_ostream &os,
        << (decomposedSet.contains(op.name)
                ? "decomposition"
                : (loweredSet.contains(op.name) ? "yes" : "no"))
-       << " |\n";
+       << " | " << family(op.name) << " |\n";
   }
   os << "\n## ATen overloads\n\n"
      << "Generated from torch's schema registry into "

@@ -1,11 +1,15 @@
 //===- OpLibrary.cpp - queries of the op library --------------------------===//
 //
-// What the op library knows: targets, signatures, dtypes, and which
-// entries are lowered or decomposed (the conformance suite reads them).
+// What the op library knows: targets, signatures, dtypes, which entries
+// are lowered or decomposed (the conformance suite reads them), and the
+// family each layer files an entry under.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
+
+#include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Interpreter/Kernels.h"
 
 using namespace traced_python;
 
@@ -55,6 +59,32 @@ void traced_python::populateOpLibrary(py::module_ &m) {
         "a decomposition).");
   m.def("decomposed_targets", &getDecomposedTargets,
         "The targets traced-decompose rewrites as other entries.");
+  m.def(
+      "op_families",
+      [] {
+        // Every entry with a kernel, a lowering or a decomposition.
+        std::map<std::string, std::map<std::string, std::string>> families;
+        auto add = [&](StringRef entry) {
+          std::map<std::string, std::string> &f = families[entry.str()];
+          for (auto [layer, family] :
+               {std::pair{"kernel", kernelFamily(entry)},
+                std::pair{"lowering", loweringFamily(entry)},
+                std::pair{"decomposition", decompositionFamily(entry)}})
+            if (!family.empty())
+              f[layer] = family.str();
+        };
+        for (const auto &entry : getKernelTable())
+          add(entry.getKey());
+        for (const std::string &entry : getLoweredTargets())
+          add(entry);
+        for (const std::string &entry : getDecomposedTargets())
+          add(entry);
+        return families;
+      },
+      "{entry: {\"kernel\": family, \"lowering\": family, "
+      "\"decomposition\": family}} of the entries with a kernel, a direct "
+      "lowering or a decomposition (a layer without one is left out); each "
+      "layer names an entry in the file of its family.");
   m.def(
       "is_known_module",
       [](const std::string &className) {

@@ -17,6 +17,10 @@ namespace mlir::traced {
 
 /// The targets `convert-traced-to-linalg` lowers, sorted.
 std::vector<std::string> getLoweredTargets();
+/// The family (Elementwise, Factory, Linalg, ...; an entry's family is the
+/// same in every layer) of the file that names `entry`'s direct lowering,
+/// or "" when it has none.
+llvm::StringRef loweringFamily(llvm::StringRef entry);
 
 /// Options of `traced-cpu-pipeline`.
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {

@@ -21,6 +21,10 @@ const llvm::StringMap<Kernel> &getKernelTable();
 /// The kernel of canonical entry `entry` (an OpSpec's `name`; ATen
 /// overloads share their entry's), or null.
 Kernel lookupKernel(llvm::StringRef entry);
+/// The family (Elementwise, Factory, Linalg, Loss, Norm, Pool, Reduce,
+/// Shape, Index, Sort, Backward) of the file that names `entry`'s kernel,
+/// or "" when it has none.
+llvm::StringRef kernelFamily(llvm::StringRef entry);
 
 } // namespace mlir::traced
 

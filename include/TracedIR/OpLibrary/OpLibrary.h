@@ -490,12 +490,14 @@ FailureOr<EinsumPlan> planEinsum(llvm::StringRef equation,
 /// Writes a Markdown table of the library (docs/reference/OpLibrary.md):
 /// each entry with its dtypes and whether it is in `kernels` (what the
 /// interpreter runs), `lowered` (what convert-traced-to-linalg compiles)
-/// and `decomposed` (what traced-decompose rewrites); all three live in
+/// and `decomposed` (what traced-decompose rewrites), and its `family`
+/// (the family file that names it in those layers); all of them live in
 /// layers above.
-void printOpLibraryMarkdown(llvm::raw_ostream &os,
-                            llvm::ArrayRef<std::string> kernels,
-                            llvm::ArrayRef<std::string> lowered,
-                            llvm::ArrayRef<std::string> decomposed);
+void printOpLibraryMarkdown(
+    llvm::raw_ostream &os, llvm::ArrayRef<std::string> kernels,
+    llvm::ArrayRef<std::string> lowered,
+    llvm::ArrayRef<std::string> decomposed,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> family);
 
 } // namespace mlir::traced
 

@@ -42,6 +42,10 @@ Attribute evaluateConstantCall(Operation *call, int64_t maxElements);
 
 /// The op-library entries with a decomposition (traced-decompose), sorted.
 std::vector<std::string> getDecomposedTargets();
+/// The family (Elementwise, Factory, Linalg, ...; an entry's family is the
+/// same in every layer) of the file that names `entry`'s decomposition, or
+/// "" when it has none.
+llvm::StringRef decompositionFamily(llvm::StringRef entry);
 
 /// Applies decompositions to the calls under `root` that `filter` selects
 /// (given the call and its canonical target; all when null), until none is

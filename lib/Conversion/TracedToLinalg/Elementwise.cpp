@@ -344,9 +344,8 @@ static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
   return lowerUnary(c, clampBody, /*floatOnly=*/false);
 }
 
-/// Eval-mode dropout and stochastic depth are the identity.
-static FailureOr<SmallVector<Value>> lowerIdentityUnlessTraining(
-    LoweringCall &c) {
+FailureOr<SmallVector<Value>>
+lowering::lowerIdentityUnlessTraining(LoweringCall &c) {
   StringRef flag = c.spec->signature.lookup("train") ? "train" : "training";
   if (c.spec->signature.lookup(flag)) {
     std::optional<bool> training = c.getBool(flag);
@@ -905,7 +904,7 @@ static FailureOr<SmallVector<Value>> lowerSelect(LoweringCall &c,
 }
 
 //===----------------------------------------------------------------------===//
-// Casts, fills, rounding, remainders and integer powers
+// Casts, rounding, remainders and integer powers
 //===----------------------------------------------------------------------===//
 
 /// A cast: the input converted to the result's element type (buildElementwise
@@ -913,35 +912,6 @@ static FailureOr<SmallVector<Value>> lowerSelect(LoweringCall &c,
 /// as on x86).
 static Value castBody(OpBuilder &, Location, Value x, const LoweringCall &) {
   return x;
-}
-
-/// zeros_like / ones_like / full_like / new_zeros / new_ones / new_full /
-/// fill: a filled tensor of the result type; `v`, or the number argument
-/// `name`.
-static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
-                                                   std::optional<double> v,
-                                                   StringRef name = "fill_value") {
-  RankedTensorType type = c.logicalResultType();
-  if (!type)
-    return c.fail("the result shape is not static");
-  if (!v) {
-    // A (0-d) tensor value: converted to the result's dtype and broadcast.
-    if (Value t = c.tensor(name))
-      return SmallVector<Value>{buildElementwise(
-          c.rewriter, c.loc, type, t,
-          [](OpBuilder &, Location, ValueRange a) { return a[0]; },
-          c.logicalElementTypes(t))};
-    v = c.getFloat(name);
-    if (!v)
-      return c.fail("'" + name + "' must be a number or a tensor");
-  }
-  // A traced-type fill, stored like every result (bool as a byte).
-  Value r = buildElementwise(
-      c.rewriter, c.loc, type, {},
-      [&](OpBuilder &b, Location loc, ValueRange) {
-        return scalarConstant(b, loc, computeType(type.getElementType()), *v);
-      });
-  return SmallVector<Value>{r};
 }
 
 /// floor, ceil, round (half to even), trunc: integers pass unchanged.
@@ -1289,10 +1259,6 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.dropout"] = lowerIdentityUnlessTraining;
   t["torchvision.ops.stochastic_depth.stochastic_depth"] =
       lowerIdentityUnlessTraining;
-  t["Tensor.contiguous"] = lowerIdentityUnlessTraining;
-  // Copies and detaching are identities on values.
-  t["torch.clone"] = lowerIdentityUnlessTraining;
-  t["Tensor.detach"] = lowerIdentityUnlessTraining;
 
   t["torch.add"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", add);
@@ -1340,19 +1306,6 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     t[name] = [](LoweringCall &c) {
       return lowerUnary(c, castBody, /*floatOnly=*/false);
     };
-  t["torch.zeros_like"] = [](LoweringCall &c) { return lowerFillLike(c, 0.0); };
-  t["torch.ones_like"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
-  t["torch.full_like"] = [](LoweringCall &c) {
-    return lowerFillLike(c, std::nullopt);
-  };
-  t["Tensor.new_zeros"] = [](LoweringCall &c) { return lowerFillLike(c, 0.0); };
-  t["Tensor.new_ones"] = [](LoweringCall &c) { return lowerFillLike(c, 1.0); };
-  t["Tensor.new_full"] = [](LoweringCall &c) {
-    return lowerFillLike(c, std::nullopt);
-  };
-  t["torch.fill"] = [](LoweringCall &c) {
-    return lowerFillLike(c, std::nullopt, "value");
-  };
   t["torch.floor"] = [](LoweringCall &c) {
     return lowerUnary(c, floorBody, /*floatOnly=*/false);
   };

@@ -1,4 +1,4 @@
-//===- Index.cpp - advanced indexing, gather and index_select -------------===//
+//===- Index.cpp - indexing, setitem, gather and scatter ------------------===//
 //
 // Tensor indices read elements at computed positions: one `linalg.generic`
 // over the result whose body loads each index, wraps it (negative counts
@@ -16,6 +16,9 @@
 // and Ellipsis select a view first (ints drop their dims), then the tensors
 // index that view as `aten.index` does: broadcast together, their result
 // dims replace the indexed dims where those are adjacent, else they lead.
+//
+// `x[index] = value` (setitem) with a basic index overwrites the window the
+// index selects (`tensor.insert_slice`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -497,6 +500,49 @@ static Results lowerGather(LoweringCall &c) {
   return SmallVector<Value>{generic.getResult(0)};
 }
 
+/// `x[index] = value` as a value, for a basic index: the input with the
+/// index's window overwritten (tensor.insert_slice) by the number, or by
+/// the tensor converted to x's dtype and broadcast to the view's shape, as
+/// torch's copy_ does. (An index of tensors is decomposed first, into
+/// index_put or masked_fill.)
+static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
+  Value x = c.tensor("input");
+  RankedTensorType type = c.logicalResultType();
+  if (!x || !type || !staticTensorType(x))
+    return c.fail("expected a statically shaped tensor");
+  auto xType = cast<RankedTensorType>(x.getType());
+  FailureOr<IndexView> w = basicIndexView(c, xType);
+  if (failed(w))
+    return failure();
+  auto viewType = RankedTensorType::get(w->shape, type.getElementType());
+  Value fill;
+  if (Value value = c.tensor("value")) {
+    if (!staticTensorType(value))
+      return c.fail("expected a statically shaped value");
+    fill = buildElementwise(
+        c.rewriter, c.loc, viewType, {value},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes({value}));
+  } else {
+    std::optional<double> v = c.getFloat("value");
+    if (!v)
+      return c.fail("the value must be a constant number or a tensor");
+    // The number in the tensor's traced dtype (as torch converts it),
+    // stored like every tensor.
+    fill = buildElementwise(
+        c.rewriter, c.loc, viewType, {},
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          return scalarConstant(b, loc, computeType(type.getElementType()),
+                                *v);
+        });
+  }
+  fill = buildReshape(c.rewriter, c.loc, fill, w->sizes);
+  Value out = tensor::InsertSliceOp::create(
+      c.rewriter, c.loc, fill, x, ValueRange{}, ValueRange{}, ValueRange{},
+      w->offsets, w->sizes, w->strides);
+  return SmallVector<Value>{out};
+}
+
 static Results lowerScatter(LoweringCall &c);
 static Results lowerSliceScatter(LoweringCall &c);
 
@@ -507,6 +553,7 @@ void lowering::populateIndexLowerings(LoweringTable &t) {
   t["torch.scatter_add"] = lowerScatter;
   t["torch.scatter_reduce"] = lowerScatter;
   t["torch.slice_scatter"] = lowerSliceScatter;
+  t["operator.setitem"] = lowerSetitem;
 }
 
 //===----------------------------------------------------------------------===//

@@ -87,7 +87,7 @@ private:
   Value lowered(Attribute slot) const;
 };
 
-/// Whether `target` is one of the convolution family's (Conv.cpp).
+/// Whether `target` is a convolution (Linalg.cpp).
 bool isConvTarget(StringRef target);
 
 /// Why the direct lowering of `target` does not handle the element types of
@@ -134,9 +134,14 @@ bool isMaxPoolWithIndices(StringRef target);
 FailureOr<Value> lowerMaxPoolElement(LoweringCall &c, int64_t index,
                                      RankedTensorType type);
 
+/// Eval-mode dropout and stochastic depth, and copies (clone, contiguous,
+/// detach): the input (Elementwise.cpp).
+FailureOr<SmallVector<Value>> lowerIdentityUnlessTraining(LoweringCall &c);
+
+/// Each family file names its entries' lowerings.
 void populateElementwiseLowerings(LoweringTable &table);
-void populateMatmulLowerings(LoweringTable &table);
-void populateConvLowerings(LoweringTable &table);
+void populateFactoryLowerings(LoweringTable &table);
+void populateLinalgLowerings(LoweringTable &table);
 void populatePoolLowerings(LoweringTable &table);
 void populateNormLowerings(LoweringTable &table);
 void populateReduceLowerings(LoweringTable &table);
@@ -253,7 +258,7 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value input, int64_t dim,
                    bool log);
 /// `input` zero- (or `value`-) padded by `low`/`high` per dimension.
 /// Reflect, replicate or circular padding of dims firstDim, firstDim + 1,
-/// ... (F.pad's modes, conv's padding_mode); Conv.cpp.
+/// ... (F.pad's modes, conv's padding_mode); Linalg.cpp.
 Value padByMode(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> before,
                 ArrayRef<int64_t> after, ConvParams::PadMode mode,
                 unsigned firstDim = 2);
@@ -277,6 +282,11 @@ struct IndexView {
 FailureOr<IndexView> indexView(LoweringCall &c, RankedTensorType xType,
                                ArrayRef<Attribute> items,
                                function_ref<bool(Attribute)> isAdvanced = nullptr);
+
+/// The view a basic index (ints, slices, None, Ellipsis with constant
+/// bounds) selects: the call's `index` over an `x` of type `xType`
+/// (getitem's and setitem's; Shape.cpp).
+FailureOr<IndexView> basicIndexView(LoweringCall &c, RankedTensorType xType);
 
 /// Python's bounds of slice `s` (constant parts) over a dim of `size`:
 /// the first element, the number taken and the (positive) step.

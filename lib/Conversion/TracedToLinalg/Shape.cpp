@@ -6,7 +6,8 @@
 // `linalg.transpose`, expand a broadcasting copy, cat a chain of
 // `tensor.insert_slice`, basic indexing a `tensor.extract_slice`. `chunk`
 // and the attention call produce tuples; they are lowered where
-// `operator.getitem` reads an element.
+// `operator.getitem` reads an element. Copies (clone, contiguous, detach)
+// are the identity on values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,10 +213,8 @@ lowering::indexView(LoweringCall &c, RankedTensorType xType,
   return v;
 }
 
-/// The view a basic index (ints, slices, None, Ellipsis with constant
-/// bounds) selects.
-static FailureOr<IndexView> basicIndexView(LoweringCall &c,
-                                           RankedTensorType xType) {
+FailureOr<IndexView> lowering::basicIndexView(LoweringCall &c,
+                                             RankedTensorType xType) {
   Attribute index = c.value("index");
   if (!index || !xType.hasStaticShape())
     return c.fail("only basic indexing (ints, slices, None, ...) with "
@@ -242,49 +241,6 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
                            w->strides);
   return SmallVector<Value>{
       buildReshape(c.rewriter, c.loc, slice, type.getShape())};
-}
-
-/// `x[index] = value` as a value, for a basic index: the input with the
-/// index's window overwritten (tensor.insert_slice) by the number, or by
-/// the tensor converted to x's dtype and broadcast to the view's shape, as
-/// torch's copy_ does. (An index of tensors is decomposed first, into
-/// index_put or masked_fill.)
-static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
-  Value x = c.tensor("input");
-  RankedTensorType type = c.logicalResultType();
-  if (!x || !type || !staticTensorType(x))
-    return c.fail("expected a statically shaped tensor");
-  auto xType = cast<RankedTensorType>(x.getType());
-  FailureOr<IndexView> w = basicIndexView(c, xType);
-  if (failed(w))
-    return failure();
-  auto viewType = RankedTensorType::get(w->shape, type.getElementType());
-  Value fill;
-  if (Value value = c.tensor("value")) {
-    if (!staticTensorType(value))
-      return c.fail("expected a statically shaped value");
-    fill = buildElementwise(
-        c.rewriter, c.loc, viewType, {value},
-        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
-        c.logicalElementTypes({value}));
-  } else {
-    std::optional<double> v = c.getFloat("value");
-    if (!v)
-      return c.fail("the value must be a constant number or a tensor");
-    // The number in the tensor's traced dtype (as torch converts it),
-    // stored like every tensor.
-    fill = buildElementwise(
-        c.rewriter, c.loc, viewType, {},
-        [&](OpBuilder &b, Location loc, ValueRange) {
-          return scalarConstant(b, loc, computeType(type.getElementType()),
-                                *v);
-        });
-  }
-  fill = buildReshape(c.rewriter, c.loc, fill, w->sizes);
-  Value out = tensor::InsertSliceOp::create(
-      c.rewriter, c.loc, fill, x, ValueRange{}, ValueRange{}, ValueRange{},
-      w->offsets, w->sizes, w->strides);
-  return SmallVector<Value>{out};
 }
 
 /// Element `i` of a tuple-producing call.
@@ -528,6 +484,10 @@ static FailureOr<SmallVector<Value>> lowerRoll(LoweringCall &c) {
 }
 
 void lowering::populateShapeLowerings(LoweringTable &t) {
+  // Copies and detaching are identities on values.
+  t["Tensor.contiguous"] = lowerIdentityUnlessTraining;
+  t["torch.clone"] = lowerIdentityUnlessTraining;
+  t["Tensor.detach"] = lowerIdentityUnlessTraining;
   for (StringRef name :
        {"torch.flatten", "torch.reshape", "Tensor.view", "torch.unsqueeze",
         "torch.squeeze", "Tensor.unflatten"})
@@ -544,5 +504,4 @@ void lowering::populateShapeLowerings(LoweringTable &t) {
   t["torch._assert"] = lowerAssert;
   t["torch.nn.functional.pad"] = lowerConstantPad;
   t["torch.roll"] = lowerRoll;
-  t["operator.setitem"] = lowerSetitem;
 }

@@ -12,6 +12,7 @@
 
 #include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Support/FamilyTable.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
@@ -213,6 +214,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
   static const llvm::StringSet<> names = [] {
     LoweringTable t;
     populateElementwiseLowerings(t);
+    populateFactoryLowerings(t);
     populateShapeLowerings(t);
     populateIndexLowerings(t);
     populateSortLowerings(t);
@@ -259,8 +261,8 @@ std::optional<std::string> lowering::elementTypeError(StringRef target,
                           "torch.nn.functional.avg_pool2d",
                           "torch.nn.functional.avg_pool3d"},
       target);
-  // Convolutions and matrix products compute bfloat16 in float32 (Conv.cpp,
-  // Matmul.cpp).
+  // Convolutions and matrix products compute bfloat16 in float32
+  // (Linalg.cpp).
   bool bf16 = isConvTarget(target) ||
               llvm::is_contained(
                   ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
@@ -301,21 +303,29 @@ LogicalResult lowering::checkElementTypes(LoweringCall &c) {
   return success();
 }
 
-const LoweringTable &lowering::getLoweringTable() {
-  static const LoweringTable table = [] {
-    LoweringTable t;
-    populateElementwiseLowerings(t);
-    populateMatmulLowerings(t);
-    populateConvLowerings(t);
-    populatePoolLowerings(t);
-    populateNormLowerings(t);
-    populateReduceLowerings(t);
-    populateShapeLowerings(t);
-    populateIndexLowerings(t);
-    populateSortLowerings(t);
-    return t;
+static const FamilyTable<LowerFn> &getLoweringFamilies() {
+  static const FamilyTable<LowerFn> families = [] {
+    FamilyTable<LowerFn> f;
+    f.add("Elementwise", populateElementwiseLowerings);
+    f.add("Factory", populateFactoryLowerings);
+    f.add("Linalg", populateLinalgLowerings);
+    f.add("Pool", populatePoolLowerings);
+    f.add("Norm", populateNormLowerings);
+    f.add("Reduce", populateReduceLowerings);
+    f.add("Shape", populateShapeLowerings);
+    f.add("Index", populateIndexLowerings);
+    f.add("Sort", populateSortLowerings);
+    return f;
   }();
-  return table;
+  return families;
+}
+
+const LoweringTable &lowering::getLoweringTable() {
+  return getLoweringFamilies().table;
+}
+
+StringRef traced::loweringFamily(StringRef entry) {
+  return getLoweringFamilies().family.lookup(entry);
 }
 
 std::vector<std::string> traced::getLoweredTargets() {

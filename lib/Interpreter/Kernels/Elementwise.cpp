@@ -3,7 +3,9 @@
 // Unary kernels compute in the input's storage type (float for f32/f16/bf16,
 // double for f64) and round f16/bf16 results to their type; binary kernels
 // broadcast and promote like PyTorch, with Python numbers taking part only
-// through their category.
+// through their category. Casts (Tensor.to, type_as, float, ...), dropout
+// and stochastic depth (the identity in eval mode), glu, prelu and isclose
+// are elementwise too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 
 using namespace mlir;
 using namespace mlir::traced;
+using namespace mlir::traced::kernels;
 
 namespace {
 /// Applies `fn` to every element of a floating-point tensor (ints are
@@ -103,130 +106,6 @@ FailureOr<RtValue> unaryPredicate(const KernelArgs &args, Fn fn) {
 }
 
 double sigmoidOf(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-/// A binary operand: a tensor, or a Python number.
-struct Operand {
-  Tensor tensor;
-  double number = 0;
-  bool isTensor = false;
-  bool isFloatNumber = false;
-  bool isBool = false;
-};
-
-FailureOr<Operand> operand(const KernelArgs &args, StringRef name) {
-  const RtValue &v = args.get(name);
-  Operand o;
-  if (v.isTensor()) {
-    o.tensor = v.tensor();
-    o.isTensor = true;
-    return o;
-  }
-  if (std::optional<double> d = v.number()) {
-    o.number = *d;
-    o.isFloatNumber = std::holds_alternative<double>(v.v);
-    o.isBool = std::holds_alternative<bool>(v.v);
-    return o;
-  }
-  return args.emitError() << "argument '" << name
-                          << "' must be a tensor or a number, got "
-                          << v.describe();
-}
-
-/// The operand's part in PyTorch's type promotion.
-PromotionOperand promotionOf(const Operand &o) {
-  if (o.isTensor)
-    return {o.tensor.dtype(), o.tensor.rank() == 0
-                                  ? PromotionPriority::ZeroDim
-                                  : PromotionPriority::Tensor};
-  return {o.isBool ? DType::Bool : o.isFloatNumber ? DType::F64 : DType::I64,
-          PromotionPriority::Scalar};
-}
-
-/// How a binary op's result dtype follows from the promoted dtype.
-enum class ResultKind { Promoted, Float, Bool };
-
-/// Elementwise `fn(a, b)` with broadcasting, computed in the promoted dtype
-/// (torch.result_type; `Float` turns bool and integers into the default
-/// float, as true division does). `fn` is called with the storage type of
-/// that dtype (float for f32/f16/bf16, double, int64_t, uint8_t for bool);
-/// results are rounded or wrapped to the dtype, or (`Bool`: comparisons and
-/// logical ops) taken as truth values. Python numbers enter in the compute
-/// dtype, as PyTorch wraps them. Two numbers give a Python number.
-template <typename Fn>
-FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
-                          Fn fn, ResultKind kind = ResultKind::Promoted) {
-  FailureOr<Operand> a = operand(args, lhs), b = operand(args, rhs);
-  if (failed(a) || failed(b))
-    return failure();
-  if (!a->isTensor && !b->isTensor) {
-    bool isFloat = kind == ResultKind::Float || a->isFloatNumber ||
-                   b->isFloatNumber;
-    if (kind == ResultKind::Bool)
-      return RtValue::ofBool(isFloat ? bool(fn(a->number, b->number))
-                                     : bool(fn(static_cast<int64_t>(a->number),
-                                               static_cast<int64_t>(b->number))));
-    if (isFloat)
-      return RtValue::ofFloat(fn(a->number, b->number));
-    return RtValue::ofInt(fn(static_cast<int64_t>(a->number),
-                             static_cast<int64_t>(b->number)));
-  }
-  DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
-  if (kind == ResultKind::Float)
-    dtype = toFloatingDType(dtype);
-  SmallVector<int64_t> shape;
-  if (a->isTensor && b->isTensor) {
-    FailureOr<SmallVector<int64_t>> s =
-        broadcastShape(a->tensor.shape(), b->tensor.shape());
-    if (failed(s))
-      return args.emitError()
-             << "the shapes of '" << lhs << "' and '" << rhs
-             << "' cannot be broadcast together";
-    shape = *s;
-  } else {
-    shape.assign((a->isTensor ? a : b)->tensor.shape().begin(),
-                 (a->isTensor ? a : b)->tensor.shape().end());
-  }
-  Tensor out(kind == ResultKind::Bool ? DType::Bool : dtype, shape);
-  auto materialize = [&](const Operand &o) {
-    return o.isTensor ? broadcastTo(o.tensor.to(dtype), shape) : Tensor();
-  };
-  Tensor ta = materialize(*a), tb = materialize(*b);
-  int64_t n = out.numel();
-  dispatchStorage(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    // Integers compute in int64_t, bools in uint8_t (0/1).
-    const T *pa = a->isTensor ? ta.template data<T>() : nullptr;
-    const T *pb = b->isTensor ? tb.template data<T>() : nullptr;
-    auto scalar = [&](const Operand &x) -> T {
-      if constexpr (std::is_floating_point_v<T>)
-        return static_cast<T>(x.number);
-      else
-        return static_cast<T>(
-            wrapToDType(static_cast<int64_t>(x.number), dtype));
-    };
-    T sa = scalar(*a), sb = scalar(*b);
-    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
-    if (kind == ResultKind::Bool) {
-      uint8_t *o = out.template data<uint8_t>();
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = bool(fn(static_cast<C>(pa ? pa[i] : sa),
-                       static_cast<C>(pb ? pb[i] : sb)));
-      return 0;
-    }
-    T *o = out.template data<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      C r = static_cast<C>(fn(static_cast<C>(pa ? pa[i] : sa),
-                              static_cast<C>(pb ? pb[i] : sb)));
-      if constexpr (std::is_same_v<T, uint8_t>)
-        o[i] = r != 0;
-      else
-        o[i] = r;
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
-}
 
 /// `v` rounded to float16 or bfloat16 (`dtype`); other dtypes as they are.
 static float roundTo(float v, DType dtype) {
@@ -342,6 +221,35 @@ FailureOr<double> alphaOf(const KernelArgs &args) {
 } // namespace
 
 namespace mlir::traced::kernels {
+
+FailureOr<Operand> operand(const KernelArgs &args, StringRef name) {
+  const RtValue &v = args.get(name);
+  Operand o;
+  if (v.isTensor()) {
+    o.tensor = v.tensor();
+    o.isTensor = true;
+    return o;
+  }
+  if (std::optional<double> d = v.number()) {
+    o.number = *d;
+    o.isFloatNumber = std::holds_alternative<double>(v.v);
+    o.isBool = std::holds_alternative<bool>(v.v);
+    return o;
+  }
+  return args.emitError() << "argument '" << name
+                          << "' must be a tensor or a number, got "
+                          << v.describe();
+}
+
+/// The operand's part in PyTorch's type promotion.
+PromotionOperand promotionOf(const Operand &o) {
+  if (o.isTensor)
+    return {o.tensor.dtype(), o.tensor.rank() == 0
+                                  ? PromotionPriority::ZeroDim
+                                  : PromotionPriority::Tensor};
+  return {o.isBool ? DType::Bool : o.isFloatNumber ? DType::F64 : DType::I64,
+          PromotionPriority::Scalar};
+}
 
 FailureOr<RtValue> relu(const KernelArgs &args) {
   return unaryAny(args,
@@ -1219,137 +1127,6 @@ FailureOr<RtValue> rrelu(const KernelArgs &args) {
 }
 
 //===----------------------------------------------------------------------===//
-// Activation gradients (aten::*_backward): ATen-only ops that traces of
-// training graphs hold. `input` is the forward's input (`self`), `output`
-// its result; each is torch's CPU formula.
-//===----------------------------------------------------------------------===//
-
-/// Python number `v` as torch's `Scalar::to<scalar_t>()` gives it in the
-/// dtype that `a` and `b` compute in: rounded to float32 or half precision,
-/// wrapped into a narrower integer (-1 is 255 for uint8).
-static FailureOr<double> scalarInComputeDType(const KernelArgs &args,
-                                              StringRef a, StringRef b,
-                                              double v) {
-  FailureOr<Operand> x = operand(args, a), y = operand(args, b);
-  if (failed(x) || failed(y))
-    return failure();
-  Tensor t(resultType({promotionOf(*x), promotionOf(*y)}), {});
-  t.setDouble(0, isIntegral(t.dtype()) ? std::trunc(v) : v);
-  t.roundToDType();
-  return t.getDouble(0);
-}
-
-FailureOr<RtValue> thresholdBackward(const KernelArgs &args) {
-  FailureOr<double> threshold = args.getFloat("threshold");
-  if (failed(threshold))
-    return failure();
-  FailureOr<double> converted =
-      scalarInComputeDType(args, "grad_output", "input", *threshold);
-  if (failed(converted))
-    return failure();
-  double t = *converted;
-  return binary(args, "grad_output", "input", [t](auto g, auto x) {
-    return x <= t ? decltype(g)(0) : g;
-  });
-}
-
-FailureOr<RtValue> tanhBackward(const KernelArgs &args) {
-  return binary(args, "grad_output", "output",
-                [](auto g, auto y) { return g * (1 - y * y); });
-}
-
-FailureOr<RtValue> sigmoidBackward(const KernelArgs &args) {
-  return binary(args, "grad_output", "output",
-                [](auto g, auto y) { return g * (1 - y) * y; });
-}
-
-FailureOr<RtValue> leakyReluBackward(const KernelArgs &args) {
-  FailureOr<double> slope = args.getFloat("negative_slope");
-  if (failed(slope))
-    return failure();
-  double k = *slope;
-  return binary(args, "grad_output", "input", [k](auto g, auto x) {
-    return x > 0 ? g : static_cast<decltype(g)>(g * k);
-  });
-}
-
-FailureOr<RtValue> hardtanhBackward(const KernelArgs &args) {
-  FailureOr<double> lo = args.getFloat("min_val"), hi = args.getFloat("max_val");
-  if (failed(lo) || failed(hi))
-    return failure();
-  FailureOr<double> clo = scalarInComputeDType(args, "grad_output", "input", *lo),
-                    chi = scalarInComputeDType(args, "grad_output", "input", *hi);
-  if (failed(clo) || failed(chi))
-    return failure();
-  double a = *clo, b = *chi;
-  // (torch's vectorized form, which zeroes NaN inputs; its scalar tail
-  // keeps them.)
-  return binary(args, "grad_output", "input", [a, b](auto g, auto x) {
-    return (x > a && x < b) ? g : decltype(g)(0);
-  });
-}
-
-FailureOr<RtValue> geluBackward(const KernelArgs &args) {
-  FailureOr<std::string> approximate = args.getStr("approximate");
-  if (failed(approximate))
-    return failure();
-  if (*approximate != "none" && *approximate != "tanh")
-    return args.emitError() << "approximate argument must be either none or "
-                               "tanh, got '"
-                            << *approximate << "'";
-  if (*approximate == "tanh")
-    return binary(args, "grad_output", "input", [](auto g, auto x) {
-      using T = decltype(g);
-      const T beta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = T(0.044715);
-      T inner = beta * (x + kappa * x * x * x), t = std::tanh(inner);
-      T left = T(0.5) * x, right = 1 + t;
-      T dLeft = T(0.5) * right;
-      T dRight = left * (1 - t * t) * beta * (1 + 3 * kappa * x * x);
-      return static_cast<T>(g * (dLeft + dRight));
-    });
-  return binary(args, "grad_output", "input", [](auto g, auto x) {
-    using T = decltype(g);
-    T cdf = T(0.5) * (1 + std::erf(x * T(M_SQRT1_2)));
-    T pdf = std::exp(T(-0.5) * x * x) * T(M_2_SQRTPI * M_SQRT1_2 * 0.5);
-    return static_cast<T>(g * (cdf + x * pdf));
-  });
-}
-
-FailureOr<RtValue> softplusBackward(const KernelArgs &args) {
-  FailureOr<double> beta = args.getFloat("beta"),
-                    threshold = args.getFloat("threshold");
-  if (failed(beta) || failed(threshold))
-    return failure();
-  double b = *beta, t = *threshold;
-  return binary(args, "grad_output", "input", [b, t](auto g, auto x) {
-    using T = decltype(g);
-    T z = std::exp(x * T(b));
-    return x * T(b) > T(t) ? g : static_cast<T>(g * z / (z + 1));
-  });
-}
-
-FailureOr<RtValue> eluBackward(const KernelArgs &args) {
-  FailureOr<double> alpha = args.getFloat("alpha"), scale = args.getFloat("scale"),
-                    inputScale = args.getFloat("input_scale");
-  FailureOr<bool> isResult = args.getBool("is_result");
-  if (failed(alpha) || failed(scale) || failed(inputScale) || failed(isResult))
-    return failure();
-  double neg = *alpha * *scale, pos = *scale, in = *inputScale;
-  bool result = *isResult;
-  return binary(args, "grad_output", "self_or_result",
-                [=](auto g, auto x) {
-                  using T = decltype(g);
-                  // (torch's vectorized form: NaN takes the negative
-                  // branch; its scalar tail takes the positive one.)
-                  if (x > 0)
-                    return static_cast<T>(g * T(pos));
-                  return result ? static_cast<T>(g * T(in) * (x + T(neg)))
-                                : static_cast<T>(g * T(in) * T(neg) *
-                                                 std::exp(x * T(in)));
-                });
-}
-
-//===----------------------------------------------------------------------===//
 // Three-operand pointwise ops and more binary float math
 //===----------------------------------------------------------------------===//
 
@@ -1644,35 +1421,181 @@ FailureOr<RtValue> isneginf(const KernelArgs &args) {
   return unaryPredicate(args, [](double x) { return x == -INFINITY; });
 }
 
-FailureOr<RtValue> numel(const KernelArgs &args) {
+/// isclose: |a - b| <= atol + rtol * |b|, equal values (infinities too)
+/// close, NaN close to NaN only with equal_nan.
+FailureOr<RtValue> isclose(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  FailureOr<double> rtol = args.getFloat("rtol"), atol = args.getFloat("atol");
+  FailureOr<bool> equalNan = args.getBool("equal_nan");
+  if (failed(a) || failed(b) || failed(rtol) || failed(atol) ||
+      failed(equalNan))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "expects operands of one dtype, got "
+                            << dtypeName(a->dtype()) << " and "
+                            << dtypeName(b->dtype());
+  if (*rtol < 0 || *atol < 0)
+    return args.emitError() << "rtol and atol must be non-negative";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
+  if (failed(shape))
+    return args.emitError() << "the operands cannot be broadcast together";
+  Tensor x = broadcastTo(*a, *shape), y = broadcastTo(*b, *shape);
+  Tensor out(DType::Bool, *shape);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    double p = x.getDouble(i), q = y.getDouble(i);
+    bool close = p == q || (*equalNan && std::isnan(p) && std::isnan(q));
+    if (!close && std::isfinite(p) && std::isfinite(q))
+      close = std::abs(p - q) <= *atol + *rtol * std::abs(q);
+    out.data<uint8_t>()[i] = close;
+  }
+  return RtValue(out);
+}
+
+/// Random in training, the identity in eval mode: dropout and stochastic
+/// depth. The interpreter runs eval-mode graphs.
+static FailureOr<RtValue> evalIdentity(const KernelArgs &args, StringRef flag,
+                                       StringRef what) {
+  FailureOr<bool> training = args.getBool(flag);
+  FailureOr<double> p = args.getFloat("p");
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(training) || failed(p) || failed(in))
+    return failure();
+  if (*training && *p > 0)
+    return args.emitError() << what
+                            << " in training mode is random; the "
+                               "interpreter runs eval-mode graphs";
+  return RtValue(*in);
+}
+
+FailureOr<RtValue> dropout(const KernelArgs &args) {
+  // F.dropout(input, p, training) and torch.dropout(input, p, train).
+  return evalIdentity(args, args.has("training") ? "training" : "train",
+                      "dropout");
+}
+
+FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
+  return evalIdentity(args, "training", "stochastic depth");
+}
+
+FailureOr<RtValue> glu(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "glu does not support 0-d tensors";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
+  if (failed(dim))
+    return failure();
+  int64_t size = in->dim(*dim);
+  if (size % 2)
+    return args.emitError() << "halving dimension must be even, but dimension "
+                            << *dim << " is size " << size;
+  int64_t inner = 1, outer = 1;
+  for (int64_t i = *dim + 1; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  for (int64_t i = 0; i < *dim; ++i)
+    outer *= in->dim(i);
+  SmallVector<int64_t> shape(in->shape());
+  shape[*dim] = size / 2;
+  Tensor out(in->dtype(), shape);
+  int64_t half = size / 2;
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t j = 0; j < half; ++j)
+      for (int64_t c = 0; c < inner; ++c) {
+        double x = in->getDouble((a * size + j) * inner + c);
+        double g = in->getDouble((a * size + j + half) * inner + c);
+        out.setDouble((a * half + j) * inner + c, x / (1.0 + std::exp(-g)));
+      }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> prelu(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), w = args.tensor("weight");
+  if (failed(in) || failed(w))
+    return failure();
+  int64_t channels = in->rank() >= 2 ? in->dim(1) : 1;
+  if (w->numel() != 1 && w->numel() != channels)
+    return args.emitError() << "mismatch of parameter numbers and input "
+                               "channel size: weight has "
+                            << w->numel() << ", input has " << channels;
+  int64_t inner = 1;
+  for (int64_t i = 2; i < in->rank(); ++i)
+    inner *= in->dim(i);
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    double x = in->getDouble(i);
+    double k = w->getDouble(w->numel() == 1 ? 0 : (i / inner) % channels);
+    out.setDouble(i, x >= 0 ? x : k * x);
+  }
+  out.roundToDType();
+  return RtValue(out);
+}
+
+} // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The dtype `x.to(...)` converts to: a dtype among its arguments, or that
+/// of a tensor argument (`x.to(y)`); devices are the CPU's and change
+/// nothing. Nullopt: the input's own dtype.
+FailureOr<std::optional<DType>> castTarget(const KernelArgs &args) {
+  std::optional<DType> target;
+  for (StringRef name : {"a", "b", "dtype"}) {
+    if (!args.has(name))
+      continue;
+    const RtValue &v = args.get(name);
+    if (v.isTensor()) {
+      target = v.tensor().dtype();
+    } else if (auto *attr = std::get_if<Attribute>(&v.v)) {
+      if (auto d = dyn_cast<DTypeAttr>(*attr)) {
+        target = dtypeFromType(d.getType());
+        if (!target)
+          return args.emitError() << "unsupported dtype " << d.getType();
+      }
+    }
+  }
+  return target;
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+FailureOr<RtValue> to(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<std::optional<DType>> target = castTarget(args);
+  if (failed(in) || failed(target))
+    return failure();
+  return RtValue(*target ? in->to(**target) : *in);
+}
+
+FailureOr<RtValue> typeAs(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
+  if (failed(in) || failed(other))
+    return failure();
+  return RtValue(in->to(other->dtype()));
+}
+
+template <DType D> FailureOr<RtValue> castTo(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
-  return RtValue::ofInt(in->numel());
+  return RtValue(in->to(D));
 }
-
-/// x.view_as(other), x.reshape_as(other): x's elements in other's shape;
-/// x.expand_as(other): x broadcast to it.
-FailureOr<RtValue> reshapeAs(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
-  if (failed(in) || failed(other))
-    return failure();
-  if (in->numel() != other->numel())
-    return args.emitError() << "shape is invalid for an input of "
-                            << in->numel() << " elements";
-  return RtValue(in->reshaped(other->shape()));
-}
-
-FailureOr<RtValue> expandAs(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
-  if (failed(in) || failed(other))
-    return failure();
-  FailureOr<SmallVector<int64_t>> b = broadcastShape(in->shape(), other->shape());
-  if (failed(b) || ArrayRef<int64_t>(*b) != other->shape())
-    return args.emitError() << "the input cannot be expanded to the shape of "
-                               "'other'";
-  return RtValue(broadcastTo(*in, other->shape()));
-}
+template FailureOr<RtValue> castTo<DType::F32>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::F64>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::F16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::BF16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I64>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I32>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I16>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::I8>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::U8>(const KernelArgs &);
+template FailureOr<RtValue> castTo<DType::Bool>(const KernelArgs &);
 
 } // namespace mlir::traced::kernels
 
@@ -1750,10 +1673,6 @@ void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
   table["torch.isneginf"] = isneginf;
   table["torch.clamp_min"] = clamp;
   table["torch.clamp_max"] = clamp;
-  table["torch.numel"] = numel;
-  table["Tensor.view_as"] = reshapeAs;
-  table["Tensor.reshape_as"] = reshapeAs;
-  table["Tensor.expand_as"] = expandAs;
   table["torch.atan2"] = atan2;
   table["torch.sign"] = sign;
   table["torch.floor"] = floor;
@@ -1801,12 +1720,27 @@ void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
   table["Tensor.__rmod__"] = rremainder;
   table["torch.remainder"] = remainder;
   table["torch.fmod"] = fmod;
-  table["torch.ops.aten.threshold_backward.default"] = thresholdBackward;
-  table["torch.ops.aten.tanh_backward.default"] = tanhBackward;
-  table["torch.ops.aten.sigmoid_backward.default"] = sigmoidBackward;
-  table["torch.ops.aten.leaky_relu_backward.default"] = leakyReluBackward;
-  table["torch.ops.aten.hardtanh_backward.default"] = hardtanhBackward;
-  table["torch.ops.aten.gelu_backward.default"] = geluBackward;
-  table["torch.ops.aten.softplus_backward.default"] = softplusBackward;
-  table["torch.ops.aten.elu_backward.default"] = eluBackward;
+  table["torch.isclose"] = isclose;
+  table["torch.nn.functional.glu"] = glu;
+  table["torch.nn.functional.prelu"] = prelu;
+  table["torch.nn.functional.dropout"] = dropout;
+  table["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
+  table["torch.dropout"] = dropout;
+  table["torch.nn.functional.dropout1d"] = dropout;
+  table["torch.nn.functional.dropout2d"] = dropout;
+  table["torch.nn.functional.dropout3d"] = dropout;
+  table["torch.nn.functional.alpha_dropout"] = dropout;
+  table["torch.nn.functional.feature_alpha_dropout"] = dropout;
+  table["Tensor.to"] = to;
+  table["Tensor.type_as"] = typeAs;
+  table["Tensor.float"] = castTo<DType::F32>;
+  table["Tensor.double"] = castTo<DType::F64>;
+  table["Tensor.half"] = castTo<DType::F16>;
+  table["Tensor.bfloat16"] = castTo<DType::BF16>;
+  table["Tensor.long"] = castTo<DType::I64>;
+  table["Tensor.int"] = castTo<DType::I32>;
+  table["Tensor.short"] = castTo<DType::I16>;
+  table["Tensor.char"] = castTo<DType::I8>;
+  table["Tensor.byte"] = castTo<DType::U8>;
+  table["Tensor.bool"] = castTo<DType::Bool>;
 }

@@ -1,10 +1,12 @@
-//===- Factory.cpp - zeros, ones, full, arange, linspace, eye -------------===//
+//===- Factory.cpp - zeros, ones, full, arange, *_like, new_* -------------===//
 //
 // Tensors made from sizes and numbers. A trace records them when an
 // argument is traced (`torch.zeros(x.size(0), 3)`, `torch.arange(n)` under
 // torch.fx); otherwise the tracers keep their value as a constant. Dtypes
 // follow torch 1.13's defaults: float32 unless `dtype=` says, `full` takes
-// its fill value's kind, `arange` int64 when every bound is an int.
+// its fill value's kind, `arange` int64 when every bound is an int. The
+// factories from a tensor: zeros_like, ones_like, full_like, empty_like
+// (zeros), Tensor.new_zeros/new_ones/new_full/new_empty, and torch.fill.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,6 +158,105 @@ FailureOr<RtValue> eye(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// torch.fill: the input's shape and dtype, every element `value` (a
+/// number or a 0-d tensor), converted as torch converts it.
+FailureOr<RtValue> fillValue(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  const RtValue &v = args.get("value");
+  Tensor value(DType::F64, {});
+  if (v.isTensor()) {
+    if (v.tensor().rank() != 0)
+      return args.emitError() << "fill_ only supports 0-dimension value "
+                                 "tensors";
+    value = v.tensor();
+  } else if (std::optional<double> d = v.number()) {
+    if (auto *i = std::get_if<int64_t>(&v.v)) {
+      value = Tensor(DType::I64, {});
+      value.data<int64_t>()[0] = *i;
+    } else {
+      value.data<double>()[0] = *d;
+    }
+  } else {
+    return args.emitError() << "'value' must be a number or a 0-d tensor";
+  }
+  return RtValue(broadcastTo(value.to(in->dtype()), in->shape()));
+}
+
+/// zeros_like, ones_like and full_like (dtype= honoured).
+static FailureOr<RtValue> fullLike(const KernelArgs &args, double value,
+                                   bool fromArg) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  FailureOr<DType> d = args.getDType("dtype", in->dtype());
+  if (failed(d))
+    return failure();
+  DType dtype = *d;
+  if (fromArg) {
+    std::optional<double> v = args.get("fill_value").number();
+    if (!v)
+      return args.emitError() << "'fill_value' must be a number";
+    value = *v;
+  }
+  Tensor out(dtype, in->shape());
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, value);
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> zerosLike(const KernelArgs &args) {
+  return fullLike(args, 0, false);
+}
+
+FailureOr<RtValue> onesLike(const KernelArgs &args) {
+  return fullLike(args, 1, false);
+}
+
+FailureOr<RtValue> fullLikeKernel(const KernelArgs &args) {
+  return fullLike(args, 0, true);
+}
+
+/// x.new_zeros/new_ones/new_full(size): x's dtype unless `dtype=` says.
+static FailureOr<RtValue> newFilled(const KernelArgs &args,
+                                    std::optional<double> value) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(in) || failed(size))
+    return failure();
+  FailureOr<DType> d = args.getDType("dtype", in->dtype());
+  if (failed(d))
+    return failure();
+  DType dtype = *d;
+  if (!value) {
+    value = args.get("fill_value").number();
+    if (!value)
+      return args.emitError() << "'fill_value' must be a number";
+  }
+  for (int64_t d : *size)
+    if (d < 0)
+      return args.emitError() << "negative dimension " << d;
+  Tensor out(dtype, *size);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, *value);
+  out.roundToDType();
+  return RtValue(out);
+}
+
+FailureOr<RtValue> newZeros(const KernelArgs &args) {
+  return newFilled(args, 0.0);
+}
+
+FailureOr<RtValue> newOnes(const KernelArgs &args) {
+  return newFilled(args, 1.0);
+}
+
+FailureOr<RtValue> newFull(const KernelArgs &args) {
+  return newFilled(args, std::nullopt);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -170,4 +271,13 @@ void mlir::traced::kernels::populateFactoryKernels(KernelTable &table) {
   table["torch.arange"] = arange;
   table["torch.linspace"] = linspace;
   table["torch.eye"] = eye;
+  table["torch.fill"] = fillValue;
+  table["torch.zeros_like"] = zerosLike;
+  table["torch.ones_like"] = onesLike;
+  table["torch.full_like"] = fullLikeKernel;
+  table["torch.empty_like"] = zerosLike;
+  table["Tensor.new_empty"] = newZeros;
+  table["Tensor.new_zeros"] = newZeros;
+  table["Tensor.new_ones"] = newOnes;
+  table["Tensor.new_full"] = newFull;
 }

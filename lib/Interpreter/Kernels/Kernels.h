@@ -1,15 +1,18 @@
 //===- Kernels.h - the interpreter kernels of the op library ----*- C++ -*-===//
 //
-// One kernel per op-library entry, in one file per family (Elementwise.cpp,
-// Factory.cpp, Linalg.cpp, Loss.cpp, Norm.cpp, Pool.cpp, Reduce.cpp,
-// Shape.cpp), each of which names its entries' kernels by canonical name
-// in its populate function; KernelTable.cpp gathers them.
+// One kernel per op-library entry, in one file per family (Backward.cpp,
+// Elementwise.cpp, Factory.cpp, Index.cpp, Linalg.cpp, Loss.cpp, Norm.cpp,
+// Pool.cpp, Reduce.cpp, Shape.cpp, Sort.cpp: the families of the lowerings
+// and decompositions too), each of which names its entries' kernels by
+// canonical name in its populate function; KernelTable.cpp gathers them
+// and remembers each entry's family.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H
 #define TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H
 
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/OpLibrary/Runtime.h"
 #include "llvm/ADT/StringMap.h"
@@ -47,6 +50,173 @@ template <typename Fn> auto withArgReader(const KernelArgs &args, Fn fn) {
   return fn(reader);
 }
 
+/// Binary arithmetic (Elementwise.cpp), which the activation gradients
+/// (Backward.cpp) compute with too.
+/// A binary operand: a tensor, or a Python number.
+struct Operand {
+  Tensor tensor;
+  double number = 0;
+  bool isTensor = false;
+  bool isFloatNumber = false;
+  bool isBool = false;
+};
+
+/// Argument `name` as an operand; failure (reported) for other values.
+FailureOr<Operand> operand(const KernelArgs &args, StringRef name);
+
+/// The operand's part in PyTorch's type promotion.
+PromotionOperand promotionOf(const Operand &o);
+
+/// How a binary op's result dtype follows from the promoted dtype.
+enum class ResultKind { Promoted, Float, Bool };
+
+/// Elementwise `fn(a, b)` with broadcasting, computed in the promoted dtype
+/// (torch.result_type; `Float` turns bool and integers into the default
+/// float, as true division does). `fn` is called with the storage type of
+/// that dtype (float for f32/f16/bf16, double, int64_t, uint8_t for bool);
+/// results are rounded or wrapped to the dtype, or (`Bool`: comparisons and
+/// logical ops) taken as truth values. Python numbers enter in the compute
+/// dtype, as PyTorch wraps them. Two numbers give a Python number.
+template <typename Fn>
+FailureOr<RtValue> binary(const KernelArgs &args, StringRef lhs, StringRef rhs,
+                          Fn fn, ResultKind kind = ResultKind::Promoted) {
+  FailureOr<Operand> a = operand(args, lhs), b = operand(args, rhs);
+  if (failed(a) || failed(b))
+    return failure();
+  if (!a->isTensor && !b->isTensor) {
+    bool isFloat = kind == ResultKind::Float || a->isFloatNumber ||
+                   b->isFloatNumber;
+    if (kind == ResultKind::Bool)
+      return RtValue::ofBool(isFloat ? bool(fn(a->number, b->number))
+                                     : bool(fn(static_cast<int64_t>(a->number),
+                                               static_cast<int64_t>(b->number))));
+    if (isFloat)
+      return RtValue::ofFloat(fn(a->number, b->number));
+    return RtValue::ofInt(fn(static_cast<int64_t>(a->number),
+                             static_cast<int64_t>(b->number)));
+  }
+  DType dtype = resultType({promotionOf(*a), promotionOf(*b)});
+  if (kind == ResultKind::Float)
+    dtype = toFloatingDType(dtype);
+  SmallVector<int64_t> shape;
+  if (a->isTensor && b->isTensor) {
+    FailureOr<SmallVector<int64_t>> s =
+        broadcastShape(a->tensor.shape(), b->tensor.shape());
+    if (failed(s))
+      return args.emitError()
+             << "the shapes of '" << lhs << "' and '" << rhs
+             << "' cannot be broadcast together";
+    shape = *s;
+  } else {
+    shape.assign((a->isTensor ? a : b)->tensor.shape().begin(),
+                 (a->isTensor ? a : b)->tensor.shape().end());
+  }
+  Tensor out(kind == ResultKind::Bool ? DType::Bool : dtype, shape);
+  auto materialize = [&](const Operand &o) {
+    return o.isTensor ? broadcastTo(o.tensor.to(dtype), shape) : Tensor();
+  };
+  Tensor ta = materialize(*a), tb = materialize(*b);
+  int64_t n = out.numel();
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    // Integers compute in int64_t, bools in uint8_t (0/1).
+    const T *pa = a->isTensor ? ta.template data<T>() : nullptr;
+    const T *pb = b->isTensor ? tb.template data<T>() : nullptr;
+    auto scalar = [&](const Operand &x) -> T {
+      if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(x.number);
+      else
+        return static_cast<T>(
+            wrapToDType(static_cast<int64_t>(x.number), dtype));
+    };
+    T sa = scalar(*a), sb = scalar(*b);
+    using C = std::conditional_t<std::is_same_v<T, uint8_t>, int64_t, T>;
+    if (kind == ResultKind::Bool) {
+      uint8_t *o = out.template data<uint8_t>();
+      for (int64_t i = 0; i < n; ++i)
+        o[i] = bool(fn(static_cast<C>(pa ? pa[i] : sa),
+                       static_cast<C>(pb ? pb[i] : sb)));
+      return 0;
+    }
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      C r = static_cast<C>(fn(static_cast<C>(pa ? pa[i] : sa),
+                              static_cast<C>(pb ? pb[i] : sb)));
+      if constexpr (std::is_same_v<T, uint8_t>)
+        o[i] = r != 0;
+      else
+        o[i] = r;
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// Indexing (Index.cpp), which getitem (Shape.cpp) does too, and the slice
+/// views that aten::slice (Shape.cpp) and slice_scatter (Index.cpp) share.
+
+/// A slice of a dim of `size`: its first index, step and length, or
+/// failure (reported) for a non-positive step or non-int bounds.
+struct SliceRange {
+  int64_t begin, step, length;
+};
+FailureOr<SliceRange> sliceRange(const KernelArgs &args, SliceAttr slice,
+                                 int64_t size);
+
+/// Basic indexing (ints, slices, None, one Ellipsis) as a strided view:
+/// its shape, strides and first offset.
+struct StridedView {
+  SmallVector<int64_t> shape, strides;
+  int64_t offset = 0;
+};
+
+/// `x[index]`: basic or advanced indexing (Index.cpp).
+FailureOr<RtValue> indexTensor(const KernelArgs &args, const Tensor &x,
+                               const RtValue &index);
+
+/// The view input[start:end:step] along `dim`, as aten::slice and
+/// slice_scatter read their `dim`, `start`, `end` and `step` (a 0-d input
+/// is its own view); Shape.cpp.
+FailureOr<StridedView> sliceView(const KernelArgs &args, const Tensor &in);
+
+/// Copies `x` viewed as [outer, size, inner] along its middle axis:
+/// out[a, j, c] = x[a, pick(a, j, c), c] for j < `outSize` (a negative pick
+/// is an error reported by `pick`).
+template <typename Pick>
+FailureOr<Tensor> takeAlong(const KernelArgs &args, const Tensor &x,
+                            int64_t dim, int64_t outSize,
+                            ArrayRef<int64_t> outShape, Pick pick) {
+  int64_t size = x.rank() ? x.dim(dim) : 1, inner = 1, outer = 1;
+  for (int64_t i = dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  for (int64_t i = 0; i < dim; ++i)
+    outer *= x.dim(i);
+  Tensor out(x.dtype(), outShape);
+  LogicalResult status = success();
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = x.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t a = 0; a < outer && succeeded(status); ++a)
+      for (int64_t j = 0; j < outSize && succeeded(status); ++j)
+        for (int64_t c = 0; c < inner; ++c) {
+          int64_t k = pick(a, j, c);
+          if (k < 0 || k >= size) {
+            status = args.emitError() << "index " << k
+                                      << " is out of bounds for dimension "
+                                      << dim << " with size " << size;
+            break;
+          }
+          o[(a * outSize + j) * inner + c] = p[(a * size + k) * inner + c];
+        }
+    return 0;
+  });
+  if (failed(status))
+    return failure();
+  return out;
+}
+
 /// Kernels that other families' kernels call (a loss computes with exp and
 /// log; a matrix product sums): declared here, defined in their family's
 /// file. Entries are not declared otherwise: a family file names its
@@ -69,15 +239,24 @@ TRACED_KERNEL(xlogy)
 #undef TRACED_KERNEL
 
 /// Each family file names its entries' kernels.
+void populateBackwardKernels(KernelTable &table);
 void populateElementwiseKernels(KernelTable &table);
 void populateFactoryKernels(KernelTable &table);
+void populateIndexKernels(KernelTable &table);
 void populateLinalgKernels(KernelTable &table);
 void populateLossKernels(KernelTable &table);
 void populateNormKernels(KernelTable &table);
 void populatePoolKernels(KernelTable &table);
 void populateReduceKernels(KernelTable &table);
 void populateShapeKernels(KernelTable &table);
+void populateSortKernels(KernelTable &table);
 
 } // namespace mlir::traced::kernels
+
+namespace mlir::traced {
+/// A loss's `reduction`, or the one its legacy size_average/reduce flags
+/// name (Loss.cpp; nll_loss_backward reads it too).
+FailureOr<std::string> lossReduction(const KernelArgs &args);
+} // namespace mlir::traced
 
 #endif // TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H

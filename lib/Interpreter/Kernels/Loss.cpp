@@ -549,48 +549,6 @@ FailureOr<RtValue> nllLossForward(const KernelArgs &args) {
   return RtValue::ofList({*out, RtValue(totalWeight)}, true);
 }
 
-/// aten::nll_loss_backward: the gradient of nll_loss with respect to its
-/// input: -weight[t] * grad at each counted target, over total_weight for
-/// 'mean'; zero elsewhere.
-FailureOr<RtValue> nllLossBackward(const KernelArgs &args) {
-  FailureOr<std::string> reduction = lossReduction(args);
-  FailureOr<Tensor> grad = args.tensor("grad_output"), in = args.tensor("input"),
-                    target = args.tensor("target"),
-                    total = args.tensor("total_weight");
-  FailureOr<int64_t> ignore = args.getInt("ignore_index");
-  if (failed(reduction) || failed(grad) || failed(in) || failed(target) ||
-      failed(total) || failed(ignore))
-    return failure();
-  if (in->rank() < 1 || in->rank() > 1 + target->rank() + 1)
-    return args.emitError() << "expects an input (C), (N, C) or (N, C, d...)";
-  std::optional<Tensor> weight;
-  if (!args.isNone("weight"))
-    weight = args.get("weight").tensor();
-  // Samples: the target's elements; class stride: the spatial size.
-  int64_t classes = in->rank() == 1 ? in->dim(0) : in->dim(1);
-  int64_t spatial = 1;
-  for (int64_t d = 2; d < in->rank(); ++d)
-    spatial *= in->dim(d);
-  bool none = *reduction == "none";
-  if (none && grad->numel() != target->numel())
-    return args.emitError() << "grad_output must have the target's shape for "
-                               "reduction 'none'";
-  double scale = *reduction == "mean" ? total->getDouble(0) : 1.0;
-  Tensor out(DType::F64, in->shape());
-  for (int64_t i = 0; i < target->numel(); ++i) {
-    int64_t t = target->getInt(i);
-    if (t == *ignore)
-      continue;
-    if (t < 0 || t >= classes)
-      return args.emitError() << "target " << t << " is out of bounds";
-    int64_t n = i / spatial, s = i % spatial;
-    double g = none ? grad->getDouble(i) : grad->getDouble(0);
-    double w = weight ? weight->getDouble(t) : 1.0;
-    out.data<double>()[(n * classes + t) * spatial + s] = -w * g / scale;
-  }
-  return RtValue(out.to(in->dtype()));
-}
-
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -610,5 +568,4 @@ void mlir::traced::kernels::populateLossKernels(KernelTable &table) {
   table["torch.nn.functional.cross_entropy"] = crossEntropy;
   table["torch.nn.functional.poisson_nll_loss"] = poissonNllLoss;
   table["torch.ops.aten.nll_loss_forward.default"] = nllLossForward;
-  table["torch.ops.aten.nll_loss_backward.default"] = nllLossBackward;
 }

@@ -1,4 +1,9 @@
-//===- Norm.cpp - normalization, dropout and softmax ----------------------===//
+//===- Norm.cpp - normalization -------------------------------------------===//
+//
+// Batch, layer and group normalization (and their aten::native_* forms) and
+// F.normalize.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
@@ -27,63 +32,6 @@ FailureOr<std::vector<double>> channelValues(const KernelArgs &args,
   return v;
 }
 
-FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
-                               bool negate = false) {
-  FailureOr<Tensor> in = args.tensor("input");
-  if (failed(in))
-    return failure();
-  if (args.isNone("dim"))
-    return args.emitError() << "softmax needs an explicit 'dim'";
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(d))
-    return failure();
-  // An empty input returns early in torch, in its own dtype: integers too.
-  DType fallback = in->numel() ? toFloatingDType(in->dtype()) : in->dtype();
-  FailureOr<DType> target = args.getDType("dtype", fallback);
-  if (failed(target))
-    return failure();
-  Tensor x = in->to(*target);
-  if (negate) {
-    Tensor negated(x.dtype(), x.shape());
-    for (int64_t i = 0; i < x.numel(); ++i)
-      negated.setDouble(i, -x.getDouble(i));
-    x = negated;
-  }
-  int64_t rank = std::max<int64_t>(x.rank(), 1);
-  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
-  if (failed(dim))
-    return failure();
-  int64_t size = x.rank() ? x.dim(*dim) : 1;
-  int64_t inner = 1;
-  for (int64_t i = *dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = x.template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t a = 0; a < outer; ++a)
-        for (int64_t b = 0; b < inner; ++b) {
-          const T *row = p + a * size * inner + b;
-          T *orow = o + a * size * inner + b;
-          T mx = -INFINITY;
-          for (int64_t j = 0; j < size; ++j)
-            mx = std::max(mx, row[j * inner]);
-          T sum = 0;
-          for (int64_t j = 0; j < size; ++j)
-            sum += std::exp(row[j * inner] - mx);
-          for (int64_t j = 0; j < size; ++j)
-            orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
-                                        : std::exp(row[j * inner] - mx) / sum;
-        }
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
-}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -228,100 +176,6 @@ FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
                          true);
 }
 
-/// Random in training, the identity in eval mode: dropout and stochastic
-/// depth. The interpreter runs eval-mode graphs.
-static FailureOr<RtValue> evalIdentity(const KernelArgs &args, StringRef flag,
-                                       StringRef what) {
-  FailureOr<bool> training = args.getBool(flag);
-  FailureOr<double> p = args.getFloat("p");
-  FailureOr<Tensor> in = args.tensor("input");
-  if (failed(training) || failed(p) || failed(in))
-    return failure();
-  if (*training && *p > 0)
-    return args.emitError() << what
-                            << " in training mode is random; the "
-                               "interpreter runs eval-mode graphs";
-  return RtValue(*in);
-}
-
-FailureOr<RtValue> dropout(const KernelArgs &args) {
-  // F.dropout(input, p, training) and torch.dropout(input, p, train).
-  return evalIdentity(args, args.has("training") ? "training" : "train",
-                      "dropout");
-}
-
-FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
-  return evalIdentity(args, "training", "stochastic depth");
-}
-
-FailureOr<RtValue> softmax(const KernelArgs &args) {
-  return softmaxImpl(args, /*logarithm=*/false);
-}
-
-FailureOr<RtValue> logSoftmax(const KernelArgs &args) {
-  return softmaxImpl(args, /*logarithm=*/true);
-}
-
-FailureOr<RtValue> softmin(const KernelArgs &args) {
-  return softmaxImpl(args, /*logarithm=*/false, /*negate=*/true);
-}
-
-FailureOr<RtValue> glu(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
-    return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "glu does not support 0-d tensors";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
-    return failure();
-  int64_t size = in->dim(*dim);
-  if (size % 2)
-    return args.emitError() << "halving dimension must be even, but dimension "
-                            << *dim << " is size " << size;
-  int64_t inner = 1, outer = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  for (int64_t i = 0; i < *dim; ++i)
-    outer *= in->dim(i);
-  SmallVector<int64_t> shape(in->shape());
-  shape[*dim] = size / 2;
-  Tensor out(in->dtype(), shape);
-  int64_t half = size / 2;
-  for (int64_t a = 0; a < outer; ++a)
-    for (int64_t j = 0; j < half; ++j)
-      for (int64_t c = 0; c < inner; ++c) {
-        double x = in->getDouble((a * size + j) * inner + c);
-        double g = in->getDouble((a * size + j + half) * inner + c);
-        out.setDouble((a * half + j) * inner + c, x / (1.0 + std::exp(-g)));
-      }
-  out.roundToDType();
-  return RtValue(out);
-}
-
-FailureOr<RtValue> prelu(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input"), w = args.tensor("weight");
-  if (failed(in) || failed(w))
-    return failure();
-  int64_t channels = in->rank() >= 2 ? in->dim(1) : 1;
-  if (w->numel() != 1 && w->numel() != channels)
-    return args.emitError() << "mismatch of parameter numbers and input "
-                               "channel size: weight has "
-                            << w->numel() << ", input has " << channels;
-  int64_t inner = 1;
-  for (int64_t i = 2; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  Tensor out(in->dtype(), in->shape());
-  for (int64_t i = 0; i < in->numel(); ++i) {
-    double x = in->getDouble(i);
-    double k = w->getDouble(w->numel() == 1 ? 0 : (i / inner) % channels);
-    out.setDouble(i, x >= 0 ? x : k * x);
-  }
-  out.roundToDType();
-  return RtValue(out);
-}
-
 FailureOr<RtValue> normalize(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<double> p = args.getFloat("p"), eps = args.getFloat("eps");
@@ -409,23 +263,10 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
 //===----------------------------------------------------------------------===//
 
 void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
-  table["torch.nn.functional.softmax"] = softmax;
-  table["torch.nn.functional.log_softmax"] = logSoftmax;
-  table["torch.nn.functional.softmin"] = softmin;
-  table["torch.nn.functional.glu"] = glu;
-  table["torch.nn.functional.prelu"] = prelu;
   table["torch.nn.functional.normalize"] = normalize;
   table["torch.nn.functional.group_norm"] = groupNorm;
   table["torch.nn.functional.batch_norm"] = batchNorm;
   table["torch.nn.functional.layer_norm"] = layerNorm;
-  table["torch.nn.functional.dropout"] = dropout;
-  table["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
-  table["torch.dropout"] = dropout;
-  table["torch.nn.functional.dropout1d"] = dropout;
-  table["torch.nn.functional.dropout2d"] = dropout;
-  table["torch.nn.functional.dropout3d"] = dropout;
-  table["torch.nn.functional.alpha_dropout"] = dropout;
-  table["torch.nn.functional.feature_alpha_dropout"] = dropout;
   table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
   table["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
 }

@@ -541,39 +541,6 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
   return RtValue(x.to(in->dtype()));
 }
 
-/// aten::max_pool{2,3}d_with_indices_backward: each gradient element added
-/// at the input position its index names (indices count within each
-/// channel's flattened spatial dims, as max_pool's do).
-FailureOr<RtValue> maxPoolIndicesBackward(const KernelArgs &args) {
-  FailureOr<Tensor> grad = args.tensor("grad_output"), in = args.tensor("input"),
-                    idx = args.tensor("indices");
-  if (failed(grad) || failed(in) || failed(idx))
-    return failure();
-  if (grad->shape() != idx->shape() || in->rank() < 2 ||
-      grad->rank() != in->rank())
-    return args.emitError() << "grad_output and indices must have one shape, "
-                               "of the input's rank";
-  int64_t spatialRank = args.has("kernel_size")
-                            ? static_cast<int64_t>(
-                                  args.getInts("kernel_size").value().size())
-                            : 2;
-  int64_t planeIn = 1, planeOut = 1;
-  for (int64_t d = in->rank() - spatialRank; d < in->rank(); ++d) {
-    planeIn *= in->dim(d);
-    planeOut *= grad->dim(d);
-  }
-  int64_t planes = planeOut ? grad->numel() / planeOut : 0;
-  Tensor out(DType::F64, in->shape());
-  for (int64_t p = 0; p < planes; ++p)
-    for (int64_t i = 0; i < planeOut; ++i) {
-      int64_t at = idx->getInt(p * planeOut + i);
-      if (at < 0 || at >= planeIn)
-        return args.emitError() << "index " << at << " is out of range";
-      out.data<double>()[p * planeIn + at] += grad->getDouble(p * planeOut + i);
-    }
-  return RtValue(out.to(in->dtype()));
-}
-
 //===----------------------------------------------------------------------===//
 // Sampling at coordinates: F.grid_sample and F.affine_grid
 //===----------------------------------------------------------------------===//
@@ -941,8 +908,6 @@ void mlir::traced::kernels::populatePoolKernels(KernelTable &table) {
   table["torch.nn.functional.lp_pool1d"] = lpPool1d;
   table["torch.nn.functional.lp_pool2d"] = lpPool2d;
   table["torch.nn.functional.interpolate"] = interpolate;
-  table["torch.ops.aten.max_pool2d_with_indices_backward.default"] = maxPoolIndicesBackward;
-  table["torch.ops.aten.max_pool3d_with_indices_backward.default"] = maxPoolIndicesBackward;
   table["torch.nn.functional.grid_sample"] = gridSampleKernel;
   table["torch.ops.aten.grid_sampler.default"] = gridSamplerAten;
   table["torch.nn.functional.affine_grid"] = affineGrid;

@@ -1,4 +1,10 @@
-//===- Reduce.cpp - mean and sum ------------------------------------------===//
+//===- Reduce.cpp - reductions, norms and softmax -------------------------===//
+//
+// Sums, means, extrema, products, variances, cumulative scans and norms over
+// dims, and the softmaxes (softmax, log_softmax, softmin), which reduce
+// along a dim.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
@@ -66,6 +72,64 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     out.setDouble(i, average ? acc[i] / count : acc[i]);
   out.roundToDType();
   return RtValue(out.reshaped(outShape));
+}
+
+FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
+                               bool negate = false) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (args.isNone("dim"))
+    return args.emitError() << "softmax needs an explicit 'dim'";
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(d))
+    return failure();
+  // An empty input returns early in torch, in its own dtype: integers too.
+  DType fallback = in->numel() ? toFloatingDType(in->dtype()) : in->dtype();
+  FailureOr<DType> target = args.getDType("dtype", fallback);
+  if (failed(target))
+    return failure();
+  Tensor x = in->to(*target);
+  if (negate) {
+    Tensor negated(x.dtype(), x.shape());
+    for (int64_t i = 0; i < x.numel(); ++i)
+      negated.setDouble(i, -x.getDouble(i));
+    x = negated;
+  }
+  int64_t rank = std::max<int64_t>(x.rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  int64_t size = x.rank() ? x.dim(*dim) : 1;
+  int64_t inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = x.template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t a = 0; a < outer; ++a)
+        for (int64_t b = 0; b < inner; ++b) {
+          const T *row = p + a * size * inner + b;
+          T *orow = o + a * size * inner + b;
+          T mx = -INFINITY;
+          for (int64_t j = 0; j < size; ++j)
+            mx = std::max(mx, row[j * inner]);
+          T sum = 0;
+          for (int64_t j = 0; j < size; ++j)
+            sum += std::exp(row[j * inner] - mx);
+          for (int64_t j = 0; j < size; ++j)
+            orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
+                                        : std::exp(row[j * inner] - mx) / sum;
+        }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
 }
 } // namespace
 
@@ -327,44 +391,6 @@ FailureOr<RtValue> prod(const KernelArgs &args) {
 
 FailureOr<RtValue> var(const KernelArgs &args) {
   return moments(args, false, false);
-}
-
-/// bucketize: per element, the index of its bucket among the sorted 1-D
-/// `boundaries` (the first boundary >= x, or > x when `right`), by torch's
-/// binary search.
-FailureOr<RtValue> bucketize(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input"), b = args.tensor("boundaries");
-  FailureOr<bool> outInt32 = args.getBool("out_int32"),
-                  right = args.getBool("right");
-  if (failed(in) || failed(b) || failed(outInt32) || failed(right))
-    return failure();
-  if (b->rank() != 1)
-    return args.emitError() << "boundaries tensor must be 1 dimension, but "
-                               "got dim("
-                            << b->rank() << ")";
-  Tensor out(*outInt32 ? DType::I32 : DType::I64, in->shape());
-  std::vector<double> bounds(b->numel());
-  for (int64_t i = 0; i < b->numel(); ++i)
-    bounds[i] = b->getDouble(i);
-  // torch's own binary search (cus_lower_bound / cus_upper_bound), step for
-  // step: on unsorted boundaries, where the result is torch's to define,
-  // it is still torch's (and the decomposition's, which takes the same
-  // steps).
-  int64_t n = b->numel();
-  for (int64_t i = 0; i < in->numel(); ++i) {
-    double x = in->getDouble(i);
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      int64_t mid = lo + ((hi - lo) >> 1);
-      bool goRight = *right ? !(bounds[mid] > x) : !(bounds[mid] >= x);
-      if (goRight)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    out.data<int64_t>()[i] = lo;
-  }
-  return RtValue(out);
 }
 
 /// renorm: each slice along `dim` whose p-norm exceeds maxnorm, scaled to
@@ -912,6 +938,18 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   return RtValue(out);
 }
 
+FailureOr<RtValue> softmax(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/false);
+}
+
+FailureOr<RtValue> logSoftmax(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/true);
+}
+
+FailureOr<RtValue> softmin(const KernelArgs &args) {
+  return softmaxImpl(args, /*logarithm=*/false, /*negate=*/true);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -944,7 +982,9 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.cumsum"] = cumsum;
   table["torch.cumprod"] = cumprod;
   table["torch.logcumsumexp"] = logcumsumexp;
-  table["torch.bucketize"] = bucketize;
   table["torch.renorm"] = renorm;
   table["torch.count_nonzero"] = countNonzero;
+  table["torch.nn.functional.softmax"] = softmax;
+  table["torch.nn.functional.log_softmax"] = logSoftmax;
+  table["torch.nn.functional.softmin"] = softmin;
 }

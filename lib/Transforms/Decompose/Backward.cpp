@@ -141,18 +141,6 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                       {"input", d.binary("torch.mul", g, d.f64(*scale))},
                                       {"other", neg}}));
   };
-  // copy(input, src): src converted to input's dtype and broadcast to its
-  // shape.
-  t["torch.ops.aten.copy.default"] = [](Decomposer &d) -> Results {
-    RankedTensorType type = d.resultTensorType();
-    Value src = d.cast(d.tensor("src"), type.getElementType());
-    if (!src)
-      return failure();
-    auto st = cast<RankedTensorType>(src.getType());
-    if (st.getShape() == type.getShape())
-      return one(d.unary("torch.clone", src));
-    return one(d.call("Tensor.expand", {{"input", src}, {"size", d.ints(type.getShape())}}));
-  };
 }
 
 /// max_pool{2,3}d_with_indices_backward: each gradient element added at the

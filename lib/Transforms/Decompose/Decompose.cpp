@@ -3,6 +3,7 @@
 #include "Decompose.h"
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/FamilyTable.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
@@ -271,21 +272,31 @@ Value Decomposer::tensorConstant(RankedTensorType type,
 // The driver
 //===----------------------------------------------------------------------===//
 
-const DecompositionTable &decompose::getDecompositionTable() {
-  static const DecompositionTable table = [] {
-    DecompositionTable t;
-    populateBackwardDecompositions(t);
-    populateElementwiseDecompositions(t);
-    populateIndexDecompositions(t);
-    populateLinalgDecompositions(t);
-    populateLossDecompositions(t);
-    populateNormDecompositions(t);
-    populatePoolDecompositions(t);
-    populateReduceDecompositions(t);
-    populateShapeDecompositions(t);
-    return t;
+static const FamilyTable<DecomposeFn> &getDecompositionFamilies() {
+  static const FamilyTable<DecomposeFn> families = [] {
+    FamilyTable<DecomposeFn> f;
+    f.add("Backward", populateBackwardDecompositions);
+    f.add("Elementwise", populateElementwiseDecompositions);
+    f.add("Factory", populateFactoryDecompositions);
+    f.add("Index", populateIndexDecompositions);
+    f.add("Linalg", populateLinalgDecompositions);
+    f.add("Loss", populateLossDecompositions);
+    f.add("Norm", populateNormDecompositions);
+    f.add("Pool", populatePoolDecompositions);
+    f.add("Reduce", populateReduceDecompositions);
+    f.add("Shape", populateShapeDecompositions);
+    f.add("Sort", populateSortDecompositions);
+    return f;
   }();
-  return table;
+  return families;
+}
+
+const DecompositionTable &decompose::getDecompositionTable() {
+  return getDecompositionFamilies().table;
+}
+
+StringRef traced::decompositionFamily(StringRef entry) {
+  return getDecompositionFamilies().family.lookup(entry);
 }
 
 std::vector<std::string> traced::getDecomposedTargets() {

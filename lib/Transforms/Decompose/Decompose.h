@@ -158,8 +158,10 @@ ClassMask classMask(Decomposer &d, RankedTensorType type, Value target);
 using DecomposeFn = Results (*)(Decomposer &d);
 using DecompositionTable = llvm::StringMap<DecomposeFn>;
 
+/// Each family file names its entries' decompositions.
 void populateBackwardDecompositions(DecompositionTable &table);
 void populateElementwiseDecompositions(DecompositionTable &table);
+void populateFactoryDecompositions(DecompositionTable &table);
 void populateIndexDecompositions(DecompositionTable &table);
 void populateLinalgDecompositions(DecompositionTable &table);
 void populateLossDecompositions(DecompositionTable &table);
@@ -167,7 +169,29 @@ void populateNormDecompositions(DecompositionTable &table);
 void populatePoolDecompositions(DecompositionTable &table);
 void populateReduceDecompositions(DecompositionTable &table);
 void populateShapeDecompositions(DecompositionTable &table);
+void populateSortDecompositions(DecompositionTable &table);
 const DecompositionTable &getDecompositionTable();
+
+/// The p-norm of `x` over `dim` (an int, a list, or None: all dims):
+/// inf/-inf: max/min |x|; 0: the count of non-zeros; 1: sum |x|; 2:
+/// sqrt(sum x^2); else (sum |x|^p)^(1/p). `element` is the result's element
+/// type (the count of non-zeros is converted to it). Reduce.cpp; the
+/// normalizations use it too.
+Value vectorNorm(Decomposer &d, Value x, double p, Arg dim, Attribute keepdim,
+                 Type element);
+/// Shape helpers (Shape.cpp) that other families' decompositions call:
+/// `v` reshaped to `shape` (`v` itself when it has it);
+Value reshape(Decomposer &d, Value v, ArrayRef<int64_t> shape);
+/// `x[:, ..., :, index]` with `index` (an int or a slice) at dim `dim`;
+Value window(Decomposer &d, Value x, int64_t dim, Attribute index);
+/// the slice `start:stop:step` (None for a missing bound);
+Attribute sliceOf(Decomposer &d, std::optional<int64_t> start,
+                  std::optional<int64_t> stop, int64_t step);
+/// a possibly negative `dim` of a tensor of rank `rank`, normalized.
+int64_t normDim(int64_t dim, int64_t rank);
+/// `aten.index(x, [None] * dim + [index])` (Index.cpp; resampling and
+/// as_strided gather with it too).
+Value indexDim(Decomposer &d, Value x, int64_t dim, Value index);
 
 } // namespace mlir::traced::decompose
 

@@ -281,19 +281,6 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
     }
     return one(d.call("torch.pow", {{"input", base}, {"exponent", exponent}}));
   };
-  // one_hot: x[..., None] == arange(num_classes), as int64.
-  t["torch.nn.functional.one_hot"] = [](Decomposer &d) -> Results {
-    RankedTensorType result = d.resultTensorType();
-    if (!result || !result.hasStaticShape() || result.getRank() == 0)
-      return d.decline("the number of classes is not known statically");
-    int64_t classes = result.getShape().back();
-    auto rangeType = RankedTensorType::get({classes}, d.b.getI64Type());
-    Value range = d.tensorConstant(rangeType, [](ArrayRef<int64_t> i) {
-      return static_cast<double>(i[0]);
-    });
-    Value x = d.call("torch.unsqueeze", {{"input", d.tensor("input")}, {"dim", d.i64(-1)}});
-    return one(d.cast(d.binary("torch.eq", x, range), result.getElementType()));
-  };
   // The dropouts of eval mode are the identity.
   for (StringRef name : {"torch.nn.functional.dropout1d",
                          "torch.nn.functional.dropout2d",
@@ -307,12 +294,6 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
         return d.decline("dropout in training mode is random");
       return one(d.unary("torch.clone", d.tensor("input")));
     };
-  t["torch.nn.functional.softmin"] = [](Decomposer &d) -> Results {
-    return one(d.call("torch.nn.functional.softmax",
-                      {{"input", d.unary("torch.neg", d.tensor("input"))},
-                       {"dim", d.arg("dim")},
-                       {"dtype", d.arg("dtype")}}));
-  };
   // prelu: x where x > 0, else weight * x, weight along dim 1.
   t["torch.nn.functional.prelu"] = [](Decomposer &d) -> Results {
     // (In the result's dtype: the input's, whatever the weight's.)

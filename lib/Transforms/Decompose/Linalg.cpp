@@ -1,7 +1,8 @@
 //===- Linalg.cpp - decompositions of contractions ------------------------===//
 //
 // linear, addmm, addbmm, baddbmm, mv, dot, outer, bilinear and einsum, in calls of
-// mm, bmm, matmul and the shape entries.
+// mm, bmm, matmul and the shape entries; the cross product in products of
+// windows along its dim.
 //
 //===----------------------------------------------------------------------===//
 
@@ -334,6 +335,39 @@ static Results decomposeEinsum(Decomposer &d) {
 static Results decomposeDet(Decomposer &d);
 static Results decomposeInv(Decomposer &d);
 
+/// The cross product along a dim of size 3 (torch.cross: the first such
+/// dim when none is given).
+static Results decomposeCross(Decomposer &d) {
+  RankedTensorType result = d.resultTensorType();
+  if (!result || !result.hasStaticShape())
+    return d.decline("needs a static result shape");
+  int64_t rank = result.getRank(), dim = -1;
+  if (d.isNone("dim")) {
+    for (int64_t i = 0; i < rank && dim < 0; ++i)
+      if (result.getDimSize(i) == 3)
+        dim = i;
+  } else if (auto given = d.getInt("dim")) {
+    dim = normDim(*given, rank);
+  }
+  if (dim < 0 || dim >= rank || result.getDimSize(dim) != 3)
+    return d.decline("no dim of size 3");
+  Type element = result.getElementType();
+  auto full = [&](StringRef name) {
+    Value v = d.cast(d.tensor(name), element);
+    if (typeOf(v) && typeOf(v).getShape() != result.getShape())
+      v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(result.getShape())}});
+    return v;
+  };
+  Value a = full("input"), b = full("other");
+  auto part = [&](Value v, int64_t i) { return window(d, v, dim, sliceOf(d, i, i + 1, 1)); };
+  auto term = [&](int64_t i, int64_t j) {
+    return d.binary("torch.sub", d.binary("torch.mul", part(a, i), part(b, j)),
+                    d.binary("torch.mul", part(a, j), part(b, i)));
+  };
+  SmallVector<Value> parts = {term(1, 2), term(2, 0), term(0, 1)};
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["torch.linalg.det"] = decomposeDet;
   t["torch.linalg.slogdet"] = decomposeDet;
@@ -413,6 +447,8 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
     return one(d.call("torch.reshape",
                       {{"input", y}, {"shape", d.ints(result.getShape())}}));
   };
+  t["torch.cross"] = decomposeCross;
+  t["torch.linalg.cross"] = decomposeCross;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-//===- Shape.cpp - decompositions of shape and factory entries ------------===//
+//===- Shape.cpp - decompositions of shape entries ------------------------===//
 //
 // Views as `operator.getitem` windows and reshapes/permutes; stacking,
 // tiling and shuffles as reshape, expand, permute and cat; triangles and
@@ -13,16 +13,13 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
-
-
-static Value reshape(Decomposer &d, Value v, ArrayRef<int64_t> shape) {
+Value decompose::reshape(Decomposer &d, Value v, ArrayRef<int64_t> shape) {
   if (typeOf(v) && typeOf(v).getShape() == shape)
     return v;
   return d.call("torch.reshape", {{"input", v}, {"shape", d.ints(shape)}});
 }
 
-/// `x[:, ..., :, index]` with `index` (an int or a slice) at dim `dim`.
-static Value window(Decomposer &d, Value x, int64_t dim, Attribute index) {
+Value decompose::window(Decomposer &d, Value x, int64_t dim, Attribute index) {
   SmallVector<Attribute> parts;
   Attribute none = d.none();
   for (int64_t i = 0; i < dim; ++i)
@@ -32,13 +29,13 @@ static Value window(Decomposer &d, Value x, int64_t dim, Attribute index) {
                 {{"input", x}, {"index", TupleAttr::get(d.ctx, ArrayAttr::get(d.ctx, parts))}});
 }
 
-static Attribute sliceOf(Decomposer &d, std::optional<int64_t> start,
-                         std::optional<int64_t> stop, int64_t step) {
+Attribute decompose::sliceOf(Decomposer &d, std::optional<int64_t> start,
+                             std::optional<int64_t> stop, int64_t step) {
   return SliceAttr::get(d.ctx, start ? d.i64(*start) : d.none(),
                         stop ? d.i64(*stop) : d.none(), d.i64(step));
 }
 
-static int64_t normDim(int64_t dim, int64_t rank) {
+int64_t decompose::normDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
 }
 
@@ -352,43 +349,8 @@ static Results decomposeRot90(Decomposer &d) {
   }
 }
 
-/// The cross product along a dim of size 3 (torch.cross: the first such
-/// dim when none is given).
-static Results decomposeCross(Decomposer &d) {
-  RankedTensorType result = d.resultTensorType();
-  if (!result || !result.hasStaticShape())
-    return d.decline("needs a static result shape");
-  int64_t rank = result.getRank(), dim = -1;
-  if (d.isNone("dim")) {
-    for (int64_t i = 0; i < rank && dim < 0; ++i)
-      if (result.getDimSize(i) == 3)
-        dim = i;
-  } else if (auto given = d.getInt("dim")) {
-    dim = normDim(*given, rank);
-  }
-  if (dim < 0 || dim >= rank || result.getDimSize(dim) != 3)
-    return d.decline("no dim of size 3");
-  Type element = result.getElementType();
-  auto full = [&](StringRef name) {
-    Value v = d.cast(d.tensor(name), element);
-    if (typeOf(v) && typeOf(v).getShape() != result.getShape())
-      v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(result.getShape())}});
-    return v;
-  };
-  Value a = full("input"), b = full("other");
-  auto part = [&](Value v, int64_t i) { return window(d, v, dim, sliceOf(d, i, i + 1, 1)); };
-  auto term = [&](int64_t i, int64_t j) {
-    return d.binary("torch.sub", d.binary("torch.mul", part(a, i), part(b, j)),
-                    d.binary("torch.mul", part(a, j), part(b, i)));
-  };
-  SmallVector<Value> parts = {term(1, 2), term(2, 0), term(0, 1)};
-  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
-}
-
 static Results decomposeTensorUnfold(Decomposer &d);
 static Results decomposeDiagEmbed(Decomposer &d);
-static Results decomposeBucketize(Decomposer &d);
-static Results decomposeAffineGrid(Decomposer &d);
 
 /// pixel_shuffle: [*, C r r, H, W] -> [*, C, H r, W r]; pixel_unshuffle
 /// the inverse. Both split the dims, permute and merge.
@@ -470,11 +432,45 @@ static Results repeatByCounts(Decomposer &d) {
                     {{"input", x}, {"dim", d.i64(dim)}, {"index", rowOf}}));
 }
 
+/// as_strided over the input's elements in row-major order (the
+/// interpreter's reading: the storage of a contiguous tensor): one gather
+/// from the flattened input.
+static Results decomposeAsStrided(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x);
+  auto size = d.getInts("size"), stride = d.getInts("stride");
+  std::optional<int64_t> offset = 0;
+  if (!d.isNone("storage_offset"))
+    offset = d.getInt("storage_offset");
+  if (!xt || !xt.hasStaticShape() || !size || !stride || !offset || size->size() != stride->size())
+    return d.decline("needs a static input and constant size, stride and offset");
+  int64_t last = *offset;
+  for (auto [n, s] : llvm::zip(*size, *stride)) {
+    if (n < 0 || s < 0)
+      return d.decline("negative sizes or strides");
+    last += (n - 1) * s;
+  }
+  if (last >= xt.getNumElements() && llvm::all_of(*size, [](int64_t n) { return n > 0; }))
+    return d.decline("the view reaches past the storage");
+  Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({xt.getNumElements()})}});
+  auto indexType = RankedTensorType::get(*size, d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    int64_t at = *offset;
+    for (auto [k, s] : llvm::zip(i, *stride))
+      at += k * s;
+    return static_cast<double>(at);
+  });
+  if (size->empty()) {
+    Value one1 = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+    Value g = indexDim(d, flat, 0, one1);
+    return one(d.call("torch.reshape", {{"input", g}, {"shape", d.ints({})}}));
+  }
+  return one(indexDim(d, flat, 0, index));
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
-  t["torch.bucketize"] = decomposeBucketize;
-  t["torch.nn.functional.affine_grid"] = decomposeAffineGrid;
   t["Tensor.view_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.view", {{"input", d.tensor("input")},
                                       {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
@@ -577,8 +573,6 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["builtins.getattr"] = decomposeShapeQuery;
   t["torch.flip"] = decomposeFlip;
   t["torch.rot90"] = decomposeRot90;
-  t["torch.cross"] = decomposeCross;
-  t["torch.linalg.cross"] = decomposeCross;
   t["torch.unbind"] = decomposeUnbind;
   t["torch.meshgrid"] = decomposeMeshgrid;
   t["torch.broadcast_tensors"] = decomposeBroadcastTensors;
@@ -647,51 +641,6 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     Value v = d.call("Tensor.expand", {{"input", reshape(d, x, inter)}, {"size", d.ints(expanded)}});
     return one(reshape(d, v, out));
   };
-  // Factories with constant arguments are constants: zeros, ones, full and
-  // empty (zeros, deterministically) as splats; arange, linspace and eye
-  // evaluated once by their interpreter kernels.
-  for (StringRef name : {"torch.zeros", "torch.ones", "torch.full", "torch.empty"})
-    t[name] = [](Decomposer &d) -> Results {
-      RankedTensorType type = d.resultTensorType();
-      if (!type || !type.hasStaticShape())
-        return d.decline("the size is not known statically");
-      double v = 0;
-      if (d.target() == "torch.ones") {
-        v = 1;
-      } else if (d.target() == "torch.full") {
-        std::optional<double> f = d.getFloat("fill_value");
-        if (!f)
-          return d.decline("the fill value is not a constant");
-        v = *f;
-      }
-      Type e = type.getElementType();
-      Attribute splat;
-      if (auto f = dyn_cast<FloatType>(e))
-        splat = FloatAttr::get(f, v);
-      else if (e.isInteger(1))
-        splat = BoolAttr::get(d.ctx, v != 0);
-      else
-        splat = IntegerAttr::get(e, static_cast<int64_t>(v));
-      return one(d.constant(DenseElementsAttr::get(type, splat), type));
-    };
-  for (StringRef name : {"torch.arange", "torch.linspace", "torch.eye"})
-    t[name] = [](Decomposer &d) -> Results {
-      RankedTensorType type = d.resultTensorType();
-      if (!type || !type.hasStaticShape() || type.getNumElements() > (1 << 24))
-        return d.decline("the result is not static or above 2^24 elements");
-      Attribute value = evaluateConstantCall(d.bound.op, 0);
-      if (!value)
-        return d.decline("the arguments are not constants");
-      return one(d.constant(value, type));
-    };
-  t["torch.empty_like"] = [](Decomposer &d) -> Results {
-    return one(d.call("torch.zeros_like", {{"input", d.tensor("input")}, {"dtype", d.arg("dtype")}}));
-  };
-  t["Tensor.new_empty"] = [](Decomposer &d) -> Results {
-    return one(d.call("Tensor.new_zeros", {{"input", d.tensor("input")},
-                                           {"size", d.arg("size")},
-                                           {"dtype", d.arg("dtype")}}));
-  };
   t["torch.is_floating_point"] = [](Decomposer &d) -> Results {
     bool fp = isa<FloatType>(typeOf(d.tensor("input")).getElementType());
     return one(d.constant(d.boolean(fp), d.resultType()));
@@ -702,10 +651,23 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
       return d.decline("the shape is not static");
     return one(d.constant(d.i64(type.getNumElements()), d.resultType()));
   };
+  // copy(input, src): src converted to input's dtype and broadcast to its
+  // shape.
+  t["torch.ops.aten.copy.default"] = [](Decomposer &d) -> Results {
+    RankedTensorType type = d.resultTensorType();
+    Value src = d.cast(d.tensor("src"), type.getElementType());
+    if (!src)
+      return failure();
+    auto st = cast<RankedTensorType>(src.getType());
+    if (st.getShape() == type.getShape())
+      return one(d.unary("torch.clone", src));
+    return one(d.call("Tensor.expand", {{"input", src}, {"size", d.ints(type.getShape())}}));
+  };
+  t["torch.as_strided"] = decomposeAsStrided;
 }
 
 //===----------------------------------------------------------------------===//
-// Windows, embeddings of diagonals, buckets and grids
+// Windows and embeddings of diagonals
 //===----------------------------------------------------------------------===//
 
 /// Tensor.unfold(dim, size, step): one gather with a [windows, size] index
@@ -768,88 +730,4 @@ static Results decomposeDiagEmbed(Decomposer &d) {
   // The two new dims (now last) go to dim1 and dim2.
   return one(d.call("torch.movedim", {{"input", r}, {"source", d.ints({rank - 2, rank - 1})},
                                       {"destination", d.ints({a, b})}}));
-}
-
-/// bucketize: torch's binary search (cus_lower_bound, or cus_upper_bound
-/// when `right`), unrolled: bit_width(n) steps over n boundaries, each
-/// gathering boundaries[mid] for every element at once. Counting the
-/// boundaries below x gives the same for sorted boundaries but not for
-/// unsorted ones, where the interpreter and torch follow the search.
-static Results decomposeBucketize(Decomposer &d) {
-  Value x = d.tensor("input"), bounds = d.tensor("boundaries");
-  auto right = d.getBool("right");
-  RankedTensorType xt = typeOf(x), bt = typeOf(bounds);
-  if (!x || !bounds || !right || bt.getRank() != 1 || !bt.hasStaticShape() ||
-      !xt.hasStaticShape())
-    return d.decline("needs static shapes, 1-D boundaries and a constant "
-                     "right");
-  int64_t n = bt.getDimSize(0), m = xt.getNumElements();
-  auto indexType = RankedTensorType::get({m}, d.b.getI64Type());
-  Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({m})}});
-  Value lo = d.tensorConstant(indexType, [](ArrayRef<int64_t>) { return 0.0; });
-  Value hi = d.tensorConstant(indexType, [n](ArrayRef<int64_t>) {
-    return static_cast<double>(n);
-  });
-  for (unsigned step = 0, steps = llvm::bit_width(uint64_t(n)); step < steps;
-       ++step) {
-    Value active = d.binary("torch.lt", lo, hi);
-    Value mid = d.binary("torch.add", lo,
-                         d.binary("torch.floor_divide",
-                                  d.binary("torch.sub", hi, lo), d.i64(2)));
-    Value at = d.call("torch.clamp", {{"input", mid}, {"min", d.i64(0)},
-                                      {"max", d.i64(std::max<int64_t>(n - 1, 0))}});
-    Value b = d.call("torch.index_select",
-                     {{"input", bounds}, {"dim", d.i64(0)}, {"index", at}});
-    Value stop = d.binary(*right ? "torch.gt" : "torch.ge", b, flat);
-    Value goRight = d.binary("torch.logical_and", active,
-                             d.unary("torch.logical_not", stop));
-    Value goLeft = d.binary("torch.logical_and", active, stop);
-    lo = d.call("torch.where", {{"condition", goRight},
-                                {"input", d.binary("torch.add", mid, d.i64(1))},
-                                {"other", lo}});
-    hi = d.call("torch.where",
-                {{"condition", goLeft}, {"input", mid}, {"other", hi}});
-  }
-  Value result = d.call("torch.reshape",
-                        {{"input", lo}, {"shape", d.ints(xt.getShape())}});
-  return one(d.cast(result, d.resultTensorType().getElementType()));
-}
-
-/// affine_grid: the base grid of normalized output coordinates (x, y[, z],
-/// 1), times theta transposed, per batch.
-static Results decomposeAffineGrid(Decomposer &d) {
-  Value theta = d.tensor("theta");
-  auto size = d.getInts("size");
-  RankedTensorType result = d.resultTensorType();
-  if (!theta || !size || !result || !result.hasStaticShape() || (size->size() != 4 && size->size() != 5))
-    return d.decline("needs a constant size of 4 or 5 elements");
-  bool alignCorners = d.getBool("align_corners").value_or(false);
-  SmallVector<int64_t> spatial(size->begin() + 2, size->end()); // (D,) H, W
-  int64_t k = spatial.size(), points = 1;
-  for (int64_t s : spatial)
-    points *= s;
-  auto coord = [&](int64_t i, int64_t n) -> double {
-    if (n <= 1)
-      return 0.0;
-    double c = -1.0 + 2.0 * i / (n - 1);
-    return alignCorners ? c : c * (n - 1) / n;
-  };
-  Type element = result.getElementType();
-  auto baseType = RankedTensorType::get({points, k + 1}, element);
-  Value base = d.tensorConstant(baseType, [&](ArrayRef<int64_t> i) {
-    if (i[1] == k)
-      return 1.0;
-    // Column 0 is x (the last spatial dim), then y, then z.
-    int64_t p = i[0];
-    SmallVector<int64_t> pos(k);
-    for (int64_t s = k - 1; s >= 0; --s) {
-      pos[s] = p % spatial[s];
-      p /= spatial[s];
-    }
-    int64_t axis = k - 1 - i[1];
-    return coord(pos[axis], spatial[axis]);
-  });
-  Value t = d.call("torch.transpose", {{"input", theta}, {"dim0", d.i64(1)}, {"dim1", d.i64(2)}});
-  Value g = d.call("torch.matmul", {{"input", base}, {"other", t}});
-  return one(reshape(d, g, result.getShape()));
 }

@@ -1,0 +1,62 @@
+//===- Sort.cpp - decompositions of searching -----------------------------===//
+//
+// bucketize as torch's binary search, unrolled: one gather of the
+// boundaries per step (sort, argsort, topk and kthvalue have direct
+// lowerings).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+/// bucketize: torch's binary search (cus_lower_bound, or cus_upper_bound
+/// when `right`), unrolled: bit_width(n) steps over n boundaries, each
+/// gathering boundaries[mid] for every element at once. Counting the
+/// boundaries below x gives the same for sorted boundaries but not for
+/// unsorted ones, where the interpreter and torch follow the search.
+static Results decomposeBucketize(Decomposer &d) {
+  Value x = d.tensor("input"), bounds = d.tensor("boundaries");
+  auto right = d.getBool("right");
+  RankedTensorType xt = typeOf(x), bt = typeOf(bounds);
+  if (!x || !bounds || !right || bt.getRank() != 1 || !bt.hasStaticShape() ||
+      !xt.hasStaticShape())
+    return d.decline("needs static shapes, 1-D boundaries and a constant "
+                     "right");
+  int64_t n = bt.getDimSize(0), m = xt.getNumElements();
+  auto indexType = RankedTensorType::get({m}, d.b.getI64Type());
+  Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({m})}});
+  Value lo = d.tensorConstant(indexType, [](ArrayRef<int64_t>) { return 0.0; });
+  Value hi = d.tensorConstant(indexType, [n](ArrayRef<int64_t>) {
+    return static_cast<double>(n);
+  });
+  for (unsigned step = 0, steps = llvm::bit_width(uint64_t(n)); step < steps;
+       ++step) {
+    Value active = d.binary("torch.lt", lo, hi);
+    Value mid = d.binary("torch.add", lo,
+                         d.binary("torch.floor_divide",
+                                  d.binary("torch.sub", hi, lo), d.i64(2)));
+    Value at = d.call("torch.clamp", {{"input", mid}, {"min", d.i64(0)},
+                                      {"max", d.i64(std::max<int64_t>(n - 1, 0))}});
+    Value b = d.call("torch.index_select",
+                     {{"input", bounds}, {"dim", d.i64(0)}, {"index", at}});
+    Value stop = d.binary(*right ? "torch.gt" : "torch.ge", b, flat);
+    Value goRight = d.binary("torch.logical_and", active,
+                             d.unary("torch.logical_not", stop));
+    Value goLeft = d.binary("torch.logical_and", active, stop);
+    lo = d.call("torch.where", {{"condition", goRight},
+                                {"input", d.binary("torch.add", mid, d.i64(1))},
+                                {"other", lo}});
+    hi = d.call("torch.where",
+                {{"condition", goLeft}, {"input", mid}, {"other", hi}});
+  }
+  Value result = d.call("torch.reshape",
+                        {{"input", lo}, {"shape", d.ints(xt.getShape())}});
+  return one(d.cast(result, d.resultTensorType().getElementType()));
+}
+
+void decompose::populateSortDecompositions(DecompositionTable &t) {
+  t["torch.bucketize"] = decomposeBucketize;
+}
