@@ -202,7 +202,8 @@ static Results decomposeCrossEntropy(Decomposer &d) {
       return one(d.unary("torch.sum", loss));
     return one(d.unary("torch.mean", loss));
   }
-  auto [loss, w] = nllTerms(d, ls, target, *ignore);
+  auto terms = nllTerms(d, ls, target, *ignore);
+  Value loss = terms.first, w = terms.second;
   auto reduce = [&](Value v) -> Value {
     if (*reduction == "none")
       return v;
