@@ -1,7 +1,9 @@
 """The two tracers: torch.fx symbolic tracing, and concrete (example-based)
 tracing through hooks, as MegEngine's trace_module and torch.jit.trace do."""
 import contextlib
+import hashlib
 import inspect
+import re
 import operator
 
 import torch
@@ -9,7 +11,7 @@ import torch.fx as fx
 from torch.overrides import TorchFunctionMode
 
 from . import _traced
-from ._emit import EmitError, IRBuilder
+from ._emit import EmitError, IRBuilder, symbol
 from ._tracing import (GraphEmitter, aten_kwargs, aten_target, binary_extreme,
                        caller_location,
                        check_known,
@@ -553,18 +555,19 @@ class _ConcreteTracer(TorchFunctionMode):
         em = self.emitter
         with self.suspend():
             receiver = self.ref(module)
-        sym = self.builder.module_symbols[id(module)]
-        has_graph = bool(self.builder.modules[sym].graphs)
-        # Leaves the op library describes, and modules already traced, run
-        # unrecorded; any other module (user modules, containers, torch.nn
-        # modules the library does not know) is traced into its own graph.
-        if is_known_leaf(module) or has_graph:
+        # Leaves the op library describes run unrecorded; any other module
+        # (user modules, containers, torch.nn modules the library does not
+        # know) is traced into a graph, at every call: a second call may
+        # trace differently (other Python arguments, other shapes), so it
+        # gets its own graph unless it traced to one the module has.
+        if is_known_leaf(module):
             result = self._run_hidden(original, module, args, kwargs)
+            method = "forward"
         else:
-            result = self._trace_into(original, module, args, kwargs)
+            result, method = self._trace_into(original, module, args, kwargs)
         with self.suspend():
             flatten = (not is_known_leaf(module)) and isinstance(result, (tuple, dict))
-            named = em.call("call_method", "forward", receiver, args, kwargs,
+            named = em.call("call_method", method, receiver, args, kwargs,
                             _elements(result), self.ref, receiver[0][1:] + "_out",
                             flatten)
             if flatten:
@@ -586,8 +589,14 @@ class _ConcreteTracer(TorchFunctionMode):
             self.depth -= 1
 
     def _trace_into(self, original, module, args, kwargs):
+        """Traces one call of `module` into a graph; returns the result and
+        the graph's (method) name: `forward` for the first trace, the name
+        of an identical earlier trace, or `forward_<n>` for a new one."""
+        graphs = self.builder.modules[self.builder.module_symbols[id(module)]].graphs
+        graph_name = "forward" if not graphs else f"forward_{len(graphs)}"
+        blobs_before = set(self.builder.blobs)
         with self.suspend():
-            child = GraphEmitter(self.builder, module)
+            child = GraphEmitter(self.builder, module, graph_name)
             names = _parameter_names(module, len(args))
             # Positional arguments, then keyword arguments: the graph's
             # inputs carry the forward's parameter names, so the call binds.
@@ -620,7 +629,34 @@ class _ConcreteTracer(TorchFunctionMode):
                                   self.ref)
             finally:
                 self.stack.pop()
-        return result
+        if graph_name == "forward":
+            return result, graph_name
+        new_blobs = set(self.builder.blobs) - blobs_before
+        same = self._same_graph(child.graph, graphs)
+        if same is None:
+            return result, graph_name
+        del graphs[graph_name]
+        for blob in new_blobs:  # (constants only the dropped trace made)
+            del self.builder.blobs[blob]
+        return result, same
+
+    def _same_graph(self, graph, graphs):
+        """The name of an earlier graph in `graphs` that `graph` equals, up
+        to its own name and the names of the constants it made (compared by
+        content), or None."""
+        def key(g):
+            text = g.text().replace(f"graph {symbol(g.name)}(", "graph @_(", 1)
+
+            def content(m):
+                b = m.group(1)
+                a = self.builder.blobs[b]
+                return f"dense_resource<{a.dtype}{a.shape}{hashlib.sha1(a.tobytes()).hexdigest()}>"
+            return re.sub(r"dense_resource<([A-Za-z0-9_]+)>", content, text)
+        mine = key(graph)
+        for other_name, other in graphs.items():
+            if other is not graph and key(other) == mine:
+                return other_name
+        return None
 
 
     def _read_elements(self, child, entry, value):
