@@ -45,7 +45,7 @@ def graphs_of(tm, sym="inner"):
     # Alike (the constant tensor compared by content): one graph.
     ([(2, 2.0), (2, 2.0), (2, 3.0), (2, 2.0)], ["@forward", "@forward_1"]),
 ])
-def test_module_called_again(calls, graphs):
+def test_module_called_again(calls, graphs, tmp_path):
     torch.manual_seed(0)
     model = Twice(calls).eval()
     x = torch.randn(2, 4)
@@ -59,6 +59,11 @@ def test_module_called_again(calls, graphs):
     out = compiled(x.numpy())
     out = out[0] if isinstance(out, (list, tuple)) else out
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    # The extra graphs survive the JSON trace format.
+    path = tmp_path / "twice.json"
+    tm.save(str(path))
+    np.testing.assert_allclose(traced.load(str(path)).interpret(x.numpy())[0],
+                               expected, rtol=1e-6, atol=1e-6)
     # The surgery pipeline inlines each call's own graph.
     flat = tm.clone()
     flat.run_passes("traced-flatten,traced-normalize,canonicalize,traced-dce")
