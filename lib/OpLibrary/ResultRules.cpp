@@ -2286,6 +2286,46 @@ LogicalResult multiHeadAttention(const BoundCall &call,
   if (*heads < 1 || *embed % *heads != 0)
     return call.emitError() << "embed_dim " << *embed
                             << " is not divisible by num_heads " << *heads;
+  // The projections are torch's F.linear calls: what they would refuse is
+  // refused here, so that the kernel and the lowering index only shapes
+  // that exist (fuzz-diff: a 0-d out_proj_weight crashed this rule).
+  auto known = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (outWeight.getRank() != 2 || !known(outWeight.getDimSize(1), *embed))
+    return call.emitError() << "out_proj_weight must be a matrix of "
+                            << *embed << " columns, got " << outWeight;
+  if (RankedTensorType outBias = h.tensor("out_proj_bias"))
+    if (outBias.getRank() != 1 ||
+        !known(outBias.getDimSize(0), outWeight.getDimSize(0)))
+      return call.emitError() << "out_proj_bias must have "
+                              << outWeight.getDimSize(0)
+                              << " elements, got " << outBias;
+  std::optional<bool> separate = call.getBool("use_separate_proj_weight");
+  RankedTensorType value = h.tensor("value");
+  if (separate && !*separate) {
+    if (value && value.getShape() != key.getShape())
+      return call.emitError() << "key shape " << key
+                              << " does not match value shape " << value;
+    if (!known(key.getShape().back(), *embed))
+      return call.emitError() << "key has embedding size "
+                              << key.getShape().back() << ", but the "
+                              << "projection takes " << *embed;
+    if (RankedTensorType inWeight = h.tensor("in_proj_weight"))
+      if (inWeight.getRank() != 2 ||
+          !known(inWeight.getDimSize(0), 3 * *embed) ||
+          !known(inWeight.getDimSize(1), *embed))
+        return call.emitError() << "in_proj_weight must be " << 3 * *embed
+                                << "x" << *embed << ", got " << inWeight;
+    if (RankedTensorType inBias = h.tensor("in_proj_bias"))
+      if (inBias.getRank() != 1 || !known(inBias.getDimSize(0), 3 * *embed))
+        return call.emitError() << "in_proj_bias must have " << 3 * *embed
+                                << " elements, got " << inBias;
+  }
+  if (rank == 3 && !known(key.getDimSize(1), query.getDimSize(1)))
+    return call.emitError() << "query and key have batch sizes "
+                            << query.getDimSize(1) << " and "
+                            << key.getDimSize(1);
   SmallVector<int64_t> out(query.getShape());
   out.back() = outWeight.getDimSize(0);
   Type output = RankedTensorType::get(out, query.getElementType());
