@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include <cstdio>
+#include <unistd.h>
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -46,7 +47,7 @@ struct MemoryInstrumentation : public PassInstrumentation {
         resident = 0;
       std::fclose(f);
     }
-    return resident * 4096 / (1 << 20);
+    return resident * sysconf(_SC_PAGESIZE) / (1 << 20);
   }
   void runAfterPass(Pass *pass, Operation *op) override {
     if (isa<ModuleOp>(op))

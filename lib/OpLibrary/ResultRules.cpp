@@ -74,6 +74,12 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
   return s;
 }
 
+/// Whether two sizes are both known and differ (a traced size matches
+/// anything until run time).
+static bool dimsDiffer(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
 static int64_t mulDims(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? kDynamic
                                                               : a * b;
@@ -2097,14 +2103,11 @@ LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return call.emitError() << "expects input [time, batch, channels], weight "
                                "[kernel, channels, out] and bias [out], got "
                             << input << ", " << weight << " and " << bias;
-  auto differ = [](int64_t a, int64_t b) {
-    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
-  };
-  if (differ(input.getDimSize(2), weight.getDimSize(1)))
+  if (dimsDiffer(input.getDimSize(2), weight.getDimSize(1)))
     return call.emitError()
            << "input has " << input.getDimSize(2) << " channels, but weight "
            << weight << " expects " << weight.getDimSize(1);
-  if (differ(bias.getDimSize(0), weight.getDimSize(2)))
+  if (dimsDiffer(bias.getDimSize(0), weight.getDimSize(2)))
     return call.emitError() << "bias " << bias << " does not match the "
                             << weight.getDimSize(2) << " output channels";
   if (input.getElementType() != weight.getElementType() ||
@@ -2132,7 +2135,7 @@ LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                "of rank 1 or 2, got "
                             << input << " and " << weight;
   int64_t in = input.getShape().back(), win = weight.getShape().back();
-  if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(win) && in != win)
+  if (dimsDiffer(in, win))
     return call.emitError() << "input has " << in << " features, but weight "
                             << weight << " expects " << win;
   SmallVector<int64_t> out(input.getShape().drop_back());
@@ -2186,7 +2189,7 @@ static LogicalResult matmulShapes(const BoundCall &call,
   if (vecB)
     sb.push_back(1);
   int64_t ka = sa.back(), kb = sb[sb.size() - 2];
-  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+  if (dimsDiffer(ka, kb))
     return call.emitError()
            << "cannot multiply " << a << " and " << b << ": contracted sizes "
            << ka << " and " << kb << " differ";
@@ -2280,7 +2283,7 @@ LogicalResult multiHeadAttention(const BoundCall &call,
                                "or 3 (L, N, E), got "
                             << query << " and " << key;
   int64_t e = query.getShape().back();
-  if (!ShapedType::isDynamic(e) && e != *embed)
+  if (dimsDiffer(e, *embed))
     return call.emitError() << "query has embedding size " << e
                             << ", but embed_dim_to_check is " << *embed;
   if (*heads < 1 || *embed % *heads != 0)
@@ -2289,15 +2292,12 @@ LogicalResult multiHeadAttention(const BoundCall &call,
   // The projections are torch's F.linear calls: what they would refuse is
   // refused here, so that the kernel and the lowering index only shapes
   // that exist (fuzz-diff: a 0-d out_proj_weight crashed this rule).
-  auto known = [](int64_t a, int64_t b) {
-    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
-  };
-  if (outWeight.getRank() != 2 || !known(outWeight.getDimSize(1), *embed))
+  if (outWeight.getRank() != 2 || dimsDiffer(outWeight.getDimSize(1), *embed))
     return call.emitError() << "out_proj_weight must be a matrix of "
                             << *embed << " columns, got " << outWeight;
   if (RankedTensorType outBias = h.tensor("out_proj_bias"))
     if (outBias.getRank() != 1 ||
-        !known(outBias.getDimSize(0), outWeight.getDimSize(0)))
+        dimsDiffer(outBias.getDimSize(0), outWeight.getDimSize(0)))
       return call.emitError() << "out_proj_bias must have "
                               << outWeight.getDimSize(0)
                               << " elements, got " << outBias;
@@ -2307,22 +2307,22 @@ LogicalResult multiHeadAttention(const BoundCall &call,
     if (value && value.getShape() != key.getShape())
       return call.emitError() << "key shape " << key
                               << " does not match value shape " << value;
-    if (!known(key.getShape().back(), *embed))
+    if (dimsDiffer(key.getShape().back(), *embed))
       return call.emitError() << "key has embedding size "
                               << key.getShape().back() << ", but the "
                               << "projection takes " << *embed;
     if (RankedTensorType inWeight = h.tensor("in_proj_weight"))
       if (inWeight.getRank() != 2 ||
-          !known(inWeight.getDimSize(0), 3 * *embed) ||
-          !known(inWeight.getDimSize(1), *embed))
+          dimsDiffer(inWeight.getDimSize(0), 3 * *embed) ||
+          dimsDiffer(inWeight.getDimSize(1), *embed))
         return call.emitError() << "in_proj_weight must be " << 3 * *embed
                                 << "x" << *embed << ", got " << inWeight;
     if (RankedTensorType inBias = h.tensor("in_proj_bias"))
-      if (inBias.getRank() != 1 || !known(inBias.getDimSize(0), 3 * *embed))
+      if (inBias.getRank() != 1 || dimsDiffer(inBias.getDimSize(0), 3 * *embed))
         return call.emitError() << "in_proj_bias must have " << 3 * *embed
                                 << " elements, got " << inBias;
   }
-  if (rank == 3 && !known(key.getDimSize(1), query.getDimSize(1)))
+  if (rank == 3 && dimsDiffer(key.getDimSize(1), query.getDimSize(1)))
     return call.emitError() << "query and key have batch sizes "
                             << query.getDimSize(1) << " and "
                             << key.getDimSize(1);
@@ -2990,7 +2990,7 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
       if (i == *n)
         out[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? kDynamic
                                                                       : a + b;
-      else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      else if (dimsDiffer(a, b))
         return call.emitError() << "sizes of " << ts[0] << " and " << t
                                 << " differ in dimension " << i;
     }

@@ -82,9 +82,8 @@ void FlattenGlobalsPass::runOnOperation() {
     b.setInsertionPointAfter(get);
     auto flatGet = memref::GetGlobalOp::create(
         b, get.getLoc(), it->second.getType(), get.getName());
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      all.front().push_back(i);
+    SmallVector<ReassociationIndices> all{
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))};
     Value expanded = memref::ExpandShapeOp::create(
         b, get.getLoc(), type, flatGet, all);
     get.replaceAllUsesWith(expanded);
