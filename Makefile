@@ -13,7 +13,7 @@ TEST_JOBS  ?= $(JOBS)
 BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev \
                   llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
                   python3-numpy python3-pytest python3-pytest-xdist python3-torch python3-torchvision \
-                  libopenblas0-pthread libopenblas-dev libclang-rt-22-dev
+                  libopenblas0-pthread libopenblas-dev libclang-rt-22-dev graphviz
 
 .PHONY: all deps build check check-large demo docs aten clean \
         build-asan check-asan check-asan-lit fuzz-smoke fuzz-long

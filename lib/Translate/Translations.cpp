@@ -1,7 +1,8 @@
 //===- Translations.cpp - the trace translations' registration ------------===//
 //
-// `--import-trace` and `--export-trace` (JSON traces, docs/trace-format.md)
-// and `--traced-to-graph-text`, registered by this library itself.
+// `--import-trace` and `--export-trace` (JSON traces, docs/trace-format.md),
+// `--traced-to-graph-text` and `--traced-to-dot`, registered by this library
+// itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,12 +10,14 @@
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Support/Translation.h"
+#include "TracedIR/Translate/GraphDot.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -22,6 +25,27 @@ using namespace mlir;
 using namespace mlir::traced;
 
 void traced::registerTraceTranslations() {
+  static llvm::cl::opt<unsigned> dotDepth(
+      "dot-depth",
+      llvm::cl::desc("--traced-to-dot: levels of submodule calls drawn as "
+                     "clusters (0: all; 1: the root graph only)"),
+      llvm::cl::init(0));
+  static llvm::cl::opt<bool> dotParams(
+      "dot-params",
+      llvm::cl::desc("--traced-to-dot: draw parameters, buffers and tensor "
+                     "constants"),
+      llvm::cl::init(false));
+  static traced::TracedFromMLIRRegistration toDot(
+      "traced-to-dot",
+      "draw the root module's forward graph in Graphviz DOT, one cluster per "
+      "submodule call",
+      [](Operation *op, llvm::raw_ostream &os) {
+        DotOptions options;
+        options.depth = dotDepth;
+        options.params = dotParams;
+        return printGraphDot(op, options, os);
+      },
+      registerReaderDialects);
   static traced::TracedFromMLIRRegistration toGraphText(
       "traced-to-graph-text",
       "print traced graphs the way TracedModule prints an InternalGraph",

@@ -19,6 +19,7 @@
 #include "TracedIR/InitAll.h"
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Translate/GraphDot.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
 #include "TracedIR/Transforms/GraphRewrites.h"

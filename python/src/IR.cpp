@@ -43,6 +43,21 @@ void traced_python::populateIR(py::module_ &m) {
              os.flush();
              return out;
            })
+      .def(
+          "to_dot",
+          [](ModuleState &s, unsigned depth, bool params) {
+            DiagnosticCapture diags(s.ctx.get());
+            DotOptions options;
+            options.depth = depth;
+            options.params = params;
+            std::string out;
+            llvm::raw_string_ostream os(out);
+            diags.check(printGraphDot(s.get(), options, os),
+                        "cannot draw the module");
+            os.flush();
+            return out;
+          },
+          py::arg("depth") = 0, py::arg("params") = false)
       .def("verify",
            [](ModuleState &s) {
              DiagnosticCapture diags(s.ctx.get());

@@ -100,6 +100,22 @@ class Module:
     def to_bytecode(self):
         return self._state.to_bytecode()
 
+    def to_dot(self, depth=None, params=False):
+        """The root's forward graph in Graphviz's DOT language: each traced
+        submodule call a cluster, drawn `depth` levels deep (None: every
+        level; 1: the root graph with its submodule calls as boxes); edges
+        labelled with shape and dtype; parameters, buffers and tensor
+        constants drawn when `params` is true."""
+        from . import draw
+        return draw.to_dot(self._state, depth, params)
+
+    def draw(self, path, depth=None, params=False, format=None):
+        """Renders `to_dot(depth, params)` with Graphviz's `dot` into
+        `path`: .svg, .png or .pdf by suffix (or `format=`), .dot for the
+        text. Returns the path."""
+        from . import draw
+        return draw.draw(self._state, path, depth, params, format)
+
     def clone(self):
         return Module(self._state.clone())
 
