@@ -8,6 +8,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Progress.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -17,6 +18,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Support/Timing.h"
 #include <cstdio>
 #include <unistd.h>
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -65,8 +67,16 @@ static void initializeLLVM() {
   (void)done;
 }
 
+/// A scope for one step under the monitor's timer, or an inactive one.
+static TimingScope stage(const CompileMonitor &monitor, StringRef name) {
+  if (monitor.progress)
+    showProgress("compile", name);
+  return monitor.timing ? monitor.timing->nest(name) : TimingScope();
+}
+
 FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
-                                            const CpuPipelineOptions &options) {
+                                            const CpuPipelineOptions &options,
+                                            const CompileMonitor &monitor) {
   MLIRContext *ctx = module.getContext();
   registerBuiltinDialectTranslation(*ctx);
   registerLLVMDialectTranslation(*ctx);
@@ -98,8 +108,16 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
   if (std::getenv("TRACED_PASS_MEMORY"))
     pm.addInstrumentation(std::make_unique<MemoryInstrumentation>());
   buildCpuPipeline(pm, options);
+  if (monitor.progress)
+    addProgress(pm, "compile");
+  TimingScope passes;
+  if (monitor.timing) {
+    passes = monitor.timing->nest("MLIR pipeline (traced-cpu-pipeline)");
+    pm.enableTiming(passes);
+  }
   if (failed(pm.run(module)))
     return failure();
+  passes.stop();
   FunctionType signature;
   module.walk([&](LLVM::LLVMFuncOp f) {
     if (f.getName() == options.entry.getValue())
@@ -179,7 +197,8 @@ void traced::registerCompilerDialects(DialectRegistry &registry) {
 }
 
 LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
-                                     llvm::raw_ostream &os) {
+                                     llvm::raw_ostream &os,
+                                     const CompileMonitor &monitor) {
   std::unique_ptr<llvm::TargetMachine> tm =
       hostTargetMachine(llvm::CodeModel::Medium);
   if (!tm)
@@ -187,17 +206,22 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   llvm::LLVMContext llvmContext;
+  TimingScope translation = stage(monitor, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return module.emitError("cannot translate the module to LLVM IR");
+  translation.stop();
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setCodeModel(tm->getCodeModel());
+  TimingScope optimization = stage(monitor, "LLVM -O3");
   if (llvm::Error err = optimizer(tm.get())(llvmModule.get())) {
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(err));
   }
+  optimization.stop();
+  TimingScope codegenTime = stage(monitor, "LLVM code generation");
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream bufferStream(buffer);
   llvm::legacy::PassManager codegen;
@@ -205,6 +229,9 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
                               llvm::CodeGenFileType::ObjectFile))
     return module.emitError("the target cannot emit object files");
   codegen.run(*llvmModule);
+  codegenTime.stop();
+  if (monitor.progress)
+    clearProgress();
   os.write(buffer.data(), buffer.size());
   return success();
 }
@@ -225,10 +252,11 @@ resourceBlobs(Operation *root) {
 }
 
 FailureOr<std::unique_ptr<CpuModule>>
-CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
+CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
+                   const CompileMonitor &monitor) {
   OwningOpRef<mlir::ModuleOp> copy(module.clone());
   auto userBlobs = resourceBlobs(module);
-  FailureOr<FunctionType> signature = lowerForCpu(*copy, options);
+  FailureOr<FunctionType> signature = lowerForCpu(*copy, options, monitor);
   if (failed(signature))
     return failure();
   std::unique_ptr<llvm::TargetMachine> tm =
@@ -237,13 +265,18 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
     return module.emitError("no LLVM target for this host");
   ExecutionEngineOptions engineOptions;
   // (`transformer` is a function_ref: the function must outlive create().)
-  std::function<llvm::Error(llvm::Module *)> optimize = optimizer(tm.get());
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      [&, inner = optimizer(tm.get())](llvm::Module *m) {
+        TimingScope scope = stage(monitor, "LLVM -O3");
+        return inner(m);
+      };
   engineOptions.transformer = optimize;
   // The blobs the pipeline made (transposed filters, folded constants) are
   // dead once LLVM IR holds their bytes: freeing them right after the
   // translation keeps one fewer copy of the weights through code generation
   // and none after it. The user's module keeps its own.
   auto translate = [&](Operation *op, llvm::LLVMContext &llvmContext) {
+    TimingScope scope = stage(monitor, "translate to LLVM IR");
     std::unique_ptr<llvm::Module> llvmModule =
         translateModuleToLLVMIR(op, llvmContext);
     if (llvmModule)
@@ -271,7 +304,12 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options) {
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
   std::string name = "traced_" + options.entry.getValue();
+  // The JIT generates machine code when the entry is first looked up.
+  TimingScope codegenTime = stage(monitor, "LLVM code generation");
   auto symbol = (*engine)->lookup(name);
+  codegenTime.stop();
+  if (monitor.progress)
+    clearProgress();
   if (!symbol)
     return module.emitError("the JIT has no symbol '")
            << name << "': " << llvm::toString(symbol.takeError());

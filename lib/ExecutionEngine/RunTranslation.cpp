@@ -1,6 +1,7 @@
 //===- RunTranslation.cpp - traced-translate --run and --traced-cpu-object -===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Support/Progress.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Support/Translation.h"
 #include "TracedIR/Interpreter/Interpreter.h"
@@ -55,7 +56,7 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
   CpuPipelineOptions options;
   setOptions(options);
   FailureOr<std::unique_ptr<CpuModule>> compiled =
-      CpuModule::compile(module, options);
+      CpuModule::compile(module, options, {/*progress=*/progressWanted()});
   if (failed(compiled))
     return failure();
   FunctionType sig = (*compiled)->getSignature();
@@ -141,9 +142,11 @@ void traced::registerRunTranslations() {
           return op->emitError("expected a builtin module");
         CpuPipelineOptions options;
         setOptions(options);
-        if (failed(lowerForCpu(module, options)))
+        CompileMonitor monitor;
+        monitor.progress = progressWanted();
+        if (failed(lowerForCpu(module, options, monitor)))
           return failure();
-        return writeCpuObject(module, os);
+        return writeCpuObject(module, os, monitor);
       },
       registerCompilerDialects);
 }

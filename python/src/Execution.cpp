@@ -52,7 +52,8 @@ void traced_python::populateExecution(py::module_ &m) {
   m.def(
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,
-         int64_t tileN, bool surgery, bool packRhs) {
+         int64_t tileN, bool surgery, bool packRhs,
+         std::optional<bool> progress, bool timing) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
         options.entry = entry;
@@ -60,33 +61,56 @@ void traced_python::populateExecution(py::module_ &m) {
         options.tileN = tileN;
         options.packRhs = packRhs;
         options.surgery = surgery;
-        FailureOr<std::unique_ptr<CpuModule>> compiled =
-            CpuModule::compile(s.get(), options);
+        CompileMonitor monitor;
+        monitor.progress = progress.value_or(progressWanted());
+        // With `timing`, the per-pass and LLVM stage times, as a tree, the
+        // way `--mlir-timing --mlir-timing-display=tree` prints them.
+        std::string report;
+        llvm::raw_string_ostream reportStream(report);
+        DefaultTimingManager timer;
+        timer.setEnabled(timing);
+        timer.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+        timer.setOutput(createOutputStrategy(
+            DefaultTimingManager::OutputFormat::Text, reportStream));
+        FailureOr<std::unique_ptr<CpuModule>> compiled;
+        {
+          TimingScope root = timer.getRootScope();
+          if (timing)
+            monitor.timing = &root;
+          compiled = CpuModule::compile(s.get(), options, monitor);
+        }
         if (failed(compiled))
           diags.raise("cannot compile the module for the CPU");
-        return std::shared_ptr<CpuModule>(std::move(*compiled));
+        if (timing)
+          timer.print();
+        reportStream.flush();
+        return py::make_tuple(std::shared_ptr<CpuModule>(std::move(*compiled)),
+                              report);
       },
       py::arg("state"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("tile_n") = 0,
-      py::arg("surgery") = true, py::arg("pack_rhs") = true);
+      py::arg("surgery") = true, py::arg("pack_rhs") = true,
+      py::arg("progress") = py::none(), py::arg("timing") = false);
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,
-         bool vectorize) {
+         bool vectorize, std::optional<bool> progress) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
         options.entry = entry;
         options.vectorize = vectorize;
+        CompileMonitor monitor;
+        monitor.progress = progress.value_or(progressWanted());
         OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
-        if (failed(lowerForCpu(*copy, options)))
+        if (failed(lowerForCpu(*copy, options, monitor)))
           diags.raise("cannot compile the module for the CPU");
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec);
         if (ec)
           fail("cannot write " + path + ": " + ec.message());
-        if (failed(writeCpuObject(*copy, os)))
+        if (failed(writeCpuObject(*copy, os, monitor)))
           diags.raise("cannot write the object file");
       },
       py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
-      py::arg("vectorize") = true);
+      py::arg("vectorize") = true, py::arg("progress") = py::none());
 }

@@ -140,7 +140,7 @@ class CompiledModule:
 
 
 def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
-            surgery=True, pack_rhs=True):
+            surgery=True, pack_rhs=True, progress=None, timing=False):
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
     a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
@@ -148,15 +148,26 @@ def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
     already be flat and is lowered call by call); `vectorize`: tile and
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
     AVX-512, 16 for AVX2; 0 picks by this CPU); `pack_rhs`: copy matmul
-    right-hand sides into contiguous column panels first (docs/cpu.md)."""
+    right-hand sides into contiguous column panels first (docs/cpu.md).
+
+    `progress`: show the running pass on stderr (None: when stderr is a
+    terminal; TRACED_PROGRESS=1/0 overrides that). `timing`: print the time
+    of each pass and LLVM stage to stderr when done, as a tree; the report
+    stays in the result's `timing_report`."""
     if target != "cpu":
         raise Error(f"unknown target '{target}' (known: cpu)")
-    compiled = _traced.compile_cpu(module._state, entry, vectorize, tile_n,
-                                   surgery, pack_rhs)
+    compiled, report = _traced.compile_cpu(
+        module._state, entry, vectorize, tile_n, surgery, pack_rhs,
+        None if progress is None else bool(progress), bool(timing))
+    if timing:
+        import sys
+        sys.stderr.write(report)
     graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
-    return CompiledModule(compiled, entry, none_inputs)
+    result = CompiledModule(compiled, entry, none_inputs)
+    result.timing_report = report if timing else None
+    return result
 
 
 def _find_linker():
@@ -173,15 +184,16 @@ def _find_linker():
 _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 
-def save_library(module, path, entry="forward", vectorize=True):
+def save_library(module, path, entry="forward", vectorize=True, progress=None):
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `int traced_<entry>(void **inputs, void **outputs)`; it
     depends only on libc, libm and, when a contraction runs on several
-    threads, libomp. Returns the path."""
+    threads, libomp. `progress` as for `compile`. Returns the path."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "model.o")
-        _traced.write_cpu_object(module._state, obj, entry, vectorize)
+        _traced.write_cpu_object(module._state, obj, entry, vectorize,
+                                 None if progress is None else bool(progress))
         subprocess.run([_find_linker(), "-shared", "-o", path, obj,
                         f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp", "-lm",
                         f"-Wl,-rpath,{_LIBOMP_DIR}"], check=True)

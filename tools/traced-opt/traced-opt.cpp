@@ -1,7 +1,8 @@
 //===- traced-opt.cpp - the optimizer driver for traced IR ----------------===//
 //
-// mlir-opt with traced's dialects and passes. One difference from upstream's
-// driver: the input (file or stdin) is read into a buffer aligned for
+// mlir-opt with traced's dialects and passes. Two differences from
+// upstream's driver: on a terminal the pipeline shows its progress, and the
+// input (file or stdin) is read into a buffer aligned for
 // TracedIR's weight blobs. MlirOptMain opens its input without an
 // alignment, so bytecode holding resources (a `.mlirbc` saved from Python)
 // would fail to parse whenever the buffer is only malloc-aligned.
@@ -10,8 +11,10 @@
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/InitAll.h"
+#include "TracedIR/Support/Progress.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,6 +30,16 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "TracedIR optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // On a terminal, the pipeline shows its progress (Progress.h).
+  if (traced::progressWanted()) {
+    MlirOptMainConfig fromCL = config;
+    config.setPassPipelineSetupFn([fromCL](PassManager &pm) {
+      if (failed(fromCL.setupPassPipeline(pm)))
+        return failure();
+      traced::addProgress(pm, "traced-opt");
+      return success();
+    });
+  }
   // These two print and exit without reading the input.
   if (config.shouldShowDialects() || config.shouldListPasses())
     return asMainReturnCode(

@@ -30,19 +30,32 @@
 namespace mlir {
 class DialectRegistry;
 class ExecutionEngine;
+class TimingScope;
 } // namespace mlir
 
 namespace mlir::traced {
+
+/// What a compilation reports while it runs.
+struct CompileMonitor {
+  /// Show the running pass on stderr (Progress.h); callers pass
+  /// `progressWanted()` for the terminal default.
+  bool progress = false;
+  /// Time each pass and LLVM stage under this scope (a DefaultTimingManager's
+  /// root scope prints them as `--mlir-timing` does).
+  TimingScope *timing = nullptr;
+};
 
 /// Runs traced-cpu-pipeline on `module` in place (traced IR to the LLVM
 /// dialect) and returns the entry's tensor signature. Diagnostics go to the
 /// module's context.
 FailureOr<FunctionType> lowerForCpu(mlir::ModuleOp module,
-                                    const CpuPipelineOptions &options);
+                                    const CpuPipelineOptions &options,
+                                    const CompileMonitor &monitor = {});
 
 /// Writes `module` (already in the LLVM dialect) as an object file for this
 /// host's CPU, optimized at -O3.
-LogicalResult writeCpuObject(mlir::ModuleOp module, llvm::raw_ostream &os);
+LogicalResult writeCpuObject(mlir::ModuleOp module, llvm::raw_ostream &os,
+                             const CompileMonitor &monitor = {});
 
 /// What compiling a traced module needs registered in its context: the
 /// traced dialect, every upstream dialect and extension (the pipelines'
@@ -60,7 +73,8 @@ public:
   ~CpuModule();
   /// Compiles a copy of `module` and JIT-loads it.
   static FailureOr<std::unique_ptr<CpuModule>>
-  compile(mlir::ModuleOp module, const CpuPipelineOptions &options);
+  compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
+          const CompileMonitor &monitor = {});
 
   /// The entry's signature: statically shaped tensor inputs and results.
   FunctionType getSignature() const { return signature; }
