@@ -252,6 +252,12 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
   /// getattr chain from `self` (`self.fc1.weight`) is declared in the root
   /// under its dotted path (`@"fc1.weight"`, sharing the value attribute) and
   /// read with one getattr; module getattrs left unused are erased.
+  ///
+  /// Tied weights stay tied: declarations holding the same `dense_resource`
+  /// (the tracer gives one tensor reachable from several attributes one
+  /// blob) become one root declaration, the first path's (or the root's own
+  /// declaration of it), which every path reads. Equal inline values are
+  /// not ties (two zero biases are two parameters).
   void referenceDirectly(traced::ModuleOp root,
                          SymbolTableCollection &symbols) {
     SymbolTable &table = symbols.getSymbolTable(root);
@@ -262,6 +268,20 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
     // New declarations go after the existing ones, before the graphs.
     Block::iterator insertPt = graphs.front()->getIterator();
     llvm::StringMap<StringAttr> declared; // path -> root decl name
+    // dense_resource value -> root decl name, parameters and buffers apart.
+    llvm::DenseMap<Attribute, StringAttr> tiedParameters, tiedBuffers;
+    auto tiedTable = [&](Operation *decl) {
+      return isa<ParameterOp>(decl) ? &tiedParameters : &tiedBuffers;
+    };
+    auto tieKey = [](Operation *decl) -> Attribute {
+      Attribute value = decl->getAttr("value");
+      return isa_and_nonnull<DenseResourceElementsAttr>(value) ? value
+                                                               : Attribute();
+    };
+    for (Operation &op : body)
+      if (isa<ParameterOp, BufferOp>(op))
+        if (Attribute key = tieKey(&op))
+          tiedTable(&op)->try_emplace(key, SymbolTable::getSymbolName(&op));
     OpBuilder detached(root.getContext());
     for (GraphOp graph : graphs) {
       Value self = graph.getSelf();
@@ -278,6 +298,10 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
         if (path.empty())
           continue;
         StringAttr &name = declared[path];
+        Attribute key = tieKey(decl);
+        if (!name && key)
+          if (StringAttr shared = tiedTable(decl)->lookup(key))
+            name = shared;
         if (!name) {
           // A declaration of that name already in the root (not one of
           // ours) keeps it; ours gets a numeric suffix.
@@ -295,6 +319,8 @@ struct FlattenPass : traced::impl::TracedFlattenBase<FlattenPass> {
                                      value)
                         .getOperation();
           name = table.insert(copy, insertPt);
+          if (key)
+            (*tiedTable(decl))[key] = name;
           ++numDirect;
         }
         OpBuilder b(get);

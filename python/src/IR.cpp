@@ -169,8 +169,24 @@ void traced_python::populateIR(py::module_ &m) {
                       printToString([&](auto &os) { os << type; }) +
                       ", but the attribute is declared " +
                       printToString([&](auto &os) { os << op.getType(); }));
-               op.setValueAttr(cast<ElementsAttr>(
-                   makeResource(*s, type, data, sym + "_" + name)));
+               Attribute old = op.getValueAttr();
+               auto value = cast<ElementsAttr>(
+                   makeResource(*s, type, data, sym + "_" + name));
+               op.setValueAttr(value);
+               // A tied weight (one blob that several declarations name,
+               // as the tracer writes a shared tensor) stays tied: every
+               // declaration of it gets the new value, as an in-place
+               // write to a shared torch Parameter would.
+               if (!isa<DenseResourceElementsAttr>(old))
+                 return;
+               s->get().walk([&](Operation *other) {
+                 if (auto p = dyn_cast<ParameterOp>(other);
+                     p && p.getValueAttr() == old)
+                   p.setValueAttr(value);
+                 else if (auto bu = dyn_cast<BufferOp>(other);
+                          bu && bu.getValueAttr() == old)
+                   bu.setValueAttr(value);
+               });
              };
              if (auto p = dyn_cast_or_null<ParameterOp>(decl))
                return setValue(p);

@@ -214,9 +214,17 @@ class IRBuilder:
         self.module_symbols = {}  # id(nn.Module) -> sym
         self.module_paths = {}  # id(nn.Module) -> attribute path from the root
         self.blobs = {}  # blob name -> numpy array
+        # id(tensor) -> blob name: a tensor reachable from several module
+        # attributes (tied weights) is one blob, which every declaration of
+        # it names, so the IR keeps the tie (docs/python.md, "Weight tying").
+        self.tensor_blobs = {}
         self._keep = []
 
-    def blob(self, hint, tensor):
+    def blob(self, hint, tensor, shared=False):
+        """A new blob holding `tensor`'s data, named after `hint`; with
+        `shared` (parameters and buffers), the blob this tensor got before."""
+        if shared and id(tensor) in self.tensor_blobs:
+            return self.tensor_blobs[id(tensor)]
         name = re.sub(r"[^A-Za-z0-9_]", "_", hint)
         base, i = name, 0
         while name in self.blobs:
@@ -228,6 +236,9 @@ class IRBuilder:
         else:
             data = array.numpy()
         self.blobs[name] = np.ascontiguousarray(data)
+        if shared:
+            self._keep.append(tensor)  # its id stays its own
+            self.tensor_blobs[id(tensor)] = name
         return name
 
     def declare_module(self, module, sym, root=False):
@@ -254,7 +265,7 @@ class IRBuilder:
                 if t is None:
                     rec.decls.append(f"attribute {symbol(name)} : !traced.none = None")
                     continue
-                blob = self.blob(f"{rec.sym}_{name}", t)
+                blob = self.blob(f"{rec.sym}_{name}", t, shared=True)
                 ty = tensor_type(t)
                 rec.decls.append(f"{kind} {symbol(name)} : {ty} = "
                                  f"dense_resource<{blob}> : {ty}")
