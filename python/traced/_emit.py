@@ -214,6 +214,10 @@ class IRBuilder:
         self.module_symbols = {}  # id(nn.Module) -> sym
         self.module_paths = {}  # id(nn.Module) -> attribute path from the root
         self.blobs = {}  # blob name -> numpy array
+        # id(tensor) -> blob name of parameters and buffers: a tensor that
+        # two modules hold (tied weights) is one blob both declarations
+        # name, so the IR keeps the tie (Module.summary counts it once).
+        self._tensor_blobs = {}
         self._keep = []
 
     def blob(self, hint, tensor):
@@ -254,7 +258,10 @@ class IRBuilder:
                 if t is None:
                     rec.decls.append(f"attribute {symbol(name)} : !traced.none = None")
                     continue
-                blob = self.blob(f"{rec.sym}_{name}", t)
+                blob = self._tensor_blobs.get(id(t))
+                if blob is None:
+                    blob = self.blob(f"{rec.sym}_{name}", t)
+                    self._tensor_blobs[id(t)] = blob
                 ty = tensor_type(t)
                 rec.decls.append(f"{kind} {symbol(name)} : {ty} = "
                                  f"dense_resource<{blob}> : {ty}")

@@ -1,13 +1,19 @@
 """traced.compile: native code for traced modules (docs/cpu.md)."""
+from __future__ import annotations
+
 import os
 import shutil
 import subprocess
 import tempfile
 
+from typing import Any, Union
+
 import numpy as np
 
 from . import _traced
 from ._traced import Error
+from .errors import CompileError, raising
+from .module import Module
 
 #: The element types compiled graphs take and return, by their MLIR
 #: spelling. bfloat16 has no numpy dtype: its buffers hold the raw bits as
@@ -86,7 +92,7 @@ class CompiledModule:
     torch.bfloat16 tensors.
     """
 
-    def __init__(self, cpu, entry, none_inputs=()):
+    def __init__(self, cpu: Any, entry: str, none_inputs=()):
         self._cpu = cpu
         self.entry = entry
         # Graph inputs the trace saw as None (a forward's `mask=None`): the
@@ -121,7 +127,10 @@ class CompiledModule:
                 tensors.append(x)
         return tensors
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
+        """Runs the compiled code on `inputs` (numpy arrays, torch tensors)
+        and returns the outputs: one numpy array, or a tuple of them. Inputs
+        of the wrong number, shape or dtype raise traced.Error."""
         inputs = self._tensor_inputs(inputs)
         if len(inputs) != len(self.input_specs):
             raise Error(f"the compiled graph takes {len(self.input_specs)} "
@@ -139,8 +148,9 @@ class CompiledModule:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
-            surgery=True, pack_rhs=True):
+def compile(module: Module, target: str = "cpu", entry: str = "forward",
+            vectorize: bool = True, tile_n: int = 0, surgery: bool = True,
+            pack_rhs: bool = True) -> CompiledModule:
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
     a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
@@ -148,12 +158,14 @@ def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
     already be flat and is lowered call by call); `vectorize`: tile and
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
     AVX-512, 16 for AVX2; 0 picks by this CPU); `pack_rhs`: copy matmul
-    right-hand sides into contiguous column panels first (docs/cpu.md)."""
+    right-hand sides into contiguous column panels first (docs/cpu.md).
+    Raises CompileError (a traced.Error) when the graph cannot be compiled."""
     if target != "cpu":
-        raise Error(f"unknown target '{target}' (known: cpu)")
-    compiled = _traced.compile_cpu(module._state, entry, vectorize, tile_n,
-                                   surgery, pack_rhs)
-    graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
+        raise CompileError(f"unknown target '{target}' (known: cpu)")
+    with raising(CompileError):
+        compiled = _traced.compile_cpu(module._state, entry, vectorize, tile_n,
+                                       surgery, pack_rhs)
+        graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
     return CompiledModule(compiled, entry, none_inputs)
@@ -166,23 +178,29 @@ def _find_linker():
             if os.path.exists(f"/usr/lib/llvm-22/bin/{name}") else None)
         if path:
             return path
-    raise Error("no C compiler driver (clang-22, cc) to link the library")
+    raise CompileError("no C compiler driver (clang-22, cc) to link the library")
 
 
 #: Where Debian's libomp-22-dev puts the OpenMP runtime parallel loops call.
 _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 
-def save_library(module, path, entry="forward", vectorize=True):
+def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
+                 entry: str = "forward", vectorize: bool = True) -> str:
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `int traced_<entry>(void **inputs, void **outputs)`; it
     depends only on libc, libm and, when a contraction runs on several
-    threads, libomp. Returns the path."""
+    threads, libomp. Returns the path. Raises CompileError when the graph
+    cannot be compiled or the linker fails."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "model.o")
-        _traced.write_cpu_object(module._state, obj, entry, vectorize)
-        subprocess.run([_find_linker(), "-shared", "-o", path, obj,
-                        f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp", "-lm",
-                        f"-Wl,-rpath,{_LIBOMP_DIR}"], check=True)
+        with raising(CompileError):
+            _traced.write_cpu_object(module._state, obj, entry, vectorize)
+        linked = subprocess.run([_find_linker(), "-shared", "-o", path, obj,
+                                 f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
+                                 "-lm", f"-Wl,-rpath,{_LIBOMP_DIR}"],
+                                capture_output=True, text=True)
+        if linked.returncode != 0:
+            raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")
     return path
