@@ -1,6 +1,5 @@
 """The public API: the exception hierarchy, docstrings, type hints."""
 import inspect
-import io
 import pydoc
 import typing
 

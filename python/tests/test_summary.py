@@ -1,7 +1,6 @@
 """Module.summary(), print_tabular() and Node.shape/dtype."""
 import math
 
-import numpy as np
 import pytest
 import torch
 import torch.nn as nn
