@@ -17,11 +17,8 @@ from ._tracing import (GraphEmitter, aten_kwargs, aten_target, binary_extreme,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
                        qualified_function_name, symbolize_modules, user_frame)
+from .errors import TraceError
 import torch.fx._symbolic_trace as _fx_symbolic
-
-
-class TraceError(_traced.Error):
-    pass
 
 
 def _flatten_outputs(value):

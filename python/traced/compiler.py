@@ -1,13 +1,19 @@
 """traced.compile: native code for traced modules (docs/cpu.md)."""
+from __future__ import annotations
+
 import os
 import shutil
 import subprocess
 import tempfile
 
+from typing import Any, Optional, Union
+
 import numpy as np
 
 from . import _traced
 from ._traced import Error
+from .errors import CompileError, raising
+from .module import Module
 
 #: The element types compiled graphs take and return, by their MLIR
 #: spelling. bfloat16 has no numpy dtype: its buffers hold the raw bits as
@@ -86,7 +92,7 @@ class CompiledModule:
     torch.bfloat16 tensors.
     """
 
-    def __init__(self, cpu, entry, none_inputs=()):
+    def __init__(self, cpu: Any, entry: str, none_inputs=()):
         self._cpu = cpu
         self.entry = entry
         # Graph inputs the trace saw as None (a forward's `mask=None`): the
@@ -121,7 +127,10 @@ class CompiledModule:
                 tensors.append(x)
         return tensors
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
+        """Runs the compiled code on `inputs` (numpy arrays, torch tensors)
+        and returns the outputs: one numpy array, or a tuple of them. Inputs
+        of the wrong number, shape or dtype raise traced.Error."""
         inputs = self._tensor_inputs(inputs)
         if len(inputs) != len(self.input_specs):
             raise Error(f"the compiled graph takes {len(self.input_specs)} "
@@ -139,8 +148,10 @@ class CompiledModule:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
-            surgery=True, pack_rhs=True, progress=None, timing=False):
+def compile(module: Module, target: str = "cpu", entry: str = "forward",
+            vectorize: bool = True, tile_n: int = 0, surgery: bool = True,
+            pack_rhs: bool = True, progress: Optional[bool] = None,
+            timing: bool = False) -> CompiledModule:
     """Compiles a traced.Module's root graph for `target` ("cpu") and returns
     a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
@@ -153,16 +164,19 @@ def compile(module, target="cpu", entry="forward", vectorize=True, tile_n=0,
     `progress`: show the running pass on stderr (None: when stderr is a
     terminal; TRACED_PROGRESS=1/0 overrides that). `timing`: print the time
     of each pass and LLVM stage to stderr when done, as a tree; the report
-    stays in the result's `timing_report`."""
+    stays in the result's `timing_report`.
+
+    Raises CompileError (a traced.Error) when the graph cannot be compiled."""
     if target != "cpu":
-        raise Error(f"unknown target '{target}' (known: cpu)")
-    compiled, report = _traced.compile_cpu(
-        module._state, entry, vectorize, tile_n, surgery, pack_rhs,
-        None if progress is None else bool(progress), bool(timing))
+        raise CompileError(f"unknown target '{target}' (known: cpu)")
+    with raising(CompileError):
+        compiled, report = _traced.compile_cpu(
+            module._state, entry, vectorize, tile_n, surgery, pack_rhs,
+            None if progress is None else bool(progress), bool(timing))
+        graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     if timing:
         import sys
         sys.stderr.write(report)
-    graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
     result = CompiledModule(compiled, entry, none_inputs)
@@ -177,24 +191,31 @@ def _find_linker():
             if os.path.exists(f"/usr/lib/llvm-22/bin/{name}") else None)
         if path:
             return path
-    raise Error("no C compiler driver (clang-22, cc) to link the library")
+    raise CompileError("no C compiler driver (clang-22, cc) to link the library")
 
 
 #: Where Debian's libomp-22-dev puts the OpenMP runtime parallel loops call.
 _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 
-def save_library(module, path, entry="forward", vectorize=True, progress=None):
+def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
+                 entry: str = "forward", vectorize: bool = True,
+                 progress: Optional[bool] = None) -> str:
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `int traced_<entry>(void **inputs, void **outputs)`; it
     depends only on libc, libm and, when a contraction runs on several
-    threads, libomp. `progress` as for `compile`. Returns the path."""
+    threads, libomp. `progress` as for `compile`. Returns the path. Raises
+    CompileError when the graph cannot be compiled or the linker fails."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "model.o")
-        _traced.write_cpu_object(module._state, obj, entry, vectorize,
-                                 None if progress is None else bool(progress))
-        subprocess.run([_find_linker(), "-shared", "-o", path, obj,
-                        f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp", "-lm",
-                        f"-Wl,-rpath,{_LIBOMP_DIR}"], check=True)
+        with raising(CompileError):
+            _traced.write_cpu_object(module._state, obj, entry, vectorize,
+                                     None if progress is None else bool(progress))
+        linked = subprocess.run([_find_linker(), "-shared", "-o", path, obj,
+                                 f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
+                                 "-lm", f"-Wl,-rpath,{_LIBOMP_DIR}"],
+                                capture_output=True, text=True)
+        if linked.returncode != 0:
+            raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")
     return path

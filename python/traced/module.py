@@ -1,12 +1,17 @@
 """The user-facing objects: Module, the module views it hands out, and the
 TracedModule-style graph-surgery API (Graph, Expr, Node)."""
+from __future__ import annotations
+
 import contextlib
 import os
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _traced
 from ._traced import Error
+from .errors import InterpretError, PassError, VerifyError, raising
+from .summary import Summary
 
 _NUMPY_DTYPES = {
     "float32": np.float32, "float64": np.float64, "float16": np.float16,
@@ -55,24 +60,30 @@ class Module:
         object.__setattr__(self, "_state", state)
 
     # -- the IR as a whole -----------------------------------------------------
-    def __str__(self):
+    def __str__(self) -> str:
+        """The MLIR text (weights as hex `dense_resource` blobs)."""
         return self._state.to_text()
 
-    def to_string(self, debuginfo=False):
+    def to_string(self, debuginfo: bool = False) -> str:
         """The MLIR text; with `debuginfo`, each expr's location (the user's
         Python file:line, inside the module path that made the call)."""
         return self._state.to_text(debuginfo=debuginfo)
 
-    def verify(self):
-        """Raises traced.Error with the verifier's diagnostics."""
-        self._state.verify()
+    def verify(self) -> None:
+        """Raises VerifyError (a traced.Error) with the verifier's
+        diagnostics when the IR is invalid."""
+        with raising(VerifyError):
+            self._state.verify()
 
-    def run_passes(self, pipeline):
-        """Runs a traced-opt pipeline in place, e.g. "canonicalize,cse"."""
-        self._state.run_passes(pipeline)
+    def run_passes(self, pipeline: str) -> None:
+        """Runs a traced-opt pipeline in place, e.g. "canonicalize,cse";
+        raises PassError when the pipeline does not parse or a pass fails."""
+        with raising(PassError):
+            self._state.run_passes(pipeline)
 
-    def save(self, path):
-        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix."""
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix
+        (anything else is written as text)."""
         path = os.fspath(path)
         if path.endswith(".mlirbc"):
             data = self._state.to_bytecode()
@@ -83,21 +94,26 @@ class Module:
         with open(path, "wb") as f:
             f.write(data)
 
-    def interpret(self, *inputs, module=None, graph="forward"):
+    def interpret(self, *inputs: Any, module: Optional[str] = None,
+                  graph: str = "forward") -> List[Any]:
         """Runs a graph (the root's forward by default) with the reference
         interpreter on numpy arrays (or Python numbers); returns one value
-        per graph output: numpy arrays for tensors."""
-        args = []
-        for x in inputs:
-            # Python numbers pass as they are; arrays (numpy, torch) as data.
-            if x is not None and not isinstance(x, (int, float, bool)):
-                args.append(_input_arg(x))
-            else:
-                args.append(x)
-        results = self._state.interpret(args, module or "", graph)
+        per graph output: numpy arrays for tensors. Raises InterpretError
+        (a traced.Error) when an input cannot be taken or the interpreter
+        fails."""
+        with raising(InterpretError):
+            args = []
+            for x in inputs:
+                # Python numbers pass as they are; arrays (numpy, torch) as data.
+                if x is not None and not isinstance(x, (int, float, bool)):
+                    args.append(_input_arg(x))
+                else:
+                    args.append(x)
+            results = self._state.interpret(args, module or "", graph)
         return [_from_runtime(r) for r in results]
 
     def to_bytecode(self):
+        """The MLIR bytecode as bytes (what `save("x.mlirbc")` writes)."""
         return self._state.to_bytecode()
 
     def to_dot(self, depth=None, params=False):
@@ -117,26 +133,47 @@ class Module:
         return draw.draw(self._state, path, depth, params, format)
 
     def clone(self):
+        """A deep copy (its own IR and weights): a Module."""
         return Module(self._state.clone())
+
+    # -- summaries ---------------------------------------------------------------
+    def summary(self, print: bool = True, depth: Optional[int] = None,
+                file: Optional[IO[str]] = None) -> Summary:
+        """A torchinfo-style Summary of the module: a row per module call in
+        call order (path, class, output shapes and dtypes, parameters,
+        MACs) and exact totals. Prints its table to `file` (stdout) unless
+        `print` is False; `depth` limits the printed rows (docs/python.md)."""
+        from .summary import summarize
+        result = summarize(self, depth)
+        if print:
+            _print(result, file=file)
+        return result
+
+    def print_tabular(self, file: Optional[IO[str]] = None) -> None:
+        """Prints the root graph in torch.fx's print_tabular layout
+        (`Graph.print_tabular`)."""
+        self.graph.print_tabular(file)
 
     # -- structure -----------------------------------------------------------------
     @property
-    def root_name(self):
+    def root_name(self) -> str:
+        """The symbol of the root traced.module (its class name)."""
         root = self._state.root()
         if root is None:
             raise Error("the module has no root traced.module")
         return root
 
     @property
-    def graph(self):
+    def graph(self) -> Graph:
         """The root module's forward graph."""
         return Graph(self._state, self.root_name, "forward")
 
-    def module(self, name):
+    def module(self, name: str) -> ModuleView:
         """The view of the traced.module named `name`."""
         return ModuleView(self._state, name)
 
-    def modules(self):
+    def modules(self) -> List[ModuleView]:
+        """Views of every traced.module, in the IR's order (root first)."""
         return [ModuleView(self._state, name) for name in self._state.modules()]
 
     def __getattr__(self, name):
@@ -144,6 +181,9 @@ class Module:
 
     def __setattr__(self, name, value):
         setattr(ModuleView(self._state, self.root_name), name, value)
+
+
+_print = print  # (Module.summary's `print` argument hides the builtin)
 
 
 def _from_runtime(value):
@@ -171,22 +211,29 @@ class ModuleView:
         object.__setattr__(self, "_sym", sym)
 
     @property
-    def name(self):
+    def name(self) -> str:
+        """The traced.module's symbol ("layer1_0_conv1")."""
         return self._sym
 
     @property
-    def info(self):
+    def info(self) -> Dict[str, Any]:
+        """{"class", "root", "attributes": [(name, kind, detail)], "graphs"}:
+        kind is "submodule" (detail: its symbol), "parameter" or "buffer"
+        (detail: the tensor type) or "attribute" (detail: the value)."""
         return self._state.module_info(self._sym)
 
     @property
-    def class_name(self):
+    def class_name(self) -> str:
+        """The nn.Module class ("torch.nn.modules.conv.Conv2d")."""
         return self.info["class"]
 
-    def graph_named(self, name="forward"):
+    def graph_named(self, name: str = "forward") -> Graph:
+        """The module's graph `name` ("forward", "forward_1", ...)."""
         return Graph(self._state, self._sym, name)
 
     @property
-    def graph(self):
+    def graph(self) -> Graph:
+        """The module's forward graph (leaf modules have none)."""
         return self.graph_named("forward")
 
     def _attribute(self, name):
@@ -232,29 +279,37 @@ class Node:
         self._value = value
 
     @property
-    def name(self):
+    def name(self) -> str:
+        """The value's name in the graph ("conv1_out")."""
         return self._value.name
 
     @property
-    def shape(self):
+    def shape(self) -> Optional[Tuple[int, ...]]:
+        """A tensor's shape as recorded on the example inputs ((1, 64, 112,
+        112); () for 0-d); None for non-tensors (modules, None, numbers,
+        tuples, lists)."""
         return self._value.shape
 
     @property
-    def dtype(self):
+    def dtype(self) -> Optional[str]:
+        """A tensor's dtype as torch spells it ("float32", "bfloat16",
+        "bool"); None for non-tensors."""
         return self._value.dtype
 
     @property
-    def type(self):
+    def type(self) -> Any:
+        """The MLIR type (str() gives "tensor<1x64xf32>", "!traced.none")."""
         return self._value.type
 
     @property
-    def expr(self):
+    def expr(self) -> Optional[Expr]:
         """The expr that produced this node; None for graph inputs."""
         owner = self._value.owner
         return Expr(self._graph, owner) if owner is not None else None
 
     @property
-    def users(self):
+    def users(self) -> List[Expr]:
+        """The exprs that use this node."""
         return [Expr(self._graph, op) for op in self._value.users]
 
     def __eq__(self, other):
@@ -279,29 +334,32 @@ class Expr:
         self._op = op
 
     @property
-    def kind(self):
+    def kind(self) -> str:
+        """"Constant", "GetAttr", "CallMethod", "CallFunction" or "Output"."""
         return self._KINDS.get(self._op.kind, self._op.kind)
 
     @property
-    def id(self):
+    def id(self) -> int:
+        """TracedModule's expr id: the `%N` of `print(graph)`."""
         return self._op.index + len(self._graph.inputs)
 
     @property
-    def target(self):
+    def target(self) -> Optional[str]:
         """The callee (CallFunction), method (CallMethod) or attribute name."""
         return self._op.target
 
     @property
-    def inputs(self):
+    def inputs(self) -> List[Node]:
         """The input nodes; for a CallMethod the receiver comes first."""
         return [Node(self._graph, v) for v in self._op.operands]
 
     @property
-    def outputs(self):
+    def outputs(self) -> List[Node]:
+        """The nodes this expr defines."""
         return [Node(self._graph, v) for v in self._op.results]
 
     @property
-    def args(self):
+    def args(self) -> Optional[Tuple[List[Any], Dict[str, Any]]]:
         """(positional, keyword) arguments, traced values as Nodes."""
         found = self._op.arguments
         if found is None:
@@ -311,7 +369,7 @@ class Expr:
         return [wrap(v) for v in positional], {k: wrap(v) for k, v in named.items()}
 
     @property
-    def value(self):
+    def value(self) -> Any:
         """A Constant's value (numpy array for tensors)."""
         v = self._op.value
         if isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], bytes):
@@ -332,15 +390,18 @@ class Expr:
 class ExprList(list):
     """A query result with TracedModule's filters."""
 
-    def as_list(self):
+    def as_list(self) -> List[Any]:
+        """The matches as a plain list."""
         return list(self)
 
-    def as_unique(self):
+    def as_unique(self) -> Any:
+        """The one match; raises traced.Error unless there is exactly one."""
         if len(self) != 1:
             raise Error(f"expected exactly one match, found {len(self)}")
         return self[0]
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[int, Any]:
+        """{expr id: expr} of the matches."""
         return {e.id: e for e in self}
 
 
@@ -353,18 +414,21 @@ class Graph:
         self._name = name
 
     @property
-    def module(self):
+    def module(self) -> ModuleView:
+        """The traced.module this graph belongs to."""
         return ModuleView(self._state, self._module)
 
     @property
-    def inputs(self):
+    def inputs(self) -> List[Node]:
+        """The graph's inputs; inputs[0] is the module itself (`self`)."""
         return [Node(self, v) for v in self._state.graph_inputs(self._module, self._name)]
 
     @property
-    def outputs(self):
+    def outputs(self) -> List[Node]:
+        """The nodes the graph returns."""
         return [Node(self, v) for v in self._state.graph_outputs(self._module, self._name)]
 
-    def exprs(self, recursive=True):
+    def exprs(self, recursive: bool = True) -> ExprList:
         """The exprs in execution order; with `recursive`, those of the
         traced submodules' graphs this graph calls follow each call."""
         found = ExprList()
@@ -386,26 +450,28 @@ class Graph:
         walk(self)
         return found
 
-    def nodes(self, recursive=False):
+    def nodes(self, recursive: bool = False) -> List[Node]:
+        """The inputs and every expr's outputs, in order (`recursive`: also
+        those of the called submodules' graphs)."""
         found = list(self.inputs)
         for e in self.exprs(recursive):
             found.extend(e.outputs)
         return found
 
     # -- lookups ---------------------------------------------------------------
-    def get_function_by_type(self, target, recursive=True):
+    def get_function_by_type(self, target: Any, recursive: bool = True) -> ExprList:
         """CallFunction exprs of `target` (a name like "torch.nn.functional.relu",
         or the Python function itself)."""
         name = target if isinstance(target, str) else _function_name(target)
         return ExprList(e for e in self.exprs(recursive)
                         if e.kind == "CallFunction" and e.target == name)
 
-    def get_method_by_type(self, method, recursive=True):
+    def get_method_by_type(self, method: str, recursive: bool = True) -> ExprList:
         """CallMethod exprs calling `method` ("__add__", "view", "forward")."""
         return ExprList(e for e in self.exprs(recursive)
                         if e.kind == "CallMethod" and e.target == method)
 
-    def get_module_by_type(self, cls, recursive=True):
+    def get_module_by_type(self, cls: Any, recursive: bool = True) -> ExprList:
         """Calls of modules of a class (the nn.Module class or its name)."""
         if isinstance(cls, type):
             cls = f"{cls.__module__}.{cls.__qualname__}"
@@ -421,25 +487,27 @@ class Graph:
                 found.append(e)
         return found
 
-    def get_expr_by_id(self, expr_id):
+    def get_expr_by_id(self, expr_id: int) -> ExprList:
+        """The expr of this graph whose id is `expr_id` (a one-element list)."""
         return ExprList(e for e in self.exprs(recursive=False) if e.id == expr_id)
 
-    def get_node_by_name(self, name, recursive=False):
+    def get_node_by_name(self, name: str, recursive: bool = False) -> ExprList:
+        """The nodes named `name`."""
         return ExprList(n for n in self.nodes(recursive) if n.name == name)
 
     # -- editing ---------------------------------------------------------------
-    def replace_node(self, mapping):
+    def replace_node(self, mapping: Dict[Node, Node]) -> None:
         """Makes every user of each key node use the value node instead."""
         for old, new in mapping.items():
             old._value.replace_all_uses_with(new._value)
 
-    def compile(self):
+    def compile(self) -> int:
         """Removes the exprs whose outputs nobody uses (TracedModule's
         graph.compile()); returns how many were removed."""
         return self._state.erase_dead(self._module, self._name)
 
     @contextlib.contextmanager
-    def insert_exprs(self, after=None):
+    def insert_exprs(self, after: Union[Expr, Node, None] = None) -> Iterator[Any]:
         """Inserts new exprs after `after` (an Expr or a Node; by default
         just before the graph's output)::
 
@@ -448,7 +516,15 @@ class Graph:
         """
         yield _Inserter(self, after)
 
-    def __str__(self):
+    def print_tabular(self, file: Optional[IO[str]] = None) -> None:
+        """Prints the graph in torch.fx's print_tabular layout: columns
+        opcode, name, target, args, kwargs; a row per input (placeholder),
+        per expr and for the output (docs/python.md)."""
+        from .summary import print_tabular
+        print_tabular(self, file)
+
+    def __str__(self) -> str:
+        """TracedModule's print of the graph."""
         return self._state.graph_text(self._module, self._name)
 
     def __repr__(self):
@@ -456,6 +532,8 @@ class Graph:
 
 
 class _Inserter:
+    """What `Graph.insert_exprs` yields: builds exprs at one place."""
+
     def __init__(self, graph, after):
         self._graph = graph
         self._before = None
@@ -473,6 +551,8 @@ class _Inserter:
         return results[0] if len(results) == 1 else results
 
     def call_function(self, target, *args, result_types=None, **kwargs):
+        """A CallFunction of `target` (name or function); returns its
+        output Node (a list for several)."""
         op = self._graph._state.create_call(
             self._graph._module, self._graph._name, "call_function",
             target if isinstance(target, str) else _function_name(target), None,
@@ -482,6 +562,7 @@ class _Inserter:
         return self._wrap(op)
 
     def call_method(self, receiver, method, *args, result_types=None, **kwargs):
+        """A CallMethod of `method` on `receiver` (a tensor or module Node)."""
         op = self._graph._state.create_call(
             self._graph._module, self._graph._name, "call_method", method,
             receiver._value, [_unwrap(a) for a in args],
@@ -490,12 +571,14 @@ class _Inserter:
         return self._wrap(op)
 
     def getattr(self, receiver, name):
+        """A GetAttr of `name` (submodule, parameter, buffer) of `receiver`."""
         op = self._graph._state.create_getattr(
             self._graph._module, self._graph._name, receiver._value, name,
             self._before)
         return self._wrap(op)
 
     def constant(self, value, type=None):
+        """A Constant: a numpy array, or a Python value (typed by `type`)."""
         if isinstance(value, np.ndarray):
             array = _contiguous(value)
             dtype = {v: k for k, v in _NUMPY_DTYPES.items()}[array.dtype.type]

@@ -1,0 +1,111 @@
+"""`python -m traced`, run in a subprocess on a factory module written to
+the test's tmp dir. (`draw` calls Module.draw, tested where it is defined.)"""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import traced
+
+FACTORIES = '''
+import torch
+import torch.nn as nn
+
+
+class Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.conv(x)).mean((2, 3)))
+
+
+def pair():
+    torch.manual_seed(0)
+    return Small(), torch.randn(2, 3, 16, 16)
+
+
+def bare():
+    torch.manual_seed(0)
+    return Small()
+
+
+def not_a_module():
+    return 42
+
+
+def complex_input():
+    return nn.Identity(), torch.ones(2, dtype=torch.complex64)
+'''
+
+
+@pytest.fixture
+def cli(tmp_path):
+    (tmp_path / "tinymodels.py").write_text(FACTORIES)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(traced.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), package]))
+
+    def run(*args, ok=True):
+        done = subprocess.run([sys.executable, "-m", "traced", *args], env=env,
+                              cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300)
+        if ok:
+            assert done.returncode == 0, done.stderr
+        return done
+    return run
+
+
+def test_trace_saves_every_format(cli, tmp_path):
+    for suffix in ("mlir", "mlirbc", "json"):
+        out = tmp_path / f"small.{suffix}"
+        done = cli("trace", "tinymodels:pair", "-o", str(out))
+        assert "traced Small: 3 modules, 260 parameters, 110,656 MACs" in done.stdout
+        back = traced.load(out)
+        assert back.root_name == "Small"
+        assert back.graph.inputs[1].shape == (2, 3, 16, 16)
+    # --input-shape replaces the factory's inputs, and works without them.
+    done = cli("trace", "tinymodels:bare", "--input-shape", "1,3,8,8",
+               "--mode", "concrete", "-o", str(tmp_path / "b.mlir"))
+    assert "13,856 MACs" in done.stdout
+    assert traced.load(tmp_path / "b.mlir").graph.inputs[1].shape == (1, 3, 8, 8)
+
+
+def test_inspect(cli):
+    graph = cli("inspect", "tinymodels:pair").stdout
+    assert graph.startswith("Small.Graph (self, x) {") and "conv_out = conv(x)" in graph
+    tabular = cli("inspect", "tinymodels:pair", "--tabular").stdout.splitlines()
+    assert tabular[0].split() == ["opcode", "name", "target", "args", "kwargs"]
+    assert tabular[-1].split() == ["output", "output", "output", "(fc_out,)", "{}"]
+    summary = cli("inspect", "tinymodels:pair", "--summary").stdout
+    assert re.search(r"^  conv\s+Conv2d\s+\[2, 8, 16, 16\]\s+float32\s+224\s+110,592$",
+                     summary, re.M)
+    assert "Total params: 260" in summary
+    mlir = cli("inspect", "tinymodels:pair", "--mlir", "--debuginfo").stdout
+    assert "traced.module root @Small" in mlir and "tinymodels.py" in mlir
+
+
+def test_compile_compares_with_torch(cli):
+    done = cli("compile", "tinymodels:pair", "--repeat", "3")
+    error = float(re.search(r"max abs error vs torch: (\S+)", done.stdout).group(1))
+    assert error < 1e-4
+    assert re.search(r"latency: median [0-9.]+ ms over 3 runs", done.stdout)
+
+
+def test_usage_errors(cli):
+    for args, message in [
+            (("trace", "tinymodels"), "expected MODEL as pkg.mod:factory"),
+            (("trace", "nosuchmodule:f"), "cannot import nosuchmodule"),
+            (("trace", "tinymodels:nope"), "no attribute 'nope'"),
+            (("trace", "tinymodels:bare"), "pass --input-shape"),
+            (("trace", "tinymodels:not_a_module"), "not a torch.nn.Module"),
+            (("trace", "tinymodels:pair", "--input-shape", "1,x"), "expected sizes")]:
+        done = cli(*args, ok=False)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+    # A traced.Error: status 1 with the error's class.
+    done = cli("trace", "tinymodels:complex_input", ok=False)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: TraceError: tensors of dtype torch.complex64")

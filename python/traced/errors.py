@@ -1,0 +1,74 @@
+"""The exceptions the `traced` package raises (docs/python.md, "Errors").
+
+`traced.Error` is the C++ extension's exception (pybind11 registers it as
+`_traced.Error`); every error the package raises is one. Where the Python
+layer knows which step failed it raises a subclass::
+
+    Error
+    ├── TraceError      traced.trace(): the model cannot be recorded
+    ├── ParseError      traced.parse() / traced.load(): bad text, bytecode or JSON
+    ├── VerifyError     Module.verify(): the verifier's diagnostics
+    ├── PassError       Module.run_passes(): unknown pipeline, or a pass failed
+    ├── InterpretError  Module.interpret(): the reference interpreter refused or failed
+    └── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
+
+Other misuse (graph surgery on removed exprs, assigning a non-parameter,
+inputs of the wrong shape to a CompiledModule) raises `traced.Error` itself.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator, Type
+
+from ._traced import Error
+
+Error.__doc__ = """The base of every error the traced package raises (registered by
+the C++ extension as `_traced.Error`); its message holds the MLIR
+diagnostics with their source locations. Subclasses: TraceError,
+ParseError, VerifyError, PassError, InterpretError, CompileError."""
+__all__ = ["Error", "TraceError", "ParseError", "VerifyError", "PassError",
+           "InterpretError", "CompileError"]
+
+
+class TraceError(Error):
+    """traced.trace() could not record the model: torch.fx refused it in
+    symbolic mode, a value has no dialect type (complex tensors), a bad
+    `mode` or `leaf_functions` argument, or the recorded IR did not verify."""
+
+
+class ParseError(Error):
+    """traced.parse() or traced.load() was given text, bytecode or JSON that
+    does not parse, or that parses to IR the verifier rejects."""
+
+
+class VerifyError(Error):
+    """Module.verify() found the IR invalid; the message holds the verifier's
+    diagnostics with their source locations."""
+
+
+class PassError(Error):
+    """Module.run_passes() was given a pipeline it cannot parse, or one of
+    its passes failed."""
+
+
+class InterpretError(Error):
+    """Module.interpret() failed: an input it cannot take, a graph or module
+    that does not exist, or a call the reference interpreter has no kernel
+    for."""
+
+
+class CompileError(Error):
+    """traced.compile() or traced.save_library() failed: an unknown target,
+    a graph the CPU pipeline cannot lower, or no linker."""
+
+
+@contextlib.contextmanager
+def raising(cls: Type[Error]) -> Iterator[None]:
+    """Re-raises a plain traced.Error from the block as `cls` (same message,
+    chained); subclasses of Error pass through unchanged."""
+    try:
+        yield
+    except Error as exc:
+        if type(exc) is not Error:
+            raise
+        raise cls(*exc.args) from exc
