@@ -212,3 +212,30 @@ def test_written_values_are_copied_when_read_again():
     assert "setitem_out[0] = 5.0" in code and "setitem_out.add_(1)" in code
     assert "torch.ops.aten.var.correction(view_out, [1], correction=1, keepdim=True)" in code
     assert "x.to(torch.float16)" in code or "relu_out.to(torch.float16)" in code
+
+
+class _Shuffle(nn.Module):
+    """shufflenet's channel shuffle: canonicalize drops the .contiguous()
+    that torch's view needs after the transpose."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 1)
+
+    def forward(self, x):
+        y = self.conv(x).view(1, 2, 2, 3, 3)
+        y = torch.transpose(y, 1, 2).contiguous()
+        return y.view(1, -1, 3, 3).contiguous(memory_format=torch.channels_last)
+
+
+def test_view_after_transpose_survives_canonicalize():
+    model = _Shuffle().eval()
+    x = torch.randn(1, 4, 3, 3)
+    m = traced.trace(model, x)
+    # A keyword-only argument of torch's (the op library does not say so).
+    assert "contiguous(memory_format=torch.channels_last)" in m.code
+    _close(m.to_torch()(x), model(x))
+    m.run_passes(PIPELINE)
+    code = m.code
+    assert ".contiguous(" not in code and ".reshape(1, -1, 3, 3)" in code
+    _close(m.to_torch()(x), model(x))
