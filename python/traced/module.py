@@ -154,6 +154,20 @@ class Module:
         (`Graph.print_tabular`)."""
         self.graph.print_tabular(file)
 
+    # -- back to Python (codegen.py) ---------------------------------------------
+    @property
+    def code(self):
+        """Python source for the module tree: one class per traced.module
+        (leaf torch.nn modules are constructed); what to_torch() runs."""
+        from . import codegen
+        return codegen.python_code(self._state)
+
+    def to_torch(self):
+        """A torch.nn.Module that runs `self.code`, with the parameters,
+        buffers and tensor constants of this module."""
+        from . import codegen
+        return codegen.to_torch(self._state)
+
     # -- structure -----------------------------------------------------------------
     @property
     def root_name(self) -> str:
