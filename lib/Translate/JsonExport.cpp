@@ -38,7 +38,7 @@ namespace {
 /// `status` and the caller discards the text; writing stops at the first.
 class Exporter {
 public:
-  explicit Exporter(json::OStream &j) : j(j) {}
+  Exporter(json::OStream &j, bool locations) : j(j), locations(locations) {}
 
   /// Writes the trace of `modules`; fails after reporting an error.
   void run(ArrayRef<traced::ModuleOp> modules, traced::ModuleOp root);
@@ -61,6 +61,7 @@ private:
   void writeDecl(Operation &op);
   void writeGraph(GraphOp graph);
   void writeExpr(Operation &op, AsmState &state);
+  void writeLocation(Operation &op);
   void writeType(Type type, Operation *op);
   void writeShape(ArrayRef<int64_t> shape);
   void writeTensor(ElementsAttr value, Operation *op);
@@ -69,6 +70,7 @@ private:
   void writeOutputs(Operation &op, AsmState &state);
 
   json::OStream &j;
+  bool locations;
   LogicalResult status = success();
 };
 } // namespace
@@ -251,7 +253,29 @@ void Exporter::writeExpr(Operation &op, AsmState &state) {
                    "Constant, GetAttr, CallMethod and CallFunction exprs only";
       return;
     }
+    writeLocation(op);
     writeOutputs(op, state);
+  });
+}
+
+void Exporter::writeLocation(Operation &op) {
+  if (!locations)
+    return;
+  Location loc = op.getLoc();
+  StringRef scope;
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    scope = name.getName().getValue();
+    loc = name.getChildLoc();
+  }
+  auto file = dyn_cast<FileLineColLoc>(loc);
+  if (!file)
+    return;
+  j.attributeObject("loc", [&] {
+    j.attribute("file", str(file.getFilename().getValue(), &op));
+    j.attribute("line", static_cast<int64_t>(file.getLine()));
+    j.attribute("col", static_cast<int64_t>(file.getColumn()));
+    if (!scope.empty())
+      j.attribute("scope", str(scope, &op));
   });
 }
 
@@ -446,7 +470,7 @@ void Exporter::writePyValue(Attribute value, Operation *op,
 }
 
 LogicalResult traced::exportTrace(mlir::ModuleOp module,
-                                  llvm::raw_ostream &os) {
+                                  llvm::raw_ostream &os, bool locations) {
   // The writer relies on what the verifier checks (a graph ends in its
   // output, call markers number the operands); C++ callers may not have run
   // it.
@@ -468,7 +492,7 @@ LogicalResult traced::exportTrace(mlir::ModuleOp module,
   llvm::raw_string_ostream buffer(text);
   {
     json::OStream j(buffer, /*IndentSize=*/2);
-    Exporter exporter(j);
+    Exporter exporter(j, locations);
     exporter.run(modules, root);
     if (!exporter.ok())
       return failure();

@@ -112,6 +112,7 @@ private:
   LogicalResult importAttribute(const JNode &node, StringRef moduleName);
   LogicalResult importGraph(const JNode &node, traced::ModuleOp module);
   LogicalResult importExpr(const JNode &node);
+  FailureOr<Location> importSourceLocation(const JNode &node);
 
   FailureOr<Type> importType(const JNode &node);
   FailureOr<RankedTensorType> importTensorType(FieldReader &reader,
@@ -856,6 +857,16 @@ LogicalResult Importer::importExpr(const JNode &node) {
                                "CallFunction";
   reader.setWhat((kind + " expr").str());
   Location location = loc(node);
+  FailureOr<const JNode *> sourceLoc =
+      reader.get("loc", JNode::Object, /*required=*/false);
+  if (failed(sourceLoc))
+    return failure();
+  if (*sourceLoc) {
+    FailureOr<Location> user = importSourceLocation(**sourceLoc);
+    if (failed(user))
+      return failure();
+    location = *user;
+  }
   SmallVector<Type> types;
   SmallVector<const JNode *> names;
   Operation *op;
@@ -924,6 +935,37 @@ LogicalResult Importer::importExpr(const JNode &node) {
                                 arguments, keywords);
   }
   return defineOutputs(names, op);
+}
+
+/// An expr's `"loc": {"file", "line", "col", "scope"}`: the user's source
+/// position, inside a NameLoc of the module path when there is a scope.
+FailureOr<Location> Importer::importSourceLocation(const JNode &node) {
+  FieldReader reader(*this, node, "the expr's loc");
+  StringRef file, scope;
+  if (failed(reader.getString("file", file)))
+    return failure();
+  unsigned position[2] = {0, 0};
+  const char *keys[2] = {"line", "col"};
+  for (unsigned i = 0; i < 2; ++i) {
+    FailureOr<const JNode *> n = reader.get(keys[i], JNode::Integer);
+    if (failed(n))
+      return failure();
+    int64_t v = (*n)->integer;
+    if (v < 0 || v > 0xffffffffll)
+      return error(**n) << "expected '" << keys[i]
+                        << "' of the expr's loc to be a non-negative 32-bit "
+                           "integer, got "
+                        << v;
+    position[i] = static_cast<unsigned>(v);
+  }
+  FailureOr<const JNode *> scopeNode =
+      reader.get("scope", JNode::String, /*required=*/false);
+  if (failed(scopeNode) || failed(reader.finish()))
+    return failure();
+  Location loc = FileLineColLoc::get(ctx, file, position[0], position[1]);
+  if (*scopeNode)
+    loc = NameLoc::get(StringAttr::get(ctx, (*scopeNode)->string), loc);
+  return loc;
 }
 
 OwningOpRef<mlir::ModuleOp> traced::importTrace(StringRef json,

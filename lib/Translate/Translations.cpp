@@ -68,13 +68,18 @@ void traced::registerTraceTranslations() {
                                        ctx);
           }),
       registerReaderDialects);
+  static llvm::cl::opt<bool> exportLocations(
+      "export-locations",
+      llvm::cl::desc("--export-trace: write each expr's file:line:column "
+                     "location (the user's source) as its \"loc\""),
+      llvm::cl::init(false));
   static traced::TracedFromMLIRRegistration exportTrace(
       "export-trace", "write traced IR as a JSON trace (docs/trace-format.md)",
       [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
         auto module = dyn_cast<mlir::ModuleOp>(op);
         if (!module)
           return op->emitOpError("expected a builtin module to export");
-        return traced::exportTrace(module, os);
+        return traced::exportTrace(module, os, exportLocations);
       },
       registerReaderDialects);
 }

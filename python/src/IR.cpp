@@ -34,15 +34,18 @@ void traced_python::populateIR(py::module_ &m) {
              os.flush();
              return py::bytes(out);
            })
-      .def("to_trace_json",
-           [](ModuleState &s) {
-             DiagnosticCapture diags(s.ctx.get());
-             std::string out;
-             llvm::raw_string_ostream os(out);
-             diags.check(exportTrace(s.get(), os), "cannot export the trace");
-             os.flush();
-             return out;
-           })
+      .def(
+          "to_trace_json",
+          [](ModuleState &s, bool locations) {
+            DiagnosticCapture diags(s.ctx.get());
+            std::string out;
+            llvm::raw_string_ostream os(out);
+            diags.check(exportTrace(s.get(), os, locations),
+                        "cannot export the trace");
+            os.flush();
+            return out;
+          },
+          py::arg("locations") = true)
       .def(
           "to_dot",
           [](ModuleState &s, unsigned depth, bool params) {

@@ -145,7 +145,7 @@ def test_symbolic_fallback_reports_once():
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_locations_name_the_file_line_and_module_path(mode):
+def test_locations_name_the_file_line_and_module_path(mode, tmp_path):
     class Block(torch.nn.Module):
         def forward(self, x):
             return torch.sigmoid(x)
@@ -165,9 +165,13 @@ def test_locations_name_the_file_line_and_module_path(mode):
     line = Block.forward.__code__.co_firstlineno + 1
     # (Printed with location aliases: `#loc3 = loc("body.0"(#loc2))`.)
     assert f'"{__file__}":{line}:' in text and 'loc("body.0"(' in text
-    # Bytecode keeps them.
+    # Bytecode keeps them, and so do JSON traces.
     again = traced.parse(tm.to_bytecode())
     assert f'"{__file__}":{line}:' in again.to_string(debuginfo=True)
+    path = tmp_path / "net.json"
+    tm.save(path)
+    from_json = traced.load(path).to_string(debuginfo=True)
+    assert f'"{__file__}":{line}:' in from_json and 'loc("body.0"(' in from_json
 
 
 class _Features(torch.nn.Module):

@@ -36,8 +36,12 @@ OwningOpRef<mlir::ModuleOp> importTrace(llvm::StringRef json,
 
 /// Writes `module` (a builtin module of `traced.module` ops) as a JSON trace,
 /// weights inline as base64. Reports an error at the op concerned and writes
-/// nothing when something cannot be expressed in the format.
-LogicalResult exportTrace(mlir::ModuleOp module, llvm::raw_ostream &os);
+/// nothing when something cannot be expressed in the format. With
+/// `locations`, each expr located at a file:line:column (the user's Python
+/// source, as the tracer records it, inside a NameLoc of its module path)
+/// carries it as `"loc"`, which the importer reads back.
+LogicalResult exportTrace(mlir::ModuleOp module, llvm::raw_ostream &os,
+                          bool locations = false);
 
 } // namespace traced
 } // namespace mlir
