@@ -1,5 +1,5 @@
 """`python -m traced`, run in a subprocess on a factory module written to
-the test's tmp dir. (`draw` calls Module.draw, tested where it is defined.)"""
+the test's tmp dir."""
 import os
 import re
 import subprocess
@@ -109,3 +109,20 @@ def test_usage_errors(cli):
     done = cli("trace", "tinymodels:complex_input", ok=False)
     assert done.returncode == 1
     assert done.stderr.startswith("error: TraceError: tensors of dtype torch.complex64")
+
+
+def test_draw_writes_the_picture(cli, tmp_path):
+    import shutil
+    import xml.etree.ElementTree as ET
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is installed by the Makefile")
+    out = tmp_path / "small.svg"
+    done = cli("draw", "tinymodels:pair", str(out), "--params")
+    assert f"wrote {out}" in done.stdout
+    texts = ["".join(t.itertext()) for t in ET.parse(out).getroot().iter(
+        "{http://www.w3.org/2000/svg}text")]
+    assert "conv" in texts and "Conv2d" in texts
+    assert "weight [8, 3, 3, 3] float32" in texts
+    assert "[2, 3, 16, 16] float32" in texts
+    bad = cli("draw", "tinymodels:pair", str(tmp_path / "x.gif"), ok=False)
+    assert bad.returncode != 0 and "cannot tell the picture format" in bad.stderr
