@@ -1,6 +1,7 @@
 """ViT's MLP-block pieces, compiled against torch eager, one thread each:
 Linear(768, 3072) on a 2-D [197, 768] and a 3-D [1, 197, 768] input (the
-same product: the 3-D one must not be slower), LayerNorm(768) and GELU.
+same product: the 3-D one must not be slower), LayerNorm(768), GELU, and
+the block itself (LayerNorm, Linear, GELU, Linear).
 
     OMP_NUM_THREADS=1 PYTHONPATH=build/python /usr/bin/python3 bench/linear_shapes.py
 
@@ -42,6 +43,9 @@ def main():
     case("Linear 768->3072 [1,197,768]", linear, (1, 197, 768))
     case("LayerNorm(768) [1,197,768]", torch.nn.LayerNorm(768), (1, 197, 768))
     case("GELU [1,197,3072]", torch.nn.GELU(), (1, 197, 3072))
+    mlp = torch.nn.Sequential(torch.nn.LayerNorm(768), torch.nn.Linear(768, 3072),
+                              torch.nn.GELU(), torch.nn.Linear(3072, 768))
+    case("ViT MLP block [1,197,768]", mlp, (1, 197, 768))
 
 
 if __name__ == "__main__":

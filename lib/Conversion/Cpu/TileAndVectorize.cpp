@@ -566,6 +566,35 @@ void TileAndVectorizePass::runOnOperation() {
                                                 /*allowZeroInResults=*/true); }))
       elementwise.push_back(op);
   });
+  // Rows that no good register tile divides (ViT's 197 tokens: prime, so
+  // one row per tile, a third of the FMA rate) are split into a whole
+  // number of tile-m rows and a remainder, each tiled on its own. After
+  // packing, so the two share one packed right-hand side.
+  SmallVector<linalg::LinalgOp> splitContractions;
+  for (linalg::LinalgOp op : contractions) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.empty()) {
+      splitContractions.push_back(op);
+      continue;
+    }
+    unsigned d = dims->m.back();
+    int64_t bound = op.getStaticLoopRanges()[d];
+    if (ShapedType::isDynamic(bound) || bound <= tileM || bound % tileM == 0 ||
+        2 * largestDivisor(bound, tileM, 1) >= tileM) {
+      splitContractions.push_back(op);
+      continue;
+    }
+    rewriter.setInsertionPoint(op);
+    auto [whole, rest] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), d,
+        rewriter.getIndexAttr(bound / tileM * tileM));
+    for (TilingInterface part : {whole, rest})
+      if (auto linalgPart =
+              dyn_cast_or_null<linalg::LinalgOp>(part.getOperation()))
+        splitContractions.push_back(linalgPart);
+  }
+  contractions = std::move(splitContractions);
   // Register tile: rows any divisor <= tile-m; columns a divisor <= tile-n
   // that is a whole number of vectors when one exists. Column strips
   // outermost: one K x tile-n strip of the right-hand side stays in cache
