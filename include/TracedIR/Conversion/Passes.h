@@ -32,8 +32,8 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                          llvm::cl::init(true)};
   Option<bool> threads{
       *this, "threads",
-      llvm::cl::desc("Run big contractions on several threads (OpenMP; "
-                     "OMP_NUM_THREADS sets how many)"),
+      llvm::cl::desc("Run big contractions and elementwise ops on several "
+                     "threads (OpenMP; OMP_NUM_THREADS sets how many)"),
       llvm::cl::init(true)};
   Option<int64_t> tileN{
       *this, "tile-n",

@@ -101,7 +101,9 @@ def TracedCpuTileAndVectorize
            "Pack the right-hand side of matmuls with at least 2 x tile-m rows "
            "into contiguous tile-n column panels">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
-           "Spread the cache blocks of big contractions over threads (scf.forall)">,
+           "Spread the cache blocks of big contractions, and the outer "
+           "dimension of elementwise ops of 2^16 elements or more, over "
+           "threads (scf.forall)">,
     Option<"minParallelFlops", "min-parallel-flops", "int64_t",
            /*default=*/"4000000",
            "Contractions with fewer flops stay on one thread">,

@@ -723,6 +723,27 @@ void TileAndVectorizePass::runOnOperation() {
       continue;
     }
     sizes.back() = vectorWidth;
+    // Threads: an op of at least 2^16 elements is spread over its
+    // outermost dimension of two or more (not the vector one), one slice
+    // per forall iteration (scf.forall, then OpenMP, as for contractions).
+    if (parallel) {
+      SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+      int64_t elements = 1;
+      for (int64_t b : bounds)
+        elements = ShapedType::isDynamic(b) ? 0 : elements * b;
+      if (elements >= (int64_t(1) << 16))
+        for (unsigned d = 0; d + 1 < bounds.size(); ++d) {
+          if (bounds[d] < 2)
+            continue;
+          SmallVector<int64_t> threadTiles(bounds.size(), 0);
+          threadTiles[d] = 1;
+          FailureOr<linalg::LinalgOp> inner =
+              tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+          if (succeeded(inner))
+            op = *inner;
+          break;
+        }
+    }
     // A last dimension that is not a multiple of the vector width is split
     // into whole vectors and one shorter remainder: tiled whole, its tiles
     // would shrink to the largest divisor of the size (1 for 600,013
