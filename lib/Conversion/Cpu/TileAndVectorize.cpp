@@ -625,6 +625,71 @@ static LogicalResult depthwiseToTaps(RewriterBase &rewriter,
   return success();
 }
 
+/// 2-D NCHW pooling (max or sum) the same way as depthwise convolutions:
+/// one elementwise generic folding the strided views of its window taps
+/// into the init with the pooling op's own payload (cloned, so max keeps
+/// its NaN and integer semantics), in the window loops' order.
+template <typename PoolOp>
+static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
+  auto inType = dyn_cast<RankedTensorType>(pool.getInputs()[0].getType());
+  auto windowType = dyn_cast<RankedTensorType>(pool.getInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(pool.getOutputs()[0].getType());
+  if (!inType || !windowType || !outType || !inType.hasStaticShape() ||
+      !windowType.hasStaticShape() || !outType.hasStaticShape() ||
+      windowType.getRank() != 2 || !pool.hasPureTensorSemantics() ||
+      inType.getElementType() != outType.getElementType())
+    return failure();
+  int64_t kh = windowType.getDimSize(0), kw = windowType.getDimSize(1);
+  if (kh * kw > 64 || kh * kw == 0)
+    return failure();
+  Block &payload = pool->getRegion(0).front();
+  // The body reads the input element and the accumulator only.
+  if (payload.getNumArguments() != 3 || !payload.getArgument(1).use_empty())
+    return failure();
+  SmallVector<int64_t> strides =
+      llvm::to_vector(pool.getStrides().template getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(pool.getDilations().template getValues<int64_t>());
+  Location loc = pool.getLoc();
+  rewriter.setInsertionPoint(pool);
+  SmallVector<Value> views;
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      SmallVector<OpFoldResult> offsets = {
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(i * dilations[0]),
+          rewriter.getIndexAttr(j * dilations[1])};
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d : outType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      SmallVector<OpFoldResult> steps = {
+          rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+          rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
+      views.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, outType, pool.getInputs()[0], offsets, sizes, steps));
+    }
+  AffineMap id = rewriter.getMultiDimIdentityMap(4);
+  SmallVector<AffineMap> maps(views.size() + 1, id);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{outType}, views, pool.getOutputs(), maps,
+      SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value acc = args.back();
+        for (size_t t = 0; t + 1 < args.size(); ++t) {
+          IRMapping mapping;
+          mapping.map(payload.getArgument(0), args[t]);
+          mapping.map(payload.getArgument(2), acc);
+          for (Operation &op : payload.without_terminator())
+            b.clone(op, mapping);
+          acc = mapping.lookupOrDefault(
+              payload.getTerminator()->getOperand(0));
+        }
+        linalg::YieldOp::create(b, l, acc);
+      });
+  rewriter.replaceOp(pool, generic.getResults());
+  return success();
+}
+
 void TileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
@@ -639,6 +704,14 @@ void TileAndVectorizePass::runOnOperation() {
     func.walk([&](linalg::DepthwiseConv2DNchwChwOp op) { convs.push_back(op); });
     for (auto conv : convs)
       (void)depthwiseToTaps(rewriter, conv);
+    SmallVector<linalg::PoolingNchwMaxOp> maxPools;
+    func.walk([&](linalg::PoolingNchwMaxOp op) { maxPools.push_back(op); });
+    for (auto pool : maxPools)
+      (void)poolingToTaps(rewriter, pool);
+    SmallVector<linalg::PoolingNchwSumOp> sumPools;
+    func.walk([&](linalg::PoolingNchwSumOp op) { sumPools.push_back(op); });
+    for (auto pool : sumPools)
+      (void)poolingToTaps(rewriter, pool);
   }
   if (packRhs) {
     SmallVector<linalg::MatmulOp> matmuls;
