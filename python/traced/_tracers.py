@@ -403,6 +403,10 @@ class _ConcreteTracer(TorchFunctionMode):
         """(name, type) of a tensor in the current graph, making it a getattr
         or a constant when this graph has not seen it."""
         if not isinstance(v, torch.Tensor):
+            if isinstance(v, (tuple, list)) and id(v) in self.emitter.names:
+                # A call's tuple result (torch.split) used as it is: the
+                # call's value (bind_result), not a constant of its repr.
+                return self.emitter.names[id(v)]
             if isinstance(v, torch.nn.Module):
                 path = self.emitter.module_path(v)
                 if path is None:
@@ -431,6 +435,9 @@ class _ConcreteTracer(TorchFunctionMode):
             em.define(id(value), name, ty)
             self.keep.append(value)
         elif isinstance(value, (tuple, list)):
+            if all(isinstance(item, torch.Tensor) for item in value):
+                em.define(id(value), name, ty)
+                self.keep.append(value)
             for i, item in enumerate(value):
                 if isinstance(item, torch.Tensor):
                     n, t = em.call("call_function", "operator.getitem", None,

@@ -418,9 +418,35 @@ class GraphEmitter:
 
     def set_outputs(self, values, ref):
         outputs = []
-        for v in values:
+        for i, v in enumerate(values):
             r = ref(v)
+            if r is None and _holds_tensor(v):
+                # A tuple, list or dict built in Python around traced
+                # tensors: no expr builds one, and a constant of it would
+                # hold the example's values (silently wrong on any other
+                # input).
+                from .errors import TraceError
+                kind = ("dict" if isinstance(v, dict) else
+                        "list" if isinstance(v, list) else "tuple")
+                raise TraceError(
+                    f"output #{i} of the graph is a {kind} built "
+                    f"in Python that holds tensors; traced graphs return "
+                    f"tensors, Python values and the tuples that calls return "
+                    f"(torch.split): return its tensors as separate outputs")
             if r is None:
                 r = self.constant(v, "out")
             outputs.extend(r if isinstance(r, list) else [r])
         self.graph.outputs = outputs
+
+
+def _holds_tensor(value):
+    """Whether a Python value holds a torch tensor, or a torch.fx node of the
+    symbolic tracer (in tuples, lists, dicts)."""
+    import torch.fx
+    if isinstance(value, (torch.Tensor, torch.fx.Node)):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_holds_tensor(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_tensor(v) for v in value.values())
+    return False
