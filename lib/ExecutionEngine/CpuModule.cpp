@@ -1,6 +1,7 @@
 //===- CpuModule.cpp - JIT and object files for compiled traced models ----===//
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/ExecutionEngine/BufferCache.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -10,6 +11,7 @@
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Progress.h"
 
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -38,7 +40,60 @@
 using namespace mlir;
 using namespace mlir::traced;
 
-CpuModule::~CpuModule() = default;
+CpuModule::~CpuModule() {
+  // (The engine, and so the code that could still free into the cache,
+  // goes first.)
+  engine.reset();
+  releaseCachedBuffers();
+}
+
+/// The names finalize-memref-to-llvm{use-generic-functions} calls.
+static constexpr const char *kAllocName = "_mlir_memref_to_llvm_alloc";
+static constexpr const char *kFreeName = "_mlir_memref_to_llvm_free";
+
+/// Weak definitions of the generic allocation functions the compiled code
+/// calls, as malloc and free: an object file links on its own, and a
+/// library that brings its own (save_library's caching ones) wins.
+static LogicalResult defineWeakAllocFunctions(mlir::ModuleOp module) {
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToEnd(module.getBody());
+  auto define = [&](StringRef name, auto body) -> LogicalResult {
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!fn || !fn.isExternal())
+      return success();
+    fn.setLinkage(LLVM::Linkage::Weak);
+    Block *entry = fn.addEntryBlock(b);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entry);
+    return body(fn, entry);
+  };
+  Type i64 = b.getI64Type();
+  if (failed(define(kAllocName, [&](LLVM::LLVMFuncOp fn, Block *entry) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToEnd(module.getBody());
+        FailureOr<LLVM::LLVMFuncOp> malloc =
+            LLVM::lookupOrCreateMallocFn(b, module, i64);
+        if (failed(malloc))
+          return failure();
+        b.setInsertionPointToStart(entry);
+        auto call = LLVM::CallOp::create(b, fn.getLoc(), *malloc,
+                                         entry->getArguments());
+        LLVM::ReturnOp::create(b, fn.getLoc(), call.getResult());
+        return success();
+      })))
+    return failure();
+  return define(kFreeName, [&](LLVM::LLVMFuncOp fn, Block *entry) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    FailureOr<LLVM::LLVMFuncOp> free = LLVM::lookupOrCreateFreeFn(b, module);
+    if (failed(free))
+      return failure();
+    b.setInsertionPointToStart(entry);
+    LLVM::CallOp::create(b, fn.getLoc(), *free, entry->getArguments());
+    LLVM::ReturnOp::create(b, fn.getLoc(), ValueRange());
+    return success();
+  });
+}
 
 namespace {
 struct MemoryInstrumentation : public PassInstrumentation {
@@ -205,6 +260,8 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
     return module.emitError("no LLVM target for this host");
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
+  if (failed(defineWeakAllocFunctions(module)))
+    return module.emitError("cannot define the allocation functions");
   llvm::LLVMContext llvmContext;
   TimingScope translation = stage(monitor, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
@@ -303,6 +360,19 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
   if (!engine)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
+  // Temporaries come from the buffer cache (BufferCache.h).
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kAllocName)] = {
+        llvm::orc::ExecutorAddr::fromPtr(+[](uint64_t size) {
+          return cachedAlloc(size);
+        }),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner(kFreeName)] = {
+        llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { cachedFree(ptr); }),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   std::string name = "traced_" + options.entry.getValue();
   // The JIT generates machine code when the entry is first looked up.
   TimingScope codegenTime = stage(monitor, "LLVM code generation");

@@ -198,23 +198,92 @@ def _find_linker():
 _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 
+#: The temporaries' allocator a library links (lib/ExecutionEngine/
+#: BufferCache.h is the JIT's): freed blocks are kept by their exact size
+#: for the next call (up to 1 GiB), so a model's temporaries are not
+#: page-faulted in again on every call. Strong definitions of the functions
+#: the object defines weakly as malloc and free.
+_BUFFER_CACHE_C = r"""
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct Block { uint64_t size; struct Block *next; } Block;
+typedef struct Bucket { uint64_t size; Block *head; struct Bucket *next; } Bucket;
+enum { HEADER = 64 };  /* keeps the blocks 64-byte aligned */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Bucket *buckets;
+static uint64_t cached, limit = (uint64_t)1 << 30;
+
+void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  pthread_mutex_lock(&lock);
+  for (Bucket *b = buckets; b; b = b->next)
+    if (b->size == size && b->head) {
+      Block *block = b->head;
+      b->head = block->next;
+      cached -= size;
+      pthread_mutex_unlock(&lock);
+      return (char *)block + HEADER;
+    }
+  pthread_mutex_unlock(&lock);
+  Block *block = aligned_alloc(64, (size + HEADER + 63) / 64 * 64);
+  if (!block)
+    return 0;
+  block->size = size;
+  return (char *)block + HEADER;
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  Block *block = (Block *)((char *)ptr - HEADER);
+  pthread_mutex_lock(&lock);
+  if (cached + block->size <= limit) {
+    Bucket *b = buckets;
+    while (b && b->size != block->size)
+      b = b->next;
+    if (!b && (b = malloc(sizeof *b))) {
+      b->size = block->size;
+      b->head = 0;
+      b->next = buckets;
+      buckets = b;
+    }
+    if (b) {
+      block->next = b->head;
+      b->head = block;
+      cached += block->size;
+      pthread_mutex_unlock(&lock);
+      return;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  free(block);
+}
+"""
+
+
 def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
                  entry: str = "forward", vectorize: bool = True,
                  progress: Optional[bool] = None) -> str:
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `int traced_<entry>(void **inputs, void **outputs)`; it
     depends only on libc, libm and, when a contraction runs on several
-    threads, libomp. `progress` as for `compile`. Returns the path. Raises
-    CompileError when the graph cannot be compiled or the linker fails."""
+    threads, libomp. Its temporaries are kept between calls (up to 1 GiB).
+    `progress` as for `compile`. Returns the path. Raises CompileError when
+    the graph cannot be compiled or the linker fails."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "model.o")
         with raising(CompileError):
             _traced.write_cpu_object(module._state, obj, entry, vectorize,
                                      None if progress is None else bool(progress))
-        linked = subprocess.run([_find_linker(), "-shared", "-o", path, obj,
+        runtime = os.path.join(tmp, "traced_buffers.c")
+        with open(runtime, "w") as f:
+            f.write(_BUFFER_CACHE_C)
+        linked = subprocess.run([_find_linker(), "-shared", "-fPIC", "-O2",
+                                 "-o", path, obj, runtime,
                                  f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
-                                 "-lm", f"-Wl,-rpath,{_LIBOMP_DIR}"],
+                                 "-lm", "-lpthread", f"-Wl,-rpath,{_LIBOMP_DIR}"],
                                 capture_output=True, text=True)
         if linked.returncode != 0:
             raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")

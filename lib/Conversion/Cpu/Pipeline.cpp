@@ -309,6 +309,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
           "canonicalize),"
           "expand-strided-metadata,lower-affine,convert-math-to-libm,"
           "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+          "finalize-memref-to-llvm{use-generic-functions=true},"
           "convert-openmp-to-llvm,"
           "convert-to-llvm,reconcile-unrealized-casts,canonicalize");
   pm.addPass(createTracedEmitEntry());
