@@ -146,6 +146,21 @@ def is_plain_value(value):
     return False
 
 
+def unique_name(hint, taken, invalid=r"[^A-Za-z0-9_]", digit_prefix="v"):
+    """`hint` as a name: characters matching `invalid` become `_`, a leading
+    digit gets `digit_prefix`, and `_1`, `_2`, ... are appended until it is
+    not in `taken`, to which it is added."""
+    base = re.sub(invalid, "_", hint or "v") or "v"
+    if base[0].isdigit():
+        base = digit_prefix + base
+    name, i = base, 0
+    while name in taken:
+        i += 1
+        name = f"{base}_{i}"
+    taken.add(name)
+    return name
+
+
 class GraphRecord:
     def __init__(self, name, self_sym):
         self.name = name
@@ -156,15 +171,7 @@ class GraphRecord:
         self._names = set()
 
     def fresh(self, hint):
-        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "v") or "v"
-        if base[0].isdigit():
-            base = "v" + base
-        name, i = base, 0
-        while name in self._names:
-            i += 1
-            name = f"{base}_{i}"
-        self._names.add(name)
-        return "%" + name
+        return "%" + unique_name(hint, self._names)
 
     def add_input(self, hint, type_):
         name = self.fresh(hint)

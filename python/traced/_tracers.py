@@ -12,7 +12,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
-from ._tracing import (GraphEmitter, aten_kwargs, aten_target, binary_extreme,
+from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_target, binary_extreme,
                        caller_location,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
@@ -686,16 +686,6 @@ def _parameter_names(module, count):
     except (TypeError, ValueError):
         params = []
     return [params[i] if i < len(params) else f"arg{i}" for i in range(count)]
-
-
-def _holds_tensor(value):
-    if isinstance(value, torch.Tensor):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(_holds_tensor(v) for v in value)
-    if isinstance(value, dict):
-        return any(_holds_tensor(v) for v in value.values())
-    return False
 
 
 class _Named:

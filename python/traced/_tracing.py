@@ -9,7 +9,7 @@ import warnings
 import torch
 
 from . import _traced
-from ._emit import GraphRecord, py_value, symbol, type_of
+from ._emit import GraphRecord, py_value, symbol, type_of, unique_name
 
 _CONTAINERS = (torch.nn.Sequential, torch.nn.ModuleList, torch.nn.ModuleDict)
 
@@ -273,15 +273,7 @@ def symbolize_modules(root, builder):
     used = set()
 
     def unique(name):
-        name = re.sub(r"[^A-Za-z0-9_]", "_", name) or "module"
-        if name[0].isdigit():
-            name = "m" + name
-        base, i = name, 0
-        while name in used:
-            i += 1
-            name = f"{base}_{i}"
-        used.add(name)
-        return name
+        return unique_name(name or "module", used, digit_prefix="m")
 
     records = {}
     for path, module in root.named_modules():

@@ -25,6 +25,7 @@ import sys
 import numpy as np
 
 from . import _traced
+from ._emit import unique_name
 from ._traced import Error
 
 # -- Python operators --------------------------------------------------------
@@ -106,15 +107,7 @@ class _Namer:
         self.taken = set(_RESERVED) | set(taken)
 
     def __call__(self, hint):
-        base = re.sub(r"\W", "_", hint or "v") or "v"
-        if base[0].isdigit():
-            base = "_" + base
-        name, i = base, 0
-        while name in self.taken:
-            i += 1
-            name = f"{base}_{i}"
-        self.taken.add(name)
-        return name
+        return unique_name(hint, self.taken, invalid=r"\W", digit_prefix="_")
 
 
 def _is_identifier(name):
@@ -593,11 +586,7 @@ class _Generator:
         if isinstance(value, int):
             return repr(value)
         if isinstance(value, float):
-            if math.isnan(value):
-                return 'float("nan")'
-            if math.isinf(value):
-                return 'float("inf")' if value > 0 else 'float("-inf")'
-            return repr(value)
+            return _float_text(value)
         if isinstance(value, str):
             special = self.special(value, sym, op)
             if special is None:

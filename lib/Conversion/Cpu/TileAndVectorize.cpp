@@ -42,6 +42,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <array>
 #include <mutex>
 
 namespace mlir::traced {
@@ -409,16 +410,27 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
 /// transpose of the result. Upstream's rewriteInIm2Col builds a batched
 /// generic contraction instead, which its vectorizer does not turn into
 /// the register-tiled matmul this pass emits.
+/// The input, filter (or window) and output types of a convolution-like
+/// op on statically shaped tensors; failure otherwise.
+static FailureOr<std::array<RankedTensorType, 3>>
+staticWindowTypes(linalg::LinalgOp op) {
+  auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto fType = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!inType || !fType || !outType || !inType.hasStaticShape() ||
+      !fType.hasStaticShape() || !outType.hasStaticShape() ||
+      !op.hasPureTensorSemantics())
+    return failure();
+  return std::array<RankedTensorType, 3>{inType, fType, outType};
+}
+
 static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
                                         int64_t tileN) {
-  auto inType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
-  auto fType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  if (!inType || !fType || !outType || !inType.hasStaticShape() ||
-      !fType.hasStaticShape() || !outType.hasStaticShape() ||
-      !conv.hasPureTensorSemantics())
+  FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(conv);
+  if (failed(types))
     return failure();
+  auto [inType, fType, outType] = *types;
   SmallVector<int64_t> strides =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
   SmallVector<int64_t> dilations =
@@ -533,6 +545,35 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   return success();
 }
 
+/// The input views of a window op's taps, in (kh, kw) order: for tap
+/// (i, j), `input[:, :, i*dh :: sh, j*dw :: sw]` of the output's shape.
+static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
+                                   Value input, RankedTensorType outType,
+                                   int64_t kh, int64_t kw,
+                                   ArrayRef<int64_t> strides,
+                                   ArrayRef<int64_t> dilations) {
+  SmallVector<Value> views;
+  auto viewType = RankedTensorType::get(
+      outType.getShape(),
+      cast<RankedTensorType>(input.getType()).getElementType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : outType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(d));
+  SmallVector<OpFoldResult> steps = {
+      rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+      rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      SmallVector<OpFoldResult> offsets = {
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(i * dilations[0]),
+          rewriter.getIndexAttr(j * dilations[1])};
+      views.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, viewType, input, offsets, sizes, steps));
+    }
+  return views;
+}
+
 /// A depthwise NCHW convolution as one elementwise generic over the output,
 /// summing its taps: for each filter tap (kh, kw), the input view
 /// `in[:, :, kh*dh :: sh, kw*dw :: sw]` (a strided slice of the output's
@@ -544,13 +585,10 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
 /// than 64 taps stay convolutions.
 static LogicalResult depthwiseToTaps(RewriterBase &rewriter,
                                      linalg::DepthwiseConv2DNchwChwOp conv) {
-  auto inType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
-  auto fType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  if (!inType || !fType || !outType || !inType.hasStaticShape() ||
-      !fType.hasStaticShape() || !outType.hasStaticShape() ||
-      !conv.hasPureTensorSemantics())
+  FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(conv);
+  if (failed(types))
     return failure();
+  auto [inType, fType, outType] = *types;
   Type et = outType.getElementType();
   if (!isa<FloatType, IntegerType>(et) || inType.getElementType() != et ||
       fType.getElementType() != et)
@@ -565,29 +603,13 @@ static LogicalResult depthwiseToTaps(RewriterBase &rewriter,
     return failure();
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs = tapViews(rewriter, loc, conv.getInputs()[0],
+                                       outType, kh, kw, strides, dilations);
   AffineMap id = rewriter.getMultiDimIdentityMap(4);
+  SmallVector<AffineMap> maps(inputs.size(), id);
   AffineMap channel =
       AffineMap::get(4, 0, rewriter.getAffineDimExpr(1), rewriter.getContext());
   auto weightType = RankedTensorType::get({c}, et);
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      SmallVector<OpFoldResult> offsets = {
-          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(i * dilations[0]),
-          rewriter.getIndexAttr(j * dilations[1])};
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t d : outType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(d));
-      SmallVector<OpFoldResult> steps = {
-          rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-          rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
-      inputs.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get(outType.getShape(), et),
-          conv.getInputs()[0], offsets, sizes, steps));
-      maps.push_back(id);
-    }
   for (int64_t i = 0; i < kh; ++i)
     for (int64_t j = 0; j < kw; ++j) {
       SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0),
@@ -631,12 +653,11 @@ static LogicalResult depthwiseToTaps(RewriterBase &rewriter,
 /// its NaN and integer semantics), in the window loops' order.
 template <typename PoolOp>
 static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
-  auto inType = dyn_cast<RankedTensorType>(pool.getInputs()[0].getType());
-  auto windowType = dyn_cast<RankedTensorType>(pool.getInputs()[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(pool.getOutputs()[0].getType());
-  if (!inType || !windowType || !outType || !inType.hasStaticShape() ||
-      !windowType.hasStaticShape() || !outType.hasStaticShape() ||
-      windowType.getRank() != 2 || !pool.hasPureTensorSemantics() ||
+  FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(pool);
+  if (failed(types))
+    return failure();
+  auto [inType, windowType, outType] = *types;
+  if (windowType.getRank() != 2 ||
       inType.getElementType() != outType.getElementType())
     return failure();
   int64_t kh = windowType.getDimSize(0), kw = windowType.getDimSize(1);
@@ -652,22 +673,8 @@ static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
       llvm::to_vector(pool.getDilations().template getValues<int64_t>());
   Location loc = pool.getLoc();
   rewriter.setInsertionPoint(pool);
-  SmallVector<Value> views;
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      SmallVector<OpFoldResult> offsets = {
-          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(i * dilations[0]),
-          rewriter.getIndexAttr(j * dilations[1])};
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t d : outType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(d));
-      SmallVector<OpFoldResult> steps = {
-          rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-          rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
-      views.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, outType, pool.getInputs()[0], offsets, sizes, steps));
-    }
+  SmallVector<Value> views = tapViews(rewriter, loc, pool.getInputs()[0],
+                                      outType, kh, kw, strides, dilations);
   AffineMap id = rewriter.getMultiDimIdentityMap(4);
   SmallVector<AffineMap> maps(views.size() + 1, id);
   auto generic = linalg::GenericOp::create(
