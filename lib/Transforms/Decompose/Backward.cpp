@@ -58,10 +58,16 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                       {"input", g},
                                       {"other", d.binary("torch.mul", g, d.arg("negative_slope"))}}));
   };
+  // torch's vectorized form, `min < x < max ? grad : 0`, as the
+  // interpreter: a NaN input gives 0. (Its scalar tail, `x <= min || x >=
+  // max ? 0 : grad`, passes NaN through: torch's result for a NaN depends
+  // on where it sits in the tensor. fuzz-diff, test/Fuzz/diff/
+  // hardtanh-backward-nan.)
   t["torch.ops.aten.hardtanh_backward.default"] = [](Decomposer &d) -> Results {
     Value x = promoted(d, "input");
-    Value outside = d.binary("torch.logical_or", d.binary("torch.le", x, d.arg("min_val")),
-                             d.binary("torch.ge", x, d.arg("max_val")));
+    Value inside = d.binary("torch.logical_and", d.binary("torch.gt", x, d.arg("min_val")),
+                            d.binary("torch.lt", x, d.arg("max_val")));
+    Value outside = d.unary("torch.logical_not", inside);
     return one(d.cast(gradUnless(d, outside, d.tensor("grad_output")),
                       d.resultTensorType().getElementType()));
   };
