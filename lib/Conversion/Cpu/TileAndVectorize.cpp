@@ -410,6 +410,35 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
 /// transpose of the result. Upstream's rewriteInIm2Col builds a batched
 /// generic contraction instead, which its vectorizer does not turn into
 /// the register-tiled matmul this pass emits.
+/// The input views of a window op's taps, in (kh, kw) order: for tap
+/// (i, j), `input[:, :, i*dh :: sh, j*dw :: sw]` of the output's shape.
+static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
+                                   Value input, RankedTensorType outType,
+                                   int64_t kh, int64_t kw,
+                                   ArrayRef<int64_t> strides,
+                                   ArrayRef<int64_t> dilations) {
+  SmallVector<Value> views;
+  auto viewType = RankedTensorType::get(
+      outType.getShape(),
+      cast<RankedTensorType>(input.getType()).getElementType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : outType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(d));
+  SmallVector<OpFoldResult> steps = {
+      rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+      rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      SmallVector<OpFoldResult> offsets = {
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(i * dilations[0]),
+          rewriter.getIndexAttr(j * dilations[1])};
+      views.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, viewType, input, offsets, sizes, steps));
+    }
+  return views;
+}
+
 /// The input, filter (or window) and output types of a convolution-like
 /// op on statically shaped tensors; failure otherwise.
 static FailureOr<std::array<RankedTensorType, 3>>
@@ -471,15 +500,57 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
     outMap = AffineMap::get(6, 0, {dn, doy, dox, dc, dky, dkx}, ctx);
   }
   Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
-  SmallVector<utils::IteratorType> parallel(6, utils::IteratorType::parallel);
-  Value cols =
-      linalg::GenericOp::create(
-          rewriter, loc, colsInit.getType(), conv.getInputs()[0], colsInit,
-          ArrayRef<AffineMap>{inMap, outMap}, parallel,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, args[0]);
-          })
-          .getResult(0);
+  Value cols;
+  if (!transposed && kh * kw <= 64) {
+    // Row block (kh, kw) of the patches is the strided input view of that
+    // tap: one elementwise copy per tap into its slice of the patches
+    // (extracted from and inserted into the same value, so bufferization
+    // writes the patches in place), which the elementwise strategy
+    // vectorizes along the output width; a gather through `oh * s + kh`
+    // maps is scalar.
+    auto planeType = RankedTensorType::get({n, c, oh, ow}, et);
+    SmallVector<Value> views =
+        tapViews(rewriter, loc, conv.getInputs()[0], planeType, kh, kw,
+                 strides, dilations);
+    SmallVector<OpFoldResult> sizes = {
+        rewriter.getIndexAttr(n), rewriter.getIndexAttr(c),
+        rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+        rewriter.getIndexAttr(oh), rewriter.getIndexAttr(ow)};
+    SmallVector<OpFoldResult> unit(6, rewriter.getIndexAttr(1));
+    AffineMap id4 = rewriter.getMultiDimIdentityMap(4);
+    cols = colsInit;
+    for (auto [t, view] : llvm::enumerate(views)) {
+      SmallVector<OpFoldResult> offsets = {
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(int64_t(t) / kw),
+          rewriter.getIndexAttr(int64_t(t) % kw), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(0)};
+      Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType,
+                                                   cols, offsets, sizes, unit);
+      Value copied =
+          linalg::GenericOp::create(
+              rewriter, loc, planeType, view, plane,
+              ArrayRef<AffineMap>{id4, id4},
+              SmallVector<utils::IteratorType>(4,
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(b, l, args[0]);
+              })
+              .getResult(0);
+      cols = tensor::InsertSliceOp::create(rewriter, loc, copied, cols,
+                                           offsets, sizes, unit);
+    }
+  } else {
+    SmallVector<utils::IteratorType> parallel(6,
+                                              utils::IteratorType::parallel);
+    cols = linalg::GenericOp::create(
+               rewriter, loc, colsInit.getType(), conv.getInputs()[0],
+               colsInit, ArrayRef<AffineMap>{inMap, outMap}, parallel,
+               [](OpBuilder &b, Location l, ValueRange args) {
+                 linalg::YieldOp::create(b, l, args[0]);
+               })
+               .getResult(0);
+  }
   SmallVector<ReassociationIndices> colGroups = {{0}, {1, 2, 3}, {4, 5}};
   if (transposed)
     colGroups = {{0}, {1, 2}, {3, 4, 5}};
@@ -543,35 +614,6 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                             outGroups);
   rewriter.replaceOp(conv, out);
   return success();
-}
-
-/// The input views of a window op's taps, in (kh, kw) order: for tap
-/// (i, j), `input[:, :, i*dh :: sh, j*dw :: sw]` of the output's shape.
-static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
-                                   Value input, RankedTensorType outType,
-                                   int64_t kh, int64_t kw,
-                                   ArrayRef<int64_t> strides,
-                                   ArrayRef<int64_t> dilations) {
-  SmallVector<Value> views;
-  auto viewType = RankedTensorType::get(
-      outType.getShape(),
-      cast<RankedTensorType>(input.getType()).getElementType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d : outType.getShape())
-    sizes.push_back(rewriter.getIndexAttr(d));
-  SmallVector<OpFoldResult> steps = {
-      rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-      rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      SmallVector<OpFoldResult> offsets = {
-          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(i * dilations[0]),
-          rewriter.getIndexAttr(j * dilations[1])};
-      views.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, viewType, input, offsets, sizes, steps));
-    }
-  return views;
 }
 
 /// A depthwise NCHW convolution as one elementwise generic over the output,
