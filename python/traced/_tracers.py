@@ -403,10 +403,6 @@ class _ConcreteTracer(TorchFunctionMode):
         """(name, type) of a tensor in the current graph, making it a getattr
         or a constant when this graph has not seen it."""
         if not isinstance(v, torch.Tensor):
-            if isinstance(v, (tuple, list)) and id(v) in self.emitter.names:
-                # A call's tuple result (torch.split) used as it is: the
-                # call's value (bind_result), not a constant of its repr.
-                return self.emitter.names[id(v)]
             if isinstance(v, torch.nn.Module):
                 path = self.emitter.module_path(v)
                 if path is None:
@@ -436,7 +432,10 @@ class _ConcreteTracer(TorchFunctionMode):
             self.keep.append(value)
         elif isinstance(value, (tuple, list)):
             if all(isinstance(item, torch.Tensor) for item in value):
-                em.define(id(value), name, ty)
+                # The tuple itself, for a graph output that returns it as it
+                # is (GraphEmitter.set_outputs); as an argument its elements
+                # are read (torch.cat(x.chunk(2)) takes a list of tensors).
+                em.tuple_values[id(value)] = (name, ty)
                 self.keep.append(value)
             for i, item in enumerate(value):
                 if isinstance(item, torch.Tensor):

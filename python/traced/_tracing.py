@@ -301,6 +301,7 @@ class GraphEmitter:
         self.self_name = self.graph.add_input("self", f"!traced.module<{symbol(self.sym)}>")
         self.scope = builder.module_paths.get(id(module), "")
         self.names = {}  # key -> (ssa name, type)
+        self.tuple_values = {}  # id(tuple a call returned) -> (ssa name, type)
         self._getattr_cache = {}
         self._paths = None
 
@@ -412,6 +413,9 @@ class GraphEmitter:
         outputs = []
         for i, v in enumerate(values):
             r = ref(v)
+            if r is None and isinstance(v, (tuple, list)):
+                # A call's tuple result (torch.split) returned as it is.
+                r = self.tuple_values.get(id(v))
             if r is None and _holds_tensor(v):
                 # A tuple, list or dict built in Python around traced
                 # tensors: no expr builds one, and a constant of it would
