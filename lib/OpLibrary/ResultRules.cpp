@@ -682,6 +682,13 @@ LogicalResult pointwiseLoss(const BoundCall &call,
                       operand(target, *targetDType), error);
   if (!dtype)
     return call.emitError() << error;
+  if (lossTyping(call.getTarget()) == LossTyping::ResultType) {
+    std::optional<bool> logInput = call.getBool("log_input");
+    if (!logInput)
+      return h.unknown();
+    dtype = poissonNllDTypes(operand(in, *inDType), operand(target, *targetDType), *logInput)
+                .result;
+  }
   // The binary cross entropies take no broadcasting (torch raises
   // ValueError for a target of another size).
   LossTyping typing = lossTyping(call.getTarget());

@@ -539,6 +539,20 @@ LossTyping traced::lossTyping(StringRef name) {
       .Default(LossTyping::Promoted);
 }
 
+PoissonNllDTypes traced::poissonNllDTypes(PromotionOperand input,
+                                          PromotionOperand target,
+                                          bool logInput) {
+  // exp(x) and log(x + eps) are floating (integers in the default dtype)
+  // and as dimensioned as x; a product is dimensioned if either factor is.
+  PromotionOperand term{isFloatingPoint(input.dtype) ? input.dtype : kDefaultFloat,
+                        input.priority};
+  PromotionOperand factor = logInput ? input : term;
+  PromotionOperand product{resultType({target, factor}),
+                           std::min(target.priority, factor.priority)};
+  DType result = logInput ? resultType({term, product}) : resultType({input, product});
+  return {term.dtype, product.dtype, result};
+}
+
 std::optional<DType> traced::lossResultDType(LossTyping typing,
                                              PromotionOperand inputOperand,
                                              PromotionOperand targetOperand,
@@ -556,8 +570,11 @@ std::optional<DType> traced::lossResultDType(LossTyping typing,
                       dtypeName(target))
                          .str();
   switch (typing) {
-  case LossTyping::Promoted:
   case LossTyping::ResultType:
+    // (Always floating: exp and log of integers are; the caller types it
+    // by poissonNllDTypes, which knows log_input.)
+    return promoted;
+  case LossTyping::Promoted:
     if (!isFloatingPoint(promoted))
       return refuse("expects floating-point input or target, got " + pair);
     return promoted;

@@ -1314,7 +1314,18 @@ OPS = {
         ("not log input full", lambda x, t: F.poisson_nll_loss(x, t, log_input=False, full=True, reduction="none"),
          [positive((3, 4), torch.float32), positive((3, 4), torch.float32)], TRANSCENDENTAL),
         ("sum", lambda x, t: F.poisson_nll_loss(x, t, reduction="sum", eps=0.1), [f32(5), f32(5)], TRANSCENDENTAL),
-        ("module", torch.nn.PoissonNLLLoss(full=True), [f32(2, 3), positive((2, 3), torch.float32)], TRANSCENDENTAL)),
+        ("module", torch.nn.PoissonNLLLoss(full=True), [f32(2, 3), positive((2, 3), torch.float32)], TRANSCENDENTAL),
+        # Typed as torch composes it: a 0-d target gives way to the
+        # dimensioned log (float32 here, float64 with log_input), integers
+        # compute in float.
+        ("uint8 0-d f64 target", lambda x, t: F.poisson_nll_loss(x, t, log_input=False, reduction="sum"),
+         [positive((1, 4), torch.uint8), positive((), torch.float64)], TRANSCENDENTAL),
+        ("uint8 0-d f64 target log", lambda x, t: F.poisson_nll_loss(x, t, reduction="none"),
+         [positive((1, 4), torch.uint8), positive((), torch.float64)], TRANSCENDENTAL),
+        ("bf16 0-d f32 target full", lambda x, t: F.poisson_nll_loss(x, t, full=True, reduction="none"),
+         [positive((2, 3), torch.bfloat16), dt(torch.float32).abs() + 2], TRANSCENDENTAL),
+        ("int64 int32", lambda x, t: F.poisson_nll_loss(x, t, log_input=False, reduction="mean"),
+         [positive((2, 3), torch.int64), positive((2, 3), torch.int32)], TRANSCENDENTAL)),
     "torch.is_floating_point": fixed(
         *[(f"{d}", lambda x: x * 2 if torch.is_floating_point(x) else x + 1, [dt(d, 2)]) for d in ALL_DTYPES]),
     "torch.broadcast_tensors": fixed(

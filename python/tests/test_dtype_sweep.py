@@ -35,9 +35,6 @@ DECOMPOSED = set(traced._traced.decomposed_targets())
 
 _INTS = r"torch\.(u?int\d+)"
 KNOWN = {
-    "torch.nn.functional.poisson_nll_loss": (
-        _INTS + r": torch computes",
-        "integer input and target are refused; torch computes them in float"),
     "torch.nn.functional.pairwise_distance": (
         _INTS + r": torch computes",
         "integer inputs are refused; torch subtracts in the integer dtype "

@@ -251,7 +251,8 @@ private:
 enum class LossTyping {
   Promoted,      // mse, l1, smooth_l1: the promoted dtype (the operands are
                  // expanded to one shape first, so a 0-d one counts fully)
-  ResultType,    // poisson_nll: torch.result_type (a 0-d operand gives way)
+  ResultType,    // poisson_nll: the dtypes of the tensor ops torch writes
+                 // it as (poissonNllDTypes; a 0-d operand gives way)
   AsInput,       // huber, soft_margin: the input's (the promoted dtype must
                  // cast to it: a floating input)
   AsTarget,      // bce_with_logits: the target's (both floating)
@@ -267,6 +268,17 @@ std::optional<DType> lossResultDType(LossTyping typing,
                                      PromotionOperand input,
                                      PromotionOperand target,
                                      std::string &error);
+
+/// poisson_nll_loss as torch 1.13 composes it of tensor ops, each typed
+/// by torch.result_type: `term` is exp(input) (log_input) or log(input +
+/// eps), `product` target * input (log_input) or target * term, `result`
+/// term - product (log_input) or input - product. (`full`'s Stirling term
+/// is added in place, so it keeps the result's dtype.)
+struct PoissonNllDTypes {
+  DType term, product, result;
+};
+PoissonNllDTypes poissonNllDTypes(PromotionOperand input,
+                                  PromotionOperand target, bool logInput);
 
 /// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
 /// a tensor of `rank`; on failure, `error` says why.

@@ -9,6 +9,7 @@
 
 #include "Lowering.h"
 #include "TracedIR/OpLibrary/Runtime.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -1058,8 +1059,31 @@ static Value intPow(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, negative, negResult, result);
 }
 static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
-  if (isFloat(x))
+  if (isFloat(x)) {
+    // torch's tensor ** number: 0.5 and -0.5 are sqrt and rsqrt (so
+    // (-inf) ** 0.5 is NaN and (-0.0) ** 0.5 is -0.0, where C's pow gives
+    // inf and 0), -1 the reciprocal, 2, 3 and -2 products.
+    APFloat e(0.0);
+    if (matchPattern(y, m_ConstantFloat(&e))) {
+      double v = e.convertToDouble();
+      Value one = scalarConstant(b, loc, x.getType(), 1);
+      auto div = [&](Value d) { return arith::DivFOp::create(b, loc, one, d).getResult(); };
+      auto sq = [&] { return arith::MulFOp::create(b, loc, x, x).getResult(); };
+      if (v == 0.5)
+        return math::SqrtOp::create(b, loc, x);
+      if (v == -0.5)
+        return div(math::SqrtOp::create(b, loc, x));
+      if (v == -1)
+        return div(x);
+      if (v == 2)
+        return sq();
+      if (v == 3)
+        return arith::MulFOp::create(b, loc, sq(), x);
+      if (v == -2)
+        return div(sq());
+    }
     return math::PowFOp::create(b, loc, x, y);
+  }
   if (isBool(x)) // bool ** n: and over a nonzero exponent
     return arith::OrIOp::create(
         b, loc, x,

@@ -562,12 +562,31 @@ static FailureOr<RtValue> powOf(const KernelArgs &args, StringRef base,
                  /*includeBool=*/false))
     return args.emitError()
            << "integers to negative integer powers are not allowed";
-  return binary(args, base, exponent, [](auto x, auto y) {
+  // torch's tensor ** number: 0.5 and -0.5 are sqrt and rsqrt (so
+  // (-inf) ** 0.5 is NaN and (-0.0) ** 0.5 is -0.0, where C's pow gives inf
+  // and 0), -1 the reciprocal, 2, 3 and -2 products.
+  bool byNumber = a->isTensor && !b->isTensor;
+  return binary(args, base, exponent, [byNumber](auto x, auto y) {
     using T = decltype(x);
-    if constexpr (std::is_integral_v<T>)
+    if constexpr (std::is_integral_v<T>) {
       return static_cast<T>(intPow(x, y));
-    else
+    } else {
+      if (byNumber) {
+        if (y == T(0.5))
+          return static_cast<T>(std::sqrt(x));
+        if (y == T(-0.5))
+          return static_cast<T>(T(1) / std::sqrt(x));
+        if (y == T(-1))
+          return static_cast<T>(T(1) / x);
+        if (y == T(2))
+          return static_cast<T>(x * x);
+        if (y == T(3))
+          return static_cast<T>(x * x * x);
+        if (y == T(-2))
+          return static_cast<T>(T(1) / (x * x));
+      }
       return static_cast<T>(std::pow(x, y));
+    }
   });
 }
 
@@ -1200,12 +1219,14 @@ static FailureOr<RtValue> ternary(const KernelArgs &args,
 }
 
 FailureOr<RtValue> lerp(const KernelArgs &args) {
-  // torch's formula: from the nearer end, so lerp(a, b, 1) is b exactly.
+  // torch 1.13's CPU kernel: from `input` for w < 0.5 (not |w|: a weight of
+  // -inf gives -inf, not NaN), else from `end`, so lerp(a, b, 1) is b
+  // exactly; each one fused multiply-add, as its vectorized path computes.
   return ternary(args, {"input", "end", "weight"}, [](auto a, auto b, auto w) {
     using C = decltype(a);
     if constexpr (std::is_floating_point_v<C>) {
       C diff = b - a;
-      return std::abs(w) < C(0.5) ? a + w * diff : b - diff * (C(1) - w);
+      return w < C(0.5) ? std::fma(w, diff, a) : std::fma(w - C(1), diff, b);
     } else {
       return a; // floats only (the rule rejects others)
     }
@@ -1527,7 +1548,7 @@ FailureOr<RtValue> prelu(const KernelArgs &args) {
   for (int64_t i = 0; i < in->numel(); ++i) {
     double x = in->getDouble(i);
     double k = w->getDouble(w->numel() == 1 ? 0 : (i / inner) % channels);
-    out.setDouble(i, x >= 0 ? x : k * x);
+    out.setDouble(i, x > 0 ? x : k * x); // torch: 0 * k, so -0 or NaN too
   }
   out.roundToDType();
   return RtValue(out);

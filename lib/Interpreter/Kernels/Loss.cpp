@@ -118,11 +118,14 @@ RtValue reduced(const std::vector<double> &values, ArrayRef<int64_t> shape,
 
 template <typename Fn>
 FailureOr<RtValue> pointwiseLoss(const KernelArgs &args, Fn fn,
-                                 LossTyping typing = LossTyping::Promoted) {
+                                 LossTyping typing = LossTyping::Promoted,
+                                 std::optional<DType> resultDType = std::nullopt) {
   FailureOr<std::string> reduction = lossReduction(args);
   FailureOr<Pointwise> p = pointwisePair(args, typing);
   if (failed(reduction) || failed(p))
     return failure();
+  if (resultDType)
+    p->dtype = *resultDType;
   std::vector<double> v(p->x.size());
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = fn(p->x[i], p->y[i]);
@@ -165,35 +168,38 @@ FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
     return failure();
   bool li = *logInput, fu = *full;
   double e = *eps;
-  // torch composes it of tensor ops, each rounded to its own dtype: exp(x)
-  // and log(x + eps) in the input's float dtype, the Stirling term in the
-  // target's, the products in the promoted one (a float32 input's exp is
-  // float32 even against a float64 target).
+  // torch composes it of tensor ops (poissonNllDTypes): each converts its
+  // operands to its dtype first (a 0-d float64 target multiplies a
+  // bfloat16 log as bfloat16), computes, and rounds to it; `full` adds the
+  // Stirling term, computed in the target's float dtype, in place.
   FailureOr<Tensor> in = args.tensor("input"), target = args.tensor("target");
   if (failed(in) || failed(target))
     return failure();
-  auto floatOf = [](DType d) { return isFloatingPoint(d) ? d : kDefaultFloat; };
-  DType inFloat = floatOf(in->dtype()), targetFloat = floatOf(target->dtype());
-  DType promoted = resultType({operandOf(*in), operandOf(*target)});
-  auto round = [](DType d, double v) {
+  DType targetFloat = isFloatingPoint(target->dtype()) ? target->dtype() : kDefaultFloat;
+  PoissonNllDTypes dtypes = poissonNllDTypes(operandOf(*in), operandOf(*target), li);
+  auto r = [](DType d, double v) {
     Tensor one(d, {});
     one.setDouble(0, v);
     one.roundToDType();
     return one.getDouble(0);
   };
+  DType term = dtypes.term, product = dtypes.product, result = dtypes.result;
   return pointwiseLoss(args, [=](double x, double t) {
-    double loss;
+    double a, p;
     if (li) {
-      loss = round(inFloat, std::exp(x)) - round(promoted, t * x);
+      a = r(term, std::exp(r(term, x)));
+      p = r(product, r(product, t) * r(product, x));
     } else {
-      double logOf = round(inFloat, std::log(round(inFloat, x + e)));
-      loss = x - round(promoted, t * logOf);
+      a = r(result, x);
+      double lg = r(term, std::log(r(term, r(term, x) + e)));
+      p = r(product, r(product, t) * r(product, lg));
     }
+    double loss = r(result, r(result, a) - r(result, p));
     if (fu && t > 1)
-      loss += round(targetFloat,
-                    t * std::log(t) - t + 0.5 * std::log(2 * M_PI * t));
+      loss = r(result, loss + r(result, r(targetFloat, t * std::log(t) - t +
+                                                           0.5 * std::log(2 * M_PI * t))));
     return loss;
-  }, LossTyping::ResultType);
+  }, LossTyping::ResultType, dtypes.result);
 }
 
 FailureOr<RtValue> l1Loss(const KernelArgs &args) {

@@ -554,6 +554,8 @@ enum class GridPadding { Zeros, Border, Reflection };
 static double reflectCoordinate(double x, int64_t twiceLow, int64_t twiceHigh) {
   if (twiceLow == twiceHigh)
     return 0;
+  if (!std::isfinite(x))
+    return NAN; // (torch: fmod of an infinity)
   double low = twiceLow / 2.0, span = (twiceHigh - twiceLow) / 2.0;
   x = std::fabs(x - low);
   double extra = std::fmod(x, span);
@@ -567,8 +569,8 @@ static double gridSourceIndex(double g, int64_t size, GridPadding padding,
                               bool alignCorners) {
   double x = alignCorners ? (g + 1) / 2 * (size - 1)
                           : ((g + 1) * size - 1) / 2;
-  auto clip = [&](double v) {
-    return std::min(static_cast<double>(size - 1), std::max(v, 0.0));
+  auto clip = [&](double v) { // (NaN becomes 0, as in torch's kernel)
+    return std::isnan(v) ? 0.0 : std::min(static_cast<double>(size - 1), std::max(v, 0.0));
   };
   if (padding == GridPadding::Border)
     return clip(x);
@@ -602,26 +604,36 @@ static FailureOr<RtValue> gridSample(const KernelArgs &args, GridMode mode,
         const double *at = q + ((b * oh + i) * ow + j) * 2;
         double sx = gridSourceIndex(at[0], w, padding, alignCorners);
         double sy = gridSourceIndex(at[1], h, padding, alignCorners);
-        // The taps that read the image, with their weights.
+        // The taps that read the image, with their weights. As in torch's
+        // kernel, a tap outside reads 0 and still multiplies its weight: a
+        // NaN or infinite position samples NaN bilinearly, 0 nearest.
+        // (Positions are clamped to just outside before they become
+        // integers; that keeps inside and outside apart.)
+        bool finite = std::isfinite(sx) && std::isfinite(sy);
+        auto index = [](double v, int64_t size) {
+          return static_cast<int64_t>(std::clamp(v, -2.0, static_cast<double>(size) + 1));
+        };
         SmallVector<std::tuple<int64_t, int64_t, double>, 4> taps;
+        bool nan = false;
         if (mode == GridMode::Nearest) {
-          taps.push_back({static_cast<int64_t>(std::nearbyint(sy)),
-                          static_cast<int64_t>(std::nearbyint(sx)), 1.0});
+          if (finite)
+            taps.push_back({index(std::nearbyint(sy), h), index(std::nearbyint(sx), w), 1.0});
+        } else if (!finite) {
+          nan = true;
         } else {
           double fx = std::floor(sx), fy = std::floor(sy);
           double tx = sx - fx, ty = sy - fy;
-          int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
+          int64_t x0 = index(fx, w), y0 = index(fy, h);
           taps.push_back({y0, x0, (1 - tx) * (1 - ty)});
           taps.push_back({y0, x0 + 1, tx * (1 - ty)});
           taps.push_back({y0 + 1, x0, (1 - tx) * ty});
           taps.push_back({y0 + 1, x0 + 1, tx * ty});
         }
         for (int64_t ch = 0; ch < c; ++ch) {
-          double acc = 0;
+          double acc = nan ? NAN : 0.0;
           for (auto [y, xx, weight] : taps)
-            if (y >= 0 && y < h && xx >= 0 && xx < w && !std::isnan(sx) &&
-                !std::isnan(sy))
-              acc += p[((b * c + ch) * h + y) * w + xx] * weight;
+            acc += (y >= 0 && y < h && xx >= 0 && xx < w ? p[((b * c + ch) * h + y) * w + xx] : 0.0) *
+                   weight;
           o[((b * c + ch) * oh + i) * ow + j] = acc;
         }
       }

@@ -13,6 +13,13 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
+/// torch's max and min of two values: NaN when either is (std::max and
+/// std::min keep their first argument beside a NaN, which drops it).
+double maxNaN(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+double minNaN(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+} // namespace
+
+namespace {
 FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> keepdim = args.getBool("keepdim");
@@ -479,13 +486,14 @@ FailureOr<RtValue> logsumexp(const KernelArgs &args) {
     return failure();
   Tensor out(dtype, r->outShape);
   for (int64_t o = 0; o < r->outer; ++o) {
+    // torch: the NaN-propagating amax, replaced by 0 where it is infinite
+    // (so [inf, -inf] gives inf and an all -inf or empty slice -inf).
     double m = -INFINITY;
-    for (int64_t i = 0; i < r->k; ++i)
-      m = std::max(m, r->moved.getDouble(o * r->k + i));
-    if (std::isinf(m)) {
-      out.setDouble(o, m);
-      continue;
+    for (int64_t i = 0; i < r->k; ++i) {
+      m = maxNaN(m, r->moved.getDouble(o * r->k + i));
     }
+    if (std::isinf(m))
+      m = 0;
     double s = 0;
     for (int64_t i = 0; i < r->k; ++i)
       s += std::exp(r->moved.getDouble(o * r->k + i) - m);
@@ -740,7 +748,7 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
         double s = 0;
         for (int64_t i = 0; i < innerN; ++i)
           s += std::abs(columns ? mat[i * n + o] : mat[o * n + i]);
-        result = max ? std::max(result, s) : std::min(result, s);
+        result = max ? maxNaN(result, s) : minNaN(result, s);
       }
     }
     out.setDouble(c, result);
@@ -922,9 +930,9 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
       double v = std::abs(x.data<double>()[o * k + j] -
                           y.data<double>()[o * k + j] + *eps);
       if (*p == INFINITY)
-        acc = std::max(acc, v);
+        acc = maxNaN(acc, v);
       else if (*p == -INFINITY)
-        acc = std::min(acc, v);
+        acc = minNaN(acc, v);
       else if (*p == 0)
         acc += v != 0;
       else

@@ -202,6 +202,8 @@ static Results decomposeNllLossBackward(Decomposer &d) {
   } else if (*reduction == 1) {
     g = d.binary("torch.div", grad, d.arg("total_weight"));
   }
+  // Only (n, target[n]) reads the gradient: elsewhere 0, even beside a NaN.
   Value r = d.unary("torch.neg", d.binary("torch.mul", w, g));
+  r = d.call("torch.where", {{"condition", mask}, {"input", r}, {"other", d.i64(0)}});
   return one(d.cast(r, d.resultTensorType().getElementType()));
 }

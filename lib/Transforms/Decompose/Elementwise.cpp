@@ -71,12 +71,30 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
                                       {"max", d.arg("max")}}));
   };
   t["torch.hypot"] = [](Decomposer &d) -> Results {
+    // std::hypot: no overflow or underflow in the squares, and an infinite
+    // operand gives inf even beside a NaN. Narrower floats square in
+    // float64 (exact enough to round as hypot does); float64 scales by the
+    // larger magnitude m: m sqrt(1 + (n / m)^2).
     Type element = d.resultTensorType().getElementType();
-    Value a = d.cast(d.tensor("input"), element);
-    Value b = d.cast(d.tensor("other"), element);
-    Value s = d.binary("torch.add", d.binary("torch.mul", a, a),
-                       d.binary("torch.mul", b, b));
-    return one(d.unary("torch.sqrt", s));
+    Type compute = element.isF64() ? element : d.b.getF64Type();
+    Value a = d.unary("torch.abs", d.cast(d.tensor("input"), compute));
+    Value b = d.unary("torch.abs", d.cast(d.tensor("other"), compute));
+    Value r;
+    if (element.isF64()) {
+      Value m = d.binary("torch.maximum", a, b), n = d.binary("torch.minimum", a, b);
+      Value q = d.binary("torch.div", n, m);
+      q = d.call("torch.where", {{"condition", d.binary("torch.eq", m, d.f64(0))},
+                                 {"input", d.f64(0)}, {"other", q}});
+      r = d.binary("torch.mul", m,
+                   d.unary("torch.sqrt", d.binary("torch.add", d.binary("torch.mul", q, q),
+                                                  d.f64(1))));
+    } else {
+      r = d.unary("torch.sqrt", d.binary("torch.add", d.binary("torch.mul", a, a),
+                                         d.binary("torch.mul", b, b)));
+    }
+    Value inf = d.binary("torch.logical_or", d.unary("torch.isinf", a), d.unary("torch.isinf", b));
+    r = d.call("torch.where", {{"condition", inf}, {"input", d.f64(INFINITY)}, {"other", r}});
+    return one(d.cast(r, element));
   };
   t["torch.logaddexp"] = [](Decomposer &d) -> Results { return logAddExp(d, false); };
   t["torch.logaddexp2"] = [](Decomposer &d) -> Results { return logAddExp(d, true); };
@@ -234,7 +252,7 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
                                       {"input", d.arg("input")},
                                       {"other", d.arg("other")}}));
   };
-  // torch's lerp: input + w (end - input) for |w| < 0.5, else
+  // torch 1.13's lerp: input + w (end - input) for w < 0.5 (not |w|), else
   // end - (end - input) (1 - w); float16 and bfloat16 in float32.
   t["torch.lerp"] = [](Decomposer &d) -> Results {
     Type element = d.resultTensorType().getElementType();
@@ -248,14 +266,14 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
     Value r;
     if (Value w = d.tensor("weight")) {
       w = d.cast(w, compute);
-      Value small = d.binary("torch.lt", d.unary("torch.abs", w), d.f64(0.5));
+      Value small = d.binary("torch.lt", w, d.f64(0.5));
       Value oneMinus = d.call("torch.sub", {{"input", d.i64(1)}, {"other", w}});
       r = d.call("torch.where", {{"condition", small}, {"input", low(w)}, {"other", high(oneMinus)}});
     } else {
       std::optional<double> wv = d.getFloat("weight");
       if (!wv)
         return d.decline("the weight is not a constant");
-      r = std::abs(*wv) < 0.5 ? low(d.f64(*wv)) : high(d.f64(1.0 - *wv));
+      r = *wv < 0.5 ? low(d.f64(*wv)) : high(d.f64(1.0 - *wv));
     }
     return one(d.cast(r, element));
   };

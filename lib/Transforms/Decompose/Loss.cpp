@@ -113,7 +113,10 @@ static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target
   } else {
     w = d.cast(valid, type.getElementType());
   }
-  return {d.unary("torch.neg", d.binary("torch.mul", picked, w)), w};
+  // An ignored element's loss is 0 whatever its input (inf or NaN too), as
+  // torch skips it: selected, not multiplied by its zero weight.
+  Value loss = d.unary("torch.neg", d.binary("torch.mul", picked, w));
+  return {d.call("torch.where", {{"condition", valid}, {"input", loss}, {"other", d.i64(0)}}), w};
 }
 
 static Results decomposeNllLoss(Decomposer &d) {

@@ -269,7 +269,8 @@ static Value gridSource(Decomposer &d, Value g, int64_t size, int padding, bool 
                                                           d.f64(static_cast<double>(size))),
                                     d.i64(1)),
                            d.f64(2.0));
-  auto clip = [&](Value v) {
+  auto clip = [&](Value v) { // (NaN becomes 0, as in torch's kernel)
+    v = d.call("torch.where", {{"condition", d.unary("torch.isnan", v)}, {"input", d.f64(0)}, {"other", v}});
     return d.call("torch.clamp", {{"input", v}, {"min", d.f64(0)}, {"max", d.f64(static_cast<double>(size - 1))}});
   };
   if (padding == 1)
@@ -323,21 +324,25 @@ static Results gridSample(Decomposer &d, Value input, Value grid, bool bilinear,
     SmallVector<Attribute> items = {OperandAttr::get(d.ctx, 0), d.none(), OperandAttr::get(d.ctx, 1),
                                     OperandAttr::get(d.ctx, 2)};
     Arg indices(ArrayAttr::get(d.ctx, items));
-    // (Outside points read a clamped neighbour, weighted 0: the gather
-    // never leaves the input.)
+    // (Outside points read a clamped neighbour, NaN positions the first:
+    // the gather never leaves the input.)
     auto clamped = [&](Value v, int64_t size) {
+      v = d.call("torch.where", {{"condition", d.unary("torch.isnan", v)}, {"input", d.i64(0)}, {"other", v}});
       return d.cast(d.call("torch.clamp", {{"input", v}, {"min", d.i64(0)}, {"max", d.i64(size - 1)}}), i64);
     };
     indices.values = {batch, clamped(y, h), clamped(x, w)};
     Value v = d.call("torch.ops.aten.index.Tensor", {{"input", input}, {"indices", indices}});
     v = d.call("torch.permute", {{"input", v}, {"dims", d.ints({0, 3, 1, 2})}});
-    Value wgt = d.binary("torch.mul", weight, d.cast(inside, element));
-    return d.binary("torch.mul", v, d.call("torch.unsqueeze", {{"input", wgt}, {"dim", d.i64(1)}}));
+    // torch's kernel: an outside tap reads 0, then multiplies its weight
+    // (so a NaN position gives NaN bilinearly); nearest has no weight.
+    Value in = d.call("torch.unsqueeze", {{"input", inside}, {"dim", d.i64(1)}});
+    v = d.call("torch.where", {{"condition", in}, {"input", v}, {"other", d.i64(0)}});
+    if (!weight)
+      return v;
+    return d.binary("torch.mul", v, d.call("torch.unsqueeze", {{"input", weight}, {"dim", d.i64(1)}}));
   };
-  if (!bilinear) {
-    Value one1 = d.binary("torch.add", d.binary("torch.mul", ix, d.i64(0)), d.i64(1));
-    return one(corner(d.unary("torch.round", iy), d.unary("torch.round", ix), one1));
-  }
+  if (!bilinear)
+    return one(corner(d.unary("torch.round", iy), d.unary("torch.round", ix), Value()));
   Value x0 = d.unary("torch.floor", ix), y0 = d.unary("torch.floor", iy);
   Value x1 = d.binary("torch.add", x0, d.i64(1)), y1 = d.binary("torch.add", y0, d.i64(1));
   Value wx1 = d.binary("torch.sub", ix, x0), wy1 = d.binary("torch.sub", iy, y0);
