@@ -20,6 +20,7 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -125,6 +126,28 @@ struct FuseElementwise
 /// already beats torch). `math.fma` (which the approximations use) becomes
 /// `vector.fma` (LLVM's fma on scalars): a vector FMA, not one `fmaf` call
 /// per lane.
+/// bfloat16 conversions as integer bit operations (upstream's
+/// populateExpandBFloat16Patterns: extf is a 16-bit shift, truncf rounds to
+/// nearest even), so LLVM never sees `fpext` from bfloat. Its instcombine
+/// folds `fcmp (fpext a), (fpext b)` to an `fcmp` of bfloat vectors, which
+/// LLVM 22's x86 backend cannot legalize for some widths ("Do not know how
+/// to soft promote this operator's operand", an abort; fuzz-diff found it
+/// in a bucketize of a 3x3 bfloat16 tensor).
+struct ExpandBFloat16
+    : PassWrapper<ExpandBFloat16, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBFloat16)
+  StringRef getArgument() const final { return "traced-cpu-expand-bf16"; }
+  StringRef getDescription() const final {
+    return "bfloat16 extf/truncf as integer bit operations";
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 struct ApproximateMath
     : PassWrapper<ApproximateMath, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMath)
@@ -301,6 +324,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   pm.addNestedPass<func::FuncOp>(std::make_unique<ApproximateMath>());
+  pm.addNestedPass<func::FuncOp>(std::make_unique<ExpandBFloat16>());
   detail::addPipelineText(
       pm, "func.func(convert-linalg-to-loops,scf-forall-to-parallel),"
           "convert-scf-to-openmp,canonicalize,"

@@ -44,24 +44,43 @@ FailureOr<RtValue> unaryFloat(const KernelArgs &args, Fn fn) {
   return RtValue(out);
 }
 
-/// Like unaryFloat, but keeps integer tensors integer (relu, abs, neg, ...).
+/// Like unaryFloat, but keeps integer tensors integer (relu, abs, neg, ...):
+/// `fn` is generic, called with int64_t for integers (exactly: an int64
+/// beyond 2^53 does not pass through double) and double for floats.
 template <typename Fn>
 FailureOr<RtValue> unaryAny(const KernelArgs &args, Fn fn) {
   const RtValue &v = args.get("input");
   if (!v.isTensor()) {
     if (auto *i = std::get_if<int64_t>(&v.v))
-      return RtValue::ofInt(static_cast<int64_t>(fn(static_cast<double>(*i))));
+      return RtValue::ofInt(static_cast<int64_t>(fn(*i)));
     if (std::optional<double> d = v.number())
       return RtValue::ofFloat(fn(*d));
     return args.emitError() << "argument 'input' must be a tensor or a number";
   }
   const Tensor &x = v.tensor();
   if (isFloatingPoint(x.dtype()))
-    return unaryFloat(args, fn);
+    return unaryFloat(args, [&](double d) { return fn(d); });
   Tensor out(x.dtype(), x.shape());
-  for (int64_t i = 0, n = x.numel(); i < n; ++i)
-    out.setDouble(i, fn(x.getDouble(i)));
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) {
+      const T *p = x.template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t i = 0, n = x.numel(); i < n; ++i)
+        o[i] = static_cast<T>(fn(static_cast<int64_t>(p[i])));
+    }
+    return 0;
+  });
+  out.roundToDType(); // (wraps to the integer dtype)
   return RtValue(out);
+}
+
+/// -x, wrapping for integers (torch: -INT64_MIN is INT64_MIN).
+template <typename T> T negated(T x) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(x));
+  else
+    return -x;
 }
 
 /// Applies `fn` in the input's own dtype: called with the storage type
@@ -252,13 +271,16 @@ PromotionOperand promotionOf(const Operand &o) {
 }
 
 FailureOr<RtValue> relu(const KernelArgs &args) {
-  return unaryAny(args,
-                  [](double x) { return x > 0 ? x : (x != x ? x : 0.0); });
+  return unaryAny(args, [](auto x) {
+    using T = decltype(x);
+    return x > 0 ? x : (x != x ? x : T(0));
+  });
 }
 
 FailureOr<RtValue> relu6(const KernelArgs &args) {
-  return unaryAny(args, [](double x) {
-    return x != x ? x : std::min(std::max(x, 0.0), 6.0);
+  return unaryAny(args, [](auto x) {
+    using T = decltype(x);
+    return x != x ? x : std::min(std::max(x, T(0)), T(6));
   });
 }
 
@@ -268,8 +290,12 @@ FailureOr<RtValue> hardtanh(const KernelArgs &args) {
   if (failed(lo) || failed(hi))
     return failure();
   double a = *lo, b = *hi;
-  return unaryAny(args, [a, b](double x) {
-    return x != x ? x : std::min(std::max(x, a), b);
+  return unaryAny(args, [a, b](auto x) {
+    using T = decltype(x);
+    if constexpr (std::is_integral_v<T>) // (bounds as torch converts them)
+      return static_cast<T>(std::min<double>(std::max<double>(x, a), b));
+    else
+      return x != x ? x : std::min(std::max(x, a), b);
   });
 }
 
@@ -408,7 +434,12 @@ FailureOr<RtValue> rsqrt(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> abs(const KernelArgs &args) {
-  return unaryAny(args, [](double x) { return std::fabs(x); });
+  return unaryAny(args, [](auto x) {
+    if constexpr (std::is_integral_v<decltype(x)>)
+      return x < 0 ? negated(x) : x;
+    else
+      return std::fabs(x);
+  });
 }
 
 FailureOr<RtValue> erf(const KernelArgs &args) {
@@ -416,7 +447,7 @@ FailureOr<RtValue> erf(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> neg(const KernelArgs &args) {
-  return unaryAny(args, [](double x) { return -x; });
+  return unaryAny(args, [](auto x) { return negated(x); });
 }
 
 /// `-` of two bools is an error in PyTorch (use `^` or logical_xor).
@@ -1127,9 +1158,21 @@ FailureOr<RtValue> threshold(const KernelArgs &args) {
   if (failed(in))
     return failure();
   double t = *threshold, v = *value;
-  if (isIntegral(in->dtype()))
-    t = static_cast<double>(floatToInt(t, in->dtype()));
-  return unaryAny(args, [t, v](double x) { return x <= t ? v : x; });
+  if (isIntegral(in->dtype())) {
+    int64_t ti = floatToInt(t, in->dtype()), vi = floatToInt(v, in->dtype());
+    return unaryAny(args, [t, v, ti, vi](auto x) {
+      if constexpr (std::is_integral_v<decltype(x)>)
+        return x <= ti ? vi : x;
+      else
+        return x <= t ? v : x;
+    });
+  }
+  return unaryAny(args, [t, v](auto x) {
+    if constexpr (std::is_integral_v<decltype(x)>)
+      return x <= static_cast<int64_t>(t) ? static_cast<int64_t>(v) : x;
+    else
+      return x <= t ? v : x;
+  });
 }
 
 FailureOr<RtValue> rrelu(const KernelArgs &args) {

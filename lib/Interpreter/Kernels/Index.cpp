@@ -877,9 +877,41 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
       if (src.defined())
         soff += pos[dd] * ss[dd];
     }
+    bool first = counts[off] == 0;
+    if (storageOf(out.dtype()) == Storage::Int) {
+      // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
+      // not pass through double).
+      int64_t v = value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
+      int64_t &cur = out.data<int64_t>()[off];
+      auto wrap = [](uint64_t u) { return static_cast<int64_t>(u); };
+      switch (mode) {
+      case ScatterMode::Assign:
+        cur = v;
+        break;
+      case ScatterMode::Sum:
+      case ScatterMode::Mean:
+        cur = first ? v : wrap(static_cast<uint64_t>(cur) + static_cast<uint64_t>(v));
+        break;
+      case ScatterMode::Prod:
+        cur = first ? v : wrap(static_cast<uint64_t>(cur) * static_cast<uint64_t>(v));
+        break;
+      case ScatterMode::Max:
+        cur = first ? v : std::max(cur, v);
+        break;
+      case ScatterMode::Min:
+        cur = first ? v : std::min(cur, v);
+        break;
+      }
+      ++counts[off];
+      for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
+        if (++pos[dd] < index->dim(dd))
+          break;
+        pos[dd] = 0;
+      }
+      continue;
+    }
     double v = value ? *value : src.getDouble(soff);
     double cur = out.getDouble(off);
-    bool first = counts[off] == 0;
     double r;
     switch (mode) {
     case ScatterMode::Assign:
@@ -910,8 +942,12 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
   if (mode == ScatterMode::Mean)
     for (int64_t i = 0; i < out.numel(); ++i)
       if (counts[i] > 1) {
-        double q = out.getDouble(i) / static_cast<double>(counts[i]);
-        out.setDouble(i, floating ? q : std::floor(q));
+        if (!floating) { // (floor division, in int64)
+          int64_t &x = out.data<int64_t>()[i], c = counts[i];
+          x = x / c - ((x % c != 0) && (x < 0));
+          continue;
+        }
+        out.setDouble(i, out.getDouble(i) / static_cast<double>(counts[i]));
       }
   out.roundToDType();
   return RtValue(out);

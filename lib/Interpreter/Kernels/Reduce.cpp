@@ -61,13 +61,20 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
   Tensor out(*dtype, keptShape);
   SmallVector<int64_t> outStrides = out.strides();
   std::vector<double> acc(out.numel(), 0.0);
+  // Integer sums are exact and wrap, as torch's: int64 values beyond 2^53
+  // do not pass through double.
+  bool exact = storageOf(*dtype) == Storage::Int && !average;
+  std::vector<uint64_t> iacc(exact ? out.numel() : 0, 0);
   SmallVector<int64_t> index(rank, 0);
   for (int64_t i = 0; i < x.numel(); ++i) {
     int64_t o = 0;
     for (int64_t d = 0; d < rank; ++d)
       if (!reduced[d])
         o += index[d] * outStrides[d];
-    acc[o] += x.getDouble(i);
+    if (exact)
+      iacc[o] += static_cast<uint64_t>(x.data<int64_t>()[i]);
+    else
+      acc[o] += x.getDouble(i);
     for (int64_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < x.dim(d))
         break;
@@ -75,8 +82,12 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     }
   }
   int64_t count = out.numel() ? x.numel() / out.numel() : 0;
-  for (int64_t i = 0; i < out.numel(); ++i)
-    out.setDouble(i, average ? acc[i] / count : acc[i]);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    if (exact)
+      out.data<int64_t>()[i] = static_cast<int64_t>(iacc[i]);
+    else
+      out.setDouble(i, average ? acc[i] / count : acc[i]);
+  }
   out.roundToDType();
   return RtValue(out.reshaped(outShape));
 }

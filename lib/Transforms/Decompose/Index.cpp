@@ -45,6 +45,8 @@ static Results decomposeIndexAddCopy(Decomposer &d) {
   int64_t n = *dim < 0 ? *dim + xt.getRank() : *dim;
   if (it.getRank() == 0)
     index = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
+  // (index_add takes an int32 index too; scatter_add only int64.)
+  index = d.cast(index, d.b.getI64Type());
   Value spread = spreadIndex(d, index, n, st.getShape());
   if (add) {
     std::optional<double> alpha = d.getFloat("alpha");
