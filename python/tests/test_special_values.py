@@ -288,3 +288,72 @@ def test_integer_extremes(entry):
     if known:
         assert any(re.search(known[0], f) for f in found), \
             f"listed in INT_KNOWN but the sweep finds nothing: {known[1]}"
+
+
+# The compiled path on the same special values: each entry's samples that
+# the interpreter gets right (above) compiled and run, seeds 0 and 2 (NaN
+# and infinities; then also -0.0 and +-60000).
+COMPILED_KNOWN = {
+    "torch.logcumsumexp": (r"non-finite value where torch has a finite one",
+                           "as the decomposition (KNOWN above)"),
+    **{f"torch.nn.functional.conv_transpose{n}d": (
+        r"NaN positions differ", "the compiled transposed convolution "
+        "convolves the zero-dilated input, so an infinite weight meets the "
+        "inserted zeros (NaN); torch scatters, as the interpreter does")
+       for n in (1, 2, 3)},
+}
+
+
+def _to_callable(x):
+    return x if x.dtype == torch.bfloat16 else x.numpy()
+
+
+def _compiled_sweep(entry):
+    found = []
+    seen = 0
+    for sample in OPS[entry]():
+        if isinstance(sample.fn, (Graph, torch.nn.Module)) or not sample.inputs:
+            continue
+        if not all(isinstance(x, torch.Tensor) for x in sample.inputs):
+            continue
+        if not any(x.dtype.is_floating_point and x.numel() for x in sample.inputs):
+            continue
+        seen += 1
+        if seen > SAMPLES_PER_ENTRY:
+            break
+        for seed in (0, 2):
+            inputs = _with_specials(sample, seed, seen)
+            try:
+                with torch.no_grad():
+                    expected = _first(sample.fn(*[x.clone() for x in inputs]))
+                tm = traced.trace(Call(sample.fn), *[x.clone() for x in inputs])
+                interpreted = _first(tm.interpret(*[x.clone() for x in inputs]))
+            except Exception:  # noqa: BLE001 - refusals: the sweeps above
+                continue
+            if not isinstance(expected, torch.Tensor) or compare(interpreted, expected, LOOSE):
+                continue
+            try:
+                compiled = traced.compile(tm)
+            except traced.Error:
+                continue  # not compiled at all: the conformance suite's part
+            where = f"[{sample.name}] seed {seed}"
+            try:
+                out = compiled(*[_to_callable(x.clone()) for x in inputs])
+            except Exception as e:  # noqa: BLE001
+                found.append(f"{where}: compiled raises {str(e).splitlines()[0][:200]}")
+                continue
+            why = compare(out[0] if isinstance(out, (list, tuple)) else out, expected, LOOSE)
+            if why:
+                found.append(f"{where}: compiled {why}")
+    return found
+
+
+@pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
+def test_compiled_special_sweep(entry):
+    known = COMPILED_KNOWN.get(entry)
+    found = _compiled_sweep(entry)
+    unexpected = [f for f in found if not (known and re.search(known[0], f))]
+    assert not unexpected, "\n".join(unexpected[:20])
+    if known:
+        assert any(re.search(known[0], f) for f in found), \
+            f"listed in COMPILED_KNOWN but the sweep finds nothing: {known[1]}"

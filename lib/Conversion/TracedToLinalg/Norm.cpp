@@ -62,14 +62,28 @@ static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
   AffineMap channel =
       AffineMap::get(rank, 0, b.getAffineDimExpr(1), b.getContext());
   double e = *eps;
-  Value out = scaleAndShift(
-      b, c.loc, type, {x, mean, var}, {id, channel, channel}, w, bias, channel,
-      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+  // torch's eval kernel: x * alpha + beta with alpha = w / sqrt(var + eps)
+  // and beta = b - mean * alpha per channel (so an infinite weight gives
+  // NaN through mean * alpha, as in torch, and the rounding is torch's).
+  SmallVector<Value> inputs = {x, mean, var};
+  SmallVector<AffineMap> maps = {id, channel, channel};
+  for (Value param : {w, bias})
+    if (param) {
+      inputs.push_back(param);
+      maps.push_back(channel);
+    }
+  Value out = buildElementwise(
+      b, c.loc, type, inputs, maps, [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Type et = a[0].getType();
-        Value centered = arith::SubFOp::create(nb, l, a[0], a[1]);
-        Value v = arith::AddFOp::create(nb, l, a[2],
-                                        scalarConstant(nb, l, et, e));
-        return arith::MulFOp::create(nb, l, centered, buildRsqrt(nb, l, v));
+        Value v = arith::AddFOp::create(nb, l, a[2], scalarConstant(nb, l, et, e));
+        Value alpha = arith::DivFOp::create(nb, l, scalarConstant(nb, l, et, 1),
+                                            math::SqrtOp::create(nb, l, v));
+        unsigned next = 3;
+        if (w)
+          alpha = arith::MulFOp::create(nb, l, alpha, a[next++]);
+        Value shift = bias ? a[next++] : scalarConstant(nb, l, et, 0);
+        Value beta = arith::SubFOp::create(nb, l, shift, arith::MulFOp::create(nb, l, a[1], alpha));
+        return arith::AddFOp::create(nb, l, arith::MulFOp::create(nb, l, a[0], alpha), beta);
       });
   return SmallVector<Value>{out};
 }

@@ -1,8 +1,8 @@
 // RUN: traced-opt %s --convert-traced-to-linalg --split-input-file | FileCheck %s
 
 // Eval batch_norm: one elementwise generic reading the per-channel
-// statistics, weight and bias along dimension 1:
-// (x - mean) * (1 / sqrt(var + eps)) * weight + bias.
+// statistics, weight and bias along dimension 1, in torch's form:
+// x * alpha + beta, alpha = weight / sqrt(var + eps), beta = bias - mean * alpha.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @forward(
@@ -16,15 +16,16 @@
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
 // CHECK-SAME: ins(%[[X]], %[[MEAN]], %[[VAR]], %[[W]], %[[B]] : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
 // CHECK: ^bb0(%[[VX:[a-zA-Z0-9_]+]]: f32, %[[VM:[a-zA-Z0-9_]+]]: f32, %[[VV:[a-zA-Z0-9_]+]]: f32, %[[VW:[a-zA-Z0-9_]+]]: f32, %[[VB:[a-zA-Z0-9_]+]]: f32, %{{.+}}: f32):
-// CHECK: %[[C:.+]] = arith.subf %[[VX]], %[[VM]] : f32
 // CHECK: %[[EPS:.+]] = arith.constant 1.000000e-03 : f32
 // CHECK: %[[VE:.+]] = arith.addf %[[VV]], %[[EPS]] : f32
 // CHECK: %[[SQ:.+]] = math.sqrt %[[VE]] : f32
 // CHECK: %[[RS:.+]] = arith.divf %{{.+}}, %[[SQ]] : f32
-// CHECK: %[[N:.+]] = arith.mulf %[[C]], %[[RS]] : f32
-// CHECK: %[[NW:.+]] = arith.mulf %[[N]], %[[VW]] : f32
-// CHECK: %[[NB:.+]] = arith.addf %[[NW]], %[[VB]] : f32
-// CHECK: linalg.yield %[[NB]] : f32
+// CHECK: %[[ALPHA:.+]] = arith.mulf %[[RS]], %[[VW]] : f32
+// CHECK: %[[MA:.+]] = arith.mulf %[[VM]], %[[ALPHA]] : f32
+// CHECK: %[[BETA:.+]] = arith.subf %[[VB]], %[[MA]] : f32
+// CHECK: %[[XA:.+]] = arith.mulf %[[VX]], %[[ALPHA]] : f32
+// CHECK: %[[R:.+]] = arith.addf %[[XA]], %[[BETA]] : f32
+// CHECK: linalg.yield %[[R]] : f32
 // CHECK: return %[[Y]] : tensor<2x3x4x4xf32>
 traced.module root @M class "m.M" {
   buffer @mean : tensor<3xf32> = dense<[0.0, 1.0, 2.0]> : tensor<3xf32>
@@ -52,11 +53,14 @@ traced.module root @M class "m.M" {
 // CHECK-SAME: indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[ID]]]
 // CHECK-SAME: ins(%[[X]], %[[M]], %[[V]] : tensor<5x3xf32>, tensor<3xf32>, tensor<3xf32>)
 // CHECK: ^bb0(%[[VX:[a-zA-Z0-9_]+]]: f32, %[[VM:[a-zA-Z0-9_]+]]: f32, %[[VV:[a-zA-Z0-9_]+]]: f32, %{{.+}}: f32):
-// CHECK: %[[C:.+]] = arith.subf %[[VX]], %[[VM]] : f32
 // CHECK: %[[EPS:.+]] = arith.constant 9.99999974E-6 : f32
 // CHECK: arith.addf %[[VV]], %[[EPS]] : f32
-// CHECK: %[[N:.+]] = arith.mulf %[[C]], %{{.+}} : f32
-// CHECK-NEXT: linalg.yield %[[N]] : f32
+// CHECK: %[[RS:.+]] = arith.divf
+// CHECK: %[[MA:.+]] = arith.mulf %[[VM]], %[[RS]] : f32
+// CHECK: %[[BETA:.+]] = arith.subf %{{.+}}, %[[MA]] : f32
+// CHECK: %[[XA:.+]] = arith.mulf %[[VX]], %[[RS]] : f32
+// CHECK: %[[R:.+]] = arith.addf %[[XA]], %[[BETA]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
 // CHECK: return %[[Y]] : tensor<5x3xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<5x3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<5x3xf32> {
