@@ -1448,12 +1448,28 @@ FailureOr<RtValue> logit(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> sinc(const KernelArgs &args) {
-  return unaryFloat(args, [](double x) {
-    if (x == 0)
-      return 1.0;
-    double px = M_PI * x;
-    return std::sin(px) / px;
+  // torch computes pi * x in the op-math type, float for float32, float16
+  // and bfloat16: float32 sinc(2) is sin(2 pi rounded to float) / that,
+  // +2.8e-8, where double's pi gives -3.9e-17 (the sign flips log10).
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  Tensor x = isFloatingPoint(in->dtype()) ? *in : in->to(DType::F32);
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = x.template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t i = 0, n = x.numel(); i < n; ++i) {
+        T px = static_cast<T>(M_PI) * p[i];
+        o[i] = p[i] == 0 ? T(1) : static_cast<T>(std::sin(px) / px);
+      }
+    }
+    return 0;
   });
+  out.roundToDType();
+  return RtValue(out);
 }
 
 FailureOr<RtValue> deg2rad(const KernelArgs &args) {
