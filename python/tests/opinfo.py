@@ -291,10 +291,17 @@ OPS = {
     "torch.nn.functional.softmax": chain(
         unary(lambda x: F.softmax(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
         fixed(("dim 0", lambda x: F.softmax(x, 0), [f32(3, 4)], TRANSCENDENTAL),
-              ("dtype f64", lambda x: F.softmax(x, 1, dtype=torch.float64), [f32(3, 4)], TRANSCENDENTAL))),
+              ("dtype f64", lambda x: F.softmax(x, 1, dtype=torch.float64), [f32(3, 4)], TRANSCENDENTAL),
+              # No dim: torch 1.13 picks 0 for ranks 0, 1 and 3, else 1
+              # (deprecated, with a warning; older models' nn.Softmax()).
+              *[(f"implicit dim rank {len(s)}", lambda x: F.softmax(x), [f32(*s)], TRANSCENDENTAL)
+                for s in [(), (5,), (2, 3), (2, 3, 4), (2, 3, 2, 2)]],
+              ("module implicit dim", torch.nn.Softmax(), [f32(2, 3, 4)], TRANSCENDENTAL))),
     "torch.nn.functional.log_softmax": chain(
         unary(lambda x: F.log_softmax(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
-        fixed(("dim 0", lambda x: F.log_softmax(x, 0), [f32(3, 4)], TRANSCENDENTAL))),
+        fixed(("dim 0", lambda x: F.log_softmax(x, 0), [f32(3, 4)], TRANSCENDENTAL),
+              *[(f"implicit dim rank {len(s)}", lambda x: F.log_softmax(x), [f32(*s)], TRANSCENDENTAL)
+                for s in [(5,), (2, 3), (2, 3, 4)]])),
     "torch.clamp": chain(
         unary(lambda x: torch.clamp(x, -1, 2), dtypes=NUMERIC),
         unary(lambda x: torch.clamp(x, min=0.5), dtypes=FLOAT_DTYPES),
@@ -325,7 +332,9 @@ OPS = {
 
     "torch.nn.functional.softmin": chain(
         unary(lambda x: F.softmin(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
-        fixed(("module", torch.nn.Softmin(0), [f32(3, 2)], TRANSCENDENTAL))),
+        fixed(("module", torch.nn.Softmin(0), [f32(3, 2)], TRANSCENDENTAL),
+              *[(f"implicit dim rank {len(s)}", lambda x: F.softmin(x), [f32(*s)], TRANSCENDENTAL)
+                for s in [(5,), (2, 3), (2, 3, 4)]])),
     "torch.nn.functional.glu": chain(
         fixed(*[(f"{d}", lambda x: F.glu(x), [dt(d, 3, 4)], TRANSCENDENTAL) for d in ALL_DTYPES]),
         fixed(("dim 0", lambda x: F.glu(x, 0), [f32(4, 3)], TRANSCENDENTAL),

@@ -260,6 +260,13 @@ enum class LossTyping {
   FloatOperands, // kl_div: both floating ("integral inputs not supported"),
                  // then torch.result_type
 };
+/// The dim torch 1.13's softmax, log_softmax and softmin (and nn.Softmax)
+/// choose when `dim` is None (`_get_softmax_dim`, with a deprecation
+/// warning): 0 for ranks 0, 1 and 3, else 1.
+inline int64_t implicitSoftmaxDim(int64_t rank) {
+  return rank == 0 || rank == 1 || rank == 3 ? 0 : 1;
+}
+
 /// The typing of pointwise loss entry `name` (its canonical name).
 LossTyping lossTyping(llvm::StringRef name);
 /// The result dtype of a loss typed `typing`, or nullopt with `error` set

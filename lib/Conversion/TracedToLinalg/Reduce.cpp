@@ -75,6 +75,8 @@ static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
   RankedTensorType type = c.resultType();
   Value x = c.tensor("input");
   std::optional<int64_t> dim = c.getInt("dim");
+  if (type && c.isNone("dim"))
+    dim = implicitSoftmaxDim(type.getRank());
   if (!type || !x || !dim)
     return c.fail("expected a static input and a constant dim");
   RankedTensorType logical = c.logicalResultType();

@@ -97,9 +97,9 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
-  if (args.isNone("dim"))
-    return args.emitError() << "softmax needs an explicit 'dim'";
-  FailureOr<int64_t> d = args.getInt("dim");
+  FailureOr<int64_t> d = args.isNone("dim")
+                            ? FailureOr<int64_t>(implicitSoftmaxDim(in->rank()))
+                            : args.getInt("dim");
   if (failed(d))
     return failure();
   // An empty input returns early in torch, in its own dtype: integers too.
