@@ -133,6 +133,11 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.group_norm", {"F.group_norm", "torch.group_norm"},
    "(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05)",
    "groupNorm"},
+  // (torch.instance_norm, the binding, orders its parameters otherwise.)
+  {"torch.nn.functional.instance_norm", {"F.instance_norm"},
+   "(Tensor input, Tensor? running_mean=None, Tensor? running_var=None, Tensor? weight=None, "
+   "Tensor? bias=None, bool use_input_stats=True, float momentum=0.1, float eps=1e-05)",
+   "instanceNorm"},
 
   // Elementwise math.
   {"torch.exp", {"Tensor.exp", "F.exp"}, "(Tensor input)", "floatUnary"},
@@ -1457,6 +1462,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.glu", kBool | kInts | kF16},
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
+    {"torch.nn.functional.instance_norm", kBool | kInts | kF16},
     {"torch.nn.functional.normalize", kBool | kInts},
     // Activation gradients (ATen): in the promoted dtype of grad_output and
     // the forward's value.

@@ -1457,6 +1457,39 @@ LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
+/// F.instance_norm: the input's type. Each (sample, channel) slice is
+/// normalized by its own statistics (use_input_stats), which needs more
+/// than one element in it, or by the running ones; every per-channel
+/// argument has C elements.
+LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> useInputStats = call.getBool("use_input_stats");
+  if (!input || !useInputStats)
+    return h.unknown();
+  if (input.getRank() < 2)
+    return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (!input.hasStaticShape())
+    return h.result(input);
+  int64_t c = input.getDimSize(1), spatial = 1;
+  for (int64_t d = 2; d < input.getRank(); ++d)
+    spatial *= input.getDimSize(d);
+  if (*useInputStats && spatial <= 1)
+    return call.emitError() << "Expected more than 1 spatial element when training, got "
+                               "input size "
+                            << input;
+  if (!*useInputStats && (call.isNone("running_mean") || call.isNone("running_var")))
+    return call.emitError() << "Expected running_mean and running_var to be defined when "
+                               "use_input_stats is false";
+  for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
+    RankedTensorType t = h.tensor(name);
+    if (t && t.hasStaticShape() && t.getNumElements() != c)
+      return call.emitError() << "'" << name << "' should contain " << c
+                              << " elements (one a channel), not " << t.getNumElements();
+  }
+  return h.result(input);
+}
+
 LogicalResult t(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
@@ -4006,6 +4039,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(glu)
     TRACED_RULE(gridSample)
     TRACED_RULE(groupNorm)
+    TRACED_RULE(instanceNorm)
     TRACED_RULE(heaviside)
     TRACED_RULE(im2col)
     TRACED_RULE(indexPut)

@@ -921,6 +921,16 @@ OPS = {
          [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(4, 3, 4)], ACCUMULATE)),
 
     # Normalization.
+    "torch.nn.functional.instance_norm": fixed(
+        ("plain", lambda x: F.instance_norm(x), [f32(2, 3, 5, 4)], ACCUMULATE),
+        ("affine eps", lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=1e-3), [f32(2, 3, 7), f32(3), f32(3)], ACCUMULATE),
+        ("running stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False),
+         [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32)], ACCUMULATE),
+        ("f64 3-d", lambda x: F.instance_norm(x), [dt(torch.float64, 2, 2, 3, 3, 2)], ACCUMULATE),
+        ("bf16", lambda x: F.instance_norm(x), [dt(torch.bfloat16, 1, 2, 8)], ACCUMULATE, torch.bfloat16),
+        ("one spatial element", lambda x: F.instance_norm(x), [f32(2, 3, 1)]),
+        ("float16", lambda x: F.instance_norm(x), [dt(torch.float16, 2, 3, 4)]),
+        ("wrong weight", lambda x, w: F.instance_norm(x, weight=w), [f32(2, 3, 4), f32(4)])),
     "torch.nn.functional.batch_norm": fixed(
         ("eval", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32), f32(3), f32(3)], ACCUMULATE),
         ("no affine 1-d", lambda x, m, v: F.batch_norm(x, m, v, eps=1e-3), [f32(4, 3), f32(3), positive((3,), torch.float32)], ACCUMULATE),

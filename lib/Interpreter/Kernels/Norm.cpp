@@ -256,6 +256,57 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// F.instance_norm: each (sample, channel) slice normalized by its own
+/// biased mean and variance (use_input_stats) or by the running ones, in
+/// torch's folded form x * alpha + beta (it runs batch_norm over a
+/// (1, N*C, ...) view).
+FailureOr<RtValue> instanceNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> useInputStats = args.getBool("use_input_stats");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(in) || failed(useInputStats) || failed(eps))
+    return failure();
+  if (in->rank() < 2 || !isFloatingPoint(in->dtype()))
+    return args.emitError() << "instance_norm expects a floating-point input of rank >= 2";
+  int64_t n = in->dim(0), c = in->dim(1);
+  int64_t inner = n * c ? in->numel() / (n * c) : 0;
+  if (*useInputStats && inner <= 1)
+    return args.emitError() << "Expected more than 1 spatial element when training";
+  if (!*useInputStats && (args.isNone("running_mean") || args.isNone("running_var")))
+    return args.emitError() << "Expected running_mean and running_var to be defined when "
+                               "use_input_stats is false";
+  auto mean = channelValues(args, "running_mean", c, 0),
+       var = channelValues(args, "running_var", c, 1),
+       weight = channelValues(args, "weight", c, 1),
+       bias = channelValues(args, "bias", c, 0);
+  if (failed(mean) || failed(var) || failed(weight) || failed(bias))
+    return failure();
+  Tensor x = in->to(DType::F64);
+  const double *p = x.data<double>();
+  Tensor out(in->dtype(), in->shape());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const double *slice = p + (b * c + ch) * inner;
+      double m = (*mean)[ch], v = (*var)[ch];
+      if (*useInputStats) {
+        m = 0;
+        for (int64_t i = 0; i < inner; ++i)
+          m += slice[i];
+        m /= inner;
+        v = 0;
+        for (int64_t i = 0; i < inner; ++i)
+          v += (slice[i] - m) * (slice[i] - m);
+        v /= inner;
+      }
+      double alpha = (*weight)[ch] / std::sqrt(v + *eps);
+      double beta = (*bias)[ch] - m * alpha;
+      for (int64_t i = 0; i < inner; ++i)
+        out.setDouble((b * c + ch) * inner + i, slice[i] * alpha + beta);
+    }
+  out.roundToDType();
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -265,6 +316,7 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
 void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
   table["torch.nn.functional.normalize"] = normalize;
   table["torch.nn.functional.group_norm"] = groupNorm;
+  table["torch.nn.functional.instance_norm"] = instanceNorm;
   table["torch.nn.functional.batch_norm"] = batchNorm;
   table["torch.nn.functional.layer_norm"] = layerNorm;
   table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;

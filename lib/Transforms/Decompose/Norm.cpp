@@ -75,6 +75,41 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
     Value denom = d.call("torch.clamp", {{"input", n}, {"min", d.f64(*eps)}});
     return one(d.binary("torch.div", x, denom));
   };
+  // instance_norm as torch computes it: eval batch_norm over the (1, N*C,
+  // spatial) view, with each slice's biased mean and variance as the
+  // statistics (or the running ones) and the weight and bias repeated N
+  // times; so its folded x * alpha + beta, and its NaNs, are torch's.
+  // (The parameters are cast to the input's dtype: batch_norm takes one.)
+  t["torch.nn.functional.instance_norm"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    std::optional<bool> useInputStats = d.getBool("use_input_stats");
+    if (!type || !useInputStats || type.getRank() < 2 || !type.hasStaticShape())
+      return d.decline("use_input_stats must be a constant and the shape static");
+    int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+    int64_t spatial = n * c ? type.getNumElements() / (n * c) : 0;
+    Type element = type.getElementType();
+    Value view = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({1, n * c, spatial})}});
+    // A per-channel tensor repeated for every sample, or None.
+    auto perSlice = [&](StringRef name) -> Arg {
+      if (d.isNone(name))
+        return d.arg(name);
+      return d.call("Tensor.repeat", {{"input", d.cast(d.tensor(name), element)},
+                                      {"repeats", d.ints({n})}});
+    };
+    Arg mean = perSlice("running_mean"), var = perSlice("running_var");
+    if (*useInputStats) {
+      mean = d.call("torch.mean", {{"input", view}, {"dim", d.ints({0, 2})}});
+      var = d.call("torch.var", {{"input", view}, {"dim", d.ints({0, 2})},
+                                 {"unbiased", d.boolean(false)}});
+    }
+    Value y = d.call("torch.nn.functional.batch_norm",
+                     {{"input", view}, {"running_mean", mean}, {"running_var", var},
+                      {"weight", perSlice("weight")}, {"bias", perSlice("bias")},
+                      {"training", d.boolean(false)}, {"momentum", d.arg("momentum")},
+                      {"eps", d.arg("eps")}});
+    return one(d.call("torch.reshape", {{"input", y}, {"shape", d.ints(type.getShape())}}));
+  };
   // group_norm: a layer_norm over each group's elements, then the
   // per-channel affine.
   t["torch.nn.functional.group_norm"] = [](Decomposer &d) -> Results {
