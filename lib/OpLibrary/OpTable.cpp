@@ -1008,6 +1008,13 @@ static const OpRow kOps[] = {
   {"torch.stack", {}, "(Tensor[] tensors, int dim=0)", "stack"},
   {"torch.chunk", {"Tensor.chunk"}, "(Tensor input, int chunks, int dim=0)",
    "chunk"},
+  // torch's three overloads in one: a number of sections or a list of
+  // cuts, positionally or by their keywords (tensor_split(x, indices=(1,),
+  // dim=2) in torchvision's MViT); a tensor of either must be a constant.
+  {"torch.tensor_split", {"Tensor.tensor_split"},
+   "(Tensor input, Any indices_or_sections=None, int dim=0, *, Any sections=None, "
+   "Any indices=None, Any tensor_indices_or_sections=None)",
+   "tensorSplit"},
   {"operator.getitem", {"Tensor.__getitem__"}, "(Any input, Any index)",
    "getitem"},
   // `x[index] = value` and index_put are values here: a copy of the input

@@ -3087,6 +3087,57 @@ LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
+/// torch.tensor_split: a tuple of the input's slices along `dim`
+/// (tensorSplitPieces).
+LogicalResult tensorSplit(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!input || !d)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "tensor_split expected at least a 1-dimensional tensor, but got "
+                               "a tensor with 0 dims";
+  FailureOr<int64_t> n = h.dim(*d, input.getRank());
+  if (failed(n))
+    return failure();
+  std::optional<int64_t> sections;
+  std::optional<SmallVector<int64_t>> indices;
+  bool given = false;
+  for (StringRef name : {"indices_or_sections", "sections", "indices", "tensor_indices_or_sections"}) {
+    if (call.isNone(name))
+      continue;
+    if (given)
+      return call.emitError() << "expects one of indices_or_sections, sections, indices";
+    given = true;
+    if (isa_and_nonnull<TensorType>(call.getType(name)))
+      return call.emitError() << "takes its sections or indices as ints here, not a tensor";
+    if (name != "indices")
+      sections = call.getInt(name);
+    if (!sections)
+      indices = call.getInts(name);
+    if (!sections && !indices)
+      return h.unknown();
+  }
+  if (!given)
+    return call.emitError() << "expects sections or indices";
+  int64_t size = input.getDimSize(*n);
+  if (ShapedType::isDynamic(size))
+    return h.unknown();
+  std::string error;
+  auto pieces = tensorSplitPieces(size, sections, indices ? ArrayRef<int64_t>(*indices)
+                                                          : ArrayRef<int64_t>(), error);
+  if (failed(pieces))
+    return call.emitError() << error;
+  SmallVector<Type> types;
+  for (auto [begin, end] : *pieces) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[*n] = end - begin;
+    types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+  return h.result(TupleType::get(call.getContext(), types));
+}
+
 /// The size of `x[start:stop:step]` along a dimension of size `size`.
 static int64_t sliceSize(int64_t size, std::optional<int64_t> start,
                          std::optional<int64_t> stop, int64_t step) {
@@ -4040,6 +4091,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(gridSample)
     TRACED_RULE(groupNorm)
     TRACED_RULE(instanceNorm)
+    TRACED_RULE(tensorSplit)
     TRACED_RULE(heaviside)
     TRACED_RULE(im2col)
     TRACED_RULE(indexPut)

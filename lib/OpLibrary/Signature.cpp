@@ -539,6 +539,39 @@ LossTyping traced::lossTyping(StringRef name) {
       .Default(LossTyping::Promoted);
 }
 
+FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
+traced::tensorSplitPieces(int64_t size, std::optional<int64_t> sections,
+                          ArrayRef<int64_t> indices, std::string &error) {
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  if (sections) {
+    if (*sections < 1) {
+      error = "number of sections must be larger than 0, got " + std::to_string(*sections);
+      return failure();
+    }
+    int64_t base = size / *sections, extra = size % *sections, begin = 0;
+    for (int64_t i = 0; i < *sections; ++i) {
+      int64_t len = base + (i < extra ? 1 : 0);
+      pieces.push_back({begin, begin + len});
+      begin += len;
+    }
+    return pieces;
+  }
+  auto bound = [&](int64_t v) {
+    if (v < 0)
+      v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  int64_t start = 0;
+  for (int64_t cut : indices) {
+    int64_t b = bound(start), e = bound(cut);
+    pieces.push_back({b, std::max(b, e)});
+    start = cut;
+  }
+  int64_t b = bound(start);
+  pieces.push_back({b, std::max(b, size)});
+  return pieces;
+}
+
 PoissonNllDTypes traced::poissonNllDTypes(PromotionOperand input,
                                           PromotionOperand target,
                                           bool logInput) {

@@ -921,6 +921,17 @@ OPS = {
          [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(4, 3, 4)], ACCUMULATE)),
 
     # Normalization.
+    "torch.tensor_split": fixed(
+        ("sections", lambda x: torch.tensor_split(x, 3, 1)[2], [f32(4, 10)]),
+        ("indices", lambda x: torch.tensor_split(x, [2, 5], dim=1)[1], [f32(4, 10)]),
+        ("indices past the end and back", lambda x: torch.tensor_split(x, [2, 15, 1], 1)[3], [f32(4, 10)]),
+        ("empty piece", lambda x: torch.tensor_split(x, [2, 15, 1], 1)[2], [f32(4, 10)]),
+        ("indices keyword", lambda x: torch.tensor_split(x, indices=(1,), dim=0)[1], [dt(torch.int64, 4, 3)]),
+        ("sections keyword", lambda x: torch.tensor_split(x, sections=3)[0], [f32(7)]),
+        ("more sections than elements", lambda x: x.tensor_split(5)[4], [f32(3)]),
+        ("negative index", lambda x: torch.tensor_split(x, [-2], 1)[0], [f32(2, 5)]),
+        ("0-d", lambda x: torch.tensor_split(x, 2)[0], [f32()]),
+        ("zero sections", lambda x: torch.tensor_split(x, 0)[0], [f32(4)])),
     "torch.nn.functional.instance_norm": fixed(
         ("plain", lambda x: F.instance_norm(x), [f32(2, 3, 5, 4)], ACCUMULATE),
         ("affine eps", lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=1e-3), [f32(2, 3, 7), f32(3), f32(3)], ACCUMULATE),

@@ -267,6 +267,15 @@ inline int64_t implicitSoftmaxDim(int64_t rank) {
   return rank == 0 || rank == 1 || rank == 3 ? 0 : 1;
 }
 
+/// torch.tensor_split's pieces along a dim of `size`, as [begin, end):
+/// `sections` pieces as equal as can be (the first size % sections one
+/// longer), or cuts at `indices` (each a slice bound: a negative one wraps
+/// once, then it is clamped into [0, size]; a piece ending before it
+/// begins is empty). Failure (with `error`) for sections < 1.
+FailureOr<llvm::SmallVector<std::pair<int64_t, int64_t>>>
+tensorSplitPieces(int64_t size, std::optional<int64_t> sections,
+                  llvm::ArrayRef<int64_t> indices, std::string &error);
+
 /// The typing of pointwise loss entry `name` (its canonical name).
 LossTyping lossTyping(llvm::StringRef name);
 /// The result dtype of a loss typed `typing`, or nullopt with `error` set

@@ -328,6 +328,51 @@ FailureOr<RtValue> chunk(const KernelArgs &args) {
   return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
 }
 
+/// torch.tensor_split: the input's slices along `dim` (tensorSplitPieces),
+/// copied.
+FailureOr<RtValue> tensorSplit(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "tensor_split expected at least a 1-dimensional tensor";
+  FailureOr<int64_t> n = normalizeDim(args, *d, in->rank());
+  if (failed(n))
+    return failure();
+  std::optional<int64_t> sections;
+  SmallVector<int64_t> indices;
+  bool given = false;
+  for (StringRef name : {"indices_or_sections", "sections", "indices", "tensor_indices_or_sections"}) {
+    if (args.isNone(name))
+      continue;
+    given = true;
+    const RtValue &v = args.get(name);
+    if (auto *i = std::get_if<int64_t>(&v.v); i && name != "indices") {
+      sections = *i;
+      continue;
+    }
+    FailureOr<SmallVector<int64_t>> list = args.getInts(name);
+    if (failed(list))
+      return failure();
+    indices = *list;
+  }
+  if (!given)
+    return args.emitError() << "expects sections or indices";
+  std::string error;
+  auto pieces = tensorSplitPieces(in->dim(*n), sections, indices, error);
+  if (failed(pieces))
+    return args.emitError() << error;
+  SmallVector<int64_t> strides = in->strides();
+  std::vector<RtValue> out;
+  for (auto [begin, end] : *pieces) {
+    SmallVector<int64_t> shape(in->shape());
+    shape[*n] = end - begin;
+    out.push_back(RtValue(gatherStrided(*in, shape, begin * strides[*n], strides)));
+  }
+  return RtValue::ofList(std::move(out), /*isTuple=*/true);
+}
+
 FailureOr<RtValue> getitem(const KernelArgs &args) {
   const RtValue &container = args.get("input");
   const RtValue &index = args.get("index");
@@ -1498,6 +1543,7 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.cat"] = cat;
   table["torch.stack"] = stack;
   table["torch.chunk"] = chunk;
+  table["torch.tensor_split"] = tensorSplit;
   table["operator.getitem"] = getitem;
   table["Tensor.size"] = size;
   table["Tensor.dim"] = dim;

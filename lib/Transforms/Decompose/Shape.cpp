@@ -204,6 +204,40 @@ static Results decomposeSplit(Decomposer &d) {
   return parts;
 }
 
+/// tensor_split: the slices tensorSplitPieces names.
+static Results decomposeTensorSplit(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x);
+  auto dim = d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+    return d.decline("needs a static shape and a constant dim");
+  int64_t n = normDim(*dim, type.getRank());
+  std::optional<int64_t> sections;
+  SmallVector<int64_t> indices;
+  for (StringRef name : {"indices_or_sections", "sections", "indices", "tensor_indices_or_sections"}) {
+    if (d.isNone(name))
+      continue;
+    if (name != "indices")
+      sections = d.getInt(name);
+    if (sections)
+      continue;
+    auto list = d.getInts(name);
+    if (!list)
+      return d.decline("the sections or indices are not constants");
+    indices = *list;
+  }
+  std::string error;
+  auto pieces = tensorSplitPieces(type.getDimSize(n), sections, indices, error);
+  if (failed(pieces))
+    return d.decline(error);
+  SmallVector<Value> parts;
+  for (auto [begin, end] : *pieces)
+    parts.push_back(window(d, x, n, sliceOf(d, begin, end, 1)));
+  if (isa<TupleType>(d.resultType()) && parts.size() != elementTypes(d).size())
+    return d.decline("the split does not match the traced result");
+  return parts;
+}
+
 static Results decomposeUnbind(Decomposer &d) {
   Value x = d.tensor("input");
   RankedTensorType type = typeOf(x);
@@ -568,6 +602,7 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     return one(reshape(d, v, type.getShape()));
   };
   t["torch.split"] = decomposeSplit;
+  t["torch.tensor_split"] = decomposeTensorSplit;
   t["Tensor.size"] = decomposeShapeQuery;
   t["Tensor.dim"] = decomposeShapeQuery;
   t["builtins.getattr"] = decomposeShapeQuery;
