@@ -439,7 +439,11 @@ OPS = {
         ("module", torch.nn.HuberLoss(delta=2.0, reduction="sum"), [f32(2, 3), f32(2, 3)], ACCUMULATE)),
     "torch.nn.functional.soft_margin_loss": fixed(
         ("mean", F.soft_margin_loss, [f32(3, 4), torch.sign(f32(3, 4))], ACCUMULATE),
-        ("module", torch.nn.SoftMarginLoss(reduction="none"), [f32(5), torch.sign(f32(5))], TRANSCENDENTAL)),
+        ("module", torch.nn.SoftMarginLoss(reduction="none"), [f32(5), torch.sign(f32(5))], TRANSCENDENTAL),
+        # exp overflows the dtype (torch: inf, not the margin; fuzz-diff).
+        *[(f"overflowing margin {d}", lambda x, t: F.soft_margin_loss(x, t, reduction="none"),
+           [torch.tensor([-86.5, -100.0, 3.0, 1e-4]).to(d), torch.tensor([4.5, 1.0, -1.0, 1.0]).to(d)],
+           TRANSCENDENTAL, d) for d in (torch.float32, torch.bfloat16, torch.float64)]),
     "torch.nn.functional.binary_cross_entropy": fixed(
         ("mean", F.binary_cross_entropy, [torch.rand(3, 4), torch.rand(3, 4)], ACCUMULATE),
         ("weight none", lambda x, y, w: F.binary_cross_entropy(x, y, w, reduction="none"),

@@ -64,6 +64,14 @@ struct Pointwise {
   std::vector<double> x, y;
 };
 
+/// `v` rounded to `dtype` (as a tensor of it would hold it).
+double roundTo(DType dtype, double v) {
+  Tensor one(dtype, {});
+  one.setDouble(0, v);
+  one.roundToDType();
+  return one.getDouble(0);
+}
+
 PromotionOperand operandOf(const Tensor &t) {
   return {t.dtype(), t.rank() ? PromotionPriority::Tensor
                               : PromotionPriority::ZeroDim};
@@ -177,12 +185,7 @@ FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
     return failure();
   DType targetFloat = isFloatingPoint(target->dtype()) ? target->dtype() : kDefaultFloat;
   PoissonNllDTypes dtypes = poissonNllDTypes(operandOf(*in), operandOf(*target), li);
-  auto r = [](DType d, double v) {
-    Tensor one(d, {});
-    one.setDouble(0, v);
-    one.roundToDType();
-    return one.getDouble(0);
-  };
+  auto r = roundTo;
   DType term = dtypes.term, product = dtypes.product, result = dtypes.result;
   return pointwiseLoss(args, [=](double x, double t) {
     double a, p;
@@ -234,9 +237,19 @@ FailureOr<RtValue> huberLoss(const KernelArgs &args) {
   }, LossTyping::AsInput);
 }
 
+/// soft_margin_loss as torch 1.13 writes it, in place in the input's dtype:
+/// neg, mul by the target, exp, add 1, log, each step rounded (so exp
+/// overflows where the dtype does: float32 and bfloat16 give inf for a
+/// margin beyond 88.7, not the margin; and log(1 + e), not log1p).
 FailureOr<RtValue> softMarginLoss(const KernelArgs &args) {
-  return pointwiseLoss(args, [](double x, double y) {
-    return std::log1p(std::exp(-y * x));
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  DType dtype = in->dtype();
+  return pointwiseLoss(args, [dtype](double x, double y) {
+    double v = roundTo(dtype, roundTo(dtype, -x) * y);
+    v = roundTo(dtype, roundTo(dtype, std::exp(v)) + 1);
+    return roundTo(dtype, std::log(v));
   }, LossTyping::AsInput);
 }
 

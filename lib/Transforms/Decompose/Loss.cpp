@@ -274,9 +274,17 @@ void decompose::populateLossDecompositions(DecompositionTable &t) {
                              {"other", lin}}));
   };
   // log(1 + exp(-target * input)).
+  // torch's in-place steps in the input's dtype: log(exp(-x * t) + 1), so
+  // exp overflows where that dtype does.
   t["torch.nn.functional.soft_margin_loss"] = [](Decomposer &d) -> Results {
-    Value z = d.unary("torch.neg", d.binary("torch.mul", d.arg("input"), d.arg("target")));
-    return reduce(d, d.unary("torch.log1p", d.unary("torch.exp", z)));
+    Value x = d.tensor("input");
+    auto type = x ? dyn_cast<RankedTensorType>(x.getType()) : RankedTensorType();
+    if (!type)
+      return d.decline("the input is not a ranked tensor");
+    Type element = type.getElementType();
+    Value z = d.cast(d.binary("torch.mul", d.unary("torch.neg", x), d.arg("target")), element);
+    Value e = d.cast(d.binary("torch.add", d.unary("torch.exp", z), d.i64(1)), element);
+    return reduce(d, d.unary("torch.log", e));
   };
   // (target - 1) * max(log(1 - x), -100) - target * max(log(x), -100), times
   // weight.
