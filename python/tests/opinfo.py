@@ -516,6 +516,11 @@ OPS = {
         ("-inf keepdim", lambda x: torch.linalg.matrix_norm(x, float("-inf"), keepdim=True), [dt(torch.float64, 2, 3, 3)])),
     "torch.nn.functional.cosine_similarity": fixed(
         ("dim 1", lambda a, b: F.cosine_similarity(a, b), [f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
+        # Each norm clamped below at eps (torch 1.13; fuzz replay against torch).
+        ("eps 0.5", lambda a, b: F.cosine_similarity(a, b, eps=0.5), [f32(3, 4) * 0.1, f32(3, 4)], TRANSCENDENTAL),
+        ("negative eps", lambda a, b: F.cosine_similarity(a, b, eps=-2.0), [f32(3, 4) * 0.1, f32(3, 4)], TRANSCENDENTAL),
+        ("0-d f64 with bf16", lambda a, b: F.cosine_similarity(a, b, dim=-2),
+         [dt(torch.float64), dt(torch.bfloat16, 1, 4)], TRANSCENDENTAL, torch.bfloat16),
         ("broadcast last", lambda a, b: F.cosine_similarity(a, b, dim=-1), [f32(2, 1, 4), f32(3, 4)], TRANSCENDENTAL),
         # (A dim broadcast along the reduced dim counts in both norms.)
         ("broadcast reduced", lambda a, b: F.cosine_similarity(a, b, dim=1), [f32(4, 1, 3), f32(4, 5, 3)],

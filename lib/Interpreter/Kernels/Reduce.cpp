@@ -858,15 +858,20 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
                         dims[0], dims[1], *keepdim);
 }
 
-/// F.cosine_similarity(x1, x2, dim, eps): x1.x2 / max(|x1| |x2|, eps),
-/// over the broadcast inputs, as torch 1.13 computes it.
+/// F.cosine_similarity(x1, x2, dim, eps) as torch 1.13 computes it: both in
+/// torch.result_type(x1, x2) (a 0-d one gives way), expanded to one shape,
+/// each divided by its norm with the squared norm clamped below at eps^2,
+/// then the sum of their products: sum(x1 / n1 * x2 / n2).
 FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
   FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
   FailureOr<int64_t> d = args.getInt("dim");
   FailureOr<double> eps = args.getFloat("eps");
   if (failed(a) || failed(b) || failed(d) || failed(eps))
     return failure();
-  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  auto priority = [](const Tensor &t) {
+    return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
+  };
+  DType dtype = resultType({{a->dtype(), priority(*a)}, {b->dtype(), priority(*b)}});
   if (!isFloatingPoint(dtype))
     return args.emitError() << "cosine_similarity expects floating-point "
                                "inputs";
@@ -891,16 +896,20 @@ FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
   Tensor out(dtype, outShape);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      double dot = 0, xx = 0, yy = 0;
+      double xx = 0, yy = 0;
       for (int64_t j = 0; j < k; ++j) {
         int64_t at = (o * k + j) * inner + i;
         double p = x.data<double>()[at], q = y.data<double>()[at];
-        dot += p * q;
         xx += p * p;
         yy += q * q;
       }
-      out.setDouble(o * inner + i,
-                    dot / std::sqrt(std::max(xx * yy, *eps * *eps)));
+      double nx = std::sqrt(std::max(xx, *eps * *eps)),
+             ny = std::sqrt(std::max(yy, *eps * *eps)), dot = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t at = (o * k + j) * inner + i;
+        dot += x.data<double>()[at] / nx * (y.data<double>()[at] / ny);
+      }
+      out.setDouble(o * inner + i, dot);
     }
   out.roundToDType();
   return RtValue(out);

@@ -371,16 +371,16 @@ void decompose::populateReduceDecompositions(DecompositionTable &t) {
     };
     a = expand(a);
     b = expand(b);
-    auto sumDim = [&](Value v) {
-      return d.call("torch.sum", {{"input", v}, {"dim", d.arg("dim")}});
+    // torch 1.13: each side divided by its norm, the squared norm clamped
+    // below at eps^2 (bit for bit: sum((x1 / n1) * (x2 / n2))).
+    auto normalized = [&](Value v) {
+      Value w = d.call("torch.sum", {{"input", d.binary("torch.mul", v, v)},
+                                     {"dim", d.arg("dim")}, {"keepdim", d.boolean(true)}});
+      w = d.call("torch.clamp", {{"input", w}, {"min", d.f64(*eps * *eps)}});
+      return d.binary("torch.div", v, d.unary("torch.sqrt", w));
     };
-    Value w12 = sumDim(d.binary("torch.mul", a, b));
-    Value w1 = sumDim(d.binary("torch.mul", a, a));
-    Value w2 = sumDim(d.binary("torch.mul", b, b));
-    Value n = d.unary("torch.sqrt",
-                      d.call("torch.clamp", {{"input", d.binary("torch.mul", w1, w2)},
-                                             {"min", d.f64(*eps * *eps)}}));
-    return one(d.binary("torch.div", w12, n));
+    return one(d.call("torch.sum", {{"input", d.binary("torch.mul", normalized(a), normalized(b))},
+                                    {"dim", d.arg("dim")}}));
   };
   // norm_p(x1 - x2 + eps) over the last dim.
   t["torch.nn.functional.pairwise_distance"] = [](Decomposer &d) -> Results {
