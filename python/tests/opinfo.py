@@ -1243,9 +1243,12 @@ OPS = {
     "torch.cumsum": chain(*[fixed(*[(f"{d} dim {k}", lambda x, k=k: torch.cumsum(x, k), [dt(d, 3, 4)], ACCUMULATE)
                                     for k in (0, -1)]) for d in ALL_DTYPES],
                           fixed(("dtype", lambda x: x.cumsum(0, dtype=torch.float64), [dt(torch.int32, 5)]),
-                                ("0-d", lambda x: x.cumsum(0), [f32()], ACCUMULATE))),
+                                ("0-d", lambda x: x.cumsum(0), [f32()], ACCUMULATE),
+                                # (uint8 widens unsigned: 255, not -1; fuzz-diff.)
+                                ("0-d uint8", lambda x: x.cumsum(-1), [torch.tensor(255, dtype=torch.uint8)]))),
     "torch.cumprod": chain(*[fixed(*[(f"{d} dim {k}", lambda x, k=k: torch.cumprod(x, k), [dt(d, 3, 4)], ACCUMULATE)
-                                     for k in (0, -1)]) for d in ALL_DTYPES]),
+                                     for k in (0, -1)]) for d in ALL_DTYPES],
+                           fixed(("0-d uint8", lambda x: x.cumprod(-1), [torch.tensor(255, dtype=torch.uint8)]))),
 
     # Casts: every dtype to every dtype, with special values.
     "Tensor.to": chain(

@@ -266,6 +266,9 @@ static FailureOr<SmallVector<Value>> lowerCumulative(LoweringCall &c) {
                                ? Type(b.getF32Type())
                                : Type(b.getF64Type()))
                         : Type(b.getI64Type());
+  // (The traced element types of the operand, read before a 0-d one is
+  // reshaped: the reshaped value has none, and uint8 would widen signed.)
+  auto logical = c.logicalElementTypes(x);
   auto xType = cast<RankedTensorType>(x.getType());
   if (xType.getRank() == 0)
     x = buildReshape(b, loc, x, {1});
@@ -274,8 +277,7 @@ static FailureOr<SmallVector<Value>> lowerCumulative(LoweringCall &c) {
   int64_t dim = normalizeDim(*given, rank);
   Value x2 = buildElementwise(
       b, loc, RankedTensorType::get(xType.getShape(), accumulate), x,
-      [](OpBuilder &, Location, ValueRange a) { return a[0]; },
-      c.logicalElementTypes(x));
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; }, logical);
   // Loops d0..d{rank-1} over the result, then j over the dim.
   SmallVector<AffineExpr> inExprs;
   for (int64_t d = 0; d < rank; ++d)
