@@ -17,21 +17,17 @@ message and the reason; a listed case that passes fails the suite, so the
 list only shrinks.
 """
 import itertools
-import re
 
 import pytest
 import torch
 
-import traced
-from models import Call
-from opinfo import ALL_DTYPES, OPS, Graph
-from test_conformance import _first, compare
+from opinfo import ALL_DTYPES, OPS
+from sweeps import assert_known, check, tensor_samples
 
 # Tolerances for values computed in another dtype than the sample's own.
 LOOSE = {torch.float16: 2e-2, torch.bfloat16: 8e-2, torch.float32: 1e-4,
          torch.float64: 1e-8}
 SAMPLES_PER_ENTRY = 3
-DECOMPOSED = set(traced._traced.decomposed_targets())
 
 _INTS = r"torch\.(u?int\d+)"
 KNOWN = {
@@ -82,76 +78,28 @@ KNOWN = {
 def _sweep(entry):
     """The sweep's findings for `entry`: one message per (sample, dtype)."""
     found = []
-    seen = 0
-    for sample in OPS[entry]():
-        if isinstance(sample.fn, (Graph, torch.nn.Module)) or not sample.inputs:
-            continue
-        if not all(isinstance(x, torch.Tensor) for x in sample.inputs):
-            continue
-        floats = [i for i, x in enumerate(sample.inputs) if x.dtype == torch.float32]
-        if not floats:
-            continue
-        seen += 1
-        if seen > SAMPLES_PER_ENTRY:
-            break
+    floats = lambda sample: any(x.dtype == torch.float32 for x in sample.inputs)  # noqa: E731
+    for _, sample in tensor_samples(entry, floats, SAMPLES_PER_ENTRY):
+        cast = [i for i, x in enumerate(sample.inputs) if x.dtype == torch.float32]
         # Every float32 tensor in the dtype, then (mixed dtypes, where
         # promotion decides) each alone.
-        variants = [(tuple(floats), "")]
-        if len(floats) > 1:
-            variants += [((i,), f" (input {i} only)") for i in floats]
-        for (cast, label), dtype in itertools.product(variants, ALL_DTYPES):
+        variants = [(tuple(cast), "")]
+        if len(cast) > 1:
+            variants += [((i,), f" (input {i} only)") for i in cast]
+        for (which, label), dtype in itertools.product(variants, ALL_DTYPES):
             if dtype == torch.float32:
                 continue
-            inputs = [x.to(dtype) if i in cast else x
+            inputs = [x.to(dtype) if i in which else x
                       for i, x in enumerate(sample.inputs)]
-            where = f"[{sample.name}] {dtype}{label}"
-            try:
-                with torch.no_grad():
-                    expected = _first(sample.fn(*inputs))
-                torch_error = None
-            except Exception as e:  # noqa: BLE001 - torch's refusal
-                torch_error = str(e).splitlines()[0][:120]
-            try:
-                tm = traced.trace(Call(sample.fn), *inputs)
-                got = _first(tm.interpret(*inputs))
-                our_error = None
-            except Exception as e:  # noqa: BLE001 - our refusal
-                our_error = str(e).splitlines()[0][:200]
-            if torch_error is not None:
-                if our_error is None:
-                    found.append(f"{where}: torch refuses ({torch_error}) but we compute it")
-                continue
-            if our_error is not None:
-                found.append(f"{where}: torch computes it, we refuse: {our_error}")
-                continue
-            if not isinstance(expected, (torch.Tensor, bool, int, float)):
-                continue
             # torch computes some steps in an operand's own dtype before
             # promoting, so the least precise operand bounds the agreement.
             coarsest = max((LOOSE.get(x.dtype, 0) for x in inputs), default=0)
             tol = {k: max(v, coarsest) for k, v in LOOSE.items()}
-            why = compare(got, expected, tol)
-            if why:
-                found.append(f"{where}: {why}")
-            if entry in DECOMPOSED:
-                # The decomposition (what the compiled path runs), interpreted.
-                try:
-                    decomposed = tm.clone()
-                    decomposed.run_passes("traced-decompose")
-                    why = compare(_first(decomposed.interpret(*inputs)), expected, tol)
-                except Exception as e:  # noqa: BLE001
-                    why = f"fails: {str(e).splitlines()[0][:200]}"
-                if why:
-                    found.append(f"{where}: decomposed, {why}")
+            check(entry, sample.fn, inputs, f"[{sample.name}] {dtype}{label}", tol, found,
+                  labels=("", "decomposed, "))
     return found
 
 
 @pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
 def test_dtype_sweep(entry):
-    known = KNOWN.get(entry)
-    found = _sweep(entry)
-    unexpected = [f for f in found if not (known and re.search(known[0], f))]
-    assert not unexpected, "\n".join(unexpected[:20])
-    if known:
-        assert any(re.search(known[0], f) for f in found), \
-            f"listed in KNOWN but the sweep finds nothing: {known[1]}"
+    assert_known(_sweep(entry), KNOWN.get(entry), "KNOWN")

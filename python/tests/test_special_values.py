@@ -14,21 +14,19 @@ over the sweep's message and the reason; a listed entry that passes fails
 the suite, so the list only shrinks.
 """
 import random
-import re
 
 import pytest
 import torch
 
 import traced
-from models import Call
-from opinfo import OPS, Graph
-from test_conformance import _first, compare
+from opinfo import OPS
+from sweeps import assert_known, check, tensor_samples
+from test_conformance import compare
 from test_dtype_sweep import LOOSE
 
 SAMPLES_PER_ENTRY = 3
 SEEDS = 4
 SPECIALS = [float("nan"), float("inf"), float("-inf"), -0.0, 6e4, -6e4, 0.0]
-DECOMPOSED = set(traced._traced.decomposed_targets())
 
 _ORDER = ("the sum meets inf and -inf products in another order than torch's "
           "kernel, or torch skips a product that is NaN here")
@@ -86,67 +84,22 @@ def _with_specials(sample, seed, count):
     return out
 
 
+def _floats(sample):
+    return any(x.dtype.is_floating_point and x.numel() for x in sample.inputs)
+
+
 def _sweep(entry):
     found = []
-    seen = 0
-    for sample in OPS[entry]():
-        if isinstance(sample.fn, (Graph, torch.nn.Module)) or not sample.inputs:
-            continue
-        if not all(isinstance(x, torch.Tensor) for x in sample.inputs):
-            continue
-        if not any(x.dtype.is_floating_point and x.numel() for x in sample.inputs):
-            continue
-        seen += 1
-        if seen > SAMPLES_PER_ENTRY:
-            break
+    for count, sample in tensor_samples(entry, _floats, SAMPLES_PER_ENTRY):
         for seed in range(SEEDS):
-            inputs = _with_specials(sample, seed, seen)
-            where = f"[{sample.name}] seed {seed}"
-            try:
-                with torch.no_grad():
-                    expected = _first(sample.fn(*[x.clone() for x in inputs]))
-                torch_error = None
-            except Exception as e:  # noqa: BLE001 - torch's refusal
-                torch_error = str(e).splitlines()[0][:120]
-            try:
-                tm = traced.trace(Call(sample.fn), *[x.clone() for x in inputs])
-                got = _first(tm.interpret(*[x.clone() for x in inputs]))
-                our_error = None
-            except Exception as e:  # noqa: BLE001 - our refusal
-                our_error = str(e).splitlines()[0][:200]
-            if torch_error is not None:
-                if our_error is None:
-                    found.append(f"{where}: torch refuses ({torch_error}) but we compute it")
-                continue
-            if our_error is not None:
-                found.append(f"{where}: torch computes it, we refuse: {our_error}")
-                continue
-            if not isinstance(expected, (torch.Tensor, bool, int, float)):
-                continue
-            why = compare(got, expected, LOOSE)
-            if why:
-                found.append(f"{where}: interp {why}")
-            if entry in DECOMPOSED:
-                try:
-                    decomposed = tm.clone()
-                    decomposed.run_passes("traced-decompose")
-                    why = compare(_first(decomposed.interpret(*inputs)), expected, LOOSE)
-                except Exception as e:  # noqa: BLE001
-                    why = f"fails: {str(e).splitlines()[0][:200]}"
-                if why:
-                    found.append(f"{where}: decomp {why}")
+            check(entry, sample.fn, _with_specials(sample, seed, count),
+                  f"[{sample.name}] seed {seed}", LOOSE, found)
     return found
 
 
 @pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
 def test_special_values(entry):
-    known = KNOWN.get(entry)
-    found = _sweep(entry)
-    unexpected = [f for f in found if not (known and re.search(known[0], f))]
-    assert not unexpected, "\n".join(unexpected[:20])
-    if known:
-        assert any(re.search(known[0], f) for f in found), \
-            f"listed in KNOWN but the sweep finds nothing: {known[1]}"
+    assert_known(_sweep(entry), KNOWN.get(entry), "KNOWN")
 
 
 # Compiled code on special values: one module, every op below applied to a
@@ -229,65 +182,30 @@ INT_KNOWN = {
 
 def _int_sweep(entry):
     found = []
-    seen = 0
-    for sample in OPS[entry]():
-        if isinstance(sample.fn, (Graph, torch.nn.Module)) or not sample.inputs:
-            continue
-        if not all(isinstance(x, torch.Tensor) for x in sample.inputs):
-            continue
-        numeric = [i for i, x in enumerate(sample.inputs)
-                   if x.numel() and x.dtype != torch.bool]
-        if not numeric:
-            continue
-        seen += 1
-        if seen > SAMPLES_PER_ENTRY:
-            break
+    numeric = lambda sample: any(x.numel() and x.dtype != torch.bool  # noqa: E731
+                                 for x in sample.inputs)
+    for count, sample in tensor_samples(entry, numeric, SAMPLES_PER_ENTRY):
         for dtype in (torch.int32, torch.int64):
-            rng = random.Random(seen)
+            rng = random.Random(count)
             info = torch.iinfo(dtype)
             pool = [info.min, info.max, 0, -1, 1, info.max - 1]
             inputs = []
-            for i, x in enumerate(sample.inputs):
-                if i in numeric:
+            for x in sample.inputs:
+                if x.numel() and x.dtype != torch.bool:
                     x = x.to(dtype).clone()
                     flat = x.view(-1)
                     for _ in range(max(1, flat.numel() // 4)):
                         flat[rng.randrange(flat.numel())] = rng.choice(pool)
                 inputs.append(x)
-            where = f"[{sample.name}] {dtype}"
-            try:
-                with torch.no_grad():
-                    expected = _first(sample.fn(*[x.clone() for x in inputs]))
-                tm = traced.trace(Call(sample.fn), *[x.clone() for x in inputs])
-                got = _first(tm.interpret(*[x.clone() for x in inputs]))
-            except Exception:  # noqa: BLE001 - refusals: the dtype sweep's part
-                continue
-            if not isinstance(expected, (torch.Tensor, bool, int, float)):
-                continue
-            why = compare(got, expected, LOOSE)
-            if why:
-                found.append(f"{where}: interp {why}")
-            if entry in DECOMPOSED:
-                try:
-                    decomposed = tm.clone()
-                    decomposed.run_passes("traced-decompose")
-                    why = compare(_first(decomposed.interpret(*inputs)), expected, LOOSE)
-                except Exception as e:  # noqa: BLE001
-                    why = f"fails: {str(e).splitlines()[0][:200]}"
-                if why:
-                    found.append(f"{where}: decomp {why}")
+            # (Refusals are the dtype sweep's part.)
+            check(entry, sample.fn, inputs, f"[{sample.name}] {dtype}", LOOSE, found,
+                  refusals=False)
     return found
 
 
 @pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
 def test_integer_extremes(entry):
-    known = INT_KNOWN.get(entry)
-    found = _int_sweep(entry)
-    unexpected = [f for f in found if not (known and re.search(known[0], f))]
-    assert not unexpected, "\n".join(unexpected[:20])
-    if known:
-        assert any(re.search(known[0], f) for f in found), \
-            f"listed in INT_KNOWN but the sweep finds nothing: {known[1]}"
+    assert_known(_int_sweep(entry), INT_KNOWN.get(entry), "INT_KNOWN")
 
 
 # The compiled path on the same special values: each entry's samples that
@@ -310,33 +228,22 @@ def _to_callable(x):
 
 def _compiled_sweep(entry):
     found = []
-    seen = 0
-    for sample in OPS[entry]():
-        if isinstance(sample.fn, (Graph, torch.nn.Module)) or not sample.inputs:
-            continue
-        if not all(isinstance(x, torch.Tensor) for x in sample.inputs):
-            continue
-        if not any(x.dtype.is_floating_point and x.numel() for x in sample.inputs):
-            continue
-        seen += 1
-        if seen > SAMPLES_PER_ENTRY:
-            break
+    for count, sample in tensor_samples(entry, _floats, SAMPLES_PER_ENTRY):
         for seed in (0, 2):
-            inputs = _with_specials(sample, seed, seen)
-            try:
-                with torch.no_grad():
-                    expected = _first(sample.fn(*[x.clone() for x in inputs]))
-                tm = traced.trace(Call(sample.fn), *[x.clone() for x in inputs])
-                interpreted = _first(tm.interpret(*[x.clone() for x in inputs]))
-            except Exception:  # noqa: BLE001 - refusals: the sweeps above
+            inputs = _with_specials(sample, seed, count)
+            where = f"[{sample.name}] seed {seed}"
+            # Only what the interpreter gets right (the sweeps above report
+            # the rest): its own differences land in a list thrown away.
+            interpreted = []
+            ran = check(entry, sample.fn, inputs, where, LOOSE, interpreted, refusals=False)
+            if not ran or not isinstance(ran[0], torch.Tensor) or \
+                    any(": interp " in f for f in interpreted):
                 continue
-            if not isinstance(expected, torch.Tensor) or compare(interpreted, expected, LOOSE):
-                continue
+            expected, tm, _ = ran
             try:
                 compiled = traced.compile(tm)
             except traced.Error:
                 continue  # not compiled at all: the conformance suite's part
-            where = f"[{sample.name}] seed {seed}"
             try:
                 out = compiled(*[_to_callable(x.clone()) for x in inputs])
             except Exception as e:  # noqa: BLE001
@@ -350,10 +257,4 @@ def _compiled_sweep(entry):
 
 @pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
 def test_compiled_special_sweep(entry):
-    known = COMPILED_KNOWN.get(entry)
-    found = _compiled_sweep(entry)
-    unexpected = [f for f in found if not (known and re.search(known[0], f))]
-    assert not unexpected, "\n".join(unexpected[:20])
-    if known:
-        assert any(re.search(known[0], f) for f in found), \
-            f"listed in COMPILED_KNOWN but the sweep finds nothing: {known[1]}"
+    assert_known(_compiled_sweep(entry), COMPILED_KNOWN.get(entry), "COMPILED_KNOWN")

@@ -175,6 +175,18 @@ static SmallVector<RankedTensorType> elementTypes(Decomposer &d) {
 
 /// split: consecutive windows of the given sizes (one int: equal chunks of
 /// that size, the last smaller) along dim.
+/// The [begin, end) slices of `x` along dim `n`, as the call's results (a
+/// split's tuple).
+static Results slicesAlong(Decomposer &d, Value x, int64_t n,
+                           ArrayRef<std::pair<int64_t, int64_t>> pieces) {
+  SmallVector<Value> parts;
+  for (auto [begin, end] : pieces)
+    parts.push_back(window(d, x, n, sliceOf(d, begin, end, 1)));
+  if (isa<TupleType>(d.resultType()) && parts.size() != elementTypes(d).size())
+    return d.decline("the split does not match the traced result");
+  return parts;
+}
+
 static Results decomposeSplit(Decomposer &d) {
   Value x = d.tensor("input");
   RankedTensorType type = typeOf(x);
@@ -193,15 +205,13 @@ static Results decomposeSplit(Decomposer &d) {
   } else {
     return d.decline("the split sizes are not constants");
   }
-  SmallVector<Value> parts;
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
   int64_t at = 0;
   for (int64_t len : sizes) {
-    parts.push_back(window(d, x, n, sliceOf(d, at, at + len, 1)));
+    pieces.push_back({at, at + len});
     at += len;
   }
-  if (isa<TupleType>(d.resultType()) && parts.size() != elementTypes(d).size())
-    return d.decline("the split does not match the traced result");
-  return parts;
+  return slicesAlong(d, x, n, pieces);
 }
 
 /// tensor_split: the slices tensorSplitPieces names.
@@ -230,12 +240,7 @@ static Results decomposeTensorSplit(Decomposer &d) {
   auto pieces = tensorSplitPieces(type.getDimSize(n), sections, indices, error);
   if (failed(pieces))
     return d.decline(error);
-  SmallVector<Value> parts;
-  for (auto [begin, end] : *pieces)
-    parts.push_back(window(d, x, n, sliceOf(d, begin, end, 1)));
-  if (isa<TupleType>(d.resultType()) && parts.size() != elementTypes(d).size())
-    return d.decline("the split does not match the traced result");
-  return parts;
+  return slicesAlong(d, x, n, *pieces);
 }
 
 static Results decomposeUnbind(Decomposer &d) {
