@@ -2,52 +2,84 @@
 
     PYTHONPATH=build/python /usr/bin/python3 bench/gpu/build.py [out_dir]
 
-For resnet18, mobilenet_v2 and the MLP (torch.manual_seed(0) weights): a
-shared library per model compiled by traced-gpu-pipeline for sm_90 (cubin
-and PTX in a fatbin when ptxas is on PATH, else PTX the driver JIT-compiles)
-linked against libtraced_cuda_runtime, which is copied beside it; the input
-and the reference interpreter's output as .npy; and a manifest with shapes
-and a checksum of each model's weights, so that run.py can rebuild the same
-torch model there and compare with torch CUDA. Default out_dir:
-build/gpu-artifacts (about 62 MB: the weights are inside the libraries).
+For the five models of the tests (python/tests/models.py: seed 000's
+SimpleModule, the MLP, resnet18, mobilenet_v2, the TransformerEncoderLayer;
+torch.manual_seed(0) weights, BatchNorm statistics randomized), resnet18 at
+batch 32 and a 4096^3 matmul in float32 and bfloat16: a shared library per
+case compiled by traced-gpu-pipeline for sm_90 (cubin and PTX in a fatbin
+when ptxas is on PATH, else PTX the driver JIT-compiles) and linked against
+libtraced_cuda_runtime, which is copied beside them; the input and the
+reference interpreter's output as .npy; a manifest.
+
+The device tool carries at most 64 MiB, and resnet18's weights alone are
+47 MB twice (batch 1 and 32). So each weight and input tensor is rounded to
+255 evenly spaced levels of its range (the values stay random and of the
+same scale, and the interpreter's reference is computed on the rounded
+model), and the libraries and inputs are stored xz-compressed: 8 bits of
+entropy per float compress about 4x. The matmuls' operands are made on the
+GPU machine (run.py) and checked there against torch or numpy.
+Default out_dir: build/gpu-artifacts.
 """
 import json
+import lzma
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import torch
-import torchvision
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 import traced  # noqa: E402
-from models import MLP  # noqa: E402
+from models import Call, real_models  # noqa: E402
 
 
-def models():
+def quantized(t):
+    """`t` rounded to 255 levels of its range (compressible, still random)."""
+    if not t.dtype.is_floating_point or t.numel() == 0:
+        return t
+    scale = float(t.abs().max()) / 127 or 1.0
+    return torch.round(t / scale) * scale
+
+
+def cases():
     torch.manual_seed(0)
-    return {
-        "resnet18": (torchvision.models.resnet18().eval(),
-                     torch.randn(1, 3, 224, 224)),
-        "mobilenet_v2": (torchvision.models.mobilenet_v2().eval(),
-                         torch.randn(1, 3, 224, 224)),
-        "mlp": (MLP().eval(), torch.randn(8, 16)),
-    }
+    models = real_models()
+    out = {}
+    for name, (model, x) in models.items():
+        with torch.no_grad():
+            for mod in model.modules():
+                if isinstance(mod, torch.nn.modules.batchnorm._BatchNorm):
+                    mod.running_mean.uniform_(-0.5, 0.5)
+                    mod.running_var.uniform_(0.5, 2.0)
+            for p in list(model.parameters()) + list(model.buffers()):
+                p.copy_(quantized(p))
+        out[name] = (model, quantized(x))
+        if name == "resnet18":
+            out["resnet18_b32"] = (model, quantized(torch.randn(32, 3, 224, 224)))
+    for dtype in (torch.float32, torch.bfloat16):
+        n = 4096
+        a = torch.zeros(n, n, dtype=dtype)
+        out[f"matmul_{str(dtype).split('.')[1]}_{n}"] = (Call(torch.matmul), (a, a))
+    return out
 
 
-def checksum(model):
-    return float(sum(p.detach().double().sum() for p in model.state_dict().values()
-                     if p.dtype.is_floating_point))
+def xz(path):
+    with open(path, "rb") as f, lzma.open(str(path) + ".xz", "wb", preset=6) as g:
+        shutil.copyfileobj(f, g)
+    path.unlink()
 
 
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1
                        else ROOT / "build" / "gpu-artifacts")
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
     build = ROOT / "build"
     runtime = build / "lib" / "libtraced_cuda_runtime.so"
     if not runtime.exists():
@@ -57,34 +89,46 @@ def main():
     env = dict(os.environ)
     env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
     fmt = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"
-    linker = shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang"
     manifest = {"format": fmt, "chip": "sm_90", "models": {}}
-    for name, (model, x) in models().items():
-        tm = traced.trace(model, x)
+    only = set(sys.argv[2:])
+    for name, (model, x) in cases().items():
+        if only and name not in only:
+            continue
+        start = time.time()
+        inputs = x if isinstance(x, tuple) else (x,)
+        tm = traced.trace(model, *inputs)
+        info = {"inputs": [[list(t.shape), str(t.dtype).split(".")[1]] for t in inputs]}
+        if not name.startswith("matmul"):
+            reference = tm.interpret(*[t.numpy() for t in inputs])
+            reference = reference[0] if isinstance(reference, (list, tuple)) else reference
+            for i, t in enumerate(inputs):
+                np.save(out / f"{name}_input{i}.npy", t.numpy())
+                xz(out / f"{name}_input{i}.npy")
+            np.save(out / f"{name}_interpreter.npy", reference)
+            info["output"] = list(reference.shape)
+        obj = out / f"{name}.o"
         mlir = out / f"{name}.mlir"
         tm.save(mlir)
-        reference = tm.interpret(x.numpy())[0]
-        np.save(out / f"{name}_input.npy", x.numpy())
-        np.save(out / f"{name}_interpreter.npy", reference)
-        obj = out / f"{name}.o"
         subprocess.run([str(build / "bin" / "traced-translate"),
                         "--traced-gpu-object", f"--gpu-format={fmt}",
                         "--gpu-chip=sm_90", str(mlir), "-o", str(obj)],
                        check=True, env=env)
-        subprocess.run([linker, "-shared", str(obj), "-o",
-                        str(out / f"lib{name}.so"), f"-L{out}",
+        lib = out / f"lib{name}.so"
+        subprocess.run([shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang",
+                        "-shared", str(obj), "-o", str(lib), f"-L{out}",
                         "-ltraced_cuda_runtime", "-Wl,-rpath,$ORIGIN"],
                        check=True)
         obj.unlink()
         mlir.unlink()
-        manifest["models"][name] = {
-            "input": list(x.shape), "output": list(reference.shape),
-            "weights_checksum": checksum(model),
-        }
-        print(f"{name}: lib{name}.so ({(out / f'lib{name}.so').stat().st_size / 1e6:.1f} MB, {fmt})",
-              flush=True)
+        size = lib.stat().st_size
+        xz(lib)
+        manifest["models"][name] = info
+        print(f"{name}: lib{name}.so {size / 1e6:.1f} MB, "
+              f"{(out / f'lib{name}.so.xz').stat().st_size / 1e6:.1f} MB xz "
+              f"({time.time() - start:.0f} s)", flush=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
-    print(f"artifacts in {out}")
+    total = sum(f.stat().st_size for f in out.iterdir())
+    print(f"artifacts in {out}: {total / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -1,27 +1,38 @@
 """Runs the compiled GPU models on an NVIDIA GPU (run it there).
 
-    python3 bench/gpu/run.py [artifacts_dir] [--runs N]
+    python3 bench/gpu/run.py [artifacts_dir] [--runs N] [--out FILE] [names...]
 
-Needs only numpy, the artifacts from bench/gpu/build.py (the model
-libraries and libtraced_cuda_runtime beside them) and the CUDA driver;
-with PyTorch (CUDA) and torchvision present it also rebuilds each model with
-the same seed, checks that its weights match the compiled ones (checksum)
-and compares outputs and latency with torch CUDA. Exit status 1 when an
-output differs from the CPU interpreter's by more than 1e-4 of its largest
-magnitude.
+Needs only numpy, the artifacts of bench/gpu/build.py (xz-compressed model
+libraries, libtraced_cuda_runtime beside them) and the CUDA driver. For
+each case: loads the library (the kernels load with it), runs it once (the
+weights are uploaded then), compares the output with the CPU interpreter's
+(fails above 1e-4 of the largest magnitude; matmuls: against torch CUDA
+without TF32, or numpy), then times it: the median of `--runs` (100) calls
+after 3 warm-up calls, each call copying the inputs in from and the outputs
+out to host memory. With torch CUDA there, the same architecture (its own
+random weights) is timed in torch eager too, and torch's matmuls give the
+reference TFLOP/s. Writes a markdown table to --out (default stdout only).
+Exit status 1 when an output differs.
 """
 import ctypes
 import json
+import lzma
+import os
 import pathlib
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 
 import numpy as np
 
+HERE = pathlib.Path(__file__).resolve().parent
+
 
 def median_ms(fn, runs, sync=lambda: None):
-    fn()
+    for _ in range(3):
+        fn()
     sync()
     times = []
     for _ in range(runs):
@@ -32,88 +43,191 @@ def median_ms(fn, runs, sync=lambda: None):
     return statistics.median(times) * 1e3
 
 
-def torch_models():
+def torch_cuda():
+    if os.environ.get("TRACED_GPU_NO_TORCH"):
+        return None
     try:
         import torch
-        import torchvision
     except ImportError:
-        return None, None
-    if not torch.cuda.is_available():
-        return None, None
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] /
-                           "python" / "tests"))
-    import torch.nn as nn
+        return None
+    return torch if torch.cuda.is_available() else None
 
-    class MLP(nn.Module):  # as in python/tests/models.py
-        def __init__(self):
-            super().__init__()
-            self.fc1 = nn.Linear(16, 32)
-            self.fc2 = nn.Linear(32, 4)
 
-        def forward(self, x):
-            return self.fc2(nn.functional.gelu(self.fc1(x)))
+def torch_model(torch, name):
+    """The case's architecture in torch (random weights), or None."""
+    sys.path.insert(0, str(HERE.parents[1] / "python" / "tests"))
+    try:
+        from models import real_models
+    except ImportError:
+        return None
+    base = name.replace("_b32", "")
+    models = real_models()
+    return models[base][0].cuda().eval() if base in models else None
 
-    torch.manual_seed(0)
-    built = {"resnet18": torchvision.models.resnet18().eval()}
-    torch.randn(1, 3, 224, 224)
-    built["mobilenet_v2"] = torchvision.models.mobilenet_v2().eval()
-    torch.randn(1, 3, 224, 224)
-    built["mlp"] = MLP().eval()
-    return torch, built
+
+def unxz(src, dst):
+    with lzma.open(src) as f, open(dst, "wb") as g:
+        shutil.copyfileobj(f, g)
+    return dst
+
+
+class Library:
+    def __init__(self, path, runtime):
+        self.runtime = runtime
+        self.lib = ctypes.CDLL(str(path))
+        self.check("loading the kernels")
+        self.entry = self.lib.traced_forward
+        self.entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+        self.entry.restype = ctypes.c_int
+
+    def check(self, what):
+        message = self.runtime.traced_cuda_last_error()
+        if message:
+            raise RuntimeError(f"{what}: {message.decode()}")
+
+    def caller(self, inputs, outputs):
+        ins = (ctypes.c_void_p * len(inputs))(*[a.ctypes.data for a in inputs])
+        outs = (ctypes.c_void_p * len(outputs))(*[a.ctypes.data for a in outputs])
+        def run():
+            if self.entry(ins, outs) != 0:
+                raise RuntimeError("a run-time check failed")
+        return run
+
+
+def bf16_bits(x):
+    """float32 array -> bfloat16 bits (round to nearest even) as uint16."""
+    bits = x.astype(np.float32).view(np.uint32)
+    rounding = ((bits >> 16) & 1) + 0x7FFF
+    return ((bits + rounding) >> 16).astype(np.uint16)
+
+
+def bf16_value(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    runs = 20
-    if "--runs" in sys.argv:
-        runs = int(sys.argv[sys.argv.index("--runs") + 1])
-        args = [a for a in args if a != str(runs)]
-    art = pathlib.Path(args[0] if args else "build/gpu-artifacts")
+    argv = sys.argv[1:]
+    runs, out_file = 100, None
+    if "--runs" in argv:
+        i = argv.index("--runs")
+        runs = int(argv[i + 1])
+        del argv[i:i + 2]
+    if "--out" in argv:
+        i = argv.index("--out")
+        out_file = argv[i + 1]
+        del argv[i:i + 2]
+    art = pathlib.Path(argv[0] if argv else "build/gpu-artifacts")
+    only = set(argv[1:])
     manifest = json.loads((art / "manifest.json").read_text())
-    torch, built = torch_models()
-    print(f"kernels: {manifest['format']} for {manifest['chip']}; "
-          f"torch CUDA: {'yes, ' + torch.__version__ if torch else 'not available'}")
-    ok = True
+    work = pathlib.Path(tempfile.mkdtemp(prefix="traced-gpu-"))
+    shutil.copy(art / "libtraced_cuda_runtime.so", work)
+    runtime = ctypes.CDLL(str(work / "libtraced_cuda_runtime.so"))
+    runtime.traced_cuda_last_error.restype = ctypes.c_char_p
+    torch = torch_cuda()
+    lines = [f"kernels: {manifest['format']} for {manifest['chip']}; torch CUDA: "
+             f"{torch.__version__ + ' on ' + torch.cuda.get_device_name() if torch else 'not available'}",
+             ""]
+    header = ["case", "max error / max abs", "first call", "traced (median)",
+              "torch CUDA eager (median)", "note"]
     rows = []
+    ok = True
     for name, info in manifest["models"].items():
-        lib = ctypes.CDLL(str(art / f"lib{name}.so"))
-        entry = lib.traced_forward
-        entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
-        entry.restype = None
-        x = np.ascontiguousarray(np.load(art / f"{name}_input.npy"))
-        expected = np.load(art / f"{name}_interpreter.npy")
-        out = np.empty(info["output"], np.float32)
-        ins = (ctypes.c_void_p * 1)(x.ctypes.data)
-        outs = (ctypes.c_void_p * 1)(out.ctypes.data)
-        run = lambda: entry(ins, outs)
-        run()
-        scale = float(np.abs(expected).max())
-        err = float(np.abs(out - expected).max()) / scale
-        ok &= err <= 1e-4
-        ours = median_ms(run, runs)
-        row = [name, f"{err:.1e}", f"{ours:.2f} ms", "-", "-"]
-        if torch is not None:
-            model = built[name].cuda()
-            sums = sum(p.detach().double().sum().item()
-                       for p in model.state_dict().values()
-                       if p.dtype.is_floating_point)
-            xt = torch.from_numpy(x).cuda()
-            with torch.no_grad():
-                ref = model(xt).cpu().numpy()
-                eager = median_ms(lambda: model(xt), runs, torch.cuda.synchronize)
-            if abs(sums - info["weights_checksum"]) <= 1e-6 * max(1.0, abs(sums)):
-                row[3] = f"{float(np.abs(out - ref).max()) / scale:.1e}"
-            else:
-                row[3] = "weights differ"
-            row[4] = f"{eager:.2f} ms"
+        if only and name not in only:
+            continue
+        row = [name, "-", "-", "-", "-", ""]
         rows.append(row)
-    header = ["model", "vs interpreter", "traced (gpu)", "vs torch CUDA",
-              "torch CUDA eager"]
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(5)]
-    for r in [header] + rows:
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
-    print(f"medians of {runs} runs; traced (gpu) includes copying the "
-          "weights into managed memory on every call (docs/gpu.md)")
+        try:
+            lib_path = unxz(art / f"lib{name}.so.xz", work / f"lib{name}.so")
+            start = time.perf_counter()
+            lib = Library(lib_path, runtime)
+            load_ms = (time.perf_counter() - start) * 1e3
+            matmul = name.startswith("matmul")
+            if matmul:
+                (shape, dtype), _ = info["inputs"]
+                rng = np.random.default_rng(0)
+                a32 = rng.standard_normal(shape, dtype=np.float32)
+                b32 = rng.standard_normal(shape, dtype=np.float32)
+                if dtype == "bfloat16":
+                    a, b = bf16_bits(a32), bf16_bits(b32)
+                    a32, b32 = bf16_value(a), bf16_value(b)
+                    out = np.empty(shape, np.uint16)
+                else:
+                    a, b, out = a32, b32, np.empty(shape, np.float32)
+                inputs = [a, b]
+            else:
+                inputs = []
+                for i in range(len(info["inputs"])):
+                    inputs.append(np.ascontiguousarray(np.load(unxz(
+                        art / f"{name}_input{i}.npy.xz", work / f"{name}_input{i}.npy"))))
+                expected = np.load(art / f"{name}_interpreter.npy")
+                out = np.empty(expected.shape, expected.dtype)
+            run = lib.caller(inputs, [out])
+            start = time.perf_counter()
+            run()
+            lib.check("the first call")
+            row[2] = f"{(time.perf_counter() - start) * 1e3:.1f} ms (load {load_ms:.0f} ms)"
+            if matmul:
+                got = bf16_value(out) if dtype == "bfloat16" else out
+                if torch is not None:
+                    torch.backends.cuda.matmul.allow_tf32 = False
+                    ta = torch.from_numpy(a32).cuda()
+                    tb = torch.from_numpy(b32).cuda()
+                    expected = (ta.double() @ tb.double()).float().cpu().numpy()
+                else:
+                    expected = a32 @ b32
+                tol = 1e-2 if dtype == "bfloat16" else 1e-4
+            else:
+                got, tol = out, 1e-4
+            scale = float(np.abs(expected).max()) or 1.0
+            err = float(np.abs(got.astype(np.float64) - expected).max()) / scale
+            row[1] = f"{err:.1e}"
+            if not err <= tol:
+                ok = False
+                row[5] = f"DIFFERS (tolerance {tol:g})"
+            first = float(row[2].split()[0])
+            n = runs if first < 50 else max(10, int(5000 / first))
+            ours = median_ms(run, n)
+            lib.check("the timed calls")
+            row[3] = f"{ours:.3f} ms"
+            if matmul:
+                flops = 2 * shape[0] * shape[1] * shape[0]
+                row[5] += f" {flops / ours / 1e9:.1f} TFLOP/s (x{n})"
+                if torch is not None:
+                    tdt = torch.bfloat16 if dtype == "bfloat16" else torch.float32
+                    ta, tb = ta.to(tdt), tb.to(tdt)
+                    t = median_ms(lambda: ta @ tb, 20, torch.cuda.synchronize)
+                    row[4] = f"{t:.3f} ms ({flops / t / 1e9:.1f} TFLOP/s, device-resident)"
+            else:
+                row[5] += f" x{n} runs"
+                if torch is not None:
+                    model = torch_model(torch, name)
+                    if model is not None:
+                        xs = [torch.from_numpy(x) for x in inputs]
+                        def eager():
+                            with torch.no_grad():
+                                model(*[x.cuda() for x in xs]).cpu()
+                        try:
+                            row[4] = f"{median_ms(eager, 50, torch.cuda.synchronize):.3f} ms"
+                        except Exception as e:  # e.g. a CPU constant in forward
+                            row[4] = f"torch: {e}"[:60]
+        except Exception as e:  # report and go on with the next case
+            ok = False
+            row[5] = f"FAILED: {e}"[:300]
+            runtime.traced_cuda_clear_error()
+        print(" | ".join(row), flush=True)
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    table = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+             for r in [header] + rows]
+    table.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    lines += table
+    lines += ["", "Times include copying the inputs from and the outputs to host "
+              "memory (pageable numpy arrays, staged through pinned buffers); "
+              "torch eager likewise (.cuda() and .cpu()) except for the "
+              "matmuls, whose torch operands stay on the device."]
+    text = "\n".join(lines)
+    print(text)
+    if out_file:
+        pathlib.Path(out_file).write_text(text + "\n")
     sys.exit(0 if ok else 1)
 
 

@@ -12,12 +12,17 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SetVector.h"
@@ -27,7 +32,7 @@
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDGPUMAPPARALLELLOOPS
-#define GEN_PASS_DEF_TRACEDGPUMANAGEDBUFFERS
+#define GEN_PASS_DEF_TRACEDGPUDEVICEBUFFERS
 #define GEN_PASS_DEF_TRACEDGPUCHECKTARGET
 #include "TracedIR/Conversion/Passes.h.inc"
 } // namespace mlir::traced
@@ -44,6 +49,64 @@ struct MapParallelLoopsPass
     : traced::impl::TracedGpuMapParallelLoopsBase<MapParallelLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
+    // Stores outside any loop (0-d ops, the initial value of a reduction to
+    // a 0-d result): each with the loads and arithmetic it stores, as one
+    // thread of one block. What is left of the originals is dead.
+    SmallVector<memref::StoreOp> stores;
+    getOperation().walk([&](memref::StoreOp op) {
+      if (!op->getParentOfType<LoopLikeOpInterface>())
+        stores.push_back(op);
+    });
+    for (memref::StoreOp store : stores) {
+      llvm::SetVector<Operation *> slice;
+      SmallVector<Operation *> work{store};
+      while (!work.empty()) {
+        Operation *op = work.pop_back_val();
+        for (Value v : op->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          if (!def || def->getBlock() != store->getBlock() ||
+              def->getNumRegions() || isa<MemRefType>(v.getType()) ||
+              !slice.insert(def))
+            continue;
+          work.push_back(def);
+        }
+      }
+      OpBuilder b(store);
+      Value zero = arith::ConstantIndexOp::create(b, store.getLoc(), 0);
+      Value one = arith::ConstantIndexOp::create(b, store.getLoc(), 1);
+      auto wrapper = scf::ParallelOp::create(b, store.getLoc(), ValueRange{zero},
+                                             ValueRange{one}, ValueRange{one});
+      b.setInsertionPoint(wrapper.getBody()->getTerminator());
+      IRMapping map;
+      SmallVector<Operation *> ordered(slice.begin(), slice.end());
+      llvm::sort(ordered, [](Operation *a, Operation *c) {
+        return a->isBeforeInBlock(c);
+      });
+      for (Operation *op : ordered)
+        b.clone(*op, map);
+      b.clone(*store, map);
+      store->erase();
+      for (Operation *op : llvm::reverse(ordered))
+        if (op->use_empty() && (isPure(op) || isa<memref::LoadOp>(op)))
+          op->erase();
+    }
+
+    // Loop nests with no parallel loop (a reduction to a 0-d result): one
+    // thread of one block.
+    SmallVector<scf::ForOp> serial;
+    getOperation().walk([&](scf::ForOp op) {
+      if (!op->getParentOfType<scf::ParallelOp>() &&
+          !op->getParentOfType<scf::ForOp>() && op->getNumResults() == 0)
+        serial.push_back(op);
+    });
+    for (scf::ForOp op : serial) {
+      OpBuilder b(op);
+      Value zero = arith::ConstantIndexOp::create(b, op.getLoc(), 0);
+      Value one = arith::ConstantIndexOp::create(b, op.getLoc(), 1);
+      auto wrapper = scf::ParallelOp::create(b, op.getLoc(), ValueRange{zero},
+                                             ValueRange{one}, ValueRange{one});
+      op->moveBefore(wrapper.getBody()->getTerminator());
+    }
     SmallVector<scf::ParallelOp> outermost;
     getOperation().walk([&](scf::ParallelOp op) {
       if (!op->getParentOfType<scf::ParallelOp>())
@@ -78,128 +141,250 @@ struct MapParallelLoopsPass
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// traced-gpu-managed-buffers
+// traced-gpu-device-buffers
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct ManagedBuffersPass
-    : traced::impl::TracedGpuManagedBuffersBase<ManagedBuffersPass> {
+struct DeviceBuffersPass
+    : traced::impl::TracedGpuDeviceBuffersBase<DeviceBuffersPass> {
   using Base::Base;
   void runOnOperation() override;
+  LogicalResult runOnFunction(func::FuncOp func);
 };
 } // namespace
 
-/// `gpu.dealloc` of `buffer` (synchronously: async token in, wait out).
-static void deallocManaged(OpBuilder &b, Location loc, Value buffer) {
-  auto tokenType = gpu::AsyncTokenType::get(b.getContext());
-  Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
-                    .getAsyncToken();
-  Value done =
-      gpu::DeallocOp::create(b, loc, tokenType, ValueRange{start}, buffer)
-          .getAsyncToken();
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
-}
+/// The name of the runtime function returning a constant's resident device
+/// copy (lib/Runtime/Cuda): `uint64_t traced_gpu_resident(uint64_t host,
+/// uint64_t bytes)`.
+static constexpr StringLiteral kResidentFn = "traced_gpu_resident";
 
-static Value allocManaged(OpBuilder &b, Location loc, MemRefType type,
-                          ValueRange dynamicSizes) {
+static Value allocDevice(OpBuilder &b, Location loc, MemRefType type,
+                         ValueRange dynamicSizes) {
   return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
                               /*asyncDependencies=*/ValueRange{},
                               dynamicSizes, /*symbolOperands=*/ValueRange{},
-                              /*hostShared=*/true)
+                              /*hostShared=*/false)
       .getMemref();
 }
 
-void ManagedBuffersPass::runOnOperation() {
-  func::FuncOp func = getOperation();
-  if (func.isExternal())
-    return;
+static void deallocDevice(OpBuilder &b, Location loc, Value buffer) {
+  gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, buffer);
+}
+
+static void copyDevice(OpBuilder &b, Location loc, Value dst, Value src) {
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, dst, src);
+}
+
+/// The device copy of the constant `host` (a static, identity-layout memref):
+/// the pointer `traced_gpu_resident` returns, wrapped in a memref descriptor
+/// of `host`'s type (built in the LLVM dialect; the unrealized cast folds
+/// away against finalize-memref-to-llvm's).
+static Value residentCopy(OpBuilder &b, Location loc, Value host) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(host.getType());
+  Type i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, host);
+  address = arith::IndexCastOp::create(b, loc, i64, address);
+  int64_t bytes = type.getNumElements() *
+                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  Value size = arith::ConstantIntOp::create(b, loc, i64, bytes);
+  Value device = func::CallOp::create(b, loc, kResidentFn, TypeRange{i64},
+                                      ValueRange{address, size})
+                     .getResult(0);
+  device = LLVM::IntToPtrOp::create(b, loc, ptrType, device);
+
+  SmallVector<Type> fields{ptrType, ptrType, i64};
+  int64_t rank = type.getRank();
+  if (rank > 0) {
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+  }
+  auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value desc = LLVM::PoisonOp::create(b, loc, descType);
+  auto constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  desc = LLVM::InsertValueOp::create(b, loc, desc, device,
+                                     ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, device,
+                                     ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, constant(0),
+                                     ArrayRef<int64_t>{2});
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  for (int64_t i = 0; i < rank; ++i) {
+    desc = LLVM::InsertValueOp::create(
+        b, loc, desc, constant(type.getDimSize(i)), ArrayRef<int64_t>{3, i});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(strides[i]),
+                                       ArrayRef<int64_t>{4, i});
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
+}
+
+/// The buffer `v` views (through subviews, casts, reshapes).
+static Value viewRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+void DeviceBuffersPass::runOnOperation() {
+  mlir::ModuleOp module = getOperation();
+  bool needsResident = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (failed(runOnFunction(func)))
+      return signalPassFailure();
+    func.walk([&](func::CallOp call) {
+      needsResident |= call.getCallee() == kResidentFn;
+    });
+  }
+  if (needsResident && !module.lookupSymbol(kResidentFn)) {
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i64 = b.getI64Type();
+    auto decl = func::FuncOp::create(b, module.getLoc(), kResidentFn,
+                                     b.getFunctionType({i64, i64}, {i64}));
+    decl.setPrivate();
+  }
+}
+
+LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
   OpBuilder b(&getContext());
   Location loc = func.getLoc();
+  Block &entry = func.getBody().front();
+  auto outsideKernels = [](Operation *op) {
+    return !op->getParentOfType<gpu::LaunchOp>();
+  };
 
-  // Allocations and deallocations of the function's own buffers.
+  // The function's own buffers: device allocations.
   SmallVector<Operation *> allocs;
   func.walk([&](Operation *op) {
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op) &&
-        !op->getParentOfType<gpu::LaunchOp>())
+        outsideKernels(op))
       allocs.push_back(op);
   });
   for (Operation *op : allocs) {
     b.setInsertionPoint(op);
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      deallocManaged(b, op->getLoc(), dealloc.getMemref());
+      deallocDevice(b, op->getLoc(), dealloc.getMemref());
       op->erase();
       continue;
     }
     auto type = cast<MemRefType>(op->getResult(0).getType());
     if (!type.getLayout().isIdentity())
-      continue;
+      return op->emitError("a GPU buffer with a non-identity layout");
     ValueRange sizes = isa<memref::AllocOp>(op)
                            ? cast<memref::AllocOp>(op).getDynamicSizes()
                            : cast<memref::AllocaOp>(op).getDynamicSizes();
-    Value managed = allocManaged(b, op->getLoc(), type, sizes);
-    op->getResult(0).replaceAllUsesWith(managed);
+    Value device = allocDevice(b, op->getLoc(), type, sizes);
+    op->getResult(0).replaceAllUsesWith(device);
     bool onStack = isa<memref::AllocaOp>(op);
     op->erase();
     if (onStack) // an alloca had no dealloc: free at every return
       func.walk([&](func::ReturnOp ret) {
         b.setInsertionPoint(ret);
-        deallocManaged(b, ret.getLoc(), managed);
+        deallocDevice(b, ret.getLoc(), device);
       });
   }
 
-  // Arguments and constants the kernels read: managed copies.
+  // Arguments and constants the kernels or copies read.
   unsigned numResults = 0;
-  if (auto entry = func->getAttrOfType<TypeAttr>("traced.entry"))
-    numResults = cast<FunctionType>(entry.getValue()).getNumResults();
+  if (auto entryType = func->getAttrOfType<TypeAttr>("traced.entry"))
+    numResults = cast<FunctionType>(entryType.getValue()).getNumResults();
   unsigned firstResult = func.getNumArguments() - numResults;
-  llvm::SetVector<Value> shared;
+  llvm::SetVector<Value> roots;
   func.walk([&](gpu::LaunchOp launch) {
     launch.getBody().walk([&](Operation *op) {
       for (Value v : op->getOperands())
         if (isa<MemRefType>(v.getType()) &&
             !launch.getBody().isAncestor(v.getParentRegion()))
-          shared.insert(v);
+          roots.insert(viewRoot(v));
     });
   });
-  Block &entry = func.getBody().front();
-  for (Value v : shared) {
-    // Follow views (subview, cast, reshape) to the buffer they view.
-    Value root = v;
-    while (Operation *def = root.getDefiningOp()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-        root = view.getViewSource();
-      else
-        break;
-    }
+  // (Arguments first, so that the resident weights, moved to the entry
+  // afterwards, come before any stream is opened.)
+  SmallVector<Value> ordered(roots.begin(), roots.end());
+  std::stable_partition(ordered.begin(), ordered.end(),
+                        [](Value v) { return isa<BlockArgument>(v); });
+  for (Value root : ordered) {
     auto arg = dyn_cast<BlockArgument>(root);
     bool isArg = arg && arg.getOwner() == &entry;
     auto global = root.getDefiningOp<memref::GetGlobalOp>();
     if (!isArg && !global)
-      continue; // already managed (allocated above)
-    if (root.getDefiningOp<gpu::AllocOp>())
-      continue;
+      continue; // a device allocation (above)
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      continue;
-    if (isArg)
-      b.setInsertionPointToStart(&entry);
-    else
+      return emitError(root.getLoc())
+             << "a GPU kernel reads a buffer of type " << root.getType()
+             << "; only static, identity-layout arguments and constants can "
+                "be copied to the device";
+    if (global) {
+      // Weights: resident on the device after the first call.
+      global->moveBefore(&entry, entry.begin());
       b.setInsertionPointAfter(global);
-    bool isResult = isArg && arg.getArgNumber() >= firstResult;
-    Value managed = allocManaged(b, loc, type, ValueRange{});
-    if (isResult) {
-      root.replaceAllUsesWith(managed);
-    } else {
-      auto copy = memref::CopyOp::create(b, loc, root, managed);
-      root.replaceAllUsesExcept(managed, copy);
+      Value device = residentCopy(b, global.getLoc(), global);
+      global.getResult().replaceUsesWithIf(device, [&](OpOperand &use) {
+        return !isa<memref::ExtractAlignedPointerAsIndexOp>(use.getOwner());
+      });
+      continue;
     }
+    b.setInsertionPointToStart(&entry);
+    bool isResult = arg.getArgNumber() >= firstResult;
+    Value device = allocDevice(b, loc, type, ValueRange{});
+    root.replaceAllUsesWith(device);
+    if (!isResult)
+      copyDevice(b, loc, device, root);
     func.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
       if (isResult)
-        memref::CopyOp::create(b, ret.getLoc(), managed, root);
-      deallocManaged(b, ret.getLoc(), managed);
+        copyDevice(b, ret.getLoc(), root, device);
+      deallocDevice(b, ret.getLoc(), device);
     });
   }
+
+  // Host-side copies between buffers: device copies (cuMemcpy infers the
+  // direction from the addresses).
+  SmallVector<memref::CopyOp> copies;
+  func.walk([&](memref::CopyOp copy) {
+    if (outsideKernels(copy))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    auto src = cast<MemRefType>(copy.getSource().getType());
+    auto dst = cast<MemRefType>(copy.getTarget().getType());
+    if (src != dst || !src.getLayout().isIdentity())
+      return copy.emitError("a host-side copy of a strided buffer view (")
+             << src << " to " << dst << ") has no GPU lowering";
+    b.setInsertionPoint(copy);
+    copyDevice(b, copy.getLoc(), copy.getTarget(), copy.getSource());
+    copy.erase();
+  }
+
+  // Anything else on the host touching a buffer would read device memory.
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (!outsideKernels(op) || isa<gpu::LaunchOp>(op))
+      return WalkResult::advance();
+    if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, func::ReturnOp,
+            memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
+            memref::ExtractStridedMetadataOp, memref::DimOp>(op))
+      return WalkResult::advance();
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType())) {
+        op->emitError("host code would access a GPU buffer here; the GPU "
+                      "pipeline has no kernel for this op");
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,14 +444,14 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   fn.addPass(createTracedGpuMapParallelLoops(map));
   detail::addPipelineText(fn, "gpu-map-parallel-loops,"
                               "convert-parallel-loops-to-gpu,canonicalize");
-  fn.addPass(createTracedGpuManagedBuffers());
+  pm.addPass(createTracedGpuDeviceBuffers());
   // Kernels: outlined, NVVM; host: gpu-to-llvm (the steps of upstream's
   // gpu-lower-to-nvvm-pipeline, spelled out so tests can stop before
   // serialization).
   std::string target = "nvvm-attach-target{chip=" + options.chip.getValue() +
                        " features=" + options.features.getValue() + " O=3}";
   detail::addPipelineText(
-      pm, "gpu-kernel-outlining,lower-affine,convert-scf-to-cf,"
+      pm, "gpu-kernel-outlining,func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
           "expand-strided-metadata,lower-affine," +
               target +
               ",gpu.module(convert-gpu-to-nvvm{index-bitwidth=64},"

@@ -113,4 +113,29 @@ void traced_python::populateExecution(py::module_ &m) {
       },
       py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("progress") = py::none());
+  m.def(
+      "write_gpu_object",
+      [](ModuleState &s, const std::string &path, const std::string &entry,
+         const std::string &chip, const std::string &format, bool surgery) {
+        DiagnosticCapture diags(s.ctx.get());
+        GpuPipelineOptions options;
+        options.entry = entry;
+        options.chip = chip;
+        options.format = format;
+        options.surgery = surgery;
+        OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
+        PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
+        buildGpuPipeline(pm, options);
+        if (failed(pm.run(*copy)))
+          diags.raise("cannot compile the module for the GPU");
+        std::error_code ec;
+        llvm::raw_fd_ostream os(path, ec);
+        if (ec)
+          fail("cannot write " + path + ": " + ec.message());
+        if (failed(writeCpuObject(*copy, os)))
+          diags.raise("cannot write the object file");
+      },
+      py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
+      py::arg("chip") = "sm_90", py::arg("format") = "isa",
+      py::arg("surgery") = true);
 }

@@ -78,3 +78,39 @@ def test_model_library_links_against_the_runtime(tmp_path):
     deps = subprocess.run(["readelf", "-d", str(RUNTIME)], check=True,
                           capture_output=True, text=True).stdout
     assert "libcuda.so" in deps and "libMLIR" not in deps and "libLLVM" not in deps
+
+
+STUB = pathlib.Path("/usr/local/cuda/lib64/stubs/libcuda.so")
+
+
+@pytest.mark.skipif(not RUNTIME.exists() or not STUB.exists(),
+                    reason="libtraced_cuda_runtime or the libcuda stub missing")
+def test_compile_cuda_reports_cuda_errors(tmp_path):
+    """traced.compile(target="cuda") compiles and links here; loading the
+    kernels needs a GPU driver. Without libcuda.so.1 the error says so; with
+    the toolkit's stub driver, CUDA's own error (cuInit: the stub library)
+    comes back as traced.Error rather than an abort."""
+    script = r"""
+import sys, torch, traced
+sys.path.insert(0, %r)
+from models import MLP
+m = traced.trace(MLP().eval(), torch.randn(8, 16))
+try:
+    traced.compile(m, target="cuda")
+except traced.Error as e:
+    print("ERROR:", e)
+""" % str(pathlib.Path(__file__).parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(BUILD / "python")
+    run = lambda: subprocess.run(["/usr/bin/python3", "-c", script], env=env,
+                                 capture_output=True, text=True, timeout=300)
+    env["LD_LIBRARY_PATH"] = str(tmp_path)  # no libcuda.so.1 there
+    out = run()
+    assert out.returncode == 0, out.stderr
+    if "cannot load the compiled GPU library" in out.stdout:
+        assert "libcuda.so.1" in out.stdout
+    (tmp_path / "libcuda.so.1").symlink_to(STUB)
+    out = run()
+    assert out.returncode == 0, out.stderr
+    assert "ERROR: loading the GPU kernels: cuInit failed" in out.stdout
+    assert "stub library" in out.stdout

@@ -1,7 +1,9 @@
 """traced.compile: native code for traced modules (docs/cpu.md)."""
 from __future__ import annotations
 
+import ctypes
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -152,8 +154,8 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
             vectorize: bool = True, tile_n: int = 0, surgery: bool = True,
             pack_rhs: bool = True, progress: Optional[bool] = None,
             timing: bool = False) -> CompiledModule:
-    """Compiles a traced.Module's root graph for `target` ("cpu") and returns
-    a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
+    """Compiles a traced.Module's root graph for `target` ("cpu", or "cuda":
+    see `compile_cuda`) and returns a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
     traced-fuse-conv-bn and canonicalize first (off: the root graph must
     already be flat and is lowered call by call); `vectorize`: tile and
@@ -167,8 +169,10 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     stays in the result's `timing_report`.
 
     Raises CompileError (a traced.Error) when the graph cannot be compiled."""
+    if target == "cuda":
+        return compile_cuda(module, entry=entry, surgery=surgery)
     if target != "cpu":
-        raise CompileError(f"unknown target '{target}' (known: cpu)")
+        raise CompileError(f"unknown target '{target}' (known: cpu, cuda)")
     with raising(CompileError):
         compiled, report = _traced.compile_cpu(
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
@@ -288,3 +292,120 @@ def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
         if linked.returncode != 0:
             raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")
     return path
+
+
+def _cuda_runtime() -> str:
+    """The path of libtraced_cuda_runtime.so: $TRACED_CUDA_RUNTIME, or the
+    build's lib/ folder (beside python/ in the build tree)."""
+    path = os.environ.get("TRACED_CUDA_RUNTIME") or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "lib", "libtraced_cuda_runtime.so")
+    if not os.path.exists(path):
+        raise CompileError(
+            f"no CUDA runtime library at {path}: the build found no CUDA "
+            f"toolkit (cuda.h), or set TRACED_CUDA_RUNTIME")
+    return path
+
+
+def _parse_signature(text):
+    """'(tensor<1x3xf32>, tensor<i64>) -> tensor<1xf32>' -> ([(shape,
+    dtype)], [(shape, dtype)]), as CpuModule.signature gives them."""
+    inputs, _, outputs = text.partition(" -> ")
+    def specs(part):
+        out = []
+        for inner in re.findall(r"tensor<([^>]*)>", part):
+            *dims, element = inner.split("x")
+            out.append(([int(d) for d in dims], element))
+        return out
+    return specs(inputs), specs(outputs)
+
+
+class _CudaLibrary:
+    """A compiled GPU model library loaded with ctypes, with CpuModule's
+    `signature` and `run`; CUDA errors the runtime recorded (no driver, no
+    device, a failed launch) raise traced.Error with CUDA's message."""
+
+    def __init__(self, path: str, runtime: str, entry: str):
+        try:
+            self._runtime = ctypes.CDLL(runtime)
+            self._runtime.traced_cuda_last_error.restype = ctypes.c_char_p
+            self._lib = ctypes.CDLL(path)  # loads the kernels (constructor)
+        except OSError as e:  # no libcuda.so.1 on this machine
+            raise Error(f"cannot load the compiled GPU library: {e}") from None
+        self._check("loading the GPU kernels")
+        name = f"traced_{entry}_signature"
+        text = ctypes.cast(ctypes.addressof(ctypes.c_char.in_dll(self._lib, name)),
+                           ctypes.c_char_p).value.decode()
+        self.signature = _parse_signature(text)
+        self._entry = getattr(self._lib, f"traced_{entry}")
+        self._entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+        self._entry.restype = ctypes.c_int
+
+    def _check(self, what):
+        message = self._runtime.traced_cuda_last_error()
+        if message:
+            self._runtime.traced_cuda_clear_error()
+            raise Error(f"{what}: {message.decode()}")
+
+    def run(self, inputs, outputs):
+        ins = (ctypes.c_void_p * max(1, len(inputs)))(*inputs)
+        outs = (ctypes.c_void_p * max(1, len(outputs)))(*outputs)
+        status = self._entry(ins, outs)
+        self._check("running the compiled GPU code")
+        if status != 0:
+            raise Error(f"the compiled GPU code failed a run-time check "
+                        f"(status {status})")
+
+
+def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
+                 chip: str = "sm_90", format: Optional[str] = None,
+                 library: Optional[Union[str, "os.PathLike[str]"]] = None
+                 ) -> CompiledModule:
+    """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
+    (docs/gpu.md) and returns a CompiledModule over numpy arrays (and torch
+    tensors, copied through host memory).
+
+    The host code and kernels go into a shared library (`library`, or one in
+    a temporary folder) linked against libtraced_cuda_runtime; loading it
+    loads the kernels on the GPU. `chip`: the target (sm_90: H100/H200);
+    `format`: "fatbin" (cubin and PTX; needs ptxas, the default when
+    /usr/local/cuda/bin/ptxas or ptxas on PATH exists) or "isa" (PTX the
+    driver compiles at load). Weights are uploaded on the first call and
+    stay on the device.
+
+    Raises CompileError when the graph cannot be compiled or linked, and
+    traced.Error with CUDA's error string when the library cannot be loaded
+    on this machine's GPU (no driver, no device) or a call fails."""
+    runtime = _cuda_runtime()
+    env = dict(os.environ)
+    env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
+    if format is None:
+        format = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"
+    tmp = tempfile.mkdtemp(prefix="traced-cuda-")
+    path = os.fspath(library) if library else os.path.join(tmp, f"lib{entry}.so")
+    obj = os.path.join(tmp, "model.o")
+    old_path = os.environ.get("PATH", "")
+    os.environ["PATH"] = env["PATH"]  # gpu-module-to-binary runs ptxas
+    try:
+        with raising(CompileError):
+            _traced.write_gpu_object(module._state, obj, entry, chip, format,
+                                     surgery)
+    finally:
+        os.environ["PATH"] = old_path
+    linked = subprocess.run(
+        [_find_linker(), "-shared", "-o", path, obj,
+         f"-L{os.path.dirname(runtime)}", "-ltraced_cuda_runtime",
+         f"-Wl,-rpath,{os.path.dirname(os.path.abspath(runtime))}"],
+        capture_output=True, text=True)
+    os.unlink(obj)
+    if linked.returncode != 0:
+        raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")
+    with raising(CompileError):
+        graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
+    none_inputs = [i for i, n in enumerate(graph_inputs)
+                   if str(n.type) == "!traced.none"]
+    result = CompiledModule(_CudaLibrary(path, runtime, entry), entry,
+                            none_inputs)
+    result.library = path
+    result.timing_report = None
+    return result

@@ -163,7 +163,10 @@ def TracedGpuMapParallelLoops
     `scf.parallel` is collapsed into one dimension (`collapseParallelLoops`)
     and tiled by `block-size` (`tileParallelLoop`), so that
     `gpu-map-parallel-loops` maps tiles to a 1-D grid of blocks and the
-    elements of a tile to `block-size` threads.
+    elements of a tile to `block-size` threads. A loop nest with no
+    parallel loop at all (`scf.for` only: a reduction to a 0-d result) is
+    wrapped in a one-iteration `scf.parallel` first, so it runs as a
+    one-thread kernel rather than as host code reading device memory.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -173,19 +176,32 @@ def TracedGpuMapParallelLoops
                            "mlir::affine::AffineDialect"];
 }
 
-def TracedGpuManagedBuffers
-    : Pass<"traced-gpu-managed-buffers", "mlir::func::FuncOp"> {
-  let summary = "Puts every buffer a GPU kernel touches in managed memory";
+def TracedGpuDeviceBuffers
+    : Pass<"traced-gpu-device-buffers", "mlir::ModuleOp"> {
+  let summary = "Puts every buffer a GPU kernel touches in device memory";
   let description = [{
-    Runs on host code after `convert-parallel-loops-to-gpu`. Buffers the
-    function allocates become `gpu.alloc host_shared` (CUDA managed memory,
-    visible to host and device) and their deallocations `gpu.dealloc`.
-    The function's arguments and the constants (`memref.get_global`) that
-    kernels read are copied into managed buffers on entry; the results
-    (the trailing out-parameters, per `traced.entry`) are copied back before
-    returning. Correct first: weights are copied on every call.
+    Runs on the host functions after `convert-parallel-loops-to-gpu`.
+    Buffers a function allocates become `gpu.alloc` (plain device memory:
+    `cuMemAlloc` through the runtime's caching allocator, never managed
+    memory) and their deallocations `gpu.dealloc`. The arguments kernels
+    read are copied to the device on entry with `gpu.memcpy`; the results
+    (the trailing out-parameters, per `traced.entry`) are computed in
+    device buffers and copied back before returning. Host-side
+    `memref.copy`s between buffers become `gpu.memcpy`.
+
+    Constants the kernels read (`memref.get_global`, the weights) are made
+    resident: at entry, `traced_gpu_resident(host, bytes)` (lib/Runtime/
+    Cuda) returns the device copy of the constant, uploading it on the first
+    call only; the function reads the device pointer through a memref
+    descriptor built in the LLVM dialect.
+
+    Host code left touching a buffer (a load, a store, a call) is an error:
+    host code cannot read device memory. Run `gpu-async-region` afterwards
+    so that copies and launches queue on one stream.
   }];
-  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect"];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def TracedGpuCheckTarget : Pass<"traced-gpu-check-target", "mlir::ModuleOp"> {

@@ -7,9 +7,20 @@
 // no LLVM or MLIR dependency, meant to be carried to a GPU machine next to
 // the model's library.
 //
-// Errors abort with a message naming the failing call: a model library has
-// no way to return them, and continuing after a failed launch would return
-// garbage.
+// What it adds to a plain mapping onto the driver (docs/gpu.md):
+//  - device memory only (cuMemAlloc; a request for managed memory is an
+//    error), through a caching allocator: blocks freed on a stream are
+//    reused by later allocations of the same size on that stream, and by
+//    any stream once it has been synchronized;
+//  - resident constants: `traced_gpu_resident` uploads a weight on first
+//    use and returns the same device copy afterwards;
+//  - streams from a pool, so a call does not create and destroy one;
+//  - copies between pageable host memory and the device go through pinned
+//    staging buffers, so they are asynchronous on the call's stream (the
+//    copies out reach the caller's memory when the stream is synchronized);
+//  - errors do not abort: the first one is kept with CUDA's name and string,
+//    later GPU work is skipped, and `traced_cuda_last_error` reports it (the
+//    Python wrapper raises it as traced.Error).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,57 +28,245 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <map>
 #include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
 
 #define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
-void check(CUresult result, const char *what) {
+std::mutex errorMutex;
+std::string firstError;     // guarded by errorMutex
+bool failed = false;        // set once firstError is
+
+/// Records the first failing call; returns whether `result` succeeded.
+bool check(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
-    return;
+    return true;
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &text);
-  std::fprintf(stderr, "traced CUDA runtime: %s failed: %s (%s)\n", what,
-               name ? name : "?", text ? text : "?");
-  std::abort();
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (!failed) {
+    firstError = std::string(what) + " failed: " +
+                 (name ? name : "CUresult " + std::to_string(result)) + " (" +
+                 (text ? text
+                       : result == 34 ? "the CUDA driver is a stub library: "
+                                        "no GPU driver on this machine"
+                                      : "no description") +
+                 ")";
+    failed = true;
+  }
+  return false;
+}
+
+void fail(const std::string &message) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (!failed) {
+    firstError = message;
+    failed = true;
+  }
 }
 
 int defaultDevice = 0;
+CUcontext context = nullptr;
 
 /// Makes the primary context of the default device current on this thread
-/// (initializing the driver on first use).
-void ensureContext() {
+/// (initializing the driver on first use). False when there is none.
+/// (A failed initialization is reported again on every later use.)
+bool ensureContext() {
   static std::once_flag init;
-  static CUcontext context = nullptr;
+  static std::string initError;
   std::call_once(init, [] {
-    check(cuInit(0), "cuInit");
     CUdevice device;
-    check(cuDeviceGet(&device, defaultDevice), "cuDeviceGet");
-    check(cuDevicePrimaryCtxRetain(&context, device),
-          "cuDevicePrimaryCtxRetain");
+    if (check(cuInit(0), "cuInit") &&
+        check(cuDeviceGet(&device, defaultDevice), "cuDeviceGet"))
+      check(cuDevicePrimaryCtxRetain(&context, device),
+            "cuDevicePrimaryCtxRetain");
+    if (!context) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      initError = firstError;
+    }
   });
-  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  if (!context) {
+    fail(initError);
+    return false;
+  }
+  return check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+}
+
+std::mutex stateMutex; // guards everything below
+
+/// Device blocks, cached by their rounded size.
+struct Block {
+  CUdeviceptr ptr;
+  CUstream stream; // freed on this stream; null once it was synchronized
+};
+std::map<size_t, std::vector<Block>> freeBlocks;
+std::unordered_map<CUdeviceptr, size_t> blockSizes;
+
+size_t roundSize(size_t bytes) { return (bytes + 511) / 512 * 512; }
+
+void releaseCachedBlocks() {
+  for (auto &[size, blocks] : freeBlocks) {
+    std::vector<Block> kept;
+    for (const Block &b : blocks) {
+      if (b.stream) {
+        kept.push_back(b);
+        continue;
+      }
+      cuMemFree(b.ptr);
+      blockSizes.erase(b.ptr);
+    }
+    blocks.swap(kept);
+  }
+}
+
+/// Pinned staging memory of one stream: bump-allocated, reset when the
+/// stream is synchronized; copies out wait there for the synchronization.
+struct Staging {
+  struct Chunk {
+    char *base;
+    size_t size, used;
+  };
+  std::vector<Chunk> chunks;
+  struct Pending {
+    void *dst;
+    const void *src;
+    size_t size;
+  };
+  std::vector<Pending> copiesOut;
+
+  char *take(size_t bytes) {
+    bytes = (bytes + 255) / 256 * 256;
+    for (Chunk &c : chunks)
+      if (c.size - c.used >= bytes) {
+        char *p = c.base + c.used;
+        c.used += bytes;
+        return p;
+      }
+    size_t size = bytes > (size_t(8) << 20) ? bytes : (size_t(8) << 20);
+    void *base = nullptr;
+    if (!check(cuMemHostAlloc(&base, size, CU_MEMHOSTALLOC_PORTABLE),
+               "cuMemHostAlloc (pinned staging)"))
+      return nullptr;
+    chunks.push_back({static_cast<char *>(base), size, bytes});
+    return static_cast<char *>(base);
+  }
+  void reset() {
+    for (Chunk &c : chunks)
+      c.used = 0;
+  }
+};
+std::unordered_map<CUstream, Staging> staging;
+std::vector<CUstream> idleStreams;
+
+/// Resident constants by host address, size and a sample of their bytes
+/// (a library loaded where an unloaded one was gets its own copies).
+struct ResidentKey {
+  uintptr_t host;
+  uint64_t bytes, sample;
+  bool operator<(const ResidentKey &o) const {
+    return std::tie(host, bytes, sample) < std::tie(o.host, o.bytes, o.sample);
+  }
+};
+std::map<ResidentKey, CUdeviceptr> resident;
+
+uint64_t sampleBytes(const unsigned char *p, uint64_t n) {
+  uint64_t h = 1469598103934665603ull; // FNV-1a over the first and last 64
+  auto mix = [&](uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; ++i)
+      h = (h ^ p[i]) * 1099511628211ull;
+  };
+  mix(0, n < 64 ? n : 64);
+  mix(n < 64 ? n : n - 64, n);
+  return h;
+}
+
+/// Whether `ptr` is host memory the driver does not know (pageable).
+/// (cuPointerGetAttributes, unlike the singular form, answers 0 for such
+/// memory rather than failing: compute-sanitizer reports failed calls.)
+bool isPageableHost(const void *ptr) {
+  unsigned type = 0;
+  CUpointer_attribute attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void *data[] = {&type};
+  CUresult r = cuPointerGetAttributes(1, &attribute, data,
+                                      reinterpret_cast<CUdeviceptr>(ptr));
+  return r != CUDA_SUCCESS || type == 0;
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Errors and the cache, for callers (Python, the C loader)
+//===----------------------------------------------------------------------===//
+
+/// The first error since the last `traced_cuda_clear_error`, or null.
+TRACED_EXPORT const char *traced_cuda_last_error() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return failed ? firstError.c_str() : nullptr;
+}
+
+/// Forgets the recorded error (a sticky CUDA error will come back).
+TRACED_EXPORT void traced_cuda_clear_error() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  failed = false;
+  firstError.clear();
+}
+
+/// Frees the cached device blocks no stream is using.
+TRACED_EXPORT void traced_cuda_release_cache() {
+  std::lock_guard<std::mutex> lock(stateMutex);
+  if (ensureContext())
+    releaseCachedBlocks();
+}
+
+/// The device copy of `bytes` of constant host memory at `host`, uploaded
+/// on the first call and kept for the life of the process.
+TRACED_EXPORT uint64_t traced_gpu_resident(uint64_t host, uint64_t bytes) {
+  if (bytes == 0 || !ensureContext())
+    return 0;
+  auto *data = reinterpret_cast<const unsigned char *>(host);
+  ResidentKey key{host, bytes, sampleBytes(data, bytes)};
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = resident.find(key);
+  if (it != resident.end())
+    return it->second;
+  CUdeviceptr ptr = 0;
+  if (!check(cuMemAlloc(&ptr, bytes), "cuMemAlloc (a resident weight)"))
+    return 0;
+  if (!check(cuMemcpyHtoD(ptr, data, bytes), "cuMemcpyHtoD (a weight)")) {
+    cuMemFree(ptr);
+    return 0;
+  }
+  resident.emplace(key, ptr);
+  return ptr;
+}
+
+//===----------------------------------------------------------------------===//
+// The mgpu* functions gpu-to-llvm and the binary's constructor call
+//===----------------------------------------------------------------------===//
 
 TRACED_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
 }
 
 TRACED_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
-  ensureContext();
   CUmodule module = nullptr;
-  check(cuModuleLoadData(&module, data), "cuModuleLoadData");
+  if (ensureContext())
+    check(cuModuleLoadData(&module, data), "cuModuleLoadData");
   return module;
 }
 
 TRACED_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
-  ensureContext();
   CUmodule module = nullptr;
+  if (!ensureContext())
+    return nullptr;
   char log[8192] = {0};
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
@@ -82,13 +281,15 @@ TRACED_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 TRACED_EXPORT void mgpuModuleUnload(CUmodule module) {
-  check(cuModuleUnload(module), "cuModuleUnload");
+  if (module)
+    check(cuModuleUnload(module), "cuModuleUnload");
 }
 
 TRACED_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
                                                const char *name) {
   CUfunction function = nullptr;
-  check(cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
+  if (module)
+    check(cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
   return function;
 }
 
@@ -98,77 +299,170 @@ TRACED_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                     intptr_t blockZ, int32_t smem,
                                     CUstream stream, void **params,
                                     void **extra, size_t /*paramsCount*/) {
-  ensureContext();
+  if (traced_cuda_last_error() || !function || !ensureContext())
+    return;
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return; // an empty tensor: nothing to do
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra),
         "cuLaunchKernel");
 }
 
 TRACED_EXPORT CUstream mgpuStreamCreate() {
-  ensureContext();
+  if (!ensureContext())
+    return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    if (!idleStreams.empty()) {
+      CUstream stream = idleStreams.back();
+      idleStreams.pop_back();
+      return stream;
+    }
+  }
   CUstream stream = nullptr;
   check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   return stream;
 }
 
-TRACED_EXPORT void mgpuStreamDestroy(CUstream stream) {
-  check(cuStreamDestroy(stream), "cuStreamDestroy");
+TRACED_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  if (!context)
+    return;
+  check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = staging.find(stream);
+  if (it != staging.end()) {
+    if (!traced_cuda_last_error())
+      for (const Staging::Pending &p : it->second.copiesOut)
+        std::memcpy(p.dst, p.src, p.size);
+    it->second.copiesOut.clear();
+    it->second.reset();
+  }
+  for (auto &[size, blocks] : freeBlocks)
+    for (Block &b : blocks)
+      if (b.stream == stream)
+        b.stream = nullptr;
 }
 
-TRACED_EXPORT void mgpuStreamSynchronize(CUstream stream) {
-  check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+/// Streams go back to the pool (synchronized first: a stream is only
+/// destroyed after its last wait).
+TRACED_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  if (!stream)
+    return;
+  mgpuStreamSynchronize(stream);
+  std::lock_guard<std::mutex> lock(stateMutex);
+  idleStreams.push_back(stream);
 }
 
 TRACED_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
-  check(cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+  if (stream && event)
+    check(cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
 }
 
 TRACED_EXPORT CUevent mgpuEventCreate() {
-  ensureContext();
   CUevent event = nullptr;
-  check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  if (ensureContext())
+    check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
   return event;
 }
 
 TRACED_EXPORT void mgpuEventDestroy(CUevent event) {
-  check(cuEventDestroy(event), "cuEventDestroy");
+  if (event)
+    check(cuEventDestroy(event), "cuEventDestroy");
 }
 
 TRACED_EXPORT void mgpuEventSynchronize(CUevent event) {
-  check(cuEventSynchronize(event), "cuEventSynchronize");
+  if (event)
+    check(cuEventSynchronize(event), "cuEventSynchronize");
 }
 
 TRACED_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
-  check(cuEventRecord(event, stream), "cuEventRecord");
+  if (event)
+    check(cuEventRecord(event, stream), "cuEventRecord");
 }
 
-/// Device memory, or managed memory (visible to host and device) when
-/// `isHostShared`; compiled models keep every buffer the kernels touch in
-/// managed memory (docs/gpu.md).
-TRACED_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+/// Device memory from the cache or cuMemAlloc. Managed memory
+/// (`isHostShared`) is refused: it can hang the GPU, and nothing the
+/// pipeline emits asks for it.
+TRACED_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                                  bool isHostShared) {
-  ensureContext();
-  if (sizeBytes == 0)
+  if (isHostShared) {
+    fail("mgpuMemAlloc: managed (host_shared) memory was requested; the "
+         "traced CUDA runtime allocates device memory only");
     return nullptr;
+  }
+  if (sizeBytes == 0 || !ensureContext())
+    return nullptr;
+  size_t size = roundSize(sizeBytes);
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = freeBlocks.find(size);
+  if (it != freeBlocks.end())
+    for (size_t i = it->second.size(); i-- > 0;) {
+      Block b = it->second[i];
+      if (b.stream == nullptr || b.stream == stream) {
+        it->second.erase(it->second.begin() + i);
+        return reinterpret_cast<void *>(b.ptr);
+      }
+    }
   CUdeviceptr ptr = 0;
-  if (isHostShared)
-    check(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL),
-          "cuMemAllocManaged");
-  else
-    check(cuMemAlloc(&ptr, sizeBytes), "cuMemAlloc");
+  CUresult result = cuMemAlloc(&ptr, size);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+    releaseCachedBlocks();
+    result = cuMemAlloc(&ptr, size);
+  }
+  if (!check(result, "cuMemAlloc"))
+    return nullptr;
+  blockSizes[ptr] = size;
   return reinterpret_cast<void *>(ptr);
 }
 
+/// Back to the cache, reusable on `stream` at once (stream order) and on
+/// others once `stream` is synchronized.
 TRACED_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
   if (!ptr)
     return;
-  if (stream)
-    check(cuStreamSynchronize(stream), "cuStreamSynchronize");
-  check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+  auto device = reinterpret_cast<CUdeviceptr>(ptr);
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = blockSizes.find(device);
+  if (it == blockSizes.end()) { // not ours: free it after the stream's work
+    if (stream)
+      check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+    check(cuMemFree(device), "cuMemFree");
+    return;
+  }
+  freeBlocks[it->second].push_back({device, stream});
 }
 
 TRACED_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                               CUstream stream) {
+  if (sizeBytes == 0 || traced_cuda_last_error() || !ensureContext())
+    return;
+  bool fromHost = isPageableHost(src), toHost = isPageableHost(dst);
+  if (fromHost && toHost) { // both in host memory the driver does not know
+    check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+    std::memmove(dst, src, sizeBytes);
+    return;
+  }
+  if (fromHost || toHost) {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    Staging &stage = staging[stream];
+    char *pinned = stage.take(sizeBytes);
+    if (!pinned)
+      return;
+    if (fromHost) {
+      std::memcpy(pinned, src, sizeBytes);
+      check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                          reinterpret_cast<CUdeviceptr>(pinned), sizeBytes,
+                          stream),
+            "cuMemcpyAsync (to the device)");
+    } else {
+      check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(pinned),
+                          reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                          stream),
+            "cuMemcpyAsync (from the device)");
+      stage.copiesOut.push_back({dst, pinned, sizeBytes});
+    }
+    return;
+  }
   check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                       reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream),
         "cuMemcpyAsync");
@@ -176,22 +470,24 @@ TRACED_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 
 TRACED_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                                 CUstream stream) {
-  check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                         stream),
-        "cuMemsetD32Async");
+  if (count && !traced_cuda_last_error())
+    check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                           stream),
+          "cuMemsetD32Async");
 }
 
 TRACED_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                                 CUstream stream) {
-  check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                         stream),
-        "cuMemsetD16Async");
+  if (count && !traced_cuda_last_error())
+    check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                           stream),
+          "cuMemsetD16Async");
 }
 
 TRACED_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  ensureContext();
-  check(cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE),
-        "cuMemHostRegister");
+  if (ensureContext())
+    check(cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE),
+          "cuMemHostRegister");
 }
 
 TRACED_EXPORT void mgpuMemHostUnregister(void *ptr) {

@@ -12,7 +12,7 @@ traced.module root @M class "m.M" {
   }
 }
 
-// NVVM:     gpu.launch_func @forward_kernel{{.*}}::@forward_kernel blocks in
+// NVVM:     gpu.launch_func async [{{.*}}] @forward_kernel{{.*}}::@forward_kernel blocks in
 // NVVM:     gpu.module @forward_kernel{{.*}} [#nvvm.target<O = 3, chip = "sm_90"
 // NVVM:       llvm.func @forward_kernel(
 // NVVM-SAME:    nvvm.kernel
