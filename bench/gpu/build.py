@@ -61,10 +61,31 @@ def cases():
         out[name] = (model, quantized(x))
         if name == "resnet18":
             out["resnet18_b32"] = (model, quantized(torch.randn(32, 3, 224, 224)))
+    # Shapes off the kernels' tiles: edges, a strided and dilated
+    # convolution, a batch matmul, a convolution whose K is split.
+    odd = {
+        "odd_matmul": (Call(torch.matmul), (torch.randn(100, 33), torch.randn(33, 70))),
+        "odd_bmm": (Call(torch.bmm), (torch.randn(3, 17, 5), torch.randn(3, 5, 130))),
+        "conv_dilated": (torch.nn.Conv2d(5, 7, (3, 2), stride=(2, 1), dilation=2,
+                                         padding=3).eval(), torch.randn(2, 5, 19, 23)),
+        "conv_split_k": (torch.nn.Conv2d(512, 512, 3, padding=1).eval(),
+                         torch.randn(1, 512, 7, 7)),
+    }
+    for name, (model, x) in odd.items():
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(quantized(p))
+        xs = x if isinstance(x, tuple) else (x,)
+        out[name] = (model, tuple(quantized(t) for t in xs) if isinstance(x, tuple)
+                     else quantized(x))
     for dtype in (torch.float32, torch.bfloat16):
         n = 4096
         a = torch.zeros(n, n, dtype=dtype)
         out[f"matmul_{str(dtype).split('.')[1]}_{n}"] = (Call(torch.matmul), (a, a))
+    # The tiled kernel's other thread layout and the untiled loops, to
+    # compare (traced-translate's --gpu-* options).
+    out["matmul_float32_4096_interleaved"] = out["matmul_float32_4096"]
+    out["matmul_float32_4096_untiled"] = out["matmul_float32_4096"]
     return out
 
 
@@ -98,7 +119,9 @@ def main():
         inputs = x if isinstance(x, tuple) else (x,)
         tm = traced.trace(model, *inputs)
         info = {"inputs": [[list(t.shape), str(t.dtype).split(".")[1]] for t in inputs]}
-        if not name.startswith("matmul"):
+        if name.startswith("matmul_"):  # operands made on the GPU machine
+            info["generated"] = True
+        else:
             reference = tm.interpret(*[t.numpy() for t in inputs])
             reference = reference[0] if isinstance(reference, (list, tuple)) else reference
             for i, t in enumerate(inputs):
@@ -111,7 +134,11 @@ def main():
         tm.save(mlir)
         subprocess.run([str(build / "bin" / "traced-translate"),
                         "--traced-gpu-object", f"--gpu-format={fmt}",
-                        "--gpu-chip=sm_90", str(mlir), "-o", str(obj)],
+                        "--gpu-chip=sm_90", str(mlir), "-o", str(obj)]
+                       + (["--gpu-contiguous-thread-tiles=false"]
+                          if name.endswith("_interleaved") else [])
+                       + (["--gpu-tile-contractions=false"]
+                          if name.endswith("_untiled") else []),
                        check=True, env=env)
         lib = out / f"lib{name}.so"
         subprocess.run([shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang",

@@ -141,7 +141,7 @@ def main():
             start = time.perf_counter()
             lib = Library(lib_path, runtime)
             load_ms = (time.perf_counter() - start) * 1e3
-            matmul = name.startswith("matmul")
+            matmul = info.get("generated", False)
             if matmul:
                 (shape, dtype), _ = info["inputs"]
                 rng = np.random.default_rng(0)

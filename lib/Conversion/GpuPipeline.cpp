@@ -54,7 +54,8 @@ struct MapParallelLoopsPass
     // thread of one block. What is left of the originals is dead.
     SmallVector<memref::StoreOp> stores;
     getOperation().walk([&](memref::StoreOp op) {
-      if (!op->getParentOfType<LoopLikeOpInterface>())
+      if (!op->getParentOfType<LoopLikeOpInterface>() &&
+          !op->getParentOfType<gpu::LaunchOp>())
         stores.push_back(op);
     });
     for (memref::StoreOp store : stores) {
@@ -96,7 +97,8 @@ struct MapParallelLoopsPass
     SmallVector<scf::ForOp> serial;
     getOperation().walk([&](scf::ForOp op) {
       if (!op->getParentOfType<scf::ParallelOp>() &&
-          !op->getParentOfType<scf::ForOp>() && op->getNumResults() == 0)
+          !op->getParentOfType<scf::ForOp>() &&
+          !op->getParentOfType<gpu::LaunchOp>() && op->getNumResults() == 0)
         serial.push_back(op);
     });
     for (scf::ForOp op : serial) {
@@ -438,6 +440,11 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   detail::addBufferization(pm, /*vectorTiles=*/false);
   std::string block = std::to_string(options.blockSize);
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  if (options.tileContractions) {
+    TracedGpuTileContractionsOptions tile;
+    tile.contiguous = options.contiguousThreadTiles;
+    fn.addPass(createTracedGpuTileContractions(tile));
+  }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
   TracedGpuMapParallelLoopsOptions map;
   map.blockSize = options.blockSize;
@@ -450,8 +457,10 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   // serialization).
   std::string target = "nvvm-attach-target{chip=" + options.chip.getValue() +
                        " features=" + options.features.getValue() + " O=3}";
+  detail::addPipelineText(pm, "gpu-kernel-outlining");
+  pm.addPass(createTracedGpuAlignWorkgroup());
   detail::addPipelineText(
-      pm, "gpu-kernel-outlining,func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
+      pm, "func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
           "expand-strided-metadata,lower-affine," +
               target +
               ",gpu.module(convert-gpu-to-nvvm{index-bitwidth=64},"

@@ -27,8 +27,21 @@ static llvm::cl::opt<std::string>
     gpuEntryOption("gpu-entry", llvm::cl::desc("The root graph to compile"),
                    llvm::cl::init("forward"), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> tileOption(
+    "gpu-tile-contractions",
+    llvm::cl::desc("Shared-memory tiled matmul and convolution kernels "
+                   "(default on)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
+static llvm::cl::opt<bool> contiguousOption(
+    "gpu-contiguous-thread-tiles",
+    llvm::cl::desc("A thread's rows and columns of a tiled kernel in runs of "
+                   "4 (default on)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
+
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
+  options.tileContractions = tileOption;
+  options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();
   options.chip = chipOption.getValue();
   options.format = format.str();

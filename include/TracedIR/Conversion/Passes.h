@@ -79,6 +79,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
                      "traced-fuse-conv-bn and canonicalize first"),
       llvm::cl::init(true)};
+  Option<bool> tileContractions{
+      *this, "tile-contractions",
+      llvm::cl::desc("Shared-memory tiled kernels for float32 matmuls and "
+                     "convolutions (traced-gpu-tile-contractions); off: one "
+                     "thread per output"),
+      llvm::cl::init(true)};
+  Option<bool> contiguousThreadTiles{
+      *this, "contiguous-thread-tiles",
+      llvm::cl::desc("traced-gpu-tile-contractions' `contiguous` option"),
+      llvm::cl::init(true)};
 };
 
 /// traced IR to host LLVM dialect plus `gpu.binary` kernels for NVIDIA GPUs.

@@ -176,6 +176,51 @@ def TracedGpuMapParallelLoops
                            "mlir::affine::AffineDialect"];
 }
 
+def TracedGpuTileContractions
+    : Pass<"traced-gpu-tile-contractions", "mlir::func::FuncOp"> {
+  let summary = "Builds shared-memory tiled GPU kernels for matmuls and convolutions";
+  let description = [{
+    Runs on bufferized linalg before `convert-linalg-to-parallel-loops`.
+    Each float32 `linalg.matmul`, `linalg.batch_matmul` (default indexing
+    maps) and `linalg.conv_2d_nchw_fchw` becomes one `gpu.launch` computing
+    C += A B as a tiled GEMM; a convolution as an implicit GEMM (M: output
+    channels, N: batch x output pixels, K: input channels x window), its
+    im2col gather computed in the loads, nothing materialized.
+
+    A block of 256 threads computes a BM x BN tile of C (128 x 128 with
+    8 x 8 per thread for large problems, else 64 x 64 with 4 x 4): per step
+    of BK along K it stages the A and B tiles in workgroup memory (A
+    transposed, so the reads of a k-row are contiguous), waits at a barrier
+    and accumulates with FMAs into registers (the accumulators are loop
+    values); a thread's rows and columns come in runs of 4 spaced by the
+    other threads' (`contiguous`), so its reads of a shared row are vector
+    loads and a warp's global stores are consecutive. When the tiles alone would not fill the GPU (a convolution at
+    batch 1 on a 7 x 7 map), K is split over the grid's z dimension and the
+    partial tiles are added into C with atomic adds.
+  }];
+  let options = [
+    Option<"contiguous", "contiguous", "bool", /*default=*/"true",
+           "A thread's rows and columns in runs of 4 (vector loads of the "
+           "shared tiles); off: interleaved one by one with the other "
+           "threads'">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect", "mlir::vector::VectorDialect"];
+}
+
+def TracedGpuAlignWorkgroup
+    : Pass<"traced-gpu-align-workgroup", "mlir::ModuleOp"> {
+  let summary = "Aligns the workgroup buffers of outlined kernels to 16 bytes";
+  let description = [{
+    Sets `llvm.align = 16` on every workgroup attribution of every
+    `gpu.func` (run after `gpu-kernel-outlining`; the NVVM lowering makes
+    them globals with that alignment, else 4): the tiled contraction
+    kernels read their shared tiles with 16-byte vector loads.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def TracedGpuDeviceBuffers
     : Pass<"traced-gpu-device-buffers", "mlir::ModuleOp"> {
   let summary = "Puts every buffer a GPU kernel touches in device memory";
