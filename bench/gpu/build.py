@@ -107,6 +107,9 @@ def main():
         sys.exit("build/lib/libtraced_cuda_runtime.so is missing: the CUDA "
                  "toolkit (cuda.h) was not found at configure time")
     shutil.copy(runtime, out / runtime.name)
+    subprocess.run([shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang",
+                    "-O2", str(ROOT / "bench" / "gpu" / "loader.c"), "-o",
+                    str(out / "traced-gpu-run"), "-ldl"], check=True)
     env = dict(os.environ)
     env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
     fmt = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"

@@ -86,8 +86,12 @@ class Library:
             raise RuntimeError(f"{what}: {message.decode()}")
 
     def caller(self, inputs, outputs):
-        ins = (ctypes.c_void_p * len(inputs))(*[a.ctypes.data for a in inputs])
-        outs = (ctypes.c_void_p * len(outputs))(*[a.ctypes.data for a in outputs])
+        return self.caller_ptrs([a.ctypes.data for a in inputs],
+                                [a.ctypes.data for a in outputs])
+
+    def caller_ptrs(self, inputs, outputs):
+        ins = (ctypes.c_void_p * len(inputs))(*inputs)
+        outs = (ctypes.c_void_p * len(outputs))(*outputs)
         def run():
             if self.entry(ins, outs) != 0:
                 raise RuntimeError("a run-time check failed")
@@ -191,14 +195,47 @@ def main():
             row[3] = f"{ours:.3f} ms"
             if matmul:
                 flops = 2 * shape[0] * shape[1] * shape[0]
-                row[5] += f" {flops / ours / 1e9:.1f} TFLOP/s (x{n})"
+                row[5] += f" {flops / ours / 1e9:.1f} TFLOP/s with host copies (x{n})"
                 if torch is not None:
+                    # Operands and result in device memory (CUDA tensors).
+                    dev = [torch.from_numpy(x.view(np.int16) if x.dtype == np.uint16
+                                            else x).cuda() for x in (a, b)]
+                    out_d = torch.empty(shape, dtype=dev[0].dtype, device="cuda")
+                    torch.cuda.synchronize()
+                    run_d = lib.caller_ptrs([x.data_ptr() for x in dev],
+                                            [out_d.data_ptr()])
+                    run_d()
+                    lib.check("the call on CUDA tensors")
+                    got_d = out_d.cpu().numpy()
+                    same = np.array_equal(got_d.view(out.dtype), out)
+                    t_d = median_ms(run_d, max(10, min(n, int(3000 / max(ours, 1e-3)))))
+                    row[3] = f"{t_d:.3f} ms on device ({ours:.1f} ms with host copies)"
+                    row[5] = (f" {flops / t_d / 1e9:.1f} TFLOP/s device-resident"
+                              + ("" if same else " (DIFFERS from the host-copy run)"))
+                    ok &= same
                     tdt = torch.bfloat16 if dtype == "bfloat16" else torch.float32
                     ta, tb = ta.to(tdt), tb.to(tdt)
                     t = median_ms(lambda: ta @ tb, 20, torch.cuda.synchronize)
                     row[4] = f"{t:.3f} ms ({flops / t / 1e9:.1f} TFLOP/s, device-resident)"
             else:
                 row[5] += f" x{n} runs"
+                if torch is not None and expected.dtype == np.float32:
+                    # torch CUDA tensors in and out: the runtime copies
+                    # device to device, nothing goes through host memory
+                    # (what CudaCompiledModule does with CUDA tensors).
+                    ins_d = [torch.from_numpy(x).cuda() for x in inputs]
+                    out_d = torch.empty(expected.shape, device="cuda")
+                    torch.cuda.synchronize()
+                    run_d = lib.caller_ptrs([x.data_ptr() for x in ins_d],
+                                            [out_d.data_ptr()])
+                    run_d()
+                    lib.check("the call on CUDA tensors")
+                    same = np.array_equal(out_d.cpu().numpy(), out) or (
+                        float(np.abs(out_d.cpu().numpy() - expected).max()) / scale <= tol)
+                    t_d = median_ms(run_d, n)
+                    row[5] += (f"; on CUDA tensors {t_d:.3f} ms"
+                               + ("" if same else " (DIFFERS)"))
+                    ok &= same
                 if torch is not None:
                     model = torch_model(torch, name)
                     if model is not None:
@@ -206,8 +243,14 @@ def main():
                         def eager():
                             with torch.no_grad():
                                 model(*[x.cuda() for x in xs]).cpu()
+                        xs_d = [x.cuda() for x in xs]
+                        def eager_d():
+                            with torch.no_grad():
+                                model(*xs_d)
                         try:
                             row[4] = f"{median_ms(eager, 50, torch.cuda.synchronize):.3f} ms"
+                            row[5] += (f"; torch on CUDA tensors "
+                                       f"{median_ms(eager_d, 50, torch.cuda.synchronize):.3f} ms")
                         except Exception as e:  # e.g. a CPU constant in forward
                             row[4] = f"torch: {e}"[:60]
         except Exception as e:  # report and go on with the next case

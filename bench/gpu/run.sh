@@ -18,4 +18,25 @@ fi
 OUTFILE=${1:-gpu-results.md}
 [ $# -gt 0 ] && shift
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
-PYTHONUNBUFFERED=1 exec python3 "$(dirname "$0")/run.py" "$ART" --runs "${RUNS:-100}" --out "$OUTFILE" "$@"
+status=0
+PYTHONUNBUFFERED=1 python3 "$(dirname "$0")/run.py" "$ART" --runs "${RUNS:-100}" --out "$OUTFILE" "$@" || status=$?
+
+# The AOT artifact through the C loader (no Python in the call path):
+# resnet18 at batch 1 against the interpreter's output.
+if [ -x "$ART/traced-gpu-run" ] && [ -f "$ART/libresnet18.so.xz" ]; then
+  W=$(mktemp -d)
+  unxz() { python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$1" "$2"; }
+  cp "$ART/libtraced_cuda_runtime.so" "$W/"
+  unxz "$ART/libresnet18.so.xz" "$W/libresnet18.so"
+  unxz "$ART/resnet18_input0.npy.xz" "$W/in.npy"
+  "$ART/traced-gpu-run" "$W/libresnet18.so" "$W/out.npy" "$W/in.npy" --runs 100 | tee -a "$OUTFILE" || status=1
+  python3 - "$W/out.npy" "$ART/resnet18_interpreter.npy" <<'PY' | tee -a "$OUTFILE" || status=1
+import sys
+import numpy as np
+got, want = np.load(sys.argv[1]), np.load(sys.argv[2])
+err = float(np.abs(got - want).max() / np.abs(want).max())
+print(f"C loader, resnet18: max error / max abs {err:.1e} against the interpreter")
+sys.exit(0 if err <= 1e-4 else 1)
+PY
+fi
+exit $status

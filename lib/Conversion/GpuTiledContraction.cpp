@@ -36,30 +36,27 @@ using namespace mlir::traced;
 
 namespace {
 
-/// C(b, m, n) += sum_k A(b, m, k) * B(b, k, n), for b < batch.
-struct Contraction {
-  int64_t batch, m, n, k;
-  using Load = std::function<Value(OpBuilder &, Location, Value b, Value i,
-                                   Value j)>;
-  using Store = std::function<void(OpBuilder &, Location, Value v, Value b,
-                                   Value i, Value j)>;
-  Load loadA, loadB, loadC;
-  /// The address of C(b, m, n): its memref and indices (for atomic adds).
-  std::function<std::pair<Value, SmallVector<Value>>(OpBuilder &, Location,
-                                                     Value, Value, Value)>
-      addressC;
-};
-
-/// A block's tile: BM x BN of C, BK along K per step, TM x TN per thread.
-struct Tile {
-  int64_t bm, bn, bk, tm, tn;
-  int64_t threads() const { return (bm / tm) * (bn / tn); }
-};
-
+/// Index arithmetic in the kernels: 32-bit when every index fits (64-bit
+/// division by a constant is a long multiply sequence on the GPU), with
+/// `idx` converting to `index` where a memref is accessed.
 struct IndexBuilder {
   OpBuilder &b;
   Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Type type; // i32 or index
+  Value c(int64_t v) {
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  }
+  Value from(Value index) {
+    return type.isIndex() ? index
+                          : arith::IndexCastUIOp::create(b, loc, type, index)
+                                .getResult();
+  }
+  Value idx(Value v) {
+    return type.isIndex() ? v
+                          : arith::IndexCastUIOp::create(b, loc,
+                                                         b.getIndexType(), v)
+                                .getResult();
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value div(Value x, int64_t y) {
@@ -74,15 +71,35 @@ struct IndexBuilder {
   Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
 };
 
+/// C(b, m, n) += sum_k A(b, m, k) * B(b, k, n), for b < batch. The
+/// callbacks get the indices in the builder's type.
+struct Contraction {
+  int64_t batch, m, n, k;
+  /// The largest linear index of any operand (for 32-bit index math).
+  int64_t maxElements;
+  using Load = std::function<Value(IndexBuilder &, Value b, Value i, Value j)>;
+  Load loadA, loadB;
+  /// The address of C(b, m, n): its memref and `index` indices.
+  std::function<std::pair<Value, SmallVector<Value>>(IndexBuilder &, Value,
+                                                     Value, Value)>
+      addressC;
+};
+
+/// A block's tile: BM x BN of C, BK along K per step, TM x TN per thread.
+struct Tile {
+  int64_t bm, bn, bk, tm, tn;
+  int64_t threads() const { return (bm / tm) * (bn / tn); }
+};
+
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The tiled kernel for `c` in place of `op`.
 void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
   OpBuilder b(op);
   Location loc = op->getLoc();
-  IndexBuilder ib{b, loc};
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
+  IndexBuilder host{b, loc, b.getIndexType()};
 
   Tile t = (c.m >= 128 && c.n >= 128) ? Tile{128, 128, 8, 8, 8}
                                       : Tile{64, 64, 16, 4, 4};
@@ -97,6 +114,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
       1, std::min(ceilDiv(264, blocks), kTiles / 8));
   int64_t tilesPerSplit = ceilDiv(kTiles, split);
   split = ceilDiv(kTiles, tilesPerSplit);
+  // Loads need no bounds check where the tiles divide the operands.
+  bool guardA = c.m % t.bm || c.k % t.bk;
+  bool guardB = c.k % t.bk || c.n % t.bn;
+  bool guardC = c.m % t.bm || c.n % t.bn;
 
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // A is stored transposed ([k][m]); 4 more columns keep the stores of a
@@ -106,19 +127,24 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
   auto tileB = MemRefType::get({t.bk, t.bn}, f32, MemRefLayoutAttrInterface(),
                                workgroup);
   auto launch = gpu::LaunchOp::create(
-      b, loc, ib.c(gridX), ib.c(gridY), ib.c(c.batch * split), ib.c(threads),
-      ib.c(1), ib.c(1), /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{tileA, tileB});
+      b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
+      host.c(threads), host.c(1), host.c(1),
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      ValueRange{}, TypeRange{tileA, tileB});
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
+  bool fits32 = c.maxElements < (int64_t(1) << 31) &&
+                c.m * c.n < (int64_t(1) << 31) && c.k * c.n < (int64_t(1) << 31) &&
+                c.m * c.k < (int64_t(1) << 31);
+  IndexBuilder ib{b, loc, fits32 ? Type(b.getI32Type()) : b.getIndexType()};
   Value sharedA = launch.getWorkgroupAttributions()[0];
   Value sharedB = launch.getWorkgroupAttributions()[1];
-  Value tid = launch.getThreadIds().x;
-  Value z = launch.getBlockIds().z;
+  Value tid = ib.from(launch.getThreadIds().x);
+  Value z = ib.from(launch.getBlockIds().z);
   Value batch = ib.div(z, split);
   Value part = ib.rem(z, split);
-  Value rowBase = ib.mul(launch.getBlockIds().y, ib.c(t.bm));
-  Value colBase = ib.mul(launch.getBlockIds().x, ib.c(t.bn));
+  Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(t.bm));
+  Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
   int64_t rowThreads = t.bm / t.tm, colThreads = t.bn / t.tn;
   Value tx = ib.rem(tid, colThreads), ty = ib.div(tid, colThreads);
   // The tile row (column) of a thread's i-th row (column): runs of 4, one
@@ -132,50 +158,91 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
   };
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
 
-  // Loads `count` elements of a tile cooperatively: element e = tid + i *
-  // threads is (e / width, e % width) of the rows x width tile.
-  auto loadTile = [&](Value kBase, int64_t rows, int64_t width, bool isA) {
-    int64_t count = rows * width / threads;
-    for (int64_t i = 0; i < count; ++i) {
-      Value e = ib.add(tid, ib.c(i * threads));
-      Value r = ib.div(e, width), col = ib.rem(e, width);
+  // A tile's elements this thread loads: element e = tid + i * threads of
+  // the rows x width tile is (e / width, e % width).
+  struct Slot {
+    Value r, col;
+  };
+  auto slots = [&](int64_t rows, int64_t width) {
+    SmallVector<Slot> out;
+    for (int64_t i = 0, e = rows * width / threads; i < e; ++i) {
+      Value el = ib.add(tid, ib.c(i * threads));
+      out.push_back({ib.div(el, width), ib.rem(el, width)});
+    }
+    return out;
+  };
+  SmallVector<Slot> slotsA = slots(t.bm, t.bk), slotsB = slots(t.bk, t.bn);
+  // Loads of tile `kt` into registers (guarded where the tile may pass an
+  // edge; zero there).
+  auto loadTile = [&](Value kt, bool isA) {
+    Value kBase = ib.mul(kt, ib.c(t.bk));
+    SmallVector<Value> values;
+    for (const Slot &s : isA ? slotsA : slotsB) {
       // A: rows of M (width BK); B: rows of K (width BN).
-      Value gi = isA ? ib.add(rowBase, r) : ib.add(kBase, r);
-      Value gj = isA ? ib.add(kBase, col) : ib.add(colBase, col);
+      Value gi = isA ? ib.add(rowBase, s.r) : ib.add(kBase, s.r);
+      Value gj = isA ? ib.add(kBase, s.col) : ib.add(colBase, s.col);
+      auto load = [&](IndexBuilder &nib) {
+        return isA ? c.loadA(nib, batch, gi, gj) : c.loadB(nib, batch, gi, gj);
+      };
+      if (!(isA ? guardA : guardB)) {
+        values.push_back(load(ib));
+        continue;
+      }
       Value inside = isA ? ib.land(ib.lt(gi, c.m), ib.lt(gj, c.k))
                          : ib.land(ib.lt(gi, c.k), ib.lt(gj, c.n));
       auto guarded = scf::IfOp::create(
           b, loc, inside,
           [&](OpBuilder &nb, Location nl) {
-            Value v = isA ? c.loadA(nb, nl, batch, gi, gj)
-                          : c.loadB(nb, nl, batch, gi, gj);
-            scf::YieldOp::create(nb, nl, v);
+            IndexBuilder nib{nb, nl, ib.type};
+            scf::YieldOp::create(nb, nl, load(nib));
           },
           [&](OpBuilder &nb, Location nl) {
             scf::YieldOp::create(nb, nl, zero);
           });
-      Value v = guarded.getResult(0);
+      values.push_back(guarded.getResult(0));
+    }
+    return values;
+  };
+  auto storeTile = [&](ValueRange values, bool isA) {
+    ArrayRef<Slot> where = isA ? slotsA : slotsB;
+    for (auto [v, s] : llvm::zip(values, where)) {
       if (isA) // stored transposed: [k][m]
-        memref::StoreOp::create(b, loc, v, sharedA, ValueRange{col, r});
+        memref::StoreOp::create(b, loc, v, sharedA,
+                                ValueRange{ib.idx(s.col), ib.idx(s.r)});
       else
-        memref::StoreOp::create(b, loc, v, sharedB, ValueRange{r, col});
+        memref::StoreOp::create(b, loc, v, sharedB,
+                                ValueRange{ib.idx(s.r), ib.idx(s.col)});
     }
   };
 
-  SmallVector<Value> init(t.tm * t.tn, zero);
+  // The loop over this split's K tiles, with the next tile's global loads
+  // issued before the current tile's FMAs (in registers, stored to the
+  // shared tiles after the second barrier): the loads' latency overlaps
+  // the arithmetic. (Past the last tile, the guarded loads read zeros; the
+  // unguarded ones read the last tile again.)
   Value firstTile = ib.mul(part, ib.c(tilesPerSplit));
   Value lastTile = arith::MinUIOp::create(
       b, loc, ib.add(firstTile, ib.c(tilesPerSplit)), ib.c(kTiles));
+  SmallVector<Value> init(t.tm * t.tn, zero);
+  SmallVector<Value> firstA = loadTile(firstTile, true);
+  SmallVector<Value> firstB = loadTile(firstTile, false);
+  size_t nA = firstA.size(), nB = firstB.size();
+  llvm::append_range(init, firstA);
+  llvm::append_range(init, firstB);
   auto loop = scf::ForOp::create(
-      b, loc, firstTile, lastTile, ib.c(1), init,
-      [&](OpBuilder &nb, Location nl, Value kt, ValueRange acc) {
+      b, loc, ib.idx(firstTile), ib.idx(lastTile), host.c(1), init,
+      [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value kBase = ib.mul(kt, ib.c(t.bk));
-        loadTile(kBase, t.bm, t.bk, /*isA=*/true);
-        loadTile(kBase, t.bk, t.bn, /*isA=*/false);
+        ValueRange acc = iter.take_front(t.tm * t.tn);
+        storeTile(iter.slice(t.tm * t.tn, nA), true);
+        storeTile(iter.slice(t.tm * t.tn + nA, nB), false);
         gpu::BarrierOp::create(b, loc);
-        SmallVector<Value> sums(acc.begin(), acc.end());
+        Value next = ib.add(ib.from(ktIndex), ib.c(1));
+        if (!guardA || !guardB)
+          next = arith::MinUIOp::create(b, loc, next, ib.c(kTiles - 1));
+        SmallVector<Value> nextA = loadTile(next, true);
+        SmallVector<Value> nextB = loadTile(next, false);
         // A thread's values of row kk of a shared tile: 16-byte vector
         // loads of its runs of 4 (the tiles are 16-byte aligned:
         // traced-gpu-align-workgroup), else one by one.
@@ -184,8 +251,8 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
           SmallVector<Value> values;
           bool vectors = contiguous && perThread % 4 == 0;
           for (int64_t i = 0; i < perThread; i += vectors ? 4 : 1) {
-            SmallVector<Value> at{ib.c(kk),
-                                  position(thread, i, count, perThread)};
+            SmallVector<Value> at{
+                host.c(kk), ib.idx(position(thread, i, count, perThread))};
             if (!vectors) {
               values.push_back(memref::LoadOp::create(b, loc, shared, at));
               continue;
@@ -198,6 +265,7 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
           }
           return values;
         };
+        SmallVector<Value> sums(acc.begin(), acc.end());
         for (int64_t kk = 0; kk < t.bk; ++kk) {
           SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
           SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
@@ -207,6 +275,8 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
                   math::FmaOp::create(b, loc, as[i], bs[j], sums[i * t.tn + j]);
         }
         gpu::BarrierOp::create(b, loc);
+        llvm::append_range(sums, nextA);
+        llvm::append_range(sums, nextB);
         scf::YieldOp::create(b, loc, sums);
       });
 
@@ -215,19 +285,27 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
     for (int64_t j = 0; j < t.tn; ++j) {
       Value gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
       Value gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
-      Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
       Value v = loop.getResult(i * t.tn + j);
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+      auto update = [&](IndexBuilder &nib) {
+        auto [memref, indices] = c.addressC(nib, batch, gi, gj);
         if (split > 1) {
-          auto [memref, indices] = c.addressC(nb, nl, batch, gi, gj);
-          memref::AtomicRMWOp::create(nb, nl, arith::AtomicRMWKind::addf, v,
-                                      memref, indices);
-        } else {
-          auto [memref, indices] = c.addressC(nb, nl, batch, gi, gj);
-          Value old = memref::LoadOp::create(nb, nl, memref, indices);
-          Value sum = arith::AddFOp::create(nb, nl, old, v);
-          memref::StoreOp::create(nb, nl, sum, memref, indices);
+          memref::AtomicRMWOp::create(nib.b, nib.loc,
+                                      arith::AtomicRMWKind::addf, v, memref,
+                                      indices);
+          return;
         }
+        Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
+        Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
+        memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
+      };
+      if (!guardC) {
+        update(ib);
+        continue;
+      }
+      Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+        IndexBuilder nib{nb, nl, ib.type};
+        update(nib);
         scf::YieldOp::create(nb, nl);
       });
     }
@@ -243,6 +321,10 @@ bool allF32(Operation *op) {
   return true;
 }
 
+int64_t elements(Value v) {
+  return cast<MemRefType>(v.getType()).getNumElements();
+}
+
 /// The contraction of a matmul or batch matmul with the default maps.
 std::optional<Contraction> matmulContraction(linalg::LinalgOp op,
                                              bool batched) {
@@ -256,17 +338,21 @@ std::optional<Contraction> matmulContraction(linalg::LinalgOp op,
   c.m = cType.getDimSize(r);
   c.n = cType.getDimSize(r + 1);
   c.k = aType.getDimSize(r + 1);
-  auto indices = [batched](Value bi, Value i, Value j) {
-    return batched ? SmallVector<Value>{bi, i, j} : SmallVector<Value>{i, j};
+  c.maxElements = std::max({elements(a), elements(bm), elements(cm)});
+  auto indices = [batched](IndexBuilder &ib, Value bi, Value i, Value j) {
+    return batched ? SmallVector<Value>{ib.idx(bi), ib.idx(i), ib.idx(j)}
+                   : SmallVector<Value>{ib.idx(i), ib.idx(j)};
   };
-  c.loadA = [=](OpBuilder &nb, Location l, Value bi, Value i, Value j) {
-    return memref::LoadOp::create(nb, l, a, indices(bi, i, j)).getResult();
+  c.loadA = [=](IndexBuilder &ib, Value bi, Value i, Value j) {
+    return memref::LoadOp::create(ib.b, ib.loc, a, indices(ib, bi, i, j))
+        .getResult();
   };
-  c.loadB = [=](OpBuilder &nb, Location l, Value bi, Value i, Value j) {
-    return memref::LoadOp::create(nb, l, bm, indices(bi, i, j)).getResult();
+  c.loadB = [=](IndexBuilder &ib, Value bi, Value i, Value j) {
+    return memref::LoadOp::create(ib.b, ib.loc, bm, indices(ib, bi, i, j))
+        .getResult();
   };
-  c.addressC = [=](OpBuilder &, Location, Value bi, Value i, Value j) {
-    return std::make_pair(cm, indices(bi, i, j));
+  c.addressC = [=](IndexBuilder &ib, Value bi, Value i, Value j) {
+    return std::make_pair(cm, indices(ib, bi, i, j));
   };
   return c;
 }
@@ -287,30 +373,34 @@ std::optional<Contraction> convContraction(linalg::Conv2DNchwFchwOp op) {
   c.m = fType.getDimSize(0);
   c.n = oType.getDimSize(0) * oh * ow;
   c.k = fType.getDimSize(1) * kh * kw;
-  c.loadA = [=](OpBuilder &nb, Location l, Value, Value f, Value k) {
-    IndexBuilder ib{nb, l};
+  c.maxElements =
+      std::max({elements(input), elements(filter), elements(output)});
+  c.loadA = [=](IndexBuilder &ib, Value, Value f, Value k) {
     Value ch = ib.div(k, kh * kw), r = ib.rem(k, kh * kw);
     return memref::LoadOp::create(
-               nb, l, filter,
-               ValueRange{f, ch, ib.div(r, kw), ib.rem(r, kw)})
+               ib.b, ib.loc, filter,
+               ValueRange{ib.idx(f), ib.idx(ch), ib.idx(ib.div(r, kw)),
+                          ib.idx(ib.rem(r, kw))})
         .getResult();
   };
-  c.loadB = [=](OpBuilder &nb, Location l, Value, Value k, Value n) {
-    IndexBuilder ib{nb, l};
+  c.loadB = [=](IndexBuilder &ib, Value, Value k, Value n) {
     Value ch = ib.div(k, kh * kw), r = ib.rem(k, kh * kw);
     Value y = ib.div(r, kw), x = ib.rem(r, kw);
     Value image = ib.div(n, oh * ow), p = ib.rem(n, oh * ow);
     Value oy = ib.div(p, ow), ox = ib.rem(p, ow);
     Value iy = ib.add(ib.mul(oy, ib.c(strides[0])), ib.mul(y, ib.c(dilations[0])));
     Value ix = ib.add(ib.mul(ox, ib.c(strides[1])), ib.mul(x, ib.c(dilations[1])));
-    return memref::LoadOp::create(nb, l, input, ValueRange{image, ch, iy, ix})
+    return memref::LoadOp::create(
+               ib.b, ib.loc, input,
+               ValueRange{ib.idx(image), ib.idx(ch), ib.idx(iy), ib.idx(ix)})
         .getResult();
   };
-  c.addressC = [=](OpBuilder &nb, Location l, Value, Value f, Value n) {
-    IndexBuilder ib{nb, l};
+  c.addressC = [=](IndexBuilder &ib, Value, Value f, Value n) {
     Value image = ib.div(n, oh * ow), p = ib.rem(n, oh * ow);
     return std::make_pair(
-        output, SmallVector<Value>{image, f, ib.div(p, ow), ib.rem(p, ow)});
+        output, SmallVector<Value>{ib.idx(image), ib.idx(f),
+                                   ib.idx(ib.div(p, ow)),
+                                   ib.idx(ib.rem(p, ow))});
   };
   return c;
 }

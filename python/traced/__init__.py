@@ -36,15 +36,17 @@ from . import _traced
 from ._traced import Error
 from .errors import (CompileError, InterpretError, ParseError, PassError,
                      TraceError, VerifyError, raising)
-from .compiler import CompiledModule, compile, compile_cuda, save_library
+from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
+                       save_library)
 from .module import Expr, ExprList, Graph, Module, ModuleView, Node
 from .summary import Summary, SummaryRow
 from ._tracing import UnknownTargetWarning
 
-__all__ = ["CompileError", "CompiledModule", "compile_cuda", "Error", "Expr", "ExprList", "Graph",
+__all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
+           "Expr", "ExprList", "Graph",
            "InterpretError", "Module", "ModuleView", "Node", "ParseError",
            "PassError", "Summary", "SummaryRow", "TraceError",
-           "UnknownTargetWarning", "VerifyError", "compile", "load", "parse",
+           "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda", "load", "parse",
            "save_library", "trace"]
 
 

@@ -357,13 +357,57 @@ class _CudaLibrary:
                         f"(status {status})")
 
 
+#: torch dtypes of the compiled element types, for CUDA tensor outputs.
+_TORCH_DTYPES = {
+    "i1": "bool", "ui8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
+    "i64": "int64", "f16": "float16", "bf16": "bfloat16", "f32": "float32",
+    "f64": "float64",
+}
+
+
+class CudaCompiledModule(CompiledModule):
+    """A CompiledModule running on an NVIDIA GPU (`compile_cuda`). Besides
+    numpy arrays and CPU tensors it takes torch CUDA tensors: when every
+    input is one, their device memory is read in place (device-to-device
+    copies on the call's stream) and the outputs come back as torch CUDA
+    tensors on the same device, without a trip through host memory."""
+
+    def __call__(self, *inputs: Any) -> Any:
+        tensors = self._tensor_inputs(inputs)
+        on_gpu = bool(tensors) and all(
+            getattr(getattr(x, "device", None), "type", None) == "cuda"
+            for x in tensors)
+        if not on_gpu:
+            return super().__call__(*inputs)
+        import torch
+        if len(tensors) != len(self.input_specs):
+            raise Error(f"the compiled graph takes {len(self.input_specs)} "
+                        f"inputs, got {len(tensors)}")
+        specs = self._cpu.signature
+        args = []
+        for i, (x, (shape, dtype)) in enumerate(zip(tensors, specs[0])):
+            want = getattr(torch, _TORCH_DTYPES[dtype])
+            if tuple(x.shape) != tuple(shape):
+                raise Error(f"input {i} has shape {tuple(x.shape)}; the "
+                            f"compiled graph takes {tuple(shape)}")
+            args.append(x.detach().to(want).contiguous())
+        device = args[0].device
+        outputs = [torch.empty(tuple(shape), dtype=getattr(torch, _TORCH_DTYPES[d]),
+                               device=device) for shape, d in specs[1]]
+        torch.cuda.synchronize(device)  # the inputs are ready
+        self._cpu.run([a.data_ptr() for a in args],
+                      [o.data_ptr() for o in outputs])
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
 def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                  chip: str = "sm_90", format: Optional[str] = None,
                  library: Optional[Union[str, "os.PathLike[str]"]] = None
                  ) -> CompiledModule:
     """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
-    (docs/gpu.md) and returns a CompiledModule over numpy arrays (and torch
-    tensors, copied through host memory).
+    (docs/gpu.md) and returns a CudaCompiledModule: it takes numpy arrays
+    and CPU tensors (outputs are numpy arrays) or torch CUDA tensors
+    (outputs are CUDA tensors, nothing goes through host memory).
 
     The host code and kernels go into a shared library (`library`, or one in
     a temporary folder) linked against libtraced_cuda_runtime; loading it
@@ -404,8 +448,8 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
         graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
-    result = CompiledModule(_CudaLibrary(path, runtime, entry), entry,
-                            none_inputs)
+    result = CudaCompiledModule(_CudaLibrary(path, runtime, entry), entry,
+                                none_inputs)
     result.library = path
     result.timing_report = None
     return result

@@ -6,19 +6,24 @@
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions))' | FileCheck %s --check-prefix=NOLINALG
 
 // A matmul off the tile sizes: 2 x 2 blocks of 64 x 64, 256 threads; the
-// loads past the edges are guarded; one barrier after the tiles are staged
-// and one after they are used; 4 x 4 FMAs per thread and step.
+// loads past the edges are guarded (zero there). The first tiles are loaded
+// before the loop; each step stores the loaded tiles to workgroup memory,
+// waits, issues the next tiles' global loads, does its 4 x 4 FMAs per k and
+// waits again. Index arithmetic is 32-bit.
 // CHECK-LABEL: func.func @matmul
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%[[A:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK:       arith.index_castui %{{.*}} : index to i32
+// CHECK:       scf.if
+// CHECK:         memref.load %arg0
 // CHECK:       scf.for {{.*}} iter_args(
-// CHECK:         scf.if
-// CHECK:           memref.load %arg0
 // CHECK:         memref.store {{.*}}, %[[A]]
-// CHECK:         memref.load %arg1
 // CHECK:         memref.store {{.*}}, %[[B]]
 // CHECK:         gpu.barrier
+// CHECK:         memref.load %arg0
+// CHECK:         memref.load %arg1
 // CHECK-COUNT-16: math.fma
 // CHECK:         gpu.barrier
+// CHECK:         scf.yield
 // CHECK:       memref.load %arg2
 // CHECK:       arith.addf
 // CHECK:       memref.store {{.*}}, %arg2
@@ -29,11 +34,17 @@ func.func @matmul(%a: memref<100x33xf32>, %b: memref<33x70xf32>, %c: memref<100x
   return
 }
 
-// Large enough for 128 x 128 tiles with 8 x 8 per thread.
+// Large enough for 128 x 128 tiles with 8 x 8 per thread; the tiles divide
+// the operands, so no load or store is guarded.
 // CHECK-LABEL: func.func @big
 // CHECK:       workgroup({{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT:   scf.if
+// CHECK:       scf.for
+// CHECK-NOT:   scf.if
 // CHECK:         vector.load {{.*}} {alignment = 16 : i64} : memref<8x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK-COUNT-64: math.fma
+// CHECK-NOT:   scf.if
+// CHECK:       gpu.terminator
 func.func @big(%a: memref<256x64xf32>, %b: memref<64x256xf32>, %c: memref<256x256xf32>) {
   linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x256xf32>) outs(%c : memref<256x256xf32>)
   return
