@@ -82,11 +82,21 @@ def cases():
         n = 4096
         a = torch.zeros(n, n, dtype=dtype)
         out[f"matmul_{str(dtype).split('.')[1]}_{n}"] = (Call(torch.matmul), (a, a))
-    # The tiled kernel's other thread layout and the untiled loops, to
-    # compare (traced-translate's --gpu-* options).
-    out["matmul_float32_4096_interleaved"] = out["matmul_float32_4096"]
-    out["matmul_float32_4096_untiled"] = out["matmul_float32_4096"]
+    # Variants of the tiled kernel, to compare (traced-translate's --gpu-*
+    # options, VARIANTS below).
+    for variant in VARIANTS:
+        out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
     return out
+
+
+#: Case-name suffix -> traced-translate options of a kernel variant.
+VARIANTS = {
+    "interleaved": ["--gpu-contiguous-thread-tiles=false"],
+    "untiled": ["--gpu-tile-contractions=false"],
+    "k8": ["--gpu-tile-k-step=8"],
+    "k8_2blocks": ["--gpu-tile-k-step=8", "--gpu-tile-min-blocks=2"],
+    "k16_2blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=2"],
+}
 
 
 def xz(path):
@@ -138,10 +148,8 @@ def main():
         subprocess.run([str(build / "bin" / "traced-translate"),
                         "--traced-gpu-object", f"--gpu-format={fmt}",
                         "--gpu-chip=sm_90", str(mlir), "-o", str(obj)]
-                       + (["--gpu-contiguous-thread-tiles=false"]
-                          if name.endswith("_interleaved") else [])
-                       + (["--gpu-tile-contractions=false"]
-                          if name.endswith("_untiled") else []),
+                       + next((o for v, o in VARIANTS.items()
+                               if name.endswith("_" + v)), []),
                        check=True, env=env)
         lib = out / f"lib{name}.so"
         subprocess.run([shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang",

@@ -443,6 +443,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   if (options.tileContractions) {
     TracedGpuTileContractionsOptions tile;
     tile.contiguous = options.contiguousThreadTiles;
+    tile.kStep = options.tileKStep;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
@@ -458,7 +459,9 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   std::string target = "nvvm-attach-target{chip=" + options.chip.getValue() +
                        " features=" + options.features.getValue() + " O=3}";
   detail::addPipelineText(pm, "gpu-kernel-outlining");
-  pm.addPass(createTracedGpuAlignWorkgroup());
+  TracedGpuAlignWorkgroupOptions align;
+  align.minBlocks = options.tileMinBlocks;
+  pm.addPass(createTracedGpuAlignWorkgroup(align));
   detail::addPipelineText(
       pm, "func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
           "expand-strided-metadata,lower-affine," +

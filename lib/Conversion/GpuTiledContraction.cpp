@@ -79,6 +79,10 @@ struct Contraction {
   int64_t maxElements;
   using Load = std::function<Value(IndexBuilder &, Value b, Value i, Value j)>;
   Load loadA, loadB;
+  /// Optional: vector<4xf32> of A(b, i, j..j+3) or B(b, i, j..j+3), 16-byte
+  /// aligned when j is a multiple of 4 (contiguous rows of a multiple of 4
+  /// elements from an aligned allocation).
+  Load loadA4, loadB4;
   /// The address of C(b, m, n): its memref and `index` indices.
   std::function<std::pair<Value, SmallVector<Value>>(IndexBuilder &, Value,
                                                      Value, Value)>
@@ -94,14 +98,15 @@ struct Tile {
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The tiled kernel for `c` in place of `op`.
-void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
+void buildKernel(Operation *op, const Contraction &c, bool contiguous,
+                 int64_t largeKStep) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   IndexBuilder host{b, loc, b.getIndexType()};
 
-  Tile t = (c.m >= 128 && c.n >= 128) ? Tile{128, 128, 8, 8, 8}
+  Tile t = (c.m >= 128 && c.n >= 128) ? Tile{128, 128, largeKStep, 8, 8}
                                       : Tile{64, 64, 16, 4, 4};
   int64_t threads = t.threads();
   int64_t gridX = ceilDiv(c.n, t.bn), gridY = ceilDiv(c.m, t.bm);
@@ -159,28 +164,41 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
 
   // A tile's elements this thread loads: element e = tid + i * threads of
-  // the rows x width tile is (e / width, e % width).
+  // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
+  // along the row, loaded and stored as vector<4xf32>.
+  bool vecA = !guardA && c.loadA4 && t.bk % 4 == 0 &&
+              (t.bm * t.bk / 4) % threads == 0;
+  bool vecB = !guardB && c.loadB4 && t.bn % 4 == 0 &&
+              (t.bk * t.bn / 4) % threads == 0;
   struct Slot {
     Value r, col;
   };
-  auto slots = [&](int64_t rows, int64_t width) {
+  auto slots = [&](int64_t rows, int64_t width, bool vec) {
     SmallVector<Slot> out;
-    for (int64_t i = 0, e = rows * width / threads; i < e; ++i) {
+    int64_t run = vec ? 4 : 1, runs = width / run;
+    for (int64_t i = 0, e = rows * runs / threads; i < e; ++i) {
       Value el = ib.add(tid, ib.c(i * threads));
-      out.push_back({ib.div(el, width), ib.rem(el, width)});
+      out.push_back({ib.div(el, runs), ib.mul(ib.rem(el, runs), ib.c(run))});
     }
     return out;
   };
-  SmallVector<Slot> slotsA = slots(t.bm, t.bk), slotsB = slots(t.bk, t.bn);
+  SmallVector<Slot> slotsA = slots(t.bm, t.bk, vecA),
+                    slotsB = slots(t.bk, t.bn, vecB);
   // Loads of tile `kt` into registers (guarded where the tile may pass an
   // edge; zero there).
   auto loadTile = [&](Value kt, bool isA) {
     Value kBase = ib.mul(kt, ib.c(t.bk));
     SmallVector<Value> values;
+    bool vec = isA ? vecA : vecB;
     for (const Slot &s : isA ? slotsA : slotsB) {
       // A: rows of M (width BK); B: rows of K (width BN).
       Value gi = isA ? ib.add(rowBase, s.r) : ib.add(kBase, s.r);
       Value gj = isA ? ib.add(kBase, s.col) : ib.add(colBase, s.col);
+      if (vec) {
+        values.push_back(isA ? c.loadA4(ib, batch, gi, gj)
+                             : c.loadB4(ib, batch, gi, gj));
+        continue;
+      }
       auto load = [&](IndexBuilder &nib) {
         return isA ? c.loadA(nib, batch, gi, gj) : c.loadB(nib, batch, gi, gj);
       };
@@ -206,12 +224,24 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous) {
   auto storeTile = [&](ValueRange values, bool isA) {
     ArrayRef<Slot> where = isA ? slotsA : slotsB;
     for (auto [v, s] : llvm::zip(values, where)) {
-      if (isA) // stored transposed: [k][m]
-        memref::StoreOp::create(b, loc, v, sharedA,
-                                ValueRange{ib.idx(s.col), ib.idx(s.r)});
-      else
+      if (isA) { // stored transposed: [k][m]
+        if (!vecA) {
+          memref::StoreOp::create(b, loc, v, sharedA,
+                                  ValueRange{ib.idx(s.col), ib.idx(s.r)});
+          continue;
+        }
+        for (int64_t e = 0; e < 4; ++e)
+          memref::StoreOp::create(
+              b, loc, vector::ExtractOp::create(b, loc, v, e), sharedA,
+              ValueRange{ib.idx(ib.add(s.col, ib.c(e))), ib.idx(s.r)});
+      } else if (vecB) {
+        vector::StoreOp::create(b, loc, v, sharedB,
+                                ValueRange{ib.idx(s.r), ib.idx(s.col)},
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      } else {
         memref::StoreOp::create(b, loc, v, sharedB,
                                 ValueRange{ib.idx(s.r), ib.idx(s.col)});
+      }
     }
   };
 
@@ -354,6 +384,22 @@ std::optional<Contraction> matmulContraction(linalg::LinalgOp op,
   c.addressC = [=](IndexBuilder &ib, Value bi, Value i, Value j) {
     return std::make_pair(cm, indices(ib, bi, i, j));
   };
+  // Rows of identity-layout buffers (device allocations, 512-byte aligned)
+  // whose length is a multiple of 4 start 16-byte aligned.
+  auto vectorLoad = [=](Value memref) -> Contraction::Load {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.getLayout().isIdentity() || type.getShape().back() % 4)
+      return nullptr;
+    return [=](IndexBuilder &ib, Value bi, Value i, Value j) {
+      return vector::LoadOp::create(
+                 ib.b, ib.loc, VectorType::get({4}, ib.b.getF32Type()), memref,
+                 indices(ib, bi, i, j), /*nontemporal=*/false,
+                 llvm::MaybeAlign(16))
+          .getResult();
+    };
+  };
+  c.loadA4 = vectorLoad(a);
+  c.loadB4 = vectorLoad(bm);
   return c;
 }
 
@@ -423,6 +469,11 @@ struct TileContractionsPass
     : traced::impl::TracedGpuTileContractionsBase<TileContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (kStep != 8 && kStep != 16) {
+      getOperation().emitError() << "traced-gpu-tile-contractions: k-step "
+                                 << kStep << " (8 or 16)";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
@@ -445,7 +496,7 @@ struct TileContractionsPass
         op->erase();
         continue;
       }
-      buildKernel(op, *c, contiguous);
+      buildKernel(op, *c, contiguous, kStep);
       op->erase();
     }
   }
@@ -466,6 +517,8 @@ struct AlignWorkgroupPass
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
         func.setWorkgroupAttributionAttr(i, "llvm.align",
                                          b.getI64IntegerAttr(16));
+      if (minBlocks > 0 && func.getNumWorkgroupAttributions() > 0)
+        func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(minBlocks));
     });
   }
 };

@@ -38,8 +38,21 @@ static llvm::cl::opt<bool> contiguousOption(
                    "4 (default on)"),
     llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<int64_t> kStepOption(
+    "gpu-tile-k-step",
+    llvm::cl::desc("K per step of the large (128 x 128) tiles: 8 or 16"),
+    llvm::cl::init(16), llvm::cl::cat(gpuCategory));
+
+static llvm::cl::opt<int64_t> minBlocksOption(
+    "gpu-tile-min-blocks",
+    llvm::cl::desc("Blocks per multiprocessor ptxas must fit for the tiled "
+                   "kernels (0: ptxas decides)"),
+    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
+
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
+  options.tileMinBlocks = minBlocksOption;
+  options.tileKStep = kStepOption;
   options.tileContractions = tileOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();

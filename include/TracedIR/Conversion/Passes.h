@@ -89,6 +89,14 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "contiguous-thread-tiles",
       llvm::cl::desc("traced-gpu-tile-contractions' `contiguous` option"),
       llvm::cl::init(true)};
+  Option<int64_t> tileKStep{
+      *this, "tile-k-step",
+      llvm::cl::desc("traced-gpu-tile-contractions' `k-step` option"),
+      llvm::cl::init(16)};
+  Option<int64_t> tileMinBlocks{
+      *this, "tile-min-blocks",
+      llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),
+      llvm::cl::init(0)};
 };
 
 /// traced IR to host LLVM dialect plus `gpu.binary` kernels for NVIDIA GPUs.

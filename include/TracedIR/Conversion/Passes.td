@@ -203,6 +203,8 @@ def TracedGpuTileContractions
            "A thread's rows and columns in runs of 4 (vector loads of the "
            "shared tiles); off: interleaved one by one with the other "
            "threads'">,
+    Option<"kStep", "k-step", "int64_t", /*default=*/"16",
+           "K per step of the 128 x 128 tiles (8 or 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
@@ -216,8 +218,15 @@ def TracedGpuAlignWorkgroup
     Sets `llvm.align = 16` on every workgroup attribution of every
     `gpu.func` (run after `gpu-kernel-outlining`; the NVVM lowering makes
     them globals with that alignment, else 4): the tiled contraction
-    kernels read their shared tiles with 16-byte vector loads.
+    kernels read their shared tiles with 16-byte vector loads. With
+    `min-blocks`, kernels with workgroup buffers (the tiled ones) also ask
+    ptxas to fit that many blocks per multiprocessor (`nvvm.minctasm`),
+    which caps their registers.
   }];
+  let options = [
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"0",
+           "Blocks per multiprocessor for the tiled kernels (0: ptxas decides)">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
