@@ -93,9 +93,9 @@ def cases():
 VARIANTS = {
     "interleaved": ["--gpu-contiguous-thread-tiles=false"],
     "untiled": ["--gpu-tile-contractions=false"],
-    "k8": ["--gpu-tile-k-step=8"],
-    "k8_2blocks": ["--gpu-tile-k-step=8", "--gpu-tile-min-blocks=2"],
-    "k16_2blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=2"],
+    "k8_any_blocks": ["--gpu-tile-k-step=8", "--gpu-tile-min-blocks=0"],
+    "k16_any_blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=0"],
+    "k16": ["--gpu-tile-k-step=16"],
 }
 
 

@@ -471,7 +471,7 @@ struct TileContractionsPass
   void runOnOperation() override {
     if (kStep != 8 && kStep != 16) {
       getOperation().emitError() << "traced-gpu-tile-contractions: k-step "
-                                 << kStep << " (8 or 16)";
+                                 << static_cast<int64_t>(kStep) << " (8 or 16)";
       return signalPassFailure();
     }
     SmallVector<Operation *> ops;

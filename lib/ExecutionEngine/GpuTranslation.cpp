@@ -40,14 +40,15 @@ static llvm::cl::opt<bool> contiguousOption(
 
 static llvm::cl::opt<int64_t> kStepOption(
     "gpu-tile-k-step",
-    llvm::cl::desc("K per step of the large (128 x 128) tiles: 8 or 16"),
-    llvm::cl::init(16), llvm::cl::cat(gpuCategory));
+    llvm::cl::desc("K per step of the large (128 x 128) tiles: 8 (default) "
+                   "or 16"),
+    llvm::cl::init(8), llvm::cl::cat(gpuCategory));
 
 static llvm::cl::opt<int64_t> minBlocksOption(
     "gpu-tile-min-blocks",
     llvm::cl::desc("Blocks per multiprocessor ptxas must fit for the tiled "
-                   "kernels (0: ptxas decides)"),
-    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
+                   "kernels (default 2; 0: ptxas decides)"),
+    llvm::cl::init(2), llvm::cl::cat(gpuCategory));
 
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;

@@ -92,11 +92,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   Option<int64_t> tileKStep{
       *this, "tile-k-step",
       llvm::cl::desc("traced-gpu-tile-contractions' `k-step` option"),
-      llvm::cl::init(16)};
+      llvm::cl::init(8)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),
-      llvm::cl::init(0)};
+      llvm::cl::init(2)};
 };
 
 /// traced IR to host LLVM dialect plus `gpu.binary` kernels for NVIDIA GPUs.

@@ -203,7 +203,7 @@ def TracedGpuTileContractions
            "A thread's rows and columns in runs of 4 (vector loads of the "
            "shared tiles); off: interleaved one by one with the other "
            "threads'">,
-    Option<"kStep", "k-step", "int64_t", /*default=*/"16",
+    Option<"kStep", "k-step", "int64_t", /*default=*/"8",
            "K per step of the 128 x 128 tiles (8 or 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
@@ -224,7 +224,7 @@ def TracedGpuAlignWorkgroup
     which caps their registers.
   }];
   let options = [
-    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"0",
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"2",
            "Blocks per multiprocessor for the tiled kernels (0: ptxas decides)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect"];

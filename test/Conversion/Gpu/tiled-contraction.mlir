@@ -34,18 +34,18 @@ func.func @matmul(%a: memref<100x33xf32>, %b: memref<33x70xf32>, %c: memref<100x
   return
 }
 
-// Large enough for 128 x 128 tiles with 8 x 8 per thread, 16 along K; the
+// Large enough for 128 x 128 tiles with 8 x 8 per thread, 8 along K; the
 // tiles divide the operands, so no load or store is guarded, and the rows of
 // A and B are read from global memory 4 floats at a time.
 // CHECK-LABEL: func.func @big
-// CHECK:       workgroup({{.*}} : memref<16x132xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<16x128xf32, #gpu.address_space<workgroup>>)
+// CHECK:       workgroup({{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT:   scf.if
 // CHECK:       vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<256x64xf32>, vector<4xf32>
 // CHECK:       vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<64x256xf32>, vector<4xf32>
 // CHECK:       scf.for
 // CHECK-NOT:   scf.if
-// CHECK:         vector.store {{.*}} {alignment = 16 : i64} : memref<16x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK:         vector.load {{.*}} {alignment = 16 : i64} : memref<16x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:         vector.store {{.*}} {alignment = 16 : i64} : memref<8x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:         vector.load {{.*}} {alignment = 16 : i64} : memref<8x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK-COUNT-64: math.fma
 // CHECK-NOT:   scf.if
 // CHECK:       gpu.terminator
@@ -85,3 +85,7 @@ func.func @kept(%a: memref<8x8xf16>, %c: memref<8x8xf16>, %x: memref<8x8xf32>, %
     ins(%x, %x : memref<8x8xf32>, memref<8x8xf32>) outs(%y : memref<8x8xf32>)
   return
 }
+
+// The K step is 8 or 16.
+// RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{k-step=12}))' 2>&1 | FileCheck %s --check-prefix=STEP
+// STEP: error: traced-gpu-tile-contractions: k-step 12 (8 or 16)
