@@ -99,15 +99,19 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The tiled kernel for `c` in place of `op`.
 void buildKernel(Operation *op, const Contraction &c, bool contiguous,
-                 int64_t largeKStep) {
+                 int64_t largeKStep, StringRef kernelName) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   IndexBuilder host{b, loc, b.getIndexType()};
 
-  Tile t = (c.m >= 128 && c.n >= 128) ? Tile{128, 128, largeKStep, 8, 8}
-                                      : Tile{64, 64, 16, 4, 4};
+  // 128 x 128 when both M and N are large; 64 x 128 (4 x 8 per thread)
+  // when only N is (a convolution with 64 output channels over many
+  // pixels); else 64 x 64.
+  Tile t = c.n >= 128 ? (c.m >= 128 ? Tile{128, 128, largeKStep, 8, 8}
+                                    : Tile{64, 128, 16, 4, 8})
+                      : Tile{64, 64, 16, 4, 4};
   int64_t threads = t.threads();
   int64_t gridX = ceilDiv(c.n, t.bn), gridY = ceilDiv(c.m, t.bm);
   int64_t kTiles = ceilDiv(c.k, t.bk);
@@ -135,7 +139,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
       host.c(threads), host.c(1), host.c(1),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange{}, TypeRange{tileA, tileB});
+      ValueRange{}, TypeRange{tileA, tileB}, /*privateAttributions=*/{},
+      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+      FlatSymbolRefAttr::get(ctx, kernelName));
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   bool fits32 = c.maxElements < (int64_t(1) << 31) &&
@@ -481,6 +488,10 @@ struct TileContractionsPass
           allF32(op) && !op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
+    // The kernels are named for what they compute (gpu-kernel-outlining
+    // takes the name): <function>_gemm_<n>, <function>_conv_<n>.
+    StringRef funcName = getOperation().getSymName();
+    unsigned counter = 0;
     for (Operation *op : ops) {
       std::optional<Contraction> c;
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
@@ -496,7 +507,12 @@ struct TileContractionsPass
         op->erase();
         continue;
       }
-      buildKernel(op, *c, contiguous, kStep);
+      bool conv = isa<linalg::Conv2DNchwFchwOp>(op);
+      std::string name = (funcName + (conv ? "_conv_" : "_gemm_") +
+                           Twine(counter++))
+                             .str();
+      // Convolutions keep K step 16: their gathers need more registers.
+      buildKernel(op, *c, contiguous, conv ? 16 : kStep, name);
       op->erase();
     }
   }
@@ -517,7 +533,7 @@ struct AlignWorkgroupPass
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
         func.setWorkgroupAttributionAttr(i, "llvm.align",
                                          b.getI64IntegerAttr(16));
-      if (minBlocks > 0 && func.getNumWorkgroupAttributions() > 0)
+      if (minBlocks > 0 && func.getName().contains("_gemm_"))
         func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(minBlocks));
     });
   }

@@ -188,7 +188,8 @@ def TracedGpuTileContractions
     im2col gather computed in the loads, nothing materialized.
 
     A block of 256 threads computes a BM x BN tile of C (128 x 128 with
-    8 x 8 per thread for large problems, else 64 x 64 with 4 x 4): per step
+    8 x 8 per thread when M and N are large, 64 x 128 with 4 x 8 when only
+    N is, else 64 x 64 with 4 x 4): per step
     of BK along K it stages the A and B tiles in workgroup memory (A
     transposed, so the reads of a k-row are contiguous), waits at a barrier
     and accumulates with FMAs into registers (the accumulators are loop
@@ -196,7 +197,9 @@ def TracedGpuTileContractions
     other threads' (`contiguous`), so its reads of a shared row are vector
     loads and a warp's global stores are consecutive. When the tiles alone would not fill the GPU (a convolution at
     batch 1 on a 7 x 7 map), K is split over the grid's z dimension and the
-    partial tiles are added into C with atomic adds.
+    partial tiles are added into C with atomic adds. The kernels are named
+    `<function>_gemm_<n>` and `<function>_conv_<n>` (the outlined
+    `gpu.func`s keep the names: profiles show what runs).
   }];
   let options = [
     Option<"contiguous", "contiguous", "bool", /*default=*/"true",
@@ -204,7 +207,8 @@ def TracedGpuTileContractions
            "shared tiles); off: interleaved one by one with the other "
            "threads'">,
     Option<"kStep", "k-step", "int64_t", /*default=*/"8",
-           "K per step of the 128 x 128 tiles (8 or 16)">,
+           "K per step of the matmuls' 128 x 128 tiles (8 or 16; "
+           "convolutions use 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
@@ -219,9 +223,11 @@ def TracedGpuAlignWorkgroup
     `gpu.func` (run after `gpu-kernel-outlining`; the NVVM lowering makes
     them globals with that alignment, else 4): the tiled contraction
     kernels read their shared tiles with 16-byte vector loads. With
-    `min-blocks`, kernels with workgroup buffers (the tiled ones) also ask
-    ptxas to fit that many blocks per multiprocessor (`nvvm.minctasm`),
-    which caps their registers.
+    `min-blocks`, the tiled matmul kernels (`<function>_gemm_<n>`, as
+    traced-gpu-tile-contractions names them) also ask ptxas to fit that
+    many blocks per multiprocessor (`nvvm.minctasm`), which caps their
+    registers (128 for two blocks of 256 threads). The convolution kernels
+    are left alone: their im2col address arithmetic would spill.
   }];
   let options = [
     Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"2",

@@ -66,9 +66,10 @@ func.func @conv(%x: memref<1x512x9x9xf32>, %w: memref<512x512x3x3xf32>, %y: memr
   return
 }
 
-// Batch matmul: the batch is grid z.
+// Batch matmul: the batch is grid z. M = 17 but N = 130: 64 x 128 tiles
+// (4 x 8 per thread).
 // CHECK-LABEL: func.func @bmm
-// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}})
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) workgroup({{.*}} : memref<16x68xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<16x128xf32, #gpu.address_space<workgroup>>)
 // CHECK:         memref.load %arg0[{{.*}}, {{.*}}, {{.*}}] : memref<3x17x5xf32>
 func.func @bmm(%a: memref<3x17x5xf32>, %b: memref<3x5x130xf32>, %c: memref<3x17x130xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<3x17x5xf32>, memref<3x5x130xf32>) outs(%c : memref<3x17x130xf32>)
