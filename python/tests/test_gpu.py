@@ -41,8 +41,13 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
     # One kernel per remaining (fused) linalg op: convolutions, pools,
     # elementwise chains, the classifier.
     assert len(modules) > 40
+    # The convolutions and the classifier are tiled kernels, named for
+    # what they compute (traced-gpu-tile-contractions).
+    entries = [re.search(r"\.entry (\w+)", ptx).group(1) for ptx in modules]
+    assert sum(e.startswith("forward_conv_") for e in entries) == 20
+    assert sum(e.startswith("forward_gemm_") for e in entries) == 1
     for i, ptx in enumerate(modules):
-        assert ".target sm_90" in ptx and ".entry forward_kernel" in ptx
+        assert ".target sm_90" in ptx and ".entry forward_" in ptx
         src = tmp_path / f"k{i}.ptx"
         src.write_text(ptx)
         result = subprocess.run([PTXAS, "-arch=sm_90", str(src), "-o",
