@@ -187,13 +187,25 @@ static Results slicesAlong(Decomposer &d, Value x, int64_t n,
   return parts;
 }
 
-static Results decomposeSplit(Decomposer &d) {
+/// The input of an op that cuts a static tensor along its constant `dim`
+/// (split, tensor_split, unbind), with that dim normalized; none when the
+/// shape or the dim is not known.
+static std::optional<std::pair<Value, int64_t>> staticAlongDim(Decomposer &d) {
   Value x = d.tensor("input");
   RankedTensorType type = typeOf(x);
   auto dim = d.getInt("dim");
   if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+    return std::nullopt;
+  return std::make_pair(x, normDim(*dim, type.getRank()));
+}
+
+static Results decomposeSplit(Decomposer &d) {
+  auto along = staticAlongDim(d);
+  if (!along)
     return d.decline("needs a static shape and a constant dim");
-  int64_t n = normDim(*dim, type.getRank()), size = type.getDimSize(n);
+  auto [x, n] = *along;
+  RankedTensorType type = typeOf(x);
+  int64_t size = type.getDimSize(n);
   SmallVector<int64_t> sizes;
   if (auto one = d.getInt("split_size_or_sections")) {
     if (*one <= 0)
@@ -216,12 +228,11 @@ static Results decomposeSplit(Decomposer &d) {
 
 /// tensor_split: the slices tensorSplitPieces names.
 static Results decomposeTensorSplit(Decomposer &d) {
-  Value x = d.tensor("input");
-  RankedTensorType type = typeOf(x);
-  auto dim = d.getInt("dim");
-  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+  auto along = staticAlongDim(d);
+  if (!along)
     return d.decline("needs a static shape and a constant dim");
-  int64_t n = normDim(*dim, type.getRank());
+  auto [x, n] = *along;
+  RankedTensorType type = typeOf(x);
   std::optional<int64_t> sections;
   SmallVector<int64_t> indices;
   for (StringRef name : {"indices_or_sections", "sections", "indices", "tensor_indices_or_sections"}) {
@@ -244,12 +255,11 @@ static Results decomposeTensorSplit(Decomposer &d) {
 }
 
 static Results decomposeUnbind(Decomposer &d) {
-  Value x = d.tensor("input");
-  RankedTensorType type = typeOf(x);
-  auto dim = d.getInt("dim");
-  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+  auto along = staticAlongDim(d);
+  if (!along)
     return d.decline("needs a static shape and a constant dim");
-  int64_t n = normDim(*dim, type.getRank());
+  auto [x, n] = *along;
+  RankedTensorType type = typeOf(x);
   SmallVector<Value> parts;
   for (int64_t i = 0; i < type.getDimSize(n); ++i)
     parts.push_back(window(d, x, n, d.i64(i)));
