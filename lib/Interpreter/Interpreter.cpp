@@ -472,6 +472,24 @@ struct Interpreter::Impl {
       }
       env[graph.getArgument(i + 1)] = input;
     }
+    // Dynamic dims with one name (traced.dim_names) have one size.
+    llvm::StringMap<std::pair<int64_t, size_t>> named;
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      auto names = graph.getArgAttrOfType<ArrayAttr>(i + 1, kDimNamesAttr);
+      if (!names || !input.isTensor())
+        continue;
+      for (auto [d, name] : llvm::enumerate(names.getAsValueRange<StringAttr>())) {
+        if (name.empty() || d >= input.tensor().shape().size())
+          continue;
+        int64_t size = input.tensor().shape()[d];
+        auto [it, fresh] = named.try_emplace(name, size, i + 1);
+        if (!fresh && it->second.first != size)
+          return graph.emitError()
+                 << "dynamic dim '" << name << "' is " << it->second.first
+                 << " in input #" << it->second.second << " and " << size
+                 << " in input #" << i + 1 << " of " << where;
+      }
+    }
     std::vector<RtValue> operands;
     for (Operation &op : graph.getBody().front()) {
       if (failed(checkMemory(&op, op.getResultTypes())))

@@ -159,6 +159,12 @@ void Exporter::writeGraph(GraphOp graph) {
           j.attributeBegin("type");
           writeType(arg.getType(), graph);
           j.attributeEnd();
+          if (auto names = graph.getArgAttrOfType<ArrayAttr>(
+                  arg.getArgNumber(), kDimNamesAttr))
+            j.attributeArray("dim_names", [&] {
+              for (auto name : names.getAsValueRange<StringAttr>())
+                j.value(str(name, graph));
+            });
         });
     });
     auto output = dyn_cast<OutputOp>(body.back());

@@ -135,7 +135,8 @@ private:
   /// expr's output; `what` names it in errors).
   LogicalResult importNamedValue(const JNode &node, StringRef what,
                                  SmallVectorImpl<Type> &types,
-                                 SmallVectorImpl<const JNode *> &names);
+                                 SmallVectorImpl<const JNode *> &names,
+                                 SmallVectorImpl<ArrayAttr> *dimNames = nullptr);
 
   LogicalResult defineNode(const JNode &name, Value value);
   FailureOr<Value> lookupNode(const JNode &name, const Twine &where);
@@ -719,8 +720,10 @@ LogicalResult Importer::importGraph(const JNode &node,
 
   SmallVector<Type> inputTypes;
   SmallVector<const JNode *> inputNames;
+  SmallVector<ArrayAttr> dimNames;
   for (const JNode &input : (*inputs)->elements)
-    if (failed(importNamedValue(input, "graph input", inputTypes, inputNames)))
+    if (failed(importNamedValue(input, "graph input", inputTypes, inputNames,
+                                &dimNames)))
       return failure();
   SmallVector<StringRef> argNames = llvm::to_vector(llvm::map_range(
       inputNames, [](const JNode *n) { return StringRef(n->string); }));
@@ -728,6 +731,9 @@ LogicalResult Importer::importGraph(const JNode &node,
       GraphOp::create(builder, loc(node), name,
                       builder.getFunctionType(inputTypes, {}), argNames);
 
+  for (auto [i, names] : llvm::enumerate(dimNames))
+    if (names)
+      graph.setArgAttr(i, kDimNamesAttr, names);
   nodes.clear();
   for (auto [i, nameNode] : llvm::enumerate(inputNames))
     if (failed(defineNode(*nameNode, graph.getArgument(i))))
@@ -772,7 +778,8 @@ LogicalResult Importer::importOutputs(FieldReader &reader,
 LogicalResult
 Importer::importNamedValue(const JNode &node, StringRef what,
                            SmallVectorImpl<Type> &types,
-                           SmallVectorImpl<const JNode *> &names) {
+                           SmallVectorImpl<const JNode *> &names,
+                           SmallVectorImpl<ArrayAttr> *dimNames) {
   std::string article = what == "output" ? "an " : "a ";
   if (failed(expect(node, JNode::Object, article + what.str())))
     return failure();
@@ -780,12 +787,29 @@ Importer::importNamedValue(const JNode &node, StringRef what,
   const JNode *nameNode;
   StringRef name;
   FailureOr<const JNode *> typeNode = reader.get("type");
+  // A graph input's names of its dynamic dims (traced.dim_names).
+  FailureOr<const JNode *> dimsNode =
+      dimNames ? reader.get("dim_names", JNode::Array, /*required=*/false)
+               : FailureOr<const JNode *>(nullptr);
   if (failed(reader.getString("name", name, &nameNode)) || failed(typeNode) ||
-      failed(reader.finish()))
+      failed(dimsNode) || failed(reader.finish()))
     return failure();
   FailureOr<Type> type = importType(**typeNode);
   if (failed(type))
     return failure();
+  if (dimNames) {
+    ArrayAttr attr;
+    if (*dimsNode) {
+      SmallVector<StringRef> strings;
+      for (const JNode &e : (*dimsNode)->elements) {
+        if (failed(expect(e, JNode::String, "a dim name (string)")))
+          return failure();
+        strings.push_back(e.string);
+      }
+      attr = builder.getStrArrayAttr(strings);
+    }
+    dimNames->push_back(attr);
+  }
   types.push_back(*type);
   names.push_back(nameNode);
   return success();

@@ -23,6 +23,7 @@
 #include "TracedIR/Translate/GraphDot.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
+#include "TracedIR/Transforms/DynamicDims.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 

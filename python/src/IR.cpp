@@ -77,6 +77,22 @@ void traced_python::populateIR(py::module_ &m) {
                fail("invalid pass pipeline '" + pipeline + "': " + err);
              diags.check(pm.run(s.get()), "pass pipeline failed");
            })
+      .def("merge_dynamic",
+           [](ModuleState &s, ModuleState &other,
+              const std::vector<std::tuple<unsigned, int64_t, std::string>>
+                  &dims) {
+             DiagnosticCapture diags(s.ctx.get());
+             DiagnosticCapture otherDiags(other.ctx.get());
+             s.changed();
+             std::vector<DynamicDim> list;
+             for (const auto &[input, dim, name] : dims)
+               list.push_back({input, dim, name});
+             diags.check(mergeDynamicTrace(s.get(), other.get(), list),
+                         "cannot make the dims dynamic");
+             diags.check(verify(s.get()),
+                         "the module with dynamic dims does not verify");
+           },
+           py::arg("other"), py::arg("dims"))
       .def("clone",
            [](ModuleState &s) {
              // A clone lives in a new context so that blob names never clash.

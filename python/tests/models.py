@@ -53,6 +53,19 @@ class BoxHead(nn.Module):
         return F.relu(self.conv(x) * self.scale) / self.stride
 
 
+def randomize_batchnorm(model):
+    """Running statistics and affine parameters away from their initial
+    values, so that a wrongly loaded or skipped BatchNorm shows."""
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, nn.modules.batchnorm._BatchNorm):
+                module.running_mean.uniform_(-0.5, 0.5)
+                module.running_var.uniform_(0.5, 2.0)
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.uniform_(-0.5, 0.5)
+    return model
+
+
 def real_models():
     """name -> (module in eval mode, example input)."""
     return {

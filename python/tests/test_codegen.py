@@ -8,23 +8,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import traced
-from models import SimpleModule, real_models
+from models import SimpleModule, randomize_batchnorm as _randomize_batchnorm, real_models
 
 PIPELINE = ("traced-flatten,traced-normalize,traced-fuse-conv-bn,canonicalize,"
             "traced-dce")
-
-
-def _randomize_batchnorm(model):
-    """Running statistics and affine parameters away from their initial
-    values, so that a wrongly loaded or skipped BatchNorm shows."""
-    with torch.no_grad():
-        for module in model.modules():
-            if isinstance(module, nn.modules.batchnorm._BatchNorm):
-                module.running_mean.uniform_(-0.5, 0.5)
-                module.running_var.uniform_(0.5, 2.0)
-                module.weight.uniform_(0.5, 1.5)
-                module.bias.uniform_(-0.5, 0.5)
-    return model
 
 
 def _close(got, expected):

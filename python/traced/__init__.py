@@ -28,7 +28,7 @@ docs/python.md describes all of it.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable, Union
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Union
 
 import torch
 
@@ -51,7 +51,10 @@ __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
 
 
 def trace(module: torch.nn.Module, *example_inputs: Any, mode: str = "auto",
-          leaf_functions: Iterable[Callable] = ()) -> Module:
+          leaf_functions: Iterable[Callable] = (),
+          dynamic_dims: Union[Dict[int, str],
+                              Sequence[Optional[Dict[int, str]]], None] = None
+          ) -> Module:
     """Traces a torch.nn.Module on example inputs into a traced.Module.
 
     mode="symbolic": torch.fx, one graph per non-leaf module; "concrete":
@@ -64,15 +67,91 @@ def trace(module: torch.nn.Module, *example_inputs: Any, mode: str = "auto",
     target the op library does not know gives an UnknownTargetWarning with
     the user's source line; every expr carries that line as its location.
 
+    `dynamic_dims` marks input dims as dynamic (`?` in the types), by name:
+    `{0: "batch"}` for a single input, or a list with a dict (or None) per
+    input; dims with one name have one size at run time. The model is traced
+    twice, at the example's sizes and with each dynamic dim one larger, and
+    the two graphs must be the same but for those sizes: a graph that
+    depends on them (a constant computed from `x.shape`, Python control
+    flow on it) raises TraceError instead of being silently specialized.
+    The result rules then carry the `?` through the graph, the interpreter
+    runs any size, and `traced.compile` builds code for every size.
+
     Raises TraceError (a traced.Error) when the model cannot be recorded.
     """
     from . import _emit
 
+    leaf_functions = tuple(leaf_functions)
     try:
         with raising(TraceError):
-            return _trace(module, example_inputs, mode, tuple(leaf_functions))
+            dims = _dynamic_dim_list(example_inputs, dynamic_dims)
+            traced = _trace(module, example_inputs, mode, leaf_functions)
+            if dims:
+                other = _trace(module, _grown_inputs(example_inputs, dims),
+                               mode, leaf_functions)
+                traced._state.merge_dynamic(other._state, dims)
+            return traced
     except _emit.EmitError as exc:  # a value the dialect cannot represent
         raise TraceError(str(exc)) from exc
+
+
+def _dynamic_dim_list(example_inputs, dynamic_dims):
+    """`dynamic_dims` as a list of (input, dim, name), dims normalized;
+    raises TraceError when it does not fit the example inputs."""
+    if dynamic_dims is None:
+        return []
+    n = len(example_inputs)
+    if isinstance(dynamic_dims, dict):
+        if n != 1:
+            raise TraceError(
+                f"dynamic_dims is one dict, but the model takes {n} inputs: "
+                f"give a list with a dict (or None) for each input")
+        per_input = [dynamic_dims]
+    elif isinstance(dynamic_dims, (list, tuple)):
+        if len(dynamic_dims) != n:
+            raise TraceError(
+                f"dynamic_dims has {len(dynamic_dims)} entries for {n} inputs")
+        per_input = list(dynamic_dims)
+    else:
+        raise TraceError("dynamic_dims takes a dict {dim: name} or a list of "
+                         f"them, one per input, not {type(dynamic_dims).__name__}")
+    dims, sizes = [], {}
+    for i, (x, spec) in enumerate(zip(example_inputs, per_input)):
+        if not spec:
+            continue
+        if not isinstance(spec, dict):
+            raise TraceError(f"dynamic_dims[{i}] must be a dict {{dim: name}}")
+        if not isinstance(x, torch.Tensor):
+            raise TraceError(f"input {i} is a {type(x).__name__}; only the "
+                             f"dims of tensor inputs can be dynamic")
+        for d, name in spec.items():
+            if isinstance(d, bool) or not isinstance(d, int) or \
+                    not -x.dim() <= d < x.dim():
+                raise TraceError(f"input {i} has {x.dim()} dims; dynamic dim "
+                                 f"{d!r} is not one of them")
+            if not isinstance(name, str) or not name.isidentifier():
+                raise TraceError(f"dynamic dim {d} of input {i} needs a name "
+                                 f"(an identifier), not {name!r}")
+            d %= x.dim()
+            size = x.shape[d]
+            if size == 0:
+                raise TraceError(f"dim {d} of input {i} is empty in the "
+                                 f"example; trace a dynamic dim at size 1 or more")
+            if sizes.setdefault(name, size) != size:
+                raise TraceError(f"the dims named '{name}' have sizes "
+                                 f"{sizes[name]} and {size} in the example")
+            dims.append((i, d, name))
+    return dims
+
+
+def _grown_inputs(example_inputs, dims):
+    """The example inputs with every dynamic dim one element longer (its
+    first slice repeated), for the second trace."""
+    grown = list(example_inputs)
+    for i, d, _ in dims:
+        x = grown[i]
+        grown[i] = torch.cat([x, x.narrow(d, 0, 1)], d)
+    return tuple(grown)
 
 
 def _trace(module, example_inputs, mode, leaf_functions):

@@ -283,6 +283,30 @@ LogicalResult GraphOp::verify() {
     std::optional<uint64_t> bytes = tensorBytes(tensor.getShape(), 8);
     return !bytes || *bytes > uint64_t(std::numeric_limits<int64_t>::max());
   };
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    auto names = getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
+    if (!names) {
+      if (getArgAttr(i, kDimNamesAttr))
+        return emitOpError("input #") << i << "'s " << kDimNamesAttr
+                                      << " must be an array of strings";
+      continue;
+    }
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || names.size() != size_t(tensor.getRank()))
+      return emitOpError("input #")
+             << i << "'s " << kDimNamesAttr << " has " << names.size()
+             << " entries for type " << t << " (one a dim of a ranked tensor)";
+    for (auto [d, name] : llvm::enumerate(names)) {
+      auto str = dyn_cast<StringAttr>(name);
+      if (!str)
+        return emitOpError("input #") << i << "'s " << kDimNamesAttr
+                                      << " must be an array of strings";
+      if (!str.empty() && !tensor.isDynamicDim(d))
+        return emitOpError("input #")
+               << i << " names dim " << d << " '" << str.getValue()
+               << "', but that dim is static in " << t;
+    }
+  }
   for (auto [i, t] : llvm::enumerate(inputs))
     if (tooLarge(t))
       return emitOpError("input #")

@@ -23,6 +23,11 @@ class GraphOp;
 #include "TracedIR/Dialect/Traced/TracedOps.h.inc"
 
 namespace mlir::traced {
+/// The argument attribute naming a graph input's dynamic dims: an array of
+/// one string per dim, non-empty only on `?` dims (include/TracedIR/
+/// Transforms/DynamicDims.h). Dims with one name have one size at run time.
+inline constexpr llvm::StringLiteral kDimNamesAttr = "traced.dim_names";
+
 /// The result types a `traced.call_function` or `traced.call_method` means,
 /// whatever its declared results: from the op library (functions, Tensor
 /// methods, leaf modules) or the callee graph. Empty when they cannot be

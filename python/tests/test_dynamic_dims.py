@@ -1,0 +1,187 @@
+"""traced.trace(..., dynamic_dims=...): `?` dims found by tracing twice,
+carried by the result rules, run by the interpreter at any size."""
+import json
+
+import numpy as np
+import pytest
+import torch
+import torch.nn as nn
+
+import traced
+from models import randomize_batchnorm, real_models
+
+BATCHES = (1, 3, 8)
+
+
+def _batch(x, b):
+    """An input like the example `x` with batch size `b`."""
+    torch.manual_seed(b)
+    return torch.randn(b, *x.shape[1:], dtype=x.dtype)
+
+
+def _close(got, expected):
+    if isinstance(got, (list, tuple)):
+        (got,) = got
+    expected = expected.detach()
+    scale = max(expected.abs().max().item(), 1.0)
+    torch.testing.assert_close(torch.from_numpy(np.asarray(got)), expected,
+                               rtol=1e-5, atol=2e-5 * scale)
+
+
+@pytest.fixture(scope="module")
+def dynamic_models():
+    """name -> (model, example, traced with a dynamic batch)."""
+    out = {}
+    for name, (model, x) in real_models().items():
+        randomize_batchnorm(model)
+        out[name] = (model, x,
+                     traced.trace(model, x, dynamic_dims={0: "batch"}))
+    return out
+
+
+@pytest.mark.parametrize("name", list(real_models()))
+def test_signature_has_named_dynamic_batch(dynamic_models, name):
+    _, x, m = dynamic_models[name]
+    head = next(l for l in str(m).splitlines() if "graph @forward" in l)
+    rest = "x".join(str(d) for d in x.shape[1:])
+    assert f"tensor<?x{rest}xf32> {{traced.dim_names = [\"batch\"" in head
+    # The batch reaches the output, and nothing else became dynamic.
+    out_type = head.rsplit("->", 1)[1]
+    assert out_type.strip().startswith("tensor<?x")
+    assert out_type.count("?") == 1
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+@pytest.mark.parametrize("name", list(real_models()))
+def test_interpreter_runs_any_batch(dynamic_models, name, batch):
+    model, x, m = dynamic_models[name]
+    xb = _batch(x, batch)
+    with torch.no_grad():
+        expected = model(xb)
+    got = m.interpret(xb.numpy())
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    assert np.asarray(got).shape == tuple(expected.shape)
+    _close(got, expected)
+
+
+def test_static_dims_still_checked(dynamic_models):
+    _, _, m = dynamic_models["mlp"]
+    with pytest.raises(traced.InterpretError, match="expects 'tensor<\\?x16xf32>'"):
+        m.interpret(np.zeros((3, 15), np.float32))
+
+
+def test_round_trips_keep_dim_names(dynamic_models, tmp_path):
+    _, _, m = dynamic_models["mlp"]
+    for suffix in (".mlir", ".mlirbc", ".json"):
+        path = tmp_path / f"m{suffix}"
+        m.save(str(path))
+        again = traced.load(str(path))
+        assert 'traced.dim_names = ["batch", ""]' in str(again), suffix
+    doc = json.loads((tmp_path / "m.json").read_text())
+    inputs = doc["modules"][0]["graphs"][0]["inputs"]
+    assert inputs[1]["dim_names"] == ["batch", ""]
+    assert inputs[1]["type"]["tensor"]["shape"] == [-1, 16]
+
+
+class TwoInputs(nn.Module):
+    def forward(self, a, b):
+        return a * 2 + b.sum(1, keepdim=True)
+
+
+def test_shared_names_have_one_size():
+    m = traced.trace(TwoInputs(), torch.randn(2, 4), torch.randn(2, 3),
+                     dynamic_dims=[{0: "n"}, {0: "n"}])
+    a, b = torch.randn(5, 4), torch.randn(5, 3)
+    _close(m.interpret(a.numpy(), b.numpy()), TwoInputs()(a, b))
+    with pytest.raises(traced.InterpretError,
+                       match="dynamic dim 'n' is 5 in input #1 and 4 in input #2"):
+        m.interpret(a.numpy(), torch.randn(4, 3).numpy())
+
+
+def test_several_dynamic_dims_and_none_entries():
+    class M(nn.Module):
+        def forward(self, x, y):
+            return torch.matmul(x, y.t()), y
+
+    m = traced.trace(M(), torch.randn(2, 3, 4), torch.randn(5, 4),
+                     dynamic_dims=[{0: "batch", -2: "seq"}, None])
+    head = next(l for l in str(m).splitlines() if "graph @forward" in l)
+    assert '["batch", "seq", ""]' in head
+    assert "-> (tensor<?x?x5xf32>, tensor<5x4xf32>)" in head
+    x, y = torch.randn(4, 6, 4), torch.randn(5, 4)
+    got = m.interpret(x.numpy(), y.numpy())
+    _close(got[0], M()(x, y)[0])
+
+
+class ShapeConstant(nn.Module):
+    """Bakes the batch size into a constant: refused, not specialized."""
+
+    def forward(self, x):
+        return x + torch.zeros(x.shape[0], 1).sum()
+
+
+class ViewByExampleSize(nn.Module):
+    def forward(self, x):
+        return x.reshape(2, -1)
+
+
+class ViewBySymbolicSize(nn.Module):
+    def forward(self, x):
+        return x.reshape(x.size(0), -1)
+
+
+def test_size_dependent_graph_is_refused():
+    with pytest.raises(traced.TraceError,
+                       match="depends on the size of the dynamic dim 'batch'"):
+        traced.trace(ShapeConstant(), torch.randn(2, 3), mode="concrete",
+                     dynamic_dims={0: "batch"})
+
+
+def test_constant_shapes_stay_what_the_model_says():
+    # reshape(2, -1) reads no size: the same graph at every batch, whose
+    # result has 2 rows (as in torch), the other dim dynamic.
+    m = traced.trace(ViewByExampleSize(), torch.randn(2, 3, 4),
+                     dynamic_dims={0: "batch"})
+    assert "-> tensor<2x?xf32>" in str(m)
+    x = torch.randn(4, 3, 4)
+    _close(m.interpret(x.numpy()), x.reshape(2, -1))
+
+
+def test_symbolic_size_stays_symbolic():
+    m = traced.trace(ViewBySymbolicSize(), torch.randn(2, 3, 4),
+                     dynamic_dims={0: "batch"})
+    x = torch.randn(5, 3, 4)
+    _close(m.interpret(x.numpy()), x.reshape(5, -1))
+
+
+@pytest.mark.parametrize("dims, message", [
+    ({0: "batch"}, "one dict, but the model takes 2 inputs"),
+    ([{0: "batch"}], "1 entries for 2 inputs"),
+    ([{2: "batch"}, None], "input 0 has 2 dims; dynamic dim 2"),
+    ([{0: "1x"}, None], "needs a name"),
+    ([{0: "n"}, {1: "n"}], "the dims named 'n' have sizes 2 and 3"),
+    ("batch", "takes a dict"),
+])
+def test_bad_dynamic_dims(dims, message):
+    with pytest.raises(traced.TraceError, match=message):
+        traced.trace(TwoInputs(), torch.randn(2, 4), torch.randn(2, 3),
+                     dynamic_dims=dims)
+
+
+def test_empty_dynamic_dim_refused():
+    with pytest.raises(traced.TraceError, match="empty in the example"):
+        traced.trace(real_models()["mlp"][0], torch.randn(0, 16),
+                     dynamic_dims={0: "batch"})
+
+
+def test_dim_names_verified():
+    text = """
+    module {
+      traced.module root @M class "M" {
+        graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32> {traced.dim_names = ["b", ""]}) -> tensor<2x3xf32> {
+          output %x : tensor<2x3xf32>
+        }
+      }
+    }"""
+    with pytest.raises(traced.ParseError, match="names dim 0 'b', but that dim is static"):
+        traced.parse(text)
