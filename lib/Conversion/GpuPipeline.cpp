@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Conversion/Passes.h"
+#include "TracedIR/Dialect/Traced/TracedOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -422,6 +423,23 @@ struct CheckTargetPass
                          << "' (NVPTX processors are sm_XX, e.g. sm_90)";
       return signalPassFailure();
     }
+    // Dynamic dims (traced.trace(..., dynamic_dims=)) are compiled for the
+    // CPU only: the device buffers and tiled kernels take static sizes.
+    WalkResult dynamic = module.walk([&](traced::GraphOp graph) {
+      for (Type t : llvm::concat<const Type>(graph.getArgumentTypes(),
+                                             graph.getResultTypes()))
+        if (auto tensor = dyn_cast<RankedTensorType>(t);
+            tensor && !tensor.hasStaticShape()) {
+          graph.emitError() << "graph '" << graph.getSymName() << "' has "
+                            << "dynamic dims (" << t << "): the GPU pipeline "
+                            << "compiles static shapes only (trace without "
+                            << "dynamic_dims, or compile for the CPU)";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (dynamic.wasInterrupted())
+      return signalPassFailure();
   }
 };
 } // namespace

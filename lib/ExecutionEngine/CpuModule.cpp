@@ -373,7 +373,11 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
-  std::string name = "traced_" + options.entry.getValue();
+  bool dynamic = llvm::any_of(
+      llvm::concat<const Type>(signature->getInputs(), signature->getResults()),
+      [](Type t) { return !cast<RankedTensorType>(t).hasStaticShape(); });
+  std::string name = "traced_" + options.entry.getValue() +
+                     (dynamic ? "_sized" : "");
   // The JIT generates machine code when the entry is first looked up.
   TimingScope codegenTime = stage(monitor, "LLVM code generation");
   auto symbol = (*engine)->lookup(name);
@@ -390,7 +394,28 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
       for (Attribute m : checks)
         result->checks.push_back(cast<StringAttr>(m).str());
   });
-  result->entry = reinterpret_cast<int (*)(void **, void **)>(*symbol);
+  if (dynamic) {
+    result->sizedEntry =
+        reinterpret_cast<int (*)(void **, void **, const int64_t *)>(*symbol);
+    std::string prefix = "traced_" + options.entry.getValue();
+    auto shapes = (*engine)->lookup(prefix + "_output_shapes");
+    auto names = (*engine)->lookup(prefix + "_dim_names");
+    if (!shapes || !names) {
+      llvm::consumeError(shapes.takeError());
+      llvm::consumeError(names.takeError());
+      return module.emitError("the JIT has no output-shape function or dim "
+                              "names for the dynamic entry");
+    }
+    result->outputShapesFn =
+        reinterpret_cast<int (*)(const int64_t *, int64_t *)>(*shapes);
+    StringRef text(reinterpret_cast<const char *>(*names));
+    SmallVector<StringRef> parts;
+    text.split(parts, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef p : parts)
+      result->dimNames.push_back(p.str());
+  } else {
+    result->entry = reinterpret_cast<int (*)(void **, void **)>(*symbol);
+  }
   result->engine = std::move(*engine);
   result->signature = *signature;
   return result;

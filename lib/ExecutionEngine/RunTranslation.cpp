@@ -66,6 +66,12 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
                           << " inputs; --run-input gave "
                           << inputOptions.size();
   std::vector<Tensor> inputs, outputs;
+  // Dynamic dims: each `?` of the inputs has a name; the sizes the compiled
+  // code takes are the distinct names', as the inputs give them.
+  ArrayRef<std::string> dimNames = (*compiled)->getDimNames();
+  size_t nextName = 0;
+  std::vector<std::string> sizeNames;
+  std::vector<int64_t> sizes;
   for (auto [path, type] : llvm::zip(inputOptions, sig.getInputs())) {
     auto expected = cast<RankedTensorType>(type);
     std::string error;
@@ -73,19 +79,54 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
     if (failed(t))
       return emitError(loc) << error;
     std::optional<DType> dtype = dtypeOf(expected.getElementType());
-    if (!dtype || t->dtype() != *dtype ||
-        t->shape() != expected.getShape())
+    bool fits = dtype && t->dtype() == *dtype &&
+                t->shape().size() == size_t(expected.getRank());
+    for (int64_t d = 0; fits && d < expected.getRank(); ++d) {
+      int64_t got = t->shape()[d];
+      if (!expected.isDynamicDim(d)) {
+        fits = got == expected.getDimSize(d);
+        continue;
+      }
+      if (nextName >= dimNames.size())
+        return emitError(loc) << "the compiled code names fewer dynamic dims "
+                                 "than its signature has";
+      const std::string &name = dimNames[nextName++];
+      auto it = llvm::find(sizeNames, name);
+      if (it == sizeNames.end()) {
+        sizeNames.push_back(name);
+        sizes.push_back(got);
+      } else if (sizes[it - sizeNames.begin()] != got) {
+        return emitError(loc)
+               << "input '" << path << "' has " << got << " in dim " << d
+               << " ('" << name << "'), but an earlier input has "
+               << sizes[it - sizeNames.begin()] << " there";
+      }
+    }
+    if (!fits)
       return emitError(loc) << "input '" << path << "' does not match "
                             << expected;
     inputs.push_back(*t);
   }
+  std::vector<int64_t> outShapes;
+  if ((*compiled)->isDynamic()) {
+    size_t count = 0;
+    for (Type type : sig.getResults())
+      count += cast<RankedTensorType>(type).getRank();
+    outShapes.resize(std::max<size_t>(count, 1));
+    (*compiled)->outputShapes(sizes.data(), outShapes.data());
+  }
+  size_t nextDim = 0;
   for (Type type : sig.getResults()) {
     auto t = cast<RankedTensorType>(type);
     std::optional<DType> dtype = dtypeOf(t.getElementType());
     if (!dtype)
       return emitError(loc) << "unsupported result type " << t
                             << " (.npy files have no bfloat16)";
-    outputs.emplace_back(*dtype, t.getShape());
+    SmallVector<int64_t> shape(t.getShape());
+    if ((*compiled)->isDynamic())
+      for (int64_t &d : shape)
+        d = outShapes[nextDim++];
+    outputs.emplace_back(*dtype, shape);
   }
   std::vector<std::vector<char>> inBuffers, outBuffers;
   std::vector<void *> in, out;
@@ -103,7 +144,7 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
   for (unsigned i = 0; i < std::max(1u, repeatOption.getValue()); ++i) {
     auto start = std::chrono::steady_clock::now();
     if (std::optional<std::string> failedCheck =
-            (*compiled)->run(in.data(), out.data()))
+            (*compiled)->run(in.data(), out.data(), sizes.data()))
       return emitError(loc) << *failedCheck;
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)

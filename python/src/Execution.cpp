@@ -23,10 +23,11 @@ void traced_python::populateExecution(py::module_ &m) {
                 std::string dtype;
                 llvm::raw_string_ostream os(dtype);
                 os << tensor.getElementType();
-                out.append(py::make_tuple(
-                    std::vector<int64_t>(tensor.getShape().begin(),
-                                         tensor.getShape().end()),
-                    dtype));
+                // (-1 for a dynamic dim.)
+                std::vector<int64_t> shape;
+                for (int64_t d : tensor.getShape())
+                  shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+                out.append(py::make_tuple(shape, dtype));
               }
               return out;
             };
@@ -34,21 +35,43 @@ void traced_python::populateExecution(py::module_ &m) {
             return py::make_tuple(specs(sig.getInputs()),
                                   specs(sig.getResults()));
           })
-      .def("run", [](const CpuModule &c, const std::vector<uintptr_t> &in,
-                     const std::vector<uintptr_t> &out) {
-        std::vector<void *> inputs, outputs;
-        for (uintptr_t p : in)
-          inputs.push_back(reinterpret_cast<void *>(p));
-        for (uintptr_t p : out)
-          outputs.push_back(reinterpret_cast<void *>(p));
-        std::optional<std::string> failedCheck;
-        {
-          py::gil_scoped_release release;
-          failedCheck = c.run(inputs.data(), outputs.data());
-        }
-        if (failedCheck)
-          fail(*failedCheck);
-      });
+      .def_property_readonly(
+          "dim_names",
+          [](const CpuModule &c) {
+            return std::vector<std::string>(c.getDimNames().begin(),
+                                            c.getDimNames().end());
+          })
+      .def("output_shapes",
+           [](const CpuModule &c, const std::vector<int64_t> &sizes) {
+             size_t count = 0;
+             for (Type t : c.getSignature().getResults())
+               count += cast<RankedTensorType>(t).getRank();
+             std::vector<int64_t> shapes(std::max<size_t>(count, 1));
+             c.outputShapes(sizes.data(), shapes.data());
+             shapes.resize(count);
+             return shapes;
+           })
+      .def(
+          "run",
+          [](const CpuModule &c, const std::vector<uintptr_t> &in,
+             const std::vector<uintptr_t> &out,
+             const std::vector<int64_t> &sizes) {
+            std::vector<void *> inputs, outputs;
+            for (uintptr_t p : in)
+              inputs.push_back(reinterpret_cast<void *>(p));
+            for (uintptr_t p : out)
+              outputs.push_back(reinterpret_cast<void *>(p));
+            std::optional<std::string> failedCheck;
+            {
+              py::gil_scoped_release release;
+              failedCheck =
+                  c.run(inputs.data(), outputs.data(), sizes.data());
+            }
+            if (failedCheck)
+              fail(*failedCheck);
+          },
+          py::arg("inputs"), py::arg("outputs"),
+          py::arg("sizes") = std::vector<int64_t>());
   m.def(
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,

@@ -1,5 +1,6 @@
 """traced.trace(..., dynamic_dims=...): `?` dims found by tracing twice,
 carried by the result rules, run by the interpreter at any size."""
+import ctypes
 import json
 
 import numpy as np
@@ -185,3 +186,128 @@ def test_dim_names_verified():
     }"""
     with pytest.raises(traced.ParseError, match="names dim 0 'b', but that dim is static"):
         traced.parse(text)
+
+
+# -- compiled code: one compilation, any batch ---------------------------------
+
+@pytest.fixture(scope="module")
+def compiled(dynamic_models):
+    return {name: traced.compile(m)
+            for name, (_, _, m) in dynamic_models.items()}
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+@pytest.mark.parametrize("name", list(real_models()))
+def test_compiled_runs_any_batch(dynamic_models, compiled, name, batch):
+    model, x, m = dynamic_models[name]
+    c = compiled[name]
+    assert c.dim_names == ["batch"]
+    xb = _batch(x, batch)
+    with torch.no_grad():
+        expected = model(xb)
+    got = c(xb.numpy())
+    assert got.shape == tuple(expected.shape)
+    _close(got, expected)
+    interpreted = m.interpret(xb.numpy())
+    _close(got, torch.from_numpy(np.asarray(interpreted[0])))
+    if batch > 1:  # the samples are not one repeated answer
+        assert not np.allclose(got[0], got[1])
+
+
+def test_compiled_checks_sizes(compiled):
+    c = compiled["mlp"]
+    with pytest.raises(traced.Error, match=r"takes \(\?, 16\)"):
+        c(np.zeros((3, 15), np.float32))
+    # An empty batch is a batch too.
+    assert c(np.zeros((0, 16), np.float32)).shape == (0, 4)
+
+
+def test_compiled_shared_names_agree():
+    m = traced.trace(TwoInputs(), torch.randn(2, 4), torch.randn(2, 3),
+                     dynamic_dims=[{0: "n"}, {0: "n"}])
+    c = traced.compile(m)
+    assert c.dim_names == ["n"]
+    a, b = torch.randn(5, 4), torch.randn(5, 3)
+    _close(c(a.numpy(), b.numpy()), TwoInputs()(a, b))
+    with pytest.raises(traced.Error, match=r"input 1 has size 4 in dim 0 \('n'\), "
+                                           r"but an earlier input has 5"):
+        c(a.numpy(), torch.randn(4, 3).numpy())
+
+
+def test_compiled_separate_names_do_not_broadcast():
+    # Two names meet in an add: torch would broadcast a size of 1, the
+    # compiled code reports it (a run-time check), never reads past a buffer.
+    m = traced.trace(TwoInputs(), torch.randn(2, 4), torch.randn(2, 3),
+                     dynamic_dims=[{0: "n"}, {0: "m"}])
+    c = traced.compile(m)
+    assert c.dim_names == ["n", "m"]
+    a, b = torch.randn(3, 4), torch.randn(3, 3)
+    _close(c(a.numpy(), b.numpy()), TwoInputs()(a, b))
+    with pytest.raises(traced.Error, match="operands differ in a dynamic dim"):
+        c(a.numpy(), torch.randn(1, 3).numpy())
+
+
+def test_cuda_refuses_dynamic_dims(dynamic_models):
+    with pytest.raises(traced.CompileError,
+                       match="the GPU pipeline compiles static shapes only"):
+        traced.compile(dynamic_models["mlp"][2], target="cuda")
+
+
+# -- the ahead-of-time library: sizes at run time ------------------------------
+
+class TracedTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int32),
+                ("rank", ctypes.c_int32),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64))]
+
+
+def _described(a):
+    dims = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+    t = TracedTensor(a.ctypes.data, 9, a.ndim, dims, None)
+    t._keep = dims
+    return t
+
+
+def test_library_takes_sizes_at_run_time(dynamic_models, tmp_path):
+    model, _, m = dynamic_models["mlp"]
+    lib = ctypes.CDLL(str(traced.save_library(m, tmp_path / "libmlp.so")))
+    text = lambda name: ctypes.cast(getattr(lib, name), ctypes.c_char_p).value
+    assert text("traced_forward_signature") == b"(tensor<?x16xf32>) -> tensor<?x4xf32>"
+    assert text("traced_forward_dim_names") == b"batch"
+    assert not hasattr(lib, "traced_forward")  # the static entry is not there
+    shapes_fn = lib.traced_forward_output_shapes
+    shapes_fn.argtypes = [ctypes.POINTER(ctypes.c_int64)] * 2
+    sized = lib.traced_forward_sized
+    sized.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2 + [
+        ctypes.POINTER(ctypes.c_int64)]
+    checked = lib.traced_forward_checked
+    checked.argtypes = [ctypes.POINTER(TracedTensor), ctypes.c_int64,
+                        ctypes.POINTER(TracedTensor), ctypes.c_int64,
+                        ctypes.c_char_p, ctypes.c_int64]
+    for batch in (3, 5):
+        x = _batch(torch.zeros(1, 16), batch)
+        with torch.no_grad():
+            expected = model(x).numpy()
+        sizes = (ctypes.c_int64 * 1)(batch)
+        shape = (ctypes.c_int64 * 2)()
+        assert shapes_fn(sizes, shape) == 0
+        assert list(shape) == [batch, 4]
+        inp = np.ascontiguousarray(x.numpy())
+        out = np.empty((batch, 4), np.float32)
+        assert sized((ctypes.c_void_p * 1)(inp.ctypes.data),
+                     (ctypes.c_void_p * 1)(out.ctypes.data), sizes) == 0
+        _close(out, torch.from_numpy(expected))
+        out2 = np.zeros_like(out)
+        err = ctypes.create_string_buffer(256)
+        ins = (TracedTensor * 1)(_described(inp))
+        outs = (TracedTensor * 1)(_described(out2))
+        assert checked(ins, 1, outs, 1, err, 256) == 0, err.value
+        np.testing.assert_array_equal(out2, out)
+    # The checked entry compares the outputs with the inputs' batch.
+    bad = np.empty((4, 4), np.float32)
+    ins = (TracedTensor * 1)(_described(inp))
+    outs = (TracedTensor * 1)(_described(bad))
+    assert checked(ins, 1, outs, 1, err, 256) == 4  # TRACED_ERROR_SHAPE
+    assert err.value.decode() == ("output 0: dim 0 is 4, expected 5 "
+                                  "(tensor<?x4xf32> for these inputs)")

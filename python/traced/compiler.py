@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
-from typing import Any, Optional, Union
+from typing import Any, List, Optional, Union
 
 import numpy as np
 
@@ -61,15 +61,22 @@ def _to_array(i, x, shape, dtype, bf16):
                             f"compiled graph takes {dtype}")
             x = x.numpy()
         a = np.asarray(x)
-    if a.shape != shape:
+    if len(a.shape) != len(shape) or any(
+            want not in (-1, got) for want, got in zip(shape, a.shape)):
         raise Error(f"input {i} has shape {a.shape}; the compiled "
-                    f"graph takes {shape}")
+                    f"graph takes {_shape_text(shape)}")
     if a.dtype != dtype:
         if not np.can_cast(a.dtype, dtype, casting="same_kind"):
             raise Error(f"input {i} has dtype {a.dtype}; the compiled "
                         f"graph takes {dtype}")
         a = a.astype(dtype)
     return np.ascontiguousarray(a)
+
+
+def _shape_text(shape):
+    """(3, -1) as "(3, ?)": a signature's shape, `?` for a dynamic dim."""
+    dims = ["?" if d == -1 else str(d) for d in shape]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _from_array(a, bf16):
@@ -106,6 +113,18 @@ class CompiledModule:
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
         self._input_bf16 = [d == "bf16" for _, d in inputs]
         self._output_bf16 = [d == "bf16" for _, d in outputs]
+        # Dynamic dims (traced.trace(..., dynamic_dims=)): each `?` of the
+        # inputs has a name; the compiled code takes the distinct names'
+        # sizes and says what the outputs' shapes are for them.
+        self.dynamic = any(-1 in s for s, _ in self.input_specs +
+                           self.output_specs)
+        self._dim_slots, self._size_names = [], []
+        if self.dynamic:
+            names = iter(list(cpu.dim_names))
+            self._dim_slots = [[(d, next(names)) for d, s in enumerate(shape)
+                                if s == -1] for shape, _ in self.input_specs]
+            self._size_names = list(dict.fromkeys(
+                n for slots in self._dim_slots for _, n in slots))
 
     def _tensor_inputs(self, inputs):
         """The inputs the compiled code takes: those of the graph's inputs
@@ -140,14 +159,45 @@ class CompiledModule:
         arrays = [_to_array(i, x, shape, dtype, bf16)
                   for i, (x, (shape, dtype), bf16) in enumerate(
                       zip(inputs, self.input_specs, self._input_bf16))]
-        outputs = [np.empty(shape, dtype) for shape, dtype in self.output_specs]
+        sizes, shapes = self._sizes_and_shapes(arrays)
+        outputs = [np.empty(shape, dtype)
+                   for shape, (_, dtype) in zip(shapes, self.output_specs)]
         # (Zero-size arrays may share an address or have none; the compiled
         # code reads and writes nothing there.)
         self._cpu.run([a.ctypes.data for a in arrays],
-                      [o.ctypes.data for o in outputs])
+                      [o.ctypes.data for o in outputs], sizes)
         results = [_from_array(o, bf16)
                    for o, bf16 in zip(outputs, self._output_bf16)]
         return results[0] if len(results) == 1 else tuple(results)
+
+
+    def _sizes_and_shapes(self, arrays):
+        """The named dynamic sizes the inputs give (dims of one name must
+        agree) and the output shapes for them."""
+        if not self.dynamic:
+            return [], [shape for shape, _ in self.output_specs]
+        sizes = {}
+        for i, (a, slots) in enumerate(zip(arrays, self._dim_slots)):
+            for d, name in slots:
+                n = a.shape[d]
+                if sizes.setdefault(name, n) != n:
+                    raise Error(f"input {i} has size {n} in dim {d} "
+                                f"('{name}'), but an earlier input has "
+                                f"{sizes[name]} there")
+        values = [sizes[n] for n in self._size_names]
+        flat = list(self._cpu.output_shapes(values))
+        shapes = []
+        for shape, _ in self.output_specs:
+            shapes.append(tuple(flat[:len(shape)]))
+            del flat[:len(shape)]
+        return values, shapes
+
+    @property
+    def dim_names(self) -> List[str]:
+        """The names of the dynamic dims the compiled code takes, in the
+        order of their first appearance in the inputs (empty when every
+        shape is static)."""
+        return list(self._size_names)
 
 
 def compile(module: Module, target: str = "cpu", entry: str = "forward",

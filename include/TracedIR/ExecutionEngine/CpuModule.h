@@ -7,7 +7,9 @@
 //   int traced_<entry>(void **inputs, void **outputs);
 //
 // where inputs[i] / outputs[j] point to dense row-major buffers of the
-// static shapes and element types in `getSignature()`. The caller owns all
+// static shapes and element types in `getSignature()` (a model with dynamic
+// dims has `traced_<entry>_sized(inputs, outputs, const int64_t *sizes)`
+// and `traced_<entry>_output_shapes` instead: traced_abi.h). The caller owns all
 // buffers; the function allocates and frees its own temporaries. It
 // returns 0, or the number of the run-time check that failed (traced_abi.h).
 //
@@ -76,14 +78,28 @@ public:
   compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
           const CompileMonitor &monitor = {});
 
-  /// The entry's signature: statically shaped tensor inputs and results.
+  /// The entry's signature: ranked tensor inputs and results (`?` for the
+  /// dynamic dims of a model traced with dynamic_dims).
   FunctionType getSignature() const { return signature; }
-  /// Runs the model once. When a run-time check fails (an index out of
-  /// bounds, a boolean mask selecting another count than the traced one:
-  /// what torch raises on), returns its message, and the outputs are
+  /// Whether the signature has dynamic dims: then `run` takes their sizes.
+  bool isDynamic() const { return sizedEntry != nullptr; }
+  /// The name of each `?` of the inputs, in signature order (empty for a
+  /// static model). The sizes `run` takes are those of the distinct names,
+  /// in order of first appearance.
+  ArrayRef<std::string> getDimNames() const { return dimNames; }
+  /// Every output dim (outputs in order) for the named `sizes`.
+  void outputShapes(const int64_t *sizes, int64_t *shapes) const {
+    outputShapesFn(sizes, shapes);
+  }
+  /// Runs the model once; `sizes` (the named dynamic dims' sizes) only for
+  /// a dynamic model. When a run-time check fails (an index out of bounds,
+  /// a boolean mask selecting another count than the traced one: what
+  /// torch raises on), returns its message, and the outputs are
   /// unspecified.
-  std::optional<std::string> run(void **inputs, void **outputs) const {
-    int status = entry(inputs, outputs);
+  std::optional<std::string> run(void **inputs, void **outputs,
+                                 const int64_t *sizes = nullptr) const {
+    int status = sizedEntry ? sizedEntry(inputs, outputs, sizes)
+                            : entry(inputs, outputs);
     if (status == 0)
       return std::nullopt;
     if (status > 0 && static_cast<size_t>(status) <= checks.size())
@@ -99,6 +115,9 @@ private:
   FunctionType signature;
   std::vector<std::string> checks;
   int (*entry)(void **, void **) = nullptr;
+  int (*sizedEntry)(void **, void **, const int64_t *) = nullptr;
+  int (*outputShapesFn)(const int64_t *, int64_t *) = nullptr;
+  std::vector<std::string> dimNames;
 };
 
 } // namespace mlir::traced

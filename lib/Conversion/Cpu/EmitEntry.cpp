@@ -12,6 +12,7 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDEMITENTRY
@@ -46,6 +47,20 @@ static int32_t abiDTypeCode(Type element) {
   return 0;
 }
 
+namespace {
+/// An entry with dynamic dims: each `?` input dim is one of the named
+/// sizes, which the caller passes as `const int64_t *sizes`
+/// (traced_abi.h).
+struct DynamicEntry {
+  /// The distinct names, in order of first appearance over the inputs.
+  SmallVector<std::string> names;
+  /// Per input, per dim: the index of its name, or -1 when static.
+  SmallVector<SmallVector<int64_t>> symbol;
+  /// `int traced_<name>_output_shapes(const int64_t *sizes, int64_t *shapes)`.
+  LLVM::LLVMFuncOp outputShapes;
+};
+} // namespace
+
 /// Emits `int traced_<name>_checked(const traced_tensor *inputs, int64_t
 /// num_inputs, const traced_tensor *outputs, int64_t num_outputs, char
 /// *error, int64_t error_size)` (traced_abi.h): every tensor's dtype, rank,
@@ -54,7 +69,8 @@ static int32_t abiDTypeCode(Type element) {
 /// and returns its traced_status code.
 static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
                              FunctionType type, StringRef name,
-                             ArrayRef<Attribute> runChecks, Location loc) {
+                             ArrayRef<Attribute> runChecks, Location loc,
+                             const DynamicEntry *dynamic) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
@@ -120,7 +136,37 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
         {numInputs, numOutputs});
 
   SmallVector<Value> dataPointers;
+  // Dynamic dims: the named sizes as the inputs give them (the first dim of
+  // a name sets it, later ones must agree), and every output dim they
+  // imply; each tensor's dims as values for the checks below.
+  Value sizes, outShapes;
+  SmallVector<SmallVector<Value>> dimValues;
+  auto mul = [&](Value a, Value c) -> Value {
+    return LLVM::MulOp::create(b, loc, a, c);
+  };
+  auto at = [&](Value base, Type element, int64_t k) {
+    return LLVM::GEPOp::create(b, loc, ptr, element, base,
+                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
+        .getResult();
+  };
+  if (dynamic) {
+    sizes = LLVM::AllocaOp::create(
+        b, loc, ptr, i64, c64(std::max<size_t>(dynamic->names.size(), 1)));
+    size_t outDims = 0;
+    for (Type t : type.getResults())
+      outDims += cast<RankedTensorType>(t).getRank();
+    outShapes = LLVM::AllocaOp::create(b, loc, ptr, i64,
+                                       c64(std::max<size_t>(outDims, 1)));
+  }
+  size_t outDimIndex = 0;
+  llvm::SmallBitVector seen(dynamic ? dynamic->names.size() : 0);
   auto checkTensors = [&](Value array, TypeRange types, StringRef what) {
+    bool isInput = what == "input";
+    if (dynamic && !isInput) {
+      // The outputs' sizes follow from the inputs'.
+      LLVM::CallOp::create(b, loc, dynamic->outputShapes,
+                           ValueRange{sizes, outShapes});
+    }
     for (auto [i, t] : llvm::enumerate(types)) {
       auto tensor = cast<RankedTensorType>(t);
       std::string tag = (what + " " + Twine(i)).str();
@@ -144,6 +190,7 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
             tag + ": expected rank " + Twine(shape.size()) + " (" + typeText +
                 "), got %d",
             {rank});
+      SmallVector<Value> dims;
       if (!shape.empty()) {
         Value shapePtr = field(3, ptr);
         check(ne(shapePtr, null), /*TRACED_ERROR_NULL*/ 6,
@@ -153,17 +200,85 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
               b, loc, ptr, i64, shapePtr,
               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
           Value dim = LLVM::LoadOp::create(b, loc, i64, addr);
-          check(eq(dim, c64(size)), /*TRACED_ERROR_SHAPE*/ 4,
-                tag + ": dim " + Twine(d) + " is %lld, expected " +
-                    Twine(size) + " (" + typeText + ")",
+          dims.push_back(ShapedType::isDynamic(size) ? dim : c64(size));
+          if (!ShapedType::isDynamic(size)) {
+            check(eq(dim, c64(size)), /*TRACED_ERROR_SHAPE*/ 4,
+                  tag + ": dim " + Twine(d) + " is %lld, expected " +
+                      Twine(size) + " (" + typeText + ")",
+                  {dim});
+            continue;
+          }
+          if (!isInput) {
+            Value expected = LLVM::LoadOp::create(
+                b, loc, i64, at(outShapes, i64, outDimIndex + d));
+            check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
+                  tag + ": dim " + Twine(d) + " is %lld, expected %lld (" +
+                      typeText + " for these inputs)",
+                  {dim, expected});
+            continue;
+          }
+          int64_t k = dynamic->symbol[i][d];
+          StringRef dimName = dynamic->names[k];
+          check(LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, dim,
+                                     c64(0)),
+                /*TRACED_ERROR_SHAPE*/ 4,
+                tag + ": dim " + Twine(d) + " ('" + dimName +
+                    "') is negative: %lld",
                 {dim});
+          if (!seen.test(k)) {
+            seen.set(k);
+            LLVM::StoreOp::create(b, loc, dim, at(sizes, i64, k));
+            continue;
+          }
+          Value expected = LLVM::LoadOp::create(b, loc, i64, at(sizes, i64, k));
+          check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
+                tag + ": dim " + Twine(d) + " ('" + dimName +
+                    "') is %lld, but an earlier input has %lld there",
+                {dim, expected});
         }
       }
+      if (!isInput)
+        outDimIndex += shape.size();
       Value data = field(0, ptr);
-      if (tensor.getNumElements() > 0)
+      // (Dynamic dims: data may be NULL only when there are no elements.)
+      Value count = c64(1);
+      for (Value d : dims)
+        count = mul(count, d);
+      if (!tensor.hasStaticShape())
+        check(LLVM::OrOp::create(b, loc, ne(data, null), eq(count, c64(0))),
+              /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL", {});
+      else if (tensor.getNumElements() > 0)
         check(ne(data, null), /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL",
               {});
       dataPointers.push_back(data);
+      if (!tensor.hasStaticShape()) {
+        // Strides of dynamic tensors: row-major where the dim is not 1 and
+        // the tensor has elements, checked at run time.
+        Value strides = field(4, ptr);
+        Value expected = c64(1);
+        for (int64_t d = shape.size() - 1; d >= 0; --d) {
+          Block *walk = new Block(), *after = new Block();
+          region.push_back(walk);
+          region.push_back(after);
+          Value skip = LLVM::OrOp::create(
+              b, loc, eq(strides, null),
+              LLVM::OrOp::create(b, loc, eq(dims[d], c64(1)),
+                                 eq(count, c64(0))));
+          LLVM::CondBrOp::create(b, loc, skip, after, walk);
+          cur = walk;
+          b.setInsertionPointToEnd(cur);
+          Value stride = LLVM::LoadOp::create(b, loc, i64, at(strides, i64, d));
+          check(eq(stride, expected), /*TRACED_ERROR_STRIDES*/ 5,
+                tag + ": not contiguous: dim " + Twine(d) +
+                    " has stride %lld, expected %lld",
+                {stride, expected});
+          LLVM::BrOp::create(b, loc, after);
+          cur = after;
+          b.setInsertionPointToEnd(cur);
+          expected = mul(expected, dims[d]);
+        }
+        continue;
+      }
       // Strides, when given, must be row-major (any stride for a dim of 1).
       if (shape.empty() || tensor.getNumElements() == 0)
         continue;
@@ -210,9 +325,10 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
   };
   Value inArray = pointerArray(ArrayRef<Value>(dataPointers).take_front(numIn));
   Value outArray = pointerArray(ArrayRef<Value>(dataPointers).drop_front(numIn));
-  Value status =
-      LLVM::CallOp::create(b, loc, entry, ValueRange{inArray, outArray})
-          .getResult();
+  SmallVector<Value> entryArgs = {inArray, outArray};
+  if (dynamic)
+    entryArgs.push_back(sizes);
+  Value status = LLVM::CallOp::create(b, loc, entry, entryArgs).getResult();
   // A failed run-time check k returns k (traced-cpu-lower-checks).
   for (auto [k, message] : llvm::enumerate(runChecks)) {
     std::string format;
@@ -233,6 +349,26 @@ struct EmitEntryPass : traced::impl::TracedEmitEntryBase<EmitEntryPass> {
 };
 } // namespace
 
+/// Appends the expanded memref descriptor of a dense row-major buffer at
+/// `p` with `dims` (allocated and aligned pointer, offset 0, sizes,
+/// strides) to `args`.
+static void addDescriptor(OpBuilder &b, Location loc, Value p,
+                          ArrayRef<Value> dims, SmallVectorImpl<Value> &args) {
+  auto i64 = b.getI64Type();
+  args.push_back(p);
+  args.push_back(p);
+  args.push_back(LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)));
+  llvm::append_range(args, dims);
+  SmallVector<Value> strides(dims.size());
+  Value stride =
+      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+  for (int64_t d = dims.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = LLVM::MulOp::create(b, loc, stride, dims[d]);
+  }
+  llvm::append_range(args, strides);
+}
+
 void EmitEntryPass::runOnOperation() {
   mlir::ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -243,47 +379,137 @@ void EmitEntryPass::runOnOperation() {
   });
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   auto i64 = IntegerType::get(ctx, 64);
+  auto i32 = IntegerType::get(ctx, 32);
   for (LLVM::LLVMFuncOp f : entries) {
     auto type = cast<FunctionType>(
         cast<TypeAttr>(f->getAttr("traced.entry")).getValue());
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     Location loc = f.getLoc();
-    auto i32 = IntegerType::get(ctx, 32);
-    auto entryType = LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType});
+    auto c = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+          .getResult();
+    };
+    auto load = [&](Value base, Type element, int64_t k) {
+      Value slot = LLVM::GEPOp::create(
+          b, loc, ptrType, element, base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
+      return LLVM::LoadOp::create(b, loc, element, slot).getResult();
+    };
+
+    // Dynamic dims (convert-traced-to-linalg's traced.dim_names and
+    // <name>_output_dims): the sizes come from the caller.
+    std::optional<DynamicEntry> dynamic;
+    LLVM::LLVMFuncOp outputDims;
+    if (auto names = f->getAttrOfType<ArrayAttr>("traced.dim_names")) {
+      dynamic.emplace();
+      for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+        auto tensor = cast<RankedTensorType>(t);
+        auto perDim = i < names.size() ? dyn_cast<ArrayAttr>(names[i])
+                                       : ArrayAttr();
+        SmallVector<int64_t> &symbols = dynamic->symbol.emplace_back();
+        for (int64_t d = 0; d < tensor.getRank(); ++d) {
+          if (!tensor.isDynamicDim(d)) {
+            symbols.push_back(-1);
+            continue;
+          }
+          StringAttr name =
+              perDim && d < int64_t(perDim.size())
+                  ? dyn_cast<StringAttr>(perDim[d])
+                  : StringAttr();
+          std::string n = name && !name.empty()
+                              ? name.str()
+                              : ("input" + Twine(i) + "_dim" + Twine(d)).str();
+          auto it = llvm::find(dynamic->names, n);
+          symbols.push_back(it - dynamic->names.begin());
+          if (it == dynamic->names.end())
+            dynamic->names.push_back(n);
+        }
+      }
+      module.walk([&](LLVM::LLVMFuncOp g) {
+        auto of = g->getAttrOfType<FlatSymbolRefAttr>("traced.output_dims_of");
+        if (of && of.getValue() == f.getName())
+          outputDims = g;
+      });
+      if (!outputDims) {
+        f.emitError("traced-emit-entry: an entry with dynamic dims needs its "
+                    "output-dims function (convert-traced-to-linalg)");
+        return signalPassFailure();
+      }
+    }
+    // The named sizes of each dynamic input dim, loaded from `sizes`.
+    auto inputDims = [&](Value sizesPtr) {
+      SmallVector<SmallVector<Value>> dims;
+      for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+        auto tensor = cast<RankedTensorType>(t);
+        SmallVector<Value> &d = dims.emplace_back();
+        for (int64_t k = 0; k < tensor.getRank(); ++k)
+          d.push_back(tensor.isDynamicDim(k)
+                          ? load(sizesPtr, i64, dynamic->symbol[i][k])
+                          : c(tensor.getDimSize(k)));
+      }
+      return dims;
+    };
+    // Every output dim, from <name>_output_dims on the inputs' descriptors.
+    auto outputDimValues = [&](ArrayRef<Value> inputArgs) {
+      auto call = LLVM::CallOp::create(b, loc, outputDims, inputArgs);
+      SmallVector<Value> all;
+      Value r = call.getResult();
+      if (isa<LLVM::LLVMStructType>(r.getType())) {
+        auto st = cast<LLVM::LLVMStructType>(r.getType());
+        for (unsigned k = 0; k < st.getBody().size(); ++k)
+          all.push_back(LLVM::ExtractValueOp::create(b, loc, r, k));
+      } else {
+        all.push_back(r);
+      }
+      return all;
+    };
+
+    SmallVector<Type> params = {ptrType, ptrType};
+    if (dynamic)
+      params.push_back(ptrType);
+    auto entryType = LLVM::LLVMFunctionType::get(i32, params);
     auto entry = LLVM::LLVMFuncOp::create(
-        b, loc, ("traced_" + f.getName()).str(), entryType);
+        b, loc,
+        ("traced_" + f.getName() + (dynamic ? "_sized" : "")).str(),
+        entryType);
     Block *block = entry.addEntryBlock(b);
     b.setInsertionPointToStart(block);
     SmallVector<Value> args;
-    auto addBuffers = [&](Value array, TypeRange types) {
-      for (auto [i, t] : llvm::enumerate(types)) {
-        auto shaped = cast<ShapedType>(t);
-        Value slot = LLVM::GEPOp::create(
-            b, loc, ptrType, ptrType, array,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-        Value p = LLVM::LoadOp::create(b, loc, ptrType, slot);
-        args.push_back(p);
-        args.push_back(p);
-        auto c = [&](int64_t v) {
-          return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
-              .getResult();
-        };
-        args.push_back(c(0));
-        ArrayRef<int64_t> shape = shaped.getShape();
-        for (int64_t d : shape)
-          args.push_back(c(d));
-        int64_t stride = 1;
-        SmallVector<Value> strides(shape.size());
-        for (int64_t d = shape.size() - 1; d >= 0; --d) {
-          strides[d] = c(stride);
-          stride *= shape[d];
-        }
-        llvm::append_range(args, strides);
-      }
+    auto pointers = [&](Value array, size_t count) {
+      SmallVector<Value> ps;
+      for (size_t i = 0; i < count; ++i)
+        ps.push_back(load(array, ptrType, i));
+      return ps;
     };
-    addBuffers(block->getArgument(0), type.getInputs());
-    addBuffers(block->getArgument(1), type.getResults());
+    SmallVector<Value> inPtrs = pointers(block->getArgument(0),
+                                         type.getNumInputs());
+    SmallVector<Value> outPtrs = pointers(block->getArgument(1),
+                                          type.getNumResults());
+    SmallVector<Value> outDims;
+    if (dynamic) {
+      SmallVector<SmallVector<Value>> dims = inputDims(block->getArgument(2));
+      for (auto [p, d] : llvm::zip(inPtrs, dims))
+        addDescriptor(b, loc, p, d, args);
+      outDims = outputDimValues(args);
+    } else {
+      for (auto [p, t] : llvm::zip(inPtrs, type.getInputs())) {
+        SmallVector<Value> d;
+        for (int64_t size : cast<ShapedType>(t).getShape())
+          d.push_back(c(size));
+        addDescriptor(b, loc, p, d, args);
+      }
+      for (Type t : type.getResults())
+        for (int64_t size : cast<ShapedType>(t).getShape())
+          outDims.push_back(c(size));
+    }
+    size_t next = 0;
+    for (auto [p, t] : llvm::zip(outPtrs, type.getResults())) {
+      int64_t rank = cast<ShapedType>(t).getRank();
+      addDescriptor(b, loc, p, ArrayRef<Value>(outDims).slice(next, rank),
+                    args);
+      next += rank;
+    }
     // The run-time checks' status: an i32 on the stack, 0 until a check
     // fails (traced-cpu-lower-checks), passed as a 0-d memref.
     ArrayRef<Attribute> runChecks;
@@ -291,15 +517,13 @@ void EmitEntryPass::runOnOperation() {
       runChecks = checks.getValue();
     Value status;
     if (!runChecks.empty()) {
-      Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
-      status = LLVM::AllocaOp::create(b, loc, ptrType, i32, one);
+      status = LLVM::AllocaOp::create(b, loc, ptrType, i32, c(1));
       LLVM::StoreOp::create(
           b, loc, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)),
           status);
       args.push_back(status);
       args.push_back(status);
-      args.push_back(
-          LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)));
+      args.push_back(c(0));
     }
     if (args.size() != f.getNumArguments()) {
       f.emitError() << "traced-emit-entry: the function takes "
@@ -314,20 +538,55 @@ void EmitEntryPass::runOnOperation() {
                : LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0))
                      .getResult();
     LLVM::ReturnOp::create(b, loc, code);
-    emitCheckedEntry(module, entry, type, f.getName(), runChecks, loc);
+
+    auto addString = [&](StringRef symbol, std::string text) {
+      text.push_back('\0');
+      b.setInsertionPointToEnd(module.getBody());
+      auto arrayType =
+          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+      LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                             LLVM::Linkage::External, symbol,
+                             b.getStringAttr(text));
+    };
+    if (dynamic) {
+      // int traced_<name>_output_shapes(const int64_t *sizes,
+      //                                 int64_t *shapes): every output dim.
+      b.setInsertionPointToEnd(module.getBody());
+      auto shapesFn = LLVM::LLVMFuncOp::create(
+          b, loc, ("traced_" + f.getName() + "_output_shapes").str(),
+          LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}));
+      Block *body = shapesFn.addEntryBlock(b);
+      b.setInsertionPointToStart(body);
+      SmallVector<Value> inArgs;
+      Value null = LLVM::ZeroOp::create(b, loc, ptrType);
+      for (const SmallVector<Value> &d : inputDims(body->getArgument(0)))
+        addDescriptor(b, loc, null, d, inArgs);
+      for (auto [k, v] : llvm::enumerate(outputDimValues(inArgs))) {
+        Value slot = LLVM::GEPOp::create(
+            b, loc, ptrType, i64, body->getArgument(1),
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
+        LLVM::StoreOp::create(b, loc, v, slot);
+      }
+      LLVM::ReturnOp::create(
+          b, loc, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)));
+      dynamic->outputShapes = shapesFn;
+      // `traced_<name>_dim_names`: the name of each `?` of the inputs in
+      // the signature, in order, space-separated.
+      std::string names;
+      for (const SmallVector<int64_t> &symbols : dynamic->symbol)
+        for (int64_t k : symbols)
+          if (k >= 0)
+            names += (names.empty() ? "" : " ") + dynamic->names[k];
+      addString(("traced_" + f.getName() + "_dim_names").str(), names);
+    }
+    emitCheckedEntry(module, entry, type, f.getName(), runChecks, loc,
+                     dynamic ? &*dynamic : nullptr);
 
     // `const char traced_<name>_signature[]`: the tensor types, so that a
     // library's user can check what it takes.
     std::string text;
     llvm::raw_string_ostream os(text);
     os << type;
-    text.push_back('\0');
-    b.setInsertionPointToEnd(module.getBody());
-    auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                              text.size());
-    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                           LLVM::Linkage::External,
-                           ("traced_" + f.getName() + "_signature").str(),
-                           b.getStringAttr(text));
+    addString(("traced_" + f.getName() + "_signature").str(), text);
   }
 }

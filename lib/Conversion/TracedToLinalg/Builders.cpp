@@ -4,7 +4,10 @@
 
 #include <cmath>
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <limits>
@@ -20,6 +23,61 @@ RankedTensorType lowering::staticTensorType(Value v) {
 
 int64_t lowering::normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
+}
+
+RankedTensorType lowering::rankedTensorType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+SmallVector<OpFoldResult> lowering::dimSizes(OpBuilder &b, Location loc,
+                                             Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(
+                              tensor::DimOp::create(b, loc, v, d).getResult())
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  return sizes;
+}
+
+Value lowering::buildEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                           ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
+}
+
+std::string lowering::checkMessage(Location loc, const Twine &what) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  // The user's source line, when the call has one.
+  FileLineColLoc where;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      where = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (where)
+    os << where.getFilename().getValue() << ":" << where.getLine() << ": ";
+  os << what;
+  return message;
+}
+
+void lowering::checkSameSize(OpBuilder &b, Location loc, OpFoldResult a,
+                             OpFoldResult c, const Twine &what) {
+  std::optional<int64_t> ca = getConstantIntValue(a), cc = getConstantIntValue(c);
+  if (ca && cc)
+    return;
+  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   getValueOrCreateConstantIndexOp(b, loc, a),
+                                   getValueOrCreateConstantIndexOp(b, loc, c));
+  cf::AssertOp::create(b, loc, eq, checkMessage(loc, what));
 }
 
 Type lowering::storageType(Type type) {
@@ -216,8 +274,49 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(rank));
   auto storage = cast<RankedTensorType>(storageType(resultType));
-  Value init = tensor::EmptyOp::create(b, loc, storage.getShape(),
-                                       storage.getElementType());
+  Value init;
+  if (storage.hasStaticShape()) {
+    init = tensor::EmptyOp::create(b, loc, storage.getShape(),
+                                   storage.getElementType());
+  } else {
+    // A dynamic result dim has the size of the inputs that read it with a
+    // plain dim expression; all of them must agree (a dynamic size of 1
+    // that torch would broadcast is refused at run time).
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!storage.isDynamicDim(d)) {
+        sizes.push_back(b.getIndexAttr(storage.getDimSize(d)));
+        continue;
+      }
+      SmallVector<OpFoldResult> readers;
+      for (auto [in, map] : llvm::zip(inputs, maps))
+        for (auto [j, e] : llvm::enumerate(map.getResults()))
+          if (auto dimExpr = dyn_cast<AffineDimExpr>(e);
+              dimExpr && dimExpr.getPosition() == d) {
+            auto inType = cast<RankedTensorType>(in.getType());
+            readers.push_back(
+                inType.isDynamicDim(j)
+                    ? OpFoldResult(
+                          tensor::DimOp::create(b, loc, in, j).getResult())
+                    : OpFoldResult(b.getIndexAttr(inType.getDimSize(j))));
+          }
+      if (readers.empty()) {
+        // (No input reads the dim: an internal error, reported at run
+        // time rather than by a crash.)
+        Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+        cf::AssertOp::create(
+            b, loc, no,
+            checkMessage(loc, "internal: a dynamic dim that no operand reads"));
+        readers.push_back(b.getIndexAttr(0));
+      }
+      for (OpFoldResult other : ArrayRef(readers).drop_front())
+        checkSameSize(b, loc, readers.front(), other,
+                      "operands differ in a dynamic dim (compiled code does "
+                      "not broadcast a dynamic dim of size 1)");
+      sizes.push_back(readers.front());
+    }
+    init = buildEmpty(b, loc, storage, sizes);
+  }
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   Type compute = computeType(resultType.getElementType());
@@ -254,8 +353,13 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
 
 Value lowering::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
                             double v) {
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  assert(type.hasStaticShape() && "dynamic dims need their sizes");
+  return buildFilled(b, loc, type, {}, v);
+}
+
+Value lowering::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                            ArrayRef<OpFoldResult> sizes, double v) {
+  Value init = buildEmpty(b, loc, type, sizes);
   Value c = scalarConstant(b, loc, type.getElementType(), v);
   return linalg::FillOp::create(b, loc, c, init).getResult(0);
 }
@@ -313,7 +417,14 @@ Value lowering::buildReduce(OpBuilder &b, Location loc, Value input,
     }
   }
   auto resultType = RankedTensorType::get(shape, type.getElementType());
-  Value init = buildFilled(b, loc, resultType, initValue);
+  SmallVector<OpFoldResult> sizes;
+  if (!resultType.hasStaticShape()) {
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(dims, d))
+        sizes.push_back(inSizes[d]);
+  }
+  Value init = buildFilled(b, loc, resultType, sizes, initValue);
   SmallVector<AffineMap> maps = {
       b.getMultiDimIdentityMap(rank),
       AffineMap::get(rank, 0, outExprs, b.getContext())};
@@ -331,6 +442,8 @@ Value lowering::buildReshape(OpBuilder &b, Location loc, Value input,
   if (type.getShape() == shape)
     return input;
   auto target = RankedTensorType::get(shape, type.getElementType());
+  if (!type.hasStaticShape() || !target.hasStaticShape())
+    return buildDynamicReshape(b, loc, input, shape);
   if (target.getRank() < type.getRank())
     if (auto r = getReassociationIndicesForReshape(type, target))
       return tensor::CollapseShapeOp::create(b, loc, target, input, *r);
@@ -361,6 +474,87 @@ Value lowering::buildReshape(OpBuilder &b, Location loc, Value input,
   return tensor::CollapseShapeOp::create(b, loc, target, flat, all);
 }
 
+/// The product of `sizes`, as an index value.
+static Value productOf(OpBuilder &b, Location loc,
+                       ArrayRef<OpFoldResult> sizes) {
+  Value p = arith::ConstantIndexOp::create(b, loc, 1);
+  for (OpFoldResult s : sizes)
+    p = arith::MulIOp::create(b, loc, p,
+                              getValueOrCreateConstantIndexOp(b, loc, s));
+  return p;
+}
+
+Value lowering::buildDynamicReshape(OpBuilder &b, Location loc, Value input,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<OpFoldResult> targetSizes) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto target = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+  // The target's sizes: given, or static, or (one dynamic dim) what the
+  // element count leaves.
+  SmallVector<OpFoldResult> sizes(targetSizes);
+  if (sizes.empty()) {
+    int64_t dynamicDims = llvm::count_if(
+        shape, [](int64_t d) { return ShapedType::isDynamic(d); });
+    if (dynamicDims > 1)
+      return {};
+    for (int64_t d : shape)
+      sizes.push_back(b.getIndexAttr(ShapedType::isDynamic(d) ? 0 : d));
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (ShapedType::isDynamic(size)) {
+        Value known = productOf(
+            b, loc, ArrayRef<OpFoldResult>(sizes).take_front(d));
+        known = arith::MulIOp::create(
+            b, loc, known,
+            productOf(b, loc, ArrayRef<OpFoldResult>(sizes).drop_front(d + 1)));
+        // (A zero product leaves the dim at 0: no elements either way.)
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        known = arith::MaxUIOp::create(b, loc, known, one);
+        sizes[d] = arith::DivUIOp::create(b, loc, productOf(b, loc, inSizes),
+                                          known)
+                       .getResult();
+      }
+  }
+  // The element counts agree (torch's view raises otherwise).
+  checkSameSize(b, loc, productOf(b, loc, sizes), productOf(b, loc, inSizes),
+                "a reshape to another number of elements");
+  // Upstream's grouping when it finds one (a collapse or an expansion of
+  // adjacent dims), else through one dim.
+  if (target.getRank() < type.getRank())
+    if (auto r = getReassociationIndicesForCollapse(type.getShape(), shape))
+      return tensor::CollapseShapeOp::create(b, loc, target, input, *r);
+  if (target.getRank() > type.getRank())
+    if (auto r = getReassociationIndicesForCollapse(shape, type.getShape()))
+      return tensor::ExpandShapeOp::create(b, loc, target, input, *r, sizes);
+  auto all = [](int64_t rank) {
+    SmallVector<ReassociationIndices> r;
+    if (rank > 0)
+      r.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    return r;
+  };
+  int64_t count = 1;
+  for (int64_t d : type.getShape())
+    count = ShapedType::isDynamic(d) || ShapedType::isDynamic(count)
+                ? ShapedType::kDynamic
+                : count * d;
+  auto flatType = RankedTensorType::get({count}, type.getElementType());
+  Value flat = input;
+  if (type.getRank() == 0)
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input, all(0),
+                                         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  else if (type.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           all(type.getRank()));
+  if (target.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, target, flat, all(0));
+  if (target.getRank() == 1)
+    return flatType == target
+               ? flat
+               : tensor::CastOp::create(b, loc, target, flat).getResult();
+  return tensor::ExpandShapeOp::create(b, loc, target, flat,
+                                       all(target.getRank()), sizes);
+}
+
 Value lowering::buildTranspose(OpBuilder &b, Location loc, Value input,
                                ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(input.getType());
@@ -372,7 +566,14 @@ Value lowering::buildTranspose(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(type.getDimSize(p));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<OpFoldResult> sizes;
+  if (!type.hasStaticShape()) {
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+    for (int64_t p : perm)
+      sizes.push_back(inSizes[p]);
+  }
+  Value init = buildEmpty(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), sizes);
   return linalg::TransposeOp::create(b, loc, input, init, perm).getResult()[0];
 }
 
@@ -381,7 +582,10 @@ Value lowering::buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   auto r = cast<RankedTensorType>(rhs.getType());
   auto type = RankedTensorType::get({l.getDimSize(0), r.getDimSize(1)},
                                     l.getElementType());
-  Value init = buildFilled(b, loc, type, 0.0);
+  SmallVector<OpFoldResult> sizes;
+  if (!type.hasStaticShape())
+    sizes = {dimSizes(b, loc, lhs)[0], dimSizes(b, loc, rhs)[1]};
+  Value init = buildFilled(b, loc, type, sizes, 0.0);
   return linalg::MatmulOp::create(b, loc, TypeRange{type},
                                   ValueRange{lhs, rhs}, ValueRange{init})
       .getResult(0);
@@ -393,7 +597,12 @@ Value lowering::buildBatchMatmul(OpBuilder &b, Location loc, Value lhs,
   auto r = cast<RankedTensorType>(rhs.getType());
   auto type = RankedTensorType::get(
       {l.getDimSize(0), l.getDimSize(1), r.getDimSize(2)}, l.getElementType());
-  Value init = buildFilled(b, loc, type, 0.0);
+  SmallVector<OpFoldResult> sizes;
+  if (!type.hasStaticShape()) {
+    SmallVector<OpFoldResult> ls = dimSizes(b, loc, lhs);
+    sizes = {ls[0], ls[1], dimSizes(b, loc, rhs)[2]};
+  }
+  Value init = buildFilled(b, loc, type, sizes, 0.0);
   return linalg::BatchMatmulOp::create(b, loc, TypeRange{type},
                                        ValueRange{lhs, rhs}, ValueRange{init})
       .getResult(0);
@@ -460,7 +669,9 @@ Value lowering::buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
   int64_t k = xType.getShape().back(), n = wType.getDimSize(0);
   int64_t m = 1; // (not numElements / k: k may be 0)
   for (int64_t d : xType.getShape().drop_back())
-    m *= d;
+    m = ShapedType::isDynamic(d) || ShapedType::isDynamic(m)
+            ? ShapedType::kDynamic
+            : m * d;
   Value x2 = buildReshape(b, loc, x, {m, k});
   Value wT = transposedConstant(b, loc, weight);
   if (!wT)
@@ -474,7 +685,11 @@ Value lowering::buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
                          });
   SmallVector<int64_t> shape(xType.getShape());
   shape.back() = n;
-  return buildReshape(b, loc, y, shape);
+  if (xType.hasStaticShape() || xType.getRank() == 2)
+    return buildReshape(b, loc, y, shape);
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
+  sizes.back() = b.getIndexAttr(n);
+  return buildDynamicReshape(b, loc, y, shape, sizes);
 }
 
 static Value maxOf(OpBuilder &b, Location loc, Value x, Value y) {
@@ -544,7 +759,9 @@ Value lowering::buildPad(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < type.getRank(); ++d)
-    shape.push_back(type.getDimSize(d) + low[d] + high[d]);
+    shape.push_back(type.isDynamicDim(d)
+                        ? ShapedType::kDynamic
+                        : type.getDimSize(d) + low[d] + high[d]);
   auto padded = RankedTensorType::get(shape, type.getElementType());
   Value pad = scalarConstant(b, loc, type.getElementType(), value);
   SmallVector<OpFoldResult> lo, hi;

@@ -177,9 +177,9 @@ static std::string elementName(RankedTensorType type) {
 
 static FailureOr<SmallVector<Value>>
 lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
-    return c.fail("the result shape is not static");
+    return c.fail("the result is not a ranked tensor");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
     return c.fail("element type " + elementName(type) +
                   " is not supported (only floating-point tensors)");
@@ -197,7 +197,7 @@ lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
 
 /// Whether the call computes on uint8.
 static bool isUnsignedCall(const LoweringCall &c) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   return type && isUnsignedElement(type.getElementType());
 }
 
@@ -286,9 +286,9 @@ UNARY(clampBody, {
 /// clamp with a tensor bound: min(max(x, lo), hi) over the broadcast
 /// operands, converted to the result's (promoted) type; NaN propagates.
 static FailureOr<SmallVector<Value>> lowerClampTensors(LoweringCall &c) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
-    return c.fail("the result shape is not static");
+    return c.fail("the result is not a ranked tensor");
   if (type.getElementType().isInteger(1))
     return c.fail("element type i1 is not supported");
   FailureOr<Operand> x = operandOf(c, "input");
@@ -331,7 +331,7 @@ static FailureOr<SmallVector<Value>> lowerClampTensors(LoweringCall &c) {
 static FailureOr<SmallVector<Value>> lowerClamp(LoweringCall &c) {
   if (c.tensor("min") || c.tensor("max"))
     return lowerClampTensors(c);
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   for (StringRef bound : {"min", "max"}) {
     if (!c.isNone(bound) && !c.getFloat(bound))
       return c.fail(Twine("'") + bound + "' must be a number");
@@ -369,9 +369,9 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
                                                  StringRef rhsName, BinaryFn fn,
                                                  bool swap = false,
                                                  bool floatOnly = false) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
-    return c.fail("the result shape is not static");
+    return c.fail("the result is not a ranked tensor");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
     return c.fail("element type " + elementName(type) +
                   " is not supported (only floating-point results)");
@@ -604,7 +604,7 @@ UNARY(softsignBody, return div(b, loc, x,
 /// softsign of an integer input (the interpreter's `softsign`): |x| + 1
 /// wraps in the input's width, then x / that in the float result type.
 static FailureOr<SmallVector<Value>> lowerSoftsign(LoweringCall &c) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   FailureOr<Operand> x = operandOf(c, "input");
   if (!type || failed(x) || !x->tensor)
     return c.fail("expected a statically shaped input tensor");
@@ -793,9 +793,9 @@ using PredicateFn = Value (*)(OpBuilder &, Location, Value, Value, bool);
 static FailureOr<SmallVector<Value>>
 lowerTruth(LoweringCall &c, ArrayRef<StringRef> names, PredicateFn fn,
            Type operandType = {}) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
-    return c.fail("the result shape is not static");
+    return c.fail("the result is not a ranked tensor");
   Type promoted = operandType ? operandType : promotedType(c, names);
   if (!promoted)
     return c.fail("an operand has no known dtype");
@@ -879,9 +879,9 @@ static Value isFinite(OpBuilder &b, Location loc, Value x, Value, bool) {
 static FailureOr<SmallVector<Value>> lowerSelect(LoweringCall &c,
                                                  StringRef cond, StringRef a,
                                                  StringRef b) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
-    return c.fail("the result shape is not static");
+    return c.fail("the result is not a ranked tensor");
   FailureOr<Operand> oc = operandOf(c, cond), oa = operandOf(c, a),
                      ob = operandOf(c, b);
   if (failed(oc) || failed(oa) || failed(ob) || !oc->tensor)

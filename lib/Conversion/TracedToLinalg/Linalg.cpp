@@ -45,14 +45,22 @@ static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
 static FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {
   Value x = c.tensor("input"), w = c.tensor("weight");
   Value bias = c.tensor("bias");
-  RankedTensorType type = c.resultType();
-  if (!x || !w || !type || !staticTensorType(x) || !staticTensorType(w) ||
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  if (!x || !w || !type || !rankedTensorType(x) || !staticTensorType(w) ||
       typeOf(w).getRank() < 1 || typeOf(w).getRank() > 2)
-    return c.fail("expected a statically shaped input and a 1-D or 2-D weight");
+    return c.fail("expected a ranked input and a statically shaped 1-D or 2-D "
+                  "weight");
   if (!bias && !c.isNone("bias"))
     return c.fail("the bias is not a tensor");
-  if (typeOf(w).getRank() == 2 && typeOf(x).getRank() >= 2)
+  // (Dynamic dims of the input are leading dims: they collapse into the
+  // matmul's rows.)
+  if (typeOf(w).getRank() == 2 && typeOf(x).getRank() >= 2 &&
+      !ShapedType::isDynamic(typeOf(x).getShape().back()) &&
+      (!bias || staticTensorType(bias)))
     return SmallVector<Value>{buildLinear(c.rewriter, c.loc, x, w, bias)};
+  if (!staticTensorType(x) || !type.hasStaticShape())
+    return c.fail("expected a statically shaped input (dynamic dims are "
+                  "compiled for a 2-D weight and a >= 2-D input)");
   // A 1-D input or weight: input @ weight.T as torch.matmul, plus the bias.
   Value wt = typeOf(w).getRank() == 2 ? buildTranspose(c.rewriter, c.loc, w, {1, 0}) : w;
   RankedTensorType product = RankedTensorType::get(type.getShape(), type.getElementType());
@@ -179,9 +187,18 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   Value inW = c.tensor("in_proj_weight"), inB = c.tensor("in_proj_bias");
   Value outW = c.tensor("out_proj_weight"), outB = c.tensor("out_proj_bias");
   std::optional<int64_t> heads = c.getInt("num_heads");
-  if (!q || !k || !v || !inW || !outW || !heads || !staticTensorType(q) ||
-      !staticTensorType(k) || typeOf(q).getRank() != 3)
-    return c.fail("expected (L, N, E) tensors, in_proj_weight and num_heads");
+  // The batch N may be dynamic (the same in query, key and value); the
+  // sequence lengths and the embedding are static.
+  auto staticButBatch = [](Value t) {
+    auto type = rankedTensorType(t);
+    return type && type.getRank() == 3 && !type.isDynamicDim(0) &&
+           !type.isDynamicDim(2);
+  };
+  if (!q || !k || !v || !inW || !outW || !heads || !staticButBatch(q) ||
+      !staticButBatch(k) || !staticButBatch(v) ||
+      !staticTensorType(inW) || !staticTensorType(outW))
+    return c.fail("expected (L, N, E) tensors (N may be dynamic), "
+                  "in_proj_weight and num_heads");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   int64_t l = typeOf(q).getDimSize(0), n = typeOf(q).getDimSize(1),
@@ -189,13 +206,24 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   int64_t h = *heads, hd = e / h;
   if (hd * h != e)
     return c.fail("embed_dim is not divisible by num_heads");
+  bool dynamicBatch = ShapedType::isDynamic(n);
+  if (dynamicBatch) {
+    // (Their batches are one size at run time, or the projections and
+    // products would read past an operand.)
+    SmallVector<OpFoldResult> nq = dimSizes(b, loc, q);
+    checkSameSize(b, loc, nq[1], dimSizes(b, loc, k)[1],
+                  "query and key differ in their batch");
+    checkSameSize(b, loc, nq[1], dimSizes(b, loc, v)[1],
+                  "query and value differ in their batch");
+  }
+  int64_t nh = dynamicBatch ? ShapedType::kDynamic : n * h;
   // The three projections: rows [i*E, (i+1)*E) of the packed weight.
   auto project = [&](Value x, int64_t i, int64_t len) {
     Value w = buildSlice(b, loc, inW, {i * e, 0}, {e, e}, {1, 1});
     Value bias = inB ? buildSlice(b, loc, inB, {i * e}, {e}, {1}) : Value();
     Value y = buildLinear(b, loc, x, w, bias); // (len, N, E)
     // (len, N*H, hd) -> (N*H, len, hd)
-    y = buildReshape(b, loc, y, {len, n * h, hd});
+    y = buildReshape(b, loc, y, {len, nh, hd});
     return buildTranspose(b, loc, y, {1, 0, 2});
   };
   Value qh = project(q, 0, l), kh = project(k, 1, s), vh = project(v, 2, s);
@@ -217,6 +245,8 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   if ((!c.isNone("attn_mask") && !attnMask) ||
       (!c.isNone("key_padding_mask") && !padMask))
     return c.fail("masks must be tensors");
+  if (dynamicBatch && (attnMask || padMask))
+    return c.fail("masks are compiled for a static batch only");
   if (attnMask || padMask) {
     Type f = typeOf(scores).getElementType();
     auto scores4 = RankedTensorType::get({n, h, l, s}, f);
@@ -498,8 +528,17 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
   int64_t batch = xType.getDimSize(0), cin = xType.getDimSize(1);
   int64_t cout = wType.getDimSize(0);
   auto strides = b.getI64VectorAttr(s), dilations = b.getI64VectorAttr(d);
+  // Zero-filled results; a dynamic batch (the only dynamic dim lowerConv
+  // lets through) is x's.
+  auto zeros = [&](RankedTensorType t) {
+    if (t.hasStaticShape())
+      return buildFilled(b, loc, t, 0.0);
+    SmallVector<OpFoldResult> sizes(t.getRank(), b.getIndexAttr(0));
+    sizes[0] = dimSizes(b, loc, x)[0];
+    return buildFilled(b, loc, t, sizes, 0.0);
+  };
   if (g == 1) {
-    Value init = buildFilled(b, loc, outType, 0.0);
+    Value init = zeros(outType);
     if (k == 3)
       return linalg::Conv3DNcdhwFcdhwOp::create(
                  b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{init},
@@ -548,7 +587,7 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
   int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
   if (g == cin && cout == cin) {
     Value filter = buildReshape(b, loc, w, {cin, kh, kw});
-    Value init = buildFilled(b, loc, outType, 0.0);
+    Value init = zeros(outType);
     return linalg::DepthwiseConv2DNchwChwOp::create(
                b, loc, TypeRange{outType}, ValueRange{x, filter},
                ValueRange{init}, strides, dilations)
@@ -558,7 +597,7 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
       b, loc, x, {batch, g, cin / g, xType.getDimSize(2), xType.getDimSize(3)});
   Value wg = buildReshape(b, loc, w, {g, cout / g, cin / g, kh, kw});
   auto gType = RankedTensorType::get({batch, g, cout / g, oh, ow}, et);
-  Value init = buildFilled(b, loc, gType, 0.0);
+  Value init = zeros(gType);
   Value og = linalg::Conv2DNgchwGfchwOp::create(
                  b, loc, TypeRange{gType}, ValueRange{xg, wg}, ValueRange{init},
                  strides, dilations)
@@ -567,10 +606,20 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
 }
 
 static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
-  RankedTensorType resultType = c.resultType();
+  RankedTensorType resultType = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
-  if (!resultType || !x || !w || !staticTensorType(x) || !staticTensorType(w))
-    return c.fail("expected statically shaped input and weight");
+  if (!resultType || !x || !w || !rankedTensorType(x) || !staticTensorType(w))
+    return c.fail("expected a ranked input and a statically shaped weight");
+  // A dynamic batch is compiled (the rest of the input static) for the
+  // plain and grouped 1-D and 2-D convolutions with zero padding.
+  bool dynamicBatch = !staticTensorType(x);
+  if (dynamicBatch) {
+    ArrayRef<int64_t> shape = typeOf(x).getShape();
+    if (shape.size() < 3 || shape.size() > 4 ||
+        llvm::any_of(shape.drop_front(), ShapedType::isDynamic))
+      return c.fail("only the batch dim of a convolution's input may be "
+                    "dynamic (in 1-D and 2-D convolutions)");
+  }
   if (!bias && !c.isNone("bias"))
     return c.fail("the bias is not a tensor");
   auto xType = cast<RankedTensorType>(x.getType());
@@ -586,6 +635,13 @@ static FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   case ConvDecode::Ok:
     break;
   }
+  if (dynamicBatch &&
+      (!p.batched || p.transposed ||
+       p.padMode != ConvParams::PadMode::Zeros ||
+       llvm::any_of(p.padBefore, [](int64_t v) { return v < 0; }) ||
+       llvm::any_of(p.padAfter, [](int64_t v) { return v < 0; })))
+    return c.fail("a dynamic batch is compiled for batched, non-transposed "
+                  "convolutions with zero padding");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   Type et = resultType.getElementType();

@@ -64,10 +64,14 @@ public:
                                               unsigned size = 0) const;
 
   /// The type of result `i` as the lowered code stores it (`storageType`):
-  /// a statically shaped tensor, or null.
-  RankedTensorType resultType(unsigned i = 0) const;
+  /// a statically shaped tensor, or null. With `dynamic`, a ranked tensor
+  /// with dynamic dims too: lowerings that take dynamic dims (sizes from
+  /// `tensor.dim` of their operands, never from static shape arithmetic)
+  /// ask for it; the others refuse dynamic dims by getting null.
+  RankedTensorType resultType(unsigned i = 0, bool dynamic = false) const;
   /// The traced type of result `i` (bool as i1, uint8 as ui8), or null.
-  RankedTensorType logicalResultType(unsigned i = 0) const;
+  RankedTensorType logicalResultType(unsigned i = 0,
+                                     bool dynamic = false) const;
   /// The traced element type of a lowered operand `v` of this call (bool as
   /// i1, uint8 as ui8); `v`'s own element type when it is not an operand.
   Type logicalElementType(Value v) const;
@@ -223,8 +227,36 @@ Value buildAllInRange(OpBuilder &b, Location loc, Value t, int64_t low,
 /// with another count.
 SmallVector<Value> buildMaskIndices(LoweringCall &c, Value mask,
                                     int64_t count);
-/// `tensor.empty` filled with `v`.
+/// `tensor.empty` filled with `v`, for a statically shaped `type`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
+/// The same for any `type`, its dynamic dims' sizes taken from `sizes` (one
+/// per dim; the static ones are not read).
+Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<OpFoldResult> sizes, double v);
+/// `v`'s type when it is a ranked tensor (dynamic dims allowed), else null.
+RankedTensorType rankedTensorType(Value v);
+/// The sizes of tensor `v`'s dims: static ones as attributes, dynamic ones
+/// as `tensor.dim`.
+SmallVector<OpFoldResult> dimSizes(OpBuilder &b, Location loc, Value v);
+/// `tensor.empty` of `type`, its dynamic dims' sizes taken from `sizes` (one
+/// per dim; the static ones are not read).
+Value buildEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                 ArrayRef<OpFoldResult> sizes);
+/// A run-time check's message: `what`, after the user's file:line when
+/// `loc` holds one.
+std::string checkMessage(Location loc, const Twine &what);
+/// A run-time check (`cf.assert`, traced-cpu-lower-checks) that two sizes
+/// are equal; nothing when both are constants.
+void checkSameSize(OpBuilder &b, Location loc, OpFoldResult a, OpFoldResult c,
+                   const Twine &what);
+/// `input` reshaped to `shape` when a dim of either is dynamic: a leading
+/// run of equal dims keeps its groups, the rest goes through one dim. The
+/// target's dynamic sizes come from `targetSizes` (one per dim) or, for a
+/// single dynamic dim, from the element count. Null when they cannot be
+/// known.
+Value buildDynamicReshape(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> shape,
+                          ArrayRef<OpFoldResult> targetSizes = {});
 /// The identity of max (`isMax`) or min over compute type `type`: -inf or
 /// +inf for floats, else the lowest or highest integer of its width
 /// (unsigned for `isUnsigned` and for i1).

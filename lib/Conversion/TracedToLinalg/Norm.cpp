@@ -42,7 +42,8 @@ static Value scaleAndShift(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  // (Dynamic dims: the generic takes their sizes from its operands.)
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input"), mean = c.tensor("running_mean"),
         var = c.tensor("running_var"), w = c.tensor("weight"),
         bias = c.tensor("bias");
@@ -89,12 +90,14 @@ static FailureOr<SmallVector<Value>> lowerBatchNorm(LoweringCall &c) {
 }
 
 static FailureOr<SmallVector<Value>> lowerLayerNorm(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  // Leading dims may be dynamic; the normalized ones equal normalized_shape.
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input"), w = c.tensor("weight"), bias = c.tensor("bias");
   auto normalized = c.getInts("normalized_shape");
   std::optional<double> eps = c.getFloat("eps");
   if (!type || !x || !normalized || !eps)
-    return c.fail("expected a static input, normalized_shape and eps");
+    return c.fail("expected a ranked input, a constant normalized_shape and "
+                  "eps");
   if ((!w && !c.isNone("weight")) || (!bias && !c.isNone("bias")))
     return c.fail("weight and bias must be tensors or None");
   if (!isa<FloatType>(type.getElementType()))

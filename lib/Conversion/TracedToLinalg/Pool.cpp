@@ -57,6 +57,34 @@ static Value batched(LoweringCall &c, Value x, unsigned spatial) {
                       batchedType(t, spatial).getShape());
 }
 
+/// Whether `x` is statically shaped, or batched with only its batch dim
+/// dynamic (what max and adaptive average pooling compile).
+static bool staticButBatch(Value x, unsigned spatial) {
+  auto t = rankedTensorType(x);
+  if (!t)
+    return false;
+  if (t.hasStaticShape())
+    return true;
+  return t.getRank() == spatial + 2 &&
+         llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+}
+
+/// Whether a pooling output (static but for its batch) has no elements.
+static bool emptyOutput(RankedTensorType t) {
+  return llvm::any_of(t.getShape(), [](int64_t d) { return d == 0; });
+}
+
+/// A pooling result of `outType` filled with `value`, its batch (when
+/// dynamic) that of `in`.
+static Value poolInit(OpBuilder &b, Location loc, RankedTensorType outType,
+                      Value in, double value) {
+  if (outType.hasStaticShape())
+    return buildFilled(b, loc, outType, value);
+  SmallVector<OpFoldResult> sizes(outType.getRank(), b.getIndexAttr(0));
+  sizes[0] = dimSizes(b, loc, in)[0];
+  return buildFilled(b, loc, outType, sizes, value);
+}
+
 /// Pads `x` (N, C, spatial...) for windows producing `out`'s spatial size.
 static Value padForWindows(LoweringCall &c, Value x, RankedTensorType out,
                            const PoolParams &w, double value) {
@@ -138,10 +166,11 @@ static Value buildPooling(OpBuilder &b, Location loc, Value padded,
 
 static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
                                                   unsigned spatial) {
-  RankedTensorType resultType = c.resultType();
+  RankedTensorType resultType = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
-  if (!resultType || !x || !staticTensorType(x))
-    return c.fail("expected a statically shaped input");
+  if (!resultType || !x || !staticButBatch(x, spatial))
+    return c.fail("expected a statically shaped input (a dynamic batch dim "
+                  "at most)");
   if (c.getBool("return_indices") != false)
     return c.fail("return_indices=True is not supported");
   if (!isa<FloatType>(resultType.getElementType()))
@@ -151,13 +180,14 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
     return failure();
   OpBuilder &b = c.rewriter;
   RankedTensorType outType = batchedType(resultType, spatial);
-  if (outType.getNumElements() == 0)
+  if (emptyOutput(outType))
     return c.fail("an empty output is not supported");
   double ninf = -std::numeric_limits<double>::infinity();
-  Value padded = padForWindows(c, batched(c, x, spatial), outType, *w, ninf);
+  Value in = batched(c, x, spatial);
+  Value padded = padForWindows(c, in, outType, *w, ninf);
   Value window = tensor::EmptyOp::create(b, c.loc, w->kernel,
                                          resultType.getElementType());
-  Value init = buildFilled(b, c.loc, outType, ninf);
+  Value init = poolInit(b, c.loc, outType, in, ninf);
   Value out = buildPooling(b, c.loc, padded, window, init, *w, /*isMax=*/true);
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
@@ -277,17 +307,18 @@ static Value adaptiveWeights(OpBuilder &b, Location loc, int64_t in,
 
 static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
                                                           unsigned spatial) {
-  RankedTensorType resultType = c.resultType();
+  RankedTensorType resultType = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
-  if (!resultType || !x || !staticTensorType(x))
-    return c.fail("expected a statically shaped input");
+  if (!resultType || !x || !staticButBatch(x, spatial))
+    return c.fail("expected a statically shaped input (a dynamic batch dim "
+                  "at most)");
   if (!isa<FloatType>(resultType.getElementType()))
     return c.fail("only floating-point inputs are supported");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   Value in = batched(c, x, spatial);
   RankedTensorType outType = batchedType(resultType, spatial);
-  if (outType.getNumElements() == 0)
+  if (emptyOutput(outType))
     return c.fail("an empty output is not supported");
   auto inType = cast<RankedTensorType>(in.getType());
   Type et = resultType.getElementType();
@@ -311,7 +342,7 @@ static FailureOr<SmallVector<Value>> lowerAdaptiveAvgPool(LoweringCall &c,
   using utils::IteratorType;
   SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
   iterators.append(spatial, IteratorType::reduction);
-  Value init = buildFilled(b, loc, outType, 0.0);
+  Value init = poolInit(b, loc, outType, in, 0.0);
   auto generic = linalg::GenericOp::create(
       b, loc, outType, ins, init, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange a) {

@@ -10,15 +10,15 @@ using namespace mlir::traced::lowering;
 
 static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   bool mean = c.target() == "torch.mean";
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
   std::optional<bool> keepdim = c.getBool("keepdim");
-  if (!type || !x || !staticTensorType(x) || !keepdim)
-    return c.fail("expected a static input and a constant keepdim");
+  if (!type || !x || !rankedTensorType(x) || !keepdim)
+    return c.fail("expected a ranked input and a constant keepdim");
   // (dtype= is the result's element type: the input is converted to it
   // elementwise below, as torch converts before reducing.)
   auto xType = cast<RankedTensorType>(x.getType());
-  RankedTensorType logical = c.logicalResultType();
+  RankedTensorType logical = c.logicalResultType(0, /*dynamic=*/true);
   Type resultElement = logical.getElementType();
   if (mean && !isa<FloatType>(resultElement))
     return c.fail("mean needs a floating-point input");
@@ -28,6 +28,11 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
   if (!reduced)
     return c.fail("dim must be constant");
   SmallVector<int64_t> dims = *reduced;
+  // (A mean divides by a count known at compile time.)
+  if (mean && llvm::any_of(dims, [&](int64_t d) {
+        return xType.isDynamicDim(d);
+      }))
+    return c.fail("a mean over a dynamic dim is not compiled");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   // Accumulated in the result's compute type (f32 for f16 and bf16, as
@@ -72,14 +77,15 @@ static FailureOr<SmallVector<Value>> lowerSumOrMean(LoweringCall &c) {
 }
 
 static FailureOr<SmallVector<Value>> lowerSoftmax(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  // (Dynamic dims: buildSoftmax takes the sizes from the input.)
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
   std::optional<int64_t> dim = c.getInt("dim");
   if (type && c.isNone("dim"))
     dim = implicitSoftmaxDim(type.getRank());
   if (!type || !x || !dim)
-    return c.fail("expected a static input and a constant dim");
-  RankedTensorType logical = c.logicalResultType();
+    return c.fail("expected a ranked input and a constant dim");
+  RankedTensorType logical = c.logicalResultType(0, /*dynamic=*/true);
   Type resultElement = logical.getElementType();
   if (!isa<FloatType>(resultElement))
     return c.fail("only floating-point results are supported");
@@ -112,21 +118,26 @@ static std::optional<SmallVector<int64_t>> reducedDims(LoweringCall &c,
 static FailureOr<SmallVector<Value>> lowerExtremeOrProd(LoweringCall &c) {
   StringRef target = c.target();
   bool prod = target == "torch.prod", isMax = target == "torch.amax";
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
   std::optional<bool> keepdim = c.getBool("keepdim");
-  if (!type || !x || !staticTensorType(x) || !keepdim)
-    return c.fail("expected a static input and a constant keepdim");
+  if (!type || !x || !rankedTensorType(x) || !keepdim)
+    return c.fail("expected a ranked input and a constant keepdim");
   auto xType = cast<RankedTensorType>(x.getType());
   std::optional<SmallVector<int64_t>> dims = reducedDims(c, xType.getRank());
   if (!dims)
     return c.fail("dim must be constant");
-  for (int64_t d : *dims)
+  for (int64_t d : *dims) {
     if (!prod && xType.getDimSize(d) == 0)
       return c.fail("the reduced dimension has size 0 (torch raises)");
+    // (torch raises on an empty one, which a dynamic dim may be.)
+    if (!prod && xType.isDynamicDim(d))
+      return c.fail("amax and amin over a dynamic dim are not compiled");
+  }
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
-  Type resultElement = c.logicalResultType().getElementType();
+  Type resultElement =
+      c.logicalResultType(0, /*dynamic=*/true).getElementType();
   Type compute = computeType(resultElement);
   bool isUnsigned = isUnsignedElement(resultElement) || resultElement.isInteger(1);
   Value x2 = x;

@@ -21,19 +21,23 @@ using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
 static FailureOr<SmallVector<Value>> lowerReshapeLike(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
-  if (!type || !x || !staticTensorType(x))
-    return c.fail("expected statically shaped tensors");
+  if (!type || !x || !rankedTensorType(x))
+    return c.fail("expected ranked tensors");
+  // A dynamic result dim takes what the element count leaves (torch's -1,
+  // or a size read from the input), which needs the others static.
+  if (llvm::count_if(type.getShape(), ShapedType::isDynamic) > 1)
+    return c.fail("a reshape to more than one dynamic dim is not compiled");
   return SmallVector<Value>{
       buildReshape(c.rewriter, c.loc, x, type.getShape())};
 }
 
 static FailureOr<SmallVector<Value>> lowerPermute(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
-  if (!type || !x || !staticTensorType(x))
-    return c.fail("expected statically shaped tensors");
+  if (!type || !x || !rankedTensorType(x))
+    return c.fail("expected ranked tensors");
   int64_t rank = type.getRank();
   if (rank == 0) // (dims 0 and -1 of a 0-d tensor name the tensor itself)
     return SmallVector<Value>{x};

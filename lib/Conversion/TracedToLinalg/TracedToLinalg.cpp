@@ -17,10 +17,13 @@
 #include "TracedIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -155,13 +158,15 @@ LoweringCall::getInts(StringRef name, unsigned size) const {
   return getPyInts(value(name), size);
 }
 
-RankedTensorType LoweringCall::resultType(unsigned i) const {
-  RankedTensorType type = logicalResultType(i);
+RankedTensorType LoweringCall::resultType(unsigned i, bool dynamic) const {
+  RankedTensorType type = logicalResultType(i, dynamic);
   return type ? cast<RankedTensorType>(storageType(type)) : type;
 }
 
-RankedTensorType LoweringCall::logicalResultType(unsigned i) const {
-  return staticTensorType(op->getResult(i));
+RankedTensorType LoweringCall::logicalResultType(unsigned i,
+                                                 bool dynamic) const {
+  return dynamic ? rankedTensorType(op->getResult(i))
+                 : staticTensorType(op->getResult(i));
 }
 
 Type LoweringCall::logicalElementType(Value v) const {
@@ -178,21 +183,8 @@ SmallVector<Type> LoweringCall::logicalElementTypes(ValueRange values) const {
 }
 
 void LoweringCall::check(Value ok, const Twine &what) const {
-  std::string message;
-  llvm::raw_string_ostream os(message);
-  // The user's source line, when the call has one.
-  FileLineColLoc where;
-  loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l)) {
-      where = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (where)
-    os << where.getFilename().getValue() << ":" << where.getLine() << ": ";
-  os << "'" << target() << "': " << what;
-  cf::AssertOp::create(rewriter, loc, ok, message);
+  cf::AssertOp::create(rewriter, loc, ok,
+                       checkMessage(loc, "'" + target() + "': " + what));
 }
 
 LogicalResult LoweringCall::fail(const Twine &why) const {
@@ -567,6 +559,64 @@ LogicalResult ConvertTracedToLinalgPass::checkTargets(func::FuncOp func) {
   return success(ok);
 }
 
+/// For an entry with dynamic dims, `<entry>_output_dims`: the same inputs,
+/// returning every dim of every output (index values, outputs in order):
+/// the entry with its results replaced by their `tensor.dim`s, resolved
+/// through the ops' shape reification until only sizes of the inputs are
+/// left. The compiled code calls it to know the sizes of the buffers it
+/// writes (traced-emit-entry); it fails when an output's size depends on
+/// data rather than on the inputs' sizes.
+static LogicalResult buildOutputDims(func::FuncOp entry) {
+  MLIRContext *ctx = entry.getContext();
+  OpBuilder b(entry);
+  b.setInsertionPointAfter(entry);
+  auto fn = cast<func::FuncOp>(b.clone(*entry));
+  fn.setSymName((entry.getSymName() + "_output_dims").str());
+  fn->removeAttr("traced.entry");
+  fn->setAttr("traced.output_dims_of",
+              FlatSymbolRefAttr::get(ctx, entry.getSymName()));
+  // The checks stay with the entry; here they would keep data reads alive.
+  fn.walk([](cf::AssertOp op) { op.erase(); });
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  b.setInsertionPoint(ret);
+  SmallVector<Value> dims;
+  for (Value r : ret.getOperands())
+    for (OpFoldResult size : dimSizes(b, ret.getLoc(), r))
+      dims.push_back(getValueOrCreateConstantIndexOp(b, ret.getLoc(), size));
+  func::ReturnOp::create(b, ret.getLoc(), dims);
+  ret.erase();
+  fn.setFunctionType(FunctionType::get(ctx, fn.getArgumentTypes(),
+                                       ValueRange(dims).getTypes()));
+  RewritePatternSet patterns(ctx);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  memref::populateResolveShapedTypeResultDimsPatterns(patterns);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
+  arith::ArithDialect *arith = ctx->getLoadedDialect<arith::ArithDialect>();
+  arith->getCanonicalizationPatterns(patterns);
+  if (failed(applyPatternsGreedily(fn, std::move(patterns))))
+    return fn.emitError("cannot resolve the output sizes");
+  WalkResult data = fn.walk([&](Operation *op) {
+    bool sizeOnly =
+        op == fn.getOperation() ||
+        isa<func::ReturnOp, affine::AffineApplyOp, affine::AffineMinOp,
+            affine::AffineMaxOp>(op) ||
+        isa<arith::ArithDialect>(op->getDialect()) ||
+        (isa<tensor::DimOp>(op) &&
+         isa<BlockArgument>(cast<tensor::DimOp>(op).getSource()));
+    if (sizeOnly)
+      return WalkResult::advance();
+    entry.emitError("an output's size depends on the data (")
+        << op->getName() << "), which compiled code with dynamic dims "
+        << "does not support";
+    return WalkResult::interrupt();
+  });
+  if (data.wasInterrupted()) {
+    fn.erase();
+    return failure();
+  }
+  return success();
+}
+
 void ConvertTracedToLinalgPass::runOnOperation() {
   mlir::ModuleOp top = getOperation();
   MLIRContext *ctx = &getContext();
@@ -610,19 +660,17 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
     if (i == 0 || noneInputs.test(i))
       continue;
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape()) {
+    if (!isa<RankedTensorType>(t)) {
       graph.emitError() << "input " << i << " ('" << graph.getArgName(i)
                         << "') has type " << t
-                        << "; compiled graphs take statically shaped tensors";
+                        << "; compiled graphs take ranked tensors";
       return signalPassFailure();
     }
   }
   for (Type t : type.getResults()) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape()) {
+    if (!isa<RankedTensorType>(t)) {
       graph.emitError() << "an output has type " << t
-                        << "; compiled graphs return statically shaped tensors";
+                        << "; compiled graphs return ranked tensors";
       return signalPassFailure();
     }
   }
@@ -754,6 +802,37 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   // (In storage types; `traced.entry` keeps the traced ones.)
   func.setFunctionType(FunctionType::get(
       ctx, body.getArgumentTypes(), func.getFunctionType().getResults()));
+  // Dynamic dims: their names (per input, one per dim, "" when static) and
+  // the function computing the output sizes.
+  auto isDynamic = [](Type t) {
+    return !llvm::cast<RankedTensorType>(t).hasStaticShape();
+  };
+  if (llvm::any_of(entryType.getInputs(), isDynamic) ||
+      llvm::any_of(entryType.getResults(), isDynamic)) {
+    SmallVector<Attribute> names;
+    for (unsigned i = 1, e = graph.getArgumentTypes().size(); i < e; ++i) {
+      if (noneInputs.test(i))
+        continue;
+      auto attr = graph.getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
+      auto tensor = llvm::cast<RankedTensorType>(graph.getArgumentTypes()[i]);
+      if (!attr) {
+        // An unnamed dynamic dim (hand-written IR) is its own size.
+        SmallVector<StringRef> anonymous;
+        std::vector<std::string> storage;
+        for (int64_t d = 0; d < tensor.getRank(); ++d)
+          storage.push_back(tensor.isDynamicDim(d)
+                                ? ("input" + Twine(i - 1) + "_dim" + Twine(d)).str()
+                                : std::string());
+        for (const std::string &n : storage)
+          anonymous.push_back(n);
+        attr = b.getStrArrayAttr(anonymous);
+      }
+      names.push_back(attr);
+    }
+    func->setAttr(kDimNamesAttr, b.getArrayAttr(names));
+    if (failed(buildOutputDims(func)))
+      return signalPassFailure();
+  }
   for (auto m : llvm::make_early_inc_range(top.getOps<traced::ModuleOp>()))
     m.erase();
 }
