@@ -15,9 +15,9 @@
 // CHECK:         %[[M:.*]] = tensor.dim %[[MM]], %c0
 // CHECK:         %[[K:.*]] = tensor.dim %[[Y]], %c0
 // CHECK:         %[[EQ:.*]] = arith.cmpi eq, %[[M]], %[[K]]
-// CHECK:         cf.assert %[[EQ]], "operands differ in a dynamic dim
+// CHECK:         cf.assert %[[EQ]], "{{.*}}dynamic-dims.mlir:{{[0-9]+}}: operands differ in a dynamic dim
 // The view's -1 is what the element count leaves, checked to divide.
-// CHECK:         cf.assert %{{.*}}, "a reshape to another number of elements"
+// CHECK:         cf.assert %{{.*}}, "{{.*}}: a reshape to another number of elements"
 // CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [%{{.*}}, 2] : tensor<?xf32> into tensor<?x2xf32>
 
 // CHECK-LABEL: func.func @forward_output_dims(
