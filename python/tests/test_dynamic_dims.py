@@ -311,3 +311,25 @@ def test_library_takes_sizes_at_run_time(dynamic_models, tmp_path):
     assert checked(ins, 1, outs, 1, err, 256) == 4  # TRACED_ERROR_SHAPE
     assert err.value.decode() == ("output 0: dim 0 is 4, expected 5 "
                                   "(tensor<?x4xf32> for these inputs)")
+
+
+def test_result_rules_carry_dynamic_dims(dynamic_models):
+    # A call added by graph surgery is typed by its result rule from the
+    # `?` operand; the node shows the dynamic dim as None.
+    model, _, original = dynamic_models["mlp"]
+    m = traced.parse(str(original))
+    graph = m.graph
+    out = graph.outputs[0]
+    with graph.insert_exprs(out.expr) as b:
+        y = b.call_function("torch.softmax", out, dim=-1)
+        z = b.call_method(y, "sum", 1, keepdim=True)
+        w = b.call_function("torch.mul", y, z)
+    assert y.shape == (None, 4) and z.shape == (None, 1)
+    assert "(tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>" in str(m)
+    graph.replace_node({out: w})
+    graph.compile()
+    x = torch.randn(6, 16)
+    with torch.no_grad():
+        expected = torch.softmax(model(x), -1)
+    _close(m.interpret(x.numpy()), expected)
+    _close(traced.compile(m)(x.numpy()), expected)

@@ -300,8 +300,8 @@ class Node:
     @property
     def shape(self) -> Optional[Tuple[int, ...]]:
         """A tensor's shape as recorded on the example inputs ((1, 64, 112,
-        112); () for 0-d); None for non-tensors (modules, None, numbers,
-        tuples, lists)."""
+        112); () for 0-d; None for a dynamic dim); None for non-tensors
+        (modules, None, numbers, tuples, lists)."""
         return self._value.shape
 
     @property

@@ -28,8 +28,15 @@ def ConvertTracedToLinalg : Pass<"convert-traced-to-linalg", "mlir::ModuleOp"> {
     `Reduce.cpp`, `Shape.cpp`), registered in one table and applied through
     the dialect conversion framework. A call whose target has no lowering, or
     whose arguments a lowering does not support (a training-mode dropout, a
-    dynamic shape), is reported at its location with the target's name; the
-    interpreter still runs such calls.
+    dynamic dim it does not take), is reported at its location with the
+    target's name; the interpreter still runs such calls.
+
+    Dynamic dims (a graph traced with `dynamic_dims`): the lowerings that
+    take them size their results with `tensor.dim` of their operands, and
+    the pass adds `<entry>_output_dims`, the output sizes as functions of
+    the input sizes (shape reification; an output whose size depends on
+    data is an error). The entry keeps the dims' names in `traced.dim_names`
+    (docs/cpu.md).
 
     Before:
     ```mlir
@@ -348,6 +355,13 @@ def TracedEmitEntry : Pass<"traced-emit-entry", "mlir::ModuleOp"> {
     Python bindings and the ahead-of-time libraries all call. A constant
     string `traced_<name>_signature` holds the entry's tensor types, e.g.
     `(tensor<8x16xf32>) -> tensor<8x4xf32>`.
+
+    An entry with dynamic dims (`traced.dim_names`, from
+    convert-traced-to-linalg) gets `traced_<name>_sized(inputs, outputs,
+    sizes)` instead, one size per distinct dim name; the outputs' sizes come
+    from `<name>_output_dims`, which is also exported as
+    `traced_<name>_output_shapes(sizes, shapes)`, and the names as the
+    string `traced_<name>_dim_names` (traced_abi.h).
   }];
 }
 

@@ -26,6 +26,26 @@
 |*   extern const char traced_<entry>_signature[];                            *|
 |*     The tensor types, e.g. "(tensor<1x8xf32>) -> tensor<1x4xf32>".        *|
 |*                                                                            *|
+|* A model traced with dynamic dims ("?" in the signature, each with a      *|
+|* name) exports, instead of traced_<entry>:                                *|
+|*                                                                            *|
+|*   int traced_<entry>_sized(void **inputs, void **outputs,                  *|
+|*                            const int64_t *sizes);                          *|
+|*     As traced_<entry>, with sizes[k] the size of the k-th distinct dim    *|
+|*     name (in order of first appearance in the inputs).                    *|
+|*                                                                            *|
+|*   int traced_<entry>_output_shapes(const int64_t *sizes,                   *|
+|*                                    int64_t *shapes);                       *|
+|*     Writes every output dim (outputs in order, all their dims) for        *|
+|*     `sizes`, so that the caller can allocate the outputs; returns 0.      *|
+|*                                                                            *|
+|*   extern const char traced_<entry>_dim_names[];                            *|
+|*     The name of each "?" of the inputs in the signature, in order,        *|
+|*     separated by spaces, e.g. "batch batch" for two inputs sharing one.   *|
+|*                                                                            *|
+|*   traced_<entry>_checked takes the sizes from the inputs' shapes (dims    *|
+|*   of one name must agree) and checks the outputs' against them.          *|
+|*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TRACEDIR_EXECUTIONENGINE_TRACED_ABI_H
