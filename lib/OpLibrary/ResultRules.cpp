@@ -578,8 +578,28 @@ LogicalResult lerp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return success();
 }
 
+/// addcmul and addcdiv compute in the promoted dtype of their three
+/// operands, for which torch 1.13's CPU kernels lack float16 (and, for
+/// addcmul, bool): the dtype table, which reads `input` alone, cannot say
+/// this (`addcmul(bool, bool, half)` computes in float16).
+static LogicalResult addcPointwise(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results,
+                                   bool allowBool) {
+  if (failed(pointwise(call, results, {"input", "tensor1", "tensor2"}, false)))
+    return failure();
+  if (results.size() == 1)
+    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
+      Type e = t.getElementType();
+      if ((!allowBool && e.isInteger(1)) || e.isF16())
+        return call.emitError() << "computes in " << e
+                                << ", which is not supported: torch 1.13 has "
+                                   "no CPU kernel for it";
+    }
+  return success();
+}
+
 LogicalResult addcmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return pointwise(call, results, {"input", "tensor1", "tensor2"}, false);
+  return addcPointwise(call, results, /*allowBool=*/false);
 }
 
 LogicalResult addcdiv(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -589,7 +609,7 @@ LogicalResult addcdiv(const BoundCall &call, SmallVectorImpl<Type> &results) {
         return call.emitError()
                << "addcdiv does not support integer division: use "
                   "floating-point tensor1 and tensor2";
-  return pointwise(call, results, {"input", "tensor1", "tensor2"}, false);
+  return addcPointwise(call, results, /*allowBool=*/true);
 }
 
 /// Float-only binary math (xlogy, hypot, logaddexp, copysign, float_power

@@ -739,9 +739,45 @@ static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
   return success();
 }
 
+/// Ops with dynamic loop bounds (a model traced with a dynamic batch) run
+/// one index of each dynamic dim at a time: tiled by 1 there (an scf.for,
+/// so that the tile keeps the threads of the strategy below), their tile is
+/// statically shaped and is tiled and vectorized like any static op. Only
+/// parallel dynamic dims are peeled; an op reducing over a dynamic dim is
+/// left to upstream's loops.
+static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::none_of(ranges, ShapedType::isDynamic))
+      return;
+    for (auto [range, iterator] :
+         llvm::zip(ranges, op.getIteratorTypesArray()))
+      if (ShapedType::isDynamic(range) &&
+          iterator != utils::IteratorType::parallel)
+        return;
+    ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t range : op.getStaticLoopRanges())
+      sizes.push_back(rewriter.getIndexAttr(ShapedType::isDynamic(range)));
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (succeeded(tiled))
+      rewriter.replaceOp(op, tiled->replacements);
+  }
+}
+
 void TileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
+  peelDynamicDims(rewriter, func);
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
