@@ -98,7 +98,7 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.selu", {"torch.selu", "F.selu"},
    "(Tensor input, bool inplace=False)", "sameAsInput"},
   {"torch.nn.functional.celu", {"torch.celu", "F.celu"},
-   "(Tensor input, float alpha=1.0, bool inplace=False)", "sameAsInput"},
+   "(Tensor input, float alpha=1.0, bool inplace=False)", "celu"},
   {"torch.nn.functional.softplus", {"torch._C._nn.softplus", "F.softplus", "nn.softplus"},
    "(Tensor input, float beta=1, float threshold=20)", "sameAsInput"},
   {"torch.nn.functional.softsign", {"F.softsign"},
@@ -749,7 +749,7 @@ static const OpRow kOps[] = {
   // torch.ops.aten code): their schema is their Python signature.
   {"torch.ops.aten.threshold_backward.default",
    {"torch.ops.aten.threshold_backward"},
-   "(Tensor grad_output, Tensor input, Scalar threshold)", "activationGrad"},
+   "(Tensor grad_output, Tensor input, Scalar threshold)", "thresholdGrad"},
   {"torch.ops.aten.tanh_backward.default", {"torch.ops.aten.tanh_backward"},
    "(Tensor grad_output, Tensor output)", "activationGrad"},
   {"torch.ops.aten.sigmoid_backward.default",

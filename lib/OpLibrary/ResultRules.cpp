@@ -1149,6 +1149,13 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// celu: the input's type; torch raises on alpha = 0 (it divides by it).
+LogicalResult celu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (std::optional<double> alpha = call.getFloat("alpha"); alpha && *alpha == 0)
+    return call.emitError() << "alpha cannot be 0 for CELU";
+  return sameAsInput(call, results);
+}
+
 /// index_put: the input's type; torch requires values of the input's dtype.
 LogicalResult indexPut(const BoundCall &call, SmallVectorImpl<Type> &results) {
   auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
@@ -1937,6 +1944,31 @@ LogicalResult activationGrad(const BoundCall &call,
                     : sig.lookup("output") ? "output"
                                            : "self_or_result";
   return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
+}
+
+/// threshold_backward: as activationGrad; torch converts a Python float
+/// threshold to an integer compute dtype with an overflow check (-1.75 is
+/// -1 in int32, but raises for uint8; an int threshold wraps instead).
+LogicalResult thresholdGrad(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  if (failed(activationGrad(call, results)))
+    return failure();
+  auto t = results.size() == 1 ? dyn_cast_or_null<RankedTensorType>(results[0])
+                               : RankedTensorType();
+  auto integer = t ? dyn_cast<IntegerType>(t.getElementType()) : IntegerType();
+  auto value = dyn_cast_or_null<FloatAttr>(call.get("threshold").value);
+  if (!integer || integer.getWidth() == 1 || !value)
+    return success();
+  double v = std::trunc(value.getValueAsDouble());
+  unsigned w = integer.getWidth();
+  double lo = integer.isUnsigned() ? 0 : -std::ldexp(1.0, w - 1);
+  double hi = integer.isUnsigned() ? std::ldexp(1.0, w) - 1
+                                   : std::ldexp(1.0, w - 1) - 1;
+  if (!(v >= lo && v <= hi))
+    return call.emitError() << "threshold " << value.getValueAsDouble()
+                            << " cannot be converted to " << integer
+                            << " without overflow";
+  return success();
 }
 
 /// gelu_backward: as activationGrad, except that a float32 or bfloat16
@@ -4167,6 +4199,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(rot90)
     TRACED_RULE(rsub)
     TRACED_RULE(sameAsInput)
+    TRACED_RULE(celu)
+    TRACED_RULE(thresholdGrad)
     TRACED_RULE(scan)
     TRACED_RULE(scatter)
     TRACED_RULE(select)

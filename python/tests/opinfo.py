@@ -1295,9 +1295,11 @@ OPS = {
         ("uint8 input", lambda g, x, call=call: call(g, x), [dt(torch.float64, 3, 4), dt(torch.uint8, 3, 4)],
          TRANSCENDENTAL))
        for name, call in [
-           # (An int threshold too: -1 must not wrap for a uint8 input.)
+           # (An int threshold too: -1 must not wrap for a uint8 input; and
+           # -1.75, which an integer dtype truncates to -1 before comparing.)
            ("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5)
-            + torch.ops.aten.threshold_backward(g, x, -1)),
+            + torch.ops.aten.threshold_backward(g, x, -1)
+            + torch.ops.aten.threshold_backward(g, x, -1.75)),
            ("tanh_backward", lambda g, y: torch.ops.aten.tanh_backward(g, y)),
            ("sigmoid_backward", lambda g, y: torch.ops.aten.sigmoid_backward(g, y)),
            ("leaky_relu_backward", lambda g, x: torch.ops.aten.leaky_relu_backward(g, x, 0.2, False)),

@@ -34,7 +34,10 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        # transposed=True: float32, float64 and int64 only.
                        "torch.convolution",
                        # in the batches' dtype, whatever the input's.
-                       "torch.baddbmm"}
+                       "torch.baddbmm",
+                       # a float threshold must fit an integer dtype (uint8
+                       # refuses -1.75, int32 takes it as -1).
+                       "torch.ops.aten.threshold_backward.default"}
 
 
 

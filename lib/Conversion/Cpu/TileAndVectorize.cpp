@@ -739,16 +739,19 @@ static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
   return success();
 }
 
-/// Ops with dynamic loop bounds (a model traced with a dynamic batch) run
-/// one index of each dynamic dim at a time: tiled by 1 there (an scf.for,
-/// so that the tile keeps the threads of the strategy below), their tile is
-/// statically shaped and is tiled and vectorized like any static op. Only
-/// parallel dynamic dims are peeled; an op reducing over a dynamic dim is
-/// left to upstream's loops.
+/// Named ops (convolutions, pooling, contractions) with dynamic loop bounds
+/// (a model traced with a dynamic batch) run one index of each dynamic dim
+/// at a time: tiled by 1 there (an scf.for, so that the tile keeps the
+/// threads of the strategy below), their tile is statically shaped and goes
+/// through the strategy like any static op. Only parallel dynamic dims are
+/// peeled; an op reducing over a dynamic dim is left to upstream's loops,
+/// and so are generics (peeled too, resnet18's took one-shot-bufferize from
+/// 3 s to 37 s for 7% less run time).
 static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<linalg::LinalgOp> ops;
   func.walk([&](linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
+    if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op) ||
+        isa<linalg::GenericOp>(op))
       return;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (llvm::none_of(ranges, ShapedType::isDynamic))

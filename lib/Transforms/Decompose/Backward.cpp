@@ -36,8 +36,24 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   // (The result has grad_output and input's promoted dtype.)
   t["torch.ops.aten.threshold_backward.default"] = [](Decomposer &d) -> Results {
     // Compared in the promoted dtype, as torch does: a uint8 input against
-    // threshold -1 must not wrap it to 255.
-    Value le = d.binary("torch.le", promoted(d, "input"), d.arg("threshold"));
+    // threshold -1 must not wrap it to 255. torch's kernel converts the
+    // threshold to that dtype first (Scalar::to): an integer one truncates
+    // and wraps it (-1.75 is -1 in int32; fuzz-diff,
+    // test/Fuzz/diff/threshold-backward-int-threshold).
+    Arg threshold = d.arg("threshold");
+    Type compute = d.resultTensorType().getElementType();
+    std::optional<double> t = d.getFloat("threshold");
+    if (t && isa<IntegerType>(compute) && !compute.isInteger(1) &&
+        std::isfinite(*t) && std::fabs(*t) < 9.2e18) {
+      auto integer = cast<IntegerType>(compute);
+      unsigned width = integer.getWidth();
+      APInt wrapped(64, static_cast<uint64_t>(static_cast<int64_t>(std::trunc(*t))),
+                    /*isSigned=*/true);
+      wrapped = wrapped.trunc(width);
+      threshold = d.i64(integer.isUnsigned() ? int64_t(wrapped.getZExtValue())
+                                             : wrapped.getSExtValue());
+    }
+    Value le = d.binary("torch.le", promoted(d, "input"), threshold);
     return one(d.cast(gradUnless(d, le, d.tensor("grad_output")),
                       d.resultTensorType().getElementType()));
   };
