@@ -439,7 +439,10 @@ Value lowering::buildReduce(OpBuilder &b, Location loc, Value input,
 Value lowering::buildReshape(OpBuilder &b, Location loc, Value input,
                              ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(input.getType());
-  if (type.getShape() == shape)
+  // (Equal shapes are the same tensor when at most one dim is dynamic: the
+  // element count fixes it. [?, ?] to [?, ?] may be a real reshape.)
+  if (type.getShape() == shape &&
+      llvm::count_if(shape, ShapedType::isDynamic) <= 1)
     return input;
   auto target = RankedTensorType::get(shape, type.getElementType());
   if (!type.hasStaticShape() || !target.hasStaticShape())
