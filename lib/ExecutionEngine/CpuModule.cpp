@@ -418,5 +418,8 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
   }
   result->engine = std::move(*engine);
   result->signature = *signature;
+  for (Type t : signature->getResults())
+    llvm::append_range(result->staticOutputDims,
+                       cast<RankedTensorType>(t).getShape());
   return result;
 }

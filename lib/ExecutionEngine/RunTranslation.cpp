@@ -107,14 +107,7 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
                             << expected;
     inputs.push_back(*t);
   }
-  std::vector<int64_t> outShapes;
-  if ((*compiled)->isDynamic()) {
-    size_t count = 0;
-    for (Type type : sig.getResults())
-      count += cast<RankedTensorType>(type).getRank();
-    outShapes.resize(std::max<size_t>(count, 1));
-    (*compiled)->outputShapes(sizes.data(), outShapes.data());
-  }
+  std::vector<int64_t> outShapes = (*compiled)->outputShapes(sizes.data());
   size_t nextDim = 0;
   for (Type type : sig.getResults()) {
     auto t = cast<RankedTensorType>(type);

@@ -24,6 +24,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,7 +80,9 @@ public:
           const CompileMonitor &monitor = {});
 
   /// The entry's signature: ranked tensor inputs and results (`?` for the
-  /// dynamic dims of a model traced with dynamic_dims).
+  /// dynamic dims of a model traced with dynamic_dims). Its types belong to
+  /// the compiled module's context: valid while that context lives (the
+  /// compiled code itself does not need it).
   FunctionType getSignature() const { return signature; }
   /// Whether the signature has dynamic dims: then `run` takes their sizes.
   bool isDynamic() const { return sizedEntry != nullptr; }
@@ -87,9 +90,16 @@ public:
   /// static model). The sizes `run` takes are those of the distinct names,
   /// in order of first appearance.
   ArrayRef<std::string> getDimNames() const { return dimNames; }
-  /// Every output dim (outputs in order) for the named `sizes`.
-  void outputShapes(const int64_t *sizes, int64_t *shapes) const {
-    outputShapesFn(sizes, shapes);
+  /// Every output dim (outputs in order) for the named `sizes` (one per
+  /// distinct name); for a static model, the static shapes.
+  std::vector<int64_t> outputShapes(const int64_t *sizes) const {
+    std::vector<int64_t> shapes(std::max<size_t>(staticOutputDims.size(), 1));
+    if (outputShapesFn)
+      outputShapesFn(sizes, shapes.data());
+    else
+      shapes = staticOutputDims;
+    shapes.resize(staticOutputDims.size());
+    return shapes;
   }
   /// Runs the model once; `sizes` (the named dynamic dims' sizes) only for
   /// a dynamic model. When a run-time check fails (an index out of bounds,
@@ -118,6 +128,9 @@ private:
   int (*sizedEntry)(void **, void **, const int64_t *) = nullptr;
   int (*outputShapesFn)(const int64_t *, int64_t *) = nullptr;
   std::vector<std::string> dimNames;
+  /// Every output dim (kDynamic where dynamic): the output count and ranks
+  /// outlive the context the signature's types belong to.
+  std::vector<int64_t> staticOutputDims;
 };
 
 } // namespace mlir::traced
