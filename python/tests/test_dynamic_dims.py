@@ -333,3 +333,33 @@ def test_result_rules_carry_dynamic_dims(dynamic_models):
         expected = torch.softmax(model(x), -1)
     _close(m.interpret(x.numpy()), expected)
     _close(traced.compile(m)(x.numpy()), expected)
+
+
+class ConvViewLinear(nn.Module):
+    """The common user-CNN head: x.view(x.size(0), -1)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.fc = nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return self.fc(y.view(y.size(0), -1)).relu()
+
+
+def test_size_of_dynamic_dim_compiles():
+    model = ConvViewLinear().eval()
+    m = traced.trace(model, torch.randn(2, 3, 8, 8), dynamic_dims={0: "b"})
+    assert '["size"](dim=0) : (tensor<?x4x6x6xf32>) -> i64' in str(m)
+    c = traced.compile(m)
+    for batch in (1, 4):
+        x = torch.randn(batch, 3, 8, 8)
+        with torch.no_grad():
+            _close(c(x.numpy()), model(x))
+    # Concrete tracing records the size as a number: refused, at the line.
+    with pytest.raises(traced.TraceError,
+                       match=r"test_dynamic_dims.py:\d+:\d+: error: the trace "
+                             r"depends on the size of the dynamic dim 'b'"):
+        traced.trace(model, torch.randn(2, 3, 8, 8), mode="concrete",
+                     dynamic_dims={0: "b"})

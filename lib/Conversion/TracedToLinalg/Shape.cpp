@@ -487,7 +487,26 @@ static FailureOr<SmallVector<Value>> lowerRoll(LoweringCall &c) {
   return SmallVector<Value>{x};
 }
 
+/// `x.size(d)` of a dynamic dim (static ones fold before lowering): the
+/// run-time size, an i64 like the traced Python int. (`x.size()` and
+/// `x.shape` are tuples: refused for dynamic dims.)
+static FailureOr<SmallVector<Value>> lowerSize(LoweringCall &c) {
+  Value x = c.tensor("input");
+  std::optional<int64_t> dim = c.getInt("dim");
+  RankedTensorType type = x ? rankedTensorType(x) : RankedTensorType();
+  if (!type || !dim || c.op->getNumResults() != 1)
+    return c.fail("only x.size(dim) with a constant dim is compiled for a "
+                  "dynamic shape (x.size() and x.shape are tuples)");
+  int64_t d = normalizeDim(*dim, type.getRank());
+  if (d < 0 || d >= type.getRank())
+    return c.fail("dim out of range");
+  Value size = tensor::DimOp::create(c.rewriter, c.loc, x, d);
+  return SmallVector<Value>{arith::IndexCastOp::create(
+      c.rewriter, c.loc, c.rewriter.getI64Type(), size)};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
+  t["Tensor.size"] = lowerSize;
   // Copies and detaching are identities on values.
   t["Tensor.contiguous"] = lowerIdentityUnlessTraining;
   t["torch.clone"] = lowerIdentityUnlessTraining;
