@@ -363,3 +363,23 @@ def test_size_of_dynamic_dim_compiles():
                              r"depends on the size of the dynamic dim 'b'"):
         traced.trace(model, torch.randn(2, 3, 8, 8), mode="concrete",
                      dynamic_dims={0: "b"})
+
+
+class Products(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(16, 8))
+
+    def forward(self, x):
+        y = torch.matmul(x, self.w)  # (b, 7, 16) @ (16, 8): collapsed rows
+        return torch.bmm(y, y.transpose(1, 2)).softmax(-1)  # dynamic B
+
+
+def test_products_with_a_dynamic_batch_compile():
+    model = Products().eval()
+    m = traced.trace(model, torch.randn(2, 7, 16), dynamic_dims={0: "b"})
+    c = traced.compile(m)
+    for batch in (1, 5):
+        x = torch.randn(batch, 7, 16)
+        with torch.no_grad():
+            _close(c(x.numpy()), model(x))

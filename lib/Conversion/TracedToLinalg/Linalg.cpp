@@ -142,12 +142,59 @@ static FailureOr<Value> buildGeneralMatmul(LoweringCall &c, Value a, Value b,
   return buildReshape(rw, loc, result, resultType.getShape());
 }
 
+/// matmul, mm and bmm with dynamic dims, in the two forms a dynamic batch
+/// takes: (..., M, K) @ (K, N) with dynamic leading dims (one matmul over
+/// the collapsed rows, as a linear) and (B, M, K) @ (B, K, N) with a
+/// dynamic B (checked equal at run time). Null when neither applies.
+static FailureOr<Value> buildDynamicMatmul(LoweringCall &c, Value a, Value b,
+                                           RankedTensorType type) {
+  OpBuilder &rw = c.rewriter;
+  Location loc = c.loc;
+  RankedTensorType ta = typeOf(a), tb = typeOf(b);
+  auto staticTail = [](RankedTensorType t, int64_t n) {
+    return llvm::none_of(t.getShape().take_back(n), ShapedType::isDynamic);
+  };
+  if (ta.getRank() >= 2 && tb.getRank() == 2 && tb.hasStaticShape() &&
+      staticTail(ta, 1) && ta.getShape().back() == tb.getDimSize(0)) {
+    Value rows = buildReshape(rw, loc, a,
+                              {ShapedType::kDynamic, ta.getShape().back()});
+    Value r = buildMatmul(rw, loc, rows, b);
+    if (ta.getRank() == 2)
+      return r;
+    SmallVector<OpFoldResult> sizes = dimSizes(rw, loc, a);
+    sizes.back() = rw.getIndexAttr(tb.getDimSize(1));
+    return buildDynamicReshape(rw, loc, r, type.getShape(), sizes);
+  }
+  if (ta.getRank() == 3 && tb.getRank() == 3 && staticTail(ta, 2) &&
+      staticTail(tb, 2) && ta.getDimSize(2) == tb.getDimSize(1)) {
+    checkSameSize(rw, loc, dimSizes(rw, loc, a)[0], dimSizes(rw, loc, b)[0],
+                  "'" + c.target() + "': the batch sizes differ (compiled "
+                  "code does not broadcast a dynamic batch)");
+    return buildBatchMatmul(rw, loc, a, b);
+  }
+  return Value();
+}
+
 static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
-  RankedTensorType type = c.resultType();
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value a = c.tensor("input");
   Value b = c.tensor(c.spec->signature.lookup("other") ? "other" : "mat2");
-  if (!type || !a || !b || !staticTensorType(a) || !staticTensorType(b))
-    return c.fail("expected statically shaped tensors");
+  if (!type || !a || !b || !rankedTensorType(a) || !rankedTensorType(b))
+    return c.fail("expected ranked tensors");
+  if (!staticTensorType(a) || !staticTensorType(b)) {
+    if (type.getElementType().isBF16())
+      return c.fail("a bfloat16 product with dynamic dims is not compiled");
+    FailureOr<Value> r = buildDynamicMatmul(c, a, b, type);
+    if (failed(r))
+      return failure();
+    if (!*r)
+      return c.fail("dynamic dims are compiled for (..., M, K) @ (K, N) with "
+                    "dynamic leading dims and (B, M, K) @ (B, K, N) with a "
+                    "dynamic B");
+    return SmallVector<Value>{*r};
+  }
+  if (!type.hasStaticShape())
+    return c.fail("expected a statically shaped result");
   // bfloat16 computes in float32 and rounds once at the end, as torch's CPU
   // kernels do.
   bool bf16 = type.getElementType().isBF16();
