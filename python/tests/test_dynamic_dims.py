@@ -383,3 +383,17 @@ def test_products_with_a_dynamic_batch_compile():
         x = torch.randn(batch, 7, 16)
         with torch.no_grad():
             _close(c(x.numpy()), model(x))
+
+
+class ShapeElement(nn.Module):
+    def forward(self, x):
+        return x.reshape(x.shape[0], -1).relu() + x.size()[1]
+
+
+def test_shape_elements_of_dynamic_dims_compile():
+    m = traced.trace(ShapeElement(), torch.randn(2, 3, 4),
+                     dynamic_dims={0: "b"})
+    c = traced.compile(m)
+    for batch in (1, 5):
+        x = torch.randn(batch, 3, 4)
+        _close(c(x.numpy()), ShapeElement()(x))

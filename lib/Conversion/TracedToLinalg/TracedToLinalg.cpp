@@ -459,7 +459,10 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
   }
   SmallVector<Operation *> ops;
   graph.walk([&](Operation *op) { ops.push_back(op); });
+  llvm::SmallPtrSet<Operation *, 8> erased;
   for (Operation *op : ops) {
+    if (erased.contains(op))
+      continue;
     // Shape queries of static shapes are compile-time values: fold them
     // (their folders do) rather than lower them.
     if (isa<CallFunctionOp, CallMethodOp>(op)) {
@@ -480,6 +483,47 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
                 ConstantOp::create(b, op->getLoc(), result.getType(),
                                    cast<Attribute>(value)));
           op->erase();
+          continue;
+        }
+        // A dynamic shape read element by element (`x.shape[0]`,
+        // `x.size()[0]`): each element is `x.size(dim=i)`, which lowers
+        // to tensor.dim.
+        auto name = dyn_cast_or_null<StringAttr>(bound->slot("name"));
+        bool whole = bound->spec->name == "builtins.getattr"
+                         ? name && name.getValue() == "shape"
+                         : bound->spec->name == "Tensor.size" &&
+                               isa_and_nonnull<NoneAttr>(bound->slot("dim"));
+        Value x = bound->value("input");
+        if (whole && x && isa<RankedTensorType>(x.getType())) {
+          for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+            std::optional<BoundOp> get = bindCall(user, {"operator.getitem"});
+            auto index = get ? dyn_cast_or_null<IntegerAttr>(get->slot("index"))
+                             : IntegerAttr();
+            if (!index || user->getNumResults() != 1)
+              continue;
+            auto type = cast<RankedTensorType>(x.getType());
+            int64_t d = normalizeDim(index.getInt(), type.getRank());
+            if (d < 0 || d >= type.getRank())
+              continue;
+            OpBuilder b(user);
+            // (A static dim is a number, as when the whole shape folds.)
+            Value size =
+                type.isDynamicDim(d)
+                    ? CallMethodOp::create(
+                          b, user->getLoc(), user->getResultTypes(), x,
+                          b.getStringAttr("size"), ValueRange{},
+                          b.getArrayAttr({index}), b.getStrArrayAttr({"dim"}))
+                          .getResult(0)
+                    : ConstantOp::create(
+                          b, user->getLoc(), user->getResult(0).getType(),
+                          b.getI64IntegerAttr(type.getDimSize(d)))
+                          .getResult();
+            user->getResult(0).replaceAllUsesWith(size);
+            erased.insert(user);
+            user->erase();
+          }
+          if (op->use_empty())
+            op->erase();
         }
         continue;
       }
