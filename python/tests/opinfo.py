@@ -657,7 +657,11 @@ OPS = {
         ("eps", lambda x: torch.logit(x, eps=0.1), [f32(5)], TRANSCENDENTAL),
         # Integers compute in float32: 1 - x must not wrap in uint8.
         ("uint8", torch.logit, [torch.tensor([0, 1, 2, 254, 255], dtype=torch.uint8)], TRANSCENDENTAL),
-        ("int64 eps", lambda x: torch.logit(x, eps=0.25), [torch.tensor([-3, 0, 1, 2])], TRANSCENDENTAL)),
+        ("int64 eps", lambda x: torch.logit(x, eps=0.25), [torch.tensor([-3, 0, 1, 2])], TRANSCENDENTAL),
+        # eps > 0.5: x < eps gives eps, else 1 - eps (not clamp's order).
+        ("eps above half", lambda x: torch.logit(x, eps=0.75),
+         [torch.tensor([5.0, -3.0, 0.5, 0.75, 0.25, float("nan")], dtype=torch.float64)],
+         TRANSCENDENTAL)),
     "torch.sinc": unary(torch.sinc, dtypes=[torch.float32, torch.float64, torch.int32], tol=TRANSCENDENTAL),
     "torch.deg2rad": unary(torch.deg2rad, dtypes=[torch.float32, torch.float64], tol=TRANSCENDENTAL),
     "torch.rad2deg": unary(torch.rad2deg, dtypes=[torch.float32, torch.float64], tol=TRANSCENDENTAL),

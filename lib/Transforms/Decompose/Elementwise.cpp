@@ -172,9 +172,29 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
       std::optional<double> eps = d.getFloat("eps");
       if (!eps)
         return d.decline("logit's eps is not a constant");
-      z = d.call("torch.clamp", {{"input", z},
-                                 {"min", d.f64(*eps)},
-                                 {"max", d.f64(1.0 - *eps)}});
+      double lo = *eps, hi = 1.0 - *eps;
+      if (lo <= hi) {
+        z = d.call("torch.clamp", {{"input", z},
+                                   {"min", d.f64(lo)},
+                                   {"max", d.f64(hi)}});
+      } else {
+        // eps > 0.5: torch's kernel takes `x < lo ? lo : x > hi ? hi : x`,
+        // which is not clamp's min(max(x, lo), hi) once lo > hi (fuzz-diff,
+        // test/Fuzz/diff/logit-eps-above-half). The constants come from
+        // clamps of z itself, to keep its dtype (and its NaNs).
+        auto constantLike = [&](double v) {
+          return d.call("torch.clamp",
+                        {{"input", z}, {"min", d.f64(v)}, {"max", d.f64(v)}});
+        };
+        Value above = d.call(
+            "torch.where", {{"condition", d.binary("torch.gt", z, d.f64(hi))},
+                            {"input", constantLike(hi)},
+                            {"other", z}});
+        z = d.call("torch.where",
+                   {{"condition", d.binary("torch.lt", z, d.f64(lo))},
+                    {"input", constantLike(lo)},
+                    {"other", above}});
+      }
     }
     Value one_minus = d.call("torch.sub", {{"input", d.i64(1)}, {"other", z}});
     return one(d.unary("torch.log", d.binary("torch.div", z, one_minus)));
