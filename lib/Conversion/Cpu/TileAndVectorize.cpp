@@ -65,14 +65,21 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
     auto lhsType = op.getLhsType();
     auto accType = dyn_cast<VectorType>(op.getAccType());
     if (!accType || lhsType.getRank() != 2 || accType.getRank() != 2 ||
-        lhsType.getDimSize(1) != 1 || op.getKind() != vector::CombiningKind::ADD ||
+        op.getKind() != vector::CombiningKind::ADD ||
         !isa<FloatType>(accType.getElementType()))
       return failure();
     MLIRContext *ctx = op.getContext();
     AffineExpr m, n, k;
     bindDims(ctx, m, n, k);
     auto maps = op.getIndexingMapsArray();
-    if (maps.size() != 3 || maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+    // The left-hand side is M x 1, or 1 x M read transposed (the
+    // transposed convolution's patches: a row tile is contiguous).
+    bool lhsTransposed =
+        maps.size() == 3 && maps[0] == AffineMap::get(3, 0, {k, m}, ctx);
+    if (lhsType.getDimSize(lhsTransposed ? 0 : 1) != 1)
+      return failure();
+    if (maps.size() != 3 ||
+        (!lhsTransposed && maps[0] != AffineMap::get(3, 0, {m, k}, ctx)) ||
         maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
         maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
       return failure();
@@ -99,9 +106,11 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
                                       accElement));
     Value acc = op.getAcc();
     for (int64_t i = 0; i < rows; ++i) {
-      Value a = extend(vector::ExtractOp::create(rewriter, loc, op.getLhs(),
-                                                 ArrayRef<int64_t>{i, 0}),
-                       accElement);
+      Value a = extend(
+          vector::ExtractOp::create(
+              rewriter, loc, op.getLhs(),
+              lhsTransposed ? ArrayRef<int64_t>{0, i} : ArrayRef<int64_t>{i, 0}),
+          accElement);
       Value row = vector::ExtractOp::create(rewriter, loc, acc,
                                             ArrayRef<int64_t>{i});
       Value splat =
@@ -363,26 +372,36 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
   Type element = cType.getElementType();
   rewriter.setInsertionPoint(matmul);
   SmallVector<ReassociationIndices> split = {{0}, {1, 2}};
-  Value bSplit = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({k, n / t, t}, element), b, split);
-  Value panels = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{n / t, k, t}, element);
   AffineExpr d0, d1, d2, d3;
   bindDims(ctx, d0, d1, d2, d3);
   auto parallel = utils::IteratorType::parallel;
-  auto pack = linalg::GenericOp::create(
-      rewriter, loc, panels.getType(), ValueRange{bSplit}, ValueRange{panels},
-      ArrayRef<AffineMap>{AffineMap::get(3, 0, {d1, d0, d2}, ctx),
-                          AffineMap::getMultiDimIdentityMap(3, ctx)},
-      SmallVector<utils::IteratorType>(3, parallel),
-      [](OpBuilder &builder, Location loc, ValueRange args) {
-        linalg::YieldOp::create(builder, loc, args[0]);
-      });
+  // A constant right-hand side (a weight) is packed at compile time, so
+  // no call copies it; anything else by a copy before the matmul.
+  Value packed = lowering::permutedConstant(rewriter, loc, b, {k, n / t, t},
+                                            {1, 0, 2}, "panels");
+  if (!packed) {
+    Value bSplit = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({k, n / t, t}, element), b,
+        split);
+    Value panels = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{n / t, k, t}, element);
+    packed =
+        linalg::GenericOp::create(
+            rewriter, loc, panels.getType(), ValueRange{bSplit},
+            ValueRange{panels},
+            ArrayRef<AffineMap>{AffineMap::get(3, 0, {d1, d0, d2}, ctx),
+                                AffineMap::getMultiDimIdentityMap(3, ctx)},
+            SmallVector<utils::IteratorType>(3, parallel),
+            [](OpBuilder &builder, Location loc, ValueRange args) {
+              linalg::YieldOp::create(builder, loc, args[0]);
+            })
+            .getResult(0);
+  }
   Value cSplit = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get({m, n / t, t}, element), c, split);
   // (d0, d1, d2, d3) = (m, j, l, k).
   auto contraction = linalg::GenericOp::create(
-      rewriter, loc, cSplit.getType(), ValueRange{a, pack.getResult(0)},
+      rewriter, loc, cSplit.getType(), ValueRange{a, packed},
       ValueRange{cSplit},
       ArrayRef<AffineMap>{AffineMap::get(4, 0, {d0, d3}, ctx),
                           AffineMap::get(4, 0, {d1, d3, d2}, ctx),
@@ -401,15 +420,15 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(contraction.getOperation());
 }
 
-/// conv_2d_nchw_fchw as im2col plus one `linalg.matmul` per image. The
-/// patches are gathered by a generic over (C, KH, KW, OH, OW) with plain
-/// affine maps (no divisions), then collapsed for free to a K x P matrix
-/// (K = C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P
-/// tiles badly into `tileN` columns and F tiles well, the transposed
-/// P x K times K x F (filter transposed at compile time) followed by one
-/// transpose of the result. Upstream's rewriteInIm2Col builds a batched
-/// generic contraction instead, which its vectorizer does not turn into
-/// the register-tiled matmul this pass emits.
+/// conv_2d_nchw_fchw as im2col plus one matmul per image. The patches
+/// (C, KH, KW, OH, OW) are collapsed for free to a K x P matrix (K =
+/// C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P tiles
+/// badly into vectors and F tiles well, the transposed product P x F: the
+/// patches read transposed (a register tile's rows are consecutive
+/// columns of the patches) times the filter packed at compile time into
+/// column panels, followed by one transpose of the result. Upstream's
+/// rewriteInIm2Col builds a batched generic contraction instead, which its
+/// vectorizer does not turn into the register-tiled matmul this pass emits.
 /// The input views of a window op's taps, in (kh, kw) order: for tap
 /// (i, j), `input[:, :, i*dh :: sh, j*dw :: sw]` of the output's shape.
 static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
@@ -477,15 +496,17 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
       rewriter, loc, conv.getInputs()[1],
       SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
   auto tiles = [&](int64_t cols) { return cols % 16 == 0; };
-  Value filterT;
-  bool transposed = !tiles(p) && tiles(f);
-  if (transposed) {
-    filterT = lowering::transposedConstant(rewriter, loc, filter2d);
-    transposed = bool(filterT);
-  }
+  // The transposed product's filter, packed at compile time into panels
+  // of `panel` output channels: panels[j, k, l] = filter[j * panel + l, k].
+  Value panels;
+  int64_t panel = f % tileN == 0 ? tileN : 16;
+  if (!tiles(p) && tiles(f) && isa<FloatType>(et))
+    panels = lowering::permutedConstant(rewriter, loc, filter2d,
+                                        {f / panel, panel, k}, {0, 2, 1},
+                                        "panels");
+  bool transposed = bool(panels);
 
-  // Patches of all images: (N, C, KH, KW, OH, OW), or (N, OH, OW, C, KH,
-  // KW) for the transposed matmul.
+  // Patches of all images: (N, C, KH, KW, OH, OW).
   AffineExpr dn, dc, dky, dkx, doy, dox;
   bindDims(ctx, dn, dc, dky, dkx, doy, dox);
   AffineMap inMap = AffineMap::get(
@@ -495,13 +516,9 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
       ctx);
   SmallVector<int64_t> colsShape = {n, c, kh, kw, oh, ow};
   AffineMap outMap = rewriter.getMultiDimIdentityMap(6);
-  if (transposed) {
-    colsShape = {n, oh, ow, c, kh, kw};
-    outMap = AffineMap::get(6, 0, {dn, doy, dox, dc, dky, dkx}, ctx);
-  }
   Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
   Value cols;
-  if (!transposed && kh * kw <= 64) {
+  if (kh * kw <= 64) {
     // Row block (kh, kw) of the patches is the strided input view of that
     // tap: one elementwise copy per tap into its slice of the patches
     // (extracted from and inserted into the same value, so bufferization
@@ -552,8 +569,6 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                .getResult(0);
   }
   SmallVector<ReassociationIndices> colGroups = {{0}, {1, 2, 3}, {4, 5}};
-  if (transposed)
-    colGroups = {{0}, {1, 2}, {3, 4, 5}};
   cols = tensor::CollapseShapeOp::create(rewriter, loc, cols, colGroups);
 
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2, 3}};
@@ -561,19 +576,19 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
       rewriter, loc, conv.getOutputs()[0], outGroups);
   SmallVector<int64_t> one = {1, 1, 1};
   for (int64_t i = 0; i < n; ++i) {
-    int64_t rows = transposed ? p : k, colsN = transposed ? k : p;
     Value img = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({rows, colsN}, et), cols,
-        ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, rows, colsN}, one);
+        rewriter, loc, RankedTensorType::get({k, p}, et), cols, ValueRange{},
+        ValueRange{}, ValueRange{}, ArrayRef<int64_t>{i, 0, 0},
+        ArrayRef<int64_t>{1, k, p}, one);
     Value accI = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({f, p}, et), result,
         ValueRange{}, ValueRange{}, ValueRange{},
         ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, f, p}, one);
     Value mm;
     if (transposed) {
-      // (P x K) (K x F) -> P x F, then into the F x P accumulator.
-      auto ptType = RankedTensorType::get({p, f}, et);
+      // pt[p, j, l] += img[k, p] * panels[j, k, l] over (p, j, l, k): the
+      // P x F product, then added into the F x P accumulator.
+      auto ptType = RankedTensorType::get({p, f / panel, panel}, et);
       Value zero = arith::ConstantOp::create(rewriter, loc,
                                              rewriter.getZeroAttr(et));
       Value init = linalg::FillOp::create(
@@ -581,10 +596,28 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                        ValueRange{tensor::EmptyOp::create(
                            rewriter, loc, ptType.getShape(), et)})
                        .getResult(0);
-      Value pf = linalg::MatmulOp::create(rewriter, loc, TypeRange{ptType},
-                                          ValueRange{img, filterT},
-                                          ValueRange{init})
-                     .getResult(0);
+      AffineExpr d0, d1, d2, d3;
+      bindDims(ctx, d0, d1, d2, d3);
+      auto parallel = utils::IteratorType::parallel;
+      Value pt =
+          linalg::GenericOp::create(
+              rewriter, loc, ptType, ValueRange{img, panels},
+              ValueRange{init},
+              ArrayRef<AffineMap>{AffineMap::get(4, 0, {d3, d0}, ctx),
+                                  AffineMap::get(4, 0, {d1, d3, d2}, ctx),
+                                  AffineMap::get(4, 0, {d0, d1, d2}, ctx)},
+              SmallVector<utils::IteratorType>{parallel, parallel, parallel,
+                                               utils::IteratorType::reduction},
+              [](OpBuilder &b, Location l, ValueRange args) {
+                Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+                linalg::YieldOp::create(
+                    b, l, arith::AddFOp::create(b, l, args[2], product)
+                              .getResult());
+              })
+              .getResult(0);
+      Value pf = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({p, f}, et), pt,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}});
       AffineExpr e0, e1;
       bindDims(ctx, e0, e1);
       SmallVector<utils::IteratorType> par2(2, utils::IteratorType::parallel);
@@ -896,7 +929,13 @@ void TileAndVectorizePass::runOnOperation() {
     SmallVector<int64_t> outer(op.getNumLoops(), 1);
     if (!dims->m.empty()) {
       unsigned d = dims->m.back();
-      outer[d] = largestDivisor(bounds[d], blockM, sizes[d]);
+      // Up to 4 blocks' worth of rows make one block: the right-hand side
+      // (a convolution's filter, larger than L2) is then streamed from
+      // memory once instead of once per row block, while the left block
+      // (at most 4 x block-m x block-k) still stays in L2.
+      outer[d] = bounds[d] <= 4 * blockM
+                     ? bounds[d]
+                     : largestDivisor(bounds[d], blockM, sizes[d]);
     }
     if (!dims->n.empty()) {
       unsigned d = dims->n.back();
@@ -929,8 +968,12 @@ void TileAndVectorizePass::runOnOperation() {
           chosen = spread(d, 1);
       if (!chosen && !dims->m.empty())
         chosen = spread(dims->m.back(), outer[dims->m.back()]);
-      if (!chosen && !dims->n.empty())
-        chosen = spread(dims->n.back(), outer[dims->n.back()]);
+      // Columns, outermost first: a packed matmul's panel dimension (one
+      // panel per cache block) comes before the columns within a panel,
+      // which never make two blocks.
+      for (unsigned d : dims->n)
+        if (!chosen)
+          chosen = spread(d, outer[d]);
       if (chosen && flops >= minParallelFlops) {
         FailureOr<linalg::LinalgOp> inner =
             tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
@@ -959,7 +1002,33 @@ void TileAndVectorizePass::runOnOperation() {
         op = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
         // As a named linalg.matmul it vectorizes to one vector.contract
         // (a generic would become broadcasts and a multi-reduction).
-        if (auto plain = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+        // LLVM 22's specializer turns a generic that reads its left-hand
+        // side transposed ((k, m) x (k, n)) into an invalid linalg.matmul
+        // with the default maps; that form is built here instead, as a
+        // linalg.matmul with explicit maps (vectorized, like the plain
+        // form, to one vector.contract).
+        auto plain = dyn_cast<linalg::GenericOp>(op.getOperation());
+        MLIRContext *ctx = op.getContext();
+        AffineExpr m, n, k;
+        bindDims(ctx, m, n, k);
+        SmallVector<AffineMap> transposedA = {
+            AffineMap::get(3, 0, {k, m}, ctx),
+            AffineMap::get(3, 0, {k, n}, ctx),
+            AffineMap::get(3, 0, {m, n}, ctx)};
+        if (plain && plain.getIndexingMapsArray() == transposedA &&
+            linalg::isaContractionOpInterface(plain)) {
+          rewriter.setInsertionPoint(plain);
+          SmallVector<Attribute> maps;
+          for (AffineMap map : transposedA)
+            maps.push_back(AffineMapAttr::get(map));
+          auto named = linalg::MatmulOp::create(
+              rewriter, plain.getLoc(), plain.getResultTypes(),
+              plain.getDpsInputs(), plain.getDpsInits(),
+              ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+                  "indexing_maps", rewriter.getArrayAttr(maps))});
+          rewriter.replaceOp(plain, named->getResults());
+          op = cast<linalg::LinalgOp>(named.getOperation());
+        } else if (plain) {
           rewriter.setInsertionPoint(plain);
           FailureOr<linalg::LinalgOp> named =
               linalg::specializeGenericOp(rewriter, plain);

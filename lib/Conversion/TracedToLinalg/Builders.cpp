@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -630,39 +631,73 @@ static ArrayRef<char> rawElements(ElementsAttr attr,
   return {};
 }
 
-Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {
+Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
+                                 ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> perm, StringRef name) {
   // A reshaped constant has the same row-major bytes.
   Value source = weight;
-  while (auto collapse = source.getDefiningOp<tensor::CollapseShapeOp>())
-    source = collapse.getSrc();
+  while (true) {
+    if (auto collapse = source.getDefiningOp<tensor::CollapseShapeOp>())
+      source = collapse.getSrc();
+    else if (auto expand = source.getDefiningOp<tensor::ExpandShapeOp>())
+      source = expand.getSrc();
+    else
+      break;
+  }
   auto c = source.getDefiningOp<arith::ConstantOp>();
-  if (!c)
+  if (!c || shape.size() != perm.size() || !isPermutationVector(perm))
     return {};
   auto attr = dyn_cast<ElementsAttr>(c.getValue());
   auto type = cast<RankedTensorType>(weight.getType());
-  if (!attr || type.getRank() != 2 ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+  Type et = type.getElementType();
+  if (!attr || !type.hasStaticShape() || !et.isIntOrFloat() ||
+      et.getIntOrFloatBitWidth() % 8 != 0 ||
+      ShapedType::getNumElements(shape) != type.getNumElements())
     return {};
   std::vector<char> storage;
   ArrayRef<char> raw = rawElements(attr, storage);
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
-  if (raw.size() != static_cast<size_t>(rows * cols) * width)
+  size_t width = et.getIntOrFloatBitWidth() / 8;
+  int64_t count = type.getNumElements();
+  if (raw.size() != static_cast<size_t>(count) * width)
     return {};
+  // out[i_0, ..., i_r] = in[...] with in's index d at out's position
+  // where perm names d: walk the output in order, stepping the input
+  // through its row-major strides.
+  int64_t rank = shape.size();
+  SmallVector<int64_t> inStrides(rank, 1), outShape(rank);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * shape[d + 1];
+  for (int64_t i = 0; i < rank; ++i)
+    outShape[i] = shape[perm[i]];
   std::vector<char> out(raw.size());
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(&out[(j * rows + i) * width], &raw[(i * cols + j) * width],
-                  width);
-  auto newType = RankedTensorType::get({cols, rows}, type.getElementType());
+  SmallVector<int64_t> index(rank, 0);
+  int64_t from = 0;
+  for (int64_t o = 0; o < count; ++o) {
+    std::memcpy(&out[o * width], &raw[from * width], width);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      from += inStrides[perm[i]];
+      if (++index[i] < outShape[i])
+        break;
+      from -= inStrides[perm[i]] * outShape[i];
+      index[i] = 0;
+    }
+  }
+  auto newType = RankedTensorType::get(outShape, et);
   if (newType.getNumElements() <= 1) // (see buildConstant)
     if (DenseElementsAttr dense = denseFromBytes(newType, out))
       return arith::ConstantOp::create(b, loc, dense);
   auto blob = DenseResourceElementsAttr::get(
-      newType, "transposed",
+      newType, name,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(out, alignof(double)));
   return arith::ConstantOp::create(b, loc, blob);
+}
+
+Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  if (type.getRank() != 2)
+    return {};
+  return permutedConstant(b, loc, weight, type.getShape(), {1, 0},
+                          "transposed");
 }
 
 Value lowering::buildLinear(OpBuilder &b, Location loc, Value x, Value weight,

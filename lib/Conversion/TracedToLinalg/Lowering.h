@@ -282,6 +282,13 @@ Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// `weight.T` for a 2-D `arith.constant` weight, computed at compile time
 /// into a new blob; null when `weight` is not such a constant.
 Value transposedConstant(OpBuilder &b, Location loc, Value weight);
+/// The elements of an `arith.constant` (seen through reshapes) read as a
+/// row-major tensor of `shape`, permuted by `perm` (`result[i] =
+/// input[perm[i]]`), computed at compile time into a new blob; null when
+/// `weight` is not such a constant. `name` names the blob.
+Value permutedConstant(OpBuilder &b, Location loc, Value weight,
+                       ArrayRef<int64_t> shape, ArrayRef<int64_t> perm,
+                       StringRef name);
 /// `x @ weight.T + bias` over the last dimension of `x` (bias may be null).
 Value buildLinear(OpBuilder &b, Location loc, Value x, Value weight,
                   Value bias);

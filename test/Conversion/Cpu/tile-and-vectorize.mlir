@@ -23,13 +23,15 @@ func.func @mm(%a: tensor<128x512xf32>, %b: tensor<512x512xf32>) -> tensor<128x51
 // CHECK:         tensor.empty() : tensor<16x512x32xf32>
 // CHECK:         tensor.extract_slice %[[SPLIT]]{{.*}} [1, 1, 16] [1, 1, 1] : tensor<512x16x32xf32> to tensor<1x1x16xf32>
 // CHECK:         tensor.insert_slice {{.*}} [1, 1, 16] [1, 1, 1] : tensor<1x1x16xf32> into tensor<16x512x32xf32>
-// Cache blocks (64 rows, 256 reductions), one panel at a time, row tiles of
-// 8 around the reduction loop, which reads a 1 x 32 row of the panel.
-// CHECK:         scf.for {{.*}} to %c128 step %c64
+// Cache blocks (all 128 rows: up to four 64-row blocks make one, so the
+// right-hand side streams by once; 256 reductions), one panel at a time,
+// row tiles of 8 around the reduction loop, which reads a 1 x 32 row of
+// the panel.
+// CHECK-NOT:     scf.for {{.*}} to %c128 step %c64
 // CHECK:         scf.for {{.*}} to %c512 step %c256
 // CHECK:         scf.for {{.*}} to %c16 step %c1
 // CHECK:         tensor.extract_slice %{{.*}} [1, 256, 32] [1, 1, 1] : tensor<1x256x32xf32> to tensor<256x32xf32>
-// CHECK:         scf.for {{.*}} to %c64 step %c8
+// CHECK:         scf.for {{.*}} to %c128 step %c8
 // CHECK:         scf.for {{.*}} to %c256 step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
 // CHECK:           tensor.extract_slice %{{.*}} [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
 // CHECK:           vector.broadcast %{{.*}} : f32 to vector<32xf32>
@@ -39,15 +41,15 @@ func.func @mm(%a: tensor<128x512xf32>, %b: tensor<512x512xf32>) -> tensor<128x51
 // CHECK:           scf.yield {{.*}} vector<8x32xf32>
 // CHECK:         tensor.collapse_shape {{.*}} : tensor<128x16x32xf32> into tensor<128x512xf32>
 
-// Unpacked: cache blocks (64 rows, 256 reductions, 256 columns), then
+// Unpacked: cache blocks (128 rows, 256 reductions, 256 columns), then
 // column strips of 32 and row tiles of 8 around the reduction loop.
 // UNPACKED-LABEL: func.func @mm
 // UNPACKED-NOT:     tensor.expand_shape
-// UNPACKED:         scf.for {{.*}} to %c128 step %c64
+// UNPACKED-NOT:     scf.for {{.*}} to %c128 step %c64
 // UNPACKED:         scf.for {{.*}} to %c512 step %c256
 // UNPACKED:         scf.for {{.*}} to %c512 step %c256
 // UNPACKED:         scf.for {{.*}} to %c256 step %c32
-// UNPACKED:         scf.for {{.*}} to %c64 step %c8
+// UNPACKED:         scf.for {{.*}} to %c128 step %c8
 // UNPACKED:         scf.for {{.*}} to %c256 step %c1 iter_args({{.*}}) -> (vector<8x32xf32>)
 // UNPACKED:           tensor.extract_slice %{{.*}} [1, 32] [1, 1] : tensor<256x256xf32> to tensor<1x32xf32>
 // UNPACKED-NOT:       vector.transfer_write
