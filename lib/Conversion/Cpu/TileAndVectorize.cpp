@@ -649,6 +649,59 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   return success();
 }
 
+/// A `tensor.pad` with a constant value and static shapes as a fill of the
+/// padded tensor plus an elementwise copy of the source into its interior
+/// (extracted from and inserted into the fill, so bufferization writes it
+/// in place). The copy then takes the elementwise strategy: vectorized and
+/// spread over threads. Bufferized as it is, the pad's copy was a strided
+/// memref.copy, scalar loops on one thread (resnet18 pads 16 activations).
+static LogicalResult padToFillAndCopy(RewriterBase &rewriter,
+                                      tensor::PadOp pad) {
+  RankedTensorType srcType = pad.getSourceType();
+  RankedTensorType resultType = pad.getResultType();
+  Value value = pad.getConstantPaddingValue();
+  if (!value || !srcType.hasStaticShape() || !resultType.hasStaticShape() ||
+      srcType.getRank() == 0 || pad.getNofold())
+    return failure();
+  SmallVector<int64_t> low;
+  for (OpFoldResult l : pad.getMixedLowPad()) {
+    std::optional<int64_t> c = getConstantIntValue(l);
+    if (!c || *c < 0)
+      return failure();
+    low.push_back(*c);
+  }
+  Location loc = pad.getLoc();
+  rewriter.setInsertionPoint(pad);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+  Value filled =
+      linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
+  int64_t rank = srcType.getRank();
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(rank, rewriter.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(rewriter.getIndexAttr(low[d]));
+    sizes.push_back(rewriter.getIndexAttr(srcType.getDimSize(d)));
+  }
+  Value interior = tensor::ExtractSliceOp::create(rewriter, loc, srcType,
+                                                  filled, offsets, sizes,
+                                                  strides);
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  Value copied =
+      linalg::GenericOp::create(
+          rewriter, loc, srcType, pad.getSource(), interior,
+          ArrayRef<AffineMap>{id, id},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          })
+          .getResult(0);
+  rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(pad, copied, filled,
+                                                     offsets, sizes, strides);
+  return success();
+}
+
 /// A depthwise NCHW convolution as one elementwise generic over the output,
 /// summing its taps: for each filter tap (kh, kw), the input view
 /// `in[:, :, kh*dh :: sh, kw*dw :: sw]` (a strided slice of the output's
@@ -814,6 +867,12 @@ void TileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
   peelDynamicDims(rewriter, func);
+  {
+    SmallVector<tensor::PadOp> pads;
+    func.walk([&](tensor::PadOp op) { pads.push_back(op); });
+    for (auto pad : pads)
+      (void)padToFillAndCopy(rewriter, pad);
+  }
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
@@ -1051,26 +1110,34 @@ void TileAndVectorizePass::runOnOperation() {
       continue;
     }
     sizes.back() = vectorWidth;
-    // Threads: an op of at least 2^16 elements is spread over its
-    // outermost dimension of two or more (not the vector one), one slice
-    // per forall iteration (scf.forall, then OpenMP, as for contractions).
+    // Threads: an op of at least 2^14 elements is spread over its
+    // outermost dimension of eight or more (else its largest one of two or
+    // more; never the vector one), one slice per forall iteration
+    // (scf.forall, then OpenMP, as for contractions). Eight: a stem's 3
+    // channels on 2 threads would leave one idle a third of the time.
     if (parallel) {
       SmallVector<int64_t> bounds = op.getStaticLoopRanges();
       int64_t elements = 1;
       for (int64_t b : bounds)
         elements = ShapedType::isDynamic(b) ? 0 : elements * b;
-      if (elements >= (int64_t(1) << 16))
+      std::optional<unsigned> chosen;
+      if (elements >= (int64_t(1) << 14))
         for (unsigned d = 0; d + 1 < bounds.size(); ++d) {
-          if (bounds[d] < 2)
-            continue;
-          SmallVector<int64_t> threadTiles(bounds.size(), 0);
-          threadTiles[d] = 1;
-          FailureOr<linalg::LinalgOp> inner =
-              tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
-          if (succeeded(inner))
-            op = *inner;
-          break;
+          if (bounds[d] >= 8) {
+            chosen = d;
+            break;
+          }
+          if (bounds[d] >= 2 && (!chosen || bounds[d] > bounds[*chosen]))
+            chosen = d;
         }
+      if (chosen) {
+        SmallVector<int64_t> threadTiles(bounds.size(), 0);
+        threadTiles[*chosen] = 1;
+        FailureOr<linalg::LinalgOp> inner =
+            tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+        if (succeeded(inner))
+          op = *inner;
+      }
     }
     // A last dimension that is not a multiple of the vector width is split
     // into whole vectors and one shorter remainder: tiled whole, its tiles
