@@ -16,6 +16,10 @@ import json
 import subprocess
 import sys
 import time
+import os
+
+# Compile times here are cold compiles, not compile-cache hits.
+os.environ.setdefault("TRACED_CACHE", "0")
 
 CASES = {
     # 3x3 filters: 3-element innermost rows (the regnet_y_128gf case).

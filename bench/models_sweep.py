@@ -21,6 +21,9 @@ import subprocess
 import sys
 import time
 
+# Compile times here are cold compiles, not compile-cache hits.
+os.environ.setdefault("TRACED_CACHE", "0")
+
 SEGMENTATION = ["fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
 VIDEO = ["r3d_18"]
 # Models whose architecture fixes the input size.

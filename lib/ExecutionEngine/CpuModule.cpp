@@ -27,7 +27,20 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/OperationSupport.h"
+
+#include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -36,6 +49,9 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -43,7 +59,7 @@ using namespace mlir::traced;
 CpuModule::~CpuModule() {
   // (The engine, and so the code that could still free into the cache,
   // goes first.)
-  engine.reset();
+  jit.reset();
   releaseCachedBuffers();
 }
 
@@ -251,23 +267,27 @@ void traced::registerCompilerDialects(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
-LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
-                                     llvm::raw_ostream &os,
-                                     const CompileMonitor &monitor) {
-  std::unique_ptr<llvm::TargetMachine> tm =
-      hostTargetMachine(llvm::CodeModel::Medium);
+/// `module` (in the LLVM dialect) as object-file bytes for this host's CPU,
+/// optimized at -O3, in `codeModel`. `translated` runs on the module right
+/// after its translation to LLVM IR (the JIT frees the pipeline's blobs
+/// there).
+static FailureOr<SmallVector<char, 0>>
+emitObject(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
+           const CompileMonitor &monitor,
+           llvm::function_ref<void(Operation *)> translated = {}) {
+  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine(codeModel);
   if (!tm)
     return module.emitError("no LLVM target for this host");
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
-  if (failed(defineWeakAllocFunctions(module)))
-    return module.emitError("cannot define the allocation functions");
   llvm::LLVMContext llvmContext;
   TimingScope translation = stage(monitor, "translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return module.emitError("cannot translate the module to LLVM IR");
+  if (translated)
+    translated(module);
   translation.stop();
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
@@ -279,7 +299,7 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
   }
   optimization.stop();
   TimingScope codegenTime = stage(monitor, "LLVM code generation");
-  llvm::SmallVector<char, 0> buffer;
+  SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream bufferStream(buffer);
   llvm::legacy::PassManager codegen;
   if (tm->addPassesToEmitFile(codegen, bufferStream, nullptr,
@@ -289,7 +309,19 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
   codegenTime.stop();
   if (monitor.progress)
     clearProgress();
-  os.write(buffer.data(), buffer.size());
+  return buffer;
+}
+
+LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
+                                     llvm::raw_ostream &os,
+                                     const CompileMonitor &monitor) {
+  if (failed(defineWeakAllocFunctions(module)))
+    return module.emitError("cannot define the allocation functions");
+  FailureOr<SmallVector<char, 0>> object =
+      emitObject(module, llvm::CodeModel::Medium, monitor);
+  if (failed(object))
+    return failure();
+  os.write(object->data(), object->size());
   return success();
 }
 
@@ -308,104 +340,369 @@ resourceBlobs(Operation *root) {
   return blobs;
 }
 
+/// A compiled model as the compile cache keeps it: the object file for the
+/// JIT, the entry's signature (printed) and the run-time checks' messages.
+namespace {
+struct Artifact {
+  std::string signature;
+  std::vector<std::string> checks;
+  SmallVector<char, 0> object;
+};
+} // namespace
+
+static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 1\n";
+
+/// Cache files: the magic line, a checksum line (XXH3 of the rest, in hex:
+/// a damaged object must not reach the JIT), then length-prefixed records
+/// ("<n>\n" and n bytes): the signature, the check count, each check, the
+/// object.
+static std::string serialize(const Artifact &a) {
+  std::string out;
+  auto record = [&](StringRef bytes) {
+    out += std::to_string(bytes.size());
+    out += '\n';
+    out += bytes;
+  };
+  record(a.signature);
+  record(std::to_string(a.checks.size()));
+  for (const std::string &c : a.checks)
+    record(c);
+  record(StringRef(a.object.data(), a.object.size()));
+  return (kCacheMagic + llvm::utohexstr(llvm::xxh3_64bits(out)) + "\n" + out)
+      .str();
+}
+
+static std::optional<Artifact> deserialize(StringRef in) {
+  if (!in.consume_front(kCacheMagic))
+    return std::nullopt;
+  size_t line = in.find('\n');
+  if (line == StringRef::npos ||
+      in.take_front(line) != llvm::utohexstr(llvm::xxh3_64bits(in.drop_front(line + 1))))
+    return std::nullopt;
+  in = in.drop_front(line + 1);
+  auto record = [&]() -> std::optional<StringRef> {
+    size_t newline = in.find('\n');
+    uint64_t n;
+    if (newline == StringRef::npos ||
+        in.take_front(newline).getAsInteger(10, n) || n > in.size() - newline - 1)
+      return std::nullopt;
+    StringRef bytes = in.substr(newline + 1, n);
+    in = in.drop_front(newline + 1 + n);
+    return bytes;
+  };
+  Artifact a;
+  std::optional<StringRef> signature = record(), count = record();
+  uint64_t n;
+  if (!signature || !count || count->getAsInteger(10, n))
+    return std::nullopt;
+  a.signature = signature->str();
+  for (uint64_t i = 0; i < n; ++i) {
+    std::optional<StringRef> check = record();
+    if (!check)
+      return std::nullopt;
+    a.checks.push_back(check->str());
+  }
+  std::optional<StringRef> object = record();
+  if (!object || !in.empty() || object->empty())
+    return std::nullopt;
+  a.object.assign(object->begin(), object->end());
+  return a;
+}
+
+/// The cache key of compiling `module` with `options` on this host: a
+/// SHA-256 over the module as printed (with locations, which the run-time
+/// checks' messages carry) and the bytes of every resource blob it names,
+/// the options, LLVM's version, this CPU and its features, and the
+/// compiler itself (the size and time of the binary holding this code, so
+/// that a rebuilt TracedIR never reads an older build's objects).
+static std::string cacheKey(mlir::ModuleOp module,
+                            const CpuPipelineOptions &options) {
+  llvm::SHA256 hash;
+  auto add = [&](StringRef bytes) {
+    hash.update(std::to_string(bytes.size()));
+    hash.update(":");
+    hash.update(bytes);
+  };
+  add(kCacheMagic);
+  add(LLVM_VERSION_STRING);
+  add(llvm::sys::getHostCPUName());
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> enabled;
+  for (const auto &f : features)
+    if (f.second)
+      enabled.push_back(f.first().str());
+  llvm::sort(enabled);
+  for (const std::string &f : enabled)
+    add(f);
+  Dl_info info;
+  struct stat st;
+  if (dladdr(reinterpret_cast<void *>(&cacheKey), &info) && info.dli_fname &&
+      stat(info.dli_fname, &st) == 0) {
+    add(info.dli_fname);
+    add(std::to_string(st.st_size));
+    add(std::to_string(st.st_mtim.tv_sec) + "." +
+        std::to_string(st.st_mtim.tv_nsec));
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  options.print(os);
+  module->print(os, OpPrintingFlags().enableDebugInfo().elideLargeResourceString(0));
+  add(text);
+  llvm::SmallPtrSet<DialectResourceBlobManager::BlobEntry *, 16> seen;
+  module->walk([&](Operation *op) {
+    for (NamedAttribute named : op->getAttrs())
+      named.getValue().walk([&](DenseResourceElementsAttr r) {
+        auto *entry = r.getRawHandle().getResource();
+        if (!entry || !seen.insert(entry).second)
+          return;
+        add(entry->getKey());
+        if (AsmResourceBlob *blob = entry->getBlob()) {
+          ArrayRef<char> data = blob->getData();
+          add(StringRef(data.data(), data.size()));
+        }
+      });
+  });
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+std::string traced::defaultCompileCacheDir() {
+  if (const char *off = std::getenv("TRACED_CACHE"))
+    if (StringRef(off) == "0" || StringRef(off).equals_insensitive("off"))
+      return "";
+  if (const char *dir = std::getenv("TRACED_CACHE_DIR"))
+    return dir;
+  SmallString<256> path;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    path = xdg;
+  else if (const char *home = std::getenv("HOME"); home && *home)
+    llvm::sys::path::append(path, home, ".cache");
+  else
+    return "";
+  llvm::sys::path::append(path, "traced");
+  return path.str().str();
+}
+
+/// Writes `a` to `path` (through a temporary file and a rename, so that a
+/// reader never sees half a file), then evicts the least recently used
+/// entries beyond TRACED_CACHE_MAX_MB (default 4096) in its directory. A
+/// cache that cannot be written is not an error: the next compile misses.
+static void storeInCache(StringRef path, const Artifact &a) {
+  StringRef dir = llvm::sys::path::parent_path(path);
+  if (llvm::sys::fs::create_directories(dir))
+    return;
+  std::string temp = (path + ".tmp" + std::to_string(::getpid())).str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temp, ec);
+    if (ec)
+      return;
+    os << serialize(a);
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temp);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    return;
+  }
+  uint64_t limit = uint64_t(4096) << 20;
+  if (const char *mb = std::getenv("TRACED_CACHE_MAX_MB"))
+    if (uint64_t v; !StringRef(mb).getAsInteger(10, v))
+      limit = v << 20;
+  struct Entry {
+    std::string path;
+    uint64_t size;
+    llvm::sys::TimePoint<> time;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    if (llvm::sys::path::extension(it->path()) != ".tco")
+      continue;
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(it->path(), status))
+      continue;
+    entries.push_back({it->path(), status.getSize(),
+                       status.getLastModificationTime()});
+    total += status.getSize();
+  }
+  llvm::sort(entries, [](const Entry &x, const Entry &y) {
+    return x.time < y.time;
+  });
+  for (const Entry &e : entries) {
+    if (total <= limit)
+      break;
+    if (e.path != path && !llvm::sys::fs::remove(e.path))
+      total -= e.size;
+  }
+}
+
+/// Links an artifact's object into a fresh JIT and looks its entry points
+/// up (CpuModule's members are private to it and CpuModule).
+struct mlir::traced::CpuModuleLoader {
+  static FailureOr<std::unique_ptr<CpuModule>>
+  load(mlir::ModuleOp module, Artifact a, StringRef entryName,
+       const CompileMonitor &monitor, bool fromCache);
+};
+
 FailureOr<std::unique_ptr<CpuModule>>
 CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
-                   const CompileMonitor &monitor) {
-  OwningOpRef<mlir::ModuleOp> copy(module.clone());
-  auto userBlobs = resourceBlobs(module);
-  FailureOr<FunctionType> signature = lowerForCpu(*copy, options, monitor);
-  if (failed(signature))
-    return failure();
-  std::unique_ptr<llvm::TargetMachine> tm =
-      hostTargetMachine(llvm::CodeModel::Large);
-  if (!tm)
-    return module.emitError("no LLVM target for this host");
-  ExecutionEngineOptions engineOptions;
-  // (`transformer` is a function_ref: the function must outlive create().)
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      [&, inner = optimizer(tm.get())](llvm::Module *m) {
-        TimingScope scope = stage(monitor, "LLVM -O3");
-        return inner(m);
-      };
-  engineOptions.transformer = optimize;
-  // The blobs the pipeline made (transposed filters, folded constants) are
-  // dead once LLVM IR holds their bytes: freeing them right after the
-  // translation keeps one fewer copy of the weights through code generation
-  // and none after it. The user's module keeps its own.
-  auto translate = [&](Operation *op, llvm::LLVMContext &llvmContext) {
-    TimingScope scope = stage(monitor, "translate to LLVM IR");
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateModuleToLLVMIR(op, llvmContext);
-    if (llvmModule)
-      for (auto *entry : resourceBlobs(op))
-        if (!userBlobs.contains(entry))
-          entry->setBlob(AsmResourceBlob());
-    return llvmModule;
-  };
-  engineOptions.llvmModuleBuilder = translate;
-  // Parallel loops call the OpenMP runtime (Debian's libomp-22-dev).
-  SmallVector<StringRef> libs;
-  if (llvm::sys::fs::exists(TRACED_LIBOMP_PATH))
-    libs.push_back(TRACED_LIBOMP_PATH);
-  engineOptions.sharedLibPaths = libs;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // Upstream turns both debugger and profiler listeners on by default: the
-  // perf one writes a jit-<pid>.dump directory under /tmp/.debug for every
-  // process (half a gigabyte after one test run), and the GDB one keeps a
-  // global list of every object. TRACED_JIT_PROFILE=1 turns them on.
-  bool profile = std::getenv("TRACED_JIT_PROFILE") != nullptr;
-  engineOptions.enableGDBNotificationListener = profile;
-  engineOptions.enablePerfNotificationListener = profile;
-  auto engine = ExecutionEngine::create(*copy, engineOptions, std::move(tm));
-  if (!engine)
-    return module.emitError("JIT compilation failed: ")
-           << llvm::toString(engine.takeError());
-  // Temporaries come from the buffer cache (BufferCache.h).
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner(kAllocName)] = {
-        llvm::orc::ExecutorAddr::fromPtr(+[](uint64_t size) {
-          return cachedAlloc(size);
-        }),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner(kFreeName)] = {
-        llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { cachedFree(ptr); }),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  bool dynamic = llvm::any_of(
-      llvm::concat<const Type>(signature->getInputs(), signature->getResults()),
-      [](Type t) { return !cast<RankedTensorType>(t).hasStaticShape(); });
-  std::string name = "traced_" + options.entry.getValue() +
-                     (dynamic ? "_sized" : "");
-  // The JIT generates machine code when the entry is first looked up.
-  TimingScope codegenTime = stage(monitor, "LLVM code generation");
-  auto symbol = (*engine)->lookup(name);
-  codegenTime.stop();
-  if (monitor.progress)
-    clearProgress();
-  if (!symbol)
-    return module.emitError("the JIT has no symbol '")
-           << name << "': " << llvm::toString(symbol.takeError());
+                   const CompileMonitor &monitor, StringRef cacheDir) {
+  std::string path;
+  if (!cacheDir.empty()) {
+    TimingScope scope = stage(monitor, "compile cache lookup");
+    SmallString<256> p(cacheDir);
+    llvm::sys::path::append(p, cacheKey(module, options) + ".tco");
+    path = p.str().str();
+    if (auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                  /*RequiresNullTerminator=*/false))
+      if (std::optional<Artifact> cached =
+              deserialize((*buffer)->getBuffer())) {
+        scope.stop();
+        // (A corrupt entry that does not load is compiled again below.)
+        auto loaded = CpuModuleLoader::load(module, std::move(*cached),
+                                            options.entry.getValue(), monitor,
+                                            /*fromCache=*/true);
+        if (succeeded(loaded)) {
+          // (Now, for the least-recently-used eviction.)
+          (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+          return loaded;
+        }
+      }
+  }
+  Artifact artifact;
+  {
+    OwningOpRef<mlir::ModuleOp> copy(module.clone());
+    auto userBlobs = resourceBlobs(module);
+    FailureOr<FunctionType> signature = lowerForCpu(*copy, options, monitor);
+    if (failed(signature))
+      return failure();
+    llvm::raw_string_ostream(artifact.signature) << *signature;
+    copy->walk([&](Operation *f) {
+      if (auto checks = f->getAttrOfType<ArrayAttr>("traced.checks");
+          checks && f->hasAttr("traced.entry"))
+        for (Attribute m : checks)
+          artifact.checks.push_back(cast<StringAttr>(m).str());
+    });
+    // The blobs the pipeline made (transposed filters, packed panels,
+    // folded constants) are dead once LLVM IR holds their bytes: freeing
+    // them right after the translation keeps one fewer copy of the weights
+    // through code generation. The user's module keeps its own.
+    FailureOr<SmallVector<char, 0>> object =
+        emitObject(*copy, llvm::CodeModel::Large, monitor, [&](Operation *op) {
+          for (auto *entry : resourceBlobs(op))
+            if (!userBlobs.contains(entry))
+              entry->setBlob(AsmResourceBlob());
+        });
+    if (failed(object))
+      return failure();
+    artifact.object = std::move(*object);
+  }
+  if (!path.empty())
+    storeInCache(path, artifact);
+  return CpuModuleLoader::load(module, std::move(artifact),
+                               options.entry.getValue(), monitor,
+                               /*fromCache=*/false);
+}
+
+FailureOr<std::unique_ptr<CpuModule>>
+CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
+                      const CompileMonitor &monitor, bool fromCache) {
   std::unique_ptr<CpuModule> result(new CpuModule());
-  copy->walk([&](Operation *f) {
-    if (auto checks = f->getAttrOfType<ArrayAttr>("traced.checks");
-        checks && f->hasAttr("traced.entry"))
-      for (Attribute m : checks)
-        result->checks.push_back(cast<StringAttr>(m).str());
-  });
-  if (dynamic) {
-    result->sizedEntry =
-        reinterpret_cast<int (*)(void **, void **, const int64_t *)>(*symbol);
-    std::string prefix = "traced_" + options.entry.getValue();
-    auto shapes = (*engine)->lookup(prefix + "_output_shapes");
-    auto names = (*engine)->lookup(prefix + "_dim_names");
-    if (!shapes || !names) {
-      llvm::consumeError(shapes.takeError());
-      llvm::consumeError(names.takeError());
-      return module.emitError("the JIT has no output-shape function or dim "
-                              "names for the dynamic entry");
+  result->fromCache = fromCache;
+  TimingScope scope = stage(monitor, "link the object into the JIT");
+  auto signature = dyn_cast_or_null<FunctionType>(
+      parseType(a.signature, module.getContext()));
+  if (!signature)
+    return module.emitError("unreadable compiled signature '")
+           << a.signature << "'";
+  initializeLLVM();
+  bool profile = std::getenv("TRACED_JIT_PROFILE") != nullptr;
+  // As MLIR's ExecutionEngine links: RuntimeDyld with a section memory
+  // manager, the perf and GDB listeners on request (upstream turns both on
+  // by default: the perf one writes a jit-<pid>.dump directory under
+  // /tmp/.debug for every process, half a gigabyte after one test run, and
+  // the GDB one keeps a global list of every object), the process's
+  // symbols, and libomp for the parallel loops (Debian's libomp-22-dev).
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setObjectLinkingLayerCreator([&](llvm::orc::ExecutionSession &es)
+                                            -> llvm::Expected<std::unique_ptr<
+                                                llvm::orc::ObjectLayer>> {
+            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                es, [](const llvm::MemoryBuffer &) {
+                  return std::make_unique<llvm::SectionMemoryManager>();
+                });
+            if (profile) {
+              if (auto *gdb =
+                      llvm::JITEventListener::createGDBRegistrationListener())
+                layer->registerJITEventListener(*gdb);
+              if (auto *perf =
+                      llvm::JITEventListener::createPerfJITEventListener())
+                layer->registerJITEventListener(*perf);
+            }
+            return layer;
+          })
+          .create();
+  if (!jit)
+    return module.emitError("cannot create the JIT: ")
+           << llvm::toString(jit.takeError());
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  if (llvm::sys::fs::exists(TRACED_LIBOMP_PATH)) {
+    auto omp = llvm::orc::DynamicLibrarySearchGenerator::Load(
+        TRACED_LIBOMP_PATH, prefix);
+    if (!omp)
+      return module.emitError("cannot load " TRACED_LIBOMP_PATH ": ")
+             << llvm::toString(omp.takeError());
+    main.addGenerator(std::move(*omp));
+  }
+  // Temporaries come from the buffer cache (BufferCache.h).
+  llvm::orc::MangleAndInterner mangle((*jit)->getExecutionSession(),
+                                      (*jit)->getDataLayout());
+  llvm::orc::SymbolMap symbols;
+  symbols[mangle(kAllocName)] = {
+      llvm::orc::ExecutorAddr::fromPtr(
+          +[](uint64_t size) { return cachedAlloc(size); }),
+      llvm::JITSymbolFlags::Exported};
+  symbols[mangle(kFreeName)] = {
+      llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { cachedFree(ptr); }),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error err = main.define(llvm::orc::absoluteSymbols(symbols)))
+    return module.emitError("cannot define the allocation functions: ")
+           << llvm::toString(std::move(err));
+  if (llvm::Error err = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          StringRef(a.object.data(), a.object.size()), "traced-object")))
+    return module.emitError("cannot add the object to the JIT: ")
+           << llvm::toString(std::move(err));
+  a.object = {};
+  bool dynamic = llvm::any_of(
+      llvm::concat<const Type>(signature.getInputs(), signature.getResults()),
+      [](Type t) { return !cast<RankedTensorType>(t).hasStaticShape(); });
+  std::string prefixName = "traced_" + entryName.str();
+  auto lookup = [&](StringRef name) -> FailureOr<void *> {
+    auto symbol = (*jit)->lookup(name);
+    if (!symbol) {
+      module.emitError("the JIT has no symbol '")
+          << name << "': " << llvm::toString(symbol.takeError());
+      return failure();
     }
+    return symbol->toPtr<void *>();
+  };
+  FailureOr<void *> entry = lookup(prefixName + (dynamic ? "_sized" : ""));
+  if (failed(entry))
+    return failure();
+  if (dynamic) {
+    FailureOr<void *> shapes = lookup(prefixName + "_output_shapes");
+    FailureOr<void *> names = lookup(prefixName + "_dim_names");
+    if (failed(shapes) || failed(names))
+      return failure();
+    result->sizedEntry =
+        reinterpret_cast<int (*)(void **, void **, const int64_t *)>(*entry);
     result->outputShapesFn =
         reinterpret_cast<int (*)(const int64_t *, int64_t *)>(*shapes);
     StringRef text(reinterpret_cast<const char *>(*names));
@@ -414,11 +711,15 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
     for (StringRef p : parts)
       result->dimNames.push_back(p.str());
   } else {
-    result->entry = reinterpret_cast<int (*)(void **, void **)>(*symbol);
+    result->entry = reinterpret_cast<int (*)(void **, void **)>(*entry);
   }
-  result->engine = std::move(*engine);
-  result->signature = *signature;
-  for (Type t : signature->getResults())
+  scope.stop();
+  if (monitor.progress)
+    clearProgress();
+  result->jit = std::move(*jit);
+  result->checks = std::move(a.checks);
+  result->signature = signature;
+  for (Type t : signature.getResults())
     llvm::append_range(result->staticOutputDims,
                        cast<RankedTensorType>(t).getShape());
   return result;

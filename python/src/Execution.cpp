@@ -13,6 +13,7 @@ void traced_python::populateExecution(py::module_ &m) {
   // Compiled models: a JIT-loaded CpuModule runs on raw buffers; the
   // Python side (traced.compile) checks shapes and dtypes and owns them.
   py::class_<CpuModule, std::shared_ptr<CpuModule>>(m, "CpuModule")
+      .def_property_readonly("from_cache", &CpuModule::loadedFromCache)
       .def_property_readonly(
           "signature",
           [](const CpuModule &c) {
@@ -71,7 +72,8 @@ void traced_python::populateExecution(py::module_ &m) {
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,
          int64_t tileN, bool surgery, bool packRhs,
-         std::optional<bool> progress, bool timing) {
+         std::optional<bool> progress, bool timing,
+         std::optional<std::string> cacheDir) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
         options.entry = entry;
@@ -95,7 +97,9 @@ void traced_python::populateExecution(py::module_ &m) {
           TimingScope root = timer.getRootScope();
           if (timing)
             monitor.timing = &root;
-          compiled = CpuModule::compile(s.get(), options, monitor);
+          compiled = CpuModule::compile(
+              s.get(), options, monitor,
+              cacheDir ? *cacheDir : defaultCompileCacheDir());
         }
         if (failed(compiled))
           diags.raise("cannot compile the module for the CPU");
@@ -108,7 +112,8 @@ void traced_python::populateExecution(py::module_ &m) {
       py::arg("state"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("tile_n") = 0,
       py::arg("surgery") = true, py::arg("pack_rhs") = true,
-      py::arg("progress") = py::none(), py::arg("timing") = false);
+      py::arg("progress") = py::none(), py::arg("timing") = false,
+      py::arg("cache_dir") = py::none());
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,

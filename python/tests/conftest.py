@@ -1,5 +1,11 @@
+import os
 import pathlib
 import sys
+
+# The suite compiles thousands of modules: without the on-disk compile cache
+# (docs/cpu.md), so that every test runs the compiler and nothing lands in
+# ~/.cache. test_compile_cache.py turns it on with its own directories.
+os.environ["TRACED_CACHE"] = "0"
 
 import pytest
 import torch

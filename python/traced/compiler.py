@@ -108,6 +108,8 @@ class CompiledModule:
         # compiled code does not take them; callers may pass None there or
         # leave trailing ones out, as with Module.interpret.
         self._none_inputs = frozenset(none_inputs)
+        # Whether traced.compile found the object in the compile cache.
+        self.from_cache = bool(cpu.from_cache)
         inputs, outputs = cpu.signature
         self.input_specs = [(tuple(s), _numpy_dtype(d)) for s, d in inputs]
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
@@ -203,7 +205,9 @@ class CompiledModule:
 def compile(module: Module, target: str = "cpu", entry: str = "forward",
             vectorize: bool = True, tile_n: int = 0, surgery: bool = True,
             pack_rhs: bool = True, progress: Optional[bool] = None,
-            timing: bool = False) -> CompiledModule:
+            timing: bool = False,
+            cache: Union[bool, str, "os.PathLike[str]", None] = None
+            ) -> CompiledModule:
     """Compiles a traced.Module's root graph for `target` ("cpu", or "cuda":
     see `compile_cuda`) and returns a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
     not changed). `surgery`: run traced-flatten, traced-normalize,
@@ -218,15 +222,28 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     of each pass and LLVM stage to stderr when done, as a tree; the report
     stays in the result's `timing_report`.
 
+    `cache`: the on-disk compile cache (docs/cpu.md), keyed by a hash of
+    the module (weights included), the options, this CPU and the compiler's
+    build: None uses TRACED_CACHE_DIR, else ~/.cache/traced (TRACED_CACHE=0
+    turns it off); False compiles without it; a path names the directory.
+    A hit skips the MLIR pipeline and LLVM (the result's `from_cache`).
+
     Raises CompileError (a traced.Error) when the graph cannot be compiled."""
     if target == "cuda":
         return compile_cuda(module, entry=entry, surgery=surgery)
     if target != "cpu":
         raise CompileError(f"unknown target '{target}' (known: cpu, cuda)")
+    if cache is None or cache is True:
+        cache_dir = None
+    elif cache is False:
+        cache_dir = ""
+    else:
+        cache_dir = os.fspath(cache)
     with raising(CompileError):
         compiled, report = _traced.compile_cpu(
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
-            None if progress is None else bool(progress), bool(timing))
+            None if progress is None else bool(progress), bool(timing),
+            cache_dir)
         graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
     if timing:
         import sys

@@ -1,7 +1,8 @@
 //===- CpuModule.h - compiled traced models for the CPU ---------*- C++ -*-===//
 //
-// A traced module compiled by traced-cpu-pipeline, either JIT-loaded through
-// MLIR's ExecutionEngine or written as an object file for a shared library.
+// A traced module compiled by traced-cpu-pipeline, either linked into a JIT
+// (LLVM's ORC, from an object file that may come from the compile cache) or
+// written as an object file for a shared library.
 // Both expose the same C entry point,
 //
 //   int traced_<entry>(void **inputs, void **outputs);
@@ -30,9 +31,12 @@
 #include <string>
 #include <vector>
 
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
 namespace mlir {
 class DialectRegistry;
-class ExecutionEngine;
 class TimingScope;
 } // namespace mlir
 
@@ -71,13 +75,23 @@ void registerRunTranslations();
 /// Registers `traced-translate --traced-gpu-object` and `--traced-gpu-ptx`.
 void registerGpuTranslations();
 
+/// The compile cache's directory from the environment: "" (off) when
+/// TRACED_CACHE is 0 or off, else TRACED_CACHE_DIR, else
+/// $XDG_CACHE_HOME/traced or ~/.cache/traced (docs/cpu.md).
+std::string defaultCompileCacheDir();
+
 class CpuModule {
 public:
   ~CpuModule();
-  /// Compiles a copy of `module` and JIT-loads it.
+  /// Compiles a copy of `module` to an object file for this host and links
+  /// it into a JIT. With a `cacheDir`, the object is first looked up there
+  /// by a hash of the module, its blobs, the options, this CPU and the
+  /// compiler's build, and stored there after a miss.
   static FailureOr<std::unique_ptr<CpuModule>>
   compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
-          const CompileMonitor &monitor = {});
+          const CompileMonitor &monitor = {}, llvm::StringRef cacheDir = {});
+  /// Whether `compile` found the object in the cache.
+  bool loadedFromCache() const { return fromCache; }
 
   /// The entry's signature: ranked tensor inputs and results (`?` for the
   /// dynamic dims of a model traced with dynamic_dims). Its types belong to
@@ -120,8 +134,10 @@ public:
   ArrayRef<std::string> getChecks() const { return checks; }
 
 private:
+  friend struct CpuModuleLoader;
   CpuModule() = default;
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  bool fromCache = false;
   FunctionType signature;
   std::vector<std::string> checks;
   int (*entry)(void **, void **) = nullptr;
