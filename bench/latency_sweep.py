@@ -6,15 +6,17 @@ model above 1.5). Models are built as bench/models_sweep.py builds them
 inception_v3) unless --size says otherwise.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/latency_sweep.py [models...]
-        [--threads N] [--blocks B] [--runs R] [--size S] [--timeout SEC]
+        [--threads N] [--blocks B] [--runs R] [--block-seconds T]
+        [--size S] [--timeout SEC] [--all]
 
 Without model names: the default set below (a spread of the architectures;
 `--all` for every classification model). Each model runs in its own
 process with N threads (torch's intra-op pool, OpenMP, OpenBLAS; the
 compiled code's OpenMP loops; default 2). After warm-up the two sides are
-timed in B alternating blocks of R runs each (default 8 x 5), not in
-alternating single runs (two OpenMP runtimes spin-waiting in turn slow each
-other); the medians of all runs are compared. Compiles use the compile
+timed in B alternating blocks (default 8) of at least R runs (default 5)
+and --block-seconds (default 1), each after a 0.3 s pause: not in
+alternating single runs, since two OpenMP runtimes spin-waiting in turn
+slow each other. The medians of all runs are compared. Compiles use the compile
 cache (docs/cpu.md), so a rerun skips them; the compile column is the
 first, cold compile's time, or "cached". Prints a markdown table and the
 geometric mean of the ratios.
@@ -33,7 +35,7 @@ DEFAULT = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
            "regnet_y_400mf", "convnext_tiny", "vit_b_16"]
 
 
-def one(name, threads, blocks, runs, size):
+def one(name, threads, blocks, runs, size, block_s):
     os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
     import numpy as np
@@ -65,15 +67,26 @@ def one(name, threads, blocks, runs, size):
                 model(x)
                 compiled(xn)
             ours, theirs = [], []
+
+            def block(fn, arg, into):
+                # At least `runs` runs and `block_s` seconds, after a pause
+                # that lets the other side's OpenMP threads stop spinning
+                # (libomp's KMP_BLOCKTIME is 200 ms): spinning threads of
+                # one runtime slow the other's down (torch's MobileNetV2
+                # read 60 ms instead of 18 ms in blocks of 5 runs).
+                time.sleep(0.3)
+                fn(arg)
+                start = time.perf_counter()
+                count = 0
+                while count < runs or time.perf_counter() - start < block_s:
+                    s = time.perf_counter()
+                    fn(arg)
+                    into.append(time.perf_counter() - s)
+                    count += 1
+
             for _ in range(blocks):
-                for _ in range(runs):
-                    s = time.perf_counter()
-                    model(x)
-                    theirs.append(time.perf_counter() - s)
-                for _ in range(runs):
-                    s = time.perf_counter()
-                    compiled(xn)
-                    ours.append(time.perf_counter() - s)
+                block(model, x, theirs)
+                block(compiled, xn, ours)
         row["ours_ms"] = 1e3 * float(np.median(ours))
         row["torch_ms"] = 1e3 * float(np.median(theirs))
     except Exception as e:  # a survey reports failures and goes on
@@ -89,18 +102,20 @@ def main():
     parser.add_argument("--blocks", type=int, default=8)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", type=int, default=224)
+    parser.add_argument("--block-seconds", type=float, default=1.0)
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        one(args.one, args.threads, args.blocks, args.runs, args.size)
+        one(args.one, args.threads, args.blocks, args.runs, args.size,
+            args.block_seconds)
         return
     names = args.models or DEFAULT
     if args.all:
         import torchvision
         names = torchvision.models.list_models(module=torchvision.models)
-    print(f"threads: {args.threads}; {args.blocks} alternating blocks of "
-          f"{args.runs} runs; input 1x3x{args.size}x{args.size}; load "
+    print(f"threads: {args.threads}; {args.blocks} alternating blocks of at "
+          f"least {args.runs} runs and {args.block_seconds} s, 0.3 s apart; input 1x3x{args.size}x{args.size}; load "
           f"{os.getloadavg()[0]:.2f}\n")
     print("| model | traced | torch | ratio | compile s | max rel err |")
     print("|---|---|---|---|---|---|", flush=True)
@@ -108,7 +123,8 @@ def main():
     for name in names:
         cmd = [sys.executable, os.path.abspath(__file__), "--one", name,
                "--threads", str(args.threads), "--blocks", str(args.blocks),
-               "--runs", str(args.runs), "--size", str(args.size)]
+               "--runs", str(args.runs), "--size", str(args.size),
+               "--block-seconds", str(args.block_seconds)]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True,
                                   timeout=args.timeout)

@@ -420,15 +420,6 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(contraction.getOperation());
 }
 
-/// conv_2d_nchw_fchw as im2col plus one matmul per image. The patches
-/// (C, KH, KW, OH, OW) are collapsed for free to a K x P matrix (K =
-/// C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P tiles
-/// badly into vectors and F tiles well, the transposed product P x F: the
-/// patches read transposed (a register tile's rows are consecutive
-/// columns of the patches) times the filter packed at compile time into
-/// column panels, followed by one transpose of the result. Upstream's
-/// rewriteInIm2Col builds a batched generic contraction instead, which its
-/// vectorizer does not turn into the register-tiled matmul this pass emits.
 /// The input views of a window op's taps, in (kh, kw) order: for tap
 /// (i, j), `input[:, :, i*dh :: sh, j*dw :: sw]` of the output's shape.
 static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
@@ -474,6 +465,15 @@ staticWindowTypes(linalg::LinalgOp op) {
   return std::array<RankedTensorType, 3>{inType, fType, outType};
 }
 
+/// conv_2d_nchw_fchw as im2col plus one matmul per image. The patches
+/// (C, KH, KW, OH, OW) are collapsed for free to a K x P matrix (K =
+/// C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P tiles
+/// badly into vectors and F tiles well, the transposed product P x F: the
+/// patches read transposed (a register tile's rows are consecutive
+/// columns of the patches) times the filter packed at compile time into
+/// column panels, followed by one transpose of the result. Upstream's
+/// rewriteInIm2Col builds a batched generic contraction instead, which its
+/// vectorizer does not turn into the register-tiled matmul this pass emits.
 static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
                                         int64_t tileN) {
@@ -502,7 +502,7 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   // of `panel` output channels: panels[j, k, l] = filter[j * panel + l, k].
   Value panels;
   int64_t panel = f % tileN == 0 ? tileN : 16;
-  if (!tiles(p) && tiles(f) && isa<FloatType>(et))
+  if ((!tiles(p) || k > f) && tiles(f) && isa<FloatType>(et))
     panels = lowering::permutedConstant(rewriter, loc, filter2d,
                                         {f / panel, panel, k}, {0, 2, 1},
                                         "panels");
