@@ -451,6 +451,54 @@ static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
   return views;
 }
 
+/// The im2col patches of a window op, filled tap by tap: for the input
+/// views' shape `planeType` (leading dims, then OH, OW), a tensor of the
+/// leading dims, then KH, KW, then OH, OW, whose block (kh, kw) is a copy
+/// of tap (kh, kw)'s strided input view. Each copy is an elementwise
+/// generic (the elementwise strategy vectorizes it along the output width)
+/// into a slice extracted from and inserted into the same value, so that
+/// bufferization writes the patches in place; a gather through
+/// `oh * s + kh` maps is scalar.
+static Value patchesByTaps(RewriterBase &rewriter, Location loc, Value input,
+                           RankedTensorType planeType, int64_t kh, int64_t kw,
+                           ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations) {
+  int64_t rank = planeType.getRank(), lead = rank - 2;
+  SmallVector<int64_t> shape(planeType.getShape().take_front(lead));
+  shape.append({kh, kw, planeType.getDimSize(lead),
+                planeType.getDimSize(lead + 1)});
+  Value cols = tensor::EmptyOp::create(rewriter, loc, shape,
+                                       planeType.getElementType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : shape)
+    sizes.push_back(rewriter.getIndexAttr(d));
+  sizes[lead] = sizes[lead + 1] = rewriter.getIndexAttr(1);
+  SmallVector<OpFoldResult> unit(shape.size(), rewriter.getIndexAttr(1));
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<Value> views = tapViews(rewriter, loc, input, planeType, kh,
+                                      kw, strides, dilations);
+  for (auto [t, view] : llvm::enumerate(views)) {
+    SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
+    offsets[lead] = rewriter.getIndexAttr(int64_t(t) / kw);
+    offsets[lead + 1] = rewriter.getIndexAttr(int64_t(t) % kw);
+    Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType,
+                                                 cols, offsets, sizes, unit);
+    Value copied =
+        linalg::GenericOp::create(
+            rewriter, loc, planeType, view, plane,
+            ArrayRef<AffineMap>{id, id},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+    cols = tensor::InsertSliceOp::create(rewriter, loc, copied, cols, offsets,
+                                         sizes, unit);
+  }
+  return cols;
+}
+
 /// The input, filter (or window) and output types of a convolution-like
 /// op on statically shaped tensors; failure otherwise.
 static FailureOr<std::array<RankedTensorType, 3>>
@@ -518,48 +566,13 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
       ctx);
   SmallVector<int64_t> colsShape = {n, c, kh, kw, oh, ow};
   AffineMap outMap = rewriter.getMultiDimIdentityMap(6);
-  Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
   Value cols;
   if (kh * kw <= 64) {
-    // Row block (kh, kw) of the patches is the strided input view of that
-    // tap: one elementwise copy per tap into its slice of the patches
-    // (extracted from and inserted into the same value, so bufferization
-    // writes the patches in place), which the elementwise strategy
-    // vectorizes along the output width; a gather through `oh * s + kh`
-    // maps is scalar.
-    auto planeType = RankedTensorType::get({n, c, oh, ow}, et);
-    SmallVector<Value> views =
-        tapViews(rewriter, loc, conv.getInputs()[0], planeType, kh, kw,
-                 strides, dilations);
-    SmallVector<OpFoldResult> sizes = {
-        rewriter.getIndexAttr(n), rewriter.getIndexAttr(c),
-        rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-        rewriter.getIndexAttr(oh), rewriter.getIndexAttr(ow)};
-    SmallVector<OpFoldResult> unit(6, rewriter.getIndexAttr(1));
-    AffineMap id4 = rewriter.getMultiDimIdentityMap(4);
-    cols = colsInit;
-    for (auto [t, view] : llvm::enumerate(views)) {
-      SmallVector<OpFoldResult> offsets = {
-          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(int64_t(t) / kw),
-          rewriter.getIndexAttr(int64_t(t) % kw), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(0)};
-      Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType,
-                                                   cols, offsets, sizes, unit);
-      Value copied =
-          linalg::GenericOp::create(
-              rewriter, loc, planeType, view, plane,
-              ArrayRef<AffineMap>{id4, id4},
-              SmallVector<utils::IteratorType>(4,
-                                               utils::IteratorType::parallel),
-              [](OpBuilder &b, Location l, ValueRange args) {
-                linalg::YieldOp::create(b, l, args[0]);
-              })
-              .getResult(0);
-      cols = tensor::InsertSliceOp::create(rewriter, loc, copied, cols,
-                                           offsets, sizes, unit);
-    }
+    cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
+                         RankedTensorType::get({n, c, oh, ow}, et), kh, kw,
+                         strides, dilations);
   } else {
+    Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
     SmallVector<utils::IteratorType> parallel(6,
                                               utils::IteratorType::parallel);
     cols = linalg::GenericOp::create(
@@ -683,38 +696,9 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
     return failure();
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
-  auto planeType = RankedTensorType::get({n, g, cg, oh, ow}, et);
-  SmallVector<Value> views =
-      tapViews(rewriter, loc, conv.getInputs()[0], planeType, kh, kw, strides,
-               dilations);
-  Value cols = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{n, g, cg, kh, kw, oh, ow}, et);
-  SmallVector<OpFoldResult> sizes = {
-      rewriter.getIndexAttr(n),  rewriter.getIndexAttr(g),
-      rewriter.getIndexAttr(cg), rewriter.getIndexAttr(1),
-      rewriter.getIndexAttr(1),  rewriter.getIndexAttr(oh),
-      rewriter.getIndexAttr(ow)};
-  SmallVector<OpFoldResult> unit(7, rewriter.getIndexAttr(1));
-  AffineMap id5 = rewriter.getMultiDimIdentityMap(5);
-  for (auto [t, view] : llvm::enumerate(views)) {
-    SmallVector<OpFoldResult> offsets(7, rewriter.getIndexAttr(0));
-    offsets[3] = rewriter.getIndexAttr(int64_t(t) / kw);
-    offsets[4] = rewriter.getIndexAttr(int64_t(t) % kw);
-    Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType,
-                                                 cols, offsets, sizes, unit);
-    Value copied =
-        linalg::GenericOp::create(
-            rewriter, loc, planeType, view, plane,
-            ArrayRef<AffineMap>{id5, id5},
-            SmallVector<utils::IteratorType>(5,
-                                             utils::IteratorType::parallel),
-            [](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, args[0]);
-            })
-            .getResult(0);
-    cols = tensor::InsertSliceOp::create(rewriter, loc, copied, cols, offsets,
-                                         sizes, unit);
-  }
+  Value cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
+                             RankedTensorType::get({n, g, cg, oh, ow}, et),
+                             kh, kw, strides, dilations);
   cols = tensor::CollapseShapeOp::create(
       rewriter, loc, cols,
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
