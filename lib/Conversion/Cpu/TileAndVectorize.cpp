@@ -337,6 +337,32 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   return success();
 }
 
+/// C[m, j, l] += A[m, k] * P[j, k, l] over (m, j, l, k): a matmul against a
+/// right-hand side packed into column panels (P), reading A as M x K, or as
+/// K x M with `lhsTransposed`.
+static linalg::GenericOp panelContraction(OpBuilder &b, Location loc,
+                                          Value lhs, Value panels, Value init,
+                                          bool lhsTransposed) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  auto parallel = utils::IteratorType::parallel;
+  return linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{lhs, panels}, ValueRange{init},
+      ArrayRef<AffineMap>{
+          AffineMap::get(4, 0, {lhsTransposed ? d3 : d0, lhsTransposed ? d0 : d3},
+                         ctx),
+          AffineMap::get(4, 0, {d1, d3, d2}, ctx),
+          AffineMap::get(4, 0, {d0, d1, d2}, ctx)},
+      SmallVector<utils::IteratorType>{parallel, parallel, parallel,
+                                       utils::IteratorType::reduction},
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        Value product = arith::MulFOp::create(nb, l, args[0], args[1]);
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, args[2], product).getResult());
+      });
+}
+
 /// Packs the right-hand side of a row-major `linalg.matmul` (K x N) into
 /// column panels (N/t x K x t: the K x t strip one register tile reads is
 /// contiguous) and rewrites the matmul as a contraction over (m, j, l, k)
@@ -399,21 +425,9 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
   }
   Value cSplit = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get({m, n / t, t}, element), c, split);
-  // (d0, d1, d2, d3) = (m, j, l, k).
-  auto contraction = linalg::GenericOp::create(
-      rewriter, loc, cSplit.getType(), ValueRange{a, packed},
-      ValueRange{cSplit},
-      ArrayRef<AffineMap>{AffineMap::get(4, 0, {d0, d3}, ctx),
-                          AffineMap::get(4, 0, {d1, d3, d2}, ctx),
-                          AffineMap::get(4, 0, {d0, d1, d2}, ctx)},
-      SmallVector<utils::IteratorType>{parallel, parallel, parallel,
-                                       utils::IteratorType::reduction},
-      [](OpBuilder &builder, Location loc, ValueRange args) {
-        Value product = arith::MulFOp::create(builder, loc, args[0], args[1]);
-        linalg::YieldOp::create(
-            builder, loc, arith::AddFOp::create(builder, loc, args[2], product)
-                              .getResult());
-      });
+  linalg::GenericOp contraction =
+      panelContraction(rewriter, loc, a, packed, cSplit,
+                       /*lhsTransposed=*/false);
   Value result = tensor::CollapseShapeOp::create(
       rewriter, loc, cType, contraction.getResult(0), split);
   rewriter.replaceOp(matmul, result);
@@ -611,25 +625,9 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                        ValueRange{tensor::EmptyOp::create(
                            rewriter, loc, ptType.getShape(), et)})
                        .getResult(0);
-      AffineExpr d0, d1, d2, d3;
-      bindDims(ctx, d0, d1, d2, d3);
-      auto parallel = utils::IteratorType::parallel;
-      Value pt =
-          linalg::GenericOp::create(
-              rewriter, loc, ptType, ValueRange{img, panels},
-              ValueRange{init},
-              ArrayRef<AffineMap>{AffineMap::get(4, 0, {d3, d0}, ctx),
-                                  AffineMap::get(4, 0, {d1, d3, d2}, ctx),
-                                  AffineMap::get(4, 0, {d0, d1, d2}, ctx)},
-              SmallVector<utils::IteratorType>{parallel, parallel, parallel,
-                                               utils::IteratorType::reduction},
-              [](OpBuilder &b, Location l, ValueRange args) {
-                Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-                linalg::YieldOp::create(
-                    b, l, arith::AddFOp::create(b, l, args[2], product)
-                              .getResult());
-              })
-              .getResult(0);
+      Value pt = panelContraction(rewriter, loc, img, panels, init,
+                                  /*lhsTransposed=*/true)
+                     .getResult(0);
       Value pf = tensor::CollapseShapeOp::create(
           rewriter, loc, RankedTensorType::get({p, f}, et), pt,
           SmallVector<ReassociationIndices>{{0}, {1, 2}});
