@@ -490,12 +490,13 @@ static void storeInCache(StringRef path, const Artifact &a) {
   StringRef dir = llvm::sys::path::parent_path(path);
   if (llvm::sys::fs::create_directories(dir))
     return;
-  std::string temp = (path + ".tmp" + std::to_string(::getpid())).str();
+  // (A unique name: another thread or process may store the same key.)
+  int fd;
+  SmallString<256> temp;
+  if (llvm::sys::fs::createUniqueFile(path + ".tmp%%%%%%%%", fd, temp))
+    return;
   {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temp, ec);
-    if (ec)
-      return;
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << serialize(a);
     if (os.has_error()) {
       os.clear_error();
