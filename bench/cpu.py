@@ -1,10 +1,12 @@
 """CPU code generation against torch 1.13 eager, side by side in one run.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/cpu.py [--runs N]
+    PYTHONPATH=build/python /usr/bin/python3 bench/cpu.py [--blocks B] [--runs N]
 
 Both sides use the same number of threads (TRACED_BENCH_THREADS, default 1:
 torch's intra-op pool, OpenMP and OpenBLAS; the compiled code's OpenMP
-loops). Medians of N runs (default 20) after one warm-up run.
+loops). Torch and the compiled code are timed in B (default 8) alternating
+blocks of at least N runs (default 5) and 1 s each, 0.3 s apart
+(bench/timing.py: paired_medians_ms); the medians of all runs compare.
 Prints the thread count, torch's BLAS and the OpenBLAS core, then a table:
 batch-1 latency of ResNet-18, MobileNetV2, an MLP and
 TransformerEncoderLayer(64, 4, 128); the 1024^3 f32 matmul in GFLOP/s; and
@@ -32,7 +34,7 @@ import torchvision
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python",
                                 "tests"))
 import traced  # noqa: E402
-from timing import fma_peak_probe, median_ms  # noqa: E402
+from timing import fma_peak_probe, paired_medians_ms  # noqa: E402
 from models import MLP  # noqa: E402
 
 
@@ -43,7 +45,8 @@ class MatMul(nn.Module):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--blocks", type=int, default=8)
     args = parser.parse_args()
     torch.set_num_threads(int(THREADS))
     torch.manual_seed(0)
@@ -58,7 +61,8 @@ def main():
           f"compiled code's OpenMP loops)")
     print(f"torch {torch.__version__}: {'; '.join(blas) or 'BLAS unknown'}")
     print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(auto)')}")
-    print(f"medians of {args.runs} runs\n")
+    print(f"medians of {args.blocks} alternating blocks of at least "
+          f"{args.runs} runs and 1 s per side (bench/timing.py)\n")
 
     models = {
         "ResNet-18 (1x3x224x224)": (torchvision.models.resnet18(),
@@ -87,10 +91,11 @@ def main():
         xn = x.numpy()
         with torch.no_grad():
             expected = model(x).numpy()
-            eager = median_ms(lambda: model(x), args.runs)
-        got = compiled(xn)
-        err = np.abs(got - expected).max() / np.abs(expected).max()
-        ours = median_ms(lambda: compiled(xn), args.runs)
+            got = compiled(xn)
+            err = np.abs(got - expected).max() / np.abs(expected).max()
+            eager, ours = paired_medians_ms(lambda: model(x),
+                                            lambda: compiled(xn),
+                                            args.blocks, args.runs)
         rows.append((name, f"{ours:.2f} ms", f"{eager:.2f} ms",
                      f"{ours / eager:.2f}x", f"{compile_s:.1f} s",
                      f"{cached_s:.2f} s", f"{err:.1e}"))
@@ -103,8 +108,10 @@ def main():
     an, bn = a.numpy(), b.numpy()
     err = np.abs(compiled(an, bn) - (a @ b).numpy()).max() / np.abs((a @ b).numpy()).max()
     flops = 2 * 1024 ** 3
-    ours = flops / median_ms(lambda: compiled(an, bn), args.runs) / 1e6
-    eager = flops / median_ms(lambda: a @ b, args.runs) / 1e6
+    eager_ms, ours_ms = paired_medians_ms(lambda: a @ b,
+                                          lambda: compiled(an, bn),
+                                          args.blocks, args.runs)
+    ours, eager = flops / ours_ms / 1e6, flops / eager_ms / 1e6
     rows.append(("matmul 1024x1024x1024 f32", f"{ours:.1f} GFLOP/s",
                  f"{eager:.1f} GFLOP/s", f"{eager / ours:.2f}x",
                  f"{compile_s:.1f} s", "-", f"{err:.1e}"))

@@ -43,6 +43,7 @@ def one(name, threads, blocks, runs, size, block_s):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import traced
     from models_sweep import build
+    from timing import paired_medians_ms
     torch.set_num_threads(threads)
     row = {"model": name}
     try:
@@ -66,29 +67,8 @@ def one(name, threads, blocks, runs, size, block_s):
             for _ in range(3):
                 model(x)
                 compiled(xn)
-            ours, theirs = [], []
-
-            def block(fn, arg, into):
-                # At least `runs` runs and `block_s` seconds, after a pause
-                # that lets the other side's OpenMP threads stop spinning
-                # (libomp's KMP_BLOCKTIME is 200 ms): spinning threads of
-                # one runtime slow the other's down (torch's MobileNetV2
-                # read 60 ms instead of 18 ms in blocks of 5 runs).
-                time.sleep(0.3)
-                fn(arg)
-                start = time.perf_counter()
-                count = 0
-                while count < runs or time.perf_counter() - start < block_s:
-                    s = time.perf_counter()
-                    fn(arg)
-                    into.append(time.perf_counter() - s)
-                    count += 1
-
-            for _ in range(blocks):
-                block(model, x, theirs)
-                block(compiled, xn, ours)
-        row["ours_ms"] = 1e3 * float(np.median(ours))
-        row["torch_ms"] = 1e3 * float(np.median(theirs))
+            row["torch_ms"], row["ours_ms"] = paired_medians_ms(
+                lambda: model(x), lambda: compiled(xn), blocks, runs, block_s)
     except Exception as e:  # a survey reports failures and goes on
         row["error"] = str(e).splitlines()[0][:200]
     print(json.dumps(row), flush=True)

@@ -19,6 +19,34 @@ def median_ms(fn, runs=10):
     return statistics.median(times) * 1e3
 
 
+def paired_medians_ms(fn_a, fn_b, blocks=8, runs=5, block_s=1.0):
+    """Medians (ms) of two workloads timed in `blocks` alternating blocks
+    of at least `runs` calls and `block_s` seconds each, every block after
+    a warm-up call and a 0.3 s pause. Not alternating single calls, and
+    not one side right after the other: two OpenMP runtimes (torch's and
+    the compiled code's libomp) spin-wait after their parallel regions
+    (libomp's KMP_BLOCKTIME is 200 ms), and a spinning runtime slows the
+    other one down (torch's MobileNetV2 read 60 ms instead of 18 ms)."""
+    times = ([], [])
+
+    def block(fn, into):
+        time.sleep(0.3)
+        fn()
+        start = time.perf_counter()
+        count = 0
+        while count < runs or time.perf_counter() - start < block_s:
+            s = time.perf_counter()
+            fn()
+            into.append(time.perf_counter() - s)
+            count += 1
+
+    for _ in range(blocks):
+        block(fn_a, times[0])
+        block(fn_b, times[1])
+    return (statistics.median(times[0]) * 1e3,
+            statistics.median(times[1]) * 1e3)
+
+
 @contextlib.contextmanager
 def fma_peak_probe():
     """Builds bench/fma_peak.c with `clang -O2 -march=native` and yields a
