@@ -39,7 +39,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -325,11 +327,12 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
   return success();
 }
 
-/// The resource blobs `root`'s attributes name (weights, folded constants).
-static llvm::DenseSet<DialectResourceBlobManager::BlobEntry *>
+/// The resource blobs `root`'s attributes name (weights, folded constants),
+/// each once, in the order the walk meets them (the cache key hashes them
+/// in that order).
+static llvm::SetVector<DialectResourceBlobManager::BlobEntry *>
 resourceBlobs(Operation *root) {
-  llvm::DenseSet<DialectResourceBlobManager::BlobEntry *>
-      blobs;
+  llvm::SetVector<DialectResourceBlobManager::BlobEntry *> blobs;
   root->walk([&](Operation *op) {
     for (NamedAttribute named : op->getAttrs())
       named.getValue().walk([&](DenseResourceElementsAttr r) {
@@ -355,8 +358,9 @@ static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 1\n";
 /// Cache files: the magic line, a checksum line (XXH3 of the rest, in hex:
 /// a damaged object must not reach the JIT), then length-prefixed records
 /// ("<n>\n" and n bytes): the signature, the check count, each check, the
-/// object.
-static std::string serialize(const Artifact &a) {
+/// object. This is the records part; `storeInCache` writes the two lines
+/// before it.
+static std::string serializeRecords(const Artifact &a) {
   std::string out;
   auto record = [&](StringRef bytes) {
     out += std::to_string(bytes.size());
@@ -368,8 +372,7 @@ static std::string serialize(const Artifact &a) {
   for (const std::string &c : a.checks)
     record(c);
   record(StringRef(a.object.data(), a.object.size()));
-  return (kCacheMagic + llvm::utohexstr(llvm::xxh3_64bits(out)) + "\n" + out)
-      .str();
+  return out;
 }
 
 static std::optional<Artifact> deserialize(StringRef in) {
@@ -448,20 +451,13 @@ static std::string cacheKey(mlir::ModuleOp module,
   options.print(os);
   module->print(os, OpPrintingFlags().enableDebugInfo().elideLargeResourceString(0));
   add(text);
-  llvm::SmallPtrSet<DialectResourceBlobManager::BlobEntry *, 16> seen;
-  module->walk([&](Operation *op) {
-    for (NamedAttribute named : op->getAttrs())
-      named.getValue().walk([&](DenseResourceElementsAttr r) {
-        auto *entry = r.getRawHandle().getResource();
-        if (!entry || !seen.insert(entry).second)
-          return;
-        add(entry->getKey());
-        if (AsmResourceBlob *blob = entry->getBlob()) {
-          ArrayRef<char> data = blob->getData();
-          add(StringRef(data.data(), data.size()));
-        }
-      });
-  });
+  for (DialectResourceBlobManager::BlobEntry *entry : resourceBlobs(module)) {
+    add(entry->getKey());
+    if (AsmResourceBlob *blob = entry->getBlob()) {
+      ArrayRef<char> data = blob->getData();
+      add(StringRef(data.data(), data.size()));
+    }
+  }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
@@ -497,7 +493,9 @@ static void storeInCache(StringRef path, const Artifact &a) {
     return;
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << serialize(a);
+    std::string records = serializeRecords(a);
+    os << kCacheMagic << llvm::utohexstr(llvm::xxh3_64bits(records)) << '\n'
+       << records;
     if (os.has_error()) {
       os.clear_error();
       llvm::sys::fs::remove(temp);
@@ -676,11 +674,13 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   if (llvm::Error err = main.define(llvm::orc::absoluteSymbols(symbols)))
     return module.emitError("cannot define the allocation functions: ")
            << llvm::toString(std::move(err));
-  if (llvm::Error err = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-          StringRef(a.object.data(), a.object.size()), "traced-object")))
+  // (The object's bytes move into the buffer: no copy of the weights.)
+  if (llvm::Error err = (*jit)->addObjectFile(
+          std::make_unique<llvm::SmallVectorMemoryBuffer>(
+              std::move(a.object), "traced-object",
+              /*RequiresNullTerminator=*/false)))
     return module.emitError("cannot add the object to the JIT: ")
            << llvm::toString(std::move(err));
-  a.object = {};
   bool dynamic = llvm::any_of(
       llvm::concat<const Type>(signature.getInputs(), signature.getResults()),
       [](Type t) { return !cast<RankedTensorType>(t).hasStaticShape(); });
