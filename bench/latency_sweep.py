@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 
@@ -90,6 +89,8 @@ def main():
         one(args.one, args.threads, args.blocks, args.runs, args.size,
             args.block_seconds)
         return
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from models_sweep import run_row
     names = args.models or DEFAULT
     if args.all:
         import torchvision
@@ -105,15 +106,7 @@ def main():
                "--threads", str(args.threads), "--blocks", str(args.blocks),
                "--runs", str(args.runs), "--size", str(args.size),
                "--block-seconds", str(args.block_seconds)]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=args.timeout)
-            lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
-            row = json.loads(lines[-1]) if lines else {
-                "model": name, "error": f"died (exit {proc.returncode}): "
-                f"{(proc.stderr.strip().splitlines() or [''])[-1][:200]}"}
-        except subprocess.TimeoutExpired:
-            row = {"model": name, "error": f"over {args.timeout} s"}
+        row = run_row(cmd, name, args.timeout)
         if "error" in row:
             print(f"| {name} | - | - | - | - | {row['error']} |", flush=True)
             continue

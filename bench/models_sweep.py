@@ -101,6 +101,20 @@ def one(name, compile_too, compile_only=False):
     print(json.dumps(row), flush=True)
 
 
+def run_row(cmd, name, timeout):
+    """Runs one model's `--one` process and returns the JSON row it printed
+    last, or a row whose "error" says how the process died or timed out."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env=dict(os.environ))
+    except subprocess.TimeoutExpired:
+        return {"model": name, "error": f"over {timeout} s"}
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    return json.loads(lines[-1]) if lines else {
+        "model": name, "error": f"died (exit {proc.returncode}): "
+                                f"{(proc.stderr.strip().splitlines() or [''])[-1][:200]}"}
+
+
 def main():
     # Compile times here are cold compiles, not compile-cache hits (set
     # here, not on import: bench/latency_sweep.py imports `build`).
@@ -130,15 +144,7 @@ def main():
     for name in names:
         cmd = [sys.executable, __file__, "--one", name] + (["--no-compile"] if args.no_compile else []) + \
             (["--compile-only"] if args.compile_only else [])
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
-                                  env=dict(os.environ))
-            lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
-            row = json.loads(lines[-1]) if lines else {
-                "model": name, "error": f"died (exit {proc.returncode}): "
-                                        f"{(proc.stderr.strip().splitlines() or [''])[-1][:200]}"}
-        except subprocess.TimeoutExpired:
-            row = {"model": name, "error": f"over {args.timeout} s"}
+        row = run_row(cmd, name, args.timeout)
         fmt = lambda k: f"{row[k]:.1e}" if k in row else "-"
         note = row.get("error", "")
         for k in ("interp_err", "cpu_err"):
