@@ -17,9 +17,10 @@ func.func @grouped(%x: tensor<1x4x2x10x10xf32>, %w: tensor<4x8x2x3x3xf32>) -> te
 
 // CHECK-LABEL: func.func @grouped
 // CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
-// CHECK:         tensor.extract_slice %arg0[0, 0, 0, 0, 0] [1, 4, 2, 8, 8] [1, 1, 1, 1, 1]
-// CHECK:         tensor.extract_slice %arg0[0, 0, 0, 2, 2] [1, 4, 2, 8, 8] [1, 1, 1, 1, 1]
-// CHECK:         tensor.insert_slice {{.*}}[0, 0, 0, 2, 2, 0, 0] [1, 4, 2, 1, 1, 8, 8]
+// CHECK:         scf.for %[[I:.*]] = %c0 to %c3
+// CHECK:           scf.for %[[J:.*]] = %c0 to %c3
+// CHECK:             tensor.extract_slice %arg0[0, 0, 0, %[[I]], %[[J]]] [1, 4, 2, 8, 8] [1, 1, 1, 1, 1]
+// CHECK:             tensor.insert_slice {{.*}}[0, 0, 0, %[[I]], %[[J]], 0, 0] [1, 4, 2, 1, 1, 8, 8]
 // CHECK:         tensor.collapse_shape {{.*}} : tensor<1x4x2x3x3x8x8xf32> into tensor<1x4x18x64xf32>
 // CHECK:         tensor.collapse_shape %arg1 {{.*}} : tensor<4x8x2x3x3xf32> into tensor<4x8x18xf32>
 // CHECK:         scf.forall (%{{.*}}) in (4)

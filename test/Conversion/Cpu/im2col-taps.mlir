@@ -3,8 +3,10 @@
 
 // The im2col patches of a convolution are filled tap by tap: the tap's
 // strided input view copied into its row block of the patches, 16-wide
-// along the output width (vector copies after bufferization) (the single gather through `oh * s + kh` maps was
-// scalar). The copies write the patches buffer in place.
+// along the output width (vector copies after bufferization; the single
+// gather through `oh * s + kh` maps was scalar). One copy in a loop nest
+// over the taps, not one per tap. The copies write the patches buffer in
+// place.
 
 traced.module root @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x32x32xf32> {
@@ -14,12 +16,14 @@ traced.module root @M class "__main__.M" {
 }
 
 // CHECK-LABEL: IR Dump After TracedCpuTileAndVectorize
-// CHECK:       tensor.extract_slice %[[IN:.*]][0, 0, 0, 0] [1, 8, 32, 32] [1, 1, 1, 1]
-// CHECK:       tensor.extract_slice %[[IN]][0, 0, 2, 2] [1, 8, 32, 32] [1, 1, 1, 1]
-// CHECK:       scf.for
-// CHECK:         tensor.insert_slice {{.*}} [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x1x16xf32> into tensor<1x8x32x32xf32>
-// CHECK:       tensor.insert_slice {{.*}}[0, 0, 0, 0, 0, 0] [1, 8, 1, 1, 32, 32] [1, 1, 1, 1, 1, 1] : tensor<1x8x32x32xf32> into tensor<1x8x3x3x32x32xf32>
-// CHECK:       tensor.insert_slice {{.*}}[0, 0, 2, 2, 0, 0] [1, 8, 1, 1, 32, 32]
+// CHECK:       scf.for %[[I:.*]] = %c0 to %c3 step %c1 iter_args(%[[P0:.*]] = %{{.*}}) -> (tensor<1x8x3x3x32x32xf32>)
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c3 step %c1 iter_args(%[[P:.*]] = %[[P0]])
+// CHECK:           tensor.extract_slice %[[IN:.*]][0, 0, %[[I]], %[[J]]] [1, 8, 32, 32] [1, 1, 1, 1]
+// CHECK:           tensor.extract_slice %[[P]][0, 0, %[[I]], %[[J]], 0, 0] [1, 8, 1, 1, 32, 32] [1, 1, 1, 1, 1, 1] : tensor<1x8x3x3x32x32xf32> to tensor<1x8x1x1x32x32xf32>
+// CHECK:           scf.for
+// CHECK:             tensor.insert_slice {{.*}} [1, 1, 1, 1, 1, 16] [1, 1, 1, 1, 1, 1] : tensor<1x1x1x1x1x16xf32> into tensor<1x8x1x1x32x32xf32>
+// CHECK:           tensor.insert_slice {{.*}} into %[[P]][0, 0, %[[I]], %[[J]], 0, 0] [1, 8, 1, 1, 32, 32] [1, 1, 1, 1, 1, 1] : tensor<1x8x1x1x32x32xf32> into tensor<1x8x3x3x32x32xf32>
+// CHECK-NOT:   tensor.extract_slice %[[IN]]
 
 // INPLACE-LABEL: IR Dump After TracedCpuExpandCopies
 // INPLACE:       memref.alloc() {{.*}} : memref<1x8x3x3x32x32xf32>
