@@ -84,10 +84,14 @@ def TracedCpuTileAndVectorize
     AVX-512 registers of accumulators; use 8 x 16 on AVX2 machines) with a
     reduction step of 1, then vectorized (`linalg::vectorize`) and hoisted
     so that the accumulator tile stays in registers along the reduction.
-    All-parallel generic ops (the fused elementwise chains) are tiled to one
-    vector of `vector-width` elements along their innermost dimension and
-    vectorized. Ops this pass does not handle are left for
-    `convert-linalg-to-loops`.
+    All-parallel generic ops (the fused elementwise chains) and named
+    elementwise ops (transpose, copy, broadcast) are tiled to one vector of
+    `vector-width` elements along their innermost dimension and vectorized.
+    Reductions are vectorized along the dim their first input reads
+    contiguously: in chunks of up to 256 reduced elements (one
+    `vector.reduction` each) when that dim is reduced, else `vector-width`
+    outputs at a time with the reduction loops innermost. Ops this pass does
+    not handle are left for `convert-linalg-to-loops`.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"8",

@@ -276,6 +276,77 @@ struct DistinctReturnedBuffers
     });
   }
 };
+/// Gives every destination use of a `linalg.fill` its own fill. CSE
+/// merges the identical zero-filled accumulators of same-shaped
+/// contractions (all of ViT's Q, K and V projections, each layer's
+/// convolutions of one shape) into one fill; one-shot-bufferize then
+/// copies that buffer for every writer but the last, which costs a
+/// memory copy per call, and the copies' loops were most of ViT's code.
+/// A clone refills instead. Uses that only read the fill keep sharing it.
+/// Internal to the CPU pipeline.
+struct DuplicateSharedFills
+    : PassWrapper<DuplicateSharedFills, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DuplicateSharedFills)
+  StringRef getArgument() const final { return "traced-cpu-duplicate-fills"; }
+  void runOnOperation() override {
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
+        fills.push_back(fill);
+    });
+    for (linalg::FillOp fill : fills) {
+      Value result = fill->getResult(0);
+      // The writers: each use that is not a read (an input, or a slice),
+      // and for `insert_slice %r into %fill`, the op computing `%r` from
+      // an `extract_slice %fill` of the same subset (how a split
+      // contraction reads and writes back its accumulator; CSE shares that
+      // slice between the contractions too). Reads share the original.
+      struct Writer {
+        OpOperand *use;
+        SmallVector<std::pair<OpOperand *, tensor::ExtractSliceOp>> slices;
+      };
+      SmallVector<Writer> writers;
+      for (OpOperand &use : result.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<tensor::ExtractSliceOp>(user))
+          continue;
+        auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+        if (dps && dps.isDpsInput(&use))
+          continue;
+        Writer writer{&use, {}};
+        auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+        if (Operation *producer =
+                insert ? insert.getSource().getDefiningOp() : nullptr)
+          for (OpOperand &operand : producer->getOpOperands()) {
+            auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+            if (slice && slice.getSource() == result &&
+                slice.getMixedOffsets() == insert.getMixedOffsets() &&
+                slice.getMixedSizes() == insert.getMixedSizes() &&
+                slice.getMixedStrides() == insert.getMixedStrides())
+              writer.slices.push_back({&operand, slice});
+          }
+        writers.push_back(std::move(writer));
+      }
+      // The first writer keeps the original.
+      for (Writer &writer : llvm::drop_begin(writers)) {
+        OpBuilder b(fill);
+        Value init = fill.getOutputs()[0];
+        if (auto empty = init.getDefiningOp<tensor::EmptyOp>())
+          init = b.clone(*empty)->getResult(0);
+        IRMapping mapping;
+        mapping.map(fill.getOutputs()[0], init);
+        Value clone = b.clone(*fill, mapping)->getResult(0);
+        writer.use->set(clone);
+        for (auto [operand, slice] : writer.slices) {
+          b.setInsertionPoint(slice);
+          IRMapping sliceMapping;
+          sliceMapping.map(result, clone);
+          operand->set(b.clone(*slice, sliceMapping)->getResult(0));
+        }
+      }
+    }
+  }
+};
 } // namespace
 
 void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
@@ -285,6 +356,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles) {
   // then writes the result straight into the caller's output buffer
   // instead of a temporary copied at the end (which cost a relu on 600,000
   // floats 2 ms of page faults and copying, 20x the relu itself).
+  pm.addNestedPass<func::FuncOp>(std::make_unique<DuplicateSharedFills>());
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "func.func(canonicalize)");

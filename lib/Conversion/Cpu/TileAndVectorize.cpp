@@ -128,6 +128,46 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// A `vector.multi_reduction` whose kept dims are all 1 (a reduction tile
+/// of the reduction strategy: one output element, a chunk of the reduced
+/// dim) as one `vector.reduction` over the flattened source, which LLVM
+/// turns into a tree of vector ops and one horizontal step. Upstream's
+/// InnerParallel lowering (which the contraction tiles need) would make it
+/// a chain of scalar ops, one per element.
+struct UnitMultiReductionToReduction
+    : OpRewritePattern<vector::MultiDimReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::MultiDimReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType source = op.getSourceVectorType();
+    if (source.isScalable() || source.getRank() == 0)
+      return failure();
+    int64_t kept = 1;
+    for (auto [size, reduced] :
+         llvm::zip(source.getShape(), op.getReductionMask()))
+      if (!reduced)
+        kept *= size;
+    if (kept != 1 || source.getNumElements() < 2)
+      return failure();
+    Location loc = op.getLoc();
+    Value flat = vector::ShapeCastOp::create(
+        rewriter, loc,
+        VectorType::get({source.getNumElements()}, source.getElementType()),
+        op.getSource());
+    Value acc = op.getAcc();
+    auto accVector = dyn_cast<VectorType>(acc.getType());
+    if (accVector)
+      acc = vector::ExtractOp::create(
+          rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
+    Value reduced =
+        vector::ReductionOp::create(rewriter, loc, op.getKind(), flat, acc);
+    if (accVector)
+      reduced = vector::BroadcastOp::create(rewriter, loc, accVector, reduced);
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
 /// The leading-index tuples of an n-D vector shape (all but the last dim).
 static SmallVector<SmallVector<int64_t>> leadingPositions(VectorType type) {
   SmallVector<SmallVector<int64_t>> positions = {{}};
@@ -623,33 +663,11 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                         "panels");
   bool transposed = bool(panels);
 
-  // Patches of all images: (N, C, KH, KW, OH, OW).
-  AffineExpr dn, dc, dky, dkx, doy, dox;
-  bindDims(ctx, dn, dc, dky, dkx, doy, dox);
-  AffineMap inMap = AffineMap::get(
-      6, 0,
-      {dn, dc, doy * strides[0] + dky * dilations[0],
-       dox * strides[1] + dkx * dilations[1]},
-      ctx);
-  SmallVector<int64_t> colsShape = {n, c, kh, kw, oh, ow};
-  AffineMap outMap = rewriter.getMultiDimIdentityMap(6);
-  Value cols;
-  if (kh * kw <= 64) {
-    cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
-                         RankedTensorType::get({n, c, oh, ow}, et), kh, kw,
-                         strides, dilations);
-  } else {
-    Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, et);
-    SmallVector<utils::IteratorType> parallel(6,
-                                              utils::IteratorType::parallel);
-    cols = linalg::GenericOp::create(
-               rewriter, loc, colsInit.getType(), conv.getInputs()[0],
-               colsInit, ArrayRef<AffineMap>{inMap, outMap}, parallel,
-               [](OpBuilder &b, Location l, ValueRange args) {
-                 linalg::YieldOp::create(b, l, args[0]);
-               })
-               .getResult(0);
-  }
+  // Patches of all images: (N, C, KH, KW, OH, OW), at any filter size
+  // (the taps are a loop).
+  Value cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
+                             RankedTensorType::get({n, c, oh, ow}, et), kh,
+                             kw, strides, dilations);
   SmallVector<ReassociationIndices> colGroups = {{0}, {1, 2, 3}, {4, 5}};
   cols = tensor::CollapseShapeOp::create(rewriter, loc, cols, colGroups);
 
@@ -722,7 +740,7 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
 /// collapsed to G x Kg x P per image, and multiplied by the filter as
 /// G x Fg x Kg. The contraction strategy spreads the groups over threads.
 /// As a convolution it ran as scalar loops on one thread (resnext's and
-/// regnet's 3x3 layers). Filters with more than 64 taps stay convolutions.
+/// regnet's 3x3 layers).
 static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
                                                linalg::Conv2DNgchwGfchwOp conv) {
   FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(conv);
@@ -743,7 +761,7 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
           kw = fType.getDimSize(4);
   int64_t oh = outType.getDimSize(3), ow = outType.getDimSize(4);
   int64_t k = cg * kh * kw, p = oh * ow;
-  if (kh * kw > 64 || n == 0 || k == 0 || p == 0)
+  if (n == 0 || k == 0 || p == 0)
     return failure();
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -997,6 +1015,111 @@ static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
   }
 }
 
+/// The dim an op of these static loop bounds is spread over threads along
+/// (scf.forall, then OpenMP), among `candidates` (outermost first): none
+/// below 2^14 iterations; else the outermost of eight or more, else the
+/// largest of two or more. Eight: a stem's 3 channels on 2 threads would
+/// leave one idle a third of the time.
+static std::optional<unsigned> threadDim(ArrayRef<int64_t> bounds,
+                                         ArrayRef<unsigned> candidates) {
+  int64_t iterations = 1;
+  for (int64_t b : bounds)
+    iterations = ShapedType::isDynamic(b) ? 0 : iterations * b;
+  std::optional<unsigned> chosen;
+  if (iterations < (int64_t(1) << 14))
+    return chosen;
+  for (unsigned d : candidates) {
+    if (bounds[d] >= 8)
+      return d;
+    if (bounds[d] >= 2 && (!chosen || bounds[d] > bounds[*chosen]))
+      chosen = d;
+  }
+  return chosen;
+}
+
+/// Reductions (a layer norm's mean and variance, a softmax's max and sum,
+/// global pooling, `sum`/`mean`/`amax` ops): a generic with reduction
+/// loops and projected-permutation maps. By the loop that walks its first
+/// input's innermost (contiguous) dim:
+/// - a reduction loop (reducing along rows): each output element is
+///   reduced in chunks of up to 256 elements, one vector each (a
+///   `vector.multi_reduction`, lowered to a tree of vector ops), into an
+///   accumulator kept in a register along the chunk loop;
+/// - a parallel loop (reducing across rows): `vector-width` outputs at a
+///   time, the reduction loops innermost, one vector op per step into an
+///   accumulator vector kept in registers.
+/// The parallel loops around are spread over threads as for elementwise
+/// ops. A reduced or vector dim that no chunk divides is split into a
+/// whole number of chunks and a remainder. Before, reductions were
+/// `convert-linalg-to-loops`' scalar loops, which LLVM's loop vectorizer
+/// turned into gathers and scatters across rows (ViT's forward function
+/// was 1.3 MB of code).
+static void reductionStrategy(RewriterBase &rewriter, linalg::GenericOp op,
+                              bool parallel, int64_t vectorWidth) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic) || op.getNumDpsInputs() == 0)
+    return;
+  AffineMap firstMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  if (firstMap.getNumResults() == 0)
+    return;
+  auto innerExpr = dyn_cast<AffineDimExpr>(firstMap.getResults().back());
+  if (!innerExpr)
+    return;
+  unsigned inner = innerExpr.getPosition();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool alongRows = iterators[inner] == utils::IteratorType::reduction;
+  // The vector dim's step: a chunk of the reduced dim, or one vector of
+  // outputs. A dim that no multiple of 16 (the vector width) up to the
+  // limit divides is split first.
+  int64_t limit = alongRows ? 256 : vectorWidth;
+  int64_t bound = bounds[inner];
+  if (bound > limit && !largestDivisor(bound, limit, vectorWidth)) {
+    rewriter.setInsertionPoint(op);
+    auto [whole, rest] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), inner,
+        rewriter.getIndexAttr(bound / limit * limit));
+    if (!whole || !rest)
+      return;
+    for (TilingInterface part : {whole, rest})
+      if (auto generic = dyn_cast<linalg::GenericOp>(part.getOperation()))
+        reductionStrategy(rewriter, generic, parallel, vectorWidth);
+    return;
+  }
+  int64_t step = bound <= limit ? bound : largestDivisor(bound, limit,
+                                                         vectorWidth);
+  // Loops: the parallel ones outermost (a vector of outputs last), then
+  // the reductions (the chunked one last).
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < bounds.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel && d != inner)
+      order.push_back(d);
+  if (!alongRows)
+    order.push_back(inner);
+  for (unsigned d = 0; d < bounds.size(); ++d)
+    if (iterators[d] == utils::IteratorType::reduction && d != inner)
+      order.push_back(d);
+  if (alongRows)
+    order.push_back(inner);
+  if (parallel) {
+    SmallVector<unsigned> candidates;
+    for (unsigned d = 0; d < bounds.size(); ++d)
+      if (iterators[d] == utils::IteratorType::parallel && d != inner)
+        candidates.push_back(d);
+    if (std::optional<unsigned> d = threadDim(bounds, candidates)) {
+      SmallVector<int64_t> threadTiles(bounds.size(), 0);
+      threadTiles[*d] = 1;
+      FailureOr<linalg::LinalgOp> tile =
+          tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+      if (failed(tile) || !isa<linalg::GenericOp>(tile->getOperation()))
+        return;
+      op = cast<linalg::GenericOp>(tile->getOperation());
+    }
+  }
+  SmallVector<int64_t> sizes(bounds.size(), 1);
+  sizes[inner] = step;
+  (void)tileAndVectorize(rewriter, op, sizes, order);
+}
+
 void TileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
@@ -1038,6 +1161,7 @@ void TileAndVectorizePass::runOnOperation() {
       (void)packRightHandSide(rewriter, matmul, tileN, 2 * tileM);
   }
   SmallVector<linalg::LinalgOp> contractions, elementwise;
+  SmallVector<linalg::GenericOp> reductions;
   func.walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
       return;
@@ -1048,12 +1172,19 @@ void TileAndVectorizePass::runOnOperation() {
       return;
     if (linalg::isaContractionOpInterface(op))
       contractions.push_back(op);
-    else if (isa<linalg::GenericOp>(op) &&
+    else if (isa<linalg::GenericOp, linalg::TransposeOp, linalg::CopyOp,
+                 linalg::BroadcastOp>(op) &&
              op.getNumReductionLoops() == 0 && op.getNumLoops() > 0 &&
              llvm::all_of(op.getIndexingMapsArray(),
                           [](AffineMap m) { return m.isProjectedPermutation(
                                                 /*allowZeroInResults=*/true); }))
       elementwise.push_back(op);
+    else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+             generic && op.getNumReductionLoops() > 0 &&
+             llvm::all_of(op.getIndexingMapsArray(),
+                          [](AffineMap m) { return m.isProjectedPermutation(
+                                                /*allowZeroInResults=*/true); }))
+      reductions.push_back(generic);
   });
   // Rows that no good register tile divides (ViT's 197 tokens: prime, so
   // one row per tile, a third of the FMA rate) are split into a whole
@@ -1248,27 +1379,14 @@ void TileAndVectorizePass::runOnOperation() {
       continue;
     }
     sizes.back() = vectorWidth;
-    // Threads: an op of at least 2^14 elements is spread over its
-    // outermost dimension of eight or more (else its largest one of two or
-    // more; never the vector one), one slice per forall iteration
-    // (scf.forall, then OpenMP, as for contractions). Eight: a stem's 3
-    // channels on 2 threads would leave one idle a third of the time.
+    // Threads: spread over one dim, never the vector one (`threadDim`),
+    // one slice per forall iteration (scf.forall, then OpenMP, as for
+    // contractions).
     if (parallel) {
       SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-      int64_t elements = 1;
-      for (int64_t b : bounds)
-        elements = ShapedType::isDynamic(b) ? 0 : elements * b;
-      std::optional<unsigned> chosen;
-      if (elements >= (int64_t(1) << 14))
-        for (unsigned d = 0; d + 1 < bounds.size(); ++d) {
-          if (bounds[d] >= 8) {
-            chosen = d;
-            break;
-          }
-          if (bounds[d] >= 2 && (!chosen || bounds[d] > bounds[*chosen]))
-            chosen = d;
-        }
-      if (chosen) {
+      SmallVector<unsigned> candidates =
+          llvm::to_vector(llvm::seq<unsigned>(0, bounds.size() - 1));
+      if (std::optional<unsigned> chosen = threadDim(bounds, candidates)) {
         SmallVector<int64_t> threadTiles(bounds.size(), 0);
         threadTiles[*chosen] = 1;
         FailureOr<linalg::LinalgOp> inner =
@@ -1300,6 +1418,9 @@ void TileAndVectorizePass::runOnOperation() {
     (void)tileAndVectorize(rewriter, op, sizes);
   }
 
+  for (linalg::GenericOp op : reductions)
+    reductionStrategy(rewriter, op, parallel, vectorWidth);
+
   // Vector ops down to 1-D FMAs, loads and stores: contractions become
   // outer products (one broadcast FMA per accumulator row), then n-D
   // transfers and elementwise ops are unrolled to rows.
@@ -1312,7 +1433,7 @@ void TileAndVectorizePass::runOnOperation() {
     (void)applyPatternsGreedily(func, std::move(patterns));
   };
   apply([](RewritePatternSet &p) {
-    p.add<UnitKContractToFma>(p.getContext());
+    p.add<UnitKContractToFma, UnitMultiReductionToReduction>(p.getContext());
   });
   apply([](RewritePatternSet &p) {
     vector::populateVectorContractLoweringPatterns(
