@@ -35,6 +35,8 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -246,6 +248,39 @@ static void preferWideVectors(llvm::Module &module) {
   }
 }
 
+/// Rewrites each constant global holding a large array of numbers (the
+/// weights) as the same bytes typed `[N x i8]`. LLVM's object writer emits
+/// a number array element by element, each through an APFloat or APInt (8
+/// s of vit_b_16's 330 MB of weights), and a byte array as one block. The
+/// code reads the globals through pointers, whose type does not change.
+static void weightsAsBytes(llvm::Module &module) {
+  llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
+  for (llvm::GlobalVariable &global :
+       llvm::make_early_inc_range(module.globals())) {
+    if (!global.isConstant() || !global.hasInitializer())
+      continue;
+    auto *data =
+        dyn_cast<llvm::ConstantDataSequential>(global.getInitializer());
+    if (!data || data->isString() || data->getRawDataValues().size() < 4096)
+      continue;
+    StringRef raw = data->getRawDataValues();
+    llvm::Constant *bytes =
+        llvm::ConstantDataArray::getRaw(raw, raw.size(), byte);
+    auto *replacement = new llvm::GlobalVariable(
+        module, bytes->getType(), /*isConstant=*/true, global.getLinkage(),
+        bytes, "", &global, global.getThreadLocalMode(),
+        global.getAddressSpace());
+    replacement->copyAttributesFrom(&global);
+    // An alignment the old global only had implicitly (its element type's)
+    // is kept explicitly.
+    replacement->setAlignment(
+        global.getPointerAlignment(module.getDataLayout()));
+    replacement->takeName(&global);
+    global.replaceAllUsesWith(replacement);
+    global.eraseFromParent();
+  }
+}
+
 /// -O3 for this host, after `preferWideVectors`.
 static std::function<llvm::Error(llvm::Module *)>
 optimizer(llvm::TargetMachine *tm) {
@@ -294,6 +329,7 @@ emitObject(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setCodeModel(tm->getCodeModel());
+  weightsAsBytes(*llvmModule);
   TimingScope optimization = stage(monitor, "LLVM -O3");
   if (llvm::Error err = optimizer(tm.get())(llvmModule.get())) {
     return module.emitError("LLVM optimization failed: ")
