@@ -1,8 +1,10 @@
 //===- ExpandCopies.cpp - traced-cpu-expand-copies ------------------------===//
 //
 // After bufferization: strided memref.copy (what one-shot-bufferize leaves
-// for slices) becomes vector transfers for small row-contiguous tiles, else
-// linalg.copy, which lowers to loops instead of a runtime library call.
+// for slices) becomes vector transfers: one for a small row-contiguous
+// tile, a loop nest of row vectors for a larger copy with contiguous rows;
+// anything else becomes linalg.copy, which lowers to loops instead of a
+// runtime library call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -64,9 +67,72 @@ struct ExpandCopiesPass
         rewriter.eraseOp(op);
         continue;
       }
+      if (vectorTiles && vectorRows(rewriter, op))
+        continue;
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                   op.getTarget());
     }
+  }
+
+  /// A larger static copy whose innermost dim is contiguous on both sides
+  /// as a loop nest over the outer dims around 16-wide vector transfers of
+  /// each row (and one shorter one for a remainder). As linalg.copy's
+  /// scalar loops, LLVM vectorized such copies across rows, with gathers
+  /// and scatters.
+  static bool vectorRows(IRRewriter &rewriter, memref::CopyOp op) {
+    auto src = cast<MemRefType>(op.getSource().getType());
+    auto dst = cast<MemRefType>(op.getTarget().getType());
+    Type element = src.getElementType();
+    if (!src.hasStaticShape() || src.getRank() == 0 ||
+        src.getNumElements() == 0 || !innerContiguous(src) ||
+        !innerContiguous(dst) || element.isBF16() || element.isF16() ||
+        !element.isIntOrFloat())
+      return false;
+    constexpr int64_t width = 16;
+    Location loc = op.getLoc();
+    int64_t rank = src.getRank(), row = src.getShape().back();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> indices;
+    OpBuilder::InsertionGuard guard(rewriter);
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      Value bound =
+          arith::ConstantIndexOp::create(rewriter, loc, src.getDimSize(d));
+      auto loop = scf::ForOp::create(rewriter, loc, zero, bound, one);
+      indices.push_back(loop.getInductionVar());
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    auto copyAt = [&](Value column, int64_t length) {
+      SmallVector<Value> at = indices;
+      at.push_back(column);
+      auto type = VectorType::get({length}, element);
+      Value v = vector::TransferReadOp::create(
+          rewriter, loc, type, op.getSource(), at,
+          /*padding=*/std::nullopt, ArrayRef<bool>{true});
+      vector::TransferWriteOp::create(rewriter, loc, v, op.getTarget(), at,
+                                      ArrayRef<bool>{true});
+    };
+    int64_t whole = row / width * width;
+    if (whole > 0) {
+      Value end = arith::ConstantIndexOp::create(rewriter, loc, whole);
+      Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
+      auto loop = scf::ForOp::create(rewriter, loc, zero, end, step);
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      copyAt(loop.getInductionVar(), width);
+    }
+    if (row > whole)
+      copyAt(arith::ConstantIndexOp::create(rewriter, loc, whole),
+             row - whole);
+    rewriter.eraseOp(op);
+    return true;
+  }
+
+  static bool innerContiguous(MemRefType type) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return succeeded(type.getStridesAndOffset(strides, offset)) &&
+           strides.back() == 1;
   }
 
   static bool isSmallRowContiguous(MemRefType type) {

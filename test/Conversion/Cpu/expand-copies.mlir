@@ -14,15 +14,24 @@ func.func @row_tile(%src: memref<1x1x16xf32, strided<[1024, 32, 1], offset: ?>>,
 
 // -----
 
-// Big or column-strided copies become linalg.copy (then loops).
+// A bigger copy with contiguous rows is a loop over the rows around
+// 16-wide row vectors, and one shorter vector for the rest of a row (as
+// linalg.copy's scalar loops, LLVM vectorized it across rows with gathers
+// and scatters). Column-strided copies become linalg.copy (then loops).
 // CHECK-LABEL: func.func @big
-// CHECK:         linalg.copy
+// CHECK-NOT:     linalg.copy
+// CHECK:         scf.for %[[R:.*]] = %c0 to %c64 step %c1
+// CHECK:           scf.for %[[C:.*]] = %c0 to %c192 step %c16
+// CHECK:             %[[V:.*]] = vector.transfer_read %arg0[%[[R]], %[[C]]]{{.*}}{in_bounds = [true]} : memref<64x196xf32, strided<[1024, 1], offset: ?>>, vector<16xf32>
+// CHECK:             vector.transfer_write %[[V]], %arg1[%[[R]], %[[C]]]
+// CHECK:           %[[T:.*]] = vector.transfer_read %arg0[%[[R]], %{{.*}}]{{.*}} : memref<64x196xf32, strided<[1024, 1], offset: ?>>, vector<4xf32>
+// CHECK:           vector.transfer_write %[[T]], %arg1[%[[R]], %{{.*}}]
 // CHECK-LABEL: func.func @column
 // CHECK:         linalg.copy
 // CHECK-LABEL: func.func @contiguous
 // CHECK:         memref.copy
-func.func @big(%src: memref<64x64xf32, strided<[1024, 1], offset: ?>>, %dst: memref<64x64xf32>) {
-  memref.copy %src, %dst : memref<64x64xf32, strided<[1024, 1], offset: ?>> to memref<64x64xf32>
+func.func @big(%src: memref<64x196xf32, strided<[1024, 1], offset: ?>>, %dst: memref<64x196xf32>) {
+  memref.copy %src, %dst : memref<64x196xf32, strided<[1024, 1], offset: ?>> to memref<64x196xf32>
   return
 }
 func.func @column(%src: memref<8x1xf32, strided<[1024, 1024], offset: ?>>, %dst: memref<8x1xf32, strided<[1, 1], offset: ?>>) {
