@@ -261,9 +261,11 @@ static void weightsAsBytes(llvm::Module &module) {
       continue;
     auto *data =
         dyn_cast<llvm::ConstantDataSequential>(global.getInitializer());
-    if (!data || data->isString() || data->getRawDataValues().size() < 4096)
+    if (!data || data->isString())
       continue;
     StringRef raw = data->getRawDataValues();
+    if (raw.size() < 4096)
+      continue;
     llvm::Constant *bytes =
         llvm::ConstantDataArray::getRaw(raw, raw.size(), byte);
     auto *replacement = new llvm::GlobalVariable(

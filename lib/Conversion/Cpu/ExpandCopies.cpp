@@ -51,9 +51,8 @@ struct ExpandCopiesPass
       // and stores of odd-sized bfloat vectors, "Do not know how to soft
       // promote this operator's operand": a fuzz-diff finding, a roll of a
       // 3x4 bfloat16 tensor.)
-      Type element = src.getElementType();
       if (vectorTiles && isSmallRowContiguous(src) &&
-          isSmallRowContiguous(dst) && !element.isBF16() && !element.isF16()) {
+          isSmallRowContiguous(dst) && vectorElement(src.getElementType())) {
         Location loc = op.getLoc();
         auto vectorType = VectorType::get(src.getShape(), src.getElementType());
         Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -85,8 +84,8 @@ struct ExpandCopiesPass
     Type element = src.getElementType();
     if (!src.hasStaticShape() || src.getRank() == 0 ||
         src.getNumElements() == 0 || !innerContiguous(src) ||
-        !innerContiguous(dst) || element.isBF16() || element.isF16() ||
-        !element.isIntOrFloat())
+        !innerContiguous(dst) || !element.isIntOrFloat() ||
+        !vectorElement(element))
       return false;
     constexpr int64_t width = 16;
     Location loc = op.getLoc();
@@ -136,13 +135,15 @@ struct ExpandCopiesPass
   }
 
   static bool isSmallRowContiguous(MemRefType type) {
-    if (!type.hasStaticShape() || type.getRank() == 0 ||
-        type.getNumElements() == 0 || type.getNumElements() > 256)
-      return false;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    return succeeded(type.getStridesAndOffset(strides, offset)) &&
-           strides.back() == 1;
+    return type.hasStaticShape() && type.getRank() > 0 &&
+           type.getNumElements() > 0 && type.getNumElements() <= 256 &&
+           innerContiguous(type);
+  }
+
+  /// Not 16-bit floats: LLVM's x86 backend cannot legalize loads and
+  /// stores of odd-sized bfloat vectors (see above).
+  static bool vectorElement(Type element) {
+    return !element.isBF16() && !element.isF16();
   }
 };
 } // namespace

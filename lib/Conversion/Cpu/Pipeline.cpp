@@ -402,9 +402,8 @@ struct OutlineParallelLoops
       do {
         name = (parent.getSymName() + "_parallel_" + Twine(counter++)).str();
       } while (symbols.lookup(name));
-      func::CallOp call;
-      FailureOr<func::FuncOp> outlined = outlineSingleBlockRegion(
-          rewriter, loc, region.getRegion(), name, &call);
+      FailureOr<func::FuncOp> outlined =
+          outlineSingleBlockRegion(rewriter, loc, region.getRegion(), name);
       if (failed(outlined)) {
         loop.emitError("cannot outline this parallel loop");
         return signalPassFailure();

@@ -481,18 +481,13 @@ static FailureOr<linalg::LinalgOp> packRightHandSide(RewriterBase &rewriter,
 static Value tapView(OpBuilder &b, Location loc, Value input,
                      RankedTensorType outType, OpFoldResult i, OpFoldResult j,
                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
-  auto scaled = [&](OpFoldResult v, int64_t by) -> OpFoldResult {
-    if (auto attr = dyn_cast<Attribute>(v))
-      return b.getIndexAttr(cast<IntegerAttr>(attr).getInt() * by);
-    return affine::AffineApplyOp::create(
-               b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * by),
-               ValueRange{cast<Value>(v)})
-        .getResult();
-  };
+  AffineExpr d0 = b.getAffineDimExpr(0);
   int64_t rank = outType.getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-  offsets[rank - 2] = scaled(i, dilations[0]);
-  offsets[rank - 1] = scaled(j, dilations[1]);
+  offsets[rank - 2] =
+      affine::makeComposedFoldedAffineApply(b, loc, d0 * dilations[0], {i});
+  offsets[rank - 1] =
+      affine::makeComposedFoldedAffineApply(b, loc, d0 * dilations[1], {j});
   SmallVector<OpFoldResult> sizes, steps(rank, b.getIndexAttr(1));
   for (int64_t d : outType.getShape())
     sizes.push_back(b.getIndexAttr(d));
@@ -1088,24 +1083,21 @@ static void reductionStrategy(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t step = bound <= limit ? bound : largestDivisor(bound, limit,
                                                          vectorWidth);
   // Loops: the parallel ones outermost (a vector of outputs last), then
-  // the reductions (the chunked one last).
-  SmallVector<int64_t> order;
+  // the reductions (the chunked one last). The outer parallel ones are the
+  // candidates for threads.
+  SmallVector<unsigned> outer, reduced;
   for (unsigned d = 0; d < bounds.size(); ++d)
-    if (iterators[d] == utils::IteratorType::parallel && d != inner)
-      order.push_back(d);
+    if (d != inner)
+      (iterators[d] == utils::IteratorType::parallel ? outer : reduced)
+          .push_back(d);
+  SmallVector<int64_t> order(outer.begin(), outer.end());
   if (!alongRows)
     order.push_back(inner);
-  for (unsigned d = 0; d < bounds.size(); ++d)
-    if (iterators[d] == utils::IteratorType::reduction && d != inner)
-      order.push_back(d);
+  order.append(reduced.begin(), reduced.end());
   if (alongRows)
     order.push_back(inner);
   if (parallel) {
-    SmallVector<unsigned> candidates;
-    for (unsigned d = 0; d < bounds.size(); ++d)
-      if (iterators[d] == utils::IteratorType::parallel && d != inner)
-        candidates.push_back(d);
-    if (std::optional<unsigned> d = threadDim(bounds, candidates)) {
+    if (std::optional<unsigned> d = threadDim(bounds, outer)) {
       SmallVector<int64_t> threadTiles(bounds.size(), 0);
       threadTiles[*d] = 1;
       FailureOr<linalg::LinalgOp> tile =
@@ -1170,20 +1162,20 @@ void TileAndVectorizePass::runOnOperation() {
     // Tile sizes are divisors of the trip counts, and 0 has none.
     if (llvm::is_contained(op.getStaticLoopRanges(), 0))
       return;
-    if (linalg::isaContractionOpInterface(op))
+    if (linalg::isaContractionOpInterface(op)) {
       contractions.push_back(op);
-    else if (isa<linalg::GenericOp, linalg::TransposeOp, linalg::CopyOp,
-                 linalg::BroadcastOp>(op) &&
-             op.getNumReductionLoops() == 0 && op.getNumLoops() > 0 &&
-             llvm::all_of(op.getIndexingMapsArray(),
-                          [](AffineMap m) { return m.isProjectedPermutation(
-                                                /*allowZeroInResults=*/true); }))
+      return;
+    }
+    if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+          return m.isProjectedPermutation(/*allowZeroInResults=*/true);
+        }))
+      return;
+    if (isa<linalg::GenericOp, linalg::TransposeOp, linalg::CopyOp,
+            linalg::BroadcastOp>(op) &&
+        op.getNumReductionLoops() == 0 && op.getNumLoops() > 0)
       elementwise.push_back(op);
     else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-             generic && op.getNumReductionLoops() > 0 &&
-             llvm::all_of(op.getIndexingMapsArray(),
-                          [](AffineMap m) { return m.isProjectedPermutation(
-                                                /*allowZeroInResults=*/true); }))
+             generic && op.getNumReductionLoops() > 0)
       reductions.push_back(generic);
   });
   // Rows that no good register tile divides (ViT's 197 tokens: prime, so
