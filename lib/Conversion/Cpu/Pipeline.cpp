@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Func/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -355,11 +356,14 @@ struct DuplicateSharedFills
 /// parallel region with LLVM's CodeExtractor, which builds an analysis of
 /// the whole enclosing function for each region: quadratic in a model's
 /// size, with all its regions in one `forward` (vit_b_16: 380 regions,
-/// 8.4 s of translation to LLVM IR). Constants and globals the loop uses
-/// are cloned into the function, so that its bounds and vector constants
-/// stay constants; the other values it uses become arguments. LLVM's
-/// inliner puts the small functions back into `forward` after the
-/// translation. Internal to the CPU pipeline.
+/// 8.4 s of translation to LLVM IR). Constants the loop uses are cloned
+/// into the function, so that its bounds and vector constants stay
+/// constants; the other values it uses, buffers and weights (their
+/// `memref.get_global`s) alike, become arguments. Loops that differ only in
+/// which buffers and weights they read so become identical functions, which
+/// upstream's duplicate-function-elimination (right after this pass) folds
+/// into one: the twelve encoder layers of vit_b_16 share their code.
+/// Internal to the CPU pipeline.
 struct OutlineParallelLoops
     : PassWrapper<OutlineParallelLoops, OperationPass<mlir::ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineParallelLoops)
@@ -391,7 +395,7 @@ struct OutlineParallelLoops
       for (Value value : captured) {
         Operation *def = value.getDefiningOp();
         if (!def || def->getNumResults() != 1 ||
-            !(matchPattern(def, m_Constant()) || isa<memref::GetGlobalOp>(def)))
+            !matchPattern(def, m_Constant()))
           continue;
         Value clone = rewriter.clone(*def)->getResult(0);
         rewriter.replaceUsesWithIf(value, clone, [&](OpOperand &use) {
@@ -466,6 +470,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   detail::addPipelineText(
       pm, "func.func(convert-linalg-to-loops,scf-forall-to-parallel)");
   pm.addPass(std::make_unique<OutlineParallelLoops>());
+  pm.addPass(func::createDuplicateFunctionEliminationPass());
   detail::addPipelineText(
       pm, "convert-scf-to-openmp,canonicalize,"
           "func.func(lower-affine,"

@@ -6,7 +6,8 @@
 // function each time, which is quadratic when a model's hundreds of
 // regions share one function (vit_b_16: 8.4 s of translation, 0.4 s
 // outlined). The constants the loop uses are cloned into the function, so
-// its bounds stay constants; its buffers are arguments.
+// its bounds stay constants; its buffers (and weights: dedup-parallel.mlir)
+// are arguments.
 
 func.func @forward(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf32>, tensor<64x1024xf32>) {
   %e = tensor.empty() : tensor<64x1024xf32>
