@@ -384,22 +384,94 @@ resourceBlobs(Operation *root) {
 /// A compiled model as the compile cache keeps it: the object file for the
 /// JIT, the entry's signature (printed) and the run-time checks' messages.
 namespace {
+/// A weight the object declares and the JIT binds to memory of ours.
+struct Weight {
+  std::string symbol;
+  AsmResourceBlob bytes;
+};
 struct Artifact {
   std::string signature;
   std::vector<std::string> checks;
   SmallVector<char, 0> object;
+  std::vector<Weight> weights;
 };
 } // namespace
 
-static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 1\n";
+/// Takes the large constant globals (the weights, and the panels and
+/// transposed filters the pipeline packed from them) out of `module`, which
+/// is in the LLVM dialect: each becomes an external declaration, and its
+/// bytes go to the returned list, for the JIT to bind the symbol to.
+/// Through LLVM a weight is copied into the LLVM context, hashed for
+/// uniquing, copied again by `weightsAsBytes`, written into the object and
+/// copied once more by the JIT's linker: vit_b_16's 330 MB of weights were
+/// about 2 s of its compile time. The pipeline's own blobs move out of
+/// their entries (nothing reads them after this); the user's module keeps
+/// its blobs, so those are copied once.
+static std::vector<Weight> externalizeWeights(
+    mlir::ModuleOp module,
+    const llvm::SetVector<DialectResourceBlobManager::BlobEntry *> &userBlobs) {
+  std::vector<Weight> weights;
+  llvm::DenseMap<DialectResourceBlobManager::BlobEntry *, ArrayRef<char>> taken;
+  module.walk([&](LLVM::GlobalOp global) {
+    auto value =
+        dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueOrNull());
+    if (!global.getConstant() || !value)
+      return;
+    auto *entry = value.getRawHandle().getResource();
+    Type element = value.getType().getElementType();
+    if (!entry || !element.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() % 8 != 0)
+      return;
+    std::string symbol = global.getSymName().str();
+    if (auto it = taken.find(entry); it != taken.end()) {
+      // A second global over the same blob reads the same memory.
+      weights.push_back({symbol, AsmResourceBlob(it->second, 64, nullptr,
+                                                 /*dataIsMutable=*/false)});
+    } else {
+      AsmResourceBlob *blob = entry->getBlob();
+      // (Only whole arrays of 4 KiB or more: a splat or a short blob stays
+      // an initializer.)
+      if (!blob || blob->getData().size() < 4096 ||
+          blob->getData().size() !=
+              uint64_t(value.getType().getNumElements()) *
+                  (element.getIntOrFloatBitWidth() / 8))
+        return;
+      size_t alignment =
+          std::max<size_t>({blob->getDataAlignment(), 64,
+                            size_t(global.getAlignment().value_or(1))});
+      AsmResourceBlob bytes;
+      if (!userBlobs.contains(entry) &&
+          reinterpret_cast<uintptr_t>(blob->getData().data()) % alignment ==
+              0) {
+        bytes = std::move(*blob);
+      } else {
+        bytes = HeapAsmResourceBlob::allocateAndCopyWithAlign(blob->getData(),
+                                                              alignment);
+      }
+      if (!userBlobs.contains(entry))
+        entry->setBlob(AsmResourceBlob());
+      taken[entry] = bytes.getData();
+      weights.push_back({symbol, std::move(bytes)});
+    }
+    global.removeValueAttr();
+    global.setLinkage(LLVM::Linkage::External);
+  });
+  return weights;
+}
+
+static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 2\n";
 
 /// Cache files: the magic line, a checksum line (XXH3 of the rest, in hex:
 /// a damaged object must not reach the JIT), then length-prefixed records
 /// ("<n>\n" and n bytes): the signature, the check count, each check, the
-/// object. This is the records part; `storeInCache` writes the two lines
-/// before it.
+/// object, the weight count, and each weight's symbol, alignment and bytes.
+/// This is the records part; `storeInCache` writes the two lines before it.
 static std::string serializeRecords(const Artifact &a) {
   std::string out;
+  size_t total = a.object.size();
+  for (const Weight &w : a.weights)
+    total += w.bytes.getData().size();
+  out.reserve(total + 4096);
   auto record = [&](StringRef bytes) {
     out += std::to_string(bytes.size());
     out += '\n';
@@ -410,6 +482,13 @@ static std::string serializeRecords(const Artifact &a) {
   for (const std::string &c : a.checks)
     record(c);
   record(StringRef(a.object.data(), a.object.size()));
+  record(std::to_string(a.weights.size()));
+  for (const Weight &w : a.weights) {
+    record(w.symbol);
+    record(std::to_string(w.bytes.getDataAlignment()));
+    ArrayRef<char> data = w.bytes.getData();
+    record(StringRef(data.data(), data.size()));
+  }
   return out;
 }
 
@@ -443,10 +522,26 @@ static std::optional<Artifact> deserialize(StringRef in) {
       return std::nullopt;
     a.checks.push_back(check->str());
   }
-  std::optional<StringRef> object = record();
-  if (!object || !in.empty() || object->empty())
+  std::optional<StringRef> object = record(), weights = record();
+  if (!object || object->empty() || !weights ||
+      weights->getAsInteger(10, n))
     return std::nullopt;
   a.object.assign(object->begin(), object->end());
+  for (uint64_t i = 0; i < n; ++i) {
+    std::optional<StringRef> symbol = record(), alignment = record(),
+                             bytes = record();
+    uint64_t align;
+    if (!symbol || !alignment || !bytes ||
+        alignment->getAsInteger(10, align) || !llvm::isPowerOf2_64(align) ||
+        align > 4096)
+      return std::nullopt;
+    a.weights.push_back(
+        {symbol->str(), HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                            ArrayRef<char>(bytes->data(), bytes->size()),
+                            align)});
+  }
+  if (!in.empty())
+    return std::nullopt;
   return a;
 }
 
@@ -629,6 +724,7 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
     // folded constants) are dead once LLVM IR holds their bytes: freeing
     // them right after the translation keeps one fewer copy of the weights
     // through code generation. The user's module keeps its own.
+    artifact.weights = externalizeWeights(*copy, userBlobs);
     FailureOr<SmallVector<char, 0>> object =
         emitObject(*copy, llvm::CodeModel::Large, monitor, [&](Operation *op) {
           for (auto *entry : resourceBlobs(op))
@@ -709,6 +805,11 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   symbols[mangle(kFreeName)] = {
       llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { cachedFree(ptr); }),
       llvm::JITSymbolFlags::Exported};
+  // The weights the object declares (`externalizeWeights`).
+  for (const Weight &w : a.weights)
+    symbols[mangle(w.symbol)] = {
+        llvm::orc::ExecutorAddr::fromPtr(w.bytes.getData().data()),
+        llvm::JITSymbolFlags::Exported};
   if (llvm::Error err = main.define(llvm::orc::absoluteSymbols(symbols)))
     return module.emitError("cannot define the allocation functions: ")
            << llvm::toString(std::move(err));
@@ -757,6 +858,8 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
     clearProgress();
   result->jit = std::move(*jit);
   result->checks = std::move(a.checks);
+  for (Weight &w : a.weights)
+    result->weights.push_back(std::move(w.bytes));
   result->signature = signature;
   for (Type t : signature.getResults())
     llvm::append_range(result->staticOutputDims,

@@ -1,5 +1,6 @@
 """traced.compile(target="cpu"): compiled models against torch eager and
 every lowered op-library target against the reference interpreter."""
+import gc
 import ctypes
 import re
 import subprocess
@@ -356,3 +357,40 @@ def test_none_inputs():
         c(i, i)
     with pytest.raises(traced.Error, match="takes 3 inputs"):
         c()
+
+
+def test_weights_outlive_the_traced_module():
+    """The JIT's object only declares the weights; the compiled callable
+    holds their bytes (docs/cpu.md, "Weights outside the object"). It keeps
+    working, with the same numbers, after the traced module (whose blobs it
+    copied) is gone and other models were compiled and run in between; a
+    weight shared by two layers is bound once for both."""
+    torch.manual_seed(0)
+    lin = nn.Linear(256, 128)
+    net = nn.Sequential(lin, nn.GELU(), nn.Linear(128, 64), nn.ReLU())
+    x = torch.randn(4, 256)
+    tm = traced.trace(net, x)
+    compiled = traced.compile(tm, cache=False)
+    first = np.asarray(compiled(x)).copy()
+    del tm
+    gc.collect()
+    other = nn.Sequential(nn.Linear(256, 512), nn.Tanh()).eval()
+    other_compiled = traced.compile(traced.trace(other, x), cache=False)
+    with torch.no_grad():
+        _close(np.asarray(other_compiled(x)), other(x).numpy(), 1e-5)
+        _close(np.asarray(compiled(x)), net(x).numpy(), 1e-5)
+    np.testing.assert_array_equal(np.asarray(compiled(x)), first)
+
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(64, 64)
+
+        def forward(self, v):
+            return self.lin(torch.relu(self.lin(v)))
+
+    tied = Tied().eval()
+    v = torch.randn(3, 64)
+    with torch.no_grad():
+        _close(np.asarray(traced.compile(traced.trace(tied, v), cache=False)(v)),
+               tied(v).numpy(), 1e-5)

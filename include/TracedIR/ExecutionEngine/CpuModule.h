@@ -21,6 +21,7 @@
 
 #include "TracedIR/Conversion/Passes.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -147,6 +148,9 @@ private:
   /// Every output dim (kDynamic where dynamic): the output count and ranks
   /// outlive the context the signature's types belong to.
   std::vector<int64_t> staticOutputDims;
+  /// The weights the JIT's code reads: the object only declares them
+  /// (docs/cpu.md, "Weights outside the object").
+  std::vector<AsmResourceBlob> weights;
 };
 
 } // namespace mlir::traced
