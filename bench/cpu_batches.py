@@ -1,0 +1,216 @@
+"""Batch sizes, throughput, roofline and run-time memory of the compiled CPU
+code against torch 1.13 eager (issue 17's batch 1/8/32 table).
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/cpu_batches.py [--batches 1,8,32]
+    PYTHONPATH=build/python /usr/bin/python3 bench/cpu_batches.py --memory
+
+Threads as bench/cpu.py (TRACED_BENCH_THREADS, default 1). For each model
+and batch, torch and the compiled code are timed in alternating blocks
+(bench/timing.py: paired_medians_ms); the table gives both latencies, the
+ratio, the compiled code's images (or sequences) per second, and its
+GFLOP/s against the peak of this many cores (bench/fma_peak.c's single-core
+figure times the thread count): a roofline line per model. FLOPs count the
+multiply-adds of convolutions and Linear layers (and attention's two
+matmuls) as 2 each, from forward hooks; the rest of a model is memory
+traffic and adds a few percent.
+
+--memory runs each model and batch in a fresh process: what 5 runs add to
+the resident set, torch's and then the compiled code's (Linux's VmHWM,
+reset through /proc/self/clear_refs before the runs, so the compile's own
+peak does not count), against the weights' bytes and the two largest
+activations (module outputs seen by the hooks) of the model.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+THREADS = os.environ.get("TRACED_BENCH_THREADS", "1")
+os.environ["OPENBLAS_NUM_THREADS"] = THREADS  # before numpy and torch load
+os.environ["OMP_NUM_THREADS"] = THREADS
+
+import ctypes
+import gc
+import statistics
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torchvision
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import traced  # noqa: E402
+from timing import fma_peak_probe, paired_medians_ms  # noqa: E402
+
+MODELS = ("resnet18", "mobilenet_v2", "transformer")
+
+
+def build(name, batch):
+    """The model (eval, randomized BatchNorm statistics) and an input."""
+    torch.manual_seed(0)
+    if name == "transformer":
+        model = nn.TransformerEncoderLayer(64, 4, 128, batch_first=True)
+        x = torch.randn(batch, 7, 64)
+    else:
+        model = getattr(torchvision.models, name)()
+        x = torch.randn(batch, 3, 224, 224)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
+    return model.eval(), x
+
+
+def profile(model, x):
+    """(FLOPs, the two largest module outputs in bytes) of one forward."""
+    flops, sizes = [0], []
+
+    def hook(module, inputs, output):
+        if isinstance(output, torch.Tensor):
+            sizes.append(output.numel() * output.element_size())
+        if isinstance(module, nn.Conv2d):
+            k = module.in_channels // module.groups
+            k *= module.kernel_size[0] * module.kernel_size[1]
+            flops[0] += 2 * output.numel() * k
+        elif isinstance(module, nn.Linear):
+            flops[0] += 2 * output.numel() * module.in_features
+        elif isinstance(module, nn.MultiheadAttention):
+            q = inputs[0]
+            e, t = q.shape[-1], q.shape[-2]
+            rows = q.numel() // e
+            # in_proj (three E x E) plus QK^T and AV; out_proj is a Linear.
+            flops[0] += 2 * rows * e * 3 * e + 2 * 2 * rows * t * e
+
+    handles = [m.register_forward_hook(hook) for m in model.modules()]
+    with torch.no_grad():
+        model(x)
+    for h in handles:
+        h.remove()
+    sizes.sort(reverse=True)
+    return flops[0], sizes[:2]
+
+
+def status(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def run_growth(fn):
+    """The peak resident set 5 calls of `fn` add to the process's current
+    one (freed heap returned to the system first)."""
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    before = status("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    for _ in range(5):
+        fn()
+    return max(status("VmHWM") - before, 0)
+
+
+def memory_child(name, batch):
+    """Prints one JSON line: this process's memory figures for a model."""
+    torch.set_num_threads(int(THREADS))
+    model, x = build(name, batch)
+    _, largest = profile(model, x)
+    weights = sum(p.numel() * p.element_size()
+                  for p in list(model.parameters()) + list(model.buffers()))
+    with torch.no_grad():
+        torch_growth = run_growth(lambda: model(x))
+    compiled = traced.compile(traced.trace(model, x), cache=False)
+    xn = x.numpy()
+    ours_growth = run_growth(lambda: compiled(xn))
+    print(json.dumps({"weights": weights, "largest": largest,
+                      "torch": torch_growth, "ours": ours_growth}))
+
+
+def memory_table(batches):
+    mb = lambda b: f"{b / 2**20:.1f} MB"
+    rows = []
+    for name in MODELS:
+        for batch in batches:
+            out = subprocess.run(
+                [sys.executable, __file__, "--memory-child", name, str(batch)],
+                capture_output=True, text=True, check=True).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            rows.append((name, batch, mb(r["weights"]),
+                         mb(sum(r["largest"])), mb(r["ours"]),
+                         mb(r["torch"])))
+    header = ("model", "batch", "weights", "two largest activations",
+              "traced: 5 runs add", "torch: 5 runs add")
+    print_table(header, rows)
+    print("\n5 runs add: the peak resident set of 5 calls over the process's "
+          "resident set before them (weights already loaded, freed heap "
+          "returned with malloc_trim): the temporaries and outputs. The "
+          "compiled code keeps its temporaries between calls (its buffer "
+          "cache) and does not yet reuse one for another, so it holds every "
+          "temporary of a call.")
+
+
+def print_table(header, rows):
+    widths = [max(len(str(r[i])) for r in rows + [header])
+              for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in
+                                       zip(r, widths)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batches", default="1,8,32")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--blocks", type=int, default=6)
+    parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--memory-child", nargs=2)
+    args = parser.parse_args()
+    if args.memory_child:
+        return memory_child(args.memory_child[0], int(args.memory_child[1]))
+    batches = [int(b) for b in args.batches.split(",")]
+    print(f"threads: {THREADS}; load average {os.getloadavg()[0]:.2f}")
+    if args.memory:
+        return memory_table(batches)
+    torch.set_num_threads(int(THREADS))
+    with fma_peak_probe() as probe:
+        core = (statistics.median(probe()[0] for _ in range(7))
+                if probe else float("nan"))
+    roof = core * int(THREADS)
+    print(f"peak: {core:.1f} GFLOP/s a core (bench/fma_peak.c), "
+          f"{roof:.1f} for {THREADS} thread(s)\n")
+    rows = []
+    for name in MODELS:
+        for batch in batches:
+            model, x = build(name, batch)
+            flops, _ = profile(model, x)
+            compiled = traced.compile(traced.trace(model, x), cache=False)
+            xn = x.numpy()
+            with torch.no_grad():
+                expected = model(x).numpy()
+                err = (np.abs(compiled(xn) - expected).max() /
+                       np.abs(expected).max())
+                eager, ours = paired_medians_ms(lambda: model(x),
+                                                lambda: compiled(xn),
+                                                args.blocks, args.runs)
+            gflops = flops / ours / 1e6
+            rows.append((name, batch, f"{ours:.2f} ms", f"{eager:.2f} ms",
+                         f"{ours / eager:.2f}x",
+                         f"{batch / ours * 1e3:.0f}", f"{batch / eager * 1e3:.0f}",
+                         f"{flops / 1e9:.3f}", f"{gflops:.1f}",
+                         f"{gflops / roof:.0%}", f"{err:.1e}"))
+            del compiled
+            gc.collect()
+    header = ("model", "batch", "traced", "torch", "ratio", "traced /s",
+              "torch /s", "GFLOP", "traced GFLOP/s", "of peak", "max rel err")
+    print_table(header, rows)
+    print("\n/s: images (sequences) per second; of peak: the traced GFLOP/s "
+          "against the peak line above.")
+
+
+if __name__ == "__main__":
+    main()
