@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 #include <mutex>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 using namespace mlir::traced;
@@ -18,7 +18,7 @@ constexpr size_t kHeader = 64;
 
 struct Cache {
   std::mutex mutex;
-  std::unordered_map<uint64_t, std::vector<void *>> free; // size -> blocks
+  std::map<uint64_t, std::vector<void *>> free; // capacity -> blocks
   size_t bytes = 0;
   size_t limit = physicalMemoryBytes().value_or(uint64_t(4) << 30) / 4;
 };
@@ -34,11 +34,17 @@ void *mlir::traced::cachedAlloc(uint64_t size) {
   Cache &c = cache();
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    auto it = c.free.find(size);
-    if (it != c.free.end() && !it->second.empty()) {
+    // The smallest free block that holds `size` bytes, if it is at most
+    // twice that: a freed temporary serves the next one of about its size
+    // within the same call (an early dealloc, traced-cpu-pipeline) as well
+    // as the same one in the next call.
+    for (auto it = c.free.lower_bound(size);
+         it != c.free.end() && it->first / 2 <= size; ++it) {
+      if (it->second.empty())
+        continue;
       void *block = it->second.back();
       it->second.pop_back();
-      c.bytes -= size;
+      c.bytes -= it->first;
       return static_cast<char *>(block) + kHeader;
     }
   }
@@ -46,6 +52,7 @@ void *mlir::traced::cachedAlloc(uint64_t size) {
   void *block = std::aligned_alloc(64, total);
   if (!block)
     return nullptr;
+  // (The header holds the block's capacity.)
   *static_cast<uint64_t *>(block) = size;
   return static_cast<char *>(block) + kHeader;
 }

@@ -270,8 +270,9 @@ _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
 
 #: The temporaries' allocator a library links (lib/ExecutionEngine/
-#: BufferCache.h is the JIT's): freed blocks are kept by their exact size
-#: for the next call (up to 1 GiB), so a model's temporaries are not
+#: BufferCache.h is the JIT's): a freed block serves the next allocation
+#: it holds that is at least half its size, in this call or the next (up
+#: to 1 GiB kept), so a model's temporaries are not
 #: page-faulted in again on every call. Strong definitions of the functions
 #: the object defines weakly as malloc and free.
 _BUFFER_CACHE_C = r"""
@@ -288,14 +289,19 @@ static uint64_t cached, limit = (uint64_t)1 << 30;
 
 void *_mlir_memref_to_llvm_alloc(uint64_t size) {
   pthread_mutex_lock(&lock);
+  /* The smallest free block that holds size bytes, at most twice that. */
+  Bucket *best = 0;
   for (Bucket *b = buckets; b; b = b->next)
-    if (b->size == size && b->head) {
-      Block *block = b->head;
-      b->head = block->next;
-      cached -= size;
-      pthread_mutex_unlock(&lock);
-      return (char *)block + HEADER;
-    }
+    if (b->head && b->size >= size && b->size / 2 <= size &&
+        (!best || b->size < best->size))
+      best = b;
+  if (best) {
+    Block *block = best->head;
+    best->head = block->next;
+    cached -= best->size;
+    pthread_mutex_unlock(&lock);
+    return (char *)block + HEADER;
+  }
   pthread_mutex_unlock(&lock);
   Block *block = aligned_alloc(64, (size + HEADER + 63) / 64 * 64);
   if (!block)

@@ -3,10 +3,11 @@
 // Compiled code allocates its temporaries through
 // `_mlir_memref_to_llvm_alloc(size)` and `_mlir_memref_to_llvm_free(ptr)`
 // (finalize-memref-to-llvm{use-generic-functions}). The JIT binds them to
-// this cache: a freed block is kept, by its exact size, for the next
-// allocation of that size, so a model's temporaries (static shapes: the
-// same sizes every call) are not returned to the kernel and page-faulted
-// in again on every call. Object files get weak definitions that call
+// this cache: a freed block is kept for the next allocation it can hold
+// that is at least half its size, so a model's temporaries (static shapes:
+// the same sizes every call) are not returned to the kernel and
+// page-faulted in again on every call, and a temporary freed early in a
+// call serves a later one of about its size. Object files get weak definitions that call
 // malloc and free (writeCpuObject); `traced.save_library` links strong
 // ones that cache like this one (python/traced/runtime/traced_buffers.c).
 //
@@ -20,8 +21,8 @@
 
 namespace mlir::traced {
 
-/// An allocation of `size` bytes, 64-byte aligned, from the cache when a
-/// block of that size is free there.
+/// An allocation of `size` bytes, 64-byte aligned: the smallest free block
+/// of the cache that holds it when that is at most twice `size`.
 void *cachedAlloc(uint64_t size);
 /// Returns a block from `cachedAlloc` to the cache (or to the system when
 /// the cache holds more than its limit, a quarter of physical memory).
