@@ -388,6 +388,9 @@ namespace {
 struct Weight {
   std::string symbol;
   AsmResourceBlob bytes;
+  /// What the code may assume of the bytes' address (the global's
+  /// alignment, at least 64): a moved blob may say less of itself.
+  size_t alignment = 64;
 };
 struct Artifact {
   std::string signature;
@@ -411,7 +414,9 @@ static std::vector<Weight> externalizeWeights(
     mlir::ModuleOp module,
     const llvm::SetVector<DialectResourceBlobManager::BlobEntry *> &userBlobs) {
   std::vector<Weight> weights;
-  llvm::DenseMap<DialectResourceBlobManager::BlobEntry *, ArrayRef<char>> taken;
+  llvm::DenseMap<DialectResourceBlobManager::BlobEntry *,
+                 std::pair<ArrayRef<char>, size_t>>
+      taken;
   module.walk([&](LLVM::GlobalOp global) {
     auto value =
         dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueOrNull());
@@ -425,8 +430,10 @@ static std::vector<Weight> externalizeWeights(
     std::string symbol = global.getSymName().str();
     if (auto it = taken.find(entry); it != taken.end()) {
       // A second global over the same blob reads the same memory.
-      weights.push_back({symbol, AsmResourceBlob(it->second, 64, nullptr,
-                                                 /*dataIsMutable=*/false)});
+      weights.push_back({symbol,
+                         AsmResourceBlob(it->second.first, 64, nullptr,
+                                         /*dataIsMutable=*/false),
+                         it->second.second});
     } else {
       AsmResourceBlob *blob = entry->getBlob();
       // (Only whole arrays of 4 KiB or more: a splat or a short blob stays
@@ -450,8 +457,8 @@ static std::vector<Weight> externalizeWeights(
       }
       if (!userBlobs.contains(entry))
         entry->setBlob(AsmResourceBlob());
-      taken[entry] = bytes.getData();
-      weights.push_back({symbol, std::move(bytes)});
+      taken[entry] = {bytes.getData(), alignment};
+      weights.push_back({symbol, std::move(bytes), alignment});
     }
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);
@@ -485,7 +492,7 @@ static std::string serializeRecords(const Artifact &a) {
   record(std::to_string(a.weights.size()));
   for (const Weight &w : a.weights) {
     record(w.symbol);
-    record(std::to_string(w.bytes.getDataAlignment()));
+    record(std::to_string(w.alignment));
     ArrayRef<char> data = w.bytes.getData();
     record(StringRef(data.data(), data.size()));
   }
@@ -536,9 +543,11 @@ static std::optional<Artifact> deserialize(StringRef in) {
         align > 4096)
       return std::nullopt;
     a.weights.push_back(
-        {symbol->str(), HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                            ArrayRef<char>(bytes->data(), bytes->size()),
-                            align)});
+        {symbol->str(),
+         HeapAsmResourceBlob::allocateAndCopyWithAlign(
+             ArrayRef<char>(bytes->data(), bytes->size()),
+             std::max<uint64_t>(align, 64)),
+         size_t(std::max<uint64_t>(align, 64))});
   }
   if (!in.empty())
     return std::nullopt;

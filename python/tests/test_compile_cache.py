@@ -86,8 +86,10 @@ def test_damaged_entry_is_compiled_again(tmp_path):
     (entry,) = _entries(tmp_path)
     path = tmp_path / entry
     data = path.read_bytes()
-    # Cut short, not an entry, a flipped byte in the object's code (the
-    # checksum catches what the format cannot).
+    # Cut short, not an entry, a flipped byte near the end (in the weights
+    # stored after the object; the checksum catches what the format
+    # cannot). The entry written again is the same bytes: a weight's
+    # recorded alignment is the code's, not whatever its blob had.
     flipped = bytearray(data)
     flipped[len(data) - 100] ^= 0xFF
     for damaged in (data[: len(data) // 2], b"not a cache entry", bytes(flipped)):
