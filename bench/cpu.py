@@ -34,7 +34,7 @@ import torchvision
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python",
                                 "tests"))
 import traced  # noqa: E402
-from timing import fma_peak_probe, paired_medians_ms  # noqa: E402
+from timing import fma_peak_probe, paired_medians_ms, print_table  # noqa: E402
 from models import MLP  # noqa: E402
 
 
@@ -120,14 +120,7 @@ def main():
 
     header = ("workload", "traced (cpu)", "torch eager", "time ratio",
               "compile", "cached", "max rel err")
-    widths = [max(len(str(r[i])) for r in rows + [header])
-              for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in
-                                       zip(r, widths)) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
+    print_table(header, rows)
     print("\ntime ratio: traced time / torch time (for the matmul, torch "
           "GFLOP/s / traced GFLOP/s); compile: traced module to callable, "
           "traced-cpu-pipeline plus LLVM -O3; cached: the same compile "

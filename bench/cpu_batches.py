@@ -42,7 +42,7 @@ import torchvision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import traced  # noqa: E402
-from timing import fma_peak_probe, paired_medians_ms  # noqa: E402
+from timing import fma_peak_probe, paired_medians_ms, print_table  # noqa: E402
 
 MODELS = ("resnet18", "mobilenet_v2", "transformer")
 
@@ -156,17 +156,6 @@ def memory_table(models, batches):
           "compiled code keeps its temporaries between calls (its buffer "
           "cache) and does not yet reuse one for another, so it holds every "
           "temporary of a call.")
-
-
-def print_table(header, rows):
-    widths = [max(len(str(r[i])) for r in rows + [header])
-              for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in
-                                       zip(r, widths)) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
 
 
 def main():

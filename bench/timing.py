@@ -68,3 +68,15 @@ def fma_peak_probe():
             return float(out[0]), int(out[1])
 
         yield probe
+
+
+def print_table(header, rows):
+    """Prints `rows` under `header` as a markdown table, columns padded."""
+    widths = [max(len(str(r[i])) for r in list(rows) + [header])
+              for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in
+                                       zip(r, widths)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
