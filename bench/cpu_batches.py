@@ -153,9 +153,10 @@ def memory_table(models, batches):
     print("\n5 runs add: the peak resident set of 5 calls over the process's "
           "resident set before them (weights already loaded, freed heap "
           "returned with malloc_trim): the temporaries and outputs. The "
-          "compiled code keeps its temporaries between calls (its buffer "
-          "cache) and does not yet reuse one for another, so it holds every "
-          "temporary of a call.")
+          "compiled code frees each temporary after its last use into its "
+          "buffer cache, which hands it to the next allocation of about its "
+          "size, in this call or the next; no arena is planned, so it holds "
+          "more than the largest live set.")
 
 
 def main():
