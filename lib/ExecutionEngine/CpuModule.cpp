@@ -382,7 +382,8 @@ resourceBlobs(Operation *root) {
 }
 
 /// A compiled model as the compile cache keeps it: the object file for the
-/// JIT, the entry's signature (printed) and the run-time checks' messages.
+/// JIT, the entry's signature (printed), the run-time checks' messages and
+/// the weights the object declares.
 namespace {
 /// A weight the object declares and the JIT binds to memory of ours.
 struct Weight {
@@ -542,12 +543,12 @@ static std::optional<Artifact> deserialize(StringRef in) {
         alignment->getAsInteger(10, align) || !llvm::isPowerOf2_64(align) ||
         align > 4096)
       return std::nullopt;
-    a.weights.push_back(
-        {symbol->str(),
-         HeapAsmResourceBlob::allocateAndCopyWithAlign(
-             ArrayRef<char>(bytes->data(), bytes->size()),
-             std::max<uint64_t>(align, 64)),
-         size_t(std::max<uint64_t>(align, 64))});
+    align = std::max<uint64_t>(align, 64);
+    a.weights.push_back({symbol->str(),
+                         HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                             ArrayRef<char>(bytes->data(), bytes->size()),
+                             align),
+                         size_t(align)});
   }
   if (!in.empty())
     return std::nullopt;
@@ -729,10 +730,11 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
         for (Attribute m : checks)
           artifact.checks.push_back(cast<StringAttr>(m).str());
     });
-    // The blobs the pipeline made (transposed filters, packed panels,
-    // folded constants) are dead once LLVM IR holds their bytes: freeing
-    // them right after the translation keeps one fewer copy of the weights
-    // through code generation. The user's module keeps its own.
+    // The large weights leave the module for the artifact
+    // (`externalizeWeights`). The other blobs the pipeline made (small
+    // panels, folded constants) are dead once LLVM IR holds their bytes:
+    // they are freed right after the translation. The user's module keeps
+    // its own.
     artifact.weights = externalizeWeights(*copy, userBlobs);
     FailureOr<SmallVector<char, 0>> object =
         emitObject(*copy, llvm::CodeModel::Large, monitor, [&](Operation *op) {

@@ -371,16 +371,18 @@ struct EarlyDeallocs
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EarlyDeallocs)
   StringRef getArgument() const final { return "traced-cpu-early-deallocs"; }
   void runOnOperation() override {
-    SmallVector<memref::DeallocOp> deallocs;
-    getOperation().walk([&](memref::DeallocOp d) { deallocs.push_back(d); });
-    if (deallocs.empty())
+    // Each dealloc of an allocation in its own block.
+    SmallVector<std::pair<memref::AllocOp, memref::DeallocOp>> pairs;
+    getOperation().walk([&](memref::DeallocOp dealloc) {
+      auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
+      if (alloc && alloc->getBlock() == dealloc->getBlock())
+        pairs.push_back({alloc, dealloc});
+    });
+    if (pairs.empty())
       return;
     // Allocations first move down to their first use: bufferization puts
     // some ahead of a whole stage (a layer's four padded inputs).
-    for (memref::DeallocOp dealloc : deallocs) {
-      auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
-      if (!alloc || alloc->getBlock() != dealloc->getBlock())
-        continue;
+    for (auto [alloc, dealloc] : pairs) {
       Operation *first = nullptr;
       for (Operation *user : alloc->getUsers()) {
         Operation *ancestor = alloc->getBlock()->findAncestorOpInBlock(*user);
@@ -395,12 +397,9 @@ struct EarlyDeallocs
         alloc->moveBefore(first);
     }
     BufferViewFlowAnalysis aliases(getOperation());
-    for (memref::DeallocOp dealloc : deallocs) {
-      Value buffer = dealloc.getMemref();
-      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+    for (auto [alloc, dealloc] : pairs) {
+      Value buffer = alloc.getResult();
       Block *block = dealloc->getBlock();
-      if (!alloc || alloc->getBlock() != block)
-        continue;
       Operation *last = alloc;
       bool local = true;
       for (Value alias : aliases.resolve(buffer)) {
