@@ -394,3 +394,26 @@ def test_weights_outlive_the_traced_module():
     with torch.no_grad():
         _close(np.asarray(traced.compile(traced.trace(tied, v), cache=False)(v)),
                tied(v).numpy(), 1e-5)
+
+
+class _Numbers(torch.nn.Module):
+    def forward(self, x):
+        return x.numel(), float(x.sum()), bool(x[0] > 0), x * 2
+
+
+def test_python_number_outputs():
+    """A graph that returns Python numbers (`x.numel()`, the `float(t)`
+    a trace records as a constant) compiles: the code writes them as 0-d
+    int64/float64/bool tensors and the call gives back int, float, bool
+    (torch-mlir's NumelModule, TensorToFloat and the like)."""
+    x = torch.tensor([1.5, -2.0, 3.0])
+    tm = traced.trace(_Numbers(), x)
+    c = traced.compile(tm, cache=False)
+    got = c(x)
+    want = _Numbers()(x)
+    assert [type(g) for g in got[:3]] == [int, float, bool]
+    assert got[:3] == want[:3]
+    np.testing.assert_array_equal(got[3], want[3].numpy())
+    # The outputs are 0-d tensors of the numbers' dtypes in the signature.
+    assert [spec for spec in c.output_specs[:3]] == [
+        ((), np.dtype(np.int64)), ((), np.dtype(np.float64)), ((), np.dtype(np.bool_))]

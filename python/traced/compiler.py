@@ -101,7 +101,7 @@ class CompiledModule:
     torch.bfloat16 tensors.
     """
 
-    def __init__(self, cpu: Any, entry: str, none_inputs=()):
+    def __init__(self, cpu: Any, entry: str, none_inputs=(), scalar_outputs=None):
         self._cpu = cpu
         self.entry = entry
         # Graph inputs the trace saw as None (a forward's `mask=None`): the
@@ -115,6 +115,10 @@ class CompiledModule:
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
         self._input_bf16 = [d == "bf16" for _, d in inputs]
         self._output_bf16 = [d == "bf16" for _, d in outputs]
+        # Outputs the graph returns as Python numbers (`x.numel()`, a
+        # `float(t)` the trace recorded): the compiled code writes them as
+        # 0-d int64/float64/bool tensors, and the call gives numbers back.
+        self._scalar_outputs = dict(scalar_outputs or {})
         # Dynamic dims (traced.trace(..., dynamic_dims=)): each `?` of the
         # inputs has a name; the compiled code takes the distinct names'
         # sizes and says what the outputs' shapes are for them.
@@ -170,6 +174,8 @@ class CompiledModule:
                       [o.ctypes.data for o in outputs], sizes)
         results = [_from_array(o, bf16)
                    for o, bf16 in zip(outputs, self._output_bf16)]
+        for i, kind in self._scalar_outputs.items():
+            results[i] = kind(results[i].item())
         return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -244,13 +250,18 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
             None if progress is None else bool(progress), bool(timing),
             cache_dir)
-        graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
+        graph = module.module(module.root_name).graph_named(entry)
+        graph_inputs = graph.inputs[1:]
+        graph_outputs = graph.outputs
     if timing:
         import sys
         sys.stderr.write(report)
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
-    result = CompiledModule(compiled, entry, none_inputs)
+    scalars = {"i64": int, "f64": float, "i1": bool}
+    scalar_outputs = {i: scalars[str(n.type)] for i, n in enumerate(graph_outputs)
+                      if str(n.type) in scalars}
+    result = CompiledModule(compiled, entry, none_inputs, scalar_outputs)
     result.timing_report = report if timing else None
     return result
 
@@ -518,7 +529,9 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     if linked.returncode != 0:
         raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")
     with raising(CompileError):
-        graph_inputs = module.module(module.root_name).graph_named(entry).inputs[1:]
+        graph = module.module(module.root_name).graph_named(entry)
+        graph_inputs = graph.inputs[1:]
+        graph_outputs = graph.outputs
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
     result = CudaCompiledModule(_CudaLibrary(path, runtime, entry), entry,

@@ -403,12 +403,42 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   }
 };
 
+/// A Python number a graph may return: int (i64), float (f64), bool (i1).
+static bool isPythonScalar(Type t) {
+  return t.isInteger(64) || t.isInteger(1) || t.isF64();
+}
+
+/// The graph's outputs; a Python number becomes a 0-d tensor of its storage
+/// type (the entry's results were retyped so; bool is stored as i8).
 struct OutputLowering : OpConversionPattern<OutputOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OutputOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, adaptor.getOperands());
+    SmallVector<Value> results;
+    Location loc = op.getLoc();
+    for (Value v : adaptor.getOperands()) {
+      Type t = v.getType();
+      if (!isPythonScalar(t)) {
+        results.push_back(v);
+        continue;
+      }
+      if (auto c = v.getDefiningOp<ConstantOp>()) {
+        Attribute value = c.getValue();
+        if (auto b = dyn_cast<BoolAttr>(value))
+          value = rewriter.getIntegerAttr(t, b.getValue());
+        auto typed = dyn_cast<TypedAttr>(value);
+        if (!typed || typed.getType() != t)
+          return op.emitError() << "cannot compile the constant output "
+                                << c.getValue();
+        v = arith::ConstantOp::create(rewriter, loc, typed);
+      }
+      if (t.isInteger(1))
+        v = arith::ExtUIOp::create(rewriter, loc, rewriter.getI8Type(), v);
+      results.push_back(tensor::FromElementsOp::create(
+          rewriter, loc, RankedTensorType::get({}, v.getType()), v));
+    }
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, results);
     return success();
   }
 };
@@ -712,9 +742,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     }
   }
   for (Type t : type.getResults()) {
-    if (!isa<RankedTensorType>(t)) {
+    if (!isa<RankedTensorType>(t) && !isPythonScalar(t)) {
       graph.emitError() << "an output has type " << t
-                        << "; compiled graphs return ranked tensors";
+                        << "; compiled graphs return ranked tensors and "
+                           "Python numbers (int, float, bool)";
       return signalPassFailure();
     }
   }
@@ -748,6 +779,23 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   func.getBody().takeBody(graph.getBody());
   if (failed(func.eraseArguments(noneInputs)))
     return signalPassFailure();
+  // A Python number the graph returns (`x.numel()`, `float(t)`) comes
+  // out as a 0-d tensor of its type (int64, float64, bool); the entry's
+  // `traced.scalar_outputs` lists them so callers can give numbers back.
+  SmallVector<Type> resultTypes;
+  SmallVector<int64_t> scalarOutputs;
+  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults())) {
+    resultTypes.push_back(t);
+    if (isPythonScalar(t)) {
+      scalarOutputs.push_back(i);
+      resultTypes.back() = RankedTensorType::get({}, t);
+    }
+  }
+  func.setFunctionType(FunctionType::get(
+      ctx, func.getFunctionType().getInputs(), resultTypes));
+  if (!scalarOutputs.empty())
+    func->setAttr("traced.scalar_outputs",
+                  DenseI64ArrayAttr::get(ctx, scalarOutputs));
   type = func.getFunctionType();
   FunctionType entryType =
       FunctionType::get(ctx, type.getInputs().drop_front(), type.getResults());

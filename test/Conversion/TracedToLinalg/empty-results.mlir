@@ -28,3 +28,27 @@ traced.module root @M class "m.M" {
     output %y : tensor<2x4xf32>
   }
 }
+
+// -----
+
+// Python numbers a graph returns come out as 0-d tensors of their types
+// (bool stored as i8); the entry lists them in traced.scalar_outputs.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: -> (tensor<i64>, tensor<2xf32>, tensor<f64>, tensor<i8>)
+// CHECK-SAME: traced.scalar_outputs = array<i64: 0, 2, 3>
+// CHECK-DAG: %[[N:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[F:.+]] = arith.constant 2.5{{0*}}e+00 : f64
+// CHECK-DAG: %[[B:.+]] = arith.extui %{{.+}} : i1 to i8
+// CHECK-DAG: %[[TN:.+]] = tensor.from_elements %[[N]] : tensor<i64>
+// CHECK-DAG: %[[TF:.+]] = tensor.from_elements %[[F]] : tensor<f64>
+// CHECK-DAG: %[[TB:.+]] = tensor.from_elements %[[B]] : tensor<i8>
+// CHECK: return %[[TN]], %{{.+}}, %[[TF]], %[[TB]]
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2xf32>) -> (i64, tensor<2xf32>, f64, i1) {
+    %n = constant 2 : i64
+    %f = constant 2.5 : f64
+    %b = constant True : i1
+    %y = call_function "torch.neg"(input=%x) : (tensor<2xf32>) -> tensor<2xf32>
+    output %n, %y, %f, %b : i64, tensor<2xf32>, f64, i1
+  }
+}
