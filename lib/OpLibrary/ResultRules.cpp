@@ -3626,8 +3626,11 @@ LogicalResult nllLossBackward(const BoundCall &call,
     return call.emitError() << "expects a floating-point input, got " << input;
   if (!call.getSignature().lookup("target"))
     return h.result(input); // (max pooling's)
-  // nll_loss_backward: the shapes torch's nll_loss checks, which the kernel
-  // indexes by (int64 targets, one per sample, a weight per class).
+  // nll_loss_backward: torch 1.13's checks (its meta function), which the
+  // kernel indexes by: a (C) or (N, C) input; an int64 target of one class
+  // a sample (a 1-D input takes a 0-d target, or a 1-D one whose first
+  // element it reads); a weight per class; grad_output of the samples'
+  // shape for reduction 'none' over a batch, else one element.
   RankedTensorType target = h.tensor("target"), total = h.tensor("total_weight"),
                    grad = h.tensor("grad_output");
   std::optional<int64_t> reduction = call.getInt("reduction");
@@ -3635,32 +3638,31 @@ LogicalResult nllLossBackward(const BoundCall &call,
     return h.unknown();
   if (!target.getElementType().isSignlessInteger(64))
     return call.emitError() << "expects an int64 target, got " << target;
-  if (input.getRank() < 1)
-    return call.emitError() << "expects an input (C), (N, C) or (N, C, d...), "
-                               "got "
-                            << input;
-  SmallVector<int64_t> samples;
-  if (input.getRank() > 1) {
-    samples.push_back(input.getDimSize(0));
-    llvm::append_range(samples, input.getShape().drop_front(2));
-  }
-  if (target.getShape() != ArrayRef<int64_t>(samples))
-    return call.emitError() << "expects a target of shape " << shapeStr(samples)
-                            << " for input " << input << ", got " << target;
-  int64_t classes = input.getRank() == 1 ? input.getDimSize(0)
-                                         : input.getDimSize(1);
+  if (input.getRank() < 1 || input.getRank() > 2)
+    return call.emitError() << "expects a 1-D or 2-D input, got " << input;
+  if (target.getRank() > 1)
+    return call.emitError() << "expects a 0-D or 1-D target, got " << target;
+  bool noBatch = input.getRank() == 1 && target.getRank() == 0;
+  if (!noBatch && (target.getRank() == 0 ||
+                   input.getDimSize(0) != target.getDimSize(0)))
+    return call.emitError() << "expects a target of " << input.getDimSize(0)
+                            << " elements for input " << input << ", got "
+                            << target;
+  int64_t classes = input.getShape().back();
   if (RankedTensorType weight = h.tensor("weight"))
-    if (weight.getRank() != 1 || weight.getDimSize(0) != classes)
+    if (weight.getNumElements() != classes)
       return call.emitError() << "expects a weight of " << classes
                               << " elements (one a class), got " << weight;
   if (total.getNumElements() != 1)
     return call.emitError() << "expects a total_weight of one element, got "
                             << total;
-  bool none = *reduction == 0;
-  if (none ? grad.getShape() != target.getShape()
-           : grad.getNumElements() != 1)
+  bool perSample = *reduction == 0 && input.getRank() == 2;
+  if (perSample ? grad.getRank() != 1 ||
+                      grad.getDimSize(0) != input.getDimSize(0)
+                : grad.getRank() > 1 || grad.getNumElements() != 1)
     return call.emitError() << "expects grad_output of "
-                            << (none ? "the target's shape" : "one element")
+                            << (perSample ? "the target's shape"
+                                          : "one element")
                             << " for this reduction, got " << grad;
   return h.result(input);
 }

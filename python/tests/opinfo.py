@@ -1453,6 +1453,11 @@ OPS = {
          [f32(), f32(3, 4), torch.tensor([3, 0, 3]), positive((4,), torch.float32)], ACCUMULATE),
         ("unbatched", lambda g, x, t: torch.ops.aten.nll_loss_backward(g, x, t, None, 2, -100, torch.tensor(1.0)),
          [f32(), f32(5), torch.tensor(3)], ACCUMULATE),
+        # A 1-D input with a 1-D target of its size: torch reads the
+        # target's first element; grad_output has one element ([1] here).
+        *[(f"unbatched, 1-D target, reduction {r}", lambda g, x, t, r=r: torch.ops.aten.nll_loss_backward(
+            g, x, t, None, r, 10, torch.tensor(3.0)),
+           [f32(1), f32(3), torch.tensor([2, 0, 1])], ACCUMULATE) for r in (0, 1, 2)],
         ("spatial", lambda g, x, t: torch.ops.aten.nll_loss_backward(
             g, x, t, None, 0, -100, torch.tensor(0.0)),
          [f32(2, 4), f32(2, 3, 4), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])], ACCUMULATE)),

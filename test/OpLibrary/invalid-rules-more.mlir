@@ -486,8 +486,32 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %g: tensor<f32>, %x: tensor<2x3xf32>, %t: tensor<3xi64>, %w: tensor<f32>) {
-    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects a target of shape [2] for input 'tensor<2x3xf32>', got 'tensor<3xi64>'}}
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects a target of 2 elements for input 'tensor<2x3xf32>', got 'tensor<3xi64>'}}
     %0 = call_function "torch.ops.aten.nll_loss_backward.default"(grad_output=%g, input=%x, target=%t, weight=None, reduction=1, ignore_index=-100, total_weight=%w) : (tensor<f32>, tensor<2x3xf32>, tensor<3xi64>, tensor<f32>) -> tensor<2x3xf32>
+    output
+  }
+}
+
+// -----
+
+// torch 1.13's nll_loss_backward takes a 1-D or 2-D input only
+// (nll_loss2d_backward is another op).
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %g: tensor<2x4xf32>, %x: tensor<2x3x4xf32>, %t: tensor<2x4xi64>, %w: tensor<f32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects a 1-D or 2-D input, got 'tensor<2x3x4xf32>'}}
+    %0 = call_function "torch.ops.aten.nll_loss_backward.default"(grad_output=%g, input=%x, target=%t, weight=None, reduction=0, ignore_index=-100, total_weight=%w) : (tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x4xi64>, tensor<f32>) -> tensor<2x3x4xf32>
+    output
+  }
+}
+
+// -----
+
+// For a 1-D input, torch wants one grad_output element whatever the
+// reduction.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %g: tensor<3xf32>, %x: tensor<3xf32>, %t: tensor<3xi64>, %w: tensor<f32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.nll_loss_backward.default' expects grad_output of one element for this reduction, got 'tensor<3xf32>'}}
+    %0 = call_function "torch.ops.aten.nll_loss_backward.default"(grad_output=%g, input=%x, target=%t, weight=None, reduction=0, ignore_index=-100, total_weight=%w) : (tensor<3xf32>, tensor<3xf32>, tensor<3xi64>, tensor<f32>) -> tensor<3xf32>
     output
   }
 }

@@ -188,32 +188,31 @@ FailureOr<RtValue> nllLossBackward(const KernelArgs &args) {
   if (failed(reduction) || failed(grad) || failed(in) || failed(target) ||
       failed(total) || failed(ignore))
     return failure();
-  if (in->rank() < 1 || in->rank() > 1 + target->rank() + 1)
-    return args.emitError() << "expects an input (C), (N, C) or (N, C, d...)";
+  if (in->rank() < 1 || in->rank() > 2 || target->rank() > 1)
+    return args.emitError() << "expects an input (C) or (N, C) and a 0-D or "
+                               "1-D target";
   std::optional<Tensor> weight;
   if (!args.isNone("weight"))
     weight = args.get("weight").tensor();
-  // Samples: the target's elements; class stride: the spatial size.
-  int64_t classes = in->rank() == 1 ? in->dim(0) : in->dim(1);
-  int64_t spatial = 1;
-  for (int64_t d = 2; d < in->rank(); ++d)
-    spatial *= in->dim(d);
-  bool none = *reduction == "none";
-  if (none && grad->numel() != target->numel())
-    return args.emitError() << "grad_output must have the target's shape for "
-                               "reduction 'none'";
+  // A 1-D input is one sample: torch reads the first element of a 1-D
+  // target (of the input's size) as its class.
+  int64_t classes = in->dim(in->rank() - 1);
+  int64_t samples = in->rank() == 1 ? 1 : in->dim(0);
+  bool none = *reduction == "none" && in->rank() == 2;
+  if (target->numel() < samples ||
+      grad->numel() != (none ? samples : 1))
+    return args.emitError() << "grad_output or target has the wrong size";
   double scale = *reduction == "mean" ? total->getDouble(0) : 1.0;
   Tensor out(DType::F64, in->shape());
-  for (int64_t i = 0; i < target->numel(); ++i) {
-    int64_t t = target->getInt(i);
+  for (int64_t n = 0; n < samples; ++n) {
+    int64_t t = target->getInt(n);
     if (t == *ignore)
       continue;
     if (t < 0 || t >= classes)
       return args.emitError() << "target " << t << " is out of bounds";
-    int64_t n = i / spatial, s = i % spatial;
-    double g = none ? grad->getDouble(i) : grad->getDouble(0);
+    double g = none ? grad->getDouble(n) : grad->getDouble(0);
     double w = weight ? weight->getDouble(t) : 1.0;
-    out.data<double>()[(n * classes + t) * spatial + s] = -w * g / scale;
+    out.data<double>()[n * classes + t] = -w * g / scale;
   }
   return RtValue(out.to(in->dtype()));
 }

@@ -202,6 +202,10 @@ static Results decomposeNllLossBackward(Decomposer &d) {
   if (!reduction || !ignore || !type || !type.hasStaticShape() || type.getRank() == 0)
     return d.decline("needs constant arguments and a static input");
   int64_t rank = type.getRank();
+  // A 1-D input is one sample; torch reads a 1-D target's first element.
+  if (rank == 1 && cast<RankedTensorType>(target.getType()).getRank() == 1)
+    target = d.call("torch.select",
+                    {{"input", target}, {"dim", d.i64(0)}, {"index", d.i64(0)}});
   ClassMask classes = classMask(d, type, target);
   int64_t classDim = classes.classDim;
   Value t = d.call("torch.unsqueeze", {{"input", target}, {"dim", d.i64(classDim)}});
