@@ -3,6 +3,7 @@
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/DType.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -222,6 +223,16 @@ struct LiteralParser {
       SmallVector<Attribute> elems;
       parseSeq(')', elems);
       return TupleAttr::get(ctx, b.getArrayAttr(elems));
+    }
+    if (rest.consume_front("torch.")) {
+      // A dtype (`torch.int64`: the fixed dtype of ATen's _cast_Long).
+      size_t len = rest.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyz0123456789_");
+      std::optional<DType> dtype = dtypeFromName(rest.substr(0, len));
+      if (!dtype)
+        return fail();
+      rest = rest.substr(std::min(len, rest.size()));
+      return DTypeAttr::get(ctx, typeFromDType(ctx, *dtype));
     }
     if (rest.consume_front("\"")) {
       auto [str, after] = rest.split('"');

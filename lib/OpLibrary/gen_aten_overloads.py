@@ -96,7 +96,9 @@ ATEN_OPS = {
     "torch.unsqueeze": ["unsqueeze"],
     "torch.squeeze": ["squeeze"],
     "Tensor.unflatten": ["unflatten"],
-    "Tensor.expand": ["expand"],
+    "Tensor.expand": ["expand", "broadcast_to"],
+    "torch.sign": ["sign", "sgn"],  # (sgn is sign for real dtypes)
+    "torch.split": ["split", "split_with_sizes"],
     "torch.cat": ["cat", "concat"],
     "torch.stack": ["stack"],
     "torch.chunk": ["chunk"],
@@ -117,7 +119,7 @@ ATEN_OPS = {
     "torch.isnan": ["isnan"], "torch.isinf": ["isinf"], "torch.isfinite": ["isfinite"],
     **{f"torch.{n}": [n] for n in [
         "reciprocal", "exp2", "expm1", "log2", "log10", "log1p", "erfc", "erfinv",
-        "sin", "cos", "tan", "sinh", "cosh", "sign", "floor", "ceil", "round",
+        "sin", "cos", "tan", "sinh", "cosh", "floor", "ceil", "round",
         "frac", "square"]},
     "torch.asin": ["asin", "arcsin"], "torch.acos": ["acos", "arccos"],
     "torch.atan": ["atan", "arctan"], "torch.asinh": ["asinh", "arcsinh"],
@@ -133,7 +135,7 @@ ATEN_OPS = {
         "amax", "amin", "argmax", "argmin", "max", "min", "all", "any", "prod",
         "var", "std", "var_mean", "std_mean", "logsumexp", "cumsum", "cumprod",
         "index_select", "gather", "narrow", "flip", "roll", "tile", "zeros_like",
-        "ones_like", "full_like", "tril", "triu", "split"]},
+        "ones_like", "full_like", "tril", "triu"]},
     "Tensor.repeat": ["repeat"], "Tensor.to": ["to"], "Tensor.type_as": ["type_as"],
     "torch.nn.functional.embedding": ["embedding"],
     "torch.nn.functional.one_hot": ["one_hot"],
@@ -167,6 +169,12 @@ ATEN_RENAMED = {
                                 ("trilinear", "trilinear", (3,)))
        for n in dims},
     "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
+    "cross_entropy_loss": ("torch.nn.functional.cross_entropy", {}, {}),
+    "frobenius_norm": ("torch.norm", {}, {"p": '"fro"'}),
+    **{f"_cast_{name}": ("Tensor.to", {}, {"dtype": f"torch.{dtype}"})
+       for name, dtype in (("Byte", "uint8"), ("Char", "int8"), ("Short", "int16"),
+                           ("Int", "int32"), ("Long", "int64"), ("Half", "float16"),
+                           ("Float", "float32"), ("Double", "float64"))},
     "_unsafe_view": ("Tensor.view", {}, {}),
     "_to_copy": ("Tensor.to", {}, {}),
     "lift_fresh_copy": ("torch.clone", {}, {}),

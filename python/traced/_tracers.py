@@ -12,7 +12,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
-from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_target, binary_extreme,
+from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_positional, aten_target, binary_extreme,
                        caller_location,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
@@ -241,8 +241,9 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             # `x[i] = v` (operator.setitem) is a value: the updated x.
             value = (values[node.args[0]] if target == "operator.setitem"
                      else values[node])
-            result = em.call("call_function", target, None, node.args,
-                             aten_kwargs(target, node.kwargs), value, ref,
+            call_args, call_kwargs = aten_positional(target, node.args, node.kwargs)
+            result = em.call("call_function", target, None, call_args,
+                             aten_kwargs(target, call_kwargs), value, ref,
                              _hint(target), where=where)
             em.define(node, *result)
             if mutated is not None:
@@ -522,8 +523,9 @@ class _ConcreteTracer(TorchFunctionMode):
                 args[1:], kwargs, lambda v: isinstance(v, torch.Tensor))
             _check_storage_view(target, args, kwargs, lambda v: v, where)
             check_known("call_function", target, where, self.opaque)
-            name, ty = em.call("call_function", target, None, args,
-                               aten_kwargs(target, kwargs),
+            call_args, call_kwargs = aten_positional(target, args, kwargs)
+            name, ty = em.call("call_function", target, None, call_args,
+                               aten_kwargs(target, call_kwargs),
                                result, self.ref, _hint(target), where=where)
         self.bind_result(result, name, ty)
 

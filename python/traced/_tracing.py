@@ -165,6 +165,33 @@ def aten_kwargs(target, kwargs):
     return {**kwargs, "dtype": _SCALAR_TYPES[dtype]}
 
 
+def aten_positional(target, args, kwargs):
+    """An ATen overload's call with its keyword arguments for positional
+    parameters moved into place (`upsample_nearest2d.vec(x,
+    output_size=s, scale_factors=None)`): the op library binds an overload
+    by its own parameter names, which may differ from ATen's (`self` is
+    `input`, `output_size` interpolate's `size`), and positions are the
+    same in both. (args, kwargs)."""
+    if not target.startswith("torch.ops.aten.") or not kwargs:
+        return args, kwargs
+    parts = target.split(".")
+    if len(parts) != 5:
+        return args, kwargs
+    packet = getattr(torch.ops.aten, parts[3], None)
+    overload = getattr(packet, parts[4], None) if packet is not None else None
+    schema = getattr(overload, "_schema", None)
+    if schema is None:
+        return args, kwargs
+    args, kwargs = list(args), dict(kwargs)
+    for i, a in enumerate(schema.arguments):
+        if a.kwarg_only or i < len(args):
+            continue
+        if a.name not in kwargs:
+            break
+        args.append(kwargs.pop(a.name))
+    return tuple(args), kwargs
+
+
 def user_frame(tb_or_stack):
     """The innermost frame outside torch and traced: the user's line."""
     frames = (traceback.extract_tb(tb_or_stack)
