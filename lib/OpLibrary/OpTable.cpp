@@ -281,6 +281,8 @@ static const OpRow kOps[] = {
    "floatPointwise"},
   {"torch.logaddexp2", {"Tensor.logaddexp2"}, "(Tensor input, Tensor other)",
    "floatPointwise"},
+  {"torch.ldexp", {"Tensor.ldexp"},
+   "(Tensor input, Tensor other)", "ldexp"},
   {"torch.copysign", {"Tensor.copysign"},
    "(Tensor input, Tensor|Scalar other)", "floatPointwise"},
   {"torch.float_power", {"Tensor.float_power"},
@@ -300,6 +302,7 @@ static const OpRow kOps[] = {
    "heaviside"},
   {"torch.isposinf", {"Tensor.isposinf"}, "(Tensor input)", "predicate"},
   {"torch.isneginf", {"Tensor.isneginf"}, "(Tensor input)", "predicate"},
+  {"torch.signbit", {"Tensor.signbit"}, "(Tensor input)", "predicate"},
   // clamp with one bound: the bound comes first, the other is None.
   {"torch.clamp_min", {"Tensor.clamp_min"},
    "(Tensor input, Tensor|Scalar min)", "clamp"},
@@ -955,6 +958,9 @@ static const OpRow kOps[] = {
    "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", "sameAsInput"},
 
   // Shapes.
+  {"torch.atleast_1d", {"torch.functional.atleast_1d"}, "(Tensor input)", "atleast"},
+  {"torch.atleast_2d", {"torch.functional.atleast_2d"}, "(Tensor input)", "atleast"},
+  {"torch.atleast_3d", {"torch.functional.atleast_3d"}, "(Tensor input)", "atleast"},
   {"torch.flatten", {"Tensor.flatten", "F.flatten"},
    "(Tensor input, int start_dim=0, int end_dim=-1)", "flatten"},
   {"torch.reshape", {"Tensor.reshape"}, "(Tensor input, int[] *shape)",

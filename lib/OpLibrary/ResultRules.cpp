@@ -619,6 +619,29 @@ LogicalResult floatPointwise(const BoundCall &call,
   return pointwise(call, results, {"input", "other"}, true);
 }
 
+/// torch.ldexp: `input * pow(2.0, other)`, typed as those two calls are
+/// (the power has other's dtype when it is floating, else float32; its
+/// rank takes part in the product's promotion).
+LogicalResult ldexp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType x = h.tensor("input"), e = h.tensor("other");
+  if (!x || !e)
+    return h.unknown();
+  MLIRContext *ctx = call.getContext();
+  Type power = isa<FloatType>(e.getElementType())
+                   ? e.getElementType()
+                   : typeFromDType(ctx, kDefaultFloat);
+  Type elt =
+      resultElementType({x, RankedTensorType::get(e.getShape(), power)}, ctx);
+  if (!elt)
+    return h.unknown();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, x.getShape(), e.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
 LogicalResult floatPower(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   if (failed(pointwise(call, results, {"input", "exponent"}, true)))
@@ -2794,6 +2817,19 @@ LogicalResult sum(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return reduction(call, results, /*isSum=*/true);
 }
 
+/// torch.atleast_{1,2,3}d: the input viewed with at least that many dims.
+LogicalResult atleast(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  int64_t rank = call.getTarget().ends_with("1d")   ? 1
+                 : call.getTarget().ends_with("2d") ? 2
+                                                    : 3;
+  return h.result(atleastShape(input.getShape(), rank),
+                  input.getElementType());
+}
+
 LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
@@ -4134,6 +4170,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(floatBinary)
     TRACED_RULE(floatPointwise)
     TRACED_RULE(floatPower)
+    TRACED_RULE(ldexp)
+    TRACED_RULE(atleast)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

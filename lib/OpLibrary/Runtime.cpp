@@ -713,6 +713,18 @@ FailureOr<SmallVector<int64_t>> KernelArgs::getInts(StringRef name,
 // Helpers
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t> traced::atleastShape(ArrayRef<int64_t> shape,
+                                          int64_t rank) {
+  if (static_cast<int64_t>(shape.size()) >= rank)
+    return SmallVector<int64_t>(shape);
+  if (shape.empty())
+    return SmallVector<int64_t>(rank, 1);
+  if (shape.size() == 1)
+    return rank == 2 ? SmallVector<int64_t>{1, shape[0]}
+                     : SmallVector<int64_t>{1, shape[0], 1};
+  return {shape[0], shape[1], 1};
+}
+
 FailureOr<SmallVector<int64_t>> traced::broadcastShape(ArrayRef<int64_t> a,
                                                        ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());

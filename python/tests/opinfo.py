@@ -671,6 +671,25 @@ OPS = {
         ("mixed rejected", lambda x, v: torch.heaviside(x, v), [f32(3), dt(torch.float64, 3)])),
     "torch.isposinf": unary(torch.isposinf, dtypes=[torch.float32, torch.float64, torch.int32]),
     "torch.isneginf": unary(torch.isneginf, dtypes=[torch.float32, torch.float16, torch.int64]),
+    **{f"torch.atleast_{n}d": fixed(
+        *[(f"{len(shape)}-D", getattr(torch, f"atleast_{n}d"), [f32(*shape)])
+          for shape in ((), (3,), (2, 3), (2, 3, 4), (1, 2, 1, 2))],
+        ("bool 0-d", getattr(torch, f"atleast_{n}d"), [torch.tensor(True)]))
+       for n in (1, 2, 3)},
+    "torch.ldexp": chain(
+        binary(torch.ldexp, scalars=()),
+        fixed(("float16 overflow of 2^16", torch.ldexp,
+               [torch.tensor([1.0, 0.5], dtype=torch.float16),
+                torch.tensor([16.0, 15.0], dtype=torch.float16)]),
+              ("0-d float32 exponent keeps float16", torch.ldexp,
+               [torch.tensor([1.5, -3.0], dtype=torch.float16), torch.tensor(3.0)]),
+              ("fractional and negative exponents", torch.ldexp,
+               [torch.tensor([1.0, 3.0, -2.0]), torch.tensor([0.5, -3.0, -150.0])]))),
+    "torch.signbit": chain(unary(torch.signbit), fixed(
+        ("-0.0 and -nan", torch.signbit,
+         [torch.tensor([-0.0, 0.0, float("nan"), -float("nan"), -float("inf"), 1e-30, -1e-30])]),
+        ("-0.0 float16", torch.signbit, [torch.tensor([-0.0, 0.0, -1.0], dtype=torch.float16)]),
+        ("int8 extremes", torch.signbit, [torch.tensor([-128, -1, 0, 127], dtype=torch.int8)]))),
     "torch.clamp_min": fixed(
         ("scalar", lambda x: torch.clamp_min(x, 0.5), [f32(2, 3)]),
         ("tensor", lambda x, m: x.clamp_min(m), [dt(torch.int32, 2, 3), dt(torch.int32, 3)]),

@@ -247,6 +247,12 @@ template <typename Fn> auto dispatchStorage(DType dtype, Fn &&fn) {
   return fn(float{});
 }
 
+/// torch.atleast_{1,2,3}d's shape for `rank`: a 0-d input becomes all
+/// ones; a 1-D [n] becomes [1, n] (2-D) or [1, n, 1] (3-D); a 2-D [m, n]
+/// becomes [m, n, 1] (3-D); others stay.
+llvm::SmallVector<int64_t> atleastShape(llvm::ArrayRef<int64_t> shape,
+                                        int64_t rank);
+
 /// The broadcast shape of two shapes, or failure; a dynamic size
 /// (ShapedType::kDynamic) broadcasts with anything.
 FailureOr<llvm::SmallVector<int64_t>> broadcastShape(llvm::ArrayRef<int64_t> a,

@@ -866,6 +866,22 @@ static Value isInf(OpBuilder &b, Location loc, Value x, Value, bool) {
                                math::AbsFOp::create(b, loc, x),
                                cst(b, loc, x, INFINITY));
 }
+/// The float's sign bit (-0.0 and a negative NaN set it); x < 0 for signed
+/// integers; false for unsigned ones and bool.
+static Value signBit(OpBuilder &b, Location loc, Value x, Value, bool uns) {
+  Type t = x.getType();
+  if (isFloat(x)) {
+    Type bits = b.getIntegerType(t.getIntOrFloatBitWidth());
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::BitcastOp::create(b, loc, bits, x),
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(bits)));
+  }
+  if (uns)
+    return scalarConstant(b, loc, b.getI1Type(), 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
+                               arith::ConstantOp::create(b, loc, b.getZeroAttr(t)));
+}
 static Value isFinite(OpBuilder &b, Location loc, Value x, Value, bool) {
   if (!isFloat(x))
     return scalarConstant(b, loc, b.getI1Type(), 1);
@@ -1208,6 +1224,9 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   };
   t["torch.isfinite"] = [](LoweringCall &c) {
     return lowerTruth(c, {"input"}, isFinite);
+  };
+  t["torch.signbit"] = [](LoweringCall &c) {
+    return lowerTruth(c, {"input"}, signBit);
   };
   t["torch.where"] = [](LoweringCall &c) {
     return lowerSelect(c, "condition", "input", "other");

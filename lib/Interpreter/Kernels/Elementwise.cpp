@@ -1352,6 +1352,33 @@ FailureOr<RtValue> logaddexp2(const KernelArgs &args) {
       ResultKind::Float);
 }
 
+/// ldexp: input * pow(2.0, other), each step rounded to the dtype torch
+/// computes it in (the power: other's floating dtype, else float32).
+FailureOr<RtValue> ldexp(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input"), e = args.tensor("other");
+  if (failed(x) || failed(e))
+    return failure();
+  DType powerType = isFloatingPoint(e->dtype()) ? e->dtype() : kDefaultFloat;
+  Tensor power(DType::F64, e->shape());
+  for (int64_t i = 0, n = e->numel(); i < n; ++i)
+    power.setDouble(i, std::pow(2.0, e->getDouble(i)));
+  power = power.to(powerType);
+  auto priority = [](const Tensor &t) {
+    return t.rank() == 0 ? PromotionPriority::ZeroDim : PromotionPriority::Tensor;
+  };
+  DType dtype = resultType({{x->dtype(), priority(*x)}, {powerType, priority(power)}});
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(x->shape(), e->shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of 'input' and 'other' cannot be "
+                               "broadcast together";
+  Tensor a = broadcastTo(x->to(dtype), *shape), b = broadcastTo(power.to(dtype), *shape);
+  Tensor out(dtype, *shape);
+  for (int64_t i = 0, n = out.numel(); i < n; ++i)
+    out.setDouble(i, a.getDouble(i) * b.getDouble(i));
+  out.roundToDType();
+  return RtValue(out);
+}
+
 FailureOr<RtValue> copysign(const KernelArgs &args) {
   return binary(
       args, "input", "other",
@@ -1499,6 +1526,17 @@ FailureOr<RtValue> isposinf(const KernelArgs &args) {
 
 FailureOr<RtValue> isneginf(const KernelArgs &args) {
   return unaryPredicate(args, [](double x) { return x == -INFINITY; });
+}
+
+/// signbit: the sign bit of a float (-0.0 and a negative NaN too), x < 0
+/// for signed integers, false for bool and uint8.
+FailureOr<RtValue> signbit(const KernelArgs &args) {
+  return unaryPredicate(args, [](auto x) {
+    if constexpr (std::is_floating_point_v<decltype(x)>)
+      return std::signbit(x);
+    else
+      return x < 0;
+  });
 }
 
 /// isclose: |a - b| <= atol + rtol * |b|, equal values (infinities too)
@@ -1751,6 +1789,8 @@ void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
   table["torch.heaviside"] = heaviside;
   table["torch.isposinf"] = isposinf;
   table["torch.isneginf"] = isneginf;
+  table["torch.signbit"] = signbit;
+  table["torch.ldexp"] = ldexp;
   table["torch.clamp_min"] = clamp;
   table["torch.clamp_max"] = clamp;
   table["torch.atan2"] = atan2;

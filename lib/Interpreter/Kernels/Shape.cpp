@@ -145,6 +145,13 @@ FailureOr<RtValue> flatten(const KernelArgs &args) {
   return RtValue(in->reshaped(shape));
 }
 
+template <int64_t Rank> FailureOr<RtValue> atleast(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return RtValue(in->reshaped(atleastShape(in->shape(), Rank)));
+}
+
 FailureOr<RtValue> reshape(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
@@ -1528,6 +1535,9 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.split"] = split;
   table["torch.movedim"] = movedim;
   table["torch.flatten"] = flatten;
+  table["torch.atleast_1d"] = atleast<1>;
+  table["torch.atleast_2d"] = atleast<2>;
+  table["torch.atleast_3d"] = atleast<3>;
   table["torch.reshape"] = reshape;
   table["Tensor.view"] = reshape;
   table["torch.permute"] = permute;

@@ -297,6 +297,12 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
     }
     return one(d.cast(r, element));
   };
+  // ldexp: torch's own definition, input * pow(2.0, other).
+  t["torch.ldexp"] = [](Decomposer &d) -> Results {
+    Value power = d.call("torch.pow", {{"input", Arg(d.f64(2.0))},
+                                       {"exponent", d.tensor("other")}});
+    return one(d.binary("torch.mul", d.tensor("input"), power));
+  };
   // float_power: pow in float64.
   t["torch.float_power"] = [](Decomposer &d) -> Results {
     Type f64 = d.b.getF64Type();

@@ -520,6 +520,11 @@ static Results decomposeAsStrided(Decomposer &d) {
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
+  for (StringRef name : {"torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d"})
+    t[name] = [](Decomposer &d) -> Results {
+      return one(d.call("torch.reshape", {{"input", d.tensor("input")},
+                                          {"shape", d.ints(d.resultTensorType().getShape())}}));
+    };
   t["Tensor.view_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.view", {{"input", d.tensor("input")},
                                       {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
