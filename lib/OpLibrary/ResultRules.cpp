@@ -1200,6 +1200,11 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   Type elt = input.getElementType();
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = dtype.getType();
+  // ATen's _softmax/_log_softmax(x, dim, half_to_float).
+  if (call.getSignature().lookup("half_to_float") &&
+      call.getBool("half_to_float").value_or(true))
+    return call.emitError() << "softmax with half to float conversion is not "
+                               "supported on CPU";
   // torch 1.13's CPU softmax takes float32, float64 and bfloat16, after
   // the conversion to `dtype`.
   // (An empty input never reaches the kernel, so torch accepts it.)

@@ -170,6 +170,8 @@ ATEN_RENAMED = {
        for n in dims},
     "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
     "cross_entropy_loss": ("torch.nn.functional.cross_entropy", {}, {}),
+    "_softmax": ("torch.nn.functional.softmax", {}, {}),
+    "_log_softmax": ("torch.nn.functional.log_softmax", {}, {}),
     "frobenius_norm": ("torch.norm", {}, {"p": '"fro"'}),
     **{f"_cast_{name}": ("Tensor.to", {}, {"dtype": f"torch.{dtype}"})
        for name, dtype in (("Byte", "uint8"), ("Char", "int8"), ("Short", "int16"),
@@ -217,6 +219,10 @@ IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "name
              "layout", "pin_memory",  # (strided CPU tensors only)
              # aten::_convolution's backend choices.
              "benchmark", "deterministic", "allow_tf32"}
+
+# ATen-only parameters an entry's result rule checks, refusing the values
+# torch refuses on the CPU (`_softmax(x, dim, half_to_float=True)`).
+RULE_CHECKED = {"half_to_float"}
 
 # Entry parameters only leaf modules bind (nn.Conv2d's padding_mode,
 # nn.ConvTranspose2d's forward(output_size)): ATen overloads lack them.
@@ -438,7 +444,7 @@ def main():
                         reason = f"type {atype}"
                         break
                     if pname not in ours:
-                        if pname not in IGNORABLE:
+                        if pname not in IGNORABLE | RULE_CHECKED:
                             reason = f"parameter {pname}"
                             break
                     elif not compatible(ours[pname][0], ptype) and not (

@@ -154,3 +154,26 @@ def test_aten_dtype_codes(mode):
     _check(lambda x: torch.ops.aten.cumsum(x, 1, dtype=6), torch.randint(0, 9, (2, 3)),
            mode=mode)
     _check(lambda x: torch.ops.aten.sum(x, [0], dtype=7), torch.rand(2, 3), mode=mode)
+
+
+def test_more_aten_only_spellings():
+    """ATen names torch-mlir's e2e suite calls: each means an entry."""
+    x = torch.rand(3, 4) - 0.5
+    _check(lambda x: torch.ops.aten._softmax(x, 1, False), x)
+    _check(lambda x: torch.ops.aten._log_softmax(x, 0, False), x)
+    _check(lambda x: torch.ops.aten.sgn(x), x)
+    _check(lambda x: torch.ops.aten.broadcast_to(x, [2, 3, 4]), x)
+    _check(lambda x: torch.ops.aten.split_with_sizes(x, [1, 3], 1), x)
+    _check(lambda x: torch.ops.aten.frobenius_norm(x, [1], True), x)
+    _check(lambda x: torch.ops.aten._cast_Long(x * 4), x)
+    _check(lambda x: torch.ops.aten._cast_Half(x), x)
+    _check(lambda x, t: torch.ops.aten.cross_entropy_loss(x, t, None, 0), x,
+           torch.tensor([0, 3, 1]))
+
+
+def test_aten_keywords_for_positional_parameters():
+    """Keyword arguments an ATen overload names otherwise than the entry
+    (`output_size` for interpolate's `size`) are passed by position."""
+    x = torch.rand(1, 2, 3, 4)
+    _check(lambda x: torch.ops.aten.upsample_nearest2d.vec(
+        x, output_size=[6, 8], scale_factors=None), x)

@@ -515,3 +515,15 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+// ATen's _softmax(x, dim, half_to_float): torch refuses the conversion on
+// the CPU, and so does the rule.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten._softmax.default' (torch.nn.functional.softmax) softmax with half to float conversion is not supported on CPU}}
+    %0 = call_function "torch.ops.aten._softmax.default"(input=%x, dim=1, half_to_float=True) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    output
+  }
+}
