@@ -662,6 +662,8 @@ static const OpRow kOps[] = {
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
    "dtype? dtype=None)", "sum"},
 
+  {"torch.aminmax", {"Tensor.aminmax"},
+   "(Tensor input, *, int? dim=None, bool keepdim=False)", "aminmax"},
   {"torch.amax", {"Tensor.amax"},
    "(Tensor input, int[1] dim=[], bool keepdim=False)",
    "amaxAmin"},
@@ -1442,6 +1444,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     // float64 and int64 (slow_conv_transpose2d/3d; bfloat16 fails a channel
     // check). torch.convolution's transposed case is its rule's.
     {"torch.nn.functional.conv1d", kBool | kF16},
+    // "aminmax_cpu" not implemented for 'Half'.
+    {"torch.aminmax", kF16},
     {"torch.nn.functional.conv2d", kBool | kF16},
     {"torch.nn.functional.conv3d", kBool | kF16},
     {"torch.convolution", kBool | kF16},

@@ -2727,6 +2727,11 @@ static LogicalResult floatOnlyReduction(const BoundCall &call,
 LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return reductionResult(call, results, Type(), /*allIfEmpty=*/true);
 }
+/// torch.aminmax: (min, max) over `dim` (None: every dim).
+LogicalResult aminmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+                         /*withIndices=*/false, /*pair=*/true);
+}
 LogicalResult argExtreme(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
   return reductionResult(call, results, i64Type(call));
@@ -4177,6 +4182,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(floatPower)
     TRACED_RULE(ldexp)
     TRACED_RULE(atleast)
+    TRACED_RULE(aminmax)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

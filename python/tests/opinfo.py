@@ -1232,6 +1232,13 @@ OPS = {
     "torch.amax": chain(reduction(torch.amax, dims=((), 1, (0, 2), -1)),
                         fixed(("empty dim kept", lambda x: x.amax(1), [f32(0, 3)]))),
     "torch.amin": reduction(torch.amin, dims=((), 1, (0, 2), -1)),
+    # (Both results, stacked: the harness compares one output.)
+    "torch.aminmax": chain(
+        reduction(lambda x, **k: torch.stack(torch.aminmax(x, **k)), dims=(None, 1, -1)),
+        fixed(("keepdim, all dims", lambda x: torch.stack(torch.aminmax(x, keepdim=True)),
+               [f32(2, 3)]),
+              ("nan", lambda x: torch.stack(torch.aminmax(x, dim=0)),
+               [torch.tensor([[1.0, float("nan")], [-1.0, 2.0]])]))),
     "torch.argmax": chain(reduction(torch.argmax, dims=(None, 1, -1), multi=False),
                           fixed(("ties", torch.argmax, [torch.tensor([3, 1, 3])]),
                                 ("nan", torch.argmax, [torch.tensor([1.0, math.nan, 3.0])]))),

@@ -325,6 +325,15 @@ FailureOr<RtValue> amax(const KernelArgs &args) {
 FailureOr<RtValue> amin(const KernelArgs &args) {
   return extreme(args, false, true, false, "dim", /*allIfEmpty=*/true);
 }
+FailureOr<RtValue> aminmax(const KernelArgs &args) {
+  FailureOr<RtValue> lo = extreme(args, false, true, false, "dim", false);
+  if (failed(lo))
+    return failure();
+  FailureOr<RtValue> hi = extreme(args, true, true, false, "dim", false);
+  if (failed(hi))
+    return failure();
+  return RtValue::ofList({*lo, *hi}, /*isTuple=*/true);
+}
 FailureOr<RtValue> argmax(const KernelArgs &args) {
   return extreme(args, true, false, true, "dim", false);
 }
@@ -995,6 +1004,7 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.sum"] = sum;
   table["torch.amax"] = amax;
   table["torch.amin"] = amin;
+  table["torch.aminmax"] = aminmax;
   table["torch.argmax"] = argmax;
   table["torch.argmin"] = argmin;
   table["torch.max"] = max;

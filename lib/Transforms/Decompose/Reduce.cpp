@@ -281,6 +281,19 @@ void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.var"] = decomposeVar;
   t["torch.var_mean"] = decomposeVarMean;
   t["torch.std_mean"] = decomposeVarMean;
+  // aminmax: amin and amax over the same dims (None: all of them).
+  t["torch.aminmax"] = [](Decomposer &d) -> Results {
+    RankedTensorType x = typeOf(d.tensor("input"));
+    if (!x)
+      return d.decline("the input is not a ranked tensor");
+    Arg dim = d.isNone("dim") ? Arg(d.ints({})) : d.arg("dim");
+    SmallVector<KwArg> args = {{"input", d.tensor("input")}, {"dim", dim},
+                               {"keepdim", d.arg("keepdim")}};
+    Value lo = d.call("torch.amin", args), hi = d.call("torch.amax", args);
+    if (!lo || !hi)
+      return failure();
+    return SmallVector<Value>{lo, hi};
+  };
   t["torch.max"] = decomposeMaxMin;
   t["torch.min"] = decomposeMaxMin;
   t["torch.std"] = decomposeVar;
