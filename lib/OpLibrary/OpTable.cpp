@@ -868,6 +868,8 @@ static const OpRow kOps[] = {
    "bucketize"},
   {"torch.renorm", {"Tensor.renorm"},
    "(Tensor input, Scalar p, int dim, Scalar maxnorm)", "sameAsInput"},
+  {"torch.select_scatter", {"Tensor.select_scatter"},
+   "(Tensor input, Tensor src, int dim, int index)", "selectScatter"},
   {"torch.slice_scatter", {"Tensor.slice_scatter"},
    "(Tensor input, Tensor src, int dim=0, int? start=None, int? end=None, int step=1)",
    "sliceScatter"},

@@ -3544,6 +3544,35 @@ LogicalResult sliceScatter(const BoundCall &call,
   return h.result(input);
 }
 
+/// select_scatter: the input with `input.select(dim, index)` replaced by
+/// src (of that shape, converted to the input's dtype).
+LogicalResult selectScatter(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  std::optional<int64_t> dim = call.getInt("dim"), index = call.getInt("index");
+  if (!input || !src || !dim || !index)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "select() cannot be applied to a 0-dim tensor";
+  FailureOr<int64_t> d = h.dim(*dim, input.getRank());
+  if (failed(d))
+    return failure();
+  int64_t size = input.getDimSize(*d);
+  if (!ShapedType::isDynamic(size) && (*index < -size || *index >= size))
+    return call.emitError() << "select(): index " << *index
+                            << " out of range for " << input
+                            << " at dimension " << *d;
+  SmallVector<int64_t> slice(input.getShape());
+  slice.erase(slice.begin() + *d);
+  if (input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(slice) != src.getShape())
+    return call.emitError() << "expected src to have a size equal to the "
+                               "slice of self: "
+                            << src << " for slice shape " << shapeStr(slice);
+  return h.result(input);
+}
+
 /// kthvalue: values and int64 indices, `dim` reduced (kept with keepdim).
 LogicalResult kthvalue(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -4183,6 +4212,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(ldexp)
     TRACED_RULE(atleast)
     TRACED_RULE(aminmax)
+    TRACED_RULE(selectScatter)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

@@ -1566,6 +1566,13 @@ OPS = {
         *[(f"{d}", lambda x: torch.renorm(x, 2, 0, 3.0), [dt(d, 3, 4)]) for d in ALL_DTYPES],
         ("p=1 dim 1", lambda x: x.renorm(1, 1, 2.5), [f32(2, 3, 2)]),
         ("inf", lambda x: torch.renorm(x, float("inf"), -1, 1.0), [f32(3, 2)])),
+    "torch.select_scatter": fixed(
+        *[(f"{d}", lambda x, y: torch.select_scatter(x, y, 1, 2), [dt(d, 3, 4), dt(d, 3)]) for d in ALL_DTYPES],
+        ("negative dim and index", lambda x, y: x.select_scatter(y, -1, -1), [f32(2, 3, 4), f32(2, 3)]),
+        ("converts src", lambda x, y: torch.select_scatter(x, y, 0, 0), [f32(2, 3), dt(torch.int64, 3)]),
+        ("1-D into 0-d src", lambda x, y: torch.select_scatter(x, y, 0, 1), [f32(3), f32()]),
+        ("index out of range", lambda x, y: torch.select_scatter(x, y, 0, 2), [f32(2, 3), f32(3)]),
+        ("wrong size", lambda x, y: torch.select_scatter(x, y, 0, 0), [f32(2, 3), f32(2)])),
     "torch.slice_scatter": fixed(
         *[(f"{d}", lambda x, y: torch.slice_scatter(x, y, 1, 1, 6, 2), [dt(d, 3, 6), dt(d, 3, 3)]) for d in ALL_DTYPES],
         ("defaults", lambda x, y: torch.slice_scatter(x, y), [f32(2, 3), f32(2, 3)]),

@@ -756,6 +756,48 @@ FailureOr<RtValue> sliceScatter(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// select_scatter: the input with its `index`-th slice along `dim` replaced
+/// by src.
+FailureOr<RtValue> selectScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  FailureOr<int64_t> dim = args.getInt("dim"), index = args.getInt("index");
+  if (failed(in) || failed(src) || failed(dim) || failed(index))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError() << "select() cannot be applied to a 0-dim tensor";
+  FailureOr<int64_t> d = normalizeDim(args, *dim, in->rank());
+  if (failed(d))
+    return failure();
+  int64_t size = in->dim(*d), i = *index < 0 ? *index + size : *index;
+  if (i < 0 || i >= size)
+    return args.emitError() << "select(): index " << *index
+                            << " out of range at dimension " << *d;
+  SmallVector<int64_t> slice(in->shape());
+  slice.erase(slice.begin() + *d);
+  if (src->shape() != ArrayRef<int64_t>(slice))
+    return args.emitError() << "expected src to have a size equal to the "
+                               "slice of self";
+  // Row-major: `outer` blocks of `size * inner` elements; the slice is
+  // the i-th run of `inner` in each block.
+  int64_t inner = 1, outer = 1;
+  for (int64_t k = *d + 1; k < in->rank(); ++k)
+    inner *= in->dim(k);
+  for (int64_t k = 0; k < *d; ++k)
+    outer *= in->dim(k);
+  Tensor out(in->dtype(), in->shape());
+  Tensor values = src->to(in->dtype());
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T *o = out.template data<T>();
+    const T *v = values.template data<T>();
+    std::copy_n(in->template data<T>(), in->numel(), o);
+    for (int64_t b = 0; b < outer; ++b)
+      std::copy_n(v + b * inner, inner, o + (b * size + i) * inner);
+    return 0;
+  });
+  return RtValue(out);
+}
+
 /// aten::index: indices[k] (an int or bool tensor, or None for the whole
 /// dim) indexes dim k, as x[i0, :, i2] does.
 FailureOr<RtValue> atenIndex(const KernelArgs &args) {
@@ -1108,6 +1150,7 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.scatter_add"] = scatterAdd;
   table["torch.scatter_reduce"] = scatterReduce;
   table["torch.slice_scatter"] = sliceScatter;
+  table["torch.select_scatter"] = selectScatter;
   table["torch.index_add"] = indexAdd;
   table["torch.index_copy"] = indexCopy;
   table["torch.index_fill"] = indexFill;

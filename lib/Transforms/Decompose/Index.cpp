@@ -238,6 +238,19 @@ static Results decomposeSetitem(Decomposer &d) {
 static Results decomposeEmbeddingBag(Decomposer &d);
 
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  // select_scatter: a slice_scatter of src with the selected dim restored.
+  t["torch.select_scatter"] = [](Decomposer &d) -> Results {
+    RankedTensorType x = typeOf(d.tensor("input"));
+    auto dim = d.getInt("dim"), index = d.getInt("index");
+    if (!x || !x.hasStaticShape() || !dim || !index || x.getRank() == 0)
+      return d.decline("needs a static input and constant dim and index");
+    int64_t n = *dim < 0 ? *dim + x.getRank() : *dim;
+    int64_t i = *index < 0 ? *index + x.getDimSize(n) : *index;
+    Value src = d.call("torch.unsqueeze", {{"input", d.tensor("src")}, {"dim", d.i64(n)}});
+    return one(d.call("torch.slice_scatter", {{"input", d.tensor("input")}, {"src", src},
+                                              {"dim", d.i64(n)}, {"start", d.i64(i)},
+                                              {"end", d.i64(i + 1)}}));
+  };
   t["torch.nn.functional.embedding_bag"] = decomposeEmbeddingBag;
   t["torch.index_add"] = decomposeIndexAddCopy;
   t["torch.index_copy"] = decomposeIndexAddCopy;
