@@ -93,8 +93,11 @@ static const OpRow kOps[] = {
     "megengine.functional.clip"},
    "(Tensor input, Tensor|Scalar? min=None, Tensor|Scalar? max=None)", "clamp"},
 
+  // (scale and input_scale are aten::elu's, which F.elu passes as 1:
+  // keyword-only here, so that ATen's elu binds.)
   {"torch.nn.functional.elu", {"F.elu", "torch._C._nn.elu", "nn.elu"},
-   "(Tensor input, float alpha=1.0, bool inplace=False)", "sameAsInput"},
+   "(Tensor input, float alpha=1.0, bool inplace=False, *, float scale=1.0, float input_scale=1.0)",
+   "sameAsInput"},
   {"torch.nn.functional.selu", {"torch.selu", "F.selu"},
    "(Tensor input, bool inplace=False)", "sameAsInput"},
   {"torch.nn.functional.celu", {"torch.celu", "F.celu"},

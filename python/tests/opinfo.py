@@ -310,7 +310,14 @@ OPS = {
               ("tensor min max", lambda x, lo, hi: torch.clamp(x, lo, hi), [f32(3, 4), f32(3, 1), f32(4) + 3]),
               ("int tensor bounds", lambda x, lo: torch.clamp(x, max=lo), [dt(torch.int32, 3, 4), dt(torch.int64, 4)]))),
 
-    "torch.nn.functional.elu": chain(unary(F.elu, tol=TRANSCENDENTAL), unary(lambda x: F.elu(x, 0.5), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL)),
+    "torch.nn.functional.elu": chain(
+        unary(F.elu, tol=TRANSCENDENTAL),
+        unary(lambda x: F.elu(x, 0.5), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL),
+        # aten::elu's scale and input_scale.
+        unary(lambda x: torch.ops.aten.elu(x, 0.5, 2.0, 1.5), dtypes=FLOAT_DTYPES,
+              tol=TRANSCENDENTAL),
+        unary(lambda x: torch.ops.aten.elu(x, 1.0, 0.5), dtypes=FLOAT_DTYPES,
+              tol=TRANSCENDENTAL)),
     "torch.nn.functional.selu": unary(F.selu, tol=TRANSCENDENTAL),
     "torch.nn.functional.celu": unary(lambda x: F.celu(x, 1.5), tol=TRANSCENDENTAL),
     "torch.nn.functional.softplus": chain(unary(F.softplus, tol=TRANSCENDENTAL),

@@ -653,7 +653,22 @@ static Value eluLike(OpBuilder &b, Location loc, Value x, double alpha,
   Value r = arith::SelectOp::create(b, loc, pos, x, neg);
   return scale == 1.0 ? r : mul(b, loc, r, cst(b, loc, x, scale));
 }
-UNARY(eluBody, return eluLike(b, loc, x, *c.getFloat("alpha"), 1.0, 1.0);)
+/// elu: x > 0 ? scale x : scale alpha expm1(input_scale x) (aten::elu's
+/// scale and input_scale are 1 from F.elu).
+UNARY(eluBody, {
+  double alpha = *c.getFloat("alpha");
+  double scale = *c.getFloat("scale");
+  double inputScale = *c.getFloat("input_scale");
+  if (inputScale == 1.0)
+    return eluLike(b, loc, x, alpha, scale, 1.0);
+  Value neg = mul(b, loc, cst(b, loc, x, alpha),
+                  math::ExpM1Op::create(
+                      b, loc, mul(b, loc, x, cst(b, loc, x, inputScale))));
+  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
+                                    cst(b, loc, x, 0.0));
+  Value r = arith::SelectOp::create(b, loc, pos, x, neg);
+  return scale == 1.0 ? r : mul(b, loc, r, cst(b, loc, x, scale));
+})
 UNARY(seluBody, return eluLike(b, loc, x, 1.6732632423543772848170429916717,
                                1.0507009873554804934193349852946, 1.0);)
 UNARY(celuBody, {
@@ -1148,7 +1163,7 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
 #undef U
   // Activations with number parameters.
   t["torch.nn.functional.elu"] = [](LoweringCall &c) {
-    return lowerUnaryWithNumbers(c, {"alpha"}, eluBody);
+    return lowerUnaryWithNumbers(c, {"alpha", "scale", "input_scale"}, eluBody);
   };
   t["torch.nn.functional.celu"] = [](LoweringCall &c) {
     return lowerUnaryWithNumbers(c, {"alpha"}, celuBody);
