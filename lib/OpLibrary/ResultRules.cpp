@@ -1974,6 +1974,36 @@ LogicalResult activationGrad(const BoundCall &call,
   return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
 }
 
+/// _softmax_backward_data / _log_softmax_backward_data: the gradient, in
+/// the dtype of grad_output and output (torch 1.13's CPU kernels: float32,
+/// float64 or bfloat16, the two of one dtype and shape; an input_dtype of
+/// float16 asks for a conversion the CPU does not make).
+LogicalResult softmaxBackwardData(const BoundCall &call,
+                                  SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType grad = h.tensor("grad_output"), out = h.tensor("output");
+  std::optional<int64_t> dim = call.getInt("dim");
+  auto inputDType = dyn_cast_or_null<DTypeAttr>(call.get("input_dtype").value);
+  if (!grad || !out || !dim || !inputDType)
+    return h.unknown();
+  Type elt = grad.getElementType();
+  if (out.getElementType() != elt)
+    return call.emitError() << "expects output of grad_output's dtype, got "
+                            << out << " and " << grad;
+  if (!elt.isF32() && !elt.isF64() && !elt.isBF16())
+    return call.emitError() << "computes in " << elt
+                            << ", which torch 1.13's CPU kernel does not "
+                               "implement (float32, float64, bfloat16)";
+  if (elt.isF32() && inputDType.getType().isF16())
+    return call.emitError() << "expected scalar type Float but found Half";
+  if (grad.getShape() != out.getShape())
+    return call.emitError() << "expects grad_output of output's size, got "
+                            << grad << " and " << out;
+  if (failed(h.dim(*dim, std::max<int64_t>(grad.getRank(), 1))))
+    return failure();
+  return h.result(grad);
+}
+
 /// threshold_backward: as activationGrad; torch converts a Python float
 /// threshold to an integer compute dtype with an overflow check (-1.75 is
 /// -1 in int32, but raises for uint8; an int threshold wraps instead).
@@ -4213,6 +4243,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(atleast)
     TRACED_RULE(aminmax)
     TRACED_RULE(selectScatter)
+    TRACED_RULE(softmaxBackwardData)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

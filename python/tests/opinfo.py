@@ -1477,6 +1477,16 @@ OPS = {
             getattr(torch.ops.aten, f"max_pool{n}d_with_indices")(x, [3] * n, [1] * n, [1] * n)[1]),
          [f32(*((1, 1) + (3,) * n)), f32(*((1, 1) + (3,) * n))], ACCUMULATE))
        for n in (2, 3)},
+    **{f"torch.ops.aten._{log}softmax_backward_data.default": fixed(
+        *[(f"{d} dim {dim}", lambda g, y, dim=dim, d=d, log=log: getattr(torch.ops.aten, f"_{log}softmax_backward_data")(
+            g, y, dim, d), [dt(d, 3, 2, 4), dt(d, 3, 2, 4)], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int64)
+          for dim in (1, -1)],
+        ("0-d", lambda g, y, log=log: getattr(torch.ops.aten, f"_{log}softmax_backward_data")(
+            g, y, 0, torch.float32), [f32(), f32()], ACCUMULATE),
+        ("float16 input_dtype", lambda g, y, log=log: getattr(torch.ops.aten, f"_{log}softmax_backward_data")(
+            g, y, 0, torch.float16), [f32(2), f32(2)], ACCUMULATE))
+       for log in ("", "log_")},
     "torch.ops.aten.nll_loss_backward.default": fixed(
         *[(f"reduction {r}", lambda g, x, t, r=r: torch.ops.aten.nll_loss_backward(
             g, x, t, None, r, 1, torch.ops.aten.nll_loss_forward(x, t, None, r, 1)[1]),

@@ -172,7 +172,7 @@ def aten_positional(target, args, kwargs):
     by its own parameter names, which may differ from ATen's (`self` is
     `input`, `output_size` interpolate's `size`), and positions are the
     same in both. (args, kwargs)."""
-    if not target.startswith("torch.ops.aten.") or not kwargs:
+    if not target.startswith("torch.ops.aten."):
         return args, kwargs
     parts = target.split(".")
     if len(parts) != 5:
@@ -182,13 +182,25 @@ def aten_positional(target, args, kwargs):
     schema = getattr(overload, "_schema", None)
     if schema is None:
         return args, kwargs
-    args, kwargs = list(args), dict(kwargs)
+    args, kwargs = list(args), dict(kwargs or {})
     for i, a in enumerate(schema.arguments):
         if a.kwarg_only or i < len(args):
             continue
         if a.name not in kwargs:
             break
         args.append(kwargs.pop(a.name))
+    # ScalarType parameters given as ATen's codes (`input_dtype=6`) are
+    # spelled as the torch.dtype.
+    for i, a in enumerate(schema.arguments):
+        if "ScalarType" not in str(a.type):
+            continue
+        def spelled(v):
+            return _SCALAR_TYPES.get(v, v) if isinstance(v, int) and \
+                not isinstance(v, bool) else v
+        if not a.kwarg_only and i < len(args):
+            args[i] = spelled(args[i])
+        elif a.name in kwargs:
+            kwargs[a.name] = spelled(kwargs[a.name])
     return tuple(args), kwargs
 
 

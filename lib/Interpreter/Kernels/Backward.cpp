@@ -46,6 +46,40 @@ FailureOr<RtValue> thresholdBackward(const KernelArgs &args) {
   });
 }
 
+/// aten::_softmax_backward_data (output (grad - sum(grad output))) and
+/// _log_softmax_backward_data (grad - exp(output) sum(grad)), the sums
+/// along `dim`, from the forward's output; computed in double, rounded once.
+template <bool Log>
+FailureOr<RtValue> softmaxBackwardData(const KernelArgs &args) {
+  FailureOr<Tensor> g = args.tensor("grad_output"), y = args.tensor("output");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(g) || failed(y) || failed(dim))
+    return failure();
+  if (g->shape() != y->shape())
+    return args.emitError() << "expects grad_output of output's size";
+  FailureOr<int64_t> d = normalizeDim(args, *dim, std::max<int64_t>(g->rank(), 1));
+  if (failed(d))
+    return failure();
+  int64_t outer = 1, size = g->rank() ? g->dim(*d) : 1, inner = 1;
+  for (int64_t k = 0; k < *d && k < g->rank(); ++k)
+    outer *= g->dim(k);
+  for (int64_t k = *d + 1; k < g->rank(); ++k)
+    inner *= g->dim(k);
+  Tensor out(DType::F64, g->shape());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t k) { return (o * size + k) * inner + i; };
+      double s = 0;
+      for (int64_t k = 0; k < size; ++k)
+        s += Log ? g->getDouble(at(k)) : g->getDouble(at(k)) * y->getDouble(at(k));
+      for (int64_t k = 0; k < size; ++k) {
+        double gk = g->getDouble(at(k)), yk = y->getDouble(at(k));
+        out.setDouble(at(k), Log ? gk - std::exp(yk) * s : yk * (gk - s));
+      }
+    }
+  return RtValue(out.to(g->dtype()));
+}
+
 FailureOr<RtValue> tanhBackward(const KernelArgs &args) {
   return binary(args, "grad_output", "output",
                 [](auto g, auto y) { return g * (1 - y * y); });
@@ -237,4 +271,8 @@ void mlir::traced::kernels::populateBackwardKernels(KernelTable &table) {
   table["torch.ops.aten.max_pool3d_with_indices_backward.default"] =
       maxPoolIndicesBackward;
   table["torch.ops.aten.nll_loss_backward.default"] = nllLossBackward;
+  table["torch.ops.aten._softmax_backward_data.default"] =
+      softmaxBackwardData<false>;
+  table["torch.ops.aten._log_softmax_backward_data.default"] =
+      softmaxBackwardData<true>;
 }

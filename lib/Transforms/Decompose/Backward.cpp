@@ -33,6 +33,24 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
   t["torch.ops.aten.max_pool2d_with_indices_backward.default"] = decomposeMaxPoolBackward;
   t["torch.ops.aten.max_pool3d_with_indices_backward.default"] = decomposeMaxPoolBackward;
   t["torch.ops.aten.nll_loss_backward.default"] = decomposeNllLossBackward;
+  // softmax: y (g - sum(g y)); log_softmax: g - exp(y) sum(g), along dim.
+  for (StringRef name : {"torch.ops.aten._softmax_backward_data.default",
+                         "torch.ops.aten._log_softmax_backward_data.default"})
+    t[name] = [](Decomposer &d) -> Results {
+      bool log = d.target().contains("_log_");
+      Value g = d.tensor("grad_output"), y = d.tensor("output");
+      auto sum = [&](Value v) {
+        return d.call("torch.sum", {{"input", v}, {"dim", d.ints({*d.getInt("dim")})},
+                                    {"keepdim", d.boolean(true)}});
+      };
+      if (!d.getInt("dim"))
+        return d.decline("dim is not a constant");
+      if (log)
+        return one(d.binary("torch.sub", g,
+                            d.binary("torch.mul", d.unary("torch.exp", y), sum(g))));
+      return one(d.binary("torch.mul", y,
+                          d.binary("torch.sub", g, sum(d.binary("torch.mul", g, y)))));
+    };
   // (The result has grad_output and input's promoted dtype.)
   t["torch.ops.aten.threshold_backward.default"] = [](Decomposer &d) -> Results {
     // Compared in the promoted dtype, as torch does: a uint8 input against
