@@ -155,10 +155,14 @@ mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
   }
   case ResampleMode::Nearest:
   case ResampleMode::NearestExact: {
-    double src = mode == ResampleMode::NearestExact
-                     ? std::floor((j + 0.5) * scale)
-                     : std::floor(j * scale);
-    taps.push_back({std::min<int64_t>(static_cast<int64_t>(src), size - 1), 1.0});
+    // As torch 1.13's CPU kernels (nearest_neighbor_compute_source_index
+    // and its exact variant): in float arithmetic, the scale rounded to
+    // float, floorf(j * scale) for "nearest" (so 1 / 1.1 maps output 1 of
+    // 2 to input 0) and floorf((j + 0.5) * scale) for "nearest-exact".
+    float s = static_cast<float>(scale);
+    float at = static_cast<float>(j) + (mode == ResampleMode::Nearest ? 0.0f : 0.5f);
+    int64_t src = static_cast<int64_t>(std::floor(at * s));
+    taps.push_back({std::min<int64_t>(src, size - 1), 1.0});
     return taps;
   }
   }

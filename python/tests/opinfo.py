@@ -1191,6 +1191,14 @@ OPS = {
         fixed(*[(f"{d} {mode}", lambda x, mode=mode: F.interpolate(x, scale_factor=2, mode=mode),
                  [dt(d, 1, 2, 3, 4)], ACCUMULATE, d)
                 for d in ALL_DTYPES for mode in ("nearest", "bilinear")]),
+        # Nearest source indices in float arithmetic, as torch's CPU kernel:
+        # factor 1.1 of 2 maps output 1 to input 0, 2.1 of 2 gives
+        # [0, 0, 0, 1] (not the halved index), 3.7 of 11 output 37 to 9.
+        fixed(*[(f"nearest {mode} factor {sf} of {n}",
+                 lambda x, sf=sf, mode=mode: F.interpolate(x, scale_factor=sf, mode=mode),
+                 [torch.arange(float(n)).reshape(1, 1, n)])
+                for mode in ("nearest", "nearest-exact")
+                for n, sf in ((2, 1.1), (2, 2.1), (11, 3.7), (6, 2.3), (12, 4.9))]),
         fixed(("nearest size", lambda x: F.interpolate(x, size=(5, 7)), [f32(1, 2, 3, 4)]),
               ("nearest-exact", lambda x: F.interpolate(x, size=(5, 3), mode="nearest-exact"), [f32(2, 1, 3, 4)]),
               ("bilinear align_corners", lambda x: F.interpolate(x, size=(5, 7), mode="bilinear", align_corners=True),
