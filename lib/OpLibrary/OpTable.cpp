@@ -649,6 +649,19 @@ static const OpRow kOps[] = {
    "(Tensor input, float norm_type, int[2] kernel_size, int[2]? stride=None, "
    "bool ceil_mode=False)", "lpPool2d"},
 
+  // ATen's nearest upsampling with both an output size and the scales
+  // its source indices use (F.interpolate never gives both).
+  {"torch.ops.aten.upsample_nearest1d.default",
+   {"torch._C._nn.upsample_nearest1d"},
+   "(Tensor input, int[1] output_size, float? scales=None)", "upsampleNearest"},
+  {"torch.ops.aten.upsample_nearest2d.default",
+   {"torch._C._nn.upsample_nearest2d"},
+   "(Tensor input, int[2] output_size, float? scales_h=None, float? scales_w=None)",
+   "upsampleNearest"},
+  {"torch.ops.aten.upsample_nearest3d.default",
+   {"torch._C._nn.upsample_nearest3d"},
+   "(Tensor input, int[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)",
+   "upsampleNearest"},
   {"torch.nn.functional.interpolate",
    {"F.interpolate", "torch.nn.functional.upsample", "nn.interpolate",
     "megengine.functional.nn.interpolate"},
@@ -1457,6 +1470,13 @@ const RejectedDTypes kRejectedDTypes[] = {
     // float64 and int64 (slow_conv_transpose2d/3d; bfloat16 fails a channel
     // check). torch.convolution's transposed case is its rule's.
     {"torch.nn.functional.conv1d", kBool | kF16},
+    // upsample_nearest*d: uint8, float32, float64, bfloat16.
+    {"torch.ops.aten.upsample_nearest1d.default",
+     kBool | (kInts & ~bit(DType::U8)) | kF16},
+    {"torch.ops.aten.upsample_nearest2d.default",
+     kBool | (kInts & ~bit(DType::U8)) | kF16},
+    {"torch.ops.aten.upsample_nearest3d.default",
+     kBool | (kInts & ~bit(DType::U8)) | kF16},
     // "aminmax_cpu" not implemented for 'Half'.
     {"torch.aminmax", kF16},
     {"torch.nn.functional.conv2d", kBool | kF16},

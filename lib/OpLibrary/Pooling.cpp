@@ -114,7 +114,8 @@ int64_t mlir::traced::avgPoolDivisor(ArrayRef<PoolWindow> dims,
 
 SmallVector<std::pair<int64_t, double>, 4>
 mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
-                           int64_t j, double scale, bool alignCorners) {
+                           int64_t j, double scale, bool alignCorners,
+                           bool channelsLast) {
   SmallVector<std::pair<int64_t, double>, 4> taps;
   switch (mode) {
   case ResampleMode::Cubic: {
@@ -162,6 +163,10 @@ mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
     float s = static_cast<float>(scale);
     float at = static_cast<float>(j) + (mode == ResampleMode::Nearest ? 0.0f : 0.5f);
     int64_t src = static_cast<int64_t>(std::floor(at * s));
+    if (mode == ResampleMode::Nearest && channelsLast && out == size)
+      src = j;
+    else if (mode == ResampleMode::Nearest && channelsLast && out == 2 * size)
+      src = j >> 1;
     taps.push_back({std::min<int64_t>(src, size - 1), 1.0});
     return taps;
   }

@@ -1676,6 +1676,33 @@ LogicalResult eye(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result({*n, *m}, elt);
 }
 
+/// aten::upsample_nearest{1,2,3}d: (N, C, output_size...), sizes positive.
+LogicalResult upsampleNearest(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<SmallVector<int64_t>> size = getPyInts(call.get("output_size").value);
+  if (!input || !size)
+    return h.unknown();
+  int64_t spatial = call.getTarget().contains("1d")   ? 1
+                    : call.getTarget().contains("2d") ? 2
+                                                      : 3;
+  if (input.getRank() != spatial + 2)
+    return call.emitError() << "expects a " << spatial + 2 << "-D input, got "
+                            << input;
+  if (static_cast<int64_t>(size->size()) != spatial)
+    return call.emitError() << "expects output_size of " << spatial
+                            << " elements";
+  for (int64_t d = 0; d < spatial; ++d)
+    if ((*size)[d] <= 0 || input.getDimSize(d + 2) == 0)
+      return call.emitError()
+             << "input and output sizes should be greater than 0, got input "
+             << input << " and output_size " << shapeStr(*size);
+  SmallVector<int64_t> shape(input.getShape().take_front(2));
+  llvm::append_range(shape, *size);
+  return h.result(shape, input.getElementType());
+}
+
 LogicalResult interpolate(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -4244,6 +4271,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(aminmax)
     TRACED_RULE(selectScatter)
     TRACED_RULE(softmaxBackwardData)
+    TRACED_RULE(upsampleNearest)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

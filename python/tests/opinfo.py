@@ -1187,6 +1187,22 @@ OPS = {
         ("bool", lambda x: F.lp_pool2d(x, 3, 2), [dt(torch.bool, 1, 2, 4, 4)], TRANSCENDENTAL),
         ("int16", lambda x: F.lp_pool2d(x, 2, 2), [dt(torch.int16, 1, 1, 4, 4)], EXACT, torch.int16),
         ("module", torch.nn.LPPool2d(2, (2, 3)), [f32(1, 2, 6, 6)], TRANSCENDENTAL)),
+    "torch.ops.aten.upsample_nearest1d.default": fixed(
+        ("scale", lambda x: torch._C._nn.upsample_nearest1d(x, [7], 1.7), [f32(1, 2, 3)]),
+        ("no scale", lambda x: torch._C._nn.upsample_nearest1d(x, [5], None), [f32(2, 1, 3)]),
+        ("zero size", lambda x: torch._C._nn.upsample_nearest1d(x, [0], None), [f32(1, 1, 3)])),
+    "torch.ops.aten.upsample_nearest2d.default": fixed(
+        *[(f"{d}", lambda x: torch._C._nn.upsample_nearest2d(x, [6, 10], 2.3, 4.7),
+           [dt(d, 2, 3, 2, 2)]) for d in ALL_DTYPES],
+        ("2x with other scales", lambda x: torch.ops.aten.upsample_nearest2d(
+            x, output_size=[8, 8], scales_h=3.0, scales_w=4.0), [f32(1, 1, 4, 4)]),
+        ("no scales", lambda x: torch._C._nn.upsample_nearest2d(
+            x, output_size=[11, 11], scales_h=None, scales_w=None), [f32(1, 1, 4, 4)]),
+        ("down", lambda x: torch._C._nn.upsample_nearest2d(x, [2, 3], None, 0.5), [f32(1, 2, 5, 7)]),
+        ("3-D input", lambda x: torch._C._nn.upsample_nearest2d(x, [3, 3], None, None), [f32(1, 2, 2)])),
+    "torch.ops.aten.upsample_nearest3d.default": fixed(
+        ("scales", lambda x: torch._C._nn.upsample_nearest3d(x, [2, 3, 5], 2.0, None, 1.9),
+         [f32(1, 1, 1, 2, 3)]),),
     "torch.nn.functional.interpolate": chain(
         fixed(*[(f"{d} {mode}", lambda x, mode=mode: F.interpolate(x, scale_factor=2, mode=mode),
                  [dt(d, 1, 2, 3, 4)], ACCUMULATE, d)
@@ -1199,6 +1215,13 @@ OPS = {
                  [torch.arange(float(n)).reshape(1, 1, n)])
                 for mode in ("nearest", "nearest-exact")
                 for n, sf in ((2, 1.1), (2, 2.1), (11, 3.7), (6, 2.3), (12, 4.9))]),
+        # One channel: torch's channels-last kernel, which copies an equal
+        # size and halves the index at twice the size, whatever the factor
+        # (not with more channels, nor for 1-D).
+        fixed(*[(f"nearest {shape} factor {sf}",
+                 lambda x, sf=sf: F.interpolate(x, scale_factor=sf), [f32(*shape)])
+                for shape in ((1, 1, 4, 4), (2, 1, 3, 4), (2, 3, 4, 4), (1, 1, 2, 3, 2))
+                for sf in (1.1, 2.1, 2.3)]),
         fixed(("nearest size", lambda x: F.interpolate(x, size=(5, 7)), [f32(1, 2, 3, 4)]),
               ("nearest-exact", lambda x: F.interpolate(x, size=(5, 3), mode="nearest-exact"), [f32(2, 1, 3, 4)]),
               ("bilinear align_corners", lambda x: F.interpolate(x, size=(5, 7), mode="bilinear", align_corners=True),

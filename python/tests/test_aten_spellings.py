@@ -177,3 +177,23 @@ def test_aten_keywords_for_positional_parameters():
     x = torch.rand(1, 2, 3, 4)
     _check(lambda x: torch.ops.aten.upsample_nearest2d.vec(
         x, output_size=[6, 8], scale_factors=None), x)
+
+
+def test_scalar_type_codes_in_any_position():
+    """A ScalarType given as ATen's code (`input_dtype=6`), by keyword or by
+    position, is recorded as the dtype."""
+    g, y = torch.rand(3, 4), torch.softmax(torch.rand(3, 4), 1)
+    tm = _check(lambda g, y: torch.ops.aten._softmax_backward_data(
+        g, y, dim=1, input_dtype=6), g, y)
+    assert "input_dtype=dtype(f32)" in str(tm)
+    _check(lambda g, y: torch.ops.aten._log_softmax_backward_data(g, y, 0, 6), g, y)
+
+
+def test_upsample_nearest_with_size_and_scales():
+    """ATen's upsample_nearest2d with an output size and the scales its
+    source indices use (torch-mlir's UpSampleNearest2d tests)."""
+    x = torch.rand(2, 3, 2, 2)
+    _check(lambda x: torch._C._nn.upsample_nearest2d(
+        x, output_size=[6, 10], scales_h=2.3, scales_w=4.7), x)
+    _check(lambda x: torch.ops.aten.upsample_nearest2d(
+        x, output_size=[4, 5], scales_h=None, scales_w=None), x)

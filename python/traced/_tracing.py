@@ -191,8 +191,9 @@ def aten_positional(target, args, kwargs):
         args.append(kwargs.pop(a.name))
     # ScalarType parameters given as ATen's codes (`input_dtype=6`) are
     # spelled as the torch.dtype.
+    text = str(schema)  # (TorchScript types a ScalarType as int)
     for i, a in enumerate(schema.arguments):
-        if "ScalarType" not in str(a.type):
+        if not re.search(r"ScalarType\??\s+" + re.escape(a.name) + r"\b", text):
             continue
         def spelled(v):
             return _SCALAR_TYPES.get(v, v) if isinstance(v, int) and \

@@ -369,9 +369,21 @@ enum class ResampleMode { Nearest, NearestExact, Linear, Cubic, Area };
 /// `size` (torch's upsample kernels: `scale` is in / out, or 1 /
 /// scale_factor when the factor is used as given). The interpreter's kernel
 /// and the interpolate decomposition both read these.
+///
+/// `channelsLast`: torch resamples a 4-D or 5-D input with one channel by
+/// its channels-last kernel (a contiguous (N, 1, ...) tensor is
+/// channels-last contiguous too), whose "nearest" keeps nearest_idx's
+/// special cases: an equal size copies, twice the size halves the index,
+/// whatever the scale.
 llvm::SmallVector<std::pair<int64_t, double>, 4>
 resampleTaps(ResampleMode mode, int64_t size, int64_t out, int64_t j,
-             double scale, bool alignCorners);
+             double scale, bool alignCorners, bool channelsLast = false);
+
+/// Whether torch resamples an input of `shape` with its channels-last
+/// kernel (see resampleTaps): 4-D or 5-D with one channel.
+inline bool resamplesChannelsLast(llvm::ArrayRef<int64_t> shape) {
+  return shape.size() >= 4 && shape[1] == 1;
+}
 
 /// Python's `x[start:end:step]` along a dimension of `size` (aten::slice):
 /// bounds clamped into [0, size], None meaning the whole dimension. The

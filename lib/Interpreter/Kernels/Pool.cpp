@@ -470,6 +470,9 @@ FailureOr<Resample> resamplePlan(const KernelArgs &args, const Tensor &x) {
 }
 } // namespace
 
+static Tensor resample(const Tensor &in, const Resample &plan,
+                       ResampleMode kind, bool alignCorners);
+
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> interpolate(const KernelArgs &args) {
@@ -505,11 +508,51 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
   FailureOr<Resample> plan = resamplePlan(args, *in);
   if (failed(plan))
     return failure();
-  // One pass per spatial dim: [outer, size, inner] -> [outer, out, inner].
-  Tensor x = in->to(DType::F64);
+  ResampleMode kind = cubic    ? ResampleMode::Cubic
+                      : area   ? ResampleMode::Area
+                      : linear ? ResampleMode::Linear
+                      : exact  ? ResampleMode::NearestExact
+                               : ResampleMode::Nearest;
+  return RtValue(resample(*in, *plan, kind, alignCorners));
+}
+
+/// aten::upsample_nearest{1,2,3}d: nearest resampling to output_size, the
+/// source indices from the scales given (1 / scale), else in / out.
+FailureOr<RtValue> upsampleNearest(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("output_size");
+  if (failed(in) || failed(size))
+    return failure();
+  int64_t spatial = static_cast<int64_t>(size->size());
+  if (in->rank() != spatial + 2)
+    return args.emitError() << "expects a " << spatial + 2 << "-D input";
+  static const char *const names[3][3] = {
+      {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
+  Resample plan;
   for (int64_t d = 0; d < spatial; ++d) {
-    int64_t axis = d + 2, size = x.dim(axis), out = plan->outSizes[d];
-    double scale = plan->scales[d];
+    int64_t out = (*size)[d], n = in->dim(d + 2);
+    if (out <= 0 || n <= 0)
+      return args.emitError() << "input and output sizes should be greater "
+                                 "than 0";
+    plan.outSizes.push_back(out);
+    std::optional<double> s = args.get(names[spatial - 1][d]).number();
+    plan.scales.push_back(s && *s > 0 ? 1.0 / *s : double(n) / out);
+  }
+  return RtValue(resample(*in, plan, ResampleMode::Nearest, false));
+}
+
+} // namespace mlir::traced::kernels
+
+/// Separable resampling: one pass per spatial dim, [outer, size, inner] ->
+/// [outer, out, inner], at `resampleTaps`' positions and weights; computed
+/// in double and rounded to the input's dtype once.
+static Tensor resample(const Tensor &in, const Resample &plan,
+                       ResampleMode kind, bool alignCorners) {
+  int64_t spatial = in.rank() - 2;
+  Tensor x = in.to(DType::F64);
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t axis = d + 2, size = x.dim(axis), out = plan.outSizes[d];
+    double scale = plan.scales[d];
     int64_t inner = 1, outer = 1;
     for (int64_t i = axis + 1; i < x.rank(); ++i)
       inner *= x.dim(i);
@@ -520,14 +563,10 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
     Tensor y(DType::F64, shape);
     const double *p = x.data<double>();
     double *o = y.data<double>();
-    ResampleMode kind = cubic    ? ResampleMode::Cubic
-                        : area   ? ResampleMode::Area
-                        : linear ? ResampleMode::Linear
-                        : exact  ? ResampleMode::NearestExact
-                                 : ResampleMode::Nearest;
     for (int64_t j = 0; j < out; ++j) {
       SmallVector<std::pair<int64_t, double>, 4> taps =
-          resampleTaps(kind, size, out, j, scale, alignCorners);
+          resampleTaps(kind, size, out, j, scale, alignCorners,
+                       resamplesChannelsLast(in.shape()));
       for (int64_t a = 0; a < outer; ++a)
         for (int64_t c = 0; c < inner; ++c) {
           double acc = 0;
@@ -538,8 +577,10 @@ FailureOr<RtValue> interpolate(const KernelArgs &args) {
     }
     x = y;
   }
-  return RtValue(x.to(in->dtype()));
+  return x.to(in.dtype());
 }
+
+namespace mlir::traced::kernels {
 
 //===----------------------------------------------------------------------===//
 // Sampling at coordinates: F.grid_sample and F.affine_grid
@@ -920,6 +961,9 @@ void mlir::traced::kernels::populatePoolKernels(KernelTable &table) {
   table["torch.nn.functional.lp_pool1d"] = lpPool1d;
   table["torch.nn.functional.lp_pool2d"] = lpPool2d;
   table["torch.nn.functional.interpolate"] = interpolate;
+  table["torch.ops.aten.upsample_nearest1d.default"] = upsampleNearest;
+  table["torch.ops.aten.upsample_nearest2d.default"] = upsampleNearest;
+  table["torch.ops.aten.upsample_nearest3d.default"] = upsampleNearest;
   table["torch.nn.functional.grid_sample"] = gridSampleKernel;
   table["torch.ops.aten.grid_sampler.default"] = gridSamplerAten;
   table["torch.nn.functional.affine_grid"] = affineGrid;

@@ -115,7 +115,8 @@ static Results decomposeInterpolate(Decomposer &d) {
     SmallVector<SmallVector<std::pair<int64_t, double>, 4>> taps;
     size_t k = 0;
     for (int64_t j = 0; j < out; ++j) {
-      taps.push_back(resampleTaps(kind, size, out, j, scale, alignCorners));
+      taps.push_back(resampleTaps(kind, size, out, j, scale, alignCorners,
+                                  resamplesChannelsLast(xt.getShape())));
       k = std::max(k, taps.back().size());
     }
     auto indexType = RankedTensorType::get({out}, d.b.getI64Type());
@@ -417,6 +418,37 @@ void decompose::populatePoolDecompositions(DecompositionTable &t) {
   t["torch.nn.functional.lp_pool1d"] = [](Decomposer &d) { return decomposeLpPool(d, 1); };
   t["torch.nn.functional.lp_pool2d"] = [](Decomposer &d) { return decomposeLpPool(d, 2); };
   t["torch.nn.functional.interpolate"] = decomposeInterpolate;
+  // aten::upsample_nearest{1,2,3}d: an index_select per spatial dim at the
+  // nearest taps, the scales given (1 / scale) or in / out.
+  for (StringRef name : {"torch.ops.aten.upsample_nearest1d.default",
+                         "torch.ops.aten.upsample_nearest2d.default",
+                         "torch.ops.aten.upsample_nearest3d.default"})
+    t[name] = [](Decomposer &d) -> Results {
+      Value x = d.tensor("input");
+      RankedTensorType xt = typeOf(x), rt = d.resultTensorType();
+      if (!xt || !rt || !xt.hasStaticShape() || !rt.hasStaticShape())
+        return d.decline("needs static shapes");
+      int64_t spatial = xt.getRank() - 2;
+      static const char *const names[3][3] = {
+          {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
+      Value y = x;
+      for (int64_t s = 0; s < spatial; ++s) {
+        int64_t axis = s + 2, size = xt.getDimSize(axis), out = rt.getDimSize(axis);
+        StringRef param = names[spatial - 1][s];
+        std::optional<double> given = d.getFloat(param);
+        if (!given && !d.isNone(param))
+          return d.decline("the scales are not constants");
+        double scale = given && *given > 0 ? 1.0 / *given : double(size) / out;
+        auto indexType = RankedTensorType::get({out}, d.b.getI64Type());
+        Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+          return static_cast<double>(
+              resampleTaps(ResampleMode::Nearest, size, out, i[0], scale, false,
+                           resamplesChannelsLast(xt.getShape()))[0].first);
+        });
+        y = indexDim(d, y, axis, index);
+      }
+      return one(y);
+    };
   t["torch.nn.functional.unfold"] = decomposeUnfold;
   t["torch.nn.functional.fold"] = decomposeFold;
   t["torch.nn.functional.grid_sample"] = decomposeGridSample;
