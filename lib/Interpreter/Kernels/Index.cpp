@@ -465,14 +465,27 @@ FailureOr<RtValue> indexPut(const KernelArgs &args) {
   const RtValue::List *l = args.get("indices").list();
   if (!l)
     return args.emitError() << "indices must be a list or tuple of tensors";
-  for (const RtValue &v : l->items)
+  // A None takes the whole dim (as aten::index's), so that
+  // index_put(x, (None, i), v) is x[:, i] = v.
+  std::vector<RtValue> items;
+  for (const RtValue &v : l->items) {
+    if (v.isNone()) {
+      RtValue whole;
+      whole.v = Attribute();
+      items.push_back(whole);
+      continue;
+    }
     if (!v.isTensor())
-      return args.emitError() << "indices must hold tensors, not "
+      return args.emitError() << "indices must hold tensors or None, not "
                               << v.describe();
+    items.push_back(v);
+  }
+  if (llvm::none_of(l->items, [](const RtValue &v) { return v.isTensor(); }))
+    return args.emitError() << "indices must hold at least one tensor";
   if (l->items.size() > static_cast<size_t>(in->rank()))
     return args.emitError() << "too many indices for a tensor of rank "
                             << in->rank();
-  FailureOr<IndexPlan> plan = advancedPlan(args, *in, l->items);
+  FailureOr<IndexPlan> plan = advancedPlan(args, *in, items);
   if (failed(plan))
     return failure();
   if (!args.get("values").isTensor())

@@ -109,11 +109,98 @@ static std::optional<SmallVector<Value>> indexTensors(const Arg &indices) {
 /// [size_0 * ... * size_{k-1}, rest...]; then scatter (or scatter_add when
 /// accumulating) of the values, broadcast to [indices..., rest...], along
 /// that dim.
+static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
+                                        Arg indices);
+
+/// index_put whose indices hold None (a whole dim): x with its indexed dims
+/// moved to the front, the values moved to match (torch keeps adjacent
+/// index tensors' broadcast dims in place, and puts them first when a None
+/// separates them), index_put on the leading dims, and the result moved
+/// back.
 static Results decomposeIndexPut(Decomposer &d) {
   Value x = d.tensor("input"), values = d.tensor("values");
+  Arg indices = d.arg("indices");
+  ArrayAttr list = dyn_cast_or_null<ArrayAttr>(indices.attr);
+  if (!list)
+    if (auto tuple = dyn_cast_or_null<TupleAttr>(indices.attr))
+      list = tuple.getElements();
+  RankedTensorType xt = typeOf(x), vt = typeOf(values);
+  if (!list || !xt || !xt.hasStaticShape() || !vt || !vt.hasStaticShape() ||
+      llvm::none_of(list, [](Attribute a) { return isa<NoneAttr>(a); }))
+    return decomposeIndexPutLeading(d, x, values, indices);
+  SmallVector<int64_t> positions;
+  SmallVector<Value> tensors;
+  for (auto [k, a] : llvm::enumerate(list)) {
+    if (isa<NoneAttr>(a))
+      continue;
+    auto m = dyn_cast<OperandAttr>(a);
+    if (!m)
+      return d.decline("an index is neither a tensor nor None");
+    positions.push_back(k);
+    tensors.push_back(indices.values[m.getIndex()]);
+  }
+  if (tensors.empty() || list.size() > static_cast<size_t>(xt.getRank()))
+    return d.decline("indices need a tensor and at most one entry a dim");
+  SmallVector<int64_t> broadcast;
+  for (Value t : tensors) {
+    RankedTensorType it = typeOf(t);
+    if (!it || !it.hasStaticShape())
+      return d.decline("the index tensors are not static");
+    FailureOr<SmallVector<int64_t>> b = broadcastShape(broadcast, it.getShape());
+    if (failed(b))
+      return d.decline("the index tensors do not broadcast together");
+    broadcast = *b;
+  }
+  int64_t rank = xt.getRank(), first = positions.front();
+  bool adjacent = positions.back() - first + 1 ==
+                  static_cast<int64_t>(positions.size());
+  // x's dims, indexed ones first.
+  SmallVector<int64_t> perm(positions), rest;
+  for (int64_t k = 0; k < rank; ++k)
+    if (!llvm::is_contained(positions, k))
+      rest.push_back(k);
+  llvm::append_range(perm, rest);
+  // The values' shape as torch indexes: adjacent index dims in place.
+  SmallVector<int64_t> indexed, restShape;
+  for (int64_t k : rest)
+    restShape.push_back(xt.getDimSize(k));
+  int64_t before = adjacent ? first : 0;
+  llvm::append_range(indexed, ArrayRef<int64_t>(restShape).take_front(before));
+  llvm::append_range(indexed, broadcast);
+  llvm::append_range(indexed, ArrayRef<int64_t>(restShape).drop_front(before));
+  Value v = values;
+  if (vt.getShape() != ArrayRef<int64_t>(indexed))
+    v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(indexed)}});
+  if (before > 0) {
+    SmallVector<int64_t> vperm;
+    int64_t nb = broadcast.size();
+    for (int64_t k = 0; k < nb; ++k)
+      vperm.push_back(before + k);
+    for (int64_t k = 0; k < before; ++k)
+      vperm.push_back(k);
+    for (int64_t k = before + nb; k < static_cast<int64_t>(indexed.size()); ++k)
+      vperm.push_back(k);
+    v = d.call("torch.permute", {{"input", v}, {"dims", d.ints(vperm)}});
+  }
+  bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+  Value xp = identity ? x : d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}});
+  Value r = d.call(d.target(), {{"input", xp},
+                                {"indices", Arg::list(d.ctx, tensors)},
+                                {"values", v},
+                                {"accumulate", d.arg("accumulate")}});
+  if (identity || !r)
+    return one(r);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t k = 0; k < rank; ++k)
+    inverse[perm[k]] = k;
+  return one(d.call("torch.permute", {{"input", r}, {"dims", d.ints(inverse)}}));
+}
+
+static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
+                                        Arg indices) {
   auto accumulate = d.getBool("accumulate");
   RankedTensorType xt = typeOf(x), vt = typeOf(values);
-  std::optional<SmallVector<Value>> index = indexTensors(d.arg("indices"));
+  std::optional<SmallVector<Value>> index = indexTensors(indices);
   if (!accumulate || !xt || !xt.hasStaticShape() || !vt || !index ||
       index->size() > static_cast<size_t>(xt.getRank()))
     return d.decline("only index tensors on the leading dims (no None) are "
