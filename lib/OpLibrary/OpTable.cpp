@@ -807,6 +807,9 @@ static const OpRow kOps[] = {
    "atenSlice"},
   {"torch.ops.aten.index.Tensor", {"torch.ops.aten.index"},
    "(Tensor input, Any indices)", "atenIndex"},
+  {"torch.ops.aten._trilinear.default", {"torch.ops.aten._trilinear"},
+   "(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1)",
+   "trilinear"},
   {"torch.nn.functional.bilinear", {"F.bilinear", "torch.bilinear"},
    "(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)",
    "bilinear"},
@@ -986,6 +989,12 @@ static const OpRow kOps[] = {
    "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", "sameAsInput"},
 
   // Shapes.
+  // PyTorch primitives that decomposed programs call: views whose shapes
+  // the prims' own checks fix (no negative dims).
+  {"torch.ops.prims.squeeze.default", {"torch.ops.prims.squeeze"},
+   "(Tensor a, int[] dimensions)", "primsView"},
+  {"torch.ops.prims.split_dim.default", {"torch.ops.prims.split_dim"},
+   "(Tensor a, int dim, int outer_length)", "primsView"},
   {"torch.atleast_1d", {"torch.functional.atleast_1d"}, "(Tensor input)", "atleast"},
   {"torch.atleast_2d", {"torch.functional.atleast_2d"}, "(Tensor input)", "atleast"},
   {"torch.atleast_3d", {"torch.functional.atleast_3d"}, "(Tensor input)", "atleast"},

@@ -2884,6 +2884,67 @@ LogicalResult sum(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return reduction(call, results, /*isSum=*/true);
 }
 
+/// aten::_trilinear: i1 * i2 * i3, each unsqueezed at its expand dims,
+/// summed over sumdim, in i1's dtype (trilinearDTypes: the steps torch
+/// takes and the dtypes they refuse).
+LogicalResult trilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  std::array<RankedTensorType, 3> in = {h.tensor("i1"), h.tensor("i2"),
+                                        h.tensor("i3")};
+  std::array<std::optional<SmallVector<int64_t>>, 3> expands = {
+      getPyInts(call.get("expand1").value), getPyInts(call.get("expand2").value),
+      getPyInts(call.get("expand3").value)};
+  std::optional<SmallVector<int64_t>> sumdim = getPyInts(call.get("sumdim").value);
+  std::optional<int64_t> unroll = call.getInt("unroll_dim");
+  if (!in[0] || !in[1] || !in[2] || !expands[0] || !expands[1] || !expands[2] ||
+      !sumdim || !unroll)
+    return h.unknown();
+  for (int k = 0; k < 3; ++k)
+    if (!in[k].hasStaticShape())
+      return h.unknown();
+  std::string error;
+  std::optional<TrilinearShapes> shapes = trilinearShapes(
+      {in[0].getShape(), in[1].getShape(), in[2].getShape()},
+      {*expands[0], *expands[1], *expands[2]}, *sumdim, *unroll, error);
+  if (!shapes)
+    return call.emitError() << error;
+  std::optional<DType> d1 = dtypeFromType(in[0].getElementType()),
+                       d2 = dtypeFromType(in[1].getElementType()),
+                       d3 = dtypeFromType(in[2].getElementType());
+  if (!d1 || !d2 || !d3)
+    return h.unknown();
+  DType first, product;
+  if (!trilinearDTypes(*d1, *d2, *d3, *shapes, first, product, error))
+    return call.emitError() << error;
+  return h.result(shapes->result, in[0].getElementType());
+}
+
+/// prims.squeeze and prims.split_dim: views of `a`.
+LogicalResult primsView(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("a");
+  if (!a || !a.hasStaticShape())
+    return h.unknown();
+  std::string error;
+  std::optional<SmallVector<int64_t>> shape;
+  if (call.getTarget().contains("squeeze")) {
+    std::optional<SmallVector<int64_t>> dims =
+        getPyInts(call.get("dimensions").value);
+    if (!dims)
+      return h.unknown();
+    shape = primsSqueezeShape(a.getShape(), *dims, error);
+  } else {
+    std::optional<int64_t> dim = call.getInt("dim"),
+                           outer = call.getInt("outer_length");
+    if (!dim || !outer)
+      return h.unknown();
+    shape = primsSplitDimShape(a.getShape(), *dim, *outer, error);
+  }
+  if (!shape)
+    return call.emitError() << error;
+  return h.result(*shape, a.getElementType());
+}
+
 /// torch.atleast_{1,2,3}d: the input viewed with at least that many dims.
 LogicalResult atleast(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -4272,6 +4333,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(selectScatter)
     TRACED_RULE(softmaxBackwardData)
     TRACED_RULE(upsampleNearest)
+    TRACED_RULE(trilinear)
+    TRACED_RULE(primsView)
     TRACED_RULE(floatUnary)
     TRACED_RULE(full)
     TRACED_RULE(fullLike)

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -712,6 +713,160 @@ FailureOr<SmallVector<int64_t>> KernelArgs::getInts(StringRef name,
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
+
+std::optional<TrilinearShapes>
+traced::trilinearShapes(std::array<ArrayRef<int64_t>, 3> shapes,
+                        std::array<ArrayRef<int64_t>, 3> expands,
+                        ArrayRef<int64_t> sumdim, int64_t unrollDim,
+                        std::string &error) {
+  TrilinearShapes r;
+  r.total = static_cast<int64_t>(shapes[0].size() + expands[0].size());
+  auto wrap = [&](int64_t d) -> std::optional<int64_t> {
+    int64_t n = d < 0 ? d + r.total : d;
+    if (n < 0 || n >= r.total) {
+      error = "dimension " + std::to_string(d) + " is out of range for " +
+              std::to_string(r.total) + " dims";
+      return std::nullopt;
+    }
+    return n;
+  };
+  llvm::SmallBitVector i3Expanded(r.total), allExpanded(r.total, true);
+  for (int k = 0; k < 3; ++k) {
+    if (static_cast<int64_t>(shapes[k].size() + expands[k].size()) != r.total) {
+      error = "the inputs' ranks and their expanded dims do not add up to "
+              "the same number of dims";
+      return std::nullopt;
+    }
+    llvm::SmallBitVector expanded(r.total);
+    for (int64_t d : expands[k]) {
+      std::optional<int64_t> n = wrap(d);
+      if (!n)
+        return std::nullopt;
+      expanded.set(*n);
+    }
+    if (k == 2)
+      i3Expanded = expanded;
+    allExpanded &= expanded;
+    size_t next = 0;
+    for (int64_t d = 0; d < r.total; ++d)
+      r.unsqueezed[k].push_back(expanded.test(d) || next >= shapes[k].size()
+                                    ? 1
+                                    : shapes[k][next++]);
+    if (next != shapes[k].size()) {
+      error = "an input lists a dim to expand twice";
+      return std::nullopt;
+    }
+  }
+  if (unrollDim < 0 || unrollDim >= std::max<int64_t>(r.total, 0) ||
+      r.total == 0) {
+    error = "unroll_dim must be in [0," + std::to_string(r.total - 1) + "]";
+    return std::nullopt;
+  }
+  for (int64_t d = 0; d < r.total; ++d) {
+    int64_t size = 1;
+    for (int k = 0; k < 3; ++k) {
+      int64_t s = r.unsqueezed[k][d];
+      if (s == 1)
+        continue;
+      if (size != 1 && s != size) {
+        error = "the inputs' sizes differ in dim " + std::to_string(d);
+        return std::nullopt;
+      }
+      size = s;
+    }
+    r.product.push_back(size);
+  }
+  llvm::SmallBitVector summed(r.total);
+  for (int64_t d : sumdim) {
+    std::optional<int64_t> n = wrap(d);
+    if (!n)
+      return std::nullopt;
+    summed.set(*n);
+  }
+  for (int64_t d = 0; d < r.total; ++d) {
+    // (torch sizes a dim every input expands as 0.)
+    if (summed.test(d))
+      r.sumdims.push_back(d);
+    else
+      r.result.push_back(allExpanded.test(d) ? 0 : r.product[d]);
+    // (Where i3 is expanded, torch sums in its first step.)
+    if (summed.test(d) && d != unrollDim)
+      (i3Expanded.test(d) ? r.sums12 : r.sums23).push_back(d);
+  }
+  r.sumsUnroll = summed.test(unrollDim);
+  return r;
+}
+
+std::optional<DType> traced::trilinearDTypes(DType i1, DType i2, DType i3,
+                                             const TrilinearShapes &shapes,
+                                             DType &first, DType &product,
+                                             std::string &error) {
+  auto refuse = [&](DType want, DType got) -> std::optional<DType> {
+    error = "expected scalar type " + dtypeName(want).str() +
+            " but found " + dtypeName(got).str();
+    return std::nullopt;
+  };
+  bool sum12 = !shapes.sums12.empty(), sum23 = !shapes.sums23.empty();
+  if (sum12 && i1 != i2)
+    return refuse(i1, i2);
+  first = sum12 ? i1 : promoteDTypes(i1, i2);
+  if (sum23 && first != i3)
+    return refuse(first, i3);
+  product = sum23 ? first : promoteDTypes(first, i3);
+  if ((isFloatingPoint(product) && !isFloatingPoint(i1)) ||
+      (i1 == DType::Bool && product != DType::Bool)) {
+    error = "result type " + dtypeName(product).str() +
+            " can't be cast to the desired output type " +
+            dtypeName(i1).str();
+    return std::nullopt;
+  }
+  return i1;
+}
+
+std::optional<SmallVector<int64_t>>
+traced::primsSqueezeShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
+                          std::string &error) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank) {
+      error = "dimension " + std::to_string(d) + " is out of range for rank " +
+              std::to_string(rank);
+      return std::nullopt;
+    }
+    if (shape[d] != 1) {
+      error = "dimension " + std::to_string(d) + " has size " +
+              std::to_string(shape[d]) + ", not 1";
+      return std::nullopt;
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d))
+      out.push_back(shape[d]);
+  return out;
+}
+
+std::optional<SmallVector<int64_t>>
+traced::primsSplitDimShape(ArrayRef<int64_t> shape, int64_t dim, int64_t outer,
+                           std::string &error) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (dim < 0 || dim >= rank) {
+    error = "dimension " + std::to_string(dim) + " is out of range for rank " +
+            std::to_string(rank);
+    return std::nullopt;
+  }
+  if (outer <= 0 || shape[dim] % outer != 0) {
+    error = "attempting to split dimension of length " +
+            std::to_string(shape[dim]) + ", but outer length of " +
+            std::to_string(outer) + " divides it with a remainder";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> out(shape.take_front(dim));
+  out.push_back(outer);
+  out.push_back(shape[dim] / outer);
+  llvm::append_range(out, shape.drop_front(dim + 1));
+  return out;
+}
 
 SmallVector<int64_t> traced::atleastShape(ArrayRef<int64_t> shape,
                                           int64_t rank) {

@@ -186,6 +186,16 @@ ATEN_RENAMED = {
 }
 
 
+# PyTorch's primitives (torch.ops.prims, which decomposed programs call)
+# that mean an entry: op -> (entry, {prims name: ours}, {our parameter:
+# fixed value}). Their schemas come from the ops themselves.
+PRIMS_RENAMED = {
+    "view_of": ("torch.clone", {"a": "input"}, {}),
+    "convert_element_type": ("Tensor.to", {"a": "input"}, {}),
+    "sum": ("torch.sum", {"inp": "input", "dims": "dim", "output_dtype": "dtype"}, {}),
+}
+
+
 def auto_aten_ops(entries, schemas):
     """Entries not in ATEN_OPS whose own name is an ATen op's
     (`torch.hypot` is `aten::hypot`, `torch.linalg.vector_norm` is
@@ -409,25 +419,30 @@ def main():
         f"{torch.__version__.split('+')[0]}'s schema registry; do not edit.",
         "// {ATen spelling, op library entry, signature (null: the entry's own)}",
     ]
-    jobs = [(entry, op, {}, {}) for entry, ops in ATEN_OPS.items() for op in ops]
-    jobs += [(entry, op, {}, {}) for entry, ops in auto_aten_ops(sigs, schemas).items()
-             for op in ops]
-    jobs += [(entry, op, renames, fixed)
+    jobs = [(entry, op, {}, {}, "aten") for entry, ops in ATEN_OPS.items() for op in ops]
+    jobs += [(entry, op, {}, {}, "aten")
+             for entry, ops in auto_aten_ops(sigs, schemas).items() for op in ops]
+    jobs += [(entry, op, renames, fixed, "aten")
              for op, (entry, renames, fixed) in ATEN_RENAMED.items()]
+    for op in PRIMS_RENAMED:
+        schemas["prims::" + op] = [getattr(torch.ops.prims, op).default._schema]
+    jobs += [(entry, "prims::" + op, renames, fixed, "prims")
+             for op, (entry, renames, fixed) in PRIMS_RENAMED.items()]
     last_entry = None
-    for entry, op, renames, fixed in jobs:
+    for entry, op, renames, fixed, space in jobs:
         ours = parse_signature(sigs[entry])
         if entry != last_entry:
             out.append(f"// {entry}")
             last_entry = entry
         skipped = []
+        short = op.split("::")[-1]
         if True:
             if op not in schemas:
                 raise SystemExit(f"aten::{op} is not in torch's registry")
             kept = []
             for s in sorted(schemas[op], key=lambda s: s.overload_name):
                 overload = s.overload_name or "default"
-                name = f"{op}.{overload}"
+                name = f"{short}.{overload}"
                 reason = None
                 if overload == "out" or overload.endswith("_out") or "!" in str(s):
                     reason = "out/in-place"
@@ -481,11 +496,11 @@ def main():
                     skipped.append(f"{name} ({reason})")
                     continue
                 kept.append(parts)
-                out.append(f'{{"torch.ops.aten.{name}", "{entry}", {quote("(" + ", ".join(parts) + ")")}}},')
+                out.append(f'{{"torch.ops.{space}.{name}", "{entry}", {quote("(" + ", ".join(parts) + ")")}}},')
             packet = packet_signature(kept, ours)
             if packet:
                 out.insert(len(out) - len(kept),
-                           f'{{"torch.ops.aten.{op}", "{entry}", {quote(packet)}}},')
+                           f'{{"torch.ops.{space}.{short}", "{entry}", {quote(packet)}}},')
             elif kept:
                 skipped.append(f"the packet {op} (its overloads bind positions differently)")
         if skipped:

@@ -1518,6 +1518,33 @@ OPS = {
         ("float16 input_dtype", lambda g, y, log=log: getattr(torch.ops.aten, f"_{log}softmax_backward_data")(
             g, y, 0, torch.float16), [f32(2), f32(2)], ACCUMULATE))
        for log in ("", "log_")},
+    "torch.ops.prims.squeeze.default": fixed(
+        ("dims", lambda x: torch.ops.prims.squeeze(x, [0, 4, 1]), [f32(1, 1, 3, 2, 1)]),
+        ("none", lambda x: torch.ops.prims.squeeze(x, dimensions=[]), [f32(1, 2)]),
+        ("not of size 1", lambda x: torch.ops.prims.squeeze(x, [1]), [f32(1, 2)]),
+        ("negative", lambda x: torch.ops.prims.squeeze(x, [-1]), [f32(2, 1)])),
+    "torch.ops.prims.split_dim.default": fixed(
+        ("first", lambda x: torch.ops.prims.split_dim(x, 0, 4), [f32(12, 2)]),
+        ("last", lambda x: torch.ops.prims.split_dim(x, 1, 3), [dt(torch.int64, 2, 6)]),
+        ("remainder", lambda x: torch.ops.prims.split_dim(x, 0, 4), [f32(6)])),
+    "torch.ops.aten._trilinear.default": fixed(
+        ("bilinear form", lambda a, w, b: torch.ops.aten._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3]),
+         [f32(3, 4), f32(6, 4, 5), f32(3, 5)], ACCUMULATE),
+        ("no sum", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [], [], [], [], 0),
+         [f32(3, 3, 3), f32(3, 3, 3), f32(3, 3, 3)], ACCUMULATE),
+        ("varying ranks", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [1], [], [0, 1], [0], 0),
+         [f32(2, 6), f32(2, 3, 6), f32(6)], ACCUMULATE),
+        ("sum all", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [1], [], [], [0, 1, 2], 2),
+         [f32(2, 6), f32(2, 3, 6), f32(2, 3, 6)], ACCUMULATE),
+        *[(f"{d}", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [0], [1], [], [1]),
+           [dt(d, 3), dt(d, 4), dt(d, 4, 3)], ACCUMULATE)
+          for d in (torch.int32, torch.int64, torch.bool, torch.float64, torch.bfloat16)],
+        ("a dim all three expand", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [0], [0], [0], [2], 0),
+         [f32(2, 3, 6), f32(2, 3, 6), f32(2, 3, 6)]),
+        ("mixed dtypes", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [], [], [], []),
+         [f32(2), dt(torch.float64, 2), f32(2)]),
+        ("sizes differ", lambda a, b, c: torch.ops.aten._trilinear(a, b, c, [], [], [], []),
+         [f32(2, 3), f32(2, 1), f32(2, 3)])),
     "torch.ops.aten.nll_loss_backward.default": fixed(
         *[(f"reduction {r}", lambda g, x, t, r=r: torch.ops.aten.nll_loss_backward(
             g, x, t, None, r, 1, torch.ops.aten.nll_loss_forward(x, t, None, r, 1)[1]),

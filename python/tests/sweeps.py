@@ -41,13 +41,13 @@ def check(entry, fn, inputs, where, tol, found, labels=("interp ", "decomp "),
             expected = _first(fn(*[x.clone() for x in inputs]))
         torch_error = None
     except Exception as e:  # noqa: BLE001 - torch's refusal
-        torch_error = str(e).splitlines()[0][:120]
+        torch_error = (str(e).splitlines() or [type(e).__name__])[0][:120]
     try:
         tm = traced.trace(Call(fn), *[x.clone() for x in inputs])
         got = _first(tm.interpret(*[x.clone() for x in inputs]))
         our_error = None
     except Exception as e:  # noqa: BLE001 - our refusal
-        our_error = str(e).splitlines()[0][:200]
+        our_error = (str(e).splitlines() or [type(e).__name__])[0][:200]
     if torch_error is not None or our_error is not None:
         if refusals and torch_error is not None and our_error is None:
             found.append(f"{where}: torch refuses ({torch_error}) but we compute it")
@@ -65,7 +65,7 @@ def check(entry, fn, inputs, where, tol, found, labels=("interp ", "decomp "),
             decomposed.run_passes("traced-decompose")
             why = compare(_first(decomposed.interpret(*inputs)), expected, tol)
         except Exception as e:  # noqa: BLE001
-            why = f"fails: {str(e).splitlines()[0][:200]}"
+            why = f"fails: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
         if why:
             found.append(f"{where}: {labels[1]}{why}")
     return expected, tm, got

@@ -197,3 +197,13 @@ def test_upsample_nearest_with_size_and_scales():
         x, output_size=[6, 10], scales_h=2.3, scales_w=4.7), x)
     _check(lambda x: torch.ops.aten.upsample_nearest2d(
         x, output_size=[4, 5], scales_h=None, scales_w=None), x)
+
+
+def test_prims_spellings():
+    """PyTorch's primitives (torch.ops.prims) that mean an entry."""
+    x = torch.rand(2, 3, 4)
+    _check(lambda x: torch.ops.prims.view_of(x), x)
+    _check(lambda x: torch.ops.prims.convert_element_type(x * 5, torch.int32), x)
+    _check(lambda x: torch.ops.prims.sum(x, [0, 2]), x)
+    _check(lambda x: torch.ops.prims.squeeze(x[:1, :, :1], [0, 2]), x)
+    _check(lambda x: torch.ops.prims.split_dim(x, 2, 2), x)

@@ -126,7 +126,7 @@ def _run_sample(sample, paths, entry=None):
             module = sample.fn if isinstance(sample.fn, torch.nn.Module) else Call(sample.fn)
             tm = traced.trace(module, *sample.inputs)
     except Exception as e:  # noqa: BLE001 - reported per sample
-        return {p: f"trace: {str(e).splitlines()[0][:200]}" for p in paths}
+        return {p: f"trace: {(str(e).splitlines() or [type(e).__name__])[0][:200]}" for p in paths}
     if entry is not None and not entry.startswith("_") and \
             entry not in called_entries(tm):
         # A sample whose call the tracer folded tests nothing.
@@ -136,7 +136,7 @@ def _run_sample(sample, paths, entry=None):
             got = _first(tm.interpret(*sample.inputs))
             result["interp"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
-            result["interp"] = f"error: {str(e).splitlines()[0][:200]}"
+            result["interp"] = f"error: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
     if "decomp" in paths:
         # A decomposition, interpreted, against torch (the interpreter's own
         # kernel for the entry is the "interp" path).
@@ -146,14 +146,14 @@ def _run_sample(sample, paths, entry=None):
             got = _first(decomposed.interpret(*sample.inputs))
             result["decomp"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
-            result["decomp"] = f"error: {str(e).splitlines()[0][:200]}"
+            result["decomp"] = f"error: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
     if "cpu" in paths:
         try:
             compiled = traced.compile(tm)
             got = _first(compiled(*sample.inputs))
             result["cpu"] = compare(got, expected, sample.tol)
         except Exception as e:  # noqa: BLE001
-            result["cpu"] = f"error: {str(e).splitlines()[0][:200]}"
+            result["cpu"] = f"error: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
     return result
 
 

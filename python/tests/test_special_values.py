@@ -247,7 +247,7 @@ def _compiled_sweep(entry):
             try:
                 out = compiled(*[_to_callable(x.clone()) for x in inputs])
             except Exception as e:  # noqa: BLE001
-                found.append(f"{where}: compiled raises {str(e).splitlines()[0][:200]}")
+                found.append(f"{where}: compiled raises {(str(e).splitlines() or [type(e).__name__])[0][:200]}")
                 continue
             why = compare(out[0] if isinstance(out, (list, tuple)) else out, expected, LOOSE)
             if why:

@@ -172,12 +172,12 @@ def aten_positional(target, args, kwargs):
     by its own parameter names, which may differ from ATen's (`self` is
     `input`, `output_size` interpolate's `size`), and positions are the
     same in both. (args, kwargs)."""
-    if not target.startswith("torch.ops.aten."):
+    if not target.startswith(("torch.ops.aten.", "torch.ops.prims.")):
         return args, kwargs
     parts = target.split(".")
     if len(parts) != 5:
         return args, kwargs
-    packet = getattr(torch.ops.aten, parts[3], None)
+    packet = getattr(getattr(torch.ops, parts[2]), parts[3], None)
     overload = getattr(packet, parts[4], None) if packet is not None else None
     schema = getattr(overload, "_schema", None)
     if schema is None:

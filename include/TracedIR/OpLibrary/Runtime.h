@@ -15,6 +15,9 @@
 #ifndef TRACEDIR_OPLIBRARY_RUNTIME_H
 #define TRACEDIR_OPLIBRARY_RUNTIME_H
 
+#include <array>
+#include <optional>
+#include <string>
 #include "TracedIR/Support/DType.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -246,6 +249,53 @@ template <typename Fn> auto dispatchStorage(DType dtype, Fn &&fn) {
   }
   return fn(float{});
 }
+
+/// aten::_trilinear's shapes: each input unsqueezed at its `expand` dims
+/// (ascending) to `total` dims, and the product's shape before the sum over
+/// `sumdim`; nullopt with `error` set when torch refuses them (the ranks do
+/// not add up, a dim is out of range, sizes differ where no input was
+/// expanded).
+struct TrilinearShapes {
+  int64_t total = 0;
+  std::array<llvm::SmallVector<int64_t>, 3> unsqueezed;
+  llvm::SmallVector<int64_t> product; // before the sum
+  llvm::SmallVector<int64_t> sumdims; // normalized, ascending
+  /// (A dim that all three inputs expand is 0 here, as torch sizes it.)
+  llvm::SmallVector<int64_t> result;
+  /// torch's steps: i1 * i2 summed over `sums12` (the summed dims, but
+  /// unroll_dim, where i3 is expanded), times i3 summed over `sums23` (the
+  /// others), then over unroll_dim when it is summed (`sumsUnroll`). A
+  /// step that sums is a batched product, which takes one dtype.
+  llvm::SmallVector<int64_t> sums12, sums23;
+  bool sumsUnroll = false;
+};
+
+/// The dtypes of aten::_trilinear's steps, as torch 1.13 computes it: the
+/// product i1 * i2 (`first`; promoted, or i1's dtype, which i2 must share,
+/// when it sums), times i3 (`product`; likewise), added into a result of
+/// i1's dtype (returned), which the product must cast to. nullopt with
+/// `error` set when torch refuses.
+std::optional<DType> trilinearDTypes(DType i1, DType i2, DType i3,
+                                     const TrilinearShapes &shapes,
+                                     DType &first, DType &product,
+                                     std::string &error);
+std::optional<TrilinearShapes>
+trilinearShapes(std::array<llvm::ArrayRef<int64_t>, 3> shapes,
+                std::array<llvm::ArrayRef<int64_t>, 3> expands,
+                llvm::ArrayRef<int64_t> sumdim, int64_t unrollDim,
+                std::string &error);
+
+/// prims.squeeze's shape: `shape` without `dims` (each in range, of size
+/// 1); nullopt with `error` set otherwise.
+std::optional<llvm::SmallVector<int64_t>>
+primsSqueezeShape(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> dims,
+                  std::string &error);
+/// prims.split_dim's shape: dim `dim` (in range) of `shape` split into
+/// [outer, size / outer]; nullopt with `error` set when outer does not
+/// divide it.
+std::optional<llvm::SmallVector<int64_t>>
+primsSplitDimShape(llvm::ArrayRef<int64_t> shape, int64_t dim, int64_t outer,
+                   std::string &error);
 
 /// torch.atleast_{1,2,3}d's shape for `rank`: a 0-d input becomes all
 /// ones; a 1-D [n] becomes [1, n] (2-D) or [1, n, 1] (3-D); a 2-D [m, n]

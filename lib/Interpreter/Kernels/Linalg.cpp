@@ -1159,6 +1159,85 @@ FailureOr<RtValue> outer(const KernelArgs &args) {
   return kernels::mul(product);
 }
 
+/// aten::_trilinear: i1 * i2 * i3, each unsqueezed at its expand dims and
+/// broadcast, summed over sumdim, in the dtypes of torch's steps
+/// (trilinearDTypes; floats accumulate in double and round once, integers
+/// wrap, bools sum as "any"), the result in i1's dtype.
+FailureOr<RtValue> trilinear(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("i1"), b = args.tensor("i2"),
+                    c = args.tensor("i3");
+  FailureOr<SmallVector<int64_t>> e1 = args.getInts("expand1"),
+                                  e2 = args.getInts("expand2"),
+                                  e3 = args.getInts("expand3"),
+                                  sum = args.getInts("sumdim");
+  FailureOr<int64_t> unroll = args.getInt("unroll_dim");
+  if (failed(a) || failed(b) || failed(c) || failed(e1) || failed(e2) ||
+      failed(e3) || failed(sum) || failed(unroll))
+    return failure();
+  std::string error;
+  std::optional<TrilinearShapes> s =
+      trilinearShapes({a->shape(), b->shape(), c->shape()}, {*e1, *e2, *e3},
+                      *sum, *unroll, error);
+  if (!s)
+    return args.emitError() << error;
+  DType first, product;
+  std::optional<DType> result = trilinearDTypes(a->dtype(), b->dtype(),
+                                                c->dtype(), *s, first, product,
+                                                error);
+  if (!result)
+    return args.emitError() << error;
+  // torch's steps (each product and sum in double or int64, rounded to the
+  // step's dtype once): i1 * i2 summed over sums12, times i3 summed over
+  // sums23, summed over unroll_dim; bools sum as "any".
+  auto wide = [](DType t) { return isFloatingPoint(t) ? DType::F64 : DType::I64; };
+  auto step = [&](const Tensor &x, const Tensor &y, ArrayRef<int64_t> dims,
+                  DType t) {
+    FailureOr<SmallVector<int64_t>> shape = broadcastShape(x.shape(), y.shape());
+    Tensor xs = broadcastTo(x.to(wide(t)), *shape),
+           ys = broadcastTo(y.to(wide(t)), *shape);
+    SmallVector<int64_t> kept(*shape);
+    for (int64_t d : dims)
+      kept[d] = 1;
+    Tensor out(wide(t), kept);
+    SmallVector<int64_t> strides = out.strides(), index(shape->size(), 0);
+    for (int64_t i = 0, n = xs.numel(); i < n; ++i) {
+      int64_t o = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        o += (kept[d] == 1 ? 0 : index[d]) * strides[d];
+      if (isFloatingPoint(t)) {
+        out.setDouble(o, out.getDouble(o) + xs.getDouble(i) * ys.getDouble(i));
+      } else {
+        int64_t *p = out.data<int64_t>();
+        p[o] = static_cast<int64_t>(static_cast<uint64_t>(p[o]) +
+                                    static_cast<uint64_t>(xs.getInt(i)) *
+                                        static_cast<uint64_t>(ys.getInt(i)));
+      }
+      for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+        if (++index[d] < (*shape)[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    if (t == DType::Bool)
+      for (int64_t i = 0; i < out.numel(); ++i)
+        out.data<int64_t>()[i] = out.data<int64_t>()[i] != 0;
+    return out.to(t);
+  };
+  int64_t count = 1;
+  for (int64_t size : s->result)
+    count *= size;
+  if (count == 0)
+    return RtValue(Tensor(*result, s->result));
+  Tensor one(DType::I64, {});
+  one.data<int64_t>()[0] = 1;
+  Tensor r = step(a->reshaped(s->unsqueezed[0]), b->reshaped(s->unsqueezed[1]),
+                  s->sums12, first);
+  r = step(r, c->reshaped(s->unsqueezed[2]), s->sums23, product);
+  if (s->sumsUnroll)
+    r = step(r, one.to(product), {*unroll}, product);
+  return RtValue(r.reshaped(s->result).to(*result));
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -1166,6 +1245,7 @@ FailureOr<RtValue> outer(const KernelArgs &args) {
 //===----------------------------------------------------------------------===//
 
 void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
+  table["torch.ops.aten._trilinear.default"] = trilinear;
   table["torch.nn.functional.conv1d"] = conv;
   table["torch.nn.functional.conv2d"] = conv;
   table["torch.nn.functional.conv3d"] = conv;

@@ -145,6 +145,32 @@ FailureOr<RtValue> flatten(const KernelArgs &args) {
   return RtValue(in->reshaped(shape));
 }
 
+/// prims.squeeze and prims.split_dim: the input reshaped.
+FailureOr<RtValue> primsSqueeze(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("a");
+  FailureOr<SmallVector<int64_t>> dims = args.getInts("dimensions");
+  if (failed(in) || failed(dims))
+    return failure();
+  std::string error;
+  std::optional<SmallVector<int64_t>> shape =
+      primsSqueezeShape(in->shape(), *dims, error);
+  if (!shape)
+    return args.emitError() << error;
+  return RtValue(in->reshaped(*shape));
+}
+FailureOr<RtValue> primsSplitDim(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("a");
+  FailureOr<int64_t> dim = args.getInt("dim"), outer = args.getInt("outer_length");
+  if (failed(in) || failed(dim) || failed(outer))
+    return failure();
+  std::string error;
+  std::optional<SmallVector<int64_t>> shape =
+      primsSplitDimShape(in->shape(), *dim, *outer, error);
+  if (!shape)
+    return args.emitError() << error;
+  return RtValue(in->reshaped(*shape));
+}
+
 template <int64_t Rank> FailureOr<RtValue> atleast(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
@@ -1536,6 +1562,8 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.movedim"] = movedim;
   table["torch.flatten"] = flatten;
   table["torch.atleast_1d"] = atleast<1>;
+  table["torch.ops.prims.squeeze.default"] = primsSqueeze;
+  table["torch.ops.prims.split_dim.default"] = primsSplitDim;
   table["torch.atleast_2d"] = atleast<2>;
   table["torch.atleast_3d"] = atleast<3>;
   table["torch.reshape"] = reshape;

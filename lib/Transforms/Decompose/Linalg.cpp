@@ -368,7 +368,63 @@ static Results decomposeCross(Decomposer &d) {
   return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(dim)}}));
 }
 
+/// aten::_trilinear: the three unsqueezed at their expand dims, multiplied
+/// (broadcasting), summed over sumdim in their dtype.
+static Results decomposeTrilinear(Decomposer &d) {
+  std::array<Value, 3> in = {d.tensor("i1"), d.tensor("i2"), d.tensor("i3")};
+  std::array<std::optional<SmallVector<int64_t>>, 3> expands = {
+      d.getInts("expand1"), d.getInts("expand2"), d.getInts("expand3")};
+  std::optional<SmallVector<int64_t>> sum = d.getInts("sumdim");
+  auto unroll = d.getInt("unroll_dim");
+  for (int k = 0; k < 3; ++k)
+    if (!typeOf(in[k]) || !typeOf(in[k]).hasStaticShape() || !expands[k])
+      return d.decline("needs static inputs and constant dims");
+  if (!sum || !unroll)
+    return d.decline("needs constant dims");
+  std::string error;
+  std::optional<TrilinearShapes> s = trilinearShapes(
+      {typeOf(in[0]).getShape(), typeOf(in[1]).getShape(), typeOf(in[2]).getShape()},
+      {*expands[0], *expands[1], *expands[2]}, *sum, *unroll, error);
+  if (!s)
+    return d.decline(error);
+  std::optional<DType> d1 = dtypeFromType(typeOf(in[0]).getElementType()),
+                       d2 = dtypeFromType(typeOf(in[1]).getElementType()),
+                       d3 = dtypeFromType(typeOf(in[2]).getElementType());
+  DType first, productType;
+  if (!d1 || !d2 || !d3 || !trilinearDTypes(*d1, *d2, *d3, *s, first, productType, error))
+    return d.decline("the dtypes are not torch's");
+  if (llvm::is_contained(s->result, 0))
+    return one(d.call("torch.zeros", {{"size", d.ints(s->result)},
+                                      {"dtype", Arg(d.dtype(d.resultTensorType().getElementType()))}}));
+  // torch's steps: i1 * i2 summed over sums12, times i3 summed over sums23,
+  // then over unroll_dim (torch.mul promotes as torch's steps do; bools
+  // sum as "any": an int64 count, then nonzero).
+  SmallVector<Value> v;
+  for (int k = 0; k < 3; ++k) {
+    v.push_back(in[k]);
+    if (typeOf(in[k]).getShape() != ArrayRef<int64_t>(s->unsqueezed[k]))
+      v[k] = d.call("torch.reshape", {{"input", in[k]}, {"shape", d.ints(s->unsqueezed[k])}});
+  }
+  auto sumOver = [&](Value x, ArrayRef<int64_t> dims, DType t) -> Value {
+    if (dims.empty())
+      return x;
+    Type type = typeFromDType(d.ctx, t);
+    Type wide = type.isInteger(1) ? d.b.getI64Type() : type;
+    Value r = d.call("torch.sum", {{"input", x}, {"dim", d.ints(dims)},
+                                   {"keepdim", d.boolean(true)},
+                                   {"dtype", Arg(d.dtype(wide))}});
+    return type.isInteger(1) ? d.binary("torch.ne", r, d.i64(0)) : r;
+  };
+  Value r = sumOver(d.binary("torch.mul", v[0], v[1]), s->sums12, first);
+  r = sumOver(d.binary("torch.mul", r, v[2]), s->sums23, productType);
+  if (s->sumsUnroll)
+    r = sumOver(r, {*unroll}, productType);
+  r = d.call("torch.reshape", {{"input", r}, {"shape", d.ints(s->result)}});
+  return one(d.cast(r, d.resultTensorType().getElementType()));
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
+  t["torch.ops.aten._trilinear.default"] = decomposeTrilinear;
   t["torch.linalg.det"] = decomposeDet;
   t["torch.linalg.slogdet"] = decomposeDet;
   t["torch.linalg.inv"] = decomposeInv;

@@ -520,6 +520,11 @@ static Results decomposeAsStrided(Decomposer &d) {
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
+  for (StringRef name : {"torch.ops.prims.squeeze.default", "torch.ops.prims.split_dim.default"})
+    t[name] = [](Decomposer &d) -> Results {
+      return one(d.call("torch.reshape", {{"input", d.tensor("a")},
+                                          {"shape", d.ints(d.resultTensorType().getShape())}}));
+    };
   for (StringRef name : {"torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d"})
     t[name] = [](Decomposer &d) -> Results {
       return one(d.call("torch.reshape", {{"input", d.tensor("input")},
