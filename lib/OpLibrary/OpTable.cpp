@@ -916,8 +916,9 @@ static const OpRow kOps[] = {
   {"torch.empty_like", {},
    "(Tensor input, *, dtype? dtype=None, Any layout=None, Any device=None, bool? pin_memory=None, bool requires_grad=False, Any memory_format=None)",
    "fullLike"},
+  // (start may be a 0-d integer tensor, as torch's narrow.Tensor.)
   {"torch.narrow", {"Tensor.narrow"},
-   "(Tensor input, int dim, int start, int length)",
+   "(Tensor input, int dim, Tensor|Scalar start, int length)",
    "narrow"},
   {"torch.flip", {"Tensor.flip"},
    "(Tensor input, int[] *dims)",

@@ -1344,6 +1344,15 @@ LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> length = call.getInt("length");
+  Type start = call.getType("start");
+  if (auto t = dyn_cast_or_null<RankedTensorType>(start)) {
+    if (t.getRank() != 0 || !isa<IntegerType>(t.getElementType()) ||
+        t.getElementType().isInteger(1))
+      return call.emitError() << "start must be an 0-dim integral Tensor, got "
+                              << t;
+  } else if (start && !start.isInteger(64)) {
+    return call.emitError() << "argument 'start' expects int, got " << start;
+  }
   if (!input || !length)
     return h.unknown();
   if (input.getRank() == 0)

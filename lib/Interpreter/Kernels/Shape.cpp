@@ -1061,7 +1061,11 @@ FailureOr<RtValue> asStrided(const KernelArgs &args) {
 
 FailureOr<RtValue> narrow(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim"), start = args.getInt("start"),
+  const RtValue &startArg = args.get("start");
+  FailureOr<int64_t> d = args.getInt("dim"),
+                     start = startArg.isTensor()
+                                 ? FailureOr<int64_t>(startArg.tensor().getInt(0))
+                                 : args.getInt("start"),
                      length = args.getInt("length");
   if (failed(in) || failed(d) || failed(start) || failed(length))
     return failure();

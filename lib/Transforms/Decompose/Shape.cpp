@@ -552,6 +552,27 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     Value x = d.tensor("input");
     auto dim = d.getInt("dim"), start = d.getInt("start"), length = d.getInt("length");
     RankedTensorType type = typeOf(x);
+    if (Value s = d.tensor("start"); s && dim && length && type && type.getRank() &&
+                                     type.hasStaticShape()) {
+      // A start known at run time: index_select at start + [0, length),
+      // a negative start counted from the end; index_select's run-time
+      // check refuses a window outside the dim.
+      int64_t n = normDim(*dim, type.getRank());
+      if (n < 0 || n >= type.getRank())
+        return d.decline("dim out of range");
+      Value start64 = d.cast(s, d.b.getI64Type());
+      Value wrapped = d.call("torch.where",
+                             {{"condition", d.binary("torch.lt", start64, d.i64(0))},
+                              {"input", d.binary("torch.add", start64, d.i64(type.getDimSize(n)))},
+                              {"other", start64}});
+      auto rangeType = RankedTensorType::get({*length}, d.b.getI64Type());
+      Value range = d.tensorConstant(rangeType, [](ArrayRef<int64_t> i) {
+        return static_cast<double>(i[0]);
+      });
+      return one(d.call("torch.index_select",
+                        {{"input", x}, {"dim", d.i64(n)},
+                         {"index", d.binary("torch.add", range, wrapped)}}));
+    }
     if (!dim || !start || !length || !type)
       return d.decline("narrow's arguments must be constants");
     int64_t n = normDim(*dim, type.getRank());
