@@ -86,3 +86,18 @@ def test_leaf_module_is_one_call(module, inputs):
         want = parent(*inputs)
     got = tm.interpret(*inputs)[0]
     np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_unknown_torch_modules_get_graphs_of_their_own():
+    """A torch.nn module the op library does not describe (nn.ConstantPad2d,
+    nn.ZeroPad2d) is traced into, with a graph of its own, by both tracers:
+    recorded as a leaf it could not run."""
+    m = torch.nn.Sequential(torch.nn.ConstantPad2d((1, 2, 0, 1), 3.5),
+                            torch.nn.ZeroPad2d(1), torch.nn.ReLU()).eval()
+    x = torch.randn(1, 2, 3, 3)
+    for mode in ("symbolic", "concrete"):
+        tm = traced.trace(m, x, mode=mode)
+        text = str(tm)
+        assert 'class "torch.nn.modules.padding.ConstantPad2d"' in text
+        assert 'call_function "torch.nn.functional.pad"' in text
+        np.testing.assert_allclose(tm.interpret(x)[0], m(x).numpy(), rtol=1e-6)

@@ -341,7 +341,9 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     leaf_functions = with_known_leaves(leaf_functions)
     builder = IRBuilder()
     symbolize_modules(root, builder)
-    graphed = lambda m: m is root or not is_torch_leaf(m)
+    # torch.nn modules the op library describes are leaf calls; the others
+    # (nn.ConstantPad2d, ...) get graphs of their own, as user modules do.
+    graphed = lambda m: m is root or not is_torch_leaf(m) or not is_known_leaf(m)
     calls, expected = _first_calls(root, inputs, graphed)
     # The root's graph runs on fresh copies: the eager run may have written
     # its inputs.
