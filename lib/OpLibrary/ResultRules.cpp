@@ -3050,6 +3050,26 @@ LogicalResult reshape(const BoundCall &call, SmallVectorImpl<Type> &results) {
   FailureOr<SmallVector<int64_t>> out = inferShape(call, input, *shape);
   if (failed(out))
     return failure();
+  // ATen's _reshape_alias(x, size, stride): a reshape when the strides are
+  // the contiguous ones of `size` (a size-1 dim's stride does not matter);
+  // other strides read the storage in another order.
+  if (call.getSignature().lookup("stride")) {
+    std::optional<SmallVector<int64_t>> stride = call.getInts("stride");
+    if (!stride)
+      return h.unknown();
+    bool contiguous = stride->size() == out->size();
+    for (int64_t d = static_cast<int64_t>(out->size()) - 1, want = 1;
+         contiguous && d >= 0; --d) {
+      if ((*out)[d] != 1 && (*stride)[d] != want)
+        contiguous = false;
+      want *= (*out)[d];
+    }
+    if (!contiguous)
+      return call.emitError() << "strides " << shapeStr(*stride)
+                              << " are not the contiguous ones of size "
+                              << shapeStr(*out)
+                              << ": such a view is not supported";
+  }
   return h.result(*out, input.getElementType());
 }
 

@@ -170,6 +170,9 @@ ATEN_RENAMED = {
        for n in dims},
     "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
     "cross_entropy_loss": ("torch.nn.functional.cross_entropy", {}, {}),
+    "_reshape_alias": ("Tensor.view", {}, {}),
+    "empty_strided": ("torch.empty", {}, {}),
+    "new_empty_strided": ("Tensor.new_empty", {}, {}),
     "_softmax": ("torch.nn.functional.softmax", {}, {}),
     "_log_softmax": ("torch.nn.functional.log_softmax", {}, {}),
     "frobenius_norm": ("torch.norm", {}, {"p": '"fro"'}),
@@ -232,7 +235,11 @@ IGNORABLE = {"implicit", "memory_format", "cudnn_enabled", "cudnn_enable", "name
 
 # ATen-only parameters an entry's result rule checks, refusing the values
 # torch refuses on the CPU (`_softmax(x, dim, half_to_float=True)`).
-RULE_CHECKED = {"half_to_float"}
+RULE_CHECKED = {"half_to_float",
+                # _reshape_alias's (Tensor.view's rule takes contiguous
+                # strides only); empty_strided's, whose values the strides
+                # do not change.
+                "stride"}
 
 # Entry parameters only leaf modules bind (nn.Conv2d's padding_mode,
 # nn.ConvTranspose2d's forward(output_size)): ATen overloads lack them.

@@ -207,3 +207,12 @@ def test_prims_spellings():
     _check(lambda x: torch.ops.prims.sum(x, [0, 2]), x)
     _check(lambda x: torch.ops.prims.squeeze(x[:1, :, :1], [0, 2]), x)
     _check(lambda x: torch.ops.prims.split_dim(x, 2, 2), x)
+
+
+def test_strided_spellings():
+    """_reshape_alias with contiguous strides is a reshape; empty_strided's
+    strides do not change the values a copy_ writes."""
+    x = torch.rand(2, 3, 4)
+    _check(lambda x: torch.ops.aten._reshape_alias(x, (6, 4), (4, 1)), x)
+    _check(lambda x: torch.ops.aten.empty_strided(x.size(), stride=[12, 4, 1]).copy_(x), x)
+    _check(lambda x: torch.ops.aten.new_empty_strided(x, [2, 3, 4], [12, 4, 1]).copy_(x) + x, x)

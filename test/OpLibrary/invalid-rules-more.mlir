@@ -527,3 +527,15 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+// ATen's _reshape_alias is a reshape only with the contiguous strides of its
+// size; other strides read the storage in another order.
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<6x4xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten._reshape_alias.default' (Tensor.view) strides [1, 4] are not the contiguous ones of size [4, 6]: such a view is not supported}}
+    %0 = call_function "torch.ops.aten._reshape_alias.default"(input=%x, size=[4, 6], stride=[1, 4]) : (tensor<6x4xf32>) -> tensor<4x6xf32>
+    output
+  }
+}
