@@ -465,7 +465,15 @@ OPS = {
          [f32(3, 4), torch.rand(3, 4), torch.rand(4) + 0.5], TRANSCENDENTAL),
         ("large logits", lambda x, y: F.binary_cross_entropy_with_logits(x * 30, y, reduction="sum"),
          [f32(6), torch.rand(6)], ACCUMULATE),
-        ("module", torch.nn.BCEWithLogitsLoss(weight=torch.rand(3)), [f32(2, 3), torch.rand(2, 3)], ACCUMULATE)),
+        ("module", torch.nn.BCEWithLogitsLoss(weight=torch.rand(3)), [f32(2, 3), torch.rand(2, 3)], ACCUMULATE),
+        # torch's steps rounded in bfloat16, in its order (fuzz-diff:
+        # test/Fuzz/diff/bce-with-logits-bf16-step-order); exact, so a
+        # step in another order or dtype shows.
+        ("bfloat16 chain", lambda x: F.binary_cross_entropy_with_logits(
+            *2 * [F.binary_cross_entropy_with_logits(*2 * [F.binary_cross_entropy_with_logits(x, x)])]),
+         [torch.full((3,), -1.5, dtype=torch.bfloat16)], EXACT),
+        ("bfloat16 none", lambda x, y: F.binary_cross_entropy_with_logits(x, y, reduction="none"),
+         [dt(torch.bfloat16, 3, 4) * 4, torch.rand(3, 4).bfloat16()], EXACT)),
     "torch.nn.functional.kl_div": fixed(
         ("batchmean", lambda x, y: F.kl_div(x, y, reduction="batchmean"),
          [F.log_softmax(f32(3, 4), 1), F.softmax(f32(3, 4) * 2, 1)], ACCUMULATE),

@@ -310,15 +310,29 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
     for (size_t i = 0; i < (*pw)->size(); ++i)
       (**pw)[i] = minusOne.getDouble(i) + 1;
   }
+  // torch 1.13's steps, each rounded to the dtype it is computed in (the
+  // input's for max_val and the log term, the result's for the loss), so
+  // that bfloat16 chains round as torch's do:
+  //   m = max(-x, 0); loss = (1 - y) x + m + log(e^-m + e^(-x-m)), or with
+  //   pos_weight (1 - y) x + lw (log(...) + m), lw = (pw - 1) y + 1.
+  DType in = a->dtype(), out = p->dtype;
+  DType lwType = *pw ? promoteDTypes(args.tensor("pos_weight")->dtype(), b->dtype())
+                     : out;
+  auto rin = [&](double v) { return roundTo(in, v); };
+  auto rout = [&](double v) { return roundTo(out, v); };
   std::vector<double> v(p->x.size());
   for (size_t i = 0; i < v.size(); ++i) {
     double x = p->x[i], y = p->y[i];
-    // log(1 + exp(-x)) computed stably: max(-x, 0) + log(e^-m + e^(-x-m)).
-    double m = std::max(-x, 0.0);
-    double softplus = m + std::log(std::exp(-m) + std::exp(-x - m));
-    double l = *pw ? (1 - y) * x + (1 + ((**pw)[i] - 1) * y) * softplus
-                   : (1 - y) * x + softplus;
-    v[i] = l * (*w ? (**w)[i] : 1.0);
+    double m = rin(std::max(-x, 0.0));
+    double lg = rin(std::log(rin(rin(std::exp(-m)) + rin(std::exp(rin(-x - m))))));
+    double l = rout(rout(1 - y) * x);
+    if (*pw) {
+      double lw = roundTo(lwType, roundTo(lwType, ((**pw)[i] - 1) * y) + 1);
+      l = rout(l + roundTo(lwType, lw * rin(lg + m)));
+    } else {
+      l = rout(rout(l + m) + lg);
+    }
+    v[i] = *w ? rout(l * (**w)[i]) : l;
   }
   return reduced(v, p->shape, p->dtype, *reduction);
 }

@@ -304,31 +304,31 @@ void decompose::populateLossDecompositions(DecompositionTable &t) {
       loss = d.binary("torch.mul", loss, d.arg("weight"));
     return reduce(d, loss);
   };
-  // With m = max(-x, 0):
-  //   (1 - y) x + lw (log(exp(-m) + exp(-x - m)) + m),
-  // lw = 1 + (pos_weight - 1) y (1 without pos_weight); times weight.
+  // torch 1.13's steps, in its order (a bfloat16 chain rounds as torch's
+  // does), with m = max(-x, 0):
+  //   ((1 - y) x + m) + log(exp(-m) + exp(-x - m)), or with pos_weight
+  //   (1 - y) x + lw (log(exp(-m) + exp(-x - m)) + m), lw = (pw - 1) y + 1;
+  // times weight.
   t["torch.nn.functional.binary_cross_entropy_with_logits"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), y = d.tensor("target");
     Value m = d.call("torch.clamp", {{"input", d.unary("torch.neg", x)},
                                      {"min", d.i64(0)}});
-    Value lse = d.binary(
-        "torch.add",
-        d.unary("torch.log",
-                d.binary("torch.add", d.unary("torch.exp", d.unary("torch.neg", m)),
-                         d.unary("torch.exp", d.binary("torch.sub",
-                                                       d.unary("torch.neg", x), m)))),
-        m);
+    Value lg = d.unary("torch.log",
+                       d.binary("torch.add", d.unary("torch.exp", d.unary("torch.neg", m)),
+                                d.unary("torch.exp", d.binary("torch.sub",
+                                                              d.unary("torch.neg", x), m))));
+    Value loss =
+        d.binary("torch.mul", d.call("torch.sub", {{"input", d.i64(1)}, {"other", y}}), x);
     if (!d.isNone("pos_weight")) {
       Value lw = d.binary("torch.add",
                           d.binary("torch.mul",
                                    d.binary("torch.sub", d.arg("pos_weight"), d.i64(1)), y),
                           d.i64(1));
-      lse = d.binary("torch.mul", lw, lse);
+      loss = d.binary("torch.add", loss,
+                      d.binary("torch.mul", lw, d.binary("torch.add", lg, m)));
+    } else {
+      loss = d.binary("torch.add", d.binary("torch.add", loss, m), lg);
     }
-    Value loss = d.binary(
-        "torch.add",
-        d.binary("torch.mul", d.call("torch.sub", {{"input", d.i64(1)}, {"other", y}}), x),
-        lse);
     if (!d.isNone("weight"))
       loss = d.binary("torch.mul", loss, d.arg("weight"));
     return reduce(d, loss);
