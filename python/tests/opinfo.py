@@ -419,6 +419,11 @@ OPS = {
     "torch.nn.functional.mse_loss": fixed(
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),
+        # torch's mean is a float16 sum, divided: beyond 65504 it is inf
+        # (fuzz-diff, test/Fuzz/diff/mse-loss-float16-mean-overflow).
+        ("float16 mean overflow", F.mse_loss,
+         [torch.arange(0, 240, 20, dtype=torch.uint8).reshape(3, 4), torch.tensor(-200.0, dtype=torch.float16)],
+         ACCUMULATE),
         ("0-d f64 input, f16 target", F.mse_loss, [dt(torch.float64), dt(torch.float16, 3, 1)], ACCUMULATE),
         # (ATen spellings pass the reduction as its enum: 0 none, 1 mean, 2 sum.)
         ("aten enum", lambda x, y: torch.ops.aten.mse_loss(x, y, 2), [f32(3, 4), f32(3, 4)], ACCUMULATE),
@@ -1258,6 +1263,8 @@ OPS = {
     "torch.mean": chain(
         unary(torch.mean, dtypes=FLOAT_DTYPES, tol=ACCUMULATE, special=False),
         fixed(("dim keepdim", lambda x: x.mean(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
+              ("float16 sum overflow", lambda x: (x.mean(), x.mean(1))[0] + x.mean(1).sum(),
+               [torch.full((3, 4), 40000.0, dtype=torch.float16)], ACCUMULATE),
               ("dims", lambda x: torch.mean(x, (0, 2)), [f32(2, 3, 4)], ACCUMULATE),
               ("int dtype=", lambda x: torch.mean(x, 0, dtype=torch.float64), [dt(torch.int32, 3, 4)], ACCUMULATE),
               ("empty dim", lambda x: x.mean(1), [f32(2, 0)], ACCUMULATE),

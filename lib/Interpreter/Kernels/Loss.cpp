@@ -116,10 +116,14 @@ RtValue reduced(const std::vector<double> &values, ArrayRef<int64_t> shape,
   for (double v : values)
     sum += v;
   Tensor out(dtype, {});
+  // A plain mean is torch's loss.mean(): the sum in the dtype (a float16
+  // sum beyond 65504 is inf), divided.
   if (reduction == "sum")
     out.setDouble(0, sum);
+  else if (!divisor)
+    out.setDouble(0, roundTo(dtype, sum) / static_cast<double>(values.size()));
   else
-    out.setDouble(0, sum / divisor.value_or(static_cast<double>(values.size())));
+    out.setDouble(0, sum / *divisor);
   out.roundToDType();
   return RtValue(out);
 }

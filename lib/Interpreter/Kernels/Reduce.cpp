@@ -82,11 +82,19 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     }
   }
   int64_t count = out.numel() ? x.numel() / out.numel() : 0;
+  // torch's mean is its sum, in the dtype, divided: a float16 sum beyond
+  // 65504 is inf before the division.
+  Tensor sums(*dtype, {out.numel()});
+  if (average) {
+    for (int64_t i = 0; i < out.numel(); ++i)
+      sums.setDouble(i, acc[i]);
+    sums.roundToDType();
+  }
   for (int64_t i = 0; i < out.numel(); ++i) {
     if (exact)
       out.data<int64_t>()[i] = static_cast<int64_t>(iacc[i]);
     else
-      out.setDouble(i, average ? acc[i] / count : acc[i]);
+      out.setDouble(i, average ? sums.getDouble(i) / count : acc[i]);
   }
   out.roundToDType();
   return RtValue(out.reshaped(outShape));
