@@ -420,7 +420,7 @@ OPS = {
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),
         # torch's mean is a float16 sum, divided: beyond 65504 it is inf
-        # (fuzz-diff, test/Fuzz/diff/mse-loss-float16-mean-overflow).
+        # (found by replaying fuzz-diff's corpus).
         ("float16 mean overflow", F.mse_loss,
          [torch.arange(0, 240, 20, dtype=torch.uint8).reshape(3, 4), torch.tensor(-200.0, dtype=torch.float16)],
          ACCUMULATE),
