@@ -641,13 +641,16 @@ static FailureOr<SmallVector<Value>> lowerSoftsign(LoweringCall &c) {
 }
 UNARY(tanhshrinkBody,
       return sub(b, loc, x, math::TanhOp::create(b, loc, x));)
-/// elu/selu/celu: scale * (x > 0 ? x : alpha * expm1(x / divisor)), NaN
-/// passing through (the comparison is unordered-false).
+/// elu/selu/celu: scale * (x > 0 ? x : alpha * expm1(x / divisor)), or
+/// expm1(x * inputScale) (aten::elu's input_scale), NaN passing through
+/// (the comparison is unordered-false).
 static Value eluLike(OpBuilder &b, Location loc, Value x, double alpha,
-                     double scale, double divisor) {
+                     double scale, double divisor, double inputScale = 1.0) {
+  Value arg = divisor != 1.0      ? div(b, loc, x, cst(b, loc, x, divisor))
+              : inputScale != 1.0 ? mul(b, loc, x, cst(b, loc, x, inputScale))
+                                  : x;
   Value neg = mul(b, loc, cst(b, loc, x, alpha),
-                  math::ExpM1Op::create(
-                      b, loc, div(b, loc, x, cst(b, loc, x, divisor))));
+                  math::ExpM1Op::create(b, loc, arg));
   Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
                                     cst(b, loc, x, 0.0));
   Value r = arith::SelectOp::create(b, loc, pos, x, neg);
@@ -659,15 +662,7 @@ UNARY(eluBody, {
   double alpha = *c.getFloat("alpha");
   double scale = *c.getFloat("scale");
   double inputScale = *c.getFloat("input_scale");
-  if (inputScale == 1.0)
-    return eluLike(b, loc, x, alpha, scale, 1.0);
-  Value neg = mul(b, loc, cst(b, loc, x, alpha),
-                  math::ExpM1Op::create(
-                      b, loc, mul(b, loc, x, cst(b, loc, x, inputScale))));
-  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
-                                    cst(b, loc, x, 0.0));
-  Value r = arith::SelectOp::create(b, loc, pos, x, neg);
-  return scale == 1.0 ? r : mul(b, loc, r, cst(b, loc, x, scale));
+  return eluLike(b, loc, x, alpha, scale, 1.0, inputScale);
 })
 UNARY(seluBody, return eluLike(b, loc, x, 1.6732632423543772848170429916717,
                                1.0507009873554804934193349852946, 1.0);)

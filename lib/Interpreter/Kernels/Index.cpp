@@ -457,35 +457,45 @@ FailureOr<RtValue> setitem(const KernelArgs &args) {
                         /*accumulate=*/false);
 }
 
+/// aten's index lists (index, index_put): tensors, and None for a whole
+/// dim, which advancedPlan reads as a null attribute; failure (reported)
+/// for anything else.
+static FailureOr<std::vector<RtValue>> atenIndexItems(const KernelArgs &args) {
+  const RtValue::List *list = args.get("indices").list();
+  if (!list)
+    return args.emitError() << "expects a list of index tensors";
+  std::vector<RtValue> items;
+  for (const RtValue &v : list->items) {
+    if (v.isNone()) {
+      RtValue whole;
+      whole.v = Attribute();
+      items.push_back(whole);
+    } else if (v.isTensor()) {
+      items.push_back(v);
+    } else {
+      return args.emitError() << "indices must be tensors or None, got "
+                              << v.describe();
+    }
+  }
+  return items;
+}
+
 FailureOr<RtValue> indexPut(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> accumulate = args.getBool("accumulate");
   if (failed(in) || failed(accumulate))
     return failure();
-  const RtValue::List *l = args.get("indices").list();
-  if (!l)
-    return args.emitError() << "indices must be a list or tuple of tensors";
   // A None takes the whole dim (as aten::index's), so that
   // index_put(x, (None, i), v) is x[:, i] = v.
-  std::vector<RtValue> items;
-  for (const RtValue &v : l->items) {
-    if (v.isNone()) {
-      RtValue whole;
-      whole.v = Attribute();
-      items.push_back(whole);
-      continue;
-    }
-    if (!v.isTensor())
-      return args.emitError() << "indices must hold tensors or None, not "
-                              << v.describe();
-    items.push_back(v);
-  }
-  if (llvm::none_of(l->items, [](const RtValue &v) { return v.isTensor(); }))
+  FailureOr<std::vector<RtValue>> items = atenIndexItems(args);
+  if (failed(items))
+    return failure();
+  if (llvm::none_of(*items, [](const RtValue &v) { return v.isTensor(); }))
     return args.emitError() << "indices must hold at least one tensor";
-  if (l->items.size() > static_cast<size_t>(in->rank()))
+  if (items->size() > static_cast<size_t>(in->rank()))
     return args.emitError() << "too many indices for a tensor of rank "
                             << in->rank();
-  FailureOr<IndexPlan> plan = advancedPlan(args, *in, items);
+  FailureOr<IndexPlan> plan = advancedPlan(args, *in, *items);
   if (failed(plan))
     return failure();
   if (!args.get("values").isTensor())
@@ -817,25 +827,12 @@ FailureOr<RtValue> atenIndex(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
-  const RtValue::List *list = args.get("indices").list();
-  if (!list)
-    return args.emitError() << "expects a list of index tensors";
-  std::vector<RtValue> items;
-  for (const RtValue &v : list->items) {
-    if (v.isNone()) {
-      RtValue whole;
-      whole.v = Attribute();
-      items.push_back(whole);
-    } else if (v.isTensor()) {
-      items.push_back(v);
-    } else {
-      return args.emitError() << "indices must be tensors or None, got "
-                              << v.describe();
-    }
-  }
-  if (llvm::none_of(items, [](const RtValue &v) { return v.isTensor(); }))
+  FailureOr<std::vector<RtValue>> items = atenIndexItems(args);
+  if (failed(items))
+    return failure();
+  if (llvm::none_of(*items, [](const RtValue &v) { return v.isTensor(); }))
     return RtValue(*in);
-  FailureOr<IndexPlan> plan = advancedPlan(args, *in, items);
+  FailureOr<IndexPlan> plan = advancedPlan(args, *in, *items);
   if (failed(plan))
     return failure();
   return RtValue(gatherPlan(*in, *plan));
