@@ -174,6 +174,12 @@ mlir::traced::resampleTaps(ResampleMode mode, int64_t size, int64_t out,
   return taps;
 }
 
+StringRef traced::upsampleScaleParam(int64_t spatial, int64_t d) {
+  static const char *const names[3][3] = {
+      {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
+  return names[spatial - 1][d];
+}
+
 ConvDecode traced::decodePool(const Signature &sig, const ArgReader &reader,
                               unsigned spatial, PoolParams &out,
                               std::string &error) {

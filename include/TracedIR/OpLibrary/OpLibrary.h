@@ -379,6 +379,16 @@ llvm::SmallVector<std::pair<int64_t, double>, 4>
 resampleTaps(ResampleMode mode, int64_t size, int64_t out, int64_t j,
              double scale, bool alignCorners, bool channelsLast = false);
 
+/// aten::upsample_nearest{1,2,3}d's scale parameter for spatial dim `d` of
+/// `spatial` ("scales"; "scales_h", "scales_w"; "scales_d", ...).
+llvm::StringRef upsampleScaleParam(int64_t spatial, int64_t d);
+/// The scale a dim's source indices use (torch's compute_scales_value):
+/// 1 / scale for a positive one given, else size / out.
+inline double upsampleScale(std::optional<double> given, int64_t size,
+                            int64_t out) {
+  return given && *given > 0 ? 1.0 / *given : double(size) / out;
+}
+
 /// Whether torch resamples an input of `shape` with its channels-last
 /// kernel (see resampleTaps): 4-D or 5-D with one channel.
 inline bool resamplesChannelsLast(llvm::ArrayRef<int64_t> shape) {

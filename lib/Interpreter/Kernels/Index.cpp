@@ -786,26 +786,22 @@ FailureOr<RtValue> selectScatter(const KernelArgs &args) {
   FailureOr<int64_t> dim = args.getInt("dim"), index = args.getInt("index");
   if (failed(in) || failed(src) || failed(dim) || failed(index))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "select() cannot be applied to a 0-dim tensor";
-  FailureOr<int64_t> d = normalizeDim(args, *dim, in->rank());
-  if (failed(d))
+  FailureOr<std::pair<int64_t, int64_t>> at =
+      selectPosition(args, *in, *dim, *index);
+  if (failed(at))
     return failure();
-  int64_t size = in->dim(*d), i = *index < 0 ? *index + size : *index;
-  if (i < 0 || i >= size)
-    return args.emitError() << "select(): index " << *index
-                            << " out of range at dimension " << *d;
+  int64_t d = at->first, i = at->second, size = in->dim(d);
   SmallVector<int64_t> slice(in->shape());
-  slice.erase(slice.begin() + *d);
+  slice.erase(slice.begin() + d);
   if (src->shape() != ArrayRef<int64_t>(slice))
     return args.emitError() << "expected src to have a size equal to the "
                                "slice of self";
   // Row-major: `outer` blocks of `size * inner` elements; the slice is
   // the i-th run of `inner` in each block.
   int64_t inner = 1, outer = 1;
-  for (int64_t k = *d + 1; k < in->rank(); ++k)
+  for (int64_t k = d + 1; k < in->rank(); ++k)
     inner *= in->dim(k);
-  for (int64_t k = 0; k < *d; ++k)
+  for (int64_t k = 0; k < d; ++k)
     outer *= in->dim(k);
   Tensor out(in->dtype(), in->shape());
   Tensor values = src->to(in->dtype());

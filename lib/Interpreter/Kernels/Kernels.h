@@ -50,6 +50,13 @@ template <typename Fn> auto withArgReader(const KernelArgs &args, Fn fn) {
   return fn(reader);
 }
 
+/// The slice torch.select(input, dim, index) takes (Shape.cpp; also
+/// select_scatter's): the normalized dim and index, or failure with torch's
+/// messages (0-d input, index out of range).
+FailureOr<std::pair<int64_t, int64_t>>
+selectPosition(const KernelArgs &args, const Tensor &in, int64_t dim,
+               int64_t index);
+
 /// Binary arithmetic (Elementwise.cpp), which the activation gradients
 /// (Backward.cpp) compute with too.
 /// A binary operand: a tensor, or a Python number.

@@ -526,8 +526,6 @@ FailureOr<RtValue> upsampleNearest(const KernelArgs &args) {
   int64_t spatial = static_cast<int64_t>(size->size());
   if (in->rank() != spatial + 2)
     return args.emitError() << "expects a " << spatial + 2 << "-D input";
-  static const char *const names[3][3] = {
-      {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
   Resample plan;
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t out = (*size)[d], n = in->dim(d + 2);
@@ -535,8 +533,8 @@ FailureOr<RtValue> upsampleNearest(const KernelArgs &args) {
       return args.emitError() << "input and output sizes should be greater "
                                  "than 0";
     plan.outSizes.push_back(out);
-    std::optional<double> s = args.get(names[spatial - 1][d]).number();
-    plan.scales.push_back(s && *s > 0 ? 1.0 / *s : double(n) / out);
+    plan.scales.push_back(upsampleScale(
+        args.get(upsampleScaleParam(spatial, d)).number(), n, out));
   }
   return RtValue(resample(*in, plan, ResampleMode::Nearest, false));
 }
@@ -549,6 +547,7 @@ FailureOr<RtValue> upsampleNearest(const KernelArgs &args) {
 static Tensor resample(const Tensor &in, const Resample &plan,
                        ResampleMode kind, bool alignCorners) {
   int64_t spatial = in.rank() - 2;
+  bool channelsLast = resamplesChannelsLast(in.shape());
   Tensor x = in.to(DType::F64);
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t axis = d + 2, size = x.dim(axis), out = plan.outSizes[d];
@@ -565,8 +564,7 @@ static Tensor resample(const Tensor &in, const Resample &plan,
     double *o = y.data<double>();
     for (int64_t j = 0; j < out; ++j) {
       SmallVector<std::pair<int64_t, double>, 4> taps =
-          resampleTaps(kind, size, out, j, scale, alignCorners,
-                       resamplesChannelsLast(in.shape()));
+          resampleTaps(kind, size, out, j, scale, alignCorners, channelsLast);
       for (int64_t a = 0; a < outer; ++a)
         for (int64_t c = 0; c < inner; ++c) {
           double acc = 0;

@@ -1424,25 +1424,35 @@ FailureOr<RtValue> t(const KernelArgs &args) {
 
 namespace mlir::traced::kernels {
 
+FailureOr<std::pair<int64_t, int64_t>>
+selectPosition(const KernelArgs &args, const Tensor &in, int64_t dim,
+               int64_t index) {
+  if (in.rank() == 0)
+    return args.emitError() << "select() cannot be applied to a 0-d tensor";
+  FailureOr<int64_t> d = normalizeDim(args, dim, in.rank());
+  if (failed(d))
+    return failure();
+  int64_t size = in.dim(*d), n = index < 0 ? index + size : index;
+  if (n < 0 || n >= size)
+    return args.emitError() << "select(): index " << index
+                            << " out of range for tensor of size " << size
+                            << " at dimension " << *d;
+  return std::make_pair(*d, n);
+}
+
 FailureOr<RtValue> select(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<int64_t> d = args.getInt("dim"), i = args.getInt("index");
   if (failed(in) || failed(d) || failed(i))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "select() cannot be applied to a 0-d tensor";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
+  FailureOr<std::pair<int64_t, int64_t>> at = selectPosition(args, *in, *d, *i);
+  if (failed(at))
     return failure();
-  int64_t size = in->dim(*dim), n = *i < 0 ? *i + size : *i;
-  if (n < 0 || n >= size)
-    return args.emitError() << "select(): index " << *i
-                            << " out of range for tensor of size " << size
-                            << " at dimension " << *dim;
+  int64_t dim = at->first, n = at->second;
   SmallVector<int64_t> strides = in->strides(), shape(in->shape());
-  int64_t offset = n * strides[*dim];
-  shape.erase(shape.begin() + *dim);
-  strides.erase(strides.begin() + *dim);
+  int64_t offset = n * strides[dim];
+  shape.erase(shape.begin() + dim);
+  strides.erase(strides.begin() + dim);
   return RtValue(gatherStrided(*in, shape, offset, strides));
 }
 

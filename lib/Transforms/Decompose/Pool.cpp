@@ -429,16 +429,14 @@ void decompose::populatePoolDecompositions(DecompositionTable &t) {
       if (!xt || !rt || !xt.hasStaticShape() || !rt.hasStaticShape())
         return d.decline("needs static shapes");
       int64_t spatial = xt.getRank() - 2;
-      static const char *const names[3][3] = {
-          {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
       Value y = x;
       for (int64_t s = 0; s < spatial; ++s) {
         int64_t axis = s + 2, size = xt.getDimSize(axis), out = rt.getDimSize(axis);
-        StringRef param = names[spatial - 1][s];
+        StringRef param = upsampleScaleParam(spatial, s);
         std::optional<double> given = d.getFloat(param);
         if (!given && !d.isNone(param))
           return d.decline("the scales are not constants");
-        double scale = given && *given > 0 ? 1.0 / *given : double(size) / out;
+        double scale = upsampleScale(given, size, out);
         auto indexType = RankedTensorType::get({out}, d.b.getI64Type());
         Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
           return static_cast<double>(
