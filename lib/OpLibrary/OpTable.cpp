@@ -470,6 +470,12 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
    "int[] dilation, bool transposed, int[] output_padding, int groups)",
    "conv"},
+  {"torch.ops.aten.convolution_backward.default",
+   {"torch.ops.aten.convolution_backward"},
+   "(Tensor grad_output, Tensor input, Tensor weight, int[]? bias_sizes, "
+   "int[] stride, int[] padding, int[] dilation, bool transposed, "
+   "int[] output_padding, int groups, bool[3] output_mask)",
+   "convolutionBackward"},
   {"torch.conv_tbc", {},
    "(Tensor input, Tensor weight, Tensor bias, int pad=0)", "convTbc"},
   {"torch.nn.functional.linear",

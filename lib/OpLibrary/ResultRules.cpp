@@ -2276,6 +2276,71 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(p.resultShape, et);
 }
 
+/// aten::convolution_backward: (grad_input, grad_weight, grad_bias) of
+/// torch.convolution(input, weight, ...), each None where `output_mask` is
+/// false. grad_output must have the forward's result shape. The input and
+/// weight gradients take one dtype for all three tensors, with CPU kernels
+/// for float32, float64 and (not transposed) bfloat16; grad_bias is
+/// grad_output's sum per channel, in its dtype, so it takes any dtype.
+LogicalResult convolutionBackward(const BoundCall &call,
+                                  SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType grad = h.tensor("grad_output"), input = h.tensor("input"),
+                   weight = h.tensor("weight");
+  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
+  if (!grad || !input || !weight || !maskAttr)
+    return h.unknown();
+  SmallVector<bool> mask;
+  for (Attribute a : maskAttr) {
+    auto b = dyn_cast<BoolAttr>(a);
+    if (!b)
+      return call.emitError() << "argument 'output_mask' expects bool[3]";
+    mask.push_back(b.getValue());
+  }
+  if (mask.size() != 3)
+    return call.emitError() << "argument 'output_mask' expects 3 bools, got "
+                            << mask.size();
+  ConvParams p;
+  std::string error;
+  switch (withArgReader(call, [&](const ArgReader &reader) {
+    return decodeConv(call.getSignature(), reader, input.getShape(),
+                      weight.getShape(), std::nullopt, p, error);
+  })) {
+  case ConvDecode::Unknown:
+    return h.unknown();
+  case ConvDecode::Invalid:
+    return call.emitError() << error;
+  case ConvDecode::Ok:
+    break;
+  }
+  if (grad.getRank() != static_cast<int64_t>(p.resultShape.size()) ||
+      llvm::any_of(llvm::zip(grad.getShape(), p.resultShape), [](auto d) {
+        return dimsDiffer(std::get<0>(d), std::get<1>(d));
+      }))
+    return call.emitError() << "grad_output " << grad
+                            << " does not have the convolution's result shape "
+                            << listStr(p.resultShape);
+  Type et = grad.getElementType();
+  if (mask[0] || mask[1]) {
+    if (input.getElementType() != et || weight.getElementType() != et)
+      return call.emitError()
+             << "expects grad_output, input and weight of one dtype, got "
+             << grad << ", " << input << " and " << weight;
+    if (!et.isF32() && !et.isF64() && !(et.isBF16() && !p.transposed))
+      return call.emitError() << "has no CPU kernel for the gradient of a "
+                              << (p.transposed ? "transposed " : "")
+                              << "convolution in " << et;
+  }
+  int64_t channels = p.transposed && !ShapedType::isDynamic(weight.getDimSize(1))
+                         ? weight.getDimSize(1) * p.groups
+                         : weight.getDimSize(p.transposed ? 1 : 0);
+  Type none = NoneType::get(call.getContext());
+  Type parts[3] = {
+      mask[0] ? Type(input) : none, mask[1] ? Type(weight) : none,
+      mask[2] ? Type(RankedTensorType::get({channels}, et)) : none};
+  return h.result(TupleType::get(call.getContext(), parts));
+}
+
 /// torch.conv_tbc: a 1-D convolution over time-major input [T, B, C] with
 /// weight [K, C, O]; `pad` may be negative (it crops).
 LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -4337,6 +4402,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(col2im)
     TRACED_RULE(comparison)
     TRACED_RULE(conv)
+    TRACED_RULE(convolutionBackward)
     TRACED_RULE(convTbc)
     TRACED_RULE(copyInto)
     TRACED_RULE(countNonzero)

@@ -1468,7 +1468,14 @@ OPS = {
         ("bool atol", lambda a, b: torch.isclose(a, b, atol=1.0),
          [torch.tensor([False, True, False]), torch.tensor([True, True, False])]),
         ("broadcast", lambda a, b: a.isclose(b, rtol=0.5), [f32(2, 3), f32(3)]),
-        ("mixed", lambda a, b: torch.isclose(a, b), [f32(2), dt(torch.float64, 2)])),
+        ("mixed", lambda a, b: torch.isclose(a, b), [f32(2), dt(torch.float64, 2)]),
+        # Integers too, in float32: uint8 differences do not wrap, and int64s
+        # 1 apart beyond 2^24 are one float32 (fuzz-diff: isclose-uint8-no-wrap).
+        ("uint8 no wrap", lambda a, b: torch.isclose(a, b, rtol=0.75, atol=0.75),
+         [torch.tensor([6, 10, 20, 254, 0, 255], dtype=torch.uint8),
+          torch.tensor([254, 20, 10, 6, 255, 0], dtype=torch.uint8)]),
+        ("int64 in float32", lambda a, b: torch.isclose(a, b, rtol=0.0, atol=0.5),
+         [torch.tensor([2 ** 40, 2 ** 40, -5, 2 ** 62]), torch.tensor([2 ** 40 + 1, 2 ** 40, -4, -2 ** 62])])),
     "torch.addbmm": fixed(
         *[(f"{d}", lambda i, a, b: torch.addbmm(i, a, b), [dt(d, 2, 4), dt(d, 3, 2, 5), dt(d, 3, 5, 4)], ACCUMULATE)
           for d in ALL_DTYPES],
@@ -1533,6 +1540,34 @@ OPS = {
         ("float16 input_dtype", lambda g, y, log=log: getattr(torch.ops.aten, f"_{log}softmax_backward_data")(
             g, y, 0, torch.float16), [f32(2), f32(2)], ACCUMULATE))
        for log in ("", "log_")},
+    # (torch's oneDNN path gives every gradient whatever output_mask says,
+    # its native path None for the masked ones, as the schema means: the
+    # samples take all three, so that eager torch agrees with itself.)
+    "torch.ops.aten.convolution_backward.default": fixed(
+        *[(f"{name} {k}", lambda g, x, w, k=k, st=st, p=p, dil=dil, tr=tr, op=op, gr=gr:
+           torch.ops.aten.convolution_backward(g, x, w, None, st, p, dil, tr, op, gr, [True, True, True])[k],
+           [f32(*torch.convolution(torch.zeros(xs), torch.zeros(ws), None, st, p, dil, tr, op, gr).shape),
+            f32(*xs), f32(*ws)], ACCUMULATE)
+          for name, xs, ws, st, p, dil, tr, op, gr in (
+              ("plain", (2, 2, 6, 6), (2, 2, 2, 2), [1, 1], [0, 0], [1, 1], False, [0], 1),
+              ("strided padded dilated grouped", (2, 6, 9, 10), (4, 3, 2, 3), [2, 3], [2, 1], [3, 2], False,
+               [0, 0], 2),
+              ("1-d", (2, 3, 11), (6, 1, 3), [2], [1], [2], False, [0], 3),
+              ("3-d", (1, 3, 7, 7, 7), (4, 3, 3, 1, 3), [1, 2, 1], [1, 0, 1], [1, 1, 2], False, [0, 0, 0], 1),
+              ("transposed", (2, 4, 5, 6), (4, 3, 3, 2), [2, 2], [1, 0], [1, 2], True, [1, 1], 2),
+              ("transposed output padding past the stride", (2, 4, 5, 6), (4, 3, 3, 1), [2, 1], [1, 0],
+               [3, 1], True, [2, 0], 1))
+          for k in range(3)],
+        *[(f"{d} {k}", lambda g, x, w, k=k: torch.ops.aten.convolution_backward(
+            g, x, w, [2], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])[k],
+           [dt(d, 1, 2, 4, 4), dt(d, 1, 3, 4, 4), dt(d, 2, 3, 3, 3)], ACCUMULATE)
+          for d in (torch.float64, torch.bfloat16) for k in range(3)],
+        ("grad_output of another shape", lambda g, x, w: torch.ops.aten.convolution_backward(
+            g, x, w, None, [1, 1], [0, 0], [1, 1], False, [0], 1, [True, True, True])[0],
+         [f32(2, 2, 4, 4), f32(2, 2, 6, 6), f32(2, 2, 2, 2)]),
+        ("channels that do not match", lambda g, x, w: torch.ops.aten.convolution_backward(
+            g, x, w, None, [1, 1], [0, 0], [1, 1], False, [0], 2, [True, True, True])[0],
+         [f32(2, 2, 5, 5), f32(2, 2, 6, 6), f32(2, 2, 2, 2)])),
     "torch.ops.prims.squeeze.default": fixed(
         ("dims", lambda x: torch.ops.prims.squeeze(x, [0, 4, 1]), [f32(1, 1, 3, 2, 1)]),
         ("none", lambda x: torch.ops.prims.squeeze(x, dimensions=[]), [f32(1, 2)]),

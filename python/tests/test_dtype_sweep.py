@@ -48,6 +48,11 @@ KNOWN = {
         r"torch\.bfloat16 \(input [01] only\): torch computes it, we refuse",
         "refused on purpose: torch 1.13's oneDNN kernel reads mixed float32 "
         "and bfloat16 operands as the wrong memory (garbage results)"),
+    "torch.ops.aten.convolution_backward.default": (
+        r"\(input 2 only\): torch computes it, we refuse",
+        "refused on purpose: torch 1.13's oneDNN path takes a weight of "
+        "another float dtype (and gives grad_weight in grad_output's dtype); "
+        "its native path, and ours, want one dtype"),
     # Mixed dtypes that torch computes and the op library refuses, with a
     # clear error (open; none computes a different answer):
     "torch.addcdiv": (

@@ -1540,7 +1540,8 @@ FailureOr<RtValue> signbit(const KernelArgs &args) {
 }
 
 /// isclose: |a - b| <= atol + rtol * |b|, equal values (infinities too)
-/// close, NaN close to NaN only with equal_nan.
+/// close, NaN close to NaN only with equal_nan; integer and bool operands
+/// in float32.
 FailureOr<RtValue> isclose(const KernelArgs &args) {
   FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
   FailureOr<double> rtol = args.getFloat("rtol"), atol = args.getFloat("atol");
@@ -1559,11 +1560,24 @@ FailureOr<RtValue> isclose(const KernelArgs &args) {
     return args.emitError() << "the operands cannot be broadcast together";
   Tensor x = broadcastTo(*a, *shape), y = broadcastTo(*b, *shape);
   Tensor out(DType::Bool, *shape);
+  // Integers and bools take the tolerance test in the default dtype,
+  // float32, as torch 1.13 converts them (so 2^40 and 2^40 + 1 are close
+  // with atol 0.5, and uint8 differences do not wrap).
+  bool integral = isIntegral(a->dtype());
   for (int64_t i = 0; i < out.numel(); ++i) {
-    double p = x.getDouble(i), q = y.getDouble(i);
-    bool close = p == q || (*equalNan && std::isnan(p) && std::isnan(q));
-    if (!close && std::isfinite(p) && std::isfinite(q))
-      close = std::abs(p - q) <= *atol + *rtol * std::abs(q);
+    bool close;
+    if (integral) {
+      close = x.getInt(i) == y.getInt(i);
+      float p = static_cast<float>(x.getInt(i)), q = static_cast<float>(y.getInt(i));
+      float allowed = static_cast<float>(*atol) +
+                      std::fabs(static_cast<float>(*rtol) * q);
+      close = close || std::fabs(p - q) <= allowed;
+    } else {
+      double p = x.getDouble(i), q = y.getDouble(i);
+      close = p == q || (*equalNan && std::isnan(p) && std::isnan(q));
+      if (!close && std::isfinite(p) && std::isfinite(q))
+        close = std::abs(p - q) <= *atol + *rtol * std::abs(q);
+    }
     out.data<uint8_t>()[i] = close;
   }
   return RtValue(out);

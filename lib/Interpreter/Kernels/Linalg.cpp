@@ -274,6 +274,129 @@ void convTransposeImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
     }
   }
 }
+
+/// The taps of a convolution between a "wide" side (the input of a
+/// convolution, the output of a transposed one) and a "narrow" side (the
+/// other), lifted to 3 spatial dims: narrow position `o` and kernel tap `k`
+/// meet wide position `o * stride - padding + k * dilation`. im2col gathers
+/// `channels` planes of `wide` into [channels * taps, narrow positions]
+/// (zeros outside it); col2im adds such columns back into `wide`.
+struct ConvTaps {
+  int64_t wide[3], narrow[3], kernel[3];
+  const ConvParams &p;
+  int64_t widePlane() const { return wide[0] * wide[1] * wide[2]; }
+  int64_t narrowPlane() const { return narrow[0] * narrow[1] * narrow[2]; }
+  int64_t taps() const { return kernel[0] * kernel[1] * kernel[2]; }
+
+  template <typename T, typename Fn>
+  void forEach(int64_t channels, Fn fn) const {
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t kz = 0; kz < kernel[0]; ++kz)
+        for (int64_t ky = 0; ky < kernel[1]; ++ky)
+          for (int64_t kx = 0; kx < kernel[2]; ++kx) {
+            int64_t row = ((c * kernel[0] + kz) * kernel[1] + ky) * kernel[2] + kx;
+            for (int64_t z = 0; z < narrow[0]; ++z) {
+              int64_t iz = z * p.stride[0] - p.padBefore[0] + kz * p.dilation[0];
+              for (int64_t y = 0; y < narrow[1]; ++y) {
+                int64_t iy = y * p.stride[1] - p.padBefore[1] + ky * p.dilation[1];
+                bool rowIn = iz >= 0 && iz < wide[0] && iy >= 0 && iy < wide[1];
+                for (int64_t x = 0; x < narrow[2]; ++x) {
+                  int64_t ix = x * p.stride[2] - p.padBefore[2] + kx * p.dilation[2];
+                  int64_t col = (z * narrow[1] + y) * narrow[2] + x;
+                  int64_t at = rowIn && ix >= 0 && ix < wide[2]
+                                   ? c * widePlane() + (iz * wide[1] + iy) * wide[2] + ix
+                                   : -1;
+                  fn(row, col, at);
+                }
+              }
+            }
+          }
+  }
+  template <typename T>
+  void im2col(const T *planes, int64_t channels, T *col) const {
+    int64_t cols = narrowPlane();
+    forEach<T>(channels, [&](int64_t row, int64_t c, int64_t at) {
+      col[row * cols + c] = at < 0 ? T(0) : planes[at];
+    });
+  }
+  template <typename T>
+  void col2im(const T *col, int64_t channels, T *planes) const {
+    int64_t cols = narrowPlane();
+    forEach<T>(channels, [&](int64_t row, int64_t c, int64_t at) {
+      if (at >= 0)
+        planes[at] += col[row * cols + c];
+    });
+  }
+};
+
+/// The gradients of a convolution (lifted to 3 spatial dims) with respect
+/// to its input (`gx`, when given) and weight (`gw`): per batch and group,
+/// GEMMs against the im2col of the wide side. A convolution's wide side is
+/// x (gy's positions are narrow): gw += gy x_col^T, gx = col2im(w^T gy).
+/// A transposed one's is gy: gx = w gy_col, gw += x gy_col^T.
+template <typename T>
+void convBackwardImpl(const Tensor &gy, const Tensor &x, const Tensor &w,
+                      const ConvParams &p, Tensor *gx, Tensor *gw) {
+  int64_t n = x.dim(0), groups = p.groups;
+  // Per group: channels of x (cg) and of gy (og).
+  int64_t cg = x.dim(1) / groups, og = gy.dim(1) / groups;
+  const Tensor &wideT = p.transposed ? gy : x;
+  const Tensor &narrowT = p.transposed ? x : gy;
+  ConvTaps taps{{wideT.dim(2), wideT.dim(3), wideT.dim(4)},
+                {narrowT.dim(2), narrowT.dim(3), narrowT.dim(4)},
+                {w.dim(2), w.dim(3), w.dim(4)},
+                p};
+  // The channels per group on the wide side and the narrow side.
+  int64_t wideC = p.transposed ? og : cg, narrowC = p.transposed ? cg : og;
+  int64_t rows = wideC * taps.taps(), cols = taps.narrowPlane();
+  int64_t widePlane = taps.widePlane();
+  std::vector<T> col(std::max<int64_t>(rows * cols, 1));
+  const T *wp = w.data<T>();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t g = 0; g < groups; ++g) {
+      const T *wide = wideT.data<T>() + (b * wideT.dim(1) + g * wideC) * widePlane;
+      const T *narrow = narrowT.data<T>() + (b * narrowT.dim(1) + g * narrowC) * cols;
+      // This group's weight: [narrowC, rows] for a convolution ([og, cg *
+      // taps]) and for a transposed one ([cg, og * taps]) alike.
+      const T *wg = wp + g * narrowC * rows;
+      if (rows == 0 || cols == 0 || narrowC == 0)
+        continue;
+      bool wideNeeded = gw || (gx && p.transposed);
+      if (wideNeeded)
+        taps.im2col(wide, wideC, col.data());
+      if (gw)
+        gemm(false, true, narrowC, rows, cols, narrow, cols, col.data(), cols,
+             T(1), gw->data<T>() + g * narrowC * rows, rows);
+      if (!gx)
+        continue;
+      T *gxp = gx->data<T>() + (b * x.dim(1) + g * cg) * x.dim(2) * x.dim(3) * x.dim(4);
+      if (p.transposed) {
+        gemm(false, false, cg, cols, rows, wg, rows, col.data(), cols, T(0), gxp,
+             cols);
+      } else {
+        gemm(true, false, rows, cols, og, wg, rows, narrow, cols, T(0),
+             col.data(), cols);
+        taps.col2im(col.data(), cg, gxp);
+      }
+    }
+}
+
+/// A list of Python bools (or ints), or nullopt.
+std::optional<SmallVector<bool>> boolList(const RtValue &v) {
+  const RtValue::List *l = v.list();
+  if (!l)
+    return std::nullopt;
+  SmallVector<bool> out;
+  for (const RtValue &item : l->items) {
+    if (auto *b = std::get_if<bool>(&item.v))
+      out.push_back(*b);
+    else if (auto *i = std::get_if<int64_t>(&item.v))
+      out.push_back(*i != 0);
+    else
+      return std::nullopt;
+  }
+  return out;
+}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -356,6 +479,97 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
   });
   out.roundToDType();
   return RtValue(out.reshaped(p.resultShape));
+}
+
+/// aten::convolution_backward: the gradients of torch.convolution with
+/// respect to its input, weight and bias, each None where `output_mask`
+/// says so. The result rule has checked shapes and dtypes as torch does;
+/// bias_sizes is not read (torch ignores it too).
+FailureOr<RtValue> convolutionBackward(const KernelArgs &args) {
+  FailureOr<Tensor> grad = args.tensor("grad_output"),
+                    input = args.tensor("input"),
+                    weight = args.tensor("weight");
+  if (failed(grad) || failed(input) || failed(weight))
+    return failure();
+  std::optional<SmallVector<bool>> mask = boolList(args.get("output_mask"));
+  if (!mask || mask->size() != 3)
+    return args.emitError() << "expects output_mask of three bools";
+  ConvParams p;
+  std::string error;
+  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
+    return decodeConv(args.signature(), reader, input->shape(),
+                      weight->shape(), std::nullopt, p, error);
+  })) {
+  case ConvDecode::Ok:
+    break;
+  case ConvDecode::Unknown:
+    return args.emitError() << "could not read the convolution's arguments";
+  case ConvDecode::Invalid:
+    return args.emitError() << error;
+  }
+  if (grad->shape() != ArrayRef<int64_t>(p.resultShape))
+    return args.emitError() << "grad_output has the wrong shape for this "
+                               "convolution";
+  DType dt = grad->dtype();
+  std::vector<RtValue> results(3);
+  if ((*mask)[0] || (*mask)[1]) {
+    if (input->dtype() != dt || weight->dtype() != dt || !isFloatingPoint(dt))
+      return args.emitError() << "expects floating-point grad_output, input "
+                                 "and weight of one dtype";
+    unsigned lift = 3 - p.spatial;
+    auto lifted = [&](const Tensor &t) {
+      SmallVector<int64_t> s(t.shape());
+      s.insert(s.begin() + 2, lift, 1);
+      return t.reshaped(s);
+    };
+    for (SmallVector<int64_t> *v : {&p.stride, &p.dilation, &p.padBefore})
+      v->insert(v->begin(), lift, v == &p.padBefore ? 0 : 1);
+    Tensor gy = lifted(*grad), x = lifted(*input), w = lifted(*weight);
+    Tensor gx(dt, x.shape()), gw(dt, w.shape());
+    dispatchStorage(dt, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+        convBackwardImpl<T>(gy, x, w, p, (*mask)[0] ? &gx : nullptr,
+                            (*mask)[1] ? &gw : nullptr);
+    });
+    if ((*mask)[0]) {
+      gx.roundToDType();
+      results[0] = RtValue(gx.reshaped(input->shape()));
+    }
+    if ((*mask)[1]) {
+      gw.roundToDType();
+      results[1] = RtValue(gw.reshaped(weight->shape()));
+    }
+  }
+  if ((*mask)[2]) {
+    // The sum of grad_output over all dims but the channels, in its dtype
+    // (bool: any; integers wrap).
+    int64_t channels = grad->dim(1), inner = 1;
+    for (int64_t i = 2; i < grad->rank(); ++i)
+      inner *= grad->dim(i);
+    Tensor gb(dt, {channels});
+    for (int64_t c = 0; c < channels; ++c) {
+      double fsum = 0;
+      uint64_t isum = 0;
+      for (int64_t b = 0; b < grad->dim(0); ++b)
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t at = (b * channels + c) * inner + i;
+          if (isIntegral(dt) || dt == DType::Bool)
+            isum += static_cast<uint64_t>(grad->getInt(at));
+          else
+            fsum += grad->getDouble(at);
+        }
+      if (dt == DType::Bool)
+        gb.setDouble(c, isum != 0);
+      else if (isIntegral(dt))
+        gb.data<int64_t>()[c] = static_cast<int64_t>(isum);
+      else
+        gb.setDouble(c, fsum);
+    }
+    gb.roundToDType();
+    results[2] = RtValue(gb);
+  }
+  return RtValue::ofList(std::move(results), /*isTuple=*/true);
 }
 
 FailureOr<RtValue> convTbc(const KernelArgs &args) {
@@ -1254,6 +1468,7 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.nn.functional.conv_transpose3d"] = conv;
   table["torch.convolution"] = conv;
   table["torch.conv_tbc"] = convTbc;
+  table["torch.ops.aten.convolution_backward.default"] = convolutionBackward;
   table["torch.nn.functional.linear"] = linear;
   table["torch.matmul"] = matmul;
   table["torch.bmm"] = bmm;

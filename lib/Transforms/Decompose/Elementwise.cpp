@@ -252,10 +252,12 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
       close = d.binary("torch.logical_or", close,
                        d.binary("torch.logical_and", d.unary("torch.isnan", a),
                                 d.unary("torch.isnan", b)));
-    // Bools take the tolerance test too, in the default float (torch
-    // converts them): isclose(False, True, atol=1) is true.
+    // Integers and bools take the tolerance test in the default float
+    // (torch 1.13 converts them): isclose(False, True, atol=1) is true, and
+    // uint8's difference must not wrap (fuzz-diff,
+    // test/Fuzz/diff/isclose-uint8-no-wrap).
     Type element = cast<RankedTensorType>(a.getType()).getElementType();
-    if (element.isInteger(1)) {
+    if (isa<IntegerType>(element)) {
       a = d.cast(a, d.b.getF32Type());
       b = d.cast(b, d.b.getF32Type());
     }

@@ -423,7 +423,162 @@ static Results decomposeTrilinear(Decomposer &d) {
   return one(d.cast(r, d.resultTensorType().getElementType()));
 }
 
+/// aten::convolution_backward in torch.convolution calls (the same
+/// identities the interpreter's kernel computes with GEMMs):
+/// - grad_input of a convolution is the transposed convolution of
+///   grad_output with the weight, its output padding chosen to give the
+///   input's size; of a transposed convolution, the convolution of
+///   grad_output with the weight (cropped when output_padding added rows
+///   no input position reaches);
+/// - grad_weight, per kernel tap, is the product of the "narrow" side
+///   (grad_output of a convolution, the input of a transposed one) with the
+///   strided window of the zero-padded "wide" side that the tap reads,
+///   summed over the batch and the positions: a bmm over the groups of
+///   [G, nc, N*P] by [G, N*P, wc], the taps stacked last. (As one
+///   convolution whose filters are grad_output's planes it would be
+///   shorter, but its kernel is the size of the image, which the CPU
+///   strategy does not compile in reasonable time);
+/// - grad_bias is grad_output's sum over all dims but the channels.
+/// bfloat16 computes in float32 and rounds once.
+static Results decomposeConvolutionBackward(Decomposer &d) {
+  Value gy = d.tensor("grad_output"), x = d.tensor("input"), w = d.tensor("weight");
+  RankedTensorType gyT = typeOf(gy), xT = typeOf(x), wT = typeOf(w);
+  auto maskAttr = dyn_cast_or_null<ArrayAttr>(d.value("output_mask"));
+  std::optional<int64_t> groups = d.getInt("groups");
+  std::optional<bool> transposed = d.getBool("transposed");
+  if (!gyT || !xT || !wT || !maskAttr || maskAttr.size() != 3 || !groups ||
+      !transposed)
+    return d.decline("output_mask, groups and transposed must be constants");
+  if (!gyT.hasStaticShape() || !xT.hasStaticShape() || !wT.hasStaticShape())
+    return d.decline("the shapes must be static");
+  int64_t k = wT.getRank() - 2;
+  auto list = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    std::optional<SmallVector<int64_t>> v = d.getInts(name);
+    if (v && v->size() == 1)
+      v->assign(k, v->front());
+    if (v && static_cast<int64_t>(v->size()) != k)
+      return std::nullopt;
+    return v;
+  };
+  std::optional<SmallVector<int64_t>> stride = list("stride"),
+                                      padding = list("padding"),
+                                      dilation = list("dilation");
+  if (!stride || !padding || !dilation)
+    return d.decline("stride, padding and dilation must be constants");
+  SmallVector<bool> mask;
+  for (Attribute a : maskAttr)
+    mask.push_back(cast<BoolAttr>(a).getValue());
+  Type element = gyT.getElementType();
+  Type compute = element.isBF16() ? d.b.getF32Type() : element;
+  int64_t g = *groups;
+  SmallVector<Value> out(3);
+  auto convolution = [&](Value input, Value weight, ArrayRef<int64_t> s,
+                         ArrayRef<int64_t> dil, bool transpose,
+                         ArrayRef<int64_t> outputPadding) {
+    return d.call("torch.convolution",
+                  {{"input", input}, {"weight", weight}, {"bias", d.none()},
+                   {"stride", d.ints(s)}, {"padding", d.ints(*padding)},
+                   {"dilation", d.ints(dil)}, {"transposed", d.boolean(transpose)},
+                   {"output_padding", d.ints(outputPadding)}, {"groups", d.i64(g)}});
+  };
+  // `v` cropped to `sizes` in its trailing dims.
+  auto crop = [&](Value v, ArrayRef<int64_t> sizes) {
+    for (int64_t i = 0; i < k; ++i) {
+      RankedTensorType t = typeOf(v);
+      if (!t)
+        return Value();
+      int64_t dim = t.getRank() - k + i;
+      if (t.getDimSize(dim) != sizes[i])
+        v = window(d, v, dim, sliceOf(d, 0, sizes[i], 1));
+    }
+    return v;
+  };
+  Value gyc = d.cast(gy, compute), xc = d.cast(x, compute), wc = d.cast(w, compute);
+  ArrayRef<int64_t> spatialX = xT.getShape().drop_front(2),
+                    spatialY = gyT.getShape().drop_front(2),
+                    kernel = wT.getShape().drop_front(2);
+  if (mask[0]) {
+    Value gx;
+    if (!*transposed) {
+      SmallVector<int64_t> extra;
+      for (int64_t i = 0; i < k; ++i)
+        extra.push_back(spatialX[i] - ((spatialY[i] - 1) * (*stride)[i] -
+                                       2 * (*padding)[i] +
+                                       (*dilation)[i] * (kernel[i] - 1) + 1));
+      gx = convolution(gyc, wc, *stride, *dilation, true, extra);
+    } else {
+      gx = crop(convolution(gyc, wc, *stride, *dilation, false,
+                            SmallVector<int64_t>(k, 0)),
+                spatialX);
+    }
+    out[0] = d.cast(gx, element);
+  }
+  if (mask[1]) {
+    // Per kernel tap, the wide side's positions that tap reads (a strided
+    // window of the zero-padded wide side) times the narrow side, summed
+    // over the batch and the narrow positions: one bmm over the groups.
+    Value wide = *transposed ? gyc : xc, narrow = *transposed ? xc : gyc;
+    RankedTensorType wideT = *transposed ? gyT : xT, narrowT = *transposed ? xT : gyT;
+    int64_t n = wideT.getDimSize(0), wideC = wideT.getDimSize(1) / g,
+            narrowC = narrowT.getDimSize(1) / g;
+    ArrayRef<int64_t> narrowS = narrowT.getShape().drop_front(2);
+    int64_t positions = 1, taps = 1;
+    for (int64_t i = 0; i < k; ++i) {
+      positions *= narrowS[i];
+      taps *= kernel[i];
+    }
+    // [N, G*c, P...] -> [N, G, c, P] -> `perm` -> [G, a, b].
+    auto grouped = [&](Value v, int64_t c, ArrayRef<int64_t> perm,
+                       ArrayRef<int64_t> shape) {
+      Value r = reshape(d, v, {n, g, c, positions});
+      r = d.call("torch.permute", {{"input", r}, {"dims", d.ints(perm)}});
+      return reshape(d, r, shape);
+    };
+    Value lhs = grouped(narrow, narrowC, {1, 2, 0, 3}, {g, narrowC, n * positions});
+    SmallVector<int64_t> pad;
+    for (int64_t i = k - 1; i >= 0; --i)
+      pad.append({(*padding)[i], (*padding)[i]});
+    Value padded = llvm::all_of(pad, [](int64_t v) { return v == 0; })
+                       ? wide
+                       : d.call("torch.nn.functional.pad",
+                                {{"input", wide}, {"pad", d.ints(pad)}});
+    SmallVector<Value> perTap;
+    for (int64_t t = 0; t < taps; ++t) {
+      Value v = padded;
+      for (int64_t i = k - 1, rest = t; i >= 0; --i) {
+        int64_t tap = rest % kernel[i];
+        rest /= kernel[i];
+        int64_t start = tap * (*dilation)[i];
+        v = window(d, v, 2 + i,
+                   sliceOf(d, start, start + (narrowS[i] - 1) * (*stride)[i] + 1,
+                           (*stride)[i]));
+      }
+      Value rhs = grouped(v, wideC, {1, 0, 3, 2}, {g, n * positions, wideC});
+      perTap.push_back(d.call("torch.bmm", {{"input", lhs}, {"mat2", rhs}}));
+    }
+    if (llvm::is_contained(perTap, Value()))
+      return failure();
+    Value stacked = d.call("torch.stack", {{"tensors", Arg::list(d.ctx, perTap)},
+                                           {"dim", d.i64(3)}});
+    out[1] = d.cast(reshape(d, stacked, wT.getShape()), element);
+  }
+  if (mask[2]) {
+    SmallVector<int64_t> dims = {0};
+    for (int64_t i = 2; i < gyT.getRank(); ++i)
+      dims.push_back(i);
+    out[2] = d.call("torch.sum", {{"input", gy}, {"dim", d.ints(dims)},
+                                  {"dtype", d.dtype(element)}});
+  }
+  for (unsigned i = 0; i < 3; ++i)
+    if (!mask[i])
+      out[i] = d.constant(d.none(), traced::NoneType::get(d.ctx));
+  if (llvm::is_contained(out, Value()))
+    return failure();
+  return out;
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
+  t["torch.ops.aten.convolution_backward.default"] = decomposeConvolutionBackward;
   t["torch.ops.aten._trilinear.default"] = decomposeTrilinear;
   t["torch.linalg.det"] = decomposeDet;
   t["torch.linalg.slogdet"] = decomposeDet;
