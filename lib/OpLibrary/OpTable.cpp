@@ -567,6 +567,24 @@ static const OpRow kOps[] = {
    "(Tensor input, int[1] kernel_size, int[1]? stride=None, "
    "int[1] padding=0, int[1] dilation=1, bool ceil_mode=False, "
    "bool return_indices=False)", "maxPool1d"},
+  // Max unpooling: the ATen ops take the output size; the functionals
+  // compute it from the window (decodeUnpool).
+  {"torch.ops.aten.max_unpool2d.default",
+   {"torch.ops.aten.max_unpool2d", "torch._C._nn.max_unpool2d"},
+   "(Tensor input, Tensor indices, int[2] output_size)", "maxUnpool"},
+  {"torch.ops.aten.max_unpool3d.default",
+   {"torch.ops.aten.max_unpool3d", "torch._C._nn.max_unpool3d"},
+   "(Tensor input, Tensor indices, int[3] output_size, int[3] stride, "
+   "int[3] padding)", "maxUnpool"},
+  {"torch.nn.functional.max_unpool1d", {"F.max_unpool1d"},
+   "(Tensor input, Tensor indices, int[1] kernel_size, int[1]? stride=None, "
+   "int[1] padding=0, int[]? output_size=None)", "maxUnpool"},
+  {"torch.nn.functional.max_unpool2d", {"F.max_unpool2d"},
+   "(Tensor input, Tensor indices, int[2] kernel_size, int[2]? stride=None, "
+   "int[2] padding=0, int[]? output_size=None)", "maxUnpool"},
+  {"torch.nn.functional.max_unpool3d", {"F.max_unpool3d"},
+   "(Tensor input, Tensor indices, int[3] kernel_size, int[3]? stride=None, "
+   "int[3] padding=0, int[]? output_size=None)", "maxUnpool"},
   {"torch.nn.functional.max_pool2d",
    {"torch.max_pool2d", "F.max_pool2d", "nn.max_pool2d"},
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
@@ -794,6 +812,11 @@ static const OpRow kOps[] = {
    {"torch.ops.aten.leaky_relu_backward"},
    "(Tensor grad_output, Tensor input, Scalar negative_slope, bool self_is_result)",
    "activationGrad"},
+  {"torch.ops.aten.rrelu_with_noise_backward.default",
+   {"torch.ops.aten.rrelu_with_noise_backward"},
+   "(Tensor grad_output, Tensor input, Tensor noise, Scalar lower, "
+   "Scalar upper, bool training, bool self_is_result)",
+   "rreluNoiseGrad"},
   {"torch.ops.aten.hardtanh_backward.default",
    {"torch.ops.aten.hardtanh_backward"},
    "(Tensor grad_output, Tensor input, Scalar min_val, Scalar max_val)",
@@ -1270,6 +1293,21 @@ static const ModuleRow kModules[] = {
   {"torch.nn.CrossEntropyLoss", {"torch.nn.modules.loss.CrossEntropyLoss"},
    "(Tensor input, Tensor target)", "torch.nn.functional.cross_entropy",
    {{"input", "input"}, {"target", "target"}, {"reduction", "@reduction"}, {"weight", "@weight"}, {"ignore_index", "@ignore_index"}, {"label_smoothing", "@label_smoothing"}}},
+  {"torch.nn.MaxUnpool1d", {"torch.nn.modules.pooling.MaxUnpool1d"},
+   "(Tensor input, Tensor indices, int[]? output_size=None)",
+   "torch.nn.functional.max_unpool1d",
+   {{"input", "input"}, {"indices", "indices"}, {"output_size", "output_size"},
+    {"kernel_size", "@kernel_size"}, {"stride", "@stride"}, {"padding", "@padding"}}},
+  {"torch.nn.MaxUnpool2d", {"torch.nn.modules.pooling.MaxUnpool2d"},
+   "(Tensor input, Tensor indices, int[]? output_size=None)",
+   "torch.nn.functional.max_unpool2d",
+   {{"input", "input"}, {"indices", "indices"}, {"output_size", "output_size"},
+    {"kernel_size", "@kernel_size"}, {"stride", "@stride"}, {"padding", "@padding"}}},
+  {"torch.nn.MaxUnpool3d", {"torch.nn.modules.pooling.MaxUnpool3d"},
+   "(Tensor input, Tensor indices, int[]? output_size=None)",
+   "torch.nn.functional.max_unpool3d",
+   {{"input", "input"}, {"indices", "indices"}, {"output_size", "output_size"},
+    {"kernel_size", "@kernel_size"}, {"stride", "@stride"}, {"padding", "@padding"}}},
   {"torch.nn.GLU", {"torch.nn.modules.activation.GLU"},
    "(Tensor input)", "torch.nn.functional.glu",
    {{"input", "input"}, {"dim", "@dim"}}},

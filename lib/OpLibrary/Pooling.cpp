@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -218,5 +219,126 @@ ConvDecode traced::decodePool(const Signature &sig, const ArgReader &reader,
   if (!error.empty())
     return ConvDecode::Invalid;
   out = std::move(w);
+  return ConvDecode::Ok;
+}
+
+ConvDecode traced::decodeUnpool(const Signature &sig, const ArgReader &reader,
+                                ArrayRef<int64_t> input, unsigned &spatial,
+                                SmallVectorImpl<int64_t> &size,
+                                std::string &error) {
+  llvm::raw_string_ostream err(error);
+  bool functional = sig.lookup("kernel_size").has_value();
+  std::optional<unsigned> sizeParam =
+      sig.lookup(functional ? "kernel_size" : "output_size");
+  if (!sizeParam)
+    return ConvDecode::Invalid;
+  unsigned k = sig.params[*sizeParam].type.listSize;
+  spatial = k;
+  // F.max_unpool1d runs max_unpool2d on the input with a trailing 1.
+  unsigned atenK = std::max(k, 2u);
+  int64_t rank = static_cast<int64_t>(input.size()) + (atenK - k);
+  if (rank != atenK + 1 && rank != atenK + 2) {
+    err << "Input to max_unpooling" << atenK << "d should be a " << atenK + 1
+        << "d or " << atenK + 2 << "d Tensor, but got a tensor with " << rank
+        << " dimensions.";
+    return ConvDecode::Invalid;
+  }
+  // A list argument as given (nullopt: unknown).
+  auto raw = [&](StringRef name) { return reader.ints(name); };
+  static const char *names[] = {"", "", "(height, width)",
+                                "(depth, height, width)"};
+  if (!functional) {
+    std::optional<SmallVector<int64_t>> out = raw("output_size");
+    if (!out)
+      return reader.known("output_size") ? ConvDecode::Invalid
+                                         : ConvDecode::Unknown;
+    if (out->size() != k) {
+      err << "There should be exactly " << (k == 2 ? "two" : "three")
+          << " elements " << names[k] << " in output_size, but got "
+          << out->size() << " elements.";
+      return ConvDecode::Invalid;
+    }
+    if (sig.lookup("stride")) {
+      std::optional<SmallVector<int64_t>> stride = raw("stride"),
+                                          padding = raw("padding");
+      if (!stride || !padding)
+        return ConvDecode::Unknown;
+      for (auto [name, v] : {std::pair<StringRef, SmallVector<int64_t> &>{
+                                 "stride", *stride},
+                             {"padding", *padding}})
+        if (v.size() != k) {
+          err << "There should be exactly three elements " << names[k]
+              << " in " << name << ", but got: " << v.size() << " elements.";
+          return ConvDecode::Invalid;
+        }
+      if (llvm::any_of(*stride, [](int64_t s) { return s <= 0; })) {
+        err << "strides should be greater than zero, but got stride: [";
+        llvm::interleave(*stride, err, ", ");
+        err << "]";
+        return ConvDecode::Invalid;
+      }
+    }
+    size.assign(out->begin(), out->end());
+    return ConvDecode::Ok;
+  }
+  // torch.nn.functional's _unpool_output_size.
+  auto list = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    std::optional<SmallVector<int64_t>> v = raw(name);
+    if (v && v->size() == 1)
+      v->assign(k, v->front());
+    return v;
+  };
+  std::optional<SmallVector<int64_t>> kernel = list("kernel_size"),
+                                      padding = list("padding");
+  std::optional<SmallVector<int64_t>> stride =
+      reader.isNone("stride") ? kernel : list("stride");
+  if (!kernel || !padding || !stride)
+    return ConvDecode::Unknown;
+  if (kernel->size() != k || padding->size() != k || stride->size() != k) {
+    err << "kernel_size, stride and padding need " << k << " values each";
+    return ConvDecode::Invalid;
+  }
+  ArrayRef<int64_t> in = input.take_back(k);
+  SmallVector<int64_t> defaults;
+  for (unsigned d = 0; d < k; ++d) {
+    if (ShapedType::isDynamic(in[d]))
+      return ConvDecode::Unknown;
+    defaults.push_back((in[d] - 1) * (*stride)[d] + (*kernel)[d] -
+                       2 * (*padding)[d]);
+  }
+  if (reader.isNone("output_size")) {
+    size.assign(defaults.begin(), defaults.end());
+  } else {
+    std::optional<SmallVector<int64_t>> out = raw("output_size");
+    if (!out)
+      return ConvDecode::Unknown;
+    SmallVector<int64_t> given = *out;
+    if (given.size() == k + 2)
+      given.erase(given.begin(), given.begin() + 2);
+    if (given.size() != k) {
+      err << "output_size should be a sequence containing " << k << " or "
+          << k + 2 << " elements, but it has a length of '" << out->size()
+          << "'";
+      return ConvDecode::Invalid;
+    }
+    for (unsigned d = 0; d < k; ++d) {
+      int64_t lo = defaults[d] - (*stride)[d], hi = defaults[d] + (*stride)[d];
+      if (!(lo < given[d] && given[d] < hi)) {
+        err << "invalid output_size \"[";
+        llvm::interleave(given, err, ", ");
+        err << "]\" (dim " << d << " must be between " << lo << " and " << hi
+            << ")";
+        return ConvDecode::Invalid;
+      }
+    }
+    size.assign(given.begin(), given.end());
+  }
+  if (sig.lookup("stride") && k == 3 &&
+      llvm::any_of(*stride, [](int64_t s) { return s <= 0; })) {
+    err << "strides should be greater than zero, but got stride: [";
+    llvm::interleave(*stride, err, ", ");
+    err << "]";
+    return ConvDecode::Invalid;
+  }
   return ConvDecode::Ok;
 }

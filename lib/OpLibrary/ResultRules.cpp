@@ -2010,6 +2010,39 @@ LogicalResult activationGrad(const BoundCall &call,
   return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
 }
 
+/// aten::rrelu_with_noise_backward as torch 1.13 computes it: in training,
+/// grad_output * noise (broadcast and promoted, whatever lower and upper
+/// are); otherwise leaky_relu_backward(grad_output, input, (lower + upper)
+/// / 2, self_is_result), whose CPU kernel takes float32, float64 and
+/// bfloat16 and refuses a negative slope on the forward's result.
+LogicalResult rreluNoiseGrad(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  std::optional<bool> training = call.getBool("training");
+  std::optional<bool> selfIsResult = call.getBool("self_is_result");
+  std::optional<double> lower = call.getFloat("lower"),
+                        upper = call.getFloat("upper");
+  if (!training || !selfIsResult || !lower || !upper)
+    return RuleHelper{call, results}.unknown();
+  if (*training)
+    return pointwise(call, results, {"grad_output", "noise"}, /*toFloat=*/false);
+  if (failed(pointwise(call, results, {"grad_output", "input"}, /*toFloat=*/false)))
+    return failure();
+  auto type = results.empty() ? RankedTensorType()
+                              : dyn_cast_or_null<RankedTensorType>(results[0]);
+  if (type) {
+    Type et = type.getElementType();
+    if (!et.isF32() && !et.isF64() && !et.isBF16())
+      return call.emitError() << "has no CPU kernel for leaky_relu_backward "
+                                 "(outside training) in "
+                              << et;
+  }
+  if (*selfIsResult && (*lower + *upper) / 2 < 0)
+    return call.emitError()
+           << "In-place leakyReLu backward calculation is triggered with a "
+              "negative slope which is not supported";
+  return success();
+}
+
 /// _softmax_backward_data / _log_softmax_backward_data: the gradient, in
 /// the dtype of grad_output and output (torch 1.13's CPU kernels: float32,
 /// float64 or bfloat16, the two of one dtype and shape; an input_dtype of
@@ -2274,6 +2307,45 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return call.emitError()
            << "has no CPU kernel for a transposed convolution in " << et;
   return h.result(p.resultShape, et);
+}
+
+/// Max unpooling (aten::max_unpool2d/3d, F.max_unpool1d/2d/3d): the
+/// input's leading dims, then decodeUnpool's output size; int64 indices of
+/// the input's shape; float32 and float64 (torch 1.13's CPU kernel).
+LogicalResult maxUnpool(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), indices = h.tensor("indices");
+  if (!input || !indices)
+    return h.unknown();
+  unsigned k = 0;
+  SmallVector<int64_t> size;
+  std::string error;
+  switch (withArgReader(call, [&](const ArgReader &reader) {
+    return decodeUnpool(call.getSignature(), reader, input.getShape(), k, size,
+                        error);
+  })) {
+  case ConvDecode::Unknown:
+    return h.unknown();
+  case ConvDecode::Invalid:
+    return call.emitError() << error;
+  case ConvDecode::Ok:
+    break;
+  }
+  if (!indices.getElementType().isSignlessInteger(64))
+    return call.emitError() << "elements in indices should be type int64 but "
+                               "got: "
+                            << indices.getElementType();
+  if (indices.getShape() != input.getShape())
+    return call.emitError() << "Expected shape of indices to be same as that "
+                               "of the input tensor ("
+                            << input << ") but got indices tensor with shape: "
+                            << indices;
+  Type et = input.getElementType();
+  if (!et.isF32() && !et.isF64())
+    return call.emitError() << "has no CPU kernel for max unpooling in " << et;
+  SmallVector<int64_t> shape(input.getShape().drop_back(k));
+  shape.append(size.begin(), size.end());
+  return h.result(shape, et);
 }
 
 /// aten::convolution_backward: (grad_input, grad_weight, grad_bias) of
@@ -4352,6 +4424,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     llvm::StringMap<ResultRule> byName;
 #define TRACED_RULE(name) byName[#name] = name;
     TRACED_RULE(activationGrad)
+    TRACED_RULE(rreluNoiseGrad)
     TRACED_RULE(adaptiveAvgPool1d)
     TRACED_RULE(adaptiveAvgPool2d)
     TRACED_RULE(adaptiveAvgPool3d)
@@ -4403,6 +4476,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(comparison)
     TRACED_RULE(conv)
     TRACED_RULE(convolutionBackward)
+    TRACED_RULE(maxUnpool)
     TRACED_RULE(convTbc)
     TRACED_RULE(copyInto)
     TRACED_RULE(countNonzero)

@@ -1392,6 +1392,70 @@ OPS = {
            ("softplus_backward", lambda g, x: torch.ops.aten.softplus_backward(g, x, 2.0, 3.0)),
            ("elu_backward", lambda g, x: torch.ops.aten.elu_backward(g, 1.5, 1.2, 0.8, False, x)
             + torch.ops.aten.elu_backward(g, 1.5, 1.0, 1.0, True, x.clamp(min=-1.4)))]},
+    "torch.ops.aten.rrelu_with_noise_backward.default": fixed(
+        *[(f"{d} training {tr}", lambda g, x, n, tr=tr: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0.1, 0.9, tr, False), [dt(d, 3, 4), dt(d, 3, 4), positive((3, 4), d)])
+          for d in (torch.float32, torch.float64, torch.bfloat16) for tr in (True, False)],
+        # In training the noise is used whatever lower and upper are.
+        ("training lower == upper", lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0.5, 0.5, True, True), [f32(3, 4), f32(3, 4), positive((3, 4), torch.float32)]),
+        ("broadcast", lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0.1, 0.9, False, False) + torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0.1, 0.9, True, False), [f32(4), f32(3, 4), positive((3, 1), torch.float32)]),
+        ("int64 grad training", lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0.1, 0.9, True, False), [dt(torch.int64, 3), f32(3), positive((3,), torch.float32)]),
+        ("int64 eval", lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, 0, 1, False, False), [dt(torch.int64, 3), dt(torch.int64, 3), dt(torch.int64, 3)]),
+        ("self_is_result negative slope", lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+            g, x, n, -0.9, -0.1, False, True), [f32(3), f32(3), f32(3)])),
+    # Max unpooling of max pooling's own indices (and of hand-written ones:
+    # out of range, negative, of another dtype).
+    "torch.ops.aten.max_unpool2d.default": fixed(
+        *[(f"{d} {name}", lambda x, d=d, k=k, st=st, out=out: torch.ops.aten.max_unpool2d(
+            *F.max_pool2d(x, k, st, return_indices=True), out), [dt(d, *shape)])
+          for d in (torch.float32, torch.float64)
+          for name, shape, k, st, out in (("batched", (2, 2, 4, 8), 2, 2, (4, 8)),
+                                          ("unbatched larger", (2, 4, 6), 2, 2, (5, 7)),
+                                          ("overlapping windows", (1, 3, 5, 5), 3, 1, (5, 5)))],
+        ("float32 to int64", lambda x: torch.ops.aten.max_unpool2d(
+            *F.max_pool2d(x, 2, return_indices=True), (4, 4)).to(torch.int64), [f32(1, 2, 4, 4)]),
+        ("index out of range", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+         [f32(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, 4]]]])]),
+        ("negative index", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+         [f32(1, 1, 1, 2), torch.tensor([[[[0, -1]]]])]),
+        ("int32 indices", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+         [f32(1, 1, 1, 2), torch.tensor([[[[0, 1]]]], dtype=torch.int32)]),
+        ("indices of another shape", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+         [f32(1, 1, 1, 2), torch.tensor([[[[0]]]])]),
+        ("one output size", lambda x, i: torch.ops.aten.max_unpool2d(x, i, [4]),
+         [f32(1, 1, 1, 2), torch.tensor([[[[0, 1]]]])]),
+        ("2-d input", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+         [f32(1, 2), torch.tensor([[0, 1]])]),
+        *[(f"{d}", lambda x, i: torch.ops.aten.max_unpool2d(x, i, (2, 2)),
+           [dt(d, 1, 1, 1, 2), torch.tensor([[[[0, 3]]]])])
+          for d in (torch.int64, torch.bfloat16, torch.float16, torch.bool)]),
+    "torch.ops.aten.max_unpool3d.default": fixed(
+        *[(f"{d} {name}", lambda x, k=k, st=st, p=p, out=out: torch.ops.aten.max_unpool3d(
+            *F.max_pool3d(x, k, st, p, return_indices=True), out, st, p), [dt(d, *shape)])
+          for d in (torch.float32, torch.float64)
+          for name, shape, k, st, p, out in (
+              ("padded", (2, 2, 4, 5, 6), 2, (2, 3, 2), (0, 0, 1), (4, 5, 6)),
+              ("unbatched", (2, 4, 4, 4), 2, 2, 0, (4, 4, 4)))],
+        ("zero stride", lambda x: torch.ops.aten.max_unpool3d(
+            *F.max_pool3d(x, 2, return_indices=True), (4, 4, 4), (0, 2, 2), (0, 0, 0)), [f32(1, 1, 4, 4, 4)]),
+        ("two strides", lambda x: torch.ops.aten.max_unpool3d(
+            *F.max_pool3d(x, 2, return_indices=True), (4, 4, 4), (2, 2), (0, 0, 0)), [f32(1, 1, 4, 4, 4)])),
+    **{f"torch.nn.functional.max_unpool{n}d": fixed(
+        *[(f"{name}", lambda x, n=n, k=k, st=st, p=p, out=out: getattr(F, f"max_unpool{n}d")(
+            *getattr(F, f"max_pool{n}d")(x, k, st, p, return_indices=True), k, st, p, out), [f32(*shape)])
+          for name, shape, k, st, p, out in (
+              ("default size", (2, 3) + (6,) * n, 2, None, 0, None),
+              ("strided padded", (1, 2) + (7,) * n, 3, 2, 1, None),
+              ("output_size", (2, 3) + (6,) * n, 2, None, 0, [7] * n),
+              ("full output_size", (2, 3) + (6,) * n, 2, None, 0, [2, 3] + [7] * n),
+              ("output_size too large", (2, 3) + (6,) * n, 2, None, 0, [8] * n),
+              ("unbatched", (3,) + (4,) * n, 2, 2, 0, None))])
+       for n in (1, 2, 3)},
     "torch.ops.aten.slice.Tensor": fixed(
         *[(f"{d}", lambda x: torch.ops.aten.slice(x, 1, 1, 5, 2), [dt(d, 3, 6)]) for d in ALL_DTYPES],
         ("defaults", lambda x: torch.ops.aten.slice.Tensor(x), [f32(3, 2)]),

@@ -478,6 +478,17 @@ ConvDecode decodeConv(const Signature &sig, const ArgReader &reader,
 ConvDecode decodePool(const Signature &sig, const ArgReader &reader,
                       unsigned spatial, PoolParams &out, std::string &error);
 
+/// The output size of a max unpooling call, its last `spatial` dims
+/// (aten::max_unpool2d/3d's `output_size`; for F.max_unpool1d/2d/3d,
+/// torch's _unpool_output_size of kernel_size, stride, padding and
+/// output_size), checked as torch checks the call: the input's rank, the
+/// list lengths, aten::max_unpool3d's positive strides, F's output_size
+/// range. `input` is the input's shape.
+ConvDecode decodeUnpool(const Signature &sig, const ArgReader &reader,
+                        llvm::ArrayRef<int64_t> input, unsigned &spatial,
+                        llvm::SmallVectorImpl<int64_t> &size,
+                        std::string &error);
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 

@@ -100,6 +100,23 @@ FailureOr<RtValue> leakyReluBackward(const KernelArgs &args) {
   });
 }
 
+/// aten::rrelu_with_noise_backward (torch 1.13): grad_output * noise in
+/// training, else leaky_relu_backward with the mean slope (the rule has
+/// checked the dtypes and the slope's sign).
+FailureOr<RtValue> rreluWithNoiseBackward(const KernelArgs &args) {
+  FailureOr<bool> training = args.getBool("training");
+  FailureOr<double> lower = args.getFloat("lower"), upper = args.getFloat("upper");
+  if (failed(training) || failed(lower) || failed(upper))
+    return failure();
+  if (*training)
+    return binary(args, "grad_output", "noise",
+                  [](auto g, auto n) { return g * n; });
+  double k = (*lower + *upper) / 2;
+  return binary(args, "grad_output", "input", [k](auto g, auto x) {
+    return x > 0 ? g : static_cast<decltype(g)>(g * k);
+  });
+}
+
 FailureOr<RtValue> hardtanhBackward(const KernelArgs &args) {
   FailureOr<double> lo = args.getFloat("min_val"), hi = args.getFloat("max_val");
   if (failed(lo) || failed(hi))
@@ -263,6 +280,8 @@ void mlir::traced::kernels::populateBackwardKernels(KernelTable &table) {
   table["torch.ops.aten.sigmoid_backward.default"] = sigmoidBackward;
   table["torch.ops.aten.leaky_relu_backward.default"] = leakyReluBackward;
   table["torch.ops.aten.hardtanh_backward.default"] = hardtanhBackward;
+  table["torch.ops.aten.rrelu_with_noise_backward.default"] =
+      rreluWithNoiseBackward;
   table["torch.ops.aten.gelu_backward.default"] = geluBackward;
   table["torch.ops.aten.softplus_backward.default"] = softplusBackward;
   table["torch.ops.aten.elu_backward.default"] = eluBackward;

@@ -937,7 +937,68 @@ FailureOr<RtValue> col2im(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+namespace mlir::traced::kernels {
+/// Max unpooling: each input element goes to its plane's flat `indices`
+/// position in a zero output; an index outside the output plane is an
+/// error (torch's message).
+FailureOr<RtValue> maxUnpool(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input"), indices = args.tensor("indices");
+  if (failed(input) || failed(indices))
+    return failure();
+  unsigned k = 0;
+  SmallVector<int64_t> size;
+  std::string error;
+  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
+    return decodeUnpool(args.signature(), reader, input->shape(), k, size, error);
+  })) {
+  case ConvDecode::Ok:
+    break;
+  case ConvDecode::Unknown:
+    return args.emitError() << "could not read the unpooling's arguments";
+  case ConvDecode::Invalid:
+    return args.emitError() << error;
+  }
+  if (indices->dtype() != DType::I64 || indices->shape() != input->shape())
+    return args.emitError() << "expects int64 indices of the input's shape";
+  DType dt = input->dtype();
+  if (dt != DType::F32 && dt != DType::F64)
+    return args.emitError() << "has no CPU kernel for max unpooling in "
+                            << dtypeName(dt);
+  SmallVector<int64_t> shape(input->shape().drop_back(k));
+  int64_t planes = 1, inPlane = 1, outPlane = 1;
+  for (int64_t d : shape)
+    planes *= d;
+  for (int64_t d : input->shape().take_back(k))
+    inPlane *= d;
+  for (int64_t d : size)
+    outPlane *= d;
+  shape.append(size.begin(), size.end());
+  Tensor out(dt, shape);
+  if (outPlane == 0)
+    return RtValue(out);
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < inPlane; ++i) {
+      int64_t at = indices->getInt(p * inPlane + i);
+      if (at < 0 || at >= outPlane) {
+        InFlightDiagnostic diag = args.emitError();
+        diag << "Found an invalid max index: " << at
+             << " (output volumes are of size ";
+        llvm::interleave(size, diag, "x");
+        return diag << ")";
+      }
+      out.setDouble(p * outPlane + at, input->getDouble(p * inPlane + i));
+    }
+  return RtValue(out);
+}
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populatePoolKernels(KernelTable &table) {
+  for (StringRef name : {"torch.ops.aten.max_unpool2d.default",
+                         "torch.ops.aten.max_unpool3d.default",
+                         "torch.nn.functional.max_unpool1d",
+                         "torch.nn.functional.max_unpool2d",
+                         "torch.nn.functional.max_unpool3d"})
+    table[name] = maxUnpool;
   table["torch.nn.functional.max_pool1d"] = maxPool1d;
   table["torch.nn.functional.max_pool2d"] = maxPool2d;
   table["torch.nn.functional.max_pool3d"] = maxPool3d;

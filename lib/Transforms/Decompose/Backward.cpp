@@ -92,6 +92,22 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
                                       {"input", g},
                                       {"other", d.binary("torch.mul", g, d.arg("negative_slope"))}}));
   };
+  // torch 1.13: grad * noise in training, else leaky_relu_backward with
+  // the mean of lower and upper as the slope.
+  t["torch.ops.aten.rrelu_with_noise_backward.default"] = [](Decomposer &d) -> Results {
+    std::optional<bool> training = d.getBool("training");
+    std::optional<double> lower = d.getFloat("lower"), upper = d.getFloat("upper");
+    if (!training || !lower || !upper)
+      return d.decline("training, lower and upper must be constants");
+    if (*training)
+      return one(d.binary("torch.mul", d.tensor("grad_output"), d.tensor("noise")));
+    Value g = promoted(d, "grad_output");
+    Value pos = d.binary("torch.gt", promoted(d, "input"), d.i64(0));
+    return one(d.call("torch.where",
+                      {{"condition", pos},
+                       {"input", g},
+                       {"other", d.binary("torch.mul", g, d.f64((*lower + *upper) / 2))}}));
+  };
   // torch's vectorized form, `min < x < max ? grad : 0`, as the
   // interpreter: a NaN input gives 0. (Its scalar tail, `x <= min || x >=
   // max ? 0 : grad`, passes NaN through: torch's result for a NaN depends

@@ -414,7 +414,43 @@ static Results decomposeAffineGrid(Decomposer &d) {
   return one(reshape(d, g, result.getShape()));
 }
 
+/// Max unpooling as a scatter of each plane's values to their flat
+/// indices in a zero plane of the result's size (the result rule has
+/// decoded and checked the output size).
+static Results decomposeMaxUnpool(Decomposer &d) {
+  Value x = d.tensor("input"), indices = d.tensor("indices");
+  RankedTensorType xT = typeOf(x), result = d.resultTensorType();
+  if (!xT || !result || !xT.hasStaticShape() || !result.hasStaticShape())
+    return d.decline("the shapes must be static");
+  std::optional<unsigned> param = d.bound.spec->signature.lookup(
+      d.bound.spec->signature.lookup("kernel_size") ? "kernel_size" : "output_size");
+  unsigned k = d.bound.spec->signature.params[*param].type.listSize;
+  SmallVector<int64_t> flatIn(xT.getShape().drop_back(k)),
+      flatOut(result.getShape().drop_back(k));
+  int64_t inPlane = 1, outPlane = 1;
+  for (int64_t s : xT.getShape().take_back(k))
+    inPlane *= s;
+  for (int64_t s : result.getShape().take_back(k))
+    outPlane *= s;
+  flatIn.push_back(inPlane);
+  flatOut.push_back(outPlane);
+  Value zeros = d.call("torch.zeros", {{"size", d.ints(flatOut)},
+                                       {"dtype", d.dtype(result.getElementType())}});
+  Value r = d.call("torch.scatter",
+                   {{"input", zeros},
+                    {"dim", d.i64(static_cast<int64_t>(flatOut.size()) - 1)},
+                    {"index", reshape(d, indices, flatIn)},
+                    {"src", reshape(d, x, flatIn)}});
+  return one(r ? reshape(d, r, result.getShape()) : Value());
+}
+
 void decompose::populatePoolDecompositions(DecompositionTable &t) {
+  for (StringRef name : {"torch.ops.aten.max_unpool2d.default",
+                         "torch.ops.aten.max_unpool3d.default",
+                         "torch.nn.functional.max_unpool1d",
+                         "torch.nn.functional.max_unpool2d",
+                         "torch.nn.functional.max_unpool3d"})
+    t[name] = decomposeMaxUnpool;
   t["torch.nn.functional.lp_pool1d"] = [](Decomposer &d) { return decomposeLpPool(d, 1); };
   t["torch.nn.functional.lp_pool2d"] = [](Decomposer &d) { return decomposeLpPool(d, 2); };
   t["torch.nn.functional.interpolate"] = decomposeInterpolate;
