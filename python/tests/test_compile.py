@@ -417,3 +417,23 @@ def test_python_number_outputs():
     # The outputs are 0-d tensors of the numbers' dtypes in the signature.
     assert [spec for spec in c.output_specs[:3]] == [
         ((), np.dtype(np.int64)), ((), np.dtype(np.float64)), ((), np.dtype(np.bool_))]
+
+
+def test_index_put_mask_rows_checks_the_count():
+    # A bool mask's selected count is known at run time only: compiled code
+    # gives the values' rows in order and refuses a count other than the
+    # values' row count, as torch does (the interpreter with torch's words).
+    class Put(nn.Module):
+        def forward(self, x, m, v):
+            return torch.ops.aten.index_put(x, (m,), v)
+    x, v = torch.randn(4, 3), torch.randn(2, 3)
+    mask = torch.tensor([True, False, True, False])
+    tm = traced.trace(Put(), x, mask, v)
+    run = traced.compile(tm)
+    np.testing.assert_array_equal(run(x.numpy(), mask.numpy(), v.numpy()),
+                                  Put()(x, mask, v).numpy())
+    for bad in ([True, True, True, False], [False, False, True, False]):
+        with pytest.raises(traced.Error, match="out of bounds"):
+            run(x.numpy(), np.array(bad), v.numpy())
+        with pytest.raises(traced.InterpretError, match="shape mismatch"):
+            tm.interpret(x, torch.tensor(bad), v)

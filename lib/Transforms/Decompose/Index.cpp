@@ -196,6 +196,74 @@ static Results decomposeIndexPut(Decomposer &d) {
   return one(d.call("torch.permute", {{"input", r}, {"dims", d.ints(inverse)}}));
 }
 
+/// index_put with one bool mask over x's leading dims, in static shapes:
+/// x viewed as [M, rest...] (M the mask's elements), the selected rows take
+/// the values' rows in order, row i the values' row cumsum(mask)[i] - 1
+/// (an index_select). Values with K > 1 rows need exactly K selected rows,
+/// as torch does: an index_select at |count - K| of a one-element tensor
+/// fails at run time otherwise (its out-of-bounds error); one row (or none)
+/// broadcasts to any count.
+static Results decomposeIndexPutMask(Decomposer &d, Value x, Value values,
+                                     Value mask, bool accumulate) {
+  RankedTensorType xt = typeOf(x), vt = typeOf(values), mt = typeOf(mask);
+  if (!xt || !vt || !mt || !xt.hasStaticShape() || !vt.hasStaticShape() ||
+      !mt.hasStaticShape() || mt.getRank() > xt.getRank() ||
+      mt.getShape() != xt.getShape().take_front(mt.getRank()))
+    return d.decline("the mask does not cover x's leading dims");
+  if (accumulate && xt.getElementType().isInteger(1))
+    return d.decline("accumulating into a bool tensor is not decomposed");
+  ArrayRef<int64_t> rest = xt.getShape().drop_front(mt.getRank());
+  int64_t m = mt.getNumElements();
+  Type i64 = IntegerType::get(d.ctx, 64);
+  // The values as [K, rest...]: leading ones dropped, a missing row dim 1.
+  ArrayRef<int64_t> vs = vt.getShape();
+  size_t wide = rest.size() + 1;
+  if (vs.size() > wide) {
+    if (!llvm::all_of(vs.drop_back(wide), [](int64_t s) { return s == 1; }))
+      return d.decline("the values do not broadcast to the indexed shape");
+    vs = vs.take_back(wide);
+  }
+  int64_t rows = vs.size() == wide ? vs.front() : 1;
+  SmallVector<int64_t> rowShape = {rows};
+  llvm::append_range(rowShape, rest);
+  SmallVector<int64_t> given(wide - std::min(wide, vs.size()), 1);
+  llvm::append_range(given, vs);
+  Value v = reshape(d, d.cast(values, xt.getElementType()), given);
+  if (typeOf(v) && typeOf(v).getShape() != ArrayRef<int64_t>(rowShape))
+    v = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(rowShape)}});
+  Value flatMask = reshape(d, mask, {m});
+  SmallVector<int64_t> flatShape = {m};
+  llvm::append_range(flatShape, rest);
+  Value gathered;
+  if (rows == 1) {
+    gathered = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(flatShape)}});
+  } else {
+    Value counts = d.call("torch.cumsum", {{"input", d.cast(flatMask, i64)},
+                                           {"dim", d.i64(0)}});
+    Value row = d.call("torch.clamp", {{"input", d.binary("torch.sub", counts, d.i64(1))},
+                                       {"min", d.i64(0)}});
+    Value total = d.call("torch.sum", {{"input", d.cast(flatMask, i64)}});
+    Value check = d.call(
+        "torch.index_select",
+        {{"input", d.tensorConstant(RankedTensorType::get({1}, i64),
+                                    [](ArrayRef<int64_t>) { return 0.0; })},
+         {"dim", d.i64(0)},
+         {"index", reshape(d, d.unary("torch.abs", d.binary("torch.sub", total, d.i64(rows))),
+                           {1})}});
+    row = d.binary("torch.add", row, check);
+    gathered = d.call("torch.index_select",
+                      {{"input", v}, {"dim", d.i64(0)}, {"index", row}});
+  }
+  SmallVector<int64_t> maskShape = {m};
+  maskShape.append(rest.size(), 1);
+  Value where = reshape(d, flatMask, maskShape);
+  Value flat = reshape(d, x, flatShape);
+  Value update = accumulate ? d.binary("torch.add", flat, gathered) : gathered;
+  Value out = d.call("torch.where", {{"condition", where}, {"input", update},
+                                     {"other", flat}});
+  return one(out ? reshape(d, out, xt.getShape()) : Value());
+}
+
 static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
                                         Arg indices) {
   auto accumulate = d.getBool("accumulate");
@@ -206,6 +274,9 @@ static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
     return d.decline("only index tensors on the leading dims (no None) are "
                      "decomposed");
   size_t k = index->size();
+  if (RankedTensorType mt = typeOf(index->front());
+      k == 1 && mt && mt.getElementType().isInteger(1))
+    return decomposeIndexPutMask(d, x, values, index->front(), *accumulate);
   SmallVector<int64_t> broadcast;
   for (Value i : *index) {
     RankedTensorType it = typeOf(i);
@@ -269,8 +340,8 @@ static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
 
 /// `x[index] = value` where the index holds tensors (a basic index is
 /// lowered directly): integer index tensors are index_put; a bool mask over
-/// x's leading dims with one value is masked_fill. Values for the elements
-/// a mask selects would need the mask's count, known at run time only.
+/// x's leading dims with one value is masked_fill, with rows of values
+/// index_put's mask form.
 static Results decomposeSetitem(Decomposer &d) {
   Value x = d.tensor("input");
   RankedTensorType xt = typeOf(x);
@@ -300,9 +371,11 @@ static Results decomposeSetitem(Decomposer &d) {
     Arg fill = d.arg("value");
     if (value) {
       RankedTensorType vt = typeOf(value);
-      if (!vt || !vt.hasStaticShape() || vt.getNumElements() != 1)
-        return d.decline("values for the elements a mask selects need the "
-                         "mask's count, known at run time only");
+      if (vt && vt.hasStaticShape() && vt.getNumElements() != 1)
+        return decomposeIndexPutMask(d, x, value, (*tensors)[0],
+                                     /*accumulate=*/false);
+      if (!vt || !vt.hasStaticShape())
+        return d.decline("the values' shape is not static");
       fill = Arg(d.call("torch.reshape",
                         {{"input", d.cast(value, element)}, {"shape", d.ints({})}}));
     }
