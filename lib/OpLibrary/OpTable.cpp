@@ -686,6 +686,22 @@ static const OpRow kOps[] = {
    {"torch._C._nn.upsample_nearest3d"},
    "(Tensor input, int[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None)",
    "upsampleNearest"},
+  // Their gradients: each input position sums the output positions that
+  // read it (nearest_idx, with its equal-size and double-size cases).
+  {"torch.ops.aten.upsample_nearest1d_backward.default",
+   {"torch.ops.aten.upsample_nearest1d_backward"},
+   "(Tensor grad_output, int[1] output_size, int[3] input_size, float? scales=None)",
+   "upsampleNearestBackward"},
+  {"torch.ops.aten.upsample_nearest2d_backward.default",
+   {"torch.ops.aten.upsample_nearest2d_backward"},
+   "(Tensor grad_output, int[2] output_size, int[4] input_size, "
+   "float? scales_h=None, float? scales_w=None)",
+   "upsampleNearestBackward"},
+  {"torch.ops.aten.upsample_nearest3d_backward.default",
+   {"torch.ops.aten.upsample_nearest3d_backward"},
+   "(Tensor grad_output, int[3] output_size, int[5] input_size, "
+   "float? scales_d=None, float? scales_h=None, float? scales_w=None)",
+   "upsampleNearestBackward"},
   {"torch.nn.functional.interpolate",
    {"F.interpolate", "torch.nn.functional.upsample", "nn.interpolate",
     "megengine.functional.nn.interpolate"},
@@ -855,6 +871,15 @@ static const OpRow kOps[] = {
    "(Tensor input)", "isFloatingPoint"},
   {"torch.broadcast_tensors", {"torch.functional.broadcast_tensors"},
    "(Tensor[] *tensors)", "broadcastTensors"},
+  // Fake quantization (quantization-aware training's forward): round to
+  // the int grid of `scale` and `zero_point`, clamp, and back.
+  {"torch.fake_quantize_per_tensor_affine", {},
+   "(Tensor input, float scale, int zero_point, int quant_min, int quant_max)",
+   "fakeQuantize"},
+  {"torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default",
+   {"torch.ops.aten.fake_quantize_per_tensor_affine_cachemask"},
+   "(Tensor input, float scale, int zero_point, int quant_min, int quant_max)",
+   "fakeQuantize"},
   {"torch.isclose", {"Tensor.isclose"},
    "(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",
    "isclose"},

@@ -1712,6 +1712,50 @@ LogicalResult upsampleNearest(const BoundCall &call,
   return h.result(shape, input.getElementType());
 }
 
+/// aten::upsample_nearest{1,2,3}d_backward: a tensor of input_size in
+/// grad_output's dtype (float32, float64, bfloat16), after torch's checks:
+/// input_size of rank + 2 sizes, grad_output of the forward's output shape.
+LogicalResult upsampleNearestBackward(const BoundCall &call,
+                                      SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType grad = h.tensor("grad_output");
+  std::optional<SmallVector<int64_t>> out = getPyInts(call.get("output_size").value),
+                                      in = getPyInts(call.get("input_size").value);
+  if (!grad || !out || !in)
+    return h.unknown();
+  int64_t spatial = call.getTarget().contains("1d")   ? 1
+                    : call.getTarget().contains("2d") ? 2
+                                                      : 3;
+  if (static_cast<int64_t>(in->size()) != spatial + 2)
+    return call.emitError() << "It is expected input_size equals to "
+                            << spatial + 2 << ", but got size " << in->size();
+  if (static_cast<int64_t>(out->size()) != spatial)
+    return call.emitError() << "It is expected output_size equals to "
+                            << spatial << ", but got size " << out->size();
+  for (int64_t d = 0; d < spatial; ++d)
+    if ((*in)[d + 2] <= 0 || (*out)[d] <= 0)
+      return call.emitError() << "Input and output sizes should be greater "
+                                 "than 0, but got input "
+                              << shapeStr(*in) << " and output_size "
+                              << shapeStr(*out);
+  SmallVector<int64_t> expected(ArrayRef<int64_t>(*in).take_front(2));
+  llvm::append_range(expected, *out);
+  if (grad.getRank() != spatial + 2)
+    return call.emitError() << "expects a " << spatial + 2
+                            << "-D grad_output, got " << grad;
+  for (int64_t d = 0; d < spatial + 2; ++d)
+    if (dimsDiffer(grad.getDimSize(d), expected[d]))
+      return call.emitError()
+             << "Expected grad_output to have the same shape as output; "
+                "output.size("
+             << d << ") = " << expected[d] << " but got grad_output.size(" << d
+             << ") = " << grad.getDimSize(d);
+  Type et = grad.getElementType();
+  if (!et.isF32() && !et.isF64() && !et.isBF16())
+    return call.emitError() << "has no CPU kernel in " << et;
+  return h.result(*in, et);
+}
+
 LogicalResult interpolate(const BoundCall &call,
                           SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -2346,6 +2390,32 @@ LogicalResult maxUnpool(const BoundCall &call, SmallVectorImpl<Type> &results) {
   SmallVector<int64_t> shape(input.getShape().drop_back(k));
   shape.append(size.begin(), size.end());
   return h.result(shape, et);
+}
+
+/// torch.fake_quantize_per_tensor_affine: the input's type (float32,
+/// float64 or float16, torch 1.13's CPU kernel), after torch's checks of
+/// the quantization range; the _cachemask form adds the bool mask of the
+/// elements whose quantized value fell inside it.
+LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> zp = call.getInt("zero_point"),
+                         lo = call.getInt("quant_min"), hi = call.getInt("quant_max");
+  if (!input || !zp || !lo || !hi)
+    return h.unknown();
+  Type et = input.getElementType();
+  if (!et.isF32() && !et.isF64() && !et.isF16())
+    return call.emitError() << "has no CPU kernel for fake quantization in " << et;
+  if (*lo > *hi)
+    return call.emitError() << "`quant_min` should be less than or equal to "
+                               "`quant_max`.";
+  if (*zp < *lo || *zp > *hi)
+    return call.emitError() << "`zero_point` must be between `quant_min` and "
+                               "`quant_max`.";
+  if (!call.getTarget().contains("cachemask"))
+    return h.result(input);
+  Type mask = RankedTensorType::get(input.getShape(), IntegerType::get(call.getContext(), 1));
+  return h.result(TupleType::get(call.getContext(), {input, mask}));
 }
 
 /// aten::convolution_backward: (grad_input, grad_weight, grad_bias) of
@@ -4477,6 +4547,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(conv)
     TRACED_RULE(convolutionBackward)
     TRACED_RULE(maxUnpool)
+    TRACED_RULE(fakeQuantize)
+    TRACED_RULE(upsampleNearestBackward)
     TRACED_RULE(convTbc)
     TRACED_RULE(copyInto)
     TRACED_RULE(countNonzero)

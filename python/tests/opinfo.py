@@ -1456,6 +1456,46 @@ OPS = {
               ("output_size too large", (2, 3) + (6,) * n, 2, None, 0, [8] * n),
               ("unbatched", (3,) + (4,) * n, 2, 2, 0, None))])
        for n in (1, 2, 3)},
+    # (Values spread over several quantization steps and past the range.)
+    **{name: fixed(
+        *[(f"{d} {qn}", lambda x, sc=sc, zp=zp, lo=lo, hi=hi, call=call: call(x * 30, sc, zp, lo, hi),
+           [dt(d, 4, 5)]) for d in (torch.float32, torch.float64, torch.float16)
+          for qn, sc, zp, lo, hi in (("uint8", 0.1, 1, 0, 255), ("int8", 0.37, 0, -128, 127),
+                                     ("narrow", 1.5, 3, -5, 10))],
+        ("special", lambda x, call=call: call(x, 0.25, 2, -3, 9),
+         [tensor((8,), torch.float32, special=True)]),
+        ("halfway points", lambda x, call=call: call(x, 0.5, 0, -100, 100),
+         [torch.tensor([0.25, 0.75, -0.25, -1.25, 2.75, 1e9, -1e9])]),
+        ("0-d", lambda x, call=call: call(x, 0.1, 1, 0, 255), [f32()]),
+        ("quant_min above quant_max", lambda x, call=call: call(x, 0.1, 1, 255, 0), [f32(3)]),
+        ("zero_point outside", lambda x, call=call: call(x, 0.1, 300, 0, 255), [f32(3)]),
+        *[(f"{d}", lambda x, call=call: call(x, 0.1, 1, 0, 255), [dt(d, 3)])
+          for d in (torch.bfloat16, torch.int64, torch.bool)])
+       for name, call in (
+           ("torch.fake_quantize_per_tensor_affine", torch.fake_quantize_per_tensor_affine),
+           ("torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default",
+            lambda *a: torch.ops.aten.fake_quantize_per_tensor_affine_cachemask(*a)[0]
+            * torch.ops.aten.fake_quantize_per_tensor_affine_cachemask(*a)[1]))},
+    # (Sizes equal, doubled and in between, scales given and not; the
+    # gradients of a forward upsample_nearest are these sums.)
+    **{f"torch.ops.aten.upsample_nearest{n}d_backward.default": fixed(
+        *[(f"{d} {name}", lambda g, n=n, out=out, inp=inp, sc=sc: getattr(
+            torch.ops.aten, f"upsample_nearest{n}d_backward")(g, out, inp, *sc),
+           [dt(d, *((2, 3) + tuple(out)))], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.bfloat16)
+          for name, out, inp, sc in (
+              ("up", [7] * n, [2, 3] + [3] * n, ()),
+              ("doubled, scale ignored", [6] * n, [2, 3] + [3] * n, (2.7,) * n),
+              ("down with scales", [4] * n, [2, 3] + [6] * n, (0.6,) * n),
+              ("mixed", [5] + [4] * (n - 1), [2, 3] + [5] + [2] * (n - 1), ()))],
+        ("wrong grad shape", lambda g, n=n: getattr(torch.ops.aten, f"upsample_nearest{n}d_backward")(
+            g, [7] * n, [2, 3] + [3] * n), [f32(*((2, 3) + (6,) * n))]),
+        ("short input_size", lambda g, n=n: getattr(torch.ops.aten, f"upsample_nearest{n}d_backward")(
+            g, [7] * n, [2] + [3] * n), [f32(*((2, 3) + (7,) * n))]),
+        *[(f"{d}", lambda g, n=n: getattr(torch.ops.aten, f"upsample_nearest{n}d_backward")(
+            g, [4] * n, [1, 2] + [2] * n), [dt(d, *((1, 2) + (4,) * n))])
+          for d in (torch.float16, torch.int64)])
+       for n in (1, 2, 3)},
     "torch.ops.aten.slice.Tensor": fixed(
         *[(f"{d}", lambda x: torch.ops.aten.slice(x, 1, 1, 5, 2), [dt(d, 3, 6)]) for d in ALL_DTYPES],
         ("defaults", lambda x: torch.ops.aten.slice.Tensor(x), [f32(3, 2)]),

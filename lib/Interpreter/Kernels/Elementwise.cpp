@@ -1735,7 +1735,61 @@ template FailureOr<RtValue> castTo<DType::Bool>(const KernelArgs &);
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+namespace mlir::traced::kernels {
+/// Fake quantization, step for step as torch 1.13's CPU kernel: with
+/// float `sc` = scale and `inv` = 1 / sc in float, q = int64(zero_point +
+/// nearbyint(x * inv)) (x * inv in float for float32 and float16, double
+/// for float64), out = (clamp(q, quant_min, quant_max) - zero_point) * sc,
+/// mask = quant_min <= q <= quant_max. A q that is not a finite int64
+/// (x NaN or infinite, scale 0) converts as x86's cvttsd2si does, to
+/// INT64_MIN.
+template <bool withMask>
+static FailureOr<RtValue> fakeQuantize(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> scale = args.getFloat("scale");
+  FailureOr<int64_t> zp = args.getInt("zero_point"), lo = args.getInt("quant_min"),
+                     hi = args.getInt("quant_max");
+  if (failed(in) || failed(scale) || failed(zp) || failed(lo) || failed(hi))
+    return failure();
+  DType dt = in->dtype();
+  if (dt != DType::F32 && dt != DType::F64 && dt != DType::F16)
+    return args.emitError() << "has no CPU kernel for fake quantization in "
+                            << dtypeName(dt);
+  if (*lo > *hi || *zp < *lo || *zp > *hi)
+    return args.emitError() << "expects quant_min <= zero_point <= quant_max";
+  float sc = static_cast<float>(*scale), inv = 1.0f / sc;
+  auto toInt64 = [](double v) {
+    return std::isfinite(v) && v >= -9.223372036854775808e18 &&
+                   v < 9.223372036854775808e18
+               ? static_cast<int64_t>(v)
+               : std::numeric_limits<int64_t>::min();
+  };
+  Tensor out(dt, in->shape()), mask(DType::Bool, in->shape());
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    double x = in->getDouble(i);
+    double scaled = dt == DType::F64 ? x * static_cast<double>(inv)
+                                     : static_cast<double>(static_cast<float>(x) * inv);
+    double sum = dt == DType::F64
+                     ? static_cast<double>(*zp) + std::nearbyint(scaled)
+                     : static_cast<double>(static_cast<float>(*zp) +
+                                           std::nearbyint(static_cast<float>(scaled)));
+    int64_t q = toInt64(sum);
+    double clamped = std::fmin(std::fmax(static_cast<double>(q), static_cast<double>(*lo)),
+                               static_cast<double>(*hi));
+    out.setDouble(i, (clamped - static_cast<double>(*zp)) * static_cast<double>(sc));
+    mask.data<uint8_t>()[i] = *lo <= q && q <= *hi;
+  }
+  out.roundToDType();
+  if (withMask)
+    return RtValue::ofList({RtValue(out), RtValue(mask)}, /*isTuple=*/true);
+  return RtValue(out);
+}
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
+  table["torch.fake_quantize_per_tensor_affine"] = fakeQuantize<false>;
+  table["torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default"] =
+      fakeQuantize<true>;
   table["torch.nn.functional.relu"] = relu;
   table["torch.nn.functional.relu6"] = relu6;
   table["torch.nn.functional.hardtanh"] = hardtanh;

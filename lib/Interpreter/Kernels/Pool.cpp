@@ -539,6 +539,52 @@ FailureOr<RtValue> upsampleNearest(const KernelArgs &args) {
   return RtValue(resample(*in, plan, ResampleMode::Nearest, false));
 }
 
+/// aten::upsample_nearest{1,2,3}d_backward: per spatial dim, each output
+/// position's gradient added to the input position nearest_idx reads
+/// (resampleTaps with its equal-size and double-size cases), in double,
+/// rounded once.
+FailureOr<RtValue> upsampleNearestBackward(const KernelArgs &args) {
+  FailureOr<Tensor> grad = args.tensor("grad_output");
+  FailureOr<SmallVector<int64_t>> outSize = args.getInts("output_size"),
+                                  inSize = args.getInts("input_size");
+  if (failed(grad) || failed(outSize) || failed(inSize))
+    return failure();
+  int64_t spatial = static_cast<int64_t>(outSize->size());
+  SmallVector<int64_t> expected(ArrayRef<int64_t>(*inSize).take_front(2));
+  llvm::append_range(expected, *outSize);
+  if (static_cast<int64_t>(inSize->size()) != spatial + 2 ||
+      grad->shape() != ArrayRef<int64_t>(expected))
+    return args.emitError() << "expects grad_output of the forward's output "
+                               "shape";
+  Tensor g = grad->to(DType::F64);
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t axis = d + 2, out = (*outSize)[d], size = (*inSize)[axis];
+    double scale = upsampleScale(args.get(upsampleScaleParam(spatial, d)).number(),
+                                 size, out);
+    int64_t inner = 1, outer = 1;
+    for (int64_t i = axis + 1; i < g.rank(); ++i)
+      inner *= g.dim(i);
+    for (int64_t i = 0; i < axis; ++i)
+      outer *= g.dim(i);
+    SmallVector<int64_t> shape(g.shape());
+    shape[axis] = size;
+    Tensor r(DType::F64, shape);
+    const double *p = g.data<double>();
+    double *o = r.data<double>();
+    for (int64_t j = 0; j < out; ++j) {
+      int64_t i = resampleTaps(ResampleMode::Nearest, size, out, j, scale,
+                               /*alignCorners=*/false, /*channelsLast=*/true)
+                      .front()
+                      .first;
+      for (int64_t a = 0; a < outer; ++a)
+        for (int64_t c = 0; c < inner; ++c)
+          o[(a * size + i) * inner + c] += p[(a * out + j) * inner + c];
+    }
+    g = r;
+  }
+  return RtValue(g.to(grad->dtype()));
+}
+
 } // namespace mlir::traced::kernels
 
 /// Separable resampling: one pass per spatial dim, [outer, size, inner] ->
@@ -999,6 +1045,10 @@ void mlir::traced::kernels::populatePoolKernels(KernelTable &table) {
                          "torch.nn.functional.max_unpool2d",
                          "torch.nn.functional.max_unpool3d"})
     table[name] = maxUnpool;
+  for (StringRef name : {"torch.ops.aten.upsample_nearest1d_backward.default",
+                         "torch.ops.aten.upsample_nearest2d_backward.default",
+                         "torch.ops.aten.upsample_nearest3d_backward.default"})
+    table[name] = upsampleNearestBackward;
   table["torch.nn.functional.max_pool1d"] = maxPool1d;
   table["torch.nn.functional.max_pool2d"] = maxPool2d;
   table["torch.nn.functional.max_pool3d"] = maxPool3d;

@@ -54,7 +54,52 @@ static double largest(Type t) {
   return 0;
 }
 
+/// Fake quantization in float arithmetic, as the interpreter's kernel
+/// (torch 1.13's steps): q = zero_point + round(x * inv) in float32
+/// (float64 for a float64 input), out = (clamp(q, quant_min, quant_max) -
+/// zero_point) * scale, mask = quant_min <= q <= quant_max. A q that is no
+/// finite number (NaN or infinite x, scale 0) is quant_min and outside the
+/// mask, as torch's conversion to INT64_MIN makes it on x86.
+static Results decomposeFakeQuantize(Decomposer &d) {
+  std::optional<double> scale = d.getFloat("scale");
+  std::optional<int64_t> zp = d.getInt("zero_point"), lo = d.getInt("quant_min"),
+                         hi = d.getInt("quant_max");
+  if (!scale || !zp || !lo || !hi)
+    return d.decline("scale, zero_point and the range must be constants");
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x);
+  if (!xt)
+    return failure();
+  Type element = xt.getElementType();
+  Type compute = element.isF64() ? element : d.b.getF32Type();
+  float sc = static_cast<float>(*scale), inv = 1.0f / sc;
+  Value xc = d.cast(x, compute);
+  Value q = d.binary("torch.add",
+                     d.unary("torch.round", d.binary("torch.mul", xc, d.f64(inv))),
+                     d.f64(static_cast<double>(*zp)));
+  Value finite = d.unary("torch.isfinite", q);
+  Value clamped = d.call("torch.clamp", {{"input", q}, {"min", d.f64(*lo)},
+                                         {"max", d.f64(*hi)}});
+  clamped = d.call("torch.where", {{"condition", finite}, {"input", clamped},
+                                   {"other", d.f64(*lo)}});
+  Value out = d.cast(d.binary("torch.mul",
+                              d.binary("torch.sub", clamped, d.f64(*zp)),
+                              d.f64(sc)),
+                     element);
+  if (!d.target().contains("cachemask"))
+    return one(out);
+  Value inside = d.binary("torch.logical_and",
+                          d.binary("torch.ge", q, d.f64(*lo)),
+                          d.binary("torch.le", q, d.f64(*hi)));
+  if (!out || !inside)
+    return failure();
+  return SmallVector<Value>{out, inside};
+}
+
 void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
+  t["torch.fake_quantize_per_tensor_affine"] = decomposeFakeQuantize;
+  t["torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default"] =
+      decomposeFakeQuantize;
   t["torch.addcmul"] = [](Decomposer &d) -> Results { return addcOp(d, "torch.mul"); };
   t["torch.addcdiv"] = [](Decomposer &d) -> Results { return addcOp(d, "torch.div"); };
   t["torch.rsub"] = [](Decomposer &d) -> Results {

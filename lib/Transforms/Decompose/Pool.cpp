@@ -444,7 +444,48 @@ static Results decomposeMaxUnpool(Decomposer &d) {
   return one(r ? reshape(d, r, result.getShape()) : Value());
 }
 
+/// aten::upsample_nearest{1,2,3}d_backward: per spatial dim, an
+/// index_add of the gradient into zeros of the input's size at the
+/// constant source index of each output position (the kernel's
+/// resampleTaps); bfloat16 in float32, rounded once.
+static Results decomposeUpsampleNearestBackward(Decomposer &d) {
+  Value g = d.tensor("grad_output");
+  auto out = d.getInts("output_size"), in = d.getInts("input_size");
+  RankedTensorType result = d.resultTensorType();
+  if (!out || !in || !result)
+    return d.decline("output_size and input_size must be constants");
+  int64_t spatial = static_cast<int64_t>(out->size());
+  Type element = result.getElementType();
+  Type compute = element.isBF16() ? d.b.getF32Type() : element;
+  g = d.cast(g, compute);
+  for (int64_t k = 0; k < spatial; ++k) {
+    int64_t axis = k + 2, size = (*in)[axis], n = (*out)[k];
+    double scale = upsampleScale(d.getFloat(upsampleScaleParam(spatial, k)), size, n);
+    RankedTensorType gt = typeOf(g);
+    if (!gt)
+      return failure();
+    SmallVector<int64_t> shape(gt.getShape());
+    shape[axis] = size;
+    Value index = d.tensorConstant(
+        RankedTensorType::get({n}, IntegerType::get(d.ctx, 64)),
+        [&](ArrayRef<int64_t> j) {
+          return double(resampleTaps(ResampleMode::Nearest, size, n, j[0], scale,
+                                     /*alignCorners=*/false, /*channelsLast=*/true)
+                            .front()
+                            .first);
+        });
+    Value zeros = d.call("torch.zeros", {{"size", d.ints(shape)}, {"dtype", d.dtype(compute)}});
+    g = d.call("torch.index_add", {{"input", zeros}, {"dim", d.i64(axis)},
+                                   {"index", index}, {"source", g}});
+  }
+  return one(d.cast(g, element));
+}
+
 void decompose::populatePoolDecompositions(DecompositionTable &t) {
+  for (StringRef name : {"torch.ops.aten.upsample_nearest1d_backward.default",
+                         "torch.ops.aten.upsample_nearest2d_backward.default",
+                         "torch.ops.aten.upsample_nearest3d_backward.default"})
+    t[name] = decomposeUpsampleNearestBackward;
   for (StringRef name : {"torch.ops.aten.max_unpool2d.default",
                          "torch.ops.aten.max_unpool3d.default",
                          "torch.nn.functional.max_unpool1d",
