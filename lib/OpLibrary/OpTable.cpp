@@ -387,6 +387,8 @@ static const OpRow kOps[] = {
   // x.where(condition, y): the same, its receiver the values where true.
   {"Tensor.where", {},
    "(Tensor input, Tensor condition, Tensor|Scalar other)", "where"},
+  {"torch.masked_scatter", {"Tensor.masked_scatter"},
+   "(Tensor input, Tensor mask, Tensor source)", "maskedScatter"},
   {"Tensor.masked_fill", {"torch.masked_fill"},
    "(Tensor input, Tensor mask, Tensor|Scalar value)", "maskedFill"},
 

@@ -2278,6 +2278,29 @@ LogicalResult maskedFill(const BoundCall &call,
   return h.result(input);
 }
 
+/// torch.masked_scatter: the input broadcast with the mask (a bool or, as
+/// torch 1.13 takes it, an integer tensor), in its dtype; the source must
+/// have the input's dtype.
+LogicalResult maskedScatter(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), mask = h.tensor("mask"),
+                   source = h.tensor("source");
+  if (!input || !mask || !source)
+    return h.unknown();
+  if (!isa<IntegerType>(mask.getElementType()))
+    return call.emitError() << "expects a bool (or integer) mask, got " << mask;
+  if (source.getElementType() != input.getElementType())
+    return call.emitError() << "masked_scatter: expected self and source to "
+                               "have same dtypes but got "
+                            << input << " and " << source;
+  FailureOr<SmallVector<int64_t>> s =
+      broadcastShapes(call, input.getShape(), mask.getShape());
+  if (failed(s))
+    return failure();
+  return h.result(*s, input.getElementType());
+}
+
 LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
@@ -4604,6 +4627,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(lpPool1d)
     TRACED_RULE(lpPool2d)
     TRACED_RULE(maskedFill)
+    TRACED_RULE(maskedScatter)
     TRACED_RULE(matmul)
     TRACED_RULE(maxMin)
     TRACED_RULE(maxPool1d)

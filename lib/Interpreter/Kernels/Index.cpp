@@ -1141,7 +1141,52 @@ FailureOr<RtValue> indexFill(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+namespace mlir::traced::kernels {
+/// torch.masked_scatter: the input broadcast with the mask, whose selected
+/// elements (in order) take the source's elements in order; fewer source
+/// elements than selected ones is torch's error.
+static FailureOr<RtValue> maskedScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), mask = args.tensor("mask"),
+                    source = args.tensor("source");
+  if (failed(in) || failed(mask) || failed(source))
+    return failure();
+  if (source->dtype() != in->dtype())
+    return args.emitError() << "masked_scatter: expected self and source to "
+                               "have same dtypes";
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(in->shape(), mask->shape());
+  if (failed(shape))
+    return args.emitError() << "the input and the mask cannot be broadcast together";
+  Tensor out = broadcastTo(*in, *shape).to(in->dtype());
+  Tensor m = broadcastTo(*mask, *shape);
+  // (A copy: broadcastTo may share the input's storage.)
+  Tensor result(out.dtype(), out.shape());
+  int64_t next = 0;
+  bool ok = true;
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = out.template data<T>(), *src = source->template data<T>();
+    T *o = result.template data<T>();
+    for (int64_t i = 0; i < result.numel(); ++i) {
+      if (m.getInt(i) == 0) {
+        o[i] = x[i];
+        continue;
+      }
+      if (next >= source->numel()) {
+        ok = false;
+        return;
+      }
+      o[i] = src[next++];
+    }
+  });
+  if (!ok)
+    return args.emitError() << "Number of elements of source < number of ones "
+                               "in mask";
+  return RtValue(result);
+}
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
+  table["torch.masked_scatter"] = maskedScatter;
   table["operator.setitem"] = setitem;
   table["torch.index_put"] = indexPut;
   table["torch.ops.aten._index_put_impl.default"] = indexPut;

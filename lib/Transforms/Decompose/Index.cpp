@@ -397,7 +397,40 @@ static Results decomposeSetitem(Decomposer &d) {
 
 static Results decomposeEmbeddingBag(Decomposer &d);
 
+/// torch.masked_scatter in static shapes: selected position i (of the
+/// broadcast mask, flattened) takes source element cumsum(mask)[i] - 1, an
+/// index_select whose own run-time check refuses a source shorter than
+/// the selected count.
+static Results decomposeMaskedScatter(Decomposer &d) {
+  Value x = d.tensor("input"), mask = d.tensor("mask"), source = d.tensor("source");
+  RankedTensorType result = d.resultTensorType(), st = typeOf(source),
+                   mt = typeOf(mask);
+  if (!result || !st || !mt || !result.hasStaticShape() || !st.hasStaticShape())
+    return d.decline("the shapes must be static");
+  if (st.getNumElements() == 0)
+    return d.decline("the source is empty");
+  int64_t m = result.getNumElements();
+  Type i64 = IntegerType::get(d.ctx, 64);
+  Value selected = mt.getElementType().isInteger(1) ? mask : d.binary("torch.ne", mask, d.i64(0));
+  selected = reshape(d, d.call("Tensor.expand", {{"input", selected},
+                                                 {"size", d.ints(result.getShape())}}),
+                     {m});
+  Value flat = reshape(d, d.call("Tensor.expand", {{"input", x},
+                                                   {"size", d.ints(result.getShape())}}),
+                       {m});
+  Value counts = d.call("torch.cumsum", {{"input", d.cast(selected, i64)}, {"dim", d.i64(0)}});
+  Value row = d.call("torch.clamp", {{"input", d.binary("torch.sub", counts, d.i64(1))},
+                                     {"min", d.i64(0)}});
+  Value gathered = d.call("torch.index_select",
+                          {{"input", reshape(d, source, {st.getNumElements()})},
+                           {"dim", d.i64(0)}, {"index", row}});
+  Value out = d.call("torch.where", {{"condition", selected}, {"input", gathered},
+                                     {"other", flat}});
+  return one(out ? reshape(d, out, result.getShape()) : Value());
+}
+
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  t["torch.masked_scatter"] = decomposeMaskedScatter;
   // select_scatter: a slice_scatter of src with the selected dim restored.
   t["torch.select_scatter"] = [](Decomposer &d) -> Results {
     RankedTensorType x = typeOf(d.tensor("input"));
