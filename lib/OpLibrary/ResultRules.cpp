@@ -4034,6 +4034,45 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
   return success();
 }
 
+/// aten::native_group_norm: (group_norm's result, mean, rstd), the
+/// statistics [N, group], after torch's checks: N * C * HxW elements, C
+/// divisible by group, weight and bias of C elements in the input's dtype
+/// (float32, float64, bfloat16).
+LogicalResult nativeGroupNorm(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
+                         hw = call.getInt("HxW"), group = call.getInt("group");
+  if (!input || !n || !c || !hw || !group)
+    return h.unknown();
+  Type et = input.getElementType();
+  if (!et.isF32() && !et.isF64() && !et.isBF16())
+    return call.emitError() << "has no CPU kernel for group norm in " << et;
+  if (input.getRank() < 2)
+    return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (input.hasStaticShape() && input.getNumElements() != *n * *c * *hw)
+    return call.emitError() << "Expected X.numel() == N * C * HxW, got " << input
+                            << " for N = " << *n << ", C = " << *c
+                            << ", HxW = " << *hw;
+  if (*group <= 0 || *c % *group || dimsDiffer(input.getDimSize(1), *c))
+    return call.emitError() << "Expected number of channels in input to be "
+                               "divisible by num_groups, but got input "
+                            << input << " and num_groups=" << *group;
+  for (StringRef name : {"weight", "bias"})
+    if (RankedTensorType t = call.getTensor(name)) {
+      if (t.getElementType() != et)
+        return call.emitError() << "expects a " << name << " of the input's dtype, got " << t;
+      if (t.getRank() != 1 || dimsDiffer(t.getDimSize(0), *c))
+        return call.emitError() << "Expected " << name
+                                << " to be a vector of size equal to the number "
+                                   "of channels in input, but got "
+                                << t;
+    }
+  Type stat = RankedTensorType::get({*n, *group}, et);
+  return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
+}
+
 /// aten::native_batch_norm: (result, saved mean, saved invstd); the saved
 /// statistics are empty in eval mode, per channel in training.
 LogicalResult nativeBatchNorm(const BoundCall &call,
@@ -4645,6 +4684,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(narrow)
     TRACED_RULE(nativeBatchNorm)
     TRACED_RULE(nativeLayerNorm)
+    TRACED_RULE(nativeGroupNorm)
     TRACED_RULE(newFilled)
     TRACED_RULE(nllLossBackward)
     TRACED_RULE(nllLossForward)

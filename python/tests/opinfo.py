@@ -1609,6 +1609,18 @@ OPS = {
            [dt(d, 2, 3, 4), dt(d, 4), dt(d, 4)], ACCUMULATE) for d in (torch.float32, torch.float64) for k in range(3)],
         ("two dims no affine", lambda x: torch.ops.aten.native_layer_norm(x, [3, 4], None, None, 0.5)[2],
          [f32(2, 3, 4)], ACCUMULATE)),
+    "torch.ops.aten.native_group_norm.default": fixed(
+        *[(f"{d} {k}", lambda x, w, b, k=k: torch.ops.aten.native_group_norm(x, w, b, 2, 6, 4, 3, 1e-6)[k],
+           [dt(d, 2, 6, 2, 2), dt(d, 6), dt(d, 6)], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.bfloat16) for k in range(3)],
+        *[(f"no affine, 3-d {k}", lambda x, k=k: torch.ops.aten.native_group_norm(x, None, None, 3, 4, 5, 2, 1e-5)[k],
+           [f32(3, 4, 5)], ACCUMULATE) for k in range(3)],
+        ("N * C * HxW not the size", lambda x: torch.ops.aten.native_group_norm(x, None, None, 2, 6, 5, 3, 1e-5)[0],
+         [f32(2, 6, 2, 2)]),
+        ("groups do not divide", lambda x: torch.ops.aten.native_group_norm(x, None, None, 2, 6, 4, 4, 1e-5)[0],
+         [f32(2, 6, 2, 2)]),
+        ("weight of another size", lambda x, w: torch.ops.aten.native_group_norm(x, w, None, 2, 6, 4, 3, 1e-5)[0],
+         [f32(2, 6, 2, 2), f32(5)])),
     "torch.ops.aten.native_batch_norm.default": fixed(
         *[(f"{d} {k}", lambda x, w, b, m, v, k=k: torch.ops.aten.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)[k],
            [dt(d, 2, 3, 4), dt(d, 3), dt(d, 3), dt(d, 3), positive((3,), d)], ACCUMULATE)

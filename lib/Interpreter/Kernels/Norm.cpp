@@ -164,6 +164,54 @@ FailureOr<RtValue> nativeLayerNorm(const KernelArgs &args) {
   return RtValue::ofList({*out, RtValue(mean), RtValue(rstd)}, true);
 }
 
+/// aten::native_group_norm: the input as [N, C, HxW], each (sample, group)
+/// normalized by its biased mean and variance, then the per-channel affine;
+/// with the mean and 1 / sqrt(var + eps) as [N, group].
+FailureOr<RtValue> nativeGroupNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> n = args.getInt("N"), c = args.getInt("C"),
+                     hw = args.getInt("HxW"), group = args.getInt("group");
+  FailureOr<double> eps = args.getFloat("eps");
+  if (failed(in) || failed(n) || failed(c) || failed(hw) || failed(group) ||
+      failed(eps))
+    return failure();
+  if (*group <= 0 || *c % *group || in->numel() != *n * *c * *hw)
+    return args.emitError() << "expects N * C * HxW elements and C divisible "
+                               "by group";
+  auto weight = channelValues(args, "weight", *c, 1),
+       bias = channelValues(args, "bias", *c, 0);
+  if (failed(weight) || failed(bias))
+    return failure();
+  int64_t perGroup = *c / *group, per = perGroup * *hw;
+  Tensor out(in->dtype(), in->shape()), mean(in->dtype(), {*n, *group}),
+      rstd(in->dtype(), {*n, *group});
+  for (int64_t b = 0; b < *n; ++b)
+    for (int64_t g = 0; g < *group; ++g) {
+      int64_t base = (b * *c + g * perGroup) * *hw;
+      double m = 0, v = 0;
+      for (int64_t i = 0; i < per; ++i)
+        m += in->getDouble(base + i);
+      m /= std::max<int64_t>(per, 1);
+      for (int64_t i = 0; i < per; ++i) {
+        double dlt = in->getDouble(base + i) - m;
+        v += dlt * dlt;
+      }
+      v /= std::max<int64_t>(per, 1);
+      double r = 1.0 / std::sqrt(v + *eps);
+      for (int64_t i = 0; i < per; ++i) {
+        int64_t ch = g * perGroup + i / std::max<int64_t>(*hw, 1);
+        out.setDouble(base + i, (in->getDouble(base + i) - m) * r * (*weight)[ch] +
+                                    (*bias)[ch]);
+      }
+      mean.setDouble(b * *group + g, m);
+      rstd.setDouble(b * *group + g, r);
+    }
+  out.roundToDType();
+  mean.roundToDType();
+  rstd.roundToDType();
+  return RtValue::ofList({RtValue(out), RtValue(mean), RtValue(rstd)}, true);
+}
+
 /// aten::native_batch_norm in eval mode: batch_norm's result and two empty
 /// tensors (the saved statistics exist only in training).
 FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
@@ -320,5 +368,6 @@ void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
   table["torch.nn.functional.batch_norm"] = batchNorm;
   table["torch.nn.functional.layer_norm"] = layerNorm;
   table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
+  table["torch.ops.aten.native_group_norm.default"] = nativeGroupNorm;
   table["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
 }

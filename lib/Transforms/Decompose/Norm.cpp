@@ -43,6 +43,40 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
       return failure();
     return parts;
   };
+  // aten::native_group_norm: native_layer_norm over [N, group, per], the
+  // per-channel affine, and its statistics as [N, group].
+  t["torch.ops.aten.native_group_norm.default"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    auto type = cast<RankedTensorType>(x.getType());
+    std::optional<int64_t> n = d.getInt("N"), group = d.getInt("group");
+    std::optional<double> eps = d.getFloat("eps");
+    if (!n || !group || !eps || !type.hasStaticShape() || *group <= 0 || *n <= 0)
+      return d.decline("N, group and eps must be constants and the shape static");
+    int64_t c = type.getDimSize(1);
+    int64_t per = type.getNumElements() / (*n * *group);
+    Value grouped = reshape(d, x, {*n, *group, per});
+    SmallVector<Value> parts = d.calls(
+        "torch.ops.aten.native_layer_norm.default",
+        {{"input", grouped}, {"normalized_shape", d.ints({per})},
+         {"weight", d.none()}, {"bias", d.none()}, {"eps", d.f64(*eps)}});
+    if (d.failed || parts.size() != 1)
+      return failure();
+    auto element = [&](int64_t i) {
+      return d.call("operator.getitem", {{"input", parts[0]}, {"index", d.i64(i)}});
+    };
+    Value y = reshape(d, element(0), type.getShape());
+    SmallVector<int64_t> channel(type.getRank(), 1);
+    channel[1] = c;
+    if (!d.isNone("weight"))
+      y = d.binary("torch.mul", y, reshape(d, d.tensor("weight"), channel));
+    if (!d.isNone("bias"))
+      y = d.binary("torch.add", y, reshape(d, d.tensor("bias"), channel));
+    SmallVector<Value> out = {y, reshape(d, element(1), {*n, *group}),
+                              reshape(d, element(2), {*n, *group})};
+    if (llvm::is_contained(out, Value()))
+      return failure();
+    return out;
+  };
   // aten::native_batch_norm in eval mode: (batch_norm, empty, empty).
   t["torch.ops.aten.native_batch_norm.default"] = [](Decomposer &d) -> Results {
     if (d.getBool("training") != std::optional<bool>(false))
