@@ -130,6 +130,13 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.prelu", {"F.prelu", "torch.prelu", "torch._C._nn.prelu"},
    "(Tensor input, Tensor weight)",
    "sameAsInput"},
+  // Weight normalization (nn.utils.weight_norm's pre-hook): v scaled to
+  // the norm g along `dim` (the norm over every other dim; -1: over all).
+  {"torch._weight_norm", {},
+   "(Tensor v, Tensor g, int dim=0)", "weightNorm"},
+  {"torch.ops.aten._weight_norm_interface.default",
+   {"torch.ops.aten._weight_norm_interface", "torch._weight_norm_interface"},
+   "(Tensor v, Tensor g, int dim=0)", "weightNorm"},
   {"torch.nn.functional.normalize", {"F.normalize"},
    "(Tensor input, float p=2.0, int dim=1, float eps=1e-12, Tensor? out=None)",
    "sameAsInput"},

@@ -4073,6 +4073,75 @@ LogicalResult nativeGroupNorm(const BoundCall &call,
   return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
 }
 
+/// torch._weight_norm: v * (g / norm_except_dim(v, 2, dim)), broadcast, in
+/// v's dtype (g of the same, floating). The norm keeps `dim` and has size
+/// one elsewhere; dim = -1 takes the whole tensor's (0-d). The fused
+/// aten::_weight_norm_interface takes dim 0 or the last only and a g of
+/// the norm's shape, and also gives the norm (float32 for bfloat16; no
+/// float16 kernel).
+LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType v = h.tensor("v"), g = h.tensor("g");
+  std::optional<int64_t> dim = call.getInt("dim");
+  if (!v || !g || !dim)
+    return h.unknown();
+  Type et = v.getElementType();
+  int64_t rank = v.getRank();
+  // torch._weight_norm takes the fused kernel unless a dtype is float16 or
+  // dim is a middle one; otherwise v * (g / norm), promoted.
+  bool interface = call.getTarget().contains("interface");
+  bool fused = interface || (!et.isF16() && !g.getElementType().isF16() &&
+                             (*dim == 0 || *dim == rank - 1));
+  if (fused && (!isa<FloatType>(et) || g.getElementType() != et))
+    return call.emitError() << "expects floating-point v and g of one dtype, got "
+                            << v << " and " << g;
+  if (!isa<FloatType>(et))
+    return call.emitError() << "expects a floating-point v, got " << v;
+  if (*dim < -1 || *dim >= std::max<int64_t>(rank, 1))
+    return call.emitError() << "dim " << *dim << " is out of range for v "
+                            << v << " (-1: the whole tensor)";
+  SmallVector<int64_t> norm;
+  if (*dim >= 0) {
+    norm.assign(rank, 1);
+    norm[*dim] = v.getDimSize(*dim);
+  }
+  if (!fused) {
+    // (g / norm) in their promoted dtype, then v times it.
+    MLIRContext *ctx = call.getContext();
+    Type quotient = resultElementType({g, RankedTensorType::get(norm, et)}, ctx);
+    FailureOr<SmallVector<int64_t>> qs = broadcastShapes(call, g.getShape(), norm);
+    if (!quotient || failed(qs))
+      return failure();
+    et = resultElementType({v, RankedTensorType::get(*qs, quotient)}, ctx);
+    if (!et)
+      return h.unknown();
+  }
+  if (interface) {
+    if (et.isF16())
+      return call.emitError() << "has no CPU kernel for the fused weight norm "
+                                 "in f16";
+    if (*dim != 0 && *dim != rank - 1)
+      return call.emitError() << "fused kernels can only be applied for the "
+                                 "first or last dim, got dim "
+                              << *dim;
+    if (g.getShape() != ArrayRef<int64_t>(norm))
+      return call.emitError() << "expects g of the norm's shape "
+                              << shapeStr(norm) << ", got " << g;
+  }
+  FailureOr<SmallVector<int64_t>> s = broadcastShapes(call, v.getShape(), g.getShape());
+  if (failed(s))
+    return failure();
+  s = broadcastShapes(call, *s, norm);
+  if (failed(s))
+    return failure();
+  Type w = RankedTensorType::get(*s, et);
+  if (!interface)
+    return h.result(w);
+  Type normType = RankedTensorType::get(
+      norm, et.isBF16() ? Float32Type::get(call.getContext()) : et);
+  return h.result(TupleType::get(call.getContext(), {w, normType}));
+}
+
 /// aten::native_batch_norm: (result, saved mean, saved invstd); the saved
 /// statistics are empty in eval mode, per channel in training.
 LogicalResult nativeBatchNorm(const BoundCall &call,
@@ -4685,6 +4754,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(nativeBatchNorm)
     TRACED_RULE(nativeLayerNorm)
     TRACED_RULE(nativeGroupNorm)
+    TRACED_RULE(weightNorm)
     TRACED_RULE(newFilled)
     TRACED_RULE(nllLossBackward)
     TRACED_RULE(nllLossForward)

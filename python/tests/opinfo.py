@@ -1621,6 +1621,27 @@ OPS = {
          [f32(2, 6, 2, 2)]),
         ("weight of another size", lambda x, w: torch.ops.aten.native_group_norm(x, w, None, 2, 6, 4, 3, 1e-5)[0],
          [f32(2, 6, 2, 2), f32(5)])),
+    "torch._weight_norm": fixed(
+        *[(f"{d} dim {dim}", lambda v, g, dim=dim: torch._weight_norm(v, g, dim),
+           [dt(d, 3, 4, 5), dt(d, *[(3, 4, 5)[i] if i == dim else 1 for i in range(3)])], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.float16, torch.bfloat16) for dim in (0, 1, 2)],
+        ("whole tensor", lambda v, g: torch._weight_norm(v, g, -1), [f32(3, 4), f32()], ACCUMULATE),
+        ("g broadcast", lambda v, g: torch._weight_norm(v, g, 1), [f32(3, 4), f32(4)], ACCUMULATE),
+        ("module", lambda x, v, g: F.conv1d(x, torch._weight_norm(v, g, 0)),
+         [f32(2, 3, 8), f32(5, 3, 3), f32(5, 1, 1)], ACCUMULATE),
+        ("mixed dtypes", lambda v, g: torch._weight_norm(v, g, 0), [f32(3, 4), dt(torch.float64, 3, 1)]),
+        ("int64", lambda v, g: torch._weight_norm(v, g, 0), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 1)])),
+    "torch.ops.aten._weight_norm_interface.default": fixed(
+        *[(f"{d} dim {dim} {k}", lambda v, g, dim=dim, k=k: torch.ops.aten._weight_norm_interface(v, g, dim)[k],
+           [dt(d, 3, 10, 6), dt(d, *[(3, 10, 6)[i] if i == dim else 1 for i in range(3)])], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.bfloat16) for dim in (0, 2) for k in range(2)
+          # (torch's bfloat16 kernel rounds the norm's steps to bfloat16,
+          # within 1e-3 of ours; only its result is compared.)
+          if not (d == torch.bfloat16 and k == 1)],
+        ("float16", lambda v, g: torch.ops.aten._weight_norm_interface(v, g, 0)[0],
+         [dt(torch.float16, 3, 4), dt(torch.float16, 3, 1)]),
+        ("a middle dim", lambda v, g: torch.ops.aten._weight_norm_interface(v, g, 1)[0],
+         [f32(3, 4, 5), f32(1, 4, 1)])),
     "torch.ops.aten.native_batch_norm.default": fixed(
         *[(f"{d} {k}", lambda x, w, b, m, v, k=k: torch.ops.aten.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)[k],
            [dt(d, 2, 3, 4), dt(d, 3), dt(d, 3), dt(d, 3), positive((3,), d)], ACCUMULATE)

@@ -212,6 +212,60 @@ FailureOr<RtValue> nativeGroupNorm(const KernelArgs &args) {
   return RtValue::ofList({RtValue(out), RtValue(mean), RtValue(rstd)}, true);
 }
 
+/// torch._weight_norm and the fused _weight_norm_interface: the 2-norm of
+/// v over every dim but `dim` (all of them for -1), in double, then
+/// v * (g / norm) broadcast; the interface also gives the norm (float32 for
+/// bfloat16).
+template <bool Fused>
+FailureOr<RtValue> weightNorm(const KernelArgs &args) {
+  FailureOr<Tensor> v = args.tensor("v"), g = args.tensor("g");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  if (failed(v) || failed(g) || failed(dim))
+    return failure();
+  int64_t rank = v->rank();
+  if (*dim < -1 || *dim >= std::max<int64_t>(rank, 1) || !isFloatingPoint(v->dtype()))
+    return args.emitError() << "expects a floating-point v and a dim in range";
+  // (The rule has checked the dtypes; the unfused form promotes.)
+  DType outType = g->dtype() == v->dtype()
+                      ? v->dtype()
+                      : resultType({promotionOf(Operand{*v, 0, true}), promotionOf(Operand{*g, 0, true})});
+  SmallVector<int64_t> normShape;
+  int64_t size = 1, inner = 1;
+  if (*dim >= 0) {
+    normShape.assign(rank, 1);
+    normShape[*dim] = size = v->dim(*dim);
+    for (int64_t i = *dim + 1; i < rank; ++i)
+      inner *= v->dim(i);
+  } else {
+    inner = v->numel();
+  }
+  Tensor norm(DType::F64, normShape);
+  for (int64_t i = 0; i < v->numel(); ++i) {
+    double x = v->getDouble(i);
+    int64_t slot = *dim >= 0 ? (i / inner) % size : 0;
+    norm.data<double>()[slot] += x * x;
+  }
+  for (int64_t k = 0; k < norm.numel(); ++k)
+    norm.data<double>()[k] = std::sqrt(norm.data<double>()[k]);
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(v->shape(), g->shape());
+  if (succeeded(shape))
+    shape = broadcastShape(*shape, normShape);
+  if (failed(shape))
+    return args.emitError() << "v, g and the norm cannot be broadcast together";
+  Tensor bv = broadcastTo(*v, *shape), bg = broadcastTo(*g, *shape),
+         bn = broadcastTo(norm, *shape);
+  Tensor w(outType, *shape);
+  for (int64_t i = 0; i < w.numel(); ++i)
+    w.setDouble(i, bv.getDouble(i) * (bg.getDouble(i) / bn.getDouble(i)));
+  w.roundToDType();
+  if (!Fused)
+    return RtValue(w);
+  return RtValue::ofList(
+      {RtValue(w), RtValue(norm.to(v->dtype() == DType::BF16 ? DType::F32
+                                                              : v->dtype()))},
+      true);
+}
+
 /// aten::native_batch_norm in eval mode: batch_norm's result and two empty
 /// tensors (the saved statistics exist only in training).
 FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
@@ -369,5 +423,7 @@ void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
   table["torch.nn.functional.layer_norm"] = layerNorm;
   table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
   table["torch.ops.aten.native_group_norm.default"] = nativeGroupNorm;
+  table["torch._weight_norm"] = weightNorm<false>;
+  table["torch.ops.aten._weight_norm_interface.default"] = weightNorm<true>;
   table["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;
 }

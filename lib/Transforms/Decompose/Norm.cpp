@@ -77,6 +77,39 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
       return failure();
     return out;
   };
+  // torch._weight_norm and _weight_norm_interface: v * (g / norm), the
+  // norm a keepdim vector_norm over every dim but `dim` (-1: all; 0-d),
+  // float16 and bfloat16 in float32.
+  for (StringRef name : {"torch._weight_norm", "torch.ops.aten._weight_norm_interface.default"})
+    t[name] = [](Decomposer &d) -> Results {
+      std::optional<int64_t> dim = d.getInt("dim");
+      Value v = d.tensor("v"), g = d.tensor("g");
+      RankedTensorType vt = typeOf(v);
+      if (!dim || !vt)
+        return d.decline("dim must be a constant");
+      bool interface = d.target().contains("interface");
+      Type element = interface ? vt.getElementType() : d.resultTensorType().getElementType();
+      Type compute = (element.isF16() || element.isBF16()) ? d.b.getF32Type() : element;
+      SmallVector<int64_t> dims;
+      for (int64_t i = 0; i < vt.getRank(); ++i)
+        if (i != *dim)
+          dims.push_back(i);
+      Value norm = d.call("torch.linalg.vector_norm",
+                          {{"input", d.cast(v, compute)}, {"ord", d.i64(2)},
+                           {"dim", *dim >= 0 ? Arg(d.ints(dims)) : Arg(d.none())},
+                           {"keepdim", d.boolean(*dim >= 0)}});
+      Value w = d.cast(d.binary("torch.mul", d.cast(v, compute),
+                                d.binary("torch.div", d.cast(g, compute), norm)),
+                       element);
+      if (!interface)
+        return one(w);
+      Type normElement = cast<RankedTensorType>(cast<TupleType>(d.resultType()).getType(1))
+                             .getElementType();
+      SmallVector<Value> out = {w, d.cast(norm, normElement)};
+      if (llvm::is_contained(out, Value()))
+        return failure();
+      return out;
+    };
   // aten::native_batch_norm in eval mode: (batch_norm, empty, empty).
   t["torch.ops.aten.native_batch_norm.default"] = [](Decomposer &d) -> Results {
     if (d.getBool("training") != std::optional<bool>(false))
