@@ -101,3 +101,21 @@ def test_unknown_torch_modules_get_graphs_of_their_own():
         assert 'class "torch.nn.modules.padding.ConstantPad2d"' in text
         assert 'call_function "torch.nn.functional.pad"' in text
         np.testing.assert_allclose(tm.interpret(x)[0], m(x).numpy(), rtol=1e-6)
+
+
+def test_modules_with_pre_hooks_are_traced_into():
+    """nn.utils.weight_norm computes a Conv1d's or Linear's weight in a
+    forward pre-hook: such a module is traced into (its weight, as the hook
+    left it, a constant), in both modes, and compiles."""
+    m = torch.nn.Sequential(
+        torch.nn.utils.weight_norm(torch.nn.Conv1d(4, 8, 3)), torch.nn.ReLU(),
+        torch.nn.utils.weight_norm(torch.nn.Linear(6, 5), dim=None)).eval()
+    x = torch.randn(2, 4, 8)
+    want = m(x).detach().numpy()
+    for mode in ("symbolic", "concrete"):
+        tm = traced.trace(m, x, mode=mode)
+        assert "torch.nn.modules.conv.Conv1d" in str(tm)
+        got = tm.interpret(x)
+        got = got[0] if isinstance(got, (list, tuple)) else got
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(traced.compile(tm)(x.numpy()), want, rtol=1e-5, atol=1e-6)

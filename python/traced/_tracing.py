@@ -20,8 +20,12 @@ def class_name(module):
 
 
 def is_known_leaf(module):
-    """A module whose class the op library describes (Conv2d, ...)."""
-    return _traced.is_known_module(class_name(module))
+    """A module whose class the op library describes (Conv2d, ...), and
+    which has no forward pre-hooks: a pre-hook (nn.utils.weight_norm's,
+    spectral_norm's) computes what forward reads, so such a module is traced
+    into like a user module."""
+    return (_traced.is_known_module(class_name(module))
+            and not getattr(module, "_forward_pre_hooks", None))
 
 
 def is_torch_leaf(module):
