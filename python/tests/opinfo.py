@@ -394,7 +394,12 @@ OPS = {
         binary(torch.pow, pairs=[(d, d) for d in FLOAT_DTYPES] + [(torch.int64, torch.float32)],
                scalars=(2, 0.5, 3), tol=TRANSCENDENTAL),
         fixed(("int ** int", lambda x, y: x ** y, [dt(torch.int64, 5), positive((5,), torch.int64)]),
-              ("int32 ** 2", lambda x: x ** 2, [dt(torch.int32, 5)]))),
+              ("int32 ** 2", lambda x: x ** 2, [dt(torch.int32, 5)]),
+              # uint8 exponents above 127 are not negative (fuzz-diff:
+              # pow-uint8-exponent-above-127).
+              ("uint8 ** uint8", lambda x, y: torch.pow(x, y),
+               [torch.tensor([253, 6, 250, 3, 255, 2], dtype=torch.uint8),
+                torch.tensor([253, 6, 250, 200, 255, 128], dtype=torch.uint8)]))),
     "Tensor.__rfloordiv__": binary(lambda x, y: y // x if isinstance(x, torch.Tensor) else x // y,
                                    divisor=True, tensors=False, scalar_first=False),
     "Tensor.__rpow__": fixed(*[(f"{s!r} ** {d}", lambda x, s=s: s ** x, [positive((2, 3), d)], TRANSCENDENTAL)

@@ -1052,8 +1052,11 @@ static Value fmodFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
 
 /// pow: math.powf for floats; integers by squaring, one step per bit of
 /// the exponent's width (unrolled), with negative exponents giving 0 (or
-/// +-1 for a base of +-1), as torch's integer pow does.
-static Value intPow(OpBuilder &b, Location loc, Value x, Value y) {
+/// +-1 for a base of +-1), as torch's integer pow does. An unsigned
+/// (uint8) exponent is never negative: 253 is not -3 (fuzz-diff,
+/// test/Fuzz/diff/pow-uint8-exponent-above-127).
+static Value intPow(OpBuilder &b, Location loc, Value x, Value y,
+                    bool isUnsigned) {
   Type t = x.getType();
   Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
   Value result = one, base = x, e = y;
@@ -1068,6 +1071,8 @@ static Value intPow(OpBuilder &b, Location loc, Value x, Value y) {
     if (t.getIntOrFloatBitWidth() <= static_cast<unsigned>(i + 1))
       break;
   }
+  if (isUnsigned)
+    return result;
   // Negative exponents: 1 for base 1, +-1 for base -1, else 0.
   Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
   Value minusOne = scalarConstant(b, loc, t, -1);
@@ -1084,7 +1089,7 @@ static Value intPow(OpBuilder &b, Location loc, Value x, Value y) {
           arith::SelectOp::create(b, loc, oddExp, minusOne, one), zero));
   return arith::SelectOp::create(b, loc, negative, negResult, result);
 }
-static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
+static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
   if (isFloat(x)) {
     // torch's tensor ** number: 0.5 and -0.5 are sqrt and rsqrt (so
     // (-inf) ** 0.5 is NaN and (-0.0) ** 0.5 is -0.0, where C's pow gives
@@ -1114,7 +1119,7 @@ static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
     return arith::OrIOp::create(
         b, loc, x,
         arith::XOrIOp::create(b, loc, y, scalarConstant(b, loc, y.getType(), 1)));
-  return intPow(b, loc, x, y);
+  return intPow(b, loc, x, y, uns);
 }
 
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
