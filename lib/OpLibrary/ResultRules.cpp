@@ -4087,6 +4087,11 @@ LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) 
     return h.unknown();
   Type et = v.getElementType();
   int64_t rank = v.getRank();
+  // (fuzz-diff: a 0-d v indexed the norm's shape out of bounds;
+  // test/Fuzz/diff/weight-norm-0d.)
+  if (rank == 0)
+    return call.emitError() << "Dimension specified as " << *dim
+                            << " but tensor has no dimensions";
   // torch._weight_norm takes the fused kernel unless a dtype is float16 or
   // dim is a middle one; otherwise v * (g / norm), promoted.
   bool interface = call.getTarget().contains("interface");

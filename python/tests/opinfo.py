@@ -1635,7 +1635,9 @@ OPS = {
         ("module", lambda x, v, g: F.conv1d(x, torch._weight_norm(v, g, 0)),
          [f32(2, 3, 8), f32(5, 3, 3), f32(5, 1, 1)], ACCUMULATE),
         ("mixed dtypes", lambda v, g: torch._weight_norm(v, g, 0), [f32(3, 4), dt(torch.float64, 3, 1)]),
-        ("int64", lambda v, g: torch._weight_norm(v, g, 0), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 1)])),
+        ("int64", lambda v, g: torch._weight_norm(v, g, 0), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 1)]),
+        *[(f"0-d dim {dim}", lambda v, g, dim=dim: torch._weight_norm(v, g, dim), [f32(), f32()])
+          for dim in (0, -1)]),
     "torch.ops.aten._weight_norm_interface.default": fixed(
         *[(f"{d} dim {dim} {k}", lambda v, g, dim=dim, k=k: torch.ops.aten._weight_norm_interface(v, g, dim)[k],
            [dt(d, 3, 10, 6), dt(d, *[(3, 10, 6)[i] if i == dim else 1 for i in range(3)])], ACCUMULATE)

@@ -223,7 +223,7 @@ FailureOr<RtValue> weightNorm(const KernelArgs &args) {
   if (failed(v) || failed(g) || failed(dim))
     return failure();
   int64_t rank = v->rank();
-  if (*dim < -1 || *dim >= std::max<int64_t>(rank, 1) || !isFloatingPoint(v->dtype()))
+  if (rank == 0 || *dim < -1 || *dim >= rank || !isFloatingPoint(v->dtype()))
     return args.emitError() << "expects a floating-point v and a dim in range";
   // (The rule has checked the dtypes; the unfused form promotes.)
   DType outType = g->dtype() == v->dtype()
