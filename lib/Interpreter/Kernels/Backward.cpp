@@ -90,14 +90,18 @@ FailureOr<RtValue> sigmoidBackward(const KernelArgs &args) {
                 [](auto g, auto y) { return g * (1 - y) * y; });
 }
 
+/// grad where input > 0, else grad * k (leaky_relu's gradient).
+static FailureOr<RtValue> leakyGrad(const KernelArgs &args, double k) {
+  return binary(args, "grad_output", "input", [k](auto g, auto x) {
+    return x > 0 ? g : static_cast<decltype(g)>(g * k);
+  });
+}
+
 FailureOr<RtValue> leakyReluBackward(const KernelArgs &args) {
   FailureOr<double> slope = args.getFloat("negative_slope");
   if (failed(slope))
     return failure();
-  double k = *slope;
-  return binary(args, "grad_output", "input", [k](auto g, auto x) {
-    return x > 0 ? g : static_cast<decltype(g)>(g * k);
-  });
+  return leakyGrad(args, *slope);
 }
 
 /// aten::rrelu_with_noise_backward (torch 1.13): grad_output * noise in
@@ -111,10 +115,7 @@ FailureOr<RtValue> rreluWithNoiseBackward(const KernelArgs &args) {
   if (*training)
     return binary(args, "grad_output", "noise",
                   [](auto g, auto n) { return g * n; });
-  double k = (*lower + *upper) / 2;
-  return binary(args, "grad_output", "input", [k](auto g, auto x) {
-    return x > 0 ? g : static_cast<decltype(g)>(g * k);
-  });
+  return leakyGrad(args, (*lower + *upper) / 2);
 }
 
 FailureOr<RtValue> hardtanhBackward(const KernelArgs &args) {

@@ -275,6 +275,30 @@ void convTransposeImpl(const Tensor &x, const Tensor &w, const Tensor *bias,
   }
 }
 
+/// Lifts a convolution to a batched 3-D one: `p`'s lists get leading
+/// entries for the missing spatial dims (size one: stride and dilation one,
+/// no padding). Returns how many dims were added.
+unsigned liftConvParams(ConvParams &p) {
+  unsigned lift = 3 - p.spatial;
+  for (auto [v, fill] : {std::pair<SmallVector<int64_t> *, int64_t>{&p.stride, 1},
+                         {&p.dilation, 1},
+                         {&p.padBefore, 0},
+                         {&p.padAfter, 0},
+                         {&p.outputPadding, 0}})
+    v->insert(v->begin(), lift, fill);
+  return lift;
+}
+
+/// `t` with `lift` spatial dims of size one after its batch and channel
+/// dims (and a batch of one first when `addBatch`).
+Tensor liftedConvTensor(const Tensor &t, unsigned lift, bool addBatch = false) {
+  SmallVector<int64_t> s(t.shape());
+  if (addBatch)
+    s.insert(s.begin(), 1);
+  s.insert(s.begin() + 2, lift, 1);
+  return t.reshaped(s);
+}
+
 /// The taps of a convolution between a "wide" side (the input of a
 /// convolution, the output of a transposed one) and a "narrow" side (the
 /// other), lifted to 3 spatial dims: narrow position `o` and kernel tap `k`
@@ -288,8 +312,7 @@ struct ConvTaps {
   int64_t narrowPlane() const { return narrow[0] * narrow[1] * narrow[2]; }
   int64_t taps() const { return kernel[0] * kernel[1] * kernel[2]; }
 
-  template <typename T, typename Fn>
-  void forEach(int64_t channels, Fn fn) const {
+  template <typename Fn> void forEach(int64_t channels, Fn fn) const {
     for (int64_t c = 0; c < channels; ++c)
       for (int64_t kz = 0; kz < kernel[0]; ++kz)
         for (int64_t ky = 0; ky < kernel[1]; ++ky)
@@ -315,14 +338,14 @@ struct ConvTaps {
   template <typename T>
   void im2col(const T *planes, int64_t channels, T *col) const {
     int64_t cols = narrowPlane();
-    forEach<T>(channels, [&](int64_t row, int64_t c, int64_t at) {
+    forEach(channels, [&](int64_t row, int64_t c, int64_t at) {
       col[row * cols + c] = at < 0 ? T(0) : planes[at];
     });
   }
   template <typename T>
   void col2im(const T *col, int64_t channels, T *planes) const {
     int64_t cols = narrowPlane();
-    forEach<T>(channels, [&](int64_t row, int64_t c, int64_t at) {
+    forEach(channels, [&](int64_t row, int64_t c, int64_t at) {
       if (at >= 0)
         planes[at] += col[row * cols + c];
     });
@@ -441,23 +464,9 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
                             << dtypeName(dt);
   // Lift to a batched 3-D convolution: unbatched inputs get a batch of one,
   // missing spatial dims a size of one (stride and dilation one, no padding).
-  unsigned k = p.spatial, lift = 3 - k;
-  auto lifted = [&](const Tensor &t, bool addBatch) {
-    SmallVector<int64_t> s(t.shape());
-    if (addBatch)
-      s.insert(s.begin(), 1);
-    s.insert(s.begin() + 2, lift, 1);
-    return t.reshaped(s);
-  };
-  Tensor x = lifted(*input, !p.batched), w = lifted(*weight, false);
-  auto liftList = [&](SmallVector<int64_t> &v, int64_t fill) {
-    v.insert(v.begin(), lift, fill);
-  };
-  liftList(p.stride, 1);
-  liftList(p.dilation, 1);
-  liftList(p.padBefore, 0);
-  liftList(p.padAfter, 0);
-  liftList(p.outputPadding, 0);
+  unsigned lift = liftConvParams(p);
+  Tensor x = liftedConvTensor(*input, lift, !p.batched),
+         w = liftedConvTensor(*weight, lift);
   SmallVector<int64_t> outShape(p.resultShape);
   if (!p.batched)
     outShape.insert(outShape.begin(), 1);
@@ -516,15 +525,9 @@ FailureOr<RtValue> convolutionBackward(const KernelArgs &args) {
     if (input->dtype() != dt || weight->dtype() != dt || !isFloatingPoint(dt))
       return args.emitError() << "expects floating-point grad_output, input "
                                  "and weight of one dtype";
-    unsigned lift = 3 - p.spatial;
-    auto lifted = [&](const Tensor &t) {
-      SmallVector<int64_t> s(t.shape());
-      s.insert(s.begin() + 2, lift, 1);
-      return t.reshaped(s);
-    };
-    for (SmallVector<int64_t> *v : {&p.stride, &p.dilation, &p.padBefore})
-      v->insert(v->begin(), lift, v == &p.padBefore ? 0 : 1);
-    Tensor gy = lifted(*grad), x = lifted(*input), w = lifted(*weight);
+    unsigned lift = liftConvParams(p);
+    Tensor gy = liftedConvTensor(*grad, lift), x = liftedConvTensor(*input, lift),
+           w = liftedConvTensor(*weight, lift);
     Tensor gx(dt, x.shape()), gw(dt, w.shape());
     dispatchStorage(dt, [&](auto tag) {
       using T = decltype(tag);
@@ -554,7 +557,7 @@ FailureOr<RtValue> convolutionBackward(const KernelArgs &args) {
       for (int64_t b = 0; b < grad->dim(0); ++b)
         for (int64_t i = 0; i < inner; ++i) {
           int64_t at = (b * channels + c) * inner + i;
-          if (isIntegral(dt) || dt == DType::Bool)
+          if (isIntegral(dt))
             isum += static_cast<uint64_t>(grad->getInt(at));
           else
             fsum += grad->getDouble(at);

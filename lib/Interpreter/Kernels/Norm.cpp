@@ -32,6 +32,43 @@ FailureOr<std::vector<double>> channelValues(const KernelArgs &args,
   return v;
 }
 
+/// Group normalization of `in` seen as [n, c, inner]: each (sample, group)
+/// normalized by its biased mean and variance (in double), then the
+/// per-channel affine, rounded once. The statistics go to `mean` and
+/// `rstd` ([n, groups], 1 / sqrt(var + eps)) when given.
+Tensor groupNormImpl(const Tensor &in, int64_t n, int64_t c, int64_t inner,
+                     int64_t groups, const std::vector<double> &weight,
+                     const std::vector<double> &bias, double eps,
+                     Tensor *mean = nullptr, Tensor *rstd = nullptr) {
+  int64_t perGroup = c / groups, per = perGroup * inner;
+  Tensor out(in.dtype(), in.shape());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t g = 0; g < groups; ++g) {
+      int64_t base = (b * c + g * perGroup) * inner;
+      double m = 0, v = 0;
+      for (int64_t i = 0; i < per; ++i)
+        m += in.getDouble(base + i);
+      m /= std::max<int64_t>(per, 1);
+      for (int64_t i = 0; i < per; ++i) {
+        double dlt = in.getDouble(base + i) - m;
+        v += dlt * dlt;
+      }
+      v /= std::max<int64_t>(per, 1);
+      double r = 1.0 / std::sqrt(v + eps);
+      for (int64_t i = 0; i < per; ++i) {
+        int64_t ch = g * perGroup + i / std::max<int64_t>(inner, 1);
+        out.setDouble(base + i,
+                      (in.getDouble(base + i) - m) * r * weight[ch] + bias[ch]);
+      }
+      if (mean)
+        mean->setDouble(b * groups + g, m);
+      if (rstd)
+        rstd->setDouble(b * groups + g, r);
+    }
+  out.roundToDType();
+  return out;
+}
+
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -182,31 +219,9 @@ FailureOr<RtValue> nativeGroupNorm(const KernelArgs &args) {
        bias = channelValues(args, "bias", *c, 0);
   if (failed(weight) || failed(bias))
     return failure();
-  int64_t perGroup = *c / *group, per = perGroup * *hw;
-  Tensor out(in->dtype(), in->shape()), mean(in->dtype(), {*n, *group}),
-      rstd(in->dtype(), {*n, *group});
-  for (int64_t b = 0; b < *n; ++b)
-    for (int64_t g = 0; g < *group; ++g) {
-      int64_t base = (b * *c + g * perGroup) * *hw;
-      double m = 0, v = 0;
-      for (int64_t i = 0; i < per; ++i)
-        m += in->getDouble(base + i);
-      m /= std::max<int64_t>(per, 1);
-      for (int64_t i = 0; i < per; ++i) {
-        double dlt = in->getDouble(base + i) - m;
-        v += dlt * dlt;
-      }
-      v /= std::max<int64_t>(per, 1);
-      double r = 1.0 / std::sqrt(v + *eps);
-      for (int64_t i = 0; i < per; ++i) {
-        int64_t ch = g * perGroup + i / std::max<int64_t>(*hw, 1);
-        out.setDouble(base + i, (in->getDouble(base + i) - m) * r * (*weight)[ch] +
-                                    (*bias)[ch]);
-      }
-      mean.setDouble(b * *group + g, m);
-      rstd.setDouble(b * *group + g, r);
-    }
-  out.roundToDType();
+  Tensor mean(in->dtype(), {*n, *group}), rstd(in->dtype(), {*n, *group});
+  Tensor out = groupNormImpl(*in, *n, *c, *hw, *group, *weight, *bias, *eps,
+                             &mean, &rstd);
   mean.roundToDType();
   rstd.roundToDType();
   return RtValue::ofList({RtValue(out), RtValue(mean), RtValue(rstd)}, true);
@@ -332,29 +347,7 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
   if (failed(weight) || failed(bias))
     return failure();
   int64_t inner = n * c ? in->numel() / (n * c) : 0;
-  int64_t per = c / *groups * inner;
-  Tensor out(in->dtype(), in->shape());
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t g = 0; g < *groups; ++g) {
-      int64_t base = (b * c + g * (c / *groups)) * inner;
-      double mean = 0, var = 0;
-      for (int64_t i = 0; i < per; ++i)
-        mean += in->getDouble(base + i);
-      mean /= std::max<int64_t>(per, 1);
-      for (int64_t i = 0; i < per; ++i) {
-        double dlt = in->getDouble(base + i) - mean;
-        var += dlt * dlt;
-      }
-      var /= std::max<int64_t>(per, 1);
-      double invstd = 1.0 / std::sqrt(var + *eps);
-      for (int64_t i = 0; i < per; ++i) {
-        int64_t ch = g * (c / *groups) + i / std::max<int64_t>(inner, 1);
-        out.setDouble(base + i, (in->getDouble(base + i) - mean) * invstd *
-                                        (*weight)[ch] +
-                                    (*bias)[ch]);
-      }
-    }
-  out.roundToDType();
+  Tensor out = groupNormImpl(*in, n, c, inner, *groups, *weight, *bias, *eps);
   return RtValue(out);
 }
 

@@ -473,6 +473,46 @@ FailureOr<Resample> resamplePlan(const KernelArgs &args, const Tensor &x) {
 static Tensor resample(const Tensor &in, const Resample &plan,
                        ResampleMode kind, bool alignCorners);
 
+using Taps = SmallVector<std::pair<int64_t, double>, 4>;
+
+/// One pass of separable resampling along `axis` of a float64 tensor seen
+/// as [outer, n, inner]: output position j (of `out`) is the weighted sum
+/// of `taps(j)`, positions among `size`. Transposed, the pass is its
+/// adjoint (a gradient): `x` has the `out` positions and each one's value
+/// is added, weighted, into its taps of a result with `size` positions.
+static Tensor resamplePass(const Tensor &x, int64_t axis, int64_t size,
+                           int64_t out, function_ref<Taps(int64_t)> taps,
+                           bool transposed) {
+  int64_t from = transposed ? out : size, to = transposed ? size : out;
+  int64_t inner = 1, outer = 1;
+  for (int64_t i = axis + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  for (int64_t i = 0; i < axis; ++i)
+    outer *= x.dim(i);
+  SmallVector<int64_t> shape(x.shape());
+  shape[axis] = to;
+  Tensor y(DType::F64, shape);
+  const double *p = x.data<double>();
+  double *o = y.data<double>();
+  for (int64_t j = 0; j < out; ++j) {
+    Taps t = taps(j);
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t c = 0; c < inner; ++c) {
+        if (transposed) {
+          double g = p[(a * from + j) * inner + c];
+          for (auto [i, w] : t)
+            o[(a * to + i) * inner + c] += w * g;
+          continue;
+        }
+        double acc = 0;
+        for (auto [i, w] : t)
+          acc += w * p[(a * from + i) * inner + c];
+        o[(a * to + j) * inner + c] = acc;
+      }
+  }
+  return y;
+}
+
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> interpolate(const KernelArgs &args) {
@@ -561,26 +601,13 @@ FailureOr<RtValue> upsampleNearestBackward(const KernelArgs &args) {
     int64_t axis = d + 2, out = (*outSize)[d], size = (*inSize)[axis];
     double scale = upsampleScale(args.get(upsampleScaleParam(spatial, d)).number(),
                                  size, out);
-    int64_t inner = 1, outer = 1;
-    for (int64_t i = axis + 1; i < g.rank(); ++i)
-      inner *= g.dim(i);
-    for (int64_t i = 0; i < axis; ++i)
-      outer *= g.dim(i);
-    SmallVector<int64_t> shape(g.shape());
-    shape[axis] = size;
-    Tensor r(DType::F64, shape);
-    const double *p = g.data<double>();
-    double *o = r.data<double>();
-    for (int64_t j = 0; j < out; ++j) {
-      int64_t i = resampleTaps(ResampleMode::Nearest, size, out, j, scale,
-                               /*alignCorners=*/false, /*channelsLast=*/true)
-                      .front()
-                      .first;
-      for (int64_t a = 0; a < outer; ++a)
-        for (int64_t c = 0; c < inner; ++c)
-          o[(a * size + i) * inner + c] += p[(a * out + j) * inner + c];
-    }
-    g = r;
+    g = resamplePass(
+        g, axis, size, out,
+        [&](int64_t j) {
+          return resampleTaps(ResampleMode::Nearest, size, out, j, scale,
+                              /*alignCorners=*/false, /*channelsLast=*/true);
+        },
+        /*transposed=*/true);
   }
   return RtValue(g.to(grad->dtype()));
 }
@@ -598,28 +625,13 @@ static Tensor resample(const Tensor &in, const Resample &plan,
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t axis = d + 2, size = x.dim(axis), out = plan.outSizes[d];
     double scale = plan.scales[d];
-    int64_t inner = 1, outer = 1;
-    for (int64_t i = axis + 1; i < x.rank(); ++i)
-      inner *= x.dim(i);
-    for (int64_t i = 0; i < axis; ++i)
-      outer *= x.dim(i);
-    SmallVector<int64_t> shape(x.shape());
-    shape[axis] = out;
-    Tensor y(DType::F64, shape);
-    const double *p = x.data<double>();
-    double *o = y.data<double>();
-    for (int64_t j = 0; j < out; ++j) {
-      SmallVector<std::pair<int64_t, double>, 4> taps =
-          resampleTaps(kind, size, out, j, scale, alignCorners, channelsLast);
-      for (int64_t a = 0; a < outer; ++a)
-        for (int64_t c = 0; c < inner; ++c) {
-          double acc = 0;
-          for (auto [i, w] : taps)
-            acc += w * p[(a * size + i) * inner + c];
-          o[(a * out + j) * inner + c] = acc;
-        }
-    }
-    x = y;
+    x = resamplePass(
+        x, axis, size, out,
+        [&](int64_t j) {
+          return resampleTaps(kind, size, out, j, scale, alignCorners,
+                              channelsLast);
+        },
+        /*transposed=*/false);
   }
   return x.to(in.dtype());
 }

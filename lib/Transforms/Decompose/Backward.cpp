@@ -26,6 +26,16 @@ static Value promoted(Decomposer &d, StringRef name) {
   return d.cast(d.tensor(name), d.resultTensorType().getElementType());
 }
 
+/// grad where input > 0, else grad * slope (leaky_relu's gradient), in
+/// the result's dtype.
+static Value leakyGrad(Decomposer &d, Arg slope) {
+  Value g = promoted(d, "grad_output");
+  Value pos = d.binary("torch.gt", promoted(d, "input"), d.i64(0));
+  return d.call("torch.where", {{"condition", pos},
+                                {"input", g},
+                                {"other", d.binary("torch.mul", g, slope)}});
+}
+
 static Results decomposeMaxPoolBackward(Decomposer &d);
 static Results decomposeNllLossBackward(Decomposer &d);
 
@@ -86,11 +96,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
     return one(d.binary("torch.mul", promoted(d, "grad_output"), slope));
   };
   t["torch.ops.aten.leaky_relu_backward.default"] = [](Decomposer &d) -> Results {
-    Value g = promoted(d, "grad_output");
-    Value pos = d.binary("torch.gt", promoted(d, "input"), d.i64(0));
-    return one(d.call("torch.where", {{"condition", pos},
-                                      {"input", g},
-                                      {"other", d.binary("torch.mul", g, d.arg("negative_slope"))}}));
+    return one(leakyGrad(d, d.arg("negative_slope")));
   };
   // torch 1.13: grad * noise in training, else leaky_relu_backward with
   // the mean of lower and upper as the slope.
@@ -101,12 +107,7 @@ void decompose::populateBackwardDecompositions(DecompositionTable &t) {
       return d.decline("training, lower and upper must be constants");
     if (*training)
       return one(d.binary("torch.mul", d.tensor("grad_output"), d.tensor("noise")));
-    Value g = promoted(d, "grad_output");
-    Value pos = d.binary("torch.gt", promoted(d, "input"), d.i64(0));
-    return one(d.call("torch.where",
-                      {{"condition", pos},
-                       {"input", g},
-                       {"other", d.binary("torch.mul", g, d.f64((*lower + *upper) / 2))}}));
+    return one(leakyGrad(d, d.f64((*lower + *upper) / 2)));
   };
   // torch's vectorized form, `min < x < max ? grad : 0`, as the
   // interpreter: a NaN input gives 0. (Its scalar tail, `x <= min || x >=

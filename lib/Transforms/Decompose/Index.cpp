@@ -196,6 +196,16 @@ static Results decomposeIndexPut(Decomposer &d) {
   return one(d.call("torch.permute", {{"input", r}, {"dims", d.ints(inverse)}}));
 }
 
+/// For a 1-D bool mask, each position's rank among the selected ones:
+/// cumsum(mask) - 1, clamped at 0 (so positions before the first selected
+/// one read row 0 too). The mask decompositions index values with it.
+static Value selectedRank(Decomposer &d, Value flatMask) {
+  Value counts = d.call("torch.cumsum", {{"input", d.cast(flatMask, IntegerType::get(d.ctx, 64))},
+                                         {"dim", d.i64(0)}});
+  return d.call("torch.clamp", {{"input", d.binary("torch.sub", counts, d.i64(1))},
+                                {"min", d.i64(0)}});
+}
+
 /// index_put with one bool mask over x's leading dims, in static shapes:
 /// x viewed as [M, rest...] (M the mask's elements), the selected rows take
 /// the values' rows in order, row i the values' row cumsum(mask)[i] - 1
@@ -238,10 +248,7 @@ static Results decomposeIndexPutMask(Decomposer &d, Value x, Value values,
   if (rows == 1) {
     gathered = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(flatShape)}});
   } else {
-    Value counts = d.call("torch.cumsum", {{"input", d.cast(flatMask, i64)},
-                                           {"dim", d.i64(0)}});
-    Value row = d.call("torch.clamp", {{"input", d.binary("torch.sub", counts, d.i64(1))},
-                                       {"min", d.i64(0)}});
+    Value row = selectedRank(d, flatMask);
     Value total = d.call("torch.sum", {{"input", d.cast(flatMask, i64)}});
     Value check = d.call(
         "torch.index_select",
@@ -410,7 +417,6 @@ static Results decomposeMaskedScatter(Decomposer &d) {
   if (st.getNumElements() == 0)
     return d.decline("the source is empty");
   int64_t m = result.getNumElements();
-  Type i64 = IntegerType::get(d.ctx, 64);
   Value selected = mt.getElementType().isInteger(1) ? mask : d.binary("torch.ne", mask, d.i64(0));
   selected = reshape(d, d.call("Tensor.expand", {{"input", selected},
                                                  {"size", d.ints(result.getShape())}}),
@@ -418,9 +424,7 @@ static Results decomposeMaskedScatter(Decomposer &d) {
   Value flat = reshape(d, d.call("Tensor.expand", {{"input", x},
                                                    {"size", d.ints(result.getShape())}}),
                        {m});
-  Value counts = d.call("torch.cumsum", {{"input", d.cast(selected, i64)}, {"dim", d.i64(0)}});
-  Value row = d.call("torch.clamp", {{"input", d.binary("torch.sub", counts, d.i64(1))},
-                                     {"min", d.i64(0)}});
+  Value row = selectedRank(d, selected);
   Value gathered = d.call("torch.index_select",
                           {{"input", reshape(d, source, {st.getNumElements()})},
                            {"dim", d.i64(0)}, {"index", row}});
