@@ -551,6 +551,11 @@ static const OpRow kOps[] = {
    "(Tensor input, float p, str mode, bool training=True)", "sameAsInput"},
   {"torch.dropout", {"Tensor.dropout"},
    "(Tensor input, float p, bool train)", "sameAsInput"},
+  // aten::native_dropout: (output, keep mask); deterministic in eval mode
+  // and with p = 0.
+  {"torch.ops.aten.native_dropout.default",
+   {"torch.ops.aten.native_dropout", "torch.native_dropout"},
+   "(Tensor input, float p, bool? train)", "nativeDropout"},
   // Channel-wise and alpha dropout: the identity in eval mode too.
   {"torch.nn.functional.dropout1d", {"F.dropout1d"},
    "(Tensor input, float p=0.5, bool training=True, bool inplace=False)",
@@ -1138,6 +1143,16 @@ static const OpRow kOps[] = {
    "(Tensor input, Any indices, Tensor values, bool accumulate=False)",
    "indexPut"},
   {"Tensor.size", {}, "(Tensor input, int? dim=None)", "size"},
+  // Python numbers from tensors and numbers: ATen's conversions, which
+  // TorchScript-style code calls (`torch.ops.aten.Int(x)`), and prim's
+  // min and max of two numbers.
+  {"torch.ops.aten.ScalarImplicit.default", {"torch.ops.aten.ScalarImplicit"},
+   "(Tensor a)", "pythonNumber"},
+  {"torch.ops.aten.Float", {}, "(Tensor|Scalar a)", "pythonNumber"},
+  {"torch.ops.aten.Int", {}, "(Tensor|Scalar a)", "pythonNumber"},
+  {"torch.ops.aten.Bool", {}, "(Tensor|Scalar a)", "pythonNumber"},
+  {"torch.ops.prim.min", {}, "(Scalar a, Scalar b)", "primExtreme"},
+  {"torch.ops.prim.max", {}, "(Scalar a, Scalar b)", "primExtreme"},
   {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", "dim"},
   {"builtins.getattr", {"getattr"}, "(Any input, str name)", "getattr"},
   // Checks traced code makes (torchvision's ViT checks the image size).
@@ -1717,6 +1732,12 @@ struct InplaceRow {
 };
 const InplaceRow kInplace[] = {
     {"Tensor.add_", "torch.add"},
+    // (ATen's packets only: an overload's name does not end in `_`, and
+    // the tracers tell in-place calls by that.)
+    {"torch.ops.aten.add_", "torch.add"},
+    {"torch.ops.aten.sub_", "torch.sub"},
+    {"torch.ops.aten.mul_", "torch.mul"},
+    {"torch.ops.aten.div_", "torch.div"},
     {"Tensor.scatter_", "torch.scatter"},
     {"Tensor.scatter_add_", "torch.scatter_add"},
     {"Tensor.scatter_reduce_", "torch.scatter_reduce"},

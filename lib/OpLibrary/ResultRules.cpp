@@ -1172,6 +1172,31 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// aten::native_dropout: (output, mask), the mask bool. torch 1.13's
+/// quirk: an empty input's mask has the input's dtype. Training (train true
+/// or None) scales by a float, which an integer or bool input cannot hold.
+LogicalResult nativeDropout(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  if (!input)
+    return success();
+  std::optional<bool> train = call.getBool("train");
+  bool training = call.isNone("train") || (train && *train);
+  if (training && !isa<FloatType>(input.getElementType())) {
+    std::optional<DType> d = dtypeFromType(input.getElementType());
+    return call.emitError() << "training scales by a float: result type "
+                               "Float can't be cast to the input's dtype "
+                            << (d ? dtypeName(*d) : StringRef("?"));
+  }
+  Type mask = input.getElementType();
+  if (!input.hasStaticShape() || input.getNumElements() != 0)
+    mask = IntegerType::get(call.getContext(), 1);
+  results.push_back(TupleType::get(
+      call.getContext(),
+      {input, RankedTensorType::get(input.getShape(), mask)}));
+  return success();
+}
+
 /// celu: the input's type; torch raises on alpha = 0 (it divides by it).
 LogicalResult celu(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (std::optional<double> alpha = call.getFloat("alpha"); alpha && *alpha == 0)
@@ -3719,6 +3744,62 @@ LogicalResult size(const BoundCall &call, SmallVectorImpl<Type> &results) {
       call.getContext(), SmallVector<Type>(input.getRank(), b.getI64Type())));
 }
 
+/// The ATen conversions to Python numbers: Float is a float (f64), Int an
+/// int (i64), Bool a bool (i1); ScalarImplicit the number of a 0-d tensor's
+/// own kind. A tensor argument must hold one element (ScalarImplicit: be
+/// 0-d), as torch checks.
+LogicalResult pythonNumber(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  MLIRContext *ctx = call.getContext();
+  StringRef target = call.getTarget();
+  Type type = call.getType("a");
+  RankedTensorType tensor = call.getTensor("a");
+  if (target.starts_with("torch.ops.aten.ScalarImplicit")) {
+    if (!tensor)
+      return success();
+    if (tensor.getRank() != 0)
+      return call.emitError() << "Cannot input a tensor of dimension other "
+                                 "than 0 as a scalar argument";
+    Type e = tensor.getElementType();
+    results.push_back(isa<FloatType>(e)     ? Type(Float64Type::get(ctx))
+                      : e.isInteger(1)      ? Type(IntegerType::get(ctx, 1))
+                                            : Type(IntegerType::get(ctx, 64)));
+    return success();
+  }
+  if (tensor && tensor.hasStaticShape() && tensor.getNumElements() != 1) {
+    if (target == "torch.ops.aten.Bool")
+      return call.emitError() << "Boolean value of Tensor with "
+                              << (tensor.getNumElements() ? "more than one "
+                                                            "value"
+                                                          : "no values")
+                              << " is ambiguous";
+    return call.emitError() << "a Tensor with " << tensor.getNumElements()
+                            << " elements cannot be converted to Scalar";
+  }
+  if (!tensor && type && !type.isInteger(64) && !type.isInteger(1) &&
+      !type.isF64())
+    return call.emitError() << "expects a tensor or a Python number, got "
+                            << type;
+  results.push_back(target == "torch.ops.aten.Float"
+                        ? Type(Float64Type::get(ctx))
+                    : target == "torch.ops.aten.Bool"
+                        ? Type(IntegerType::get(ctx, 1))
+                        : Type(IntegerType::get(ctx, 64)));
+  return success();
+}
+
+/// prim::min and prim::max of two Python numbers: a float when either is
+/// one, else an int (bools count as ints, as TorchScript's overloads do).
+LogicalResult primExtreme(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  MLIRContext *ctx = call.getContext();
+  Type a = call.getType("a"), b = call.getType("b");
+  bool isFloat = (a && a.isF64()) || (b && b.isF64());
+  results.push_back(isFloat ? Type(Float64Type::get(ctx))
+                            : Type(IntegerType::get(ctx, 64)));
+  return success();
+}
+
 LogicalResult dim(const BoundCall &call, SmallVectorImpl<Type> &results) {
   results.push_back(IntegerType::get(call.getContext(), 64));
   return success();
@@ -4758,6 +4839,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(narrow)
     TRACED_RULE(nativeBatchNorm)
     TRACED_RULE(nativeLayerNorm)
+    TRACED_RULE(nativeDropout)
     TRACED_RULE(nativeGroupNorm)
     TRACED_RULE(weightNorm)
     TRACED_RULE(newFilled)
@@ -4789,6 +4871,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(select)
     TRACED_RULE(shapeAs)
     TRACED_RULE(size)
+    TRACED_RULE(pythonNumber)
+    TRACED_RULE(primExtreme)
     TRACED_RULE(sliceScatter)
     TRACED_RULE(softmax)
     TRACED_RULE(sortLike)

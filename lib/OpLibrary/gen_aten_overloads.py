@@ -505,7 +505,9 @@ def main():
                 kept.append(parts)
                 out.append(f'{{"torch.ops.{space}.{name}", "{entry}", {quote("(" + ", ".join(parts) + ")")}}},')
             packet = packet_signature(kept, ours)
-            if packet:
+            if f"torch.ops.{space}.{short}" == entry:
+                pass  # the packet is the entry itself (aten.Int)
+            elif packet:
                 out.insert(len(out) - len(kept),
                            f'{{"torch.ops.{space}.{short}", "{entry}", {quote(packet)}}},')
             elif kept:

@@ -235,6 +235,60 @@ class Graph:
                 '  graph @forward(%self: !traced.module<@M>, ' + self.forward + "\n  }\n}\n")
 
 
+def _number_graph(fn, input_type, calls):
+    """A Graph sample of a chain of Python-number calls on one tensor %a0
+    (the tracers record a number a call returns as a constant): `calls` are
+    (target, result type[, more arguments]), each taking the previous
+    result (`Tensor.size` takes %a0 and dim 1)."""
+    body, prev, prev_type = [], "%a0", input_type
+    for i, (target, ty, *more) in enumerate(calls):
+        if target == "Tensor.size":
+            body.append(f'    %v{i} = call_method %a0["size"](1) : ({input_type}) -> {ty}')
+        else:
+            args = ", ".join([prev, *more])
+            body.append(f'    %v{i} = call_function "{target}"({args}) : ({prev_type}) -> {ty}')
+        prev, prev_type = f"%v{i}", ty
+    return Graph(fn, f"%a0: {input_type}) -> {prev_type} {{\n" + "\n".join(body) +
+                 f"\n    output {prev} : {prev_type}")
+
+
+def _prim_extreme_samples(op, name):
+    """prim::min / prim::max of two numbers: sizes (ints), a size and a
+    quotient (int and float), and the Floats of two 0-d tensors (NaN, and
+    -0.0 against 0.0: `a < b ? a : b` keeps b on ties and NaNs)."""
+    def sized(a_float, b_float, n0, n1):
+        def fn(x):
+            a = x.size(0) / 4 if a_float else x.size(0)
+            b = x.size(1) / 4 if b_float else x.size(1)
+            return op(a, b)
+        lines = [f'    %s0 = call_method %a0["size"](0) : (tensor<{n0}x{n1}xf32>) -> i64',
+                 f'    %s1 = call_method %a0["size"](1) : (tensor<{n0}x{n1}xf32>) -> i64']
+        names = []
+        for i, f in enumerate((a_float, b_float)):
+            if f:
+                lines.append(f'    %q{i} = call_function "operator.truediv"(%s{i}, 4) : (i64) -> f64')
+                names.append((f"%q{i}", "f64"))
+            else:
+                names.append((f"%s{i}", "i64"))
+        out = "f64" if a_float or b_float else "i64"
+        lines.append(f'    %r = call_function "torch.ops.prim.{name}"({names[0][0]}, {names[1][0]}) : '
+                     f'({names[0][1]}, {names[1][1]}) -> {out}')
+        return Graph(fn, f"%a0: tensor<{n0}x{n1}xf32>) -> {out} {{\n" + "\n".join(lines) +
+                     f"\n    output %r : {out}")
+    floats = Graph(lambda x, y: op(torch.ops.aten.Float(x), torch.ops.aten.Float(y)),
+                   """%a0: tensor<f32>, %a1: tensor<f64>) -> f64 {
+    %x = call_function "torch.ops.aten.Float"(%a0) : (tensor<f32>) -> f64
+    %y = call_function "torch.ops.aten.Float"(%a1) : (tensor<f64>) -> f64
+    %r = call_function "torch.ops.prim.""" + name + """"(%x, %y) : (f64, f64) -> f64
+    output %r : f64""")
+    return [("sizes", sized(False, False, 2, 5), [f32(2, 5)]),
+            ("sizes, equal", sized(False, False, 3, 3), [f32(3, 3)]),
+            ("int and float", sized(False, True, 2, 5), [f32(2, 5)]),
+            ("float and int", sized(True, False, 9, 2), [f32(9, 2)]),
+            *[(f"Floats {a} {b}", floats, [torch.tensor(a), torch.tensor(b, dtype=torch.float64)])
+              for a, b in ((1.5, -2.0), (math.nan, 1.0), (1.0, math.nan), (-0.0, 0.0), (0.0, -0.0))]]
+
+
 def _set(x, index, value):
     """`x[index] = value` on a copy."""
     x = x.clone()
@@ -1012,6 +1066,18 @@ OPS = {
     "torchvision.ops.stochastic_depth.stochastic_depth": fixed(
         ("eval", lambda x: __import__("torchvision").ops.stochastic_depth(x, 0.2, "row", training=False), [f32(2, 3)])),
     "torch.dropout": unary(lambda x: torch.dropout(x, 0.5, False)),
+    # (output, keep mask): deterministic in eval mode and with p = 0.
+    "torch.ops.aten.native_dropout.default": fixed(
+        *[(f"{d} eval {k}", lambda x, k=k: torch.native_dropout(x, 0.3, False)[k], [dt(d, 2, 3)])
+          for d in ALL_DTYPES for k in (0, 1)],
+        *[(f"train p=0 {k}", lambda x, k=k: torch.native_dropout(x, 0.0, True)[k],
+           [tensor((5,), torch.float32, special=True)]) for k in (0, 1)],
+        ("train None p=0", lambda x: torch.ops.aten.native_dropout(x, 0.0, None)[1], [f32(2)]),
+        ("0-d", lambda x: torch.native_dropout(x, 0.5, False)[1], [f32()]),
+        # An empty input's mask has the input's dtype (torch 1.13).
+        *[(f"empty {d}", lambda x: torch.native_dropout(x, 0.5, False)[1], [dt(d, 0, 3)])
+          for d in (torch.float32, torch.int64)],
+        ("int in training", lambda x: torch.native_dropout(x, 0.0, True)[0], [dt(torch.int64, 3)])),
 
     # Pooling.
     "torch.nn.functional.max_pool1d": fixed(
@@ -1971,7 +2037,15 @@ OPS = {
         ("relu_", lambda x: torch.relu_(x.clone()), [f32(4)]),
         ("clamp_", lambda x: x.clone().clamp_(-1, 1), [f32(4)]),
         ("masked_fill_", lambda x, m: x.clone().masked_fill_(m, 0), [f32(4), dt(torch.bool, 4)]),
-        ("sigmoid_ chain", lambda x: x.clone().sigmoid_().mul_(2).sub_(1), [f32(2, 2)], TRANSCENDENTAL)),
+        ("sigmoid_ chain", lambda x: x.clone().sigmoid_().mul_(2).sub_(1), [f32(2, 2)], TRANSCENDENTAL),
+        # ATen's in-place packets, and the deprecated add(input, alpha, other).
+        ("aten add_", lambda x, y: torch.ops.aten.add_(x.clone(), y), [f32(2, 3), f32(3)]),
+        ("aten sub_ scalar", lambda x: torch.ops.aten.sub_(x.clone(), 2), [dt(torch.int32, 3)]),
+        ("aten mul_", lambda x, y: torch.ops.aten.mul_(x.clone(), y), [f32(3), dt(torch.int64, 3)]),
+        ("aten div_", lambda x, y: torch.ops.aten.div_(x.clone(), y), [f32(3), positive((3,), torch.float32)]),
+        ("add(x, alpha, other)", lambda x: torch.add(x, 3, 2), [dt(torch.int8, 3, 4)]),
+        ("sub(x, alpha, other)", lambda x, y: torch.sub(x, 0.5, y), [f32(3), f32(3)]),
+        ("x.add(alpha, other)", lambda x: x.add(2, 1.5), [dt(torch.int64, 3)])),
 
     "torch.select": fixed(*[(f"{d}", lambda x: x.select(1, -1), [dt(d, 2, 3, 4)]) for d in ALL_DTYPES],
                           ("to 0-d", lambda x: torch.select(x, 0, 2), [f32(3)])),
@@ -2224,6 +2298,46 @@ OPS = {
     "Tensor.size": fixed(("as shape", lambda x: x.view(x.size(1), x.size(0)), [f32(2, 3)]),
                          ("all", lambda x: x.reshape(x.size()), [f32(2, 3)])),
     "Tensor.dim": fixed(("in arithmetic", lambda x: x * x.dim(), [f32(2, 3)])),
+    # Python numbers: ATen's conversions and prim's min and max.
+    "torch.ops.aten.ScalarImplicit.default": fixed(
+        *[(f"{d}", lambda x: torch.ops.aten.ScalarImplicit(x), [dt(d)]) for d in ALL_DTYPES],
+        ("1-d", lambda x: torch.ops.aten.ScalarImplicit(x), [f32(1)])),
+    "torch.ops.aten.Float": fixed(
+        *[(f"{d}", lambda x: torch.ops.aten.Float(x), [dt(d, 1, 1)]) for d in ALL_DTYPES],
+        ("int64 above 2**53", lambda x: torch.ops.aten.Float(x), [torch.tensor(2**60 + 1)]),
+        ("of ScalarImplicit", _number_graph(
+            lambda x: torch.ops.aten.Float(torch.ops.aten.ScalarImplicit(x)),
+            "tensor<i32>", [("torch.ops.aten.ScalarImplicit.default", "i64"),
+                            ("torch.ops.aten.Float", "f64")]), [dt(torch.int32)]),
+        ("two elements", lambda x: torch.ops.aten.Float(x), [f32(2)])),
+    "torch.ops.aten.Int": fixed(
+        *[(f"{d}", lambda x: torch.ops.aten.Int(x), [dt(d)]) for d in ALL_DTYPES],
+        *[(f"{v}", lambda x: torch.ops.aten.Int(x), [torch.tensor(v, dtype=torch.float64)])
+          for v in (-2.7, 2.7, -0.5, 1e18, -9.3e18, -2.0**63)],
+        ("NaN", lambda x: torch.ops.aten.Int(x), [torch.tensor(math.nan)]),
+        # torch's range check lets 2**63 through, to x86's INT64_MIN.
+        ("2**63", lambda x: torch.ops.aten.Int(x), [torch.tensor(2.0**63, dtype=torch.float64)]),
+        ("above 2**63", lambda x: torch.ops.aten.Int(x), [torch.tensor(2.0**64, dtype=torch.float64)]),
+        # (The packet torch.ops.aten.Int(5) binds Int.bool: 1. Int.Scalar
+        # converts.)
+        *[(f"of a size {n}", _number_graph(lambda x: torch.ops.aten.Int.Scalar(x.size(1)),
+                                           f"tensor<2x{n}xf32>",
+                                           [("Tensor.size", "i64"), ("torch.ops.aten.Int.Scalar", "i64")]),
+           [f32(2, n)]) for n in (0, 3)],
+        ("of a quotient", _number_graph(lambda x: torch.ops.aten.Int.float(x.size(1) / -4),
+                                        "tensor<2x9xf32>",
+                                        [("Tensor.size", "i64"), ("operator.truediv", "f64", "-4"),
+                                         ("torch.ops.aten.Int.float", "i64")]), [f32(2, 9)])),
+    "torch.ops.aten.Bool": fixed(
+        *[(f"{d}", lambda x: torch.ops.aten.Bool(x), [dt(d)]) for d in ALL_DTYPES],
+        *[(f"{v}", lambda x: torch.ops.aten.Bool(x), [torch.tensor(v)])
+          for v in (0.0, -0.0, math.nan, 0.25)],
+        *[(f"of a size {n}", _number_graph(lambda x: torch.ops.aten.Bool(x.size(1)), f"tensor<2x{n}xf32>",
+                                           [("Tensor.size", "i64"), ("torch.ops.aten.Bool", "i1")]),
+           [f32(2, n)]) for n in (0, 3)],
+        ("two elements", lambda x: torch.ops.aten.Bool(x), [f32(2)])),
+    "torch.ops.prim.min": fixed(*_prim_extreme_samples(torch.ops.prim.min, "min")),
+    "torch.ops.prim.max": fixed(*_prim_extreme_samples(torch.ops.prim.max, "max")),
     "builtins.getattr": fixed(
         ("shape", Graph(lambda x: x.reshape(x.shape[1], -1), """%a0: tensor<2x3xf32>) -> tensor<3x2xf32> {
     %s = call_function "builtins.getattr"(%a0, "shape") : (tensor<2x3xf32>) -> tuple<i64, i64>

@@ -5,6 +5,7 @@ Dtype and shape must equal torch's; bool and integer values are bit-exact,
 floating values agree within the sample's per-dtype tolerance. A per-entry
 table of both paths is printed at the end of the run (conftest.py).
 """
+import math
 import os
 import re
 
@@ -53,6 +54,11 @@ def compare(got, expected, tol):
     if not isinstance(expected, torch.Tensor):
         if isinstance(got, np.ndarray):
             return f"got an array, expected {expected!r}"
+        if isinstance(expected, (bool, int, float)):
+            if type(got) is not type(expected):
+                return f"got {type(got).__name__} {got!r}, expected {type(expected).__name__} {expected!r}"
+            if isinstance(expected, float) and math.isnan(expected):
+                return None if math.isnan(got) else f"got {got!r}, expected nan"
         return None if got == expected else f"got {got!r}, expected {expected!r}"
     want_dtype = _numpy_dtype(expected.dtype)
     if isinstance(got, torch.Tensor):  # bfloat16 outputs

@@ -209,3 +209,59 @@ def test_dicts_are_tuples_of_their_values(mode):
     assert len(got) == 2
     np.testing.assert_array_equal(got[0], want["out"].numpy())
     np.testing.assert_array_equal(got[1], want["aux"].numpy())
+
+
+class _NumbersOfNumbers(torch.nn.Module):
+    """torch-mlir's CeilFloatModule: an ATen op on Python numbers only."""
+
+    def forward(self, a, b):
+        return int(torch.ops.aten.ceil(float(a) - float(b))), \
+            float(torch.ops.aten.sqrt(int(a)))
+
+
+def test_calls_on_numbers_alone_are_specialized():
+    a, b = torch.tensor(7.5, dtype=torch.float64), torch.tensor(1.25, dtype=torch.float64)
+    tm = traced.trace(_NumbersOfNumbers(), a, b)
+    text = str(tm)
+    # Their inputs are this run's values, so their results are constants,
+    # not calls of the tensor entries torch.ceil and torch.sqrt.
+    assert "call_function" not in text
+    assert tm.interpret(a, b) == [7, 7 ** 0.5]
+
+
+class _ScalarsFromTensors(torch.nn.Module):
+    def forward(self, x, y):
+        n = torch.ops.aten.ScalarImplicit(x)
+        return torch.ops.aten.Float(n), torch.ops.aten.Int(y), \
+            torch.ops.prim.max(y.size(0), y.size(1))
+
+
+def test_python_number_entries_are_recorded_and_compiled():
+    x, y = torch.tensor(3), torch.tensor([[-2.75]])
+    tm = traced.trace(_ScalarsFromTensors(), x, y)
+    text = str(tm)
+    # (As the overloads torch dispatches to, where the library has them.)
+    for target in ("torch.ops.aten.ScalarImplicit.default", "torch.ops.aten.Float",
+                   "torch.ops.aten.Int.Tensor", "torch.ops.prim.max"):
+        assert f'"{target}"' in text
+    # Not specialized: other inputs give other numbers.
+    x2, y2 = torch.tensor(-4), torch.tensor([[9.5]])
+    assert tm.interpret(x2, y2) == [-4.0, 9, 1]
+    assert traced.compile(tm)(x2.numpy(), y2.numpy()) == (-4.0, 9, 1)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_deprecated_add_overload(mode):
+    # add(Tensor input, Number alpha, Tensor other): x + 3 * 2.
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.add(x, 3, 2), x.sub(2, 5)
+
+    x = torch.arange(6, dtype=torch.int8).reshape(2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        tm = traced.trace(M(), x, mode=mode)
+        expected = M()(x)
+    assert "alpha=3" in str(tm) and "alpha=2" in str(tm)
+    for got, want in zip(tm.interpret(x), expected):
+        np.testing.assert_array_equal(got, want.numpy())

@@ -13,6 +13,7 @@ from torch.overrides import TorchFunctionMode
 from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
 from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_positional, aten_target, binary_extreme,
+                       method_arguments,
                        caller_location,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
@@ -223,9 +224,9 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                                     is_traced_tensor)
             check_known("call_method", method, where)
             _check_storage_view(method, node.args, node.kwargs, value_of, where)
-            result = em.call("call_method", method, receiver,
-                             node.args[1:], node.kwargs, values[node], ref,
-                             _hint(node.target), where=where)
+            margs, mkwargs = method_arguments(method, node.args[1:], node.kwargs)
+            result = em.call("call_method", method, receiver, margs, mkwargs,
+                             values[node], ref, _hint(node.target), where=where)
             em.define(node, *result)
             if _is_inplace_name(node.target):
                 _rebind_mutated(em, node.args[0], result)
@@ -482,6 +483,12 @@ class _ConcreteTracer(TorchFunctionMode):
     def record(self, func, args, kwargs, result, target=None):
         em = self.emitter
         if target is None and isinstance(result, (bool, int, float)) and \
+                not _holds_tensor((args, kwargs)):
+            # A Python number computed from Python numbers alone
+            # (`torch.ops.aten.ceil(float(x))`, `torch.ops.aten.sqrt(5)`):
+            # its inputs are this run's values, so it is one too.
+            return
+        if target is None and isinstance(result, (bool, int, float)) and \
                 not self._known(func, args):
             # A Python value computed from tensors by a call the op library
             # does not describe (torch.equal, torch.is_floating_point,
@@ -516,8 +523,9 @@ class _ConcreteTracer(TorchFunctionMode):
             method = binary_extreme(func.__name__, args[1:], kwargs,
                                     lambda v: isinstance(v, torch.Tensor))
             _check_storage_view(method, args, kwargs, lambda v: v, where)
-            name, ty = em.call("call_method", method, receiver, args[1:],
-                               kwargs, result, self.ref, _hint(func.__name__),
+            margs, mkwargs = method_arguments(method, args[1:], kwargs)
+            name, ty = em.call("call_method", method, receiver, margs,
+                               mkwargs, result, self.ref, _hint(func.__name__),
                                where=where)
         else:
             target = target or binary_extreme(

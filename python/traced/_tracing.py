@@ -169,13 +169,38 @@ def aten_kwargs(target, kwargs):
     return {**kwargs, "dtype": _SCALAR_TYPES[dtype]}
 
 
+def deprecated_alpha(args, kwargs, first):
+    """`torch.add(x, 3, 2)` binds torch's deprecated overload `add(Tensor
+    input, Number alpha, Tensor other)`: x + 3 * 2. `args` start at the
+    input's position (`first` is 1 for functions, 0 for methods, whose
+    receiver is apart); the call is respelled `add(x, 2, alpha=3)`."""
+    kwargs = kwargs or {}
+    if len(args) != first + 2 or "alpha" in kwargs or "other" in kwargs:
+        return args, kwargs
+    alpha = args[first]
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        return args, kwargs
+    return tuple(args[:first]) + (args[first + 1],), {**kwargs, "alpha": alpha}
+
+
+def method_arguments(method, args, kwargs):
+    """A method call's arguments after the receiver, as the op library
+    binds them: `x.add(3, 2)` is the deprecated overload (`deprecated_alpha`)."""
+    if method in ("add", "sub", "add_", "sub_"):
+        return deprecated_alpha(args, kwargs, 0)
+    return args, kwargs
+
+
 def aten_positional(target, args, kwargs):
     """An ATen overload's call with its keyword arguments for positional
     parameters moved into place (`upsample_nearest2d.vec(x,
     output_size=s, scale_factors=None)`): the op library binds an overload
     by its own parameter names, which may differ from ATen's (`self` is
     `input`, `output_size` interpolate's `size`), and positions are the
-    same in both. (args, kwargs)."""
+    same in both. (args, kwargs). torch.add and torch.sub's deprecated
+    `(input, alpha, other)` overload is spelled with `alpha=`."""
+    if target in ("torch.add", "torch.sub"):
+        args, kwargs = deprecated_alpha(args, kwargs, 1)
     if not target.startswith(("torch.ops.aten.", "torch.ops.prims.")):
         return args, kwargs
     parts = target.split(".")

@@ -49,6 +49,10 @@ public:
   /// The lowered tensor passed as parameter `name`, or null (None, a
   /// constant, or a Python value).
   Value tensor(StringRef name) const;
+  /// The Python number passed as parameter `name` as a value (i64, f64 or
+  /// i1): a traced number's lowered value, or a constant materialized;
+  /// null for anything else.
+  Value scalar(StringRef name) const;
   /// The tensors of a `Tensor[]` parameter; failure if one is not a tensor.
   FailureOr<SmallVector<Value>> tensors(StringRef name) const;
   /// The Python value of parameter `name` when it is known at compile time

@@ -505,7 +505,136 @@ static FailureOr<SmallVector<Value>> lowerSize(LoweringCall &c) {
       c.rewriter, c.loc, c.rewriter.getI64Type(), size)};
 }
 
+//===----------------------------------------------------------------------===//
+// Python numbers: ATen's conversions and prim's min and max
+//===----------------------------------------------------------------------===//
+
+/// A scalar `v` of traced element type `logical` (bool and uint8 stored as
+/// i8) as an f64.
+static Value toF64(OpBuilder &b, Location loc, Value v, Type logical) {
+  Type f64 = b.getF64Type();
+  if (v.getType() == f64)
+    return v;
+  if (isa<FloatType>(v.getType()))
+    return arith::ExtFOp::create(b, loc, f64, v);
+  if (logical.isInteger(1) || logical.isUnsignedInteger())
+    return arith::UIToFPOp::create(b, loc, f64, v);
+  return arith::SIToFPOp::create(b, loc, f64, v);
+}
+
+/// Whether scalar `v` is nonzero (a NaN is).
+static Value nonzero(OpBuilder &b, Location loc, Value v) {
+  if (isa<FloatType>(v.getType()))
+    return arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::UNE, v,
+        arith::ConstantFloatOp::create(b, loc, cast<FloatType>(v.getType()),
+                                       APFloat::getZero(cast<FloatType>(v.getType())
+                                                            .getFloatSemantics())));
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, v,
+      arith::ConstantIntOp::create(b, loc, v.getType(), 0));
+}
+
+/// The number parameter `a` holds: a tensor's one element (with its traced
+/// element type), or a Python number (its own type).
+static std::pair<Value, Type> numberOperand(LoweringCall &c, StringRef name) {
+  if (Value t = c.tensor(name)) {
+    auto type = cast<RankedTensorType>(t.getType());
+    if (!type.hasStaticShape() || type.getNumElements() != 1)
+      return {};
+    Value zero = arith::ConstantIndexOp::create(c.rewriter, c.loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    Value e = tensor::ExtractOp::create(c.rewriter, c.loc, t, indices);
+    return {e, c.logicalElementType(t)};
+  }
+  Value s = c.scalar(name);
+  return {s, s ? s.getType() : Type()};
+}
+
+/// ScalarImplicit, Float, Int and Bool (the rules checked the shapes; the
+/// interpreter's kernels in Kernels/Shape.cpp say what each computes).
+static FailureOr<SmallVector<Value>> lowerPythonNumber(LoweringCall &c) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto [v, logical] = numberOperand(c, "a");
+  if (!v)
+    return c.fail("expects a tensor of one element or a Python number");
+  Type result = c.op->getResult(0).getType();
+  auto toI64 = [&]() -> Value {
+    if (isa<FloatType>(v.getType())) {
+      // NaN and values outside [-2^63, 2^63] fail torch's range check;
+      // 2^63 passes it and converts to INT64_MIN, as on x86.
+      Value d = toF64(b, loc, v, logical);
+      auto bound = [&](double x) {
+        return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(x));
+      };
+      Value top = bound(9223372036854775808.0);
+      Value ok = arith::AndIOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, d,
+                                bound(-9223372036854775808.0)),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, d, top));
+      c.check(ok, "value cannot be converted to type int64_t without overflow");
+      Value atTop = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, top);
+      // (fptosi of 2^63 is poison: convert a value in range instead.)
+      Value safe = arith::SelectOp::create(b, loc, atTop, bound(0), d);
+      return arith::SelectOp::create(
+          b, loc, atTop,
+          arith::ConstantIntOp::create(b, loc, std::numeric_limits<int64_t>::min(), 64),
+          arith::FPToSIOp::create(b, loc, b.getI64Type(), safe));
+    }
+    if (v.getType().isInteger(64))
+      return v;
+    if (logical.isInteger(1) || logical.isUnsignedInteger())
+      return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  };
+  Value out;
+  if (result.isF64())
+    out = toF64(b, loc, v, logical);
+  else if (result.isInteger(1))
+    out = nonzero(b, loc, v);
+  else
+    out = toI64();
+  return SmallVector<Value>{out};
+}
+
+/// prim::min and prim::max: `a < b ? a : b` (`a > b ? a : b`), in f64
+/// when the result is a float.
+template <bool Max>
+static FailureOr<SmallVector<Value>> lowerPrimExtreme(LoweringCall &c) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x = c.scalar("a"), y = c.scalar("b");
+  if (!x || !y)
+    return c.fail("expects two Python numbers");
+  Value pick;
+  if (c.op->getResult(0).getType().isF64()) {
+    x = toF64(b, loc, x, x.getType());
+    y = toF64(b, loc, y, y.getType());
+    pick = arith::CmpFOp::create(
+        b, loc, Max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x, y);
+  } else {
+    auto widen = [&](Value v) -> Value {
+      return v.getType().isInteger(1)
+                 ? arith::ExtUIOp::create(b, loc, b.getI64Type(), v).getResult()
+                 : v;
+    };
+    x = widen(x);
+    y = widen(y);
+    pick = arith::CmpIOp::create(
+        b, loc, Max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, x, y);
+  }
+  return SmallVector<Value>{arith::SelectOp::create(b, loc, pick, x, y)};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
+  t["torch.ops.aten.ScalarImplicit.default"] = lowerPythonNumber;
+  t["torch.ops.aten.Float"] = lowerPythonNumber;
+  t["torch.ops.aten.Int"] = lowerPythonNumber;
+  t["torch.ops.aten.Bool"] = lowerPythonNumber;
+  t["torch.ops.prim.min"] = lowerPrimExtreme<false>;
+  t["torch.ops.prim.max"] = lowerPrimExtreme<true>;
   t["Tensor.size"] = lowerSize;
   // Copies and detaching are identities on values.
   t["Tensor.contiguous"] = lowerIdentityUnlessTraining;

@@ -65,6 +65,24 @@ Value LoweringCall::tensor(StringRef name) const {
   return {};
 }
 
+Value LoweringCall::scalar(StringRef name) const {
+  std::optional<unsigned> p = spec->signature.lookup(name);
+  assert(p && "no such parameter");
+  if (Value v = lowered(slots[*p])) {
+    Type t = v.getType();
+    return (t.isInteger(64) || t.isInteger(1) || t.isF64()) ? v : Value();
+  }
+  Attribute a = value(name);
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return arith::ConstantIntOp::create(rewriter, loc, b.getValue(), 1);
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return arith::ConstantIntOp::create(rewriter, loc, i.getInt(), 64);
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return arith::ConstantFloatOp::create(rewriter, loc, rewriter.getF64Type(),
+                                          APFloat(f.getValueAsDouble()));
+  return {};
+}
+
 FailureOr<SmallVector<Value>> LoweringCall::tensors(StringRef name) const {
   Attribute slot = slots[*spec->signature.lookup(name)];
   SmallVector<Value> values;

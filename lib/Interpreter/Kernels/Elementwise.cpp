@@ -1605,6 +1605,32 @@ FailureOr<RtValue> dropout(const KernelArgs &args) {
                       "dropout");
 }
 
+/// aten::native_dropout: (a copy of the input, an all-true keep mask) in
+/// eval mode and with p = 0; random otherwise. The mask of an empty input
+/// has the input's dtype (torch 1.13's empty_like; the rule says so too).
+static FailureOr<RtValue> nativeDropout(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("p");
+  if (failed(in) || failed(p))
+    return failure();
+  bool training = true;
+  if (!args.isNone("train")) {
+    FailureOr<bool> train = args.getBool("train");
+    if (failed(train))
+      return failure();
+    training = *train;
+  }
+  if (training && *p != 0)
+    return args.emitError() << "native_dropout in training mode is random; "
+                               "the interpreter runs eval-mode graphs";
+  if (in->numel() == 0)
+    return RtValue::ofList({RtValue(*in), RtValue(Tensor(in->dtype(), in->shape()))},
+                           true);
+  Tensor mask(DType::Bool, in->shape());
+  std::fill_n(mask.data<uint8_t>(), mask.numel(), uint8_t(1));
+  return RtValue::ofList({RtValue(*in), RtValue(mask)}, true);
+}
+
 FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
   return evalIdentity(args, "training", "stochastic depth");
 }
@@ -1914,6 +1940,7 @@ void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
   table["torch.nn.functional.dropout"] = dropout;
   table["torchvision.ops.stochastic_depth.stochastic_depth"] = stochasticDepth;
   table["torch.dropout"] = dropout;
+  table["torch.ops.aten.native_dropout.default"] = nativeDropout;
   table["torch.nn.functional.dropout1d"] = dropout;
   table["torch.nn.functional.dropout2d"] = dropout;
   table["torch.nn.functional.dropout3d"] = dropout;

@@ -806,6 +806,111 @@ FailureOr<RtValue> dim(const KernelArgs &args) {
   return RtValue::ofInt(in->rank());
 }
 
+//===----------------------------------------------------------------------===//
+// Python numbers: ATen's conversions and prim's min and max
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A Python number argument, kept exact: an int (bool as 0 or 1) or a
+/// float.
+struct Number {
+  bool isFloat;
+  int64_t i;
+  double f;
+};
+} // namespace
+
+/// The number `a` holds: a Python number, or a tensor's one element (the
+/// rules checked the count).
+static FailureOr<Number> numberArg(const KernelArgs &args, StringRef name) {
+  const RtValue &v = args.get(name);
+  if (v.isTensor()) {
+    const Tensor &t = v.tensor();
+    if (t.numel() != 1)
+      return args.emitError() << "a Tensor with " << t.numel()
+                              << " elements cannot be converted to Scalar";
+    if (isFloatingPoint(t.dtype()))
+      return Number{true, 0, t.getDouble(0)};
+    return Number{false, t.getInt(0), 0};
+  }
+  if (auto *i = std::get_if<int64_t>(&v.v))
+    return Number{false, *i, 0};
+  if (auto *b = std::get_if<bool>(&v.v))
+    return Number{false, *b ? 1 : 0, 0};
+  if (auto *f = std::get_if<double>(&v.v))
+    return Number{true, 0, *f};
+  return args.emitError() << "'" << name << "' must be a tensor or a Python "
+                          << "number, got " << v.describe();
+}
+
+/// aten::ScalarImplicit: a 0-d tensor's element as the Python number of
+/// its kind (int, float or bool).
+static FailureOr<RtValue> scalarImplicit(const KernelArgs &args) {
+  FailureOr<Tensor> t = args.tensor("a");
+  if (failed(t))
+    return failure();
+  if (t->rank() != 0)
+    return args.emitError() << "Cannot input a tensor of dimension other "
+                               "than 0 as a scalar argument";
+  if (t->dtype() == DType::Bool)
+    return RtValue::ofBool(t->getInt(0) != 0);
+  if (isFloatingPoint(t->dtype()))
+    return RtValue::ofFloat(t->getDouble(0));
+  return RtValue::ofInt(t->getInt(0));
+}
+
+static FailureOr<RtValue> atenFloat(const KernelArgs &args) {
+  FailureOr<Number> n = numberArg(args, "a");
+  if (failed(n))
+    return failure();
+  return RtValue::ofFloat(n->isFloat ? n->f : static_cast<double>(n->i));
+}
+
+/// aten::Int (its Tensor, Scalar, float and bool overloads) truncates
+/// toward zero, refusing NaN and values out of int64's range. (Called as
+/// the packet `torch.ops.aten.Int(5)`, torch 1.13 binds `Int.bool` to a
+/// Python int and answers 1; the tracers record that overload, which a
+/// traced int does not bind to.)
+static FailureOr<RtValue> atenInt(const KernelArgs &args) {
+  FailureOr<Number> n = numberArg(args, "a");
+  if (failed(n))
+    return failure();
+  if (!n->isFloat)
+    return RtValue::ofInt(n->i);
+  // torch's range check is [-2^63, 2^63], both ends in, and x86's
+  // conversion makes 2^63 INT64_MIN.
+  if (!(n->f >= -9223372036854775808.0 && n->f <= 9223372036854775808.0))
+    return args.emitError()
+           << "value cannot be converted to type int64_t without overflow";
+  if (n->f == 9223372036854775808.0)
+    return RtValue::ofInt(std::numeric_limits<int64_t>::min());
+  return RtValue::ofInt(static_cast<int64_t>(n->f));
+}
+
+/// aten::Bool: whether the number is nonzero (NaN is).
+static FailureOr<RtValue> atenBool(const KernelArgs &args) {
+  FailureOr<Number> n = numberArg(args, "a");
+  if (failed(n))
+    return failure();
+  return RtValue::ofBool(n->isFloat ? n->f != 0 : n->i != 0);
+}
+
+/// prim::min and prim::max: `a < b ? a : b` (and `a > b ? a : b`), in
+/// double when either is a float, so a NaN `b` wins and a NaN `a` loses, as
+/// TorchScript's overloads compare.
+template <bool Max>
+static FailureOr<RtValue> primExtreme(const KernelArgs &args) {
+  FailureOr<Number> a = numberArg(args, "a"), b = numberArg(args, "b");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->isFloat || b->isFloat) {
+    double x = a->isFloat ? a->f : static_cast<double>(a->i);
+    double y = b->isFloat ? b->f : static_cast<double>(b->i);
+    return RtValue::ofFloat((Max ? x > y : x < y) ? x : y);
+  }
+  return RtValue::ofInt((Max ? a->i > b->i : a->i < b->i) ? a->i : b->i);
+}
+
 FailureOr<RtValue> getattr(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<std::string> name = args.getStr("name");
@@ -1599,6 +1704,12 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["operator.getitem"] = getitem;
   table["Tensor.size"] = size;
   table["Tensor.dim"] = dim;
+  table["torch.ops.aten.ScalarImplicit.default"] = scalarImplicit;
+  table["torch.ops.aten.Float"] = atenFloat;
+  table["torch.ops.aten.Int"] = atenInt;
+  table["torch.ops.aten.Bool"] = atenBool;
+  table["torch.ops.prim.min"] = primExtreme<false>;
+  table["torch.ops.prim.max"] = primExtreme<true>;
   table["builtins.getattr"] = getattr;
   table["torch._assert"] = assertTrue;
   table["torch.numel"] = numel;

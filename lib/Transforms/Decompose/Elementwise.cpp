@@ -385,6 +385,25 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
         return d.decline("dropout in training mode is random");
       return one(d.unary("torch.clone", d.tensor("input")));
     };
+  // aten::native_dropout in eval mode or with p = 0: (x, ones); an empty
+  // input's mask has its dtype.
+  t["torch.ops.aten.native_dropout.default"] = [](Decomposer &d) -> Results {
+    std::optional<bool> train = d.getBool("train");
+    std::optional<double> p = d.getFloat("p");
+    if ((d.isNone("train") || (train && *train)) && (!p || *p != 0))
+      return d.decline("native_dropout in training mode is random");
+    auto tuple = dyn_cast<TupleType>(d.resultType());
+    if (!tuple || tuple.size() != 2)
+      return d.decline("the result type is unknown");
+    auto maskType = cast<RankedTensorType>(tuple.getType(1));
+    Value x = d.tensor("input");
+    Value mask = d.call("torch.ones_like",
+                        {{"input", x}, {"dtype", d.dtype(maskType.getElementType())}});
+    Value out = d.unary("torch.clone", x);
+    if (!mask || !out)
+      return failure();
+    return SmallVector<Value>{out, mask};
+  };
   // prelu: x where x > 0, else weight * x, weight along dim 1.
   t["torch.nn.functional.prelu"] = [](Decomposer &d) -> Results {
     // (In the result's dtype: the input's, whatever the weight's.)
