@@ -941,6 +941,26 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.embedding_bag", {"F.embedding_bag"},
    "(Tensor input, Tensor weight, Tensor? offsets=None, float? max_norm=None, float norm_type=2, bool scale_grad_by_freq=False, str mode=\"mean\", bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int? padding_idx=None)",
    "embeddingBag"},
+  // ATen's embedding_bag: F.embedding_bag's output with the offset2bag,
+  // bag_size and max_indices tensors torch's CPU kernel returns beside it
+  // (`scale_grad_by_freq` and `sparse` only matter to the gradient).
+  {"torch.ops.aten.embedding_bag.padding_idx",
+   {"torch.ops.aten.embedding_bag", "torch.ops.aten.embedding_bag.default",
+    "torch.embedding_bag"},
+   "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, "
+   "int mode=0, bool sparse=False, Tensor? per_sample_weights=None, "
+   "bool include_last_offset=False, int? padding_idx=None)",
+   "atenEmbeddingBag"},
+  // (Its padding_idx is not wrapped: a negative one means none.)
+  {"torch.ops.aten._embedding_bag.default",
+   {"torch.ops.aten._embedding_bag", "torch._embedding_bag",
+    "torch.ops.aten._embedding_bag_forward_only.default",
+    "torch.ops.aten._embedding_bag_forward_only",
+    "torch._embedding_bag_forward_only"},
+   "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, "
+   "int mode=0, bool sparse=False, Tensor? per_sample_weights=None, "
+   "bool include_last_offset=False, int padding_idx=-1)",
+   "atenEmbeddingBag"},
   {"torch.nn.functional.grid_sample", {"F.grid_sample"},
    "(Tensor input, Tensor grid, str mode=\"bilinear\", str padding_mode=\"zeros\", bool? align_corners=None)",
    "gridSample"},
@@ -1066,6 +1086,10 @@ static const OpRow kOps[] = {
   // the prims' own checks fix (no negative dims).
   {"torch.ops.prims.squeeze.default", {"torch.ops.prims.squeeze"},
    "(Tensor a, int[] dimensions)", "primsView"},
+  // prims.prod: torch.prod over each dim, the largest first (as torch
+  // 1.13's reference implementation calls it).
+  {"torch.ops.prims.prod.default", {"torch.ops.prims.prod"},
+   "(Tensor inp, int[] dims, *, dtype? output_dtype=None)", "primsProd"},
   {"torch.ops.prims.split_dim.default", {"torch.ops.prims.split_dim"},
    "(Tensor a, int dim, int outer_length)", "primsView"},
   {"torch.atleast_1d", {"torch.functional.atleast_1d"}, "(Tensor input)", "atleast"},

@@ -1670,6 +1670,15 @@ LogicalResult arange(const BoundCall &call, SmallVectorImpl<Type> &results) {
   }
   Type elt = dtypeOr(call, ints ? Type(IntegerType::get(ctx, 64))
                                 : Type(Float32Type::get(ctx)));
+  // With `out=`, the values are computed in the out tensor's dtype, and
+  // the result keeps its shape when its size is the range's.
+  RankedTensorType out = call.getTensor("out");
+  if (out) {
+    if (!call.isNone("dtype") && elt != out.getElementType())
+      return call.emitError() << "dtype " << elt
+                              << " does not match the out tensor's " << out;
+    elt = out.getElementType();
+  }
   std::optional<double> start = call.getFloat("start"),
                         end = call.getFloat("end"), step = call.getFloat("step");
   if (call.isNone("end")) {
@@ -1683,8 +1692,10 @@ LogicalResult arange(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if ((*step > 0 && *end < *start) || (*step < 0 && *end > *start))
     return call.emitError()
            << "upper bound and larger bound inconsistent with step sign";
-  return h.result({static_cast<int64_t>(std::ceil((*end - *start) / *step))},
-                  elt);
+  int64_t n = static_cast<int64_t>(std::ceil((*end - *start) / *step));
+  if (out && out.hasStaticShape() && out.getNumElements() == n)
+    return h.result(out.getShape(), elt);
+  return h.result({n}, elt);
 }
 
 LogicalResult linspace(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -3081,6 +3092,41 @@ LogicalResult prod(const BoundCall &call, SmallVectorImpl<Type> &results) {
     elt = i64Type(call);
   return reductionResult(call, results, elt);
 }
+/// prims.prod: torch.prod over each of `dims` in turn, sorted largest
+/// first as given (so a later negative dim counts from the reduced rank);
+/// none leaves the input as it is.
+LogicalResult primsProd(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("inp");
+  std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
+  if (!input || !dims)
+    return h.unknown();
+  if (dims->empty())
+    return h.result(input);
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("output_dtype").value))
+    elt = dtype.getType();
+  else if (isa<IntegerType>(elt))
+    elt = i64Type(call);
+  SmallVector<int64_t> shape(input.getShape());
+  SmallVector<int64_t> order(*dims);
+  llvm::sort(order, std::greater<int64_t>());
+  for (int64_t d : order) {
+    // torch.prod has no float16 or bfloat16 kernel, but an empty input
+    // never reaches it.
+    bool empty = llvm::is_contained(shape, 0);
+    if (isa<FloatType>(elt) && !elt.isF32() && !elt.isF64() && !empty)
+      return call.emitError() << "\"prod_cpu\" not implemented for '"
+                              << (elt.isF16() ? "Half" : "BFloat16") << "'";
+    FailureOr<int64_t> n = h.dim(d, shape.size());
+    if (failed(n))
+      return failure();
+    if (!shape.empty())
+      shape.erase(shape.begin() + *n);
+  }
+  return h.result(shape, elt);
+}
+
 LogicalResult moments(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return floatOnlyReduction(call, results, /*pair=*/false);
 }
@@ -3287,9 +3333,36 @@ static FailureOr<SmallVector<int64_t>> inferShape(const BoundCall &call,
   return out;
 }
 
+/// The dtype of `x.view(dtype)`: the one argument of view's `*size`, when
+/// it is a dtype.
+static DTypeAttr viewDType(const BoundCall &call) {
+  if (call.getTarget() != "Tensor.view")
+    return {};
+  const BoundCall::Arg &arg = call.get("size");
+  if (auto list = dyn_cast_or_null<ArrayAttr>(arg.value))
+    if (list.size() == 1)
+      return dyn_cast<DTypeAttr>(list[0]);
+  return dyn_cast_or_null<DTypeAttr>(arg.value);
+}
+
 LogicalResult reshape(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
+  if (DTypeAttr to = viewDType(call)) {
+    // x.view(dtype): the same bytes read as another dtype; a different
+    // element size scales the last dim.
+    if (!input)
+      return h.unknown();
+    std::optional<DType> from = dtypeFromType(input.getElementType()),
+                         want = dtypeFromType(to.getType());
+    if (!from || !want)
+      return h.unknown();
+    SmallVector<int64_t> shape;
+    if (std::optional<std::string> error =
+            viewDTypeShape(*from, *want, input.getShape(), shape))
+      return call.emitError() << *error;
+    return h.result(shape, to.getType());
+  }
   StringRef param = call.getSignature().lookup("shape") ? "shape" : "size";
   std::optional<SmallVector<int64_t>> shape = call.getInts(param);
   if (!input)
@@ -4343,6 +4416,90 @@ LogicalResult embeddingBag(const BoundCall &call,
   return h.result({bags, weight.getDimSize(1)}, weight.getElementType());
 }
 
+/// ATen's embedding_bag and _embedding_bag: (output, offset2bag, bag_size,
+/// max_indices), the last three in the indices' and offsets' promoted
+/// dtype (int64 unless both are int32), sized as torch 1.13's CPU kernel
+/// sizes them (Kernels/Index.cpp, atenEmbeddingBag, says what they hold):
+/// offset2bag is empty on the fast path (sum of float32 or float16 rows,
+/// no padding index), else one per index; bag_size and max_indices have
+/// one per bag (embedding_bag in sum mode: the offsets' count), and
+/// max_indices is [bags, dim] in max mode.
+LogicalResult atenEmbeddingBag(const BoundCall &call,
+                               SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType weight = h.tensor("weight"), indices = h.tensor("indices"),
+                   offsets = h.tensor("offsets");
+  std::optional<int64_t> mode = call.getInt("mode");
+  std::optional<bool> includeLast = call.getBool("include_last_offset");
+  if (!weight || !indices || !offsets || !mode || !includeLast)
+    return h.unknown();
+  Type w = weight.getElementType();
+  if (!w.isF16() && !w.isF32() && !w.isF64())
+    return call.emitError() << "Expected tensor for argument #1 'weight' to "
+                               "have one of the following scalar types: "
+                               "Half, Float, Double; got "
+                            << weight;
+  for (RankedTensorType t : {indices, offsets})
+    if (!t.getElementType().isSignlessInteger(32) &&
+        !t.getElementType().isSignlessInteger(64))
+      return call.emitError() << "indices and offsets must be int32 or "
+                                 "int64, got "
+                              << t;
+  if (weight.getRank() != 2 || indices.getRank() != 1 || offsets.getRank() != 1)
+    return call.emitError() << "expects a 2-D weight and 1-D indices and "
+                               "offsets, got "
+                            << weight << ", " << indices << " and " << offsets;
+  if (*mode < 0 || *mode > 2)
+    return call.emitError() << "mode has to be one of sum (0), mean (1) or "
+                               "max (2), got "
+                            << *mode;
+  if (*mode != 0 && !call.isNone("per_sample_weights"))
+    return call.emitError() << "embedding_bag: per_sample_weights only "
+                               "supported with mode='sum'";
+  if (RankedTensorType psw = call.getTensor("per_sample_weights")) {
+    if (psw.getElementType() != w)
+      return call.emitError() << "expected per_sample_weights of the "
+                                 "weight's dtype, got "
+                              << psw;
+    if (psw.getShape() != indices.getShape())
+      return call.emitError() << "expected per_sample_weights.shape to be "
+                                 "the indices' shape, got "
+                              << psw;
+  }
+  // A padding index, as the kernel reads it: the padding_idx overload's
+  // None is none; _embedding_bag's negative ones are.
+  bool raw = call.getTarget() == "torch.ops.aten._embedding_bag.default";
+  bool padding = false;
+  if (!call.isNone("padding_idx")) {
+    std::optional<int64_t> p = call.getInt("padding_idx");
+    if (!p)
+      return h.unknown();
+    padding = raw ? *p >= 0 : true;
+  }
+  int64_t count = offsets.getDimSize(0), n = indices.getDimSize(0),
+          dim = weight.getDimSize(1);
+  int64_t bags = ShapedType::isDynamic(count) ? count
+                 : *includeLast              ? std::max<int64_t>(count - 1, 0)
+                                             : count;
+  MLIRContext *ctx = call.getContext();
+  Type index = (indices.getElementType().isSignlessInteger(32) &&
+                offsets.getElementType().isSignlessInteger(32))
+                   ? IntegerType::get(ctx, 32)
+                   : IntegerType::get(ctx, 64);
+  bool fastPath = *mode == 0 && !padding && (w.isF32() || w.isF16());
+  auto vec = [&](int64_t size) { return RankedTensorType::get({size}, index); };
+  Type out = RankedTensorType::get({bags, dim}, w);
+  // (embedding_bag of a weight that needs no gradient runs torch's
+  // forward-only kernel, whose sum-mode bag_size has the offsets' count;
+  // _embedding_bag's has one per bag.)
+  Type bagSize = vec(*mode == 0 && !raw ? count : bags);
+  Type maxIndices = *mode == 2 ? RankedTensorType::get({bags, dim}, index)
+                               : bagSize;
+  results.push_back(TupleType::get(
+      ctx, {out, vec(fastPath ? 0 : n), bagSize, maxIndices}));
+  return success();
+}
+
 /// grid_sample: (N, C, H, W) sampled at a grid (N, H_out, W_out, 2).
 LogicalResult gridSample(const BoundCall &call,
                          SmallVectorImpl<Type> &results) {
@@ -4777,6 +4934,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(einsum)
     TRACED_RULE(embedding)
     TRACED_RULE(embeddingBag)
+    TRACED_RULE(atenEmbeddingBag)
     TRACED_RULE(expand)
     TRACED_RULE(eye)
     TRACED_RULE(factory)
@@ -4857,6 +5015,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(power)
     TRACED_RULE(predicate)
     TRACED_RULE(prod)
+    TRACED_RULE(primsProd)
     TRACED_RULE(reduce)
     TRACED_RULE(repeat)
     TRACED_RULE(repeatInterleave)

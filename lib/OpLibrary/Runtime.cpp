@@ -79,6 +79,48 @@ static int rankOf(DType d) {
   return 0;
 }
 
+StringRef traced::torchTypeName(DType d) {
+  switch (d) {
+  case DType::F32: return "Float";
+  case DType::F64: return "Double";
+  case DType::F16: return "Half";
+  case DType::BF16: return "BFloat16";
+  case DType::I64: return "Long";
+  case DType::I32: return "Int";
+  case DType::I16: return "Short";
+  case DType::I8: return "Char";
+  case DType::U8: return "Byte";
+  case DType::Bool: return "Bool";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+std::optional<std::string>
+traced::viewDTypeShape(DType from, DType to, ArrayRef<int64_t> shape,
+                       SmallVectorImpl<int64_t> &out) {
+  out.assign(shape.begin(), shape.end());
+  int64_t a = rawElementBytes(from), b = rawElementBytes(to);
+  if (a == b)
+    return std::nullopt;
+  std::string what = ("to view " + torchTypeName(from) + " as " +
+                      torchTypeName(to) + " (different element sizes)")
+                         .str();
+  if (out.empty())
+    return "self.dim() cannot be 0 " + what;
+  int64_t &last = out.back();
+  if (ShapedType::isDynamic(last))
+    return std::nullopt;
+  if (a > b) {
+    last *= a / b;
+  } else {
+    if (last % (b / a))
+      return "self.size(-1) must be divisible by " + std::to_string(b / a) +
+             " " + what + ", but got " + std::to_string(last);
+    last /= b / a;
+  }
+  return std::nullopt;
+}
+
 DType traced::promoteDTypes(DType a, DType b) {
   if (a == b)
     return a;
@@ -276,6 +318,13 @@ void Tensor::roundToDType() {
                                       : llvm::APFloat::BFloat();
   float *p = data<float>();
   for (int64_t i = 0; i < numel_; ++i) {
+    // A float result stored as bfloat16 goes through c10::BFloat16's
+    // conversion in torch, which writes every NaN as 0x7FC0 (positive);
+    // MLIR's truncf expansion does the same. (float16's keeps the sign.)
+    if (dtype_ == DType::BF16 && std::isnan(p[i])) {
+      p[i] = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
     llvm::APFloat v(p[i]);
     bool lost;
     v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);

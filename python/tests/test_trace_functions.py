@@ -265,3 +265,23 @@ def test_deprecated_add_overload(mode):
     assert "alpha=3" in str(tm) and "alpha=2" in str(tm)
     for got, want in zip(tm.interpret(x), expected):
         np.testing.assert_array_equal(got, want.numpy())
+
+
+class _ShapeFromTensorProduct(torch.nn.Module):
+    """torch-mlir's PrimListUnpackNumMismatchModule: torch.mul of two ints
+    makes a 0-d tensor, which torch.reshape reads as an int."""
+
+    def forward(self, x):
+        if len(x.shape) == 5:
+            b0, t, c0, h0, w0 = x.shape
+            b, c, h, w = torch.mul(b0, t), c0, h0, w0
+        else:
+            b, c, h, w = x.shape
+        return torch.reshape(x, [b, c, h, w])
+
+
+def test_constant_int_tensors_in_int_lists():
+    x = torch.rand(5, 4, 3, 2, 1)
+    tm = traced.trace(_ShapeFromTensorProduct(), x)
+    assert "reshape" in str(tm)
+    np.testing.assert_array_equal(tm.interpret(x)[0], x.reshape(20, 3, 2, 1).numpy())

@@ -389,6 +389,7 @@ class _ConcreteTracer(TorchFunctionMode):
         self.suspended = 0
         self.stack = []  # GraphEmitters, innermost last
         self.keep = []  # keeps traced tensors alive so ids stay unique
+        self.constant_ids = set()  # tensors made from constants
 
     @contextlib.contextmanager
     def suspend(self):
@@ -502,7 +503,13 @@ class _ConcreteTracer(TorchFunctionMode):
             em.define(id(result), *em.constant(result.detach().clone(),
                                                "const_tensor", where))
             self.keep.append(result)
+            self.constant_ids.add(id(result))
             return
+        # A 0-d integer tensor made from constants in a list of ints
+        # (`x.reshape([torch.mul(b, t), c])`, where torch.mul of two ints
+        # makes a tensor) is the int torch reads from it.
+        args = tuple(self._constant_ints(a) for a in args)
+        kwargs = {k: self._constant_ints(v) for k, v in kwargs.items()}
         owner = getattr(func, "__objclass__", None)
         qual = getattr(func, "__qualname__", "")
         is_method = (owner is torch._C._TensorBase
@@ -538,6 +545,17 @@ class _ConcreteTracer(TorchFunctionMode):
                                aten_kwargs(target, call_kwargs),
                                result, self.ref, _hint(target), where=where)
         self.bind_result(result, name, ty)
+
+    def _constant_ints(self, value):
+        if not isinstance(value, (list, tuple)):
+            return value
+        def one(v):
+            if isinstance(v, torch.Tensor) and id(v) in self.constant_ids and \
+                    v.dim() == 0 and not v.dtype.is_floating_point and \
+                    v.dtype != torch.bool:
+                return int(v)
+            return v
+        return type(value)(one(v) for v in value)
 
     @staticmethod
     def _known(func, args):

@@ -46,6 +46,14 @@ DType storageDType(DType dtype);
 bool isFloatingPoint(DType dtype);
 /// PyTorch's promotion of two tensor dtypes (torch.promote_types).
 DType promoteDTypes(DType a, DType b);
+/// torch's name of a dtype in its messages: "Float", "Char", "Bool".
+llvm::StringRef torchTypeName(DType dtype);
+/// The shape of `x.view(to)` for x of dtype `from` and shape `shape` (the
+/// same bytes: a different element size scales the last dim), or torch's
+/// error. Dynamic dims stay dynamic.
+std::optional<std::string> viewDTypeShape(DType from, DType to,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          llvm::SmallVectorImpl<int64_t> &out);
 
 /// How an operand takes part in PyTorch's type promotion
 /// (torch.result_type): tensors with dimensions first, then 0-d tensors,

@@ -20,7 +20,118 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::lowering;
 
+/// x.view(dtype) of static shapes: the same bytes, little-endian. Equal
+/// element sizes are a bitcast per element; a narrower dtype splits each
+/// element into [..., n, r] pieces (a shift and truncation by the piece's
+/// index), a wider one joins r pieces (a reduction: or of the shifted
+/// pieces). Bool results hold 0 or 1, as the interpreter decodes them.
+static FailureOr<SmallVector<Value>> lowerViewDType(LoweringCall &c, Value x) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  RankedTensorType type = c.resultType(0);
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || !xType || !xType.hasStaticShape())
+    return c.fail("view(dtype) is compiled for static shapes");
+  Type logicalOut = c.logicalResultType(0).getElementType();
+  Type in = xType.getElementType(), out = type.getElementType();
+  unsigned wIn = in.getIntOrFloatBitWidth(), wOut = out.getIntOrFloatBitWidth();
+  Type intIn = b.getIntegerType(wIn), intOut = b.getIntegerType(wOut);
+  auto toBits = [&](OpBuilder &nb, Location l, Value v, Type bits) -> Value {
+    return v.getType() == bits ? v : arith::BitcastOp::create(nb, l, bits, v).getResult();
+  };
+  auto fromBits = [&](OpBuilder &nb, Location l, Value v) -> Value {
+    if (logicalOut.isInteger(1)) // 0 or 1
+      return arith::ExtUIOp::create(
+          nb, l, out,
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, v,
+                                arith::ConstantIntOp::create(nb, l, v.getType(), 0)));
+    return v.getType() == out ? v : arith::BitcastOp::create(nb, l, out, v).getResult();
+  };
+  int64_t rank = xType.getRank();
+  auto identity = [&](int64_t n) { return b.getMultiDimIdentityMap(n); };
+  auto parallel = [](int64_t n) {
+    return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
+  };
+  if (wIn == wOut) {
+    Value init = tensor::EmptyOp::create(b, loc, type.getShape(), out);
+    auto g = linalg::GenericOp::create(
+        b, loc, type, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>{identity(rank), identity(rank)}, parallel(rank),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l, fromBits(nb, l, toBits(nb, l, args[0], intOut)));
+        });
+    return SmallVector<Value>{g.getResult(0)};
+  }
+  // The pieces: [..., n, r], r pieces of the smaller dtype per element of
+  // the larger.
+  bool narrower = wOut < wIn;
+  int64_t r = narrower ? wIn / wOut : wOut / wIn;
+  ArrayRef<int64_t> wideShape = narrower ? xType.getShape() : type.getShape();
+  SmallVector<int64_t> pieces(wideShape);
+  pieces.push_back(r);
+  SmallVector<AffineExpr> lead;
+  for (int64_t i = 0; i < rank; ++i)
+    lead.push_back(b.getAffineDimExpr(i));
+  AffineMap dropLast = AffineMap::get(rank + 1, 0, lead, b.getContext());
+  if (narrower) {
+    auto piecesType = RankedTensorType::get(pieces, out);
+    Value init = tensor::EmptyOp::create(b, loc, pieces, out);
+    auto g = linalg::GenericOp::create(
+        b, loc, piecesType, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>{dropLast, identity(rank + 1)}, parallel(rank + 1),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value bits = toBits(nb, l, args[0], intIn);
+          Value k = arith::IndexCastOp::create(nb, l, intIn,
+                                               linalg::IndexOp::create(nb, l, rank));
+          Value shift = arith::MulIOp::create(
+              nb, l, k, arith::ConstantIntOp::create(nb, l, intIn, wOut));
+          Value piece = arith::TruncIOp::create(
+              nb, l, intOut, arith::ShRUIOp::create(nb, l, bits, shift));
+          linalg::YieldOp::create(nb, l, fromBits(nb, l, piece));
+        });
+    return SmallVector<Value>{buildReshape(b, loc, g.getResult(0), type.getShape())};
+  }
+  Value split = buildReshape(b, loc, x, pieces);
+  auto accType = RankedTensorType::get(type.getShape(), intOut);
+  Value zero = arith::ConstantIntOp::create(b, loc, intOut, 0);
+  Value acc = linalg::FillOp::create(
+                  b, loc, zero, ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(), intOut)})
+                  .getResult(0);
+  SmallVector<utils::IteratorType> iterators = parallel(rank);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto joined = linalg::GenericOp::create(
+      b, loc, accType, ValueRange{split}, ValueRange{acc},
+      SmallVector<AffineMap>{identity(rank + 1), dropLast}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value piece = arith::ExtUIOp::create(nb, l, intOut, toBits(nb, l, args[0], intIn));
+        Value k = arith::IndexCastOp::create(nb, l, intOut,
+                                             linalg::IndexOp::create(nb, l, rank));
+        Value shift = arith::MulIOp::create(
+            nb, l, k, arith::ConstantIntOp::create(nb, l, intOut, wIn));
+        Value joined = arith::OrIOp::create(nb, l, args[1],
+                                            arith::ShLIOp::create(nb, l, piece, shift));
+        linalg::YieldOp::create(nb, l, joined);
+      });
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), out);
+  auto g = linalg::GenericOp::create(
+      b, loc, type, ValueRange{joined.getResult(0)}, ValueRange{init},
+      SmallVector<AffineMap>{identity(rank), identity(rank)}, parallel(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, fromBits(nb, l, args[0]));
+      });
+  return SmallVector<Value>{g.getResult(0)};
+}
+
 static FailureOr<SmallVector<Value>> lowerReshapeLike(LoweringCall &c) {
+  if (c.target() == "Tensor.view") {
+    // x.view(torch.int8): view's `*size` is one dtype.
+    Attribute size = c.value("size");
+    if (auto list = dyn_cast_or_null<ArrayAttr>(size); list && list.size() == 1)
+      size = list[0];
+    if (isa_and_nonnull<DTypeAttr>(size))
+      if (Value x = c.tensor("input"))
+        return lowerViewDType(c, x);
+  }
   RankedTensorType type = c.resultType(0, /*dynamic=*/true);
   Value x = c.tensor("input");
   if (!type || !x || !rankedTensorType(x))
@@ -556,7 +667,9 @@ static std::pair<Value, Type> numberOperand(LoweringCall &c, StringRef name) {
 static FailureOr<SmallVector<Value>> lowerPythonNumber(LoweringCall &c) {
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
-  auto [v, logical] = numberOperand(c, "a");
+  std::pair<Value, Type> operand = numberOperand(c, "a");
+  Value v = operand.first;
+  Type logical = operand.second;
   if (!v)
     return c.fail("expects a tensor of one element or a Python number");
   Type result = c.op->getResult(0).getType();

@@ -95,6 +95,13 @@ FailureOr<RtValue> arange(const KernelArgs &args) {
       args.getDType("dtype", allInts ? DType::I64 : DType::F32);
   if (failed(dtype))
     return failure();
+  // out=: its dtype, and its shape when its size is the range's (the rule
+  // checked a dtype argument against it).
+  std::optional<Tensor> outArg;
+  if (args.has("out") && args.get("out").isTensor()) {
+    outArg = args.get("out").tensor();
+    *dtype = outArg->dtype();
+  }
   double span = std::ceil((*end - *start) / *step);
   if (!(span < 1e12))
     return args.emitError() << "arange of " << span << " elements";
@@ -108,6 +115,8 @@ FailureOr<RtValue> arange(const KernelArgs &args) {
                                            i * static_cast<int64_t>(*step)));
   }
   out.roundToDType();
+  if (outArg && outArg->numel() == n)
+    return RtValue(out.reshaped(outArg->shape()));
   return RtValue(out);
 }
 

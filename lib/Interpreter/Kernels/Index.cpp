@@ -657,6 +657,61 @@ FailureOr<RtValue> embedding(const KernelArgs &args) {
   return RtValue(out->reshaped(shape));
 }
 
+namespace {
+/// The bags' reduction: the output (in the weight's dtype), each bag's
+/// count of indices that are not the padding index, and in max mode the
+/// row each output element came from (0 for an empty bag).
+struct BagReduction {
+  Tensor out;
+  SmallVector<int64_t> counts;
+  std::vector<int64_t> argmax;
+};
+} // namespace
+
+/// Bag b holds indices [starts[b], starts[b + 1]); rows equal to
+/// `paddingIdx` are left out; empty bags are zeros. Max keeps the first
+/// row of the largest value (torch's `v > max`).
+static FailureOr<BagReduction>
+reduceBags(const KernelArgs &args, const Tensor &idx, const Tensor &w,
+           ArrayRef<int64_t> starts, StringRef mode,
+           const std::optional<Tensor> &perSample,
+           std::optional<int64_t> paddingIdx) {
+  int64_t bags = std::max<int64_t>(starts.size(), 1) - 1, dim = w.dim(1);
+  BagReduction r;
+  Tensor out(DType::F64, {bags, dim});
+  r.argmax.assign(mode == "max" ? bags * dim : 0, 0);
+  double *o = out.data<double>();
+  for (int64_t b = 0; b < bags; ++b) {
+    int64_t count = 0;
+    for (int64_t i = starts[b]; i < starts[b + 1]; ++i) {
+      int64_t row = idx.getInt(i);
+      if (row < 0 || row >= w.dim(0))
+        return args.emitError() << "index " << row << " is out of range for "
+                                << w.dim(0) << " embeddings";
+      if (paddingIdx && row == *paddingIdx)
+        continue;
+      double scale = perSample ? perSample->getDouble(i) : 1.0;
+      for (int64_t k = 0; k < dim; ++k) {
+        double v = w.getDouble(row * dim + k) * scale;
+        double &acc = o[b * dim + k];
+        if (mode != "max") {
+          acc += v;
+        } else if (!count || v > acc) {
+          acc = v;
+          r.argmax[b * dim + k] = row;
+        }
+      }
+      ++count;
+    }
+    if (mode == "mean" && count)
+      for (int64_t k = 0; k < dim; ++k)
+        o[b * dim + k] /= count;
+    r.counts.push_back(count);
+  }
+  r.out = out.to(w.dtype());
+  return r;
+}
+
 /// F.embedding_bag: the rows of `weight` that each bag's indices name,
 /// summed, averaged or maxed (rows equal to padding_idx left out; empty
 /// bags give zeros). Bags are the rows of a 2-D input, or the runs of a
@@ -726,31 +781,107 @@ FailureOr<RtValue> embeddingBag(const KernelArgs &args) {
   } else {
     return args.emitError() << "input has to be 1-D or 2-D";
   }
-  int64_t bags = std::max<int64_t>(starts.size(), 1) - 1, dim = w->dim(1);
-  Tensor out(DType::F64, {bags, dim});
-  double *o = out.data<double>();
-  for (int64_t b = 0; b < bags; ++b) {
-    int64_t count = 0;
-    for (int64_t i = starts[b]; i < starts[b + 1]; ++i) {
-      int64_t row = idx->getInt(i);
-      if (row < 0 || row >= w->dim(0))
-        return args.emitError() << "index " << row << " is out of range for "
-                                << w->dim(0) << " embeddings";
-      if (paddingIdx && row == *paddingIdx)
-        continue;
-      double scale = perSample ? perSample->getDouble(i) : 1.0;
-      for (int64_t k = 0; k < dim; ++k) {
-        double v = w->getDouble(row * dim + k) * scale;
-        double &acc = o[b * dim + k];
-        acc = *mode == "max" ? (count ? std::max(acc, v) : v) : acc + v;
-      }
-      ++count;
-    }
-    if (*mode == "mean" && count)
-      for (int64_t k = 0; k < dim; ++k)
-        o[b * dim + k] /= count;
+  FailureOr<BagReduction> bags =
+      reduceBags(args, *idx, *w, starts, *mode, perSample, paddingIdx);
+  if (failed(bags))
+    return failure();
+  return RtValue(bags->out);
+}
+
+/// aten::embedding_bag (its `padding_idx` and default overloads) and
+/// aten::_embedding_bag: F.embedding_bag's output with the three tensors
+/// torch 1.13's CPU kernel returns beside it, in the promoted dtype of the
+/// indices and offsets (int64 unless both are int32):
+/// - offset2bag: each index's bag number, from offsets counted at or
+///   before it; empty on torch's fast path (sum of float32 or float16 rows
+///   without a padding index), which does not build it;
+/// - bag_size: the indices per bag, padding left out; zeros in sum mode,
+///   one per offset for embedding_bag (torch's forward-only kernel, which
+///   it runs for a weight that needs no gradient; a Parameter's gets
+///   _embedding_bag's sizes) and one per bag for _embedding_bag;
+/// - max_indices: max mode's row per bag and column; bag_size again in
+///   mean mode; zeros of bag_size's size in sum mode.
+/// `Raw`: _embedding_bag's padding_idx, where a negative one means none;
+/// embedding_bag's wraps a negative one (None means none).
+template <bool Raw>
+static FailureOr<RtValue> atenEmbeddingBag(const KernelArgs &args) {
+  FailureOr<Tensor> w = args.tensor("weight"), idx = args.tensor("indices"),
+                    offsets = args.tensor("offsets");
+  FailureOr<int64_t> mode = args.getInt("mode");
+  FailureOr<bool> includeLast = args.getBool("include_last_offset");
+  if (failed(w) || failed(idx) || failed(offsets) || failed(mode) ||
+      failed(includeLast))
+    return failure();
+  if (*mode < 0 || *mode > 2)
+    return args.emitError() << "mode has to be one of sum (0), mean (1) or "
+                               "max (2)";
+  if (idx->rank() != 1 || offsets->rank() != 1 || w->rank() != 2)
+    return args.emitError() << "expects 1-D indices and offsets and a 2-D "
+                               "weight";
+  std::optional<Tensor> perSample;
+  if (!args.isNone("per_sample_weights")) {
+    FailureOr<Tensor> p = args.tensor("per_sample_weights");
+    if (failed(p))
+      return failure();
+    perSample = *p;
   }
-  return RtValue(out.to(w->dtype()));
+  std::optional<int64_t> paddingIdx;
+  if (!args.isNone("padding_idx")) {
+    FailureOr<int64_t> p = args.getInt("padding_idx");
+    if (failed(p))
+      return failure();
+    if (!Raw && (*p < -w->dim(0) || *p >= w->dim(0)))
+      return args.emitError() << "padding_idx " << *p << " is out of range "
+                              << "for " << w->dim(0) << " embeddings";
+    if (!Raw || *p >= 0)
+      paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
+  }
+  int64_t n = idx->numel(), count = offsets->numel();
+  SmallVector<int64_t> starts;
+  for (int64_t i = 0; i < count; ++i)
+    starts.push_back(offsets->getInt(i));
+  if (!*includeLast)
+    starts.push_back(n);
+  if (starts.empty() || starts[0] != 0)
+    return args.emitError() << "offsets[0] has to be 0";
+  for (size_t i = 1; i < starts.size(); ++i)
+    if (starts[i] < starts[i - 1] || starts[i] > n)
+      return args.emitError() << "offsets must be non-decreasing and within "
+                                 "the input";
+  static const char *const kModes[] = {"sum", "mean", "max"};
+  FailureOr<BagReduction> bags = reduceBags(args, *idx, *w, starts,
+                                            kModes[*mode], perSample,
+                                            paddingIdx);
+  if (failed(bags))
+    return failure();
+  DType index = (idx->dtype() == DType::I32 && offsets->dtype() == DType::I32)
+                    ? DType::I32
+                    : DType::I64;
+  int64_t numBags = bags->out.dim(0), dim = w->dim(1);
+  bool fastPath = *mode == 0 && !paddingIdx &&
+                  (w->dtype() == DType::F32 || w->dtype() == DType::F16);
+  // offset2bag[k] = #{offsets[i] <= k} - 1, over every offset.
+  Tensor offset2bag(index, {fastPath ? 0 : n});
+  if (!fastPath)
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t bag = -1;
+      for (int64_t i = 0; i < count; ++i)
+        bag += offsets->getInt(i) <= k;
+      offset2bag.setDouble(k, static_cast<double>(bag));
+    }
+  Tensor bagSize(index, {*mode == 0 && !Raw ? count : numBags});
+  if (*mode != 0)
+    for (int64_t b = 0; b < numBags; ++b)
+      bagSize.setDouble(b, static_cast<double>(bags->counts[b]));
+  Tensor maxIndices = *mode == 0   ? Tensor(index, bagSize.shape())
+                      : *mode == 1 ? bagSize
+                                   : Tensor(index, {numBags, dim});
+  if (*mode == 2)
+    for (int64_t i = 0; i < numBags * dim; ++i)
+      maxIndices.setDouble(i, static_cast<double>(bags->argmax[i]));
+  return RtValue::ofList({RtValue(bags->out), RtValue(offset2bag),
+                          RtValue(bagSize), RtValue(maxIndices)},
+                         true);
 }
 
 /// slice_scatter: a copy of the input with `src` (converted to its dtype)
@@ -1196,6 +1327,8 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.gather"] = gather;
   table["torch.nn.functional.embedding"] = embedding;
   table["torch.nn.functional.embedding_bag"] = embeddingBag;
+  table["torch.ops.aten.embedding_bag.padding_idx"] = atenEmbeddingBag<false>;
+  table["torch.ops.aten._embedding_bag.default"] = atenEmbeddingBag<true>;
   table["torch.nn.functional.one_hot"] = oneHot;
   table["torch.scatter"] = scatter;
   table["torch.scatter_add"] = scatterAdd;

@@ -424,6 +424,30 @@ FailureOr<RtValue> prod(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// prims.prod: torch.prod's kernel over each dim, sorted largest first
+/// (the rule says why).
+static FailureOr<RtValue> primsProd(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("inp");
+  FailureOr<SmallVector<int64_t>> dims = args.getInts("dims");
+  if (failed(in) || failed(dims))
+    return failure();
+  const OpSpec *spec = OpLibrary::get().lookupFunction("torch.prod");
+  SmallVector<int64_t> order(*dims);
+  llvm::sort(order, std::greater<int64_t>());
+  RtValue current(*in);
+  for (int64_t d : order) {
+    KernelArgs step(spec->signature,
+                    {current, RtValue::ofInt(d), RtValue::ofBool(false),
+                     args.get("output_dtype")},
+                    [&]() { return args.emitError(); });
+    FailureOr<RtValue> next = prod(step);
+    if (failed(next))
+      return failure();
+    current = *next;
+  }
+  return current;
+}
+
 FailureOr<RtValue> var(const KernelArgs &args) {
   return moments(args, false, false);
 }
@@ -1020,6 +1044,7 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.all"] = all;
   table["torch.any"] = any;
   table["torch.prod"] = prod;
+  table["torch.ops.prims.prod.default"] = primsProd;
   table["torch.var"] = var;
   table["torch.std"] = std;
   table["torch.var_mean"] = varMean;

@@ -178,10 +178,34 @@ template <int64_t Rank> FailureOr<RtValue> atleast(const KernelArgs &args) {
   return RtValue(in->reshaped(atleastShape(in->shape(), Rank)));
 }
 
+/// x.view(dtype): the same little-endian bytes read as `to`.
+static FailureOr<RtValue> viewAsDType(const KernelArgs &args, const Tensor &in,
+                                      DType to) {
+  SmallVector<int64_t> shape;
+  if (std::optional<std::string> error =
+          viewDTypeShape(in.dtype(), to, in.shape(), shape))
+    return args.emitError() << *error;
+  std::vector<char> bytes = encodeRaw(in);
+  Tensor out(to, shape);
+  decodeRaw(out, bytes.data());
+  return RtValue(out);
+}
+
 FailureOr<RtValue> reshape(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
     return failure();
+  if (args.has("size")) {
+    // x.view(torch.int8): view's `*size` holds one dtype.
+    const RtValue &size = args.get("size");
+    const RtValue *one = &size;
+    if (const RtValue::List *list = size.list(); list && list->items.size() == 1)
+      one = &list->items[0];
+    if (auto *attr = std::get_if<Attribute>(&one->v))
+      if (auto d = dyn_cast_or_null<DTypeAttr>(*attr))
+        if (std::optional<DType> to = dtypeFromType(d.getType()))
+          return viewAsDType(args, *in, *to);
+  }
   FailureOr<SmallVector<int64_t>> shape =
       args.getInts(args.has("shape") ? "shape" : "size");
   if (failed(shape))

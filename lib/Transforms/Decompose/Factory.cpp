@@ -44,6 +44,13 @@ void decompose::populateFactoryDecompositions(DecompositionTable &t) {
       RankedTensorType type = d.resultTensorType();
       if (!type || !type.hasStaticShape() || type.getNumElements() > (1 << 24))
         return d.decline("the result is not static or above 2^24 elements");
+      if (d.target() == "torch.arange" && d.tensor("out")) {
+        // out= only gives the dtype and shape: the same call without it,
+        // in that dtype, reshaped.
+        Value range = d.call(d.target(), {{"start", d.arg("start")}, {"end", d.arg("end")},
+                                          {"step", d.arg("step")}, {"dtype", d.dtype(type.getElementType())}});
+        return one(d.call("torch.reshape", {{"input", range}, {"shape", d.ints(type.getShape())}}));
+      }
       Attribute value = evaluateConstantCall(d.bound.op, 0);
       if (!value)
         return d.decline("the arguments are not constants");

@@ -271,6 +271,61 @@ static Results decomposeIndexPutMask(Decomposer &d, Value x, Value values,
   return one(out ? reshape(d, out, xt.getShape()) : Value());
 }
 
+/// 1-D bool masks among integer index tensors (`x[i, mask] = v`) as the
+/// positions they select: torch pairs the mask's nonzero positions with
+/// the integers', so a mask must select as many as the 1-D integer indices
+/// hold (K). The r-th selected position is #{j : cumsum(mask)[j] <= r}; a
+/// count other than K fails at run time (an index_select at |count - K| of
+/// a one-element tensor, as in decomposeIndexPutMask). Fails, changing
+/// nothing, when a mask is not 1-D or no 1-D integer index gives K.
+static LogicalResult masksToPositions(Decomposer &d, SmallVectorImpl<Value> &index) {
+  auto isMask = [](Value v) {
+    RankedTensorType t = typeOf(v);
+    return t && t.getElementType().isInteger(1);
+  };
+  if (index.size() < 2 || llvm::none_of(index, isMask))
+    return success();
+  std::optional<int64_t> k;
+  for (Value v : index) {
+    RankedTensorType t = typeOf(v);
+    if (!t || !t.hasStaticShape())
+      return failure();
+    if (isMask(v)) {
+      if (t.getRank() != 1)
+        return failure();
+      continue;
+    }
+    if (t.getRank() > 1 || (t.getRank() == 1 && k && *k != t.getDimSize(0)))
+      return failure();
+    if (t.getRank() == 1)
+      k = t.getDimSize(0);
+  }
+  if (!k)
+    return failure();
+  Type i64 = IntegerType::get(d.ctx, 64);
+  for (Value &v : index) {
+    if (!isMask(v))
+      continue;
+    int64_t n = typeOf(v).getDimSize(0);
+    Value counts = d.call("torch.cumsum", {{"input", d.cast(v, i64)}, {"dim", d.i64(0)}});
+    Value ranks = d.tensorConstant(RankedTensorType::get({*k, 1}, i64),
+                                   [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+    Value before = d.binary("torch.le", reshape(d, counts, {1, n}), ranks);
+    Value positions = d.call("torch.sum", {{"input", before}, {"dim", d.ints({1})}});
+    Value total = d.call("torch.sum", {{"input", d.cast(v, i64)}});
+    Value check = d.call(
+        "torch.index_select",
+        {{"input", d.tensorConstant(RankedTensorType::get({1}, i64),
+                                    [](ArrayRef<int64_t>) { return 0.0; })},
+         {"dim", d.i64(0)},
+         {"index", reshape(d, d.unary("torch.abs", d.binary("torch.sub", total, d.i64(*k))), {1})}});
+    v = d.binary("torch.add", positions, check);
+    if (!v)
+      return failure();
+  }
+  return success();
+}
+
 static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
                                         Arg indices) {
   auto accumulate = d.getBool("accumulate");
@@ -284,6 +339,10 @@ static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
   if (RankedTensorType mt = typeOf(index->front());
       k == 1 && mt && mt.getElementType().isInteger(1))
     return decomposeIndexPutMask(d, x, values, index->front(), *accumulate);
+  if (failed(masksToPositions(d, *index)))
+    return d.decline("only static integer index tensors are decomposed (a "
+                     "bool mask selects a number of elements known at run "
+                     "time only, unless 1-D beside 1-D integer indices)");
   SmallVector<int64_t> broadcast;
   for (Value i : *index) {
     RankedTensorType it = typeOf(i);
@@ -403,6 +462,7 @@ static Results decomposeSetitem(Decomposer &d) {
 }
 
 static Results decomposeEmbeddingBag(Decomposer &d);
+static Results decomposeAtenEmbeddingBag(Decomposer &d);
 
 /// torch.masked_scatter in static shapes: selected position i (of the
 /// broadcast mask, flattened) takes source element cumsum(mask)[i] - 1, an
@@ -449,6 +509,8 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
                                               {"end", d.i64(i + 1)}}));
   };
   t["torch.nn.functional.embedding_bag"] = decomposeEmbeddingBag;
+  t["torch.ops.aten.embedding_bag.padding_idx"] = decomposeAtenEmbeddingBag;
+  t["torch.ops.aten._embedding_bag.default"] = decomposeAtenEmbeddingBag;
   t["torch.index_add"] = decomposeIndexAddCopy;
   t["torch.index_copy"] = decomposeIndexAddCopy;
   t["torch.index_fill"] = decomposeIndexFill;
@@ -517,6 +579,28 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
 // embedding_bag
 //===----------------------------------------------------------------------===//
 
+/// The bag number of each of `n` indices: #{offsets[i] <= k} - 1, as
+/// int64 (torch's offset2bag: empty bags are skipped over).
+static Value bagNumbers(Decomposer &d, Value offsets, int64_t n) {
+  Value positions = d.tensorConstant(RankedTensorType::get({n, 1}, d.b.getI64Type()),
+                                     [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+  return d.binary("torch.sub",
+                  d.call("torch.sum", {{"input", d.binary("torch.le", offsets, positions)},
+                                       {"dim", d.ints({1})}}),
+                  d.i64(1));
+}
+
+/// How many of the `n` indices of each of `bags` bags are kept (`keep`,
+/// when not null: not the padding index), as int64 [bags].
+static Value bagCounts(Decomposer &d, Value bag, Value keep, int64_t bags) {
+  Value ids = d.tensorConstant(RankedTensorType::get({bags, 1}, d.b.getI64Type()),
+                               [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+  Value member = d.binary("torch.eq", d.call("torch.unsqueeze", {{"input", bag}, {"dim", d.i64(0)}}), ids);
+  if (keep)
+    member = d.binary("torch.logical_and", member, keep);
+  return d.call("torch.sum", {{"input", member}, {"dim", d.ints({1})}});
+}
+
 /// embedding_bag: the rows the indices name, reduced per bag (sum, mean or
 /// max): over dim 1 for a 2-D input, else through a scatter_reduce by bag
 /// number (from the offsets); empty bags are zeros.
@@ -578,28 +662,132 @@ static Results decomposeEmbeddingBag(Decomposer &d) {
     return d.decline("unknown mode");
   }
   Value offsets = d.tensor("offsets");
-  if (it.getRank() != 1 || !offsets || keep)
-    return d.decline("a 1-D input needs offsets (and no padding_idx)");
+  if (it.getRank() != 1 || !offsets)
+    return d.decline("a 1-D input needs offsets");
   int64_t k = it.getDimSize(0), bags = rt.getDimSize(0), dim = wt.getDimSize(1);
-  // bag[k] = #{offsets[b] <= k} - 1 over the bags' offsets.
-  Value starts = offsets;
-  if (*includeLast)
-    starts = d.call("operator.getitem", {{"input", offsets},
-                                         {"index", SliceAttr::get(d.ctx, d.none(), d.i64(-1), d.none())}});
-  Value positions = d.tensorConstant(RankedTensorType::get({k, 1}, d.b.getI64Type()),
-                                     [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
-  Value bag = d.binary("torch.sub",
-                       d.call("torch.sum", {{"input", d.binary("torch.le", starts, positions)},
-                                            {"dim", d.ints({1})}}),
-                       d.i64(1));
+  // bag[k] = #{offsets[b] <= k} - 1 over every offset: with
+  // include_last_offset the indices from the last offset on get bag
+  // `bags`, a row of the reduction that is dropped.
+  Value bag = bagNumbers(d, offsets, k);
   Value spread = d.call("Tensor.expand", {{"input", d.call("torch.unsqueeze", {{"input", bag}, {"dim", d.i64(1)}})},
                                           {"size", d.ints({k, dim})}});
-  Value zeros = d.tensorConstant(RankedTensorType::get({bags, dim}, element),
+  int64_t rowsOut = *includeLast ? bags + 1 : bags;
+  Value zeros = d.tensorConstant(RankedTensorType::get({rowsOut, dim}, element),
                                  [](ArrayRef<int64_t>) { return 0.0; });
   StringRef reduce = *mode == "max" ? "amax" : StringRef(*mode);
   if (reduce != "sum" && reduce != "mean" && reduce != "amax")
     return d.decline("unknown mode");
-  return one(d.call("torch.scatter_reduce", {{"input", zeros}, {"dim", d.i64(0)}, {"index", spread},
-                                             {"src", rows}, {"reduce", d.str(reduce)},
-                                             {"include_self", d.boolean(false)}}));
+  // With a padding index, its rows are zeros (-inf for max) and mean
+  // divides by the count of the others; a bag of padding alone is zeros.
+  if (keep && reduce == "mean")
+    reduce = "sum";
+  Value out = d.call("torch.scatter_reduce", {{"input", zeros}, {"dim", d.i64(0)}, {"index", spread},
+                                              {"src", rows}, {"reduce", d.str(reduce)},
+                                              {"include_self", d.boolean(false)}});
+  if (keep) {
+    Value count = d.call("torch.unsqueeze", {{"input", bagCounts(d, bag, keep, rowsOut)},
+                                             {"dim", d.i64(1)}});
+    if (*mode == "mean")
+      out = d.cast(d.binary("torch.div", out, d.call("torch.clamp", {{"input", count}, {"min", d.i64(1)}})),
+                   element);
+    else if (*mode == "max")
+      out = d.call("Tensor.masked_fill", {{"input", out}, {"mask", d.binary("torch.eq", count, d.i64(0))},
+                                          {"value", d.f64(0)}});
+  }
+  if (*includeLast)
+    out = d.call("operator.getitem", {{"input", out},
+                                      {"index", SliceAttr::get(d.ctx, d.none(), d.i64(bags), d.none())}});
+  return one(out);
+}
+
+/// ATen's embedding_bag and _embedding_bag:
+/// F.embedding_bag's output, and offset2bag, bag_size and max_indices as
+/// the kernel (Kernels/Index.cpp, atenEmbeddingBag) computes them, from
+/// the bag numbers of the indices.
+static Results decomposeAtenEmbeddingBag(Decomposer &d) {
+  auto tuple = dyn_cast<TupleType>(d.resultType());
+  Value weight = d.tensor("weight"), indices = d.tensor("indices"),
+        offsets = d.tensor("offsets");
+  std::optional<int64_t> mode = d.getInt("mode");
+  std::optional<bool> includeLast = d.getBool("include_last_offset");
+  if (!tuple || tuple.size() != 4 || !weight || !indices || !offsets || !mode ||
+      !includeLast)
+    return d.decline("needs constant mode and include_last_offset");
+  RankedTensorType it = typeOf(indices), ot = typeOf(offsets), wt = typeOf(weight);
+  if (!it.hasStaticShape() || !ot.hasStaticShape() || !wt.hasStaticShape())
+    return d.decline("needs static shapes");
+  std::optional<int64_t> padding;
+  if (!d.isNone("padding_idx")) {
+    padding = d.getInt("padding_idx");
+    if (!padding)
+      return d.decline("padding_idx must be a constant");
+    bool raw = d.target() == "torch.ops.aten._embedding_bag.default";
+    if (raw && *padding < 0)
+      padding.reset();
+    else if (*padding < 0)
+      *padding += wt.getDimSize(0);
+  }
+  Value out = d.call("torch.nn.functional.embedding_bag",
+                     {{"input", indices}, {"weight", weight}, {"offsets", offsets},
+                      {"mode", d.str(*mode == 0 ? "sum" : *mode == 1 ? "mean" : "max")},
+                      {"per_sample_weights", d.arg("per_sample_weights")},
+                      {"include_last_offset", d.boolean(*includeLast)},
+                      {"padding_idx", padding ? d.i64(*padding) : d.none()}});
+  auto o2bType = cast<RankedTensorType>(tuple.getType(1));
+  auto sizeType = cast<RankedTensorType>(tuple.getType(2));
+  Type index = o2bType.getElementType();
+  int64_t n = it.getDimSize(0), bags = cast<RankedTensorType>(tuple.getType(0)).getDimSize(0);
+  auto zeros = [&](RankedTensorType type) {
+    return d.tensorConstant(type, [](ArrayRef<int64_t>) { return 0.0; });
+  };
+  Value bag = bagNumbers(d, offsets, n);
+  Value offset2bag = o2bType.getDimSize(0) == 0 ? zeros(o2bType) : d.cast(bag, index);
+  if (*mode == 0) {
+    Value z = zeros(sizeType);
+    SmallVector<Value> parts = {out, offset2bag, z, z};
+    if (llvm::is_contained(parts, Value()))
+      return failure();
+    return parts;
+  }
+  // bag_size[b]: the indices of bag b that are not the padding index.
+  Value keep = padding ? d.binary("torch.ne", indices, d.i64(*padding)) : Value();
+  Value size = d.cast(bagCounts(d, bag, keep, bags), index);
+  Value maxIndices = size;
+  if (*mode == 2) {
+    // Per bag and column, the row of the first index whose value is the
+    // bag's max (torch keeps the first: `v > max`); 0 for a bag with none.
+    if (bags == 0 || n == 0)
+      return d.decline("max mode needs a bag and an index");
+    int64_t dim = wt.getDimSize(1);
+    Value clamped = d.call("torch.clamp", {{"input", bag}, {"max", d.i64(bags - 1)}});
+    Value rowsOf = indexDim(d, weight, 0, indices);
+    Value bagMax = d.call("torch.index_select", {{"input", out}, {"dim", d.i64(0)}, {"index", clamped}});
+    Value hit = d.binary("torch.eq", rowsOf, bagMax);
+    Value inBag = d.binary("torch.lt", bag, d.i64(bags));
+    if (keep)
+      inBag = d.binary("torch.logical_and", inBag, keep);
+    hit = d.binary("torch.logical_and", hit,
+                   d.call("torch.unsqueeze", {{"input", inBag}, {"dim", d.i64(1)}}));
+    Value positions = d.tensorConstant(RankedTensorType::get({n, 1}, d.b.getI64Type()),
+                                       [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
+    Value pos = d.call("torch.where", {{"condition", hit}, {"input", positions}, {"other", d.i64(n)}});
+    Value spread = d.call("Tensor.expand", {{"input", d.call("torch.unsqueeze", {{"input", clamped}, {"dim", d.i64(1)}})},
+                                            {"size", d.ints({n, dim})}});
+    Value none = d.tensorConstant(RankedTensorType::get({bags, dim}, d.b.getI64Type()),
+                                  [n](ArrayRef<int64_t>) { return static_cast<double>(n); });
+    Value first = d.call("torch.scatter_reduce", {{"input", none}, {"dim", d.i64(0)}, {"index", spread},
+                                                  {"src", pos}, {"reduce", d.str("amin")}});
+    Value flat = d.call("torch.reshape", {{"input", d.call("torch.clamp", {{"input", first}, {"max", d.i64(n - 1)}})},
+                                          {"shape", d.ints({bags * dim})}});
+    Value picked = d.call("torch.reshape", {{"input", d.call("torch.index_select",
+                                                             {{"input", indices}, {"dim", d.i64(0)}, {"index", flat}})},
+                                            {"shape", d.ints({bags, dim})}});
+    maxIndices = d.cast(d.call("torch.where", {{"condition", d.binary("torch.eq", first, d.i64(n))},
+                                               {"input", d.i64(0)}, {"other", picked}}),
+                        index);
+  }
+  SmallVector<Value> parts = {out, offset2bag, size, maxIndices};
+  if (llvm::is_contained(parts, Value()))
+    return failure();
+  return parts;
 }

@@ -257,6 +257,21 @@ static Results decomposeMatrixNorm(Decomposer &d) {
 }
 
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  // prims.prod: torch.prod over each dim, sorted largest first.
+  t["torch.ops.prims.prod.default"] = [](Decomposer &d) -> Results {
+    std::optional<SmallVector<int64_t>> dims = d.getInts("dims");
+    if (!dims)
+      return d.decline("dims must be constants");
+    SmallVector<int64_t> order(*dims);
+    llvm::sort(order, std::greater<int64_t>());
+    Value x = d.tensor("inp");
+    if (order.empty())
+      return one(d.unary("torch.clone", x));
+    for (int64_t dim : order)
+      x = d.call("torch.prod", {{"input", x}, {"dim", d.i64(dim)}, {"keepdim", d.boolean(false)},
+                                {"dtype", d.arg("output_dtype")}});
+    return one(x);
+  };
   // log(cumsum(exp(x - m))) + m, m the max along dim (0 where infinite).
   t["torch.logcumsumexp"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input");
