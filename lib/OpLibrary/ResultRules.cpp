@@ -732,6 +732,12 @@ LogicalResult pointwiseLoss(const BoundCall &call,
     dtype = poissonNllDTypes(operand(in, *inDType), operand(target, *targetDType), *logInput)
                 .result;
   }
+  // bce_with_logits computes pos_weight - 1, which torch refuses for bool.
+  if (call.getSignature().lookup("pos_weight"))
+    if (RankedTensorType pw = call.getTensor("pos_weight");
+        pw && pw.getElementType().isInteger(1))
+      return call.emitError() << "Subtraction, the `-` operator, with a bool "
+                                 "tensor is not supported (pos_weight)";
   // The binary cross entropies take no broadcasting (torch raises
   // ValueError for a target of another size).
   LossTyping typing = lossTyping(call.getTarget());

@@ -82,16 +82,24 @@ static Value minv(OpBuilder &b, Location loc, Value x, Value y,
   return uns ? arith::MinUIOp::create(b, loc, x, y).getResult()
              : arith::MinSIOp::create(b, loc, x, y).getResult();
 }
-static Value fmaxFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
-  if (isFloat(x))
-    return arith::MaxNumFOp::create(b, loc, x, y);
-  return maxv(b, loc, x, y, uns);
+/// torch.maximum/minimum (NaN propagates) and fmax/fmin (NaN is skipped)
+/// of floats as selects that keep x on a tie, as the interpreter's kernels
+/// do: -0.0 against 0.0 gives x's zero. (arith.maximumf orders -0.0 below
+/// 0.0, and maxnumf leaves a tie unspecified.)
+template <bool Max, bool PropagateNaN>
+static Value tieKeepsInput(OpBuilder &b, Location loc, Value x, Value y,
+                           bool uns) {
+  if (!isFloat(x))
+    return Max ? maxv(b, loc, x, y, uns) : minv(b, loc, x, y, uns);
+  Value better = arith::CmpFOp::create(
+      b, loc, Max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, y, x);
+  Value pick = arith::SelectOp::create(b, loc, better, y, x);
+  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value yNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y, y);
+  pick = arith::SelectOp::create(b, loc, yNaN, PropagateNaN ? y : x, pick);
+  return arith::SelectOp::create(b, loc, xNaN, PropagateNaN ? x : y, pick);
 }
-static Value fminFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
-  if (isFloat(x))
-    return arith::MinNumFOp::create(b, loc, x, y);
-  return minv(b, loc, x, y, uns);
-}
+
 static Value bitAnd(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return arith::AndIOp::create(b, loc, x, y);
 }
@@ -378,7 +386,9 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
   // bool arithmetic other than add (or) and mul (and) is an error in torch.
   if (type.getElementType().isInteger(1) && fn != add && fn != mul &&
       fn != bitAnd && fn != bitOr && fn != bitXor && fn != maxv &&
-      fn != minv && fn != fmaxFn && fn != fminFn)
+      fn != minv && fn != tieKeepsInput<true, true> &&
+      fn != tieKeepsInput<false, true> && fn != tieKeepsInput<true, false> &&
+      fn != tieKeepsInput<false, false>)
     return c.fail("element type i1 is not supported");
   FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
   if (failed(x) || failed(y))
@@ -1250,16 +1260,16 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerSelect(c, "mask", "value", "input");
   };
   t["torch.maximum"] = [](LoweringCall &c) {
-    return lowerBinary(c, "input", "other", maxv);
+    return lowerBinary(c, "input", "other", tieKeepsInput<true, true>);
   };
   t["torch.minimum"] = [](LoweringCall &c) {
-    return lowerBinary(c, "input", "other", minv);
+    return lowerBinary(c, "input", "other", tieKeepsInput<false, true>);
   };
   t["torch.fmax"] = [](LoweringCall &c) {
-    return lowerBinary(c, "input", "other", fmaxFn);
+    return lowerBinary(c, "input", "other", tieKeepsInput<true, false>);
   };
   t["torch.fmin"] = [](LoweringCall &c) {
-    return lowerBinary(c, "input", "other", fminFn);
+    return lowerBinary(c, "input", "other", tieKeepsInput<false, false>);
   };
   t["torch.bitwise_and"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", bitAnd);

@@ -772,13 +772,18 @@ FailureOr<RtValue> bitwiseNot(const KernelArgs &args) {
 // Selection
 //===----------------------------------------------------------------------===//
 
+// maximum, minimum, fmax and fmin keep the input on a tie, so -0.0 and
+// 0.0 give the input's zero. (torch's choice there varies with the dtype,
+// the size and its vector path; the input is what its float32 and float64
+// fmin/fmax always give, and its scalar path's minimum/maximum.) The
+// compiled code selects the same way (TracedToLinalg/Elementwise.cpp).
 FailureOr<RtValue> maximum(const KernelArgs &args) {
   return binary(args, "input", "other", [](auto x, auto y) {
     if (x != x)
       return x;
     if (y != y)
       return y;
-    return x > y ? x : y;
+    return y > x ? y : x;
   });
 }
 
@@ -788,7 +793,7 @@ FailureOr<RtValue> minimum(const KernelArgs &args) {
       return x;
     if (y != y)
       return y;
-    return x < y ? x : y;
+    return y < x ? y : x;
   });
 }
 
@@ -798,7 +803,7 @@ FailureOr<RtValue> fmax(const KernelArgs &args) {
       return y;
     if (y != y)
       return x;
-    return x > y ? x : y;
+    return y > x ? y : x;
   });
 }
 
@@ -808,7 +813,7 @@ FailureOr<RtValue> fmin(const KernelArgs &args) {
       return y;
     if (y != y)
       return x;
-    return x < y ? x : y;
+    return y < x ? y : x;
   });
 }
 

@@ -64,8 +64,21 @@ traced.module root @M class "m.M" {
 // CHECK: arith.shrsi %{{.+}}, %[[N]] : i32
 // CHECK: %[[ONES:.+]] = arith.constant -1 : i32
 // CHECK: arith.xori %{{.+}}, %[[ONES]] : i32
-// CHECK: arith.maximumf
-// CHECK: arith.maxnumf
+// maximum keeps the input on a tie (-0.0 against 0.0) and propagates NaN:
+// selects, not arith.maximumf (which orders -0.0 below 0.0).
+// CHECK: %[[GT:.+]] = arith.cmpf ogt, %[[Y:.+]], %[[X:.+]] : f32
+// CHECK: %[[PICK:.+]] = arith.select %[[GT]], %[[Y]], %[[X]] : f32
+// CHECK: %[[XNAN:.+]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[YNAN:.+]] = arith.cmpf uno, %[[Y]], %[[Y]] : f32
+// CHECK: %[[P2:.+]] = arith.select %[[YNAN]], %[[Y]], %[[PICK]] : f32
+// CHECK: arith.select %[[XNAN]], %[[X]], %[[P2]] : f32
+// fmax skips NaN instead: the other operand.
+// CHECK: %[[GT2:.+]] = arith.cmpf ogt, %[[Y2:.+]], %[[X2:.+]] : f32
+// CHECK: %[[PICK2:.+]] = arith.select %[[GT2]], %[[Y2]], %[[X2]] : f32
+// CHECK: %[[XNAN2:.+]] = arith.cmpf uno, %[[X2]], %[[X2]] : f32
+// CHECK: %[[YNAN2:.+]] = arith.cmpf uno, %[[Y2]], %[[Y2]] : f32
+// CHECK: %[[P3:.+]] = arith.select %[[YNAN2]], %[[X2]], %[[PICK2]] : f32
+// CHECK: arith.select %[[XNAN2]], %[[Y2]], %[[P3]] : f32
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %u: tensor<4xui8>, %i: tensor<4xi32>, %x: tensor<4xf32>) -> (tensor<4xui8>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) {
     %a = call_function "torch.bitwise_right_shift"(input=%u, other=%u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
