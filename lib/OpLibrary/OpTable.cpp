@@ -914,6 +914,13 @@ static const OpRow kOps[] = {
    {"torch.ops.aten.native_group_norm", "torch.native_group_norm"},
    "(Tensor input, Tensor? weight, Tensor? bias, int N, int C, int HxW, int group, float eps)",
    "nativeGroupNorm"},
+  // Its gradient: (grad_input, grad_weight, grad_bias), None where
+  // output_mask is false.
+  {"torch.ops.aten.native_group_norm_backward.default",
+   {"torch.ops.aten.native_group_norm_backward"},
+   "(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, "
+   "int N, int C, int HxW, int group, bool[3] output_mask)",
+   "nativeGroupNormBackward"},
   {"torch.ops.aten.native_batch_norm.default",
    {"torch.ops.aten.native_batch_norm", "torch.native_batch_norm"},
    "(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps)",

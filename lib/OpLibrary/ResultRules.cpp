@@ -4194,6 +4194,70 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
   return success();
 }
 
+/// aten::native_group_norm_backward: (grad_input of the input's type,
+/// grad_weight and grad_bias of C elements), each None where output_mask
+/// is false, after torch's checks: one float dtype (float32, float64 or
+/// bfloat16) throughout, N * C * HxW elements in grad_out and input,
+/// N * group in mean and rstd, C divisible by group, C weights. (torch
+/// 1.13 fails without a weight when grad_weight is asked for.)
+LogicalResult nativeGroupNormBackward(const BoundCall &call,
+                                      SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType grad = h.tensor("grad_out"), input = h.tensor("input"),
+                   mean = h.tensor("mean"), rstd = h.tensor("rstd");
+  std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
+                         hw = call.getInt("HxW"), group = call.getInt("group");
+  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
+  if (!grad || !input || !mean || !rstd || !n || !c || !hw || !group || !maskAttr)
+    return h.unknown();
+  SmallVector<bool> mask;
+  for (Attribute a : maskAttr) {
+    auto b = dyn_cast<BoolAttr>(a);
+    if (!b)
+      return call.emitError() << "argument 'output_mask' expects bool[3]";
+    mask.push_back(b.getValue());
+  }
+  if (mask.size() != 3)
+    return call.emitError() << "argument 'output_mask' expects 3 bools";
+  RankedTensorType weight = call.getTensor("weight");
+  Type et = input.getElementType();
+  for (RankedTensorType t : {grad, mean, rstd, weight})
+    if (t && t.getElementType() != et)
+      return call.emitError() << "expected one dtype for grad_out, input, "
+                                 "mean, rstd and weight, got "
+                              << t << " beside " << input;
+  if (!et.isF32() && !et.isF64() && !et.isBF16())
+    return call.emitError() << "has no CPU kernel for " << et;
+  auto count = [](RankedTensorType t) -> std::optional<int64_t> {
+    if (!t.hasStaticShape())
+      return std::nullopt;
+    return t.getNumElements();
+  };
+  if (*group <= 0 || *c % *group)
+    return call.emitError() << "expects C (" << *c << ") divisible by group ("
+                            << *group << ")";
+  for (RankedTensorType t : {grad, input})
+    if (count(t) && *count(t) != *n * *c * *hw)
+      return call.emitError() << "expects N * C * HxW elements, got " << t;
+  for (RankedTensorType t : {mean, rstd})
+    if (count(t) && *count(t) != *n * *group)
+      return call.emitError() << "Expected mean.numel() == N * group, got "
+                              << t;
+  if (grad.getShape() != input.getShape())
+    return call.emitError() << "expects grad_out of the input's shape, got "
+                            << grad << " and " << input;
+  if (weight && count(weight) && *count(weight) != *c)
+    return call.emitError() << "expects C weights, got " << weight;
+  if (!weight && mask[1])
+    return call.emitError() << "grad_weight needs a weight (torch 1.13 "
+                               "fails without one)";
+  Type none = NoneType::get(call.getContext());
+  Type channels = RankedTensorType::get({*c}, et);
+  Type parts[3] = {mask[0] ? Type(input) : none, mask[1] ? channels : none,
+                   mask[2] ? channels : none};
+  return h.result(TupleType::get(call.getContext(), parts));
+}
+
 /// aten::native_group_norm: (group_norm's result, mean, rstd), the
 /// statistics [N, group], after torch's checks: N * C * HxW elements, C
 /// divisible by group, weight and bias of C elements in the input's dtype
@@ -5005,6 +5069,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(nativeLayerNorm)
     TRACED_RULE(nativeDropout)
     TRACED_RULE(nativeGroupNorm)
+    TRACED_RULE(nativeGroupNormBackward)
     TRACED_RULE(weightNorm)
     TRACED_RULE(newFilled)
     TRACED_RULE(nllLossBackward)

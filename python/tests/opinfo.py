@@ -368,6 +368,43 @@ def _signed_zero_ties(op):
                    for d in (torch.float32, torch.float64)])
 
 
+def _group_norm_backward_samples():
+    """native_group_norm_backward of torch-mlir's [2, 6, 2, 2] (group 3) and
+    a 3-D [3, 4, 5] (group 2), each result in turn, over its dtypes, with
+    the statistics native_group_norm gives; masks and no weight."""
+    def case(shape, group, dtype):
+        x = tensor(shape, dtype)
+        n, c = shape[0], shape[1]
+        hw = x.numel() // (n * c)
+        w = tensor((c,), dtype)
+        _, mean, rstd = torch.ops.aten.native_group_norm(x.float(), w.float(), None, n, c, hw, group, 1e-5)
+        return [tensor(shape, dtype), x, mean.to(dtype), rstd.to(dtype), w], (n, c, hw, group)
+    out = []
+    for shape, group in (((2, 6, 2, 2), 3), ((3, 4, 5), 2)):
+        for d in (torch.float32, torch.float64, torch.bfloat16):
+            inputs, (n, c, hw, g) = case(shape, group, d)
+            for k in range(3):
+                out.append((f"{shape} {d} #{k}",
+                            lambda dy, x, m, r, w, k=k, n=n, c=c, hw=hw, g=g:
+                            torch.ops.aten.native_group_norm_backward(dy, x, m, r, w, n, c, hw, g,
+                                                                      [True, True, True])[k],
+                            inputs, ACCUMULATE))
+    inputs, (n, c, hw, g) = case((2, 6, 2, 2), 3, torch.float32)
+    out += [("masked: grad_input only", lambda dy, x, m, r, w: torch.ops.aten.native_group_norm_backward(
+                dy, x, m, r, w, 2, 6, 4, 3, [True, False, False])[0], inputs, ACCUMULATE),
+            ("masked: grad_bias only", lambda dy, x, m, r, w: torch.ops.aten.native_group_norm_backward(
+                dy, x, m, r, w, 2, 6, 4, 3, [False, False, True])[2], inputs, ACCUMULATE),
+            ("no weight", lambda dy, x, m, r: torch.ops.aten.native_group_norm_backward(
+                dy, x, m, r, None, 2, 6, 4, 3, [True, False, False])[0], inputs[:4], ACCUMULATE),
+            ("no weight, grad_weight asked", lambda dy, x, m, r: torch.ops.aten.native_group_norm_backward(
+                dy, x, m, r, None, 2, 6, 4, 3, [True, True, True])[0], inputs[:4]),
+            ("mixed dtypes", lambda dy, x, m, r, w: torch.ops.aten.native_group_norm_backward(
+                dy.double(), x, m, r, w, 2, 6, 4, 3, [True, True, True])[0], inputs),
+            ("wrong group", lambda dy, x, m, r, w: torch.ops.aten.native_group_norm_backward(
+                dy, x, m, r, w, 2, 6, 4, 2, [True, True, True])[0], inputs)]
+    return out
+
+
 def _set(x, index, value):
     """`x[index] = value` on a copy."""
     x = x.clone()
@@ -1767,6 +1804,7 @@ OPS = {
            [dt(d, 2, 3, 4), dt(d, 4), dt(d, 4)], ACCUMULATE) for d in (torch.float32, torch.float64) for k in range(3)],
         ("two dims no affine", lambda x: torch.ops.aten.native_layer_norm(x, [3, 4], None, None, 0.5)[2],
          [f32(2, 3, 4)], ACCUMULATE)),
+    "torch.ops.aten.native_group_norm_backward.default": fixed(*_group_norm_backward_samples()),
     "torch.ops.aten.native_group_norm.default": fixed(
         *[(f"{d} {k}", lambda x, w, b, k=k: torch.ops.aten.native_group_norm(x, w, b, 2, 6, 4, 3, 1e-6)[k],
            [dt(d, 2, 6, 2, 2), dt(d, 6), dt(d, 6)], ACCUMULATE)

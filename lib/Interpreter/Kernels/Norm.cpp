@@ -227,6 +227,79 @@ FailureOr<RtValue> nativeGroupNorm(const KernelArgs &args) {
   return RtValue::ofList({RtValue(out), RtValue(mean), RtValue(rstd)}, true);
 }
 
+/// aten::native_group_norm_backward, torch's formulas per sample n and
+/// group g (D channels of HxW positions, gamma the weight or ones):
+///   ds[c] = sum(dy * x), db[c] = sum(dy) over a channel's positions;
+///   grad_bias[c] = sum_n db; grad_weight[c] = sum_n (ds - db mean) rstd;
+///   c2 = (sum_c db gamma * mean - sum_c ds gamma) rstd^3 / (D HxW),
+///   c3 = -c2 mean - sum_c db gamma * rstd / (D HxW),
+///   grad_input = gamma rstd dy + c2 x + c3;
+/// in double, rounded to the dtype; None where output_mask is false.
+static FailureOr<RtValue> nativeGroupNormBackward(const KernelArgs &args) {
+  FailureOr<Tensor> dy = args.tensor("grad_out"), x = args.tensor("input"),
+                    mean = args.tensor("mean"), rstd = args.tensor("rstd");
+  FailureOr<int64_t> n = args.getInt("N"), c = args.getInt("C"),
+                     hw = args.getInt("HxW"), group = args.getInt("group");
+  if (failed(dy) || failed(x) || failed(mean) || failed(rstd) || failed(n) ||
+      failed(c) || failed(hw) || failed(group))
+    return failure();
+  SmallVector<bool> mask;
+  if (const RtValue::List *list = args.get("output_mask").list())
+    for (const RtValue &v : list->items)
+      if (auto *b = std::get_if<bool>(&v.v))
+        mask.push_back(*b);
+  if (mask.size() != 3)
+    return args.emitError() << "argument 'output_mask' expects bool[3]";
+  if (*group <= 0 || *c % *group || x->numel() != *n * *c * *hw ||
+      dy->numel() != x->numel() || mean->numel() != *n * *group ||
+      rstd->numel() != *n * *group)
+    return args.emitError() << "expects N * C * HxW elements in grad_out and "
+                               "input, N * group in mean and rstd, and C "
+                               "divisible by group";
+  auto gamma = channelValues(args, "weight", *c, 1);
+  if (failed(gamma))
+    return failure();
+  int64_t groups = *group, d = *c / groups, inner = *hw;
+  double s = 1.0 / static_cast<double>(d * inner);
+  std::vector<double> ds(*n * *c), db(*n * *c);
+  for (int64_t i = 0; i < *n * *c; ++i)
+    for (int64_t k = 0; k < inner; ++k) {
+      double g = dy->getDouble(i * inner + k);
+      ds[i] += g * x->getDouble(i * inner + k);
+      db[i] += g;
+    }
+  Tensor dx(x->dtype(), x->shape()), dw(x->dtype(), {*c}), dbias(x->dtype(), {*c});
+  for (int64_t b = 0; b < *n; ++b)
+    for (int64_t g = 0; g < groups; ++g) {
+      double m = mean->getDouble(b * groups + g), r = rstd->getDouble(b * groups + g);
+      double dsg = 0, dbg = 0;
+      for (int64_t j = 0; j < d; ++j) {
+        int64_t ch = g * d + j;
+        dsg += ds[b * *c + ch] * (*gamma)[ch];
+        dbg += db[b * *c + ch] * (*gamma)[ch];
+        dw.setDouble(ch, dw.getDouble(ch) + (ds[b * *c + ch] - db[b * *c + ch] * m) * r);
+        dbias.setDouble(ch, dbias.getDouble(ch) + db[b * *c + ch]);
+      }
+      double c2 = (dbg * m - dsg) * r * r * r * s;
+      double c3 = -c2 * m - dbg * r * s;
+      for (int64_t j = 0; j < d; ++j) {
+        int64_t ch = g * d + j;
+        for (int64_t k = 0; k < inner; ++k) {
+          int64_t at = (b * *c + ch) * inner + k;
+          dx.setDouble(at, (*gamma)[ch] * r * dy->getDouble(at) +
+                               c2 * x->getDouble(at) + c3);
+        }
+      }
+    }
+  dx.roundToDType();
+  dw.roundToDType();
+  dbias.roundToDType();
+  return RtValue::ofList({mask[0] ? RtValue(dx) : RtValue(),
+                          mask[1] ? RtValue(dw) : RtValue(),
+                          mask[2] ? RtValue(dbias) : RtValue()},
+                         true);
+}
+
 /// torch._weight_norm and the fused _weight_norm_interface: the 2-norm of
 /// v over every dim but `dim` (all of them for -1), in double, then
 /// v * (g / norm) broadcast; the interface also gives the norm (float32 for
@@ -416,6 +489,8 @@ void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
   table["torch.nn.functional.layer_norm"] = layerNorm;
   table["torch.ops.aten.native_layer_norm.default"] = nativeLayerNorm;
   table["torch.ops.aten.native_group_norm.default"] = nativeGroupNorm;
+  table["torch.ops.aten.native_group_norm_backward.default"] =
+      nativeGroupNormBackward;
   table["torch._weight_norm"] = weightNorm<false>;
   table["torch.ops.aten._weight_norm_interface.default"] = weightNorm<true>;
   table["torch.ops.aten.native_batch_norm.default"] = nativeBatchNorm;

@@ -43,6 +43,74 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
       return failure();
     return parts;
   };
+  // aten::native_group_norm_backward: the kernel's formulas
+  // (Kernels/Norm.cpp) over [N, G, D, HxW], bfloat16 in float32 rounded
+  // once; None where output_mask is false.
+  t["torch.ops.aten.native_group_norm_backward.default"] = [](Decomposer &d) -> Results {
+    Value dy = d.tensor("grad_out"), x = d.tensor("input"), mean = d.tensor("mean"),
+          rstd = d.tensor("rstd");
+    auto type = cast<RankedTensorType>(x.getType());
+    std::optional<int64_t> n = d.getInt("N"), c = d.getInt("C"), hw = d.getInt("HxW"),
+                           group = d.getInt("group");
+    auto maskAttr = dyn_cast_or_null<ArrayAttr>(d.value("output_mask"));
+    if (!n || !c || !hw || !group || !maskAttr || maskAttr.size() != 3 ||
+        !type.hasStaticShape() || *group <= 0 || *c % *group)
+      return d.decline("N, C, HxW, group and output_mask must be constants and "
+                       "the shape static");
+    bool mask[3];
+    for (unsigned i = 0; i < 3; ++i)
+      mask[i] = cast<BoolAttr>(maskAttr[i]).getValue();
+    int64_t g = *group, per = *c / g, inner = *hw;
+    Type element = type.getElementType();
+    Type compute = element.isBF16() ? d.b.getF32Type() : element;
+    SmallVector<int64_t> full = {*n, g, per, inner};
+    Value xs = reshape(d, d.cast(x, compute), full), dys = reshape(d, d.cast(dy, compute), full);
+    Value m = reshape(d, d.cast(mean, compute), {*n, g, 1}),
+          r = reshape(d, d.cast(rstd, compute), {*n, g, 1});
+    Value gamma = d.isNone("weight") ? Value()
+                                     : reshape(d, d.cast(d.tensor("weight"), compute), {1, g, per});
+    auto sum = [&](Value v, ArrayRef<int64_t> dims, bool keep = false) {
+      return d.call("torch.sum", {{"input", v}, {"dim", d.ints(dims)}, {"keepdim", d.boolean(keep)}});
+    };
+    Value ds = sum(d.binary("torch.mul", dys, xs), {3});  // [N, G, D]
+    Value db = sum(dys, {3});
+    SmallVector<Value> out(3);
+    if (mask[2])
+      out[2] = d.cast(reshape(d, sum(db, {0}), {*c}), element);
+    if (mask[1])
+      out[1] = d.cast(reshape(d, sum(d.binary("torch.mul", d.binary("torch.sub", ds, d.binary("torch.mul", db, m)), r),
+                                     {0}),
+                              {*c}),
+                      element);
+    if (mask[0]) {
+      Value dsg = gamma ? d.binary("torch.mul", ds, gamma) : ds;
+      Value dbg = gamma ? d.binary("torch.mul", db, gamma) : db;
+      dsg = sum(dsg, {2}, true);  // [N, G, 1]
+      dbg = sum(dbg, {2}, true);
+      double s = 1.0 / static_cast<double>(per * inner);
+      Value r3 = d.binary("torch.mul", d.binary("torch.mul", r, r), r);
+      Value c2 = d.binary("torch.mul",
+                          d.binary("torch.mul", d.binary("torch.sub", d.binary("torch.mul", dbg, m), dsg), r3),
+                          d.f64(s));
+      Value c3 = d.binary("torch.sub", d.unary("torch.neg", d.binary("torch.mul", c2, m)),
+                          d.binary("torch.mul", d.binary("torch.mul", dbg, r), d.f64(s)));
+      auto widen = [&](Value v) { return d.call("torch.unsqueeze", {{"input", v}, {"dim", d.i64(-1)}}); };
+      Value scale = widen(r);
+      if (gamma)
+        scale = d.binary("torch.mul", widen(gamma), scale);
+      Value dx = d.binary("torch.add",
+                          d.binary("torch.add", d.binary("torch.mul", scale, dys),
+                                   d.binary("torch.mul", widen(c2), xs)),
+                          widen(c3));
+      out[0] = d.cast(reshape(d, dx, type.getShape()), element);
+    }
+    for (unsigned i = 0; i < 3; ++i)
+      if (!mask[i])
+        out[i] = d.constant(d.none(), traced::NoneType::get(d.ctx));
+    if (llvm::is_contained(out, Value()))
+      return failure();
+    return out;
+  };
   // aten::native_group_norm: native_layer_norm over [N, group, per], the
   // per-channel affine, and its statistics as [N, group].
   t["torch.ops.aten.native_group_norm.default"] = [](Decomposer &d) -> Results {
