@@ -2483,6 +2483,23 @@ LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results
   return h.result(TupleType::get(call.getContext(), {input, mask}));
 }
 
+/// The three flags of a gradient's constant `output_mask` (bool[3]).
+static LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask) {
+  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
+  if (!maskAttr)
+    return call.emitError() << "argument 'output_mask' expects bool[3]";
+  for (Attribute a : maskAttr) {
+    auto b = dyn_cast<BoolAttr>(a);
+    if (!b)
+      return call.emitError() << "argument 'output_mask' expects bool[3]";
+    mask.push_back(b.getValue());
+  }
+  if (mask.size() != 3)
+    return call.emitError() << "argument 'output_mask' expects 3 bools, got "
+                            << mask.size();
+  return success();
+}
+
 /// aten::convolution_backward: (grad_input, grad_weight, grad_bias) of
 /// torch.convolution(input, weight, ...), each None where `output_mask` is
 /// false. grad_output must have the forward's result shape. The input and
@@ -2494,19 +2511,11 @@ LogicalResult convolutionBackward(const BoundCall &call,
   RuleHelper h{call, results};
   RankedTensorType grad = h.tensor("grad_output"), input = h.tensor("input"),
                    weight = h.tensor("weight");
-  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
-  if (!grad || !input || !weight || !maskAttr)
+  if (!grad || !input || !weight || !call.get("output_mask").value)
     return h.unknown();
   SmallVector<bool> mask;
-  for (Attribute a : maskAttr) {
-    auto b = dyn_cast<BoolAttr>(a);
-    if (!b)
-      return call.emitError() << "argument 'output_mask' expects bool[3]";
-    mask.push_back(b.getValue());
-  }
-  if (mask.size() != 3)
-    return call.emitError() << "argument 'output_mask' expects 3 bools, got "
-                            << mask.size();
+  if (failed(outputMask(call, mask)))
+    return failure();
   ConvParams p;
   std::string error;
   switch (withArgReader(call, [&](const ArgReader &reader) {
@@ -4207,18 +4216,12 @@ LogicalResult nativeGroupNormBackward(const BoundCall &call,
                    mean = h.tensor("mean"), rstd = h.tensor("rstd");
   std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
                          hw = call.getInt("HxW"), group = call.getInt("group");
-  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
-  if (!grad || !input || !mean || !rstd || !n || !c || !hw || !group || !maskAttr)
+  if (!grad || !input || !mean || !rstd || !n || !c || !hw || !group ||
+      !call.get("output_mask").value)
     return h.unknown();
   SmallVector<bool> mask;
-  for (Attribute a : maskAttr) {
-    auto b = dyn_cast<BoolAttr>(a);
-    if (!b)
-      return call.emitError() << "argument 'output_mask' expects bool[3]";
-    mask.push_back(b.getValue());
-  }
-  if (mask.size() != 3)
-    return call.emitError() << "argument 'output_mask' expects 3 bools";
+  if (failed(outputMask(call, mask)))
+    return failure();
   RankedTensorType weight = call.getTensor("weight");
   Type et = input.getElementType();
   for (RankedTensorType t : {grad, mean, rstd, weight})

@@ -668,6 +668,25 @@ struct BagReduction {
 };
 } // namespace
 
+/// The bags' starts from 1-D `offsets` over `total` indices, and the end
+/// of the last (`total` unless include_last_offset makes the last offset
+/// the end), after torch's checks.
+static LogicalResult bagStarts(const KernelArgs &args, const Tensor &offsets,
+                               int64_t total, bool includeLast,
+                               SmallVectorImpl<int64_t> &starts) {
+  for (int64_t i = 0; i < offsets.numel(); ++i)
+    starts.push_back(offsets.getInt(i));
+  if (!includeLast)
+    starts.push_back(total);
+  if (starts.empty() || starts[0] != 0)
+    return args.emitError() << "offsets[0] has to be 0";
+  for (size_t i = 1; i < starts.size(); ++i)
+    if (starts[i] < starts[i - 1] || starts[i] > total)
+      return args.emitError() << "offsets must be non-decreasing and within "
+                                 "the input";
+  return success();
+}
+
 /// Bag b holds indices [starts[b], starts[b + 1]); rows equal to
 /// `paddingIdx` are left out; empty bags are zeros. Max keeps the first
 /// row of the largest value (torch's `v > max`).
@@ -768,16 +787,8 @@ FailureOr<RtValue> embeddingBag(const KernelArgs &args) {
       return failure();
     if (offsets->rank() != 1)
       return args.emitError() << "offsets has to be a 1-D tensor";
-    for (int64_t i = 0; i < offsets->numel(); ++i)
-      starts.push_back(offsets->getInt(i));
-    if (!*includeLast)
-      starts.push_back(total);
-    if (starts.empty() || starts[0] != 0)
-      return args.emitError() << "offsets[0] has to be 0";
-    for (size_t i = 1; i < starts.size(); ++i)
-      if (starts[i] < starts[i - 1] || starts[i] > total)
-        return args.emitError() << "offsets must be non-decreasing and within "
-                                   "the input";
+    if (failed(bagStarts(args, *offsets, total, *includeLast, starts)))
+      return failure();
   } else {
     return args.emitError() << "input has to be 1-D or 2-D";
   }
@@ -838,16 +849,8 @@ static FailureOr<RtValue> atenEmbeddingBag(const KernelArgs &args) {
   }
   int64_t n = idx->numel(), count = offsets->numel();
   SmallVector<int64_t> starts;
-  for (int64_t i = 0; i < count; ++i)
-    starts.push_back(offsets->getInt(i));
-  if (!*includeLast)
-    starts.push_back(n);
-  if (starts.empty() || starts[0] != 0)
-    return args.emitError() << "offsets[0] has to be 0";
-  for (size_t i = 1; i < starts.size(); ++i)
-    if (starts[i] < starts[i - 1] || starts[i] > n)
-      return args.emitError() << "offsets must be non-decreasing and within "
-                                 "the input";
+  if (failed(bagStarts(args, *offsets, n, *includeLast, starts)))
+    return failure();
   static const char *const kModes[] = {"sum", "mean", "max"};
   FailureOr<BagReduction> bags = reduceBags(args, *idx, *w, starts,
                                             kModes[*mode], perSample,

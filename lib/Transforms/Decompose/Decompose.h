@@ -192,6 +192,10 @@ int64_t normDim(int64_t dim, int64_t rank);
 /// `aten.index(x, [None] * dim + [index])` (Index.cpp; resampling and
 /// as_strided gather with it too).
 Value indexDim(Decomposer &d, Value x, int64_t dim, Value index);
+/// A gradient's results (convolution_backward, native_group_norm_backward):
+/// `out` with a None constant where `mask` is false; failure when a result
+/// asked for was not built (Linalg.cpp).
+Results maskedResults(Decomposer &d, SmallVector<Value> out, ArrayRef<bool> mask);
 
 } // namespace mlir::traced::decompose
 

@@ -196,6 +196,22 @@ static Results decomposeIndexPut(Decomposer &d) {
   return one(d.call("torch.permute", {{"input", r}, {"dims", d.ints(inverse)}}));
 }
 
+/// A run-time check that bool `mask` selects exactly `k` elements: an
+/// index_select at |count - k| of a one-element zero tensor, which is 0
+/// (to add to an index) when the count is k and fails with index_select's
+/// out-of-bounds error otherwise. (Compiled code has no other way to
+/// raise from a tensor value.)
+static Value countCheck(Decomposer &d, Value mask, int64_t k) {
+  Type i64 = IntegerType::get(d.ctx, 64);
+  Value total = d.call("torch.sum", {{"input", d.cast(mask, i64)}});
+  return d.call(
+      "torch.index_select",
+      {{"input", d.tensorConstant(RankedTensorType::get({1}, i64),
+                                  [](ArrayRef<int64_t>) { return 0.0; })},
+       {"dim", d.i64(0)},
+       {"index", reshape(d, d.unary("torch.abs", d.binary("torch.sub", total, d.i64(k))), {1})}});
+}
+
 /// For a 1-D bool mask, each position's rank among the selected ones:
 /// cumsum(mask) - 1, clamped at 0 (so positions before the first selected
 /// one read row 0 too). The mask decompositions index values with it.
@@ -224,7 +240,6 @@ static Results decomposeIndexPutMask(Decomposer &d, Value x, Value values,
     return d.decline("accumulating into a bool tensor is not decomposed");
   ArrayRef<int64_t> rest = xt.getShape().drop_front(mt.getRank());
   int64_t m = mt.getNumElements();
-  Type i64 = IntegerType::get(d.ctx, 64);
   // The values as [K, rest...]: leading ones dropped, a missing row dim 1.
   ArrayRef<int64_t> vs = vt.getShape();
   size_t wide = rest.size() + 1;
@@ -249,15 +264,7 @@ static Results decomposeIndexPutMask(Decomposer &d, Value x, Value values,
     gathered = d.call("Tensor.expand", {{"input", v}, {"size", d.ints(flatShape)}});
   } else {
     Value row = selectedRank(d, flatMask);
-    Value total = d.call("torch.sum", {{"input", d.cast(flatMask, i64)}});
-    Value check = d.call(
-        "torch.index_select",
-        {{"input", d.tensorConstant(RankedTensorType::get({1}, i64),
-                                    [](ArrayRef<int64_t>) { return 0.0; })},
-         {"dim", d.i64(0)},
-         {"index", reshape(d, d.unary("torch.abs", d.binary("torch.sub", total, d.i64(rows))),
-                           {1})}});
-    row = d.binary("torch.add", row, check);
+    row = d.binary("torch.add", row, countCheck(d, flatMask, rows));
     gathered = d.call("torch.index_select",
                       {{"input", v}, {"dim", d.i64(0)}, {"index", row}});
   }
@@ -312,14 +319,7 @@ static LogicalResult masksToPositions(Decomposer &d, SmallVectorImpl<Value> &ind
                                    [](ArrayRef<int64_t> i) { return static_cast<double>(i[0]); });
     Value before = d.binary("torch.le", reshape(d, counts, {1, n}), ranks);
     Value positions = d.call("torch.sum", {{"input", before}, {"dim", d.ints({1})}});
-    Value total = d.call("torch.sum", {{"input", d.cast(v, i64)}});
-    Value check = d.call(
-        "torch.index_select",
-        {{"input", d.tensorConstant(RankedTensorType::get({1}, i64),
-                                    [](ArrayRef<int64_t>) { return 0.0; })},
-         {"dim", d.i64(0)},
-         {"index", reshape(d, d.unary("torch.abs", d.binary("torch.sub", total, d.i64(*k))), {1})}});
-    v = d.binary("torch.add", positions, check);
+    v = d.binary("torch.add", positions, countCheck(d, v, *k));
     if (!v)
       return failure();
   }

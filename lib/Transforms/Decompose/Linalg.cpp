@@ -569,9 +569,14 @@ static Results decomposeConvolutionBackward(Decomposer &d) {
     out[2] = d.call("torch.sum", {{"input", gy}, {"dim", d.ints(dims)},
                                   {"dtype", d.dtype(element)}});
   }
-  for (unsigned i = 0; i < 3; ++i)
-    if (!mask[i])
-      out[i] = d.constant(d.none(), traced::NoneType::get(d.ctx));
+  return maskedResults(d, out, mask);
+}
+
+Results decompose::maskedResults(Decomposer &d, SmallVector<Value> out,
+                                 ArrayRef<bool> mask) {
+  for (auto [value, asked] : llvm::zip(out, mask))
+    if (!asked)
+      value = d.constant(d.none(), traced::NoneType::get(d.ctx));
   if (llvm::is_contained(out, Value()))
     return failure();
   return out;

@@ -104,12 +104,7 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
                           widen(c3));
       out[0] = d.cast(reshape(d, dx, type.getShape()), element);
     }
-    for (unsigned i = 0; i < 3; ++i)
-      if (!mask[i])
-        out[i] = d.constant(d.none(), traced::NoneType::get(d.ctx));
-    if (llvm::is_contained(out, Value()))
-      return failure();
-    return out;
+    return maskedResults(d, out, mask);
   };
   // aten::native_group_norm: native_layer_norm over [N, group, per], the
   // per-channel affine, and its statistics as [N, group].
