@@ -3132,7 +3132,7 @@ LogicalResult primsProd(const BoundCall &call, SmallVectorImpl<Type> &results) {
     bool empty = llvm::is_contained(shape, 0);
     if (isa<FloatType>(elt) && !elt.isF32() && !elt.isF64() && !empty)
       return call.emitError() << "\"prod_cpu\" not implemented for '"
-                              << (elt.isF16() ? "Half" : "BFloat16") << "'";
+                              << torchTypeName(*dtypeFromType(elt)) << "'";
     FailureOr<int64_t> n = h.dim(d, shape.size());
     if (failed(n))
       return failure();

@@ -601,6 +601,21 @@ static Value bagCounts(Decomposer &d, Value bag, Value keep, int64_t bags) {
   return d.call("torch.sum", {{"input", member}, {"dim", d.ints({1})}});
 }
 
+/// The weight row an embedding_bag's constant `padding_idx` names among
+/// `rows` (a negative one counts from the end), or none: None, or with
+/// `raw` (_embedding_bag's) any negative one. Failure when not constant.
+static FailureOr<std::optional<int64_t>> paddingRow(Decomposer &d, int64_t rows,
+                                                    bool raw) {
+  if (d.isNone("padding_idx"))
+    return std::optional<int64_t>();
+  std::optional<int64_t> p = d.getInt("padding_idx");
+  if (!p)
+    return failure();
+  if (*p < 0)
+    return raw ? std::optional<int64_t>() : std::optional<int64_t>(*p + rows);
+  return p;
+}
+
 /// embedding_bag: the rows the indices name, reduced per bag (sum, mean or
 /// max): over dim 1 for a 2-D input, else through a scatter_reduce by bag
 /// number (from the offsets); empty bags are zeros.
@@ -618,14 +633,11 @@ static Results decomposeEmbeddingBag(Decomposer &d) {
     return d.decline("needs static shapes, constant mode and no max_norm");
   if (isa<TupleType>(d.resultType()))
     return d.decline("the (output, offsets, ...) tuple form is not decomposed");
-  std::optional<int64_t> padding;
-  if (!d.isNone("padding_idx")) {
-    padding = d.getInt("padding_idx");
-    if (!padding)
-      return d.decline("padding_idx must be a constant");
-    if (*padding < 0)
-      *padding += wt.getDimSize(0);
-  }
+  FailureOr<std::optional<int64_t>> paddingArg =
+      paddingRow(d, wt.getDimSize(0), /*raw=*/false);
+  if (failed(paddingArg))
+    return d.decline("padding_idx must be a constant");
+  std::optional<int64_t> padding = *paddingArg;
   Value psw = d.tensor("per_sample_weights");
   Type element = wt.getElementType();
   Value rows = indexDim(d, weight, 0, input);
@@ -716,17 +728,11 @@ static Results decomposeAtenEmbeddingBag(Decomposer &d) {
   RankedTensorType it = typeOf(indices), ot = typeOf(offsets), wt = typeOf(weight);
   if (!it.hasStaticShape() || !ot.hasStaticShape() || !wt.hasStaticShape())
     return d.decline("needs static shapes");
-  std::optional<int64_t> padding;
-  if (!d.isNone("padding_idx")) {
-    padding = d.getInt("padding_idx");
-    if (!padding)
-      return d.decline("padding_idx must be a constant");
-    bool raw = d.target() == "torch.ops.aten._embedding_bag.default";
-    if (raw && *padding < 0)
-      padding.reset();
-    else if (*padding < 0)
-      *padding += wt.getDimSize(0);
-  }
+  FailureOr<std::optional<int64_t>> paddingArg = paddingRow(
+      d, wt.getDimSize(0), d.target() == "torch.ops.aten._embedding_bag.default");
+  if (failed(paddingArg))
+    return d.decline("padding_idx must be a constant");
+  std::optional<int64_t> padding = *paddingArg;
   Value out = d.call("torch.nn.functional.embedding_bag",
                      {{"input", indices}, {"weight", weight}, {"offsets", offsets},
                       {"mode", d.str(*mode == 0 ? "sum" : *mode == 1 ? "mean" : "max")},
