@@ -405,7 +405,10 @@ struct Interpreter::Impl {
     for (const ModuleBinding &binding : leaf->bindings) {
       unsigned p = *sig.lookup(binding.param);
       StringRef source = binding.source;
-      if (source.consume_front("@")) {
+      if (Attribute fixed =
+              leafBindingOverride(*leaf, binding.param, module, symbols)) {
+        plan.slots[p] = fixed;
+      } else if (source.consume_front("@")) {
         bool optional = source.consume_front("?");
         Operation *decl =
             symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));

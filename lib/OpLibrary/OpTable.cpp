@@ -817,6 +817,13 @@ static const OpRow kOps[] = {
   {"torch.gather", {"Tensor.gather"},
    "(Tensor input, int dim, Tensor index, *, bool sparse_grad=False)",
    "gather"},
+  // Data-dependent sizes: a traced call declares its trace's; the
+  // interpreter and compiled code check that an input gives the same.
+  {"torch.nonzero", {"Tensor.nonzero"},
+   "(Tensor input, *, bool as_tuple=False)", "nonzero"},
+  {"torch.argwhere", {"Tensor.argwhere"}, "(Tensor input)", "nonzero"},
+  {"torch.bincount", {"Tensor.bincount"},
+   "(Tensor input, Tensor? weights=None, int minlength=0)", "bincount"},
   {"torch.nn.functional.embedding", {"F.embedding", "torch.embedding"},
    "(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False)",
    "embedding"},
@@ -1652,6 +1659,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
     {"torch.nn.functional.instance_norm", kBool | kInts | kF16},
     {"torch.nn.functional.normalize", kBool | kInts},
+    {"torch.bincount", kBool | kFloats},
     // Activation gradients (ATen): in the promoted dtype of grad_output and
     // the forward's value.
     {"torch.ops.aten.threshold_backward.default", kBool | kF16},

@@ -1334,6 +1334,65 @@ LogicalResult indexSelect(const BoundCall &call,
   return h.result(shape, input.getElementType());
 }
 
+/// torch.nonzero and argwhere: one int64 row of coordinates per nonzero
+/// element ([count, rank]; a 0-d input has no columns), or with as_tuple
+/// one 1-D tensor per dim (one for a 0-d input). The count depends on the
+/// values: unknown unless the input is empty (a traced call declares its
+/// trace's).
+LogicalResult nonzero(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<bool> asTuple = false;
+  if (call.getSignature().lookup("as_tuple"))
+    asTuple = call.getBool("as_tuple");
+  if (!asTuple)
+    return h.unknown();
+  bool empty = input.hasStaticShape() && input.getNumElements() == 0;
+  int64_t count = empty ? 0 : ShapedType::kDynamic;
+  Type i64 = IntegerType::get(call.getContext(), 64);
+  if (!*asTuple)
+    return h.result({count, input.getRank()}, i64);
+  SmallVector<Type> parts(std::max<int64_t>(input.getRank(), 1),
+                          RankedTensorType::get({count}, i64));
+  return h.result(TupleType::get(call.getContext(), parts));
+}
+
+/// torch.bincount: how often each value of a 1-D non-negative integer
+/// input occurs (or the sum of its weights), max(input) + 1 bins but at
+/// least `minlength`: int64, float32 for float32 weights, else float64. The
+/// size depends on the values (a traced call declares its trace's).
+LogicalResult bincount(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> minlength = call.getInt("minlength");
+  if (!input || !minlength)
+    return h.unknown();
+  if (input.getRank() != 1)
+    return call.emitError()
+           << "bincount only supports 1-d non-negative integral inputs.";
+  if (*minlength < 0)
+    return call.emitError() << "minlength should be >= 0";
+  MLIRContext *ctx = call.getContext();
+  Type element = IntegerType::get(ctx, 64);
+  if (!call.isNone("weights")) {
+    RankedTensorType weights = h.tensor("weights");
+    if (!weights)
+      return h.unknown();
+    if (weights.getRank() != 1 ||
+        (!input.isDynamicDim(0) && !weights.isDynamicDim(0) &&
+         weights.getDimSize(0) != input.getDimSize(0)))
+      return call.emitError() << "weights should be 1-d and have the same "
+                                 "length as input";
+    element = weights.getElementType().isF32()
+                  ? static_cast<Type>(Float32Type::get(ctx))
+                  : static_cast<Type>(Float64Type::get(ctx));
+  }
+  int64_t size = input.getDimSize(0) == 0 ? *minlength : ShapedType::kDynamic;
+  return h.result({size}, element);
+}
+
 LogicalResult gather(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
@@ -2352,6 +2411,12 @@ LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return call.emitError()
            << "expects an input of rank 2 or more, got " << input;
   int64_t channels = input.getDimSize(1);
+  // F.batch_norm's own check: a batch statistic needs two values.
+  if (call.getBool("training") == std::optional<bool>(true) &&
+      input.hasStaticShape() && input.getNumElements() == channels)
+    return call.emitError() << "Expected more than 1 value per channel when "
+                               "training, got input size "
+                            << shapeStr(input.getShape());
   for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
     RankedTensorType t = h.tensor(name);
     if (!t)
@@ -4952,6 +5017,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(adaptiveMaxPool3d)
     TRACED_RULE(adaptiveMaxPool3dWithIndices)
     TRACED_RULE(addbmm)
+    TRACED_RULE(nonzero)
+    TRACED_RULE(bincount)
     TRACED_RULE(addcdiv)
     TRACED_RULE(addcmul)
     TRACED_RULE(addmm)

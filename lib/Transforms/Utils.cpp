@@ -67,7 +67,10 @@ traced::makeLeafCallFunctional(CallMethodOp call,
       continue; // the functional's default
     StringRef source = binding->source;
     Attribute value;
-    if (source.consume_front("@")) {
+    if (Attribute fixed =
+            leafBindingOverride(*leaf, binding->param, module, symbols)) {
+      value = fixed;
+    } else if (source.consume_front("@")) {
       bool optional = source.consume_front("?");
       Operation *decl =
           symbols.lookupSymbolIn(module, StringAttr::get(ctx, source));

@@ -1181,7 +1181,20 @@ OPS = {
         ("eval", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32), f32(3), f32(3)], ACCUMULATE),
         ("no affine 1-d", lambda x, m, v: F.batch_norm(x, m, v, eps=1e-3), [f32(4, 3), f32(3), positive((3,), torch.float32)], ACCUMULATE),
         ("f64", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), dt(torch.float64, 3), positive((3,), torch.float64)], ACCUMULATE),
-        ("aten", lambda x, m, v: torch.ops.aten.batch_norm(x, None, None, m, v, False, 0.1, 1e-5, False), [f32(2, 3, 2), f32(3), positive((3,), torch.float32)], ACCUMULATE)),
+        ("aten", lambda x, m, v: torch.ops.aten.batch_norm(x, None, None, m, v, False, 0.1, 1e-5, False), [f32(2, 3, 2), f32(3), positive((3,), torch.float32)], ACCUMULATE),
+        # Training mode normalizes by the batch's biased statistics; the
+        # running ones are only updated (in place, which a graph drops).
+        ("training", lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), [f32(4, 3, 5), f32(3), f32(3)], ACCUMULATE),
+        ("training running stats", lambda x, m, v: F.batch_norm(x, m, v, training=True, momentum=0.3, eps=1e-3), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32)], ACCUMULATE),
+        ("training 2-d f64", lambda x: F.batch_norm(x, None, None, training=True), [dt(torch.float64, 5, 3)], ACCUMULATE),
+        ("training bf16", lambda x: F.batch_norm(x, None, None, training=True), [dt(torch.bfloat16, 4, 3, 5)], ACCUMULATE, torch.bfloat16),
+        ("training empty", lambda x: F.batch_norm(x, None, None, training=True), [f32(0, 3, 2)])),
+    # nn.BatchNorm normalizes by the batch whenever it keeps no running
+    # statistics, in eval mode too.
+    "_batch_norm modules": fixed(
+        ("BatchNorm2d no running stats", Leaf(torch.nn.BatchNorm2d(3, track_running_stats=False).eval()), [f32(2, 3, 4, 4)], ACCUMULATE),
+        ("BatchNorm1d training", Leaf(torch.nn.BatchNorm1d(3).train()), [f32(4, 3, 5)], ACCUMULATE),
+        ("BatchNorm1d eval", Leaf(torch.nn.BatchNorm1d(3).eval()), [f32(4, 3)], ACCUMULATE)),
     "torch.nn.functional.layer_norm": fixed(
         ("last dim", lambda x, w, b: F.layer_norm(x, [4], w, b), [f32(2, 3, 4), f32(4), f32(4)], ACCUMULATE),
         ("two dims", lambda x: F.layer_norm(x, [3, 4], eps=1e-3), [f32(2, 3, 4)], ACCUMULATE),
@@ -1552,6 +1565,37 @@ OPS = {
     "torch.gather": fixed(*[(f"{d} dim {k}", lambda x, i, k=k: torch.gather(x, k, i),
                              [dt(d, 3, 4), torch.tensor([[0, 2], [1, 1]])]) for d in ALL_DTYPES for k in (0, 1)],
                           ("negative dim", lambda x, i: x.gather(-1, i), [f32(2, 3), torch.tensor([[2], [0]])])),
+    # Data-dependent sizes: the trace's count, checked at run time
+    # (python/tests/test_guards.py has an input that gives another).
+    "torch.nonzero": fixed(
+        ("special values", lambda x: torch.nonzero(x), [tensor((8,), torch.float32, special=True)]),
+        ("2-d", lambda x: torch.nonzero(x), [torch.tensor([[0., 1.5, math.nan], [-0.0, 2.0, 0.0]])]),
+        ("as_tuple", lambda x: torch.nonzero(x, as_tuple=True)[1], [torch.tensor([[0., 1.5, math.nan], [-0.0, 2.0, 0.0]])]),
+        ("as_tuple 3-d", lambda x: x.nonzero(as_tuple=True)[2], [torch.tensor([[[1, 0], [0, 3]], [[0, 0], [5, 0]]])]),
+        ("method bool", lambda x: x.nonzero(), [torch.tensor([True, False, True, True])]),
+        ("0-d", lambda x: torch.nonzero(x), [torch.tensor(2.5)]),
+        ("0-d zero", lambda x: torch.nonzero(x), [torch.tensor(0)]),
+        ("0-d as_tuple", lambda x: torch.nonzero(x, as_tuple=True)[0], [torch.tensor(2.5)]),
+        ("empty", lambda x: torch.nonzero(x), [f32(0, 3)]),
+        ("none nonzero", lambda x: torch.nonzero(x), [torch.zeros(2, 3)]),
+        ("aten", lambda x: torch.ops.aten.nonzero(x), [torch.tensor([1, 0, 3], dtype=torch.uint8)]),
+        *[(f"{d}", lambda x: torch.nonzero(x), [dt(d, 3, 4)], EXACT, d) for d in ALL_DTYPES]),
+    "torch.argwhere": fixed(
+        ("2-d", lambda x: torch.argwhere(x), [torch.tensor([[1, 0], [0, 2]])]),
+        ("method", lambda x: x.argwhere(), [torch.tensor([0.0, -1.0, math.inf])]),
+        ("0-d", lambda x: torch.argwhere(x), [torch.tensor(True)])),
+    "torch.bincount": fixed(
+        ("counts", lambda x: torch.bincount(x), [torch.tensor([1, 3, 1, 0, 3, 3])]),
+        ("minlength", lambda x: torch.bincount(x, minlength=7), [torch.tensor([1, 3, 1])]),
+        ("minlength below max", lambda x: x.bincount(minlength=2), [torch.tensor([4, 0])]),
+        ("float32 weights", lambda x, w: torch.bincount(x, w), [torch.tensor([2, 0, 2, 1]), f32(4)], ACCUMULATE),
+        ("float64 weights", lambda x, w: torch.bincount(x, w), [torch.tensor([2, 0, 2]), dt(torch.float64, 3)], ACCUMULATE),
+        ("int weights", lambda x, w: torch.bincount(x, w), [torch.tensor([2, 0, 2]), torch.tensor([3, -1, 4])]),
+        ("uint8 input", lambda x: torch.bincount(x), [torch.tensor([200, 3, 3], dtype=torch.uint8)]),
+        ("int8 input", lambda x: torch.bincount(x, minlength=1), [torch.tensor([5, 0], dtype=torch.int8)]),
+        ("empty", lambda x: torch.bincount(x), [torch.tensor([], dtype=torch.int64)]),
+        ("empty minlength", lambda x: torch.bincount(x, minlength=3), [torch.tensor([], dtype=torch.int64)]),
+        ("float input", lambda x: torch.bincount(x), [f32(3)])),
     "torch.nn.functional.embedding": fixed(
         ("2-d indices", lambda i, w: F.embedding(i, w), [torch.tensor([[1, 3], [0, 3]]), f32(5, 4)]),
         ("int32 indices", lambda i, w: F.embedding(i, w), [torch.tensor([4, 0], dtype=torch.int32), dt(torch.float64, 5, 2)]),
@@ -1843,7 +1887,12 @@ OPS = {
     "torch.ops.aten.native_batch_norm.default": fixed(
         *[(f"{d} {k}", lambda x, w, b, m, v, k=k: torch.ops.aten.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)[k],
            [dt(d, 2, 3, 4), dt(d, 3), dt(d, 3), dt(d, 3), positive((3,), d)], ACCUMULATE)
-          for d in (torch.float32, torch.float64) for k in range(3)]),
+          for d in (torch.float32, torch.float64) for k in range(3)],
+        *[(f"training {k}", lambda x, w, b, m, v, k=k: torch.ops.aten.native_batch_norm(x, w, b, m, v, True, 0.1, 1e-5)[k],
+           [f32(2, 3, 4), f32(3), f32(3), f32(3), positive((3,), torch.float32)], ACCUMULATE)
+          for k in range(3)],
+        *[(f"training no stats 2-d {k}", lambda x, k=k: torch.ops.aten.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5)[k],
+           [dt(torch.float64, 5, 3)], ACCUMULATE) for k in range(3)]),
     "torch.ops.aten.nll_loss_forward.default": fixed(
         *[(f"reduction {r} {k}", lambda x, t, r=r, k=k: torch.ops.aten.nll_loss_forward(x, t, None, r, 2)[k],
            [f32(4, 3), torch.tensor([0, 2, 1, 2])], ACCUMULATE) for r in (0, 1, 2) for k in range(2)],

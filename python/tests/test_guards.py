@@ -125,6 +125,16 @@ class _Masked(torch.nn.Module):
         return x[m] * 2
 
 
+class _Nonzero(torch.nn.Module):
+    def forward(self, x):
+        return torch.nonzero(x).float()
+
+
+class _Bincount(torch.nn.Module):
+    def forward(self, x, w):
+        return torch.bincount(x, w, minlength=3)
+
+
 class _Repeats(torch.nn.Module):
     def forward(self, x, r):
         return torch.repeat_interleave(x, r, dim=0)
@@ -154,6 +164,17 @@ def _run_time_cases():
         ("repeat negative", _Repeats(), (rows, torch.tensor([1, 0, 2])),
          (rows, torch.tensor([2, -1, 2])), "repeats can not be negative"),
         ("assert", _Asserts(), (x + 1,), (x,), "assertion failed: x must be positive"),
+        ("nonzero count", _Nonzero(), (x,), (x + 1,),
+         "the input has another number of nonzero elements than the 4 of the trace"),
+        ("bincount bins", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),
+         (torch.tensor([5, 1, 4]), x[:3]),
+         "the input needs another number of bins than the 5 of the trace"),
+        ("bincount minlength", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),
+         (torch.tensor([1, 1, 2]), x[:3]),
+         "the input needs another number of bins than the 5 of the trace"),
+        ("bincount negative", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),
+         (torch.tensor([4, -1, 4]), x[:3]),
+         "bincount only supports 1-d non-negative integral inputs."),
     ]
 
 

@@ -15,6 +15,16 @@ traced.module @M class "__main__.M" {
 // -----
 
 traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x1xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.nn.functional.batch_norm' Expected more than 1 value per channel when training, got input size [1, 3, 1]}}
+    %0 = call_function "torch.nn.functional.batch_norm"(%x, None, None, training=True) : (tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x4xf32>, %w: tensor<2x2xf32>) {
     // expected-error @below {{'traced.call_function' op 'torch.nn.functional.conv2d' expects a weight of rank 4, got rank 2}}
     %0 = call_function "torch.nn.functional.conv2d"(%x, %w) : (tensor<1x2x4x4xf32>, tensor<2x2xf32>) -> tensor<1x2x4x4xf32>
@@ -536,6 +546,48 @@ traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<6x4xf32>) {
     // expected-error @below {{'traced.call_function' op 'torch.ops.aten._reshape_alias.default' (Tensor.view) strides [1, 4] are not the contiguous ones of size [4, 6]: such a view is not supported}}
     %0 = call_function "torch.ops.aten._reshape_alias.default"(input=%x, size=[4, 6], stride=[1, 4]) : (tensor<6x4xf32>) -> tensor<4x6xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xi64>) {
+    // expected-error @below {{'traced.call_function' op 'torch.bincount' bincount only supports 1-d non-negative integral inputs.}}
+    %0 = call_function "torch.bincount"(%x) : (tensor<2x3xi64>) -> tensor<4xi64>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3xi64>) {
+    // expected-error @below {{'traced.call_function' op 'torch.bincount' minlength should be >= 0}}
+    %0 = call_function "torch.bincount"(%x, minlength=-1) : (tensor<3xi64>) -> tensor<4xi64>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3xi64>, %w: tensor<2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.bincount' weights should be 1-d and have the same length as input}}
+    %0 = call_function "torch.bincount"(%x, %w) : (tensor<3xi64>, tensor<2xf32>) -> tensor<4xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3xi64>, %w: tensor<3xf16>) {
+    // A result dtype other than the weights give (float32 weights give
+    // float32, all others float64).
+    // expected-error @below {{'traced.call_function' op 'torch.bincount' result #0 is inferred as 'tensor<?xf64>', but the op declares 'tensor<4xf16>'}}
+    %0 = call_function "torch.bincount"(%x, %w) : (tensor<3xi64>, tensor<3xf16>) -> tensor<4xf16>
     output
   }
 }

@@ -226,7 +226,7 @@ static Value listIndex(LoweringCall &c, ArrayAttr list) {
 }
 
 SmallVector<Value> lowering::buildMaskIndices(LoweringCall &c, Value mask,
-                                              int64_t count) {
+                                              int64_t count, StringRef what) {
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   RankedTensorType maskType = typeOf(mask);
@@ -269,8 +269,7 @@ SmallVector<Value> lowering::buildMaskIndices(LoweringCall &c, Value mask,
       });
   c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                 loop.getResult(0), limit),
-          "a boolean mask selects another number of elements than the " +
-              Twine(count) +
+          what + " than the " + Twine(count) +
               " of the trace (a data-dependent shape: trace again with "
               "this input)");
   // Flat positions into one index per mask dim.
@@ -545,10 +544,135 @@ static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
 
 static Results lowerScatter(LoweringCall &c);
 static Results lowerSliceScatter(LoweringCall &c);
+/// argwhere (nonzero decomposes into it): the coordinates of the nonzero
+/// elements (NaN too), from one sequential pass over the input
+/// (buildMaskIndices, which checks at run time that the count is the
+/// trace's), one column per dim.
+static Results lowerArgwhere(LoweringCall &c) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x = c.tensor("input");
+  RankedTensorType type = c.resultType();
+  RankedTensorType xType = x ? typeOf(x) : RankedTensorType();
+  if (!type || !xType || !xType.hasStaticShape() || type.getRank() != 2)
+    return c.fail("expected a statically shaped input and the traced count");
+  Value mask = x;
+  Type logical = c.logicalElementType(x);
+  if (isa<FloatType>(logical))
+    mask = buildElementwise(
+        b, loc, RankedTensorType::get(xType.getShape(), b.getI1Type()), {x},
+        [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          Value zero = arith::ConstantOp::create(
+              nb, l, nb.getZeroAttr(a[0].getType()));
+          return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE, a[0],
+                                       zero);
+        },
+        {logical}, computeType(logical));
+  int64_t count = type.getDimSize(0);
+  SmallVector<Value> columns = buildMaskIndices(
+      c, mask, count, "the input has another number of nonzero elements");
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type());
+  for (auto [d, column] : llvm::enumerate(columns)) {
+    Value tall = buildReshape(b, loc, column, {count, 1});
+    SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0),
+                                         b.getIndexAttr(d)};
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(count),
+                                       b.getIndexAttr(1)};
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    out = tensor::InsertSliceOp::create(b, loc, tall, out, offsets, sizes,
+                                        strides);
+  }
+  return SmallVector<Value>{out};
+}
+
+/// bincount: one sequential pass over the input adding 1, or the weight
+/// converted to the result's dtype, to the value's bin. The number of bins
+/// is the trace's; run-time checks report a negative value and an input
+/// whose max(input) + 1 (at least minlength) is another number.
+static Results lowerBincount(LoweringCall &c) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x = c.tensor("input"), w = c.tensor("weights");
+  RankedTensorType type = c.resultType();
+  std::optional<int64_t> minlength = c.getInt("minlength");
+  RankedTensorType xType = x ? typeOf(x) : RankedTensorType();
+  if (!type || !xType || !xType.hasStaticShape() || !minlength ||
+      (!w && !c.isNone("weights")) || (w && !typeOf(w).hasStaticShape()))
+    return c.fail("expected a statically shaped input, a constant minlength "
+                  "and weights a tensor or None");
+  int64_t bins = type.getDimSize(0), n = xType.getDimSize(0);
+  Type element = type.getElementType();
+  bool xUnsigned = isUnsignedElement(c.logicalElementType(x));
+  Type wLogical = w ? c.logicalElementType(w) : Type();
+  bool wUnsigned =
+      w && (isUnsignedElement(wLogical) || wLogical.isInteger(1));
+  Type i64 = b.getI64Type();
+  auto i64Const = [&](OpBuilder &ob, Location l, int64_t v) -> Value {
+    return arith::ConstantOp::create(ob, l, ob.getI64IntegerAttr(v));
+  };
+  Value hist = buildFilled(b, loc, type, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value noNegative = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, n), one,
+      ValueRange{hist, i64Const(b, loc, -1), noNegative},
+      [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
+        Value v = castScalar(lb, l, tensor::ExtractOp::create(lb, l, x, k),
+                             i64, xUnsigned);
+        Value ok = arith::AndIOp::create(
+            lb, l, carried[2],
+            arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sge, v,
+                                  i64Const(lb, l, 0)));
+        Value top = arith::MaxSIOp::create(lb, l, carried[1], v);
+        Value inRange = arith::CmpIOp::create(
+            lb, l, arith::CmpIPredicate::ult, v, i64Const(lb, l, bins));
+        auto added = scf::IfOp::create(
+            lb, l, inRange,
+            [&](OpBuilder &tb, Location tl) {
+              Value bin = arith::IndexCastOp::create(tb, tl,
+                                                     tb.getIndexType(), v);
+              Value old = tensor::ExtractOp::create(tb, tl, carried[0], bin);
+              Value add =
+                  w ? castScalar(tb, tl, tensor::ExtractOp::create(tb, tl, w, k),
+                                 element, wUnsigned)
+                    : i64Const(tb, tl, 1);
+              Value sum = isa<FloatType>(element)
+                              ? arith::AddFOp::create(tb, tl, old, add)
+                                    .getResult()
+                              : arith::AddIOp::create(tb, tl, old, add)
+                                    .getResult();
+              scf::YieldOp::create(
+                  tb, tl,
+                  tensor::InsertOp::create(tb, tl, sum, carried[0], bin)
+                      .getResult());
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, carried[0]);
+            });
+        scf::YieldOp::create(lb, l,
+                             ValueRange{added.getResult(0), top, ok});
+      });
+  c.check(loop.getResult(2),
+          "bincount only supports 1-d non-negative integral inputs.");
+  Value wanted = arith::MaxSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, loop.getResult(1), i64Const(b, loc, 1)),
+      i64Const(b, loc, *minlength));
+  c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wanted,
+                                i64Const(b, loc, bins)),
+          "the input needs another number of bins than the " + Twine(bins) +
+              " of the trace (a data-dependent shape: trace again with this "
+              "input)");
+  return SmallVector<Value>{loop.getResult(0)};
+}
+
 
 void lowering::populateIndexLowerings(LoweringTable &t) {
   t["torch.ops.aten.index.Tensor"] = lowerAtenIndex;
   t["torch.gather"] = lowerGather;
+  t["torch.argwhere"] = lowerArgwhere;
+  t["torch.bincount"] = lowerBincount;
   t["torch.scatter"] = lowerScatter;
   t["torch.scatter_add"] = lowerScatter;
   t["torch.scatter_reduce"] = lowerScatter;

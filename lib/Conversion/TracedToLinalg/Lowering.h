@@ -228,9 +228,10 @@ Value buildAllInRange(OpBuilder &b, Location loc, Value t, int64_t low,
 /// uint8 tensor), in row-major order, as one int64 index tensor of
 /// `count` elements per mask dim (torch's `mask.nonzero().unbind(1)`), for
 /// a count known from the trace; a run-time check of `c` reports a mask
-/// with another count.
-SmallVector<Value> buildMaskIndices(LoweringCall &c, Value mask,
-                                    int64_t count);
+/// with another count ("<what> than the <count> of the trace ...").
+SmallVector<Value> buildMaskIndices(
+    LoweringCall &c, Value mask, int64_t count,
+    StringRef what = "a boolean mask selects another number of elements");
 /// `tensor.empty` filled with `v`, for a statically shaped `type`.
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type, double v);
 /// The same for any `type`, its dynamic dims' sizes taken from `sizes` (one

@@ -777,8 +777,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   // once), and calls of the entries
   // whose decomposition takes the cases their lowering does not (it
   // declines the others: `x[i] = v` with index tensors is index_put, with
-  // a basic index a direct insert_slice).
-  static const llvm::StringSet<> decomposedFirst = {"operator.setitem"};
+  // a basic index a direct insert_slice; training-mode batch_norm is eval
+  // batch_norm by the batch's statistics).
+  static const llvm::StringSet<> decomposedFirst = {
+      "operator.setitem", "torch.nn.functional.batch_norm"};
   llvm::StringMap<std::string> declined;
   if (failed(decomposeCalls(
           graph,

@@ -166,12 +166,22 @@ traced::replaceOperandMarkers(Attribute value,
 
 std::string traced::shortestDigits(double v, bool single) {
   char text[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    snprintf(text, sizeof(text), "%.*g", precision, v);
-    if (single ? strtof(text, nullptr) == static_cast<float>(v)
-               : strtod(text, nullptr) == v)
+  int precision = 1;
+  for (;; ++precision) {
+    snprintf(text, sizeof(text), "%.*e", precision - 1, v);
+    if (precision == 17 || (single ? strtof(text, nullptr) == static_cast<float>(v)
+                                   : strtod(text, nullptr) == v))
       break;
   }
+  // Python's repr: positional notation for decimal exponents from -4 to 15
+  // (20 is "20", where "%g" writes "2e+01"), scientific outside.
+  const char *e = strchr(text, 'e');
+  int exponent = std::isfinite(v) && e ? atoi(e + 1) : 0;
+  if (std::isfinite(v) && exponent >= -4 && exponent < 16)
+    snprintf(text, sizeof(text), "%.*f",
+             std::max(precision - 1 - exponent, 0), v);
+  else
+    snprintf(text, sizeof(text), "%.*g", precision, v);
   return text;
 }
 

@@ -943,6 +943,20 @@ verifyGraphArguments(CallMethodOp op, traced::ModuleOp module, GraphOp graph) {
   return success();
 }
 
+Attribute traced::leafBindingOverride(const ModuleSpec &spec, StringRef param,
+                                     traced::ModuleOp module,
+                                     SymbolTableCollection &symbols) {
+  if (spec.functional != "torch.nn.functional.batch_norm" || param != "training")
+    return {};
+  for (StringRef stat : {"running_mean", "running_var"}) {
+    auto attr = dyn_cast_or_null<AttributeOp>(symbols.lookupSymbolIn(
+        module, StringAttr::get(module.getContext(), stat)));
+    if (!attr || !isa<traced::NoneType>(attr.getType()))
+      return {};
+  }
+  return BoolAttr::get(module.getContext(), true);
+}
+
 /// Checks `forward` of a leaf module whose class the op library knows and
 /// infers its results: the call means the class's functional with the
 /// module's attributes bound.
@@ -969,6 +983,11 @@ static LogicalResult inferLeafCall(CallMethodOp op, traced::ModuleOp module,
   for (const ModuleBinding &binding : spec.bindings) {
     unsigned p = *sig.lookup(binding.param);
     StringRef source = binding.source;
+    if (Attribute fixed =
+            leafBindingOverride(spec, binding.param, module, symbols)) {
+      slots[p] = fixed;
+      continue;
+    }
     if (source.consume_front("@")) {
       bool optional = source.consume_front("?");
       Operation *decl =

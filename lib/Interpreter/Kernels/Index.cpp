@@ -10,6 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Support/DType.h"
+
+#include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -1317,6 +1321,101 @@ static FailureOr<RtValue> maskedScatter(const KernelArgs &args) {
                                "in mask";
   return RtValue(result);
 }
+/// torch.nonzero and argwhere: the coordinates of the nonzero elements
+/// (NaN is nonzero) in row-major order, [count, rank] int64; with as_tuple
+/// one [count] tensor per dim, a 0-d input read as 1-D.
+FailureOr<RtValue> nonzero(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  bool asTuple = false;
+  if (args.has("as_tuple")) {
+    FailureOr<bool> b = args.getBool("as_tuple");
+    if (failed(b))
+      return failure();
+    asTuple = *b;
+  }
+  SmallVector<int64_t> shape(in->shape());
+  if (asTuple && shape.empty())
+    shape.push_back(1);
+  SmallVector<int64_t> flat;
+  for (int64_t i = 0; i < in->numel(); ++i)
+    if (in->getDouble(i) != 0) // (NaN too)
+      flat.push_back(i);
+  int64_t count = flat.size(), rank = shape.size();
+  Tensor coords(DType::I64, {count, rank});
+  int64_t *out = coords.data<int64_t>();
+  for (int64_t r = 0; r < count; ++r)
+    for (int64_t d = rank - 1, rest = flat[r]; d >= 0; --d) {
+      out[r * rank + d] = rest % shape[d];
+      rest /= shape[d];
+    }
+  if (!asTuple)
+    return RtValue(coords);
+  std::vector<RtValue> parts;
+  for (int64_t d = 0; d < rank; ++d) {
+    Tensor column(DType::I64, {count});
+    for (int64_t r = 0; r < count; ++r)
+      column.data<int64_t>()[r] = out[r * rank + d];
+    parts.push_back(RtValue(column));
+  }
+  return RtValue::ofList(std::move(parts), true);
+}
+
+/// torch.bincount: max(input) + 1 bins (at least minlength) counting each
+/// value of a 1-D non-negative integer input, or summing its weights (in
+/// float32 for float32 weights, else float64).
+FailureOr<RtValue> bincount(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> minlength = args.getInt("minlength");
+  if (failed(in) || failed(minlength))
+    return failure();
+  if (in->rank() != 1 || storageOf(in->dtype()) != Storage::Int)
+    return args.emitError()
+           << "bincount only supports 1-d non-negative integral inputs.";
+  if (*minlength < 0)
+    return args.emitError() << "minlength should be >= 0";
+  std::optional<Tensor> weights;
+  if (!args.isNone("weights")) {
+    FailureOr<Tensor> w = args.tensor("weights");
+    if (failed(w))
+      return failure();
+    if (w->rank() != 1 || w->numel() != in->numel())
+      return args.emitError() << "weights should be 1-d and have the same "
+                                 "length as input";
+    weights = *w;
+  }
+  int64_t bins = *minlength;
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    int64_t v = in->getInt(i);
+    if (v < 0)
+      return args.emitError()
+             << "bincount only supports 1-d non-negative integral inputs.";
+    bins = std::max(bins, v + 1);
+  }
+  DType dtype = !weights                        ? DType::I64
+                : weights->dtype() == DType::F32 ? DType::F32
+                                                 : DType::F64;
+  // (A large value asks for that many bins: refused beyond the machine's
+  // memory, as torch's allocator refuses it.)
+  uint64_t limit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
+  if (static_cast<uint64_t>(bins) > limit / 8)
+    return args.emitError() << "bincount would need " << bins
+                            << " bins (max(input) + 1), more than this "
+                               "machine's memory holds";
+  Tensor out(dtype, {bins});
+  for (int64_t i = 0; i < in->numel(); ++i) {
+    int64_t v = in->getInt(i);
+    if (!weights)
+      out.data<int64_t>()[v] += 1;
+    else if (dtype == DType::F32)
+      out.data<float>()[v] += static_cast<float>(weights->getDouble(i));
+    else
+      out.data<double>()[v] += weights->getDouble(i);
+  }
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
@@ -1328,6 +1427,9 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.take_along_dim"] = takeAlongDim;
   table["torch.index_select"] = indexSelect;
   table["torch.gather"] = gather;
+  table["torch.nonzero"] = nonzero;
+  table["torch.argwhere"] = nonzero;
+  table["torch.bincount"] = bincount;
   table["torch.nn.functional.embedding"] = embedding;
   table["torch.nn.functional.embedding_bag"] = embeddingBag;
   table["torch.ops.aten.embedding_bag.padding_idx"] = atenEmbeddingBag<false>;

@@ -73,28 +73,69 @@ Tensor groupNormImpl(const Tensor &in, int64_t n, int64_t c, int64_t inner,
 
 namespace mlir::traced::kernels {
 
-FailureOr<RtValue> batchNorm(const KernelArgs &args) {
+/// batch_norm's result, and in training mode the per-channel batch mean and
+/// 1 / sqrt(var + eps) it normalized by (`savedMean`, `savedInvstd`: the
+/// input's dtype, [C]; left alone in eval mode).
+static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
+                                       Tensor *savedMean = nullptr,
+                                       Tensor *savedInvstd = nullptr) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> training = args.getBool("training");
   FailureOr<double> eps = args.getFloat("eps");
   if (failed(in) || failed(training) || failed(eps))
     return failure();
-  if (*training)
-    return args.emitError() << "batch_norm in training mode updates running "
-                               "statistics; the interpreter runs eval-mode "
-                               "graphs";
   if (in->rank() < 2 || !isFloatingPoint(in->dtype()))
     return args.emitError() << "expects a floating-point input of rank >= 2";
   int64_t c = in->dim(1);
-  if (args.isNone("running_mean") || args.isNone("running_var"))
+  if (!*training && (args.isNone("running_mean") || args.isNone("running_var")))
     return args.emitError() << "eval-mode batch_norm needs running statistics";
+  // In training mode the running statistics are only updated (in place, by
+  // torch), never read: the result is normalized by the batch's.
   auto mean = channelValues(args, "running_mean", c, 0),
        var = channelValues(args, "running_var", c, 1),
        weight = channelValues(args, "weight", c, 1),
        bias = channelValues(args, "bias", c, 0);
   if (failed(mean) || failed(var) || failed(weight) || failed(bias))
     return failure();
-  int64_t inner = in->numel() / (in->dim(0) * c);
+  int64_t inner = 1;
+  for (int64_t d = 2; d < in->rank(); ++d)
+    inner *= in->dim(d);
+  int64_t perChannel = in->dim(0) * inner;
+  // Per channel, 1 / sqrt(var + eps) in double, rounded to the dtype below.
+  std::vector<double> invstd(c);
+  for (int64_t ch = 0; ch < c; ++ch)
+    invstd[ch] = 1.0 / std::sqrt((*var)[ch] + *eps);
+  if (*training && in->numel() != 0) {
+    // torch's CPU kernel: the mean accumulated in double and rounded to the
+    // dtype, then the squared deviations from that rounded mean.
+    Tensor m(in->dtype(), {c});
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double sum = 0;
+      for (int64_t b = 0; b < in->dim(0); ++b)
+        for (int64_t i = 0; i < inner; ++i)
+          sum += in->getDouble((b * c + ch) * inner + i);
+      m.setDouble(ch, sum / perChannel);
+    }
+    m.roundToDType();
+    Tensor r(in->dtype(), {c});
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double mu = m.getDouble(ch), squares = 0;
+      for (int64_t b = 0; b < in->dim(0); ++b)
+        for (int64_t i = 0; i < inner; ++i) {
+          double d = in->getDouble((b * c + ch) * inner + i) - mu;
+          squares += d * d;
+        }
+      r.setDouble(ch, 1.0 / std::sqrt(squares / perChannel + *eps));
+      (*mean)[ch] = mu;
+    }
+    r.roundToDType();
+    for (int64_t ch = 0; ch < c; ++ch)
+      invstd[ch] = r.getDouble(ch);
+    if (savedMean)
+      *savedMean = m;
+    if (savedInvstd)
+      *savedInvstd = r;
+  }
   Tensor out(in->dtype(), in->shape());
   dispatchStorage(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -103,8 +144,7 @@ FailureOr<RtValue> batchNorm(const KernelArgs &args) {
       T *o = out.template data<T>();
       for (int64_t ch = 0; ch < c; ++ch) {
         // Folded into one scale and shift, as PyTorch's CPU kernel does.
-        T invstd = static_cast<T>(1.0 / std::sqrt((*var)[ch] + *eps));
-        T scale = static_cast<T>((*weight)[ch]) * invstd;
+        T scale = static_cast<T>((*weight)[ch]) * static_cast<T>(invstd[ch]);
         T shift =
             static_cast<T>((*bias)[ch]) - static_cast<T>((*mean)[ch]) * scale;
         for (int64_t b = 0; b < in->dim(0); ++b) {
@@ -118,7 +158,26 @@ FailureOr<RtValue> batchNorm(const KernelArgs &args) {
     return 0;
   });
   out.roundToDType();
-  return RtValue(out);
+  return out;
+}
+
+FailureOr<RtValue> batchNorm(const KernelArgs &args) {
+  FailureOr<bool> training = args.getBool("training");
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(training) || failed(in))
+    return failure();
+  // F.batch_norm's own check (aten::native_batch_norm has none).
+  if (*training && in->rank() >= 2 && in->numel() == in->dim(1)) {
+    InFlightDiagnostic diag = args.emitError();
+    diag << "Expected more than 1 value per channel when training, got input "
+            "size [";
+    llvm::interleaveComma(in->shape(), diag);
+    return diag << "]";
+  }
+  FailureOr<Tensor> out = batchNormImpl(args);
+  if (failed(out))
+    return failure();
+  return RtValue(*out);
 }
 
 FailureOr<RtValue> layerNorm(const KernelArgs &args) {
@@ -354,16 +413,23 @@ FailureOr<RtValue> weightNorm(const KernelArgs &args) {
       true);
 }
 
-/// aten::native_batch_norm in eval mode: batch_norm's result and two empty
-/// tensors (the saved statistics exist only in training).
+/// aten::native_batch_norm: batch_norm's result and the saved statistics,
+/// the batch mean and invstd in training mode, two empty tensors in eval.
 FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
-  FailureOr<RtValue> out = batchNorm(args);
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  Tensor mean(in->dtype(), {0}), invstd(in->dtype(), {0});
+  FailureOr<bool> training = args.getBool("training");
+  if (succeeded(training) && *training && in->rank() >= 2)
+  {
+    mean = Tensor(in->dtype(), {in->dim(1)});
+    invstd = Tensor(in->dtype(), {in->dim(1)});
+  }
+  FailureOr<Tensor> out = batchNormImpl(args, &mean, &invstd);
   if (failed(out))
     return failure();
-  DType dtype = out->tensor().dtype();
-  return RtValue::ofList({*out, RtValue(Tensor(dtype, {0})),
-                          RtValue(Tensor(dtype, {0}))},
-                         true);
+  return RtValue::ofList({RtValue(*out), RtValue(mean), RtValue(invstd)}, true);
 }
 
 FailureOr<RtValue> normalize(const KernelArgs &args) {

@@ -165,7 +165,8 @@ FailureOr<SmallVector<Value>> Decomposer::decline(const Twine &why) {
 // Building calls
 //===----------------------------------------------------------------------===//
 
-SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args) {
+SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args,
+                                     TypeRange refined) {
   if (failed || llvm::any_of(args, [](const KwArg &a) { return !a.second.attr; })) {
     failed = true;
     return {};
@@ -214,6 +215,20 @@ SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args) {
     failed = true;
     return {};
   }
+  if (!refined.empty()) {
+    if (refined.size() != types->size() ||
+        llvm::any_of(llvm::zip(*types, refined), [](auto pair) {
+          auto [inferred, given] = pair;
+          return inferred && !isCompatibleType(inferred, given);
+        })) {
+      mlir::emitError(loc) << "the decomposition of '" << this->target()
+                           << "' types a call of '" << target
+                           << "' against its rule";
+      failed = true;
+      return {};
+    }
+    types->assign(refined.begin(), refined.end());
+  }
   if (types->empty() || llvm::any_of(*types, [](Type t) { return !t; })) {
     mlir::emitError(loc) << "the decomposition of '" << this->target()
                          << "' builds a call of '" << target
@@ -226,8 +241,9 @@ SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args) {
   return SmallVector<Value>(op->getResults());
 }
 
-Value Decomposer::call(StringRef target, ArrayRef<KwArg> args) {
-  SmallVector<Value> results = calls(target, args);
+Value Decomposer::call(StringRef target, ArrayRef<KwArg> args, Type refined) {
+  SmallVector<Value> results =
+      calls(target, args, refined ? TypeRange(refined) : TypeRange());
   if (results.empty())
     return {};
   assert(results.size() == 1 && "a call with one result");
@@ -316,7 +332,7 @@ static bool isHalf(Type element) {
 /// compute in float: max pooling exactly, averages, norms and reductions
 /// accumulated in float), for the calls a direct lowering refuses in half
 /// precision (decomposeCalls' `widenHalf`).
-static Results widenToFloat32(Decomposer &d) {
+Results decompose::widenToFloat32(Decomposer &d) {
   const OpSpec &spec = *d.bound.spec;
   bool widened = false;
   SmallVector<KwArg> args;
@@ -369,9 +385,17 @@ static Results widenToFloat32(Decomposer &d) {
   return out;
 }
 
+/// Replaces `op`, bound as `bound`, with what `fn` builds. Returns whether
+/// it was replaced; failure after an error. A declined call stays, and
+/// `declined` says why.
+static FailureOr<bool>
+decomposeWith(Operation *op, const BoundOp &bound, DecomposeFn fn,
+              SymbolTableCollection &symbols,
+              llvm::StringMap<std::string> &declined,
+              SmallVectorImpl<Operation *> &dead, bool widenHalf);
+
 /// Decomposes `op` when it is a call of an entry with a decomposition that
-/// `filter` selects. Returns whether it was replaced; failure after an
-/// error. A declined call stays, and `declined` says why.
+/// `filter` selects (decomposeWith).
 static FailureOr<bool>
 decomposeOne(Operation *op,
              function_ref<bool(Operation *, StringRef)> filter,
@@ -386,6 +410,15 @@ decomposeOne(Operation *op,
     fn = widenToFloat32;
   if (!fn)
     return false;
+  return decomposeWith(op, *bound, fn, symbols, declined, dead, widenHalf);
+}
+
+static FailureOr<bool>
+decomposeWith(Operation *op, const BoundOp &boundOp, DecomposeFn fn,
+              SymbolTableCollection &symbols,
+              llvm::StringMap<std::string> &declined,
+              SmallVectorImpl<Operation *> &dead, bool widenHalf) {
+  const BoundOp *bound = &boundOp;
   OpBuilder b(op);
   Decomposer d(*bound, b, symbols);
   // New calls go before `op`; on failure they are removed again.
@@ -414,9 +447,16 @@ decomposeOne(Operation *op,
     }
     // (The widening fallback is no decomposition of the entry's own: its
     // refusal explains nothing.)
-    if (fn != widenToFloat32)
-      declined[bound->spec->name] = d.declined;
-    return false;
+    if (fn == widenToFloat32)
+      return false;
+    declined[bound->spec->name] = d.declined;
+    // A call the entry's own decomposition leaves to the direct lowering
+    // (eval-mode batch_norm) is still widened where that lowering refuses
+    // half precision.
+    if (!widenHalf)
+      return false;
+    return decomposeWith(op, *bound, widenToFloat32, symbols, declined, dead,
+                         /*widenHalf=*/false);
   }
   // A call with one tuple result may be decomposed into its elements: each
   // `operator.getitem(result, i)` then reads element i directly.

@@ -104,9 +104,13 @@ public:
   /// is set and the result is empty; a call given a null value (from an
   /// earlier failure) is not built either, so a decomposition can build a
   /// chain and check once, at the end (the driver does).
-  SmallVector<Value> calls(StringRef target, ArrayRef<KwArg> args);
+  /// `refined`, when given, types the results instead: types the rule's
+  /// accept that know more (a data-dependent size the traced call being
+  /// decomposed declares).
+  SmallVector<Value> calls(StringRef target, ArrayRef<KwArg> args,
+                           TypeRange refined = {});
   /// Same, for a call with one result (null on failure).
-  Value call(StringRef target, ArrayRef<KwArg> args);
+  Value call(StringRef target, ArrayRef<KwArg> args, Type refined = {});
   /// `target(input=a)` and `target(input=a, other=b)`.
   Value unary(StringRef target, Arg a) { return call(target, {{"input", a}}); }
   Value binary(StringRef target, Arg a, Arg b) {
@@ -196,6 +200,11 @@ Value indexDim(Decomposer &d, Value x, int64_t dim, Value index);
 /// `out` with a None constant where `mask` is false; failure when a result
 /// asked for was not built (Linalg.cpp).
 Results maskedResults(Decomposer &d, SmallVector<Value> out, ArrayRef<bool> mask);
+/// The call again with its float16/bfloat16 tensors in float32 and its
+/// results rounded back once; declines a call without such tensors
+/// (Decompose.cpp: what every call whose direct lowering refuses half
+/// precision and that has no decomposition of its own becomes).
+Results widenToFloat32(Decomposer &d);
 
 } // namespace mlir::traced::decompose
 

@@ -534,6 +534,34 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
       return d.decline("max_norm renormalizes the weight in place");
     return one(indexDim(d, d.tensor("weight"), 0, d.tensor("input")));
   };
+  // nonzero: argwhere's rows, or with as_tuple its columns (a 0-d input
+  // read as 1-D); the count is the traced call's.
+  t["torch.nonzero"] = [](Decomposer &d) -> Results {
+    std::optional<bool> asTuple = d.getBool("as_tuple");
+    Value x = d.tensor("input");
+    RankedTensorType xt = typeOf(x);
+    if (!asTuple || !xt)
+      return d.decline("as_tuple must be a constant");
+    if (!*asTuple)
+      return one(d.call("torch.argwhere", {{"input", x}}, d.resultType()));
+    auto tuple = dyn_cast<TupleType>(d.resultType());
+    auto column = tuple && tuple.size()
+                      ? dyn_cast<RankedTensorType>(tuple.getType(0))
+                      : RankedTensorType();
+    if (!column || column.getRank() != 1)
+      return d.decline("the result is not a tuple of 1-D tensors");
+    if (xt.getRank() == 0)
+      x = reshape(d, x, {1});
+    int64_t rank = std::max<int64_t>(xt.getRank(), 1);
+    Value rows = d.call(
+        "torch.argwhere", {{"input", x}},
+        RankedTensorType::get({column.getDimSize(0), rank}, column.getElementType()));
+    SmallVector<Value> columns;
+    for (int64_t i = 0; i < rank; ++i)
+      columns.push_back(d.call("torch.select", {{"input", rows}, {"dim", d.i64(1)},
+                                                {"index", d.i64(i)}}));
+    return columns;
+  };
   t["torch.take_along_dim"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), index = d.tensor("indices");
     RankedTensorType xt = typeOf(x), it = typeOf(index);

@@ -1,7 +1,8 @@
 //===- Norm.cpp - decompositions of normalizations ------------------------===//
 //
-// aten::native_layer_norm and native_batch_norm, F.normalize and group_norm
-// in calls of layer_norm, batch_norm and the reductions.
+// aten::native_layer_norm and native_batch_norm, training-mode batch_norm,
+// F.normalize and group_norm in calls of layer_norm, eval batch_norm and the
+// reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,32 @@
 using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::decompose;
+
+/// The batch statistics of training-mode batch norm: the mean and the
+/// biased variance of `x` over every dim but 1 (nulls if `x` is not a
+/// ranked tensor of rank >= 2).
+static std::pair<Value, Value> batchStatistics(Decomposer &d, Value x) {
+  auto type = x ? dyn_cast<RankedTensorType>(x.getType()) : RankedTensorType();
+  if (!type || type.getRank() < 2)
+    return {};
+  SmallVector<int64_t> dims = {0};
+  for (int64_t i = 2; i < type.getRank(); ++i)
+    dims.push_back(i);
+  Value mean = d.call("torch.mean", {{"input", x}, {"dim", d.ints(dims)}});
+  Value var = d.call("torch.var", {{"input", x}, {"dim", d.ints(dims)},
+                                   {"unbiased", d.boolean(false)}});
+  return {mean, var};
+}
+
+/// Eval-mode F.batch_norm of the call's input, weight, bias and eps, by the
+/// statistics `mean` and `var`.
+static Value evalBatchNorm(Decomposer &d, Arg mean, Arg var) {
+  return d.call("torch.nn.functional.batch_norm",
+                {{"input", d.arg("input")}, {"running_mean", mean},
+                 {"running_var", var}, {"weight", d.arg("weight")},
+                 {"bias", d.arg("bias")}, {"training", d.boolean(false)},
+                 {"momentum", d.arg("momentum")}, {"eps", d.arg("eps")}});
+}
 
 void decompose::populateNormDecompositions(DecompositionTable &t) {
   // aten::native_layer_norm: (layer_norm, mean, 1 / sqrt(var + eps)) with
@@ -173,17 +200,33 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
         return failure();
       return out;
     };
-  // aten::native_batch_norm in eval mode: (batch_norm, empty, empty).
+  // batch_norm in training mode: eval batch_norm by the batch's statistics
+  // (the running ones are not read; torch only updates them, in place).
+  t["torch.nn.functional.batch_norm"] = [](Decomposer &d) -> Results {
+    if (d.getBool("training") != std::optional<bool>(true))
+      return d.decline("eval-mode batch_norm is lowered as it is");
+    auto [mean, var] = batchStatistics(d, d.tensor("input"));
+    if (!mean || !var)
+      return failure();
+    return one(evalBatchNorm(d, mean, var));
+  };
+  // aten::native_batch_norm: (batch_norm, saved mean, saved invstd); the
+  // saved statistics are empty in eval mode.
   t["torch.ops.aten.native_batch_norm.default"] = [](Decomposer &d) -> Results {
-    if (d.getBool("training") != std::optional<bool>(false))
-      return d.decline("training-mode batch norm is not decomposed");
-    Value out = d.call("torch.nn.functional.batch_norm",
-                       {{"input", d.arg("input")}, {"running_mean", d.arg("running_mean")},
-                        {"running_var", d.arg("running_var")}, {"weight", d.arg("weight")},
-                        {"bias", d.arg("bias")}, {"training", d.boolean(false)},
-                        {"momentum", d.arg("momentum")}, {"eps", d.arg("eps")}});
+    std::optional<bool> training = d.getBool("training");
     auto tuple = dyn_cast<TupleType>(d.resultType());
-    if (!out || !tuple || tuple.size() != 3)
+    if (!training || !tuple || tuple.size() != 3)
+      return d.decline("training must be a constant");
+    if (*training) {
+      auto [mean, var] = batchStatistics(d, d.tensor("input"));
+      if (!mean || !var)
+        return failure();
+      Value invstd = d.unary(
+          "torch.rsqrt", d.call("torch.add", {{"input", var}, {"other", d.arg("eps")}}));
+      return SmallVector<Value>{evalBatchNorm(d, mean, var), mean, invstd};
+    }
+    Value out = evalBatchNorm(d, d.arg("running_mean"), d.arg("running_var"));
+    if (!out)
       return failure();
     SmallVector<Value> parts = {out};
     for (unsigned i = 1; i < 3; ++i) {

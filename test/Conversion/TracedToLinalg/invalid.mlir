@@ -24,15 +24,6 @@ traced.module root @M class "m.M" {
 
 // -----
 
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>, %m: tensor<3xf32>) -> tensor<2x3xf32> {
-    // expected-error @+1 {{cannot lower 'torch.nn.functional.batch_norm' to linalg: only eval mode (training=False) can be compiled}}
-    %y = call_function "torch.nn.functional.batch_norm"(input=%x, running_mean=%m, running_var=%m, training=True) : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
-    output %y : tensor<2x3xf32>
-  }
-}
-
-// -----
 
 // Every op-library entry is lowered directly or through a decomposition;
 // a call outside what a decomposition handles is reported with its reason

@@ -138,3 +138,22 @@ traced.module root @M class "m.M" {
     output %y : tensor<2x5x8xf32>
   }
 }
+
+// -----
+
+// Training-mode batch_norm: the eval form above by the batch's statistics,
+// the mean and the biased variance over every dim but 1 (the variance in
+// f64, as torch.var computes it); the running statistics are not read.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4x3x5xf32>, %[[M:[a-zA-Z0-9_]+]]: tensor<3xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{{.*}}iterator_types = ["reduction", "parallel", "reduction"]} ins(%[[X]] : tensor<4x3x5xf32>) outs(%{{.+}} : tensor<3xf32>)
+// CHECK: %[[SQ:.+]] = linalg.generic {{{.*}}iterator_types = ["reduction", "parallel", "reduction"]} ins(%{{.+}} : tensor<4x3x5xf64>) outs(%{{.+}} : tensor<3xf64>)
+// CHECK-NOT: %[[M]]
+// CHECK: linalg.generic {{{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %{{.+}}, %{{.+}} : tensor<4x3x5xf32>, tensor<3xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<4x3x5xf32>)
+// CHECK: math.sqrt
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4x3x5xf32>, %m: tensor<3xf32>) -> tensor<4x3x5xf32> {
+    %y = call_function "torch.nn.functional.batch_norm"(input=%x, running_mean=%m, running_var=%m, training=True) : (tensor<4x3x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<4x3x5xf32>
+    output %y : tensor<4x3x5xf32>
+  }
+}

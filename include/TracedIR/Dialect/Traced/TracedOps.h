@@ -16,7 +16,9 @@
 
 namespace mlir::traced {
 struct OpSpec;
+struct ModuleSpec;
 class GraphOp;
+class ModuleOp;
 } // namespace mlir::traced
 
 #define GET_OP_CLASSES
@@ -46,6 +48,15 @@ LogicalResult normalizeCallInPlace(Operation *call);
 const OpSpec *lookupKnownCallee(Operation *call);
 /// Whether a call passes `inplace=True`.
 bool passesInplaceTrue(Operation *call);
+
+/// The value the functional's parameter `param` takes for a leaf module of
+/// class `spec` where torch's module computes it rather than reading one
+/// attribute, or null: _BatchNorm.forward normalizes by the batch's
+/// statistics (`training=True`) whenever the module keeps no running
+/// statistics (track_running_stats=False), whatever `self.training` says.
+/// Every place that binds a leaf module's call asks it first.
+Attribute leafBindingOverride(const ModuleSpec &spec, StringRef param,
+                              ModuleOp module, SymbolTableCollection &symbols);
 } // namespace mlir::traced
 
 #endif // TRACEDIR_DIALECT_TRACED_TRACEDOPS_H
