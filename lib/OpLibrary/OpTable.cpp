@@ -266,6 +266,10 @@ static const OpRow kOps[] = {
   {"torch.repeat_interleave", {"Tensor.repeat_interleave"},
    "(Tensor input, Any repeats, int? dim=None, *, int? output_size=None)",
    "repeatInterleave"},
+  // (torch.repeat_interleave(repeats), whose Python signature the entry
+  // above takes otherwise.)
+  {"torch.ops.aten.repeat_interleave.Tensor", {},
+   "(Tensor repeats, *, int? output_size=None)", "repeatInterleaveCounts"},
   {"torch.take_along_dim", {"Tensor.take_along_dim"},
    "(Tensor input, Tensor indices, int? dim=None)", "takeAlongDim"},
   {"torch.hstack", {}, "(Tensor[] tensors)", "stackLike"},

@@ -965,6 +965,35 @@ LogicalResult repeatInterleave(const BoundCall &call,
   return h.result(shape, in.getElementType());
 }
 
+/// aten::repeat_interleave.Tensor: each index i of the 1-D int32/int64
+/// `repeats` repeated repeats[i] times, in its dtype; output_size's
+/// elements where given, else as many as the counts add up to (the
+/// traced call's).
+LogicalResult repeatInterleaveCounts(const BoundCall &call,
+                                     SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType repeats = h.tensor("repeats");
+  if (!repeats)
+    return h.unknown();
+  Type element = repeats.getElementType();
+  if (!element.isSignlessInteger(32) && !element.isSignlessInteger(64)) {
+    std::optional<DType> dtype = dtypeFromType(element);
+    return call.emitError() << "\"repeat_interleave_cpu\" not implemented for '"
+                            << (dtype ? torchTypeName(*dtype) : "?") << "'";
+  }
+  if (repeats.getRank() != 1)
+    return call.emitError()
+           << "repeat_interleave only accept 1D vector as repeat";
+  int64_t size = repeats.getDimSize(0) == 0 ? 0 : ShapedType::kDynamic;
+  if (!call.isNone("output_size")) {
+    std::optional<int64_t> given = call.getInt("output_size");
+    if (!given)
+      return h.unknown();
+    size = *given;
+  }
+  return h.result({size}, element);
+}
+
 LogicalResult takeAlongDim(const BoundCall &call,
                            SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -5018,6 +5047,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(adaptiveMaxPool3dWithIndices)
     TRACED_RULE(addbmm)
     TRACED_RULE(nonzero)
+    TRACED_RULE(repeatInterleaveCounts)
     TRACED_RULE(bincount)
     TRACED_RULE(addcdiv)
     TRACED_RULE(addcmul)

@@ -780,6 +780,11 @@ OPS = {
     "torch.nn.functional.channel_shuffle": fixed(
         ("groups", lambda x: F.channel_shuffle(x, 2), [f32(1, 6, 2, 2)]),
         ("module", torch.nn.ChannelShuffle(3), [f32(2, 6, 4)])),
+    "torch.ops.aten.repeat_interleave.Tensor": fixed(
+        ("int64", lambda r: torch.ops.aten.repeat_interleave.Tensor(r), [torch.tensor([0, 1, 2, 3])]),
+        ("int32 output_size", lambda r: torch.ops.aten.repeat_interleave.Tensor(r, output_size=4), [torch.tensor([3, 0, 1], dtype=torch.int32)]),
+        ("empty", lambda r: torch.ops.aten.repeat_interleave.Tensor(r), [torch.tensor([], dtype=torch.int64)]),
+        ("float", lambda r: torch.ops.aten.repeat_interleave.Tensor(r), [f32(2)])),
     "torch.repeat_interleave": fixed(
         ("int flat", lambda x: torch.repeat_interleave(x, 2), [f32(2, 3)]),
         ("int dim", lambda x: x.repeat_interleave(3, dim=1), [dt(torch.int64, 2, 2)]),

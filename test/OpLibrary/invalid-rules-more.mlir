@@ -591,3 +591,23 @@ traced.module @M class "__main__.M" {
     output
   }
 }
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %r: tensor<2xf32>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.repeat_interleave.Tensor' "repeat_interleave_cpu" not implemented for 'Float'}}
+    %0 = call_function "torch.ops.aten.repeat_interleave.Tensor"(%r) : (tensor<2xf32>) -> tensor<3xf32>
+    output
+  }
+}
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %r: tensor<2x2xi64>) {
+    // expected-error @below {{'traced.call_function' op 'torch.ops.aten.repeat_interleave.Tensor' repeat_interleave only accept 1D vector as repeat}}
+    %0 = call_function "torch.ops.aten.repeat_interleave.Tensor"(%r) : (tensor<2x2xi64>) -> tensor<3xi64>
+    output
+  }
+}

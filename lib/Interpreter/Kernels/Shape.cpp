@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Support/DType.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
 #include <cstring>
@@ -651,6 +652,42 @@ FailureOr<RtValue> channelShuffle(const KernelArgs &args) {
 
 /// repeat_interleave with an int (or one-element tensor) count, or a
 /// tensor of counts along `dim` (a flattened input when dim is None).
+/// aten::repeat_interleave.Tensor: index i repeated repeats[i] times, in
+/// repeats' dtype.
+FailureOr<RtValue> repeatInterleaveCounts(const KernelArgs &args) {
+  FailureOr<Tensor> repeats = args.tensor("repeats");
+  if (failed(repeats))
+    return failure();
+  if (repeats->rank() != 1)
+    return args.emitError()
+           << "repeat_interleave only accept 1D vector as repeat";
+  int64_t total = 0;
+  for (int64_t i = 0; i < repeats->numel(); ++i) {
+    if (repeats->getInt(i) < 0)
+      return args.emitError() << "repeats can not be negative";
+    if (__builtin_add_overflow(total, repeats->getInt(i), &total))
+      return args.emitError() << "the repeats' sum overflows int64";
+  }
+  if (!args.isNone("output_size")) {
+    FailureOr<int64_t> size = args.getInt("output_size");
+    if (failed(size))
+      return failure();
+    if (*size != total)
+      return args.emitError() << "allocated size does not match required size";
+  }
+  uint64_t limit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
+  if (static_cast<uint64_t>(total) > limit / 8)
+    return args.emitError() << "the repeats add up to " << total
+                            << " elements, more than this machine's memory "
+                               "holds";
+  Tensor out(repeats->dtype(), {total});
+  int64_t *o = out.data<int64_t>();
+  for (int64_t i = 0; i < repeats->numel(); ++i)
+    for (int64_t k = 0; k < repeats->getInt(i); ++k)
+      *o++ = i;
+  return RtValue(out);
+}
+
 FailureOr<RtValue> repeatInterleave(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
@@ -1680,6 +1717,7 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.nn.functional.pixel_unshuffle"] = pixelUnshuffle;
   table["torch.nn.functional.channel_shuffle"] = channelShuffle;
   table["torch.repeat_interleave"] = repeatInterleave;
+  table["torch.ops.aten.repeat_interleave.Tensor"] = repeatInterleaveCounts;
   table["torch.hstack"] = hstack;
   table["torch.vstack"] = vstack;
   table["torch.dstack"] = dstack;

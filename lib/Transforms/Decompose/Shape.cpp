@@ -722,6 +722,19 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     Value v = d.call("Tensor.expand", {{"input", reshape(d, x, inter)}, {"size", d.ints(expanded)}});
     return one(reshape(d, v, out));
   };
+  // repeat_interleave(repeats): arange(len(repeats)) repeated by the
+  // counts, the traced call's length.
+  t["torch.ops.aten.repeat_interleave.Tensor"] = [](Decomposer &d) -> Results {
+    Value repeats = d.tensor("repeats");
+    RankedTensorType type = typeOf(repeats);
+    if (!type || !type.hasStaticShape() || type.getRank() != 1)
+      return d.decline("the repeats' shape is not static");
+    Value index = d.call("torch.arange", {{"start", d.i64(type.getDimSize(0))},
+                                          {"dtype", d.dtype(type.getElementType())}});
+    return one(d.call("torch.repeat_interleave",
+                      {{"input", index}, {"repeats", repeats}, {"dim", d.i64(0)}},
+                      d.resultType()));
+  };
   t["torch.is_floating_point"] = [](Decomposer &d) -> Results {
     bool fp = isa<FloatType>(typeOf(d.tensor("input")).getElementType());
     return one(d.constant(d.boolean(fp), d.resultType()));
