@@ -183,10 +183,11 @@ INT_KNOWN = {
 }
 
 
-# Entries torch 1.13 itself cannot take integer extremes into: bincount
-# sizes its result by the largest value (int64 max + 1 overflows the size
-# and crashes the process; int32 max asks for 16 GiB).
-_NO_INT_EXTREMES = {"torch.bincount"}
+# Entries torch 1.13 itself cannot take integer extremes into: their
+# result's size is a value (bincount's largest, repeat_interleave's counts
+# added up), and int64 max overflows the size and crashes the process;
+# int32 max asks for 8-16 GiB.
+_NO_INT_EXTREMES = {"torch.bincount", "torch.ops.aten.repeat_interleave.Tensor"}
 
 
 def _int_sweep(entry):
