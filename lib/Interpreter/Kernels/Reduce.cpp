@@ -546,10 +546,25 @@ FailureOr<RtValue> logsumexp(const KernelArgs &args) {
     }
     if (std::isinf(m))
       m = 0;
+    // torch computes it as separate ops, each rounded to the dtype:
+    // exp(x - m), their sum, its log, plus m. In float16 and bfloat16 those
+    // roundings decide the last bit, so the kernel rounds where torch does.
+    Tensor terms(dtype, {r->k});
+    for (int64_t i = 0; i < r->k; ++i)
+      terms.setDouble(i, r->moved.getDouble(o * r->k + i) - m);
+    terms.roundToDType();
+    for (int64_t i = 0; i < r->k; ++i)
+      terms.setDouble(i, std::exp(terms.getDouble(i)));
+    terms.roundToDType();
+    Tensor step(dtype, {1});
     double s = 0;
     for (int64_t i = 0; i < r->k; ++i)
-      s += std::exp(r->moved.getDouble(o * r->k + i) - m);
-    out.setDouble(o, m + std::log(s));
+      s += terms.getDouble(i);
+    step.setDouble(0, s);
+    step.roundToDType();
+    step.setDouble(0, std::log(step.getDouble(0)));
+    step.roundToDType();
+    out.setDouble(o, step.getDouble(0) + m);
   }
   out.roundToDType();
   return RtValue(out);
