@@ -87,13 +87,14 @@ build-asan: deps $(ASAN_DIR)/build.ninja
 	ninja -C $(ASAN_DIR) -j $(JOBS)
 
 # The lit suite under ASan and UBSan (part of `make check`), then the pytest
-# suite (about 25 minutes more: `make check-asan`).
+# suite on $(TEST_JOBS) workers (`make check-asan`; docs/reliability.md has
+# its times).
 check-asan-lit: build-asan
 	ASAN_OPTIONS=allow_user_poisoning=0 $(UBSAN_ENV) ninja -C $(ASAN_DIR) check-traced
 
 check-asan: check-asan-lit
 	$(ASAN_ENV) LD_PRELOAD=$(ASAN_RT) PYTHONPATH=$(ASAN_DIR)/python \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	  $(PYTHON) -m pytest -q -n $(TEST_JOBS) -p no:cacheprovider python/tests
 
 # Each fuzz target for a fixed number of executions (about 20 s each;
 # repeatable: seed 1, seeds made from test/), part of `make check`;
