@@ -667,7 +667,6 @@ static Results lowerBincount(LoweringCall &c) {
   return SmallVector<Value>{loop.getResult(0)};
 }
 
-
 void lowering::populateIndexLowerings(LoweringTable &t) {
   t["torch.ops.aten.index.Tensor"] = lowerAtenIndex;
   t["torch.gather"] = lowerGather;

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
-#include "TracedIR/Support/DType.h"
 
 #include <cmath>
 #include <optional>
@@ -1398,8 +1397,7 @@ FailureOr<RtValue> bincount(const KernelArgs &args) {
                                                  : DType::F64;
   // (A large value asks for that many bins: refused beyond the machine's
   // memory, as torch's allocator refuses it.)
-  uint64_t limit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
-  if (static_cast<uint64_t>(bins) > limit / 8)
+  if (!fitsInMemory(bins))
     return args.emitError() << "bincount would need " << bins
                             << " bins (max(input) + 1), more than this "
                                "machine's memory holds";

@@ -264,6 +264,13 @@ namespace mlir::traced {
 /// A loss's `reduction`, or the one its legacy size_average/reduce flags
 /// name (Loss.cpp; nll_loss_backward reads it too).
 FailureOr<std::string> lossReduction(const KernelArgs &args);
+/// `v` rounded to `dtype` (as a tensor of it would hold it): a kernel
+/// following torch's steps rounds each step's result (Loss.cpp).
+double roundedTo(DType dtype, double v);
+/// Whether a result of `elements` int64/double-sized elements whose count
+/// the data decides fits in this machine's memory (Loss.cpp): kernels
+/// refuse larger ones rather than be killed allocating them.
+bool fitsInMemory(int64_t elements);
 } // namespace mlir::traced
 
 #endif // TRACEDIR_LIB_INTERPRETER_KERNELS_KERNELS_H

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Support/DType.h"
 
 #include <cmath>
 
@@ -53,6 +54,18 @@ FailureOr<std::string> lossReduction(const KernelArgs &args) {
   return r;
 }
 
+double roundedTo(DType dtype, double v) {
+  Tensor one(dtype, {});
+  one.setDouble(0, v);
+  one.roundToDType();
+  return one.getDouble(0);
+}
+
+bool fitsInMemory(int64_t elements) {
+  uint64_t limit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
+  return elements >= 0 && static_cast<uint64_t>(elements) <= limit / 8;
+}
+
 } // namespace mlir::traced
 
 namespace {
@@ -63,14 +76,6 @@ struct Pointwise {
   SmallVector<int64_t> shape;
   std::vector<double> x, y;
 };
-
-/// `v` rounded to `dtype` (as a tensor of it would hold it).
-double roundTo(DType dtype, double v) {
-  Tensor one(dtype, {});
-  one.setDouble(0, v);
-  one.roundToDType();
-  return one.getDouble(0);
-}
 
 PromotionOperand operandOf(const Tensor &t) {
   return {t.dtype(), t.rank() ? PromotionPriority::Tensor
@@ -121,7 +126,7 @@ RtValue reduced(const std::vector<double> &values, ArrayRef<int64_t> shape,
   if (reduction == "sum")
     out.setDouble(0, sum);
   else if (!divisor)
-    out.setDouble(0, roundTo(dtype, sum) / static_cast<double>(values.size()));
+    out.setDouble(0, roundedTo(dtype, sum) / static_cast<double>(values.size()));
   else
     out.setDouble(0, sum / *divisor);
   out.roundToDType();
@@ -189,7 +194,7 @@ FailureOr<RtValue> poissonNllLoss(const KernelArgs &args) {
     return failure();
   DType targetFloat = isFloatingPoint(target->dtype()) ? target->dtype() : kDefaultFloat;
   PoissonNllDTypes dtypes = poissonNllDTypes(operandOf(*in), operandOf(*target), li);
-  auto r = roundTo;
+  auto r = roundedTo;
   DType term = dtypes.term, product = dtypes.product, result = dtypes.result;
   return pointwiseLoss(args, [=](double x, double t) {
     double a, p;
@@ -251,9 +256,9 @@ FailureOr<RtValue> softMarginLoss(const KernelArgs &args) {
     return failure();
   DType dtype = in->dtype();
   return pointwiseLoss(args, [dtype](double x, double y) {
-    double v = roundTo(dtype, roundTo(dtype, -x) * y);
-    v = roundTo(dtype, roundTo(dtype, std::exp(v)) + 1);
-    return roundTo(dtype, std::log(v));
+    double v = roundedTo(dtype, roundedTo(dtype, -x) * y);
+    v = roundedTo(dtype, roundedTo(dtype, std::exp(v)) + 1);
+    return roundedTo(dtype, std::log(v));
   }, LossTyping::AsInput);
 }
 
@@ -322,8 +327,8 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
   DType in = a->dtype(), out = p->dtype;
   DType lwType = *pw ? promoteDTypes(args.tensor("pos_weight")->dtype(), b->dtype())
                      : out;
-  auto rin = [&](double v) { return roundTo(in, v); };
-  auto rout = [&](double v) { return roundTo(out, v); };
+  auto rin = [&](double v) { return roundedTo(in, v); };
+  auto rout = [&](double v) { return roundedTo(out, v); };
   std::vector<double> v(p->x.size());
   for (size_t i = 0; i < v.size(); ++i) {
     double x = p->x[i], y = p->y[i];
@@ -331,8 +336,8 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
     double lg = rin(std::log(rin(rin(std::exp(-m)) + rin(std::exp(rin(-x - m))))));
     double l = rout(rout(1 - y) * x);
     if (*pw) {
-      double lw = roundTo(lwType, roundTo(lwType, ((**pw)[i] - 1) * y) + 1);
-      l = rout(l + roundTo(lwType, lw * rin(lg + m)));
+      double lw = roundedTo(lwType, roundedTo(lwType, ((**pw)[i] - 1) * y) + 1);
+      l = rout(l + roundedTo(lwType, lw * rin(lg + m)));
     } else {
       l = rout(rout(l + m) + lg);
     }

@@ -75,7 +75,7 @@ namespace mlir::traced::kernels {
 
 /// batch_norm's result, and in training mode the per-channel batch mean and
 /// 1 / sqrt(var + eps) it normalized by (`savedMean`, `savedInvstd`: the
-/// input's dtype, [C]; left alone in eval mode).
+/// input's dtype, [C]; left as they are in eval mode).
 static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
                                        Tensor *savedMean = nullptr,
                                        Tensor *savedInvstd = nullptr) {
@@ -105,11 +105,12 @@ static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
   std::vector<double> invstd(c);
   for (int64_t ch = 0; ch < c; ++ch)
     invstd[ch] = 1.0 / std::sqrt((*var)[ch] + *eps);
-  if (*training && in->numel() != 0) {
+  if (*training) {
     // torch's CPU kernel: the mean accumulated in double and rounded to the
-    // dtype, then the squared deviations from that rounded mean.
-    Tensor m(in->dtype(), {c});
-    for (int64_t ch = 0; ch < c; ++ch) {
+    // dtype, then the squared deviations from that rounded mean. (Zeros for
+    // an empty input, whose result is empty.)
+    Tensor m(in->dtype(), {c}), r(in->dtype(), {c});
+    for (int64_t ch = 0; perChannel != 0 && ch < c; ++ch) {
       double sum = 0;
       for (int64_t b = 0; b < in->dim(0); ++b)
         for (int64_t i = 0; i < inner; ++i)
@@ -117,8 +118,7 @@ static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
       m.setDouble(ch, sum / perChannel);
     }
     m.roundToDType();
-    Tensor r(in->dtype(), {c});
-    for (int64_t ch = 0; ch < c; ++ch) {
+    for (int64_t ch = 0; perChannel != 0 && ch < c; ++ch) {
       double mu = m.getDouble(ch), squares = 0;
       for (int64_t b = 0; b < in->dim(0); ++b)
         for (int64_t i = 0; i < inner; ++i) {
@@ -126,11 +126,12 @@ static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
           squares += d * d;
         }
       r.setDouble(ch, 1.0 / std::sqrt(squares / perChannel + *eps));
-      (*mean)[ch] = mu;
     }
     r.roundToDType();
-    for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t ch = 0; ch < c; ++ch) {
+      (*mean)[ch] = m.getDouble(ch);
       invstd[ch] = r.getDouble(ch);
+    }
     if (savedMean)
       *savedMean = m;
     if (savedInvstd)
@@ -420,12 +421,6 @@ FailureOr<RtValue> nativeBatchNorm(const KernelArgs &args) {
   if (failed(in))
     return failure();
   Tensor mean(in->dtype(), {0}), invstd(in->dtype(), {0});
-  FailureOr<bool> training = args.getBool("training");
-  if (succeeded(training) && *training && in->rank() >= 2)
-  {
-    mean = Tensor(in->dtype(), {in->dim(1)});
-    invstd = Tensor(in->dtype(), {in->dim(1)});
-  }
   FailureOr<Tensor> out = batchNormImpl(args, &mean, &invstd);
   if (failed(out))
     return failure();

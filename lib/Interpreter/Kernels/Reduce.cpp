@@ -556,15 +556,10 @@ FailureOr<RtValue> logsumexp(const KernelArgs &args) {
     for (int64_t i = 0; i < r->k; ++i)
       terms.setDouble(i, std::exp(terms.getDouble(i)));
     terms.roundToDType();
-    Tensor step(dtype, {1});
     double s = 0;
     for (int64_t i = 0; i < r->k; ++i)
       s += terms.getDouble(i);
-    step.setDouble(0, s);
-    step.roundToDType();
-    step.setDouble(0, std::log(step.getDouble(0)));
-    step.roundToDType();
-    out.setDouble(o, step.getDouble(0) + m);
+    out.setDouble(o, roundedTo(dtype, std::log(roundedTo(dtype, s))) + m);
   }
   out.roundToDType();
   return RtValue(out);

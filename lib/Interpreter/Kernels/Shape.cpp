@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
-#include "TracedIR/Support/DType.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
 #include <cstring>
@@ -650,8 +649,6 @@ FailureOr<RtValue> channelShuffle(const KernelArgs &args) {
   return RtValue(permuteTensor(in->reshaped(shape), perm).reshaped(in->shape()));
 }
 
-/// repeat_interleave with an int (or one-element tensor) count, or a
-/// tensor of counts along `dim` (a flattened input when dim is None).
 /// aten::repeat_interleave.Tensor: index i repeated repeats[i] times, in
 /// repeats' dtype.
 FailureOr<RtValue> repeatInterleaveCounts(const KernelArgs &args) {
@@ -675,8 +672,7 @@ FailureOr<RtValue> repeatInterleaveCounts(const KernelArgs &args) {
     if (*size != total)
       return args.emitError() << "allocated size does not match required size";
   }
-  uint64_t limit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
-  if (static_cast<uint64_t>(total) > limit / 8)
+  if (!fitsInMemory(total))
     return args.emitError() << "the repeats add up to " << total
                             << " elements, more than this machine's memory "
                                "holds";
@@ -688,6 +684,8 @@ FailureOr<RtValue> repeatInterleaveCounts(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// repeat_interleave with an int (or one-element tensor) count, or a
+/// tensor of counts along `dim` (a flattened input when dim is None).
 FailureOr<RtValue> repeatInterleave(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   if (failed(in))
