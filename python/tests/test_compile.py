@@ -46,6 +46,10 @@ def test_models_match_torch(name):
 
 #: One small module per lowered target (a lambda over random inputs).
 def _cases():
+    # Seeded here: built at import, after other modules have drawn from
+    # torch's generator in an order that can change between runs (a sum of
+    # 12 normals once came out near 0 and failed a relative tolerance).
+    torch.manual_seed(0)
     r = lambda *s: torch.randn(*s)
     pos = lambda *s: torch.rand(*s) + 0.5
     x34, y4 = r(3, 4), r(4)

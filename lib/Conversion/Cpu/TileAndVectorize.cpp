@@ -299,6 +299,12 @@ divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   return tileSizes;
 }
 
+/// Whether `op` runs within a parallel loop already (the blocks of a
+/// convolution, `convToIm2colMatmul`): it then gets no threads of its own.
+static bool inParallelLoop(Operation *op) {
+  return op->getParentOfType<scf::ForallOp>() != nullptr;
+}
+
 /// Tiles `op` (no vectorization) and returns the tiled op.
 static FailureOr<linalg::LinalgOp>
 tileOnly(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
@@ -527,7 +533,7 @@ static SmallVector<Value> tapViews(RewriterBase &rewriter, Location loc,
 /// variables: one copy per convolution in the generated code, not one per
 /// tap (ResNet-18 has 193 taps; one copy each took its compile from 3.8 s
 /// to 11 s, in every stage from bufferization to code generation).
-static Value patchesByTaps(RewriterBase &rewriter, Location loc, Value input,
+static Value patchesByTaps(OpBuilder &rewriter, Location loc, Value input,
                            RankedTensorType planeType, int64_t kh, int64_t kw,
                            ArrayRef<int64_t> strides,
                            ArrayRef<int64_t> dilations) {
@@ -615,18 +621,154 @@ staticWindowTypes(linalg::LinalgOp op) {
   return std::array<RankedTensorType, 3>{inType, fType, outType};
 }
 
-/// conv_2d_nchw_fchw as im2col plus one matmul per image. The patches
-/// (C, KH, KW, OH, OW) are collapsed for free to a K x P matrix (K =
-/// C*KH*KW, P = OH*OW). The matmul is F x K times K x P, or, when P tiles
-/// badly into vectors and F tiles well, the transposed product P x F: the
-/// patches read transposed (a register tile's rows are consecutive
-/// columns of the patches) times the filter packed at compile time into
-/// column panels, followed by one transpose of the result. Upstream's
-/// rewriteInIm2Col builds a batched generic contraction instead, which its
-/// vectorizer does not turn into the register-tiled matmul this pass emits.
+/// Output rows per block when a convolution's patches are filled and
+/// multiplied a block of output rows at a time (`convToIm2colMatmul`); 0
+/// for whole images. Blocks pay where the patches (K x P) are large and
+/// the filter (F x K) small, which every block reads again: P at least
+/// 4 F. A block's patches stay within `budget` floats (a quarter of a
+/// 1 MiB L2, with the filter and the block's product beside them), and an
+/// image makes at least `minBlocks` blocks where its rows allow, so that
+/// threads share the work evenly. A block's columns are a multiple of
+/// `unit` (the register tile's rows or vector width along them), or there
+/// are no blocks: narrower register tiles would cost more than the blocks
+/// save.
+static int64_t blockRows(int64_t k, int64_t f, int64_t oh, int64_t ow,
+                         int64_t unit) {
+  constexpr int64_t budget = 96 * 1024, minBlocks = 8;
+  if (oh < 2 || ow <= 0 || f <= 0 || oh * ow < 4 * f)
+    return 0;
+  int64_t best = 0;
+  for (int64_t rows = 1; rows < oh; ++rows) {
+    if (oh % rows || (rows * ow) % unit || k * rows * ow > budget)
+      continue;
+    if (best && oh / rows < std::min(minBlocks, oh))
+      break;
+    best = rows;
+  }
+  return best;
+}
+
+/// The loops of an im2col convolution over `result`, its output with the
+/// spatial dims collapsed (N, ..., P = oh * ow), which they return.
+/// `block(b, loc, image, row, acc)` computes the output columns of one
+/// block of output rows (`rows` of them from `row` on; `rows` 0: whole
+/// images) into `acc`, the block's slice of `result` (1, ..., rows * ow)
+/// without its unit image dim. With blocks, one `scf.forall` over (image,
+/// block); without, an `scf.for` over the images, so that one image's
+/// patches are alive at a time.
+static Value im2colLoops(
+    OpBuilder &b, Location loc, Value result, int64_t oh, int64_t ow,
+    int64_t rows,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> block) {
+  auto type = cast<RankedTensorType>(result.getType());
+  int64_t n = type.getDimSize(0), rank = type.getRank();
+  int64_t pb = rows ? rows * ow : oh * ow;
+  SmallVector<int64_t> accShape(type.getShape().drop_front());
+  accShape.back() = pb;
+  auto accType = RankedTensorType::get(accShape, type.getElementType());
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+  for (int64_t d : accShape)
+    sizes.push_back(b.getIndexAttr(d));
+  SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1));
+  auto offsets = [&](Value i, OpFoldResult col) {
+    SmallVector<OpFoldResult> o(rank, b.getIndexAttr(0));
+    o.front() = i;
+    o.back() = col;
+    return o;
+  };
+  if (rows) {
+    auto forall = scf::ForallOp::create(
+        b, loc,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(oh / rows)},
+        ValueRange{result}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getTerminator());
+    Value i = forall.getInductionVars()[0], blk = forall.getInductionVars()[1];
+    Value into = forall.getRegionIterArgs()[0];
+    AffineExpr d0 = b.getAffineDimExpr(0);
+    Value row = affine::AffineApplyOp::create(b, loc, d0 * rows, blk);
+    OpFoldResult col =
+        affine::makeComposedFoldedAffineApply(b, loc, d0 * pb, {blk});
+    Value acc = tensor::ExtractSliceOp::create(b, loc, accType, into,
+                                               offsets(i, col), sizes, unit);
+    Value product = block(b, loc, i, row, acc);
+    b.setInsertionPointToEnd(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, product, into,
+                                          offsets(i, col), sizes, unit);
+    return forall.getResult(0);
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  auto image = [&](OpBuilder &ib, Location l, Value i, Value into) -> Value {
+    OpFoldResult col = ib.getIndexAttr(0);
+    Value acc = tensor::ExtractSliceOp::create(ib, l, accType, into,
+                                               offsets(i, col), sizes, unit);
+    Value product = block(ib, l, i, zero, acc);
+    return tensor::InsertSliceOp::create(ib, l, product, into,
+                                         offsets(i, col), sizes, unit);
+  };
+  if (n == 1)
+    return image(b, loc, zero, result);
+  return scf::ForOp::create(
+             b, loc, zero, arith::ConstantIndexOp::create(b, loc, n),
+             arith::ConstantIndexOp::create(b, loc, 1), ValueRange{result},
+             [&](OpBuilder &ib, Location l, Value i, ValueRange args) {
+               scf::YieldOp::create(ib, l, image(ib, l, i, args.front()));
+             })
+      .getResult(0);
+}
+
+/// The input rows that `rows` output rows (all `oh` rows when 0) of a
+/// window op read, from output row `row` on, of image `i`: a slice of
+/// `input` (N, ..., H, W), the input of `patchesByTaps`.
+static Value inputRows(OpBuilder &b, Location loc, Value input, Value i,
+                       Value row, int64_t rows, int64_t kh,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  int64_t inRows = rows ? (rows - 1) * strides[0] + (kh - 1) * dilations[0] + 1
+                        : type.getDimSize(rank - 2);
+  AffineExpr d0 = b.getAffineDimExpr(0);
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  offsets.front() = i;
+  offsets[rank - 2] =
+      affine::makeComposedFoldedAffineApply(b, loc, d0 * strides[0], {row});
+  SmallVector<int64_t> shape(type.getShape());
+  shape.front() = 1;
+  shape[rank - 2] = inRows;
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : shape)
+    sizes.push_back(b.getIndexAttr(d));
+  SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+      offsets, sizes, unit);
+}
+
+/// conv_2d_nchw_fchw as im2col plus a matmul. The patches (C, KH, KW, OH,
+/// OW) are collapsed for free to a K x P matrix (K = C*KH*KW, P = OH*OW).
+/// The matmul is F x K times K x P, or, when P tiles badly into vectors
+/// or K > F, and F tiles well, the transposed product P x F: the patches
+/// read transposed (a register tile's rows are consecutive columns of the
+/// patches) times the filter packed at compile time into column panels,
+/// followed by one transposing add into the result.
+///
+/// Where the patches are much larger than the filter (the early layers of
+/// a network: ResNet-18's stem fills 7.4 MB of patches an image for a
+/// 38 KB filter), the product is the transposed one and threads are on,
+/// the output rows are cut into blocks
+/// (`blockRows`), and one `scf.forall` over (image, block) fills each
+/// block's patches and multiplies them: the patches of a block stay in L2
+/// between the fill and the product, a temporary holds one block instead
+/// of every image's patches, and the fill and the product share one
+/// parallel region. Otherwise, one image at a time (an `scf.for` over the
+/// batch), its product spread over threads by the contraction strategy.
+/// Upstream's rewriteInIm2Col builds a batched generic contraction
+/// instead, which its vectorizer does not turn into the register-tiled
+/// matmul this pass emits.
 static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
-                                        int64_t tileN) {
+                                        int64_t tileM, int64_t tileN,
+                                        bool blocks) {
   FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(conv);
   if (failed(types))
     return failure();
@@ -657,71 +799,71 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                         {f / panel, panel, k}, {0, 2, 1},
                                         "panels");
   bool transposed = bool(panels);
+  // Blocks of whole register tiles (tile-m rows), for the transposed
+  // product only. The plain one in blocks (a vector of columns each) made
+  // MobileNetV2, whose pointwise convolutions take it, 2x slower (10.8 ->
+  // 20 ms, 2 threads), though one such convolution alone ran at the same
+  // speed; not investigated further.
+  int64_t rows = blocks && transposed && n > 0 && k > 0
+                     ? blockRows(k, f, oh, ow, tileM)
+                     : 0;
+  int64_t pb = rows ? rows * ow : p; // output columns per product
 
-  // Patches of all images: (N, C, KH, KW, OH, OW), at any filter size
-  // (the taps are a loop).
-  Value cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
-                             RankedTensorType::get({n, c, oh, ow}, et), kh,
-                             kw, strides, dilations);
-  SmallVector<ReassociationIndices> colGroups = {{0}, {1, 2, 3}, {4, 5}};
-  cols = tensor::CollapseShapeOp::create(rewriter, loc, cols, colGroups);
-
+  // The product of one block: `img` (its K x pb patches) into `acc`
+  // (F x pb).
+  auto product = [&](OpBuilder &b, Location l, Value img, Value acc) {
+    if (!transposed)
+      return linalg::MatmulOp::create(b, l, TypeRange{acc.getType()},
+                                      ValueRange{filter2d, img},
+                                      ValueRange{acc})
+          .getResult(0);
+    // pt[q, j, l] += img[k, q] * panels[j, k, l] over (q, j, l, k): the
+    // pb x F product, then added into the F x pb accumulator.
+    auto ptType = RankedTensorType::get({pb, f / panel, panel}, et);
+    Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(et));
+    Value init =
+        linalg::FillOp::create(
+            b, l, zero,
+            ValueRange{tensor::EmptyOp::create(b, l, ptType.getShape(), et)})
+            .getResult(0);
+    Value pt =
+        panelContraction(b, l, img, panels, init, /*lhsTransposed=*/true)
+            .getResult(0);
+    Value pf = tensor::CollapseShapeOp::create(
+        b, l, RankedTensorType::get({pb, f}, et), pt,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    AffineExpr e0, e1;
+    bindDims(ctx, e0, e1);
+    return linalg::GenericOp::create(
+               b, l, acc.getType(), pf, acc,
+               ArrayRef<AffineMap>{AffineMap::get(2, 0, {e1, e0}, ctx),
+                                   b.getMultiDimIdentityMap(2)},
+               SmallVector<utils::IteratorType>(2,
+                                                utils::IteratorType::parallel),
+               [](OpBuilder &nb, Location nl, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, nl,
+                     arith::AddFOp::create(nb, nl, args[1], args[0])
+                         .getResult());
+               })
+        .getResult(0);
+  };
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2, 3}};
   Value result = tensor::CollapseShapeOp::create(
       rewriter, loc, conv.getOutputs()[0], outGroups);
-  SmallVector<int64_t> one = {1, 1, 1};
-  for (int64_t i = 0; i < n; ++i) {
-    Value img = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({k, p}, et), cols, ValueRange{},
-        ValueRange{}, ValueRange{}, ArrayRef<int64_t>{i, 0, 0},
-        ArrayRef<int64_t>{1, k, p}, one);
-    Value accI = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({f, p}, et), result,
-        ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, f, p}, one);
-    Value mm;
-    if (transposed) {
-      // pt[p, j, l] += img[k, p] * panels[j, k, l] over (p, j, l, k): the
-      // P x F product, then added into the F x P accumulator.
-      auto ptType = RankedTensorType::get({p, f / panel, panel}, et);
-      Value zero = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getZeroAttr(et));
-      Value init = linalg::FillOp::create(
-                       rewriter, loc, zero,
-                       ValueRange{tensor::EmptyOp::create(
-                           rewriter, loc, ptType.getShape(), et)})
-                       .getResult(0);
-      Value pt = panelContraction(rewriter, loc, img, panels, init,
-                                  /*lhsTransposed=*/true)
-                     .getResult(0);
-      Value pf = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({p, f}, et), pt,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}});
-      AffineExpr e0, e1;
-      bindDims(ctx, e0, e1);
-      SmallVector<utils::IteratorType> par2(2, utils::IteratorType::parallel);
-      mm = linalg::GenericOp::create(
-               rewriter, loc, accI.getType(), pf, accI,
-               ArrayRef<AffineMap>{AffineMap::get(2, 0, {e1, e0}, ctx),
-                                   rewriter.getMultiDimIdentityMap(2)},
-               par2,
-               [](OpBuilder &b, Location l, ValueRange args) {
-                 linalg::YieldOp::create(
-                     b, l,
-                     arith::AddFOp::create(b, l, args[1], args[0])
-                         .getResult());
-               })
-               .getResult(0);
-    } else {
-      mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{accI.getType()},
-                                    ValueRange{filter2d, img},
-                                    ValueRange{accI})
-               .getResult(0);
-    }
-    result = tensor::InsertSliceOp::create(
-        rewriter, loc, mm, result, ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0}, ArrayRef<int64_t>{1, f, p}, one);
-  }
+  result = im2colLoops(
+      rewriter, loc, result, oh, ow, rows,
+      [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {
+        Value input = inputRows(b, l, conv.getInputs()[0], i, row, rows, kh,
+                                strides, dilations);
+        Value cols = patchesByTaps(
+            b, l, input, RankedTensorType::get({1, c, pb / ow, ow}, et), kh,
+            kw, strides, dilations);
+        Value img = tensor::CollapseShapeOp::create(
+            b, l, RankedTensorType::get({k, pb}, et), cols,
+            SmallVector<ReassociationIndices>{{0, 1, 2, 3}, {4, 5}});
+        return product(b, l, img, acc);
+      });
   Value out = tensor::ExpandShapeOp::create(rewriter, loc, outType, result,
                                             outGroups);
   rewriter.replaceOp(conv, out);
@@ -729,15 +871,19 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
 }
 
 /// conv_2d_ngchw_gfchw (a grouped, not depthwise, convolution) as im2col
-/// plus one batched matmul per image, the groups its batch: the patches
-/// (N, G, Cg, KH, KW, OH, OW) are filled tap by tap as for the plain
+/// plus a batched matmul, the groups its batch: the patches (G, Cg, KH,
+/// KW, OH, OW) of an image are filled tap by tap as for the plain
 /// convolution (one vectorized copy of the strided input view per tap),
-/// collapsed to G x Kg x P per image, and multiplied by the filter as
-/// G x Fg x Kg. The contraction strategy spreads the groups over threads.
-/// As a convolution it ran as scalar loops on one thread (resnext's and
+/// collapsed to G x Kg x P, and multiplied by the filter as G x Fg x Kg.
+/// Blocks of output rows as for the plain convolution (`blockRows`, by a
+/// group's filter: P at least 4 Fg) when `blocks`, else one image at a
+/// time, the contraction strategy spreading the groups over threads. As a
+/// convolution it ran as scalar loops on one thread (resnext's and
 /// regnet's 3x3 layers).
 static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
-                                               linalg::Conv2DNgchwGfchwOp conv) {
+                                               linalg::Conv2DNgchwGfchwOp conv,
+                                               int64_t vectorWidth,
+                                               bool blocks) {
   FailureOr<std::array<RankedTensorType, 3>> types = staticWindowTypes(conv);
   if (failed(types))
     return failure();
@@ -758,39 +904,32 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
   int64_t k = cg * kh * kw, p = oh * ow;
   if (n == 0 || k == 0 || p == 0)
     return failure();
+  int64_t rows = blocks ? blockRows(g * k, fg, oh, ow, vectorWidth) : 0;
+  int64_t pb = rows ? rows * ow : p;
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
-  Value cols = patchesByTaps(rewriter, loc, conv.getInputs()[0],
-                             RankedTensorType::get({n, g, cg, oh, ow}, et),
-                             kh, kw, strides, dilations);
-  cols = tensor::CollapseShapeOp::create(
-      rewriter, loc, cols,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
   Value filter = tensor::CollapseShapeOp::create(
       rewriter, loc, conv.getInputs()[1],
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2}, {3, 4}};
   Value result = tensor::CollapseShapeOp::create(
       rewriter, loc, conv.getOutputs()[0], outGroups);
-  SmallVector<int64_t> one = {1, 1, 1, 1};
-  for (int64_t i = 0; i < n; ++i) {
-    Value img = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, k, p}, et), cols,
-        ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0, 0}, ArrayRef<int64_t>{1, g, k, p}, one);
-    Value acc = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, fg, p}, et), result,
-        ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0, 0}, ArrayRef<int64_t>{1, g, fg, p}, one);
-    Value mm = linalg::BatchMatmulOp::create(rewriter, loc,
-                                             TypeRange{acc.getType()},
+  result = im2colLoops(
+      rewriter, loc, result, oh, ow, rows,
+      [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {
+        Value input = inputRows(b, l, conv.getInputs()[0], i, row, rows, kh,
+                                strides, dilations);
+        Value cols = patchesByTaps(
+            b, l, input, RankedTensorType::get({1, g, cg, pb / ow, ow}, et),
+            kh, kw, strides, dilations);
+        Value img = tensor::CollapseShapeOp::create(
+            b, l, RankedTensorType::get({g, k, pb}, et), cols,
+            SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5, 6}});
+        return linalg::BatchMatmulOp::create(b, l, TypeRange{acc.getType()},
                                              ValueRange{filter, img},
                                              ValueRange{acc})
-                   .getResult(0);
-    result = tensor::InsertSliceOp::create(
-        rewriter, loc, mm, result, ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{i, 0, 0, 0}, ArrayRef<int64_t>{1, g, fg, p}, one);
-  }
+            .getResult(0);
+      });
   rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(
                                rewriter, loc, outType, result, outGroups));
   return success();
@@ -1125,12 +1264,24 @@ void TileAndVectorizePass::runOnOperation() {
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
-    for (auto conv : convs)
-      (void)convToIm2colMatmul(rewriter, conv, tileN);
+    for (auto conv : convs) {
+      // Blocks of output rows go to threads only where the convolution
+      // pays for a parallel region.
+      int64_t flops = 2;
+      for (int64_t b : conv.getStaticLoopRanges())
+        flops *= b;
+      (void)convToIm2colMatmul(rewriter, conv, tileM, tileN,
+                               parallel && flops >= minParallelFlops);
+    }
     SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
     func.walk([&](linalg::Conv2DNgchwGfchwOp op) { grouped.push_back(op); });
-    for (auto conv : grouped)
-      (void)groupedConvToIm2colMatmul(rewriter, conv);
+    for (auto conv : grouped) {
+      int64_t flops = 2;
+      for (int64_t b : conv.getStaticLoopRanges())
+        flops *= b;
+      (void)groupedConvToIm2colMatmul(rewriter, conv, vectorWidth,
+                                      parallel && flops >= minParallelFlops);
+    }
   }
   {
     SmallVector<linalg::DepthwiseConv2DNchwChwOp> convs;
@@ -1270,8 +1421,9 @@ void TileAndVectorizePass::runOnOperation() {
       outerOrder.clear();
     // Threads: where the op is big enough to pay for a parallel region,
     // its cache blocks along one parallel dimension (batch, else rows, else
-    // columns) are spread over threads (scf.forall, then OpenMP).
-    if (parallel) {
+    // columns) are spread over threads (scf.forall, then OpenMP). Not
+    // within a parallel loop already (a convolution's blocks).
+    if (parallel && !inParallelLoop(op)) {
       int64_t flops = 2;
       for (int64_t b : bounds)
         flops *= b;
@@ -1374,7 +1526,7 @@ void TileAndVectorizePass::runOnOperation() {
     // Threads: spread over one dim, never the vector one (`threadDim`),
     // one slice per forall iteration (scf.forall, then OpenMP, as for
     // contractions).
-    if (parallel) {
+    if (parallel && !inParallelLoop(op)) {
       SmallVector<int64_t> bounds = op.getStaticLoopRanges();
       SmallVector<unsigned> candidates =
           llvm::to_vector(llvm::seq<unsigned>(0, bounds.size() - 1));
@@ -1411,7 +1563,8 @@ void TileAndVectorizePass::runOnOperation() {
   }
 
   for (linalg::GenericOp op : reductions)
-    reductionStrategy(rewriter, op, parallel, vectorWidth);
+    reductionStrategy(rewriter, op, parallel && !inParallelLoop(op),
+                      vectorWidth);
 
   // Vector ops down to 1-D FMAs, loads and stores: contractions become
   // outer products (one broadcast FMA per accumulator row), then n-D

@@ -50,7 +50,7 @@ func.func @conv(%x: tensor<1x8x9x9xf32>) -> tensor<1x32x7x7xf32> {
 // CHECK:           scf.for %[[J:.*]] = %c0 to %c3
 // CHECK:             tensor.extract_slice %arg0[0, 0, %[[I]], %[[J]]] [1, 8, 7, 7] [1, 1, 1, 1]
 // CHECK:             tensor.insert_slice {{.*}}[0, 0, %[[I]], %[[J]], 0, 0] [1, 8, 1, 1, 7, 7]
-// CHECK:         tensor.collapse_shape {{.*}} : tensor<1x8x3x3x7x7xf32> into tensor<1x72x49xf32>
+// CHECK:         tensor.collapse_shape {{.*}} : tensor<1x8x3x3x7x7xf32> into tensor<72x49xf32>
 // CHECK:         scf.for {{.*}} to %c49 step %c7
 // CHECK:           scf.for {{.*}} to %c72 step %c1 iter_args({{.*}}) -> (vector<7x16xf32>)
 // CHECK:             tensor.extract_slice {{.*}} [1, 7] [1, 1] : tensor<72x49xf32> to tensor<1x7xf32>
