@@ -50,6 +50,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
                      "traced-fuse-conv-bn and canonicalize first"),
       llvm::cl::init(true)};
+  Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Plan the temporaries of each function into one "
+                     "buffer at compile time (off: one allocation each)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `traced-gpu-pipeline`.
@@ -118,8 +123,9 @@ namespace detail {
 void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 /// One-shot bufferization with results as out-parameters, deallocation,
 /// and strided copies as loops (small row-contiguous tiles as vector
-/// transfers when `vectorTiles`).
-void addBufferization(OpPassManager &pm, bool vectorTiles);
+/// transfers when `vectorTiles`); with `arena`, each function's
+/// temporaries planned into one buffer (the CPU pipeline's PlanArena).
+void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false);
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

@@ -1,4 +1,4 @@
-// RUN: traced-opt %s --traced-cpu-pipeline --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s
+// RUN: traced-opt %s --traced-cpu-pipeline=arena=false --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s
 
 // Each temporary is freed right after its last use, and allocated just
 // before its first one (an internal pass after the buffer deallocation

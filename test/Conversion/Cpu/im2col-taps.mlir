@@ -1,5 +1,5 @@
 // RUN: traced-opt %s --traced-cpu-pipeline="tile-n=32" --mlir-print-ir-after=traced-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s
-// RUN: traced-opt %s --traced-cpu-pipeline="tile-n=32" --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=INPLACE
+// RUN: traced-opt %s --traced-cpu-pipeline="tile-n=32 arena=false" --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=INPLACE
 
 // The im2col patches of a convolution are filled tap by tap: the tap's
 // strided input view copied into its row block of the patches, 16-wide
