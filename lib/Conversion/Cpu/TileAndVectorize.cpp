@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -809,6 +810,16 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                      : 0;
   int64_t pb = rows ? rows * ow : p; // output columns per product
 
+  // A zero-filled output (every convolution the lowering builds): the
+  // transposed product writes its blocks rather than adding them to
+  // zeros, and the fill, a pass over the whole output, goes away.
+  Value init = conv.getOutputs()[0];
+  bool overwrite = false;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>();
+      fill && transposed && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+    init = fill.getOutputs()[0];
+    overwrite = true;
+  }
   // The product of one block: `img` (its K x pb patches) into `acc`
   // (F x pb).
   auto product = [&](OpBuilder &b, Location l, Value img, Value acc) {
@@ -840,17 +851,18 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                    b.getMultiDimIdentityMap(2)},
                SmallVector<utils::IteratorType>(2,
                                                 utils::IteratorType::parallel),
-               [](OpBuilder &nb, Location nl, ValueRange args) {
+               [&](OpBuilder &nb, Location nl, ValueRange args) {
                  linalg::YieldOp::create(
                      nb, nl,
-                     arith::AddFOp::create(nb, nl, args[1], args[0])
-                         .getResult());
+                     overwrite ? args[0]
+                               : arith::AddFOp::create(nb, nl, args[1], args[0])
+                                     .getResult());
                })
         .getResult(0);
   };
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2, 3}};
-  Value result = tensor::CollapseShapeOp::create(
-      rewriter, loc, conv.getOutputs()[0], outGroups);
+  Value result =
+      tensor::CollapseShapeOp::create(rewriter, loc, init, outGroups);
   result = im2colLoops(
       rewriter, loc, result, oh, ow, rows,
       [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {

@@ -5,7 +5,8 @@
 // channels): the output rows are cut into blocks of 2 (8 blocks an image),
 // and one scf.forall over (image, block) fills a block's patches (36 x 32)
 // and multiplies them, the product on the forall's thread (no forall of
-// its own). The block reads the input rows its taps need: 2 output rows
+// its own). The output was zero-filled: the blocks write their products
+// into it (no fill, no add). The block reads the input rows its taps need: 2 output rows
 // at stride 2 and dilation 2 read (2 - 1) * 2 + (3 - 1) * 2 + 1 = 7
 // input rows, from row 4 * block on.
 
@@ -22,7 +23,10 @@ func.func @blocks(%x: tensor<2x4x35x35xf32>) -> tensor<2x32x16x16xf32> {
 // CHECK-DAG:   #[[ROW:.*]] = affine_map<(d0) -> (d0 * 4)>
 // CHECK-LABEL: func.func @blocks
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
-// CHECK:         scf.forall (%[[I:.*]], %[[B:.*]]) in (2, 8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x32x256xf32>)
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<2x32x16x16xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[EMPTY]]
+// CHECK:         scf.forall (%[[I:.*]], %[[B:.*]]) in (2, 8) shared_outs(%[[OUT:.*]] = %[[FLAT]]) -> (tensor<2x32x256xf32>)
 // CHECK:           %[[C:.*]] = affine.apply #[[COL]](%[[B]])
 // CHECK:           tensor.extract_slice %[[OUT]][%[[I]], 0, %[[C]]] [1, 32, 32] [1, 1, 1]
 // CHECK:           %[[R:.*]] = affine.apply #[[ROW]](%[[B]])
@@ -31,6 +35,7 @@ func.func @blocks(%x: tensor<2x4x35x35xf32>) -> tensor<2x32x16x16xf32> {
 // CHECK:           tensor.collapse_shape {{.*}} into tensor<36x32xf32>
 // CHECK-NOT:       scf.forall
 // CHECK:           vector.contract
+// CHECK-NOT:       arith.addf
 // CHECK:         scf.forall.in_parallel
 // CHECK-NEXT:      tensor.parallel_insert_slice {{.*}} into %[[OUT]][%[[I]], 0, %[[C]]] [1, 32, 32] [1, 1, 1]
 
