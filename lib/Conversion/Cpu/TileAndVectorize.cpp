@@ -745,6 +745,27 @@ static Value inputRows(OpBuilder &b, Location loc, Value input, Value i,
       offsets, sizes, unit);
 }
 
+/// The im2col patches of one block of a convolution (`rows` output rows
+/// from `row` on of image `i`; `rows` 0: all `oh`), collapsed to `type`
+/// by `groups`: the input rows the block's taps read (`inputRows`), filled
+/// tap by tap (`patchesByTaps`) into (1, `lead`..., KH, KW, rows, OW).
+static Value blockPatches(OpBuilder &b, Location loc, Value input, Value i,
+                          Value row, int64_t rows, int64_t oh, int64_t ow,
+                          ArrayRef<int64_t> lead, int64_t kh, int64_t kw,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations, RankedTensorType type,
+                          ArrayRef<ReassociationIndices> groups) {
+  Value slice =
+      inputRows(b, loc, input, i, row, rows, kh, strides, dilations);
+  SmallVector<int64_t> plane = {1};
+  plane.append(lead.begin(), lead.end());
+  plane.append({rows ? rows : oh, ow});
+  Value cols = patchesByTaps(
+      b, loc, slice, RankedTensorType::get(plane, type.getElementType()), kh,
+      kw, strides, dilations);
+  return tensor::CollapseShapeOp::create(b, loc, type, cols, groups);
+}
+
 /// conv_2d_nchw_fchw as im2col plus a matmul. The patches (C, KH, KW, OH,
 /// OW) are collapsed for free to a K x P matrix (K = C*KH*KW, P = OH*OW).
 /// The matmul is F x K times K x P, or, when P tiles badly into vectors
@@ -866,14 +887,10 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   result = im2colLoops(
       rewriter, loc, result, oh, ow, rows,
       [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {
-        Value input = inputRows(b, l, conv.getInputs()[0], i, row, rows, kh,
-                                strides, dilations);
-        Value cols = patchesByTaps(
-            b, l, input, RankedTensorType::get({1, c, pb / ow, ow}, et), kh,
-            kw, strides, dilations);
-        Value img = tensor::CollapseShapeOp::create(
-            b, l, RankedTensorType::get({k, pb}, et), cols,
-            SmallVector<ReassociationIndices>{{0, 1, 2, 3}, {4, 5}});
+        Value img = blockPatches(
+            b, l, conv.getInputs()[0], i, row, rows, oh, ow, {c}, kh, kw,
+            strides, dilations, RankedTensorType::get({k, pb}, et),
+            {{0, 1, 2, 3}, {4, 5}});
         return product(b, l, img, acc);
       });
   Value out = tensor::ExpandShapeOp::create(rewriter, loc, outType, result,
@@ -929,14 +946,10 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
   result = im2colLoops(
       rewriter, loc, result, oh, ow, rows,
       [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {
-        Value input = inputRows(b, l, conv.getInputs()[0], i, row, rows, kh,
-                                strides, dilations);
-        Value cols = patchesByTaps(
-            b, l, input, RankedTensorType::get({1, g, cg, pb / ow, ow}, et),
-            kh, kw, strides, dilations);
-        Value img = tensor::CollapseShapeOp::create(
-            b, l, RankedTensorType::get({g, k, pb}, et), cols,
-            SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5, 6}});
+        Value img = blockPatches(
+            b, l, conv.getInputs()[0], i, row, rows, oh, ow, {g, cg}, kh, kw,
+            strides, dilations, RankedTensorType::get({g, k, pb}, et),
+            {{0, 1}, {2, 3, 4}, {5, 6}});
         return linalg::BatchMatmulOp::create(b, l, TypeRange{acc.getType()},
                                              ValueRange{filter, img},
                                              ValueRange{acc})
