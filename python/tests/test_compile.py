@@ -441,3 +441,33 @@ def test_index_put_mask_rows_checks_the_count():
             run(x.numpy(), np.array(bad), v.numpy())
         with pytest.raises(traced.InterpretError, match="shape mismatch"):
             tm.interpret(x, torch.tensor(bad), v)
+
+
+#: Convolutions big enough (>= 4 MFLOP) to take the compiled code's
+#: blocks of output rows (docs/cpu.md, "Convolutions"), and some that keep
+#: whole images: (N, C, H, W, F, kernel, stride, padding, dilation,
+#: groups). Strides and dilations change which input rows a block reads;
+#: batches > 1 make more (image, block) pairs; groups take the grouped
+#: form; 7 x 7 outputs and pointwise convolutions keep whole images.
+BLOCK_CONVS = [
+    (1, 3, 96, 96, 32, 7, 2, 3, 1, 1),
+    (2, 16, 40, 40, 32, 3, 1, 1, 1, 1),
+    (1, 32, 43, 39, 32, 3, 2, 2, 2, 1),
+    (3, 8, 30, 32, 16, 5, 1, 2, 1, 1),
+    (1, 64, 9, 9, 64, 3, 1, 1, 1, 1),
+    (2, 32, 40, 40, 48, 1, 1, 0, 1, 1),
+    (1, 48, 56, 56, 48, 3, 1, 1, 1, 6),
+    (2, 32, 28, 28, 64, 3, 2, 1, 1, 4),
+]
+
+
+@pytest.mark.parametrize("shape", BLOCK_CONVS, ids=str)
+def test_convolution_blocks_match_torch(shape):
+    n, c, h, w, f, k, s, p, d, g = shape
+    module = nn.Sequential(nn.Conv2d(c, f, k, s, p, d, groups=g),
+                           nn.ReLU()).eval()
+    x = torch.randn(n, c, h, w)
+    compiled = traced.compile(traced.trace(module, x))
+    with torch.no_grad():
+        expected = module(x).numpy()
+    _close(compiled(x.numpy()), expected, 1e-5)
