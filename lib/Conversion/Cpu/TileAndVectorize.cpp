@@ -300,6 +300,15 @@ divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   return tileSizes;
 }
 
+/// 2 x the product of `op`'s static loop bounds: the flops of a
+/// multiply-add per iteration, which decide whether it pays for threads.
+static int64_t loopFlops(linalg::LinalgOp op) {
+  int64_t flops = 2;
+  for (int64_t b : op.getStaticLoopRanges())
+    flops *= b;
+  return flops;
+}
+
 /// Whether `op` runs within a parallel loop already (the blocks of a
 /// convolution, `convToIm2colMatmul`): it then gets no threads of its own.
 static bool inParallelLoop(Operation *op) {
@@ -772,13 +781,14 @@ static Value blockPatches(OpBuilder &b, Location loc, Value input, Value i,
 /// or K > F, and F tiles well, the transposed product P x F: the patches
 /// read transposed (a register tile's rows are consecutive columns of the
 /// patches) times the filter packed at compile time into column panels,
-/// followed by one transposing add into the result.
+/// followed by one transposing add into the result (a write, into a
+/// zero-filled one).
 ///
 /// Where the patches are much larger than the filter (the early layers of
 /// a network: ResNet-18's stem fills 7.4 MB of patches an image for a
 /// 38 KB filter), the product is the transposed one and threads are on,
-/// the output rows are cut into blocks
-/// (`blockRows`), and one `scf.forall` over (image, block) fills each
+/// the output rows are cut into blocks (`blockRows`), and one
+/// `scf.forall` over (image, block) fills each
 /// block's patches and multiplies them: the patches of a block stay in L2
 /// between the fill and the product, a temporary holds one block instead
 /// of every image's patches, and the fill and the product share one
@@ -850,16 +860,17 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
                                       ValueRange{acc})
           .getResult(0);
     // pt[q, j, l] += img[k, q] * panels[j, k, l] over (q, j, l, k): the
-    // pb x F product, then added into the F x pb accumulator.
+    // pb x F product, then written (`overwrite`) or added into the F x pb
+    // block of the output.
     auto ptType = RankedTensorType::get({pb, f / panel, panel}, et);
     Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(et));
-    Value init =
+    Value zeros =
         linalg::FillOp::create(
             b, l, zero,
             ValueRange{tensor::EmptyOp::create(b, l, ptType.getShape(), et)})
             .getResult(0);
     Value pt =
-        panelContraction(b, l, img, panels, init, /*lhsTransposed=*/true)
+        panelContraction(b, l, img, panels, zeros, /*lhsTransposed=*/true)
             .getResult(0);
     Value pf = tensor::CollapseShapeOp::create(
         b, l, RankedTensorType::get({pb, f}, et), pt,
@@ -1289,24 +1300,17 @@ void TileAndVectorizePass::runOnOperation() {
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
-    for (auto conv : convs) {
-      // Blocks of output rows go to threads only where the convolution
-      // pays for a parallel region.
-      int64_t flops = 2;
-      for (int64_t b : conv.getStaticLoopRanges())
-        flops *= b;
+    // Blocks of output rows go to threads only where the convolution pays
+    // for a parallel region.
+    for (auto conv : convs)
       (void)convToIm2colMatmul(rewriter, conv, tileM, tileN,
-                               parallel && flops >= minParallelFlops);
-    }
+                               parallel && loopFlops(conv) >= minParallelFlops);
     SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
     func.walk([&](linalg::Conv2DNgchwGfchwOp op) { grouped.push_back(op); });
-    for (auto conv : grouped) {
-      int64_t flops = 2;
-      for (int64_t b : conv.getStaticLoopRanges())
-        flops *= b;
-      (void)groupedConvToIm2colMatmul(rewriter, conv, vectorWidth,
-                                      parallel && flops >= minParallelFlops);
-    }
+    for (auto conv : grouped)
+      (void)groupedConvToIm2colMatmul(
+          rewriter, conv, vectorWidth,
+          parallel && loopFlops(conv) >= minParallelFlops);
   }
   {
     SmallVector<linalg::DepthwiseConv2DNchwChwOp> convs;
@@ -1449,9 +1453,7 @@ void TileAndVectorizePass::runOnOperation() {
     // columns) are spread over threads (scf.forall, then OpenMP). Not
     // within a parallel loop already (a convolution's blocks).
     if (parallel && !inParallelLoop(op)) {
-      int64_t flops = 2;
-      for (int64_t b : bounds)
-        flops *= b;
+      int64_t flops = loopFlops(op);
       SmallVector<int64_t> threadTiles(op.getNumLoops(), 0);
       auto spread = [&](unsigned d, int64_t block) {
         if (bounds[d] / std::max<int64_t>(block, 1) < 2)
