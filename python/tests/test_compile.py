@@ -451,7 +451,8 @@ def test_index_put_mask_rows_checks_the_count():
 #: form; 7 x 7 outputs and pointwise convolutions keep whole images.
 #: Groups of 4 output channels take wider register tiles, and output
 #: planes that are not a whole number of vectors (14 x 14, 56 x 56 in
-#: blocks of one row) split their columns into vectors and a remainder.
+#: blocks of one row) split their columns into vectors and a remainder;
+#: grouped convolutions whose rows make no block take blocks of groups.
 BLOCK_CONVS = [
     (1, 3, 96, 96, 32, 7, 2, 3, 1, 1),
     (2, 16, 40, 40, 32, 3, 1, 1, 1, 1),
@@ -464,6 +465,8 @@ BLOCK_CONVS = [
     (1, 128, 56, 56, 128, 3, 1, 1, 1, 32),
     (1, 256, 14, 14, 256, 3, 1, 1, 1, 16),
     (2, 104, 14, 14, 104, 3, 1, 1, 1, 13),
+    (1, 256, 56, 56, 256, 3, 2, 1, 1, 32),
+    (2, 64, 28, 28, 64, 3, 2, 1, 1, 8),
 ]
 
 

@@ -910,6 +910,77 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   return success();
 }
 
+/// The loops of a grouped im2col convolution in blocks of `gb` whole
+/// groups: one `scf.forall` over (image, block) that fills the block's
+/// patches from its groups' input channels (`input`: N, G, Cg, H, W) and
+/// multiplies them by its groups' filters (`filter`: G, Fg, K) into
+/// `result` (N, G, Fg, P), which it returns.
+static Value groupBlockLoops(OpBuilder &b, Location loc, Value input,
+                             Value filter, Value result, int64_t gb,
+                             int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> dilations) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(result.getType());
+  Type et = outType.getElementType();
+  int64_t n = outType.getDimSize(0), g = outType.getDimSize(1),
+          fg = outType.getDimSize(2), p = outType.getDimSize(3);
+  int64_t cg = inType.getDimSize(2), k = fType.getDimSize(2);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(g / gb)},
+      ValueRange{result}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value i = forall.getInductionVars()[0], blk = forall.getInductionVars()[1];
+  Value into = forall.getRegionIterArgs()[0];
+  AffineExpr d0 = b.getAffineDimExpr(0);
+  Value g0 = affine::AffineApplyOp::create(b, loc, d0 * gb, blk);
+  auto attrs = [&](ArrayRef<int64_t> v) {
+    SmallVector<OpFoldResult> r;
+    for (int64_t x : v)
+      r.push_back(b.getIndexAttr(x));
+    return r;
+  };
+  // The block's input channels: (1, gb, Cg, H, W).
+  SmallVector<int64_t> inShape(inType.getShape());
+  inShape[0] = 1;
+  inShape[1] = gb;
+  SmallVector<OpFoldResult> inOffsets = attrs({0, 0, 0, 0, 0});
+  inOffsets[0] = i;
+  inOffsets[1] = g0;
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(inShape, et), input, inOffsets,
+      attrs(inShape), attrs({1, 1, 1, 1, 1}));
+  Value cols = patchesByTaps(
+      b, loc, slice, RankedTensorType::get({1, gb, cg, oh, ow}, et), kh, kw,
+      strides, dilations);
+  Value patches = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({gb, k, p}, et), cols,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5, 6}});
+  SmallVector<OpFoldResult> fOffsets = {g0, b.getIndexAttr(0),
+                                        b.getIndexAttr(0)};
+  Value filters = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({gb, fg, k}, fType.getElementType()),
+      filter, fOffsets, attrs({gb, fg, k}), attrs({1, 1, 1}));
+  SmallVector<OpFoldResult> outOffsets = {i, g0, b.getIndexAttr(0),
+                                          b.getIndexAttr(0)};
+  auto accType = RankedTensorType::get({gb, fg, p}, et);
+  Value acc = tensor::ExtractSliceOp::create(b, loc, accType, into, outOffsets,
+                                             attrs({1, gb, fg, p}),
+                                             attrs({1, 1, 1, 1}));
+  Value product =
+      linalg::BatchMatmulOp::create(b, loc, TypeRange{accType},
+                                    ValueRange{filters, patches},
+                                    ValueRange{acc})
+          .getResult(0);
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, product, into, outOffsets,
+                                        attrs({1, gb, fg, p}),
+                                        attrs({1, 1, 1, 1}));
+  return forall.getResult(0);
+}
+
 /// conv_2d_ngchw_gfchw (a grouped, not depthwise, convolution) as im2col
 /// plus a batched matmul, the groups its batch: the patches (G, Cg, KH,
 /// KW, OH, OW) of an image are filled tap by tap as for the plain
@@ -946,10 +1017,20 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
     return failure();
   // A group of at most 8 output channels (one register tile's rows) reads
   // its patches once, so they may take half of L2 rather than a quarter.
+  int64_t budget = fg <= 8 ? 192 * 1024 : 96 * 1024;
   int64_t rows =
-      blocks ? blockRows(g * k, fg, oh, ow, vectorWidth,
-                         fg <= 8 ? 192 * 1024 : 96 * 1024)
-             : 0;
+      blocks ? blockRows(g * k, fg, oh, ow, vectorWidth, budget) : 0;
+  // Where no block of whole vectors of rows fits (resnext50's stride-2
+  // entry to its second stage: 112-column blocks of 32 groups), blocks
+  // of whole groups instead: the most groups whose patches fit the
+  // budget, at least min(8, G) blocks an image.
+  int64_t groupBlock = 0;
+  if (blocks && !rows)
+    for (int64_t d = g / std::min<int64_t>(8, g); d >= 1; --d)
+      if (g % d == 0 && d * k * p <= budget) {
+        groupBlock = d;
+        break;
+      }
   int64_t pb = rows ? rows * ow : p;
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -959,6 +1040,14 @@ static LogicalResult groupedConvToIm2colMatmul(RewriterBase &rewriter,
   SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2}, {3, 4}};
   Value result = tensor::CollapseShapeOp::create(
       rewriter, loc, conv.getOutputs()[0], outGroups);
+  if (groupBlock) {
+    result = groupBlockLoops(rewriter, loc, conv.getInputs()[0], filter,
+                             result, groupBlock, kh, kw, oh, ow, strides,
+                             dilations);
+    rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(
+                                 rewriter, loc, outType, result, outGroups));
+    return success();
+  }
   result = im2colLoops(
       rewriter, loc, result, oh, ow, rows,
       [&](OpBuilder &b, Location l, Value i, Value row, Value acc) {

@@ -34,9 +34,11 @@ func.func @grouped(%x: tensor<1x4x2x10x10xf32>, %w: tensor<4x8x2x3x3xf32>) -> te
 
 // -----
 
-// Output positions too few for blocks (P = 16 < 4 x 8): whole images,
-// the contraction strategy spreading the groups over threads around a
-// register-tiled kernel.
+// Output positions too few for blocks of rows (P = 16 < 4 x 8): blocks of
+// whole groups instead, one scf.forall iteration each (the most groups
+// whose patches fit the budget, at least min(8, G) blocks an image: here
+// one group a block). Each fills its group's patches from its group's
+// input channels and multiplies them by its group's filter.
 
 func.func @groups(%x: tensor<1x4x2x6x6xf32>, %w: tensor<4x8x2x3x3xf32>) -> tensor<1x4x8x4x4xf32> {
   %e = tensor.empty() : tensor<1x4x8x4x4xf32>
@@ -47,9 +49,15 @@ func.func @groups(%x: tensor<1x4x2x6x6xf32>, %w: tensor<4x8x2x3x3xf32>) -> tenso
 }
 
 // CHECK-LABEL: func.func @groups
-// CHECK:         scf.for %[[I:.*]] = %c0 to %c3
-// CHECK:           scf.for %[[J:.*]] = %c0 to %c3
-// CHECK:             tensor.extract_slice %arg0[0, 0, 0, %[[I]], %[[J]]] [1, 4, 2, 4, 4] [1, 1, 1, 1, 1]
-// CHECK:         tensor.collapse_shape {{.*}} : tensor<1x4x2x3x3x4x4xf32> into tensor<4x18x16xf32>
-// CHECK:         scf.forall (%{{.*}}) in (4)
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{.*}} into tensor<4x8x18xf32>
+// CHECK:         scf.forall (%[[G:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x4x8x16xf32>)
+// CHECK:           tensor.extract_slice %arg0[0, %[[G]], 0, 0, 0] [1, 1, 2, 6, 6]
+// CHECK:           scf.for %{{.*}} = %c0 to %c3
+// CHECK:             scf.for %{{.*}} = %c0 to %c3
+// CHECK:           tensor.collapse_shape {{.*}} : tensor<1x1x2x3x3x4x4xf32> into tensor<1x18x16xf32>
+// CHECK:           tensor.extract_slice %[[F]][%[[G]], 0, 0] [1, 8, 18]
+// CHECK:           tensor.extract_slice %[[OUT]][0, %[[G]], 0, 0] [1, 1, 8, 16]
+// CHECK-NOT:       scf.forall
 // CHECK:           scf.for {{.*}} to %c18 step %c1 iter_args({{.*}}) -> (vector<1x8x16xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0] [1, 1, 8, 16]
