@@ -1088,16 +1088,51 @@ static LogicalResult padToFillAndCopy(RewriterBase &rewriter,
   }
   Location loc = pad.getLoc();
   rewriter.setInsertionPoint(pad);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                        resultType.getElementType());
-  Value filled =
-      linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
+  Value filled = tensor::EmptyOp::create(
+      rewriter, loc, resultType.getShape(), resultType.getElementType());
   int64_t rank = srcType.getRank();
   SmallVector<OpFoldResult> offsets, sizes,
       strides(rank, rewriter.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d) {
     offsets.push_back(rewriter.getIndexAttr(low[d]));
     sizes.push_back(rewriter.getIndexAttr(srcType.getDimSize(d)));
+  }
+  // Only the border is filled; the copy below writes the interior. Per
+  // padded dim d, the slabs before and after the source along d, over
+  // the interior along the dims before d and the whole extent along the
+  // dims after it, so that no two slabs overlap. (One fill of the whole
+  // tensor, a memset on the calling thread, wrote every padded
+  // activation twice: 11 MB a call for ResNet-18.)
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t src = srcType.getDimSize(d), out = resultType.getDimSize(d);
+    for (auto [start, length] :
+         {std::pair<int64_t, int64_t>{0, low[d]},
+          std::pair<int64_t, int64_t>{low[d] + src, out - low[d] - src}}) {
+      if (length <= 0)
+        continue;
+      SmallVector<OpFoldResult> slabOffsets(offsets.begin(),
+                                            offsets.begin() + d);
+      SmallVector<OpFoldResult> slabSizes(sizes.begin(), sizes.begin() + d);
+      SmallVector<int64_t> shape;
+      for (int64_t e = 0; e < d; ++e)
+        shape.push_back(srcType.getDimSize(e));
+      slabOffsets.push_back(rewriter.getIndexAttr(start));
+      slabSizes.push_back(rewriter.getIndexAttr(length));
+      shape.push_back(length);
+      for (int64_t e = d + 1; e < rank; ++e) {
+        slabOffsets.push_back(rewriter.getIndexAttr(0));
+        slabSizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(e)));
+        shape.push_back(resultType.getDimSize(e));
+      }
+      auto slabType =
+          RankedTensorType::get(shape, resultType.getElementType());
+      Value slab = tensor::ExtractSliceOp::create(
+          rewriter, loc, slabType, filled, slabOffsets, slabSizes, strides);
+      Value border =
+          linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+      filled = tensor::InsertSliceOp::create(rewriter, loc, border, filled,
+                                             slabOffsets, slabSizes, strides);
+    }
   }
   Value interior = tensor::ExtractSliceOp::create(rewriter, loc, srcType,
                                                   filled, offsets, sizes,
