@@ -658,6 +658,24 @@ static int64_t blockRows(int64_t k, int64_t f, int64_t oh, int64_t ow,
   return best;
 }
 
+/// An `scf.forall` over (image, block), `n` x `blocks`, sharing `result`,
+/// with the builder's insertion point set before its terminator; the loop,
+/// its two induction variables and its shared output.
+struct ImageBlockLoop {
+  scf::ForallOp forall;
+  Value image, block, into;
+};
+static ImageBlockLoop imageBlockLoop(OpBuilder &b, Location loc, int64_t n,
+                                     int64_t blocks, Value result) {
+  auto forall = scf::ForallOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(blocks)},
+      ValueRange{result}, std::nullopt);
+  b.setInsertionPoint(forall.getTerminator());
+  return {forall, forall.getInductionVars()[0], forall.getInductionVars()[1],
+          forall.getRegionIterArgs()[0]};
+}
+
 /// The loops of an im2col convolution over `result`, its output with the
 /// spatial dims collapsed (N, ..., P = oh * ow), which they return.
 /// `block(b, loc, image, row, acc)` computes the output columns of one
@@ -687,14 +705,9 @@ static Value im2colLoops(
     return o;
   };
   if (rows) {
-    auto forall = scf::ForallOp::create(
-        b, loc,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(oh / rows)},
-        ValueRange{result}, std::nullopt);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forall.getTerminator());
-    Value i = forall.getInductionVars()[0], blk = forall.getInductionVars()[1];
-    Value into = forall.getRegionIterArgs()[0];
+    auto [forall, i, blk, into] =
+        imageBlockLoop(b, loc, n, oh / rows, result);
     AffineExpr d0 = b.getAffineDimExpr(0);
     Value row = affine::AffineApplyOp::create(b, loc, d0 * rows, blk);
     OpFoldResult col =
@@ -927,13 +940,8 @@ static Value groupBlockLoops(OpBuilder &b, Location loc, Value input,
   int64_t n = outType.getDimSize(0), g = outType.getDimSize(1),
           fg = outType.getDimSize(2), p = outType.getDimSize(3);
   int64_t cg = inType.getDimSize(2), k = fType.getDimSize(2);
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(g / gb)},
-      ValueRange{result}, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(forall.getTerminator());
-  Value i = forall.getInductionVars()[0], blk = forall.getInductionVars()[1];
-  Value into = forall.getRegionIterArgs()[0];
+  auto [forall, i, blk, into] = imageBlockLoop(b, loc, n, g / gb, result);
   AffineExpr d0 = b.getAffineDimExpr(0);
   Value g0 = affine::AffineApplyOp::create(b, loc, d0 * gb, blk);
   auto attrs = [&](ArrayRef<int64_t> v) {
@@ -1487,35 +1495,55 @@ void TileAndVectorizePass::runOnOperation() {
              generic && op.getNumReductionLoops() > 0)
       reductions.push_back(generic);
   });
+  // Splits every contraction along one dim where `at` says (it returns the
+  // split point and sets the dim; 0: no split), each part tiled on its
+  // own; the rest is looked at again, so it may be split once more.
+  auto splitContractions =
+      [&](function_ref<int64_t(linalg::LinalgOp,
+                               const linalg::ContractionDimensions &,
+                               unsigned &)>
+              at) {
+        SmallVector<linalg::LinalgOp> worklist(contractions.rbegin(),
+                                               contractions.rend());
+        contractions.clear();
+        while (!worklist.empty()) {
+          linalg::LinalgOp op = worklist.pop_back_val();
+          FailureOr<linalg::ContractionDimensions> dims =
+              linalg::inferContractionDims(op);
+          unsigned d = 0;
+          int64_t point = succeeded(dims) ? at(op, *dims, d) : 0;
+          if (!point) {
+            contractions.push_back(op);
+            continue;
+          }
+          rewriter.setInsertionPoint(op);
+          auto [whole, rest] = linalg::splitOp(
+              rewriter, cast<TilingInterface>(op.getOperation()), d,
+              rewriter.getIndexAttr(point));
+          if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
+                  whole ? whole.getOperation() : nullptr))
+            contractions.push_back(part);
+          if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
+                  rest ? rest.getOperation() : nullptr))
+            worklist.push_back(part);
+        }
+      };
   // Rows that no good register tile divides (ViT's 197 tokens: prime, so
   // one row per tile, a third of the FMA rate) are split into a whole
-  // number of tile-m rows and a remainder, each tiled on its own. After
-  // packing, so the two share one packed right-hand side.
-  SmallVector<linalg::LinalgOp> splitContractions;
-  for (linalg::LinalgOp op : contractions) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims) || dims->m.empty()) {
-      splitContractions.push_back(op);
-      continue;
-    }
-    unsigned d = dims->m.back();
+  // number of tile-m rows and a remainder. After packing, so the two share
+  // one packed right-hand side.
+  splitContractions([&](linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned &d) -> int64_t {
+    if (dims.m.empty())
+      return 0;
+    d = dims.m.back();
     int64_t bound = op.getStaticLoopRanges()[d];
     if (ShapedType::isDynamic(bound) || bound <= tileM || bound % tileM == 0 ||
-        2 * largestDivisor(bound, tileM, 1) >= tileM) {
-      splitContractions.push_back(op);
-      continue;
-    }
-    rewriter.setInsertionPoint(op);
-    auto [whole, rest] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(op.getOperation()), d,
-        rewriter.getIndexAttr(bound / tileM * tileM));
-    for (TilingInterface part : {whole, rest})
-      if (auto linalgPart =
-              dyn_cast_or_null<linalg::LinalgOp>(part.getOperation()))
-        splitContractions.push_back(linalgPart);
-  }
-  contractions = std::move(splitContractions);
+        2 * largestDivisor(bound, tileM, 1) >= tileM)
+      return 0;
+    return bound / tileM * tileM;
+  });
   // Register tile: rows any divisor <= tile-m. Fewer rows than tile-m / 2
   // (a grouped convolution's 4 output channels a group) take
   // proportionally more columns, up to 4 x tile-n, so that the tile still
@@ -1550,39 +1578,18 @@ void TileAndVectorizePass::runOnOperation() {
   // convolution's P = 14 x 14 = 196 output pixels (resnext50's grouped
   // 3 x 3 convolutions on 14 x 14 ran at 6 GFLOP/s, 20x torch's time), or
   // 16 for 784 (half the accumulators).
-  {
-    SmallVector<linalg::LinalgOp> worklist(contractions.rbegin(),
-                                           contractions.rend());
-    contractions.clear();
-    while (!worklist.empty()) {
-      linalg::LinalgOp op = worklist.pop_back_val();
-      FailureOr<linalg::ContractionDimensions> dims =
-          linalg::inferContractionDims(op);
-      if (failed(dims) || dims->n.empty()) {
-        contractions.push_back(op);
-        continue;
-      }
-      unsigned d = dims->n.back();
-      int64_t bound = op.getStaticLoopRanges()[d];
-      int64_t t = ShapedType::isDynamic(bound)
-                      ? 0
-                      : vectorColumns(bound, rowTile(op, *dims));
-      if (!t || bound % t == 0) {
-        contractions.push_back(op);
-        continue;
-      }
-      rewriter.setInsertionPoint(op);
-      auto [whole, rest] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(op.getOperation()), d,
-          rewriter.getIndexAttr(bound / t * t));
-      if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
-              whole ? whole.getOperation() : nullptr))
-        contractions.push_back(part);
-      if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
-              rest ? rest.getOperation() : nullptr))
-        worklist.push_back(part);
-    }
-  }
+  splitContractions([&](linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned &d) -> int64_t {
+    if (dims.n.empty())
+      return 0;
+    d = dims.n.back();
+    int64_t bound = op.getStaticLoopRanges()[d];
+    if (ShapedType::isDynamic(bound))
+      return 0;
+    int64_t t = vectorColumns(bound, rowTile(op, dims));
+    return t && bound % t ? bound / t * t : 0;
+  });
   // Columns: that tile where it divides them (it does after the split;
   // below a vector, any divisor). Column strips outermost: one K x tile-n
   // strip of the right-hand side stays in cache while every row tile of
