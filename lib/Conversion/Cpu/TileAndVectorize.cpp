@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -945,10 +946,7 @@ static Value groupBlockLoops(OpBuilder &b, Location loc, Value input,
   AffineExpr d0 = b.getAffineDimExpr(0);
   Value g0 = affine::AffineApplyOp::create(b, loc, d0 * gb, blk);
   auto attrs = [&](ArrayRef<int64_t> v) {
-    SmallVector<OpFoldResult> r;
-    for (int64_t x : v)
-      r.push_back(b.getIndexAttr(x));
-    return r;
+    return getAsIndexOpFoldResult(b.getContext(), v);
   };
   // The block's input channels: (1, gb, Cg, H, W).
   SmallVector<int64_t> inShape(inType.getShape());
