@@ -71,7 +71,7 @@ void traced_python::populateExecution(py::module_ &m) {
   m.def(
       "compile_cpu",
       [](ModuleState &s, const std::string &entry, bool vectorize,
-         int64_t tileN, bool surgery, bool packRhs,
+         int64_t tileN, bool surgery, bool packRhs, bool winograd,
          std::optional<bool> progress, bool timing,
          std::optional<std::string> cacheDir) {
         DiagnosticCapture diags(s.ctx.get());
@@ -80,6 +80,7 @@ void traced_python::populateExecution(py::module_ &m) {
         options.vectorize = vectorize;
         options.tileN = tileN;
         options.packRhs = packRhs;
+        options.winograd = winograd;
         options.surgery = surgery;
         CompileMonitor monitor;
         monitor.progress = progress.value_or(progressWanted());
@@ -112,8 +113,8 @@ void traced_python::populateExecution(py::module_ &m) {
       py::arg("state"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("tile_n") = 0,
       py::arg("surgery") = true, py::arg("pack_rhs") = true,
-      py::arg("progress") = py::none(), py::arg("timing") = false,
-      py::arg("cache_dir") = py::none());
+      py::arg("winograd") = true, py::arg("progress") = py::none(),
+      py::arg("timing") = false, py::arg("cache_dir") = py::none());
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,

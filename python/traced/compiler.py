@@ -210,7 +210,8 @@ class CompiledModule:
 
 def compile(module: Module, target: str = "cpu", entry: str = "forward",
             vectorize: bool = True, tile_n: int = 0, surgery: bool = True,
-            pack_rhs: bool = True, progress: Optional[bool] = None,
+            pack_rhs: bool = True, winograd: bool = True,
+            progress: Optional[bool] = None,
             timing: bool = False,
             cache: Union[bool, str, "os.PathLike[str]", None] = None
             ) -> CompiledModule:
@@ -221,7 +222,9 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     already be flat and is lowered call by call); `vectorize`: tile and
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
     AVX-512, 16 for AVX2; 0 picks by this CPU); `pack_rhs`: copy matmul
-    right-hand sides into contiguous column panels first (docs/cpu.md).
+    right-hand sides into contiguous column panels first (docs/cpu.md);
+    `winograd`: compute f32 3x3 convolutions of unit stride with at least
+    32 input and output channels as Winograd F(2x2, 3x3) (docs/cpu.md).
 
     `progress`: show the running pass on stderr (None: when stderr is a
     terminal; TRACED_PROGRESS=1/0 overrides that). `timing`: print the time
@@ -248,7 +251,7 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     with raising(CompileError):
         compiled, report = _traced.compile_cpu(
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
-            None if progress is None else bool(progress), bool(timing),
+            winograd, None if progress is None else bool(progress), bool(timing),
             cache_dir)
         graph = module.module(module.root_name).graph_named(entry)
         graph_inputs = graph.inputs[1:]

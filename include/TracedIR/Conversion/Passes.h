@@ -45,6 +45,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Pack matmul right-hand sides into contiguous column "
                      "panels (traced-cpu-tile-and-vectorize's pack-rhs)"),
       llvm::cl::init(true)};
+  Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("Compute 3x3 convolutions of unit stride as Winograd "
+                     "F(2x2, 3x3) (traced-cpu-tile-and-vectorize's winograd)"),
+      llvm::cl::init(true)};
   Option<bool> surgery{
       *this, "surgery",
       llvm::cl::desc("Run traced-flatten, traced-normalize, "

@@ -108,6 +108,12 @@ def TracedCpuTileAndVectorize
            "Vector length for elementwise ops">,
     Option<"im2col", "im2col", "bool", /*default=*/"true",
            "Rewrite convolutions as im2col plus a contraction">,
+    Option<"winograd", "winograd", "bool", /*default=*/"true",
+           "Rewrite f32 3x3 convolutions of unit stride with a constant "
+           "filter as Winograd F(2x2, 3x3)">,
+    Option<"winogradMinChannels", "winograd-min-channels", "int64_t",
+           /*default=*/"32",
+           "Fewest input and output channels a Winograd convolution has">,
     Option<"packRhs", "pack-rhs", "bool", /*default=*/"true",
            "Pack the right-hand side of matmuls with at least 2 x tile-m rows "
            "into contiguous tile-n column panels">,

@@ -706,6 +706,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
                                                                        : 16;
     tiling.parallel = options.threads;
     tiling.packRhs = options.packRhs;
+    tiling.winograd = options.winograd;
     fn.addPass(createTracedCpuTileAndVectorize(tiling));
     fn.addPass(createCanonicalizerPass());
     fn.addPass(createCSEPass());

@@ -11,6 +11,7 @@
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "../TracedToLinalg/Lowering.h"
+#include "Winograd.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -1431,6 +1432,16 @@ void TileAndVectorizePass::runOnOperation() {
     func.walk([&](tensor::PadOp op) { pads.push_back(op); });
     for (auto pad : pads)
       (void)padToFillAndCopy(rewriter, pad);
+  }
+  if (winograd) {
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    func.walk([&](linalg::Conv2DNchwFchwOp op) {
+      if (isWinogradConv(op, winogradMinChannels))
+        convs.push_back(op);
+    });
+    for (auto conv : convs)
+      (void)convToWinograd(rewriter, conv,
+                           parallel && loopFlops(conv) >= minParallelFlops);
   }
   if (im2col) {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;

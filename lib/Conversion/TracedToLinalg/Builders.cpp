@@ -631,9 +631,8 @@ static ArrayRef<char> rawElements(ElementsAttr attr,
   return {};
 }
 
-Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
-                                 ArrayRef<int64_t> shape,
-                                 ArrayRef<int64_t> perm, StringRef name) {
+ArrayRef<char> lowering::constantBytes(Value weight,
+                                       std::vector<char> &storage) {
   // A reshaped constant has the same row-major bytes.
   Value source = weight;
   while (true) {
@@ -645,21 +644,35 @@ Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
       break;
   }
   auto c = source.getDefiningOp<arith::ConstantOp>();
-  if (!c || shape.size() != perm.size() || !isPermutationVector(perm))
+  auto type = dyn_cast<RankedTensorType>(weight.getType());
+  if (!c || !type || !type.hasStaticShape())
     return {};
   auto attr = dyn_cast<ElementsAttr>(c.getValue());
-  auto type = cast<RankedTensorType>(weight.getType());
   Type et = type.getElementType();
-  if (!attr || !type.hasStaticShape() || !et.isIntOrFloat() ||
-      et.getIntOrFloatBitWidth() % 8 != 0 ||
+  if (!attr || !et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  ArrayRef<char> raw = rawElements(attr, storage);
+  size_t width = et.getIntOrFloatBitWidth() / 8;
+  if (raw.size() != static_cast<size_t>(type.getNumElements()) * width)
+    return {};
+  return raw;
+}
+
+Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
+                                 ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> perm, StringRef name) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  if (shape.size() != perm.size() || !isPermutationVector(perm) ||
+      !type.hasStaticShape() ||
       ShapedType::getNumElements(shape) != type.getNumElements())
     return {};
   std::vector<char> storage;
-  ArrayRef<char> raw = rawElements(attr, storage);
+  ArrayRef<char> raw = constantBytes(weight, storage);
+  if (raw.empty())
+    return {};
+  Type et = type.getElementType();
   size_t width = et.getIntOrFloatBitWidth() / 8;
   int64_t count = type.getNumElements();
-  if (raw.size() != static_cast<size_t>(count) * width)
-    return {};
   // out[i_0, ..., i_r] = in[...] with in's index d at out's position
   // where perm names d: walk the output in order, stepping the input
   // through its row-major strides.

@@ -287,6 +287,10 @@ Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// `weight.T` for a 2-D `arith.constant` weight, computed at compile time
 /// into a new blob; null when `weight` is not such a constant.
 Value transposedConstant(OpBuilder &b, Location loc, Value weight);
+/// The row-major bytes of the elements of an `arith.constant` of static
+/// shape (seen through reshapes); empty when `weight` is not one. `storage`
+/// holds them where they had to be expanded (a splat).
+ArrayRef<char> constantBytes(Value weight, std::vector<char> &storage);
 /// The elements of an `arith.constant` (seen through reshapes) read as a
 /// row-major tensor of `shape`, permuted by `perm` (`result[i] =
 /// input[perm[i]]`), computed at compile time into a new blob; null when

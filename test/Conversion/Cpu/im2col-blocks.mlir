@@ -1,5 +1,5 @@
-// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 parallel=true min-parallel-flops=0 lower-vectors=false},canonicalize,cse))' | FileCheck %s
-// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=SERIAL
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 winograd=false parallel=true min-parallel-flops=0 lower-vectors=false},canonicalize,cse))' | FileCheck %s
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 winograd=false lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=SERIAL
 
 // Patches much larger than the filter (P = 256 output positions, 32
 // channels): the output rows are cut into blocks of 2 (8 blocks an image),

@@ -1,0 +1,30 @@
+//===- Winograd.h - 3x3 convolutions as Winograd F(2x2, 3x3) ----*- C++ -*-===//
+//
+// Part of TracedIR. See docs/cpu.md, "Winograd convolutions".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_CONVERSION_CPU_WINOGRAD_H
+#define TRACEDIR_LIB_CONVERSION_CPU_WINOGRAD_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::traced {
+
+/// Whether `conv` is one `convToWinograd` rewrites: f32, static shapes, a
+/// 3x3 filter that is an `arith.constant`, unit strides and dilations, and
+/// at least `minChannels` input and output channels.
+bool isWinogradConv(linalg::Conv2DNchwFchwOp conv, int64_t minChannels);
+
+/// Rewrites `conv` (see `isWinogradConv`) as Winograd F(2x2, 3x3): an input
+/// transform into 16 matrices of C x (N * tiles), one `linalg.batch_matmul`
+/// by the filter transformed at compile time (16 x F x C), and an output
+/// transform into the convolution's result. The transforms are vector code
+/// over rows of tiles, spread over threads (`scf.forall`) when `parallel`.
+LogicalResult convToWinograd(RewriterBase &rewriter,
+                             linalg::Conv2DNchwFchwOp conv, bool parallel);
+
+} // namespace mlir::traced
+
+#endif // TRACEDIR_LIB_CONVERSION_CPU_WINOGRAD_H
