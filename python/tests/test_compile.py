@@ -480,3 +480,34 @@ def test_convolution_blocks_match_torch(shape):
     with torch.no_grad():
         expected = module(x).numpy()
     _close(compiled(x.numpy()), expected, 1e-5)
+
+
+# (n, c, h, w, f, padding) of 3x3 convolutions that take Winograd F(2x2,
+# 3x3) (docs/cpu.md): blocks of tile rows (an even output height, with
+# threads), whole images (an odd height, or too few tiles for a block),
+# odd widths (a last tile column half written), tiles fewer than a vector,
+# no padding, one output, padding 2, batches.
+WINOGRAD_CONVS = [
+    (1, 64, 56, 56, 64, 1),
+    (2, 32, 16, 16, 48, 1),
+    (2, 64, 28, 30, 32, 1),
+    (1, 256, 14, 14, 256, 1),
+    (1, 512, 7, 7, 512, 1),
+    (3, 40, 20, 37, 33, 1),
+    (1, 32, 9, 10, 40, 0),
+    (1, 32, 1, 1, 32, 1),
+    (1, 32, 12, 12, 32, 2),
+]
+
+
+@pytest.mark.parametrize("shape", WINOGRAD_CONVS, ids=str)
+def test_winograd_convolutions_match_torch(shape):
+    n, c, h, w, f, p = shape
+    module = nn.Sequential(nn.Conv2d(c, f, 3, 1, p), nn.ReLU()).eval()
+    x = torch.randn(n, c, h, w)
+    tm = traced.trace(module, x)
+    with torch.no_grad():
+        expected = module(x).numpy()
+    _close(traced.compile(tm)(x.numpy()), expected, 1e-5)
+    # The direct convolution (im2col) agrees as well.
+    _close(traced.compile(tm, winograd=False)(x.numpy()), expected, 1e-5)
