@@ -223,8 +223,8 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     vectorize (off: plain loops); `tile_n`: register tile columns (32 for
     AVX-512, 16 for AVX2; 0 picks by this CPU); `pack_rhs`: copy matmul
     right-hand sides into contiguous column panels first (docs/cpu.md);
-    `winograd`: compute f32 3x3 convolutions of unit stride with at least
-    32 input and output channels as Winograd F(2x2, 3x3) (docs/cpu.md).
+    `winograd`: compute f32 3x3 convolutions of unit stride and constant
+    weights as Winograd F(2x2, 3x3) (off: im2col; docs/cpu.md).
 
     `progress`: show the running pass on stderr (None: when stderr is a
     terminal; TRACED_PROGRESS=1/0 overrides that). `timing`: print the time

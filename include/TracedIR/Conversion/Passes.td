@@ -112,7 +112,7 @@ def TracedCpuTileAndVectorize
            "Rewrite f32 3x3 convolutions of unit stride with a constant "
            "filter as Winograd F(2x2, 3x3)">,
     Option<"winogradMinChannels", "winograd-min-channels", "int64_t",
-           /*default=*/"32",
+           /*default=*/"3",
            "Fewest input and output channels a Winograd convolution has">,
     Option<"packRhs", "pack-rhs", "bool", /*default=*/"true",
            "Pack the right-hand side of matmuls with at least 2 x tile-m rows "

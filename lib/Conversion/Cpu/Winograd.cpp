@@ -187,6 +187,51 @@ static Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// How a convolution of `n` images of `c` channels into `f` is done as
+/// Winograd (`oh` x `ow` outputs): the tile rows of a block (0: whole
+/// images), or none where it does not pay.
+///
+/// Blocks: the tiles of a block of tile rows are transformed, multiplied
+/// and transformed back one block at a time (on one thread each). The
+/// block's transformed inputs and products (16 x C and 16 x F by its
+/// tiles) fit `budget` floats each, so that they and the transformed
+/// filter stay in L2 between the three steps; its columns (tiles) are at
+/// least one vector, and its output rows an even number (blocks of one
+/// shape). The largest such block that still leaves 4 blocks (where there
+/// are) for the threads; else one tile row where that is within 4 x
+/// `budget` (a wide image of many channels).
+///
+/// Whole images: each step over every image, the product a batch of 16
+/// matmuls spread over threads, where the transformed inputs and products
+/// are at most 16 x `budget` floats (the small images of many channels of
+/// the last layers: 7 x 7 tiles a vector or less). Larger ones (a wide
+/// image of 3 channels into 64: 51 MB of products) would stream through
+/// memory twice: no Winograd.
+static std::optional<int64_t> winogradPlan(int64_t n, int64_t c, int64_t f,
+                                           int64_t oh, int64_t ow,
+                                           int64_t budget = 64 * 1024) {
+  int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
+  int64_t perRow = 16 * std::max(c, f) * tw;
+  if (oh % 2 == 0) {
+    int64_t best = 0;
+    for (int64_t rows = 1; rows <= th; ++rows) {
+      if (th % rows || rows * tw < 16)
+        continue;
+      if (perRow * rows > budget ||
+          (best && n * (th / rows) < std::min<int64_t>(4, n * th)))
+        break;
+      best = rows;
+    }
+    if (!best && tw >= 16 && perRow <= 4 * budget)
+      best = 1;
+    if (best)
+      return best;
+  }
+  if (perRow * th * n <= 16 * budget)
+    return 0;
+  return std::nullopt;
+}
+
 bool isWinogradConv(linalg::Conv2DNchwFchwOp conv, int64_t minChannels) {
   if (!conv.hasPureTensorSemantics())
     return false;
@@ -208,6 +253,10 @@ bool isWinogradConv(linalg::Conv2DNchwFchwOp conv, int64_t minChannels) {
                         [](int64_t v) { return v == 1; });
   };
   if (!ones(conv.getStrides()) || !ones(conv.getDilations()))
+    return false;
+  if (!winogradPlan(inType.getDimSize(0), inType.getDimSize(1),
+                    fType.getDimSize(0), outType.getDimSize(2),
+                    outType.getDimSize(3)))
     return false;
   std::vector<char> storage;
   return !lowering::constantBytes(conv.getInputs()[1], storage).empty();
@@ -392,30 +441,6 @@ static Value forEachSlice(
       .getResult(0);
 }
 
-/// Tile rows per block when a convolution's tiles are transformed,
-/// multiplied and transformed back a block of tile rows at a time, each
-/// block on one thread (0: whole images, the product spread over
-/// threads). A block's transformed inputs and products (16 x C and 16 x
-/// F by its tiles) stay within `budget` floats each, so that they and
-/// the transformed filter stay in L2 between the three steps; a block
-/// has at least one vector of tiles (the product's columns), and the
-/// output rows an even count (every block the same shape).
-static int64_t winogradBlockRows(int64_t c, int64_t f, int64_t oh,
-                                 int64_t th, int64_t tw,
-                                 int64_t budget = 64 * 1024) {
-  if (oh % 2)
-    return 0;
-  int64_t best = 0;
-  for (int64_t rows = 1; rows < th; ++rows) {
-    if (th % rows || rows * tw < 16)
-      continue;
-    if (16 * std::max(c, f) * rows * tw > budget)
-      break;
-    best = rows;
-  }
-  return best;
-}
-
 LogicalResult convToWinograd(RewriterBase &rewriter,
                              linalg::Conv2DNchwFchwOp conv, bool parallel) {
   Value input = conv.getInputs()[0];
@@ -434,6 +459,8 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
   int64_t width = std::min<int64_t>(16, llvm::PowerOf2Ceil(tw));
   Location loc = conv.getLoc();
   Type f32 = rewriter.getF32Type();
+  if (!winogradPlan(n, c, f, oh, ow))
+    return failure();
   rewriter.setInsertionPoint(conv);
   Value u = filterTransform(rewriter, loc, conv.getInputs()[1]);
   if (!u)
@@ -465,7 +492,7 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
         .getResult(0);
   };
 
-  int64_t rows = parallel ? winogradBlockRows(c, f, oh, th, tw) : 0;
+  int64_t rows = *winogradPlan(n, c, f, oh, ow);
   Value out;
   if (rows) {
     // Blocks of `rows` tile rows: one `scf.forall` over (image, block),
@@ -473,7 +500,7 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
     // multiplying them and transforming the products back into its
     // output rows, all in L2.
     out = sliceLoops(
-        rewriter, loc, /*parallel=*/true, n, th / rows, init,
+        rewriter, loc, parallel, n, th / rows, init,
         [&](OpBuilder &b, Location l, Value i, Value blk) {
           OpFoldResult outRow = affine::makeComposedFoldedAffineApply(
               b, l, b.getAffineDimExpr(0) * (2 * rows), {blk});
@@ -531,12 +558,39 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
                                 clamp, slice);
         });
     SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3, 4}};
+    int64_t cols = n * th * tw;
     Value vm = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({16, c, n * th * tw}, f32), v,
+        rewriter, loc, RankedTensorType::get({16, c, cols}, f32), v, groups);
+    // The product, a position at a time over threads: each fills its
+    // slice of the products just before multiplying into it (one fill of
+    // them all was a memset on the calling thread, 4-5% of a 7 x 7 layer).
+    Value m = tensor::EmptyOp::create(rewriter, loc, {16, f, cols}, f32);
+    m = sliceLoops(
+        rewriter, loc, parallel, 16, 1, m,
+        [&](OpBuilder &b, Location, Value p, Value) {
+          return Slice{{p, b.getIndexAttr(0), b.getIndexAttr(0)},
+                       attrs({1, f, cols}), attrs({1, 1, 1}),
+                       RankedTensorType::get({1, f, cols}, f32)};
+        },
+        [&](OpBuilder &b, Location l, Value p, Value, Value slice) {
+          auto at = [&](Value from, int64_t rows, int64_t columns) {
+            return tensor::ExtractSliceOp::create(
+                b, l, RankedTensorType::get({1, rows, columns}, f32), from,
+                ArrayRef<OpFoldResult>{p, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)},
+                attrs({1, rows, columns}), attrs({1, 1, 1}));
+          };
+          Value filled =
+              linalg::FillOp::create(b, l, zero, slice).getResult(0);
+          return linalg::BatchMatmulOp::create(
+                     b, l, TypeRange{slice.getType()},
+                     ValueRange{at(u, f, c), at(vm, c, cols)},
+                     ValueRange{filled})
+              .getResult(0);
+        });
+    m = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({16, f, n, th, tw}, f32), m,
         groups);
-    Value m = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({16, f, n, th, tw}, f32),
-        product(rewriter, loc, vm, n * th * tw), groups);
     out = sliceLoops(
         rewriter, loc, parallel, n, f, init,
         [&](OpBuilder &b, Location, Value i, Value ch) {

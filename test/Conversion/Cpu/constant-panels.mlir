@@ -1,6 +1,6 @@
-// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16},canonicalize,cse))' | FileCheck %s
-// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=CONTRACT
-// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 parallel=true min-parallel-flops=0},canonicalize,cse))' | FileCheck %s --check-prefix=THREADS
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 winograd=false},canonicalize,cse))' | FileCheck %s
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 winograd=false lower-vectors=false},canonicalize,cse))' | FileCheck %s --check-prefix=CONTRACT
+// RUN: traced-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(traced-cpu-tile-and-vectorize{tile-n=16 winograd=false parallel=true min-parallel-flops=0},canonicalize,cse))' | FileCheck %s --check-prefix=THREADS
 
 // A constant right-hand side (a Linear's weight) is packed into column
 // panels at compile time: panels[j, k, l] = B[k, 16 j + l], a new blob, and

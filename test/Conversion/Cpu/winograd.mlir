@@ -49,11 +49,13 @@ func.func @blocks(%x: tensor<2x32x18x18xf32>) -> tensor<2x32x16x16xf32> {
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[I]], 0, %{{.*}}, 0] [1, 32, 8, 16]
 
-// Without threads: whole images, one scf.for over the input channels.
+// Without threads: the same blocks, as two scf.for (image, block).
 // SERIAL-LABEL: func.func @blocks
 // SERIAL-NOT:     scf.forall
-// SERIAL:         tensor.empty() : tensor<16x32x2x8x8xf32>
-// SERIAL:         linalg.fill {{.*}} -> tensor<16x32x128xf32>
+// SERIAL:         scf.for %{{.*}} = %c0 to %c2 step %c1
+// SERIAL:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// SERIAL:             tensor.empty() : tensor<16x32x4x8xf32>
+// SERIAL:             linalg.fill {{.*}} -> tensor<16x32x32xf32>
 
 // OFF-LABEL: func.func @blocks
 // OFF-NOT:     winograd
@@ -63,8 +65,10 @@ func.func @blocks(%x: tensor<2x32x18x18xf32>) -> tensor<2x32x16x16xf32> {
 
 // Odd output sizes (7 x 8 of 9 x 10): the last tile row's fourth input row
 // is past the input and reads row 8 again (arith.minsi), and its second
-// output row (row 7) is not written (scf.if). The output is not
-// zero-filled: the transform adds to it. 4 tiles a row: vectors of 4.
+// output row (row 7) is not written (scf.if). An odd height makes no
+// blocks: whole images, the product one position at a time, each filling
+// its slice of the products. The output is not zero-filled: the transform
+// adds to it. 4 tiles a row: vectors of 4.
 
 func.func @odd(%x: tensor<1x32x9x10xf32>, %init: tensor<1x40x7x8xf32>) -> tensor<1x40x7x8xf32> {
   %w = arith.constant dense<0.5> : tensor<40x32x3x3xf32>
@@ -77,7 +81,10 @@ func.func @odd(%x: tensor<1x32x9x10xf32>, %init: tensor<1x40x7x8xf32>) -> tensor
 // SERIAL:         tensor.empty() : tensor<16x32x1x4x4xf32>
 // SERIAL:         arith.minsi %{{.*}}, %c8 : index
 // SERIAL:         vector.deinterleave %{{.*}} : vector<8xf32> -> vector<4xf32>
-// SERIAL:         linalg.fill {{.*}} -> tensor<16x40x16xf32>
+// SERIAL:         scf.for %[[P:.*]] = %c0 to %c16 step %c1
+// SERIAL:           linalg.fill {{.*}} -> tensor<1x40x16xf32>
+// SERIAL:           tensor.extract_slice %{{.*}}[%[[P]], 0, 0] [1, 40, 32] [1, 1, 1] : tensor<16x40x32xf32> to tensor<1x40x32xf32>
+// SERIAL:           vector.contract
 // SERIAL:         scf.for %[[F:.*]] = %c0 to %c40 step %c1 iter_args(%{{.*}} = %[[INIT]])
 // SERIAL:           vector.transfer_read {{.*}} : tensor<7x8xf32>, vector<8xf32>
 // SERIAL:           arith.addf
@@ -88,12 +95,12 @@ func.func @odd(%x: tensor<1x32x9x10xf32>, %init: tensor<1x40x7x8xf32>) -> tensor
 // -----
 
 // Not Winograd: a stride of 2, a filter that is not a constant, fewer than
-// 32 channels (winograd-min-channels), a 5x5 filter.
+// 3 channels (winograd-min-channels), a 5x5 filter.
 
 func.func @others(%x: tensor<1x32x17x17xf32>, %wv: tensor<32x32x3x3xf32>,
-                  %y: tensor<1x16x10x10xf32>) -> (tensor<1x32x8x8xf32>, tensor<1x32x15x15xf32>, tensor<1x16x8x8xf32>, tensor<1x32x13x13xf32>) {
+                  %y: tensor<1x2x10x10xf32>) -> (tensor<1x32x8x8xf32>, tensor<1x32x15x15xf32>, tensor<1x2x8x8xf32>, tensor<1x32x13x13xf32>) {
   %w = arith.constant dense<0.5> : tensor<32x32x3x3xf32>
-  %w16 = arith.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %w2 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
   %w5 = arith.constant dense<0.5> : tensor<32x32x5x5xf32>
   %z = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<1x32x8x8xf32>
@@ -102,13 +109,13 @@ func.func @others(%x: tensor<1x32x17x17xf32>, %wv: tensor<32x32x3x3xf32>,
   %e1 = tensor.empty() : tensor<1x32x15x15xf32>
   %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x32x15x15xf32>) -> tensor<1x32x15x15xf32>
   %r1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %wv : tensor<1x32x17x17xf32>, tensor<32x32x3x3xf32>) outs(%f1 : tensor<1x32x15x15xf32>) -> tensor<1x32x15x15xf32>
-  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
-  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
-  %r2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%y, %w16 : tensor<1x16x10x10xf32>, tensor<16x16x3x3xf32>) outs(%f2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x2x8x8xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %r2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%y, %w2 : tensor<1x2x10x10xf32>, tensor<2x2x3x3xf32>) outs(%f2 : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
   %e3 = tensor.empty() : tensor<1x32x13x13xf32>
   %f3 = linalg.fill ins(%z : f32) outs(%e3 : tensor<1x32x13x13xf32>) -> tensor<1x32x13x13xf32>
   %r3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w5 : tensor<1x32x17x17xf32>, tensor<32x32x5x5xf32>) outs(%f3 : tensor<1x32x13x13xf32>) -> tensor<1x32x13x13xf32>
-  return %r0, %r1, %r2, %r3 : tensor<1x32x8x8xf32>, tensor<1x32x15x15xf32>, tensor<1x16x8x8xf32>, tensor<1x32x13x13xf32>
+  return %r0, %r1, %r2, %r3 : tensor<1x32x8x8xf32>, tensor<1x32x15x15xf32>, tensor<1x2x8x8xf32>, tensor<1x32x13x13xf32>
 }
 
 // SERIAL-LABEL: func.func @others
