@@ -483,10 +483,10 @@ def test_convolution_blocks_match_torch(shape):
 
 
 # (n, c, h, w, f, padding) of 3x3 convolutions that take Winograd F(2x2,
-# 3x3) (docs/cpu.md): blocks of tile rows (an even output height, with
-# threads), whole images (an odd height, or too few tiles for a block),
+# 3x3) (docs/cpu.md): blocks of tile rows (an even output height),
+# whole images (an odd height, or too few tiles for a block),
 # odd widths (a last tile column half written), tiles fewer than a vector,
-# no padding, one output, padding 2, batches.
+# no padding, one output, padding 2, batches (blocks of one image).
 WINOGRAD_CONVS = [
     (1, 64, 56, 56, 64, 1),
     (2, 32, 16, 16, 48, 1),
@@ -497,6 +497,7 @@ WINOGRAD_CONVS = [
     (1, 32, 9, 10, 40, 0),
     (1, 32, 1, 1, 32, 1),
     (1, 32, 12, 12, 32, 2),
+    (2, 256, 14, 14, 128, 1),
 ]
 
 

@@ -76,8 +76,10 @@ def TracedCpuTileAndVectorize
     : Pass<"traced-cpu-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tiles and vectorizes linalg contractions and elementwise ops for the CPU";
   let description = [{
-    Convolutions are rewritten as im2col plus a contraction
-    (`linalg::rewriteInIm2Col`). Every contraction (matmul, batch matmul,
+    f32 3x3 convolutions of unit stride with a constant filter are
+    rewritten as Winograd F(2x2, 3x3): vector input and output transforms
+    around a batch matmul of 16 (`winograd`); other convolutions as im2col
+    plus a contraction. Every contraction (matmul, batch matmul,
     linear, the im2col convolutions) is tiled twice with the SCF tiling
     interface: an outer level sized for the L2 cache and an inner register
     tile of `tile-m` x `tile-n` output elements (the default, 8 x 32, is 16
