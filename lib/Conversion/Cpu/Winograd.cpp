@@ -89,14 +89,18 @@ static Value filterTransform(OpBuilder &b, Location loc, Value filter) {
     for (int64_t i = 0; i < c; ++i) {
       float g[3][3];
       std::memcpy(g, raw.data() + (o * c + i) * 9 * sizeof(float), sizeof g);
+      // G g, then (G g) G^T: 84 multiplies rather than 16 x 27 (a
+      // million channel pairs in ResNet-18).
+      double gg[4][3];
       for (int a = 0; a < 4; ++a)
-        for (int bb = 0; bb < 4; ++bb) {
-          double s = 0;
-          for (int r = 0; r < 3; ++r)
-            for (int q = 0; q < 3; ++q)
-              s += kG[a][r] * g[r][q] * kG[bb][q];
-          u[((a * 4 + bb) * f + o) * c + i] = static_cast<float>(s);
-        }
+        for (int q = 0; q < 3; ++q)
+          gg[a][q] = kG[a][0] * g[0][q] + kG[a][1] * g[1][q] +
+                     kG[a][2] * g[2][q];
+      for (int a = 0; a < 4; ++a)
+        for (int bb = 0; bb < 4; ++bb)
+          u[((a * 4 + bb) * f + o) * c + i] = static_cast<float>(
+              gg[a][0] * kG[bb][0] + gg[a][1] * kG[bb][1] +
+              gg[a][2] * kG[bb][2]);
     }
   }
   auto uType = RankedTensorType::get({16, f, c}, b.getF32Type());
