@@ -116,6 +116,32 @@ static Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// `body(b, loc, r, c, acc)` over the rows [0, th) and, `width` at a
+/// time, the columns [0, tw) (of tiles, or anything), threading `init`
+/// through.
+static Value tileLoops(
+    OpBuilder &b, Location loc, int64_t th, int64_t tw, int64_t width,
+    Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value zero = indexConst(b, loc, 0);
+  Value one = indexConst(b, loc, 1);
+  Value rows = indexConst(b, loc, th);
+  Value cols = indexConst(b, loc, tw);
+  Value step = indexConst(b, loc, width);
+  return scf::ForOp::create(
+             b, loc, zero, rows, one, ValueRange{init},
+             [&](OpBuilder &ob, Location ol, Value r, ValueRange outer) {
+               auto inner = scf::ForOp::create(
+                   ob, ol, zero, cols, step, outer,
+                   [&](OpBuilder &ib, Location il, Value c, ValueRange args) {
+                     scf::YieldOp::create(ib, il,
+                                          body(ib, il, r, c, args[0]));
+                   });
+               scf::YieldOp::create(ob, ol, inner.getResults());
+             })
+      .getResult(0);
+}
+
 /// `body(b, loc, i, j, slice)` for every (i, j) in [0, n) x [0, m), on the
 /// slice of `shared` that `at(b, loc, i, j)` names, which it returns
 /// updated; the updated `shared`. One `scf.forall` when `parallel`, else
@@ -141,55 +167,18 @@ static Value sliceLoops(
                                           s.sizes, s.strides);
     return forall.getResult(0);
   }
-  Value zero = indexConst(b, loc, 0);
-  Value one = indexConst(b, loc, 1);
-  Value nBound = indexConst(b, loc, n);
-  Value mBound = indexConst(b, loc, m);
-  return scf::ForOp::create(
-             b, loc, zero, nBound, one, ValueRange{shared},
-             [&](OpBuilder &ob, Location ol, Value i, ValueRange outer) {
-               auto inner = scf::ForOp::create(
-                   ob, ol, zero, mBound, one, outer,
-                   [&](OpBuilder &ib, Location il, Value j, ValueRange args) {
-                     Slice s = at(ib, il, i, j);
-                     Value slice = tensor::ExtractSliceOp::create(
-                         ib, il, s.type, args[0], s.offsets, s.sizes,
-                         s.strides);
-                     Value result = body(ib, il, i, j, slice);
-                     Value updated = tensor::InsertSliceOp::create(
-                         ib, il, result, args[0], s.offsets, s.sizes,
-                         s.strides);
-                     scf::YieldOp::create(ib, il, updated);
-                   });
-               scf::YieldOp::create(ob, ol, inner.getResults());
-             })
-      .getResult(0);
+  return tileLoops(
+      b, loc, n, m, 1, shared,
+      [&](OpBuilder &ib, Location il, Value i, Value j, Value into) -> Value {
+        Slice s = at(ib, il, i, j);
+        Value slice = tensor::ExtractSliceOp::create(
+            ib, il, s.type, into, s.offsets, s.sizes, s.strides);
+        Value result = body(ib, il, i, j, slice);
+        return tensor::InsertSliceOp::create(ib, il, result, into, s.offsets,
+                                             s.sizes, s.strides);
+      });
 }
 
-/// `body(b, loc, th, tw, acc)` over the tile rows [0, th) and, `width`
-/// tiles at a time, the tile columns [0, tw), threading `init` through.
-static Value tileLoops(
-    OpBuilder &b, Location loc, int64_t th, int64_t tw, int64_t width,
-    Value init,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
-  Value zero = indexConst(b, loc, 0);
-  Value one = indexConst(b, loc, 1);
-  Value rows = indexConst(b, loc, th);
-  Value cols = indexConst(b, loc, tw);
-  Value step = indexConst(b, loc, width);
-  return scf::ForOp::create(
-             b, loc, zero, rows, one, ValueRange{init},
-             [&](OpBuilder &ob, Location ol, Value r, ValueRange outer) {
-               auto inner = scf::ForOp::create(
-                   ob, ol, zero, cols, step, outer,
-                   [&](OpBuilder &ib, Location il, Value c, ValueRange args) {
-                     scf::YieldOp::create(ib, il,
-                                          body(ib, il, r, c, args[0]));
-                   });
-               scf::YieldOp::create(ob, ol, inner.getResults());
-             })
-      .getResult(0);
-}
 
 /// How a convolution of `n` images of `c` channels into `f` is done as
 /// Winograd (`oh` x `ow` outputs): the tile rows of a block (0: whole
