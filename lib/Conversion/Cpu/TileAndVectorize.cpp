@@ -860,12 +860,10 @@ static LogicalResult convToIm2colMatmul(RewriterBase &rewriter,
   // transposed product writes its blocks rather than adding them to
   // zeros, and the fill, a pass over the whole output, goes away.
   Value init = conv.getOutputs()[0];
-  bool overwrite = false;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>();
-      fill && transposed && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
-    init = fill.getOutputs()[0];
-    overwrite = true;
-  }
+  Value unfilled = transposed ? lowering::zeroFilledDestination(init) : Value();
+  bool overwrite = bool(unfilled);
+  if (overwrite)
+    init = unfilled;
   // The product of one block: `img` (its K x pb patches) into `acc`
   // (F x pb).
   auto product = [&](OpBuilder &b, Location l, Value img, Value acc) {
@@ -1433,24 +1431,22 @@ void TileAndVectorizePass::runOnOperation() {
     for (auto pad : pads)
       (void)padToFillAndCopy(rewriter, pad);
   }
-  if (winograd) {
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    func.walk([&](linalg::Conv2DNchwFchwOp op) {
-      if (isWinogradConv(op, winogradMinChannels))
-        convs.push_back(op);
-    });
-    for (auto conv : convs)
-      (void)convToWinograd(rewriter, conv,
-                           parallel && loopFlops(conv) >= minParallelFlops);
-  }
-  if (im2col) {
+  {
+    // Winograd where it applies, else im2col. Blocks (of output rows, or
+    // of tiles) go to threads only where the convolution pays for a
+    // parallel region.
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
-    // Blocks of output rows go to threads only where the convolution pays
-    // for a parallel region.
-    for (auto conv : convs)
-      (void)convToIm2colMatmul(rewriter, conv, tileM, tileN,
-                               parallel && loopFlops(conv) >= minParallelFlops);
+    for (auto conv : convs) {
+      bool threads = parallel && loopFlops(conv) >= minParallelFlops;
+      if (winograd && succeeded(convToWinograd(rewriter, conv,
+                                               winogradMinChannels, threads)))
+        continue;
+      if (im2col)
+        (void)convToIm2colMatmul(rewriter, conv, tileM, tileN, threads);
+    }
+  }
+  if (im2col) {
     SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
     func.walk([&](linalg::Conv2DNgchwGfchwOp op) { grouped.push_back(op); });
     for (auto conv : grouped)

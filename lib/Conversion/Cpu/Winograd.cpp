@@ -32,7 +32,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
@@ -228,34 +227,35 @@ static std::optional<int64_t> winogradPlan(int64_t n, int64_t c, int64_t f,
   return std::nullopt;
 }
 
-bool isWinogradConv(linalg::Conv2DNchwFchwOp conv, int64_t minChannels) {
+/// The plan (`winogradPlan`) for `conv` when it is f32, of static shapes,
+/// with a 3x3 filter, unit strides and dilations and at least
+/// `minChannels` input and output channels; none otherwise.
+static std::optional<int64_t> winogradRows(linalg::Conv2DNchwFchwOp conv,
+                                           int64_t minChannels) {
   if (!conv.hasPureTensorSemantics())
-    return false;
+    return std::nullopt;
   auto inType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
   auto fType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
   auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
   if (!inType || !fType || !outType || !inType.hasStaticShape() ||
       !fType.hasStaticShape() || !outType.hasStaticShape())
-    return false;
+    return std::nullopt;
   for (RankedTensorType t : {inType, fType, outType})
     if (!t.getElementType().isF32())
-      return false;
+      return std::nullopt;
   if (fType.getDimSize(2) != 3 || fType.getDimSize(3) != 3 ||
       fType.getDimSize(0) < minChannels || fType.getDimSize(1) < minChannels ||
       outType.getNumElements() == 0)
-    return false;
+    return std::nullopt;
   auto ones = [](DenseIntElementsAttr attr) {
     return llvm::all_of(attr.getValues<int64_t>(),
                         [](int64_t v) { return v == 1; });
   };
   if (!ones(conv.getStrides()) || !ones(conv.getDilations()))
-    return false;
-  if (!winogradPlan(inType.getDimSize(0), inType.getDimSize(1),
-                    fType.getDimSize(0), outType.getDimSize(2),
-                    outType.getDimSize(3)))
-    return false;
-  std::vector<char> storage;
-  return !lowering::constantBytes(conv.getInputs()[1], storage).empty();
+    return std::nullopt;
+  return winogradPlan(inType.getDimSize(0), inType.getDimSize(1),
+                      fType.getDimSize(0), outType.getDimSize(2),
+                      outType.getDimSize(3));
 }
 
 /// The input transform, V = B^T d B, of `rows` tile rows from tile row
@@ -401,44 +401,42 @@ static Value outputTransform(
       });
 }
 
-/// `body(b, loc, k, slice)` for k in [0, count), on `slice(k)` of `into`
-/// (the rank-reduced slice at index k of dim `dim`, whole along the
-/// others), which it returns updated; the updated `into`. One `scf.for`.
+/// `body(b, loc, k, slice)` for each index k of dim `dim` of `into`, on
+/// its rank-reduced slice at k (whole along the other dims), which it
+/// returns updated; the updated `into`. One `scf.for` (`sliceLoops`).
 static Value forEachSlice(
     OpBuilder &b, Location loc, Value into, unsigned dim,
     function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
   auto type = cast<RankedTensorType>(into.getType());
   int64_t rank = type.getRank();
-  SmallVector<int64_t> shape;
+  SmallVector<int64_t> shape, sizes(type.getShape());
+  sizes[dim] = 1;
   for (int64_t d = 0; d < rank; ++d)
     if (d != dim)
       shape.push_back(type.getDimSize(d));
   auto sliceType = RankedTensorType::get(shape, type.getElementType());
-  Value zero = indexConst(b, loc, 0);
-  return scf::ForOp::create(
-             b, loc, zero, indexConst(b, loc, type.getDimSize(dim)),
-             indexConst(b, loc, 1), ValueRange{into},
-             [&](OpBuilder &fb, Location fl, Value k, ValueRange args) {
-               SmallVector<OpFoldResult> offsets(rank, fb.getIndexAttr(0)),
-                   sizes, strides(rank, fb.getIndexAttr(1));
-               offsets[dim] = k;
-               for (int64_t d = 0; d < rank; ++d)
-                 sizes.push_back(fb.getIndexAttr(d == dim ? 1
-                                                          : type.getDimSize(d)));
-               Value slice = tensor::ExtractSliceOp::create(
-                   fb, fl, sliceType, args[0], offsets, sizes, strides);
-               Value result = body(fb, fl, k, slice);
-               scf::YieldOp::create(
-                   fb, fl,
-                   tensor::InsertSliceOp::create(fb, fl, result, args[0],
-                                                 offsets, sizes, strides)
-                       .getResult());
-             })
-      .getResult(0);
+  return sliceLoops(
+      b, loc, /*parallel=*/false, type.getDimSize(dim), 1, into,
+      [&](OpBuilder &sb, Location, Value k, Value) {
+        SmallVector<OpFoldResult> offsets(rank, sb.getIndexAttr(0));
+        offsets[dim] = k;
+        return Slice{offsets,
+                     getAsIndexOpFoldResult(sb.getContext(), sizes),
+                     SmallVector<OpFoldResult>(rank, sb.getIndexAttr(1)),
+                     sliceType};
+      },
+      [&](OpBuilder &sb, Location sl, Value k, Value, Value slice) {
+        return body(sb, sl, k, slice);
+      });
 }
 
 LogicalResult convToWinograd(RewriterBase &rewriter,
-                             linalg::Conv2DNchwFchwOp conv, bool parallel) {
+                             linalg::Conv2DNchwFchwOp conv,
+                             int64_t minChannels, bool parallel) {
+  std::optional<int64_t> plan = winogradRows(conv, minChannels);
+  if (!plan)
+    return failure();
+  int64_t rows = *plan;
   Value input = conv.getInputs()[0];
   auto inType = cast<RankedTensorType>(input.getType());
   auto fType = cast<RankedTensorType>(conv.getInputs()[1].getType());
@@ -455,8 +453,7 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
   int64_t width = std::min<int64_t>(16, llvm::PowerOf2Ceil(tw));
   Location loc = conv.getLoc();
   Type f32 = rewriter.getF32Type();
-  if (!winogradPlan(n, c, f, oh, ow))
-    return failure();
+  // (Fails before building anything where the filter is no constant.)
   rewriter.setInsertionPoint(conv);
   Value u = filterTransform(rewriter, loc, conv.getInputs()[1]);
   if (!u)
@@ -469,12 +466,10 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
   // A zero-filled output (every convolution the lowering builds) is
   // written, others added to.
   Value init = conv.getOutputs()[0];
-  bool overwrite = false;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>();
-      fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
-    init = fill.getOutputs()[0];
-    overwrite = true;
-  }
+  Value unfilled = lowering::zeroFilledDestination(init);
+  bool overwrite = bool(unfilled);
+  if (overwrite)
+    init = unfilled;
   // The 16 products of `cols` tiles: (16, F, C) x (16, C, cols).
   auto product = [&](OpBuilder &b, Location l, Value v, int64_t cols) {
     auto mType = RankedTensorType::get({16, f, cols}, f32);
@@ -488,7 +483,6 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
         .getResult(0);
   };
 
-  int64_t rows = *winogradPlan(n, c, f, oh, ow);
   Value out;
   if (rows) {
     // Blocks of `rows` tile rows: one `scf.forall` over (image, block),

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -629,6 +630,13 @@ static ArrayRef<char> rawElements(ElementsAttr attr,
     if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
       return blob->getData();
   return {};
+}
+
+Value lowering::zeroFilledDestination(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return {};
+  return fill.getOutputs()[0];
 }
 
 ArrayRef<char> lowering::constantBytes(Value weight,

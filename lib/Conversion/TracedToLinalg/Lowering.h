@@ -287,6 +287,10 @@ Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// `weight.T` for a 2-D `arith.constant` weight, computed at compile time
 /// into a new blob; null when `weight` is not such a constant.
 Value transposedConstant(OpBuilder &b, Location loc, Value weight);
+/// The tensor a `linalg.fill` of zero fills, when `init` is that fill's
+/// result (a convolution's output as the lowering builds it); null
+/// otherwise. A rewrite that writes every element may start from it.
+Value zeroFilledDestination(Value init);
 /// The row-major bytes of the elements of an `arith.constant` of static
 /// shape (seen through reshapes); empty when `weight` is not one. `storage`
 /// holds them where they had to be expanded (a splat).
