@@ -43,6 +43,10 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
@@ -239,12 +243,24 @@ hostTargetMachine(llvm::CodeModel::Model codeModel) {
 
 /// Lets the X86 backend keep 512-bit vectors whole: on AVX-512 CPUs LLVM
 /// prefers 256-bit vectors and otherwise splits every vector<32xf32> FMA.
+///
+/// And keeps the SLP vectorizer off the long straight-line functions: the
+/// entry that calls the outlined loops and parallel regions one after the
+/// other is one basic block (vit_b_16's: 1,100 instructions, 5,700 once
+/// the parallel regions' launch code is inlined, 561 `__kmpc_fork_call`s
+/// storing their arguments). SLP spent 0.47 s of vit_b_16's 1.0 s of -O3
+/// there (its dependence scheduling grows with the block's memory
+/// accesses) and vectorized one store. `noimplicitfloat` is the attribute
+/// SLP (and the loop vectorizer, which has no loop there) skips a function
+/// for; the explicit vector code of such a block is unchanged.
 static void preferWideVectors(llvm::Module &module) {
   for (llvm::Function &f : module) {
     if (f.isDeclaration())
       continue;
     f.addFnAttr("prefer-vector-width", "512");
     f.addFnAttr("min-legal-vector-width", "512");
+    if (f.size() == 1 && f.getInstructionCount() >= 512)
+      f.addFnAttr(llvm::Attribute::NoImplicitFloat);
   }
 }
 
@@ -306,14 +322,77 @@ void traced::registerCompilerDialects(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
-/// `module` (in the LLVM dialect) as object-file bytes for this host's CPU,
+/// `module` at -O3 (after `preferWideVectors`), then as object-file bytes
+/// for `tm`.
+static llvm::Expected<SmallVector<char, 0>>
+optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &tm,
+                const CompileMonitor *monitor) {
+  TimingScope optimization =
+      monitor ? stage(*monitor, "LLVM -O3") : TimingScope();
+  if (llvm::Error err = optimizer(&tm)(&module))
+    return llvm::createStringError("LLVM optimization failed: " +
+                                   llvm::toString(std::move(err)));
+  optimization.stop();
+  TimingScope codegenTime =
+      monitor ? stage(*monitor, "LLVM code generation") : TimingScope();
+  SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream bufferStream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (tm.addPassesToEmitFile(codegen, bufferStream, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the target cannot emit object files");
+  codegen.run(module);
+  return buffer;
+}
+
+/// The threads `emitObjects` compiles on: one per hardware thread, at most
+/// 8 (TRACED_COMPILE_THREADS sets another count, 1 for none). (Not the MLIR
+/// context's threading: the Python bindings' contexts have it off, for the
+/// pools it would keep per context; this pool lives for one compile.)
+static unsigned compileThreads() {
+  if (const char *v = std::getenv("TRACED_COMPILE_THREADS"))
+    if (unsigned n; !StringRef(v).getAsInteger(10, n) && n > 0)
+      return std::min(n, 64u);
+  return std::min(8u, llvm::hardware_concurrency().compute_thread_count());
+}
+
+/// How many parts `emitObjects` splits `module` into for `threads`: four a
+/// thread, so that a pool that takes the largest first ends them about
+/// together (SplitModule balances the parts by their instructions before
+/// -O3, which only roughly predicts their time), or one where the module
+/// is too small to pay for a split (each part costs a bitcode round trip
+/// and a target machine: a few milliseconds).
+static unsigned partitionCount(const llvm::Module &module, unsigned threads) {
+  size_t instructions = 0, functions = 0;
+  for (const llvm::Function &f : module)
+    if (!f.isDeclaration()) {
+      instructions += f.getInstructionCount();
+      ++functions;
+    }
+  if (threads <= 1 || instructions < 2000)
+    return 1;
+  return std::min<size_t>(4 * threads, functions);
+}
+
+/// `module` (in the LLVM dialect) as object files for this host's CPU,
 /// optimized at -O3, in `codeModel`. `translated` runs on the module right
 /// after its translation to LLVM IR (the JIT frees the pipeline's blobs
 /// there).
-static FailureOr<SmallVector<char, 0>>
-emitObject(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
-           const CompileMonitor &monitor,
-           llvm::function_ref<void(Operation *)> translated = {}) {
+///
+/// With `maxParts` above one, a large module is split (LLVM's SplitModule,
+/// which gives each part whole functions, balanced by size, and makes the
+/// local symbols the parts share external) and the parts are optimized and
+/// compiled on as many threads, each in its own LLVMContext (a context is
+/// not thread-safe: each part crosses over as bitcode). Nothing inlines
+/// across the parts; the calls between the generated functions are the
+/// OpenMP runtime's calls of the outlined loop bodies, and the entry's
+/// calls of the functions DuplicateFunctionElimination shares, none of
+/// which LLVM inlined before. -O3 and code generation were 1.5 s of
+/// ResNet-18's 3.5 s compile (docs/cpu.md, "Compile time").
+static FailureOr<SmallVector<SmallVector<char, 0>>>
+emitObjects(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
+            const CompileMonitor &monitor, unsigned maxParts,
+            llvm::function_ref<void(Operation *)> translated = {}) {
   std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine(codeModel);
   if (!tm)
     return module.emitError("no LLVM target for this host");
@@ -332,24 +411,71 @@ emitObject(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setCodeModel(tm->getCodeModel());
   weightsAsBytes(*llvmModule);
-  TimingScope optimization = stage(monitor, "LLVM -O3");
-  if (llvm::Error err = optimizer(tm.get())(llvmModule.get())) {
-    return module.emitError("LLVM optimization failed: ")
-           << llvm::toString(std::move(err));
+  SmallVector<SmallVector<char, 0>> objects;
+  unsigned threads = compileThreads();
+  unsigned parts =
+      std::min(maxParts, partitionCount(*llvmModule, threads));
+  if (parts <= 1) {
+    llvm::Expected<SmallVector<char, 0>> object =
+        optimizeAndEmit(*llvmModule, *tm, &monitor);
+    if (!object)
+      return module.emitError(llvm::toString(object.takeError()));
+    objects.push_back(std::move(*object));
+  } else {
+    TimingScope split = stage(monitor, "split the LLVM module");
+    SmallVector<SmallVector<char, 0>> bitcode;
+    llvm::SplitModule(
+        *llvmModule, parts,
+        [&](std::unique_ptr<llvm::Module> part) {
+          SmallVector<char, 0> bytes;
+          llvm::raw_svector_ostream os(bytes);
+          llvm::WriteBitcodeToFile(*part, os);
+          bitcode.push_back(std::move(bytes));
+        },
+        /*PreserveLocals=*/false);
+    llvmModule.reset();
+    split.stop();
+    TimingScope parallel =
+        stage(monitor, "LLVM -O3 and code generation, " +
+                           std::to_string(bitcode.size()) + " parts on " +
+                           std::to_string(threads) + " threads");
+    objects.resize(bitcode.size());
+    SmallVector<std::string> errors(bitcode.size());
+    {
+      llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+      SmallVector<size_t> order = llvm::to_vector(llvm::seq<size_t>(0, bitcode.size()));
+      llvm::stable_sort(order, [&](size_t x, size_t y) {
+        return bitcode[x].size() > bitcode[y].size();
+      });
+      for (size_t i : order)
+        pool.async([&, i] {
+          llvm::LLVMContext context;
+          auto part = llvm::parseBitcodeFile(
+              llvm::MemoryBufferRef(
+                  StringRef(bitcode[i].data(), bitcode[i].size()), "part"),
+              context);
+          if (!part) {
+            errors[i] = llvm::toString(part.takeError());
+            return;
+          }
+          std::unique_ptr<llvm::TargetMachine> partTm =
+              hostTargetMachine(codeModel);
+          llvm::Expected<SmallVector<char, 0>> object =
+              optimizeAndEmit(**part, *partTm, /*monitor=*/nullptr);
+          if (!object)
+            errors[i] = llvm::toString(object.takeError());
+          else
+            objects[i] = std::move(*object);
+        });
+      pool.wait();
+    }
+    for (const std::string &error : errors)
+      if (!error.empty())
+        return module.emitError(error);
   }
-  optimization.stop();
-  TimingScope codegenTime = stage(monitor, "LLVM code generation");
-  SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream bufferStream(buffer);
-  llvm::legacy::PassManager codegen;
-  if (tm->addPassesToEmitFile(codegen, bufferStream, nullptr,
-                              llvm::CodeGenFileType::ObjectFile))
-    return module.emitError("the target cannot emit object files");
-  codegen.run(*llvmModule);
-  codegenTime.stop();
   if (monitor.progress)
     clearProgress();
-  return buffer;
+  return objects;
 }
 
 LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
@@ -357,11 +483,11 @@ LogicalResult traced::writeCpuObject(mlir::ModuleOp module,
                                      const CompileMonitor &monitor) {
   if (failed(defineWeakAllocFunctions(module)))
     return module.emitError("cannot define the allocation functions");
-  FailureOr<SmallVector<char, 0>> object =
-      emitObject(module, llvm::CodeModel::Medium, monitor);
-  if (failed(object))
+  FailureOr<SmallVector<SmallVector<char, 0>>> objects =
+      emitObjects(module, llvm::CodeModel::Medium, monitor, /*maxParts=*/1);
+  if (failed(objects))
     return failure();
-  os.write(object->data(), object->size());
+  os.write(objects->front().data(), objects->front().size());
   return success();
 }
 
@@ -381,9 +507,10 @@ resourceBlobs(Operation *root) {
   return blobs;
 }
 
-/// A compiled model as the compile cache keeps it: the object file for the
-/// JIT, the entry's signature (printed), the run-time checks' messages and
-/// the weights the object declares.
+/// A compiled model as the compile cache keeps it: the object files for
+/// the JIT (one per part `emitObjects` compiled), the entry's signature
+/// (printed), the run-time checks' messages and the weights the objects
+/// declare.
 namespace {
 /// A weight the object declares and the JIT binds to memory of ours.
 struct Weight {
@@ -396,7 +523,7 @@ struct Weight {
 struct Artifact {
   std::string signature;
   std::vector<std::string> checks;
-  SmallVector<char, 0> object;
+  SmallVector<SmallVector<char, 0>> objects;
   std::vector<Weight> weights;
 };
 } // namespace
@@ -467,16 +594,18 @@ static std::vector<Weight> externalizeWeights(
   return weights;
 }
 
-static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 2\n";
+static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 3\n";
 
 /// Cache files: the magic line, a checksum line (XXH3 of the rest, in hex:
 /// a damaged object must not reach the JIT), then length-prefixed records
 /// ("<n>\n" and n bytes): the signature, the check count, each check, the
-/// object, the weight count, and each weight's symbol, alignment and bytes.
+/// object count, each object, the weight count, and each weight's symbol, alignment and bytes.
 /// This is the records part; `storeInCache` writes the two lines before it.
 static std::string serializeRecords(const Artifact &a) {
   std::string out;
-  size_t total = a.object.size();
+  size_t total = 0;
+  for (const SmallVector<char, 0> &o : a.objects)
+    total += o.size();
   for (const Weight &w : a.weights)
     total += w.bytes.getData().size();
   out.reserve(total + 4096);
@@ -489,7 +618,9 @@ static std::string serializeRecords(const Artifact &a) {
   record(std::to_string(a.checks.size()));
   for (const std::string &c : a.checks)
     record(c);
-  record(StringRef(a.object.data(), a.object.size()));
+  record(std::to_string(a.objects.size()));
+  for (const SmallVector<char, 0> &o : a.objects)
+    record(StringRef(o.data(), o.size()));
   record(std::to_string(a.weights.size()));
   for (const Weight &w : a.weights) {
     record(w.symbol);
@@ -530,11 +661,18 @@ static std::optional<Artifact> deserialize(StringRef in) {
       return std::nullopt;
     a.checks.push_back(check->str());
   }
-  std::optional<StringRef> object = record(), weights = record();
-  if (!object || object->empty() || !weights ||
-      weights->getAsInteger(10, n))
+  std::optional<StringRef> objects = record();
+  if (!objects || objects->getAsInteger(10, n) || n == 0)
     return std::nullopt;
-  a.object.assign(object->begin(), object->end());
+  for (uint64_t i = 0; i < n; ++i) {
+    std::optional<StringRef> object = record();
+    if (!object || object->empty())
+      return std::nullopt;
+    a.objects.emplace_back(object->begin(), object->end());
+  }
+  std::optional<StringRef> weights = record();
+  if (!weights || weights->getAsInteger(10, n))
+    return std::nullopt;
   for (uint64_t i = 0; i < n; ++i) {
     std::optional<StringRef> symbol = record(), alignment = record(),
                              bytes = record();
@@ -736,15 +874,16 @@ CpuModule::compile(mlir::ModuleOp module, const CpuPipelineOptions &options,
     // they are freed right after the translation. The user's module keeps
     // its own.
     artifact.weights = externalizeWeights(*copy, userBlobs);
-    FailureOr<SmallVector<char, 0>> object =
-        emitObject(*copy, llvm::CodeModel::Large, monitor, [&](Operation *op) {
+    FailureOr<SmallVector<SmallVector<char, 0>>> objects = emitObjects(
+        *copy, llvm::CodeModel::Large, monitor, /*maxParts=*/64,
+        [&](Operation *op) {
           for (auto *entry : resourceBlobs(op))
             if (!userBlobs.contains(entry))
               entry->setBlob(AsmResourceBlob());
         });
-    if (failed(object))
+    if (failed(objects))
       return failure();
-    artifact.object = std::move(*object);
+    artifact.objects = std::move(*objects);
   }
   if (!path.empty())
     storeInCache(path, artifact);
@@ -824,13 +963,14 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   if (llvm::Error err = main.define(llvm::orc::absoluteSymbols(symbols)))
     return module.emitError("cannot define the allocation functions: ")
            << llvm::toString(std::move(err));
-  // (The object's bytes move into the buffer: no copy of the weights.)
-  if (llvm::Error err = (*jit)->addObjectFile(
-          std::make_unique<llvm::SmallVectorMemoryBuffer>(
-              std::move(a.object), "traced-object",
-              /*RequiresNullTerminator=*/false)))
-    return module.emitError("cannot add the object to the JIT: ")
-           << llvm::toString(std::move(err));
+  // (The objects' bytes move into the buffers.)
+  for (auto [i, object] : llvm::enumerate(a.objects))
+    if (llvm::Error err = (*jit)->addObjectFile(
+            std::make_unique<llvm::SmallVectorMemoryBuffer>(
+                std::move(object), "traced-object-" + std::to_string(i),
+                /*RequiresNullTerminator=*/false)))
+      return module.emitError("cannot add the object to the JIT: ")
+             << llvm::toString(std::move(err));
   bool dynamic = llvm::any_of(
       llvm::concat<const Type>(signature.getInputs(), signature.getResults()),
       [](Type t) { return !cast<RankedTensorType>(t).hasStaticShape(); });

@@ -133,3 +133,47 @@ def test_run_time_checks_and_dynamic_dims_survive(tmp_path):
         xb = torch.randn(batch, 3, 6, 6)
         with torch.no_grad():
             np.testing.assert_allclose(cached(xb), net(xb).numpy(), rtol=1e-5, atol=1e-6)
+
+
+class _Layers(torch.nn.Module):
+    """Enough generated functions for the LLVM module to be split."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 16, 3, padding=1), torch.nn.BatchNorm2d(16),
+            torch.nn.ReLU(),
+            torch.nn.Conv2d(16, 24, 3, stride=2, padding=1), torch.nn.ReLU(),
+            torch.nn.Conv2d(24, 24, 3, padding=1, groups=24), torch.nn.ReLU6(),
+            torch.nn.Conv2d(24, 32, 1), torch.nn.MaxPool2d(2))
+        self.fc = torch.nn.Linear(32 * 4 * 4, 10)
+
+    def forward(self, x):
+        return torch.softmax(self.fc(self.body(x).flatten(1)), -1)
+
+
+def test_split_compile_is_cached_and_matches_one_part(tmp_path, monkeypatch):
+    """A module compiled in parts on several threads (docs/cpu.md, "Compile
+    time") links from several objects, stores them all in the cache entry
+    and computes what the one-part compile does."""
+    torch.manual_seed(0)
+    net = _Layers().eval()
+    with torch.no_grad():
+        net.body[1].running_mean.uniform_(-0.5, 0.5)
+        net.body[1].running_var.uniform_(0.5, 2.0)
+    x = torch.randn(2, 3, 16, 16)
+    tm = traced.trace(net, x)
+    monkeypatch.setenv("TRACED_COMPILE_THREADS", "1")
+    whole = traced.compile(tm, cache=False, timing=True)
+    assert "split the LLVM module" not in whole.timing_report
+    monkeypatch.setenv("TRACED_COMPILE_THREADS", "2")
+    split = traced.compile(tm, cache=tmp_path, timing=True)
+    assert "split the LLVM module" in split.timing_report
+    assert "parts on 2 threads" in split.timing_report
+    cached = traced.compile(tm, cache=tmp_path)
+    assert cached.from_cache
+    with torch.no_grad():
+        expected = net(x).numpy()
+    np.testing.assert_allclose(split(x), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(split(x), whole(x))
+    np.testing.assert_array_equal(cached(x), split(x))
