@@ -501,6 +501,13 @@ Attribute traced::attrFromRtValue(MLIRContext *ctx, const RtValue &value) {
 void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
   size_t width = rawElementBytes(t.dtype());
   int64_t n = t.numel();
+  if (!splat && n > 0 && (t.dtype() == DType::F32 || t.dtype() == DType::F64)) {
+    // (Stored as they are encoded.)
+    void *out = t.dtype() == DType::F32 ? static_cast<void *>(t.data<float>())
+                                        : static_cast<void *>(t.data<double>());
+    std::memcpy(out, data, n * width);
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) {
     const char *p = data + (splat ? 0 : i * width);
     switch (t.dtype()) {
@@ -564,6 +571,13 @@ void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
 
 std::vector<char> traced::encodeRaw(const Tensor &t) {
   size_t width = rawElementBytes(t.dtype());
+  if (t.dtype() == DType::F32 || t.dtype() == DType::F64) {
+    // (Stored as they are encoded.)
+    const char *data = reinterpret_cast<const char *>(
+        t.dtype() == DType::F32 ? static_cast<const void *>(t.data<float>())
+                                : static_cast<const void *>(t.data<double>()));
+    return std::vector<char>(data, data + t.numel() * width);
+  }
   std::vector<char> out(t.numel() * width);
   for (int64_t i = 0; i < t.numel(); ++i) {
     char *p = out.data() + i * width;

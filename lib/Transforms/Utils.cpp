@@ -133,15 +133,10 @@ ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
   MLIRContext *ctx = builder.getContext();
   auto type =
       RankedTensorType::get(tensor.shape(), typeFromDType(ctx, tensor.dtype()));
-  // Store in the element type's own width (f32: 4 bytes).
-  ElementsAttr dense = elementsFromTensor(ctx, tensor);
-  ArrayRef<char> raw = cast<DenseElementsAttr>(dense).getRawData();
-  std::vector<char> data;
-  if (cast<DenseElementsAttr>(dense).isSplat()) {
-    for (int64_t i = 0; i < tensor.numel(); ++i)
-      data.insert(data.end(), raw.begin(), raw.end());
-    raw = data;
-  }
+  // Store in the element type's own width (f32: 4 bytes), straight into
+  // the blob: no DenseElementsAttr on the way (the context would hash and
+  // keep a copy of every fused weight for its lifetime).
+  std::vector<char> raw = encodeRaw(tensor);
   auto attr = DenseResourceElementsAttr::get(
       type, nameHint,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(raw, alignof(double)));
