@@ -315,12 +315,35 @@ struct DistinctReturnedBuffers
 /// copies that buffer for every writer but the last, which costs a
 /// memory copy per call, and the copies' loops were most of ViT's code.
 /// A clone refills instead. Uses that only read the fill keep sharing it.
+///
+/// The same for a shared `tensor.empty`: CSE leaves one per shape, the
+/// destination of every elementwise loop of that shape, so one-shot-
+/// bufferize saw all of them write into one tensor, and its conflict
+/// analysis checked each writer against all the others: a chain of 1,000
+/// small matmuls and elementwise ops took 7.8 s there, 3,000 took minutes
+/// (bench/compile_scale.py). Each use after the first gets its own empty
+/// (nothing reads an empty tensor's contents).
 /// Internal to the CPU pipeline.
 struct DuplicateSharedFills
     : PassWrapper<DuplicateSharedFills, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DuplicateSharedFills)
   StringRef getArgument() const final { return "traced-cpu-duplicate-fills"; }
   void runOnOperation() override {
+    SmallVector<tensor::EmptyOp> empties;
+    getOperation().walk([&](tensor::EmptyOp empty) {
+      if (!empty->getResult(0).hasOneUse() &&
+          !empty->getResult(0).use_empty())
+        empties.push_back(empty);
+    });
+    for (tensor::EmptyOp empty : empties) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : empty->getResult(0).getUses())
+        uses.push_back(&use);
+      OpBuilder b(empty);
+      b.setInsertionPointAfter(empty);
+      for (OpOperand *use : llvm::drop_begin(uses))
+        use->set(b.clone(*empty)->getResult(0));
+    }
     SmallVector<linalg::FillOp> fills;
     getOperation().walk([&](linalg::FillOp fill) {
       if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
@@ -393,6 +416,18 @@ struct DuplicateSharedFills
 /// allocation of about its size within the same call. Before that, each
 /// such allocation moves down to just before its first use. A buffer with a
 /// use outside the block is left alone. Internal to the CPU pipeline.
+/// Moves `op` to just before `before` in the same block, keeping the
+/// block's op order valid: `Operation::moveBefore` splices, which
+/// invalidates it, and the next `isBeforeInBlock` renumbers the whole
+/// block (quadratic over a function of thousands of moves; a removed and
+/// reinserted op is numbered from its neighbours).
+static void moveWithinBlock(Operation *op, Operation *before) {
+  assert(op->getBlock() == before->getBlock() && "another block");
+  Block *block = op->getBlock();
+  op->remove();
+  block->getOperations().insert(Block::iterator(before), op);
+}
+
 struct EarlyDeallocs
     : PassWrapper<EarlyDeallocs, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EarlyDeallocs)
@@ -452,7 +487,7 @@ struct EarlyDeallocs
         continue;
       // (Its value is a constant or defined before the fill: it dominates
       // any later point in the block.)
-      fill->moveBefore(next);
+      moveWithinBlock(fill, next);
     }
     // Allocations first move down to their first use: bufferization puts
     // some ahead of a whole stage (a layer's four padded inputs).
@@ -468,7 +503,7 @@ struct EarlyDeallocs
           first = ancestor;
       }
       if (first && first != alloc->getNextNode())
-        alloc->moveBefore(first);
+        moveWithinBlock(alloc, first);
     }
     for (auto [alloc, dealloc] : pairs) {
       Value buffer = alloc.getResult();
@@ -494,7 +529,7 @@ struct EarlyDeallocs
           break;
       }
       if (local && last->getNextNode() != dealloc.getOperation())
-        dealloc->moveAfter(last);
+        moveWithinBlock(dealloc, last->getNextNode());
     }
   }
 };
@@ -616,6 +651,13 @@ struct PlanArena : PassWrapper<PlanArena, OperationPass<func::FuncOp>> {
 /// upstream's duplicate-function-elimination (right after this pass) folds
 /// into one: the twelve encoder layers of vit_b_16 share their code.
 /// Internal to the CPU pipeline.
+/// Whether outlining clones `value` into the function rather than passing
+/// it: a constant of one result.
+static bool isClonedConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->getNumResults() == 1 && matchPattern(def, m_Constant());
+}
+
 struct OutlineParallelLoops
     : PassWrapper<OutlineParallelLoops, OperationPass<mlir::ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineParallelLoops)
@@ -648,25 +690,18 @@ struct OutlineParallelLoops
     for (Operation *loop : loops) {
       auto parent = loop->getParentOfType<func::FuncOp>();
       Location loc = loop->getLoc();
-      rewriter.setInsertionPoint(loop);
-      auto region = scf::ExecuteRegionOp::create(rewriter, loc, TypeRange{});
-      Block *body = rewriter.createBlock(&region.getRegion());
-      rewriter.setInsertionPointToEnd(body);
-      auto yield = scf::YieldOp::create(rewriter, loc);
-      loop->moveBefore(yield);
+      // (By hand rather than upstream's outlineSingleBlockRegion, which
+      // replaces each captured value by walking all of that value's uses:
+      // quadratic in a function that passes one buffer or constant to
+      // thousands of loops; 7.3 s for a chain of 3,000 small ops,
+      // bench/compile_scale.py. Here only the loop's own operands change.)
       llvm::SetVector<Value> captured;
-      getUsedValuesDefinedAbove(region.getRegion(), captured);
-      rewriter.setInsertionPointToStart(body);
-      for (Value value : captured) {
-        Operation *def = value.getDefiningOp();
-        if (!def || def->getNumResults() != 1 ||
-            !matchPattern(def, m_Constant()))
-          continue;
-        Value clone = rewriter.clone(*def)->getResult(0);
-        rewriter.replaceUsesWithIf(value, clone, [&](OpOperand &use) {
-          return region->isProperAncestor(use.getOwner());
-        });
-      }
+      getUsedValuesDefinedAbove(loop->getRegions(), captured);
+      captured.insert(loop->getOperands().begin(), loop->getOperands().end());
+      SmallVector<Value> arguments;
+      for (Value value : captured)
+        if (!isClonedConstant(value))
+          arguments.push_back(value);
       bool isSerial = serial.contains(loop);
       std::string name;
       do {
@@ -674,19 +709,33 @@ struct OutlineParallelLoops
                 Twine(counter++))
                    .str();
       } while (symbols.lookup(name));
-      FailureOr<func::FuncOp> outlined =
-          outlineSingleBlockRegion(rewriter, loc, region.getRegion(), name);
-      if (failed(outlined)) {
-        loop->emitError("cannot outline this loop");
-        return signalPassFailure();
-      }
-      outlined->setPrivate();
+      rewriter.setInsertionPoint(parent);
+      auto outlined = func::FuncOp::create(
+          rewriter, loc, name,
+          rewriter.getFunctionType(ValueRange(arguments).getTypes(), {}));
+      Block *body = outlined.addEntryBlock();
+      rewriter.setInsertionPointToEnd(body);
+      IRMapping mapping;
+      for (Value value : captured)
+        if (isClonedConstant(value))
+          mapping.map(value, rewriter.clone(*value.getDefiningOp())->getResult(0));
+      mapping.map(arguments, body->getArguments());
+      auto ret = func::ReturnOp::create(rewriter, loc);
+      rewriter.setInsertionPoint(loop);
+      func::CallOp::create(rewriter, loc, outlined, arguments);
+      loop->moveBefore(ret);
+      loop->walk([&](Operation *op) {
+        for (OpOperand &operand : op->getOpOperands())
+          if (Value replacement = mapping.lookupOrNull(operand.get()))
+            operand.set(replacement);
+      });
+      outlined.setPrivate();
       // (LLVM's inliner would put a serial loop, called once, back.)
       if (isSerial)
-        (*outlined)->setAttr("passthrough",
+        outlined->setAttr("passthrough",
                              rewriter.getArrayAttr(
                                  {rewriter.getStringAttr("noinline")}));
-      symbols.insert(*outlined);
+      symbols.insert(outlined);
     }
   }
 };
