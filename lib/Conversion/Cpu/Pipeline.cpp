@@ -675,9 +675,19 @@ struct OutlineParallelLoops
     // concatenation, small elementwise ops) too, kept out of line: LLVM's
     // -O3 is superlinear in a function's size, and densenet121's `forward`
     // held hundreds of copy loops (61,000 ops; 23 s of -O3).
+    // Loops that yield vectors or scalars (a small contraction's
+    // accumulators, a reduction) too, as functions returning them: left
+    // inline, a chain of thousands of small matmuls kept a `forward` of
+    // thousands of loops, and scf-to-cf's block splitting and LLVM were
+    // superlinear in it (bench/compile_scale.py).
     llvm::SmallPtrSet<Operation *, 16> serial;
     module.walk([&](scf::ForOp loop) {
-      if (loop->getNumResults() == 0 && isa<func::FuncOp>(loop->getParentOp()) &&
+      if (llvm::all_of(loop->getResultTypes(),
+                       [](Type t) {
+                         return isa<VectorType, IntegerType, FloatType,
+                                    IndexType>(t);
+                       }) &&
+          isa<func::FuncOp>(loop->getParentOp()) &&
           !loop->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
                .wasInterrupted()) {
         loops.push_back(loop);
@@ -712,7 +722,8 @@ struct OutlineParallelLoops
       rewriter.setInsertionPoint(parent);
       auto outlined = func::FuncOp::create(
           rewriter, loc, name,
-          rewriter.getFunctionType(ValueRange(arguments).getTypes(), {}));
+          rewriter.getFunctionType(ValueRange(arguments).getTypes(),
+                                   loop->getResultTypes()));
       Block *body = outlined.addEntryBlock();
       rewriter.setInsertionPointToEnd(body);
       IRMapping mapping;
@@ -720,9 +731,11 @@ struct OutlineParallelLoops
         if (isClonedConstant(value))
           mapping.map(value, rewriter.clone(*value.getDefiningOp())->getResult(0));
       mapping.map(arguments, body->getArguments());
-      auto ret = func::ReturnOp::create(rewriter, loc);
       rewriter.setInsertionPoint(loop);
-      func::CallOp::create(rewriter, loc, outlined, arguments);
+      auto call = func::CallOp::create(rewriter, loc, outlined, arguments);
+      loop->replaceAllUsesWith(call.getResults());
+      rewriter.setInsertionPointToEnd(body);
+      auto ret = func::ReturnOp::create(rewriter, loc, loop->getResults());
       loop->moveBefore(ret);
       loop->walk([&](Operation *op) {
         for (OpOperand &operand : op->getOpOperands())
