@@ -512,3 +512,30 @@ def test_winograd_convolutions_match_torch(shape):
     _close(traced.compile(tm)(x.numpy()), expected, 1e-5)
     # The direct convolution (im2col) agrees as well.
     _close(traced.compile(tm, winograd=False)(x.numpy()), expected, 1e-5)
+
+
+class _SmallMatmulChain(nn.Module):
+    """A chain of matmuls too small to tile, with elementwise ops between:
+    each matmul's accumulator loop becomes a function that returns the
+    accumulators (test/Conversion/Cpu/outline-accumulator-loops.mlir), and
+    the same-shaped temporaries each get their own buffer
+    (duplicate-empties.mlir)."""
+
+    def forward(self, x):
+        prev = x
+        for _ in range(8):
+            y = torch.tanh(torch.matmul(x, x)) + prev
+            prev, x = x, y
+        return x, prev * 2
+
+
+def test_small_matmul_chain_matches_torch():
+    torch.manual_seed(0)
+    x = torch.randn(8, 8) * 0.5
+    net = _SmallMatmulChain().eval()
+    compiled = traced.compile(traced.trace(net, x))
+    got = compiled(x)
+    with torch.no_grad():
+        want = net(x)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-5)
