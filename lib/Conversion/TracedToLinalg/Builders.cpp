@@ -745,26 +745,23 @@ Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
   if (rank == 0 || raw.empty()) {
     std::memcpy(out.data(), raw.data(), raw.size());
   } else {
+    auto permute = [&](auto element) {
+      using T = decltype(element);
+      permuteElements(reinterpret_cast<const T *>(raw.data()),
+                      reinterpret_cast<T *>(out.data()), outShape, strides);
+    };
     switch (width) {
     case 1:
-      permuteElements(reinterpret_cast<const uint8_t *>(raw.data()),
-                      reinterpret_cast<uint8_t *>(out.data()), outShape,
-                      strides);
+      permute(uint8_t());
       break;
     case 2:
-      permuteElements(reinterpret_cast<const uint16_t *>(raw.data()),
-                      reinterpret_cast<uint16_t *>(out.data()), outShape,
-                      strides);
+      permute(uint16_t());
       break;
     case 4:
-      permuteElements(reinterpret_cast<const uint32_t *>(raw.data()),
-                      reinterpret_cast<uint32_t *>(out.data()), outShape,
-                      strides);
+      permute(uint32_t());
       break;
     case 8:
-      permuteElements(reinterpret_cast<const uint64_t *>(raw.data()),
-                      reinterpret_cast<uint64_t *>(out.data()), outShape,
-                      strides);
+      permute(uint64_t());
       break;
     default:
       return {};
