@@ -443,7 +443,8 @@ emitObjects(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
     SmallVector<std::string> errors(bitcode.size());
     {
       llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
-      SmallVector<size_t> order = llvm::to_vector(llvm::seq<size_t>(0, bitcode.size()));
+      SmallVector<size_t> order =
+          llvm::to_vector(llvm::seq<size_t>(0, bitcode.size()));
       llvm::stable_sort(order, [&](size_t x, size_t y) {
         return bitcode[x].size() > bitcode[y].size();
       });
@@ -599,7 +600,8 @@ static constexpr llvm::StringLiteral kCacheMagic = "TRACED-CPU-CACHE 3\n";
 /// Cache files: the magic line, a checksum line (XXH3 of the rest, in hex:
 /// a damaged object must not reach the JIT), then length-prefixed records
 /// ("<n>\n" and n bytes): the signature, the check count, each check, the
-/// object count, each object, the weight count, and each weight's symbol, alignment and bytes.
+/// object count, each object, the weight count, and each weight's symbol,
+/// alignment and bytes.
 /// This is the records part; `storeInCache` writes the two lines before it.
 static std::string serializeRecords(const Artifact &a) {
   std::string out;

@@ -503,9 +503,7 @@ void traced::decodeRaw(Tensor &t, const char *data, bool splat) {
   int64_t n = t.numel();
   if (!splat && n > 0 && (t.dtype() == DType::F32 || t.dtype() == DType::F64)) {
     // (Stored as they are encoded.)
-    void *out = t.dtype() == DType::F32 ? static_cast<void *>(t.data<float>())
-                                        : static_cast<void *>(t.data<double>());
-    std::memcpy(out, data, n * width);
+    std::memcpy(t.data<char>(), data, n * width);
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
@@ -573,9 +571,7 @@ std::vector<char> traced::encodeRaw(const Tensor &t) {
   size_t width = rawElementBytes(t.dtype());
   if (t.dtype() == DType::F32 || t.dtype() == DType::F64) {
     // (Stored as they are encoded.)
-    const char *data = reinterpret_cast<const char *>(
-        t.dtype() == DType::F32 ? static_cast<const void *>(t.data<float>())
-                                : static_cast<const void *>(t.data<double>()));
+    const char *data = t.data<char>();
     return std::vector<char>(data, data + t.numel() * width);
   }
   std::vector<char> out(t.numel() * width);

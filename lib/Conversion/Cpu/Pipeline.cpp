@@ -121,16 +121,25 @@ struct FuseElementwise
   }
 };
 
-/// Vector code for f32 transcendental functions: upstream's polynomial
-/// approximations of exp, tanh and erf (at most 4 ulp from torch's results
-/// over [-20, 20] and the special values, python/tests/
-/// test_compile_math.py), where convert-math-to-libm would call erff once
-/// per lane (GELU's erf: 9 ms on 600,000 floats; approximated, 0.4 ms;
-/// torch 0.4 ms). f64 and the other functions keep libm; so does log,
-/// whose approximation is 6e5 ulp off on subnormal inputs (and libm's logf
-/// already beats torch). `math.fma` (which the approximations use) becomes
-/// `vector.fma` (LLVM's fma on scalars): a vector FMA, not one `fmaf` call
-/// per lane.
+/// Applies `patterns` to the ops under `root` that `matches` picks and to
+/// the ops their rewrites create, and to nothing else
+/// (`applyOpPatternsGreedily`): the greedy driver over a whole function also
+/// tries to fold every other op in it.
+static LogicalResult
+rewriteMatchingOps(Operation *root, function_ref<bool(Operation *)> matches,
+                   RewritePatternSet &&patterns) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (matches(op))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return success();
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  return applyOpPatternsGreedily(ops, std::move(patterns), config);
+}
+
 /// bfloat16 conversions as integer bit operations (upstream's
 /// populateExpandBFloat16Patterns: extf is a 16-bit shift, truncf rounds to
 /// nearest even), so LLVM never sees `fpext` from bfloat. Its instcombine
@@ -146,28 +155,33 @@ struct ExpandBFloat16
     return "bfloat16 extf/truncf as integer bit operations";
   }
   void runOnOperation() override {
-    // Only the bfloat16 conversions and what their expansion makes (a walk
-    // of the function, not the greedy driver's folding of all of it: 0.1 s
-    // on vit_b_16, which has none).
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
-          llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
-                                          op->getResultTypes()),
-                       [](Type t) { return getElementTypeOrSelf(t).isBF16(); }))
-        ops.push_back(op);
-    });
-    if (ops.empty())
-      return;
+    // (Only the conversions: the greedy driver over the whole function was
+    // 0.11 s of vit_b_16, which has none.)
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
+    auto isBF16Conversion = [](Operation *op) {
+      return isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+             llvm::any_of(
+                 llvm::concat<Type>(op->getOperandTypes(),
+                                    op->getResultTypes()),
+                 [](Type t) { return getElementTypeOrSelf(t).isBF16(); });
+    };
+    if (failed(rewriteMatchingOps(getOperation(), isBF16Conversion,
+                                  std::move(patterns))))
       signalPassFailure();
   }
 };
 
+/// Vector code for f32 transcendental functions: upstream's polynomial
+/// approximations of exp, tanh and erf (at most 4 ulp from torch's results
+/// over [-20, 20] and the special values, python/tests/
+/// test_compile_math.py), where convert-math-to-libm would call erff once
+/// per lane (GELU's erf: 9 ms on 600,000 floats; approximated, 0.4 ms;
+/// torch 0.4 ms). f64 and the other functions keep libm; so does log,
+/// whose approximation is 6e5 ulp off on subnormal inputs (and libm's logf
+/// already beats torch). `math.fma` (which the approximations use) becomes
+/// `vector.fma` (LLVM's fma on scalars): a vector FMA, not one `fmaf` call
+/// per lane.
 struct ApproximateMath
     : PassWrapper<ApproximateMath, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMath)
@@ -210,25 +224,22 @@ struct ApproximateMath
           arith::SelectOp::create(b, loc, low, scaled, e).getResult());
       op.erase();
     }
-    // The approximated functions and what their rewrites make (a walk, not
-    // the greedy driver's folding of the whole function: 0.28 s on
-    // vit_b_16, whose GELUs and softmaxes are a few hundred of its ops).
+    // (Only these functions: the greedy driver over the whole function was
+    // 0.28 s of vit_b_16, whose GELUs and softmaxes are a few hundred of
+    // its ops.)
     auto approximated = [](StringRef name) {
       return name == math::ExpOp::getOperationName() ||
              name == math::TanhOp::getOperationName() ||
              name == math::ErfOp::getOperationName();
     };
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (approximated(op->getName().getStringRef()))
-        ops.push_back(op);
-    });
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, approximated);
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (!ops.empty() &&
-        failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
+    if (failed(rewriteMatchingOps(
+            getOperation(),
+            [&](Operation *op) {
+              return approximated(op->getName().getStringRef());
+            },
+            std::move(patterns))))
       return signalPassFailure();
     getOperation().walk([](math::FmaOp fma) {
       OpBuilder b(fma);
@@ -405,17 +416,6 @@ struct DuplicateSharedFills
     }
   }
 };
-/// Frees each temporary right after its last use. Upstream's
-/// ownership-based buffer deallocation puts every `dealloc` at the end of
-/// the block that allocates (so a straight-line `forward` held all of a
-/// model's temporaries until it returned: ResNet-18 at batch 32 took 1.9
-/// GB where torch takes 0.25 GB). This pass moves a `memref.dealloc` of a
-/// `memref.alloc` in the same block up to just after the last op of that
-/// block that uses the buffer or any view of it (upstream's
-/// BufferViewFlowAnalysis), so the buffer cache hands the memory to the next
-/// allocation of about its size within the same call. Before that, each
-/// such allocation moves down to just before its first use. A buffer with a
-/// use outside the block is left alone. Internal to the CPU pipeline.
 /// Moves `op` to just before `before` in the same block, keeping the
 /// block's op order valid: `Operation::moveBefore` splices, which
 /// invalidates it, and the next `isBeforeInBlock` renumbers the whole
@@ -428,6 +428,17 @@ static void moveWithinBlock(Operation *op, Operation *before) {
   block->getOperations().insert(Block::iterator(before), op);
 }
 
+/// Frees each temporary right after its last use. Upstream's
+/// ownership-based buffer deallocation puts every `dealloc` at the end of
+/// the block that allocates (so a straight-line `forward` held all of a
+/// model's temporaries until it returned: ResNet-18 at batch 32 took 1.9
+/// GB where torch takes 0.25 GB). This pass moves a `memref.dealloc` of a
+/// `memref.alloc` in the same block up to just after the last op of that
+/// block that uses the buffer or any view of it (upstream's
+/// BufferViewFlowAnalysis), so the buffer cache hands the memory to the next
+/// allocation of about its size within the same call. Before that, each
+/// such allocation moves down to just before its first use. A buffer with a
+/// use outside the block is left alone. Internal to the CPU pipeline.
 struct EarlyDeallocs
     : PassWrapper<EarlyDeallocs, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EarlyDeallocs)
@@ -638,6 +649,13 @@ struct PlanArena : PassWrapper<PlanArena, OperationPass<func::FuncOp>> {
   }
 };
 
+/// Whether outlining clones `value` into the function rather than passing
+/// it: a constant of one result.
+static bool isClonedConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->getNumResults() == 1 && matchPattern(def, m_Constant());
+}
+
 /// Moves each outermost `scf.parallel` into a private function of its own,
 /// called where the loop was. The OpenMP translation outlines every
 /// parallel region with LLVM's CodeExtractor, which builds an analysis of
@@ -651,13 +669,6 @@ struct PlanArena : PassWrapper<PlanArena, OperationPass<func::FuncOp>> {
 /// upstream's duplicate-function-elimination (right after this pass) folds
 /// into one: the twelve encoder layers of vit_b_16 share their code.
 /// Internal to the CPU pipeline.
-/// Whether outlining clones `value` into the function rather than passing
-/// it: a constant of one result.
-static bool isClonedConstant(Value value) {
-  Operation *def = value.getDefiningOp();
-  return def && def->getNumResults() == 1 && matchPattern(def, m_Constant());
-}
-
 struct OutlineParallelLoops
     : PassWrapper<OutlineParallelLoops, OperationPass<mlir::ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineParallelLoops)

@@ -739,10 +739,10 @@ Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
   auto newType = RankedTensorType::get(outShape, et);
   // (The bytes go straight into the blob: for vit_b_16's 330 MB of
   // weights, a vector then a copy into the blob was 0.1 s.)
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      std::max<size_t>(raw.size(), 1), alignof(double));
-  MutableArrayRef<char> out = blob.getMutableData().take_front(raw.size());
-  if (rank == 0 || raw.empty()) {
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocate(raw.size(), alignof(double));
+  MutableArrayRef<char> out = blob.getMutableData();
+  if (rank == 0) {
     std::memcpy(out.data(), raw.data(), raw.size());
   } else {
     auto permute = [&](auto element) {
