@@ -34,10 +34,16 @@ static llvm::cl::opt<unsigned> repeatOption(
 static llvm::cl::opt<bool> vectorizeOption(
     "run-vectorize", llvm::cl::desc("Tile and vectorize (default on)"),
     llvm::cl::init(true), llvm::cl::cat(runCategory));
+static llvm::cl::opt<int64_t> splitOpsOption(
+    "run-split-ops",
+    llvm::cl::desc("Split functions of more top-level ops into parts of at "
+                   "most this many (traced-cpu-pipeline's split-ops)"),
+    llvm::cl::init(CpuPipelineOptions().splitOps), llvm::cl::cat(runCategory));
 
 static void setOptions(CpuPipelineOptions &options) {
   options.entry = entryOption.getValue();
   options.vectorize = vectorizeOption.getValue();
+  options.splitOps = splitOpsOption.getValue();
 }
 
 /// The interpreter's dtype for a compiled tensor's element type: every one

@@ -55,6 +55,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
                      "traced-fuse-conv-bn and canonicalize first"),
       llvm::cl::init(true)};
+  Option<int64_t> splitOps{
+      *this, "split-ops",
+      llvm::cl::desc("Split functions of more top-level ops into parts of "
+                     "at most this many (traced-cpu-split-functions' "
+                     "max-ops; 0 never splits)"),
+      llvm::cl::init(100)};
   Option<bool> arena{
       *this, "arena",
       llvm::cl::desc("Plan the temporaries of each function into one "

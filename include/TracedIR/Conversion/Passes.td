@@ -137,6 +137,39 @@ def TracedCpuTileAndVectorize
   ];
 }
 
+def TracedCpuSplitFunctions
+    : Pass<"traced-cpu-split-functions", "mlir::ModuleOp"> {
+  let summary = "Splits a function of many top-level ops into calls of parts";
+  let description = [{
+    Runs on linalg on tensors, before tiling. A function whose body is one
+    block of more than `max-ops` ops (not counting constants, operand-free
+    `tensor.empty`s, `linalg.fill`s of those, and `cf.assert`s) becomes a
+    sequence of calls of private functions `<name>_part<k>`, each holding a
+    consecutive run of at most `max-ops` of those ops. A part takes the
+    values it uses that are defined before it as arguments and returns
+    those of its values used after it. Constants, empties and their fills
+    are cloned into each part that uses them instead: later passes still
+    see constant weights and bounds, and a zero fill that CSE shared
+    between many contractions does not become one argument buffer that
+    all of them write into. Run-time checks (`cf.assert`) stay in the function, after
+    the call that computes their condition, for traced-cpu-lower-checks;
+    the checks do not stop the computation, so checking at the end of a
+    part is the same. Parts are `noinline`, so LLVM does not put them back.
+
+    Many upstream passes cost more than linear time in the length of one
+    block (CSE over look-alike loops, buffer-deallocation-simplification's
+    alias queries, LLVM's optimizations of a function of thousands of
+    calls); with parts of bounded size, compile time grows linearly with
+    the model. The ops keep their order, so the result computes the same.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"100",
+           "Most ops (not counting constants and run-time checks) in one "
+           "function or part; 0 never splits">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 def TracedCpuHoistAccumulators
     : Pass<"traced-cpu-hoist-accumulators", "mlir::func::FuncOp"> {
   let summary = "Keeps contraction accumulators in registers across the reduction loop";

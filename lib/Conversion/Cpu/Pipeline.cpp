@@ -357,7 +357,9 @@ struct DuplicateSharedFills
     }
     SmallVector<linalg::FillOp> fills;
     getOperation().walk([&](linalg::FillOp fill) {
-      if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
+      Value result = fill->getResult(0);
+      if (fill.hasPureTensorSemantics() && !result.hasOneUse() &&
+          !result.use_empty())
         fills.push_back(fill);
     });
     for (linalg::FillOp fill : fills) {
@@ -393,6 +395,8 @@ struct DuplicateSharedFills
           }
         writers.push_back(std::move(writer));
       }
+      if (writers.empty())
+        continue;
       // The first writer keeps the original. (Placing each clone right
       // before its writer, so that a buffer is allocated and zeroed where it
       // is used, made one-shot-bufferize's analysis 3x slower on vit_b_16:
@@ -796,6 +800,9 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
 void traced::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
   detail::addFrontEnd(pm, options.entry, options.surgery);
+  TracedCpuSplitFunctionsOptions split;
+  split.maxOps = options.splitOps;
+  pm.addPass(createTracedCpuSplitFunctions(split));
   if (options.vectorize) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
     TracedCpuTileAndVectorizeOptions tiling;
