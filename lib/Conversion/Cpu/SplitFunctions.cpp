@@ -20,6 +20,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDCPUSPLITFUNCTIONS
@@ -108,8 +109,8 @@ struct SplitFunctionsPass
       }
     // Parts of about equal size, each of at most maxOps where the blocked
     // stretches allow.
-    int64_t size = (total + (total + maxOps - 1) / maxOps - 1) /
-                   ((total + maxOps - 1) / maxOps);
+    int64_t size = llvm::divideCeilSigned(
+        total, llvm::divideCeilSigned(total, static_cast<int64_t>(maxOps)));
     DenseMap<Operation *, int64_t> part;
     SmallVector<SmallVector<Operation *>> parts(1);
     for (int64_t i = 0, open = 0; i < total; ++i) {
