@@ -7,8 +7,9 @@ tiled, vectorized code of its own), and between them a `torch.tanh` and a
 `torch.add` of the value three exprs back (elementwise: each pair fuses
 into one loop; tanh keeps the values bounded). Each is loaded (`traced.load`) and compiled with
 `traced.compile(m, cache=False, timing=True)` in a fresh process, which
-reports the MLIR pipeline, LLVM and total seconds, and the microseconds
-per expr. Linear growth keeps that last column flat. Usage:
+reports the MLIR pipeline, LLVM and total seconds, the microseconds per
+expr (linear growth keeps that column flat), and the process's peak RSS
+after loading and after compiling. Usage:
 
     /usr/bin/python3 bench/compile_scale.py [--exprs 1000,3000,10000,30000,100000]
 
@@ -57,8 +58,9 @@ def write_trace(path, count):
 
 
 CHILD = r"""
-import re, sys, time, numpy as np, traced
+import re, resource, sys, time, numpy as np, traced
 m = traced.load(sys.argv[1])
+loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 c = traced.compile(m, cache=False, timing=True)
 total = time.perf_counter() - start
@@ -69,7 +71,8 @@ mlir = stage(r"MLIR pipeline")
 llvm = stage(r"LLVM (?:-O3|code generation)")
 out = c(np.ones((8, 8), np.float32) * 0.01)
 assert np.isfinite(out).all()
-print(f"RESULT {mlir:.3f} {llvm:.3f} {total:.3f}")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(f"RESULT {mlir:.3f} {llvm:.3f} {total:.3f} {loaded / 1024:.0f} {peak / 1024:.0f}")
 """
 
 
@@ -79,8 +82,9 @@ def main():
     args = p.parse_args()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.join(ROOT, "build", "python")
-    print("| exprs | MLIR pipeline | LLVM | compile | us per expr |")
-    print("|---|---|---|---|---|")
+    print("| exprs | MLIR pipeline | LLVM | compile | us per expr "
+          "| peak RSS loaded | peak RSS compiled |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for count in [int(x) for x in args.exprs.split(",") if x]:
             path = os.path.join(tmp, f"chain{count}.json")
@@ -90,9 +94,11 @@ def main():
             line = [l for l in r.stdout.splitlines() if l.startswith("RESULT")]
             if r.returncode or not line:
                 raise SystemExit(f"{count} exprs failed:\n{r.stderr[-3000:]}")
-            mlir, llvm, total = (float(v) for v in line[0].split()[1:])
+            mlir, llvm, total, loaded, peak = (
+                float(v) for v in line[0].split()[1:])
             print(f"| {count} | {mlir:.2f} s | {llvm:.2f} s | {total:.2f} s "
-                  f"| {1e6 * total / count:.0f} |", flush=True)
+                  f"| {1e6 * total / count:.0f} | {loaded:.0f} MB "
+                  f"| {peak:.0f} MB |", flush=True)
 
 
 if __name__ == "__main__":
