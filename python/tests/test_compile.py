@@ -521,9 +521,13 @@ class _SmallMatmulChain(nn.Module):
     the same-shaped temporaries each get their own buffer
     (duplicate-empties.mlir)."""
 
+    def __init__(self, steps=8):
+        super().__init__()
+        self.steps = steps
+
     def forward(self, x):
         prev = x
-        for _ in range(8):
+        for _ in range(self.steps):
             y = torch.tanh(torch.matmul(x, x)) + prev
             prev, x = x, y
         return x, prev * 2
@@ -539,3 +543,19 @@ def test_small_matmul_chain_matches_torch():
         want = net(x)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_long_chain_in_parts_matches_torch():
+    """120 steps lower to about 240 top-level ops, more than the pipeline's
+    split-ops (100): traced-cpu-split-functions makes forward three calls
+    of parts (test/Conversion/Cpu/split-functions.mlir), with values
+    crossing the cuts and the shared zero accumulator cloned into each."""
+    torch.manual_seed(0)
+    x = torch.randn(8, 8) * 0.5
+    net = _SmallMatmulChain(steps=120).eval()
+    compiled = traced.compile(traced.trace(net, x), cache=False)
+    got = compiled(x)
+    with torch.no_grad():
+        want = net(x)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-4)
