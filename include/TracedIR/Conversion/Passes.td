@@ -151,10 +151,13 @@ def TracedCpuSplitFunctions
     are cloned into each part that uses them instead: later passes still
     see constant weights and bounds, and a zero fill that CSE shared
     between many contractions does not become one argument buffer that
-    all of them write into. Run-time checks (`cf.assert`) stay in the function, after
-    the call that computes their condition, for traced-cpu-lower-checks;
-    the checks do not stop the computation, so checking at the end of a
-    part is the same. Parts are `noinline`, so LLVM does not put them back.
+    all of them write into. Run-time checks (`cf.assert`) stay in the
+    function, after the call that computes their condition, for
+    traced-cpu-lower-checks; the checks do not stop the computation, so
+    checking at the end of a part is the same. No part returns a
+    dynamically shaped tensor: no part ends while one is live, and a last
+    part that would return one stays in the function. Parts are
+    `noinline`, so LLVM does not put them back.
 
     Many upstream passes cost more than linear time in the length of one
     block (CSE over look-alike loops, buffer-deallocation-simplification's

@@ -53,6 +53,13 @@ bool isCloned(Operation *op) {
   return op->getNumRegions() == 0 && matchPattern(op, m_Constant());
 }
 
+/// Whether `value` is a tensor (or memref) of a size known only at run
+/// time: no part may return one.
+bool isDynamicallyShaped(Value value) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  return shaped && !shaped.hasStaticShape();
+}
+
 /// Clones the op defining `value` (an isCloned op), and what it uses,
 /// at `b`'s insertion point unless `mapping` already has them.
 Value cloneDefinition(OpBuilder &b, Value value, IRMapping &mapping) {
@@ -96,8 +103,7 @@ struct SplitFunctionsPass
     SmallVector<int64_t> blocked(total + 1, 0);
     for (auto [i, op] : llvm::enumerate(moved))
       for (Value result : op->getResults()) {
-        auto shaped = dyn_cast<ShapedType>(result.getType());
-        if (!shaped || shaped.hasStaticShape())
+        if (!isDynamicallyShaped(result))
           continue;
         int64_t last = static_cast<int64_t>(i);
         for (Operation *user : result.getUsers()) {
@@ -148,9 +154,9 @@ struct SplitFunctionsPass
   /// and returns the function.
   Operation *outline(func::FuncOp func, Operation *previous,
                      ArrayRef<Operation *> ops, int64_t index,
-               llvm::function_ref<int64_t(Value)> definedIn,
-               llvm::function_ref<int64_t(Operation *)> partOf,
-               SymbolTable &symbols) {
+                     llvm::function_ref<int64_t(Value)> definedIn,
+                     llvm::function_ref<int64_t(Operation *)> partOf,
+                     SymbolTable &symbols) {
     Location loc = ops.front()->getLoc();
     llvm::SetVector<Value> arguments, cloned;
     for (Operation *op : ops)
@@ -171,10 +177,7 @@ struct SplitFunctionsPass
           results.push_back(result);
     // (Only the last part can end on a dynamically shaped value, one the
     // function returns: it stays in the function.)
-    if (llvm::any_of(results, [](Value result) {
-          auto shaped = dyn_cast<ShapedType>(result.getType());
-          return shaped && !shaped.hasStaticShape();
-        }))
+    if (llvm::any_of(results, isDynamicallyShaped))
       return previous;
     // The checks among the part's ops, which follow its call.
     SmallVector<Operation *> checks;
