@@ -17,6 +17,10 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%test_src", config.test_source_root))
 
+# `traced-translate --run` compiles as traced.compile does: verifying after
+# every pass only where this is set (docs/cpu.md, "Progress and timing").
+config.environment["TRACED_VERIFY_EACH"] = "1"
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

@@ -2,13 +2,16 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "Utils.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDFUSECONVBN
@@ -78,14 +81,19 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
       eps = i.getInt();
     else
       return failure();
-    FailureOr<Tensor> w = constantTensor(conv->value("weight"), symbols);
+    FailureOr<ElementsAttr> w =
+        constantElements(conv->value("weight"), symbols);
     FailureOr<Tensor> mean =
         constantTensor(norm->value("running_mean"), symbols);
     FailureOr<Tensor> var = constantTensor(norm->value("running_var"), symbols);
-    if (failed(w) || failed(mean) || failed(var) ||
-        (w->dtype() != DType::F32 && w->dtype() != DType::F64))
+    if (failed(w) || failed(mean) || failed(var))
       return failure();
-    int64_t channels = w->dim(0);
+    auto wType = dyn_cast<RankedTensorType>(w->getShapedType());
+    if (!wType || !wType.hasStaticShape() || wType.getRank() == 0 ||
+        !(wType.getElementType().isF32() || wType.getElementType().isF64()))
+      return failure();
+    bool isF32 = wType.getElementType().isF32();
+    int64_t channels = wType.getDimSize(0);
     auto optional = [&](const BoundOp &b, StringRef name,
                         double fallback) -> FailureOr<std::vector<double>> {
       Value v = b.value(name);
@@ -108,27 +116,51 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
     if (failed(gamma) || failed(beta) || failed(bias) ||
         mean->numel() != channels || var->numel() != channels)
       return failure();
+    // The weight's bytes are read where they are stored (a copy when they
+    // are a splat) and the scaled weight is written straight into its new
+    // blob: ResNet-18's 11 M weights went through four 44 MB copies
+    // (Tensor, scaled Tensor, encoded bytes, blob), 0.25 s of page faults.
+    std::optional<Tensor> copy;
+    std::optional<ArrayRef<char>> in = storedBytes(*w);
+    if (!in) {
+      FailureOr<Tensor> t = tensorFromElements(*w);
+      if (failed(t))
+        return failure();
+      copy = std::move(*t);
+    }
+    size_t width = isF32 ? 4 : 8;
+    if (copy)
+      in = ArrayRef<char>(copy->data<char>(), copy->numel() * width);
+    int64_t inner = wType.getNumElements() / std::max<int64_t>(channels, 1);
+    AsmResourceBlob blob =
+        allocateBlob(wType.getNumElements() * width, alignof(double));
+    char *out = blob.getMutableData().data();
     // w' = w * gamma / sqrt(var + eps); b' = (b - mean) * that + beta.
-    Tensor newW(w->dtype(), w->shape());
-    Tensor newB(w->dtype(), {channels});
-    int64_t inner = w->numel() / channels;
-    // (Typed loops: through getDouble/setDouble, ResNet-18's 11 M weights
-    // took 0.1 s.)
-    auto scaleRows = [&](auto *out, const auto *in, int64_t c, double scale) {
-      using T = std::remove_pointer_t<decltype(out)>;
-      for (int64_t i = c * inner, e = i + inner; i < e; ++i)
-        out[i] = static_cast<T>(in[i] * scale);
+    Tensor newB(isF32 ? DType::F32 : DType::F64, {channels});
+    auto scaleRows = [&](auto zero, int64_t c, double scale) {
+      using T = decltype(zero);
+      for (int64_t i = c * inner, e = i + inner; i < e; ++i) {
+        T v;
+        std::memcpy(&v, in->data() + i * sizeof(T), sizeof(T));
+        v = static_cast<T>(v * scale);
+        std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+      }
     };
     for (int64_t c = 0; c < channels; ++c) {
       double scale = (*gamma)[c] / std::sqrt(var->getDouble(c) + eps);
-      if (w->dtype() == DType::F32)
-        scaleRows(newW.data<float>(), w->data<float>(), c, scale);
+      if (isF32)
+        scaleRows(0.0f, c, scale);
       else
-        scaleRows(newW.data<double>(), w->data<double>(), c, scale);
+        scaleRows(0.0, c, scale);
       newB.setDouble(c, ((*bias)[c] - mean->getDouble(c)) * scale + (*beta)[c]);
     }
-    CallFunctionOp fused = rebuildConv(
-        *conv, newW, newB, "fused_conv_bn_" + std::to_string(blobCounter++));
+    std::string hint = "fused_conv_bn_" + std::to_string(blobCounter++);
+    OpBuilder b(conv->op);
+    Value wValue = createBlobConstant(b, conv->op->getLoc(), wType,
+                                      hint + "_weight", std::move(blob));
+    Value bValue =
+        createTensorConstant(b, conv->op->getLoc(), newB, hint + "_bias");
+    CallFunctionOp fused = rebuildConv(*conv, wValue, bValue);
     normOp->replaceAllUsesWith(fused);
     normOp->erase();
     conv->op->erase();

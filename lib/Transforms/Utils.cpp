@@ -3,6 +3,7 @@
 #include "Utils.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 
@@ -107,12 +108,12 @@ traced::makeLeafCallFunctional(CallMethodOp call,
   return fn;
 }
 
-FailureOr<Tensor> traced::constantTensor(Value value,
-                                         SymbolTableCollection &symbols) {
+FailureOr<ElementsAttr> traced::constantElements(Value value,
+                                                 SymbolTableCollection &symbols) {
   Operation *def = value.getDefiningOp();
   if (auto c = dyn_cast_or_null<ConstantOp>(def)) {
     if (auto e = dyn_cast<ElementsAttr>(c.getValue()))
-      return tensorFromElements(e);
+      return e;
     return failure();
   }
   auto get = dyn_cast_or_null<GetAttrOp>(def);
@@ -124,7 +125,39 @@ FailureOr<Tensor> traced::constantTensor(Value value,
   Operation *decl = symbols.lookupSymbolIn(module, get.getNameAttr());
   if (!isa_and_nonnull<ParameterOp, BufferOp>(decl))
     return failure();
-  return tensorFromElements(cast<ElementsAttr>(decl->getAttr("value")));
+  return cast<ElementsAttr>(decl->getAttr("value"));
+}
+
+FailureOr<Tensor> traced::constantTensor(Value value,
+                                         SymbolTableCollection &symbols) {
+  FailureOr<ElementsAttr> attr = constantElements(value, symbols);
+  if (failed(attr))
+    return failure();
+  return tensorFromElements(*attr);
+}
+
+std::optional<ArrayRef<char>> traced::storedBytes(ElementsAttr attr) {
+  auto type = dyn_cast<RankedTensorType>(attr.getShapedType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits % 8 != 0)
+    return std::nullopt;
+  ArrayRef<char> raw;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    raw = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+             dense && !dense.isSplat()) {
+    raw = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  if (raw.size() != static_cast<size_t>(type.getNumElements()) * (bits / 8))
+    return std::nullopt;
+  return raw;
 }
 
 ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
@@ -136,22 +169,42 @@ ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
   // Store in the element type's own width (f32: 4 bytes), straight into
   // the blob: no DenseElementsAttr on the way (the context would hash and
   // keep a copy of every fused weight for its lifetime).
-  std::vector<char> raw = encodeRaw(tensor);
-  auto attr = DenseResourceElementsAttr::get(
-      type, nameHint,
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(raw, alignof(double)));
+  // (f32 and f64 are held as they are stored: one copy, into the blob.)
+  AsmResourceBlob blob;
+  if (tensor.dtype() == DType::F32 || tensor.dtype() == DType::F64)
+    blob = copyToBlob(ArrayRef<char>(tensor.data<char>(),
+                                     tensor.numel() *
+                                         rawElementBytes(tensor.dtype())),
+                      alignof(double));
+  else
+    blob = copyToBlob(encodeRaw(tensor), alignof(double));
+  return createBlobConstant(builder, loc, type, nameHint, std::move(blob));
+}
+
+ConstantOp traced::createBlobConstant(OpBuilder &builder, Location loc,
+                                      RankedTensorType type,
+                                      StringRef nameHint,
+                                      AsmResourceBlob blob) {
+  auto attr = DenseResourceElementsAttr::get(type, nameHint, std::move(blob));
   return ConstantOp::create(builder, loc, type, attr);
 }
 
 CallFunctionOp traced::rebuildConv(const BoundOp &conv, const Tensor &weight,
                                    const Tensor &bias,
                                    const std::string &hint) {
+  OpBuilder b(conv.op);
+  Value wValue =
+      createTensorConstant(b, conv.op->getLoc(), weight, hint + "_weight");
+  Value bValue =
+      createTensorConstant(b, conv.op->getLoc(), bias, hint + "_bias");
+  return rebuildConv(conv, wValue, bValue);
+}
+
+CallFunctionOp traced::rebuildConv(const BoundOp &conv, Value wValue,
+                                   Value bValue) {
   auto call = cast<CallFunctionOp>(conv.op);
   OpBuilder b(call);
   MLIRContext *ctx = b.getContext();
-  Value wValue =
-      createTensorConstant(b, call.getLoc(), weight, hint + "_weight");
-  Value bValue = createTensorConstant(b, call.getLoc(), bias, hint + "_bias");
   // The conv again, every argument by keyword, with the new weight and bias.
   SmallVector<Value> operands;
   SmallVector<Attribute> arguments;

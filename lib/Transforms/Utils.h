@@ -7,6 +7,7 @@
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::traced {
@@ -19,6 +20,20 @@ traced::ModuleOp receiverModule(Value receiver, SymbolTableCollection &symbols);
 /// (blob names from `hint`); returns the new call.
 CallFunctionOp rebuildConv(const BoundOp &conv, const Tensor &weight,
                            const Tensor &bias, const std::string &hint);
+/// The same with weight and bias values already built (constants made
+/// before `conv`).
+CallFunctionOp rebuildConv(const BoundOp &conv, Value weight, Value bias);
+
+/// A traced.constant of `type` holding `blob` (the element type's own
+/// width, as createTensorConstant stores it).
+ConstantOp createBlobConstant(OpBuilder &builder, Location loc,
+                              RankedTensorType type, StringRef nameHint,
+                              AsmResourceBlob blob);
+
+/// The stored bytes of a statically shaped, non-splat integer or float
+/// constant (a dense_resource blob or a dense attribute), in place; none
+/// for a splat, a missing blob or a size that does not match the type.
+std::optional<ArrayRef<char>> storedBytes(ElementsAttr attr);
 
 /// Runs `patterns` greedily to a fixed point, one sweep at a time, and
 /// returns how many sweeps it took (the last one changes nothing); failure

@@ -9,6 +9,7 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Npy.h"
 #include "TracedIR/Translate/JsonTrace.h"
@@ -555,8 +556,7 @@ FailureOr<ElementsAttr> Importer::importTensorValue(const JNode &node,
   }
   // Weights become blobs aligned for their element type, so that consumers
   // can use them in place.
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      data, std::max(elementBytes, 1u));
+  AsmResourceBlob blob = copyToBlob(data, std::max(elementBytes, 1u));
   return ElementsAttr(
       DenseResourceElementsAttr::get(*type, blobName, std::move(blob)));
 }

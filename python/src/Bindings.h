@@ -371,8 +371,8 @@ inline DenseResourceElementsAttr makeResource(ModuleState &state,
                                        RankedTensorType type,
                                        const std::string &data,
                                        const std::string &hint) {
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(data.data(), data.size()), kResourceAlignment);
+  AsmResourceBlob blob =
+      copyToBlob(ArrayRef<char>(data.data(), data.size()), kResourceAlignment);
   std::string name = hint + "_" + std::to_string(state.blobCounter++);
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }

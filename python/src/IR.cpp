@@ -108,16 +108,21 @@ void traced_python::populateIR(py::module_ &m) {
              return state;
            })
       .def("set_blob",
-           [](ModuleState &s, const std::string &name, py::bytes data) {
-             std::string bytes = data;
+           [](ModuleState &s, const std::string &name, py::buffer data) {
+             // Any C-contiguous buffer (bytes, a numpy array): its bytes
+             // go straight into the blob, one copy.
+             py::buffer_info info = data.request();
+             if (!PyBuffer_IsContiguous(info.view(), 'C'))
+               fail("set_blob takes a C-contiguous buffer");
              auto &manager =
                  DenseResourceElementsHandle::getManagerInterface(s.ctx.get());
              if (!manager.getBlobManager().lookup(name))
                fail("no dense_resource named '" + name + "'");
              s.changed();
              manager.update(
-                 name, HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                           ArrayRef<char>(bytes.data(), bytes.size()), kResourceAlignment));
+                 name, copyToBlob(ArrayRef<char>(static_cast<char *>(info.ptr),
+                                                 info.size * info.itemsize),
+                                  kResourceAlignment));
            })
       .def("root",
            [](ModuleState &s) -> py::object {

@@ -6,6 +6,10 @@ import sys
 # (docs/cpu.md), so that every test runs the compiler and nothing lands in
 # ~/.cache. test_compile_cache.py turns it on with its own directories.
 os.environ["TRACED_CACHE"] = "0"
+# traced.compile verifies the module once, after its pipeline; the suite
+# verifies it after every pass, so that a pass that leaves invalid IR is
+# caught at that pass (docs/cpu.md, "Progress and timing").
+os.environ.setdefault("TRACED_VERIFY_EACH", "1")
 
 import pytest
 import torch

@@ -293,7 +293,8 @@ class IRBuilder:
     def build(self, source_name="<trace>"):
         module = _traced.parse(self.text().encode(), source_name)
         for name, array in self.blobs.items():
-            # dense_resource blobs: 64-byte aligned raw little-endian data.
-            module.set_blob(name, array.tobytes())
+            # dense_resource blobs: 64-byte aligned raw little-endian data
+            # (the array's buffer is copied once, into the blob).
+            module.set_blob(name, array)
         module.verify()
         return module

@@ -7,6 +7,10 @@
 // 2 / sqrt(4) = 1 and y = 2x + 1 - 1 + 0.5.
 // OUT: output #0: tensor<1x1x1x2xf32> {{\[\[\[}}[2.5, 4.5]]]]
 // OUT: output #1: tensor<1x1x1x2xf32> {{\[\[\[}}[2.5, 4.5]]]]
+// Two channels in f64, stored bytes (not a splat), no conv bias: scales
+// 1 / sqrt(3 + 1) = 0.5 and 2 / sqrt(0 + 1) = 2, so channel 0 is 0.5 x and
+// channel 1 is 2 (3x - 1).
+// OUT: output #2: tensor<1x2x1x2xf64> {{\[\[\[}}[0.5, 1]], {{\[}}[4, 10]]]]
 
 traced.module root @M class "m.M" {
   submodule @conv : @Conv
@@ -14,7 +18,7 @@ traced.module root @M class "m.M" {
   buffer @mean : tensor<1xf32> = dense<1.0> : tensor<1xf32>
   buffer @var : tensor<1xf32> = dense<3.0> : tensor<1xf32>
   // CHECK-LABEL: graph @forward
-  graph @forward(%self: !traced.module<@M>) -> (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) {
+  graph @forward(%self: !traced.module<@M>) -> (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x2x1x2xf64>) {
     %x = constant dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf32>
     // A functional conv and batch_norm.
     // CHECK: %[[W:.*]] = constant dense_resource<{{.*}}_weight> : tensor<1x1x1x1xf32>
@@ -34,7 +38,19 @@ traced.module root @M class "m.M" {
     %2 = call_method %conv["forward"](%x) : (!traced.module<@Conv>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
     %bn = getattr %self["bn"] : !traced.module<@M> -> !traced.module<@Bn>
     %3 = call_method %bn["forward"](%2) : (!traced.module<@Bn>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
-    output %1, %3 : tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>
+    // CHECK: %[[W2:.*]] = constant dense_resource<{{.*}}_weight> : tensor<2x1x1x1xf64>
+    // CHECK: %[[B2:.*]] = constant dense_resource<{{.*}}_bias> : tensor<2xf64>
+    // CHECK: call_function "torch.nn.functional.conv2d"(input=%{{.*}}, weight=%[[W2]], bias=%[[B2]])
+    // CHECK-NOT: batch_norm
+    %x2 = constant dense<[[[[1.0, 2.0]]]]> : tensor<1x1x1x2xf64>
+    %w2 = constant dense<[[[[1.0]]], [[[3.0]]]]> : tensor<2x1x1x1xf64>
+    %m2 = constant dense<[0.0, 1.0]> : tensor<2xf64>
+    %v2 = constant dense<[3.0, 0.0]> : tensor<2xf64>
+    %g2 = constant dense<[1.0, 2.0]> : tensor<2xf64>
+    %be2 = constant dense<0.0> : tensor<2xf64>
+    %4 = call_function "torch.nn.functional.conv2d"(%x2, %w2) : (tensor<1x1x1x2xf64>, tensor<2x1x1x1xf64>) -> tensor<1x2x1x2xf64>
+    %5 = call_function "torch.nn.functional.batch_norm"(%4, %m2, %v2, %g2, %be2, False, 0.1, 1.0) : (tensor<1x2x1x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) -> tensor<1x2x1x2xf64>
+    output %1, %3, %5 : tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x2x1x2xf64>
   }
 }
 

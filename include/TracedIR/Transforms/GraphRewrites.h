@@ -29,6 +29,9 @@ makeLeafCallFunctional(CallMethodOp call, SymbolTableCollection &symbols);
 /// The value of a tensor the graph reads from a constant or a parameter or
 /// buffer declaration, when it has one.
 FailureOr<Tensor> constantTensor(Value value, SymbolTableCollection &symbols);
+/// The same value as the attribute that holds it (no copy).
+FailureOr<ElementsAttr> constantElements(Value value,
+                                         SymbolTableCollection &symbols);
 
 /// A traced.constant holding `tensor` as a dense_resource blob.
 ConstantOp createTensorConstant(OpBuilder &builder, Location loc,

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Winograd.h"
+#include "TracedIR/Support/Blobs.h"
 #include "../TracedToLinalg/Lowering.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -83,7 +84,9 @@ static Value filterTransform(OpBuilder &b, Location loc, Value filter) {
   ArrayRef<char> raw = lowering::constantBytes(filter, storage);
   if (raw.size() != static_cast<size_t>(f * c * 9) * sizeof(float))
     return {};
-  std::vector<float> u(16 * f * c);
+  AsmResourceBlob blob =
+      allocateBlob(16 * f * c * sizeof(float), alignof(double));
+  float *u = reinterpret_cast<float *>(blob.getMutableData().data());
   for (int64_t o = 0; o < f; ++o) {
     for (int64_t i = 0; i < c; ++i) {
       float g[3][3];
@@ -103,12 +106,8 @@ static Value filterTransform(OpBuilder &b, Location loc, Value filter) {
     }
   }
   auto uType = RankedTensorType::get({16, f, c}, b.getF32Type());
-  ArrayRef<char> bytes(reinterpret_cast<const char *>(u.data()),
-                       u.size() * sizeof(float));
-  auto blob = DenseResourceElementsAttr::get(
-      uType, "winograd",
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(double)));
-  return arith::ConstantOp::create(b, loc, blob);
+  auto attr = DenseResourceElementsAttr::get(uType, "winograd", std::move(blob));
+  return arith::ConstantOp::create(b, loc, attr);
 }
 
 static Value indexConst(OpBuilder &b, Location loc, int64_t v) {

@@ -1,6 +1,7 @@
 //===- Builders.cpp - linalg builders the op families share ---------------===//
 
 #include "Lowering.h"
+#include "TracedIR/Support/Blobs.h"
 
 #include <cmath>
 
@@ -739,8 +740,7 @@ Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
   auto newType = RankedTensorType::get(outShape, et);
   // (The bytes go straight into the blob: for vit_b_16's 330 MB of
   // weights, a vector then a copy into the blob was 0.1 s.)
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocate(raw.size(), alignof(double));
+  AsmResourceBlob blob = allocateBlob(raw.size(), alignof(double));
   MutableArrayRef<char> out = blob.getMutableData();
   if (rank == 0) {
     std::memcpy(out.data(), raw.data(), raw.size());
