@@ -120,6 +120,7 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
     // are a splat) and the scaled weight is written straight into its new
     // blob: ResNet-18's 11 M weights went through four 44 MB copies
     // (Tensor, scaled Tensor, encoded bytes, blob), 0.25 s of page faults.
+    size_t width = isF32 ? 4 : 8;
     std::optional<Tensor> copy;
     std::optional<ArrayRef<char>> in = storedBytes(*w);
     if (!in) {
@@ -127,10 +128,8 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
       if (failed(t))
         return failure();
       copy = std::move(*t);
-    }
-    size_t width = isF32 ? 4 : 8;
-    if (copy)
       in = ArrayRef<char>(copy->data<char>(), copy->numel() * width);
+    }
     int64_t inner = wType.getNumElements() / std::max<int64_t>(channels, 1);
     AsmResourceBlob blob =
         allocateBlob(wType.getNumElements() * width, alignof(double));
