@@ -2,6 +2,9 @@
 
 #include "TracedIR/Support/Blobs.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemAlloc.h"
 
@@ -36,4 +39,28 @@ AsmResourceBlob traced::copyToBlob(ArrayRef<char> data, size_t alignment) {
   if (!data.empty())
     std::memcpy(blob.getMutableData().data(), data.data(), data.size());
   return blob;
+}
+
+std::optional<ArrayRef<char>> traced::storedBytes(ElementsAttr attr) {
+  auto type = dyn_cast<RankedTensorType>(attr.getShapedType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits % 8 != 0)
+    return std::nullopt;
+  ArrayRef<char> raw;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    raw = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+             dense && !dense.isSplat()) {
+    raw = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  if (raw.size() != static_cast<size_t>(type.getNumElements()) * (bits / 8))
+    return std::nullopt;
+  return raw;
 }

@@ -136,30 +136,6 @@ FailureOr<Tensor> traced::constantTensor(Value value,
   return tensorFromElements(*attr);
 }
 
-std::optional<ArrayRef<char>> traced::storedBytes(ElementsAttr attr) {
-  auto type = dyn_cast<RankedTensorType>(attr.getShapedType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  unsigned bits = type.getElementTypeBitWidth();
-  if (bits % 8 != 0)
-    return std::nullopt;
-  ArrayRef<char> raw;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    raw = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
-             dense && !dense.isSplat()) {
-    raw = dense.getRawData();
-  } else {
-    return std::nullopt;
-  }
-  if (raw.size() != static_cast<size_t>(type.getNumElements()) * (bits / 8))
-    return std::nullopt;
-  return raw;
-}
-
 ConstantOp traced::createTensorConstant(OpBuilder &builder, Location loc,
                                         const Tensor &tensor,
                                         StringRef nameHint) {

@@ -30,10 +30,6 @@ ConstantOp createBlobConstant(OpBuilder &builder, Location loc,
                               RankedTensorType type, StringRef nameHint,
                               AsmResourceBlob blob);
 
-/// The stored bytes of a statically shaped, non-splat integer or float
-/// constant (a dense_resource blob or a dense attribute), in place; none
-/// for a splat, a missing blob or a size that does not match the type.
-std::optional<ArrayRef<char>> storedBytes(ElementsAttr attr);
 
 /// Runs `patterns` greedily to a fixed point, one sweep at a time, and
 /// returns how many sweeps it took (the last one changes nothing); failure

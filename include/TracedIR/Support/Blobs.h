@@ -11,6 +11,7 @@
 #define TRACEDIR_SUPPORT_BLOBS_H
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -53,6 +54,12 @@ AsmResourceBlob allocateBlob(size_t size, size_t alignment);
 
 /// allocateBlob holding a copy of `data`.
 AsmResourceBlob copyToBlob(ArrayRef<char> data, size_t alignment);
+
+/// The stored bytes of a statically shaped, non-splat integer or float
+/// constant (a dense_resource blob or a dense attribute), in place; none
+/// for a splat, a missing blob, i1 elements or a size that does not match
+/// the type.
+std::optional<ArrayRef<char>> storedBytes(ElementsAttr attr);
 
 } // namespace mlir::traced
 

@@ -617,20 +617,16 @@ Value lowering::buildBatchMatmul(OpBuilder &b, Location loc, Value lhs,
 /// The bytes of a constant's elements, row-major; empty when unavailable.
 static ArrayRef<char> rawElements(ElementsAttr attr,
                                   std::vector<char> &storage) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (dense.getElementType().isInteger(1))
-      return {};
-    ArrayRef<char> raw = dense.getRawData();
-    if (!dense.isSplat())
-      return raw;
-    for (int64_t i = 0, e = dense.getNumElements(); i < e; ++i)
-      storage.insert(storage.end(), raw.begin(), raw.end());
-    return storage;
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-  return {};
+  if (std::optional<ArrayRef<char>> raw = storedBytes(attr))
+    return *raw;
+  // A splat: its one element, repeated.
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense || !dense.isSplat() || dense.getElementType().isInteger(1))
+    return {};
+  ArrayRef<char> raw = dense.getRawData();
+  for (int64_t i = 0, e = dense.getNumElements(); i < e; ++i)
+    storage.insert(storage.end(), raw.begin(), raw.end());
+  return storage;
 }
 
 Value lowering::zeroFilledDestination(Value init) {
