@@ -82,10 +82,19 @@ def cases():
         n = 4096
         a = torch.zeros(n, n, dtype=dtype)
         out[f"matmul_{str(dtype).split('.')[1]}_{n}"] = (Call(torch.matmul), (a, a))
+    # The tensor-core kernel off its tiles: M, N and K edges, a K tail
+    # shorter than a step, a batch; and a Linear-sized product.
+    for name, sa, sb in (("matmul_bfloat16_odd", (200, 264), (264, 72)),
+                         ("matmul_bfloat16_bmm_odd", (3, 100, 40), (3, 40, 136)),
+                         ("matmul_bfloat16_768x3072", (1024, 768), (768, 3072))):
+        out[name] = (Call(torch.matmul), (torch.zeros(sa, dtype=torch.bfloat16),
+                                          torch.zeros(sb, dtype=torch.bfloat16)))
     # Variants of the tiled kernel, to compare (traced-translate's --gpu-*
     # options, VARIANTS below).
     for variant in VARIANTS:
         out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
+    for variant in BF16_VARIANTS:
+        out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     return out
 
 
@@ -96,6 +105,12 @@ VARIANTS = {
     "k8_any_blocks": ["--gpu-tile-k-step=8", "--gpu-tile-min-blocks=0"],
     "k16_any_blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=0"],
     "k16": ["--gpu-tile-k-step=16"],
+}
+#: Variants of the bfloat16 matmul (tensor-core kernel).
+BF16_VARIANTS = {
+    "simt": ["--gpu-tensor-cores=false"],
+    "stages2": ["--gpu-mma-stages=2"],
+    "stages4": ["--gpu-mma-stages=4"],
 }
 
 
@@ -148,7 +163,7 @@ def main():
         subprocess.run([str(build / "bin" / "traced-translate"),
                         "--traced-gpu-object", f"--gpu-format={fmt}",
                         "--gpu-chip=sm_90", str(mlir), "-o", str(obj)]
-                       + next((o for v, o in VARIANTS.items()
+                       + next((o for v, o in {**VARIANTS, **BF16_VARIANTS}.items()
                                if name.endswith("_" + v)), []),
                        check=True, env=env)
         lib = out / f"lib{name}.so"

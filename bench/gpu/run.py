@@ -147,16 +147,19 @@ def main():
             load_ms = (time.perf_counter() - start) * 1e3
             matmul = info.get("generated", False)
             if matmul:
-                (shape, dtype), _ = info["inputs"]
+                (shape, dtype), (shape_b, _) = info["inputs"]
+                out_shape = np.matmul(np.zeros(shape, np.float32),
+                                      np.zeros(shape_b, np.float32)).shape
+                flops = 2 * int(np.prod(out_shape)) * shape[-1]
                 rng = np.random.default_rng(0)
                 a32 = rng.standard_normal(shape, dtype=np.float32)
-                b32 = rng.standard_normal(shape, dtype=np.float32)
+                b32 = rng.standard_normal(shape_b, dtype=np.float32)
                 if dtype == "bfloat16":
                     a, b = bf16_bits(a32), bf16_bits(b32)
                     a32, b32 = bf16_value(a), bf16_value(b)
-                    out = np.empty(shape, np.uint16)
+                    out = np.empty(out_shape, np.uint16)
                 else:
-                    a, b, out = a32, b32, np.empty(shape, np.float32)
+                    a, b, out = a32, b32, np.empty(out_shape, np.float32)
                 inputs = [a, b]
             else:
                 inputs = []
@@ -194,13 +197,12 @@ def main():
             lib.check("the timed calls")
             row[3] = f"{ours:.3f} ms"
             if matmul:
-                flops = 2 * shape[0] * shape[1] * shape[0]
                 row[5] += f" {flops / ours / 1e9:.1f} TFLOP/s with host copies (x{n})"
                 if torch is not None:
                     # Operands and result in device memory (CUDA tensors).
                     dev = [torch.from_numpy(x.view(np.int16) if x.dtype == np.uint16
                                             else x).cuda() for x in (a, b)]
-                    out_d = torch.empty(shape, dtype=dev[0].dtype, device="cuda")
+                    out_d = torch.empty(out_shape, dtype=dev[0].dtype, device="cuda")
                     torch.cuda.synchronize()
                     run_d = lib.caller_ptrs([x.data_ptr() for x in dev],
                                             [out_d.data_ptr()])

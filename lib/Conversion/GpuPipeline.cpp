@@ -462,6 +462,14 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     TracedGpuTileContractionsOptions tile;
     tile.contiguous = options.contiguousThreadTiles;
     tile.kStep = options.tileKStep;
+    // mma.sync m16n8k16 on bfloat16 and cp.async need sm_80.
+    unsigned sm = 0;
+    tile.tensorCores = options.tensorCores &&
+                       StringRef(options.chip).starts_with("sm_") &&
+                       !StringRef(options.chip).drop_front(3).take_while(
+                            llvm::isDigit).getAsInteger(10, sm) &&
+                       sm >= 80;
+    tile.mmaStages = options.mmaStages;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
@@ -476,7 +484,10 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   // serialization).
   std::string target = "nvvm-attach-target{chip=" + options.chip.getValue() +
                        " features=" + options.features.getValue() + " O=3}";
-  detail::addPipelineText(pm, "gpu-kernel-outlining");
+  // Constants hoisted out of the launches by canonicalization go back in
+  // (else they become kernel parameters, and ptxas cannot fold them).
+  detail::addPipelineText(
+      pm, "func.func(gpu-launch-sink-index-computations),gpu-kernel-outlining");
   TracedGpuAlignWorkgroupOptions align;
   align.minBlocks = options.tileMinBlocks;
   pm.addPass(createTracedGpuAlignWorkgroup(align));
@@ -484,7 +495,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
       pm, "func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
           "expand-strided-metadata,lower-affine," +
               target +
-              ",gpu.module(convert-gpu-to-nvvm{index-bitwidth=64},"
+              ",gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{index-bitwidth=64},"
               "canonicalize,cse,reconcile-unrealized-casts)");
   if (!options.binary)
     return;

@@ -17,11 +17,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <functional>
 
@@ -349,6 +354,389 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
   gpu::TerminatorOp::create(b, loc);
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor-core kernels for bfloat16 and float16 matmuls
+//===----------------------------------------------------------------------===//
+
+/// A matmul or batch matmul whose float32 operands are elementwise widenings
+/// (`arith.extf` generics) of bfloat16 or float16 buffers: the tensor-core
+/// kernel reads the narrow buffers and accumulates in float32.
+struct NarrowMatmul {
+  Value a, b, c; // A [batch][m][k] and B [batch][k][n] narrow; C float32
+  bool batched;
+  int64_t batch, m, n, k;
+  Type elem;
+  SmallVector<linalg::GenericOp, 2> widenings;
+};
+
+/// Every buffer that may alias `v`: the root it is a view of, and the views
+/// of that root, transitively.
+SmallVector<Value> aliases(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  SmallVector<Value> out{v};
+  for (size_t i = 0; i < out.size(); ++i)
+    for (Operation *user : out[i].getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == out[i])
+        out.push_back(view->getResult(0));
+  return out;
+}
+
+/// Whether `op` (or an op nested in it) may write one of `values`.
+bool mayWrite(Operation *op, ArrayRef<Value> values) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!effects) {
+      if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+          isPure(nested))
+        return WalkResult::advance();
+      // Unknown effects: a write to any of its buffer operands.
+      for (Value operand : nested->getOperands())
+        if (llvm::is_contained(values, operand))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (auto &effect : list)
+      if (isa<MemoryEffects::Write>(effect.getEffect()) &&
+          (!effect.getValue() || llvm::is_contained(values, effect.getValue())))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// The bfloat16/float16 buffer that the float32 buffer `wide` (an operand
+/// of `user`) is the elementwise widening of: a `linalg.generic` writing all
+/// of `wide` as `arith.extf` of one same-shape input, earlier in `user`'s
+/// block, with nothing between them writing either buffer.
+std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
+  for (Operation *writer : wide.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(writer);
+    if (!generic || generic.getNumDpsInputs() != 1 ||
+        generic.getNumDpsInits() != 1 ||
+        generic.getDpsInits()[0] != wide ||
+        generic->getBlock() != user->getBlock() ||
+        !generic->isBeforeInBlock(user) ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      continue;
+    Block &body = generic.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    auto ext = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
+    if (body.getOperations().size() != 2 || !ext ||
+        ext.getIn() != body.getArgument(0))
+      continue;
+    Value narrow = generic.getDpsInputs()[0];
+    auto type = dyn_cast<MemRefType>(narrow.getType());
+    if (!type || type.getShape() != cast<MemRefType>(wide.getType()).getShape() ||
+        !type.getLayout().isIdentity() ||
+        !(type.getElementType().isBF16() || type.getElementType().isF16()))
+      continue;
+    SmallVector<Value> watched = aliases(narrow);
+    llvm::append_range(watched, aliases(wide));
+    for (Operation *between = generic->getNextNode(); between != user;
+         between = between->getNextNode())
+      if (mayWrite(between, watched))
+        return {};
+    return {narrow, generic};
+  }
+  return {};
+}
+
+/// The narrow matmul `op` computes, if the tensor-core kernel can run it:
+/// both operands widened from the same 16-bit type, rows of a multiple of
+/// 8 elements (16-byte asynchronous copies), a float32 identity-layout C.
+std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
+  auto [a, genA] = widenedFrom(op.getDpsInputs()[0], op);
+  auto [bm, genB] = widenedFrom(op.getDpsInputs()[1], op);
+  Value cm = op.getDpsInits()[0];
+  if (!a || !bm)
+    return std::nullopt;
+  auto aType = cast<MemRefType>(a.getType());
+  auto cType = cast<MemRefType>(cm.getType());
+  if (aType.getElementType() != cast<MemRefType>(bm.getType()).getElementType() ||
+      !cType.getLayout().isIdentity())
+    return std::nullopt;
+  int64_t r = batched ? 1 : 0;
+  NarrowMatmul mm{a,
+                  bm,
+                  cm,
+                  batched,
+                  batched ? aType.getDimSize(0) : 1,
+                  cType.getDimSize(r),
+                  cType.getDimSize(r + 1),
+                  aType.getDimSize(r + 1),
+                  aType.getElementType(),
+                  {genA}};
+  if (genB != genA)
+    mm.widenings.push_back(genB);
+  if (mm.k % 8 || mm.n % 8 || mm.k == 0 || mm.m == 0 || mm.n == 0 ||
+      mm.batch == 0)
+    return std::nullopt;
+  return mm;
+}
+
+/// C += A B on tensor cores (`mma.sync.m16n8k16`, float32 accumulation) in
+/// place of `op`. A block of 4 warps computes a 128 x 128 tile of C, each
+/// warp 64 x 64 (4 x 8 tiles of 16 x 8). The A and B tiles (128 x 32 and
+/// 32 x 128) move from global to workgroup memory with asynchronous copies
+/// (`cp.async`, 16 bytes each) through `stages` buffers, so up to
+/// stages - 1 tiles are in flight while one is multiplied; warps read their
+/// fragments with `ldmatrix` (B transposed on the way). Rows are padded by
+/// 8 elements: the 8 rows an `ldmatrix` reads fall in distinct banks.
+void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
+                    StringRef kernelName) {
+  constexpr int64_t bm = 128, bn = 128, bk = 32, pad = 8, threads = 128;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  IndexBuilder host{b, loc, b.getIndexType()};
+  int64_t gridX = ceilDiv(mm.n, bn), gridY = ceilDiv(mm.m, bm);
+  int64_t kTiles = ceilDiv(mm.k, bk);
+  bool guardM = mm.m % bm, guardN = mm.n % bn;
+  int64_t aStage = bm * (bk + pad), bStage = bk * (bn + pad); // elements
+  int64_t bytes = stages * (aStage + bStage) * 2;
+
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value smemBytes = arith::ConstantOp::create(b, loc, i32,
+                                              b.getI32IntegerAttr(bytes));
+  auto launch = gpu::LaunchOp::create(
+      b, loc, host.c(gridX), host.c(gridY), host.c(mm.batch), host.c(threads),
+      host.c(1), host.c(1), smemBytes, /*asyncTokenType=*/nullptr,
+      ValueRange{}, TypeRange{}, /*privateAttributions=*/{},
+      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+      FlatSymbolRefAttr::get(ctx, kernelName));
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  auto big = [](int64_t v) { return v >= (int64_t(1) << 31); };
+  bool fits32 = !big(mm.batch * mm.m * mm.k) && !big(mm.batch * mm.k * mm.n) &&
+                !big(mm.batch * mm.m * mm.n);
+  IndexBuilder ib{b, loc, fits32 ? Type(i32) : b.getIndexType()};
+
+  Value smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  auto tileA = MemRefType::get({stages, bm, bk + pad}, mm.elem,
+                               MemRefLayoutAttrInterface(), workgroup);
+  auto tileB = MemRefType::get({stages, bk, bn + pad}, mm.elem,
+                               MemRefLayoutAttrInterface(), workgroup);
+  Value sharedA =
+      memref::ViewOp::create(b, loc, tileA, smem, host.c(0), ValueRange{});
+  Value sharedB = memref::ViewOp::create(b, loc, tileB, smem,
+                                         host.c(stages * aStage * 2),
+                                         ValueRange{});
+
+  Value tid = ib.from(launch.getThreadIds().x);
+  Value batch = ib.from(launch.getBlockIds().z);
+  Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(bm));
+  Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(bn));
+  Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
+  Value warpRow = ib.mul(ib.div(warp, 2), ib.c(64));
+  Value warpCol = ib.mul(ib.rem(warp, 2), ib.c(64));
+  auto global = [&](Value i, Value j) {
+    return mm.batched
+               ? SmallVector<Value>{ib.idx(batch), ib.idx(i), ib.idx(j)}
+               : SmallVector<Value>{ib.idx(i), ib.idx(j)};
+  };
+  auto select = [&](Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y).getResult();
+  };
+  auto minu = [&](Value x, int64_t y) {
+    return arith::MinUIOp::create(b, loc, x, ib.c(y)).getResult();
+  };
+
+  // The asynchronous copies of K tile `kt` into buffer `stage`: 16 bytes
+  // (8 elements) per copy, 4 copies of A and 4 of B per thread. A copy
+  // outside the operands (an edge, or a tile past the last) reads nothing
+  // and zero-fills (its source address clamped inside).
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+  auto copyTile = [&](Value kt, Value stage) {
+    Value kBase = ib.mul(kt, ib.c(bk));
+    SmallVector<Value> tokens;
+    auto copy = [&](Value shared, Value r, Value col, Value src, Value gi,
+                    Value gj, Value inside) {
+      Value count = select(inside, host.c(8), host.c(0));
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, shared,
+          ValueRange{ib.idx(stage), ib.idx(r), ib.idx(col)}, src,
+          global(gi, gj), b.getIndexAttr(8), count, b.getUnitAttr()));
+    };
+    for (int64_t i = 0; i < bm * bk / 8 / threads; ++i) {
+      Value e = ib.add(tid, ib.c(i * threads));
+      Value r = ib.div(e, bk / 8), col = ib.mul(ib.rem(e, bk / 8), ib.c(8));
+      Value gi = ib.add(rowBase, r), gk = ib.add(kBase, col);
+      Value inside = ib.lt(gk, mm.k);
+      if (guardM)
+        inside = ib.land(inside, ib.lt(gi, mm.m));
+      copy(sharedA, r, col, mm.a, guardM ? minu(gi, mm.m - 1) : gi,
+           minu(gk, mm.k - 8), inside);
+    }
+    for (int64_t i = 0; i < bk * bn / 8 / threads; ++i) {
+      Value e = ib.add(tid, ib.c(i * threads));
+      Value r = ib.div(e, bn / 8), col = ib.mul(ib.rem(e, bn / 8), ib.c(8));
+      Value gk = ib.add(kBase, r), gj = ib.add(colBase, col);
+      Value inside = ib.lt(gk, mm.k);
+      if (guardN)
+        inside = ib.land(inside, ib.lt(gj, mm.n));
+      copy(sharedB, r, col, mm.b, minu(gk, mm.k - 1),
+           guardN ? minu(gj, mm.n - 8) : gj, inside);
+    }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens)
+        .getResult();
+  };
+
+  // Prologue: tiles 0 .. stages-2 in flight.
+  Value group;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    group = copyTile(ib.c(s), ib.c(s));
+
+  // A lane's row of an ldmatrix x4 (lanes 0-15: rows 0-15 of the first 8
+  // columns, lanes 16-31: of the next 8).
+  Value fragRow = ib.rem(lane, 16), fragCol = ib.mul(ib.div(lane, 16), ib.c(8));
+  constexpr int64_t mTiles = 4, nTiles = 8; // of 16 x 8 per warp
+  auto fragType = VectorType::get({4, 2}, mm.elem);
+  // An ldmatrix's 4 registers as mma.sync takes them: vector<2xf16>, or
+  // bfloat16 pairs as i32.
+  auto regs = [&](Value frag) {
+    SmallVector<Value, 4> out;
+    for (int64_t r = 0; r < 4; ++r) {
+      Value pair = vector::ExtractOp::create(b, loc, frag, r);
+      if (mm.elem.isF16()) {
+        out.push_back(pair);
+        continue;
+      }
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, i32), pair);
+      out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+    return out;
+  };
+  NVVM::MMATypes ptxType =
+      mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<Value> init(mTiles * nTiles * 4, zero);
+  auto loop = scf::ForOp::create(
+      b, loc, host.c(0), host.c(kTiles), host.c(1), init,
+      [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value kt = ib.from(ktIndex);
+        // Tile kt has arrived (at most stages - 2 later groups pending) for
+        // this thread; the barrier makes it so for all, and makes sure
+        // every warp is done with the buffer the next copies overwrite.
+        nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                         b.getI32IntegerAttr(stages - 2));
+        gpu::BarrierOp::create(b, loc);
+        Value next = ib.add(kt, ib.c(stages - 1));
+        copyTile(next, ib.rem(next, stages));
+        Value stage = ib.idx(ib.rem(kt, stages));
+        SmallVector<Value> acc(iter.begin(), iter.end());
+        for (int64_t kk = 0; kk < bk; kk += 16) {
+          SmallVector<SmallVector<Value, 4>> as, bs;
+          for (int64_t mi = 0; mi < mTiles; ++mi) {
+            Value row = ib.add(warpRow, ib.add(fragRow, ib.c(mi * 16)));
+            Value col = ib.add(fragCol, ib.c(kk));
+            as.push_back(regs(nvgpu::LdMatrixOp::create(
+                b, loc, fragType, sharedA,
+                ValueRange{stage, ib.idx(row), ib.idx(col)},
+                b.getBoolAttr(false), b.getI32IntegerAttr(4))));
+          }
+          // Transposed: registers 0-1 are the B fragment of columns
+          // p*16 .. +7, registers 2-3 of the next 8.
+          for (int64_t p = 0; p < nTiles / 2; ++p) {
+            Value row = ib.add(fragRow, ib.c(kk));
+            Value col = ib.add(warpCol, ib.add(fragCol, ib.c(p * 16)));
+            bs.push_back(regs(nvgpu::LdMatrixOp::create(
+                b, loc, fragType, sharedB,
+                ValueRange{stage, ib.idx(row), ib.idx(col)},
+                b.getBoolAttr(true), b.getI32IntegerAttr(4))));
+          }
+          for (int64_t mi = 0; mi < mTiles; ++mi)
+            for (int64_t ni = 0; ni < nTiles; ++ni) {
+              ArrayRef<Value> bReg = bs[ni / 2];
+              Value *c = &acc[(mi * nTiles + ni) * 4];
+              Value d = NVVM::MmaOp::create(
+                  b, loc, accType, as[mi],
+                  ValueRange{bReg[(ni % 2) * 2], bReg[(ni % 2) * 2 + 1]},
+                  ValueRange{c[0], c[1], c[2], c[3]}, {16, 8, 16},
+                  std::nullopt, std::nullopt,
+                  std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                 NVVM::MMALayout::col});
+              for (int64_t e = 0; e < 4; ++e)
+                c[e] = LLVM::ExtractValueOp::create(b, loc, d, e);
+            }
+        }
+        scf::YieldOp::create(b, loc, acc);
+      });
+  // The copies issued past the last tile (zero-fills) complete before exit.
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+
+  // C += the accumulators: a lane holds rows g and g + 8 (g = lane / 4),
+  // columns 2 (lane % 4) and the next, of each 16 x 8 tile.
+  Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
+  auto pairType = VectorType::get({2}, f32);
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = ib.add(ib.add(rowBase, warpRow),
+                           ib.add(g, ib.c(mi * 16 + half * 8)));
+        Value col = ib.add(ib.add(colBase, warpCol), ib.add(q, ib.c(ni * 8)));
+        int64_t at = (mi * nTiles + ni) * 4 + half * 2;
+        Value sum = vector::FromElementsOp::create(
+            b, loc, pairType,
+            ValueRange{loop.getResult(at), loop.getResult(at + 1)});
+        auto update = [&](OpBuilder &nb, Location nl) {
+          SmallVector<Value> at = global(row, col);
+          Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
+                                             /*nontemporal=*/false,
+                                             llvm::MaybeAlign(8));
+          vector::StoreOp::create(nb, nl,
+                                  arith::AddFOp::create(nb, nl, old, sum),
+                                  mm.c, at, /*nontemporal=*/false,
+                                  llvm::MaybeAlign(8));
+        };
+        if (!guardM && !guardN) {
+          update(b, loc);
+          continue;
+        }
+        Value inside = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+          update(nb, nl);
+          scf::YieldOp::create(nb, nl);
+        });
+      }
+  gpu::TerminatorOp::create(b, loc);
+}
+
+/// Erases the widening generics of a replaced matmul whose float32 buffers
+/// nothing else reads (with their allocations).
+void eraseDeadWidenings(ArrayRef<linalg::GenericOp> widenings) {
+  for (linalg::GenericOp generic : widenings) {
+    if (!generic || !generic->getBlock())
+      continue;
+    Value wide = generic.getDpsInits()[0];
+    if (llvm::any_of(wide.getUsers(), [&](Operation *user) {
+          return user != generic && !isa<memref::DeallocOp>(user);
+        }))
+      continue;
+    generic->erase();
+    if (auto alloc = wide.getDefiningOp<memref::AllocOp>()) {
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        user->erase();
+      alloc->erase();
+    }
+  }
+}
+
 bool allF32(Operation *op) {
   for (Value v : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(v.getType());
@@ -481,6 +869,12 @@ struct TileContractionsPass
                                  << static_cast<int64_t>(kStep) << " (8 or 16)";
       return signalPassFailure();
     }
+    if (mmaStages < 2 || mmaStages > 6) {
+      getOperation().emitError() << "traced-gpu-tile-contractions: mma-stages "
+                                 << static_cast<int64_t>(mmaStages)
+                                 << " (2 to 6)";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
@@ -508,6 +902,17 @@ struct TileContractionsPass
         continue;
       }
       bool conv = isa<linalg::Conv2DNchwFchwOp>(op);
+      if (!conv && tensorCores) {
+        bool batched = isa<linalg::BatchMatmulOp>(op);
+        if (std::optional<NarrowMatmul> mm =
+                narrowMatmul(cast<linalg::LinalgOp>(op), batched)) {
+          buildMmaKernel(op, *mm, mmaStages,
+                         (funcName + "_mma_" + Twine(counter++)).str());
+          op->erase();
+          eraseDeadWidenings(mm->widenings);
+          continue;
+        }
+      }
       std::string name = (funcName + (conv ? "_conv_" : "_gemm_") +
                            Twine(counter++))
                              .str();

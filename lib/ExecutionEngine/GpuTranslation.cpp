@@ -50,10 +50,24 @@ static llvm::cl::opt<int64_t> minBlocksOption(
                    "kernels (default 2; 0: ptxas decides)"),
     llvm::cl::init(2), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> tensorCoreOption(
+    "gpu-tensor-cores",
+    llvm::cl::desc("Tensor-core kernels for bfloat16 and float16 matmuls "
+                   "(default on; sm_80 and later)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
+
+static llvm::cl::opt<int64_t> mmaStagesOption(
+    "gpu-mma-stages",
+    llvm::cl::desc("Buffers of the tensor-core kernels' copy pipeline "
+                   "(default 3)"),
+    llvm::cl::init(3), llvm::cl::cat(gpuCategory));
+
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
   options.tileMinBlocks = minBlocksOption;
   options.tileKStep = kStepOption;
+  options.tensorCores = tensorCoreOption;
+  options.mmaStages = mmaStagesOption;
   options.tileContractions = tileOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();

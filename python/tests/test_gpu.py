@@ -13,7 +13,7 @@ import torch
 import torchvision
 
 import traced
-from models import MLP
+from models import MLP, Call
 
 BUILD = pathlib.Path(__file__).resolve().parents[2] / "build"
 TRANSLATE = BUILD / "bin" / "traced-translate"
@@ -54,6 +54,35 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
                                  str(tmp_path / f"k{i}.cubin")],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+@pytest.mark.parametrize("shapes", [((256, 512), (512, 384)),
+                                    ((3, 100, 40), (3, 40, 136))])
+def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes):
+    """A bfloat16 matmul (and a batch matmul off the tiles) becomes one
+    tensor-core kernel: asynchronous copies, ldmatrix and mma.sync on
+    bfloat16, assembled by ptxas for sm_90 without spilling."""
+    a, b = (torch.zeros(s, dtype=torch.bfloat16) for s in shapes)
+    tm = traced.trace(Call(torch.matmul), a, b)
+    tm.save(tmp_path / "mm.mlir")
+    modules = _ptx_modules(tmp_path / "mm.mlir")
+    mma = [m for m in modules if ".entry forward_mma_" in m]
+    assert len(mma) == 1
+    ptx = mma[0]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
+    assert "cp.async.cg.shared.global" in ptx
+    # The index arithmetic's constants are folded into the kernel (no
+    # division by a parameter).
+    assert not re.search(r"\bdiv\.|\brem\.", ptx)
+    src = tmp_path / "mma.ptx"
+    src.write_text(ptx)
+    result = subprocess.run([PTXAS, "-arch=sm_90", "-v", str(src), "-o",
+                             str(tmp_path / "mma.cubin")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "0 bytes spill stores" in result.stderr, result.stderr
 
 
 @pytest.mark.skipif(not RUNTIME.exists(),
@@ -98,7 +127,7 @@ def test_compile_cuda_reports_cuda_errors(tmp_path):
     script = r"""
 import sys, torch, traced
 sys.path.insert(0, %r)
-from models import MLP
+from models import MLP, Call
 m = traced.trace(MLP().eval(), torch.randn(8, 16))
 try:
     traced.compile(m, target="cuda")

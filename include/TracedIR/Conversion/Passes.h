@@ -109,6 +109,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "tile-k-step",
       llvm::cl::desc("traced-gpu-tile-contractions' `k-step` option"),
       llvm::cl::init(8)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Tensor-core kernels for bfloat16 and float16 matmuls "
+                     "(traced-gpu-tile-contractions' `tensor-cores`; only "
+                     "for sm_80 and later)"),
+      llvm::cl::init(true)};
+  Option<int64_t> mmaStages{
+      *this, "mma-stages",
+      llvm::cl::desc("traced-gpu-tile-contractions' `mma-stages` option"),
+      llvm::cl::init(3)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),

@@ -264,8 +264,16 @@ def TracedGpuTileContractions
     Option<"kStep", "k-step", "int64_t", /*default=*/"8",
            "K per step of the matmuls' 128 x 128 tiles (8 or 16; "
            "convolutions use 16)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Tensor-core kernels (mma.sync, sm_80 and later) for matmuls of "
+           "bfloat16 or float16 operands">,
+    Option<"mmaStages", "mma-stages", "int64_t", /*default=*/"3",
+           "Workgroup buffers of the tensor-core kernels' asynchronous copy "
+           "pipeline (2 to 6)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
                            "mlir::math::MathDialect", "mlir::vector::VectorDialect"];
 }

@@ -110,6 +110,9 @@ struct Block {
 std::map<size_t, std::vector<Block>> freeBlocks;
 std::unordered_map<CUdeviceptr, size_t> blockSizes;
 
+/// The dynamic workgroup memory each kernel was allowed beyond 48 KiB.
+std::unordered_map<CUfunction, int> dynamicSharedAllowed;
+
 size_t roundSize(size_t bytes) { return (bytes + 511) / 512 * 512; }
 
 void releaseCachedBlocks() {
@@ -303,6 +306,20 @@ TRACED_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // an empty tensor: nothing to do
+  // More than 48 KiB of dynamic workgroup memory (the tensor-core kernels'
+  // copy pipeline) must be allowed per function first.
+  if (smem > 48 * 1024) {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    int &allowed = dynamicSharedAllowed[function];
+    if (allowed < smem) {
+      if (!check(cuFuncSetAttribute(
+                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     smem),
+                 "cuFuncSetAttribute"))
+        return;
+      allowed = smem;
+    }
+  }
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra),
         "cuLaunchKernel");

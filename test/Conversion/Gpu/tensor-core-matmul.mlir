@@ -1,0 +1,228 @@
+// traced-gpu-tile-contractions: a matmul or batch matmul of bfloat16 (or
+// float16) operands -- float32 buffers widened by `arith.extf` generics, as
+// the front end lowers them -- runs on tensor cores: the kernel reads the
+// 16-bit buffers with asynchronous copies, multiplies with mma.sync
+// m16n8k16 and accumulates in float32; the widenings go away.
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions))' -split-input-file | FileCheck %s
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=4}))' -split-input-file | FileCheck %s --check-prefix=STAGES4
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{tensor-cores=false}))' -split-input-file | FileCheck %s --check-prefix=SIMT
+// RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=1}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSTAGES
+// (ptxas assembles the kernels: test_gpu.py.)
+
+// 256 x 256 x 256: 2 x 2 blocks of 4 warps, 128 x 128 tiles; three
+// workgroup buffers of a 128 x 40 A tile and a 32 x 136 B tile (rows padded
+// by 8) in dynamic workgroup memory: 3 x (10240 + 8704) bytes. Two tiles
+// are in flight before the loop; each step waits for its tile (one group
+// may stay pending), synchronizes, issues the copies of the tile two
+// steps ahead, and per 16 along K reads 4 A and 4 B fragments (ldmatrix x4,
+// B transposed) for 4 x 8 mma.sync. Nothing is guarded but the copies
+// (16 bytes each, zero-filled past K); C is updated in pairs.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT:   linalg.generic
+// CHECK:       memref.alloc() {{.*}} : memref<256x256xf32>
+// CHECK-NOT:   memref.alloc
+// CHECK:       linalg.fill
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c56832_i32
+// CHECK:       gpu.dynamic_shared_memory
+// CHECK:       %[[SA:.*]] = memref.view {{.*}} to memref<3x128x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:       %[[SB:.*]] = memref.view {{.*}} to memref<3x32x136xbf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][{{.*}}], 8, {{.*}} {bypassL1}
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg1[{{.*}}], %[[SB]][{{.*}}], 8, {{.*}} {bypassL1}
+// CHECK:       nvgpu.device_async_create_group
+// CHECK:       nvgpu.device_async_create_group
+// CHECK:       scf.for
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK-NEXT:    gpu.barrier
+// CHECK-COUNT-8: nvgpu.device_async_copy
+// CHECK:         nvgpu.device_async_create_group
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SB]][{{.*}}] {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-32: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// CHECK:         nvgpu.ldmatrix
+// CHECK-COUNT-32: nvvm.mma.sync
+// CHECK:         scf.yield
+// CHECK:       nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NOT:   scf.if
+// CHECK:       vector.load %{{.*}}[{{.*}}] {alignment = 8 : i64} : memref<256x256xf32>, vector<2xf32>
+// CHECK:       vector.store
+// CHECK:       gpu.terminator
+// CHECK:       linalg.generic
+// CHECK:         arith.truncf
+// STAGES4-LABEL: func.func @matmul
+// STAGES4:     dynamic_shared_memory_size %c75776_i32
+// STAGES4:     memref<4x128x40xbf16, #gpu.address_space<workgroup>>
+// STAGES4:     nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// SIMT-LABEL:  func.func @matmul
+// SIMT:        linalg.generic
+// SIMT:        arith.extf
+// SIMT:        gpu.launch
+// SIMT-NOT:    nvvm.mma.sync
+// SIMT:        math.fma
+// BADSTAGES:   error: traced-gpu-tile-contractions: mma-stages 1 (2 to 6)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %out: memref<256x256xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %wa = memref.alloc() {alignment = 64 : i64} : memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<256x256xbf16>) outs(%wa : memref<256x256xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<256x256xbf16>) outs(%wb : memref<256x256xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %c = memref.alloc() {alignment = 64 : i64} : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%wa, %wb : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
+  memref.dealloc %wa : memref<256x256xf32>
+  memref.dealloc %wb : memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<256x256xf32>) outs(%out : memref<256x256xbf16>) {
+  ^bb0(%in: f32, %o: bf16):
+    %0 = arith.truncf %in : f32 to bf16
+    linalg.yield %0 : bf16
+  }
+  memref.dealloc %c : memref<256x256xf32>
+  return
+}
+
+// -----
+
+// float16, batched and off the tiles (M = 100, N = 136, K = 40: a tail of
+// 8 past the last full step of 32): the batch is grid z, the copies check
+// M and N as well as K, the C updates are guarded. A is one buffer read
+// twice (x @ x^T is not this, but x @ x is): one widening, erased once.
+// CHECK-LABEL: func.func @bmm_f16_edges
+// CHECK-NOT:   linalg.generic
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}})
+// CHECK:       nvgpu.device_async_copy %arg0[{{.*}}, {{.*}}, {{.*}}]
+// CHECK:       nvgpu.device_async_copy %arg1[{{.*}}, {{.*}}, {{.*}}]
+// CHECK:       nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK:       scf.if
+// CHECK:         vector.load %arg2
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @bmm_f16_edges(%a: memref<3x100x40xf16>, %b: memref<3x40x136xf16>, %c: memref<3x100x136xf32>) {
+  %wa = memref.alloc() : memref<3x100x40xf32>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : memref<3x100x40xf16>) outs(%wa : memref<3x100x40xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %0 = arith.extf %in : f16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<3x40x136xf32>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b : memref<3x40x136xf16>) outs(%wb : memref<3x40x136xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %0 = arith.extf %in : f16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.batch_matmul ins(%wa, %wb : memref<3x100x40xf32>, memref<3x40x136xf32>) outs(%c : memref<3x100x136xf32>)
+  memref.dealloc %wa : memref<3x100x40xf32>
+  memref.dealloc %wb : memref<3x40x136xf32>
+  return
+}
+
+// -----
+
+// x @ x: one widening feeds both operands; it is erased once.
+// CHECK-LABEL: func.func @square
+// CHECK-NOT:   linalg.generic
+// CHECK:       nvvm.mma.sync
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @square(%a: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.matmul ins(%wa, %wa : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %wa : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Not on tensor cores, each for its reason (the float32 kernel runs them):
+// the narrow operand is written between its widening and the matmul; rows
+// of K = 12 elements (not whole 16-byte copies); mixed bfloat16 and
+// float16. A widened buffer something else also reads keeps its generic.
+// CHECK-LABEL: func.func @written_between
+// CHECK:       arith.extf
+// CHECK:       linalg.fill ins({{.*}}) outs(%arg0
+// CHECK:       gpu.launch
+// CHECK-NOT:   nvvm.mma.sync
+// CHECK:       math.fma
+// CHECK-LABEL: func.func @k_not_multiple_of_8
+// CHECK-NOT:   nvvm.mma.sync
+// CHECK:       math.fma
+// CHECK-LABEL: func.func @mixed
+// CHECK-NOT:   nvvm.mma.sync
+// CHECK:       math.fma
+// CHECK-LABEL: func.func @widening_read_elsewhere
+// CHECK:       linalg.generic
+// CHECK:       arith.extf
+// CHECK:       nvvm.mma.sync
+// CHECK:       linalg.copy ins(%[[W:.*]] : memref<64x64xf32>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @written_between(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  %z = arith.constant 0.0 : bf16
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%z : bf16) outs(%a : memref<64x64xbf16>)
+  linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+func.func @k_not_multiple_of_8(%a: memref<64x12xbf16>, %b: memref<12x64xbf16>, %c: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x12xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x12xbf16>) outs(%wa : memref<64x12xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<12x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<12x64xbf16>) outs(%wb : memref<12x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<64x12xf32>, memref<12x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+func.func @mixed(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: f16, %o: f32):
+    %0 = arith.extf %in : f16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+func.func @widening_read_elsewhere(%a: memref<64x64xbf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.matmul ins(%wa, %wa : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.copy ins(%wa : memref<64x64xf32>) outs(%d : memref<64x64xf32>)
+  return
+}
