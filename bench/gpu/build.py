@@ -95,6 +95,8 @@ def cases():
         out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
+    for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
+        out[f"{base}_k64_n256"] = out[base]
     return out
 
 
@@ -111,6 +113,12 @@ BF16_VARIANTS = {
     "simt": ["--gpu-tensor-cores=false"],
     "stages2": ["--gpu-mma-stages=2"],
     "stages4": ["--gpu-mma-stages=4"],
+    "k64": ["--gpu-mma-k-step=64"],
+    "n256": ["--gpu-mma-block-n=256"],
+    "n256_stages4": ["--gpu-mma-block-n=256", "--gpu-mma-stages=4"],
+    "k64_n256": ["--gpu-mma-k-step=64", "--gpu-mma-block-n=256"],
+    "k64_n256_stages4": ["--gpu-mma-k-step=64", "--gpu-mma-block-n=256",
+                         "--gpu-mma-stages=4"],
 }
 
 

@@ -470,6 +470,8 @@ void traced::buildGpuPipeline(OpPassManager &pm,
                             llvm::isDigit).getAsInteger(10, sm) &&
                        sm >= 80;
     tile.mmaStages = options.mmaStages;
+    tile.mmaKStep = options.mmaKStep;
+    tile.mmaBlockN = options.mmaBlockN;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -367,6 +368,20 @@ struct NarrowMatmul {
   int64_t batch, m, n, k;
   Type elem;
   SmallVector<linalg::GenericOp, 2> widenings;
+  /// The zero fill of C right before the matmul: the kernel stores its
+  /// sums instead of adding them to C.
+  linalg::FillOp zeroFill;
+  /// The truncation of C to 16 bits right after the matmul, when nothing
+  /// else reads C: the kernel writes `narrowOut` directly.
+  linalg::GenericOp truncation;
+  Value narrowOut;
+};
+
+/// The tensor-core kernels' shape.
+struct MmaConfig {
+  int64_t stages; // workgroup buffers in the copy pipeline
+  int64_t bk;     // K per step (32 or 64)
+  int64_t bn;     // columns of C per block (128 or 256: 2 or 4 warps wide)
 };
 
 /// Every buffer that may alias `v`: the root it is a view of, and the views
@@ -447,6 +462,80 @@ std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
   return {};
 }
 
+/// Whether `op` or an op nested in it has one of `values` as an operand.
+bool uses(Operation *op, ArrayRef<Value> values) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) {
+                              return llvm::is_contained(values, v);
+                            })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The fill of `c` with +0.0 before `op` in its block, with nothing between
+/// them touching `c`.
+linalg::FillOp zeroFillBefore(Value c, Operation *op) {
+  SmallVector<Value> watched = aliases(c);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (fill && fill.getDpsInits()[0] == c)
+      return matchPattern(fill.getDpsInputs()[0], m_PosZeroFloat())
+                 ? fill
+                 : linalg::FillOp();
+    if (uses(prev, watched))
+      return {};
+  }
+  return {};
+}
+
+/// The generic after `op` in its block truncating all of the float32 buffer
+/// `c` (an allocation nothing else reads) elementwise to a same-shape
+/// 16-bit buffer, with nothing between them touching either.
+linalg::GenericOp truncationAfter(Value c, Operation *op) {
+  if (!c.getDefiningOp<memref::AllocOp>())
+    return {};
+  linalg::GenericOp found;
+  for (Operation *user : c.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (user == op || isa<memref::DeallocOp, linalg::FillOp>(user))
+      continue;
+    if (found || !generic)
+      return {};
+    found = generic;
+  }
+  if (!found || found->getBlock() != op->getBlock() ||
+      !op->isBeforeInBlock(found) || found.getNumDpsInputs() != 1 ||
+      found.getNumDpsInits() != 1 || found.getDpsInputs()[0] != c ||
+      found.getNumParallelLoops() != found.getNumLoops() ||
+      !llvm::all_of(found.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return {};
+  Block &body = found.getRegion().front();
+  auto trunc = cast<linalg::YieldOp>(body.getTerminator())
+                   .getOperand(0)
+                   .getDefiningOp<arith::TruncFOp>();
+  if (body.getOperations().size() != 2 || !trunc ||
+      trunc.getIn() != body.getArgument(0) || trunc.getRoundingmodeAttr())
+    return {};
+  Value out = found.getDpsInits()[0];
+  auto type = dyn_cast<MemRefType>(out.getType());
+  if (!type || type.getShape() != cast<MemRefType>(c.getType()).getShape() ||
+      !type.getLayout().isIdentity() ||
+      !(type.getElementType().isBF16() || type.getElementType().isF16()))
+    return {};
+  SmallVector<Value> watched = aliases(c);
+  llvm::append_range(watched, aliases(out));
+  for (Operation *between = op->getNextNode(); between != found;
+       between = between->getNextNode())
+    if (uses(between, watched))
+      return {};
+  return found;
+}
+
 /// The narrow matmul `op` computes, if the tensor-core kernel can run it:
 /// both operands widened from the same 16-bit type, rows of a multiple of
 /// 8 elements (16-byte asynchronous copies), a float32 identity-layout C.
@@ -477,6 +566,10 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
   if (mm.k % 8 || mm.n % 8 || mm.k == 0 || mm.m == 0 || mm.n == 0 ||
       mm.batch == 0)
     return std::nullopt;
+  mm.zeroFill = zeroFillBefore(cm, op);
+  if (mm.zeroFill)
+    if ((mm.truncation = truncationAfter(cm, op)))
+      mm.narrowOut = mm.truncation.getDpsInits()[0];
   return mm;
 }
 
@@ -488,9 +581,11 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
 /// stages - 1 tiles are in flight while one is multiplied; warps read their
 /// fragments with `ldmatrix` (B transposed on the way). Rows are padded by
 /// 8 elements: the 8 rows an `ldmatrix` reads fall in distinct banks.
-void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
-                    StringRef kernelName) {
-  constexpr int64_t bm = 128, bn = 128, bk = 32, pad = 8, threads = 128;
+void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
+                    const MmaConfig &config, StringRef kernelName) {
+  constexpr int64_t bm = 128, pad = 8;
+  int64_t stages = config.stages, bk = config.bk, bn = config.bn;
+  int64_t warpsN = bn / 64, threads = 2 * warpsN * 32;
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -538,8 +633,8 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
   Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(bm));
   Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(bn));
   Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-  Value warpRow = ib.mul(ib.div(warp, 2), ib.c(64));
-  Value warpCol = ib.mul(ib.rem(warp, 2), ib.c(64));
+  Value warpRow = ib.mul(ib.div(warp, warpsN), ib.c(64));
+  Value warpCol = ib.mul(ib.rem(warp, warpsN), ib.c(64));
   auto global = [&](Value i, Value j) {
     return mm.batched
                ? SmallVector<Value>{ib.idx(batch), ib.idx(i), ib.idx(j)}
@@ -680,8 +775,10 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
   // The copies issued past the last tile (zero-fills) complete before exit.
   nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 
-  // C += the accumulators: a lane holds rows g and g + 8 (g = lane / 4),
-  // columns 2 (lane % 4) and the next, of each 16 x 8 tile.
+  // The accumulators to C: a lane holds rows g and g + 8 (g = lane / 4),
+  // columns 2 (lane % 4) and the next, of each 16 x 8 tile. Added to C, or
+  // stored when C was zero-filled, or stored truncated to the 16-bit
+  // result when that is all C was for.
   Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
   auto pairType = VectorType::get({2}, f32);
   for (int64_t mi = 0; mi < mTiles; ++mi)
@@ -696,13 +793,23 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
             ValueRange{loop.getResult(at), loop.getResult(at + 1)});
         auto update = [&](OpBuilder &nb, Location nl) {
           SmallVector<Value> at = global(row, col);
-          Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
-                                             /*nontemporal=*/false,
-                                             llvm::MaybeAlign(8));
-          vector::StoreOp::create(nb, nl,
-                                  arith::AddFOp::create(nb, nl, old, sum),
-                                  mm.c, at, /*nontemporal=*/false,
-                                  llvm::MaybeAlign(8));
+          if (mm.narrowOut) {
+            Value narrow = arith::TruncFOp::create(
+                nb, nl, VectorType::get({2}, mm.elem), sum);
+            vector::StoreOp::create(nb, nl, narrow, mm.narrowOut, at,
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(4));
+            return;
+          }
+          Value total = sum;
+          if (!mm.zeroFill) {
+            Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
+                                               /*nontemporal=*/false,
+                                               llvm::MaybeAlign(8));
+            total = arith::AddFOp::create(nb, nl, old, sum);
+          }
+          vector::StoreOp::create(nb, nl, total, mm.c, at,
+                                  /*nontemporal=*/false, llvm::MaybeAlign(8));
         };
         if (!guardM && !guardN) {
           update(b, loc);
@@ -717,9 +824,21 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm, int64_t stages,
   gpu::TerminatorOp::create(b, loc);
 }
 
-/// Erases the widening generics of a replaced matmul whose float32 buffers
-/// nothing else reads (with their allocations).
-void eraseDeadWidenings(ArrayRef<linalg::GenericOp> widenings) {
+/// Erases what the tensor-core kernel made dead: the widening generics
+/// whose float32 buffers nothing else reads, the zero fill of C, and C
+/// itself when the kernel wrote the truncated result (with the
+/// allocations).
+void eraseAbsorbed(const NarrowMatmul &mm) {
+  if (mm.zeroFill)
+    mm.zeroFill->erase();
+  if (mm.truncation) {
+    mm.truncation->erase();
+    auto alloc = mm.c.getDefiningOp<memref::AllocOp>();
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      user->erase();
+    alloc->erase();
+  }
+  ArrayRef<linalg::GenericOp> widenings = mm.widenings;
   for (linalg::GenericOp generic : widenings) {
     if (!generic || !generic->getBlock())
       continue;
@@ -875,6 +994,24 @@ struct TileContractionsPass
                                  << " (2 to 6)";
       return signalPassFailure();
     }
+    if ((mmaKStep != 32 && mmaKStep != 64) ||
+        (mmaBlockN != 128 && mmaBlockN != 256)) {
+      getOperation().emitError()
+          << "traced-gpu-tile-contractions: mma-k-step "
+          << static_cast<int64_t>(mmaKStep) << " (32 or 64), mma-block-n "
+          << static_cast<int64_t>(mmaBlockN) << " (128 or 256)";
+      return signalPassFailure();
+    }
+    // The workgroup memory a block may have (227 KiB on sm_90).
+    int64_t bytes = mmaStages * (128 * (mmaKStep + 8) +
+                                 mmaKStep * (mmaBlockN + 8)) * 2;
+    if (tensorCores && bytes > 227 * 1024) {
+      getOperation().emitError()
+          << "traced-gpu-tile-contractions: the tensor-core kernels' "
+          << static_cast<int64_t>(mmaStages) << " buffers take " << bytes
+          << " bytes of workgroup memory (at most 232448)";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
@@ -906,10 +1043,10 @@ struct TileContractionsPass
         bool batched = isa<linalg::BatchMatmulOp>(op);
         if (std::optional<NarrowMatmul> mm =
                 narrowMatmul(cast<linalg::LinalgOp>(op), batched)) {
-          buildMmaKernel(op, *mm, mmaStages,
+          buildMmaKernel(op, *mm, MmaConfig{mmaStages, mmaKStep, mmaBlockN},
                          (funcName + "_mma_" + Twine(counter++)).str());
           op->erase();
-          eraseDeadWidenings(mm->widenings);
+          eraseAbsorbed(*mm);
           continue;
         }
       }

@@ -62,12 +62,26 @@ static llvm::cl::opt<int64_t> mmaStagesOption(
                    "(default 3)"),
     llvm::cl::init(3), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<int64_t> mmaKStepOption(
+    "gpu-mma-k-step",
+    llvm::cl::desc("K per step of the tensor-core kernels: 32 (default) or "
+                   "64"),
+    llvm::cl::init(32), llvm::cl::cat(gpuCategory));
+
+static llvm::cl::opt<int64_t> mmaBlockNOption(
+    "gpu-mma-block-n",
+    llvm::cl::desc("Columns of C per block of the tensor-core kernels: 128 "
+                   "(default) or 256"),
+    llvm::cl::init(128), llvm::cl::cat(gpuCategory));
+
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
   options.tileMinBlocks = minBlocksOption;
   options.tileKStep = kStepOption;
   options.tensorCores = tensorCoreOption;
   options.mmaStages = mmaStagesOption;
+  options.mmaKStep = mmaKStepOption;
+  options.mmaBlockN = mmaBlockNOption;
   options.tileContractions = tileOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();

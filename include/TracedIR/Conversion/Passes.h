@@ -119,6 +119,14 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "mma-stages",
       llvm::cl::desc("traced-gpu-tile-contractions' `mma-stages` option"),
       llvm::cl::init(3)};
+  Option<int64_t> mmaKStep{
+      *this, "mma-k-step",
+      llvm::cl::desc("traced-gpu-tile-contractions' `mma-k-step` option"),
+      llvm::cl::init(32)};
+  Option<int64_t> mmaBlockN{
+      *this, "mma-block-n",
+      llvm::cl::desc("traced-gpu-tile-contractions' `mma-block-n` option"),
+      llvm::cl::init(128)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),

@@ -270,6 +270,11 @@ def TracedGpuTileContractions
     Option<"mmaStages", "mma-stages", "int64_t", /*default=*/"3",
            "Workgroup buffers of the tensor-core kernels' asynchronous copy "
            "pipeline (2 to 6)">,
+    Option<"mmaKStep", "mma-k-step", "int64_t", /*default=*/"32",
+           "K per step of the tensor-core kernels (32 or 64)">,
+    Option<"mmaBlockN", "mma-block-n", "int64_t", /*default=*/"128",
+           "Columns of C per block of the tensor-core kernels (128: 4 warps, "
+           "256: 8 warps)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect",

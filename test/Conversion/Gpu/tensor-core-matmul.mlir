@@ -6,7 +6,10 @@
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions))' -split-input-file | FileCheck %s
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=4}))' -split-input-file | FileCheck %s --check-prefix=STAGES4
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{tensor-cores=false}))' -split-input-file | FileCheck %s --check-prefix=SIMT
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=64 mma-block-n=256}))' -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=1}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSTAGES
+// RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=48}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSTEP
+// RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=64 mma-block-n=256 mma-stages=5}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // (ptxas assembles the kernels: test_gpu.py.)
 
 // 256 x 256 x 256: 2 x 2 blocks of 4 warps, 128 x 128 tiles; three
@@ -16,12 +19,13 @@
 // may stay pending), synchronizes, issues the copies of the tile two
 // steps ahead, and per 16 along K reads 4 A and 4 B fragments (ldmatrix x4,
 // B transposed) for 4 x 8 mma.sync. Nothing is guarded but the copies
-// (16 bytes each, zero-filled past K); C is updated in pairs.
+// (16 bytes each, zero-filled past K). C was zero-filled and is only
+// truncated to bfloat16 afterwards: the kernel writes the bfloat16 result
+// in pairs, and the fill, C and the truncation are gone with the widenings.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT:   linalg.generic
-// CHECK:       memref.alloc() {{.*}} : memref<256x256xf32>
 // CHECK-NOT:   memref.alloc
-// CHECK:       linalg.fill
+// CHECK-NOT:   linalg.fill
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c56832_i32
 // CHECK:       gpu.dynamic_shared_memory
 // CHECK:       %[[SA:.*]] = memref.view {{.*}} to memref<3x128x40xbf16, #gpu.address_space<workgroup>>
@@ -43,15 +47,23 @@
 // CHECK:         scf.yield
 // CHECK:       nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK-NOT:   scf.if
-// CHECK:       vector.load %{{.*}}[{{.*}}] {alignment = 8 : i64} : memref<256x256xf32>, vector<2xf32>
-// CHECK:       vector.store
+// CHECK-NOT:   vector.load
+// CHECK:       arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NEXT:  vector.store %{{.*}}, %arg2[{{.*}}] {alignment = 4 : i64} : memref<256x256xbf16>, vector<2xbf16>
 // CHECK:       gpu.terminator
-// CHECK:       linalg.generic
-// CHECK:         arith.truncf
+// CHECK-NEXT:  }
+// CHECK-NEXT:  return
 // STAGES4-LABEL: func.func @matmul
 // STAGES4:     dynamic_shared_memory_size %c75776_i32
 // STAGES4:     memref<4x128x40xbf16, #gpu.address_space<workgroup>>
 // STAGES4:     nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// BIG-LABEL:   func.func @matmul
+// BIG:         threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c156672_i32
+// BIG:         memref<3x128x72xbf16, #gpu.address_space<workgroup>>
+// BIG:         memref<3x64x264xbf16, #gpu.address_space<workgroup>>
+// BIG:         scf.for
+// BIG-COUNT-128: nvvm.mma.sync
+// BIG:         scf.yield
 // SIMT-LABEL:  func.func @matmul
 // SIMT:        linalg.generic
 // SIMT:        arith.extf
@@ -59,6 +71,8 @@
 // SIMT-NOT:    nvvm.mma.sync
 // SIMT:        math.fma
 // BADSTAGES:   error: traced-gpu-tile-contractions: mma-stages 1 (2 to 6)
+// BADSTEP:     error: traced-gpu-tile-contractions: mma-k-step 48 (32 or 64), mma-block-n 128 (128 or 256)
+// TOOBIG:      error: traced-gpu-tile-contractions: the tensor-core kernels' 5 buffers take 261120 bytes of workgroup memory (at most 232448)
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %out: memref<256x256xbf16>) {
   %zero = arith.constant 0.0 : f32
@@ -124,10 +138,14 @@ func.func @bmm_f16_edges(%a: memref<3x100x40xf16>, %b: memref<3x40x136xf16>, %c:
 
 // -----
 
-// x @ x: one widening feeds both operands; it is erased once.
+// x @ x: one widening feeds both operands; it is erased once. C is an
+// argument nobody zero-filled: the kernel adds to it.
 // CHECK-LABEL: func.func @square
 // CHECK-NOT:   linalg.generic
 // CHECK:       nvvm.mma.sync
+// CHECK:       vector.load %arg1
+// CHECK:       arith.addf
+// CHECK:       vector.store {{.*}}, %arg1
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @square(%a: memref<64x64xbf16>, %c: memref<64x64xf32>) {
   %wa = memref.alloc() : memref<64x64xf32>
@@ -138,6 +156,64 @@ func.func @square(%a: memref<64x64xbf16>, %c: memref<64x64xf32>) {
   }
   linalg.matmul ins(%wa, %wa : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   memref.dealloc %wa : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// A zero-filled float32 result: stored, not added to; the fill is gone. A
+// zero-filled C that something besides the truncation reads is stored
+// (the fill is gone too), and the truncation stays.
+// CHECK-LABEL: func.func @zero_filled
+// CHECK-NOT:   linalg.fill
+// CHECK:       nvvm.mma.sync
+// CHECK-NOT:   vector.load
+// CHECK:       vector.store {{.*}}, %arg2
+// CHECK-LABEL: func.func @c_read_twice
+// CHECK:       %[[C:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK-NOT:   linalg.fill
+// CHECK:       nvvm.mma.sync
+// CHECK-NOT:   vector.load
+// CHECK:       vector.store {{.*}}, %[[C]][
+// CHECK:       gpu.terminator
+// CHECK:       arith.truncf {{.*}} : f32 to bf16
+// CHECK:       linalg.copy
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @zero_filled(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+func.func @c_read_twice(%a: memref<64x64xbf16>, %out: memref<64x64xbf16>, %copy: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%wa, %wa : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xbf16>) {
+  ^bb0(%in: f32, %o: bf16):
+    %0 = arith.truncf %in : f32 to bf16
+    linalg.yield %0 : bf16
+  }
+  linalg.copy ins(%c : memref<64x64xf32>) outs(%copy : memref<64x64xf32>)
   return
 }
 
