@@ -6,7 +6,7 @@ For the five models of the tests (python/tests/models.py: seed 000's
 SimpleModule, the MLP, resnet18, mobilenet_v2, the TransformerEncoderLayer;
 torch.manual_seed(0) weights, BatchNorm statistics randomized), resnet18 at
 batch 32 and a 4096^3 matmul in float32 and bfloat16: a shared library per
-case compiled by traced-gpu-pipeline for sm_90 (cubin and PTX in a fatbin
+case compiled by traced-gpu-pipeline for sm_90a (cubin and PTX in a fatbin
 when ptxas is on PATH, else PTX the driver JIT-compiles) and linked against
 libtraced_cuda_runtime, which is copied beside them; the input and the
 reference interpreter's output as .npy; a manifest.
@@ -96,7 +96,8 @@ def cases():
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
-        out[f"{base}_k64_n256"] = out[base]
+        out[f"{base}_mma_sync"] = out[base]
+        out[f"{base}_wgmma_m128"] = out[base]
     return out
 
 
@@ -108,18 +109,23 @@ VARIANTS = {
     "k16_any_blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=0"],
     "k16": ["--gpu-tile-k-step=16"],
 }
-#: Variants of the bfloat16 matmul (tensor-core kernel).
+#: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
+#: kernel (256 x 128 x 64 tiles, 4 buffers).
 BF16_VARIANTS = {
     "simt": ["--gpu-tensor-cores=false"],
-    "stages2": ["--gpu-mma-stages=2"],
-    "stages4": ["--gpu-mma-stages=4"],
-    "k64": ["--gpu-mma-k-step=64"],
-    "n256": ["--gpu-mma-block-n=256"],
-    "n256_stages4": ["--gpu-mma-block-n=256", "--gpu-mma-stages=4"],
-    "k64_n256": ["--gpu-mma-k-step=64", "--gpu-mma-block-n=256"],
-    "k64_n256_stages4": ["--gpu-mma-k-step=64", "--gpu-mma-block-n=256",
-                         "--gpu-mma-stages=4"],
+    "mma_sync": ["--gpu-wgmma=false"],
+    "mma_sync_stages2": ["--gpu-wgmma=false", "--gpu-mma-stages=2"],
+    "mma_sync_n256": ["--gpu-wgmma=false", "--gpu-mma-block-n=256",
+                      "--gpu-mma-k-step=64"],
+    "wgmma_m128": ["--gpu-mma-block-m=128"],
+    "wgmma_n256": ["--gpu-mma-block-m=128", "--gpu-mma-block-n=256"],
+    "wgmma_stages3": ["--gpu-mma-stages=3"],
 }
+
+
+#: The H100/H200 build: sm_90a has the warpgroup MMAs (the pipeline's
+#: default, sm_90, is the portable one: its PTX also runs on later chips).
+CHIP = "sm_90a"
 
 
 def xz(path):
@@ -146,7 +152,7 @@ def main():
     env = dict(os.environ)
     env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
     fmt = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"
-    manifest = {"format": fmt, "chip": "sm_90", "models": {}}
+    manifest = {"format": fmt, "chip": CHIP, "models": {}}
     only = set(sys.argv[2:])
     for name, (model, x) in cases().items():
         if only and name not in only:
@@ -168,11 +174,14 @@ def main():
         obj = out / f"{name}.o"
         mlir = out / f"{name}.mlir"
         tm.save(mlir)
+        # The longest variant suffix of the name (wgmma_n256, not n256).
+        options = max(((len(v), o) for v, o in {**VARIANTS, **BF16_VARIANTS}.items()
+                       if name.endswith("_" + v)), default=(0, []))[1]
+        if not any(o.startswith("--gpu-chip=") for o in options):
+            options = [f"--gpu-chip={CHIP}"] + options
         subprocess.run([str(build / "bin" / "traced-translate"),
                         "--traced-gpu-object", f"--gpu-format={fmt}",
-                        "--gpu-chip=sm_90", str(mlir), "-o", str(obj)]
-                       + next((o for v, o in {**VARIANTS, **BF16_VARIANTS}.items()
-                               if name.endswith("_" + v)), []),
+                        str(mlir), "-o", str(obj)] + options,
                        check=True, env=env)
         lib = out / f"lib{name}.so"
         subprocess.run([shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang",

@@ -472,6 +472,9 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     tile.mmaStages = options.mmaStages;
     tile.mmaKStep = options.mmaKStep;
     tile.mmaBlockN = options.mmaBlockN;
+    // wgmma exists on sm_90a only (sm_90 code must run on later chips).
+    tile.wgmma = options.wgmma && options.chip == "sm_90a";
+    tile.mmaBlockM = options.mmaBlockM;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");

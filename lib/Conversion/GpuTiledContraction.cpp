@@ -382,6 +382,8 @@ struct MmaConfig {
   int64_t stages; // workgroup buffers in the copy pipeline
   int64_t bk;     // K per step (32 or 64)
   int64_t bn;     // columns of C per block (128 or 256: 2 or 4 warps wide)
+  bool wgmma;     // warpgroup MMAs (sm_90a) rather than mma.sync
+  int64_t bm;     // rows of C per block (128; 256 with wgmma)
 };
 
 /// Every buffer that may alias `v`: the root it is a view of, and the views
@@ -583,19 +585,24 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
 /// 8 elements: the 8 rows an `ldmatrix` reads fall in distinct banks.
 void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                     const MmaConfig &config, StringRef kernelName) {
-  constexpr int64_t bm = 128, pad = 8;
+  bool wgmma = config.wgmma;
+  int64_t bm = config.bm;
   int64_t stages = config.stages, bk = config.bk, bn = config.bn;
-  int64_t warpsN = bn / 64, threads = 2 * warpsN * 32;
+  // mma.sync: 2 x (bn / 64) warps of 64 x 64, rows padded by 8 elements.
+  // wgmma: two warpgroups of bm / 2 x bn, core-matrix layout (unpadded).
+  int64_t pad = wgmma ? 0 : 8;
+  int64_t warpsN = bn / 64, threads = wgmma ? 256 : 2 * warpsN * 32;
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
   IndexBuilder host{b, loc, b.getIndexType()};
   int64_t gridX = ceilDiv(mm.n, bn), gridY = ceilDiv(mm.m, bm);
   int64_t kTiles = ceilDiv(mm.k, bk);
   bool guardM = mm.m % bm, guardN = mm.n % bn;
   int64_t aStage = bm * (bk + pad), bStage = bk * (bn + pad); // elements
-  int64_t bytes = stages * (aStage + bStage) * 2;
+  // wgmma's swizzled tiles start 1024-byte aligned: room to align.
+  int64_t bytes = stages * (aStage + bStage) * 2 + (wgmma ? 1024 : 0);
 
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smemBytes = arith::ConstantOp::create(b, loc, i32,
@@ -618,23 +625,37 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  auto tileA = MemRefType::get({stages, bm, bk + pad}, mm.elem,
-                               MemRefLayoutAttrInterface(), workgroup);
-  auto tileB = MemRefType::get({stages, bk, bn + pad}, mm.elem,
-                               MemRefLayoutAttrInterface(), workgroup);
-  Value sharedA =
-      memref::ViewOp::create(b, loc, tileA, smem, host.c(0), ValueRange{});
-  Value sharedB = memref::ViewOp::create(b, loc, tileB, smem,
-                                         host.c(stages * aStage * 2),
-                                         ValueRange{});
+  // mma.sync: [stage][row][column] row-major tiles; wgmma: [stage][offset]
+  // in 128-byte swizzled atoms (see below), from the first 1024-byte
+  // boundary.
+  auto tileType = [&](int64_t rows, int64_t width) {
+    SmallVector<int64_t> shape =
+        wgmma ? SmallVector<int64_t>{stages, rows * width}
+              : SmallVector<int64_t>{stages, rows, width + pad};
+    return MemRefType::get(shape, mm.elem, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  Value smemAddress = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+  Value shift = host.c(0);
+  if (wgmma) // (1024 - address % 1024) % 1024
+    shift = arith::RemUIOp::create(
+        b, loc,
+        arith::SubIOp::create(
+            b, loc, host.c(1024),
+            arith::RemUIOp::create(b, loc, smemAddress, host.c(1024))),
+        host.c(1024));
+  Value sharedA = memref::ViewOp::create(b, loc, tileType(bm, bk), smem,
+                                         shift, ValueRange{});
+  Value sharedB = memref::ViewOp::create(
+      b, loc, tileType(bk, bn), smem,
+      arith::AddIOp::create(b, loc, shift, host.c(stages * aStage * 2)),
+      ValueRange{});
 
   Value tid = ib.from(launch.getThreadIds().x);
   Value batch = ib.from(launch.getBlockIds().z);
   Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(bm));
   Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(bn));
   Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-  Value warpRow = ib.mul(ib.div(warp, warpsN), ib.c(64));
-  Value warpCol = ib.mul(ib.rem(warp, warpsN), ib.c(64));
   auto global = [&](Value i, Value j) {
     return mm.batched
                ? SmallVector<Value>{ib.idx(batch), ib.idx(i), ib.idx(j)}
@@ -647,180 +668,348 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     return arith::MinUIOp::create(b, loc, x, ib.c(y)).getResult();
   };
 
+  // Copy e (of rows x width / 8) of a tile: its row, its column (a multiple
+  // of 8) and where its 16 bytes go; 8 consecutive copies are a row's 128
+  // contiguous bytes. mma.sync: row-major. wgmma: 128-byte swizzled atoms
+  // of 8 rows of 128 bytes, the 16-byte chunk c of row r stored at chunk
+  // c ^ (r % 8) (the hardware's Swizzle<3,4,3> on address bits 4-6 by bits
+  // 7-9). A (M x K, K-major, bk = 64): row m is 128 bytes at m * 128. B
+  // (K x N, N-major): 64 columns per atom; atom (n / 64, k / 8) at
+  // (n / 64 * bk / 8 + k / 8) * 1024 bytes.
+  struct Slot {
+    Value row, col;
+    SmallVector<Value> shared; // indices after the stage
+  };
+  auto swizzled = [&](Value r, Value chunk) { // elements within an atom row
+    return ib.mul(arith::XOrIOp::create(b, loc, chunk, ib.rem(r, 8)),
+                  ib.c(8));
+  };
+  auto slot = [&](Value e, int64_t width) -> Slot {
+    int64_t chunks = width / 8;
+    Value r = ib.div(e, chunks), chunk = ib.rem(e, chunks);
+    Value col = ib.mul(chunk, ib.c(8));
+    if (!wgmma)
+      return {r, col, {ib.idx(r), ib.idx(col)}};
+    return {r, col, {ib.idx(ib.add(ib.mul(r, ib.c(64)), swizzled(r, chunk)))}};
+  };
+  auto slotB = [&](Value e) -> Slot {
+    Slot s = slot(e, bn);
+    if (!wgmma)
+      return s;
+    Value chunk = ib.rem(e, bn / 8);
+    Value atom = ib.add(ib.mul(ib.div(chunk, 8), ib.c(bk / 8)),
+                        ib.div(s.row, 8));
+    Value offset = ib.add(ib.add(ib.mul(atom, ib.c(512)),
+                                 ib.mul(ib.rem(s.row, 8), ib.c(64))),
+                          swizzled(s.row, ib.rem(chunk, 8)));
+    return {s.row, s.col, {ib.idx(offset)}};
+  };
+
   // The asynchronous copies of K tile `kt` into buffer `stage`: 16 bytes
-  // (8 elements) per copy, 4 copies of A and 4 of B per thread. A copy
-  // outside the operands (an edge, or a tile past the last) reads nothing
-  // and zero-fills (its source address clamped inside).
+  // (8 elements) per copy. A copy outside the operands (an edge, or a tile
+  // past the last) reads nothing and zero-fills (its source address
+  // clamped inside).
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
   auto copyTile = [&](Value kt, Value stage) {
     Value kBase = ib.mul(kt, ib.c(bk));
     SmallVector<Value> tokens;
-    auto copy = [&](Value shared, Value r, Value col, Value src, Value gi,
+    auto copy = [&](Value shared, const Slot &s, Value src, Value gi,
                     Value gj, Value inside) {
       Value count = select(inside, host.c(8), host.c(0));
+      SmallVector<Value> at{ib.idx(stage)};
+      llvm::append_range(at, s.shared);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, tokenType, shared,
-          ValueRange{ib.idx(stage), ib.idx(r), ib.idx(col)}, src,
-          global(gi, gj), b.getIndexAttr(8), count, b.getUnitAttr()));
+          b, loc, tokenType, shared, at, src, global(gi, gj),
+          b.getIndexAttr(8), count, b.getUnitAttr()));
     };
     for (int64_t i = 0; i < bm * bk / 8 / threads; ++i) {
-      Value e = ib.add(tid, ib.c(i * threads));
-      Value r = ib.div(e, bk / 8), col = ib.mul(ib.rem(e, bk / 8), ib.c(8));
-      Value gi = ib.add(rowBase, r), gk = ib.add(kBase, col);
+      Slot s = slot(ib.add(tid, ib.c(i * threads)), bk);
+      Value gi = ib.add(rowBase, s.row), gk = ib.add(kBase, s.col);
       Value inside = ib.lt(gk, mm.k);
       if (guardM)
         inside = ib.land(inside, ib.lt(gi, mm.m));
-      copy(sharedA, r, col, mm.a, guardM ? minu(gi, mm.m - 1) : gi,
+      copy(sharedA, s, mm.a, guardM ? minu(gi, mm.m - 1) : gi,
            minu(gk, mm.k - 8), inside);
     }
     for (int64_t i = 0; i < bk * bn / 8 / threads; ++i) {
-      Value e = ib.add(tid, ib.c(i * threads));
-      Value r = ib.div(e, bn / 8), col = ib.mul(ib.rem(e, bn / 8), ib.c(8));
-      Value gk = ib.add(kBase, r), gj = ib.add(colBase, col);
+      Slot s = slotB(ib.add(tid, ib.c(i * threads)));
+      Value gk = ib.add(kBase, s.row), gj = ib.add(colBase, s.col);
       Value inside = ib.lt(gk, mm.k);
       if (guardN)
         inside = ib.land(inside, ib.lt(gj, mm.n));
-      copy(sharedB, r, col, mm.b, minu(gk, mm.k - 1),
+      copy(sharedB, s, mm.b, minu(gk, mm.k - 1),
            guardN ? minu(gj, mm.n - 8) : gj, inside);
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens)
         .getResult();
   };
 
-  // Prologue: tiles 0 .. stages-2 in flight.
+  // Tiles copied ahead of the one multiplied: stages - 1, or stages - 2
+  // with wgmma, which leaves one step's MMAs running into the next (so the
+  // buffer they read is not the one overwritten next).
+  int64_t ahead = wgmma ? stages - 2 : stages - 1;
+  // Prologue: tiles 0 .. ahead - 1 in flight.
   Value group;
-  for (int64_t s = 0; s + 1 < stages; ++s)
+  for (int64_t s = 0; s < ahead; ++s)
     group = copyTile(ib.c(s), ib.c(s));
 
-  // A lane's row of an ldmatrix x4 (lanes 0-15: rows 0-15 of the first 8
-  // columns, lanes 16-31: of the next 8).
-  Value fragRow = ib.rem(lane, 16), fragCol = ib.mul(ib.div(lane, 16), ib.c(8));
-  constexpr int64_t mTiles = 4, nTiles = 8; // of 16 x 8 per warp
-  auto fragType = VectorType::get({4, 2}, mm.elem);
-  // An ldmatrix's 4 registers as mma.sync takes them: vector<2xf16>, or
-  // bfloat16 pairs as i32.
-  auto regs = [&](Value frag) {
-    SmallVector<Value, 4> out;
-    for (int64_t r = 0; r < 4; ++r) {
-      Value pair = vector::ExtractOp::create(b, loc, frag, r);
-      if (mm.elem.isF16()) {
-        out.push_back(pair);
-        continue;
-      }
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, i32), pair);
-      out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+  // Each step: tile kt has arrived (at most stages - 2 later groups
+  // pending) for this thread; the barrier makes it so for all, and makes
+  // sure every warp is done with the buffer the next copies overwrite.
+  // wgmma reads through the async proxy (hence the proxy fence), and the
+  // previous step's wgmmas, left running over the wait and the barrier,
+  // complete before it (they read the buffer about to be overwritten).
+  auto stepStart = [&](Value kt) {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                     b.getI32IntegerAttr(ahead - 1));
+    if (wgmma) {
+      NVVM::FenceProxyOp::create(
+          b, loc,
+          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
     }
-    return out;
+    gpu::BarrierOp::create(b, loc);
+    Value next = ib.add(kt, ib.c(ahead));
+    copyTile(next, ib.rem(next, stages));
+    return ib.rem(kt, stages);
   };
-  NVVM::MMATypes ptxType =
-      mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+
+  // The accumulators as pairs (row, column, two values) of C, filled in
+  // by the variant below.
+  struct Pair {
+    Value row, col, first, second;
+  };
+  SmallVector<Pair> pairs;
+  Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  SmallVector<Value> init(mTiles * nTiles * 4, zero);
-  auto loop = scf::ForOp::create(
-      b, loc, host.c(0), host.c(kTiles), host.c(1), init,
-      [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value kt = ib.from(ktIndex);
-        // Tile kt has arrived (at most stages - 2 later groups pending) for
-        // this thread; the barrier makes it so for all, and makes sure
-        // every warp is done with the buffer the next copies overwrite.
-        nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
-                                         b.getI32IntegerAttr(stages - 2));
-        gpu::BarrierOp::create(b, loc);
-        Value next = ib.add(kt, ib.c(stages - 1));
-        copyTile(next, ib.rem(next, stages));
-        Value stage = ib.idx(ib.rem(kt, stages));
-        SmallVector<Value> acc(iter.begin(), iter.end());
-        for (int64_t kk = 0; kk < bk; kk += 16) {
-          SmallVector<SmallVector<Value, 4>> as, bs;
-          for (int64_t mi = 0; mi < mTiles; ++mi) {
-            Value row = ib.add(warpRow, ib.add(fragRow, ib.c(mi * 16)));
-            Value col = ib.add(fragCol, ib.c(kk));
-            as.push_back(regs(nvgpu::LdMatrixOp::create(
-                b, loc, fragType, sharedA,
-                ValueRange{stage, ib.idx(row), ib.idx(col)},
-                b.getBoolAttr(false), b.getI32IntegerAttr(4))));
+  if (wgmma) {
+    // Warpgroup h computes rows h bm / 2 .. (h + 1) bm / 2 - 1 with
+    // bm / 128 wgmma m64n<bn>k16 (one per 64 rows) per 16 along K. The
+    // descriptors: the shared address / 16, the leading and stride byte
+    // offsets / 16, 128-byte swizzling (1 << 62). A (K-major): 8-row
+    // groups 1024 bytes apart (stride), the leading offset unused (1); a
+    // step of 16 along K is 32 bytes into the atom. B (N-major): atoms
+    // along N 128 bk bytes apart (leading), 8-row groups along K 1024
+    // (stride); 16 along K is two atoms on.
+    int64_t mSub = bm / 128;
+    Value h = ib.div(tid, 128);
+    Value base = arith::IndexCastUIOp::create(
+        b, loc, i64, arith::AddIOp::create(b, loc, smemAddress, shift));
+    auto c64 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+          .getResult();
+    };
+    int64_t swizzle128 = int64_t(1) << 62;
+    int64_t fieldsA = (int64_t(1) << 16) | ((int64_t(1024) >> 4) << 32) |
+                      swizzle128;
+    int64_t fieldsB = ((bk * 128 >> 4) << 16) |
+                      ((int64_t(1024) >> 4) << 32) | swizzle128;
+    auto descriptor = [&](Value byteOffset, int64_t fields) {
+      Value address = arith::AddIOp::create(b, loc, base, byteOffset);
+      Value start = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, address, c64(4)),
+          c64(0x3FFF));
+      return arith::OrIOp::create(b, loc, start, c64(fields)).getResult();
+    };
+    auto toI64 = [&](Value v) {
+      return arith::ExtUIOp::create(b, loc, i64, v).getResult();
+    };
+    // bm / 2 rows of 128 bytes of A per warpgroup
+    Value aHalf = ib.mul(h, ib.c(bm / 2 * 128));
+    if (!fits32)
+      aHalf = arith::IndexCastUIOp::create(b, loc, i32, aHalf);
+    auto accType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(bn / 2, f32));
+    SmallVector<Value> init(mSub, LLVM::ZeroOp::create(b, loc, accType));
+    auto bf = mm.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto loop = scf::ForOp::create(
+        b, loc, host.c(0), host.c(kTiles), host.c(1), init,
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value stage = stepStart(ib.from(ktIndex));
+          if (!fits32)
+            stage = arith::IndexCastUIOp::create(b, loc, i32, stage);
+          Value stage64 = toI64(stage);
+          Value aStart = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, stage64, c64(aStage * 2)),
+              toI64(aHalf));
+          Value bStart = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
+              c64(stages * aStage * 2));
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          SmallVector<Value> acc(iter.begin(), iter.end());
+          for (int64_t kk = 0; kk < bk / 16; ++kk)
+            for (int64_t sub = 0; sub < mSub; ++sub) {
+            Value descA = descriptor(
+                arith::AddIOp::create(b, loc, aStart,
+                                      c64(kk * 32 + sub * 64 * 128)),
+                fieldsA);
+            Value descB = descriptor(
+                arith::AddIOp::create(b, loc, bStart, c64(kk * 2 * 1024)),
+                fieldsB);
+            acc[sub] = NVVM::WgmmaMmaAsyncOp::create(
+                b, loc, accType, acc[sub], descA, descB,
+                NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
+                NVVM::WGMMATypesAttr::get(ctx, bf),
+                NVVM::WGMMATypesAttr::get(ctx, bf),
+                NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+                NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+                NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+                NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+                // A K-major; B N-major (imm-trans-b = 1: the NVVM op
+                // passes 1 - layoutB).
+                NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+                NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+                /*satfinite=*/nullptr);
           }
-          // Transposed: registers 0-1 are the B fragment of columns
-          // p*16 .. +7, registers 2-3 of the next 8.
-          for (int64_t p = 0; p < nTiles / 2; ++p) {
-            Value row = ib.add(fragRow, ib.c(kk));
-            Value col = ib.add(warpCol, ib.add(fragCol, ib.c(p * 16)));
-            bs.push_back(regs(nvgpu::LdMatrixOp::create(
-                b, loc, fragType, sharedB,
-                ValueRange{stage, ib.idx(row), ib.idx(col)},
-                b.getBoolAttr(true), b.getI32IntegerAttr(4))));
-          }
-          for (int64_t mi = 0; mi < mTiles; ++mi)
-            for (int64_t ni = 0; ni < nTiles; ++ni) {
-              ArrayRef<Value> bReg = bs[ni / 2];
-              Value *c = &acc[(mi * nTiles + ni) * 4];
-              Value d = NVVM::MmaOp::create(
-                  b, loc, accType, as[mi],
-                  ValueRange{bReg[(ni % 2) * 2], bReg[(ni % 2) * 2 + 1]},
-                  ValueRange{c[0], c[1], c[2], c[3]}, {16, 8, 16},
-                  std::nullopt, std::nullopt,
-                  std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                 NVVM::MMALayout::col});
-              for (int64_t e = 0; e < 4; ++e)
-                c[e] = LLVM::ExtractValueOp::create(b, loc, d, e);
-            }
+          // Left running: the next step waits for them.
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          scf::YieldOp::create(b, loc, acc);
+        });
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // Register i of a thread: column group i / 4 (8 columns), row g or
+    // g + 8 of its warp's 16, columns 2 (lane % 4) and the next.
+    for (int64_t sub = 0; sub < mSub; ++sub) {
+      Value rows = ib.add(
+          ib.add(rowBase, ib.add(ib.mul(h, ib.c(bm / 2)), ib.c(sub * 64))),
+          ib.add(ib.mul(ib.rem(warp, 4), ib.c(16)), g));
+      for (int64_t i = 0; i < bn / 2; i += 2) {
+        auto value = [&](int64_t at) {
+          return LLVM::ExtractValueOp::create(b, loc, loop.getResult(sub), at)
+              .getResult();
+        };
+        pairs.push_back({ib.add(rows, ib.c((i % 4) / 2 * 8)),
+                         ib.add(colBase, ib.add(q, ib.c(i / 4 * 8))),
+                         value(i), value(i + 1)});
+      }
+    }
+  } else {
+    Value warpRow = ib.mul(ib.div(warp, warpsN), ib.c(64));
+    Value warpCol = ib.mul(ib.rem(warp, warpsN), ib.c(64));
+    // A lane's row of an ldmatrix x4 (lanes 0-15: rows 0-15 of the first
+    // 8 columns, lanes 16-31: of the next 8).
+    Value fragRow = ib.rem(lane, 16),
+          fragCol = ib.mul(ib.div(lane, 16), ib.c(8));
+    constexpr int64_t mTiles = 4, nTiles = 8; // of 16 x 8 per warp
+    auto fragType = VectorType::get({4, 2}, mm.elem);
+    // An ldmatrix's 4 registers as mma.sync takes them: vector<2xf16>, or
+    // bfloat16 pairs as i32.
+    auto regs = [&](Value frag) {
+      SmallVector<Value, 4> out;
+      for (int64_t r = 0; r < 4; ++r) {
+        Value pair = vector::ExtractOp::create(b, loc, frag, r);
+        if (mm.elem.isF16()) {
+          out.push_back(pair);
+          continue;
         }
-        scf::YieldOp::create(b, loc, acc);
-      });
+        Value word = vector::BitCastOp::create(
+            b, loc, VectorType::get({1}, i32), pair);
+        out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+      }
+      return out;
+    };
+    NVVM::MMATypes ptxType =
+        mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    SmallVector<Value> init(mTiles * nTiles * 4, zero);
+    auto loop = scf::ForOp::create(
+        b, loc, host.c(0), host.c(kTiles), host.c(1), init,
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value stage = ib.idx(stepStart(ib.from(ktIndex)));
+          SmallVector<Value> acc(iter.begin(), iter.end());
+          for (int64_t kk = 0; kk < bk; kk += 16) {
+            SmallVector<SmallVector<Value, 4>> as, bs;
+            for (int64_t mi = 0; mi < mTiles; ++mi) {
+              Value row = ib.add(warpRow, ib.add(fragRow, ib.c(mi * 16)));
+              Value col = ib.add(fragCol, ib.c(kk));
+              as.push_back(regs(nvgpu::LdMatrixOp::create(
+                  b, loc, fragType, sharedA,
+                  ValueRange{stage, ib.idx(row), ib.idx(col)},
+                  b.getBoolAttr(false), b.getI32IntegerAttr(4))));
+            }
+            // Transposed: registers 0-1 are the B fragment of columns
+            // p*16 .. +7, registers 2-3 of the next 8.
+            for (int64_t p = 0; p < nTiles / 2; ++p) {
+              Value row = ib.add(fragRow, ib.c(kk));
+              Value col = ib.add(warpCol, ib.add(fragCol, ib.c(p * 16)));
+              bs.push_back(regs(nvgpu::LdMatrixOp::create(
+                  b, loc, fragType, sharedB,
+                  ValueRange{stage, ib.idx(row), ib.idx(col)},
+                  b.getBoolAttr(true), b.getI32IntegerAttr(4))));
+            }
+            for (int64_t mi = 0; mi < mTiles; ++mi)
+              for (int64_t ni = 0; ni < nTiles; ++ni) {
+                ArrayRef<Value> bReg = bs[ni / 2];
+                Value *c = &acc[(mi * nTiles + ni) * 4];
+                Value d = NVVM::MmaOp::create(
+                    b, loc, accType, as[mi],
+                    ValueRange{bReg[(ni % 2) * 2], bReg[(ni % 2) * 2 + 1]},
+                    ValueRange{c[0], c[1], c[2], c[3]}, {16, 8, 16},
+                    std::nullopt, std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                   NVVM::MMALayout::col});
+                for (int64_t e = 0; e < 4; ++e)
+                  c[e] = LLVM::ExtractValueOp::create(b, loc, d, e);
+              }
+          }
+          scf::YieldOp::create(b, loc, acc);
+        });
+    // A lane holds rows g and g + 8, columns 2 (lane % 4) and the next,
+    // of each 16 x 8 tile.
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = 0; ni < nTiles; ++ni)
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t at = (mi * nTiles + ni) * 4 + half * 2;
+          pairs.push_back(
+              {ib.add(ib.add(rowBase, warpRow),
+                      ib.add(g, ib.c(mi * 16 + half * 8))),
+               ib.add(ib.add(colBase, warpCol), ib.add(q, ib.c(ni * 8))),
+               loop.getResult(at), loop.getResult(at + 1)});
+        }
+  }
   // The copies issued past the last tile (zero-fills) complete before exit.
   nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 
-  // The accumulators to C: a lane holds rows g and g + 8 (g = lane / 4),
-  // columns 2 (lane % 4) and the next, of each 16 x 8 tile. Added to C, or
-  // stored when C was zero-filled, or stored truncated to the 16-bit
-  // result when that is all C was for.
-  Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
+  // The accumulators to C: added to C, or stored when C was zero-filled,
+  // or stored truncated to the 16-bit result when that is all C was for.
   auto pairType = VectorType::get({2}, f32);
-  for (int64_t mi = 0; mi < mTiles; ++mi)
-    for (int64_t ni = 0; ni < nTiles; ++ni)
-      for (int64_t half = 0; half < 2; ++half) {
-        Value row = ib.add(ib.add(rowBase, warpRow),
-                           ib.add(g, ib.c(mi * 16 + half * 8)));
-        Value col = ib.add(ib.add(colBase, warpCol), ib.add(q, ib.c(ni * 8)));
-        int64_t at = (mi * nTiles + ni) * 4 + half * 2;
-        Value sum = vector::FromElementsOp::create(
-            b, loc, pairType,
-            ValueRange{loop.getResult(at), loop.getResult(at + 1)});
-        auto update = [&](OpBuilder &nb, Location nl) {
-          SmallVector<Value> at = global(row, col);
-          if (mm.narrowOut) {
-            Value narrow = arith::TruncFOp::create(
-                nb, nl, VectorType::get({2}, mm.elem), sum);
-            vector::StoreOp::create(nb, nl, narrow, mm.narrowOut, at,
-                                    /*nontemporal=*/false,
-                                    llvm::MaybeAlign(4));
-            return;
-          }
-          Value total = sum;
-          if (!mm.zeroFill) {
-            Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
-                                               /*nontemporal=*/false,
-                                               llvm::MaybeAlign(8));
-            total = arith::AddFOp::create(nb, nl, old, sum);
-          }
-          vector::StoreOp::create(nb, nl, total, mm.c, at,
-                                  /*nontemporal=*/false, llvm::MaybeAlign(8));
-        };
-        if (!guardM && !guardN) {
-          update(b, loc);
-          continue;
-        }
-        Value inside = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
-        scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
-          update(nb, nl);
-          scf::YieldOp::create(nb, nl);
-        });
+  for (const Pair &p : pairs) {
+    Value sum = vector::FromElementsOp::create(b, loc, pairType,
+                                               ValueRange{p.first, p.second});
+    auto update = [&](OpBuilder &nb, Location nl) {
+      SmallVector<Value> at = global(p.row, p.col);
+      if (mm.narrowOut) {
+        Value narrow = arith::TruncFOp::create(
+            nb, nl, VectorType::get({2}, mm.elem), sum);
+        vector::StoreOp::create(nb, nl, narrow, mm.narrowOut, at,
+                                /*nontemporal=*/false, llvm::MaybeAlign(4));
+        return;
       }
+      Value total = sum;
+      if (!mm.zeroFill) {
+        Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(8));
+        total = arith::AddFOp::create(nb, nl, old, sum);
+      }
+      vector::StoreOp::create(nb, nl, total, mm.c, at,
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    };
+    if (!guardM && !guardN) {
+      update(b, loc);
+      continue;
+    }
+    Value inside = ib.land(ib.lt(p.row, mm.m), ib.lt(p.col, mm.n));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+      update(nb, nl);
+      scf::YieldOp::create(nb, nl);
+    });
+  }
   gpu::TerminatorOp::create(b, loc);
 }
 
@@ -988,30 +1177,45 @@ struct TileContractionsPass
                                  << static_cast<int64_t>(kStep) << " (8 or 16)";
       return signalPassFailure();
     }
-    if (mmaStages < 2 || mmaStages > 6) {
-      getOperation().emitError() << "traced-gpu-tile-contractions: mma-stages "
-                                 << static_cast<int64_t>(mmaStages)
-                                 << " (2 to 6)";
-      return signalPassFailure();
-    }
-    if ((mmaKStep != 32 && mmaKStep != 64) ||
-        (mmaBlockN != 128 && mmaBlockN != 256)) {
+    // The tensor-core kernels' shape; 0 picks what measured best on an
+    // H200 (docs/gpu.md): mma.sync 128 x 128 x 32, wgmma 256 x 128 x 64,
+    // both with 4 buffers.
+    MmaConfig config{mmaStages ? mmaStages : 4,
+                     mmaKStep ? mmaKStep : (wgmma ? 64 : 32),
+                     mmaBlockN ? mmaBlockN : 128, wgmma,
+                     mmaBlockM ? mmaBlockM : (wgmma ? 256 : 128)};
+    auto fail = [&](const Twine &message) {
       getOperation().emitError()
-          << "traced-gpu-tile-contractions: mma-k-step "
-          << static_cast<int64_t>(mmaKStep) << " (32 or 64), mma-block-n "
-          << static_cast<int64_t>(mmaBlockN) << " (128 or 256)";
-      return signalPassFailure();
-    }
+          << "traced-gpu-tile-contractions: " << message;
+      signalPassFailure();
+    };
+    if (config.stages < 2 || config.stages > 6)
+      return fail("mma-stages " + Twine(config.stages) + " (2 to 6)");
+    if (wgmma && config.stages < 3)
+      return fail("wgmma needs mma-stages of 3 or more (one step's MMAs run "
+                  "into the next)");
+    if ((config.bk != 32 && config.bk != 64) ||
+        (config.bn != 128 && config.bn != 256))
+      return fail("mma-k-step " + Twine(config.bk) + " (32 or 64), " +
+                  "mma-block-n " + Twine(config.bn) + " (128 or 256)");
+    if (wgmma && config.bk != 64)
+      return fail("wgmma needs mma-k-step=64 (its tiles' rows are 128-byte "
+                  "swizzle atoms)");
+    if (config.bm != 128 && (config.bm != 256 || !wgmma))
+      return fail("mma-block-m " + Twine(config.bm) + " (128, or 256 with "
+                  "wgmma)");
+    if (wgmma && config.bm == 256 && config.bn == 256)
+      return fail("mma-block-m=256 with mma-block-n=256 needs 256 "
+                  "accumulator registers a thread");
     // The workgroup memory a block may have (227 KiB on sm_90).
-    int64_t bytes = mmaStages * (128 * (mmaKStep + 8) +
-                                 mmaKStep * (mmaBlockN + 8)) * 2;
-    if (tensorCores && bytes > 227 * 1024) {
-      getOperation().emitError()
-          << "traced-gpu-tile-contractions: the tensor-core kernels' "
-          << static_cast<int64_t>(mmaStages) << " buffers take " << bytes
-          << " bytes of workgroup memory (at most 232448)";
-      return signalPassFailure();
-    }
+    int64_t pad = wgmma ? 0 : 8;
+    int64_t bytes = config.stages * (config.bm * (config.bk + pad) +
+                                     config.bk * (config.bn + pad)) * 2 +
+                    (wgmma ? 1024 : 0);
+    if (tensorCores && bytes > 227 * 1024)
+      return fail("the tensor-core kernels' " + Twine(config.stages) +
+                  " buffers take " + Twine(bytes) +
+                  " bytes of workgroup memory (at most 232448)");
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
@@ -1043,7 +1247,7 @@ struct TileContractionsPass
         bool batched = isa<linalg::BatchMatmulOp>(op);
         if (std::optional<NarrowMatmul> mm =
                 narrowMatmul(cast<linalg::LinalgOp>(op), batched)) {
-          buildMmaKernel(op, *mm, MmaConfig{mmaStages, mmaKStep, mmaBlockN},
+          buildMmaKernel(op, *mm, config,
                          (funcName + "_mma_" + Twine(counter++)).str());
           op->erase();
           eraseAbsorbed(*mm);

@@ -59,20 +59,32 @@ static llvm::cl::opt<bool> tensorCoreOption(
 static llvm::cl::opt<int64_t> mmaStagesOption(
     "gpu-mma-stages",
     llvm::cl::desc("Buffers of the tensor-core kernels' copy pipeline "
-                   "(default 3)"),
-    llvm::cl::init(3), llvm::cl::cat(gpuCategory));
+                   "(default 0: 4)"),
+    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
 
 static llvm::cl::opt<int64_t> mmaKStepOption(
     "gpu-mma-k-step",
-    llvm::cl::desc("K per step of the tensor-core kernels: 32 (default) or "
-                   "64"),
-    llvm::cl::init(32), llvm::cl::cat(gpuCategory));
+    llvm::cl::desc("K per step of the tensor-core kernels: 32 or 64 (default "
+                   "0: 32, 64 with wgmma)"),
+    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
 
 static llvm::cl::opt<int64_t> mmaBlockNOption(
     "gpu-mma-block-n",
     llvm::cl::desc("Columns of C per block of the tensor-core kernels: 128 "
-                   "(default) or 256"),
-    llvm::cl::init(128), llvm::cl::cat(gpuCategory));
+                   "or 256 (default 0: 128)"),
+    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
+
+static llvm::cl::opt<int64_t> mmaBlockMOption(
+    "gpu-mma-block-m",
+    llvm::cl::desc("Rows of C per block of the tensor-core kernels: 128 "
+                   "or 256 (wgmma only; default 0: 128, 256 with wgmma)"),
+    llvm::cl::init(0), llvm::cl::cat(gpuCategory));
+
+static llvm::cl::opt<bool> wgmmaOption(
+    "gpu-wgmma",
+    llvm::cl::desc("Warpgroup MMAs in the tensor-core kernels for "
+                   "--gpu-chip=sm_90a (default on; off: mma.sync)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
@@ -82,6 +94,8 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.mmaStages = mmaStagesOption;
   options.mmaKStep = mmaKStepOption;
   options.mmaBlockN = mmaBlockNOption;
+  options.wgmma = wgmmaOption;
+  options.mmaBlockM = mmaBlockMOption;
   options.tileContractions = tileOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();

@@ -23,8 +23,9 @@ PTXAS = shutil.which("ptxas") or (
     else None)
 
 
-def _ptx_modules(path):
-    text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx", str(path)],
+def _ptx_modules(path, chip="sm_90"):
+    text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx",
+                           f"--gpu-chip={chip}", str(path)],
                           check=True, capture_output=True, text=True).stdout
     return [m for m in re.split(r"^// kernel module .*$", text, flags=re.M)
             if m.strip()]
@@ -57,28 +58,36 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
 
 
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+@pytest.mark.parametrize("chip", ["sm_90", "sm_90a"])
 @pytest.mark.parametrize("shapes", [((256, 512), (512, 384)),
                                     ((3, 100, 40), (3, 40, 136))])
-def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes):
+def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes, chip):
     """A bfloat16 matmul (and a batch matmul off the tiles) becomes one
-    tensor-core kernel: asynchronous copies, ldmatrix and mma.sync on
-    bfloat16, assembled by ptxas for sm_90 without spilling."""
+    tensor-core kernel: asynchronous copies, then ldmatrix and mma.sync on
+    bfloat16 (sm_90), or warpgroup MMAs (sm_90a); ptxas assembles it
+    without spilling."""
     a, b = (torch.zeros(s, dtype=torch.bfloat16) for s in shapes)
     tm = traced.trace(Call(torch.matmul), a, b)
     tm.save(tmp_path / "mm.mlir")
-    modules = _ptx_modules(tmp_path / "mm.mlir")
+    modules = _ptx_modules(tmp_path / "mm.mlir", chip)
     mma = [m for m in modules if ".entry forward_mma_" in m]
     assert len(mma) == 1
     ptx = mma[0]
-    assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in ptx
-    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
+    assert f".target {chip}\n" in ptx
     assert "cp.async.cg.shared.global" in ptx
+    if chip == "sm_90a":
+        assert "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16" in ptx
+        assert "fence.proxy.async.shared::cta" in ptx
+        assert "mma.sync" not in ptx
+    else:
+        assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in ptx
+        assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
     # The index arithmetic's constants are folded into the kernel (no
     # division by a parameter).
     assert not re.search(r"\bdiv\.|\brem\.", ptx)
     src = tmp_path / "mma.ptx"
     src.write_text(ptx)
-    result = subprocess.run([PTXAS, "-arch=sm_90", "-v", str(src), "-o",
+    result = subprocess.run([PTXAS, f"-arch={chip}", "-v", str(src), "-o",
                              str(tmp_path / "mma.cubin")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -118,15 +118,24 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   Option<int64_t> mmaStages{
       *this, "mma-stages",
       llvm::cl::desc("traced-gpu-tile-contractions' `mma-stages` option"),
-      llvm::cl::init(3)};
+      llvm::cl::init(0)};
   Option<int64_t> mmaKStep{
       *this, "mma-k-step",
       llvm::cl::desc("traced-gpu-tile-contractions' `mma-k-step` option"),
-      llvm::cl::init(32)};
+      llvm::cl::init(0)};
   Option<int64_t> mmaBlockN{
       *this, "mma-block-n",
       llvm::cl::desc("traced-gpu-tile-contractions' `mma-block-n` option"),
-      llvm::cl::init(128)};
+      llvm::cl::init(0)};
+  Option<int64_t> mmaBlockM{
+      *this, "mma-block-m",
+      llvm::cl::desc("traced-gpu-tile-contractions' `mma-block-m` option"),
+      llvm::cl::init(0)};
+  Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("Warpgroup MMAs (wgmma) in the tensor-core kernels "
+                     "where the chip has them (sm_90a); off: mma.sync"),
+      llvm::cl::init(true)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),

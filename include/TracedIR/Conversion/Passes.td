@@ -267,14 +267,21 @@ def TracedGpuTileContractions
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Tensor-core kernels (mma.sync, sm_80 and later) for matmuls of "
            "bfloat16 or float16 operands">,
-    Option<"mmaStages", "mma-stages", "int64_t", /*default=*/"3",
+    Option<"mmaStages", "mma-stages", "int64_t", /*default=*/"0",
            "Workgroup buffers of the tensor-core kernels' asynchronous copy "
-           "pipeline (2 to 6)">,
-    Option<"mmaKStep", "mma-k-step", "int64_t", /*default=*/"32",
-           "K per step of the tensor-core kernels (32 or 64)">,
-    Option<"mmaBlockN", "mma-block-n", "int64_t", /*default=*/"128",
-           "Columns of C per block of the tensor-core kernels (128: 4 warps, "
-           "256: 8 warps)">,
+           "pipeline (2 to 6; 3 or more with wgmma; 0: 4)">,
+    Option<"mmaKStep", "mma-k-step", "int64_t", /*default=*/"0",
+           "K per step of the tensor-core kernels (32 or 64; 64 with wgmma; "
+           "0: 32, 64 with wgmma)">,
+    Option<"mmaBlockN", "mma-block-n", "int64_t", /*default=*/"0",
+           "Columns of C per block of the tensor-core kernels (128 or 256; "
+           "0: 128)">,
+    Option<"mmaBlockM", "mma-block-m", "int64_t", /*default=*/"0",
+           "Rows of C per block of the tensor-core kernels (128; 256 with "
+           "wgmma: two 64-row MMAs per warpgroup; 0: 128, 256 with wgmma)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Warpgroup MMAs (wgmma.mma_async, sm_90a only) in the tensor-core "
+           "kernels, rather than mma.sync">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect",

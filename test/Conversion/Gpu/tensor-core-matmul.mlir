@@ -4,7 +4,9 @@
 // 16-bit buffers with asynchronous copies, multiplies with mma.sync
 // m16n8k16 and accumulates in float32; the widenings go away.
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions))' -split-input-file | FileCheck %s
-// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=4}))' -split-input-file | FileCheck %s --check-prefix=STAGES4
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=2}))' -split-input-file | FileCheck %s --check-prefix=STAGES2
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{wgmma=true}))' -split-input-file | FileCheck %s --check-prefix=WGMMA
+// RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{wgmma=true mma-k-step=32}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=WGMMASTEP
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{tensor-cores=false}))' -split-input-file | FileCheck %s --check-prefix=SIMT
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=64 mma-block-n=256}))' -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=1}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSTAGES
@@ -12,11 +14,11 @@
 // RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=64 mma-block-n=256 mma-stages=5}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // (ptxas assembles the kernels: test_gpu.py.)
 
-// 256 x 256 x 256: 2 x 2 blocks of 4 warps, 128 x 128 tiles; three
+// 256 x 256 x 256: 2 x 2 blocks of 4 warps, 128 x 128 tiles; four
 // workgroup buffers of a 128 x 40 A tile and a 32 x 136 B tile (rows padded
-// by 8) in dynamic workgroup memory: 3 x (10240 + 8704) bytes. Two tiles
-// are in flight before the loop; each step waits for its tile (one group
-// may stay pending), synchronizes, issues the copies of the tile two
+// by 8) in dynamic workgroup memory: 4 x (10240 + 8704) bytes. Three tiles
+// are in flight before the loop; each step waits for its tile (two groups
+// may stay pending), synchronizes, issues the copies of the tile three
 // steps ahead, and per 16 along K reads 4 A and 4 B fragments (ldmatrix x4,
 // B transposed) for 4 x 8 mma.sync. Nothing is guarded but the copies
 // (16 bytes each, zero-filled past K). C was zero-filled and is only
@@ -26,16 +28,17 @@
 // CHECK-NOT:   linalg.generic
 // CHECK-NOT:   memref.alloc
 // CHECK-NOT:   linalg.fill
-// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c56832_i32
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c75776_i32
 // CHECK:       gpu.dynamic_shared_memory
-// CHECK:       %[[SA:.*]] = memref.view {{.*}} to memref<3x128x40xbf16, #gpu.address_space<workgroup>>
-// CHECK:       %[[SB:.*]] = memref.view {{.*}} to memref<3x32x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:       %[[SA:.*]] = memref.view {{.*}} to memref<4x128x40xbf16, #gpu.address_space<workgroup>>
+// CHECK:       %[[SB:.*]] = memref.view {{.*}} to memref<4x32x136xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][{{.*}}], 8, {{.*}} {bypassL1}
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg1[{{.*}}], %[[SB]][{{.*}}], 8, {{.*}} {bypassL1}
 // CHECK:       nvgpu.device_async_create_group
 // CHECK:       nvgpu.device_async_create_group
+// CHECK:       nvgpu.device_async_create_group
 // CHECK:       scf.for
-// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
 // CHECK-NEXT:    gpu.barrier
 // CHECK-COUNT-8: nvgpu.device_async_copy
 // CHECK:         nvgpu.device_async_create_group
@@ -53,14 +56,49 @@
 // CHECK:       gpu.terminator
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return
-// STAGES4-LABEL: func.func @matmul
-// STAGES4:     dynamic_shared_memory_size %c75776_i32
-// STAGES4:     memref<4x128x40xbf16, #gpu.address_space<workgroup>>
-// STAGES4:     nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// STAGES2-LABEL: func.func @matmul
+// STAGES2:     dynamic_shared_memory_size %c37888_i32
+// STAGES2:     memref<2x128x40xbf16, #gpu.address_space<workgroup>>
+// STAGES2:     nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// With wgmma: 2 x 1 blocks of two warpgroups, 256 x 128 tiles (each
+// warpgroup 128 rows: two m64n128k16 MMAs per 16 along K), K step 64; the
+// tiles unpadded in 128-byte swizzle atoms (the chunk index XORed with the
+// row), from the first 1024-byte boundary of the workgroup memory (1024
+// bytes more): 4 x (32768 + 16384) + 1024 bytes. Two tiles are copied
+// ahead, so one step's MMAs can run on into the next: each step waits for
+// its copies (one group may stay pending), fences them for the async
+// proxy, waits for all but the last step's MMAs, synchronizes. The
+// descriptors: swizzle 128 B, A's 8-row groups 1024 bytes apart (leading
+// offset unused: 1), B's atoms along N 8192 bytes apart and 8-row groups
+// 1024 (B is N-major: transposed, the op's B layout `row`).
+// WGMMA-LABEL: func.func @matmul
+// WGMMA:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c197632_i32
+// WGMMA:       memref.extract_aligned_pointer_as_index
+// WGMMA:       memref.view {{.*}} to memref<4x16384xbf16, #gpu.address_space<workgroup>>
+// WGMMA:       memref.view {{.*}} to memref<4x8192xbf16, #gpu.address_space<workgroup>>
+// WGMMA:       arith.xori
+// WGMMA:       nvgpu.device_async_create_group
+// WGMMA:       nvgpu.device_async_create_group
+// WGMMA-NOT:   nvgpu.device_async_create_group
+// WGMMA:       scf.for
+// WGMMA:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// WGMMA-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// WGMMA-NEXT:    nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA-NEXT:    gpu.barrier
+// WGMMA:         nvvm.wgmma.fence.aligned
+// WGMMA:         arith.constant 4611686293305360384 : i64
+// WGMMA:         arith.constant 4611686293338849280 : i64
+// WGMMA-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// WGMMA-NOT:     nvvm.wgmma.mma_async
+// WGMMA:         nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:    scf.yield
+// WGMMA:       nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA:       arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// WGMMASTEP:   error: traced-gpu-tile-contractions: wgmma needs mma-k-step=64
 // BIG-LABEL:   func.func @matmul
-// BIG:         threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c156672_i32
-// BIG:         memref<3x128x72xbf16, #gpu.address_space<workgroup>>
-// BIG:         memref<3x64x264xbf16, #gpu.address_space<workgroup>>
+// BIG:         threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c208896_i32
+// BIG:         memref<4x128x72xbf16, #gpu.address_space<workgroup>>
+// BIG:         memref<4x64x264xbf16, #gpu.address_space<workgroup>>
 // BIG:         scf.for
 // BIG-COUNT-128: nvvm.mma.sync
 // BIG:         scf.yield
