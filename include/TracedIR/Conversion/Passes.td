@@ -255,6 +255,20 @@ def TracedGpuTileContractions
     partial tiles are added into C with atomic adds. The kernels are named
     `<function>_gemm_<n>` and `<function>_conv_<n>` (the outlined
     `gpu.func`s keep the names: profiles show what runs).
+
+    With `tensor-cores`, a matmul or batch matmul whose float32 operands
+    are `arith.extf` widenings of bfloat16 (or float16) buffers (how the
+    front end lowers a 16-bit matmul) becomes a tensor-core kernel,
+    `<function>_mma_<n>`, that reads the 16-bit buffers and accumulates in
+    float32 (rows of a multiple of 8 elements; the rest take the kernel
+    above). The A and B tiles move to workgroup memory with 16-byte
+    asynchronous copies through `mma-stages` buffers. With `wgmma`
+    (sm_90a), two warpgroups multiply with `wgmma.mma_async` from tiles in
+    128-byte swizzle atoms; otherwise warps multiply with `mma.sync`
+    m16n8k16 on fragments read by `ldmatrix` from padded tiles. The
+    widenings go away; a zero fill of C before the matmul means the kernel
+    stores instead of adding, and a truncation of C to 16 bits after it
+    (when nothing else reads C) is done by the kernel's stores.
   }];
   let options = [
     Option<"contiguous", "contiguous", "bool", /*default=*/"true",
@@ -265,8 +279,8 @@ def TracedGpuTileContractions
            "K per step of the matmuls' 128 x 128 tiles (8 or 16; "
            "convolutions use 16)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "Tensor-core kernels (mma.sync, sm_80 and later) for matmuls of "
-           "bfloat16 or float16 operands">,
+           "Tensor-core kernels (sm_80 and later) for matmuls of bfloat16 or "
+           "float16 operands">,
     Option<"mmaStages", "mma-stages", "int64_t", /*default=*/"0",
            "Workgroup buffers of the tensor-core kernels' asynchronous copy "
            "pipeline (2 to 6; 3 or more with wgmma; 0: 4)">,
