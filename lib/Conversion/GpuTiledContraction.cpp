@@ -425,6 +425,37 @@ bool mayWrite(Operation *op, ArrayRef<Value> values) {
   return walk.wasInterrupted();
 }
 
+/// Whether `generic` converts its one input to its one output of the same
+/// shape with a lone `CastOp` per element (`arith.extf`, or `arith.truncf`
+/// rounding to nearest even), the 16-bit side (the input when
+/// `narrowInput`, else the output) a bfloat16 or float16 buffer with the
+/// identity layout.
+template <typename CastOp>
+bool isConversion(linalg::GenericOp generic, bool narrowInput) {
+  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block &body = generic.getRegion().front();
+  auto conversion = cast<linalg::YieldOp>(body.getTerminator())
+                        .getOperand(0)
+                        .getDefiningOp<CastOp>();
+  if (body.getOperations().size() != 2 || !conversion ||
+      conversion.getIn() != body.getArgument(0))
+    return false;
+  if constexpr (std::is_same_v<CastOp, arith::TruncFOp>)
+    if (conversion.getRoundingmodeAttr())
+      return false;
+  auto in = dyn_cast<MemRefType>(generic.getDpsInputs()[0].getType());
+  auto out = dyn_cast<MemRefType>(generic.getDpsInits()[0].getType());
+  if (!in || !out || in.getShape() != out.getShape())
+    return false;
+  MemRefType narrow = narrowInput ? in : out;
+  return narrow.getLayout().isIdentity() &&
+         (narrow.getElementType().isBF16() || narrow.getElementType().isF16());
+}
+
 /// The bfloat16/float16 buffer that the float32 buffer `wide` (an operand
 /// of `user`) is the elementwise widening of: a `linalg.generic` writing all
 /// of `wide` as `arith.extf` of one same-shape input, earlier in `user`'s
@@ -432,27 +463,12 @@ bool mayWrite(Operation *op, ArrayRef<Value> values) {
 std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
   for (Operation *writer : wide.getUsers()) {
     auto generic = dyn_cast<linalg::GenericOp>(writer);
-    if (!generic || generic.getNumDpsInputs() != 1 ||
-        generic.getNumDpsInits() != 1 ||
+    if (!generic || !isConversion<arith::ExtFOp>(generic, true) ||
         generic.getDpsInits()[0] != wide ||
         generic->getBlock() != user->getBlock() ||
-        !generic->isBeforeInBlock(user) ||
-        generic.getNumParallelLoops() != generic.getNumLoops() ||
-        !llvm::all_of(generic.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isIdentity(); }))
-      continue;
-    Block &body = generic.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    auto ext = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
-    if (body.getOperations().size() != 2 || !ext ||
-        ext.getIn() != body.getArgument(0))
+        !generic->isBeforeInBlock(user))
       continue;
     Value narrow = generic.getDpsInputs()[0];
-    auto type = dyn_cast<MemRefType>(narrow.getType());
-    if (!type || type.getShape() != cast<MemRefType>(wide.getType()).getShape() ||
-        !type.getLayout().isIdentity() ||
-        !(type.getElementType().isBF16() || type.getElementType().isF16()))
-      continue;
     SmallVector<Value> watched = aliases(narrow);
     llvm::append_range(watched, aliases(wide));
     for (Operation *between = generic->getNextNode(); between != user;
@@ -510,25 +526,11 @@ linalg::GenericOp truncationAfter(Value c, Operation *op) {
     found = generic;
   }
   if (!found || found->getBlock() != op->getBlock() ||
-      !op->isBeforeInBlock(found) || found.getNumDpsInputs() != 1 ||
-      found.getNumDpsInits() != 1 || found.getDpsInputs()[0] != c ||
-      found.getNumParallelLoops() != found.getNumLoops() ||
-      !llvm::all_of(found.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
-    return {};
-  Block &body = found.getRegion().front();
-  auto trunc = cast<linalg::YieldOp>(body.getTerminator())
-                   .getOperand(0)
-                   .getDefiningOp<arith::TruncFOp>();
-  if (body.getOperations().size() != 2 || !trunc ||
-      trunc.getIn() != body.getArgument(0) || trunc.getRoundingmodeAttr())
+      !op->isBeforeInBlock(found) ||
+      !isConversion<arith::TruncFOp>(found, false) ||
+      found.getDpsInputs()[0] != c)
     return {};
   Value out = found.getDpsInits()[0];
-  auto type = dyn_cast<MemRefType>(out.getType());
-  if (!type || type.getShape() != cast<MemRefType>(c.getType()).getShape() ||
-      !type.getLayout().isIdentity() ||
-      !(type.getElementType().isBF16() || type.getElementType().isF16()))
-    return {};
   SmallVector<Value> watched = aliases(c);
   llvm::append_range(watched, aliases(out));
   for (Operation *between = op->getNextNode(); between != found;
