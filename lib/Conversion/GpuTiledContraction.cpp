@@ -425,6 +425,34 @@ bool mayWrite(Operation *op, ArrayRef<Value> values) {
   return walk.wasInterrupted();
 }
 
+/// Whether `op` or an op nested in it has one of `values` as an operand.
+bool uses(Operation *op, ArrayRef<Value> values) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) {
+                              return llvm::is_contained(values, v);
+                            })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether an op strictly between `first` and `last` (later in the same
+/// block) writes a buffer that may alias `x` or `y`, or with `anyUse`
+/// uses one at all.
+bool touchedBetween(Operation *first, Operation *last, Value x, Value y,
+                    bool anyUse) {
+  SmallVector<Value> watched = aliases(x);
+  llvm::append_range(watched, aliases(y));
+  for (Operation *between = first->getNextNode(); between != last;
+       between = between->getNextNode())
+    if (anyUse ? uses(between, watched) : mayWrite(between, watched))
+      return true;
+  return false;
+}
+
 /// Whether `generic` converts its one input to its one output of the same
 /// shape with a lone `CastOp` per element (`arith.extf`, or `arith.truncf`
 /// rounding to nearest even), the 16-bit side (the input when
@@ -469,30 +497,13 @@ std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
         !generic->isBeforeInBlock(user))
       continue;
     Value narrow = generic.getDpsInputs()[0];
-    SmallVector<Value> watched = aliases(narrow);
-    llvm::append_range(watched, aliases(wide));
-    for (Operation *between = generic->getNextNode(); between != user;
-         between = between->getNextNode())
-      if (mayWrite(between, watched))
-        return {};
+    if (touchedBetween(generic, user, narrow, wide, /*anyUse=*/false))
+      return {};
     return {narrow, generic};
   }
   return {};
 }
 
-/// Whether `op` or an op nested in it has one of `values` as an operand.
-bool uses(Operation *op, ArrayRef<Value> values) {
-  return op
-      ->walk([&](Operation *nested) {
-        return llvm::any_of(nested->getOperands(),
-                            [&](Value v) {
-                              return llvm::is_contained(values, v);
-                            })
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
 
 /// The fill of `c` with +0.0 before `op` in its block, with nothing between
 /// them touching `c`.
@@ -530,13 +541,8 @@ linalg::GenericOp truncationAfter(Value c, Operation *op) {
       !isConversion<arith::TruncFOp>(found, false) ||
       found.getDpsInputs()[0] != c)
     return {};
-  Value out = found.getDpsInits()[0];
-  SmallVector<Value> watched = aliases(c);
-  llvm::append_range(watched, aliases(out));
-  for (Operation *between = op->getNextNode(); between != found;
-       between = between->getNextNode())
-    if (uses(between, watched))
-      return {};
+  if (touchedBetween(op, found, c, found.getDpsInits()[0], /*anyUse=*/true))
+    return {};
   return found;
 }
 
@@ -637,15 +643,16 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     return MemRefType::get(shape, mm.elem, MemRefLayoutAttrInterface(),
                            workgroup);
   };
-  Value smemAddress = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  Value shift = host.c(0);
-  if (wgmma) // (1024 - address % 1024) % 1024
+  Value smemAddress, shift = host.c(0);
+  if (wgmma) { // (1024 - address % 1024) % 1024
+    smemAddress = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
     shift = arith::RemUIOp::create(
         b, loc,
         arith::SubIOp::create(
             b, loc, host.c(1024),
             arith::RemUIOp::create(b, loc, smemAddress, host.c(1024))),
         host.c(1024));
+  }
   Value sharedA = memref::ViewOp::create(b, loc, tileType(bm, bk), smem,
                                          shift, ValueRange{});
   Value sharedB = memref::ViewOp::create(
@@ -784,7 +791,6 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
   };
   SmallVector<Pair> pairs;
   Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   if (wgmma) {
     // Warpgroup h computes rows h bm / 2 .. (h + 1) bm / 2 - 1 with
     // bm / 128 wgmma m64n<bn>k16 (one per 64 rows) per 16 along K. The
@@ -915,6 +921,7 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     NVVM::MMATypes ptxType =
         mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> init(mTiles * nTiles * 4, zero);
     auto loop = scf::ForOp::create(
         b, loc, host.c(0), host.c(kTiles), host.c(1), init,
