@@ -498,7 +498,9 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
 
     The host code and kernels go into a shared library (`library`, or one in
     a temporary folder) linked against libtraced_cuda_runtime; loading it
-    loads the kernels on the GPU. `chip`: the target (sm_90: H100/H200);
+    loads the kernels on the GPU. `chip`: the target (sm_90: H100/H200,
+    portable to later GPUs; sm_90a: H100/H200 only, with warpgroup MMAs
+    for bfloat16/float16 matmuls);
     `format`: "fatbin" (cubin and PTX; needs ptxas, the default when
     /usr/local/cuda/bin/ptxas or ptxas on PATH exists) or "isa" (PTX the
     driver compiles at load). Weights are uploaded on the first call and
