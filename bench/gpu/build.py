@@ -96,8 +96,8 @@ def cases():
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
-        out[f"{base}_mma_sync"] = out[base]
-        out[f"{base}_wgmma_m128"] = out[base]
+        for variant in ("mma_sync", "tma", "tma_m128_n256"):
+            out[f"{base}_{variant}"] = out[base]
     return out
 
 
@@ -110,16 +110,15 @@ VARIANTS = {
     "k16": ["--gpu-tile-k-step=16"],
 }
 #: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
-#: kernel (256 x 128 x 64 tiles, 4 buffers).
+#: kernel (256 x 128 x 64 tiles, 4 buffers, every thread copying); "tma"
+#: loads the tiles by TMA from a producer warpgroup (opt-in until measured).
 BF16_VARIANTS = {
     "simt": ["--gpu-tensor-cores=false"],
     "mma_sync": ["--gpu-wgmma=false"],
-    "mma_sync_stages2": ["--gpu-wgmma=false", "--gpu-mma-stages=2"],
-    "mma_sync_n256": ["--gpu-wgmma=false", "--gpu-mma-block-n=256",
-                      "--gpu-mma-k-step=64"],
-    "wgmma_m128": ["--gpu-mma-block-m=128"],
-    "wgmma_n256": ["--gpu-mma-block-m=128", "--gpu-mma-block-n=256"],
-    "wgmma_stages3": ["--gpu-mma-stages=3"],
+    "tma": ["--gpu-tma"],
+    "tma_m128_n256": ["--gpu-tma", "--gpu-mma-block-m=128", "--gpu-mma-block-n=256"],
+    "tma_m128_stages6": ["--gpu-tma", "--gpu-mma-block-m=128", "--gpu-mma-stages=6"],
+    "tma_stages3": ["--gpu-tma", "--gpu-mma-stages=3"],
 }
 
 

@@ -43,6 +43,31 @@ def median_ms(fn, runs, sync=lambda: None):
     return statistics.median(times) * 1e3
 
 
+def kernel_ms(fn, runs, torch):
+    """Median device time of each kernel `fn` launches, by CUPTI (torch's
+    profiler sees the kernels of every library in the process): {name:
+    (median ms, launches)}; empty when the profiler is unavailable."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(runs):
+                fn()
+            torch.cuda.synchronize()
+        times = {}
+        for e in prof.events():
+            t = getattr(e, "device_time", None)
+            if t is None:
+                t = getattr(e, "cuda_time", 0)
+            if t:
+                times.setdefault(e.name, []).append(t / 1e3)
+        return {k: (statistics.median(v), len(v)) for k, v in times.items()}
+    except Exception as e:  # noqa: BLE001 (a missing CUPTI must not stop the run)
+        print(f"(no kernel times: {e})", file=sys.stderr)
+        return {}
+
+
 def torch_cuda():
     if os.environ.get("TRACED_GPU_NO_TORCH"):
         return None
@@ -214,6 +239,12 @@ def main():
                     row[3] = f"{t_d:.3f} ms on device ({ours:.1f} ms with host copies)"
                     row[5] = (f" {flops / t_d / 1e9:.1f} TFLOP/s device-resident"
                               + ("" if same else " (DIFFERS from the host-copy run)"))
+                    # The product's kernel alone (the call also copies the
+                    # operands into the function's own device buffers).
+                    for kname, (kms, count) in sorted(kernel_ms(run_d, 20, torch).items()):
+                        if "_mma_" in kname or "_gemm_" in kname:
+                            row[5] += (f"; kernel {kname} {kms:.3f} ms = "
+                                       f"{flops / kms / 1e9:.1f} TFLOP/s (CUPTI, x{count})")
                     ok &= same
                     tdt = torch.bfloat16 if dtype == "bfloat16" else torch.float32
                     ta, tb = ta.to(tdt), tb.to(tdt)

@@ -35,6 +35,7 @@ namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDGPUMAPPARALLELLOOPS
 #define GEN_PASS_DEF_TRACEDGPUDEVICEBUFFERS
 #define GEN_PASS_DEF_TRACEDGPUCHECKTARGET
+#define GEN_PASS_DEF_TRACEDGPUTENSORMAPS
 #include "TracedIR/Conversion/Passes.h.inc"
 } // namespace mlir::traced
 
@@ -227,6 +228,15 @@ static Value residentCopy(OpBuilder &b, Location loc, Value host) {
   return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
 }
 
+/// Whether `op` is a host-side "tensor map of this buffer" marker
+/// (`kTensorMapAttrName`).
+static bool isTensorMapMarker(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->hasAttr(kTensorMapAttrName) &&
+         cast.getNumOperands() == 1 && cast.getNumResults() == 1 &&
+         isa<MemRefType>(cast.getOperand(0).getType());
+}
+
 /// The buffer `v` views (through subviews, casts, reshapes).
 static Value viewRoot(Value v) {
   while (Operation *def = v.getDefiningOp()) {
@@ -312,6 +322,11 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
           roots.insert(viewRoot(v));
     });
   });
+  // A tensor map is built over the device copy (traced-gpu-tensor-maps).
+  func.walk([&](UnrealizedConversionCastOp cast) {
+    if (isTensorMapMarker(cast))
+      roots.insert(viewRoot(cast.getOperand(0)));
+  });
   // (Arguments first, so that the resident weights, moved to the entry
   // afterwards, come before any stream is opened.)
   SmallVector<Value> ordered(roots.begin(), roots.end());
@@ -377,7 +392,8 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
       return WalkResult::advance();
     if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, func::ReturnOp,
             memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
-            memref::ExtractStridedMetadataOp, memref::DimOp>(op))
+            memref::ExtractStridedMetadataOp, memref::DimOp>(op) ||
+        isTensorMapMarker(op))
       return WalkResult::advance();
     for (Value v : op->getOperands())
       if (isa<MemRefType>(v.getType())) {
@@ -389,6 +405,92 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
   });
   return failure(walk.wasInterrupted());
 }
+
+//===----------------------------------------------------------------------===//
+// traced-gpu-tensor-maps
+//===----------------------------------------------------------------------===//
+
+/// `uint64_t traced_gpu_tensor_map(uint64_t address, int32_t type, int32_t
+/// rank, uint64_t d0, d1, d2, uint64_t s1, s2, uint32_t b0, b1, b2)`
+/// (lib/Runtime/Cuda).
+static constexpr StringLiteral kTensorMapFn = "traced_gpu_tensor_map";
+
+namespace {
+struct TensorMapsPass
+    : traced::impl::TracedGpuTensorMapsBase<TensorMapsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    SmallVector<UnrealizedConversionCastOp> markers;
+    module.walk([&](UnrealizedConversionCastOp cast) {
+      if (isTensorMapMarker(cast) && !cast->getParentOfType<gpu::GPUModuleOp>())
+        markers.push_back(cast);
+    });
+    if (markers.empty())
+      return;
+    OpBuilder b(&getContext());
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    SmallVector<Type> argTypes{i64, i32, i32, i64, i64, i64, i64, i64,
+                               i32, i32, i32};
+    for (UnrealizedConversionCastOp marker : markers) {
+      Location loc = marker.getLoc();
+      Value buffer = marker.getOperand(0);
+      auto type = cast<MemRefType>(buffer.getType());
+      auto box = dyn_cast<DenseI64ArrayAttr>(marker->getAttr(kTensorMapAttrName));
+      Type elem = type.getElementType();
+      int64_t rank = type.getRank();
+      if (!box || box.size() != 3 || !type.hasStaticShape() ||
+          !type.getLayout().isIdentity() || rank < 1 || rank > 3 ||
+          !(elem.isBF16() || elem.isF16())) {
+        marker.emitError("a tensor map needs a static, row-major buffer of "
+                         "bfloat16 or float16 of rank 1 to 3 and a box of "
+                         "3 sizes; got ")
+            << type;
+        return signalPassFailure();
+      }
+      b.setInsertionPoint(marker);
+      auto i64c = [&](int64_t v) {
+        return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
+      };
+      auto i32c = [&](int64_t v) {
+        return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+      };
+      // Sizes innermost first; row pitches in bytes.
+      ArrayRef<int64_t> shape = type.getShape();
+      SmallVector<int64_t> dims(3, 1), pitches(2, 0);
+      int64_t pitch = 2;
+      for (int64_t i = 0; i < rank; ++i) {
+        dims[i] = shape[rank - 1 - i];
+        if (i > 0)
+          pitches[i - 1] = pitch;
+        pitch *= dims[i];
+      }
+      Value address = arith::IndexCastOp::create(
+          b, loc, i64,
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+      SmallVector<Value> args{address, i32c(elem.isBF16() ? 0 : 1),
+                              i32c(rank)};
+      for (int64_t d : dims)
+        args.push_back(i64c(d));
+      for (int64_t p : pitches)
+        args.push_back(i64c(p));
+      for (int64_t e : box.asArrayRef())
+        args.push_back(i32c(e));
+      Value map = func::CallOp::create(b, loc, kTensorMapFn, TypeRange{i64},
+                                       args)
+                      .getResult(0);
+      marker.getResult(0).replaceAllUsesWith(map);
+      marker.erase();
+    }
+    if (!module.lookupSymbol(kTensorMapFn)) {
+      b.setInsertionPointToStart(module.getBody());
+      auto decl = func::FuncOp::create(b, module.getLoc(), kTensorMapFn,
+                                       b.getFunctionType(argTypes, {i64}));
+      decl.setPrivate();
+    }
+  }
+};
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // traced-gpu-check-target
@@ -475,6 +577,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     // wgmma exists on sm_90a only (sm_90 code must run on later chips).
     tile.wgmma = options.wgmma && options.chip == "sm_90a";
     tile.mmaBlockM = options.mmaBlockM;
+    tile.tma = options.tma;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
@@ -496,9 +599,10 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   TracedGpuAlignWorkgroupOptions align;
   align.minBlocks = options.tileMinBlocks;
   pm.addPass(createTracedGpuAlignWorkgroup(align));
+  detail::addPipelineText(pm, "func.func(gpu-async-region)");
+  pm.addPass(createTracedGpuTensorMaps());
   detail::addPipelineText(
-      pm, "func.func(gpu-async-region),lower-affine,convert-scf-to-cf,"
-          "expand-strided-metadata,lower-affine," +
+      pm, "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine," +
               target +
               ",gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{index-bitwidth=64},"
               "canonicalize,cse,reconcile-unrealized-casts)");

@@ -64,6 +64,7 @@ struct IndexBuilder {
                                 .getResult();
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value div(Value x, int64_t y) {
     return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
@@ -73,6 +74,9 @@ struct IndexBuilder {
   }
   Value lt(Value x, int64_t y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
+  }
+  Value eq(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(y));
   }
   Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
 };
@@ -384,6 +388,9 @@ struct MmaConfig {
   int64_t bn;     // columns of C per block (128 or 256: 2 or 4 warps wide)
   bool wgmma;     // warpgroup MMAs (sm_90a) rather than mma.sync
   int64_t bm;     // rows of C per block (128; 256 with wgmma)
+  /// wgmma only: tiles loaded by TMA, issued by a producer warpgroup,
+  /// handed over through mbarriers (needs identity-layout operands).
+  bool tma;
 };
 
 /// Every buffer that may alias `v`: the root it is a view of, and the views
@@ -594,12 +601,19 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
 void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                     const MmaConfig &config, StringRef kernelName) {
   bool wgmma = config.wgmma;
+  // TMA loads from the operands' tensor maps (built on the host; the
+  // operands' layouts must be plain row-major).
+  bool tma = wgmma && config.tma &&
+             cast<MemRefType>(mm.a.getType()).getLayout().isIdentity() &&
+             cast<MemRefType>(mm.b.getType()).getLayout().isIdentity();
   int64_t bm = config.bm;
   int64_t stages = config.stages, bk = config.bk, bn = config.bn;
   // mma.sync: 2 x (bn / 64) warps of 64 x 64, rows padded by 8 elements.
   // wgmma: two warpgroups of bm / 2 x bn, core-matrix layout (unpadded).
   int64_t pad = wgmma ? 0 : 8;
-  int64_t warpsN = bn / 64, threads = wgmma ? 256 : 2 * warpsN * 32;
+  // TMA: a producer warpgroup, then the two that multiply.
+  int64_t warpsN = bn / 64,
+          threads = tma ? 384 : wgmma ? 256 : 2 * warpsN * 32;
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -609,8 +623,28 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
   int64_t kTiles = ceilDiv(mm.k, bk);
   bool guardM = mm.m % bm, guardN = mm.n % bn;
   int64_t aStage = bm * (bk + pad), bStage = bk * (bn + pad); // elements
-  // wgmma's swizzled tiles start 1024-byte aligned: room to align.
-  int64_t bytes = stages * (aStage + bStage) * 2 + (wgmma ? 1024 : 0);
+  // wgmma's swizzled tiles start 1024-byte aligned: room to align. TMA:
+  // then a full and an empty mbarrier per buffer.
+  int64_t tileBytes = stages * (aStage + bStage) * 2;
+  int64_t bytes = tileBytes + (wgmma ? 1024 : 0) + (tma ? 16 * stages : 0);
+
+  // TMA: the operands' tensor maps, as host-side markers (the kernel
+  // receives an i64) that traced-gpu-device-buffers counts as device uses
+  // and traced-gpu-tensor-maps replaces with the device address of a map
+  // the runtime builds. Boxes: a bm x bk tile of A; a bk x 64
+  // slice of B (a 128-byte swizzled box is at most 64 16-bit elements
+  // wide), bn / 64 of them per tile.
+  Value mapA, mapB;
+  if (tma) {
+    auto marker = [&](Value buffer, ArrayRef<int64_t> box) {
+      auto cast = UnrealizedConversionCastOp::create(b, loc, TypeRange{i64},
+                                                     ValueRange{buffer});
+      cast->setAttr(kTensorMapAttrName, b.getDenseI64ArrayAttr(box));
+      return cast.getResult(0);
+    };
+    mapA = marker(mm.a, {bk, bm, 1});
+    mapB = marker(mm.b, {64, bk, 1});
+  }
 
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smemBytes = arith::ConstantOp::create(b, loc, i32,
@@ -759,7 +793,7 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
   int64_t ahead = wgmma ? stages - 2 : stages - 1;
   // Prologue: tiles 0 .. ahead - 1 in flight.
   Value group;
-  for (int64_t s = 0; s < ahead; ++s)
+  for (int64_t s = 0; !tma && s < ahead; ++s)
     group = copyTile(ib.c(s), ib.c(s));
 
   // Each step: tile kt has arrived (at most stages - 2 later groups
@@ -791,6 +825,45 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
   };
   SmallVector<Pair> pairs;
   Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
+  // The accumulators to C: added to C, or stored when C was zero-filled,
+  // or stored truncated to the 16-bit result when that is all C was for.
+  // (Empties `pairs`: the TMA kernel stores in its multiplying branch.)
+  auto pairType = VectorType::get({2}, f32);
+  auto storeAccumulators = [&]() {
+    for (const Pair &p : pairs) {
+      Value sum = vector::FromElementsOp::create(
+          b, loc, pairType, ValueRange{p.first, p.second});
+      auto update = [&](OpBuilder &nb, Location nl) {
+        SmallVector<Value> at = global(p.row, p.col);
+        if (mm.narrowOut) {
+          Value narrow = arith::TruncFOp::create(
+              nb, nl, VectorType::get({2}, mm.elem), sum);
+          vector::StoreOp::create(nb, nl, narrow, mm.narrowOut, at,
+                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
+          return;
+        }
+        Value total = sum;
+        if (!mm.zeroFill) {
+          Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
+                                             /*nontemporal=*/false,
+                                             llvm::MaybeAlign(8));
+          total = arith::AddFOp::create(nb, nl, old, sum);
+        }
+        vector::StoreOp::create(nb, nl, total, mm.c, at,
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      };
+      if (!guardM && !guardN) {
+        update(b, loc);
+        continue;
+      }
+      Value inside = ib.land(ib.lt(p.row, mm.m), ib.lt(p.col, mm.n));
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+        update(nb, nl);
+        scf::YieldOp::create(nb, nl);
+      });
+    }
+    pairs.clear();
+  };
   if (wgmma) {
     // Warpgroup h computes rows h bm / 2 .. (h + 1) bm / 2 - 1 with
     // bm / 128 wgmma m64n<bn>k16 (one per 64 rows) per 16 along K. The
@@ -801,11 +874,16 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     // along N 128 bk bytes apart (leading), 8-row groups along K 1024
     // (stride); 16 along K is two atoms on.
     int64_t mSub = bm / 128;
-    Value h = ib.div(tid, 128);
+    // With TMA, warpgroup 0 loads and warpgroups 1 and 2 multiply.
+    Value h = ib.div(tma ? ib.sub(tid, ib.c(128)) : tid, 128);
     Value base = arith::IndexCastUIOp::create(
         b, loc, i64, arith::AddIOp::create(b, loc, smemAddress, shift));
     auto c64 = [&](int64_t v) {
       return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+          .getResult();
+    };
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
           .getResult();
     };
     int64_t swizzle128 = int64_t(1) << 62;
@@ -820,77 +898,221 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
           c64(0x3FFF));
       return arith::OrIOp::create(b, loc, start, c64(fields)).getResult();
     };
+    auto toI32 = [&](Value v) {
+      return v.getType() == i32
+                 ? v
+                 : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
+    };
     auto toI64 = [&](Value v) {
-      return arith::ExtUIOp::create(b, loc, i64, v).getResult();
+      return arith::ExtUIOp::create(b, loc, i64, toI32(v)).getResult();
     };
     // bm / 2 rows of 128 bytes of A per warpgroup
-    Value aHalf = ib.mul(h, ib.c(bm / 2 * 128));
-    if (!fits32)
-      aHalf = arith::IndexCastUIOp::create(b, loc, i32, aHalf);
+    Value aHalf = toI32(ib.mul(h, ib.c(bm / 2 * 128)));
     auto accType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(bn / 2, f32));
     SmallVector<Value> init(mSub, LLVM::ZeroOp::create(b, loc, accType));
     auto bf = mm.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-    auto loop = scf::ForOp::create(
-        b, loc, host.c(0), host.c(kTiles), host.c(1), init,
-        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          Value stage = stepStart(ib.from(ktIndex));
-          if (!fits32)
-            stage = arith::IndexCastUIOp::create(b, loc, i32, stage);
-          Value stage64 = toI64(stage);
-          Value aStart = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, stage64, c64(aStage * 2)),
-              toI64(aHalf));
-          Value bStart = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
-              c64(stages * aStage * 2));
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          SmallVector<Value> acc(iter.begin(), iter.end());
-          for (int64_t kk = 0; kk < bk / 16; ++kk)
-            for (int64_t sub = 0; sub < mSub; ++sub) {
-            Value descA = descriptor(
-                arith::AddIOp::create(b, loc, aStart,
-                                      c64(kk * 32 + sub * 64 * 128)),
-                fieldsA);
-            Value descB = descriptor(
-                arith::AddIOp::create(b, loc, bStart, c64(kk * 2 * 1024)),
-                fieldsB);
-            acc[sub] = NVVM::WgmmaMmaAsyncOp::create(
-                b, loc, accType, acc[sub], descA, descB,
-                NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
-                NVVM::WGMMATypesAttr::get(ctx, bf),
-                NVVM::WGMMATypesAttr::get(ctx, bf),
-                NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-                NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-                NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-                NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-                // A K-major; B N-major (imm-trans-b = 1: the NVVM op
-                // passes 1 - layoutB).
-                NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-                NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-                /*satfinite=*/nullptr);
-          }
-          // Left running: the next step waits for them.
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          scf::YieldOp::create(b, loc, acc);
-        });
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // The MMAs of one K step on buffer `stage`, committed as one group.
+    auto multiply = [&](Value stage, SmallVector<Value> &acc) {
+      Value stage64 = toI64(stage);
+      Value aStart = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stage64, c64(aStage * 2)),
+          toI64(aHalf));
+      Value bStart = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
+          c64(stages * aStage * 2));
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      for (int64_t kk = 0; kk < bk / 16; ++kk)
+        for (int64_t sub = 0; sub < mSub; ++sub) {
+          Value descA = descriptor(
+              arith::AddIOp::create(b, loc, aStart,
+                                    c64(kk * 32 + sub * 64 * 128)),
+              fieldsA);
+          Value descB = descriptor(
+              arith::AddIOp::create(b, loc, bStart, c64(kk * 2 * 1024)),
+              fieldsB);
+          acc[sub] = NVVM::WgmmaMmaAsyncOp::create(
+              b, loc, accType, acc[sub], descA, descB,
+              NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
+              NVVM::WGMMATypesAttr::get(ctx, bf),
+              NVVM::WGMMATypesAttr::get(ctx, bf),
+              NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              // A K-major; B N-major (imm-trans-b = 1: the NVVM op
+              // passes 1 - layoutB).
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+              /*satfinite=*/nullptr);
+        }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    };
     // Register i of a thread: column group i / 4 (8 columns), row g or
     // g + 8 of its warp's 16, columns 2 (lane % 4) and the next.
-    for (int64_t sub = 0; sub < mSub; ++sub) {
-      Value rows = ib.add(
-          ib.add(rowBase, ib.add(ib.mul(h, ib.c(bm / 2)), ib.c(sub * 64))),
-          ib.add(ib.mul(ib.rem(warp, 4), ib.c(16)), g));
-      for (int64_t i = 0; i < bn / 2; i += 2) {
-        auto value = [&](int64_t at) {
-          return LLVM::ExtractValueOp::create(b, loc, loop.getResult(sub), at)
-              .getResult();
-        };
-        pairs.push_back({ib.add(rows, ib.c((i % 4) / 2 * 8)),
-                         ib.add(colBase, ib.add(q, ib.c(i / 4 * 8))),
-                         value(i), value(i + 1)});
+    auto collect = [&](scf::ForOp loop) {
+      for (int64_t sub = 0; sub < mSub; ++sub) {
+        Value rows = ib.add(
+            ib.add(rowBase, ib.add(ib.mul(h, ib.c(bm / 2)), ib.c(sub * 64))),
+            ib.add(ib.mul(ib.rem(warp, 4), ib.c(16)), g));
+        for (int64_t i = 0; i < bn / 2; i += 2) {
+          auto value = [&](int64_t at) {
+            return LLVM::ExtractValueOp::create(b, loc, loop.getResult(sub), at)
+                .getResult();
+          };
+          pairs.push_back({ib.add(rows, ib.c((i % 4) / 2 * 8)),
+                           ib.add(colBase, ib.add(q, ib.c(i / 4 * 8))),
+                           value(i), value(i + 1)});
+        }
+      }
+    };
+    // A loop over the K steps, its body built by `step(kt, acc)`.
+    auto kLoop = [&](function_ref<void(Value, SmallVector<Value> &)> step) {
+      return scf::ForOp::create(
+          b, loc, host.c(0), host.c(kTiles), host.c(1), init,
+          [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            SmallVector<Value> acc(iter.begin(), iter.end());
+            step(ib.from(ktIndex), acc);
+            scf::YieldOp::create(b, loc, acc);
+          });
+    };
+    if (!tma) {
+      auto loop = kLoop([&](Value kt, SmallVector<Value> &acc) {
+        multiply(stepStart(kt), acc);
+        // Left running: the next step waits for them.
+      });
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      collect(loop);
+    } else {
+      // After the tiles: per buffer, a "full" mbarrier (the producer's
+      // arrival with the TMA loads' byte count; completes when the bytes
+      // have landed) and an "empty" one (the 256 multiplying threads
+      // arrive once their MMAs reading the buffer are done).
+      auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
+      auto shared = [&](Value byteOffset) {
+        Value address = arith::AddIOp::create(b, loc, base, byteOffset);
+        return LLVM::IntToPtrOp::create(b, loc, ptr3, address).getResult();
+      };
+      auto mbarrier = [&](Value stage, bool empty) {
+        Value at = arith::AddIOp::create(b, loc, toI64(stage),
+                                         c64(empty ? stages : 0));
+        return shared(arith::AddIOp::create(
+            b, loc, c64(tileBytes), arith::MulIOp::create(b, loc, at, c64(8))));
+      };
+      auto ifThen = [&](Value cond, function_ref<void()> body) {
+        scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nl) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          body();
+          scf::YieldOp::create(b, loc);
+        });
+      };
+      Value first = ib.eq(tid, 0);
+      ifThen(first, [&] {
+        for (int64_t s = 0; s < stages; ++s) {
+          NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), false), c32(1),
+                                       Value());
+          NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), true),
+                                       c32(256), Value());
+        }
+        NVVM::FenceMbarrierInitOp::create(b, loc);
+      });
+      gpu::BarrierOp::create(b, loc);
+      Value ticks = c32(10000000); // a suspend-time hint, nanoseconds
+      auto cta = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA);
+      int64_t txBytes = (bm * bk + bk * bn) * 2;
+      auto producer = scf::IfOp::create(b, loc, ib.lt(tid, 128),
+                                        /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(producer.thenBlock());
+        // The producer needs few registers; the MMAs' accumulators many.
+        NVVM::SetMaxRegisterOp::create(
+            b, loc, b.getI32IntegerAttr(40),
+            NVVM::SetMaxRegisterActionAttr::get(
+                ctx, NVVM::SetMaxRegisterAction::decrease));
+        ifThen(first, [&] {
+          auto ptr = LLVM::LLVMPointerType::get(ctx);
+          Value tensorA = LLVM::IntToPtrOp::create(b, loc, ptr, mapA);
+          Value tensorB = LLVM::IntToPtrOp::create(b, loc, ptr, mapB);
+          scf::ForOp::create(
+              b, loc, host.c(0), host.c(kTiles), host.c(1), ValueRange{},
+              [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange) {
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPoint(nb.getInsertionBlock(),
+                                    nb.getInsertionPoint());
+                Value kt = toI32(ib.from(ktIndex));
+                Value stage = arith::RemUIOp::create(b, loc, kt, c32(stages));
+                Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
+                // Buffer `stage` was released in the previous round (a
+                // fresh mbarrier counts its "previous phase" as done).
+                Value parity = arith::XOrIOp::create(
+                    b, loc, arith::AndIOp::create(b, loc, round, c32(1)),
+                    c32(1));
+                NVVM::MBarrierTryWaitParityOp::create(
+                    b, loc, mbarrier(stage, true), parity, ticks);
+                Value full = mbarrier(stage, false);
+                NVVM::MBarrierArriveExpectTxOp::create(
+                    b, loc, Type(), full, c32(txBytes), cta, nullptr, Value());
+                Value kBase = arith::MulIOp::create(b, loc, kt, c32(bk));
+                auto load = [&](Value tensor, Value dst,
+                                SmallVector<Value> coords) {
+                  if (mm.batched)
+                    coords.push_back(toI32(batch));
+                  // (The shared::cluster address of this block's buffer.)
+                  dst = LLVM::AddrSpaceCastOp::create(
+                      b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                      b, loc, dst, tensor, coords, full, ValueRange{}, Value(),
+                      Value(), nullptr, nullptr, nullptr, Value());
+                };
+                Value stage64 = toI64(stage);
+                load(tensorA,
+                     shared(arith::MulIOp::create(b, loc, stage64,
+                                                  c64(aStage * 2))),
+                     {kBase, toI32(rowBase)});
+                for (int64_t j = 0; j < bn / 64; ++j)
+                  load(tensorB,
+                       shared(arith::AddIOp::create(
+                           b, loc,
+                           arith::MulIOp::create(b, loc, stage64,
+                                                 c64(bStage * 2)),
+                           c64(stages * aStage * 2 + j * bk * 128))),
+                       {toI32(ib.add(colBase, ib.c(j * 64))), kBase});
+                scf::YieldOp::create(b, loc);
+              });
+        });
+        b.setInsertionPointToStart(producer.elseBlock());
+        NVVM::SetMaxRegisterOp::create(
+            b, loc, b.getI32IntegerAttr(232),
+            NVVM::SetMaxRegisterActionAttr::get(
+                ctx, NVVM::SetMaxRegisterAction::increase));
+        auto loop = kLoop([&](Value ktValue, SmallVector<Value> &acc) {
+          Value kt = toI32(ktValue);
+          Value stage = arith::RemUIOp::create(b, loc, kt, c32(stages));
+          Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
+          NVVM::MBarrierTryWaitParityOp::create(
+              b, loc, mbarrier(stage, false),
+              arith::AndIOp::create(b, loc, round, c32(1)), ticks);
+          multiply(stage, acc);
+          // The previous step's MMAs are done: their buffer goes back.
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+          ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                       c32(0)),
+                 [&] {
+                   Value previous = arith::RemUIOp::create(
+                       b, loc,
+                       arith::AddIOp::create(b, loc, kt, c32(stages - 1)),
+                       c32(stages));
+                   NVVM::MBarrierArriveOp::create(
+                       b, loc, Type(), mbarrier(previous, true), Value(), cta);
+                 });
+        });
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+        collect(loop);
+        storeAccumulators();
       }
     }
   } else {
@@ -982,43 +1204,9 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
         }
   }
   // The copies issued past the last tile (zero-fills) complete before exit.
-  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
-
-  // The accumulators to C: added to C, or stored when C was zero-filled,
-  // or stored truncated to the 16-bit result when that is all C was for.
-  auto pairType = VectorType::get({2}, f32);
-  for (const Pair &p : pairs) {
-    Value sum = vector::FromElementsOp::create(b, loc, pairType,
-                                               ValueRange{p.first, p.second});
-    auto update = [&](OpBuilder &nb, Location nl) {
-      SmallVector<Value> at = global(p.row, p.col);
-      if (mm.narrowOut) {
-        Value narrow = arith::TruncFOp::create(
-            nb, nl, VectorType::get({2}, mm.elem), sum);
-        vector::StoreOp::create(nb, nl, narrow, mm.narrowOut, at,
-                                /*nontemporal=*/false, llvm::MaybeAlign(4));
-        return;
-      }
-      Value total = sum;
-      if (!mm.zeroFill) {
-        Value old = vector::LoadOp::create(nb, nl, pairType, mm.c, at,
-                                           /*nontemporal=*/false,
-                                           llvm::MaybeAlign(8));
-        total = arith::AddFOp::create(nb, nl, old, sum);
-      }
-      vector::StoreOp::create(nb, nl, total, mm.c, at,
-                              /*nontemporal=*/false, llvm::MaybeAlign(8));
-    };
-    if (!guardM && !guardN) {
-      update(b, loc);
-      continue;
-    }
-    Value inside = ib.land(ib.lt(p.row, mm.m), ib.lt(p.col, mm.n));
-    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
-      update(nb, nl);
-      scf::YieldOp::create(nb, nl);
-    });
-  }
+  if (group)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+  storeAccumulators();
   gpu::TerminatorOp::create(b, loc);
 }
 
@@ -1192,7 +1380,7 @@ struct TileContractionsPass
     MmaConfig config{mmaStages ? mmaStages : 4,
                      mmaKStep ? mmaKStep : (wgmma ? 64 : 32),
                      mmaBlockN ? mmaBlockN : 128, wgmma,
-                     mmaBlockM ? mmaBlockM : (wgmma ? 256 : 128)};
+                     mmaBlockM ? mmaBlockM : (wgmma ? 256 : 128), tma};
     auto fail = [&](const Twine &message) {
       getOperation().emitError()
           << "traced-gpu-tile-contractions: " << message;
@@ -1220,7 +1408,7 @@ struct TileContractionsPass
     int64_t pad = wgmma ? 0 : 8;
     int64_t bytes = config.stages * (config.bm * (config.bk + pad) +
                                      config.bk * (config.bn + pad)) * 2 +
-                    (wgmma ? 1024 : 0);
+                    (wgmma ? 1024 : 0) + (wgmma && tma ? 16 * config.stages : 0);
     if (tensorCores && bytes > 227 * 1024)
       return fail("the tensor-core kernels' " + Twine(config.stages) +
                   " buffers take " + Twine(bytes) +

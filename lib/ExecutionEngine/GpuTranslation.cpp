@@ -86,6 +86,13 @@ static llvm::cl::opt<bool> wgmmaOption(
                    "--gpu-chip=sm_90a (default on; off: mma.sync)"),
     llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> tmaOption(
+    "gpu-tma",
+    llvm::cl::desc("With wgmma, tiles loaded by TMA through a producer "
+                   "warpgroup (default off: asynchronous copies; not yet "
+                   "run on a GPU, docs/gpu.md)"),
+    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;
   options.tileMinBlocks = minBlocksOption;
@@ -96,6 +103,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.mmaBlockN = mmaBlockNOption;
   options.wgmma = wgmmaOption;
   options.mmaBlockM = mmaBlockMOption;
+  options.tma = tmaOption;
   options.tileContractions = tileOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();

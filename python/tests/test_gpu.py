@@ -23,9 +23,9 @@ PTXAS = shutil.which("ptxas") or (
     else None)
 
 
-def _ptx_modules(path, chip="sm_90"):
+def _ptx_modules(path, chip="sm_90", *flags):
     text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx",
-                           f"--gpu-chip={chip}", str(path)],
+                           f"--gpu-chip={chip}", *flags, str(path)],
                           check=True, capture_output=True, text=True).stdout
     return [m for m in re.split(r"^// kernel module .*$", text, flags=re.M)
             if m.strip()]
@@ -88,6 +88,42 @@ def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes, chip):
     src = tmp_path / "mma.ptx"
     src.write_text(ptx)
     result = subprocess.run([PTXAS, f"-arch={chip}", "-v", str(src), "-o",
+                             str(tmp_path / "mma.cubin")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "0 bytes spill stores" in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+@pytest.mark.parametrize("tile", [[], ["--gpu-mma-block-m=128",
+                                       "--gpu-mma-block-n=256"]])
+@pytest.mark.parametrize("shapes", [((256, 512), (512, 384)),
+                                    ((3, 100, 40), (3, 40, 136))])
+def test_bfloat16_matmul_with_tma_assembles(tmp_path, shapes, tile):
+    """With --gpu-tma (sm_90a): a producer warpgroup loads the tiles by TMA
+    (2-D maps, 3-D for a batch) and hands them over through mbarriers; the
+    multiplying warpgroups take its registers (setmaxnreg). ptxas assembles
+    it without spilling, 384 threads a block."""
+    a, b = (torch.zeros(s, dtype=torch.bfloat16) for s in shapes)
+    tm = traced.trace(Call(torch.matmul), a, b)
+    tm.save(tmp_path / "mm.mlir")
+    modules = _ptx_modules(tmp_path / "mm.mlir", "sm_90a", "--gpu-tma", *tile)
+    mma = [m for m in modules if ".entry forward_mma_" in m]
+    assert len(mma) == 1
+    ptx = mma[0]
+    rank = len(shapes[0])
+    assert f"cp.async.bulk.tensor.{rank}d.shared::cluster.global" in ptx
+    assert "cp.async.cg.shared.global" not in ptx
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+232;", ptx)
+    assert "mbarrier.try_wait.parity" in ptx
+    assert ".maxntid 384, 1, 1" in ptx
+    n = 256 if tile else 128
+    assert f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16" in ptx
+    assert not re.search(r"\bdiv\.|\brem\.", ptx)
+    src = tmp_path / "mma.ptx"
+    src.write_text(ptx)
+    result = subprocess.run([PTXAS, "-arch=sm_90a", "-v", str(src), "-o",
                              str(tmp_path / "mma.cubin")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

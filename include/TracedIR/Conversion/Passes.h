@@ -15,6 +15,15 @@ namespace mlir::traced {
 #define GEN_PASS_REGISTRATION
 #include "TracedIR/Conversion/Passes.h.inc"
 
+/// The attribute marking, inside a `gpu.launch`, an
+/// `unrealized_conversion_cast` of a buffer to i64 as "the device address of
+/// a TMA tensor map over this buffer" (its value: the box, innermost
+/// dimension first). `traced-gpu-tile-contractions` makes these;
+/// `traced-gpu-device-buffers` replaces each with a host call of
+/// `traced_gpu_tensor_map` (lib/Runtime/Cuda) whose result the kernel
+/// receives.
+inline constexpr llvm::StringLiteral kTensorMapAttrName = "traced.tensor_map";
+
 /// The targets `convert-traced-to-linalg` lowers, sorted.
 std::vector<std::string> getLoweredTargets();
 /// The family (Elementwise, Factory, Linalg, ...; an entry's family is the
@@ -136,6 +145,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Warpgroup MMAs (wgmma) in the tensor-core kernels "
                      "where the chip has them (sm_90a); off: mma.sync"),
       llvm::cl::init(true)};
+  Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("With wgmma: TMA loads by a producer warpgroup "
+                     "(traced-gpu-tile-contractions' `tma`; not yet run on "
+                     "a GPU, docs/gpu.md); off: asynchronous copies by every "
+                     "thread"),
+      llvm::cl::init(false)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),

@@ -265,7 +265,13 @@ def TracedGpuTileContractions
     asynchronous copies through `mma-stages` buffers. With `wgmma`
     (sm_90a), two warpgroups multiply with `wgmma.mma_async` from tiles in
     128-byte swizzle atoms; otherwise warps multiply with `mma.sync`
-    m16n8k16 on fragments read by `ldmatrix` from padded tiles. The
+    m16n8k16 on fragments read by `ldmatrix` from padded tiles. With `tma`
+    as well, a third (producer) warpgroup loads the tiles with TMA from
+    tensor maps of the operands (host-side markers that
+    `traced-gpu-tensor-maps` turns into runtime calls) and hands each
+    buffer to the multiplying warpgroups through a pair of mbarriers
+    (full: the bytes landed; empty: the MMAs reading it are done); the
+    warpgroups trade registers with `setmaxnreg`. The
     widenings go away; a zero fill of C before the matmul means the kernel
     stores instead of adding, and a truncation of C to 16 bits after it
     (when nothing else reads C) is done by the kernel's stores.
@@ -296,6 +302,11 @@ def TracedGpuTileContractions
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "Warpgroup MMAs (wgmma.mma_async, sm_90a only) in the tensor-core "
            "kernels, rather than mma.sync">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "With wgmma: tiles loaded by the Tensor Memory Accelerator from "
+           "tensor maps the runtime builds, by a producer warpgroup handing "
+           "them to the multiplying ones through mbarriers (operands of "
+           "identity layout; others keep the asynchronous copies)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect",
@@ -350,6 +361,28 @@ def TracedGpuDeviceBuffers
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def TracedGpuTensorMaps : Pass<"traced-gpu-tensor-maps", "mlir::ModuleOp"> {
+  let summary = "Builds the TMA tensor maps the tensor-core kernels read";
+  let description = [{
+    `traced-gpu-tile-contractions` (with `tma`) marks each operand a kernel
+    loads by TMA with a host-side `builtin.unrealized_conversion_cast` of
+    the buffer to i64 carrying `traced.tensor_map = array<i64: box...>`
+    (the box, innermost dimension first); `traced-gpu-device-buffers` puts
+    that buffer on the device like the ones kernels read. This pass
+    replaces each marker with a call of the runtime's
+    `traced_gpu_tensor_map` (lib/Runtime/Cuda), which encodes the map with
+    `cuTensorMapEncodeTiled` (128-byte swizzling, zeros outside the
+    buffer), keeps it in device memory, and returns its address; the kernel
+    receives that address. A map is built once per buffer address, shape
+    and box.
+
+    It runs after `gpu-async-region`: the call has side effects, and
+    before that pass it would make the host wait for the stream.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];
 }
 

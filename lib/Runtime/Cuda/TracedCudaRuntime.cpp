@@ -14,6 +14,8 @@
 //    any stream once it has been synchronized;
 //  - resident constants: `traced_gpu_resident` uploads a weight on first
 //    use and returns the same device copy afterwards;
+//  - TMA tensor maps (`traced_gpu_tensor_map`), encoded on the host and
+//    kept in device memory, one per distinct buffer and shape;
 //  - streams from a pool, so a call does not create and destroy one;
 //  - copies between pageable host memory and the device go through pinned
 //    staging buffers, so they are asynchronous on the call's stream (the
@@ -26,6 +28,7 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -180,6 +183,14 @@ struct ResidentKey {
 };
 std::map<ResidentKey, CUdeviceptr> resident;
 
+/// Tensor maps in device memory, by everything they encode.
+using TensorMapKey = std::array<uint64_t, 11>;
+std::map<TensorMapKey, CUdeviceptr> tensorMaps;
+/// Where the next tensor map goes: slabs of 512 maps, never freed (a
+/// launch in flight may read any of them).
+CUdeviceptr mapSlab = 0;
+size_t mapSlabUsed = 0;
+
 uint64_t sampleBytes(const unsigned char *p, uint64_t n) {
   uint64_t h = 1469598103934665603ull; // FNV-1a over the first and last 64
   auto mix = [&](uint64_t from, uint64_t to) {
@@ -249,6 +260,69 @@ TRACED_EXPORT uint64_t traced_gpu_resident(uint64_t host, uint64_t bytes) {
   }
   resident.emplace(key, ptr);
   return ptr;
+}
+
+/// The device address of a TMA tensor map (a 128-byte `CUtensorMap`) over
+/// the row-major buffer at device address `address` (`rank` <= 3
+/// dimensions `d0` (innermost) .. `d2`, row pitches `s1`, `s2` in bytes),
+/// read in boxes `b0` x `b1` x `b2` with 128-byte swizzling, zeros outside
+/// the buffer. `type` is 0 for bfloat16, 1 for float16. Encoded and
+/// uploaded on the first request for these values (a synchronous copy),
+/// then looked up. Returns 0 after recording an error.
+TRACED_EXPORT uint64_t traced_gpu_tensor_map(uint64_t address, int32_t type,
+                                             int32_t rank, uint64_t d0,
+                                             uint64_t d1, uint64_t d2,
+                                             uint64_t s1, uint64_t s2,
+                                             uint32_t b0, uint32_t b1,
+                                             uint32_t b2) {
+  if (traced_cuda_last_error() || !ensureContext())
+    return 0;
+  if (rank < 1 || rank > 3 || (type != 0 && type != 1)) {
+    fail("traced_gpu_tensor_map: unsupported rank " + std::to_string(rank) +
+         " or element type " + std::to_string(type));
+    return 0;
+  }
+  if (address % 16 || s1 % 16 || s2 % 16) {
+    fail("traced_gpu_tensor_map: a TMA operand must start at a 16-byte "
+         "boundary with rows a multiple of 16 bytes (address " +
+         std::to_string(address) + ", row pitch " + std::to_string(s1) + ")");
+    return 0;
+  }
+  TensorMapKey key{address, uint64_t(type), uint64_t(rank), d0, d1, d2,
+                   s1,      s2,             b0,             b1, b2};
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = tensorMaps.find(key);
+  if (it != tensorMaps.end())
+    return it->second;
+  CUtensorMap map;
+  cuuint64_t dims[3] = {d0, d1, d2}, strides[2] = {s1, s2};
+  cuuint32_t box[3] = {b0, b1, b2}, elementStrides[3] = {1, 1, 1};
+  if (!check(cuTensorMapEncodeTiled(
+                 &map,
+                 type == 0 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                           : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                 rank, reinterpret_cast<void *>(address), dims, strides, box,
+                 elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+             "cuTensorMapEncodeTiled"))
+    return 0;
+  constexpr size_t slabMaps = 512;
+  if (!mapSlab || mapSlabUsed == slabMaps) {
+    if (!check(cuMemAlloc(&mapSlab, slabMaps * sizeof(CUtensorMap)),
+               "cuMemAlloc (tensor maps)")) {
+      mapSlab = 0;
+      return 0;
+    }
+    mapSlabUsed = 0;
+  }
+  CUdeviceptr slot = mapSlab + mapSlabUsed * sizeof(CUtensorMap);
+  if (!check(cuMemcpyHtoD(slot, &map, sizeof(map)),
+             "cuMemcpyHtoD (a tensor map)"))
+    return 0;
+  ++mapSlabUsed;
+  tensorMaps.emplace(key, slot);
+  return slot;
 }
 
 //===----------------------------------------------------------------------===//

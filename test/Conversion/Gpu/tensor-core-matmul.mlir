@@ -7,6 +7,7 @@
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=2}))' -split-input-file | FileCheck %s --check-prefix=STAGES2
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{wgmma=true}))' -split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{wgmma=true mma-k-step=32}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=WGMMASTEP
+// RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{wgmma=true tma=true}))' -split-input-file | FileCheck %s --check-prefix=TMA
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{tensor-cores=false}))' -split-input-file | FileCheck %s --check-prefix=SIMT
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-k-step=64 mma-block-n=256}))' -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: not traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{mma-stages=1}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSTAGES
@@ -95,6 +96,45 @@
 // WGMMA:       nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:       arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
 // WGMMASTEP:   error: traced-gpu-tile-contractions: wgmma needs mma-k-step=64
+// With TMA (and wgmma): the operands are marked on the host as "a tensor
+// map of this buffer" (i64 markers the kernel receives; the boxes: a
+// 256 x 64 tile of A, 64 x 64 slices of B). A third warpgroup loads: the
+// block has 384 threads, and per buffer a "full" and an "empty" mbarrier
+// (8 bytes each) follow the tiles. Thread 0 initializes them (the full
+// ones for 1 arrival, the empty ones for the 256 multiplying threads). The
+// producer warpgroup gives up registers; its thread 0 waits for a buffer
+// to be empty, expects its 49152 bytes, and issues three TMA loads (A, and
+// B's two 64-column halves) completing on the full barrier. The other two
+// warpgroups take registers, wait for each buffer to be full, multiply,
+// and once the step before's MMAs are done, release that step's buffer.
+// TMA-LABEL:   func.func @matmul
+// TMA:         builtin.unrealized_conversion_cast %arg0 : memref<256x256xbf16> to i64 {traced.tensor_map = array<i64: 64, 256, 1>}
+// TMA:         builtin.unrealized_conversion_cast %arg1 : memref<256x256xbf16> to i64 {traced.tensor_map = array<i64: 64, 64, 1>}
+// TMA:         gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c384{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c197696_i32
+// TMA-NOT:     nvgpu.device_async_copy
+// TMA:         nvvm.mbarrier.init %{{.*}}, %c1_i32
+// TMA:         nvvm.mbarrier.init %{{.*}}, %c256_i32
+// TMA-COUNT-6: nvvm.mbarrier.init
+// TMA-NEXT:    nvvm.fence.mbarrier.init
+// TMA:         gpu.barrier
+// TMA:         nvvm.setmaxregister  decrease 40
+// TMA:         scf.for
+// TMA:           nvvm.mbarrier.try_wait.parity
+// TMA:           nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32
+// TMA-COUNT-3:   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// TMA:         nvvm.setmaxregister  increase 232
+// TMA:         scf.for
+// TMA:           nvvm.mbarrier.try_wait.parity
+// TMA:           nvvm.wgmma.fence.aligned
+// TMA-COUNT-8:   nvvm.wgmma.mma_async
+// TMA:           nvvm.wgmma.commit.group.sync.aligned
+// TMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// TMA:           scf.if
+// TMA:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// TMA:         nvvm.wgmma.wait.group.sync.aligned 0
+// TMA:         arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// TMA-NOT:     nvgpu.device_async_wait
+// TMA:         gpu.terminator
 // BIG-LABEL:   func.func @matmul
 // BIG:         threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c208896_i32
 // BIG:         memref<4x128x72xbf16, #gpu.address_space<workgroup>>
@@ -146,6 +186,13 @@ func.func @matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %out: memr
 // 8 past the last full step of 32): the batch is grid z, the copies check
 // M and N as well as K, the C updates are guarded. A is one buffer read
 // twice (x @ x^T is not this, but x @ x is): one widening, erased once.
+// With TMA the batch is the maps' third dimension (the loads' third
+// coordinate), and the loads zero-fill past M, N and K.
+// TMA-LABEL:   func.func @bmm_f16_edges
+// TMA:         builtin.unrealized_conversion_cast %arg0 : memref<3x100x40xf16> to i64 {traced.tensor_map = array<i64: 64, 256, 1>}
+// TMA:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}]
+// TMA:         scf.if
+// TMA:           vector.load %arg2
 // CHECK-LABEL: func.func @bmm_f16_edges
 // CHECK-NOT:   linalg.generic
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}})
@@ -338,5 +385,36 @@ func.func @widening_read_elsewhere(%a: memref<64x64xbf16>, %c: memref<64x64xf32>
   }
   linalg.matmul ins(%wa, %wa : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   linalg.copy ins(%wa : memref<64x64xf32>) outs(%d : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// A strided operand (a column slice) takes the float32 kernel (its
+// widening stays), so nothing asks for a tensor map of it.
+// CHECK-LABEL: func.func @strided_operand
+// CHECK:       linalg.generic
+// CHECK:       function(@strided_operand_gemm_0)
+// TMA-LABEL:   func.func @strided_operand
+// TMA-NOT:     traced.tensor_map
+// TMA:         function(@strided_operand_gemm_0)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @strided_operand(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  %sa = memref.subview %a[0, 0] [64, 64] [1, 1] : memref<64x128xbf16> to memref<64x64xbf16, strided<[128, 1]>>
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%sa : memref<64x64xbf16, strided<[128, 1]>>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %wa : memref<64x64xf32>
+  memref.dealloc %wb : memref<64x64xf32>
   return
 }

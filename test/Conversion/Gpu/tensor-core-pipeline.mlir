@@ -1,9 +1,12 @@
 // traced-gpu-pipeline picks the tensor-core kernel by chip: wgmma for
 // sm_90a, mma.sync for sm_80 to sm_90 (sm_90 code must also run on later
 // chips, which have no wgmma), none before sm_80; `wgmma=false` and
-// `tensor-cores=false` turn them off. The whole bfloat16 matmul (widening,
-// zero fill, product, truncation) is one kernel.
+// `tensor-cores=false` turn them off (`tma` matters for wgmma only). The
+// whole bfloat16 matmul (widening, zero fill, product, truncation) is one
+// kernel.
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a binary=false" | FileCheck %s --check-prefix=WGMMA
+// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a tma=true binary=false" | FileCheck %s --check-prefix=TMA
+// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90 tma=true binary=false" | FileCheck %s --check-prefix=MMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90 binary=false" | FileCheck %s --check-prefix=MMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_80 binary=false" | FileCheck %s --check-prefix=MMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a wgmma=false binary=false" | FileCheck %s --check-prefix=MMA
@@ -17,6 +20,27 @@
 // WGMMA:     nvvm.cp.async.shared.global {{.*}} cache = cg
 // WGMMA:     nvvm.wgmma.mma_async
 // WGMMA-NOT: nvvm.mma.sync
+
+// With `tma` (opt-in, sm_90a): the host builds a tensor map over each
+// operand's device copy and passes its address; nothing makes the host
+// wait between the copies, the maps and the launch (the maps are built
+// after gpu-async-region chained the stream).
+// TMA:       func.func private @traced_gpu_tensor_map(i64, i32, i32, i64, i64, i64, i64, i64, i32, i32, i32) -> i64
+// TMA:       gpu.memcpy async
+// TMA:       gpu.memcpy async
+// TMA-NOT:   gpu.wait
+// TMA:       %[[MA:.*]] = call @traced_gpu_tensor_map
+// TMA-NOT:   gpu.wait
+// TMA:       %[[MB:.*]] = call @traced_gpu_tensor_map
+// TMA-NOT:   gpu.wait
+// TMA:       gpu.launch_func async [{{.*}}] @forward_mma_0::@forward_mma_0 blocks in (%c2, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c197696_i32 args(%[[MA]] : i64, %[[MB]] : i64, %{{.*}} : memref<256x256xbf16>)
+// TMA:       llvm.func @forward_mma_0
+// TMA-SAME:  nvvm.maxntid = array<i32: 384, 1, 1>
+// TMA:       nvvm.setmaxregister  decrease 40
+// TMA:       nvvm.cp.async.bulk.tensor.shared.cluster.global
+// TMA:       nvvm.setmaxregister  increase 232
+// TMA:       nvvm.wgmma.mma_async
+// TMA-NOT:   nvvm.cp.async.shared.global
 
 // MMA:       gpu.launch_func async [{{.*}}] @forward_mma_0::@forward_mma_0 blocks in (%c2, %c2, %c1) threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c75776_i32
 // MMA-NOT:   gpu.launch_func
