@@ -90,6 +90,7 @@ build-asan: deps $(ASAN_DIR)/build.ninja
 # suite on $(TEST_JOBS) workers (`make check-asan`; docs/reliability.md has
 # its times).
 check-asan-lit: build-asan
+	$(call STAMP,sanitizer lit)
 	ASAN_OPTIONS=allow_user_poisoning=0 $(UBSAN_ENV) ninja -C $(ASAN_DIR) check-traced
 
 check-asan: check-asan-lit
@@ -106,9 +107,16 @@ FUZZ_RUNS ?= 1000000
 fuzz-long: build-asan
 	$(PYTHON) tools/fuzz/run.py --build $(ASAN_DIR) --runs $(FUZZ_RUNS) --seconds 3600 $(FUZZERS)
 
+# Each step of `make check` prints the time it starts (CI's log then shows
+# where the time goes; docs/reliability.md).
+STAMP = @echo "== make check, $$(date +%T): $(1)"
+
 check: build
+	$(call STAMP,lit)
 	ninja -C $(BUILD_DIR) check-traced
+	$(call STAMP,pytest)
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) python/tests
+	$(call STAMP,generated files up to date)
 	ninja -C $(BUILD_DIR) traced-doc
 	@PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py \
 	  | cmp -s - lib/OpLibrary/AtenOverloads.inc \
@@ -117,7 +125,11 @@ check: build
 	  cmp -s $(BUILD_DIR)/docs/Traced/$$f.md docs/reference/$$f.md \
 	    || { echo "docs/reference/$$f.md is stale: run 'make docs'"; exit 1; }; \
 	done
-	$(MAKE) check-asan-lit fuzz-smoke
+	$(call STAMP,sanitizer build)
+	$(MAKE) check-asan-lit
+	$(call STAMP,fuzz smoke)
+	$(MAKE) fuzz-smoke
+	$(call STAMP,done)
 
 # Tests too big for `make check` (a model with 256 MiB of weights, compiled
 # by the JIT and into a shared library): ~2 GiB of memory, about a minute.
