@@ -43,7 +43,7 @@ static ElementsAttr flatValue(ElementsAttr value, RankedTensorType type) {
 }
 
 void FlattenGlobalsPass::runOnOperation() {
-  ModuleOp module = getOperation();
+  mlir::ModuleOp module = getOperation();
   llvm::StringMap<memref::GlobalOp> flattened;
   for (auto global : module.getOps<memref::GlobalOp>()) {
     MemRefType type = global.getType();
