@@ -237,6 +237,16 @@ static bool isTensorMapMarker(Operation *op) {
          isa<MemRefType>(cast.getOperand(0).getType());
 }
 
+/// Declares the runtime function `name` (lib/Runtime/Cuda) in `module`
+/// unless it is there.
+static void declareRuntimeFunction(mlir::ModuleOp module, StringRef name,
+                                   FunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  func::FuncOp::create(b, module.getLoc(), name, type).setPrivate();
+}
+
 /// The buffer `v` views (through subviews, casts, reshapes).
 static Value viewRoot(Value v) {
   while (Operation *def = v.getDefiningOp()) {
@@ -260,12 +270,11 @@ void DeviceBuffersPass::runOnOperation() {
       needsResident |= call.getCallee() == kResidentFn;
     });
   }
-  if (needsResident && !module.lookupSymbol(kResidentFn)) {
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type i64 = b.getI64Type();
-    auto decl = func::FuncOp::create(b, module.getLoc(), kResidentFn,
-                                     b.getFunctionType({i64, i64}, {i64}));
-    decl.setPrivate();
+  if (needsResident) {
+    Type i64 = IntegerType::get(&getContext(), 64);
+    declareRuntimeFunction(
+        module, kResidentFn,
+        FunctionType::get(&getContext(), {i64, i64}, {i64}));
   }
 }
 
@@ -482,12 +491,8 @@ struct TensorMapsPass
       marker.getResult(0).replaceAllUsesWith(map);
       marker.erase();
     }
-    if (!module.lookupSymbol(kTensorMapFn)) {
-      b.setInsertionPointToStart(module.getBody());
-      auto decl = func::FuncOp::create(b, module.getLoc(), kTensorMapFn,
-                                       b.getFunctionType(argTypes, {i64}));
-      decl.setPrivate();
-    }
+    declareRuntimeFunction(module, kTensorMapFn,
+                           b.getFunctionType(argTypes, {i64}));
   }
 };
 } // namespace

@@ -393,6 +393,18 @@ struct MmaConfig {
   bool tma;
 };
 
+/// The dynamic workgroup memory of a tensor-core kernel of `config`: its
+/// `stages` A and B buffers (mma.sync's rows padded by 8 elements), then
+/// with wgmma room to align them to 1024 bytes, then with `tma` a full and
+/// an empty mbarrier per buffer.
+int64_t mmaWorkgroupBytes(const MmaConfig &config, bool tma) {
+  int64_t pad = config.wgmma ? 0 : 8;
+  return config.stages *
+             (config.bm * (config.bk + pad) + config.bk * (config.bn + pad)) *
+             2 +
+         (config.wgmma ? 1024 : 0) + (tma ? 16 * config.stages : 0);
+}
+
 /// Every buffer that may alias `v`: the root it is a view of, and the views
 /// of that root, transitively.
 SmallVector<Value> aliases(Value v) {
@@ -511,7 +523,6 @@ std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
   return {};
 }
 
-
 /// The fill of `c` with +0.0 before `op` in its block, with nothing between
 /// them touching `c`.
 linalg::FillOp zeroFillBefore(Value c, Operation *op) {
@@ -623,10 +634,9 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
   int64_t kTiles = ceilDiv(mm.k, bk);
   bool guardM = mm.m % bm, guardN = mm.n % bn;
   int64_t aStage = bm * (bk + pad), bStage = bk * (bn + pad); // elements
-  // wgmma's swizzled tiles start 1024-byte aligned: room to align. TMA:
-  // then a full and an empty mbarrier per buffer.
+  // The buffers' bytes (TMA's mbarriers follow them).
   int64_t tileBytes = stages * (aStage + bStage) * 2;
-  int64_t bytes = tileBytes + (wgmma ? 1024 : 0) + (tma ? 16 * stages : 0);
+  int64_t bytes = mmaWorkgroupBytes(config, tma);
 
   // TMA: the operands' tensor maps, as host-side markers (the kernel
   // receives an i64) that traced-gpu-device-buffers counts as device uses
@@ -1001,6 +1011,14 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
         return shared(arith::AddIOp::create(
             b, loc, c64(tileBytes), arith::MulIOp::create(b, loc, at, c64(8))));
       };
+      // K tile `kt`'s buffer, and the parity of the mbarrier phase that
+      // tile completes (the rounds through the buffers, mod 2).
+      auto bufferOf = [&](Value kt) {
+        Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
+        return std::pair<Value, Value>{
+            arith::RemUIOp::create(b, loc, kt, c32(stages)),
+            arith::AndIOp::create(b, loc, round, c32(1))};
+      };
       auto ifThen = [&](Value cond, function_ref<void()> body) {
         scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nl) {
           OpBuilder::InsertionGuard guard(b);
@@ -1044,15 +1062,12 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                 b.setInsertionPoint(nb.getInsertionBlock(),
                                     nb.getInsertionPoint());
                 Value kt = toI32(ib.from(ktIndex));
-                Value stage = arith::RemUIOp::create(b, loc, kt, c32(stages));
-                Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
+                auto [stage, parity] = bufferOf(kt);
                 // Buffer `stage` was released in the previous round (a
                 // fresh mbarrier counts its "previous phase" as done).
-                Value parity = arith::XOrIOp::create(
-                    b, loc, arith::AndIOp::create(b, loc, round, c32(1)),
-                    c32(1));
                 NVVM::MBarrierTryWaitParityOp::create(
-                    b, loc, mbarrier(stage, true), parity, ticks);
+                    b, loc, mbarrier(stage, true),
+                    arith::XOrIOp::create(b, loc, parity, c32(1)), ticks);
                 Value full = mbarrier(stage, false);
                 NVVM::MBarrierArriveExpectTxOp::create(
                     b, loc, Type(), full, c32(txBytes), cta, nullptr, Value());
@@ -1091,11 +1106,9 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                 ctx, NVVM::SetMaxRegisterAction::increase));
         auto loop = kLoop([&](Value ktValue, SmallVector<Value> &acc) {
           Value kt = toI32(ktValue);
-          Value stage = arith::RemUIOp::create(b, loc, kt, c32(stages));
-          Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
-          NVVM::MBarrierTryWaitParityOp::create(
-              b, loc, mbarrier(stage, false),
-              arith::AndIOp::create(b, loc, round, c32(1)), ticks);
+          auto [stage, parity] = bufferOf(kt);
+          NVVM::MBarrierTryWaitParityOp::create(b, loc, mbarrier(stage, false),
+                                                parity, ticks);
           multiply(stage, acc);
           // The previous step's MMAs are done: their buffer goes back.
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
@@ -1405,10 +1418,7 @@ struct TileContractionsPass
       return fail("mma-block-m=256 with mma-block-n=256 needs 256 "
                   "accumulator registers a thread");
     // The workgroup memory a block may have (227 KiB on sm_90).
-    int64_t pad = wgmma ? 0 : 8;
-    int64_t bytes = config.stages * (config.bm * (config.bk + pad) +
-                                     config.bk * (config.bn + pad)) * 2 +
-                    (wgmma ? 1024 : 0) + (wgmma && tma ? 16 * config.stages : 0);
+    int64_t bytes = mmaWorkgroupBytes(config, wgmma && tma);
     if (tensorCores && bytes > 227 * 1024)
       return fail("the tensor-core kernels' " + Twine(config.stages) +
                   " buffers take " + Twine(bytes) +
