@@ -514,6 +514,62 @@ def test_winograd_convolutions_match_torch(shape):
     _close(traced.compile(tm, winograd=False)(x.numpy()), expected, 1e-5)
 
 
+# 1-D and 3-D window ops at sizes that take the CPU pipeline's blocked and
+# threaded paths (the conformance samples are small): they lower to 2-D
+# pooling over one row, 2-D pooling of the planes then along the depth, and
+# one 2-D convolution over depth taps stacked as channels (docs/cpu.md).
+WINDOW_OPS = {
+    "conv3d stem": (lambda: nn.Conv3d(3, 16, (3, 7, 7), (1, 2, 2), (1, 3, 3)),
+                    (1, 3, 4, 32, 32)),
+    "conv3d k3 batch 2": (lambda: nn.Conv3d(16, 24, 3, padding=1),
+                          (2, 16, 4, 14, 14)),
+    "conv3d strided dilated": (
+        lambda: nn.Conv3d(8, 8, 3, stride=(2, 1, 2), dilation=(1, 2, 1),
+                          padding=2), (1, 8, 7, 12, 13)),
+    "conv3d depthwise": (lambda: nn.Conv3d(16, 16, 3, padding=1, groups=16),
+                         (1, 16, 4, 10, 10)),
+    "conv3d grouped": (lambda: nn.Conv3d(16, 32, (2, 3, 3), groups=4),
+                       (1, 16, 5, 9, 9)),
+    "conv_transpose3d": (lambda: nn.ConvTranspose3d(8, 4, 3, 2, 1),
+                         (1, 8, 3, 6, 6)),
+    "max_pool1d": (lambda: nn.MaxPool1d(3, 2, 1), (2, 16, 301)),
+    "avg_pool1d ceil": (
+        lambda: nn.AvgPool1d(4, 3, 1, ceil_mode=True, count_include_pad=False),
+        (1, 8, 200)),
+    "max_pool3d": (lambda: nn.MaxPool3d(3, 2, 1), (1, 8, 9, 20, 20)),
+    "avg_pool3d": (lambda: nn.AvgPool3d((2, 3, 3), (1, 2, 2), (1, 1, 1)),
+                   (2, 4, 6, 15, 15)),
+    "max_pool3d dilated ceil": (
+        lambda: nn.MaxPool3d(2, 2, dilation=(2, 1, 1), ceil_mode=True),
+        (1, 4, 9, 11, 11)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WINDOW_OPS))
+def test_1d_3d_window_ops_match_torch(name):
+    make, shape = WINDOW_OPS[name]
+    torch.manual_seed(0)
+    module = nn.Sequential(make(), nn.ReLU()).eval()
+    x = torch.randn(*shape)
+    compiled = traced.compile(traced.trace(module, x))
+    with torch.no_grad():
+        expected = module(x).numpy()
+    _close(compiled(x.numpy()), expected, 1e-5)
+
+
+def test_video_resnet_matches_torch():
+    """torchvision's r3d_18 (3-D convolutions, BatchNorm3d, adaptive 3-D
+    average pooling) on a small clip."""
+    from models import randomize_batchnorm
+    torch.manual_seed(0)
+    module = randomize_batchnorm(torchvision.models.video.r3d_18()).eval()
+    x = torch.randn(1, 3, 4, 32, 32)
+    compiled = traced.compile(traced.trace(module, x))
+    with torch.no_grad():
+        expected = module(x).numpy()
+    _close(compiled(x.numpy()), expected, 1e-4)
+
+
 class _SmallMatmulChain(nn.Module):
     """A chain of matmuls too small to tile, with elementwise ops between:
     each matmul's accumulator loop becomes a function that returns the

@@ -541,6 +541,76 @@ static Value transposedWeight(OpBuilder &b, Location loc, Value w,
   return buildReshape(b, loc, flipped, out);
 }
 
+/// A 3-D convolution of padded `x` ([N, C, Dp, Hp, Wp]) with `w` ([F, C/g,
+/// KD, KH, KW]) into `outType` ([N, F, OD, OH, OW]) as one 2-D convolution:
+/// the KD depth taps of each output plane are stacked as channels,
+/// `cols[n * OD + od, c * KD + t] = x[n, c, od * sd + t * dd]` (a strided
+/// slice and a transposing copy per tap, both vectorized), and `w` is read
+/// as [F, C/g * KD, KH, KW] (a reshape: the groups stay contiguous). The 2-D
+/// convolution then takes the im2col or grouped path on all threads; its
+/// [N * OD, F, OH, OW] result is transposed back. linalg.conv_3d ran as
+/// scalar loops on one thread.
+static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
+                                  ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> dilation,
+                                  RankedTensorType outType);
+static FailureOr<Value> buildConv3d(LoweringCall &c, Value x, Value w,
+                                    int64_t g, ArrayRef<int64_t> s,
+                                    ArrayRef<int64_t> d,
+                                    RankedTensorType outType) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type et = outType.getElementType();
+  int64_t n = xType.getDimSize(0), cin = xType.getDimSize(1),
+          hp = xType.getDimSize(3), wp = xType.getDimSize(4);
+  int64_t f = wType.getDimSize(0), cg = wType.getDimSize(1),
+          kd = wType.getDimSize(2), kh = wType.getDimSize(3),
+          kw = wType.getDimSize(4);
+  int64_t od = outType.getDimSize(2), oh = outType.getDimSize(3),
+          ow = outType.getDimSize(4);
+  if (outType.getNumElements() == 0 || xType.getNumElements() == 0)
+    return buildFilled(b, loc, outType, 0.0);
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  // Iterations (n, od, c, 1, h, w) read the tap's view [N, C, OD, Hp, Wp].
+  AffineMap viewMap = AffineMap::get(
+      6, 0, {dim(0), dim(2), dim(1), dim(4), dim(5)}, ctx);
+  AffineMap id = b.getMultiDimIdentityMap(6);
+  SmallVector<int64_t> planeShape = {n, od, cin, 1, hp, wp};
+  auto planeType = RankedTensorType::get(planeShape, et);
+  Value cols = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{n, od, cin, kd, hp, wp}, et);
+  SmallVector<int64_t> ones(6, 1);
+  for (int64_t t = 0; t < kd; ++t) {
+    Value view = buildSlice(b, loc, x, {0, 0, t * d[0], 0, 0},
+                            {n, cin, od, hp, wp}, {1, 1, s[0], 1, 1});
+    SmallVector<int64_t> offsets = {0, 0, 0, t, 0, 0};
+    Value plane = buildSlice(b, loc, cols, offsets, planeShape, ones);
+    Value copied =
+        linalg::GenericOp::create(
+            b, loc, planeType, view, plane, ArrayRef<AffineMap>{viewMap, id},
+            SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(nb, l, a[0]);
+            })
+            .getResult(0);
+    cols = tensor::InsertSliceOp::create(b, loc, copied, cols, ValueRange{},
+                                         ValueRange{}, ValueRange{}, offsets,
+                                         planeShape, ones);
+  }
+  Value x2 = buildReshape(b, loc, cols, {n * od, cin * kd, hp, wp});
+  Value w2 = buildReshape(b, loc, w, {f, cg * kd, kh, kw});
+  auto out2 = RankedTensorType::get({n * od, f, oh, ow}, et);
+  FailureOr<Value> conv =
+      buildConv(c, x2, w2, g, s.drop_front(), d.drop_front(), out2);
+  if (failed(conv))
+    return failure();
+  Value planes = buildReshape(b, loc, *conv, {n, od, f, oh, ow});
+  return buildTranspose(b, loc, planes, {0, 2, 1, 3, 4});
+}
+
 /// A convolution without padding of batched `x` ([N, C, spatial...]) with
 /// `w` ([O, C/groups, K...]) into `outType`, for 1 to 3 spatial dims.
 static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
@@ -572,6 +642,8 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
       return failure();
     return buildReshape(b, loc, *out, outType.getShape());
   }
+  if (k == 3)
+    return buildConv3d(c, x, w, g, s, d, outType);
   int64_t batch = xType.getDimSize(0), cin = xType.getDimSize(1);
   int64_t cout = wType.getDimSize(0);
   auto strides = b.getI64VectorAttr(s), dilations = b.getI64VectorAttr(d);
@@ -586,49 +658,10 @@ static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
   };
   if (g == 1) {
     Value init = zeros(outType);
-    if (k == 3)
-      return linalg::Conv3DNcdhwFcdhwOp::create(
-                 b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{init},
-                 strides, dilations)
-          .getResult(0);
     return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
                                             ValueRange{x, w}, ValueRange{init},
                                             strides, dilations)
         .getResult(0);
-  }
-  if (k == 3) {
-    // One conv_3d per group, written into its slice of the output.
-    int64_t cg = cin / g, og = cout / g;
-    Value out = tensor::EmptyOp::create(b, loc, outType.getShape(), et);
-    auto slice = [&](Value v, RankedTensorType t, unsigned dim, int64_t offset,
-                     int64_t size) {
-      SmallVector<int64_t> offs(t.getRank(), 0), sizes(t.getShape()),
-          ones(t.getRank(), 1);
-      offs[dim] = offset;
-      sizes[dim] = size;
-      return buildSlice(b, loc, v, offs, sizes, ones);
-    };
-    for (int64_t gi = 0; gi < g; ++gi) {
-      Value xg = slice(x, xType, 1, gi * cg, cg);
-      Value wg = slice(w, wType, 0, gi * og, og);
-      SmallVector<int64_t> gShape(outType.getShape());
-      gShape[1] = og;
-      auto gType = RankedTensorType::get(gShape, et);
-      Value init = buildFilled(b, loc, gType, 0.0);
-      Value og3 = linalg::Conv3DNcdhwFcdhwOp::create(
-                      b, loc, TypeRange{gType}, ValueRange{xg, wg},
-                      ValueRange{init}, strides, dilations)
-                      .getResult(0);
-      SmallVector<OpFoldResult> offsets, sizes, ones;
-      for (int64_t dim = 0; dim < outType.getRank(); ++dim) {
-        offsets.push_back(b.getIndexAttr(dim == 1 ? gi * og : 0));
-        sizes.push_back(b.getIndexAttr(gShape[dim]));
-        ones.push_back(b.getIndexAttr(1));
-      }
-      out =
-          tensor::InsertSliceOp::create(b, loc, og3, out, offsets, sizes, ones);
-    }
-    return out;
   }
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);

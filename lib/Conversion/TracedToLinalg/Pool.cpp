@@ -1,9 +1,11 @@
 //===- Pool.cpp - max, average, adaptive and lp pooling -------------------===//
 //
 // Max and average pooling over 1-3 spatial dims pad explicitly (with -inf or
-// 0, far enough for ceil_mode) and pool with `linalg.pooling_ncw_*` (1-D),
-// `linalg.pooling_nchw_*` (2-D) or, as linalg has no channels-first 3-D
-// pooling op, a `linalg.generic` of the same form (3-D). The average divides
+// 0, far enough for ceil_mode) and pool with `linalg.pooling_nchw_*` only:
+// 1-D over a unit row, 3-D (linalg has no channels-first 3-D pooling op) as
+// a 2-D pooling of the planes and a 1-D one along the depth (max and sum are
+// separable), so that every pooling takes the CPU pipeline's vectorized,
+// threaded path (`buildPooling`). The average divides
 // by PyTorch's per-window count, computed at compile time. Adaptive average
 // pooling is separable: one contraction with a constant weight matrix per
 // spatial dim (elements outside a window skipped, not weighted by 0, so a
@@ -100,68 +102,95 @@ static Value padForWindows(LoweringCall &c, Value x, RankedTensorType out,
   return buildPad(c.rewriter, c.loc, x, low, high, value);
 }
 
-/// Max or sum over the windows of `padded` into `init` (N, C, out...);
-/// `window` is an empty tensor of the kernel's shape, which gives the
-/// window loops their bounds.
-static Value buildPooling(OpBuilder &b, Location loc, Value padded,
-                          Value window, Value init, const PoolParams &w,
-                          bool isMax) {
+/// `v` (N, ...), its batch dim N static or dynamic, reshaped to `shape`
+/// (N, ...) by regrouping the other dims: one collapse or expansion, no
+/// run-time check (the batch is a group of its own).
+static Value regroup(OpBuilder &b, Location loc, Value v,
+                     ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.hasStaticShape())
+    return buildReshape(b, loc, v, shape);
+  auto target = RankedTensorType::get(shape, type.getElementType());
+  if (target.getRank() < type.getRank()) {
+    auto r = getReassociationIndicesForCollapse(type.getShape(), shape);
+    assert(r && "not a regrouping");
+    return tensor::CollapseShapeOp::create(b, loc, target, v, *r);
+  }
+  auto r = getReassociationIndicesForCollapse(shape, type.getShape());
+  assert(r && "not a regrouping");
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : shape)
+    sizes.push_back(b.getIndexAttr(d));
+  sizes[0] = dimSizes(b, loc, v)[0];
+  return tensor::ExpandShapeOp::create(b, loc, target, v, *r, sizes);
+}
+
+/// One `linalg.pooling_nchw_max` or `_sum` of `padded` (N, C, H, W) into
+/// `init` over a window of `kernel` (kh, kw).
+static Value poolNchw(OpBuilder &b, Location loc, Value padded, Value init,
+                      ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                      ArrayRef<int64_t> dilation, bool isMax) {
   auto outType = cast<RankedTensorType>(init.getType());
-  auto strides = b.getI64VectorAttr(w.stride);
-  auto dilations = b.getI64VectorAttr(w.dilation);
+  Value window =
+      tensor::EmptyOp::create(b, loc, kernel, outType.getElementType());
   SmallVector<Value, 2> ins = {padded, window};
-  switch (w.kernel.size()) {
-  case 1:
-    if (isMax)
-      return linalg::PoolingNcwMaxOp::create(b, loc, TypeRange{outType}, ins,
-                                             ValueRange{init}, strides,
-                                             dilations)
-          .getResult(0);
-    return linalg::PoolingNcwSumOp::create(b, loc, TypeRange{outType}, ins,
-                                           ValueRange{init}, strides,
-                                           dilations)
-        .getResult(0);
-  case 2:
-    if (isMax)
-      return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{outType}, ins,
-                                              ValueRange{init}, strides,
-                                              dilations)
-          .getResult(0);
-    return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{outType}, ins,
+  auto strides = b.getI64VectorAttr(stride);
+  auto dilations = b.getI64VectorAttr(dilation);
+  if (isMax)
+    return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{outType}, ins,
                                             ValueRange{init}, strides,
                                             dilations)
         .getResult(0);
-  default:
-    break;
-  }
-  // (n, c, o..., k...): in(n, c, o * stride + k * dilation), window(k).
-  unsigned spatial = w.kernel.size(), dims = 2 + 2 * spatial;
-  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
-  SmallVector<AffineExpr> in = {d(0), d(1)}, win, out = {d(0), d(1)};
-  for (unsigned i = 0; i < spatial; ++i) {
-    in.push_back(d(2 + i) * w.stride[i] + d(2 + spatial + i) * w.dilation[i]);
-    win.push_back(d(2 + spatial + i));
-    out.push_back(d(2 + i));
-  }
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, in, ctx),
-                                 AffineMap::get(dims, 0, win, ctx),
-                                 AffineMap::get(dims, 0, out, ctx)};
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators(2 + spatial, IteratorType::parallel);
-  iterators.append(spatial, IteratorType::reduction);
-  return linalg::GenericOp::create(
-             b, loc, outType, ins, init, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value r =
-                   isMax ? arith::MaximumFOp::create(nb, l, a[2], a[0])
-                               .getResult()
-                   : isa<FloatType>(a[0].getType())
-                       ? arith::AddFOp::create(nb, l, a[2], a[0]).getResult()
-                       : arith::AddIOp::create(nb, l, a[2], a[0]).getResult();
-               linalg::YieldOp::create(nb, l, r);
-             })
+  return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{outType}, ins,
+                                          ValueRange{init}, strides, dilations)
       .getResult(0);
+}
+
+/// Max or sum over the windows of `padded` (N, C, spatial...) into `init`
+/// (N, C, out..., filled with -inf for max, 0 for sum), all as
+/// `linalg.pooling_nchw_*`, the op the CPU pipeline runs as vectorized
+/// taps on all threads:
+/// - 2-D: one pooling op;
+/// - 1-D: the same over (N, C, 1, W), a unit window row (as conv1d lowers);
+/// - 3-D: max and sum are separable, and linalg has no channels-first 3-D
+///   pooling op, so (kh, kw) windows over (N, C * D, H, W), then (kd, 1)
+///   windows over (N, C, D, OH * OW). Max is exact; a sum adds in another
+///   order than one 3-D loop (torch's order is its own either way).
+static Value buildPooling(OpBuilder &b, Location loc, Value padded,
+                          Value init, const PoolParams &w, bool isMax) {
+  auto outType = cast<RankedTensorType>(init.getType());
+  auto inType = cast<RankedTensorType>(padded.getType());
+  ArrayRef<int64_t> k = w.kernel, s = w.stride, d = w.dilation;
+  if (k.size() == 2)
+    return poolNchw(b, loc, padded, init, k, s, d, isMax);
+  int64_t n = inType.getDimSize(0), c = inType.getDimSize(1);
+  if (k.size() == 1) {
+    Value rows = regroup(b, loc, padded, {n, c, 1, inType.getDimSize(2)});
+    Value acc = regroup(b, loc, init, {n, c, 1, outType.getDimSize(2)});
+    Value out = poolNchw(b, loc, rows, acc, {1, k[0]}, {1, s[0]}, {1, d[0]},
+                         isMax);
+    return regroup(b, loc, out, outType.getShape());
+  }
+  assert(k.size() == 3 && "pooling over 1 to 3 spatial dims");
+  int64_t dp = inType.getDimSize(2), od = outType.getDimSize(2),
+          oh = outType.getDimSize(3), ow = outType.getDimSize(4);
+  // (N, C, Dp, Hp, Wp) -> (N, C * Dp, Hp, Wp): (kh, kw) windows.
+  Value planes = regroup(
+      b, loc, padded,
+      {n, c * dp, inType.getDimSize(3), inType.getDimSize(4)});
+  auto planeType =
+      RankedTensorType::get({n, c * dp, oh, ow}, outType.getElementType());
+  double identity = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  Value planeInit = poolInit(b, loc, planeType, padded, identity);
+  Value pooled = poolNchw(b, loc, planes, planeInit, k.drop_front(),
+                          s.drop_front(), d.drop_front(), isMax);
+  // (N, C * Dp, OH, OW) -> (N, C, Dp, OH * OW): (kd, 1) windows.
+  Value depth = regroup(b, loc, pooled, {n, c, dp, oh, ow});
+  depth = regroup(b, loc, depth, {n, c, dp, oh * ow});
+  Value acc = regroup(b, loc, init, {n, c, od, oh * ow});
+  Value out = poolNchw(b, loc, depth, acc, {k[0], 1}, {s[0], 1}, {d[0], 1},
+                       isMax);
+  return regroup(b, loc, out, outType.getShape());
 }
 
 static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
@@ -185,10 +214,8 @@ static FailureOr<SmallVector<Value>> lowerMaxPool(LoweringCall &c,
   double ninf = -std::numeric_limits<double>::infinity();
   Value in = batched(c, x, spatial);
   Value padded = padForWindows(c, in, outType, *w, ninf);
-  Value window = tensor::EmptyOp::create(b, c.loc, w->kernel,
-                                         resultType.getElementType());
   Value init = poolInit(b, c.loc, outType, in, ninf);
-  Value out = buildPooling(b, c.loc, padded, window, init, *w, /*isMax=*/true);
+  Value out = buildPooling(b, c.loc, padded, init, *w, /*isMax=*/true);
   return SmallVector<Value>{buildReshape(b, c.loc, out, resultType.getShape())};
 }
 
@@ -203,10 +230,8 @@ static Value buildAvgPool(LoweringCall &c, Value in, RankedTensorType outType,
   unsigned spatial = w.kernel.size();
   auto inType = cast<RankedTensorType>(in.getType());
   Value padded = padForWindows(c, in, outType, w, 0.0);
-  Value window =
-      tensor::EmptyOp::create(b, loc, w.kernel, outType.getElementType());
   Value init = buildFilled(b, loc, outType, 0.0);
-  Value sum = buildPooling(b, loc, padded, window, init, w, /*isMax=*/false);
+  Value sum = buildPooling(b, loc, padded, init, w, /*isMax=*/false);
   // PyTorch's divisor per output position, over the spatial dims.
   ArrayRef<int64_t> outSizes = outType.getShape().drop_front(2);
   int64_t positions = 1;

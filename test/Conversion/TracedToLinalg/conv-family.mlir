@@ -3,12 +3,31 @@
 // The rest of the convolution family: conv3d, padding="same",
 // conv_transpose and torch.convolution.
 
-// conv3d: the NCDHW named op after an explicit pad.
+// conv3d: one 2-D convolution after an explicit pad. Each of the KD = 3
+// depth taps is a strided slice of the input along D (offset t, stride 2),
+// copied transposed into cols[n, od, c, t, h, w]; cols is read as
+// [N * OD, C * KD, Hp, Wp] and the weight as [F, C * KD, KH, KW]; the
+// [N * OD, F, OH, OW] result goes back to [N, F, OD, OH, OW].
+// CHECK-DAG: #[[VIEW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d4, d5)>
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x5x6x7xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<4x2x3x3x3xf32>)
 // CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
-// CHECK: %[[CONV:.+]] = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<2> : vector<3xi64>} ins(%[[PAD]], %[[W]] : tensor<1x2x7x8x9xf32>, tensor<4x2x3x3x3xf32>)
-// CHECK: return %[[CONV]] : tensor<1x4x3x3x4xf32>
+// CHECK: %[[COLS:.+]] = tensor.empty() : tensor<1x3x2x3x8x9xf32>
+// CHECK: %[[V0:.+]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0, 0] [1, 2, 3, 8, 9] [1, 1, 2, 1, 1]
+// CHECK: %[[P0:.+]] = tensor.extract_slice %[[COLS]][0, 0, 0, 0, 0, 0] [1, 3, 2, 1, 8, 9]
+// CHECK: %[[T0:.+]] = linalg.generic {indexing_maps = [#[[VIEW]], #[[ID]]], {{.*}}} ins(%[[V0]] : tensor<1x2x3x8x9xf32>) outs(%[[P0]] : tensor<1x3x2x1x8x9xf32>)
+// CHECK: %[[C0:.+]] = tensor.insert_slice %[[T0]] into %[[COLS]][0, 0, 0, 0, 0, 0] [1, 3, 2, 1, 8, 9]
+// CHECK: tensor.extract_slice %[[PAD]][0, 0, 1, 0, 0] [1, 2, 3, 8, 9] [1, 1, 2, 1, 1]
+// CHECK: %[[C1:.+]] = tensor.insert_slice %{{.+}} into %[[C0]][0, 0, 0, 1, 0, 0]
+// CHECK: tensor.extract_slice %[[PAD]][0, 0, 2, 0, 0] [1, 2, 3, 8, 9] [1, 1, 2, 1, 1]
+// CHECK: %[[C2:.+]] = tensor.insert_slice %{{.+}} into %[[C1]][0, 0, 0, 2, 0, 0]
+// CHECK: %[[X2:.+]] = tensor.collapse_shape %[[C2]] {{\[}}[0, 1], [2, 3], [4], [5]] : tensor<1x3x2x3x8x9xf32> into tensor<3x6x8x9xf32>
+// CHECK: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2], [3], [4]] : tensor<4x2x3x3x3xf32> into tensor<4x6x3x3xf32>
+// CHECK: %[[CONV:.+]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%[[X2]], %[[W2]] : tensor<3x6x8x9xf32>, tensor<4x6x3x3xf32>) outs(%{{.+}} : tensor<3x4x3x4xf32>)
+// CHECK: %[[E:.+]] = tensor.expand_shape %[[CONV]] {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 3, 4, 3, 4]
+// CHECK: %[[Y:.+]] = linalg.transpose ins(%[[E]] : tensor<1x3x4x3x4xf32>) outs(%{{.+}} : tensor<1x4x3x3x4xf32>) permutation = [0, 2, 1, 3, 4]
+// CHECK: return %[[Y]] : tensor<1x4x3x3x4xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x5x6x7xf32>, %w: tensor<4x2x3x3x3xf32>) -> tensor<1x4x3x3x4xf32> {
     %y = call_function "torch.nn.functional.conv3d"(input=%x, weight=%w, stride=[2, 2, 2], padding=1) : (tensor<1x2x5x6x7xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x3x3x4xf32>
@@ -18,20 +37,17 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// Grouped conv3d: one conv_3d per group, on slices of the input's channels
-// and the weight's filters, inserted into the result.
+// Grouped conv3d: the stacked channels c * KD + t keep each group's
+// channels together, so the 2-D convolution is grouped the same way
+// (conv_2d_ngchw_gfchw, 2 groups of 2 * 2 channels).
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x4x4x4x4xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<6x2x2x2x2xf32>)
-// CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<1x6x3x3x3xf32>
-// CHECK: %[[X0:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0, 0] [1, 2, 4, 4, 4] [1, 1, 1, 1, 1]
-// CHECK: %[[W0:.+]] = tensor.extract_slice %[[W]][0, 0, 0, 0, 0] [3, 2, 2, 2, 2] [1, 1, 1, 1, 1]
-// CHECK: %[[C0:.+]] = linalg.conv_3d_ncdhw_fcdhw {{.*}} ins(%[[X0]], %[[W0]] : tensor<1x2x4x4x4xf32>, tensor<3x2x2x2x2xf32>)
-// CHECK: %[[I0:.+]] = tensor.insert_slice %[[C0]] into %[[EMPTY]][0, 0, 0, 0, 0] [1, 3, 3, 3, 3]
-// CHECK: %[[X1:.+]] = tensor.extract_slice %[[X]][0, 2, 0, 0, 0] [1, 2, 4, 4, 4]
-// CHECK: %[[W1:.+]] = tensor.extract_slice %[[W]][3, 0, 0, 0, 0] [3, 2, 2, 2, 2]
-// CHECK: %[[C1:.+]] = linalg.conv_3d_ncdhw_fcdhw {{.*}} ins(%[[X1]], %[[W1]]
-// CHECK: %[[I1:.+]] = tensor.insert_slice %[[C1]] into %[[I0]][0, 3, 0, 0, 0] [1, 3, 3, 3, 3]
-// CHECK: return %[[I1]] : tensor<1x6x3x3x3xf32>
+// CHECK-NOT: conv_3d
+// CHECK: tensor.collapse_shape {{.*}} : tensor<1x3x4x2x4x4xf32> into tensor<3x8x4x4xf32>
+// CHECK: tensor.collapse_shape %[[W]] {{.*}} : tensor<6x2x2x2x2xf32> into tensor<6x4x2x2xf32>
+// CHECK: %[[CONV:.+]] = linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.+}}, %{{.+}} : tensor<3x2x4x4x4xf32>, tensor<2x3x4x2x2xf32>) outs(%{{.+}} : tensor<3x2x3x3x3xf32>)
+// CHECK: %[[Y:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x3x6x3x3xf32>) outs(%{{.+}} : tensor<1x6x3x3x3xf32>) permutation = [0, 2, 1, 3, 4]
+// CHECK: return %[[Y]] : tensor<1x6x3x3x3xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x4x4x4x4xf32>, %w: tensor<6x2x2x2x2xf32>) -> tensor<1x6x3x3x3xf32> {
     %y = call_function "torch.nn.functional.conv3d"(input=%x, weight=%w, groups=2) : (tensor<1x4x4x4x4xf32>, tensor<6x2x2x2x2xf32>) -> tensor<1x6x3x3x3xf32>

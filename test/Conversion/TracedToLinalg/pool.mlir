@@ -10,9 +10,9 @@
 // CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 0, 0]
 // CHECK: tensor.yield %[[NINF]] : f32
 // CHECK: } : tensor<1x2x8x8xf32> to tensor<1x2x9x9xf32>
-// CHECK-DAG: %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
-// CHECK-DAG: %[[NINF2:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[NINF2:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[ACC:.+]] = linalg.fill ins(%[[NINF2]] : f32) outs(%{{.+}} : tensor<1x2x4x4xf32>)
+// CHECK: %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
 // CHECK: %[[Y:.+]] = linalg.pooling_nchw_max
 // CHECK-SAME: dilations = dense<1> : vector<2xi64>
 // CHECK-SAME: strides = dense<2> : vector<2xi64>
@@ -53,9 +53,9 @@ traced.module root @M class "m.M" {
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
 // CHECK-NOT: tensor.pad
-// CHECK-DAG: %[[WIN:.+]] = tensor.empty() : tensor<2x2xf32>
-// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[ACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<1x2x2x2xf32>)
+// CHECK: %[[WIN:.+]] = tensor.empty() : tensor<2x2xf32>
 // CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
 // CHECK-SAME: dilations = dense<1> : vector<2xi64>
 // CHECK-SAME: strides = dense<2> : vector<2xi64>
@@ -134,17 +134,21 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// max_pool1d: linalg.pooling_ncw_max over the padded input.
+// max_pool1d: linalg.pooling_nchw_max over the padded input read as one
+// row (N, C, 1, W), with a (1, 3) window and strides [1, 2].
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x9xf32>) -> tensor<1x2x5xf32>
 // CHECK: %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1] high[0, 0, 1]
 // CHECK: } : tensor<1x2x9xf32> to tensor<1x2x11xf32>
-// CHECK: %[[WIN:.+]] = tensor.empty() : tensor<3xf32>
 // CHECK: %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x5xf32>)
-// CHECK: %[[Y:.+]] = linalg.pooling_ncw_max
-// CHECK-SAME: dilations = dense<1> : vector<1xi64>
-// CHECK-SAME: strides = dense<2> : vector<1xi64>
-// CHECK-SAME: ins(%[[PAD]], %[[WIN]] : tensor<1x2x11xf32>, tensor<3xf32>) outs(%[[ACC]] : tensor<1x2x5xf32>)
+// CHECK: %[[ROW:.+]] = tensor.expand_shape %[[PAD]] {{\[}}[0], [1], [2, 3]] output_shape [1, 2, 1, 11]
+// CHECK: %[[ACC4:.+]] = tensor.expand_shape %[[ACC]] {{\[}}[0], [1], [2, 3]] output_shape [1, 2, 1, 5]
+// CHECK: %[[WIN:.+]] = tensor.empty() : tensor<1x3xf32>
+// CHECK: %[[P:.+]] = linalg.pooling_nchw_max
+// CHECK-SAME: dilations = dense<1> : vector<2xi64>
+// CHECK-SAME: strides = dense<[1, 2]> : vector<2xi64>
+// CHECK-SAME: ins(%[[ROW]], %[[WIN]] : tensor<1x2x1x11xf32>, tensor<1x3xf32>) outs(%[[ACC4]] : tensor<1x2x1x5xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0], [1], [2, 3]] : tensor<1x2x1x5xf32> into tensor<1x2x5xf32>
 // CHECK: return %[[Y]] : tensor<1x2x5xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x9xf32>) -> tensor<1x2x5xf32> {
@@ -155,13 +159,14 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// avg_pool1d on an unbatched input: pooling_ncw_sum, then the division by
-// the per-window count (count_include_pad=False: 2, 3, 3, 2).
+// avg_pool1d on an unbatched input: a one-row pooling_nchw_sum, then the
+// division by the per-window count (count_include_pad=False: 2, 3, 3, 2).
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x7xf32>) -> tensor<2x4xf32>
 // CHECK: %[[X3:.+]] = tensor.expand_shape %[[X]]
-// CHECK: %[[SUM:.+]] = linalg.pooling_ncw_sum
-// CHECK-SAME: strides = dense<2> : vector<1xi64>
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK-SAME: strides = dense<[1, 2]> : vector<2xi64>
+// CHECK-SAME: tensor<1x2x1x9xf32>, tensor<1x3xf32>
 // CHECK: arith.constant dense<[2.000000e+00, 3.000000e+00, 3.000000e+00, 2.000000e+00]> : tensor<4xf32>
 // CHECK: arith.divf
 // CHECK: tensor.collapse_shape
@@ -174,18 +179,22 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// max_pool3d: linalg has no channels-first 3-D pooling op, so a generic of
-// the same form: (n, c, od, oh, ow, kd, kh, kw), the input read at
-// o * stride + k * dilation, the window tensor giving the k bounds.
-// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2 * 2 + d5, d3 + d6 * 2, d4 * 2 + d7)>
-// CHECK-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// max_pool3d: linalg has no channels-first 3-D pooling op, and max is
+// separable: (kh, kw) windows over the planes (N, C * D, H, W), strides and
+// dilations (h, w) = [1, 2] and [2, 1], then (kd, 1) windows along the
+// depth over (N, C, D, OH * OW), stride 2.
 // CHECK-LABEL: func.func @forward(
-// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%{{.+}}, %{{.+}} : tensor<1x2x4x6x4xf32>, tensor<2x2x2xf32>) outs(%{{.+}} : tensor<1x2x2x4x2xf32>)
-// CHECK: ^bb0(%[[V:[a-zA-Z0-9_]+]]: f32, %{{.+}}: f32, %[[ACC:[a-zA-Z0-9_]+]]: f32):
-// CHECK: %[[M:.+]] = arith.maximumf %[[ACC]], %[[V]] : f32
-// CHECK: linalg.yield %[[M]] : f32
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x6x4xf32>) -> tensor<1x2x2x4x2xf32>
+// CHECK: %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x2x4x2xf32>)
+// CHECK: %[[PLANES:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x4x6x4xf32> into tensor<1x8x6x4xf32>
+// CHECK: %[[PACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x8x4x2xf32>)
+// CHECK: %[[HW:.+]] = linalg.pooling_nchw_max {dilations = dense<[2, 1]> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%[[PLANES]], %{{.+}} : tensor<1x8x6x4xf32>, tensor<2x2xf32>) outs(%[[PACC]] : tensor<1x8x4x2xf32>)
+// CHECK: %[[E:.+]] = tensor.expand_shape %[[HW]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 4, 4, 2]
+// CHECK: %[[DEPTH:.+]] = tensor.collapse_shape %[[E]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x2x4x4x2xf32> into tensor<1x2x4x8xf32>
+// CHECK: %[[DACC:.+]] = tensor.collapse_shape %[[ACC]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x2x2x4x2xf32> into tensor<1x2x2x8xf32>
+// CHECK: %[[D:.+]] = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>} ins(%[[DEPTH]], %{{.+}} : tensor<1x2x4x8xf32>, tensor<2x1xf32>) outs(%[[DACC]] : tensor<1x2x2x8xf32>)
+// CHECK: %[[Y:.+]] = tensor.expand_shape %[[D]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 2, 4, 2]
+// CHECK: return %[[Y]] : tensor<1x2x2x4x2xf32>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x2x4x6x4xf32>) -> tensor<1x2x2x4x2xf32> {
     %y = call_function "torch.nn.functional.max_pool3d"(input=%x, kernel_size=2, stride=[2, 1, 2], dilation=[1, 2, 1]) : (tensor<1x2x4x6x4xf32>) -> tensor<1x2x2x4x2xf32>
@@ -241,7 +250,7 @@ traced.module root @M class "m.M" {
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x7xf32>) -> tensor<1x2x3xf32>
 // CHECK: math.powf %{{.+}}, %{{.+}} : f32
-// CHECK: %[[SUM:.+]] = linalg.pooling_ncw_sum
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
 // CHECK: arith.constant dense<[3.000000e+00, 3.000000e+00, 1.000000e+00]> : tensor<3xf32>
 // CHECK: arith.divf
 // CHECK: %[[K:.+]] = arith.constant 3.000000e+00 : f32
