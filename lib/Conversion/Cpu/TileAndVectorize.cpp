@@ -1341,6 +1341,41 @@ static std::optional<unsigned> threadDim(ArrayRef<int64_t> bounds,
   return chosen;
 }
 
+/// Whether a 2-D pooling runs faster as taps (`poolingToTaps`) than as the
+/// loops of convert-linalg-to-loops, which LLVM vectorizes along the output
+/// width with interleaved loads. Measured on 1-thread runs (docs/cpu.md,
+/// "1-D and 3-D window ops"): loops win on windows of one row (1-D pooling,
+/// 1.4-1.7x) and on windows that do not overlap along the width (2x2/2:
+/// 1.3-2x), where those loads read each input element once; taps win on
+/// overlapping windows of two rows or more (2x2/1: 2.6x, 3x3/2: 1.7x, 5x5/1:
+/// 1.3x), whose strided taps share their rows.
+template <typename PoolOp>
+static bool tapsPay(PoolOp pool) {
+  auto window = dyn_cast<RankedTensorType>(pool.getInputs()[1].getType());
+  if (!window || !window.hasStaticShape() || window.getRank() != 2)
+    return false;
+  int64_t kh = window.getDimSize(0), kw = window.getDimSize(1);
+  int64_t sw = *std::next(pool.getStrides().template value_begin<int64_t>());
+  int64_t dw =
+      *std::next(pool.getDilations().template value_begin<int64_t>());
+  return kh > 1 && (kw - 1) * dw + 1 > sw;
+}
+
+/// 2-D pooling left to convert-linalg-to-loops (LLVM vectorizes the
+/// output-width loop), spread over threads along one of (N, C, OH).
+static void poolingLoops(RewriterBase &rewriter, linalg::LinalgOp pool,
+                         bool parallel) {
+  if (!parallel || inParallelLoop(pool) || !pool.hasPureTensorSemantics())
+    return;
+  SmallVector<int64_t> bounds = pool.getStaticLoopRanges();
+  std::optional<unsigned> chosen = threadDim(bounds, {0, 1, 2});
+  if (!chosen)
+    return;
+  SmallVector<int64_t> tiles(bounds.size(), 0);
+  tiles[*chosen] = 1;
+  (void)tileOnly(rewriter, pool, tiles, {}, /*forall=*/true);
+}
+
 /// Reductions (a layer norm's mean and variance, a softmax's max and sum,
 /// global pooling, `sum`/`mean`/`amax` ops): a generic with reduction
 /// loops and projected-permutation maps. By the loop that walks its first
@@ -1462,11 +1497,13 @@ void TileAndVectorizePass::runOnOperation() {
     SmallVector<linalg::PoolingNchwMaxOp> maxPools;
     func.walk([&](linalg::PoolingNchwMaxOp op) { maxPools.push_back(op); });
     for (auto pool : maxPools)
-      (void)poolingToTaps(rewriter, pool);
+      if (!tapsPay(pool) || failed(poolingToTaps(rewriter, pool)))
+        poolingLoops(rewriter, pool, parallel);
     SmallVector<linalg::PoolingNchwSumOp> sumPools;
     func.walk([&](linalg::PoolingNchwSumOp op) { sumPools.push_back(op); });
     for (auto pool : sumPools)
-      (void)poolingToTaps(rewriter, pool);
+      if (!tapsPay(pool) || failed(poolingToTaps(rewriter, pool)))
+        poolingLoops(rewriter, pool, parallel);
   }
   if (packRhs) {
     SmallVector<linalg::MatmulOp> matmuls;
