@@ -557,6 +557,24 @@ def test_1d_3d_window_ops_match_torch(name):
     _close(compiled(x.numpy()), expected, 1e-5)
 
 
+@pytest.mark.parametrize("name", ["max_pool1d", "max_pool3d",
+                                  "max_pool3d dilated ceil"])
+def test_1d_3d_max_pooling_with_dynamic_batch(name):
+    """The one-row and plane/depth reshapes keep a dynamic batch dim as a
+    group of its own (Pool.cpp's `regroup`)."""
+    make, shape = WINDOW_OPS[name]
+    torch.manual_seed(0)
+    module = nn.Sequential(make(), nn.ReLU()).eval()
+    tm = traced.trace(module, torch.randn(*shape), dynamic_dims={0: "batch"})
+    assert "tensor<?x" in str(tm)
+    compiled = traced.compile(tm)
+    for batch in (1, 3):
+        x = torch.randn(batch, *shape[1:])
+        with torch.no_grad():
+            expected = module(x).numpy()
+        _close(compiled(x.numpy()), expected, 1e-6)
+
+
 def test_video_resnet_matches_torch():
     """torchvision's r3d_18 (3-D convolutions, BatchNorm3d, adaptive 3-D
     average pooling) on a small clip."""
