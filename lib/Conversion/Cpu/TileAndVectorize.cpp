@@ -1158,6 +1158,22 @@ static LogicalResult padToFillAndCopy(RewriterBase &rewriter,
   return success();
 }
 
+/// A window op's init when it is a `linalg.fill` of a constant: the
+/// fill's destination and the constant. The taps generics below then start
+/// their accumulator from the constant (cloned into the body) and write
+/// into the destination, without reading the init: the same values, one
+/// pass less over the output to fill and one less to read it back.
+static std::optional<std::pair<Value, arith::ConstantOp>>
+constantFill(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.hasPureTensorSemantics())
+    return std::nullopt;
+  auto constant = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  return std::make_pair(fill.getOutputs()[0], constant);
+}
+
 /// A depthwise NCHW convolution as one elementwise generic over the output,
 /// summing its taps: for each filter tap (kh, kw), the input view
 /// `in[:, :, kh*dh :: sh, kw*dw :: sw]` (a strided slice of the output's
@@ -1211,11 +1227,15 @@ static LogicalResult depthwiseToTaps(RewriterBase &rewriter,
   maps.push_back(id);
   int64_t taps = kh * kw;
   bool isFloat = isa<FloatType>(et);
+  std::optional<std::pair<Value, arith::ConstantOp>> start =
+      constantFill(conv.getOutputs()[0]);
+  Value init = start ? start->first : conv.getOutputs()[0];
   auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outType}, inputs, conv.getOutputs(), maps,
+      rewriter, loc, TypeRange{outType}, inputs, init, maps,
       SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value acc = args.back();
+        Value acc = start ? b.clone(*start->second)->getResult(0)
+                          : args.back();
         for (int64_t t = 0; t < taps; ++t) {
           Value prod =
               isFloat ? arith::MulFOp::create(b, l, args[t], args[taps + t])
@@ -1261,11 +1281,15 @@ static LogicalResult poolingToTaps(RewriterBase &rewriter, PoolOp pool) {
                                       outType, kh, kw, strides, dilations);
   AffineMap id = rewriter.getMultiDimIdentityMap(4);
   SmallVector<AffineMap> maps(views.size() + 1, id);
+  std::optional<std::pair<Value, arith::ConstantOp>> start =
+      constantFill(pool.getOutputs()[0]);
+  Value init = start ? start->first : pool.getOutputs()[0];
   auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outType}, views, pool.getOutputs(), maps,
+      rewriter, loc, TypeRange{outType}, views, init, maps,
       SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value acc = args.back();
+        Value acc = start ? b.clone(*start->second)->getResult(0)
+                          : args.back();
         for (size_t t = 0; t + 1 < args.size(); ++t) {
           IRMapping mapping;
           mapping.map(payload.getArgument(0), args[t]);
