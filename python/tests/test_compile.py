@@ -528,6 +528,9 @@ WINDOW_OPS = {
                           padding=2), (1, 8, 7, 12, 13)),
     "conv3d depthwise": (lambda: nn.Conv3d(16, 16, 3, padding=1, groups=16),
                          (1, 16, 4, 10, 10)),
+    "conv3d depthwise strided dilated": (
+        lambda: nn.Conv3d(8, 8, 3, stride=(2, 2, 1), dilation=(2, 1, 1),
+                          padding=(2, 1, 1), groups=8), (2, 8, 9, 10, 11)),
     "conv3d grouped": (lambda: nn.Conv3d(16, 32, (2, 3, 3), groups=4),
                        (1, 16, 5, 9, 9)),
     "conv_transpose3d": (lambda: nn.ConvTranspose3d(8, 4, 3, 2, 1),

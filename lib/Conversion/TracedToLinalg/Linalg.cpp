@@ -548,8 +548,9 @@ static Value transposedWeight(OpBuilder &b, Location loc, Value w,
 /// slice and a transposing copy per tap, both vectorized), and `w` is read
 /// as [F, C/g * KD, KH, KW] (a reshape: the groups stay contiguous). The 2-D
 /// convolution then takes the im2col or grouped path on all threads; its
-/// [N * OD, F, OH, OW] result is transposed back. linalg.conv_3d ran as
-/// scalar loops on one thread.
+/// [N * OD, F, OH, OW] result is transposed back. A depthwise one is KD
+/// chained depthwise 2-D convolutions over the taps' planes instead.
+/// linalg.conv_3d ran as scalar loops on one thread.
 static FailureOr<Value> buildConv(LoweringCall &c, Value x, Value w, int64_t g,
                                   ArrayRef<int64_t> stride,
                                   ArrayRef<int64_t> dilation,
@@ -600,14 +601,40 @@ static FailureOr<Value> buildConv3d(LoweringCall &c, Value x, Value w,
                                          ValueRange{}, ValueRange{}, offsets,
                                          planeShape, ones);
   }
-  Value x2 = buildReshape(b, loc, cols, {n * od, cin * kd, hp, wp});
-  Value w2 = buildReshape(b, loc, w, {f, cg * kd, kh, kw});
   auto out2 = RankedTensorType::get({n * od, f, oh, ow}, et);
-  FailureOr<Value> conv =
-      buildConv(c, x2, w2, g, s.drop_front(), d.drop_front(), out2);
-  if (failed(conv))
-    return failure();
-  Value planes = buildReshape(b, loc, *conv, {n, od, f, oh, ow});
+  Value conv;
+  if (g == cin && f == cin) {
+    // Depthwise: as a grouped 2-D convolution, each group would be KD
+    // channels and one filter, too little work a group to pay for its
+    // matmul or its threads. Instead KD depthwise 2-D convolutions (the
+    // CPU pipeline's taps), one per depth tap's planes, each accumulating
+    // into the previous one's result.
+    Value taps = buildReshape(b, loc, cols, {n * od, cin, kd, hp, wp});
+    auto strides = b.getI64VectorAttr(s.drop_front());
+    auto dilations = b.getI64VectorAttr(d.drop_front());
+    conv = buildFilled(b, loc, out2, 0.0);
+    for (int64_t t = 0; t < kd; ++t) {
+      Value plane = buildSlice(b, loc, taps, {0, 0, t, 0, 0},
+                               {n * od, cin, 1, hp, wp}, {1, 1, 1, 1, 1});
+      plane = buildReshape(b, loc, plane, {n * od, cin, hp, wp});
+      Value filter = buildSlice(b, loc, w, {0, 0, t, 0, 0}, {f, 1, 1, kh, kw},
+                                {1, 1, 1, 1, 1});
+      filter = buildReshape(b, loc, filter, {f, kh, kw});
+      conv = linalg::DepthwiseConv2DNchwChwOp::create(
+                 b, loc, TypeRange{out2}, ValueRange{plane, filter},
+                 ValueRange{conv}, strides, dilations)
+                 .getResult(0);
+    }
+  } else {
+    Value x2 = buildReshape(b, loc, cols, {n * od, cin * kd, hp, wp});
+    Value w2 = buildReshape(b, loc, w, {f, cg * kd, kh, kw});
+    FailureOr<Value> grouped =
+        buildConv(c, x2, w2, g, s.drop_front(), d.drop_front(), out2);
+    if (failed(grouped))
+      return failure();
+    conv = *grouped;
+  }
+  Value planes = buildReshape(b, loc, conv, {n, od, f, oh, ow});
   return buildTranspose(b, loc, planes, {0, 2, 1, 3, 4});
 }
 

@@ -57,6 +57,31 @@ traced.module root @M class "m.M" {
 
 // -----
 
+// Depthwise conv3d: KD = 2 depthwise 2-D convolutions over the depth taps'
+// planes ([N * OD, C, Hp, Wp] slices of the stacked taps), the second
+// accumulating into the first's result.
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x3x4x6x6xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<3x1x2x3x3xf32>)
+// CHECK: %[[TAPS:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2], [3], [4], [5]] : tensor<1x3x3x2x6x6xf32> into tensor<3x3x2x6x6xf32>
+// CHECK: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<3x3x4x4xf32>)
+// CHECK: tensor.extract_slice %[[TAPS]][0, 0, 0, 0, 0] [3, 3, 1, 6, 6]
+// CHECK: tensor.extract_slice %[[W]][0, 0, 0, 0, 0] [3, 1, 1, 3, 3]
+// CHECK: %[[D0:.+]] = linalg.depthwise_conv_2d_nchw_chw {{.*}} outs(%[[ZERO]] : tensor<3x3x4x4xf32>)
+// CHECK: tensor.extract_slice %[[TAPS]][0, 0, 1, 0, 0] [3, 3, 1, 6, 6]
+// CHECK: tensor.extract_slice %[[W]][0, 0, 1, 0, 0] [3, 1, 1, 3, 3]
+// CHECK: %[[D1:.+]] = linalg.depthwise_conv_2d_nchw_chw {{.*}} outs(%[[D0]] : tensor<3x3x4x4xf32>)
+// CHECK: %[[E:.+]] = tensor.expand_shape %[[D1]]
+// CHECK: %[[Y:.+]] = linalg.transpose ins(%[[E]] : tensor<1x3x3x4x4xf32>) outs(%{{.+}} : tensor<1x3x3x4x4xf32>) permutation = [0, 2, 1, 3, 4]
+// CHECK: return %[[Y]]
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x4x6x6xf32>, %w: tensor<3x1x2x3x3xf32>) -> tensor<1x3x3x4x4xf32> {
+    %y = call_function "torch.nn.functional.conv3d"(input=%x, weight=%w, groups=3) : (tensor<1x3x4x6x6xf32>, tensor<3x1x2x3x3xf32>) -> tensor<1x3x3x4x4xf32>
+    output %y : tensor<1x3x3x4x4xf32>
+  }
+}
+
+// -----
+
 // padding="same" with even kernels: the odd zero goes after, as in torch.
 // CHECK-LABEL: func.func @forward(
 // CHECK: tensor.pad %{{.+}} low[0, 0, 0, 1] high[0, 0, 1, 2]
