@@ -34,7 +34,8 @@ import torchvision
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python",
                                 "tests"))
 import traced  # noqa: E402
-from timing import fma_peak_probe, paired_medians_ms, print_table  # noqa: E402
+from timing import (compare_with_torch, fma_peak_probe,  # noqa: E402
+                    paired_medians_ms, print_table)
 from models import MLP  # noqa: E402
 
 
@@ -88,14 +89,8 @@ def main():
             cached = traced.compile(tm, cache=cache)
             cached_s = time.perf_counter() - start
             assert cached.from_cache
-        xn = x.numpy()
-        with torch.no_grad():
-            expected = model(x).numpy()
-            got = compiled(xn)
-            err = np.abs(got - expected).max() / np.abs(expected).max()
-            eager, ours = paired_medians_ms(lambda: model(x),
-                                            lambda: compiled(xn),
-                                            args.blocks, args.runs)
+        err, eager, ours = compare_with_torch(model, x, compiled,
+                                              args.blocks, args.runs)
         rows.append((name, f"{ours:.2f} ms", f"{eager:.2f} ms",
                      f"{ours / eager:.2f}x", f"{compile_s:.1f} s",
                      f"{cached_s:.2f} s", f"{err:.1e}"))

@@ -47,6 +47,22 @@ def paired_medians_ms(fn_a, fn_b, blocks=8, runs=5, block_s=1.0):
             statistics.median(times[1]) * 1e3)
 
 
+def compare_with_torch(model, x, compiled, blocks=8, runs=5):
+    """Runs torch `model` (without autograd) and `compiled` on `x` (a
+    torch tensor; the compiled side gets it as numpy): returns the largest
+    error relative to torch's largest magnitude, then torch's and the
+    compiled side's medians in ms (`paired_medians_ms`)."""
+    import numpy as np
+    import torch
+    xn = x.numpy()
+    with torch.no_grad():
+        expected = model(x).numpy()
+        err = np.abs(compiled(xn) - expected).max() / np.abs(expected).max()
+        eager, ours = paired_medians_ms(lambda: model(x),
+                                        lambda: compiled(xn), blocks, runs)
+    return err, eager, ours
+
+
 @contextlib.contextmanager
 def fma_peak_probe():
     """Builds bench/fma_peak.c with `clang -O2 -march=native` and yields a

@@ -28,7 +28,6 @@ os.environ["OMP_NUM_THREADS"] = THREADS
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -39,7 +38,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "python", "tests"))
 import traced  # noqa: E402
 from models import randomize_batchnorm  # noqa: E402
-from timing import paired_medians_ms, print_table  # noqa: E402
+from timing import compare_with_torch, print_table  # noqa: E402
 
 
 class Fn(nn.Module):
@@ -109,14 +108,8 @@ def main():
         start = time.perf_counter()
         compiled = traced.compile(tm, cache=False)
         compile_s = time.perf_counter() - start
-        xn = x.numpy()
-        with torch.no_grad():
-            expected = model(x).numpy()
-            got = compiled(xn)
-            err = np.abs(got - expected).max() / np.abs(expected).max()
-            eager, ours = paired_medians_ms(lambda: model(x),
-                                            lambda: compiled(xn),
-                                            args.blocks, args.runs)
+        err, eager, ours = compare_with_torch(model, x, compiled,
+                                              args.blocks, args.runs)
         rate = (f"{flops / ours / 1e6:.1f}" if flops else "-")
         rows.append((name, f"{ours:.2f} ms", f"{eager:.2f} ms",
                      f"{ours / eager:.2f}x", rate, f"{compile_s:.1f} s",
