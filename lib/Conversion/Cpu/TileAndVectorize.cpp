@@ -1169,7 +1169,9 @@ constantFill(Value init) {
   if (!fill || !fill.hasPureTensorSemantics())
     return std::nullopt;
   auto constant = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-  if (!constant)
+  // (A fill may cast its value to the element type; such a fill is read.)
+  if (!constant || constant.getType() !=
+                       getElementTypeOrSelf(fill.getOutputs()[0].getType()))
     return std::nullopt;
   return std::make_pair(fill.getOutputs()[0], constant);
 }
@@ -1368,11 +1370,11 @@ static std::optional<unsigned> threadDim(ArrayRef<int64_t> bounds,
 /// Whether a 2-D pooling runs faster as taps (`poolingToTaps`) than as the
 /// loops of convert-linalg-to-loops, which LLVM vectorizes along the output
 /// width with interleaved loads. Measured on 1-thread runs (docs/cpu.md,
-/// "1-D and 3-D window ops"): loops win on windows of one row (1-D pooling,
-/// 1.4-1.7x) and on windows that do not overlap along the width (2x2/2:
-/// 1.3-2x), where those loads read each input element once; taps win on
-/// overlapping windows of two rows or more (2x2/1: 2.6x, 3x3/2: 1.7x, 5x5/1:
-/// 1.3x), whose strided taps share their rows.
+/// "2-D pooling"): loops win on windows of one row with a stride (1-D
+/// pooling, 1.4-1.7x; a tie at stride 1) and on windows that do not overlap
+/// along the width (2x2/2: 1.3-2x), where those loads read each input
+/// element once; taps win on overlapping windows of two rows or more (2x2/1:
+/// 2.6x, 3x3/2: 1.7x, 5x5/1: 1.3x; 3x3/1 is the exception, 13% slower).
 template <typename PoolOp>
 static bool tapsPay(PoolOp pool) {
   auto window = dyn_cast<RankedTensorType>(pool.getInputs()[1].getType());
