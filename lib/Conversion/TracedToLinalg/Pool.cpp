@@ -148,8 +148,8 @@ static Value poolNchw(OpBuilder &b, Location loc, Value padded, Value init,
 
 /// Max or sum over the windows of `padded` (N, C, spatial...) into `init`
 /// (N, C, out..., filled with -inf for max, 0 for sum), all as
-/// `linalg.pooling_nchw_*`, the op the CPU pipeline runs as vectorized
-/// taps on all threads:
+/// `linalg.pooling_nchw_*`, the op the CPU pipeline vectorizes and spreads
+/// over threads (as taps or as loops, TileAndVectorize.cpp's `tapsPay`):
 /// - 2-D: one pooling op;
 /// - 1-D: the same over (N, C, 1, W), a unit window row (as conv1d lowers);
 /// - 3-D: max and sum are separable, and linalg has no channels-first 3-D
