@@ -121,7 +121,7 @@ def TracedCpuTileAndVectorize
            "into contiguous tile-n column panels">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Spread the cache blocks of big contractions, and the outer "
-           "dimension of elementwise ops of 2^16 elements or more, over "
+           "dimension of elementwise ops of 2^14 elements or more, over "
            "threads (scf.forall)">,
     Option<"minParallelFlops", "min-parallel-flops", "int64_t",
            /*default=*/"4000000",

@@ -317,6 +317,63 @@ static bool inParallelLoop(Operation *op) {
   return op->getParentOfType<scf::ForallOp>() != nullptr;
 }
 
+/// Moves the `linalg.fill`s that start the outputs of `tiled` (an op just
+/// tiled into an `scf.forall`) into the forall: each iteration fills its own
+/// slice right before the op accumulates into it, on its thread and while
+/// the slice is in cache, and the forall's output starts as an empty
+/// tensor. Left outside, a fill is a serial pass over the whole output
+/// (a memset on the calling thread) before the parallel loop. Only where
+/// the slice is read by `tiled` alone and the forall's output by that
+/// slice and its write-back, so every element is filled before it is
+/// read.
+static void fuseFillsIntoForall(RewriterBase &rewriter, linalg::LinalgOp tiled) {
+  auto forall = dyn_cast<scf::ForallOp>(tiled->getParentOp());
+  if (!forall)
+    return;
+  for (OpOperand &init : tiled.getDpsInitsMutable()) {
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    auto arg = slice ? dyn_cast<BlockArgument>(slice.getSource()) : nullptr;
+    if (!arg || arg.getOwner() != forall.getBody() || !slice->hasOneUse())
+      continue;
+    OpOperand *shared = forall.getTiedOpOperand(arg);
+    if (!shared)
+      continue;
+    // Through reshapes (a packed matmul's output is the fill expanded into
+    // column panels), each used only on the way to the forall.
+    OpOperand *use = shared;
+    while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+               use->get().getDefiningOp()) &&
+           use->get().hasOneUse())
+      use = &use->get().getDefiningOp()->getOpOperand(0);
+    auto fill = use->get().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics() ||
+        !llvm::all_of(arg.getUsers(), [&](Operation *user) {
+          return user == slice.getOperation() ||
+                 isa<tensor::ParallelInsertSliceOp>(user);
+        }))
+      continue;
+    // The forall starts from the fill's destination (its own copy of an
+    // empty tensor where the fill has other users), reshaped as before: a
+    // returned output is then still written in place.
+    Value dest = fill.getOutputs()[0];
+    if (!fill->hasOneUse()) {
+      auto empty = dest.getDefiningOp<tensor::EmptyOp>();
+      if (!empty)
+        continue;
+      rewriter.setInsertionPoint(fill);
+      dest = rewriter.clone(*empty)->getResult(0);
+    }
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(dest); });
+    rewriter.setInsertionPoint(tiled);
+    Value filled = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                          fill.getInputs()[0], slice.getResult())
+                       .getResult(0);
+    rewriter.modifyOpInPlace(tiled, [&] { init.set(filled); });
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+  }
+}
+
 /// Tiles `op` (no vectorization) and returns the tiled op.
 static FailureOr<linalg::LinalgOp>
 tileOnly(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
@@ -336,7 +393,10 @@ tileOnly(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   if (failed(tiled))
     return failure();
   rewriter.replaceOp(op, tiled->replacements);
-  return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  auto result = cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  if (forall)
+    fuseFillsIntoForall(rewriter, result);
+  return result;
 }
 
 /// Tiles `op` by `sizes` and vectorizes the (static) tile. Each size is
