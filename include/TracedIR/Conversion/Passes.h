@@ -179,7 +179,8 @@ void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 /// and strided copies as loops (small row-contiguous tiles as vector
 /// transfers when `vectorTiles`); with `arena`, each function's
 /// temporaries planned into one buffer (the CPU pipeline's PlanArena).
-void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false);
+void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false,
+                      bool parallel = false);
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

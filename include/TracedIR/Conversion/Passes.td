@@ -197,16 +197,22 @@ def TracedCpuExpandCopies
     last dimension on both sides (the vector tiles canonicalization folded
     back into slice copies: a packed matmul panel row, a transposed tile),
     else `linalg.copy` (and then loops); contiguous copies stay and become
-    `memcpy`.
+    `memcpy`. Larger static copies with contiguous rows become loop nests
+    of row vectors; with `parallel`, one of 2^14 elements or more that is
+    not inside a parallel loop already runs its outermost dimension of 8 or
+    more (else its largest of 2 or more) as an `scf.parallel`.
   }];
   let options = [
     Option<"vectorTiles", "vector-tiles", "bool", /*default=*/"true",
            "Copy small row-contiguous tiles with vector transfers (off: "
            "loops; the GPU pipeline turns them into kernels)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Spread the rows of large copies over threads (scf.parallel)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::vector::VectorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def TracedGpuMapParallelLoops

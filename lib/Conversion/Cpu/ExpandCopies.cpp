@@ -66,7 +66,7 @@ struct ExpandCopiesPass
         rewriter.eraseOp(op);
         continue;
       }
-      if (vectorTiles && vectorRows(rewriter, op))
+      if (vectorTiles && vectorRows(rewriter, op, parallel))
         continue;
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                   op.getTarget());
@@ -78,7 +78,8 @@ struct ExpandCopiesPass
   /// each row (and one shorter one for a remainder). As linalg.copy's
   /// scalar loops, LLVM vectorized such copies across rows, with gathers
   /// and scatters.
-  static bool vectorRows(IRRewriter &rewriter, memref::CopyOp op) {
+  static bool vectorRows(IRRewriter &rewriter, memref::CopyOp op,
+                         bool parallel) {
     auto src = cast<MemRefType>(op.getSource().getType());
     auto dst = cast<MemRefType>(op.getTarget().getType());
     Type element = src.getElementType();
@@ -92,11 +93,36 @@ struct ExpandCopiesPass
     int64_t rank = src.getRank(), row = src.getShape().back();
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    // Threads: the rows of a large copy outside any parallel loop (what
+    // one-shot-bufferize copies around an op it could not write in place,
+    // such as a padded interior) along one outer dim, as for elementwise
+    // ops: the outermost of 8 or more, else the largest of 2 or more.
+    std::optional<int64_t> threadDim;
+    if (parallel && src.getNumElements() >= (int64_t(1) << 14) &&
+        !op->getParentOfType<scf::ForallOp>() &&
+        !op->getParentOfType<scf::ParallelOp>()) {
+      for (int64_t d = 0; d + 1 < rank; ++d) {
+        int64_t size = src.getDimSize(d);
+        if (size >= 8) {
+          threadDim = d;
+          break;
+        }
+        if (size >= 2 && (!threadDim || size > src.getDimSize(*threadDim)))
+          threadDim = d;
+      }
+    }
     SmallVector<Value> indices;
     OpBuilder::InsertionGuard guard(rewriter);
     for (int64_t d = 0; d + 1 < rank; ++d) {
       Value bound =
           arith::ConstantIndexOp::create(rewriter, loc, src.getDimSize(d));
+      if (threadDim && d == *threadDim) {
+        auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                            ValueRange{bound}, ValueRange{one});
+        indices.push_back(loop.getInductionVars()[0]);
+        rewriter.setInsertionPointToStart(loop.getBody());
+        continue;
+      }
       auto loop = scf::ForOp::create(rewriter, loc, zero, bound, one);
       indices.push_back(loop.getInductionVar());
       rewriter.setInsertionPointToStart(loop.getBody());

@@ -770,7 +770,7 @@ struct OutlineParallelLoops
 } // namespace
 
 void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
-                                      bool arena) {
+                                      bool arena, bool parallel) {
   // The canonicalization folds loop-carried buffers that every iteration
   // yields unchanged (`scf.for iter_args(%b = %alloc)` yielding %b), so that
   // a function returns its allocation itself: buffer-results-to-out-params
@@ -792,6 +792,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
     pm.addNestedPass<func::FuncOp>(std::make_unique<PlanArena>());
   TracedCpuExpandCopiesOptions copies;
   copies.vectorTiles = vectorTiles;
+  copies.parallel = parallel;
   pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
   pm.addPass(createTracedCpuLowerChecks());
   pm.addPass(createTracedCpuFlattenGlobals());
@@ -821,7 +822,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   // The upstream parts are written in textual form: they read exactly like
   // the mlir-opt pipeline that reproduces them (docs/cpu.md).
   detail::addBufferization(pm, /*vectorTiles=*/options.vectorize,
-                           options.arena);
+                           options.arena, /*parallel=*/options.threads);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   pm.addNestedPass<func::FuncOp>(std::make_unique<ApproximateMath>());
