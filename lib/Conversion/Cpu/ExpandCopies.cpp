@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Conversion/Passes.h"
+#include "Threads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -95,28 +96,19 @@ struct ExpandCopiesPass
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     // Threads: the rows of a large copy outside any parallel loop (what
     // one-shot-bufferize copies around an op it could not write in place,
-    // such as a padded interior) along one outer dim, as for elementwise
-    // ops: the outermost of 8 or more, else the largest of 2 or more.
-    std::optional<int64_t> threadDim;
-    if (parallel && src.getNumElements() >= (int64_t(1) << 14) &&
-        !op->getParentOfType<scf::ForallOp>() &&
-        !op->getParentOfType<scf::ParallelOp>()) {
-      for (int64_t d = 0; d + 1 < rank; ++d) {
-        int64_t size = src.getDimSize(d);
-        if (size >= 8) {
-          threadDim = d;
-          break;
-        }
-        if (size >= 2 && (!threadDim || size > src.getDimSize(*threadDim)))
-          threadDim = d;
-      }
-    }
+    // such as a padded interior) along one outer dim, by the rule of the
+    // elementwise ops (`threadDim`).
+    std::optional<unsigned> threads;
+    if (parallel && !op->getParentOfType<scf::ForallOp>() &&
+        !op->getParentOfType<scf::ParallelOp>())
+      threads = threadDim(src.getShape(), llvm::to_vector(llvm::seq<unsigned>(
+                                              0, rank - 1)));
     SmallVector<Value> indices;
     OpBuilder::InsertionGuard guard(rewriter);
     for (int64_t d = 0; d + 1 < rank; ++d) {
       Value bound =
           arith::ConstantIndexOp::create(rewriter, loc, src.getDimSize(d));
-      if (threadDim && d == *threadDim) {
+      if (threads && d == *threads) {
         auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
                                             ValueRange{bound}, ValueRange{one});
         indices.push_back(loop.getInductionVars()[0]);

@@ -11,6 +11,7 @@
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "../TracedToLinalg/Lowering.h"
+#include "Threads.h"
 #include "Winograd.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -1416,28 +1417,6 @@ static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
     if (succeeded(tiled))
       rewriter.replaceOp(op, tiled->replacements);
   }
-}
-
-/// The dim an op of these static loop bounds is spread over threads along
-/// (scf.forall, then OpenMP), among `candidates` (outermost first): none
-/// below 2^14 iterations; else the outermost of eight or more, else the
-/// largest of two or more. Eight: a stem's 3 channels on 2 threads would
-/// leave one idle a third of the time.
-static std::optional<unsigned> threadDim(ArrayRef<int64_t> bounds,
-                                         ArrayRef<unsigned> candidates) {
-  int64_t iterations = 1;
-  for (int64_t b : bounds)
-    iterations = ShapedType::isDynamic(b) ? 0 : iterations * b;
-  std::optional<unsigned> chosen;
-  if (iterations < (int64_t(1) << 14))
-    return chosen;
-  for (unsigned d : candidates) {
-    if (bounds[d] >= 8)
-      return d;
-    if (bounds[d] >= 2 && (!chosen || bounds[d] > bounds[*chosen]))
-      chosen = d;
-  }
-  return chosen;
 }
 
 /// Whether a 2-D pooling runs faster as taps (`poolingToTaps`) than as the
