@@ -1,6 +1,7 @@
 """Runs the compiled GPU models on an NVIDIA GPU (run it there).
 
-    python3 bench/gpu/run.py [artifacts_dir] [--runs N] [--out FILE] [names...]
+    python3 bench/gpu/run.py [artifacts_dir] [--runs N] [--out FILE]
+        [--case-timeout S] [--progress FILE] [names...]
 
 Needs only numpy, the artifacts of bench/gpu/build.py (xz-compressed model
 libraries, libtraced_cuda_runtime beside them) and the CUDA driver. For
@@ -13,6 +14,14 @@ out to host memory. With torch CUDA there, the same architecture (its own
 random weights) is timed in torch eager too, and torch's matmuls give the
 reference TFLOP/s. Writes a markdown table to --out (default stdout only).
 Exit status 1 when an output differs.
+
+A device lease is short and a kernel that deadlocks (a wrong barrier count,
+say) would spend it: with --case-timeout, a case still running after S
+seconds is reported as TIMEOUT and the process ends with status 3 (a
+watchdog thread; ctypes calls release the GIL). With --progress FILE, each
+case is recorded in FILE as it starts and ends, and cases already started
+there are skipped, so run.sh starts the run again after a timeout and goes
+on with the next case.
 """
 import ctypes
 import json
@@ -23,6 +32,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -86,7 +96,9 @@ def torch_model(torch, name):
     except ImportError:
         return None
     base = name.replace("_b32", "")
-    models = real_models()
+    if not hasattr(torch_model, "models"):
+        torch_model.models = real_models()
+    models = torch_model.models
     return models[base][0].cuda().eval() if base in models else None
 
 
@@ -145,6 +157,19 @@ def main():
         i = argv.index("--out")
         out_file = argv[i + 1]
         del argv[i:i + 2]
+    case_timeout, progress = None, None
+    if "--case-timeout" in argv:
+        i = argv.index("--case-timeout")
+        case_timeout = float(argv[i + 1])
+        del argv[i:i + 2]
+    if "--progress" in argv:
+        i = argv.index("--progress")
+        progress = pathlib.Path(argv[i + 1])
+        del argv[i:i + 2]
+    started = set()
+    if progress is not None and progress.exists():
+        started = {line.split(" ", 1)[1] for line in progress.read_text().splitlines()
+                   if line.startswith("start ")}
     art = pathlib.Path(argv[0] if argv else "build/gpu-artifacts")
     only = set(argv[1:])
     manifest = json.loads((art / "manifest.json").read_text())
@@ -161,10 +186,25 @@ def main():
     rows = []
     ok = True
     for name, info in manifest["models"].items():
-        if only and name not in only:
+        if (only and name not in only) or name in started:
             continue
         row = [name, "-", "-", "-", "-", ""]
         rows.append(row)
+        if progress is not None:
+            with progress.open("a") as f:
+                f.write(f"start {name}\n")
+        watchdog = None
+        if case_timeout:
+            def expire(name=name):
+                print(f"{name} | TIMEOUT: still running after {case_timeout:g} s",
+                      flush=True)
+                if progress is not None:
+                    with progress.open("a") as f:
+                        f.write(f"timeout {name}\n")
+                os._exit(3)
+            watchdog = threading.Timer(case_timeout, expire)
+            watchdog.daemon = True
+            watchdog.start()
         try:
             lib_path = unxz(art / f"lib{name}.so.xz", work / f"lib{name}.so")
             start = time.perf_counter()
@@ -269,27 +309,35 @@ def main():
                     row[5] += (f"; on CUDA tensors {t_d:.3f} ms"
                                + ("" if same else " (DIFFERS)"))
                     ok &= same
-                if torch is not None:
-                    model = torch_model(torch, name)
-                    if model is not None:
-                        xs = [torch.from_numpy(x) for x in inputs]
-                        def eager():
-                            with torch.no_grad():
-                                model(*[x.cuda() for x in xs]).cpu()
-                        xs_d = [x.cuda() for x in xs]
-                        def eager_d():
-                            with torch.no_grad():
-                                model(*xs_d)
-                        try:
-                            row[4] = f"{median_ms(eager, 50, torch.cuda.synchronize):.3f} ms"
-                            row[5] += (f"; torch on CUDA tensors "
-                                       f"{median_ms(eager_d, 50, torch.cuda.synchronize):.3f} ms")
-                        except Exception as e:  # e.g. a CPU constant in forward
-                            row[4] = f"torch: {e}"[:60]
+                try:
+                    model = torch_model(torch, name) if torch is not None else None
+                except Exception as e:  # noqa: BLE001 (torch's side is only a comparison)
+                    model = None
+                    row[4] = f"torch: {e}"[:60]
+                if model is not None:
+                    xs = [torch.from_numpy(x) for x in inputs]
+                    def eager():
+                        with torch.no_grad():
+                            model(*[x.cuda() for x in xs]).cpu()
+                    xs_d = [x.cuda() for x in xs]
+                    def eager_d():
+                        with torch.no_grad():
+                            model(*xs_d)
+                    try:
+                        row[4] = f"{median_ms(eager, 50, torch.cuda.synchronize):.3f} ms"
+                        row[5] += (f"; torch on CUDA tensors "
+                                   f"{median_ms(eager_d, 50, torch.cuda.synchronize):.3f} ms")
+                    except Exception as e:  # e.g. a CPU constant in forward
+                        row[4] = f"torch: {e}"[:60]
         except Exception as e:  # report and go on with the next case
             ok = False
             row[5] = f"FAILED: {e}"[:300]
             runtime.traced_cuda_clear_error()
+        if watchdog is not None:
+            watchdog.cancel()
+        if progress is not None:
+            with progress.open("a") as f:
+                f.write(f"end {name}\n")
         print(" | ".join(row), flush=True)
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     table = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"

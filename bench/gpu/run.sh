@@ -19,7 +19,23 @@ OUTFILE=${1:-gpu-results.md}
 [ $# -gt 0 ] && shift
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
 status=0
-PYTHONUNBUFFERED=1 python3 "$(dirname "$0")/run.py" "$ART" --runs "${RUNS:-100}" --out "$OUTFILE" "$@" || status=$?
+# Each case gets CASE_TIMEOUT seconds (a deadlocked kernel must not spend
+# the lease); after a timeout (run.py's status 3) the run starts again with
+# the cases not yet started, and each run's table is appended to $OUTFILE.
+PROGRESS="$OUTFILE.progress"
+rm -f "$PROGRESS"
+: >"$OUTFILE"
+while :; do
+  part=$(mktemp)
+  rc=0
+  PYTHONUNBUFFERED=1 python3 "$(dirname "$0")/run.py" "$ART" --runs "${RUNS:-100}" \
+    --out "$part" --case-timeout "${CASE_TIMEOUT:-60}" --progress "$PROGRESS" "$@" || rc=$?
+  cat "$part" >>"$OUTFILE"
+  rm -f "$part"
+  [ $rc -eq 3 ] || break
+  status=3
+done
+[ $rc -eq 0 ] || status=$rc
 
 # The AOT artifact through the C loader (no Python in the call path):
 # resnet18 at batch 1 against the interpreter's output.

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The whole GPU check as one device-tool call (a lease is 15 minutes, all
+# tries together, so everything runs in one command with its own limits).
+#
+# Here:   PYTHONPATH=build/python /usr/bin/python3 bench/gpu/build.py
+# There:  carry=["build/gpu-artifacts"], timeout_s=540,
+#         command "bash bench/gpu/device_check.sh"
+#
+# Writes to $OUT (at most 8 files come back): env.txt (the GPU, driver,
+# torch), gpu.md (run.sh's table), gpu.md.progress, run.log, memcheck.log.
+# BENCH_LIMIT and SANITIZER_LIMIT (seconds) bound the two parts.
+set -u
+O=${OUT:-/tmp/traced-gpu-out}
+mkdir -p "$O"
+cd "$(dirname "$0")/../.."
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  python3 -c 'import sys, numpy, torch; print(sys.version.split()[0], "numpy", numpy.__version__, "torch", torch.__version__, "cuda", torch.cuda.is_available())'
+  command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer
+  nproc
+} >"$O/env.txt" 2>&1
+cat "$O/env.txt"
+
+# 1. Every case: outputs against the interpreter (or torch/numpy for the
+#    matmuls), medians of 100 calls, torch eager beside them, the C loader.
+CASE_TIMEOUT=${CASE_TIMEOUT:-45} timeout "${BENCH_LIMIT:-300}" \
+  sh bench/gpu/run.sh "$O/gpu.md" 2>&1 | tee "$O/run.log"
+echo "run.sh: exit ${PIPESTATUS[0]}" | tee -a "$O/run.log"
+
+# 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
+#    K tails, the TMA and mma.sync variants), one call each, without torch.
+ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
+     matmul_bfloat16_odd matmul_bfloat16_bmm_odd
+     matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_tma matmul_bfloat16_odd_tma_m128_n256
+     matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_tma matmul_bfloat16_bmm_odd_tma_m128_n256"
+TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
+  compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
+  python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
+echo "memcheck: exit ${PIPESTATUS[0]}" | tee -a "$O/memcheck.log"
+
+# 3. Nsight Compute on the bfloat16 products (default wgmma and TMA): speed
+#    of light and warp stalls, one launch each (--clock-control none: leave
+#    the clocks as they are).
+for c in matmul_bfloat16_4096 matmul_bfloat16_4096_tma; do
+  TRACED_GPU_NO_TORCH=1 timeout "${NCU_LIMIT:-45}" ncu --clock-control none \
+    -k regex:_mma_ -c 1 --section SpeedOfLight --section WarpStateStats \
+    --section MemoryWorkloadAnalysis \
+    python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $c >>"$O/ncu.txt" 2>&1
+  echo "ncu $c: exit $?" >>"$O/ncu.txt"
+done
+grep -E "exit|Duration|Throughput|Stall|ncu" "$O/ncu.txt" | head -40
