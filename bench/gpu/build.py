@@ -96,7 +96,7 @@ def cases():
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
-        for variant in ("mma_sync", "tma", "tma_m128_n256"):
+        for variant in ("mma_sync", "cp_async", "m128_n256"):
             out[f"{base}_{variant}"] = out[base]
     return out
 
@@ -110,15 +110,15 @@ VARIANTS = {
     "k16": ["--gpu-tile-k-step=16"],
 }
 #: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
-#: kernel (256 x 128 x 64 tiles, 4 buffers, every thread copying); "tma"
-#: loads the tiles by TMA from a producer warpgroup (opt-in until measured).
+#: kernel with TMA loads by a producer warpgroup (256 x 128 x 64 tiles, 4
+#: buffers); "cp_async" is the same kernel with every thread copying.
 BF16_VARIANTS = {
     "simt": ["--gpu-tensor-cores=false"],
     "mma_sync": ["--gpu-wgmma=false"],
-    "tma": ["--gpu-tma"],
-    "tma_m128_n256": ["--gpu-tma", "--gpu-mma-block-m=128", "--gpu-mma-block-n=256"],
-    "tma_m128_stages6": ["--gpu-tma", "--gpu-mma-block-m=128", "--gpu-mma-stages=6"],
-    "tma_stages3": ["--gpu-tma", "--gpu-mma-stages=3"],
+    "cp_async": ["--gpu-tma=false"],
+    "m128_n256": ["--gpu-mma-block-m=128", "--gpu-mma-block-n=256"],
+    "m128_stages6": ["--gpu-mma-block-m=128", "--gpu-mma-stages=6"],
+    "stages3": ["--gpu-mma-stages=3"],
 }
 
 

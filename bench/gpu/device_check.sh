@@ -32,17 +32,18 @@ echo "run.sh: exit ${PIPESTATUS[0]}" | tee -a "$O/run.log"
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
 ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
      matmul_bfloat16_odd matmul_bfloat16_bmm_odd
-     matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_tma matmul_bfloat16_odd_tma_m128_n256
-     matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_tma matmul_bfloat16_bmm_odd_tma_m128_n256"
+     matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_cp_async matmul_bfloat16_odd_m128_n256
+     matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256"
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
 echo "memcheck: exit ${PIPESTATUS[0]}" | tee -a "$O/memcheck.log"
 
-# 3. Nsight Compute on the bfloat16 products (default wgmma and TMA): speed
+# 3. Nsight Compute on the bfloat16 products (TMA, the default, and every
+#    thread copying): speed
 #    of light and warp stalls, one launch each (--clock-control none: leave
 #    the clocks as they are).
-for c in matmul_bfloat16_4096 matmul_bfloat16_4096_tma; do
+for c in matmul_bfloat16_4096 matmul_bfloat16_4096_cp_async; do
   TRACED_GPU_NO_TORCH=1 timeout "${NCU_LIMIT:-45}" ncu --clock-control none \
     -k regex:_mma_ -c 1 --section SpeedOfLight --section WarpStateStats \
     --section MemoryWorkloadAnalysis \

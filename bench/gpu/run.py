@@ -275,17 +275,32 @@ def main():
                     lib.check("the call on CUDA tensors")
                     got_d = out_d.cpu().numpy()
                     same = np.array_equal(got_d.view(out.dtype), out)
+                    # Views 128 bytes into larger tensors: device memory the
+                    # kernels cannot use in place (traced_gpu_in_place wants
+                    # 256-byte alignment), so the call copies; same result.
+                    def shifted(t):
+                        flat = torch.zeros(t.numel() + 64, dtype=t.dtype, device="cuda")
+                        view = flat[64:].view(t.shape)
+                        view.copy_(t)
+                        return view
+                    dev_s = [shifted(x) for x in dev]
+                    out_s = shifted(torch.zeros_like(out_d))
+                    torch.cuda.synchronize()
+                    lib.caller_ptrs([x.data_ptr() for x in dev_s], [out_s.data_ptr()])()
+                    lib.check("the call on unaligned CUDA tensors")
+                    unaligned_same = np.array_equal(out_s.cpu().numpy().view(out.dtype), out)
                     t_d = median_ms(run_d, max(10, min(n, int(3000 / max(ours, 1e-3)))))
                     row[3] = f"{t_d:.3f} ms on device ({ours:.1f} ms with host copies)"
                     row[5] = (f" {flops / t_d / 1e9:.1f} TFLOP/s device-resident"
-                              + ("" if same else " (DIFFERS from the host-copy run)"))
+                              + ("" if same else " (DIFFERS from the host-copy run)")
+                              + ("" if unaligned_same else " (unaligned views DIFFER)"))
                     # The product's kernel alone (the call also copies the
                     # operands into the function's own device buffers).
                     for kname, (kms, count) in sorted(kernel_ms(run_d, 20, torch).items()):
                         if "_mma_" in kname or "_gemm_" in kname:
                             row[5] += (f"; kernel {kname} {kms:.3f} ms = "
                                        f"{flops / kms / 1e9:.1f} TFLOP/s (CUPTI, x{count})")
-                    ok &= same
+                    ok &= same and unaligned_same
                     tdt = torch.bfloat16 if dtype == "bfloat16" else torch.float32
                     ta, tb = ta.to(tdt), tb.to(tdt)
                     t = median_ms(lambda: ta @ tb, 20, torch.cuda.synchronize)

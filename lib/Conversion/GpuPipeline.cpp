@@ -162,6 +162,12 @@ struct DeviceBuffersPass
 /// uint64_t bytes)`.
 static constexpr StringLiteral kResidentFn = "traced_gpu_resident";
 
+/// The name of the runtime function telling whether an argument's memory
+/// can be used in place by the kernels (lib/Runtime/Cuda): `int32_t
+/// traced_gpu_in_place(uint64_t address)`, nonzero for device memory of the
+/// runtime's context, not managed, 256-byte aligned.
+static constexpr StringLiteral kInPlaceFn = "traced_gpu_in_place";
+
 static Value allocDevice(OpBuilder &b, Location loc, MemRefType type,
                          ValueRange dynamicSizes) {
   return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
@@ -258,9 +264,42 @@ static Value viewRoot(Value v) {
   return v;
 }
 
+/// Whether anything may write the buffer `root` (or a view of it): an op
+/// declaring a write or free of it, or of no value in particular, a copy
+/// into it, or an op whose effects are unknown. Reads, views, metadata and
+/// tensor-map markers (TMA only loads) do not write.
+static bool mayBeWritten(Value root) {
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      if (isTensorMapMarker(user) ||
+          isa<memref::DimOp, memref::ExtractStridedMetadataOp>(user))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects)
+        return true;
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffects(list);
+      for (const MemoryEffects::EffectInstance &effect : list)
+        if (isa<MemoryEffects::Write, MemoryEffects::Free>(
+                effect.getEffect()) &&
+            (!effect.getValue() || effect.getValue() == v))
+          return true;
+    }
+  }
+  return false;
+}
+
 void DeviceBuffersPass::runOnOperation() {
   mlir::ModuleOp module = getOperation();
-  bool needsResident = false;
+  bool needsResident = false, needsInPlace = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
@@ -268,14 +307,18 @@ void DeviceBuffersPass::runOnOperation() {
       return signalPassFailure();
     func.walk([&](func::CallOp call) {
       needsResident |= call.getCallee() == kResidentFn;
+      needsInPlace |= call.getCallee() == kInPlaceFn;
     });
   }
-  if (needsResident) {
-    Type i64 = IntegerType::get(&getContext(), 64);
+  Type i32 = IntegerType::get(&getContext(), 32);
+  Type i64 = IntegerType::get(&getContext(), 64);
+  if (needsResident)
     declareRuntimeFunction(
         module, kResidentFn,
         FunctionType::get(&getContext(), {i64, i64}, {i64}));
-  }
+  if (needsInPlace)
+    declareRuntimeFunction(module, kInPlaceFn,
+                           FunctionType::get(&getContext(), {i64}, {i32}));
 }
 
 LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
@@ -341,6 +384,72 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
   SmallVector<Value> ordered(roots.begin(), roots.end());
   std::stable_partition(ordered.begin(), ordered.end(),
                         [](Value v) { return isa<BlockArgument>(v); });
+
+  // The address and byte size of each static memref argument, for the
+  // in-place decisions below (at the entry, before anything else).
+  Type i64 = b.getI64Type();
+  b.setInsertionPointToStart(&entry);
+  SmallVector<std::pair<Value, Value>> extents; // (first byte, end)
+  llvm::SmallPtrSet<Operation *, 8> addressOps;
+  DenseMap<Value, Value> addressOf;
+  Operation *afterAddresses = nullptr; // the last op made here
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      continue;
+    auto pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+    Value address = arith::IndexCastOp::create(b, loc, i64, pointer);
+    int64_t bytes = type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    Value end = arith::AddIOp::create(
+        b, loc, address, arith::ConstantIntOp::create(b, loc, i64, bytes));
+    addressOps.insert(pointer);
+    addressOf[arg] = address;
+    extents.push_back({address, end});
+    afterAddresses = end.getDefiningOp();
+  }
+
+  // Whether each argument the kernels use can be used in place: the
+  // caller's memory itself when it is device memory (torch CUDA tensors,
+  // say) that the kernels may use, for an input no kernel or copy writes,
+  // or for a result that overlaps no other argument. (Computed before any
+  // GPU op: gpu-async-region would otherwise wait for the stream at each
+  // runtime call.)
+  DenseMap<Value, Value> inPlace;
+  for (Value root : ordered) {
+    auto arg = dyn_cast<BlockArgument>(root);
+    Value address = arg ? addressOf.lookup(root) : Value();
+    if (!address || arg.getOwner() != &entry)
+      continue;
+    bool isResult = arg.getArgNumber() >= firstResult;
+    if (!isResult && mayBeWritten(root))
+      continue;
+    b.setInsertionPointAfter(afterAddresses);
+    auto call = func::CallOp::create(b, loc, kInPlaceFn, b.getI32Type(),
+                                     ValueRange{address});
+    Value ok = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, call.getResult(0),
+        arith::ConstantIntOp::create(b, loc, 0, 32));
+    if (isResult) {
+      Value end = llvm::find_if(extents, [&](auto &e) {
+                    return e.first == address;
+                  })->second;
+      for (auto [first, last] : extents) {
+        if (first == address)
+          continue;
+        // Disjoint: end <= first || last <= address.
+        Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                             end, first);
+        Value after = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                            last, address);
+        ok = arith::AndIOp::create(
+            b, loc, ok, arith::OrIOp::create(b, loc, before, after));
+      }
+    }
+    inPlace[root] = ok;
+    afterAddresses = ok.getDefiningOp();
+  }
+
   for (Value root : ordered) {
     auto arg = dyn_cast<BlockArgument>(root);
     bool isArg = arg && arg.getOwner() == &entry;
@@ -363,16 +472,32 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
       });
       continue;
     }
-    b.setInsertionPointToStart(&entry);
+    if (afterAddresses)
+      b.setInsertionPointAfter(afterAddresses);
+    else
+      b.setInsertionPointToStart(&entry);
     bool isResult = arg.getArgNumber() >= firstResult;
     Value device = allocDevice(b, loc, type, ValueRange{});
-    root.replaceAllUsesWith(device);
+    // The caller's memory where it can be used in place (above), else the
+    // function's device buffer, copied in or out. The copy between a
+    // buffer and itself is skipped by the runtime (mgpuMemcpy); the device
+    // buffer is allocated either way (from the runtime's cache).
+    Value buffer = device;
+    Operation *select = nullptr;
+    if (Value ok = inPlace.lookup(root)) {
+      select = arith::SelectOp::create(b, loc, ok, root, device);
+      buffer = select->getResult(0);
+    }
+    root.replaceUsesWithIf(buffer, [&](OpOperand &use) {
+      Operation *owner = use.getOwner();
+      return !addressOps.contains(owner) && owner != select;
+    });
     if (!isResult)
-      copyDevice(b, loc, device, root);
+      copyDevice(b, loc, buffer, root);
     func.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
       if (isResult)
-        copyDevice(b, ret.getLoc(), root, device);
+        copyDevice(b, ret.getLoc(), root, buffer);
       deallocDevice(b, ret.getLoc(), device);
     });
   }
@@ -401,7 +526,8 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
       return WalkResult::advance();
     if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, func::ReturnOp,
             memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
-            memref::ExtractStridedMetadataOp, memref::DimOp>(op) ||
+            memref::ExtractStridedMetadataOp, memref::DimOp,
+            arith::SelectOp>(op) ||
         isTensorMapMarker(op))
       return WalkResult::advance();
     for (Value v : op->getOperands())

@@ -89,9 +89,9 @@ static llvm::cl::opt<bool> wgmmaOption(
 static llvm::cl::opt<bool> tmaOption(
     "gpu-tma",
     llvm::cl::desc("With wgmma, tiles loaded by TMA through a producer "
-                   "warpgroup (default off: asynchronous copies; not yet "
-                   "run on a GPU, docs/gpu.md)"),
-    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+                   "warpgroup (default on; off: asynchronous copies by "
+                   "every thread)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
 static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   GpuPipelineOptions options;

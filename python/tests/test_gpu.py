@@ -64,12 +64,13 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
 def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes, chip):
     """A bfloat16 matmul (and a batch matmul off the tiles) becomes one
     tensor-core kernel: asynchronous copies, then ldmatrix and mma.sync on
-    bfloat16 (sm_90), or warpgroup MMAs (sm_90a); ptxas assembles it
-    without spilling."""
+    bfloat16 (sm_90), or warpgroup MMAs (sm_90a, with --gpu-tma=false: the
+    copies by every thread rather than the default TMA loads); ptxas
+    assembles it without spilling."""
     a, b = (torch.zeros(s, dtype=torch.bfloat16) for s in shapes)
     tm = traced.trace(Call(torch.matmul), a, b)
     tm.save(tmp_path / "mm.mlir")
-    modules = _ptx_modules(tmp_path / "mm.mlir", chip)
+    modules = _ptx_modules(tmp_path / "mm.mlir", chip, "--gpu-tma=false")
     mma = [m for m in modules if ".entry forward_mma_" in m]
     assert len(mma) == 1
     ptx = mma[0]
@@ -100,14 +101,14 @@ def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes, chip):
 @pytest.mark.parametrize("shapes", [((256, 512), (512, 384)),
                                     ((3, 100, 40), (3, 40, 136))])
 def test_bfloat16_matmul_with_tma_assembles(tmp_path, shapes, tile):
-    """With --gpu-tma (sm_90a): a producer warpgroup loads the tiles by TMA
+    """By default on sm_90a: a producer warpgroup loads the tiles by TMA
     (2-D maps, 3-D for a batch) and hands them over through mbarriers; the
     multiplying warpgroups take its registers (setmaxnreg). ptxas assembles
     it without spilling, 384 threads a block."""
     a, b = (torch.zeros(s, dtype=torch.bfloat16) for s in shapes)
     tm = traced.trace(Call(torch.matmul), a, b)
     tm.save(tmp_path / "mm.mlir")
-    modules = _ptx_modules(tmp_path / "mm.mlir", "sm_90a", "--gpu-tma", *tile)
+    modules = _ptx_modules(tmp_path / "mm.mlir", "sm_90a", *tile)
     mma = [m for m in modules if ".entry forward_mma_" in m]
     assert len(mma) == 1
     ptx = mma[0]

@@ -455,9 +455,11 @@ _TORCH_DTYPES = {
 class CudaCompiledModule(CompiledModule):
     """A CompiledModule running on an NVIDIA GPU (`compile_cuda`). Besides
     numpy arrays and CPU tensors it takes torch CUDA tensors: when every
-    input is one, their device memory is read in place (device-to-device
-    copies on the call's stream) and the outputs come back as torch CUDA
-    tensors on the same device, without a trip through host memory."""
+    input is one, the kernels read their device memory in place (an input
+    the compiled code would write, or a view not 256-byte aligned, is
+    copied device to device on the call's stream instead), the outputs are
+    torch CUDA tensors on the same device that the kernels write directly,
+    and nothing goes through host memory."""
 
     def __call__(self, *inputs: Any) -> Any:
         tensors = self._tensor_inputs(inputs)

@@ -148,10 +148,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   Option<bool> tma{
       *this, "tma",
       llvm::cl::desc("With wgmma: TMA loads by a producer warpgroup "
-                     "(traced-gpu-tile-contractions' `tma`; not yet run on "
-                     "a GPU, docs/gpu.md); off: asynchronous copies by every "
+                     "(traced-gpu-tile-contractions' `tma`; the faster on an "
+                     "H200, docs/gpu.md); off: asynchronous copies by every "
                      "thread"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<int64_t> tileMinBlocks{
       *this, "tile-min-blocks",
       llvm::cl::desc("traced-gpu-align-workgroup's `min-blocks` option"),

@@ -355,6 +355,17 @@ def TracedGpuDeviceBuffers
     device buffers and copied back before returning. Host-side
     `memref.copy`s between buffers become `gpu.memcpy`.
 
+    Where the caller passes device memory the kernels can use (the
+    runtime's `traced_gpu_in_place(address)`: device memory of its
+    context, not managed, 256-byte aligned), the function uses it in
+    place: the argument's buffer is an `arith.select` between the caller's
+    memory and the device buffer, and the runtime skips the copy of a
+    buffer onto itself. Only inputs nothing writes (by the ops' memory
+    effects, through views) and results that overlap no other argument
+    (checked at run time) are candidates. The decisions are made at the
+    entry, before any GPU op, so that `gpu-async-region` does not wait for
+    the stream at the calls.
+
     Constants the kernels read (`memref.get_global`, the weights) are made
     resident: at entry, `traced_gpu_resident(host, bytes)` (lib/Runtime/
     Cuda) returns the device copy of the constant, uploading it on the first

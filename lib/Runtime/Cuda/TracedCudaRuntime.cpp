@@ -14,6 +14,9 @@
 //    any stream once it has been synchronized;
 //  - resident constants: `traced_gpu_resident` uploads a weight on first
 //    use and returns the same device copy afterwards;
+//  - arguments in place: `traced_gpu_in_place` tells the compiled function
+//    that an argument is device memory its kernels can use directly (torch
+//    CUDA tensors), so it skips the copy in or out;
 //  - TMA tensor maps (`traced_gpu_tensor_map`), encoded on the host and
 //    kept in device memory, one per distinct buffer and shape;
 //  - streams from a pool, so a call does not create and destroy one;
@@ -260,6 +263,25 @@ TRACED_EXPORT uint64_t traced_gpu_resident(uint64_t host, uint64_t bytes) {
   }
   resident.emplace(key, ptr);
   return ptr;
+}
+
+/// Nonzero when the kernels can use the memory at `address` in place: device
+/// memory (not managed) of this runtime's context, aligned to 256 bytes as
+/// the runtime's own allocations are (the kernels' vector loads, asynchronous
+/// copies and TMA assume at least 16). Zero for host memory, which the
+/// driver may not know (no error is recorded for that).
+TRACED_EXPORT int32_t traced_gpu_in_place(uint64_t address) {
+  if (address % 256 != 0 || traced_cuda_last_error() || !ensureContext())
+    return 0;
+  unsigned type = 0, managed = 0;
+  CUcontext owner = nullptr;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                      CU_POINTER_ATTRIBUTE_CONTEXT};
+  void *data[] = {&type, &managed, &owner};
+  if (cuPointerGetAttributes(3, attributes, data, address) != CUDA_SUCCESS)
+    return 0;
+  return type == CU_MEMORYTYPE_DEVICE && !managed && owner == context;
 }
 
 /// The device address of a TMA tensor map (a 128-byte `CUtensorMap`) over
@@ -525,7 +547,9 @@ TRACED_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
 
 TRACED_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                               CUstream stream) {
-  if (sizeBytes == 0 || traced_cuda_last_error() || !ensureContext())
+  // (A buffer onto itself: an argument the function uses in place.)
+  if (sizeBytes == 0 || dst == src || traced_cuda_last_error() ||
+      !ensureContext())
     return;
   bool fromHost = isPageableHost(src), toHost = isPageableHost(dst);
   if (fromHost && toHost) { // both in host memory the driver does not know

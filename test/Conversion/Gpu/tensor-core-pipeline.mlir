@@ -1,11 +1,12 @@
 // traced-gpu-pipeline picks the tensor-core kernel by chip: wgmma for
 // sm_90a, mma.sync for sm_80 to sm_90 (sm_90 code must also run on later
 // chips, which have no wgmma), none before sm_80; `wgmma=false` and
-// `tensor-cores=false` turn them off (`tma` matters for wgmma only). The
+// `tensor-cores=false` turn them off. With wgmma the tiles are loaded by
+// TMA unless `tma=false` (`tma` matters for wgmma only). The
 // whole bfloat16 matmul (widening, zero fill, product, truncation) is one
 // kernel.
-// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a binary=false" | FileCheck %s --check-prefix=WGMMA
-// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a tma=true binary=false" | FileCheck %s --check-prefix=TMA
+// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a tma=false binary=false" | FileCheck %s --check-prefix=WGMMA
+// RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90a binary=false" | FileCheck %s --check-prefix=TMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90 tma=true binary=false" | FileCheck %s --check-prefix=MMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_90 binary=false" | FileCheck %s --check-prefix=MMA
 // RUN: traced-opt %s --traced-gpu-pipeline="chip=sm_80 binary=false" | FileCheck %s --check-prefix=MMA

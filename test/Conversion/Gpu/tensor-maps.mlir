@@ -3,7 +3,9 @@
 // TMA kernels) as a device use of the buffer; traced-gpu-tensor-maps then
 // replaces each marker with a call of the runtime's traced_gpu_tensor_map
 // over the device copy: sizes innermost first, row pitches in bytes, the
-// box. An argument is copied to the device first; a weight is resident,
+// box. An argument is copied to the device first (or used in place, when
+// it is device memory: test/Conversion/Gpu/in-place-arguments.mlir), and
+// the map is built over whichever buffer the kernel reads; a weight is resident,
 // and the map is built over the resident copy, never the host constant.
 // RUN: traced-opt %s --traced-gpu-device-buffers --traced-gpu-tensor-maps -split-input-file -verify-diagnostics | FileCheck %s
 
@@ -13,7 +15,9 @@
 // CHECK:       %[[HOSTW:.*]] = memref.get_global @w
 // CHECK:       %[[RES:.*]] = call @traced_gpu_resident
 // CHECK:       %[[W:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<2x64x32xbf16>
-// CHECK:       %[[A:.*]] = gpu.alloc () : memref<100x40xf16>
+// CHECK:       %[[IN:.*]] = arith.cmpi ne
+// CHECK:       %[[AD:.*]] = gpu.alloc () : memref<100x40xf16>
+// CHECK:       %[[A:.*]] = arith.select %[[IN]], %arg0, %[[AD]]
 // CHECK:       gpu.memcpy %[[A]], %arg0
 // CHECK:       %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK:       %[[PA64:.*]] = arith.index_cast %[[PA]] : index to i64
