@@ -71,6 +71,23 @@ def cases():
         "conv_split_k": (torch.nn.Conv2d(512, 512, 3, padding=1).eval(),
                          torch.randn(1, 512, 7, 7)),
     }
+    # Reductions (traced-gpu-reductions: a warp per output, a block per
+    # output for a few long ones) and ones left to one thread per output
+    # (64-bit accumulators, two outputs).
+    odd.update({
+        "softmax": (Call(lambda t: torch.softmax(t, 1)), torch.randn(64, 1000)),
+        "log_softmax_odd": (Call(lambda t: torch.log_softmax(t, 1)), torch.randn(13, 300)),
+        "layer_norm": (torch.nn.LayerNorm(1000).eval(), torch.randn(64, 1000)),
+        "sum_all": (Call(lambda t: t.sum()), torch.randn(1000, 1000)),
+        "amax_dim0": (Call(lambda t: torch.amax(t, 0)), torch.randn(1000, 64)),
+        "amin_rows": (Call(lambda t: torch.amin(t, 1)), torch.randn(64, 1000)),
+        "mean_hw": (Call(lambda t: t.mean((2, 3))), torch.randn(8, 64, 7, 7)),
+        "prod_rows": (Call(lambda t: torch.prod(t, 1)), 1 + torch.rand(64, 40) / 64),
+        "logsumexp": (Call(lambda t: torch.logsumexp(t, 1)), torch.randn(64, 1000)),
+        "argmax_rows": (Call(lambda t: torch.argmax(t, 1)), torch.randn(64, 1000)),
+        "int_sum_rows": (Call(lambda t: t.sum(1)),
+                         torch.randint(-1000, 1000, (13, 300), dtype=torch.int32)),
+    })
     for name, (model, x) in odd.items():
         with torch.no_grad():
             for p in model.parameters():

@@ -711,6 +711,8 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     tile.tma = options.tma;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
+  if (options.blockReductions)
+    fn.addPass(createTracedGpuReductions());
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
   TracedGpuMapParallelLoopsOptions map;
   map.blockSize = options.blockSize;

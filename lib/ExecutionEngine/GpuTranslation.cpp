@@ -50,6 +50,12 @@ static llvm::cl::opt<int64_t> minBlocksOption(
                    "kernels (default 2; 0: ptxas decides)"),
     llvm::cl::init(2), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> blockReductionsOption(
+    "gpu-block-reductions",
+    llvm::cl::desc("Reductions computed by a warp or a block per output "
+                   "(default on; off: one thread per output)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
+
 static llvm::cl::opt<bool> tensorCoreOption(
     "gpu-tensor-cores",
     llvm::cl::desc("Tensor-core kernels for bfloat16 and float16 matmuls "
@@ -105,6 +111,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.mmaBlockM = mmaBlockMOption;
   options.tma = tmaOption;
   options.tileContractions = tileOption;
+  options.blockReductions = blockReductionsOption;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();
   options.chip = chipOption.getValue();

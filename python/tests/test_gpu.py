@@ -194,3 +194,39 @@ except traced.Error as e:
     assert out.returncode == 0, out.stderr
     assert "ERROR: loading the GPU kernels: cuInit failed" in out.stdout
     assert "stub library" in out.stdout
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+@pytest.mark.parametrize("case", ["softmax", "layer_norm", "sum_all", "sum_rows_short"])
+def test_reductions_are_warp_or_block_parallel(tmp_path, case):
+    """traced-gpu-reductions: softmax's max and sum, LayerNorm's mean and
+    variance are reduced by a warp per row (shfl.sync.bfly); a full sum of
+    a large tensor by one block (its warps meet in shared memory behind a
+    barrier); a reduction of 16 elements stays one thread per output. Every
+    kernel assembles for sm_90."""
+    x = torch.randn(64, 1000)
+    model, expect_shuffles, expect_barrier = {
+        "softmax": (Call(lambda t: torch.softmax(t, 1)), 2, False),
+        "layer_norm": (torch.nn.LayerNorm(1000).eval(), 2, False),
+        "sum_all": (Call(lambda t: t.sum()), 1, True),
+        "sum_rows_short": (Call(lambda t: t.sum(1)), 0, False),
+    }[case]
+    if case == "sum_rows_short":
+        x = torch.randn(64, 16)
+    tm = traced.trace(model, x)
+    tm.save(tmp_path / "m.mlir")
+    modules = _ptx_modules(tmp_path / "m.mlir")
+    reduce = [m for m in modules if re.search(r"\.entry forward_reduce_\d+\(", m)]
+    assert len(reduce) == expect_shuffles
+    for ptx in reduce:
+        # 5 butterfly steps per warp (twice with the block's second stage).
+        shuffles = len(re.findall(r"shfl\.sync\.bfly\.b32", ptx))
+        assert shuffles == (10 if expect_barrier else 5), ptx
+        assert ("bar.sync" in ptx) == expect_barrier
+    for i, ptx in enumerate(modules):
+        src = tmp_path / f"k{i}.ptx"
+        src.write_text(ptx)
+        result = subprocess.run([PTXAS, "-arch=sm_90", str(src), "-o",
+                                 str(tmp_path / f"k{i}.cubin")],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr

@@ -104,6 +104,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
                      "traced-fuse-conv-bn and canonicalize first"),
       llvm::cl::init(true)};
+  Option<bool> blockReductions{
+      *this, "block-reductions",
+      llvm::cl::desc("Reductions computed by a warp or a block per output "
+                     "(traced-gpu-reductions); off: one thread per output"),
+      llvm::cl::init(true)};
   Option<bool> tileContractions{
       *this, "tile-contractions",
       llvm::cl::desc("Shared-memory tiled kernels for float32 matmuls and "

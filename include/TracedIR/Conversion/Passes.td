@@ -237,6 +237,47 @@ def TracedGpuMapParallelLoops
                            "mlir::affine::AffineDialect"];
 }
 
+def TracedGpuReductions
+    : Pass<"traced-gpu-reductions", "mlir::func::FuncOp"> {
+  let summary = "Reductions computed by a warp or a block per output";
+  let description = [{
+    Runs on bufferized linalg before `convert-linalg-to-parallel-loops`,
+    which would give each output of a reduction one thread walking the
+    whole reduction. A `linalg.generic` with reduction loops, one output
+    indexed by exactly its parallel loops, static sizes, and a body
+    `combine(out, f(ins))` where `combine` is an associative, commutative
+    arith op on a 32-bit value (addf, mulf, maximumf, minimumf, maxnumf,
+    minnumf, addi, muli, andi, ori, xori, max/min signed and unsigned) and
+    the rest of the body is pure (or `linalg.index`), becomes a
+    `gpu.launch` (`<function>_reduce_<n>`) of 256-thread blocks:
+
+    * a warp per output (8 per block): its threads fold the elements
+      lane, lane + 32, ... (the reduction loops linearized, the last
+      fastest, so an innermost reduction is read coalesced) into a partial
+      value that starts at `combine`'s neutral element, then combine the
+      32 partial values with a butterfly of `gpu.shuffle xor`;
+    * a whole block per output when there are at most `block-outputs`
+      outputs of at least 2048 elements each: the warps' results meet in
+      workgroup memory and the first warp combines them.
+
+    The output's first thread combines the result with the output's
+    initial value (a generic reduction accumulates into its output).
+    Float results differ from one thread's sequential order in rounding
+    only. Reductions shorter than `min-length` elements and the rest stay
+    one thread per output.
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"32",
+           "Reductions at least this long are rewritten">,
+    Option<"blockOutputs", "block-outputs", "int64_t", /*default=*/"264",
+           "Reductions with at most this many outputs (and 2048 or more "
+           "elements each) get a whole block per output">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 def TracedGpuTileContractions
     : Pass<"traced-gpu-tile-contractions", "mlir::func::FuncOp"> {
   let summary = "Builds shared-memory tiled GPU kernels for matmuls and convolutions";
