@@ -109,7 +109,10 @@ def cases():
     # Variants of the tiled kernel, to compare (traced-translate's --gpu-*
     # options, VARIANTS below).
     for variant in VARIANTS:
-        out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
+        if variant != "thread_per_output":
+            out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
+    for base in ("softmax", "layer_norm", "sum_all"):
+        out[f"{base}_thread_per_output"] = out[base]
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
@@ -125,6 +128,8 @@ VARIANTS = {
     "k8_any_blocks": ["--gpu-tile-k-step=8", "--gpu-tile-min-blocks=0"],
     "k16_any_blocks": ["--gpu-tile-k-step=16", "--gpu-tile-min-blocks=0"],
     "k16": ["--gpu-tile-k-step=16"],
+    # Reductions as before traced-gpu-reductions: one thread per output.
+    "thread_per_output": ["--gpu-block-reductions=false"],
 }
 #: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
 #: kernel with TMA loads by a producer warpgroup (256 x 128 x 64 tiles, 4
