@@ -148,24 +148,20 @@ def bf16_value(bits):
 
 def main():
     argv = sys.argv[1:]
-    runs, out_file = 100, None
-    if "--runs" in argv:
-        i = argv.index("--runs")
-        runs = int(argv[i + 1])
+
+    def option(flag, convert, default=None):
+        """The value after `flag` in argv (removed from it), else default."""
+        if flag not in argv:
+            return default
+        i = argv.index(flag)
+        value = convert(argv[i + 1])
         del argv[i:i + 2]
-    if "--out" in argv:
-        i = argv.index("--out")
-        out_file = argv[i + 1]
-        del argv[i:i + 2]
-    case_timeout, progress = None, None
-    if "--case-timeout" in argv:
-        i = argv.index("--case-timeout")
-        case_timeout = float(argv[i + 1])
-        del argv[i:i + 2]
-    if "--progress" in argv:
-        i = argv.index("--progress")
-        progress = pathlib.Path(argv[i + 1])
-        del argv[i:i + 2]
+        return value
+
+    runs = option("--runs", int, 100)
+    out_file = option("--out", str)
+    case_timeout = option("--case-timeout", float)
+    progress = option("--progress", pathlib.Path)
     started = set()
     if progress is not None and progress.exists():
         started = {line.split(" ", 1)[1] for line in progress.read_text().splitlines()

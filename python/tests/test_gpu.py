@@ -23,6 +23,17 @@ PTXAS = shutil.which("ptxas") or (
     else None)
 
 
+def _assemble_all(tmp_path, modules, chip="sm_90"):
+    """ptxas accepts each kernel module of `modules` for `chip`."""
+    for i, ptx in enumerate(modules):
+        src = tmp_path / f"k{i}.ptx"
+        src.write_text(ptx)
+        result = subprocess.run([PTXAS, f"-arch={chip}", str(src), "-o",
+                                 str(tmp_path / f"k{i}.cubin")],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
 def _ptx_modules(path, chip="sm_90", *flags):
     text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx",
                            f"--gpu-chip={chip}", *flags, str(path)],
@@ -47,14 +58,9 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
     entries = [re.search(r"\.entry (\w+)", ptx).group(1) for ptx in modules]
     assert sum(e.startswith("forward_conv_") for e in entries) == 20
     assert sum(e.startswith("forward_gemm_") for e in entries) == 1
-    for i, ptx in enumerate(modules):
+    for ptx in modules:
         assert ".target sm_90" in ptx and ".entry forward_" in ptx
-        src = tmp_path / f"k{i}.ptx"
-        src.write_text(ptx)
-        result = subprocess.run([PTXAS, "-arch=sm_90", str(src), "-o",
-                                 str(tmp_path / f"k{i}.cubin")],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
+    _assemble_all(tmp_path, modules)
 
 
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
@@ -223,10 +229,4 @@ def test_reductions_are_warp_or_block_parallel(tmp_path, case):
         shuffles = len(re.findall(r"shfl\.sync\.bfly\.b32", ptx))
         assert shuffles == (10 if expect_barrier else 5), ptx
         assert ("bar.sync" in ptx) == expect_barrier
-    for i, ptx in enumerate(modules):
-        src = tmp_path / f"k{i}.ptx"
-        src.write_text(ptx)
-        result = subprocess.run([PTXAS, "-arch=sm_90", str(src), "-o",
-                                 str(tmp_path / f"k{i}.cubin")],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
+    _assemble_all(tmp_path, modules)
