@@ -32,6 +32,7 @@ echo "run.sh: exit ${PIPESTATUS[0]}" | tee -a "$O/run.log"
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
 ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
      softmax log_softmax_odd layer_norm sum_all amax_dim0 amin_rows mean_hw prod_rows
+     amax_all_odd sum_rows_long
      logsumexp argmax_rows int_sum_rows
      matmul_bfloat16_odd matmul_bfloat16_bmm_odd
      matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_cp_async matmul_bfloat16_odd_m128_n256

@@ -169,7 +169,14 @@ SmallVector<Value> indices(OpBuilder &b, Location loc, AffineMap map,
   return out;
 }
 
-void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
+/// Builds the kernel of `r` (see the file comment) before `r.op`, which the
+/// caller erases. With `split` > 1 (whole blocks only), `split` blocks
+/// share each output, block s of output p folding elements s * 256 + tid,
+/// (s + split) * 256 + tid, ..., and write their results to a buffer of
+/// partial results; a second reduction over those (built the same way, a
+/// warp per output) combines them into the output.
+void build(Reduction &r, bool wholeBlock, int64_t split,
+           StringRef kernelName) {
   linalg::GenericOp op = r.op;
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
@@ -180,7 +187,16 @@ void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
   };
   int64_t perBlock = wholeBlock ? 1 : kBlock / kWarp;
   int64_t group = wholeBlock ? kBlock : kWarp; // threads per output
-  int64_t blocks = (r.outputs + perBlock - 1) / perBlock;
+  int64_t blocks = (r.outputs + perBlock - 1) / perBlock * split;
+  // Partial results: the output's shape with `split` more values each.
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = cast<MemRefType>(init->get().getType());
+  Value partials;
+  if (split > 1) {
+    SmallVector<int64_t> shape(outType.getShape());
+    shape.push_back(split);
+    partials = memref::AllocOp::create(b, loc, MemRefType::get(shape, type));
+  }
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared;
   if (wholeBlock)
@@ -210,13 +226,17 @@ void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
   Value tid = launch.getThreadIds().x;
   Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
   Value warp = arith::DivUIOp::create(b, loc, tid, c(kWarp));
-  Value output =
-      wholeBlock ? launch.getBlockIds().x
-                 : arith::AddIOp::create(
-                       b, loc,
-                       arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                                             c(perBlock)),
-                       warp);
+  Value part;
+  Value output = launch.getBlockIds().x;
+  if (split > 1) {
+    part = arith::RemUIOp::create(b, loc, output, c(split));
+    output = arith::DivUIOp::create(b, loc, output, c(split));
+  }
+  if (!wholeBlock)
+    output = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(perBlock)),
+        warp);
   // A warp's threads share `output`, so the guard is uniform per warp (the
   // shuffles below need all 32 threads).
   scf::IfOp inRange;
@@ -229,9 +249,12 @@ void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
   SmallVector<Value> ivs(r.sizes.size());
   delinearize(b, loc, output, r.parallelDims, r.sizes, ivs);
 
-  // Each thread folds the elements start, start + group, ... into `acc`.
+  // Each thread folds the elements start, start + step, ... into `acc`.
   Value start = wholeBlock ? tid : lane;
-  auto loop = scf::ForOp::create(b, loc, start, c(r.length), c(group),
+  if (split > 1)
+    start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, part, c(group)), start);
+  auto loop = scf::ForOp::create(b, loc, start, c(r.length), c(group * split),
                                  ValueRange{identity});
   {
     OpBuilder::InsertionGuard guard(b);
@@ -270,7 +293,7 @@ void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
   // Unrolled by 4, so that each thread has 4 loads in flight (they do not
   // depend on the accumulator; a remainder loop takes the rest).
   Value acc = loop.getResult(0);
-  if (r.length >= 4 * group) {
+  if (r.length >= 4 * group * split) {
     FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 4);
     if (succeeded(unrolled) && unrolled->epilogueLoopOp)
       acc = unrolled->epilogueLoopOp->getResult(0);
@@ -326,11 +349,40 @@ void build(Reduction &r, bool wholeBlock, StringRef kernelName) {
   // initial value (the generic's semantics: C = combine(C, ...)).
   auto store = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
   b.setInsertionPoint(store.thenBlock()->getTerminator());
-  OpOperand *init = op.getDpsInitOperand(0);
   SmallVector<Value> at = indices(b, loc, op.getMatchingIndexingMap(init), ivs);
-  Value initial = memref::LoadOp::create(b, loc, init->get(), at);
-  memref::StoreOp::create(b, loc, combine(initial, acc), init->get(), at);
-  (void)inRange;
+  if (split > 1) {
+    at.push_back(part);
+    memref::StoreOp::create(b, loc, acc, partials, at);
+  } else {
+    Value initial = memref::LoadOp::create(b, loc, init->get(), at);
+    memref::StoreOp::create(b, loc, combine(initial, acc), init->get(), at);
+  }
+  if (split == 1)
+    return;
+
+  // The second stage: out = combine(out, partials[..., s]) over s.
+  b.setInsertionPointAfter(launch);
+  unsigned rank = outType.getRank();
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+  SmallVector<AffineMap> maps{
+      all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto second = linalg::GenericOp::create(
+      b, loc, ValueRange{partials}, ValueRange{init->get()}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        IRMapping map;
+        map.map(r.value, args[0]);
+        map.map(r.out, args[1]);
+        linalg::YieldOp::create(nb, l, nb.clone(*r.combiner, map)->getResult(0));
+      });
+  memref::DeallocOp::create(b, loc, partials);
+  if (std::optional<Reduction> r2 = match(second)) {
+    build(*r2, /*wholeBlock=*/false, /*split=*/1,
+          (kernelName + "_parts").str());
+    second->erase();
+  }
 }
 
 struct ReductionsPass
@@ -351,7 +403,13 @@ struct ReductionsPass
       // A whole block per output when there are too few outputs to fill
       // the GPU with warps and each is long.
       bool wholeBlock = r.outputs <= blockOutputs && r.length >= 8 * kBlock;
-      build(r, wholeBlock,
+      // Blocks enough to fill the GPU (blockOutputs of them), each with at
+      // least 8 elements a thread.
+      int64_t split = 1;
+      if (wholeBlock)
+        split = std::max<int64_t>(
+            1, std::min(blockOutputs / r.outputs, r.length / (8 * kBlock)));
+      build(r, wholeBlock, split,
             (funcName + "_reduce_" + Twine(counter++)).str());
       r.op->erase();
     }

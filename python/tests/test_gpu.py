@@ -207,8 +207,8 @@ except traced.Error as e:
 def test_reductions_are_warp_or_block_parallel(tmp_path, case):
     """traced-gpu-reductions: softmax's max and sum, LayerNorm's mean and
     variance are reduced by a warp per row (shfl.sync.bfly); a full sum of
-    a large tensor by one block (its warps meet in shared memory behind a
-    barrier); a reduction of 16 elements stays one thread per output. Every
+    a large tensor by blocks (their warps meet in shared memory behind a
+    barrier) whose parts a second kernel adds; a reduction of 16 elements stays one thread per output. Every
     kernel assembles for sm_90."""
     x = torch.randn(64, 1000)
     model, expect_shuffles, expect_barrier = {
@@ -229,4 +229,7 @@ def test_reductions_are_warp_or_block_parallel(tmp_path, case):
         shuffles = len(re.findall(r"shfl\.sync\.bfly\.b32", ptx))
         assert shuffles == (10 if expect_barrier else 5), ptx
         assert ("bar.sync" in ptx) == expect_barrier
+    # The long sum is split over blocks; a second kernel adds their parts.
+    parts = [m for m in modules if ".entry forward_reduce_0_parts(" in m]
+    assert len(parts) == (1 if expect_barrier else 0)
     _assemble_all(tmp_path, modules)

@@ -256,9 +256,13 @@ def TracedGpuReductions
       fastest, so an innermost reduction is read coalesced) into a partial
       value that starts at `combine`'s neutral element, then combine the
       32 partial values with a butterfly of `gpu.shuffle xor`;
-    * a whole block per output when there are at most `block-outputs`
-      outputs of at least 2048 elements each: the warps' results meet in
-      workgroup memory and the first warp combines them.
+    * whole blocks when there are at most `block-outputs` outputs of at
+      least 2048 elements each: the warps' results meet in workgroup
+      memory and the first warp combines them. Each output is split over
+      up to `block-outputs / outputs` blocks (at least 2048 elements
+      each), which store their results in a buffer of partial results; a
+      second reduction over it, a warp per output, combines them into the
+      output.
 
     The output's first thread combines the result with the output's
     initial value (a generic reduction accumulates into its output).

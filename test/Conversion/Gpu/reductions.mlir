@@ -79,21 +79,35 @@ func.func @columns(%in: memref<300x13xf32>, %out: memref<13xf32>) {
 
 // -----
 
-// One long reduction (a 0-d result): a whole block, the warps' values
-// meeting in workgroup memory; -0.0 is addf's neutral element.
+// One long reduction (a 0-d result): whole blocks, the warps' values
+// meeting in workgroup memory; -0.0 is addf's neutral element. 4096
+// elements are split over 2 blocks (at least 2048 each), which store
+// their results in a buffer of partial results; a second kernel, a warp
+// per output, adds those to the output.
 // CHECK-LABEL: func.func @total
 // CHECK:       %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK:       gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) function(@total_reduce_0) workgroup(%[[PART:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
-// CHECK:         scf.for %{{.*}} = %[[TX:.*]] to %c4096
+// CHECK:       %[[PARTS:.*]] = memref.alloc() : memref<2xf32>
+// CHECK:       gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, {{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, {{.*}}) function(@total_reduce_0) workgroup(%[[SHARED:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[PART:.*]] = arith.remui %[[BX]], %c2
+// CHECK:         %[[OFFSET:.*]] = arith.muli %[[PART]], %c256
+// CHECK:         %[[START:.*]] = arith.addi %[[OFFSET]], %[[TX]]
+// CHECK:         scf.for %{{.*}} = %[[START]] to %{{.*}} step %c2048 iter_args(%{{.*}} = %[[ZERO]])
+// CHECK:         scf.for %{{.*}} to %c4096 step %c512
 // CHECK:         gpu.shuffle xor
-// CHECK:         memref.store %{{.*}}, %[[PART]]
+// CHECK:         memref.store %{{.*}}, %[[SHARED]]
 // CHECK:         gpu.barrier
 // CHECK:         scf.if %{{.*}} -> (f32) {
-// CHECK:           memref.load %[[PART]]
+// CHECK:           memref.load %[[SHARED]]
 // CHECK:         } else {
 // CHECK:           scf.yield %[[ZERO]] : f32
 // CHECK-COUNT-5: gpu.shuffle xor
+// CHECK:         memref.store %{{.*}}, %[[PARTS]][%[[PART]]] : memref<2xf32>
+// CHECK:       gpu.launch {{.*}} function(@total_reduce_0_parts)
+// CHECK:         memref.load %[[PARTS]]
+// CHECK-COUNT-5: gpu.shuffle xor
 // CHECK:         memref.load %arg1[] : memref<f32>
+// CHECK:         memref.store %{{.*}}, %arg1[] : memref<f32>
+// CHECK:       memref.dealloc %[[PARTS]]
 func.func @total(%in: memref<4096xf32>, %out: memref<f32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%in : memref<4096xf32>) outs(%out : memref<f32>) {
   ^bb0(%a: f32, %acc: f32):
