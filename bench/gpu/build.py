@@ -71,9 +71,9 @@ def cases():
         "conv_split_k": (torch.nn.Conv2d(512, 512, 3, padding=1).eval(),
                          torch.randn(1, 512, 7, 7)),
     }
-    # Reductions (traced-gpu-reductions: a warp per output, a block per
-    # output for a few long ones) and ones left to one thread per output
-    # (64-bit accumulators, two outputs).
+    # Reductions (traced-gpu-reductions: a warp per output, blocks for a
+    # few long ones; int64 sums and float64 var as 32-bit halves) and one
+    # left to one thread per output (argmax: two outputs).
     odd.update({
         "softmax": (Call(lambda t: torch.softmax(t, 1)), torch.randn(64, 1000)),
         "log_softmax_odd": (Call(lambda t: torch.log_softmax(t, 1)), torch.randn(13, 300)),

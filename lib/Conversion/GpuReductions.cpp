@@ -2,8 +2,9 @@
 //
 // traced-gpu-reductions: a `linalg.generic` reduction (one output indexed
 // by its parallel loops, a body `combine(out, f(ins))` with an associative,
-// commutative `combine` on 32-bit values) becomes a `gpu.launch` in which a
-// warp (or, for a few long reductions, a whole block) computes each output:
+// commutative `combine` on 32- or 64-bit values) becomes a `gpu.launch` in
+// which a warp (or, for a few long reductions, whole blocks) computes each
+// output:
 // its threads stride over the reduction, each folding f(ins) into a private
 // partial value, and the partial values are combined by `gpu.shuffle xor`
 // (and workgroup memory across the warps of a block). Left to the generic
@@ -112,7 +113,9 @@ std::optional<Reduction> match(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   r.out = op.getMatchingBlockArgument(init);
   Type type = r.out.getType();
-  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32 ||
+  if (!type.isIntOrFloat() ||
+      (type.getIntOrFloatBitWidth() != 32 &&
+       type.getIntOrFloatBitWidth() != 64) ||
       !r.out.hasOneUse())
     return std::nullopt;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
@@ -302,14 +305,39 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
   }
 
   // Across the warp: a butterfly of shuffles leaves the total in every lane.
+  // (A 64-bit value moves as its two 32-bit halves: shfl is 32-bit.)
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto shuffle = [&](Value x, Value offset, Value width) -> Value {
+    if (type.getIntOrFloatBitWidth() == 32)
+      return gpu::ShuffleOp::create(b, loc, x, offset, width,
+                                    gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    Value bits = isa<FloatType>(type)
+                     ? Value(arith::BitcastOp::create(b, loc, i64, x))
+                     : x;
+    Value c32 = arith::ConstantIntOp::create(b, loc, 32, 64);
+    Value halves[2] = {
+        arith::TruncIOp::create(b, loc, i32, bits),
+        arith::TruncIOp::create(b, loc, i32,
+                                arith::ShRUIOp::create(b, loc, bits, c32))};
+    for (Value &half : halves)
+      half = gpu::ShuffleOp::create(b, loc, half, offset, width,
+                                    gpu::ShuffleMode::XOR)
+                 .getShuffleResult();
+    Value joined = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, halves[0]),
+        arith::ShLIOp::create(b, loc,
+                              arith::ExtUIOp::create(b, loc, i64, halves[1]),
+                              c32));
+    return isa<FloatType>(type)
+               ? Value(arith::BitcastOp::create(b, loc, type, joined))
+               : joined;
+  };
   auto warpReduce = [&](Value x) {
     Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
     for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
       Value o = arith::ConstantIntOp::create(b, loc, offset, 32);
-      Value other = gpu::ShuffleOp::create(b, loc, x, o, width,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      x = combine(x, other);
+      x = combine(x, shuffle(x, o, width));
     }
     return x;
   };

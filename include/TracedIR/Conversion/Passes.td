@@ -246,7 +246,7 @@ def TracedGpuReductions
     whole reduction. A `linalg.generic` with reduction loops, one output
     indexed by exactly its parallel loops, static sizes, and a body
     `combine(out, f(ins))` where `combine` is an associative, commutative
-    arith op on a 32-bit value (addf, mulf, maximumf, minimumf, maxnumf,
+    arith op on a 32- or 64-bit value (addf, mulf, maximumf, minimumf, maxnumf,
     minnumf, addi, muli, andi, ori, xori, max/min signed and unsigned) and
     the rest of the body is pure (or `linalg.index`), becomes a
     `gpu.launch` (`<function>_reduce_<n>`) of 256-thread blocks:
@@ -255,7 +255,8 @@ def TracedGpuReductions
       lane, lane + 32, ... (the reduction loops linearized, the last
       fastest, so an innermost reduction is read coalesced) into a partial
       value that starts at `combine`'s neutral element, then combine the
-      32 partial values with a butterfly of `gpu.shuffle xor`;
+      32 partial values with a butterfly of `gpu.shuffle xor` (a 64-bit
+      value as its two 32-bit halves);
     * whole blocks when there are at most `block-outputs` outputs of at
       least 2048 elements each: the warps' results meet in workgroup
       memory and the first warp combines them. Each output is split over

@@ -135,22 +135,47 @@ func.func @int_max(%in: memref<8x64xi32>, %out: memref<8xi32>) {
 
 // -----
 
-// Left to the generic loops: a short reduction, a 64-bit accumulator, two
+// A 64-bit value crosses the warp as two 32-bit halves.
+// CHECK-LABEL: func.func @int64_sum
+// CHECK:         %[[BITS:.*]] = scf.for {{.*}} -> (i64)
+// CHECK:         %[[LO:.*]] = arith.trunci %[[BITS]] : i64 to i32
+// CHECK:         %[[HI64:.*]] = arith.shrui %[[BITS]], %c32_i64
+// CHECK:         %[[HI:.*]] = arith.trunci %[[HI64]] : i64 to i32
+// CHECK:         %[[SLO:.*]], %{{.*}} = gpu.shuffle xor %[[LO]], %c16_i32, %c32_i32 : i32
+// CHECK:         %[[SHI:.*]], %{{.*}} = gpu.shuffle xor %[[HI]], %c16_i32, %c32_i32 : i32
+// CHECK:         %[[ELO:.*]] = arith.extui %[[SLO]] : i32 to i64
+// CHECK:         %[[EHI:.*]] = arith.extui %[[SHI]] : i32 to i64
+// CHECK:         %[[UP:.*]] = arith.shli %[[EHI]], %c32_i64
+// CHECK:         %[[OTHER:.*]] = arith.ori %[[ELO]], %[[UP]] : i64
+// CHECK:         arith.addi %[[OTHER]], %[[BITS]] : i64
+// CHECK-COUNT-8: gpu.shuffle xor %{{.*}} : i32
+func.func @int64_sum(%in: memref<8x64xi64>, %out: memref<8xi64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : memref<8x64xi64>) outs(%out : memref<8xi64>) {
+  ^bb0(%a: i64, %acc: i64):
+    %s = arith.addi %a, %acc : i64
+    linalg.yield %s : i64
+  }
+  return
+}
+
+// -----
+
+// Left to the generic loops: a short reduction, a 16-bit accumulator, two
 // outputs (an argmax), a combiner that is not associative.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:   gpu.launch
 // CHECK-COUNT-4: linalg.generic
-func.func @left_alone(%a: memref<64x16xf32>, %b: memref<64xf32>, %c: memref<64x100xi64>, %d: memref<64xi64>,
+func.func @left_alone(%a: memref<64x16xf32>, %b: memref<64xf32>, %c: memref<64x100xf16>, %d: memref<64xf16>,
                       %e: memref<64x100xf32>, %f: memref<64xf32>, %g: memref<64xi64>, %h: memref<64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<64x16xf32>) outs(%b : memref<64xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %x, %acc : f32
     linalg.yield %s : f32
   }
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%c : memref<64x100xi64>) outs(%d : memref<64xi64>) {
-  ^bb0(%x: i64, %acc: i64):
-    %s = arith.addi %x, %acc : i64
-    linalg.yield %s : i64
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%c : memref<64x100xf16>) outs(%d : memref<64xf16>) {
+  ^bb0(%x: f16, %acc: f16):
+    %s = arith.addf %x, %acc : f16
+    linalg.yield %s : f16
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<64x100xf32>) outs(%f, %g : memref<64xf32>, memref<64xi64>) {
   ^bb0(%x: f32, %m: f32, %i: i64):
