@@ -115,6 +115,10 @@ def cases():
     for variant in VARIANTS:
         if variant != "thread_per_output":
             out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
+    # TF32 off the tiles: M, N edges, a K that is no multiple of 8, a batch.
+    for name, sa, sb in (("matmul_float32_odd_tf32", (200, 136), (136, 300)),
+                         ("matmul_float32_bmm_odd_tf32", (3, 130, 100), (3, 100, 260))):
+        out[name] = (Call(torch.matmul), (torch.zeros(sa), torch.zeros(sb)))
     for base in ("softmax", "layer_norm", "sum_all"):
         out[f"{base}_thread_per_output"] = out[base]
     for variant in BF16_VARIANTS:
@@ -134,6 +138,8 @@ VARIANTS = {
     "k16": ["--gpu-tile-k-step=16"],
     # Reductions as before traced-gpu-reductions: one thread per output.
     "thread_per_output": ["--gpu-block-reductions=false"],
+    # float32 on TF32 tensor cores (opt-in).
+    "tf32": ["--gpu-tf32"],
 }
 #: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
 #: kernel with TMA loads by a producer warpgroup (256 x 128 x 64 tiles, 4

@@ -709,6 +709,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     tile.wgmma = options.wgmma && options.chip == "sm_90a";
     tile.mmaBlockM = options.mmaBlockM;
     tile.tma = options.tma;
+    tile.tf32 = options.tf32 && tile.tensorCores;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
   if (options.blockReductions)

@@ -107,9 +107,11 @@ struct Tile {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The tiled kernel for `c` in place of `op`.
+/// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
+/// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
+/// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
 void buildKernel(Operation *op, const Contraction &c, bool contiguous,
-                 int64_t largeKStep, StringRef kernelName) {
+                 int64_t largeKStep, bool tf32, StringRef kernelName) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -123,6 +125,7 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
                                     : Tile{64, 128, 16, 4, 8})
                       : Tile{64, 64, 16, 4, 4};
   int64_t threads = t.threads();
+  bool mma = tf32 && t.bm == 128 && t.bn == 128;
   int64_t gridX = ceilDiv(c.n, t.bn), gridY = ceilDiv(c.m, t.bm);
   int64_t kTiles = ceilDiv(c.k, t.bk);
   // Split K over grid z when the tiles would leave most of the GPU idle
@@ -143,8 +146,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
   // warp (8 k values of one m) in distinct banks and rows 16-byte aligned.
   auto tileA = MemRefType::get({t.bk, t.bm + 4}, f32,
                                MemRefLayoutAttrInterface(), workgroup);
-  auto tileB = MemRefType::get({t.bk, t.bn}, f32, MemRefLayoutAttrInterface(),
-                               workgroup);
+  // (With mma, B's rows are padded by 8: the fragment reads of a warp, 4
+  // rows of 8 columns, fall in distinct banks.)
+  auto tileB = MemRefType::get({t.bk, t.bn + (mma ? 8 : 0)}, f32,
+                               MemRefLayoutAttrInterface(), workgroup);
   auto launch = gpu::LaunchOp::create(
       b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
       host.c(threads), host.c(1), host.c(1),
@@ -169,6 +174,19 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
   Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
   int64_t rowThreads = t.bm / t.tm, colThreads = t.bn / t.tn;
   Value tx = ib.rem(tid, colThreads), ty = ib.div(tid, colThreads);
+  // mma: this lane's first row of A and C, column of B, and K offset
+  // within a step of 8 (group g = lane / 4, q = lane % 4), and its first
+  // column of C (2q).
+  Value mmaRow, mmaCol, mmaQ, mmaCol2;
+  if (mma) {
+    Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
+    Value g = ib.div(lane, 4);
+    mmaQ = ib.rem(lane, 4);
+    mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
+    Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
+    mmaCol = ib.add(warpCol, g);
+    mmaCol2 = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+  }
   // The tile row (column) of a thread's i-th row (column): runs of 4, one
   // run per 4 x threads, or one by one interleaved with the other threads.
   auto position = [&](Value thread, int64_t i, int64_t count,
@@ -238,9 +256,27 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
     }
     return values;
   };
+  // TF32: rounded to nearest (ties away, as cuBLAS), kept in float32 bits.
+  auto toTf32 = [&](Value v) -> Value {
+    auto round = [&](Value x) -> Value {
+      Value bits = NVVM::ConvertFloatToTF32Op::create(
+          b, loc, b.getI32Type(), x, NVVM::FPRoundingMode::RNA,
+          NVVM::SaturationMode::NONE, /*relu=*/false);
+      return arith::BitcastOp::create(b, loc, f32, bits);
+    };
+    auto vec = dyn_cast<VectorType>(v.getType());
+    if (!vec)
+      return round(v);
+    Value out = v;
+    for (int64_t e = 0; e < vec.getNumElements(); ++e)
+      out = vector::InsertOp::create(
+          b, loc, round(vector::ExtractOp::create(b, loc, v, e)), out, e);
+    return out;
+  };
   auto storeTile = [&](ValueRange values, bool isA) {
     ArrayRef<Slot> where = isA ? slotsA : slotsB;
-    for (auto [v, s] : llvm::zip(values, where)) {
+    for (auto [stored, s] : llvm::zip(values, where)) {
+      Value v = mma ? toTf32(stored) : stored;
       if (isA) { // stored transposed: [k][m]
         if (!vecA) {
           memref::StoreOp::create(b, loc, v, sharedA,
@@ -313,6 +349,48 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
           return values;
         };
         SmallVector<Value> sums(acc.begin(), acc.end());
+        if (mma) {
+          // Warp w computes rows (w / 4) * 64 .. + 63 and columns
+          // (w % 4) * 32 .. + 31: 4 x 4 tiles of 16 x 8. A lane of group
+          // g = lane / 4, q = lane % 4 holds A (g, q), (g + 8, q),
+          // (g, q + 4), (g + 8, q + 4) of a tile, B (q, g), (q + 4, g), and
+          // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1).
+          auto read = [&](Value shared, Value row, Value col) -> Value {
+            Value v = memref::LoadOp::create(b, loc, shared,
+                                             ValueRange{ib.idx(row), ib.idx(col)});
+            return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+          };
+          auto accType =
+              LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+          for (int64_t kk = 0; kk < t.bk; kk += 8) {
+            Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
+            SmallVector<SmallVector<Value, 4>> as, bs;
+            for (int64_t mi = 0; mi < 4; ++mi) {
+              Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
+                    r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
+              as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
+                            read(sharedA, k1, r0), read(sharedA, k1, r1)});
+            }
+            for (int64_t ni = 0; ni < 4; ++ni) {
+              Value col = ib.add(mmaCol, ib.c(ni * 8));
+              bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
+            }
+            for (int64_t mi = 0; mi < 4; ++mi)
+              for (int64_t ni = 0; ni < 4; ++ni) {
+                Value *d = &sums[(mi * 4 + ni) * 4];
+                Value r = NVVM::MmaOp::create(
+                    b, loc, accType, as[mi], bs[ni],
+                    ValueRange{d[0], d[1], d[2], d[3]}, {16, 8, 8},
+                    std::nullopt, std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                                  NVVM::MMATypes::tf32},
+                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                   NVVM::MMALayout::col});
+                for (int64_t e = 0; e < 4; ++e)
+                  d[e] = LLVM::ExtractValueOp::create(b, loc, r, e);
+              }
+          }
+        } else {
         for (int64_t kk = 0; kk < t.bk; ++kk) {
           SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
           SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
@@ -320,6 +398,7 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
             for (int64_t j = 0; j < t.tn; ++j)
               sums[i * t.tn + j] =
                   math::FmaOp::create(b, loc, as[i], bs[j], sums[i * t.tn + j]);
+        }
         }
         gpu::BarrierOp::create(b, loc);
         llvm::append_range(sums, nextA);
@@ -330,8 +409,16 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
   // C += the thread's tile (atomically when K is split).
   for (int64_t i = 0; i < t.tm; ++i)
     for (int64_t j = 0; j < t.tn; ++j) {
-      Value gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
-      Value gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
+      Value gi, gj;
+      if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
+        int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
+        gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
+        gj = ib.add(colBase,
+                    ib.add(mmaCol2, ib.c(ni * 8 + e % 2)));
+      } else {
+        gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
+        gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
+      }
       Value v = loop.getResult(i * t.tn + j);
       auto update = [&](IndexBuilder &nib) {
         auto [memref, indices] = c.addressC(nib, batch, gi, gj);
@@ -1465,7 +1552,7 @@ struct TileContractionsPass
                            Twine(counter++))
                              .str();
       // Convolutions keep K step 16: their gathers need more registers.
-      buildKernel(op, *c, contiguous, conv ? 16 : kStep, name);
+      buildKernel(op, *c, contiguous, conv ? 16 : kStep, tf32 && !conv, name);
       op->erase();
     }
   }

@@ -50,6 +50,12 @@ static llvm::cl::opt<int64_t> minBlocksOption(
                    "kernels (default 2; 0: ptxas decides)"),
     llvm::cl::init(2), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> tf32Option(
+    "gpu-tf32",
+    llvm::cl::desc("float32 matmuls on TF32 tensor cores (default off: exact "
+                   "float32; sm_80 and later)"),
+    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+
 static llvm::cl::opt<bool> blockReductionsOption(
     "gpu-block-reductions",
     llvm::cl::desc("Reductions computed by a warp or a block per output "
@@ -112,6 +118,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.tma = tmaOption;
   options.tileContractions = tileOption;
   options.blockReductions = blockReductionsOption;
+  options.tf32 = tf32Option;
   options.contiguousThreadTiles = contiguousOption;
   options.entry = gpuEntryOption.getValue();
   options.chip = chipOption.getValue();

@@ -104,6 +104,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Run traced-flatten, traced-normalize, "
                      "traced-fuse-conv-bn and canonicalize first"),
       llvm::cl::init(true)};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("float32 matmuls on TF32 tensor cores "
+                     "(traced-gpu-tile-contractions' `tf32`; sm_80 and later; "
+                     "off: exact float32 FMAs)"),
+      llvm::cl::init(false)};
   Option<bool> blockReductions{
       *this, "block-reductions",
       llvm::cl::desc("Reductions computed by a warp or a block per output "

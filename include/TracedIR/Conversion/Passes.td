@@ -354,6 +354,10 @@ def TracedGpuTileContractions
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "Warpgroup MMAs (wgmma.mma_async, sm_90a only) in the tensor-core "
            "kernels, rather than mma.sync">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "float32 matmuls (128 x 128 tiles) multiply on tensor cores in "
+           "TF32 (mma.sync m16n8k8, operands rounded to 10-bit mantissas; "
+           "sm_80 and later): faster, less exact, as torch's allow_tf32">,
     Option<"tma", "tma", "bool", /*default=*/"false",
            "With wgmma: tiles loaded by the Tensor Memory Accelerator from "
            "tensor maps the runtime builds, by a producer warpgroup handing "
