@@ -140,13 +140,15 @@ void traced_python::populateExecution(py::module_ &m) {
   m.def(
       "write_gpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,
-         const std::string &chip, const std::string &format, bool surgery) {
+         const std::string &chip, const std::string &format, bool surgery,
+         bool allowTf32) {
         DiagnosticCapture diags(s.ctx.get());
         GpuPipelineOptions options;
         options.entry = entry;
         options.chip = chip;
         options.format = format;
         options.surgery = surgery;
+        options.tf32 = allowTf32;
         OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
         PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
         buildGpuPipeline(pm, options);
@@ -161,5 +163,5 @@ void traced_python::populateExecution(py::module_ &m) {
       },
       py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
       py::arg("chip") = "sm_90", py::arg("format") = "isa",
-      py::arg("surgery") = true);
+      py::arg("surgery") = true, py::arg("allow_tf32") = false);
 }

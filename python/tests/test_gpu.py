@@ -233,3 +233,35 @@ def test_reductions_are_warp_or_block_parallel(tmp_path, case):
     parts = [m for m in modules if ".entry forward_reduce_0_parts(" in m]
     assert len(parts) == (1 if expect_barrier else 0)
     _assemble_all(tmp_path, modules)
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
+def test_tf32_matmul_is_opt_in(tmp_path):
+    """--gpu-tf32 (compile_cuda's allow_tf32): a float32 matmul on 128 x 128
+    tiles multiplies with mma.sync m16n8k8 on operands rounded to TF32, and
+    assembles for sm_90 without spills; by default it stays exact (FMAs)."""
+    tm = traced.trace(Call(torch.matmul), torch.zeros(512, 256),
+                      torch.zeros(256, 384))
+    tm.save(tmp_path / "mm.mlir")
+    gemm = [m for m in _ptx_modules(tmp_path / "mm.mlir", "sm_90", "--gpu-tf32")
+            if ".entry forward_gemm_" in m]
+    assert len(gemm) == 1
+    ptx = gemm[0]
+    assert len(re.findall(r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32"
+                          r"\.tf32\.f32", ptx)) == 16
+    assert "cvt.rna.tf32.f32" in ptx
+    src = tmp_path / "gemm.ptx"
+    src.write_text(ptx)
+    result = subprocess.run([PTXAS, "-arch=sm_90", "-v", str(src), "-o",
+                             str(tmp_path / "gemm.cubin")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "0 bytes spill stores" in result.stderr, result.stderr
+    default = [m for m in _ptx_modules(tmp_path / "mm.mlir", "sm_90")
+               if ".entry forward_gemm_" in m]
+    assert "mma.sync" not in default[0] and "tf32" not in default[0]
+    # The Python entry point takes the option and still compiles and links.
+    with pytest.raises(traced.Error):  # no GPU here: loading fails
+        traced.compiler.compile_cuda(tm, allow_tf32=True,
+                                     library=tmp_path / "libmm.so")
+    assert (tmp_path / "libmm.so").exists()
