@@ -34,6 +34,17 @@ def _assemble_all(tmp_path, modules, chip="sm_90"):
         assert result.returncode == 0, result.stderr
 
 
+def _assemble_without_spills(tmp_path, ptx, chip):
+    """ptxas accepts the kernel module `ptx` for `chip`, spilling nothing."""
+    src = tmp_path / "one.ptx"
+    src.write_text(ptx)
+    result = subprocess.run([PTXAS, f"-arch={chip}", "-v", str(src), "-o",
+                             str(tmp_path / "one.cubin")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "0 bytes spill stores" in result.stderr, result.stderr
+
+
 def _ptx_modules(path, chip="sm_90", *flags):
     text = subprocess.run([str(TRANSLATE), "--traced-gpu-ptx",
                            f"--gpu-chip={chip}", *flags, str(path)],
@@ -92,13 +103,7 @@ def test_bfloat16_matmul_runs_on_tensor_cores(tmp_path, shapes, chip):
     # The index arithmetic's constants are folded into the kernel (no
     # division by a parameter).
     assert not re.search(r"\bdiv\.|\brem\.", ptx)
-    src = tmp_path / "mma.ptx"
-    src.write_text(ptx)
-    result = subprocess.run([PTXAS, f"-arch={chip}", "-v", str(src), "-o",
-                             str(tmp_path / "mma.cubin")],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert "0 bytes spill stores" in result.stderr, result.stderr
+    _assemble_without_spills(tmp_path, ptx, chip)
 
 
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
@@ -128,13 +133,7 @@ def test_bfloat16_matmul_with_tma_assembles(tmp_path, shapes, tile):
     n = 256 if tile else 128
     assert f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16" in ptx
     assert not re.search(r"\bdiv\.|\brem\.", ptx)
-    src = tmp_path / "mma.ptx"
-    src.write_text(ptx)
-    result = subprocess.run([PTXAS, "-arch=sm_90a", "-v", str(src), "-o",
-                             str(tmp_path / "mma.cubin")],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert "0 bytes spill stores" in result.stderr, result.stderr
+    _assemble_without_spills(tmp_path, ptx, "sm_90a")
 
 
 @pytest.mark.skipif(not RUNTIME.exists(),
@@ -250,13 +249,7 @@ def test_tf32_matmul_is_opt_in(tmp_path):
     assert len(re.findall(r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32"
                           r"\.tf32\.f32", ptx)) == 16
     assert "cvt.rna.tf32.f32" in ptx
-    src = tmp_path / "gemm.ptx"
-    src.write_text(ptx)
-    result = subprocess.run([PTXAS, "-arch=sm_90", "-v", str(src), "-o",
-                             str(tmp_path / "gemm.cubin")],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert "0 bytes spill stores" in result.stderr, result.stderr
+    _assemble_without_spills(tmp_path, ptx, "sm_90")
     default = [m for m in _ptx_modules(tmp_path / "mm.mlir", "sm_90")
                if ".entry forward_gemm_" in m]
     assert "mma.sync" not in default[0] and "tf32" not in default[0]
