@@ -421,8 +421,10 @@ struct ReductionsPass
     getOperation().walk([&](linalg::GenericOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
+      // (No outputs: a launch of no blocks is a CUDA error; the loops
+      // that are left do nothing.)
       if (std::optional<Reduction> r = match(op))
-        if (r->length >= minLength)
+        if (r->length >= minLength && r->outputs > 0)
           found.push_back(*r);
     });
     StringRef funcName = getOperation().getSymName();

@@ -161,12 +161,19 @@ func.func @int64_sum(%in: memref<8x64xi64>, %out: memref<8xi64>) {
 // -----
 
 // Left to the generic loops: a short reduction, a 16-bit accumulator, two
-// outputs (an argmax), a combiner that is not associative.
+// outputs (an argmax), a combiner that is not associative, no outputs (no
+// launch of zero blocks; canonicalize then erases the empty generic).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:   gpu.launch
 // CHECK-COUNT-4: linalg.generic
 func.func @left_alone(%a: memref<64x16xf32>, %b: memref<64xf32>, %c: memref<64x100xf16>, %d: memref<64xf16>,
-                      %e: memref<64x100xf32>, %f: memref<64xf32>, %g: memref<64xi64>, %h: memref<64xf32>) {
+                      %e: memref<64x100xf32>, %f: memref<64xf32>, %g: memref<64xi64>, %h: memref<64xf32>,
+                      %z: memref<0x100xf32>, %zo: memref<0xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%z : memref<0x100xf32>) outs(%zo : memref<0xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<64x16xf32>) outs(%b : memref<64xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %x, %acc : f32
