@@ -162,6 +162,13 @@ def main():
     out_file = option("--out", str)
     case_timeout = option("--case-timeout", float)
     progress = option("--progress", pathlib.Path)
+
+    def record(event, name):
+        """Appends `event name` to the progress file, if there is one."""
+        if progress is not None:
+            with progress.open("a") as f:
+                f.write(f"{event} {name}\n")
+
     started = set()
     if progress is not None and progress.exists():
         started = {line.split(" ", 1)[1] for line in progress.read_text().splitlines()
@@ -186,17 +193,13 @@ def main():
             continue
         row = [name, "-", "-", "-", "-", ""]
         rows.append(row)
-        if progress is not None:
-            with progress.open("a") as f:
-                f.write(f"start {name}\n")
+        record("start", name)
         watchdog = None
         if case_timeout:
             def expire(name=name):
                 print(f"{name} | TIMEOUT: still running after {case_timeout:g} s",
                       flush=True)
-                if progress is not None:
-                    with progress.open("a") as f:
-                        f.write(f"timeout {name}\n")
+                record("timeout", name)
                 os._exit(3)
             watchdog = threading.Timer(case_timeout, expire)
             watchdog.daemon = True
@@ -292,8 +295,8 @@ def main():
                     row[5] = (f" {flops / t_d / 1e9:.1f} TFLOP/s device-resident"
                               + ("" if same else " (DIFFERS from the host-copy run)")
                               + ("" if unaligned_same else " (unaligned views DIFFER)"))
-                    # The product's kernel alone (the call also copies the
-                    # operands into the function's own device buffers).
+                    # The product's kernel alone (the call also sets up the
+                    # tensor maps, launches and waits for its stream).
                     for kname, (kms, count) in sorted(kernel_ms(run_d, 20, torch).items()):
                         if "_mma_" in kname or "_gemm_" in kname:
                             row[5] += (f"; kernel {kname} {kms:.3f} ms = "
@@ -348,9 +351,7 @@ def main():
             runtime.traced_cuda_clear_error()
         if watchdog is not None:
             watchdog.cancel()
-        if progress is not None:
-            with progress.open("a") as f:
-                f.write(f"end {name}\n")
+        record("end", name)
         print(" | ".join(row), flush=True)
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     table = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"

@@ -26,6 +26,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -168,6 +169,19 @@ static constexpr StringLiteral kResidentFn = "traced_gpu_resident";
 /// runtime's context, not managed, 256-byte aligned.
 static constexpr StringLiteral kInPlaceFn = "traced_gpu_in_place";
 
+/// The address of `buffer`'s data as an i64 (for the runtime's calls).
+static Value addressOf(OpBuilder &b, Location loc, Value buffer) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+}
+
+/// The bytes of a static memref's data.
+static int64_t byteSize(MemRefType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
 static Value allocDevice(OpBuilder &b, Location loc, MemRefType type,
                          ValueRange dynamicSizes) {
   return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
@@ -194,12 +208,8 @@ static Value residentCopy(OpBuilder &b, Location loc, Value host) {
   auto type = cast<MemRefType>(host.getType());
   Type i64 = b.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, host);
-  address = arith::IndexCastOp::create(b, loc, i64, address);
-  int64_t bytes = type.getNumElements() *
-                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  Value size = arith::ConstantIntOp::create(b, loc, i64, bytes);
+  Value address = addressOf(b, loc, host);
+  Value size = arith::ConstantIntOp::create(b, loc, i64, byteSize(type));
   Value device = func::CallOp::create(b, loc, kResidentFn, TypeRange{i64},
                                       ValueRange{address, size})
                      .getResult(0);
@@ -385,27 +395,22 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
   std::stable_partition(ordered.begin(), ordered.end(),
                         [](Value v) { return isa<BlockArgument>(v); });
 
-  // The address and byte size of each static memref argument, for the
+  // The first and end byte of each static memref argument, for the
   // in-place decisions below (at the entry, before anything else).
-  Type i64 = b.getI64Type();
   b.setInsertionPointToStart(&entry);
-  SmallVector<std::pair<Value, Value>> extents; // (first byte, end)
-  llvm::SmallPtrSet<Operation *, 8> addressOps;
-  DenseMap<Value, Value> addressOf;
+  llvm::MapVector<Value, std::pair<Value, Value>> extents;
+  llvm::SmallPtrSet<Operation *, 8> addressOps; // reads of the arguments
   Operation *afterAddresses = nullptr; // the last op made here
   for (BlockArgument arg : entry.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
       continue;
-    auto pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
-    Value address = arith::IndexCastOp::create(b, loc, i64, pointer);
-    int64_t bytes = type.getNumElements() *
-                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    Value address = addressOf(b, loc, arg);
     Value end = arith::AddIOp::create(
-        b, loc, address, arith::ConstantIntOp::create(b, loc, i64, bytes));
-    addressOps.insert(pointer);
-    addressOf[arg] = address;
-    extents.push_back({address, end});
+        b, loc, address,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), byteSize(type)));
+    addressOps.insert(address.getDefiningOp()->getOperand(0).getDefiningOp());
+    extents[arg] = {address, end};
     afterAddresses = end.getDefiningOp();
   }
 
@@ -418,9 +423,10 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
   DenseMap<Value, Value> inPlace;
   for (Value root : ordered) {
     auto arg = dyn_cast<BlockArgument>(root);
-    Value address = arg ? addressOf.lookup(root) : Value();
-    if (!address || arg.getOwner() != &entry)
+    auto extent = extents.find(root);
+    if (!arg || arg.getOwner() != &entry || extent == extents.end())
       continue;
+    auto [address, end] = extent->second;
     bool isResult = arg.getArgNumber() >= firstResult;
     if (!isResult && mayBeWritten(root))
       continue;
@@ -431,12 +437,10 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
         b, loc, arith::CmpIPredicate::ne, call.getResult(0),
         arith::ConstantIntOp::create(b, loc, 0, 32));
     if (isResult) {
-      Value end = llvm::find_if(extents, [&](auto &e) {
-                    return e.first == address;
-                  })->second;
-      for (auto [first, last] : extents) {
-        if (first == address)
+      for (auto &[other, range] : extents) {
+        if (other == root)
           continue;
+        auto [first, last] = range;
         // Disjoint: end <= first || last <= address.
         Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                              end, first);
@@ -600,9 +604,7 @@ struct TensorMapsPass
           pitches[i - 1] = pitch;
         pitch *= dims[i];
       }
-      Value address = arith::IndexCastOp::create(
-          b, loc, i64,
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+      Value address = addressOf(b, loc, buffer);
       SmallVector<Value> args{address, i32c(elem.isBF16() ? 0 : 1),
                               i32c(rank)};
       for (int64_t d : dims)

@@ -142,6 +142,14 @@ std::optional<Reduction> match(linalg::GenericOp op) {
   return r;
 }
 
+/// `r`'s combiner applied to `acc` (in place of the accumulator) and `v`.
+Value combineWith(OpBuilder &b, const Reduction &r, Value acc, Value v) {
+  IRMapping map;
+  map.map(r.out, acc);
+  map.map(r.value, v);
+  return b.clone(*r.combiner, map)->getResult(0);
+}
+
 /// The values of the loops `dims` (sizes `sizes`) at linear position
 /// `linear` (less than their product), the last dim fastest.
 void delinearize(OpBuilder &b, Location loc, Value linear,
@@ -219,27 +227,20 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
   b.setInsertionPointToStart(&launchBody);
 
   Block &body = op.getRegion().front();
-  auto combine = [&](Value acc, Value v) -> Value {
-    IRMapping map;
-    map.map(r.out, acc);
-    map.map(r.value, v);
-    return b.clone(*r.combiner, map)->getResult(0);
-  };
+  auto combine = [&](Value acc, Value v) { return combineWith(b, r, acc, v); };
   Value identity = arith::ConstantOp::create(b, loc, r.identity);
   Value tid = launch.getThreadIds().x;
   Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
   Value warp = arith::DivUIOp::create(b, loc, tid, c(kWarp));
-  Value part;
-  Value output = launch.getBlockIds().x;
+  // The output this thread works on (and with `split`, its part of it).
+  Value block = launch.getBlockIds().x, output = block, part;
   if (split > 1) {
-    part = arith::RemUIOp::create(b, loc, output, c(split));
-    output = arith::DivUIOp::create(b, loc, output, c(split));
-  }
-  if (!wholeBlock)
+    part = arith::RemUIOp::create(b, loc, block, c(split));
+    output = arith::DivUIOp::create(b, loc, block, c(split));
+  } else if (!wholeBlock) {
     output = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(perBlock)),
-        warp);
+        b, loc, arith::MulIOp::create(b, loc, block, c(perBlock)), warp);
+  }
   // A warp's threads share `output`, so the guard is uniform per warp (the
   // shuffles below need all 32 threads).
   scf::IfOp inRange;
@@ -347,7 +348,7 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
                                        wholeBlock ? tid : lane, zero);
   if (wholeBlock) {
     // Across the block's warps, through workgroup memory.
-    Value partials = launch.getWorkgroupAttributions()[0];
+    Value warpResults = launch.getWorkgroupAttributions()[0];
     auto first = scf::IfOp::create(
         b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                       zero),
@@ -355,7 +356,7 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(first.thenBlock()->getTerminator());
-      memref::StoreOp::create(b, loc, acc, partials, ValueRange{warp});
+      memref::StoreOp::create(b, loc, acc, warpResults, ValueRange{warp});
     }
     gpu::BarrierOp::create(b, loc);
     Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
@@ -367,7 +368,7 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
       b.setInsertionPointToStart(read.thenBlock());
       scf::YieldOp::create(b, loc,
                            ValueRange{memref::LoadOp::create(
-                               b, loc, partials, ValueRange{lane})});
+                               b, loc, warpResults, ValueRange{lane})});
       b.setInsertionPointToStart(read.elseBlock());
       scf::YieldOp::create(b, loc, ValueRange{identity});
     }
@@ -378,15 +379,13 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
   auto store = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
   b.setInsertionPoint(store.thenBlock()->getTerminator());
   SmallVector<Value> at = indices(b, loc, op.getMatchingIndexingMap(init), ivs);
-  if (split > 1) {
-    at.push_back(part);
-    memref::StoreOp::create(b, loc, acc, partials, at);
-  } else {
+  if (split == 1) {
     Value initial = memref::LoadOp::create(b, loc, init->get(), at);
     memref::StoreOp::create(b, loc, combine(initial, acc), init->get(), at);
-  }
-  if (split == 1)
     return;
+  }
+  at.push_back(part);
+  memref::StoreOp::create(b, loc, acc, partials, at);
 
   // The second stage: out = combine(out, partials[..., s]) over s.
   b.setInsertionPointAfter(launch);
@@ -400,10 +399,7 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
   auto second = linalg::GenericOp::create(
       b, loc, ValueRange{partials}, ValueRange{init->get()}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        IRMapping map;
-        map.map(r.value, args[0]);
-        map.map(r.out, args[1]);
-        linalg::YieldOp::create(nb, l, nb.clone(*r.combiner, map)->getResult(0));
+        linalg::YieldOp::create(nb, l, combineWith(nb, r, args[1], args[0]));
       });
   memref::DeallocOp::create(b, loc, partials);
   if (std::optional<Reduction> r2 = match(second)) {

@@ -177,15 +177,15 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
   // mma: this lane's first row of A and C, column of B, and K offset
   // within a step of 8 (group g = lane / 4, q = lane % 4), and its first
   // column of C (2q).
-  Value mmaRow, mmaCol, mmaQ, mmaCol2;
+  Value mmaRow, mmaColB, mmaQ, mmaColC;
   if (mma) {
     Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
     Value g = ib.div(lane, 4);
     mmaQ = ib.rem(lane, 4);
     mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
     Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
-    mmaCol = ib.add(warpCol, g);
-    mmaCol2 = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+    mmaColB = ib.add(warpCol, g);
+    mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
   }
   // The tile row (column) of a thread's i-th row (column): runs of 4, one
   // run per 4 x threads, or one by one interleaved with the other threads.
@@ -356,8 +356,8 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
           // (g, q + 4), (g + 8, q + 4) of a tile, B (q, g), (q + 4, g), and
           // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1).
           auto read = [&](Value shared, Value row, Value col) -> Value {
-            Value v = memref::LoadOp::create(b, loc, shared,
-                                             ValueRange{ib.idx(row), ib.idx(col)});
+            Value v = memref::LoadOp::create(
+                b, loc, shared, ValueRange{ib.idx(row), ib.idx(col)});
             return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
           };
           auto accType =
@@ -372,7 +372,7 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
                             read(sharedA, k1, r0), read(sharedA, k1, r1)});
             }
             for (int64_t ni = 0; ni < 4; ++ni) {
-              Value col = ib.add(mmaCol, ib.c(ni * 8));
+              Value col = ib.add(mmaColB, ib.c(ni * 8));
               bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
             }
             for (int64_t mi = 0; mi < 4; ++mi)
@@ -391,14 +391,14 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
               }
           }
         } else {
-        for (int64_t kk = 0; kk < t.bk; ++kk) {
-          SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
-          SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
-          for (int64_t i = 0; i < t.tm; ++i)
-            for (int64_t j = 0; j < t.tn; ++j)
-              sums[i * t.tn + j] =
-                  math::FmaOp::create(b, loc, as[i], bs[j], sums[i * t.tn + j]);
-        }
+          for (int64_t kk = 0; kk < t.bk; ++kk) {
+            SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
+            SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
+            for (int64_t i = 0; i < t.tm; ++i)
+              for (int64_t j = 0; j < t.tn; ++j)
+                sums[i * t.tn + j] = math::FmaOp::create(
+                    b, loc, as[i], bs[j], sums[i * t.tn + j]);
+          }
         }
         gpu::BarrierOp::create(b, loc);
         llvm::append_range(sums, nextA);
@@ -413,8 +413,7 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
         int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
         gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
-        gj = ib.add(colBase,
-                    ib.add(mmaCol2, ib.c(ni * 8 + e % 2)));
+        gj = ib.add(colBase, ib.add(mmaColC, ib.c(ni * 8 + e % 2)));
       } else {
         gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
         gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
