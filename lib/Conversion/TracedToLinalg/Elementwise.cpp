@@ -35,6 +35,20 @@ static FailureOr<Operand> operandOf(const LoweringCall &c, StringRef name) {
     return Operand{{}, *b ? 1.0 : 0.0};
   if (auto f = c.getFloat(name))
     return Operand{{}, *f};
+  // A Python number known only at run time (a scalar graph input, or one
+  // computed from it) is a 0-d tensor operand: the call's result type,
+  // which the trace computed with torch's rules for Python numbers, says
+  // what it is converted to, as torch converts a wrapped number.
+  if (Value v = c.scalar(name)) {
+    Location loc = c.loc;
+    OpBuilder &b = c.rewriter;
+    if (v.getType().isInteger(1)) // bool tensors are stored as i8
+      v = arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+    return Operand{
+        tensor::FromElementsOp::create(
+            b, loc, RankedTensorType::get({}, v.getType()), v),
+        0};
+  }
   return failure();
 }
 
@@ -378,6 +392,17 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
                                                  bool swap = false,
                                                  bool floatOnly = false) {
   RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  // Python numbers known only at run time (`scale * 2` of a scalar graph
+  // input) are computed as 0-d tensors, with torch's kernels: Python's
+  // and torch's `//`, `%` and `/` agree on numbers.
+  Type number;
+  if (!type && c.op->getNumResults() == 1) {
+    Type t = c.op->getResult(0).getType();
+    if (t.isInteger(64) || t.isInteger(1) || t.isF64()) {
+      number = t;
+      type = RankedTensorType::get({}, t);
+    }
+  }
   if (!type)
     return c.fail("the result is not a ranked tensor");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
@@ -416,6 +441,13 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
         return swap ? fn(b, loc, yv, xv, uns) : fn(b, loc, xv, yv, uns);
       },
       c.logicalElementTypes(inputs));
+  if (number) {
+    r = tensor::ExtractOp::create(c.rewriter, c.loc, r, ValueRange{});
+    if (r.getType() != number) // bool: stored as i8
+      r = arith::CmpIOp::create(
+          c.rewriter, c.loc, arith::CmpIPredicate::ne, r,
+          arith::ConstantIntOp::create(c.rewriter, c.loc, r.getType(), 0));
+  }
   return SmallVector<Value>{r};
 }
 

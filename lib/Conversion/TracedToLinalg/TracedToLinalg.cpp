@@ -752,10 +752,11 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
     if (i == 0 || noneInputs.test(i))
       continue;
-    if (!isa<RankedTensorType>(t)) {
+    if (!isa<RankedTensorType>(t) && !isPythonScalar(t)) {
       graph.emitError() << "input " << i << " ('" << graph.getArgName(i)
                         << "') has type " << t
-                        << "; compiled graphs take ranked tensors";
+                        << "; compiled graphs take ranked tensors and "
+                           "Python numbers (int, float, bool)";
       return signalPassFailure();
     }
   }
@@ -799,6 +800,35 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   func.getBody().takeBody(graph.getBody());
   if (failed(func.eraseArguments(noneInputs)))
     return signalPassFailure();
+  // A Python number the graph takes (`forward(self, x, scale=1.0)`) comes
+  // in as a 0-d tensor of its storage type (int64, float64, bool as i8),
+  // read once at the entry; the entry's type keeps the logical 0-d type,
+  // so callers see a 0-d int64/float64/bool input.
+  SmallVector<Type> entryInputs(func.getFunctionType().getInputs());
+  {
+    Block &body = func.getBody().front();
+    OpBuilder eb = OpBuilder::atBlockBegin(&body);
+    SmallVector<Type> argTypes(entryInputs);
+    for (auto [i, t] : llvm::enumerate(entryInputs)) {
+      if (i == 0 || !isPythonScalar(t))
+        continue;
+      auto logical = RankedTensorType::get({}, t);
+      auto stored = cast<RankedTensorType>(storageType(logical));
+      BlockArgument arg = body.getArgument(i);
+      arg.setType(stored);
+      Value v = tensor::ExtractOp::create(eb, arg.getLoc(), arg, ValueRange{});
+      Operation *read = v.getDefiningOp();
+      if (stored.getElementType() != t) // bool: stored as i8
+        v = arith::CmpIOp::create(
+            eb, arg.getLoc(), arith::CmpIPredicate::ne, v,
+            arith::ConstantIntOp::create(eb, arg.getLoc(), 0, 8));
+      arg.replaceAllUsesExcept(v, read);
+      argTypes[i] = stored;
+      entryInputs[i] = logical;
+    }
+    func.setFunctionType(
+        FunctionType::get(ctx, argTypes, func.getFunctionType().getResults()));
+  }
   // A Python number the graph returns (`x.numel()`, `float(t)`) comes
   // out as a 0-d tensor of its type (int64, float64, bool); the entry's
   // `traced.scalar_outputs` lists them so callers can give numbers back.
@@ -817,8 +847,8 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     func->setAttr("traced.scalar_outputs",
                   DenseI64ArrayAttr::get(ctx, scalarOutputs));
   type = func.getFunctionType();
-  FunctionType entryType =
-      FunctionType::get(ctx, type.getInputs().drop_front(), type.getResults());
+  FunctionType entryType = FunctionType::get(
+      ctx, ArrayRef<Type>(entryInputs).drop_front(), type.getResults());
   func->setAttr("traced.entry", TypeAttr::get(entryType));
 
   if (failed(checkTargets(func)))
