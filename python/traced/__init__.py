@@ -40,13 +40,13 @@ from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda
                        save_library)
 from .module import Expr, ExprList, Graph, Module, ModuleView, Node
 from .summary import Summary, SummaryRow
-from ._tracing import UnknownTargetWarning
+from ._tracing import TracerWarning, UnknownTargetWarning
 
 __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
            "Expr", "ExprList", "Graph",
            "InterpretError", "Module", "ModuleView", "Node", "ParseError",
            "PassError", "Summary", "SummaryRow", "TraceError",
-           "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda", "load", "parse",
+           "TracerWarning", "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda", "load", "parse",
            "save_library", "trace"]
 
 
@@ -173,14 +173,30 @@ def _trace(module, example_inputs, mode, leaf_functions):
                                                   leaf_functions)
             for w in seen:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        except _tracers.TraceError:
+            ran = "symbolic"
+        except _tracers.TraceError as exc:
             if mode == "symbolic":
                 raise
+            warnings.warn(
+                f"torch.fx cannot trace {type(module).__name__} symbolically "
+                f"({_first_line(exc)}); traced it concretely instead: "
+                f"Python control flow on tensors follows this run and is "
+                f"checked by guards, Python numbers are constants "
+                f"(docs/python.md, \"Guards\")", TracerWarning, stacklevel=3)
             builder = _tracers.trace_concrete(module, example_inputs,
                                               leaf_functions)
+            ran = "concrete"
     else:
         builder = _tracers.trace_concrete(module, example_inputs, leaf_functions)
-    return Module(builder.build(f"<trace of {type(module).__name__}>"))
+        ran = "concrete"
+    traced = Module(builder.build(f"<trace of {type(module).__name__}>"))
+    object.__setattr__(traced, "_trace_mode", ran)
+    return traced
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def parse(text: Union[str, bytes], name: str = "<string>") -> Module:

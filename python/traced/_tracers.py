@@ -3,6 +3,7 @@ tracing through hooks, as MegEngine's trace_module and torch.jit.trace do."""
 import contextlib
 import hashlib
 import inspect
+import os
 import re
 import operator
 
@@ -14,7 +15,7 @@ from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
 from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_positional, aten_target, binary_extreme,
                        method_arguments,
-                       caller_location,
+                       caller_location, TracerWarning,
                        check_known,
                        class_name, frame_of_stack_trace, is_known_leaf, is_torch_leaf,
                        qualified_function_name, symbolize_modules, user_frame)
@@ -371,6 +372,25 @@ def trace_symbolic(root, inputs, leaf_functions=()):
 
 _SPECIALIZED = {"__bool__", "__int__", "__float__", "__index__", "item",
                 "tolist", "__len__", "__format__", "__repr__", "numpy"}
+# The reads of a tensor's data (not its size, not its printing) that a
+# guard checks (docs/python.md, "Guards").
+_GUARDED = {"__bool__", "__int__", "__float__", "__index__", "item", "tolist",
+            "numpy"}
+# How close a floating-point value read as a Python number must come to
+# the traced one: compiled code sums in another order than torch, so an
+# exact comparison would refuse the traced input itself.
+_GUARD_TOLERANCE = {torch.float64: (1e-9, 1e-12), torch.float32: (1e-4, 1e-6),
+                    torch.float16: (1e-2, 1e-4), torch.bfloat16: (2e-2, 1e-3)}
+
+
+# Calls that return a Python value from a tensor's metadata, not its data.
+_METADATA_READS = {"dim", "ndimension", "numel", "nelement", "size", "stride",
+                   "storage_offset", "element_size", "get_device", "data_ptr",
+                   "has_names", "_is_view", "__len__", "_nnz"}
+
+
+def _where_text(where):
+    return f"{os.path.basename(where[0])}:{where[1]}" if where else "unknown line"
 
 
 class _ConcreteTracer(TorchFunctionMode):
@@ -470,8 +490,13 @@ class _ConcreteTracer(TorchFunctionMode):
             return result
         if name in _SPECIALIZED:
             # A tensor's data read as a Python value (`if x.sum() > 0`):
-            # this run's value is kept.
-            return func(*args, **kwargs)
+            # this run's value is kept, and a guard checks on every call
+            # that the input gives the same value.
+            result = func(*args, **kwargs)
+            if name in _GUARDED and args and isinstance(args[0], torch.Tensor):
+                with self.suspend():
+                    self.guard(args[0], name, result)
+            return result
         self.depth += 1
         try:
             result = func(*args, **kwargs)
@@ -480,6 +505,81 @@ class _ConcreteTracer(TorchFunctionMode):
         with self.suspend():
             self.record(func, args, kwargs, result)
         return result
+
+    # -- guards ----------------------------------------------------------------
+    def guard(self, tensor, name, value):
+        """Records a check that `tensor`, read as the Python value `value`
+        by `name` (`__bool__` of `if x.sum() > 0`, `item`, `int`), reads the
+        same on every call: `torch._assert` of a tensor condition, which the
+        interpreter and compiled code evaluate. Tensors not computed from the
+        graph's inputs (constants) need none."""
+        em = self.emitter
+        if id(tensor) not in em.names or id(tensor) in self.constant_ids:
+            return
+        where = caller_location()
+
+        def call(target, args, result, hint, kwargs=None):
+            n, t = em.call("call_function", target, None, args, kwargs or {},
+                           result, self.ref, hint, where=where)
+            em.define(id(result), n, t)
+            self.keep.append(result)
+            return result
+
+        t = tensor.detach()
+        if name == "__bool__":
+            cond = tensor if value else call("torch.logical_not", [tensor],
+                                        torch.logical_not(t), "not_out")
+            message = (f"this input takes a branch the trace did not see "
+                       f"({_where_text(where)}); trace again")
+        else:
+            expected = torch.as_tensor(value if name != "numpy" else
+                                       torch.from_numpy(value)).to(t.dtype)
+            expected = expected.reshape(t.shape)
+            read = tensor
+            if t.dtype.is_floating_point and name in ("__int__", "__index__"):
+                # int(x) truncates: any value with the same integer part
+                # takes the same path.
+                read = call("torch.trunc", [tensor], torch.trunc(t), "trunc_out")
+                cond = call("torch.eq", [read, expected],
+                            torch.eq(torch.trunc(t), expected), "eq_out")
+            elif t.dtype.is_floating_point:
+                rtol, atol = _GUARD_TOLERANCE.get(t.dtype, (1e-4, 1e-6))
+                cond = call("torch.isclose", [tensor, expected],
+                            torch.isclose(t, expected, rtol, atol, True),
+                            "isclose_out",
+                            {"rtol": rtol, "atol": atol, "equal_nan": True})
+            else:
+                cond = call("torch.eq", [tensor, expected],
+                            torch.eq(t, expected), "eq_out")
+            if cond.numel() != 1:
+                cond = call("torch.all", [cond], torch.all(cond), "all_out")
+            shown = repr(value) if t.numel() <= 4 else f"a {tuple(t.shape)} tensor"
+            message = (f"this input changes a value the trace read as a "
+                       f"Python number ({_where_text(where)}: {shown}); "
+                       f"trace again")
+        em.call("call_function", "torch._assert", None, [cond, message], {},
+                None, self.ref, "guard", where=where)
+
+    def guard_number_inputs(self, child, inputs):
+        """Concrete tracing inlines the root's Python-number arguments
+        (`forward(self, x, scale=2.0)`): each becomes a guard that the
+        call passes the traced value."""
+        for i, (name, a) in enumerate(inputs):
+            if isinstance(a, (bool, int, float)) and not isinstance(a, torch.Tensor):
+                entry = child.names[("arg", i)]
+                eq = child.call("call_function", "operator.eq", None,
+                                [_Named(*entry), a], {}, True,
+                                lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                "eq_out")
+                child.call("call_function", "torch._assert", None,
+                           [_Named(*eq),
+                            f"input '{name}' was {a!r} when traced, and "
+                            f"concrete tracing made that value a constant of "
+                            f"the graph; pass {a!r}, or trace with "
+                            f"mode='symbolic' to make it an input"], {},
+                           None,
+                           lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                           "guard")
 
     def record(self, func, args, kwargs, result, target=None):
         em = self.emitter
@@ -494,7 +594,24 @@ class _ConcreteTracer(TorchFunctionMode):
             # A Python value computed from tensors by a call the op library
             # does not describe (torch.equal, torch.is_floating_point,
             # torch._nested_tensor_from_mask_left_aligned): as with
-            # `if x.sum() > 0`, this run's value is kept.
+            # `if x.sum() > 0`, this run's value is kept. Calls that read
+            # only metadata are what the trace fixes anyway; one that reads
+            # the data (torch.equal) has no guard to check it: say so.
+            fname = getattr(func, "__name__", "")
+            if not (fname in _METADATA_READS or
+                    (fname.startswith("is_") and fname != "is_nonzero")):
+                import warnings
+                where = caller_location()
+                message = (f"{fname} reads tensor data as a Python value "
+                           f"({result!r}) through a call the op library does "
+                           f"not describe; the trace keeps this run's value "
+                           f"without a guard: calls that read other values "
+                           f"may be wrong")
+                if where is None:
+                    warnings.warn(message, TracerWarning, stacklevel=2)
+                else:
+                    warnings.warn_explicit(message, TracerWarning, where[0],
+                                           where[1])
             return
         where = caller_location()
         if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)):
@@ -654,6 +771,8 @@ class _ConcreteTracer(TorchFunctionMode):
         with self.suspend():
             self.stack.append(child)
             try:
+                if module is self.root:
+                    self.guard_number_inputs(child, inputs)
                 # (The root's list result is its outputs too, as in
                 # symbolic traces.)
                 flat = isinstance(result, (tuple, dict)) or (

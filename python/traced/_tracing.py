@@ -264,6 +264,12 @@ def caller_location():
     return None
 
 
+class TracerWarning(UserWarning):
+    """traced.trace() specialized something it could not record as it is:
+    mode="auto" fell back to concrete tracing (torch.fx's reason in the
+    message), so data-dependent Python control flow became guards."""
+
+
 class UnknownTargetWarning(UserWarning):
     """A traced call whose target the op library does not describe: the
     trace keeps it, but the interpreter and the compilers will refuse it."""

@@ -58,6 +58,14 @@ class Module:
 
     def __init__(self, state):
         object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_trace_mode", None)
+
+    @property
+    def trace_mode(self) -> Optional[str]:
+        """How traced.trace() recorded this module: "symbolic" (torch.fx)
+        or "concrete" (one run; mode="auto" falls back to it with a
+        TracerWarning); None for a module parsed or loaded from a file."""
+        return self._trace_mode
 
     # -- the IR as a whole -----------------------------------------------------
     def __str__(self) -> str:
