@@ -146,6 +146,15 @@ class _Asserts(torch.nn.Module):
         return x + 1
 
 
+class _Branches(torch.nn.Module):
+    """Python control flow on data: a concrete trace guards the branch."""
+
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
 def _run_time_cases():
     x = torch.arange(5, dtype=torch.float32)
     mask = torch.tensor([True, False, True, False, False])
@@ -164,6 +173,8 @@ def _run_time_cases():
         ("repeat negative", _Repeats(), (rows, torch.tensor([1, 0, 2])),
          (rows, torch.tensor([2, -1, 2])), "repeats can not be negative"),
         ("assert", _Asserts(), (x + 1,), (x,), "assertion failed: x must be positive"),
+        ("branch guard", _Branches(), (x,), (-x,),
+         "this input takes a branch the trace did not see"),
         ("nonzero count", _Nonzero(), (x,), (x + 1,),
          "the input has another number of nonzero elements than the 4 of the trace"),
         ("bincount bins", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),

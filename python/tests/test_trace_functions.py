@@ -224,9 +224,13 @@ def test_calls_on_numbers_alone_are_specialized():
     tm = traced.trace(_NumbersOfNumbers(), a, b)
     text = str(tm)
     # Their inputs are this run's values, so their results are constants,
-    # not calls of the tensor entries torch.ceil and torch.sqrt.
-    assert "call_function" not in text
+    # not calls of the tensor entries torch.ceil and torch.sqrt; guards check
+    # that the tensors read as numbers hold those values on every call.
+    assert "torch.ceil" not in text and "torch.sqrt" not in text
+    assert text.count('"torch._assert"') == 3  # float(a), float(b), int(a)
     assert tm.interpret(a, b) == [7, 7 ** 0.5]
+    with pytest.raises(traced.InterpretError, match="read as a Python number"):
+        tm.interpret(a + 1, b)
 
 
 class _ScalarsFromTensors(torch.nn.Module):

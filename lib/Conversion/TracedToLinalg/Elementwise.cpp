@@ -385,24 +385,42 @@ lowering::lowerIdentityUnlessTraining(LoweringCall &c) {
 // Binary
 //===----------------------------------------------------------------------===//
 
+/// The call's result type; for a Python number known only at run time
+/// (`scale * 2`, `n == 3` of a scalar graph input), the 0-d tensor it is
+/// computed as, with torch's kernels (Python's and torch's `//`, `%`, `/`
+/// and comparisons agree on numbers), and `number` is set to its type.
+static RankedTensorType resultTypeOrNumber(LoweringCall &c, Type &number) {
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  if (type || c.op->getNumResults() != 1)
+    return type;
+  Type t = c.op->getResult(0).getType();
+  if (!t.isInteger(64) && !t.isInteger(1) && !t.isF64())
+    return {};
+  number = t;
+  return RankedTensorType::get({}, t);
+}
+
+/// The result `r` as the call returns it: the number a 0-d tensor holds
+/// when `number` is set (bool is stored as i8).
+static Value numberOrTensor(LoweringCall &c, Value r, Type number) {
+  if (!number)
+    return r;
+  r = tensor::ExtractOp::create(c.rewriter, c.loc, r, ValueRange{});
+  if (r.getType() != number)
+    r = arith::CmpIOp::create(
+        c.rewriter, c.loc, arith::CmpIPredicate::ne, r,
+        arith::ConstantIntOp::create(c.rewriter, c.loc, r.getType(), 0));
+  return r;
+}
+
 /// `fn(lhs, rhs)` with both operands broadcast; `alpha` scales `rhs`.
 static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
                                                  StringRef lhsName,
                                                  StringRef rhsName, BinaryFn fn,
                                                  bool swap = false,
                                                  bool floatOnly = false) {
-  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
-  // Python numbers known only at run time (`scale * 2` of a scalar graph
-  // input) are computed as 0-d tensors, with torch's kernels: Python's
-  // and torch's `//`, `%` and `/` agree on numbers.
   Type number;
-  if (!type && c.op->getNumResults() == 1) {
-    Type t = c.op->getResult(0).getType();
-    if (t.isInteger(64) || t.isInteger(1) || t.isF64()) {
-      number = t;
-      type = RankedTensorType::get({}, t);
-    }
-  }
+  RankedTensorType type = resultTypeOrNumber(c, number);
   if (!type)
     return c.fail("the result is not a ranked tensor");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
@@ -441,14 +459,7 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
         return swap ? fn(b, loc, yv, xv, uns) : fn(b, loc, xv, yv, uns);
       },
       c.logicalElementTypes(inputs));
-  if (number) {
-    r = tensor::ExtractOp::create(c.rewriter, c.loc, r, ValueRange{});
-    if (r.getType() != number) // bool: stored as i8
-      r = arith::CmpIOp::create(
-          c.rewriter, c.loc, arith::CmpIPredicate::ne, r,
-          arith::ConstantIntOp::create(c.rewriter, c.loc, r.getType(), 0));
-  }
-  return SmallVector<Value>{r};
+  return SmallVector<Value>{numberOrTensor(c, r, number)};
 }
 
 /// Integer division rounding toward zero (`floor`: toward negative
@@ -832,6 +843,11 @@ static Type promotedType(const LoweringCall &c, ArrayRef<StringRef> names) {
       operands.push_back({DType::I64, PromotionPriority::Scalar});
     else if (isa_and_nonnull<FloatAttr>(a))
       operands.push_back({DType::F64, PromotionPriority::Scalar});
+    else if (Value s = c.scalar(name)) // a number known at run time
+      operands.push_back({s.getType().isF64()         ? DType::F64
+                          : s.getType().isInteger(1) ? DType::Bool
+                                                     : DType::I64,
+                          PromotionPriority::Scalar});
     else
       return {};
   }
@@ -845,7 +861,8 @@ using PredicateFn = Value (*)(OpBuilder &, Location, Value, Value, bool);
 static FailureOr<SmallVector<Value>>
 lowerTruth(LoweringCall &c, ArrayRef<StringRef> names, PredicateFn fn,
            Type operandType = {}) {
-  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  Type number;
+  RankedTensorType type = resultTypeOrNumber(c, number);
   if (!type)
     return c.fail("the result is not a ranked tensor");
   Type promoted = operandType ? operandType : promotedType(c, names);
@@ -874,7 +891,7 @@ lowerTruth(LoweringCall &c, ArrayRef<StringRef> names, PredicateFn fn,
         return fn(b, loc, v[0], v.size() > 1 ? v[1] : v[0], uns);
       },
       c.logicalElementTypes(inputs), promoted);
-  return SmallVector<Value>{r};
+  return SmallVector<Value>{numberOrTensor(c, r, number)};
 }
 
 template <arith::CmpFPredicate F, arith::CmpIPredicate S,

@@ -451,6 +451,8 @@ static FailureOr<SmallVector<Value>> lowerGetitem(LoweringCall &c) {
                 "indexed");
 }
 
+static Value nonzero(OpBuilder &b, Location loc, Value v);
+
 static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
   Attribute cond = c.value("condition");
   auto message = dyn_cast_or_null<StringAttr>(c.value("message"));
@@ -473,6 +475,14 @@ static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
     c.check(holds, "assertion failed: " +
                        (message ? message.getValue() : StringRef()));
     return SmallVector<Value>{};
+  }
+  // A Python number known at run time (a guard on a scalar graph input).
+  if (!cond) {
+    if (Value v = c.scalar("condition")) {
+      c.check(nonzero(c.rewriter, c.loc, v),
+              "assertion failed: " + (message ? message.getValue() : StringRef()));
+      return SmallVector<Value>{};
+    }
   }
   auto b = dyn_cast_or_null<BoolAttr>(cond);
   if (!b)

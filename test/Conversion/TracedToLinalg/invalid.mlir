@@ -97,3 +97,13 @@ traced.module @Sub class "m.Sub" {
     output %y : tensor<3x4xf32>
   }
 }
+
+// -----
+
+// A graph input that is neither a tensor nor a Python number is refused.
+traced.module root @M class "m.M" {
+  // expected-error@+1 {{input 1 ('s') has type '!traced.str'; compiled graphs take ranked tensors and Python numbers (int, float, bool)}}
+  graph @forward(%self: !traced.module<@M>, %s: !traced.str, %x: tensor<3xf32>) -> tensor<3xf32> {
+    output %x : tensor<3xf32>
+  }
+}
