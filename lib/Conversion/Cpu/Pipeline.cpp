@@ -335,6 +335,29 @@ struct DistinctReturnedBuffers
 /// (bench/compile_scale.py). Each use after the first gets its own empty
 /// (nothing reads an empty tensor's contents).
 /// Internal to the CPU pipeline.
+/// The entry's tensor arguments are the caller's buffers, which compiled
+/// code must not write: an input whose only use is a scatter-like op
+/// (`x.index_add(0, i, src)`, `y = x.clone(); y[i] = v` with the clone
+/// elided) would otherwise be updated in place, changing the caller's
+/// array and failing on a read-only one. One-shot bufferization copies a
+/// non-writable argument before it writes it.
+struct ReadOnlyEntryArguments
+    : PassWrapper<ReadOnlyEntryArguments, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReadOnlyEntryArguments)
+  StringRef getArgument() const final {
+    return "traced-cpu-read-only-arguments";
+  }
+  void runOnOperation() override {
+    func::FuncOp f = getOperation();
+    if (!f->hasAttr("traced.entry") || f.isExternal())
+      return;
+    for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+      if (isa<TensorType>(f.getArgument(i).getType()))
+        f.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                     BoolAttr::get(f.getContext(), false));
+  }
+};
+
 struct DuplicateSharedFills
     : PassWrapper<DuplicateSharedFills, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DuplicateSharedFills)
@@ -777,6 +800,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
   // then writes the result straight into the caller's output buffer
   // instead of a temporary copied at the end (which cost a relu on 600,000
   // floats 2 ms of page faults and copying, 20x the relu itself).
+  pm.addNestedPass<func::FuncOp>(std::make_unique<ReadOnlyEntryArguments>());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DuplicateSharedFills>());
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                       "function-boundary-type-conversion=identity-layout-map},"
