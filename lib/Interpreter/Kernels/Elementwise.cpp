@@ -144,8 +144,19 @@ static float roundTo(float v, DType dtype) {
 /// div_floor_floating (the quotient of the exact remainder, rounded). In
 /// float16 and bfloat16, torch computes each step in that type, so every
 /// intermediate is rounded to `dtype` too.
+/// `a / -1` of an integer is `-a`, wrapping as torch's int8 `-128 // -1`
+/// gives -128 and as compiled code computes it: the hardware's division
+/// traps on the most negative value (SIGFPE) instead.
+template <typename T> T negateWrapping(T a) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U(0) - static_cast<U>(a));
+}
+
 template <typename T> T floorDiv(T a, T b, DType dtype = DType::F64) {
   if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1)
+        return negateWrapping(a);
     T q = a / b;
     if (a % b != 0 && ((a < 0) != (b < 0)))
       --q;
@@ -184,6 +195,9 @@ static DType computeDTypeOf(const KernelArgs &args, StringRef lhs,
 /// Python's `%`: the remainder takes the divisor's sign.
 template <typename T> T remainderOf(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1) // (INT64_MIN % -1 traps like the division)
+        return 0;
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0)))
       r += b;
@@ -198,8 +212,12 @@ template <typename T> T remainderOf(T a, T b) {
 
 /// C's fmod: the remainder takes the dividend's sign.
 template <typename T> T fmodOf(T a, T b) {
-  if constexpr (std::is_integral_v<T>)
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1)
+        return 0;
     return a % b;
+  }
   else
     return std::fmod(a, b);
 }
@@ -526,9 +544,12 @@ FailureOr<RtValue> div(const KernelArgs &args) {
     // (In float16 and bfloat16 the quotient is rounded before truncating.)
     return binary(args, "input", "other", [dtype](auto x, auto y) {
       using T = decltype(x);
-      if constexpr (std::is_integral_v<T>)
+      if constexpr (std::is_integral_v<T>) {
+        if constexpr (std::is_signed_v<T>)
+          if (y == -1)
+            return negateWrapping(x);
         return x / y;
-      else if constexpr (std::is_same_v<T, float>)
+      } else if constexpr (std::is_same_v<T, float>)
         return std::trunc(roundTo(x / y, dtype));
       else
         return std::trunc(x / y);
