@@ -413,6 +413,8 @@ static Value numberOrTensor(LoweringCall &c, Value r, Type number) {
   return r;
 }
 
+static Type promotedType(const LoweringCall &c, ArrayRef<StringRef> names);
+
 /// `fn(lhs, rhs)` with both operands broadcast; `alpha` scales `rhs`.
 static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
                                                  StringRef lhsName,
@@ -447,18 +449,29 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
     if (o.tensor)
       inputs.push_back(o.tensor);
   bool uns = isUnsignedElement(type.getElementType());
+  // An in-place op keeps its input's dtype, but torch computes it in the
+  // operands' promoted dtype and rounds once: `x += y` of a float32 x and a
+  // float64 y adds in float64. (Only for floats: elsewhere the promoted type
+  // is the result's, or the result is a float of integers, `7 / 2`.)
+  Type operandType;
+  if (Type promoted = promotedType(c, {lhsName, rhsName});
+      promoted && isa<FloatType>(promoted) &&
+      isa<FloatType>(type.getElementType()) &&
+      promoted.getIntOrFloatBitWidth() >
+          type.getElementType().getIntOrFloatBitWidth())
+    operandType = promoted;
   Value r = buildElementwise(
       c.rewriter, c.loc, type, inputs,
       [&](OpBuilder &b, Location loc, ValueRange a) {
         unsigned next = 0;
-        Type et = computeType(type.getElementType());
+        Type et = computeType(operandType ? operandType : type.getElementType());
         Value xv = x->tensor ? a[next++] : scalarConstant(b, loc, et, x->scalar);
         Value yv = y->tensor ? a[next++] : scalarConstant(b, loc, et, y->scalar);
         if (alpha && *alpha != 1.0)
           yv = mul(b, loc, yv, scalarConstant(b, loc, et, *alpha));
         return swap ? fn(b, loc, yv, xv, uns) : fn(b, loc, xv, yv, uns);
       },
-      c.logicalElementTypes(inputs));
+      c.logicalElementTypes(inputs), operandType);
   return SmallVector<Value>{numberOrTensor(c, r, number)};
 }
 
