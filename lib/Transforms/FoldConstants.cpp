@@ -56,11 +56,24 @@ Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
     arguments = method.getArgumentsAttr();
     keywords = method.getKeywordsAttr();
   }
+  // Sizes are checked before anything is built: a splat of 2^38 elements
+  // is a few bytes of IR but a terabyte as a tensor, and so is the result
+  // of a factory call (`torch.ones(2**38)`) that has no tensor operand.
+  auto tooBig = [&](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && (!shaped.hasStaticShape() ||
+                      shaped.getNumElements() > maxElements);
+  };
+  if (tooBig(call->getResult(0).getType()))
+    return {};
   std::vector<RtValue> values;
   for (Value v : operands) {
     auto constant = v.getDefiningOp<ConstantOp>();
     if (!constant)
       return {};
+    if (auto elements = dyn_cast<ElementsAttr>(constant.getValue()))
+      if (tooBig(elements.getType()))
+        return {};
     std::optional<RtValue> rt = rtValueFromAttr(constant.getValue());
     if (!rt || (rt->isTensor() && rt->tensor().numel() > maxElements))
       return {};

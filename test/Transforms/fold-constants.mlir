@@ -44,3 +44,19 @@ traced.module root @Keep class "__main__.Keep" {
     output %0, %1, %2 : tensor<2xi64>, tensor<2xf32>, tensor<2xf32>
   }
 }
+
+// -----
+
+// Sizes are checked before anything is built: a 2^38-element splat and a
+// factory of that size stay calls (they used to abort on the allocation).
+traced.module root @Huge class "__main__.Huge" {
+  // CHECK-LABEL: graph @forward
+  graph @forward(%self: !traced.module<@Huge>) -> (tensor<274877906944xf32>, tensor<274877906944xf32>) {
+    %a = constant dense<1.5> : tensor<274877906944xf32>
+    // CHECK: call_function "torch.neg"
+    %b = call_function "torch.neg"(input=%a) : (tensor<274877906944xf32>) -> tensor<274877906944xf32>
+    // CHECK: call_function "torch.ones"
+    %c = call_function "torch.ones"(size=[274877906944]) : () -> tensor<274877906944xf32>
+    output %b, %c : tensor<274877906944xf32>, tensor<274877906944xf32>
+  }
+}
