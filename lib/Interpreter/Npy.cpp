@@ -15,12 +15,10 @@ using namespace mlir;
 using namespace mlir::traced;
 
 FailureOr<Tensor> traced::readNpy(StringRef path, std::string &error) {
-  auto fileOr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!fileOr) {
-    error = "cannot read '" + path.str() + "': " + fileOr.getError().message();
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> fileOr =
+      readNpyFile(path, error);
+  if (failed(fileOr))
     return failure();
-  }
   std::string message;
   FailureOr<NpyArray> array = parseNpy((*fileOr)->getBuffer(), message);
   if (failed(array)) {

@@ -3,6 +3,7 @@
 #include "TracedIR/Support/Npy.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cassert>
@@ -123,6 +124,28 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   llvm::interleave(
       shape, [&](int64_t d) { s += std::to_string(d); }, [&] { s += ", "; });
   return s + "]";
+}
+
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+traced::readNpyFile(StringRef path, std::string &error) {
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status)) {
+    error = "cannot read '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    error = "cannot read '" + path.str() +
+            "': not a regular file (devices, FIFOs and directories are "
+            "refused)";
+    return failure();
+  }
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    error = "cannot read '" + path.str() + "': " + file.getError().message();
+    return failure();
+  }
+  return std::move(*file);
 }
 
 FailureOr<NpyArray> traced::parseNpy(StringRef contents, std::string &error) {

@@ -473,13 +473,11 @@ LogicalResult Importer::readNpy(const JNode &pathNode, RankedTensorType type,
     path = baseDir;
     llvm::sys::path::append(path, pathNode.string);
   }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return error(pathNode) << "cannot read npy file '" << path
-                           << "': " << file.getError().message();
   std::string message;
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      traced::readNpyFile(path, message);
+  if (failed(file))
+    return error(pathNode) << "npy file: " << message;
   FailureOr<NpyArray> array = parseNpy((*file)->getBuffer(), message);
   if (failed(array))
     return error(pathNode) << "npy file '" << pathNode.string << "' "

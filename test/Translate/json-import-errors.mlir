@@ -76,7 +76,7 @@
 // NPY-SIZE: json-error-npy-size.json:7:61: error: npy file 'weights/truncated.npy' holds 14 bytes of data, but float32 of shape [4] needs 16
 
 // RUN: not traced-translate --import-trace %S/Inputs/json-error-npy-file.json 2>&1 | FileCheck %s --check-prefix=NPY-FILE
-// NPY-FILE: json-error-npy-file.json:7:64: error: cannot read npy file '{{.*}}Inputs{{/|\\}}weights{{/|\\}}no-such-file.npy'
+// NPY-FILE: json-error-npy-file.json:7:64: error: npy file: cannot read '{{.*}}Inputs{{/|\\}}weights{{/|\\}}no-such-file.npy'
 
 // The verifier's errors point into the JSON too: ops are located at their
 // expr.

@@ -15,8 +15,10 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir::traced {
@@ -36,6 +38,12 @@ struct NpyArray {
 /// little-endian one (big-endian data, structured dtypes), Fortran order for
 /// more than one dimension, and data of another size than the shape's.
 FailureOr<NpyArray> parseNpy(llvm::StringRef contents, std::string &error);
+
+/// The contents of the .npy file at `path`, or failure with `error` set to
+/// a full sentence naming the file. Only regular files are read: a device
+/// (/dev/zero) would be read without end and a FIFO would block.
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readNpyFile(llvm::StringRef path, std::string &error);
 
 /// Writes an .npy file (format 1.0) holding `data`, the raw little-endian
 /// elements of `dtype` in C order for `shape`. `dtype` must have an .npy
