@@ -126,6 +126,7 @@ def test_every_public_name_has_a_docstring():
         if not (obj.__doc__ or "").strip():
             missing.append(name)
     for cls in (traced.Module, traced.Graph, traced.Node, traced.Expr,
+                traced.FxNode, traced.NodeList,
                 traced.ModuleView, traced.ExprList, traced.CompiledModule,
                 traced.Summary, traced.SummaryRow):
         for name, member in _public_members(cls):

@@ -202,7 +202,7 @@ def test_summary_object_prints_unless_told(capsys, resnet18):
     assert "11,689,512 parameters" in repr(s)
 
 
-def test_print_tabular_has_fx_columns_and_a_row_per_expr(capsys, resnet18):
+def test_print_tabular_has_fx_columns_and_a_row_per_node(capsys, resnet18):
     _, _, tm = resnet18
     tm.print_tabular()
     lines = capsys.readouterr().out.splitlines()
@@ -210,29 +210,27 @@ def test_print_tabular_has_fx_columns_and_a_row_per_expr(capsys, resnet18):
     assert set(lines[1]) == {"-", " "}
     body = lines[2:]
     graph = tm.graph
-    exprs = graph.exprs(recursive=False)
-    assert len(body) == (len(graph.inputs) - 1) + len(exprs) + 1
+    nodes = list(graph.nodes)
+    # A row per fx node: the placeholder, a call_module per module call
+    # (the IR's getattr of the module is folded into it, as fx has no node
+    # for it), the output.
+    assert len(body) == len(nodes) == 1 + 11 + 1
+    assert [l.split()[:2] for l in body] == [[n.op, n.name] for n in nodes]
     assert body[0].split()[:2] == ["placeholder", "x"]
+    assert body[1].split() == ["call_module", "conv1_out", "conv1", "(x,)", "{}"]
     assert body[-1].split() == ["output", "output", "output", "(fc_out,)", "{}"]
-    opcodes = {"GetAttr": "get_attr", "CallFunction": "call_function",
-               "Constant": "constant"}
-    for line, e in zip(body[1:], exprs):
-        op = line.split()[0]
-        if e.kind == "CallMethod":
-            assert op == ("call_module" if e.inputs[0].shape is None
-                          and str(e.inputs[0].type).startswith("!traced.module")
-                          else "call_method")
-        else:
-            assert op == opcodes[e.kind]
-        assert line.split()[1] == e.outputs[0].name
+    assert "get_attr" not in "\n".join(body)
+    # Positional arguments are args, as torch.fx shows `torch.flatten(x, 1)`.
     flatten = next(l for l in body if "flatten_out" in l.split()[1:2])
-    assert flatten.split()[:3] == ["call_function", "flatten_out", "torch.flatten"]
-    assert "{'input': avgpool_out, 'start_dim': 1}" in flatten
+    assert flatten.split() == ["call_function", "flatten_out", "torch.flatten",
+                               "(avgpool_out,", "1)", "{}"]
     # Tensor methods take their receiver as args[0], as in torch.fx.
-    tm2 = traced.trace(SimpleModule(), torch.zeros(3, 4))
+    tm2 = traced.trace(SimpleModule(), torch.zeros(3, 4), mode="concrete")
     out = []
     tm2.graph.print_tabular(file=type("F", (), {"write": lambda self, t: out.append(t)})())
-    assert any(l.startswith("call_") for l in "".join(out).splitlines())
+    rows = "".join(out).splitlines()
+    assert rows[4].split() == ["call_method", "add_out", "add", "(x,", "const_tensor)", "{}"]
+    assert rows[3].split()[:3] == ["constant", "const_tensor", "tensor([1],"]
 
 
 class Kinds(nn.Module):

@@ -15,11 +15,13 @@ Main entry points::
 
 - `trace`, `parse`, `load`: make a `Module`.
 - `Module`, `ModuleView`, `Graph`, `Expr`, `Node`, `ExprList`: the IR and
-  TracedModule's graph-surgery API.
+  TracedModule's graph-surgery API; `FxNode`, `NodeList`: torch.fx's view of
+  the same graphs (`for node in graph.nodes`).
 - `Summary`, `SummaryRow`: what `Module.summary()` returns.
 - `compile`, `CompiledModule`, `save_library`: native code.
 - `Error` and its subclasses `TraceError`, `ParseError`, `VerifyError`,
-  `PassError`, `InterpretError`, `CompileError`; `UnknownTargetWarning`.
+  `PassError`, `InterpretError`, `CompileError`, `SurgeryError`;
+  `UnknownTargetWarning`.
 - `python -m traced {trace,inspect,compile,draw} pkg.mod:factory`: the
   command line (`python -m traced --help`).
 
@@ -35,18 +37,19 @@ import torch
 from . import _traced
 from ._traced import Error
 from .errors import (CompileError, InterpretError, ParseError, PassError,
-                     TraceError, VerifyError, raising)
+                     SurgeryError, TraceError, VerifyError, raising)
 from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
                        save_library)
-from .module import Expr, ExprList, Graph, Module, ModuleView, Node
+from .module import Expr, ExprList, FxNode, Graph, Module, ModuleView, Node, NodeList
 from .summary import Summary, SummaryRow
 from ._tracing import TracerWarning, UnknownTargetWarning
 
 __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
-           "Expr", "ExprList", "Graph",
-           "InterpretError", "Module", "ModuleView", "Node", "ParseError",
-           "PassError", "Summary", "SummaryRow", "TraceError",
-           "TracerWarning", "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda", "load", "parse",
+           "Expr", "ExprList", "FxNode", "Graph",
+           "InterpretError", "Module", "ModuleView", "Node", "NodeList", "ParseError",
+           "PassError", "Summary", "SummaryRow", "SurgeryError", "TraceError",
+           "TracerWarning", "UnknownTargetWarning", "VerifyError", "compile",
+           "compile_cuda", "load", "parse",
            "save_library", "trace"]
 
 

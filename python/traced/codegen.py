@@ -310,6 +310,32 @@ def _positional(params, positional, named, keywords=frozenset(), method=False,
     return positional, named
 
 
+def method_arguments(target, positional, named):
+    """(positional, keyword) arguments of a Tensor method call as Python
+    passes them (`x.view(1, -1)`): the IR's normalized keywords that fill
+    the op library's leading parameters become positional; the receiver
+    is not among them."""
+    return _positional(_library_signature(target, True), positional, named,
+                       method=True, aten_name=target)
+
+
+def function_arguments(target, positional, named):
+    """(positional, keyword) arguments of a function call as Python passes
+    them (`torch.flatten(x, 1)`, `F.relu(x, inplace=True)`): keywords that
+    fill the leading parameters become positional, and Python functions
+    keep keywords for parameters with defaults (ATen overloads follow
+    their schema)."""
+    obj = resolve_target(target)
+    if target.startswith("torch.ops."):
+        params = _aten_signature(obj)
+        positional, named = list(positional), dict(named)
+        if params is None and "input" in named and not positional:
+            positional = [named.pop("input")]
+        return _positional(params, positional, named)
+    return _positional(_library_signature(target, False), positional, named,
+                       _python_keywords(obj), aten_name=target.rsplit(".", 1)[-1])
+
+
 # -- types --------------------------------------------------------------------------
 
 _TENSOR_TYPE = re.compile(r"^tensor<((?:\d+x)*)(\w+)>$")
@@ -840,9 +866,7 @@ class _Generator:
                             f"{self.describe(op)}: {rtype.__name__} has no "
                             f"method '{target}'")
             recv = expr_of(receiver)
-            positional, named = _positional(_library_signature(target, True),
-                                            positional, named, method=True,
-                                            aten_name=target)
+            positional, named = method_arguments(target, positional, named)
             call = None
             if not named:
                 if target in _METHOD_BINARY and len(positional) == 1:
@@ -876,16 +900,7 @@ class _Generator:
         return self.assign(call, results, exprs, namer)
 
     def function_call(self, target, code, positional, named, lit, op):
-        obj = resolve_target(target)
-        if target.startswith("torch.ops."):
-            params = _aten_signature(obj)
-            if params is None and "input" in named and not positional:
-                positional = [named.pop("input")]
-            positional, named = _positional(params, positional, named)
-        else:
-            positional, named = _positional(_library_signature(target, False),
-                                            positional, named, _python_keywords(obj),
-                                            aten_name=target.rsplit(".", 1)[-1])
+        positional, named = function_arguments(target, positional, named)
         if target.startswith("operator.") and not named:
             name = target[len("operator."):]
             if name in _BINARY and len(positional) == 2:

@@ -10,7 +10,8 @@ layer knows which step failed it raises a subclass::
     ├── VerifyError     Module.verify(): the verifier's diagnostics
     ├── PassError       Module.run_passes(): unknown pipeline, or a pass failed
     ├── InterpretError  Module.interpret(): the reference interpreter refused or failed
-    └── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
+    ├── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
+    └── SurgeryError    graph surgery the IR cannot do (replace_node, erase_node, create_node)
 
 Other misuse (graph surgery on removed exprs, assigning a non-parameter,
 inputs of the wrong shape to a CompiledModule) raises `traced.Error` itself.
@@ -25,9 +26,10 @@ from ._traced import Error
 Error.__doc__ = """The base of every error the traced package raises (registered by
 the C++ extension as `_traced.Error`); its message holds the MLIR
 diagnostics with their source locations. Subclasses: TraceError,
-ParseError, VerifyError, PassError, InterpretError, CompileError."""
+ParseError, VerifyError, PassError, InterpretError, CompileError,
+SurgeryError."""
 __all__ = ["Error", "TraceError", "ParseError", "VerifyError", "PassError",
-           "InterpretError", "CompileError"]
+           "InterpretError", "CompileError", "SurgeryError"]
 
 
 class TraceError(Error):
@@ -60,6 +62,14 @@ class InterpretError(Error):
 class CompileError(Error):
     """traced.compile() or traced.save_library() failed: an unknown target,
     a graph the CPU pipeline cannot lower, or no linker."""
+
+
+class SurgeryError(Error):
+    """Graph surgery that cannot be done as asked, refused before anything
+    changes: `replace_node` / `replace_all_uses_with` with a replacement
+    defined after a user it would have to reach, or nodes of two graphs;
+    `erase_node` of a used node, an input or the output; `create_node`
+    of an op the IR cannot add (a placeholder, an output)."""
 
 
 @contextlib.contextmanager

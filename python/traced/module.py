@@ -1,17 +1,19 @@
-"""The user-facing objects: Module, the module views it hands out, and the
-TracedModule-style graph-surgery API (Graph, Expr, Node)."""
+"""The user-facing objects: Module, the module views it hands out, the
+TracedModule-style graph-surgery API (Graph, Expr, Node), and torch.fx's
+API over the same graphs (FxNode, NodeList; Module's nn.Module-like
+calls and introspection)."""
 from __future__ import annotations
 
 import contextlib
 import os
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _traced
 from ._traced import Error
-from .errors import InterpretError, PassError, VerifyError, raising
-from .summary import Summary
+from .errors import InterpretError, PassError, SurgeryError, VerifyError, raising
+from .summary import Summary, _module_path
 
 _NUMPY_DTYPES = {
     "float32": np.float32, "float64": np.float64, "float16": np.float16,
@@ -49,11 +51,288 @@ def _to_numpy(data, dtype, shape):
     return np.frombuffer(data, dtype=_NUMPY_DTYPES[dtype]).reshape(shape).copy()
 
 
-class Module:
+class _IncompatibleKeys(NamedTuple):
+    """What `load_state_dict` returns, as torch's does."""
+    missing_keys: List[str]
+    unexpected_keys: List[str]
+
+
+class _ModuleTree:
+    """torch.nn.Module's introspection over the traced module tree, shared
+    by Module (from the root) and ModuleView (from its module): the names
+    and orders are torch's (`named_modules()` in pre-order, each module
+    once; `state_dict()` keys `layer1.0.conv1.weight`), tensors come out as
+    torch tensors (copies: assign `m.conv.weight = w` or call
+    `load_state_dict` to change the IR's)."""
+
+    # Set by the subclasses: the module's state and traced.module symbol.
+    _state: Any
+
+    @property
+    def _tree_sym(self) -> str:
+        raise NotImplementedError
+
+    def __call__(self, *inputs: Any, **named: Any) -> Any:
+        """Runs the module's forward graph with the reference interpreter,
+        as calling the nn.Module would (`m(x)`, `m.layer1(x)`): inputs by
+        position or by the graph's input names, an omitted `None` input
+        (`mask=None` at trace time) passed as None. Returns the single
+        output, or a tuple of them; torch tensors when any input is one,
+        numpy arrays otherwise. Raises InterpretError (a traced.Error)
+        like `interpret`."""
+        sym = self._tree_sym
+        params = self._state.graph_inputs(sym, "forward")[1:] \
+            if "forward" in self._state.module_info(sym)["graphs"] else None
+        if params is None:
+            raise InterpretError(f"@{sym} ({self._state.module_info(sym)['class']}) "
+                                 "has no forward graph to run (a leaf module)")
+        args = list(inputs)
+        if len(args) > len(params):
+            raise InterpretError(f"@{sym}::forward takes {len(params)} inputs, "
+                                 f"{len(args)} given")
+        names = [p.name for p in params]
+        for key in named:
+            if key not in names:
+                raise InterpretError(f"@{sym}::forward has no input '{key}' "
+                                     f"(its inputs: {', '.join(names)})")
+            if names.index(key) < len(args):
+                raise InterpretError(f"input '{key}' of @{sym}::forward given twice")
+        for i in range(len(args), len(params)):
+            if names[i] in named:
+                args.append(named[names[i]])
+            elif params[i].type == "!traced.none":
+                args.append(None)
+            else:
+                raise InterpretError(f"@{sym}::forward: missing input '{names[i]}'")
+        results = Module(self._state).interpret(*args, module=sym)
+        if any(hasattr(a, "detach") and hasattr(a, "numpy") for a in args):
+            results = [_as_torch(r) for r in results]
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def forward(self, *inputs: Any, **named: Any) -> Any:
+        """`self(*inputs, **named)`, as nn.Module.forward is called."""
+        return self(*inputs, **named)
+
+    # -- modules -----------------------------------------------------------------
+    def named_modules(self, memo: Optional[set] = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> List[Tuple[str, "ModuleView"]]:
+        """(path, ModuleView) of this module ("" or `prefix`) and every
+        submodule, in torch's order (pre-order, attributes in declaration
+        order); a module reachable by two paths comes once, under its first
+        (unless `remove_duplicate` is False)."""
+        state = self._state
+        memo = set() if memo is None else memo
+        found = []
+
+        def visit(sym, path, active):
+            view = ModuleView(state, sym)
+            if remove_duplicate:
+                if view in memo:
+                    return
+                memo.add(view)
+            found.append((path, view))
+            for name, kind, detail in state.module_info(sym)["attributes"]:
+                if kind == "submodule" and detail not in active:
+                    visit(detail, f"{path}.{name}" if path else name, active | {detail})
+
+        visit(self._tree_sym, prefix, frozenset({self._tree_sym}))
+        return found
+
+    def modules(self) -> List["ModuleView"]:
+        """The ModuleViews of `named_modules()`: this module first, then
+        every submodule once, in torch's order."""
+        return [view for _, view in self.named_modules()]
+
+    def named_children(self) -> List[Tuple[str, "ModuleView"]]:
+        """(attribute name, ModuleView) of the direct submodules, each
+        module once."""
+        found, seen = [], set()
+        for name, kind, detail in self._state.module_info(self._tree_sym)["attributes"]:
+            if kind == "submodule" and detail not in seen:
+                seen.add(detail)
+                found.append((name, ModuleView(self._state, detail)))
+        return found
+
+    def children(self) -> List["ModuleView"]:
+        """The direct submodules' ModuleViews."""
+        return [view for _, view in self.named_children()]
+
+    def get_submodule(self, target: str) -> "ModuleView":
+        """The submodule at the dotted path `target` ("layer1.0.conv1"; ""
+        is this module), as torch's get_submodule; AttributeError if there
+        is none."""
+        sym, rest = _walk_path(self._state, self._tree_sym, target)
+        if rest:
+            raise AttributeError(f"@{self._tree_sym} has no submodule '{target}'")
+        return ModuleView(self._state, sym)
+
+    # -- parameters and buffers -------------------------------------------------
+    def _tensors(self, kind, prefix, recurse, remove_duplicate):
+        state = self._state
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, ModuleView(state, self._tree_sym))]
+        entries = [(path, view._sym, name, detail) for path, view in modules
+                   for name, k, detail in state.module_info(view._sym)["attributes"]
+                   if k == kind]
+        keys = {}
+        if remove_duplicate and kind == "parameter":
+            from .summary import _parameter_keys
+            keys = _parameter_keys(state, {(s, n): t for _, s, n, t in entries})
+        found, seen = [], set()
+        for path, sym, name, _ in entries:
+            key = keys.get((sym, name), (sym, name))
+            if remove_duplicate:
+                if key in seen:
+                    continue
+                seen.add(key)
+            found.append((f"{path}.{name}" if path else name, _torch_tensor(state, sym, name)))
+        return found
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> List[Tuple[str, Any]]:
+        """(name, torch tensor) of every parameter, named and ordered as
+        torch's named_parameters (`layer1.0.conv1.weight`); a tensor that
+        several attributes hold (tied weights) comes once, under its first
+        name; `recurse=False`: this module's own only."""
+        return self._tensors("parameter", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> List[Any]:
+        """The tensors of `named_parameters()`
+        (`sum(p.numel() for p in m.parameters())`)."""
+        return [t for _, t in self.named_parameters(recurse=recurse)]
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> List[Tuple[str, Any]]:
+        """(name, torch tensor) of every buffer (`bn1.running_mean`,
+        `bn1.num_batches_tracked`), as torch's named_buffers."""
+        return self._tensors("buffer", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> List[Any]:
+        """The tensors of `named_buffers()`."""
+        return [t for _, t in self.named_buffers(recurse=recurse)]
+
+    def _state_entries(self, prefix=""):
+        """[(state_dict key, module symbol, name, declared type)] in torch's
+        state_dict order: a module's parameters, its buffers, then its
+        submodules' entries (a shared module or tied weight under each of
+        its names, as torch's state_dict has them)."""
+        state = self._state
+        found = []
+
+        def visit(sym, pre, active):
+            attributes = state.module_info(sym)["attributes"]
+            for wanted in ("parameter", "buffer"):
+                found.extend((pre + name, sym, name, detail)
+                             for name, kind, detail in attributes if kind == wanted)
+            for name, kind, detail in attributes:
+                if kind == "submodule" and detail not in active:
+                    visit(detail, f"{pre}{name}.", active | {detail})
+
+        visit(self._tree_sym, prefix, frozenset({self._tree_sym}))
+        return found
+
+    def state_dict(self, destination: Optional[Dict[str, Any]] = None,
+                   prefix: str = "", keep_vars: bool = False) -> Dict[str, Any]:
+        """An OrderedDict {key: torch tensor} with torch's keys and order
+        (`conv1.weight`, `bn1.running_mean`, ..., `fc.bias`), which
+        `torch_model.load_state_dict` takes. Every buffer is included:
+        the IR does not record `persistent=False`. Tensor constants (the
+        weights conv-bn fusion writes) are not module state and are not
+        included."""
+        import collections
+        found = collections.OrderedDict() if destination is None else destination
+        for key, sym, name, _ in self._state_entries(prefix):
+            found[key] = _torch_tensor(self._state, sym, name)
+        return found
+
+    def load_state_dict(self, state_dict: Dict[str, Any],
+                        strict: bool = True) -> _IncompatibleKeys:
+        """Writes the tensors (torch or numpy) of a state_dict into the IR's
+        parameters and buffers, cast to their declared dtypes, as torch's
+        load_state_dict copies them; with `strict`, a missing or unexpected
+        key raises traced.Error before anything is written. A wrong shape
+        raises traced.Error. Returns (missing_keys, unexpected_keys)."""
+        entries = {key: (sym, name, detail)
+                   for key, sym, name, detail in self._state_entries()}
+        missing = [k for k in entries if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in entries]
+        if strict and (missing or unexpected):
+            raise Error(f"load_state_dict: missing keys {missing}, unexpected "
+                        f"keys {unexpected}")
+        for key, value in state_dict.items():
+            if key not in entries:
+                continue
+            sym, name, declared = entries[key]
+            data, dtype, shape = _input_arg(_cast_to(value, declared))
+            self._state.set_tensor(sym, name, data, dtype, shape)
+        return _IncompatibleKeys(missing, unexpected)
+
+
+def _walk_path(state, sym, path):
+    """(symbol, unresolved parts) of the submodule at a dotted path, read
+    greedily: an attribute whose own name has dots (`fc.weight` on the
+    root after traced-flatten) matches as a whole."""
+    parts = path.split(".") if path else []
+    while parts:
+        attributes = {n: (k, d) for n, k, d in state.module_info(sym)["attributes"]}
+        for n in range(len(parts), 0, -1):
+            kind, detail = attributes.get(".".join(parts[:n]), (None, None))
+            if kind == "submodule":
+                sym, parts = detail, parts[n:]
+                break
+        else:
+            break
+    return sym, parts
+
+
+def _torch_tensor(state, sym, name):
+    """A parameter or buffer as a torch tensor (bfloat16 stays bfloat16)."""
+    import torch
+    data, dtype, shape = state.get_tensor(sym, name)
+    tensor = torch.from_numpy(_to_numpy(data, dtype, shape))
+    return tensor.to(torch.bfloat16) if dtype == "bfloat16" else tensor
+
+
+def _cast_to(value, declared):
+    """`value` (torch or numpy) cast to a declared tensor type's dtype."""
+    from .summary import _tensor_type
+    found = _tensor_type(declared)
+    dtype = _ELEMENT_DTYPES.get(found[1]) if found else None
+    if dtype is None:
+        return value
+    if hasattr(value, "detach"):
+        import torch
+        return value.detach().to(getattr(torch, dtype))
+    if dtype == "bfloat16":
+        import torch
+        return torch.from_numpy(np.asarray(value, np.float32)).to(torch.bfloat16)
+    return np.asarray(value).astype(_NUMPY_DTYPES[dtype])
+
+
+_ELEMENT_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
+                   "bf16": "bfloat16", "i64": "int64", "i32": "int32",
+                   "i16": "int16", "i8": "int8", "ui8": "uint8", "i1": "bool"}
+
+
+def _as_torch(value):
+    """numpy arrays (also inside lists and tuples) as torch tensors."""
+    if isinstance(value, np.ndarray):
+        import torch
+        return torch.from_numpy(value)
+    if isinstance(value, list):
+        return [_as_torch(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_as_torch(v) for v in value)
+    return value
+
+
+class Module(_ModuleTree):
     """A traced model: an MLIR module of `traced.module`s.
 
     `str(m)` is the MLIR text; `m.graph` the root's forward graph; `m.conv`
-    the submodule `conv` (its parameters read and written as numpy arrays).
+    the submodule `conv` (its parameters read and written as numpy arrays);
+    `m(x)` runs the interpreter; `m.state_dict()`, `m.named_modules()` and
+    the like answer as the nn.Module would.
     """
 
     def __init__(self, state):
@@ -191,12 +470,19 @@ class Module:
         return Graph(self._state, self.root_name, "forward")
 
     def module(self, name: str) -> ModuleView:
-        """The view of the traced.module named `name`."""
+        """The view of the traced.module named `name` (its symbol,
+        "layer1_0_conv1"; `get_submodule("layer1.0.conv1")` goes by path)."""
         return ModuleView(self._state, name)
 
-    def modules(self) -> List[ModuleView]:
-        """Views of every traced.module, in the IR's order (root first)."""
-        return [ModuleView(self._state, name) for name in self._state.modules()]
+    @property
+    def _tree_sym(self) -> str:
+        return self.root_name
+
+    def recompile(self) -> None:
+        """torch.fx's GraphModule.recompile(): here the IR is the program
+        (`m.code`, `m(x)` and the compilers read it as it is), so this only
+        checks it: raises VerifyError when an edit left it invalid."""
+        self.verify()
 
     def __getattr__(self, name):
         return getattr(ModuleView(self._state, self.root_name), name)
@@ -225,7 +511,7 @@ def _from_runtime(value):
     return value
 
 
-class ModuleView:
+class ModuleView(_ModuleTree):
     """One traced.module: attribute access like the nn.Module it came from."""
 
     def __init__(self, state, sym):
@@ -235,6 +521,10 @@ class ModuleView:
     @property
     def name(self) -> str:
         """The traced.module's symbol ("layer1_0_conv1")."""
+        return self._sym
+
+    @property
+    def _tree_sym(self) -> str:
         return self._sym
 
     @property
@@ -289,12 +579,21 @@ class ModuleView:
         self._state.set_tensor(self._sym, name, array.tobytes(), dtype,
                                list(array.shape))
 
+    def __eq__(self, other):
+        return isinstance(other, ModuleView) and self._state is other._state \
+            and self._sym == other._sym
+
+    def __hash__(self):
+        return hash(self._sym)
+
     def __repr__(self):
         return f"<traced module @{self._sym} ({self.class_name})>"
 
 
 class Node:
-    """A value of a graph (TracedModule's TensorNode / ModuleNode)."""
+    """A value of a graph (TracedModule's TensorNode / ModuleNode). torch.fx
+    calls an operation a node: that is `FxNode` (`graph.nodes`,
+    `node.fx_node`)."""
 
     def __init__(self, graph, value):
         self._graph = graph
@@ -334,6 +633,16 @@ class Node:
         """The exprs that use this node."""
         return [Expr(self._graph, op) for op in self._value.users]
 
+    @property
+    def fx_node(self) -> FxNode:
+        """The torch.fx node that defines this value: its expr's, or the
+        placeholder of a graph input."""
+        return self._graph._fx_node(self._value)
+
+    def replace_all_uses_with(self, new: Union[Node, FxNode]) -> List[Expr]:
+        """`graph.replace_node({self: new})`: returns the exprs changed."""
+        return self._graph.replace_node({self: new})
+
     def __eq__(self, other):
         return isinstance(other, Node) and self._value == other._value
 
@@ -345,7 +654,8 @@ class Node:
 
 
 class Expr:
-    """One expr of a graph: Constant, GetAttr, CallMethod or CallFunction."""
+    """One expr of a graph: Constant, GetAttr, CallMethod or CallFunction
+    (torch.fx's node; `expr.fx_node` is that view of it)."""
 
     _KINDS = {"constant": "Constant", "getattr": "GetAttr",
               "call_method": "CallMethod", "call_function": "CallFunction",
@@ -382,7 +692,9 @@ class Expr:
 
     @property
     def args(self) -> Optional[Tuple[List[Any], Dict[str, Any]]]:
-        """(positional, keyword) arguments, traced values as Nodes."""
+        """(positional, keyword) arguments as the tracer normalized them
+        (mostly keywords), traced values as Nodes; `fx_node.args` and
+        `fx_node.kwargs` are them as Python code passes them."""
         found = self._op.arguments
         if found is None:
             return None
@@ -397,6 +709,11 @@ class Expr:
         if isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], bytes):
             return _to_numpy(*v)
         return v
+
+    @property
+    def fx_node(self) -> FxNode:
+        """This expr as a torch.fx node (op, target, args, kwargs, users)."""
+        return FxNode(self._graph, self._op)
 
     def __eq__(self, other):
         return isinstance(other, Expr) and self._op == other._op
@@ -427,8 +744,259 @@ class ExprList(list):
         return {e.id: e for e in self}
 
 
+class FxNode:
+    """One node of a graph as torch.fx has it: one operation, with `op`
+    ("placeholder", "get_attr", "call_function", "call_method",
+    "call_module", "output"; "constant" for a Constant expr, which fx does
+    not have), `target`, `args`, `kwargs`, `users`, `name`.
+
+    TracedModule's vocabulary names values Nodes and operations Exprs;
+    torch.fx's names operations nodes. `graph.nodes` iterates FxNodes,
+    `graph.nodes()` returns the value Nodes; `fx_node.expr` and
+    `fx_node.result` lead to the other vocabulary, `expr.fx_node` and
+    `node.fx_node` back. A module call is one `call_module` node, as in
+    fx: the IR's getattr of the module (`conv1 = getattr(self, "conv1")`)
+    is folded into its `target` ("conv1"), unless the module value is
+    used otherwise (then it is a `get_attr` node)."""
+
+    def __init__(self, graph, op=None, value=None):
+        self._graph = graph
+        self._op = op          # the _traced.Op; None for a placeholder
+        self._input = value    # a placeholder's graph input
+
+    # -- what torch.fx's Node has -------------------------------------------------
+    @property
+    def op(self) -> str:
+        """"placeholder", "get_attr", "call_function", "call_method",
+        "call_module", "output", or "constant"."""
+        if self._op is None:
+            return "placeholder"
+        kind = self._op.kind
+        if kind == "getattr":
+            return "get_attr"
+        if kind == "call_method" and self._op.operands[0].module_name is not None:
+            return "call_module"
+        return kind
+
+    @property
+    def target(self) -> Any:
+        """As in torch.fx: the Python function of a call_function (the
+        recorded dotted name when it does not import), the method name of a
+        call_method, the attribute path of a call_module or get_attr
+        ("layer1.0.conv1"; a module's other graph as "inner.forward_1"),
+        the input's name of a placeholder, "output"; a constant's name."""
+        op = self.op
+        if op == "call_function":
+            found = _resolved(self._op.target)
+            return found if found is not None else self._op.target
+        return self.target_name
+
+    @property
+    def target_name(self) -> str:
+        """`target` as text: call_function targets as their recorded dotted
+        name ("torch.nn.functional.relu")."""
+        op = self.op
+        if op == "placeholder":
+            return self._input.name
+        if op == "output":
+            return "output"
+        if op == "constant":
+            return self.name
+        if op == "get_attr":
+            return _module_path(self._op.results[0], "") or self._op.target
+        if op == "call_module":
+            receiver = self._op.operands[0]
+            path = _module_path(receiver, "") or receiver.module_name
+            return path if self._op.target == "forward" else f"{path}.{self._op.target}"
+        return self._op.target
+
+    @property
+    def args(self) -> Tuple[Any, ...]:
+        """The positional arguments as Python code passes them (fx's
+        `args`): `(x, 1)` for `torch.flatten(x, 1)`, the receiver first
+        for a call_method, the module's inputs for a call_module, `(out,)`
+        (a tuple for several outputs) for the output; traced values as
+        FxNodes."""
+        return self._arguments()[0]
+
+    @property
+    def kwargs(self) -> Dict[str, Any]:
+        """The keyword arguments as Python code passes them
+        (`{"inplace": True}` for `F.relu(x, inplace=True)`)."""
+        return self._arguments()[1]
+
+    @property
+    def all_input_nodes(self) -> List[FxNode]:
+        """The FxNodes this node reads (in args and kwargs), each once."""
+        found = {}
+        operands = self._op.operands if self._op is not None else []
+        if self.op in ("call_module", "get_attr"):
+            operands = operands[1:]
+        for v in operands:
+            found[self._graph._fx_node(v)] = None
+        return list(found)
+
+    @property
+    def users(self) -> Dict[FxNode, None]:
+        """{user: None} of the nodes that read this one, in graph order
+        (torch.fx's dict)."""
+        found = {}
+        for v in self._results():
+            for op in v.users:
+                found[self._graph._fx_node_of_op(op)] = None
+        return found
+
+    @property
+    def name(self) -> str:
+        """The name of the value it defines ("conv1_out"); "output" for
+        the output."""
+        if self._op is None:
+            return self._input.name
+        if self._op.kind == "output":
+            return "output"
+        results = self._op.results
+        return results[0].name if results else f"{self._op.kind}_{self._op.index}"
+
+    @property
+    def graph(self) -> Graph:
+        """The Graph this node belongs to."""
+        return self._graph
+
+    @property
+    def prev(self) -> Optional[FxNode]:
+        """The node before this one in `graph.nodes` (None for the first)."""
+        nodes = self._graph._fx_nodes()
+        i = nodes.index(self)
+        return nodes[i - 1] if i > 0 else None
+
+    @property
+    def next(self) -> Optional[FxNode]:
+        """The node after this one in `graph.nodes` (None after the
+        output)."""
+        nodes = self._graph._fx_nodes()
+        i = nodes.index(self)
+        return nodes[i + 1] if i + 1 < len(nodes) else None
+
+    def replace_all_uses_with(self, replace_with: Union[FxNode, Node]) -> List[FxNode]:
+        """Makes every user of this node use `replace_with` instead, as
+        torch.fx does, and returns those users; users that `replace_with`
+        is itself computed from keep this node. Raises SurgeryError (a
+        traced.Error) when it cannot: `replace_with` is defined after a
+        user it would have to reach, belongs to another graph, or has
+        another type (graph.replace_node's rules)."""
+        changed = self._graph.replace_node({self: replace_with})
+        return [e.fx_node for e in changed]
+
+    # -- the TracedModule side ------------------------------------------------------
+    @property
+    def expr(self) -> Optional[Expr]:
+        """The Expr of this node; None for a placeholder."""
+        return Expr(self._graph, self._op) if self._op is not None else None
+
+    @property
+    def result(self) -> Optional[Node]:
+        """The value Node this node defines (the graph input of a
+        placeholder); None for the output or an op without one result."""
+        results = self._results()
+        if len(results) != 1 or (self._op is not None and self._op.kind == "output"):
+            return None
+        return Node(self._graph, results[0])
+
+    @property
+    def shape(self) -> Optional[Tuple[int, ...]]:
+        """`result.shape`: the recorded shape (fx's meta["tensor_meta"])."""
+        result = self.result
+        return result.shape if result is not None else None
+
+    @property
+    def dtype(self) -> Optional[str]:
+        """`result.dtype`: the recorded dtype ("float32")."""
+        result = self.result
+        return result.dtype if result is not None else None
+
+    def _results(self):
+        if self._op is None:
+            return [self._input]
+        if self._op.kind == "output":
+            return []
+        return self._op.results
+
+    def _arguments(self):
+        op = self.op
+        if op in ("placeholder", "get_attr", "constant"):
+            return (), {}
+        wrap = self._graph._fx_argument
+        if op == "output":
+            outs = tuple(wrap(v) for v in self._op.operands)
+            return ((outs[0] if len(outs) == 1 else (outs or None)),), {}
+        found = self._op.arguments
+        if found is None:
+            positional = self._op.operands[1:] if op != "call_function" else self._op.operands
+            named = {}
+        else:
+            positional, named = found
+        if op == "call_method":
+            from .codegen import method_arguments
+            positional, named = method_arguments(self._op.target, positional, named)
+            positional = [self._op.operands[0]] + list(positional)
+        elif op == "call_function":
+            from .codegen import function_arguments
+            positional, named = function_arguments(self._op.target, positional, named)
+        return (tuple(wrap(v) for v in positional),
+                {k: wrap(v) for k, v in named.items()})
+
+    def __eq__(self, other):
+        if not isinstance(other, FxNode) or (self._op is None) != (other._op is None):
+            return False
+        return self._op == other._op if self._op is not None else self._input == other._input
+
+    def __hash__(self):
+        return hash(self._op if self._op is not None else self._input)
+
+    def __repr__(self):
+        return self.name
+
+
+class NodeList:
+    """`graph.nodes`, in both vocabularies: iterating it gives torch.fx's
+    nodes (FxNodes: placeholders, get_attrs, calls, the output), as
+    `for node in graph.nodes:` expects; calling it, `graph.nodes(recursive=
+    False)`, is TracedModule's: the value Nodes (inputs and every expr's
+    outputs) as an ExprList."""
+
+    def __init__(self, graph):
+        self._graph = graph
+
+    def __iter__(self) -> Iterator[FxNode]:
+        return iter(self._graph._fx_nodes())
+
+    def __reversed__(self) -> Iterator[FxNode]:
+        return reversed(self._graph._fx_nodes())
+
+    def __len__(self) -> int:
+        return len(self._graph._fx_nodes())
+
+    def __contains__(self, node) -> bool:
+        return node in self._graph._fx_nodes()
+
+    def __call__(self, recursive: bool = False) -> ExprList:
+        """TracedModule's graph.nodes(): the inputs and every expr's
+        outputs, in order (`recursive`: also those of the called
+        submodules' graphs)."""
+        found = ExprList(self._graph.inputs)
+        for e in self._graph.exprs(recursive):
+            found.extend(e.outputs)
+        return found
+
+    def __repr__(self):
+        return f"<nodes of {self._graph!r}: {len(self)}>"
+
+
 class Graph:
-    """A traced.graph: TracedModule's InternalGraph, over the IR."""
+    """A traced.graph: TracedModule's InternalGraph, over the IR, with
+    torch.fx's Graph API beside it (`nodes`, `lint`, `erase_node`,
+    `inserting_after`, `call_function`, ...; docs/python.md, "For torch.fx
+    users")."""
 
     def __init__(self, state, module, name="forward"):
         self._state = state
@@ -439,6 +1007,8 @@ class Graph:
     def module(self) -> ModuleView:
         """The traced.module this graph belongs to."""
         return ModuleView(self._state, self._module)
+
+    owning_module = module
 
     @property
     def inputs(self) -> List[Node]:
@@ -472,31 +1042,96 @@ class Graph:
         walk(self)
         return found
 
-    def nodes(self, recursive: bool = False) -> List[Node]:
-        """The inputs and every expr's outputs, in order (`recursive`: also
-        those of the called submodules' graphs)."""
-        found = list(self.inputs)
-        for e in self.exprs(recursive):
-            found.extend(e.outputs)
+    @property
+    def nodes(self) -> NodeList:
+        """torch.fx's `graph.nodes` when iterated (FxNodes, one per
+        operation), TracedModule's `graph.nodes()` when called (value
+        Nodes): see NodeList."""
+        return NodeList(self)
+
+    # -- the fx view ---------------------------------------------------------------
+    def _fx_nodes(self) -> List[FxNode]:
+        inputs = self._state.graph_inputs(self._module, self._name)
+        found = [FxNode(self, value=v) for v in inputs[1:]]
+        for op in self._state.graph_ops(self._module, self._name):
+            if op.kind == "getattr" and _folded_module_getattr(op):
+                continue
+            found.append(FxNode(self, op))
         return found
+
+    def _fx_node(self, value) -> FxNode:
+        owner = value.owner
+        return FxNode(self, value=value) if owner is None else FxNode(self, owner)
+
+    def _fx_node_of_op(self, op) -> FxNode:
+        return FxNode(self, op)
+
+    def _fx_argument(self, v):
+        if isinstance(v, _traced.Value):
+            return self._fx_node(v)
+        if isinstance(v, list):
+            return [self._fx_argument(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(self._fx_argument(x) for x in v)
+        if isinstance(v, dict):
+            return {k: self._fx_argument(x) for k, x in v.items()}
+        return v
+
+    def _same(self, other) -> bool:
+        return (self._state is other._state and self._module == other._module
+                and self._name == other._name)
+
+    def _where(self) -> str:
+        return f"@{self._module}::{self._name}"
+
+    def lint(self) -> None:
+        """torch.fx's lint: checks the graph, and the module around it,
+        with the MLIR verifier (which checks what fx's lint does: every
+        value defined before it is used and in this graph, getattrs naming
+        attributes their module declares, module calls naming a graph or
+        method the callee has; and the types). Raises VerifyError (a
+        traced.Error) with the diagnostics and their source lines."""
+        with raising(VerifyError):
+            self._state.verify()
 
     # -- lookups ---------------------------------------------------------------
     def get_function_by_type(self, target: Any, recursive: bool = True) -> ExprList:
-        """CallFunction exprs of `target` (a name like "torch.nn.functional.relu",
-        or the Python function itself)."""
-        name = target if isinstance(target, str) else _function_name(target)
-        return ExprList(e for e in self.exprs(recursive)
-                        if e.kind == "CallFunction" and e.target == name)
+        """Calls of a function: `target` is the function (F.relu,
+        torch.relu, operator.mul) or its dotted name. Any spelling the op
+        library knows for the same entry matches, functions and Tensor
+        methods alike: torch.relu finds `F.relu(x)`, `x.relu()` and
+        `x.relu_()`; operator.mul finds `x * y`, `x.mul(y)`, `torch.mul`.
+        A target the library does not know matches its own spelling."""
+        name = target if isinstance(target, str) else _query_name(target)
+        return self._calls(name, "call_function", recursive)
 
-    def get_method_by_type(self, method: str, recursive: bool = True) -> ExprList:
-        """CallMethod exprs calling `method` ("__add__", "view", "forward")."""
-        return ExprList(e for e in self.exprs(recursive)
-                        if e.kind == "CallMethod" and e.target == method)
+    def get_method_by_type(self, method: Any, recursive: bool = True) -> ExprList:
+        """Calls of a method: "__mul__", "view", torch.Tensor.mul, or
+        "forward" (module calls). As get_function_by_type, any alias the op
+        library knows matches: "__mul__" finds `x.mul(y)`, `x * y`
+        (operator.mul, as symbolic tracing records it) and `torch.mul`."""
+        name = method if isinstance(method, str) else _query_name(method)
+        if not name.startswith("Tensor."):
+            name = "Tensor." + name
+        return self._calls(name, "call_method", recursive)
+
+    def _calls(self, name, kind, recursive):
+        canonical = _canonical(name)
+        exact = name[len("Tensor."):] if kind == "call_method" else name
+        found = ExprList()
+        for e in self.exprs(recursive):
+            op = e._op
+            if op.kind == kind and op.target == exact:
+                found.append(e)
+            elif canonical is not None and _op_canonical(op) == canonical:
+                found.append(e)
+        return found
 
     def get_module_by_type(self, cls: Any, recursive: bool = True) -> ExprList:
-        """Calls of modules of a class (the nn.Module class or its name)."""
-        if isinstance(cls, type):
-            cls = f"{cls.__module__}.{cls.__qualname__}"
+        """Calls of modules of a class or its subclasses (isinstance): the
+        nn.Module class, its dotted name ("torch.nn.Conv2d" and
+        "torch.nn.modules.conv.Conv2d" alike) or its bare name
+        ("Conv2d")."""
         found = ExprList()
         for e in self.exprs(recursive):
             if e.kind != "CallMethod":
@@ -505,7 +1140,7 @@ class Graph:
             if receiver is None:
                 continue
             class_name = self._state.module_info(receiver)["class"]
-            if class_name == cls or class_name.rsplit(".", 1)[-1] == cls:
+            if _class_matches(class_name, cls):
                 found.append(e)
         return found
 
@@ -518,18 +1153,108 @@ class Graph:
         return ExprList(n for n in self.nodes(recursive) if n.name == name)
 
     # -- editing ---------------------------------------------------------------
-    def replace_node(self, mapping: Dict[Node, Node]) -> None:
-        """Makes every user of each key node use the value node instead."""
+    def replace_node(self, mapping: Dict[Union[Node, FxNode], Union[Node, FxNode]]
+                     ) -> ExprList:
+        """Makes every user of each key node use the value node instead;
+        returns the exprs changed. Users that the new node is computed from
+        keep the old one (`x -> f(x)` rewrites), as in TracedModule.
+        Raises SurgeryError (a traced.Error), and changes nothing for that
+        pair, when the replacement cannot be done: the new node is defined
+        after a user of the old one that it does not depend on (insert it
+        earlier), it belongs to another graph, the types differ, or no
+        user could change."""
+        changed = ExprList()
         for old, new in mapping.items():
-            old._value.replace_all_uses_with(new._value)
+            changed.extend(self._replace(old, new))
+        return changed
+
+    def _replace(self, old, new):
+        old_value, old_graph = _value_of(old, "replace")
+        new_value, new_graph = _value_of(new, "replace with")
+        if not old_graph._same(new_graph):
+            raise SurgeryError(f"cannot replace '{old_value.name}' of "
+                               f"{old_graph._where()} with '{new_value.name}' of "
+                               f"{new_graph._where()}: nodes of two graphs")
+        if old_value == new_value:
+            raise SurgeryError(f"cannot replace '{old_value.name}' with itself")
+        if old_value.type != new_value.type:
+            raise SurgeryError(f"cannot replace a node of type {old_value.type} "
+                               f"('{old_value.name}') with one of type "
+                               f"{new_value.type} ('{new_value.name}')")
+        users = old_value.users
+        if not users:
+            return []
+        graph = old_graph
+        owner = new_value.owner
+        moved = users
+        if owner is not None:
+            limit = owner.index
+            cone = _ancestors(owner)
+            moved, stuck = [], []
+            for user in users:
+                if user.index > limit:
+                    moved.append(user)
+                elif user not in cone:
+                    stuck.append(user)
+            first = len(graph._state.graph_inputs(graph._module, graph._name))
+            ids = lambda ops: ", ".join(f"%{op.index + first}" for op in ops)
+            if stuck:
+                raise SurgeryError(
+                    f"cannot replace '{old_value.name}' with '{new_value.name}' in "
+                    f"{graph._where()}: '{new_value.name}' is defined at "
+                    f"%{limit + first}, after {ids(stuck)}, which use "
+                    f"'{old_value.name}' and cannot read a later value; insert "
+                    f"'{new_value.name}''s expr before them "
+                    f"(graph.insert_exprs(after=...), graph.inserting_before(...))")
+            if not moved:
+                raise SurgeryError(
+                    f"cannot replace '{old_value.name}' with '{new_value.name}' in "
+                    f"{graph._where()}: its only users ({ids(users)}) are what "
+                    f"'{new_value.name}' is computed from")
+        with raising(SurgeryError):
+            old_value.replace_all_uses_with(new_value)
+        return [Expr(graph, op) for op in moved]
+
+    def erase_node(self, to_erase: Union[FxNode, Expr, Node]) -> None:
+        """Removes an unused expr (an FxNode, an Expr, or the Node it
+        defines), as torch.fx's erase_node; a call_module's folded getattr
+        of the module goes with it when nothing else reads it. Raises
+        SurgeryError for a node that is still used, a placeholder (graph
+        inputs are fixed) or the output."""
+        op = to_erase._op if isinstance(to_erase, (FxNode, Expr)) else (
+            to_erase._value.owner if isinstance(to_erase, Node) else None)
+        if op is None:
+            raise SurgeryError(f"cannot erase '{to_erase!r}': graph inputs are "
+                               f"fixed (a placeholder), or it is not a node")
+        if op.kind == "output":
+            raise SurgeryError("cannot erase the graph's output")
+        users = [u for v in op.results for u in v.users]
+        if users:
+            first = len(self._state.graph_inputs(self._module, self._name))
+            raise SurgeryError(
+                f"cannot erase '{FxNode(self, op).name}': still used by "
+                + ", ".join(f"%{u.index + first}" for u in users))
+        receiver = op.operands[0] if op.kind == "call_method" else None
+        with raising(SurgeryError):
+            op.erase()
+        while receiver is not None and receiver.module_name is not None \
+                and receiver.owner is not None and receiver.owner.kind == "getattr" \
+                and not receiver.users:
+            owner = receiver.owner
+            receiver = owner.operands[0]
+            owner.erase()
 
     def compile(self) -> int:
         """Removes the exprs whose outputs nobody uses (TracedModule's
         graph.compile()); returns how many were removed."""
         return self._state.erase_dead(self._module, self._name)
 
+    def eliminate_dead_code(self) -> bool:
+        """torch.fx's name for `compile()`: whether anything was removed."""
+        return self.compile() > 0
+
     @contextlib.contextmanager
-    def insert_exprs(self, after: Union[Expr, Node, None] = None) -> Iterator[Any]:
+    def insert_exprs(self, after: Union[Expr, Node, FxNode, None] = None) -> Iterator[Any]:
         """Inserts new exprs after `after` (an Expr or a Node; by default
         just before the graph's output)::
 
@@ -538,10 +1263,147 @@ class Graph:
         """
         yield _Inserter(self, after)
 
+    # -- torch.fx's node creation ------------------------------------------------
+    def inserting_after(self, n: Union[FxNode, Expr, Node, None] = None
+                        ) -> contextlib.AbstractContextManager:
+        """torch.fx's insertion point: `call_function`, `call_method`,
+        `call_module`, `get_attr` and `create_node` inside the block
+        insert after `n` (by default before the output), also when called
+        on another Graph object of the same graph (`m.graph.call_function`
+        in `with m.graph.inserting_after(n):`). Unlike fx, which puts each
+        new node right after `n` (so several come out in reverse), they
+        stay in the order they are created."""
+        return self._inserting(_Inserter(self, n)._before)
+
+    def inserting_before(self, n: Union[FxNode, Expr, Node, None] = None
+                         ) -> contextlib.AbstractContextManager:
+        """As inserting_after, before `n` (by default before the output)."""
+        if n is None:
+            before = None
+        else:
+            before = n._op if isinstance(n, (FxNode, Expr)) else n._value.owner
+            if before is None:  # a graph input: before the first expr
+                before = self._state.graph_ops(self._module, self._name)[0]
+        return self._inserting(before)
+
+    @contextlib.contextmanager
+    def _inserting(self, before):
+        # Kept by graph, not by Graph object: `m.graph` makes a new one on
+        # every access. Only set inside the block, which holds the state.
+        key = (id(self._state), self._module, self._name)
+        previous = _INSERT_POINTS.get(key)
+        _INSERT_POINTS[key] = (before,)
+        try:
+            yield
+        finally:
+            if previous is None:
+                _INSERT_POINTS.pop(key, None)
+            else:
+                _INSERT_POINTS[key] = previous
+
+    def _inserter(self) -> _Inserter:
+        inserter = _Inserter(self, None)
+        point = _INSERT_POINTS.get((id(self._state), self._module, self._name))
+        if point is not None:
+            inserter._before = point[0]
+        return inserter
+
+    def create_node(self, op: str, target: Any, args: Tuple[Any, ...] = (),
+                    kwargs: Optional[Dict[str, Any]] = None, name: Optional[str] = None,
+                    type_expr: Optional[List[str]] = None) -> FxNode:
+        """torch.fx's create_node for "call_function", "call_method",
+        "call_module" and "get_attr" (see those); `type_expr` is a list of
+        MLIR result types ("tensor<3x4xf32>") for a target the op library
+        does not know. `name` is not supported (names come from the
+        target). A "placeholder" or "output" raises SurgeryError: a graph's
+        inputs and output are fixed."""
+        if name is not None:
+            raise SurgeryError("create_node: choosing a name is not supported "
+                               "(the IR names values after their target)")
+        if op == "call_function":
+            return self.call_function(target, args, kwargs, type_expr)
+        if op == "call_method":
+            return self.call_method(target, args, kwargs, type_expr)
+        if op == "call_module":
+            return self.call_module(target, args, kwargs, type_expr)
+        if op == "get_attr":
+            return self.get_attr(target)
+        raise SurgeryError(f"create_node cannot add a '{op}' node: a graph's "
+                           f"inputs and output are fixed (only call_function, "
+                           f"call_method, call_module and get_attr)")
+
+    def call_function(self, the_function: Any, args: Tuple[Any, ...] = (),
+                      kwargs: Optional[Dict[str, Any]] = None,
+                      type_expr: Optional[List[str]] = None) -> FxNode:
+        """Adds a call of a function (or its dotted name) at the insertion
+        point; args and kwargs hold FxNodes, Nodes and Python values. The
+        op library normalizes the call and types its result (`type_expr`:
+        result types for an unknown target). Returns the new FxNode."""
+        result = self._inserter().call_function(
+            the_function, *args, result_types=type_expr, **(kwargs or {}))
+        return self._new_node(result)
+
+    def call_method(self, method_name: str, args: Tuple[Any, ...] = (),
+                    kwargs: Optional[Dict[str, Any]] = None,
+                    type_expr: Optional[List[str]] = None) -> FxNode:
+        """Adds `args[0].method_name(*args[1:], **kwargs)`."""
+        if not args:
+            raise SurgeryError("call_method needs its receiver as args[0]")
+        receiver, *rest = args
+        result = self._inserter().call_method(
+            receiver, method_name, *rest, result_types=type_expr, **(kwargs or {}))
+        return self._new_node(result)
+
+    def call_module(self, module_name: str, args: Tuple[Any, ...] = (),
+                    kwargs: Optional[Dict[str, Any]] = None,
+                    type_expr: Optional[List[str]] = None) -> FxNode:
+        """Adds a call of the submodule at `module_name` ("layer1.0.conv1"):
+        a getattr of it (folded into the call_module node) and its forward."""
+        module = self._getattr_chain(module_name)
+        if module.type.startswith("tensor"):
+            raise SurgeryError(f"'{module_name}' is not a module of @{self._module}")
+        result = self._inserter().call_method(
+            module, "forward", *args, result_types=type_expr, **(kwargs or {}))
+        return self._new_node(result)
+
+    def get_attr(self, qualified_name: str) -> FxNode:
+        """Adds a read of the parameter, buffer or submodule at the dotted
+        path `qualified_name`."""
+        return self._new_node(self._getattr_chain(qualified_name))
+
+    def _getattr_chain(self, path):
+        inserter = self._inserter()
+        value = self.inputs[0]
+        sym, rest = self._module, path.split(".")
+        while rest:
+            attributes = {n for n, _, _ in self._state.module_info(sym)["attributes"]}
+            for n in range(len(rest), 0, -1):
+                name = ".".join(rest[:n])
+                if name in attributes:
+                    break
+            else:
+                raise SurgeryError(f"@{sym} has no attribute '{'.'.join(rest)}' "
+                                   f"(looking up '{path}' from @{self._module})")
+            with raising(SurgeryError):
+                value = inserter.getattr(value, name)
+            rest = rest[n:]
+            sym = value._value.module_name
+            if rest and sym is None:
+                raise SurgeryError(f"'{name}' in '{path}' is not a module")
+        return value
+
+    def _new_node(self, result):
+        if isinstance(result, list):
+            if not result:
+                raise SurgeryError("the new call defines no value")
+            result = result[0]
+        return self._fx_node(result._value)
+
     def print_tabular(self, file: Optional[IO[str]] = None) -> None:
         """Prints the graph in torch.fx's print_tabular layout: columns
-        opcode, name, target, args, kwargs; a row per input (placeholder),
-        per expr and for the output (docs/python.md)."""
+        opcode, name, target, args, kwargs; a row per node of `graph.nodes`
+        (placeholders, get_attrs, calls, constants, the output), arguments
+        as Python passes them (docs/python.md)."""
         from .summary import print_tabular
         print_tabular(self, file)
 
@@ -551,6 +1413,11 @@ class Graph:
 
     def __repr__(self):
         return f"<traced graph @{self._module}::{self._name}>"
+
+
+# (state id, module, graph): (the op new nodes go before, or None for the
+# output,) while a `with graph.inserting_after/before(...)` block runs.
+_INSERT_POINTS: Dict[Tuple[int, str, str], Tuple[Any]] = {}
 
 
 class _Inserter:
@@ -564,8 +1431,12 @@ class _Inserter:
             if isinstance(after, Node):
                 owner = after._value.owner
                 index = -1 if owner is None else owner.index
+            elif isinstance(after, FxNode) and after._op is None:
+                index = -1
             else:
                 index = after._op.index
+            if index + 1 >= len(ops):
+                raise SurgeryError("cannot insert after the graph's output")
             self._before = ops[index + 1]
 
     def _wrap(self, op):
@@ -587,7 +1458,7 @@ class _Inserter:
         """A CallMethod of `method` on `receiver` (a tensor or module Node)."""
         op = self._graph._state.create_call(
             self._graph._module, self._graph._name, "call_method", method,
-            receiver._value, [_unwrap(a) for a in args],
+            _unwrap(receiver), [_unwrap(a) for a in args],
             [(k, _unwrap(v)) for k, v in kwargs.items()],
             self._before, result_types)
         return self._wrap(op)
@@ -595,7 +1466,7 @@ class _Inserter:
     def getattr(self, receiver, name):
         """A GetAttr of `name` (submodule, parameter, buffer) of `receiver`."""
         op = self._graph._state.create_getattr(
-            self._graph._module, self._graph._name, receiver._value, name,
+            self._graph._module, self._graph._name, _unwrap(receiver), name,
             self._before)
         return self._wrap(op)
 
@@ -617,11 +1488,118 @@ class _Inserter:
 def _unwrap(v):
     if isinstance(v, Node):
         return v._value
+    if isinstance(v, FxNode):
+        result = v.result
+        if result is None:
+            raise SurgeryError(f"node '{v.name}' defines no single value to pass")
+        return result._value
     if isinstance(v, list):
         return [_unwrap(x) for x in v]
     if isinstance(v, tuple):
         return tuple(_unwrap(x) for x in v)
     return v
+
+
+def _value_of(node, what):
+    """(the _traced.Value, its Graph) of a Node or a one-result FxNode."""
+    if isinstance(node, Node):
+        return node._value, node._graph
+    if isinstance(node, FxNode):
+        result = node.result
+        if result is None:
+            raise SurgeryError(f"cannot {what} '{node.name}': it defines no "
+                               f"single value (the output, or several results)")
+        return result._value, node._graph
+    raise SurgeryError(f"cannot {what} {node!r}: not a Node or an FxNode")
+
+
+def _ancestors(op):
+    """The ops `op` is computed from, itself included."""
+    found = {op}
+    stack = [op]
+    while stack:
+        for v in stack.pop().operands:
+            owner = v.owner
+            if owner is not None and owner not in found:
+                found.add(owner)
+                stack.append(owner)
+    return found
+
+
+def _folded_module_getattr(op) -> bool:
+    """Whether a getattr reads a module that only module calls (as their
+    receiver) and further getattrs use: fx has no node for it."""
+    result = op.results[0]
+    if result.module_name is None:
+        return False
+    for user in result.users:
+        operands = user.operands
+        if user.kind == "getattr":
+            continue
+        if user.kind == "call_method" and operands[0] == result and \
+                result not in operands[1:]:
+            continue
+        return False
+    return True
+
+
+_RESOLVED: Dict[str, Any] = {}
+
+
+def _resolved(name: str) -> Any:
+    """The Python object a dotted name imports as, or None (cached)."""
+    if name not in _RESOLVED:
+        from .codegen import resolve_target
+        try:
+            _RESOLVED[name] = resolve_target(name)
+        except Exception:  # a module that fails on import
+            _RESOLVED[name] = None
+    return _RESOLVED[name]
+
+
+def _canonical(name: str) -> Optional[str]:
+    """The op library's entry for a function or `Tensor.<method>` name."""
+    try:
+        return _traced.canonical_target(name)
+    except Error:
+        return None
+
+
+def _op_canonical(op) -> Optional[str]:
+    """The op library's entry a call (function or tensor method) is."""
+    if op.kind == "call_function":
+        return _canonical(op.target)
+    if op.kind == "call_method" and op.operands and \
+            op.operands[0].type.startswith("tensor"):
+        return _canonical("Tensor." + op.target)
+    return None
+
+
+def _query_name(f) -> str:
+    """The dotted name of a function or Tensor method for the queries
+    (torch.Tensor.mul is "Tensor.mul")."""
+    owner = getattr(f, "__objclass__", None)
+    if owner is not None and owner.__name__ in ("_TensorBase", "TensorBase", "Tensor"):
+        return f"Tensor.{f.__name__}"
+    qualname = getattr(f, "__qualname__", "")
+    if qualname.startswith("Tensor.") and getattr(f, "__module__", "") == "torch._tensor":
+        return qualname
+    return _function_name(f)
+
+
+def _class_matches(recorded: str, query: Any) -> bool:
+    """Whether a module of class `recorded` (dotted name) is an instance of
+    `query` (a class, its dotted name or its bare name)."""
+    if isinstance(query, str):
+        if recorded == query or recorded.rsplit(".", 1)[-1] == query:
+            return True
+        query = _resolved(query)
+        if not isinstance(query, type):
+            return False
+    cls = _resolved(recorded)
+    if isinstance(cls, type):
+        return issubclass(cls, query)
+    return recorded == f"{query.__module__}.{query.__qualname__}"
 
 
 def _function_name(f):

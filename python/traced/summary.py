@@ -452,40 +452,15 @@ def _constant_text(value) -> str:
 
 
 def tabular(graph) -> str:
-    """torch.fx's print_tabular layout of one Graph: a row per graph input
-    (placeholder, `self` left out), per expr, and for the output."""
-    from .module import Node
-
-    state, sym, name = graph._state, graph._module, graph._name
-    wrap = lambda v: Node(graph, v) if isinstance(v, _traced.Value) else v
+    """torch.fx's print_tabular layout of one Graph: a row per node of
+    `graph.nodes` (op, name, target, args, kwargs), arguments as Python
+    passes them; call_function targets as their dotted names and a
+    constant's as its value."""
     rows = []
-    for v in state.graph_inputs(sym, name)[1:]:
-        rows.append(("placeholder", v.name, v.name, "()", "{}"))
-    for op in state.graph_ops(sym, name):
-        names = ", ".join(v.name for v in op.results)
-        found = op.arguments
-        positional, named = ([], {}) if found is None else found
-        args = tuple(wrap(a) for a in positional)
-        kwargs = {k: wrap(a) for k, a in named.items()}
-        if op.kind == "output":
-            outs = tuple(wrap(v) for v in op.operands)
-            rows.append(("output", "output", "output",
-                         repr((outs[0] if len(outs) == 1 else outs,)), "{}"))
-        elif op.kind == "getattr":
-            path = _module_path(op.results[0], "")
-            rows.append(("get_attr", names, path or op.target, "()", "{}"))
-        elif op.kind == "constant":
-            rows.append(("constant", names, _constant_text(op.value), "()", "{}"))
-        elif op.kind == "call_method" and op.operands[0].module_name:
-            path = _module_path(op.operands[0], "") or op.operands[0].name
-            if op.target != "forward":
-                path += f".{op.target}"
-            rows.append(("call_module", names, path, repr(args), repr(kwargs)))
-        elif op.kind == "call_method":
-            rows.append(("call_method", names, op.target,
-                         repr((wrap(op.operands[0]),) + args), repr(kwargs)))
-        else:
-            rows.append((op.kind, names, op.target, repr(args), repr(kwargs)))
+    for node in graph.nodes:
+        target = _constant_text(node.expr._op.value) if node.op == "constant" \
+            else node.target_name
+        rows.append((node.op, node.name, target, repr(node.args), repr(node.kwargs)))
     header = ("opcode", "name", "target", "args", "kwargs")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
