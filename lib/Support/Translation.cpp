@@ -30,10 +30,67 @@ traced::alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   return copy;
 }
 
+/// The deepest nesting of brackets (`{ ( [ <`) text IR may have. MLIR's
+/// parser recurses once per level, so `"module {" * 10000` overflowed its
+/// stack; JSON traces are capped the same way (256 levels).
+static constexpr int64_t kMaxTextNesting = 256;
+
+static LogicalResult checkNesting(llvm::StringRef text, std::string &error) {
+  int64_t depth = 0;
+  size_t line = 1;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    switch (c) {
+    case '\n':
+      ++line;
+      break;
+    case '"': // a string: brackets in it do not count
+      for (++i; i < e && text[i] != '"'; ++i) {
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '\n')
+          ++line;
+      }
+      break;
+    case '/': // a comment to the end of the line
+      if (i + 1 < e && text[i + 1] == '/')
+        while (i + 1 < e && text[i + 1] != '\n')
+          ++i;
+      break;
+    case '{':
+    case '(':
+    case '[':
+    case '<':
+      if (++depth > kMaxTextNesting) {
+        error = ("line " + llvm::Twine(line) + ": brackets nest more than " +
+                 llvm::Twine(kMaxTextNesting) +
+                 " levels deep, beyond what the parser accepts")
+                    .str();
+        return failure();
+      }
+      break;
+    case '>':
+      if (i > 0 && text[i - 1] == '-')
+        break; // `->`
+      [[fallthrough]];
+    case '}':
+    case ')':
+    case ']':
+      depth = std::max<int64_t>(depth - 1, 0);
+      break;
+    default:
+      break;
+    }
+  }
+  return success();
+}
+
 LogicalResult traced::checkResourceBlobs(llvm::StringRef text,
                                          std::string &error) {
   if (text.starts_with("ML\xEFR"))
     return success(); // bytecode
+  if (failed(checkNesting(text, error)))
+    return failure();
   size_t section = text.find("{-#");
   while (section != llvm::StringRef::npos) {
     size_t pos = text.find("\"0x", section);

@@ -38,7 +38,9 @@ alignForBlobs(std::unique_ptr<llvm::MemoryBuffer> buffer);
 /// first four bytes of a blob are its alignment, and MLIR 22 allocates
 /// with it unchecked, so a blob claiming alignment 0 or 3 is undefined
 /// behaviour there (found by fuzzing; docs/reliability.md). Reports the
-/// first bad blob in `error` with its line. Bytecode input passes as it is.
+/// first bad blob in `error` with its line. Also refuses text whose
+/// brackets nest more than 256 levels deep, which would overflow the
+/// parser's stack. Bytecode input passes as it is.
 LogicalResult checkResourceBlobs(llvm::StringRef text, std::string &error);
 
 /// A new mutable blob of `size` bytes at `alignment`. A blob
