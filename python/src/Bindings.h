@@ -138,39 +138,61 @@ inline std::shared_ptr<MLIRContext> makeContext() {
 struct ModuleState {
   std::shared_ptr<MLIRContext> ctx;
   OwningOpRef<mlir::ModuleOp> module;
-  std::unordered_set<Operation *> erased;
+  /// How often an op at each address was erased. A handle remembers the
+  /// count it saw when it was made, so a handle of an erased op stays
+  /// invalid even when a new op is later allocated at the same address.
+  llvm::DenseMap<Operation *, uint64_t> erasures;
   unsigned blobCounter = 0;
   /// The interpreter and its caches, dropped whenever the IR changes.
   std::unique_ptr<Interpreter> interpreter;
 
   mlir::ModuleOp get() { return *module; }
   void changed() { interpreter.reset(); }
+  uint64_t erasuresOf(Operation *op) const {
+    auto it = erasures.find(op);
+    return it == erasures.end() ? 0 : it->second;
+  }
+  /// Records that `op` is about to be erased (before `op->erase()`).
+  void markErased(Operation *op) { ++erasures[op]; }
 };
 using StateRef = std::shared_ptr<ModuleState>;
 
 struct PyOp {
   StateRef state;
   Operation *op;
+  uint64_t epoch; // state->erasuresOf(op) when the handle was made
+
+  PyOp(StateRef s, Operation *o)
+      : state(std::move(s)), op(o), epoch(state->erasuresOf(o)) {}
 
   Operation *get() const {
-    if (state->erased.count(op))
+    if (state->erasuresOf(op) != epoch)
       fail("the expr was removed from its graph");
     return op;
   }
-  bool operator==(const PyOp &other) const { return op == other.op; }
+  bool operator==(const PyOp &other) const {
+    return op == other.op && epoch == other.epoch;
+  }
 };
 
 struct PyValue {
   StateRef state;
   Value value;
+  uint64_t epoch; // the defining op's erasures when the handle was made
+
+  PyValue(StateRef s, Value v)
+      : state(std::move(s)), value(v),
+        epoch(v.getDefiningOp() ? state->erasuresOf(v.getDefiningOp()) : 0) {}
 
   Value get() const {
     if (Operation *def = value.getDefiningOp())
-      if (state->erased.count(def))
+      if (state->erasuresOf(def) != epoch)
         fail("the node's expr was removed from its graph");
     return value;
   }
-  bool operator==(const PyValue &other) const { return value == other.value; }
+  bool operator==(const PyValue &other) const {
+    return value == other.value && epoch == other.epoch;
+  }
 };
 
 inline std::string printToString(function_ref<void(llvm::raw_ostream &)> fn) {

@@ -427,7 +427,7 @@ void traced_python::populateIR(py::module_ &m) {
                     llvm::make_early_inc_range(llvm::reverse(body))) {
                  if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
                    continue;
-                 s->erased.insert(&op);
+                 s->markErased(&op);
                  op.erase();
                  ++removed;
                  changed = true;
@@ -523,7 +523,7 @@ void traced_python::populateIR(py::module_ &m) {
                                return -1;
                              })
       .def_property_readonly(
-          "alive", [](const PyOp &o) { return !o.state->erased.count(o.op); })
+          "alive", [](const PyOp &o) { return o.state->erasuresOf(o.op) == o.epoch; })
       .def("erase",
            [](PyOp &o) {
              Operation *op = o.get();
@@ -532,7 +532,7 @@ void traced_python::populateIR(py::module_ &m) {
              if (op->hasTrait<OpTrait::IsTerminator>())
                fail("cannot remove a graph's output");
              o.state->changed();
-             o.state->erased.insert(op);
+             o.state->markErased(op);
              op->erase();
            })
       .def("__str__",
