@@ -57,6 +57,89 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
     return spec && spec->functional.contains(functionalPart);
   }
 
+  /// The parameter declaration `value` reads (through a getattr) when
+  /// nothing else in the whole module tree can read it: this getattr has one
+  /// use, and every other use of the module instance that declares it is a
+  /// getattr of another name (a call of the module, `conv(x)` elsewhere, or
+  /// the module passed on, reads all its parameters).
+  ParameterOp exclusiveParameter(Value value, SymbolTableCollection &symbols) {
+    auto get = value ? value.getDefiningOp<GetAttrOp>() : GetAttrOp();
+    if (!get || !value.hasOneUse())
+      return {};
+    traced::ModuleOp module = receiverModule(get.getReceiver(), symbols);
+    if (!module)
+      return {};
+    auto decl = dyn_cast_or_null<ParameterOp>(
+        symbols.lookupSymbolIn(module, get.getNameAttr()));
+    if (!decl)
+      return {};
+    bool shared = false;
+    getOperation()->walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        if (!isa<traced::ModuleType>(operand.getType()) ||
+            receiverModule(operand, symbols) != module)
+          continue;
+        auto other = dyn_cast<GetAttrOp>(op);
+        if (other == get)
+          continue;
+        if (!other || other.getNameAttr() == get.getNameAttr()) {
+          shared = true;
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return shared ? ParameterOp() : decl;
+  }
+
+  /// The fused bias as the conv's bias parameter: written into it when the
+  /// conv has one only this call reads, or declared beside the weight
+  /// `wDecl` (`bias` for `weight`, `conv1.bias` for a flattened
+  /// `conv1.weight`), in place of a `bias = None` attribute, and read
+  /// through a new getattr beside the weight's. Null when neither applies.
+  Value fusedBias(const BoundOp &conv, GetAttrOp wGet, ParameterOp wDecl,
+                  const Tensor &bias, SymbolTableCollection &symbols,
+                  OpBuilder &b, Location loc) {
+    MLIRContext *ctx = b.getContext();
+    auto type = RankedTensorType::get(bias.shape(),
+                                      typeFromDType(ctx, bias.dtype()));
+    auto module = wDecl->getParentOfType<traced::ModuleOp>();
+    // The bias's bytes, as a blob named after the module.
+    auto blobValue = [&]() {
+      ConstantOp scratch = createTensorConstant(
+          b, loc, bias, (module.getSymName() + "_bias_fused").str());
+      auto value = cast<ElementsAttr>(scratch.getValue());
+      scratch->erase();
+      return value;
+    };
+    if (Value current = conv.value("bias")) {
+      ParameterOp decl = exclusiveParameter(current, symbols);
+      if (!decl || decl.getType() != type)
+        return {};
+      decl.setValueAttr(blobValue());
+      return current;
+    }
+    StringRef weightName = wDecl.getSymName();
+    if (!weightName.ends_with("weight"))
+      return {};
+    std::string biasName = (weightName.drop_back(6) + "bias").str();
+    Operation *existing = symbols.lookupSymbolIn(
+        module, StringAttr::get(ctx, biasName));
+    if (existing) {
+      auto none = dyn_cast<AttributeOp>(existing);
+      if (!none || !isa<traced::NoneType>(none.getType()))
+        return {};
+      existing->erase();
+    }
+    OpBuilder declBuilder(wDecl);
+    declBuilder.setInsertionPointAfter(wDecl);
+    ParameterOp::create(declBuilder, wDecl.getLoc(), biasName, type,
+                        blobValue());
+    symbols.invalidateSymbolTable(module);
+    return GetAttrOp::create(b, loc, type, wGet.getReceiver(),
+                             StringAttr::get(ctx, biasName));
+  }
+
   LogicalResult fuse(CallFunctionOp normOp, SymbolTableCollection &symbols) {
     std::optional<BoundOp> norm =
         bindCall(normOp, {"torch.nn.functional.batch_norm"});
@@ -155,10 +238,28 @@ struct FuseConvBNPass : traced::impl::TracedFuseConvBNBase<FuseConvBNPass> {
     }
     std::string hint = "fused_conv_bn_" + std::to_string(blobCounter++);
     OpBuilder b(conv->op);
-    Value wValue = createBlobConstant(b, conv->op->getLoc(), wType,
-                                      hint + "_weight", std::move(blob));
-    Value bValue =
-        createTensorConstant(b, conv->op->getLoc(), newB, hint + "_bias");
+    Location loc = conv->op->getLoc();
+    // The fused weight and bias go into the conv's own parameters when only
+    // this call reads them, as torch.fx's fuse does: the state_dict keeps
+    // torch's keys (`conv1.weight`, `conv1.bias`) and the summary counts
+    // them as parameters. Shared (tied) weights become constants instead.
+    Value wValue, bValue;
+    auto wGet = conv->value("weight").getDefiningOp<GetAttrOp>();
+    if (ParameterOp wDecl = exclusiveParameter(conv->value("weight"), symbols)) {
+      wDecl.setValueAttr(DenseResourceElementsAttr::get(
+          wType,
+          (wDecl->getParentOfType<traced::ModuleOp>().getSymName() +
+           "_weight_fused")
+              .str(),
+          std::move(blob)));
+      wValue = conv->value("weight");
+      bValue = fusedBias(*conv, wGet, wDecl, newB, symbols, b, loc);
+    } else {
+      wValue = createBlobConstant(b, loc, wType, hint + "_weight",
+                                  std::move(blob));
+    }
+    if (!bValue)
+      bValue = createTensorConstant(b, loc, newB, hint + "_bias");
     CallFunctionOp fused = rebuildConv(*conv, wValue, bValue);
     normOp->replaceAllUsesWith(fused);
     normOp->erase();

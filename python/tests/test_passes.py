@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 import torch
+import torchvision
 
 import traced
 from models import real_models
@@ -134,3 +135,33 @@ def test_user_patterns_from_python():
     assert np.allclose(got, torch.clamp(torch.relu(x), 0, 6).numpy())
     with pytest.raises(traced.Error, match="cannot use the patterns"):
         tm.run_passes("traced-apply-patterns{patterns=/nonexistent.mlir}")
+
+
+def test_fused_conv_bn_keeps_torchs_parameters():
+    # traced-fuse-conv-bn writes the fused weight and bias into the conv's own
+    # parameters, as torch.fx's fuse does: the same state_dict keys and
+    # values, the same parameter count in the summary (it used to count only
+    # the fc layer's 513,000, the fused weights having become constants).
+    import torch.fx.experimental.optimization as fx_optimization
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18().eval()
+    for mod in model.modules():
+        if isinstance(mod, torch.nn.BatchNorm2d):
+            mod.running_mean.uniform_(-1, 1)
+            mod.running_var.uniform_(0.5, 2)
+            mod.weight.data.uniform_(0.5, 2)
+            mod.bias.data.uniform_(-1, 1)
+    x = torch.randn(1, 3, 64, 64)
+    m = traced.trace(model, x)
+    m.run_passes("traced-fuse-conv-bn,canonicalize,traced-dce")
+    fused = fx_optimization.fuse(model)
+    expected = fused.state_dict()
+    got = m.state_dict()
+    assert sorted(got) == sorted(expected)
+    for key, value in expected.items():
+        torch.testing.assert_close(got[key], value, rtol=1e-5, atol=1e-6)
+    assert m.summary(print=False).total_params == \
+        sum(p.numel() for p in fused.parameters())
+    assert "fused_conv_bn" not in str(m)  # no constants: all in parameters
+    torch.testing.assert_close(torch.as_tensor(m.interpret(x.numpy())[0]),
+                               model(x), rtol=1e-4, atol=1e-4)

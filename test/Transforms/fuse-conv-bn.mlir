@@ -33,7 +33,12 @@ traced.module root @M class "m.M" {
     %be = constant dense<0.5> : tensor<1xf32>
     %0 = call_function "torch.nn.functional.conv2d"(%x, %w, %cb) : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
     %1 = call_function "torch.nn.functional.batch_norm"(%0, %m, %v, %g, %be, False, 0.1, 1.0) : (tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
-    // Leaf-module Conv2d and BatchNorm2d.
+    // Leaf-module Conv2d and BatchNorm2d: the fused weight and bias are
+    // written into the conv's own parameters (below), which only this call
+    // reads, as torch.fx's fuse does.
+    // CHECK: %[[CW:.*]] = getattr %{{.*}}["weight"] : !traced.module<@Conv>
+    // CHECK: %[[CB:.*]] = getattr %{{.*}}["bias"] : !traced.module<@Conv>
+    // CHECK: call_function "torch.nn.functional.conv2d"(input=%{{.*}}, weight=%[[CW]], bias=%[[CB]])
     %conv = getattr %self["conv"] : !traced.module<@M> -> !traced.module<@Conv>
     %2 = call_method %conv["forward"](%x) : (!traced.module<@Conv>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
     %bn = getattr %self["bn"] : !traced.module<@M> -> !traced.module<@Bn>
@@ -54,6 +59,9 @@ traced.module root @M class "m.M" {
   }
 }
 
+// CHECK-LABEL: traced.module @Conv
+// CHECK: parameter @weight : tensor<1x1x1x1xf32> = dense_resource<Conv_weight_fused>
+// CHECK: parameter @bias : tensor<1xf32> = dense_resource<Conv_bias_fused>
 traced.module @Conv class "torch.nn.modules.conv.Conv2d" {
   parameter @weight : tensor<1x1x1x1xf32> = dense<2.0> : tensor<1x1x1x1xf32>
   parameter @bias : tensor<1xf32> = dense<1.0> : tensor<1xf32>
