@@ -1030,6 +1030,21 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   for (Weight &w : a.weights)
     result->weights.push_back(std::move(w.bytes));
   result->signature = signature;
+  auto specs = [](TypeRange types) {
+    std::vector<CpuModule::TensorSpec> out;
+    for (Type t : types) {
+      auto tensor = cast<RankedTensorType>(t);
+      CpuModule::TensorSpec spec;
+      for (int64_t d : tensor.getShape())
+        spec.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+      llvm::raw_string_ostream os(spec.dtype);
+      os << tensor.getElementType();
+      out.push_back(std::move(spec));
+    }
+    return out;
+  };
+  result->inputSpecs = specs(signature.getInputs());
+  result->resultSpecs = specs(signature.getResults());
   for (Type t : signature.getResults())
     llvm::append_range(result->staticOutputDims,
                        cast<RankedTensorType>(t).getShape());

@@ -17,24 +17,16 @@ void traced_python::populateExecution(py::module_ &m) {
       .def_property_readonly(
           "signature",
           [](const CpuModule &c) {
-            auto specs = [](TypeRange types) {
+            // (Plain data: the signature's types die with the traced
+            // module's context, which `del m` may free.)
+            auto specs = [](ArrayRef<CpuModule::TensorSpec> in) {
               py::list out;
-              for (Type t : types) {
-                auto tensor = cast<RankedTensorType>(t);
-                std::string dtype;
-                llvm::raw_string_ostream os(dtype);
-                os << tensor.getElementType();
-                // (-1 for a dynamic dim.)
-                std::vector<int64_t> shape;
-                for (int64_t d : tensor.getShape())
-                  shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
-                out.append(py::make_tuple(shape, dtype));
-              }
+              for (const CpuModule::TensorSpec &s : in)
+                out.append(py::make_tuple(s.shape, s.dtype));
               return out;
             };
-            FunctionType sig = c.getSignature();
-            return py::make_tuple(specs(sig.getInputs()),
-                                  specs(sig.getResults()));
+            return py::make_tuple(specs(c.getInputSpecs()),
+                                  specs(c.getResultSpecs()));
           })
       .def_property_readonly(
           "dim_names",

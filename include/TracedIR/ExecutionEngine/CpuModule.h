@@ -99,6 +99,15 @@ public:
   /// the compiled module's context: valid while that context lives (the
   /// compiled code itself does not need it).
   FunctionType getSignature() const { return signature; }
+  /// One input or result of the signature as plain data (shape with -1 for
+  /// a dynamic dim, element type as MLIR prints it), which stays valid after
+  /// the context is gone (the Python bindings read only this).
+  struct TensorSpec {
+    std::vector<int64_t> shape;
+    std::string dtype;
+  };
+  ArrayRef<TensorSpec> getInputSpecs() const { return inputSpecs; }
+  ArrayRef<TensorSpec> getResultSpecs() const { return resultSpecs; }
   /// Whether the signature has dynamic dims: then `run` takes their sizes.
   bool isDynamic() const { return sizedEntry != nullptr; }
   /// The name of each `?` of the inputs, in signature order (empty for a
@@ -140,6 +149,7 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   bool fromCache = false;
   FunctionType signature;
+  std::vector<TensorSpec> inputSpecs, resultSpecs;
   std::vector<std::string> checks;
   int (*entry)(void **, void **) = nullptr;
   int (*sizedEntry)(void **, void **, const int64_t *) = nullptr;
