@@ -59,12 +59,17 @@ Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
   // Sizes are checked before anything is built: a splat of 2^38 elements
   // is a few bytes of IR but a terabyte as a tensor, and so is the result
   // of a factory call (`torch.ones(2**38)`) that has no tensor operand.
-  auto tooBig = [&](Type t) {
+  // Operands are held to `maxElements`; results (which the factories'
+  // decompositions fold with a limit of 0 operand elements) to at least
+  // 2^24 elements.
+  auto tooBig = [](Type t, int64_t limit) {
     auto shaped = dyn_cast<ShapedType>(t);
-    return shaped && (!shaped.hasStaticShape() ||
-                      shaped.getNumElements() > maxElements);
+    return shaped &&
+           (!shaped.hasStaticShape() || shaped.getNumElements() > limit);
   };
-  if (tooBig(call->getResult(0).getType()))
+  if (auto result = dyn_cast<ShapedType>(call->getResult(0).getType());
+      result && result.hasStaticShape() &&
+      tooBig(result, std::max<int64_t>(maxElements, int64_t(1) << 24)))
     return {};
   std::vector<RtValue> values;
   for (Value v : operands) {
@@ -72,7 +77,7 @@ Attribute traced::evaluateConstantCall(Operation *call, int64_t maxElements) {
     if (!constant)
       return {};
     if (auto elements = dyn_cast<ElementsAttr>(constant.getValue()))
-      if (tooBig(elements.getType()))
+      if (tooBig(elements.getType(), maxElements))
         return {};
     std::optional<RtValue> rt = rtValueFromAttr(constant.getValue());
     if (!rt || (rt->isTensor() && rt->tensor().numel() > maxElements))

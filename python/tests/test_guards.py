@@ -155,6 +155,31 @@ class _Branches(torch.nn.Module):
         return x - 1
 
 
+class _IndexPut(torch.nn.Module):
+    def forward(self, x, i):
+        return x.index_put((i,), torch.ones(2, 2))
+
+
+class _IndexFill(torch.nn.Module):
+    def forward(self, x, i):
+        return x.index_fill(0, i, 7.0)
+
+
+class _OneHot(torch.nn.Module):
+    def forward(self, i):
+        return torch.nn.functional.one_hot(i, 5).float()
+
+
+class _NllLoss(torch.nn.Module):
+    def forward(self, x, t):
+        return torch.nn.functional.nll_loss(x, t, ignore_index=-100)
+
+
+class _Embedding(torch.nn.Module):
+    def forward(self, w, i):
+        return torch.nn.functional.embedding(i, w)
+
+
 def _run_time_cases():
     x = torch.arange(5, dtype=torch.float32)
     mask = torch.tensor([True, False, True, False, False])
@@ -175,6 +200,25 @@ def _run_time_cases():
         ("assert", _Asserts(), (x + 1,), (x,), "assertion failed: x must be positive"),
         ("branch guard", _Branches(), (x,), (-x,),
          "this input takes a branch the trace did not see"),
+        # Indices torch refuses: compiled code used to drop them, or wrap a
+        # negative one onto another row.
+        ("index_put high", _IndexPut(), (rows, torch.tensor([0, 1])),
+         (rows, torch.tensor([0, 9])),
+         "an index is out of bounds for dimension 0 with size 3"),
+        ("index_put low", _IndexPut(), (rows, torch.tensor([0, 1])),
+         (rows, torch.tensor([0, -9])),
+         "an index is out of bounds for dimension 0 with size 3"),
+        ("index_fill", _IndexFill(), (rows, torch.tensor([0, -1])),
+         (rows, torch.tensor([0, 3])),
+         "an index is out of bounds for dimension 0 with size 3"),
+        ("one_hot high", _OneHot(), (torch.tensor([0, 4]),), (torch.tensor([0, 5]),),
+         "Class values must be smaller than num_classes."),
+        ("one_hot negative", _OneHot(), (torch.tensor([0, 4]),), (torch.tensor([0, -1]),),
+         "Class values must be non-negative."),
+        ("nll_loss", _NllLoss(), (torch.ones(3, 5), torch.tensor([0, -100, 4])),
+         (torch.ones(3, 5), torch.tensor([0, 1, -3])), "Target is out of bounds."),
+        ("embedding negative", _Embedding(), (rows, torch.tensor([0, 2])),
+         (rows, torch.tensor([0, -1])), "index out of range in self"),
         ("nonzero count", _Nonzero(), (x,), (x + 1,),
          "the input has another number of nonzero elements than the 4 of the trace"),
         ("bincount bins", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),

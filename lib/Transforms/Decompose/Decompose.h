@@ -196,6 +196,14 @@ int64_t normDim(int64_t dim, int64_t rank);
 /// `aten.index(x, [None] * dim + [index])` (Index.cpp; resampling and
 /// as_strided gather with it too).
 Value indexDim(Decomposer &d, Value x, int64_t dim, Value index);
+/// A run-time check (a `torch._assert` compiled code evaluates) that every
+/// element of integer tensor `index` lies in [low, high], or equals
+/// `except` when given (nll_loss's ignore_index); `message` is torch's
+/// error (Index.cpp). Where torch raises on a bad index, compiled code
+/// must not read or write somewhere else instead.
+void assertInRange(Decomposer &d, Value index, int64_t low, int64_t high,
+                   const std::string &message,
+                   std::optional<int64_t> except = std::nullopt);
 /// A gradient's results (convolution_backward, native_group_norm_backward):
 /// `out` with a None constant where `mask` is false; failure when a result
 /// asked for was not built (Linalg.cpp).

@@ -10,6 +10,7 @@
 #include "Decompose.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -63,6 +64,25 @@ static Results decomposeIndexAddCopy(Decomposer &d) {
 
 /// index_fill: the positions the index names along dim, as a mask
 /// scattered from the index, filled.
+void decompose::assertInRange(Decomposer &d, Value index, int64_t low,
+                              int64_t high, const std::string &message,
+                              std::optional<int64_t> except) {
+  Value ok = d.call("torch.logical_and",
+                    {{"input", d.binary("torch.ge", index, d.i64(low))},
+                     {"other", d.binary("torch.le", index, d.i64(high))}});
+  if (except)
+    ok = d.call("torch.logical_or",
+                {{"input", ok},
+                 {"other", d.binary("torch.eq", index, d.i64(*except))}});
+  d.call("torch._assert", {{"condition", d.call("torch.all", {{"input", ok}})},
+                           {"message", d.str(message)}});
+}
+
+static std::string outOfBounds(int64_t dim, int64_t size) {
+  return "an index is out of bounds for dimension " + std::to_string(dim) +
+         " with size " + std::to_string(size);
+}
+
 static Results decomposeIndexFill(Decomposer &d) {
   Value x = d.tensor("input"), index = d.tensor("index");
   auto dim = d.getInt("dim");
@@ -75,6 +95,7 @@ static Results decomposeIndexFill(Decomposer &d) {
   if (it.getRank() == 0)
     index = d.call("torch.reshape", {{"input", index}, {"shape", d.ints({1})}});
   // index_fill takes a negative index (from the end); scatter does not.
+  assertInRange(d, index, -size, size - 1, outOfBounds(n, size));
   index = d.binary("torch.remainder", index, d.i64(size));
   auto maskType = RankedTensorType::get({size}, IntegerType::get(d.ctx, 1));
   Value none = d.tensorConstant(maskType, [](ArrayRef<int64_t>) { return 0.0; });
@@ -374,6 +395,8 @@ static Results decomposeIndexPutLeading(Decomposer &d, Value x, Value values,
     Value i = d.cast((*index)[j], IntegerType::get(d.ctx, 64));
     if (typeOf(i) && typeOf(i).getShape() != ArrayRef<int64_t>(broadcast))
       i = d.call("Tensor.expand", {{"input", i}, {"size", d.ints(broadcast)}});
+    assertInRange(d, i, -xt.getDimSize(j), xt.getDimSize(j) - 1,
+                  outOfBounds(j, xt.getDimSize(j)));
     i = d.binary("torch.remainder", i, d.i64(xt.getDimSize(j)));
     row = j == 0 ? i
                  : d.binary("torch.add",
@@ -532,6 +555,11 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
   t["torch.nn.functional.embedding"] = [](Decomposer &d) -> Results {
     if (!d.isNone("max_norm"))
       return d.decline("max_norm renormalizes the weight in place");
+    // (aten.index counts a negative index from the end; embedding does not.)
+    if (RankedTensorType wt = typeOf(d.tensor("weight"));
+        wt && wt.getRank() > 0 && !wt.isDynamicDim(0))
+      assertInRange(d, d.tensor("input"), 0, wt.getDimSize(0) - 1,
+                    "index out of range in self");
     return one(indexDim(d, d.tensor("weight"), 0, d.tensor("input")));
   };
   // nonzero: argwhere's rows, or with as_tuple its columns (a 0-d input
@@ -598,7 +626,12 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
     Value range = d.tensorConstant(rangeType, [](ArrayRef<int64_t> i) {
       return static_cast<double>(i[0]);
     });
-    Value x = d.call("torch.unsqueeze", {{"input", d.tensor("input")}, {"dim", d.i64(-1)}});
+    Value input = d.tensor("input");
+    assertInRange(d, input, 0, std::numeric_limits<int64_t>::max(),
+                  "Class values must be non-negative.");
+    assertInRange(d, input, std::numeric_limits<int64_t>::min(), classes - 1,
+                  "Class values must be smaller than num_classes.");
+    Value x = d.call("torch.unsqueeze", {{"input", input}, {"dim", d.i64(-1)}});
     return one(d.cast(d.binary("torch.eq", x, range), result.getElementType()));
   };
 }

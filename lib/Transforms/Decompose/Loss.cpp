@@ -94,6 +94,10 @@ static std::pair<Value, Value> nllTerms(Decomposer &d, Value input, Value target
                                         int64_t ignoreIndex) {
   auto type = cast<RankedTensorType>(input.getType());
   ClassMask classes = classMask(d, type, target);
+  // A target outside the classes selects nothing in the mask, which would
+  // read as a loss of 0; torch raises.
+  assertInRange(d, target, 0, type.getDimSize(classes.classDim) - 1,
+                "Target is out of bounds.", ignoreIndex);
   Value mask = classes.mask;
   int64_t classDim = classes.classDim;
   auto pick = [&](Value v) {
