@@ -7,6 +7,12 @@ import os
 import tempfile
 import time
 
+# The latency line names one thread: both sides run at it (compiled code's
+# libomp reads OMP_NUM_THREADS when it starts; torch's intra-op pool and
+# OpenBLAS are set below and here, before they load).
+os.environ["OMP_NUM_THREADS"] = "1"
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
 import numpy as np
 import torch
 import torchvision
@@ -15,7 +21,20 @@ import traced
 from timing import median_ms
 
 
+def _agreement(got, expected, rtol=1e-4, atol=1e-5):
+    """Element by element, as torch.testing.assert_close compares: the
+    largest |difference| and whether every element is within
+    atol + rtol * |expected|."""
+    got, expected = np.asarray(got, np.float64), np.asarray(expected, np.float64)
+    diff = np.abs(got - expected)
+    ok = bool((diff <= atol + rtol * np.abs(expected)).all())
+    return (f"max |difference| {diff.max():.1e}, "
+            f"{'every element' if ok else 'NOT every element'} within "
+            f"rtol {rtol:g} / atol {atol:g}")
+
+
 def main():
+    torch.set_num_threads(1)
     torch.manual_seed(0)
     model = torchvision.models.resnet18().eval()
     x = torch.randn(1, 3, 224, 224)
@@ -34,9 +53,7 @@ def main():
     start = time.perf_counter()
     got = m.interpret(x.numpy())[0]
     interpreted = time.perf_counter() - start
-    scale = np.abs(expected).max()
-    print(f"interpreter vs torch eager: max |difference| / max |output| = "
-          f"{np.abs(got - expected).max() / scale:.1e} "
+    print(f"interpreter vs torch eager: {_agreement(got, expected)} "
           f"(interpreter {interpreted * 1e3:.0f} ms incl. weight decoding, "
           f"torch {eager * 1e3:.0f} ms)")
     surgery = m.clone()
@@ -46,26 +63,29 @@ def main():
     batch_norms = len(surgery.graph.get_function_by_type(
         "torch.nn.functional.batch_norm").as_list())
     print(f"after flatten, normalize, conv+bn fusion and DCE: {batch_norms} "
-          f"batch_norm left, {len(surgery.graph.exprs())} exprs, outputs "
-          f"differ by {np.abs(fused - got).max() / scale:.1e}")
+          f"batch_norm left, {len(surgery.graph.exprs())} exprs; vs the "
+          f"unfused interpreter: {_agreement(fused, got)}")
 
     # Native code: traced-cpu-pipeline (linalg, tiling and vectorization,
     # bufferization, LLVM) and the JIT, on the module after surgery.
-    torch.set_num_threads(1)
     start = time.perf_counter()
     compiled = traced.compile(surgery, target="cpu")
     print(f"compiled for this CPU in {time.perf_counter() - start:.1f} s")
     native = compiled(x.numpy())
-    print(f"compiled vs torch eager: {np.abs(native - expected).max() / scale:.1e}"
-          f"; compiled vs interpreter: {np.abs(native - fused).max() / scale:.1e}"
-          f" (max |difference| / max |output|)")
+    print(f"compiled vs torch eager: {_agreement(native, expected)}; "
+          f"vs the interpreter: {_agreement(native, fused)}")
 
     xn = x.numpy()
     ours = median_ms(lambda: compiled(xn))
     with torch.no_grad():
         eager_ms = median_ms(lambda: model(x))
-    print(f"latency, batch 1, 1 thread, median of 10: compiled {ours:.1f} ms, "
-          f"torch eager {eager_ms:.1f} ms ({ours / eager_ms:.2f}x)")
+        frozen = torch.jit.optimize_for_inference(torch.jit.trace(model, x))
+        frozen(x)
+        jit_ms = median_ms(lambda: frozen(x))
+    print(f"latency, batch 1, 1 thread on both sides, median of 10: compiled "
+          f"{ours:.1f} ms, torch eager {eager_ms:.1f} ms ({ours / eager_ms:.2f}x), "
+          f"torch.jit.optimize_for_inference {jit_ms:.1f} ms "
+          f"({ours / jit_ms:.2f}x)")
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "resnet18.mlirbc")
