@@ -11,6 +11,8 @@
 # BENCH_LIMIT and SANITIZER_LIMIT (seconds) bound the two parts.
 set -u
 O=${OUT:-/tmp/traced-gpu-out}
+# Every step runs; the script exits non-zero when any of them failed.
+failed=""
 mkdir -p "$O"
 cd "$(dirname "$0")/../.."
 {
@@ -26,7 +28,9 @@ cat "$O/env.txt"
 #    matmuls), medians of 100 calls, torch eager beside them, the C loader.
 CASE_TIMEOUT=${CASE_TIMEOUT:-45} timeout "${BENCH_LIMIT:-300}" \
   sh bench/gpu/run.sh "$O/gpu.md" 2>&1 | tee "$O/run.log"
-echo "run.sh: exit ${PIPESTATUS[0]}" | tee -a "$O/run.log"
+status=${PIPESTATUS[0]}
+echo "run.sh: exit $status" | tee -a "$O/run.log"
+[ "$status" = 0 ] || failed="$failed run.sh($status)"
 
 # 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
@@ -40,7 +44,9 @@ ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
-echo "memcheck: exit ${PIPESTATUS[0]}" | tee -a "$O/memcheck.log"
+status=${PIPESTATUS[0]}
+echo "memcheck: exit $status" | tee -a "$O/memcheck.log"
+[ "$status" = 0 ] || failed="$failed memcheck($status)"
 
 # 3. Nsight Compute on the bfloat16 products (TMA, the default, and every
 #    thread copying): speed
@@ -51,6 +57,13 @@ for c in matmul_bfloat16_4096 matmul_bfloat16_4096_cp_async; do
     -k regex:_mma_ -c 1 --section SpeedOfLight --section WarpStateStats \
     --section MemoryWorkloadAnalysis \
     python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $c >>"$O/ncu.txt" 2>&1
-  echo "ncu $c: exit $?" >>"$O/ncu.txt"
+  status=$?
+  echo "ncu $c: exit $status" >>"$O/ncu.txt"
+  [ "$status" = 0 ] || failed="$failed ncu-$c($status)"
 done
 grep -E "exit|Duration|Throughput|Stall|ncu" "$O/ncu.txt" | head -40
+if [ -n "$failed" ]; then
+  echo "device_check: failed:$failed"
+  exit 1
+fi
+echo "device_check: every step passed"
