@@ -10,8 +10,8 @@ Main entry points::
     m.print_tabular()         # torch.fx print_tabular layout of the root graph
     m.save("resnet18.mlirbc") # .mlir text, .mlirbc bytecode or .json trace
     m2 = traced.load("resnet18.mlirbc")
-    outs = m.interpret(x)     # reference interpreter, numpy in and out
-    cm = traced.compile(m)    # native CPU code: cm(x) -> numpy arrays
+    outs = m.interpret(x)     # reference interpreter: torch in, torch out
+    cm = traced.compile(m)    # native CPU code: cm(x) -> a tensor (numpy in: numpy)
 
 - `trace`, `parse`, `load`: make a `Module`.
 - `Module`, `ModuleView`, `Graph`, `Expr`, `Node`, `ExprList`: the IR and
@@ -19,7 +19,8 @@ Main entry points::
 - `Summary`, `SummaryRow`: what `Module.summary()` returns.
 - `compile`, `CompiledModule`, `save_library`: native code.
 - `Error` and its subclasses `TraceError`, `ParseError`, `VerifyError`,
-  `PassError`, `InterpretError`, `CompileError`; `UnknownTargetWarning`.
+  `PassError`, `InterpretError`, `CompileError`, `InputError` (and
+  `InterpretInputError`); `UnknownTargetWarning`.
 - `python -m traced {trace,inspect,compile,draw} pkg.mod:factory`: the
   command line (`python -m traced --help`).
 
@@ -34,8 +35,9 @@ import torch
 
 from . import _traced
 from ._traced import Error
-from .errors import (CompileError, InterpretError, ParseError, PassError,
-                     TraceError, VerifyError, raising)
+from .errors import (CompileError, InputError, InterpretError,
+                     InterpretInputError, ParseError, PassError, TraceError,
+                     VerifyError, raising)
 from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
                        save_library)
 from .module import Expr, ExprList, Graph, Module, ModuleView, Node
@@ -43,8 +45,8 @@ from .summary import Summary, SummaryRow
 from ._tracing import UnknownTargetWarning
 
 __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
-           "Expr", "ExprList", "Graph",
-           "InterpretError", "Module", "ModuleView", "Node", "ParseError",
+           "Expr", "ExprList", "Graph", "InputError",
+           "InterpretError", "InterpretInputError", "Module", "ModuleView", "Node", "ParseError",
            "PassError", "Summary", "SummaryRow", "TraceError",
            "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda", "load", "parse",
            "save_library", "trace"]

@@ -10,10 +10,14 @@ layer knows which step failed it raises a subclass::
     ├── VerifyError     Module.verify(): the verifier's diagnostics
     ├── PassError       Module.run_passes(): unknown pipeline, or a pass failed
     ├── InterpretError  Module.interpret(): the reference interpreter refused or failed
-    └── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
+    ├── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
+    └── InputError      a call of a traced graph (Module.interpret, a compiled
+                        module) given inputs of the wrong number, dtype or shape;
+                        from Module.interpret an InterpretInputError, which is
+                        an InterpretError too
 
-Other misuse (graph surgery on removed exprs, assigning a non-parameter,
-inputs of the wrong shape to a CompiledModule) raises `traced.Error` itself.
+Other misuse (graph surgery on removed exprs, assigning a non-parameter)
+raises `traced.Error` itself.
 """
 from __future__ import annotations
 
@@ -25,9 +29,11 @@ from ._traced import Error
 Error.__doc__ = """The base of every error the traced package raises (registered by
 the C++ extension as `_traced.Error`); its message holds the MLIR
 diagnostics with their source locations. Subclasses: TraceError,
-ParseError, VerifyError, PassError, InterpretError, CompileError."""
+ParseError, VerifyError, PassError, InterpretError, CompileError,
+InputError."""
 __all__ = ["Error", "TraceError", "ParseError", "VerifyError", "PassError",
-           "InterpretError", "CompileError"]
+           "InterpretError", "CompileError", "InputError",
+           "InterpretInputError"]
 
 
 class TraceError(Error):
@@ -60,6 +66,19 @@ class InterpretError(Error):
 class CompileError(Error):
     """traced.compile() or traced.save_library() failed: an unknown target,
     a graph the CPU pipeline cannot lower, or no linker."""
+
+
+class InputError(Error):
+    """A traced graph was called with inputs it does not take: the wrong
+    number, a name that is no input, a dtype other than the graph's (pass
+    `cast=True` to convert), a shape other than the graph's, something
+    other than None where the trace saw None. Module.interpret, compiled
+    modules and the C entry point check the same rules and number the
+    inputs alike: `input 2 ('scale')`, from 1, after self."""
+
+
+class InterpretInputError(InputError, InterpretError):
+    """The InputError Module.interpret raises: also an InterpretError."""
 
 
 @contextlib.contextmanager
