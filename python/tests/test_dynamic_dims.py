@@ -159,7 +159,7 @@ def test_symbolic_size_stays_symbolic():
 @pytest.mark.parametrize("dims, message", [
     ({0: "batch"}, "one dict, but the model takes 2 inputs"),
     ([{0: "batch"}], "1 entries for 2 inputs"),
-    ([{2: "batch"}, None], "input 0 has 2 dims; dynamic dim 2"),
+    ([{2: "batch"}, None], r"input 1 \('a'\) has 2 dims; dynamic dim 2"),
     ([{0: "1x"}, None], "needs a name"),
     ([{0: "n"}, {1: "n"}], "the dims named 'n' have sizes 2 and 3"),
     ("batch", "takes a dict"),
