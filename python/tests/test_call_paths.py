@@ -1,9 +1,14 @@
 """One set of call-path rules (docs/python.md, "Calling a traced module"),
 the everyday forms of traced.trace (keyword inputs, functions, a tuple of
-inputs, namedtuple outputs, TorchScript modules, dynamic dims): issue 58,
-parts 3 and 4."""
+inputs, namedtuple outputs, TorchScript modules, dynamic dims) and small
+papercuts: issue 58, parts 3, 4 and 6."""
 import collections
+import ctypes
+import pathlib
 import re
+import shlex
+import shutil
+import subprocess
 from typing import Tuple
 
 import numpy as np
@@ -13,6 +18,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import traced
+from traced import _traced
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 class Scaled(nn.Module):
@@ -424,3 +432,61 @@ def test_example_inputs_that_do_not_fit_are_trace_errors():
     with pytest.raises(traced.TraceError, match="takes a torch.nn.Module or a "
                                                 "Python function, not int"):
         traced.trace(42, x)
+
+
+# -- 6. small things ----------------------------------------------------------------
+
+def test_save_refuses_unknown_suffixes(scaled, tmp_path):
+    _, m, _, _, _ = scaled
+    for name in ("r.pt", "r.onnx", "r"):
+        with pytest.raises(traced.Error, match=r"\.mlir \(MLIR text\), \.mlirbc "
+                                               r"\(MLIR bytecode\) or \.json"):
+            m.save(tmp_path / name)
+        assert not (tmp_path / name).exists()
+    m.save(tmp_path / "r.mlir")
+    assert traced.load(tmp_path / "r.mlir").root_name == "Scaled"
+
+
+def _readme_link_command():
+    """README's clang-22 line (with its continuation lines)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("clang-22 -shared"))
+    command = ""
+    for line in lines[start:]:
+        command += line.rstrip("\\").split("#")[0] + " "
+        if not line.endswith("\\"):
+            break
+    return shlex.split(command)
+
+
+@pytest.mark.skipif(shutil.which("clang-22") is None, reason="no clang-22")
+def test_readme_link_line_builds_a_library_that_loads(tmp_path):
+    # The README's line once linked with -lm only: a model whose matmul
+    # runs on several threads calls libomp, and dlopen then failed on
+    # `undefined symbol: __kmpc_barrier`.
+    torch.manual_seed(0)
+    model = nn.Linear(256, 256).eval()
+    x = torch.randn(64, 256)
+    m = traced.trace(model, x)
+    obj = tmp_path / "m.o"
+    _traced.write_cpu_object(m._state, str(obj), "forward", True, False)
+    undefined = subprocess.run(["nm", "-u", str(obj)], capture_output=True,
+                               text=True).stdout
+    assert "__kmpc_barrier" in undefined  # (what makes the link line matter)
+    command = _readme_link_command()
+    assert command[:2] == ["clang-22", "-shared"]
+    command = [str(obj) if a == "/tmp/m.o" else
+               str(tmp_path / "libm.so") if a == "/tmp/libm.so" else a
+               for a in command]
+    subprocess.run(command, check=True, capture_output=True)
+    lib = ctypes.CDLL(str(tmp_path / "libm.so"))
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    a = np.ascontiguousarray(x.numpy())
+    out = np.empty((64, 256), np.float32)
+    assert entry((ctypes.c_void_p * 1)(a.ctypes.data),
+                 (ctypes.c_void_p * 1)(out.ctypes.data)) == 0
+    with torch.no_grad():
+        torch.testing.assert_close(torch.from_numpy(out), model(x),
+                                   rtol=1e-4, atol=1e-4)

@@ -16,8 +16,8 @@ layer knows which step failed it raises a subclass::
                         from Module.interpret an InterpretInputError, which is
                         an InterpretError too
 
-Other misuse (graph surgery on removed exprs, assigning a non-parameter)
-raises `traced.Error` itself.
+Other misuse (graph surgery on removed exprs, assigning a non-parameter, an
+unknown suffix for Module.save) raises `traced.Error` itself.
 """
 from __future__ import annotations
 

@@ -81,13 +81,24 @@ class Module:
         with raising(PassError):
             self._state.run_passes(pipeline)
 
+    #: The suffixes `save` and `traced.load` know, and what they write.
+    _SAVE_FORMATS = {".mlir": "MLIR text", ".mlirbc": "MLIR bytecode",
+                    ".json": "a JSON trace"}
+
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix
-        (anything else is written as text)."""
+        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix;
+        any other suffix raises traced.Error (nothing is written)."""
         path = os.fspath(path)
-        if path.endswith(".mlirbc"):
+        suffix = os.path.splitext(path)[1]
+        if suffix not in self._SAVE_FORMATS:
+            known = [f"{k} ({v})" for k, v in self._SAVE_FORMATS.items()]
+            raise Error(f"cannot save '{path}': Module.save writes "
+                        f"{', '.join(known[:-1])} or {known[-1]}, by suffix, "
+                        f"not '{suffix or path}' (for a .pt file, torch.save "
+                        f"the nn.Module, or m.to_torch() of this one)")
+        if suffix == ".mlirbc":
             data = self._state.to_bytecode()
-        elif path.endswith(".json"):
+        elif suffix == ".json":
             data = self._state.to_trace_json().encode()
         else:
             data = str(self).encode()
