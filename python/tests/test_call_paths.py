@@ -432,6 +432,8 @@ def test_example_inputs_that_do_not_fit_are_trace_errors():
     with pytest.raises(traced.TraceError, match="takes a torch.nn.Module or a "
                                                 "Python function, not int"):
         traced.trace(42, x)
+    with pytest.raises(traced.TraceError, match="leaf_functions takes a list"):
+        traced.trace(AddOne(), x, leaf_functions=len)
 
 
 # -- 6. small things ----------------------------------------------------------------

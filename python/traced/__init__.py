@@ -110,7 +110,11 @@ def trace(module: Union[torch.nn.Module, Callable[..., Any]], *example_inputs: A
     """
     from . import _emit
 
-    leaf_functions = tuple(leaf_functions)
+    try:
+        leaf_functions = tuple(leaf_functions)
+    except TypeError:
+        raise TraceError(f"leaf_functions takes a list of Python functions, "
+                         f"not {type(leaf_functions).__name__}") from None
     try:
         with raising(TraceError):
             original, module = module, _as_module(module)
