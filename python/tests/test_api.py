@@ -87,8 +87,12 @@ def test_verify_error_wraps_the_verifier():
 def test_pass_interpret_and_compile_errors():
     tm = traced.trace(SimpleModule(), torch.zeros(3, 4))
     raises(traced.PassError, lambda: tm.run_passes("no-such-pass"))
-    raises(traced.InterpretError, lambda: tm.interpret(np.zeros((3, 4), np.complex64)),
-           "cannot interpret")
+    # An input the graph does not take: an InputError, and from interpret
+    # an InterpretError too.
+    exc = raises(traced.InterpretInputError,
+                 lambda: tm.interpret(np.zeros((3, 4), np.complex64)),
+                 "has dtype complex64")
+    assert isinstance(exc, traced.InterpretError) and isinstance(exc, traced.InputError)
     raises(traced.InterpretError, lambda: tm.interpret(np.zeros((3, 4), np.float32),
                                                        graph="nope"))
     raises(traced.CompileError, lambda: traced.compile(tm, target="gpu"),

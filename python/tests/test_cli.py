@@ -126,3 +126,79 @@ def test_draw_writes_the_picture(cli, tmp_path):
     assert "[2, 3, 16, 16] float32" in texts
     bad = cli("draw", "tinymodels:pair", str(tmp_path / "x.gif"), ok=False)
     assert bad.returncode != 0 and "cannot tell the picture format" in bad.stderr
+
+
+def test_saved_modules_are_models(cli, tmp_path):
+    # inspect, compile and draw take a module saved as .mlir, .mlirbc or
+    # .json, as trace -o writes them (they were refused as pkg.mod:factory).
+    saved = tmp_path / "small.mlirbc"
+    cli("trace", "tinymodels:pair", "-o", str(saved))
+    graph = cli("inspect", str(saved)).stdout
+    assert graph.startswith("Small.Graph (self, x) {") and "conv_out = conv(x)" in graph
+    summary = cli("inspect", str(saved), "--summary").stdout
+    assert "Total params: 260" in summary
+    done = cli("compile", str(saved), "--repeat", "2")
+    error = float(re.search(r"max abs error vs the interpreter: (\S+)",
+                            done.stdout).group(1))
+    assert error < 1e-4
+    again = tmp_path / "again.json"
+    assert "wrote" in cli("trace", str(saved), "-o", str(again)).stdout
+    assert traced.load(again).graph.inputs[1].shape == (2, 3, 16, 16)
+    missing = cli("inspect", str(tmp_path / "nope.mlirbc"), ok=False)
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_dynamic_dims_option(cli, tmp_path):
+    out = tmp_path / "dyn.mlirbc"
+    done = cli("trace", "tinymodels:pair", "--dynamic-dims", "0=batch", "-o", str(out))
+    assert "(at size 1 of every dynamic dim)" in done.stdout
+    m = traced.load(out)
+    assert m.graph.inputs[1].shape == (None, 3, 16, 16)
+    assert 'traced.dim_names = ["batch", "", "", ""]' in str(m)
+    # By the input's name, too; a saved module's compile takes the sizes of
+    # its dynamic dims from --input-shape.
+    cli("trace", "tinymodels:pair", "--dynamic-dims", "x:0=batch", "-o", str(out))
+    done = cli("compile", str(out), "--input-shape", "5,3,16,16", "--repeat", "1")
+    assert "max abs error vs the interpreter" in done.stdout
+    for args, message in [
+            (("trace", str(out), "--dynamic-dims", "0=batch"), "applies when tracing"),
+            (("trace", "tinymodels:pair", "--dynamic-dims", "y:0=b"), "no input named 'y'"),
+            (("trace", "tinymodels:pair", "--dynamic-dims", "0:batch"), "expected [INPUT:]DIM=NAME")]:
+        bad = cli(*args, ok=False)
+        assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
+    bad = cli("trace", "tinymodels:pair", "--dynamic-dims", "1=c", ok=False)
+    assert bad.returncode == 1 and "cannot be dynamic" in bad.stderr
+
+
+def test_compile_writes_a_shared_library(cli, tmp_path):
+    import ctypes
+
+    import numpy as np
+    import torch
+    lib_path = tmp_path / "libsmall.so"
+    done = cli("compile", "tinymodels:pair", "-o", str(lib_path))
+    assert f"wrote {lib_path}" in done.stdout
+    assert "(tensor<2x3x16x16xf32>) -> tensor<2x4xf32>" in done.stdout
+    lib = ctypes.CDLL(str(lib_path))
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    module_globals = {}
+    exec(FACTORIES, module_globals)
+    model, x = module_globals["pair"]()
+    a = np.ascontiguousarray(x.numpy())
+    out = np.empty((2, 4), np.float32)
+    assert entry((ctypes.c_void_p * 1)(a.ctypes.data),
+                 (ctypes.c_void_p * 1)(out.ctypes.data)) == 0
+    with torch.no_grad():
+        torch.testing.assert_close(torch.from_numpy(out), model.eval()(x))
+
+
+def test_draw_takes_a_saved_module(cli, tmp_path):
+    import shutil
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is installed by the Makefile")
+    saved = tmp_path / "small.mlir"
+    cli("trace", "tinymodels:pair", "-o", str(saved))
+    out = tmp_path / "small.svg"
+    assert f"wrote {out}" in cli("draw", str(saved), str(out)).stdout
+    assert "Conv2d" in out.read_text()

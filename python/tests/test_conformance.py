@@ -50,9 +50,10 @@ def _numpy_dtype(dtype):
 
 
 def compare(got, expected, tol):
-    """None when `got` (numpy) matches `expected` (a torch tensor), else why."""
+    """None when `got` (a torch tensor or numpy array) matches `expected` (a
+    torch tensor), else why."""
     if not isinstance(expected, torch.Tensor):
-        if isinstance(got, np.ndarray):
+        if isinstance(got, (np.ndarray, torch.Tensor)):
             return f"got an array, expected {expected!r}"
         if isinstance(expected, (bool, int, float)):
             if type(got) is not type(expected):
@@ -61,10 +62,10 @@ def compare(got, expected, tol):
                 return None if math.isnan(got) else f"got {got!r}, expected nan"
         return None if got == expected else f"got {got!r}, expected {expected!r}"
     want_dtype = _numpy_dtype(expected.dtype)
-    if isinstance(got, torch.Tensor):  # bfloat16 outputs
+    if isinstance(got, torch.Tensor):  # torch tensors in give torch tensors out
         if got.dtype != expected.dtype:
             return f"dtype {got.dtype}, expected {expected.dtype}"
-        got = got.float().numpy()
+        got = got.float().numpy() if got.dtype == torch.bfloat16 else got.numpy()
     elif expected.dtype == torch.bfloat16:
         return f"got {type(got).__name__}, expected a torch.bfloat16 tensor"
     if not isinstance(got, np.ndarray):

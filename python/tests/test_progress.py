@@ -16,7 +16,7 @@ import torch, traced
 m = traced.trace(torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU()).eval(),
                  torch.randn(2, 4))
 c = traced.compile(m{args})
-print("done", c(torch.randn(2, 4)).shape)
+print("done", tuple(c(torch.randn(2, 4)).shape))
 """
 
 

@@ -155,8 +155,22 @@ def _trace_graph_symbolic(builder, module, args, opaque):
         for name in set(vars(module)) - before:
             delattr(module, name)
     recorder = _Recorder(gm)
-    with torch.no_grad():
-        fx_result = recorder.run(*args)
+    try:
+        with torch.no_grad():
+            fx_result = recorder.run(*args)
+    except Exception as exc:  # noqa: BLE001 - the module itself ran
+        # torch.fx's graph fails where the module ran (a None input fx
+        # proxied, so `if mask is None` took the other branch): a TraceError,
+        # so that mode="auto" traces concretely.
+        nones = [p for p, a in zip(_parameter_names(module, len(args)), args)
+                 if a is None]
+        hint = (f" (torch.fx takes the None input(s) {', '.join(nones)} for "
+                f"tensors: mode='concrete' traces them, as mode='auto' does)"
+                if nones else "")
+        raise TraceError(f"torch.fx's graph of {class_name(module)} fails on "
+                         f"inputs the module itself takes{hint}: "
+                         f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+                         ) from exc
     values = recorder.values
     em = GraphEmitter(builder, module)
 
@@ -216,6 +230,20 @@ def _trace_graph_symbolic(builder, module, args, opaque):
               and isinstance(em.names.get(node.args[0]), list)
               and isinstance(node.args[1], int)):
             em.define(node, *em.names[node.args[0]][node.args[1]])
+        elif node.op == "call_function" and _is_namedtuple_class(node.target):
+            # fx records a namedtuple built in forward (`return Out(a, b)`)
+            # as a call of its class: a tuple of its fields, as concrete
+            # traces see it (each field one graph output).
+            entries = []
+            for v in node.args:
+                entry = ref(v) if isinstance(v, fx.Node) else em.constant(v, "const")
+                if isinstance(entry, list):
+                    raise TraceError(
+                        f"{node.target.__qualname__} holds a tuple in a field; "
+                        f"traced graphs return tensors, Python values and the "
+                        f"tuples that calls return")
+                entries.append(entry)
+            em.define(node, entries)
         elif node.op == "call_method":
             receiver = ref(node.args[0])
             if receiver is None:
@@ -266,6 +294,11 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             em.set_outputs(_flatten_outputs(out)
                            if isinstance(out, (tuple, list, dict)) else [out], ref)
     return fx_result
+
+
+def _is_namedtuple_class(target):
+    return isinstance(target, type) and issubclass(target, tuple) and \
+        hasattr(target, "_fields")
 
 
 def _check_storage_view(target, args, kwargs, value_of, where):

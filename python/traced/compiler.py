@@ -12,18 +12,27 @@ from typing import Any, List, Optional, Union
 
 import numpy as np
 
-from . import _traced
+from . import _calls, _traced
 from ._traced import Error
 from .errors import CompileError, raising
 from .module import Module
 
 #: The element types compiled graphs take and return, by their MLIR
 #: spelling. bfloat16 has no numpy dtype: its buffers hold the raw bits as
-#: uint16 (see `_to_array` and `_from_array`).
+#: uint16 (see `_calls.tensor_array` and `_from_array`).
 _DTYPES = {
     "i1": np.bool_, "ui8": np.uint8, "i8": np.int8, "i16": np.int16,
     "i32": np.int32, "i64": np.int64, "f16": np.float16, "bf16": np.uint16,
     "f32": np.float32, "f64": np.float64,
+}
+
+
+#: torch's names of the compiled element types (inputs are checked against
+#: them; CUDA tensor outputs are made with them).
+_TORCH_DTYPES = {
+    "i1": "bool", "ui8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
+    "i64": "int64", "f16": "float16", "bf16": "bfloat16", "f32": "float32",
+    "f64": "float64",
 }
 
 
@@ -34,49 +43,9 @@ def _numpy_dtype(name):
     return np.dtype(_DTYPES[name])
 
 
-def _to_array(i, x, shape, dtype, bf16):
-    """Input `i` as a contiguous array of `dtype`: numpy arrays and torch
-    tensors; for bfloat16 inputs, torch.bfloat16 tensors, uint16 arrays of
-    the raw bits, or floating-point values (rounded like torch does)."""
-    if bf16:
-        import torch
-        if not isinstance(x, torch.Tensor):
-            a = np.asarray(x)
-            x = (torch.from_numpy(np.ascontiguousarray(a).view(np.int16))
-                 .view(torch.bfloat16) if a.dtype == np.uint16
-                 else torch.as_tensor(a))
-        if x.dtype != torch.bfloat16:
-            if not (x.dtype.is_floating_point or x.dtype in (
-                    torch.bool, torch.uint8, torch.int8, torch.int16)):
-                raise Error(f"input {i} has dtype {x.dtype}; the compiled "
-                            f"graph takes bfloat16")
-            x = x.to(torch.bfloat16)
-        x = x.detach().cpu().contiguous().view(torch.int16).numpy()
-        a = x.view(np.uint16)
-    else:
-        if hasattr(x, "detach"):  # a torch tensor
-            x = x.detach().cpu()
-            if str(x.dtype) == "torch.bfloat16":
-                raise Error(f"input {i} has dtype torch.bfloat16; the "
-                            f"compiled graph takes {dtype}")
-            x = x.numpy()
-        a = np.asarray(x)
-    if len(a.shape) != len(shape) or any(
-            want not in (-1, got) for want, got in zip(shape, a.shape)):
-        raise Error(f"input {i} has shape {a.shape}; the compiled "
-                    f"graph takes {_shape_text(shape)}")
-    if a.dtype != dtype:
-        if not np.can_cast(a.dtype, dtype, casting="same_kind"):
-            raise Error(f"input {i} has dtype {a.dtype}; the compiled "
-                        f"graph takes {dtype}")
-        a = a.astype(dtype)
-    return np.ascontiguousarray(a)
-
-
 def _shape_text(shape):
     """(3, -1) as "(3, ?)": a signature's shape, `?` for a dynamic dim."""
-    dims = ["?" if d == -1 else str(d) for d in shape]
-    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+    return _calls.shape_text(shape)
 
 
 def _from_array(a, bf16):
@@ -91,30 +60,54 @@ def _from_array(a, bf16):
 class CompiledModule:
     """A traced module compiled once for the CPU; call it many times.
 
-    Calling it with numpy arrays or torch tensors (or anything np.asarray
-    accepts) of the traced shapes and dtypes returns the outputs as new
-    numpy arrays: one array for a single output, a tuple otherwise. Every
-    dtype but complex and quantized ones compiles: bool (numpy bool, one
-    byte), uint8, int8/16/32/64, float16/32/64 and bfloat16, which numpy
-    lacks: bfloat16 inputs may be torch.bfloat16 tensors, uint16 arrays of
-    the raw bits or floating-point values; bfloat16 outputs come back as
-    torch.bfloat16 tensors.
+    It takes the traced forward's inputs as `Module.interpret` does, by
+    the same rules (docs/python.md, "Calling a traced module"):
+    positionally or by the forward's parameter names; numpy arrays, torch
+    tensors or anything np.asarray accepts, of the graph's dtypes
+    (`cast=True` converts others) and shapes; trailing inputs the trace
+    saw as None may be left out. Bad inputs raise traced.InputError. It
+    returns one output, or a tuple: torch tensors when an input is a torch
+    tensor, else new numpy arrays; Python numbers for the graph's scalar
+    outputs. Every dtype but complex and quantized ones compiles: bool
+    (one byte), uint8, int8/16/32/64, float16/32/64 and bfloat16, which
+    numpy lacks: bfloat16 inputs are torch.bfloat16 tensors or uint16
+    arrays of the raw bits (other values with cast=True); bfloat16 outputs
+    come back as torch.bfloat16 tensors.
     """
 
-    def __init__(self, cpu: Any, entry: str, none_inputs=(), scalar_outputs=None):
+    def __init__(self, cpu: Any, entry: str, none_inputs=(), scalar_outputs=None,
+                 input_names: Optional[List[Optional[str]]] = None,
+                 where: Optional[str] = None):
         self._cpu = cpu
         self.entry = entry
-        # Graph inputs the trace saw as None (a forward's `mask=None`): the
-        # compiled code does not take them; callers may pass None there or
-        # leave trailing ones out, as with Module.interpret.
-        self._none_inputs = frozenset(none_inputs)
+        # How messages name the graph: "@Model::forward".
+        self._where = where or f"the compiled {entry}"
         # Whether traced.compile found the object in the compile cache.
-        self.from_cache = bool(cpu.from_cache)
+        self.from_cache = bool(getattr(cpu, "from_cache", False))
         inputs, outputs = cpu.signature
         self.input_specs = [(tuple(s), _numpy_dtype(d)) for s, d in inputs]
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
-        self._input_bf16 = [d == "bf16" for _, d in inputs]
         self._output_bf16 = [d == "bf16" for _, d in outputs]
+        # One InputSpec per graph input (after self), in order: "tensor"
+        # for those the compiled code takes (cpu.signature's inputs), "none"
+        # for those the trace saw as None (a forward's `mask=None`): the
+        # compiled code does not take them; callers may pass None there or
+        # leave trailing ones out, as with Module.interpret.
+        none_inputs = frozenset(none_inputs)
+        count = len(inputs) + len(none_inputs)
+        names = list(input_names or [])
+        names += [None] * (count - len(names))
+        tensors = iter(inputs)
+        self._inputs: List[_calls.InputSpec] = []
+        for i in range(count):
+            if i in none_inputs:
+                self._inputs.append(_calls.InputSpec(i + 1, names[i], "none"))
+                continue
+            shape, dtype = next(tensors)
+            self._inputs.append(_calls.InputSpec(
+                i + 1, names[i], "tensor",
+                tuple(None if d == -1 else d for d in shape),
+                _TORCH_DTYPES[dtype]))
         # Outputs the graph returns as Python numbers (`x.numel()`, a
         # `float(t)` the trace recorded): the compiled code writes them as
         # 0-d int64/float64/bool tensors, and the call gives numbers back.
@@ -132,39 +125,39 @@ class CompiledModule:
             self._size_names = list(dict.fromkeys(
                 n for slots in self._dim_slots for _, n in slots))
 
-    def _tensor_inputs(self, inputs):
-        """The inputs the compiled code takes: those of the graph's inputs
-        that are not None-only."""
-        if not self._none_inputs:
-            return inputs
-        count = len(self.input_specs) + len(self._none_inputs)
-        required = count
-        while required > len(inputs) and required - 1 in self._none_inputs:
-            required -= 1
-        if not required <= len(inputs) <= count:
-            raise Error(f"the compiled graph takes {count} inputs "
-                        f"({len(self.input_specs)} tensors), got {len(inputs)}")
-        tensors = []
-        for i, x in enumerate(inputs):
-            if i in self._none_inputs:
-                if x is not None:
-                    raise Error(f"input {i} was traced as None; the compiled "
-                                f"graph takes only None there")
-            else:
-                tensors.append(x)
-        return tensors
+    @property
+    def input_names(self) -> List[Optional[str]]:
+        """The graph's input names (the traced forward's parameters), one
+        per input after self, None-only inputs included."""
+        return [spec.name for spec in self._inputs]
 
-    def __call__(self, *inputs: Any) -> Any:
-        """Runs the compiled code on `inputs` (numpy arrays, torch tensors)
-        and returns the outputs: one numpy array, or a tuple of them. Inputs
-        of the wrong number, shape or dtype raise traced.Error."""
-        inputs = self._tensor_inputs(inputs)
-        if len(inputs) != len(self.input_specs):
-            raise Error(f"the compiled graph takes {len(self.input_specs)} "
-                        f"inputs, got {len(inputs)}")
-        arrays = [_to_array(i, x, shape, dtype, bf16)
-                  for i, (x, (shape, dtype), bf16) in enumerate(
-                      zip(inputs, self.input_specs, self._input_bf16))]
+    def _arrays(self, inputs, named, cast):
+        """The buffers the compiled code takes, one per "tensor" input, from
+        the call's arguments (bound and checked by the call-path rules)."""
+        bound = _calls.bind(self._inputs, inputs, named, self._where)
+        arrays = []
+        for spec, x in zip(self._inputs, bound):
+            array = self._convert(spec, x, cast)
+            if array is not None:
+                arrays.append(array)
+        return arrays
+
+    def _convert(self, spec, x, cast):
+        """One input as the compiled code's buffer, by its spec's kind; None
+        for an input the compiled code does not take."""
+        if spec.kind == "none":
+            _calls.check_none(spec, x, self._where)
+            return None
+        return _calls.tensor_array(spec, x, cast, self._where)
+
+    def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
+        """Runs the compiled code on `inputs` (numpy arrays, torch tensors;
+        by position or by the forward's parameter names) and returns the
+        outputs: one, or a tuple; torch tensors when an input is a torch
+        tensor, else numpy arrays. `cast=True` converts inputs of other
+        dtypes. Inputs of the wrong number, shape or dtype raise
+        traced.InputError."""
+        arrays = self._arrays(inputs, named, cast)
         sizes, shapes = self._sizes_and_shapes(arrays)
         outputs = [np.empty(shape, dtype)
                    for shape, (_, dtype) in zip(shapes, self.output_specs)]
@@ -176,22 +169,18 @@ class CompiledModule:
                    for o, bf16 in zip(outputs, self._output_bf16)]
         for i, kind in self._scalar_outputs.items():
             results[i] = kind(results[i].item())
+        if _calls.wants_torch(list(inputs) + list(named.values())):
+            results = _calls.to_torch(results)
         return results[0] if len(results) == 1 else tuple(results)
-
 
     def _sizes_and_shapes(self, arrays):
         """The named dynamic sizes the inputs give (dims of one name must
         agree) and the output shapes for them."""
         if not self.dynamic:
             return [], [shape for shape, _ in self.output_specs]
-        sizes = {}
-        for i, (a, slots) in enumerate(zip(arrays, self._dim_slots)):
-            for d, name in slots:
-                n = a.shape[d]
-                if sizes.setdefault(name, n) != n:
-                    raise Error(f"input {i} has size {n} in dim {d} "
-                                f"('{name}'), but an earlier input has "
-                                f"{sizes[name]} there")
+        tensors = [spec for spec in self._inputs if spec.kind == "tensor"]
+        sizes = _calls.check_dim_names(tensors, [a.shape for a in arrays],
+                                       self._dim_slots)
         values = [sizes[n] for n in self._size_names]
         flat = list(self._cpu.output_shapes(values))
         shapes = []
@@ -264,7 +253,9 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     scalars = {"i64": int, "f64": float, "i1": bool}
     scalar_outputs = {i: scalars[str(n.type)] for i, n in enumerate(graph_outputs)
                       if str(n.type) in scalars}
-    result = CompiledModule(compiled, entry, none_inputs, scalar_outputs)
+    result = CompiledModule(compiled, entry, none_inputs, scalar_outputs,
+                            [n.name for n in graph_inputs],
+                            f"@{module.root_name}::{entry}")
     result.timing_report = report if timing else None
     return result
 
@@ -434,7 +425,8 @@ class _CudaLibrary:
             self._runtime.traced_cuda_clear_error()
             raise Error(f"{what}: {message.decode()}")
 
-    def run(self, inputs, outputs):
+    def run(self, inputs, outputs, sizes=()):
+        # (`sizes`: CpuModule.run's dynamic sizes; GPU code has none.)
         ins = (ctypes.c_void_p * max(1, len(inputs)))(*inputs)
         outs = (ctypes.c_void_p * max(1, len(outputs)))(*outputs)
         status = self._entry(ins, outs)
@@ -442,14 +434,6 @@ class _CudaLibrary:
         if status != 0:
             raise Error(f"the compiled GPU code failed a run-time check "
                         f"(status {status})")
-
-
-#: torch dtypes of the compiled element types, for CUDA tensor outputs.
-_TORCH_DTYPES = {
-    "i1": "bool", "ui8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
-    "i64": "int64", "f16": "float16", "bf16": "bfloat16", "f32": "float32",
-    "f64": "float64",
-}
 
 
 class CudaCompiledModule(CompiledModule):
@@ -461,25 +445,31 @@ class CudaCompiledModule(CompiledModule):
     torch CUDA tensors on the same device that the kernels write directly,
     and nothing goes through host memory."""
 
-    def __call__(self, *inputs: Any) -> Any:
-        tensors = self._tensor_inputs(inputs)
+    def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
+        """As CompiledModule's call; when every tensor input is a torch CUDA
+        tensor, on the GPU without host copies (CUDA tensors out)."""
+        bound = _calls.bind(self._inputs, inputs, named, self._where)
+        tensors = [x for spec, x in zip(self._inputs, bound)
+                   if spec.kind == "tensor"]
         on_gpu = bool(tensors) and all(
             getattr(getattr(x, "device", None), "type", None) == "cuda"
             for x in tensors)
         if not on_gpu:
-            return super().__call__(*inputs)
+            return super().__call__(*inputs, cast=cast, **named)
         import torch
-        if len(tensors) != len(self.input_specs):
-            raise Error(f"the compiled graph takes {len(self.input_specs)} "
-                        f"inputs, got {len(tensors)}")
-        specs = self._cpu.signature
         args = []
-        for i, (x, (shape, dtype)) in enumerate(zip(tensors, specs[0])):
-            want = getattr(torch, _TORCH_DTYPES[dtype])
-            if tuple(x.shape) != tuple(shape):
-                raise Error(f"input {i} has shape {tuple(x.shape)}; the "
-                            f"compiled graph takes {tuple(shape)}")
-            args.append(x.detach().to(want).contiguous())
+        for spec, x in zip(self._inputs, bound):
+            if spec.kind == "none":
+                _calls.check_none(spec, x, self._where)
+                continue
+            got = str(x.dtype).replace("torch.", "")
+            if got != spec.dtype:
+                if not cast:
+                    raise _calls._dtype_error(spec, got, self._where)
+                x = x.to(getattr(torch, spec.dtype))
+            _calls.check_shape(spec, tuple(x.shape), self._where)
+            args.append(x.detach().contiguous())
+        specs = self._cpu.signature
         device = args[0].device
         outputs = [torch.empty(tuple(shape), dtype=getattr(torch, _TORCH_DTYPES[d]),
                                device=device) for shape, d in specs[1]]
@@ -495,7 +485,7 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                  allow_tf32: bool = False) -> CompiledModule:
     """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
     (docs/gpu.md) and returns a CudaCompiledModule: it takes numpy arrays
-    and CPU tensors (outputs are numpy arrays) or torch CUDA tensors
+    and CPU tensors (outputs as CompiledModule gives them) or torch CUDA tensors
     (outputs are CUDA tensors, nothing goes through host memory).
 
     The host code and kernels go into a shared library (`library`, or one in
@@ -545,7 +535,9 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
     result = CudaCompiledModule(_CudaLibrary(path, runtime, entry), entry,
-                                none_inputs)
+                                none_inputs, None,
+                                [n.name for n in graph_inputs],
+                                f"@{module.root_name}::{entry}")
     result.library = path
     result.timing_report = None
     return result

@@ -11,10 +11,14 @@ layer knows which step failed it raises a subclass::
     ├── PassError       Module.run_passes(): unknown pipeline, or a pass failed
     ├── InterpretError  Module.interpret(): the reference interpreter refused or failed
     ├── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
-    └── SurgeryError    graph surgery the IR cannot do (replace_node, erase_node, create_node)
+    ├── SurgeryError    graph surgery the IR cannot do (replace_node, erase_node, create_node)
+    └── InputError      a call of a traced graph (Module.interpret, a compiled
+                        module) given inputs of the wrong number, dtype or shape;
+                        from Module.interpret an InterpretInputError, which is
+                        an InterpretError too
 
-Other misuse (graph surgery on removed exprs, assigning a non-parameter,
-inputs of the wrong shape to a CompiledModule) raises `traced.Error` itself.
+Other misuse (graph surgery on removed exprs, assigning a non-parameter, an
+unknown suffix for Module.save) raises `traced.Error` itself.
 """
 from __future__ import annotations
 
@@ -27,9 +31,10 @@ Error.__doc__ = """The base of every error the traced package raises (registered
 the C++ extension as `_traced.Error`); its message holds the MLIR
 diagnostics with their source locations. Subclasses: TraceError,
 ParseError, VerifyError, PassError, InterpretError, CompileError,
-SurgeryError."""
+InputError, SurgeryError."""
 __all__ = ["Error", "TraceError", "ParseError", "VerifyError", "PassError",
-           "InterpretError", "CompileError", "SurgeryError"]
+           "InterpretError", "CompileError", "InputError",
+           "InterpretInputError", "SurgeryError"]
 
 
 class TraceError(Error):
@@ -70,6 +75,19 @@ class SurgeryError(Error):
     defined after a user it would have to reach, or nodes of two graphs;
     `erase_node` of a used node, an input or the output; `create_node`
     of an op the IR cannot add (a placeholder, an output)."""
+
+
+class InputError(Error):
+    """A traced graph was called with inputs it does not take: the wrong
+    number, a name that is no input, a dtype other than the graph's (pass
+    `cast=True` to convert), a shape other than the graph's, something
+    other than None where the trace saw None. Module.interpret, compiled
+    modules and the C entry point check the same rules and number the
+    inputs alike: `input 2 ('scale')`, from 1, after self."""
+
+
+class InterpretInputError(InputError, InterpretError):
+    """The InputError Module.interpret raises: also an InterpretError."""
 
 
 @contextlib.contextmanager

@@ -368,13 +368,24 @@ class Module(_ModuleTree):
         with raising(PassError):
             self._state.run_passes(pipeline)
 
+    #: The suffixes `save` and `traced.load` know, and what they write.
+    _SAVE_FORMATS = {".mlir": "MLIR text", ".mlirbc": "MLIR bytecode",
+                    ".json": "a JSON trace"}
+
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix
-        (anything else is written as text)."""
+        """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix;
+        any other suffix raises traced.Error (nothing is written)."""
         path = os.fspath(path)
-        if path.endswith(".mlirbc"):
+        suffix = os.path.splitext(path)[1]
+        if suffix not in self._SAVE_FORMATS:
+            known = [f"{k} ({v})" for k, v in self._SAVE_FORMATS.items()]
+            raise Error(f"cannot save '{path}': Module.save writes "
+                        f"{', '.join(known[:-1])} or {known[-1]}, by suffix, "
+                        f"not '{suffix or path}' (for a .pt file, torch.save "
+                        f"the nn.Module, or m.to_torch() of this one)")
+        if suffix == ".mlirbc":
             data = self._state.to_bytecode()
-        elif path.endswith(".json"):
+        elif suffix == ".json":
             data = self._state.to_trace_json().encode()
         else:
             data = str(self).encode()
@@ -382,22 +393,59 @@ class Module(_ModuleTree):
             f.write(data)
 
     def interpret(self, *inputs: Any, module: Optional[str] = None,
-                  graph: str = "forward") -> List[Any]:
+                  graph: str = "forward", cast: bool = False,
+                  **named: Any) -> List[Any]:
         """Runs a graph (the root's forward by default) with the reference
-        interpreter on numpy arrays (or Python numbers); returns one value
-        per graph output: numpy arrays for tensors. Raises InterpretError
-        (a traced.Error) when an input cannot be taken or the interpreter
-        fails."""
+        interpreter; returns one value per graph output.
+
+        Inputs bind like a call of the traced forward: positionally or by
+        its parameter names (`m.interpret(ids, attention_mask=am)`), and
+        trailing inputs the trace saw as None may be left out. Tensor
+        inputs are numpy arrays, torch tensors or what np.asarray takes, of
+        the graph's dtype (`cast=True` converts other dtypes) and shape (a
+        dynamic dim takes any size); Python numbers pass as they are. The
+        outputs are torch tensors when an input is a torch tensor, else
+        numpy arrays (bfloat16: torch.bfloat16 tensors); Python values for
+        the graph's non-tensor outputs.
+
+        Raises InterpretInputError (an InputError and an InterpretError)
+        for inputs the graph does not take, and InterpretError when the
+        graph does not exist or the interpreter fails. The rules are those
+        of compiled modules (docs/python.md, "Calling a traced module")."""
+        from . import _calls
+        from .errors import InputError, InterpretInputError
+
         with raising(InterpretError):
-            args = []
-            for x in inputs:
-                # Python numbers pass as they are; arrays (numpy, torch) as data.
-                if x is not None and not isinstance(x, (int, float, bool)):
-                    args.append(_input_arg(x))
-                else:
-                    args.append(x)
+            sym = module or self.root_name
+            target = Graph(self._state, sym, graph)
+            where = f"@{sym}::{graph}"
+            try:
+                specs = _calls.specs_of_graph(target)
+                bound = _calls.bind(specs, inputs, named, where)
+                args = []
+                for spec, x in zip(specs, bound):
+                    if spec.kind == "tensor":
+                        a = _calls.tensor_array(spec, x, cast, where)
+                        args.append((a.tobytes(), spec.dtype, list(a.shape)))
+                    elif spec.kind == "none":
+                        _calls.check_none(spec, x, where)
+                        args.append(None)
+                    elif x is not None and not isinstance(x, (int, float, bool)):
+                        # Python numbers pass as they are; arrays as data.
+                        args.append(_input_arg(x))
+                    else:
+                        args.append(x)
+            except InputError as exc:
+                if type(exc) is InputError:
+                    raise InterpretInputError(*exc.args) from None
+                raise
+            # (Trailing None inputs are left out, as the interpreter allows.)
+            while args and args[-1] is None and specs[len(args) - 1].kind == "none":
+                args.pop()
             results = self._state.interpret(args, module or "", graph)
-        return [_from_runtime(r) for r in results]
+        results = [_from_runtime(r) for r in results]
+        return _calls.to_torch(results) if _calls.wants_torch(
+            list(inputs) + list(named.values())) else results
 
     def to_bytecode(self):
         """The MLIR bytecode as bytes (what `save("x.mlirbc")` writes)."""

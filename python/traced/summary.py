@@ -34,7 +34,14 @@ def _tensor_type(text: str) -> Optional[Tuple[Tuple[int, ...], str]]:
 
 
 def _numel(shape) -> int:
-    return math.prod(shape) if shape is not None else 0
+    """Elements of a shape; a dynamic dim (None) counts as 1."""
+    return math.prod(_sized(shape)) if shape is not None else 0
+
+
+def _sized(shape):
+    """A shape with each dynamic dim (None) at 1: the MACs of a dynamic
+    model are counted at size 1 of every dynamic dim (docs/python.md)."""
+    return None if shape is None else tuple(1 if d is None else d for d in shape)
 
 
 # -- MACs ------------------------------------------------------------------------
@@ -57,7 +64,7 @@ def _mha_macs(op) -> int:
     q, k, v = (_argument(op, n, i) for i, n in enumerate(("query", "key", "value")))
     if not all(isinstance(x, _traced.Value) and x.shape for x in (q, k, v)):
         return 0
-    qs, ks, vs = q.shape, k.shape, v.shape
+    qs, ks, vs = _sized(q.shape), _sized(k.shape), _sized(v.shape)
     batch = qs[1] if len(qs) == 3 else 1
     length, embed, source = qs[0], qs[-1], ks[0]
     kdim, vdim = ks[-1], vs[-1]
@@ -79,7 +86,7 @@ def _einsum_macs(op, tensors) -> int:
     for letters, value in zip(inputs, tensors):
         if len(letters) != len(value.shape):
             return 0
-        sizes.update(zip(letters, value.shape))
+        sizes.update(zip(letters, _sized(value.shape)))
     return math.prod(sizes.values())
 
 
@@ -111,7 +118,7 @@ def expr_macs(op) -> int:
         return _einsum_macs(op, tensors)
     if len(tensors) < 2:
         return 0
-    a, b = tensors[0].shape, tensors[1].shape
+    a, b = _sized(tensors[0].shape), _sized(tensors[1].shape)
     if name == "linear":
         return out * b[-1] if b else 0
     if name in ("conv1d", "conv2d", "conv3d", "conv_transpose1d",
@@ -125,7 +132,7 @@ def expr_macs(op) -> int:
     if name in ("matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "__matmul__"):
         return out * a[-1] if a else 0
     if len(tensors) >= 3 and name in ("addmm", "baddbmm", "addmv", "addbmm"):
-        m1 = tensors[1].shape
+        m1 = _sized(tensors[1].shape)
         if name == "addbmm":  # sums the batch too
             return out * m1[0] * m1[-1]
         return out * m1[-1]
@@ -250,7 +257,9 @@ def _si(n: float) -> str:
 
 
 def _shape_text(shapes) -> str:
-    return ", ".join("-" if s is None else str(list(s)) for s in shapes)
+    return ", ".join("-" if s is None else
+                     "[" + ", ".join("?" if d is None else str(d) for d in s) + "]"
+                     for s in shapes)
 
 
 def _dtype_text(dtypes) -> str:
@@ -265,7 +274,9 @@ class Summary:
     shared module or tied weight counts once); `total_param_bytes`: their
     size; `total_macs`: multiply-accumulates of one run of the root graph
     (a module called twice counts twice); `total_flops`: 2 * total_macs;
-    `input_shapes`, `input_dtypes`: the root graph's inputs (after self).
+    `input_shapes`, `input_dtypes`: the root graph's inputs (after self);
+    `dynamic`: whether a shape has a dynamic dim (None in the shapes, `?`
+    in the table): MACs are then counted at size 1 of every dynamic dim.
     """
 
     def __init__(self, name: str, rows: List[SummaryRow], total_params: int,
@@ -280,6 +291,10 @@ class Summary:
         self.input_shapes = [s for s, _ in inputs]
         self.input_dtypes = [d for _, d in inputs]
         self.depth = depth
+        self.dynamic = any(
+            s is not None and None in s
+            for s in self.input_shapes + [s for row in rows
+                                          for s in row.output_shapes])
 
     @property
     def total_flops(self) -> int:
@@ -322,8 +337,11 @@ class Summary:
                 f"Total params: {_group(self.total_params)} "
                 f"({self.total_param_bytes / 2**20:.2f} MiB)",
                 f"Total MACs: {_group(self.total_macs)} ({_si(self.total_macs)}MACs); "
-                f"FLOPs (2 per MAC): {_si(self.total_flops)}FLOPs",
-                rule]
+                f"FLOPs (2 per MAC): {_si(self.total_flops)}FLOPs"]
+        if self.dynamic:
+            out.append("MACs at size 1 of every dynamic dim (?); they grow "
+                       "with those sizes")
+        out.append(rule)
         return "\n".join(out)
 
     def __str__(self) -> str:
