@@ -197,3 +197,22 @@ def test_concrete_traces_guard_python_number_arguments(how):
         call(x.numpy(), 3.0, 3, True)
     with pytest.raises(traced.Error, match="input 'flag' was True when traced"):
         call(x.numpy(), 2.0, 3, False)
+
+
+def test_compiled_python_number_inputs_follow_pythons_conversions():
+    tm = traced.trace(Scaled(), torch.ones(3), 2.0, 3, True, mode="symbolic")
+    c = traced.compile(tm)
+    x = torch.randn(3)
+    # An int where the graph takes a float, as Python converts it; numpy
+    # scalars and 0-d tensors too.
+    torch.testing.assert_close(c(x, 3, np.int64(5), np.bool_(True)),
+                               Scaled()(x, 3.0, 5, True))
+    torch.testing.assert_close(c(x, torch.tensor(0.5, dtype=torch.float64), 2, False),
+                               Scaled()(x, 0.5, 2, False))
+    with pytest.raises(traced.InputError, match=r"input 3 \('n'\) is a float; "
+                       r".* takes a Python int there \(pass cast=True"):
+        c(x, 1.0, 2.5, True)
+    with pytest.raises(traced.InputError, match=r"input 2 \('scale'\) is a str"):
+        c(x, "2", 2, True)
+    with pytest.raises(traced.InputError, match=r"has shape \(2,\)"):
+        c(x, np.ones(2), 2, True)

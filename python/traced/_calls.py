@@ -13,8 +13,10 @@
   outputs are torch.bfloat16 tensors either way, numpy having no bfloat16).
 
 A graph input is an `InputSpec` of a kind: "tensor" (a ranked tensor type),
-"none" (the trace saw None: only None is taken) or "other" (Python numbers,
-lists: passed to the interpreter as they are). Each call path converts an
+"number" (a Python number compiled code takes as a 0-d buffer: Python's
+int-to-float conversions apply), "none" (the trace saw None: only None is
+taken) or "other" (Python numbers and lists for the interpreter: passed as
+they are). Each call path converts an
 input by its spec's kind, so a kind is one more branch there.
 """
 from __future__ import annotations
@@ -40,7 +42,7 @@ class InputSpec(NamedTuple):
     None for a dynamic dim; `dtype` is torch's name ("float32")."""
     position: int
     name: Optional[str]
-    kind: str  # "tensor", "none" or "other"
+    kind: str  # "tensor", "number" (a Python number), "none" or "other"
     shape: Optional[Tuple[Optional[int], ...]] = None
     dtype: Optional[str] = None
 
@@ -193,6 +195,38 @@ def tensor_array(spec: InputSpec, x: Any, cast: bool, where: str) -> np.ndarray:
     check_shape(spec, a.shape, where)
     # (np.ascontiguousarray would make a 0-d array 1-d.)
     return np.asarray(a, order="C")
+
+
+# The Python types a Python-number input takes without `cast`, by the
+# graph's dtype, as Python converts them (a bool is an int, an int a float).
+_NUMBER_TYPES = {"float64": (bool, int, float), "int64": (bool, int),
+                 "bool": (bool,)}
+
+
+def number_array(spec: InputSpec, x: Any, cast: bool, where: str) -> np.ndarray:
+    """A "number" input (a Python number the graph takes: an int64,
+    float64 or bool 0-d buffer of compiled code) from a Python number, a
+    numpy scalar or a one-element 0-d array or tensor. Python's own
+    conversions apply (an int where a float is taken); others raise
+    InputError unless `cast`."""
+    want = spec.dtype
+    value = x
+    if isinstance(x, (torch.Tensor, np.ndarray, np.generic)):
+        if tuple(x.shape) != ():
+            raise InputError(f"{spec.label} has shape {tuple(x.shape)}; "
+                             f"{where} takes a Python {_PY_NAMES[want]} there")
+        value = x.item()
+    if not isinstance(value, (bool, int, float)):
+        raise InputError(f"{spec.label} is a {type(value).__name__}; {where} "
+                         f"takes a Python {_PY_NAMES[want]} there")
+    if not isinstance(value, _NUMBER_TYPES[want]) and not cast:
+        raise InputError(f"{spec.label} is a {type(value).__name__}; {where} "
+                         f"takes a Python {_PY_NAMES[want]} there (pass "
+                         f"cast=True to convert it)")
+    return np.asarray(value, dtype=NUMPY_DTYPES[want])
+
+
+_PY_NAMES = {"float64": "float", "int64": "int", "bool": "bool"}
 
 
 def _dtype_error(spec, got, where, bits=False):

@@ -77,7 +77,7 @@ class CompiledModule:
 
     def __init__(self, cpu: Any, entry: str, none_inputs=(), scalar_outputs=None,
                  input_names: Optional[List[Optional[str]]] = None,
-                 where: Optional[str] = None):
+                 where: Optional[str] = None, number_inputs=None):
         self._cpu = cpu
         self.entry = entry
         # How messages name the graph: "@Model::forward".
@@ -104,8 +104,11 @@ class CompiledModule:
                 self._inputs.append(_calls.InputSpec(i + 1, names[i], "none"))
                 continue
             shape, dtype = next(tensors)
+            # A Python number the graph takes (`forward(x, scale=1.0)`,
+            # traced symbolically) is a 0-d buffer of the compiled code.
+            kind = "number" if i in (number_inputs or {}) else "tensor"
             self._inputs.append(_calls.InputSpec(
-                i + 1, names[i], "tensor",
+                i + 1, names[i], kind,
                 tuple(None if d == -1 else d for d in shape),
                 _TORCH_DTYPES[dtype]))
         # Outputs the graph returns as Python numbers (`x.numel()`, a
@@ -148,6 +151,8 @@ class CompiledModule:
         if spec.kind == "none":
             _calls.check_none(spec, x, self._where)
             return None
+        if spec.kind == "number":
+            return _calls.number_array(spec, x, cast, self._where)
         return _calls.tensor_array(spec, x, cast, self._where)
 
     def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
@@ -253,9 +258,11 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     scalars = {"i64": int, "f64": float, "i1": bool}
     scalar_outputs = {i: scalars[str(n.type)] for i, n in enumerate(graph_outputs)
                       if str(n.type) in scalars}
+    number_inputs = {i: scalars[str(n.type)] for i, n in enumerate(graph_inputs)
+                     if str(n.type) in scalars}
     result = CompiledModule(compiled, entry, none_inputs, scalar_outputs,
                             [n.name for n in graph_inputs],
-                            f"@{module.root_name}::{entry}")
+                            f"@{module.root_name}::{entry}", number_inputs)
     result.timing_report = report if timing else None
     return result
 
