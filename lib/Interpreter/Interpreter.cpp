@@ -377,7 +377,7 @@ struct Interpreter::Impl {
       plan.fixed.resize(inputs);
       for (auto [i, slot] : llvm::enumerate(plan.slots)) {
         if (!slot)
-          return op->emitError("no argument for input #")
+          return op->emitError("no argument for input ")
                  << i + 1 << " of " << plan.target;
         if (!hasMarker(slot))
           plan.fixed[i] = rtValueFromAttr(slot);
@@ -468,7 +468,7 @@ struct Interpreter::Impl {
       if (!matchesType(input, types[i + 1])) {
         StringRef name = graph.getArgName(i + 1);
         return graph.emitError()
-               << "input #" << i + 1
+               << "input " << i + 1
                << (name.empty() ? "" : (" ('" + name + "')").str()) << " of "
                << where << " expects " << types[i + 1] << ", got "
                << input.describe();
@@ -486,11 +486,19 @@ struct Interpreter::Impl {
           continue;
         int64_t size = input.tensor().shape()[d];
         auto [it, fresh] = named.try_emplace(name, size, i + 1);
-        if (!fresh && it->second.first != size)
+        if (!fresh && it->second.first != size) {
+          // As the compiled call paths say it (python/traced/_calls.py).
+          auto label = [&](size_t k) {
+            StringRef n = graph.getArgName(k);
+            return ("input " + Twine(k) +
+                    (n.empty() ? "" : (" ('" + n + "')").str()))
+                .str();
+          };
           return graph.emitError()
-                 << "dynamic dim '" << name << "' is " << it->second.first
-                 << " in input #" << it->second.second << " and " << size
-                 << " in input #" << i + 1 << " of " << where;
+                 << label(i + 1) << " has size " << size << " in dim " << d
+                 << " ('" << name << "'), but " << label(it->second.second)
+                 << " has " << it->second.first << " there (" << where << ")";
+        }
       }
     }
     std::vector<RtValue> operands;

@@ -214,7 +214,7 @@ LogicalResult mlir::traced::mergeDynamicTrace(mlir::ModuleOp module,
         for (auto [i, pair] : llvm::enumerate(
                  llvm::zip(ba.getArguments(), bb.getArguments())))
           if (failed(merge(opA, std::get<0>(pair), std::get<1>(pair),
-                           "input #" + std::to_string(i))))
+                           "input " + std::to_string(i))))
             return failure();
       }
     }
@@ -234,7 +234,7 @@ LogicalResult mlir::traced::mergeDynamicTrace(mlir::ModuleOp module,
   for (const DynamicDim &d : dims) {
     unsigned arg = d.input + 1;
     if (arg >= entry.getNumArguments())
-      return root.emitError() << "no input #" << d.input << " to make dynamic";
+      return root.emitError() << "no input " << d.input + 1 << " to make dynamic";
     Value v = entry.getArgument(arg);
     auto type = dyn_cast<RankedTensorType>(newTypes.lookup(v) ? newTypes.lookup(v)
                                                               : v.getType());

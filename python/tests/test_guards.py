@@ -71,12 +71,12 @@ def test_checked_entry_runs_good_input(mlp_library):
 
 @pytest.mark.parametrize("case, code, message", [
     ("count", 1, "expected 1 input(s) and 1 output(s), got 2 and 1"),
-    ("dtype", 2, "input 0: expected dtype code 9 (tensor<8x16xf32>), got 6"),
-    ("rank", 3, "input 0: expected rank 2 (tensor<8x16xf32>), got 1"),
-    ("shape", 4, "input 0: dim 1 is 15, expected 16 (tensor<8x16xf32>)"),
-    ("out-shape", 4, "output 0: dim 0 is 9, expected 8 (tensor<8x4xf32>)"),
-    ("strides", 5, "input 0: not contiguous: dim 1 has stride 2, expected 1"),
-    ("null", 6, "input 0: data is NULL"),
+    ("dtype", 2, "input 1 ('input_1'): expected dtype code 9 (tensor<8x16xf32>), got 6"),
+    ("rank", 3, "input 1 ('input_1'): expected rank 2 (tensor<8x16xf32>), got 1"),
+    ("shape", 4, "input 1 ('input_1'): dim 1 is 15, expected 16 (tensor<8x16xf32>)"),
+    ("out-shape", 4, "output 1: dim 0 is 9, expected 8 (tensor<8x4xf32>)"),
+    ("strides", 5, "input 1 ('input_1'): not contiguous: dim 1 has stride 2, expected 1"),
+    ("null", 6, "input 1 ('input_1'): data is NULL"),
 ])
 def test_checked_entry_refuses_bad_input(mlp_library, case, code, message):
     _, x, entry = mlp_library

@@ -216,3 +216,11 @@ def test_compiled_python_number_inputs_follow_pythons_conversions():
         c(x, "2", 2, True)
     with pytest.raises(traced.InputError, match=r"has shape \(2,\)"):
         c(x, np.ones(2), 2, True)
+
+
+def test_python_number_inputs_beside_dynamic_dims():
+    tm = traced.trace(Scaled(), torch.ones(2, 3), 2.0, 3, True, mode="symbolic",
+                      dynamic_dims=[{0: "batch"}, None, None, None])
+    c = traced.compile(tm)
+    x = torch.randn(5, 3)
+    torch.testing.assert_close(c(x, 0.5, 4, True), Scaled()(x, 0.5, 4, True))

@@ -12,7 +12,7 @@
 // RUN: not traced-translate --interpret %s --interpret-entry=Nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 
 // COUNT: error: @M::forward takes 1 input(s) after self, but 0 were given
-// TYPE: error: input #1 ('x') of @M::forward expects 'f64', got a float32 tensor of shape [2]
+// TYPE: error: input 1 ('x') of @M::forward expects 'f64', got a float32 tensor of shape [2]
 // ENDIAN: error: '{{.*}}.big.npy' has dtype '>f4', which is not a little-endian float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 or bool
 // SHORT: error: '{{.*}}.short.npy' holds 7 bytes of data, but float32 of shape [2] needs 8
 // UNKNOWN: errors.mlir:[[# @LINE + 8]]:10: error: the op library does not know 'mylib.op', so the interpreter has no kernel for it

@@ -70,7 +70,8 @@ struct DynamicEntry {
 static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
                              FunctionType type, StringRef name,
                              ArrayRef<Attribute> runChecks, Location loc,
-                             const DynamicEntry *dynamic) {
+                             const DynamicEntry *dynamic,
+                             ArrayAttr inputLabels) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
@@ -169,7 +170,12 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
     }
     for (auto [i, t] : llvm::enumerate(types)) {
       auto tensor = cast<RankedTensorType>(t);
-      std::string tag = (what + " " + Twine(i)).str();
+      // Inputs as Python's call paths name them (`input 2 ('scale')`,
+      // convert-traced-to-linalg's traced.input_labels); outputs from 1.
+      std::string tag = (what + " " + Twine(i + 1)).str();
+      if (isInput && inputLabels && i < inputLabels.size())
+        if (auto label = dyn_cast<StringAttr>(inputLabels[i]))
+          tag = label.str();
       int32_t index = i;
       auto field = [&](int32_t f, Type fieldType) -> Value {
         Value addr = LLVM::GEPOp::create(b, loc, ptr, tensorStruct, array,
@@ -233,7 +239,8 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
           Value expected = LLVM::LoadOp::create(b, loc, i64, at(sizes, i64, k));
           check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
                 tag + ": dim " + Twine(d) + " ('" + dimName +
-                    "') is %lld, but an earlier input has %lld there",
+                    "') is %lld, but an earlier input has %lld in a dim of "
+                    "that name",
                 {dim, expected});
         }
       }
@@ -580,7 +587,8 @@ void EmitEntryPass::runOnOperation() {
       addString(("traced_" + f.getName() + "_dim_names").str(), names);
     }
     emitCheckedEntry(module, entry, type, f.getName(), runChecks, loc,
-                     dynamic ? &*dynamic : nullptr);
+                     dynamic ? &*dynamic : nullptr,
+                     f->getAttrOfType<ArrayAttr>("traced.input_labels"));
 
     // `const char traced_<name>_signature[]`: the tensor types, so that a
     // library's user can check what it takes.

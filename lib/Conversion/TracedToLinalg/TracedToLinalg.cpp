@@ -956,7 +956,12 @@ void ConvertTracedToLinalgPass::runOnOperation() {
       if (noneInputs.test(i))
         continue;
       auto attr = graph.getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
-      auto tensor = llvm::cast<RankedTensorType>(graph.getArgumentTypes()[i]);
+      auto tensor =
+          llvm::dyn_cast<RankedTensorType>(graph.getArgumentTypes()[i]);
+      if (!tensor) { // a Python number: a 0-d buffer, no dims
+        names.push_back(b.getStrArrayAttr({}));
+        continue;
+      }
       if (!attr) {
         // An unnamed dynamic dim (hand-written IR) is its own size.
         SmallVector<StringRef> anonymous;
@@ -974,6 +979,21 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     func->setAttr(kDimNamesAttr, b.getArrayAttr(names));
     if (failed(buildOutputDims(func)))
       return signalPassFailure();
+  }
+  // How the checked C entry names each input it takes, as Python's call
+  // paths do: `input 2 ('scale')`, counted from 1 after self, None-only
+  // inputs included in the count.
+  {
+    SmallVector<StringRef> labels;
+    std::vector<std::string> storage;
+    for (unsigned i = 1, e = graph.getArgumentTypes().size(); i < e; ++i)
+      if (!noneInputs.test(i))
+        storage.push_back(("input " + Twine(i) + " ('" +
+                           graph.getArgName(i) + "')")
+                              .str());
+    for (const std::string &l : storage)
+      labels.push_back(l);
+    func->setAttr("traced.input_labels", b.getStrArrayAttr(labels));
   }
   for (auto m : llvm::make_early_inc_range(top.getOps<traced::ModuleOp>()))
     m.erase();

@@ -12,8 +12,8 @@
 // RUN: %python -c "import numpy as np; print('batch5', np.load('%t.out50.npy').shape)" | FileCheck %s --check-prefix=RUN5
 // RUN: not traced-translate --run %s --run-input=%t.a5.npy --run-input=%t.b4.npy --run-output=%t.bad 2>&1 | FileCheck %s --check-prefix=MISMATCH
 
-// ENTRY-DAG: llvm.mlir.global internal constant @{{.*}}("input 1: dim 0 ('batch') is %lld, but an earlier input has %lld there\00")
-// ENTRY-DAG: llvm.mlir.global internal constant @{{.*}}("output 0: dim 0 is %lld, expected %lld (tensor<?x2xf32> for these inputs)\00")
+// ENTRY-DAG: llvm.mlir.global internal constant @{{.*}}("input 2 ('y'): dim 0 ('batch') is %lld, but an earlier input has %lld in a dim of that name\00")
+// ENTRY-DAG: llvm.mlir.global internal constant @{{.*}}("output 1: dim 0 is %lld, expected %lld (tensor<?x2xf32> for these inputs)\00")
 // ENTRY:     llvm.func @traced_forward_sized(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
 // ENTRY:       llvm.call @forward_output_dims(
 // ENTRY:       llvm.call @forward(
