@@ -13,6 +13,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
+from ._views import ViewTracker
 from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_positional, aten_target, binary_extreme,
                        method_arguments,
                        caller_location, TracerWarning,
@@ -56,17 +57,62 @@ class _OneLevelTracer(fx.Tracer):
     def is_leaf_module(self, m, qualname):
         return m is not self.top
 
+    def trace(self, root, concrete_args=None):
+        with _augmented_assignments():
+            return super().trace(root, concrete_args)
+
+
+# `a += b` and the other augmented assignments, which torch.fx 1.13's Proxy
+# does not define (Python then runs `a = a + b`, losing the write into a
+# that aliases of a see), and the operator each one computes.
+_AUGMENTED = {operator.iadd: operator.add, operator.isub: operator.sub,
+              operator.imul: operator.mul, operator.itruediv: operator.truediv,
+              operator.ifloordiv: operator.floordiv, operator.imod: operator.mod,
+              operator.ipow: operator.pow, operator.iand: operator.and_,
+              operator.ior: operator.or_, operator.ixor: operator.xor,
+              operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
+              operator.imatmul: operator.matmul}
+
+
+@contextlib.contextmanager
+def _augmented_assignments():
+    """While torch.fx traces, `a += b` on a Proxy records operator.iadd
+    (which the recording run executes in place, as the module does)."""
+    saved = {}
+    for op in _AUGMENTED:
+        name = f"__{op.__name__}__"
+        saved[name] = fx.Proxy.__dict__.get(name)
+        setattr(fx.Proxy, name, lambda self, other, op=op: self.tracer.create_proxy(
+            "call_function", op, (self, other), {}))
+    try:
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                delattr(fx.Proxy, name)
+            else:
+                setattr(fx.Proxy, name, old)
+
 
 class _Recorder(fx.Interpreter):
-    """Runs a traced graph on real inputs and keeps every node's value."""
+    """Runs a traced graph on real inputs and keeps every node's value, and
+    which tensor inputs each node wrote in place (their version counters
+    moved)."""
 
     def __init__(self, gm):
         super().__init__(gm)
         self.values = {}
+        self.mutations = {}
 
     def run_node(self, n):
+        before = [(a, self.values[a], self.values[a]._version)
+                  for a in n.all_input_nodes
+                  if isinstance(self.values.get(a), torch.Tensor)]
         value = super().run_node(n)
         self.values[n] = value
+        changed = [a for a, t, version in before if t._version != version]
+        if changed:
+            self.mutations[n] = changed
         return value
 
 
@@ -154,6 +200,27 @@ def _trace_graph_symbolic(builder, module, args, opaque):
         # traces; the GraphModule has them, the user's module should not.
         for name in set(vars(module)) - before:
             delattr(module, name)
+
+    def state_of(target):
+        """'parameter', 'buffer' or 'module' for a get_attr of the module's
+        own attributes; None for a tensor constant fx attached."""
+        parent, _, attr = target.rpartition(".")
+        try:
+            owner = module.get_submodule(parent) if parent else module
+        except AttributeError:
+            return None
+        for kind, table in (("parameter", owner._parameters),
+                            ("buffer", owner._buffers), ("module", owner._modules)):
+            if attr in table:
+                return kind
+        return None
+
+    # fx's tensor constants as the module made them: the recording run may
+    # write them in place (`c[:2].copy_(x)` on a tensor built in forward).
+    constants = {n.target: getattr(gm, n.target).clone()
+                 for n in graph.nodes if n.op == "get_attr" and
+                 state_of(n.target) is None and
+                 isinstance(getattr(gm, n.target, None), torch.Tensor)}
     recorder = _Recorder(gm)
     try:
         with torch.no_grad():
@@ -176,8 +243,14 @@ def _trace_graph_symbolic(builder, module, args, opaque):
 
     def ref(v):
         if isinstance(v, fx.Node):
+            if views.known(v):
+                return views.current(v)
             return em.names[v]
         return None
+
+    reading = [None]  # the line of the node being emitted
+    views = ViewTracker(em, ref, lambda: reading[0])
+    replays = {}  # node -> emits its call again: (name, type), or a list
 
     def is_traced_tensor(v):
         return isinstance(v, fx.Node) and isinstance(values.get(v), torch.Tensor)
@@ -185,35 +258,94 @@ def _trace_graph_symbolic(builder, module, args, opaque):
     def value_of(v):
         return values.get(v) if isinstance(v, fx.Node) else v
 
+    def tensor_args(n):
+        return [(a, values[a]) for a in n.all_input_nodes
+                if isinstance(values.get(a), torch.Tensor)]
+
+    def element(parent, i, item):
+        """Element i of a tuple-valued node, read again from the tuple
+        (which the tracker makes again once when its base was written)."""
+        def replay():
+            entry = ref(parent)
+            if isinstance(entry, list):
+                return entry[i]
+            return em.call("call_function", "operator.getitem", None,
+                           [_Named(*entry), i], {}, item,
+                           lambda v: (v.name, v.type) if isinstance(v, _Named) else ref(v),
+                           "getitem_out")
+        return replay
+
+    def track(node, where, replay=None, index=None, setitem=False):
+        """After a node's expr: the tensors it wrote in place, then the
+        node's own tensor (a view of its input's memory, or not)."""
+        value = values.get(node)
+        changed = recorder.mutations.get(node, ())
+        written = None
+        for a in changed:
+            if (value is values[a] and isinstance(value, torch.Tensor)) or \
+                    (setitem and node.args and a is node.args[0]):
+                written = a
+                break
+        if written is not None:
+            views.mutated(written, em.names[node], where)
+        for a in changed:
+            if a is written or (written is not None and
+                                _shares_memory(values[a], values[written])):
+                continue
+            views.poison(a, f"a tensor was written in place by a call"
+                         f"{_at(where)} that does not return it; the graph "
+                         f"has no value for it, so reading it again is refused")
+        bases = tensor_args(node)
+        if node.op == "call_function" and node.target is operator.getitem and \
+                isinstance(values.get(node.args[0]), (tuple, list, dict)):
+            parent = node.args[0]
+            bases = tensor_args(parent)
+            i = node.args[1]
+            if isinstance(values[parent], dict):
+                i = list(values[parent]).index(i)
+            replay = element(parent, i, value) if views.known(parent) else None
+        if node.op == "get_attr":
+            kind = state_of(node.target)
+            state = f"{kind} '{node.target}'" if kind in ("parameter", "buffer") else None
+        else:
+            state = None
+        views.define(node, value, bases, replay, where, index=index, state=state)
+
+    def emit_method(node, method, receiver_node, margs, mkwargs, where):
+        def emit():
+            receiver = ref(receiver_node)
+            if receiver is None:
+                raise TraceError(f"method {method} called on a constant")
+            return em.call("call_method", method, receiver, margs, mkwargs,
+                           values[node], ref, _hint(node.target if isinstance(
+                               node.target, str) else method), where=where)
+        return emit
+
     for node in graph.nodes:
+        where = reading[0] = frame_of_stack_trace(node.stack_trace)
+        replay, index, setitem = None, None, False
         if node.op == "placeholder":
             em.add_input(node, node.name, values[node])
         elif node.op == "get_attr":
-            parent, _, attr = node.target.rpartition(".")
-            try:
-                owner = module.get_submodule(parent) if parent else module
-            except AttributeError:
-                owner = None
-            if owner is not None and (attr in owner._parameters or
-                                      attr in owner._buffers or
-                                      attr in owner._modules):
+            if state_of(node.target) is not None:
                 em.define(node, *em.getattr_chain(node.target))
             else:
                 # A tensor constant fx attached to the GraphModule.
-                em.define(node, *em.constant(getattr(gm, node.target), "const_tensor"))
+                em.define(node, *em.constant(constants.get(
+                    node.target, getattr(gm, node.target)), "const_tensor"))
         elif node.op == "call_module":
             receiver = em.getattr_chain(node.target)
             callee = module.get_submodule(node.target)
             # A traced submodule returning a tuple returns its elements.
             flatten = (not is_torch_leaf(callee)
                        and isinstance(values[node], (tuple, dict)))
-            result = em.call("call_method", "forward", receiver, node.args,
-                             node.kwargs, _elements(values[node]), ref,
-                             receiver[0][1:] + "_out", flatten,
-                             where=frame_of_stack_trace(node.stack_trace))
+
+            def replay(node=node, receiver=receiver, flatten=flatten, where=where):
+                return em.call("call_method", "forward", receiver, node.args,
+                               node.kwargs, _elements(values[node]), ref,
+                               receiver[0][1:] + "_out", flatten, where=where)
+            result = replay()
             em.define(node, result) if flatten else em.define(node, *result)
-            if getattr(callee, "inplace", False) is True and node.args:
-                _rebind_mutated(em, node.args[0], result)
         elif (node.op == "call_function" and node.target is operator.getitem
               and isinstance(node.args[1], str)
               and isinstance(values.get(node.args[0]), dict)):
@@ -226,6 +358,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                 em.define(node, *em.call("call_function", "operator.getitem",
                                          None, [node.args[0], index], {},
                                          values[node], ref, "getitem_out"))
+            index = None
         elif (node.op == "call_function" and node.target is operator.getitem
               and isinstance(em.names.get(node.args[0]), list)
               and isinstance(node.args[1], int)):
@@ -244,40 +377,50 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                         f"tuples that calls return")
                 entries.append(entry)
             em.define(node, entries)
-        elif node.op == "call_method":
-            receiver = ref(node.args[0])
-            if receiver is None:
-                raise TraceError(f"method {node.target} called on a constant")
-            where = frame_of_stack_trace(node.stack_trace)
-            method = binary_extreme(node.target, node.args[1:], node.kwargs,
-                                    is_traced_tensor)
+        elif node.op == "call_method" or (
+                node.op == "call_function" and node.target in _AUGMENTED and
+                _keeps_dtype_apart(node, values)):
+            # (`a += b` where `a + b` would promote: the in-place method,
+            # which keeps a's dtype.)
+            if node.op == "call_method":
+                method = binary_extreme(node.target, node.args[1:], node.kwargs,
+                                        is_traced_tensor)
+            else:
+                method = f"__{node.target.__name__}__"
+            if ref(node.args[0]) is None:
+                raise TraceError(f"method {method} called on a constant")
             check_known("call_method", method, where)
             _check_storage_view(method, node.args, node.kwargs, value_of, where)
             margs, mkwargs = method_arguments(method, node.args[1:], node.kwargs)
-            result = em.call("call_method", method, receiver, margs, mkwargs,
-                             values[node], ref, _hint(node.target), where=where)
-            em.define(node, *result)
-            if _is_inplace_name(node.target):
-                _rebind_mutated(em, node.args[0], result)
+            replay = emit_method(node, method, node.args[0], margs, mkwargs, where)
+            em.define(node, *replay())
         elif node.op == "call_function":
-            target = aten_target(node.target, node.args, node.kwargs,
-                                 is_traced_tensor)
+            fn = _AUGMENTED.get(node.target, node.target)
+            target = aten_target(fn, node.args, node.kwargs, is_traced_tensor)
             target = binary_extreme(target, node.args[1:], node.kwargs,
                                     is_traced_tensor)
-            where = frame_of_stack_trace(node.stack_trace)
             check_known("call_function", target, where, opaque)
             _check_storage_view(target, node.args, node.kwargs, value_of, where)
-            mutated = _mutated_argument(node, target)
             # `x[i] = v` (operator.setitem) is a value: the updated x.
-            value = (values[node.args[0]] if target == "operator.setitem"
-                     else values[node])
+            setitem = target == "operator.setitem"
+            value = values[node.args[0]] if setitem else values[node]
             call_args, call_kwargs = aten_positional(target, node.args, node.kwargs)
-            result = em.call("call_function", target, None, call_args,
-                             aten_kwargs(target, call_kwargs), value, ref,
-                             _hint(target), where=where)
-            em.define(node, *result)
-            if mutated is not None:
-                _rebind_mutated(em, mutated, result)
+
+            def replay(target=target, call_args=call_args, call_kwargs=call_kwargs,
+                       value=value, where=where):
+                return em.call("call_function", target, None, call_args,
+                               aten_kwargs(target, call_kwargs), value, ref,
+                               _hint(target), where=where)
+            em.define(node, *replay())
+            if target == "operator.getitem" and \
+                    isinstance(values.get(node.args[0]), torch.Tensor):
+                index = node.args[1]
+            if setitem:
+                replay = None
+        if node.op != "output":
+            if replay is not None:
+                replays[node] = replay
+            track(node, where, replay, index, setitem)
         elif node.op == "output":
             out = node.args[0]
             if isinstance(out, fx.Node) and \
@@ -346,30 +489,18 @@ def _check_storage_view(target, args, kwargs, value_of, where):
                      f"tensor's; as_strided is traced only where both agree")
 
 
-def _is_inplace_name(name):
-    """`add_`, `relu_`: torch's in-place spelling (not `__iadd__`)."""
-    name = name.rsplit(".", 1)[-1]
-    return name.endswith("_") and not name.endswith("__")
-
-
-def _mutated_argument(node, target):
-    """The fx node a call_function mutates: setitem's target, the input of
-    an in-place function (`torch.relu_`, `F.relu(x, inplace=True)`)."""
-    first = node.args[0] if node.args else node.kwargs.get("input")
-    if not isinstance(first, fx.Node):
-        return None
-    if (target == "operator.setitem" or _is_inplace_name(target)
-            or node.kwargs.get("inplace") is True):
-        return first
-    return None
-
-
-def _rebind_mutated(em, mutated, result):
-    """After an in-place call the fx graph keeps using the mutated node;
-    in SSA its later uses read the call's result instead."""
-    if isinstance(mutated, fx.Node) and mutated in em.names and \
-            not isinstance(result, list):
-        em.define(mutated, *result)
+def _keeps_dtype_apart(node, values):
+    """Whether `a += b` (operator.iadd and the like, on a tensor `a`) keeps
+    a dtype that `a + b` would not: the write casts to a's dtype."""
+    a = values.get(node.args[0])
+    if not isinstance(a, torch.Tensor) or len(node.args) < 2:
+        return False
+    b = node.args[1]
+    b = values.get(b) if isinstance(b, fx.Node) else b
+    try:
+        return torch.result_type(a, b) != a.dtype
+    except (TypeError, RuntimeError):
+        return False
 
 
 def trace_symbolic(root, inputs, leaf_functions=()):
@@ -469,9 +600,11 @@ class _ConcreteTracer(TorchFunctionMode):
                 return self.emitter.getattr_chain(path)
             return None
         em = self.emitter
-        entry = em.names.get(id(v))
-        if entry is not None:
-            return entry
+        views = self.views
+        if id(v) in em.names:
+            if not views.known(id(v)):
+                views.define(id(v), v)
+            return views.current(id(v))
         path = em.tensor_path(v)
         if path is not None:
             entry = em.getattr_chain(path)
@@ -479,7 +612,79 @@ class _ConcreteTracer(TorchFunctionMode):
             entry = em.constant(v, "const_tensor")
         em.define(id(v), *entry)
         self.keep.append(v)
+        kind = "parameter" if isinstance(v, torch.nn.Parameter) else "buffer"
+        views.define(id(v), v, state=path and f"{kind} '{path}'")
         return entry
+
+    @property
+    def views(self):
+        """The current graph's ViewTracker (in-place writes through views)."""
+        em = self.emitter
+        if not hasattr(em, "views"):
+            em.views = ViewTracker(em, self.ref, caller_location)
+        return em.views
+
+    def _derived(self, result, args, kwargs, replay, where, index=None,
+                 entry=None):
+        """Registers a call's tensor results with the view tracker: a result
+        sharing memory with a tensor argument is a view of it, which
+        `replay` (emitting the call again) makes again after its base is
+        written. A getitem's `index` makes setitem its inverse; `entry` is
+        a tuple result's (name, type), or a traced module's list of them."""
+        views = self.views
+        bases = [(id(a), a) for a in _tensor_arguments(args, kwargs)]
+        if index is not None:
+            bases = bases[:1]
+        if isinstance(result, torch.Tensor):
+            if not any(result is a for _, a in bases):
+                views.define(id(result), result, bases, replay, where, index)
+        elif isinstance(result, (tuple, list)) and entry is not None:
+            self.emitter.names[id(result)] = entry
+            self.keep.append(result)
+            views.define(id(result), result, bases, replay, where)
+
+            def element(i, item):
+                return lambda: self._element(views.current(id(result)), i, item)
+            for i, item in enumerate(result):
+                if isinstance(item, torch.Tensor) and \
+                        not any(item is a for _, a in bases):
+                    views.define(id(item), item, bases, element(i, item),
+                                 where, what="an element of a split")
+
+    def _element(self, entry, i, item):
+        if isinstance(entry, list):  # a traced module's results
+            return entry[i]
+        return self.emitter.call(
+            "call_function", "operator.getitem", None, [_Named(*entry), i], {},
+            item, lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+            "getitem_out")
+
+    def _wrote(self, args, kwargs, result, before, where, setitem=False):
+        """After a recorded call: the tensor arguments it wrote in place
+        (their version counters moved). The one it returns (or setitem's
+        input) has the call's result as its new value, which is written
+        back into the bases it is a view of; any other is no longer
+        readable (the graph has no value for it)."""
+        changed = [t for t, version in before if t._version != version]
+        if not changed:
+            return
+        views = self.views
+        written = None
+        for t in changed:
+            if result is t or (setitem and t is args[0]):
+                written = t
+                break
+        if written is not None and id(written) in self.emitter.names:
+            views.mutated(id(written), self.emitter.names[id(written)], where)
+        for t in changed:
+            if t is written or id(t) not in self.emitter.names or (
+                    written is not None and _shares_memory(t, written)):
+                continue
+            if not views.known(id(t)):
+                views.define(id(t), t)
+            views.poison(id(t), f"a tensor was written in place by a call"
+                         f"{_at(where)} that does not return it; the graph "
+                         f"has no value for it, so reading it again is refused")
 
     def bind_result(self, value, name, ty):
         """Tracks the tensors a call returned: the value itself, or the
@@ -530,6 +735,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 with self.suspend():
                     self.guard(args[0], name, result)
             return result
+        before = _versions(args, kwargs)
         self.depth += 1
         try:
             result = func(*args, **kwargs)
@@ -537,6 +743,7 @@ class _ConcreteTracer(TorchFunctionMode):
             self.depth -= 1
         with self.suspend():
             self.record(func, args, kwargs, result)
+            self._wrote(args, kwargs, result, before, caller_location())
         return result
 
     # -- guards ----------------------------------------------------------------
@@ -684,6 +891,12 @@ class _ConcreteTracer(TorchFunctionMode):
             name, ty = em.call("call_method", method, receiver, margs,
                                mkwargs, result, self.ref, _hint(func.__name__),
                                where=where)
+
+            def replay():
+                return em.call("call_method", method, self.ref(args[0]), margs,
+                               mkwargs, result, self.ref, _hint(func.__name__),
+                               where=where)
+            index = args[1] if func.__name__ == "__getitem__" else None
         else:
             target = target or binary_extreme(
                 aten_target(func, args, kwargs, lambda v: isinstance(v, torch.Tensor)),
@@ -694,7 +907,14 @@ class _ConcreteTracer(TorchFunctionMode):
             name, ty = em.call("call_function", target, None, call_args,
                                aten_kwargs(target, call_kwargs),
                                result, self.ref, _hint(target), where=where)
+
+            def replay(target=target):
+                return em.call("call_function", target, None, call_args,
+                               aten_kwargs(target, call_kwargs),
+                               result, self.ref, _hint(target), where=where)
+            index = None
         self.bind_result(result, name, ty)
+        self._derived(result, args, kwargs, replay, where, index, (name, ty))
 
     def _constant_ints(self, value):
         if not isinstance(value, (list, tuple)):
@@ -722,6 +942,8 @@ class _ConcreteTracer(TorchFunctionMode):
         call_function of `target`."""
         if self.depth > 0 or self.suspended or not self.stack:
             return func(*args, **kwargs)
+        with self.suspend():
+            before = _versions(args, kwargs)
         self.depth += 1
         try:
             result = func(*args, **kwargs)
@@ -729,6 +951,8 @@ class _ConcreteTracer(TorchFunctionMode):
             self.depth -= 1
         with self.suspend():
             self.record(func, args, kwargs, result, target=target)
+            self._wrote(args, kwargs, result, before, caller_location(),
+                        setitem=target == "Tensor.__setitem__")
         return result
 
     # -- modules -----------------------------------------------------------------
@@ -738,6 +962,8 @@ class _ConcreteTracer(TorchFunctionMode):
         em = self.emitter
         with self.suspend():
             receiver = self.ref(module)
+            where = caller_location()
+            before = _versions(args, kwargs)
         # Leaves the op library describes run unrecorded; any other module
         # (user modules, containers, torch.nn modules the library does not
         # know) is traced into a graph, at every call: a second call may
@@ -753,6 +979,11 @@ class _ConcreteTracer(TorchFunctionMode):
             named = em.call("call_method", method, receiver, args, kwargs,
                             _elements(result), self.ref, receiver[0][1:] + "_out",
                             flatten)
+
+            def replay():
+                return em.call("call_method", method, receiver, args, kwargs,
+                               _elements(result), self.ref,
+                               receiver[0][1:] + "_out", flatten)
             if flatten:
                 # A traced module's tuple (or dict) comes back element by
                 # element.
@@ -762,6 +993,9 @@ class _ConcreteTracer(TorchFunctionMode):
                         self.keep.append(item)
             else:
                 self.bind_result(result, *named)
+            self._derived(_elements(result) if flatten else result, args,
+                          kwargs, replay, where, entry=named)
+            self._wrote(args, kwargs, result, before, where)
         return result
 
     def _run_hidden(self, original, module, args, kwargs):
@@ -810,8 +1044,15 @@ class _ConcreteTracer(TorchFunctionMode):
                 # symbolic traces.)
                 flat = isinstance(result, (tuple, dict)) or (
                     isinstance(result, list) and module is self.root)
-                child.set_outputs(_flatten_outputs(result) if flat else [result],
-                                  self.ref)
+                outputs = _flatten_outputs(result) if flat else [result]
+                for v in outputs:
+                    # A tuple of views (torch.split's) whose base was
+                    # written since: made again.
+                    if isinstance(v, (tuple, list)) and self.views.known(id(v)):
+                        entry = self.views.current(id(v))
+                        if not isinstance(entry, list):
+                            child.tuple_values[id(v)] = entry
+                child.set_outputs(outputs, self.ref)
             finally:
                 self.stack.pop()
         if graph_name == "forward":
@@ -874,6 +1115,32 @@ class _Named:
 
     def __init__(self, name, type_):
         self.name, self.type = name, type_
+
+
+def _tensor_arguments(args, kwargs):
+    """The tensors among a call's arguments (and in its lists), in order."""
+    found = []
+    for a in list(args) + list((kwargs or {}).values()):
+        for t in (a if isinstance(a, (list, tuple)) else [a]):
+            if isinstance(t, torch.Tensor) and not any(t is f for f in found):
+                found.append(t)
+    return found
+
+
+def _versions(args, kwargs):
+    """(tensor, version counter) of a call's tensor arguments."""
+    return [(t, t._version) for t in _tensor_arguments(args, kwargs)]
+
+
+def _shares_memory(a, b):
+    try:
+        return a.storage().data_ptr() == b.storage().data_ptr()
+    except (RuntimeError, NotImplementedError):
+        return False
+
+
+def _at(where):
+    return f" at {where[0]}:{where[1]}" if where else ""
 
 
 @contextlib.contextmanager
