@@ -553,6 +553,22 @@ def test_unexpressible_views_are_refused(fn, text, mode):
     assert "base would not see the write" in str(info.value)
 
 
+def _copy_smears(x):
+    x[:, 1:].copy_(x[:, :-1])
+    return x
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_writes_reading_their_own_memory_are_refused(mode):
+    # torch's copy_ goes element by element: x[:, 1:].copy_(x[:, :-1])
+    # smears column 0 over the row, which no graph of values computes.
+    # (torch itself refuses add_, mul_, ... and `x[1:] = x[:-1]` there.)
+    line = _line_of(_copy_smears, "x[")
+    with pytest.raises(traced.TraceError,
+                       match=f"write at {__file__}:{line} reads memory it writes"):
+        traced.trace(_module(_copy_smears, 1), torch.randn(3, 4), mode=mode)
+
+
 class _WritesAParameter(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -582,9 +598,9 @@ class _WritesAClone(_WritesAParameter):
                                       (_WritesABuffer, "buffer 'b'")])
 def test_writes_into_module_state_are_refused(cls, what, mode):
     # (torch.fx reads a buffer as a plain tensor: `self.b[1:]` is a constant
-    # of the fx graph, whose write the later read of `self.b` cannot see.)
+    # of the fx graph.)
     if mode == "symbolic" and cls is _WritesABuffer:
-        what = "shares memory with one written in place"
+        what = "a tensor torch.fx keeps as a constant"
     else:
         what = f"view of the {what}"
     with pytest.raises(traced.TraceError, match=what):
@@ -605,14 +621,24 @@ def _constant_written(x):
     return c + x
 
 
-def test_tensor_constants_written_through_views():
-    # torch.fx keeps `c[1:3]` and `c` as two unrelated constants: symbolic
-    # tracing refuses to read c after the write; concrete tracing (and
-    # "auto") records the write.
+def _constant_folded(x):
+    c = torch.zeros(4, 3)
+    c.copy_(x)
+    return c * 2  # (torch.fx computes c * 2 while tracing: zeros)
+
+
+@pytest.mark.parametrize("fn", [_constant_written, _constant_folded])
+def test_tensor_constants_written(fn):
+    # torch.fx runs what takes no Proxy while it traces, and keeps the
+    # results as constants: `c[1:3]` and `c` as two unrelated ones, `c * 2`
+    # as zeros. Symbolic tracing refuses writes into them; concrete tracing
+    # (and "auto") records the write.
     x = torch.randn(4, 3)
-    with pytest.raises(traced.TraceError, match="shares memory"):
-        traced.trace(_module(_constant_written, 1), x, mode="symbolic")
-    check(_constant_written, x, modes=["concrete", "auto"])
+    line = _line_of(fn, ".copy_(")
+    with pytest.raises(traced.TraceError,
+                       match=f"write at {__file__}:{line} into a tensor torch.fx keeps"):
+        traced.trace(_module(fn, 1), x, mode="symbolic")
+    check(fn, x, modes=["concrete", "auto"])
 
 
 # ---------------------------------------------------------------------------

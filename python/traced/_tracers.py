@@ -13,7 +13,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import _traced
 from ._emit import EmitError, IRBuilder, symbol
-from ._views import ViewTracker
+from ._views import ViewTracker, check_overlap
 from ._tracing import (GraphEmitter, _holds_tensor, aten_kwargs, aten_positional, aten_target, binary_extreme,
                        method_arguments,
                        caller_location, TracerWarning,
@@ -287,6 +287,15 @@ def _trace_graph_symbolic(builder, module, args, opaque):
                 written = a
                 break
         if written is not None:
+            region = values[written]
+            if setitem and len(node.args) > 1:
+                try:
+                    region = region[fx.node.map_arg(node.args[1], lambda n: values[n])]
+                except (IndexError, TypeError, RuntimeError):
+                    pass
+            for _, t in tensor_args(node):
+                if t is not values[written]:  # (setitem reads the value)
+                    check_overlap(region, t, where)
             views.mutated(written, em.names[node], where)
         for a in changed:
             if a is written or (written is not None and
@@ -304,12 +313,19 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             if isinstance(values[parent], dict):
                 i = list(values[parent]).index(i)
             replay = element(parent, i, value) if views.known(parent) else None
+        state = frozen = None
         if node.op == "get_attr":
             kind = state_of(node.target)
-            state = f"{kind} '{node.target}'" if kind in ("parameter", "buffer") else None
-        else:
-            state = None
-        views.define(node, value, bases, replay, where, index=index, state=state)
+            if kind in ("parameter", "buffer"):
+                state = f"{kind} '{node.target}'"
+            elif kind is None:
+                frozen = (
+                    "a tensor torch.fx keeps as a constant (made in forward "
+                    "from no traced value, or a view of a buffer): fx "
+                    "computed what it could from it while tracing, before "
+                    "the write; mode='concrete' (or 'auto') records the write")
+        views.define(node, value, bases, replay, where, index=index,
+                     state=state, frozen=frozen)
 
     def emit_method(node, method, receiver_node, margs, mkwargs, where):
         def emit():
@@ -674,6 +690,16 @@ class _ConcreteTracer(TorchFunctionMode):
             if result is t or (setitem and t is args[0]):
                 written = t
                 break
+        if written is not None:
+            region = written
+            if setitem:
+                try:
+                    region = written[args[1]]
+                except (IndexError, TypeError, RuntimeError):
+                    pass
+            for t in _tensor_arguments(args, kwargs):
+                if t is not written:  # (setitem writes x[i], reads the value)
+                    check_overlap(region, t, where)
         if written is not None and id(written) in self.emitter.names:
             views.mutated(id(written), self.emitter.names[id(written)], where)
         for t in changed:

@@ -65,6 +65,28 @@ def _positions(t):
     return torch.arange(size).as_strided(t.shape, t.stride(), t.storage_offset())
 
 
+def check_overlap(written, read, where):
+    """Refuses a write whose input `read` overlaps the written memory in
+    another layout (`x[:, 1:].copy_(x[:, :-1])`): torch's copy_ writes
+    element by element, so its result depends on the order it goes in,
+    which a graph of values does not have. (torch itself refuses most
+    such ops; the same elements in the same layout are fine.)"""
+    if not isinstance(read, torch.Tensor) or read is written or \
+            _storage(read) is None or _storage(read) != _storage(written) or \
+            not _overlap(read, written):
+        return
+    if tuple(read.shape) == tuple(written.shape) and \
+            read.stride() == written.stride() and \
+            read.storage_offset() == written.storage_offset():
+        return
+    if torch.isin(_positions(read).reshape(-1),
+                  _positions(written).reshape(-1)).any():
+        raise TraceError(
+            f"in-place write{_where_text(where)} reads memory it writes, "
+            f"in another layout: torch's result depends on the order the "
+            f"elements are written in; write from a copy (`.clone()`)")
+
+
 def classify(base, view):
     """How `view` sits in `base`, as a step whose inverse the op library
     has: ("empty",), ("identity",), ("reshape",), ("select", dim, index),
@@ -175,6 +197,7 @@ class ViewTracker:
         self.version = {}     # key -> how often its value was replaced by a write
         self.poisoned = {}    # key -> why it cannot be read
         self.state = {}       # key -> "parameter"/"buffer" path
+        self.frozen = {}      # key -> why no write into its memory is traced
         self.where_made = {}  # key -> the line that made it
         self.by_storage = {}  # storage -> keys
         self.by_object = {}   # id(tensor) -> first key
@@ -185,12 +208,13 @@ class ViewTracker:
         return key in self.tensors or key in self.views
 
     def define(self, key, tensor, bases=(), replay=None, where=None,
-               index=None, what="a view", state=None):
+               index=None, what="a view", state=None, frozen=None):
         """Registers a tensor the graph defines under `key`. `bases`: the
         (key, tensor) pairs of the call's tensor arguments, in order; the
         first whose memory the tensor shares is its base, which `replay`
         (a function emitting the call again and returning its (name,
-        type)) makes it from."""
+        type)) makes it from. `state`: the parameter or buffer it is;
+        `frozen`: why no write into it can be traced."""
         if isinstance(tensor, (tuple, list)):
             self._define_tuple(key, tensor, bases, replay, where)
             return
@@ -205,6 +229,8 @@ class ViewTracker:
         self.poisoned.pop(key, None)
         if state:
             self.state[key] = state
+        if frozen:
+            self.frozen[key] = frozen
         storage = _storage(tensor)
         if storage is not None:
             keys = self.by_storage.setdefault(storage, [])
@@ -305,6 +331,9 @@ class ViewTracker:
                     f"write a copy")
             chain.append((k, view, step))
             k = view.base
+        if k in self.frozen:
+            raise TraceError(f"in-place write{_where_text(where)} into "
+                             f"{self.frozen[k]}")
         self._replace(key, entry)
         for k, view, step in chain:
             base_entry = self.current(view.base)
