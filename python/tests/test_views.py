@@ -13,6 +13,9 @@ import traced
 
 MODES = ["symbolic", "concrete", "auto"]
 
+# ("auto" says when it traces concretely, as it does for the refusals here.)
+pytestmark = pytest.mark.filterwarnings("ignore::traced.TracerWarning")
+
 
 class Fn1(torch.nn.Module):
     def __init__(self, fn):
