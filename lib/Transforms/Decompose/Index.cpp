@@ -67,9 +67,17 @@ static Results decomposeIndexAddCopy(Decomposer &d) {
 void decompose::assertInRange(Decomposer &d, Value index, int64_t low,
                               int64_t high, const std::string &message,
                               std::optional<int64_t> except) {
-  Value ok = d.call("torch.logical_and",
-                    {{"input", d.binary("torch.ge", index, d.i64(low))},
-                     {"other", d.binary("torch.le", index, d.i64(high))}});
+  // (An unbounded side, INT64_MIN or INT64_MAX, is not compared: such a
+  // bound does not survive every kernel's conversion of a Python number.)
+  bool checkLow = low != std::numeric_limits<int64_t>::min();
+  bool checkHigh = high != std::numeric_limits<int64_t>::max();
+  Value above = checkLow ? d.binary("torch.ge", index, d.i64(low)) : Value();
+  Value below = checkHigh ? d.binary("torch.le", index, d.i64(high)) : Value();
+  Value ok = above && below
+                 ? d.call("torch.logical_and", {{"input", above}, {"other", below}})
+                 : (above ? above : below);
+  if (!ok)
+    return;
   if (except)
     ok = d.call("torch.logical_or",
                 {{"input", ok},
