@@ -178,6 +178,8 @@ def tensor_array(spec: InputSpec, x: Any, cast: bool, where: str) -> np.ndarray:
             a = t.numpy()
     else:
         a = np.asarray(x)
+        if not a.dtype.isnative:  # big-endian data: its values, in our order
+            a = a.astype(a.dtype.newbyteorder("="))
         if a.dtype.kind in "OUSVMm":
             raise InputError(f"{spec.label} is a {type(x).__name__}; "
                              f"{where} takes a {want} tensor there")

@@ -23,9 +23,13 @@ _NUMPY_DTYPES = {
 
 
 def _contiguous(x):
-    """A C-contiguous numpy array of `x`; unlike np.ascontiguousarray, a 0-d
-    array stays 0-d."""
-    return np.asarray(x, order="C")
+    """A C-contiguous numpy array of `x` in this machine's byte order (a
+    big-endian `>f4` array's values, not its bytes); unlike
+    np.ascontiguousarray, a 0-d array stays 0-d."""
+    a = np.asarray(x, order="C")
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="), order="C")
+    return a
 
 
 def _input_arg(x):
