@@ -166,6 +166,15 @@ def tensor_array(spec: InputSpec, x: Any, cast: bool, where: str) -> np.ndarray:
         return x
     if isinstance(x, torch.Tensor):
         t = x.detach() if x.requires_grad else x
+        if t.layout != torch.strided:
+            raise InputError(f"{spec.label} is a {t.layout} tensor; {where} "
+                             f"takes a dense tensor there (pass x.to_dense())")
+        if t.device.type == "meta":
+            raise InputError(f"{spec.label} is a meta tensor, which holds no "
+                             f"data; {where} takes a tensor with values there")
+        # A lazily negated or conjugated view (x._neg_view(), x.conj())
+        # reads as its values.
+        t = t.resolve_neg().resolve_conj()
         got = str(t.dtype)[6:]  # "torch.float32"
         if got != want:
             if not cast:
