@@ -13,6 +13,8 @@ otherwise:
 
     <!-- example: skip: the reason -->       not run (make check itself, GPU-only)
     <!-- example: fragment -->                 a piece of a larger listing, not run
+    <!-- example: requires: /a/path -->        run only where that path exists
+                                               (the CUDA toolkit), else skipped
 
 and comments anywhere in a file set up what its examples assume, run before
 the file's first example:
@@ -39,7 +41,7 @@ import traceback
 
 LANGUAGES = {"python": "python", "sh": "sh", "bash": "sh"}
 _FENCE = re.compile(r"^```(\w*)\s*$")
-_DIRECTIVE = re.compile(r"<!--\s*example:\s*(skip|fragment)\b:?\s*(.*?)\s*-->")
+_DIRECTIVE = re.compile(r"<!--\s*example:\s*(skip|fragment|requires)\b:?\s*(.*?)\s*-->")
 _SETUP = re.compile(r"<!--\s*example-setup\s+(python|sh)\n(.*?)-->", re.S)
 
 
@@ -119,6 +121,9 @@ def run_file(path, root, build, timeout=900):
             print(f"{name}:{line}: skipped ({reason})")
             continue
         if directive == "fragment":
+            continue
+        if directive == "requires" and not os.path.exists(reason):
+            print(f"{name}:{line}: skipped ({reason} does not exist here)")
             continue
         print(f"{name}:{line}: {language}", flush=True)
         run(language, code, f"{name}:{line}")
