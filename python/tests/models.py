@@ -16,6 +16,24 @@ class Call(nn.Module):
         return self.fn(*args)
 
 
+class Fn1(nn.Module):
+    """A module calling `fn` on its one input."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, a):
+        return self.fn(a)
+
+
+class Fn2(Fn1):
+    """The same on two inputs."""
+
+    def forward(self, a, b):
+        return self.fn(a, b)
+
+
 class SimpleModule(nn.Module):
     """Seed 000's SimpleModule, in PyTorch."""
 

@@ -8,18 +8,7 @@ import torch
 import traced
 
 
-class Fn1(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, a):
-        return self.fn(a)
-
-
-class Fn2(Fn1):
-    def forward(self, a, b):
-        return self.fn(a, b)
+from models import Fn1, Fn2  # noqa: E402
 
 
 class Fn3(Fn1):

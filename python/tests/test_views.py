@@ -17,18 +17,7 @@ MODES = ["symbolic", "concrete", "auto"]
 pytestmark = pytest.mark.filterwarnings("ignore::traced.TracerWarning")
 
 
-class Fn1(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, a):
-        return self.fn(a)
-
-
-class Fn2(Fn1):
-    def forward(self, a, b):
-        return self.fn(a, b)
+from models import Fn1, Fn2  # noqa: E402
 
 
 def _module(fn, arity):

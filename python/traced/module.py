@@ -108,9 +108,10 @@ class _ModuleTree:
                 args.append(None)
             else:
                 raise InterpretError(f"@{sym}::forward: missing input '{names[i]}'")
+        from . import _calls
         results = Module(self._state).interpret(*args, module=sym)
         if any(hasattr(a, "detach") and hasattr(a, "numpy") for a in args):
-            results = [_as_torch(r) for r in results]
+            results = [_calls.to_torch(r) for r in results]
         return results[0] if len(results) == 1 else tuple(results)
 
     def forward(self, *inputs: Any, **named: Any) -> Any:
@@ -316,18 +317,6 @@ def _cast_to(value, declared):
 _ELEMENT_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
                    "bf16": "bfloat16", "i64": "int64", "i32": "int32",
                    "i16": "int16", "i8": "int8", "ui8": "uint8", "i1": "bool"}
-
-
-def _as_torch(value):
-    """numpy arrays (also inside lists and tuples) as torch tensors."""
-    if isinstance(value, np.ndarray):
-        import torch
-        return torch.from_numpy(value)
-    if isinstance(value, list):
-        return [_as_torch(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_as_torch(v) for v in value)
-    return value
 
 
 class Module(_ModuleTree):
