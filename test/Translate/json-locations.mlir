@@ -35,8 +35,10 @@
 
 // Without the flag, nothing: locations of IR parsed from a file would be
 // the file's own positions.
-// RUN: traced-translate --import-trace %S/Inputs/json-locations.json | traced-translate --export-trace | FileCheck %s --check-prefix=PLAIN
-// PLAIN-NOT: "loc"
+// RUN: traced-translate --import-trace %S/Inputs/json-locations.json | traced-translate --export-trace | FileCheck %s --check-prefix=PLAIN --implicit-check-not='"loc"'
+// PLAIN: "format": "traced-trace"
+// PLAIN: "exprs": [
+// PLAIN: "outputs"
 
 // A malformed loc is an import error at its field.
 // RUN: not traced-translate --import-trace %S/Inputs/json-error-loc.json 2>&1 | FileCheck %s --check-prefix=BAD
