@@ -22,6 +22,21 @@ from opinfo import OPS, Graph
 # as the library grows. path: "interp", "decomp" (the entry's decomposition,
 # interpreted) or "cpu".
 KNOWN_FAILURES = {
+    # Found when the comparison became element by element (issue 55): the
+    # comparison relative to the output's largest value had hidden them.
+    ("torch.div", "cpu"): (
+        r"^torch\.bfloat16,torch\.bfloat16 broadcast$",
+        "a bfloat16 quotient rounded once by compiled code where torch rounds "
+        "the quotient to bfloat16 before the rounding mode applies: one "
+        "element is 1 off (-3 expected)"),
+    ("torch.nn.functional.conv3d", "cpu"): (
+        r"^basic$",
+        "float32 accumulation order: 2e-5 at an element of 0.98, over the "
+        "1e-5 + 1e-5 x |expected| bound"),
+    ("torch.nn.functional.bilinear", "interp"): (
+        r"^torch\.bfloat16$",
+        "the interpreter's bfloat16 bilinear is 0.34 off at an element of "
+        "4.97 (torch rounds the intermediate product to bfloat16)"),
 }
 
 # Entries whose result rule checks dtypes itself, after a `dtype=` argument
@@ -90,11 +105,17 @@ def compare(got, expected, tol):
     if not np.isfinite(g[finite]).all():
         return "non-finite value where torch has a finite one"
     if finite.any():
+        # Element by element, as torch.testing.assert_close compares, with
+        # the dtype's tolerance as rtol and atol: |got - expected| <= t + t *
+        # |expected| at every element (relative to the output's largest
+        # value, a small element could be far off).
         t = tol.get(expected.dtype, 1e-6)
-        scale = max(1.0, float(np.abs(e[finite]).max()))
-        err = float(np.abs(g[finite] - e[finite]).max())
-        if err > t * scale:
-            return f"max error {err:.3g} > {t:g} x {scale:.3g}"
+        err = np.abs(g[finite] - e[finite])
+        bound = t + t * np.abs(e[finite])
+        if (err > bound).any():
+            k = int(np.argmax(err - bound))
+            return (f"element error {err[k]:.3g} > {t:g} + {t:g} x "
+                    f"|{e[finite][k]:.3g}| (at flat finite index {k})")
     return None
 
 
@@ -185,7 +206,7 @@ def test_conformance(entry, record_property):
         paths = [p for p in paths if p in only.split(",")]
     stats = {p: [0, 0] for p in ("interp", "decomp", "cpu")}
     rejected = 0
-    unexpected, fixed = [], []
+    unexpected, fixed, still_failing = [], [], set()
     for sample in OPS[entry]():
         outcome = _run_sample(sample, paths, entry)
         if outcome is None:
@@ -206,8 +227,13 @@ def test_conformance(entry, record_property):
                 stats[path][0] += 1
                 if is_known:
                     fixed.append(f"{path} {sample.name}")
-            elif not is_known:
+            elif is_known:
+                still_failing.add((path, sample.name))
+            else:
                 unexpected.append(f"{path} {sample.name}: {failure}")
+    # (Samples may share a name, one dtype's with several rounding modes:
+    # a known failure is fixed when no sample of its name fails any more.)
+    fixed = [f for f in fixed if tuple(f.split(" ", 1)) not in still_failing]
     # The table at the end of the run is built from the reports, which is
     # what reaches the controlling process under pytest-xdist (conftest.py).
     record_property("conformance", [entry, stats, rejected, entry in lowered])
