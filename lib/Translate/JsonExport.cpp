@@ -365,6 +365,17 @@ void Exporter::writeTensor(ElementsAttr value, Operation *op) {
   }
   Type elementType = type.getElementType();
   size_t expected = rawElementBytes(*dtype) * type.getNumElements();
+  // A splat is a few bytes of IR but its trace holds every element: one of
+  // 2^38 elements would be written for hours. Such a tensor is refused
+  // before anything is built.
+  uint64_t memory = physicalMemoryBytes().value_or(~uint64_t(0));
+  if (expected > memory / 4) {
+    j.value(nullptr);
+    fail(op) << "tensor value of type " << type << " would take " << expected
+             << " bytes in the trace, more than a quarter of this machine's "
+             << memory << " bytes of memory";
+    return;
+  }
   std::string bytes;
   if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value)) {
     if (elementType.isInteger(1)) {
