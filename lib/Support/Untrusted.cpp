@@ -658,10 +658,19 @@ traced::probeInFork(llvm::function_ref<bool(llvm::raw_ostream &)> parse,
   return result;
 }
 
+std::vector<std::string> traced::probeEnvironment() {
+  std::vector<std::string> environment;
+  for (char **env = environ; env && *env; ++env)
+    if (!llvm::StringRef(*env).starts_with("LD_PRELOAD="))
+      environment.emplace_back(*env);
+  return environment;
+}
+
 traced::ProbeResult traced::probeInTool(llvm::StringRef tool,
                                         llvm::StringRef bytes,
                                         llvm::StringRef name,
-                                        const SandboxLimits &limits) {
+                                        const SandboxLimits &limits,
+                                        llvm::ArrayRef<std::string> environment) {
   ProbeResult result;
   std::vector<int> fds;
   auto closeAll = [&] {
@@ -730,13 +739,9 @@ traced::ProbeResult traced::probeInTool(llvm::StringRef tool,
     argv.push_back(arg.data());
   argv.push_back(nullptr);
 
-  // The caller's environment without LD_PRELOAD: the tool needs nothing
-  // preloaded, and the sanitizer runtime `make check-asan` preloads into
-  // Python would clash with the one linked into a sanitized tool.
   std::vector<char *> envp;
-  for (char **env = environ; env && *env; ++env)
-    if (!llvm::StringRef(*env).starts_with("LD_PRELOAD="))
-      envp.push_back(*env);
+  for (const std::string &entry : environment)
+    envp.push_back(const_cast<char *>(entry.c_str()));
   envp.push_back(nullptr);
 
   uint64_t rssLimit = rssLimitFor(limits);

@@ -651,18 +651,27 @@ void traced_python::populateIR(py::module_ &m) {
           throw py::error_already_set();
         llvm::StringRef bytes(ptr, size_t(size));
         CheckedInput checked;
+        // The environment is read with the GIL held: Python threads change
+        // it only then.
+        SandboxPolicy policy = SandboxPolicy::fromEnv();
+        if (trusted)
+          policy.stampedBytecode = false;
+        SandboxLimits limits = SandboxLimits::forInput(bytes.size());
+        std::vector<std::string> environment;
+        if (sandboxTool)
+          environment = probeEnvironment();
         {
           // `data` stays alive in the caller's frame; other Python threads
           // run while the child reads.
           py::gil_scoped_release release;
           if (sandboxTool) {
-            SandboxPolicy policy = SandboxPolicy::fromEnv();
-            if (trusted)
-              policy.stampedBytecode = false;
             checked = checkUntrustedInput(
-                bytes, policy, [&](const SandboxLimits &limits) {
-                  return probeInTool(*sandboxTool, bytes, name, limits);
-                });
+                bytes, policy,
+                [&](const SandboxLimits &chosen) {
+                  return probeInTool(*sandboxTool, bytes, name, chosen,
+                                     environment);
+                },
+                limits);
           } else if (failed(checkStamp(bytes, checked.message))) {
             checked.kind = CheckedInput::Failed;
           }

@@ -175,11 +175,21 @@ ProbeResult probeInFork(llvm::function_ref<bool(llvm::raw_ostream &)> parse,
                         llvm::StringRef name, const SandboxLimits &limits);
 
 /// Runs `tool --traced-probe-input name=NAME <limits>` with `bytes` on its
-/// standard input and its standard output in sealed memfds, through
-/// posix_spawn: safe in a multi-threaded process. The tool is traced-opt
-/// (probeMain).
+/// standard input and its standard output in memfds (the input sealed),
+/// through posix_spawn: safe in a multi-threaded process. The tool is
+/// traced-opt (probeMain); `environment` is its environment
+/// (probeEnvironment).
 ProbeResult probeInTool(llvm::StringRef tool, llvm::StringRef bytes,
-                        llvm::StringRef name, const SandboxLimits &limits);
+                        llvm::StringRef name, const SandboxLimits &limits,
+                        llvm::ArrayRef<std::string> environment);
+
+/// This process's environment for a probe child, without LD_PRELOAD: the
+/// tool needs nothing preloaded, and the sanitizer runtime `make
+/// check-asan` preloads into Python would clash with the one linked into a
+/// sanitized tool. Take it (and SandboxPolicy::fromEnv,
+/// SandboxLimits::forInput) where nothing changes the environment
+/// meanwhile: in Python, with the GIL held.
+std::vector<std::string> probeEnvironment();
 
 /// The flag that runs a tool as a probe child.
 inline constexpr llvm::StringLiteral kProbeFlag = "--traced-probe-input";
