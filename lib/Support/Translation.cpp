@@ -1,8 +1,10 @@
 //===- Translation.cpp - reading IR inputs with weight blobs --------------===//
 
 #include "TracedIR/Support/Translation.h"
+#include "TracedIR/Support/Untrusted.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -143,15 +145,53 @@ traced::TracedFromMLIRRegistration::TracedFromMLIRRegistration(
               llvm::SMLoc());
         }
         std::string error;
+        auto parse = [&]() -> OwningOpRef<Operation *> {
+          OwningOpRef<Operation *> op = parseSourceFileForTool(
+              source, context, /*insertImplicitModule=*/true);
+          if (!op || failed(verify(*op)))
+            return nullptr;
+          return op;
+        };
         if (failed(checkResourceBlobs(input->getBuffer(), error))) {
           emitError(FileLineColLoc::get(context,
                                         input->getBufferIdentifier(), 0, 0))
               << error;
           return failure();
         }
-        OwningOpRef<Operation *> op =
-            parseSourceFileForTool(source, context, /*insertImplicitModule=*/true);
-        if (!op || failed(verify(*op)))
+        // Untrusted bytecode (Untrusted.h): the stamp, then a forked,
+        // rlimited child reads it and writes the module back, and the
+        // translation reads what the child wrote. The driver is
+        // single-threaded here (the context's thread pool starts no thread
+        // before a parallel job).
+        CheckedInput checked = checkUntrustedInput(
+            input->getBuffer(), SandboxPolicy::fromEnv(),
+            [&](const SandboxLimits &limits) {
+              return probeInFork(
+                  [&](llvm::raw_ostream &out) {
+                    OwningOpRef<Operation *> op = parse();
+                    return op && succeeded(writeBytecodeToFile(op.get(), out));
+                  },
+                  input->getBufferIdentifier(), limits);
+            });
+        switch (checked.kind) {
+        case CheckedInput::Failed:
+          emitError(FileLineColLoc::get(context,
+                                        input->getBufferIdentifier(), 0, 0))
+              << checked.message;
+          return failure();
+        case CheckedInput::Refused: // the child's diagnostics
+          llvm::errs() << checked.message << "\n";
+          return failure();
+        case CheckedInput::Rewritten:
+          source = std::make_shared<llvm::SourceMgr>();
+          source->AddNewSourceBuffer(std::move(checked.rewritten),
+                                     llvm::SMLoc());
+          break;
+        case CheckedInput::Direct:
+          break;
+        }
+        OwningOpRef<Operation *> op = parse();
+        if (!op)
           return failure();
         return function(op.get(), output);
       });

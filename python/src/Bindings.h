@@ -20,6 +20,7 @@
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Support/Progress.h"
+#include "TracedIR/Support/Untrusted.h"
 #include "TracedIR/Translate/GraphDot.h"
 #include "TracedIR/Translate/GraphText.h"
 #include "TracedIR/Translate/JsonTrace.h"
@@ -227,8 +228,9 @@ inline Type dtypeFromName(MLIRContext *ctx, const std::string &name) {
 }
 
 /// Parses text or bytecode into `state`; bytecode with resources needs its
-/// buffer aligned like the blobs.
-inline void parseInto(ModuleState &state, const std::string &buffer,
+/// buffer aligned like the blobs. (Untrusted bytes are checked first:
+/// `_traced.parse` with a sandbox tool, python/src/IR.cpp.)
+inline void parseInto(ModuleState &state, llvm::StringRef buffer,
                const std::string &name) {
   DiagnosticCapture diags(state.ctx.get());
   std::string error;

@@ -29,7 +29,9 @@ void traced_python::populateIR(py::module_ &m) {
              std::string out;
              llvm::raw_string_ostream os(out);
              DiagnosticCapture diags(s.ctx.get());
-             diags.check(writeBytecodeToFile(s.get(), os),
+             // With TracedIR's integrity stamp (Untrusted.h): still plain
+             // MLIR bytecode.
+             diags.check(writeStampedBytecode(s.get(), os),
                          "cannot write bytecode");
              os.flush();
              return py::bytes(out);
@@ -634,15 +636,62 @@ void traced_python::populateIR(py::module_ &m) {
         return std::hash<void *>()(v.value.getAsOpaquePointer());
       });
 
+  // `sandbox_tool`: bytes from outside (traced.parse, traced.load) are
+  // checked first (Untrusted.h): the integrity stamp, then a parse by that
+  // tool (traced-opt's probe mode) in a child process with limits, as the
+  // policy asks; `trusted` skips the child for bytecode whose stamp
+  // verified. Without a tool (the package's own text) only the stamp.
   m.def(
       "parse",
-      [](py::bytes data, const std::string &name) {
+      [](py::bytes data, const std::string &name,
+         std::optional<std::string> sandboxTool, bool trusted) {
+        char *ptr = nullptr;
+        Py_ssize_t size = 0;
+        if (PyBytes_AsStringAndSize(data.ptr(), &ptr, &size) != 0)
+          throw py::error_already_set();
+        llvm::StringRef bytes(ptr, size_t(size));
+        CheckedInput checked;
+        // The environment is read with the GIL held: Python threads change
+        // it only then.
+        SandboxPolicy policy = SandboxPolicy::fromEnv();
+        if (trusted)
+          policy.stampedBytecode = false;
+        SandboxLimits limits = SandboxLimits::forInput(bytes.size());
+        std::vector<std::string> environment;
+        if (sandboxTool)
+          environment = probeEnvironment();
+        {
+          // `data` stays alive in the caller's frame; other Python threads
+          // run while the child reads.
+          py::gil_scoped_release release;
+          if (sandboxTool) {
+            checked = checkUntrustedInput(
+                bytes, policy,
+                [&](const SandboxLimits &chosen) {
+                  return probeInTool(*sandboxTool, bytes, name, chosen,
+                                     environment);
+                },
+                limits);
+          } else if (failed(checkStamp(bytes, checked.message))) {
+            checked.kind = CheckedInput::Failed;
+          }
+        }
+        if (checked.kind == CheckedInput::Failed)
+          fail("cannot parse " + name + ": " + checked.message);
+        if (checked.kind == CheckedInput::Refused)
+          fail(checked.message.empty() ? "cannot parse " + name
+                                       : checked.message);
         auto state = std::make_shared<ModuleState>();
         state->ctx = makeContext();
-        parseInto(*state, data, name);
+        // The module the sandboxed child read, as it wrote it back; never
+        // the untrusted bytes themselves.
+        parseInto(*state,
+                  checked.rewritten ? checked.rewritten->getBuffer() : bytes,
+                  name);
         return state;
       },
-      py::arg("data"), py::arg("name") = "<string>");
+      py::arg("data"), py::arg("name") = "<string>",
+      py::arg("sandbox_tool") = py::none(), py::arg("trusted") = false);
   m.def(
       "import_trace",
       [](py::bytes data, const std::string &name, const std::string &baseDir) {

@@ -532,19 +532,43 @@ def _first_line(exc):
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def parse(text: Union[str, bytes], name: str = "<string>") -> Module:
+def _sandbox_tool() -> str:
+    """The tool that parses untrusted bytes in a child process first
+    (docs/reliability.md, "Untrusted input"): $TRACED_SANDBOX_TOOL, else
+    the traced-opt of the build this package's extension belongs to
+    (build/python/traced/_traced*.so -> build/bin/traced-opt)."""
+    tool = os.environ.get("TRACED_SANDBOX_TOOL")
+    if tool:
+        return tool
+    build = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.realpath(_traced.__file__))))
+    return os.path.join(build, "bin", "traced-opt")
+
+
+def parse(text: Union[str, bytes], name: str = "<string>", *,
+          trusted: bool = False) -> Module:
     """A Module from MLIR text (str or bytes) or bytecode; `name` is the
-    file name diagnostics use. Raises ParseError with the diagnostics."""
+    file name diagnostics use. Raises ParseError with the diagnostics.
+
+    Bytecode is untrusted (docs/reliability.md, "Untrusted input"): bytes
+    carrying TracedIR's integrity stamp must match it, and every bytecode
+    input is parsed first by traced-opt in a child process with memory,
+    CPU-time and stack limits, so that a file MLIR's reader crashes or
+    hangs on raises ParseError instead. `trusted=True` skips the child for
+    bytecode whose stamp verified (files `Module.save` wrote, unchanged)."""
     if isinstance(text, str):
         text = text.encode()
     with raising(ParseError):
-        return Module(_traced.parse(text, name))
+        return Module(_traced.parse(text, name, _sandbox_tool(), trusted))
 
 
-def load(path: Union[str, "os.PathLike[str]"]) -> Module:
+def load(path: Union[str, "os.PathLike[str]"], *,
+         trusted: bool = False) -> Module:
     """Reads .mlir text, .mlirbc bytecode or a .json trace (by suffix), as
     `Module.save` writes them. Raises ParseError when the file does not
-    parse or verify (OSError when it cannot be read)."""
+    parse or verify (OSError when it cannot be read). Bytecode is checked
+    and parsed in a sandboxed child first, as in `parse` (`trusted`
+    likewise)."""
     path = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
@@ -552,4 +576,4 @@ def load(path: Union[str, "os.PathLike[str]"]) -> Module:
         if path.endswith(".json"):
             return Module(_traced.import_trace(
                 data, path, os.path.dirname(os.path.abspath(path))))
-        return Module(_traced.parse(data, path))
+        return Module(_traced.parse(data, path, _sandbox_tool(), trusted))

@@ -367,7 +367,10 @@ class Module(_ModuleTree):
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes .mlir text, .mlirbc bytecode or a .json trace, by suffix;
-        any other suffix raises traced.Error (nothing is written)."""
+        any other suffix raises traced.Error (nothing is written). Bytecode
+        carries TracedIR's integrity stamp, which traced.load checks
+        (docs/reliability.md, "Untrusted input"); it stays plain MLIR
+        bytecode."""
         path = os.fspath(path)
         suffix = os.path.splitext(path)[1]
         if suffix not in self._SAVE_FORMATS:

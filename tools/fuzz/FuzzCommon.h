@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 /// The sanitizer build's defaults for every fuzz target. libMLIR.so is not
@@ -88,11 +89,17 @@ inline mlir::MLIRContext &context(bool allDialects = false) {
   return *ctx;
 }
 
-/// Parses `data` as MLIR text or bytecode (by its magic number) into a
-/// builtin module, from a buffer aligned for TracedIR's weight blobs, as
-/// the tools read their input.
+/// Parses `data` as MLIR text, or as bytecode (by its magic number) when
+/// `bytecode` is set, into a builtin module, from a buffer aligned for
+/// TracedIR's weight blobs, as the tools read their input. Bytecode is the
+/// bytecode target's, which reads untrusted bytes only in the sandbox's
+/// child (docs/reliability.md, "Untrusted input"); the text targets refuse
+/// an input that mutated into bytecode's magic number.
 inline mlir::OwningOpRef<mlir::ModuleOp>
-parse(mlir::MLIRContext &ctx, const uint8_t *data, size_t size) {
+parse(mlir::MLIRContext &ctx, const uint8_t *data, size_t size,
+      bool bytecode = false) {
+  if (!bytecode && size >= 4 && std::memcmp(data, "ML\xEFR", 4) == 0)
+    return nullptr;
   // The tools' own check of text resource blobs comes first, as in
   // traced-opt, traced-translate and the Python loader.
   std::string error;
