@@ -384,12 +384,9 @@ void traced::enterSandbox(const SandboxLimits &limits) {
 #endif
 }
 
-/// Diagnostics as Python's loader words them (DiagnosticCapture in
-/// python/src/Bindings.h): `file:line:col: error: message`, notes indented.
-static LogicalResult printDiagnostic(Diagnostic &diag) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+void traced::formatDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
   Location where = diag.getLocation();
+  auto name = dyn_cast<NameLoc>(where);
   if (auto loc = where->findInstanceOf<FileLineColLoc>())
     os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
        << loc.getColumn() << ": ";
@@ -406,8 +403,17 @@ static LogicalResult printDiagnostic(Diagnostic &diag) {
     os << "note: ";
   }
   os << diag.str();
+  if (name && !name.getName().getValue().empty())
+    os << " (in " << name.getName().getValue() << ")";
   for (Diagnostic &note : diag.getNotes())
     os << "\n  note: " << note.str();
+}
+
+/// The child's diagnostics on stderr, as Python's loader words them.
+static LogicalResult printDiagnostic(Diagnostic &diag) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  traced::formatDiagnostic(diag, os);
   os << "\n";
   writeStderr(text);
   return success();

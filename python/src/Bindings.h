@@ -81,28 +81,7 @@ public:
             os << "\n";
           // A traced expr's location is the user's file:line, inside a
           // NameLoc naming the module path that made the call.
-          Location where = diag.getLocation();
-          auto name = dyn_cast<NameLoc>(where);
-          if (auto loc = where->findInstanceOf<FileLineColLoc>())
-            os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-               << loc.getColumn() << ": ";
-          else if (!isa<UnknownLoc>(where))
-            os << where << ": ";
-          switch (diag.getSeverity()) {
-          case DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          default:
-            os << "note: ";
-          }
-          os << diag.str();
-          if (name && !name.getName().getValue().empty())
-            os << " (in " << name.getName().getValue() << ")";
-          for (Diagnostic &note : diag.getNotes())
-            os << "\n  note: " << note.str();
+          mlir::traced::formatDiagnostic(diag, os);
           return success();
         }) {}
 

@@ -44,7 +44,12 @@
 #include <vector>
 
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace mlir {
+class Diagnostic;
 class DialectRegistry;
 class FallbackAsmResourceMap;
 class Operation;
@@ -232,6 +237,13 @@ CheckedInput
 checkUntrustedInput(llvm::StringRef bytes, const SandboxPolicy &policy,
                     llvm::function_ref<ProbeResult(const SandboxLimits &)> probe,
                     std::optional<SandboxLimits> limits = std::nullopt);
+
+
+/// Writes `diag` as the tools' child and Python's loader word it:
+/// `file:line:col: error: message` (the innermost file location; a traced
+/// expr's module path, a NameLoc, as ` (in layer1.0)`), notes indented on
+/// lines of their own. No trailing newline.
+void formatDiagnostic(mlir::Diagnostic &diag, llvm::raw_ostream &os);
 
 } // namespace traced
 } // namespace mlir
