@@ -672,7 +672,7 @@ class _ConcreteTracer(TorchFunctionMode):
             return entry[i]
         return self.emitter.call(
             "call_function", "operator.getitem", None, [_Named(*entry), i], {},
-            item, lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+            item, _named_ref,
             "getitem_out")
 
     def _wrote(self, args, kwargs, result, before, where, setitem=False):
@@ -730,7 +730,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 if isinstance(item, torch.Tensor):
                     n, t = em.call("call_function", "operator.getitem", None,
                                    [_Named(name, ty), i], {}, item,
-                                   lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                   _named_ref,
                                    "getitem_out")
                     em.define(id(item), n, t)
                     self.keep.append(item)
@@ -835,7 +835,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 entry = child.names[("arg", i)]
                 eq = child.call("call_function", "operator.eq", None,
                                 [_Named(*entry), a], {}, True,
-                                lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                _named_ref,
                                 "eq_out")
                 child.call("call_function", "torch._assert", None,
                            [_Named(*eq),
@@ -844,7 +844,7 @@ class _ConcreteTracer(TorchFunctionMode):
                             f"the graph; pass {a!r}, or trace with "
                             f"mode='symbolic' to make it an input"], {},
                            None,
-                           lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                           _named_ref,
                            "guard")
 
     def record(self, func, args, kwargs, result, target=None):
@@ -1120,7 +1120,7 @@ class _ConcreteTracer(TorchFunctionMode):
             if isinstance(item, torch.Tensor) and id(item) not in child.names:
                 n, t = child.call("call_function", "operator.getitem", None,
                                   [entry, i], {}, item,
-                                  lambda v: (v.name, v.type) if isinstance(v, _Named) else None,
+                                  _named_ref,
                                   "getitem_out")
                 child.define(id(item), n, t)
                 self.keep.append(item)
@@ -1141,6 +1141,11 @@ class _Named:
 
     def __init__(self, name, type_):
         self.name, self.type = name, type_
+
+
+def _named_ref(v):
+    """The `ref` of GraphEmitter.call for arguments that are _Named values."""
+    return (v.name, v.type) if isinstance(v, _Named) else None
 
 
 def _tensor_arguments(args, kwargs):
