@@ -3,10 +3,16 @@
 #include "TracedIR/ExecutionEngine/BufferCache.h"
 
 #include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Limits.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
-#include <mutex>
+#include <dlfcn.h>
 #include <map>
+#include <mutex>
 #include <vector>
 
 using namespace mlir::traced;
@@ -88,4 +94,81 @@ size_t mlir::traced::cachedBytes() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.bytes;
+}
+
+namespace {
+/// A call of compiled code in progress on this thread
+/// (callUnwindingAllocations).
+struct CallContext {
+  std::jmp_buf env;
+  /// Blocks allocated by the call on this thread and not yet freed.
+  llvm::SmallVector<void *, 8> live;
+  AllocationFailure failure{0, false};
+  CallContext *outer = nullptr;
+};
+thread_local CallContext *currentCall = nullptr;
+
+/// libomp's nesting level of parallel regions, active or serialized (0
+/// outside any); 0 when libomp is not loaded (no parallel regions).
+int ompLevel() {
+  using Fn = int (*)();
+  static Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "omp_get_level"));
+  return fn ? fn() : 0;
+}
+
+[[noreturn]] void allocationFailed(uint64_t size, bool limit) {
+  CallContext *call = currentCall;
+  if (call && ompLevel() == 0) {
+    call->failure = {size, limit};
+    std::longjmp(call->env, 1);
+  }
+  std::fprintf(stderr,
+               "traced: compiled code could not allocate %llu bytes inside "
+               "a parallel loop%s\n",
+               static_cast<unsigned long long>(size),
+               limit ? " (more than the limit max_tensor_bytes)" : "");
+  std::abort();
+}
+} // namespace
+
+void *mlir::traced::jitAlloc(uint64_t size) {
+  if (size > getResourceLimits().maxTensorBytes)
+    allocationFailed(size, /*limit=*/true);
+  void *ptr = cachedAlloc(size);
+  if (!ptr)
+    allocationFailed(size, /*limit=*/false);
+  if (CallContext *call = currentCall; call && ompLevel() == 0)
+    call->live.push_back(ptr);
+  return ptr;
+}
+
+void mlir::traced::jitFree(void *ptr) {
+  if (CallContext *call = currentCall; call && ptr) {
+    // (Most recent first: temporaries die in about the reverse order.)
+    for (size_t k = call->live.size(); k-- > 0;)
+      if (call->live[k] == ptr) {
+        call->live.erase(call->live.begin() + k);
+        break;
+      }
+  }
+  cachedFree(ptr);
+}
+
+std::optional<AllocationFailure>
+mlir::traced::callUnwindingAllocations(llvm::function_ref<int()> entry,
+                                       int &status) {
+  CallContext call;
+  call.outer = currentCall;
+  currentCall = &call;
+  // (`call` lives in memory, reached through currentCall, so its fields
+  // are what allocationFailed wrote when setjmp returns again.)
+  if (setjmp(call.env) == 0) {
+    status = entry();
+    currentCall = call.outer;
+    return std::nullopt;
+  }
+  currentCall = call.outer;
+  for (void *ptr : call.live)
+    cachedFree(ptr);
+  return call.failure;
 }

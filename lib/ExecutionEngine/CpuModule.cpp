@@ -10,6 +10,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Limits.h"
 #include "TracedIR/Support/Progress.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -168,10 +169,12 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
   MLIRContext *ctx = module.getContext();
   registerBuiltinDialectTranslation(*ctx);
   registerLLVMDialectTranslation(*ctx);
-  // A value the compiled code would allocate that cannot fit in memory is
-  // refused now with its op's location: at run time malloc would fail and
-  // the generated code has no way to report it.
-  uint64_t memory = physicalMemoryBytes().value_or(~uint64_t(0));
+  // A value the compiled code would allocate that exceeds max_tensor_bytes
+  // (by default this machine's memory) is refused now with its op's
+  // location; one of a dynamic shape is checked when it is allocated
+  // (BufferCache.h).
+  if (failed(checkOpCount(module, "the module to compile")))
+    return failure();
   WalkResult tooBig = module.walk([&](Operation *op) {
     for (Type t : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(t);
@@ -180,11 +183,16 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
       std::optional<uint64_t> bytes = tensorBytes(
           tensor.getShape(),
           std::max<uint64_t>(1, tensor.getElementTypeBitWidth() / 8));
-      if (!bytes || *bytes > memory) {
-        op->emitError("compiled code would allocate ")
-            << (bytes ? std::to_string(*bytes) : std::string("more than 2^64"))
-            << " bytes for " << t << ", more than this machine's "
-            << memory << " bytes of memory";
+      if (!bytes) {
+        noteResourceFailure();
+        op->emitError("compiled code would allocate more than 2^64 bytes for ")
+            << t;
+        return WalkResult::interrupt();
+      }
+      if (*bytes > getResourceLimits().maxTensorBytes) {
+        std::string what;
+        llvm::raw_string_ostream(what) << "a compiled " << t;
+        emitTensorBytesLimit(op->getLoc(), what, *bytes);
         return WalkResult::interrupt();
       }
     }
@@ -968,10 +976,10 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   llvm::orc::SymbolMap symbols;
   symbols[mangle(kAllocName)] = {
       llvm::orc::ExecutorAddr::fromPtr(
-          +[](uint64_t size) { return cachedAlloc(size); }),
+          +[](uint64_t size) { return jitAlloc(size); }),
       llvm::JITSymbolFlags::Exported};
   symbols[mangle(kFreeName)] = {
-      llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { cachedFree(ptr); }),
+      llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { jitFree(ptr); }),
       llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
@@ -1049,4 +1057,33 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
     llvm::append_range(result->staticOutputDims,
                        cast<RankedTensorType>(t).getShape());
   return result;
+}
+
+std::optional<std::string> CpuModule::run(void **inputs, void **outputs,
+                                          const int64_t *sizes,
+                                          bool *outOfMemory) const {
+  int status = 0;
+  std::optional<AllocationFailure> failure = callUnwindingAllocations(
+      [&] {
+        return sizedEntry ? sizedEntry(inputs, outputs, sizes)
+                          : entry(inputs, outputs);
+      },
+      status);
+  if (failure) {
+    if (outOfMemory)
+      *outOfMemory = true;
+    std::string message =
+        "out of memory: compiled code could not allocate " +
+        std::to_string(failure->bytes) + " bytes for a temporary";
+    if (failure->limit)
+      message += ", more than the limit max_tensor_bytes (" +
+                 std::to_string(getResourceLimits().maxTensorBytes) +
+                 " bytes; " + kLimitsHow + ")";
+    return message;
+  }
+  if (status == 0)
+    return std::nullopt;
+  if (status > 0 && static_cast<size_t>(status) <= checks.size())
+    return checks[status - 1];
+  return "run-time check " + std::to_string(status) + " failed";
 }

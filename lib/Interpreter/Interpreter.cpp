@@ -11,6 +11,7 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -117,8 +118,8 @@ struct Interpreter::Impl {
   SymbolTableCollection symbols;
   llvm::DenseMap<Operation *, std::unique_ptr<Plan>> plans;
   llvm::DenseMap<Operation *, RtValue> declValues;
-  // (The machine's physical memory; 1 TiB where it is unknown.)
-  uint64_t memoryLimit = physicalMemoryBytes().value_or(uint64_t(1) << 40);
+  // (setMemoryLimit's; else the max_tensor_bytes limit, Support/Limits.h.)
+  std::optional<uint64_t> memoryLimit;
   unsigned unwindNotes = 0;
   /// The static nesting depth of module calls below each graph (see
   /// nestingDepth).
@@ -201,11 +202,35 @@ struct Interpreter::Impl {
         return op->emitError("the interpreter cannot hold ")
                << t << ": its size in bytes overflows 64 bits";
     }
-    if (total > memoryLimit)
+    if (memoryLimit && total > *memoryLimit)
       return op->emitError("the interpreter would need ")
              << total << " bytes for this op's results, more than its "
-             << "memory limit of " << memoryLimit << " bytes";
+             << "memory limit of " << *memoryLimit << " bytes";
+    if (!memoryLimit && total > getResourceLimits().maxTensorBytes)
+      return emitTensorBytesLimit(op->getLoc(), "the results of this op",
+                                  total);
     return success();
+  }
+
+  /// checkMemory for a computed result: its elements at 8 bytes each.
+  LogicalResult checkComputed(Operation *op, const RtValue &result) {
+    uint64_t total = 0;
+    std::function<void(const RtValue &)> add = [&](const RtValue &v) {
+      if (v.isTensor())
+        total += uint64_t(v.tensor().numel()) * 8;
+      else if (const RtValue::List *l = v.list())
+        for (const RtValue &item : l->items)
+          add(item);
+    };
+    add(result);
+    uint64_t limit = memoryLimit.value_or(getResourceLimits().maxTensorBytes);
+    if (total <= limit)
+      return success();
+    if (memoryLimit)
+      return op->emitError("the interpreter computed ")
+             << total << " bytes for this op's results, more than its "
+             << "memory limit of " << limit << " bytes";
+    return emitTensorBytesLimit(op->getLoc(), "the results of this op", total);
   }
 
   traced::ModuleOp lookupModule(ModuleType type) {
@@ -566,6 +591,14 @@ struct Interpreter::Impl {
           return op.emitError() << "'" << plan.target << "' has no kernel";
         FailureOr<RtValue> result = plan.kernel(args);
         if (failed(result))
+          return failure();
+        // Results of dynamic shapes, checked now that their sizes are known
+        // (those of static shapes were before the kernel ran).
+        if (llvm::any_of(op.getResultTypes(), [](Type t) {
+              auto tensor = dyn_cast<RankedTensorType>(t);
+              return tensor && !tensor.hasStaticShape();
+            }) &&
+            failed(checkComputed(&op, *result)))
           return failure();
         // An in-place variant (`x.add_(y)`) writes into its input: the
         // result keeps the input's dtype (the verifier checked the cast).

@@ -20,6 +20,7 @@
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Support/Progress.h"
+#include "TracedIR/Support/Limits.h"
 #include "TracedIR/Support/Untrusted.h"
 #include "TracedIR/Translate/GraphDot.h"
 #include "TracedIR/Translate/GraphText.h"
@@ -66,9 +67,17 @@ namespace traced_python {
 struct TracedError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+/// A resource limit reached (Support/Limits.h) or memory that ran out:
+/// traced.ResourceError, a traced.Error and a MemoryError.
+struct TracedResourceError : TracedError {
+  using TracedError::TracedError;
+};
 
 [[noreturn]] inline void fail(const std::string &message) {
   throw TracedError(message);
+}
+[[noreturn]] inline void failResource(const std::string &message) {
+  throw TracedResourceError(message);
 }
 
 /// Collects the diagnostics emitted while it lives; `check` throws them.
@@ -85,8 +94,13 @@ public:
           return success();
         }) {}
 
+  /// Throws the diagnostics: a TracedResourceError when one of them said
+  /// a resource limit was reached (Support/Limits.h).
   [[noreturn]] void raise(const std::string &fallback) {
-    fail(text.empty() ? fallback : text);
+    const std::string &message = text.empty() ? fallback : text;
+    if (resourceFailureCount() != resourceFailures)
+      failResource(message);
+    fail(message);
   }
   void check(LogicalResult result, const std::string &fallback) {
     if (failed(result))
@@ -95,6 +109,7 @@ public:
 
 private:
   std::string text;
+  uint64_t resourceFailures = resourceFailureCount();
   ScopedDiagnosticHandler handler;
 };
 
@@ -223,6 +238,8 @@ inline void parseInto(ModuleState &state, llvm::StringRef buffer,
   ParserConfig config(state.ctx.get());
   state.module = parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   if (!state.module)
+    diags.raise("cannot parse " + name);
+  if (failed(checkOpCount(*state.module, name)))
     diags.raise("cannot parse " + name);
 }
 

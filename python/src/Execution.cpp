@@ -50,11 +50,14 @@ void traced_python::populateExecution(py::module_ &m) {
             for (uintptr_t p : out)
               outputs.push_back(reinterpret_cast<void *>(p));
             std::optional<std::string> failedCheck;
+            bool outOfMemory = false;
             {
               py::gil_scoped_release release;
-              failedCheck =
-                  c.run(inputs.data(), outputs.data(), sizes.data());
+              failedCheck = c.run(inputs.data(), outputs.data(),
+                                  sizes.data(), &outOfMemory);
             }
+            if (failedCheck && outOfMemory)
+              failResource(*failedCheck);
             if (failedCheck)
               fail(*failedCheck);
           },

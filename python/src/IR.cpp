@@ -700,7 +700,7 @@ void traced_python::populateIR(py::module_ &m) {
         DiagnosticCapture diags(state->ctx.get());
         std::string text = data;
         state->module = importTrace(text, name, baseDir, state->ctx.get());
-        if (!state->module)
+        if (!state->module || failed(checkOpCount(*state->module, name)))
           diags.raise("cannot import the trace " + name);
         return state;
       },

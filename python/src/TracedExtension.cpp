@@ -18,14 +18,38 @@ PYBIND11_MODULE(_traced, m) {
   static std::once_flag passesRegistered;
   std::call_once(passesRegistered, [] { traced::registerAllPasses(); });
   static py::exception<TracedError> error(m, "Error");
+  // A limit reached or memory run out: a traced.Error, and a MemoryError
+  // for code that already catches that (PyErr_NewException takes a tuple
+  // of bases).
+  static py::exception<TracedResourceError> resourceError(
+      m, "ResourceError", py::make_tuple(error, py::handle(PyExc_MemoryError)));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)
         std::rethrow_exception(p);
+    } catch (const TracedResourceError &e) {
+      PyErr_SetString(resourceError.ptr(), e.what());
     } catch (const TracedError &e) {
       PyErr_SetString(error.ptr(), e.what());
+    } catch (const std::bad_alloc &) {
+      PyErr_SetString(resourceError.ptr(),
+                      "out of memory: an allocation failed (std::bad_alloc)");
     }
   });
+  m.def(
+      "get_limits",
+      [] {
+        ResourceLimits l = getResourceLimits();
+        return py::make_tuple(l.maxTensorBytes, l.maxOps);
+      },
+      "The resource limits now: (max_tensor_bytes, max_ops).");
+  m.def(
+      "set_limits",
+      [](uint64_t maxTensorBytes, uint64_t maxOps) {
+        setResourceLimits({maxTensorBytes, maxOps});
+      },
+      py::arg("max_tensor_bytes"), py::arg("max_ops"),
+      "Sets the resource limits; 0 takes a limit's default.");
 
   populateIR(m);
   populateExecution(m);

@@ -39,8 +39,9 @@ import torch
 from . import _traced
 from ._traced import Error
 from .errors import (CompileError, InputError, InterpretError,
-                     InterpretInputError, ParseError, PassError, SurgeryError,
-                     TraceError, VerifyError, raising)
+                     InterpretInputError, ParseError, PassError, ResourceError,
+                     SurgeryError, TraceError, VerifyError, raising)
+from ._limits import get_limits, limits, set_limits
 from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
                        save_library)
 from .module import Expr, ExprList, FxNode, Graph, Module, ModuleView, Node, NodeList
@@ -51,11 +52,12 @@ from ._tracing import class_name as _class_name
 __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
            "Expr", "ExprList", "FxNode", "Graph", "InputError",
            "InterpretError", "InterpretInputError", "Module", "ModuleView",
-           "Node", "NodeList", "ParseError", "PassError", "Summary",
+           "Node", "NodeList", "ParseError", "PassError", "ResourceError",
+           "Summary",
            "SummaryRow", "SurgeryError", "TraceError", "TracerWarning",
            "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda",
-           "load", "parse",
-           "save_library", "trace"]
+           "get_limits", "limits", "load", "parse",
+           "save_library", "set_limits", "trace"]
 
 
 def trace(module: Union[torch.nn.Module, Callable[..., Any]], *example_inputs: Any,

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _calls, _traced
 from ._traced import Error
-from .errors import CompileError, raising
+from .errors import CompileError, ResourceError, raising
 from .module import Module
 
 #: The element types compiled graphs take and return, by their MLIR
@@ -55,6 +55,27 @@ def _from_array(a, bf16):
         return a
     import torch
     return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+
+
+def _output_array(shape, dtype) -> np.ndarray:
+    """A compiled call's output array, held to max_tensor_bytes like the
+    temporaries compiled code allocates (traced.set_limits); numpy's
+    MemoryError becomes a ResourceError."""
+    count = 1
+    for d in shape:
+        count *= int(d)
+    size = count * np.dtype(dtype).itemsize
+    limit = _traced.get_limits()[0]
+    if size > limit:
+        raise ResourceError(
+            f"an output of shape {list(shape)} would take {size} bytes, more "
+            f"than the limit max_tensor_bytes ({limit} bytes; "
+            f"traced.set_limits, or TRACED_MAX_TENSOR_BYTES / TRACED_MAX_OPS)")
+    try:
+        return np.empty(shape, dtype)
+    except MemoryError:
+        raise ResourceError(f"out of memory: an output of shape {list(shape)} "
+                            f"needs {size} bytes") from None
 
 
 class CompiledModule:
@@ -164,7 +185,7 @@ class CompiledModule:
         traced.InputError."""
         arrays = self._arrays(inputs, named, cast)
         sizes, shapes = self._sizes_and_shapes(arrays)
-        outputs = [np.empty(shape, dtype)
+        outputs = [_output_array(shape, dtype)
                    for shape, (_, dtype) in zip(shapes, self.output_specs)]
         # (Zero-size arrays may share an address or have none; the compiled
         # code reads and writes nothing there.)
@@ -290,6 +311,7 @@ _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 _BUFFER_CACHE_C = r"""
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct Block { uint64_t size; struct Block *next; } Block;
@@ -316,8 +338,13 @@ void *_mlir_memref_to_llvm_alloc(uint64_t size) {
   }
   pthread_mutex_unlock(&lock);
   Block *block = aligned_alloc(64, (size + HEADER + 63) / 64 * 64);
-  if (!block)
-    return 0;
+  if (!block) {
+    /* A C caller has no exception to catch: a clear end, not a write
+       through a null pointer (docs/reliability.md, "Resource limits"). */
+    fprintf(stderr, "traced: out of memory: compiled code could not "
+                    "allocate %llu bytes\n", (unsigned long long)size);
+    abort();
+  }
   block->size = size;
   return (char *)block + HEADER;
 }

@@ -12,10 +12,12 @@ layer knows which step failed it raises a subclass::
     ├── InterpretError  Module.interpret(): the reference interpreter refused or failed
     ├── CompileError    traced.compile() / traced.save_library(): lowering or linking failed
     ├── SurgeryError    graph surgery the IR cannot do (replace_node, erase_node, create_node)
-    └── InputError      a call of a traced graph (Module.interpret, a compiled
-                        module) given inputs of the wrong number, dtype or shape;
-                        from Module.interpret an InterpretInputError, which is
-                        an InterpretError too
+    ├── InputError      a call of a traced graph (Module.interpret, a compiled
+    │                   module) given inputs of the wrong number, dtype or shape;
+    │                   from Module.interpret an InterpretInputError, which is
+    │                   an InterpretError too
+    └── ResourceError   a resource limit reached (traced.set_limits) or memory
+                        run out, in any step; also a MemoryError
 
 Other misuse (graph surgery on removed exprs, assigning a non-parameter, an
 unknown suffix for Module.save) raises `traced.Error` itself.
@@ -25,16 +27,23 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator, Type
 
-from ._traced import Error
+from ._traced import Error, ResourceError
 
 Error.__doc__ = """The base of every error the traced package raises (registered by
 the C++ extension as `_traced.Error`); its message holds the MLIR
 diagnostics with their source locations. Subclasses: TraceError,
 ParseError, VerifyError, PassError, InterpretError, CompileError,
 InputError, SurgeryError."""
+ResourceError.__doc__ = """A resource limit was reached (max_tensor_bytes or max_ops,
+see traced.set_limits; the message names the limit) or memory ran out: an
+op the interpreter would compute, a temporary compiled code allocates at
+run time, a value compiled code would allocate, a module with too many
+operations. Raised by whichever step met it (parse, trace, interpret,
+compile, a compiled call) in place of that step's own error class. It is
+also a MemoryError."""
 __all__ = ["Error", "TraceError", "ParseError", "VerifyError", "PassError",
            "InterpretError", "CompileError", "InputError",
-           "InterpretInputError", "SurgeryError"]
+           "InterpretInputError", "ResourceError", "SurgeryError"]
 
 
 class TraceError(Error):

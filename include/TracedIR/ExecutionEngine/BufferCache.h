@@ -16,8 +16,11 @@
 #ifndef TRACEDIR_EXECUTIONENGINE_BUFFERCACHE_H
 #define TRACEDIR_EXECUTIONENGINE_BUFFERCACHE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace mlir::traced {
 
@@ -31,6 +34,33 @@ void cachedFree(void *ptr);
 void releaseCachedBuffers();
 /// Bytes the cache holds now.
 size_t cachedBytes();
+
+/// An allocation compiled code asked for and could not get.
+struct AllocationFailure {
+  uint64_t bytes;
+  /// Refused by the max_tensor_bytes limit (Support/Limits.h), not by the
+  /// system.
+  bool limit;
+};
+
+/// The JIT's `_mlir_memref_to_llvm_alloc` and `_mlir_memref_to_llvm_free`:
+/// the cache, with allocation failures handled. Inside
+/// `callUnwindingAllocations` and outside any OpenMP parallel region (the
+/// allocations of a function's body, temporaries and arena alike), a
+/// request that fails, or that exceeds max_tensor_bytes, returns to that
+/// call instead of handing compiled code a null pointer. Elsewhere (a
+/// parallel loop's per-thread patches, a few KiB each) it ends the process
+/// with a message: returning from one thread of a parallel region would
+/// leave the others waiting at its barrier.
+void *jitAlloc(uint64_t size);
+void jitFree(void *ptr);
+
+/// Calls `entry` (compiled code's entry point) and returns its status in
+/// `status`; or, when an allocation in it failed, the failure, after
+/// returning the blocks the call had allocated on this thread and not
+/// freed. The frames left are compiled code's, which own nothing else.
+std::optional<AllocationFailure>
+callUnwindingAllocations(llvm::function_ref<int()> entry, int &status);
 
 } // namespace mlir::traced
 

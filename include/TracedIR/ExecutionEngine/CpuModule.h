@@ -129,17 +129,12 @@ public:
   /// a dynamic model. When a run-time check fails (an index out of bounds,
   /// a boolean mask selecting another count than the traced one: what
   /// torch raises on), returns its message, and the outputs are
-  /// unspecified.
+  /// unspecified. So when a temporary cannot be allocated (the system
+  /// refuses it, or it exceeds max_tensor_bytes: BufferCache.h); then
+  /// `outOfMemory`, when given, is set.
   std::optional<std::string> run(void **inputs, void **outputs,
-                                 const int64_t *sizes = nullptr) const {
-    int status = sizedEntry ? sizedEntry(inputs, outputs, sizes)
-                            : entry(inputs, outputs);
-    if (status == 0)
-      return std::nullopt;
-    if (status > 0 && static_cast<size_t>(status) <= checks.size())
-      return checks[status - 1];
-    return "run-time check " + std::to_string(status) + " failed";
-  }
+                                 const int64_t *sizes = nullptr,
+                                 bool *outOfMemory = nullptr) const;
   /// The messages of the run-time checks, in order (check k is k - 1).
   ArrayRef<std::string> getChecks() const { return checks; }
 
