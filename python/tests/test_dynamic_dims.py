@@ -399,3 +399,21 @@ def test_shape_elements_of_dynamic_dims_compile():
     for batch in (1, 5):
         x = torch.randn(batch, 3, 4)
         _close(c(x.numpy()), ShapeElement()(x))
+
+
+class SumAll(nn.Module):
+    def forward(self, x):
+        return (x * x).sum(), x.relu().sum() * 2
+
+
+def test_dynamic_inputs_with_only_0d_outputs_compile():
+    """Every output 0-d: the entry's output-dims function returns nothing
+    (traced-emit-entry read its missing result and crashed)."""
+    m = traced.trace(SumAll(), torch.randn(3, 4), dynamic_dims={0: "b"})
+    c = traced.compile(m)
+    for batch in (1, 6):
+        x = torch.randn(batch, 4)
+        got = c(x.numpy())
+        want = SumAll()(x)
+        for g, w in zip(got, want):
+            torch.testing.assert_close(torch.as_tensor(g), w)
