@@ -11,6 +11,10 @@
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Limits.h"
+#include "llvm/ADT/ScopeExit.h"
+#include <thread>
+#include <chrono>
+#include <atomic>
 #include "TracedIR/Support/Progress.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -163,6 +167,11 @@ static TimingScope stage(const CompileMonitor &monitor, StringRef name) {
   return monitor.timing ? monitor.timing->nest(name) : TimingScope();
 }
 
+/// The error of a compile that CompileMonitor::cancelled stopped.
+static LogicalResult emitInterrupted(Operation *at) {
+  return at->emitError("the compile was interrupted");
+}
+
 FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
                                             const CpuPipelineOptions &options,
                                             const CompileMonitor &monitor) {
@@ -217,7 +226,23 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
     passes = monitor.timing->nest("MLIR pipeline (traced-cpu-pipeline)");
     pm.enableTiming(passes);
   }
-  if (failed(pm.run(module)))
+  // Cancellation (CompileMonitor::cancelled) through MLIR's action
+  // framework: once it says stop, every pass still to run is skipped, and
+  // the half-lowered copy is dropped. (A pass cannot be failed from an
+  // instrumentation.)
+  if (monitor.cancelled)
+    ctx->registerActionHandler([&](function_ref<void()> transform,
+                                   const tracing::Action &action) {
+      if (isa<PassExecutionAction>(action) && monitor.checkCancelled())
+        return;
+      transform();
+    });
+  LogicalResult ran = pm.run(module);
+  if (monitor.cancelled)
+    ctx->registerActionHandler(nullptr);
+  if (monitor.wasCancelled)
+    return emitInterrupted(module);
+  if (failed(ran))
     return failure();
   if (!verifyEach && failed(mlir::verify(module)))
     return failure();
@@ -432,6 +457,11 @@ emitObjects(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
   if (translated)
     translated(module);
   translation.stop();
+  if (monitor.checkCancelled()) {
+    if (monitor.progress)
+      clearProgress();
+    return emitInterrupted(module);
+  }
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setCodeModel(tm->getCodeModel());
@@ -473,8 +503,15 @@ emitObjects(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
       llvm::stable_sort(order, [&](size_t x, size_t y) {
         return bitcode[x].size() > bitcode[y].size();
       });
+      // The parts not started when the compile is cancelled are skipped;
+      // this thread asks while it waits (Python's Ctrl-C is seen here).
+      std::atomic<bool> stop{false};
+      std::atomic<size_t> finished{0};
       for (size_t i : order)
         pool.async([&, i] {
+          auto done = llvm::make_scope_exit([&] { ++finished; });
+          if (stop)
+            return;
           llvm::LLVMContext context;
           auto part = llvm::parseBitcodeFile(
               llvm::MemoryBufferRef(
@@ -493,7 +530,18 @@ emitObjects(mlir::ModuleOp module, llvm::CodeModel::Model codeModel,
           else
             objects[i] = std::move(*object);
         });
+      if (monitor.cancelled)
+        while (finished < order.size()) {
+          if (monitor.checkCancelled())
+            stop = true;
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
       pool.wait();
+    }
+    if (monitor.wasCancelled) {
+      if (monitor.progress)
+        clearProgress();
+      return emitInterrupted(module);
     }
     for (const std::string &error : errors)
       if (!error.empty())

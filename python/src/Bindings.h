@@ -80,6 +80,12 @@ struct TracedResourceError : TracedError {
   throw TracedResourceError(message);
 }
 
+/// For CompileMonitor::cancelled, with the GIL held: runs Python's signal
+/// handlers (on the main thread; elsewhere nothing is pending) and says
+/// whether one raised, KeyboardInterrupt for Ctrl-C. The exception stays
+/// set for `throw py::error_already_set()` once the compile has stopped.
+inline bool pythonSignalPending() { return PyErr_CheckSignals() != 0; }
+
 /// Collects the diagnostics emitted while it lives; `check` throws them.
 class DiagnosticCapture {
 public:

@@ -79,6 +79,7 @@ void traced_python::populateExecution(py::module_ &m) {
         options.surgery = surgery;
         CompileMonitor monitor;
         monitor.progress = progress.value_or(progressWanted());
+        monitor.cancelled = pythonSignalPending;
         // With `timing`, the per-pass and LLVM stage times, as a tree, the
         // way `--mlir-timing --mlir-timing-display=tree` prints them.
         std::string report;
@@ -97,6 +98,9 @@ void traced_python::populateExecution(py::module_ &m) {
               s.get(), options, monitor,
               cacheDir ? *cacheDir : defaultCompileCacheDir());
         }
+        if (failed(compiled) && monitor.wasCancelled)
+          throw py::error_already_set(); // KeyboardInterrupt, or what the
+                                         // signal handler raised
         if (failed(compiled))
           diags.raise("cannot compile the module for the CPU");
         if (timing)
@@ -120,15 +124,19 @@ void traced_python::populateExecution(py::module_ &m) {
         options.vectorize = vectorize;
         CompileMonitor monitor;
         monitor.progress = progress.value_or(progressWanted());
+        monitor.cancelled = pythonSignalPending;
         OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
         if (failed(lowerForCpu(*copy, options, monitor)))
-          diags.raise("cannot compile the module for the CPU");
+          monitor.wasCancelled
+              ? throw py::error_already_set()
+              : diags.raise("cannot compile the module for the CPU");
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec);
         if (ec)
           fail("cannot write " + path + ": " + ec.message());
         if (failed(writeCpuObject(*copy, os, monitor)))
-          diags.raise("cannot write the object file");
+          monitor.wasCancelled ? throw py::error_already_set()
+                               : diags.raise("cannot write the object file");
       },
       py::arg("state"), py::arg("path"), py::arg("entry") = "forward",
       py::arg("vectorize") = true, py::arg("progress") = py::none());

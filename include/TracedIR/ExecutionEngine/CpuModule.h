@@ -27,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,19 @@ struct CompileMonitor {
   /// Time each pass and LLVM stage under this scope (a DefaultTimingManager's
   /// root scope prints them as `--mlir-timing` does).
   TimingScope *timing = nullptr;
+  /// Asked, on the compiling thread, before each pass of the pipeline and
+  /// each LLVM stage: true stops the compile, which then fails with
+  /// "the compile was interrupted" (Python asks whether Ctrl-C was
+  /// pressed). Once it has said true it is not asked again.
+  std::function<bool()> cancelled;
+  /// Whether `cancelled` said true (checkCancelled sets it).
+  mutable bool wasCancelled = false;
+  /// Asks `cancelled` unless it already said true; false without one.
+  bool checkCancelled() const {
+    if (!wasCancelled && cancelled && cancelled())
+      wasCancelled = true;
+    return wasCancelled;
+  }
 };
 
 /// Runs traced-cpu-pipeline on `module` in place (traced IR to the LLVM
