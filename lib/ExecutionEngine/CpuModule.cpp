@@ -11,6 +11,7 @@
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Limits.h"
+#include "TracedIR/Interpreter/Interpreter.h"
 #include "llvm/ADT/ScopeExit.h"
 #include <thread>
 #include <chrono>
@@ -138,7 +139,7 @@ struct MemoryInstrumentation : public PassInstrumentation {
     return resident * sysconf(_SC_PAGESIZE) / (1 << 20);
   }
   void runAfterPass(Pass *pass, Operation *op) override {
-    if (isa<ModuleOp>(op))
+    if (isa<mlir::ModuleOp>(op))
       llvm::errs() << "[mem] " << pass->getName() << ": " << rssMiB() << " MiB\n";
   }
 };
@@ -363,6 +364,9 @@ void traced::registerCompilerDialects(DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<traced::TracedDialect>();
+  // traced-fold-constants and the decompositions evaluate constant calls
+  // with the interpreter's kernels (ConstantEvaluator.h).
+  registerConstantEvaluator(registry);
   // Lets hoistLoopInvariantSubsets move accumulator transfers out of loops
   // (traced-cpu-tile-and-vectorize); not part of registerAllDialects.
   vector::registerSubsetOpInterfaceExternalModels(registry);

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import _traced
 from ._emit import unique_name
+from ._arrays import _to_numpy
 from ._traced import Error
 
 # -- Python operators --------------------------------------------------------
@@ -799,7 +800,6 @@ class _Generator:
     def constant(self, sym, op, const_namer, init_body):
         value = op.value
         if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], bytes):
-            from .module import _to_numpy
             array = _to_numpy(*value)
             dtype = _NUMPY_TO_TORCH[value[1]]
             if array.size == 0:
@@ -1131,7 +1131,6 @@ def _tie_and_load(state, root, generated):
     """Makes a module instance shared where the IR shares it, then copies
     every parameter, buffer and constant into place."""
     import torch
-    from .module import ModuleView
     instances = {}
     root_sym = state.root()
 
@@ -1153,7 +1152,6 @@ def _tie_and_load(state, root, generated):
     with torch.no_grad():
         for sym, module in instances.items():
             info = state.module_info(sym)
-            view = ModuleView(state, sym)
             for name, kind, detail in info["attributes"]:
                 if kind == "attribute" and name == "training":
                     module.training = bool(detail)
@@ -1164,8 +1162,8 @@ def _tie_and_load(state, root, generated):
                 for part in parts[:-1]:
                     target = getattr(target, part)
                 tensor = getattr(target, parts[-1])
-                _copy_into(tensor, getattr(view, name), f"@{sym}.{name}")
-        from .module import _to_numpy
+                _copy_into(tensor, _to_numpy(*state.get_tensor(sym, name)),
+                           f"@{sym}.{name}")
         for sym, name, op in generated.constants:
             _copy_into(getattr(instances[sym], name), _to_numpy(*op.value),
                        f"constant {name} of @{sym}")

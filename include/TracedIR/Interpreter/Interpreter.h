@@ -20,6 +20,10 @@
 #include <memory>
 #include <vector>
 
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
 namespace mlir::traced {
 
 class Interpreter {
@@ -61,6 +65,11 @@ LogicalResult writeNpy(StringRef path, const Tensor &tensor,
 
 /// Registers `traced-translate --interpret`.
 void registerInterpretTranslation();
+
+/// Registers the interpreter's kernels as the traced dialect's
+/// ConstantEvaluatorInterface (Dialect/Traced/ConstantEvaluator.h), which
+/// traced-fold-constants and the decompositions use.
+void registerConstantEvaluator(DialectRegistry &registry);
 
 } // namespace mlir::traced
 

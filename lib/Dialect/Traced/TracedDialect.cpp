@@ -1,6 +1,7 @@
 //===- TracedDialect.cpp - the traced dialect -----------------------------===//
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/ConstantEvaluator.h"
 #include "mlir/InitAllDialects.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
@@ -54,4 +55,13 @@ Operation *TracedDialect::materializeConstant(OpBuilder &builder,
 void traced::registerReaderDialects(DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   registry.insert<TracedDialect>();
+}
+
+MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::traced::ConstantEvaluatorInterface)
+
+const mlir::traced::ConstantEvaluatorInterface *
+mlir::traced::getConstantEvaluator(MLIRContext *ctx) {
+  auto *dialect = ctx->getLoadedDialect<TracedDialect>();
+  return dialect ? dialect->getRegisteredInterface<ConstantEvaluatorInterface>()
+                 : nullptr;
 }
