@@ -1,25 +1,34 @@
 """Batch sizes, throughput, roofline and run-time memory of the compiled CPU
-code against torch 1.13 eager (issue 17's batch 1/8/32 table).
+code against torch 1.13, eager and frozen TorchScript (issue 17's batch
+1/8/32 table).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/cpu_batches.py [--batches 1,8,32]
         [--models resnet18,mobilenet_v2,transformer]
     PYTHONPATH=build/python /usr/bin/python3 bench/cpu_batches.py --memory
 
-Threads as bench/cpu.py (TRACED_BENCH_THREADS, default 1). For each model
-and batch, torch and the compiled code are timed in alternating blocks
-(bench/timing.py: paired_medians_ms); the table gives both latencies, the
-ratio, the compiled code's images (or sequences) per second, and its
+Threads as bench/cpu.py (TRACED_BENCH_THREADS, default 1), on both sides;
+both sides' thread and BLAS settings are printed first (bench/timing.py:
+describe_environment). For each model and batch, torch eager, torch frozen
+(torch.jit.optimize_for_inference(torch.jit.trace(model)); bench/timing.py:
+torch_frozen) and the compiled code are timed in interleaved blocks
+(bench/timing.py: interleaved_medians_ms); the table gives the three
+latencies, the ratio against the faster torch configuration (named), the
+compiled code's and the faster torch's images (or sequences) per second,
+the element-wise output check against torch eager (rtol 1e-4, atol 1e-4)
+with the largest absolute difference, and the compiled code's
 GFLOP/s against the peak of this many cores (bench/fma_peak.c's single-core
 figure times the thread count): a roofline line per model. FLOPs count the
 multiply-adds of convolutions and Linear layers (and attention's two
 matmuls) as 2 each, from forward hooks; the rest of a model is memory
-traffic and adds a few percent.
+traffic and adds a few percent. A row whose compile or run fails says so
+and the last line names every failed row: none is left out silently.
 
 --memory runs each model and batch in a fresh process: what 5 runs add to
 the resident set, torch's and then the compiled code's (Linux's VmHWM,
 reset through /proc/self/clear_refs before the runs, so the compile's own
 peak does not count), against the weights' bytes and the two largest
-activations (module outputs seen by the hooks) of the model.
+activations (module outputs seen by the hooks) of the model. Torch's
+memory is eager's; the frozen model's is not measured.
 """
 import argparse
 import json
@@ -35,14 +44,14 @@ import ctypes
 import gc
 import statistics
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torchvision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import traced  # noqa: E402
-from timing import fma_peak_probe, paired_medians_ms, print_table  # noqa: E402
+from timing import (compare_with_torch, describe_environment,  # noqa: E402
+                    fma_peak_probe, print_table, tolerance_note)
 
 MODELS = ("resnet18", "mobilenet_v2", "transformer")
 
@@ -172,44 +181,53 @@ def main():
     if args.memory_child:
         return memory_child(args.memory_child[0], int(args.memory_child[1]))
     batches = [int(b) for b in args.batches.split(",")]
-    print(f"threads: {THREADS}; load average {os.getloadavg()[0]:.2f}")
+    torch.set_num_threads(int(THREADS))
+    describe_environment(int(THREADS))
     if args.memory:
         return memory_table(args.models.split(","), batches)
-    torch.set_num_threads(int(THREADS))
     with fma_peak_probe() as probe:
         core = (statistics.median(probe()[0] for _ in range(7))
                 if probe else float("nan"))
     roof = core * int(THREADS)
     print(f"peak: {core:.1f} GFLOP/s a core (bench/fma_peak.c), "
           f"{roof:.1f} for {THREADS} thread(s)\n")
-    rows = []
+    rows, failed = [], []
     for name in args.models.split(","):
         for batch in batches:
-            model, x = build(name, batch)
-            flops, _ = profile(model, x)
-            compiled = traced.compile(traced.trace(model, x), cache=False)
-            xn = x.numpy()
-            with torch.no_grad():
-                expected = model(x).numpy()
-                err = (np.abs(compiled(xn) - expected).max() /
-                       np.abs(expected).max())
-                eager, ours = paired_medians_ms(lambda: model(x),
-                                                lambda: compiled(xn),
-                                                args.blocks, args.runs)
-            gflops = flops / ours / 1e6
-            rows.append((name, batch, f"{ours:.2f} ms", f"{eager:.2f} ms",
-                         f"{ours / eager:.2f}x",
-                         f"{batch / ours * 1e3:.0f}", f"{batch / eager * 1e3:.0f}",
+            try:
+                model, x = build(name, batch)
+                flops, _ = profile(model, x)
+                compiled = traced.compile(traced.trace(model, x), cache=False)
+                c = compare_with_torch(model, x, compiled, args.blocks,
+                                       args.runs)
+            except Exception as e:  # a row, not the end of the table
+                why = (str(e).splitlines() or [type(e).__name__])[0][:120]
+                failed.append(f"{name} batch {batch}")
+                rows.append((name, batch, "FAILED", "-", "-", "-", "-", "-",
+                             "-", "-", "-", "-", why))
+                continue
+            gflops = flops / c.ours / 1e6
+            rows.append((name, batch, f"{c.ours:.2f} ms", f"{c.eager:.2f} ms",
+                         c.frozen_text(), c.ratio_text(),
+                         f"{batch / c.ours * 1e3:.0f}",
+                         f"{batch / c.best_ms * 1e3:.0f}",
                          f"{flops / 1e9:.4g}", f"{gflops:.1f}",
-                         f"{gflops / roof:.0%}", f"{err:.1e}"))
+                         f"{gflops / roof:.0%}", c.check_text(),
+                         c.frozen_why or ""))
             del compiled
             gc.collect()
-    header = ("model", "batch", "traced", "torch", "ratio", "traced /s",
-              "torch /s", "GFLOP", "traced GFLOP/s", "of peak", "max rel err")
+    header = ("model", "batch", "traced", "torch eager", "torch jit",
+              "ratio (vs faster torch)", "traced /s", "torch /s", "GFLOP",
+              "traced GFLOP/s", "of peak", "check (max abs diff)", "note")
     print_table(header, rows)
-    print("\n/s: images (sequences) per second; of peak: the traced GFLOP/s "
-          "against the peak line above.")
-
+    print("\ntorch jit: torch.jit.optimize_for_inference(torch.jit.trace("
+          "model)); ratio: traced time / the faster torch configuration's; "
+          "/s: images (sequences) per second, torch's from the faster "
+          "configuration; of peak: the traced GFLOP/s against the peak line "
+          f"above; {tolerance_note()}.")
+    total = len(rows)
+    print(f"{len(failed)} of {total} rows failed"
+          + (f": {', '.join(failed)}" if failed else ""))
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,15 @@
 """`make demo`: trace torchvision resnet18 (random weights), print its graph,
 run it with the reference interpreter and compare with torch eager, fold its
 BatchNorms into the convs and compare again, compile the result for this CPU
-and run it against torch and the interpreter with both latencies, then save
-it as bytecode and read it back with the weights bit-identical."""
+and run it against torch and the interpreter with the latencies of both sides,
+then save it as bytecode and read it back with the weights bit-identical.
+
+The latency line is at 1 thread on both sides (the thread and BLAS
+settings of both are printed first: bench/timing.py, describe_environment)
+and gives torch eager and torch's frozen model
+(torch.jit.optimize_for_inference(torch.jit.trace(model)): bench/timing.py,
+torch_frozen), timed interleaved with the compiled code (bench/timing.py,
+interleaved_medians_ms), with the ratio against the faster of the two."""
 import os
 import tempfile
 import time
@@ -18,23 +25,24 @@ import torch
 import torchvision
 
 import traced
-from timing import median_ms
+from timing import (agreement, describe_environment,  # noqa: E402
+                    interleaved_medians_ms, torch_frozen)
 
 
 def _agreement(got, expected, rtol=1e-4, atol=1e-5):
-    """Element by element, as torch.testing.assert_close compares: the
-    largest |difference| and whether every element is within
+    """Element by element, as torch.testing.assert_close compares
+    (bench/timing.py: agreement, here with atol 1e-5): the largest
+    |difference| and whether every element is within
     atol + rtol * |expected|."""
-    got, expected = np.asarray(got, np.float64), np.asarray(expected, np.float64)
-    diff = np.abs(got - expected)
-    ok = bool((diff <= atol + rtol * np.abs(expected)).all())
-    return (f"max |difference| {diff.max():.1e}, "
+    ok, max_abs, _ = agreement(got, expected, rtol, atol)
+    return (f"max |difference| {max_abs:.1e}, "
             f"{'every element' if ok else 'NOT every element'} within "
             f"rtol {rtol:g} / atol {atol:g}")
 
 
 def main():
     torch.set_num_threads(1)
+    describe_environment(1)
     torch.manual_seed(0)
     model = torchvision.models.resnet18().eval()
     x = torch.randn(1, 3, 224, 224)
@@ -76,16 +84,22 @@ def main():
           f"vs the interpreter: {_agreement(native, fused)}")
 
     xn = x.numpy()
-    ours = median_ms(lambda: compiled(xn))
+    frozen, why = torch_frozen(model, x)
+    fns = [lambda: compiled(xn), lambda: model(x)] + (
+        [lambda: frozen(x)] if frozen else [])
     with torch.no_grad():
-        eager_ms = median_ms(lambda: model(x))
-        frozen = torch.jit.optimize_for_inference(torch.jit.trace(model, x))
-        frozen(x)
-        jit_ms = median_ms(lambda: frozen(x))
-    print(f"latency, batch 1, 1 thread on both sides, median of 10: compiled "
-          f"{ours:.1f} ms, torch eager {eager_ms:.1f} ms ({ours / eager_ms:.2f}x), "
-          f"torch.jit.optimize_for_inference {jit_ms:.1f} ms "
-          f"({ours / jit_ms:.2f}x)")
+        ms = interleaved_medians_ms(fns, blocks=3, runs=5, block_s=0.5)
+    ours, eager_ms = ms[0], ms[1]
+    if frozen:
+        jit_ms = ms[2]
+        best, which = min((eager_ms, "eager"), (jit_ms, "jit"))
+        jit = (f"torch.jit.optimize_for_inference {jit_ms:.1f} ms; "
+               f"{ours / best:.2f}x of the faster, torch {which}")
+    else:
+        jit = f"torch.jit.optimize_for_inference failed ({why})"
+    print(f"latency, batch 1, 1 thread on both sides, medians of 3 "
+          f"interleaved blocks: compiled {ours:.1f} ms, torch eager "
+          f"{eager_ms:.1f} ms, {jit}")
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "resnet18.mlirbc")

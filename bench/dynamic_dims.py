@@ -4,20 +4,34 @@ compiled outputs checked against torch (docs/cpu.md, "Dynamic dims").
 
     PYTHONPATH=build/python /usr/bin/python3 bench/dynamic_dims.py [model ...]
 
-Threads: the compiled code's default (all cores); torch is not timed.
+Threads: TRACED_BENCH_THREADS (default: all cores, the compiled code's
+default), set for OpenMP, OpenBLAS and torch's intra-op pool before they
+load; the thread and BLAS settings of both sides are printed first
+(bench/timing.py: describe_environment). Torch is not timed: this compares
+two compiles of the same model with each other, so there is no torch eager
+or torch.jit column (bench/timing.py: torch_frozen). The check column is
+the dynamic compile's output against torch eager, element by element
+(rtol 1e-4, atol 1e-4, torch.testing.assert_close's rule; bench/timing.py:
+agreement), with the largest absolute difference.
 """
 import os
 import sys
 import time
 
-import numpy as np
-import torch
+THREADS = os.environ.get("TRACED_BENCH_THREADS", str(os.cpu_count()))
+os.environ["OMP_NUM_THREADS"] = THREADS  # before numpy and torch load
+os.environ["OPENBLAS_NUM_THREADS"] = THREADS
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 # Compile times here are cold compiles, not compile-cache hits.
 os.environ.setdefault("TRACED_CACHE", "0")
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python", "tests"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import traced  # noqa: E402
+from timing import agreement, check_text, describe_environment  # noqa: E402
 from models import randomize_batchnorm, real_models  # noqa: E402
 
 
@@ -32,9 +46,11 @@ def median_ms(fn, x, budget=3.0):
 
 
 def main(names):
-    print(f"uptime: {os.popen('uptime').read().strip()}")
-    print("| model | compile static | compile dynamic | batch | static | dynamic | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    torch.set_num_threads(int(THREADS))
+    describe_environment(int(THREADS))
+    print("| model | compile static | compile dynamic | batch | static | dynamic "
+          "| ratio | check (max abs diff) |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in names:
         model, x = real_models()[name]
         randomize_batchnorm(model)
@@ -50,14 +66,12 @@ def main(names):
             xb = torch.randn(batch, *x.shape[1:])
             with torch.no_grad():
                 expected = model(xb).numpy()
-            got = dynamic(xb.numpy())
-            scale = max(1.0, float(np.abs(expected).max()))
-            err = float(np.abs(got - expected).max())
-            assert err <= 1e-4 * scale, (name, batch, err, got[:2], expected[:2])
+            check = check_text(*agreement(dynamic(xb.numpy()), expected))
             s = median_ms(static[batch], xb.numpy())
             d = median_ms(dynamic, xb.numpy())
             print(f"| {name} | {static_s:.1f} s | {dynamic_s:.1f} s | {batch} | "
-                  f"{s:.3f} ms | {d:.3f} ms | {d / s:.2f}x |", flush=True)
+                  f"{s:.3f} ms | {d:.3f} ms | {d / s:.2f}x | {check} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

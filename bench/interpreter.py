@@ -6,10 +6,18 @@
    run by traced's interpreter, by torch.fx.Interpreter on the same fx graph,
    and by torch eager; overhead per expr = time / exprs.
 2. torchvision resnet18 (batch 1, 224x224): the interpreter against torch
-   eager at the same thread count.
+   eager and torch's frozen model (torch.jit.optimize_for_inference(
+   torch.jit.trace(model)); bench/timing.py: torch_frozen) at the same
+   thread count, with the ratio against the faster of the two.
 Medians of repeated runs, after a warm-up run. Both sides get the same
 thread count (TRACED_BENCH_THREADS, default 1) for torch's intra-op pool and
-for OpenBLAS, which both the interpreter and torch's CPU convolutions use.
+for OpenBLAS, which both the interpreter and torch's CPU convolutions use;
+the thread and BLAS settings of both are printed first (bench/timing.py:
+describe_environment). The chain is not run as a frozen TorchScript model:
+it measures the per-expr cost of interpreters of the same graph, against
+eager's per-op dispatch, not a compiled model. Unless OPENBLAS_CORETYPE is
+set, this script sets it from the CPU flags (see _openblas_core); the
+environment lines show the core in use.
 """
 import os
 
@@ -45,6 +53,7 @@ import torch.fx as fx
 import torchvision
 
 import traced
+from timing import describe_environment, torch_frozen
 
 CHAIN = 5000  # two exprs per step: 10,000 exprs
 
@@ -68,12 +77,8 @@ def median_time(fn, runs):
 
 def main():
     torch.set_num_threads(int(THREADS))
-    threads = torch.get_num_threads()
-    blas = os.environ.get("OPENBLAS_NUM_THREADS", "default")
-    print(f"torch {torch.__version__}, {threads} torch thread(s), "
-          f"OPENBLAS_NUM_THREADS={blas}, "
-          f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'auto')}, "
-          f"numpy {np.__version__}")
+    describe_environment(int(THREADS))
+    print(f"numpy {np.__version__}")
 
     x = torch.randn(4)
     gm = fx.symbolic_trace(Chain())
@@ -97,10 +102,19 @@ def main():
     ours = median_time(lambda: tm.interpret(image.numpy()), 10)
     with torch.no_grad():
         eager = median_time(lambda: model(image), 10)
-    print(f"\nresnet18, batch 1 (median of 10)")
+    frozen, why = torch_frozen(model, image)
+    jit = median_time(lambda: frozen(image), 10) if frozen else None
+    best, which = ((jit, "jit") if jit is not None and jit < eager
+                   else (eager, "eager"))
+    print("\nresnet18, batch 1 (median of 10)")
     print(f"  traced interpreter     {ours * 1e3:8.1f} ms")
     print(f"  torch eager            {eager * 1e3:8.1f} ms")
-    print(f"  ratio                  {ours / eager:8.2f}x")
+    if frozen:
+        print(f"  torch jit (frozen)     {jit * 1e3:8.1f} ms")
+    else:
+        print(f"  torch jit (frozen)     failed: {why}")
+    print(f"  ratio                  {ours / best:8.2f}x (vs torch {which}, "
+          f"the faster)")
 
 
 if __name__ == "__main__":

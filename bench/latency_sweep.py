@@ -16,14 +16,28 @@ compiled code's OpenMP loops; default 2). After warm-up the two sides are
 timed in B alternating blocks (default 8) of at least R runs (default 5)
 and --block-seconds (default 1), each after a 0.3 s pause: not in
 alternating single runs, since two OpenMP runtimes spin-waiting in turn
-slow each other. The medians of all runs are compared. Compiles use the compile
-cache (docs/cpu.md), so a rerun skips them; the compile column is the
-first, cold compile's time, or "cached". Prints a markdown table and the
-geometric mean of the ratios.
+slow each other. Torch is timed in its two configurations, eager and
+frozen (torch.jit.optimize_for_inference of torch.jit.trace, bench/
+timing.py: torch_frozen), interleaved with the compiled code in the same
+blocks; the ratio is the compiled code's median over the faster torch
+configuration's, which the ratio column names. The medians of all runs are
+compared. Compiles use the compile cache (docs/cpu.md), so a rerun skips
+them; the compile column is the first, cold compile's time, or "cached".
+
+Prints both sides' thread and BLAS settings (bench/timing.py:
+describe_environment, in the first model's process), a markdown table, and
+a summary line: the geometric mean of the ratios over the models that ran,
+with the models that failed (a compile, run or torch error, a crash, a
+timeout) counted and named beside it: a failed model has no ratio, and it
+is never silently left out. The check column is element-wise against torch
+eager (rtol 1e-4, atol 1e-4, torch.testing.assert_close's rule; bench/
+timing.py: agreement) with the largest absolute difference; models outside
+it are timed, in the mean, and named in the summary too, as are those whose
+check is WEAK (outputs all below 1e-2, which atol alone lets through) and
+those where torch's frozen model failed (their ratio is against eager).
 """
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -34,17 +48,18 @@ DEFAULT = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
            "regnet_y_400mf", "convnext_tiny", "vit_b_16"]
 
 
-def one(name, threads, blocks, runs, size, block_s):
-    os.environ["OMP_NUM_THREADS"] = str(threads)
+def one(name, threads, blocks, runs, size, block_s, environment=False):
+    os.environ["OMP_NUM_THREADS"] = str(threads)  # before numpy and torch load
     os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
-    import numpy as np
     import torch
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import traced
     from models_sweep import build
-    from timing import paired_medians_ms
+    from timing import compare_with_torch, describe_environment
     torch.set_num_threads(threads)
     row = {"model": name}
+    if environment:
+        row["environment"] = describe_environment(threads, file=sys.stderr)
     try:
         model, x = build(name)
         if size and name != "inception_v3" and not name.startswith(
@@ -56,20 +71,14 @@ def one(name, threads, blocks, runs, size, block_s):
         t = time.time()
         compiled = traced.compile(tm)
         row["compile_s"] = "cached" if compiled.from_cache else round(time.time() - t, 1)
-        xn = x.numpy()
-        with torch.no_grad():
-            expected = model(x)
-            expected = (expected["out"] if isinstance(expected, dict) else expected).numpy()
-            got = compiled(xn)
-            got = got[0] if isinstance(got, (list, tuple)) else got
-            row["err"] = float(np.abs(got - expected).max() / max(np.abs(expected).max(), 1e-30))
-            for _ in range(3):
-                model(x)
-                compiled(xn)
-            row["torch_ms"], row["ours_ms"] = paired_medians_ms(
-                lambda: model(x), lambda: compiled(xn), blocks, runs, block_s)
+        c = compare_with_torch(model, x, compiled, blocks, runs, block_s)
+        row.update(torch_ms=c.eager, jit_ms=c.frozen, ours_ms=c.ours,
+                   ratio=c.ratio, best=c.best, ok=c.ok, max_abs=c.max_abs,
+                   scale=c.scale)
+        if c.frozen_why:
+            row["jit_error"] = c.frozen_why
     except Exception as e:  # a survey reports failures and goes on
-        row["error"] = str(e).splitlines()[0][:200]
+        row["error"] = (str(e).splitlines() or [type(e).__name__])[0][:200]
     print(json.dumps(row), flush=True)
 
 
@@ -84,10 +93,12 @@ def main():
     parser.add_argument("--block-seconds", type=float, default=1.0)
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--environment", action="store_true",
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         one(args.one, args.threads, args.blocks, args.runs, args.size,
-            args.block_seconds)
+            args.block_seconds, args.environment)
         return
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from models_sweep import run_row
@@ -95,29 +106,50 @@ def main():
     if args.all:
         import torchvision
         names = torchvision.models.list_models(module=torchvision.models)
-    print(f"threads: {args.threads}; {args.blocks} alternating blocks of at "
-          f"least {args.runs} runs and {args.block_seconds} s, 0.3 s apart; input 1x3x{args.size}x{args.size}; load "
-          f"{os.getloadavg()[0]:.2f}\n")
-    print("| model | traced | torch | ratio | compile s | max rel err |")
-    print("|---|---|---|---|---|---|", flush=True)
-    ratios = []
-    for name in names:
+    print(f"threads: {args.threads} on both sides; {args.blocks} interleaved "
+          f"blocks (torch eager, compiled, torch jit) of at least {args.runs} "
+          f"runs and {args.block_seconds} s, 0.3 s apart; input "
+          f"1x3x{args.size}x{args.size}\n")
+    from timing import check_text, geomean_summary, tolerance_note
+    ratios, failed, wrong, weak, eager_only = {}, {}, [], [], []
+    for i, name in enumerate(names):
         cmd = [sys.executable, os.path.abspath(__file__), "--one", name,
                "--threads", str(args.threads), "--blocks", str(args.blocks),
                "--runs", str(args.runs), "--size", str(args.size),
                "--block-seconds", str(args.block_seconds)]
+        if i == 0:
+            cmd.append("--environment")
         row = run_row(cmd, name, args.timeout)
+        if i == 0:
+            print("\n".join(row.get("environment", [
+                "environment: not reported (the first model's process died)"])))
+            print("\n| model | traced | torch eager | torch jit | ratio (vs faster "
+                  "torch) | compile s | check (max abs diff) |")
+            print("|---|---|---|---|---|---|---|", flush=True)
         if "error" in row:
-            print(f"| {name} | - | - | - | - | {row['error']} |", flush=True)
+            failed[name] = row["error"]
+            print(f"| {name} | FAILED | - | - | - | - | {row['error']} |",
+                  flush=True)
             continue
-        ratio = row["ours_ms"] / row["torch_ms"]
-        ratios.append(ratio)
+        ratios[name] = row["ratio"]
+        check = check_text(row["ok"], row["max_abs"], row["scale"])
+        if not row["ok"]:
+            wrong.append(name)
+        elif check.startswith("WEAK"):
+            weak.append(name)
+        if row["jit_ms"] is None:
+            eager_only.append(name)
+        jit = (f"{row['jit_ms']:.2f} ms" if row["jit_ms"] is not None
+               else f"failed: {row.get('jit_error', '')}")
         print(f"| {name} | {row['ours_ms']:.2f} ms | {row['torch_ms']:.2f} ms | "
-              f"{ratio:.2f}x | {row['compile_s']} | {row['err']:.1e} |", flush=True)
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeometric mean of {len(ratios)} ratios: {geo:.2f}x; "
-              f"largest {max(ratios):.2f}x")
+              f"{jit} | {row['ratio']:.2f}x ({row['best']}) | "
+              f"{row['compile_s']} | {check} |", flush=True)
+    print(f"\nratio: traced / the faster of torch eager and torch jit "
+          f"(torch.jit.optimize_for_inference(torch.jit.trace(model))), "
+          f"which it names; {tolerance_note()}.")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(geomean_summary(ratios, failed, wrong=wrong, weak=weak,
+                          eager_only=eager_only))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,11 @@ registry). Files whose imports torch 1.13 lacks are stubbed where harmless
 (quantization helpers, float8 dtypes) and reported otherwise. Outcomes:
 pass, torch (torch 1.13 itself fails the test), trace, interp, interp-wrong,
 cpu, cpu-wrong, crash (a Python exception escaping the harness).
+
+Nothing is timed here, so there is no torch.jit column (bench/timing.py:
+torch_frozen) and no thread count to match; the run still prints both
+sides' thread and BLAS settings first (bench/timing.py:
+describe_environment), since results can depend on them.
 """
 import argparse
 import collections
@@ -195,6 +200,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=60, help="seconds per test")
     args = ap.parse_args()
     torch.set_num_threads(1)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from timing import describe_environment
+    describe_environment()
     tests, import_errors = load_suite(args.suite)
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t.unique_name)]

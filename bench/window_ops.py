@@ -1,16 +1,24 @@
 """1-D and 3-D window ops (pooling, 3-D convolution) and torchvision's
-r3d_18 video model, compiled (traced.compile) against torch 1.13 eager,
-side by side in one process.
+r3d_18 video model, compiled (traced.compile) against torch 1.13, eager
+and frozen TorchScript, side by side in one process.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/window_ops.py \\
         [--blocks B] [--runs N] [--only SUBSTRING]
 
 Threads: TRACED_BENCH_THREADS (default 1) for torch's intra-op pool,
-OpenMP and OpenBLAS, and the compiled code's OpenMP loops. The two sides
-are timed in B (default 6) alternating blocks of at least N runs (default
-3) and 1 s each (bench/timing.py: paired_medians_ms); the medians of all
-runs compare. Each row also reports the largest error against torch,
-relative to torch's largest magnitude, and GFLOP/s for the convolutions.
+OpenMP and OpenBLAS, and the compiled code's OpenMP loops; both sides'
+thread and BLAS settings are printed first (bench/timing.py:
+describe_environment). Torch eager, torch frozen
+(torch.jit.optimize_for_inference(torch.jit.trace(model)): bench/timing.py,
+torch_frozen) and the compiled code are timed in B (default 6) interleaved
+blocks of at least N runs (default 3) and 1 s each (bench/timing.py:
+interleaved_medians_ms); the medians of all runs compare, and the ratio is
+against the faster torch configuration, which it names. For the single ops
+(poolings, convolutions) the jit column times the same kernel through the
+TorchScript interpreter, or what optimize_for_inference converts it to;
+it is kept so that no torch configuration is left out. Each row also
+gives the element-wise check against torch eager (rtol 1e-4, atol 1e-4)
+with the largest absolute difference, and GFLOP/s for the convolutions.
 
 These ops lower to the 2-D forms the CPU pipeline vectorizes and spreads
 over threads (docs/cpu.md, "1-D and 3-D window ops"): 1-D pooling as 2-D
@@ -38,7 +46,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "python", "tests"))
 import traced  # noqa: E402
 from models import randomize_batchnorm  # noqa: E402
-from timing import compare_with_torch, print_table  # noqa: E402
+from timing import (compare_with_torch, describe_environment,  # noqa: E402
+                    print_table, tolerance_note)
 
 
 class Fn(nn.Module):
@@ -97,8 +106,7 @@ def main():
     parser.add_argument("--only", default="")
     args = parser.parse_args()
     torch.set_num_threads(int(THREADS))
-    print(f"threads: {THREADS} (torch intra-op, OpenMP, OpenBLAS; the "
-          f"compiled code's OpenMP loops); load {os.getloadavg()[0]:.2f}")
+    describe_environment(int(THREADS))
     rows = []
     for name, model, x, flops in workloads():
         if args.only not in name:
@@ -108,16 +116,19 @@ def main():
         start = time.perf_counter()
         compiled = traced.compile(tm, cache=False)
         compile_s = time.perf_counter() - start
-        err, eager, ours = compare_with_torch(model, x, compiled,
-                                              args.blocks, args.runs)
-        rate = (f"{flops / ours / 1e6:.1f}" if flops else "-")
-        rows.append((name, f"{ours:.2f} ms", f"{eager:.2f} ms",
-                     f"{ours / eager:.2f}x", rate, f"{compile_s:.1f} s",
-                     f"{err:.1e}"))
+        c = compare_with_torch(model, x, compiled, args.blocks, args.runs)
+        rate = (f"{flops / c.ours / 1e6:.1f}" if flops else "-")
+        rows.append((name, f"{c.ours:.2f} ms", f"{c.eager:.2f} ms",
+                     c.frozen_text(), c.ratio_text(), rate,
+                     f"{compile_s:.1f} s", c.check_text()))
+        if c.frozen_why:
+            print(f"{name}: torch jit failed: {c.frozen_why}")
         print(" | ".join(rows[-1]), flush=True)
     print()
-    print_table(("workload", "traced (cpu)", "torch eager", "ratio",
-                 "traced GFLOP/s", "compile", "max rel err"), rows)
+    print_table(("workload", "traced (cpu)", "torch eager", "torch jit",
+                 "ratio (vs faster torch)", "traced GFLOP/s", "compile",
+                 "check (max abs diff)"), rows)
+    print(f"\n{tolerance_note()}.")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,23 @@
 """Winograd F(2x2, 3x3) against im2col (traced.compile's winograd=False)
-and torch 1.13 eager, on 3x3 convolution layers and whole models.
+and torch 1.13 (eager and frozen TorchScript), on 3x3 convolution layers
+and whole models.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/winograd.py
         [--layers 64x56,256x14,...] [--models resnet18,vgg11_bn]
 
-Threads as bench/cpu.py (TRACED_BENCH_THREADS, default 1). Each layer is
+Threads as bench/cpu.py (TRACED_BENCH_THREADS, default 1), on both sides;
+both sides' thread and BLAS settings are printed first (bench/timing.py:
+describe_environment). Each layer is
 Conv2d(c, f, 3, padding=1) + ReLU on [1, c, h, h] (`CxH`, or `CxFxH`);
 each model is torchvision's with random weights and randomized BatchNorm
 statistics. Winograd and im2col are timed in alternating blocks
-(bench/timing.py), then torch against Winograd; the table gives the
-medians, the ratios and the largest error of each against torch,
-relative to the output's largest magnitude (docs/cpu.md, "Winograd
-convolutions").
+(bench/timing.py), then torch eager, torch frozen
+(torch.jit.optimize_for_inference(torch.jit.trace(module)): bench/timing.py,
+torch_frozen; for a layer, oneDNN's fused convolution) and Winograd in
+interleaved blocks; the table gives the medians, Winograd's ratio to
+im2col and to the faster torch configuration (named), and the element-wise
+check of each against torch eager (rtol 1e-4, atol 1e-4) with the largest
+absolute difference (docs/cpu.md, "Winograd convolutions").
 """
 import argparse
 import os
@@ -21,14 +27,15 @@ THREADS = os.environ.get("TRACED_BENCH_THREADS", "1")
 os.environ["OPENBLAS_NUM_THREADS"] = THREADS
 os.environ["OMP_NUM_THREADS"] = THREADS
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torchvision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import traced  # noqa: E402
-from timing import paired_medians_ms, print_table  # noqa: E402
+from timing import (agreement, check_text, describe_environment,  # noqa: E402
+                    interleaved_medians_ms, paired_medians_ms, print_table,
+                    tolerance_note, torch_frozen)
 
 LAYERS = "3x64x224,64x56,128x28,256x14,512x7,32x112"
 MODELS = "resnet18,vgg11_bn"
@@ -59,7 +66,7 @@ def main():
     parser.add_argument("--blocks", type=int, default=6)
     args = parser.parse_args()
     torch.set_num_threads(int(THREADS))
-    print(f"threads: {THREADS}; load average {os.getloadavg()[0]:.2f}")
+    describe_environment(int(THREADS))
     cases = [layer(s) for s in args.layers.split(",") if s]
     cases += [model(n) for n in args.models.split(",") if n]
     rows = []
@@ -70,23 +77,32 @@ def main():
         xn = x.numpy()
         with torch.no_grad():
             expected = module(x).numpy()
-        scale = float(np.abs(expected).max())
 
-        def err(fn):
-            return float(np.abs(fn(xn) - expected).max()) / scale
+        def check(fn):
+            return check_text(*agreement(fn(xn), expected))
 
         w_ms, i_ms = paired_medians_ms(lambda: wino(xn), lambda: im2col(xn),
                                        blocks=args.blocks)
+        frozen, why = torch_frozen(module, x)
+        fns = [lambda: module(x), lambda: wino(xn)] + (
+            [lambda: frozen(x)] if frozen else [])
         with torch.no_grad():
-            t_ms, w2_ms = paired_medians_ms(
-                lambda: module(x), lambda: wino(xn), blocks=args.blocks)
+            ms = interleaved_medians_ms(fns, blocks=args.blocks)
+        t_ms, w2_ms = ms[0], ms[1]
+        j_ms = ms[2] if frozen else None
+        best, which = ((j_ms, "jit") if j_ms is not None and j_ms < t_ms
+                       else (t_ms, "eager"))
         rows.append([name, f"{i_ms:.3f} ms", f"{w_ms:.3f} ms",
                      f"{w_ms / i_ms:.2f}x", f"{t_ms:.3f} ms",
-                     f"{w2_ms / t_ms:.2f}x", f"{err(im2col):.1e}",
-                     f"{err(wino):.1e}"])
-    print_table(["case", "im2col", "winograd", "of im2col", "torch",
-                 "of torch", "im2col err", "winograd err"], rows)
-
+                     f"{j_ms:.3f} ms" if frozen else "failed",
+                     f"{w2_ms / best:.2f}x ({which})", check(im2col),
+                     check(wino)])
+        if why:
+            print(f"{name}: torch jit failed: {why}")
+    print_table(["case", "im2col", "winograd", "of im2col", "torch eager",
+                 "torch jit", "of faster torch", "im2col check",
+                 "winograd check"], rows)
+    print(f"\n{tolerance_note()}.")
 
 if __name__ == "__main__":
     main()
