@@ -116,7 +116,8 @@ check: build
 	ninja -C $(BUILD_DIR) check-traced
 	$(call STAMP,pytest)
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) python/tests
-	$(call STAMP,generated files up to date)
+	$(call STAMP,layering and generated files up to date)
+	$(PYTHON) tools/check_layers.py
 	ninja -C $(BUILD_DIR) traced-doc
 	@PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py \
 	  | cmp -s - lib/OpLibrary/AtenOverloads.inc \

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The layering check of `make check` (docs/overview.md, "Layers").
+
+Reads every `#include "TracedIR/<Component>/..."` in lib/ and
+include/TracedIR/, every library's LINK_LIBS in lib/**/CMakeLists.txt, and
+every import between the modules of python/traced (function-level imports
+included), and fails when
+
+* a file includes a header of a component its own may not depend on;
+* a library links one of a component its own may not depend on;
+* python/traced has an import cycle.
+
+ALLOWED below is the layering: each component and the components it may
+use. A lower layer never names a higher one; peers (Interpreter,
+Transforms, Translate) do not name each other.
+
+    /usr/bin/python3 tools/check_layers.py [--root DIR]
+"""
+import argparse
+import ast
+import os
+import re
+import sys
+
+_BELOW_DIALECT = ["Support"]
+_DIALECT = _BELOW_DIALECT + ["Dialect", "OpLibrary"]
+ALLOWED = {
+    "Support": [],
+    # The op library and the dialect still compile into one library
+    # (TracedDialect) and include each other: the one cycle left, named
+    # here so that no other can join it (issue 54 splits them).
+    "OpLibrary": _BELOW_DIALECT + ["Dialect"],
+    "Dialect": _BELOW_DIALECT + ["OpLibrary"],
+    # Peers above the dialect: the interpreter (values, kernels, BLAS, the
+    # constant evaluator), the rewrites, the trace formats.
+    "Interpreter": _DIALECT,
+    "Transforms": _DIALECT,
+    "Translate": _DIALECT,
+    "Conversion": _DIALECT + ["Transforms"],
+    "ExecutionEngine": _DIALECT + ["Transforms", "Conversion", "Interpreter"],
+    "InitAll": _DIALECT + ["Interpreter", "Transforms", "Translate",
+                           "Conversion", "ExecutionEngine"],
+    # The CUDA runtime is C, linked into GPU libraries: it names nothing.
+    "Runtime": [],
+}
+LIBRARIES = {
+    "TracedSupport": "Support",
+    "TracedDialect": "Dialect",
+    "TracedKernels": "Interpreter",
+    "TracedInterpreter": "Interpreter",
+    "TracedTransforms": "Transforms",
+    "TracedTranslate": "Translate",
+    "TracedConversion": "Conversion",
+    "TracedExecutionEngine": "ExecutionEngine",
+    "TracedInitAll": "InitAll",
+}
+
+
+def component(rel):
+    """The component of a path under lib/ or include/TracedIR/."""
+    parts = rel.split(os.sep)
+    if parts[0] == "lib" and len(parts) > 2:
+        return parts[1]
+    if parts[:2] == ["include", "TracedIR"] and len(parts) > 3:
+        return parts[2]
+    return None
+
+
+def check_includes(root, problems):
+    for top in ("lib", os.path.join("include", "TracedIR")):
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if not name.endswith((".cpp", ".h", ".inc", ".c")):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                own = component(rel)
+                if own is None or own not in ALLOWED:
+                    continue
+                with open(path, errors="replace") as f:
+                    for lineno, line in enumerate(f, 1):
+                        m = re.match(r'\s*#\s*include\s+"TracedIR/([^/"]+)/', line)
+                        if not m:
+                            continue
+                        used = m.group(1)
+                        if used != own and used not in ALLOWED[own]:
+                            problems.append(
+                                f"{rel}:{lineno}: {own} includes a header of "
+                                f"{used} (a {own} file may include only "
+                                f"{', '.join(ALLOWED[own]) or 'its own'})")
+
+
+def check_links(root, problems):
+    for dirpath, _, files in os.walk(os.path.join(root, "lib")):
+        if "CMakeLists.txt" not in files:
+            continue
+        path = os.path.join(dirpath, "CMakeLists.txt")
+        rel = os.path.relpath(path, root)
+        text = open(path).read()
+        for m in re.finditer(r"add_mlir_\w*library\((\w+)(.*?)\n\)", text, re.S):
+            lib, body = m.group(1), m.group(2)
+            own = LIBRARIES.get(lib)
+            if own is None:
+                continue
+            links = re.search(r"LINK_LIBS\s+(?:PUBLIC|PRIVATE)?(.*)", body, re.S)
+            for used_lib in re.findall(r"\b(Traced\w+)\b", links.group(1) if links else ""):
+                used = LIBRARIES.get(used_lib)
+                if used and used != own and used not in ALLOWED[own]:
+                    problems.append(f"{rel}: {lib} ({own}) links {used_lib} ({used})")
+        for m in re.finditer(r"target_link_libraries\((\w+)\s+(?:PUBLIC|PRIVATE|INTERFACE)?([^)]*)\)", text):
+            own = LIBRARIES.get(m.group(1))
+            for used_lib in re.findall(r"\b(Traced\w+)\b", m.group(2)):
+                used = LIBRARIES.get(used_lib)
+                if own and used and used != own and used not in ALLOWED[own]:
+                    problems.append(f"{rel}: {m.group(1)} ({own}) links {used_lib} ({used})")
+
+
+def python_imports(root):
+    """module -> the package modules it imports (at any depth of the file)."""
+    pkg = os.path.join(root, "python", "traced")
+    graph = {}
+    if not os.path.isdir(pkg):
+        return graph
+    modules = {f[:-3] for f in os.listdir(pkg) if f.endswith(".py")}
+    for mod in sorted(modules):
+        tree = ast.parse(open(os.path.join(pkg, mod + ".py")).read())
+        deps = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    deps.add(node.module.split(".")[0])
+                else:
+                    deps.update(a.name for a in node.names)
+        graph[mod] = sorted(d for d in deps if d in modules and d != mod)
+    return graph
+
+
+def check_python(root, problems):
+    graph = python_imports(root)
+    # The package's __init__ imports everything by design; a cycle through
+    # it is the normal package shape, not a circle between modules.
+    graph = {m: [d for d in ds if d != "__init__"]
+             for m, ds in graph.items() if m != "__init__"}
+    state, stack = {}, []
+
+    def visit(m):
+        state[m] = "open"
+        stack.append(m)
+        for d in graph.get(m, []):
+            if state.get(d) == "open":
+                cycle = stack[stack.index(d):] + [d]
+                problems.append("python/traced import cycle: " + " -> ".join(cycle))
+            elif d not in state:
+                visit(d)
+        stack.pop()
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    args = parser.parse_args()
+    problems = []
+    check_includes(args.root, problems)
+    check_links(args.root, problems)
+    check_python(args.root, problems)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"layering check: {len(problems)} problem(s) (docs/overview.md, 'Layers')")
+        return 1
+    print("layering check: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
