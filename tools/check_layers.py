@@ -50,7 +50,9 @@ LIBRARIES = {
     "TracedInterpreter": "Interpreter",
     "TracedTransforms": "Transforms",
     "TracedTranslate": "Translate",
-    "TracedConversion": "Conversion",
+    "TracedToLinalg": "Conversion",
+    "TracedCpuCodegen": "Conversion",
+    "TracedGpuCodegen": "Conversion",
     "TracedExecutionEngine": "ExecutionEngine",
     "TracedInitAll": "InitAll",
 }

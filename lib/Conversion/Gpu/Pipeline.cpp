@@ -1,4 +1,4 @@
-//===- GpuPipeline.cpp - traced-gpu-pipeline and its GPU passes -----------===//
+//===- Pipeline.cpp - traced-gpu-pipeline and its GPU passes --------------===//
 //
 // traced IR -> linalg on tensors (shared with the CPU pipeline) ->
 // bufferized -> parallel loops -> one 1-D grid per loop nest -> gpu.launch

@@ -1,4 +1,4 @@
-//===- GpuTiledContraction.cpp - traced-gpu-tile-contractions -------------===//
+//===- TiledContraction.cpp - traced-gpu-tile-contractions ----------------===//
 //
 // Float32 matmuls, batch matmuls and NCHW convolutions as shared-memory tiled
 // GEMM kernels (`gpu.launch` with workgroup attributions), built directly

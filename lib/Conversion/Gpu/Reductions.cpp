@@ -1,4 +1,4 @@
-//===- GpuReductions.cpp - reductions parallel within a warp or block -----===//
+//===- Reductions.cpp - reductions parallel within a warp or block --------===//
 //
 // traced-gpu-reductions: a `linalg.generic` reduction (one output indexed
 // by its parallel loops, a body `combine(out, f(ins))` with an associative,
