@@ -56,15 +56,14 @@ def check(entry, fn, inputs, where, tol, found, labels=("interp ", "decomp "),
         return None
     if not isinstance(expected, (torch.Tensor, bool, int, float)):
         return None
-    why = compare(got, expected, tol, elementwise=False)
+    why = compare(got, expected, tol)
     if why:
         found.append(f"{where}: {labels[0]}{why}")
     if entry in DECOMPOSED:
         try:
             decomposed = tm.clone()
             decomposed.run_passes("traced-decompose")
-            why = compare(_first(decomposed.interpret(*inputs)), expected, tol,
-                          elementwise=False)
+            why = compare(_first(decomposed.interpret(*inputs)), expected, tol)
         except Exception as e:  # noqa: BLE001
             why = f"fails: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
         if why:

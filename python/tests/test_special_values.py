@@ -155,7 +155,7 @@ def test_compiled_special_values():
     bad = []
     for name, e, i, c in zip(COMPILED_SPECIALS, expected, interpreted, compiled):
         for path, got in (("interpreted", i), ("compiled", c)):
-            why = compare(got, e, LOOSE, elementwise=False)
+            why = compare(got, e, LOOSE)
             if why:
                 bad.append(f"{name} {path}: {why}")
     assert not bad, "\n".join(bad)
@@ -265,8 +265,7 @@ def _compiled_sweep(entry):
             except Exception as e:  # noqa: BLE001
                 found.append(f"{where}: compiled raises {(str(e).splitlines() or [type(e).__name__])[0][:200]}")
                 continue
-            why = compare(out[0] if isinstance(out, (list, tuple)) else out, expected, LOOSE,
-                          elementwise=False)
+            why = compare(out[0] if isinstance(out, (list, tuple)) else out, expected, LOOSE)
             if why:
                 found.append(f"{where}: compiled {why}")
     return found
