@@ -111,9 +111,15 @@ def build(sample):
             target, receiver, args = node.target, value(node.args[0]), node.args[1:]
         else:
             raise Unrecorded(f"an fx {node.op} node")
-        op = state.create_call(module, "forward", node.op, target, receiver,
-                               value(list(args)),
-                               [(k, value(v)) for k, v in node.kwargs.items()])
+        try:
+            op = state.create_call(module, "forward", node.op, target, receiver,
+                                   value(list(args)),
+                                   [(k, value(v)) for k, v in node.kwargs.items()])
+        except traced.Error as e:
+            if "cannot be inferred; pass result_types" in str(e):
+                # (the rule accepts it, but its type is not static: new_empty)
+                raise Unrecorded(f"{target}'s result types are not static") from None
+            raise
         env[node] = op.results[0] if len(op.results) == 1 else list(op.results)
     out = env.get(last) if isinstance(last, fx.Node) else None
     if out is None or isinstance(out, list):
