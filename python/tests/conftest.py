@@ -46,7 +46,8 @@ def pytest_terminal_summary(terminalreporter):
         return
     write = terminalreporter.write_line
     write("")
-    write("op conformance (passed/run per path; torch-rejected samples skipped)")
+    write("op conformance (passed/run per path; rejected: samples torch rejects, "
+          "which the op library must refuse too)")
     write(f"{'entry':55s} {'interp':>11s} {'decomp':>11s} {'cpu':>11s} {'rejected':>9s}")
     totals = {"interp": [0, 0], "decomp": [0, 0], "cpu": [0, 0]}
     for entry in sorted(CONFORMANCE):

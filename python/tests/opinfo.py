@@ -8,8 +8,9 @@ and values.
 A sample is (fn, inputs): `fn` takes the tensors `inputs` and calls the
 entry once or a few times; everything else it needs is captured. `fn` may
 be a torch.nn.Module (a leaf module class of the library). A sample
-that torch itself rejects (a dtype the op does not support) is skipped: it
-cannot be traced.
+that torch itself rejects (a dtype the op does not support) cannot be
+traced: the op library must refuse it too, which test_conformance.py checks
+on the calls rebuilt without torch (refusals.py).
 """
 import math
 import zlib
@@ -23,7 +24,8 @@ ALL_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
 INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
 FLOAT_DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
 
-# Per-dtype tolerances (relative to the largest magnitude, plus absolute):
+# Per-dtype tolerances t, element by element: |got - expected| <= t + t x
+# |expected| (test_conformance.compare; a (rtol, atol) pair is also taken):
 # exact ops are rounded once in their dtype, so f32/f64 agree to 1e-6.
 EXACT = {torch.float16: 1e-3, torch.bfloat16: 1e-2, torch.float32: 1e-6,
          torch.float64: 1e-12}
@@ -41,7 +43,7 @@ ACCUMULATE = {torch.float16: 1e-2, torch.bfloat16: 5e-2, torch.float32: 1e-5,
 
 
 class Sample:
-    def __init__(self, name, fn, inputs, tol=None, dtype=None):
+    def __init__(self, name, fn, inputs, tol=None, dtype=None, record=None):
         self.name = name
         self.fn = fn
         self.inputs = list(inputs)
@@ -49,6 +51,10 @@ class Sample:
         # For unary samples: the input's dtype, whose rejection by torch the
         # op library's dtype table must match.
         self.dtype = dtype
+        # For a call torch's argument parser refuses before torch.fx can
+        # record it (torch.ge(2, x)): `record(*inputs)` gives (function,
+        # args), the call the op library must refuse (refusals.py).
+        self.record = record
 
 
 def tensor(shape, dtype, special=False, low=-5, high=5, gen=None):
@@ -128,7 +134,8 @@ def binary(fn, pairs=PAIRS, tol=EXACT, scalars=(2, -3, 2.5, True), divisor=False
                 yield Sample(f"{dtype} op {s!r}", lambda x, s=s: fn(x, s), [tensor((2, 3), dtype)], tol)
                 if scalar_first:
                     yield Sample(f"{s!r} op {dtype}", lambda x, s=s: fn(s, x),
-                                 [rhs((2, 3), dtype)], tol)
+                                 [rhs((2, 3), dtype)], tol,
+                                 record=lambda x, s=s: (fn, (s, x)))
         # special values
         for dtype in (FLOAT_DTYPES if tensors else []):
             yield Sample(f"{dtype} special", fn, [tensor((2, 4), dtype, special=True),
@@ -1500,7 +1507,9 @@ OPS = {
     "torch.amin": reduction(torch.amin, dims=((), 1, (0, 2), -1)),
     # (Both results, stacked: the harness compares one output.)
     "torch.aminmax": chain(
-        reduction(lambda x, **k: torch.stack(torch.aminmax(x, **k)), dims=(None, 1, -1)),
+        # (r[0], r[1]: torch.fx records a tuple's items, not the tuple.)
+        reduction(lambda x, **k: (lambda r: torch.stack([r[0], r[1]]))(torch.aminmax(x, **k)),
+                  dims=(None, 1, -1)),
         fixed(("keepdim, all dims", lambda x: torch.stack(torch.aminmax(x, keepdim=True)),
                [f32(2, 3)]),
               ("nan", lambda x: torch.stack(torch.aminmax(x, dim=0)),

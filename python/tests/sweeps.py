@@ -30,6 +30,17 @@ def tensor_samples(entry, accept, limit):
         yield seen, sample
 
 
+class Finding(str):
+    """One difference a sweep finds: its text, and `case`, the sample, seed
+    or dtype and path it was found at ("[torch.float32 1] seed 2: interp"),
+    which the exact known-failure tables list."""
+
+    def __new__(cls, case, text):
+        self = super().__new__(cls, text)
+        self.case = case
+        return self
+
+
 def check(entry, fn, inputs, where, tol, found, labels=("interp ", "decomp "),
           refusals=True):
     """Runs `fn` on `inputs` in torch, traced in the interpreter and (for a
@@ -50,32 +61,42 @@ def check(entry, fn, inputs, where, tol, found, labels=("interp ", "decomp "),
         our_error = (str(e).splitlines() or [type(e).__name__])[0][:200]
     if torch_error is not None or our_error is not None:
         if refusals and torch_error is not None and our_error is None:
-            found.append(f"{where}: torch refuses ({torch_error}) but we compute it")
+            found.append(Finding(f"{where}: refusal",
+                                 f"{where}: torch refuses ({torch_error}) but we compute it"))
         elif refusals and torch_error is None:
-            found.append(f"{where}: torch computes it, we refuse: {our_error}")
+            found.append(Finding(f"{where}: refusal",
+                                 f"{where}: torch computes it, we refuse: {our_error}"))
         return None
     if not isinstance(expected, (torch.Tensor, bool, int, float)):
         return None
-    why = compare(got, expected, tol, elementwise=False)
+    why = compare(got, expected, tol)
     if why:
-        found.append(f"{where}: {labels[0]}{why}")
+        found.append(Finding(f"{where}: interp", f"{where}: {labels[0]}{why}"))
     if entry in DECOMPOSED:
         try:
             decomposed = tm.clone()
             decomposed.run_passes("traced-decompose")
-            why = compare(_first(decomposed.interpret(*inputs)), expected, tol,
-                          elementwise=False)
+            why = compare(_first(decomposed.interpret(*inputs)), expected, tol)
         except Exception as e:  # noqa: BLE001
             why = f"fails: {(str(e).splitlines() or [type(e).__name__])[0][:200]}"
         if why:
-            found.append(f"{where}: {labels[1]}{why}")
+            found.append(Finding(f"{where}: decomp", f"{where}: {labels[1]}{why}"))
     return expected, tm, got
 
 
 def assert_known(found, known, table):
-    """A sweep's findings against its `table` entry `known` (a regex over
-    the findings and the reason): whatever it does not match fails, and so
-    does a listed entry that finds nothing (the tables only shrink)."""
+    """A sweep's findings against its `table` entry `known`: (cases,
+    reason), the exact cases (Finding.case) that differ, or (regex, reason)
+    over the findings' text (the dtype sweep's). Whatever is not listed
+    fails, and so does a listed case that finds nothing (the tables only
+    shrink)."""
+    if known and not isinstance(known[0], str):
+        listed = set(known[0])
+        unexpected = [f for f in found if f.case not in listed]
+        assert not unexpected, "\n".join(unexpected[:20])
+        stale = sorted(listed - {f.case for f in found})
+        assert not stale, f"listed in {table} but passing: {stale[:10]} ({known[1]})"
+        return
     unexpected = [f for f in found if not (known and re.search(known[0], f))]
     assert not unexpected, "\n".join(unexpected[:20])
     if known:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 
+import refusals
 import traced
 from models import Call
 from opinfo import OPS, Graph
@@ -37,6 +38,113 @@ KNOWN_FAILURES = {
         r"^torch\.bfloat16$",
         "the interpreter's bfloat16 bilinear is 0.34 off at an element of "
         "4.97 (torch rounds the intermediate product to bfloat16)"),
+}
+
+# Samples torch rejects that the op library computes, by entry: the exact
+# sample names and why. A listed sample the op library refuses fails the
+# suite (and so does one that is no longer a rejected sample).
+_DTYPE_NAMES = ["torch.bool", "torch.uint8", "torch.int8", "torch.int16", "torch.int32", "torch.int64", "torch.float16", "torch.bfloat16", "torch.float32", "torch.float64"]
+KNOWN_REFUSAL_GAPS = {
+    # torch.ge(2, x): torch's binding takes no number as `input`; the
+    # entry is also `2 >= x` (operator.ge), which torch computes, so the
+    # entry's signature takes a number first.
+    **{f"torch.{op}": ([f"{s} op {d}" for d in _DTYPE_NAMES for s in ("2", "-3", "2.5", "True")],
+                       "a number first: torch.ge(2, x) is refused by torch's binding, "
+                       "`2 >= x` (the same entry) is not")
+       for op in ("ge", "gt", "le", "lt", "ne")},
+    "torch.sub": ([f"torch.bool,{d}{k}" for d in ("torch.int16", "torch.float16")
+                   for k in ("", " broadcast", " 0-d rhs", " 0-d lhs", " empty")] +
+                  [n for s in ("2", "-3", "2.5") for n in (f"torch.bool op {s}", f"{s} op torch.bool")] +
+                  [n for d in _DTYPE_NAMES[1:] for n in (f"{d} op True", f"True op {d}")],
+                  "a bool operand beside a non-bool one (tensor or number): torch "
+                  "refuses any subtraction with a bool; the rule refuses two bool "
+                  "tensors only"),
+    "Tensor.__rsub__": (["torch.bool op 2", "torch.bool op -3", "torch.bool op 2.5"] +
+                        [f"{d} op True" for d in _DTYPE_NAMES[1:]],
+                        "as torch.sub's: a bool beside a non-bool operand"),
+    **{f"Tensor.{op}": ([f"{d} op {s}" for d in ("torch.bool", "torch.int8", "torch.int32")
+                         for s in ("2", "-3")],
+                        "an integer divided by a tensor holding 0: torch raises "
+                        "ZeroDivisionError, the interpreter computes a value")
+       for op in ("__rfloordiv__", "__rmod__")},
+    "Tensor.view": ([f"{d} transposed" for d in _DTYPE_NAMES],
+                    "a view of a transposed (non-contiguous) tensor: torch refuses "
+                    "its strides; the IR has value semantics and no strides, so "
+                    "the op library views it (by design)"),
+    "Tensor.where": (["scalar"], "torch 1.13's Tensor.where takes a tensor `other` "
+                     "only; the entry's signature (torch.where's) takes a number"),
+    "torch.aminmax": ([f"torch.bfloat16 dim {d} keep {k}" for d in (1, -1) for k in (False, True)] +
+                      ["torch.bfloat16 0-d"],
+                      "torch 1.13 has no bfloat16 aminmax kernel with a dim "
+                      "(\"aminmax_cpu\"); the dtype table accepts bfloat16"),
+    "torch.cumsum": (["torch.float16 dim 0", "torch.float16 dim -1"],
+                     "\"cumsum_out_cpu\" not implemented for 'Half' in torch 1.13; "
+                     "the dtype table accepts float16"),
+    "torch.logsumexp": ([f"torch.float16 dim {d} keep {k}" for d in (1, "(0, 2)", -1)
+                         for k in (False, True)] + ["torch.float16 0-d", "torch.float16 empty kept"],
+                        "torch 1.13 has no float16 exp kernel (\"exp_vml_cpu\") for "
+                        "logsumexp; the dtype table accepts float16"),
+    **{f"torch.{op}": (["torch.float16 special"],
+                       f"\"{op}_cpu\" not implemented for 'Half' in torch 1.13 (this "
+                       f"sample's operands are both float16); the dtype table accepts it")
+       for op in ("hypot", "logaddexp", "logaddexp2")},
+    **{f"torch.{op}": ([f"torch.bool,torch.bool{k}" for k in
+                        ("", " broadcast", " 0-d rhs", " 0-d lhs", " empty")],
+                       "two bool tensors: torch has no bool kernel (\"div_floor_cpu\", "
+                       "\"remainder_cpu\"); the rule computes in bool")
+       for op in ("div", "floor_divide", "remainder")},
+    "torch.fmod": (["torch.bool,torch.bool empty"], "two empty bool tensors: "
+                   "\"fmod_cpu\" not implemented for 'Bool'; the rule computes in bool"),
+    "torch.nn.functional.bilinear": (["torch.bool", "torch.float16"],
+                                     "torch 1.13's \"bmm\" has no bool or float16 "
+                                     "kernel; the dtype table accepts them"),
+    "torch.nn.functional.normalize": (["torch.float16"],
+                                      "torch 1.13's \"clamp_min_cpu\" has no float16 "
+                                      "kernel; the dtype table accepts float16"),
+    "torch.masked_scatter": (["uint8 mask"], "torch checks a uint8 mask's values (0 "
+                             "and 1 only); the interpreter takes nonzero as true"),
+    "torch.ops.aten._trilinear.default": (["sizes differ"], "torch narrows the operands "
+                                          "to the summed sizes and refuses a size 1 "
+                                          "against 2; the rule broadcasts it"),
+    "torch.ops.aten.gelu_backward.default": (["broadcast"], "torch 1.13's oneDNN kernel "
+                                             "cannot broadcast (a torch bug: 'could not "
+                                             "create a primitive descriptor'); the rule "
+                                             "broadcasts as torch's native kernel does"),
+    "torch.ops.aten.index.Tensor": (["int32 index"], "torch 1.13 takes long, byte and "
+                                    "bool indices only; the rule takes int32 too"),
+    "torch.ops.aten.nll_loss_forward.default": (["spatial"], "aten.nll_loss_forward "
+                                                "takes a 1-d or 2-d input only; the "
+                                                "rule takes the spatial form too"),
+    "torch.ops.prims.prod.default": (["negative dims"], "torch's prims.prod refuses "
+                                     "negative dims; the rule wraps them"),
+    "torch.slice_scatter": (["defaults", "converts src"],
+                            "torch 1.13 fails on the default end (INT64_MAX as a "
+                            "SymInt), and wants src of the slice's exact size; the "
+                            "rule clamps the end and broadcasts src"),
+}
+
+# Samples torch rejects whose calls refusals.py cannot rebuild without
+# running torch, by entry: the exact sample names and why.
+UNRECORDED = {
+    # A dtype argument: the graph-building API takes no torch.dtype.
+    "Tensor.view": (["torch.bool as torch.int64", "torch.uint8 as torch.int64",
+                     "torch.uint8 as torch.float64", "torch.int8 as torch.int64",
+                     "torch.int8 as torch.float64", "0-d other size", "last dim not divisible"],
+                    "x.view(dtype): a dtype argument"),
+    **{f"torch.ops.aten._{op}_backward_data.default": (
+        ["torch.float16 dim 1", "torch.float16 dim -1", "torch.int64 dim 1",
+         "torch.int64 dim -1", "float16 input_dtype"], "an input_dtype argument")
+       for op in ("softmax", "log_softmax")},
+    "torch.ops.prims.prod.default": (["output_dtype"], "an output_dtype argument"),
+    # What torch.fx cannot record.
+    "operator.setitem": (["uint8 window", "mask, rows"],
+                         "torch.fx records no item assignment"),
+    **{f"torch.nn.functional.max_unpool{n}d": (
+        ["output_size too large"], "F.max_unpool reads the input's sizes in Python "
+        "before the call (fx gives it a Proxy)") for n in (1, 2, 3)},
+    "torch.ops.aten.max_unpool3d.default": (["zero stride", "two strides"],
+                                            "the sample reads the input's sizes in Python"),
+    "torch.split": (["all"], "torch.cat of split's tuple: fx records no tuple of Proxies"),
 }
 
 # Entries whose result rule checks dtypes itself, after a `dtype=` argument
@@ -64,14 +172,12 @@ def _numpy_dtype(dtype):
             torch.float32: np.float32, torch.float64: np.float64}[dtype]
 
 
-def compare(got, expected, tol, elementwise=True):
+def compare(got, expected, tol):
     """None when `got` (a torch tensor or numpy array) matches `expected` (a
-    torch tensor), else why. `elementwise` (the conformance samples):
-    |got - expected| <= t + t * |expected| at every element, as
-    torch.testing.assert_close compares; otherwise (the dtype and
-    special-value sweeps, whose inputs span many magnitudes and whose
-    tolerances were set for it) the largest error against t times the
-    output's largest magnitude (at least 1)."""
+    torch tensor), else why. Floats element by element, as
+    torch.testing.assert_close compares: |got - expected| <= atol + rtol x
+    |expected| at every element, where `tol` maps a dtype to t (rtol = atol
+    = t) or to (rtol, atol); NaN matches NaN and an infinity only itself."""
     if not isinstance(expected, torch.Tensor):
         if isinstance(got, (np.ndarray, torch.Tensor)):
             return f"got an array, expected {expected!r}"
@@ -110,22 +216,15 @@ def compare(got, expected, tol, elementwise=True):
     if not np.isfinite(g[finite]).all():
         return "non-finite value where torch has a finite one"
     if finite.any():
-        # Element by element, as torch.testing.assert_close compares, with
-        # the dtype's tolerance as rtol and atol: |got - expected| <= t + t *
-        # |expected| at every element (relative to the output's largest
-        # value, a small element could be far off).
+        # Element by element (relative to the output's largest value, a
+        # small element could be far off).
         t = tol.get(expected.dtype, 1e-6)
-        if not elementwise:
-            scale = max(1.0, float(np.abs(e[finite]).max()))
-            worst = float(np.abs(g[finite] - e[finite]).max())
-            if worst > t * scale:
-                return f"max error {worst:.3g} > {t:g} x {scale:.3g}"
-            return None
+        rtol, atol = t if isinstance(t, tuple) else (t, t)
         err = np.abs(g[finite] - e[finite])
-        bound = t + t * np.abs(e[finite])
+        bound = atol + rtol * np.abs(e[finite])
         if (err > bound).any():
             k = int(np.argmax(err - bound))
-            return (f"element error {err[k]:.3g} > {t:g} + {t:g} x "
+            return (f"element error {err[k]:.3g} > {atol:g} + {rtol:g} x "
                     f"|{e[finite][k]:.3g}| (at flat finite index {k})")
     return None
 
@@ -196,6 +295,49 @@ def _run_sample(sample, paths, entry=None):
     return result
 
 
+# The spellings a refusal may name an entry by, besides its own, canonical,
+# overload-less (torch.ops.aten.index) and Tensor./torch. ones: `True - x`
+# is recorded as operator.sub.
+_REFUSAL_SPELLINGS = {"Tensor.__rsub__": ("operator.sub",),
+                      # (the interpreter's kernel spelling)
+                      "torch.index_put": ("torch.ops.aten.index_put",)}
+
+
+def _refusal_finding(entry, sample):
+    """A sample torch rejects: the op library must refuse it too, with a
+    traced.Error whose message names the entry (refusals.py builds the
+    calls without running torch; the interpreter then refuses what depends
+    on the values). Returns None when it does, (kind, sample name) for a
+    listed exception, ("unexpected", why) otherwise."""
+    gaps = KNOWN_REFUSAL_GAPS.get(entry, ((), ""))[0]
+    unrecorded = UNRECORDED.get(entry, ((), ""))[0]
+    try:
+        outcome, message = refusals.verdict(sample)
+    except refusals.Unrecorded as e:
+        if sample.name in unrecorded:
+            return "unrecorded", sample.name
+        return "unexpected", f"torch rejects {sample.name}, whose calls cannot be rebuilt without torch: {e}"
+    if outcome == "computed":
+        if sample.name in gaps:
+            return "computed", sample.name
+        return "unexpected", f"torch rejects {sample.name} but the op library computes it"
+    if sample.name in gaps or sample.name in unrecorded:
+        return "unexpected", (f"{sample.name} is listed as computed or unrecorded but the op "
+                              f"library refuses it ({outcome}): remove it from the table")
+    # The diagnostic names the call it refuses (an alias spelling names
+    # the entry in parentheses).
+    names = {entry, traced._traced.canonical_target(entry) or entry,
+             re.sub(r"^(torch\.ops\.\w+\.\w+)\.\w+$", r"\1", entry),
+             *_REFUSAL_SPELLINGS.get(entry, ())}
+    short = entry.rsplit(".", 1)[-1]
+    names |= {f"Tensor.{short}", f"torch.{short}"}
+    if not entry.startswith("_") and not any(f"'{n}'" in message or f"({n})" in message
+                                             for n in names):
+        return "unexpected", (f"torch rejects {sample.name}; the op library refuses another "
+                              f"call than the entry: {message.splitlines()[0][:200]}")
+    return None
+
+
 def test_every_entry_has_samples():
     library = set(traced._traced.op_library_targets())
     missing = library - set(OPS)
@@ -217,11 +359,20 @@ def test_conformance(entry, record_property):
         paths = [p for p in paths if p in only.split(",")]
     stats = {p: [0, 0] for p in ("interp", "decomp", "cpu")}
     rejected = 0
+    # Names of rejected samples the op library computes (KNOWN_REFUSAL_GAPS)
+    # and that cannot be rebuilt without torch (UNRECORDED), and of those it
+    # refuses: a listed name must never be refused.
+    refusal_seen = {"computed": [], "unrecorded": [], "refused": []}
+    built = False
     unexpected, fixed, still_failing = [], [], set()
     for sample in OPS[entry]():
         outcome = _run_sample(sample, paths, entry)
         if outcome is None:
             rejected += 1
+            refusal = _refusal_finding(entry, sample)
+            if refusal is not None:
+                kind, text = refusal
+                (unexpected if kind == "unexpected" else refusal_seen[kind]).append(text)
             # What torch rejects, the op library's dtype table rejects too
             # (the verifier then reports it at the call).
             if sample.dtype is not None and entry not in RULE_CHECKED_DTYPES \
@@ -230,6 +381,19 @@ def test_conformance(entry, record_property):
                 unexpected.append(f"torch rejects {sample.dtype} but the op "
                                   f"library accepts it ({sample.name})")
             continue
+        if not built and not isinstance(sample.fn, (Graph, torch.nn.Module)):
+            # The refusals' builder on a sample torch computes: the op
+            # library must accept it (else a refusal above may be the
+            # builder's, not the op library's).
+            try:
+                refusals.build(sample)
+                built = True
+            except refusals.Unrecorded:
+                pass
+            except traced.Error as e:
+                built = True
+                unexpected.append(f"{sample.name}, built without torch, is refused: "
+                                  f"{(str(e).splitlines() or [''])[0][:200]}")
         for path, failure in outcome.items():
             stats[path][1] += 1
             known = KNOWN_FAILURES.get((entry, path))
@@ -248,6 +412,16 @@ def test_conformance(entry, record_property):
     # The table at the end of the run is built from the reports, which is
     # what reaches the controlling process under pytest-xdist (conftest.py).
     record_property("conformance", [entry, stats, rejected, entry in lowered])
+    # Every entry runs at least one sample on the interpreter (one that
+    # torch computes, and so is compared, not just refused).
+    assert "interp" not in paths or stats["interp"][1] > 0, \
+        f"no sample of {entry} runs on the interpreter: torch rejects all {rejected}"
     assert not unexpected, "\n".join(unexpected[:40]) + \
         (f"\n... and {len(unexpected) - 40} more" if len(unexpected) > 40 else "")
     assert not fixed, "listed in KNOWN_FAILURES but passing: " + ", ".join(fixed[:10])
+    for table, kind in ((KNOWN_REFUSAL_GAPS, "computed"), (UNRECORDED, "unrecorded")):
+        listed = table.get(entry, ((), ""))[0]
+        stale = sorted(set(listed) - set(refusal_seen[kind]))
+        assert not stale, (f"listed in {'KNOWN_REFUSAL_GAPS' if kind == 'computed' else 'UNRECORDED'}"
+                           f" but not {kind} any more (the op library refuses it, or no "
+                           f"such rejected sample): {stale}")

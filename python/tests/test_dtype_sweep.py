@@ -9,7 +9,8 @@ question for every dtype at once, the way a user's model does when it runs
 in int64 or float16. For each (sample, dtype):
 - torch raises: the op library must refuse it too (at trace or run time);
 - torch computes: we compute the same dtype, shape and values (bool and
-  integers bit-exact, floats within a loose per-dtype tolerance; the
+  integers bit-exact, floats element by element within a loose per-dtype
+  tolerance, LOOSE, or an entry's own, ENTRY_TOL, with the reason; the
   conformance samples hold the tight ones).
 
 KNOWN lists what is still open, by entry, as a regex over the sweep's
@@ -80,6 +81,23 @@ KNOWN = {
 }
 
 
+# Entries whose bfloat16 results torch rounds at intermediate steps (a
+# partial sum, each attention step), where the interpreter rounds once and
+# is the closer to the float64 value of the same bfloat16 inputs:
+# (rtol, atol) for bfloat16, with why. atol is the absolute error a
+# near-zero output keeps from torch's intermediates (up to ~100 and ~50
+# here), about 2.5 times the largest seen.
+ENTRY_TOL = {
+    "torch.conv_tbc": (
+        (LOOSE[torch.bfloat16], 0.4),
+        "[basic] bfloat16: torch -0.363, the interpreter -0.1855, float64 -0.1860"),
+    "torch.nn.functional.multi_head_attention_forward": (
+        (LOOSE[torch.bfloat16], 0.25),
+        "[self attention] bfloat16: torch 0.0654, the interpreter 0.1631, "
+        "float64 0.1628"),
+}
+
+
 def _sweep(entry):
     """The sweep's findings for `entry`: one message per (sample, dtype)."""
     found = []
@@ -100,6 +118,8 @@ def _sweep(entry):
             # promoting, so the least precise operand bounds the agreement.
             coarsest = max((LOOSE.get(x.dtype, 0) for x in inputs), default=0)
             tol = {k: max(v, coarsest) for k, v in LOOSE.items()}
+            if entry in ENTRY_TOL:
+                tol[torch.bfloat16] = ENTRY_TOL[entry][0]
             check(entry, sample.fn, inputs, f"[{sample.name}] {dtype}{label}", tol, found,
                   labels=("", "decomposed, "))
     return found
