@@ -488,6 +488,7 @@ inline PyOp createCall(StateRef state, const std::string &sym,
 
 /// The parts of the module, by concern.
 void populateIR(py::module_ &m);
+void populatePasses(py::module_ &m);
 void populateExecution(py::module_ &m);
 void populateOpLibrary(py::module_ &m);
 

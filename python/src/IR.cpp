@@ -8,9 +8,13 @@
 #include "Bindings.h"
 
 using namespace traced_python;
+namespace {
+using ModuleClass = py::class_<ModuleState, StateRef>;
 
-void traced_python::populateIR(py::module_ &m) {
-  py::class_<ModuleState, StateRef>(m, "Module")
+/// The module as text, bytecode, a JSON trace and Graphviz; verification;
+/// copies and weight blobs.
+void bindModuleFormats(ModuleClass &cls) {
+  cls
       .def(
           "to_text",
           [](ModuleState &s, bool generic, bool largeElided, bool debugInfo) {
@@ -68,33 +72,6 @@ void traced_python::populateIR(py::module_ &m) {
              DiagnosticCapture diags(s.ctx.get());
              diags.check(verify(s.get()), "the module does not verify");
            })
-      .def("run_passes",
-           [](ModuleState &s, const std::string &pipeline) {
-             DiagnosticCapture diags(s.ctx.get());
-             s.changed();
-             PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
-             std::string err;
-             llvm::raw_string_ostream errStream(err);
-             if (failed(parsePassPipeline(pipeline, pm, errStream)))
-               fail("invalid pass pipeline '" + pipeline + "': " + err);
-             diags.check(pm.run(s.get()), "pass pipeline failed");
-           })
-      .def("merge_dynamic",
-           [](ModuleState &s, ModuleState &other,
-              const std::vector<std::tuple<unsigned, int64_t, std::string>>
-                  &dims) {
-             DiagnosticCapture diags(s.ctx.get());
-             DiagnosticCapture otherDiags(other.ctx.get());
-             s.changed();
-             std::vector<DynamicDim> list;
-             for (const auto &[input, dim, name] : dims)
-               list.push_back({input, dim, name});
-             diags.check(mergeDynamicTrace(s.get(), other.get(), list),
-                         "cannot make the dims dynamic");
-             diags.check(verify(s.get()),
-                         "the module with dynamic dims does not verify");
-           },
-           py::arg("other"), py::arg("dims"))
       .def("clone",
            [](ModuleState &s) {
              // A clone lives in a new context so that blob names never clash.
@@ -125,7 +102,12 @@ void traced_python::populateIR(py::module_ &m) {
                  name, copyToBlob(ArrayRef<char>(static_cast<char *>(info.ptr),
                                                  info.size * info.itemsize),
                                   kResourceAlignment));
-           })
+           });
+}
+
+/// The module tree: its modules, their attributes and tensors.
+void bindModuleTree(ModuleClass &cls) {
+  cls
       .def("root",
            [](ModuleState &s) -> py::object {
              for (auto m : s.get().getOps<traced::ModuleOp>())
@@ -219,7 +201,12 @@ void traced_python::populateIR(py::module_ &m) {
              if (auto bu = dyn_cast_or_null<BufferOp>(decl))
                return setValue(bu);
              fail("@" + sym + " has no parameter or buffer '" + name + "'");
-           })
+           });
+}
+
+/// A graph's ops, inputs and outputs, and the surgery primitives.
+void bindGraphEditing(ModuleClass &cls) {
+  cls
       .def("graph_text",
            [](StateRef s, const std::string &sym, const std::string &graph) {
              GraphOp g = lookupGraph(*s, sym, graph);
@@ -322,6 +309,34 @@ void traced_python::populateIR(py::module_ &m) {
           },
           py::arg("module"), py::arg("graph"), py::arg("receiver"),
           py::arg("name"), py::arg("before") = py::none())
+      .def("erase_dead",
+           [](StateRef s, const std::string &sym, const std::string &graph) {
+             // TracedModule's graph.compile(): drop every expr whose outputs
+             // nobody uses, repeatedly.
+             GraphOp g = lookupGraph(*s, sym, graph);
+             s->changed();
+             int removed = 0;
+             bool changed = true;
+             while (changed) {
+               changed = false;
+               Block &body = g.getBody().front();
+               for (Operation &op :
+                    llvm::make_early_inc_range(llvm::reverse(body))) {
+                 if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
+                   continue;
+                 s->markErased(&op);
+                 op.erase();
+                 ++removed;
+                 changed = true;
+               }
+             }
+             return removed;
+           });
+}
+
+/// Module.interpret: the reference interpreter on Python inputs.
+void bindInterpret(ModuleClass &cls) {
+  cls
       .def(
           "interpret",
           [](StateRef s, py::list inputs, const std::string &module,
@@ -413,31 +428,11 @@ void traced_python::populateIR(py::module_ &m) {
             return out;
           },
           py::arg("inputs"), py::arg("module") = "",
-          py::arg("graph") = "forward")
-      .def("erase_dead",
-           [](StateRef s, const std::string &sym, const std::string &graph) {
-             // TracedModule's graph.compile(): drop every expr whose outputs
-             // nobody uses, repeatedly.
-             GraphOp g = lookupGraph(*s, sym, graph);
-             s->changed();
-             int removed = 0;
-             bool changed = true;
-             while (changed) {
-               changed = false;
-               Block &body = g.getBody().front();
-               for (Operation &op :
-                    llvm::make_early_inc_range(llvm::reverse(body))) {
-                 if (op.hasTrait<OpTrait::IsTerminator>() || !op.use_empty())
-                   continue;
-                 s->markErased(&op);
-                 op.erase();
-                 ++removed;
-                 changed = true;
-               }
-             }
-             return removed;
-           });
+          py::arg("graph") = "forward");
+}
 
+/// traced.Op: one op of a graph.
+void bindOp(py::module_ &m) {
   py::class_<PyOp>(m, "Op")
       .def_property_readonly(
           "kind",
@@ -545,7 +540,10 @@ void traced_python::populateIR(py::module_ &m) {
            })
       .def("__eq__", &PyOp::operator==)
       .def("__hash__", [](const PyOp &o) { return std::hash<void *>()(o.op); });
+}
 
+/// traced.Value: one value of a graph.
+void bindValue(py::module_ &m) {
   py::class_<PyValue>(m, "Value")
       .def_property_readonly(
           "name", [](const PyValue &v) { return valueName(v.get()); })
@@ -635,7 +633,10 @@ void traced_python::populateIR(py::module_ &m) {
       .def("__hash__", [](const PyValue &v) {
         return std::hash<void *>()(v.value.getAsOpaquePointer());
       });
+}
 
+/// Parsing and loading: text, bytecode (sandboxed when untrusted), JSON traces.
+void bindLoading(py::module_ &m) {
   // `sandbox_tool`: bytes from outside (traced.parse, traced.load) are
   // checked first (Untrusted.h): the integrity stamp, then a parse by that
   // tool (traced-opt's probe mode) in a child process with limits, as the
@@ -705,4 +706,16 @@ void traced_python::populateIR(py::module_ &m) {
         return state;
       },
       py::arg("data"), py::arg("name"), py::arg("base_dir"));
+}
+} // namespace
+
+void traced_python::populateIR(py::module_ &m) {
+  ModuleClass cls(m, "Module");
+  bindModuleFormats(cls);
+  bindModuleTree(cls);
+  bindGraphEditing(cls);
+  bindInterpret(cls);
+  bindOp(m);
+  bindValue(m);
+  bindLoading(m);
 }

@@ -52,6 +52,7 @@ PYBIND11_MODULE(_traced, m) {
       "Sets the resource limits; 0 takes a limit's default.");
 
   populateIR(m);
+  populatePasses(m);
   populateExecution(m);
   populateOpLibrary(m);
 }
