@@ -7,6 +7,12 @@
 
 #include "Bindings.h"
 
+#include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Support/Progress.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/IR/Verifier.h"
+
 using namespace traced_python;
 
 void traced_python::populateExecution(py::module_ &m) {

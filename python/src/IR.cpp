@@ -7,6 +7,26 @@
 
 #include "Bindings.h"
 
+#include "TracedIR/Dialect/Traced/PyValue.h"
+#include "TracedIR/Interpreter/Interpreter.h"
+#include "TracedIR/Interpreter/Kernels.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Support/Blobs.h"
+#include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Limits.h"
+#include "TracedIR/Support/Untrusted.h"
+#include "TracedIR/Translate/GraphDot.h"
+#include "TracedIR/Translate/GraphText.h"
+#include "TracedIR/Translate/JsonTrace.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace traced_python;
 namespace {
 using ModuleClass = py::class_<ModuleState, StateRef>;

@@ -8,6 +8,9 @@
 
 #include "Bindings.h"
 
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Transforms/GraphRewrites.h"
+
 #include "TracedIR/Conversion/Passes.h"
 #include "TracedIR/Interpreter/Kernels.h"
 

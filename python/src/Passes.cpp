@@ -7,6 +7,12 @@
 
 #include "Bindings.h"
 
+#include "TracedIR/Transforms/DynamicDims.h"
+#include "TracedIR/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
 using namespace traced_python;
 
 void traced_python::populatePasses(py::module_ &m) {

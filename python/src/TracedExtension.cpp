@@ -10,6 +10,9 @@
 
 #include "Bindings.h"
 
+#include "TracedIR/InitAll.h"
+#include "TracedIR/Support/Limits.h"
+
 using namespace traced_python;
 
 PYBIND11_MODULE(_traced, m) {
