@@ -293,6 +293,67 @@ void traced::detail::addPipelineText(OpPassManager &pm, StringRef text) {
     llvm::report_fatal_error(llvm::Twine("bad pipeline: ") + text);
 }
 
+/// Numbers the constant globals one-shot bufferization creates
+/// (`__constant_<type>_<n>`) in the order the module's functions first read
+/// them, and puts them first in the module in that order. Upstream
+/// bufferizes functions that do not call each other in an order that
+/// depends on pointers (a DenseMap of functions), so the numbering, and
+/// with it the printed IR and the object file, changed from run to run for
+/// a model split into several functions (vit_b_16; a 12-layer transformer
+/// encoder). Internal to the CPU and GPU pipelines.
+struct NumberConstantGlobals
+    : PassWrapper<NumberConstantGlobals, OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NumberConstantGlobals)
+  StringRef getArgument() const final {
+    return "traced-number-constant-globals";
+  }
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    llvm::StringMap<memref::GlobalOp> constants;
+    for (auto global : module.getOps<memref::GlobalOp>())
+      if (global.getSymName().starts_with("__constant_"))
+        constants[global.getSymName()] = global;
+    if (constants.empty())
+      return;
+    // First reads, in module order; then any never read, in module order.
+    llvm::SetVector<memref::GlobalOp> order;
+    SmallVector<memref::GetGlobalOp> reads;
+    module.walk([&](memref::GetGlobalOp get) {
+      auto it = constants.find(get.getName());
+      if (it == constants.end())
+        return;
+      order.insert(it->second);
+      reads.push_back(get);
+    });
+    for (auto global : module.getOps<memref::GlobalOp>())
+      if (constants.count(global.getSymName()))
+        order.insert(global);
+    MLIRContext *ctx = module.getContext();
+    llvm::StringMap<StringAttr> renamed;
+    Operation *first = &module.getBody()->front();
+    for (auto [k, constGlobal] : llvm::enumerate(order)) {
+      memref::GlobalOp global = constGlobal;
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      llvm::interleave(global.getType().getShape(), os, "x");
+      os << (global.getType().getRank() ? "x" : "")
+         << global.getType().getElementType();
+      renamed[global.getSymName()] =
+          StringAttr::get(ctx, "__constant_" + type + "_" + Twine(k));
+    }
+    for (memref::GetGlobalOp get : reads)
+      get.setNameAttr(FlatSymbolRefAttr::get(renamed[get.getName()]));
+    for (memref::GlobalOp global : order) {
+      global.setSymNameAttr(renamed[global.getSymName()]);
+      if (global.getOperation() != first)
+        global->moveBefore(first);
+      else
+        first = first->getNextNode();
+    }
+    // (Moved before `first` one by one, they stand in `order`.)
+  }
+};
+
 namespace {
 /// A function that returns one buffer as two results (`return x + 1, x + 1`
 /// after CSE, or `return y, y`) gets a copy for each repeat: the
@@ -805,6 +866,7 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "func.func(canonicalize)");
+  pm.addPass(std::make_unique<NumberConstantGlobals>());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctReturnedBuffers>());
   addPipelineText(pm, "buffer-results-to-out-params{hoist-static-allocs=true "
                       "modify-public-functions=true},"

@@ -268,7 +268,38 @@ struct SplitTransferWriteRows : OpRewritePattern<vector::TransferWriteOp> {
 struct TileAndVectorizePass
     : traced::impl::TracedCpuTileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
+  /// The stages, in order.
   void runOnOperation() override;
+
+private:
+  void rewriteConvolutionsAndPools(RewriterBase &rewriter, func::FuncOp func);
+  void collectOps(func::FuncOp func,
+                  SmallVectorImpl<linalg::LinalgOp> &contractions,
+                  SmallVectorImpl<linalg::LinalgOp> &elementwise,
+                  SmallVectorImpl<linalg::GenericOp> &reductions) const;
+  void splitForRegisterTiles(
+      RewriterBase &rewriter,
+      SmallVectorImpl<linalg::LinalgOp> &contractions) const;
+  void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op) const;
+  void tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op) const;
+  void lowerVectorOps(func::FuncOp func);
+
+  // The register tile of a contraction.
+  int64_t rowTile(linalg::LinalgOp op,
+                  const linalg::ContractionDimensions &dims) const;
+  int64_t columnTile(int64_t rows) const;
+  int64_t vectorColumns(int64_t bound, int64_t rows) const;
+  void registerTile(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims,
+                    SmallVector<int64_t> &sizes,
+                    SmallVector<int64_t> &order) const;
+  /// Where to split a contraction: the split point (0: none), setting the
+  /// dim.
+  using SplitPoint = function_ref<int64_t(
+      linalg::LinalgOp, const linalg::ContractionDimensions &, unsigned &)>;
+  void splitContractions(RewriterBase &rewriter,
+                         SmallVectorImpl<linalg::LinalgOp> &contractions,
+                         SplitPoint at) const;
 };
 } // namespace
 
@@ -1534,10 +1565,143 @@ static void reductionStrategy(RewriterBase &rewriter, linalg::GenericOp op,
   (void)tileAndVectorize(rewriter, op, sizes, order);
 }
 
-void TileAndVectorizePass::runOnOperation() {
-  func::FuncOp func = getOperation();
-  IRRewriter rewriter(&getContext());
-  peelDynamicDims(rewriter, func);
+/// Register tile: rows any divisor <= tile-m. Fewer rows than tile-m / 2
+/// (a grouped convolution's 4 output channels a group) take
+/// proportionally more columns, up to 4 x tile-n, so that the tile still
+/// holds about tile-m x tile-n accumulators and each broadcast of the
+/// left-hand side feeds several FMAs.
+int64_t TileAndVectorizePass::rowTile(
+    linalg::LinalgOp op, const linalg::ContractionDimensions &dims) const {
+  if (dims.m.empty())
+    return 1;
+  return largestDivisor(op.getStaticLoopRanges()[dims.m.back()], tileM, 1);
+}
+
+int64_t TileAndVectorizePass::columnTile(int64_t rows) const {
+  return rows > 0 && 2 * rows <= tileM
+             ? tileN * std::min<int64_t>(4, tileM / rows)
+             : tileN;
+}
+
+/// The register tile's columns for `bound` columns and a tile of `rows`:
+/// the widest power-of-two number of vectors up to the column tile and
+/// `bound` (LLVM splits a vector<64xf32> into four registers, but turns a
+/// vector<48xf32> or vector<28xf32> into lanes and shuffles); 0 when
+/// `bound` is less than a vector.
+int64_t TileAndVectorizePass::vectorColumns(int64_t bound, int64_t rows) const {
+  int64_t limit = std::min(columnTile(rows), bound), t = 0;
+  for (int64_t w = vectorWidth; w <= limit; w *= 2)
+    t = w;
+  return t;
+}
+
+/// Columns: that tile where it divides them (it does after the split;
+/// below a vector, any divisor). Column strips outermost: one K x tile-n
+/// strip of the right-hand side stays in cache while every row tile of
+/// the left-hand side passes by; the reduction innermost, so the
+/// accumulator tile stays in registers.
+void TileAndVectorizePass::registerTile(linalg::LinalgOp op,
+                                        const linalg::ContractionDimensions &dims,
+                                        SmallVector<int64_t> &sizes,
+                                        SmallVector<int64_t> &order) const {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  sizes.assign(op.getNumLoops(), 1);
+  int64_t rows = rowTile(op, dims);
+  if (!dims.m.empty())
+    sizes[dims.m.back()] = rows;
+  if (!dims.n.empty()) {
+    unsigned d = dims.n.back();
+    int64_t t = vectorColumns(bounds[d], rows);
+    if (!t || bounds[d] % t)
+      t = largestDivisor(bounds[d], columnTile(rows), vectorWidth);
+    sizes[d] = t ? t : largestDivisor(bounds[d], tileN, 1);
+  }
+  order.clear();
+  for (auto group : {dims.batch, dims.n, dims.m, dims.k})
+    order.append(group.begin(), group.end());
+  if (order.size() != op.getNumLoops())
+    order.clear();
+}
+
+/// Splits every contraction along one dim where `at` says (it returns the
+/// split point and sets the dim; 0: no split), each part tiled on its
+/// own; the rest is looked at again, so it may be split once more.
+void TileAndVectorizePass::splitContractions(
+    RewriterBase &rewriter, SmallVectorImpl<linalg::LinalgOp> &contractions,
+    SplitPoint at) const {
+  SmallVector<linalg::LinalgOp> worklist(contractions.rbegin(),
+                                         contractions.rend());
+  contractions.clear();
+  while (!worklist.empty()) {
+    linalg::LinalgOp op = worklist.pop_back_val();
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    unsigned d = 0;
+    int64_t point = succeeded(dims) ? at(op, *dims, d) : 0;
+    if (!point) {
+      contractions.push_back(op);
+      continue;
+    }
+    rewriter.setInsertionPoint(op);
+    auto [whole, rest] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), d,
+        rewriter.getIndexAttr(point));
+    if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
+            whole ? whole.getOperation() : nullptr))
+      contractions.push_back(part);
+    if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
+            rest ? rest.getOperation() : nullptr))
+      worklist.push_back(part);
+  }
+}
+
+/// Splits contractions whose rows or columns no register tile divides
+/// into a whole number of tiles and a rest, each tiled on its own.
+void TileAndVectorizePass::splitForRegisterTiles(
+    RewriterBase &rewriter,
+    SmallVectorImpl<linalg::LinalgOp> &contractions) const {
+  // Rows that no good register tile divides (ViT's 197 tokens: prime, so
+  // one row per tile, a third of the FMA rate) are split into a whole
+  // number of tile-m rows and a remainder. After packing, so the two share
+  // one packed right-hand side.
+  splitContractions(rewriter, contractions, [&](linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned &d) -> int64_t {
+    if (dims.m.empty())
+      return 0;
+    d = dims.m.back();
+    int64_t bound = op.getStaticLoopRanges()[d];
+    if (ShapedType::isDynamic(bound) || bound <= tileM || bound % tileM == 0 ||
+        2 * largestDivisor(bound, tileM, 1) >= tileM)
+      return 0;
+    return bound / tileM * tileM;
+  });
+  // Columns that are not a whole number of such tiles are split into as
+  // many as fit and a rest, which is split the same way, down to a
+  // remainder narrower than a vector; each part is tiled on its own.
+  // Tiled whole, the columns took a divisor as the tile: 28 for a
+  // convolution's P = 14 x 14 = 196 output pixels (resnext50's grouped
+  // 3 x 3 convolutions on 14 x 14 ran at 6 GFLOP/s, 20x torch's time), or
+  // 16 for 784 (half the accumulators).
+  splitContractions(rewriter, contractions, [&](linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned &d) -> int64_t {
+    if (dims.n.empty())
+      return 0;
+    d = dims.n.back();
+    int64_t bound = op.getStaticLoopRanges()[d];
+    if (ShapedType::isDynamic(bound))
+      return 0;
+    int64_t t = vectorColumns(bound, rowTile(op, dims));
+    return t && bound % t ? bound / t * t : 0;
+  });
+}
+
+/// Convolutions and pools to what the tiling below handles: padding as a
+/// fill and a copy; Winograd or im2col for convolutions (grouped ones
+/// too), taps for depthwise convolutions and pools, else loops.
+void TileAndVectorizePass::rewriteConvolutionsAndPools(RewriterBase &rewriter,
+                                                       func::FuncOp func) {
   {
     SmallVector<tensor::PadOp> pads;
     func.walk([&](tensor::PadOp op) { pads.push_back(op); });
@@ -1583,14 +1747,13 @@ void TileAndVectorizePass::runOnOperation() {
       if (!tapsPay(pool) || failed(poolingToTaps(rewriter, pool)))
         poolingLoops(rewriter, pool, parallel);
   }
-  if (packRhs) {
-    SmallVector<linalg::MatmulOp> matmuls;
-    func.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    for (auto matmul : matmuls)
-      (void)packRightHandSide(rewriter, matmul, tileN, 2 * tileM);
-  }
-  SmallVector<linalg::LinalgOp> contractions, elementwise;
-  SmallVector<linalg::GenericOp> reductions;
+}
+
+/// The ops the tiling handles, by kind.
+void TileAndVectorizePass::collectOps(
+    func::FuncOp func, SmallVectorImpl<linalg::LinalgOp> &contractions,
+    SmallVectorImpl<linalg::LinalgOp> &elementwise,
+    SmallVectorImpl<linalg::GenericOp> &reductions) const {
   func.walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || isa<linalg::FillOp>(op))
       return;
@@ -1615,313 +1778,196 @@ void TileAndVectorizePass::runOnOperation() {
              generic && op.getNumReductionLoops() > 0)
       reductions.push_back(generic);
   });
-  // Splits every contraction along one dim where `at` says (it returns the
-  // split point and sets the dim; 0: no split), each part tiled on its
-  // own; the rest is looked at again, so it may be split once more.
-  auto splitContractions =
-      [&](function_ref<int64_t(linalg::LinalgOp,
-                               const linalg::ContractionDimensions &,
-                               unsigned &)>
-              at) {
-        SmallVector<linalg::LinalgOp> worklist(contractions.rbegin(),
-                                               contractions.rend());
-        contractions.clear();
-        while (!worklist.empty()) {
-          linalg::LinalgOp op = worklist.pop_back_val();
-          FailureOr<linalg::ContractionDimensions> dims =
-              linalg::inferContractionDims(op);
-          unsigned d = 0;
-          int64_t point = succeeded(dims) ? at(op, *dims, d) : 0;
-          if (!point) {
-            contractions.push_back(op);
-            continue;
-          }
-          rewriter.setInsertionPoint(op);
-          auto [whole, rest] = linalg::splitOp(
-              rewriter, cast<TilingInterface>(op.getOperation()), d,
-              rewriter.getIndexAttr(point));
-          if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
-                  whole ? whole.getOperation() : nullptr))
-            contractions.push_back(part);
-          if (auto part = dyn_cast_or_null<linalg::LinalgOp>(
-                  rest ? rest.getOperation() : nullptr))
-            worklist.push_back(part);
-        }
-      };
-  // Rows that no good register tile divides (ViT's 197 tokens: prime, so
-  // one row per tile, a third of the FMA rate) are split into a whole
-  // number of tile-m rows and a remainder. After packing, so the two share
-  // one packed right-hand side.
-  splitContractions([&](linalg::LinalgOp op,
-                        const linalg::ContractionDimensions &dims,
-                        unsigned &d) -> int64_t {
-    if (dims.m.empty())
-      return 0;
-    d = dims.m.back();
-    int64_t bound = op.getStaticLoopRanges()[d];
-    if (ShapedType::isDynamic(bound) || bound <= tileM || bound % tileM == 0 ||
-        2 * largestDivisor(bound, tileM, 1) >= tileM)
-      return 0;
-    return bound / tileM * tileM;
-  });
-  // Register tile: rows any divisor <= tile-m. Fewer rows than tile-m / 2
-  // (a grouped convolution's 4 output channels a group) take
-  // proportionally more columns, up to 4 x tile-n, so that the tile still
-  // holds about tile-m x tile-n accumulators and each broadcast of the
-  // left-hand side feeds several FMAs.
-  auto rowTile = [&](linalg::LinalgOp op,
-                     const linalg::ContractionDimensions &dims) -> int64_t {
-    if (dims.m.empty())
-      return 1;
-    return largestDivisor(op.getStaticLoopRanges()[dims.m.back()], tileM, 1);
-  };
-  auto columnTile = [&](int64_t rows) -> int64_t {
-    return rows > 0 && 2 * rows <= tileM
-               ? tileN * std::min<int64_t>(4, tileM / rows)
-               : tileN;
-  };
-  // The register tile's columns for `bound` columns and a tile of `rows`:
-  // the widest power-of-two number of vectors up to the column tile and
-  // `bound` (LLVM splits a vector<64xf32> into four registers, but turns a
-  // vector<48xf32> or vector<28xf32> into lanes and shuffles); 0 when
-  // `bound` is less than a vector.
-  auto vectorColumns = [&](int64_t bound, int64_t rows) -> int64_t {
-    int64_t limit = std::min(columnTile(rows), bound), t = 0;
-    for (int64_t w = vectorWidth; w <= limit; w *= 2)
-      t = w;
-    return t;
-  };
-  // Columns that are not a whole number of such tiles are split into as
-  // many as fit and a rest, which is split the same way, down to a
-  // remainder narrower than a vector; each part is tiled on its own.
-  // Tiled whole, the columns took a divisor as the tile: 28 for a
-  // convolution's P = 14 x 14 = 196 output pixels (resnext50's grouped
-  // 3 x 3 convolutions on 14 x 14 ran at 6 GFLOP/s, 20x torch's time), or
-  // 16 for 784 (half the accumulators).
-  splitContractions([&](linalg::LinalgOp op,
-                        const linalg::ContractionDimensions &dims,
-                        unsigned &d) -> int64_t {
-    if (dims.n.empty())
-      return 0;
-    d = dims.n.back();
-    int64_t bound = op.getStaticLoopRanges()[d];
-    if (ShapedType::isDynamic(bound))
-      return 0;
-    int64_t t = vectorColumns(bound, rowTile(op, dims));
-    return t && bound % t ? bound / t * t : 0;
-  });
-  // Columns: that tile where it divides them (it does after the split;
-  // below a vector, any divisor). Column strips outermost: one K x tile-n
-  // strip of the right-hand side stays in cache while every row tile of
-  // the left-hand side passes by; the reduction innermost, so the
-  // accumulator tile stays in registers.
-  auto registerTile = [&](linalg::LinalgOp op,
-                          const linalg::ContractionDimensions &dims,
-                          SmallVector<int64_t> &sizes,
-                          SmallVector<int64_t> &order) {
-    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    sizes.assign(op.getNumLoops(), 1);
-    int64_t rows = rowTile(op, dims);
-    if (!dims.m.empty())
-      sizes[dims.m.back()] = rows;
-    if (!dims.n.empty()) {
-      unsigned d = dims.n.back();
-      int64_t t = vectorColumns(bounds[d], rows);
-      if (!t || bounds[d] % t)
-        t = largestDivisor(bounds[d], columnTile(rows), vectorWidth);
-      sizes[d] = t ? t : largestDivisor(bounds[d], tileN, 1);
-    }
-    order.clear();
-    for (auto group : {dims.batch, dims.n, dims.m, dims.k})
-      order.append(group.begin(), group.end());
-    if (order.size() != op.getNumLoops())
-      order.clear();
-  };
-  for (linalg::LinalgOp op : contractions) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims))
-      continue;
-    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    if (llvm::any_of(bounds, ShapedType::isDynamic))
-      continue;
-    SmallVector<int64_t> sizes, order;
-    registerTile(op, *dims, sizes, order);
-    // Cache level first: blocks of kc reductions x mc rows x nc columns
-    // (the left block, mc x kc, stays in L2 across the column strips),
-    // each a whole number of register tiles.
-    SmallVector<int64_t> outer(op.getNumLoops(), 1);
-    if (!dims->m.empty()) {
-      unsigned d = dims->m.back();
-      // Up to 4 blocks' worth of rows make one block: the right-hand side
-      // (a convolution's filter, larger than L2) is then streamed from
-      // memory once instead of once per row block, while the left block
-      // (at most 4 x block-m x block-k) still stays in L2.
-      outer[d] = bounds[d] <= 4 * blockM
-                     ? bounds[d]
-                     : largestDivisor(bounds[d], blockM, sizes[d]);
-    }
-    if (!dims->n.empty()) {
-      unsigned d = dims->n.back();
-      outer[d] = largestDivisor(bounds[d], blockN, sizes[d]);
-    }
-    for (unsigned d : dims->k)
-      outer[d] = largestDivisor(bounds[d], blockK, 1);
-    SmallVector<int64_t> outerOrder;
-    for (auto group : {dims->batch, dims->m, dims->k, dims->n})
-      outerOrder.append(group.begin(), group.end());
-    if (outerOrder.size() != op.getNumLoops())
-      outerOrder.clear();
-    // Threads: where the op is big enough to pay for a parallel region,
-    // its cache blocks along one parallel dimension (batch, else rows, else
-    // columns) are spread over threads (scf.forall, then OpenMP). Not
-    // within a parallel loop already (a convolution's blocks).
-    if (parallel && !inParallelLoop(op)) {
-      int64_t flops = loopFlops(op);
-      SmallVector<int64_t> threadTiles(op.getNumLoops(), 0);
-      auto spread = [&](unsigned d, int64_t block) {
-        if (bounds[d] / std::max<int64_t>(block, 1) < 2)
-          return false;
-        threadTiles[d] = block;
-        return true;
-      };
-      bool chosen = false;
-      for (unsigned d : dims->batch)
-        if (!chosen)
-          chosen = spread(d, 1);
-      if (!chosen && !dims->m.empty())
-        chosen = spread(dims->m.back(), outer[dims->m.back()]);
-      // Columns, outermost first: a packed matmul's panel dimension (one
-      // panel per cache block) comes before the columns within a panel,
-      // which never make two blocks.
-      for (unsigned d : dims->n)
-        if (!chosen)
-          chosen = spread(d, outer[d]);
-      if (chosen && flops >= minParallelFlops) {
-        FailureOr<linalg::LinalgOp> inner =
-            tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
-        if (succeeded(inner))
-          op = *inner;
-      }
-    }
-    FailureOr<linalg::LinalgOp> block =
-        tileOnly(rewriter, op, outer, outerOrder);
-    if (succeeded(block))
-      op = *block;
-    // A packed matmul's block has a unit panel dimension (one column strip
-    // per block): dropped, the block is a plain matmul-shaped contraction
-    // over one contiguous panel, vectorized like any other.
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (generic && generic.getNumLoops() > 3 &&
-        llvm::is_contained(generic.getStaticLoopRanges(), 1)) {
-      linalg::ControlDropUnitDims control;
-      control.rankReductionStrategy = linalg::ControlDropUnitDims::
-          RankReductionStrategy::ExtractInsertSlice;
-      rewriter.setInsertionPoint(generic);
-      FailureOr<linalg::DropUnitDimsResult> dropped =
-          linalg::dropUnitDims(rewriter, generic, control);
-      if (succeeded(dropped)) {
-        rewriter.replaceOp(generic, dropped->replacements);
-        op = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
-        // As a named linalg.matmul it vectorizes to one vector.contract
-        // (a generic would become broadcasts and a multi-reduction).
-        // LLVM 22's specializer turns a generic that reads its left-hand
-        // side transposed ((k, m) x (k, n)) into an invalid linalg.matmul
-        // with the default maps; that form is built here instead, as a
-        // linalg.matmul with explicit maps (vectorized, like the plain
-        // form, to one vector.contract).
-        auto plain = dyn_cast<linalg::GenericOp>(op.getOperation());
-        MLIRContext *ctx = op.getContext();
-        AffineExpr m, n, k;
-        bindDims(ctx, m, n, k);
-        SmallVector<AffineMap> transposedA = {
-            AffineMap::get(3, 0, {k, m}, ctx),
-            AffineMap::get(3, 0, {k, n}, ctx),
-            AffineMap::get(3, 0, {m, n}, ctx)};
-        if (plain && plain.getIndexingMapsArray() == transposedA &&
-            linalg::isaContractionOpInterface(plain)) {
-          rewriter.setInsertionPoint(plain);
-          SmallVector<Attribute> maps;
-          for (AffineMap map : transposedA)
-            maps.push_back(AffineMapAttr::get(map));
-          auto named = linalg::MatmulOp::create(
-              rewriter, plain.getLoc(), plain.getResultTypes(),
-              plain.getDpsInputs(), plain.getDpsInits(),
-              ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
-                  "indexing_maps", rewriter.getArrayAttr(maps))});
-          rewriter.replaceOp(plain, named->getResults());
-          op = cast<linalg::LinalgOp>(named.getOperation());
-        } else if (plain) {
-          rewriter.setInsertionPoint(plain);
-          FailureOr<linalg::LinalgOp> named =
-              linalg::specializeGenericOp(rewriter, plain);
-          if (succeeded(named))
-            op = *named;
-        }
-        FailureOr<linalg::ContractionDimensions> newDims =
-            linalg::inferContractionDims(op);
-        if (failed(newDims))
-          continue; // left for convert-linalg-to-loops: still correct
-        registerTile(op, *newDims, sizes, order);
-      }
-    }
-    (void)tileAndVectorize(rewriter, op, sizes, order);
+}
+
+/// One contraction: cache blocks, threads where it pays, a packed
+/// block's unit panel dim dropped, then the register tile, vectorized.
+void TileAndVectorizePass::tileContraction(RewriterBase &rewriter,
+                                           linalg::LinalgOp op) const {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return;
+  SmallVector<int64_t> sizes, order;
+  registerTile(op, *dims, sizes, order);
+  // Cache level first: blocks of kc reductions x mc rows x nc columns
+  // (the left block, mc x kc, stays in L2 across the column strips),
+  // each a whole number of register tiles.
+  SmallVector<int64_t> outer(op.getNumLoops(), 1);
+  if (!dims->m.empty()) {
+    unsigned d = dims->m.back();
+    // Up to 4 blocks' worth of rows make one block: the right-hand side
+    // (a convolution's filter, larger than L2) is then streamed from
+    // memory once instead of once per row block, while the left block
+    // (at most 4 x block-m x block-k) still stays in L2.
+    outer[d] = bounds[d] <= 4 * blockM
+                   ? bounds[d]
+                   : largestDivisor(bounds[d], blockM, sizes[d]);
   }
-  for (linalg::LinalgOp op : elementwise) {
-    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    if (sizes.empty()) {
-      (void)tileAndVectorize(rewriter, op, sizes);
-      continue;
+  if (!dims->n.empty()) {
+    unsigned d = dims->n.back();
+    outer[d] = largestDivisor(bounds[d], blockN, sizes[d]);
+  }
+  for (unsigned d : dims->k)
+    outer[d] = largestDivisor(bounds[d], blockK, 1);
+  SmallVector<int64_t> outerOrder;
+  for (auto group : {dims->batch, dims->m, dims->k, dims->n})
+    outerOrder.append(group.begin(), group.end());
+  if (outerOrder.size() != op.getNumLoops())
+    outerOrder.clear();
+  // Threads: where the op is big enough to pay for a parallel region,
+  // its cache blocks along one parallel dimension (batch, else rows, else
+  // columns) are spread over threads (scf.forall, then OpenMP). Not
+  // within a parallel loop already (a convolution's blocks).
+  if (parallel && !inParallelLoop(op)) {
+    int64_t flops = loopFlops(op);
+    SmallVector<int64_t> threadTiles(op.getNumLoops(), 0);
+    auto spread = [&](unsigned d, int64_t block) {
+      if (bounds[d] / std::max<int64_t>(block, 1) < 2)
+        return false;
+      threadTiles[d] = block;
+      return true;
+    };
+    bool chosen = false;
+    for (unsigned d : dims->batch)
+      if (!chosen)
+        chosen = spread(d, 1);
+    if (!chosen && !dims->m.empty())
+      chosen = spread(dims->m.back(), outer[dims->m.back()]);
+    // Columns, outermost first: a packed matmul's panel dimension (one
+    // panel per cache block) comes before the columns within a panel,
+    // which never make two blocks.
+    for (unsigned d : dims->n)
+      if (!chosen)
+        chosen = spread(d, outer[d]);
+    if (chosen && flops >= minParallelFlops) {
+      FailureOr<linalg::LinalgOp> inner =
+          tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+      if (succeeded(inner))
+        op = *inner;
     }
-    sizes.back() = vectorWidth;
-    // Threads: spread over one dim, never the vector one (`threadDim`),
-    // one slice per forall iteration (scf.forall, then OpenMP, as for
-    // contractions).
-    if (parallel && !inParallelLoop(op)) {
-      SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-      SmallVector<unsigned> candidates =
-          llvm::to_vector(llvm::seq<unsigned>(0, bounds.size() - 1));
-      if (std::optional<unsigned> chosen = threadDim(bounds, candidates)) {
-        SmallVector<int64_t> threadTiles(bounds.size(), 0);
-        threadTiles[*chosen] = 1;
-        FailureOr<linalg::LinalgOp> inner =
-            tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
-        if (succeeded(inner))
-          op = *inner;
+  }
+  FailureOr<linalg::LinalgOp> block =
+      tileOnly(rewriter, op, outer, outerOrder);
+  if (succeeded(block))
+    op = *block;
+  // A packed matmul's block has a unit panel dimension (one column strip
+  // per block): dropped, the block is a plain matmul-shaped contraction
+  // over one contiguous panel, vectorized like any other.
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (generic && generic.getNumLoops() > 3 &&
+      llvm::is_contained(generic.getStaticLoopRanges(), 1)) {
+    linalg::ControlDropUnitDims control;
+    control.rankReductionStrategy = linalg::ControlDropUnitDims::
+        RankReductionStrategy::ExtractInsertSlice;
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, generic, control);
+    if (succeeded(dropped)) {
+      rewriter.replaceOp(generic, dropped->replacements);
+      op = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+      // As a named linalg.matmul it vectorizes to one vector.contract
+      // (a generic would become broadcasts and a multi-reduction).
+      // LLVM 22's specializer turns a generic that reads its left-hand
+      // side transposed ((k, m) x (k, n)) into an invalid linalg.matmul
+      // with the default maps; that form is built here instead, as a
+      // linalg.matmul with explicit maps (vectorized, like the plain
+      // form, to one vector.contract).
+      auto plain = dyn_cast<linalg::GenericOp>(op.getOperation());
+      MLIRContext *ctx = op.getContext();
+      AffineExpr m, n, k;
+      bindDims(ctx, m, n, k);
+      SmallVector<AffineMap> transposedA = {
+          AffineMap::get(3, 0, {k, m}, ctx),
+          AffineMap::get(3, 0, {k, n}, ctx),
+          AffineMap::get(3, 0, {m, n}, ctx)};
+      if (plain && plain.getIndexingMapsArray() == transposedA &&
+          linalg::isaContractionOpInterface(plain)) {
+        rewriter.setInsertionPoint(plain);
+        SmallVector<Attribute> maps;
+        for (AffineMap map : transposedA)
+          maps.push_back(AffineMapAttr::get(map));
+        auto named = linalg::MatmulOp::create(
+            rewriter, plain.getLoc(), plain.getResultTypes(),
+            plain.getDpsInputs(), plain.getDpsInits(),
+            ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+                "indexing_maps", rewriter.getArrayAttr(maps))});
+        rewriter.replaceOp(plain, named->getResults());
+        op = cast<linalg::LinalgOp>(named.getOperation());
+      } else if (plain) {
+        rewriter.setInsertionPoint(plain);
+        FailureOr<linalg::LinalgOp> named =
+            linalg::specializeGenericOp(rewriter, plain);
+        if (succeeded(named))
+          op = *named;
       }
+      FailureOr<linalg::ContractionDimensions> newDims =
+          linalg::inferContractionDims(op);
+      if (failed(newDims))
+        return; // left for convert-linalg-to-loops: still correct
+      registerTile(op, *newDims, sizes, order);
     }
-    // A last dimension that is not a multiple of the vector width is split
-    // into whole vectors and one shorter remainder: tiled whole, its tiles
-    // would shrink to the largest divisor of the size (1 for 600,013
-    // elements: scalar code, and polynomial math 14x slower).
-    unsigned last = op.getNumLoops() - 1;
-    int64_t bound = op.getStaticLoopRanges()[last];
-    if (!ShapedType::isDynamic(bound) && bound > vectorWidth &&
-        bound % vectorWidth &&
-        op.getIteratorTypesArray()[last] == utils::IteratorType::parallel) {
-      rewriter.setInsertionPoint(op);
-      auto [whole, rest] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(op.getOperation()), last,
-          rewriter.getIndexAttr(bound / vectorWidth * vectorWidth));
-      if (whole && rest) {
-        for (TilingInterface part : {whole, rest})
-          if (auto linalgPart = dyn_cast<linalg::LinalgOp>(part.getOperation()))
-            (void)tileAndVectorize(rewriter, linalgPart, sizes);
-        continue;
-      }
-    }
+  }
+  (void)tileAndVectorize(rewriter, op, sizes, order);
+}
+
+/// One elementwise op: threads over one dim, vectors along the last
+/// (split into whole vectors and a remainder).
+void TileAndVectorizePass::tileElementwise(RewriterBase &rewriter,
+                                           linalg::LinalgOp op) const {
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  if (sizes.empty()) {
     (void)tileAndVectorize(rewriter, op, sizes);
+    return;
   }
+  sizes.back() = vectorWidth;
+  // Threads: spread over one dim, never the vector one (`threadDim`),
+  // one slice per forall iteration (scf.forall, then OpenMP, as for
+  // contractions).
+  if (parallel && !inParallelLoop(op)) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    SmallVector<unsigned> candidates =
+        llvm::to_vector(llvm::seq<unsigned>(0, bounds.size() - 1));
+    if (std::optional<unsigned> chosen = threadDim(bounds, candidates)) {
+      SmallVector<int64_t> threadTiles(bounds.size(), 0);
+      threadTiles[*chosen] = 1;
+      FailureOr<linalg::LinalgOp> inner =
+          tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true);
+      if (succeeded(inner))
+        op = *inner;
+    }
+  }
+  // A last dimension that is not a multiple of the vector width is split
+  // into whole vectors and one shorter remainder: tiled whole, its tiles
+  // would shrink to the largest divisor of the size (1 for 600,013
+  // elements: scalar code, and polynomial math 14x slower).
+  unsigned last = op.getNumLoops() - 1;
+  int64_t bound = op.getStaticLoopRanges()[last];
+  if (!ShapedType::isDynamic(bound) && bound > vectorWidth &&
+      bound % vectorWidth &&
+      op.getIteratorTypesArray()[last] == utils::IteratorType::parallel) {
+    rewriter.setInsertionPoint(op);
+    auto [whole, rest] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), last,
+        rewriter.getIndexAttr(bound / vectorWidth * vectorWidth));
+    if (whole && rest) {
+      for (TilingInterface part : {whole, rest})
+        if (auto linalgPart = dyn_cast<linalg::LinalgOp>(part.getOperation()))
+          (void)tileAndVectorize(rewriter, linalgPart, sizes);
+      return;
+    }
+  }
+  (void)tileAndVectorize(rewriter, op, sizes);
+}
 
-  for (linalg::GenericOp op : reductions)
-    reductionStrategy(rewriter, op, parallel && !inParallelLoop(op),
-                      vectorWidth);
-
+/// Vector ops down to 1-D FMAs, loads and stores (see the body).
+void TileAndVectorizePass::lowerVectorOps(func::FuncOp func) {
   // Vector ops down to 1-D FMAs, loads and stores: contractions become
   // outer products (one broadcast FMA per accumulator row), then n-D
   // transfers and elementwise ops are unrolled to rows.
-  if (!lowerVectors)
-    return;
   MLIRContext *ctx = &getContext();
   // (Without the driver's region simplification: the loops here are
   // structured, one block each, so it has nothing to erase or merge, and
@@ -1975,4 +2021,30 @@ void TileAndVectorizePass::runOnOperation() {
     vector::populateCastAwayVectorLeadingOneDimPatterns(p);
     vector::populateVectorTransferDropUnitDimsPatterns(p);
   });
+}
+
+void TileAndVectorizePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  IRRewriter rewriter(&getContext());
+  peelDynamicDims(rewriter, func);
+  rewriteConvolutionsAndPools(rewriter, func);
+  if (packRhs) {
+    SmallVector<linalg::MatmulOp> matmuls;
+    func.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (auto matmul : matmuls)
+      (void)packRightHandSide(rewriter, matmul, tileN, 2 * tileM);
+  }
+  SmallVector<linalg::LinalgOp> contractions, elementwise;
+  SmallVector<linalg::GenericOp> reductions;
+  collectOps(func, contractions, elementwise, reductions);
+  splitForRegisterTiles(rewriter, contractions);
+  for (linalg::LinalgOp op : contractions)
+    tileContraction(rewriter, op);
+  for (linalg::LinalgOp op : elementwise)
+    tileElementwise(rewriter, op);
+  for (linalg::GenericOp op : reductions)
+    reductionStrategy(rewriter, op, parallel && !inParallelLoop(op),
+                      vectorWidth);
+  if (lowerVectors)
+    lowerVectorOps(func);
 }
