@@ -145,6 +145,9 @@ UNRECORDED = {
     "torch.ops.aten.max_unpool3d.default": (["zero stride", "two strides"],
                                             "the sample reads the input's sizes in Python"),
     "torch.split": (["all"], "torch.cat of split's tuple: fx records no tuple of Proxies"),
+    # Result types the builder cannot infer without torch's run.
+    "operator.getitem": (["int32 index"], "x[index] with a tensor index: create_call "
+                         "infers no static result type for it"),
 }
 
 # Entries whose result rule checks dtypes itself, after a `dtype=` argument
