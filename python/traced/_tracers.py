@@ -1,6 +1,7 @@
 """The two tracers: torch.fx symbolic tracing, and concrete (example-based)
 tracing through hooks, as MegEngine's trace_module and torch.jit.trace do."""
 import contextlib
+import linecache
 import hashlib
 import inspect
 import os
@@ -186,6 +187,26 @@ def _fx_wraps(leaf_functions):
         yield
     finally:
         _fx_symbolic._wrapped_fns_to_patch[:] = saved
+
+
+@contextlib.contextmanager
+def _fx_code_forgotten():
+    """Drops, on exit, the generated code torch.fx cached for the
+    GraphModules made inside: torch 1.13 keeps every GraphModule's source in
+    `torch.fx.graph_module._loader.eval_cache` and a `linecache` entry, for
+    tracebacks, for the life of the process. The GraphModules here are the
+    tracer's own and gone after the trace; without this, every trace kept
+    about 2 KB (bench/soak.py, docs/reliability.md "Soak and threads")."""
+    loader = getattr(fx.graph_module, "_loader", None)
+    cache = getattr(loader, "eval_cache", None)
+    before = set(cache) if isinstance(cache, dict) else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            for key in set(cache) - before:
+                cache.pop(key, None)
+                linecache.cache.pop(key, None)
 
 
 def _trace_graph_symbolic(builder, module, args, opaque):
@@ -532,7 +553,7 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     calls[id(root)] = tuple(x.clone() if isinstance(x, torch.Tensor) else x
                             for x in inputs)
     opaque = {qualified_function_name(f) for f in leaf_functions}
-    with _fx_wraps(leaf_functions):
+    with _fx_wraps(leaf_functions), _fx_code_forgotten():
         for m in root.modules():
             if graphed(m) and id(m) in calls:
                 got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque)
