@@ -106,7 +106,7 @@ static Value filterTransform(OpBuilder &b, Location loc, Value filter) {
     }
   }
   auto uType = RankedTensorType::get({16, f, c}, b.getF32Type());
-  auto attr = DenseResourceElementsAttr::get(uType, "winograd", std::move(blob));
+  auto attr = lowering::contentNamedResource(uType, "winograd", std::move(blob));
   return arith::ConstantOp::create(b, loc, attr);
 }
 

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <limits>
 
@@ -768,7 +770,18 @@ Value lowering::permutedConstant(OpBuilder &b, Location loc, Value weight,
             newType, ArrayRef<char>(out.data(), out.size())))
       return arith::ConstantOp::create(b, loc, dense);
   return arith::ConstantOp::create(
-      b, loc, DenseResourceElementsAttr::get(newType, name, std::move(blob)));
+      b, loc, contentNamedResource(newType, name, std::move(blob)));
+}
+
+DenseResourceElementsAttr lowering::contentNamedResource(ShapedType type,
+                                                         StringRef hint,
+                                                         AsmResourceBlob blob) {
+  ArrayRef<char> bytes = blob.getData();
+  uint64_t hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  return DenseResourceElementsAttr::get(
+      type, (hint + "_" + llvm::utohexstr(hash, /*LowerCase=*/true)).str(),
+      std::move(blob));
 }
 
 Value lowering::transposedConstant(OpBuilder &b, Location loc, Value weight) {

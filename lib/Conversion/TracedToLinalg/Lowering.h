@@ -295,6 +295,13 @@ Value zeroFilledDestination(Value init);
 /// shape (seen through reshapes); empty when `weight` is not one. `storage`
 /// holds them where they had to be expanded (a splat).
 ArrayRef<char> constantBytes(Value weight, std::vector<char> &storage);
+/// A dense_resource attribute of `type` holding `blob`, named `hint` and a
+/// hash of the bytes: the CPU pipeline makes such constants (packed panels,
+/// Winograd filters) in function passes that run on several threads, where
+/// a counter (the blob manager uniques names) would number them in the
+/// threads' order and the IR would differ from run to run.
+DenseResourceElementsAttr contentNamedResource(ShapedType type, StringRef hint,
+                                               AsmResourceBlob blob);
 /// The elements of an `arith.constant` (seen through reshapes) read as a
 /// row-major tensor of `shape`, permuted by `perm` (`result[i] =
 /// input[perm[i]]`), computed at compile time into a new blob; null when

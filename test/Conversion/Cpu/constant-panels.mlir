@@ -18,11 +18,11 @@ func.func @weight(%a: tensor<16x2xf32>) -> tensor<16x32xf32> {
 }
 
 // CHECK-LABEL: func.func @weight
-// CHECK:         arith.constant dense_resource<panels> : tensor<2x2x16xf32>
+// CHECK:         arith.constant dense_resource<panels_{{[0-9a-f]+}}> : tensor<2x2x16xf32>
 // CHECK-NOT:     tensor.insert_slice {{.*}} into tensor<2x2x16xf32>
 // CHECK:         vector.broadcast {{.*}} : f32 to vector<16xf32>
 // CHECK:         {-#
-// CHECK:         panels: "0x08000000000000000000803F0000004000004040000080400000A0400000C0400000E04000000041000010410000204100003041000040410000504100006041000070410000004200000442
+// CHECK:         panels_{{[0-9a-f]+}}: "0x08000000000000000000803F0000004000004040000080400000A0400000C0400000E04000000041000010410000204100003041000040410000504100006041000070410000004200000442
 
 // -----
 
@@ -44,7 +44,7 @@ func.func @conv(%x: tensor<1x8x9x9xf32>) -> tensor<1x32x7x7xf32> {
 }
 
 // CHECK-LABEL: func.func @conv
-// CHECK-DAG:     arith.constant dense_resource<panels> : tensor<2x72x16xf32>
+// CHECK-DAG:     arith.constant dense_resource<panels_{{[0-9a-f]+}}> : tensor<2x72x16xf32>
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 // CHECK:         scf.for %[[I:.*]] = %c0 to %c3
 // CHECK:           scf.for %[[J:.*]] = %c0 to %c3

@@ -17,7 +17,7 @@ traced.module @Fc class "torch.nn.modules.linear.Linear" {
 }
 
 // CHECK-LABEL: func.func @forward(%{{.*}}: tensor<2x3xf32>) -> tensor<2x4xf32>
-// CHECK-DAG:     %[[W:.*]] = arith.constant dense_resource<transposed> : tensor<3x4xf32>
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense_resource<transposed_{{[0-9a-f]+}}> : tensor<3x4xf32>
 // CHECK-DAG:     %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<4xf32>
 // CHECK:         %[[MM:.*]] = linalg.matmul ins(%{{.*}}, %[[W]] : tensor<2x3xf32>, tensor<3x4xf32>)
 // CHECK:         linalg.generic
