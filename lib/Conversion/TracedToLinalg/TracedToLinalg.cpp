@@ -471,9 +471,20 @@ struct ConvertTracedToLinalgPass
     : traced::impl::ConvertTracedToLinalgBase<ConvertTracedToLinalgPass> {
   using Base::Base;
 
+  /// The stages, in order.
   void runOnOperation() override;
+  FailureOr<llvm::BitVector> checkSignature(GraphOp graph);
   LogicalResult prepare(GraphOp graph, SymbolTableCollection &symbols);
+  LogicalResult decomposeUnlowered(GraphOp graph);
+  FailureOr<func::FuncOp> graphToFunction(traced::ModuleOp root, GraphOp graph,
+                                          const llvm::BitVector &noneInputs,
+                                          FunctionType &entryType);
   LogicalResult checkTargets(func::FuncOp func);
+  LogicalResult convertCalls(func::FuncOp func);
+  LogicalResult eraseLeftovers(func::FuncOp func);
+  LogicalResult finishEntry(func::FuncOp func, GraphOp graph,
+                            const llvm::BitVector &noneInputs,
+                            FunctionType entryType);
   /// Why decompositions declined calls, by target.
   llvm::StringMap<std::string> declinedDecompositions;
 };
@@ -709,29 +720,12 @@ static LogicalResult buildOutputDims(func::FuncOp entry) {
   return success();
 }
 
-void ConvertTracedToLinalgPass::runOnOperation() {
-  mlir::ModuleOp top = getOperation();
+/// Inputs that can only be None become constants (set in the result);
+/// every other input and output must be a ranked tensor or a Python
+/// number.
+FailureOr<llvm::BitVector>
+ConvertTracedToLinalgPass::checkSignature(GraphOp graph) {
   MLIRContext *ctx = &getContext();
-  SymbolTableCollection symbols;
-
-  traced::ModuleOp root;
-  bool anyTraced = false;
-  for (auto m : top.getOps<traced::ModuleOp>()) {
-    anyTraced = true;
-    if (m.getRoot())
-      root = m;
-  }
-  if (!anyTraced)
-    return; // nothing traced: already lowered
-  if (!root) {
-    top.emitError("no root traced.module to lower");
-    return signalPassFailure();
-  }
-  auto graph = root.lookupSymbol<GraphOp>(entry);
-  if (!graph) {
-    root.emitError() << "the root module has no graph '" << entry << "'";
-    return signalPassFailure();
-  }
   FunctionType type = graph.getFunctionType();
   // Inputs that can only be None (a forward's `offsets=None` the trace saw
   // as None, as nn.EmbeddingBag's) are constants of the compiled code,
@@ -757,7 +751,7 @@ void ConvertTracedToLinalgPass::runOnOperation() {
                         << "') has type " << t
                         << "; compiled graphs take ranked tensors and "
                            "Python numbers (int, float, bool)";
-      return signalPassFailure();
+      return failure();
     }
   }
   for (Type t : type.getResults()) {
@@ -765,11 +759,14 @@ void ConvertTracedToLinalgPass::runOnOperation() {
       graph.emitError() << "an output has type " << t
                         << "; compiled graphs return ranked tensors and "
                            "Python numbers (int, float, bool)";
-      return signalPassFailure();
+      return failure();
     }
   }
-  if (failed(prepare(graph, symbols)))
-    return signalPassFailure();
+  return noneInputs;
+}
+
+/// Decomposes what has no direct lowering, or a lowering that declines it.
+LogicalResult ConvertTracedToLinalgPass::decomposeUnlowered(GraphOp graph) {
   // Calls without a direct lowering that have a decomposition are written
   // as the calls it builds (which may decompose in turn); so are calls
   // whose direct lowering does not take their element types (an integer
@@ -791,15 +788,26 @@ void ConvertTracedToLinalgPass::runOnOperation() {
                    elementTypeError(target, call).has_value();
           },
           &declined, /*widenHalf=*/true)))
-    return signalPassFailure();
+    return failure();
   declinedDecompositions = std::move(declined);
 
+  return success();
+}
+
+/// The graph as a function (still taking `self`): Python-number inputs as
+/// 0-d buffers read once, Python-number outputs as 0-d tensors, the
+/// entry's traced signature in `entryType` and `traced.entry`.
+FailureOr<func::FuncOp> ConvertTracedToLinalgPass::graphToFunction(
+    traced::ModuleOp root, GraphOp graph, const llvm::BitVector &noneInputs,
+    FunctionType &entryType) {
   // The graph becomes a function (still with `self` until the end).
+  MLIRContext *ctx = &getContext();
+  FunctionType type = graph.getFunctionType();
   OpBuilder b(root);
   auto func = func::FuncOp::create(b, graph.getLoc(), entry, type);
   func.getBody().takeBody(graph.getBody());
   if (failed(func.eraseArguments(noneInputs)))
-    return signalPassFailure();
+    return failure();
   // A Python number the graph takes (`forward(self, x, scale=1.0)`) comes
   // in as a 0-d tensor of its storage type (int64, float64, bool as i8),
   // read once at the entry; the entry's type keeps the logical 0-d type,
@@ -847,13 +855,17 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     func->setAttr("traced.scalar_outputs",
                   DenseI64ArrayAttr::get(ctx, scalarOutputs));
   type = func.getFunctionType();
-  FunctionType entryType = FunctionType::get(
-      ctx, ArrayRef<Type>(entryInputs).drop_front(), type.getResults());
+  entryType = FunctionType::get(ctx, ArrayRef<Type>(entryInputs).drop_front(),
+                                type.getResults());
   func->setAttr("traced.entry", TypeAttr::get(entryType));
 
-  if (failed(checkTargets(func)))
-    return signalPassFailure();
+  return func;
+}
 
+/// The dialect conversion of the function's traced ops to linalg, tensor,
+/// arith and math, with tensors in their storage types.
+LogicalResult ConvertTracedToLinalgPass::convertCalls(func::FuncOp func) {
+  MLIRContext *ctx = &getContext();
   // Tensors get their storage types (bool as i8, uint8 as signless i8);
   // legal ops that still read a converted value (tuple producers, until
   // their elements are lowered) read it through a cast that dies with them.
@@ -906,9 +918,15 @@ void ConvertTracedToLinalgPass::runOnOperation() {
       return failure();
     });
     if (failed(applyFullConversion(func, target, std::move(patterns))))
-      return signalPassFailure();
+      return failure();
   }
 
+  return success();
+}
+
+/// Erases the traced ops nothing reads any more; one still read is an
+/// error.
+LogicalResult ConvertTracedToLinalgPass::eraseLeftovers(func::FuncOp func) {
   // What is left of the traced IR must be dead now.
   bool changed = true;
   while (changed) {
@@ -932,13 +950,20 @@ void ConvertTracedToLinalgPass::runOnOperation() {
         << **op->getUsers().begin();
     return WalkResult::interrupt();
   });
-  if (leftover.wasInterrupted())
-    return signalPassFailure();
+  return failure(leftover.wasInterrupted());
 
+}
+
+/// Drops `self`, and records the names of the dynamic dims (with the
+/// output-dims function) and the labels the checked C entry gives inputs.
+LogicalResult ConvertTracedToLinalgPass::finishEntry(
+    func::FuncOp func, GraphOp graph, const llvm::BitVector &noneInputs,
+    FunctionType entryType) {
+  MLIRContext *ctx = &getContext();
   Block &body = func.getBody().front();
   if (!body.getArgument(0).use_empty()) {
     func.emitError("the graph uses 'self' in a way that cannot be compiled");
-    return signalPassFailure();
+    return failure();
   }
   body.eraseArgument(0);
   // (In storage types; `traced.entry` keeps the traced ones.)
@@ -949,6 +974,7 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   auto isDynamic = [](Type t) {
     return !llvm::cast<RankedTensorType>(t).hasStaticShape();
   };
+  OpBuilder b(func);
   if (llvm::any_of(entryType.getInputs(), isDynamic) ||
       llvm::any_of(entryType.getResults(), isDynamic)) {
     SmallVector<Attribute> names;
@@ -978,7 +1004,7 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     }
     func->setAttr(kDimNamesAttr, b.getArrayAttr(names));
     if (failed(buildOutputDims(func)))
-      return signalPassFailure();
+      return failure();
   }
   // How the checked C entry names each input it takes, as Python's call
   // paths do: `input 2 ('scale')`, counted from 1 after self, None-only
@@ -995,6 +1021,42 @@ void ConvertTracedToLinalgPass::runOnOperation() {
       labels.push_back(l);
     func->setAttr("traced.input_labels", b.getStrArrayAttr(labels));
   }
+  return success();
+}
+
+void ConvertTracedToLinalgPass::runOnOperation() {
+  mlir::ModuleOp top = getOperation();
+  SymbolTableCollection symbols;
+
+  traced::ModuleOp root;
+  bool anyTraced = false;
+  for (auto m : top.getOps<traced::ModuleOp>()) {
+    anyTraced = true;
+    if (m.getRoot())
+      root = m;
+  }
+  if (!anyTraced)
+    return; // nothing traced: already lowered
+  if (!root) {
+    top.emitError("no root traced.module to lower");
+    return signalPassFailure();
+  }
+  auto graph = root.lookupSymbol<GraphOp>(entry);
+  if (!graph) {
+    root.emitError() << "the root module has no graph '" << entry << "'";
+    return signalPassFailure();
+  }
+  FailureOr<llvm::BitVector> noneInputs = checkSignature(graph);
+  if (failed(noneInputs) || failed(prepare(graph, symbols)) ||
+      failed(decomposeUnlowered(graph)))
+    return signalPassFailure();
+  FunctionType entryType;
+  FailureOr<func::FuncOp> func =
+      graphToFunction(root, graph, *noneInputs, entryType);
+  if (failed(func) || failed(checkTargets(*func)) ||
+      failed(convertCalls(*func)) || failed(eraseLeftovers(*func)) ||
+      failed(finishEntry(*func, graph, *noneInputs, entryType)))
+    return signalPassFailure();
   for (auto m : llvm::make_early_inc_range(top.getOps<traced::ModuleOp>()))
     m.erase();
 }
