@@ -376,38 +376,47 @@ static void addDescriptor(OpBuilder &b, Location loc, Value p,
   llvm::append_range(args, strides);
 }
 
-void EmitEntryPass::runOnOperation() {
-  mlir::ModuleOp module = getOperation();
-  MLIRContext *ctx = &getContext();
-  SmallVector<LLVM::LLVMFuncOp> entries;
-  module.walk([&](LLVM::LLVMFuncOp f) {
-    if (f->hasAttr("traced.entry"))
-      entries.push_back(f);
-  });
-  auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  auto i64 = IntegerType::get(ctx, 64);
-  auto i32 = IntegerType::get(ctx, 32);
-  for (LLVM::LLVMFuncOp f : entries) {
-    auto type = cast<FunctionType>(
-        cast<TypeAttr>(f->getAttr("traced.entry")).getValue());
-    OpBuilder b(module.getBodyRegion());
+namespace {
+/// The C entry points of one entry function `f` (traced.entry).
+struct EntryEmitter {
+  EntryEmitter(mlir::ModuleOp module, LLVM::LLVMFuncOp f)
+      : module(module), f(f), ctx(module.getContext()),
+        type(cast<FunctionType>(
+            cast<TypeAttr>(f->getAttr("traced.entry")).getValue())),
+        b(module.getBodyRegion()), loc(f.getLoc()),
+        ptrType(LLVM::LLVMPointerType::get(ctx)),
+        i64(IntegerType::get(ctx, 64)), i32(IntegerType::get(ctx, 32)) {
     b.setInsertionPointToEnd(module.getBody());
-    Location loc = f.getLoc();
-    auto c = [&](int64_t v) {
-      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
-          .getResult();
-    };
-    auto load = [&](Value base, Type element, int64_t k) {
-      Value slot = LLVM::GEPOp::create(
-          b, loc, ptrType, element, base,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
-      return LLVM::LoadOp::create(b, loc, element, slot).getResult();
-    };
+  }
 
+  mlir::ModuleOp module;
+  LLVM::LLVMFuncOp f;
+  MLIRContext *ctx;
+  FunctionType type;
+  OpBuilder b;
+  Location loc;
+  Type ptrType, i64, i32;
+  /// For an entry with dynamic dims (collectDynamicDims).
+  std::optional<DynamicEntry> dynamic;
+  LLVM::LLVMFuncOp outputDims;
+
+  Value c(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+        .getResult();
+  }
+
+  Value load(Value base, Type element, int64_t k) {
+    Value slot = LLVM::GEPOp::create(
+        b, loc, ptrType, element, base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
+    return LLVM::LoadOp::create(b, loc, element, slot).getResult();
+  }
+
+  /// The named dynamic dims of the entry's inputs (traced.dim_names) and
+  /// its output-dims function; nothing for a static entry.
+  LogicalResult collectDynamicDims() {
     // Dynamic dims (convert-traced-to-linalg's traced.dim_names and
     // <name>_output_dims): the sizes come from the caller.
-    std::optional<DynamicEntry> dynamic;
-    LLVM::LLVMFuncOp outputDims;
     if (auto names = f->getAttrOfType<ArrayAttr>("traced.dim_names")) {
       dynamic.emplace();
       for (auto [i, t] : llvm::enumerate(type.getInputs())) {
@@ -441,40 +450,48 @@ void EmitEntryPass::runOnOperation() {
       if (!outputDims) {
         f.emitError("traced-emit-entry: an entry with dynamic dims needs its "
                     "output-dims function (convert-traced-to-linalg)");
-        return signalPassFailure();
+        return failure();
       }
     }
-    // The named sizes of each dynamic input dim, loaded from `sizes`.
-    auto inputDims = [&](Value sizesPtr) {
-      SmallVector<SmallVector<Value>> dims;
-      for (auto [i, t] : llvm::enumerate(type.getInputs())) {
-        auto tensor = cast<RankedTensorType>(t);
-        SmallVector<Value> &d = dims.emplace_back();
-        for (int64_t k = 0; k < tensor.getRank(); ++k)
-          d.push_back(tensor.isDynamicDim(k)
-                          ? load(sizesPtr, i64, dynamic->symbol[i][k])
-                          : c(tensor.getDimSize(k)));
-      }
-      return dims;
-    };
-    // Every output dim, from <name>_output_dims on the inputs' descriptors.
-    auto outputDimValues = [&](ArrayRef<Value> inputArgs) {
-      auto call = LLVM::CallOp::create(b, loc, outputDims, inputArgs);
-      SmallVector<Value> all;
-      // (No result: every output is 0-d.)
-      if (call.getNumResults() == 0)
-        return all;
-      Value r = call.getResult();
-      if (isa<LLVM::LLVMStructType>(r.getType())) {
-        auto st = cast<LLVM::LLVMStructType>(r.getType());
-        for (unsigned k = 0; k < st.getBody().size(); ++k)
-          all.push_back(LLVM::ExtractValueOp::create(b, loc, r, k));
-      } else {
-        all.push_back(r);
-      }
-      return all;
-    };
+    return success();
+  }
 
+  // The named sizes of each dynamic input dim, loaded from `sizes`.
+  SmallVector<SmallVector<Value>> inputDims(Value sizesPtr) {
+    SmallVector<SmallVector<Value>> dims;
+    for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+      auto tensor = cast<RankedTensorType>(t);
+      SmallVector<Value> &d = dims.emplace_back();
+      for (int64_t k = 0; k < tensor.getRank(); ++k)
+        d.push_back(tensor.isDynamicDim(k)
+                        ? load(sizesPtr, i64, dynamic->symbol[i][k])
+                        : c(tensor.getDimSize(k)));
+    }
+    return dims;
+  }
+
+  // Every output dim, from <name>_output_dims on the inputs' descriptors.
+  SmallVector<Value> outputDimValues(ArrayRef<Value> inputArgs) {
+    auto call = LLVM::CallOp::create(b, loc, outputDims, inputArgs);
+    SmallVector<Value> all;
+    // (No result: every output is 0-d.)
+    if (call.getNumResults() == 0)
+      return all;
+    Value r = call.getResult();
+    if (isa<LLVM::LLVMStructType>(r.getType())) {
+      auto st = cast<LLVM::LLVMStructType>(r.getType());
+      for (unsigned k = 0; k < st.getBody().size(); ++k)
+        all.push_back(LLVM::ExtractValueOp::create(b, loc, r, k));
+    } else {
+      all.push_back(r);
+    }
+    return all;
+  }
+
+  /// `int traced_<entry>(void **inputs, void **outputs[, const int64_t
+  /// *sizes])`: descriptors for every input and output, the run-time
+  /// checks' status, the call, the status returned.
+  LLVM::LLVMFuncOp emitEntry(ArrayRef<Attribute> &runChecks) {
     SmallVector<Type> params = {ptrType, ptrType};
     if (dynamic)
       params.push_back(ptrType);
@@ -522,7 +539,6 @@ void EmitEntryPass::runOnOperation() {
     }
     // The run-time checks' status: an i32 on the stack, 0 until a check
     // fails (traced-cpu-lower-checks), passed as a 0-d memref.
-    ArrayRef<Attribute> runChecks;
     if (auto checks = f->getAttrOfType<ArrayAttr>("traced.checks"))
       runChecks = checks.getValue();
     Value status;
@@ -540,7 +556,7 @@ void EmitEntryPass::runOnOperation() {
                     << f.getNumArguments()
                     << " LLVM arguments, expected " << args.size()
                     << " (run buffer-results-to-out-params before lowering)";
-      return signalPassFailure();
+      return {};
     }
     LLVM::CallOp::create(b, loc, f, args);
     Value code =
@@ -549,15 +565,23 @@ void EmitEntryPass::runOnOperation() {
                      .getResult();
     LLVM::ReturnOp::create(b, loc, code);
 
-    auto addString = [&](StringRef symbol, std::string text) {
-      text.push_back('\0');
-      b.setInsertionPointToEnd(module.getBody());
-      auto arrayType =
-          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
-      LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                             LLVM::Linkage::External, symbol,
-                             b.getStringAttr(text));
-    };
+    return entry;
+  }
+
+  /// A constant NUL-terminated string `symbol` in the module.
+  void addString(StringRef symbol, std::string text) {
+    text.push_back('\0');
+    b.setInsertionPointToEnd(module.getBody());
+    auto arrayType =
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::External, symbol,
+                           b.getStringAttr(text));
+  }
+
+  /// For a dynamic entry, `traced_<name>_output_shapes` and
+  /// `traced_<name>_dim_names`.
+  void emitOutputShapes() {
     if (dynamic) {
       // int traced_<name>_output_shapes(const int64_t *sizes,
       //                                 int64_t *shapes): every output dim.
@@ -589,6 +613,11 @@ void EmitEntryPass::runOnOperation() {
             names += (names.empty() ? "" : " ") + dynamic->names[k];
       addString(("traced_" + f.getName() + "_dim_names").str(), names);
     }
+  }
+
+  /// The checked entry and `traced_<name>_signature`.
+  void emitCheckedAndSignature(LLVM::LLVMFuncOp entry,
+                               ArrayRef<Attribute> runChecks) {
     emitCheckedEntry(module, entry, type, f.getName(), runChecks, loc,
                      dynamic ? &*dynamic : nullptr,
                      f->getAttrOfType<ArrayAttr>("traced.input_labels"));
@@ -599,5 +628,27 @@ void EmitEntryPass::runOnOperation() {
     llvm::raw_string_ostream os(text);
     os << type;
     addString(("traced_" + f.getName() + "_signature").str(), text);
+  }
+};
+} // namespace
+
+void EmitEntryPass::runOnOperation() {
+  mlir::ModuleOp module = getOperation();
+  SmallVector<LLVM::LLVMFuncOp> entries;
+  module.walk([&](LLVM::LLVMFuncOp f) {
+    if (f->hasAttr("traced.entry"))
+      entries.push_back(f);
+  });
+  for (LLVM::LLVMFuncOp f : entries) {
+    EntryEmitter emitter(module, f);
+    if (failed(emitter.collectDynamicDims()))
+      return signalPassFailure();
+    ArrayRef<Attribute> runChecks;
+    LLVM::LLVMFuncOp entry = emitter.emitEntry(runChecks);
+    if (!entry)
+      return signalPassFailure();
+    if (emitter.dynamic)
+      emitter.emitOutputShapes();
+    emitter.emitCheckedAndSignature(entry, runChecks);
   }
 }
