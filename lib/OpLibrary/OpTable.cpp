@@ -12,6 +12,7 @@
 
 #include "ResultRules.h"
 
+#include "TracedIR/Dialect/Traced/BoundOp.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -1853,6 +1854,70 @@ const InplaceRow kInplace[] = {
     {"Tensor.minimum_", "torch.minimum"},
 };
 
+/// The calls the CPU compiler does not compile, on purpose, by entry
+/// (OpSpec::interpreterOnly): the interpreter runs them, the compiler's
+/// refusal quotes the reason, and the differential fuzzer takes a compile
+/// refusal of a graph none of whose calls is marked here for a compiler
+/// bug. An entry with a kernel but no lowering or decomposition must have
+/// an unconditional row (test_fuzz_replay.py checks it both ways).
+struct InterpreterOnlyRow {
+  const char *entry;
+  InterpreterOnly mark;
+};
+
+/// A call whose `training` (or `train`) flag is not the constant False.
+bool training(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  if (!bound)
+    return false;
+  StringRef flag =
+      bound->spec->signature.lookup("train") ? "train" : "training";
+  if (!bound->spec->signature.lookup(flag))
+    return false;
+  auto value = dyn_cast_or_null<BoolAttr>(bound->slot(flag));
+  return !value || value.getValue();
+}
+
+/// A call whose `input` is not a static square matrix (or batch of them)
+/// of 1 to 16 rows.
+bool notSmallSquare(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  if (!bound)
+    return false;
+  Value input = bound->value("input");
+  auto type = input ? dyn_cast<RankedTensorType>(input.getType()) : nullptr;
+  if (!type || !type.hasStaticShape() || type.getRank() < 2)
+    return true;
+  int64_t rows = type.getShape()[type.getRank() - 2];
+  return rows != type.getShape().back() || rows > 16 || rows == 0;
+}
+
+constexpr llvm::StringLiteral kRandomTraining =
+    "training mode draws random numbers; only eval mode (training=False) "
+    "is compiled";
+constexpr llvm::StringLiteral kSmallSquare =
+    "unrolled Gaussian elimination, for static square matrices of 1 to 16 "
+    "rows only";
+
+const InterpreterOnlyRow kInterpreterOnly[] = {
+    {"torch.nn.functional.dropout", {0, training, kRandomTraining}},
+    {"torch.dropout", {0, training, kRandomTraining}},
+    {"torchvision.ops.stochastic_depth.stochastic_depth",
+     {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout1d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout2d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout3d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.alpha_dropout", {0, training, kRandomTraining}},
+    {"torch.nn.functional.feature_alpha_dropout",
+     {0, training, kRandomTraining}},
+    {"torch.nn.functional.rrelu",
+     {0, training, "training mode draws random slopes; only eval mode "
+                   "(training=False) is compiled"}},
+    {"torch.linalg.det", {0, notSmallSquare, kSmallSquare}},
+    {"torch.linalg.slogdet", {0, notSmallSquare, kSmallSquare}},
+    {"torch.linalg.inv", {0, notSmallSquare, kSmallSquare}},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -1897,6 +1962,19 @@ OpLibrary::OpLibrary() {
     it->rejectedDTypes = row.dtypes;
     it->emptyShortcut = row.emptyShortcut;
     it->unitOutputDims = row.unitOutputDims;
+  }
+  for (const InterpreterOnlyRow &row : kInterpreterOnly) {
+    auto it = llvm::find_if(
+        ops, [&](const OpSpec &op) { return op.name == row.entry; });
+    if (it == ops.end())
+      llvm::report_fatal_error(llvm::Twine("op library: interpreter-only "
+                                           "row names unknown entry '") +
+                               row.entry + "'");
+    if (row.mark.reason.empty())
+      llvm::report_fatal_error(llvm::Twine("op library: interpreter-only "
+                                           "row of '") +
+                               row.entry + "' gives no reason");
+    it->interpreterOnly.push_back(row.mark);
   }
   attachFolds(ops);
   for (const OpSpec &op : ops) {
@@ -2151,4 +2229,26 @@ void traced::printOpLibraryMarkdown(
         ", ");
     os << ")` |\n";
   }
+}
+
+std::optional<llvm::StringRef>
+OpSpec::interpreterOnlyReason(Operation *call) const {
+  for (const InterpreterOnly &mark : interpreterOnly) {
+    if (mark.dtypes) {
+      auto has = [&](Type t) {
+        auto tensor = dyn_cast<ShapedType>(t);
+        if (!tensor)
+          return false;
+        std::optional<DType> d = dtypeFromType(tensor.getElementType());
+        return d && (mark.dtypes & bit(*d));
+      };
+      if (!llvm::any_of(call->getOperandTypes(), has) &&
+          !llvm::any_of(call->getResultTypes(), has))
+        continue;
+    }
+    if (mark.when && !mark.when(call))
+      continue;
+    return mark.reason;
+  }
+  return std::nullopt;
 }

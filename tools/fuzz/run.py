@@ -130,6 +130,10 @@ def make_seeds(build, target, out):
     findings = os.path.join(ROOT, "test", "Fuzz", target)
     if os.path.isdir(findings):
         for f in os.listdir(findings):
+            # (diff's stored graphs are MLIR text, not choice streams:
+            # lit replays them; mutated, they would mostly not parse.)
+            if target == "diff" and f.endswith(".mlir"):
+                continue
             shutil.copy(os.path.join(findings, f), out)
 
 
@@ -217,13 +221,21 @@ def run(build, target, seconds, runs, smoke):
         report = r.stderr
         if saved:
             # Replay the one input with full stacks: a malloc's stack is cut
-            # short in uninstrumented libMLIR.so by the fast unwinder.
+            # short in uninstrumented libMLIR.so by the fast unwinder. The
+            # diff target also writes the input's graph, with its inputs,
+            # as findings/diff-graph-*.mlir: the form test/Fuzz/diff keeps
+            # (a choice stream means another graph after an op-table change).
+            env = dict(ENV, ASAN_OPTIONS=ENV["ASAN_OPTIONS"] +
+                       ":fast_unwind_on_malloc=0")
+            if target == "diff":
+                graph = os.path.join(findings, "diff-graph-" + os.path.basename(
+                    saved.group(1)).split("-", 1)[-1] + ".mlir")
+                env["TRACED_FUZZ_SAVE_GRAPH"] = graph
+                print(f"graph of the finding: {graph}", file=sys.stderr)
             try:
                 replay = subprocess.run(
                     [cmd[0], saved.group(1)], capture_output=True, text=True,
-                    errors="replace", timeout=120,
-                    env=dict(ENV, ASAN_OPTIONS=ENV["ASAN_OPTIONS"] +
-                             ":fast_unwind_on_malloc=0"))
+                    errors="replace", timeout=120, env=env)
                 report = replay.stderr
             except subprocess.TimeoutExpired:
                 pass  # (a timeout finding: no stack to classify)
