@@ -944,11 +944,11 @@ static const OpRow kOps[] = {
   {"torch.ops.aten.max_pool2d_with_indices_backward.default",
    {"torch.ops.aten.max_pool2d_with_indices_backward"},
    "(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)",
-   "nllLossBackward"},
+   "maxPoolGrad"},
   {"torch.ops.aten.max_pool3d_with_indices_backward.default",
    {"torch.ops.aten.max_pool3d_with_indices_backward"},
    "(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)",
-   "nllLossBackward"},
+   "maxPoolGrad"},
   {"torch.ops.aten.nll_loss_backward.default",
    {"torch.ops.aten.nll_loss_backward"},
    "(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight)",
@@ -1005,7 +1005,7 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False)",
    "bucketize"},
   {"torch.renorm", {"Tensor.renorm"},
-   "(Tensor input, Scalar p, int dim, Scalar maxnorm)", "sameAsInput"},
+   "(Tensor input, Scalar p, int dim, Scalar maxnorm)", "renorm"},
   {"torch.select_scatter", {"Tensor.select_scatter"},
    "(Tensor input, Tensor src, int dim, int index)", "selectScatter"},
   {"torch.slice_scatter", {"Tensor.slice_scatter"},
@@ -1663,7 +1663,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
     {"torch.nn.functional.instance_norm", kBool | kInts | kF16},
-    {"torch.nn.functional.normalize", kBool | kInts},
+    // (its clamp_min has no float16 kernel)
+    {"torch.nn.functional.normalize", kBool | kInts | kF16},
     {"torch.bincount", kBool | kFloats},
     // Activation gradients (ATen): in the promoted dtype of grad_output and
     // the forward's value.
@@ -1718,6 +1719,17 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.cosh", kF16},          {"torch.asinh", kF16},
     {"torch.acosh", kF16},         {"torch.atanh", kF16},
     {"torch.atan2", kF16},         {"torch.clamp", kF16},
+    {"torch.clamp_min", kF16},     {"torch.clamp_max", kF16},
+    {"torch.logaddexp", kF16},     {"torch.logaddexp2", kF16},
+    {"torch.logit", kF16},         {"torch.fmod", kBool},
+    {"torch.sinc", kF16},          {"torch.floor_divide", kBool},
+    {"torch.remainder", kBool},
+    {"torch.nn.functional.cosine_similarity", kF16},
+    // (clamp_min has no float16 kernel; log_softmax neither)
+    {"torch.nn.functional.binary_cross_entropy_with_logits", kF16},
+    {"torch.nn.functional.cross_entropy", kF16},
+    // (torch computes it as exp, log1p... in the dtype: no float16 exp)
+    {"torch.nn.functional.soft_margin_loss", kF16},
     // Integer-preserving math.
     {"torch.abs", kBool},          {"torch.neg", kBool},
     {"torch.floor", kBool | kF16}, {"torch.ceil", kBool | kF16},
@@ -2041,7 +2053,7 @@ static std::optional<DType> computeDType(const OpSpec &spec,
                                          StringRef &first) {
   SmallVector<PromotionOperand> operands;
   for (StringRef name : {"input", "other", "grad_output", "output",
-                         "self_or_result", "boundaries"}) {
+                         "self_or_result", "boundaries", "x1", "x2"}) {
     if (!spec.signature.lookup(name))
       continue;
     Type t = call.getType(name);

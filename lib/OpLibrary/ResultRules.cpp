@@ -1207,6 +1207,15 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// torch.renorm: the input's type; torch refuses fewer than 2 dims.
+LogicalResult renorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  if (input && input.getRank() < 2)
+    return call.emitError() << "renorm: input needs at least 2 dimensions, got "
+                            << input.getRank() << " dimensions";
+  return sameAsInput(call, results);
+}
+
 /// aten::native_dropout: (output, mask), the mask bool. torch 1.13's
 /// quirk: an empty input's mask has the input's dtype. Training (train true
 /// or None) scales by a float, which an integer or bool input cannot hold.
@@ -2164,6 +2173,17 @@ LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   Type elt = resultElementType(types, call.getContext());
   if (!elt)
     return h.unknown();
+  // torch's clamp with a Python-number bound has no bool kernel
+  // ("clamp_scalar_cpu" not implemented for 'Bool'); with tensor bounds it
+  // has one.
+  if (elt.isInteger(1))
+    for (StringRef name : {"min", "max"})
+      if (call.getSignature().lookup(name) && !call.isNone(name) &&
+          !isa<TensorType>(call.getType(name)))
+        return call.emitError()
+               << "'" << call.getTarget()
+               << "' of bools with a number bound: torch 1.13 has no CPU "
+                  "kernel for it";
   return h.result(shape, elt);
 }
 
@@ -2943,6 +2963,48 @@ static std::optional<PoolParams> poolParams(const BoundCall &call,
 namespace {
 enum class PoolKind { Max, MaxWithIndices, Avg, Lp };
 } // namespace
+/// aten::max_pool{2,3}d_with_indices_backward: the input's type, after
+/// torch's checks of the forward (its input, its window, its output size)
+/// and of grad_output and indices (the forward's output shape; int64
+/// indices). Without them a nonsense window ran in the interpreter.
+LogicalResult maxPoolGrad(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), grad = h.tensor("grad_output"),
+                   indices = h.tensor("indices");
+  if (!input || !grad || !indices)
+    return h.unknown();
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError() << "expects a floating-point input, got " << input;
+  unsigned spatial = call.getSignature()
+                         .params[*call.getSignature().lookup("kernel_size")]
+                         .type.listSize;
+  if (failed(checkPoolInput(call, input, spatial)))
+    return failure();
+  bool invalid;
+  std::optional<PoolParams> w = poolParams(call, spatial, invalid);
+  if (!w)
+    return invalid ? failure() : h.unknown();
+  std::string error = w->checkOutput(input.getShape());
+  if (!error.empty())
+    return call.emitError() << error;
+  SmallVector<int64_t> out(input.getShape());
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t &size = out[input.getRank() - spatial + i];
+    size = w->outputSize(i, size);
+  }
+  if (grad.getShape() != ArrayRef<int64_t>(out))
+    return call.emitError() << "expects grad_output of the forward's output "
+                               "shape, got "
+                            << grad;
+  if (indices.getShape() != ArrayRef<int64_t>(out) ||
+      !indices.getElementType().isSignlessInteger(64))
+    return call.emitError() << "expects int64 indices of the forward's "
+                               "output shape, got "
+                            << indices;
+  return h.result(input);
+}
+
 
 static LogicalResult poolNd(const BoundCall &call,
                             SmallVectorImpl<Type> &results, unsigned spatial,
@@ -3181,6 +3243,11 @@ LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (isa<TensorType>(call.getType("dim")))
     return call.emitError() << "the binary form (input, other) is spelled "
                                "torch.maximum / torch.minimum here";
+  // torch.max(x, keepdim=True) has no overload in torch ("received an
+  // invalid combination of arguments"); kept, it typed a keepdim reduction.
+  if (call.isNone("dim") && call.getBool("keepdim").value_or(false))
+    return call.emitError() << "keepdim needs a dim: torch has no overload "
+                               "(input, keepdim)";
   return reductionResult(call, results, Type(), false,
                          /*withIndices=*/!call.isNone("dim"));
 }
@@ -5152,6 +5219,8 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(maskedScatter)
     TRACED_RULE(matmul)
     TRACED_RULE(maxMin)
+    TRACED_RULE(maxPoolGrad)
+    TRACED_RULE(renorm)
     TRACED_RULE(maxPool1d)
     TRACED_RULE(maxPool1dWithIndices)
     TRACED_RULE(maxPool2d)
