@@ -469,8 +469,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     GraphOp graph = interpreter.getEntry();
     std::vector<RtValue> inputs(g.inputs.begin(), g.inputs.end());
     FailureOr<std::vector<RtValue>> results = interpreter.run(graph, inputs);
-    if (failed(results))
+    if (failed(results)) {
+      if (stored && verbose)
+        llvm::errs() << "the interpreter refuses the stored graph\n";
       return 0;
+    }
     expected = std::move(*results);
   }
 
@@ -566,5 +569,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       TRACED_FUZZ_CHECK(false, "interpreter and compiled code differ:\n" + s);
     }
   }
+  if (stored && verbose)
+    llvm::errs() << "the stored graph agrees: " << actual.size()
+                 << " output(s)\n";
   return 0;
 }
