@@ -3,7 +3,7 @@
 // Written by hand from the finding (docs/reliability.md): its choice stream,
 // from an older op table, builds another graph today, and a replay with
 // the entry names of that table (TRACED_FUZZ_OPS) did not build it either.
-// The fix was a refusal; the verifier refuses it now: alpha cannot be 0 for CELU
+// NO-ROUND-TRIP (round_trip.py). The fix was a refusal; the verifier refuses it now: alpha cannot be 0 for CELU
 module attributes {fuzz.inputs = [dense<[-1.500000e+00, 0.000000e+00, 2.250000e+00]> : tensor<3xf32>]} {
   traced.module root @M class "fuzz.M" {
     graph @forward(%self: !traced.module<@M>, %x0: tensor<3xf32>) -> tensor<3xf32> {

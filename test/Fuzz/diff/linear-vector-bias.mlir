@@ -3,7 +3,7 @@
 // Written by hand from the finding (docs/reliability.md): its choice stream,
 // from an older op table, builds another graph today, and a replay with
 // the entry names of that table (TRACED_FUZZ_OPS) did not build it either. The input is the stream's.
-// The fix was a refusal; the verifier refuses it now: does not broadcast into the output's shape []
+// NO-ROUND-TRIP (round_trip.py). The fix was a refusal; the verifier refuses it now: does not broadcast into the output's shape []
 module attributes {fuzz.inputs = [dense<-2.250000e+00> : tensor<1xf64>]} {
   traced.module root @M class "fuzz.M" {
     graph @forward(%self: !traced.module<@M>, %x0: tensor<1xf64>) -> tensor<f64> {
