@@ -738,6 +738,13 @@ LogicalResult pointwiseLoss(const BoundCall &call,
         pw && pw.getElementType().isInteger(1))
       return call.emitError() << "Subtraction, the `-` operator, with a bool "
                                  "tensor is not supported (pos_weight)";
+  // kl_div with log_target computes exp(target) in the target's dtype,
+  // which torch 1.13 has no float16 kernel for.
+  if (call.getSignature().lookup("log_target") &&
+      call.getBool("log_target").value_or(false) &&
+      target.getElementType().isF16())
+    return call.emitError() << "exp of a float16 target (log_target=True): "
+                               "torch 1.13 has no CPU kernel for it";
   // The binary cross entropies take no broadcasting (torch raises
   // ValueError for a target of another size).
   LossTyping typing = lossTyping(call.getTarget());
@@ -4240,6 +4247,8 @@ LogicalResult sliceScatter(const BoundCall &call,
   RankedTensorType input = h.tensor("input"), src = h.tensor("src");
   if (!input || !src)
     return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "slice() cannot be applied to a 0-dim tensor.";
   FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
   if (failed(want))
     return failure();
