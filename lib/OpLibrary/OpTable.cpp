@@ -1904,6 +1904,13 @@ bool notSmallSquare(Operation *call) {
   return rows != type.getShape().back() || rows > 16 || rows == 0;
 }
 
+/// A call given an `out=` tensor.
+bool outGiven(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  return bound && bound->spec->signature.lookup("out") &&
+         bound->value("out");
+}
+
 constexpr llvm::StringLiteral kRandomTraining =
     "training mode draws random numbers; only eval mode (training=False) "
     "is compiled";
@@ -1925,6 +1932,9 @@ const InterpreterOnlyRow kInterpreterOnly[] = {
     {"torch.nn.functional.rrelu",
      {0, training, "training mode draws random slopes; only eval mode "
                    "(training=False) is compiled"}},
+    {"torch.nn.functional.normalize",
+     {0, outGiven, "the result written into out= is not compiled (its "
+                   "decomposition takes out=None)"}},
     {"torch.linalg.det", {0, notSmallSquare, kSmallSquare}},
     {"torch.linalg.slogdet", {0, notSmallSquare, kSmallSquare}},
     {"torch.linalg.inv", {0, notSmallSquare, kSmallSquare}},
