@@ -1724,6 +1724,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.logit", kF16},         {"torch.fmod", kBool},
     {"torch.sinc", kF16},          {"torch.floor_divide", kBool},
     {"torch.remainder", kBool},
+    // ("pow" not implemented for 'Bool': bool ** int computes in int64)
+    {"torch.pow", kBool},          {"Tensor.__rpow__", kBool},
     {"torch.nn.functional.cosine_similarity", kF16},
     // (clamp_min has no float16 kernel; log_softmax neither)
     {"torch.nn.functional.binary_cross_entropy_with_logits", kF16},
@@ -2063,7 +2065,8 @@ static std::optional<DType> computeDType(const OpSpec &spec,
                                          StringRef &first) {
   SmallVector<PromotionOperand> operands;
   for (StringRef name : {"input", "other", "grad_output", "output",
-                         "self_or_result", "boundaries", "x1", "x2"}) {
+                         "self_or_result", "boundaries", "x1", "x2",
+                         "exponent"}) {
     if (!spec.signature.lookup(name))
       continue;
     Type t = call.getType(name);
