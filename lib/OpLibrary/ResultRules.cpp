@@ -1576,8 +1576,17 @@ LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
   SmallVector<int64_t> shape(input.getShape());
   for (size_t i = 0; i < amounts->size() / 2; ++i) {
     int64_t &d = shape[input.getRank() - 1 - i];
+    int64_t low = (*amounts)[2 * i], high = (*amounts)[2 * i + 1];
+    // Negative pads crop (torch narrows the input by them first, and
+    // raises when they take more than the dim holds).
+    if (!ShapedType::isDynamic(d) &&
+        d + std::min<int64_t>(low, 0) + std::min<int64_t>(high, 0) < 0)
+      return call.emitError()
+             << "the negative pads (" << low << ", " << high
+             << ") crop more than the " << d << " elements of dim "
+             << input.getRank() - 1 - i;
     if (!ShapedType::isDynamic(d))
-      d += (*amounts)[2 * i] + (*amounts)[2 * i + 1];
+      d += low + high;
   }
   return h.result(shape, input.getElementType());
 }
