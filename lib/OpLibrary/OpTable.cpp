@@ -130,7 +130,7 @@ static const OpRow kOps[] = {
    "glu"},
   {"torch.nn.functional.prelu", {"F.prelu", "torch.prelu", "torch._C._nn.prelu"},
    "(Tensor input, Tensor weight)",
-   "sameAsInput"},
+   "prelu"},
   // Weight normalization (nn.utils.weight_norm's pre-hook): v scaled to
   // the norm g along `dim` (the norm over every other dim; -1: over all).
   {"torch._weight_norm", {},

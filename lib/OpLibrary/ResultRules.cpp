@@ -1214,6 +1214,17 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
+/// input's dtype only ("Found dtype Half but expected Double").
+LogicalResult prelu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input"),
+                   weight = call.getTensor("weight");
+  if (input && weight && input.getElementType() != weight.getElementType())
+    return call.emitError() << "expects a weight of the input's dtype "
+                            << input.getElementType() << ", got " << weight;
+  return sameAsInput(call, results);
+}
+
 /// torch.renorm: the input's type; torch refuses fewer than 2 dims.
 LogicalResult renorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = call.getTensor("input");
@@ -5238,6 +5249,7 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(matmul)
     TRACED_RULE(maxMin)
     TRACED_RULE(maxPoolGrad)
+    TRACED_RULE(prelu)
     TRACED_RULE(renorm)
     TRACED_RULE(maxPool1d)
     TRACED_RULE(maxPool1dWithIndices)
