@@ -1215,11 +1215,13 @@ LogicalResult sameAsInput(const BoundCall &call,
 }
 
 /// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
-/// input's dtype only ("Found dtype Half but expected Double").
+/// input's dtype only ("Found dtype Half but expected Double"), but for a
+/// bfloat16 input, which takes any.
 LogicalResult prelu(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = call.getTensor("input"),
                    weight = call.getTensor("weight");
-  if (input && weight && input.getElementType() != weight.getElementType())
+  if (input && weight && !input.getElementType().isBF16() &&
+      input.getElementType() != weight.getElementType())
     return call.emitError() << "expects a weight of the input's dtype "
                             << input.getElementType() << ", got " << weight;
   return sameAsInput(call, results);
