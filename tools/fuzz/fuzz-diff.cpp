@@ -377,8 +377,19 @@ Graph readGraph(MLIRContext &ctx, StringRef text) {
                     "a stored graph does not parse:\n" + diagnostics);
   auto inputs = (*g.module)->getAttrOfType<ArrayAttr>(kInputsAttr);
   TRACED_FUZZ_CHECK(inputs, "a stored graph has no fuzz.inputs array");
-  for (Attribute a : inputs) {
+  GraphOp graph;
+  g.module->walk([&](GraphOp op) {
+    if (!graph)
+      graph = op;
+  });
+  TRACED_FUZZ_CHECK(graph, "a stored graph has no traced.graph");
+  ArrayRef<Type> params = graph.getFunctionType().getInputs().drop_front();
+  TRACED_FUZZ_CHECK(params.size() == inputs.size(),
+                    "a stored graph's fuzz.inputs do not match its inputs");
+  for (auto [a, param] : llvm::zip(inputs, params)) {
     auto elements = dyn_cast<ElementsAttr>(a);
+    TRACED_FUZZ_CHECK(elements && elements.getType() == param,
+                      "a stored graph's fuzz.inputs do not match its inputs");
     FailureOr<Tensor> t =
         elements ? tensorFromElements(elements) : FailureOr<Tensor>(failure());
     TRACED_FUZZ_CHECK(succeeded(t), "a stored graph's input is no tensor");
