@@ -234,11 +234,17 @@ def run(build, target, seconds, runs, smoke):
                 graph = os.path.join(findings, "diff-graph-" + os.path.basename(
                     saved.group(1)).split("-", 1)[-1] + ".mlir")
                 env["TRACED_FUZZ_SAVE_GRAPH"] = graph
-                print(f"graph of the finding: {graph}", file=sys.stderr)
             try:
                 replay = subprocess.run(
                     [cmd[0], saved.group(1)], capture_output=True, text=True,
                     errors="replace", timeout=120, env=env)
+                if target == "diff":
+                    # (None when the input crashes while its graph is built,
+                    # as in a result rule.)
+                    print(f"graph of the finding: {graph}"
+                          if os.path.exists(graph) else
+                          "the finding crashes before its graph is built",
+                          file=sys.stderr)
                 report = replay.stderr
             except subprocess.TimeoutExpired:
                 pass  # (a timeout finding: no stack to classify)
