@@ -1952,8 +1952,21 @@ void TileAndVectorizePass::runOnOperation() {
     vector::populateVectorBroadcastLoweringPatterns(p);
     vector::populateVectorShapeCastLoweringPatterns(p);
   });
-  if (!unrollRows)
+  // 0-d and one-element transfers (a unit dim dropped, a broadcast scalar)
+  // become memref loads and stores: upstream's vector-to-scf and
+  // vector-to-llvm lower neither a 0-d transfer of a strided memref (a diag
+  // view), which then reached the LLVM translation as an
+  // unrealized_conversion_cast (a fuzz-diff finding, docs/reliability.md).
+  auto scalarTransfers = [&] {
+    apply([](RewritePatternSet &p) {
+      vector::populateScalarVectorTransferLoweringPatterns(
+          p, /*benefit=*/1, /*allowMultipleUses=*/true);
+    });
+  };
+  if (!unrollRows) {
+    scalarTransfers();
     return;
+  }
   apply([](RewritePatternSet &p) {
     vector::UnrollVectorOptions rows;
     rows.setNativeShapeFn(
@@ -1975,4 +1988,5 @@ void TileAndVectorizePass::runOnOperation() {
     vector::populateCastAwayVectorLeadingOneDimPatterns(p);
     vector::populateVectorTransferDropUnitDimsPatterns(p);
   });
+  scalarTransfers();
 }
