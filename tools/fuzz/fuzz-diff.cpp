@@ -49,7 +49,9 @@
 #include "TracedIR/Dialect/Traced/BoundOp.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -450,6 +452,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!g.module)
     return 0;
   bool verbose = std::getenv("TRACED_FUZZ_VERBOSE");
+  // Each stored graph's outcome line names the input by a hash, so that a
+  // count of distinct lines does not depend on how often the driver runs it
+  // (libFuzzer runs a file given to it more than once).
+  std::string tag = llvm::formatv(" [{0:x16}]", llvm::xxh3_64bits(bytes)).str();
   if (const char *path = std::getenv("TRACED_FUZZ_SAVE_GRAPH")) {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
@@ -459,7 +465,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (failed(verify(*g.module))) {
     if (stored && verbose)
-      llvm::errs() << "the verifier refuses the stored graph\n";
+      llvm::errs() << "the verifier refuses the stored graph" << tag << "\n";
     return 0;
   }
   if (verbose) {
@@ -482,7 +488,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FailureOr<std::vector<RtValue>> results = interpreter.run(graph, inputs);
     if (failed(results)) {
       if (stored && verbose)
-        llvm::errs() << "the interpreter refuses the stored graph\n";
+        llvm::errs() << "the interpreter refuses the stored graph" << tag
+                     << "\n";
       return 0;
     }
     expected = std::move(*results);
@@ -513,8 +520,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(compiled)) {
     if (std::optional<std::string> why = interpreterOnlyCall(*g.module)) {
       if (verbose)
-        llvm::errs() << "compile refused; interpreter-only call " << *why
-                     << "\n" << diagnostics;
+        llvm::errs() << "compile refused; interpreter-only call" << tag << " "
+                     << *why << "\n" << diagnostics;
       return 0;
     }
     std::string s;
@@ -581,7 +588,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   if (stored && verbose)
-    llvm::errs() << "the stored graph agrees: " << actual.size()
+    llvm::errs() << "the stored graph agrees" << tag << ": " << actual.size()
                  << " output(s)\n";
   return 0;
 }
