@@ -12,6 +12,7 @@
 
 #include "ResultRules.h"
 
+#include "TracedIR/Dialect/Traced/BoundOp.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -129,7 +130,7 @@ static const OpRow kOps[] = {
    "glu"},
   {"torch.nn.functional.prelu", {"F.prelu", "torch.prelu", "torch._C._nn.prelu"},
    "(Tensor input, Tensor weight)",
-   "sameAsInput"},
+   "prelu"},
   // Weight normalization (nn.utils.weight_norm's pre-hook): v scaled to
   // the norm g along `dim` (the norm over every other dim; -1: over all).
   {"torch._weight_norm", {},
@@ -943,11 +944,11 @@ static const OpRow kOps[] = {
   {"torch.ops.aten.max_pool2d_with_indices_backward.default",
    {"torch.ops.aten.max_pool2d_with_indices_backward"},
    "(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)",
-   "nllLossBackward"},
+   "maxPoolGrad"},
   {"torch.ops.aten.max_pool3d_with_indices_backward.default",
    {"torch.ops.aten.max_pool3d_with_indices_backward"},
    "(Tensor grad_output, Tensor input, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices)",
-   "nllLossBackward"},
+   "maxPoolGrad"},
   {"torch.ops.aten.nll_loss_backward.default",
    {"torch.ops.aten.nll_loss_backward"},
    "(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight)",
@@ -1004,7 +1005,7 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False)",
    "bucketize"},
   {"torch.renorm", {"Tensor.renorm"},
-   "(Tensor input, Scalar p, int dim, Scalar maxnorm)", "sameAsInput"},
+   "(Tensor input, Scalar p, int dim, Scalar maxnorm)", "renorm"},
   {"torch.select_scatter", {"Tensor.select_scatter"},
    "(Tensor input, Tensor src, int dim, int index)", "selectScatter"},
   {"torch.slice_scatter", {"Tensor.slice_scatter"},
@@ -1662,7 +1663,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
     {"torch.nn.functional.instance_norm", kBool | kInts | kF16},
-    {"torch.nn.functional.normalize", kBool | kInts},
+    // (its clamp_min has no float16 kernel)
+    {"torch.nn.functional.normalize", kBool | kInts | kF16},
     {"torch.bincount", kBool | kFloats},
     // Activation gradients (ATen): in the promoted dtype of grad_output and
     // the forward's value.
@@ -1717,6 +1719,19 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.cosh", kF16},          {"torch.asinh", kF16},
     {"torch.acosh", kF16},         {"torch.atanh", kF16},
     {"torch.atan2", kF16},         {"torch.clamp", kF16},
+    {"torch.clamp_min", kF16},     {"torch.clamp_max", kF16},
+    {"torch.logaddexp", kF16},     {"torch.logaddexp2", kF16},
+    {"torch.logit", kF16},         {"torch.fmod", kBool},
+    {"torch.sinc", kF16},          {"torch.floor_divide", kBool},
+    {"torch.remainder", kBool},
+    // ("pow" not implemented for 'Bool': bool ** int computes in int64)
+    {"torch.pow", kBool},          {"Tensor.__rpow__", kBool},
+    {"torch.nn.functional.cosine_similarity", kF16},
+    // (clamp_min has no float16 kernel; log_softmax neither)
+    {"torch.nn.functional.binary_cross_entropy_with_logits", kF16},
+    {"torch.nn.functional.cross_entropy", kF16},
+    // (torch computes it as exp, log1p... in the dtype: no float16 exp)
+    {"torch.nn.functional.soft_margin_loss", kF16},
     // Integer-preserving math.
     {"torch.abs", kBool},          {"torch.neg", kBool},
     {"torch.floor", kBool | kF16}, {"torch.ceil", kBool | kF16},
@@ -1853,6 +1868,80 @@ const InplaceRow kInplace[] = {
     {"Tensor.minimum_", "torch.minimum"},
 };
 
+/// The calls the CPU compiler does not compile, on purpose, by entry
+/// (OpSpec::interpreterOnly): the interpreter runs them, the compiler's
+/// refusal quotes the reason, and the differential fuzzer takes a compile
+/// refusal of a graph none of whose calls is marked here for a compiler
+/// bug. An entry with a kernel but no lowering or decomposition must have
+/// an unconditional row (test_fuzz_replay.py checks it both ways).
+struct InterpreterOnlyRow {
+  const char *entry;
+  InterpreterOnly mark;
+};
+
+/// A call whose `training` (or `train`) flag is not the constant False.
+bool training(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  if (!bound)
+    return false;
+  StringRef flag =
+      bound->spec->signature.lookup("train") ? "train" : "training";
+  if (!bound->spec->signature.lookup(flag))
+    return false;
+  auto value = dyn_cast_or_null<BoolAttr>(bound->slot(flag));
+  return !value || value.getValue();
+}
+
+/// A call whose `input` is not a static square matrix (or batch of them)
+/// of 1 to 16 rows.
+bool notSmallSquare(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  if (!bound)
+    return false;
+  Value input = bound->value("input");
+  auto type = input ? dyn_cast<RankedTensorType>(input.getType()) : nullptr;
+  if (!type || !type.hasStaticShape() || type.getRank() < 2)
+    return true;
+  int64_t rows = type.getShape()[type.getRank() - 2];
+  return rows != type.getShape().back() || rows > 16 || rows == 0;
+}
+
+/// A call given an `out=` tensor.
+bool outGiven(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  return bound && bound->spec->signature.lookup("out") &&
+         bound->value("out");
+}
+
+constexpr llvm::StringLiteral kRandomTraining =
+    "training mode draws random numbers; only eval mode (training=False) "
+    "is compiled";
+constexpr llvm::StringLiteral kSmallSquare =
+    "unrolled Gaussian elimination, for static square matrices of 1 to 16 "
+    "rows only";
+
+const InterpreterOnlyRow kInterpreterOnly[] = {
+    {"torch.nn.functional.dropout", {0, training, kRandomTraining}},
+    {"torch.dropout", {0, training, kRandomTraining}},
+    {"torchvision.ops.stochastic_depth.stochastic_depth",
+     {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout1d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout2d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.dropout3d", {0, training, kRandomTraining}},
+    {"torch.nn.functional.alpha_dropout", {0, training, kRandomTraining}},
+    {"torch.nn.functional.feature_alpha_dropout",
+     {0, training, kRandomTraining}},
+    {"torch.nn.functional.rrelu",
+     {0, training, "training mode draws random slopes; only eval mode "
+                   "(training=False) is compiled"}},
+    {"torch.nn.functional.normalize",
+     {0, outGiven, "the result written into out= is not compiled (its "
+                   "decomposition takes out=None)"}},
+    {"torch.linalg.det", {0, notSmallSquare, kSmallSquare}},
+    {"torch.linalg.slogdet", {0, notSmallSquare, kSmallSquare}},
+    {"torch.linalg.inv", {0, notSmallSquare, kSmallSquare}},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -1897,6 +1986,19 @@ OpLibrary::OpLibrary() {
     it->rejectedDTypes = row.dtypes;
     it->emptyShortcut = row.emptyShortcut;
     it->unitOutputDims = row.unitOutputDims;
+  }
+  for (const InterpreterOnlyRow &row : kInterpreterOnly) {
+    auto it = llvm::find_if(
+        ops, [&](const OpSpec &op) { return op.name == row.entry; });
+    if (it == ops.end())
+      llvm::report_fatal_error(llvm::Twine("op library: interpreter-only "
+                                           "row names unknown entry '") +
+                               row.entry + "'");
+    if (row.mark.reason.empty())
+      llvm::report_fatal_error(llvm::Twine("op library: interpreter-only "
+                                           "row of '") +
+                               row.entry + "' gives no reason");
+    it->interpreterOnly.push_back(row.mark);
   }
   attachFolds(ops);
   for (const OpSpec &op : ops) {
@@ -1963,7 +2065,8 @@ static std::optional<DType> computeDType(const OpSpec &spec,
                                          StringRef &first) {
   SmallVector<PromotionOperand> operands;
   for (StringRef name : {"input", "other", "grad_output", "output",
-                         "self_or_result", "boundaries"}) {
+                         "self_or_result", "boundaries", "x1", "x2",
+                         "exponent"}) {
     if (!spec.signature.lookup(name))
       continue;
     Type t = call.getType(name);
@@ -2151,4 +2254,26 @@ void traced::printOpLibraryMarkdown(
         ", ");
     os << ")` |\n";
   }
+}
+
+std::optional<llvm::StringRef>
+OpSpec::interpreterOnlyReason(Operation *call) const {
+  for (const InterpreterOnly &mark : interpreterOnly) {
+    if (mark.dtypes) {
+      auto has = [&](Type t) {
+        auto tensor = dyn_cast<ShapedType>(t);
+        if (!tensor)
+          return false;
+        std::optional<DType> d = dtypeFromType(tensor.getElementType());
+        return d && (mark.dtypes & bit(*d));
+      };
+      if (!llvm::any_of(call->getOperandTypes(), has) &&
+          !llvm::any_of(call->getResultTypes(), has))
+        continue;
+    }
+    if (mark.when && !mark.when(call))
+      continue;
+    return mark.reason;
+  }
+  return std::nullopt;
 }

@@ -738,6 +738,13 @@ LogicalResult pointwiseLoss(const BoundCall &call,
         pw && pw.getElementType().isInteger(1))
       return call.emitError() << "Subtraction, the `-` operator, with a bool "
                                  "tensor is not supported (pos_weight)";
+  // kl_div with log_target computes exp(target) in the target's dtype,
+  // which torch 1.13 has no float16 kernel for.
+  if (call.getSignature().lookup("log_target") &&
+      call.getBool("log_target").value_or(false) &&
+      target.getElementType().isF16())
+    return call.emitError() << "exp of a float16 target (log_target=True): "
+                               "torch 1.13 has no CPU kernel for it";
   // The binary cross entropies take no broadcasting (torch raises
   // ValueError for a target of another size).
   LossTyping typing = lossTyping(call.getTarget());
@@ -1207,6 +1214,28 @@ LogicalResult sameAsInput(const BoundCall &call,
   return success();
 }
 
+/// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
+/// input's dtype only ("Found dtype Half but expected Double"), but for a
+/// bfloat16 input, which takes any.
+LogicalResult prelu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input"),
+                   weight = call.getTensor("weight");
+  if (input && weight && !input.getElementType().isBF16() &&
+      input.getElementType() != weight.getElementType())
+    return call.emitError() << "expects a weight of the input's dtype "
+                            << input.getElementType() << ", got " << weight;
+  return sameAsInput(call, results);
+}
+
+/// torch.renorm: the input's type; torch refuses fewer than 2 dims.
+LogicalResult renorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  if (input && input.getRank() < 2)
+    return call.emitError() << "renorm: input needs at least 2 dimensions, got "
+                            << input.getRank() << " dimensions";
+  return sameAsInput(call, results);
+}
+
 /// aten::native_dropout: (output, mask), the mask bool. torch 1.13's
 /// quirk: an empty input's mask has the input's dtype. Training (train true
 /// or None) scales by a float, which an integer or bool input cannot hold.
@@ -1560,8 +1589,17 @@ LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
   SmallVector<int64_t> shape(input.getShape());
   for (size_t i = 0; i < amounts->size() / 2; ++i) {
     int64_t &d = shape[input.getRank() - 1 - i];
+    int64_t low = (*amounts)[2 * i], high = (*amounts)[2 * i + 1];
+    // Negative pads crop (torch narrows the input by them first, and
+    // raises when they take more than the dim holds).
+    if (!ShapedType::isDynamic(d) &&
+        d + std::min<int64_t>(low, 0) + std::min<int64_t>(high, 0) < 0)
+      return call.emitError()
+             << "the negative pads (" << low << ", " << high
+             << ") crop more than the " << d << " elements of dim "
+             << input.getRank() - 1 - i;
     if (!ShapedType::isDynamic(d))
-      d += (*amounts)[2 * i] + (*amounts)[2 * i + 1];
+      d += low + high;
   }
   return h.result(shape, input.getElementType());
 }
@@ -2164,6 +2202,17 @@ LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   Type elt = resultElementType(types, call.getContext());
   if (!elt)
     return h.unknown();
+  // torch's clamp with a Python-number bound has no bool kernel
+  // ("clamp_scalar_cpu" not implemented for 'Bool'); with tensor bounds it
+  // has one.
+  if (elt.isInteger(1))
+    for (StringRef name : {"min", "max"})
+      if (call.getSignature().lookup(name) && !call.isNone(name) &&
+          !isa<TensorType>(call.getType(name)))
+        return call.emitError()
+               << "'" << call.getTarget()
+               << "' of bools with a number bound: torch 1.13 has no CPU "
+                  "kernel for it";
   return h.result(shape, elt);
 }
 
@@ -2943,6 +2992,48 @@ static std::optional<PoolParams> poolParams(const BoundCall &call,
 namespace {
 enum class PoolKind { Max, MaxWithIndices, Avg, Lp };
 } // namespace
+/// aten::max_pool{2,3}d_with_indices_backward: the input's type, after
+/// torch's checks of the forward (its input, its window, its output size)
+/// and of grad_output and indices (the forward's output shape; int64
+/// indices). Without them a nonsense window ran in the interpreter.
+LogicalResult maxPoolGrad(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), grad = h.tensor("grad_output"),
+                   indices = h.tensor("indices");
+  if (!input || !grad || !indices)
+    return h.unknown();
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError() << "expects a floating-point input, got " << input;
+  unsigned spatial = call.getSignature()
+                         .params[*call.getSignature().lookup("kernel_size")]
+                         .type.listSize;
+  if (failed(checkPoolInput(call, input, spatial)))
+    return failure();
+  bool invalid;
+  std::optional<PoolParams> w = poolParams(call, spatial, invalid);
+  if (!w)
+    return invalid ? failure() : h.unknown();
+  std::string error = w->checkOutput(input.getShape());
+  if (!error.empty())
+    return call.emitError() << error;
+  SmallVector<int64_t> out(input.getShape());
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t &size = out[input.getRank() - spatial + i];
+    size = w->outputSize(i, size);
+  }
+  if (grad.getShape() != ArrayRef<int64_t>(out))
+    return call.emitError() << "expects grad_output of the forward's output "
+                               "shape, got "
+                            << grad;
+  if (indices.getShape() != ArrayRef<int64_t>(out) ||
+      !indices.getElementType().isSignlessInteger(64))
+    return call.emitError() << "expects int64 indices of the forward's "
+                               "output shape, got "
+                            << indices;
+  return h.result(input);
+}
+
 
 static LogicalResult poolNd(const BoundCall &call,
                             SmallVectorImpl<Type> &results, unsigned spatial,
@@ -3181,6 +3272,11 @@ LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (isa<TensorType>(call.getType("dim")))
     return call.emitError() << "the binary form (input, other) is spelled "
                                "torch.maximum / torch.minimum here";
+  // torch.max(x, keepdim=True) has no overload in torch ("received an
+  // invalid combination of arguments"); kept, it typed a keepdim reduction.
+  if (call.isNone("dim") && call.getBool("keepdim").value_or(false))
+    return call.emitError() << "keepdim needs a dim: torch has no overload "
+                               "(input, keepdim)";
   return reductionResult(call, results, Type(), false,
                          /*withIndices=*/!call.isNone("dim"));
 }
@@ -4173,6 +4269,8 @@ LogicalResult sliceScatter(const BoundCall &call,
   RankedTensorType input = h.tensor("input"), src = h.tensor("src");
   if (!input || !src)
     return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "slice() cannot be applied to a 0-dim tensor.";
   FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
   if (failed(want))
     return failure();
@@ -5152,6 +5250,9 @@ const llvm::StringMap<ResultRule> &ruleTable() {
     TRACED_RULE(maskedScatter)
     TRACED_RULE(matmul)
     TRACED_RULE(maxMin)
+    TRACED_RULE(maxPoolGrad)
+    TRACED_RULE(prelu)
+    TRACED_RULE(renorm)
     TRACED_RULE(maxPool1d)
     TRACED_RULE(maxPool1dWithIndices)
     TRACED_RULE(maxPool2d)

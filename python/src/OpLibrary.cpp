@@ -57,6 +57,28 @@ void traced_python::populateOpLibrary(py::module_ &m) {
         return spec->name.str();
       },
       "The canonical name of a function or `Tensor.<method>`, or None.");
+  m.def(
+      "interpreter_only_marks",
+      [] {
+        // {entry: [(dtypes, conditional, reason)]}: OpSpec::interpreterOnly.
+        std::map<std::string,
+                 std::vector<std::tuple<std::vector<std::string>, bool,
+                                        std::string>>>
+            marks;
+        for (const OpSpec &op : OpLibrary::get().getOps())
+          for (const InterpreterOnly &mark : op.interpreterOnly) {
+            std::vector<std::string> dtypes;
+            for (unsigned d = 0; d < 16; ++d)
+              if (mark.dtypes & (1u << d))
+                dtypes.push_back(dtypeName(static_cast<DType>(d)).str());
+            marks[op.name.str()].emplace_back(dtypes, mark.when != nullptr,
+                                              mark.reason.str());
+          }
+        return marks;
+      },
+      "{entry: [(dtypes, conditional, reason)]}: the calls the op library "
+      "marks interpreter-only (dtypes: those that make a call so, empty "
+      "for any; conditional: only when a condition on the arguments holds).");
   m.def("lowered_targets", &getLoweredTargets,
         "The targets convert-traced-to-linalg lowers (directly or through "
         "a decomposition).");

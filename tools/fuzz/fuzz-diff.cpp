@@ -14,9 +14,21 @@
 //   * the last calls' tensor results as outputs.
 // The graph then runs in the reference interpreter and, compiled by
 // traced-cpu-pipeline, as native code, on the same inputs. A graph one of
-// them refuses with a diagnostic (a kernel's runtime check, a call with no
-// lowering) is skipped; outputs that differ beyond the tolerance of their
-// dtype, or any crash, are findings. TRACED_FUZZ_VERBOSE=1 prints each graph.
+// them refuses with a diagnostic is skipped when the refusal is expected:
+// the verifier's or an interpreter kernel's check (torch's own errors), or
+// a compile refusal of a graph holding a call the op library marks
+// interpreter-only (OpSpec::interpreterOnly, with its reason). A compile
+// refusal of any other graph, outputs that differ beyond the tolerance of
+// their dtype, a run-time check that fails compiled only, or any crash,
+// are findings. TRACED_FUZZ_VERBOSE=1 prints each graph and its inputs.
+//
+// Stored graphs. An input that starts with kGraphHeader is not a choice
+// stream but a stored graph: MLIR text whose builtin module carries the
+// inputs as `fuzz.inputs` (an array of dense elements). test/Fuzz/diff
+// keeps every finding so, since a choice stream picks entries by their
+// index in the op table and means another graph after any table change.
+// TRACED_FUZZ_SAVE_GRAPH=FILE writes the graph of the input (built or
+// read) to FILE before running it; run.py does so for each finding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +46,12 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
+#include "TracedIR/Dialect/Traced/BoundOp.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -65,11 +82,32 @@ bool supported(const Param &p) {
 }
 
 /// The op-library functions every parameter of which (required ones at
-/// least) this fuzzer can give, in table order.
+/// least) this fuzzer can give, in table order. TRACED_FUZZ_OPS=FILE takes
+/// the entries named in FILE (one a line) in its order instead, filtered
+/// alike: with the entry names of an older op table, a choice stream
+/// stored then builds the graph it built then (how test/Fuzz/diff's
+/// streams became stored graphs).
 const std::vector<const OpSpec *> &candidates() {
   static std::vector<const OpSpec *> list = [] {
+    std::vector<const OpSpec *> table;
+    if (const char *path = std::getenv("TRACED_FUZZ_OPS")) {
+      auto buffer = llvm::MemoryBuffer::getFile(path);
+      TRACED_FUZZ_CHECK(buffer, std::string("cannot read ") + path);
+      SmallVector<StringRef> names;
+      (*buffer)->getBuffer().split(names, '\n', -1, /*KeepEmpty=*/false);
+      for (StringRef name : names) {
+        const OpSpec *spec = OpLibrary::get().lookupFunction(name.trim());
+        TRACED_FUZZ_CHECK(spec, "TRACED_FUZZ_OPS names an unknown entry: " +
+                                    name.str());
+        table.push_back(spec);
+      }
+    } else {
+      for (const OpSpec &spec : OpLibrary::get().getOps())
+        table.push_back(&spec);
+    }
     std::vector<const OpSpec *> specs;
-    for (const OpSpec &spec : OpLibrary::get().getOps()) {
+    for (const OpSpec *entry : table) {
+      const OpSpec &spec = *entry;
       if (!lookupKernel(spec.name) || !spec.pure || spec.name.starts_with("Tensor.") ||
           spec.name.contains("random") || spec.name.contains("rand") ||
           spec.name.contains("dropout") || spec.name.contains("empty") ||
@@ -316,21 +354,126 @@ Graph build(MLIRContext &ctx, FuzzedDataProvider &fdp) {
   return g;
 }
 
+/// The first line of a stored graph (see the file comment).
+constexpr llvm::StringLiteral kGraphHeader = "// traced-fuzz-diff graph";
+/// The builtin module's attribute holding a stored graph's inputs.
+constexpr llvm::StringLiteral kInputsAttr = "fuzz.inputs";
+
+/// Reads a stored graph. A file that does not parse or whose inputs do not
+/// match the graph's signature is a broken test file: it aborts, with the
+/// parser's diagnostics. (The graph is verified by the caller: a call the
+/// op library has come to refuse since, as a fix, is a refusal there.)
+Graph readGraph(MLIRContext &ctx, StringRef text) {
+  Graph g;
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << d.getLocation() << ": " << d << "\n";
+      return success();
+    });
+    g.module = parseSourceString<mlir::ModuleOp>(
+        text, ParserConfig(&ctx, /*verifyAfterParse=*/false), "stored-graph");
+  }
+  TRACED_FUZZ_CHECK(g.module,
+                    "a stored graph does not parse:\n" + diagnostics);
+  auto inputs = (*g.module)->getAttrOfType<ArrayAttr>(kInputsAttr);
+  TRACED_FUZZ_CHECK(inputs, "a stored graph has no fuzz.inputs array");
+  GraphOp graph;
+  g.module->walk([&](GraphOp op) {
+    if (!graph)
+      graph = op;
+  });
+  TRACED_FUZZ_CHECK(graph, "a stored graph has no traced.graph");
+  ArrayRef<Type> params = graph.getFunctionType().getInputs().drop_front();
+  TRACED_FUZZ_CHECK(params.size() == inputs.size(),
+                    "a stored graph's fuzz.inputs do not match its inputs");
+  for (auto [a, param] : llvm::zip(inputs, params)) {
+    auto elements = dyn_cast<ElementsAttr>(a);
+    TRACED_FUZZ_CHECK(elements && elements.getType() == param,
+                      "a stored graph's fuzz.inputs do not match its inputs");
+    FailureOr<Tensor> t =
+        elements ? tensorFromElements(elements) : FailureOr<Tensor>(failure());
+    TRACED_FUZZ_CHECK(succeeded(t), "a stored graph's input is no tensor");
+    g.inputs.push_back(std::move(*t));
+  }
+  (*g.module)->removeAttr(kInputsAttr);
+  return g;
+}
+
+/// The text of a stored graph: the header, then `g` with its inputs.
+std::string graphText(MLIRContext &ctx, Graph &g) {
+  SmallVector<Attribute> inputs;
+  for (const Tensor &t : g.inputs)
+    inputs.push_back(elementsFromTensor(&ctx, t));
+  (*g.module)->setAttr(kInputsAttr, ArrayAttr::get(&ctx, inputs));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << kGraphHeader
+     << ": replayed by traced-fuzz-diff (interpreter against compiled code)\n"
+        "// and by python/tests/test_fuzz_replay.py (against torch too).\n";
+  g.module->print(os);
+  (*g.module)->removeAttr(kInputsAttr);
+  return text;
+}
+
+/// Why the compiler may refuse `module`: the op library marks one of its
+/// calls interpreter-only. The first such call and its reason, or nullopt.
+std::optional<std::string> interpreterOnlyCall(mlir::ModuleOp module) {
+  std::optional<std::string> found;
+  module.walk([&](Operation *op) {
+    if (!isa<CallFunctionOp, CallMethodOp>(op))
+      return WalkResult::advance();
+    std::optional<BoundOp> bound = bindCall(op, {});
+    if (!bound)
+      return WalkResult::advance();
+    if (std::optional<StringRef> why = bound->spec->interpreterOnlyReason(op)) {
+      found = (bound->spec->name + ": " + *why).str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  FuzzedDataProvider fdp(data, size);
   MLIRContext &ctx = traced_fuzz::context(/*allDialects=*/true);
-  Graph g = build(ctx, fdp);
-  if (!g.module || failed(verify(*g.module)))
+  StringRef bytes(reinterpret_cast<const char *>(data), size);
+  bool stored = bytes.starts_with(kGraphHeader);
+  Graph g;
+  if (stored) {
+    g = readGraph(ctx, bytes);
+  } else {
+    FuzzedDataProvider fdp(data, size);
+    g = build(ctx, fdp);
+  }
+  if (!g.module)
     return 0;
   bool verbose = std::getenv("TRACED_FUZZ_VERBOSE");
+  // Each stored graph's outcome line names the input by a hash, so that a
+  // count of distinct lines does not depend on how often the driver runs it
+  // (libFuzzer runs a file given to it more than once).
+  std::string tag = llvm::formatv(" [{0:x16}]", llvm::xxh3_64bits(bytes)).str();
+  if (const char *path = std::getenv("TRACED_FUZZ_SAVE_GRAPH")) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    TRACED_FUZZ_CHECK(!ec, std::string("cannot write ") + path + ": " +
+                               ec.message());
+    os << graphText(ctx, g);
+  }
+  if (failed(verify(*g.module))) {
+    if (stored && verbose)
+      llvm::errs() << "the verifier refuses the stored graph" << tag << "\n";
+    return 0;
+  }
   if (verbose) {
     g.module->print(llvm::errs());
     for (size_t i = 0; i < g.inputs.size(); ++i) {
       llvm::errs() << "input " << i << ":";
       for (int64_t k = 0; k < g.inputs[i].numel(); ++k)
-        llvm::errs() << " " << llvm::format("%g", g.inputs[i].getDouble(k));
+        llvm::errs() << " " << llvm::format("%.17g", g.inputs[i].getDouble(k));
       llvm::errs() << "\n";
     }
   }
@@ -343,8 +486,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     GraphOp graph = interpreter.getEntry();
     std::vector<RtValue> inputs(g.inputs.begin(), g.inputs.end());
     FailureOr<std::vector<RtValue>> results = interpreter.run(graph, inputs);
-    if (failed(results))
+    if (failed(results)) {
+      if (stored && verbose)
+        llvm::errs() << "the interpreter refuses the stored graph" << tag
+                     << "\n";
       return 0;
+    }
     expected = std::move(*results);
   }
 
@@ -355,10 +502,38 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // handler ignores it outside the fuzzing thread, so a hang would never
   // time out. (The parallel tiling is tested by the suites.)
   options.threads = false;
-  FailureOr<std::unique_ptr<CpuModule>> compiled =
-      CpuModule::compile(*g.module, options);
-  if (failed(compiled))
-    return 0;
+  // A refusal is expected only of a graph holding a call the op library
+  // marks interpreter-only; any other is a finding, with the compiler's
+  // diagnostics.
+  std::string diagnostics;
+  FailureOr<std::unique_ptr<CpuModule>> compiled = failure();
+  {
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error) {
+        llvm::raw_string_ostream os(diagnostics);
+        os << "  " << d << "\n";
+      }
+      return success();
+    });
+    compiled = CpuModule::compile(*g.module, options);
+  }
+  if (failed(compiled)) {
+    if (std::optional<std::string> why = interpreterOnlyCall(*g.module)) {
+      if (verbose)
+        llvm::errs() << "compile refused; interpreter-only call" << tag << " "
+                     << *why << "\n" << diagnostics;
+      return 0;
+    }
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    g.module->print(os);
+    os << diagnostics;
+    TRACED_FUZZ_CHECK(false,
+                      "the compiler refuses a graph the interpreter runs, "
+                      "and the op library marks none of its calls "
+                      "interpreter-only:\n" +
+                          s);
+  }
   std::vector<std::vector<char>> inputBytes;
   std::vector<void *> inputPtrs;
   for (const Tensor &t : g.inputs) {
@@ -412,5 +587,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       TRACED_FUZZ_CHECK(false, "interpreter and compiled code differ:\n" + s);
     }
   }
+  if (stored && verbose)
+    llvm::errs() << "the stored graph agrees" << tag << ": " << actual.size()
+                 << " output(s)\n";
   return 0;
 }

@@ -6,7 +6,7 @@
 
 traced-fuzz-diff checks the interpreter against the compiled code; it has
 no torch. This replays its inputs (a corpus directory, findings, or
-test/Fuzz/diff) the other way: each input's graph and tensors are printed
+test/Fuzz/diff's stored graphs) the other way: each input's graph and tensors are printed
 by the fuzzer (TRACED_FUZZ_VERBOSE=1), parsed here, run in torch through
 the graph's generated Python code (`Module.to_torch()`) and by the
 interpreter, and compared: the same dtype, shape and values (floats
@@ -39,10 +39,16 @@ DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16,
 
 
 def graph_of(fuzzer, path):
-    """(module text, input tensors) of one fuzz input, or None."""
+    """(module text, input tensors) of one fuzz input (a choice stream or a
+    stored graph), or None."""
     r = subprocess.run([fuzzer, path], env=dict(os.environ, TRACED_FUZZ_VERBOSE="1"),
                        capture_output=True, text=True, timeout=120)
-    out = r.stdout + r.stderr
+    return parse_output(r.stdout + r.stderr)
+
+
+def parse_output(out):
+    """(module text, input tensors) from the output of traced-fuzz-diff
+    with TRACED_FUZZ_VERBOSE=1, or None when it printed no graph."""
     start = out.find("module {")
     if start < 0:
         return None

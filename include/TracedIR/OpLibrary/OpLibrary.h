@@ -161,6 +161,22 @@ using ResultRule = LogicalResult (*)(const BoundCall &call,
 // Library entries
 //===----------------------------------------------------------------------===//
 
+/// Calls of an entry that the CPU compiler does not compile, on purpose
+/// (OpTable.cpp's kInterpreterOnly rows): the interpreter runs them, and
+/// the compiler's refusal of such a call quotes `reason`. A compile refusal
+/// of a call that no mark covers is a compiler bug, and the differential
+/// fuzzer (tools/fuzz/fuzz-diff.cpp) reports it as a finding.
+struct InterpreterOnly {
+  /// The dtypes (one bit per DType) that make a call interpreter-only when
+  /// a tensor operand or result has one; 0: every call of the entry.
+  uint16_t dtypes = 0;
+  /// And only when this holds of the call, if set (a condition on its
+  /// arguments, such as `return_indices=True`).
+  bool (*when)(Operation *call) = nullptr;
+  /// Why, in a few words: what the lowering lacks.
+  llvm::StringRef reason;
+};
+
 /// A known function or Tensor method. Method aliases are spelled
 /// `Tensor.<name>`; used as a method, the receiver binds the first parameter.
 struct OpSpec {
@@ -190,6 +206,12 @@ struct OpSpec {
   /// signature is the overload's schema (generated from torch's registry,
   /// AtenOverloads.inc); `name`, the rule and the kernel are the entry's.
   llvm::StringRef atenSpelling;
+  /// The calls of this entry the CPU compiler refuses on purpose.
+  std::vector<InterpreterOnly> interpreterOnly;
+
+  /// The reason the op table gives for not compiling `call` (a call of
+  /// this entry), or nullopt when no InterpreterOnly mark covers it.
+  std::optional<llvm::StringRef> interpreterOnlyReason(Operation *call) const;
 
   /// Whether torch computes this entry in `dtype` on the CPU.
   bool acceptsDType(DType dtype) const {

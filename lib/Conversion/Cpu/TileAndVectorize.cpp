@@ -1998,8 +1998,21 @@ void TileAndVectorizePass::lowerVectorOps(func::FuncOp func) {
     vector::populateVectorBroadcastLoweringPatterns(p);
     vector::populateVectorShapeCastLoweringPatterns(p);
   });
-  if (!unrollRows)
+  // 0-d and one-element transfers (a unit dim dropped, a broadcast scalar)
+  // become memref loads and stores: upstream's vector-to-scf and
+  // vector-to-llvm lower neither a 0-d transfer of a strided memref (a diag
+  // view), which then reached the LLVM translation as an
+  // unrealized_conversion_cast (a fuzz-diff finding, docs/reliability.md).
+  auto scalarTransfers = [&] {
+    apply([](RewritePatternSet &p) {
+      vector::populateScalarVectorTransferLoweringPatterns(
+          p, /*benefit=*/1, /*allowMultipleUses=*/true);
+    });
+  };
+  if (!unrollRows) {
+    scalarTransfers();
     return;
+  }
   apply([](RewritePatternSet &p) {
     vector::UnrollVectorOptions rows;
     rows.setNativeShapeFn(
@@ -2021,6 +2034,7 @@ void TileAndVectorizePass::lowerVectorOps(func::FuncOp func) {
     vector::populateCastAwayVectorLeadingOneDimPatterns(p);
     vector::populateVectorTransferDropUnitDimsPatterns(p);
   });
+  scalarTransfers();
 }
 
 void TileAndVectorizePass::runOnOperation() {

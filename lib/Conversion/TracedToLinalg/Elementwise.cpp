@@ -311,8 +311,8 @@ static FailureOr<SmallVector<Value>> lowerClampTensors(LoweringCall &c) {
   RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   if (!type)
     return c.fail("the result is not a ranked tensor");
-  if (type.getElementType().isInteger(1))
-    return c.fail("element type i1 is not supported");
+  // (Bools too: maxv and minv compare i1 unsigned, as torch's clamp of
+  // bools with tensor bounds.)
   FailureOr<Operand> x = operandOf(c, "input");
   if (failed(x) || !x->tensor)
     return c.fail("the input is not a tensor");

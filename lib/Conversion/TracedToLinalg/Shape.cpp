@@ -570,8 +570,11 @@ static FailureOr<SmallVector<Value>> lowerRoll(LoweringCall &c) {
   if (!x || !type || !shifts)
     return c.fail("expected a statically shaped tensor and constant shifts");
   auto inType = dyn_cast<RankedTensorType>(x.getType());
-  if (!inType || !inType.hasStaticShape() || inType.getRank() == 0)
-    return c.fail("expected a statically shaped tensor of rank >= 1");
+  if (!inType || !inType.hasStaticShape())
+    return c.fail("expected a statically shaped tensor");
+  // A 0-d tensor rolls onto itself (torch takes it as one element).
+  if (inType.getRank() == 0)
+    return SmallVector<Value>{x};
   Type elt = c.logicalElementType(x);
   bool flat = c.isNone("dims");
   SmallVector<int64_t> dims;

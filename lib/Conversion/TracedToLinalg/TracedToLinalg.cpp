@@ -205,10 +205,21 @@ void LoweringCall::check(Value ok, const Twine &what) const {
                        checkMessage(loc, "'" + target() + "': " + what));
 }
 
+/// What a refusal of `op` (a call of `spec`) adds: the op table's reason
+/// when it marks the call interpreter-only, else that it does not (a
+/// refusal no mark covers is a compiler gap, docs/reliability.md).
+static std::string interpreterOnlyNote(const OpSpec *spec, Operation *op) {
+  if (spec)
+    if (std::optional<StringRef> why = spec->interpreterOnlyReason(op))
+      return (" (interpreter-only in the op library: " + *why + ")").str();
+  return " (the interpreter still runs it; the op library does not mark "
+         "this call interpreter-only)";
+}
+
 LogicalResult LoweringCall::fail(const Twine &why) const {
   return op->emitError() << "cannot lower '" << target()
                          << "' to linalg: " << why
-                         << " (the interpreter still runs it)";
+                         << interpreterOnlyNote(spec, op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -655,7 +666,7 @@ LogicalResult ConvertTracedToLinalgPass::checkTargets(func::FuncOp func) {
       auto why = declinedDecompositions.find(bound->spec->name);
       if (why != declinedDecompositions.end())
         diag << " (its decomposition does not apply: " << why->second << ")";
-      diag << " (the interpreter still runs it)";
+      diag << interpreterOnlyNote(bound->spec, op);
       ok = false;
     }
   });

@@ -418,6 +418,9 @@ void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
       SmallVector<int64_t> shape(xt.getRank(), 1);
       shape[1] = wt.getNumElements();
       w = d.call("torch.reshape", {{"input", w}, {"shape", d.ints(shape)}});
+    } else if (xt.getRank() == 0 && wt.getRank() != 0) {
+      // (A 0-d input keeps its shape: its one weight, 0-d.)
+      w = d.call("torch.reshape", {{"input", w}, {"shape", d.ints({})}});
     }
     Value neg = d.binary("torch.mul", w, x);
     return one(d.call("torch.where",

@@ -184,10 +184,15 @@ void decompose::populateNormDecompositions(DecompositionTable &t) {
       for (int64_t i = 0; i < vt.getRank(); ++i)
         if (i != *dim)
           dims.push_back(i);
-      Value norm = d.call("torch.linalg.vector_norm",
-                          {{"input", d.cast(v, compute)}, {"ord", d.i64(2)},
-                           {"dim", *dim >= 0 ? Arg(d.ints(dims)) : Arg(d.none())},
-                           {"keepdim", d.boolean(*dim >= 0)}});
+      // (A 1-D v keeps its only dim: the norm of each one-element slice is
+      // its magnitude; an empty dim list would mean every dim.)
+      Value norm =
+          *dim >= 0 && dims.empty()
+              ? d.unary("torch.abs", d.cast(v, compute))
+              : d.call("torch.linalg.vector_norm",
+                       {{"input", d.cast(v, compute)}, {"ord", d.i64(2)},
+                        {"dim", *dim >= 0 ? Arg(d.ints(dims)) : Arg(d.none())},
+                        {"keepdim", d.boolean(*dim >= 0)}});
       Value w = d.cast(d.binary("torch.mul", d.cast(v, compute),
                                 d.binary("torch.div", d.cast(g, compute), norm)),
                        element);

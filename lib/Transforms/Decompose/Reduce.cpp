@@ -185,6 +185,9 @@ static Value withDType(Decomposer &d, Value x) {
 
 static Results decomposeVectorNorm(Decomposer &d) {
   std::optional<double> p = numericOrder(d.value("ord"));
+  // (vector_norm's ord is a Scalar: a bool is 1 or 0, as torch takes it.)
+  if (auto b = dyn_cast_or_null<BoolAttr>(d.value("ord")))
+    p = b.getValue() ? 1.0 : 0.0;
   if (!p)
     return d.decline("the order is not a constant number");
   Type element = d.resultTensorType().getElementType();

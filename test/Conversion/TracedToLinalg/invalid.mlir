@@ -1,11 +1,12 @@
 // RUN: traced-opt %s --convert-traced-to-linalg --split-input-file --verify-diagnostics
 
 // Calls the lowering cannot compile are reported at their location, with
-// the target's name.
+// the target's name, and the op library's reason when it marks the call
+// interpreter-only (OpSpec::interpreterOnly).
 
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
-    // expected-error @+1 {{cannot lower 'torch.nn.functional.dropout' to linalg: only eval mode (training=False) can be compiled}}
+    // expected-error @+1 {{cannot lower 'torch.nn.functional.dropout' to linalg: only eval mode (training=False) can be compiled (interpreter-only in the op library: training mode draws random numbers; only eval mode (training=False) is compiled)}}
     %y = call_function "torch.nn.functional.dropout"(input=%x, p=0.1, training=True) : (tensor<3x4xf32>) -> tensor<3x4xf32>
     output %y : tensor<3x4xf32>
   }
@@ -30,7 +31,7 @@ traced.module root @M class "m.M" {
 // (det is unrolled Gaussian elimination, for at most 16 rows).
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<17x17xf32>) -> tensor<f32> {
-    // expected-error @+1 {{no lowering to linalg for 'torch.linalg.det' (its decomposition does not apply: needs static square matrices of at most 16 rows) (the interpreter still runs it)}}
+    // expected-error @+1 {{no lowering to linalg for 'torch.linalg.det' (its decomposition does not apply: needs static square matrices of at most 16 rows) (interpreter-only in the op library: unrolled Gaussian elimination, for static square matrices of 1 to 16 rows only)}}
     %d = call_function "torch.linalg.det"(input=%x) : (tensor<17x17xf32>) -> tensor<f32>
     output %d : tensor<f32>
   }
@@ -64,7 +65,7 @@ traced.module root @M class "m.M" {
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<?x?xf32> {
     %n = call_method %x["size"](0) : (tensor<3x4xf32>) -> i64
-    // expected-error @+1 {{cannot lower 'Tensor.view' to linalg: a reshape to more than one dynamic dim is not compiled}}
+    // expected-error @+1 {{cannot lower 'Tensor.view' to linalg: a reshape to more than one dynamic dim is not compiled (the interpreter still runs it; the op library does not mark this call interpreter-only)}}
     %y = call_method %x["view"](%n, -1) : (tensor<3x4xf32>, i64) -> tensor<?x?xf32>
     output %y : tensor<?x?xf32>
   }
