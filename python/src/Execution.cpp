@@ -74,9 +74,10 @@ void traced_python::populateExecution(py::module_ &m) {
       [](ModuleState &s, const std::string &entry, bool vectorize,
          int64_t tileN, bool surgery, bool packRhs, bool winograd,
          std::optional<bool> progress, bool timing,
-         std::optional<std::string> cacheDir) {
+         std::optional<std::string> cacheDir, bool checks) {
         DiagnosticCapture diags(s.ctx.get());
         CpuPipelineOptions options;
+        options.checks = checks;
         options.entry = entry;
         options.vectorize = vectorize;
         options.tileN = tileN;
@@ -119,7 +120,8 @@ void traced_python::populateExecution(py::module_ &m) {
       py::arg("vectorize") = true, py::arg("tile_n") = 0,
       py::arg("surgery") = true, py::arg("pack_rhs") = true,
       py::arg("winograd") = true, py::arg("progress") = py::none(),
-      py::arg("timing") = false, py::arg("cache_dir") = py::none());
+      py::arg("timing") = false, py::arg("cache_dir") = py::none(),
+      py::arg("checks") = true);
   m.def(
       "write_cpu_object",
       [](ModuleState &s, const std::string &path, const std::string &entry,

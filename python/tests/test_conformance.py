@@ -87,20 +87,15 @@ KNOWN_REFUSAL_GAPS = {
     **{f"torch.{op}": (["torch.float16 special"],
                        f"\"{op}_cpu\" not implemented for 'Half' in torch 1.13 (this "
                        f"sample's operands are both float16); the dtype table accepts it")
-       for op in ("hypot", "logaddexp", "logaddexp2")},
+       for op in ("hypot",)},
     **{f"torch.{op}": ([f"torch.bool,torch.bool{k}" for k in
                         ("", " broadcast", " 0-d rhs", " 0-d lhs", " empty")],
-                       "two bool tensors: torch has no bool kernel (\"div_floor_cpu\", "
-                       "\"remainder_cpu\"); the rule computes in bool")
-       for op in ("div", "floor_divide", "remainder")},
-    "torch.fmod": (["torch.bool,torch.bool empty"], "two empty bool tensors: "
-                   "\"fmod_cpu\" not implemented for 'Bool'; the rule computes in bool"),
+                       "two bool tensors: torch has no bool kernel (\"div_floor_cpu\"); "
+                       "the rule computes in bool")
+       for op in ("div",)},
     "torch.nn.functional.bilinear": (["torch.bool", "torch.float16"],
                                      "torch 1.13's \"bmm\" has no bool or float16 "
                                      "kernel; the dtype table accepts them"),
-    "torch.nn.functional.normalize": (["torch.float16"],
-                                      "torch 1.13's \"clamp_min_cpu\" has no float16 "
-                                      "kernel; the dtype table accepts float16"),
     "torch.masked_scatter": (["uint8 mask"], "torch checks a uint8 mask's values (0 "
                              "and 1 only); the interpreter takes nonzero as true"),
     "torch.ops.aten._trilinear.default": (["sizes differ"], "torch narrows the operands "

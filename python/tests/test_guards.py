@@ -275,3 +275,25 @@ def test_run_time_checks(case, tmp_path):
     good_arrays = [np.ascontiguousarray(t.numpy()) for t in good]
     pointers = (ctypes.c_void_p * len(good_arrays))(*[a.ctypes.data for a in good_arrays])
     assert unchecked(pointers, outs) == 0
+
+
+def test_checks_false_erases_run_time_checks_and_guards(tmp_path):
+    """traced.compile(checks=False) erases the run-time checks and guards
+    (for deployment); the default keeps them, and the two compile to
+    different cache entries."""
+    class Branch(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x * 2
+            return x - 1
+    m = traced.trace(Branch(), torch.ones(3), mode="concrete")
+    checked = traced.compile(m, cache=str(tmp_path))
+    unchecked = traced.compile(m, cache=str(tmp_path), checks=False)
+    assert not unchecked.from_cache
+    minus = -np.ones(3, np.float32)
+    with pytest.raises(traced.Error, match="branch the trace did not see"):
+        checked(minus)
+    # Without the guard the traced branch runs whatever the input.
+    np.testing.assert_array_equal(unchecked(minus), minus * 2)
+    np.testing.assert_array_equal(unchecked(np.ones(3, np.float32)),
+                                  np.full(3, 2, np.float32))

@@ -228,7 +228,8 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
             pack_rhs: bool = True, winograd: bool = True,
             progress: Optional[bool] = None,
             timing: bool = False,
-            cache: Union[bool, str, "os.PathLike[str]", None] = None
+            cache: Union[bool, str, "os.PathLike[str]", None] = None,
+            checks: bool = True
             ) -> CompiledModule:
     """Compiles a traced.Module's root graph for `target` ("cpu", or "cuda":
     see `compile_cuda`) and returns a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
@@ -252,6 +253,13 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     turns it off); False compiles without it; a path names the directory.
     A hit skips the MLIR pipeline and LLVM (the result's `from_cache`).
 
+    `checks`: keep the run-time checks torch makes (an index out of range
+    in embedding, gather, index_put, one_hot, nll_loss; a mask count) and
+    the trace's guards, each a traced.Error when it fails. False erases them
+    for deployment: a bad index then reads or writes out of bounds, and a
+    guard no longer stops an input the trace did not see
+    (docs/reliability.md, "Run-time checks" has their cost).
+
     Raises CompileError (a traced.Error) when the graph cannot be compiled."""
     if target == "cuda":
         return compile_cuda(module, entry=entry, surgery=surgery)
@@ -267,7 +275,7 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
         compiled, report = _traced.compile_cpu(
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
             winograd, None if progress is None else bool(progress), bool(timing),
-            cache_dir)
+            cache_dir, bool(checks))
         graph = module.module(module.root_name).graph_named(entry)
         graph_inputs = graph.inputs[1:]
         graph_outputs = graph.outputs

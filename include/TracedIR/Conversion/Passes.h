@@ -75,6 +75,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Plan the temporaries of each function into one "
                      "buffer at compile time (off: one allocation each)"),
       llvm::cl::init(true)};
+  Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("Keep the run-time checks torch makes (index bounds, "
+                     "mask counts) and the trace's guards; off erases them "
+                     "(docs/reliability.md, \"Run-time checks\")"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `traced-gpu-pipeline`.
@@ -191,7 +197,7 @@ void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 /// transfers when `vectorTiles`); with `arena`, each function's
 /// temporaries planned into one buffer (the CPU pipeline's PlanArena).
 void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false,
-                      bool parallel = false);
+                      bool parallel = false, bool checks = true);
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

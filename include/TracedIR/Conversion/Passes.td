@@ -484,6 +484,11 @@ def TracedCpuLowerChecks : Pass<"traced-cpu-lower-checks", "mlir::ModuleOp"> {
     status, returns it from `traced_<entry>` and turns it into
     TRACED_ERROR_CHECK with the message in `traced_<entry>_checked`.
   }];
+  let options = [
+    Option<"drop", "drop", "bool", /*default=*/"false",
+           "Erase the checks instead of lowering them: no run-time checks "
+           "(the CPU pipeline's checks=false, traced.compile(checks=False))">,
+  ];
   let dependentDialects = ["mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];

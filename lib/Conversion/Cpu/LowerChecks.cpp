@@ -43,6 +43,12 @@ void LowerChecksPass::runOnOperation() {
     f.walk([&](cf::AssertOp a) { checks.push_back(a); });
     if (checks.empty())
       continue;
+    if (drop) {
+      // (checks=false: the computation runs as if every check passed.)
+      for (cf::AssertOp check : checks)
+        check.erase();
+      continue;
+    }
     if (!f->hasAttr("traced.entry") || f.isExternal()) {
       checks.front().emitError()
           << "a run-time check outside a traced entry function";

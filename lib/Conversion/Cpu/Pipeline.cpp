@@ -854,7 +854,7 @@ struct OutlineParallelLoops
 } // namespace
 
 void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
-                                      bool arena, bool parallel) {
+                                      bool arena, bool parallel, bool checks) {
   // The canonicalization folds loop-carried buffers that every iteration
   // yields unchanged (`scf.for iter_args(%b = %alloc)` yielding %b), so that
   // a function returns its allocation itself: buffer-results-to-out-params
@@ -880,7 +880,9 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
   copies.vectorTiles = vectorTiles;
   copies.parallel = parallel;
   pm.addNestedPass<func::FuncOp>(createTracedCpuExpandCopies(copies));
-  pm.addPass(createTracedCpuLowerChecks());
+  TracedCpuLowerChecksOptions lowerChecks;
+  lowerChecks.drop = !checks;
+  pm.addPass(createTracedCpuLowerChecks(lowerChecks));
   pm.addPass(createTracedCpuFlattenGlobals());
 }
 
@@ -908,7 +910,8 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   // The upstream parts are written in textual form: they read exactly like
   // the mlir-opt pipeline that reproduces them (docs/cpu.md).
   detail::addBufferization(pm, /*vectorTiles=*/options.vectorize,
-                           options.arena, /*parallel=*/options.threads);
+                           options.arena, /*parallel=*/options.threads,
+                           options.checks);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   pm.addNestedPass<func::FuncOp>(std::make_unique<ApproximateMath>());
