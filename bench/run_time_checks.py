@@ -58,9 +58,11 @@ def cases():
     yield "embedding 128 of 30522x768", Embed().eval(), (torch.randint(0, 30522, (1, 128), generator=g),)
     yield "gather 512x1024 -> 512x256", Gather(), (torch.randn(512, 1024, generator=g),
                                                    torch.randint(0, 1024, (512, 256), generator=g))
-    yield "index_put 4096 rows of 8192x64", IndexPut(), (torch.randn(8192, 64, generator=g),
-                                                         torch.randint(0, 8192, (4096,), generator=g),
-                                                         torch.randn(4096, 64, generator=g))
+    # (Small: compiled index_put takes about 1.2 ms an index on an 8192 x 64
+    # tensor, each index touching the whole tensor; a known performance bug.)
+    yield "index_put 64 rows of 1024x64", IndexPut(), (torch.randn(1024, 64, generator=g),
+                                                       torch.randint(0, 1024, (64,), generator=g),
+                                                       torch.randn(64, 64, generator=g))
     yield "nll_loss 256x1000", NllLoss(), (torch.randn(256, 1000, generator=g),
                                            torch.randint(0, 1000, (256,), generator=g))
     yield "one_hot 4096 of 1000", OneHot(), (torch.randint(0, 1000, (4096,), generator=g),)
@@ -73,7 +75,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(int(THREADS))
     describe_environment(int(THREADS))
-    print()
+    print(flush=True)
     print("| model | checked ms | unchecked ms | checks cost | torch eager ms |")
     print("|---|---|---|---|---|")
     for name, model, inputs in cases():
