@@ -1128,9 +1128,7 @@ std::optional<std::string> CpuModule::run(void **inputs, void **outputs,
         "out of memory: compiled code could not allocate " +
         std::to_string(failure->bytes) + " bytes for a temporary";
     if (failure->limit)
-      message += ", more than the limit max_tensor_bytes (" +
-                 std::to_string(getResourceLimits().maxTensorBytes) +
-                 " bytes; " + kLimitsHow + ")";
+      message += ", more than " + describeTensorBytesLimit();
     return message;
   }
   if (status == 0)

@@ -52,14 +52,18 @@ void traced::setResourceLimits(const ResourceLimits &limits) {
 void traced::noteResourceFailure() { ++resourceFailures; }
 uint64_t traced::resourceFailureCount() { return resourceFailures; }
 
+std::string traced::describeTensorBytesLimit() {
+  return "the limit max_tensor_bytes (" +
+         std::to_string(getResourceLimits().maxTensorBytes) + " bytes; " +
+         kLimitsHow + ")";
+}
+
 InFlightDiagnostic traced::emitTensorBytesLimit(Location loc,
                                                 const llvm::Twine &what,
                                                 uint64_t bytes) {
   noteResourceFailure();
   return emitError(loc) << what << " would take " << bytes
-                        << " bytes, more than the limit max_tensor_bytes ("
-                        << getResourceLimits().maxTensorBytes
-                        << " bytes; " << kLimitsHow << ")";
+                        << " bytes, more than " << describeTensorBytesLimit();
 }
 
 LogicalResult traced::checkOpCount(Operation *root, llvm::StringRef what) {

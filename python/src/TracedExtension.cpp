@@ -46,6 +46,8 @@ PYBIND11_MODULE(_traced, m) {
         return py::make_tuple(l.maxTensorBytes, l.maxOps);
       },
       "The resource limits now: (max_tensor_bytes, max_ops).");
+  m.def("describe_tensor_bytes_limit", &describeTensorBytesLimit,
+        "How messages name the max_tensor_bytes limit now.");
   m.def(
       "set_limits",
       [](uint64_t maxTensorBytes, uint64_t maxOps) {

@@ -65,12 +65,10 @@ def _output_array(shape, dtype) -> np.ndarray:
     for d in shape:
         count *= int(d)
     size = count * np.dtype(dtype).itemsize
-    limit = _traced.get_limits()[0]
-    if size > limit:
+    if size > _traced.get_limits()[0]:
         raise ResourceError(
             f"an output of shape {list(shape)} would take {size} bytes, more "
-            f"than the limit max_tensor_bytes ({limit} bytes; "
-            f"traced.set_limits, or TRACED_MAX_TENSOR_BYTES / TRACED_MAX_OPS)")
+            f"than {_traced.describe_tensor_bytes_limit()}")
     try:
         return np.empty(shape, dtype)
     except MemoryError:

@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 class Operation;
@@ -50,8 +51,12 @@ ResourceLimits defaultResourceLimits();
 void noteResourceFailure();
 uint64_t resourceFailureCount();
 
-/// Emits at `loc`: "<what> would take <bytes> bytes, more than the limit
-/// max_tensor_bytes (...)", and notes it.
+/// "the limit max_tensor_bytes (<limit> bytes; <how to set it>)": how every
+/// message about that limit names it.
+std::string describeTensorBytesLimit();
+
+/// Emits at `loc`: "<what> would take <bytes> bytes, more than " and
+/// describeTensorBytesLimit(), and notes it.
 InFlightDiagnostic emitTensorBytesLimit(Location loc, const llvm::Twine &what,
                                         uint64_t bytes);
 
