@@ -1964,7 +1964,7 @@ OpLibrary::OpLibrary() {
                                "' names the unknown result rule '" + row.rule +
                                "'");
     ops.push_back(OpSpec{row.name, row.aliases, Signature::parse(row.signature),
-                         rule, nullptr, row.pure, 0, false, 0, false, {}});
+                         rule, nullptr, row.pure, 0, false, 0, false, {}, {}});
   }
   modules.reserve(std::size(kModules));
   for (const ModuleRow &row : kModules)

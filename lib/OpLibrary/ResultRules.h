@@ -13,7 +13,7 @@
 
 namespace mlir::traced::rules {
 
-/// The result rules by name (ResultRules.cpp): the op table's rows name
+/// The result rules by name (Rules/Common.cpp): the op table's rows name
 /// their rule, and a rule needs no declaration here.
 const llvm::StringMap<ResultRule> &ruleTable();
 

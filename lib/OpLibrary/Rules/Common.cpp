@@ -1,0 +1,319 @@
+//===- Common.cpp - what the result rules share ---------------------------===//
+//
+// The helpers Common.h declares, and the table of every rule by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  });
+  os << "]";
+  return s;
+}
+
+bool dimsDiffer(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+int64_t mulDims(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? kDynamic
+                                                              : a * b;
+}
+
+std::optional<PromotionOperand> promotionOperand(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+    std::optional<DType> d = dtypeFromType(tensor.getElementType());
+    if (!d)
+      return std::nullopt;
+    return PromotionOperand{*d, tensor.getRank() == 0
+                                    ? PromotionPriority::ZeroDim
+                                    : PromotionPriority::Tensor};
+  }
+  if (t.isInteger(1))
+    return PromotionOperand{DType::Bool, PromotionPriority::Scalar};
+  if (t.isInteger(64))
+    return PromotionOperand{DType::I64, PromotionPriority::Scalar};
+  if (t.isF64())
+    return PromotionOperand{DType::F64, PromotionPriority::Scalar};
+  return std::nullopt;
+}
+
+Type resultElementType(ArrayRef<Type> types, MLIRContext *ctx) {
+  SmallVector<PromotionOperand> operands;
+  Type unknown;
+  for (Type t : types) {
+    std::optional<PromotionOperand> o = promotionOperand(t);
+    if (o) {
+      operands.push_back(*o);
+      continue;
+    }
+    Type elt = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
+    if (unknown && unknown != elt)
+      return Type();
+    unknown = elt;
+  }
+  if (unknown)
+    return operands.empty() ? unknown : Type();
+  return typeFromDType(ctx, resultType(operands));
+}
+
+FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
+                                                ArrayRef<int64_t> a,
+                                                ArrayRef<int64_t> b) {
+  FailureOr<SmallVector<int64_t>> out = broadcastShape(a, b);
+  if (failed(out))
+    call.emitError() << "shapes " << shapeStr(a) << " and " << shapeStr(b)
+                     << " cannot be broadcast together";
+  return out;
+}
+
+LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
+                        ArrayRef<StringRef> names, bool toFloat) {
+  RuleHelper h{call, results};
+  MLIRContext *ctx = call.getContext();
+  SmallVector<Type> types;
+  SmallVector<int64_t> shape;
+  bool anyTensor = false;
+  for (StringRef name : names) {
+    Type t = call.getType(name);
+    if (!t || isa<traced::NoneType>(t))
+      continue;
+    if (auto tt = dyn_cast<TensorType>(t)) {
+      if (!tt.hasRank())
+        return h.unknown();
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, tt.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+      anyTensor = true;
+    }
+    types.push_back(t);
+  }
+  if (!anyTensor)
+    return h.unknown();
+  Type elt = resultElementType(types, ctx);
+  if (!elt)
+    return h.unknown();
+  if (toFloat)
+    if (std::optional<DType> d = dtypeFromType(elt))
+      elt = typeFromDType(ctx, toFloatingDType(*d));
+  return h.result(shape, elt);
+}
+
+FailureOr<std::optional<int64_t>>
+dimArg(const BoundCall &call, RankedTensorType input, StringRef name) {
+  std::optional<int64_t> d = call.getInt(name);
+  if (!d)
+    return std::optional<int64_t>();
+  int64_t rank = std::max<int64_t>(input.getRank(), 1);
+  int64_t n = *d < 0 ? *d + rank : *d;
+  if (n < 0 || n >= rank) {
+    call.emitError() << name << " " << *d
+                     << " is out of range for a tensor of rank " << rank;
+    return failure();
+  }
+  return std::optional<int64_t>(n);
+}
+
+LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask) {
+  auto maskAttr = dyn_cast_or_null<ArrayAttr>(call.get("output_mask").value);
+  if (!maskAttr)
+    return call.emitError() << "argument 'output_mask' expects bool[3]";
+  for (Attribute a : maskAttr) {
+    auto b = dyn_cast<BoolAttr>(a);
+    if (!b)
+      return call.emitError() << "argument 'output_mask' expects bool[3]";
+    mask.push_back(b.getValue());
+  }
+  if (mask.size() != 3)
+    return call.emitError()
+           << "argument 'output_mask' expects 3 bools, got " << mask.size();
+  return success();
+}
+
+LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
+                             unsigned spatial) {
+  int64_t rank = input.getRank();
+  bool ok = rank == spatial + 1 || rank == spatial + 2;
+  for (int64_t i = rank == spatial + 2 ? 1 : 0; ok && i < rank; ++i)
+    ok = input.getDimSize(i) != 0;
+  if (ok)
+    return success();
+  return call.emitError() << "expects a " << spatial + 1 << "-D or "
+                          << spatial + 2
+                          << "-D (batched) input with non-empty channel and "
+                             "spatial dims, got "
+                          << input;
+}
+
+std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
+                                     bool &invalid) {
+  PoolParams w;
+  std::string error;
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
+    return decodePool(call.getSignature(), reader, spatial, w, error);
+  });
+  invalid = status == ConvDecode::Invalid;
+  if (invalid)
+    call.emitError() << error;
+  if (status != ConvDecode::Ok)
+    return std::nullopt;
+  return w;
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
+             bool keepdim, bool allIfEmpty) {
+  int64_t rank = input.getRank();
+  SmallVector<bool> reduced(rank, true);
+  Attribute dimValue = call.get(dimName).value;
+  if (!call.isNone(dimName) && !isa_and_nonnull<BoolAttr>(dimValue)) {
+    std::optional<SmallVector<int64_t>> dims = call.getInts(dimName, 1);
+    if (!dims)
+      return std::optional<SmallVector<int64_t>>();
+    if (!dims->empty() || !allIfEmpty) {
+      reduced.assign(rank, false);
+      for (int64_t d : *dims) {
+        int64_t n = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
+        if (n < 0 || n >= std::max<int64_t>(rank, 1)) {
+          call.emitError() << "dim " << d
+                           << " is out of range for a tensor of rank "
+                           << std::max<int64_t>(rank, 1);
+          return failure();
+        }
+        if (rank)
+          reduced[n] = true;
+      }
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!reduced[i])
+      out.push_back(input.getDimSize(i));
+    else if (keepdim)
+      out.push_back(1);
+  return std::optional<SmallVector<int64_t>>(out);
+}
+
+LogicalResult reductionResult(const BoundCall &call,
+                              SmallVectorImpl<Type> &results, Type elt,
+                              bool allIfEmpty, bool withIndices, bool pair,
+                              StringRef dimName) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  auto shape = reducedShape(call, input, dimName, *keepdim, allIfEmpty);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  Type t = RankedTensorType::get(**shape, elt ? elt : input.getElementType());
+  if (withIndices || pair) {
+    Type second = pair ? t
+                       : RankedTensorType::get(
+                             **shape, Builder(call.getContext()).getI64Type());
+    return h.result(TupleType::get(call.getContext(), {t, second}));
+  }
+  return h.result(t);
+}
+
+LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
+                        bool isSum) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  Type elt = input.getElementType();
+  // Sums of integers and bools are int64, as in PyTorch.
+  if (isSum && isa<IntegerType>(elt))
+    elt = IntegerType::get(call.getContext(), 64);
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  else if (!isSum && !isa<FloatType>(elt) && dtypeFromType(elt))
+    return call.emitError()
+           << "argument 'input' of dtype " << elt
+           << " needs a floating-point 'dtype=' (torch cannot infer the "
+              "output dtype of a mean of integers)";
+  // (dim=[] reduces every dim, as dim=None does.)
+  auto shape = reducedShape(call, input, "dim", *keepdim, /*allIfEmpty=*/true);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, elt);
+}
+
+SmallVector<RankedTensorType> tensorList(const BoundCall &call,
+                                         StringRef name) {
+  SmallVector<RankedTensorType> out;
+  for (Type t : call.get(name).elements) {
+    auto r = dyn_cast_or_null<RankedTensorType>(t);
+    if (!r)
+      return {};
+    out.push_back(r);
+  }
+  return out;
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+slicedShape(const BoundCall &call, RankedTensorType input) {
+  SmallVector<Type> unused;
+  RuleHelper h{call, unused}; // (for its dim check only)
+  std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
+  if (!d || !step)
+    return std::optional<SmallVector<int64_t>>();
+  if (*step <= 0)
+    return call.emitError() << "slice step must be positive, got " << *step;
+  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(input.getRank(), 1));
+  if (failed(n))
+    return failure();
+  std::optional<int64_t> start, end;
+  if ((!call.isNone("start") && !(start = call.getInt("start"))) ||
+      (!call.isNone("end") && !(end = call.getInt("end"))))
+    return std::optional<SmallVector<int64_t>>();
+  SmallVector<int64_t> shape(input.getShape());
+  if (input.getRank() && !ShapedType::isDynamic(shape[*n]))
+    shape[*n] = clampSlice(shape[*n], start, end, *step).length;
+  return std::optional<SmallVector<int64_t>>(shape);
+}
+
+/// Every rule by the name the op table's rows give it. A new rule is a
+/// function in its family's file and a line in that file's add<Family>Rules;
+/// OpTable.cpp refers to it by name.
+const llvm::StringMap<ResultRule> &ruleTable() {
+  static const llvm::StringMap<ResultRule> table = [] {
+    llvm::StringMap<ResultRule> byName;
+    addBackwardRules(byName);
+    addElementwiseRules(byName);
+    addFactoryRules(byName);
+    addIndexRules(byName);
+    addLinalgRules(byName);
+    addLossRules(byName);
+    addNormRules(byName);
+    addPoolRules(byName);
+    addReduceRules(byName);
+    addShapeRules(byName);
+    addSortRules(byName);
+    return byName;
+  }();
+  return table;
+}
+
+} // namespace mlir::traced::rules

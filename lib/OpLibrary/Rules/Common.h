@@ -1,0 +1,185 @@
+//===- Common.h - what the result rules share ------------------*- C++ -*-===//
+//
+// The result rules live by family in lib/OpLibrary/Rules/<Family>.cpp, the
+// same families as the interpreter's kernels, the decompositions and the
+// lowerings. What more than one family uses is here: RuleHelper, the shape
+// and dtype helpers (broadcasting, type promotion, dim normalization,
+// reductions' shapes) and the family registration functions that
+// ruleTable() calls.
+//
+// The rules follow PyTorch's semantics: broadcasting, type promotion between
+// tensors and Python numbers, and the output-size formulas of conv and pool.
+// A rule that meets an unknown (a dynamic size, a traced int) answers
+// "unknown" rather than guessing; the verifier then leaves the types alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_LIB_OPLIBRARY_RULES_COMMON_H
+#define TRACEDIR_LIB_OPLIBRARY_RULES_COMMON_H
+
+#include "../ResultRules.h"
+#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/OpLibrary/Runtime.h"
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+namespace mlir::traced::rules {
+
+static constexpr int64_t kDynamic = ShapedType::kDynamic;
+
+/// Small helpers shared by the rules.
+struct RuleHelper {
+  const BoundCall &call;
+  SmallVectorImpl<Type> &results;
+
+  /// A ranked tensor argument; null (and the result "unknown") otherwise.
+  RankedTensorType tensor(StringRef name) { return call.getTensor(name); }
+
+  LogicalResult unknown() {
+    results.clear();
+    return success();
+  }
+  LogicalResult result(ArrayRef<int64_t> shape, Type elementType) {
+    results.push_back(RankedTensorType::get(shape, elementType));
+    return success();
+  }
+  LogicalResult result(Type type) {
+    results.push_back(type);
+    return success();
+  }
+
+  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
+  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim") {
+    int64_t n = d < 0 ? d + rank : d;
+    if (n < 0 || n >= rank) {
+      call.emitError() << what << " " << d
+                       << " is out of range for a tensor of rank "
+                       << (rank == 0 ? 1 : rank);
+      return failure();
+    }
+    return n;
+  }
+};
+
+std::string shapeStr(ArrayRef<int64_t> shape);
+
+/// Whether two sizes are both known and differ (a traced size matches
+/// anything until run time).
+bool dimsDiffer(int64_t a, int64_t b);
+
+int64_t mulDims(int64_t a, int64_t b);
+
+/// An operand's part in type promotion: a tensor type by its rank, or a
+/// Python number (i64, f64, i1) by its type; nullopt for other types
+/// (quantized, complex, opaque).
+std::optional<PromotionOperand> promotionOperand(Type t);
+
+/// torch.result_type of operands given by their Python types (tensors and
+/// numbers); null when an operand has no dtype we know, unless all such
+/// operands share one element type (kept as it is).
+Type resultElementType(ArrayRef<Type> types, MLIRContext *ctx);
+
+FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
+                                                ArrayRef<int64_t> a,
+                                                ArrayRef<int64_t> b);
+
+/// An elementwise op over the tensors and numbers `names`: their
+/// broadcast shape and promoted dtype (`toFloat`: integers and bool give
+/// float32, as float-only math does).
+LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
+                        ArrayRef<StringRef> names, bool toFloat);
+
+/// `fn` of an ArgReader over a bound call's constant arguments (for
+/// decodeConv and decodePool).
+template <typename Fn>
+static ConvDecode withArgReader(const BoundCall &call, Fn fn) {
+  auto value = [&](StringRef name) -> Attribute {
+    if (!call.getSignature().lookup(name))
+      return nullptr;
+    return call.get(name).value;
+  };
+  auto ints = [&](StringRef name) { return getPyInts(value(name)); };
+  auto integer = [&](StringRef name) { return call.getInt(name); };
+  auto boolean = [&](StringRef name) { return call.getBool(name); };
+  auto str = [&](StringRef name) -> std::optional<std::string> {
+    if (auto s = dyn_cast_or_null<StringAttr>(value(name)))
+      return s.str();
+    return std::nullopt;
+  };
+  auto isNone = [&](StringRef name) { return call.isNone(name); };
+  auto known = [&](StringRef name) { return bool(value(name)); };
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  return fn(reader);
+}
+
+/// The normalized `dim` of a call on `input` (rank 0 counts as 1), or
+/// nullopt (unknown: a traced int) / failure (reported).
+FailureOr<std::optional<int64_t>>
+dimArg(const BoundCall &call, RankedTensorType input, StringRef name = "dim");
+
+/// The three flags of a gradient's constant `output_mask` (bool[3]).
+LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask);
+
+/// Checks a pooling input's rank (`spatial` + 1 or + 2; channel and
+/// spatial dims non-empty, as torch requires).
+LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
+                             unsigned spatial);
+
+/// The window of a max/avg/lp pooling call; nullopt when an argument is
+/// traced or the window is invalid (`invalid` set, the error reported).
+std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
+                                     bool &invalid);
+
+/// The shape of `input` reduced over `dimName` (None: all dims; a bool
+/// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
+/// an empty list means all). Null (unknown) when the dims are traced.
+FailureOr<std::optional<SmallVector<int64_t>>>
+reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
+             bool keepdim, bool allIfEmpty = false);
+
+/// A reduction's result: `input` reduced over `dim`, of element type
+/// `elt` (null: the input's); `withIndices` adds an int64 tensor of the
+/// same shape (a (values, indices) tuple); `pair` a tuple of two `elt`s.
+LogicalResult reductionResult(const BoundCall &call,
+                              SmallVectorImpl<Type> &results, Type elt,
+                              bool allIfEmpty = false, bool withIndices = false,
+                              bool pair = false, StringRef dimName = "dim");
+
+LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
+                        bool isSum);
+
+/// Ranked tensor element types of a `Tensor[]` argument, or empty.
+SmallVector<RankedTensorType> tensorList(const BoundCall &call, StringRef name);
+
+/// slice_scatter: the input, with `src` written over a slice.
+/// The shape of input[start:end:step] along `dim`, as aten::slice and
+/// slice_scatter read their arguments; nullopt when they are not constant.
+FailureOr<std::optional<SmallVector<int64_t>>>
+slicedShape(const BoundCall &call, RankedTensorType input);
+
+/// The rule of ops whose result has the input's type (Elementwise.cpp);
+/// other families' rules end in it.
+LogicalResult sameAsInput(const BoundCall &call,
+                          SmallVectorImpl<Type> &results);
+
+/// Each family file adds its rules to the table by name.
+void addBackwardRules(llvm::StringMap<ResultRule> &table);
+void addElementwiseRules(llvm::StringMap<ResultRule> &table);
+void addFactoryRules(llvm::StringMap<ResultRule> &table);
+void addIndexRules(llvm::StringMap<ResultRule> &table);
+void addLinalgRules(llvm::StringMap<ResultRule> &table);
+void addLossRules(llvm::StringMap<ResultRule> &table);
+void addNormRules(llvm::StringMap<ResultRule> &table);
+void addPoolRules(llvm::StringMap<ResultRule> &table);
+void addReduceRules(llvm::StringMap<ResultRule> &table);
+void addShapeRules(llvm::StringMap<ResultRule> &table);
+void addSortRules(llvm::StringMap<ResultRule> &table);
+
+} // namespace mlir::traced::rules
+
+#endif // TRACEDIR_LIB_OPLIBRARY_RULES_COMMON_H

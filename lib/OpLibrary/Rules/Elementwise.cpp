@@ -1,0 +1,550 @@
+//===- Elementwise.cpp - result rules of pointwise ops -------------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+/// The Python type of a number of dtype `d`: i1, i64 or f64.
+static Type pythonNumberType(DType d, MLIRContext *ctx) {
+  Builder b(ctx);
+  if (d == DType::Bool)
+    return b.getI1Type();
+  return isFloatingPoint(d) ? Type(b.getF64Type()) : Type(b.getI64Type());
+}
+
+static LogicalResult binary(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, bool trueDivide,
+                            StringRef otherName = "other") {
+  RuleHelper h{call, results};
+  Type a = call.getType("input"), b = call.getType(otherName);
+  auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
+  if ((ta && !ta.hasRank()) || (tb && !tb.hasRank()))
+    return h.unknown();
+  MLIRContext *ctx = call.getContext();
+  if (!ta && !tb) {
+    // Python numbers give a Python number.
+    std::optional<PromotionOperand> pa = promotionOperand(a),
+                                    pb = promotionOperand(b);
+    if (!pa || !pb)
+      return h.unknown();
+    DType d = promoteDTypes(pa->dtype, pb->dtype);
+    return h.result(pythonNumberType(trueDivide ? DType::F64 : d, ctx));
+  }
+  Type elt = resultElementType({a, b}, ctx);
+  if (!elt)
+    return h.unknown();
+  if (trueDivide)
+    if (std::optional<DType> d = dtypeFromType(elt))
+      elt = typeFromDType(ctx, toFloatingDType(*d));
+  ArrayRef<int64_t> sa = ta ? ta.getShape() : ArrayRef<int64_t>();
+  ArrayRef<int64_t> sb = tb ? tb.getShape() : ArrayRef<int64_t>();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, sa, sb);
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
+LogicalResult lerp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (failed(pointwise(call, results, {"input", "end", "weight"}, false)))
+    return failure();
+  auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
+  auto end = dyn_cast_or_null<RankedTensorType>(call.getType("end"));
+  if (in && end && in.getElementType() != end.getElementType())
+    return call.emitError() << "expected dtype " << in.getElementType()
+                            << " for `end` but got dtype "
+                            << end.getElementType();
+  if (in && !isa<FloatType>(in.getElementType()))
+    return call.emitError() << "lerp takes floating-point tensors, got "
+                            << in.getElementType();
+  return success();
+}
+
+/// addcmul and addcdiv compute in the promoted dtype of their three
+/// operands, for which torch 1.13's CPU kernels lack float16 (and, for
+/// addcmul, bool): the dtype table, which reads `input` alone, cannot say
+/// this (`addcmul(bool, bool, half)` computes in float16).
+static LogicalResult addcPointwise(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results,
+                                   bool allowBool) {
+  if (failed(pointwise(call, results, {"input", "tensor1", "tensor2"}, false)))
+    return failure();
+  if (results.size() == 1)
+    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
+      Type e = t.getElementType();
+      if ((!allowBool && e.isInteger(1)) || e.isF16())
+        return call.emitError() << "computes in " << e
+                                << ", which is not supported: torch 1.13 has "
+                                   "no CPU kernel for it";
+    }
+  return success();
+}
+
+LogicalResult addcmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return addcPointwise(call, results, /*allowBool=*/false);
+}
+
+LogicalResult addcdiv(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  for (StringRef name : {"tensor1", "tensor2"})
+    if (auto t = dyn_cast_or_null<RankedTensorType>(call.getType(name)))
+      if (!isa<FloatType>(t.getElementType()))
+        return call.emitError()
+               << "addcdiv does not support integer division: use "
+                  "floating-point tensor1 and tensor2";
+  return addcPointwise(call, results, /*allowBool=*/true);
+}
+
+/// Float-only binary math (xlogy, hypot, logaddexp, copysign, float_power
+/// is float64): the promoted dtype, integers to float32.
+LogicalResult floatPointwise(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "other"}, true);
+}
+
+/// torch.ldexp: `input * pow(2.0, other)`, typed as those two calls are
+/// (the power has other's dtype when it is floating, else float32; its
+/// rank takes part in the product's promotion).
+LogicalResult ldexp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType x = h.tensor("input"), e = h.tensor("other");
+  if (!x || !e)
+    return h.unknown();
+  MLIRContext *ctx = call.getContext();
+  Type power = isa<FloatType>(e.getElementType())
+                   ? e.getElementType()
+                   : typeFromDType(ctx, kDefaultFloat);
+  Type elt =
+      resultElementType({x, RankedTensorType::get(e.getShape(), power)}, ctx);
+  if (!elt)
+    return h.unknown();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, x.getShape(), e.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
+LogicalResult floatPower(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  if (failed(pointwise(call, results, {"input", "exponent"}, true)))
+    return failure();
+  if (!results.empty())
+    if (auto t = dyn_cast<RankedTensorType>(results[0]))
+      results[0] = RankedTensorType::get(
+          t.getShape(), Float64Type::get(call.getContext()));
+  return success();
+}
+
+LogicalResult heaviside(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "values"}, false);
+}
+
+LogicalResult rsub(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return pointwise(call, results, {"input", "other"}, false);
+}
+
+LogicalResult sameAsInput(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  results.push_back(call.getType("input"));
+  return success();
+}
+
+/// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
+/// input's dtype only ("Found dtype Half but expected Double"), but for a
+/// bfloat16 input, which takes any.
+LogicalResult prelu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input"),
+                   weight = call.getTensor("weight");
+  if (input && weight && !input.getElementType().isBF16() &&
+      input.getElementType() != weight.getElementType())
+    return call.emitError() << "expects a weight of the input's dtype "
+                            << input.getElementType() << ", got " << weight;
+  return sameAsInput(call, results);
+}
+
+/// aten::native_dropout: (output, mask), the mask bool. torch 1.13's
+/// quirk: an empty input's mask has the input's dtype. Training (train true
+/// or None) scales by a float, which an integer or bool input cannot hold.
+LogicalResult nativeDropout(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  if (!input)
+    return success();
+  std::optional<bool> train = call.getBool("train");
+  bool training = call.isNone("train") || (train && *train);
+  if (training && !isa<FloatType>(input.getElementType())) {
+    std::optional<DType> d = dtypeFromType(input.getElementType());
+    return call.emitError() << "training scales by a float: result type "
+                               "Float can't be cast to the input's dtype "
+                            << (d ? dtypeName(*d) : StringRef("?"));
+  }
+  Type mask = input.getElementType();
+  if (!input.hasStaticShape() || input.getNumElements() != 0)
+    mask = IntegerType::get(call.getContext(), 1);
+  results.push_back(TupleType::get(
+      call.getContext(),
+      {input, RankedTensorType::get(input.getShape(), mask)}));
+  return success();
+}
+
+/// celu: the input's type; torch raises on alpha = 0 (it divides by it).
+LogicalResult celu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (std::optional<double> alpha = call.getFloat("alpha"); alpha && *alpha == 0)
+    return call.emitError() << "alpha cannot be 0 for CELU";
+  return sameAsInput(call, results);
+}
+
+LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  Type elt = input.getElementType();
+  for (StringRef name : {"a", "b", "dtype"}) {
+    Type t = call.getType(name);
+    if (auto tensor = dyn_cast_or_null<RankedTensorType>(t))
+      elt = tensor.getElementType();
+    else if (isa_and_nonnull<TensorType>(t))
+      return h.unknown();
+    else if (auto d = dyn_cast_or_null<DTypeAttr>(call.get(name).value))
+      elt = d.getType();
+  }
+  return h.result(input.getShape(), elt);
+}
+
+LogicalResult typeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), other = h.tensor("other");
+  if (!input || !other)
+    return h.unknown();
+  return h.result(input.getShape(), other.getElementType());
+}
+
+template <DType D>
+LogicalResult castTo(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  return h.result(input.getShape(), typeFromDType(call.getContext(), D));
+}
+
+template LogicalResult castTo<DType::F32>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::F64>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::F16>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::BF16>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::I64>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::I32>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::I16>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::I8>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::U8>(const BoundCall &, SmallVectorImpl<Type> &);
+
+template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Type> &);
+
+LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "does not support 0-d tensors";
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  int64_t &s = shape[**dim];
+  if (!ShapedType::isDynamic(s)) {
+    if (s % 2)
+      return call.emitError() << "halving dimension must be even, but "
+                                 "dimension "
+                              << **dim << " is size " << s;
+    s /= 2;
+  }
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult floatUnary(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<DType> d = dtypeFromType(input.getElementType());
+  if (!d)
+    return h.result(input);
+  return h.result(input.getShape(),
+                  typeFromDType(call.getContext(), toFloatingDType(*d)));
+}
+
+LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  SmallVector<Type> types{input};
+  SmallVector<int64_t> shape(input.getShape());
+  bool bounded = false;
+  for (StringRef name : {"min", "max"}) {
+    // (clamp_min and clamp_max have one bound only, as in torch.)
+    if (!call.getSignature().lookup(name) || call.isNone(name))
+      continue;
+    bounded = true;
+    Type t = call.getType(name);
+    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+      return h.unknown();
+    types.push_back(t);
+    if (auto bound = dyn_cast<RankedTensorType>(t)) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, bound.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+  }
+  if (!bounded)
+    return call.emitError() << "at least one of 'min' and 'max' must be given";
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
+  // torch's clamp with a Python-number bound has no bool kernel
+  // ("clamp_scalar_cpu" not implemented for 'Bool'); with tensor bounds it
+  // has one.
+  if (elt.isInteger(1))
+    for (StringRef name : {"min", "max"})
+      if (call.getSignature().lookup(name) && !call.isNone(name) &&
+          !isa<TensorType>(call.getType(name)))
+        return call.emitError()
+               << "'" << call.getTarget()
+               << "' of bools with a number bound: torch 1.13 has no CPU "
+                  "kernel for it";
+  return h.result(shape, elt);
+}
+
+LogicalResult arithmetic(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/false);
+}
+
+LogicalResult power(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/false, "exponent");
+}
+
+LogicalResult trueDivide(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  bool rounding = call.getSignature().lookup("rounding_mode") &&
+                  !call.isNone("rounding_mode");
+  return binary(call, results, /*trueDivide=*/!rounding);
+}
+
+/// The result of a binary op taken as truth values: same shape, i1 (a
+/// Python bool for two numbers).
+static LogicalResult truthBinary(const BoundCall &call,
+                                 SmallVectorImpl<Type> &results) {
+  if (failed(binary(call, results, /*trueDivide=*/false)))
+    return failure();
+  if (results.empty() || !results[0])
+    return success(); // unknown
+  Builder b(call.getContext());
+  if (auto t = dyn_cast<RankedTensorType>(results[0]))
+    results[0] = RankedTensorType::get(t.getShape(), b.getI1Type());
+  else
+    results[0] = b.getI1Type();
+  return success();
+}
+
+LogicalResult comparison(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return truthBinary(call, results);
+}
+
+LogicalResult bitwise(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  for (StringRef name : {"input", "other"}) {
+    Type t = call.getType(name);
+    Type elt = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
+    if (isa<FloatType>(elt))
+      return call.emitError() << "argument '" << name << "' of type " << t
+                              << " is not supported: bitwise ops take bool "
+                                 "and integer operands";
+  }
+  return binary(call, results, /*trueDivide=*/false);
+}
+
+LogicalResult predicate(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  return h.result(input.getShape(), Builder(call.getContext()).getI1Type());
+}
+
+LogicalResult square(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getElementType().isInteger(1))
+    return h.result(input.getShape(),
+                    Builder(call.getContext()).getI64Type());
+  return h.result(input);
+}
+
+LogicalResult floatBinary(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  return binary(call, results, /*trueDivide=*/true);
+}
+
+LogicalResult where(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType cond = h.tensor("condition");
+  if (!cond)
+    return h.unknown();
+  if (!cond.getElementType().isInteger(1))
+    return call.emitError() << "argument 'condition' must be a bool tensor, "
+                               "got "
+                            << cond;
+  SmallVector<int64_t> shape(cond.getShape());
+  SmallVector<Type> types;
+  for (StringRef name : {"input", "other"}) {
+    Type t = call.getType(name);
+    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+      return h.unknown();
+    types.push_back(t);
+    if (auto r = dyn_cast<RankedTensorType>(t)) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(call, shape, r.getShape());
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+  }
+  Type elt = resultElementType(types, call.getContext());
+  if (!elt)
+    return h.unknown();
+  return h.result(shape, elt);
+}
+
+LogicalResult maskedFill(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), mask = h.tensor("mask");
+  if (!input || !mask)
+    return h.unknown();
+  if (!mask.getElementType().isInteger(1))
+    return call.emitError() << "argument 'mask' must be a bool tensor, got "
+                            << mask;
+  FailureOr<SmallVector<int64_t>> s =
+      broadcastShapes(call, input.getShape(), mask.getShape());
+  if (failed(s))
+    return failure();
+  if (auto value = dyn_cast<RankedTensorType>(call.getType("value")))
+    if (value.getRank() != 0)
+      return call.emitError() << "argument 'value' must be a number or a 0-d "
+                                 "tensor, got "
+                              << value;
+  return h.result(input);
+}
+
+/// torch.fake_quantize_per_tensor_affine: the input's type (float32,
+/// float64 or float16, torch 1.13's CPU kernel), after torch's checks of
+/// the quantization range; the _cachemask form adds the bool mask of the
+/// elements whose quantized value fell inside it.
+LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> zp = call.getInt("zero_point"),
+                         lo = call.getInt("quant_min"), hi = call.getInt("quant_max");
+  if (!input || !zp || !lo || !hi)
+    return h.unknown();
+  Type et = input.getElementType();
+  if (!et.isF32() && !et.isF64() && !et.isF16())
+    return call.emitError() << "has no CPU kernel for fake quantization in " << et;
+  if (*lo > *hi)
+    return call.emitError() << "`quant_min` should be less than or equal to "
+                               "`quant_max`.";
+  if (*zp < *lo || *zp > *hi)
+    return call.emitError() << "`zero_point` must be between `quant_min` and "
+                               "`quant_max`.";
+  if (!call.getTarget().contains("cachemask"))
+    return h.result(input);
+  Type mask = RankedTensorType::get(input.getShape(), IntegerType::get(call.getContext(), 1));
+  return h.result(TupleType::get(call.getContext(), {input, mask}));
+}
+
+/// isclose: bool at the broadcast shape; operands of one dtype.
+LogicalResult isclose(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, Builder(call.getContext()).getI1Type());
+}
+
+void addElementwiseRules(llvm::StringMap<ResultRule> &table) {
+  table["addcdiv"] = addcdiv;
+  table["addcmul"] = addcmul;
+  table["arithmetic"] = arithmetic;
+  table["bitwise"] = bitwise;
+  table["castTo<DType::BF16>"] = castTo<DType::BF16>;
+  table["castTo<DType::Bool>"] = castTo<DType::Bool>;
+  table["castTo<DType::F16>"] = castTo<DType::F16>;
+  table["castTo<DType::F32>"] = castTo<DType::F32>;
+  table["castTo<DType::F64>"] = castTo<DType::F64>;
+  table["castTo<DType::I16>"] = castTo<DType::I16>;
+  table["castTo<DType::I32>"] = castTo<DType::I32>;
+  table["castTo<DType::I64>"] = castTo<DType::I64>;
+  table["castTo<DType::I8>"] = castTo<DType::I8>;
+  table["castTo<DType::U8>"] = castTo<DType::U8>;
+  table["clamp"] = clamp;
+  table["comparison"] = comparison;
+  table["fakeQuantize"] = fakeQuantize;
+  table["floatBinary"] = floatBinary;
+  table["floatPointwise"] = floatPointwise;
+  table["floatPower"] = floatPower;
+  table["ldexp"] = ldexp;
+  table["floatUnary"] = floatUnary;
+  table["glu"] = glu;
+  table["heaviside"] = heaviside;
+  table["isclose"] = isclose;
+  table["lerp"] = lerp;
+  table["maskedFill"] = maskedFill;
+  table["prelu"] = prelu;
+  table["nativeDropout"] = nativeDropout;
+  table["power"] = power;
+  table["predicate"] = predicate;
+  table["rsub"] = rsub;
+  table["sameAsInput"] = sameAsInput;
+  table["celu"] = celu;
+  table["square"] = square;
+  table["to"] = to;
+  table["trueDivide"] = trueDivide;
+  table["typeAs"] = typeAs;
+  table["where"] = where;
+}
+
+} // namespace mlir::traced::rules

@@ -1,0 +1,472 @@
+//===- Index.cpp - result rules of indexing ops --------------------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+LogicalResult takeAlongDim(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), idx = h.tensor("indices");
+  if (!in || !idx)
+    return h.unknown();
+  if (isa<FloatType>(idx.getElementType()) ||
+      idx.getElementType().isInteger(1))
+    return call.emitError() << "take_along_dim expects integer indices";
+  if (call.isNone("dim")) {
+    int64_t n = idx.hasStaticShape() ? idx.getNumElements()
+                                     : ShapedType::kDynamic;
+    return h.result({n}, in.getElementType());
+  }
+  std::optional<int64_t> d = call.getInt("dim");
+  if (!d)
+    return h.unknown();
+  if (in.getRank() != idx.getRank())
+    return call.emitError() << "input and indices should have the same "
+                               "number of dimensions";
+  FailureOr<int64_t> n = h.dim(*d, in.getRank());
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> a(in.getShape()), b(idx.getShape());
+  a[*n] = 1;
+  b[*n] = 1;
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, a, b);
+  if (failed(shape))
+    return failure();
+  (*shape)[*n] = idx.getDimSize(*n);
+  return h.result(*shape, in.getElementType());
+}
+
+/// index_put: the input's type; torch requires values of the input's dtype.
+LogicalResult indexPut(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
+  auto values = dyn_cast_or_null<RankedTensorType>(call.getType("values"));
+  if (in && values && in.getElementType() != values.getElementType())
+    return call.emitError()
+           << "index_put requires values of the input's dtype: got "
+           << values.getElementType() << " values for a "
+           << in.getElementType() << " input";
+  results.push_back(call.getType("input"));
+  return success();
+}
+
+LogicalResult indexSelect(const BoundCall &call,
+                          SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!isa<IntegerType>(index.getElementType()) ||
+      index.getElementType().isInteger(1) || index.getRank() > 1)
+    return call.emitError() << "argument 'index' must be a 0-d or 1-d integer "
+                               "tensor, got "
+                            << index;
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  if (input.getRank())
+    shape[**dim] = index.getRank() ? index.getDimSize(0) : 1;
+  return h.result(shape, input.getElementType());
+}
+
+/// torch.nonzero and argwhere: one int64 row of coordinates per nonzero
+/// element ([count, rank]; a 0-d input has no columns), or with as_tuple
+/// one 1-D tensor per dim (one for a 0-d input). The count depends on the
+/// values: unknown unless the input is empty (a traced call declares its
+/// trace's).
+LogicalResult nonzero(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<bool> asTuple = false;
+  if (call.getSignature().lookup("as_tuple"))
+    asTuple = call.getBool("as_tuple");
+  if (!asTuple)
+    return h.unknown();
+  bool empty = input.hasStaticShape() && input.getNumElements() == 0;
+  int64_t count = empty ? 0 : ShapedType::kDynamic;
+  Type i64 = IntegerType::get(call.getContext(), 64);
+  if (!*asTuple)
+    return h.result({count, input.getRank()}, i64);
+  SmallVector<Type> parts(std::max<int64_t>(input.getRank(), 1),
+                          RankedTensorType::get({count}, i64));
+  return h.result(TupleType::get(call.getContext(), parts));
+}
+
+/// torch.bincount: how often each value of a 1-D non-negative integer
+/// input occurs (or the sum of its weights), max(input) + 1 bins but at
+/// least `minlength`: int64, float32 for float32 weights, else float64. The
+/// size depends on the values (a traced call declares its trace's).
+LogicalResult bincount(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> minlength = call.getInt("minlength");
+  if (!input || !minlength)
+    return h.unknown();
+  if (input.getRank() != 1)
+    return call.emitError()
+           << "bincount only supports 1-d non-negative integral inputs.";
+  if (*minlength < 0)
+    return call.emitError() << "minlength should be >= 0";
+  MLIRContext *ctx = call.getContext();
+  Type element = IntegerType::get(ctx, 64);
+  if (!call.isNone("weights")) {
+    RankedTensorType weights = h.tensor("weights");
+    if (!weights)
+      return h.unknown();
+    if (weights.getRank() != 1 ||
+        (!input.isDynamicDim(0) && !weights.isDynamicDim(0) &&
+         weights.getDimSize(0) != input.getDimSize(0)))
+      return call.emitError() << "weights should be 1-d and have the same "
+                                 "length as input";
+    element = weights.getElementType().isF32()
+                  ? static_cast<Type>(Float32Type::get(ctx))
+                  : static_cast<Type>(Float64Type::get(ctx));
+  }
+  int64_t size = input.getDimSize(0) == 0 ? *minlength : ShapedType::kDynamic;
+  return h.result({size}, element);
+}
+
+LogicalResult gather(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!index.getElementType().isInteger(64))
+    return call.emitError() << "argument 'index' must be an int64 tensor, got "
+                            << index;
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1))
+    return call.emitError() << "'index' " << index
+                            << " must have as many dims as 'input' " << input;
+  if (failed(dimArg(call, input)))
+    return failure();
+  return h.result(index.getShape(), input.getElementType());
+}
+
+LogicalResult embedding(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  if (!isa<IntegerType>(input.getElementType()) ||
+      input.getElementType().isInteger(1))
+    return call.emitError() << "argument 'input' (the indices) must be an "
+                               "integer tensor, got "
+                            << input;
+  if (weight.getRank() != 2)
+    return call.emitError() << "argument 'weight' must be 2-D, got " << weight;
+  if (!call.isNone("max_norm"))
+    return call.emitError() << "'max_norm' renormalizes the weight in place "
+                               "on every call; it is not supported";
+  SmallVector<int64_t> shape(input.getShape());
+  shape.push_back(weight.getDimSize(1));
+  return h.result(shape, weight.getElementType());
+}
+
+LogicalResult oneHot(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> classes = call.getInt("num_classes");
+  if (!input || !classes)
+    return h.unknown();
+  if (!input.getElementType().isInteger(64))
+    return call.emitError() << "one_hot is only applicable to index tensors "
+                               "(int64), got "
+                            << input;
+  if (*classes < 0)
+    return call.emitError() << "needs a static 'num_classes' (-1 makes the "
+                               "result shape depend on the values)";
+  SmallVector<int64_t> shape(input.getShape());
+  shape.push_back(*classes);
+  return h.result(shape, input.getElementType());
+}
+
+LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!index.getElementType().isInteger(64))
+    return call.emitError() << "argument 'index' must be an int64 tensor, got "
+                            << index;
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1))
+    return call.emitError() << "'index' " << index
+                            << " must have as many dims as 'input' " << input;
+  // (The kernels check the reduce= names: scatter's add/multiply,
+  // scatter_reduce's sum/prod/mean/amax/amin.)
+  if (failed(dimArg(call, input)))
+    return failure();
+  return h.result(input);
+}
+
+/// torch.masked_scatter: the input broadcast with the mask (a bool or, as
+/// torch 1.13 takes it, an integer tensor), in its dtype; the source must
+/// have the input's dtype.
+LogicalResult maskedScatter(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), mask = h.tensor("mask"),
+                   source = h.tensor("source");
+  if (!input || !mask || !source)
+    return h.unknown();
+  if (!isa<IntegerType>(mask.getElementType()))
+    return call.emitError() << "expects a bool (or integer) mask, got " << mask;
+  if (source.getElementType() != input.getElementType())
+    return call.emitError() << "masked_scatter: expected self and source to "
+                               "have same dtypes but got "
+                            << input << " and " << source;
+  FailureOr<SmallVector<int64_t>> s =
+      broadcastShapes(call, input.getShape(), mask.getShape());
+  if (failed(s))
+    return failure();
+  return h.result(*s, input.getElementType());
+}
+
+LogicalResult sliceScatter(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  if (!input || !src)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "slice() cannot be applied to a 0-dim tensor.";
+  FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
+  if (failed(want))
+    return failure();
+  if (*want && input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(**want) != src.getShape())
+    return call.emitError() << "expected src to have a size equal to the "
+                               "slice of self: "
+                            << src << " for slice shape " << shapeStr(**want);
+  return h.result(input);
+}
+
+/// select_scatter: the input with `input.select(dim, index)` replaced by
+/// src (of that shape, converted to the input's dtype).
+LogicalResult selectScatter(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), src = h.tensor("src");
+  std::optional<int64_t> dim = call.getInt("dim"), index = call.getInt("index");
+  if (!input || !src || !dim || !index)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError() << "select() cannot be applied to a 0-dim tensor";
+  FailureOr<int64_t> d = h.dim(*dim, input.getRank());
+  if (failed(d))
+    return failure();
+  int64_t size = input.getDimSize(*d);
+  if (!ShapedType::isDynamic(size) && (*index < -size || *index >= size))
+    return call.emitError() << "select(): index " << *index
+                            << " out of range for " << input
+                            << " at dimension " << *d;
+  SmallVector<int64_t> slice(input.getShape());
+  slice.erase(slice.begin() + *d);
+  if (input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(slice) != src.getShape())
+    return call.emitError() << "expected src to have a size equal to the "
+                               "slice of self: "
+                            << src << " for slice shape " << shapeStr(slice);
+  return h.result(input);
+}
+
+/// embedding_bag: (bags, embedding_dim) in the weight's dtype.
+LogicalResult embeddingBag(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  std::optional<bool> includeLast = call.getBool("include_last_offset");
+  if (!input || !weight || !includeLast)
+    return h.unknown();
+  if (weight.getRank() != 2)
+    return call.emitError() << "'weight' must be 2-D, got " << weight;
+  if (!isa<IntegerType>(input.getElementType()) ||
+      input.getElementType().isInteger(1))
+    return call.emitError() << "indices must be an integer tensor, got "
+                            << input;
+  int64_t bags;
+  if (input.getRank() == 2) {
+    bags = input.getDimSize(0);
+  } else if (input.getRank() == 1) {
+    RankedTensorType offsets = h.tensor("offsets");
+    if (!offsets || offsets.getRank() != 1)
+      return call.emitError() << "a 1-D input needs 1-D offsets";
+    bags = offsets.getDimSize(0);
+    if (*includeLast && !ShapedType::isDynamic(bags))
+      bags = std::max<int64_t>(bags - 1, 0);
+  } else {
+    return call.emitError() << "input has to be 1-D or 2-D, got " << input;
+  }
+  return h.result({bags, weight.getDimSize(1)}, weight.getElementType());
+}
+
+/// ATen's embedding_bag and _embedding_bag: (output, offset2bag, bag_size,
+/// max_indices), the last three in the indices' and offsets' promoted
+/// dtype (int64 unless both are int32), sized as torch 1.13's CPU kernel
+/// sizes them (Kernels/Index.cpp, atenEmbeddingBag, says what they hold):
+/// offset2bag is empty on the fast path (sum of float32 or float16 rows,
+/// no padding index), else one per index; bag_size and max_indices have
+/// one per bag (embedding_bag in sum mode: the offsets' count), and
+/// max_indices is [bags, dim] in max mode.
+LogicalResult atenEmbeddingBag(const BoundCall &call,
+                               SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType weight = h.tensor("weight"), indices = h.tensor("indices"),
+                   offsets = h.tensor("offsets");
+  std::optional<int64_t> mode = call.getInt("mode");
+  std::optional<bool> includeLast = call.getBool("include_last_offset");
+  if (!weight || !indices || !offsets || !mode || !includeLast)
+    return h.unknown();
+  Type w = weight.getElementType();
+  if (!w.isF16() && !w.isF32() && !w.isF64())
+    return call.emitError() << "Expected tensor for argument #1 'weight' to "
+                               "have one of the following scalar types: "
+                               "Half, Float, Double; got "
+                            << weight;
+  for (RankedTensorType t : {indices, offsets})
+    if (!t.getElementType().isSignlessInteger(32) &&
+        !t.getElementType().isSignlessInteger(64))
+      return call.emitError() << "indices and offsets must be int32 or "
+                                 "int64, got "
+                              << t;
+  if (weight.getRank() != 2 || indices.getRank() != 1 || offsets.getRank() != 1)
+    return call.emitError() << "expects a 2-D weight and 1-D indices and "
+                               "offsets, got "
+                            << weight << ", " << indices << " and " << offsets;
+  if (*mode < 0 || *mode > 2)
+    return call.emitError() << "mode has to be one of sum (0), mean (1) or "
+                               "max (2), got "
+                            << *mode;
+  if (*mode != 0 && !call.isNone("per_sample_weights"))
+    return call.emitError() << "embedding_bag: per_sample_weights only "
+                               "supported with mode='sum'";
+  if (RankedTensorType psw = call.getTensor("per_sample_weights")) {
+    if (psw.getElementType() != w)
+      return call.emitError() << "expected per_sample_weights of the "
+                                 "weight's dtype, got "
+                              << psw;
+    if (psw.getShape() != indices.getShape())
+      return call.emitError() << "expected per_sample_weights.shape to be "
+                                 "the indices' shape, got "
+                              << psw;
+  }
+  // A padding index, as the kernel reads it: the padding_idx overload's
+  // None is none; _embedding_bag's negative ones are.
+  bool raw = call.getTarget() == "torch.ops.aten._embedding_bag.default";
+  bool padding = false;
+  if (!call.isNone("padding_idx")) {
+    std::optional<int64_t> p = call.getInt("padding_idx");
+    if (!p)
+      return h.unknown();
+    padding = raw ? *p >= 0 : true;
+  }
+  int64_t count = offsets.getDimSize(0), n = indices.getDimSize(0),
+          dim = weight.getDimSize(1);
+  int64_t bags = ShapedType::isDynamic(count) ? count
+                 : *includeLast              ? std::max<int64_t>(count - 1, 0)
+                                             : count;
+  MLIRContext *ctx = call.getContext();
+  Type index = (indices.getElementType().isSignlessInteger(32) &&
+                offsets.getElementType().isSignlessInteger(32))
+                   ? IntegerType::get(ctx, 32)
+                   : IntegerType::get(ctx, 64);
+  bool fastPath = *mode == 0 && !padding && (w.isF32() || w.isF16());
+  auto vec = [&](int64_t size) { return RankedTensorType::get({size}, index); };
+  Type out = RankedTensorType::get({bags, dim}, w);
+  // (embedding_bag of a weight that needs no gradient runs torch's
+  // forward-only kernel, whose sum-mode bag_size has the offsets' count;
+  // _embedding_bag's has one per bag.)
+  Type bagSize = vec(*mode == 0 && !raw ? count : bags);
+  Type maxIndices = *mode == 2 ? RankedTensorType::get({bags, dim}, index)
+                               : bagSize;
+  results.push_back(TupleType::get(
+      ctx, {out, vec(fastPath ? 0 : n), bagSize, maxIndices}));
+  return success();
+}
+
+/// aten::index with integer index tensors (and Nones): the index tensors
+/// broadcast together, and their shape replaces the indexed dims where those
+/// are adjacent, else leads. Bool and uint8 masks select a data-dependent
+/// number of elements: unknown.
+LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  const BoundCall::Arg &indices = call.get("indices");
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(indices.elements.size()) > rank)
+    return call.emitError() << "too many indices for a tensor of rank "
+                            << rank;
+  SmallVector<int64_t> broadcast;
+  int64_t first = -1, last = -1, count = 0;
+  SmallVector<bool> indexed(rank, false);
+  for (auto [i, t] : llvm::enumerate(indices.elements)) {
+    auto tensor = dyn_cast_or_null<RankedTensorType>(t);
+    if (!tensor) {
+      if (t && !isa<traced::NoneType>(t))
+        return h.unknown();
+      continue;
+    }
+    Type e = tensor.getElementType();
+    if (!isa<IntegerType>(e) || e.isInteger(1) || e.isUnsignedInteger())
+      return h.unknown();
+    SmallVector<int64_t> merged;
+    if (!OpTrait::util::getBroadcastedShape(broadcast, tensor.getShape(), merged))
+      return call.emitError() << "shape mismatch: indexing tensors could not "
+                                 "be broadcast together";
+    broadcast = merged;
+    indexed[i] = true;
+    first = first < 0 ? i : first;
+    last = i;
+    ++count;
+  }
+  if (count == 0)
+    return h.unknown();
+  SmallVector<int64_t> shape;
+  if (last - first + 1 == count) {
+    llvm::append_range(shape, input.getShape().take_front(first));
+    llvm::append_range(shape, broadcast);
+    llvm::append_range(shape, input.getShape().drop_front(last + 1));
+  } else {
+    shape = broadcast;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!indexed[i])
+        shape.push_back(input.getDimSize(i));
+  }
+  return h.result(shape, input.getElementType());
+}
+
+void addIndexRules(llvm::StringMap<ResultRule> &table) {
+  table["nonzero"] = nonzero;
+  table["bincount"] = bincount;
+  table["atenIndex"] = atenIndex;
+  table["embedding"] = embedding;
+  table["embeddingBag"] = embeddingBag;
+  table["atenEmbeddingBag"] = atenEmbeddingBag;
+  table["selectScatter"] = selectScatter;
+  table["gather"] = gather;
+  table["indexPut"] = indexPut;
+  table["indexSelect"] = indexSelect;
+  table["maskedScatter"] = maskedScatter;
+  table["oneHot"] = oneHot;
+  table["scatter"] = scatter;
+  table["sliceScatter"] = sliceScatter;
+  table["takeAlongDim"] = takeAlongDim;
+}
+
+} // namespace mlir::traced::rules

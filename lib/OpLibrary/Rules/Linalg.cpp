@@ -1,0 +1,1086 @@
+//===- Linalg.cpp - result rules of matmuls and convolutions -------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+//===----------------------------------------------------------------------===//
+// Convolution parameters (shared by the rule, the kernel and the lowering)
+//===----------------------------------------------------------------------===//
+
+static std::string listStr(ArrayRef<int64_t> v) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(v, os);
+  os << "]";
+  return s;
+}
+
+/// decodeConv over a bound call's constant arguments.
+static ConvDecode decodeConvCall(const BoundCall &call, RankedTensorType input,
+                                 RankedTensorType weight, ConvParams &p,
+                                 std::string &error) {
+  std::optional<ArrayRef<int64_t>> bias;
+  RankedTensorType biasType = call.getTensor("bias");
+  if (biasType)
+    bias = biasType.getShape();
+  return withArgReader(call, [&](const ArgReader &reader) {
+    return decodeConv(call.getSignature(), reader, input.getShape(),
+                      weight.getShape(), bias, p, error);
+  });
+}
+
+/// The addmm family converts `beta` and `alpha` to an integer result's type
+/// and refuses, as torch's checked conversion does, a value the type cannot
+/// hold: a Python float outside [lowest, max] before truncation (so -0.5 for
+/// uint8), a Python int outside it too, except that an unsigned type takes
+/// negative ints down to -max (they wrap: alpha=-2 is 254 for uint8).
+static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
+  auto it = dyn_cast<IntegerType>(element);
+  if (!it || it.getWidth() == 1)
+    return success();
+  unsigned w = it.getWidth();
+  double lo = it.isUnsigned() ? 0 : -std::ldexp(1.0, w - 1);
+  double hi = it.isUnsigned() ? std::ldexp(1.0, w) - 1
+                              : std::ldexp(1.0, w - 1) - 1;
+  for (StringRef name : {"beta", "alpha"}) {
+    Attribute value = call.get(name).value;
+    bool fits = true;
+    double v = 0;
+    if (auto i = dyn_cast_or_null<IntegerAttr>(value)) {
+      if (i.getType().isInteger(1))
+        continue;
+      v = static_cast<double>(i.getInt());
+      fits = v <= hi && (it.isUnsigned() ? v >= -hi : v >= lo);
+    } else if (auto f = dyn_cast_or_null<FloatAttr>(value)) {
+      v = f.getValueAsDouble();
+      fits = !std::isnan(v) && v >= lo && v <= hi;
+    } else {
+      continue;
+    }
+    if (!fits) {
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%g", v);
+      return call.emitError() << "'" << name << "' (" << text
+                              << ") cannot be converted to " << element
+                              << " without overflow";
+    }
+  }
+  return success();
+}
+
+LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
+                   b = h.tensor("mat2");
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return call.emitError() << "expects 2-D matrices, got " << a << " and "
+                            << b;
+  if (a.getElementType() != b.getElementType() ||
+      input.getElementType() != a.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
+  SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
+  if (failed(broadcastShapes(call, input.getShape(), shape)))
+    return failure();
+  return h.result(shape, a.getElementType());
+}
+
+/// mv and dot: 1-D and 2-D products of one dtype; outer, which promotes.
+LogicalResult vectorProduct(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  bool isMv = call.getSignature().lookup("vec").has_value();
+  bool isOuter = call.getSignature().lookup("vec2").has_value();
+  RankedTensorType a = h.tensor("input"),
+                   b = h.tensor(isMv ? "vec" : isOuter ? "vec2" : "other");
+  if (!a || !b)
+    return h.unknown();
+  if (isOuter && a.getRank() == 1 && b.getRank() == 1) {
+    // input[:, None] * vec2: promoted like any product.
+    Type elt = resultElementType({a, b}, call.getContext());
+    if (!elt)
+      return h.unknown();
+    return h.result({a.getDimSize(0), b.getDimSize(0)}, elt);
+  }
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  if (isMv) {
+    if (a.getRank() != 2 || b.getRank() != 1)
+      return call.emitError() << "expects a matrix and a vector";
+    return h.result({a.getDimSize(0)}, a.getElementType());
+  }
+  if (a.getRank() != 1 || b.getRank() != 1)
+    return call.emitError() << "expects two 1-D tensors, got " << a << " and "
+                            << b;
+  if (isOuter)
+    return h.result({a.getDimSize(0), b.getDimSize(0)}, a.getElementType());
+  return h.result(ArrayRef<int64_t>{}, a.getElementType());
+}
+
+LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  if (input.getElementType() != weight.getElementType())
+    return call.emitError() << "expects input and weight of one dtype, got "
+                            << input << " and " << weight;
+  // torch's CPU backends mostly reject another bias dtype (only a few, like
+  // the batch-of-one conv1d path, cast it).
+  if (RankedTensorType bias = h.tensor("bias"))
+    if (bias.getElementType() != input.getElementType())
+      return call.emitError() << "expects a bias of the input's dtype, got "
+                              << bias << " for " << input;
+  ConvParams p;
+  std::string error;
+  switch (decodeConvCall(call, input, weight, p, error)) {
+  case ConvDecode::Unknown:
+    return h.unknown();
+  case ConvDecode::Invalid:
+    return call.emitError() << error;
+  case ConvDecode::Ok:
+    break;
+  }
+  // torch.convolution's `transposed` is a value, so kRejectedDTypes (per
+  // entry) cannot say that only float32, float64 and int64 have a CPU
+  // kernel for transposed convolutions (slow_conv_transpose2d/3d).
+  Type et = input.getElementType();
+  if (p.transposed && !et.isF32() && !et.isF64() && !et.isSignlessInteger(64))
+    return call.emitError()
+           << "has no CPU kernel for a transposed convolution in " << et;
+  return h.result(p.resultShape, et);
+}
+
+/// aten::convolution_backward: (grad_input, grad_weight, grad_bias) of
+/// torch.convolution(input, weight, ...), each None where `output_mask` is
+/// false. grad_output must have the forward's result shape. The input and
+/// weight gradients take one dtype for all three tensors, with CPU kernels
+/// for float32, float64 and (not transposed) bfloat16; grad_bias is
+/// grad_output's sum per channel, in its dtype, so it takes any dtype.
+LogicalResult convolutionBackward(const BoundCall &call,
+                                  SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType grad = h.tensor("grad_output"), input = h.tensor("input"),
+                   weight = h.tensor("weight");
+  if (!grad || !input || !weight || !call.get("output_mask").value)
+    return h.unknown();
+  SmallVector<bool> mask;
+  if (failed(outputMask(call, mask)))
+    return failure();
+  ConvParams p;
+  std::string error;
+  switch (withArgReader(call, [&](const ArgReader &reader) {
+    return decodeConv(call.getSignature(), reader, input.getShape(),
+                      weight.getShape(), std::nullopt, p, error);
+  })) {
+  case ConvDecode::Unknown:
+    return h.unknown();
+  case ConvDecode::Invalid:
+    return call.emitError() << error;
+  case ConvDecode::Ok:
+    break;
+  }
+  if (grad.getRank() != static_cast<int64_t>(p.resultShape.size()) ||
+      llvm::any_of(llvm::zip(grad.getShape(), p.resultShape), [](auto d) {
+        return dimsDiffer(std::get<0>(d), std::get<1>(d));
+      }))
+    return call.emitError() << "grad_output " << grad
+                            << " does not have the convolution's result shape "
+                            << listStr(p.resultShape);
+  Type et = grad.getElementType();
+  if (mask[0] || mask[1]) {
+    if (input.getElementType() != et || weight.getElementType() != et)
+      return call.emitError()
+             << "expects grad_output, input and weight of one dtype, got "
+             << grad << ", " << input << " and " << weight;
+    if (!et.isF32() && !et.isF64() && !(et.isBF16() && !p.transposed))
+      return call.emitError() << "has no CPU kernel for the gradient of a "
+                              << (p.transposed ? "transposed " : "")
+                              << "convolution in " << et;
+  }
+  int64_t channels = p.transposed && !ShapedType::isDynamic(weight.getDimSize(1))
+                         ? weight.getDimSize(1) * p.groups
+                         : weight.getDimSize(p.transposed ? 1 : 0);
+  Type none = NoneType::get(call.getContext());
+  Type parts[3] = {
+      mask[0] ? Type(input) : none, mask[1] ? Type(weight) : none,
+      mask[2] ? Type(RankedTensorType::get({channels}, et)) : none};
+  return h.result(TupleType::get(call.getContext(), parts));
+}
+
+/// torch.conv_tbc: a 1-D convolution over time-major input [T, B, C] with
+/// weight [K, C, O]; `pad` may be negative (it crops).
+LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight"),
+                   bias = h.tensor("bias");
+  std::optional<int64_t> pad = call.getInt("pad");
+  if (!input || !weight || !bias || !pad)
+    return h.unknown();
+  if (input.getRank() != 3 || weight.getRank() != 3 || bias.getRank() != 1)
+    return call.emitError() << "expects input [time, batch, channels], weight "
+                               "[kernel, channels, out] and bias [out], got "
+                            << input << ", " << weight << " and " << bias;
+  if (dimsDiffer(input.getDimSize(2), weight.getDimSize(1)))
+    return call.emitError()
+           << "input has " << input.getDimSize(2) << " channels, but weight "
+           << weight << " expects " << weight.getDimSize(1);
+  if (dimsDiffer(bias.getDimSize(0), weight.getDimSize(2)))
+    return call.emitError() << "bias " << bias << " does not match the "
+                            << weight.getDimSize(2) << " output channels";
+  if (input.getElementType() != weight.getElementType() ||
+      input.getElementType() != bias.getElementType())
+    return call.emitError() << "expects tensors of one dtype, got " << input
+                            << ", " << weight << " and " << bias;
+  int64_t t = input.getDimSize(0), k = weight.getDimSize(0), out = kDynamic;
+  if (!ShapedType::isDynamic(t) && !ShapedType::isDynamic(k)) {
+    out = t + 2 * *pad - k + 1;
+    if (out < 0)
+      return call.emitError() << "kernel size " << k << " is larger than the "
+                              << "padded input length " << t + 2 * *pad;
+  }
+  return h.result({out, input.getDimSize(1), weight.getDimSize(2)},
+                  input.getElementType());
+}
+
+LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
+  if (!input || !weight)
+    return h.unknown();
+  if (input.getRank() < 1 || weight.getRank() < 1 || weight.getRank() > 2)
+    return call.emitError() << "expects an input of rank >= 1 and a weight "
+                               "of rank 1 or 2, got "
+                            << input << " and " << weight;
+  int64_t in = input.getShape().back(), win = weight.getShape().back();
+  if (dimsDiffer(in, win))
+    return call.emitError() << "input has " << in << " features, but weight "
+                            << weight << " expects " << win;
+  SmallVector<int64_t> out(input.getShape().drop_back());
+  if (weight.getRank() == 2)
+    out.push_back(weight.getDimSize(0));
+  if (RankedTensorType bias = h.tensor("bias")) {
+    // torch adds the bias in place into the product (addmm, or add_ after
+    // matmul): it must broadcast *into* the output, which for an input of
+    // rank > 2 is flattened to [batch, out] first.
+    if (weight.getRank() == 1 && input.getRank() >= 2)
+      return call.emitError() << "with a bias, the weight must be a matrix, "
+                                 "got "
+                              << weight;
+    SmallVector<int64_t> target(out);
+    if (input.getRank() > 2) {
+      int64_t batch = 1;
+      for (int64_t d : ArrayRef<int64_t>(out).drop_back())
+        batch = ShapedType::isDynamic(d) || ShapedType::isDynamic(batch)
+                    ? ShapedType::kDynamic
+                    : batch * d;
+      target = {batch, out.back()};
+    }
+    bool fits = bias.getRank() <= static_cast<int64_t>(target.size());
+    for (int64_t i = 1; fits && i <= bias.getRank(); ++i) {
+      int64_t b = bias.getShape()[bias.getRank() - i],
+              t = target[target.size() - i];
+      fits = b == 1 || b == t || ShapedType::isDynamic(b) ||
+             ShapedType::isDynamic(t);
+    }
+    if (!fits)
+      return call.emitError() << "bias " << bias
+                              << " does not broadcast into the output's shape ["
+                              << llvm::make_range(target.begin(), target.end())
+                              << "]";
+  }
+  return h.result(out, input.getElementType());
+}
+
+/// torch.matmul on shapes `a` and `b`, with batch broadcasting.
+static LogicalResult matmulShapes(const BoundCall &call,
+                                  SmallVectorImpl<Type> &results,
+                                  RankedTensorType a, RankedTensorType b) {
+  RuleHelper h{call, results};
+  if (a.getRank() == 0 || b.getRank() == 0)
+    return call.emitError()
+           << "both arguments must be at least 1-D, got " << a << " and " << b;
+  SmallVector<int64_t> sa(a.getShape()), sb(b.getShape());
+  bool vecA = sa.size() == 1, vecB = sb.size() == 1;
+  if (vecA)
+    sa.insert(sa.begin(), 1);
+  if (vecB)
+    sb.push_back(1);
+  int64_t ka = sa.back(), kb = sb[sb.size() - 2];
+  if (dimsDiffer(ka, kb))
+    return call.emitError()
+           << "cannot multiply " << a << " and " << b << ": contracted sizes "
+           << ka << " and " << kb << " differ";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(call, ArrayRef<int64_t>(sa).drop_back(2),
+                      ArrayRef<int64_t>(sb).drop_back(2));
+  if (failed(batch))
+    return failure();
+  SmallVector<int64_t> out = *batch;
+  if (!vecA)
+    out.push_back(sa[sa.size() - 2]);
+  if (!vecB)
+    out.push_back(sb.back());
+  if (a.getElementType() != b.getElementType()) {
+    // Quantized operands (the quant dialect's types) are not checked here.
+    if (!dtypeFromType(a.getElementType()) ||
+        !dtypeFromType(b.getElementType()))
+      return h.unknown();
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  }
+  return h.result(out, a.getElementType());
+}
+
+LogicalResult matmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  return matmulShapes(call, results, a, b);
+}
+
+static LogicalResult checkedMatmul(const BoundCall &call,
+                                   SmallVectorImpl<Type> &results,
+                                   StringRef lhs, StringRef rhs, int64_t rank) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor(lhs), b = h.tensor(rhs);
+  if (!a || !b)
+    return h.unknown();
+  if (a.getRank() != rank || b.getRank() != rank)
+    return call.emitError()
+           << "expects " << rank << "-D tensors, got " << a << " and " << b;
+  if (rank == 3 && !a.isDynamicDim(0) && !b.isDynamicDim(0) &&
+      a.getDimSize(0) != b.getDimSize(0))
+    return call.emitError()
+           << "batch sizes of " << a << " and " << b << " differ";
+  return matmulShapes(call, results, a, b);
+}
+
+LogicalResult bmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return checkedMatmul(call, results, "input", "mat2", 3);
+}
+
+LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (failed(checkedMatmul(call, results, "batch1", "batch2", 3)))
+    return failure();
+  if (results.size() == 1)
+    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
+      // It computes in the batches' dtype (the input is converted to it),
+      // so the dtype table, which reads `input`, cannot say this.
+      Type e = t.getElementType();
+      if (e.isInteger(1) || e.isF16())
+        return call.emitError() << "computes in " << e
+                                << ", which is not supported: torch 1.13 has "
+                                   "no CPU kernel for it";
+      return checkScalesFit(call, e);
+    }
+  return success();
+}
+
+LogicalResult mm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return checkedMatmul(call, results, "input", "mat2", 2);
+}
+
+LogicalResult multiHeadAttention(const BoundCall &call,
+                                 SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType query = h.tensor("query"), key = h.tensor("key");
+  RankedTensorType outWeight = h.tensor("out_proj_weight");
+  std::optional<int64_t> embed = call.getInt("embed_dim_to_check"),
+                         heads = call.getInt("num_heads");
+  std::optional<bool> needWeights = call.getBool("need_weights"),
+                      average = call.getBool("average_attn_weights"),
+                      zeroAttn = call.getBool("add_zero_attn");
+  if (!query || !key || !outWeight || !embed || !heads || !needWeights ||
+      !average || !zeroAttn)
+    return h.unknown();
+  int64_t rank = query.getRank();
+  if ((rank != 2 && rank != 3) || key.getRank() != rank)
+    return call.emitError() << "expects query and key of rank 2 (unbatched) "
+                               "or 3 (L, N, E), got "
+                            << query << " and " << key;
+  int64_t e = query.getShape().back();
+  if (dimsDiffer(e, *embed))
+    return call.emitError() << "query has embedding size " << e
+                            << ", but embed_dim_to_check is " << *embed;
+  if (*heads < 1 || *embed % *heads != 0)
+    return call.emitError() << "embed_dim " << *embed
+                            << " is not divisible by num_heads " << *heads;
+  // The projections are torch's F.linear calls: what they would refuse is
+  // refused here, so that the kernel and the lowering index only shapes
+  // that exist (fuzz-diff: a 0-d out_proj_weight crashed this rule).
+  if (outWeight.getRank() != 2 || dimsDiffer(outWeight.getDimSize(1), *embed))
+    return call.emitError() << "out_proj_weight must be a matrix of "
+                            << *embed << " columns, got " << outWeight;
+  if (RankedTensorType outBias = h.tensor("out_proj_bias"))
+    if (outBias.getRank() != 1 ||
+        dimsDiffer(outBias.getDimSize(0), outWeight.getDimSize(0)))
+      return call.emitError() << "out_proj_bias must have "
+                              << outWeight.getDimSize(0)
+                              << " elements, got " << outBias;
+  std::optional<bool> separate = call.getBool("use_separate_proj_weight");
+  RankedTensorType value = h.tensor("value");
+  if (separate && !*separate) {
+    if (value && value.getShape() != key.getShape())
+      return call.emitError() << "key shape " << key
+                              << " does not match value shape " << value;
+    if (dimsDiffer(key.getShape().back(), *embed))
+      return call.emitError() << "key has embedding size "
+                              << key.getShape().back() << ", but the "
+                              << "projection takes " << *embed;
+    if (RankedTensorType inWeight = h.tensor("in_proj_weight"))
+      if (inWeight.getRank() != 2 ||
+          dimsDiffer(inWeight.getDimSize(0), 3 * *embed) ||
+          dimsDiffer(inWeight.getDimSize(1), *embed))
+        return call.emitError() << "in_proj_weight must be " << 3 * *embed
+                                << "x" << *embed << ", got " << inWeight;
+    if (RankedTensorType inBias = h.tensor("in_proj_bias"))
+      if (inBias.getRank() != 1 || dimsDiffer(inBias.getDimSize(0), 3 * *embed))
+        return call.emitError() << "in_proj_bias must have " << 3 * *embed
+                                << " elements, got " << inBias;
+  }
+  if (rank == 3 && dimsDiffer(key.getDimSize(1), query.getDimSize(1)))
+    return call.emitError() << "query and key have batch sizes "
+                            << query.getDimSize(1) << " and "
+                            << key.getDimSize(1);
+  SmallVector<int64_t> out(query.getShape());
+  out.back() = outWeight.getDimSize(0);
+  Type output = RankedTensorType::get(out, query.getElementType());
+  Type weights = NoneType::get(call.getContext());
+  if (*needWeights) {
+    int64_t l = query.getDimSize(0), s = key.getDimSize(0);
+    if (!ShapedType::isDynamic(s))
+      s += (call.isNone("bias_k") ? 0 : 1) + (*zeroAttn ? 1 : 0);
+    SmallVector<int64_t> shape;
+    if (rank == 3)
+      shape.push_back(query.getDimSize(1));
+    if (!*average)
+      shape.push_back(*heads);
+    shape.append({l, s});
+    weights = RankedTensorType::get(shape, query.getElementType());
+  }
+  return h.result(TupleType::get(call.getContext(), {output, weights}));
+}
+
+/// aten::_trilinear: i1 * i2 * i3, each unsqueezed at its expand dims,
+/// summed over sumdim, in i1's dtype (trilinearDTypes: the steps torch
+/// takes and the dtypes they refuse).
+LogicalResult trilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  std::array<RankedTensorType, 3> in = {h.tensor("i1"), h.tensor("i2"),
+                                        h.tensor("i3")};
+  std::array<std::optional<SmallVector<int64_t>>, 3> expands = {
+      getPyInts(call.get("expand1").value), getPyInts(call.get("expand2").value),
+      getPyInts(call.get("expand3").value)};
+  std::optional<SmallVector<int64_t>> sumdim = getPyInts(call.get("sumdim").value);
+  std::optional<int64_t> unroll = call.getInt("unroll_dim");
+  if (!in[0] || !in[1] || !in[2] || !expands[0] || !expands[1] || !expands[2] ||
+      !sumdim || !unroll)
+    return h.unknown();
+  for (int k = 0; k < 3; ++k)
+    if (!in[k].hasStaticShape())
+      return h.unknown();
+  std::string error;
+  std::optional<TrilinearShapes> shapes = trilinearShapes(
+      {in[0].getShape(), in[1].getShape(), in[2].getShape()},
+      {*expands[0], *expands[1], *expands[2]}, *sumdim, *unroll, error);
+  if (!shapes)
+    return call.emitError() << error;
+  std::optional<DType> d1 = dtypeFromType(in[0].getElementType()),
+                       d2 = dtypeFromType(in[1].getElementType()),
+                       d3 = dtypeFromType(in[2].getElementType());
+  if (!d1 || !d2 || !d3)
+    return h.unknown();
+  DType first, product;
+  if (!trilinearDTypes(*d1, *d2, *d3, *shapes, first, product, error))
+    return call.emitError() << error;
+  return h.result(shapes->result, in[0].getElementType());
+}
+
+LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  Attribute eq = call.get("equation").value;
+  SmallVector<RankedTensorType> ts = tensorList(call, "operands");
+  if (auto one = call.getTensor("operands")) // one operand, as it is
+    ts = {one};
+  if (!eq || !isa<StringAttr>(eq) || ts.empty())
+    return h.unknown();
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (RankedTensorType t : ts) {
+    if (t.getElementType() != ts[0].getElementType())
+      return call.emitError() << "operands must have one dtype, got "
+                              << ts[0] << " and " << t;
+    shapes.push_back(t.getShape());
+  }
+  std::string error;
+  FailureOr<EinsumPlan> plan =
+      planEinsum(cast<StringAttr>(eq).getValue(), shapes, error);
+  if (failed(plan))
+    return call.emitError() << error;
+  SmallVector<int64_t> shape;
+  for (int64_t label : plan->outputLabels)
+    shape.push_back(plan->sizes[label]);
+  return h.result(shape, ts[0].getElementType());
+}
+
+/// linalg.cross / cross: 3-vectors along `dim` of two broadcast tensors of
+/// one dtype.
+LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects operands of one dtype, got " << a
+                            << " and " << b;
+  if (a.getRank() != b.getRank())
+    return call.emitError() << "inputs must have the same number of "
+                               "dimensions";
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  std::optional<int64_t> d;
+  if (call.isNone("dim")) {
+    // torch.cross's legacy default: the first dim of size 3.
+    for (int64_t i = 0; i < rank && !d; ++i)
+      if ((*shape)[i] == 3)
+        d = i;
+    if (!d)
+      return call.emitError() << "no dimension of size 3 in input";
+  } else if (!(d = call.getInt("dim"))) {
+    return h.unknown();
+  }
+  FailureOr<int64_t> n = h.dim(*d, rank);
+  if (failed(n))
+    return failure();
+  if (a.getDimSize(*n) != 3 || b.getDimSize(*n) != 3)
+    return call.emitError() << "inputs dimension " << *d
+                            << " must have length 3";
+  return h.result(*shape, a.getElementType());
+}
+
+/// addbmm: input + the sum over the batch of batch1 @ batch2: (n, p).
+LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), a = h.tensor("batch1"),
+                   b = h.tensor("batch2");
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != 3 || b.getRank() != 3)
+    return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
+                            << " and " << b;
+  if (a.getElementType() != b.getElementType() ||
+      a.getElementType() != input.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
+  SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, a.getElementType());
+}
+
+/// bilinear: (*, out_features) in the operands' dtype.
+LogicalResult bilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input1"), b = h.tensor("input2"),
+                   w = h.tensor("weight");
+  if (!a || !b || !w)
+    return h.unknown();
+  if (w.getRank() != 3 || a.getRank() < 1 ||
+      a.getShape().drop_back() != b.getShape().drop_back() ||
+      a.getShape().back() != w.getDimSize(1) ||
+      b.getShape().back() != w.getDimSize(2))
+    return call.emitError() << "expects inputs (*, in1) and (*, in2) and a "
+                               "weight (out, in1, in2), got "
+                            << a << ", " << b << " and " << w;
+  if (a.getElementType() != w.getElementType() ||
+      b.getElementType() != w.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  SmallVector<int64_t> shape(a.getShape().drop_back());
+  shape.push_back(w.getDimSize(0));
+  return h.result(shape, w.getElementType());
+}
+
+/// det / slogdet / inv over batches of square floating-point matrices.
+LogicalResult squareMatrices(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("input");
+  if (!a)
+    return h.unknown();
+  int64_t r = a.getRank();
+  if (r < 2 || a.getDimSize(r - 1) != a.getDimSize(r - 2))
+    return call.emitError() << "A must be batches of square matrices, got "
+                            << a;
+  if (!isa<FloatType>(a.getElementType()))
+    return call.emitError() << "expected a floating point tensor, got " << a;
+  StringRef t = call.getTarget();
+  if (t == "torch.linalg.inv")
+    return h.result(a);
+  auto batch = RankedTensorType::get(a.getShape().drop_back(2),
+                                     a.getElementType());
+  if (t == "torch.linalg.slogdet")
+    return h.result(TupleType::get(call.getContext(), {batch, batch}));
+  return h.result(batch);
+}
+
+void addLinalgRules(llvm::StringMap<ResultRule> &table) {
+  table["addbmm"] = addbmm;
+  table["addmm"] = addmm;
+  table["baddbmm"] = baddbmm;
+  table["bilinear"] = bilinear;
+  table["bmm"] = bmm;
+  table["conv"] = conv;
+  table["convolutionBackward"] = convolutionBackward;
+  table["convTbc"] = convTbc;
+  table["cross"] = cross;
+  table["einsum"] = einsum;
+  table["trilinear"] = trilinear;
+  table["linear"] = linear;
+  table["matmul"] = matmul;
+  table["mm"] = mm;
+  table["multiHeadAttention"] = multiHeadAttention;
+  table["squareMatrices"] = squareMatrices;
+  table["vectorProduct"] = vectorProduct;
+}
+
+} // namespace mlir::traced::rules
+
+using namespace mlir::traced::rules;
+
+ConvDecode mlir::traced::decodeConv(const Signature &sig,
+                                    const ArgReader &r,
+                                    ArrayRef<int64_t> input,
+                                    ArrayRef<int64_t> weight,
+                                    std::optional<ArrayRef<int64_t>> bias,
+                                    ConvParams &p, std::string &error) {
+  llvm::raw_string_ostream err(error);
+  auto invalid = [&]() -> llvm::raw_string_ostream & { return err; };
+  auto isStatic = [](int64_t d) { return !ShapedType::isDynamic(d); };
+  // The functionals fix the number of spatial dims (`int[2] stride`);
+  // torch.convolution takes it from the weight.
+  std::optional<unsigned> strideIdx = sig.lookup("stride");
+  unsigned fixed = strideIdx ? sig.params[*strideIdx].type.listSize : 0;
+  int64_t k = fixed ? fixed : static_cast<int64_t>(weight.size()) - 2;
+  if (k < 1 || k > 3) {
+    invalid() << "expects a weight of rank 3, 4 or 5, got rank "
+              << weight.size();
+    return ConvDecode::Invalid;
+  }
+  if (static_cast<int64_t>(weight.size()) != k + 2) {
+    invalid() << "expects a weight of rank " << k + 2 << ", got rank "
+              << weight.size();
+    return ConvDecode::Invalid;
+  }
+  p.spatial = k;
+  // torch.convolution takes batched inputs only; the functionals also take
+  // unbatched ones.
+  p.batched = static_cast<int64_t>(input.size()) == k + 2;
+  if (!p.batched && (!fixed || static_cast<int64_t>(input.size()) != k + 1)) {
+    invalid() << "expects an input of rank "
+              << (fixed ? std::to_string(k + 1) + " or " : "") << k + 2
+              << " for a weight of rank " << k + 2 << ", got rank "
+              << input.size();
+    return ConvDecode::Invalid;
+  }
+  if (sig.lookup("transposed")) {
+    std::optional<bool> t = r.boolean("transposed");
+    if (!t)
+      return ConvDecode::Unknown;
+    p.transposed = *t;
+  } else {
+    p.transposed = sig.lookup("output_padding").has_value();
+  }
+  std::optional<int64_t> groups = r.integer("groups");
+  if (!groups)
+    return ConvDecode::Unknown;
+  p.groups = *groups;
+  if (p.groups < 1) {
+    invalid() << "groups must be positive, got " << p.groups;
+    return ConvDecode::Invalid;
+  }
+  // An int list of one value per spatial dim (one value is repeated).
+  auto readList = [&](StringRef name, SmallVector<int64_t> &out) {
+    std::optional<SmallVector<int64_t>> v = r.ints(name);
+    if (!v) {
+      if (!r.known(name))
+        return ConvDecode::Unknown;
+      invalid() << "argument '" << name << "' expects int[" << k << "]";
+      return ConvDecode::Invalid;
+    }
+    if (v->size() == 1)
+      v->assign(k, v->front());
+    if (static_cast<int64_t>(v->size()) != k) {
+      invalid() << "'" << name << "' needs " << k << " values, got "
+                << v->size();
+      return ConvDecode::Invalid;
+    }
+    out = std::move(*v);
+    return ConvDecode::Ok;
+  };
+  for (auto [name, out] :
+       {std::pair<StringRef, SmallVector<int64_t> *>{"stride", &p.stride},
+        {"dilation", &p.dilation}})
+    if (ConvDecode d = readList(name, *out); d != ConvDecode::Ok)
+      return d;
+  for (int64_t s : p.stride)
+    if (s < 1) {
+      invalid() << "'stride' must be positive, got " << listStr(p.stride);
+      return ConvDecode::Invalid;
+    }
+  for (int64_t d : p.dilation)
+    if (d < 1) {
+      invalid() << "'dilation' must be positive, got " << listStr(p.dilation);
+      return ConvDecode::Invalid;
+    }
+  // padding: ints, or (convolutions) "valid" or "same".
+  if (std::optional<std::string> mode = r.str("padding")) {
+    if (p.transposed) {
+      invalid() << "argument 'padding' expects int[" << k
+                << "] for a transposed convolution, got '" << *mode << "'";
+      return ConvDecode::Invalid;
+    }
+    p.padBefore.assign(k, 0);
+    p.padAfter.assign(k, 0);
+    if (*mode == "same") {
+      if (llvm::any_of(p.stride, [](int64_t s) { return s != 1; })) {
+        invalid() << "padding='same' is not supported for strided "
+                     "convolutions";
+        return ConvDecode::Invalid;
+      }
+      // As ATen's _convolution_mode: the odd one of an odd total goes after.
+      for (int64_t i = 0; i < k; ++i) {
+        if (!isStatic(weight[2 + i]))
+          return ConvDecode::Unknown;
+        int64_t total = p.dilation[i] * (weight[2 + i] - 1);
+        p.padBefore[i] = total / 2;
+        p.padAfter[i] = total - total / 2;
+      }
+    } else if (*mode != "valid") {
+      invalid() << "'padding' must be ints, \"same\" or \"valid\", got \""
+                << *mode << "\"";
+      return ConvDecode::Invalid;
+    }
+  } else {
+    if (ConvDecode d = readList("padding", p.padBefore); d != ConvDecode::Ok)
+      return d;
+    p.padAfter = p.padBefore;
+  }
+  for (int64_t v : p.padBefore)
+    if (v < 0) {
+      invalid() << "'padding' must be non-negative, got "
+                << listStr(p.padBefore);
+      return ConvDecode::Invalid;
+    }
+  p.outputPadding.assign(k, 0);
+  // torch.convolution ignores output_padding unless transposed.
+  if (p.transposed && sig.lookup("output_padding")) {
+    if (ConvDecode d = readList("output_padding", p.outputPadding);
+        d != ConvDecode::Ok)
+      return d;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t op = p.outputPadding[i];
+      if (op < 0) {
+        invalid() << "'output_padding' must be non-negative, got "
+                  << listStr(p.outputPadding);
+        return ConvDecode::Invalid;
+      }
+      if (op >= p.stride[i] && op >= p.dilation[i]) {
+        invalid() << "output padding must be smaller than either stride or "
+                     "dilation, but got output_padding="
+                  << listStr(p.outputPadding) << " stride=" << listStr(p.stride)
+                  << " dilation=" << listStr(p.dilation);
+        return ConvDecode::Invalid;
+      }
+    }
+  }
+  ArrayRef<int64_t> spatialIn = input.take_back(k);
+  p.padMode = ConvParams::PadMode::Zeros;
+  if (sig.lookup("padding_mode")) {
+    std::optional<std::string> mode = r.str("padding_mode");
+    if (!mode) {
+      if (!r.known("padding_mode"))
+        return ConvDecode::Unknown;
+      invalid() << "argument 'padding_mode' expects a str";
+      return ConvDecode::Invalid;
+    }
+    std::optional<ConvParams::PadMode> m =
+        llvm::StringSwitch<std::optional<ConvParams::PadMode>>(*mode)
+            .Case("zeros", ConvParams::PadMode::Zeros)
+            .Case("reflect", ConvParams::PadMode::Reflect)
+            .Case("replicate", ConvParams::PadMode::Replicate)
+            .Case("circular", ConvParams::PadMode::Circular)
+            .Default(std::nullopt);
+    if (!m) {
+      invalid() << "padding_mode must be 'zeros', 'reflect', 'replicate' or "
+                   "'circular', got '"
+                << *mode << "'";
+      return ConvDecode::Invalid;
+    }
+    p.padMode = *m;
+    // F.pad's limits: a reflection cannot reach past the other edge, a
+    // wrap past the input once.
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t size = spatialIn[i];
+      int64_t most = std::max(p.padBefore[i], p.padAfter[i]);
+      if (!isStatic(size) || most == 0)
+        continue;
+      if ((p.padMode == ConvParams::PadMode::Reflect && most >= size) ||
+          (p.padMode == ConvParams::PadMode::Circular && most > size) ||
+          (p.padMode == ConvParams::PadMode::Replicate && size == 0)) {
+        invalid() << "padding " << most << " is too large for padding_mode='"
+                  << *mode << "' of an input of size " << size;
+        return ConvDecode::Invalid;
+      }
+    }
+  }
+  // nn.ConvTranspose*d's forward(output_size): the output padding that gives
+  // that size (torch's _output_padding).
+  if (p.transposed && sig.lookup("output_size") && !r.isNone("output_size")) {
+    std::optional<SmallVector<int64_t>> size = r.ints("output_size");
+    if (!size) {
+      if (!r.known("output_size"))
+        return ConvDecode::Unknown;
+      invalid() << "argument 'output_size' expects int[]";
+      return ConvDecode::Invalid;
+    }
+    SmallVector<int64_t> want(*size);
+    if (static_cast<int64_t>(want.size()) == k + 2)
+      want.erase(want.begin(), want.begin() + 2);
+    if (static_cast<int64_t>(want.size()) != k) {
+      invalid() << "output_size must have " << k << " or " << k + 2
+                << " elements (got " << size->size() << ")";
+      return ConvDecode::Invalid;
+    }
+    SmallVector<int64_t> minSizes, maxSizes;
+    for (int64_t i = 0; i < k; ++i) {
+      if (!isStatic(spatialIn[i]) || !isStatic(weight[2 + i]))
+        return ConvDecode::Unknown;
+      int64_t lo = (spatialIn[i] - 1) * p.stride[i] - 2 * p.padBefore[i] +
+                   p.dilation[i] * (weight[2 + i] - 1) + 1;
+      minSizes.push_back(lo);
+      maxSizes.push_back(lo + p.stride[i] - 1);
+    }
+    for (int64_t i = 0; i < k; ++i)
+      if (want[i] < minSizes[i] || want[i] > maxSizes[i]) {
+        invalid() << "requested an output size of " << listStr(want)
+                  << ", but valid sizes range from " << listStr(minSizes)
+                  << " to " << listStr(maxSizes) << " (for an input of "
+                  << listStr(spatialIn) << ")";
+        return ConvDecode::Invalid;
+      }
+    for (int64_t i = 0; i < k; ++i)
+      p.outputPadding[i] = want[i] - minSizes[i];
+  }
+  // Channels.
+  unsigned ch = p.batched ? 1 : 0;
+  int64_t c = input[ch], outC;
+  if (!p.transposed) {
+    if (isStatic(c) && isStatic(weight[1]) && c != weight[1] * p.groups) {
+      invalid() << "input has " << c << " channels, but weight "
+                << shapeStr(weight) << " with groups=" << p.groups
+                << " expects " << weight[1] * p.groups;
+      return ConvDecode::Invalid;
+    }
+    if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
+      invalid() << "weight's " << weight[0]
+                << " output channels are not divisible by groups=" << p.groups;
+      return ConvDecode::Invalid;
+    }
+    outC = weight[0];
+  } else {
+    if (isStatic(c) && isStatic(weight[0]) && c != weight[0]) {
+      invalid() << "input has " << c << " channels, but the transposed "
+                << "convolution's weight " << shapeStr(weight) << " expects "
+                << weight[0];
+      return ConvDecode::Invalid;
+    }
+    if (isStatic(weight[0]) && weight[0] % p.groups != 0) {
+      invalid() << "weight's " << weight[0]
+                << " input channels are not divisible by groups=" << p.groups;
+      return ConvDecode::Invalid;
+    }
+    outC = mulDims(weight[1], p.groups);
+  }
+  if (bias && (bias->size() != 1 || (isStatic(outC) && isStatic((*bias)[0]) &&
+                                     (*bias)[0] != outC))) {
+    invalid() << "bias must have shape [" << (isStatic(outC) ? outC : -1)
+              << "], got " << shapeStr(*bias);
+    return ConvDecode::Invalid;
+  }
+  p.resultShape.clear();
+  if (p.batched)
+    p.resultShape.push_back(input[0]);
+  p.resultShape.push_back(outC);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t size = spatialIn[i], kernel = weight[2 + i];
+    if (!isStatic(size) || !isStatic(kernel)) {
+      p.resultShape.push_back(kDynamic);
+      continue;
+    }
+    int64_t span = p.dilation[i] * (kernel - 1) + 1;
+    if (!p.transposed) {
+      int64_t padded = size + p.padBefore[i] + p.padAfter[i];
+      if (padded < span) {
+        invalid() << "kernel size " << kernel << " (dilation " << p.dilation[i]
+                  << ") is larger than the padded input size " << padded;
+        return ConvDecode::Invalid;
+      }
+      p.resultShape.push_back((padded - span) / p.stride[i] + 1);
+    } else {
+      // A padding beyond the kernel's span crops the full output ("negative
+      // padding"), as torch does.
+      int64_t out = (size - 1) * p.stride[i] - 2 * p.padBefore[i] + span +
+                    p.outputPadding[i];
+      if (out <= 0) {
+        invalid() << "the output size " << out << " of spatial dim " << i
+                  << " is too small (input " << shapeStr(spatialIn)
+                  << ", padding " << listStr(p.padBefore) << ")";
+        return ConvDecode::Invalid;
+      }
+      p.resultShape.push_back(out);
+    }
+  }
+  return ConvDecode::Ok;
+}
+
+//===----------------------------------------------------------------------===//
+// einsum
+//===----------------------------------------------------------------------===//
+
+FailureOr<EinsumPlan>
+traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
+                   std::string &error) {
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq.push_back(c);
+  StringRef lhs = eq, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
+    rhs = lhs.substr(arrow + 2);
+    lhs = lhs.substr(0, arrow);
+    explicitOutput = true;
+  }
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != shapes.size()) {
+    error = "the equation has " + std::to_string(terms.size()) +
+            " operand(s), but " + std::to_string(shapes.size()) +
+            " were given";
+    return failure();
+  }
+  // Labels 0-51 are letters; ellipsis dims are 52 + (distance from the
+  // right end of the ellipsis).
+  EinsumPlan plan;
+  plan.sizes.assign(52 + 64, -2); // -2: unused
+  int64_t ellipsisRank = 0;
+  SmallVector<int64_t> counts(52 + 64, 0);
+  auto labelOf = [](char c) -> int64_t {
+    if (c >= 'a' && c <= 'z')
+      return c - 'a';
+    if (c >= 'A' && c <= 'Z')
+      return 26 + (c - 'A');
+    return -1;
+  };
+  auto bind = [&](int64_t label, int64_t size) -> bool {
+    int64_t &known = plan.sizes[label];
+    if (known == -2 || known == 1 || ShapedType::isDynamic(known))
+      known = size == 1 && known != -2 ? known : size;
+    else if (size != known && size != 1 && !ShapedType::isDynamic(size))
+      return false;
+    return true;
+  };
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    ArrayRef<int64_t> shape = shapes[i];
+    size_t dots = term.find("...");
+    int64_t explicitDims = term.size() - (dots == StringRef::npos ? 0 : 3);
+    int64_t rank = shape.size();
+    if (dots == StringRef::npos ? explicitDims != rank : explicitDims > rank) {
+      error = "operand " + std::to_string(i) + " has " +
+              std::to_string(rank) + " dims, but its subscript '" +
+              term.str() + "' names " + std::to_string(explicitDims);
+      return failure();
+    }
+    SmallVector<int64_t> labels;
+    int64_t dim = 0;
+    for (size_t k = 0; k < term.size(); ++k) {
+      if (k == dots) {
+        int64_t n = rank - explicitDims;
+        ellipsisRank = std::max(ellipsisRank, n);
+        for (int64_t e = 0; e < n; ++e) {
+          int64_t label = 52 + (n - 1 - e);
+          labels.push_back(label);
+          if (!bind(label, shape[dim++])) {
+            error = "ellipsis dims of operand " + std::to_string(i) +
+                    " do not broadcast";
+            return failure();
+          }
+        }
+        k += 2;
+        continue;
+      }
+      int64_t label = labelOf(term[k]);
+      if (label < 0) {
+        error = std::string("invalid subscript '") + term[k] + "'";
+        return failure();
+      }
+      labels.push_back(label);
+      ++counts[label];
+      if (!bind(label, shape[dim++])) {
+        error = std::string("subscript '") + term[k] +
+                "' has sizes that differ between operands";
+        return failure();
+      }
+    }
+    plan.operandLabels.push_back(labels);
+  }
+  if (explicitOutput) {
+    size_t dots = rhs.find("...");
+    for (size_t k = 0; k < rhs.size(); ++k) {
+      if (k == dots) {
+        for (int64_t e = ellipsisRank - 1; e >= 0; --e)
+          plan.outputLabels.push_back(52 + e);
+        k += 2;
+        continue;
+      }
+      int64_t label = labelOf(rhs[k]);
+      if (label < 0 || plan.sizes[label] == -2) {
+        error = std::string("output subscript '") + rhs[k] +
+                "' does not appear in the inputs";
+        return failure();
+      }
+      plan.outputLabels.push_back(label);
+    }
+  } else {
+    // Implicit output: the ellipsis dims, then the labels used once, sorted.
+    for (int64_t e = ellipsisRank - 1; e >= 0; --e)
+      plan.outputLabels.push_back(52 + e);
+    for (int64_t label = 0; label < 52; ++label)
+      if (counts[label] == 1)
+        plan.outputLabels.push_back(label);
+  }
+  return plan;
+}

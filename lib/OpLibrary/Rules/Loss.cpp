@@ -1,0 +1,151 @@
+//===- Loss.cpp - result rules of the losses -----------------------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+/// A loss's reduction: `reduction`, or the legacy size_average/reduce
+/// flags when one is given; nullopt when not constant.
+static std::optional<std::string> lossReduction(const BoundCall &call) {
+  auto flag = [&](StringRef name) -> std::optional<bool> {
+    if (!call.getSignature().lookup(name) || call.isNone(name))
+      return std::nullopt;
+    return call.getBool(name);
+  };
+  std::optional<bool> sizeAverage = flag("size_average"), reduce = flag("reduce");
+  if (sizeAverage || reduce)
+    return std::string(reduce == false         ? "none"
+                       : sizeAverage == false ? "sum"
+                                              : "mean");
+  Attribute r = call.get("reduction").value;
+  if (auto s = dyn_cast_or_null<StringAttr>(r))
+    return s.getValue().str();
+  // ATen's Reduction enum (aten::mse_loss(..., int reduction=1)).
+  if (auto i = dyn_cast_or_null<IntegerAttr>(r); i && !isa<BoolAttr>(r))
+    if (i.getInt() >= 0 && i.getInt() <= 2)
+      return std::string(i.getInt() == 0 ? "none"
+                         : i.getInt() == 1 ? "mean"
+                                           : "sum");
+  return std::nullopt;
+}
+
+/// mse/l1/smooth_l1/huber/bce/kl_div: the promoted floating dtype; the
+/// broadcast shape for reduction='none', else a 0-d result.
+LogicalResult pointwiseLoss(const BoundCall &call,
+                            SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), target = h.tensor("target");
+  std::optional<std::string> reduction = lossReduction(call);
+  if (!in || !target || !reduction)
+    return h.unknown();
+  std::optional<DType> inDType = dtypeFromType(in.getElementType()),
+                      targetDType = dtypeFromType(target.getElementType());
+  if (!inDType || !targetDType)
+    return h.unknown();
+  std::string error;
+  auto operand = [](RankedTensorType t, DType d) {
+    return PromotionOperand{d, t.getRank() ? PromotionPriority::Tensor
+                                           : PromotionPriority::ZeroDim};
+  };
+  std::optional<DType> dtype =
+      lossResultDType(lossTyping(call.getTarget()), operand(in, *inDType),
+                      operand(target, *targetDType), error);
+  if (!dtype)
+    return call.emitError() << error;
+  if (lossTyping(call.getTarget()) == LossTyping::ResultType) {
+    std::optional<bool> logInput = call.getBool("log_input");
+    if (!logInput)
+      return h.unknown();
+    dtype = poissonNllDTypes(operand(in, *inDType), operand(target, *targetDType), *logInput)
+                .result;
+  }
+  // bce_with_logits computes pos_weight - 1, which torch refuses for bool.
+  if (call.getSignature().lookup("pos_weight"))
+    if (RankedTensorType pw = call.getTensor("pos_weight");
+        pw && pw.getElementType().isInteger(1))
+      return call.emitError() << "Subtraction, the `-` operator, with a bool "
+                                 "tensor is not supported (pos_weight)";
+  // kl_div with log_target computes exp(target) in the target's dtype,
+  // which torch 1.13 has no float16 kernel for.
+  if (call.getSignature().lookup("log_target") &&
+      call.getBool("log_target").value_or(false) &&
+      target.getElementType().isF16())
+    return call.emitError() << "exp of a float16 target (log_target=True): "
+                               "torch 1.13 has no CPU kernel for it";
+  // The binary cross entropies take no broadcasting (torch raises
+  // ValueError for a target of another size).
+  LossTyping typing = lossTyping(call.getTarget());
+  if ((typing == LossTyping::SameDType || typing == LossTyping::AsTarget) &&
+      in.getShape() != target.getShape())
+    return call.emitError() << "expects a target of the input's size, got "
+                            << in << " and " << target;
+  Type elt = typeFromDType(call.getContext(), *dtype);
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum" &&
+      !(*reduction == "batchmean" && call.getSignature().lookup("log_target")))
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  if (*reduction != "none")
+    return h.result({}, elt);
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, in.getShape(), target.getShape());
+  if (failed(shape))
+    return failure();
+  return h.result(*shape, elt);
+}
+
+/// nll_loss and cross_entropy: the input's dtype; for reduction='none'
+/// the target's shape (class indices) or the input's without the class
+/// dim (probabilities), else 0-d.
+LogicalResult classLoss(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType in = h.tensor("input"), target = h.tensor("target");
+  std::optional<std::string> reduction = lossReduction(call);
+  if (!in || !target || !reduction)
+    return h.unknown();
+  if (!isa<FloatType>(in.getElementType()) || in.getRank() < 1)
+    return call.emitError() << "expects a floating-point input with a class "
+                               "dimension, got "
+                            << in;
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum")
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  if (*reduction != "none")
+    return h.result({}, in.getElementType());
+  if (isa<FloatType>(target.getElementType())) {
+    SmallVector<int64_t> shape(in.getShape());
+    shape.erase(shape.begin() + (in.getRank() == 1 ? 0 : 1));
+    return h.result(shape, in.getElementType());
+  }
+  return h.result(target.getShape(), in.getElementType());
+}
+
+/// aten::nll_loss_forward: (nll_loss's result, its 0-d total weight).
+LogicalResult nllLossForward(const BoundCall &call,
+                             SmallVectorImpl<Type> &results) {
+  SmallVector<Type> out;
+  if (failed(classLoss(call, out)))
+    return failure();
+  RankedTensorType input = call.getTensor("input");
+  if (out.empty() || !out[0] || !input)
+    return success();
+  Type total = RankedTensorType::get({}, input.getElementType());
+  results.push_back(TupleType::get(call.getContext(), {out[0], total}));
+  return success();
+}
+
+void addLossRules(llvm::StringMap<ResultRule> &table) {
+  table["classLoss"] = classLoss;
+  table["nllLossForward"] = nllLossForward;
+  table["pointwiseLoss"] = pointwiseLoss;
+}
+
+} // namespace mlir::traced::rules

@@ -1,0 +1,305 @@
+//===- Reduce.cpp - result rules of reductions ---------------------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+/// The dtype of a norm: dtype= or the input's, floating point only.
+static Type normElementType(const BoundCall &call, RankedTensorType input) {
+  Type elt = input.getElementType();
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = d.getType();
+  if (!isa<FloatType>(input.getElementType()) || !isa<FloatType>(elt)) {
+    call.emitError() << "expected a floating point tensor as input, got "
+                     << input.getElementType();
+    return {};
+  }
+  return elt;
+}
+
+/// vector_norm, torch.norm and linalg.norm over `dim` (matrix norms over
+/// two dims reduce the same dims).
+LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  Type elt = normElementType(call, input);
+  if (!elt)
+    return failure();
+  // linalg.norm of a 2-D input without dim reduces both dims, as None does.
+  auto shape = reducedShape(call, input, "dim", *keepdim, false);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, elt);
+}
+
+/// cosine_similarity (drops `dim`) and pairwise_distance (drops the last
+/// dim, or keeps it as 1): the broadcast inputs' promoted float dtype.
+LogicalResult pairDistance(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType a = h.tensor("x1"), b = h.tensor("x2");
+  if (!a || !b)
+    return h.unknown();
+  Type elt = resultElementType({a, b}, call.getContext());
+  if (!elt)
+    return h.unknown();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "expects floating-point inputs, got " << a
+                            << " and " << b;
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, a.getShape(), b.getShape());
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  if (call.getSignature().lookup("dim")) {
+    std::optional<int64_t> d = call.getInt("dim");
+    if (!d)
+      return h.unknown();
+    FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(rank, 1));
+    if (failed(n))
+      return failure();
+    if (rank)
+      shape->erase(shape->begin() + *n);
+    return h.result(*shape, elt);
+  }
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!keepdim)
+    return h.unknown();
+  if (rank) {
+    if (*keepdim)
+      shape->back() = 1;
+    else
+      shape->pop_back();
+  }
+  return h.result(*shape, elt);
+}
+
+/// torch.renorm: the input's type; torch refuses fewer than 2 dims.
+LogicalResult renorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  if (input && input.getRank() < 2)
+    return call.emitError() << "renorm: input needs at least 2 dimensions, got "
+                            << input.getRank() << " dimensions";
+  return sameAsInput(call, results);
+}
+
+LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  // ATen's _softmax/_log_softmax(x, dim, half_to_float).
+  if (call.getSignature().lookup("half_to_float") &&
+      call.getBool("half_to_float").value_or(true))
+    return call.emitError() << "softmax with half to float conversion is not "
+                               "supported on CPU";
+  // torch 1.13's CPU softmax takes float32, float64 and bfloat16, after
+  // the conversion to `dtype`.
+  // (An empty input never reaches the kernel, so torch accepts it.)
+  bool empty = input.hasStaticShape() && input.getNumElements() == 0;
+  if (std::optional<DType> d = dtypeFromType(elt))
+    if (!empty && *d != DType::F32 && *d != DType::F64 && *d != DType::BF16)
+      return call.emitError()
+             << "computes in " << dtypeName(*d)
+             << ", which is not supported: torch 1.13 has no CPU kernel for "
+                "it (pass a floating 'dtype=')";
+  return h.result(input.getShape(), elt);
+}
+
+static Type i64Type(const BoundCall &call) {
+  return Builder(call.getContext()).getI64Type();
+}
+
+/// A reduction over floating-point input only (var, std).
+static LogicalResult floatOnlyReduction(const BoundCall &call,
+                                        SmallVectorImpl<Type> &results,
+                                        bool pair) {
+  RankedTensorType input = call.getTensor("input");
+  if (input && dtypeFromType(input.getElementType()) &&
+      !isa<FloatType>(input.getElementType()))
+    return call.emitError() << "argument 'input' of type " << input
+                            << " is not supported: std and var take floating "
+                               "point tensors";
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/true,
+                         /*withIndices=*/false, pair);
+}
+
+LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/true);
+}
+
+/// torch.aminmax: (min, max) over `dim` (None: every dim).
+LogicalResult aminmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+                         /*withIndices=*/false, /*pair=*/true);
+}
+
+LogicalResult argExtreme(const BoundCall &call,
+                         SmallVectorImpl<Type> &results) {
+  return reductionResult(call, results, i64Type(call));
+}
+
+LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  if (isa<TensorType>(call.getType("dim")))
+    return call.emitError() << "the binary form (input, other) is spelled "
+                               "torch.maximum / torch.minimum here";
+  // torch.max(x, keepdim=True) has no overload in torch ("received an
+  // invalid combination of arguments"); kept, it typed a keepdim reduction.
+  if (call.isNone("dim") && call.getBool("keepdim").value_or(false))
+    return call.emitError() << "keepdim needs a dim: torch has no overload "
+                               "(input, keepdim)";
+  return reductionResult(call, results, Type(), false,
+                         /*withIndices=*/!call.isNone("dim"));
+}
+
+LogicalResult allAny(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Builder b(call.getContext());
+  Type elt = input && input.getElementType().isUnsignedInteger(8)
+                 ? input.getElementType()
+                 : Type(b.getI1Type());
+  return reductionResult(call, results, elt);
+}
+
+LogicalResult prod(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Type elt;
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  else if (input && isa<IntegerType>(input.getElementType()))
+    elt = i64Type(call);
+  return reductionResult(call, results, elt);
+}
+
+/// prims.prod: torch.prod over each of `dims` in turn, sorted largest
+/// first as given (so a later negative dim counts from the reduced rank);
+/// none leaves the input as it is.
+LogicalResult primsProd(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("inp");
+  std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
+  if (!input || !dims)
+    return h.unknown();
+  if (dims->empty())
+    return h.result(input);
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("output_dtype").value))
+    elt = dtype.getType();
+  else if (isa<IntegerType>(elt))
+    elt = i64Type(call);
+  SmallVector<int64_t> shape(input.getShape());
+  SmallVector<int64_t> order(*dims);
+  llvm::sort(order, std::greater<int64_t>());
+  for (int64_t d : order) {
+    // torch.prod has no float16 or bfloat16 kernel, but an empty input
+    // never reaches it.
+    bool empty = llvm::is_contained(shape, 0);
+    if (isa<FloatType>(elt) && !elt.isF32() && !elt.isF64() && !empty)
+      return call.emitError() << "\"prod_cpu\" not implemented for '"
+                              << torchTypeName(*dtypeFromType(elt)) << "'";
+    FailureOr<int64_t> n = h.dim(d, shape.size());
+    if (failed(n))
+      return failure();
+    if (!shape.empty())
+      shape.erase(shape.begin() + *n);
+  }
+  return h.result(shape, elt);
+}
+
+LogicalResult moments(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return floatOnlyReduction(call, results, /*pair=*/false);
+}
+
+LogicalResult momentsWithMean(const BoundCall &call,
+                              SmallVectorImpl<Type> &results) {
+  return floatOnlyReduction(call, results, /*pair=*/true);
+}
+
+LogicalResult logsumexp(const BoundCall &call,
+                        SmallVectorImpl<Type> &results) {
+  RankedTensorType input = call.getTensor("input");
+  Type elt;
+  if (input)
+    if (std::optional<DType> d = dtypeFromType(input.getElementType()))
+      elt = typeFromDType(call.getContext(), toFloatingDType(*d));
+  return reductionResult(call, results, elt);
+}
+
+LogicalResult scan(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  std::optional<int64_t> d = call.getInt("dim");
+  if (d && failed(h.dim(*d, std::max<int64_t>(input.getRank(), 1))))
+    return failure();
+  Type elt = input.getElementType();
+  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    elt = dtype.getType();
+  else if (isa<IntegerType>(elt))
+    elt = i64Type(call);
+  return h.result(input.getShape(), elt);
+}
+
+LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reduction(call, results, /*isSum=*/false);
+}
+
+LogicalResult sum(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  return reduction(call, results, /*isSum=*/true);
+}
+
+/// count_nonzero: an int64 count over `dim` (all dims when None).
+LogicalResult countNonzero(const BoundCall &call,
+                           SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto shape = reducedShape(call, input, "dim", /*keepdim=*/false,
+                            /*allIfEmpty=*/true);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return h.unknown();
+  return h.result(**shape, Builder(call.getContext()).getI64Type());
+}
+
+void addReduceRules(llvm::StringMap<ResultRule> &table) {
+  table["allAny"] = allAny;
+  table["amaxAmin"] = amaxAmin;
+  table["argExtreme"] = argExtreme;
+  table["countNonzero"] = countNonzero;
+  table["aminmax"] = aminmax;
+  table["logsumexp"] = logsumexp;
+  table["maxMin"] = maxMin;
+  table["renorm"] = renorm;
+  table["moments"] = moments;
+  table["momentsWithMean"] = momentsWithMean;
+  table["norm"] = norm;
+  table["pairDistance"] = pairDistance;
+  table["prod"] = prod;
+  table["primsProd"] = primsProd;
+  table["reduce"] = reduce;
+  table["scan"] = scan;
+  table["softmax"] = softmax;
+  table["sum"] = sum;
+}
+
+} // namespace mlir::traced::rules

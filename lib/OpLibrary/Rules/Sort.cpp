@@ -1,0 +1,85 @@
+//===- Sort.cpp - result rules of sorting and selection ------------------===//
+//
+// The op table (OpTable.cpp) names these rules; Common.h holds what
+// several families share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace mlir::traced::rules {
+
+/// sort (values, indices), argsort (indices) and topk (k along dim).
+LogicalResult sortLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto dim = dimArg(call, input);
+  if (failed(dim))
+    return failure();
+  if (!*dim)
+    return h.unknown();
+  SmallVector<int64_t> shape(input.getShape());
+  Type i64 = Builder(call.getContext()).getI64Type();
+  if (call.getSignature().lookup("k")) {
+    std::optional<int64_t> k = call.getInt("k");
+    if (!k)
+      return h.unknown();
+    int64_t size = input.getRank() ? input.getDimSize(**dim) : 1;
+    if (*k < 0 || (!ShapedType::isDynamic(size) && *k > size))
+      return call.emitError() << "k (" << *k << ") is out of range for "
+                              << input;
+    if (input.getRank())
+      shape[**dim] = *k;
+  }
+  auto values = RankedTensorType::get(shape, input.getElementType());
+  auto indices = RankedTensorType::get(shape, i64);
+  if (!call.getSignature().lookup("stable") && !call.getSignature().lookup("k"))
+    return h.result(indices); // argsort
+  return h.result(TupleType::get(call.getContext(), {values, indices}));
+}
+
+/// kthvalue: values and int64 indices, `dim` reduced (kept with keepdim).
+LogicalResult kthvalue(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> k = call.getInt("k"), d = call.getInt("dim");
+  if (input && k && d) {
+    int64_t n = *d < 0 ? *d + std::max<int64_t>(input.getRank(), 1) : *d;
+    int64_t size = input.getRank() && n >= 0 && n < input.getRank()
+                       ? input.getDimSize(n)
+                       : 1;
+    if (!ShapedType::isDynamic(size) && (*k < 1 || *k > size))
+      return call.emitError() << "k (" << *k << ") is out of range for "
+                              << input;
+  }
+  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+                         /*withIndices=*/true);
+}
+
+/// bucketize: the input's shape, int64 (int32 with out_int32).
+LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), b = h.tensor("boundaries");
+  std::optional<bool> outInt32 = call.getBool("out_int32");
+  if (!input || !b || !outInt32)
+    return h.unknown();
+  if (b.getRank() != 1)
+    return call.emitError() << "boundaries tensor must be 1 dimension, got "
+                            << b;
+  Builder builder(call.getContext());
+  return h.result(input.getShape(), *outInt32 ? builder.getI32Type()
+                                              : builder.getI64Type());
+}
+
+void addSortRules(llvm::StringMap<ResultRule> &table) {
+  table["bucketize"] = bucketize;
+  table["kthvalue"] = kthvalue;
+  table["sortLike"] = sortLike;
+}
+
+} // namespace mlir::traced::rules
