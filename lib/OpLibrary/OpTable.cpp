@@ -12,7 +12,6 @@
 
 #include "ResultRules.h"
 
-#include "TracedIR/Dialect/Traced/BoundOp.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -1880,26 +1879,18 @@ struct InterpreterOnlyRow {
 };
 
 /// A call whose `training` (or `train`) flag is not the constant False.
-bool training(Operation *call) {
-  std::optional<BoundOp> bound = bindCall(call, {});
-  if (!bound)
+bool training(const OpSpec &spec, const BoundArgs &args) {
+  StringRef flag = spec.signature.lookup("train") ? "train" : "training";
+  if (!spec.signature.lookup(flag))
     return false;
-  StringRef flag =
-      bound->spec->signature.lookup("train") ? "train" : "training";
-  if (!bound->spec->signature.lookup(flag))
-    return false;
-  auto value = dyn_cast_or_null<BoolAttr>(bound->slot(flag));
+  auto value = dyn_cast_or_null<BoolAttr>(args.slot(flag));
   return !value || value.getValue();
 }
 
 /// A call whose `input` is not a static square matrix (or batch of them)
 /// of 1 to 16 rows.
-bool notSmallSquare(Operation *call) {
-  std::optional<BoundOp> bound = bindCall(call, {});
-  if (!bound)
-    return false;
-  Value input = bound->value("input");
-  auto type = input ? dyn_cast<RankedTensorType>(input.getType()) : nullptr;
+bool notSmallSquare(const OpSpec &, const BoundArgs &args) {
+  auto type = dyn_cast_or_null<RankedTensorType>(args.valueType("input"));
   if (!type || !type.hasStaticShape() || type.getRank() < 2)
     return true;
   int64_t rows = type.getShape()[type.getRank() - 2];
@@ -1907,10 +1898,8 @@ bool notSmallSquare(Operation *call) {
 }
 
 /// A call given an `out=` tensor.
-bool outGiven(Operation *call) {
-  std::optional<BoundOp> bound = bindCall(call, {});
-  return bound && bound->spec->signature.lookup("out") &&
-         bound->value("out");
+bool outGiven(const OpSpec &spec, const BoundArgs &args) {
+  return spec.signature.lookup("out") && args.valueType("out");
 }
 
 constexpr llvm::StringLiteral kRandomTraining =
@@ -2257,7 +2246,8 @@ void traced::printOpLibraryMarkdown(
 }
 
 std::optional<llvm::StringRef>
-OpSpec::interpreterOnlyReason(Operation *call) const {
+OpSpec::interpreterOnlyReason(TypeRange operandTypes, TypeRange resultTypes,
+                              const BoundArgs &args) const {
   for (const InterpreterOnly &mark : interpreterOnly) {
     if (mark.dtypes) {
       auto has = [&](Type t) {
@@ -2267,11 +2257,10 @@ OpSpec::interpreterOnlyReason(Operation *call) const {
         std::optional<DType> d = dtypeFromType(tensor.getElementType());
         return d && (mark.dtypes & bit(*d));
       };
-      if (!llvm::any_of(call->getOperandTypes(), has) &&
-          !llvm::any_of(call->getResultTypes(), has))
+      if (!llvm::any_of(operandTypes, has) && !llvm::any_of(resultTypes, has))
         continue;
     }
-    if (mark.when && !mark.when(call))
+    if (mark.when && !mark.when(*this, args))
       continue;
     return mark.reason;
   }

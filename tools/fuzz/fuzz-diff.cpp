@@ -427,7 +427,7 @@ std::optional<std::string> interpreterOnlyCall(mlir::ModuleOp module) {
     std::optional<BoundOp> bound = bindCall(op, {});
     if (!bound)
       return WalkResult::advance();
-    if (std::optional<StringRef> why = bound->spec->interpreterOnlyReason(op)) {
+    if (std::optional<StringRef> why = interpreterOnlyReason(op)) {
       found = (bound->spec->name + ": " + *why).str();
       return WalkResult::interrupt();
     }

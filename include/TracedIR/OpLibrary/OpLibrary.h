@@ -166,13 +166,25 @@ using ResultRule = LogicalResult (*)(const BoundCall &call,
 /// the compiler's refusal of such a call quotes `reason`. A compile refusal
 /// of a call that no mark covers is a compiler bug, and the differential
 /// fuzzer (tools/fuzz/fuzz-diff.cpp) reports it as a finding.
+struct OpSpec;
+
+/// A call's arguments as the op library's predicates read them, without
+/// naming the dialect's ops: the bound argument of a parameter (a Python
+/// value or an operand marker) and the type of the traced value bound to
+/// it (null when none). The dialect's BoundOp provides them
+/// (`interpreterOnlyReason(Operation *)` in BoundOp.h).
+struct BoundArgs {
+  llvm::function_ref<Attribute(llvm::StringRef)> slot;
+  llvm::function_ref<Type(llvm::StringRef)> valueType;
+};
+
 struct InterpreterOnly {
   /// The dtypes (one bit per DType) that make a call interpreter-only when
   /// a tensor operand or result has one; 0: every call of the entry.
   uint16_t dtypes = 0;
   /// And only when this holds of the call, if set (a condition on its
   /// arguments, such as `return_indices=True`).
-  bool (*when)(Operation *call) = nullptr;
+  bool (*when)(const OpSpec &spec, const BoundArgs &args) = nullptr;
   /// Why, in a few words: what the lowering lacks.
   llvm::StringRef reason;
 };
@@ -211,7 +223,9 @@ struct OpSpec {
 
   /// The reason the op table gives for not compiling `call` (a call of
   /// this entry), or nullopt when no InterpreterOnly mark covers it.
-  std::optional<llvm::StringRef> interpreterOnlyReason(Operation *call) const;
+  std::optional<llvm::StringRef>
+  interpreterOnlyReason(TypeRange operandTypes, TypeRange resultTypes,
+                        const BoundArgs &args) const;
 
   /// Whether torch computes this entry in `dtype` on the CPU.
   bool acceptsDType(DType dtype) const {

@@ -210,7 +210,7 @@ void LoweringCall::check(Value ok, const Twine &what) const {
 /// refusal no mark covers is a compiler gap, docs/reliability.md).
 static std::string interpreterOnlyNote(const OpSpec *spec, Operation *op) {
   if (spec)
-    if (std::optional<StringRef> why = spec->interpreterOnlyReason(op))
+    if (std::optional<StringRef> why = interpreterOnlyReason(op))
       return (" (interpreter-only in the op library: " + *why + ")").str();
   return " (the interpreter still runs it; the op library does not mark "
          "this call interpreter-only)";

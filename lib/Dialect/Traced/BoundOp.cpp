@@ -55,3 +55,16 @@ std::optional<BoundOp> traced::bindCall(Operation *op,
     return std::nullopt;
   return bound;
 }
+
+std::optional<StringRef> traced::interpreterOnlyReason(Operation *call) {
+  std::optional<BoundOp> bound = bindCall(call, {});
+  if (!bound)
+    return std::nullopt;
+  auto slot = [&](StringRef name) { return bound->slot(name); };
+  auto valueType = [&](StringRef name) {
+    Value v = bound->value(name);
+    return v ? v.getType() : Type();
+  };
+  return bound->spec->interpreterOnlyReason(
+      call->getOperandTypes(), call->getResultTypes(), BoundArgs{slot, valueType});
+}

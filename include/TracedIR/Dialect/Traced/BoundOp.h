@@ -34,6 +34,10 @@ struct BoundOp {
 /// anything else.
 std::optional<BoundOp> bindCall(Operation *op, ArrayRef<StringRef> canonical);
 
+/// Why the op table marks `call` (a call of a known entry) interpreter-only,
+/// if it does (OpSpec::interpreterOnlyReason over the bound call).
+std::optional<StringRef> interpreterOnlyReason(Operation *call);
+
 } // namespace mlir::traced
 
 #endif // TRACEDIR_DIALECT_TRACED_BOUNDOP_H
