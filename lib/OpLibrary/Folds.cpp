@@ -8,7 +8,7 @@
 
 #include "ResultRules.h"
 
-#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/TracedBase.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 

@@ -1,7 +1,7 @@
 //===- Signature.cpp - schemas, argument binding, normalization -----------===//
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
-#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/TracedBase.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Support/DType.h"
 

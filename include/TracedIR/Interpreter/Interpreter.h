@@ -13,7 +13,7 @@
 #define TRACEDIR_INTERPRETER_INTERPRETER_H
 
 #include "TracedIR/Dialect/Traced/TracedOps.h"
-#include "TracedIR/OpLibrary/Runtime.h"
+#include "TracedIR/Interpreter/Value.h"
 
 #include "llvm/ADT/DenseMap.h"
 

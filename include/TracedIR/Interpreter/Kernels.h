@@ -11,7 +11,7 @@
 #ifndef TRACEDIR_INTERPRETER_KERNELS_H
 #define TRACEDIR_INTERPRETER_KERNELS_H
 
-#include "TracedIR/OpLibrary/Runtime.h"
+#include "TracedIR/Interpreter/Value.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::traced {

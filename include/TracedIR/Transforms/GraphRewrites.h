@@ -11,7 +11,7 @@
 #define TRACEDIR_TRANSFORMS_GRAPHREWRITES_H
 
 #include "TracedIR/Dialect/Traced/TracedOps.h"
-#include "TracedIR/OpLibrary/Runtime.h"
+#include "TracedIR/Interpreter/Value.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <string>

@@ -15,12 +15,6 @@ using namespace mlir::traced;
 
 #include "TracedIR/Dialect/Traced/TracedDialect.cpp.inc"
 
-#define GET_TYPEDEF_CLASSES
-#include "TracedIR/Dialect/Traced/TracedTypes.cpp.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "TracedIR/Dialect/Traced/TracedAttrs.cpp.inc"
-
 void TracedDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -28,20 +22,6 @@ void TracedDialect::initialize() {
       >();
   registerTypes();
   registerAttributes();
-}
-
-void TracedDialect::registerTypes() {
-  addTypes<
-#define GET_TYPEDEF_LIST
-#include "TracedIR/Dialect/Traced/TracedTypes.cpp.inc"
-      >();
-}
-
-void TracedDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "TracedIR/Dialect/Traced/TracedAttrs.cpp.inc"
-      >();
 }
 
 Operation *TracedDialect::materializeConstant(OpBuilder &builder,

@@ -14,7 +14,7 @@
 
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
-#include "TracedIR/OpLibrary/Runtime.h"
+#include "TracedIR/Interpreter/Value.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::traced::kernels {

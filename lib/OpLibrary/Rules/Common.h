@@ -18,7 +18,7 @@
 #define TRACEDIR_LIB_OPLIBRARY_RULES_COMMON_H
 
 #include "../ResultRules.h"
-#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/TracedBase.h"
 #include "TracedIR/OpLibrary/Runtime.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"

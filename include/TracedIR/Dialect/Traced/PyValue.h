@@ -23,7 +23,7 @@
 #ifndef TRACEDIR_DIALECT_TRACED_PYVALUE_H
 #define TRACEDIR_DIALECT_TRACED_PYVALUE_H
 
-#include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Dialect/Traced/TracedBase.h"
 #include "mlir/IR/OpImplementation.h"
 
 namespace mlir::traced {
