@@ -127,8 +127,10 @@ def trace(module: Union[torch.nn.Module, Callable[..., Any]], *example_inputs: A
             inputs, names = _example_inputs(module, example_inputs,
                                             example_kwargs)
             dims = _dynamic_dim_list(inputs, names, dynamic_dims)
+            from ._tracers import SizeTracking
+            probe = SizeTracking() if dims else None
             try:
-                traced = _trace(module, inputs, mode, leaf_functions)
+                traced = _trace(module, inputs, mode, leaf_functions, probe)
             except AttributeError as exc:
                 if not isinstance(original, torch.jit.ScriptModule):
                     raise
@@ -136,7 +138,20 @@ def trace(module: Union[torch.nn.Module, Callable[..., Any]], *example_inputs: A
                     f"{type(module).__name__} was rebuilt from its TorchScript "
                     f"module, which did not keep an attribute its forward "
                     f"reads ({exc}): trace the torch.nn.Module itself") from exc
-            if dims:
+            if dims and traced._trace_mode == "concrete":
+                # Sizes as values (docs/llm.md): the grown trace reads the
+                # dims that differ from the first trace's shapes as SymInts,
+                # then the first trace again against the grown one's.
+                by_input = {}
+                for i, d, _ in dims:
+                    by_input.setdefault(i, set()).add(d)
+                grown = SizeTracking(probe.log, by_input)
+                other = _grown_trace(module, inputs, names, dims, "concrete",
+                                     leaf_functions, grown)
+                traced = _trace(module, inputs, "concrete", leaf_functions,
+                                SizeTracking(grown.log, by_input))
+                traced._state.merge_dynamic(other._state, dims)
+            elif dims:
                 other = _grown_trace(module, inputs, names, dims, mode,
                                      leaf_functions)
                 traced._state.merge_dynamic(other._state, dims)
@@ -435,12 +450,13 @@ def _grown_inputs(example_inputs, dims):
     return tuple(grown)
 
 
-def _grown_trace(module, inputs, names, dims, mode, leaf_functions):
+def _grown_trace(module, inputs, names, dims, mode, leaf_functions, sizes=None):
     """The second trace of a dynamic_dims trace. The model's own error at
     the grown sizes (a Linear whose in_features a dynamic dim feeds) is a
     TraceError naming the dim the model fixes and the user's line."""
     try:
-        return _trace(module, _grown_inputs(inputs, dims), mode, leaf_functions)
+        return _trace(module, _grown_inputs(inputs, dims), mode, leaf_functions,
+                      sizes)
     except Error:
         raise
     except Exception as exc:  # the model's own code refused the sizes
@@ -489,7 +505,7 @@ def _fixed_dim_error(module, inputs, names, dims, exc):
         f"{size + 1}, {where}{type(error).__name__}: {message}")
 
 
-def _trace(module, example_inputs, mode, leaf_functions):
+def _trace(module, example_inputs, mode, leaf_functions, sizes=None):
     import warnings
 
     from . import _tracers
@@ -519,10 +535,11 @@ def _trace(module, example_inputs, mode, leaf_functions):
                 f"checked by guards, Python numbers are constants "
                 f"(docs/python.md, \"Guards\")", TracerWarning, stacklevel=3)
             builder = _tracers.trace_concrete(module, example_inputs,
-                                              leaf_functions)
+                                              leaf_functions, sizes)
             ran = "concrete"
     else:
-        builder = _tracers.trace_concrete(module, example_inputs, leaf_functions)
+        builder = _tracers.trace_concrete(module, example_inputs, leaf_functions,
+                                          sizes)
         ran = "concrete"
     traced = Module(builder.build(f"<trace of {type(module).__name__}>"))
     object.__setattr__(traced, "_trace_mode", ran)

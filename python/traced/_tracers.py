@@ -568,6 +568,130 @@ def trace_symbolic(root, inputs, leaf_functions=()):
 
 
 # ---------------------------------------------------------------------------
+# Sizes as values (concrete tracing with dynamic dims)
+# ---------------------------------------------------------------------------
+
+class SizeTracking:
+    """What a concrete trace knows of the dynamic dims (docs/llm.md, "Sizes
+    as values"). A trace with dynamic dims runs three times: once to log
+    the shape of every tensor result in order (`log`), then twice with the
+    log of the other size as `reference`: a result's dims that differ from
+    the reference's are dynamic, and reading one (`x.size(1)`, `x.shape`,
+    `len(x)`, `x.numel()`) gives a SymInt, an int whose expr is in the
+    graph. `inputs` maps a root input's index to its dynamic dims."""
+
+    def __init__(self, reference=None, inputs=None):
+        self.reference = reference
+        self.inputs = inputs or {}
+        self.log = []
+
+    @property
+    def tracking(self):
+        return self.reference is not None
+
+
+def _sym_tracer(*values):
+    for v in values:
+        if isinstance(v, (SymInt, SymBool)):
+            return v._tracer
+    return None
+
+
+def _sym_arith(target, op, reflected=False):
+    def method(self, other):
+        a, b = (other, self) if reflected else (self, other)
+        if isinstance(other, bool) or not isinstance(other, int):
+            # (float arithmetic: this run's value; a trace that depends on
+            # it differs from the other size's and is refused.)
+            return op(int(a) if isinstance(a, SymInt) else a,
+                      int(b) if isinstance(b, SymInt) else b)
+        return self._tracer.sym_call(target, [a, b], op(int(a), int(b)))
+    method.__name__ = f"__{'r' if reflected else ''}{op.__name__.strip('_')}__"
+    return method
+
+
+def _sym_compare(target, op):
+    def method(self, other):
+        if isinstance(other, bool) or not isinstance(other, int):
+            return op(int(self), other)
+        value = op(int(self), int(other))
+        return self._tracer.sym_call(target, [self, other], value, SymBool)
+    return method
+
+
+class SymInt(int):
+    """An int of the trace computed from a dynamic size: this run's value,
+    and (in the graph that made it) the expr that computes it. Arithmetic
+    with ints records `operator.add` and the like; comparisons give a
+    SymBool, which Python control flow refuses."""
+
+    def __new__(cls, value, tracer):
+        obj = super().__new__(cls, value)
+        obj._tracer = tracer
+        return obj
+
+    __add__ = _sym_arith("operator.add", operator.add)
+    __radd__ = _sym_arith("operator.add", operator.add, True)
+    __sub__ = _sym_arith("operator.sub", operator.sub)
+    __rsub__ = _sym_arith("operator.sub", operator.sub, True)
+    __mul__ = _sym_arith("operator.mul", operator.mul)
+    __rmul__ = _sym_arith("operator.mul", operator.mul, True)
+    __floordiv__ = _sym_arith("operator.floordiv", operator.floordiv)
+    __rfloordiv__ = _sym_arith("operator.floordiv", operator.floordiv, True)
+    __mod__ = _sym_arith("operator.mod", operator.mod)
+    __rmod__ = _sym_arith("operator.mod", operator.mod, True)
+    __lt__ = _sym_compare("operator.lt", operator.lt)
+    __le__ = _sym_compare("operator.le", operator.le)
+    __gt__ = _sym_compare("operator.gt", operator.gt)
+    __ge__ = _sym_compare("operator.ge", operator.ge)
+    __eq__ = _sym_compare("operator.eq", operator.eq)
+    __ne__ = _sym_compare("operator.ne", operator.ne)
+    __hash__ = int.__hash__
+
+    def __neg__(self):
+        return self._tracer.sym_call("operator.neg", [self], -int(self))
+
+    def __pos__(self):
+        return self
+
+    def __repr__(self):
+        return f"SymInt({int(self)})"
+
+
+class SymBool:
+    """A comparison of dynamic sizes: a value in the graph, which no Python
+    branch may take (the trace would keep this run's branch for every
+    size)."""
+
+    def __init__(self, value, tracer):
+        self.value = bool(value)
+        self._tracer = tracer
+
+    def __bool__(self):
+        where = caller_location()
+        raise TraceError(
+            f"Python control flow on a dynamic size{_at(where)}: the trace "
+            f"would keep this run's branch ({self.value}) for every size. "
+            f"Compute it with tensor ops (torch.where, masks), or make the "
+            f"dim static")
+
+    def __repr__(self):
+        return f"SymBool({self.value})"
+
+
+def _holds_sym(value):
+    if isinstance(value, (SymInt, SymBool)):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_sym(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_sym(v) for v in value)
+    if isinstance(value, slice):
+        return any(_holds_sym(v) for v in (value.start, value.stop, value.step))
+    return False
+
+
+# ---------------------------------------------------------------------------
 # Concrete tracing (hooks)
 # ---------------------------------------------------------------------------
 
@@ -601,11 +725,13 @@ class _ConcreteTracer(TorchFunctionMode):
     nested-hook guard). Tensors are tracked by identity; other values are
     specialized to what this run saw."""
 
-    def __init__(self, root, builder, opaque=()):
+    def __init__(self, root, builder, opaque=(), sizes=None):
         super().__init__()
         self.root = root
         self.builder = builder
         self.opaque = opaque
+        self.sizes = sizes  # SizeTracking, or None without dynamic dims
+        self.dynamic = {}  # id(tensor) -> (tensor, frozenset of dynamic dims)
         self.depth = 0
         self.suspended = 0
         self.stack = []  # GraphEmitters, innermost last
@@ -628,6 +754,10 @@ class _ConcreteTracer(TorchFunctionMode):
     def ref(self, v):
         """(name, type) of a tensor in the current graph, making it a getattr
         or a constant when this graph has not seen it."""
+        if isinstance(v, (SymInt, SymBool)):
+            # (None in a graph that did not make it: its value is a
+            # constant there, which the two sizes' traces then disagree on.)
+            return self.emitter.names.get(("sym", id(v)))
         if not isinstance(v, torch.Tensor):
             if isinstance(v, torch.nn.Module):
                 path = self.emitter.module_path(v)
@@ -756,6 +886,106 @@ class _ConcreteTracer(TorchFunctionMode):
                     em.define(id(item), n, t)
                     self.keep.append(item)
 
+    # -- sizes as values ---------------------------------------------------------
+    def note(self, result):
+        """Logs the shapes of a call's tensor results (in call order, the
+        same in every trace of the model) and, against the reference log,
+        marks their dynamic dims."""
+        sizes = self.sizes
+        if sizes is None:
+            return
+        items = [result] if isinstance(result, torch.Tensor) else (
+            list(result) if isinstance(result, (tuple, list)) else [])
+        with self.suspend():
+            for t in items:
+                if isinstance(t, torch.Tensor):
+                    self._note_one(t, tuple(int(n) for n in t.shape))
+
+    def _note_one(self, t, shape):
+        sizes = self.sizes
+        k = len(sizes.log)
+        sizes.log.append(shape)
+        if not sizes.tracking:
+            return
+        other = sizes.reference[k] if k < len(sizes.reference) else None
+        if other is not None and len(other) == len(shape):
+            dims = frozenset(d for d, n in enumerate(shape) if other[d] != n)
+            if dims:
+                self.dynamic[id(t)] = (t, dims)
+            else:
+                self.dynamic.pop(id(t), None)
+
+    def dynamic_dims(self, t):
+        entry = self.dynamic.get(id(t))
+        return entry[1] if entry is not None and entry[0] is t else frozenset()
+
+    def sym_call(self, target, args, value, kind=None):
+        """`target(*args)` on SymInts, recorded; its result is a SymInt (a
+        SymBool for comparisons), or the plain value outside a trace."""
+        kind = kind or SymInt
+        if self.depth > 0 or self.suspended or not self.stack:
+            return value
+        em = self.emitter
+        with self.suspend():
+            if not any(self.ref(a) is not None for a in args):
+                return value  # none of them is a value of this graph
+            name, ty = em.call("call_function", target, None, args, {}, value,
+                               self.ref, _hint(target), where=caller_location())
+        result = kind(value, self)
+        em.names[("sym", id(result))] = (name, ty)
+        self.keep.append(result)
+        return result
+
+    def read_size(self, tensor, dim):
+        """`tensor.size(dim)` as a SymInt when the dim is dynamic."""
+        value = tensor.shape[dim]
+        if dim not in self.dynamic_dims(tensor) or id(tensor) not in self.emitter.names:
+            return value
+        em = self.emitter
+        with self.suspend():
+            receiver = self.ref(tensor)
+            name, ty = em.call("call_method", "size", receiver, [dim], {}, value,
+                               self.ref, "size", where=caller_location())
+        result = SymInt(value, self)
+        em.names[("sym", id(result))] = (name, ty)
+        self.keep.append(result)
+        return result
+
+    def read_sizes(self, tensor):
+        """`tensor.size()` / `tensor.shape`, with SymInts at dynamic dims."""
+        if not self.dynamic_dims(tensor):
+            return tensor.shape
+        return torch.Size([self.read_size(tensor, d) for d in range(tensor.dim())])
+
+    def _size_read(self, name, args, kwargs):
+        """A size read (`size`, `shape`, `__len__`, `numel`) of a tensor with
+        dynamic dims, as SymInts; None for any other call."""
+        if self.sizes is None or not self.sizes.tracking or not args or \
+                not isinstance(args[0], torch.Tensor) or \
+                not self.dynamic_dims(args[0]):
+            return None
+        x = args[0]
+        if name == "size":
+            dim = args[1] if len(args) > 1 else kwargs.get("dim")
+            if dim is None:
+                return self.read_sizes(x)
+            if isinstance(dim, int) and -x.dim() <= dim < x.dim():
+                return self.read_size(x, dim % x.dim())
+            return None
+        if name == "__len__" and x.dim() > 0:
+            return self.read_size(x, 0)
+        if name in ("numel", "nelement"):
+            value = x.numel()
+            em = self.emitter
+            with self.suspend():
+                n, ty = em.call("call_method", "numel", self.ref(x), [], {}, value,
+                                self.ref, "numel", where=caller_location())
+            result = SymInt(value, self)
+            em.names[("sym", id(result))] = (n, ty)
+            self.keep.append(result)
+            return result
+        return None
+
     # -- torch functions and Tensor methods ----------------------------------
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -764,7 +994,13 @@ class _ConcreteTracer(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name == "__get__":
             prop = getattr(getattr(func, "__self__", None), "__name__", None)
+            if prop == "shape":
+                sized = self._size_read("size", args[:1], {})
+                if sized is not None:
+                    return sized
             result = func(*args, **kwargs)
+            if isinstance(result, torch.Tensor):
+                self.note(result)
             if isinstance(result, torch.Tensor) and prop and args and \
                     isinstance(args[0], torch.Tensor):
                 # x.T, x.mT, x.data: a getattr the graph computes.
@@ -773,6 +1009,9 @@ class _ConcreteTracer(TorchFunctionMode):
                                 target="builtins.getattr")
             # Other properties (x.shape, x.dtype) keep this run's value.
             return result
+        sized = self._size_read(name, args, kwargs)
+        if sized is not None:
+            return sized
         if name in _SPECIALIZED:
             # A tensor's data read as a Python value (`if x.sum() > 0`):
             # this run's value is kept, and a guard checks on every call
@@ -788,6 +1027,7 @@ class _ConcreteTracer(TorchFunctionMode):
             result = func(*args, **kwargs)
         finally:
             self.depth -= 1
+        self.note(result)
         with self.suspend():
             self.record(func, args, kwargs, result)
             self._wrote(args, kwargs, result, before, caller_location())
@@ -871,7 +1111,7 @@ class _ConcreteTracer(TorchFunctionMode):
     def record(self, func, args, kwargs, result, target=None):
         em = self.emitter
         if target is None and isinstance(result, (bool, int, float)) and \
-                not _holds_tensor((args, kwargs)):
+                not _holds_tensor((args, kwargs)) and not _holds_sym((args, kwargs)):
             # A Python number computed from Python numbers alone
             # (`torch.ops.aten.ceil(float(x))`, `torch.ops.aten.sqrt(5)`):
             # its inputs are this run's values, so it is one too.
@@ -901,7 +1141,8 @@ class _ConcreteTracer(TorchFunctionMode):
                                            where[1])
             return
         where = caller_location()
-        if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)):
+        if isinstance(result, torch.Tensor) and not _holds_tensor((args, kwargs)) \
+                and not _holds_sym((args, kwargs)):
             # A tensor made from constants (torch.tensor([1.0]), torch.zeros
             # (3)) is a Constant expr, as in TracedModule.
             em.define(id(result), *em.constant(result.detach().clone(),
@@ -996,6 +1237,7 @@ class _ConcreteTracer(TorchFunctionMode):
             result = func(*args, **kwargs)
         finally:
             self.depth -= 1
+        self.note(result)
         with self.suspend():
             self.record(func, args, kwargs, result, target=target)
             self._wrote(args, kwargs, result, before, caller_location(),
@@ -1021,6 +1263,7 @@ class _ConcreteTracer(TorchFunctionMode):
             method = "forward"
         else:
             result, method = self._trace_into(original, module, args, kwargs)
+        self.note(_elements(result))
         with self.suspend():
             flatten = (not is_known_leaf(module)) and isinstance(result, (tuple, dict))
             named = em.call("call_method", method, receiver, args, kwargs,
@@ -1074,6 +1317,8 @@ class _ConcreteTracer(TorchFunctionMode):
                     self.keep.append(a)
                 else:
                     child.add_input(("arg", i), name, a)
+                    if isinstance(a, (SymInt, SymBool)):
+                        child.names[("sym", id(a))] = child.names[("arg", i)]
                     if isinstance(a, (list, tuple, dict)):
                         self._read_elements(child, child.names[("arg", i)],
                                             _elements(a))
@@ -1231,7 +1476,7 @@ def _patched_leaf_functions(tracer, root, leaf_functions):
             g[name] = value
 
 
-def trace_concrete(root, inputs, leaf_functions=()):
+def trace_concrete(root, inputs, leaf_functions=(), sizes=None):
     # The run may write its inputs (`a += b`): it gets copies.
     inputs = tuple(x.clone() if isinstance(x, torch.Tensor) else x
                    for x in inputs)
@@ -1239,7 +1484,11 @@ def trace_concrete(root, inputs, leaf_functions=()):
     builder = IRBuilder()
     symbolize_modules(root, builder)
     opaque = {qualified_function_name(f) for f in leaf_functions}
-    tracer = _ConcreteTracer(root, builder, opaque)
+    tracer = _ConcreteTracer(root, builder, opaque, sizes)
+    if sizes is not None and sizes.tracking:
+        for i, dims in sizes.inputs.items():
+            if isinstance(inputs[i], torch.Tensor):
+                tracer.dynamic[id(inputs[i])] = (inputs[i], frozenset(dims))
     original = torch.nn.Module.__call__
 
     def patched(module, *args, **kwargs):
