@@ -4,7 +4,8 @@
 // filled tensor of the result type, the fill a number or a 0-d tensor
 // converted to the result's dtype. Factories of sizes (torch.zeros,
 // torch.arange, ...) with constant arguments become constants in
-// traced-decompose (Decompose/Factory.cpp).
+// traced-decompose (Decompose/Factory.cpp); with sizes known only at run
+// time (sizes as values, docs/llm.md) they are lowered here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,105 @@ static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
   return SmallVector<Value>{r};
 }
 
+/// zeros / ones / full / empty whose sizes are traced ints: a filled tensor
+/// of the result type, sized at run time.
+static FailureOr<SmallVector<Value>> lowerSized(LoweringCall &c,
+                                                std::optional<double> v) {
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  std::optional<SmallVector<OpFoldResult>> sizes = c.sizeList("size");
+  if (!type || !sizes || sizes->size() != static_cast<size_t>(type.getRank()))
+    return c.fail("the sizes are not ints");
+  if (!v && !(v = c.getFloat("fill_value")))
+    return c.fail("the fill value is not a constant number");
+  for (OpFoldResult s : *sizes)
+    if (auto value = dyn_cast<Value>(s)) {
+      Value zero = arith::ConstantIndexOp::create(c.rewriter, c.loc, 0);
+      c.check(arith::CmpIOp::create(c.rewriter, c.loc, arith::CmpIPredicate::sge,
+                                    value, zero),
+              "negative dimension");
+    }
+  return SmallVector<Value>{
+      buildFilled(c.rewriter, c.loc, cast<RankedTensorType>(storageType(type)),
+                  *sizes, *v)};
+}
+
+/// arange(start, end, step) with bounds known at run time: ceil((end -
+/// start) / step) elements, element i being start + i * step (computed in
+/// int64 for integer results, in double for floating ones, as torch does).
+static FailureOr<SmallVector<Value>> lowerArange(LoweringCall &c) {
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  if (!type || type.getRank() != 1)
+    return c.fail("the result is not a 1-D tensor");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value start = c.scalar("start"), end, step = c.scalar("step");
+  if (c.isNone("end")) {
+    end = start;
+    start = arith::ConstantIntOp::create(b, loc, 0, 64);
+  } else {
+    end = c.scalar("end");
+  }
+  if (!start || !end || !step || start.getType().isInteger(1) ||
+      end.getType().isInteger(1) || step.getType().isInteger(1))
+    return c.fail("start, end and step must be numbers");
+  bool integral = start.getType().isInteger(64) && end.getType().isInteger(64) &&
+                  step.getType().isInteger(64);
+  Value count;
+  if (integral) {
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, step, zero),
+            "step must be nonzero");
+    Value span = arith::SubIOp::create(b, loc, end, start);
+    Value n = arith::CeilDivSIOp::create(b, loc, span, step);
+    c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, n, zero),
+            "upper bound and larger bound inconsistent with step sign");
+    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), n);
+  } else {
+    auto toF64 = [&](Value v) -> Value {
+      return v.getType().isF64() ? v
+                                 : arith::SIToFPOp::create(b, loc, b.getF64Type(), v)
+                                       .getResult();
+    };
+    start = toF64(start), end = toF64(end), step = toF64(step);
+    Value zero = scalarConstant(b, loc, b.getF64Type(), 0);
+    c.check(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, step, zero),
+            "step must be nonzero");
+    Value n = math::CeilOp::create(
+        b, loc, arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, end, start),
+                                      step));
+    c.check(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, n, zero),
+            "upper bound and larger bound inconsistent with step sign");
+    count = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        arith::FPToSIOp::create(b, loc, b.getI64Type(), n));
+  }
+  auto storage = cast<RankedTensorType>(storageType(type));
+  Value init = buildEmpty(b, loc, storage, {OpFoldResult(count)});
+  Type element = computeType(type.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{storage}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location nl, ValueRange) {
+        Value i = arith::IndexCastOp::create(nb, nl, nb.getI64Type(),
+                                             linalg::IndexOp::create(nb, nl, 0));
+        Value v;
+        if (integral) {
+          v = arith::AddIOp::create(nb, nl, start,
+                                    arith::MulIOp::create(nb, nl, i, step));
+        } else {
+          Value fi = arith::SIToFPOp::create(nb, nl, nb.getF64Type(), i);
+          v = arith::AddFOp::create(nb, nl, start,
+                                    arith::MulFOp::create(nb, nl, fi, step));
+        }
+        v = castScalar(nb, nl, v, element);
+        if (v.getType() != storage.getElementType())
+          v = castScalar(nb, nl, v, storage.getElementType());
+        linalg::YieldOp::create(nb, nl, v);
+      });
+  return SmallVector<Value>{generic.getResult(0)};
+}
+
 //===----------------------------------------------------------------------===//
 // The family's entries
 //===----------------------------------------------------------------------===//
@@ -61,4 +161,11 @@ void lowering::populateFactoryLowerings(LoweringTable &t) {
   t["torch.fill"] = [](LoweringCall &c) {
     return lowerFillLike(c, std::nullopt, "value");
   };
+  t["torch.zeros"] = [](LoweringCall &c) { return lowerSized(c, 0.0); };
+  t["torch.ones"] = [](LoweringCall &c) { return lowerSized(c, 1.0); };
+  t["torch.empty"] = [](LoweringCall &c) { return lowerSized(c, 0.0); };
+  t["torch.full"] = [](LoweringCall &c) {
+    return lowerSized(c, std::nullopt);
+  };
+  t["torch.arange"] = lowerArange;
 }

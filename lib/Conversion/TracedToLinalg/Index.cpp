@@ -93,16 +93,21 @@ static FailureOr<Value> buildAdvancedIndex(LoweringCall &c, Value x,
     if (failed(checkIndexTensor(c, t)))
       return failure();
     RankedTensorType it = typeOf(t);
-    if (!it || !it.hasStaticShape())
-      return c.fail("index tensors must be statically shaped");
-    // Broadcast the index shapes NumPy-style.
+    if (!it)
+      return c.fail("index tensors must be ranked");
+    // Broadcast the index shapes NumPy-style. A dynamic dim broadcasts with
+    // the same dim or a 1 (sizes as values: an embedding's ids of any
+    // length); against a static size it would need a run-time check.
     ArrayRef<int64_t> s = it.getShape();
     SmallVector<int64_t> merged(std::max(bshape.size(), s.size()), 1);
     for (size_t k = 0; k < merged.size(); ++k) {
       int64_t a = k < merged.size() - bshape.size() ? 1 : bshape[k - (merged.size() - bshape.size())];
       int64_t bdim = k < merged.size() - s.size() ? 1 : s[k - (merged.size() - s.size())];
       if (a != bdim && a != 1 && bdim != 1)
-        return c.fail("the index tensors do not broadcast together");
+        return c.fail(ShapedType::isDynamic(a) || ShapedType::isDynamic(bdim)
+                          ? "index tensors whose dynamic dims broadcast "
+                            "against static ones are not lowered"
+                          : "the index tensors do not broadcast together");
       merged[k] = a == 1 ? bdim : a;
     }
     bshape = merged;
@@ -144,6 +149,9 @@ static FailureOr<Value> buildAdvancedIndex(LoweringCall &c, Value x,
       return c.fail("internal: unplaced dim");
   if (ArrayRef<int64_t>(outShape) != resultType.getShape())
     return c.fail("the indexed shape differs from the traced result shape");
+  for (auto [i, t] : llvm::enumerate(indices))
+    if (t && xType.isDynamicDim(i))
+      return c.fail("an indexed dim of dynamic size is not lowered");
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
   MLIRContext *ctx = b.getContext();
@@ -171,7 +179,37 @@ static FailureOr<Value> buildAdvancedIndex(LoweringCall &c, Value x,
       checkIndices(c, t, -n, n - 1, i);
     }
   auto outType = RankedTensorType::get(outShape, xType.getElementType());
-  Value init = tensor::EmptyOp::create(b, loc, outShape, xType.getElementType());
+  // A dynamic result dim's size: the index tensor's dim it broadcasts from,
+  // or the unindexed dim of x it comes from.
+  SmallVector<OpFoldResult> outSizes;
+  for (int64_t o = 0; o < outRank; ++o) {
+    if (!ShapedType::isDynamic(outShape[o])) {
+      outSizes.push_back(b.getIndexAttr(outShape[o]));
+      continue;
+    }
+    Value size;
+    if (o >= bStart && o < bStart + nb) {
+      int64_t bdim = o - bStart;
+      for (Value t : indices) {
+        if (!t)
+          continue;
+        ArrayRef<int64_t> ts = typeOf(t).getShape();
+        int64_t j = bdim - (nb - static_cast<int64_t>(ts.size()));
+        if (j >= 0 && ShapedType::isDynamic(ts[j])) {
+          size = tensor::DimOp::create(b, loc, t, j);
+          break;
+        }
+      }
+    } else {
+      for (int64_t i = 0; i < rank; ++i)
+        if (outDimOf[i] == o)
+          size = tensor::DimOp::create(b, loc, x, i);
+    }
+    if (!size)
+      return c.fail("internal: a dynamic result dim has no source");
+    outSizes.push_back(size);
+  }
+  Value init = buildEmpty(b, loc, outType, outSizes);
   SmallVector<utils::IteratorType> iterators(outRank, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       b, loc, outType, ins, init, maps, iterators,
@@ -418,9 +456,9 @@ FailureOr<SmallVector<Value>> lowering::lowerAdvancedGetitem(LoweringCall &c,
 /// aten.index.Tensor(input, indices): a list of index tensors and Nones.
 static Results lowerAtenIndex(LoweringCall &c) {
   Value x = c.tensor("input");
-  RankedTensorType type = c.resultType();
-  if (!x || !type || !typeOf(x).hasStaticShape())
-    return c.fail("expected statically shaped tensors");
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  if (!x || !type || !typeOf(x))
+    return c.fail("expected ranked tensors");
   Attribute slot = c.slots[*c.spec->signature.lookup("indices")];
   SmallVector<Attribute> items;
   if (auto list = dyn_cast_or_null<ArrayAttr>(slot))

@@ -172,6 +172,47 @@ static FailureOr<Value> buildDynamicMatmul(LoweringCall &c, Value a, Value b,
                   "code does not broadcast a dynamic batch)");
     return buildBatchMatmul(rw, loc, a, b);
   }
+  // Operands of one rank >= 3 whose batch dims agree (static and equal, or
+  // dynamic and checked equal at run time): the batch dims collapse into
+  // one, then one batch_matmul with M, N and K of any size (attention's
+  // scores and context over a growing sequence).
+  if (ta.getRank() >= 3 && ta.getRank() == tb.getRank()) {
+    int64_t rank = ta.getRank(), batch = rank - 2;
+    for (int64_t i = 0; i < batch; ++i)
+      if (!ta.isDynamicDim(i) && !tb.isDynamicDim(i) &&
+          ta.getDimSize(i) != tb.getDimSize(i))
+        return Value();
+    SmallVector<OpFoldResult> sa = dimSizes(rw, loc, a), sb = dimSizes(rw, loc, b);
+    for (int64_t i = 0; i < batch; ++i)
+      checkSameSize(rw, loc, sa[i], sb[i],
+                    "'" + c.target() + "': the batch sizes differ (compiled "
+                    "code does not broadcast a dynamic batch)");
+    checkSameSize(rw, loc, sa[rank - 1], sb[rank - 2],
+                  "'" + c.target() + "': the contracted sizes differ");
+    Value count = arith::ConstantIndexOp::create(rw, loc, 1);
+    int64_t staticCount = 1;
+    for (int64_t i = 0; i < batch; ++i) {
+      count = rw.createOrFold<arith::MulIOp>(
+          loc, count, getValueOrCreateConstantIndexOp(rw, loc, sa[i]));
+      staticCount = ta.isDynamicDim(i) || ShapedType::isDynamic(staticCount)
+                        ? ShapedType::kDynamic
+                        : staticCount * ta.getDimSize(i);
+    }
+    auto collapse = [&](Value v, RankedTensorType t,
+                        ArrayRef<OpFoldResult> sizes) {
+      return buildDynamicReshape(
+          rw, loc, v,
+          {staticCount, t.getDimSize(rank - 2), t.getDimSize(rank - 1)},
+          {getAsOpFoldResult(count), sizes[rank - 2], sizes[rank - 1]});
+    };
+    Value a3 = collapse(a, ta, sa), b3 = collapse(b, tb, sb);
+    if (!a3 || !b3)
+      return Value();
+    Value r = buildBatchMatmul(rw, loc, a3, b3);
+    SmallVector<OpFoldResult> sizes(sa.begin(), sa.begin() + batch);
+    sizes.append({sa[rank - 2], sb[rank - 1]});
+    return buildDynamicReshape(rw, loc, r, type.getShape(), sizes);
+  }
   return Value();
 }
 
@@ -189,8 +230,8 @@ static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
       return failure();
     if (!*r)
       return c.fail("dynamic dims are compiled for (..., M, K) @ (K, N) with "
-                    "dynamic leading dims and (B, M, K) @ (B, K, N) with a "
-                    "dynamic B");
+                    "dynamic leading dims and for operands of one rank whose "
+                    "batch dims agree");
     return SmallVector<Value>{*r};
   }
   if (!type.hasStaticShape())

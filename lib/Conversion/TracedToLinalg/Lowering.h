@@ -63,6 +63,10 @@ public:
   std::optional<int64_t> getInt(StringRef name) const;
   std::optional<double> getFloat(StringRef name) const;
   std::optional<bool> getBool(StringRef name) const;
+  /// An int-list parameter as sizes (`torch.full((T, S), ...)`): constants
+  /// as index attributes, traced ints (sizes as values) as `index` values;
+  /// nullopt when an element is neither.
+  std::optional<SmallVector<OpFoldResult>> sizeList(StringRef name) const;
   /// An int list (one int is repeated `size` times when `size` > 0).
   std::optional<SmallVector<int64_t>> getInts(StringRef name,
                                               unsigned size = 0) const;
@@ -89,8 +93,8 @@ public:
   /// the entry point's status).
   void check(Value ok, const Twine &what) const;
 
-private:
-  /// The original (traced) operand a marker slot stands for.
+  /// The original (traced) operand a marker slot stands for, and its
+  /// lowered value; null for a slot that is not a marker.
   Value original(Attribute slot) const;
   Value lowered(Attribute slot) const;
 };

@@ -172,6 +172,35 @@ static FailureOr<SmallVector<Value>> lowerPermute(LoweringCall &c) {
 static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
   RankedTensorType type = c.resultType();
   Value x = c.tensor("input");
+  if (x && rankedTensorType(x) && (!type || !staticTensorType(x))) {
+    // Dynamic dims (sizes as values): a dynamic dim of the result is the
+    // input's same dim, which torch requires unless it is 1; a run-time
+    // check compares it with the size asked for.
+    type = c.resultType(0, /*dynamic=*/true);
+    auto xType = cast<RankedTensorType>(x.getType());
+    if (!type || xType.getRank() > type.getRank())
+      return c.fail("expected ranked tensors");
+    int64_t lead = type.getRank() - xType.getRank();
+    std::optional<SmallVector<OpFoldResult>> asked = c.sizeList("size");
+    SmallVector<OpFoldResult> have = dimSizes(c.rewriter, c.loc, x);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (d < lead || !xType.isDynamicDim(d - lead))
+        return c.fail("a dynamic result dim must be the input's dynamic dim");
+      if (asked && asked->size() == static_cast<size_t>(type.getRank())) {
+        std::optional<int64_t> k = getConstantIntValue((*asked)[d]);
+        if (!k || *k != -1)
+          checkSameSize(c.rewriter, c.loc, have[d - lead], (*asked)[d],
+                        "'" + c.target() + "': a dynamic dim expanded to "
+                        "another size");
+      }
+    }
+    return SmallVector<Value>{buildElementwise(
+        c.rewriter, c.loc, type, x,
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes(x))};
+  }
   if (!type || !x || !staticTensorType(x))
     return c.fail("expected statically shaped tensors");
   if (cast<RankedTensorType>(x.getType()) == type)
@@ -183,13 +212,37 @@ static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
 
 /// `parts` (of traced element types `partTypes`) concatenated along `dim`
 /// into traced type `type`, converting their elements (torch.cat promotes).
+/// Dynamic dims are sized at run time: the concatenated dim is the sum of the
+/// parts', the others are the first part's, and a run-time check says when
+/// another part's differs.
 static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
                     ArrayRef<Type> partTypes, int64_t dim,
                     RankedTensorType type) {
   auto storage = cast<RankedTensorType>(storageType(type));
-  Value out = tensor::EmptyOp::create(b, loc, storage.getShape(),
-                                      storage.getElementType());
-  int64_t offset = 0;
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, parts.front());
+  for (Value part : parts.drop_front()) {
+    SmallVector<OpFoldResult> partSizes = dimSizes(b, loc, part);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        checkSameSize(b, loc, sizes[d], partSizes[d],
+                      "torch.cat: the tensors' sizes differ outside the "
+                      "concatenated dim");
+  }
+  SmallVector<OpFoldResult> offsets;
+  OpFoldResult total = b.getIndexAttr(0);
+  for (Value part : parts) {
+    offsets.push_back(total);
+    OpFoldResult n = dimSizes(b, loc, part)[dim];
+    std::optional<int64_t> t = getConstantIntValue(total), m = getConstantIntValue(n);
+    total = t && m ? OpFoldResult(b.getIndexAttr(*t + *m))
+                   : OpFoldResult(arith::AddIOp::create(
+                                      b, loc, getValueOrCreateConstantIndexOp(b, loc, total),
+                                      getValueOrCreateConstantIndexOp(b, loc, n))
+                                      .getResult());
+  }
+  sizes[dim] = total;
+  Value out = buildEmpty(b, loc, storage, sizes);
   for (auto [i, partType] : llvm::enumerate(partTypes)) {
     Value part = parts[i];
     auto t = cast<RankedTensorType>(part.getType());
@@ -198,18 +251,19 @@ static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
           b, loc, RankedTensorType::get(t.getShape(), type.getElementType()),
           part, [](OpBuilder &, Location, ValueRange a) { return a[0]; },
           partType);
-    SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
-    offsets[dim] = offset;
-    out = tensor::InsertSliceOp::create(b, loc, part, out, ValueRange{},
-                                        ValueRange{}, ValueRange{}, offsets,
-                                        t.getShape(), strides);
-    offset += t.getDimSize(dim);
+    SmallVector<OpFoldResult> at(rank, b.getIndexAttr(0)),
+        strides(rank, b.getIndexAttr(1));
+    at[dim] = offsets[i];
+    out = tensor::InsertSliceOp::create(b, loc, part, out, at,
+                                        dimSizes(b, loc, part), strides);
   }
+  if (out.getType() != storage)
+    out = tensor::CastOp::create(b, loc, storage, out);
   return out;
 }
 
 static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
-  RankedTensorType type = c.logicalResultType();
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
   FailureOr<SmallVector<Value>> parts = c.tensors("tensors");
   std::optional<int64_t> dim = c.getInt("dim");
   if (!type || failed(parts) || !dim)
@@ -219,20 +273,32 @@ static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
   SmallVector<Value> pieces;
   SmallVector<Type> pieceTypes;
   for (Value p : *parts) {
-    if (!staticTensorType(p))
-      return c.fail("expected statically shaped tensors");
+    if (!rankedTensorType(p))
+      return c.fail("expected ranked tensors");
     Type logical = c.logicalElementType(p);
     if (stack) {
       SmallVector<int64_t> shape(cast<RankedTensorType>(p.getType()).getShape());
       shape.insert(shape.begin() + d, 1);
-      p = buildReshape(c.rewriter, c.loc, p, shape);
+      if (staticTensorType(p)) {
+        p = buildReshape(c.rewriter, c.loc, p, shape);
+      } else {
+        SmallVector<OpFoldResult> sizes = dimSizes(c.rewriter, c.loc, p);
+        sizes.insert(sizes.begin() + d, c.rewriter.getIndexAttr(1));
+        p = buildDynamicReshape(c.rewriter, c.loc, p, shape, sizes);
+        if (!p)
+          return c.fail("internal: cannot add the stacked dim");
+      }
     }
     auto t = cast<RankedTensorType>(p.getType());
     if (t.getRank() == 1 && t.getDimSize(0) == 0 && type.getRank() != 1)
       continue; // torch.cat skips legacy empty 1-D tensors
+    if (t.getRank() != type.getRank())
+      return c.fail("the tensors' ranks differ from the result's");
     pieces.push_back(p);
     pieceTypes.push_back(logical);
   }
+  if (pieces.empty())
+    return c.fail("nothing to concatenate");
   return SmallVector<Value>{
       concat(c.rewriter, c.loc, pieces, pieceTypes, d, type)};
 }
@@ -342,12 +408,152 @@ FailureOr<IndexView> lowering::basicIndexView(LoweringCall &c,
   return indexView(c, xType, items);
 }
 
+/// x[index] with basic items (ints, slices, None, Ellipsis) whose bounds or
+/// whose dims of x are known only at run time (sizes as values, docs/llm.md):
+/// one extract_slice with run-time offsets and sizes, Python's clamping of
+/// slice bounds and a run-time check of int indices, reshaped to the result.
+static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
+                                                             Value x) {
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || !xType)
+    return c.fail("only basic indexing of ranked tensors is supported");
+  Attribute slot = c.slots[*c.spec->signature.lookup("index")];
+  SmallVector<Attribute> items;
+  if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
+    llvm::append_range(items, tuple.getElements().getValue());
+  else
+    items.push_back(slot);
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // An int part of an item (a constant or a traced int) as an index.
+  auto part = [&](Attribute a) -> Value {
+    if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+      return i.getType().isInteger(1) ? Value() : index(i.getInt());
+    Value v = c.lowered(a);
+    if (!v || !v.getType().isInteger(64))
+      return {};
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  auto fold = [&](Value v) { return getAsOpFoldResult(v); };
+  int64_t rank = xType.getRank();
+  int64_t consumed = llvm::count_if(
+      items, [](Attribute a) { return !isa<NoneAttr, EllipsisAttr>(a); });
+  SmallVector<OpFoldResult> offsets, sizes, strides, shape;
+  int64_t dim = 0;
+  auto dimSize = [&](int64_t d) -> Value {
+    return xType.isDynamicDim(d)
+               ? tensor::DimOp::create(b, loc, x, d).getResult()
+               : index(xType.getDimSize(d));
+  };
+  auto fullDim = [&]() {
+    OpFoldResult size = xType.isDynamicDim(dim)
+                            ? OpFoldResult(dimSize(dim))
+                            : OpFoldResult(b.getIndexAttr(xType.getDimSize(dim)));
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(size);
+    strides.push_back(b.getIndexAttr(1));
+    shape.push_back(size);
+    ++dim;
+  };
+  // Python's reading of a bound: negative counts from the end, clamped.
+  auto clamp = [&](Value v, Value size) -> Value {
+    Value zero = index(0);
+    Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, v, zero);
+    v = b.createOrFold<arith::SelectOp>(
+        loc, negative, b.createOrFold<arith::AddIOp>(loc, v, size), v);
+    v = b.createOrFold<arith::MaxSIOp>(loc, v, zero);
+    return b.createOrFold<arith::MinSIOp>(loc, v, size);
+  };
+  for (Attribute item : items) {
+    if (isa_and_nonnull<NoneAttr>(item)) {
+      shape.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    if (isa_and_nonnull<EllipsisAttr>(item)) {
+      for (int64_t n = rank - consumed; n > 0; --n)
+        fullDim();
+      continue;
+    }
+    if (dim >= rank)
+      return c.fail("too many indices");
+    Value size = dimSize(dim);
+    if (auto s = dyn_cast_or_null<SliceAttr>(item)) {
+      int64_t step = 1;
+      if (s.getStep() && !isa<NoneAttr>(s.getStep())) {
+        auto st = dyn_cast<IntegerAttr>(s.getStep());
+        if (!st || st.getInt() <= 0)
+          return c.fail("slices need a constant positive step");
+        step = st.getInt();
+      }
+      Value start = isa_and_nonnull<NoneAttr>(s.getStart()) || !s.getStart()
+                        ? index(0)
+                        : part(s.getStart());
+      Value stop = isa_and_nonnull<NoneAttr>(s.getStop()) || !s.getStop()
+                       ? size
+                       : part(s.getStop());
+      if (!start || !stop)
+        return c.fail("slice bounds must be ints");
+      Value begin = clamp(start, size), end = clamp(stop, size);
+      Value span = b.createOrFold<arith::SubIOp>(loc, end, begin);
+      Value n = b.createOrFold<arith::CeilDivSIOp>(loc, span, index(step));
+      n = b.createOrFold<arith::MaxSIOp>(loc, n, index(0));
+      offsets.push_back(fold(begin));
+      sizes.push_back(fold(n));
+      strides.push_back(b.getIndexAttr(step));
+      shape.push_back(fold(n));
+      ++dim;
+      continue;
+    }
+    Value at = part(item);
+    if (!at)
+      return c.fail("only basic indexing (ints, slices, None, ...) is "
+                    "supported here");
+    Value zero = index(0);
+    Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, at, zero);
+    at = b.createOrFold<arith::SelectOp>(
+        loc, negative, b.createOrFold<arith::AddIOp>(loc, at, size), at);
+    if (!getConstantIntValue(fold(at)) || xType.isDynamicDim(dim)) {
+      Value inRange = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at, zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, size));
+      c.check(inRange, "index out of range for dimension " + Twine(dim));
+    }
+    offsets.push_back(fold(at));
+    sizes.push_back(b.getIndexAttr(1));
+    strides.push_back(b.getIndexAttr(1));
+    ++dim;
+  }
+  while (dim < rank)
+    fullDim();
+  Value slice = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
+  if (static_cast<int64_t>(shape.size()) != type.getRank())
+    return c.fail("internal: the indexed rank differs from the traced result's");
+  SmallVector<int64_t> target;
+  for (auto [traced, size] : llvm::zip(type.getShape(), shape)) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    target.push_back(known ? *known : traced);
+  }
+  Value r = slice;
+  if (cast<RankedTensorType>(slice.getType()).getShape() != ArrayRef<int64_t>(target)) {
+    r = buildDynamicReshape(b, loc, slice, target, shape);
+    if (!r)
+      return c.fail("internal: cannot reshape the indexed view");
+  }
+  if (r.getType() != type)
+    r = tensor::CastOp::create(b, loc, type, r);
+  return SmallVector<Value>{r};
+}
+
 static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
                                                       Value x) {
   RankedTensorType type = c.resultType();
-  if (!type || !staticTensorType(x))
-    return c.fail("only basic indexing (ints, slices, None, ...) with "
-                  "constant bounds is supported");
+  if (!type || !staticTensorType(x) || !c.value("index"))
+    return lowerDynamicTensorIndex(c, x);
   FailureOr<IndexView> w =
       basicIndexView(c, cast<RankedTensorType>(x.getType()));
   if (failed(w))
@@ -754,7 +960,40 @@ static FailureOr<SmallVector<Value>> lowerPrimExtreme(LoweringCall &c) {
   return SmallVector<Value>{arith::SelectOp::create(b, loc, pick, x, y)};
 }
 
+/// tril / triu whose shape or diagonal is known only at run time (the
+/// constant case is a masked_fill, Decompose/Shape.cpp): elements whose
+/// column minus row lies past the diagonal become zero.
+static FailureOr<SmallVector<Value>> lowerTriangle(LoweringCall &c) {
+  bool lower = c.target() == "torch.tril";
+  Value x = c.tensor("input");
+  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  Value k = c.scalar("diagonal");
+  if (!x || !type || type.getRank() < 2 || !k || !k.getType().isInteger(64))
+    return c.fail("needs a tensor of 2 or more dims and an int diagonal");
+  int64_t rank = type.getRank();
+  Type element = computeType(type.getElementType());
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, x,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        auto index = [&](int64_t d) -> Value {
+          return arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            linalg::IndexOp::create(b, loc, d));
+        };
+        Value diff = arith::SubIOp::create(b, loc, index(rank - 1), index(rank - 2));
+        Value keep = arith::CmpIOp::create(
+            b, loc, lower ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge,
+            diff, k);
+        return arith::SelectOp::create(b, loc, keep, a[0],
+                                       scalarConstant(b, loc, element, 0))
+            .getResult();
+      },
+      c.logicalElementTypes(x));
+  return SmallVector<Value>{r};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
+  t["torch.tril"] = lowerTriangle;
+  t["torch.triu"] = lowerTriangle;
   t["torch.ops.aten.ScalarImplicit.default"] = lowerPythonNumber;
   t["torch.ops.aten.Float"] = lowerPythonNumber;
   t["torch.ops.aten.Int"] = lowerPythonNumber;

@@ -83,6 +83,41 @@ Value LoweringCall::scalar(StringRef name) const {
   return {};
 }
 
+static Attribute knownValue(Value v);
+
+std::optional<SmallVector<OpFoldResult>>
+LoweringCall::sizeList(StringRef name) const {
+  Attribute slot = slots[*spec->signature.lookup(name)];
+  ArrayRef<Attribute> items;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(slot))
+    items = list.getValue();
+  else if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
+    items = tuple.getElements();
+  else if (slot)
+    items = ArrayRef<Attribute>(slots[*spec->signature.lookup(name)]);
+  SmallVector<OpFoldResult> sizes;
+  for (Attribute item : items) {
+    if (auto i = dyn_cast<IntegerAttr>(item)) {
+      if (i.getType().isInteger(1))
+        return std::nullopt;
+      sizes.push_back(rewriter.getIndexAttr(i.getInt()));
+      continue;
+    }
+    if (Attribute known = knownValue(original(item)))
+      if (auto i = dyn_cast<IntegerAttr>(known); i && !i.getType().isInteger(1)) {
+        sizes.push_back(rewriter.getIndexAttr(i.getInt()));
+        continue;
+      }
+    Value v = lowered(item);
+    if (!v || !v.getType().isInteger(64))
+      return std::nullopt;
+    sizes.push_back(
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), v)
+            .getResult());
+  }
+  return sizes;
+}
+
 FailureOr<SmallVector<Value>> LoweringCall::tensors(StringRef name) const {
   Attribute slot = slots[*spec->signature.lookup(name)];
   SmallVector<Value> values;

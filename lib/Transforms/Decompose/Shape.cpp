@@ -187,22 +187,25 @@ static Results slicesAlong(Decomposer &d, Value x, int64_t n,
   return parts;
 }
 
-/// The input of an op that cuts a static tensor along its constant `dim`
-/// (split, tensor_split, unbind), with that dim normalized; none when the
-/// shape or the dim is not known.
+/// The input of an op that cuts a tensor along its constant `dim` of static
+/// size (split, tensor_split, unbind; the other dims may be dynamic), with
+/// that dim normalized; none when the dim or its size is not known.
 static std::optional<std::pair<Value, int64_t>> staticAlongDim(Decomposer &d) {
   Value x = d.tensor("input");
   RankedTensorType type = typeOf(x);
   auto dim = d.getInt("dim");
-  if (!type || !type.hasStaticShape() || !dim || type.getRank() == 0)
+  if (!type || !dim || type.getRank() == 0)
     return std::nullopt;
-  return std::make_pair(x, normDim(*dim, type.getRank()));
+  int64_t n = normDim(*dim, type.getRank());
+  if (n < 0 || n >= type.getRank() || type.isDynamicDim(n))
+    return std::nullopt;
+  return std::make_pair(x, n);
 }
 
 static Results decomposeSplit(Decomposer &d) {
   auto along = staticAlongDim(d);
   if (!along)
-    return d.decline("needs a static shape and a constant dim");
+    return d.decline("needs a constant dim of static size");
   auto [x, n] = *along;
   RankedTensorType type = typeOf(x);
   int64_t size = type.getDimSize(n);
@@ -230,7 +233,7 @@ static Results decomposeSplit(Decomposer &d) {
 static Results decomposeTensorSplit(Decomposer &d) {
   auto along = staticAlongDim(d);
   if (!along)
-    return d.decline("needs a static shape and a constant dim");
+    return d.decline("needs a constant dim of static size");
   auto [x, n] = *along;
   RankedTensorType type = typeOf(x);
   std::optional<int64_t> sections;
@@ -257,7 +260,7 @@ static Results decomposeTensorSplit(Decomposer &d) {
 static Results decomposeUnbind(Decomposer &d) {
   auto along = staticAlongDim(d);
   if (!along)
-    return d.decline("needs a static shape and a constant dim");
+    return d.decline("needs a constant dim of static size");
   auto [x, n] = *along;
   RankedTensorType type = typeOf(x);
   SmallVector<Value> parts;
