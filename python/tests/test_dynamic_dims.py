@@ -116,11 +116,26 @@ def test_several_dynamic_dims_and_none_entries():
     _close(got[0], M()(x, y)[0])
 
 
-class ShapeConstant(nn.Module):
-    """Bakes the batch size into a constant: refused, not specialized."""
+class SizeAsValue(nn.Module):
+    """Computes with the batch size: a value of the graph (issue 50)."""
 
     def forward(self, x):
-        return x + torch.zeros(x.shape[0], 1).sum()
+        return x + torch.ones(x.shape[0], 1).sum()
+
+
+class ShapeConstant(nn.Module):
+    """Bakes the batch size into a Python float, which the trace cannot
+    follow: refused, not specialized."""
+
+    def forward(self, x):
+        return x + float(x.shape[0])
+
+
+class BranchOnSize(nn.Module):
+    def forward(self, x):
+        if x.shape[0] > 2:
+            return x * 2
+        return x
 
 
 class ViewByExampleSize(nn.Module):
@@ -133,10 +148,28 @@ class ViewBySymbolicSize(nn.Module):
         return x.reshape(x.size(0), -1)
 
 
+def test_size_read_is_a_value():
+    m = traced.trace(SizeAsValue(), torch.randn(2, 3), mode="concrete",
+                     dynamic_dims={0: "batch"})
+    assert 'call_method %x["size"](dim=0)' in str(m)
+    for n in (1, 5):
+        x = torch.randn(n, 3)
+        _close(m.interpret(x.numpy()), SizeAsValue()(x))
+        _close(traced.compile(m)(x.numpy()), SizeAsValue()(x))
+
+
 def test_size_dependent_graph_is_refused():
     with pytest.raises(traced.TraceError,
                        match="depends on the size of the dynamic dim 'batch'"):
         traced.trace(ShapeConstant(), torch.randn(2, 3), mode="concrete",
+                     dynamic_dims={0: "batch"})
+
+
+def test_branch_on_dynamic_size_is_refused():
+    with pytest.raises(traced.TraceError,
+                       match=r"Python control flow on a dynamic size at .*"
+                             r"test_dynamic_dims.py:\d+"):
+        traced.trace(BranchOnSize(), torch.randn(3, 3), mode="concrete",
                      dynamic_dims={0: "batch"})
 
 
@@ -359,12 +392,15 @@ def test_size_of_dynamic_dim_compiles():
         x = torch.randn(batch, 3, 8, 8)
         with torch.no_grad():
             _close(c(x.numpy()), model(x))
-    # Concrete tracing records the size as a number: refused, at the line.
-    with pytest.raises(traced.TraceError,
-                       match=r"test_dynamic_dims.py:\d+:\d+: error: the trace "
-                             r"depends on the size of the dynamic dim 'b'"):
-        traced.trace(model, torch.randn(2, 3, 8, 8), mode="concrete",
+    # Concrete tracing reads the size as a value too (issue 50).
+    m = traced.trace(model, torch.randn(2, 3, 8, 8), mode="concrete",
                      dynamic_dims={0: "b"})
+    assert '["size"](dim=0) : (tensor<?x4x6x6xf32>) -> i64' in str(m)
+    c = traced.compile(m)
+    for batch in (1, 4):
+        x = torch.randn(batch, 3, 8, 8)
+        with torch.no_grad():
+            _close(c(x.numpy()), model(x))
 
 
 class Products(nn.Module):

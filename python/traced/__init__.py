@@ -45,6 +45,7 @@ from ._limits import get_limits, limits, set_limits
 from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
                        save_library)
 from .module import Expr, ExprList, FxNode, Graph, Module, ModuleView, Node, NodeList
+from .generate import generate
 from .summary import Summary, SummaryRow
 from ._tracing import TracerWarning, UnknownTargetWarning
 from ._tracing import class_name as _class_name
@@ -56,7 +57,7 @@ __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
            "Summary",
            "SummaryRow", "SurgeryError", "TraceError", "TracerWarning",
            "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda",
-           "get_limits", "limits", "load", "parse",
+           "generate", "get_limits", "limits", "load", "parse",
            "save_library", "set_limits", "trace"]
 
 

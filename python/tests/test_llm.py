@@ -1,0 +1,138 @@
+"""Sizes as values (issue 50): decoder-only language models with their KV
+cache as inputs and outputs, traced once with dynamic "seq" and "past"
+dims and compiled once, against torch at prefill and decode sizes, and a
+greedy generation that must give torch's tokens."""
+import numpy as np
+import pytest
+import torch
+
+import traced
+
+import llm_models as L
+
+DIMS = [{1: "seq"}, {3: "past"}, {3: "past"}]
+
+
+def _cache(model, past, seed=1):
+    k, v = model.empty_cache()
+    if past:
+        g = torch.Generator().manual_seed(seed)
+        with torch.no_grad():
+            _, k, v = model(torch.randint(0, model.cfg.vocab, (1, past), generator=g), k, v)
+    return k, v
+
+
+def _ids(model, n, seed=2):
+    return torch.randint(0, model.cfg.vocab, (1, n),
+                         generator=torch.Generator().manual_seed(seed))
+
+
+def _close(got, want):
+    for g, w in zip(got, want):
+        torch.testing.assert_close(torch.as_tensor(np.asarray(g)), w,
+                                   rtol=1e-4, atol=1e-4)
+
+
+def _model(name):
+    cfg = dict(vocab=96, ctx=512, layers=2, heads=4, dim=32)
+    if name == "gpt":
+        return L.randomize(L.GPT(L.GPTConfig(**cfg)))
+    return L.randomize(L.Llama(L.LlamaConfig(kv_heads=2, hidden=64, **cfg)))
+
+
+@pytest.fixture(scope="module", params=["gpt", "llama"])
+def lm(request):
+    model = _model(request.param)
+    k, v = _cache(model, 3)
+    tm = traced.trace(model, _ids(model, 5), k, v, dynamic_dims=DIMS)
+    return model, tm, traced.compile(tm)
+
+
+def test_one_trace_has_size_values(lm):
+    _, tm, _ = lm
+    text = str(tm)
+    assert 'call_method %ids["size"](dim=1)' in text
+    assert 'call_method %k_cache["size"](dim=3)' in text
+    assert '"operator.add"' in text
+    # The text form round-trips.
+    assert str(traced.parse(text)) == text
+
+
+@pytest.mark.parametrize("seq, past", [(1, 0), (2, 0), (17, 0), (128, 0),
+                                       (512, 0), (1, 1), (1, 100), (3, 250),
+                                       (1, 511)])
+def test_compiled_matches_torch(lm, seq, past):
+    model, _, compiled = lm
+    ids, (k, v) = _ids(model, seq), _cache(model, past)
+    with torch.no_grad():
+        want = model(ids, k, v)
+    got = compiled(ids, k, v)
+    assert tuple(got[1].shape) == tuple(want[1].shape)
+    _close(got, want)
+
+
+@pytest.mark.parametrize("seq, past", [(1, 0), (9, 0), (1, 20), (4, 33)])
+def test_interpreted_matches_torch(lm, seq, past):
+    model, tm, _ = lm
+    ids, (k, v) = _ids(model, seq), _cache(model, past)
+    with torch.no_grad():
+        want = model(ids, k, v)
+    _close(tm.interpret(ids, k, v), want)
+
+
+def _torch_greedy(model, ids, n):
+    k, v = model.empty_cache()
+    out, step = ids, ids
+    with torch.no_grad():
+        for _ in range(n):
+            logits, k, v = model(step, k, v)
+            step = logits[:, -1].argmax(-1, keepdim=True)
+            out = torch.cat([out, step], 1)
+    return out
+
+
+def test_greedy_generation_matches_torch(lm):
+    model, _, compiled = lm
+    prompt = _ids(model, 7)
+    got = traced.generate(compiled, prompt, 32)
+    assert got.shape == (1, 39)
+    assert torch.equal(got, _torch_greedy(model, prompt, 32))
+
+
+def test_top_k_generation_is_seeded(lm):
+    _, _, compiled = lm
+    prompt = torch.tensor([[1, 2, 3]])
+    a = traced.generate(compiled, prompt, 8, top_k=5, seed=0)
+    b = traced.generate(compiled, prompt, 8, top_k=5, seed=0)
+    assert torch.equal(a, b)
+    assert a.shape == (1, 11) and torch.equal(a[:, :3], prompt)
+
+
+def test_shorter_cache_than_the_trace_runs(lm):
+    # (A past of 0, in prefill, is the empty cache the signature gives.)
+    _, _, compiled = lm
+    caches = traced.generate.__globals__["empty_cache"](compiled, 1)
+    assert [c.shape[3] for c in caches] == [0, 0]
+
+
+@pytest.mark.parametrize("bad, message", [
+    (torch.zeros(3, dtype=torch.int64), "must be \\(batch, T\\)"),
+    (torch.zeros(1, 0, dtype=torch.int64), "T >= 1"),
+])
+def test_generate_refuses_bad_prompts(lm, bad, message):
+    _, _, compiled = lm
+    with pytest.raises(traced.InputError, match=message):
+        traced.generate(compiled, bad, 2)
+
+
+def test_branch_on_sequence_length_is_refused():
+    class Branchy(torch.nn.Module):
+        def forward(self, ids):
+            if ids.size(1) > 3:
+                return ids * 2
+            return ids
+
+    with pytest.raises(traced.TraceError, match="Python control flow on a "
+                       "dynamic size at .*test_llm.py"):
+        traced.trace(Branchy(), torch.zeros(1, 5, dtype=torch.int64),
+                     mode="concrete", dynamic_dims={1: "seq"})
