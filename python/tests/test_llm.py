@@ -136,3 +136,57 @@ def test_branch_on_sequence_length_is_refused():
                        "dynamic size at .*test_llm.py"):
         traced.trace(Branchy(), torch.zeros(1, 5, dtype=torch.int64),
                      mode="concrete", dynamic_dims={1: "seq"})
+
+
+class SizeOps(torch.nn.Module):
+    """The size computations of a decoder, one of each: arange from traced
+    bounds, a mask from traced sizes and diagonal, slices with negative and
+    traced bounds, a cat of dynamic parts, a batched matmul with dynamic M
+    and N, an expand of a dynamic dim."""
+
+    def forward(self, ids, k):
+        T = ids.size(1)
+        P = k.size(1)
+        S = P + T
+        pos = torch.arange(P, S)
+        mask = torch.full((T, S), float("-inf")).triu(P + 1)
+        full = torch.cat([k, k[:, -T:]], dim=1)
+        kk = full[:, P:S]
+        att = torch.matmul(kk, full.transpose(1, 2)) + mask
+        return att, pos, kk[None].expand(2, -1, -1, -1)
+
+
+@pytest.mark.parametrize("mode", ["interpret", "compile"])
+def test_size_ops_match_torch(mode):
+    m = traced.trace(SizeOps(), torch.zeros(1, 3, dtype=torch.int64),
+                     torch.randn(2, 5, 4), mode="concrete",
+                     dynamic_dims=[{1: "seq"}, {1: "past"}])
+    run = m.interpret if mode == "interpret" else traced.compile(m)
+    for seq, past in [(1, 1), (2, 4), (3, 9), (6, 6)]:  # (k[:, -T:] needs T <= P)
+        ids = torch.arange(seq)[None]
+        k = torch.randn(2, past, 4)
+        got = run(ids, k)
+        for g, w in zip(got, SizeOps()(ids, k)):
+            torch.testing.assert_close(torch.as_tensor(np.asarray(g)), w)
+
+
+class Coincidence(torch.nn.Module):
+    """`T - T // 2` is 2 at both traced lengths (3 and 4): the trace sees a
+    static size, so another length must be refused, never answered with
+    the traced size."""
+
+    def forward(self, ids):
+        return ids[:, ids.size(1) // 2:] * 2
+
+
+def test_coincident_static_size_is_checked():
+    m = traced.trace(Coincidence(), torch.zeros(1, 3, dtype=torch.int64),
+                     mode="concrete", dynamic_dims={1: "seq"})
+    compiled = traced.compile(m)
+    ok = torch.arange(4)[None]  # (4 - 2 = 2, as traced)
+    torch.testing.assert_close(torch.as_tensor(compiled(ok)), Coincidence()(ok))
+    bad = torch.arange(7)[None]
+    with pytest.raises(traced.InterpretError, match="shape"):
+        m.interpret(bad)
+    with pytest.raises(traced.Error, match="test_llm.py:\\d+: .*another size"):
+        compiled(bad)

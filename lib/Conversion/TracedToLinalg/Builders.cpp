@@ -498,6 +498,14 @@ Value lowering::buildDynamicReshape(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   auto target = RankedTensorType::get(shape, type.getElementType());
   SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+  if (type == target) {
+    // The same shape: each dynamic dim must be the size asked for.
+    for (auto [d, size] : llvm::enumerate(targetSizes))
+      if (type.isDynamicDim(d))
+        checkSameSize(b, loc, inSizes[d], size,
+                      "a reshape to another number of elements");
+    return input;
+  }
   // The target's sizes: given, or static, or (one dynamic dim) what the
   // element count leaves.
   SmallVector<OpFoldResult> sizes(targetSizes);

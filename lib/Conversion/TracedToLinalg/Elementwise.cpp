@@ -197,14 +197,24 @@ static std::string elementName(RankedTensorType type) {
   return name;
 }
 
+static RankedTensorType resultTypeOrNumber(LoweringCall &c, Type &number);
+static Value numberOrTensor(LoweringCall &c, Value r, Type number);
+
 static FailureOr<SmallVector<Value>>
 lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
-  RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+  // (A Python number known only at run time, `-n` of a traced size, is
+  // computed as a 0-d tensor, as lowerBinary computes `n + 1`.)
+  Type number;
+  RankedTensorType type = resultTypeOrNumber(c, number);
   if (!type)
     return c.fail("the result is not a ranked tensor");
   if (floatOnly && !isa<FloatType>(type.getElementType()))
     return c.fail("element type " + elementName(type) +
                   " is not supported (only floating-point tensors)");
+  if (number && !number.isInteger(1) && !c.tensor("input"))
+    if (Value xs = c.scalar("input")) // (`-n` of a traced size)
+      return SmallVector<Value>{
+          fn(c.rewriter, c.loc, castScalar(c.rewriter, c.loc, xs, number), c)};
   FailureOr<Operand> x = operandOf(c, "input");
   if (failed(x) || !x->tensor)
     return c.fail("the input is not a tensor");
@@ -214,7 +224,7 @@ lowerUnary(LoweringCall &c, UnaryFn fn, bool floatOnly = true) {
         return fn(b, loc, a[0], c);
       },
       c.logicalElementTypes(x->tensor));
-  return SmallVector<Value>{r};
+  return SmallVector<Value>{numberOrTensor(c, r, number)};
 }
 
 /// Whether the call computes on uint8.
@@ -435,15 +445,31 @@ static FailureOr<SmallVector<Value>> lowerBinary(LoweringCall &c,
       fn != tieKeepsInput<false, true> && fn != tieKeepsInput<true, false> &&
       fn != tieKeepsInput<false, false>)
     return c.fail("element type i1 is not supported");
-  FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
-  if (failed(x) || failed(y))
-    return c.fail("an operand is neither a tensor nor a number");
   std::optional<double> alpha;
   if (c.spec->signature.lookup("alpha")) {
     alpha = c.getFloat("alpha");
     if (!alpha)
       return c.fail("'alpha' must be a number");
   }
+  // Python ints and floats known only at run time (`P + T` of traced
+  // sizes): plain scalar arithmetic, which the output-size functions of
+  // compiled code can follow (a 0-d tensor in between they could not).
+  if (number && !number.isInteger(1) && !c.tensor(lhsName) &&
+      !c.tensor(rhsName)) {
+    Value xs = c.scalar(lhsName), ys = c.scalar(rhsName);
+    if (xs && ys) {
+      OpBuilder &b = c.rewriter;
+      Value xv = castScalar(b, c.loc, xs, number);
+      Value yv = castScalar(b, c.loc, ys, number);
+      if (alpha && *alpha != 1.0)
+        yv = mul(b, c.loc, yv, scalarConstant(b, c.loc, number, *alpha));
+      return SmallVector<Value>{swap ? fn(b, c.loc, yv, xv, false)
+                                     : fn(b, c.loc, xv, yv, false)};
+    }
+  }
+  FailureOr<Operand> x = operandOf(c, lhsName), y = operandOf(c, rhsName);
+  if (failed(x) || failed(y))
+    return c.fail("an operand is neither a tensor nor a number");
   SmallVector<Value> inputs;
   for (const Operand &o : {*x, *y})
     if (o.tensor)

@@ -54,12 +54,19 @@ static FailureOr<SmallVector<Value>> lowerSized(LoweringCall &c,
     return c.fail("the sizes are not ints");
   if (!v && !(v = c.getFloat("fill_value")))
     return c.fail("the fill value is not a constant number");
-  for (OpFoldResult s : *sizes)
+  for (auto [d, s] : llvm::enumerate(*sizes))
     if (auto value = dyn_cast<Value>(s)) {
       Value zero = arith::ConstantIndexOp::create(c.rewriter, c.loc, 0);
       c.check(arith::CmpIOp::create(c.rewriter, c.loc, arith::CmpIPredicate::sge,
                                     value, zero),
               "negative dimension");
+      // (A size the trace saw as static, by coincidence of the two traced
+      // sizes, is checked rather than assumed.)
+      if (!type.isDynamicDim(d))
+        checkSameSize(c.rewriter, c.loc, s,
+                      c.rewriter.getIndexAttr(type.getDimSize(d)),
+                      "'" + c.target() + "': a size differs from the trace's "
+                      "static one");
     }
   return SmallVector<Value>{
       buildFilled(c.rewriter, c.loc, cast<RankedTensorType>(storageType(type)),
@@ -117,6 +124,10 @@ static FailureOr<SmallVector<Value>> lowerArange(LoweringCall &c) {
         arith::FPToSIOp::create(b, loc, b.getI64Type(), n));
   }
   auto storage = cast<RankedTensorType>(storageType(type));
+  if (!type.isDynamicDim(0))
+    checkSameSize(b, loc, count, b.getIndexAttr(type.getDimSize(0)),
+                  "'torch.arange': the length differs from the trace's "
+                  "static one");
   Value init = buildEmpty(b, loc, storage, {OpFoldResult(count)});
   Type element = computeType(type.getElementType());
   auto generic = linalg::GenericOp::create(

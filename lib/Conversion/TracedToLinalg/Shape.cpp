@@ -257,8 +257,14 @@ static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
     out = tensor::InsertSliceOp::create(b, loc, part, out, at,
                                         dimSizes(b, loc, part), strides);
   }
-  if (out.getType() != storage)
+  if (out.getType() != storage) {
+    SmallVector<OpFoldResult> have = dimSizes(b, loc, out);
+    for (int64_t d = 0; d < rank; ++d)
+      if (!storage.isDynamicDim(d))
+        checkSameSize(b, loc, have[d], b.getIndexAttr(storage.getDimSize(d)),
+                      "torch.cat: a dim has another size than the trace's");
     out = tensor::CastOp::create(b, loc, storage, out);
+  }
   return out;
 }
 
@@ -534,9 +540,9 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
   if (static_cast<int64_t>(shape.size()) != type.getRank())
     return c.fail("internal: the indexed rank differs from the traced result's");
   SmallVector<int64_t> target;
-  for (auto [traced, size] : llvm::zip(type.getShape(), shape)) {
+  for (OpFoldResult size : shape) {
     std::optional<int64_t> known = getConstantIntValue(size);
-    target.push_back(known ? *known : traced);
+    target.push_back(known ? *known : ShapedType::kDynamic);
   }
   Value r = slice;
   if (cast<RankedTensorType>(slice.getType()).getShape() != ArrayRef<int64_t>(target)) {
@@ -544,8 +550,19 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
     if (!r)
       return c.fail("internal: cannot reshape the indexed view");
   }
-  if (r.getType() != type)
+  if (r.getType() != type) {
+    // A dim the trace saw as static but computed here at run time (two
+    // traced sizes can give one result size by coincidence, `T - T // 2`
+    // at 3 and 4): checked, never assumed.
+    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!type.isDynamicDim(d))
+        checkSameSize(b, loc, have[d], b.getIndexAttr(type.getDimSize(d)),
+                      "'" + c.target() + "': an indexed dim has another size "
+                      "than the trace's (trace again with dynamic dims that "
+                      "reach it)");
     r = tensor::CastOp::create(b, loc, type, r);
+  }
   return SmallVector<Value>{r};
 }
 

@@ -23,11 +23,15 @@ traced.module root @M class "m.M" {
 // -----
 
 // Arithmetic on Python numbers known only at run time (`scale * 2`,
-// `n // 2`) is computed on 0-d tensors with torch's kernels.
+// `n // 2`) is plain scalar arithmetic with torch's (and Python's) rules:
+// `//` floors. (Compiled code's output-size functions can follow it.)
 // CHECK-LABEL: func.func @forward(
-// CHECK: %[[T:.+]] = tensor.from_elements %{{.+}} : tensor<i64>
-// CHECK: %[[Q:.+]] = linalg.generic {{.*}} ins(%[[T]] : tensor<i64>)
-// CHECK: tensor.extract %[[Q]][] : tensor<i64>
+// CHECK: %[[N:.+]] = tensor.extract %{{.+}}[] : tensor<i64>
+// CHECK-NOT: linalg.generic
+// CHECK: arith.divsi %[[N]],
+// CHECK: arith.remsi %[[N]],
+// CHECK: arith.select
+// CHECK: tensor.from_elements %{{.+}} : tensor<i64>
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<3xf32>, %n: i64) -> tensor<3xf32> {
     %h = call_function "operator.floordiv"(input=%n, other=2) : (i64) -> i64
