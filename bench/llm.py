@@ -1,0 +1,133 @@
+"""Language-model prefill and decode (issue 50, docs/llm.md): GPT-2 small
+(124M parameters, float32, random weights) from python/tests/llm_models.py,
+traced once with dynamic "seq" and "past" dims and compiled once, beside
+torch eager in the same process, at 1 and 2 threads.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/llm.py [--threads 1,2]
+        [--model gpt2|tiny] [--past 16,256,900]
+
+Each thread count runs in a child process (threads are set before numpy,
+OpenMP and torch load). Per row: the median time of one call, ours and
+torch eager's, timed in interleaved blocks (bench/timing.py:
+interleaved_medians_ms), and tokens/s for decode. The memory-bandwidth
+bound of a decode step is the bytes it must read (every weight once: the
+LM head reads the whole token embedding; the K and V caches of every
+layer) over this machine's read bandwidth, measured here as torch's sum of
+a 1 GiB float32 tensor at the same thread count; "of bound" is that time
+over ours. Outputs are checked against torch element by element (rtol and
+atol 1e-4).
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+
+def child(threads, model_name, pasts):
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+    import time
+
+    import numpy as np
+    import torch
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "python", "tests"))
+    sys.path.insert(0, here)
+    import traced
+    import llm_models as L
+    from timing import agreement, describe_environment, interleaved_medians_ms
+
+    torch.set_num_threads(threads)
+    describe_environment(threads)
+    if model_name == "gpt2":
+        cfg = L.GPTConfig()
+    else:
+        cfg = L.GPTConfig(vocab=512, ctx=1024, layers=2, heads=4, dim=64)
+    model = L.randomize(L.GPT(cfg))
+    params = sum(p.numel() for p in model.parameters())
+
+    def cache(past, seed=1):
+        k, v = model.empty_cache()
+        if past:
+            g = torch.Generator().manual_seed(seed)
+            with torch.no_grad():
+                _, k, v = model(torch.randint(0, cfg.vocab, (1, past), generator=g), k, v)
+        return k, v
+
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(0, cfg.vocab, (1, 5), generator=g)
+    k3, v3 = cache(3)
+    t0 = time.perf_counter()
+    tm = traced.trace(model, ids, k3, v3,
+                      dynamic_dims=[{1: "seq"}, {3: "past"}, {3: "past"}])
+    t1 = time.perf_counter()
+    compiled = traced.compile(tm)
+    t2 = time.perf_counter()
+    print(f"\nGPT ({params / 1e6:.1f}M parameters, {cfg.layers} layers, "
+          f"dim {cfg.dim}), {threads} thread(s): trace {t1 - t0:.1f} s, "
+          f"compile {t2 - t1:.1f} s (one compile serves every row)")
+
+    big = torch.ones(256 * 1024 * 1024)  # 1 GiB of float32
+    big.sum()
+    bw_times = []
+    for _ in range(5):
+        s = time.perf_counter()
+        big.sum()
+        bw_times.append(time.perf_counter() - s)
+    bandwidth = big.numel() * 4 / float(np.median(bw_times))
+    del big
+    print(f"read bandwidth (torch sum of 1 GiB, {threads} thread(s)): "
+          f"{bandwidth / 1e9:.1f} GB/s")
+
+    print("\n| step | tokens in | past | ours ms | torch eager ms | ours/torch "
+          "| ours tokens/s | torch tokens/s | of bandwidth bound | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = [("prefill", 128, 0)] + [("decode", 1, p) for p in pasts]
+    for kind, n, past in rows:
+        x = torch.randint(0, cfg.vocab, (1, n), generator=g)
+        k, v = cache(past)
+        xn, kn, vn = x.numpy(), k.numpy(), v.numpy()
+        with torch.no_grad():
+            want = model(x, k, v)
+        got = compiled(xn, kn, vn)
+        ok = all(agreement(np.asarray(a), b.numpy())[0] for a, b in zip(got, want))
+
+        def ours():
+            compiled(xn, kn, vn)
+
+        def eager():
+            with torch.no_grad():
+                model(x, k, v)
+        o, e = interleaved_medians_ms([ours, eager], blocks=4, runs=5, block_s=0.5)
+        # Bytes a decode step must read: the weights once (less the
+        # position embedding, read one row) and both caches.
+        cache_bytes = 2 * cfg.layers * (past + n) * cfg.dim * 4
+        weight_bytes = (params - cfg.ctx * cfg.dim) * 4
+        bound_ms = (weight_bytes + cache_bytes) / bandwidth * 1e3
+        tok = lambda ms: n / ms * 1e3
+        print(f"| {kind} | {n} | {past} | {o:.2f} | {e:.2f} | {o / e:.2f} | "
+              f"{tok(o):.1f} | {tok(e):.1f} | "
+              f"{bound_ms / o * 100:.0f}% ({bound_ms:.2f} ms) | "
+              f"{'ok' if ok else 'WRONG'} |", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--model", default="gpt2", choices=["gpt2", "tiny"])
+    parser.add_argument("--past", default="16,256,900")
+    parser.add_argument("--child", type=int)
+    args = parser.parse_args()
+    pasts = [int(p) for p in args.past.split(",")]
+    if args.child:
+        child(args.child, args.model, pasts)
+        return
+    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    for t in args.threads.split(","):
+        subprocess.run([sys.executable, __file__, "--child", t, "--model",
+                        args.model, "--past", args.past], check=True)
+
+
+if __name__ == "__main__":
+    main()
