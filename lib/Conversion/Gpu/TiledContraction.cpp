@@ -107,108 +107,163 @@ struct Tile {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
-/// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
-/// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
-void buildKernel(Operation *op, const Contraction &c, bool contiguous,
-                 int64_t largeKStep, bool tf32, StringRef kernelName) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  IndexBuilder host{b, loc, b.getIndexType()};
+/// The block tile for `c`: 128 x 128 when both M and N are large; 64 x 128
+/// (4 x 8 per thread) when only N is (a convolution with 64 output
+/// channels over many pixels); else 64 x 64.
+Tile chooseTile(const Contraction &c, int64_t largeKStep) {
+  return c.n >= 128 ? (c.m >= 128 ? Tile{128, 128, largeKStep, 8, 8}
+                                  : Tile{64, 128, 16, 4, 8})
+                    : Tile{64, 64, 16, 4, 4};
+}
 
-  // 128 x 128 when both M and N are large; 64 x 128 (4 x 8 per thread)
-  // when only N is (a convolution with 64 output channels over many
-  // pixels); else 64 x 64.
-  Tile t = c.n >= 128 ? (c.m >= 128 ? Tile{128, 128, largeKStep, 8, 8}
-                                    : Tile{64, 128, 16, 4, 8})
-                      : Tile{64, 64, 16, 4, 4};
-  int64_t threads = t.threads();
-  bool mma = tf32 && t.bm == 128 && t.bn == 128;
-  int64_t gridX = ceilDiv(c.n, t.bn), gridY = ceilDiv(c.m, t.bm);
-  int64_t kTiles = ceilDiv(c.k, t.bk);
-  // Split K over grid z when the tiles would leave most of the GPU idle
-  // (aiming at two blocks per multiprocessor of a 132-SM H100/H200), each
-  // split keeping at least 8 steps.
-  int64_t blocks = gridX * gridY * c.batch;
-  int64_t split = std::max<int64_t>(
-      1, std::min(ceilDiv(264, blocks), kTiles / 8));
-  int64_t tilesPerSplit = ceilDiv(kTiles, split);
-  split = ceilDiv(kTiles, tilesPerSplit);
-  // Loads need no bounds check where the tiles divide the operands.
-  bool guardA = c.m % t.bm || c.k % t.bk;
-  bool guardB = c.k % t.bk || c.n % t.bn;
-  bool guardC = c.m % t.bm || c.n % t.bn;
+/// Whether every index of `c`'s kernel fits 32 bits.
+bool fitsIn32Bits(const Contraction &c) {
+  return c.maxElements < (int64_t(1) << 31) &&
+         c.m * c.n < (int64_t(1) << 31) && c.k * c.n < (int64_t(1) << 31) &&
+         c.m * c.k < (int64_t(1) << 31);
+}
 
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  // A is stored transposed ([k][m]); 4 more columns keep the stores of a
-  // warp (8 k values of one m) in distinct banks and rows 16-byte aligned.
-  auto tileA = MemRefType::get({t.bk, t.bm + 4}, f32,
-                               MemRefLayoutAttrInterface(), workgroup);
-  // (With mma, B's rows are padded by 8: the fragment reads of a warp, 4
-  // rows of 8 columns, fall in distinct banks.)
-  auto tileB = MemRefType::get({t.bk, t.bn + (mma ? 8 : 0)}, f32,
-                               MemRefLayoutAttrInterface(), workgroup);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
-      host.c(threads), host.c(1), host.c(1),
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange{}, TypeRange{tileA, tileB}, /*privateAttributions=*/{},
-      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
-      FlatSymbolRefAttr::get(ctx, kernelName));
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  bool fits32 = c.maxElements < (int64_t(1) << 31) &&
-                c.m * c.n < (int64_t(1) << 31) && c.k * c.n < (int64_t(1) << 31) &&
-                c.m * c.k < (int64_t(1) << 31);
-  IndexBuilder ib{b, loc, fits32 ? Type(b.getI32Type()) : b.getIndexType()};
-  Value sharedA = launch.getWorkgroupAttributions()[0];
-  Value sharedB = launch.getWorkgroupAttributions()[1];
-  Value tid = ib.from(launch.getThreadIds().x);
-  Value z = ib.from(launch.getBlockIds().z);
-  Value batch = ib.div(z, split);
-  Value part = ib.rem(z, split);
-  Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(t.bm));
-  Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
-  int64_t rowThreads = t.bm / t.tm, colThreads = t.bn / t.tn;
-  Value tx = ib.rem(tid, colThreads), ty = ib.div(tid, colThreads);
-  // mma: this lane's first row of A and C, column of B, and K offset
-  // within a step of 8 (group g = lane / 4, q = lane % 4), and its first
-  // column of C (2q).
-  Value mmaRow, mmaColB, mmaQ, mmaColC;
-  if (mma) {
-    Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-    Value g = ib.div(lane, 4);
-    mmaQ = ib.rem(lane, 4);
-    mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
-    Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
-    mmaColB = ib.add(warpCol, g);
-    mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+/// The tiled kernel for `c` in place of `op` (buildKernel), stage by stage.
+/// The stages share the tile and its split along K, the launch, this
+/// thread's indices and the tile elements it loads.
+struct TiledKernel {
+  TiledKernel(Operation *op, const Contraction &c, bool contiguous,
+              int64_t largeKStep, bool tf32, StringRef kernelName)
+      : c(c), contiguous(contiguous), kernelName(kernelName), b(op),
+        loc(op->getLoc()), ctx(b.getContext()), f32(b.getF32Type()),
+        host{b, loc, b.getIndexType()}, t(chooseTile(c, largeKStep)),
+        threads(t.threads()), mma(tf32 && t.bm == 128 && t.bn == 128),
+        gridX(ceilDiv(c.n, t.bn)), gridY(ceilDiv(c.m, t.bm)),
+        kTiles(ceilDiv(c.k, t.bk)),
+        // Loads need no bounds check where the tiles divide the operands.
+        guardA(c.m % t.bm || c.k % t.bk), guardB(c.k % t.bk || c.n % t.bn),
+        guardC(c.m % t.bm || c.n % t.bn),
+        ib{b, loc, fitsIn32Bits(c) ? Type(b.getI32Type()) : b.getIndexType()},
+        rowThreads(t.bm / t.tm), colThreads(t.bn / t.tn) {
+    // Split K over grid z when the tiles would leave most of the GPU idle
+    // (aiming at two blocks per multiprocessor of a 132-SM H100/H200), each
+    // split keeping at least 8 steps.
+    int64_t blocks = gridX * gridY * c.batch;
+    split = std::max<int64_t>(
+        1, std::min(ceilDiv(264, blocks), kTiles / 8));
+    tilesPerSplit = ceilDiv(kTiles, split);
+    split = ceilDiv(kTiles, tilesPerSplit);
+    // A tile's elements this thread loads: element e = tid + i * threads of
+    // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
+    // along the row, loaded and stored as vector<4xf32>.
+    vecA = !guardA && c.loadA4 && t.bk % 4 == 0 &&
+           (t.bm * t.bk / 4) % threads == 0;
+    vecB = !guardB && c.loadB4 && t.bn % 4 == 0 &&
+           (t.bk * t.bn / 4) % threads == 0;
   }
-  // The tile row (column) of a thread's i-th row (column): runs of 4, one
-  // run per 4 x threads, or one by one interleaved with the other threads.
-  auto position = [&](Value thread, int64_t i, int64_t count,
-                      int64_t perThread) -> Value {
+
+  const Contraction &c;
+  bool contiguous;
+  StringRef kernelName;
+  OpBuilder b;
+  Location loc;
+  MLIRContext *ctx;
+  Type f32;
+  IndexBuilder host;
+  Tile t;
+  int64_t threads;
+  /// Tensor cores: with `tf32`, 128 x 128 tiles multiply with mma.sync
+  /// m16n8k8 on TF32 operands, 8 warps of 64 x 32.
+  bool mma;
+  int64_t gridX, gridY, kTiles;
+  /// The blocks along K (grid z) and the K tiles of each.
+  int64_t split = 1, tilesPerSplit = 1;
+  bool guardA, guardB, guardC;
+  /// Index arithmetic in the kernel (32-bit where it fits).
+  IndexBuilder ib;
+  int64_t rowThreads, colThreads;
+  bool vecA = false, vecB = false;
+
+  gpu::LaunchOp launch;
+  Value sharedA, sharedB;
+  Value tid, batch, part, rowBase, colBase, tx, ty;
+  /// mma: this lane's first row of A and C, column of B, and K offset
+  /// within a step of 8 (group g = lane / 4, q = lane % 4), and its first
+  /// column of C (2q).
+  Value mmaRow, mmaColB, mmaQ, mmaColC;
+  Value zero;
+  /// A tile element this thread loads: its row and column.
+  struct Slot {
+    Value r, col;
+  };
+  SmallVector<Slot> slotsA, slotsB;
+
+  /// All stages, in order.
+  void emit() {
+    createLaunch();
+    threadIndices();
+    zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    slotsA = slots(t.bm, t.bk, vecA);
+    slotsB = slots(t.bk, t.bn, vecB);
+    scf::ForOp loop = buildKLoop();
+    addToC(loop);
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  /// The launch, with the shared tiles as workgroup attributions.
+  void createLaunch() {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    // A is stored transposed ([k][m]); 4 more columns keep the stores of a
+    // warp (8 k values of one m) in distinct banks and rows 16-byte aligned.
+    auto tileA = MemRefType::get({t.bk, t.bm + 4}, f32,
+                                 MemRefLayoutAttrInterface(), workgroup);
+    // (With mma, B's rows are padded by 8: the fragment reads of a warp, 4
+    // rows of 8 columns, fall in distinct banks.)
+    auto tileB = MemRefType::get({t.bk, t.bn + (mma ? 8 : 0)}, f32,
+                                 MemRefLayoutAttrInterface(), workgroup);
+    launch = gpu::LaunchOp::create(
+        b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
+        host.c(threads), host.c(1), host.c(1),
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        ValueRange{}, TypeRange{tileA, tileB}, /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+        FlatSymbolRefAttr::get(ctx, kernelName));
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+  }
+
+  /// The shared tiles, this thread's block, batch, K split and position in
+  /// the block (with mma, in its warp's fragments).
+  void threadIndices() {
+    sharedA = launch.getWorkgroupAttributions()[0];
+    sharedB = launch.getWorkgroupAttributions()[1];
+    tid = ib.from(launch.getThreadIds().x);
+    Value z = ib.from(launch.getBlockIds().z);
+    batch = ib.div(z, split);
+    part = ib.rem(z, split);
+    rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(t.bm));
+    colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
+    tx = ib.rem(tid, colThreads);
+    ty = ib.div(tid, colThreads);
+    if (mma) {
+      Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
+      Value g = ib.div(lane, 4);
+      mmaQ = ib.rem(lane, 4);
+      mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
+      Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
+      mmaColB = ib.add(warpCol, g);
+      mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+    }
+  }
+
+  /// The tile row (column) of a thread's i-th row (column): runs of 4, one
+  /// run per 4 x threads, or one by one interleaved with the other threads.
+  Value position(Value thread, int64_t i, int64_t count, int64_t perThread) {
     if (contiguous && perThread % 4 == 0)
       return ib.add(ib.mul(thread, ib.c(4)),
                     ib.c((i / 4) * count * 4 + i % 4));
     return ib.add(thread, ib.c(i * count));
-  };
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  }
 
-  // A tile's elements this thread loads: element e = tid + i * threads of
-  // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
-  // along the row, loaded and stored as vector<4xf32>.
-  bool vecA = !guardA && c.loadA4 && t.bk % 4 == 0 &&
-              (t.bm * t.bk / 4) % threads == 0;
-  bool vecB = !guardB && c.loadB4 && t.bn % 4 == 0 &&
-              (t.bk * t.bn / 4) % threads == 0;
-  struct Slot {
-    Value r, col;
-  };
-  auto slots = [&](int64_t rows, int64_t width, bool vec) {
+  /// The elements this thread loads of a rows x width tile.
+  SmallVector<Slot> slots(int64_t rows, int64_t width, bool vec) {
     SmallVector<Slot> out;
     int64_t run = vec ? 4 : 1, runs = width / run;
     for (int64_t i = 0, e = rows * runs / threads; i < e; ++i) {
@@ -216,12 +271,11 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       out.push_back({ib.div(el, runs), ib.mul(ib.rem(el, runs), ib.c(run))});
     }
     return out;
-  };
-  SmallVector<Slot> slotsA = slots(t.bm, t.bk, vecA),
-                    slotsB = slots(t.bk, t.bn, vecB);
-  // Loads of tile `kt` into registers (guarded where the tile may pass an
-  // edge; zero there).
-  auto loadTile = [&](Value kt, bool isA) {
+  }
+
+  /// Loads of tile `kt` into registers (guarded where the tile may pass an
+  /// edge; zero there).
+  SmallVector<Value> loadTile(Value kt, bool isA) {
     Value kBase = ib.mul(kt, ib.c(t.bk));
     SmallVector<Value> values;
     bool vec = isA ? vecA : vecB;
@@ -255,9 +309,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       values.push_back(guarded.getResult(0));
     }
     return values;
-  };
-  // TF32: rounded to nearest (ties away, as cuBLAS), kept in float32 bits.
-  auto toTf32 = [&](Value v) -> Value {
+  }
+
+  /// TF32: rounded to nearest (ties away, as cuBLAS), kept in float32 bits.
+  Value toTf32(Value v) {
     auto round = [&](Value x) -> Value {
       Value bits = NVVM::ConvertFloatToTF32Op::create(
           b, loc, b.getI32Type(), x, NVVM::FPRoundingMode::RNA,
@@ -272,8 +327,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       out = vector::InsertOp::create(
           b, loc, round(vector::ExtractOp::create(b, loc, v, e)), out, e);
     return out;
-  };
-  auto storeTile = [&](ValueRange values, bool isA) {
+  }
+
+  /// The loaded `values` of a tile to its shared tile.
+  void storeTile(ValueRange values, bool isA) {
     ArrayRef<Slot> where = isA ? slotsA : slotsB;
     for (auto [stored, s] : llvm::zip(values, where)) {
       Value v = mma ? toTf32(stored) : stored;
@@ -296,153 +353,181 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
                                 ValueRange{ib.idx(s.r), ib.idx(s.col)});
       }
     }
-  };
+  }
 
-  // The loop over this split's K tiles, with the next tile's global loads
-  // issued before the current tile's FMAs (in registers, stored to the
-  // shared tiles after the second barrier): the loads' latency overlaps
-  // the arithmetic. (Past the last tile, the guarded loads read zeros; the
-  // unguarded ones read the last tile again.)
-  Value firstTile = ib.mul(part, ib.c(tilesPerSplit));
-  Value lastTile = arith::MinUIOp::create(
-      b, loc, ib.add(firstTile, ib.c(tilesPerSplit)), ib.c(kTiles));
-  SmallVector<Value> init(t.tm * t.tn, zero);
-  SmallVector<Value> firstA = loadTile(firstTile, true);
-  SmallVector<Value> firstB = loadTile(firstTile, false);
-  size_t nA = firstA.size(), nB = firstB.size();
-  llvm::append_range(init, firstA);
-  llvm::append_range(init, firstB);
-  auto loop = scf::ForOp::create(
-      b, loc, ib.idx(firstTile), ib.idx(lastTile), host.c(1), init,
-      [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        ValueRange acc = iter.take_front(t.tm * t.tn);
-        storeTile(iter.slice(t.tm * t.tn, nA), true);
-        storeTile(iter.slice(t.tm * t.tn + nA, nB), false);
-        gpu::BarrierOp::create(b, loc);
-        Value next = ib.add(ib.from(ktIndex), ib.c(1));
-        if (!guardA || !guardB)
-          next = arith::MinUIOp::create(b, loc, next, ib.c(kTiles - 1));
-        SmallVector<Value> nextA = loadTile(next, true);
-        SmallVector<Value> nextB = loadTile(next, false);
-        // A thread's values of row kk of a shared tile: 16-byte vector
-        // loads of its runs of 4 (the tiles are 16-byte aligned:
-        // traced-gpu-align-workgroup), else one by one.
-        auto readRow = [&](Value shared, Value thread, int64_t kk,
-                           int64_t count, int64_t perThread) {
-          SmallVector<Value> values;
-          bool vectors = contiguous && perThread % 4 == 0;
-          for (int64_t i = 0; i < perThread; i += vectors ? 4 : 1) {
-            SmallVector<Value> at{
-                host.c(kk), ib.idx(position(thread, i, count, perThread))};
-            if (!vectors) {
-              values.push_back(memref::LoadOp::create(b, loc, shared, at));
-              continue;
-            }
-            Value v = vector::LoadOp::create(
-                b, loc, VectorType::get({4}, f32), shared, at,
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
-            for (int64_t e = 0; e < 4; ++e)
-              values.push_back(vector::ExtractOp::create(b, loc, v, e));
-          }
-          return values;
-        };
-        SmallVector<Value> sums(acc.begin(), acc.end());
-        if (mma) {
-          // Warp w computes rows (w / 4) * 64 .. + 63 and columns
-          // (w % 4) * 32 .. + 31: 4 x 4 tiles of 16 x 8. A lane of group
-          // g = lane / 4, q = lane % 4 holds A (g, q), (g + 8, q),
-          // (g, q + 4), (g + 8, q + 4) of a tile, B (q, g), (q + 4, g), and
-          // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1).
-          auto read = [&](Value shared, Value row, Value col) -> Value {
-            Value v = memref::LoadOp::create(
-                b, loc, shared, ValueRange{ib.idx(row), ib.idx(col)});
-            return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
-          };
-          auto accType =
-              LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-          for (int64_t kk = 0; kk < t.bk; kk += 8) {
-            Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
-            SmallVector<SmallVector<Value, 4>> as, bs;
-            for (int64_t mi = 0; mi < 4; ++mi) {
-              Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
-                    r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
-              as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
-                            read(sharedA, k1, r0), read(sharedA, k1, r1)});
-            }
-            for (int64_t ni = 0; ni < 4; ++ni) {
-              Value col = ib.add(mmaColB, ib.c(ni * 8));
-              bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
-            }
-            for (int64_t mi = 0; mi < 4; ++mi)
-              for (int64_t ni = 0; ni < 4; ++ni) {
-                Value *d = &sums[(mi * 4 + ni) * 4];
-                Value r = NVVM::MmaOp::create(
-                    b, loc, accType, as[mi], bs[ni],
-                    ValueRange{d[0], d[1], d[2], d[3]}, {16, 8, 8},
-                    std::nullopt, std::nullopt,
-                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
-                                                  NVVM::MMATypes::tf32},
-                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                   NVVM::MMALayout::col});
-                for (int64_t e = 0; e < 4; ++e)
-                  d[e] = LLVM::ExtractValueOp::create(b, loc, r, e);
-              }
-          }
-        } else {
-          for (int64_t kk = 0; kk < t.bk; ++kk) {
-            SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
-            SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
-            for (int64_t i = 0; i < t.tm; ++i)
-              for (int64_t j = 0; j < t.tn; ++j)
-                sums[i * t.tn + j] = math::FmaOp::create(
-                    b, loc, as[i], bs[j], sums[i * t.tn + j]);
-          }
-        }
-        gpu::BarrierOp::create(b, loc);
-        llvm::append_range(sums, nextA);
-        llvm::append_range(sums, nextB);
-        scf::YieldOp::create(b, loc, sums);
-      });
+  /// The loop over this split's K tiles, with the next tile's global loads
+  /// issued before the current tile's FMAs (in registers, stored to the
+  /// shared tiles after the second barrier): the loads' latency overlaps
+  /// the arithmetic. (Past the last tile, the guarded loads read zeros; the
+  /// unguarded ones read the last tile again.)
+  scf::ForOp buildKLoop() {
+    Value firstTile = ib.mul(part, ib.c(tilesPerSplit));
+    Value lastTile = arith::MinUIOp::create(
+        b, loc, ib.add(firstTile, ib.c(tilesPerSplit)), ib.c(kTiles));
+    SmallVector<Value> init(t.tm * t.tn, zero);
+    SmallVector<Value> firstA = loadTile(firstTile, true);
+    SmallVector<Value> firstB = loadTile(firstTile, false);
+    size_t nA = firstA.size(), nB = firstB.size();
+    llvm::append_range(init, firstA);
+    llvm::append_range(init, firstB);
+    return scf::ForOp::create(
+        b, loc, ib.idx(firstTile), ib.idx(lastTile), host.c(1), init,
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          buildKStep(ktIndex, iter, nA, nB);
+        });
+  }
 
-  // C += the thread's tile (atomically when K is split).
-  for (int64_t i = 0; i < t.tm; ++i)
-    for (int64_t j = 0; j < t.tn; ++j) {
-      Value gi, gj;
-      if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
-        int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
-        gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
-        gj = ib.add(colBase, ib.add(mmaColC, ib.c(ni * 8 + e % 2)));
-      } else {
-        gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
-        gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
-      }
-      Value v = loop.getResult(i * t.tn + j);
-      auto update = [&](IndexBuilder &nib) {
-        auto [memref, indices] = c.addressC(nib, batch, gi, gj);
-        if (split > 1) {
-          memref::AtomicRMWOp::create(nib.b, nib.loc,
-                                      arith::AtomicRMWKind::addf, v, memref,
-                                      indices);
-          return;
-        }
-        Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
-        Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
-        memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
-      };
-      if (!guardC) {
-        update(ib);
+  /// One K step: the loaded tile to the shared tiles, the next tile's
+  /// loads, the products, the accumulators and next loads yielded.
+  void buildKStep(Value ktIndex, ValueRange iter, size_t nA, size_t nB) {
+    ValueRange acc = iter.take_front(t.tm * t.tn);
+    storeTile(iter.slice(t.tm * t.tn, nA), true);
+    storeTile(iter.slice(t.tm * t.tn + nA, nB), false);
+    gpu::BarrierOp::create(b, loc);
+    Value next = ib.add(ib.from(ktIndex), ib.c(1));
+    if (!guardA || !guardB)
+      next = arith::MinUIOp::create(b, loc, next, ib.c(kTiles - 1));
+    SmallVector<Value> nextA = loadTile(next, true);
+    SmallVector<Value> nextB = loadTile(next, false);
+    SmallVector<Value> sums(acc.begin(), acc.end());
+    if (mma)
+      multiplyOnTensorCores(sums);
+    else
+      multiplyWithFma(sums);
+    gpu::BarrierOp::create(b, loc);
+    llvm::append_range(sums, nextA);
+    llvm::append_range(sums, nextB);
+    scf::YieldOp::create(b, loc, sums);
+  }
+
+  /// A thread's values of row kk of a shared tile: 16-byte vector loads of
+  /// its runs of 4 (the tiles are 16-byte aligned:
+  /// traced-gpu-align-workgroup), else one by one.
+  SmallVector<Value> readRow(Value shared, Value thread, int64_t kk,
+                             int64_t count, int64_t perThread) {
+    SmallVector<Value> values;
+    bool vectors = contiguous && perThread % 4 == 0;
+    for (int64_t i = 0; i < perThread; i += vectors ? 4 : 1) {
+      SmallVector<Value> at{host.c(kk),
+                            ib.idx(position(thread, i, count, perThread))};
+      if (!vectors) {
+        values.push_back(memref::LoadOp::create(b, loc, shared, at));
         continue;
       }
-      Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
-        IndexBuilder nib{nb, nl, ib.type};
-        update(nib);
-        scf::YieldOp::create(nb, nl);
-      });
+      Value v = vector::LoadOp::create(
+          b, loc, VectorType::get({4}, f32), shared, at,
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      for (int64_t e = 0; e < 4; ++e)
+        values.push_back(vector::ExtractOp::create(b, loc, v, e));
     }
-  gpu::TerminatorOp::create(b, loc);
+    return values;
+  }
+
+  /// The shared tiles' products into `sums` on tensor cores. Warp w
+  /// computes rows (w / 4) * 64 .. + 63 and columns (w % 4) * 32 .. + 31:
+  /// 4 x 4 tiles of 16 x 8. A lane of group g = lane / 4, q = lane % 4
+  /// holds A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4) of a tile, B
+  /// (q, g), (q + 4, g), and C (g, 2q), (g, 2q + 1), (g + 8, 2q),
+  /// (g + 8, 2q + 1).
+  void multiplyOnTensorCores(SmallVector<Value> &sums) {
+    auto read = [&](Value shared, Value row, Value col) -> Value {
+      Value v = memref::LoadOp::create(b, loc, shared,
+                                       ValueRange{ib.idx(row), ib.idx(col)});
+      return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+    };
+    auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    for (int64_t kk = 0; kk < t.bk; kk += 8) {
+      Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
+      SmallVector<SmallVector<Value, 4>> as, bs;
+      for (int64_t mi = 0; mi < 4; ++mi) {
+        Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
+              r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
+        as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
+                      read(sharedA, k1, r0), read(sharedA, k1, r1)});
+      }
+      for (int64_t ni = 0; ni < 4; ++ni) {
+        Value col = ib.add(mmaColB, ib.c(ni * 8));
+        bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
+      }
+      for (int64_t mi = 0; mi < 4; ++mi)
+        for (int64_t ni = 0; ni < 4; ++ni) {
+          Value *d = &sums[(mi * 4 + ni) * 4];
+          Value r = NVVM::MmaOp::create(
+              b, loc, accType, as[mi], bs[ni],
+              ValueRange{d[0], d[1], d[2], d[3]}, {16, 8, 8}, std::nullopt,
+              std::nullopt,
+              std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                            NVVM::MMATypes::tf32},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            d[e] = LLVM::ExtractValueOp::create(b, loc, r, e);
+        }
+    }
+  }
+
+  /// The shared tiles' products into `sums` with FMAs, a TM x TN block of
+  /// C per thread.
+  void multiplyWithFma(SmallVector<Value> &sums) {
+    for (int64_t kk = 0; kk < t.bk; ++kk) {
+      SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
+      SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
+      for (int64_t i = 0; i < t.tm; ++i)
+        for (int64_t j = 0; j < t.tn; ++j)
+          sums[i * t.tn + j] = math::FmaOp::create(b, loc, as[i], bs[j],
+                                                   sums[i * t.tn + j]);
+    }
+  }
+
+  /// C += the thread's tile, the results of `loop` (atomically when K is
+  /// split).
+  void addToC(scf::ForOp loop) {
+    for (int64_t i = 0; i < t.tm; ++i)
+      for (int64_t j = 0; j < t.tn; ++j) {
+        Value gi, gj;
+        if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
+          int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
+          gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
+          gj = ib.add(colBase, ib.add(mmaColC, ib.c(ni * 8 + e % 2)));
+        } else {
+          gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
+          gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
+        }
+        Value v = loop.getResult(i * t.tn + j);
+        auto update = [&](IndexBuilder &nib) {
+          auto [memref, indices] = c.addressC(nib, batch, gi, gj);
+          if (split > 1) {
+            memref::AtomicRMWOp::create(nib.b, nib.loc,
+                                        arith::AtomicRMWKind::addf, v, memref,
+                                        indices);
+            return;
+          }
+          Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
+          Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
+          memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
+        };
+        if (!guardC) {
+          update(ib);
+          continue;
+        }
+        Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+          IndexBuilder nib{nb, nl, ib.type};
+          update(nib);
+          scf::YieldOp::create(nb, nl);
+        });
+      }
+  }
+};
+
+/// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
+/// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
+/// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
+void buildKernel(Operation *op, const Contraction &c, bool contiguous,
+                 int64_t largeKStep, bool tf32, StringRef kernelName) {
+  TiledKernel(op, c, contiguous, largeKStep, tf32, kernelName).emit();
 }
 
 //===----------------------------------------------------------------------===//
