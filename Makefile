@@ -116,8 +116,9 @@ check: build
 	ninja -C $(BUILD_DIR) check-traced
 	$(call STAMP,pytest)
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) python/tests
-	$(call STAMP,layering and generated files up to date)
+	$(call STAMP,layering and function sizes; generated files up to date)
 	$(PYTHON) tools/check_layers.py
+	$(PYTHON) tools/check_function_size.py
 	ninja -C $(BUILD_DIR) traced-doc
 	@PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) lib/OpLibrary/gen_aten_overloads.py \
 	  | cmp -s - lib/OpLibrary/AtenOverloads.inc \

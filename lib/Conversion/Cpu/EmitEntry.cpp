@@ -61,52 +61,109 @@ struct DynamicEntry {
 };
 } // namespace
 
+namespace {
 /// Emits `int traced_<name>_checked(const traced_tensor *inputs, int64_t
 /// num_inputs, const traced_tensor *outputs, int64_t num_outputs, char
 /// *error, int64_t error_size)` (traced_abi.h): every tensor's dtype, rank,
 /// shape, strides and data pointer are checked, in that order, before the
 /// unchecked entry `entry` runs; a mismatch writes a message with snprintf
 /// and returns its traced_status code.
-static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
-                             FunctionType type, StringRef name,
-                             ArrayRef<Attribute> runChecks, Location loc,
-                             const DynamicEntry *dynamic,
-                             ArrayAttr inputLabels) {
-  MLIRContext *ctx = module.getContext();
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(module.getBody());
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
-  auto tensorStruct =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptr, i32, i32, ptr, ptr});
-  auto snprintfFn = module.lookupSymbol<LLVM::LLVMFuncOp>("snprintf");
-  if (!snprintfFn)
-    snprintfFn = LLVM::LLVMFuncOp::create(
-        b, loc, "snprintf",
-        LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr}, /*isVarArg=*/true));
-  auto checked = LLVM::LLVMFuncOp::create(
-      b, loc, ("traced_" + name + "_checked").str(),
-      LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr, i64, ptr, i64}));
-  Block *cur = checked.addEntryBlock(b);
-  Region &region = checked.getBody();
-  Value inputs = cur->getArgument(0), numInputs = cur->getArgument(1),
-        outputs = cur->getArgument(2), numOutputs = cur->getArgument(3),
-        error = cur->getArgument(4), errorSize = cur->getArgument(5);
-  b.setInsertionPointToEnd(cur);
-  auto c32 = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
-  };
-  auto c64 = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
+///
+/// The stages share the function being built, the block the next op goes
+/// in (`cur`, which each check moves on to its success block) and what the
+/// tensor checks collect: the data pointers and, with dynamic dims, the
+/// named sizes and the output shapes they imply.
+struct CheckedEntryEmitter {
+  CheckedEntryEmitter(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
+                      FunctionType type, StringRef name,
+                      ArrayRef<Attribute> runChecks, Location loc,
+                      const DynamicEntry *dynamic, ArrayAttr inputLabels)
+      : module(module), entry(entry), type(type), name(name),
+        runChecks(runChecks), loc(loc), dynamic(dynamic),
+        inputLabels(inputLabels), ctx(module.getContext()), b(ctx),
+        ptr(LLVM::LLVMPointerType::get(ctx)), i32(IntegerType::get(ctx, 32)),
+        i64(IntegerType::get(ctx, 64)),
+        tensorStruct(
+            LLVM::LLVMStructType::getLiteral(ctx, {ptr, i32, i32, ptr, ptr})),
+        numIn(type.getNumInputs()), numOut(type.getNumResults()),
+        seen(dynamic ? dynamic->names.size() : 0) {}
+
+  mlir::ModuleOp module;
+  LLVM::LLVMFuncOp entry;
+  FunctionType type;
+  StringRef name;
+  ArrayRef<Attribute> runChecks;
+  Location loc;
+  const DynamicEntry *dynamic;
+  ArrayAttr inputLabels;
+  MLIRContext *ctx;
+  OpBuilder b;
+  LLVM::LLVMPointerType ptr;
+  IntegerType i32, i64;
+  LLVM::LLVMStructType tensorStruct;
+  size_t numIn, numOut;
+
+  LLVM::LLVMFuncOp snprintfFn;
+  /// The block the next op goes in, in the checked function's body.
+  Block *cur = nullptr;
+  Region *region = nullptr;
+  /// The checked function's arguments.
+  Value inputs, numInputs, outputs, numOutputs, error, errorSize;
+  /// The null pointer the pointer checks compare with.
+  Value null;
+  /// How many messages the checks made (each a global string).
   unsigned messages = 0;
-  // Branches to a new block when `ok`, else reports `format` (with `args`)
-  // and returns `code`.
-  auto check = [&](Value ok, int code, const Twine &format,
-                   ArrayRef<Value> args) {
+  /// Every tensor's data pointer, the inputs' then the outputs'.
+  SmallVector<Value> dataPointers;
+  /// Dynamic dims: the named sizes, and every output dim they imply.
+  Value sizes, outShapes;
+  /// The next output dim's index in `outShapes`.
+  size_t outDimIndex = 0;
+  /// The named sizes an earlier input dim has set.
+  llvm::SmallBitVector seen;
+
+  /// All stages, in order.
+  void emit() {
+    declareFunction();
+    checkCounts();
+    allocateDynamicShapes();
+    checkTensors(inputs, type.getInputs(), "input");
+    checkTensors(outputs, type.getResults(), "output");
+    callEntry();
+  }
+
+  Value c32(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  }
+  Value c64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  }
+  Value eq(Value a, Value c) {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, a, c);
+  }
+  Value ne(Value a, Value c) {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, a, c);
+  }
+  Value mul(Value a, Value c) { return LLVM::MulOp::create(b, loc, a, c); }
+  /// The address of element `k` of `base`, an array of `element`.
+  Value at(Value base, Type element, int64_t k) {
+    return LLVM::GEPOp::create(b, loc, ptr, element, base,
+                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
+        .getResult();
+  }
+  /// Field `f` of traced_tensor `index` of `array`, loaded.
+  Value field(Value array, int32_t index, int32_t f, Type fieldType) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptr, tensorStruct, array,
+                                     ArrayRef<LLVM::GEPArg>{index, f});
+    return LLVM::LoadOp::create(b, loc, fieldType, addr);
+  }
+
+  /// Branches to a new block when `ok`, else reports `format` (with `args`)
+  /// and returns `code`.
+  void check(Value ok, int code, const Twine &format, ArrayRef<Value> args) {
     Block *fail = new Block(), *next = new Block();
-    region.push_back(fail);
-    region.push_back(next);
+    region->push_back(fail);
+    region->push_back(next);
     LLVM::CondBrOp::create(b, loc, ok, next, fail);
     b.setInsertionPointToEnd(fail);
     Value text = LLVM::createGlobalString(
@@ -119,38 +176,49 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
     LLVM::ReturnOp::create(b, loc, c32(code));
     cur = next;
     b.setInsertionPointToEnd(cur);
-  };
-  auto eq = [&](Value a, Value c) -> Value {
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, a, c);
-  };
-  auto ne = [&](Value a, Value c) -> Value {
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, a, c);
-  };
-  Value null = LLVM::ZeroOp::create(b, loc, ptr);
+  }
 
-  size_t numIn = type.getNumInputs(), numOut = type.getNumResults();
-  Value counts = LLVM::AndOp::create(b, loc, eq(numInputs, c64(numIn)),
-                                     eq(numOutputs, c64(numOut)));
-  check(counts, /*TRACED_ERROR_COUNT*/ 1,
-        "expected " + Twine(numIn) + " input(s) and " + Twine(numOut) +
-            " output(s), got %lld and %lld",
-        {numInputs, numOutputs});
+  /// snprintf's declaration (once per module), the checked function and
+  /// its entry block.
+  void declareFunction() {
+    b.setInsertionPointToEnd(module.getBody());
+    snprintfFn = module.lookupSymbol<LLVM::LLVMFuncOp>("snprintf");
+    if (!snprintfFn)
+      snprintfFn = LLVM::LLVMFuncOp::create(
+          b, loc, "snprintf",
+          LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr},
+                                      /*isVarArg=*/true));
+    auto checked = LLVM::LLVMFuncOp::create(
+        b, loc, ("traced_" + name + "_checked").str(),
+        LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr, i64, ptr, i64}));
+    cur = checked.addEntryBlock(b);
+    region = &checked.getBody();
+    inputs = cur->getArgument(0);
+    numInputs = cur->getArgument(1);
+    outputs = cur->getArgument(2);
+    numOutputs = cur->getArgument(3);
+    error = cur->getArgument(4);
+    errorSize = cur->getArgument(5);
+    b.setInsertionPointToEnd(cur);
+    null = LLVM::ZeroOp::create(b, loc, ptr);
+  }
 
-  SmallVector<Value> dataPointers;
-  // Dynamic dims: the named sizes as the inputs give them (the first dim of
-  // a name sets it, later ones must agree), and every output dim they
-  // imply; each tensor's dims as values for the checks below.
-  Value sizes, outShapes;
-  SmallVector<SmallVector<Value>> dimValues;
-  auto mul = [&](Value a, Value c) -> Value {
-    return LLVM::MulOp::create(b, loc, a, c);
-  };
-  auto at = [&](Value base, Type element, int64_t k) {
-    return LLVM::GEPOp::create(b, loc, ptr, element, base,
-                               ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
-        .getResult();
-  };
-  if (dynamic) {
+  /// The numbers of inputs and outputs.
+  void checkCounts() {
+    Value counts = LLVM::AndOp::create(b, loc, eq(numInputs, c64(numIn)),
+                                       eq(numOutputs, c64(numOut)));
+    check(counts, /*TRACED_ERROR_COUNT*/ 1,
+          "expected " + Twine(numIn) + " input(s) and " + Twine(numOut) +
+              " output(s), got %lld and %lld",
+          {numInputs, numOutputs});
+  }
+
+  /// Dynamic dims: room for the named sizes as the inputs give them (the
+  /// first dim of a name sets it, later ones must agree), and for every
+  /// output dim they imply.
+  void allocateDynamicShapes() {
+    if (!dynamic)
+      return;
     sizes = LLVM::AllocaOp::create(
         b, loc, ptr, i64, c64(std::max<size_t>(dynamic->names.size(), 1)));
     size_t outDims = 0;
@@ -159,167 +227,188 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
     outShapes = LLVM::AllocaOp::create(b, loc, ptr, i64,
                                        c64(std::max<size_t>(outDims, 1)));
   }
-  size_t outDimIndex = 0;
-  llvm::SmallBitVector seen(dynamic ? dynamic->names.size() : 0);
-  auto checkTensors = [&](Value array, TypeRange types, StringRef what) {
+
+  /// The checks of each tensor of `array` (`what`: "input" or "output").
+  void checkTensors(Value array, TypeRange types, StringRef what) {
     bool isInput = what == "input";
     if (dynamic && !isInput) {
       // The outputs' sizes follow from the inputs'.
       LLVM::CallOp::create(b, loc, dynamic->outputShapes,
                            ValueRange{sizes, outShapes});
     }
-    for (auto [i, t] : llvm::enumerate(types)) {
-      auto tensor = cast<RankedTensorType>(t);
-      // Inputs as Python's call paths name them (`input 2 ('scale')`,
-      // convert-traced-to-linalg's traced.input_labels); outputs from 1.
-      std::string tag = (what + " " + Twine(i + 1)).str();
-      if (isInput && inputLabels && i < inputLabels.size())
-        if (auto label = dyn_cast<StringAttr>(inputLabels[i]))
-          tag = label.str();
-      int32_t index = i;
-      auto field = [&](int32_t f, Type fieldType) -> Value {
-        Value addr = LLVM::GEPOp::create(b, loc, ptr, tensorStruct, array,
-                                         ArrayRef<LLVM::GEPArg>{index, f});
-        return LLVM::LoadOp::create(b, loc, fieldType, addr);
-      };
-      std::string typeText;
-      llvm::raw_string_ostream(typeText) << tensor;
-      int32_t code = abiDTypeCode(tensor.getElementType());
-      Value dtype = field(1, i32);
-      check(eq(dtype, c32(code)), /*TRACED_ERROR_DTYPE*/ 2,
-            tag + ": expected dtype code " + Twine(code) + " (" + typeText +
-                "), got %d",
-            {dtype});
-      ArrayRef<int64_t> shape = tensor.getShape();
-      Value rank = field(2, i32);
-      check(eq(rank, c32(shape.size())), /*TRACED_ERROR_RANK*/ 3,
-            tag + ": expected rank " + Twine(shape.size()) + " (" + typeText +
-                "), got %d",
-            {rank});
-      SmallVector<Value> dims;
-      if (!shape.empty()) {
-        Value shapePtr = field(3, ptr);
-        check(ne(shapePtr, null), /*TRACED_ERROR_NULL*/ 6,
-              tag + ": shape is NULL", {});
-        for (auto [d, size] : llvm::enumerate(shape)) {
-          Value addr = LLVM::GEPOp::create(
-              b, loc, ptr, i64, shapePtr,
-              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
-          Value dim = LLVM::LoadOp::create(b, loc, i64, addr);
-          dims.push_back(ShapedType::isDynamic(size) ? dim : c64(size));
-          if (!ShapedType::isDynamic(size)) {
-            check(eq(dim, c64(size)), /*TRACED_ERROR_SHAPE*/ 4,
-                  tag + ": dim " + Twine(d) + " is %lld, expected " +
-                      Twine(size) + " (" + typeText + ")",
-                  {dim});
-            continue;
-          }
-          if (!isInput) {
-            Value expected = LLVM::LoadOp::create(
-                b, loc, i64, at(outShapes, i64, outDimIndex + d));
-            check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
-                  tag + ": dim " + Twine(d) + " is %lld, expected %lld (" +
-                      typeText + " for these inputs)",
-                  {dim, expected});
-            continue;
-          }
-          int64_t k = dynamic->symbol[i][d];
-          StringRef dimName = dynamic->names[k];
-          check(LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, dim,
-                                     c64(0)),
-                /*TRACED_ERROR_SHAPE*/ 4,
-                tag + ": dim " + Twine(d) + " ('" + dimName +
-                    "') is negative: %lld",
-                {dim});
-          if (!seen.test(k)) {
-            seen.set(k);
-            LLVM::StoreOp::create(b, loc, dim, at(sizes, i64, k));
-            continue;
-          }
-          Value expected = LLVM::LoadOp::create(b, loc, i64, at(sizes, i64, k));
-          check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
-                tag + ": dim " + Twine(d) + " ('" + dimName +
-                    "') is %lld, but an earlier input has %lld in a dim of "
-                    "that name",
-                {dim, expected});
-        }
-      }
-      if (!isInput)
-        outDimIndex += shape.size();
-      Value data = field(0, ptr);
-      // (Dynamic dims: data may be NULL only when there are no elements.)
-      Value count = c64(1);
-      for (Value d : dims)
-        count = mul(count, d);
-      if (!tensor.hasStaticShape())
-        check(LLVM::OrOp::create(b, loc, ne(data, null), eq(count, c64(0))),
-              /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL", {});
-      else if (tensor.getNumElements() > 0)
-        check(ne(data, null), /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL",
-              {});
-      dataPointers.push_back(data);
-      if (!tensor.hasStaticShape()) {
-        // Strides of dynamic tensors: row-major where the dim is not 1 and
-        // the tensor has elements, checked at run time.
-        Value strides = field(4, ptr);
-        Value expected = c64(1);
-        for (int64_t d = shape.size() - 1; d >= 0; --d) {
-          Block *walk = new Block(), *after = new Block();
-          region.push_back(walk);
-          region.push_back(after);
-          Value skip = LLVM::OrOp::create(
-              b, loc, eq(strides, null),
-              LLVM::OrOp::create(b, loc, eq(dims[d], c64(1)),
-                                 eq(count, c64(0))));
-          LLVM::CondBrOp::create(b, loc, skip, after, walk);
-          cur = walk;
-          b.setInsertionPointToEnd(cur);
-          Value stride = LLVM::LoadOp::create(b, loc, i64, at(strides, i64, d));
-          check(eq(stride, expected), /*TRACED_ERROR_STRIDES*/ 5,
-                tag + ": not contiguous: dim " + Twine(d) +
-                    " has stride %lld, expected %lld",
-                {stride, expected});
-          LLVM::BrOp::create(b, loc, after);
-          cur = after;
-          b.setInsertionPointToEnd(cur);
-          expected = mul(expected, dims[d]);
-        }
+    for (auto [i, t] : llvm::enumerate(types))
+      checkTensor(array, i, cast<RankedTensorType>(t), what);
+  }
+
+  /// Tensor `i` of `array`: dtype, rank, dims, data pointer, strides.
+  void checkTensor(Value array, size_t i, RankedTensorType tensor,
+                   StringRef what) {
+    bool isInput = what == "input";
+    // Inputs as Python's call paths name them (`input 2 ('scale')`,
+    // convert-traced-to-linalg's traced.input_labels); outputs from 1.
+    std::string tag = (what + " " + Twine(i + 1)).str();
+    if (isInput && inputLabels && i < inputLabels.size())
+      if (auto label = dyn_cast<StringAttr>(inputLabels[i]))
+        tag = label.str();
+    int32_t index = i;
+    std::string typeText;
+    llvm::raw_string_ostream(typeText) << tensor;
+    int32_t code = abiDTypeCode(tensor.getElementType());
+    Value dtype = field(array, index, 1, i32);
+    check(eq(dtype, c32(code)), /*TRACED_ERROR_DTYPE*/ 2,
+          tag + ": expected dtype code " + Twine(code) + " (" + typeText +
+              "), got %d",
+          {dtype});
+    ArrayRef<int64_t> shape = tensor.getShape();
+    Value rank = field(array, index, 2, i32);
+    check(eq(rank, c32(shape.size())), /*TRACED_ERROR_RANK*/ 3,
+          tag + ": expected rank " + Twine(shape.size()) + " (" + typeText +
+              "), got %d",
+          {rank});
+    SmallVector<Value> dims;
+    if (!shape.empty())
+      dims = checkDims(array, index, i, shape, isInput, tag, typeText);
+    if (!isInput)
+      outDimIndex += shape.size();
+    Value data = field(array, index, 0, ptr);
+    // (Dynamic dims: data may be NULL only when there are no elements.)
+    Value count = c64(1);
+    for (Value d : dims)
+      count = mul(count, d);
+    if (!tensor.hasStaticShape())
+      check(LLVM::OrOp::create(b, loc, ne(data, null), eq(count, c64(0))),
+            /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL", {});
+    else if (tensor.getNumElements() > 0)
+      check(ne(data, null), /*TRACED_ERROR_NULL*/ 6, tag + ": data is NULL",
+            {});
+    dataPointers.push_back(data);
+    if (!tensor.hasStaticShape()) {
+      checkDynamicStrides(array, index, tag, shape.size(), dims, count);
+      return;
+    }
+    // Strides, when given, must be row-major (any stride for a dim of 1).
+    if (shape.empty() || tensor.getNumElements() == 0)
+      return;
+    checkStaticStrides(array, index, tag, shape);
+  }
+
+  /// The shape of tensor `i` (`index`) of `array`, non-empty: not NULL,
+  /// each static dim as the type says, each dynamic output dim as the
+  /// inputs imply, each dynamic input dim non-negative and equal to the
+  /// earlier dims of its name. Its dims as values.
+  SmallVector<Value> checkDims(Value array, int32_t index, size_t i,
+                               ArrayRef<int64_t> shape, bool isInput,
+                               const std::string &tag,
+                               const std::string &typeText) {
+    SmallVector<Value> dims;
+    Value shapePtr = field(array, index, 3, ptr);
+    check(ne(shapePtr, null), /*TRACED_ERROR_NULL*/ 6, tag + ": shape is NULL",
+          {});
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      Value addr = LLVM::GEPOp::create(
+          b, loc, ptr, i64, shapePtr,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
+      Value dim = LLVM::LoadOp::create(b, loc, i64, addr);
+      dims.push_back(ShapedType::isDynamic(size) ? dim : c64(size));
+      if (!ShapedType::isDynamic(size)) {
+        check(eq(dim, c64(size)), /*TRACED_ERROR_SHAPE*/ 4,
+              tag + ": dim " + Twine(d) + " is %lld, expected " +
+                  Twine(size) + " (" + typeText + ")",
+              {dim});
         continue;
       }
-      // Strides, when given, must be row-major (any stride for a dim of 1).
-      if (shape.empty() || tensor.getNumElements() == 0)
+      if (!isInput) {
+        Value expected = LLVM::LoadOp::create(
+            b, loc, i64, at(outShapes, i64, outDimIndex + d));
+        check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
+              tag + ": dim " + Twine(d) + " is %lld, expected %lld (" +
+                  typeText + " for these inputs)",
+              {dim, expected});
         continue;
-      Value strides = field(4, ptr);
+      }
+      int64_t k = dynamic->symbol[i][d];
+      StringRef dimName = dynamic->names[k];
+      check(LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, dim,
+                                 c64(0)),
+            /*TRACED_ERROR_SHAPE*/ 4,
+            tag + ": dim " + Twine(d) + " ('" + dimName +
+                "') is negative: %lld",
+            {dim});
+      if (!seen.test(k)) {
+        seen.set(k);
+        LLVM::StoreOp::create(b, loc, dim, at(sizes, i64, k));
+        continue;
+      }
+      Value expected = LLVM::LoadOp::create(b, loc, i64, at(sizes, i64, k));
+      check(eq(dim, expected), /*TRACED_ERROR_SHAPE*/ 4,
+            tag + ": dim " + Twine(d) + " ('" + dimName +
+                "') is %lld, but an earlier input has %lld in a dim of "
+                "that name",
+            {dim, expected});
+    }
+    return dims;
+  }
+
+  /// Strides of a tensor with dynamic dims: row-major where the dim is not
+  /// 1 and the tensor has elements (`count`), checked at run time.
+  void checkDynamicStrides(Value array, int32_t index, const std::string &tag,
+                           int64_t rank, ArrayRef<Value> dims, Value count) {
+    Value strides = field(array, index, 4, ptr);
+    Value expected = c64(1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
       Block *walk = new Block(), *after = new Block();
-      region.push_back(walk);
-      region.push_back(after);
-      LLVM::CondBrOp::create(b, loc, eq(strides, null), after, walk);
+      region->push_back(walk);
+      region->push_back(after);
+      Value skip = LLVM::OrOp::create(
+          b, loc, eq(strides, null),
+          LLVM::OrOp::create(b, loc, eq(dims[d], c64(1)), eq(count, c64(0))));
+      LLVM::CondBrOp::create(b, loc, skip, after, walk);
       cur = walk;
       b.setInsertionPointToEnd(cur);
-      int64_t expected = 1;
-      for (int64_t d = shape.size() - 1; d >= 0; --d) {
-        if (shape[d] != 1) {
-          Value addr = LLVM::GEPOp::create(
-              b, loc, ptr, i64, strides,
-              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
-          Value stride = LLVM::LoadOp::create(b, loc, i64, addr);
-          check(eq(stride, c64(expected)), /*TRACED_ERROR_STRIDES*/ 5,
-                tag + ": not contiguous: dim " + Twine(d) +
-                    " has stride %lld, expected " + Twine(expected),
-                {stride});
-        }
-        expected *= shape[d];
-      }
+      Value stride = LLVM::LoadOp::create(b, loc, i64, at(strides, i64, d));
+      check(eq(stride, expected), /*TRACED_ERROR_STRIDES*/ 5,
+            tag + ": not contiguous: dim " + Twine(d) +
+                " has stride %lld, expected %lld",
+            {stride, expected});
       LLVM::BrOp::create(b, loc, after);
       cur = after;
       b.setInsertionPointToEnd(cur);
+      expected = mul(expected, dims[d]);
     }
-  };
-  checkTensors(inputs, type.getInputs(), "input");
-  checkTensors(outputs, type.getResults(), "output");
+  }
 
-  // All checked: the unchecked entry on arrays of the data pointers.
-  auto pointerArray = [&](ArrayRef<Value> values) -> Value {
+  /// Strides of a static tensor with elements, when given: row-major (any
+  /// stride for a dim of 1).
+  void checkStaticStrides(Value array, int32_t index, const std::string &tag,
+                          ArrayRef<int64_t> shape) {
+    Value strides = field(array, index, 4, ptr);
+    Block *walk = new Block(), *after = new Block();
+    region->push_back(walk);
+    region->push_back(after);
+    LLVM::CondBrOp::create(b, loc, eq(strides, null), after, walk);
+    cur = walk;
+    b.setInsertionPointToEnd(cur);
+    int64_t expected = 1;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      if (shape[d] != 1) {
+        Value addr = LLVM::GEPOp::create(
+            b, loc, ptr, i64, strides,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(d)});
+        Value stride = LLVM::LoadOp::create(b, loc, i64, addr);
+        check(eq(stride, c64(expected)), /*TRACED_ERROR_STRIDES*/ 5,
+              tag + ": not contiguous: dim " + Twine(d) +
+                  " has stride %lld, expected " + Twine(expected),
+              {stride});
+      }
+      expected *= shape[d];
+    }
+    LLVM::BrOp::create(b, loc, after);
+    cur = after;
+    b.setInsertionPointToEnd(cur);
+  }
+
+  /// An array on the stack of `values` (pointers).
+  Value pointerArray(ArrayRef<Value> values) {
     Value array = LLVM::AllocaOp::create(b, loc, ptr, ptr,
                                          c64(std::max<size_t>(values.size(), 1)));
     for (auto [k, v] : llvm::enumerate(values)) {
@@ -329,24 +418,43 @@ static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
       LLVM::StoreOp::create(b, loc, v, slot);
     }
     return array;
-  };
-  Value inArray = pointerArray(ArrayRef<Value>(dataPointers).take_front(numIn));
-  Value outArray = pointerArray(ArrayRef<Value>(dataPointers).drop_front(numIn));
-  SmallVector<Value> entryArgs = {inArray, outArray};
-  if (dynamic)
-    entryArgs.push_back(sizes);
-  Value status = LLVM::CallOp::create(b, loc, entry, entryArgs).getResult();
-  // A failed run-time check k returns k (traced-cpu-lower-checks).
-  for (auto [k, message] : llvm::enumerate(runChecks)) {
-    std::string format;
-    for (char ch : cast<StringAttr>(message).getValue()) {
-      format.push_back(ch);
-      if (ch == '%')
-        format.push_back('%');
-    }
-    check(ne(status, c32(k + 1)), /*TRACED_ERROR_CHECK*/ 7, format, {});
   }
-  LLVM::ReturnOp::create(b, loc, c32(0));
+
+  /// All checked: the unchecked entry on arrays of the data pointers, its
+  /// failed run-time checks reported, 0 returned.
+  void callEntry() {
+    Value inArray =
+        pointerArray(ArrayRef<Value>(dataPointers).take_front(numIn));
+    Value outArray =
+        pointerArray(ArrayRef<Value>(dataPointers).drop_front(numIn));
+    SmallVector<Value> entryArgs = {inArray, outArray};
+    if (dynamic)
+      entryArgs.push_back(sizes);
+    Value status = LLVM::CallOp::create(b, loc, entry, entryArgs).getResult();
+    // A failed run-time check k returns k (traced-cpu-lower-checks).
+    for (auto [k, message] : llvm::enumerate(runChecks)) {
+      std::string format;
+      for (char ch : cast<StringAttr>(message).getValue()) {
+        format.push_back(ch);
+        if (ch == '%')
+          format.push_back('%');
+      }
+      check(ne(status, c32(k + 1)), /*TRACED_ERROR_CHECK*/ 7, format, {});
+    }
+    LLVM::ReturnOp::create(b, loc, c32(0));
+  }
+};
+} // namespace
+
+/// The checked entry of `entry` (CheckedEntryEmitter).
+static void emitCheckedEntry(mlir::ModuleOp module, LLVM::LLVMFuncOp entry,
+                             FunctionType type, StringRef name,
+                             ArrayRef<Attribute> runChecks, Location loc,
+                             const DynamicEntry *dynamic,
+                             ArrayAttr inputLabels) {
+  CheckedEntryEmitter(module, entry, type, name, runChecks, loc, dynamic,
+                      inputLabels)
+      .emit();
 }
 
 namespace {

@@ -429,48 +429,33 @@ static Value forEachSlice(
       });
 }
 
-LogicalResult convToWinograd(RewriterBase &rewriter,
-                             linalg::Conv2DNchwFchwOp conv,
-                             int64_t minChannels, bool parallel) {
-  std::optional<int64_t> plan = winogradRows(conv, minChannels);
-  if (!plan)
-    return failure();
-  int64_t rows = *plan;
-  Value input = conv.getInputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
-  auto fType = cast<RankedTensorType>(conv.getInputs()[1].getType());
-  auto outType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  int64_t n = inType.getDimSize(0), c = inType.getDimSize(1),
-          h = inType.getDimSize(2);
-  int64_t f = fType.getDimSize(0);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  // Tiles of 2 x 2 outputs; an odd output size's last tile row (column)
-  // computes one row (column) too many, which is not written.
-  int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
-  bool clamp = 2 * th + 1 > h - 1;
-  // Tiles a vector: a power of two up to 16 (one AVX-512 register).
-  int64_t width = std::min<int64_t>(16, llvm::PowerOf2Ceil(tw));
-  Location loc = conv.getLoc();
-  Type f32 = rewriter.getF32Type();
-  // (Fails before building anything where the filter is no constant.)
-  rewriter.setInsertionPoint(conv);
-  Value u = filterTransform(rewriter, loc, conv.getInputs()[1]);
-  if (!u)
-    return failure();
-  Value zero =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-  auto attrs = [&](ArrayRef<int64_t> v) {
+namespace {
+/// One convolution's Winograd rewrite: its sizes and what the stages
+/// share (the transformed filter U, the input, the destination).
+struct WinogradConv {
+  RewriterBase &rewriter;
+  Location loc;
+  bool parallel;
+  Type f32;
+  Value input;
+  /// The transformed filter (16, F, C) and the float 0 the products start
+  /// from.
+  Value u, zero;
+  int64_t n, c, f, oh, ow;
+  /// Tile rows and columns; the tiles a vector holds.
+  int64_t th, tw, width;
+  /// Whether the last tile row reads past the input (clamped).
+  bool clamp;
+  /// The destination, and whether it is written rather than added to.
+  Value init;
+  bool overwrite;
+
+  SmallVector<OpFoldResult> attrs(ArrayRef<int64_t> v) {
     return getAsIndexOpFoldResult(rewriter.getContext(), v);
-  };
-  // A zero-filled output (every convolution the lowering builds) is
-  // written, others added to.
-  Value init = conv.getOutputs()[0];
-  Value unfilled = lowering::zeroFilledDestination(init);
-  bool overwrite = bool(unfilled);
-  if (overwrite)
-    init = unfilled;
-  // The 16 products of `cols` tiles: (16, F, C) x (16, C, cols).
-  auto product = [&](OpBuilder &b, Location l, Value v, int64_t cols) {
+  }
+
+  /// The 16 products of `cols` tiles: (16, F, C) x (16, C, cols).
+  Value product(OpBuilder &b, Location l, Value v, int64_t cols) {
     auto mType = RankedTensorType::get({16, f, cols}, f32);
     Value m = linalg::FillOp::create(
                   b, l, zero,
@@ -480,15 +465,14 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
     return linalg::BatchMatmulOp::create(b, l, TypeRange{mType},
                                          ValueRange{u, v}, ValueRange{m})
         .getResult(0);
-  };
+  }
 
-  Value out;
-  if (rows) {
-    // Blocks of `rows` tile rows: one `scf.forall` over (image, block),
-    // each block transforming its tiles of every input channel,
-    // multiplying them and transforming the products back into its
-    // output rows, all in L2.
-    out = sliceLoops(
+  /// Blocks of `rows` tile rows: one `scf.forall` over (image, block),
+  /// each block transforming its tiles of every input channel,
+  /// multiplying them and transforming the products back into its
+  /// output rows, all in L2.
+  Value byRowBlocks(int64_t rows) {
+    return sliceLoops(
         rewriter, loc, parallel, n, th / rows, init,
         [&](OpBuilder &b, Location l, Value i, Value blk) {
           OpFoldResult outRow = affine::makeComposedFoldedAffineApply(
@@ -527,14 +511,31 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
                     rows, tw, width, overwrite, os);
               });
         });
-  } else {
-    // Whole images: the input transform of every image and input channel
-    // into V (16, C, N, TH, TW), one product of N x TH x TW columns (spread
-    // over threads by the contraction strategy), the output transform of
-    // every image and output channel.
+  }
+
+  /// Whole images: the input transform of every image and input channel
+  /// into V (16, C, N, TH, TW), one product of N x TH x TW columns (spread
+  /// over threads by the contraction strategy), the output transform of
+  /// every image and output channel.
+  Value byWholeImages() {
+    Value v = transformEveryInput();
+    SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3, 4}};
+    int64_t cols = n * th * tw;
+    Value vm = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({16, c, cols}, f32), v, groups);
+    Value m = multiplyByPosition(vm, cols);
+    m = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({16, f, n, th, tw}, f32), m,
+        groups);
+    return transformEveryOutput(m);
+  }
+
+  /// V (16, C, N, TH, TW): the input transform of every image and input
+  /// channel.
+  Value transformEveryInput() {
     Value v = tensor::EmptyOp::create(rewriter, loc, {16, c, n, th, tw}, f32);
     Value row0 = indexConst(rewriter, loc, 0);
-    v = sliceLoops(
+    return sliceLoops(
         rewriter, loc, parallel, n, c, v,
         [&](OpBuilder &b, Location, Value i, Value ch) {
           return Slice{{b.getIndexAttr(0), ch, i, b.getIndexAttr(0),
@@ -546,15 +547,15 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
           return inputTransform(b, l, input, i, ch, row0, th, tw, width,
                                 clamp, slice);
         });
-    SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3, 4}};
-    int64_t cols = n * th * tw;
-    Value vm = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({16, c, cols}, f32), v, groups);
-    // The product, a position at a time over threads: each fills its
-    // slice of the products just before multiplying into it (one fill of
-    // them all was a memset on the calling thread, 4-5% of a 7 x 7 layer).
+  }
+
+  /// The product (16, F, cols) of U and `vm` (16, C, cols), a position at a
+  /// time over threads: each fills its slice of the products just before
+  /// multiplying into it (one fill of them all was a memset on the calling
+  /// thread, 4-5% of a 7 x 7 layer).
+  Value multiplyByPosition(Value vm, int64_t cols) {
     Value m = tensor::EmptyOp::create(rewriter, loc, {16, f, cols}, f32);
-    m = sliceLoops(
+    return sliceLoops(
         rewriter, loc, parallel, 16, 1, m,
         [&](OpBuilder &b, Location, Value p, Value) {
           return Slice{{p, b.getIndexAttr(0), b.getIndexAttr(0)},
@@ -577,10 +578,12 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
                      ValueRange{filled})
               .getResult(0);
         });
-    m = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({16, f, n, th, tw}, f32), m,
-        groups);
-    out = sliceLoops(
+  }
+
+  /// The destination: the output transform of the products `m` (16, F, N,
+  /// TH, TW) for every image and output channel.
+  Value transformEveryOutput(Value m) {
+    return sliceLoops(
         rewriter, loc, parallel, n, f, init,
         [&](OpBuilder &b, Location, Value i, Value ch) {
           return Slice{{i, ch, b.getIndexAttr(0), b.getIndexAttr(0)},
@@ -597,6 +600,50 @@ LogicalResult convToWinograd(RewriterBase &rewriter,
               th, tw, width, overwrite, slice);
         });
   }
+};
+} // namespace
+
+LogicalResult convToWinograd(RewriterBase &rewriter,
+                             linalg::Conv2DNchwFchwOp conv,
+                             int64_t minChannels, bool parallel) {
+  std::optional<int64_t> plan = winogradRows(conv, minChannels);
+  if (!plan)
+    return failure();
+  int64_t rows = *plan;
+  Value input = conv.getInputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto outType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  int64_t n = inType.getDimSize(0), c = inType.getDimSize(1),
+          h = inType.getDimSize(2);
+  int64_t f = fType.getDimSize(0);
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  // Tiles of 2 x 2 outputs; an odd output size's last tile row (column)
+  // computes one row (column) too many, which is not written.
+  int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
+  bool clamp = 2 * th + 1 > h - 1;
+  // Tiles a vector: a power of two up to 16 (one AVX-512 register).
+  int64_t width = std::min<int64_t>(16, llvm::PowerOf2Ceil(tw));
+  Location loc = conv.getLoc();
+  Type f32 = rewriter.getF32Type();
+  // (Fails before building anything where the filter is no constant.)
+  rewriter.setInsertionPoint(conv);
+  Value u = filterTransform(rewriter, loc, conv.getInputs()[1]);
+  if (!u)
+    return failure();
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  // A zero-filled output (every convolution the lowering builds) is
+  // written, others added to.
+  Value init = conv.getOutputs()[0];
+  Value unfilled = lowering::zeroFilledDestination(init);
+  bool overwrite = bool(unfilled);
+  if (overwrite)
+    init = unfilled;
+  WinogradConv w{rewriter, loc, parallel, f32, input, u,     zero,      n, c,
+                 f,        oh,  ow,       th,  tw,    width, clamp, init,
+                 overwrite};
+  Value out = rows ? w.byRowBlocks(rows) : w.byWholeImages();
   rewriter.replaceOp(conv, out);
   return success();
 }

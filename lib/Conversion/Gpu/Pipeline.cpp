@@ -331,161 +331,218 @@ void DeviceBuffersPass::runOnOperation() {
                            FunctionType::get(&getContext(), {i64}, {i32}));
 }
 
-LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
-  OpBuilder b(&getContext());
-  Location loc = func.getLoc();
-  Block &entry = func.getBody().front();
-  auto outsideKernels = [](Operation *op) {
-    return !op->getParentOfType<gpu::LaunchOp>();
-  };
+namespace {
+/// traced-gpu-device-buffers on one function, stage by stage: the
+/// function's own buffers become device allocations; the arguments and
+/// constants the kernels use get device copies (or are used in place);
+/// host-side copies become device copies; any other host access is an
+/// error. The stages share the builder and what the in-place decisions
+/// need.
+struct DeviceBufferRewriter {
+  explicit DeviceBufferRewriter(func::FuncOp func)
+      : func(func), b(func.getContext()), loc(func.getLoc()),
+        entry(func.getBody().front()) {}
 
-  // The function's own buffers: device allocations.
-  SmallVector<Operation *> allocs;
-  func.walk([&](Operation *op) {
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op) &&
-        outsideKernels(op))
-      allocs.push_back(op);
-  });
-  for (Operation *op : allocs) {
-    b.setInsertionPoint(op);
-    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      deallocDevice(b, op->getLoc(), dealloc.getMemref());
-      op->erase();
-      continue;
-    }
-    auto type = cast<MemRefType>(op->getResult(0).getType());
-    if (!type.getLayout().isIdentity())
-      return op->emitError("a GPU buffer with a non-identity layout");
-    ValueRange sizes = isa<memref::AllocOp>(op)
-                           ? cast<memref::AllocOp>(op).getDynamicSizes()
-                           : cast<memref::AllocaOp>(op).getDynamicSizes();
-    Value device = allocDevice(b, op->getLoc(), type, sizes);
-    op->getResult(0).replaceAllUsesWith(device);
-    bool onStack = isa<memref::AllocaOp>(op);
-    op->erase();
-    if (onStack) // an alloca had no dealloc: free at every return
-      func.walk([&](func::ReturnOp ret) {
-        b.setInsertionPoint(ret);
-        deallocDevice(b, ret.getLoc(), device);
-      });
-  }
-
-  // Arguments and constants the kernels or copies read.
-  unsigned numResults = 0;
-  if (auto entryType = func->getAttrOfType<TypeAttr>("traced.entry"))
-    numResults = cast<FunctionType>(entryType.getValue()).getNumResults();
-  unsigned firstResult = func.getNumArguments() - numResults;
-  llvm::SetVector<Value> roots;
-  func.walk([&](gpu::LaunchOp launch) {
-    launch.getBody().walk([&](Operation *op) {
-      for (Value v : op->getOperands())
-        if (isa<MemRefType>(v.getType()) &&
-            !launch.getBody().isAncestor(v.getParentRegion()))
-          roots.insert(viewRoot(v));
-    });
-  });
-  // A tensor map is built over the device copy (traced-gpu-tensor-maps).
-  func.walk([&](UnrealizedConversionCastOp cast) {
-    if (isTensorMapMarker(cast))
-      roots.insert(viewRoot(cast.getOperand(0)));
-  });
-  // (Arguments first, so that the resident weights, moved to the entry
-  // afterwards, come before any stream is opened.)
-  SmallVector<Value> ordered(roots.begin(), roots.end());
-  std::stable_partition(ordered.begin(), ordered.end(),
-                        [](Value v) { return isa<BlockArgument>(v); });
-
-  // The first and end byte of each static memref argument, for the
-  // in-place decisions below (at the entry, before anything else).
-  b.setInsertionPointToStart(&entry);
+  func::FuncOp func;
+  OpBuilder b;
+  Location loc;
+  Block &entry;
+  /// The first argument that is a result (out-parameter) of the entry.
+  unsigned firstResult = 0;
+  /// The buffers the kernels and tensor maps use from outside the
+  /// kernels, arguments first.
+  SmallVector<Value> ordered;
+  /// The first and end byte of each static memref argument.
   llvm::MapVector<Value, std::pair<Value, Value>> extents;
-  llvm::SmallPtrSet<Operation *, 8> addressOps; // reads of the arguments
-  Operation *afterAddresses = nullptr; // the last op made here
-  for (BlockArgument arg : entry.getArguments()) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      continue;
-    Value address = addressOf(b, loc, arg);
-    Value end = arith::AddIOp::create(
-        b, loc, address,
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), byteSize(type)));
-    addressOps.insert(address.getDefiningOp()->getOperand(0).getDefiningOp());
-    extents[arg] = {address, end};
-    afterAddresses = end.getDefiningOp();
-  }
-
-  // Whether each argument the kernels use can be used in place: the
-  // caller's memory itself when it is device memory (torch CUDA tensors,
-  // say) that the kernels may use, for an input no kernel or copy writes,
-  // or for a result that overlaps no other argument. (Computed before any
-  // GPU op: gpu-async-region would otherwise wait for the stream at each
-  // runtime call.)
+  /// The ops that read the arguments' addresses.
+  llvm::SmallPtrSet<Operation *, 8> addressOps;
+  /// The last op made at the entry for the in-place decisions.
+  Operation *afterAddresses = nullptr;
+  /// Per argument used in place when it can be: the i1 that says so.
   DenseMap<Value, Value> inPlace;
-  for (Value root : ordered) {
-    auto arg = dyn_cast<BlockArgument>(root);
-    auto extent = extents.find(root);
-    if (!arg || arg.getOwner() != &entry || extent == extents.end())
-      continue;
-    auto [address, end] = extent->second;
-    bool isResult = arg.getArgNumber() >= firstResult;
-    if (!isResult && mayBeWritten(root))
-      continue;
-    b.setInsertionPointAfter(afterAddresses);
-    auto call = func::CallOp::create(b, loc, kInPlaceFn, b.getI32Type(),
-                                     ValueRange{address});
-    Value ok = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, call.getResult(0),
-        arith::ConstantIntOp::create(b, loc, 0, 32));
-    if (isResult) {
-      for (auto &[other, range] : extents) {
-        if (other == root)
-          continue;
-        auto [first, last] = range;
-        // Disjoint: end <= first || last <= address.
-        Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                             end, first);
-        Value after = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                            last, address);
-        ok = arith::AndIOp::create(
-            b, loc, ok, arith::OrIOp::create(b, loc, before, after));
-      }
-    }
-    inPlace[root] = ok;
-    afterAddresses = ok.getDefiningOp();
+
+  static bool outsideKernels(Operation *op) {
+    return !op->getParentOfType<gpu::LaunchOp>();
   }
 
-  for (Value root : ordered) {
-    auto arg = dyn_cast<BlockArgument>(root);
-    bool isArg = arg && arg.getOwner() == &entry;
-    auto global = root.getDefiningOp<memref::GetGlobalOp>();
-    if (!isArg && !global)
-      continue; // a device allocation (above)
-    auto type = dyn_cast<MemRefType>(root.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      return emitError(root.getLoc())
-             << "a GPU kernel reads a buffer of type " << root.getType()
-             << "; only static, identity-layout arguments and constants can "
-                "be copied to the device";
-    if (global) {
-      // Weights: resident on the device after the first call.
-      global->moveBefore(&entry, entry.begin());
-      b.setInsertionPointAfter(global);
-      Value device = residentCopy(b, global.getLoc(), global);
-      global.getResult().replaceUsesWithIf(device, [&](OpOperand &use) {
-        return !isa<memref::ExtractAlignedPointerAsIndexOp>(use.getOwner());
-      });
-      continue;
+  /// All stages, in order.
+  LogicalResult run() {
+    if (failed(allocateOnDevice()))
+      return failure();
+    collectRoots();
+    computeExtents();
+    decideInPlace();
+    if (failed(copyRootsToDevice()) || failed(lowerHostCopies()))
+      return failure();
+    return checkNoHostAccess();
+  }
+
+  /// The function's own buffers: device allocations.
+  LogicalResult allocateOnDevice() {
+    SmallVector<Operation *> allocs;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op) &&
+          outsideKernels(op))
+        allocs.push_back(op);
+    });
+    for (Operation *op : allocs) {
+      b.setInsertionPoint(op);
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        deallocDevice(b, op->getLoc(), dealloc.getMemref());
+        op->erase();
+        continue;
+      }
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (!type.getLayout().isIdentity())
+        return op->emitError("a GPU buffer with a non-identity layout");
+      ValueRange sizes = isa<memref::AllocOp>(op)
+                             ? cast<memref::AllocOp>(op).getDynamicSizes()
+                             : cast<memref::AllocaOp>(op).getDynamicSizes();
+      Value device = allocDevice(b, op->getLoc(), type, sizes);
+      op->getResult(0).replaceAllUsesWith(device);
+      bool onStack = isa<memref::AllocaOp>(op);
+      op->erase();
+      if (onStack) // an alloca had no dealloc: free at every return
+        func.walk([&](func::ReturnOp ret) {
+          b.setInsertionPoint(ret);
+          deallocDevice(b, ret.getLoc(), device);
+        });
     }
+    return success();
+  }
+
+  /// Arguments and constants the kernels or copies read, into `ordered`.
+  void collectRoots() {
+    unsigned numResults = 0;
+    if (auto entryType = func->getAttrOfType<TypeAttr>("traced.entry"))
+      numResults = cast<FunctionType>(entryType.getValue()).getNumResults();
+    firstResult = func.getNumArguments() - numResults;
+    llvm::SetVector<Value> roots;
+    func.walk([&](gpu::LaunchOp launch) {
+      launch.getBody().walk([&](Operation *op) {
+        for (Value v : op->getOperands())
+          if (isa<MemRefType>(v.getType()) &&
+              !launch.getBody().isAncestor(v.getParentRegion()))
+            roots.insert(viewRoot(v));
+      });
+    });
+    // A tensor map is built over the device copy (traced-gpu-tensor-maps).
+    func.walk([&](UnrealizedConversionCastOp cast) {
+      if (isTensorMapMarker(cast))
+        roots.insert(viewRoot(cast.getOperand(0)));
+    });
+    // (Arguments first, so that the resident weights, moved to the entry
+    // afterwards, come before any stream is opened.)
+    ordered.assign(roots.begin(), roots.end());
+    std::stable_partition(ordered.begin(), ordered.end(),
+                          [](Value v) { return isa<BlockArgument>(v); });
+  }
+
+  /// The first and end byte of each static memref argument, for the
+  /// in-place decisions below (at the entry, before anything else).
+  void computeExtents() {
+    b.setInsertionPointToStart(&entry);
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+        continue;
+      Value address = addressOf(b, loc, arg);
+      Value end = arith::AddIOp::create(
+          b, loc, address,
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), byteSize(type)));
+      addressOps.insert(address.getDefiningOp()->getOperand(0).getDefiningOp());
+      extents[arg] = {address, end};
+      afterAddresses = end.getDefiningOp();
+    }
+  }
+
+  /// Whether each argument the kernels use can be used in place: the
+  /// caller's memory itself when it is device memory (torch CUDA tensors,
+  /// say) that the kernels may use, for an input no kernel or copy writes,
+  /// or for a result that overlaps no other argument. (Computed before any
+  /// GPU op: gpu-async-region would otherwise wait for the stream at each
+  /// runtime call.)
+  void decideInPlace() {
+    for (Value root : ordered) {
+      auto arg = dyn_cast<BlockArgument>(root);
+      auto extent = extents.find(root);
+      if (!arg || arg.getOwner() != &entry || extent == extents.end())
+        continue;
+      auto [address, end] = extent->second;
+      bool isResult = arg.getArgNumber() >= firstResult;
+      if (!isResult && mayBeWritten(root))
+        continue;
+      b.setInsertionPointAfter(afterAddresses);
+      auto call = func::CallOp::create(b, loc, kInPlaceFn, b.getI32Type(),
+                                       ValueRange{address});
+      Value ok = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, call.getResult(0),
+          arith::ConstantIntOp::create(b, loc, 0, 32));
+      if (isResult) {
+        for (auto &[other, range] : extents) {
+          if (other == root)
+            continue;
+          auto [first, last] = range;
+          // Disjoint: end <= first || last <= address.
+          Value before = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ule, end, first);
+          Value after = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ule, last, address);
+          ok = arith::AndIOp::create(
+              b, loc, ok, arith::OrIOp::create(b, loc, before, after));
+        }
+      }
+      inPlace[root] = ok;
+      afterAddresses = ok.getDefiningOp();
+    }
+  }
+
+  /// Each argument and constant in `ordered` on the device: constants
+  /// resident, arguments copied in (and results out) or used in place.
+  LogicalResult copyRootsToDevice() {
+    for (Value root : ordered) {
+      auto arg = dyn_cast<BlockArgument>(root);
+      bool isArg = arg && arg.getOwner() == &entry;
+      auto global = root.getDefiningOp<memref::GetGlobalOp>();
+      if (!isArg && !global)
+        continue; // a device allocation (allocateOnDevice)
+      auto type = dyn_cast<MemRefType>(root.getType());
+      if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+        return emitError(root.getLoc())
+               << "a GPU kernel reads a buffer of type " << root.getType()
+               << "; only static, identity-layout arguments and constants "
+                  "can be copied to the device";
+      if (global) {
+        makeResident(global);
+        continue;
+      }
+      copyArgument(arg, type);
+    }
+    return success();
+  }
+
+  /// Weights: resident on the device after the first call.
+  void makeResident(memref::GetGlobalOp global) {
+    global->moveBefore(&entry, entry.begin());
+    b.setInsertionPointAfter(global);
+    Value device = residentCopy(b, global.getLoc(), global);
+    global.getResult().replaceUsesWithIf(device, [&](OpOperand &use) {
+      return !isa<memref::ExtractAlignedPointerAsIndexOp>(use.getOwner());
+    });
+  }
+
+  /// The caller's memory where it can be used in place (decideInPlace),
+  /// else the function's device buffer, copied in or out. The copy between
+  /// a buffer and itself is skipped by the runtime (mgpuMemcpy); the
+  /// device buffer is allocated either way (from the runtime's cache).
+  void copyArgument(BlockArgument arg, MemRefType type) {
+    Value root = arg;
     if (afterAddresses)
       b.setInsertionPointAfter(afterAddresses);
     else
       b.setInsertionPointToStart(&entry);
     bool isResult = arg.getArgNumber() >= firstResult;
     Value device = allocDevice(b, loc, type, ValueRange{});
-    // The caller's memory where it can be used in place (above), else the
-    // function's device buffer, copied in or out. The copy between a
-    // buffer and itself is skipped by the runtime (mgpuMemcpy); the device
-    // buffer is allocated either way (from the runtime's cache).
     Value buffer = device;
     Operation *select = nullptr;
     if (Value ok = inPlace.lookup(root)) {
@@ -506,43 +563,53 @@ LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
     });
   }
 
-  // Host-side copies between buffers: device copies (cuMemcpy infers the
-  // direction from the addresses).
-  SmallVector<memref::CopyOp> copies;
-  func.walk([&](memref::CopyOp copy) {
-    if (outsideKernels(copy))
-      copies.push_back(copy);
-  });
-  for (memref::CopyOp copy : copies) {
-    auto src = cast<MemRefType>(copy.getSource().getType());
-    auto dst = cast<MemRefType>(copy.getTarget().getType());
-    if (src != dst || !src.getLayout().isIdentity())
-      return copy.emitError("a host-side copy of a strided buffer view (")
-             << src << " to " << dst << ") has no GPU lowering";
-    b.setInsertionPoint(copy);
-    copyDevice(b, copy.getLoc(), copy.getTarget(), copy.getSource());
-    copy.erase();
+  /// Host-side copies between buffers: device copies (cuMemcpy infers the
+  /// direction from the addresses).
+  LogicalResult lowerHostCopies() {
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) {
+      if (outsideKernels(copy))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      auto src = cast<MemRefType>(copy.getSource().getType());
+      auto dst = cast<MemRefType>(copy.getTarget().getType());
+      if (src != dst || !src.getLayout().isIdentity())
+        return copy.emitError("a host-side copy of a strided buffer view (")
+               << src << " to " << dst << ") has no GPU lowering";
+      b.setInsertionPoint(copy);
+      copyDevice(b, copy.getLoc(), copy.getTarget(), copy.getSource());
+      copy.erase();
+    }
+    return success();
   }
 
-  // Anything else on the host touching a buffer would read device memory.
-  WalkResult walk = func.walk([&](Operation *op) {
-    if (!outsideKernels(op) || isa<gpu::LaunchOp>(op))
+  /// Anything else on the host touching a buffer would read device memory.
+  LogicalResult checkNoHostAccess() {
+    WalkResult walk = func.walk([&](Operation *op) {
+      if (!outsideKernels(op) || isa<gpu::LaunchOp>(op))
+        return WalkResult::advance();
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, func::ReturnOp,
+              memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
+              memref::ExtractStridedMetadataOp, memref::DimOp,
+              arith::SelectOp>(op) ||
+          isTensorMapMarker(op))
+        return WalkResult::advance();
+      for (Value v : op->getOperands())
+        if (isa<MemRefType>(v.getType())) {
+          op->emitError("host code would access a GPU buffer here; the GPU "
+                        "pipeline has no kernel for this op");
+          return WalkResult::interrupt();
+        }
       return WalkResult::advance();
-    if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, func::ReturnOp,
-            memref::ExtractAlignedPointerAsIndexOp, ViewLikeOpInterface,
-            memref::ExtractStridedMetadataOp, memref::DimOp,
-            arith::SelectOp>(op) ||
-        isTensorMapMarker(op))
-      return WalkResult::advance();
-    for (Value v : op->getOperands())
-      if (isa<MemRefType>(v.getType())) {
-        op->emitError("host code would access a GPU buffer here; the GPU "
-                      "pipeline has no kernel for this op");
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+    });
+    return failure(walk.wasInterrupted());
+  }
+};
+} // namespace
+
+LogicalResult DeviceBuffersPass::runOnFunction(func::FuncOp func) {
+  return DeviceBufferRewriter(func).run();
 }
 
 //===----------------------------------------------------------------------===//

@@ -180,89 +180,154 @@ SmallVector<Value> indices(OpBuilder &b, Location loc, AffineMap map,
   return out;
 }
 
-/// Builds the kernel of `r` (see the file comment) before `r.op`, which the
-/// caller erases. With `split` > 1 (whole blocks only), `split` blocks
-/// share each output, block s of output p folding elements s * 256 + tid,
-/// (s + split) * 256 + tid, ..., and write their results to a buffer of
-/// partial results; a second reduction over those (built the same way, a
-/// warp per output) combines them into the output.
-void build(Reduction &r, bool wholeBlock, int64_t split,
-           StringRef kernelName) {
-  linalg::GenericOp op = r.op;
-  MLIRContext *ctx = op.getContext();
-  Location loc = op.getLoc();
-  OpBuilder b(op);
-  Type type = r.out.getType();
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  int64_t perBlock = wholeBlock ? 1 : kBlock / kWarp;
-  int64_t group = wholeBlock ? kBlock : kWarp; // threads per output
-  int64_t blocks = (r.outputs + perBlock - 1) / perBlock * split;
-  // Partial results: the output's shape with `split` more values each.
-  OpOperand *init = op.getDpsInitOperand(0);
-  auto outType = cast<MemRefType>(init->get().getType());
+void build(Reduction &r, bool wholeBlock, int64_t split, StringRef kernelName);
+
+/// The kernel of one reduction (`build`), stage by stage; the stages share
+/// the launch, the thread's indices and the output it works on.
+struct ReductionKernel {
+  ReductionKernel(Reduction &r, bool wholeBlock, int64_t split,
+                  StringRef kernelName)
+      : r(r), wholeBlock(wholeBlock), split(split), kernelName(kernelName),
+        op(r.op), ctx(op.getContext()), loc(op.getLoc()), b(op),
+        type(r.out.getType()), perBlock(wholeBlock ? 1 : kBlock / kWarp),
+        group(wholeBlock ? kBlock : kWarp),
+        blocks((r.outputs + perBlock - 1) / perBlock * split),
+        init(op.getDpsInitOperand(0)),
+        outType(cast<MemRefType>(init->get().getType())) {}
+
+  Reduction &r;
+  bool wholeBlock;
+  int64_t split;
+  StringRef kernelName;
+  linalg::GenericOp op;
+  MLIRContext *ctx;
+  Location loc;
+  OpBuilder b;
+  Type type;
+  int64_t perBlock;
+  int64_t group; // threads per output
+  int64_t blocks;
+  OpOperand *init;
+  MemRefType outType;
+  /// With `split`: the partial results, the output's shape with `split`
+  /// more values each.
   Value partials;
-  if (split > 1) {
-    SmallVector<int64_t> shape(outType.getShape());
-    shape.push_back(split);
-    partials = memref::AllocOp::create(b, loc, MemRefType::get(shape, type));
-  }
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  SmallVector<Type> shared;
-  if (wholeBlock)
-    shared.push_back(MemRefType::get({kBlock / kWarp}, type,
-                                     MemRefLayoutAttrInterface(), workgroup));
-  Value one = c(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, c(blocks), one, one, c(kBlock), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange{}, shared, /*privateAttributions=*/{},
-      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
-      FlatSymbolRefAttr::get(ctx, kernelName));
-  Block &launchBody = launch.getBody().front();
-  b.setInsertionPointToStart(&launchBody);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&launchBody);
+  gpu::LaunchOp launch;
+  Value identity, tid, lane, warp;
+  /// The output this thread works on (and with `split`, its part of it).
+  Value output, part;
+  /// The output's loop indices (the parallel ones).
+  SmallVector<Value> ivs;
 
-  Block &body = op.getRegion().front();
-  auto combine = [&](Value acc, Value v) { return combineWith(b, r, acc, v); };
-  Value identity = arith::ConstantOp::create(b, loc, r.identity);
-  Value tid = launch.getThreadIds().x;
-  Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
-  Value warp = arith::DivUIOp::create(b, loc, tid, c(kWarp));
-  // The output this thread works on (and with `split`, its part of it).
-  Value block = launch.getBlockIds().x, output = block, part;
-  if (split > 1) {
-    part = arith::RemUIOp::create(b, loc, block, c(split));
-    output = arith::DivUIOp::create(b, loc, block, c(split));
-  } else if (!wholeBlock) {
-    output = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, block, c(perBlock)), warp);
-  }
-  // A warp's threads share `output`, so the guard is uniform per warp (the
-  // shuffles below need all 32 threads).
-  scf::IfOp inRange;
-  if (!wholeBlock && r.outputs % perBlock != 0) {
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                     output, c(r.outputs));
-    inRange = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-    b.setInsertionPoint(inRange.thenBlock()->getTerminator());
-  }
-  SmallVector<Value> ivs(r.sizes.size());
-  delinearize(b, loc, output, r.parallelDims, r.sizes, ivs);
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value combine(Value acc, Value v) { return combineWith(b, r, acc, v); }
 
-  // Each thread folds the elements start, start + step, ... into `acc`.
-  Value start = wholeBlock ? tid : lane;
-  if (split > 1)
-    start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, part, c(group)), start);
-  auto loop = scf::ForOp::create(b, loc, start, c(r.length), c(group * split),
-                                 ValueRange{identity});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
+  /// All stages, in order.
+  void emit() {
+    allocatePartials();
+    createLaunch();
+    findOutput();
+    Value acc = warpReduce(foldElements());
+    Value zero = c(0);
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         wholeBlock ? tid : lane, zero);
+    if (wholeBlock)
+      acc = blockReduce(acc, zero);
+    if (storeResult(acc, leader))
+      combinePartials();
+  }
+
+  void allocatePartials() {
+    if (split > 1) {
+      SmallVector<int64_t> shape(outType.getShape());
+      shape.push_back(split);
+      partials = memref::AllocOp::create(b, loc, MemRefType::get(shape, type));
+    }
+  }
+
+  /// The launch: `blocks` blocks of kBlock threads (with workgroup memory
+  /// for the warps' results when a block shares an output).
+  void createLaunch() {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    SmallVector<Type> shared;
+    if (wholeBlock)
+      shared.push_back(MemRefType::get({kBlock / kWarp}, type,
+                                       MemRefLayoutAttrInterface(), workgroup));
+    Value one = c(1);
+    launch = gpu::LaunchOp::create(
+        b, loc, c(blocks), one, one, c(kBlock), one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        ValueRange{}, shared, /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+        FlatSymbolRefAttr::get(ctx, kernelName));
+    Block &launchBody = launch.getBody().front();
+    b.setInsertionPointToStart(&launchBody);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&launchBody);
+  }
+
+  /// The thread's indices, the output it works on (guarded when the last
+  /// block has warps past the outputs) and that output's loop indices.
+  void findOutput() {
+    identity = arith::ConstantOp::create(b, loc, r.identity);
+    tid = launch.getThreadIds().x;
+    lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
+    warp = arith::DivUIOp::create(b, loc, tid, c(kWarp));
+    Value block = launch.getBlockIds().x;
+    output = block;
+    if (split > 1) {
+      part = arith::RemUIOp::create(b, loc, block, c(split));
+      output = arith::DivUIOp::create(b, loc, block, c(split));
+    } else if (!wholeBlock) {
+      output = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, block, c(perBlock)), warp);
+    }
+    // A warp's threads share `output`, so the guard is uniform per warp (the
+    // shuffles below need all 32 threads).
+    scf::IfOp inRange;
+    if (!wholeBlock && r.outputs % perBlock != 0) {
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       output, c(r.outputs));
+      inRange = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+    }
+    ivs.assign(r.sizes.size(), Value());
+    delinearize(b, loc, output, r.parallelDims, r.sizes, ivs);
+  }
+
+  /// Each thread folds the elements start, start + step, ... into its
+  /// partial value: the loop, unrolled by 4 when long enough.
+  Value foldElements() {
+    Value start = wholeBlock ? tid : lane;
+    if (split > 1)
+      start = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, part, c(group)), start);
+    auto loop = scf::ForOp::create(b, loc, start, c(r.length),
+                                   c(group * split), ValueRange{identity});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      buildLoopBody(loop);
+    }
+    // Unrolled by 4, so that each thread has 4 loads in flight (they do not
+    // depend on the accumulator; a remainder loop takes the rest).
+    Value acc = loop.getResult(0);
+    if (r.length >= 4 * group * split) {
+      FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 4);
+      if (succeeded(unrolled) && unrolled->epilogueLoopOp)
+        acc = unrolled->epilogueLoopOp->getResult(0);
+      else if (succeeded(unrolled) && unrolled->mainLoopOp)
+        acc = unrolled->mainLoopOp->getResult(0);
+    }
+    return acc;
+  }
+
+  /// The fold loop's body: the inputs' elements at the loop's position,
+  /// the generic's body on them, combined into the accumulator.
+  void buildLoopBody(scf::ForOp loop) {
+    Block &body = op.getRegion().front();
     SmallVector<Value> all(ivs);
     delinearize(b, loc, loop.getInductionVar(), r.reductionDims, r.sizes,
                 all);
@@ -294,21 +359,11 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
     Value v = map.lookupOrDefault(r.value);
     scf::YieldOp::create(b, loc, combine(acc, v));
   }
-  // Unrolled by 4, so that each thread has 4 loads in flight (they do not
-  // depend on the accumulator; a remainder loop takes the rest).
-  Value acc = loop.getResult(0);
-  if (r.length >= 4 * group * split) {
-    FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 4);
-    if (succeeded(unrolled) && unrolled->epilogueLoopOp)
-      acc = unrolled->epilogueLoopOp->getResult(0);
-    else if (succeeded(unrolled) && unrolled->mainLoopOp)
-      acc = unrolled->mainLoopOp->getResult(0);
-  }
 
-  // Across the warp: a butterfly of shuffles leaves the total in every lane.
-  // (A 64-bit value moves as its two 32-bit halves: shfl is 32-bit.)
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto shuffle = [&](Value x, Value offset, Value width) -> Value {
+  /// `x` of the lane `offset` away (xor). (A 64-bit value moves as its two
+  /// 32-bit halves: shfl is 32-bit.)
+  Value shuffle(Value x, Value offset, Value width) {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
     if (type.getIntOrFloatBitWidth() == 32)
       return gpu::ShuffleOp::create(b, loc, x, offset, width,
                                     gpu::ShuffleMode::XOR)
@@ -333,21 +388,22 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
     return isa<FloatType>(type)
                ? Value(arith::BitcastOp::create(b, loc, type, joined))
                : joined;
-  };
-  auto warpReduce = [&](Value x) {
+  }
+
+  /// Across the warp: a butterfly of shuffles leaves the total in every
+  /// lane.
+  Value warpReduce(Value x) {
     Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
     for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
       Value o = arith::ConstantIntOp::create(b, loc, offset, 32);
       x = combine(x, shuffle(x, o, width));
     }
     return x;
-  };
-  acc = warpReduce(acc);
-  Value zero = c(0);
-  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       wholeBlock ? tid : lane, zero);
-  if (wholeBlock) {
-    // Across the block's warps, through workgroup memory.
+  }
+
+  /// Across the block's warps, through workgroup memory: each warp's first
+  /// lane stores its total, the first warp combines them.
+  Value blockReduce(Value acc, Value zero) {
     Value warpResults = launch.getWorkgroupAttributions()[0];
     auto first = scf::IfOp::create(
         b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
@@ -372,41 +428,63 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
       b.setInsertionPointToStart(read.elseBlock());
       scf::YieldOp::create(b, loc, ValueRange{identity});
     }
-    acc = warpReduce(read.getResult(0));
+    return warpReduce(read.getResult(0));
   }
-  // The output's first thread adds the partial result to the output's
-  // initial value (the generic's semantics: C = combine(C, ...)).
-  auto store = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
-  b.setInsertionPoint(store.thenBlock()->getTerminator());
-  SmallVector<Value> at = indices(b, loc, op.getMatchingIndexingMap(init), ivs);
-  if (split == 1) {
-    Value initial = memref::LoadOp::create(b, loc, init->get(), at);
-    memref::StoreOp::create(b, loc, combine(initial, acc), init->get(), at);
-    return;
-  }
-  at.push_back(part);
-  memref::StoreOp::create(b, loc, acc, partials, at);
 
-  // The second stage: out = combine(out, partials[..., s]) over s.
-  b.setInsertionPointAfter(launch);
-  unsigned rank = outType.getRank();
-  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
-  SmallVector<AffineMap> maps{
-      all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), ctx)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  auto second = linalg::GenericOp::create(
-      b, loc, ValueRange{partials}, ValueRange{init->get()}, maps, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, combineWith(nb, r, args[1], args[0]));
-      });
-  memref::DeallocOp::create(b, loc, partials);
-  if (std::optional<Reduction> r2 = match(second)) {
-    build(*r2, /*wholeBlock=*/false, /*split=*/1,
-          (kernelName + "_parts").str());
-    second->erase();
+  /// The output's first thread (`leader`) adds the partial result to the
+  /// output's initial value (the generic's semantics: C = combine(C,
+  /// ...)), or with `split` stores it to the partial results. Whether
+  /// those need combining.
+  bool storeResult(Value acc, Value leader) {
+    auto store = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
+    b.setInsertionPoint(store.thenBlock()->getTerminator());
+    SmallVector<Value> at =
+        indices(b, loc, op.getMatchingIndexingMap(init), ivs);
+    if (split == 1) {
+      Value initial = memref::LoadOp::create(b, loc, init->get(), at);
+      memref::StoreOp::create(b, loc, combine(initial, acc), init->get(), at);
+      return false;
+    }
+    at.push_back(part);
+    memref::StoreOp::create(b, loc, acc, partials, at);
+    return true;
   }
+
+  /// The second stage: out = combine(out, partials[..., s]) over s, a
+  /// reduction built the same way (a warp per output).
+  void combinePartials() {
+    b.setInsertionPointAfter(launch);
+    unsigned rank = outType.getRank();
+    AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+    SmallVector<AffineMap> maps{
+        all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), ctx)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    auto second = linalg::GenericOp::create(
+        b, loc, ValueRange{partials}, ValueRange{init->get()}, maps,
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l,
+                                  combineWith(nb, r, args[1], args[0]));
+        });
+    memref::DeallocOp::create(b, loc, partials);
+    if (std::optional<Reduction> r2 = match(second)) {
+      build(*r2, /*wholeBlock=*/false, /*split=*/1,
+            (kernelName + "_parts").str());
+      second->erase();
+    }
+  }
+};
+
+/// Builds the kernel of `r` (see the file comment) before `r.op`, which the
+/// caller erases. With `split` > 1 (whole blocks only), `split` blocks
+/// share each output, block s of output p folding elements s * 256 + tid,
+/// (s + split) * 256 + tid, ..., and write their results to a buffer of
+/// partial results; a second reduction over those (built the same way, a
+/// warp per output) combines them into the output.
+void build(Reduction &r, bool wholeBlock, int64_t split,
+           StringRef kernelName) {
+  ReductionKernel(r, wholeBlock, split, kernelName).emit();
 }
 
 struct ReductionsPass

@@ -107,108 +107,163 @@ struct Tile {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
-/// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
-/// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
-void buildKernel(Operation *op, const Contraction &c, bool contiguous,
-                 int64_t largeKStep, bool tf32, StringRef kernelName) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  IndexBuilder host{b, loc, b.getIndexType()};
+/// The block tile for `c`: 128 x 128 when both M and N are large; 64 x 128
+/// (4 x 8 per thread) when only N is (a convolution with 64 output
+/// channels over many pixels); else 64 x 64.
+Tile chooseTile(const Contraction &c, int64_t largeKStep) {
+  return c.n >= 128 ? (c.m >= 128 ? Tile{128, 128, largeKStep, 8, 8}
+                                  : Tile{64, 128, 16, 4, 8})
+                    : Tile{64, 64, 16, 4, 4};
+}
 
-  // 128 x 128 when both M and N are large; 64 x 128 (4 x 8 per thread)
-  // when only N is (a convolution with 64 output channels over many
-  // pixels); else 64 x 64.
-  Tile t = c.n >= 128 ? (c.m >= 128 ? Tile{128, 128, largeKStep, 8, 8}
-                                    : Tile{64, 128, 16, 4, 8})
-                      : Tile{64, 64, 16, 4, 4};
-  int64_t threads = t.threads();
-  bool mma = tf32 && t.bm == 128 && t.bn == 128;
-  int64_t gridX = ceilDiv(c.n, t.bn), gridY = ceilDiv(c.m, t.bm);
-  int64_t kTiles = ceilDiv(c.k, t.bk);
-  // Split K over grid z when the tiles would leave most of the GPU idle
-  // (aiming at two blocks per multiprocessor of a 132-SM H100/H200), each
-  // split keeping at least 8 steps.
-  int64_t blocks = gridX * gridY * c.batch;
-  int64_t split = std::max<int64_t>(
-      1, std::min(ceilDiv(264, blocks), kTiles / 8));
-  int64_t tilesPerSplit = ceilDiv(kTiles, split);
-  split = ceilDiv(kTiles, tilesPerSplit);
-  // Loads need no bounds check where the tiles divide the operands.
-  bool guardA = c.m % t.bm || c.k % t.bk;
-  bool guardB = c.k % t.bk || c.n % t.bn;
-  bool guardC = c.m % t.bm || c.n % t.bn;
+/// Whether every index of `c`'s kernel fits 32 bits.
+bool fitsIn32Bits(const Contraction &c) {
+  return c.maxElements < (int64_t(1) << 31) &&
+         c.m * c.n < (int64_t(1) << 31) && c.k * c.n < (int64_t(1) << 31) &&
+         c.m * c.k < (int64_t(1) << 31);
+}
 
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  // A is stored transposed ([k][m]); 4 more columns keep the stores of a
-  // warp (8 k values of one m) in distinct banks and rows 16-byte aligned.
-  auto tileA = MemRefType::get({t.bk, t.bm + 4}, f32,
-                               MemRefLayoutAttrInterface(), workgroup);
-  // (With mma, B's rows are padded by 8: the fragment reads of a warp, 4
-  // rows of 8 columns, fall in distinct banks.)
-  auto tileB = MemRefType::get({t.bk, t.bn + (mma ? 8 : 0)}, f32,
-                               MemRefLayoutAttrInterface(), workgroup);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
-      host.c(threads), host.c(1), host.c(1),
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange{}, TypeRange{tileA, tileB}, /*privateAttributions=*/{},
-      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
-      FlatSymbolRefAttr::get(ctx, kernelName));
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  bool fits32 = c.maxElements < (int64_t(1) << 31) &&
-                c.m * c.n < (int64_t(1) << 31) && c.k * c.n < (int64_t(1) << 31) &&
-                c.m * c.k < (int64_t(1) << 31);
-  IndexBuilder ib{b, loc, fits32 ? Type(b.getI32Type()) : b.getIndexType()};
-  Value sharedA = launch.getWorkgroupAttributions()[0];
-  Value sharedB = launch.getWorkgroupAttributions()[1];
-  Value tid = ib.from(launch.getThreadIds().x);
-  Value z = ib.from(launch.getBlockIds().z);
-  Value batch = ib.div(z, split);
-  Value part = ib.rem(z, split);
-  Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(t.bm));
-  Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
-  int64_t rowThreads = t.bm / t.tm, colThreads = t.bn / t.tn;
-  Value tx = ib.rem(tid, colThreads), ty = ib.div(tid, colThreads);
-  // mma: this lane's first row of A and C, column of B, and K offset
-  // within a step of 8 (group g = lane / 4, q = lane % 4), and its first
-  // column of C (2q).
-  Value mmaRow, mmaColB, mmaQ, mmaColC;
-  if (mma) {
-    Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-    Value g = ib.div(lane, 4);
-    mmaQ = ib.rem(lane, 4);
-    mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
-    Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
-    mmaColB = ib.add(warpCol, g);
-    mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+/// The tiled kernel for `c` in place of `op` (buildKernel), stage by stage.
+/// The stages share the tile and its split along K, the launch, this
+/// thread's indices and the tile elements it loads.
+struct TiledKernel {
+  TiledKernel(Operation *op, const Contraction &c, bool contiguous,
+              int64_t largeKStep, bool tf32, StringRef kernelName)
+      : c(c), contiguous(contiguous), kernelName(kernelName), b(op),
+        loc(op->getLoc()), ctx(b.getContext()), f32(b.getF32Type()),
+        host{b, loc, b.getIndexType()}, t(chooseTile(c, largeKStep)),
+        threads(t.threads()), mma(tf32 && t.bm == 128 && t.bn == 128),
+        gridX(ceilDiv(c.n, t.bn)), gridY(ceilDiv(c.m, t.bm)),
+        kTiles(ceilDiv(c.k, t.bk)),
+        // Loads need no bounds check where the tiles divide the operands.
+        guardA(c.m % t.bm || c.k % t.bk), guardB(c.k % t.bk || c.n % t.bn),
+        guardC(c.m % t.bm || c.n % t.bn),
+        ib{b, loc, fitsIn32Bits(c) ? Type(b.getI32Type()) : b.getIndexType()},
+        rowThreads(t.bm / t.tm), colThreads(t.bn / t.tn) {
+    // Split K over grid z when the tiles would leave most of the GPU idle
+    // (aiming at two blocks per multiprocessor of a 132-SM H100/H200), each
+    // split keeping at least 8 steps.
+    int64_t blocks = gridX * gridY * c.batch;
+    split = std::max<int64_t>(
+        1, std::min(ceilDiv(264, blocks), kTiles / 8));
+    tilesPerSplit = ceilDiv(kTiles, split);
+    split = ceilDiv(kTiles, tilesPerSplit);
+    // A tile's elements this thread loads: element e = tid + i * threads of
+    // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
+    // along the row, loaded and stored as vector<4xf32>.
+    vecA = !guardA && c.loadA4 && t.bk % 4 == 0 &&
+           (t.bm * t.bk / 4) % threads == 0;
+    vecB = !guardB && c.loadB4 && t.bn % 4 == 0 &&
+           (t.bk * t.bn / 4) % threads == 0;
   }
-  // The tile row (column) of a thread's i-th row (column): runs of 4, one
-  // run per 4 x threads, or one by one interleaved with the other threads.
-  auto position = [&](Value thread, int64_t i, int64_t count,
-                      int64_t perThread) -> Value {
+
+  const Contraction &c;
+  bool contiguous;
+  StringRef kernelName;
+  OpBuilder b;
+  Location loc;
+  MLIRContext *ctx;
+  Type f32;
+  IndexBuilder host;
+  Tile t;
+  int64_t threads;
+  /// Tensor cores: with `tf32`, 128 x 128 tiles multiply with mma.sync
+  /// m16n8k8 on TF32 operands, 8 warps of 64 x 32.
+  bool mma;
+  int64_t gridX, gridY, kTiles;
+  /// The blocks along K (grid z) and the K tiles of each.
+  int64_t split = 1, tilesPerSplit = 1;
+  bool guardA, guardB, guardC;
+  /// Index arithmetic in the kernel (32-bit where it fits).
+  IndexBuilder ib;
+  int64_t rowThreads, colThreads;
+  bool vecA = false, vecB = false;
+
+  gpu::LaunchOp launch;
+  Value sharedA, sharedB;
+  Value tid, batch, part, rowBase, colBase, tx, ty;
+  /// mma: this lane's first row of A and C, column of B, and K offset
+  /// within a step of 8 (group g = lane / 4, q = lane % 4), and its first
+  /// column of C (2q).
+  Value mmaRow, mmaColB, mmaQ, mmaColC;
+  Value zero;
+  /// A tile element this thread loads: its row and column.
+  struct Slot {
+    Value r, col;
+  };
+  SmallVector<Slot> slotsA, slotsB;
+
+  /// All stages, in order.
+  void emit() {
+    createLaunch();
+    threadIndices();
+    zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    slotsA = slots(t.bm, t.bk, vecA);
+    slotsB = slots(t.bk, t.bn, vecB);
+    scf::ForOp loop = buildKLoop();
+    addToC(loop);
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  /// The launch, with the shared tiles as workgroup attributions.
+  void createLaunch() {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    // A is stored transposed ([k][m]); 4 more columns keep the stores of a
+    // warp (8 k values of one m) in distinct banks and rows 16-byte aligned.
+    auto tileA = MemRefType::get({t.bk, t.bm + 4}, f32,
+                                 MemRefLayoutAttrInterface(), workgroup);
+    // (With mma, B's rows are padded by 8: the fragment reads of a warp, 4
+    // rows of 8 columns, fall in distinct banks.)
+    auto tileB = MemRefType::get({t.bk, t.bn + (mma ? 8 : 0)}, f32,
+                                 MemRefLayoutAttrInterface(), workgroup);
+    launch = gpu::LaunchOp::create(
+        b, loc, host.c(gridX), host.c(gridY), host.c(c.batch * split),
+        host.c(threads), host.c(1), host.c(1),
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        ValueRange{}, TypeRange{tileA, tileB}, /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+        FlatSymbolRefAttr::get(ctx, kernelName));
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+  }
+
+  /// The shared tiles, this thread's block, batch, K split and position in
+  /// the block (with mma, in its warp's fragments).
+  void threadIndices() {
+    sharedA = launch.getWorkgroupAttributions()[0];
+    sharedB = launch.getWorkgroupAttributions()[1];
+    tid = ib.from(launch.getThreadIds().x);
+    Value z = ib.from(launch.getBlockIds().z);
+    batch = ib.div(z, split);
+    part = ib.rem(z, split);
+    rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(t.bm));
+    colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(t.bn));
+    tx = ib.rem(tid, colThreads);
+    ty = ib.div(tid, colThreads);
+    if (mma) {
+      Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
+      Value g = ib.div(lane, 4);
+      mmaQ = ib.rem(lane, 4);
+      mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
+      Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
+      mmaColB = ib.add(warpCol, g);
+      mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
+    }
+  }
+
+  /// The tile row (column) of a thread's i-th row (column): runs of 4, one
+  /// run per 4 x threads, or one by one interleaved with the other threads.
+  Value position(Value thread, int64_t i, int64_t count, int64_t perThread) {
     if (contiguous && perThread % 4 == 0)
       return ib.add(ib.mul(thread, ib.c(4)),
                     ib.c((i / 4) * count * 4 + i % 4));
     return ib.add(thread, ib.c(i * count));
-  };
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  }
 
-  // A tile's elements this thread loads: element e = tid + i * threads of
-  // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
-  // along the row, loaded and stored as vector<4xf32>.
-  bool vecA = !guardA && c.loadA4 && t.bk % 4 == 0 &&
-              (t.bm * t.bk / 4) % threads == 0;
-  bool vecB = !guardB && c.loadB4 && t.bn % 4 == 0 &&
-              (t.bk * t.bn / 4) % threads == 0;
-  struct Slot {
-    Value r, col;
-  };
-  auto slots = [&](int64_t rows, int64_t width, bool vec) {
+  /// The elements this thread loads of a rows x width tile.
+  SmallVector<Slot> slots(int64_t rows, int64_t width, bool vec) {
     SmallVector<Slot> out;
     int64_t run = vec ? 4 : 1, runs = width / run;
     for (int64_t i = 0, e = rows * runs / threads; i < e; ++i) {
@@ -216,12 +271,11 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       out.push_back({ib.div(el, runs), ib.mul(ib.rem(el, runs), ib.c(run))});
     }
     return out;
-  };
-  SmallVector<Slot> slotsA = slots(t.bm, t.bk, vecA),
-                    slotsB = slots(t.bk, t.bn, vecB);
-  // Loads of tile `kt` into registers (guarded where the tile may pass an
-  // edge; zero there).
-  auto loadTile = [&](Value kt, bool isA) {
+  }
+
+  /// Loads of tile `kt` into registers (guarded where the tile may pass an
+  /// edge; zero there).
+  SmallVector<Value> loadTile(Value kt, bool isA) {
     Value kBase = ib.mul(kt, ib.c(t.bk));
     SmallVector<Value> values;
     bool vec = isA ? vecA : vecB;
@@ -255,9 +309,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       values.push_back(guarded.getResult(0));
     }
     return values;
-  };
-  // TF32: rounded to nearest (ties away, as cuBLAS), kept in float32 bits.
-  auto toTf32 = [&](Value v) -> Value {
+  }
+
+  /// TF32: rounded to nearest (ties away, as cuBLAS), kept in float32 bits.
+  Value toTf32(Value v) {
     auto round = [&](Value x) -> Value {
       Value bits = NVVM::ConvertFloatToTF32Op::create(
           b, loc, b.getI32Type(), x, NVVM::FPRoundingMode::RNA,
@@ -272,8 +327,10 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
       out = vector::InsertOp::create(
           b, loc, round(vector::ExtractOp::create(b, loc, v, e)), out, e);
     return out;
-  };
-  auto storeTile = [&](ValueRange values, bool isA) {
+  }
+
+  /// The loaded `values` of a tile to its shared tile.
+  void storeTile(ValueRange values, bool isA) {
     ArrayRef<Slot> where = isA ? slotsA : slotsB;
     for (auto [stored, s] : llvm::zip(values, where)) {
       Value v = mma ? toTf32(stored) : stored;
@@ -296,153 +353,181 @@ void buildKernel(Operation *op, const Contraction &c, bool contiguous,
                                 ValueRange{ib.idx(s.r), ib.idx(s.col)});
       }
     }
-  };
+  }
 
-  // The loop over this split's K tiles, with the next tile's global loads
-  // issued before the current tile's FMAs (in registers, stored to the
-  // shared tiles after the second barrier): the loads' latency overlaps
-  // the arithmetic. (Past the last tile, the guarded loads read zeros; the
-  // unguarded ones read the last tile again.)
-  Value firstTile = ib.mul(part, ib.c(tilesPerSplit));
-  Value lastTile = arith::MinUIOp::create(
-      b, loc, ib.add(firstTile, ib.c(tilesPerSplit)), ib.c(kTiles));
-  SmallVector<Value> init(t.tm * t.tn, zero);
-  SmallVector<Value> firstA = loadTile(firstTile, true);
-  SmallVector<Value> firstB = loadTile(firstTile, false);
-  size_t nA = firstA.size(), nB = firstB.size();
-  llvm::append_range(init, firstA);
-  llvm::append_range(init, firstB);
-  auto loop = scf::ForOp::create(
-      b, loc, ib.idx(firstTile), ib.idx(lastTile), host.c(1), init,
-      [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        ValueRange acc = iter.take_front(t.tm * t.tn);
-        storeTile(iter.slice(t.tm * t.tn, nA), true);
-        storeTile(iter.slice(t.tm * t.tn + nA, nB), false);
-        gpu::BarrierOp::create(b, loc);
-        Value next = ib.add(ib.from(ktIndex), ib.c(1));
-        if (!guardA || !guardB)
-          next = arith::MinUIOp::create(b, loc, next, ib.c(kTiles - 1));
-        SmallVector<Value> nextA = loadTile(next, true);
-        SmallVector<Value> nextB = loadTile(next, false);
-        // A thread's values of row kk of a shared tile: 16-byte vector
-        // loads of its runs of 4 (the tiles are 16-byte aligned:
-        // traced-gpu-align-workgroup), else one by one.
-        auto readRow = [&](Value shared, Value thread, int64_t kk,
-                           int64_t count, int64_t perThread) {
-          SmallVector<Value> values;
-          bool vectors = contiguous && perThread % 4 == 0;
-          for (int64_t i = 0; i < perThread; i += vectors ? 4 : 1) {
-            SmallVector<Value> at{
-                host.c(kk), ib.idx(position(thread, i, count, perThread))};
-            if (!vectors) {
-              values.push_back(memref::LoadOp::create(b, loc, shared, at));
-              continue;
-            }
-            Value v = vector::LoadOp::create(
-                b, loc, VectorType::get({4}, f32), shared, at,
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
-            for (int64_t e = 0; e < 4; ++e)
-              values.push_back(vector::ExtractOp::create(b, loc, v, e));
-          }
-          return values;
-        };
-        SmallVector<Value> sums(acc.begin(), acc.end());
-        if (mma) {
-          // Warp w computes rows (w / 4) * 64 .. + 63 and columns
-          // (w % 4) * 32 .. + 31: 4 x 4 tiles of 16 x 8. A lane of group
-          // g = lane / 4, q = lane % 4 holds A (g, q), (g + 8, q),
-          // (g, q + 4), (g + 8, q + 4) of a tile, B (q, g), (q + 4, g), and
-          // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1).
-          auto read = [&](Value shared, Value row, Value col) -> Value {
-            Value v = memref::LoadOp::create(
-                b, loc, shared, ValueRange{ib.idx(row), ib.idx(col)});
-            return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
-          };
-          auto accType =
-              LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-          for (int64_t kk = 0; kk < t.bk; kk += 8) {
-            Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
-            SmallVector<SmallVector<Value, 4>> as, bs;
-            for (int64_t mi = 0; mi < 4; ++mi) {
-              Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
-                    r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
-              as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
-                            read(sharedA, k1, r0), read(sharedA, k1, r1)});
-            }
-            for (int64_t ni = 0; ni < 4; ++ni) {
-              Value col = ib.add(mmaColB, ib.c(ni * 8));
-              bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
-            }
-            for (int64_t mi = 0; mi < 4; ++mi)
-              for (int64_t ni = 0; ni < 4; ++ni) {
-                Value *d = &sums[(mi * 4 + ni) * 4];
-                Value r = NVVM::MmaOp::create(
-                    b, loc, accType, as[mi], bs[ni],
-                    ValueRange{d[0], d[1], d[2], d[3]}, {16, 8, 8},
-                    std::nullopt, std::nullopt,
-                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
-                                                  NVVM::MMATypes::tf32},
-                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                   NVVM::MMALayout::col});
-                for (int64_t e = 0; e < 4; ++e)
-                  d[e] = LLVM::ExtractValueOp::create(b, loc, r, e);
-              }
-          }
-        } else {
-          for (int64_t kk = 0; kk < t.bk; ++kk) {
-            SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
-            SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
-            for (int64_t i = 0; i < t.tm; ++i)
-              for (int64_t j = 0; j < t.tn; ++j)
-                sums[i * t.tn + j] = math::FmaOp::create(
-                    b, loc, as[i], bs[j], sums[i * t.tn + j]);
-          }
-        }
-        gpu::BarrierOp::create(b, loc);
-        llvm::append_range(sums, nextA);
-        llvm::append_range(sums, nextB);
-        scf::YieldOp::create(b, loc, sums);
-      });
+  /// The loop over this split's K tiles, with the next tile's global loads
+  /// issued before the current tile's FMAs (in registers, stored to the
+  /// shared tiles after the second barrier): the loads' latency overlaps
+  /// the arithmetic. (Past the last tile, the guarded loads read zeros; the
+  /// unguarded ones read the last tile again.)
+  scf::ForOp buildKLoop() {
+    Value firstTile = ib.mul(part, ib.c(tilesPerSplit));
+    Value lastTile = arith::MinUIOp::create(
+        b, loc, ib.add(firstTile, ib.c(tilesPerSplit)), ib.c(kTiles));
+    SmallVector<Value> init(t.tm * t.tn, zero);
+    SmallVector<Value> firstA = loadTile(firstTile, true);
+    SmallVector<Value> firstB = loadTile(firstTile, false);
+    size_t nA = firstA.size(), nB = firstB.size();
+    llvm::append_range(init, firstA);
+    llvm::append_range(init, firstB);
+    return scf::ForOp::create(
+        b, loc, ib.idx(firstTile), ib.idx(lastTile), host.c(1), init,
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          buildKStep(ktIndex, iter, nA, nB);
+        });
+  }
 
-  // C += the thread's tile (atomically when K is split).
-  for (int64_t i = 0; i < t.tm; ++i)
-    for (int64_t j = 0; j < t.tn; ++j) {
-      Value gi, gj;
-      if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
-        int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
-        gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
-        gj = ib.add(colBase, ib.add(mmaColC, ib.c(ni * 8 + e % 2)));
-      } else {
-        gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
-        gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
-      }
-      Value v = loop.getResult(i * t.tn + j);
-      auto update = [&](IndexBuilder &nib) {
-        auto [memref, indices] = c.addressC(nib, batch, gi, gj);
-        if (split > 1) {
-          memref::AtomicRMWOp::create(nib.b, nib.loc,
-                                      arith::AtomicRMWKind::addf, v, memref,
-                                      indices);
-          return;
-        }
-        Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
-        Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
-        memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
-      };
-      if (!guardC) {
-        update(ib);
+  /// One K step: the loaded tile to the shared tiles, the next tile's
+  /// loads, the products, the accumulators and next loads yielded.
+  void buildKStep(Value ktIndex, ValueRange iter, size_t nA, size_t nB) {
+    ValueRange acc = iter.take_front(t.tm * t.tn);
+    storeTile(iter.slice(t.tm * t.tn, nA), true);
+    storeTile(iter.slice(t.tm * t.tn + nA, nB), false);
+    gpu::BarrierOp::create(b, loc);
+    Value next = ib.add(ib.from(ktIndex), ib.c(1));
+    if (!guardA || !guardB)
+      next = arith::MinUIOp::create(b, loc, next, ib.c(kTiles - 1));
+    SmallVector<Value> nextA = loadTile(next, true);
+    SmallVector<Value> nextB = loadTile(next, false);
+    SmallVector<Value> sums(acc.begin(), acc.end());
+    if (mma)
+      multiplyOnTensorCores(sums);
+    else
+      multiplyWithFma(sums);
+    gpu::BarrierOp::create(b, loc);
+    llvm::append_range(sums, nextA);
+    llvm::append_range(sums, nextB);
+    scf::YieldOp::create(b, loc, sums);
+  }
+
+  /// A thread's values of row kk of a shared tile: 16-byte vector loads of
+  /// its runs of 4 (the tiles are 16-byte aligned:
+  /// traced-gpu-align-workgroup), else one by one.
+  SmallVector<Value> readRow(Value shared, Value thread, int64_t kk,
+                             int64_t count, int64_t perThread) {
+    SmallVector<Value> values;
+    bool vectors = contiguous && perThread % 4 == 0;
+    for (int64_t i = 0; i < perThread; i += vectors ? 4 : 1) {
+      SmallVector<Value> at{host.c(kk),
+                            ib.idx(position(thread, i, count, perThread))};
+      if (!vectors) {
+        values.push_back(memref::LoadOp::create(b, loc, shared, at));
         continue;
       }
-      Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
-        IndexBuilder nib{nb, nl, ib.type};
-        update(nib);
-        scf::YieldOp::create(nb, nl);
-      });
+      Value v = vector::LoadOp::create(
+          b, loc, VectorType::get({4}, f32), shared, at,
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      for (int64_t e = 0; e < 4; ++e)
+        values.push_back(vector::ExtractOp::create(b, loc, v, e));
     }
-  gpu::TerminatorOp::create(b, loc);
+    return values;
+  }
+
+  /// The shared tiles' products into `sums` on tensor cores. Warp w
+  /// computes rows (w / 4) * 64 .. + 63 and columns (w % 4) * 32 .. + 31:
+  /// 4 x 4 tiles of 16 x 8. A lane of group g = lane / 4, q = lane % 4
+  /// holds A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4) of a tile, B
+  /// (q, g), (q + 4, g), and C (g, 2q), (g, 2q + 1), (g + 8, 2q),
+  /// (g + 8, 2q + 1).
+  void multiplyOnTensorCores(SmallVector<Value> &sums) {
+    auto read = [&](Value shared, Value row, Value col) -> Value {
+      Value v = memref::LoadOp::create(b, loc, shared,
+                                       ValueRange{ib.idx(row), ib.idx(col)});
+      return arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+    };
+    auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    for (int64_t kk = 0; kk < t.bk; kk += 8) {
+      Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
+      SmallVector<SmallVector<Value, 4>> as, bs;
+      for (int64_t mi = 0; mi < 4; ++mi) {
+        Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
+              r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
+        as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
+                      read(sharedA, k1, r0), read(sharedA, k1, r1)});
+      }
+      for (int64_t ni = 0; ni < 4; ++ni) {
+        Value col = ib.add(mmaColB, ib.c(ni * 8));
+        bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
+      }
+      for (int64_t mi = 0; mi < 4; ++mi)
+        for (int64_t ni = 0; ni < 4; ++ni) {
+          Value *d = &sums[(mi * 4 + ni) * 4];
+          Value r = NVVM::MmaOp::create(
+              b, loc, accType, as[mi], bs[ni],
+              ValueRange{d[0], d[1], d[2], d[3]}, {16, 8, 8}, std::nullopt,
+              std::nullopt,
+              std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                            NVVM::MMATypes::tf32},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            d[e] = LLVM::ExtractValueOp::create(b, loc, r, e);
+        }
+    }
+  }
+
+  /// The shared tiles' products into `sums` with FMAs, a TM x TN block of
+  /// C per thread.
+  void multiplyWithFma(SmallVector<Value> &sums) {
+    for (int64_t kk = 0; kk < t.bk; ++kk) {
+      SmallVector<Value> as = readRow(sharedA, ty, kk, rowThreads, t.tm);
+      SmallVector<Value> bs = readRow(sharedB, tx, kk, colThreads, t.tn);
+      for (int64_t i = 0; i < t.tm; ++i)
+        for (int64_t j = 0; j < t.tn; ++j)
+          sums[i * t.tn + j] = math::FmaOp::create(b, loc, as[i], bs[j],
+                                                   sums[i * t.tn + j]);
+    }
+  }
+
+  /// C += the thread's tile, the results of `loop` (atomically when K is
+  /// split).
+  void addToC(scf::ForOp loop) {
+    for (int64_t i = 0; i < t.tm; ++i)
+      for (int64_t j = 0; j < t.tn; ++j) {
+        Value gi, gj;
+        if (mma) { // accumulator (mi * 4 + ni) * 4 + e: see the fragments
+          int64_t mi = i / 2, ni = (i % 2) * 2 + j / 4, e = j % 4;
+          gi = ib.add(rowBase, ib.add(mmaRow, ib.c(mi * 16 + (e / 2) * 8)));
+          gj = ib.add(colBase, ib.add(mmaColC, ib.c(ni * 8 + e % 2)));
+        } else {
+          gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
+          gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
+        }
+        Value v = loop.getResult(i * t.tn + j);
+        auto update = [&](IndexBuilder &nib) {
+          auto [memref, indices] = c.addressC(nib, batch, gi, gj);
+          if (split > 1) {
+            memref::AtomicRMWOp::create(nib.b, nib.loc,
+                                        arith::AtomicRMWKind::addf, v, memref,
+                                        indices);
+            return;
+          }
+          Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
+          Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
+          memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
+        };
+        if (!guardC) {
+          update(ib);
+          continue;
+        }
+        Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+          IndexBuilder nib{nb, nl, ib.type};
+          update(nib);
+          scf::YieldOp::create(nb, nl);
+        });
+      }
+  }
+};
+
+/// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
+/// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
+/// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
+void buildKernel(Operation *op, const Contraction &c, bool contiguous,
+                 int64_t largeKStep, bool tf32, StringRef kernelName) {
+  TiledKernel(op, c, contiguous, largeKStep, tf32, kernelName).emit();
 }
 
 //===----------------------------------------------------------------------===//
@@ -687,51 +772,145 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
   return mm;
 }
 
-/// C += A B on tensor cores (`mma.sync.m16n8k16`, float32 accumulation) in
-/// place of `op`. A block of 4 warps computes a 128 x 128 tile of C, each
-/// warp 64 x 64 (4 x 8 tiles of 16 x 8). The A and B tiles (128 x 32 and
-/// 32 x 128) move from global to workgroup memory with asynchronous copies
-/// (`cp.async`, 16 bytes each) through `stages` buffers, so up to
-/// stages - 1 tiles are in flight while one is multiplied; warps read their
-/// fragments with `ldmatrix` (B transposed on the way). Rows are padded by
-/// 8 elements: the 8 rows an `ldmatrix` reads fall in distinct banks.
-void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
-                    const MmaConfig &config, StringRef kernelName) {
-  bool wgmma = config.wgmma;
-  // TMA loads from the operands' tensor maps (built on the host; the
-  // operands' layouts must be plain row-major).
-  bool tma = wgmma && config.tma &&
-             cast<MemRefType>(mm.a.getType()).getLayout().isIdentity() &&
-             cast<MemRefType>(mm.b.getType()).getLayout().isIdentity();
-  int64_t bm = config.bm;
-  int64_t stages = config.stages, bk = config.bk, bn = config.bn;
-  // mma.sync: 2 x (bn / 64) warps of 64 x 64, rows padded by 8 elements.
-  // wgmma: two warpgroups of bm / 2 x bn, core-matrix layout (unpadded).
-  int64_t pad = wgmma ? 0 : 8;
-  // TMA: a producer warpgroup, then the two that multiply.
-  int64_t warpsN = bn / 64,
-          threads = tma ? 384 : wgmma ? 256 : 2 * warpsN * 32;
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
-  IndexBuilder host{b, loc, b.getIndexType()};
-  int64_t gridX = ceilDiv(mm.n, bn), gridY = ceilDiv(mm.m, bm);
-  int64_t kTiles = ceilDiv(mm.k, bk);
-  bool guardM = mm.m % bm, guardN = mm.n % bn;
-  int64_t aStage = bm * (bk + pad), bStage = bk * (bn + pad); // elements
-  // The buffers' bytes (TMA's mbarriers follow them).
-  int64_t tileBytes = stages * (aStage + bStage) * 2;
-  int64_t bytes = mmaWorkgroupBytes(config, tma);
+/// Whether every index of `mm`'s tensor-core kernel fits 32 bits.
+bool mmaFitsIn32Bits(const NarrowMatmul &mm) {
+  auto big = [](int64_t v) { return v >= (int64_t(1) << 31); };
+  return !big(mm.batch * mm.m * mm.k) && !big(mm.batch * mm.k * mm.n) &&
+         !big(mm.batch * mm.m * mm.n);
+}
 
-  // TMA: the operands' tensor maps, as host-side markers (the kernel
-  // receives an i64) that traced-gpu-device-buffers counts as device uses
-  // and traced-gpu-tensor-maps replaces with the device address of a map
-  // the runtime builds. Boxes: a bm x bk tile of A; a bk x 64
-  // slice of B (a 128-byte swizzled box is at most 64 16-bit elements
-  // wide), bn / 64 of them per tile.
+/// The tensor-core kernel of `mm` in place of `op` (buildMmaKernel), stage
+/// by stage. The stages share the configuration, the launch, the
+/// workgroup buffers, this thread's indices, the copy pipeline's last
+/// group and the accumulators as pairs of C; the wgmma, TMA and mma.sync
+/// variants each add their own state below.
+struct MmaKernel {
+  MmaKernel(Operation *op, const NarrowMatmul &mm, const MmaConfig &config,
+            StringRef kernelName)
+      : mm(mm), config(config), kernelName(kernelName), wgmma(config.wgmma),
+        // TMA loads from the operands' tensor maps (built on the host; the
+        // operands' layouts must be plain row-major).
+        tma(wgmma && config.tma &&
+            cast<MemRefType>(mm.a.getType()).getLayout().isIdentity() &&
+            cast<MemRefType>(mm.b.getType()).getLayout().isIdentity()),
+        bm(config.bm), stages(config.stages), bk(config.bk), bn(config.bn),
+        pad(wgmma ? 0 : 8), warpsN(bn / 64),
+        threads(tma ? 384 : wgmma ? 256 : 2 * warpsN * 32), b(op),
+        loc(op->getLoc()), ctx(b.getContext()), f32(b.getF32Type()),
+        i32(b.getI32Type()), i64(b.getI64Type()),
+        host{b, loc, b.getIndexType()}, gridX(ceilDiv(mm.n, bn)),
+        gridY(ceilDiv(mm.m, bm)), kTiles(ceilDiv(mm.k, bk)),
+        guardM(mm.m % bm), guardN(mm.n % bn), aStage(bm * (bk + pad)),
+        bStage(bk * (bn + pad)), tileBytes(stages * (aStage + bStage) * 2),
+        bytes(mmaWorkgroupBytes(config, tma)),
+        workgroup(
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+        ib{b, loc, mmaFitsIn32Bits(mm) ? Type(i32) : b.getIndexType()},
+        tokenType(nvgpu::DeviceAsyncTokenType::get(ctx)),
+        ahead(wgmma ? stages - 2 : stages - 1),
+        pairType(VectorType::get({2}, f32)) {}
+
+  const NarrowMatmul &mm;
+  const MmaConfig &config;
+  StringRef kernelName;
+  bool wgmma;
+  bool tma;
+  int64_t bm;
+  int64_t stages, bk, bn;
+  /// mma.sync: 2 x (bn / 64) warps of 64 x 64, rows padded by 8 elements.
+  /// wgmma: two warpgroups of bm / 2 x bn, core-matrix layout (unpadded).
+  int64_t pad;
+  /// TMA: a producer warpgroup, then the two that multiply.
+  int64_t warpsN, threads;
+  OpBuilder b;
+  Location loc;
+  MLIRContext *ctx;
+  Type f32, i32, i64;
+  IndexBuilder host;
+  int64_t gridX, gridY, kTiles;
+  bool guardM, guardN;
+  int64_t aStage, bStage; // elements
+  /// The buffers' bytes (TMA's mbarriers follow them).
+  int64_t tileBytes;
+  int64_t bytes;
+  gpu::AddressSpaceAttr workgroup;
+  /// Index arithmetic in the kernel (32-bit where it fits).
+  IndexBuilder ib;
+  Type tokenType;
+  /// Tiles copied ahead of the one multiplied: stages - 1, or stages - 2
+  /// with wgmma, which leaves one step's MMAs running into the next (so the
+  /// buffer they read is not the one overwritten next).
+  int64_t ahead;
+  VectorType pairType;
+
+  /// TMA: the operands' tensor maps (host-side markers).
   Value mapA, mapB;
-  if (tma) {
+  gpu::LaunchOp launch;
+  /// The dynamic workgroup memory, its aligned address (wgmma) and the
+  /// bytes from it to the buffers.
+  Value smem, smemAddress, shift;
+  Value sharedA, sharedB;
+  Value tid, batch, rowBase, colBase, lane, warp;
+  /// The last asynchronous copy group issued (not with TMA).
+  Value group;
+  /// A lane's row in its 8-row group, and first column (2 (lane % 4)).
+  Value g, q;
+  /// The accumulators as pairs (row, column, two values) of C, filled in
+  /// by the variant.
+  struct Pair {
+    Value row, col, first, second;
+  };
+  SmallVector<Pair> pairs;
+
+  // wgmma only (setUpWgmma).
+  int64_t mSub = 0;
+  /// This thread's multiplying warpgroup, and the buffers' shared address.
+  Value h, base;
+  int64_t fieldsA = 0, fieldsB = 0;
+  /// The byte offset of this warpgroup's half of A in a stage.
+  Value aHalf;
+  LLVM::LLVMStructType wgmmaAccType;
+  SmallVector<Value> wgmmaInit;
+  NVVM::WGMMATypes bf = NVVM::WGMMATypes::f16;
+
+  // mma.sync only (buildMmaSync).
+  static constexpr int64_t mTiles = 4, nTiles = 8; // of 16 x 8 per warp
+  Value warpRow, warpCol, fragRow, fragCol;
+  VectorType fragType;
+  NVVM::MMATypes ptxType = NVVM::MMATypes::f16;
+  LLVM::LLVMStructType mmaAccType;
+
+  /// All stages, in order.
+  void emit() {
+    if (tma)
+      createTensorMaps();
+    createLaunch();
+    createBuffers();
+    threadIndices();
+    // Prologue: tiles 0 .. ahead - 1 in flight.
+    for (int64_t s = 0; !tma && s < ahead; ++s)
+      group = copyTile(ib.c(s), ib.c(s));
+    g = ib.div(lane, 4);
+    q = ib.mul(ib.rem(lane, 4), ib.c(2));
+    if (wgmma)
+      buildWgmma();
+    else
+      buildMmaSync();
+    // The copies issued past the last tile (zero-fills) complete before
+    // exit.
+    if (group)
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+    storeAccumulators();
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  /// TMA: the operands' tensor maps, as host-side markers (the kernel
+  /// receives an i64) that traced-gpu-device-buffers counts as device uses
+  /// and traced-gpu-tensor-maps replaces with the device address of a map
+  /// the runtime builds. Boxes: a bm x bk tile of A; a bk x 64 slice of B
+  /// (a 128-byte swizzled box is at most 64 16-bit elements wide), bn / 64
+  /// of them per tile.
+  void createTensorMaps() {
     auto marker = [&](Value buffer, ArrayRef<int64_t> box) {
       auto cast = UnrealizedConversionCastOp::create(b, loc, TypeRange{i64},
                                                      ValueRange{buffer});
@@ -742,96 +921,105 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     mapB = marker(mm.b, {64, bk, 1});
   }
 
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value smemBytes = arith::ConstantOp::create(b, loc, i32,
-                                              b.getI32IntegerAttr(bytes));
-  auto launch = gpu::LaunchOp::create(
-      b, loc, host.c(gridX), host.c(gridY), host.c(mm.batch), host.c(threads),
-      host.c(1), host.c(1), smemBytes, /*asyncTokenType=*/nullptr,
-      ValueRange{}, TypeRange{}, /*privateAttributions=*/{},
-      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-      /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
-      FlatSymbolRefAttr::get(ctx, kernelName));
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  auto big = [](int64_t v) { return v >= (int64_t(1) << 31); };
-  bool fits32 = !big(mm.batch * mm.m * mm.k) && !big(mm.batch * mm.k * mm.n) &&
-                !big(mm.batch * mm.m * mm.n);
-  IndexBuilder ib{b, loc, fits32 ? Type(i32) : b.getIndexType()};
-
-  Value smem = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), workgroup));
-  // mma.sync: [stage][row][column] row-major tiles; wgmma: [stage][offset]
-  // in 128-byte swizzled atoms (see below), from the first 1024-byte
-  // boundary.
-  auto tileType = [&](int64_t rows, int64_t width) {
-    SmallVector<int64_t> shape =
-        wgmma ? SmallVector<int64_t>{stages, rows * width}
-              : SmallVector<int64_t>{stages, rows, width + pad};
-    return MemRefType::get(shape, mm.elem, MemRefLayoutAttrInterface(),
-                           workgroup);
-  };
-  Value smemAddress, shift = host.c(0);
-  if (wgmma) { // (1024 - address % 1024) % 1024
-    smemAddress = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-    shift = arith::RemUIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc, host.c(1024),
-            arith::RemUIOp::create(b, loc, smemAddress, host.c(1024))),
-        host.c(1024));
+  /// The launch, with `bytes` of dynamic workgroup memory.
+  void createLaunch() {
+    Value smemBytes = arith::ConstantOp::create(b, loc, i32,
+                                                b.getI32IntegerAttr(bytes));
+    launch = gpu::LaunchOp::create(
+        b, loc, host.c(gridX), host.c(gridY), host.c(mm.batch),
+        host.c(threads), host.c(1), host.c(1), smemBytes,
+        /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{},
+        /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+        FlatSymbolRefAttr::get(ctx, kernelName));
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
   }
-  Value sharedA = memref::ViewOp::create(b, loc, tileType(bm, bk), smem,
-                                         shift, ValueRange{});
-  Value sharedB = memref::ViewOp::create(
-      b, loc, tileType(bk, bn), smem,
-      arith::AddIOp::create(b, loc, shift, host.c(stages * aStage * 2)),
-      ValueRange{});
 
-  Value tid = ib.from(launch.getThreadIds().x);
-  Value batch = ib.from(launch.getBlockIds().z);
-  Value rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(bm));
-  Value colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(bn));
-  Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-  auto global = [&](Value i, Value j) {
+  /// The A and B buffers in the dynamic workgroup memory. mma.sync:
+  /// [stage][row][column] row-major tiles; wgmma: [stage][offset] in
+  /// 128-byte swizzled atoms (see `slot`), from the first 1024-byte
+  /// boundary.
+  void createBuffers() {
+    smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    auto tileType = [&](int64_t rows, int64_t width) {
+      SmallVector<int64_t> shape =
+          wgmma ? SmallVector<int64_t>{stages, rows * width}
+                : SmallVector<int64_t>{stages, rows, width + pad};
+      return MemRefType::get(shape, mm.elem, MemRefLayoutAttrInterface(),
+                             workgroup);
+    };
+    shift = host.c(0);
+    if (wgmma) { // (1024 - address % 1024) % 1024
+      smemAddress =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+      shift = arith::RemUIOp::create(
+          b, loc,
+          arith::SubIOp::create(
+              b, loc, host.c(1024),
+              arith::RemUIOp::create(b, loc, smemAddress, host.c(1024))),
+          host.c(1024));
+    }
+    sharedA = memref::ViewOp::create(b, loc, tileType(bm, bk), smem, shift,
+                                     ValueRange{});
+    sharedB = memref::ViewOp::create(
+        b, loc, tileType(bk, bn), smem,
+        arith::AddIOp::create(b, loc, shift, host.c(stages * aStage * 2)),
+        ValueRange{});
+  }
+
+  /// This thread's index, batch, block position, lane and warp.
+  void threadIndices() {
+    tid = ib.from(launch.getThreadIds().x);
+    batch = ib.from(launch.getBlockIds().z);
+    rowBase = ib.mul(ib.from(launch.getBlockIds().y), ib.c(bm));
+    colBase = ib.mul(ib.from(launch.getBlockIds().x), ib.c(bn));
+    lane = ib.rem(tid, 32);
+    warp = ib.div(tid, 32);
+  }
+
+  /// The indices of A(i, j), B(i, j) or C(i, j) in this thread's batch.
+  SmallVector<Value> global(Value i, Value j) {
     return mm.batched
                ? SmallVector<Value>{ib.idx(batch), ib.idx(i), ib.idx(j)}
                : SmallVector<Value>{ib.idx(i), ib.idx(j)};
-  };
-  auto select = [&](Value cond, Value x, Value y) {
+  }
+  Value select(Value cond, Value x, Value y) {
     return arith::SelectOp::create(b, loc, cond, x, y).getResult();
-  };
-  auto minu = [&](Value x, int64_t y) {
+  }
+  Value minu(Value x, int64_t y) {
     return arith::MinUIOp::create(b, loc, x, ib.c(y)).getResult();
-  };
+  }
 
-  // Copy e (of rows x width / 8) of a tile: its row, its column (a multiple
-  // of 8) and where its 16 bytes go; 8 consecutive copies are a row's 128
-  // contiguous bytes. mma.sync: row-major. wgmma: 128-byte swizzled atoms
-  // of 8 rows of 128 bytes, the 16-byte chunk c of row r stored at chunk
-  // c ^ (r % 8) (the hardware's Swizzle<3,4,3> on address bits 4-6 by bits
-  // 7-9). A (M x K, K-major, bk = 64): row m is 128 bytes at m * 128. B
-  // (K x N, N-major): 64 columns per atom; atom (n / 64, k / 8) at
-  // (n / 64 * bk / 8 + k / 8) * 1024 bytes.
+  /// Copy e (of rows x width / 8) of a tile: its row, its column (a multiple
+  /// of 8) and where its 16 bytes go; 8 consecutive copies are a row's 128
+  /// contiguous bytes. mma.sync: row-major. wgmma: 128-byte swizzled atoms
+  /// of 8 rows of 128 bytes, the 16-byte chunk c of row r stored at chunk
+  /// c ^ (r % 8) (the hardware's Swizzle<3,4,3> on address bits 4-6 by bits
+  /// 7-9). A (M x K, K-major, bk = 64): row m is 128 bytes at m * 128. B
+  /// (K x N, N-major): 64 columns per atom; atom (n / 64, k / 8) at
+  /// (n / 64 * bk / 8 + k / 8) * 1024 bytes.
   struct Slot {
     Value row, col;
     SmallVector<Value> shared; // indices after the stage
   };
-  auto swizzled = [&](Value r, Value chunk) { // elements within an atom row
+  Value swizzled(Value r, Value chunk) { // elements within an atom row
     return ib.mul(arith::XOrIOp::create(b, loc, chunk, ib.rem(r, 8)),
                   ib.c(8));
-  };
-  auto slot = [&](Value e, int64_t width) -> Slot {
+  }
+  Slot slot(Value e, int64_t width) {
     int64_t chunks = width / 8;
     Value r = ib.div(e, chunks), chunk = ib.rem(e, chunks);
     Value col = ib.mul(chunk, ib.c(8));
     if (!wgmma)
       return {r, col, {ib.idx(r), ib.idx(col)}};
     return {r, col, {ib.idx(ib.add(ib.mul(r, ib.c(64)), swizzled(r, chunk)))}};
-  };
-  auto slotB = [&](Value e) -> Slot {
+  }
+  Slot slotB(Value e) {
     Slot s = slot(e, bn);
     if (!wgmma)
       return s;
@@ -842,14 +1030,13 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                                  ib.mul(ib.rem(s.row, 8), ib.c(64))),
                           swizzled(s.row, ib.rem(chunk, 8)));
     return {s.row, s.col, {ib.idx(offset)}};
-  };
+  }
 
-  // The asynchronous copies of K tile `kt` into buffer `stage`: 16 bytes
-  // (8 elements) per copy. A copy outside the operands (an edge, or a tile
-  // past the last) reads nothing and zero-fills (its source address
-  // clamped inside).
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
-  auto copyTile = [&](Value kt, Value stage) {
+  /// The asynchronous copies of K tile `kt` into buffer `stage`: 16 bytes
+  /// (8 elements) per copy. A copy outside the operands (an edge, or a tile
+  /// past the last) reads nothing and zero-fills (its source address
+  /// clamped inside). Their group.
+  Value copyTile(Value kt, Value stage) {
     Value kBase = ib.mul(kt, ib.c(bk));
     SmallVector<Value> tokens;
     auto copy = [&](Value shared, const Slot &s, Value src, Value gi,
@@ -881,24 +1068,16 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens)
         .getResult();
-  };
+  }
 
-  // Tiles copied ahead of the one multiplied: stages - 1, or stages - 2
-  // with wgmma, which leaves one step's MMAs running into the next (so the
-  // buffer they read is not the one overwritten next).
-  int64_t ahead = wgmma ? stages - 2 : stages - 1;
-  // Prologue: tiles 0 .. ahead - 1 in flight.
-  Value group;
-  for (int64_t s = 0; !tma && s < ahead; ++s)
-    group = copyTile(ib.c(s), ib.c(s));
-
-  // Each step: tile kt has arrived (at most stages - 2 later groups
-  // pending) for this thread; the barrier makes it so for all, and makes
-  // sure every warp is done with the buffer the next copies overwrite.
-  // wgmma reads through the async proxy (hence the proxy fence), and the
-  // previous step's wgmmas, left running over the wait and the barrier,
-  // complete before it (they read the buffer about to be overwritten).
-  auto stepStart = [&](Value kt) {
+  /// Each step: tile kt has arrived (at most stages - 2 later groups
+  /// pending) for this thread; the barrier makes it so for all, and makes
+  /// sure every warp is done with the buffer the next copies overwrite.
+  /// wgmma reads through the async proxy (hence the proxy fence), and the
+  /// previous step's wgmmas, left running over the wait and the barrier,
+  /// complete before it (they read the buffer about to be overwritten).
+  /// Tile kt's buffer.
+  Value stepStart(Value kt) {
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
                                      b.getI32IntegerAttr(ahead - 1));
     if (wgmma) {
@@ -912,20 +1091,12 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
     Value next = ib.add(kt, ib.c(ahead));
     copyTile(next, ib.rem(next, stages));
     return ib.rem(kt, stages);
-  };
+  }
 
-  // The accumulators as pairs (row, column, two values) of C, filled in
-  // by the variant below.
-  struct Pair {
-    Value row, col, first, second;
-  };
-  SmallVector<Pair> pairs;
-  Value g = ib.div(lane, 4), q = ib.mul(ib.rem(lane, 4), ib.c(2));
-  // The accumulators to C: added to C, or stored when C was zero-filled,
-  // or stored truncated to the 16-bit result when that is all C was for.
-  // (Empties `pairs`: the TMA kernel stores in its multiplying branch.)
-  auto pairType = VectorType::get({2}, f32);
-  auto storeAccumulators = [&]() {
+  /// The accumulators to C: added to C, or stored when C was zero-filled,
+  /// or stored truncated to the 16-bit result when that is all C was for.
+  /// (Empties `pairs`: the TMA kernel stores in its multiplying branch.)
+  void storeAccumulators() {
     for (const Pair &p : pairs) {
       Value sum = vector::FromElementsOp::create(
           b, loc, pairType, ValueRange{p.first, p.second});
@@ -959,289 +1130,329 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
       });
     }
     pairs.clear();
-  };
-  if (wgmma) {
-    // Warpgroup h computes rows h bm / 2 .. (h + 1) bm / 2 - 1 with
-    // bm / 128 wgmma m64n<bn>k16 (one per 64 rows) per 16 along K. The
-    // descriptors: the shared address / 16, the leading and stride byte
-    // offsets / 16, 128-byte swizzling (1 << 62). A (K-major): 8-row
-    // groups 1024 bytes apart (stride), the leading offset unused (1); a
-    // step of 16 along K is 32 bytes into the atom. B (N-major): atoms
-    // along N 128 bk bytes apart (leading), 8-row groups along K 1024
-    // (stride); 16 along K is two atoms on.
-    int64_t mSub = bm / 128;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // wgmma
+  //===--------------------------------------------------------------------===//
+
+  Value c64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+        .getResult();
+  }
+  Value c32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
+        .getResult();
+  }
+  Value toI32(Value v) {
+    return v.getType() == i32
+               ? v
+               : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
+  }
+  Value toI64(Value v) {
+    return arith::ExtUIOp::create(b, loc, i64, toI32(v)).getResult();
+  }
+
+  /// Warpgroup h computes rows h bm / 2 .. (h + 1) bm / 2 - 1 with
+  /// bm / 128 wgmma m64n<bn>k16 (one per 64 rows) per 16 along K. The
+  /// descriptors: the shared address / 16, the leading and stride byte
+  /// offsets / 16, 128-byte swizzling (1 << 62). A (K-major): 8-row
+  /// groups 1024 bytes apart (stride), the leading offset unused (1); a
+  /// step of 16 along K is 32 bytes into the atom. B (N-major): atoms
+  /// along N 128 bk bytes apart (leading), 8-row groups along K 1024
+  /// (stride); 16 along K is two atoms on.
+  void setUpWgmma() {
+    mSub = bm / 128;
     // With TMA, warpgroup 0 loads and warpgroups 1 and 2 multiply.
-    Value h = ib.div(tma ? ib.sub(tid, ib.c(128)) : tid, 128);
-    Value base = arith::IndexCastUIOp::create(
+    h = ib.div(tma ? ib.sub(tid, ib.c(128)) : tid, 128);
+    base = arith::IndexCastUIOp::create(
         b, loc, i64, arith::AddIOp::create(b, loc, smemAddress, shift));
-    auto c64 = [&](int64_t v) {
-      return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
-          .getResult();
-    };
-    auto c32 = [&](int64_t v) {
-      return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
-          .getResult();
-    };
     int64_t swizzle128 = int64_t(1) << 62;
-    int64_t fieldsA = (int64_t(1) << 16) | ((int64_t(1024) >> 4) << 32) |
-                      swizzle128;
-    int64_t fieldsB = ((bk * 128 >> 4) << 16) |
-                      ((int64_t(1024) >> 4) << 32) | swizzle128;
-    auto descriptor = [&](Value byteOffset, int64_t fields) {
-      Value address = arith::AddIOp::create(b, loc, base, byteOffset);
-      Value start = arith::AndIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, address, c64(4)),
-          c64(0x3FFF));
-      return arith::OrIOp::create(b, loc, start, c64(fields)).getResult();
-    };
-    auto toI32 = [&](Value v) {
-      return v.getType() == i32
-                 ? v
-                 : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
-    };
-    auto toI64 = [&](Value v) {
-      return arith::ExtUIOp::create(b, loc, i64, toI32(v)).getResult();
-    };
+    fieldsA = (int64_t(1) << 16) | ((int64_t(1024) >> 4) << 32) | swizzle128;
+    fieldsB = ((bk * 128 >> 4) << 16) | ((int64_t(1024) >> 4) << 32) |
+              swizzle128;
     // bm / 2 rows of 128 bytes of A per warpgroup
-    Value aHalf = toI32(ib.mul(h, ib.c(bm / 2 * 128)));
-    auto accType = LLVM::LLVMStructType::getLiteral(
+    aHalf = toI32(ib.mul(h, ib.c(bm / 2 * 128)));
+    wgmmaAccType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(bn / 2, f32));
-    SmallVector<Value> init(mSub, LLVM::ZeroOp::create(b, loc, accType));
-    auto bf = mm.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-    // The MMAs of one K step on buffer `stage`, committed as one group.
-    auto multiply = [&](Value stage, SmallVector<Value> &acc) {
-      Value stage64 = toI64(stage);
-      Value aStart = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, stage64, c64(aStage * 2)),
-          toI64(aHalf));
-      Value bStart = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
-          c64(stages * aStage * 2));
-      NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      for (int64_t kk = 0; kk < bk / 16; ++kk)
-        for (int64_t sub = 0; sub < mSub; ++sub) {
-          Value descA = descriptor(
-              arith::AddIOp::create(b, loc, aStart,
-                                    c64(kk * 32 + sub * 64 * 128)),
-              fieldsA);
-          Value descB = descriptor(
-              arith::AddIOp::create(b, loc, bStart, c64(kk * 2 * 1024)),
-              fieldsB);
-          acc[sub] = NVVM::WgmmaMmaAsyncOp::create(
-              b, loc, accType, acc[sub], descA, descB,
-              NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
-              NVVM::WGMMATypesAttr::get(ctx, bf),
-              NVVM::WGMMATypesAttr::get(ctx, bf),
-              NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-              // A K-major; B N-major (imm-trans-b = 1: the NVVM op
-              // passes 1 - layoutB).
-              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-              /*satfinite=*/nullptr);
-        }
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    };
-    // Register i of a thread: column group i / 4 (8 columns), row g or
-    // g + 8 of its warp's 16, columns 2 (lane % 4) and the next.
-    auto collect = [&](scf::ForOp loop) {
+    wgmmaInit.assign(mSub, LLVM::ZeroOp::create(b, loc, wgmmaAccType));
+    bf = mm.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  }
+
+  /// The matrix descriptor of the shared bytes at `byteOffset` from `base`.
+  Value descriptor(Value byteOffset, int64_t fields) {
+    Value address = arith::AddIOp::create(b, loc, base, byteOffset);
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, address, c64(4)),
+        c64(0x3FFF));
+    return arith::OrIOp::create(b, loc, start, c64(fields)).getResult();
+  }
+
+  /// The MMAs of one K step on buffer `stage`, committed as one group.
+  void multiply(Value stage, SmallVector<Value> &acc) {
+    Value stage64 = toI64(stage);
+    Value aStart = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, stage64, c64(aStage * 2)),
+        toI64(aHalf));
+    Value bStart = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
+        c64(stages * aStage * 2));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t kk = 0; kk < bk / 16; ++kk)
       for (int64_t sub = 0; sub < mSub; ++sub) {
-        Value rows = ib.add(
-            ib.add(rowBase, ib.add(ib.mul(h, ib.c(bm / 2)), ib.c(sub * 64))),
-            ib.add(ib.mul(ib.rem(warp, 4), ib.c(16)), g));
-        for (int64_t i = 0; i < bn / 2; i += 2) {
-          auto value = [&](int64_t at) {
-            return LLVM::ExtractValueOp::create(b, loc, loop.getResult(sub), at)
-                .getResult();
-          };
-          pairs.push_back({ib.add(rows, ib.c((i % 4) / 2 * 8)),
-                           ib.add(colBase, ib.add(q, ib.c(i / 4 * 8))),
-                           value(i), value(i + 1)});
-        }
+        Value descA = descriptor(
+            arith::AddIOp::create(b, loc, aStart,
+                                  c64(kk * 32 + sub * 64 * 128)),
+            fieldsA);
+        Value descB = descriptor(
+            arith::AddIOp::create(b, loc, bStart, c64(kk * 2 * 1024)),
+            fieldsB);
+        acc[sub] = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, wgmmaAccType, acc[sub], descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
+            NVVM::WGMMATypesAttr::get(ctx, bf),
+            NVVM::WGMMATypesAttr::get(ctx, bf),
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            // A K-major; B N-major (imm-trans-b = 1: the NVVM op
+            // passes 1 - layoutB).
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            /*satfinite=*/nullptr);
       }
-    };
-    // A loop over the K steps, its body built by `step(kt, acc)`.
-    auto kLoop = [&](function_ref<void(Value, SmallVector<Value> &)> step) {
-      return scf::ForOp::create(
-          b, loc, host.c(0), host.c(kTiles), host.c(1), init,
-          [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-            SmallVector<Value> acc(iter.begin(), iter.end());
-            step(ib.from(ktIndex), acc);
-            scf::YieldOp::create(b, loc, acc);
-          });
-    };
-    if (!tma) {
-      auto loop = kLoop([&](Value kt, SmallVector<Value> &acc) {
-        multiply(stepStart(kt), acc);
-        // Left running: the next step waits for them.
-      });
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-      collect(loop);
-    } else {
-      // After the tiles: per buffer, a "full" mbarrier (the producer's
-      // arrival with the TMA loads' byte count; completes when the bytes
-      // have landed) and an "empty" one (the 256 multiplying threads
-      // arrive once their MMAs reading the buffer are done).
-      auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
-      auto shared = [&](Value byteOffset) {
-        Value address = arith::AddIOp::create(b, loc, base, byteOffset);
-        return LLVM::IntToPtrOp::create(b, loc, ptr3, address).getResult();
-      };
-      auto mbarrier = [&](Value stage, bool empty) {
-        Value at = arith::AddIOp::create(b, loc, toI64(stage),
-                                         c64(empty ? stages : 0));
-        return shared(arith::AddIOp::create(
-            b, loc, c64(tileBytes), arith::MulIOp::create(b, loc, at, c64(8))));
-      };
-      // K tile `kt`'s buffer, and the parity of the mbarrier phase that
-      // tile completes (the rounds through the buffers, mod 2).
-      auto bufferOf = [&](Value kt) {
-        Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
-        return std::pair<Value, Value>{
-            arith::RemUIOp::create(b, loc, kt, c32(stages)),
-            arith::AndIOp::create(b, loc, round, c32(1))};
-      };
-      auto ifThen = [&](Value cond, function_ref<void()> body) {
-        scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nl) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          body();
-          scf::YieldOp::create(b, loc);
-        });
-      };
-      Value first = ib.eq(tid, 0);
-      ifThen(first, [&] {
-        for (int64_t s = 0; s < stages; ++s) {
-          NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), false), c32(1),
-                                       Value());
-          NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), true),
-                                       c32(256), Value());
-        }
-        NVVM::FenceMbarrierInitOp::create(b, loc);
-      });
-      gpu::BarrierOp::create(b, loc);
-      Value ticks = c32(10000000); // a suspend-time hint, nanoseconds
-      auto cta = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA);
-      int64_t txBytes = (bm * bk + bk * bn) * 2;
-      auto producer = scf::IfOp::create(b, loc, ib.lt(tid, 128),
-                                        /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(producer.thenBlock());
-        // The producer needs few registers; the MMAs' accumulators many.
-        NVVM::SetMaxRegisterOp::create(
-            b, loc, b.getI32IntegerAttr(40),
-            NVVM::SetMaxRegisterActionAttr::get(
-                ctx, NVVM::SetMaxRegisterAction::decrease));
-        ifThen(first, [&] {
-          auto ptr = LLVM::LLVMPointerType::get(ctx);
-          Value tensorA = LLVM::IntToPtrOp::create(b, loc, ptr, mapA);
-          Value tensorB = LLVM::IntToPtrOp::create(b, loc, ptr, mapB);
-          scf::ForOp::create(
-              b, loc, host.c(0), host.c(kTiles), host.c(1), ValueRange{},
-              [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange) {
-                OpBuilder::InsertionGuard guard(b);
-                b.setInsertionPoint(nb.getInsertionBlock(),
-                                    nb.getInsertionPoint());
-                Value kt = toI32(ib.from(ktIndex));
-                auto [stage, parity] = bufferOf(kt);
-                // Buffer `stage` was released in the previous round (a
-                // fresh mbarrier counts its "previous phase" as done).
-                NVVM::MBarrierTryWaitParityOp::create(
-                    b, loc, mbarrier(stage, true),
-                    arith::XOrIOp::create(b, loc, parity, c32(1)), ticks);
-                Value full = mbarrier(stage, false);
-                NVVM::MBarrierArriveExpectTxOp::create(
-                    b, loc, Type(), full, c32(txBytes), cta, nullptr, Value());
-                Value kBase = arith::MulIOp::create(b, loc, kt, c32(bk));
-                auto load = [&](Value tensor, Value dst,
-                                SmallVector<Value> coords) {
-                  if (mm.batched)
-                    coords.push_back(toI32(batch));
-                  // (The shared::cluster address of this block's buffer.)
-                  dst = LLVM::AddrSpaceCastOp::create(
-                      b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                      b, loc, dst, tensor, coords, full, ValueRange{}, Value(),
-                      Value(), nullptr, nullptr, nullptr, Value());
-                };
-                Value stage64 = toI64(stage);
-                load(tensorA,
-                     shared(arith::MulIOp::create(b, loc, stage64,
-                                                  c64(aStage * 2))),
-                     {kBase, toI32(rowBase)});
-                for (int64_t j = 0; j < bn / 64; ++j)
-                  load(tensorB,
-                       shared(arith::AddIOp::create(
-                           b, loc,
-                           arith::MulIOp::create(b, loc, stage64,
-                                                 c64(bStage * 2)),
-                           c64(stages * aStage * 2 + j * bk * 128))),
-                       {toI32(ib.add(colBase, ib.c(j * 64))), kBase});
-                scf::YieldOp::create(b, loc);
-              });
-        });
-        b.setInsertionPointToStart(producer.elseBlock());
-        NVVM::SetMaxRegisterOp::create(
-            b, loc, b.getI32IntegerAttr(232),
-            NVVM::SetMaxRegisterActionAttr::get(
-                ctx, NVVM::SetMaxRegisterAction::increase));
-        auto loop = kLoop([&](Value ktValue, SmallVector<Value> &acc) {
-          Value kt = toI32(ktValue);
-          auto [stage, parity] = bufferOf(kt);
-          NVVM::MBarrierTryWaitParityOp::create(b, loc, mbarrier(stage, false),
-                                                parity, ticks);
-          multiply(stage, acc);
-          // The previous step's MMAs are done: their buffer goes back.
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-          ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
-                                       c32(0)),
-                 [&] {
-                   Value previous = arith::RemUIOp::create(
-                       b, loc,
-                       arith::AddIOp::create(b, loc, kt, c32(stages - 1)),
-                       c32(stages));
-                   NVVM::MBarrierArriveOp::create(
-                       b, loc, Type(), mbarrier(previous, true), Value(), cta);
-                 });
-        });
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-        collect(loop);
-        storeAccumulators();
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  }
+
+  /// The results of `loop` into `pairs`. Register i of a thread: column
+  /// group i / 4 (8 columns), row g or g + 8 of its warp's 16, columns
+  /// 2 (lane % 4) and the next.
+  void collect(scf::ForOp loop) {
+    for (int64_t sub = 0; sub < mSub; ++sub) {
+      Value rows = ib.add(
+          ib.add(rowBase, ib.add(ib.mul(h, ib.c(bm / 2)), ib.c(sub * 64))),
+          ib.add(ib.mul(ib.rem(warp, 4), ib.c(16)), g));
+      for (int64_t i = 0; i < bn / 2; i += 2) {
+        auto value = [&](int64_t at) {
+          return LLVM::ExtractValueOp::create(b, loc, loop.getResult(sub), at)
+              .getResult();
+        };
+        pairs.push_back({ib.add(rows, ib.c((i % 4) / 2 * 8)),
+                         ib.add(colBase, ib.add(q, ib.c(i / 4 * 8))),
+                         value(i), value(i + 1)});
       }
     }
-  } else {
-    Value warpRow = ib.mul(ib.div(warp, warpsN), ib.c(64));
-    Value warpCol = ib.mul(ib.rem(warp, warpsN), ib.c(64));
+  }
+
+  /// A loop over the K steps, its body built by `step(kt, acc)`.
+  scf::ForOp kLoop(function_ref<void(Value, SmallVector<Value> &)> step) {
+    return scf::ForOp::create(
+        b, loc, host.c(0), host.c(kTiles), host.c(1), wgmmaInit,
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> acc(iter.begin(), iter.end());
+          step(ib.from(ktIndex), acc);
+          scf::YieldOp::create(b, loc, acc);
+        });
+  }
+
+  /// The warpgroup MMA kernel: with the copy pipeline, or with TMA.
+  void buildWgmma() {
+    setUpWgmma();
+    if (tma) {
+      buildTmaPipeline();
+      return;
+    }
+    auto loop = kLoop([&](Value kt, SmallVector<Value> &acc) {
+      multiply(stepStart(kt), acc);
+      // Left running: the next step waits for them.
+    });
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    collect(loop);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // TMA: a producer warpgroup and mbarriers
+  //===--------------------------------------------------------------------===//
+
+  /// The shared::cta pointer `byteOffset` bytes into the buffers.
+  Value shared(Value byteOffset) {
+    auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
+    Value address = arith::AddIOp::create(b, loc, base, byteOffset);
+    return LLVM::IntToPtrOp::create(b, loc, ptr3, address).getResult();
+  }
+  /// After the tiles: per buffer, a "full" mbarrier (the producer's arrival
+  /// with the TMA loads' byte count; completes when the bytes have landed)
+  /// and an "empty" one (the 256 multiplying threads arrive once their MMAs
+  /// reading the buffer are done).
+  Value mbarrier(Value stage, bool empty) {
+    Value at = arith::AddIOp::create(b, loc, toI64(stage),
+                                     c64(empty ? stages : 0));
+    return shared(arith::AddIOp::create(
+        b, loc, c64(tileBytes), arith::MulIOp::create(b, loc, at, c64(8))));
+  }
+  /// K tile `kt`'s buffer, and the parity of the mbarrier phase that tile
+  /// completes (the rounds through the buffers, mod 2).
+  std::pair<Value, Value> bufferOf(Value kt) {
+    Value round = arith::DivUIOp::create(b, loc, kt, c32(stages));
+    return std::pair<Value, Value>{
+        arith::RemUIOp::create(b, loc, kt, c32(stages)),
+        arith::AndIOp::create(b, loc, round, c32(1))};
+  }
+  /// `body()` under `cond`.
+  void ifThen(Value cond, function_ref<void()> body) {
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nl) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      body();
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  /// Thread 0 initializes the mbarriers; then the producer warpgroup
+  /// loads the tiles while the other two multiply and store.
+  void buildTmaPipeline() {
+    Value first = ib.eq(tid, 0);
+    ifThen(first, [&] {
+      for (int64_t s = 0; s < stages; ++s) {
+        NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), false), c32(1),
+                                     Value());
+        NVVM::MBarrierInitOp::create(b, loc, mbarrier(c32(s), true), c32(256),
+                                     Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value ticks = c32(10000000); // a suspend-time hint, nanoseconds
+    auto cta = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA);
+    auto producer = scf::IfOp::create(b, loc, ib.lt(tid, 128),
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(producer.thenBlock());
+    // The producer needs few registers; the MMAs' accumulators many.
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(40),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
+    ifThen(first, [&] { produceTiles(ticks, cta); });
+    b.setInsertionPointToStart(producer.elseBlock());
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(232),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
+    consumeTiles(ticks, cta);
+  }
+
+  /// The producer's loop: per K tile, once its buffer is free, the TMA
+  /// loads of A's and B's tiles, arriving on the buffer's full mbarrier.
+  void produceTiles(Value ticks, NVVM::MemScopeKindAttr cta) {
+    int64_t txBytes = (bm * bk + bk * bn) * 2;
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Value tensorA = LLVM::IntToPtrOp::create(b, loc, ptr, mapA);
+    Value tensorB = LLVM::IntToPtrOp::create(b, loc, ptr, mapB);
+    scf::ForOp::create(
+        b, loc, host.c(0), host.c(kTiles), host.c(1), ValueRange{},
+        [&](OpBuilder &nb, Location nl, Value ktIndex, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value kt = toI32(ib.from(ktIndex));
+          auto [stage, parity] = bufferOf(kt);
+          // Buffer `stage` was released in the previous round (a
+          // fresh mbarrier counts its "previous phase" as done).
+          NVVM::MBarrierTryWaitParityOp::create(
+              b, loc, mbarrier(stage, true),
+              arith::XOrIOp::create(b, loc, parity, c32(1)), ticks);
+          Value full = mbarrier(stage, false);
+          NVVM::MBarrierArriveExpectTxOp::create(
+              b, loc, Type(), full, c32(txBytes), cta, nullptr, Value());
+          Value kBase = arith::MulIOp::create(b, loc, kt, c32(bk));
+          auto load = [&](Value tensor, Value dst, SmallVector<Value> coords) {
+            if (mm.batched)
+              coords.push_back(toI32(batch));
+            // (The shared::cluster address of this block's buffer.)
+            dst = LLVM::AddrSpaceCastOp::create(
+                b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, dst, tensor, coords, full, ValueRange{}, Value(),
+                Value(), nullptr, nullptr, nullptr, Value());
+          };
+          Value stage64 = toI64(stage);
+          load(tensorA,
+               shared(arith::MulIOp::create(b, loc, stage64,
+                                            c64(aStage * 2))),
+               {kBase, toI32(rowBase)});
+          for (int64_t j = 0; j < bn / 64; ++j)
+            load(tensorB,
+                 shared(arith::AddIOp::create(
+                     b, loc,
+                     arith::MulIOp::create(b, loc, stage64, c64(bStage * 2)),
+                     c64(stages * aStage * 2 + j * bk * 128))),
+                 {toI32(ib.add(colBase, ib.c(j * 64))), kBase});
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// The multiplying warpgroups' loop: per K tile, once it has landed,
+  /// the MMAs, then the previous step's buffer released; then C.
+  void consumeTiles(Value ticks, NVVM::MemScopeKindAttr cta) {
+    auto loop = kLoop([&](Value ktValue, SmallVector<Value> &acc) {
+      Value kt = toI32(ktValue);
+      auto [stage, parity] = bufferOf(kt);
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, mbarrier(stage, false),
+                                            parity, ticks);
+      multiply(stage, acc);
+      // The previous step's MMAs are done: their buffer goes back.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                   c32(0)),
+             [&] {
+               Value previous = arith::RemUIOp::create(
+                   b, loc, arith::AddIOp::create(b, loc, kt, c32(stages - 1)),
+                   c32(stages));
+               NVVM::MBarrierArriveOp::create(
+                   b, loc, Type(), mbarrier(previous, true), Value(), cta);
+             });
+    });
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    collect(loop);
+    storeAccumulators();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // mma.sync
+  //===--------------------------------------------------------------------===//
+
+  /// An ldmatrix's 4 registers as mma.sync takes them: vector<2xf16>, or
+  /// bfloat16 pairs as i32.
+  SmallVector<Value, 4> regs(Value frag) {
+    SmallVector<Value, 4> out;
+    for (int64_t r = 0; r < 4; ++r) {
+      Value pair = vector::ExtractOp::create(b, loc, frag, r);
+      if (mm.elem.isF16()) {
+        out.push_back(pair);
+        continue;
+      }
+      Value word =
+          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
+      out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+    return out;
+  }
+
+  /// The mma.sync kernel: 2 x (bn / 64) warps of 64 x 64, each 4 x 8 tiles
+  /// of 16 x 8, fragments read with ldmatrix.
+  void buildMmaSync() {
+    warpRow = ib.mul(ib.div(warp, warpsN), ib.c(64));
+    warpCol = ib.mul(ib.rem(warp, warpsN), ib.c(64));
     // A lane's row of an ldmatrix x4 (lanes 0-15: rows 0-15 of the first
     // 8 columns, lanes 16-31: of the next 8).
-    Value fragRow = ib.rem(lane, 16),
-          fragCol = ib.mul(ib.div(lane, 16), ib.c(8));
-    constexpr int64_t mTiles = 4, nTiles = 8; // of 16 x 8 per warp
-    auto fragType = VectorType::get({4, 2}, mm.elem);
-    // An ldmatrix's 4 registers as mma.sync takes them: vector<2xf16>, or
-    // bfloat16 pairs as i32.
-    auto regs = [&](Value frag) {
-      SmallVector<Value, 4> out;
-      for (int64_t r = 0; r < 4; ++r) {
-        Value pair = vector::ExtractOp::create(b, loc, frag, r);
-        if (mm.elem.isF16()) {
-          out.push_back(pair);
-          continue;
-        }
-        Value word = vector::BitCastOp::create(
-            b, loc, VectorType::get({1}, i32), pair);
-        out.push_back(vector::ExtractOp::create(b, loc, word, 0));
-      }
-      return out;
-    };
-    NVVM::MMATypes ptxType =
-        mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    auto accType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    fragRow = ib.rem(lane, 16);
+    fragCol = ib.mul(ib.div(lane, 16), ib.c(8));
+    fragType = VectorType::get({4, 2}, mm.elem);
+    ptxType = mm.elem.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    mmaAccType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> init(mTiles * nTiles * 4, zero);
     auto loop = scf::ForOp::create(
@@ -1251,42 +1462,8 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           Value stage = ib.idx(stepStart(ib.from(ktIndex)));
           SmallVector<Value> acc(iter.begin(), iter.end());
-          for (int64_t kk = 0; kk < bk; kk += 16) {
-            SmallVector<SmallVector<Value, 4>> as, bs;
-            for (int64_t mi = 0; mi < mTiles; ++mi) {
-              Value row = ib.add(warpRow, ib.add(fragRow, ib.c(mi * 16)));
-              Value col = ib.add(fragCol, ib.c(kk));
-              as.push_back(regs(nvgpu::LdMatrixOp::create(
-                  b, loc, fragType, sharedA,
-                  ValueRange{stage, ib.idx(row), ib.idx(col)},
-                  b.getBoolAttr(false), b.getI32IntegerAttr(4))));
-            }
-            // Transposed: registers 0-1 are the B fragment of columns
-            // p*16 .. +7, registers 2-3 of the next 8.
-            for (int64_t p = 0; p < nTiles / 2; ++p) {
-              Value row = ib.add(fragRow, ib.c(kk));
-              Value col = ib.add(warpCol, ib.add(fragCol, ib.c(p * 16)));
-              bs.push_back(regs(nvgpu::LdMatrixOp::create(
-                  b, loc, fragType, sharedB,
-                  ValueRange{stage, ib.idx(row), ib.idx(col)},
-                  b.getBoolAttr(true), b.getI32IntegerAttr(4))));
-            }
-            for (int64_t mi = 0; mi < mTiles; ++mi)
-              for (int64_t ni = 0; ni < nTiles; ++ni) {
-                ArrayRef<Value> bReg = bs[ni / 2];
-                Value *c = &acc[(mi * nTiles + ni) * 4];
-                Value d = NVVM::MmaOp::create(
-                    b, loc, accType, as[mi],
-                    ValueRange{bReg[(ni % 2) * 2], bReg[(ni % 2) * 2 + 1]},
-                    ValueRange{c[0], c[1], c[2], c[3]}, {16, 8, 16},
-                    std::nullopt, std::nullopt,
-                    std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                   NVVM::MMALayout::col});
-                for (int64_t e = 0; e < 4; ++e)
-                  c[e] = LLVM::ExtractValueOp::create(b, loc, d, e);
-              }
-          }
+          for (int64_t kk = 0; kk < bk; kk += 16)
+            multiplySync(stage, kk, acc);
           scf::YieldOp::create(b, loc, acc);
         });
     // A lane holds rows g and g + 8, columns 2 (lane % 4) and the next,
@@ -1302,11 +1479,57 @@ void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
                loop.getResult(at), loop.getResult(at + 1)});
         }
   }
-  // The copies issued past the last tile (zero-fills) complete before exit.
-  if (group)
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
-  storeAccumulators();
-  gpu::TerminatorOp::create(b, loc);
+
+  /// The mma.syncs of K offset `kk` (16 along K) on buffer `stage` into
+  /// the accumulators `acc`.
+  void multiplySync(Value stage, int64_t kk, SmallVector<Value> &acc) {
+    SmallVector<SmallVector<Value, 4>> as, bs;
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      Value row = ib.add(warpRow, ib.add(fragRow, ib.c(mi * 16)));
+      Value col = ib.add(fragCol, ib.c(kk));
+      as.push_back(regs(nvgpu::LdMatrixOp::create(
+          b, loc, fragType, sharedA,
+          ValueRange{stage, ib.idx(row), ib.idx(col)}, b.getBoolAttr(false),
+          b.getI32IntegerAttr(4))));
+    }
+    // Transposed: registers 0-1 are the B fragment of columns
+    // p*16 .. +7, registers 2-3 of the next 8.
+    for (int64_t p = 0; p < nTiles / 2; ++p) {
+      Value row = ib.add(fragRow, ib.c(kk));
+      Value col = ib.add(warpCol, ib.add(fragCol, ib.c(p * 16)));
+      bs.push_back(regs(nvgpu::LdMatrixOp::create(
+          b, loc, fragType, sharedB,
+          ValueRange{stage, ib.idx(row), ib.idx(col)}, b.getBoolAttr(true),
+          b.getI32IntegerAttr(4))));
+    }
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = 0; ni < nTiles; ++ni) {
+        ArrayRef<Value> bReg = bs[ni / 2];
+        Value *c = &acc[(mi * nTiles + ni) * 4];
+        Value d = NVVM::MmaOp::create(
+            b, loc, mmaAccType, as[mi],
+            ValueRange{bReg[(ni % 2) * 2], bReg[(ni % 2) * 2 + 1]},
+            ValueRange{c[0], c[1], c[2], c[3]}, {16, 8, 16}, std::nullopt,
+            std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t e = 0; e < 4; ++e)
+          c[e] = LLVM::ExtractValueOp::create(b, loc, d, e);
+      }
+  }
+};
+
+/// C += A B on tensor cores (`mma.sync.m16n8k16`, float32 accumulation) in
+/// place of `op`. A block of 4 warps computes a 128 x 128 tile of C, each
+/// warp 64 x 64 (4 x 8 tiles of 16 x 8). The A and B tiles (128 x 32 and
+/// 32 x 128) move from global to workgroup memory with asynchronous copies
+/// (`cp.async`, 16 bytes each) through `stages` buffers, so up to
+/// stages - 1 tiles are in flight while one is multiplied; warps read their
+/// fragments with `ldmatrix` (B transposed on the way). Rows are padded by
+/// 8 elements: the 8 rows an `ldmatrix` reads fall in distinct banks.
+void buildMmaKernel(Operation *op, const NarrowMatmul &mm,
+                    const MmaConfig &config, StringRef kernelName) {
+  MmaKernel(op, mm, config, kernelName).emit();
 }
 
 /// Erases what the tensor-core kernel made dead: the widening generics

@@ -1220,7 +1220,9 @@ static Value powFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
   return intPow(b, loc, x, y, uns);
 }
 
-void lowering::populateElementwiseLowerings(LoweringTable &t) {
+/// The unary math functions and activations, with their number
+/// parameters where they have some.
+static void populateUnaryMathLowerings(LoweringTable &t) {
 #define U(NAME, BODY)                                                          \
   t[NAME] = [](LoweringCall &c) { return lowerUnary(c, BODY); };
   U("torch.nn.functional.gelu", geluBody)
@@ -1291,6 +1293,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
           c.fail("only eval mode (training=False) can be compiled"));
     return lowerUnary(c, rreluBody);
   };
+}
+
+/// Comparisons, logical operators, float predicates and selects.
+static void populateComparisonLowerings(LoweringTable &t) {
   using FP = arith::CmpFPredicate;
   using IP = arith::CmpIPredicate;
   t["torch.eq"] = [](LoweringCall &c) {
@@ -1347,6 +1353,11 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["Tensor.masked_fill"] = [](LoweringCall &c) {
     return lowerSelect(c, "mask", "value", "input");
   };
+}
+
+/// Maxima and minima, bitwise operators and shifts, copysign and
+/// atan2.
+static void populateMinMaxAndBitwiseLowerings(LoweringTable &t) {
   t["torch.maximum"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", tieKeepsInput<true, true>);
   };
@@ -1386,6 +1397,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
     return lowerBinary(c, "input", "other", atan2Fn, false,
                        /*floatOnly=*/true);
   };
+}
+
+/// abs, neg, clamps and the ReLU family; dropout as the identity.
+static void populateSignAndClampLowerings(LoweringTable &t) {
   t["torch.abs"] = [](LoweringCall &c) {
     return lowerUnary(c, absBody, /*floatOnly=*/false);
   };
@@ -1415,7 +1430,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.dropout"] = lowerIdentityUnlessTraining;
   t["torchvision.ops.stochastic_depth.stochastic_depth"] =
       lowerIdentityUnlessTraining;
+}
 
+/// The arithmetic operators, reflected ones included.
+static void populateArithmeticLowerings(LoweringTable &t) {
   t["torch.add"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", add);
   };
@@ -1454,7 +1472,10 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.fmod"] = [](LoweringCall &c) {
     return lowerBinary(c, "input", "other", fmodFn);
   };
-  // Casts.
+}
+
+/// Casts, rounding, sign and square.
+static void populateCastAndRoundingLowerings(LoweringTable &t) {
   for (const char *name :
        {"Tensor.to", "Tensor.type_as", "Tensor.float", "Tensor.double",
         "Tensor.half", "Tensor.bfloat16", "Tensor.long", "Tensor.int",
@@ -1482,4 +1503,13 @@ void lowering::populateElementwiseLowerings(LoweringTable &t) {
   t["torch.square"] = [](LoweringCall &c) {
     return lowerUnary(c, squareBody, /*floatOnly=*/false);
   };
+}
+
+void lowering::populateElementwiseLowerings(LoweringTable &t) {
+  populateUnaryMathLowerings(t);
+  populateComparisonLowerings(t);
+  populateMinMaxAndBitwiseLowerings(t);
+  populateSignAndClampLowerings(t);
+  populateArithmeticLowerings(t);
+  populateCastAndRoundingLowerings(t);
 }

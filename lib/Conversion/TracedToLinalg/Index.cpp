@@ -723,7 +723,165 @@ void lowering::populateIndexLowerings(LoweringTable &t) {
 
 namespace {
 enum class Combine { Replace, Sum, Prod, Mean, Max, Min };
+
+/// What the stages of one scatter (buildScatter) share.
+struct ScatterPlan {
+  int64_t rank, dim;
+  RankedTensorType xType, iType;
+  Value index, src;
+  double srcValue;
+  Combine combine;
+  bool includeSelf;
+  /// The accumulators' type; src's traced element type (src only).
+  Type compute, srcLogical;
+  bool isBool, isFloat, isUnsigned;
+};
 } // namespace
+
+/// `acc` combined with the contribution `v` as `s.combine` says.
+static Value combineScatter(OpBuilder &nb, Location l, const ScatterPlan &s,
+                            Value acc, Value v) {
+  bool isFloat = s.isFloat, isBool = s.isBool;
+  Value combined;
+  switch (s.combine) {
+  case Combine::Replace:
+    combined = v;
+    break;
+  case Combine::Sum:
+  case Combine::Mean:
+    combined = isFloat ? arith::AddFOp::create(nb, l, acc, v).getResult()
+                       : (isBool ? arith::OrIOp::create(nb, l, acc, v).getResult()
+                                               : arith::AddIOp::create(nb, l, acc, v).getResult());
+    break;
+  case Combine::Prod:
+    combined = isFloat ? arith::MulFOp::create(nb, l, acc, v).getResult()
+                       : (isBool ? arith::AndIOp::create(nb, l, acc, v).getResult()
+                                               : arith::MulIOp::create(nb, l, acc, v).getResult());
+    break;
+  case Combine::Max:
+  case Combine::Min:
+    combined = buildExtreme(nb, l, acc, v, s.combine == Combine::Max, s.isUnsigned);
+    break;
+  }
+  return combined;
+}
+
+/// The scatter generic's body at output q and reduction index j: the
+/// accumulator and the count `a[1]`, `a[2]` updated when index[p] names q.
+static void buildScatterBody(OpBuilder &nb, Location l, ValueRange a,
+                             const ScatterPlan &s) {
+  int64_t rank = s.rank, dim = s.dim;
+  Value acc = a[1], n = a[2];
+  Value j = linalg::IndexOp::create(nb, l, rank);
+  // p: q with j along dim, each coordinate clamped into index's shape
+  // and the clamping remembered as invalid.
+  Value valid = arith::ConstantIntOp::create(nb, l, 1, 1);
+  SmallVector<Value> p;
+  for (int64_t e = 0; e < rank; ++e) {
+    Value coord = e == dim ? j : linalg::IndexOp::create(nb, l, e).getResult();
+    int64_t extent = s.iType.getDimSize(e);
+    Value limit = arith::ConstantIndexOp::create(nb, l, extent);
+    valid = arith::AndIOp::create(
+        nb, l, valid, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, coord, limit));
+    Value last = arith::ConstantIndexOp::create(nb, l, std::max<int64_t>(extent - 1, 0));
+    p.push_back(arith::MinUIOp::create(nb, l, coord, last));
+  }
+  if (s.iType.getNumElements() == 0) {
+    linalg::YieldOp::create(nb, l, ValueRange{acc, n});
+    return;
+  }
+  Value target = position(nb, l, tensor::ExtractOp::create(nb, l, s.index, p),
+                          s.xType.getDimSize(dim));
+  Value hit = arith::AndIOp::create(
+      nb, l, valid,
+      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, target,
+                            linalg::IndexOp::create(nb, l, dim)));
+  Value v = s.src ? castScalar(nb, l, tensor::ExtractOp::create(nb, l, s.src, p), s.compute,
+                               isUnsignedElement(s.srcLogical) || s.srcLogical.isInteger(1))
+                  : scalarConstant(nb, l, s.compute, s.srcValue);
+  Value combined = combineScatter(nb, l, s, acc, v);
+  Value one = arith::ConstantIntOp::create(nb, l, nb.getI64Type(), 1);
+  linalg::YieldOp::create(
+      nb, l,
+      ValueRange{arith::SelectOp::create(nb, l, hit, combined, acc),
+                 arith::SelectOp::create(nb, l, hit,
+                                         arith::AddIOp::create(nb, l, n, one), n)});
+}
+
+/// The scatter generic: over the output, with a reduction loop j over
+/// index's extent along dim, from the accumulators `start` and the counts
+/// `count`.
+static linalg::GenericOp buildScatterLoop(OpBuilder &b, Location loc,
+                                          const ScatterPlan &s, Value start,
+                                          Value count) {
+  int64_t rank = s.rank;
+  // (The reduction loop's extent comes from an unread [K] operand: no other
+  // operand is indexed by j.)
+  int64_t extent = s.iType.getDimSize(s.dim);
+  Value loopExtent = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{extent}, b.getI8Type());
+  AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank + 1, b.getContext()).getMajorSubMap(rank);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, b.getAffineDimExpr(rank), b.getContext()), outMap, outMap};
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+      b, loc, TypeRange{start.getType(), count.getType()}, ValueRange{loopExtent},
+      ValueRange{start, count}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        buildScatterBody(nb, l, a, s);
+      });
+}
+
+/// Means: the sums `acc` divided by their counts (+1 for the input with
+/// include_self).
+static Value divideScatterMeans(OpBuilder &b, Location loc,
+                                const ScatterPlan &s, Value acc,
+                                Value counts) {
+  Type compute = s.compute;
+  bool isFloat = s.isFloat, isUnsigned = s.isUnsigned;
+  bool includeSelf = s.includeSelf;
+  SmallVector<Type> inTypes = {compute, b.getI64Type()};
+  return buildElementwise(
+      b, loc, RankedTensorType::get(s.xType.getShape(), compute), ValueRange{acc, counts},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value n = a[1];
+        if (includeSelf)
+          n = isFloat ? arith::AddFOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult()
+                      : arith::AddIOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult();
+        Value zero = scalarConstant(nb, l, compute, 0);
+        Value safe = isFloat ? arith::SelectOp::create(
+                                   nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, n, zero),
+                                   scalarConstant(nb, l, compute, 1), n).getResult()
+                             : arith::SelectOp::create(
+                                   nb, l, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, n, zero),
+                                   scalarConstant(nb, l, compute, 1), n).getResult();
+        if (isFloat)
+          return arith::DivFOp::create(nb, l, a[0], safe);
+        // (Integer means round toward negative infinity, as torch's do.)
+        return isUnsigned ? arith::DivUIOp::create(nb, l, a[0], safe).getResult()
+                          : arith::FloorDivSIOp::create(nb, l, a[0], safe).getResult();
+      },
+      inTypes);
+}
+
+/// Without include_self: `acc` where something landed (per `counts`),
+/// else the input (`self`).
+static Value keepUntouched(OpBuilder &b, Location loc, const ScatterPlan &s,
+                           Value acc, Value counts, Value self) {
+  Type compute = s.compute;
+  return buildElementwise(
+      b, loc, RankedTensorType::get(s.xType.getShape(), compute), ValueRange{acc, counts, self},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        // (The count arrives converted to the compute type.)
+        Value zero = scalarConstant(nb, l, a[1].getType(), 0);
+        Value touched =
+            isa<FloatType>(a[1].getType())
+                ? arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE, a[1], zero).getResult()
+                : arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, a[1], zero).getResult();
+        return arith::SelectOp::create(nb, l, touched, a[0], a[2]);
+      },
+      {compute, b.getI64Type(), compute});
+}
 
 /// The scatter family along `dim`: out[q] combines input[q] (unless
 /// `includeSelf` is false and something lands on q) with every src[p] whose
@@ -770,118 +928,21 @@ static FailureOr<Value> buildScatter(LoweringCall &c, Value input, int64_t dim,
     start = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), compute), init);
   }
   Value count = buildFilled(b, loc, RankedTensorType::get(xType.getShape(), b.getI64Type()), 0);
-  // (The reduction loop's extent comes from an unread [K] operand: no other
-  // operand is indexed by j.)
-  int64_t extent = iType.getDimSize(dim);
-  Value loopExtent = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{extent}, b.getI8Type());
-  AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank + 1, b.getContext()).getMajorSubMap(rank);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(rank + 1, 0, b.getAffineDimExpr(rank), b.getContext()), outMap, outMap};
-  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
   Type srcLogical = src ? c.logicalElementType(src) : Type();
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{start.getType(), count.getType()}, ValueRange{loopExtent},
-      ValueRange{start, count}, maps, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value acc = a[1], n = a[2];
-        Value j = linalg::IndexOp::create(nb, l, rank);
-        // p: q with j along dim, each coordinate clamped into index's shape
-        // and the clamping remembered as invalid.
-        Value valid = arith::ConstantIntOp::create(nb, l, 1, 1);
-        SmallVector<Value> p;
-        for (int64_t e = 0; e < rank; ++e) {
-          Value coord = e == dim ? j : linalg::IndexOp::create(nb, l, e).getResult();
-          int64_t extent = iType.getDimSize(e);
-          Value limit = arith::ConstantIndexOp::create(nb, l, extent);
-          valid = arith::AndIOp::create(
-              nb, l, valid, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, coord, limit));
-          Value last = arith::ConstantIndexOp::create(nb, l, std::max<int64_t>(extent - 1, 0));
-          p.push_back(arith::MinUIOp::create(nb, l, coord, last));
-        }
-        if (iType.getNumElements() == 0) {
-          linalg::YieldOp::create(nb, l, ValueRange{acc, n});
-          return;
-        }
-        Value target = position(nb, l, tensor::ExtractOp::create(nb, l, index, p),
-                                xType.getDimSize(dim));
-        Value hit = arith::AndIOp::create(
-            nb, l, valid,
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, target,
-                                  linalg::IndexOp::create(nb, l, dim)));
-        Value v = src ? castScalar(nb, l, tensor::ExtractOp::create(nb, l, src, p), compute,
-                                   isUnsignedElement(srcLogical) || srcLogical.isInteger(1))
-                      : scalarConstant(nb, l, compute, srcValue);
-        Value combined;
-        switch (combine) {
-        case Combine::Replace:
-          combined = v;
-          break;
-        case Combine::Sum:
-        case Combine::Mean:
-          combined = isFloat ? arith::AddFOp::create(nb, l, acc, v).getResult()
-                             : (isBool ? arith::OrIOp::create(nb, l, acc, v).getResult()
-                                                     : arith::AddIOp::create(nb, l, acc, v).getResult());
-          break;
-        case Combine::Prod:
-          combined = isFloat ? arith::MulFOp::create(nb, l, acc, v).getResult()
-                             : (isBool ? arith::AndIOp::create(nb, l, acc, v).getResult()
-                                                     : arith::MulIOp::create(nb, l, acc, v).getResult());
-          break;
-        case Combine::Max:
-        case Combine::Min:
-          combined = buildExtreme(nb, l, acc, v, combine == Combine::Max, isUnsigned);
-          break;
-        }
-        Value one = arith::ConstantIntOp::create(nb, l, nb.getI64Type(), 1);
-        linalg::YieldOp::create(
-            nb, l,
-            ValueRange{arith::SelectOp::create(nb, l, hit, combined, acc),
-                       arith::SelectOp::create(nb, l, hit,
-                                               arith::AddIOp::create(nb, l, n, one), n)});
-      });
+  ScatterPlan s{rank,        dim,     xType,      iType,
+                index,       src,     srcValue,   combine,
+                includeSelf, compute, srcLogical, isBool,
+                isFloat,     isUnsigned};
+  linalg::GenericOp generic = buildScatterLoop(b, loc, s, start, count);
   Value acc = generic.getResult(0), counts = generic.getResult(1);
   // Finish: means divide by their counts (+1 for the input), and without
   // include_self the untouched elements keep the input.
-  SmallVector<Type> inTypes = {compute, b.getI64Type()};
-  if (combine == Combine::Mean) {
-    acc = buildElementwise(
-        b, loc, RankedTensorType::get(xType.getShape(), compute), ValueRange{acc, counts},
-        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-          Value n = a[1];
-          if (includeSelf)
-            n = isFloat ? arith::AddFOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult()
-                        : arith::AddIOp::create(nb, l, n, scalarConstant(nb, l, compute, 1)).getResult();
-          Value zero = scalarConstant(nb, l, compute, 0);
-          Value safe = isFloat ? arith::SelectOp::create(
-                                     nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, n, zero),
-                                     scalarConstant(nb, l, compute, 1), n).getResult()
-                               : arith::SelectOp::create(
-                                     nb, l, arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, n, zero),
-                                     scalarConstant(nb, l, compute, 1), n).getResult();
-          if (isFloat)
-            return arith::DivFOp::create(nb, l, a[0], safe);
-          // (Integer means round toward negative infinity, as torch's do.)
-          return isUnsigned ? arith::DivUIOp::create(nb, l, a[0], safe).getResult()
-                            : arith::FloorDivSIOp::create(nb, l, a[0], safe).getResult();
-        },
-        inTypes);
-  }
+  if (combine == Combine::Mean)
+    acc = divideScatterMeans(b, loc, s, acc, counts);
   if (!includeSelf) {
     Value self = buildElementwise(b, loc, RankedTensorType::get(xType.getShape(), compute), input,
                                   identityFn, c.logicalElementTypes(input));
-    acc = buildElementwise(
-        b, loc, RankedTensorType::get(xType.getShape(), compute), ValueRange{acc, counts, self},
-        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-          // (The count arrives converted to the compute type.)
-          Value zero = scalarConstant(nb, l, a[1].getType(), 0);
-          Value touched =
-              isa<FloatType>(a[1].getType())
-                  ? arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE, a[1], zero).getResult()
-                  : arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, a[1], zero).getResult();
-          return arith::SelectOp::create(nb, l, touched, a[0], a[2]);
-        },
-        {compute, b.getI64Type(), compute});
+    acc = keepUntouched(b, loc, s, acc, counts, self);
   }
   return buildElementwise(b, loc, c.logicalResultType(), acc, identityFn, {compute});
 }
