@@ -61,8 +61,10 @@ static LogicalResult run(Operation *op, llvm::raw_ostream &os) {
     return op->emitError("expected a builtin module");
   CpuPipelineOptions options;
   setOptions(options);
+  CompileMonitor monitor;
+  monitor.progress = progressWanted();
   FailureOr<std::unique_ptr<CpuModule>> compiled =
-      CpuModule::compile(module, options, {/*progress=*/progressWanted()});
+      CpuModule::compile(module, options, monitor);
   if (failed(compiled))
     return failure();
   FunctionType sig = (*compiled)->getSignature();

@@ -963,7 +963,7 @@ LogicalResult Importer::importExpr(const JNode &node) {
 /// position, inside a NameLoc of the module path when there is a scope.
 FailureOr<Location> Importer::importSourceLocation(const JNode &node) {
   FieldReader reader(*this, node, "the expr's loc");
-  StringRef file, scope;
+  StringRef file;
   if (failed(reader.getString("file", file)))
     return failure();
   unsigned position[2] = {0, 0};

@@ -759,7 +759,10 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
                   cType.getDimSize(r + 1),
                   aType.getDimSize(r + 1),
                   aType.getElementType(),
-                  {genA}};
+                  {genA},
+                  /*zeroFill=*/{},
+                  /*truncation=*/{},
+                  /*narrowOut=*/{}};
   if (genB != genA)
     mm.widenings.push_back(genB);
   if (mm.k % 8 || mm.n % 8 || mm.k == 0 || mm.m == 0 || mm.n == 0 ||
