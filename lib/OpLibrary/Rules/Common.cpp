@@ -114,19 +114,32 @@ LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
   return h.result(shape, elt);
 }
 
-FailureOr<std::optional<int64_t>>
-dimArg(const BoundCall &call, RankedTensorType input, StringRef name) {
-  std::optional<int64_t> d = call.getInt(name);
-  if (!d)
-    return std::optional<int64_t>();
-  int64_t rank = std::max<int64_t>(input.getRank(), 1);
-  int64_t n = *d < 0 ? *d + rank : *d;
+FailureOr<int64_t> RuleHelper::dim(int64_t d, int64_t rank, StringRef what) {
+  int64_t n = d < 0 ? d + rank : d;
   if (n < 0 || n >= rank) {
-    call.emitError() << name << " " << *d
-                     << " is out of range for a tensor of rank " << rank;
+    error() << what << " " << d << " is out of range for a tensor of rank "
+            << (rank == 0 ? 1 : rank);
     return failure();
   }
-  return std::optional<int64_t>(n);
+  return n;
+}
+
+std::optional<int64_t> RuleHelper::dimArg(RankedTensorType input,
+                                          StringRef name,
+                                          StringRef scalarError) {
+  if (!input)
+    return std::nullopt;
+  if (!scalarError.empty() && input.getRank() == 0) {
+    error() << scalarError;
+    return std::nullopt;
+  }
+  std::optional<int64_t> d = call.getInt(name);
+  if (!d)
+    return std::nullopt;
+  FailureOr<int64_t> n = dim(*d, std::max<int64_t>(input.getRank(), 1), name);
+  if (failed(n))
+    return std::nullopt;
+  return *n;
 }
 
 LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask) {
@@ -260,6 +273,19 @@ LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
   return h.result(**shape, elt);
 }
 
+RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size) {
+  SmallVector<int64_t> shape(t.getShape());
+  if (!shape.empty())
+    shape[d] = size;
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+RankedTensorType withoutDim(RankedTensorType t, int64_t d) {
+  SmallVector<int64_t> shape(t.getShape());
+  shape.erase(shape.begin() + d);
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
 SmallVector<RankedTensorType> tensorList(const BoundCall &call,
                                          StringRef name) {
   SmallVector<RankedTensorType> out;
@@ -292,6 +318,23 @@ slicedShape(const BoundCall &call, RankedTensorType input) {
   if (input.getRank() && !ShapedType::isDynamic(shape[*n]))
     shape[*n] = clampSlice(shape[*n], start, end, *step).length;
   return std::optional<SmallVector<int64_t>>(shape);
+}
+
+bool RuleHelper::gatherIndex(RankedTensorType input, RankedTensorType index) {
+  if (!input || !index)
+    return false;
+  if (!index.getElementType().isInteger(64)) {
+    error() << "argument 'index' must be an int64 tensor, got " << index;
+    return false;
+  }
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1)) {
+    error() << "'index' " << index << " must have as many dims as 'input' "
+            << input;
+    return false;
+  }
+  // (A traced dim is checked at run time.)
+  return dimArg(input).has_value() || !reported;
 }
 
 /// Every rule by the name the op table's rows give it. A new rule is a

@@ -33,9 +33,16 @@ namespace mlir::traced::rules {
 static constexpr int64_t kDynamic = ShapedType::kDynamic;
 
 /// Small helpers shared by the rules.
+///
+/// The checks that read arguments and may come back empty (dimArg,
+/// gatherIndex and the like) leave the rule's answer to stop(): failure
+/// when the check reported an error, else "unknown" (an argument is
+/// traced).
 struct RuleHelper {
   const BoundCall &call;
   SmallVectorImpl<Type> &results;
+  /// Set when a check of this helper reported an error (see stop()).
+  bool reported = false;
 
   /// A ranked tensor argument; null (and the result "unknown") otherwise.
   RankedTensorType tensor(StringRef name) { return call.getTensor(name); }
@@ -53,17 +60,30 @@ struct RuleHelper {
     return success();
   }
 
-  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
-  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim") {
-    int64_t n = d < 0 ? d + rank : d;
-    if (n < 0 || n >= rank) {
-      call.emitError() << what << " " << d
-                       << " is out of range for a tensor of rank "
-                       << (rank == 0 ? 1 : rank);
-      return failure();
-    }
-    return n;
+  /// The rule's answer after a check below came back empty.
+  LogicalResult stop() { return reported ? failure() : unknown(); }
+
+  /// Reports an error of the call, as the checks below do.
+  InFlightDiagnostic error() {
+    reported = true;
+    return call.emitError();
   }
+
+  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
+  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim");
+
+  /// The dim argument `name` of `input`, normalized with torch's rule for
+  /// 0-d tensors (they take dim 0 and -1). Empty when `input` is unknown,
+  /// the dim traced or out of range; with `scalarError`, a 0-d input is
+  /// refused with it first.
+  std::optional<int64_t> dimArg(RankedTensorType input, StringRef name = "dim",
+                                StringRef scalarError = {});
+
+  /// Whether `input` and `index` are known and `index` is what gather and
+  /// scatter (scatter_add, scatter_reduce) take: an int64 tensor with as
+  /// many dims as `input` (0-d counting as 1-D), along an in-range `dim` (a
+  /// traced one is checked at run time). Else stop() answers.
+  bool gatherIndex(RankedTensorType input, RankedTensorType index);
 };
 
 std::string shapeStr(ArrayRef<int64_t> shape);
@@ -117,11 +137,6 @@ static ConvDecode withArgReader(const BoundCall &call, Fn fn) {
   return fn(reader);
 }
 
-/// The normalized `dim` of a call on `input` (rank 0 counts as 1), or
-/// nullopt (unknown: a traced int) / failure (reported).
-FailureOr<std::optional<int64_t>>
-dimArg(const BoundCall &call, RankedTensorType input, StringRef name = "dim");
-
 /// The three flags of a gradient's constant `output_mask` (bool[3]).
 LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask);
 
@@ -152,6 +167,13 @@ LogicalResult reductionResult(const BoundCall &call,
 
 LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
                         bool isSum);
+
+/// `t` with dim `d` of size `size` (a 0-d `t`, whose dim 0 torch takes,
+/// as it is).
+RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size);
+
+/// `t` without dim `d`: select's and unbind's result.
+RankedTensorType withoutDim(RankedTensorType t, int64_t d);
 
 /// Ranked tensor element types of a `Tensor[]` argument, or empty.
 SmallVector<RankedTensorType> tensorList(const BoundCall &call, StringRef name);

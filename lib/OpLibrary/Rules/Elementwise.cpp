@@ -260,25 +260,17 @@ template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Ty
 LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  if (!input)
-    return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "does not support 0-d tensors";
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  int64_t &s = shape[**dim];
-  if (!ShapedType::isDynamic(s)) {
-    if (s % 2)
-      return call.emitError() << "halving dimension must be even, but "
-                                 "dimension "
-                              << **dim << " is size " << s;
-    s /= 2;
-  }
-  return h.result(shape, input.getElementType());
+  std::optional<int64_t> dim =
+      h.dimArg(input, "dim", "does not support 0-d tensors");
+  if (!dim)
+    return h.stop();
+  int64_t size = input.getDimSize(*dim);
+  bool known = !ShapedType::isDynamic(size);
+  if (known && size % 2)
+    return call.emitError() << "halving dimension must be even, but "
+                               "dimension "
+                            << *dim << " is size " << size;
+  return h.result(withDimSize(input, *dim, known ? size / 2 : size));
 }
 
 LogicalResult floatUnary(const BoundCall &call,
