@@ -188,28 +188,24 @@ std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
   return w;
 }
 
-FailureOr<std::optional<SmallVector<int64_t>>>
-reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
-             bool keepdim, bool allIfEmpty) {
+std::optional<SmallVector<int64_t>>
+RuleHelper::reducedShape(RankedTensorType input, StringRef dimName,
+                         bool keepdim, bool allIfEmpty) {
   int64_t rank = input.getRank();
   SmallVector<bool> reduced(rank, true);
   Attribute dimValue = call.get(dimName).value;
   if (!call.isNone(dimName) && !isa_and_nonnull<BoolAttr>(dimValue)) {
     std::optional<SmallVector<int64_t>> dims = call.getInts(dimName, 1);
     if (!dims)
-      return std::optional<SmallVector<int64_t>>();
+      return std::nullopt;
     if (!dims->empty() || !allIfEmpty) {
       reduced.assign(rank, false);
       for (int64_t d : *dims) {
-        int64_t n = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
-        if (n < 0 || n >= std::max<int64_t>(rank, 1)) {
-          call.emitError() << "dim " << d
-                           << " is out of range for a tensor of rank "
-                           << std::max<int64_t>(rank, 1);
-          return failure();
-        }
+        FailureOr<int64_t> n = dim(d, std::max<int64_t>(rank, 1));
+        if (failed(n))
+          return std::nullopt;
         if (rank)
-          reduced[n] = true;
+          reduced[*n] = true;
       }
     }
   }
@@ -219,7 +215,7 @@ reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
       out.push_back(input.getDimSize(i));
     else if (keepdim)
       out.push_back(1);
-  return std::optional<SmallVector<int64_t>>(out);
+  return out;
 }
 
 LogicalResult reductionResult(const BoundCall &call,
@@ -231,16 +227,15 @@ LogicalResult reductionResult(const BoundCall &call,
   std::optional<bool> keepdim = call.getBool("keepdim");
   if (!input || !keepdim)
     return h.unknown();
-  auto shape = reducedShape(call, input, dimName, *keepdim, allIfEmpty);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  Type t = RankedTensorType::get(**shape, elt ? elt : input.getElementType());
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, dimName, *keepdim, allIfEmpty);
+  if (!shape)
+    return h.stop();
+  Type t = RankedTensorType::get(*shape, elt ? elt : input.getElementType());
   if (withIndices || pair) {
     Type second = pair ? t
                        : RankedTensorType::get(
-                             **shape, Builder(call.getContext()).getI64Type());
+                             *shape, Builder(call.getContext()).getI64Type());
     return h.result(TupleType::get(call.getContext(), {t, second}));
   }
   return h.result(t);
@@ -248,11 +243,9 @@ LogicalResult reductionResult(const BoundCall &call,
 
 LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
                         bool isSum) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input");
-  std::optional<bool> keepdim = call.getBool("keepdim");
-  if (!input || !keepdim)
-    return h.unknown();
+  RankedTensorType input = call.getTensor("input");
+  if (!input || !call.getBool("keepdim").has_value())
+    return RuleHelper{call, results}.unknown();
   Type elt = input.getElementType();
   // Sums of integers and bools are int64, as in PyTorch.
   if (isSum && isa<IntegerType>(elt))
@@ -265,12 +258,7 @@ LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
            << " needs a floating-point 'dtype=' (torch cannot infer the "
               "output dtype of a mean of integers)";
   // (dim=[] reduces every dim, as dim=None does.)
-  auto shape = reducedShape(call, input, "dim", *keepdim, /*allIfEmpty=*/true);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, elt);
+  return reductionResult(call, results, elt, /*allIfEmpty=*/true);
 }
 
 RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size) {
@@ -298,26 +286,26 @@ SmallVector<RankedTensorType> tensorList(const BoundCall &call,
   return out;
 }
 
-FailureOr<std::optional<SmallVector<int64_t>>>
-slicedShape(const BoundCall &call, RankedTensorType input) {
-  SmallVector<Type> unused;
-  RuleHelper h{call, unused}; // (for its dim check only)
+std::optional<SmallVector<int64_t>>
+RuleHelper::slicedShape(RankedTensorType input) {
   std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
   if (!d || !step)
-    return std::optional<SmallVector<int64_t>>();
-  if (*step <= 0)
-    return call.emitError() << "slice step must be positive, got " << *step;
-  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(input.getRank(), 1));
+    return std::nullopt;
+  if (*step <= 0) {
+    error() << "slice step must be positive, got " << *step;
+    return std::nullopt;
+  }
+  FailureOr<int64_t> n = dim(*d, std::max<int64_t>(input.getRank(), 1));
   if (failed(n))
-    return failure();
+    return std::nullopt;
   std::optional<int64_t> start, end;
   if ((!call.isNone("start") && !(start = call.getInt("start"))) ||
       (!call.isNone("end") && !(end = call.getInt("end"))))
-    return std::optional<SmallVector<int64_t>>();
+    return std::nullopt;
   SmallVector<int64_t> shape(input.getShape());
   if (input.getRank() && !ShapedType::isDynamic(shape[*n]))
     shape[*n] = clampSlice(shape[*n], start, end, *step).length;
-  return std::optional<SmallVector<int64_t>>(shape);
+  return shape;
 }
 
 bool RuleHelper::gatherIndex(RankedTensorType input, RankedTensorType index) {

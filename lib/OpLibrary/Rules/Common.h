@@ -79,6 +79,19 @@ struct RuleHelper {
   std::optional<int64_t> dimArg(RankedTensorType input, StringRef name = "dim",
                                 StringRef scalarError = {});
 
+  /// The shape of `input` reduced over `dimName` (None: all dims; a bool
+  /// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
+  /// an empty list means all). Empty when the dims are traced or invalid.
+  std::optional<SmallVector<int64_t>> reducedShape(RankedTensorType input,
+                                                   StringRef dimName,
+                                                   bool keepdim,
+                                                   bool allIfEmpty = false);
+
+  /// The shape of input[start:end:step] along `dim`, as aten::slice and
+  /// slice_scatter read their arguments. Empty when they are traced or
+  /// invalid.
+  std::optional<SmallVector<int64_t>> slicedShape(RankedTensorType input);
+
   /// Whether `input` and `index` are known and `index` is what gather and
   /// scatter (scatter_add, scatter_reduce) take: an int64 tensor with as
   /// many dims as `input` (0-d counting as 1-D), along an in-range `dim` (a
@@ -150,13 +163,6 @@ LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
 std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
                                      bool &invalid);
 
-/// The shape of `input` reduced over `dimName` (None: all dims; a bool
-/// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
-/// an empty list means all). Null (unknown) when the dims are traced.
-FailureOr<std::optional<SmallVector<int64_t>>>
-reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
-             bool keepdim, bool allIfEmpty = false);
-
 /// A reduction's result: `input` reduced over `dim`, of element type
 /// `elt` (null: the input's); `withIndices` adds an int64 tensor of the
 /// same shape (a (values, indices) tuple); `pair` a tuple of two `elt`s.
@@ -177,12 +183,6 @@ RankedTensorType withoutDim(RankedTensorType t, int64_t d);
 
 /// Ranked tensor element types of a `Tensor[]` argument, or empty.
 SmallVector<RankedTensorType> tensorList(const BoundCall &call, StringRef name);
-
-/// slice_scatter: the input, with `src` written over a slice.
-/// The shape of input[start:end:step] along `dim`, as aten::slice and
-/// slice_scatter read their arguments; nullopt when they are not constant.
-FailureOr<std::optional<SmallVector<int64_t>>>
-slicedShape(const BoundCall &call, RankedTensorType input);
 
 /// The rule of ops whose result has the input's type (Elementwise.cpp);
 /// other families' rules end in it.

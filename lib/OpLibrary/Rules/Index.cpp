@@ -222,14 +222,14 @@ LogicalResult sliceScatter(const BoundCall &call,
     return h.unknown();
   if (input.getRank() == 0)
     return call.emitError() << "slice() cannot be applied to a 0-dim tensor.";
-  FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
-  if (failed(want))
+  std::optional<SmallVector<int64_t>> want = h.slicedShape(input);
+  if (h.reported)
     return failure();
-  if (*want && input.hasStaticShape() && src.hasStaticShape() &&
-      ArrayRef<int64_t>(**want) != src.getShape())
+  if (want && input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(*want) != src.getShape())
     return call.emitError() << "expected src to have a size equal to the "
                                "slice of self: "
-                            << src << " for slice shape " << shapeStr(**want);
+                            << src << " for slice shape " << shapeStr(*want);
   return h.result(input);
 }
 

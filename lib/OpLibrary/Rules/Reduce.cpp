@@ -37,12 +37,11 @@ LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (!elt)
     return failure();
   // linalg.norm of a 2-D input without dim reduces both dims, as None does.
-  auto shape = reducedShape(call, input, "dim", *keepdim, false);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, elt);
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, "dim", *keepdim);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, elt);
 }
 
 /// cosine_similarity (drops `dim`) and pairwise_distance (drops the last
@@ -272,13 +271,11 @@ LogicalResult countNonzero(const BoundCall &call,
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  auto shape = reducedShape(call, input, "dim", /*keepdim=*/false,
-                            /*allIfEmpty=*/true);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, Builder(call.getContext()).getI64Type());
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, "dim", /*keepdim=*/false, /*allIfEmpty=*/true);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, Builder(call.getContext()).getI64Type());
 }
 
 void addReduceRules(llvm::StringMap<ResultRule> &table) {

@@ -1263,12 +1263,10 @@ LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return h.unknown();
   if (input.getRank() == 0)
     return call.emitError() << "slice() cannot be applied to a 0-dim tensor";
-  FailureOr<std::optional<SmallVector<int64_t>>> shape = slicedShape(call, input);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, input.getElementType());
+  std::optional<SmallVector<int64_t>> shape = h.slicedShape(input);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, input.getElementType());
 }
 
 /// as_strided: `size` elements of the input's (contiguous) storage.
