@@ -173,19 +173,47 @@ LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
                           << input;
 }
 
-std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
-                                     bool &invalid) {
+bool RuleHelper::decoded(ConvDecode status, const std::string &message) {
+  if (status == ConvDecode::Invalid)
+    error() << message;
+  return status == ConvDecode::Ok;
+}
+
+std::optional<PoolParams> RuleHelper::poolWindow(RankedTensorType input,
+                                                 unsigned spatial) {
+  if (failed(checkPoolInput(call, input, spatial))) {
+    reported = true;
+    return std::nullopt;
+  }
   PoolParams w;
-  std::string error;
+  std::string message;
   ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
-    return decodePool(call.getSignature(), reader, spatial, w, error);
+    return decodePool(call.getSignature(), reader, spatial, w, message);
   });
-  invalid = status == ConvDecode::Invalid;
-  if (invalid)
-    call.emitError() << error;
-  if (status != ConvDecode::Ok)
+  if (!decoded(status, message))
     return std::nullopt;
   return w;
+}
+
+std::optional<SmallVector<int64_t>>
+RuleHelper::pooledShape(RankedTensorType input, const PoolParams &window,
+                        bool checkOutput) {
+  if (checkOutput) {
+    std::string message = window.checkOutput(input.getShape());
+    if (!message.empty()) {
+      error() << message;
+      return std::nullopt;
+    }
+  }
+  SmallVector<int64_t> out(input.getShape());
+  unsigned spatial = window.kernel.size();
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t &size = out[input.getRank() - spatial + i];
+    size = window.outputSize(i, size);
+    if (!ShapedType::isDynamic(size))
+      size = std::max<int64_t>(size, 0);
+  }
+  return out;
 }
 
 std::optional<SmallVector<int64_t>>

@@ -97,6 +97,23 @@ struct RuleHelper {
   /// many dims as `input` (0-d counting as 1-D), along an in-range `dim` (a
   /// traced one is checked at run time). Else stop() answers.
   bool gatherIndex(RankedTensorType input, RankedTensorType index);
+
+  /// Whether decodeConv, decodePool or decodeUnpool gave Ok; else its
+  /// `message` is reported (Invalid) or the arguments are traced (Unknown).
+  bool decoded(ConvDecode status, const std::string &message);
+
+  /// The window of a max/avg/lp pooling call on `input` (whose rank
+  /// checkPoolInput checks first); empty when an argument is traced or
+  /// invalid.
+  std::optional<PoolParams> poolWindow(RankedTensorType input,
+                                       unsigned spatial);
+
+  /// `input` pooled with `window`: its spatial sizes are the windows'
+  /// count (none is negative). `checkOutput`: torch's "output size is too
+  /// small" is an error (empty result).
+  std::optional<SmallVector<int64_t>> pooledShape(RankedTensorType input,
+                                                  const PoolParams &window,
+                                                  bool checkOutput);
 };
 
 std::string shapeStr(ArrayRef<int64_t> shape);
@@ -157,11 +174,6 @@ LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask);
 /// spatial dims non-empty, as torch requires).
 LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
                              unsigned spatial);
-
-/// The window of a max/avg/lp pooling call; nullopt when an argument is
-/// traced or the window is invalid (`invalid` set, the error reported).
-std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
-                                     bool &invalid);
 
 /// A reduction's result: `input` reduced over `dim`, of element type
 /// `elt` (null: the input's); `withIndices` adds an int64 tensor of the

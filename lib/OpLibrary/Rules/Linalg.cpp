@@ -146,14 +146,9 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
                               << bias << " for " << input;
   ConvParams p;
   std::string error;
-  switch (decodeConvCall(call, input, weight, p, error)) {
-  case ConvDecode::Unknown:
-    return h.unknown();
-  case ConvDecode::Invalid:
-    return call.emitError() << error;
-  case ConvDecode::Ok:
-    break;
-  }
+  ConvDecode status = decodeConvCall(call, input, weight, p, error);
+  if (!h.decoded(status, error))
+    return h.stop();
   // torch.convolution's `transposed` is a value, so kRejectedDTypes (per
   // entry) cannot say that only float32, float64 and int64 have a CPU
   // kernel for transposed convolutions (slow_conv_transpose2d/3d).
@@ -182,17 +177,12 @@ LogicalResult convolutionBackward(const BoundCall &call,
     return failure();
   ConvParams p;
   std::string error;
-  switch (withArgReader(call, [&](const ArgReader &reader) {
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
     return decodeConv(call.getSignature(), reader, input.getShape(),
                       weight.getShape(), std::nullopt, p, error);
-  })) {
-  case ConvDecode::Unknown:
-    return h.unknown();
-  case ConvDecode::Invalid:
-    return call.emitError() << error;
-  case ConvDecode::Ok:
-    break;
-  }
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
   if (grad.getRank() != static_cast<int64_t>(p.resultShape.size()) ||
       llvm::any_of(llvm::zip(grad.getShape(), p.resultShape), [](auto d) {
         return dimsDiffer(std::get<0>(d), std::get<1>(d));
