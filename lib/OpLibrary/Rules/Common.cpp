@@ -80,6 +80,32 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
   return out;
 }
 
+LogicalResult RuleHelper::broadcastResult(ArrayRef<int64_t> a,
+                                          ArrayRef<int64_t> b,
+                                          Type elementType) {
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, a, b);
+  if (failed(shape))
+    return failure();
+  return result(*shape, elementType);
+}
+
+bool RuleHelper::broadcastOperand(Type operand, SmallVectorImpl<Type> &types,
+                                  SmallVector<int64_t> &shape) {
+  if (auto tensor = dyn_cast<TensorType>(operand)) {
+    if (!tensor.hasRank())
+      return false;
+    FailureOr<SmallVector<int64_t>> s =
+        broadcastShapes(call, shape, tensor.getShape());
+    if (failed(s)) {
+      reported = true;
+      return false;
+    }
+    shape = *s;
+  }
+  types.push_back(operand);
+  return true;
+}
+
 LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
                         ArrayRef<StringRef> names, bool toFloat) {
   RuleHelper h{call, results};
@@ -91,17 +117,9 @@ LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
     Type t = call.getType(name);
     if (!t || isa<traced::NoneType>(t))
       continue;
-    if (auto tt = dyn_cast<TensorType>(t)) {
-      if (!tt.hasRank())
-        return h.unknown();
-      FailureOr<SmallVector<int64_t>> s =
-          broadcastShapes(call, shape, tt.getShape());
-      if (failed(s))
-        return failure();
-      shape = *s;
-      anyTensor = true;
-    }
-    types.push_back(t);
+    if (!h.broadcastOperand(t, types, shape))
+      return h.stop();
+    anyTensor |= isa<TensorType>(t);
   }
   if (!anyTensor)
     return h.unknown();
@@ -171,6 +189,15 @@ LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
                           << "-D (batched) input with non-empty channel and "
                              "spatial dims, got "
                           << input;
+}
+
+bool RuleHelper::oneDType(RankedTensorType a, RankedTensorType b) {
+  if (!a || !b)
+    return false;
+  if (a.getElementType() == b.getElementType())
+    return true;
+  error() << "expects operands of one dtype, got " << a << " and " << b;
+  return false;
 }
 
 bool RuleHelper::decoded(ConvDecode status, const std::string &message) {

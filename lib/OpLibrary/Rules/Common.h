@@ -51,7 +51,11 @@ struct RuleHelper {
     results.clear();
     return success();
   }
+  /// A tensor result; "unknown" when `elementType` is null (type promotion
+  /// met a dtype it does not know).
   LogicalResult result(ArrayRef<int64_t> shape, Type elementType) {
+    if (!elementType)
+      return unknown();
     results.push_back(RankedTensorType::get(shape, elementType));
     return success();
   }
@@ -59,6 +63,11 @@ struct RuleHelper {
     results.push_back(type);
     return success();
   }
+
+  /// A tensor result of `elementType` at the broadcast shape of `a` and
+  /// `b` (an error when they do not broadcast).
+  LogicalResult broadcastResult(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                                Type elementType);
 
   /// The rule's answer after a check below came back empty.
   LogicalResult stop() { return reported ? failure() : unknown(); }
@@ -97,6 +106,16 @@ struct RuleHelper {
   /// many dims as `input` (0-d counting as 1-D), along an in-range `dim` (a
   /// traced one is checked at run time). Else stop() answers.
   bool gatherIndex(RankedTensorType input, RankedTensorType index);
+
+  /// Adds an operand of a broadcasting op: its type (a tensor or a Python
+  /// number) to `types`, a tensor's shape to the broadcast `shape`. False
+  /// (see stop()) for an unranked tensor or one that does not broadcast.
+  bool broadcastOperand(Type operand, SmallVectorImpl<Type> &types,
+                        SmallVector<int64_t> &shape);
+
+  /// Whether `a` and `b` are known and of one dtype; else stop() answers
+  /// (an error "expects operands of one dtype").
+  bool oneDType(RankedTensorType a, RankedTensorType b);
 
   /// Whether decodeConv, decodePool or decodeUnpool gave Ok; else its
   /// `message` is reported (Invalid) or the arguments are traced (Unknown).

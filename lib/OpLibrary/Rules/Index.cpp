@@ -207,11 +207,8 @@ LogicalResult maskedScatter(const BoundCall &call,
     return call.emitError() << "masked_scatter: expected self and source to "
                                "have same dtypes but got "
                             << input << " and " << source;
-  FailureOr<SmallVector<int64_t>> s =
-      broadcastShapes(call, input.getShape(), mask.getShape());
-  if (failed(s))
-    return failure();
-  return h.result(*s, input.getElementType());
+  return h.broadcastResult(input.getShape(), mask.getShape(),
+                           input.getElementType());
 }
 
 LogicalResult sliceScatter(const BoundCall &call,

@@ -109,10 +109,8 @@ LogicalResult vectorProduct(const BoundCall &call,
     return h.unknown();
   if (isOuter && a.getRank() == 1 && b.getRank() == 1) {
     // input[:, None] * vec2: promoted like any product.
-    Type elt = resultElementType({a, b}, call.getContext());
-    if (!elt)
-      return h.unknown();
-    return h.result({a.getDimSize(0), b.getDimSize(0)}, elt);
+    return h.result({a.getDimSize(0), b.getDimSize(0)},
+                    resultElementType({a, b}, call.getContext()));
   }
   if (a.getElementType() != b.getElementType())
     return call.emitError() << "expects operands of one dtype, got " << a
@@ -532,11 +530,8 @@ LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
-  if (!a || !b)
-    return h.unknown();
-  if (a.getElementType() != b.getElementType())
-    return call.emitError() << "expects operands of one dtype, got " << a
-                            << " and " << b;
+  if (!h.oneDType(a, b))
+    return h.stop();
   if (a.getRank() != b.getRank())
     return call.emitError() << "inputs must have the same number of "
                                "dimensions";

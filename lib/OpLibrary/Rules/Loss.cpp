@@ -94,11 +94,7 @@ LogicalResult pointwiseLoss(const BoundCall &call,
                             << "' is not a valid value for reduction";
   if (*reduction != "none")
     return h.result({}, elt);
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, in.getShape(), target.getShape());
-  if (failed(shape))
-    return failure();
-  return h.result(*shape, elt);
+  return h.broadcastResult(in.getShape(), target.getShape(), elt);
 }
 
 /// nll_loss and cross_entropy: the input's dtype; for reduction='none'

@@ -320,10 +320,7 @@ LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
       }
     }
   }
-  Type elt = resultElementType(types, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, resultElementType(types, call.getContext()));
 }
 
 LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -817,10 +814,7 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                 << " differ in dimension " << i;
     }
   }
-  Type elt = listElementType(ts, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, listElementType(ts, call.getContext()));
 }
 
 LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -838,10 +832,7 @@ LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return failure();
   SmallVector<int64_t> out(ts[0].getShape());
   out.insert(out.begin() + *n, ts.size());
-  Type elt = listElementType(ts, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, listElementType(ts, call.getContext()));
 }
 
 LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
