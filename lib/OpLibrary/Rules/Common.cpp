@@ -316,6 +316,12 @@ LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
   return reductionResult(call, results, elt, /*allIfEmpty=*/true);
 }
 
+Type dtypeOr(const BoundCall &call, Type fallback) {
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    return d.getType();
+  return fallback;
+}
+
 RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size) {
   SmallVector<int64_t> shape(t.getShape());
   if (!shape.empty())

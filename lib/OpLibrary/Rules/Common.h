@@ -205,6 +205,9 @@ LogicalResult reductionResult(const BoundCall &call,
 LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
                         bool isSum);
 
+/// The `dtype=` argument of a call, or `fallback`.
+Type dtypeOr(const BoundCall &call, Type fallback);
+
 /// `t` with dim `d` of size `size` (a 0-d `t`, whose dim 0 torch takes,
 /// as it is).
 RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size);

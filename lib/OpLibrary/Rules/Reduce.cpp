@@ -14,9 +14,7 @@ namespace mlir::traced::rules {
 
 /// The dtype of a norm: dtype= or the input's, floating point only.
 static Type normElementType(const BoundCall &call, RankedTensorType input) {
-  Type elt = input.getElementType();
-  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = d.getType();
+  Type elt = dtypeOr(call, input.getElementType());
   if (!isa<FloatType>(input.getElementType()) || !isa<FloatType>(elt)) {
     call.emitError() << "expected a floating point tensor as input, got "
                      << input.getElementType();
@@ -100,9 +98,7 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  Type elt = input.getElementType();
-  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = dtype.getType();
+  Type elt = dtypeOr(call, input.getElementType());
   // ATen's _softmax/_log_softmax(x, dim, half_to_float).
   if (call.getSignature().lookup("half_to_float") &&
       call.getBool("half_to_float").value_or(true))
