@@ -335,6 +335,16 @@ RankedTensorType withoutDim(RankedTensorType t, int64_t d) {
   return RankedTensorType::get(shape, t.getElementType());
 }
 
+LogicalResult shapeAndDType(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, StringRef shapeOf,
+                            StringRef dtypeOf) {
+  RuleHelper h{call, results};
+  RankedTensorType shape = h.tensor(shapeOf), dtype = h.tensor(dtypeOf);
+  if (!shape || !dtype)
+    return h.unknown();
+  return h.result(shape.getShape(), dtype.getElementType());
+}
+
 SmallVector<RankedTensorType> tensorList(const BoundCall &call,
                                          StringRef name) {
   SmallVector<RankedTensorType> out;

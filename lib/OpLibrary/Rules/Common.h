@@ -218,6 +218,12 @@ RankedTensorType withoutDim(RankedTensorType t, int64_t d);
 /// Ranked tensor element types of a `Tensor[]` argument, or empty.
 SmallVector<RankedTensorType> tensorList(const BoundCall &call, StringRef name);
 
+/// A tensor of the shape of the tensor `shapeOf` and the dtype of the
+/// tensor `dtypeOf` (view_as and the like; type_as).
+LogicalResult shapeAndDType(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, StringRef shapeOf,
+                            StringRef dtypeOf);
+
 /// The rule of ops whose result has the input's type (Elementwise.cpp);
 /// other families' rules end in it.
 LogicalResult sameAsInput(const BoundCall &call,

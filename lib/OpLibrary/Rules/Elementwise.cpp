@@ -214,11 +214,7 @@ LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 LogicalResult typeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input"), other = h.tensor("other");
-  if (!input || !other)
-    return h.unknown();
-  return h.result(input.getShape(), other.getElementType());
+  return shapeAndDType(call, results, "input", "other");
 }
 
 template <DType D>

@@ -77,6 +77,18 @@ static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
   return success();
 }
 
+/// addmm's and addbmm's operands: of one dtype, which `beta` and `alpha`
+/// fit.
+static LogicalResult checkScaledOperands(const BoundCall &call,
+                                         RankedTensorType input,
+                                         RankedTensorType a,
+                                         RankedTensorType b) {
+  if (a.getElementType() != b.getElementType() ||
+      input.getElementType() != a.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  return checkScalesFit(call, a.getElementType());
+}
+
 LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
@@ -86,10 +98,7 @@ LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getRank() != 2 || b.getRank() != 2)
     return call.emitError() << "expects 2-D matrices, got " << a << " and "
                             << b;
-  if (a.getElementType() != b.getElementType() ||
-      input.getElementType() != a.getElementType())
-    return call.emitError() << "expects operands of one dtype";
-  if (failed(checkScalesFit(call, a.getElementType())))
+  if (failed(checkScaledOperands(call, input, a, b)))
     return failure();
   SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
   if (failed(broadcastShapes(call, input.getShape(), shape)))
@@ -570,10 +579,7 @@ LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getRank() != 3 || b.getRank() != 3)
     return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
                             << " and " << b;
-  if (a.getElementType() != b.getElementType() ||
-      a.getElementType() != input.getElementType())
-    return call.emitError() << "expects operands of one dtype";
-  if (failed(checkScalesFit(call, a.getElementType())))
+  if (failed(checkScaledOperands(call, input, a, b)))
     return failure();
   SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
   FailureOr<SmallVector<int64_t>> shape =

@@ -372,6 +372,21 @@ checkBlockParams(const BoundCall &call,
   return success();
 }
 
+/// The input of F.unfold (im2col) or F.fold (col2im): of rank `rank` or
+/// `rank` + 1 (batched), floating-point.
+static LogicalResult checkBlockInput(const BoundCall &call,
+                                     RankedTensorType input, int64_t rank,
+                                     StringRef op) {
+  if (input.getRank() != rank && input.getRank() != rank + 1)
+    return call.emitError() << "expects a " << rank << "-D or " << rank + 1
+                            << "-D input, got " << input;
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError()
+           << "argument 'input' of type " << input
+           << " is not supported: " << op << " takes floating point tensors";
+  return success();
+}
+
 /// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L).
 LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -379,13 +394,9 @@ LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   auto p = blockParams(call);
   if (!input || !p)
     return h.unknown();
+  if (failed(checkBlockInput(call, input, 3, "im2col")))
+    return failure();
   int64_t rank = input.getRank();
-  if (rank != 3 && rank != 4)
-    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "argument 'input' of type " << input
-                            << " is not supported: im2col takes floating "
-                               "point tensors";
   ArrayRef<int64_t> s = input.getShape();
   if (!input.hasStaticShape())
     return h.unknown();
@@ -410,13 +421,9 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
   std::optional<SmallVector<int64_t>> size = call.getInts("output_size", 2);
   if (!input || !p || !size)
     return h.unknown();
+  if (failed(checkBlockInput(call, input, 2, "col2im")))
+    return failure();
   int64_t rank = input.getRank();
-  if (rank != 2 && rank != 3)
-    return call.emitError() << "expects a 2-D or 3-D input, got " << input;
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "argument 'input' of type " << input
-                            << " is not supported: col2im takes floating "
-                               "point tensors";
   if (size->size() != 2 || !input.hasStaticShape())
     return h.unknown();
   if (failed(checkBlockParams(call, *p)))

@@ -15,11 +15,7 @@ namespace mlir::traced::rules {
 /// x.view_as(other), reshape_as, expand_as: other's shape, x's dtype (the
 /// kernels check the element count, or that x broadcasts).
 LogicalResult shapeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType in = h.tensor("input"), other = h.tensor("other");
-  if (!in || !other)
-    return h.unknown();
-  return h.result(other.getShape(), in.getElementType());
+  return shapeAndDType(call, results, "other", "input");
 }
 
 LogicalResult numel(const BoundCall &call, SmallVectorImpl<Type> &results) {
