@@ -144,25 +144,18 @@ LogicalResult maxPoolGrad(const BoundCall &call,
   unsigned spatial = call.getSignature()
                          .params[*call.getSignature().lookup("kernel_size")]
                          .type.listSize;
-  if (failed(checkPoolInput(call, input, spatial)))
-    return failure();
-  bool invalid;
-  std::optional<PoolParams> w = poolParams(call, spatial, invalid);
+  std::optional<PoolParams> w = h.poolWindow(input, spatial);
   if (!w)
-    return invalid ? failure() : h.unknown();
-  std::string error = w->checkOutput(input.getShape());
-  if (!error.empty())
-    return call.emitError() << error;
-  SmallVector<int64_t> out(input.getShape());
-  for (unsigned i = 0; i < spatial; ++i) {
-    int64_t &size = out[input.getRank() - spatial + i];
-    size = w->outputSize(i, size);
-  }
-  if (grad.getShape() != ArrayRef<int64_t>(out))
+    return h.stop();
+  std::optional<SmallVector<int64_t>> out =
+      h.pooledShape(input, *w, /*checkOutput=*/true);
+  if (!out)
+    return h.stop();
+  if (grad.getShape() != ArrayRef<int64_t>(*out))
     return call.emitError() << "expects grad_output of the forward's output "
                                "shape, got "
                             << grad;
-  if (indices.getShape() != ArrayRef<int64_t>(out) ||
+  if (indices.getShape() != ArrayRef<int64_t>(*out) ||
       !indices.getElementType().isSignlessInteger(64))
     return call.emitError() << "expects int64 indices of the forward's "
                                "output shape, got "

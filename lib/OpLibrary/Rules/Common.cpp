@@ -80,6 +80,32 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(const BoundCall &call,
   return out;
 }
 
+LogicalResult RuleHelper::broadcastResult(ArrayRef<int64_t> a,
+                                          ArrayRef<int64_t> b,
+                                          Type elementType) {
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, a, b);
+  if (failed(shape))
+    return failure();
+  return result(*shape, elementType);
+}
+
+bool RuleHelper::broadcastOperand(Type operand, SmallVectorImpl<Type> &types,
+                                  SmallVector<int64_t> &shape) {
+  if (auto tensor = dyn_cast<TensorType>(operand)) {
+    if (!tensor.hasRank())
+      return false;
+    FailureOr<SmallVector<int64_t>> s =
+        broadcastShapes(call, shape, tensor.getShape());
+    if (failed(s)) {
+      reported = true;
+      return false;
+    }
+    shape = *s;
+  }
+  types.push_back(operand);
+  return true;
+}
+
 LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
                         ArrayRef<StringRef> names, bool toFloat) {
   RuleHelper h{call, results};
@@ -91,17 +117,9 @@ LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
     Type t = call.getType(name);
     if (!t || isa<traced::NoneType>(t))
       continue;
-    if (auto tt = dyn_cast<TensorType>(t)) {
-      if (!tt.hasRank())
-        return h.unknown();
-      FailureOr<SmallVector<int64_t>> s =
-          broadcastShapes(call, shape, tt.getShape());
-      if (failed(s))
-        return failure();
-      shape = *s;
-      anyTensor = true;
-    }
-    types.push_back(t);
+    if (!h.broadcastOperand(t, types, shape))
+      return h.stop();
+    anyTensor |= isa<TensorType>(t);
   }
   if (!anyTensor)
     return h.unknown();
@@ -114,19 +132,32 @@ LogicalResult pointwise(const BoundCall &call, SmallVectorImpl<Type> &results,
   return h.result(shape, elt);
 }
 
-FailureOr<std::optional<int64_t>>
-dimArg(const BoundCall &call, RankedTensorType input, StringRef name) {
-  std::optional<int64_t> d = call.getInt(name);
-  if (!d)
-    return std::optional<int64_t>();
-  int64_t rank = std::max<int64_t>(input.getRank(), 1);
-  int64_t n = *d < 0 ? *d + rank : *d;
+FailureOr<int64_t> RuleHelper::dim(int64_t d, int64_t rank, StringRef what) {
+  int64_t n = d < 0 ? d + rank : d;
   if (n < 0 || n >= rank) {
-    call.emitError() << name << " " << *d
-                     << " is out of range for a tensor of rank " << rank;
+    error() << what << " " << d << " is out of range for a tensor of rank "
+            << (rank == 0 ? 1 : rank);
     return failure();
   }
-  return std::optional<int64_t>(n);
+  return n;
+}
+
+std::optional<int64_t> RuleHelper::dimArg(RankedTensorType input,
+                                          StringRef name,
+                                          StringRef scalarError) {
+  if (!input)
+    return std::nullopt;
+  if (!scalarError.empty() && input.getRank() == 0) {
+    error() << scalarError;
+    return std::nullopt;
+  }
+  std::optional<int64_t> d = call.getInt(name);
+  if (!d)
+    return std::nullopt;
+  FailureOr<int64_t> n = dim(*d, std::max<int64_t>(input.getRank(), 1), name);
+  if (failed(n))
+    return std::nullopt;
+  return *n;
 }
 
 LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask) {
@@ -160,43 +191,76 @@ LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
                           << input;
 }
 
-std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
-                                     bool &invalid) {
+bool RuleHelper::oneDType(RankedTensorType a, RankedTensorType b) {
+  if (!a || !b)
+    return false;
+  if (a.getElementType() == b.getElementType())
+    return true;
+  error() << "expects operands of one dtype, got " << a << " and " << b;
+  return false;
+}
+
+bool RuleHelper::decoded(ConvDecode status, const std::string &message) {
+  if (status == ConvDecode::Invalid)
+    error() << message;
+  return status == ConvDecode::Ok;
+}
+
+std::optional<PoolParams> RuleHelper::poolWindow(RankedTensorType input,
+                                                 unsigned spatial) {
+  if (failed(checkPoolInput(call, input, spatial))) {
+    reported = true;
+    return std::nullopt;
+  }
   PoolParams w;
-  std::string error;
+  std::string message;
   ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
-    return decodePool(call.getSignature(), reader, spatial, w, error);
+    return decodePool(call.getSignature(), reader, spatial, w, message);
   });
-  invalid = status == ConvDecode::Invalid;
-  if (invalid)
-    call.emitError() << error;
-  if (status != ConvDecode::Ok)
+  if (!decoded(status, message))
     return std::nullopt;
   return w;
 }
 
-FailureOr<std::optional<SmallVector<int64_t>>>
-reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
-             bool keepdim, bool allIfEmpty) {
+std::optional<SmallVector<int64_t>>
+RuleHelper::pooledShape(RankedTensorType input, const PoolParams &window,
+                        bool checkOutput) {
+  if (checkOutput) {
+    std::string message = window.checkOutput(input.getShape());
+    if (!message.empty()) {
+      error() << message;
+      return std::nullopt;
+    }
+  }
+  SmallVector<int64_t> out(input.getShape());
+  unsigned spatial = window.kernel.size();
+  for (unsigned i = 0; i < spatial; ++i) {
+    int64_t &size = out[input.getRank() - spatial + i];
+    size = window.outputSize(i, size);
+    if (!ShapedType::isDynamic(size))
+      size = std::max<int64_t>(size, 0);
+  }
+  return out;
+}
+
+std::optional<SmallVector<int64_t>>
+RuleHelper::reducedShape(RankedTensorType input, StringRef dimName,
+                         bool keepdim, bool allIfEmpty) {
   int64_t rank = input.getRank();
   SmallVector<bool> reduced(rank, true);
   Attribute dimValue = call.get(dimName).value;
   if (!call.isNone(dimName) && !isa_and_nonnull<BoolAttr>(dimValue)) {
     std::optional<SmallVector<int64_t>> dims = call.getInts(dimName, 1);
     if (!dims)
-      return std::optional<SmallVector<int64_t>>();
+      return std::nullopt;
     if (!dims->empty() || !allIfEmpty) {
       reduced.assign(rank, false);
       for (int64_t d : *dims) {
-        int64_t n = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
-        if (n < 0 || n >= std::max<int64_t>(rank, 1)) {
-          call.emitError() << "dim " << d
-                           << " is out of range for a tensor of rank "
-                           << std::max<int64_t>(rank, 1);
-          return failure();
-        }
+        FailureOr<int64_t> n = dim(d, std::max<int64_t>(rank, 1));
+        if (failed(n))
+          return std::nullopt;
         if (rank)
-          reduced[n] = true;
+          reduced[*n] = true;
       }
     }
   }
@@ -206,7 +270,7 @@ reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
       out.push_back(input.getDimSize(i));
     else if (keepdim)
       out.push_back(1);
-  return std::optional<SmallVector<int64_t>>(out);
+  return out;
 }
 
 LogicalResult reductionResult(const BoundCall &call,
@@ -218,16 +282,15 @@ LogicalResult reductionResult(const BoundCall &call,
   std::optional<bool> keepdim = call.getBool("keepdim");
   if (!input || !keepdim)
     return h.unknown();
-  auto shape = reducedShape(call, input, dimName, *keepdim, allIfEmpty);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  Type t = RankedTensorType::get(**shape, elt ? elt : input.getElementType());
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, dimName, *keepdim, allIfEmpty);
+  if (!shape)
+    return h.stop();
+  Type t = RankedTensorType::get(*shape, elt ? elt : input.getElementType());
   if (withIndices || pair) {
     Type second = pair ? t
                        : RankedTensorType::get(
-                             **shape, Builder(call.getContext()).getI64Type());
+                             *shape, Builder(call.getContext()).getI64Type());
     return h.result(TupleType::get(call.getContext(), {t, second}));
   }
   return h.result(t);
@@ -235,11 +298,9 @@ LogicalResult reductionResult(const BoundCall &call,
 
 LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
                         bool isSum) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input");
-  std::optional<bool> keepdim = call.getBool("keepdim");
-  if (!input || !keepdim)
-    return h.unknown();
+  RankedTensorType input = call.getTensor("input");
+  if (!input || !call.getBool("keepdim").has_value())
+    return RuleHelper{call, results}.unknown();
   Type elt = input.getElementType();
   // Sums of integers and bools are int64, as in PyTorch.
   if (isSum && isa<IntegerType>(elt))
@@ -252,12 +313,36 @@ LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
            << " needs a floating-point 'dtype=' (torch cannot infer the "
               "output dtype of a mean of integers)";
   // (dim=[] reduces every dim, as dim=None does.)
-  auto shape = reducedShape(call, input, "dim", *keepdim, /*allIfEmpty=*/true);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
+  return reductionResult(call, results, elt, /*allIfEmpty=*/true);
+}
+
+Type dtypeOr(const BoundCall &call, Type fallback) {
+  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
+    return d.getType();
+  return fallback;
+}
+
+RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size) {
+  SmallVector<int64_t> shape(t.getShape());
+  if (!shape.empty())
+    shape[d] = size;
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+RankedTensorType withoutDim(RankedTensorType t, int64_t d) {
+  SmallVector<int64_t> shape(t.getShape());
+  shape.erase(shape.begin() + d);
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+LogicalResult shapeAndDType(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, StringRef shapeOf,
+                            StringRef dtypeOf) {
+  RuleHelper h{call, results};
+  RankedTensorType shape = h.tensor(shapeOf), dtype = h.tensor(dtypeOf);
+  if (!shape || !dtype)
     return h.unknown();
-  return h.result(**shape, elt);
+  return h.result(shape.getShape(), dtype.getElementType());
 }
 
 SmallVector<RankedTensorType> tensorList(const BoundCall &call,
@@ -272,26 +357,43 @@ SmallVector<RankedTensorType> tensorList(const BoundCall &call,
   return out;
 }
 
-FailureOr<std::optional<SmallVector<int64_t>>>
-slicedShape(const BoundCall &call, RankedTensorType input) {
-  SmallVector<Type> unused;
-  RuleHelper h{call, unused}; // (for its dim check only)
+std::optional<SmallVector<int64_t>>
+RuleHelper::slicedShape(RankedTensorType input) {
   std::optional<int64_t> d = call.getInt("dim"), step = call.getInt("step");
   if (!d || !step)
-    return std::optional<SmallVector<int64_t>>();
-  if (*step <= 0)
-    return call.emitError() << "slice step must be positive, got " << *step;
-  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(input.getRank(), 1));
+    return std::nullopt;
+  if (*step <= 0) {
+    error() << "slice step must be positive, got " << *step;
+    return std::nullopt;
+  }
+  FailureOr<int64_t> n = dim(*d, std::max<int64_t>(input.getRank(), 1));
   if (failed(n))
-    return failure();
+    return std::nullopt;
   std::optional<int64_t> start, end;
   if ((!call.isNone("start") && !(start = call.getInt("start"))) ||
       (!call.isNone("end") && !(end = call.getInt("end"))))
-    return std::optional<SmallVector<int64_t>>();
+    return std::nullopt;
   SmallVector<int64_t> shape(input.getShape());
   if (input.getRank() && !ShapedType::isDynamic(shape[*n]))
     shape[*n] = clampSlice(shape[*n], start, end, *step).length;
-  return std::optional<SmallVector<int64_t>>(shape);
+  return shape;
+}
+
+bool RuleHelper::gatherIndex(RankedTensorType input, RankedTensorType index) {
+  if (!input || !index)
+    return false;
+  if (!index.getElementType().isInteger(64)) {
+    error() << "argument 'index' must be an int64 tensor, got " << index;
+    return false;
+  }
+  if (std::max<int64_t>(index.getRank(), 1) !=
+      std::max<int64_t>(input.getRank(), 1)) {
+    error() << "'index' " << index << " must have as many dims as 'input' "
+            << input;
+    return false;
+  }
+  // (A traced dim is checked at run time.)
+  return dimArg(input).has_value() || !reported;
 }
 
 /// Every rule by the name the op table's rows give it. A new rule is a

@@ -33,9 +33,16 @@ namespace mlir::traced::rules {
 static constexpr int64_t kDynamic = ShapedType::kDynamic;
 
 /// Small helpers shared by the rules.
+///
+/// The checks that read arguments and may come back empty (dimArg,
+/// gatherIndex and the like) leave the rule's answer to stop(): failure
+/// when the check reported an error, else "unknown" (an argument is
+/// traced).
 struct RuleHelper {
   const BoundCall &call;
   SmallVectorImpl<Type> &results;
+  /// Set when a check of this helper reported an error (see stop()).
+  bool reported = false;
 
   /// A ranked tensor argument; null (and the result "unknown") otherwise.
   RankedTensorType tensor(StringRef name) { return call.getTensor(name); }
@@ -44,7 +51,11 @@ struct RuleHelper {
     results.clear();
     return success();
   }
+  /// A tensor result; "unknown" when `elementType` is null (type promotion
+  /// met a dtype it does not know).
   LogicalResult result(ArrayRef<int64_t> shape, Type elementType) {
+    if (!elementType)
+      return unknown();
     results.push_back(RankedTensorType::get(shape, elementType));
     return success();
   }
@@ -53,17 +64,75 @@ struct RuleHelper {
     return success();
   }
 
-  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
-  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim") {
-    int64_t n = d < 0 ? d + rank : d;
-    if (n < 0 || n >= rank) {
-      call.emitError() << what << " " << d
-                       << " is out of range for a tensor of rank "
-                       << (rank == 0 ? 1 : rank);
-      return failure();
-    }
-    return n;
+  /// A tensor result of `elementType` at the broadcast shape of `a` and
+  /// `b` (an error when they do not broadcast).
+  LogicalResult broadcastResult(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                                Type elementType);
+
+  /// The rule's answer after a check below came back empty.
+  LogicalResult stop() { return reported ? failure() : unknown(); }
+
+  /// Reports an error of the call, as the checks below do.
+  InFlightDiagnostic error() {
+    reported = true;
+    return call.emitError();
   }
+
+  /// Normalizes a possibly negative dimension of a rank-`rank` tensor.
+  FailureOr<int64_t> dim(int64_t d, int64_t rank, StringRef what = "dim");
+
+  /// The dim argument `name` of `input`, normalized with torch's rule for
+  /// 0-d tensors (they take dim 0 and -1). Empty when `input` is unknown,
+  /// the dim traced or out of range; with `scalarError`, a 0-d input is
+  /// refused with it first.
+  std::optional<int64_t> dimArg(RankedTensorType input, StringRef name = "dim",
+                                StringRef scalarError = {});
+
+  /// The shape of `input` reduced over `dimName` (None: all dims; a bool
+  /// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
+  /// an empty list means all). Empty when the dims are traced or invalid.
+  std::optional<SmallVector<int64_t>> reducedShape(RankedTensorType input,
+                                                   StringRef dimName,
+                                                   bool keepdim,
+                                                   bool allIfEmpty = false);
+
+  /// The shape of input[start:end:step] along `dim`, as aten::slice and
+  /// slice_scatter read their arguments. Empty when they are traced or
+  /// invalid.
+  std::optional<SmallVector<int64_t>> slicedShape(RankedTensorType input);
+
+  /// Whether `input` and `index` are known and `index` is what gather and
+  /// scatter (scatter_add, scatter_reduce) take: an int64 tensor with as
+  /// many dims as `input` (0-d counting as 1-D), along an in-range `dim` (a
+  /// traced one is checked at run time). Else stop() answers.
+  bool gatherIndex(RankedTensorType input, RankedTensorType index);
+
+  /// Adds an operand of a broadcasting op: its type (a tensor or a Python
+  /// number) to `types`, a tensor's shape to the broadcast `shape`. False
+  /// (see stop()) for an unranked tensor or one that does not broadcast.
+  bool broadcastOperand(Type operand, SmallVectorImpl<Type> &types,
+                        SmallVector<int64_t> &shape);
+
+  /// Whether `a` and `b` are known and of one dtype; else stop() answers
+  /// (an error "expects operands of one dtype").
+  bool oneDType(RankedTensorType a, RankedTensorType b);
+
+  /// Whether decodeConv, decodePool or decodeUnpool gave Ok; else its
+  /// `message` is reported (Invalid) or the arguments are traced (Unknown).
+  bool decoded(ConvDecode status, const std::string &message);
+
+  /// The window of a max/avg/lp pooling call on `input` (whose rank
+  /// checkPoolInput checks first); empty when an argument is traced or
+  /// invalid.
+  std::optional<PoolParams> poolWindow(RankedTensorType input,
+                                       unsigned spatial);
+
+  /// `input` pooled with `window`: its spatial sizes are the windows'
+  /// count (none is negative). `checkOutput`: torch's "output size is too
+  /// small" is an error (empty result).
+  std::optional<SmallVector<int64_t>> pooledShape(RankedTensorType input,
+                                                  const PoolParams &window,
+                                                  bool checkOutput);
 };
 
 std::string shapeStr(ArrayRef<int64_t> shape);
@@ -117,11 +186,6 @@ static ConvDecode withArgReader(const BoundCall &call, Fn fn) {
   return fn(reader);
 }
 
-/// The normalized `dim` of a call on `input` (rank 0 counts as 1), or
-/// nullopt (unknown: a traced int) / failure (reported).
-FailureOr<std::optional<int64_t>>
-dimArg(const BoundCall &call, RankedTensorType input, StringRef name = "dim");
-
 /// The three flags of a gradient's constant `output_mask` (bool[3]).
 LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask);
 
@@ -129,18 +193,6 @@ LogicalResult outputMask(const BoundCall &call, SmallVectorImpl<bool> &mask);
 /// spatial dims non-empty, as torch requires).
 LogicalResult checkPoolInput(const BoundCall &call, RankedTensorType input,
                              unsigned spatial);
-
-/// The window of a max/avg/lp pooling call; nullopt when an argument is
-/// traced or the window is invalid (`invalid` set, the error reported).
-std::optional<PoolParams> poolParams(const BoundCall &call, unsigned spatial,
-                                     bool &invalid);
-
-/// The shape of `input` reduced over `dimName` (None: all dims; a bool
-/// in its place, as var(x, False) binds it, also means all; `allIfEmpty`:
-/// an empty list means all). Null (unknown) when the dims are traced.
-FailureOr<std::optional<SmallVector<int64_t>>>
-reducedShape(const BoundCall &call, RankedTensorType input, StringRef dimName,
-             bool keepdim, bool allIfEmpty = false);
 
 /// A reduction's result: `input` reduced over `dim`, of element type
 /// `elt` (null: the input's); `withIndices` adds an int64 tensor of the
@@ -153,14 +205,24 @@ LogicalResult reductionResult(const BoundCall &call,
 LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
                         bool isSum);
 
+/// The `dtype=` argument of a call, or `fallback`.
+Type dtypeOr(const BoundCall &call, Type fallback);
+
+/// `t` with dim `d` of size `size` (a 0-d `t`, whose dim 0 torch takes,
+/// as it is).
+RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size);
+
+/// `t` without dim `d`: select's and unbind's result.
+RankedTensorType withoutDim(RankedTensorType t, int64_t d);
+
 /// Ranked tensor element types of a `Tensor[]` argument, or empty.
 SmallVector<RankedTensorType> tensorList(const BoundCall &call, StringRef name);
 
-/// slice_scatter: the input, with `src` written over a slice.
-/// The shape of input[start:end:step] along `dim`, as aten::slice and
-/// slice_scatter read their arguments; nullopt when they are not constant.
-FailureOr<std::optional<SmallVector<int64_t>>>
-slicedShape(const BoundCall &call, RankedTensorType input);
+/// A tensor of the shape of the tensor `shapeOf` and the dtype of the
+/// tensor `dtypeOf` (view_as and the like; type_as).
+LogicalResult shapeAndDType(const BoundCall &call,
+                            SmallVectorImpl<Type> &results, StringRef shapeOf,
+                            StringRef dtypeOf);
 
 /// The rule of ops whose result has the input's type (Elementwise.cpp);
 /// other families' rules end in it.

@@ -46,10 +46,7 @@ static LogicalResult binary(const BoundCall &call,
       elt = typeFromDType(ctx, toFloatingDType(*d));
   ArrayRef<int64_t> sa = ta ? ta.getShape() : ArrayRef<int64_t>();
   ArrayRef<int64_t> sb = tb ? tb.getShape() : ArrayRef<int64_t>();
-  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(call, sa, sb);
-  if (failed(shape))
-    return failure();
-  return h.result(*shape, elt);
+  return h.broadcastResult(sa, sb, elt);
 }
 
 LogicalResult lerp(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -124,11 +121,7 @@ LogicalResult ldexp(const BoundCall &call, SmallVectorImpl<Type> &results) {
       resultElementType({x, RankedTensorType::get(e.getShape(), power)}, ctx);
   if (!elt)
     return h.unknown();
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, x.getShape(), e.getShape());
-  if (failed(shape))
-    return failure();
-  return h.result(*shape, elt);
+  return h.broadcastResult(x.getShape(), e.getShape(), elt);
 }
 
 LogicalResult floatPower(const BoundCall &call,
@@ -221,11 +214,7 @@ LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 LogicalResult typeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input"), other = h.tensor("other");
-  if (!input || !other)
-    return h.unknown();
-  return h.result(input.getShape(), other.getElementType());
+  return shapeAndDType(call, results, "input", "other");
 }
 
 template <DType D>
@@ -260,25 +249,17 @@ template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Ty
 LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  if (!input)
-    return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "does not support 0-d tensors";
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  int64_t &s = shape[**dim];
-  if (!ShapedType::isDynamic(s)) {
-    if (s % 2)
-      return call.emitError() << "halving dimension must be even, but "
-                                 "dimension "
-                              << **dim << " is size " << s;
-    s /= 2;
-  }
-  return h.result(shape, input.getElementType());
+  std::optional<int64_t> dim =
+      h.dimArg(input, "dim", "does not support 0-d tensors");
+  if (!dim)
+    return h.stop();
+  int64_t size = input.getDimSize(*dim);
+  bool known = !ShapedType::isDynamic(size);
+  if (known && size % 2)
+    return call.emitError() << "halving dimension must be even, but "
+                               "dimension "
+                            << *dim << " is size " << size;
+  return h.result(withDimSize(input, *dim, known ? size / 2 : size));
 }
 
 LogicalResult floatUnary(const BoundCall &call,
@@ -307,17 +288,8 @@ LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
     if (!call.getSignature().lookup(name) || call.isNone(name))
       continue;
     bounded = true;
-    Type t = call.getType(name);
-    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
-      return h.unknown();
-    types.push_back(t);
-    if (auto bound = dyn_cast<RankedTensorType>(t)) {
-      FailureOr<SmallVector<int64_t>> s =
-          broadcastShapes(call, shape, bound.getShape());
-      if (failed(s))
-        return failure();
-      shape = *s;
-    }
+    if (!h.broadcastOperand(call.getType(name), types, shape))
+      return h.stop();
   }
   if (!bounded)
     return call.emitError() << "at least one of 'min' and 'max' must be given";
@@ -423,23 +395,10 @@ LogicalResult where(const BoundCall &call, SmallVectorImpl<Type> &results) {
                             << cond;
   SmallVector<int64_t> shape(cond.getShape());
   SmallVector<Type> types;
-  for (StringRef name : {"input", "other"}) {
-    Type t = call.getType(name);
-    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
-      return h.unknown();
-    types.push_back(t);
-    if (auto r = dyn_cast<RankedTensorType>(t)) {
-      FailureOr<SmallVector<int64_t>> s =
-          broadcastShapes(call, shape, r.getShape());
-      if (failed(s))
-        return failure();
-      shape = *s;
-    }
-  }
-  Type elt = resultElementType(types, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(shape, elt);
+  for (StringRef name : {"input", "other"})
+    if (!h.broadcastOperand(call.getType(name), types, shape))
+      return h.stop();
+  return h.result(shape, resultElementType(types, call.getContext()));
 }
 
 LogicalResult maskedFill(const BoundCall &call,
@@ -493,16 +452,10 @@ LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results
 LogicalResult isclose(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
-  if (!a || !b)
-    return h.unknown();
-  if (a.getElementType() != b.getElementType())
-    return call.emitError() << "expects operands of one dtype, got " << a
-                            << " and " << b;
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, a.getShape(), b.getShape());
-  if (failed(shape))
-    return failure();
-  return h.result(*shape, Builder(call.getContext()).getI1Type());
+  if (!h.oneDType(a, b))
+    return h.stop();
+  return h.broadcastResult(a.getShape(), b.getShape(),
+                           Builder(call.getContext()).getI1Type());
 }
 
 void addElementwiseRules(llvm::StringMap<ResultRule> &table) {

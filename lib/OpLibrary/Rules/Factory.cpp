@@ -17,48 +17,45 @@ LogicalResult fullLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  Type elt = input.getElementType();
-  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = d.getType();
-  return h.result(input.getShape(), elt);
+  return h.result(input.getShape(), dtypeOr(call, input.getElementType()));
+}
+
+/// A factory's `size`, no dim of it negative; empty when it is traced or
+/// invalid (RuleHelper::stop()).
+static std::optional<SmallVector<int64_t>> factorySize(RuleHelper &h) {
+  std::optional<SmallVector<int64_t>> size = h.call.getInts("size");
+  if (!size)
+    return std::nullopt;
+  for (int64_t d : *size)
+    if (d < 0) {
+      h.error() << "negative dimension " << d;
+      return std::nullopt;
+    }
+  return size;
 }
 
 LogicalResult newFilled(const BoundCall &call,
                         SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  std::optional<SmallVector<int64_t>> size = call.getInts("size");
-  if (!input || !size)
+  if (!input)
     return h.unknown();
-  for (int64_t d : *size)
-    if (d < 0)
-      return call.emitError() << "negative dimension " << d;
-  Type elt = input.getElementType();
-  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = d.getType();
-  return h.result(*size, elt);
+  std::optional<SmallVector<int64_t>> size = factorySize(h);
+  if (!size)
+    return h.stop();
+  return h.result(*size, dtypeOr(call, input.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Factories
 //===----------------------------------------------------------------------===//
 
-/// The `dtype=` of a factory, or `fallback`.
-static Type dtypeOr(const BoundCall &call, Type fallback) {
-  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    return d.getType();
-  return fallback;
-}
-
 /// zeros/ones/empty(*size, dtype=None): float32 unless dtype= says.
 LogicalResult factory(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
-  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  std::optional<SmallVector<int64_t>> size = factorySize(h);
   if (!size)
-    return h.unknown();
-  for (int64_t d : *size)
-    if (d < 0)
-      return call.emitError() << "negative dimension " << d;
+    return h.stop();
   return h.result(*size,
                   dtypeOr(call, Float32Type::get(call.getContext())));
 }
@@ -66,12 +63,9 @@ LogicalResult factory(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// full(size, fill_value): the fill value's kind picks the default dtype.
 LogicalResult full(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
-  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  std::optional<SmallVector<int64_t>> size = factorySize(h);
   if (!size)
-    return h.unknown();
-  for (int64_t d : *size)
-    if (d < 0)
-      return call.emitError() << "negative dimension " << d;
+    return h.stop();
   MLIRContext *ctx = call.getContext();
   Type fill = call.getType("fill_value");
   Type fallback = Float32Type::get(ctx);

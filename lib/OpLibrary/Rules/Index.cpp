@@ -69,15 +69,11 @@ LogicalResult indexSelect(const BoundCall &call,
     return call.emitError() << "argument 'index' must be a 0-d or 1-d integer "
                                "tensor, got "
                             << index;
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  if (input.getRank())
-    shape[**dim] = index.getRank() ? index.getDimSize(0) : 1;
-  return h.result(shape, input.getElementType());
+  std::optional<int64_t> dim = h.dimArg(input);
+  if (!dim)
+    return h.stop();
+  return h.result(
+      withDimSize(input, *dim, index.getRank() ? index.getDimSize(0) : 1));
 }
 
 /// torch.nonzero and argwhere: one int64 row of coordinates per nonzero
@@ -142,17 +138,8 @@ LogicalResult bincount(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult gather(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
-  if (!input || !index)
-    return h.unknown();
-  if (!index.getElementType().isInteger(64))
-    return call.emitError() << "argument 'index' must be an int64 tensor, got "
-                            << index;
-  if (std::max<int64_t>(index.getRank(), 1) !=
-      std::max<int64_t>(input.getRank(), 1))
-    return call.emitError() << "'index' " << index
-                            << " must have as many dims as 'input' " << input;
-  if (failed(dimArg(call, input)))
-    return failure();
+  if (!h.gatherIndex(input, index))
+    return h.stop();
   return h.result(index.getShape(), input.getElementType());
 }
 
@@ -197,19 +184,10 @@ LogicalResult oneHot(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
-  if (!input || !index)
-    return h.unknown();
-  if (!index.getElementType().isInteger(64))
-    return call.emitError() << "argument 'index' must be an int64 tensor, got "
-                            << index;
-  if (std::max<int64_t>(index.getRank(), 1) !=
-      std::max<int64_t>(input.getRank(), 1))
-    return call.emitError() << "'index' " << index
-                            << " must have as many dims as 'input' " << input;
   // (The kernels check the reduce= names: scatter's add/multiply,
   // scatter_reduce's sum/prod/mean/amax/amin.)
-  if (failed(dimArg(call, input)))
-    return failure();
+  if (!h.gatherIndex(input, index))
+    return h.stop();
   return h.result(input);
 }
 
@@ -229,11 +207,8 @@ LogicalResult maskedScatter(const BoundCall &call,
     return call.emitError() << "masked_scatter: expected self and source to "
                                "have same dtypes but got "
                             << input << " and " << source;
-  FailureOr<SmallVector<int64_t>> s =
-      broadcastShapes(call, input.getShape(), mask.getShape());
-  if (failed(s))
-    return failure();
-  return h.result(*s, input.getElementType());
+  return h.broadcastResult(input.getShape(), mask.getShape(),
+                           input.getElementType());
 }
 
 LogicalResult sliceScatter(const BoundCall &call,
@@ -244,14 +219,14 @@ LogicalResult sliceScatter(const BoundCall &call,
     return h.unknown();
   if (input.getRank() == 0)
     return call.emitError() << "slice() cannot be applied to a 0-dim tensor.";
-  FailureOr<std::optional<SmallVector<int64_t>>> want = slicedShape(call, input);
-  if (failed(want))
+  std::optional<SmallVector<int64_t>> want = h.slicedShape(input);
+  if (h.reported)
     return failure();
-  if (*want && input.hasStaticShape() && src.hasStaticShape() &&
-      ArrayRef<int64_t>(**want) != src.getShape())
+  if (want && input.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(*want) != src.getShape())
     return call.emitError() << "expected src to have a size equal to the "
                                "slice of self: "
-                            << src << " for slice shape " << shapeStr(**want);
+                            << src << " for slice shape " << shapeStr(*want);
   return h.result(input);
 }
 
@@ -264,20 +239,17 @@ LogicalResult selectScatter(const BoundCall &call,
   std::optional<int64_t> dim = call.getInt("dim"), index = call.getInt("index");
   if (!input || !src || !dim || !index)
     return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "select() cannot be applied to a 0-dim tensor";
-  FailureOr<int64_t> d = h.dim(*dim, input.getRank());
-  if (failed(d))
-    return failure();
+  std::optional<int64_t> d =
+      h.dimArg(input, "dim", "select() cannot be applied to a 0-dim tensor");
+  if (!d)
+    return h.stop();
   int64_t size = input.getDimSize(*d);
   if (!ShapedType::isDynamic(size) && (*index < -size || *index >= size))
     return call.emitError() << "select(): index " << *index
                             << " out of range for " << input
                             << " at dimension " << *d;
-  SmallVector<int64_t> slice(input.getShape());
-  slice.erase(slice.begin() + *d);
-  if (input.hasStaticShape() && src.hasStaticShape() &&
-      ArrayRef<int64_t>(slice) != src.getShape())
+  ArrayRef<int64_t> slice = withoutDim(input, *d).getShape();
+  if (input.hasStaticShape() && src.hasStaticShape() && slice != src.getShape())
     return call.emitError() << "expected src to have a size equal to the "
                                "slice of self: "
                             << src << " for slice shape " << shapeStr(slice);

@@ -77,6 +77,18 @@ static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
   return success();
 }
 
+/// addmm's and addbmm's operands: of one dtype, which `beta` and `alpha`
+/// fit.
+static LogicalResult checkScaledOperands(const BoundCall &call,
+                                         RankedTensorType input,
+                                         RankedTensorType a,
+                                         RankedTensorType b) {
+  if (a.getElementType() != b.getElementType() ||
+      input.getElementType() != a.getElementType())
+    return call.emitError() << "expects operands of one dtype";
+  return checkScalesFit(call, a.getElementType());
+}
+
 LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
@@ -86,10 +98,7 @@ LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getRank() != 2 || b.getRank() != 2)
     return call.emitError() << "expects 2-D matrices, got " << a << " and "
                             << b;
-  if (a.getElementType() != b.getElementType() ||
-      input.getElementType() != a.getElementType())
-    return call.emitError() << "expects operands of one dtype";
-  if (failed(checkScalesFit(call, a.getElementType())))
+  if (failed(checkScaledOperands(call, input, a, b)))
     return failure();
   SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
   if (failed(broadcastShapes(call, input.getShape(), shape)))
@@ -109,10 +118,8 @@ LogicalResult vectorProduct(const BoundCall &call,
     return h.unknown();
   if (isOuter && a.getRank() == 1 && b.getRank() == 1) {
     // input[:, None] * vec2: promoted like any product.
-    Type elt = resultElementType({a, b}, call.getContext());
-    if (!elt)
-      return h.unknown();
-    return h.result({a.getDimSize(0), b.getDimSize(0)}, elt);
+    return h.result({a.getDimSize(0), b.getDimSize(0)},
+                    resultElementType({a, b}, call.getContext()));
   }
   if (a.getElementType() != b.getElementType())
     return call.emitError() << "expects operands of one dtype, got " << a
@@ -146,14 +153,9 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
                               << bias << " for " << input;
   ConvParams p;
   std::string error;
-  switch (decodeConvCall(call, input, weight, p, error)) {
-  case ConvDecode::Unknown:
-    return h.unknown();
-  case ConvDecode::Invalid:
-    return call.emitError() << error;
-  case ConvDecode::Ok:
-    break;
-  }
+  ConvDecode status = decodeConvCall(call, input, weight, p, error);
+  if (!h.decoded(status, error))
+    return h.stop();
   // torch.convolution's `transposed` is a value, so kRejectedDTypes (per
   // entry) cannot say that only float32, float64 and int64 have a CPU
   // kernel for transposed convolutions (slow_conv_transpose2d/3d).
@@ -182,17 +184,12 @@ LogicalResult convolutionBackward(const BoundCall &call,
     return failure();
   ConvParams p;
   std::string error;
-  switch (withArgReader(call, [&](const ArgReader &reader) {
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
     return decodeConv(call.getSignature(), reader, input.getShape(),
                       weight.getShape(), std::nullopt, p, error);
-  })) {
-  case ConvDecode::Unknown:
-    return h.unknown();
-  case ConvDecode::Invalid:
-    return call.emitError() << error;
-  case ConvDecode::Ok:
-    break;
-  }
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
   if (grad.getRank() != static_cast<int64_t>(p.resultShape.size()) ||
       llvm::any_of(llvm::zip(grad.getShape(), p.resultShape), [](auto d) {
         return dimsDiffer(std::get<0>(d), std::get<1>(d));
@@ -542,11 +539,8 @@ LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
-  if (!a || !b)
-    return h.unknown();
-  if (a.getElementType() != b.getElementType())
-    return call.emitError() << "expects operands of one dtype, got " << a
-                            << " and " << b;
+  if (!h.oneDType(a, b))
+    return h.stop();
   if (a.getRank() != b.getRank())
     return call.emitError() << "inputs must have the same number of "
                                "dimensions";
@@ -585,10 +579,7 @@ LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (a.getRank() != 3 || b.getRank() != 3)
     return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
                             << " and " << b;
-  if (a.getElementType() != b.getElementType() ||
-      a.getElementType() != input.getElementType())
-    return call.emitError() << "expects operands of one dtype";
-  if (failed(checkScalesFit(call, a.getElementType())))
+  if (failed(checkScaledOperands(call, input, a, b)))
     return failure();
   SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
   FailureOr<SmallVector<int64_t>> shape =

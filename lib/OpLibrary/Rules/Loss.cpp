@@ -94,11 +94,7 @@ LogicalResult pointwiseLoss(const BoundCall &call,
                             << "' is not a valid value for reduction";
   if (*reduction != "none")
     return h.result({}, elt);
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, in.getShape(), target.getShape());
-  if (failed(shape))
-    return failure();
-  return h.result(*shape, elt);
+  return h.broadcastResult(in.getShape(), target.getShape(), elt);
 }
 
 /// nll_loss and cross_entropy: the input's dtype; for reduction='none'
@@ -131,14 +127,13 @@ LogicalResult classLoss(const BoundCall &call,
 /// aten::nll_loss_forward: (nll_loss's result, its 0-d total weight).
 LogicalResult nllLossForward(const BoundCall &call,
                              SmallVectorImpl<Type> &results) {
-  SmallVector<Type> out;
-  if (failed(classLoss(call, out)))
-    return failure();
-  RankedTensorType input = call.getTensor("input");
-  if (out.empty() || !out[0] || !input)
-    return success();
-  Type total = RankedTensorType::get({}, input.getElementType());
-  results.push_back(TupleType::get(call.getContext(), {out[0], total}));
+  LogicalResult loss = classLoss(call, results);
+  if (failed(loss) || results.empty())
+    return loss;
+  // (classLoss typed the known input.)
+  Type total =
+      RankedTensorType::get({}, call.getTensor("input").getElementType());
+  results[0] = TupleType::get(call.getContext(), {results[0], total});
   return success();
 }
 

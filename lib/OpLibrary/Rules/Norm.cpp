@@ -113,20 +113,17 @@ LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// normalized dims as 1.
 LogicalResult nativeLayerNorm(const BoundCall &call,
                               SmallVectorImpl<Type> &results) {
-  SmallVector<Type> out;
-  if (failed(layerNorm(call, out)))
-    return failure();
+  LogicalResult norm = layerNorm(call, results);
+  if (failed(norm) || results.empty())
+    return norm;
+  // (layerNorm typed the known input, of at least normalized_shape's rank.)
   RankedTensorType input = call.getTensor("input");
-  std::optional<SmallVector<int64_t>> normalized =
-      call.getInts("normalized_shape");
-  if (out.empty() || !out[0] || !input || !normalized ||
-      normalized->size() > static_cast<size_t>(input.getRank()))
-    return success();
-  SmallVector<int64_t> stat(input.getShape().drop_back(normalized->size()));
-  stat.append(normalized->size(), 1);
+  size_t normalized = call.getInts("normalized_shape")->size();
+  SmallVector<int64_t> stat(input.getShape().drop_back(normalized));
+  stat.append(normalized, 1);
   Type statType = RankedTensorType::get(stat, input.getElementType());
-  results.push_back(
-      TupleType::get(call.getContext(), {out[0], statType, statType}));
+  results[0] =
+      TupleType::get(call.getContext(), {results[0], statType, statType});
   return success();
 }
 

@@ -152,17 +152,12 @@ LogicalResult maxUnpool(const BoundCall &call, SmallVectorImpl<Type> &results) {
   unsigned k = 0;
   SmallVector<int64_t> size;
   std::string error;
-  switch (withArgReader(call, [&](const ArgReader &reader) {
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
     return decodeUnpool(call.getSignature(), reader, input.getShape(), k, size,
                         error);
-  })) {
-  case ConvDecode::Unknown:
-    return h.unknown();
-  case ConvDecode::Invalid:
-    return call.emitError() << error;
-  case ConvDecode::Ok:
-    break;
-  }
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
   if (!indices.getElementType().isSignlessInteger(64))
     return call.emitError() << "elements in indices should be type int64 but "
                                "got: "
@@ -191,12 +186,9 @@ static LogicalResult poolNd(const BoundCall &call,
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (failed(checkPoolInput(call, input, spatial)))
-    return failure();
-  bool invalid;
-  std::optional<PoolParams> w = poolParams(call, spatial, invalid);
+  std::optional<PoolParams> w = h.poolWindow(input, spatial);
   if (!w)
-    return invalid ? failure() : h.unknown();
+    return h.stop();
   bool withIndices =
       kind == PoolKind::MaxWithIndices ||
       (kind == PoolKind::Max && call.getBool("return_indices").value_or(false));
@@ -206,18 +198,11 @@ static LogicalResult poolNd(const BoundCall &call,
     return call.emitError() << "divisor must be not zero";
   // max_pool1d without indices has its own kernel, which allows an empty
   // output.
-  if (spatial != 1 || withIndices || kind != PoolKind::Max) {
-    std::string error = w->checkOutput(input.getShape());
-    if (!error.empty())
-      return call.emitError() << error;
-  }
-  SmallVector<int64_t> out(input.getShape());
-  for (unsigned i = 0; i < spatial; ++i) {
-    int64_t &size = out[input.getRank() - spatial + i];
-    size = w->outputSize(i, size);
-    if (!ShapedType::isDynamic(size))
-      size = std::max<int64_t>(size, 0);
-  }
+  std::optional<SmallVector<int64_t>> out = h.pooledShape(
+      input, *w,
+      /*checkOutput=*/spatial != 1 || withIndices || kind != PoolKind::Max);
+  if (!out)
+    return h.stop();
   Type et = input.getElementType();
   if (kind == PoolKind::Lp && !isa<FloatType>(et)) {
     // x ** p stays integral for an int p (bool becomes int64), and
@@ -228,13 +213,13 @@ static LogicalResult poolNd(const BoundCall &call,
                               << ", which avg_pool has no kernel for";
     et = Float32Type::get(call.getContext());
   }
-  Type output = RankedTensorType::get(out, et);
+  Type output = RankedTensorType::get(*out, et);
   // With indices, Python gets one value: a tuple (output, indices).
   if (withIndices)
     return h.result(TupleType::get(
         call.getContext(),
-        {output,
-         RankedTensorType::get(out, IntegerType::get(call.getContext(), 64))}));
+        {output, RankedTensorType::get(
+                     *out, IntegerType::get(call.getContext(), 64))}));
   return h.result(output);
 }
 
@@ -387,6 +372,21 @@ checkBlockParams(const BoundCall &call,
   return success();
 }
 
+/// The input of F.unfold (im2col) or F.fold (col2im): of rank `rank` or
+/// `rank` + 1 (batched), floating-point.
+static LogicalResult checkBlockInput(const BoundCall &call,
+                                     RankedTensorType input, int64_t rank,
+                                     StringRef op) {
+  if (input.getRank() != rank && input.getRank() != rank + 1)
+    return call.emitError() << "expects a " << rank << "-D or " << rank + 1
+                            << "-D input, got " << input;
+  if (!isa<FloatType>(input.getElementType()))
+    return call.emitError()
+           << "argument 'input' of type " << input
+           << " is not supported: " << op << " takes floating point tensors";
+  return success();
+}
+
 /// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L).
 LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
@@ -394,13 +394,9 @@ LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
   auto p = blockParams(call);
   if (!input || !p)
     return h.unknown();
+  if (failed(checkBlockInput(call, input, 3, "im2col")))
+    return failure();
   int64_t rank = input.getRank();
-  if (rank != 3 && rank != 4)
-    return call.emitError() << "expects a 3-D or 4-D input, got " << input;
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "argument 'input' of type " << input
-                            << " is not supported: im2col takes floating "
-                               "point tensors";
   ArrayRef<int64_t> s = input.getShape();
   if (!input.hasStaticShape())
     return h.unknown();
@@ -425,13 +421,9 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
   std::optional<SmallVector<int64_t>> size = call.getInts("output_size", 2);
   if (!input || !p || !size)
     return h.unknown();
+  if (failed(checkBlockInput(call, input, 2, "col2im")))
+    return failure();
   int64_t rank = input.getRank();
-  if (rank != 2 && rank != 3)
-    return call.emitError() << "expects a 2-D or 3-D input, got " << input;
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "argument 'input' of type " << input
-                            << " is not supported: col2im takes floating "
-                               "point tensors";
   if (size->size() != 2 || !input.hasStaticShape())
     return h.unknown();
   if (failed(checkBlockParams(call, *p)))

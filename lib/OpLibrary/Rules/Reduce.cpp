@@ -14,9 +14,7 @@ namespace mlir::traced::rules {
 
 /// The dtype of a norm: dtype= or the input's, floating point only.
 static Type normElementType(const BoundCall &call, RankedTensorType input) {
-  Type elt = input.getElementType();
-  if (auto d = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = d.getType();
+  Type elt = dtypeOr(call, input.getElementType());
   if (!isa<FloatType>(input.getElementType()) || !isa<FloatType>(elt)) {
     call.emitError() << "expected a floating point tensor as input, got "
                      << input.getElementType();
@@ -37,12 +35,11 @@ LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (!elt)
     return failure();
   // linalg.norm of a 2-D input without dim reduces both dims, as None does.
-  auto shape = reducedShape(call, input, "dim", *keepdim, false);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, elt);
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, "dim", *keepdim);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, elt);
 }
 
 /// cosine_similarity (drops `dim`) and pairwise_distance (drops the last
@@ -101,9 +98,7 @@ LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  Type elt = input.getElementType();
-  if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
-    elt = dtype.getType();
+  Type elt = dtypeOr(call, input.getElementType());
   // ATen's _softmax/_log_softmax(x, dim, half_to_float).
   if (call.getSignature().lookup("half_to_float") &&
       call.getBool("half_to_float").value_or(true))
@@ -272,13 +267,11 @@ LogicalResult countNonzero(const BoundCall &call,
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  auto shape = reducedShape(call, input, "dim", /*keepdim=*/false,
-                            /*allIfEmpty=*/true);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, Builder(call.getContext()).getI64Type());
+  std::optional<SmallVector<int64_t>> shape =
+      h.reducedShape(input, "dim", /*keepdim=*/false, /*allIfEmpty=*/true);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, Builder(call.getContext()).getI64Type());
 }
 
 void addReduceRules(llvm::StringMap<ResultRule> &table) {

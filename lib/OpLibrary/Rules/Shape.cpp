@@ -15,11 +15,7 @@ namespace mlir::traced::rules {
 /// x.view_as(other), reshape_as, expand_as: other's shape, x's dtype (the
 /// kernels check the element count, or that x broadcasts).
 LogicalResult shapeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType in = h.tensor("input"), other = h.tensor("other");
-  if (!in || !other)
-    return h.unknown();
-  return h.result(other.getShape(), in.getElementType());
+  return shapeAndDType(call, results, "other", "input");
 }
 
 LogicalResult numel(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -33,17 +29,13 @@ LogicalResult unbind(const BoundCall &call, SmallVectorImpl<Type> &results) {
   std::optional<int64_t> d = call.getInt("dim");
   if (!in || !d)
     return h.unknown();
-  if (in.getRank() == 0)
-    return call.emitError() << "unbind() cannot be applied to a 0-d tensor";
-  FailureOr<int64_t> n = h.dim(*d, in.getRank());
-  if (failed(n))
-    return failure();
+  std::optional<int64_t> n =
+      h.dimArg(in, "dim", "unbind() cannot be applied to a 0-d tensor");
+  if (!n)
+    return h.stop();
   if (in.isDynamicDim(*n))
     return h.unknown();
-  SmallVector<int64_t> shape(in.getShape());
-  shape.erase(shape.begin() + *n);
-  SmallVector<Type> pieces(in.getDimSize(*n),
-                           RankedTensorType::get(shape, in.getElementType()));
+  SmallVector<Type> pieces(in.getDimSize(*n), withoutDim(in, *n));
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
@@ -324,10 +316,7 @@ LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
       }
     }
   }
-  Type elt = resultElementType(types, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, resultElementType(types, call.getContext()));
 }
 
 LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -345,16 +334,11 @@ LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
   }
   if (!input || !length)
     return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "cannot be applied to a 0-d tensor";
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  shape[**dim] = *length;
-  return h.result(shape, input.getElementType());
+  std::optional<int64_t> dim =
+      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  if (!dim)
+    return h.stop();
+  return h.result(withDimSize(input, *dim, *length));
 }
 
 LogicalResult repeat(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -420,16 +404,13 @@ LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  if (!input)
+  std::optional<int64_t> dim =
+      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  if (!dim)
+    return h.stop();
+  if (input.isDynamicDim(*dim))
     return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "cannot be applied to a 0-d tensor";
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim || input.isDynamicDim(**dim))
-    return h.unknown();
-  int64_t size = input.getDimSize(**dim);
+  int64_t size = input.getDimSize(*dim);
   SmallVector<int64_t> sizes;
   if (std::optional<int64_t> n = call.getInt("split_size_or_sections")) {
     if (*n <= 0)
@@ -442,11 +423,8 @@ LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return h.unknown();
   }
   SmallVector<Type> pieces;
-  for (int64_t s : sizes) {
-    SmallVector<int64_t> shape(input.getShape());
-    shape[**dim] = s;
-    pieces.push_back(RankedTensorType::get(shape, input.getElementType()));
-  }
+  for (int64_t s : sizes)
+    pieces.push_back(withDimSize(input, *dim, s));
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
@@ -467,18 +445,11 @@ LogicalResult t(const BoundCall &call, SmallVectorImpl<Type> &results) {
 LogicalResult select(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  if (!input)
-    return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "cannot be applied to a 0-d tensor";
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
-  SmallVector<int64_t> shape(input.getShape());
-  shape.erase(shape.begin() + **dim);
-  return h.result(shape, input.getElementType());
+  std::optional<int64_t> dim =
+      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  if (!dim)
+    return h.stop();
+  return h.result(withoutDim(input, *dim));
 }
 
 LogicalResult movedim(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -839,10 +810,7 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
                                 << " differ in dimension " << i;
     }
   }
-  Type elt = listElementType(ts, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, listElementType(ts, call.getContext()));
 }
 
 LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -860,10 +828,7 @@ LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return failure();
   SmallVector<int64_t> out(ts[0].getShape());
   out.insert(out.begin() + *n, ts.size());
-  Type elt = listElementType(ts, call.getContext());
-  if (!elt)
-    return h.unknown();
-  return h.result(out, elt);
+  return h.result(out, listElementType(ts, call.getContext()));
 }
 
 LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
@@ -883,11 +848,8 @@ LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
   int64_t step = (size + *chunks - 1) / *chunks;
   SmallVector<Type> pieces;
   for (int64_t begin = 0; begin < size || (size == 0 && pieces.empty());
-       begin += std::max<int64_t>(step, 1)) {
-    SmallVector<int64_t> shape(input.getShape());
-    shape[*n] = std::min(step, size - begin);
-    pieces.push_back(RankedTensorType::get(shape, input.getElementType()));
-  }
+       begin += std::max<int64_t>(step, 1))
+    pieces.push_back(withDimSize(input, *n, std::min(step, size - begin)));
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
@@ -899,12 +861,12 @@ LogicalResult tensorSplit(const BoundCall &call, SmallVectorImpl<Type> &results)
   std::optional<int64_t> d = call.getInt("dim");
   if (!input || !d)
     return h.unknown();
-  if (input.getRank() == 0)
-    return call.emitError() << "tensor_split expected at least a 1-dimensional tensor, but got "
-                               "a tensor with 0 dims";
-  FailureOr<int64_t> n = h.dim(*d, input.getRank());
-  if (failed(n))
-    return failure();
+  std::optional<int64_t> n =
+      h.dimArg(input, "dim",
+               "tensor_split expected at least a 1-dimensional tensor, but got "
+               "a tensor with 0 dims");
+  if (!n)
+    return h.stop();
   std::optional<int64_t> sections;
   std::optional<SmallVector<int64_t>> indices;
   bool given = false;
@@ -934,11 +896,8 @@ LogicalResult tensorSplit(const BoundCall &call, SmallVectorImpl<Type> &results)
   if (failed(pieces))
     return call.emitError() << error;
   SmallVector<Type> types;
-  for (auto [begin, end] : *pieces) {
-    SmallVector<int64_t> shape(input.getShape());
-    shape[*n] = end - begin;
-    types.push_back(RankedTensorType::get(shape, input.getElementType()));
-  }
+  for (auto [begin, end] : *pieces)
+    types.push_back(withDimSize(input, *n, end - begin));
   return h.result(TupleType::get(call.getContext(), types));
 }
 
@@ -1291,12 +1250,10 @@ LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return h.unknown();
   if (input.getRank() == 0)
     return call.emitError() << "slice() cannot be applied to a 0-dim tensor";
-  FailureOr<std::optional<SmallVector<int64_t>>> shape = slicedShape(call, input);
-  if (failed(shape))
-    return failure();
-  if (!*shape)
-    return h.unknown();
-  return h.result(**shape, input.getElementType());
+  std::optional<SmallVector<int64_t>> shape = h.slicedShape(input);
+  if (!shape)
+    return h.stop();
+  return h.result(*shape, input.getElementType());
 }
 
 /// as_strided: `size` elements of the input's (contiguous) storage.

@@ -16,25 +16,21 @@ namespace mlir::traced::rules {
 LogicalResult sortLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
   RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
-  if (!input)
-    return h.unknown();
-  auto dim = dimArg(call, input);
-  if (failed(dim))
-    return failure();
-  if (!*dim)
-    return h.unknown();
+  std::optional<int64_t> dim = h.dimArg(input);
+  if (!dim)
+    return h.stop();
   SmallVector<int64_t> shape(input.getShape());
   Type i64 = Builder(call.getContext()).getI64Type();
   if (call.getSignature().lookup("k")) {
     std::optional<int64_t> k = call.getInt("k");
     if (!k)
       return h.unknown();
-    int64_t size = input.getRank() ? input.getDimSize(**dim) : 1;
+    int64_t size = input.getRank() ? input.getDimSize(*dim) : 1;
     if (*k < 0 || (!ShapedType::isDynamic(size) && *k > size))
       return call.emitError() << "k (" << *k << ") is out of range for "
                               << input;
     if (input.getRank())
-      shape[**dim] = *k;
+      shape[*dim] = *k;
   }
   auto values = RankedTensorType::get(shape, input.getElementType());
   auto indices = RankedTensorType::get(shape, i64);
