@@ -1438,46 +1438,7 @@ static SmallVector<linalg::LinalgOp> dynamicNamedOps(func::FuncOp func) {
   return ops;
 }
 
-/// Rows of a contraction taken at a time when their number is dynamic (a
-/// prefill's tokens): enough for the register tiles to reuse each loaded
-/// column, few enough that a short prompt loses little to the remainder.
-static constexpr int64_t kDynamicRowBlock = 16;
-
-/// A contraction whose rows (its first M dim) are dynamic runs blocks of
-/// kDynamicRowBlock rows, statically shaped, and a remainder loop of the
-/// rows left over (peeled off, tiled by 1 below): the blocks get the full
-/// GEMM strategy instead of one matrix-vector product per row. Returns
-/// whether any was blocked.
-static bool blockDynamicRows(RewriterBase &rewriter, func::FuncOp func) {
-  bool blocked = false;
-  for (linalg::LinalgOp op : dynamicNamedOps(func)) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims) || dims->m.empty())
-      continue;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    unsigned m = dims->m.front();
-    if (!ShapedType::isDynamic(ranges[m]))
-      continue;
-    SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
-    sizes[m] = rewriter.getIndexAttr(kDynamicRowBlock);
-    scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled) || tiled->loops.size() != 1)
-      continue;
-    rewriter.replaceOp(op, tiled->replacements);
-    auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
-    scf::ForOp rest;
-    if (loop && succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest)))
-      blocked = true;
-  }
-  return blocked;
-}
-
-/// Canonicalizes `func` (after blockDynamicRows: the blocks' slices get
+/// Canonicalizes `func` (after blockDynamicDims: the blocks' slices get
 /// their static sizes, and the contractions in them static types).
 static void canonicalizeFunction(func::FuncOp func) {
   MLIRContext *ctx = func.getContext();
@@ -1489,9 +1450,74 @@ static void canonicalizeFunction(func::FuncOp func) {
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// Elements of a dynamic dim of a contraction taken at a time: enough for
+/// the register tiles to reuse each loaded row and column, few enough that a
+/// short sequence loses little to the remainder.
+static constexpr int64_t kDynamicBlock = 16;
+
+/// The dims a remainder loop's op was peeled along (blockDynamicDims marks
+/// them so that they are not blocked again; removed at the end).
+static constexpr llvm::StringLiteral kPeeledAttr = "traced.cpu.peeled";
+
+/// A contraction with dynamic dims (a prefill's tokens: its rows; a growing
+/// past: attention's columns in q @ k^T and its reduction in att @ v) runs
+/// blocks of kDynamicBlock statically shaped elements of each, and
+/// remainder loops of what is left over (peeled off, tiled by 1 below): the
+/// blocks get the full GEMM strategy instead of one tiny product per index.
+/// The first M, then N, then K dim is blocked. Returns whether any was.
+static bool blockDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
+  bool blocked = false;
+  for (int kind = 0; kind < 3; ++kind) {
+    bool now = false;
+    for (linalg::LinalgOp op : dynamicNamedOps(func)) {
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::inferContractionDims(op);
+      if (failed(dims))
+        continue;
+      const SmallVector<unsigned, 2> &of =
+          kind == 0 ? dims->m : kind == 1 ? dims->n : dims->k;
+      if (of.empty())
+        continue;
+      unsigned d = of.front();
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      SmallVector<int64_t> peeled;
+      if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kPeeledAttr))
+        peeled.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+      if (!ShapedType::isDynamic(ranges[d]) || llvm::is_contained(peeled, d))
+        continue;
+      SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
+      sizes[d] = rewriter.getIndexAttr(kDynamicBlock);
+      scf::SCFTilingOptions options;
+      options.setTileSizes(sizes);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled) || tiled->loops.size() != 1)
+        continue;
+      rewriter.replaceOp(op, tiled->replacements);
+      auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+      scf::ForOp rest;
+      if (!loop ||
+          failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest)))
+        continue;
+      now = blocked = true;
+      peeled.push_back(d);
+      rest.walk([&](linalg::LinalgOp inner) {
+        inner->setAttr(kPeeledAttr, rewriter.getDenseI64ArrayAttr(peeled));
+      });
+      loop.walk([&](linalg::LinalgOp inner) {
+        inner->setAttr(kPeeledAttr, rewriter.getDenseI64ArrayAttr(peeled));
+      });
+    }
+    if (now)
+      canonicalizeFunction(func);
+  }
+  func.walk([](linalg::LinalgOp op) { op->removeAttr(kPeeledAttr); });
+  return blocked;
+}
+
 static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
-  if (blockDynamicRows(rewriter, func))
-    canonicalizeFunction(func);
+  blockDynamicDims(rewriter, func);
   for (linalg::LinalgOp op : dynamicNamedOps(func)) {
     SmallVector<OpFoldResult> sizes;
     for (int64_t range : op.getStaticLoopRanges())
