@@ -190,3 +190,84 @@ def test_coincident_static_size_is_checked():
         m.interpret(bad)
     with pytest.raises(traced.Error, match="test_llm.py:\\d+: .*another size"):
         compiled(bad)
+
+
+# Each op that takes an int, given a traced size (issue 50's list): traced
+# once with a dynamic dim 1, interpreted and compiled at other sizes.
+_SIZE_OPS = {
+    "narrow": lambda x: x.narrow(1, 1, x.size(1) - 2),
+    "view": lambda x: x.view(x.size(0), x.size(1) * 2, -1),
+    "reshape": lambda x: x.reshape(-1, x.shape[1]),
+    "expand_1": lambda x: x[:, :1].expand(x.size(0), x.size(1), 4),
+    "expand_new": lambda x: x.unsqueeze(2).expand(-1, -1, x.size(1), -1),
+    "ones": lambda x: x + torch.ones(x.size(1), 4),
+    "zeros": lambda x: x + torch.zeros(1, x.size(1), 1),
+    "new_zeros": lambda x: x.new_zeros(x.size(0), x.size(1)),
+    "new_ones": lambda x: x.new_ones(x.size(1)),
+    "full_like": lambda x: torch.full_like(x, 2.0),
+    "arange": lambda x: torch.arange(x.size(1)).float(),
+    "tril": lambda x: torch.ones(x.size(1), x.size(1)).tril(),
+    "triu_k": lambda x: torch.ones(x.size(1), x.size(1)).triu(x.size(1) // 2),
+    "repeat": lambda x: x.repeat(1, 2, 1),
+    "repeat_traced": lambda x: x[:, :1].repeat(1, x.size(1), 1),
+    "pad": lambda x: torch.nn.functional.pad(x, (0, 0, 0, 8 - x.size(1))),
+    "last": lambda x: x[:, -1],
+    "index_traced": lambda x: x[:, x.size(1) - 1],
+    "numel": lambda x: x.reshape(x.numel()),
+    "mean_by_size": lambda x: x.sum(1) / x.size(1),
+    "mask": lambda x: x.masked_fill(
+        torch.ones(x.size(1), 4, dtype=torch.bool).triu(1), 0.0),
+    "softmax": lambda x: x.softmax(1),
+    "cat": lambda x: torch.cat([x, torch.zeros(x.size(0), 1, 4)], 1),
+    "stack": lambda x: torch.stack([x, x], 0),
+    "chunk": lambda x: x.chunk(2, dim=2)[1],
+    "matmul": lambda x: x @ x.transpose(1, 2),
+    "permute_view": lambda x: x.permute(1, 0, 2).contiguous().view(x.size(1), -1),
+}
+
+
+class _Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+@pytest.mark.parametrize("name", sorted(_SIZE_OPS))
+def test_op_takes_a_traced_size(name):
+    fn = _SIZE_OPS[name]
+    m = traced.trace(_Fn(fn), torch.randn(2, 5, 4), mode="concrete",
+                     dynamic_dims={1: "seq"})
+    compiled = traced.compile(m)
+    for n in (1, 3, 7):
+        x = torch.randn(2, n, 4)
+        try:
+            want = fn(x)
+        except RuntimeError:
+            # torch refuses this size (narrow's length -1 at 1): so must we.
+            for run in (lambda: m.interpret(x), lambda: compiled(x)):
+                with pytest.raises(traced.Error):
+                    run()
+            continue
+        for got in (m.interpret(x)[0], compiled(x)):
+            torch.testing.assert_close(torch.as_tensor(np.asarray(got)), want)
+
+
+def test_split_into_a_traced_number_of_pieces_is_refused():
+    # The number of pieces depends on the size: the graph cannot hold it.
+    fn = lambda x: torch.split(x, x.size(1) // 2 + 1, dim=1)[0]  # noqa: E731
+    m = traced.trace(_Fn(fn), torch.randn(2, 5, 4), mode="concrete",
+                     dynamic_dims={1: "seq"})
+    with pytest.raises(traced.InterpretError, match="computed a tuple of 1"):
+        m.interpret(torch.randn(2, 1, 4))
+
+
+def test_len_of_a_dynamic_dim_is_refused():
+    # Python's len() turns the traced size back into a plain int: the two
+    # traces then differ, and the trace says where.
+    fn = lambda x: x[:, :len(x[0]) - 1]  # noqa: E731
+    with pytest.raises(traced.TraceError, match="depends on the size"):
+        traced.trace(_Fn(fn), torch.randn(2, 5, 4), mode="concrete",
+                     dynamic_dims={1: "seq"})

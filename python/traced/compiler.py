@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _calls, _traced
 from ._traced import Error
-from .errors import CompileError, ResourceError, raising
+from .errors import CompileError, InputError, ResourceError, raising
 from .module import Module
 
 #: The element types compiled graphs take and return, by their MLIR
@@ -211,6 +211,17 @@ class CompiledModule:
         for shape, _ in self.output_specs:
             shapes.append(tuple(flat[:len(shape)]))
             del flat[:len(shape)]
+        for i, shape in enumerate(shapes):
+            if any(d < 0 for d in shape):
+                # (Sizes computed from the inputs, `narrow(x, 1, 1, n - 2)` at
+                # n = 1: torch refuses such inputs where the size is used;
+                # Module.interpret names that op and line.)
+                named = ", ".join(f"{n}={v}" for n, v in zip(self._size_names, values))
+                raise InputError(
+                    f"{self._where}: at {named}, output {i} would have shape "
+                    f"{list(shape)}: a size computed from the inputs is "
+                    f"negative, which torch refuses at the op that uses it "
+                    f"(Module.interpret names it)")
         return values, shapes
 
     @property

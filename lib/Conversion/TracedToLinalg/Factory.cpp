@@ -22,8 +22,26 @@ static FailureOr<SmallVector<Value>> lowerFillLike(LoweringCall &c,
                                                    std::optional<double> v,
                                                    StringRef name = "fill_value") {
   RankedTensorType type = c.logicalResultType();
-  if (!type)
-    return c.fail("the result shape is not static");
+  if (!type) {
+    // Dynamic dims (sizes as values): `*_like` takes the input's sizes,
+    // `new_*` its traced `size` list.
+    type = c.logicalResultType(0, /*dynamic=*/true);
+    Value like = c.tensor("input");
+    std::optional<SmallVector<OpFoldResult>> sizes =
+        c.spec->signature.lookup("size") ? c.sizeList("size")
+        : like ? std::optional<SmallVector<OpFoldResult>>(
+                     dimSizes(c.rewriter, c.loc, like))
+               : std::nullopt;
+    if (!type || !sizes || sizes->size() != static_cast<size_t>(type.getRank()))
+      return c.fail("the result's sizes are not known");
+    if (!v)
+      v = c.getFloat(name);
+    if (!v)
+      return c.fail("'" + name + "' must be a number (a tensor fill needs a "
+                    "static shape)");
+    return SmallVector<Value>{buildFilled(
+        c.rewriter, c.loc, cast<RankedTensorType>(storageType(type)), *sizes, *v)};
+  }
   if (!v) {
     // A (0-d) tensor value: converted to the result's dtype and broadcast.
     if (Value t = c.tensor(name))

@@ -186,8 +186,14 @@ static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      if (d < lead || !xType.isDynamicDim(d - lead))
-        return c.fail("a dynamic result dim must be the input's dynamic dim");
+      if (d < lead || !xType.isDynamicDim(d - lead)) {
+        // A 1 (or a new leading dim) expanded to a traced size.
+        if (!asked || asked->size() != static_cast<size_t>(type.getRank()) ||
+            (d >= lead && xType.getDimSize(d - lead) != 1))
+          return c.fail("a dynamic result dim must be the input's dynamic "
+                        "dim or a 1 expanded to a traced size");
+        continue;
+      }
       if (asked && asked->size() == static_cast<size_t>(type.getRank())) {
         std::optional<int64_t> k = getConstantIntValue((*asked)[d]);
         if (!k || *k != -1)
@@ -196,10 +202,33 @@ static FailureOr<SmallVector<Value>> lowerExpand(LoweringCall &c) {
                         "another size");
       }
     }
-    return SmallVector<Value>{buildElementwise(
-        c.rewriter, c.loc, type, x,
-        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
-        c.logicalElementTypes(x))};
+    // The result's sizes: a dynamic dim of x as it is, a broadcast one as
+    // asked; x's size-1 dims read index 0.
+    OpBuilder &b = c.rewriter;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      bool fromX = d >= lead && (xType.isDynamicDim(d - lead) ||
+                                 xType.getDimSize(d - lead) == type.getDimSize(d));
+      sizes.push_back(!type.isDynamicDim(d) ? OpFoldResult(b.getIndexAttr(type.getDimSize(d)))
+                      : fromX               ? have[d - lead]
+                                            : (*asked)[d]);
+      if (d >= lead)
+        exprs.push_back(fromX ? b.getAffineDimExpr(d) : b.getAffineConstantExpr(0));
+    }
+    auto storage = cast<RankedTensorType>(storageType(type));
+    Value init = buildEmpty(b, c.loc, storage, sizes);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(type.getRank(), 0, exprs, b.getContext()),
+        b.getMultiDimIdentityMap(type.getRank())};
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        b, c.loc, TypeRange{storage}, ValueRange{x}, ValueRange{init}, maps,
+        iterators, [](OpBuilder &nb, Location l, ValueRange a) {
+          linalg::YieldOp::create(nb, l, a[0]);
+        });
+    return SmallVector<Value>{generic.getResult(0)};
   }
   if (!type || !x || !staticTensorType(x))
     return c.fail("expected statically shaped tensors");
@@ -621,20 +650,28 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
     Value x = inner.tensor("input");
     std::optional<int64_t> chunks = inner.getInt("chunks"),
                            dim = inner.getInt("dim");
-    if (!x || !staticTensorType(x) || !chunks || !dim || !type)
-      return c.fail("expected a static input and constant chunks and dim");
-    auto xType = cast<RankedTensorType>(x.getType());
+    RankedTensorType xType = x ? rankedTensorType(x) : nullptr;
+    type = c.resultType(0, /*dynamic=*/true);
+    if (!xType || !chunks || *chunks <= 0 || !dim || !type ||
+        xType.getRank() == 0)
+      return c.fail("expected a ranked input and constant chunks and dim");
     int64_t d = normalizeDim(*dim, xType.getRank());
+    if (xType.isDynamicDim(d))
+      return c.fail("the chunked dim must be static");
+    // (The other dims may be dynamic: sizes as values.)
     int64_t size = xType.getDimSize(d);
     int64_t step = (size + *chunks - 1) / *chunks;
-    int64_t n = (size + step - 1) / step;
+    int64_t n = step ? (size + step - 1) / step : 0;
     int64_t k = *i < 0 ? *i + n : *i;
-    SmallVector<int64_t> offsets(xType.getRank(), 0),
-        sizes(xType.getShape()), strides(xType.getRank(), 1);
-    offsets[d] = k * step;
-    sizes[d] = std::min(step, size - k * step);
-    return SmallVector<Value>{
-        buildSlice(c.rewriter, c.loc, x, offsets, sizes, strides)};
+    OpBuilder &b = c.rewriter;
+    SmallVector<OpFoldResult> offsets(xType.getRank(), b.getIndexAttr(0)),
+        sizes = dimSizes(b, c.loc, x), strides(xType.getRank(), b.getIndexAttr(1));
+    offsets[d] = b.getIndexAttr(k * step);
+    sizes[d] = b.getIndexAttr(std::min(step, size - k * step));
+    Value r = tensor::ExtractSliceOp::create(b, c.loc, x, offsets, sizes, strides);
+    if (r.getType() != type)
+      r = tensor::CastOp::create(b, c.loc, type, r);
+    return SmallVector<Value>{r};
   }
   return c.fail(Twine("cannot index the result of '") + bound->spec->name +
                 "'");
@@ -718,10 +755,113 @@ static FailureOr<SmallVector<Value>> lowerAssert(LoweringCall &c) {
 /// F.pad: constant mode as a tensor.pad of `value` (0 when None), the
 /// other modes as conv's padding_mode generics; the pad list runs from the
 /// last dim backwards, (before, after) per dim; a negative pad crops.
+/// F.pad in constant mode of a tensor with dynamic dims or traced widths
+/// (sizes as values: `F.pad(x, (0, S - T))`): one tensor.pad sized at run
+/// time. A traced width that turns out negative (torch crops there) is
+/// refused at run time rather than mis-sized.
+static FailureOr<SmallVector<Value>> lowerDynamicConstantPad(LoweringCall &c,
+                                                             Value x) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  RankedTensorType resultType = c.resultType(0, /*dynamic=*/true);
+  std::optional<SmallVector<OpFoldResult>> pad = c.sizeList("pad");
+  if (!type || !resultType || !pad)
+    return c.fail("expected a ranked tensor and int pad widths");
+  int64_t rank = type.getRank();
+  if (pad->size() % 2 || static_cast<int64_t>(pad->size()) > 2 * rank)
+    return c.fail("the pad list must hold (before, after) pairs for at most "
+                  "every dim");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+      high(rank, b.getIndexAttr(0));
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    int64_t d = rank - 1 - static_cast<int64_t>(i);
+    low[d] = (*pad)[2 * i];
+    high[d] = (*pad)[2 * i + 1];
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (OpFoldResult w : llvm::concat<OpFoldResult>(low, high)) {
+    if (std::optional<int64_t> k = getConstantIntValue(w)) {
+      if (*k < 0)
+        return c.fail("negative pads of a dynamically shaped tensor are not "
+                      "compiled");
+      continue;
+    }
+    c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                  cast<Value>(w), zero),
+            "a negative pad width (which crops) known only at run time is "
+            "not compiled");
+  }
+  double v = c.isNone("value") ? 0.0 : c.getFloat("value").value_or(0.0);
+  Value fill = scalarConstant(b, loc, resultType.getElementType(), v);
+  SmallVector<int64_t> staticShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> l = getConstantIntValue(low[d]),
+                           h = getConstantIntValue(high[d]);
+    staticShape.push_back(!type.isDynamicDim(d) && l && h
+                              ? type.getDimSize(d) + *l + *h
+                              : ShapedType::kDynamic);
+  }
+  auto padType = RankedTensorType::get(staticShape, resultType.getElementType());
+  Value r = tensor::PadOp::create(b, loc, padType, x, low, high, fill);
+  if (r.getType() != resultType) {
+    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
+    for (int64_t d = 0; d < rank; ++d)
+      if (!resultType.isDynamicDim(d))
+        checkSameSize(b, loc, have[d], b.getIndexAttr(resultType.getDimSize(d)),
+                      "'" + c.target() + "': a padded size differs from the "
+                      "trace's");
+    r = tensor::CastOp::create(b, loc, resultType, r);
+  }
+  return SmallVector<Value>{r};
+}
+
+/// Tensor.repeat of a tensor with dynamic dims or traced repeats: each
+/// result element reads x at its index modulo x's size.
+static FailureOr<SmallVector<Value>> lowerDynamicRepeat(LoweringCall &c) {
+  Value x = c.tensor("input");
+  auto xType = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  std::optional<SmallVector<OpFoldResult>> reps = c.sizeList("repeats");
+  if (!xType || !type || !reps ||
+      reps->size() != static_cast<size_t>(type.getRank()) ||
+      type.getRank() < xType.getRank())
+    return c.fail("expected a ranked tensor and one int repeat per dim");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t rank = type.getRank(), lead = rank - xType.getRank();
+  SmallVector<OpFoldResult> have = dimSizes(b, loc, x), sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value n = getValueOrCreateConstantIndexOp(b, loc, (*reps)[d]);
+    if (d >= lead)
+      n = b.createOrFold<arith::MulIOp>(
+          loc, n, getValueOrCreateConstantIndexOp(b, loc, have[d - lead]));
+    sizes.push_back(getAsOpFoldResult(n));
+  }
+  Value init = buildEmpty(b, loc, type, sizes);
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        SmallVector<Value> coords;
+        for (int64_t d = lead; d < rank; ++d)
+          coords.push_back(arith::RemUIOp::create(
+              nb, l, linalg::IndexOp::create(nb, l, d),
+              getValueOrCreateConstantIndexOp(nb, l, have[d - lead])));
+        linalg::YieldOp::create(nb, l, tensor::ExtractOp::create(nb, l, x, coords)
+                                           .getResult());
+      });
+  return SmallVector<Value>{generic.getResult(0)};
+}
+
 static FailureOr<SmallVector<Value>> lowerConstantPad(LoweringCall &c) {
   Value x = c.tensor("input");
   std::optional<SmallVector<int64_t>> pad = c.getInts("pad");
   auto mode = dyn_cast_or_null<StringAttr>(c.value("mode"));
+  if (x && mode && mode.getValue() == "constant" &&
+      (!pad || !staticTensorType(x)))
+    return lowerDynamicConstantPad(c, x);
   if (!x || !pad || !mode)
     return c.fail("expected a tensor, a constant pad list and mode");
   auto type = dyn_cast<RankedTensorType>(x.getType());
@@ -1008,7 +1148,71 @@ static FailureOr<SmallVector<Value>> lowerTriangle(LoweringCall &c) {
   return SmallVector<Value>{r};
 }
 
+/// numel of a tensor with dynamic dims: the product of its sizes, an int
+/// known at run time (static shapes are constants, Decompose/Shape.cpp).
+static FailureOr<SmallVector<Value>> lowerNumel(LoweringCall &c) {
+  Value x = c.tensor("input");
+  if (!x || !rankedTensorType(x))
+    return c.fail("expected a ranked tensor");
+  OpBuilder &b = c.rewriter;
+  Value n = arith::ConstantIndexOp::create(b, c.loc, 1);
+  for (OpFoldResult size : dimSizes(b, c.loc, x))
+    n = b.createOrFold<arith::MulIOp>(
+        c.loc, n, getValueOrCreateConstantIndexOp(b, c.loc, size));
+  return SmallVector<Value>{
+      arith::IndexCastOp::create(b, c.loc, b.getI64Type(), n).getResult()};
+}
+
+/// narrow(x, dim, start, length) with a traced start or length, or a
+/// dynamic x (sizes as values): one extract_slice; a negative start counts
+/// from the end, and a window outside the dim is refused at run time, as
+/// torch raises.
+static FailureOr<SmallVector<Value>> lowerNarrow(LoweringCall &c) {
+  Value x = c.tensor("input");
+  auto xType = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  std::optional<int64_t> dim = c.getInt("dim");
+  Value start = c.scalar("start"), length = c.scalar("length");
+  if (!xType || !type || !dim || xType.getRank() == 0 || !start || !length ||
+      !start.getType().isInteger(64) || !length.getType().isInteger(64))
+    return c.fail("expected a tensor, a constant dim and int start and length");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t d = normalizeDim(*dim, xType.getRank());
+  Value size = getValueOrCreateConstantIndexOp(b, loc, dimSizes(b, loc, x)[d]);
+  Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), start);
+  Value n = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  at = arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, zero),
+      arith::AddIOp::create(b, loc, at, size), at);
+  Value end = arith::AddIOp::create(b, loc, at, n);
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::AndIOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at, zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, n, zero)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end, size));
+  c.check(ok, "start (" + Twine("+ length) exceeds dimension size"));
+  SmallVector<OpFoldResult> offsets(xType.getRank(), b.getIndexAttr(0)),
+      sizes = dimSizes(b, loc, x), strides(xType.getRank(), b.getIndexAttr(1));
+  offsets[d] = getAsOpFoldResult(at);
+  sizes[d] = getAsOpFoldResult(n);
+  Value r = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
+  if (r.getType() != type) {
+    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (!type.isDynamicDim(i))
+        checkSameSize(b, loc, have[i], b.getIndexAttr(type.getDimSize(i)),
+                      "'torch.narrow': the length differs from the trace's");
+    r = tensor::CastOp::create(b, loc, type, r);
+  }
+  return SmallVector<Value>{r};
+}
+
 void lowering::populateShapeLowerings(LoweringTable &t) {
+  t["torch.numel"] = lowerNumel;
+  t["torch.narrow"] = lowerNarrow;
   t["torch.tril"] = lowerTriangle;
   t["torch.triu"] = lowerTriangle;
   t["torch.ops.aten.ScalarImplicit.default"] = lowerPythonNumber;
@@ -1037,5 +1241,6 @@ void lowering::populateShapeLowerings(LoweringTable &t) {
   };
   t["torch._assert"] = lowerAssert;
   t["torch.nn.functional.pad"] = lowerConstantPad;
+  t["Tensor.repeat"] = lowerDynamicRepeat;
   t["torch.roll"] = lowerRoll;
 }
