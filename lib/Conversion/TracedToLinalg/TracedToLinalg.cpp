@@ -822,9 +822,15 @@ LogicalResult ConvertTracedToLinalgPass::decomposeUnlowered(GraphOp graph) {
   // whose decomposition takes the cases their lowering does not (it
   // declines the others: `x[i] = v` with index tensors is index_put, with
   // a basic index a direct insert_slice; training-mode batch_norm is eval
-  // batch_norm by the batch's statistics).
+  // batch_norm by the batch's statistics). The factories and shape ops
+  // whose constant forms decompose (to constants, masks, slices) and whose
+  // lowerings take what is known only at run time (sizes as values) are
+  // such entries too.
   static const llvm::StringSet<> decomposedFirst = {
-      "operator.setitem", "torch.nn.functional.batch_norm"};
+      "operator.setitem", "torch.nn.functional.batch_norm", "torch.zeros",
+      "torch.ones",       "torch.full",                     "torch.empty",
+      "torch.arange",     "torch.tril",                     "torch.triu",
+      "torch.narrow",     "torch.numel",                    "Tensor.repeat"};
   llvm::StringMap<std::string> declined;
   if (failed(decomposeCalls(
           graph,
