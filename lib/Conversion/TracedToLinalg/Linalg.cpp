@@ -205,10 +205,52 @@ static FailureOr<Value> buildDynamicMatmul(LoweringCall &c, Value a, Value b,
           {staticCount, t.getDimSize(rank - 2), t.getDimSize(rank - 1)},
           {getAsOpFoldResult(count), sizes[rank - 2], sizes[rank - 1]});
     };
-    Value a3 = collapse(a, ta, sa), b3 = collapse(b, tb, sb);
-    if (!a3 || !b3)
+    Value a3 = collapse(a, ta, sa);
+    if (!a3)
       return Value();
-    Value r = buildBatchMatmul(rw, loc, a3, b3);
+    // `q @ k.transpose(-2, -1)`: the matmul reads k's rows as its columns
+    // (indexing maps) instead of a materialized transpose, which was a copy
+    // of the whole cache of every layer in each decode step.
+    Value r;
+    if (auto t = b.getDefiningOp<linalg::TransposeOp>()) {
+      ArrayRef<int64_t> perm = t.getPermutation();
+      bool swapsLast = static_cast<int64_t>(perm.size()) == rank &&
+                       perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
+      for (int64_t i = 0; swapsLast && i < batch; ++i)
+        swapsLast = perm[i] == i;
+      Value rows = t.getInput();
+      auto rowsType = cast<RankedTensorType>(rows.getType());
+      if (swapsLast && rowsType.getElementType() == ta.getElementType()) {
+        SmallVector<OpFoldResult> sr = dimSizes(rw, loc, rows);
+        Value r3 = collapse(rows, rowsType, sr);
+        if (!r3)
+          return Value();
+        MLIRContext *ctx = rw.getContext();
+        AffineExpr d0, d1, d2, d3;
+        bindDims(ctx, d0, d1, d2, d3);
+        auto maps = rw.getAffineMapArrayAttr(
+            {AffineMap::get(4, 0, {d0, d1, d3}, ctx),
+             AffineMap::get(4, 0, {d0, d2, d3}, ctx),
+             AffineMap::get(4, 0, {d0, d1, d2}, ctx)});
+        auto outType = RankedTensorType::get(
+            {staticCount, ta.getDimSize(rank - 2), rowsType.getDimSize(rank - 2)},
+            ta.getElementType());
+        Value init = buildFilled(rw, loc, outType,
+                                 {getAsOpFoldResult(count), sa[rank - 2],
+                                  sr[rank - 2]},
+                                 0.0);
+        r = linalg::BatchMatmulOp::create(
+                rw, loc, TypeRange{outType}, ValueRange{a3, r3}, ValueRange{init},
+                {rw.getNamedAttr("indexing_maps", maps)})
+                .getResult(0);
+      }
+    }
+    if (!r) {
+      Value b3 = collapse(b, tb, sb);
+      if (!b3)
+        return Value();
+      r = buildBatchMatmul(rw, loc, a3, b3);
+    }
     SmallVector<OpFoldResult> sizes(sa.begin(), sa.begin() + batch);
     sizes.append({sa[rank - 2], sb[rank - 1]});
     return buildDynamicReshape(rw, loc, r, type.getShape(), sizes);

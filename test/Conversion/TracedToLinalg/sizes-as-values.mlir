@@ -6,6 +6,8 @@
 // would raise.
 // RUN: traced-opt %s --convert-traced-to-linalg --canonicalize | FileCheck %s
 
+// CHECK-DAG: #[[MAPB:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME:    %[[IDS:[^:]*]]: tensor<1x?xi64>, %[[K:[^:]*]]: tensor<2x?x4xf32>)
 // The sizes, and P + T, are plain scalars.
@@ -37,8 +39,10 @@
 // CHECK:         tensor.empty(%[[TOTAL]]) : tensor<2x?x4xf32>
 // CHECK:         tensor.insert_slice %[[K]] into
 // CHECK:         tensor.insert_slice %[[TAIL]] into
-// A batched matmul with dynamic M and N.
-// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x?x4xf32>, tensor<2x4x?xf32>) outs(%{{.*}} : tensor<2x?x?xf32>)
+// A batched matmul with dynamic M and N, reading the transposed operand's
+// rows as its columns (no transpose is materialized).
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.batch_matmul indexing_maps = [#{{[^,]*}}, #[[MAPB]], #{{[^]]*}}] ins(%{{.*}}, %[[CAT:.*]] : tensor<2x?x4xf32>, tensor<2x?x4xf32>) outs(%{{.*}} : tensor<2x?x?xf32>)
 
 module {
   traced.module root @M class "__main__.M" {
