@@ -533,7 +533,8 @@ def _trace(module, example_inputs, mode, leaf_functions, sizes=None):
                 f"torch.fx cannot trace {type(module).__name__} symbolically "
                 f"({_first_line(exc)}); traced it concretely instead: "
                 f"Python control flow on tensors follows this run and is "
-                f"checked by guards, Python numbers are constants "
+                f"checked by guards, Python numbers are constants (but "
+                f"sizes of dynamic dims, which stay values) "
                 f"(docs/python.md, \"Guards\")", TracerWarning, stacklevel=3)
             builder = _tracers.trace_concrete(module, example_inputs,
                                               leaf_functions, sizes)
