@@ -1097,7 +1097,7 @@ static const OpRow kOps[] = {
   {"torch.index_copy", {"Tensor.index_copy"},
    "(Tensor input, int dim, Tensor index, Tensor source)", "sameAsInput"},
   {"torch.index_fill", {"Tensor.index_fill"},
-   "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", "sameAsInput"},
+   "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", "indexFill"},
 
   // Shapes.
   // PyTorch primitives that decomposed programs call: views whose shapes

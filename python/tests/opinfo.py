@@ -757,7 +757,11 @@ OPS = {
     "torch.index_fill": fixed(
         ("number", lambda x, i: torch.index_fill(x, 1, i, -1.5), [f32(2, 4), torch.tensor([0, 3])]),
         ("0-d tensor", lambda x, i, v: x.index_fill(0, i, v), [dt(torch.int32, 3, 2), torch.tensor([2]), torch.tensor(7)]),
-        ("in place", lambda x, i: x.clone().index_fill_(0, i, 0), [f32(3), torch.tensor([1])])),
+        ("in place", lambda x, i: x.clone().index_fill_(0, i, 0), [f32(3), torch.tensor([1])]),
+        # (torch refuses these, so the op library must too)
+        ("int32 index", lambda x, i: torch.index_fill(x, 0, i, 1), [f32(3, 2), torch.tensor([1], dtype=torch.int32)]),
+        ("2-d index", lambda x, i: torch.index_fill(x, 0, i, 1), [f32(3, 2), torch.tensor([[1]])]),
+        ("1-d value", lambda x, i, v: x.index_fill(0, i, v), [f32(3, 2), torch.tensor([1]), torch.tensor([7.0])])),
     "torch.unbind": fixed(
         ("dim 0", lambda x: torch.unbind(x)[1], [f32(3, 2)]),
         ("dim -1 all", lambda x: torch.stack(x.unbind(-1), 0), [dt(torch.int32, 2, 3)]),

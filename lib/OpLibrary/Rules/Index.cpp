@@ -423,7 +423,33 @@ LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
+/// torch.index_fill: the input's type, after torch's checks (a fuzzed graph
+/// with an int32 index ran in the interpreter where torch refuses it): an
+/// int64 index of at most one dim, a dim in range, a 0-d value tensor.
+LogicalResult indexFill(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index"),
+                   value = h.tensor("value");
+  if (index && !index.getElementType().isSignlessInteger(64))
+    return call.emitError() << "index_fill_(): Expected dtype int64 for index.";
+  if (index && index.getRank() > 1)
+    return call.emitError() << "index_fill_(): Index is supposed to be a "
+                               "vector, got "
+                            << index;
+  if (value && value.getRank() != 0)
+    return call.emitError() << "index_fill_ only supports a 0-dimensional "
+                               "value tensor, but got tensor with "
+                            << value.getRank() << " dimension(s).";
+  if (!input)
+    return h.unknown();
+  if (std::optional<int64_t> d = call.getInt("dim"))
+    if (failed(h.dim(*d, input.getRank())))
+      return failure();
+  return h.result(input);
+}
+
 void addIndexRules(llvm::StringMap<ResultRule> &table) {
+  table["indexFill"] = indexFill;
   table["nonzero"] = nonzero;
   table["bincount"] = bincount;
   table["atenIndex"] = atenIndex;
