@@ -929,10 +929,15 @@ class _ConcreteTracer(TorchFunctionMode):
         with self.suspend():
             if not any(self.ref(a) is not None for a in args):
                 return value  # none of them is a value of this graph
-            name, ty = em.call("call_function", target, None, args, {}, value,
-                               self.ref, _hint(target), where=caller_location())
+            entry = em.call("call_function", target, None, args, {}, value,
+                            self.ref, _hint(target), where=caller_location())
+        return self._symbolic(value, entry, kind)
+
+    def _symbolic(self, value, entry, kind=SymInt):
+        """`value` as a SymInt (or SymBool) of the current graph, whose expr
+        is `entry` ((name, type) of the call computing it)."""
         result = kind(value, self)
-        em.names[("sym", id(result))] = (name, ty)
+        self.emitter.names[("sym", id(result))] = entry
         self.keep.append(result)
         return result
 
@@ -944,12 +949,9 @@ class _ConcreteTracer(TorchFunctionMode):
         em = self.emitter
         with self.suspend():
             receiver = self.ref(tensor)
-            name, ty = em.call("call_method", "size", receiver, [dim], {}, value,
-                               self.ref, "size", where=caller_location())
-        result = SymInt(value, self)
-        em.names[("sym", id(result))] = (name, ty)
-        self.keep.append(result)
-        return result
+            entry = em.call("call_method", "size", receiver, [dim], {}, value,
+                            self.ref, "size", where=caller_location())
+        return self._symbolic(value, entry)
 
     def read_sizes(self, tensor):
         """`tensor.size()` / `tensor.shape`, with SymInts at dynamic dims."""
@@ -978,12 +980,9 @@ class _ConcreteTracer(TorchFunctionMode):
             value = x.numel()
             em = self.emitter
             with self.suspend():
-                n, ty = em.call("call_method", "numel", self.ref(x), [], {}, value,
-                                self.ref, "numel", where=caller_location())
-            result = SymInt(value, self)
-            em.names[("sym", id(result))] = (n, ty)
-            self.keep.append(result)
-            return result
+                entry = em.call("call_method", "numel", self.ref(x), [], {},
+                                value, self.ref, "numel", where=caller_location())
+            return self._symbolic(value, entry)
         return None
 
     # -- torch functions and Tensor methods ----------------------------------

@@ -85,6 +85,17 @@ void lowering::checkSameSize(OpBuilder &b, Location loc, OpFoldResult a,
   cf::AssertOp::create(b, loc, eq, checkMessage(loc, what));
 }
 
+Value lowering::castChecked(OpBuilder &b, Location loc, Value v,
+                            RankedTensorType type, const Twine &what) {
+  if (v.getType() == type)
+    return v;
+  SmallVector<OpFoldResult> have = dimSizes(b, loc, v);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!type.isDynamicDim(d))
+      checkSameSize(b, loc, have[d], b.getIndexAttr(type.getDimSize(d)), what);
+  return tensor::CastOp::create(b, loc, type, v);
+}
+
 Type lowering::storageType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.clone(storageType(tensor.getElementType()));

@@ -258,6 +258,13 @@ std::string checkMessage(Location loc, const Twine &what);
 /// are equal; nothing when both are constants.
 void checkSameSize(OpBuilder &b, Location loc, OpFoldResult a, OpFoldResult c,
                    const Twine &what);
+/// `v` cast to `type` (the same rank; static where `v` may be dynamic): each
+/// dim `type` holds static and `v` computes at run time is checked equal to
+/// it first, with `what` as the message (a trace can see a size as static by
+/// coincidence of its two traced sizes: checked, never assumed). `v` itself
+/// when the types agree.
+Value castChecked(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+                  const Twine &what);
 /// `input` reshaped to `shape` when a dim of either is dynamic: a leading
 /// run of equal dims keeps its groups, the rest goes through one dim. The
 /// target's dynamic sizes come from `targetSizes` (one per dim) or, for a

@@ -286,15 +286,8 @@ static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts,
     out = tensor::InsertSliceOp::create(b, loc, part, out, at,
                                         dimSizes(b, loc, part), strides);
   }
-  if (out.getType() != storage) {
-    SmallVector<OpFoldResult> have = dimSizes(b, loc, out);
-    for (int64_t d = 0; d < rank; ++d)
-      if (!storage.isDynamicDim(d))
-        checkSameSize(b, loc, have[d], b.getIndexAttr(storage.getDimSize(d)),
-                      "torch.cat: a dim has another size than the trace's");
-    out = tensor::CastOp::create(b, loc, storage, out);
-  }
-  return out;
+  return castChecked(b, loc, out, storage,
+                     "torch.cat: a dim has another size than the trace's");
 }
 
 static FailureOr<SmallVector<Value>> lowerCat(LoweringCall &c) {
@@ -579,20 +572,11 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
     if (!r)
       return c.fail("internal: cannot reshape the indexed view");
   }
-  if (r.getType() != type) {
-    // A dim the trace saw as static but computed here at run time (two
-    // traced sizes can give one result size by coincidence, `T - T // 2`
-    // at 3 and 4): checked, never assumed.
-    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (!type.isDynamicDim(d))
-        checkSameSize(b, loc, have[d], b.getIndexAttr(type.getDimSize(d)),
-                      "'" + c.target() + "': an indexed dim has another size "
-                      "than the trace's (trace again with dynamic dims that "
-                      "reach it)");
-    r = tensor::CastOp::create(b, loc, type, r);
-  }
-  return SmallVector<Value>{r};
+  // (`T - T // 2` is 2 at the traced 3 and 4: a static dim computed here.)
+  return SmallVector<Value>{castChecked(
+      b, loc, r, type,
+      "'" + c.target() + "': an indexed dim has another size than the "
+      "trace's (trace again with dynamic dims that reach it)")};
 }
 
 static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
@@ -669,9 +653,9 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
     offsets[d] = b.getIndexAttr(k * step);
     sizes[d] = b.getIndexAttr(std::min(step, size - k * step));
     Value r = tensor::ExtractSliceOp::create(b, c.loc, x, offsets, sizes, strides);
-    if (r.getType() != type)
-      r = tensor::CastOp::create(b, c.loc, type, r);
-    return SmallVector<Value>{r};
+    return SmallVector<Value>{castChecked(
+        b, c.loc, r, type, "'torch.chunk': a dim has another size than the "
+                           "trace's")};
   }
   return c.fail(Twine("cannot index the result of '") + bound->spec->name +
                 "'");
@@ -804,16 +788,9 @@ static FailureOr<SmallVector<Value>> lowerDynamicConstantPad(LoweringCall &c,
   }
   auto padType = RankedTensorType::get(staticShape, resultType.getElementType());
   Value r = tensor::PadOp::create(b, loc, padType, x, low, high, fill);
-  if (r.getType() != resultType) {
-    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
-    for (int64_t d = 0; d < rank; ++d)
-      if (!resultType.isDynamicDim(d))
-        checkSameSize(b, loc, have[d], b.getIndexAttr(resultType.getDimSize(d)),
-                      "'" + c.target() + "': a padded size differs from the "
-                      "trace's");
-    r = tensor::CastOp::create(b, loc, resultType, r);
-  }
-  return SmallVector<Value>{r};
+  return SmallVector<Value>{castChecked(
+      b, loc, r, resultType,
+      "'" + c.target() + "': a padded size differs from the trace's")};
 }
 
 /// Tensor.repeat of a tensor with dynamic dims or traced repeats: each
@@ -1199,15 +1176,8 @@ static FailureOr<SmallVector<Value>> lowerNarrow(LoweringCall &c) {
   offsets[d] = getAsOpFoldResult(at);
   sizes[d] = getAsOpFoldResult(n);
   Value r = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
-  if (r.getType() != type) {
-    SmallVector<OpFoldResult> have = dimSizes(b, loc, r);
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (!type.isDynamicDim(i))
-        checkSameSize(b, loc, have[i], b.getIndexAttr(type.getDimSize(i)),
-                      "'torch.narrow': the length differs from the trace's");
-    r = tensor::CastOp::create(b, loc, type, r);
-  }
-  return SmallVector<Value>{r};
+  return SmallVector<Value>{castChecked(
+      b, loc, r, type, "'torch.narrow': the length differs from the trace's")};
 }
 
 void lowering::populateShapeLowerings(LoweringTable &t) {

@@ -92,7 +92,7 @@ LoweringCall::sizeList(StringRef name) const {
   if (auto list = dyn_cast_or_null<ArrayAttr>(slot))
     items = list.getValue();
   else if (auto tuple = dyn_cast_or_null<TupleAttr>(slot))
-    items = tuple.getElements();
+    items = tuple.getElements().getValue();
   else if (slot)
     items = ArrayRef<Attribute>(slots[*spec->signature.lookup(name)]);
   SmallVector<OpFoldResult> sizes;
