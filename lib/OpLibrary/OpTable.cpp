@@ -1690,7 +1690,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.kthvalue", kBool | kF16},
     {"torch.logcumsumexp", kBool | kInts | kF16},
     {"torch.addbmm", kBool | kF16},
-    {"torch.nn.functional.bilinear", kBool | kInts | kF16},
+    // (bilinear: its rule, since its operands are not named `input`)
     {"torch.linalg.det", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.linalg.slogdet", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.linalg.inv", kBool | kInts | kF16 | bit(DType::BF16)},
@@ -1722,7 +1722,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.logaddexp", kF16},     {"torch.logaddexp2", kF16},
     {"torch.logit", kF16},         {"torch.fmod", kBool},
     {"torch.sinc", kF16},          {"torch.floor_divide", kBool},
-    {"torch.remainder", kBool},
+    {"torch.remainder", kBool},    {"torch.hypot", kF16},
     // ("pow" not implemented for 'Bool': bool ** int computes in int64)
     {"torch.pow", kBool},          {"Tensor.__rpow__", kBool},
     {"torch.nn.functional.cosine_similarity", kF16},
@@ -1778,7 +1778,9 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.argmax", kBool},
     {"torch.argmin", kBool},
     {"torch.prod", kF16 | bit(DType::BF16), /*emptyShortcut=*/true},
-    {"torch.cumprod", kF16, /*emptyShortcut=*/true},
+    // (cumsum and cumprod: their rule, which reads dtype=)
+    // logsumexp: an exp in the input's dtype ("exp_vml_cpu").
+    {"torch.logsumexp", kF16},
 };
 
 /// In-place spellings of entries: `Tensor.add_` means `torch.add` written

@@ -73,29 +73,11 @@ KNOWN_REFUSAL_GAPS = {
                     "the op library views it (by design)"),
     "Tensor.where": (["scalar"], "torch 1.13's Tensor.where takes a tensor `other` "
                      "only; the entry's signature (torch.where's) takes a number"),
-    "torch.aminmax": ([f"torch.bfloat16 dim {d} keep {k}" for d in (1, -1) for k in (False, True)] +
-                      ["torch.bfloat16 0-d"],
-                      "torch 1.13 has no bfloat16 aminmax kernel with a dim "
-                      "(\"aminmax_cpu\"); the dtype table accepts bfloat16"),
-    "torch.cumsum": (["torch.float16 dim 0", "torch.float16 dim -1"],
-                     "\"cumsum_out_cpu\" not implemented for 'Half' in torch 1.13; "
-                     "the dtype table accepts float16"),
-    "torch.logsumexp": ([f"torch.float16 dim {d} keep {k}" for d in (1, "(0, 2)", -1)
-                         for k in (False, True)] + ["torch.float16 0-d", "torch.float16 empty kept"],
-                        "torch 1.13 has no float16 exp kernel (\"exp_vml_cpu\") for "
-                        "logsumexp; the dtype table accepts float16"),
-    **{f"torch.{op}": (["torch.float16 special"],
-                       f"\"{op}_cpu\" not implemented for 'Half' in torch 1.13 (this "
-                       f"sample's operands are both float16); the dtype table accepts it")
-       for op in ("hypot",)},
     **{f"torch.{op}": ([f"torch.bool,torch.bool{k}" for k in
                         ("", " broadcast", " 0-d rhs", " 0-d lhs", " empty")],
                        "two bool tensors: torch has no bool kernel (\"div_floor_cpu\"); "
                        "the rule computes in bool")
        for op in ("div",)},
-    "torch.nn.functional.bilinear": (["torch.bool", "torch.float16"],
-                                     "torch 1.13's \"bmm\" has no bool or float16 "
-                                     "kernel; the dtype table accepts them"),
     "torch.masked_scatter": (["uint8 mask"], "torch checks a uint8 mask's values (0 "
                              "and 1 only); the interpreter takes nonzero as true"),
     "torch.ops.aten._trilinear.default": (["sizes differ"], "torch narrows the operands "
@@ -157,6 +139,12 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        "torch.convolution",
                        # in the batches' dtype, whatever the input's.
                        "torch.baddbmm",
+                       # a bmm of input1 and input2 (the table reads `input`).
+                       "torch.nn.functional.bilinear",
+                       # in the dtype= argument's dtype when there is one.
+                       "torch.cumsum", "torch.cumprod",
+                       # bfloat16 with a dim only.
+                       "torch.aminmax",
                        # a float threshold must fit an integer dtype (uint8
                        # refuses -1.75, int32 takes it as -1).
                        "torch.ops.aten.threshold_backward.default"}

@@ -322,6 +322,12 @@ Type dtypeOr(const BoundCall &call, Type fallback) {
   return fallback;
 }
 
+LogicalResult noCpuKernel(const BoundCall &call, Type computed) {
+  return call.emitError() << "computes in " << computed
+                          << ", which is not supported: torch 1.13 has no "
+                             "CPU kernel for it";
+}
+
 RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size) {
   SmallVector<int64_t> shape(t.getShape());
   if (!shape.empty())

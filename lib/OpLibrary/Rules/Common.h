@@ -208,6 +208,12 @@ LogicalResult reduction(const BoundCall &call, SmallVectorImpl<Type> &results,
 /// The `dtype=` argument of a call, or `fallback`.
 Type dtypeOr(const BoundCall &call, Type fallback);
 
+/// Refuses a call that computes in `computed`, for which torch 1.13 has no
+/// CPU kernel: what a rule says when the dtype table, which reads the
+/// promoted operands alone, cannot (a `dtype=` argument, operands not
+/// named `input`, a kernel that depends on another argument).
+LogicalResult noCpuKernel(const BoundCall &call, Type computed);
+
 /// `t` with dim `d` of size `size` (a 0-d `t`, whose dim 0 torch takes,
 /// as it is).
 RankedTensorType withDimSize(RankedTensorType t, int64_t d, int64_t size);

@@ -77,9 +77,7 @@ static LogicalResult addcPointwise(const BoundCall &call,
     if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
       Type e = t.getElementType();
       if ((!allowBool && e.isInteger(1)) || e.isF16())
-        return call.emitError() << "computes in " << e
-                                << ", which is not supported: torch 1.13 has "
-                                   "no CPU kernel for it";
+        return noCpuKernel(call, e);
     }
   return success();
 }

@@ -380,9 +380,7 @@ LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
       // so the dtype table, which reads `input`, cannot say this.
       Type e = t.getElementType();
       if (e.isInteger(1) || e.isF16())
-        return call.emitError() << "computes in " << e
-                                << ", which is not supported: torch 1.13 has "
-                                   "no CPU kernel for it";
+        return noCpuKernel(call, e);
       return checkScalesFit(call, e);
     }
   return success();
@@ -611,7 +609,13 @@ LogicalResult bilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return call.emitError() << "expects operands of one dtype";
   SmallVector<int64_t> shape(a.getShape().drop_back());
   shape.push_back(w.getDimSize(0));
-  return h.result(shape, w.getElementType());
+  // It is a bmm, which has no bool or float16 kernel, unless the batch is
+  // empty (the dtype table reads `input`, which bilinear does not have).
+  Type e = w.getElementType();
+  bool empty = a.hasStaticShape() && a.getNumElements() == 0;
+  if (!empty && (e.isInteger(1) || e.isF16()))
+    return noCpuKernel(call, e);
+  return h.result(shape, e);
 }
 
 /// det / slogdet / inv over batches of square floating-point matrices.

@@ -141,6 +141,11 @@ LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// torch.aminmax: (min, max) over `dim` (None: every dim).
 LogicalResult aminmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+  // "aminmax_cpu" has no bfloat16 kernel with a dim (the whole-tensor
+  // form has one), whatever the size.
+  if (RankedTensorType in = call.getTensor("input"))
+    if (in.getElementType().isBF16() && !call.isNone("dim"))
+      return noCpuKernel(call, in.getElementType());
   return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
                          /*withIndices=*/false, /*pair=*/true);
 }
@@ -249,6 +254,12 @@ LogicalResult scan(const BoundCall &call, SmallVectorImpl<Type> &results) {
     elt = dtype.getType();
   else if (isa<IntegerType>(elt))
     elt = i64Type(call);
+  // cumsum and cumprod compute in the result's dtype and have no float16
+  // kernel, but return first when the input is empty or 0-d (a copy).
+  bool trivial = input.getRank() == 0 ||
+                 (input.hasStaticShape() && input.getNumElements() == 0);
+  if (elt.isF16() && !trivial)
+    return noCpuKernel(call, elt);
   return h.result(input.getShape(), elt);
 }
 
