@@ -1585,7 +1585,10 @@ OPS = {
                                    [dt(d, 3, 4), torch.tensor([2, 0, 2])]) for d in ALL_DTYPES for k in (0, -1)],
                                 ("int32 index", lambda x, i: x.index_select(1, i), [f32(2, 3), torch.tensor([1], dtype=torch.int32)]),
                                 ("0-d index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.tensor(1)]),
-                                ("empty index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.zeros(0, dtype=torch.int64)])),
+                                ("empty index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.zeros(0, dtype=torch.int64)]),
+                                # torch refuses an index of another dtype.
+                                *[(f"{d} index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.tensor([1, 0], dtype=d)])
+                                  for d in (torch.uint8, torch.int16, torch.bool)]),
     "torch.gather": fixed(*[(f"{d} dim {k}", lambda x, i, k=k: torch.gather(x, k, i),
                              [dt(d, 3, 4), torch.tensor([[0, 2], [1, 1]])]) for d in ALL_DTYPES for k in (0, 1)],
                           ("negative dim", lambda x, i: x.gather(-1, i), [f32(2, 3), torch.tensor([[2], [0]])])),

@@ -195,6 +195,15 @@ def run(build, target, seconds, runs, smoke):
         shutil.rmtree(corpus, ignore_errors=True)
     make_seeds(build, target, seeds)
     os.makedirs(corpus, exist_ok=True)
+    # The seeds as a list in name order, not a folder: libFuzzer shuffles
+    # (with -seed) and sorts by size the files in the order it finds them,
+    # and a folder's order is the file system's (ext4 hashes names with a
+    # seed of its own), so a smoke run took another path on CI's machine
+    # and found what the same run here did not.
+    listing = os.path.join(base, f"seeds-{target}.txt")
+    write(listing, ",".join(os.path.join(seeds, f)
+                            for f in sorted(os.listdir(seeds))))
+    seed_args = [f"-seed_inputs=@{listing}"]
     os.makedirs(findings, exist_ok=True)
     result = {"target": target, "executions": 0, "seconds": 0.0, "exit": 0,
               "upstream": 0}
@@ -208,7 +217,7 @@ def run(build, target, seconds, runs, smoke):
                f"-max_total_time={int(left)}", "-timeout=60",
                "-rss_limit_mb=4096", "-print_final_stats=1", "-detect_leaks=0",
                f"-seed={seed}", f"-artifact_prefix={findings}/{target}-",
-               *TARGET_FLAGS.get(target, []), corpus, seeds]
+               *TARGET_FLAGS.get(target, []), corpus, *seed_args]
         if runs:
             cmd.insert(1, f"-runs={runs - result['executions']}")
         # (Not fast_unwind_on_malloc=0: unwinding every malloc through

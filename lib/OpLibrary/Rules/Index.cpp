@@ -64,10 +64,11 @@ LogicalResult indexSelect(const BoundCall &call,
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
   if (!input || !index)
     return h.unknown();
-  if (!isa<IntegerType>(index.getElementType()) ||
-      index.getElementType().isInteger(1) || index.getRank() > 1)
-    return call.emitError() << "argument 'index' must be a 0-d or 1-d integer "
-                               "tensor, got "
+  // torch 1.13: "Expected dtype int32 or int64 for index".
+  std::optional<DType> d = dtypeFromType(index.getElementType());
+  if (!d || (*d != DType::I32 && *d != DType::I64) || index.getRank() > 1)
+    return call.emitError() << "argument 'index' must be a 0-d or 1-d int32 "
+                               "or int64 tensor, got "
                             << index;
   std::optional<int64_t> dim = h.dimArg(input);
   if (!dim)
