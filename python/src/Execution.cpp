@@ -76,10 +76,12 @@ static py::tuple compileCpu(ModuleState &s, const std::string &entry,
                             bool vectorize, int64_t tileN, bool surgery,
                             bool packRhs, bool winograd,
                             std::optional<bool> progress, bool timing,
-                            std::optional<std::string> cacheDir, bool checks) {
+                            std::optional<std::string> cacheDir, bool checks,
+                            const std::vector<std::string> &donate) {
   DiagnosticCapture diags(s.ctx.get());
   CpuPipelineOptions options;
   options.checks = checks;
+  options.donate = donate;
   options.entry = entry;
   options.vectorize = vectorize;
   options.tileN = tileN;
@@ -177,7 +179,8 @@ void traced_python::populateExecution(py::module_ &m) {
         py::arg("tile_n") = 0, py::arg("surgery") = true,
         py::arg("pack_rhs") = true, py::arg("winograd") = true,
         py::arg("progress") = py::none(), py::arg("timing") = false,
-        py::arg("cache_dir") = py::none(), py::arg("checks") = true);
+        py::arg("cache_dir") = py::none(), py::arg("checks") = true,
+        py::arg("donate") = std::vector<std::string>());
   m.def("write_cpu_object", &writeCpuObjectFile, py::arg("state"),
         py::arg("path"), py::arg("entry") = "forward",
         py::arg("vectorize") = true, py::arg("progress") = py::none());

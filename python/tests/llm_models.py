@@ -106,6 +106,48 @@ class GPT(nn.Module):
         return torch.zeros(shape), torch.zeros(shape)
 
 
+class GPTStaticCache(GPT):
+    """GPT-2 with a preallocated cache written in place, as deployments keep
+    it (HF's StaticCache): `(ids, attention_mask, k_cache, v_cache)`, the
+    caches (layers, B, heads, ctx, head_dim) of the model's whole context,
+    `attention_mask` (B, P + T) ones for the P cached and T new tokens. Each
+    step writes its T rows at P:P + T (`k_cache[i][:, :, P:S] = k`) and
+    attends to the first P + T; it returns `(logits, k_cache, v_cache)`, the
+    caches updated. Compiled with `donate=`, the caches are the caller's
+    buffers, updated in place (docs/llm.md, "Cache styles")."""
+
+    def forward(self, ids, attention_mask, k_cache, v_cache):
+        T = ids.size(1)
+        S = attention_mask.size(1)
+        P = S - T
+        pos = torch.arange(P, S, dtype=torch.long)
+        x = self.wte(ids) + self.wpe(pos)
+        for i, block in enumerate(self.h):
+            attn = block.attn
+            h = block.ln_1(x)
+            B, _, C = h.size()
+            q, k, v = attn.c_attn(h).split(C, dim=2)
+            q = q.view(B, T, attn.heads, C // attn.heads).transpose(1, 2)
+            k = k.view(B, T, attn.heads, C // attn.heads).transpose(1, 2)
+            v = v.view(B, T, attn.heads, C // attn.heads).transpose(1, 2)
+            k_cache[i][:, :, P:S] = k
+            v_cache[i][:, :, P:S] = v
+            keys = k_cache[i][:, :, :S]
+            values = v_cache[i][:, :, :S]
+            att = (q @ keys.transpose(-2, -1)) * (1.0 / math.sqrt(keys.size(-1)))
+            att = att.masked_fill(attn.bias[:, :, P:S, :S] == 0, float("-inf"))
+            y = F.softmax(att, dim=-1) @ values
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            x = x + attn.c_proj(y)
+            x = x + block.mlp(block.ln_2(x))
+        return self.lm_head(self.ln_f(x)), k_cache, v_cache
+
+    def static_cache(self, batch=1):
+        c = self.cfg
+        shape = (c.layers, batch, c.heads, c.ctx, c.dim // c.heads)
+        return torch.zeros(shape), torch.zeros(shape)
+
+
 # -- Llama ---------------------------------------------------------------------
 
 class LlamaConfig:
@@ -251,6 +293,10 @@ def randomize(model, seed=0):
 
 def small_gpt(seed=0):
     return randomize(GPT(GPTConfig(vocab=96, ctx=64, layers=2, heads=4, dim=32)), seed)
+
+
+def small_gpt_static(seed=0):
+    return randomize(GPTStaticCache(GPTConfig(vocab=96, ctx=64, layers=2, heads=4, dim=32)), seed)
 
 
 def small_llama(seed=0):

@@ -271,3 +271,116 @@ def test_len_of_a_dynamic_dim_is_refused():
     with pytest.raises(traced.TraceError, match="depends on the size"):
         traced.trace(_Fn(fn), torch.randn(2, 5, 4), mode="concrete",
                      dynamic_dims={1: "seq"})
+
+
+# -- A preallocated cache updated in place (compile(donate=)) -------------------
+
+@pytest.fixture(scope="module")
+def static_lm():
+    """GPT-2 with its whole-context cache written at P:P + T each step
+    (GPTStaticCache), traced once with dynamic "seq" and "total" dims and
+    compiled with both caches donated; the cat-cache GPT of the same
+    weights is the reference."""
+    model = L.randomize(L.GPTStaticCache(L.GPTConfig(vocab=96, ctx=64, layers=2,
+                                                     heads=4, dim=32)))
+    ref = L.GPT(model.cfg)
+    ref.load_state_dict(model.state_dict())
+    k, v = model.static_cache()
+    tm = traced.trace(model, _ids(model, 5), torch.ones(1, 5), k, v,
+                      dynamic_dims={"ids": {1: "seq"}, "attention_mask": {1: "total"}})
+    return model, ref.eval(), tm, traced.compile(tm, donate={"k_cache": 1, "v_cache": 2})
+
+
+def test_static_cache_is_updated_in_place(static_lm):
+    """Prefill then decode steps: the caller's caches are the outputs,
+    written in place, and the logits are torch's at every step."""
+    model, ref, _, compiled = static_lm
+    k, v = model.static_cache()
+    rk, rv = ref.empty_cache()
+    ids = _ids(model, 7)
+    seen = 0
+    with torch.no_grad():
+        for step in range(6):
+            seen += ids.size(1)
+            logits, k_out, v_out = compiled(ids, torch.ones(1, seen), k, v)
+            want, rk, rv = ref(ids, rk, rv)
+            assert k_out is k and v_out is v
+            torch.testing.assert_close(logits, want, rtol=1e-4, atol=1e-5)
+            torch.testing.assert_close(k[:, :, :, :seen], rk, rtol=1e-4, atol=1e-5)
+            assert not k[:, :, :, seen:].any(), "rows past the sequence were written"
+            ids = want[:, -1:].argmax(-1)
+
+
+def test_static_cache_interpreted_matches_compiled(static_lm):
+    model, _, tm, compiled = static_lm
+    k, v = model.static_cache()
+    with torch.no_grad():
+        model(_ids(model, 4, seed=5), torch.ones(1, 4), k, v)
+    ids, mask = _ids(model, 2, seed=6), torch.ones(1, 6)
+    want = model(ids, mask, k.clone(), v.clone())
+    got = tm.interpret(ids, mask, k.clone(), v.clone())
+    _close(got, want)
+    _close(compiled(ids, mask, k.clone(), v.clone()), want)
+
+
+def test_donated_input_of_another_dtype_is_a_copy(static_lm):
+    """A cache the call must convert (float64 with cast=True) is not the
+    buffer the compiled code writes: the caller's tensor stays as it was
+    and the output holds the update."""
+    model, _, _, compiled = static_lm
+    k, v = (c.double() for c in model.static_cache())
+    logits, k_out, _ = compiled(_ids(model, 3), torch.ones(1, 3), k, v, cast=True)
+    assert not k.any() and k_out[:, :, :, :3].abs().sum() > 0
+    assert k_out.dtype == torch.float32
+
+
+def test_donated_numpy_array_is_updated():
+    class Write(torch.nn.Module):
+        def forward(self, cache, k):
+            cache[1:3] = k
+            return cache.sum(), cache
+    tm = traced.trace(Write(), torch.zeros(6, 4), torch.ones(2, 4))
+    compiled = traced.compile(tm, donate=["cache"])
+    cache = np.zeros((6, 4), np.float32)
+    total, out = compiled(cache, np.full((2, 4), 2.0, np.float32))
+    assert out is cache and total == 16.0
+    assert cache[1:3].tolist() == [[2.0] * 4] * 2 and not cache[[0, 3, 4, 5]].any()
+    # Two buffers (the caller's cache not given as the output): the same
+    # result, the input untouched.
+    fresh = np.zeros((6, 4), np.float32)
+    total, out = compiled(fresh.astype(np.float64), np.ones((2, 4)), cast=True)
+    assert out is not fresh and out[1:3].sum() == 8.0
+
+
+class _ReadsOldCache(torch.nn.Module):
+    def forward(self, cache, k):
+        new = cache.index_copy(0, torch.tensor([1, 2]), k)
+        return (cache * 2).sum(), new
+
+
+@pytest.mark.parametrize("donate, message", [
+    ({"cache": 1}, "could not update it in place: its old value is read after the write"),
+    ({"cache": 0}, "cannot be donated to output 0: its type"),
+    (["nope"], "no input is named 'nope'"),
+    ({"cache": 5}, "output 5 of input 'cache' is not an output index below 2"),
+    ([7], "7 names no input"),
+])
+def test_donation_refusals(donate, message):
+    tm = traced.trace(_ReadsOldCache(), torch.zeros(6, 4), torch.ones(2, 4))
+    with pytest.raises(traced.CompileError, match=message):
+        traced.compile(tm, donate=donate, cache=False)
+
+
+def test_ambiguous_donation_asks_for_the_output():
+    class Two(torch.nn.Module):
+        def forward(self, a, b):
+            a[0] = 1.0
+            b[0] = 2.0
+            return a, b
+    tm = traced.trace(Two(), torch.zeros(3), torch.zeros(3))
+    with pytest.raises(traced.CompileError, match="matches 2 outputs of its type"):
+        traced.compile(tm, donate=["a"], cache=False)
+    compiled = traced.compile(tm, donate={"a": 0, "b": 1}, cache=False)
+    a, b = np.zeros(3, np.float32), np.zeros(3, np.float32)
+    ra, rb = compiled(a, b)
+    assert ra is a and rb is b and a[0] == 1.0 and b[0] == 2.0

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
-from typing import Any, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -57,6 +57,15 @@ def _from_array(a, bf16):
     return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
 
 
+def _same_memory(x, a) -> bool:
+    """Whether the caller's argument `x` is the memory of buffer `a`."""
+    if x is a:
+        return True
+    import torch
+    return isinstance(x, torch.Tensor) and x.numel() > 0 and \
+        x.data_ptr() == a.ctypes.data
+
+
 def _output_array(shape, dtype) -> np.ndarray:
     """A compiled call's output array, held to max_tensor_bytes like the
     temporaries compiled code allocates (traced.set_limits); numpy's
@@ -96,8 +105,11 @@ class CompiledModule:
 
     def __init__(self, cpu: Any, entry: str, none_inputs=(), scalar_outputs=None,
                  input_names: Optional[List[Optional[str]]] = None,
-                 where: Optional[str] = None, number_inputs=None):
+                 where: Optional[str] = None, number_inputs=None,
+                 donations=()):
         self._cpu = cpu
+        # (compiled input index, output index): the donated inputs.
+        self._donations = list(donations)
         self.entry = entry
         # How messages name the graph: "@Model::forward".
         self._where = where or f"the compiled {entry}"
@@ -153,15 +165,18 @@ class CompiledModule:
         per input after self, None-only inputs included."""
         return [spec.name for spec in self._inputs]
 
-    def _arrays(self, inputs, named, cast):
+    def _arrays(self, inputs, named, cast, given=None):
         """The buffers the compiled code takes, one per "tensor" input, from
-        the call's arguments (bound and checked by the call-path rules)."""
+        the call's arguments (bound and checked by the call-path rules);
+        `given`, a list, gets the argument each buffer came from."""
         bound = _calls.bind(self._inputs, inputs, named, self._where)
         arrays = []
         for spec, x in zip(self._inputs, bound):
             array = self._convert(spec, x, cast)
             if array is not None:
                 arrays.append(array)
+                if given is not None:
+                    given.append(x)
         return arrays
 
     def _convert(self, spec, x, cast):
@@ -181,10 +196,23 @@ class CompiledModule:
         tensor, else numpy arrays. `cast=True` converts inputs of other
         dtypes. Inputs of the wrong number, shape or dtype raise
         traced.InputError."""
-        arrays = self._arrays(inputs, named, cast)
+        given = []
+        arrays = self._arrays(inputs, named, cast, given)
         sizes, shapes = self._sizes_and_shapes(arrays)
-        outputs = [_output_array(shape, dtype)
-                   for shape, (_, dtype) in zip(shapes, self.output_specs)]
+        outputs = [None] * len(shapes)
+        # A donated input's buffer is its output's too (compile(donate=)):
+        # the compiled code updated it in place. The caller's own tensor
+        # or array is updated and returned when the buffer is its memory.
+        returned = {}
+        for j, k in self._donations:
+            a = arrays[j]
+            if a.flags.writeable and a.shape == tuple(shapes[k]):
+                outputs[k] = a
+                if _same_memory(given[j], a):
+                    returned[k] = given[j]
+        outputs = [o if o is not None else _output_array(shape, dtype)
+                   for o, shape, (_, dtype) in
+                   zip(outputs, shapes, self.output_specs)]
         # (Zero-size arrays may share an address or have none; the compiled
         # code reads and writes nothing there.)
         self._cpu.run([a.ctypes.data for a in arrays],
@@ -195,6 +223,8 @@ class CompiledModule:
             results[i] = kind(results[i].item())
         if _calls.wants_torch(list(inputs) + list(named.values())):
             results = _calls.to_torch(results)
+        for k, x in returned.items():
+            results[k] = x
         return results[0] if len(results) == 1 else tuple(results)
 
     def _sizes_and_shapes(self, arrays):
@@ -238,7 +268,9 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
             progress: Optional[bool] = None,
             timing: bool = False,
             cache: Union[bool, str, "os.PathLike[str]", None] = None,
-            checks: bool = True
+            checks: bool = True,
+            donate: Union[Sequence[Union[str, int]],
+                          Dict[Union[str, int], int], None] = None
             ) -> CompiledModule:
     """Compiles a traced.Module's root graph for `target` ("cpu", or "cuda":
     see `compile_cuda`) and returns a CompiledModule, with traced-cpu-pipeline on a copy (`module` itself is
@@ -269,6 +301,18 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     guard no longer stops an input the trace did not see
     (docs/reliability.md, "Run-time checks" has their cost).
 
+    `donate`: inputs whose buffers the compiled code updates in place, as
+    JAX's donate_argnums (docs/llm.md, "Cache styles"): a dict from an input
+    (its name, or its index among the forward's inputs after self) to the
+    output computed from it, or a list of inputs, each paired with the one
+    output of its type. The output is written into the input's buffer: a
+    key-value cache updated with `index_copy_`, `slice_scatter` or an item
+    assignment then costs the rows written, not a copy of the cache. The
+    call updates the caller's tensor or array (when it has the graph's
+    dtype and is contiguous; else a converted copy) and returns it as that
+    output. CompileError when an input cannot be updated in place (its old
+    value is read after the write).
+
     Raises CompileError (a traced.Error) when the graph cannot be compiled."""
     if target == "cuda":
         return compile_cuda(module, entry=entry, surgery=surgery)
@@ -281,13 +325,14 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     else:
         cache_dir = os.fspath(cache)
     with raising(CompileError):
-        compiled, report = _traced.compile_cpu(
-            module._state, entry, vectorize, tile_n, surgery, pack_rhs,
-            winograd, None if progress is None else bool(progress), bool(timing),
-            cache_dir, bool(checks))
         graph = module.module(module.root_name).graph_named(entry)
         graph_inputs = graph.inputs[1:]
         graph_outputs = graph.outputs
+        donations = _donations(donate, graph_inputs, graph_outputs)
+        compiled, report = _traced.compile_cpu(
+            module._state, entry, vectorize, tile_n, surgery, pack_rhs,
+            winograd, None if progress is None else bool(progress), bool(timing),
+            cache_dir, bool(checks), [f"{j}:{k}" for j, k in donations])
     if timing:
         import sys
         sys.stderr.write(report)
@@ -300,8 +345,49 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
                      if str(n.type) in scalars}
     result = CompiledModule(compiled, entry, none_inputs, scalar_outputs,
                             [n.name for n in graph_inputs],
-                            f"@{module.root_name}::{entry}", number_inputs)
+                            f"@{module.root_name}::{entry}", number_inputs,
+                            donations)
     result.timing_report = report if timing else None
+    return result
+
+
+def _donations(donate, graph_inputs, graph_outputs):
+    """compile(donate=) as (compiled input index, output index) pairs: the
+    compiled code takes no input the trace saw as None."""
+    if not donate:
+        return []
+    names = [n.name for n in graph_inputs]
+    pairs = donate.items() if isinstance(donate, dict) else \
+        [(x, None) for x in donate]
+    result = []
+    for x, k in pairs:
+        if isinstance(x, str):
+            if x not in names:
+                raise CompileError(f"donate: no input is named '{x}' (the "
+                                   f"inputs: {', '.join(map(str, names))})")
+            i = names.index(x)
+        elif isinstance(x, int) and 0 <= x < len(names):
+            i = x
+        else:
+            raise CompileError(f"donate: {x!r} names no input (give a name or "
+                               f"an index below {len(names)})")
+        t = str(graph_inputs[i].type)
+        if k is None:
+            same = [o for o, v in enumerate(graph_outputs) if str(v.type) == t]
+            if len(same) != 1:
+                raise CompileError(
+                    f"donate: input '{names[i]}' ({t}) matches "
+                    f"{len(same)} outputs of its type; say which with a dict, "
+                    f"donate={{'{names[i]}': output_index}}")
+            k = same[0]
+        elif not (isinstance(k, int) and 0 <= k < len(graph_outputs)):
+            raise CompileError(f"donate: output {k!r} of input '{names[i]}' "
+                               f"is not an output index below "
+                               f"{len(graph_outputs)}")
+        if t == "!traced.none":
+            raise CompileError(f"donate: input '{names[i]}' was None when traced")
+        j = i - sum(str(v.type) == "!traced.none" for v in graph_inputs[:i])
+        result.append((j, k))
     return result
 
 

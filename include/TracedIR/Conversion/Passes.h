@@ -75,6 +75,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Plan the temporaries of each function into one "
                      "buffer at compile time (off: one allocation each)"),
       llvm::cl::init(true)};
+  ListOption<std::string> donate{
+      *this, "donate",
+      llvm::cl::desc("input:output index pairs: the caller passes the "
+                     "input's buffer for the output too, which is updated "
+                     "in place (traced-cpu-donate-arguments)")};
   Option<bool> checks{
       *this, "checks",
       llvm::cl::desc("Keep the run-time checks torch makes (index bounds, "
@@ -196,8 +201,10 @@ void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 /// and strided copies as loops (small row-contiguous tiles as vector
 /// transfers when `vectorTiles`); with `arena`, each function's
 /// temporaries planned into one buffer (the CPU pipeline's PlanArena).
+/// `donate`: traced-cpu-donate-arguments' input:output pairs.
 void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false,
-                      bool parallel = false, bool checks = true);
+                      bool parallel = false, bool checks = true,
+                      ArrayRef<std::string> donate = {});
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

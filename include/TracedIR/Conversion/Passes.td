@@ -494,6 +494,58 @@ def TracedCpuLowerChecks : Pass<"traced-cpu-lower-checks", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def TracedCpuDonateArguments
+    : Pass<"traced-cpu-donate-arguments", "mlir::ModuleOp"> {
+  let summary = "Lets outputs be written into the buffers of inputs the caller donates";
+  let description = [{
+    Runs before one-shot bufferization, on the functions carrying
+    `traced.entry`. Each `donate` pair `input:output` (indices of the
+    entry's inputs and outputs, from 0) says that the caller lends the
+    input's buffer to the output: it passes that buffer for both, as JAX's
+    `donate_argnums` and XLA's input-output aliases do. The argument gets
+    `bufferization.writable = true` (the other entry arguments are made
+    read-only before bufferization) and `traced.aliasing_output = output`,
+    so that one-shot bufferization may update it in place: a key-value
+    cache's `index_copy_`, `slice_scatter` or item assignment then writes
+    the new rows into the caller's cache instead of copying the whole cache
+    into a new output each call. traced-cpu-check-donations checks after
+    bufferization that the update did happen in place.
+
+    A pair that names no input or output, or an input and output of other
+    types, is an error at the entry.
+  }];
+  let options = [
+    ListOption<"donate", "donate", "std::string",
+               "input:output index pairs: the output is written into the "
+               "input's buffer, which the caller passes for both">,
+  ];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
+def TracedCpuCheckDonations
+    : Pass<"traced-cpu-check-donations", "mlir::ModuleOp"> {
+  let summary = "Checks that donated inputs were updated in place, and skips their final copy when the caller passed one buffer";
+  let description = [{
+    Runs after buffer-results-to-out-params, on the functions carrying
+    `traced.entry` whose arguments traced-cpu-donate-arguments marked with
+    `traced.aliasing_output = k`. Bufferization updated such an input in
+    place when what the function returned as output k was the argument
+    itself: buffer-results-to-out-params then ends the function with one
+    `memref.copy` of the argument into output k's out-parameter. That copy
+    is wrapped in an `scf.if` on the two buffers' addresses, so that a
+    caller who passes the input's buffer as the output (the donation) pays
+    nothing for it, and one who passes two buffers still gets the result.
+
+    Where bufferization could not update the input in place (its old value
+    is read after the write, or output k is not computed from it), output
+    k is computed into its own buffer, and aliasing it with the input would
+    be wrong: the pass reports an error at the entry naming the input.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def TracedCpuFlattenGlobals
     : Pass<"traced-cpu-flatten-globals", "mlir::ModuleOp"> {
   let summary = "Gives constant memref globals one dimension, so that LLVM holds their data once";

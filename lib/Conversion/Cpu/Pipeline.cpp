@@ -412,8 +412,11 @@ struct ReadOnlyEntryArguments
     func::FuncOp f = getOperation();
     if (!f->hasAttr("traced.entry") || f.isExternal())
       return;
+    // (Arguments the caller donates stay writable: traced-cpu-donate-
+    // arguments marked them.)
     for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
-      if (isa<TensorType>(f.getArgument(i).getType()))
+      if (isa<TensorType>(f.getArgument(i).getType()) &&
+          !f.getArgAttr(i, "traced.aliasing_output"))
         f.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                      BoolAttr::get(f.getContext(), false));
   }
@@ -854,13 +857,17 @@ struct OutlineParallelLoops
 } // namespace
 
 void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
-                                      bool arena, bool parallel, bool checks) {
+                                      bool arena, bool parallel, bool checks,
+                                      ArrayRef<std::string> donate) {
   // The canonicalization folds loop-carried buffers that every iteration
   // yields unchanged (`scf.for iter_args(%b = %alloc)` yielding %b), so that
   // a function returns its allocation itself: buffer-results-to-out-params
   // then writes the result straight into the caller's output buffer
   // instead of a temporary copied at the end (which cost a relu on 600,000
   // floats 2 ms of page faults and copying, 20x the relu itself).
+  TracedCpuDonateArgumentsOptions donation;
+  donation.donate = llvm::to_vector(donate);
+  pm.addPass(createTracedCpuDonateArguments(donation));
   pm.addNestedPass<func::FuncOp>(std::make_unique<ReadOnlyEntryArguments>());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DuplicateSharedFills>());
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
@@ -870,8 +877,9 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
   pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctReturnedBuffers>());
   addPipelineText(pm, "buffer-results-to-out-params{hoist-static-allocs=true "
                       "modify-public-functions=true},"
-                      "canonicalize,"
-                      "buffer-deallocation-pipeline,"
+                      "canonicalize");
+  pm.addPass(createTracedCpuCheckDonations());
+  addPipelineText(pm, "buffer-deallocation-pipeline,"
                       "convert-bufferization-to-memref");
   pm.addNestedPass<func::FuncOp>(std::make_unique<EarlyDeallocs>());
   if (arena)
@@ -911,7 +919,7 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   // the mlir-opt pipeline that reproduces them (docs/cpu.md).
   detail::addBufferization(pm, /*vectorTiles=*/options.vectorize,
                            options.arena, /*parallel=*/options.threads,
-                           options.checks);
+                           options.checks, options.donate);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
   pm.addNestedPass<func::FuncOp>(std::make_unique<ApproximateMath>());

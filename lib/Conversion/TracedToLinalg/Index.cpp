@@ -542,9 +542,70 @@ static Results lowerGather(LoweringCall &c) {
 /// the tensor converted to x's dtype and broadcast to the view's shape, as
 /// torch's copy_ does. (An index of tensors is decomposed first, into
 /// index_put or masked_fill.)
+/// x[index] = value where the window's bounds or x's dims are known at run
+/// time only (sizes as values: a key-value cache written at `P:P + T`):
+/// the value (a number, or a tensor of the window's shape, broadcast only
+/// along static dims) goes in with one insert_slice, which bufferization
+/// can do in place (compile(donate=)); a value of another size than the
+/// window fails a run-time check, as torch refuses it.
+static FailureOr<SmallVector<Value>> lowerDynamicSetitem(LoweringCall &c,
+                                                         Value x) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  FailureOr<DynamicIndexView> w = dynamicIndexView(c, x);
+  if (failed(w))
+    return failure();
+  Type elt = c.logicalElementType(x);
+  auto viewType =
+      RankedTensorType::get(decomposeMixedValues(w->shape).first, elt);
+  Value fill;
+  if (Value value = c.tensor("value")) {
+    auto vType = rankedTensorType(value);
+    if (!vType || vType.getRank() > viewType.getRank())
+      return c.fail("the value has more dims than the indexed window");
+    int64_t lead = viewType.getRank() - vType.getRank();
+    for (int64_t d = 0; d < vType.getRank(); ++d)
+      if (vType.getDimSize(d) == 1 && viewType.isDynamicDim(lead + d))
+        return c.fail("a value broadcast along a dim whose size is known at "
+                      "run time only is not supported yet");
+    fill = buildElementwise(
+        b, loc, viewType, {value},
+        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+        c.logicalElementTypes({value}));
+    for (int64_t d = 0; d < viewType.getRank(); ++d)
+      if (d >= lead && viewType.isDynamicDim(d))
+        checkSameSize(b, loc, w->shape[d],
+                      tensor::DimOp::create(b, loc, fill, d).getResult(),
+                      "'" + c.target() + "': shape mismatch: the value "
+                      "cannot be broadcast to the indexed window");
+  } else {
+    std::optional<double> v = c.getFloat("value");
+    if (!v)
+      return c.fail("the value must be a constant number or a tensor");
+    fill = buildFilled(b, loc, cast<RankedTensorType>(storageType(viewType)),
+                       w->shape, *v);
+  }
+  // The view's shape (ints' dims dropped, None's added) as the window's.
+  SmallVector<int64_t> window = decomposeMixedValues(w->sizes).first;
+  if (cast<RankedTensorType>(fill.getType()).getShape() !=
+      ArrayRef<int64_t>(window)) {
+    fill = buildDynamicReshape(b, loc, fill, window, w->sizes);
+    if (!fill)
+      return c.fail("internal: cannot reshape the value to the window");
+  }
+  fill = castChecked(b, loc, fill,
+                     RankedTensorType::get(window, getElementTypeOrSelf(fill)),
+                     "'" + c.target() + "': internal: the window's size");
+  Value out = tensor::InsertSliceOp::create(b, loc, fill, x, w->offsets,
+                                            w->sizes, w->strides);
+  return SmallVector<Value>{out};
+}
+
 static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
   Value x = c.tensor("input");
   RankedTensorType type = c.logicalResultType();
+  if (x && type && (!staticTensorType(x) || !c.value("index")))
+    return lowerDynamicSetitem(c, x);
   if (!x || !type || !staticTensorType(x))
     return c.fail("expected a statically shaped tensor");
   auto xType = cast<RankedTensorType>(x.getType());

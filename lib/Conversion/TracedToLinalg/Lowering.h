@@ -358,6 +358,17 @@ FailureOr<IndexView> indexView(LoweringCall &c, RankedTensorType xType,
 /// (getitem's and setitem's; Shape.cpp).
 FailureOr<IndexView> basicIndexView(LoweringCall &c, RankedTensorType xType);
 
+/// The same window when bounds or dims of `x` are known at run time only
+/// (sizes as values, docs/llm.md): offsets, sizes and strides for
+/// extract_slice or insert_slice over `x` (one per dim of `x`) and the
+/// view's shape, as run-time values where they are not constants. Slice
+/// bounds are clamped as Python clamps them; an int index is checked in
+/// range at run time.
+struct DynamicIndexView {
+  SmallVector<OpFoldResult> offsets, sizes, strides, shape;
+};
+FailureOr<DynamicIndexView> dynamicIndexView(LoweringCall &c, Value x);
+
 /// Python's bounds of slice `s` (constant parts) over a dim of `size`:
 /// the first element, the number taken and the (positive) step.
 FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s, int64_t size);

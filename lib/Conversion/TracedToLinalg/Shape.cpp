@@ -436,15 +436,10 @@ FailureOr<IndexView> lowering::basicIndexView(LoweringCall &c,
   return indexView(c, xType, items);
 }
 
-/// x[index] with basic items (ints, slices, None, Ellipsis) whose bounds or
-/// whose dims of x are known only at run time (sizes as values, docs/llm.md):
-/// one extract_slice with run-time offsets and sizes, Python's clamping of
-/// slice bounds and a run-time check of int indices, reshaped to the result.
-static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
-                                                             Value x) {
-  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+FailureOr<DynamicIndexView> lowering::dynamicIndexView(LoweringCall &c,
+                                                       Value x) {
   auto xType = dyn_cast<RankedTensorType>(x.getType());
-  if (!type || !xType)
+  if (!xType)
     return c.fail("only basic indexing of ranked tensors is supported");
   Attribute slot = c.slots[*c.spec->signature.lookup("index")];
   SmallVector<Attribute> items;
@@ -470,7 +465,7 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
   int64_t rank = xType.getRank();
   int64_t consumed = llvm::count_if(
       items, [](Attribute a) { return !isa<NoneAttr, EllipsisAttr>(a); });
-  SmallVector<OpFoldResult> offsets, sizes, strides, shape;
+  DynamicIndexView v;
   int64_t dim = 0;
   auto dimSize = [&](int64_t d) -> Value {
     return xType.isDynamicDim(d)
@@ -481,24 +476,24 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
     OpFoldResult size = xType.isDynamicDim(dim)
                             ? OpFoldResult(dimSize(dim))
                             : OpFoldResult(b.getIndexAttr(xType.getDimSize(dim)));
-    offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(size);
-    strides.push_back(b.getIndexAttr(1));
-    shape.push_back(size);
+    v.offsets.push_back(b.getIndexAttr(0));
+    v.sizes.push_back(size);
+    v.strides.push_back(b.getIndexAttr(1));
+    v.shape.push_back(size);
     ++dim;
   };
   // Python's reading of a bound: negative counts from the end, clamped.
-  auto clamp = [&](Value v, Value size) -> Value {
+  auto clamp = [&](Value at, Value size) -> Value {
     Value zero = index(0);
-    Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, v, zero);
-    v = b.createOrFold<arith::SelectOp>(
-        loc, negative, b.createOrFold<arith::AddIOp>(loc, v, size), v);
-    v = b.createOrFold<arith::MaxSIOp>(loc, v, zero);
-    return b.createOrFold<arith::MinSIOp>(loc, v, size);
+    Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, at, zero);
+    at = b.createOrFold<arith::SelectOp>(
+        loc, negative, b.createOrFold<arith::AddIOp>(loc, at, size), at);
+    at = b.createOrFold<arith::MaxSIOp>(loc, at, zero);
+    return b.createOrFold<arith::MinSIOp>(loc, at, size);
   };
   for (Attribute item : items) {
     if (isa_and_nonnull<NoneAttr>(item)) {
-      shape.push_back(b.getIndexAttr(1));
+      v.shape.push_back(b.getIndexAttr(1));
       continue;
     }
     if (isa_and_nonnull<EllipsisAttr>(item)) {
@@ -529,10 +524,10 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
       Value span = b.createOrFold<arith::SubIOp>(loc, end, begin);
       Value n = b.createOrFold<arith::CeilDivSIOp>(loc, span, index(step));
       n = b.createOrFold<arith::MaxSIOp>(loc, n, index(0));
-      offsets.push_back(fold(begin));
-      sizes.push_back(fold(n));
-      strides.push_back(b.getIndexAttr(step));
-      shape.push_back(fold(n));
+      v.offsets.push_back(fold(begin));
+      v.sizes.push_back(fold(n));
+      v.strides.push_back(b.getIndexAttr(step));
+      v.shape.push_back(fold(n));
       ++dim;
       continue;
     }
@@ -551,24 +546,38 @@ static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, size));
       c.check(inRange, "index out of range for dimension " + Twine(dim));
     }
-    offsets.push_back(fold(at));
-    sizes.push_back(b.getIndexAttr(1));
-    strides.push_back(b.getIndexAttr(1));
+    v.offsets.push_back(fold(at));
+    v.sizes.push_back(b.getIndexAttr(1));
+    v.strides.push_back(b.getIndexAttr(1));
     ++dim;
   }
   while (dim < rank)
     fullDim();
-  Value slice = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
-  if (static_cast<int64_t>(shape.size()) != type.getRank())
+  return v;
+}
+
+/// x[index] with basic items (ints, slices, None, Ellipsis) whose bounds or
+/// whose dims of x are known only at run time (sizes as values, docs/llm.md):
+/// one extract_slice with run-time offsets and sizes, reshaped to the
+/// result.
+static FailureOr<SmallVector<Value>> lowerDynamicTensorIndex(LoweringCall &c,
+                                                             Value x) {
+  RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+  if (!type)
+    return c.fail("only basic indexing of ranked tensors is supported");
+  FailureOr<DynamicIndexView> v = dynamicIndexView(c, x);
+  if (failed(v))
+    return failure();
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value slice = tensor::ExtractSliceOp::create(b, loc, x, v->offsets,
+                                               v->sizes, v->strides);
+  if (static_cast<int64_t>(v->shape.size()) != type.getRank())
     return c.fail("internal: the indexed rank differs from the traced result's");
-  SmallVector<int64_t> target;
-  for (OpFoldResult size : shape) {
-    std::optional<int64_t> known = getConstantIntValue(size);
-    target.push_back(known ? *known : ShapedType::kDynamic);
-  }
+  SmallVector<int64_t> target = decomposeMixedValues(v->shape).first;
   Value r = slice;
   if (cast<RankedTensorType>(slice.getType()).getShape() != ArrayRef<int64_t>(target)) {
-    r = buildDynamicReshape(b, loc, slice, target, shape);
+    r = buildDynamicReshape(b, loc, slice, target, v->shape);
     if (!r)
       return c.fail("internal: cannot reshape the indexed view");
   }
