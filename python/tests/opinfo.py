@@ -1184,6 +1184,9 @@ OPS = {
         ("0-d", lambda x: torch.tensor_split(x, 2)[0], [f32()]),
         ("zero sections", lambda x: torch.tensor_split(x, 0)[0], [f32(4)])),
     "torch.nn.functional.instance_norm": fixed(
+        # torch repeats each per-channel argument over the batch: 1-D only.
+        ("2-d running stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False), [f32(1, 4), f32(1, 4), positive((1, 4), torch.float32)]),
+        ("f64 stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False), [f32(2, 3, 4), dt(torch.float64, 3), positive((3,), torch.float64)]),
         ("plain", lambda x: F.instance_norm(x), [f32(2, 3, 5, 4)], ACCUMULATE),
         ("affine eps", lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=1e-3), [f32(2, 3, 7), f32(3), f32(3)], ACCUMULATE),
         ("running stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False),
@@ -1194,6 +1197,12 @@ OPS = {
         ("float16", lambda x: F.instance_norm(x), [dt(torch.float16, 2, 3, 4)]),
         ("wrong weight", lambda x, w: F.instance_norm(x, weight=w), [f32(2, 3, 4), f32(4)])),
     "torch.nn.functional.batch_norm": fixed(
+        # torch's CPU kernel: parameters of the input's dtype, or float32
+        # beside bfloat16; others refused ("mixed dtype (CPU)").
+        ("bf16 f32 stats", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.bfloat16, 2, 3, 4), f32(3), positive((3,), torch.float32)], ACCUMULATE, torch.bfloat16),
+        ("f64 f32 stats", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), f32(3), positive((3,), torch.float32)]),
+        ("f32 f64 weight", lambda x, w: F.batch_norm(x, None, None, w, training=True), [f32(2, 3), dt(torch.float64, 3)]),
+        ("bool var", lambda x, m, v: F.batch_norm(x, m, v), [f32(2, 3), f32(3), torch.ones(3, dtype=torch.bool)]),
         ("eval", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b), [f32(2, 3, 4, 4), f32(3), positive((3,), torch.float32), f32(3), f32(3)], ACCUMULATE),
         ("no affine 1-d", lambda x, m, v: F.batch_norm(x, m, v, eps=1e-3), [f32(4, 3), f32(3), positive((3,), torch.float32)], ACCUMULATE),
         ("f64", lambda x, m, v: F.batch_norm(x, m, v), [dt(torch.float64, 2, 3), dt(torch.float64, 3), positive((3,), torch.float64)], ACCUMULATE),

@@ -29,6 +29,34 @@ LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
+/// torch 1.13's CPU batch norm (which instance norm calls): the running
+/// statistics, weight and bias given are 1-D and of one dtype, the input's,
+/// or float32 beside a bfloat16 input ("mixed dtype (CPU)").
+static LogicalResult checkNormParameters(const BoundCall &call,
+                                         RankedTensorType input) {
+  std::optional<DType> in = dtypeFromType(input.getElementType()), common;
+  for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
+    RankedTensorType t = call.getTensor(name);
+    if (!t)
+      continue;
+    if (t.getRank() != 1)
+      return call.emitError() << "'" << name << "' must be 1-D (one value a "
+                              << "channel), got " << t;
+    std::optional<DType> d = dtypeFromType(t.getElementType());
+    if (!d || !in)
+      continue;
+    if (!common)
+      common = d;
+    bool mixed = *in == DType::BF16 && *d == DType::F32;
+    if (*d != *common || (*d != *in && !mixed))
+      return call.emitError()
+             << "mixed dtype (CPU): expect parameter to have scalar type of "
+             << (*in == DType::BF16 ? "float32" : dtypeName(*in)) << ", got "
+             << dtypeName(*d) << " for '" << name << "'";
+  }
+  return success();
+}
+
 /// F.instance_norm: the input's type. Each (sample, channel) slice is
 /// normalized by its own statistics (use_input_stats), which needs more
 /// than one element in it, or by the running ones; every per-channel
@@ -41,6 +69,8 @@ LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results
     return h.unknown();
   if (input.getRank() < 2)
     return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormParameters(call, input)))
+    return failure();
   if (!input.hasStaticShape())
     return h.result(input);
   int64_t c = input.getDimSize(1), spatial = 1;
@@ -77,6 +107,8 @@ LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
     return call.emitError() << "Expected more than 1 value per channel when "
                                "training, got input size "
                             << shapeStr(input.getShape());
+  if (failed(checkNormParameters(call, input)))
+    return failure();
   for (StringRef name : {"running_mean", "running_var", "weight", "bias"}) {
     RankedTensorType t = h.tensor(name);
     if (!t)
