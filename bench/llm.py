@@ -1,7 +1,9 @@
 """Language-model prefill and decode (issue 50, docs/llm.md): GPT-2 small
 (124M parameters, float32, random weights) from python/tests/llm_models.py,
 traced once with dynamic "seq" and "past" dims and compiled once, beside
-torch eager in the same process, at 1 and 2 threads.
+torch eager in the same process, at 1 and 2 threads; and the same weights
+with a preallocated cache written in place (GPTStaticCache, compiled with
+donate=), traced once with dynamic "seq" and "total" dims.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/llm.py [--threads 1,2]
         [--model gpt2|tiny] [--past 16,256,900]
@@ -46,6 +48,11 @@ def child(threads, model_name, pasts):
         cfg = L.GPTConfig(vocab=512, ctx=1024, layers=2, heads=4, dim=64)
     model = L.randomize(L.GPT(cfg))
     params = sum(p.numel() for p in model.parameters())
+    # The same weights with the preallocated cache written in place
+    # (GPTStaticCache, compiled with donate=; docs/llm.md "KV caches").
+    static = L.GPTStaticCache(cfg)
+    static.load_state_dict(model.state_dict())
+    static.eval()
 
     def cache(past, seed=1):
         k, v = model.empty_cache()
@@ -64,9 +71,15 @@ def child(threads, model_name, pasts):
     t1 = time.perf_counter()
     compiled = traced.compile(tm)
     t2 = time.perf_counter()
+    ks, vs = static.static_cache()
+    tms = traced.trace(static, ids, torch.ones(1, 5), ks, vs,
+                       dynamic_dims={"ids": {1: "seq"}, "attention_mask": {1: "total"}})
+    in_place = traced.compile(tms, donate={"k_cache": 1, "v_cache": 2})
+    t3 = time.perf_counter()
     print(f"\nGPT ({params / 1e6:.1f}M parameters, {cfg.layers} layers, "
           f"dim {cfg.dim}), {threads} thread(s): trace {t1 - t0:.1f} s, "
-          f"compile {t2 - t1:.1f} s (one compile serves every row)")
+          f"compile {t2 - t1:.1f} s (one compile serves every row); the "
+          f"in-place cache model: trace and compile {t3 - t2:.1f} s")
 
     big = torch.ones(256 * 1024 * 1024)  # 1 GiB of float32
     big.sum()
@@ -80,9 +93,10 @@ def child(threads, model_name, pasts):
     print(f"read bandwidth (torch sum of 1 GiB, {threads} thread(s)): "
           f"{bandwidth / 1e9:.1f} GB/s")
 
-    print("\n| step | tokens in | past | ours ms | torch eager ms | ours/torch "
-          "| ours tokens/s | torch tokens/s | of bandwidth bound | check |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| step | tokens in | past | ours ms | ours in place ms | torch eager ms "
+          "| ours/torch | ours tokens/s | in place tokens/s | torch tokens/s "
+          "| of bandwidth bound (in place) | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = [("prefill", 128, 0)] + [("decode", 1, p) for p in pasts]
     for kind, n, past in rows:
         x = torch.randint(0, cfg.vocab, (1, n), generator=g)
@@ -92,24 +106,35 @@ def child(threads, model_name, pasts):
             want = model(x, k, v)
         got = compiled(xn, kn, vn)
         ok = all(agreement(np.asarray(a), b.numpy())[0] for a, b in zip(got, want))
+        # The static caches hold the same past; each call writes its rows
+        # at `past` (the same rows every call) in place.
+        sk, sv = (c.numpy() for c in static.static_cache())
+        sk[:, :, :, :past], sv[:, :, :, :past] = kn, vn
+        mask = np.ones((1, past + n), np.float32)
+        got = in_place(xn, mask, sk, sv)
+        ok = ok and agreement(np.asarray(got[0]), want[0].numpy())[0] and got[1] is sk
 
         def ours():
             compiled(xn, kn, vn)
 
+        def ours_in_place():
+            in_place(xn, mask, sk, sv)
+
         def eager():
             with torch.no_grad():
                 model(x, k, v)
-        o, e = interleaved_medians_ms([ours, eager], blocks=4, runs=5, block_s=0.5)
+        o, oi, e = interleaved_medians_ms([ours, ours_in_place, eager],
+                                          blocks=4, runs=5, block_s=0.5)
         # Bytes a decode step must read: the weights once (less the
         # position embedding, read one row) and both caches.
         cache_bytes = 2 * cfg.layers * (past + n) * cfg.dim * 4
         weight_bytes = (params - cfg.ctx * cfg.dim) * 4
         bound_ms = (weight_bytes + cache_bytes) / bandwidth * 1e3
         tok = lambda ms: n / ms * 1e3
-        print(f"| {kind} | {n} | {past} | {o:.2f} | {e:.2f} | {o / e:.2f} | "
-              f"{tok(o):.1f} | {tok(e):.1f} | "
-              f"{bound_ms / o * 100:.0f}% ({bound_ms:.2f} ms) | "
-              f"{'ok' if ok else 'WRONG'} |", flush=True)
+        print(f"| {kind} | {n} | {past} | {o:.2f} | {oi:.2f} | {e:.2f} | "
+              f"{o / e:.2f} | {tok(o):.1f} | {tok(oi):.1f} | {tok(e):.1f} | "
+              f"{bound_ms / o * 100:.0f}% ({bound_ms / oi * 100:.0f}%, "
+              f"{bound_ms:.2f} ms) | {'ok' if ok else 'WRONG'} |", flush=True)
 
 
 def main():

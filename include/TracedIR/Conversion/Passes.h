@@ -205,6 +205,13 @@ void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
 void addBufferization(OpPassManager &pm, bool vectorTiles, bool arena = false,
                       bool parallel = false, bool checks = true,
                       ArrayRef<std::string> donate = {});
+/// Rebuilds reads of a slice's value that follow its write-back into the
+/// written tensor (Cpu/Donation.cpp), so that one-shot bufferization keeps
+/// writes through views in place.
+std::unique_ptr<Pass> createRereadWrittenSlices();
+/// Erases copies of a buffer onto itself (two identical subviews of one
+/// buffer) that bufferization leaves (Cpu/Donation.cpp).
+std::unique_ptr<Pass> createDropSelfCopies();
 /// Parses `text` (passes registered on first use) into `pm`.
 void addPipelineText(OpPassManager &pm, StringRef text);
 } // namespace detail

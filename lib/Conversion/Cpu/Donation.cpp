@@ -16,6 +16,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Pass/Pass.h"
 
 namespace mlir::traced {
 #define GEN_PASS_DEF_TRACEDCPUDONATEARGUMENTS
@@ -166,3 +169,133 @@ struct CheckDonationsPass
   }
 };
 } // namespace
+
+namespace {
+/// Reads of a slice's value after it was written back into its tensor go
+/// through the written tensor instead. A write through a view
+/// (`cache[i][:, :, P:S] = k`, which the tracer records as an update of
+/// `cache[i]` inserted back into `cache`) followed by a read of the view
+/// (`cache[i][:, :, :S]`) lowers to
+///
+///   %view = tensor.extract_slice %cache[i]
+///   %new = tensor.insert_slice %k into %view[.., P, ..]
+///   %cache2 = tensor.insert_slice %new into %cache[i]
+///   ... = tensor.extract_slice %cache2[i] ...
+///
+/// and the canonicalizer folds the last extract_slice to %new itself. Then
+/// one-shot bufferization sees %new read after %cache2 wrote the memory it
+/// lives in, and copies the whole view out of place each call (a layer's
+/// whole cache, in a language model). Reading it as
+/// `tensor.extract_slice %cache2[i]` again (through the reshapes between
+/// them, inverted) is the same value, and keeps the update in place.
+/// Internal to the CPU pipeline; runs right before bufferization.
+struct RereadWrittenSlices
+    : PassWrapper<RereadWrittenSlices, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RereadWrittenSlices)
+  StringRef getArgument() const final {
+    return "traced-cpu-reread-written-slices";
+  }
+  void runOnOperation() override {
+    DominanceInfo dom(getOperation());
+    SmallVector<tensor::InsertSliceOp> inserts;
+    getOperation().walk([&](tensor::InsertSliceOp op) {
+      inserts.push_back(op);
+    });
+    for (tensor::InsertSliceOp op : inserts)
+      reread(op, dom);
+  }
+
+  /// The reads of `op`'s source (or of what it was reshaped from) that
+  /// `op` dominates, rebuilt from `op`'s result.
+  static void reread(tensor::InsertSliceOp op, DominanceInfo &dom) {
+    Value v = op.getSource();
+    // What to apply to a fresh extract_slice to get each value of the chain
+    // back: the inverse of the reshapes from it to the source.
+    SmallVector<Operation *> reshapes;
+    while (true) {
+      rereadUses(op, v, reshapes, dom);
+      Operation *def = v.getDefiningOp();
+      if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        return;
+      reshapes.push_back(def);
+      v = def->getOperand(0);
+    }
+  }
+
+  static void rereadUses(tensor::InsertSliceOp op, Value v,
+                         ArrayRef<Operation *> reshapes, DominanceInfo &dom) {
+    SmallVector<OpOperand *> later;
+    for (OpOperand &use : v.getUses())
+      if (use.getOwner() != op && !llvm::is_contained(reshapes, use.getOwner()) &&
+          dom.properlyDominates(op.getOperation(), use.getOwner()))
+        later.push_back(&use);
+    if (later.empty())
+      return;
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    Location loc = op.getLoc();
+    Value again = tensor::ExtractSliceOp::create(
+        b, loc, op.getSourceType(), op.getResult(), op.getMixedOffsets(),
+        op.getMixedSizes(), op.getMixedStrides());
+    // Undo the reshapes, last first: an expand_shape made the next value
+    // from this one, so a collapse_shape with its groups gives it back.
+    for (Operation *r : reshapes) {
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(r))
+        again = tensor::CollapseShapeOp::create(
+            b, loc, expand.getSrcType(), again,
+            expand.getReassociationIndices());
+      else {
+        auto collapse = cast<tensor::CollapseShapeOp>(r);
+        again = tensor::ExpandShapeOp::create(
+            b, loc, collapse.getSrcType(), again,
+            collapse.getReassociationIndices(),
+            tensor::getMixedSizes(b, loc, collapse.getSrc()));
+      }
+    }
+    for (OpOperand *use : later)
+      use->set(again);
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> traced::detail::createRereadWrittenSlices() {
+  return std::make_unique<RereadWrittenSlices>();
+}
+
+namespace {
+/// Erases the copies of a buffer onto itself that one-shot bufferization
+/// leaves when a slice written in place is inserted back where it was
+/// extracted from (`memref.copy %sv, %sv2` of two identical subviews of
+/// one buffer): a layer's whole key-value cache copied onto itself each
+/// call, in a language model. Internal to the CPU pipeline.
+struct DropSelfCopies
+    : PassWrapper<DropSelfCopies, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropSelfCopies)
+  StringRef getArgument() const final { return "traced-cpu-drop-self-copies"; }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> selfCopies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      if (sameView(copy.getSource(), copy.getTarget()))
+        selfCopies.push_back(copy);
+    });
+    for (memref::CopyOp copy : selfCopies)
+      copy.erase();
+  }
+
+  static bool sameView(Value a, Value b) {
+    if (a == b)
+      return true;
+    auto x = a.getDefiningOp<memref::SubViewOp>(),
+         y = b.getDefiningOp<memref::SubViewOp>();
+    return x && y && x.getType() == y.getType() &&
+           sameView(x.getSource(), y.getSource()) &&
+           x.getMixedOffsets() == y.getMixedOffsets() &&
+           x.getMixedSizes() == y.getMixedSizes() &&
+           x.getMixedStrides() == y.getMixedStrides();
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> traced::detail::createDropSelfCopies() {
+  return std::make_unique<DropSelfCopies>();
+}

@@ -869,10 +869,12 @@ void traced::detail::addBufferization(OpPassManager &pm, bool vectorTiles,
   donation.donate = llvm::to_vector(donate);
   pm.addPass(createTracedCpuDonateArguments(donation));
   pm.addNestedPass<func::FuncOp>(std::make_unique<ReadOnlyEntryArguments>());
+  pm.addNestedPass<func::FuncOp>(detail::createRereadWrittenSlices());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DuplicateSharedFills>());
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "func.func(canonicalize)");
+  pm.addNestedPass<func::FuncOp>(detail::createDropSelfCopies());
   pm.addPass(std::make_unique<NumberConstantGlobals>());
   pm.addNestedPass<func::FuncOp>(std::make_unique<DistinctReturnedBuffers>());
   addPipelineText(pm, "buffer-results-to-out-params{hoist-static-allocs=true "
