@@ -384,3 +384,12 @@ def test_ambiguous_donation_asks_for_the_output():
     a, b = np.zeros(3, np.float32), np.zeros(3, np.float32)
     ra, rb = compiled(a, b)
     assert ra is a and rb is b and a[0] == 1.0 and b[0] == 2.0
+
+
+def test_greedy_generation_with_the_static_cache(static_lm):
+    """traced.generate on the in-place model: the tokens of torch's greedy
+    loop over the concatenated-cache model of the same weights."""
+    model, ref, _, compiled = static_lm
+    prompt = _ids(model, 6, seed=9)
+    got = traced.generate(compiled, prompt, 32)
+    assert torch.equal(got, _torch_greedy(ref, prompt, 32))
