@@ -393,3 +393,27 @@ def test_greedy_generation_with_the_static_cache(static_lm):
     prompt = _ids(model, 6, seed=9)
     got = traced.generate(compiled, prompt, 32)
     assert torch.equal(got, _torch_greedy(ref, prompt, 32))
+
+
+def test_max_and_min_of_sizes_are_values():
+    """Python's max and min of sizes record torch.ops.prim.max/min (they
+    compared the sizes, which a trace refuses), pairwise; compiled, they
+    follow each size; on plain numbers they stay the builtins."""
+    class Clip(torch.nn.Module):
+        def forward(self, x):
+            n = x.size(1)
+            keep = max(n - 2, 1)
+            window = min([n, 100, keep + 1])
+            return x[:, :keep] * 2, x[:, -window:].sum(1), max(3, 5), min((2, 7))
+    tm = traced.trace(Clip(), torch.randn(2, 6), dynamic_dims={"x": {1: "n"}})
+    text = str(tm)
+    assert text.count('"torch.ops.prim.max"') == 1 and text.count('"torch.ops.prim.min"') == 2
+    compiled = traced.compile(tm)
+    for n in (1, 2, 3, 6, 9):
+        x = torch.randn(2, n)
+        want = Clip()(x)
+        got = compiled(x)
+        torch.testing.assert_close(got[0], want[0])
+        torch.testing.assert_close(got[1], want[1])
+        assert got[2:] == want[2:] == (5, 2)
+        _close(tm.interpret(x)[:2], want[:2])

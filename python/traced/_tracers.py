@@ -1475,6 +1475,42 @@ def _patched_leaf_functions(tracer, root, leaf_functions):
             g[name] = value
 
 
+@contextlib.contextmanager
+def _sym_extremes(tracer):
+    """While a trace with dynamic dims runs, Python's builtin max and min
+    of SymInts record `torch.ops.prim.max`/`min` (pairwise, left to right),
+    as sizes computed with them (`max(n - 2, 1)`) stay values; on anything
+    else they are the builtins. (Left alone, they compare the sizes, a
+    SymBool that no Python branch may take.)"""
+    import builtins
+    originals = builtins.max, builtins.min
+
+    def extreme(original, target):
+        def wrapper(*args, **kwargs):
+            items = args[0] if len(args) == 1 and not isinstance(args[0], int) \
+                else args
+            if kwargs or not isinstance(items, (tuple, list)) or \
+                    not any(isinstance(v, SymInt) for v in items) or \
+                    not all(isinstance(v, int) and not isinstance(v, bool)
+                            for v in items):
+                return original(*args, **kwargs)
+            result = items[0]
+            for v in items[1:]:
+                value = original(int(result), int(v))
+                result = tracer.sym_call(target, [result, v], value) \
+                    if isinstance(result, SymInt) or isinstance(v, SymInt) \
+                    else value
+            return result
+        return wrapper
+
+    builtins.max = extreme(originals[0], "torch.ops.prim.max")
+    builtins.min = extreme(originals[1], "torch.ops.prim.min")
+    try:
+        yield
+    finally:
+        builtins.max, builtins.min = originals
+
+
 def trace_concrete(root, inputs, leaf_functions=(), sizes=None):
     # The run may write its inputs (`a += b`): it gets copies.
     inputs = tuple(x.clone() if isinstance(x, torch.Tensor) else x
@@ -1513,7 +1549,9 @@ def trace_concrete(root, inputs, leaf_functions=(), sizes=None):
     torch.Tensor.__setitem__ = setitem
     try:
         with torch.no_grad(), tracer, _patched_leaf_functions(
-                tracer, root, leaf_functions):
+                tracer, root, leaf_functions), (
+                _sym_extremes(tracer) if sizes is not None and sizes.tracking
+                else contextlib.nullcontext()):
             tracer._trace_into(original, root, inputs, {})
     except EmitError as exc:
         raise TraceError(str(exc)) from exc
