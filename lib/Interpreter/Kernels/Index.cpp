@@ -57,11 +57,7 @@ IndexPlan stridedPlan(ArrayRef<int64_t> shape, int64_t offset,
     for (size_t d = 0; d < shape.size(); ++d)
       off += pos[d] * strides[d];
     plan.offsets.push_back(off);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (++pos[d] < shape[d])
-        break;
-      pos[d] = 0;
-    }
+    nextPosition(pos, shape);
   }
   return plan;
 }
@@ -103,11 +99,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
         if (mask.data<uint8_t>()[i])
           for (int64_t d = 0; d < mask.rank(); ++d)
             coords[d].push_back(pos[d]);
-        for (int64_t d = mask.rank() - 1; d >= 0; --d) {
-          if (++pos[d] < mask.dim(d))
-            break;
-          pos[d] = 0;
-        }
+        nextPosition(pos, mask.shape());
       }
       if (mask.rank() == 0)
         return args.emitError() << "indexing with a 0-d bool mask is not "
@@ -228,11 +220,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
     for (auto [k, d] : llvm::enumerate(indexDims))
       off += idx[k].data<int64_t>()[bpos] * strides[d];
     plan.offsets.push_back(off);
-    for (int64_t d = static_cast<int64_t>(outShape.size()) - 1; d >= 0; --d) {
-      if (++pos[d] < outShape[d])
-        break;
-      pos[d] = 0;
-    }
+    nextPosition(pos, outShape);
   }
   return plan;
 }
@@ -597,47 +585,81 @@ FailureOr<RtValue> indexSelect(const KernelArgs &args) {
   return RtValue(*out);
 }
 
-FailureOr<RtValue> gather(const KernelArgs &args) {
+/// gather's and scatter's input, index and dim (normalized).
+struct AlongDim {
+  Tensor in, index;
+  int64_t dim;
+};
+
+/// The arguments of gather and scatter, or failure (reported; `dtypeError`
+/// when the index is not int64): the index has as many dims as the input
+/// (a 0-d one counting as 1-d).
+static FailureOr<AlongDim> alongDim(const KernelArgs &args,
+                                    StringRef dtypeError) {
   FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(index) || failed(d))
     return failure();
   if (index->dtype() != DType::I64)
-    return args.emitError() << "gather(): 'index' must be an int64 tensor";
+    return args.emitError() << dtypeError;
   int64_t rank = std::max<int64_t>(in->rank(), 1);
   FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
   if (failed(dim))
     return failure();
   if (std::max<int64_t>(index->rank(), 1) != rank)
     return args.emitError() << "'index' must have as many dims as 'input'";
-  for (int64_t i = 0; i < index->rank(); ++i)
-    if (i != *dim && index->dim(i) > (in->rank() ? in->dim(i) : 1))
-      return args.emitError() << "size " << index->dim(i) << " of 'index' in dim "
-                              << i << " exceeds the input's";
-  // out[i0..id..in] = x[i0..index[i]..in]: walk the index's positions.
-  Tensor out(in->dtype(), index->shape());
-  SmallVector<int64_t> xs = in->strides();
-  SmallVector<int64_t> pos(index->rank(), 0);
-  int64_t size = in->rank() ? in->dim(*dim) : 1;
-  for (int64_t i = 0; i < index->numel(); ++i) {
-    int64_t k = index->getInt(i);
+  return AlongDim{*in, *index, *dim};
+}
+
+/// Calls `fn(i, k, pos)` for each element i of the index, in row-major
+/// order, `pos` its position and `k` its value; failure (reported) at the
+/// first k out of the dim's range (gather and the scatter family take no
+/// negative index, unlike indexing).
+template <typename Fn>
+static LogicalResult forEachIndex(const KernelArgs &args, const AlongDim &along,
+                                  Fn fn) {
+  const Tensor &index = along.index;
+  SmallVector<int64_t> pos(index.rank(), 0);
+  int64_t size = along.in.rank() ? along.in.dim(along.dim) : 1;
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t k = index.getInt(i);
     if (k < 0 || k >= size)
-      return args.emitError() << "index " << k << " is out of bounds for "
-                              << "dimension " << *dim << " with size " << size;
-    int64_t off = 0;
-    for (int64_t dd = 0; dd < index->rank(); ++dd)
-      off += (dd == *dim ? k : pos[dd]) * xs[dd];
-    dispatchStorage(in->dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      out.template data<T>()[i] = in->template data<T>()[off];
-      return 0;
-    });
-    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-      if (++pos[dd] < index->dim(dd))
-        break;
-      pos[dd] = 0;
-    }
+      return args.emitError()
+             << "index " << k << " is out of bounds for "
+             << "dimension " << along.dim << " with size " << size;
+    fn(i, k, ArrayRef<int64_t>(pos));
+    nextPosition(pos, index.shape());
   }
+  return success();
+}
+
+FailureOr<RtValue> gather(const KernelArgs &args) {
+  FailureOr<AlongDim> along =
+      alongDim(args, "gather(): 'index' must be an int64 tensor");
+  if (failed(along))
+    return failure();
+  const Tensor &in = along->in, &index = along->index;
+  int64_t dim = along->dim;
+  for (int64_t i = 0; i < index.rank(); ++i)
+    if (i != dim && index.dim(i) > (in.rank() ? in.dim(i) : 1))
+      return args.emitError()
+             << "size " << index.dim(i) << " of 'index' in dim " << i
+             << " exceeds the input's";
+  // out[i0..id..in] = x[i0..index[i]..in]: walk the index's positions.
+  Tensor out(in.dtype(), index.shape());
+  SmallVector<int64_t> xs = in.strides();
+  if (failed(forEachIndex(
+          args, *along, [&](int64_t i, int64_t k, ArrayRef<int64_t> pos) {
+            int64_t off = 0;
+            for (int64_t dd = 0; dd < index.rank(); ++dd)
+              off += (dd == dim ? k : pos[dd]) * xs[dd];
+            dispatchStorage(in.dtype(), [&](auto tag) {
+              using T = decltype(tag);
+              out.template data<T>()[i] = in.template data<T>()[off];
+              return 0;
+            });
+          })))
+    return failure();
   return RtValue(out);
 }
 
@@ -1002,23 +1024,16 @@ enum class ScatterMode { Assign, Sum, Prod, Mean, Max, Min };
 
 static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
                                       bool includeSelf = true) {
-  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(index) || failed(d))
+  FailureOr<AlongDim> along = alongDim(args, "'index' must be an int64 tensor");
+  if (failed(along))
     return failure();
-  if (index->dtype() != DType::I64)
-    return args.emitError() << "'index' must be an int64 tensor";
-  int64_t rank = std::max<int64_t>(in->rank(), 1);
-  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
-  if (failed(dim))
-    return failure();
-  if (std::max<int64_t>(index->rank(), 1) != rank)
-    return args.emitError() << "'index' must have as many dims as 'input'";
+  const Tensor &in = along->in, &index = along->index;
+  int64_t dim = along->dim, rank = std::max<int64_t>(in.rank(), 1);
   Tensor src;
   std::optional<double> value;
   const RtValue &s = args.get(args.has("src") ? "src" : "value");
   if (s.isTensor())
-    src = s.tensor().to(in->dtype());
+    src = s.tensor().to(in.dtype());
   else if (std::optional<double> v = s.number())
     value = v;
   else
@@ -1027,103 +1042,98 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
     if (std::max<int64_t>(src.rank(), 1) != rank)
       return args.emitError() << "'index' and 'src' must have as many dims as "
                                  "'input'";
-    for (int64_t dd = 0; dd < index->rank(); ++dd)
-      if (index->dim(dd) > src.dim(dd))
+    for (int64_t dd = 0; dd < index.rank(); ++dd)
+      if (index.dim(dd) > src.dim(dd))
         return args.emitError() << "'index' is larger than 'src' in dim "
                                 << dd;
   }
-  for (int64_t dd = 0; dd < index->rank(); ++dd)
-    if (dd != *dim && in->rank() && index->dim(dd) > in->dim(dd))
+  for (int64_t dd = 0; dd < index.rank(); ++dd)
+    if (dd != dim && in.rank() && index.dim(dd) > in.dim(dd))
       return args.emitError() << "'index' is larger than 'input' in dim "
                               << dd;
   // A copy (kernels never write into their inputs).
-  Tensor out(in->dtype(), in->shape());
-  dispatchStorage(in->dtype(), [&](auto tag) {
+  Tensor out(in.dtype(), in.shape());
+  dispatchStorage(in.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::copy(in->template data<T>(), in->template data<T>() + in->numel(),
+    std::copy(in.template data<T>(), in.template data<T>() + in.numel(),
               out.template data<T>());
     return 0;
   });
-  bool floating = isFloatingPoint(in->dtype());
+  bool floating = isFloatingPoint(in.dtype());
   std::vector<int64_t> counts(out.numel(), includeSelf ? 1 : 0);
   SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
                                                              : SmallVector<int64_t>();
-  SmallVector<int64_t> pos(index->rank(), 0);
-  int64_t size = in->rank() ? in->dim(*dim) : 1;
-  for (int64_t i = 0; i < index->numel(); ++i) {
-    // (torch's scatter family takes no negative index, unlike indexing.)
-    int64_t k = index->getInt(i);
-    if (k < 0 || k >= size)
-      return args.emitError() << "index " << k << " is out of bounds for "
-                              << "dimension " << *dim << " with size " << size;
-    int64_t off = 0, soff = 0;
-    for (int64_t dd = 0; dd < index->rank(); ++dd) {
-      off += (dd == *dim ? k : pos[dd]) * os[dd];
-      if (src.defined())
-        soff += pos[dd] * ss[dd];
-    }
-    bool first = counts[off] == 0;
-    if (storageOf(out.dtype()) == Storage::Int) {
-      // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
-      // not pass through double).
-      int64_t v = value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
-      int64_t &cur = out.data<int64_t>()[off];
-      auto wrap = [](uint64_t u) { return static_cast<int64_t>(u); };
-      switch (mode) {
-      case ScatterMode::Assign:
-        cur = v;
-        break;
-      case ScatterMode::Sum:
-      case ScatterMode::Mean:
-        cur = first ? v : wrap(static_cast<uint64_t>(cur) + static_cast<uint64_t>(v));
-        break;
-      case ScatterMode::Prod:
-        cur = first ? v : wrap(static_cast<uint64_t>(cur) * static_cast<uint64_t>(v));
-        break;
-      case ScatterMode::Max:
-        cur = first ? v : std::max(cur, v);
-        break;
-      case ScatterMode::Min:
-        cur = first ? v : std::min(cur, v);
-        break;
-      }
-      ++counts[off];
-      for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-        if (++pos[dd] < index->dim(dd))
+  LogicalResult walked = forEachIndex(
+      args, *along, [&](int64_t, int64_t k, ArrayRef<int64_t> pos) {
+        int64_t off = 0, soff = 0;
+        for (int64_t dd = 0; dd < index.rank(); ++dd) {
+          off += (dd == dim ? k : pos[dd]) * os[dd];
+          if (src.defined())
+            soff += pos[dd] * ss[dd];
+        }
+        bool first = counts[off] == 0;
+        if (storageOf(out.dtype()) == Storage::Int) {
+          // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
+          // not pass through double).
+          int64_t v =
+              value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
+          int64_t &cur = out.data<int64_t>()[off];
+          auto wrap = [](uint64_t u) { return static_cast<int64_t>(u); };
+          switch (mode) {
+          case ScatterMode::Assign:
+            cur = v;
+            break;
+          case ScatterMode::Sum:
+          case ScatterMode::Mean:
+            cur = first ? v
+                        : wrap(static_cast<uint64_t>(cur) +
+                               static_cast<uint64_t>(v));
+            break;
+          case ScatterMode::Prod:
+            cur = first ? v
+                        : wrap(static_cast<uint64_t>(cur) *
+                               static_cast<uint64_t>(v));
+            break;
+          case ScatterMode::Max:
+            cur = first ? v : std::max(cur, v);
+            break;
+          case ScatterMode::Min:
+            cur = first ? v : std::min(cur, v);
+            break;
+          }
+          ++counts[off];
+          return;
+        }
+        double v = value ? *value : src.getDouble(soff);
+        double cur = out.getDouble(off);
+        double r;
+        switch (mode) {
+        case ScatterMode::Assign:
+          r = v;
           break;
-        pos[dd] = 0;
-      }
-      continue;
-    }
-    double v = value ? *value : src.getDouble(soff);
-    double cur = out.getDouble(off);
-    double r;
-    switch (mode) {
-    case ScatterMode::Assign:
-      r = v;
-      break;
-    case ScatterMode::Sum:
-    case ScatterMode::Mean:
-      r = first ? v : cur + v;
-      break;
-    case ScatterMode::Prod:
-      r = first ? v : cur * v;
-      break;
-    case ScatterMode::Max:
-      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::max(cur, v));
-      break;
-    case ScatterMode::Min:
-      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::min(cur, v));
-      break;
-    }
-    ++counts[off];
-    out.setDouble(off, r);
-    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-      if (++pos[dd] < index->dim(dd))
-        break;
-      pos[dd] = 0;
-    }
-  }
+        case ScatterMode::Sum:
+        case ScatterMode::Mean:
+          r = first ? v : cur + v;
+          break;
+        case ScatterMode::Prod:
+          r = first ? v : cur * v;
+          break;
+        case ScatterMode::Max:
+          r = first || std::isnan(v)
+                  ? v
+                  : (std::isnan(cur) ? cur : std::max(cur, v));
+          break;
+        case ScatterMode::Min:
+          r = first || std::isnan(v)
+                  ? v
+                  : (std::isnan(cur) ? cur : std::min(cur, v));
+          break;
+        }
+        ++counts[off];
+        out.setDouble(off, r);
+      });
+  if (failed(walked))
+    return failure();
   if (mode == ScatterMode::Mean)
     for (int64_t i = 0; i < out.numel(); ++i)
       if (counts[i] > 1) {

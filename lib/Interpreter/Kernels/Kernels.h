@@ -57,6 +57,35 @@ FailureOr<std::pair<int64_t, int64_t>>
 selectPosition(const KernelArgs &args, const Tensor &in, int64_t dim,
                int64_t index);
 
+/// A new tensor of `x`'s dtype and shape whose elements `fill(p, o)`
+/// writes, `p` and `o` pointing to `x`'s and the new tensor's elements in
+/// their storage type T; `fill` is called only when `Admits<T>::value`
+/// (std::is_integral, std::is_floating_point), the elements left zero
+/// otherwise. Rounded (or wrapped) to the dtype after.
+template <template <typename> class Admits, typename Fn>
+Tensor mapStorage(const Tensor &x, Fn fill) {
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (Admits<T>::value)
+      fill(x.template data<T>(), out.template data<T>());
+    return 0;
+  });
+  out.roundToDType();
+  return out;
+}
+
+/// Steps the row-major position `pos` within `shape` on by one element (the
+/// last dim fastest), back to all zeros after the last.
+inline void nextPosition(MutableArrayRef<int64_t> pos,
+                         ArrayRef<int64_t> shape) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (++pos[d] < shape[d])
+      return;
+    pos[d] = 0;
+  }
+}
+
 /// Binary arithmetic (Elementwise.cpp), which the activation gradients
 /// (Backward.cpp) compute with too.
 /// A binary operand: a tensor, or a Python number.

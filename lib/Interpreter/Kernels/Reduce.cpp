@@ -131,31 +131,24 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
   for (int64_t i = *dim + 1; i < x.rank(); ++i)
     inner *= x.dim(i);
   int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = x.template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t a = 0; a < outer; ++a)
-        for (int64_t b = 0; b < inner; ++b) {
-          const T *row = p + a * size * inner + b;
-          T *orow = o + a * size * inner + b;
-          T mx = -INFINITY;
-          for (int64_t j = 0; j < size; ++j)
-            mx = std::max(mx, row[j * inner]);
-          T sum = 0;
-          for (int64_t j = 0; j < size; ++j)
-            sum += std::exp(row[j * inner] - mx);
-          for (int64_t j = 0; j < size; ++j)
-            orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
-                                        : std::exp(row[j * inner] - mx) / sum;
-        }
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
+  return RtValue(kernels::mapStorage<std::is_floating_point>(
+      x, [&](const auto *p, auto *o) {
+        using T = std::remove_pointer_t<decltype(o)>;
+        for (int64_t a = 0; a < outer; ++a)
+          for (int64_t b = 0; b < inner; ++b) {
+            const T *row = p + a * size * inner + b;
+            T *orow = o + a * size * inner + b;
+            T mx = -INFINITY;
+            for (int64_t j = 0; j < size; ++j)
+              mx = std::max(mx, row[j * inner]);
+            T sum = 0;
+            for (int64_t j = 0; j < size; ++j)
+              sum += std::exp(row[j * inner] - mx);
+            for (int64_t j = 0; j < size; ++j)
+              orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
+                                          : std::exp(row[j * inner] - mx) / sum;
+          }
+      }));
 }
 } // namespace
 
