@@ -86,6 +86,27 @@ inline void nextPosition(MutableArrayRef<int64_t> pos,
   }
 }
 
+/// A tensor seen as [outer, size, inner] around one dim (a 0-d tensor as
+/// one dim of size 1); outer is 0 when size or inner is.
+struct DimSplit {
+  int64_t outer, size, inner;
+};
+
+/// `x` split around its dim `d` (normalized: failure, reported, when out of
+/// range).
+inline FailureOr<DimSplit> splitAtDim(const KernelArgs &args, const Tensor &x,
+                                      int64_t d) {
+  FailureOr<int64_t> dim =
+      normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = x.rank() ? x.dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = size && inner ? x.numel() / (size * inner) : 0;
+  return DimSplit{outer, size, inner};
+}
+
 /// Binary arithmetic (Elementwise.cpp), which the activation gradients
 /// (Backward.cpp) compute with too.
 /// A binary operand: a tensor, or a Python number.

@@ -122,15 +122,10 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
       negated.setDouble(i, -x.getDouble(i));
     x = negated;
   }
-  int64_t rank = std::max<int64_t>(x.rank(), 1);
-  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, x, *d);
+  if (failed(split))
     return failure();
-  int64_t size = x.rank() ? x.dim(*dim) : 1;
-  int64_t inner = 1;
-  for (int64_t i = *dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   return RtValue(kernels::mapStorage<std::is_floating_point>(
       x, [&](const auto *p, auto *o) {
         using T = std::remove_pointer_t<decltype(o)>;
@@ -458,13 +453,10 @@ FailureOr<RtValue> renorm(const KernelArgs &args) {
                             << dtypeName(in->dtype());
   if (*p <= 0 || *maxnorm < 0)
     return args.emitError() << "p must be positive and maxnorm non-negative";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
-  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor out(in->dtype(), in->shape());
   for (int64_t j = 0; j < size; ++j) {
     double acc = 0, maxAbs = 0;
@@ -569,16 +561,12 @@ static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
   if (failed(t))
     return failure();
   DType dtype = *t;
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor x = in->to(dtype);
   Tensor out(dtype, x.shape());
-  int64_t size = x.rank() ? x.dim(*dim) : 1;
-  int64_t inner = 1;
-  for (int64_t i = *dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  int64_t outer = size * inner ? x.numel() / (size * inner) : 0;
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
     using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
@@ -620,13 +608,10 @@ FailureOr<RtValue> logcumsumexp(const KernelArgs &args) {
   if (!isFloatingPoint(in->dtype()))
     return args.emitError() << "logcumsumexp takes floating-point tensors, got "
                             << dtypeName(in->dtype());
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
-  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor out(in->dtype(), in->shape());
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
