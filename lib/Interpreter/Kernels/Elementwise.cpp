@@ -1619,33 +1619,25 @@ FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> glu(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
+  Tensor in;
+  int64_t dim;
+  if (failed(inputAndDim(args, "glu does not support 0-d tensors", in, dim)))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "glu does not support 0-d tensors";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
-    return failure();
-  int64_t size = in->dim(*dim);
+  int64_t size = in.dim(dim);
   if (size % 2)
     return args.emitError() << "halving dimension must be even, but dimension "
-                            << *dim << " is size " << size;
-  int64_t inner = 1, outer = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  for (int64_t i = 0; i < *dim; ++i)
-    outer *= in->dim(i);
-  SmallVector<int64_t> shape(in->shape());
-  shape[*dim] = size / 2;
-  Tensor out(in->dtype(), shape);
+                            << dim << " is size " << size;
+  int64_t outer, inner;
+  std::tie(outer, inner) = outerInner(in.shape(), dim);
+  SmallVector<int64_t> shape(in.shape());
+  shape[dim] = size / 2;
+  Tensor out(in.dtype(), shape);
   int64_t half = size / 2;
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t j = 0; j < half; ++j)
       for (int64_t c = 0; c < inner; ++c) {
-        double x = in->getDouble((a * size + j) * inner + c);
-        double g = in->getDouble((a * size + j + half) * inner + c);
+        double x = in.getDouble((a * size + j) * inner + c);
+        double g = in.getDouble((a * size + j + half) * inner + c);
         out.setDouble((a * half + j) * inner + c, x / (1.0 + std::exp(-g)));
       }
   out.roundToDType();

@@ -414,11 +414,9 @@ static FailureOr<RtValue> putThroughPlan(const KernelArgs &args,
     return diag << "]";
   }
   Tensor src = broadcastTo(v.to(in.dtype()), plan.shape).to(in.dtype());
-  Tensor out(in.dtype(), in.shape());
+  Tensor out = copyOf(in);
   dispatchStorage(in.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::copy(in.template data<T>(), in.template data<T>() + in.numel(),
-              out.template data<T>());
     // Elements in order: a repeated index keeps the last value written.
     SmallVector<int64_t> strides = src.strides();
     (void)strides;
@@ -777,26 +775,21 @@ FailureOr<RtValue> embeddingBag(const KernelArgs &args) {
     return args.emitError() << "max_norm renormalizes the weight in place; "
                                "only max_norm=None is supported";
   std::optional<Tensor> perSample;
-  if (!args.isNone("per_sample_weights")) {
-    FailureOr<Tensor> p = args.tensor("per_sample_weights");
-    if (failed(p))
-      return failure();
-    if (*mode != "sum")
-      return args.emitError() << "embedding_bag: per_sample_weights was not "
-                                 "None; per_sample_weights is only supported "
-                                 "for mode='sum'";
-    if (p->shape() != idx->shape())
-      return args.emitError() << "per_sample_weights must have the shape of "
-                                 "input";
-    perSample = *p;
-  }
+  if (failed(optionalArg(args, "per_sample_weights", &KernelArgs::tensor,
+                         perSample)))
+    return failure();
+  if (perSample && *mode != "sum")
+    return args.emitError() << "embedding_bag: per_sample_weights was not "
+                               "None; per_sample_weights is only supported "
+                               "for mode='sum'";
+  if (perSample && perSample->shape() != idx->shape())
+    return args.emitError() << "per_sample_weights must have the shape of "
+                               "input";
   std::optional<int64_t> paddingIdx;
-  if (!args.isNone("padding_idx")) {
-    FailureOr<int64_t> p = args.getInt("padding_idx");
-    if (failed(p))
-      return failure();
-    paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
-  }
+  if (failed(optionalArg(args, "padding_idx", &KernelArgs::getInt, paddingIdx)))
+    return failure();
+  if (paddingIdx && *paddingIdx < 0)
+    *paddingIdx += w->dim(0);
   // Bag b holds indices [starts[b], starts[b + 1]).
   SmallVector<int64_t> starts;
   int64_t total = idx->numel();
@@ -855,31 +848,26 @@ static FailureOr<RtValue> atenEmbeddingBag(const KernelArgs &args) {
     return args.emitError() << "expects 1-D indices and offsets and a 2-D "
                                "weight";
   std::optional<Tensor> perSample;
-  if (!args.isNone("per_sample_weights")) {
-    FailureOr<Tensor> p = args.tensor("per_sample_weights");
-    if (failed(p))
-      return failure();
-    perSample = *p;
-  }
-  std::optional<int64_t> paddingIdx;
-  if (!args.isNone("padding_idx")) {
-    FailureOr<int64_t> p = args.getInt("padding_idx");
-    if (failed(p))
-      return failure();
-    if (!Raw && (*p < -w->dim(0) || *p >= w->dim(0)))
-      return args.emitError() << "padding_idx " << *p << " is out of range "
+  std::optional<int64_t> padding, paddingIdx;
+  if (failed(optionalArg(args, "per_sample_weights", &KernelArgs::tensor,
+                         perSample)) ||
+      failed(optionalArg(args, "padding_idx", &KernelArgs::getInt, padding)))
+    return failure();
+  if (padding) {
+    int64_t p = *padding;
+    if (!Raw && (p < -w->dim(0) || p >= w->dim(0)))
+      return args.emitError() << "padding_idx " << p << " is out of range "
                               << "for " << w->dim(0) << " embeddings";
-    if (!Raw || *p >= 0)
-      paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
+    if (!Raw || p >= 0)
+      paddingIdx = p < 0 ? p + w->dim(0) : p;
   }
   int64_t n = idx->numel(), count = offsets->numel();
   SmallVector<int64_t> starts;
   if (failed(bagStarts(args, *offsets, n, *includeLast, starts)))
     return failure();
   static const char *const kModes[] = {"sum", "mean", "max"};
-  FailureOr<BagReduction> bags = reduceBags(args, *idx, *w, starts,
-                                            kModes[*mode], perSample,
-                                            paddingIdx);
+  FailureOr<BagReduction> bags =
+      reduceBags(args, *idx, *w, starts, kModes[*mode], perSample, paddingIdx);
   if (failed(bags))
     return failure();
   DType index = (idx->dtype() == DType::I32 && offsets->dtype() == DType::I32)
@@ -957,11 +945,8 @@ FailureOr<RtValue> selectScatter(const KernelArgs &args) {
                                "slice of self";
   // Row-major: `outer` blocks of `size * inner` elements; the slice is
   // the i-th run of `inner` in each block.
-  int64_t inner = 1, outer = 1;
-  for (int64_t k = d + 1; k < in->rank(); ++k)
-    inner *= in->dim(k);
-  for (int64_t k = 0; k < d; ++k)
-    outer *= in->dim(k);
+  int64_t outer, inner;
+  std::tie(outer, inner) = outerInner(in->shape(), d);
   Tensor out(in->dtype(), in->shape());
   Tensor values = src->to(in->dtype());
   dispatchStorage(in->dtype(), [&](auto tag) {
@@ -1022,6 +1007,41 @@ FailureOr<RtValue> oneHot(const KernelArgs &args) {
 /// How scatter combines a value with the element it lands on.
 enum class ScatterMode { Assign, Sum, Prod, Mean, Max, Min };
 
+/// `v` landing on an element holding `cur` (`first`: the first to land
+/// there replaces it) by `mode`: integers wrap (an int64 beyond 2^53 does
+/// not pass through double), a NaN wins a float max or min.
+template <typename V>
+static V scattered(ScatterMode mode, bool first, V cur, V v) {
+  if (first || mode == ScatterMode::Assign)
+    return v;
+  constexpr bool integral = std::is_integral_v<V>;
+  auto wrapped = [](uint64_t u) { return static_cast<V>(u); };
+  switch (mode) {
+  case ScatterMode::Assign:
+  case ScatterMode::Sum:
+  case ScatterMode::Mean:
+    if constexpr (integral)
+      return wrapped(static_cast<uint64_t>(cur) + static_cast<uint64_t>(v));
+    else
+      return cur + v;
+  case ScatterMode::Prod:
+    if constexpr (integral)
+      return wrapped(static_cast<uint64_t>(cur) * static_cast<uint64_t>(v));
+    else
+      return cur * v;
+  case ScatterMode::Max:
+  case ScatterMode::Min:
+    if constexpr (!integral) {
+      if (std::isnan(v))
+        return v;
+      if (std::isnan(cur))
+        return cur;
+    }
+    return mode == ScatterMode::Max ? std::max(cur, v) : std::min(cur, v);
+  }
+  return v;
+}
+
 static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
                                       bool includeSelf = true) {
   FailureOr<AlongDim> along = alongDim(args, "'index' must be an int64 tensor");
@@ -1051,14 +1071,7 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
     if (dd != dim && in.rank() && index.dim(dd) > in.dim(dd))
       return args.emitError() << "'index' is larger than 'input' in dim "
                               << dd;
-  // A copy (kernels never write into their inputs).
-  Tensor out(in.dtype(), in.shape());
-  dispatchStorage(in.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    std::copy(in.template data<T>(), in.template data<T>() + in.numel(),
-              out.template data<T>());
-    return 0;
-  });
+  Tensor out = copyOf(in);
   bool floating = isFloatingPoint(in.dtype());
   std::vector<int64_t> counts(out.numel(), includeSelf ? 1 : 0);
   SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
@@ -1072,65 +1085,18 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
             soff += pos[dd] * ss[dd];
         }
         bool first = counts[off] == 0;
+        ++counts[off];
         if (storageOf(out.dtype()) == Storage::Int) {
           // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
           // not pass through double).
           int64_t v =
               value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
           int64_t &cur = out.data<int64_t>()[off];
-          auto wrap = [](uint64_t u) { return static_cast<int64_t>(u); };
-          switch (mode) {
-          case ScatterMode::Assign:
-            cur = v;
-            break;
-          case ScatterMode::Sum:
-          case ScatterMode::Mean:
-            cur = first ? v
-                        : wrap(static_cast<uint64_t>(cur) +
-                               static_cast<uint64_t>(v));
-            break;
-          case ScatterMode::Prod:
-            cur = first ? v
-                        : wrap(static_cast<uint64_t>(cur) *
-                               static_cast<uint64_t>(v));
-            break;
-          case ScatterMode::Max:
-            cur = first ? v : std::max(cur, v);
-            break;
-          case ScatterMode::Min:
-            cur = first ? v : std::min(cur, v);
-            break;
-          }
-          ++counts[off];
+          cur = scattered(mode, first, cur, v);
           return;
         }
         double v = value ? *value : src.getDouble(soff);
-        double cur = out.getDouble(off);
-        double r;
-        switch (mode) {
-        case ScatterMode::Assign:
-          r = v;
-          break;
-        case ScatterMode::Sum:
-        case ScatterMode::Mean:
-          r = first ? v : cur + v;
-          break;
-        case ScatterMode::Prod:
-          r = first ? v : cur * v;
-          break;
-        case ScatterMode::Max:
-          r = first || std::isnan(v)
-                  ? v
-                  : (std::isnan(cur) ? cur : std::max(cur, v));
-          break;
-        case ScatterMode::Min:
-          r = first || std::isnan(v)
-                  ? v
-                  : (std::isnan(cur) ? cur : std::min(cur, v));
-          break;
-        }
-        ++counts[off];
-        out.setDouble(off, r);
+        out.setDouble(off, scattered(mode, first, out.getDouble(off), v));
       });
   if (failed(walked))
     return failure();
@@ -1147,6 +1113,18 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
   out.roundToDType();
   return RtValue(out);
 }
+/// The mode `names` gives the `reduce` argument `r` (else `expected`, the
+/// names, is reported).
+static FailureOr<ScatterMode>
+scatterModeOf(const KernelArgs &args, StringRef r,
+              ArrayRef<std::pair<StringRef, ScatterMode>> names,
+              StringRef expected) {
+  for (auto [name, mode] : names)
+    if (r == name)
+      return mode;
+  return args.emitError() << "reduce argument must be either " << expected
+                          << ", got " << r;
+}
 FailureOr<RtValue> scatter(const KernelArgs &args) {
   // The legacy reduce= of scatter: "add" or "multiply".
   ScatterMode mode = ScatterMode::Assign;
@@ -1154,14 +1132,12 @@ FailureOr<RtValue> scatter(const KernelArgs &args) {
     FailureOr<std::string> r = args.getStr("reduce");
     if (failed(r))
       return failure();
-    if (*r == "add")
-      mode = ScatterMode::Sum;
-    else if (*r == "multiply")
-      mode = ScatterMode::Prod;
-    else
-      return args.emitError() << "reduce argument must be either add or "
-                                 "multiply, got "
-                              << *r;
+    FailureOr<ScatterMode> m = scatterModeOf(
+        args, *r, {{"add", ScatterMode::Sum}, {"multiply", ScatterMode::Prod}},
+        "add or multiply");
+    if (failed(m))
+      return failure();
+    mode = *m;
   }
   return scatterImpl(args, mode);
 }
@@ -1173,25 +1149,19 @@ FailureOr<RtValue> scatterReduce(const KernelArgs &args) {
   FailureOr<bool> includeSelf = args.getBool("include_self");
   if (failed(r) || failed(includeSelf))
     return failure();
-  ScatterMode mode;
-  if (*r == "sum")
-    mode = ScatterMode::Sum;
-  else if (*r == "prod")
-    mode = ScatterMode::Prod;
-  else if (*r == "mean")
-    mode = ScatterMode::Mean;
-  else if (*r == "amax")
-    mode = ScatterMode::Max;
-  else if (*r == "amin")
-    mode = ScatterMode::Min;
-  else
-    return args.emitError() << "reduce argument must be either sum, prod, "
-                               "mean, amax or amin, got "
-                            << *r;
+  FailureOr<ScatterMode> mode = scatterModeOf(args, *r,
+                                              {{"sum", ScatterMode::Sum},
+                                               {"prod", ScatterMode::Prod},
+                                               {"mean", ScatterMode::Mean},
+                                               {"amax", ScatterMode::Max},
+                                               {"amin", ScatterMode::Min}},
+                                              "sum, prod, mean, amax or amin");
+  if (failed(mode))
+    return failure();
   if (args.tensor("src").value().dtype() != args.tensor("input").value().dtype())
     return args.emitError() << "scatter_reduce expects 'src' of the input's "
                                "dtype";
-  return scatterImpl(args, mode, *includeSelf);
+  return scatterImpl(args, *mode, *includeSelf);
 }
 
 /// index_add / index_copy / index_fill: the slices of `dim` named by a 1-D
@@ -1239,13 +1209,7 @@ static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
                                  "the index's length in dim "
                               << *dim;
   }
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    std::copy(x.template data<T>(), x.template data<T>() + x.numel(),
-              out.template data<T>());
-    return 0;
-  });
+  Tensor out = copyOf(x);
   int64_t size = x.dim(*dim), outer = 1, inner = 1;
   for (int64_t i = 0; i < *dim; ++i)
     outer *= x.dim(i);

@@ -429,18 +429,13 @@ static FailureOr<ConvParams>
 convParams(const KernelArgs &args, const Tensor &input, const Tensor &weight,
            std::optional<ArrayRef<int64_t>> biasShape) {
   ConvParams p;
-  std::string error;
-  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
-    return decodeConv(args.signature(), reader, input.shape(), weight.shape(),
-                      biasShape, p, error);
-  })) {
-  case ConvDecode::Ok:
-    break;
-  case ConvDecode::Unknown:
-    return args.emitError() << "could not read the convolution's arguments";
-  case ConvDecode::Invalid:
-    return args.emitError() << error;
-  }
+  if (failed(kernels::decodeArgs(
+          args, "convolution",
+          [&](const ArgReader &reader, std::string &error) {
+            return decodeConv(args.signature(), reader, input.shape(),
+                              weight.shape(), biasShape, p, error);
+          })))
+    return failure();
   return p;
 }
 

@@ -133,12 +133,7 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
           for (int64_t b = 0; b < inner; ++b) {
             const T *row = p + a * size * inner + b;
             T *orow = o + a * size * inner + b;
-            T mx = -INFINITY;
-            for (int64_t j = 0; j < size; ++j)
-              mx = std::max(mx, row[j * inner]);
-            T sum = 0;
-            for (int64_t j = 0; j < size; ++j)
-              sum += std::exp(row[j * inner] - mx);
+            auto [mx, sum] = kernels::softmaxTerms(row, size, inner);
             for (int64_t j = 0; j < size; ++j)
               orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
                                           : std::exp(row[j * inner] - mx) / sum;
@@ -904,22 +899,20 @@ FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
   if (!isFloatingPoint(dtype))
     return args.emitError() << "cosine_similarity expects floating-point "
                                "inputs";
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
-  if (failed(shape))
-    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
-                               "broadcast together";
-  int64_t rank = shape->size();
+  FailureOr<kernels::BroadcastPair> pair =
+      kernels::broadcastInF64(args, *a, *b, "x1", "x2");
+  if (failed(pair))
+    return failure();
+  ArrayRef<int64_t> shape = pair->shape;
+  int64_t rank = shape.size();
   FailureOr<int64_t> n = normalizeDim(args, *d, std::max<int64_t>(rank, 1));
   if (failed(n))
     return failure();
-  Tensor x = broadcastTo(a->to(DType::F64), *shape),
-         y = broadcastTo(b->to(DType::F64), *shape);
-  int64_t k = rank ? (*shape)[*n] : 1, inner = 1, outer = 1;
-  for (int64_t i = *n + 1; i < rank; ++i)
-    inner *= (*shape)[i];
-  for (int64_t i = 0; i < *n; ++i)
-    outer *= (*shape)[i];
-  SmallVector<int64_t> outShape(*shape);
+  const Tensor &x = pair->a, &y = pair->b;
+  int64_t k = rank ? shape[*n] : 1;
+  int64_t outer, inner;
+  std::tie(outer, inner) = kernels::outerInner(shape, *n);
+  SmallVector<int64_t> outShape(shape);
   if (rank)
     outShape.erase(outShape.begin() + *n);
   Tensor out(dtype, outShape);
@@ -956,16 +949,16 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   if (!isFloatingPoint(dtype))
     return args.emitError() << "pairwise_distance expects floating-point "
                                "inputs";
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
-  if (failed(shape))
-    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
-                               "broadcast together";
-  Tensor x = broadcastTo(a->to(DType::F64), *shape),
-         y = broadcastTo(b->to(DType::F64), *shape);
-  int64_t rank = shape->size();
-  int64_t k = rank ? shape->back() : 1;
+  FailureOr<kernels::BroadcastPair> pair =
+      kernels::broadcastInF64(args, *a, *b, "x1", "x2");
+  if (failed(pair))
+    return failure();
+  ArrayRef<int64_t> shape = pair->shape;
+  const Tensor &x = pair->a, &y = pair->b;
+  int64_t rank = shape.size();
+  int64_t k = rank ? shape.back() : 1;
   int64_t outer = k ? x.numel() / k : 0;
-  SmallVector<int64_t> outShape(*shape);
+  SmallVector<int64_t> outShape(shape);
   if (rank) {
     if (*keepdim)
       outShape.back() = 1;
