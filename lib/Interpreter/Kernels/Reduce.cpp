@@ -369,13 +369,20 @@ static FailureOr<RtValue> allOrAny(const KernelArgs &args, bool all) {
 FailureOr<RtValue> all(const KernelArgs &args) { return allOrAny(args, true); }
 FailureOr<RtValue> any(const KernelArgs &args) { return allOrAny(args, false); }
 
+/// The `dtype` prod, cumsum and cumprod compute in: by default the input's,
+/// int64 for integers and bools.
+static FailureOr<DType> accumulationDType(const KernelArgs &args,
+                                          const Tensor &in) {
+  return args.getDType("dtype",
+                       isIntegral(in.dtype()) ? DType::I64 : in.dtype());
+}
+
 FailureOr<RtValue> prod(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(in) || failed(keepdim))
     return failure();
-  FailureOr<DType> d = args.getDType(
-      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  FailureOr<DType> d = accumulationDType(args, *in);
   if (failed(d))
     return failure();
   DType dtype = *d;
@@ -551,8 +558,7 @@ static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(d))
     return failure();
-  FailureOr<DType> t = args.getDType(
-      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  FailureOr<DType> t = accumulationDType(args, *in);
   if (failed(t))
     return failure();
   DType dtype = *t;
@@ -886,6 +892,16 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
 /// torch.result_type(x1, x2) (a 0-d one gives way), expanded to one shape,
 /// each divided by its norm with the squared norm clamped below at eps^2,
 /// then the sum of their products: sum(x1 / n1 * x2 / n2).
+/// x1 and x2 of a distance (`what`) in float64, broadcast together, when
+/// `dtype`, their result's, is floating-point; failure (reported) otherwise.
+static FailureOr<kernels::BroadcastPair>
+distanceOperands(const KernelArgs &args, const Tensor &a, const Tensor &b,
+                 DType dtype, StringRef what) {
+  if (!isFloatingPoint(dtype))
+    return args.emitError() << what << " expects floating-point inputs";
+  return kernels::broadcastInF64(args, a, b, "x1", "x2");
+}
+
 FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
   FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
   FailureOr<int64_t> d = args.getInt("dim");
@@ -896,11 +912,8 @@ FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
     return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
   };
   DType dtype = resultType({{a->dtype(), priority(*a)}, {b->dtype(), priority(*b)}});
-  if (!isFloatingPoint(dtype))
-    return args.emitError() << "cosine_similarity expects floating-point "
-                               "inputs";
   FailureOr<kernels::BroadcastPair> pair =
-      kernels::broadcastInF64(args, *a, *b, "x1", "x2");
+      distanceOperands(args, *a, *b, dtype, "cosine_similarity");
   if (failed(pair))
     return failure();
   ArrayRef<int64_t> shape = pair->shape;
@@ -946,11 +959,8 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   if (failed(a) || failed(b) || failed(p) || failed(eps) || failed(keepdim))
     return failure();
   DType dtype = promoteDTypes(a->dtype(), b->dtype());
-  if (!isFloatingPoint(dtype))
-    return args.emitError() << "pairwise_distance expects floating-point "
-                               "inputs";
   FailureOr<kernels::BroadcastPair> pair =
-      kernels::broadcastInF64(args, *a, *b, "x1", "x2");
+      distanceOperands(args, *a, *b, dtype, "pairwise_distance");
   if (failed(pair))
     return failure();
   ArrayRef<int64_t> shape = pair->shape;
