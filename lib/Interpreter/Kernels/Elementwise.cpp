@@ -44,6 +44,16 @@ FailureOr<RtValue> unaryFloat(const KernelArgs &args, Fn fn) {
   return RtValue(out);
 }
 
+/// unaryFloat of `fn(k, x)`, `k` the float argument `name`.
+template <typename Fn>
+FailureOr<RtValue> unaryFloatOf(const KernelArgs &args, StringRef name, Fn fn) {
+  FailureOr<double> param = args.getFloat(name);
+  if (failed(param))
+    return failure();
+  double k = *param;
+  return unaryFloat(args, [k, fn](double x) { return fn(k, x); });
+}
+
 /// Like unaryFloat, but keeps integer tensors integer (relu, abs, neg, ...):
 /// `fn` is generic, called with int64_t for integers (exactly: an int64
 /// beyond 2^53 does not pass through double) and double for floats.
@@ -60,19 +70,12 @@ FailureOr<RtValue> unaryAny(const KernelArgs &args, Fn fn) {
   const Tensor &x = v.tensor();
   if (isFloatingPoint(x.dtype()))
     return unaryFloat(args, [&](double d) { return fn(d); });
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_integral_v<T>) {
-      const T *p = x.template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t i = 0, n = x.numel(); i < n; ++i)
-        o[i] = static_cast<T>(fn(static_cast<int64_t>(p[i])));
-    }
-    return 0;
-  });
-  out.roundToDType(); // (wraps to the integer dtype)
-  return RtValue(out);
+  // (mapStorage wraps to the integer dtype.)
+  return RtValue(mapStorage<std::is_integral>(x, [&](const auto *p, auto *o) {
+    using T = std::remove_pointer_t<decltype(o)>;
+    for (int64_t i = 0, n = x.numel(); i < n; ++i)
+      o[i] = static_cast<T>(fn(static_cast<int64_t>(p[i])));
+  }));
 }
 
 /// -x, wrapping for integers (torch: -INT64_MIN is INT64_MIN).
@@ -122,6 +125,30 @@ FailureOr<RtValue> unaryPredicate(const KernelArgs &args, Fn fn) {
     return 0;
   });
   return RtValue(out);
+}
+
+/// The operand as a tensor of `dtype` broadcast to `shape`: a number
+/// converted to the dtype (integers wrap, as torch converts them).
+Tensor materialized(const Operand &o, DType dtype, ArrayRef<int64_t> shape) {
+  if (o.isTensor)
+    return broadcastTo(o.tensor.to(dtype), shape);
+  Tensor t(dtype, {});
+  if (storageOf(dtype) == Storage::Int)
+    t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
+  else // float storage, or bool's one byte
+    t.setDouble(0, o.number);
+  t.roundToDType();
+  return broadcastTo(t, shape);
+}
+
+/// `fn(input, other)` in their floating result dtype (integers give the
+/// default float), the result converted to the compute type.
+template <typename Fn>
+FailureOr<RtValue> floatBinary(const KernelArgs &args, Fn fn) {
+  return binary(
+      args, "input", "other",
+      [fn](auto x, auto y) { return static_cast<decltype(x)>(fn(x, y)); },
+      ResultKind::Float);
 }
 
 double sigmoidOf(double x) { return 1.0 / (1.0 + std::exp(-x)); }
@@ -351,11 +378,8 @@ FailureOr<RtValue> hardsigmoid(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> leakyRelu(const KernelArgs &args) {
-  FailureOr<double> slope = args.getFloat("negative_slope");
-  if (failed(slope))
-    return failure();
-  double k = *slope;
-  return unaryFloat(args, [k](double x) { return x >= 0 ? x : k * x; });
+  return unaryFloatOf(args, "negative_slope",
+                      [](double k, double x) { return x >= 0 ? x : k * x; });
 }
 
 FailureOr<RtValue> sigmoid(const KernelArgs &args) {
@@ -396,20 +420,9 @@ FailureOr<RtValue> clamp(const KernelArgs &args) {
     return args.emitError() << "at least one of 'min' and 'max' must be given";
   // Bounds take the result dtype (integers wrap, as torch converts them).
   DType dtype = resultType(promotion);
-  auto materialize = [&](const Operand &o) {
-    if (o.isTensor)
-      return broadcastTo(o.tensor.to(dtype), shape);
-    Tensor t(dtype, {});
-    if (storageOf(dtype) == Storage::Int)
-      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
-    else // float storage, or bool's one byte
-      t.setDouble(0, o.number);
-    t.roundToDType();
-    return broadcastTo(t, shape);
-  };
-  Tensor in = materialize(*x);
-  Tensor lo = bounds[0] ? materialize(*bounds[0]) : Tensor();
-  Tensor hi = bounds[1] ? materialize(*bounds[1]) : Tensor();
+  Tensor in = materialized(*x, dtype, shape);
+  Tensor lo = bounds[0] ? materialized(*bounds[0], dtype, shape) : Tensor();
+  Tensor hi = bounds[1] ? materialized(*bounds[1], dtype, shape) : Tensor();
   Tensor out(dtype, shape);
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -564,19 +577,31 @@ FailureOr<RtValue> rtruediv(const KernelArgs &args) {
       ResultKind::Float);
 }
 
-FailureOr<RtValue> floorDivide(const KernelArgs &args) {
-  if (failed(checkIntegerDivisor(args, "input", "other")))
+/// `lhs // rhs` (floor_divide and __rfloordiv__).
+static FailureOr<RtValue> floorDivided(const KernelArgs &args, StringRef lhs,
+                                       StringRef rhs) {
+  if (failed(checkIntegerDivisor(args, lhs, rhs)))
     return failure();
-  DType dtype = computeDTypeOf(args, "input", "other");
-  return binary(args, "input", "other",
+  DType dtype = computeDTypeOf(args, lhs, rhs);
+  return binary(args, lhs, rhs,
                 [dtype](auto x, auto y) { return floorDiv(x, y, dtype); });
 }
 
-FailureOr<RtValue> remainder(const KernelArgs &args) {
-  if (failed(checkIntegerDivisor(args, "input", "other")))
+/// `lhs % rhs` (remainder and __rmod__).
+static FailureOr<RtValue> remaindered(const KernelArgs &args, StringRef lhs,
+                                      StringRef rhs) {
+  if (failed(checkIntegerDivisor(args, lhs, rhs)))
     return failure();
-  return binary(args, "input", "other",
+  return binary(args, lhs, rhs,
                 [](auto x, auto y) { return remainderOf(x, y); });
+}
+
+FailureOr<RtValue> floorDivide(const KernelArgs &args) {
+  return floorDivided(args, "input", "other");
+}
+
+FailureOr<RtValue> remainder(const KernelArgs &args) {
+  return remaindered(args, "input", "other");
 }
 
 FailureOr<RtValue> fmod(const KernelArgs &args) {
@@ -651,18 +676,11 @@ FailureOr<RtValue> rpow(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> rfloordiv(const KernelArgs &args) {
-  if (failed(checkIntegerDivisor(args, "other", "input")))
-    return failure();
-  DType dtype = computeDTypeOf(args, "other", "input");
-  return binary(args, "other", "input",
-                [dtype](auto x, auto y) { return floorDiv(x, y, dtype); });
+  return floorDivided(args, "other", "input");
 }
 
 FailureOr<RtValue> rremainder(const KernelArgs &args) {
-  if (failed(checkIntegerDivisor(args, "other", "input")))
-    return failure();
-  return binary(args, "other", "input",
-                [](auto x, auto y) { return remainderOf(x, y); });
+  return remaindered(args, "other", "input");
 }
 
 //===----------------------------------------------------------------------===//
@@ -798,44 +816,33 @@ FailureOr<RtValue> bitwiseNot(const KernelArgs &args) {
 // the size and its vector path; the input is what its float32 and float64
 // fmin/fmax always give, and its scalar path's minimum/maximum.) The
 // compiled code selects the same way (TracedToLinalg/Elementwise.cpp).
-FailureOr<RtValue> maximum(const KernelArgs &args) {
+/// The larger (`Larger`) or smaller of input and other, a NaN operand
+/// taken (`NanWins`: maximum, minimum) or passed over (fmax, fmin).
+template <bool Larger, bool NanWins>
+FailureOr<RtValue> extremum(const KernelArgs &args) {
   return binary(args, "input", "other", [](auto x, auto y) {
     if (x != x)
-      return x;
+      return NanWins ? x : y;
     if (y != y)
-      return y;
-    return y > x ? y : x;
+      return NanWins ? y : x;
+    return (Larger ? y > x : y < x) ? y : x;
   });
+}
+
+FailureOr<RtValue> maximum(const KernelArgs &args) {
+  return extremum</*Larger=*/true, /*NanWins=*/true>(args);
 }
 
 FailureOr<RtValue> minimum(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) {
-    if (x != x)
-      return x;
-    if (y != y)
-      return y;
-    return y < x ? y : x;
-  });
+  return extremum</*Larger=*/false, /*NanWins=*/true>(args);
 }
 
 FailureOr<RtValue> fmax(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) {
-    if (x != x)
-      return y;
-    if (y != y)
-      return x;
-    return y > x ? y : x;
-  });
+  return extremum</*Larger=*/true, /*NanWins=*/false>(args);
 }
 
 FailureOr<RtValue> fmin(const KernelArgs &args) {
-  return binary(args, "input", "other", [](auto x, auto y) {
-    if (x != x)
-      return y;
-    if (y != y)
-      return x;
-    return y < x ? y : x;
-  });
+  return extremum</*Larger=*/false, /*NanWins=*/false>(args);
 }
 
 /// `condition ? a : b` elementwise with broadcasting. torch.where takes
@@ -868,19 +875,8 @@ static FailureOr<RtValue> select(const KernelArgs &args, StringRef condName,
   if (keepShapeOf && ArrayRef<int64_t>(shape) != keepShapeOf->shape())
     return args.emitError() << "the shape of '" << condName
                             << "' does not broadcast to the input's";
-  auto materialize = [&](const Operand &o) {
-    if (o.isTensor)
-      return broadcastTo(o.tensor.to(dtype), shape);
-    Tensor t(dtype, {});
-    if (isFloatingPoint(dtype) || dtype == DType::Bool)
-      t.setDouble(0, o.number);
-    else
-      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
-    t.roundToDType();
-    return broadcastTo(t, shape);
-  };
-  Tensor c = broadcastTo(*cond, shape), ta = materialize(*a),
-         tb = materialize(*b);
+  Tensor c = broadcastTo(*cond, shape), ta = materialized(*a, dtype, shape),
+         tb = materialized(*b, dtype, shape);
   Tensor out(dtype, shape);
   const uint8_t *pc = c.data<uint8_t>();
   dispatchStorage(dtype, [&](auto tag) {
@@ -918,22 +914,25 @@ FailureOr<RtValue> isnan(const KernelArgs &args) {
   return unaryPredicate(args, [](auto x) { return x != x; });
 }
 
-FailureOr<RtValue> isinf(const KernelArgs &args) {
-  return unaryPredicate(args, [](auto x) {
+/// A bool tensor of `fn(x)` over a float input's elements; integers and
+/// bools give `forIntegers` (none is infinite, every one is finite).
+template <typename Fn>
+static FailureOr<RtValue> floatPredicate(const KernelArgs &args,
+                                         bool forIntegers, Fn fn) {
+  return unaryPredicate(args, [&](auto x) {
     if constexpr (std::is_floating_point_v<decltype(x)>)
-      return std::isinf(x);
+      return bool(fn(x));
     else
-      return false;
+      return forIntegers;
   });
 }
 
+FailureOr<RtValue> isinf(const KernelArgs &args) {
+  return floatPredicate(args, false, [](auto x) { return std::isinf(x); });
+}
+
 FailureOr<RtValue> isfinite(const KernelArgs &args) {
-  return unaryPredicate(args, [](auto x) {
-    if constexpr (std::is_floating_point_v<decltype(x)>)
-      return std::isfinite(x);
-    else
-      return true;
-  });
+  return floatPredicate(args, true, [](auto x) { return std::isfinite(x); });
 }
 
 #define TRACED_FLOAT_UNARY(name, expr)                                         \
@@ -1100,12 +1099,7 @@ FailureOr<RtValue> square(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> atan2(const KernelArgs &args) {
-  return binary(
-      args, "input", "other",
-      [](auto x, auto y) {
-        return static_cast<decltype(x)>(std::atan2(x, y));
-      },
-      ResultKind::Float);
+  return floatBinary(args, [](auto x, auto y) { return std::atan2(x, y); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1132,11 +1126,7 @@ FailureOr<RtValue> elu(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> celu(const KernelArgs &args) {
-  FailureOr<double> alpha = args.getFloat("alpha");
-  if (failed(alpha))
-    return failure();
-  double a = *alpha;
-  return unaryFloat(args, [a](double x) {
+  return unaryFloatOf(args, "alpha", [](double a, double x) {
     if (x != x)
       return x;
     return std::max(0.0, x) + std::min(0.0, a * std::expm1(x / a));
@@ -1155,20 +1145,13 @@ FailureOr<RtValue> softplus(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> hardshrink(const KernelArgs &args) {
-  FailureOr<double> lambd = args.getFloat("lambd");
-  if (failed(lambd))
-    return failure();
-  double l = *lambd;
-  return unaryFloat(args,
-                    [l](double x) { return (x >= -l && x <= l) ? 0.0 : x; });
+  return unaryFloatOf(args, "lambd", [](double l, double x) {
+    return (x >= -l && x <= l) ? 0.0 : x;
+  });
 }
 
 FailureOr<RtValue> softshrink(const KernelArgs &args) {
-  FailureOr<double> lambd = args.getFloat("lambd");
-  if (failed(lambd))
-    return failure();
-  double l = *lambd;
-  return unaryFloat(args, [l](double x) {
+  return unaryFloatOf(args, "lambd", [](double l, double x) {
     return x > l ? x - l : (x < -l ? x + l : 0.0);
   });
 }
@@ -1253,19 +1236,8 @@ static FailureOr<RtValue> ternary(const KernelArgs &args,
   if (kind == ResultKind::Float)
     dtype = toFloatingDType(dtype);
   SmallVector<Tensor> ts;
-  for (const Operand &o : ops) {
-    if (o.isTensor) {
-      ts.push_back(broadcastTo(o.tensor.to(dtype), shape));
-      continue;
-    }
-    Tensor t(dtype, {});
-    if (isFloatingPoint(dtype) || dtype == DType::Bool)
-      t.setDouble(0, o.number);
-    else
-      t.data<int64_t>()[0] = static_cast<int64_t>(o.number);
-    t.roundToDType();
-    ts.push_back(broadcastTo(t, shape));
-  }
+  for (const Operand &o : ops)
+    ts.push_back(materialized(o, dtype, shape));
   Tensor out(dtype, shape);
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -1302,32 +1274,34 @@ FailureOr<RtValue> lerp(const KernelArgs &args) {
   });
 }
 
-FailureOr<RtValue> addcmul(const KernelArgs &args) {
-  const RtValue &v = args.get("value");
-  std::optional<double> value = v.number();
-  if (!value)
-    return args.emitError() << "'value' must be a number";
-  double k = *value;
-  return ternary(args, {"input", "tensor1", "tensor2"},
-                 [k](auto x, auto a, auto b) {
-                   using C = decltype(x);
-                   return static_cast<C>(x + static_cast<C>(k) * a * b);
-                 });
-}
-
-FailureOr<RtValue> addcdiv(const KernelArgs &args) {
+/// addcmul and addcdiv: `fn(x, k, a, b)` over input, tensor1 and tensor2,
+/// `k` the number `value` in the compute type.
+template <typename Fn>
+static FailureOr<RtValue> addScaled(const KernelArgs &args, Fn fn) {
   std::optional<double> value = args.get("value").number();
   if (!value)
     return args.emitError() << "'value' must be a number";
   double k = *value;
   return ternary(args, {"input", "tensor1", "tensor2"},
-                 [k](auto x, auto a, auto b) {
-                   using C = decltype(x);
-                   if constexpr (std::is_floating_point_v<C>)
-                     return static_cast<C>(x + static_cast<C>(k) * (a / b));
-                   else
-                     return x; // floats only (the rule rejects others)
+                 [k, fn](auto x, auto a, auto b) {
+                   return fn(x, static_cast<decltype(x)>(k), a, b);
                  });
+}
+
+FailureOr<RtValue> addcmul(const KernelArgs &args) {
+  return addScaled(args, [](auto x, auto k, auto a, auto b) {
+    return static_cast<decltype(x)>(x + k * a * b);
+  });
+}
+
+FailureOr<RtValue> addcdiv(const KernelArgs &args) {
+  return addScaled(args, [](auto x, auto k, auto a, auto b) {
+    using C = decltype(x);
+    if constexpr (std::is_floating_point_v<C>)
+      return static_cast<C>(x + k * (a / b));
+    else
+      return x; // floats only (the rule rejects others)
+  });
 }
 
 FailureOr<RtValue> xlogy(const KernelArgs &args) {
@@ -1345,37 +1319,32 @@ FailureOr<RtValue> xlogy(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> hypot(const KernelArgs &args) {
-  return binary(
-      args, "input", "other",
-      [](auto x, auto y) { return static_cast<decltype(x)>(std::hypot(x, y)); },
-      ResultKind::Float);
+  return floatBinary(args, [](auto x, auto y) { return std::hypot(x, y); });
+}
+
+/// log(exp(x) + exp(y)) (`Base2`: log2(2^x + 2^y)) from the larger operand;
+/// equal infinities give themselves.
+template <bool Base2>
+static FailureOr<RtValue> logAddExp(const KernelArgs &args) {
+  return floatBinary(args, [](auto x, auto y) {
+    using C = decltype(x);
+    if (std::isinf(static_cast<double>(x)) && x == y)
+      return x;
+    C m = std::max(x, y);
+    if constexpr (Base2)
+      return static_cast<C>(m + std::log1p(std::exp2(-std::abs(x - y))) /
+                                    std::log(C(2)));
+    else
+      return static_cast<C>(m + std::log1p(std::exp(-std::abs(x - y))));
+  });
 }
 
 FailureOr<RtValue> logaddexp(const KernelArgs &args) {
-  return binary(
-      args, "input", "other",
-      [](auto x, auto y) {
-        using C = decltype(x);
-        if (std::isinf(static_cast<double>(x)) && x == y)
-          return x;
-        C m = std::max(x, y);
-        return static_cast<C>(m + std::log1p(std::exp(-std::abs(x - y))));
-      },
-      ResultKind::Float);
+  return logAddExp</*Base2=*/false>(args);
 }
 
 FailureOr<RtValue> logaddexp2(const KernelArgs &args) {
-  return binary(
-      args, "input", "other",
-      [](auto x, auto y) {
-        using C = decltype(x);
-        if (std::isinf(static_cast<double>(x)) && x == y)
-          return x;
-        C m = std::max(x, y);
-        return static_cast<C>(
-            m + std::log1p(std::exp2(-std::abs(x - y))) / std::log(C(2)));
-      },
-      ResultKind::Float);
+  return logAddExp</*Base2=*/true>(args);
 }
 
 /// ldexp: input * pow(2.0, other), each step rounded to the dtype torch
@@ -1406,12 +1375,7 @@ FailureOr<RtValue> ldexp(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> copysign(const KernelArgs &args) {
-  return binary(
-      args, "input", "other",
-      [](auto x, auto y) {
-        return static_cast<decltype(x)>(std::copysign(x, y));
-      },
-      ResultKind::Float);
+  return floatBinary(args, [](auto x, auto y) { return std::copysign(x, y); });
 }
 
 FailureOr<RtValue> floatPower(const KernelArgs &args) {
@@ -1508,21 +1472,14 @@ FailureOr<RtValue> sinc(const KernelArgs &args) {
   if (failed(in))
     return failure();
   Tensor x = isFloatingPoint(in->dtype()) ? *in : in->to(DType::F32);
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = x.template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t i = 0, n = x.numel(); i < n; ++i) {
-        T px = static_cast<T>(M_PI) * p[i];
-        o[i] = p[i] == 0 ? T(1) : static_cast<T>(std::sin(px) / px);
-      }
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
+  return RtValue(
+      mapStorage<std::is_floating_point>(x, [&](const auto *p, auto *o) {
+        using T = std::remove_pointer_t<decltype(o)>;
+        for (int64_t i = 0, n = x.numel(); i < n; ++i) {
+          T px = static_cast<T>(M_PI) * p[i];
+          o[i] = p[i] == 0 ? T(1) : static_cast<T>(std::sin(px) / px);
+        }
+      }));
 }
 
 FailureOr<RtValue> deg2rad(const KernelArgs &args) {
@@ -1662,33 +1619,25 @@ FailureOr<RtValue> stochasticDepth(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> glu(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
+  Tensor in;
+  int64_t dim;
+  if (failed(inputAndDim(args, "glu does not support 0-d tensors", in, dim)))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "glu does not support 0-d tensors";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
-    return failure();
-  int64_t size = in->dim(*dim);
+  int64_t size = in.dim(dim);
   if (size % 2)
     return args.emitError() << "halving dimension must be even, but dimension "
-                            << *dim << " is size " << size;
-  int64_t inner = 1, outer = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  for (int64_t i = 0; i < *dim; ++i)
-    outer *= in->dim(i);
-  SmallVector<int64_t> shape(in->shape());
-  shape[*dim] = size / 2;
-  Tensor out(in->dtype(), shape);
+                            << dim << " is size " << size;
+  int64_t outer, inner;
+  std::tie(outer, inner) = outerInner(in.shape(), dim);
+  SmallVector<int64_t> shape(in.shape());
+  shape[dim] = size / 2;
+  Tensor out(in.dtype(), shape);
   int64_t half = size / 2;
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t j = 0; j < half; ++j)
       for (int64_t c = 0; c < inner; ++c) {
-        double x = in->getDouble((a * size + j) * inner + c);
-        double g = in->getDouble((a * size + j + half) * inner + c);
+        double x = in.getDouble((a * size + j) * inner + c);
+        double g = in.getDouble((a * size + j + half) * inner + c);
         out.setDouble((a * half + j) * inner + c, x / (1.0 + std::exp(-g)));
       }
   out.roundToDType();

@@ -57,11 +57,7 @@ IndexPlan stridedPlan(ArrayRef<int64_t> shape, int64_t offset,
     for (size_t d = 0; d < shape.size(); ++d)
       off += pos[d] * strides[d];
     plan.offsets.push_back(off);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (++pos[d] < shape[d])
-        break;
-      pos[d] = 0;
-    }
+    nextPosition(pos, shape);
   }
   return plan;
 }
@@ -103,11 +99,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
         if (mask.data<uint8_t>()[i])
           for (int64_t d = 0; d < mask.rank(); ++d)
             coords[d].push_back(pos[d]);
-        for (int64_t d = mask.rank() - 1; d >= 0; --d) {
-          if (++pos[d] < mask.dim(d))
-            break;
-          pos[d] = 0;
-        }
+        nextPosition(pos, mask.shape());
       }
       if (mask.rank() == 0)
         return args.emitError() << "indexing with a 0-d bool mask is not "
@@ -228,11 +220,7 @@ FailureOr<IndexPlan> advancedPlan(const KernelArgs &args, const Tensor &x,
     for (auto [k, d] : llvm::enumerate(indexDims))
       off += idx[k].data<int64_t>()[bpos] * strides[d];
     plan.offsets.push_back(off);
-    for (int64_t d = static_cast<int64_t>(outShape.size()) - 1; d >= 0; --d) {
-      if (++pos[d] < outShape[d])
-        break;
-      pos[d] = 0;
-    }
+    nextPosition(pos, outShape);
   }
   return plan;
 }
@@ -426,11 +414,9 @@ static FailureOr<RtValue> putThroughPlan(const KernelArgs &args,
     return diag << "]";
   }
   Tensor src = broadcastTo(v.to(in.dtype()), plan.shape).to(in.dtype());
-  Tensor out(in.dtype(), in.shape());
+  Tensor out = copyOf(in);
   dispatchStorage(in.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::copy(in.template data<T>(), in.template data<T>() + in.numel(),
-              out.template data<T>());
     // Elements in order: a repeated index keeps the last value written.
     SmallVector<int64_t> strides = src.strides();
     (void)strides;
@@ -597,47 +583,81 @@ FailureOr<RtValue> indexSelect(const KernelArgs &args) {
   return RtValue(*out);
 }
 
-FailureOr<RtValue> gather(const KernelArgs &args) {
+/// gather's and scatter's input, index and dim (normalized).
+struct AlongDim {
+  Tensor in, index;
+  int64_t dim;
+};
+
+/// The arguments of gather and scatter, or failure (reported; `dtypeError`
+/// when the index is not int64): the index has as many dims as the input
+/// (a 0-d one counting as 1-d).
+static FailureOr<AlongDim> alongDim(const KernelArgs &args,
+                                    StringRef dtypeError) {
   FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(index) || failed(d))
     return failure();
   if (index->dtype() != DType::I64)
-    return args.emitError() << "gather(): 'index' must be an int64 tensor";
+    return args.emitError() << dtypeError;
   int64_t rank = std::max<int64_t>(in->rank(), 1);
   FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
   if (failed(dim))
     return failure();
   if (std::max<int64_t>(index->rank(), 1) != rank)
     return args.emitError() << "'index' must have as many dims as 'input'";
-  for (int64_t i = 0; i < index->rank(); ++i)
-    if (i != *dim && index->dim(i) > (in->rank() ? in->dim(i) : 1))
-      return args.emitError() << "size " << index->dim(i) << " of 'index' in dim "
-                              << i << " exceeds the input's";
-  // out[i0..id..in] = x[i0..index[i]..in]: walk the index's positions.
-  Tensor out(in->dtype(), index->shape());
-  SmallVector<int64_t> xs = in->strides();
-  SmallVector<int64_t> pos(index->rank(), 0);
-  int64_t size = in->rank() ? in->dim(*dim) : 1;
-  for (int64_t i = 0; i < index->numel(); ++i) {
-    int64_t k = index->getInt(i);
+  return AlongDim{*in, *index, *dim};
+}
+
+/// Calls `fn(i, k, pos)` for each element i of the index, in row-major
+/// order, `pos` its position and `k` its value; failure (reported) at the
+/// first k out of the dim's range (gather and the scatter family take no
+/// negative index, unlike indexing).
+template <typename Fn>
+static LogicalResult forEachIndex(const KernelArgs &args, const AlongDim &along,
+                                  Fn fn) {
+  const Tensor &index = along.index;
+  SmallVector<int64_t> pos(index.rank(), 0);
+  int64_t size = along.in.rank() ? along.in.dim(along.dim) : 1;
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t k = index.getInt(i);
     if (k < 0 || k >= size)
-      return args.emitError() << "index " << k << " is out of bounds for "
-                              << "dimension " << *dim << " with size " << size;
-    int64_t off = 0;
-    for (int64_t dd = 0; dd < index->rank(); ++dd)
-      off += (dd == *dim ? k : pos[dd]) * xs[dd];
-    dispatchStorage(in->dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      out.template data<T>()[i] = in->template data<T>()[off];
-      return 0;
-    });
-    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-      if (++pos[dd] < index->dim(dd))
-        break;
-      pos[dd] = 0;
-    }
+      return args.emitError()
+             << "index " << k << " is out of bounds for "
+             << "dimension " << along.dim << " with size " << size;
+    fn(i, k, ArrayRef<int64_t>(pos));
+    nextPosition(pos, index.shape());
   }
+  return success();
+}
+
+FailureOr<RtValue> gather(const KernelArgs &args) {
+  FailureOr<AlongDim> along =
+      alongDim(args, "gather(): 'index' must be an int64 tensor");
+  if (failed(along))
+    return failure();
+  const Tensor &in = along->in, &index = along->index;
+  int64_t dim = along->dim;
+  for (int64_t i = 0; i < index.rank(); ++i)
+    if (i != dim && index.dim(i) > (in.rank() ? in.dim(i) : 1))
+      return args.emitError()
+             << "size " << index.dim(i) << " of 'index' in dim " << i
+             << " exceeds the input's";
+  // out[i0..id..in] = x[i0..index[i]..in]: walk the index's positions.
+  Tensor out(in.dtype(), index.shape());
+  SmallVector<int64_t> xs = in.strides();
+  if (failed(forEachIndex(
+          args, *along, [&](int64_t i, int64_t k, ArrayRef<int64_t> pos) {
+            int64_t off = 0;
+            for (int64_t dd = 0; dd < index.rank(); ++dd)
+              off += (dd == dim ? k : pos[dd]) * xs[dd];
+            dispatchStorage(in.dtype(), [&](auto tag) {
+              using T = decltype(tag);
+              out.template data<T>()[i] = in.template data<T>()[off];
+              return 0;
+            });
+          })))
+    return failure();
   return RtValue(out);
 }
 
@@ -755,26 +775,21 @@ FailureOr<RtValue> embeddingBag(const KernelArgs &args) {
     return args.emitError() << "max_norm renormalizes the weight in place; "
                                "only max_norm=None is supported";
   std::optional<Tensor> perSample;
-  if (!args.isNone("per_sample_weights")) {
-    FailureOr<Tensor> p = args.tensor("per_sample_weights");
-    if (failed(p))
-      return failure();
-    if (*mode != "sum")
-      return args.emitError() << "embedding_bag: per_sample_weights was not "
-                                 "None; per_sample_weights is only supported "
-                                 "for mode='sum'";
-    if (p->shape() != idx->shape())
-      return args.emitError() << "per_sample_weights must have the shape of "
-                                 "input";
-    perSample = *p;
-  }
+  if (failed(optionalArg(args, "per_sample_weights", &KernelArgs::tensor,
+                         perSample)))
+    return failure();
+  if (perSample && *mode != "sum")
+    return args.emitError() << "embedding_bag: per_sample_weights was not "
+                               "None; per_sample_weights is only supported "
+                               "for mode='sum'";
+  if (perSample && perSample->shape() != idx->shape())
+    return args.emitError() << "per_sample_weights must have the shape of "
+                               "input";
   std::optional<int64_t> paddingIdx;
-  if (!args.isNone("padding_idx")) {
-    FailureOr<int64_t> p = args.getInt("padding_idx");
-    if (failed(p))
-      return failure();
-    paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
-  }
+  if (failed(optionalArg(args, "padding_idx", &KernelArgs::getInt, paddingIdx)))
+    return failure();
+  if (paddingIdx && *paddingIdx < 0)
+    *paddingIdx += w->dim(0);
   // Bag b holds indices [starts[b], starts[b + 1]).
   SmallVector<int64_t> starts;
   int64_t total = idx->numel();
@@ -833,31 +848,26 @@ static FailureOr<RtValue> atenEmbeddingBag(const KernelArgs &args) {
     return args.emitError() << "expects 1-D indices and offsets and a 2-D "
                                "weight";
   std::optional<Tensor> perSample;
-  if (!args.isNone("per_sample_weights")) {
-    FailureOr<Tensor> p = args.tensor("per_sample_weights");
-    if (failed(p))
-      return failure();
-    perSample = *p;
-  }
-  std::optional<int64_t> paddingIdx;
-  if (!args.isNone("padding_idx")) {
-    FailureOr<int64_t> p = args.getInt("padding_idx");
-    if (failed(p))
-      return failure();
-    if (!Raw && (*p < -w->dim(0) || *p >= w->dim(0)))
-      return args.emitError() << "padding_idx " << *p << " is out of range "
+  std::optional<int64_t> padding, paddingIdx;
+  if (failed(optionalArg(args, "per_sample_weights", &KernelArgs::tensor,
+                         perSample)) ||
+      failed(optionalArg(args, "padding_idx", &KernelArgs::getInt, padding)))
+    return failure();
+  if (padding) {
+    int64_t p = *padding;
+    if (!Raw && (p < -w->dim(0) || p >= w->dim(0)))
+      return args.emitError() << "padding_idx " << p << " is out of range "
                               << "for " << w->dim(0) << " embeddings";
-    if (!Raw || *p >= 0)
-      paddingIdx = *p < 0 ? *p + w->dim(0) : *p;
+    if (!Raw || p >= 0)
+      paddingIdx = p < 0 ? p + w->dim(0) : p;
   }
   int64_t n = idx->numel(), count = offsets->numel();
   SmallVector<int64_t> starts;
   if (failed(bagStarts(args, *offsets, n, *includeLast, starts)))
     return failure();
   static const char *const kModes[] = {"sum", "mean", "max"};
-  FailureOr<BagReduction> bags = reduceBags(args, *idx, *w, starts,
-                                            kModes[*mode], perSample,
-                                            paddingIdx);
+  FailureOr<BagReduction> bags =
+      reduceBags(args, *idx, *w, starts, kModes[*mode], perSample, paddingIdx);
   if (failed(bags))
     return failure();
   DType index = (idx->dtype() == DType::I32 && offsets->dtype() == DType::I32)
@@ -935,11 +945,8 @@ FailureOr<RtValue> selectScatter(const KernelArgs &args) {
                                "slice of self";
   // Row-major: `outer` blocks of `size * inner` elements; the slice is
   // the i-th run of `inner` in each block.
-  int64_t inner = 1, outer = 1;
-  for (int64_t k = d + 1; k < in->rank(); ++k)
-    inner *= in->dim(k);
-  for (int64_t k = 0; k < d; ++k)
-    outer *= in->dim(k);
+  int64_t outer, inner;
+  std::tie(outer, inner) = outerInner(in->shape(), d);
   Tensor out(in->dtype(), in->shape());
   Tensor values = src->to(in->dtype());
   dispatchStorage(in->dtype(), [&](auto tag) {
@@ -1000,25 +1007,53 @@ FailureOr<RtValue> oneHot(const KernelArgs &args) {
 /// How scatter combines a value with the element it lands on.
 enum class ScatterMode { Assign, Sum, Prod, Mean, Max, Min };
 
+/// `v` landing on an element holding `cur` (`first`: the first to land
+/// there replaces it) by `mode`: integers wrap (an int64 beyond 2^53 does
+/// not pass through double), a NaN wins a float max or min.
+template <typename V>
+static V scattered(ScatterMode mode, bool first, V cur, V v) {
+  if (first || mode == ScatterMode::Assign)
+    return v;
+  constexpr bool integral = std::is_integral_v<V>;
+  auto wrapped = [](uint64_t u) { return static_cast<V>(u); };
+  switch (mode) {
+  case ScatterMode::Assign:
+  case ScatterMode::Sum:
+  case ScatterMode::Mean:
+    if constexpr (integral)
+      return wrapped(static_cast<uint64_t>(cur) + static_cast<uint64_t>(v));
+    else
+      return cur + v;
+  case ScatterMode::Prod:
+    if constexpr (integral)
+      return wrapped(static_cast<uint64_t>(cur) * static_cast<uint64_t>(v));
+    else
+      return cur * v;
+  case ScatterMode::Max:
+  case ScatterMode::Min:
+    if constexpr (!integral) {
+      if (std::isnan(v))
+        return v;
+      if (std::isnan(cur))
+        return cur;
+    }
+    return mode == ScatterMode::Max ? std::max(cur, v) : std::min(cur, v);
+  }
+  return v;
+}
+
 static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
                                       bool includeSelf = true) {
-  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(index) || failed(d))
+  FailureOr<AlongDim> along = alongDim(args, "'index' must be an int64 tensor");
+  if (failed(along))
     return failure();
-  if (index->dtype() != DType::I64)
-    return args.emitError() << "'index' must be an int64 tensor";
-  int64_t rank = std::max<int64_t>(in->rank(), 1);
-  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
-  if (failed(dim))
-    return failure();
-  if (std::max<int64_t>(index->rank(), 1) != rank)
-    return args.emitError() << "'index' must have as many dims as 'input'";
+  const Tensor &in = along->in, &index = along->index;
+  int64_t dim = along->dim, rank = std::max<int64_t>(in.rank(), 1);
   Tensor src;
   std::optional<double> value;
   const RtValue &s = args.get(args.has("src") ? "src" : "value");
   if (s.isTensor())
-    src = s.tensor().to(in->dtype());
+    src = s.tensor().to(in.dtype());
   else if (std::optional<double> v = s.number())
     value = v;
   else
@@ -1027,103 +1062,44 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
     if (std::max<int64_t>(src.rank(), 1) != rank)
       return args.emitError() << "'index' and 'src' must have as many dims as "
                                  "'input'";
-    for (int64_t dd = 0; dd < index->rank(); ++dd)
-      if (index->dim(dd) > src.dim(dd))
+    for (int64_t dd = 0; dd < index.rank(); ++dd)
+      if (index.dim(dd) > src.dim(dd))
         return args.emitError() << "'index' is larger than 'src' in dim "
                                 << dd;
   }
-  for (int64_t dd = 0; dd < index->rank(); ++dd)
-    if (dd != *dim && in->rank() && index->dim(dd) > in->dim(dd))
+  for (int64_t dd = 0; dd < index.rank(); ++dd)
+    if (dd != dim && in.rank() && index.dim(dd) > in.dim(dd))
       return args.emitError() << "'index' is larger than 'input' in dim "
                               << dd;
-  // A copy (kernels never write into their inputs).
-  Tensor out(in->dtype(), in->shape());
-  dispatchStorage(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    std::copy(in->template data<T>(), in->template data<T>() + in->numel(),
-              out.template data<T>());
-    return 0;
-  });
-  bool floating = isFloatingPoint(in->dtype());
+  Tensor out = copyOf(in);
+  bool floating = isFloatingPoint(in.dtype());
   std::vector<int64_t> counts(out.numel(), includeSelf ? 1 : 0);
   SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
                                                              : SmallVector<int64_t>();
-  SmallVector<int64_t> pos(index->rank(), 0);
-  int64_t size = in->rank() ? in->dim(*dim) : 1;
-  for (int64_t i = 0; i < index->numel(); ++i) {
-    // (torch's scatter family takes no negative index, unlike indexing.)
-    int64_t k = index->getInt(i);
-    if (k < 0 || k >= size)
-      return args.emitError() << "index " << k << " is out of bounds for "
-                              << "dimension " << *dim << " with size " << size;
-    int64_t off = 0, soff = 0;
-    for (int64_t dd = 0; dd < index->rank(); ++dd) {
-      off += (dd == *dim ? k : pos[dd]) * os[dd];
-      if (src.defined())
-        soff += pos[dd] * ss[dd];
-    }
-    bool first = counts[off] == 0;
-    if (storageOf(out.dtype()) == Storage::Int) {
-      // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
-      // not pass through double).
-      int64_t v = value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
-      int64_t &cur = out.data<int64_t>()[off];
-      auto wrap = [](uint64_t u) { return static_cast<int64_t>(u); };
-      switch (mode) {
-      case ScatterMode::Assign:
-        cur = v;
-        break;
-      case ScatterMode::Sum:
-      case ScatterMode::Mean:
-        cur = first ? v : wrap(static_cast<uint64_t>(cur) + static_cast<uint64_t>(v));
-        break;
-      case ScatterMode::Prod:
-        cur = first ? v : wrap(static_cast<uint64_t>(cur) * static_cast<uint64_t>(v));
-        break;
-      case ScatterMode::Max:
-        cur = first ? v : std::max(cur, v);
-        break;
-      case ScatterMode::Min:
-        cur = first ? v : std::min(cur, v);
-        break;
-      }
-      ++counts[off];
-      for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-        if (++pos[dd] < index->dim(dd))
-          break;
-        pos[dd] = 0;
-      }
-      continue;
-    }
-    double v = value ? *value : src.getDouble(soff);
-    double cur = out.getDouble(off);
-    double r;
-    switch (mode) {
-    case ScatterMode::Assign:
-      r = v;
-      break;
-    case ScatterMode::Sum:
-    case ScatterMode::Mean:
-      r = first ? v : cur + v;
-      break;
-    case ScatterMode::Prod:
-      r = first ? v : cur * v;
-      break;
-    case ScatterMode::Max:
-      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::max(cur, v));
-      break;
-    case ScatterMode::Min:
-      r = first || std::isnan(v) ? v : (std::isnan(cur) ? cur : std::min(cur, v));
-      break;
-    }
-    ++counts[off];
-    out.setDouble(off, r);
-    for (int64_t dd = index->rank() - 1; dd >= 0; --dd) {
-      if (++pos[dd] < index->dim(dd))
-        break;
-      pos[dd] = 0;
-    }
-  }
+  LogicalResult walked = forEachIndex(
+      args, *along, [&](int64_t, int64_t k, ArrayRef<int64_t> pos) {
+        int64_t off = 0, soff = 0;
+        for (int64_t dd = 0; dd < index.rank(); ++dd) {
+          off += (dd == dim ? k : pos[dd]) * os[dd];
+          if (src.defined())
+            soff += pos[dd] * ss[dd];
+        }
+        bool first = counts[off] == 0;
+        ++counts[off];
+        if (storageOf(out.dtype()) == Storage::Int) {
+          // Integers exactly, wrapping as torch's (an int64 beyond 2^53 does
+          // not pass through double).
+          int64_t v =
+              value ? static_cast<int64_t>(*value) : src.data<int64_t>()[soff];
+          int64_t &cur = out.data<int64_t>()[off];
+          cur = scattered(mode, first, cur, v);
+          return;
+        }
+        double v = value ? *value : src.getDouble(soff);
+        out.setDouble(off, scattered(mode, first, out.getDouble(off), v));
+      });
+  if (failed(walked))
+    return failure();
   if (mode == ScatterMode::Mean)
     for (int64_t i = 0; i < out.numel(); ++i)
       if (counts[i] > 1) {
@@ -1137,6 +1113,18 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
   out.roundToDType();
   return RtValue(out);
 }
+/// The mode `names` gives the `reduce` argument `r` (else `expected`, the
+/// names, is reported).
+static FailureOr<ScatterMode>
+scatterModeOf(const KernelArgs &args, StringRef r,
+              ArrayRef<std::pair<StringRef, ScatterMode>> names,
+              StringRef expected) {
+  for (auto [name, mode] : names)
+    if (r == name)
+      return mode;
+  return args.emitError() << "reduce argument must be either " << expected
+                          << ", got " << r;
+}
 FailureOr<RtValue> scatter(const KernelArgs &args) {
   // The legacy reduce= of scatter: "add" or "multiply".
   ScatterMode mode = ScatterMode::Assign;
@@ -1144,14 +1132,12 @@ FailureOr<RtValue> scatter(const KernelArgs &args) {
     FailureOr<std::string> r = args.getStr("reduce");
     if (failed(r))
       return failure();
-    if (*r == "add")
-      mode = ScatterMode::Sum;
-    else if (*r == "multiply")
-      mode = ScatterMode::Prod;
-    else
-      return args.emitError() << "reduce argument must be either add or "
-                                 "multiply, got "
-                              << *r;
+    FailureOr<ScatterMode> m = scatterModeOf(
+        args, *r, {{"add", ScatterMode::Sum}, {"multiply", ScatterMode::Prod}},
+        "add or multiply");
+    if (failed(m))
+      return failure();
+    mode = *m;
   }
   return scatterImpl(args, mode);
 }
@@ -1163,25 +1149,19 @@ FailureOr<RtValue> scatterReduce(const KernelArgs &args) {
   FailureOr<bool> includeSelf = args.getBool("include_self");
   if (failed(r) || failed(includeSelf))
     return failure();
-  ScatterMode mode;
-  if (*r == "sum")
-    mode = ScatterMode::Sum;
-  else if (*r == "prod")
-    mode = ScatterMode::Prod;
-  else if (*r == "mean")
-    mode = ScatterMode::Mean;
-  else if (*r == "amax")
-    mode = ScatterMode::Max;
-  else if (*r == "amin")
-    mode = ScatterMode::Min;
-  else
-    return args.emitError() << "reduce argument must be either sum, prod, "
-                               "mean, amax or amin, got "
-                            << *r;
+  FailureOr<ScatterMode> mode = scatterModeOf(args, *r,
+                                              {{"sum", ScatterMode::Sum},
+                                               {"prod", ScatterMode::Prod},
+                                               {"mean", ScatterMode::Mean},
+                                               {"amax", ScatterMode::Max},
+                                               {"amin", ScatterMode::Min}},
+                                              "sum, prod, mean, amax or amin");
+  if (failed(mode))
+    return failure();
   if (args.tensor("src").value().dtype() != args.tensor("input").value().dtype())
     return args.emitError() << "scatter_reduce expects 'src' of the input's "
                                "dtype";
-  return scatterImpl(args, mode, *includeSelf);
+  return scatterImpl(args, *mode, *includeSelf);
 }
 
 /// index_add / index_copy / index_fill: the slices of `dim` named by a 1-D
@@ -1229,13 +1209,7 @@ static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
                                  "the index's length in dim "
                               << *dim;
   }
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    std::copy(x.template data<T>(), x.template data<T>() + x.numel(),
-              out.template data<T>());
-    return 0;
-  });
+  Tensor out = copyOf(x);
   int64_t size = x.dim(*dim), outer = 1, inner = 1;
   for (int64_t i = 0; i < *dim; ++i)
     outer *= x.dim(i);

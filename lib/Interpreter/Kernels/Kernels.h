@@ -50,12 +50,172 @@ template <typename Fn> auto withArgReader(const KernelArgs &args, Fn fn) {
   return fn(reader);
 }
 
+/// Reads the arguments of a `what` ("convolution", "pooling", ...) through
+/// an ArgReader with the op library's `decode(reader, error)` (decodeConv,
+/// decodePool, decodeUnpool); failure (reported) unless it decodes them.
+template <typename Decode>
+LogicalResult decodeArgs(const KernelArgs &args, StringRef what,
+                         Decode decode) {
+  std::string error;
+  switch (withArgReader(
+      args, [&](const ArgReader &reader) { return decode(reader, error); })) {
+  case ConvDecode::Ok:
+    return success();
+  case ConvDecode::Unknown:
+    return args.emitError() << "could not read the " << what << "'s arguments";
+  case ConvDecode::Invalid:
+    return args.emitError() << error;
+  }
+  return failure();
+}
+
 /// The slice torch.select(input, dim, index) takes (Shape.cpp; also
 /// select_scatter's): the normalized dim and index, or failure with torch's
 /// messages (0-d input, index out of range).
 FailureOr<std::pair<int64_t, int64_t>>
 selectPosition(const KernelArgs &args, const Tensor &in, int64_t dim,
                int64_t index);
+
+/// A new tensor of `x`'s dtype and shape whose elements `fill(p, o)`
+/// writes, `p` and `o` pointing to `x`'s and the new tensor's elements in
+/// their storage type T; `fill` is called only when `Admits<T>::value`
+/// (std::is_integral, std::is_floating_point), the elements left zero
+/// otherwise. Rounded (or wrapped) to the dtype after.
+template <template <typename> class Admits, typename Fn>
+Tensor mapStorage(const Tensor &x, Fn fill) {
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (Admits<T>::value)
+      fill(x.template data<T>(), out.template data<T>());
+    return 0;
+  });
+  out.roundToDType();
+  return out;
+}
+
+/// Steps the row-major position `pos` within `shape` on by one element (the
+/// last dim fastest), back to all zeros after the last.
+inline void nextPosition(MutableArrayRef<int64_t> pos,
+                         ArrayRef<int64_t> shape) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (++pos[d] < shape[d])
+      return;
+    pos[d] = 0;
+  }
+}
+
+/// `shape` seen as [outer, shape[dim], inner]: the products of its dims
+/// before and after `dim`.
+inline std::pair<int64_t, int64_t> outerInner(ArrayRef<int64_t> shape,
+                                              int64_t dim) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = dim + 1; i < static_cast<int64_t>(shape.size()); ++i)
+    inner *= shape[i];
+  for (int64_t i = 0; i < dim; ++i)
+    outer *= shape[i];
+  return {outer, inner};
+}
+
+/// Softmax's two passes over `size` elements of `row`, `stride` apart: the
+/// largest element, and the sum of exp(x - largest), in T.
+template <typename T>
+std::pair<T, T> softmaxTerms(const T *row, int64_t size, int64_t stride) {
+  T mx = -INFINITY;
+  for (int64_t j = 0; j < size; ++j)
+    mx = std::max(mx, row[j * stride]);
+  T sum = 0;
+  for (int64_t j = 0; j < size; ++j)
+    sum += std::exp(row[j * stride] - mx);
+  return {mx, sum};
+}
+
+/// A tensor seen as [outer, size, inner] around one dim (a 0-d tensor as
+/// one dim of size 1); outer is 0 when size or inner is.
+struct DimSplit {
+  int64_t outer, size, inner;
+};
+
+/// `x` split around its dim `d` (normalized: failure, reported, when out of
+/// range).
+inline FailureOr<DimSplit> splitAtDim(const KernelArgs &args, const Tensor &x,
+                                      int64_t d) {
+  FailureOr<int64_t> dim =
+      normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
+  if (failed(dim))
+    return failure();
+  int64_t size = x.rank() ? x.dim(*dim) : 1, inner = 1;
+  for (int64_t i = *dim + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  int64_t outer = size && inner ? x.numel() / (size * inner) : 0;
+  return DimSplit{outer, size, inner};
+}
+
+/// A copy of `x` sharing nothing with it, for a kernel to write into (kernels
+/// never write into their inputs).
+inline Tensor copyOf(const Tensor &x) {
+  Tensor out(x.dtype(), x.shape());
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy(x.template data<T>(), x.template data<T>() + x.numel(),
+              out.template data<T>());
+    return 0;
+  });
+  return out;
+}
+
+/// Reads argument `name` as `read` (KernelArgs::tensor, getInt, ...) does
+/// into `value`, left none when None; failure (reported) otherwise.
+template <typename T>
+LogicalResult optionalArg(const KernelArgs &args, StringRef name,
+                          FailureOr<T> (KernelArgs::*read)(StringRef) const,
+                          std::optional<T> &value) {
+  if (args.isNone(name))
+    return success();
+  FailureOr<T> v = (args.*read)(name);
+  if (failed(v))
+    return failure();
+  value = *v;
+  return success();
+}
+
+/// Two tensors in float64, broadcast to their common shape.
+struct BroadcastPair {
+  SmallVector<int64_t> shape;
+  Tensor a, b;
+};
+
+/// `a` and `b` (the arguments `lhs` and `rhs`) in float64 broadcast
+/// together, or failure (reported).
+inline FailureOr<BroadcastPair> broadcastInF64(const KernelArgs &args,
+                                               const Tensor &a, const Tensor &b,
+                                               StringRef lhs, StringRef rhs) {
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a.shape(), b.shape());
+  if (failed(shape))
+    return args.emitError() << "the shapes of '" << lhs << "' and '" << rhs
+                            << "' cannot be broadcast together";
+  return BroadcastPair{*shape, broadcastTo(a.to(DType::F64), *shape),
+                       broadcastTo(b.to(DType::F64), *shape)};
+}
+
+/// Reads the input and its dim `dim` (normalized) of an op that takes no
+/// 0-d input into `in` and `dim`; failure (reported: `zeroDimError` for a
+/// 0-d input) otherwise.
+inline LogicalResult inputAndDim(const KernelArgs &args, StringRef zeroDimError,
+                                 Tensor &in, int64_t &dim) {
+  FailureOr<Tensor> t = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(t) || failed(d))
+    return failure();
+  if (t->rank() == 0)
+    return args.emitError() << zeroDimError;
+  FailureOr<int64_t> n = normalizeDim(args, *d, t->rank());
+  if (failed(n))
+    return failure();
+  in = *t;
+  dim = *n;
+  return success();
+}
 
 /// Binary arithmetic (Elementwise.cpp), which the activation gradients
 /// (Backward.cpp) compute with too.
@@ -194,11 +354,9 @@ template <typename Pick>
 FailureOr<Tensor> takeAlong(const KernelArgs &args, const Tensor &x,
                             int64_t dim, int64_t outSize,
                             ArrayRef<int64_t> outShape, Pick pick) {
-  int64_t size = x.rank() ? x.dim(dim) : 1, inner = 1, outer = 1;
-  for (int64_t i = dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  for (int64_t i = 0; i < dim; ++i)
-    outer *= x.dim(i);
+  int64_t size = x.rank() ? x.dim(dim) : 1;
+  int64_t outer, inner;
+  std::tie(outer, inner) = outerInner(x.shape(), dim);
   Tensor out(x.dtype(), outShape);
   LogicalResult status = success();
   dispatchStorage(x.dtype(), [&](auto tag) {

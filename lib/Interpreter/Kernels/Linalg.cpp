@@ -16,19 +16,20 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
-void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-          const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-          float *c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
-              beta, c, ldc);
-}
-void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-          const double *a, int64_t lda, const double *b, int64_t ldb,
-          double beta, double *c, int64_t ldc) {
-  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
-              beta, c, ldc);
+/// Floats and doubles through BLAS (sgemm, dgemm).
+template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, const T *a,
+          int64_t lda, const T *b, int64_t ldb, llvm::type_identity_t<T> beta,
+          T *c, int64_t ldc) {
+  constexpr auto blas = [] {
+    if constexpr (std::is_same_v<T, float>)
+      return cblas_sgemm;
+    else
+      return cblas_dgemm;
+  }();
+  blas(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+       transB ? CblasTrans : CblasNoTrans, m, n, k, T(1), a, lda, b, ldb, beta,
+       c, ldc);
 }
 /// Integer products wrap like torch's (no signed-overflow UB: unsigned
 /// arithmetic); narrower types are wrapped by the caller.
@@ -422,6 +423,22 @@ std::optional<SmallVector<bool>> boolList(const RtValue &v) {
 }
 } // namespace
 
+/// The convolution's parameters, as decodeConv reads them from `args`, or
+/// failure (reported).
+static FailureOr<ConvParams>
+convParams(const KernelArgs &args, const Tensor &input, const Tensor &weight,
+           std::optional<ArrayRef<int64_t>> biasShape) {
+  ConvParams p;
+  if (failed(kernels::decodeArgs(
+          args, "convolution",
+          [&](const ArgReader &reader, std::string &error) {
+            return decodeConv(args.signature(), reader, input.shape(),
+                              weight.shape(), biasShape, p, error);
+          })))
+    return failure();
+  return p;
+}
+
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> conv(const KernelArgs &args) {
@@ -441,22 +458,13 @@ FailureOr<RtValue> conv(const KernelArgs &args) {
                                "dtype, got "
                             << dtypeName(input->dtype()) << " and "
                             << dtypeName(weight->dtype());
-  ConvParams p;
-  std::string error;
   std::optional<ArrayRef<int64_t>> biasShape;
   if (bias)
     biasShape = bias->shape();
-  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
-    return decodeConv(args.signature(), reader, input->shape(),
-                      weight->shape(), biasShape, p, error);
-  })) {
-  case ConvDecode::Ok:
-    break;
-  case ConvDecode::Unknown:
-    return args.emitError() << "could not read the convolution's arguments";
-  case ConvDecode::Invalid:
-    return args.emitError() << error;
-  }
+  FailureOr<ConvParams> params = convParams(args, *input, *weight, biasShape);
+  if (failed(params))
+    return failure();
+  ConvParams &p = *params;
   DType dt = input->dtype();
   if (p.transposed && dt != DType::F32 && dt != DType::F64 && dt != DType::I64)
     return args.emitError() << "has no CPU kernel for a transposed "
@@ -503,19 +511,11 @@ FailureOr<RtValue> convolutionBackward(const KernelArgs &args) {
   std::optional<SmallVector<bool>> mask = boolList(args.get("output_mask"));
   if (!mask || mask->size() != 3)
     return args.emitError() << "expects output_mask of three bools";
-  ConvParams p;
-  std::string error;
-  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
-    return decodeConv(args.signature(), reader, input->shape(),
-                      weight->shape(), std::nullopt, p, error);
-  })) {
-  case ConvDecode::Ok:
-    break;
-  case ConvDecode::Unknown:
-    return args.emitError() << "could not read the convolution's arguments";
-  case ConvDecode::Invalid:
-    return args.emitError() << error;
-  }
+  FailureOr<ConvParams> params =
+      convParams(args, *input, *weight, std::nullopt);
+  if (failed(params))
+    return failure();
+  ConvParams &p = *params;
   if (grad->shape() != ArrayRef<int64_t>(p.resultShape))
     return args.emitError() << "grad_output has the wrong shape for this "
                                "convolution";
@@ -671,21 +671,55 @@ FailureOr<RtValue> linear(const KernelArgs &args) {
   return RtValue(out);
 }
 
-/// `lhs @ rhs` of two named tensor arguments; `ranksOk` says whether their
-/// ranks suit the op (else `expects` is reported).
-static FailureOr<RtValue>
-namedProduct(const KernelArgs &args, StringRef lhs, StringRef rhs,
-             function_ref<bool(const Tensor &, const Tensor &)> ranksOk,
-             StringRef expects) {
+/// The operands a product op takes: their ranks (0: any) and whether their
+/// first dims must be equal (bmm's batches, dot's lengths).
+struct ProductRanks {
+  int64_t lhs = 0, rhs = 0;
+  bool sameFirstDim = false;
+  bool admit(const Tensor &a, const Tensor &b) const {
+    return (!lhs || a.rank() == lhs) && (!rhs || b.rank() == rhs) &&
+           (!sameFirstDim || a.dim(0) == b.dim(0));
+  }
+};
+
+/// `lhs @ rhs` of two named tensor arguments of the `ranks` the op takes
+/// (else `expects` is reported).
+static FailureOr<RtValue> namedProduct(const KernelArgs &args, StringRef lhs,
+                                       StringRef rhs, ProductRanks ranks,
+                                       StringRef expects) {
   FailureOr<Tensor> a = args.tensor(lhs), b = args.tensor(rhs);
   if (failed(a) || failed(b))
     return failure();
-  if (!ranksOk(*a, *b))
+  if (!ranks.admit(*a, *b))
     return args.emitError() << expects;
   FailureOr<Tensor> out = matmulTensors(args, *a, *b);
   if (failed(out))
     return failure();
   return RtValue(*out);
+}
+
+/// addmm's, addbmm's and baddbmm's input, and the product of their two
+/// other tensor arguments.
+struct InputAndProduct {
+  Tensor input, product;
+};
+
+/// The input and the product of the tensor arguments `lhs` and `rhs`, or
+/// failure (reported; `expects` when `rank`, unless 0, is not both's).
+static FailureOr<InputAndProduct> inputAndProduct(const KernelArgs &args,
+                                                  StringRef lhs, StringRef rhs,
+                                                  int64_t rank,
+                                                  StringRef expects) {
+  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor(lhs),
+                    b = args.tensor(rhs);
+  if (failed(input) || failed(a) || failed(b))
+    return failure();
+  if (rank && (a->rank() != rank || b->rank() != rank))
+    return args.emitError() << expects;
+  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
+  if (failed(prod))
+    return failure();
+  return InputAndProduct{*input, *prod};
 }
 
 /// beta * input + alpha * product (addmm, baddbmm); beta = 0 ignores the
@@ -724,27 +758,16 @@ static FailureOr<RtValue> scaledSum(const KernelArgs &args,
 }
 
 FailureOr<RtValue> matmul(const KernelArgs &args) {
-  return namedProduct(
-      args, "input", "other", [](const Tensor &, const Tensor &) { return true; },
-      "");
+  return namedProduct(args, "input", "other", ProductRanks(), "");
 }
 
 FailureOr<RtValue> bmm(const KernelArgs &args) {
-  return namedProduct(
-      args, "input", "mat2",
-      [](const Tensor &a, const Tensor &b) {
-        return a.rank() == 3 && b.rank() == 3 && a.dim(0) == b.dim(0);
-      },
-      "bmm expects 3-D tensors with equal batches");
+  return namedProduct(args, "input", "mat2", {3, 3, /*sameFirstDim=*/true},
+                      "bmm expects 3-D tensors with equal batches");
 }
 
 FailureOr<RtValue> mm(const KernelArgs &args) {
-  return namedProduct(
-      args, "input", "mat2",
-      [](const Tensor &a, const Tensor &b) {
-        return a.rank() == 2 && b.rank() == 2;
-      },
-      "mm expects 2-D tensors");
+  return namedProduct(args, "input", "mat2", {2, 2}, "mm expects 2-D tensors");
 }
 
 /// F.bilinear: out[..., o] = x1[..., i] W[o, i, j] x2[..., j] + b[o].
@@ -824,9 +847,23 @@ double luFactor(std::vector<double> &a, int64_t n, std::vector<int64_t> &perm,
 }
 } // namespace
 
-/// The square matrices of a (*, n, n) input, or an error.
-static FailureOr<std::pair<int64_t, int64_t>>
-squareBatch(const KernelArgs &args, const Tensor &a) {
+/// A (*, n, n) input: `batch` square matrices of size n.
+struct SquareBatch {
+  Tensor input;
+  int64_t batch, n;
+  /// Matrix b of `x` (the input in float64), row-major.
+  std::vector<double> matrix(const Tensor &x, int64_t b) const {
+    return std::vector<double>(x.data<double>() + b * n * n,
+                               x.data<double>() + (b + 1) * n * n);
+  }
+};
+
+/// The square matrices of the (*, n, n) input, or an error.
+static FailureOr<SquareBatch> squareInput(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  const Tensor &a = *in;
   if (a.rank() < 2 || a.dim(a.rank() - 1) != a.dim(a.rank() - 2))
     return args.emitError() << "A must be batches of square matrices";
   if (!isFloatingPoint(a.dtype()))
@@ -835,25 +872,22 @@ squareBatch(const KernelArgs &args, const Tensor &a) {
   int64_t n = a.dim(a.rank() - 1), batch = 1;
   for (int64_t d : a.shape().drop_back(2))
     batch *= d;
-  return std::make_pair(batch, n); // (0 x 0 matrices too: det 1)
+  return SquareBatch{a, batch, n}; // (0 x 0 matrices too: det 1)
 }
 
 /// linalg.det and linalg.slogdet (sign and log|det|), from LU in double.
 static FailureOr<RtValue> determinant(const KernelArgs &args, bool logarithm) {
-  FailureOr<Tensor> a = args.tensor("input");
-  if (failed(a))
+  FailureOr<SquareBatch> square = squareInput(args);
+  if (failed(square))
     return failure();
-  auto dims = squareBatch(args, *a);
-  if (failed(dims))
-    return failure();
-  auto [batch, n] = *dims;
-  SmallVector<int64_t> shape(a->shape().drop_back(2));
-  Tensor det(a->dtype(), shape), sign(a->dtype(), shape),
-      logabs(a->dtype(), shape);
-  Tensor x = a->to(DType::F64);
+  const Tensor &a = square->input;
+  int64_t batch = square->batch, n = square->n;
+  SmallVector<int64_t> shape(a.shape().drop_back(2));
+  Tensor det(a.dtype(), shape), sign(a.dtype(), shape),
+      logabs(a.dtype(), shape);
+  Tensor x = a.to(DType::F64);
   for (int64_t b = 0; b < batch; ++b) {
-    std::vector<double> m(x.data<double>() + b * n * n,
-                          x.data<double>() + (b + 1) * n * n);
+    std::vector<double> m = square->matrix(x, b);
     std::vector<int64_t> perm;
     bool singular;
     double s = luFactor(m, n, perm, singular), d = s, logd = 0;
@@ -887,17 +921,14 @@ FailureOr<RtValue> slogdet(const KernelArgs &args) {
 /// linalg.inv: LU with partial pivoting, one column of the identity at a
 /// time; a singular matrix is an error, as in torch.
 FailureOr<RtValue> inv(const KernelArgs &args) {
-  FailureOr<Tensor> a = args.tensor("input");
-  if (failed(a))
+  FailureOr<SquareBatch> square = squareInput(args);
+  if (failed(square))
     return failure();
-  auto dims = squareBatch(args, *a);
-  if (failed(dims))
-    return failure();
-  auto [batch, n] = *dims;
-  Tensor x = a->to(DType::F64), out(DType::F64, a->shape());
+  const Tensor &a = square->input;
+  int64_t batch = square->batch, n = square->n;
+  Tensor x = a.to(DType::F64), out(DType::F64, a.shape());
   for (int64_t b = 0; b < batch; ++b) {
-    std::vector<double> m(x.data<double>() + b * n * n,
-                          x.data<double>() + (b + 1) * n * n);
+    std::vector<double> m = square->matrix(x, b);
     std::vector<int64_t> perm;
     bool singular;
     luFactor(m, n, perm, singular);
@@ -923,42 +954,35 @@ FailureOr<RtValue> inv(const KernelArgs &args) {
         o[i * n + c] = y[i];
     }
   }
-  return RtValue(out.to(a->dtype()));
+  return RtValue(out.to(a.dtype()));
 }
 
 /// addbmm: beta * input + alpha * the sum over the batch of the products.
 FailureOr<RtValue> addbmm(const KernelArgs &args) {
-  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
-                    b = args.tensor("batch2");
-  if (failed(input) || failed(a) || failed(b))
+  FailureOr<InputAndProduct> ip = inputAndProduct(
+      args, "batch1", "batch2", 3, "batch1 and batch2 must be 3-D");
+  if (failed(ip))
     return failure();
-  if (a->rank() != 3 || b->rank() != 3)
-    return args.emitError() << "batch1 and batch2 must be 3-D";
-  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
-  if (failed(prod))
-    return failure();
-  int64_t batch = prod->dim(0), n = prod->dim(1), p = prod->dim(2);
-  Tensor sum(prod->dtype(), {n, p});
-  dispatchStorage(prod->dtype(), [&](auto tag) {
+  const Tensor &prod = ip->product;
+  int64_t batch = prod.dim(0), n = prod.dim(1), p = prod.dim(2);
+  Tensor sum(prod.dtype(), {n, p});
+  dispatchStorage(prod.dtype(), [&](auto tag) {
     using T = decltype(tag);
     for (int64_t k = 0; k < batch; ++k)
       for (int64_t i = 0; i < n * p; ++i)
-        sum.template data<T>()[i] += prod->template data<T>()[k * n * p + i];
+        sum.template data<T>()[i] += prod.template data<T>()[k * n * p + i];
     return 0;
   });
   sum.roundToDType();
-  return scaledSum(args, *input, sum);
+  return scaledSum(args, ip->input, sum);
 }
 
 FailureOr<RtValue> baddbmm(const KernelArgs &args) {
-  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("batch1"),
-                    b = args.tensor("batch2");
-  if (failed(input) || failed(a) || failed(b))
+  FailureOr<InputAndProduct> ip =
+      inputAndProduct(args, "batch1", "batch2", 0, "");
+  if (failed(ip))
     return failure();
-  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
-  if (failed(prod))
-    return failure();
-  return scaledSum(args, *input, *prod);
+  return scaledSum(args, ip->input, ip->product);
 }
 
 } // namespace mlir::traced::kernels
@@ -1275,34 +1299,21 @@ FailureOr<RtValue> einsum(const KernelArgs &args) {
 namespace mlir::traced::kernels {
 
 FailureOr<RtValue> addmm(const KernelArgs &args) {
-  FailureOr<Tensor> input = args.tensor("input"), a = args.tensor("mat1"),
-                    b = args.tensor("mat2");
-  if (failed(input) || failed(a) || failed(b))
+  FailureOr<InputAndProduct> ip =
+      inputAndProduct(args, "mat1", "mat2", 2, "addmm expects 2-D matrices");
+  if (failed(ip))
     return failure();
-  if (a->rank() != 2 || b->rank() != 2)
-    return args.emitError() << "addmm expects 2-D matrices";
-  FailureOr<Tensor> prod = matmulTensors(args, *a, *b);
-  if (failed(prod))
-    return failure();
-  return scaledSum(args, *input, *prod);
+  return scaledSum(args, ip->input, ip->product);
 }
 
 FailureOr<RtValue> mv(const KernelArgs &args) {
-  return namedProduct(
-      args, "input", "vec",
-      [](const Tensor &a, const Tensor &v) {
-        return a.rank() == 2 && v.rank() == 1;
-      },
-      "mv expects a matrix and a vector");
+  return namedProduct(args, "input", "vec", {2, 1},
+                      "mv expects a matrix and a vector");
 }
 
 FailureOr<RtValue> dot(const KernelArgs &args) {
-  return namedProduct(
-      args, "input", "other",
-      [](const Tensor &a, const Tensor &b) {
-        return a.rank() == 1 && b.rank() == 1 && a.dim(0) == b.dim(0);
-      },
-      "dot expects two 1-D tensors of one size");
+  return namedProduct(args, "input", "other", {1, 1, /*sameFirstDim=*/true},
+                      "dot expects two 1-D tensors of one size");
 }
 
 /// linalg.cross / cross: 3-vectors along `dim` (torch.cross's None: the

@@ -93,13 +93,12 @@ FailureOr<Pointwise> pointwisePair(const KernelArgs &args,
   if (!resultDType)
     return args.emitError() << error;
   DType dtype = *resultDType;
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
-  if (failed(shape))
-    return args.emitError() << "the shapes of 'input' and 'target' cannot be "
-                               "broadcast together";
-  Tensor ta = broadcastTo(a->to(DType::F64), *shape),
-         tb = broadcastTo(b->to(DType::F64), *shape);
-  Pointwise p{dtype, *shape, {}, {}};
+  FailureOr<kernels::BroadcastPair> pair =
+      kernels::broadcastInF64(args, *a, *b, "input", "target");
+  if (failed(pair))
+    return failure();
+  const Tensor &ta = pair->a, &tb = pair->b;
+  Pointwise p{dtype, pair->shape, {}, {}};
   p.x.assign(ta.data<double>(), ta.data<double>() + ta.numel());
   p.y.assign(tb.data<double>(), tb.data<double>() + tb.numel());
   return p;
@@ -167,6 +166,44 @@ broadcastWeight(const KernelArgs &args, StringRef name,
       std::vector<double>(t.data<double>(), t.data<double>() + t.numel()));
 }
 
+/// The `weight` of `c` classes (a 1-D tensor, in double; none when None),
+/// or failure (reported).
+static FailureOr<std::optional<Tensor>> classWeights(const KernelArgs &args,
+                                                     int64_t c) {
+  if (args.isNone("weight"))
+    return std::optional<Tensor>();
+  FailureOr<Tensor> w = args.tensor("weight");
+  if (failed(w))
+    return failure();
+  if (w->rank() != 1 || w->dim(0) != c)
+    return args.emitError()
+           << "weight must be a 1-D tensor of " << c << " elements";
+  return std::optional<Tensor>(w->to(DType::F64));
+}
+
+/// binary_cross_entropy's (and with logits') reduction, input and target,
+/// and their elements in the loss's dtype (`typing`).
+struct SameShapePair {
+  std::string reduction;
+  Tensor input, target;
+  Pointwise values;
+};
+
+/// The input and target of one shape (else `mismatch` is reported), or
+/// failure (reported).
+static FailureOr<SameShapePair>
+sameShapePair(const KernelArgs &args, StringRef mismatch, LossTyping typing) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
+  if (failed(reduction) || failed(a) || failed(b))
+    return failure();
+  if (a->shape() != b->shape())
+    return args.emitError() << mismatch;
+  FailureOr<Pointwise> p = pointwisePair(args, typing);
+  if (failed(p))
+    return failure();
+  return SameShapePair{*reduction, *a, *b, std::move(*p)};
+}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -263,24 +300,22 @@ FailureOr<RtValue> softMarginLoss(const KernelArgs &args) {
 }
 
 FailureOr<RtValue> binaryCrossEntropy(const KernelArgs &args) {
-  FailureOr<std::string> reduction = lossReduction(args);
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
-  if (failed(reduction) || failed(a) || failed(b))
+  FailureOr<SameShapePair> pair =
+      sameShapePair(args,
+                    "using a target size that is different to the "
+                    "input size is deprecated; please ensure they "
+                    "have the same size",
+                    LossTyping::SameDType);
+  if (failed(pair))
     return failure();
-  if (a->shape() != b->shape())
-    return args.emitError() << "using a target size that is different to the "
-                               "input size is deprecated; please ensure they "
-                               "have the same size";
-  FailureOr<Pointwise> p = pointwisePair(args, LossTyping::SameDType);
-  if (failed(p))
-    return failure();
+  const Pointwise &p = pair->values;
   FailureOr<std::optional<std::vector<double>>> w =
-      broadcastWeight(args, "weight", p->shape);
+      broadcastWeight(args, "weight", p.shape);
   if (failed(w))
     return failure();
-  std::vector<double> v(p->x.size());
+  std::vector<double> v(p.x.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    double x = p->x[i], y = p->y[i];
+    double x = p.x[i], y = p.y[i];
     if (x < 0 || x > 1)
       return args.emitError() << "all elements of input should be between 0 "
                                  "and 1";
@@ -289,23 +324,19 @@ FailureOr<RtValue> binaryCrossEntropy(const KernelArgs &args) {
            l1x = std::max(std::log1p(-x), -100.0);
     v[i] = -(y * lx + (1 - y) * l1x) * (*w ? (**w)[i] : 1.0);
   }
-  return reduced(v, p->shape, p->dtype, *reduction);
+  return reduced(v, p.shape, p.dtype, pair->reduction);
 }
 
 FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
-  FailureOr<std::string> reduction = lossReduction(args);
-  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("target");
-  if (failed(reduction) || failed(a) || failed(b))
+  FailureOr<SameShapePair> pair = sameShapePair(
+      args, "target size must be the same as input size", LossTyping::AsTarget);
+  if (failed(pair))
     return failure();
-  if (a->shape() != b->shape())
-    return args.emitError() << "target size must be the same as input size";
-  FailureOr<Pointwise> p = pointwisePair(args, LossTyping::AsTarget);
-  if (failed(p))
-    return failure();
+  const Pointwise &p = pair->values;
   FailureOr<std::optional<std::vector<double>>> w =
-      broadcastWeight(args, "weight", p->shape);
+      broadcastWeight(args, "weight", p.shape);
   FailureOr<std::optional<std::vector<double>>> pw =
-      broadcastWeight(args, "pos_weight", p->shape);
+      broadcastWeight(args, "pos_weight", p.shape);
   if (failed(w) || failed(pw))
     return failure();
   if (*pw) {
@@ -324,14 +355,15 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
   // that bfloat16 chains round as torch's do:
   //   m = max(-x, 0); loss = (1 - y) x + m + log(e^-m + e^(-x-m)), or with
   //   pos_weight (1 - y) x + lw (log(...) + m), lw = (pw - 1) y + 1.
-  DType in = a->dtype(), out = p->dtype;
-  DType lwType = *pw ? promoteDTypes(args.tensor("pos_weight")->dtype(), b->dtype())
+  DType in = pair->input.dtype(), out = p.dtype;
+  DType lwType = *pw ? promoteDTypes(args.tensor("pos_weight")->dtype(),
+                                     pair->target.dtype())
                      : out;
   auto rin = [&](double v) { return roundedTo(in, v); };
   auto rout = [&](double v) { return roundedTo(out, v); };
-  std::vector<double> v(p->x.size());
+  std::vector<double> v(p.x.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    double x = p->x[i], y = p->y[i];
+    double x = p.x[i], y = p.y[i];
     double m = rin(std::max(-x, 0.0));
     double lg = rin(std::log(rin(rin(std::exp(-m)) + rin(std::exp(rin(-x - m))))));
     double l = rout(rout(1 - y) * x);
@@ -343,7 +375,7 @@ FailureOr<RtValue> binaryCrossEntropyWithLogits(const KernelArgs &args) {
     }
     v[i] = *w ? rout(l * (**w)[i]) : l;
   }
-  return reduced(v, p->shape, p->dtype, *reduction);
+  return reduced(v, p.shape, p.dtype, pair->reduction);
 }
 
 FailureOr<RtValue> klDiv(const KernelArgs &args) {
@@ -410,16 +442,10 @@ static FailureOr<RtValue> nll(const KernelArgs &args, const Tensor &logp,
     llvm::interleaveComma(outShape, diag);
     return diag << "] for an input of rank " << logp.rank();
   }
-  std::optional<Tensor> weight;
-  if (!args.isNone("weight")) {
-    FailureOr<Tensor> w = args.tensor("weight");
-    if (failed(w))
-      return failure();
-    if (w->rank() != 1 || w->dim(0) != c)
-      return args.emitError() << "weight must be a 1-D tensor of " << c
-                              << " elements";
-    weight = w->to(DType::F64);
-  }
+  FailureOr<std::optional<Tensor>> weights = classWeights(args, c);
+  if (failed(weights))
+    return failure();
+  const std::optional<Tensor> &weight = *weights;
   Tensor lp = logp.to(DType::F64), t = target.to(DType::I64);
   const double *plp = lp.data<double>();
   std::vector<double> v(n * inner, 0.0);
@@ -497,12 +523,7 @@ FailureOr<RtValue> crossEntropy(const KernelArgs &args) {
     for (int64_t i = 0; i < inner; ++i) {
       const double *p = x.data<double>() + o * c * inner + i;
       double *q = logp.data<double>() + o * c * inner + i;
-      double m = -INFINITY;
-      for (int64_t k = 0; k < c; ++k)
-        m = std::max(m, p[k * inner]);
-      double s = 0;
-      for (int64_t k = 0; k < c; ++k)
-        s += std::exp(p[k * inner] - m);
+      auto [m, s] = kernels::softmaxTerms(p, c, inner);
       double l = m + std::log(s);
       for (int64_t k = 0; k < c; ++k)
         q[k * inner] = p[k * inner] - l;
@@ -516,16 +537,10 @@ FailureOr<RtValue> crossEntropy(const KernelArgs &args) {
   FailureOr<int64_t> ignore = args.getInt("ignore_index");
   if (failed(ignore))
     return failure();
-  std::optional<Tensor> weight;
-  if (!args.isNone("weight")) {
-    FailureOr<Tensor> w = args.tensor("weight");
-    if (failed(w))
-      return failure();
-    if (w->rank() != 1 || w->dim(0) != c)
-      return args.emitError() << "weight must be a 1-D tensor of " << c
-                              << " elements";
-    weight = w->to(DType::F64);
-  }
+  FailureOr<std::optional<Tensor>> weights = classWeights(args, c);
+  if (failed(weights))
+    return failure();
+  const std::optional<Tensor> &weight = *weights;
   Tensor t = target->to(DType::F64);
   SmallVector<int64_t> outShape(input->shape());
   outShape.erase(outShape.begin() + classDim);

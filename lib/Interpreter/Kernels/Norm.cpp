@@ -73,63 +73,101 @@ Tensor groupNormImpl(const Tensor &in, int64_t n, int64_t c, int64_t inner,
 
 namespace mlir::traced::kernels {
 
-/// batch_norm's result, and in training mode the per-channel batch mean and
-/// 1 / sqrt(var + eps) it normalized by (`savedMean`, `savedInvstd`: the
-/// input's dtype, [C]; left as they are in eval mode).
-static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
-                                       Tensor *savedMean = nullptr,
-                                       Tensor *savedInvstd = nullptr) {
+/// batch_norm's and instance_norm's input, its mode flag (training,
+/// use_input_stats) and eps.
+struct ChannelsInput {
+  Tensor tensor;
+  bool flag;
+  double eps;
+};
+
+/// The input (floating point, of rank 2 or more: else `expects` is
+/// reported), the flag `flagName` and eps, or failure (reported).
+static FailureOr<ChannelsInput>
+channelsInput(const KernelArgs &args, StringRef flagName, StringRef expects) {
   FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<bool> training = args.getBool("training");
+  FailureOr<bool> flag = args.getBool(flagName);
   FailureOr<double> eps = args.getFloat("eps");
-  if (failed(in) || failed(training) || failed(eps))
+  if (failed(in) || failed(flag) || failed(eps))
     return failure();
   if (in->rank() < 2 || !isFloatingPoint(in->dtype()))
-    return args.emitError() << "expects a floating-point input of rank >= 2";
-  int64_t c = in->dim(1);
-  if (!*training && (args.isNone("running_mean") || args.isNone("running_var")))
-    return args.emitError() << "eval-mode batch_norm needs running statistics";
-  // In training mode the running statistics are only updated (in place, by
-  // torch), never read: the result is normalized by the batch's.
+    return args.emitError() << expects;
+  return ChannelsInput{*in, *flag, *eps};
+}
+
+/// The per-channel running mean and variance, weight and bias of `c`
+/// channels (0, 1, 1 and 0 where None).
+struct ChannelAffine {
+  std::vector<double> mean, var, weight, bias;
+};
+
+static FailureOr<ChannelAffine> channelAffine(const KernelArgs &args,
+                                              int64_t c) {
   auto mean = channelValues(args, "running_mean", c, 0),
        var = channelValues(args, "running_var", c, 1),
        weight = channelValues(args, "weight", c, 1),
        bias = channelValues(args, "bias", c, 0);
   if (failed(mean) || failed(var) || failed(weight) || failed(bias))
     return failure();
+  return ChannelAffine{*mean, *var, *weight, *bias};
+}
+
+/// batch_norm's result, and in training mode the per-channel batch mean and
+/// 1 / sqrt(var + eps) it normalized by (`savedMean`, `savedInvstd`: the
+/// input's dtype, [C]; left as they are in eval mode).
+static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
+                                       Tensor *savedMean = nullptr,
+                                       Tensor *savedInvstd = nullptr) {
+  FailureOr<ChannelsInput> input = channelsInput(
+      args, "training", "expects a floating-point input of rank >= 2");
+  if (failed(input))
+    return failure();
+  const Tensor &in = input->tensor;
+  bool training = input->flag;
+  double eps = input->eps;
+  int64_t c = in.dim(1);
+  if (!training && (args.isNone("running_mean") || args.isNone("running_var")))
+    return args.emitError() << "eval-mode batch_norm needs running statistics";
+  // In training mode the running statistics are only updated (in place, by
+  // torch), never read: the result is normalized by the batch's.
+  FailureOr<ChannelAffine> affine = channelAffine(args, c);
+  if (failed(affine))
+    return failure();
+  std::vector<double> &mean = affine->mean, &var = affine->var,
+                      &weight = affine->weight, &bias = affine->bias;
   int64_t inner = 1;
-  for (int64_t d = 2; d < in->rank(); ++d)
-    inner *= in->dim(d);
-  int64_t perChannel = in->dim(0) * inner;
+  for (int64_t d = 2; d < in.rank(); ++d)
+    inner *= in.dim(d);
+  int64_t perChannel = in.dim(0) * inner;
   // Per channel, 1 / sqrt(var + eps) in double, rounded to the dtype below.
   std::vector<double> invstd(c);
   for (int64_t ch = 0; ch < c; ++ch)
-    invstd[ch] = 1.0 / std::sqrt((*var)[ch] + *eps);
-  if (*training) {
+    invstd[ch] = 1.0 / std::sqrt(var[ch] + eps);
+  if (training) {
     // torch's CPU kernel: the mean accumulated in double and rounded to the
     // dtype, then the squared deviations from that rounded mean. (Zeros for
     // an empty input, whose result is empty.)
-    Tensor m(in->dtype(), {c}), r(in->dtype(), {c});
+    Tensor m(in.dtype(), {c}), r(in.dtype(), {c});
     for (int64_t ch = 0; perChannel != 0 && ch < c; ++ch) {
       double sum = 0;
-      for (int64_t b = 0; b < in->dim(0); ++b)
+      for (int64_t b = 0; b < in.dim(0); ++b)
         for (int64_t i = 0; i < inner; ++i)
-          sum += in->getDouble((b * c + ch) * inner + i);
+          sum += in.getDouble((b * c + ch) * inner + i);
       m.setDouble(ch, sum / perChannel);
     }
     m.roundToDType();
     for (int64_t ch = 0; perChannel != 0 && ch < c; ++ch) {
       double mu = m.getDouble(ch), squares = 0;
-      for (int64_t b = 0; b < in->dim(0); ++b)
+      for (int64_t b = 0; b < in.dim(0); ++b)
         for (int64_t i = 0; i < inner; ++i) {
-          double d = in->getDouble((b * c + ch) * inner + i) - mu;
+          double d = in.getDouble((b * c + ch) * inner + i) - mu;
           squares += d * d;
         }
-      r.setDouble(ch, 1.0 / std::sqrt(squares / perChannel + *eps));
+      r.setDouble(ch, 1.0 / std::sqrt(squares / perChannel + eps));
     }
     r.roundToDType();
     for (int64_t ch = 0; ch < c; ++ch) {
-      (*mean)[ch] = m.getDouble(ch);
+      mean[ch] = m.getDouble(ch);
       invstd[ch] = r.getDouble(ch);
     }
     if (savedMean)
@@ -137,29 +175,20 @@ static FailureOr<Tensor> batchNormImpl(const KernelArgs &args,
     if (savedInvstd)
       *savedInvstd = r;
   }
-  Tensor out(in->dtype(), in->shape());
-  dispatchStorage(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = in->template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t ch = 0; ch < c; ++ch) {
-        // Folded into one scale and shift, as PyTorch's CPU kernel does.
-        T scale = static_cast<T>((*weight)[ch]) * static_cast<T>(invstd[ch]);
-        T shift =
-            static_cast<T>((*bias)[ch]) - static_cast<T>((*mean)[ch]) * scale;
-        for (int64_t b = 0; b < in->dim(0); ++b) {
-          const T *src = p + (b * c + ch) * inner;
-          T *dst = o + (b * c + ch) * inner;
-          for (int64_t i = 0; i < inner; ++i)
-            dst[i] = src[i] * scale + shift;
-        }
+  return mapStorage<std::is_floating_point>(in, [&](const auto *p, auto *o) {
+    using T = std::remove_pointer_t<decltype(o)>;
+    for (int64_t ch = 0; ch < c; ++ch) {
+      // Folded into one scale and shift, as PyTorch's CPU kernel does.
+      T scale = static_cast<T>(weight[ch]) * static_cast<T>(invstd[ch]);
+      T shift = static_cast<T>(bias[ch]) - static_cast<T>(mean[ch]) * scale;
+      for (int64_t b = 0; b < in.dim(0); ++b) {
+        const T *src = p + (b * c + ch) * inner;
+        T *dst = o + (b * c + ch) * inner;
+        for (int64_t i = 0; i < inner; ++i)
+          dst[i] = src[i] * scale + shift;
       }
     }
-    return 0;
   });
-  out.roundToDType();
-  return out;
 }
 
 FailureOr<RtValue> batchNorm(const KernelArgs &args) {
@@ -200,31 +229,24 @@ FailureOr<RtValue> layerNorm(const KernelArgs &args) {
   if (failed(weight) || failed(bias))
     return failure();
   int64_t rows = in->numel() / std::max<int64_t>(count, 1);
-  Tensor out(in->dtype(), in->shape());
-  dispatchStorage(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = in->template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t r = 0; r < rows; ++r) {
-        const T *row = p + r * count;
-        double mean = 0, var = 0;
-        for (int64_t i = 0; i < count; ++i)
-          mean += row[i];
-        mean /= count;
-        for (int64_t i = 0; i < count; ++i)
-          var += (row[i] - mean) * (row[i] - mean);
-        var /= count;
-        double invstd = 1.0 / std::sqrt(var + *eps);
-        for (int64_t i = 0; i < count; ++i)
-          o[r * count + i] = static_cast<T>(
-              ((row[i] - mean) * invstd) * (*weight)[i] + (*bias)[i]);
-      }
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
+  return RtValue(
+      mapStorage<std::is_floating_point>(*in, [&](const auto *p, auto *o) {
+        using T = std::remove_pointer_t<decltype(o)>;
+        for (int64_t r = 0; r < rows; ++r) {
+          const T *row = p + r * count;
+          double mean = 0, var = 0;
+          for (int64_t i = 0; i < count; ++i)
+            mean += row[i];
+          mean /= count;
+          for (int64_t i = 0; i < count; ++i)
+            var += (row[i] - mean) * (row[i] - mean);
+          var /= count;
+          double invstd = 1.0 / std::sqrt(var + *eps);
+          for (int64_t i = 0; i < count; ++i)
+            o[r * count + i] = static_cast<T>(
+                ((row[i] - mean) * invstd) * (*weight)[i] + (*bias)[i]);
+        }
+      }));
 }
 
 /// aten::native_layer_norm: layer_norm's result with the mean and the
@@ -433,13 +455,10 @@ FailureOr<RtValue> normalize(const KernelArgs &args) {
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(p) || failed(eps) || failed(d))
     return failure();
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<DimSplit> split = splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
-  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  int64_t outer = size * inner ? in->numel() / (size * inner) : 0;
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor out(in->dtype(), in->shape());
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t c = 0; c < inner; ++c) {
@@ -490,34 +509,35 @@ FailureOr<RtValue> groupNorm(const KernelArgs &args) {
 /// torch's folded form x * alpha + beta (it runs batch_norm over a
 /// (1, N*C, ...) view).
 FailureOr<RtValue> instanceNorm(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<bool> useInputStats = args.getBool("use_input_stats");
-  FailureOr<double> eps = args.getFloat("eps");
-  if (failed(in) || failed(useInputStats) || failed(eps))
+  FailureOr<ChannelsInput> input = channelsInput(
+      args, "use_input_stats",
+      "instance_norm expects a floating-point input of rank >= 2");
+  if (failed(input))
     return failure();
-  if (in->rank() < 2 || !isFloatingPoint(in->dtype()))
-    return args.emitError() << "instance_norm expects a floating-point input of rank >= 2";
-  int64_t n = in->dim(0), c = in->dim(1);
-  int64_t inner = n * c ? in->numel() / (n * c) : 0;
-  if (*useInputStats && inner <= 1)
+  const Tensor &in = input->tensor;
+  bool useInputStats = input->flag;
+  double eps = input->eps;
+  int64_t n = in.dim(0), c = in.dim(1);
+  int64_t inner = n * c ? in.numel() / (n * c) : 0;
+  if (useInputStats && inner <= 1)
     return args.emitError() << "Expected more than 1 spatial element when training";
-  if (!*useInputStats && (args.isNone("running_mean") || args.isNone("running_var")))
+  if (!useInputStats &&
+      (args.isNone("running_mean") || args.isNone("running_var")))
     return args.emitError() << "Expected running_mean and running_var to be defined when "
                                "use_input_stats is false";
-  auto mean = channelValues(args, "running_mean", c, 0),
-       var = channelValues(args, "running_var", c, 1),
-       weight = channelValues(args, "weight", c, 1),
-       bias = channelValues(args, "bias", c, 0);
-  if (failed(mean) || failed(var) || failed(weight) || failed(bias))
+  FailureOr<ChannelAffine> affine = channelAffine(args, c);
+  if (failed(affine))
     return failure();
-  Tensor x = in->to(DType::F64);
+  std::vector<double> &mean = affine->mean, &var = affine->var,
+                      &weight = affine->weight, &bias = affine->bias;
+  Tensor x = in.to(DType::F64);
   const double *p = x.data<double>();
-  Tensor out(in->dtype(), in->shape());
+  Tensor out(in.dtype(), in.shape());
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch) {
       const double *slice = p + (b * c + ch) * inner;
-      double m = (*mean)[ch], v = (*var)[ch];
-      if (*useInputStats) {
+      double m = mean[ch], v = var[ch];
+      if (useInputStats) {
         m = 0;
         for (int64_t i = 0; i < inner; ++i)
           m += slice[i];
@@ -527,8 +547,8 @@ FailureOr<RtValue> instanceNorm(const KernelArgs &args) {
           v += (slice[i] - m) * (slice[i] - m);
         v /= inner;
       }
-      double alpha = (*weight)[ch] / std::sqrt(v + *eps);
-      double beta = (*bias)[ch] - m * alpha;
+      double alpha = weight[ch] / std::sqrt(v + eps);
+      double beta = bias[ch] - m * alpha;
       for (int64_t i = 0; i < inner; ++i)
         out.setDouble((b * c + ch) * inner + i, slice[i] * alpha + beta);
     }

@@ -63,18 +63,12 @@ FailureOr<Pooled> viewPlanes(const KernelArgs &args, const Tensor &in,
 /// Decodes the window of a max or average pooling call (hasDilation: max).
 FailureOr<PoolParams> poolParams(const KernelArgs &args, unsigned spatial) {
   PoolParams w;
-  std::string error;
-  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
-    return decodePool(args.signature(), reader, spatial, w, error);
-  })) {
-  case ConvDecode::Ok:
-    return w;
-  case ConvDecode::Unknown:
-    return args.emitError() << "could not read the pooling's arguments";
-  case ConvDecode::Invalid:
-    return args.emitError() << error;
-  }
-  return failure();
+  if (failed(kernels::decodeArgs(
+          args, "pooling", [&](const ArgReader &reader, std::string &error) {
+            return decodePool(args.signature(), reader, spatial, w, error);
+          })))
+    return failure();
+  return w;
 }
 
 /// The input of a windowed pooling call with its output sizes.
@@ -147,28 +141,6 @@ std::tuple<int64_t, int64_t, int64_t> slidingWindow(const Pooled &v, int64_t o,
     start += step;
   int64_t count = end > start ? (end - start + step - 1) / step : 0;
   return {start, step, count};
-}
-
-FailureOr<RtValue> maxPool(const KernelArgs &args, unsigned spatial,
-                           bool alwaysIndices) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<bool> indices = args.getBool("return_indices");
-  if (failed(in) || failed(indices))
-    return failure();
-  FailureOr<PoolParams> w = poolParams(args, spatial);
-  if (failed(w))
-    return failure();
-  bool withIndices = *indices || alwaysIndices;
-  // max_pool1d without indices has its own kernel, which allows an empty
-  // output.
-  FailureOr<Pooled> v = windowed(args, *in, spatial, *w,
-                                 /*allowEmptyOutput=*/spatial == 1 &&
-                                     !withIndices);
-  if (failed(v))
-    return failure();
-  return maxOverWindows(*v, withIndices, [&](int64_t o, int d) {
-    return slidingWindow(*v, o, d);
-  });
 }
 
 /// Average pooling of `in` (torch's avg_poolNd): the sum over the window
@@ -315,20 +287,48 @@ FailureOr<RtValue> adaptiveAvgPool(const KernelArgs &args, unsigned spatial) {
   return RtValue(out);
 }
 
-FailureOr<RtValue> adaptiveMaxPool(const KernelArgs &args, unsigned spatial,
-                                   bool alwaysIndices) {
+/// max_pool (`adaptive`: adaptive_max_pool) over the input's `spatial`
+/// dims, with the indices when `return_indices` or `alwaysIndices`.
+static FailureOr<RtValue> maxPoolOf(const KernelArgs &args, unsigned spatial,
+                                    bool alwaysIndices, bool adaptive) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> indices = args.getBool("return_indices");
   if (failed(in) || failed(indices))
     return failure();
-  FailureOr<Pooled> view = adaptiveView(args, *in, spatial);
-  if (failed(view))
+  bool withIndices = *indices || alwaysIndices;
+  if (adaptive) {
+    FailureOr<Pooled> view = adaptiveView(args, *in, spatial);
+    if (failed(view))
+      return failure();
+    const Pooled &v = *view;
+    return maxOverWindows(v, withIndices, [&](int64_t o, int d) {
+      auto [start, end] = adaptiveWindow(o, v.size[d], v.out[d]);
+      return std::tuple<int64_t, int64_t, int64_t>{start, 1, end - start};
+    });
+  }
+  FailureOr<PoolParams> w = poolParams(args, spatial);
+  if (failed(w))
     return failure();
-  const Pooled &v = *view;
-  return maxOverWindows(v, *indices || alwaysIndices, [&](int64_t o, int d) {
-    auto [start, end] = adaptiveWindow(o, v.size[d], v.out[d]);
-    return std::tuple<int64_t, int64_t, int64_t>{start, 1, end - start};
+  // max_pool1d without indices has its own kernel, which allows an empty
+  // output.
+  FailureOr<Pooled> v =
+      windowed(args, *in, spatial, *w,
+               /*allowEmptyOutput=*/spatial == 1 && !withIndices);
+  if (failed(v))
+    return failure();
+  return maxOverWindows(*v, withIndices, [&](int64_t o, int d) {
+    return slidingWindow(*v, o, d);
   });
+}
+
+FailureOr<RtValue> maxPool(const KernelArgs &args, unsigned spatial,
+                           bool alwaysIndices) {
+  return maxPoolOf(args, spatial, alwaysIndices, /*adaptive=*/false);
+}
+
+FailureOr<RtValue> adaptiveMaxPool(const KernelArgs &args, unsigned spatial,
+                                   bool alwaysIndices) {
+  return maxPoolOf(args, spatial, alwaysIndices, /*adaptive=*/true);
 }
 
 /// F.lp_pool1d/2d as torch composes it: avg_pool(x ** p) in the dtype of
@@ -484,11 +484,8 @@ static Tensor resamplePass(const Tensor &x, int64_t axis, int64_t size,
                            int64_t out, function_ref<Taps(int64_t)> taps,
                            bool transposed) {
   int64_t from = transposed ? out : size, to = transposed ? size : out;
-  int64_t inner = 1, outer = 1;
-  for (int64_t i = axis + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  for (int64_t i = 0; i < axis; ++i)
-    outer *= x.dim(i);
+  int64_t outer, inner;
+  std::tie(outer, inner) = kernels::outerInner(x.shape(), axis);
   SmallVector<int64_t> shape(x.shape());
   shape[axis] = to;
   Tensor y(DType::F64, shape);
@@ -903,6 +900,27 @@ static void forEachBlockElement(const BlockParams &b, int64_t channels,
       }
 }
 
+/// forEachBlockElement over each of the `n` samples of `in` and `out`
+/// (`inSize` and `outSize` elements apart): `move(src, dst, i, o)` with
+/// pointers of the storage type to sample's elements, `i` indexing the
+/// image and `o` the columns.
+template <typename Move>
+static void
+forEachSampleBlock(const Tensor &in, Tensor &out, int64_t n, int64_t inSize,
+                   int64_t outSize, const BlockParams &b, int64_t channels,
+                   int64_t h, int64_t w, int64_t oh, int64_t ow, Move move) {
+  dispatchStorage(in.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t k = 0; k < n; ++k) {
+      const T *src = in.template data<T>() + k * inSize;
+      T *dst = out.template data<T>() + k * outSize;
+      forEachBlockElement(b, channels, h, w, oh, ow,
+                          [&](int64_t i, int64_t o) { move(src, dst, i, o); });
+    }
+    return 0;
+  });
+}
+
 /// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L), zero where the window
 /// reads padding. An unbatched (C, H, W) input gives (C * kh * kw, L).
 FailureOr<RtValue> im2col(const KernelArgs &args) {
@@ -927,16 +945,10 @@ FailureOr<RtValue> im2col(const KernelArgs &args) {
   if (batched)
     shape.insert(shape.begin(), n);
   Tensor out(in->dtype(), shape);
-  dispatchStorage(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    for (int64_t k = 0; k < n; ++k) {
-      const T *src = in->template data<T>() + k * c * h * w;
-      T *dst = out.template data<T>() + k * rows * oh * ow;
-      forEachBlockElement(*b, c, h, w, oh, ow,
-                          [&](int64_t i, int64_t o) { dst[o] = src[i]; });
-    }
-    return 0;
-  });
+  forEachSampleBlock(*in, out, n, c * h * w, rows * oh * ow, *b, c, h, w, oh,
+                     ow, [](const auto *src, auto *dst, int64_t i, int64_t o) {
+                       dst[o] = src[i];
+                     });
   return RtValue(out);
 }
 
@@ -975,16 +987,10 @@ FailureOr<RtValue> col2im(const KernelArgs &args) {
     shape.insert(shape.begin(), n);
   Tensor out(in->dtype(), shape);
   // Sums in the storage type, as torch's col2im does.
-  dispatchStorage(in->dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    for (int64_t k = 0; k < n; ++k) {
-      const T *src = in->template data<T>() + k * rows * l;
-      T *dst = out.template data<T>() + k * c * h * w;
-      forEachBlockElement(*b, c, h, w, oh, ow,
-                          [&](int64_t i, int64_t o) { dst[i] += src[o]; });
-    }
-    return 0;
-  });
+  forEachSampleBlock(*in, out, n, rows * l, c * h * w, *b, c, h, w, oh, ow,
+                     [](const auto *src, auto *dst, int64_t i, int64_t o) {
+                       dst[i] += src[o];
+                     });
   out.roundToDType();
   return RtValue(out);
 }
@@ -1005,17 +1011,12 @@ FailureOr<RtValue> maxUnpool(const KernelArgs &args) {
     return failure();
   unsigned k = 0;
   SmallVector<int64_t> size;
-  std::string error;
-  switch (kernels::withArgReader(args, [&](const ArgReader &reader) {
-    return decodeUnpool(args.signature(), reader, input->shape(), k, size, error);
-  })) {
-  case ConvDecode::Ok:
-    break;
-  case ConvDecode::Unknown:
-    return args.emitError() << "could not read the unpooling's arguments";
-  case ConvDecode::Invalid:
-    return args.emitError() << error;
-  }
+  if (failed(kernels::decodeArgs(
+          args, "unpooling", [&](const ArgReader &reader, std::string &error) {
+            return decodeUnpool(args.signature(), reader, input->shape(), k,
+                                size, error);
+          })))
+    return failure();
   if (indices->dtype() != DType::I64 || indices->shape() != input->shape())
     return args.emitError() << "expects int64 indices of the input's shape";
   DType dt = input->dtype();

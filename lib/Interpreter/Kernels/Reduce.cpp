@@ -122,40 +122,23 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
       negated.setDouble(i, -x.getDouble(i));
     x = negated;
   }
-  int64_t rank = std::max<int64_t>(x.rank(), 1);
-  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, x, *d);
+  if (failed(split))
     return failure();
-  int64_t size = x.rank() ? x.dim(*dim) : 1;
-  int64_t inner = 1;
-  for (int64_t i = *dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  int64_t outer = x.numel() / std::max<int64_t>(size * inner, 1);
-  Tensor out(x.dtype(), x.shape());
-  dispatchStorage(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T *p = x.template data<T>();
-      T *o = out.template data<T>();
-      for (int64_t a = 0; a < outer; ++a)
-        for (int64_t b = 0; b < inner; ++b) {
-          const T *row = p + a * size * inner + b;
-          T *orow = o + a * size * inner + b;
-          T mx = -INFINITY;
-          for (int64_t j = 0; j < size; ++j)
-            mx = std::max(mx, row[j * inner]);
-          T sum = 0;
-          for (int64_t j = 0; j < size; ++j)
-            sum += std::exp(row[j * inner] - mx);
-          for (int64_t j = 0; j < size; ++j)
-            orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
-                                        : std::exp(row[j * inner] - mx) / sum;
-        }
-    }
-    return 0;
-  });
-  out.roundToDType();
-  return RtValue(out);
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
+  return RtValue(kernels::mapStorage<std::is_floating_point>(
+      x, [&](const auto *p, auto *o) {
+        using T = std::remove_pointer_t<decltype(o)>;
+        for (int64_t a = 0; a < outer; ++a)
+          for (int64_t b = 0; b < inner; ++b) {
+            const T *row = p + a * size * inner + b;
+            T *orow = o + a * size * inner + b;
+            auto [mx, sum] = kernels::softmaxTerms(row, size, inner);
+            for (int64_t j = 0; j < size; ++j)
+              orow[j * inner] = logarithm ? row[j * inner] - mx - std::log(sum)
+                                          : std::exp(row[j * inner] - mx) / sum;
+          }
+      }));
 }
 } // namespace
 
@@ -386,13 +369,20 @@ static FailureOr<RtValue> allOrAny(const KernelArgs &args, bool all) {
 FailureOr<RtValue> all(const KernelArgs &args) { return allOrAny(args, true); }
 FailureOr<RtValue> any(const KernelArgs &args) { return allOrAny(args, false); }
 
+/// The `dtype` prod, cumsum and cumprod compute in: by default the input's,
+/// int64 for integers and bools.
+static FailureOr<DType> accumulationDType(const KernelArgs &args,
+                                          const Tensor &in) {
+  return args.getDType("dtype",
+                       isIntegral(in.dtype()) ? DType::I64 : in.dtype());
+}
+
 FailureOr<RtValue> prod(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(in) || failed(keepdim))
     return failure();
-  FailureOr<DType> d = args.getDType(
-      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  FailureOr<DType> d = accumulationDType(args, *in);
   if (failed(d))
     return failure();
   DType dtype = *d;
@@ -465,13 +455,10 @@ FailureOr<RtValue> renorm(const KernelArgs &args) {
                             << dtypeName(in->dtype());
   if (*p <= 0 || *maxnorm < 0)
     return args.emitError() << "p must be positive and maxnorm non-negative";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
-  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor out(in->dtype(), in->shape());
   for (int64_t j = 0; j < size; ++j) {
     double acc = 0, maxAbs = 0;
@@ -571,21 +558,16 @@ static FailureOr<RtValue> scan(const KernelArgs &args, bool product) {
   FailureOr<int64_t> d = args.getInt("dim");
   if (failed(in) || failed(d))
     return failure();
-  FailureOr<DType> t = args.getDType(
-      "dtype", isIntegral(in->dtype()) ? DType::I64 : in->dtype());
+  FailureOr<DType> t = accumulationDType(args, *in);
   if (failed(t))
     return failure();
   DType dtype = *t;
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor x = in->to(dtype);
   Tensor out(dtype, x.shape());
-  int64_t size = x.rank() ? x.dim(*dim) : 1;
-  int64_t inner = 1;
-  for (int64_t i = *dim + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
-  int64_t outer = size * inner ? x.numel() / (size * inner) : 0;
   dispatchStorage(dtype, [&](auto tag) {
     using T = decltype(tag);
     using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
@@ -627,13 +609,10 @@ FailureOr<RtValue> logcumsumexp(const KernelArgs &args) {
   if (!isFloatingPoint(in->dtype()))
     return args.emitError() << "logcumsumexp takes floating-point tensors, got "
                             << dtypeName(in->dtype());
-  FailureOr<int64_t> dim = normalizeDim(args, *d, std::max<int64_t>(in->rank(), 1));
-  if (failed(dim))
+  FailureOr<kernels::DimSplit> split = kernels::splitAtDim(args, *in, *d);
+  if (failed(split))
     return failure();
-  int64_t size = in->rank() ? in->dim(*dim) : 1, inner = 1;
-  for (int64_t i = *dim + 1; i < in->rank(); ++i)
-    inner *= in->dim(i);
-  int64_t outer = size && inner ? in->numel() / (size * inner) : 0;
+  int64_t outer = split->outer, size = split->size, inner = split->inner;
   Tensor out(in->dtype(), in->shape());
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -913,6 +892,16 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
 /// torch.result_type(x1, x2) (a 0-d one gives way), expanded to one shape,
 /// each divided by its norm with the squared norm clamped below at eps^2,
 /// then the sum of their products: sum(x1 / n1 * x2 / n2).
+/// x1 and x2 of a distance (`what`) in float64, broadcast together, when
+/// `dtype`, their result's, is floating-point; failure (reported) otherwise.
+static FailureOr<kernels::BroadcastPair>
+distanceOperands(const KernelArgs &args, const Tensor &a, const Tensor &b,
+                 DType dtype, StringRef what) {
+  if (!isFloatingPoint(dtype))
+    return args.emitError() << what << " expects floating-point inputs";
+  return kernels::broadcastInF64(args, a, b, "x1", "x2");
+}
+
 FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
   FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
   FailureOr<int64_t> d = args.getInt("dim");
@@ -923,25 +912,20 @@ FailureOr<RtValue> cosineSimilarity(const KernelArgs &args) {
     return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
   };
   DType dtype = resultType({{a->dtype(), priority(*a)}, {b->dtype(), priority(*b)}});
-  if (!isFloatingPoint(dtype))
-    return args.emitError() << "cosine_similarity expects floating-point "
-                               "inputs";
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
-  if (failed(shape))
-    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
-                               "broadcast together";
-  int64_t rank = shape->size();
+  FailureOr<kernels::BroadcastPair> pair =
+      distanceOperands(args, *a, *b, dtype, "cosine_similarity");
+  if (failed(pair))
+    return failure();
+  ArrayRef<int64_t> shape = pair->shape;
+  int64_t rank = shape.size();
   FailureOr<int64_t> n = normalizeDim(args, *d, std::max<int64_t>(rank, 1));
   if (failed(n))
     return failure();
-  Tensor x = broadcastTo(a->to(DType::F64), *shape),
-         y = broadcastTo(b->to(DType::F64), *shape);
-  int64_t k = rank ? (*shape)[*n] : 1, inner = 1, outer = 1;
-  for (int64_t i = *n + 1; i < rank; ++i)
-    inner *= (*shape)[i];
-  for (int64_t i = 0; i < *n; ++i)
-    outer *= (*shape)[i];
-  SmallVector<int64_t> outShape(*shape);
+  const Tensor &x = pair->a, &y = pair->b;
+  int64_t k = rank ? shape[*n] : 1;
+  int64_t outer, inner;
+  std::tie(outer, inner) = kernels::outerInner(shape, *n);
+  SmallVector<int64_t> outShape(shape);
   if (rank)
     outShape.erase(outShape.begin() + *n);
   Tensor out(dtype, outShape);
@@ -975,19 +959,16 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   if (failed(a) || failed(b) || failed(p) || failed(eps) || failed(keepdim))
     return failure();
   DType dtype = promoteDTypes(a->dtype(), b->dtype());
-  if (!isFloatingPoint(dtype))
-    return args.emitError() << "pairwise_distance expects floating-point "
-                               "inputs";
-  FailureOr<SmallVector<int64_t>> shape = broadcastShape(a->shape(), b->shape());
-  if (failed(shape))
-    return args.emitError() << "the shapes of 'x1' and 'x2' cannot be "
-                               "broadcast together";
-  Tensor x = broadcastTo(a->to(DType::F64), *shape),
-         y = broadcastTo(b->to(DType::F64), *shape);
-  int64_t rank = shape->size();
-  int64_t k = rank ? shape->back() : 1;
+  FailureOr<kernels::BroadcastPair> pair =
+      distanceOperands(args, *a, *b, dtype, "pairwise_distance");
+  if (failed(pair))
+    return failure();
+  ArrayRef<int64_t> shape = pair->shape;
+  const Tensor &x = pair->a, &y = pair->b;
+  int64_t rank = shape.size();
+  int64_t k = rank ? shape.back() : 1;
   int64_t outer = k ? x.numel() / k : 0;
-  SmallVector<int64_t> outShape(*shape);
+  SmallVector<int64_t> outShape(shape);
   if (rank) {
     if (*keepdim)
       outShape.back() = 1;

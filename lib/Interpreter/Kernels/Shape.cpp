@@ -388,14 +388,11 @@ FailureOr<RtValue> chunk(const KernelArgs &args) {
 /// torch.tensor_split: the input's slices along `dim` (tensorSplitPieces),
 /// copied.
 FailureOr<RtValue> tensorSplit(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
-    return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "tensor_split expected at least a 1-dimensional tensor";
-  FailureOr<int64_t> n = normalizeDim(args, *d, in->rank());
-  if (failed(n))
+  Tensor in;
+  int64_t n;
+  if (failed(inputAndDim(
+          args, "tensor_split expected at least a 1-dimensional tensor", in,
+          n)))
     return failure();
   std::optional<int64_t> sections;
   SmallVector<int64_t> indices;
@@ -417,15 +414,16 @@ FailureOr<RtValue> tensorSplit(const KernelArgs &args) {
   if (!given)
     return args.emitError() << "expects sections or indices";
   std::string error;
-  auto pieces = tensorSplitPieces(in->dim(*n), sections, indices, error);
+  auto pieces = tensorSplitPieces(in.dim(n), sections, indices, error);
   if (failed(pieces))
     return args.emitError() << error;
-  SmallVector<int64_t> strides = in->strides();
+  SmallVector<int64_t> strides = in.strides();
   std::vector<RtValue> out;
   for (auto [begin, end] : *pieces) {
-    SmallVector<int64_t> shape(in->shape());
-    shape[*n] = end - begin;
-    out.push_back(RtValue(gatherStrided(*in, shape, begin * strides[*n], strides)));
+    SmallVector<int64_t> shape(in.shape());
+    shape[n] = end - begin;
+    out.push_back(
+        RtValue(gatherStrided(in, shape, begin * strides[n], strides)));
   }
   return RtValue::ofList(std::move(out), /*isTuple=*/true);
 }
@@ -465,22 +463,18 @@ FailureOr<RtValue> getitem(const KernelArgs &args) {
 
 /// torch.unbind: the slices along `dim`, as a tuple.
 FailureOr<RtValue> unbind(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
+  Tensor in;
+  int64_t n;
+  if (failed(inputAndDim(args, "unbind() cannot be applied to a 0-d tensor", in,
+                         n)))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "unbind() cannot be applied to a 0-d tensor";
-  FailureOr<int64_t> n = normalizeDim(args, *d, in->rank());
-  if (failed(n))
-    return failure();
-  SmallVector<int64_t> strides = in->strides(), shape(in->shape());
-  shape.erase(shape.begin() + *n);
+  SmallVector<int64_t> strides = in.strides(), shape(in.shape());
+  shape.erase(shape.begin() + n);
   SmallVector<int64_t> inner(strides);
-  inner.erase(inner.begin() + *n);
+  inner.erase(inner.begin() + n);
   std::vector<RtValue> pieces;
-  for (int64_t i = 0; i < in->dim(*n); ++i)
-    pieces.push_back(RtValue(gatherStrided(*in, shape, i * strides[*n], inner)));
+  for (int64_t i = 0; i < in.dim(n); ++i)
+    pieces.push_back(RtValue(gatherStrided(in, shape, i * strides[n], inner)));
   return RtValue::ofList(std::move(pieces), /*isTuple=*/true);
 }
 
@@ -1521,16 +1515,12 @@ FailureOr<RtValue> pad(const KernelArgs &args) {
 
 /// torch.split by a size or a list of sizes: a tuple of pieces.
 FailureOr<RtValue> split(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> d = args.getInt("dim");
-  if (failed(in) || failed(d))
+  Tensor in;
+  int64_t dim;
+  if (failed(inputAndDim(args, "split() cannot be applied to a 0-d tensor", in,
+                         dim)))
     return failure();
-  if (in->rank() == 0)
-    return args.emitError() << "split() cannot be applied to a 0-d tensor";
-  FailureOr<int64_t> dim = normalizeDim(args, *d, in->rank());
-  if (failed(dim))
-    return failure();
-  int64_t size = in->dim(*dim);
+  int64_t size = in.dim(dim);
   SmallVector<int64_t> sizes;
   const RtValue &spec = args.get("split_size_or_sections");
   if (auto *n = std::get_if<int64_t>(&spec.v)) {
@@ -1547,16 +1537,16 @@ FailureOr<RtValue> split(const KernelArgs &args) {
     for (int64_t s : sizes)
       total += s;
     if (total != size)
-      return args.emitError() << "split sizes sum to " << total
-                              << ", but dim " << *dim << " has size " << size;
+      return args.emitError() << "split sizes sum to " << total << ", but dim "
+                              << dim << " has size " << size;
   }
   std::vector<RtValue> pieces;
   int64_t start = 0;
   for (int64_t s : sizes) {
-    SmallVector<int64_t> shape(in->shape());
-    shape[*dim] = s;
+    SmallVector<int64_t> shape(in.shape());
+    shape[dim] = s;
     FailureOr<Tensor> piece =
-        takeAlong(args, *in, *dim, s, shape,
+        takeAlong(args, in, dim, s, shape,
                   [&](int64_t, int64_t j, int64_t) { return start + j; });
     if (failed(piece))
       return failure();
