@@ -832,13 +832,15 @@ double luFactor(std::vector<double> &a, int64_t n, std::vector<int64_t> &perm,
       std::swap(perm[k], perm[p]);
       sign = -sign;
     }
+    // A zero pivot (its column is zero below it, or NaN) scales nothing,
+    // but the rows below still lose their multiple of the pivot row, as in
+    // LAPACK's getf2: a NaN beside the zero column reaches the later
+    // pivots, and the determinant, as in torch.
     double pivot = a[k * n + k];
-    if (pivot == 0) {
+    if (pivot == 0)
       singular = true;
-      continue;
-    }
     for (int64_t i = k + 1; i < n; ++i) {
-      double f = a[i * n + k] /= pivot;
+      double f = pivot == 0 ? a[i * n + k] : (a[i * n + k] /= pivot);
       for (int64_t j = k + 1; j < n; ++j)
         a[i * n + j] -= f * a[k * n + j];
     }
@@ -891,15 +893,15 @@ static FailureOr<RtValue> determinant(const KernelArgs &args, bool logarithm) {
     std::vector<int64_t> perm;
     bool singular;
     double s = luFactor(m, n, perm, singular), d = s, logd = 0;
+    // The pivots' product: 0 for a singular matrix, NaN where a NaN
+    // reached a pivot; slogdet's sign is 0 for both (torch's).
+    (void)singular;
     for (int64_t k = 0; k < n; ++k) {
       double u = m[k * n + k];
       d *= u;
       logd += std::log(std::abs(u));
-      if (u < 0)
-        s = -s;
+      s *= (u > 0) - (u < 0);
     }
-    if (singular)
-      s = 0, d = 0, logd = -INFINITY;
     det.setDouble(b, d);
     sign.setDouble(b, s);
     logabs.setDouble(b, logd);

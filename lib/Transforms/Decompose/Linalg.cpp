@@ -768,8 +768,12 @@ static Results decomposeDet(Decomposer &d) {
   if (d.target() == "torch.linalg.det")
     return one(d.binary("torch.mul", e->sign, d.call("torch.prod", {{"input", pivots}, {"dim", d.i64(batchRank)}})));
   // slogdet: (sign, log|det|).
+  // (A NaN pivot has sign 0 in torch's slogdet, not sign's NaN.)
+  Value signs = d.call("Tensor.masked_fill", {{"input", d.unary("torch.sign", pivots)},
+                                              {"mask", d.unary("torch.isnan", pivots)},
+                                              {"value", d.f64(0)}});
   Value sign = d.binary("torch.mul", e->sign,
-                        d.call("torch.prod", {{"input", d.unary("torch.sign", pivots)}, {"dim", d.i64(batchRank)}}));
+                        d.call("torch.prod", {{"input", signs}, {"dim", d.i64(batchRank)}}));
   Value logabs = d.call("torch.sum", {{"input", d.unary("torch.log", d.unary("torch.abs", pivots))},
                                       {"dim", d.ints({batchRank})}});
   if (!sign || !logabs)
