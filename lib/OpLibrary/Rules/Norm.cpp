@@ -12,8 +12,7 @@ using namespace mlir::traced;
 
 namespace mlir::traced::rules {
 
-LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult groupNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> groups = call.getInt("num_groups");
   if (!input || !groups)
@@ -33,8 +32,7 @@ LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// normalized by its own statistics (use_input_stats), which needs more
 /// than one element in it, or by the running ones; every per-channel
 /// argument has C elements.
-LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult instanceNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<bool> useInputStats = call.getBool("use_input_stats");
   if (!input || !useInputStats)
@@ -62,8 +60,7 @@ LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results
   return h.result(input);
 }
 
-LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult batchNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -89,8 +86,7 @@ LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
-LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult layerNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> normalized =
       call.getInts("normalized_shape");
@@ -111,10 +107,9 @@ LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// aten::native_layer_norm: (result, mean, rstd); the statistics keep the
 /// normalized dims as 1.
-LogicalResult nativeLayerNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  LogicalResult norm = layerNorm(call, results);
-  if (failed(norm) || results.empty())
+LogicalResult nativeLayerNorm(const BoundCall &call, RuleHelper &h) {
+  LogicalResult norm = layerNorm(call, h);
+  if (failed(norm) || h.results.empty())
     return norm;
   // (layerNorm typed the known input, of at least normalized_shape's rank.)
   RankedTensorType input = call.getTensor("input");
@@ -122,8 +117,8 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
   SmallVector<int64_t> stat(input.getShape().drop_back(normalized));
   stat.append(normalized, 1);
   Type statType = RankedTensorType::get(stat, input.getElementType());
-  results[0] =
-      TupleType::get(call.getContext(), {results[0], statType, statType});
+  h.results[0] =
+      TupleType::get(call.getContext(), {h.results[0], statType, statType});
   return success();
 }
 
@@ -133,9 +128,7 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
 /// bfloat16) throughout, N * C * HxW elements in grad_out and input,
 /// N * group in mean and rstd, C divisible by group, C weights. (torch
 /// 1.13 fails without a weight when grad_weight is asked for.)
-LogicalResult nativeGroupNormBackward(const BoundCall &call,
-                                      SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeGroupNormBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = h.tensor("grad_out"), input = h.tensor("input"),
                    mean = h.tensor("mean"), rstd = h.tensor("rstd");
   std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
@@ -189,9 +182,7 @@ LogicalResult nativeGroupNormBackward(const BoundCall &call,
 /// statistics [N, group], after torch's checks: N * C * HxW elements, C
 /// divisible by group, weight and bias of C elements in the input's dtype
 /// (float32, float64, bfloat16).
-LogicalResult nativeGroupNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeGroupNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
                          hw = call.getInt("HxW"), group = call.getInt("group");
@@ -230,8 +221,7 @@ LogicalResult nativeGroupNorm(const BoundCall &call,
 /// aten::_weight_norm_interface takes dim 0 or the last only and a g of
 /// the norm's shape, and also gives the norm (float32 for bfloat16; no
 /// float16 kernel).
-LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult weightNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType v = h.tensor("v"), g = h.tensor("g");
   std::optional<int64_t> dim = call.getInt("dim");
   if (!v || !g || !dim)
@@ -300,9 +290,7 @@ LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) 
 
 /// aten::native_batch_norm: (result, saved mean, saved invstd); the saved
 /// statistics are empty in eval mode, per channel in training.
-LogicalResult nativeBatchNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeBatchNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<bool> training = call.getBool("training");
   if (!input || !training)
@@ -314,18 +302,6 @@ LogicalResult nativeBatchNorm(const BoundCall &call,
   Type stat = RankedTensorType::get({*training ? input.getDimSize(1) : 0},
                                     input.getElementType());
   return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
-}
-
-void addNormRules(llvm::StringMap<ResultRule> &table) {
-  table["batchNorm"] = batchNorm;
-  table["groupNorm"] = groupNorm;
-  table["instanceNorm"] = instanceNorm;
-  table["layerNorm"] = layerNorm;
-  table["nativeBatchNorm"] = nativeBatchNorm;
-  table["nativeLayerNorm"] = nativeLayerNorm;
-  table["nativeGroupNorm"] = nativeGroupNorm;
-  table["nativeGroupNormBackward"] = nativeGroupNormBackward;
-  table["weightNorm"] = weightNorm;
 }
 
 } // namespace mlir::traced::rules
