@@ -77,32 +77,39 @@ static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
   return success();
 }
 
-/// addmm's and addbmm's operands: of one dtype, which `beta` and `alpha`
-/// fit.
-static LogicalResult checkScaledOperands(const BoundCall &call,
-                                         RankedTensorType input,
-                                         RankedTensorType a,
-                                         RankedTensorType b) {
+/// addmm and addbmm: beta * input + alpha * (the sum of) `lhs` @ `rhs`,
+/// products of `rank` dims (else the error `rankError`), all of one dtype,
+/// which `beta` and `alpha` fit: (n, p), which `input` broadcasts with
+/// (`exact`: to).
+static LogicalResult scaledProduct(const BoundCall &call, RuleHelper &h,
+                                   StringRef lhs, StringRef rhs, int64_t rank,
+                                   StringRef rankError, bool exact) {
+  RankedTensorType input = h.tensor("input"), a = h.tensor(lhs),
+                   b = h.tensor(rhs);
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != rank || b.getRank() != rank)
+    return call.emitError() << rankError << ", got " << a << " and " << b;
   if (a.getElementType() != b.getElementType() ||
       input.getElementType() != a.getElementType())
     return call.emitError() << "expects operands of one dtype";
-  return checkScalesFit(call, a.getElementType());
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
+  SmallVector<int64_t> out = {a.getDimSize(rank - 2),
+                              b.getDimSize(rank - 1)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (exact && ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, a.getElementType());
 }
 
 LogicalResult addmm(const BoundCall &call, RuleHelper &h) {
-  RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
-                   b = h.tensor("mat2");
-  if (!input || !a || !b)
-    return h.unknown();
-  if (a.getRank() != 2 || b.getRank() != 2)
-    return call.emitError() << "expects 2-D matrices, got " << a << " and "
-                            << b;
-  if (failed(checkScaledOperands(call, input, a, b)))
-    return failure();
-  SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
-  if (failed(broadcastShapes(call, input.getShape(), shape)))
-    return failure();
-  return h.result(shape, a.getElementType());
+  return scaledProduct(call, h, "mat1", "mat2", 2, "expects 2-D matrices",
+                       /*exact=*/false);
 }
 
 /// mv and dot: 1-D and 2-D products of one dtype; outer, which promotes.
@@ -555,24 +562,8 @@ LogicalResult cross(const BoundCall &call, RuleHelper &h) {
 
 /// addbmm: input + the sum over the batch of batch1 @ batch2: (n, p).
 LogicalResult addbmm(const BoundCall &call, RuleHelper &h) {
-  RankedTensorType input = h.tensor("input"), a = h.tensor("batch1"),
-                   b = h.tensor("batch2");
-  if (!input || !a || !b)
-    return h.unknown();
-  if (a.getRank() != 3 || b.getRank() != 3)
-    return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
-                            << " and " << b;
-  if (failed(checkScaledOperands(call, input, a, b)))
-    return failure();
-  SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, input.getShape(), out);
-  if (failed(shape))
-    return failure();
-  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
-    return call.emitError() << "input " << input << " does not broadcast to "
-                            << shapeStr(out);
-  return h.result(out, a.getElementType());
+  return scaledProduct(call, h, "batch1", "batch2", 3,
+                       "batch1 and batch2 must be 3-D", /*exact=*/true);
 }
 
 /// bilinear: (*, out_features) in the operands' dtype.
@@ -927,22 +918,21 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
 // einsum
 //===----------------------------------------------------------------------===//
 
+EinsumSides traced::splitEinsum(StringRef equation) {
+  std::string eq = equation.str();
+  llvm::erase(eq, ' ');
+  size_t arrow = StringRef(eq).find("->");
+  if (arrow == StringRef::npos)
+    return {eq, std::nullopt};
+  return {eq.substr(0, arrow), eq.substr(arrow + 2)};
+}
+
 FailureOr<EinsumPlan>
 traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
                    std::string &error) {
-  std::string eq;
-  for (char c : equation)
-    if (c != ' ')
-      eq.push_back(c);
-  StringRef lhs = eq, rhs;
-  bool explicitOutput = false;
-  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
-    rhs = lhs.substr(arrow + 2);
-    lhs = lhs.substr(0, arrow);
-    explicitOutput = true;
-  }
+  EinsumSides sides = splitEinsum(equation);
   SmallVector<StringRef> terms;
-  lhs.split(terms, ',');
+  StringRef(sides.inputs).split(terms, ',');
   if (terms.size() != shapes.size()) {
     error = "the equation has " + std::to_string(terms.size()) +
             " operand(s), but " + std::to_string(shapes.size()) +
@@ -1014,7 +1004,8 @@ traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
     }
     plan.operandLabels.push_back(labels);
   }
-  if (explicitOutput) {
+  if (sides.output) {
+    StringRef rhs = *sides.output;
     size_t dots = rhs.find("...");
     for (size_t k = 0; k < rhs.size(); ++k) {
       if (k == dots) {

@@ -12,14 +12,22 @@ using namespace mlir::traced;
 
 namespace mlir::traced::rules {
 
+/// A normalization's input: (N, C, ...), of rank 2 or more.
+static LogicalResult checkNormInput(const BoundCall &call,
+                                    RankedTensorType input) {
+  if (input.getRank() >= 2)
+    return success();
+  return call.emitError() << "expects an input of rank 2 or more, got "
+                          << input;
+}
+
 LogicalResult groupNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> groups = call.getInt("num_groups");
   if (!input || !groups)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got "
-                            << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   int64_t c = input.getDimSize(1);
   if (*groups <= 0 || (!ShapedType::isDynamic(c) && c % *groups))
     return call.emitError() << "expected the number of channels (" << c
@@ -37,8 +45,8 @@ LogicalResult instanceNorm(const BoundCall &call, RuleHelper &h) {
   std::optional<bool> useInputStats = call.getBool("use_input_stats");
   if (!input || !useInputStats)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   if (!input.hasStaticShape())
     return h.result(input);
   int64_t c = input.getDimSize(1), spatial = 1;
@@ -64,9 +72,8 @@ LogicalResult batchNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError()
-           << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   int64_t channels = input.getDimSize(1);
   // F.batch_norm's own check: a batch statistic needs two values.
   if (call.getBool("training") == std::optional<bool>(true) &&
@@ -191,8 +198,8 @@ LogicalResult nativeGroupNorm(const BoundCall &call, RuleHelper &h) {
   Type et = input.getElementType();
   if (!et.isF32() && !et.isF64() && !et.isBF16())
     return call.emitError() << "has no CPU kernel for group norm in " << et;
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   if (input.hasStaticShape() && input.getNumElements() != *n * *c * *hw)
     return call.emitError() << "Expected X.numel() == N * C * HxW, got " << input
                             << " for N = " << *n << ", C = " << *c

@@ -245,10 +245,10 @@ LogicalResult meshgrid(const BoundCall &call, RuleHelper &h) {
 /// least 1-, 2-, 3- or column-2-D, then concatenated.
 LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
   StringRef t = call.getTarget();
-  int kind = t.ends_with("hstack")   ? 0
-             : t.ends_with("dstack") ? 2
-             : t.ends_with("column_stack") ? 3
-                                           : 1;
+  StackKind kind = t.ends_with("hstack")         ? StackKind::H
+                   : t.ends_with("dstack")       ? StackKind::D
+                   : t.ends_with("column_stack") ? StackKind::Column
+                                                 : StackKind::V;
   const BoundCall::Arg &arg = call.get("tensors");
   if (arg.elements.empty())
     return arg.value ? call.emitError() << "expects a non-empty list of tensors"
@@ -259,31 +259,10 @@ LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
     auto r = dyn_cast_or_null<RankedTensorType>(ty);
     if (!r)
       return h.unknown();
-    SmallVector<int64_t> sh(r.getShape());
-    if (kind == 0 && sh.empty())
-      sh = {1};
-    else if (kind == 1 && sh.size() < 2)
-      sh.insert(sh.begin(), 2 - sh.size(), 1);
-    else if (kind == 2) {
-      if (sh.empty())
-        sh = {1, 1, 1};
-      else if (sh.size() == 1)
-        sh = {1, sh[0], 1};
-      else if (sh.size() == 2)
-        sh.push_back(1);
-    } else if (kind == 3) {
-      if (sh.empty())
-        sh = {1, 1};
-      else if (sh.size() == 1)
-        sh = {sh[0], 1};
-    }
-    shapes.push_back(sh);
+    shapes.push_back(stackPieceShape(r.getShape(), kind));
     types.push_back(r);
   }
-  int64_t dim = kind == 0 ? (shapes[0].size() == 1 ? 0 : 1)
-                : kind == 2 ? 2
-                : kind == 3 ? 1
-                            : 0;
+  int64_t dim = stackDim(kind, shapes[0].size());
   SmallVector<int64_t> out = shapes[0];
   for (size_t i = 1; i < shapes.size(); ++i) {
     if (shapes[i].size() != out.size())
@@ -305,6 +284,12 @@ LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
   return h.result(out, resultElementType(types, call.getContext()));
 }
 
+/// The `dim` of narrow, split and select, which refuse a 0-d input.
+static std::optional<int64_t> nonScalarDim(RuleHelper &h,
+                                           RankedTensorType input) {
+  return h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+}
+
 LogicalResult narrow(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> length = call.getInt("length");
@@ -319,8 +304,7 @@ LogicalResult narrow(const BoundCall &call, RuleHelper &h) {
   }
   if (!input || !length)
     return h.unknown();
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   return h.result(withDimSize(input, *dim, *length));
@@ -385,8 +369,7 @@ LogicalResult pad(const BoundCall &call, RuleHelper &h) {
 
 LogicalResult split(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   if (input.isDynamicDim(*dim))
@@ -424,8 +407,7 @@ LogicalResult t(const BoundCall &call, RuleHelper &h) {
 
 LogicalResult select(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   return h.result(withoutDim(input, *dim));
