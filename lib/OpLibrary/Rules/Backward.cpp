@@ -7,9 +7,6 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// An activation's gradient from the forward's input (`input`), output
@@ -127,6 +124,15 @@ LogicalResult geluGrad(const BoundCall &call, RuleHelper &h) {
   return activationGrad(call, h);
 }
 
+/// The gradients of max pooling and of nll_loss: of a floating-point
+/// input.
+static LogicalResult checkFloatInput(const BoundCall &call,
+                                     RankedTensorType input) {
+  if (isa<FloatType>(input.getElementType()))
+    return success();
+  return call.emitError() << "expects a floating-point input, got " << input;
+}
+
 /// aten::max_pool{2,3}d_with_indices_backward: the input's type, after
 /// torch's checks of the forward (its input, its window, its output size)
 /// and of grad_output and indices (the forward's output shape; int64
@@ -136,8 +142,8 @@ LogicalResult maxPoolGrad(const BoundCall &call, RuleHelper &h) {
                    indices = h.tensor("indices");
   if (!input || !grad || !indices)
     return h.unknown();
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "expects a floating-point input, got " << input;
+  if (failed(checkFloatInput(call, input)))
+    return failure();
   unsigned spatial = call.getSignature()
                          .params[*call.getSignature().lookup("kernel_size")]
                          .type.listSize;
@@ -166,8 +172,8 @@ LogicalResult nllLossBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "expects a floating-point input, got " << input;
+  if (failed(checkFloatInput(call, input)))
+    return failure();
   if (!call.getSignature().lookup("target"))
     return h.result(input); // (max pooling's)
   // nll_loss_backward: torch 1.13's checks (its meta function), which the

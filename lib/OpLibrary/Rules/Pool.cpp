@@ -7,9 +7,6 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// aten::upsample_nearest{1,2,3}d: (N, C, output_size...), sizes positive.

@@ -170,12 +170,9 @@ LogicalResult repeatInterleave(const BoundCall &call, RuleHelper &h) {
   if (call.isNone("dim")) {
     shape = {in.hasStaticShape() ? in.getNumElements() : ShapedType::kDynamic};
   } else {
-    std::optional<int64_t> d = call.getInt("dim");
-    if (!d)
-      return h.unknown();
-    FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(in.getRank(), 1));
-    if (failed(n))
-      return failure();
+    std::optional<int64_t> n = h.dimArg(in);
+    if (!n)
+      return h.stop();
     dim = *n;
     shape.assign(in.getShape().begin(), in.getShape().end());
     if (shape.empty())
@@ -253,15 +250,12 @@ LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
   if (arg.elements.empty())
     return arg.value ? call.emitError() << "expects a non-empty list of tensors"
                      : h.unknown();
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty())
+    return h.unknown();
   SmallVector<SmallVector<int64_t>> shapes;
-  SmallVector<Type> types;
-  for (Type ty : arg.elements) {
-    auto r = dyn_cast_or_null<RankedTensorType>(ty);
-    if (!r)
-      return h.unknown();
+  for (RankedTensorType r : ts)
     shapes.push_back(stackPieceShape(r.getShape(), kind));
-    types.push_back(r);
-  }
   int64_t dim = stackDim(kind, shapes[0].size());
   SmallVector<int64_t> out = shapes[0];
   for (size_t i = 1; i < shapes.size(); ++i) {
@@ -281,6 +275,7 @@ LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
       }
     }
   }
+  SmallVector<Type> types(ts.begin(), ts.end());
   return h.result(out, resultElementType(types, call.getContext()));
 }
 
@@ -664,13 +659,10 @@ LogicalResult squeeze(const BoundCall &call, RuleHelper &h) {
     }
     return h.result(out, input.getElementType());
   }
-  std::optional<int64_t> d = call.getInt("dim");
-  if (!d)
-    return h.unknown();
+  std::optional<int64_t> n = h.dimArg(input);
+  if (!n)
+    return h.stop();
   int64_t rank = input.getRank();
-  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(rank, 1));
-  if (failed(n))
-    return failure();
   for (int64_t i = 0; i < rank; ++i)
     if (i != *n || input.getDimSize(i) != 1)
       out.push_back(input.getDimSize(i));
