@@ -375,6 +375,37 @@ SmallVector<int64_t> traced::atleastShape(ArrayRef<int64_t> shape,
   return {shape[0], shape[1], 1};
 }
 
+SmallVector<int64_t> traced::stackPieceShape(ArrayRef<int64_t> shape,
+                                             StackKind kind) {
+  switch (kind) {
+  case StackKind::H:
+    return atleastShape(shape, 1);
+  case StackKind::V:
+    return atleastShape(shape, 2);
+  case StackKind::D:
+    return atleastShape(shape, 3);
+  case StackKind::Column:
+    if (shape.size() >= 2)
+      return SmallVector<int64_t>(shape);
+    return {shape.empty() ? 1 : shape[0], 1};
+  }
+  llvm_unreachable("unknown StackKind");
+}
+
+int64_t traced::stackDim(StackKind kind, int64_t pieceRank) {
+  switch (kind) {
+  case StackKind::H:
+    return pieceRank == 1 ? 0 : 1;
+  case StackKind::V:
+    return 0;
+  case StackKind::D:
+    return 2;
+  case StackKind::Column:
+    return 1;
+  }
+  llvm_unreachable("unknown StackKind");
+}
+
 FailureOr<SmallVector<int64_t>> traced::broadcastShape(ArrayRef<int64_t> a,
                                                        ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());

@@ -578,6 +578,14 @@ struct EinsumPlan {
   llvm::SmallVector<int64_t> sizes;
   llvm::SmallVector<int64_t> outputLabels;
 };
+/// An einsum equation's two sides without their spaces: the operands'
+/// terms (comma-separated) and, after "->", the output's (none: the output
+/// is implicit). planEinsum and the einsum decomposition read it.
+struct EinsumSides {
+  std::string inputs;
+  std::optional<std::string> output;
+};
+EinsumSides splitEinsum(llvm::StringRef equation);
 /// Parses `equation` for operands of `shapes` (dynamic sizes are taken as
 /// they are); on failure, `error` says why.
 FailureOr<EinsumPlan> planEinsum(llvm::StringRef equation,

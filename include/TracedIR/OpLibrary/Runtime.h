@@ -133,6 +133,17 @@ primsSplitDimShape(llvm::ArrayRef<int64_t> shape, int64_t dim, int64_t outer,
 llvm::SmallVector<int64_t> atleastShape(llvm::ArrayRef<int64_t> shape,
                                         int64_t rank);
 
+/// hstack, vstack (row_stack), dstack and column_stack: each tensor takes
+/// the shape stackPieceShape gives it, then they are concatenated along
+/// stackDim.
+enum class StackKind { H, V, D, Column };
+/// atleast_1d (hstack), atleast_2d (vstack), atleast_3d (dstack); for
+/// column_stack, a 0-d or 1-D tensor as a column.
+llvm::SmallVector<int64_t> stackPieceShape(llvm::ArrayRef<int64_t> shape,
+                                           StackKind kind);
+/// The dim the pieces join along (hstack's: 0 for 1-D pieces, else 1).
+int64_t stackDim(StackKind kind, int64_t pieceRank);
+
 /// The broadcast shape of two shapes, or failure; a dynamic size
 /// (ShapedType::kDynamic) broadcasts with anything.
 FailureOr<llvm::SmallVector<int64_t>> broadcastShape(llvm::ArrayRef<int64_t> a,

@@ -749,55 +749,33 @@ FailureOr<RtValue> repeatInterleave(const KernelArgs &args) {
   return RtValue(out);
 }
 
-/// hstack / vstack / dstack / column_stack: atleast_Nd, then cat.
-static FailureOr<RtValue> stackLike(const KernelArgs &args, int kind) {
+/// hstack / vstack / dstack / column_stack: each tensor reshaped to its
+/// stackPieceShape, then cat along stackDim.
+static FailureOr<RtValue> stackLike(const KernelArgs &args, StackKind kind) {
   FailureOr<std::vector<Tensor>> ts = tensorList(args, "tensors");
   if (failed(ts))
     return failure();
   if (ts->empty())
     return args.emitError() << "expects a non-empty list of tensors";
-  int64_t dim = 0;
-  for (Tensor &t : *ts) {
-    SmallVector<int64_t> s(t.shape());
-    if (kind == 0) { // hstack: 1-D pieces join along 0, others along 1
-      if (s.empty())
-        s = {1};
-    } else if (kind == 1) { // vstack: atleast_2d
-      if (s.empty())
-        s = {1, 1};
-      else if (s.size() == 1)
-        s.insert(s.begin(), 1);
-    } else if (kind == 2) { // dstack: atleast_3d
-      if (s.empty())
-        s = {1, 1, 1};
-      else if (s.size() == 1)
-        s = {1, s[0], 1};
-      else if (s.size() == 2)
-        s.push_back(1);
-    } else { // column_stack: 0-d and 1-D as columns
-      if (s.empty())
-        s = {1, 1};
-      else if (s.size() == 1)
-        s = {s[0], 1};
-    }
-    t = t.reshaped(s);
-  }
-  if (kind == 0)
-    dim = (*ts)[0].rank() == 1 ? 0 : 1;
-  else if (kind == 2)
-    dim = 2;
-  else if (kind == 3)
-    dim = 1;
-  FailureOr<Tensor> out = concatenate(args, *ts, dim);
+  for (Tensor &t : *ts)
+    t = t.reshaped(stackPieceShape(t.shape(), kind));
+  FailureOr<Tensor> out =
+      concatenate(args, *ts, stackDim(kind, (*ts)[0].rank()));
   if (failed(out))
     return failure();
   return RtValue(*out);
 }
-FailureOr<RtValue> hstack(const KernelArgs &args) { return stackLike(args, 0); }
-FailureOr<RtValue> vstack(const KernelArgs &args) { return stackLike(args, 1); }
-FailureOr<RtValue> dstack(const KernelArgs &args) { return stackLike(args, 2); }
+FailureOr<RtValue> hstack(const KernelArgs &args) {
+  return stackLike(args, StackKind::H);
+}
+FailureOr<RtValue> vstack(const KernelArgs &args) {
+  return stackLike(args, StackKind::V);
+}
+FailureOr<RtValue> dstack(const KernelArgs &args) {
+  return stackLike(args, StackKind::D);
+}
 FailureOr<RtValue> columnStack(const KernelArgs &args) {
-  return stackLike(args, 3);
+  return stackLike(args, StackKind::Column);
 }
 
 /// torch.meshgrid(*tensors, indexing="ij"|"xy").

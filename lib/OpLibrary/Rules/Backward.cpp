@@ -7,21 +7,17 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// An activation's gradient from the forward's input (`input`), output
 /// (`output`) or either (`self_or_result`): broadcast and promoted with
 /// `grad_output`.
-LogicalResult activationGrad(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
+LogicalResult activationGrad(const BoundCall &call, RuleHelper &h) {
   const Signature &sig = call.getSignature();
   StringRef other = sig.lookup("input")    ? "input"
                     : sig.lookup("output") ? "output"
                                            : "self_or_result";
-  return pointwise(call, results, {"grad_output", other}, /*toFloat=*/false);
+  return pointwise(call, h.results, {"grad_output", other}, /*toFloat=*/false);
 }
 
 /// aten::rrelu_with_noise_backward as torch 1.13 computes it: in training,
@@ -29,20 +25,22 @@ LogicalResult activationGrad(const BoundCall &call,
 /// are); otherwise leaky_relu_backward(grad_output, input, (lower + upper)
 /// / 2, self_is_result), whose CPU kernel takes float32, float64 and
 /// bfloat16 and refuses a negative slope on the forward's result.
-LogicalResult rreluNoiseGrad(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
+LogicalResult rreluNoiseGrad(const BoundCall &call, RuleHelper &h) {
   std::optional<bool> training = call.getBool("training");
   std::optional<bool> selfIsResult = call.getBool("self_is_result");
   std::optional<double> lower = call.getFloat("lower"),
                         upper = call.getFloat("upper");
   if (!training || !selfIsResult || !lower || !upper)
-    return RuleHelper{call, results}.unknown();
+    return h.unknown();
   if (*training)
-    return pointwise(call, results, {"grad_output", "noise"}, /*toFloat=*/false);
-  if (failed(pointwise(call, results, {"grad_output", "input"}, /*toFloat=*/false)))
+    return pointwise(call, h.results, {"grad_output", "noise"},
+                     /*toFloat=*/false);
+  if (failed(pointwise(call, h.results, {"grad_output", "input"},
+                       /*toFloat=*/false)))
     return failure();
-  auto type = results.empty() ? RankedTensorType()
-                              : dyn_cast_or_null<RankedTensorType>(results[0]);
+  auto type = h.results.empty()
+                  ? RankedTensorType()
+                  : dyn_cast_or_null<RankedTensorType>(h.results[0]);
   if (type) {
     Type et = type.getElementType();
     if (!et.isF32() && !et.isF64() && !et.isBF16())
@@ -61,9 +59,7 @@ LogicalResult rreluNoiseGrad(const BoundCall &call,
 /// the dtype of grad_output and output (torch 1.13's CPU kernels: float32,
 /// float64 or bfloat16, the two of one dtype and shape; an input_dtype of
 /// float16 asks for a conversion the CPU does not make).
-LogicalResult softmaxBackwardData(const BoundCall &call,
-                                  SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult softmaxBackwardData(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = h.tensor("grad_output"), out = h.tensor("output");
   std::optional<int64_t> dim = call.getInt("dim");
   auto inputDType = dyn_cast_or_null<DTypeAttr>(call.get("input_dtype").value);
@@ -90,12 +86,12 @@ LogicalResult softmaxBackwardData(const BoundCall &call,
 /// threshold_backward: as activationGrad; torch converts a Python float
 /// threshold to an integer compute dtype with an overflow check (-1.75 is
 /// -1 in int32, but raises for uint8; an int threshold wraps instead).
-LogicalResult thresholdGrad(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  if (failed(activationGrad(call, results)))
+LogicalResult thresholdGrad(const BoundCall &call, RuleHelper &h) {
+  if (failed(activationGrad(call, h)))
     return failure();
-  auto t = results.size() == 1 ? dyn_cast_or_null<RankedTensorType>(results[0])
-                               : RankedTensorType();
+  auto t = h.results.size() == 1
+               ? dyn_cast_or_null<RankedTensorType>(h.results[0])
+               : RankedTensorType();
   auto integer = t ? dyn_cast<IntegerType>(t.getElementType()) : IntegerType();
   auto value = dyn_cast_or_null<FloatAttr>(call.get("threshold").value);
   if (!integer || integer.getWidth() == 1 || !value)
@@ -116,7 +112,7 @@ LogicalResult thresholdGrad(const BoundCall &call,
 /// input takes torch 1.13's oneDNN kernel, which needs grad_output of the
 /// same dtype: it refuses others, and reads a float32 grad_output with a
 /// bfloat16 input as the wrong memory (garbage results). Those are refused.
-LogicalResult geluGrad(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult geluGrad(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = call.getTensor("grad_output"),
                    input = call.getTensor("input");
   if (grad && input && grad.getElementType() != input.getElementType() &&
@@ -125,22 +121,29 @@ LogicalResult geluGrad(const BoundCall &call, SmallVectorImpl<Type> &results) {
            << "expects grad_output of the input's dtype for a float32 or "
               "bfloat16 input (torch 1.13's oneDNN kernel), got "
            << grad << " and " << input;
-  return activationGrad(call, results);
+  return activationGrad(call, h);
+}
+
+/// The gradients of max pooling and of nll_loss: of a floating-point
+/// input.
+static LogicalResult checkFloatInput(const BoundCall &call,
+                                     RankedTensorType input) {
+  if (isa<FloatType>(input.getElementType()))
+    return success();
+  return call.emitError() << "expects a floating-point input, got " << input;
 }
 
 /// aten::max_pool{2,3}d_with_indices_backward: the input's type, after
 /// torch's checks of the forward (its input, its window, its output size)
 /// and of grad_output and indices (the forward's output shape; int64
 /// indices). Without them a nonsense window ran in the interpreter.
-LogicalResult maxPoolGrad(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult maxPoolGrad(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), grad = h.tensor("grad_output"),
                    indices = h.tensor("indices");
   if (!input || !grad || !indices)
     return h.unknown();
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "expects a floating-point input, got " << input;
+  if (failed(checkFloatInput(call, input)))
+    return failure();
   unsigned spatial = call.getSignature()
                          .params[*call.getSignature().lookup("kernel_size")]
                          .type.listSize;
@@ -165,14 +168,12 @@ LogicalResult maxPoolGrad(const BoundCall &call,
 
 /// aten::nll_loss_backward, max_pool*_with_indices_backward: the gradient
 /// has the (floating-point) input's type.
-LogicalResult nllLossBackward(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nllLossBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (!isa<FloatType>(input.getElementType()))
-    return call.emitError() << "expects a floating-point input, got " << input;
+  if (failed(checkFloatInput(call, input)))
+    return failure();
   if (!call.getSignature().lookup("target"))
     return h.result(input); // (max pooling's)
   // nll_loss_backward: torch 1.13's checks (its meta function), which the
@@ -214,16 +215,6 @@ LogicalResult nllLossBackward(const BoundCall &call,
                                           : "one element")
                             << " for this reduction, got " << grad;
   return h.result(input);
-}
-
-void addBackwardRules(llvm::StringMap<ResultRule> &table) {
-  table["activationGrad"] = activationGrad;
-  table["rreluNoiseGrad"] = rreluNoiseGrad;
-  table["softmaxBackwardData"] = softmaxBackwardData;
-  table["geluGrad"] = geluGrad;
-  table["maxPoolGrad"] = maxPoolGrad;
-  table["nllLossBackward"] = nllLossBackward;
-  table["thresholdGrad"] = thresholdGrad;
 }
 
 } // namespace mlir::traced::rules

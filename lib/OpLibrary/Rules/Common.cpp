@@ -402,23 +402,28 @@ bool RuleHelper::gatherIndex(RankedTensorType input, RankedTensorType index) {
   return dimArg(input).has_value() || !reported;
 }
 
-/// Every rule by the name the op table's rows give it. A new rule is a
-/// function in its family's file and a line in that file's add<Family>Rules;
+/// A rule of Rules.def as the op table calls it: with a RuleHelper of its
+/// own over the call and its results.
+template <LogicalResult (&Rule)(const BoundCall &, RuleHelper &)>
+static LogicalResult withHelper(const BoundCall &call,
+                                SmallVectorImpl<Type> &results) {
+  RuleHelper h{call, results};
+  return Rule(call, h);
+}
+
+/// Every rule by the name the op table's rows give it (Rules.def);
 /// OpTable.cpp refers to it by name.
 const llvm::StringMap<ResultRule> &ruleTable() {
   static const llvm::StringMap<ResultRule> table = [] {
+    static const std::pair<const char *, ResultRule> kRules[] = {
+#define TRACED_RULE(name) {#name, withHelper<name>},
+#define TRACED_CAST_RULE(D)                                                    \
+  {"castTo<DType::" #D ">", withHelper<castTo<DType::D>>},
+#include "Rules.def"
+    };
     llvm::StringMap<ResultRule> byName;
-    addBackwardRules(byName);
-    addElementwiseRules(byName);
-    addFactoryRules(byName);
-    addIndexRules(byName);
-    addLinalgRules(byName);
-    addLossRules(byName);
-    addNormRules(byName);
-    addPoolRules(byName);
-    addReduceRules(byName);
-    addShapeRules(byName);
-    addSortRules(byName);
+    for (const auto &[name, rule] : kRules)
+      byName[name] = rule;
     return byName;
   }();
   return table;

@@ -4,8 +4,7 @@
 // same families as the interpreter's kernels, the decompositions and the
 // lowerings. What more than one family uses is here: RuleHelper, the shape
 // and dtype helpers (broadcasting, type promotion, dim normalization,
-// reductions' shapes) and the family registration functions that
-// ruleTable() calls.
+// reductions' shapes) and the declarations of the rules Rules.def lists.
 //
 // The rules follow PyTorch's semantics: broadcasting, type promotion between
 // tensors and Python numbers, and the output-size formulas of conv and pool.
@@ -230,23 +229,19 @@ LogicalResult shapeAndDType(const BoundCall &call,
                             SmallVectorImpl<Type> &results, StringRef shapeOf,
                             StringRef dtypeOf);
 
-/// The rule of ops whose result has the input's type (Elementwise.cpp);
-/// other families' rules end in it.
-LogicalResult sameAsInput(const BoundCall &call,
-                          SmallVectorImpl<Type> &results);
+/// The rules of Rules.def, each defined in its family's file. A rule reads
+/// `call` and answers through `h`, the helper ruleTable() makes for the call
+/// (its `results` are the rule's). sameAsInput, the rule of ops whose
+/// result has the input's type (Elementwise.cpp), is where other families'
+/// rules end.
+#define TRACED_RULE(name)                                                      \
+  LogicalResult name(const BoundCall &call, RuleHelper &h);
+#include "Rules.def"
 
-/// Each family file adds its rules to the table by name.
-void addBackwardRules(llvm::StringMap<ResultRule> &table);
-void addElementwiseRules(llvm::StringMap<ResultRule> &table);
-void addFactoryRules(llvm::StringMap<ResultRule> &table);
-void addIndexRules(llvm::StringMap<ResultRule> &table);
-void addLinalgRules(llvm::StringMap<ResultRule> &table);
-void addLossRules(llvm::StringMap<ResultRule> &table);
-void addNormRules(llvm::StringMap<ResultRule> &table);
-void addPoolRules(llvm::StringMap<ResultRule> &table);
-void addReduceRules(llvm::StringMap<ResultRule> &table);
-void addShapeRules(llvm::StringMap<ResultRule> &table);
-void addSortRules(llvm::StringMap<ResultRule> &table);
+/// Elementwise.cpp's casts (Rules.def's TRACED_CAST_RULE): the input's
+/// shape in dtype `D`.
+template <DType D>
+LogicalResult castTo(const BoundCall &call, RuleHelper &h);
 
 } // namespace mlir::traced::rules
 

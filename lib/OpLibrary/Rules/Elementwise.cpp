@@ -7,9 +7,6 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// The Python type of a number of dtype `d`: i1, i64 or f64.
@@ -49,8 +46,8 @@ static LogicalResult binary(const BoundCall &call,
   return h.broadcastResult(sa, sb, elt);
 }
 
-LogicalResult lerp(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  if (failed(pointwise(call, results, {"input", "end", "weight"}, false)))
+LogicalResult lerp(const BoundCall &call, RuleHelper &h) {
+  if (failed(pointwise(call, h.results, {"input", "end", "weight"}, false)))
     return failure();
   auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
   auto end = dyn_cast_or_null<RankedTensorType>(call.getType("end"));
@@ -82,32 +79,30 @@ static LogicalResult addcPointwise(const BoundCall &call,
   return success();
 }
 
-LogicalResult addcmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return addcPointwise(call, results, /*allowBool=*/false);
+LogicalResult addcmul(const BoundCall &call, RuleHelper &h) {
+  return addcPointwise(call, h.results, /*allowBool=*/false);
 }
 
-LogicalResult addcdiv(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult addcdiv(const BoundCall &call, RuleHelper &h) {
   for (StringRef name : {"tensor1", "tensor2"})
     if (auto t = dyn_cast_or_null<RankedTensorType>(call.getType(name)))
       if (!isa<FloatType>(t.getElementType()))
         return call.emitError()
                << "addcdiv does not support integer division: use "
                   "floating-point tensor1 and tensor2";
-  return addcPointwise(call, results, /*allowBool=*/true);
+  return addcPointwise(call, h.results, /*allowBool=*/true);
 }
 
 /// Float-only binary math (xlogy, hypot, logaddexp, copysign, float_power
 /// is float64): the promoted dtype, integers to float32.
-LogicalResult floatPointwise(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
-  return pointwise(call, results, {"input", "other"}, true);
+LogicalResult floatPointwise(const BoundCall &call, RuleHelper &h) {
+  return pointwise(call, h.results, {"input", "other"}, true);
 }
 
 /// torch.ldexp: `input * pow(2.0, other)`, typed as those two calls are
 /// (the power has other's dtype when it is floating, else float32; its
 /// rank takes part in the product's promotion).
-LogicalResult ldexp(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult ldexp(const BoundCall &call, RuleHelper &h) {
   RankedTensorType x = h.tensor("input"), e = h.tensor("other");
   if (!x || !e)
     return h.unknown();
@@ -122,50 +117,46 @@ LogicalResult ldexp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.broadcastResult(x.getShape(), e.getShape(), elt);
 }
 
-LogicalResult floatPower(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  if (failed(pointwise(call, results, {"input", "exponent"}, true)))
+LogicalResult floatPower(const BoundCall &call, RuleHelper &h) {
+  if (failed(pointwise(call, h.results, {"input", "exponent"}, true)))
     return failure();
-  if (!results.empty())
-    if (auto t = dyn_cast<RankedTensorType>(results[0]))
-      results[0] = RankedTensorType::get(
+  if (!h.results.empty())
+    if (auto t = dyn_cast<RankedTensorType>(h.results[0]))
+      h.results[0] = RankedTensorType::get(
           t.getShape(), Float64Type::get(call.getContext()));
   return success();
 }
 
-LogicalResult heaviside(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
-  return pointwise(call, results, {"input", "values"}, false);
+LogicalResult heaviside(const BoundCall &call, RuleHelper &h) {
+  return pointwise(call, h.results, {"input", "values"}, false);
 }
 
-LogicalResult rsub(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return pointwise(call, results, {"input", "other"}, false);
+LogicalResult rsub(const BoundCall &call, RuleHelper &h) {
+  return pointwise(call, h.results, {"input", "other"}, false);
 }
 
-LogicalResult sameAsInput(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
-  results.push_back(call.getType("input"));
+LogicalResult sameAsInput(const BoundCall &call, RuleHelper &h) {
+  h.results.push_back(call.getType("input"));
   return success();
 }
 
 /// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
 /// input's dtype only ("Found dtype Half but expected Double"), but for a
 /// bfloat16 input, which takes any.
-LogicalResult prelu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult prelu(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input"),
                    weight = call.getTensor("weight");
   if (input && weight && !input.getElementType().isBF16() &&
       input.getElementType() != weight.getElementType())
     return call.emitError() << "expects a weight of the input's dtype "
                             << input.getElementType() << ", got " << weight;
-  return sameAsInput(call, results);
+  return sameAsInput(call, h);
 }
 
 /// aten::native_dropout: (output, mask), the mask bool. torch 1.13's
 /// quirk: an empty input's mask has the input's dtype. Training (train true
 /// or None) scales by a float, which an integer or bool input cannot hold.
-LogicalResult nativeDropout(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
+LogicalResult nativeDropout(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   if (!input)
     return success();
@@ -180,21 +171,20 @@ LogicalResult nativeDropout(const BoundCall &call,
   Type mask = input.getElementType();
   if (!input.hasStaticShape() || input.getNumElements() != 0)
     mask = IntegerType::get(call.getContext(), 1);
-  results.push_back(TupleType::get(
+  h.results.push_back(TupleType::get(
       call.getContext(),
       {input, RankedTensorType::get(input.getShape(), mask)}));
   return success();
 }
 
 /// celu: the input's type; torch raises on alpha = 0 (it divides by it).
-LogicalResult celu(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult celu(const BoundCall &call, RuleHelper &h) {
   if (std::optional<double> alpha = call.getFloat("alpha"); alpha && *alpha == 0)
     return call.emitError() << "alpha cannot be 0 for CELU";
-  return sameAsInput(call, results);
+  return sameAsInput(call, h);
 }
 
-LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult to(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -211,41 +201,25 @@ LogicalResult to(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input.getShape(), elt);
 }
 
-LogicalResult typeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return shapeAndDType(call, results, "input", "other");
+LogicalResult typeAs(const BoundCall &call, RuleHelper &h) {
+  return shapeAndDType(call, h.results, "input", "other");
 }
 
 template <DType D>
-LogicalResult castTo(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult castTo(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
   return h.result(input.getShape(), typeFromDType(call.getContext(), D));
 }
 
-template LogicalResult castTo<DType::F32>(const BoundCall &, SmallVectorImpl<Type> &);
+// The dtypes Rules.def lists.
+#define TRACED_RULE(name)
+#define TRACED_CAST_RULE(D)                                                    \
+  template LogicalResult castTo<DType::D>(const BoundCall &, RuleHelper &);
+#include "Rules.def"
 
-template LogicalResult castTo<DType::F64>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::F16>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::BF16>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::I64>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::I32>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::I16>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::I8>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::U8>(const BoundCall &, SmallVectorImpl<Type> &);
-
-template LogicalResult castTo<DType::Bool>(const BoundCall &, SmallVectorImpl<Type> &);
-
-LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult glu(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> dim =
       h.dimArg(input, "dim", "does not support 0-d tensors");
@@ -260,9 +234,7 @@ LogicalResult glu(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(withDimSize(input, *dim, known ? size / 2 : size));
 }
 
-LogicalResult floatUnary(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult floatUnary(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -273,8 +245,7 @@ LogicalResult floatUnary(const BoundCall &call,
                   typeFromDType(call.getContext(), toFloatingDType(*d)));
 }
 
-LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult clamp(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -308,20 +279,18 @@ LogicalResult clamp(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, elt);
 }
 
-LogicalResult arithmetic(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  return binary(call, results, /*trueDivide=*/false);
+LogicalResult arithmetic(const BoundCall &call, RuleHelper &h) {
+  return binary(call, h.results, /*trueDivide=*/false);
 }
 
-LogicalResult power(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return binary(call, results, /*trueDivide=*/false, "exponent");
+LogicalResult power(const BoundCall &call, RuleHelper &h) {
+  return binary(call, h.results, /*trueDivide=*/false, "exponent");
 }
 
-LogicalResult trueDivide(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
+LogicalResult trueDivide(const BoundCall &call, RuleHelper &h) {
   bool rounding = call.getSignature().lookup("rounding_mode") &&
                   !call.isNone("rounding_mode");
-  return binary(call, results, /*trueDivide=*/!rounding);
+  return binary(call, h.results, /*trueDivide=*/!rounding);
 }
 
 /// The result of a binary op taken as truth values: same shape, i1 (a
@@ -340,12 +309,11 @@ static LogicalResult truthBinary(const BoundCall &call,
   return success();
 }
 
-LogicalResult comparison(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  return truthBinary(call, results);
+LogicalResult comparison(const BoundCall &call, RuleHelper &h) {
+  return truthBinary(call, h.results);
 }
 
-LogicalResult bitwise(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult bitwise(const BoundCall &call, RuleHelper &h) {
   for (StringRef name : {"input", "other"}) {
     Type t = call.getType(name);
     Type elt = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
@@ -354,20 +322,17 @@ LogicalResult bitwise(const BoundCall &call, SmallVectorImpl<Type> &results) {
                               << " is not supported: bitwise ops take bool "
                                  "and integer operands";
   }
-  return binary(call, results, /*trueDivide=*/false);
+  return binary(call, h.results, /*trueDivide=*/false);
 }
 
-LogicalResult predicate(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult predicate(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
   return h.result(input.getShape(), Builder(call.getContext()).getI1Type());
 }
 
-LogicalResult square(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult square(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -377,13 +342,11 @@ LogicalResult square(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
-LogicalResult floatBinary(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
-  return binary(call, results, /*trueDivide=*/true);
+LogicalResult floatBinary(const BoundCall &call, RuleHelper &h) {
+  return binary(call, h.results, /*trueDivide=*/true);
 }
 
-LogicalResult where(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult where(const BoundCall &call, RuleHelper &h) {
   RankedTensorType cond = h.tensor("condition");
   if (!cond)
     return h.unknown();
@@ -399,9 +362,7 @@ LogicalResult where(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, resultElementType(types, call.getContext()));
 }
 
-LogicalResult maskedFill(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult maskedFill(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), mask = h.tensor("mask");
   if (!input || !mask)
     return h.unknown();
@@ -424,8 +385,7 @@ LogicalResult maskedFill(const BoundCall &call,
 /// float64 or float16, torch 1.13's CPU kernel), after torch's checks of
 /// the quantization range; the _cachemask form adds the bool mask of the
 /// elements whose quantized value fell inside it.
-LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult fakeQuantize(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> zp = call.getInt("zero_point"),
                          lo = call.getInt("quant_min"), hi = call.getInt("quant_max");
@@ -447,55 +407,12 @@ LogicalResult fakeQuantize(const BoundCall &call, SmallVectorImpl<Type> &results
 }
 
 /// isclose: bool at the broadcast shape; operands of one dtype.
-LogicalResult isclose(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult isclose(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
   if (!h.oneDType(a, b))
     return h.stop();
   return h.broadcastResult(a.getShape(), b.getShape(),
                            Builder(call.getContext()).getI1Type());
-}
-
-void addElementwiseRules(llvm::StringMap<ResultRule> &table) {
-  table["addcdiv"] = addcdiv;
-  table["addcmul"] = addcmul;
-  table["arithmetic"] = arithmetic;
-  table["bitwise"] = bitwise;
-  table["castTo<DType::BF16>"] = castTo<DType::BF16>;
-  table["castTo<DType::Bool>"] = castTo<DType::Bool>;
-  table["castTo<DType::F16>"] = castTo<DType::F16>;
-  table["castTo<DType::F32>"] = castTo<DType::F32>;
-  table["castTo<DType::F64>"] = castTo<DType::F64>;
-  table["castTo<DType::I16>"] = castTo<DType::I16>;
-  table["castTo<DType::I32>"] = castTo<DType::I32>;
-  table["castTo<DType::I64>"] = castTo<DType::I64>;
-  table["castTo<DType::I8>"] = castTo<DType::I8>;
-  table["castTo<DType::U8>"] = castTo<DType::U8>;
-  table["clamp"] = clamp;
-  table["comparison"] = comparison;
-  table["fakeQuantize"] = fakeQuantize;
-  table["floatBinary"] = floatBinary;
-  table["floatPointwise"] = floatPointwise;
-  table["floatPower"] = floatPower;
-  table["ldexp"] = ldexp;
-  table["floatUnary"] = floatUnary;
-  table["glu"] = glu;
-  table["heaviside"] = heaviside;
-  table["isclose"] = isclose;
-  table["lerp"] = lerp;
-  table["maskedFill"] = maskedFill;
-  table["prelu"] = prelu;
-  table["nativeDropout"] = nativeDropout;
-  table["power"] = power;
-  table["predicate"] = predicate;
-  table["rsub"] = rsub;
-  table["sameAsInput"] = sameAsInput;
-  table["celu"] = celu;
-  table["square"] = square;
-  table["to"] = to;
-  table["trueDivide"] = trueDivide;
-  table["typeAs"] = typeAs;
-  table["where"] = where;
 }
 
 } // namespace mlir::traced::rules

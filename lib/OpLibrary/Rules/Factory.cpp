@@ -7,13 +7,9 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
-LogicalResult fullLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult fullLike(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -34,9 +30,7 @@ static std::optional<SmallVector<int64_t>> factorySize(RuleHelper &h) {
   return size;
 }
 
-LogicalResult newFilled(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult newFilled(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -51,8 +45,7 @@ LogicalResult newFilled(const BoundCall &call,
 //===----------------------------------------------------------------------===//
 
 /// zeros/ones/empty(*size, dtype=None): float32 unless dtype= says.
-LogicalResult factory(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult factory(const BoundCall &call, RuleHelper &h) {
   std::optional<SmallVector<int64_t>> size = factorySize(h);
   if (!size)
     return h.stop();
@@ -61,8 +54,7 @@ LogicalResult factory(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// full(size, fill_value): the fill value's kind picks the default dtype.
-LogicalResult full(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult full(const BoundCall &call, RuleHelper &h) {
   std::optional<SmallVector<int64_t>> size = factorySize(h);
   if (!size)
     return h.stop();
@@ -80,8 +72,7 @@ LogicalResult full(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// arange(end) / arange(start, end[, step]): int64 when every bound is an
 /// int, else float32; ceil((end - start) / step) elements.
-LogicalResult arange(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult arange(const BoundCall &call, RuleHelper &h) {
   MLIRContext *ctx = call.getContext();
   bool ints = true;
   for (StringRef name : {"start", "end", "step"}) {
@@ -122,8 +113,7 @@ LogicalResult arange(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result({n}, elt);
 }
 
-LogicalResult linspace(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult linspace(const BoundCall &call, RuleHelper &h) {
   Type elt = dtypeOr(call, Float32Type::get(call.getContext()));
   std::optional<int64_t> steps = call.getInt("steps");
   if (!steps)
@@ -133,8 +123,7 @@ LogicalResult linspace(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result({*steps}, elt);
 }
 
-LogicalResult eye(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult eye(const BoundCall &call, RuleHelper &h) {
   Type elt = dtypeOr(call, Float32Type::get(call.getContext()));
   std::optional<int64_t> n = call.getInt("n");
   std::optional<int64_t> m = call.isNone("m") ? n : call.getInt("m");
@@ -146,8 +135,7 @@ LogicalResult eye(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// torch.fill (x.fill_(v)): the input's type; a tensor value must be 0-d.
-LogicalResult fillValue(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult fillValue(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), value = h.tensor("value");
   if (value && value.getRank() != 0)
     return call.emitError() << "fill_ only supports 0-dimension value "
@@ -156,17 +144,6 @@ LogicalResult fillValue(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (!input)
     return h.unknown();
   return h.result(input);
-}
-
-void addFactoryRules(llvm::StringMap<ResultRule> &table) {
-  table["arange"] = arange;
-  table["eye"] = eye;
-  table["factory"] = factory;
-  table["fillValue"] = fillValue;
-  table["full"] = full;
-  table["fullLike"] = fullLike;
-  table["linspace"] = linspace;
-  table["newFilled"] = newFilled;
 }
 
 } // namespace mlir::traced::rules

@@ -7,14 +7,9 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
-LogicalResult takeAlongDim(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult takeAlongDim(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input"), idx = h.tensor("indices");
   if (!in || !idx)
     return h.unknown();
@@ -46,7 +41,7 @@ LogicalResult takeAlongDim(const BoundCall &call,
 }
 
 /// index_put: the input's type; torch requires values of the input's dtype.
-LogicalResult indexPut(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult indexPut(const BoundCall &call, RuleHelper &h) {
   auto in = dyn_cast_or_null<RankedTensorType>(call.getType("input"));
   auto values = dyn_cast_or_null<RankedTensorType>(call.getType("values"));
   if (in && values && in.getElementType() != values.getElementType())
@@ -54,13 +49,11 @@ LogicalResult indexPut(const BoundCall &call, SmallVectorImpl<Type> &results) {
            << "index_put requires values of the input's dtype: got "
            << values.getElementType() << " values for a "
            << in.getElementType() << " input";
-  results.push_back(call.getType("input"));
+  h.results.push_back(call.getType("input"));
   return success();
 }
 
-LogicalResult indexSelect(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult indexSelect(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
   if (!input || !index)
     return h.unknown();
@@ -82,8 +75,7 @@ LogicalResult indexSelect(const BoundCall &call,
 /// one 1-D tensor per dim (one for a 0-d input). The count depends on the
 /// values: unknown unless the input is empty (a traced call declares its
 /// trace's).
-LogicalResult nonzero(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nonzero(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -106,8 +98,7 @@ LogicalResult nonzero(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// input occurs (or the sum of its weights), max(input) + 1 bins but at
 /// least `minlength`: int64, float32 for float32 weights, else float64. The
 /// size depends on the values (a traced call declares its trace's).
-LogicalResult bincount(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult bincount(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> minlength = call.getInt("minlength");
   if (!input || !minlength)
@@ -136,16 +127,14 @@ LogicalResult bincount(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result({size}, element);
 }
 
-LogicalResult gather(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult gather(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
   if (!h.gatherIndex(input, index))
     return h.stop();
   return h.result(index.getShape(), input.getElementType());
 }
 
-LogicalResult embedding(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult embedding(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   if (!input || !weight)
     return h.unknown();
@@ -164,8 +153,7 @@ LogicalResult embedding(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, weight.getElementType());
 }
 
-LogicalResult oneHot(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult oneHot(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> classes = call.getInt("num_classes");
   if (!input || !classes)
@@ -182,8 +170,7 @@ LogicalResult oneHot(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
-LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult scatter(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), index = h.tensor("index");
   // (The kernels check the reduce= names: scatter's add/multiply,
   // scatter_reduce's sum/prod/mean/amax/amin.)
@@ -195,9 +182,7 @@ LogicalResult scatter(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// torch.masked_scatter: the input broadcast with the mask (a bool or, as
 /// torch 1.13 takes it, an integer tensor), in its dtype; the source must
 /// have the input's dtype.
-LogicalResult maskedScatter(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult maskedScatter(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), mask = h.tensor("mask"),
                    source = h.tensor("source");
   if (!input || !mask || !source)
@@ -212,9 +197,7 @@ LogicalResult maskedScatter(const BoundCall &call,
                            input.getElementType());
 }
 
-LogicalResult sliceScatter(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult sliceScatter(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), src = h.tensor("src");
   if (!input || !src)
     return h.unknown();
@@ -233,9 +216,7 @@ LogicalResult sliceScatter(const BoundCall &call,
 
 /// select_scatter: the input with `input.select(dim, index)` replaced by
 /// src (of that shape, converted to the input's dtype).
-LogicalResult selectScatter(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult selectScatter(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), src = h.tensor("src");
   std::optional<int64_t> dim = call.getInt("dim"), index = call.getInt("index");
   if (!input || !src || !dim || !index)
@@ -258,9 +239,7 @@ LogicalResult selectScatter(const BoundCall &call,
 }
 
 /// embedding_bag: (bags, embedding_dim) in the weight's dtype.
-LogicalResult embeddingBag(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult embeddingBag(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   std::optional<bool> includeLast = call.getBool("include_last_offset");
   if (!input || !weight || !includeLast)
@@ -295,9 +274,7 @@ LogicalResult embeddingBag(const BoundCall &call,
 /// no padding index), else one per index; bag_size and max_indices have
 /// one per bag (embedding_bag in sum mode: the offsets' count), and
 /// max_indices is [bags, dim] in max mode.
-LogicalResult atenEmbeddingBag(const BoundCall &call,
-                               SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult atenEmbeddingBag(const BoundCall &call, RuleHelper &h) {
   RankedTensorType weight = h.tensor("weight"), indices = h.tensor("indices"),
                    offsets = h.tensor("offsets");
   std::optional<int64_t> mode = call.getInt("mode");
@@ -366,7 +343,7 @@ LogicalResult atenEmbeddingBag(const BoundCall &call,
   Type bagSize = vec(*mode == 0 && !raw ? count : bags);
   Type maxIndices = *mode == 2 ? RankedTensorType::get({bags, dim}, index)
                                : bagSize;
-  results.push_back(TupleType::get(
+  h.results.push_back(TupleType::get(
       ctx, {out, vec(fastPath ? 0 : n), bagSize, maxIndices}));
   return success();
 }
@@ -375,8 +352,7 @@ LogicalResult atenEmbeddingBag(const BoundCall &call,
 /// broadcast together, and their shape replaces the indexed dims where those
 /// are adjacent, else leads. Bool and uint8 masks select a data-dependent
 /// number of elements: unknown.
-LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult atenIndex(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -427,8 +403,7 @@ LogicalResult atenIndex(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// torch.index_fill: the input's type, after torch's checks (a fuzzed graph
 /// with an int32 index ran in the interpreter where torch refuses it): an
 /// int64 index of at most one dim, a dim in range, a 0-d value tensor.
-LogicalResult indexFill(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult indexFill(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), index = h.tensor("index"),
                    value = h.tensor("value");
   if (index && !index.getElementType().isSignlessInteger(64))
@@ -447,25 +422,6 @@ LogicalResult indexFill(const BoundCall &call, SmallVectorImpl<Type> &results) {
     if (failed(h.dim(*d, input.getRank())))
       return failure();
   return h.result(input);
-}
-
-void addIndexRules(llvm::StringMap<ResultRule> &table) {
-  table["indexFill"] = indexFill;
-  table["nonzero"] = nonzero;
-  table["bincount"] = bincount;
-  table["atenIndex"] = atenIndex;
-  table["embedding"] = embedding;
-  table["embeddingBag"] = embeddingBag;
-  table["atenEmbeddingBag"] = atenEmbeddingBag;
-  table["selectScatter"] = selectScatter;
-  table["gather"] = gather;
-  table["indexPut"] = indexPut;
-  table["indexSelect"] = indexSelect;
-  table["maskedScatter"] = maskedScatter;
-  table["oneHot"] = oneHot;
-  table["scatter"] = scatter;
-  table["sliceScatter"] = sliceScatter;
-  table["takeAlongDim"] = takeAlongDim;
 }
 
 } // namespace mlir::traced::rules

@@ -77,39 +77,43 @@ static LogicalResult checkScalesFit(const BoundCall &call, Type element) {
   return success();
 }
 
-/// addmm's and addbmm's operands: of one dtype, which `beta` and `alpha`
-/// fit.
-static LogicalResult checkScaledOperands(const BoundCall &call,
-                                         RankedTensorType input,
-                                         RankedTensorType a,
-                                         RankedTensorType b) {
+/// addmm and addbmm: beta * input + alpha * (the sum of) `lhs` @ `rhs`,
+/// products of `rank` dims (else the error `rankError`), all of one dtype,
+/// which `beta` and `alpha` fit: (n, p), which `input` broadcasts with
+/// (`exact`: to).
+static LogicalResult scaledProduct(const BoundCall &call, RuleHelper &h,
+                                   StringRef lhs, StringRef rhs, int64_t rank,
+                                   StringRef rankError, bool exact) {
+  RankedTensorType input = h.tensor("input"), a = h.tensor(lhs),
+                   b = h.tensor(rhs);
+  if (!input || !a || !b)
+    return h.unknown();
+  if (a.getRank() != rank || b.getRank() != rank)
+    return call.emitError() << rankError << ", got " << a << " and " << b;
   if (a.getElementType() != b.getElementType() ||
       input.getElementType() != a.getElementType())
     return call.emitError() << "expects operands of one dtype";
-  return checkScalesFit(call, a.getElementType());
+  if (failed(checkScalesFit(call, a.getElementType())))
+    return failure();
+  SmallVector<int64_t> out = {a.getDimSize(rank - 2),
+                              b.getDimSize(rank - 1)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (exact && ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, a.getElementType());
 }
 
-LogicalResult addmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input"), a = h.tensor("mat1"),
-                   b = h.tensor("mat2");
-  if (!input || !a || !b)
-    return h.unknown();
-  if (a.getRank() != 2 || b.getRank() != 2)
-    return call.emitError() << "expects 2-D matrices, got " << a << " and "
-                            << b;
-  if (failed(checkScaledOperands(call, input, a, b)))
-    return failure();
-  SmallVector<int64_t> shape{a.getDimSize(0), b.getDimSize(1)};
-  if (failed(broadcastShapes(call, input.getShape(), shape)))
-    return failure();
-  return h.result(shape, a.getElementType());
+LogicalResult addmm(const BoundCall &call, RuleHelper &h) {
+  return scaledProduct(call, h, "mat1", "mat2", 2, "expects 2-D matrices",
+                       /*exact=*/false);
 }
 
 /// mv and dot: 1-D and 2-D products of one dtype; outer, which promotes.
-LogicalResult vectorProduct(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult vectorProduct(const BoundCall &call, RuleHelper &h) {
   bool isMv = call.getSignature().lookup("vec").has_value();
   bool isOuter = call.getSignature().lookup("vec2").has_value();
   RankedTensorType a = h.tensor("input"),
@@ -137,8 +141,7 @@ LogicalResult vectorProduct(const BoundCall &call,
   return h.result(ArrayRef<int64_t>{}, a.getElementType());
 }
 
-LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult conv(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   if (!input || !weight)
     return h.unknown();
@@ -172,9 +175,7 @@ LogicalResult conv(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// weight gradients take one dtype for all three tensors, with CPU kernels
 /// for float32, float64 and (not transposed) bfloat16; grad_bias is
 /// grad_output's sum per channel, in its dtype, so it takes any dtype.
-LogicalResult convolutionBackward(const BoundCall &call,
-                                  SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult convolutionBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = h.tensor("grad_output"), input = h.tensor("input"),
                    weight = h.tensor("weight");
   if (!grad || !input || !weight || !call.get("output_mask").value)
@@ -220,8 +221,7 @@ LogicalResult convolutionBackward(const BoundCall &call,
 
 /// torch.conv_tbc: a 1-D convolution over time-major input [T, B, C] with
 /// weight [K, C, O]; `pad` may be negative (it crops).
-LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult convTbc(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight"),
                    bias = h.tensor("bias");
   std::optional<int64_t> pad = call.getInt("pad");
@@ -253,8 +253,7 @@ LogicalResult convTbc(const BoundCall &call, SmallVectorImpl<Type> &results) {
                   input.getElementType());
 }
 
-LogicalResult linear(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult linear(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   if (!input || !weight)
     return h.unknown();
@@ -342,12 +341,11 @@ static LogicalResult matmulShapes(const BoundCall &call,
   return h.result(out, a.getElementType());
 }
 
-LogicalResult matmul(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult matmul(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
   if (!a || !b)
     return h.unknown();
-  return matmulShapes(call, results, a, b);
+  return matmulShapes(call, h.results, a, b);
 }
 
 static LogicalResult checkedMatmul(const BoundCall &call,
@@ -367,15 +365,15 @@ static LogicalResult checkedMatmul(const BoundCall &call,
   return matmulShapes(call, results, a, b);
 }
 
-LogicalResult bmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return checkedMatmul(call, results, "input", "mat2", 3);
+LogicalResult bmm(const BoundCall &call, RuleHelper &h) {
+  return checkedMatmul(call, h.results, "input", "mat2", 3);
 }
 
-LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  if (failed(checkedMatmul(call, results, "batch1", "batch2", 3)))
+LogicalResult baddbmm(const BoundCall &call, RuleHelper &h) {
+  if (failed(checkedMatmul(call, h.results, "batch1", "batch2", 3)))
     return failure();
-  if (results.size() == 1)
-    if (auto t = dyn_cast_or_null<RankedTensorType>(results[0])) {
+  if (h.results.size() == 1)
+    if (auto t = dyn_cast_or_null<RankedTensorType>(h.results[0])) {
       // It computes in the batches' dtype (the input is converted to it),
       // so the dtype table, which reads `input`, cannot say this.
       Type e = t.getElementType();
@@ -386,13 +384,11 @@ LogicalResult baddbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return success();
 }
 
-LogicalResult mm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return checkedMatmul(call, results, "input", "mat2", 2);
+LogicalResult mm(const BoundCall &call, RuleHelper &h) {
+  return checkedMatmul(call, h.results, "input", "mat2", 2);
 }
 
-LogicalResult multiHeadAttention(const BoundCall &call,
-                                 SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult multiHeadAttention(const BoundCall &call, RuleHelper &h) {
   RankedTensorType query = h.tensor("query"), key = h.tensor("key");
   RankedTensorType outWeight = h.tensor("out_proj_weight");
   std::optional<int64_t> embed = call.getInt("embed_dim_to_check"),
@@ -474,8 +470,7 @@ LogicalResult multiHeadAttention(const BoundCall &call,
 /// aten::_trilinear: i1 * i2 * i3, each unsqueezed at its expand dims,
 /// summed over sumdim, in i1's dtype (trilinearDTypes: the steps torch
 /// takes and the dtypes they refuse).
-LogicalResult trilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult trilinear(const BoundCall &call, RuleHelper &h) {
   std::array<RankedTensorType, 3> in = {h.tensor("i1"), h.tensor("i2"),
                                         h.tensor("i3")};
   std::array<std::optional<SmallVector<int64_t>>, 3> expands = {
@@ -506,8 +501,7 @@ LogicalResult trilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shapes->result, in[0].getElementType());
 }
 
-LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult einsum(const BoundCall &call, RuleHelper &h) {
   Attribute eq = call.get("equation").value;
   SmallVector<RankedTensorType> ts = tensorList(call, "operands");
   if (auto one = call.getTensor("operands")) // one operand, as it is
@@ -534,8 +528,7 @@ LogicalResult einsum(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// linalg.cross / cross: 3-vectors along `dim` of two broadcast tensors of
 /// one dtype.
-LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult cross(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("input"), b = h.tensor("other");
   if (!h.oneDType(a, b))
     return h.stop();
@@ -568,31 +561,13 @@ LogicalResult cross(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// addbmm: input + the sum over the batch of batch1 @ batch2: (n, p).
-LogicalResult addbmm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
-  RankedTensorType input = h.tensor("input"), a = h.tensor("batch1"),
-                   b = h.tensor("batch2");
-  if (!input || !a || !b)
-    return h.unknown();
-  if (a.getRank() != 3 || b.getRank() != 3)
-    return call.emitError() << "batch1 and batch2 must be 3-D, got " << a
-                            << " and " << b;
-  if (failed(checkScaledOperands(call, input, a, b)))
-    return failure();
-  SmallVector<int64_t> out = {a.getDimSize(1), b.getDimSize(2)};
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(call, input.getShape(), out);
-  if (failed(shape))
-    return failure();
-  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
-    return call.emitError() << "input " << input << " does not broadcast to "
-                            << shapeStr(out);
-  return h.result(out, a.getElementType());
+LogicalResult addbmm(const BoundCall &call, RuleHelper &h) {
+  return scaledProduct(call, h, "batch1", "batch2", 3,
+                       "batch1 and batch2 must be 3-D", /*exact=*/true);
 }
 
 /// bilinear: (*, out_features) in the operands' dtype.
-LogicalResult bilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult bilinear(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("input1"), b = h.tensor("input2"),
                    w = h.tensor("weight");
   if (!a || !b || !w)
@@ -619,9 +594,7 @@ LogicalResult bilinear(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// det / slogdet / inv over batches of square floating-point matrices.
-LogicalResult squareMatrices(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult squareMatrices(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("input");
   if (!a)
     return h.unknown();
@@ -639,26 +612,6 @@ LogicalResult squareMatrices(const BoundCall &call,
   if (t == "torch.linalg.slogdet")
     return h.result(TupleType::get(call.getContext(), {batch, batch}));
   return h.result(batch);
-}
-
-void addLinalgRules(llvm::StringMap<ResultRule> &table) {
-  table["addbmm"] = addbmm;
-  table["addmm"] = addmm;
-  table["baddbmm"] = baddbmm;
-  table["bilinear"] = bilinear;
-  table["bmm"] = bmm;
-  table["conv"] = conv;
-  table["convolutionBackward"] = convolutionBackward;
-  table["convTbc"] = convTbc;
-  table["cross"] = cross;
-  table["einsum"] = einsum;
-  table["trilinear"] = trilinear;
-  table["linear"] = linear;
-  table["matmul"] = matmul;
-  table["mm"] = mm;
-  table["multiHeadAttention"] = multiHeadAttention;
-  table["squareMatrices"] = squareMatrices;
-  table["vectorProduct"] = vectorProduct;
 }
 
 } // namespace mlir::traced::rules
@@ -965,22 +918,21 @@ ConvDecode mlir::traced::decodeConv(const Signature &sig,
 // einsum
 //===----------------------------------------------------------------------===//
 
+EinsumSides traced::splitEinsum(StringRef equation) {
+  std::string eq = equation.str();
+  llvm::erase(eq, ' ');
+  size_t arrow = StringRef(eq).find("->");
+  if (arrow == StringRef::npos)
+    return {eq, std::nullopt};
+  return {eq.substr(0, arrow), eq.substr(arrow + 2)};
+}
+
 FailureOr<EinsumPlan>
 traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
                    std::string &error) {
-  std::string eq;
-  for (char c : equation)
-    if (c != ' ')
-      eq.push_back(c);
-  StringRef lhs = eq, rhs;
-  bool explicitOutput = false;
-  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
-    rhs = lhs.substr(arrow + 2);
-    lhs = lhs.substr(0, arrow);
-    explicitOutput = true;
-  }
+  EinsumSides sides = splitEinsum(equation);
   SmallVector<StringRef> terms;
-  lhs.split(terms, ',');
+  StringRef(sides.inputs).split(terms, ',');
   if (terms.size() != shapes.size()) {
     error = "the equation has " + std::to_string(terms.size()) +
             " operand(s), but " + std::to_string(shapes.size()) +
@@ -1052,7 +1004,8 @@ traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
     }
     plan.operandLabels.push_back(labels);
   }
-  if (explicitOutput) {
+  if (sides.output) {
+    StringRef rhs = *sides.output;
     size_t dots = rhs.find("...");
     for (size_t k = 0; k < rhs.size(); ++k) {
       if (k == dots) {

@@ -7,9 +7,6 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// A loss's reduction: `reduction`, or the legacy size_average/reduce
@@ -39,9 +36,7 @@ static std::optional<std::string> lossReduction(const BoundCall &call) {
 
 /// mse/l1/smooth_l1/huber/bce/kl_div: the promoted floating dtype; the
 /// broadcast shape for reduction='none', else a 0-d result.
-LogicalResult pointwiseLoss(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult pointwiseLoss(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input"), target = h.tensor("target");
   std::optional<std::string> reduction = lossReduction(call);
   if (!in || !target || !reduction)
@@ -100,9 +95,7 @@ LogicalResult pointwiseLoss(const BoundCall &call,
 /// nll_loss and cross_entropy: the input's dtype; for reduction='none'
 /// the target's shape (class indices) or the input's without the class
 /// dim (probabilities), else 0-d.
-LogicalResult classLoss(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult classLoss(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input"), target = h.tensor("target");
   std::optional<std::string> reduction = lossReduction(call);
   if (!in || !target || !reduction)
@@ -125,22 +118,15 @@ LogicalResult classLoss(const BoundCall &call,
 }
 
 /// aten::nll_loss_forward: (nll_loss's result, its 0-d total weight).
-LogicalResult nllLossForward(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
-  LogicalResult loss = classLoss(call, results);
-  if (failed(loss) || results.empty())
+LogicalResult nllLossForward(const BoundCall &call, RuleHelper &h) {
+  LogicalResult loss = classLoss(call, h);
+  if (failed(loss) || h.results.empty())
     return loss;
   // (classLoss typed the known input.)
   Type total =
       RankedTensorType::get({}, call.getTensor("input").getElementType());
-  results[0] = TupleType::get(call.getContext(), {results[0], total});
+  h.results[0] = TupleType::get(call.getContext(), {h.results[0], total});
   return success();
-}
-
-void addLossRules(llvm::StringMap<ResultRule> &table) {
-  table["classLoss"] = classLoss;
-  table["nllLossForward"] = nllLossForward;
-  table["pointwiseLoss"] = pointwiseLoss;
 }
 
 } // namespace mlir::traced::rules

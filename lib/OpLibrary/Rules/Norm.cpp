@@ -7,20 +7,24 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
-LogicalResult groupNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+/// A normalization's input: (N, C, ...), of rank 2 or more.
+static LogicalResult checkNormInput(const BoundCall &call,
+                                    RankedTensorType input) {
+  if (input.getRank() >= 2)
+    return success();
+  return call.emitError() << "expects an input of rank 2 or more, got "
+                          << input;
+}
+
+LogicalResult groupNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> groups = call.getInt("num_groups");
   if (!input || !groups)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got "
-                            << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   int64_t c = input.getDimSize(1);
   if (*groups <= 0 || (!ShapedType::isDynamic(c) && c % *groups))
     return call.emitError() << "expected the number of channels (" << c
@@ -61,15 +65,13 @@ static LogicalResult checkNormParameters(const BoundCall &call,
 /// normalized by its own statistics (use_input_stats), which needs more
 /// than one element in it, or by the running ones; every per-channel
 /// argument has C elements.
-LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult instanceNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<bool> useInputStats = call.getBool("use_input_stats");
   if (!input || !useInputStats)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got " << input;
-  if (failed(checkNormParameters(call, input)))
+  if (failed(checkNormInput(call, input)) ||
+      failed(checkNormParameters(call, input)))
     return failure();
   if (!input.hasStaticShape())
     return h.result(input);
@@ -92,14 +94,12 @@ LogicalResult instanceNorm(const BoundCall &call, SmallVectorImpl<Type> &results
   return h.result(input);
 }
 
-LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult batchNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  if (input.getRank() < 2)
-    return call.emitError()
-           << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   int64_t channels = input.getDimSize(1);
   // F.batch_norm's own check: a batch statistic needs two values.
   if (call.getBool("training") == std::optional<bool>(true) &&
@@ -121,8 +121,7 @@ LogicalResult batchNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
-LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult layerNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> normalized =
       call.getInts("normalized_shape");
@@ -143,10 +142,9 @@ LogicalResult layerNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// aten::native_layer_norm: (result, mean, rstd); the statistics keep the
 /// normalized dims as 1.
-LogicalResult nativeLayerNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  LogicalResult norm = layerNorm(call, results);
-  if (failed(norm) || results.empty())
+LogicalResult nativeLayerNorm(const BoundCall &call, RuleHelper &h) {
+  LogicalResult norm = layerNorm(call, h);
+  if (failed(norm) || h.results.empty())
     return norm;
   // (layerNorm typed the known input, of at least normalized_shape's rank.)
   RankedTensorType input = call.getTensor("input");
@@ -154,8 +152,8 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
   SmallVector<int64_t> stat(input.getShape().drop_back(normalized));
   stat.append(normalized, 1);
   Type statType = RankedTensorType::get(stat, input.getElementType());
-  results[0] =
-      TupleType::get(call.getContext(), {results[0], statType, statType});
+  h.results[0] =
+      TupleType::get(call.getContext(), {h.results[0], statType, statType});
   return success();
 }
 
@@ -165,9 +163,7 @@ LogicalResult nativeLayerNorm(const BoundCall &call,
 /// bfloat16) throughout, N * C * HxW elements in grad_out and input,
 /// N * group in mean and rstd, C divisible by group, C weights. (torch
 /// 1.13 fails without a weight when grad_weight is asked for.)
-LogicalResult nativeGroupNormBackward(const BoundCall &call,
-                                      SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeGroupNormBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = h.tensor("grad_out"), input = h.tensor("input"),
                    mean = h.tensor("mean"), rstd = h.tensor("rstd");
   std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
@@ -221,9 +217,7 @@ LogicalResult nativeGroupNormBackward(const BoundCall &call,
 /// statistics [N, group], after torch's checks: N * C * HxW elements, C
 /// divisible by group, weight and bias of C elements in the input's dtype
 /// (float32, float64, bfloat16).
-LogicalResult nativeGroupNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeGroupNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> n = call.getInt("N"), c = call.getInt("C"),
                          hw = call.getInt("HxW"), group = call.getInt("group");
@@ -232,8 +226,8 @@ LogicalResult nativeGroupNorm(const BoundCall &call,
   Type et = input.getElementType();
   if (!et.isF32() && !et.isF64() && !et.isBF16())
     return call.emitError() << "has no CPU kernel for group norm in " << et;
-  if (input.getRank() < 2)
-    return call.emitError() << "expects an input of rank 2 or more, got " << input;
+  if (failed(checkNormInput(call, input)))
+    return failure();
   if (input.hasStaticShape() && input.getNumElements() != *n * *c * *hw)
     return call.emitError() << "Expected X.numel() == N * C * HxW, got " << input
                             << " for N = " << *n << ", C = " << *c
@@ -262,8 +256,7 @@ LogicalResult nativeGroupNorm(const BoundCall &call,
 /// aten::_weight_norm_interface takes dim 0 or the last only and a g of
 /// the norm's shape, and also gives the norm (float32 for bfloat16; no
 /// float16 kernel).
-LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult weightNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType v = h.tensor("v"), g = h.tensor("g");
   std::optional<int64_t> dim = call.getInt("dim");
   if (!v || !g || !dim)
@@ -332,9 +325,7 @@ LogicalResult weightNorm(const BoundCall &call, SmallVectorImpl<Type> &results) 
 
 /// aten::native_batch_norm: (result, saved mean, saved invstd); the saved
 /// statistics are empty in eval mode, per channel in training.
-LogicalResult nativeBatchNorm(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult nativeBatchNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<bool> training = call.getBool("training");
   if (!input || !training)
@@ -346,18 +337,6 @@ LogicalResult nativeBatchNorm(const BoundCall &call,
   Type stat = RankedTensorType::get({*training ? input.getDimSize(1) : 0},
                                     input.getElementType());
   return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
-}
-
-void addNormRules(llvm::StringMap<ResultRule> &table) {
-  table["batchNorm"] = batchNorm;
-  table["groupNorm"] = groupNorm;
-  table["instanceNorm"] = instanceNorm;
-  table["layerNorm"] = layerNorm;
-  table["nativeBatchNorm"] = nativeBatchNorm;
-  table["nativeLayerNorm"] = nativeLayerNorm;
-  table["nativeGroupNorm"] = nativeGroupNorm;
-  table["nativeGroupNormBackward"] = nativeGroupNormBackward;
-  table["weightNorm"] = weightNorm;
 }
 
 } // namespace mlir::traced::rules

@@ -7,15 +7,10 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// aten::upsample_nearest{1,2,3}d: (N, C, output_size...), sizes positive.
-LogicalResult upsampleNearest(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult upsampleNearest(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> size = getPyInts(call.get("output_size").value);
   if (!input || !size)
@@ -42,9 +37,7 @@ LogicalResult upsampleNearest(const BoundCall &call,
 /// aten::upsample_nearest{1,2,3}d_backward: a tensor of input_size in
 /// grad_output's dtype (float32, float64, bfloat16), after torch's checks:
 /// input_size of rank + 2 sizes, grad_output of the forward's output shape.
-LogicalResult upsampleNearestBackward(const BoundCall &call,
-                                      SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult upsampleNearestBackward(const BoundCall &call, RuleHelper &h) {
   RankedTensorType grad = h.tensor("grad_output");
   std::optional<SmallVector<int64_t>> out = getPyInts(call.get("output_size").value),
                                       in = getPyInts(call.get("input_size").value);
@@ -83,9 +76,7 @@ LogicalResult upsampleNearestBackward(const BoundCall &call,
   return h.result(*in, et);
 }
 
-LogicalResult interpolate(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult interpolate(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -144,8 +135,7 @@ LogicalResult interpolate(const BoundCall &call,
 /// Max unpooling (aten::max_unpool2d/3d, F.max_unpool1d/2d/3d): the
 /// input's leading dims, then decodeUnpool's output size; int64 indices of
 /// the input's shape; float32 and float64 (torch 1.13's CPU kernel).
-LogicalResult maxUnpool(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult maxUnpool(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), indices = h.tensor("indices");
   if (!input || !indices)
     return h.unknown();
@@ -179,10 +169,8 @@ namespace {
 enum class PoolKind { Max, MaxWithIndices, Avg, Lp };
 } // namespace
 
-static LogicalResult poolNd(const BoundCall &call,
-                            SmallVectorImpl<Type> &results, unsigned spatial,
-                            PoolKind kind) {
-  RuleHelper h{call, results};
+static LogicalResult poolNd(const BoundCall &call, RuleHelper &h,
+                            unsigned spatial, PoolKind kind) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -223,10 +211,8 @@ static LogicalResult poolNd(const BoundCall &call,
   return h.result(output);
 }
 
-static LogicalResult adaptivePoolNd(const BoundCall &call,
-                                    SmallVectorImpl<Type> &results,
+static LogicalResult adaptivePoolNd(const BoundCall &call, RuleHelper &h,
                                     unsigned spatial, PoolKind kind) {
-  RuleHelper h{call, results};
   RankedTensorType input = h.tensor("input");
   Attribute size = call.get("output_size").value;
   if (!input || !size)
@@ -268,48 +254,16 @@ static LogicalResult adaptivePoolNd(const BoundCall &call,
   return h.result(output);
 }
 
-#define POOL_RULES(N)                                                          \
-  LogicalResult maxPool##N##d(const BoundCall &call,                           \
-                              SmallVectorImpl<Type> &results) {                \
-    return poolNd(call, results, N, PoolKind::Max);                            \
-  }                                                                            \
-  LogicalResult maxPool##N##dWithIndices(const BoundCall &call,                \
-                                         SmallVectorImpl<Type> &results) {     \
-    return poolNd(call, results, N, PoolKind::MaxWithIndices);                 \
-  }                                                                            \
-  LogicalResult avgPool##N##d(const BoundCall &call,                           \
-                              SmallVectorImpl<Type> &results) {                \
-    return poolNd(call, results, N, PoolKind::Avg);                            \
-  }                                                                            \
-  LogicalResult adaptiveAvgPool##N##d(const BoundCall &call,                   \
-                                      SmallVectorImpl<Type> &results) {        \
-    return adaptivePoolNd(call, results, N, PoolKind::Avg);                    \
-  }                                                                            \
-  LogicalResult adaptiveMaxPool##N##d(const BoundCall &call,                   \
-                                      SmallVectorImpl<Type> &results) {        \
-    return adaptivePoolNd(call, results, N, PoolKind::Max);                    \
-  }                                                                            \
-  LogicalResult adaptiveMaxPool##N##dWithIndices(                              \
-      const BoundCall &call, SmallVectorImpl<Type> &results) {                 \
-    return adaptivePoolNd(call, results, N, PoolKind::MaxWithIndices);         \
+// The pooling rules of Rules.def's TRACED_POOL_RULE.
+#define TRACED_RULE(name)
+#define TRACED_POOL_RULE(name, fn, N, kind)                                    \
+  LogicalResult name(const BoundCall &call, RuleHelper &h) {                   \
+    return fn(call, h, N, PoolKind::kind);                                     \
   }
-POOL_RULES(1)
-POOL_RULES(2)
-POOL_RULES(3)
-#undef POOL_RULES
-
-LogicalResult lpPool1d(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return poolNd(call, results, 1, PoolKind::Lp);
-}
-
-LogicalResult lpPool2d(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return poolNd(call, results, 2, PoolKind::Lp);
-}
+#include "Rules.def"
 
 /// grid_sample: (N, C, H, W) sampled at a grid (N, H_out, W_out, 2).
-LogicalResult gridSample(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult gridSample(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), grid = h.tensor("grid");
   if (!input || !grid)
     return h.unknown();
@@ -326,9 +280,7 @@ LogicalResult gridSample(const BoundCall &call,
 }
 
 /// affine_grid: (N, H, W, 2) or (N, D, H, W, 3) from `size`.
-LogicalResult affineGrid(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult affineGrid(const BoundCall &call, RuleHelper &h) {
   RankedTensorType theta = h.tensor("theta");
   std::optional<SmallVector<int64_t>> size = call.getInts("size");
   if (!theta || !size)
@@ -388,8 +340,7 @@ static LogicalResult checkBlockInput(const BoundCall &call,
 }
 
 /// F.unfold: (N, C, H, W) -> (N, C * kh * kw, L).
-LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult im2col(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   auto p = blockParams(call);
   if (!input || !p)
@@ -414,8 +365,7 @@ LogicalResult im2col(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// F.fold: (N, C * kh * kw, L) -> (N, C, H, W).
-LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult col2im(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   auto p = blockParams(call);
   std::optional<SmallVector<int64_t>> size = call.getInts("output_size", 2);
@@ -444,37 +394,6 @@ LogicalResult col2im(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (rank == 3)
     shape.insert(shape.begin(), s[0]);
   return h.result(shape, input.getElementType());
-}
-
-void addPoolRules(llvm::StringMap<ResultRule> &table) {
-  table["adaptiveAvgPool1d"] = adaptiveAvgPool1d;
-  table["adaptiveAvgPool2d"] = adaptiveAvgPool2d;
-  table["adaptiveAvgPool3d"] = adaptiveAvgPool3d;
-  table["adaptiveMaxPool1d"] = adaptiveMaxPool1d;
-  table["adaptiveMaxPool1dWithIndices"] = adaptiveMaxPool1dWithIndices;
-  table["adaptiveMaxPool2d"] = adaptiveMaxPool2d;
-  table["adaptiveMaxPool2dWithIndices"] = adaptiveMaxPool2dWithIndices;
-  table["adaptiveMaxPool3d"] = adaptiveMaxPool3d;
-  table["adaptiveMaxPool3dWithIndices"] = adaptiveMaxPool3dWithIndices;
-  table["affineGrid"] = affineGrid;
-  table["avgPool1d"] = avgPool1d;
-  table["avgPool2d"] = avgPool2d;
-  table["avgPool3d"] = avgPool3d;
-  table["col2im"] = col2im;
-  table["maxUnpool"] = maxUnpool;
-  table["upsampleNearestBackward"] = upsampleNearestBackward;
-  table["upsampleNearest"] = upsampleNearest;
-  table["gridSample"] = gridSample;
-  table["im2col"] = im2col;
-  table["interpolate"] = interpolate;
-  table["lpPool1d"] = lpPool1d;
-  table["lpPool2d"] = lpPool2d;
-  table["maxPool1d"] = maxPool1d;
-  table["maxPool1dWithIndices"] = maxPool1dWithIndices;
-  table["maxPool2d"] = maxPool2d;
-  table["maxPool2dWithIndices"] = maxPool2dWithIndices;
-  table["maxPool3d"] = maxPool3d;
-  table["maxPool3dWithIndices"] = maxPool3dWithIndices;
 }
 
 } // namespace mlir::traced::rules

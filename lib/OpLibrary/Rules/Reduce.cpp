@@ -7,9 +7,6 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// The dtype of a norm: dtype= or the input's, floating point only.
@@ -25,8 +22,7 @@ static Type normElementType(const BoundCall &call, RankedTensorType input) {
 
 /// vector_norm, torch.norm and linalg.norm over `dim` (matrix norms over
 /// two dims reduce the same dims).
-LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult norm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<bool> keepdim = call.getBool("keepdim");
   if (!input || !keepdim)
@@ -44,9 +40,7 @@ LogicalResult norm(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// cosine_similarity (drops `dim`) and pairwise_distance (drops the last
 /// dim, or keeps it as 1): the broadcast inputs' promoted float dtype.
-LogicalResult pairDistance(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult pairDistance(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("x1"), b = h.tensor("x2");
   if (!a || !b)
     return h.unknown();
@@ -85,16 +79,15 @@ LogicalResult pairDistance(const BoundCall &call,
 }
 
 /// torch.renorm: the input's type; torch refuses fewer than 2 dims.
-LogicalResult renorm(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult renorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   if (input && input.getRank() < 2)
     return call.emitError() << "renorm: input needs at least 2 dimensions, got "
                             << input.getRank() << " dimensions";
-  return sameAsInput(call, results);
+  return sameAsInput(call, h);
 }
 
-LogicalResult softmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult softmax(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -135,27 +128,26 @@ static LogicalResult floatOnlyReduction(const BoundCall &call,
                          /*withIndices=*/false, pair);
 }
 
-LogicalResult amaxAmin(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return reductionResult(call, results, Type(), /*allIfEmpty=*/true);
+LogicalResult amaxAmin(const BoundCall &call, RuleHelper &h) {
+  return reductionResult(call, h.results, Type(), /*allIfEmpty=*/true);
 }
 
 /// torch.aminmax: (min, max) over `dim` (None: every dim).
-LogicalResult aminmax(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult aminmax(const BoundCall &call, RuleHelper &h) {
   // "aminmax_cpu" has no bfloat16 kernel with a dim (the whole-tensor
   // form has one), whatever the size.
   if (RankedTensorType in = call.getTensor("input"))
     if (in.getElementType().isBF16() && !call.isNone("dim"))
       return noCpuKernel(call, in.getElementType());
-  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+  return reductionResult(call, h.results, Type(), /*allIfEmpty=*/false,
                          /*withIndices=*/false, /*pair=*/true);
 }
 
-LogicalResult argExtreme(const BoundCall &call,
-                         SmallVectorImpl<Type> &results) {
-  return reductionResult(call, results, i64Type(call));
+LogicalResult argExtreme(const BoundCall &call, RuleHelper &h) {
+  return reductionResult(call, h.results, i64Type(call));
 }
 
-LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult maxMin(const BoundCall &call, RuleHelper &h) {
   if (isa<TensorType>(call.getType("dim")))
     return call.emitError() << "the binary form (input, other) is spelled "
                                "torch.maximum / torch.minimum here";
@@ -164,34 +156,33 @@ LogicalResult maxMin(const BoundCall &call, SmallVectorImpl<Type> &results) {
   if (call.isNone("dim") && call.getBool("keepdim").value_or(false))
     return call.emitError() << "keepdim needs a dim: torch has no overload "
                                "(input, keepdim)";
-  return reductionResult(call, results, Type(), false,
+  return reductionResult(call, h.results, Type(), false,
                          /*withIndices=*/!call.isNone("dim"));
 }
 
-LogicalResult allAny(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult allAny(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   Builder b(call.getContext());
   Type elt = input && input.getElementType().isUnsignedInteger(8)
                  ? input.getElementType()
                  : Type(b.getI1Type());
-  return reductionResult(call, results, elt);
+  return reductionResult(call, h.results, elt);
 }
 
-LogicalResult prod(const BoundCall &call, SmallVectorImpl<Type> &results) {
+LogicalResult prod(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   Type elt;
   if (auto dtype = dyn_cast_or_null<DTypeAttr>(call.get("dtype").value))
     elt = dtype.getType();
   else if (input && isa<IntegerType>(input.getElementType()))
     elt = i64Type(call);
-  return reductionResult(call, results, elt);
+  return reductionResult(call, h.results, elt);
 }
 
 /// prims.prod: torch.prod over each of `dims` in turn, sorted largest
 /// first as given (so a later negative dim counts from the reduced rank);
 /// none leaves the input as it is.
-LogicalResult primsProd(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult primsProd(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("inp");
   std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
   if (!input || !dims)
@@ -222,27 +213,24 @@ LogicalResult primsProd(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, elt);
 }
 
-LogicalResult moments(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return floatOnlyReduction(call, results, /*pair=*/false);
+LogicalResult moments(const BoundCall &call, RuleHelper &h) {
+  return floatOnlyReduction(call, h.results, /*pair=*/false);
 }
 
-LogicalResult momentsWithMean(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  return floatOnlyReduction(call, results, /*pair=*/true);
+LogicalResult momentsWithMean(const BoundCall &call, RuleHelper &h) {
+  return floatOnlyReduction(call, h.results, /*pair=*/true);
 }
 
-LogicalResult logsumexp(const BoundCall &call,
-                        SmallVectorImpl<Type> &results) {
+LogicalResult logsumexp(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   Type elt;
   if (input)
     if (std::optional<DType> d = dtypeFromType(input.getElementType()))
       elt = typeFromDType(call.getContext(), toFloatingDType(*d));
-  return reductionResult(call, results, elt);
+  return reductionResult(call, h.results, elt);
 }
 
-LogicalResult scan(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult scan(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -263,18 +251,16 @@ LogicalResult scan(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input.getShape(), elt);
 }
 
-LogicalResult reduce(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return reduction(call, results, /*isSum=*/false);
+LogicalResult reduce(const BoundCall &call, RuleHelper &h) {
+  return reduction(call, h.results, /*isSum=*/false);
 }
 
-LogicalResult sum(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return reduction(call, results, /*isSum=*/true);
+LogicalResult sum(const BoundCall &call, RuleHelper &h) {
+  return reduction(call, h.results, /*isSum=*/true);
 }
 
 /// count_nonzero: an int64 count over `dim` (all dims when None).
-LogicalResult countNonzero(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult countNonzero(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -283,27 +269,6 @@ LogicalResult countNonzero(const BoundCall &call,
   if (!shape)
     return h.stop();
   return h.result(*shape, Builder(call.getContext()).getI64Type());
-}
-
-void addReduceRules(llvm::StringMap<ResultRule> &table) {
-  table["allAny"] = allAny;
-  table["amaxAmin"] = amaxAmin;
-  table["argExtreme"] = argExtreme;
-  table["countNonzero"] = countNonzero;
-  table["aminmax"] = aminmax;
-  table["logsumexp"] = logsumexp;
-  table["maxMin"] = maxMin;
-  table["renorm"] = renorm;
-  table["moments"] = moments;
-  table["momentsWithMean"] = momentsWithMean;
-  table["norm"] = norm;
-  table["pairDistance"] = pairDistance;
-  table["prod"] = prod;
-  table["primsProd"] = primsProd;
-  table["reduce"] = reduce;
-  table["scan"] = scan;
-  table["softmax"] = softmax;
-  table["sum"] = sum;
 }
 
 } // namespace mlir::traced::rules

@@ -14,17 +14,16 @@ namespace mlir::traced::rules {
 
 /// x.view_as(other), reshape_as, expand_as: other's shape, x's dtype (the
 /// kernels check the element count, or that x broadcasts).
-LogicalResult shapeAs(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  return shapeAndDType(call, results, "other", "input");
+LogicalResult shapeAs(const BoundCall &call, RuleHelper &h) {
+  return shapeAndDType(call, h.results, "other", "input");
 }
 
-LogicalResult numel(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  results.push_back(IntegerType::get(call.getContext(), 64));
+LogicalResult numel(const BoundCall &call, RuleHelper &h) {
+  h.results.push_back(IntegerType::get(call.getContext(), 64));
   return success();
 }
 
-LogicalResult unbind(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult unbind(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
   if (!in || !d)
@@ -69,8 +68,7 @@ diagonalShape(const BoundCall &call, RankedTensorType in, int64_t offset,
   return shape;
 }
 
-LogicalResult diagonal(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult diagonal(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   std::optional<int64_t> off = call.getInt("offset"), d1 = call.getInt("dim1"),
                          d2 = call.getInt("dim2");
@@ -85,8 +83,7 @@ LogicalResult diagonal(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(*shape, in.getElementType());
 }
 
-LogicalResult diag(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult diag(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   std::optional<int64_t> k = call.getInt("diagonal");
   if (!in || !k)
@@ -104,8 +101,7 @@ LogicalResult diag(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result({n, n}, in.getElementType());
 }
 
-LogicalResult trace(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult trace(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   if (!in)
     return h.unknown();
@@ -118,9 +114,7 @@ LogicalResult trace(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// pixel_shuffle / pixel_unshuffle / channel_shuffle.
-LogicalResult pixelShuffle(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult pixelShuffle(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   bool up = call.getSignature().lookup("upscale_factor").has_value();
   std::optional<int64_t> r =
@@ -153,9 +147,7 @@ LogicalResult pixelShuffle(const BoundCall &call,
   return h.result(shape, in.getElementType());
 }
 
-LogicalResult channelShuffle(const BoundCall &call,
-                             SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult channelShuffle(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   std::optional<int64_t> g = call.getInt("groups");
   if (!in || !g)
@@ -168,9 +160,7 @@ LogicalResult channelShuffle(const BoundCall &call,
   return h.result(in);
 }
 
-LogicalResult repeatInterleave(const BoundCall &call,
-                               SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult repeatInterleave(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
   if (!in)
     return h.unknown();
@@ -180,12 +170,9 @@ LogicalResult repeatInterleave(const BoundCall &call,
   if (call.isNone("dim")) {
     shape = {in.hasStaticShape() ? in.getNumElements() : ShapedType::kDynamic};
   } else {
-    std::optional<int64_t> d = call.getInt("dim");
-    if (!d)
-      return h.unknown();
-    FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(in.getRank(), 1));
-    if (failed(n))
-      return failure();
+    std::optional<int64_t> n = h.dimArg(in);
+    if (!n)
+      return h.stop();
     dim = *n;
     shape.assign(in.getShape().begin(), in.getShape().end());
     if (shape.empty())
@@ -202,9 +189,7 @@ LogicalResult repeatInterleave(const BoundCall &call,
 /// `repeats` repeated repeats[i] times, in its dtype; output_size's
 /// elements where given, else as many as the counts add up to (the
 /// traced call's).
-LogicalResult repeatInterleaveCounts(const BoundCall &call,
-                                     SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult repeatInterleaveCounts(const BoundCall &call, RuleHelper &h) {
   RankedTensorType repeats = h.tensor("repeats");
   if (!repeats)
     return h.unknown();
@@ -227,8 +212,7 @@ LogicalResult repeatInterleaveCounts(const BoundCall &call,
   return h.result({size}, element);
 }
 
-LogicalResult meshgrid(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult meshgrid(const BoundCall &call, RuleHelper &h) {
   const BoundCall::Arg &arg = call.get("tensors");
   if (arg.elements.empty())
     return h.unknown();
@@ -256,48 +240,23 @@ LogicalResult meshgrid(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// hstack, vstack (row_stack), dstack, column_stack: each tensor made at
 /// least 1-, 2-, 3- or column-2-D, then concatenated.
-LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult stackLike(const BoundCall &call, RuleHelper &h) {
   StringRef t = call.getTarget();
-  int kind = t.ends_with("hstack")   ? 0
-             : t.ends_with("dstack") ? 2
-             : t.ends_with("column_stack") ? 3
-                                           : 1;
+  StackKind kind = t.ends_with("hstack")         ? StackKind::H
+                   : t.ends_with("dstack")       ? StackKind::D
+                   : t.ends_with("column_stack") ? StackKind::Column
+                                                 : StackKind::V;
   const BoundCall::Arg &arg = call.get("tensors");
   if (arg.elements.empty())
     return arg.value ? call.emitError() << "expects a non-empty list of tensors"
                      : h.unknown();
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty())
+    return h.unknown();
   SmallVector<SmallVector<int64_t>> shapes;
-  SmallVector<Type> types;
-  for (Type ty : arg.elements) {
-    auto r = dyn_cast_or_null<RankedTensorType>(ty);
-    if (!r)
-      return h.unknown();
-    SmallVector<int64_t> sh(r.getShape());
-    if (kind == 0 && sh.empty())
-      sh = {1};
-    else if (kind == 1 && sh.size() < 2)
-      sh.insert(sh.begin(), 2 - sh.size(), 1);
-    else if (kind == 2) {
-      if (sh.empty())
-        sh = {1, 1, 1};
-      else if (sh.size() == 1)
-        sh = {1, sh[0], 1};
-      else if (sh.size() == 2)
-        sh.push_back(1);
-    } else if (kind == 3) {
-      if (sh.empty())
-        sh = {1, 1};
-      else if (sh.size() == 1)
-        sh = {sh[0], 1};
-    }
-    shapes.push_back(sh);
-    types.push_back(r);
-  }
-  int64_t dim = kind == 0 ? (shapes[0].size() == 1 ? 0 : 1)
-                : kind == 2 ? 2
-                : kind == 3 ? 1
-                            : 0;
+  for (RankedTensorType r : ts)
+    shapes.push_back(stackPieceShape(r.getShape(), kind));
+  int64_t dim = stackDim(kind, shapes[0].size());
   SmallVector<int64_t> out = shapes[0];
   for (size_t i = 1; i < shapes.size(); ++i) {
     if (shapes[i].size() != out.size())
@@ -316,11 +275,17 @@ LogicalResult stackLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
       }
     }
   }
+  SmallVector<Type> types(ts.begin(), ts.end());
   return h.result(out, resultElementType(types, call.getContext()));
 }
 
-LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+/// The `dim` of narrow, split and select, which refuse a 0-d input.
+static std::optional<int64_t> nonScalarDim(RuleHelper &h,
+                                           RankedTensorType input) {
+  return h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+}
+
+LogicalResult narrow(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> length = call.getInt("length");
   Type start = call.getType("start");
@@ -334,15 +299,13 @@ LogicalResult narrow(const BoundCall &call, SmallVectorImpl<Type> &results) {
   }
   if (!input || !length)
     return h.unknown();
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   return h.result(withDimSize(input, *dim, *length));
 }
 
-LogicalResult repeat(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult repeat(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   bool tile = call.getSignature().lookup("dims").has_value();
   std::optional<SmallVector<int64_t>> reps =
@@ -362,8 +325,7 @@ LogicalResult repeat(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
-LogicalResult triangle(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult triangle(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -373,8 +335,7 @@ LogicalResult triangle(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(input);
 }
 
-LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult pad(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> amounts = call.getInts("pad");
   if (!input || !amounts)
@@ -401,11 +362,9 @@ LogicalResult pad(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(shape, input.getElementType());
 }
 
-LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult split(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   if (input.isDynamicDim(*dim))
@@ -428,8 +387,7 @@ LogicalResult split(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(TupleType::get(call.getContext(), pieces));
 }
 
-LogicalResult t(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult t(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -442,18 +400,15 @@ LogicalResult t(const BoundCall &call, SmallVectorImpl<Type> &results) {
                   input.getElementType());
 }
 
-LogicalResult select(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult select(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
-  std::optional<int64_t> dim =
-      h.dimArg(input, "dim", "cannot be applied to a 0-d tensor");
+  std::optional<int64_t> dim = nonScalarDim(h, input);
   if (!dim)
     return h.stop();
   return h.result(withoutDim(input, *dim));
 }
 
-LogicalResult movedim(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult movedim(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> src = call.getInts("source"),
                                       dst = call.getInts("destination");
@@ -471,8 +426,7 @@ LogicalResult movedim(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// prims.squeeze and prims.split_dim: views of `a`.
-LogicalResult primsView(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult primsView(const BoundCall &call, RuleHelper &h) {
   RankedTensorType a = h.tensor("a");
   if (!a || !a.hasStaticShape())
     return h.unknown();
@@ -497,8 +451,7 @@ LogicalResult primsView(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// torch.atleast_{1,2,3}d: the input viewed with at least that many dims.
-LogicalResult atleast(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult atleast(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -509,8 +462,7 @@ LogicalResult atleast(const BoundCall &call, SmallVectorImpl<Type> &results) {
                   input.getElementType());
 }
 
-LogicalResult flatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult flatten(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> start = call.getInt("start_dim"),
                          end = call.getInt("end_dim");
@@ -586,8 +538,7 @@ static DTypeAttr viewDType(const BoundCall &call) {
   return dyn_cast_or_null<DTypeAttr>(arg.value);
 }
 
-LogicalResult reshape(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult reshape(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (DTypeAttr to = viewDType(call)) {
     // x.view(dtype): the same bytes read as another dtype; a different
@@ -642,8 +593,7 @@ LogicalResult reshape(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(*out, input.getElementType());
 }
 
-LogicalResult permute(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult permute(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
   if (!input || !dims)
@@ -667,8 +617,7 @@ LogicalResult permute(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult transpose(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult transpose(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d0 = call.getInt("dim0"), d1 = call.getInt("dim1");
   if (!input || !d0 || !d1)
@@ -683,8 +632,7 @@ LogicalResult transpose(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult unsqueeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult unsqueeze(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
   if (!input || !d)
@@ -697,8 +645,7 @@ LogicalResult unsqueeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult squeeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult squeeze(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -712,21 +659,17 @@ LogicalResult squeeze(const BoundCall &call, SmallVectorImpl<Type> &results) {
     }
     return h.result(out, input.getElementType());
   }
-  std::optional<int64_t> d = call.getInt("dim");
-  if (!d)
-    return h.unknown();
+  std::optional<int64_t> n = h.dimArg(input);
+  if (!n)
+    return h.stop();
   int64_t rank = input.getRank();
-  FailureOr<int64_t> n = h.dim(*d, std::max<int64_t>(rank, 1));
-  if (failed(n))
-    return failure();
   for (int64_t i = 0; i < rank; ++i)
     if (i != *n || input.getDimSize(i) != 1)
       out.push_back(input.getDimSize(i));
   return h.result(out, input.getElementType());
 }
 
-LogicalResult unflatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult unflatten(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
   std::optional<SmallVector<int64_t>> sizes = call.getInts("sizes");
@@ -746,8 +689,7 @@ LogicalResult unflatten(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult expand(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult expand(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> sizes = call.getInts("size");
   if (!input || !sizes)
@@ -785,8 +727,7 @@ static Type listElementType(ArrayRef<RankedTensorType> ts, MLIRContext *ctx) {
   return resultElementType(types, ctx);
 }
 
-LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult cat(const BoundCall &call, RuleHelper &h) {
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
   std::optional<int64_t> d = call.getInt("dim");
   if (ts.empty() || !d)
@@ -813,8 +754,7 @@ LogicalResult cat(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, listElementType(ts, call.getContext()));
 }
 
-LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult stack(const BoundCall &call, RuleHelper &h) {
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
   std::optional<int64_t> d = call.getInt("dim");
   if (ts.empty() || !d)
@@ -831,8 +771,7 @@ LogicalResult stack(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, listElementType(ts, call.getContext()));
 }
 
-LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult chunk(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> chunks = call.getInt("chunks"), d = call.getInt("dim");
   if (!input || !chunks || !d)
@@ -855,8 +794,7 @@ LogicalResult chunk(const BoundCall &call, SmallVectorImpl<Type> &results) {
 
 /// torch.tensor_split: a tuple of the input's slices along `dim`
 /// (tensorSplitPieces).
-LogicalResult tensorSplit(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult tensorSplit(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dim");
   if (!input || !d)
@@ -913,8 +851,7 @@ static int64_t sliceSize(int64_t size, std::optional<int64_t> start,
   return e <= b ? 0 : (e - b + step - 1) / step;
 }
 
-LogicalResult getitem(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult getitem(const BoundCall &call, RuleHelper &h) {
   Type container = call.getType("input");
   const BoundCall::Arg &index = call.get("index");
   if (auto tuple = dyn_cast<TupleType>(container)) {
@@ -991,8 +928,7 @@ LogicalResult getitem(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.result(out, input.getElementType());
 }
 
-LogicalResult size(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult size(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   Builder b(call.getContext());
   if (!call.isNone("dim")) {
@@ -1011,8 +947,7 @@ LogicalResult size(const BoundCall &call, SmallVectorImpl<Type> &results) {
 /// int (i64), Bool a bool (i1); ScalarImplicit the number of a 0-d tensor's
 /// own kind. A tensor argument must hold one element (ScalarImplicit: be
 /// 0-d), as torch checks.
-LogicalResult pythonNumber(const BoundCall &call,
-                           SmallVectorImpl<Type> &results) {
+LogicalResult pythonNumber(const BoundCall &call, RuleHelper &h) {
   MLIRContext *ctx = call.getContext();
   StringRef target = call.getTarget();
   Type type = call.getType("a");
@@ -1024,7 +959,7 @@ LogicalResult pythonNumber(const BoundCall &call,
       return call.emitError() << "Cannot input a tensor of dimension other "
                                  "than 0 as a scalar argument";
     Type e = tensor.getElementType();
-    results.push_back(isa<FloatType>(e)     ? Type(Float64Type::get(ctx))
+    h.results.push_back(isa<FloatType>(e)     ? Type(Float64Type::get(ctx))
                       : e.isInteger(1)      ? Type(IntegerType::get(ctx, 1))
                                             : Type(IntegerType::get(ctx, 64)));
     return success();
@@ -1043,7 +978,7 @@ LogicalResult pythonNumber(const BoundCall &call,
       !type.isF64())
     return call.emitError() << "expects a tensor or a Python number, got "
                             << type;
-  results.push_back(target == "torch.ops.aten.Float"
+  h.results.push_back(target == "torch.ops.aten.Float"
                         ? Type(Float64Type::get(ctx))
                     : target == "torch.ops.aten.Bool"
                         ? Type(IntegerType::get(ctx, 1))
@@ -1053,23 +988,21 @@ LogicalResult pythonNumber(const BoundCall &call,
 
 /// prim::min and prim::max of two Python numbers: a float when either is
 /// one, else an int (bools count as ints, as TorchScript's overloads do).
-LogicalResult primExtreme(const BoundCall &call,
-                          SmallVectorImpl<Type> &results) {
+LogicalResult primExtreme(const BoundCall &call, RuleHelper &h) {
   MLIRContext *ctx = call.getContext();
   Type a = call.getType("a"), b = call.getType("b");
   bool isFloat = (a && a.isF64()) || (b && b.isF64());
-  results.push_back(isFloat ? Type(Float64Type::get(ctx))
+  h.results.push_back(isFloat ? Type(Float64Type::get(ctx))
                             : Type(IntegerType::get(ctx, 64)));
   return success();
 }
 
-LogicalResult dim(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  results.push_back(IntegerType::get(call.getContext(), 64));
+LogicalResult dim(const BoundCall &call, RuleHelper &h) {
+  h.results.push_back(IntegerType::get(call.getContext(), 64));
   return success();
 }
 
-LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult getattr(const BoundCall &call, RuleHelper &h) {
   auto name = dyn_cast_or_null<StringAttr>(call.get("name").value);
   RankedTensorType input = h.tensor("input");
   if (!name || !input)
@@ -1101,8 +1034,8 @@ LogicalResult getattr(const BoundCall &call, SmallVectorImpl<Type> &results) {
   return h.unknown();
 }
 
-LogicalResult none(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  results.push_back(NoneType::get(call.getContext()));
+LogicalResult none(const BoundCall &call, RuleHelper &h) {
+  h.results.push_back(NoneType::get(call.getContext()));
   return success();
 }
 
@@ -1121,8 +1054,7 @@ distinctDims(const BoundCall &call, RuleHelper &h, int64_t d1, int64_t d2,
 }
 
 /// diag_embed: the last dim becomes a diagonal of the plane (dim1, dim2).
-LogicalResult diagEmbed(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult diagEmbed(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> offset = call.getInt("offset"),
                          d1 = call.getInt("dim1"), d2 = call.getInt("dim2");
@@ -1144,8 +1076,7 @@ LogicalResult diagEmbed(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// rot90: dims swap sizes for odd turns.
-LogicalResult rot90(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult rot90(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> k = call.getInt("k");
   std::optional<SmallVector<int64_t>> dims = call.getInts("dims");
@@ -1170,9 +1101,7 @@ LogicalResult rot90(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// Tensor.unfold: windows along `dimension` as a new last dim.
-LogicalResult unfoldWindows(const BoundCall &call,
-                            SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult unfoldWindows(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> d = call.getInt("dimension"), size = call.getInt("size"),
                          step = call.getInt("step");
@@ -1200,16 +1129,12 @@ LogicalResult unfoldWindows(const BoundCall &call,
 }
 
 /// is_floating_point: a Python bool.
-LogicalResult isFloatingPoint(const BoundCall &call,
-                              SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult isFloatingPoint(const BoundCall &call, RuleHelper &h) {
   return h.result(Builder(call.getContext()).getI1Type());
 }
 
 /// broadcast_tensors: each tensor at the common broadcast shape.
-LogicalResult broadcastTensors(const BoundCall &call,
-                               SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult broadcastTensors(const BoundCall &call, RuleHelper &h) {
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
   if (ts.empty())
     return h.unknown();
@@ -1228,8 +1153,7 @@ LogicalResult broadcastTensors(const BoundCall &call,
 
 /// aten::copy (x.copy_(src)): src broadcast to the input's shape, in its
 /// dtype.
-LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult copyInto(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), src = h.tensor("src");
   if (!input || !src)
     return h.unknown();
@@ -1243,8 +1167,7 @@ LogicalResult copyInto(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// aten::slice: one dim sliced as Python does.
-LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult atenSlice(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
@@ -1257,8 +1180,7 @@ LogicalResult atenSlice(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// as_strided: `size` elements of the input's (contiguous) storage.
-LogicalResult asStrided(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult asStrided(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<SmallVector<int64_t>> size = call.getInts("size"),
                                       stride = call.getInts("stride");
@@ -1270,58 +1192,6 @@ LogicalResult asStrided(const BoundCall &call, SmallVectorImpl<Type> &results) {
     if (n < 0 || st < 0)
       return call.emitError() << "sizes and strides must be non-negative";
   return h.result(*size, input.getElementType());
-}
-
-void addShapeRules(llvm::StringMap<ResultRule> &table) {
-  table["repeatInterleaveCounts"] = repeatInterleaveCounts;
-  table["asStrided"] = asStrided;
-  table["atenSlice"] = atenSlice;
-  table["broadcastTensors"] = broadcastTensors;
-  table["cat"] = cat;
-  table["channelShuffle"] = channelShuffle;
-  table["chunk"] = chunk;
-  table["copyInto"] = copyInto;
-  table["diag"] = diag;
-  table["diagEmbed"] = diagEmbed;
-  table["diagonal"] = diagonal;
-  table["dim"] = dim;
-  table["expand"] = expand;
-  table["flatten"] = flatten;
-  table["atleast"] = atleast;
-  table["primsView"] = primsView;
-  table["getattr"] = getattr;
-  table["getitem"] = getitem;
-  table["tensorSplit"] = tensorSplit;
-  table["isFloatingPoint"] = isFloatingPoint;
-  table["meshgrid"] = meshgrid;
-  table["movedim"] = movedim;
-  table["narrow"] = narrow;
-  table["none"] = none;
-  table["numel"] = numel;
-  table["pad"] = pad;
-  table["permute"] = permute;
-  table["pixelShuffle"] = pixelShuffle;
-  table["repeat"] = repeat;
-  table["repeatInterleave"] = repeatInterleave;
-  table["reshape"] = reshape;
-  table["rot90"] = rot90;
-  table["select"] = select;
-  table["shapeAs"] = shapeAs;
-  table["size"] = size;
-  table["pythonNumber"] = pythonNumber;
-  table["primExtreme"] = primExtreme;
-  table["split"] = split;
-  table["squeeze"] = squeeze;
-  table["stack"] = stack;
-  table["stackLike"] = stackLike;
-  table["t"] = t;
-  table["trace"] = trace;
-  table["transpose"] = transpose;
-  table["triangle"] = triangle;
-  table["unbind"] = unbind;
-  table["unflatten"] = unflatten;
-  table["unfoldWindows"] = unfoldWindows;
-  table["unsqueeze"] = unsqueeze;
 }
 
 } // namespace mlir::traced::rules

@@ -7,14 +7,10 @@
 
 #include "Common.h"
 
-using namespace mlir;
-using namespace mlir::traced;
-
 namespace mlir::traced::rules {
 
 /// sort (values, indices), argsort (indices) and topk (k along dim).
-LogicalResult sortLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult sortLike(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> dim = h.dimArg(input);
   if (!dim)
@@ -40,8 +36,7 @@ LogicalResult sortLike(const BoundCall &call, SmallVectorImpl<Type> &results) {
 }
 
 /// kthvalue: values and int64 indices, `dim` reduced (kept with keepdim).
-LogicalResult kthvalue(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult kthvalue(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   std::optional<int64_t> k = call.getInt("k"), d = call.getInt("dim");
   if (input && k && d) {
@@ -53,13 +48,12 @@ LogicalResult kthvalue(const BoundCall &call, SmallVectorImpl<Type> &results) {
       return call.emitError() << "k (" << *k << ") is out of range for "
                               << input;
   }
-  return reductionResult(call, results, Type(), /*allIfEmpty=*/false,
+  return reductionResult(call, h.results, Type(), /*allIfEmpty=*/false,
                          /*withIndices=*/true);
 }
 
 /// bucketize: the input's shape, int64 (int32 with out_int32).
-LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
-  RuleHelper h{call, results};
+LogicalResult bucketize(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), b = h.tensor("boundaries");
   std::optional<bool> outInt32 = call.getBool("out_int32");
   if (!input || !b || !outInt32)
@@ -70,12 +64,6 @@ LogicalResult bucketize(const BoundCall &call, SmallVectorImpl<Type> &results) {
   Builder builder(call.getContext());
   return h.result(input.getShape(), *outInt32 ? builder.getI32Type()
                                               : builder.getI64Type());
-}
-
-void addSortRules(llvm::StringMap<ResultRule> &table) {
-  table["bucketize"] = bucketize;
-  table["kthvalue"] = kthvalue;
-  table["sortLike"] = sortLike;
 }
 
 } // namespace mlir::traced::rules

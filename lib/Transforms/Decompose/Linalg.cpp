@@ -203,25 +203,15 @@ struct Einsum {
 static bool parseEinsum(StringRef equation, ArrayRef<int64_t> ranks,
                         SmallVectorImpl<std::string> &inputs,
                         std::string &output) {
-  std::string eq;
-  for (char c : equation)
-    if (c != ' ')
-      eq.push_back(c);
-  StringRef lhs = eq, rhs;
-  bool explicitOut = false;
-  if (size_t arrow = StringRef(eq).find("->"); arrow != StringRef::npos) {
-    lhs = StringRef(eq).take_front(arrow);
-    rhs = StringRef(eq).drop_front(arrow + 2);
-    explicitOut = true;
-  }
+  EinsumSides sides = splitEinsum(equation);
   SmallVector<StringRef> parts;
-  lhs.split(parts, ',');
+  StringRef(sides.inputs).split(parts, ',');
   if (parts.size() != ranks.size())
     return false;
   // Fresh labels for the ellipsis dims: letters the equation does not use.
   std::string fresh;
   for (char c = 'A'; c <= 'z'; ++c)
-    if (std::isalpha(static_cast<unsigned char>(c)) && !StringRef(eq).contains(c))
+    if (std::isalpha(static_cast<unsigned char>(c)) && !equation.contains(c))
       fresh.push_back(c);
   int64_t ellipsisDims = 0;
   SmallVector<int64_t> perOperand;
@@ -252,7 +242,8 @@ static bool parseEinsum(StringRef equation, ArrayRef<int64_t> ranks,
     }
     inputs.push_back(labels);
   }
-  if (explicitOut) {
+  if (sides.output) {
+    StringRef rhs = *sides.output;
     for (size_t i = 0; i < rhs.size(); ++i) {
       if (rhs.substr(i).starts_with("...")) {
         output += all;
