@@ -551,6 +551,9 @@ OPS = {
     "torch.add": chain(binary(torch.add), fixed(
         ("alpha", lambda x, y: torch.add(x, y, alpha=2), [f32(3), f32(3)]),
         ("int alpha", lambda x, y: torch.add(x, y, alpha=-3), [dt(torch.int32, 3), dt(torch.int32, 3)]),
+        # In bool, alpha is a bool: x | y for any nonzero alpha.
+        *[(f"bool alpha {a}", lambda x, y, a=a: torch.add(x, y, alpha=a),
+           [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])]) for a in (-1, 0, 2)],
         ("aten add.Tensor", lambda x, y: torch.ops.aten.add.Tensor(x, y, alpha=2), [f32(3), dt(torch.int64, 3)]),
         ("aten add.Scalar", lambda x: torch.ops.aten.add.Scalar(x, 3), [dt(torch.int16, 3)]),
         ("aten packet", lambda x, y: torch.ops.aten.add(x, y), [f32(2, 3), f32(3)]))),
