@@ -1661,6 +1661,9 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.nn.functional.glu", kBool | kInts | kF16},
     {"torch.nn.functional.prelu", kBool | kInts | kF16},
     {"torch.nn.functional.group_norm", kBool | kInts | kF16},
+    // "LayerNormKernelImpl" has no float16, even for an empty input.
+    {"torch.nn.functional.layer_norm", kF16},
+    {"torch.ops.aten.native_layer_norm.default", kF16},
     {"torch.nn.functional.instance_norm", kBool | kInts | kF16},
     // (its clamp_min has no float16 kernel)
     {"torch.nn.functional.normalize", kBool | kInts | kF16},
@@ -1719,7 +1722,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.acosh", kF16},         {"torch.atanh", kF16},
     {"torch.atan2", kF16},         {"torch.clamp", kF16},
     {"torch.clamp_min", kF16},     {"torch.clamp_max", kF16},
-    {"torch.logaddexp", kF16},     {"torch.logaddexp2", kF16},
+    {"torch.logaddexp", kBool | kInts | kF16},
+    {"torch.logaddexp2", kBool | kInts | kF16},
     {"torch.logit", kF16},         {"torch.fmod", kBool},
     {"torch.sinc", kF16},          {"torch.floor_divide", kBool},
     {"torch.remainder", kBool},    {"torch.hypot", kF16},

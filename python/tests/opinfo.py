@@ -1224,6 +1224,13 @@ OPS = {
         ("BatchNorm1d training", Leaf(torch.nn.BatchNorm1d(3).train()), [f32(4, 3, 5)], ACCUMULATE),
         ("BatchNorm1d eval", Leaf(torch.nn.BatchNorm1d(3).eval()), [f32(4, 3)], ACCUMULATE)),
     "torch.nn.functional.layer_norm": fixed(
+        # torch's CPU kernel: no float16; weight and bias of
+        # normalized_shape's shape and the input's dtype.
+        ("f16", lambda x: F.layer_norm(x, [4]), [dt(torch.float16, 2, 4)]),
+        ("f64 weight", lambda x, w: F.layer_norm(x, [4], weight=w), [f32(2, 4), dt(torch.float64, 4)]),
+        ("bool weight", lambda x, w: F.layer_norm(x, [4], weight=w), [f32(2, 4), torch.ones(4, dtype=torch.bool)]),
+        ("0-d weight", lambda x, w: F.layer_norm(x, [4], weight=w), [f32(2, 4), f32()]),
+        ("2-d bias", lambda x, b: F.layer_norm(x, [4], bias=b), [f32(2, 4), f32(1, 4)]),
         ("last dim", lambda x, w, b: F.layer_norm(x, [4], w, b), [f32(2, 3, 4), f32(4), f32(4)], ACCUMULATE),
         ("two dims", lambda x: F.layer_norm(x, [3, 4], eps=1e-3), [f32(2, 3, 4)], ACCUMULATE),
         ("f64", lambda x: F.layer_norm(x, [4]), [dt(torch.float64, 2, 4)], ACCUMULATE)),

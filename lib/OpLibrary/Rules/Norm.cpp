@@ -137,6 +137,24 @@ LogicalResult layerNorm(const BoundCall &call, RuleHelper &h) {
     return call.emitError()
            << "normalized_shape " << shapeStr(*normalized)
            << " does not match the trailing dimensions of " << input;
+  // torch 1.13's CPU kernel: weight and bias of normalized_shape's shape
+  // and of the input's dtype.
+  for (StringRef name : {"weight", "bias"}) {
+    RankedTensorType t = call.getTensor(name);
+    if (!t)
+      continue;
+    if (t.getShape() != ArrayRef<int64_t>(*normalized) &&
+        llvm::none_of(t.getShape(), ShapedType::isDynamic))
+      return call.emitError()
+             << "Expected " << name
+             << " to be of same shape as normalized_shape, but got " << name
+             << " of shape " << shapeStr(t.getShape())
+             << " and normalized_shape = " << shapeStr(*normalized);
+    if (t.getElementType() != input.getElementType())
+      return call.emitError() << "expected " << name << " of the input's "
+                              << "dtype " << input.getElementType()
+                              << ", got " << t.getElementType();
+  }
   return h.result(input);
 }
 
