@@ -372,6 +372,8 @@ def _donations(donate, graph_inputs, graph_outputs):
             raise CompileError(f"donate: {x!r} names no input (give a name or "
                                f"an index below {len(names)})")
         t = str(graph_inputs[i].type)
+        if t == "!traced.none":
+            raise CompileError(f"donate: input '{names[i]}' was None when traced")
         if k is None:
             same = [o for o, v in enumerate(graph_outputs) if str(v.type) == t]
             if len(same) != 1:
@@ -384,8 +386,6 @@ def _donations(donate, graph_inputs, graph_outputs):
             raise CompileError(f"donate: output {k!r} of input '{names[i]}' "
                                f"is not an output index below "
                                f"{len(graph_outputs)}")
-        if t == "!traced.none":
-            raise CompileError(f"donate: input '{names[i]}' was None when traced")
         j = i - sum(str(v.type) == "!traced.none" for v in graph_inputs[:i])
         result.append((j, k))
     return result

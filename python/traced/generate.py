@@ -78,6 +78,11 @@ def generate(model: Any, prompt: Any, max_new_tokens: int, *,
         attention_mask = len(names) > 1 and names[1] == "attention_mask"
     state = list(cache) if cache is not None else \
         empty_cache(model, ids.shape[0], 2 if attention_mask else 1)
+    # The mask's dtype is the compiled input's (HF masks are int64), else
+    # float32.
+    specs = getattr(model, "input_specs", None)
+    mask_dtype = specs[1][1] if attention_mask and specs and len(specs) > 1 \
+        else np.float32
     generator = torch.Generator().manual_seed(seed) if seed is not None else None
     out = ids
     step = ids
@@ -85,7 +90,7 @@ def generate(model: Any, prompt: Any, max_new_tokens: int, *,
     for _ in range(max_new_tokens):
         # (The mask of a preallocated cache: ones over the tokens seen,
         # the new ones included; its length is the model's P + T.)
-        mask = (np.ones((ids.shape[0], out.shape[1]), np.float32),) \
+        mask = (np.ones((ids.shape[0], out.shape[1]), mask_dtype),) \
             if attention_mask else ()
         result = model(step.numpy(), *mask, *state)
         logits, state = result[0], list(result[1:])

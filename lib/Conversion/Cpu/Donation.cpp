@@ -32,13 +32,14 @@ using namespace mlir::traced;
 static constexpr StringLiteral kAliasingOutput = "traced.aliasing_output";
 
 /// How diagnostics name entry input `i`: its label from
-/// convert-traced-to-linalg ("input 1 ('cache')"), else its index.
+/// convert-traced-to-linalg ("input 1 ('cache')"), else "input <i + 1>",
+/// as traced-emit-entry's checks name inputs.
 static std::string inputName(func::FuncOp f, unsigned i) {
   if (auto labels = f->getAttrOfType<ArrayAttr>("traced.input_labels"))
     if (i < labels.size())
       if (auto label = dyn_cast<StringAttr>(labels[i]))
         return label.str();
-  return "input " + std::to_string(i);
+  return "input " + std::to_string(i + 1);
 }
 
 namespace {

@@ -501,9 +501,12 @@ FailureOr<RtValue> add(const KernelArgs &args) {
   if (failed(alpha))
     return failure();
   double k = *alpha;
+  if (k == 1)
+    return binary(args, "input", "other", [](auto x, auto y) { return x + y; });
   // In bool, torch takes alpha as a bool too (`a + alpha * b` is `a | b`
   // for any nonzero alpha, as compiled code computes it); bool is stored
-  // as uint8_t here, where -1 would wrap.
+  // as uint8_t here, where -1 would wrap. (Not on the alpha = 1 path,
+  // where nothing wraps.)
   FailureOr<Operand> a = operand(args, "input"), b = operand(args, "other");
   if (succeeded(a) && succeeded(b) &&
       resultType({promotionOf(*a), promotionOf(*b)}) == DType::Bool)

@@ -895,7 +895,6 @@ static FailureOr<RtValue> determinant(const KernelArgs &args, bool logarithm) {
     double s = luFactor(m, n, perm, singular), d = s, logd = 0;
     // The pivots' product: 0 for a singular matrix, NaN where a NaN
     // reached a pivot; slogdet's sign is 0 for both (torch's).
-    (void)singular;
     for (int64_t k = 0; k < n; ++k) {
       double u = m[k * n + k];
       d *= u;
