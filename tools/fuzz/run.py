@@ -175,7 +175,8 @@ def upstream_crash(report):
 #: machine and `make check` is repeatable. About 20 s each on this machine;
 #: diff 1,000 (about 40 s): 300 missed real findings that came at 283 to
 #: 990 executions, and a planted bug confined to one entry's signed integer
-#: case went unfound in 1,000 (docs/reliability.md, "Planted bugs").
+#: case went unfound in 1,000 (docs/reliability.md, "Planted bugs"). For
+#: diff the count is of fixed streams, each run once (smoke_diff).
 SMOKE_RUNS = {"parse": 4000, "bytecode": 2000, "json": 20000,
               "npy": 2000000, "interpret": 100000, "diff": 1000}
 
@@ -187,13 +188,9 @@ SMOKE_RUNS = {"parse": 4000, "bytecode": 2000, "json": 20000,
 TARGET_FLAGS = {"bytecode": ["-malloc_limit_mb=1048576"]}
 
 
-#: The diff target's smoke run: this many choice streams of 64 to 255
-#: bytes from random.Random(1), each run once (no coverage feedback).
-SMOKE_DIFF_STREAMS = 1000
-
-
-def smoke_diff(build, base, findings):
-    """The diff target's smoke run: fixed random choice streams, each run
+def smoke_diff(build, base, findings, count):
+    """The diff target's smoke run: `count` choice streams of 64 to 255
+    bytes from random.Random(1), each run
     once, in order. Not libFuzzer's mutation: the diff target's coverage
     varies from run to run (pointer-keyed hash tables in instrumented code,
     at a guess), so a mutating run took another path on every machine, and
@@ -205,7 +202,7 @@ def smoke_diff(build, base, findings):
     os.makedirs(streams)
     rng = random.Random(1)
     paths = []
-    for i in range(SMOKE_DIFF_STREAMS):
+    for i in range(count):
         path = os.path.join(streams, f"s{i:04d}")
         write(path, bytes(rng.randrange(256)
                           for _ in range(rng.randrange(64, 256))))
@@ -241,7 +238,7 @@ def run(build, target, seconds, runs, smoke):
     os.makedirs(findings, exist_ok=True)
     if smoke and target == "diff":
         start = time.time()
-        result = smoke_diff(build, base, findings)
+        result = smoke_diff(build, base, findings, runs)
         result["seconds"] = round(time.time() - start, 1)
         result["corpus"] = 0
         return result
@@ -256,7 +253,6 @@ def run(build, target, seconds, runs, smoke):
     write(listing, ",".join(os.path.join(seeds, f)
                             for f in sorted(os.listdir(seeds))))
     seed_args = [f"-seed_inputs=@{listing}"]
-    os.makedirs(findings, exist_ok=True)
     result = {"target": target, "executions": 0, "seconds": 0.0, "exit": 0,
               "upstream": 0}
     start = time.time()
@@ -338,7 +334,7 @@ def main():
                    help="a short run for make check: from the seeds alone "
                         "(a fresh corpus), seed 1, SMOKE_RUNS executions per "
                         "target (about 20 s each here) unless --runs is "
-                        "given; diff runs SMOKE_DIFF_STREAMS fixed streams")
+                        "given (diff: that many fixed streams, each run once)")
     p.add_argument("targets", nargs="+")
     args = p.parse_args()
     build = os.path.abspath(args.build)

@@ -537,11 +537,6 @@ static Results lowerGather(LoweringCall &c) {
   return SmallVector<Value>{generic.getResult(0)};
 }
 
-/// `x[index] = value` as a value, for a basic index: the input with the
-/// index's window overwritten (tensor.insert_slice) by the number, or by
-/// the tensor converted to x's dtype and broadcast to the view's shape, as
-/// torch's copy_ does. (An index of tensors is decomposed first, into
-/// index_put or masked_fill.)
 /// x[index] = value where the window's bounds or x's dims are known at run
 /// time only (sizes as values: a key-value cache written at `P:P + T`):
 /// the value (a number, or a tensor of the window's shape, broadcast only
@@ -601,6 +596,11 @@ static FailureOr<SmallVector<Value>> lowerDynamicSetitem(LoweringCall &c,
   return SmallVector<Value>{out};
 }
 
+/// `x[index] = value` as a value, for a basic index: the input with the
+/// index's window overwritten (tensor.insert_slice) by the number, or by
+/// the tensor converted to x's dtype and broadcast to the view's shape, as
+/// torch's copy_ does. (An index of tensors is decomposed first, into
+/// index_put or masked_fill.)
 static FailureOr<SmallVector<Value>> lowerSetitem(LoweringCall &c) {
   Value x = c.tensor("input");
   RankedTensorType type = c.logicalResultType();
