@@ -15,7 +15,8 @@ interleaved_medians_ms), and tokens/s for decode. The memory-bandwidth
 bound of a decode step is the bytes it must read (every weight once: the
 LM head reads the whole token embedding; the K and V caches of every
 layer) over this machine's read bandwidth, measured here as torch's sum of
-a 1 GiB float32 tensor at the same thread count; "of bound" is that time
+a 512 MiB float32 tensor at the same thread count, timed in the same
+interleaved blocks as the row's calls; "of bound" is that time
 over ours. Outputs are checked against torch element by element (rtol and
 atol 1e-4).
 """
@@ -81,17 +82,18 @@ def child(threads, model_name, pasts):
           f"compile {t2 - t1:.1f} s (one compile serves every row); the "
           f"in-place cache model: trace and compile {t3 - t2:.1f} s")
 
-    big = torch.ones(256 * 1024 * 1024)  # 1 GiB of float32
+    # The read bandwidth, timed in the same interleaved blocks as each
+    # row's calls (this machine's bandwidth drifts from minute to minute:
+    # one figure taken before the rows read 38 GB/s in one run and 80 in
+    # the next): torch's sum of 512 MiB of float32, as big as GPT-2
+    # small's weights and far past the caches.
+    big = torch.ones(128 * 1024 * 1024)
     big.sum()
-    bw_times = []
-    for _ in range(5):
-        s = time.perf_counter()
+
+    def read_big():
         big.sum()
-        bw_times.append(time.perf_counter() - s)
-    bandwidth = big.numel() * 4 / float(np.median(bw_times))
-    del big
-    print(f"read bandwidth (torch sum of 1 GiB, {threads} thread(s)): "
-          f"{bandwidth / 1e9:.1f} GB/s")
+    print(f"read bandwidth: torch's sum of 512 MiB at {threads} thread(s), "
+          f"timed beside each row (the bound column uses that row's)")
 
     print("\n| step | tokens in | past | ours ms | ours in place ms | torch eager ms "
           "| ours/torch | ours tokens/s | in place tokens/s | torch tokens/s "
@@ -123,8 +125,10 @@ def child(threads, model_name, pasts):
         def eager():
             with torch.no_grad():
                 model(x, k, v)
-        o, oi, e = interleaved_medians_ms([ours, ours_in_place, eager],
-                                          blocks=4, runs=5, block_s=0.5)
+        o, oi, e, r = interleaved_medians_ms(
+            [ours, ours_in_place, eager, read_big], blocks=4, runs=5,
+            block_s=0.5)
+        bandwidth = big.numel() * 4 / (r * 1e-3)
         # Bytes a decode step must read: the weights once (less the
         # position embedding, read one row) and both caches.
         cache_bytes = 2 * cfg.layers * (past + n) * cfg.dim * 4
@@ -134,7 +138,8 @@ def child(threads, model_name, pasts):
         print(f"| {kind} | {n} | {past} | {o:.2f} | {oi:.2f} | {e:.2f} | "
               f"{o / e:.2f} | {tok(o):.1f} | {tok(oi):.1f} | {tok(e):.1f} | "
               f"{bound_ms / o * 100:.0f}% ({bound_ms / oi * 100:.0f}%, "
-              f"{bound_ms:.2f} ms) | {'ok' if ok else 'WRONG'} |", flush=True)
+              f"{bound_ms:.2f} ms at {bandwidth / 1e9:.1f} GB/s) | "
+              f"{'ok' if ok else 'WRONG'} |", flush=True)
 
 
 def main():

@@ -1195,6 +1195,11 @@ static const OpRow kOps[] = {
   {"torch.ops.aten.Bool", {}, "(Tensor|Scalar a)", "pythonNumber"},
   {"torch.ops.prim.min", {}, "(Scalar a, Scalar b)", "primExtreme"},
   {"torch.ops.prim.max", {}, "(Scalar a, Scalar b)", "primExtreme"},
+  // Python's rounding of a number to an int (`math.ceil(n / 2)` on sizes:
+  // torch.fx records them, and so does the concrete tracer's SymFloat).
+  {"math.ceil", {}, "(Scalar x)", "pythonRounding"},
+  {"math.floor", {}, "(Scalar x)", "pythonRounding"},
+  {"math.trunc", {}, "(Scalar x)", "pythonRounding"},
   {"Tensor.dim", {"Tensor.ndimension"}, "(Tensor input)", "dim"},
   {"builtins.getattr", {"getattr"}, "(Any input, str name)", "getattr"},
   // Checks traced code makes (torchvision's ViT checks the image size).

@@ -408,6 +408,7 @@ LogicalResult traced::checkArguments(const Signature &sig, unsigned skip,
     BoundCall::Arg &arg = call[p];
     arg.type = type;
     arg.value = hasOperand ? Attribute() : slot;
+    arg.slot = slot;
     arg.elements.clear();
     if (auto list = dyn_cast<ArrayAttr>(slot))
       for (Attribute e : list)
@@ -534,6 +535,32 @@ std::optional<SmallVector<int64_t>> traced::getPyInts(Attribute v,
 std::optional<SmallVector<int64_t>> BoundCall::getInts(StringRef name,
                                                        unsigned size) const {
   return getPyInts(get(name).value, size);
+}
+
+std::optional<SmallVector<int64_t>>
+BoundCall::getSizes(StringRef name) const {
+  const Arg &arg = get(name);
+  if (std::optional<SmallVector<int64_t>> known = getPyInts(arg.value))
+    return known;
+  ArrayRef<Attribute> elems;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(arg.slot))
+    elems = list.getValue();
+  else if (auto tuple = dyn_cast_or_null<TupleAttr>(arg.slot))
+    elems = tuple.getElements().getValue();
+  else
+    return std::nullopt;
+  if (arg.elements.size() != elems.size())
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (auto [e, type] : llvm::zip(elems, arg.elements)) {
+    if (auto i = dyn_cast<IntegerAttr>(e); i && !isa<BoolAttr>(e))
+      values.push_back(i.getValue().getSExtValue());
+    else if (isa<OperandAttr>(e) && type && type.isInteger(64))
+      values.push_back(ShapedType::kDynamic);
+    else
+      return std::nullopt;
+  }
+  return values;
 }
 
 InFlightDiagnostic BoundCall::emitError() const { return emitErrorFn(); }

@@ -132,6 +132,171 @@ bool sameAttribute(Attribute a, Attribute b) {
 
 } // namespace
 
+/// `declared` with `?` at each static dim where `inferred` has one and
+/// `widens(dim)` says so (tensors, and tuples of them: split's pieces,
+/// whose dims count on from `base` across the tuple); `declared` itself
+/// when nothing changes.
+static Type widenType(Type declared, Type inferred,
+                      function_ref<bool(int64_t)> widens, int64_t base = 0) {
+  if (auto tuple = dyn_cast<TupleType>(declared)) {
+    auto other = dyn_cast_or_null<TupleType>(inferred);
+    if (!other || other.size() != tuple.size())
+      return declared;
+    SmallVector<Type> parts;
+    for (auto [d, i] : llvm::zip(tuple.getTypes(), other.getTypes())) {
+      parts.push_back(widenType(d, i, widens, base));
+      if (auto r = dyn_cast<RankedTensorType>(d))
+        base += r.getRank();
+    }
+    return TupleType::get(declared.getContext(), parts);
+  }
+  auto d = dyn_cast<RankedTensorType>(declared);
+  auto i = dyn_cast_or_null<RankedTensorType>(inferred);
+  if (!d || !i || d.getRank() != i.getRank())
+    return declared;
+  SmallVector<int64_t> shape(d.getShape());
+  for (int64_t k = 0; k < d.getRank(); ++k)
+    if (!d.isDynamicDim(k) && i.isDynamicDim(k) && widens(base + k))
+      shape[k] = ShapedType::kDynamic;
+  return d.clone(shape);
+}
+
+/// Whether dim `k` of `t` (a tensor, or the flattened dims of a tuple's
+/// tensors, in order) is static.
+static bool staticDim(Type t, int64_t &k) {
+  if (auto tuple = dyn_cast_or_null<TupleType>(t)) {
+    for (Type part : tuple.getTypes()) {
+      auto r = dyn_cast<RankedTensorType>(part);
+      int64_t rank = r ? r.getRank() : 0;
+      if (k < rank)
+        return staticDim(part, k);
+      k -= rank;
+    }
+    return false;
+  }
+  auto r = dyn_cast_or_null<RankedTensorType>(t);
+  return r && k < r.getRank() && !r.isDynamicDim(k);
+}
+
+/// Sizes the two traces agreed on by coincidence. A dim computed from a
+/// traced int (`x[:, :math.ceil(n / 2)]`: 3 at both n = 5 and n = 6) is
+/// static in both traces, yet the rules cannot know it: it becomes `?`,
+/// and so does every dim computed from it (the rules knew those before
+/// and no longer do). A dim the rules could not know without a traced int
+/// (a constant slice of a dynamic dim, clamped to it) keeps its traced
+/// size, which the interpreter and compiled code check at run time.
+static void widenComputedSizes(mlir::ModuleOp module,
+                               const SizeRelations &relations) {
+  MLIRContext *ctx = module.getContext();
+  SymbolTableCollection symbols;
+  auto infer = [&](Operation *op) -> SmallVector<Type> {
+    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    FailureOr<SmallVector<Type>> types = inferCallResultTypes(op, symbols);
+    return succeeded(types) ? *types : SmallVector<Type>{};
+  };
+  SmallVector<Operation *> calls;
+  module.walk([&](Operation *op) {
+    if (isa<CallFunctionOp, CallMethodOp>(op))
+      calls.push_back(op);
+  });
+  llvm::DenseMap<Operation *, SmallVector<Type>> baseline;
+  for (Operation *op : calls)
+    baseline[op] = infer(op);
+  auto updateGraphTypes = [&] {
+    module.walk([&](GraphOp graph) {
+      Block &body = graph.getBody().front();
+      graph.setFunctionType(FunctionType::get(
+          ctx, body.getArgumentTypes(),
+          body.getTerminator()->getOperandTypes()));
+    });
+  };
+  // Graph calls carry a widened operand into the callee's input, and the
+  // callee's widened outputs back: repeated until nothing changes (each
+  // round only turns static dims into `?`).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : calls) {
+      if (GraphOp callee = lookupCalleeGraph(op, symbols)) {
+        Block &body = callee.getBody().front();
+        auto args = cast<CallMethodOp>(op).getArgs();
+        for (auto [operand, arg] :
+             llvm::zip(args, body.getArguments().drop_front())) {
+          Type widened = widenType(arg.getType(), operand.getType(),
+                                   [](int64_t) { return true; });
+          if (widened != arg.getType()) {
+            arg.setType(widened);
+            changed = true;
+          }
+        }
+        updateGraphTypes();
+      }
+      SmallVector<Type> now = infer(op);
+      if (now.size() != op->getNumResults())
+        continue;
+      bool computed = llvm::any_of(op->getOperands(), [](Value v) {
+        return v.getType().isInteger(64) || v.getType().isF64();
+      });
+      const SmallVector<Type> &before = baseline[op];
+      for (auto [i, result] : llvm::enumerate(op->getResults())) {
+        Type was = i < before.size() ? before[i] : Type();
+        // Where the rules knew the size at every probe, it varies or not;
+        // elsewhere the rule's `?` decides, as above.
+        auto fits = relations.dims.find(result);
+        auto widens = [&](int64_t k) {
+          if (fits != relations.dims.end() &&
+              k < static_cast<int64_t>(fits->second.size()) &&
+              fits->second[k].known)
+            return fits->second[k].varies;
+          return computed || staticDim(was, k);
+        };
+        Type widened = widenType(result.getType(), now[i], widens);
+        if (widened != result.getType()) {
+          result.setType(widened);
+          changed = true;
+        }
+      }
+    }
+    updateGraphTypes();
+  }
+}
+
+/// Names each `?` dim of a call's results that the relations give as an
+/// affine expression of the input dims' names (`traced.dim_names`, one
+/// array per result, "" for static dims and sizes of no such expression):
+/// the cache a step concatenates is `past + seq` long, the rows of
+/// `mask[P:S]` are `seq`.
+static void annotateRelations(mlir::ModuleOp module,
+                              const SizeRelations &relations) {
+  Builder b(module.getContext());
+  module.walk([&](Operation *op) {
+    if (!isa<CallFunctionOp, CallMethodOp>(op))
+      return;
+    SmallVector<Attribute> perResult;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      SmallVector<StringRef> names;
+      SmallVector<std::string> storage;
+      auto type = dyn_cast<RankedTensorType>(r.getType());
+      auto fits = relations.dims.find(r);
+      if (type && fits != relations.dims.end())
+        for (int64_t d = 0; d < type.getRank(); ++d) {
+          const SizeRelations::Fit *f =
+              d < static_cast<int64_t>(fits->second.size()) ? &fits->second[d]
+                                                            : nullptr;
+          storage.push_back(type.isDynamicDim(d) && f && f->known && f->expr
+                                ? relations.print(f->expr)
+                                : "");
+          any |= !storage.back().empty();
+        }
+      for (const std::string &s : storage)
+        names.push_back(s);
+      perResult.push_back(b.getStrArrayAttr(names));
+    }
+    if (any)
+      op->setAttr(kDimNamesAttr, b.getArrayAttr(perResult));
+  });
+}
+
 LogicalResult mlir::traced::mergeDynamicTrace(mlir::ModuleOp module,
                                               mlir::ModuleOp other,
                                               ArrayRef<DynamicDim> dims) {
@@ -265,6 +430,12 @@ LogicalResult mlir::traced::mergeDynamicTrace(mlir::ModuleOp module,
                << "') changed between the traces but is not declared dynamic";
   }
 
+  // The example's sizes of the names, before the types get their `?`.
+  SmallVector<NamedDimExample> examples;
+  for (const DynamicDim &d : dims)
+    examples.push_back(
+        {d.name, cast<RankedTensorType>(entry.getArgument(d.input + 1).getType())
+                     .getDimSize(d.dim)});
   for (auto [value, type] : retype)
     value.setType(type);
   module.walk([&](GraphOp graph) {
@@ -280,5 +451,8 @@ LogicalResult mlir::traced::mergeDynamicTrace(mlir::ModuleOp module,
       root.setArgAttr(arg, kDimNamesAttr,
                       builder.getStrArrayAttr(SmallVector<StringRef>(
                           names.begin(), names.end())));
+  SizeRelations relations = probeSizes(module, root, examples);
+  widenComputedSizes(module, relations);
+  annotateRelations(module, relations);
   return success();
 }

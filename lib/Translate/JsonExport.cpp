@@ -185,13 +185,24 @@ void Exporter::writeGraph(GraphOp graph) {
 }
 
 void Exporter::writeOutputs(Operation &op, AsmState &state) {
+  // A call's `traced.dim_names`: each output's dims as expressions of the
+  // inputs' dim names (traced.trace with dynamic_dims), when it has any.
+  auto dimNames = op.getAttrOfType<ArrayAttr>(kDimNamesAttr);
   j.attributeArray("outputs", [&] {
-    for (Value result : op.getResults())
+    for (auto [i, result] : llvm::enumerate(op.getResults()))
       j.object([&] {
         j.attribute("name", str(getNodeName(result, state), &op));
         j.attributeBegin("type");
         writeType(result.getType(), &op);
         j.attributeEnd();
+        auto names = dimNames && i < dimNames.size()
+                         ? dyn_cast<ArrayAttr>(dimNames[i])
+                         : ArrayAttr();
+        if (names && !names.empty())
+          j.attributeArray("dim_names", [&] {
+            for (auto name : names.getAsValueRange<StringAttr>())
+              j.value(str(name, &op));
+          });
       });
   });
 }

@@ -127,10 +127,14 @@ private:
   LogicalResult importCallArguments(FieldReader &reader, StringRef what,
                                     SmallVectorImpl<Value> &operands,
                                     ArrayAttr &arguments, ArrayAttr &keywords);
+  /// (`dimNames`, when given, gets each output's `"dim_names"` or null.)
   LogicalResult importOutputs(FieldReader &reader,
                               std::optional<unsigned> exactly,
                               SmallVectorImpl<Type> &types,
-                              SmallVectorImpl<const JNode *> &names);
+                              SmallVectorImpl<const JNode *> &names,
+                              SmallVectorImpl<ArrayAttr> *dimNames = nullptr);
+  /// Sets a call's `traced.dim_names` from its outputs' (when any has one).
+  void setResultDimNames(Operation *op, ArrayRef<ArrayAttr> dimNames);
   LogicalResult defineOutputs(ArrayRef<const JNode *> names, Operation *op);
   /// Reads a `{"name": ..., "type": ...}` object (a graph input or an
   /// expr's output; `what` names it in errors).
@@ -756,10 +760,20 @@ LogicalResult Importer::importGraph(const JNode &node,
   return success();
 }
 
+void Importer::setResultDimNames(Operation *op, ArrayRef<ArrayAttr> dimNames) {
+  if (llvm::none_of(dimNames, [](ArrayAttr a) { return bool(a); }))
+    return;
+  SmallVector<Attribute> perResult;
+  for (ArrayAttr a : dimNames)
+    perResult.push_back(a ? a : builder.getStrArrayAttr({}));
+  op->setAttr(kDimNamesAttr, builder.getArrayAttr(perResult));
+}
+
 LogicalResult Importer::importOutputs(FieldReader &reader,
                                       std::optional<unsigned> exactly,
                                       SmallVectorImpl<Type> &types,
-                                      SmallVectorImpl<const JNode *> &names) {
+                                      SmallVectorImpl<const JNode *> &names,
+                                      SmallVectorImpl<ArrayAttr> *dimNames) {
   FailureOr<const JNode *> outputs = reader.get("outputs", JNode::Array);
   if (failed(outputs))
     return failure();
@@ -768,7 +782,7 @@ LogicalResult Importer::importOutputs(FieldReader &reader,
            << "a " << reader.getWhat() << " has exactly " << *exactly
            << " output, got " << (*outputs)->elements.size();
   for (const JNode &output : (*outputs)->elements)
-    if (failed(importNamedValue(output, "output", types, names)))
+    if (failed(importNamedValue(output, "output", types, names, dimNames)))
       return failure();
   return success();
 }
@@ -891,6 +905,7 @@ LogicalResult Importer::importExpr(const JNode &node) {
   }
   SmallVector<Type> types;
   SmallVector<const JNode *> names;
+  SmallVector<ArrayAttr> dimNames; // a call's outputs' (traced.dim_names)
   Operation *op;
 
   if (kind == "Constant") {
@@ -934,12 +949,13 @@ LogicalResult Importer::importExpr(const JNode &node) {
     ArrayAttr arguments, keywords;
     if (failed(
             importCallArguments(reader, what, operands, arguments, keywords)) ||
-        failed(importOutputs(reader, std::nullopt, types, names)) ||
+        failed(importOutputs(reader, std::nullopt, types, names, &dimNames)) ||
         failed(reader.finish()))
       return failure();
     op = CallMethodOp::create(builder, location, types, *receiver,
                               builder.getStringAttr(method), operands,
                               arguments, keywords);
+    setResultDimNames(op, dimNames);
   } else {
     StringRef func;
     if (failed(reader.getString("func", func)))
@@ -949,12 +965,13 @@ LogicalResult Importer::importExpr(const JNode &node) {
     ArrayAttr arguments, keywords;
     if (failed(
             importCallArguments(reader, what, operands, arguments, keywords)) ||
-        failed(importOutputs(reader, std::nullopt, types, names)) ||
+        failed(importOutputs(reader, std::nullopt, types, names, &dimNames)) ||
         failed(reader.finish()))
       return failure();
     op = CallFunctionOp::create(builder, location, types,
                                 builder.getStringAttr(func), operands,
                                 arguments, keywords);
+    setResultDimNames(op, dimNames);
   }
   return defineOutputs(names, op);
 }

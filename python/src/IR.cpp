@@ -585,6 +585,41 @@ void bindValue(py::module_ &m) {
                                                    : py::object(py::int_(d)));
             return py::tuple(dims);
           })
+      .def_property_readonly(
+          "dims",
+          [](const PyValue &v) -> py::object {
+            // The shape with each `?` as its name or expression of the
+            // input dims' names (traced.dim_names), else None.
+            Value value = v.get();
+            auto t = dyn_cast<RankedTensorType>(value.getType());
+            if (!t)
+              return py::none();
+            ArrayAttr names;
+            if (auto arg = dyn_cast<BlockArgument>(value)) {
+              if (auto graph = dyn_cast<GraphOp>(arg.getOwner()->getParentOp()))
+                names = graph.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                          kDimNamesAttr);
+            } else if (auto perResult =
+                           value.getDefiningOp()->getAttrOfType<ArrayAttr>(
+                               kDimNamesAttr)) {
+              unsigned i = cast<OpResult>(value).getResultNumber();
+              if (i < perResult.size())
+                names = dyn_cast<ArrayAttr>(perResult[i]);
+            }
+            py::list dims;
+            for (auto [d, size] : llvm::enumerate(t.getShape())) {
+              auto name = names && d < names.size()
+                              ? dyn_cast<StringAttr>(names[d])
+                              : StringAttr();
+              if (!ShapedType::isDynamic(size))
+                dims.append(py::int_(size));
+              else if (name && !name.getValue().empty())
+                dims.append(py::str(name.getValue().str()));
+              else
+                dims.append(py::none());
+            }
+            return py::tuple(dims);
+          })
       .def_property_readonly("dtype",
                              [](const PyValue &v) -> py::object {
                                auto t = dyn_cast<TensorType>(v.get().getType());

@@ -296,6 +296,38 @@ def _prim_extreme_samples(op, name):
               for a, b in ((1.5, -2.0), (math.nan, 1.0), (1.0, math.nan), (-0.0, 0.0), (0.0, -0.0))]]
 
 
+def _rounding_samples(fn, name):
+    """math.ceil / floor / trunc of a size's quotient (a float: 5 / 4, and
+    its negation, where they part), of a size itself (an int, as it is),
+    and of a 0-d tensor's Float (exact halves, and -0.5)."""
+    def quotient(neg):
+        def f(x):
+            q = x.size(1) / 4
+            return fn(-q if neg else q)
+        lines = ['    %s = call_method %a0["size"](1) : (tensor<3x5xf32>) -> i64',
+                 '    %q = call_function "operator.truediv"(%s, 4) : (i64) -> f64']
+        arg = "%q"
+        if neg:
+            lines.append('    %n = call_function "operator.neg"(%q) : (f64) -> f64')
+            arg = "%n"
+        lines.append(f'    %r = call_function "math.{name}"({arg}) : (f64) -> i64')
+        return Graph(f, "%a0: tensor<3x5xf32>) -> i64 {\n" + "\n".join(lines) +
+                     "\n    output %r : i64")
+    size = Graph(lambda x: fn(x.size(1)), """%a0: tensor<3x5xf32>) -> i64 {
+    %s = call_method %a0["size"](1) : (tensor<3x5xf32>) -> i64
+    %r = call_function "math.""" + name + """"(%s) : (i64) -> i64
+    output %r : i64""")
+    floats = Graph(lambda x: fn(torch.ops.aten.Float(x)), """%a0: tensor<f64>) -> i64 {
+    %x = call_function "torch.ops.aten.Float"(%a0) : (tensor<f64>) -> f64
+    %r = call_function "math.""" + name + """"(%x) : (f64) -> i64
+    output %r : i64""")
+    return [("size / 4", quotient(False), [f32(3, 5)]),
+            ("-(size / 4)", quotient(True), [f32(3, 5)]),
+            ("size", size, [f32(3, 5)]),
+            *[(f"Float {v}", floats, [torch.tensor(v, dtype=torch.float64)])
+              for v in (2.5, -2.5, -0.5, 7.0)]]
+
+
 def _aten_embedding_bag_samples(call):
     """ATen's embedding_bag forms, each of the four results: sum (on and
     off torch's fast path: float32 and float16 without a padding index),
@@ -2600,6 +2632,9 @@ OPS = {
         ("two elements", lambda x: torch.ops.aten.Bool(x), [f32(2)])),
     "torch.ops.prim.min": fixed(*_prim_extreme_samples(torch.ops.prim.min, "min")),
     "torch.ops.prim.max": fixed(*_prim_extreme_samples(torch.ops.prim.max, "max")),
+    "math.ceil": fixed(*_rounding_samples(math.ceil, "ceil")),
+    "math.floor": fixed(*_rounding_samples(math.floor, "floor")),
+    "math.trunc": fixed(*_rounding_samples(math.trunc, "trunc")),
     "builtins.getattr": fixed(
         ("shape", Graph(lambda x: x.reshape(x.shape[1], -1), """%a0: tensor<2x3xf32>) -> tensor<3x2xf32> {
     %s = call_function "builtins.getattr"(%a0, "shape") : (tensor<2x3xf32>) -> tuple<i64, i64>

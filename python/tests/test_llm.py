@@ -2,6 +2,8 @@
 cache as inputs and outputs, traced once with dynamic "seq" and "past"
 dims and compiled once, against torch at prefill and decode sizes, and a
 greedy generation that must give torch's tokens."""
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -56,6 +58,25 @@ def test_one_trace_has_size_values(lm):
     assert '"operator.add"' in text
     # The text form round-trips.
     assert str(traced.parse(text)) == text
+
+
+def test_sizes_carry_relations(lm, tmp_path):
+    """The rules' relations between sizes: the caches returned are `seq +
+    past` long (cat of the past and the step's keys), the logits `seq`; a
+    `?` of no such expression has none. They print, round-trip through the
+    text form and JSON, and show on the graph's nodes."""
+    _, tm, _ = lm
+    logits, k_out, v_out = tm.graph.outputs
+    assert logits.dims == (1, "seq", 96)
+    assert k_out.dims == v_out.dims == (2, 1, tm.graph.inputs[2].shape[2], "seq + past",
+                                        tm.graph.inputs[2].shape[4])
+    assert tm.graph.inputs[1].dims == (1, "seq")
+    text = str(tm)
+    assert '"seq + past"' in text
+    assert str(traced.parse(text)) == text
+    for suffix in (".json", ".mlirbc"):
+        tm.save(str(tmp_path / f"lm{suffix}"))
+        assert '"seq + past"' in str(traced.load(str(tmp_path / f"lm{suffix}")))
 
 
 @pytest.mark.parametrize("seq, past", [(1, 0), (2, 0), (17, 0), (128, 0),
@@ -171,21 +192,43 @@ def test_size_ops_match_torch(mode):
 
 
 class Coincidence(torch.nn.Module):
-    """`T - T // 2` is 2 at both traced lengths (3 and 4): the trace sees a
-    static size, so another length must be refused, never answered with
-    the traced size."""
+    """`T - T // 2` is 2 at both traced lengths (3 and 4), but it is
+    computed from a traced int: the rules cannot know it, so the dim is
+    `?` (traced-in sizes never count as static by coincidence) and every
+    length is answered."""
 
     def forward(self, ids):
         return ids[:, ids.size(1) // 2:] * 2
 
 
-def test_coincident_static_size_is_checked():
+class Clamped(torch.nn.Module):
+    """`ids[:, 2:5]` has 3 columns at both traced lengths (5 and 6) and
+    fewer below 5: the slice's bounds are constants, so the trace keeps 3,
+    and another length must be refused, never answered with the traced
+    size."""
+
+    def forward(self, ids):
+        return ids[:, 2:5] * 2
+
+
+def test_coincident_computed_size_is_dynamic():
     m = traced.trace(Coincidence(), torch.zeros(1, 3, dtype=torch.int64),
                      mode="concrete", dynamic_dims={1: "seq"})
+    assert "-> tensor<1x?xi64>" in str(m)
     compiled = traced.compile(m)
-    ok = torch.arange(4)[None]  # (4 - 2 = 2, as traced)
-    torch.testing.assert_close(torch.as_tensor(compiled(ok)), Coincidence()(ok))
-    bad = torch.arange(7)[None]
+    for n in (1, 4, 7):
+        x = torch.arange(n)[None]
+        torch.testing.assert_close(torch.as_tensor(compiled(x)), Coincidence()(x))
+        _close(m.interpret(x), [Coincidence()(x)])
+
+
+def test_coincident_static_size_is_checked():
+    m = traced.trace(Clamped(), torch.zeros(1, 5, dtype=torch.int64),
+                     mode="concrete", dynamic_dims={1: "seq"})
+    compiled = traced.compile(m)
+    ok = torch.arange(9)[None]  # (3 columns, as traced)
+    torch.testing.assert_close(torch.as_tensor(compiled(ok)), Clamped()(ok))
+    bad = torch.arange(4)[None]
     with pytest.raises(traced.InterpretError, match="shape"):
         m.interpret(bad)
     with pytest.raises(traced.Error, match="test_llm.py:\\d+: .*another size"):
@@ -417,3 +460,31 @@ def test_max_and_min_of_sizes_are_values():
         torch.testing.assert_close(got[1], want[1])
         assert got[2:] == want[2:] == (5, 2)
         _close(tm.interpret(x)[:2], want[:2])
+
+
+class Rounding(torch.nn.Module):
+    """Sizes through floats: true division gives a float of the trace
+    (SymFloat), and math.ceil/floor/trunc of it an int, as torch.fx records
+    them. `ceil(n / 2)` is 3 at both traced lengths (5 and 6): kept as a
+    constant, it would answer 3 at every length."""
+
+    def forward(self, x):
+        n = x.size(1)
+        half = math.ceil(n / 2)
+        low = math.floor(n * 0.75)
+        return x[:, :half] * 2, x[:, math.trunc(n / 3):low], x * (n / 4)
+
+
+@pytest.mark.parametrize("mode", ["concrete", "symbolic"])
+def test_rounded_sizes_are_values(mode):
+    tm = traced.trace(Rounding(), torch.randn(2, 5), mode=mode,
+                      dynamic_dims={"x": {1: "n"}})
+    text = str(tm)
+    for target in ("operator.truediv", "math.ceil", "math.floor", "math.trunc"):
+        assert f'"{target}"' in text, target
+    compiled = traced.compile(tm)
+    for n in (1, 2, 5, 7, 12):
+        x = torch.randn(2, n)
+        want = Rounding()(x)
+        _close(compiled(x), want)
+        _close(tm.interpret(x), want)

@@ -2,6 +2,7 @@
 tracing through hooks, as MegEngine's trace_module and torch.jit.trace do."""
 import contextlib
 import linecache
+import math
 import hashlib
 import inspect
 import os
@@ -592,38 +593,56 @@ class SizeTracking:
 
 def _sym_tracer(*values):
     for v in values:
-        if isinstance(v, (SymInt, SymBool)):
+        if isinstance(v, _SYMBOLIC):
             return v._tracer
     return None
 
 
+def _plain(v):
+    """A SymInt's or SymFloat's value as a plain int or float."""
+    if isinstance(v, SymInt):
+        return int(v)
+    if isinstance(v, SymFloat):
+        return float(v)
+    return v
+
+
 def _sym_arith(target, op, reflected=False):
     def method(self, other):
+        if isinstance(other, bool) or not isinstance(other, (int, float)):
+            return NotImplemented
         a, b = (other, self) if reflected else (self, other)
-        if isinstance(other, bool) or not isinstance(other, int):
-            # (float arithmetic: this run's value; a trace that depends on
-            # it differs from the other size's and is refused.)
-            return op(int(a) if isinstance(a, SymInt) else a,
-                      int(b) if isinstance(b, SymInt) else b)
-        return self._tracer.sym_call(target, [a, b], op(int(a), int(b)))
+        value = op(_plain(a), _plain(b))
+        # An int result is a SymInt; a float one (true division, or an
+        # operand that is a float) a SymFloat.
+        kind = SymFloat if isinstance(value, float) else SymInt
+        return self._tracer.sym_call(target, [a, b], value, kind)
     method.__name__ = f"__{'r' if reflected else ''}{op.__name__.strip('_')}__"
     return method
 
 
 def _sym_compare(target, op):
     def method(self, other):
-        if isinstance(other, bool) or not isinstance(other, int):
-            return op(int(self), other)
-        value = op(int(self), int(other))
+        if isinstance(other, bool) or not isinstance(other, (int, float)):
+            return NotImplemented
+        value = op(_plain(self), _plain(other))
         return self._tracer.sym_call(target, [self, other], value, SymBool)
+    return method
+
+
+def _sym_round(target, fn):
+    def method(self):
+        return self._tracer.sym_call(target, [self], fn(float(self)), SymInt)
+    method.__name__ = f"__{fn.__name__}__"
     return method
 
 
 class SymInt(int):
     """An int of the trace computed from a dynamic size: this run's value,
     and (in the graph that made it) the expr that computes it. Arithmetic
-    with ints records `operator.add` and the like; comparisons give a
-    SymBool, which Python control flow refuses."""
+    with ints records `operator.add` and the like (true division and
+    floats give a SymFloat); comparisons give a SymBool, which Python
+    control flow refuses."""
 
     def __new__(cls, value, tracer):
         obj = super().__new__(cls, value)
@@ -636,6 +655,8 @@ class SymInt(int):
     __rsub__ = _sym_arith("operator.sub", operator.sub, True)
     __mul__ = _sym_arith("operator.mul", operator.mul)
     __rmul__ = _sym_arith("operator.mul", operator.mul, True)
+    __truediv__ = _sym_arith("operator.truediv", operator.truediv)
+    __rtruediv__ = _sym_arith("operator.truediv", operator.truediv, True)
     __floordiv__ = _sym_arith("operator.floordiv", operator.floordiv)
     __rfloordiv__ = _sym_arith("operator.floordiv", operator.floordiv, True)
     __mod__ = _sym_arith("operator.mod", operator.mod)
@@ -654,8 +675,58 @@ class SymInt(int):
     def __pos__(self):
         return self
 
+    # (int's own would give a plain int: the expr would leave the trace.)
+    def __ceil__(self):
+        return self
+
+    __floor__ = __trunc__ = __ceil__
+
     def __repr__(self):
         return f"SymInt({int(self)})"
+
+
+class SymFloat(float):
+    """A float of the trace computed from dynamic sizes (`n / 2`,
+    `n * 0.5`): this run's value and its expr, as SymInt. Arithmetic
+    records `operator.*`; `math.ceil`, `math.floor` and `math.trunc` of it
+    record those and give a SymInt, as torch.fx records them. (`int()`,
+    `round()` and the math module's other functions read this run's
+    value: a trace that depends on it differs at the other size and is
+    refused.)"""
+
+    def __new__(cls, value, tracer):
+        obj = super().__new__(cls, value)
+        obj._tracer = tracer
+        return obj
+
+    __add__ = _sym_arith("operator.add", operator.add)
+    __radd__ = _sym_arith("operator.add", operator.add, True)
+    __sub__ = _sym_arith("operator.sub", operator.sub)
+    __rsub__ = _sym_arith("operator.sub", operator.sub, True)
+    __mul__ = _sym_arith("operator.mul", operator.mul)
+    __rmul__ = _sym_arith("operator.mul", operator.mul, True)
+    __truediv__ = _sym_arith("operator.truediv", operator.truediv)
+    __rtruediv__ = _sym_arith("operator.truediv", operator.truediv, True)
+    __lt__ = _sym_compare("operator.lt", operator.lt)
+    __le__ = _sym_compare("operator.le", operator.le)
+    __gt__ = _sym_compare("operator.gt", operator.gt)
+    __ge__ = _sym_compare("operator.ge", operator.ge)
+    __eq__ = _sym_compare("operator.eq", operator.eq)
+    __ne__ = _sym_compare("operator.ne", operator.ne)
+    __hash__ = float.__hash__
+    __ceil__ = _sym_round("math.ceil", math.ceil)
+    __floor__ = _sym_round("math.floor", math.floor)
+    __trunc__ = _sym_round("math.trunc", math.trunc)
+
+    def __neg__(self):
+        return self._tracer.sym_call("operator.neg", [self], -float(self),
+                                     SymFloat)
+
+    def __pos__(self):
+        return self
+
+    def __repr__(self):
+        return f"SymFloat({float(self)})"
 
 
 class SymBool:
@@ -679,8 +750,11 @@ class SymBool:
         return f"SymBool({self.value})"
 
 
+_SYMBOLIC = (SymInt, SymFloat, SymBool)
+
+
 def _holds_sym(value):
-    if isinstance(value, (SymInt, SymBool)):
+    if isinstance(value, _SYMBOLIC):
         return True
     if isinstance(value, dict):
         return any(_holds_sym(v) for v in value.values())
@@ -754,7 +828,7 @@ class _ConcreteTracer(TorchFunctionMode):
     def ref(self, v):
         """(name, type) of a tensor in the current graph, making it a getattr
         or a constant when this graph has not seen it."""
-        if isinstance(v, (SymInt, SymBool)):
+        if isinstance(v, _SYMBOLIC):
             # (None in a graph that did not make it: its value is a
             # constant there, which the two sizes' traces then disagree on.)
             return self.emitter.names.get(("sym", id(v)))
@@ -1316,7 +1390,7 @@ class _ConcreteTracer(TorchFunctionMode):
                     self.keep.append(a)
                 else:
                     child.add_input(("arg", i), name, a)
-                    if isinstance(a, (SymInt, SymBool)):
+                    if isinstance(a, _SYMBOLIC):
                         child.names[("sym", id(a))] = child.names[("arg", i)]
                     if isinstance(a, (list, tuple, dict)):
                         self._read_elements(child, child.names[("arg", i)],

@@ -617,6 +617,14 @@ class Node:
         return self._value.shape
 
     @property
+    def dims(self) -> Optional[Tuple[Any, ...]]:
+        """The shape with each dynamic dim as what it is: the input's dim
+        name ("seq"), or its size as an expression of those names ("past +
+        seq", docs/llm.md "Relations between sizes"); None for a dynamic
+        dim of no such expression; None for non-tensors."""
+        return self._value.dims
+
+    @property
     def dtype(self) -> Optional[str]:
         """A tensor's dtype as torch spells it ("float32", "bfloat16",
         "bool"); None for non-tensors."""

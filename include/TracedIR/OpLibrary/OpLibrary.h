@@ -96,6 +96,9 @@ public:
     /// The constant value (an operand-free Python value), or null when the
     /// argument is a traced value or holds one.
     Attribute value;
+    /// The bound argument itself: `value`, or a Python value holding
+    /// operand markers (OperandAttr) where the traced values are.
+    Attribute slot;
     /// For a list or tuple argument, the type of each element when known.
     llvm::SmallVector<Type> elements;
   };
@@ -124,6 +127,10 @@ public:
   /// Null when unknown (an element is a traced value).
   std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name,
                                                     unsigned size = 0) const;
+
+  /// An int list whose elements may be traced ints (sizes as values): those
+  /// are ShapedType::kDynamic. Null when an element is neither.
+  std::optional<llvm::SmallVector<int64_t>> getSizes(llvm::StringRef name) const;
 
   /// Reports an error at the call (the caller's emitter names the target).
   InFlightDiagnostic emitError() const;

@@ -18,10 +18,15 @@
 #ifndef TRACEDIR_TRANSFORMS_DYNAMICDIMS_H
 #define TRACEDIR_TRANSFORMS_DYNAMICDIMS_H
 
+#include "TracedIR/Dialect/Traced/TracedOps.h"
+
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::traced {
 
@@ -41,6 +46,34 @@ struct DynamicDim {
 /// `module` is unchanged on failure.
 LogicalResult mergeDynamicTrace(mlir::ModuleOp module, mlir::ModuleOp other,
                                 ArrayRef<DynamicDim> dims);
+
+/// A named dynamic dim and its size in the example the trace ran.
+struct NamedDimExample {
+  std::string name;
+  int64_t example;
+};
+
+/// The sizes of every tensor of a module with dynamic dims, from the op
+/// library's rules evaluated at sample sizes of the names (SizeProbes.cpp):
+/// per tensor result, per dim, whether every probe knew it, whether it
+/// varies, and the affine expression of the names (symbol i is
+/// `names[i]`) that gives it, when one does.
+struct SizeRelations {
+  struct Fit {
+    bool known = true;
+    bool varies = false;
+    AffineExpr expr; // null when not affine in the names
+  };
+  std::vector<std::string> names;
+  llvm::DenseMap<Value, SmallVector<Fit>> dims;
+  /// `e` over the names: "past + seq", "2 * n - 1".
+  std::string print(AffineExpr e) const;
+};
+
+/// Evaluates `root` (the root forward, whose inputs carry traced.dim_names)
+/// and the graphs it calls at sample sizes around `dims`' examples.
+SizeRelations probeSizes(mlir::ModuleOp module, GraphOp root,
+                         ArrayRef<NamedDimExample> dims);
 
 } // namespace mlir::traced
 

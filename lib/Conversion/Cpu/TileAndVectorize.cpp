@@ -35,6 +35,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -127,6 +128,99 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
       Value fma = arith::AddFOp::create(rewriter, loc, prod, row, contract);
       acc = vector::InsertOp::create(rewriter, loc, fma, acc,
                                      ArrayRef<int64_t>{i});
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// A vector.contract whose one reduction dim is the last dim of both
+/// operands (each output element is the dot product of two contiguous
+/// rows: the keys of attention's q @ k^T read from a cache of (tokens,
+/// head dim) rows, one query row in a decode step) as one elementwise
+/// product and one `vector.reduction` per output element. Upstream's
+/// outer-product lowering would transpose the right-hand side into
+/// columns; `rowDotTile` picks the tiles this pattern is for. Reductions of
+/// fewer than 8 elements (the register tiles' unit K) are left alone.
+struct ContractToRowDots : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (!accType || accType.isScalable() ||
+        op.getKind() != vector::CombiningKind::ADD ||
+        !isa<FloatType>(accType.getElementType()) ||
+        accType.getNumElements() > 64 ||
+        isa<vector::MaskOp>(op->getParentOp()))
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    unsigned reduced = 0, reductions = 0;
+    for (auto [d, kind] : llvm::enumerate(iterators))
+      if (kind == vector::IteratorType::reduction) {
+        reduced = d;
+        ++reductions;
+      }
+    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    auto lastIsReduced = [&](AffineMap map) {
+      return map.getNumResults() > 0 &&
+             map.getResults().back() == getAffineDimExpr(reduced, op.getContext());
+    };
+    if (reductions != 1 || !lastIsReduced(maps[0]) || !lastIsReduced(maps[1]) ||
+        lhsType.getShape().back() < 8)
+      return failure();
+    auto accElement = cast<FloatType>(accType.getElementType());
+    auto narrowerFloat = [&](Type t) {
+      auto f = dyn_cast<FloatType>(t);
+      return f && f.getWidth() <= accElement.getWidth();
+    };
+    if (!narrowerFloat(lhsType.getElementType()) ||
+        !narrowerFloat(rhsType.getElementType()))
+      return failure();
+    // Where each loop dim sits in the accumulator (every parallel dim is
+    // one of its results: the maps are projected permutations).
+    SmallVector<int64_t> accPosition(iterators.size(), -1);
+    for (auto [i, e] : llvm::enumerate(maps[2].getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        return failure();
+      accPosition[dim.getPosition()] = i;
+    }
+    auto rowOf = [&](AffineMap map, ArrayRef<int64_t> index,
+                     SmallVector<int64_t> &row) {
+      row.clear();
+      for (AffineExpr e : map.getResults().drop_back()) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (!dim || accPosition[dim.getPosition()] < 0)
+          return false;
+        row.push_back(index[accPosition[dim.getPosition()]]);
+      }
+      return true;
+    };
+    Location loc = op.getLoc();
+    auto rowType = VectorType::get({lhsType.getShape().back()}, accElement);
+    auto extend = [&](Value v) -> Value {
+      return v.getType() == rowType
+                 ? v
+                 : arith::ExtFOp::create(rewriter, loc, rowType, v).getResult();
+    };
+    Value acc = op.getAcc();
+    SmallVector<int64_t> lhsRow, rhsRow;
+    for (SmallVector<int64_t> index : StaticTileOffsetRange(
+             accType.getShape(), SmallVector<int64_t>(accType.getRank(), 1))) {
+      if (!rowOf(maps[0], index, lhsRow) || !rowOf(maps[1], index, rhsRow))
+        return failure();
+      Value a = extend(vector::ExtractOp::create(rewriter, loc, op.getLhs(), lhsRow));
+      Value b = extend(vector::ExtractOp::create(rewriter, loc, op.getRhs(), rhsRow));
+      Value product = arith::MulFOp::create(rewriter, loc, a, b,
+                                            arith::FastMathFlags::contract);
+      Value start = vector::ExtractOp::create(rewriter, loc, acc, index);
+      // Reassociated: a tree of vector adds and one horizontal step, not a
+      // chain of scalar adds (the order torch's own dot kernels take too).
+      Value dot = vector::ReductionOp::create(
+          rewriter, loc, vector::CombiningKind::ADD, product, start,
+          arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+      acc = vector::InsertOp::create(rewriter, loc, dot, acc, index);
     }
     rewriter.replaceOp(op, acc);
     return success();
@@ -294,6 +388,10 @@ private:
                     const linalg::ContractionDimensions &dims,
                     SmallVector<int64_t> &sizes,
                     SmallVector<int64_t> &order) const;
+  bool rowDotTile(linalg::LinalgOp op,
+                  const linalg::ContractionDimensions &dims,
+                  SmallVector<int64_t> &sizes,
+                  SmallVector<int64_t> &order) const;
   /// Where to split a contraction: the split point (0: none), setting the
   /// dim.
   using SplitPoint = function_ref<int64_t(
@@ -318,10 +416,10 @@ static int64_t largestDivisor(int64_t bound, int64_t limit, int64_t unit) {
 /// Sizes clamped to the largest divisors of the static loop bounds.
 static std::optional<SmallVector<OpFoldResult>>
 divisorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
-             ArrayRef<int64_t> sizes) {
+             ArrayRef<int64_t> sizes, bool wholeDynamicDims = false) {
   SmallVector<OpFoldResult> tileSizes;
   for (auto [size, bound] : llvm::zip(sizes, op.getStaticLoopRanges())) {
-    if (ShapedType::isDynamic(bound))
+    if (ShapedType::isDynamic(bound) && !(wholeDynamicDims && size == 0))
       return std::nullopt;
     if (size == 0) { // not tiled
       tileSizes.push_back(rewriter.getIndexAttr(0));
@@ -408,11 +506,15 @@ static void fuseFillsIntoForall(RewriterBase &rewriter, linalg::LinalgOp tiled) 
 }
 
 /// Tiles `op` (no vectorization) and returns the tiled op.
+/// (`wholeDynamicDims`: an op with dynamic dims may be tiled along static
+/// ones, its dynamic dims left whole; elementwise ops with dynamic dims are
+/// not, as docs/cpu.md says why.)
 static FailureOr<linalg::LinalgOp>
 tileOnly(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
-         ArrayRef<int64_t> interchange, bool forall = false) {
+         ArrayRef<int64_t> interchange, bool forall = false,
+         bool wholeDynamicDims = false) {
   std::optional<SmallVector<OpFoldResult>> tileSizes =
-      divisorTiles(rewriter, op, sizes);
+      divisorTiles(rewriter, op, sizes, wholeDynamicDims);
   if (!tileSizes)
     return failure();
   scf::SCFTilingOptions options;
@@ -1516,7 +1618,35 @@ static bool blockDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
   return blocked;
 }
 
-static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func) {
+/// Attention over a growing past is one contraction per head (q @ k^T and
+/// att @ v with a static batch of heads and dynamic rows, columns or
+/// reduction): with threads, the heads are spread over them first, one
+/// per scf.forall iteration, and the blocks of the dynamic dims run within
+/// (their tiles are too small for a parallel region of their own: a decode
+/// step's ran on one thread of two).
+static void spreadDynamicBatches(RewriterBase &rewriter, func::FuncOp func) {
+  for (linalg::LinalgOp op : dynamicNamedOps(func)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || inParallelLoop(op))
+      continue;
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    auto batch = llvm::find_if(dims->batch, [&](unsigned d) {
+      return !ShapedType::isDynamic(bounds[d]) && bounds[d] >= 2;
+    });
+    if (batch == dims->batch.end())
+      continue;
+    SmallVector<int64_t> threadTiles(bounds.size(), 0);
+    threadTiles[*batch] = 1;
+    (void)tileOnly(rewriter, op, threadTiles, {}, /*forall=*/true,
+                   /*wholeDynamicDims=*/true);
+  }
+}
+
+static void peelDynamicDims(RewriterBase &rewriter, func::FuncOp func,
+                            bool parallel) {
+  if (parallel)
+    spreadDynamicBatches(rewriter, func);
   blockDynamicDims(rewriter, func);
   for (linalg::LinalgOp op : dynamicNamedOps(func)) {
     SmallVector<OpFoldResult> sizes;
@@ -1682,12 +1812,60 @@ int64_t TileAndVectorizePass::vectorColumns(int64_t bound, int64_t rows) const {
 /// strip of the right-hand side stays in cache while every row tile of
 /// the left-hand side passes by; the reduction innermost, so the
 /// accumulator tile stays in registers.
+/// One row (a decode step's query: M = 1, or no M dim) against a
+/// right-hand side read along the reduction dim (its last index, unit
+/// stride: the keys of q @ k^T in a (tokens, head dim) cache), which is not
+/// a packed constant. The register tile's vectors would run along the
+/// columns and load each from another row, one element at a time (5x the
+/// time of a dot product on a decode step's 900 keys); instead each tile
+/// is a few columns by the whole reduction (up to kRowDotMaxK elements,
+/// whole vectors), lowered by ContractToRowDots to a product and one
+/// reduction per output element.
+bool TileAndVectorizePass::rowDotTile(linalg::LinalgOp op,
+                                      const linalg::ContractionDimensions &dims,
+                                      SmallVector<int64_t> &sizes,
+                                      SmallVector<int64_t> &order) const {
+  constexpr int64_t kRowDotColumns = 4, kRowDotMaxK = 512;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (dims.k.size() != 1 || dims.n.size() != 1 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 ||
+      llvm::any_of(dims.m, [&](unsigned d) { return bounds[d] != 1; }))
+    return false;
+  unsigned k = dims.k.front(), n = dims.n.front();
+  if (bounds[k] < vectorWidth || bounds[k] % vectorWidth)
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto lastIs = [&](AffineMap map, unsigned d) {
+    return map.getNumResults() > 0 &&
+           map.getResults().back() == getAffineDimExpr(d, op.getContext());
+  };
+  // Both inputs read along k, the output along n; the one indexed by n
+  // (the right-hand side) not a constant (those are packed into panels).
+  unsigned rhs = llvm::any_of(maps[0].getResults(), [&](AffineExpr e) {
+    return e == getAffineDimExpr(n, op.getContext());
+  }) ? 0 : 1;
+  if (!lastIs(maps[0], k) || !lastIs(maps[1], k) || !lastIs(maps[2], n) ||
+      !isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())) ||
+      matchPattern(op.getDpsInputs()[rhs], m_Constant()))
+    return false;
+  sizes[n] = largestDivisor(bounds[n], kRowDotColumns, 1);
+  sizes[k] = largestDivisor(bounds[k], kRowDotMaxK, vectorWidth);
+  order.clear();
+  for (auto group : {dims.batch, dims.m, dims.n, dims.k})
+    order.append(group.begin(), group.end());
+  if (order.size() != op.getNumLoops())
+    order.clear();
+  return true;
+}
+
 void TileAndVectorizePass::registerTile(linalg::LinalgOp op,
                                         const linalg::ContractionDimensions &dims,
                                         SmallVector<int64_t> &sizes,
                                         SmallVector<int64_t> &order) const {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   sizes.assign(op.getNumLoops(), 1);
+  if (rowDotTile(op, dims, sizes, order))
+    return;
   int64_t rows = rowTile(op, dims);
   if (!dims.m.empty())
     sizes[dims.m.back()] = rows;
@@ -2062,7 +2240,8 @@ void TileAndVectorizePass::lowerVectorOps(func::FuncOp func) {
     (void)applyPatternsGreedily(func, std::move(patterns), config);
   };
   apply([](RewritePatternSet &p) {
-    p.add<UnitKContractToFma, UnitMultiReductionToReduction>(p.getContext());
+    p.add<UnitKContractToFma, UnitMultiReductionToReduction,
+          ContractToRowDots>(p.getContext());
   });
   apply([](RewritePatternSet &p) {
     vector::populateVectorContractLoweringPatterns(
@@ -2122,7 +2301,7 @@ void TileAndVectorizePass::lowerVectorOps(func::FuncOp func) {
 void TileAndVectorizePass::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
-  peelDynamicDims(rewriter, func);
+  peelDynamicDims(rewriter, func, parallel);
   rewriteConvolutionsAndPools(rewriter, func);
   if (packRhs) {
     SmallVector<linalg::MatmulOp> matmuls;

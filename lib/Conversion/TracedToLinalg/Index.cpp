@@ -559,16 +559,49 @@ static FailureOr<SmallVector<Value>> lowerDynamicSetitem(LoweringCall &c,
     if (!vType || vType.getRank() > viewType.getRank())
       return c.fail("the value has more dims than the indexed window");
     int64_t lead = viewType.getRank() - vType.getRank();
+    // A size-1 dim of the value against a window dim known at run time
+    // only (`cache[:, :, P:S] = k` with one new token, S - P traced) is
+    // broadcast along it: the value, converted, is read at index 0 there.
+    SmallVector<bool> spread(viewType.getRank(), false);
     for (int64_t d = 0; d < vType.getRank(); ++d)
-      if (vType.getDimSize(d) == 1 && viewType.isDynamicDim(lead + d))
-        return c.fail("a value broadcast along a dim whose size is known at "
-                      "run time only is not supported yet");
-    fill = buildElementwise(
-        b, loc, viewType, {value},
-        [](OpBuilder &, Location, ValueRange a) { return a[0]; },
-        c.logicalElementTypes({value}));
+      spread[lead + d] =
+          vType.getDimSize(d) == 1 && viewType.isDynamicDim(lead + d);
+    if (llvm::is_contained(spread, true)) {
+      SmallVector<int64_t> shape(vType.getShape());
+      Value converted = buildElementwise(
+          b, loc, RankedTensorType::get(shape, elt), {value},
+          [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+          c.logicalElementTypes({value}));
+      auto storage = cast<RankedTensorType>(storageType(viewType));
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < viewType.getRank(); ++d)
+        if (viewType.isDynamicDim(d))
+          sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, w->shape[d]));
+      Value init = tensor::EmptyOp::create(b, loc, storage, sizes);
+      SmallVector<AffineExpr> reads;
+      for (int64_t d = 0; d < vType.getRank(); ++d)
+        reads.push_back(vType.getDimSize(d) == 1
+                            ? b.getAffineConstantExpr(0)
+                            : b.getAffineDimExpr(lead + d));
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(viewType.getRank(), 0, reads, b.getContext()),
+          b.getMultiDimIdentityMap(viewType.getRank())};
+      fill = linalg::GenericOp::create(
+                 b, loc, storage, converted, init, maps,
+                 SmallVector<utils::IteratorType>(viewType.getRank(),
+                                                  utils::IteratorType::parallel),
+                 [](OpBuilder &nb, Location l, ValueRange a) {
+                   linalg::YieldOp::create(nb, l, a[0]);
+                 })
+                 .getResult(0);
+    } else {
+      fill = buildElementwise(
+          b, loc, viewType, {value},
+          [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+          c.logicalElementTypes({value}));
+    }
     for (int64_t d = 0; d < viewType.getRank(); ++d)
-      if (d >= lead && viewType.isDynamicDim(d))
+      if (d >= lead && viewType.isDynamicDim(d) && !spread[d])
         checkSameSize(b, loc, w->shape[d],
                       tensor::DimOp::create(b, loc, fill, d).getResult(),
                       "'" + c.target() + "': shape mismatch: the value "

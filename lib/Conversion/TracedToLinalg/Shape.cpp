@@ -1103,6 +1103,41 @@ static FailureOr<SmallVector<Value>> lowerPrimExtreme(LoweringCall &c) {
   return SmallVector<Value>{arith::SelectOp::create(b, loc, pick, x, y)};
 }
 
+/// math.ceil, math.floor and math.trunc of a traced number: an int as it
+/// is, a float rounded in f64 and converted, with the interpreter's checks
+/// (NaN, infinities and ints past int64's range are errors).
+static FailureOr<SmallVector<Value>> lowerPythonRounding(LoweringCall &c) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x = c.scalar("x");
+  if (!x)
+    return c.fail("expects a Python number");
+  if (x.getType().isInteger(64))
+    return SmallVector<Value>{x};
+  if (x.getType().isInteger(1))
+    return SmallVector<Value>{
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), x).getResult()};
+  Value d = toF64(b, loc, x, x.getType());
+  StringRef target = c.target();
+  Value r = target == "math.ceil"    ? math::CeilOp::create(b, loc, d).getResult()
+            : target == "math.floor" ? math::FloorOp::create(b, loc, d).getResult()
+                                     : math::TruncOp::create(b, loc, d).getResult();
+  auto bound = [&](double v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(v));
+  };
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, r,
+                            bound(-9223372036854775808.0)),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r,
+                            bound(9223372036854775808.0)));
+  c.check(ok, "cannot convert a NaN, an infinity or a float past int64's "
+              "range to an int");
+  Value safe = arith::SelectOp::create(b, loc, ok, r, bound(0));
+  return SmallVector<Value>{
+      arith::FPToSIOp::create(b, loc, b.getI64Type(), safe).getResult()};
+}
+
 /// tril / triu whose shape or diagonal is known only at run time (the
 /// constant case is a masked_fill, Decompose/Shape.cpp): elements whose
 /// column minus row lies past the diagonal become zero.
@@ -1200,6 +1235,8 @@ void lowering::populateShapeLowerings(LoweringTable &t) {
   t["torch.ops.aten.Bool"] = lowerPythonNumber;
   t["torch.ops.prim.min"] = lowerPrimExtreme<false>;
   t["torch.ops.prim.max"] = lowerPrimExtreme<true>;
+  for (StringRef name : {"math.ceil", "math.floor", "math.trunc"})
+    t[name] = lowerPythonRounding;
   t["Tensor.size"] = lowerSize;
   // Copies and detaching are identities on values.
   t["Tensor.contiguous"] = lowerIdentityUnlessTraining;

@@ -749,6 +749,8 @@ static LogicalResult buildOutputDims(func::FuncOp entry) {
         op == fn.getOperation() ||
         isa<func::ReturnOp, affine::AffineApplyOp, affine::AffineMinOp,
             affine::AffineMaxOp>(op) ||
+        // (math.ceil / floor / trunc of a size: `math.ceil(n / 2)`.)
+        isa<math::CeilOp, math::FloorOp, math::TruncOp>(op) ||
         isa<arith::ArithDialect>(op->getDialect()) ||
         (isa<tensor::DimOp>(op) &&
          isa<BlockArgument>(cast<tensor::DimOp>(op).getSource()));

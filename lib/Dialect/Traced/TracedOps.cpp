@@ -1087,6 +1087,21 @@ LogicalResult CallMethodOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
+GraphOp traced::lookupCalleeGraph(Operation *op,
+                                  SymbolTableCollection &symbols) {
+  auto call = dyn_cast<CallMethodOp>(op);
+  if (!call)
+    return {};
+  auto type = dyn_cast<ModuleType>(call.getReceiver().getType());
+  if (!type)
+    return {};
+  traced::ModuleOp module = lookupModule(op, type, symbols);
+  if (!module)
+    return {};
+  return dyn_cast_or_null<GraphOp>(
+      symbols.lookupSymbolIn(module, call.getMethodAttr()));
+}
+
 FailureOr<SmallVector<Type>>
 traced::inferCallResultTypes(Operation *op, SymbolTableCollection &symbols) {
   SmallVector<Type> results;

@@ -926,6 +926,26 @@ static FailureOr<RtValue> atenBool(const KernelArgs &args) {
   return RtValue::ofBool(n->isFloat ? n->f != 0 : n->i != 0);
 }
 
+/// math.ceil, math.floor and math.trunc: an int as it is; a float rounded
+/// by `Round`, refusing NaN and infinities as Python does, and ints past
+/// int64's range, which Python's unbounded ints would hold.
+template <double (*Round)(double)>
+static FailureOr<RtValue> pythonRounding(const KernelArgs &args) {
+  FailureOr<Number> n = numberArg(args, "x");
+  if (failed(n))
+    return failure();
+  if (!n->isFloat)
+    return RtValue::ofInt(n->i);
+  if (std::isnan(n->f))
+    return args.emitError() << "cannot convert float NaN to integer";
+  if (std::isinf(n->f))
+    return args.emitError() << "cannot convert float infinity to integer";
+  double r = Round(n->f);
+  if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+    return args.emitError() << "the int " << r << " is past int64's range";
+  return RtValue::ofInt(static_cast<int64_t>(r));
+}
+
 /// prim::min and prim::max: `a < b ? a : b` (and `a > b ? a : b`), in
 /// double when either is a float, so a NaN `b` wins and a NaN `a` loses, as
 /// TorchScript's overloads compare.
@@ -1738,6 +1758,9 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.ops.aten.Bool"] = atenBool;
   table["torch.ops.prim.min"] = primExtreme<false>;
   table["torch.ops.prim.max"] = primExtreme<true>;
+  table["math.ceil"] = pythonRounding<static_cast<double (*)(double)>(std::ceil)>;
+  table["math.floor"] = pythonRounding<static_cast<double (*)(double)>(std::floor)>;
+  table["math.trunc"] = pythonRounding<static_cast<double (*)(double)>(std::trunc)>;
   table["builtins.getattr"] = getattr;
   table["torch._assert"] = assertTrue;
   table["torch.numel"] = numel;

@@ -19,11 +19,11 @@ LogicalResult fullLike(const BoundCall &call, RuleHelper &h) {
 /// A factory's `size`, no dim of it negative; empty when it is traced or
 /// invalid (RuleHelper::stop()).
 static std::optional<SmallVector<int64_t>> factorySize(RuleHelper &h) {
-  std::optional<SmallVector<int64_t>> size = h.call.getInts("size");
+  std::optional<SmallVector<int64_t>> size = h.call.getSizes("size");
   if (!size)
     return std::nullopt;
   for (int64_t d : *size)
-    if (d < 0) {
+    if (d < 0 && !ShapedType::isDynamic(d)) {
       h.error() << "negative dimension " << d;
       return std::nullopt;
     }

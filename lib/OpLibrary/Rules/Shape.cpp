@@ -309,7 +309,7 @@ LogicalResult repeat(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   bool tile = call.getSignature().lookup("dims").has_value();
   std::optional<SmallVector<int64_t>> reps =
-      call.getInts(tile ? "dims" : "repeats");
+      call.getSizes(tile ? "dims" : "repeats");
   if (!input || !reps)
     return h.unknown();
   SmallVector<int64_t> r = *reps;
@@ -560,12 +560,21 @@ LogicalResult reshape(const BoundCall &call, RuleHelper &h) {
   if (!input)
     return h.unknown();
   if (!shape) {
-    // Traced sizes: only the rank is known.
-    const BoundCall::Arg &arg = call.get(param);
-    if (arg.elements.empty())
+    // Traced sizes: `?` there (and at a -1 beside them), the constants as
+    // they are.
+    std::optional<SmallVector<int64_t>> sizes = call.getSizes(param);
+    if (!sizes) {
+      const BoundCall::Arg &arg = call.get(param);
+      if (arg.elements.empty())
+        return h.unknown();
+      return h.result(SmallVector<int64_t>(arg.elements.size(), kDynamic),
+                      input.getElementType());
+    }
+    // (A -1 beside traced sizes is left unknown: the trace's size stands,
+    // checked at run time, as the rules cannot tell whether it varies.)
+    if (llvm::is_contained(*sizes, -1))
       return h.unknown();
-    return h.result(SmallVector<int64_t>(arg.elements.size(), kDynamic),
-                    input.getElementType());
+    return h.result(*sizes, input.getElementType());
   }
   FailureOr<SmallVector<int64_t>> out = inferShape(call, input, *shape);
   if (failed(out))
@@ -691,7 +700,9 @@ LogicalResult unflatten(const BoundCall &call, RuleHelper &h) {
 
 LogicalResult expand(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
-  std::optional<SmallVector<int64_t>> sizes = call.getInts("size");
+  // (A traced size is `?`: the input's static size where it is not 1,
+  // which the size must then equal at run time.)
+  std::optional<SmallVector<int64_t>> sizes = call.getSizes("size");
   if (!input || !sizes)
     return h.unknown();
   int64_t rank = input.getRank(), n = sizes->size();
@@ -708,6 +719,8 @@ LogicalResult expand(const BoundCall &call, RuleHelper &h) {
         return call.emitError() << "-1 is not allowed for a new leading "
                                    "dimension in expand";
       out.push_back(have);
+    } else if (ShapedType::isDynamic(want)) {
+      out.push_back(have != 1 ? have : kDynamic);
     } else if (have == 1 || ShapedType::isDynamic(have) || have == want) {
       out.push_back(want);
     } else {
@@ -870,26 +883,43 @@ LogicalResult getitem(const BoundCall &call, RuleHelper &h) {
     return h.unknown();
   }
   auto input = dyn_cast<RankedTensorType>(container);
-  if (!input || !index.value)
+  if (!input || !index.slot)
     return h.unknown();
-  // Basic indexing: ints, slices, None and one Ellipsis.
+  // Basic indexing: ints, slices, None and one Ellipsis; traced ints as
+  // indices and slice bounds (sizes as values) give `?` where they reach.
   SmallVector<Attribute> items;
-  if (auto t = dyn_cast<TupleAttr>(index.value))
+  SmallVector<Type> itemTypes;
+  if (auto t = dyn_cast<TupleAttr>(index.slot)) {
     llvm::append_range(items, t.getElements().getValue());
-  else if (isa<ArrayAttr>(index.value))
+    itemTypes = index.elements;
+  } else if (isa<ArrayAttr>(index.slot)) {
     return h.unknown(); // advanced indexing
-  else
-    items.push_back(index.value);
-  int64_t consumed = llvm::count_if(items, [](Attribute a) {
-    return isa<IntegerAttr, SliceAttr>(a) && !isa<BoolAttr>(a);
-  });
+  } else {
+    items.push_back(index.slot);
+    itemTypes.push_back(index.type);
+  }
+  if (itemTypes.size() != items.size())
+    return h.unknown();
+  auto tracedInt = [&](size_t k) {
+    return isa<OperandAttr>(items[k]) && itemTypes[k] &&
+           itemTypes[k].isInteger(64);
+  };
+  int64_t consumed = 0;
+  for (auto [k, a] : llvm::enumerate(items)) {
+    if ((isa<IntegerAttr, SliceAttr>(a) && !isa<BoolAttr>(a)) || tracedInt(k))
+      ++consumed;
+    else if (isa<OperandAttr>(a))
+      return h.unknown(); // a tensor index: advanced indexing
+  }
   int64_t rank = input.getRank();
   if (consumed > rank)
     return call.emitError() << "too many indices for " << input;
   SmallVector<int64_t> out;
   int64_t dim = 0;
-  for (Attribute item : items) {
-    if (isa<NoneAttr>(item)) {
+  for (auto [k, item] : llvm::enumerate(items)) {
+    if (tracedInt(k)) {
+      ++dim; // checked against the dim's size at run time
+    } else if (isa<NoneAttr>(item)) {
       out.push_back(1);
     } else if (isa<EllipsisAttr>(item)) {
       for (int64_t k = 0; k < rank - consumed; ++k)
@@ -911,9 +941,12 @@ LogicalResult getitem(const BoundCall &call, RuleHelper &h) {
       };
       int64_t size = input.getDimSize(dim++);
       std::optional<int64_t> step = asInt(s.getStep());
-      if (!isa<NoneAttr>(s.getStep()) && (!step || *step < 1))
+      bool traced = isa<OperandAttr>(s.getStart()) ||
+                    isa<OperandAttr>(s.getStop()) ||
+                    isa<OperandAttr>(s.getStep());
+      if (!isa<NoneAttr, OperandAttr>(s.getStep()) && (!step || *step < 1))
         return call.emitError() << "slice step must be a positive int";
-      if (ShapedType::isDynamic(size)) {
+      if (ShapedType::isDynamic(size) || traced) {
         out.push_back(kDynamic);
         continue;
       }
@@ -994,6 +1027,16 @@ LogicalResult primExtreme(const BoundCall &call, RuleHelper &h) {
   bool isFloat = (a && a.isF64()) || (b && b.isF64());
   h.results.push_back(isFloat ? Type(Float64Type::get(ctx))
                             : Type(IntegerType::get(ctx, 64)));
+  return success();
+}
+
+/// math.ceil, math.floor and math.trunc of a Python number: an int.
+LogicalResult pythonRounding(const BoundCall &call, RuleHelper &h) {
+  Type x = call.getType("x");
+  if (x && !x.isF64() && !x.isInteger(64) && !x.isInteger(1))
+    return call.emitError() << call.getTarget()
+                            << " takes a Python number, got " << x;
+  h.results.push_back(IntegerType::get(call.getContext(), 64));
   return success();
 }
 

@@ -14,6 +14,7 @@ def Traced_Dialect : Dialect {
   let name = "traced";
   let cppNamespace = "::mlir::traced";
   let summary = "Traced model graphs: module tree, getattr, calls, constants";
+  let hasOperationAttrVerify = 1;
   let description = [{
     The `traced` dialect models the graphs that MegEngine's TracedModule and
     torch.fx record when they trace a neural network, at the granularity of

@@ -38,6 +38,10 @@ inline constexpr llvm::StringLiteral kDimNamesAttr = "traced.dim_names";
 FailureOr<SmallVector<Type>>
 inferCallResultTypes(Operation *call, SymbolTableCollection &symbols);
 
+/// The graph a `traced.call_method` on a module calls, or null (a leaf
+/// module, an attribute, a tensor method).
+GraphOp lookupCalleeGraph(Operation *call, SymbolTableCollection &symbols);
+
 /// Puts a call of a known target into normalized form in place (every
 /// argument by keyword, in signature order, defaults left out). Fails when
 /// there is nothing to change or the call does not bind.
