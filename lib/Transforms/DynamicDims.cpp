@@ -180,11 +180,15 @@ static bool staticDim(Type t, int64_t &k) {
 
 /// Sizes the two traces agreed on by coincidence. A dim computed from a
 /// traced int (`x[:, :math.ceil(n / 2)]`: 3 at both n = 5 and n = 6) is
-/// static in both traces, yet the rules cannot know it: it becomes `?`,
-/// and so does every dim computed from it (the rules knew those before
-/// and no longer do). A dim the rules could not know without a traced int
-/// (a constant slice of a dynamic dim, clamped to it) keeps its traced
-/// size, which the interpreter and compiled code check at run time.
+/// static in both traces: where the rules' samples (`relations`) know it,
+/// it becomes `?` if it varies between them; where they do not (a graph
+/// called twice, a rule that cannot tell at some sample), it becomes `?`
+/// where the op takes a traced int and its rule cannot know the size
+/// without that int's value. Every dim computed from a widened one
+/// follows (the rules knew it before and no longer do). A dim the rules
+/// could not know without a traced int (a constant slice of a dynamic dim,
+/// clamped to it) keeps its traced size, which the interpreter and
+/// compiled code check at run time.
 static void widenComputedSizes(mlir::ModuleOp module,
                                const SizeRelations &relations) {
   MLIRContext *ctx = module.getContext();

@@ -98,6 +98,7 @@ public:
   /// Runs `graph` on `args` (one sample per block argument), recording
   /// every value's sample; returns the outputs' samples.
   SmallVector<Sample> run(GraphOp graph, ArrayRef<Sample> args) {
+    ++graphRuns[graph];
     Block &body = graph.getBody().front();
     for (auto [arg, s] : llvm::zip(body.getArguments(), args))
       at[arg] = s;
@@ -119,6 +120,9 @@ public:
   }
 
   llvm::DenseMap<Value, Sample> at;
+  /// How often each graph ran (a module called twice: its values' samples
+  /// are the last call's, so they say nothing of the first).
+  llvm::DenseMap<Operation *, int> graphRuns;
 
 private:
   void evaluate(Operation *op) {
@@ -418,9 +422,11 @@ SizeRelations mlir::traced::probeSizes(mlir::ModuleOp module, GraphOp root,
   };
 
   module.walk([&](Operation *op) {
+    auto graph = op->getParentOfType<GraphOp>();
+    bool once = graph && runs.front().graphRuns.lookup(graph) == 1;
     for (Value r : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(r.getType());
-      if (!type)
+      if (!type || !once)
         continue;
       SmallVector<SizeRelations::Fit> fits;
       for (int64_t d = 0; d < type.getRank(); ++d) {

@@ -488,3 +488,31 @@ def test_rounded_sizes_are_values(mode):
         want = Rounding()(x)
         _close(compiled(x), want)
         _close(tm.interpret(x), want)
+
+
+class _Twice(torch.nn.Module):
+    """One submodule called on two inputs of other dynamic dims ("n" and
+    "m", equal in the example): its graph's sizes are `n` in one call and
+    `m` in the other, so no relation is claimed inside it; the root's
+    results still carry theirs."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = _Fn(lambda x: x[:, 1:] * 2)
+
+    def forward(self, x, y):
+        return self.proj(x), self.proj(y), torch.cat([x, y, x], 1)
+
+
+def test_relations_of_a_graph_called_twice():
+    tm = traced.trace(_Twice(), torch.randn(2, 5), torch.randn(2, 5),
+                      dynamic_dims={"x": {1: "n"}, "y": {1: "m"}})
+    a, b, c = tm.graph.outputs
+    assert (a.dims, b.dims, c.dims) == ((2, "n - 1"), (2, "m - 1"), (2, "2 * n + m"))
+    inner = [op for op in str(tm).splitlines() if "getitem" in op]
+    assert inner and not any("traced.dim_names" in op for op in inner)
+    compiled = traced.compile(tm)
+    for n, m in ((2, 7), (9, 3)):
+        x, y = torch.randn(2, n), torch.randn(2, m)
+        _close(compiled(x, y), _Twice()(x, y))
+        _close(tm.interpret(x, y), _Twice()(x, y))
