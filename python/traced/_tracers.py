@@ -637,18 +637,13 @@ def _sym_round(target, fn):
     return method
 
 
-class SymInt(int):
-    """An int of the trace computed from a dynamic size: this run's value,
-    and (in the graph that made it) the expr that computes it. Arithmetic
-    with ints records `operator.add` and the like (true division and
-    floats give a SymFloat); comparisons give a SymBool, which Python
-    control flow refuses."""
+class _SymArithmetic:
+    """The arithmetic and comparisons SymInt and SymFloat share: each
+    records `operator.*` on the graph's value; the result is a SymInt or a
+    SymFloat as Python's own is an int or a float, a SymBool for a
+    comparison."""
 
-    def __new__(cls, value, tracer):
-        obj = super().__new__(cls, value)
-        obj._tracer = tracer
-        return obj
-
+    __slots__ = ()
     __add__ = _sym_arith("operator.add", operator.add)
     __radd__ = _sym_arith("operator.add", operator.add, True)
     __sub__ = _sym_arith("operator.sub", operator.sub)
@@ -667,13 +662,27 @@ class SymInt(int):
     __ge__ = _sym_compare("operator.ge", operator.ge)
     __eq__ = _sym_compare("operator.eq", operator.eq)
     __ne__ = _sym_compare("operator.ne", operator.ne)
+
+    def __pos__(self):
+        return self
+
+
+class SymInt(_SymArithmetic, int):
+    """An int of the trace computed from a dynamic size: this run's value,
+    and (in the graph that made it) the expr that computes it. Arithmetic
+    with ints records `operator.add` and the like (true division and
+    floats give a SymFloat); comparisons give a SymBool, which Python
+    control flow refuses."""
+
+    def __new__(cls, value, tracer):
+        obj = super().__new__(cls, value)
+        obj._tracer = tracer
+        return obj
+
     __hash__ = int.__hash__
 
     def __neg__(self):
         return self._tracer.sym_call("operator.neg", [self], -int(self))
-
-    def __pos__(self):
-        return self
 
     # (int's own would give a plain int: the expr would leave the trace.)
     def __ceil__(self):
@@ -685,34 +694,19 @@ class SymInt(int):
         return f"SymInt({int(self)})"
 
 
-class SymFloat(float):
+class SymFloat(_SymArithmetic, float):
     """A float of the trace computed from dynamic sizes (`n / 2`,
-    `n * 0.5`): this run's value and its expr, as SymInt. Arithmetic
-    records `operator.*`; `math.ceil`, `math.floor` and `math.trunc` of it
-    record those and give a SymInt, as torch.fx records them. (`int()`,
-    `round()` and the math module's other functions read this run's
-    value: a trace that depends on it differs at the other size and is
-    refused.)"""
+    `n * 0.5`): this run's value and its expr, as SymInt. `math.ceil`,
+    `math.floor` and `math.trunc` of it record those and give a SymInt, as
+    torch.fx records them. (`int()`, `round()` and the math module's other
+    functions read this run's value: a trace that depends on it differs at
+    the other size and is refused.)"""
 
     def __new__(cls, value, tracer):
         obj = super().__new__(cls, value)
         obj._tracer = tracer
         return obj
 
-    __add__ = _sym_arith("operator.add", operator.add)
-    __radd__ = _sym_arith("operator.add", operator.add, True)
-    __sub__ = _sym_arith("operator.sub", operator.sub)
-    __rsub__ = _sym_arith("operator.sub", operator.sub, True)
-    __mul__ = _sym_arith("operator.mul", operator.mul)
-    __rmul__ = _sym_arith("operator.mul", operator.mul, True)
-    __truediv__ = _sym_arith("operator.truediv", operator.truediv)
-    __rtruediv__ = _sym_arith("operator.truediv", operator.truediv, True)
-    __lt__ = _sym_compare("operator.lt", operator.lt)
-    __le__ = _sym_compare("operator.le", operator.le)
-    __gt__ = _sym_compare("operator.gt", operator.gt)
-    __ge__ = _sym_compare("operator.ge", operator.ge)
-    __eq__ = _sym_compare("operator.eq", operator.eq)
-    __ne__ = _sym_compare("operator.ne", operator.ne)
     __hash__ = float.__hash__
     __ceil__ = _sym_round("math.ceil", math.ceil)
     __floor__ = _sym_round("math.floor", math.floor)
@@ -721,9 +715,6 @@ class SymFloat(float):
     def __neg__(self):
         return self._tracer.sym_call("operator.neg", [self], -float(self),
                                      SymFloat)
-
-    def __pos__(self):
-        return self
 
     def __repr__(self):
         return f"SymFloat({float(self)})"

@@ -60,6 +60,21 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
+/// The float accumulator type of a vector.contract whose operands are
+/// floats no wider than it (bf16 into f32: they are extended first, as
+/// vector.contract defines it); null otherwise.
+FloatType floatAccumulator(vector::ContractionOp op, VectorType accType) {
+  auto acc = dyn_cast<FloatType>(accType.getElementType());
+  auto narrower = [&](Type t) {
+    auto f = dyn_cast<FloatType>(t);
+    return f && f.getWidth() <= acc.getWidth();
+  };
+  if (!acc || !narrower(op.getLhsType().getElementType()) ||
+      !narrower(op.getRhsType().getElementType()))
+    return {};
+  return acc;
+}
+
 /// `acc += lhs * rhs` for a (M x 1) * (1 x N) matmul-shaped vector.contract
 /// (the register tile of one reduction step): one broadcast FMA per
 /// accumulator row. Upstream's contraction lowering turns a unit reduction
@@ -89,15 +104,8 @@ struct UnitKContractToFma : OpRewritePattern<vector::ContractionOp> {
         maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
         maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
       return failure();
-    // Operands of a narrower float type (bf16 into an f32 accumulator)
-    // are extended first, as vector.contract defines it.
-    auto accElement = cast<FloatType>(accType.getElementType());
-    auto narrowerFloat = [&](Type t) {
-      auto f = dyn_cast<FloatType>(t);
-      return f && f.getWidth() <= accElement.getWidth();
-    };
-    if (!narrowerFloat(lhsType.getElementType()) ||
-        !narrowerFloat(op.getRhsType().getElementType()))
+    FloatType accElement = floatAccumulator(op, accType);
+    if (!accElement)
       return failure();
     Location loc = op.getLoc();
     auto extend = [&](Value v, Type to) -> Value {
@@ -161,7 +169,7 @@ struct ContractToRowDots : OpRewritePattern<vector::ContractionOp> {
         reduced = d;
         ++reductions;
       }
-    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    VectorType lhsType = op.getLhsType();
     auto lastIsReduced = [&](AffineMap map) {
       return map.getNumResults() > 0 &&
              map.getResults().back() == getAffineDimExpr(reduced, op.getContext());
@@ -169,13 +177,8 @@ struct ContractToRowDots : OpRewritePattern<vector::ContractionOp> {
     if (reductions != 1 || !lastIsReduced(maps[0]) || !lastIsReduced(maps[1]) ||
         lhsType.getShape().back() < 8)
       return failure();
-    auto accElement = cast<FloatType>(accType.getElementType());
-    auto narrowerFloat = [&](Type t) {
-      auto f = dyn_cast<FloatType>(t);
-      return f && f.getWidth() <= accElement.getWidth();
-    };
-    if (!narrowerFloat(lhsType.getElementType()) ||
-        !narrowerFloat(rhsType.getElementType()))
+    FloatType accElement = floatAccumulator(op, accType);
+    if (!accElement)
       return failure();
     // Where each loop dim sits in the accumulator (every parallel dim is
     // one of its results: the maps are projected permutations).
