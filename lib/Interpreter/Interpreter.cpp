@@ -433,6 +433,18 @@ struct Interpreter::Impl {
       if (Attribute fixed =
               leafBindingOverride(*leaf, binding.param, module, symbols)) {
         plan.slots[p] = fixed;
+      } else if (source == "@*") {
+        // All the module's parameters, in declaration order.
+        std::vector<RtValue> params;
+        for (auto param :
+             module.getBody().front().getOps<traced::ParameterOp>()) {
+          FailureOr<RtValue> v = declValue(param);
+          if (failed(v))
+            return failure();
+          params.push_back(*v);
+        }
+        plan.fixed[p] = RtValue::ofList(std::move(params), /*isTuple=*/false);
+        plan.slots[p] = UnitAttr::get(ctx); // bound, fixed
       } else if (source.consume_front("@")) {
         bool optional = source.consume_front("?");
         Operation *decl =

@@ -71,6 +71,16 @@ traced::makeLeafCallFunctional(CallMethodOp call,
     if (Attribute fixed =
             leafBindingOverride(*leaf, binding->param, module, symbols)) {
       value = fixed;
+    } else if (source == "@*") {
+      // All the module's parameters, in declaration order.
+      SmallVector<Attribute> markers;
+      for (ParameterOp p : module.getBody().front().getOps<ParameterOp>()) {
+        auto get = GetAttrOp::create(b, call.getLoc(), p.getType(),
+                                     call.getReceiver(), p.getSymName());
+        operands.push_back(get);
+        markers.push_back(OperandAttr::get(ctx, operands.size() - 1));
+      }
+      value = ArrayAttr::get(ctx, markers);
     } else if (source.consume_front("@")) {
       bool optional = source.consume_front("?");
       Operation *decl =

@@ -17,6 +17,7 @@ import zlib
 
 import torch
 import torch.nn.functional as F
+import torch.nn as nn
 
 ALL_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
               torch.int64, torch.float16, torch.bfloat16, torch.float32,
@@ -294,6 +295,48 @@ def _prim_extreme_samples(op, name):
             ("float and int", sized(True, False, 9, 2), [f32(9, 2)]),
             *[(f"Floats {a} {b}", floats, [torch.tensor(a), torch.tensor(b, dtype=torch.float64)])
               for a, b in ((1.5, -2.0), (math.nan, 1.0), (1.0, math.nan), (-0.0, 0.0), (0.0, -0.0))]]
+
+
+def _recurrent_ref(cls, *args, **kw):
+    """What torch computes for traced.nn.rnn / rnn_cell samples: the module
+    with the given parameters (in declaration order), element 0 of its
+    result (the output; a cell's h)."""
+    def fn(x, *rest):
+        m = cls(*args, **kw).eval()
+        params = list(m.parameters())
+        states, weights = rest[:len(rest) - len(params)], rest[len(rest) - len(params):]
+        with torch.no_grad():
+            for p, v in zip(params, weights):
+                p.copy_(v)
+        hx = None if not states else states[0] if len(states) == 1 else tuple(states)
+        r = m(x, hx)
+        return r[0] if isinstance(r, tuple) else r
+    return fn
+
+
+_LSTM_OUT = "tuple<tensor<4x1x2xf32>, tuple<tensor<1x1x2xf32>, tensor<1x1x2xf32>>>"
+_RNN_SAMPLES = [
+    ("LSTM, no hx", Graph(_recurrent_ref(nn.LSTM, 3, 2), f"""%a0: tensor<4x1x3xf32>, %a1: tensor<8x3xf32>, %a2: tensor<8x2xf32>, %a3: tensor<8xf32>, %a4: tensor<8xf32>) -> tensor<4x1x2xf32> {{
+    %r = call_function "traced.nn.rnn"(input=%a0, hx=None, params=[%a1, %a2, %a3, %a4], mode="LSTM", input_size=3, hidden_size=2) : (tensor<4x1x3xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>) -> {_LSTM_OUT}
+    %o = call_function "operator.getitem"(input=%r, index=0) : ({_LSTM_OUT}) -> tensor<4x1x2xf32>
+    output %o : tensor<4x1x2xf32>"""), [f32(4, 1, 3), f32(8, 3), f32(8, 2), f32(8), f32(8)], ACCUMULATE),
+    ("LSTM, (h0, c0)", Graph(_recurrent_ref(nn.LSTM, 3, 2), f"""%a0: tensor<4x1x3xf32>, %a1: tensor<1x1x2xf32>, %a2: tensor<1x1x2xf32>, %a3: tensor<8x3xf32>, %a4: tensor<8x2xf32>, %a5: tensor<8xf32>, %a6: tensor<8xf32>) -> tensor<4x1x2xf32> {{
+    %r = call_function "traced.nn.rnn"(input=%a0, hx=(%a1, %a2), params=[%a3, %a4, %a5, %a6], mode="LSTM", input_size=3, hidden_size=2) : (tensor<4x1x3xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>) -> {_LSTM_OUT}
+    %o = call_function "operator.getitem"(input=%r, index=0) : ({_LSTM_OUT}) -> tensor<4x1x2xf32>
+    output %o : tensor<4x1x2xf32>"""), [f32(4, 1, 3), f32(1, 1, 2), f32(1, 1, 2), f32(8, 3), f32(8, 2), f32(8), f32(8)], ACCUMULATE),
+    ("GRU, h0, no bias", Graph(_recurrent_ref(nn.GRU, 3, 2, bias=False), """%a0: tensor<4x1x3xf32>, %a1: tensor<1x1x2xf32>, %a2: tensor<6x3xf32>, %a3: tensor<6x2xf32>) -> tensor<4x1x2xf32> {
+    %r = call_function "traced.nn.rnn"(input=%a0, hx=%a1, params=[%a2, %a3], mode="GRU", input_size=3, hidden_size=2, bias=False) : (tensor<4x1x3xf32>, tensor<1x1x2xf32>, tensor<6x3xf32>, tensor<6x2xf32>) -> tuple<tensor<4x1x2xf32>, tensor<1x1x2xf32>>
+    %o = call_function "operator.getitem"(input=%r, index=0) : (tuple<tensor<4x1x2xf32>, tensor<1x1x2xf32>>) -> tensor<4x1x2xf32>
+    output %o : tensor<4x1x2xf32>"""), [f32(4, 1, 3), f32(1, 1, 2), f32(6, 3), f32(6, 2)], ACCUMULATE),
+]
+_CELL_SAMPLES = [
+    ("GRUCell, h", Graph(_recurrent_ref(nn.GRUCell, 3, 2), """%a0: tensor<2x3xf32>, %a1: tensor<2x2xf32>, %a2: tensor<6x3xf32>, %a3: tensor<6x2xf32>, %a4: tensor<6xf32>, %a5: tensor<6xf32>) -> tensor<2x2xf32> {
+    %r = call_function "traced.nn.rnn_cell"(input=%a0, hx=%a1, params=[%a2, %a3, %a4, %a5], mode="GRU", input_size=3, hidden_size=2) : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<6x3xf32>, tensor<6x2xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<2x2xf32>
+    output %r : tensor<2x2xf32>"""), [f32(2, 3), f32(2, 2), f32(6, 3), f32(6, 2), f32(6), f32(6)], ACCUMULATE),
+    ("RNNCell relu, unbatched", Graph(_recurrent_ref(nn.RNNCell, 3, 2, nonlinearity="relu"), """%a0: tensor<3xf32>, %a1: tensor<2x3xf32>, %a2: tensor<2x2xf32>, %a3: tensor<2xf32>, %a4: tensor<2xf32>) -> tensor<2xf32> {
+    %r = call_function "traced.nn.rnn_cell"(input=%a0, hx=None, params=[%a1, %a2, %a3, %a4], mode="relu", input_size=3, hidden_size=2) : (tensor<3xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    output %r : tensor<2xf32>"""), [f32(3), f32(2, 3), f32(2, 2), f32(2), f32(2)], ACCUMULATE),
+]
 
 
 def _rounding_samples(fn, name):
@@ -2088,6 +2131,8 @@ OPS = {
          [f32(5), torch.tensor([4, 0]), f32(2)]),
         ("accumulate", lambda x, i, v: torch.ops.aten._index_put_impl_(x + 0, (i,), v, True),
          [f32(3, 2), torch.tensor([1, 1]), f32(2, 2)])),
+    "traced.nn.rnn": fixed(*_RNN_SAMPLES),
+    "traced.nn.rnn_cell": fixed(*_CELL_SAMPLES),
     "torch.nn.functional.embedding_bag": fixed(
         *[(f"2-d {mode}", lambda i, w, mode=mode: F.embedding_bag(i, w, mode=mode),
            [torch.tensor([[0, 2, 1], [3, 3, 0]]), f32(5, 4)], ACCUMULATE) for mode in ("sum", "mean", "max")],

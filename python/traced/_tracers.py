@@ -936,7 +936,10 @@ class _ConcreteTracer(TorchFunctionMode):
             em.define(id(value), name, ty)
             self.keep.append(value)
         elif isinstance(value, (tuple, list)):
-            if all(isinstance(item, torch.Tensor) for item in value):
+            if all(isinstance(item, torch.Tensor) or (
+                    isinstance(item, tuple) and item and all(
+                        isinstance(x, torch.Tensor) for x in item))
+                   for item in value):
                 # The tuple itself, for a graph output that returns it as it
                 # is (GraphEmitter.set_outputs); as an argument its elements
                 # are read (torch.cat(x.chunk(2)) takes a list of tensors).
@@ -950,6 +953,13 @@ class _ConcreteTracer(TorchFunctionMode):
                                    "getitem_out")
                     em.define(id(item), n, t)
                     self.keep.append(item)
+                elif isinstance(item, tuple) and item and all(
+                        isinstance(x, torch.Tensor) for x in item):
+                    # A nested tuple of tensors (nn.LSTM's (h_n, c_n)).
+                    n, t = em.call("call_function", "operator.getitem", None,
+                                   [_Named(name, ty), i], {}, item,
+                                   _named_ref, "getitem_out")
+                    self.bind_result(item, n, t)
 
     # -- sizes as values ---------------------------------------------------------
     def note(self, result):

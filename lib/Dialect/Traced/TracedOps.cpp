@@ -988,6 +988,16 @@ static LogicalResult inferLeafCall(CallMethodOp op, traced::ModuleOp module,
       slots[p] = fixed;
       continue;
     }
+    if (source == "@*") {
+      // All the module's parameters, in declaration order (nn.LSTM's).
+      SmallVector<Attribute> markers;
+      for (ParameterOp param : module.getBody().front().getOps<ParameterOp>()) {
+        markers.push_back(OperandAttr::get(ctx, types.size()));
+        types.push_back(param.getType());
+      }
+      slots[p] = ArrayAttr::get(ctx, markers);
+      continue;
+    }
     if (source.consume_front("@")) {
       bool optional = source.consume_front("?");
       Operation *decl =

@@ -1473,6 +1473,285 @@ FailureOr<RtValue> trilinear(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Recurrent networks (traced.nn.rnn, traced.nn.rnn_cell)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One direction of one layer: its weights as doubles, row-major.
+struct RecurrentWeights {
+  std::vector<double> wIh, wHh, bIh, bHh, wHr;
+  int64_t in = 0;
+};
+
+std::vector<double> toDoubles(const Tensor &t) {
+  std::vector<double> v(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    v[i] = t.getDouble(i);
+  return v;
+}
+
+/// y[rows] += w[rows x cols] * x[cols].
+void matVecAdd(const std::vector<double> &w, const double *x, int64_t rows,
+               int64_t cols, double *y) {
+  for (int64_t r = 0; r < rows; ++r) {
+    double s = 0;
+    for (int64_t k = 0; k < cols; ++k)
+      s += w[r * cols + k] * x[k];
+    y[r] += s;
+  }
+}
+
+double sigmoidD(double x) { return 1 / (1 + std::exp(-x)); }
+
+/// One time step of one batch row: h (out elements) and c (hidden, LSTM)
+/// are updated in place. Gate orders are torch's: LSTM i, f, g, o; GRU r,
+/// z, n with n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
+void recurrentStep(StringRef mode, const RecurrentWeights &w, const double *x,
+                   double *h, double *c, int64_t hidden, int64_t out) {
+  int64_t gates = mode == "LSTM" ? 4 : mode == "GRU" ? 3 : 1;
+  std::vector<double> gi(gates * hidden, 0.0), gh(gates * hidden, 0.0);
+  matVecAdd(w.wIh, x, gates * hidden, w.in, gi.data());
+  matVecAdd(w.wHh, h, gates * hidden, out, gh.data());
+  if (!w.bIh.empty())
+    for (int64_t r = 0; r < gates * hidden; ++r) {
+      gi[r] += w.bIh[r];
+      gh[r] += w.bHh[r];
+    }
+  if (mode == "GRU") {
+    for (int64_t j = 0; j < hidden; ++j) {
+      double r = sigmoidD(gi[j] + gh[j]);
+      double z = sigmoidD(gi[hidden + j] + gh[hidden + j]);
+      double n = std::tanh(gi[2 * hidden + j] + r * gh[2 * hidden + j]);
+      h[j] = (1 - z) * n + z * h[j];
+    }
+    return;
+  }
+  if (mode != "LSTM") {
+    bool relu = mode == "RNN_RELU" || mode == "relu";
+    for (int64_t j = 0; j < hidden; ++j) {
+      double v = gi[j] + gh[j];
+      h[j] = relu ? std::max(v, 0.0) : std::tanh(v);
+    }
+    return;
+  }
+  std::vector<double> full(hidden);
+  for (int64_t j = 0; j < hidden; ++j) {
+    double i = sigmoidD(gi[j] + gh[j]);
+    double f = sigmoidD(gi[hidden + j] + gh[hidden + j]);
+    double g = std::tanh(gi[2 * hidden + j] + gh[2 * hidden + j]);
+    double o = sigmoidD(gi[3 * hidden + j] + gh[3 * hidden + j]);
+    c[j] = f * c[j] + i * g;
+    full[j] = o * std::tanh(c[j]);
+  }
+  if (w.wHr.empty()) {
+    std::copy(full.begin(), full.end(), h);
+    return;
+  }
+  std::fill(h, h + out, 0.0);
+  matVecAdd(w.wHr, full.data(), out, hidden, h);
+}
+
+/// The tensors of `hx`: none, one, or a tuple's.
+FailureOr<std::vector<Tensor>> hiddenTensors(const KernelArgs &args) {
+  const RtValue &hx = args.get("hx");
+  std::vector<Tensor> ts;
+  if (hx.isNone())
+    return ts;
+  if (hx.isTensor()) {
+    ts.push_back(hx.tensor());
+    return ts;
+  }
+  if (const RtValue::List *l = hx.list())
+    for (const RtValue &v : l->items) {
+      if (!v.isTensor())
+        return args.emitError() << "hx must hold tensors";
+      ts.push_back(v.tensor());
+    }
+  return ts;
+}
+
+/// The weights of each layer and direction from `params` (torch's
+/// _flat_weights order).
+FailureOr<std::vector<RecurrentWeights>>
+recurrentWeights(const KernelArgs &args, int64_t groups, bool bias, bool proj,
+                 int64_t gates, int64_t hidden) {
+  const RtValue::List *list = args.get("params").list();
+  int64_t per = 2 + (bias ? 2 : 0) + (proj ? 1 : 0);
+  if (!list || static_cast<int64_t>(list->items.size()) != per * groups)
+    return args.emitError() << "expects " << per * groups << " parameters";
+  std::vector<RecurrentWeights> ws(groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    auto at = [&](int64_t k) { return list->items[g * per + k].tensor(); };
+    ws[g].wIh = toDoubles(at(0));
+    ws[g].wHh = toDoubles(at(1));
+    ws[g].in = at(0).dim(1);
+    if (at(0).dim(0) != gates * hidden)
+      return args.emitError() << "weight_ih has " << at(0).dim(0)
+                              << " rows, expected " << gates * hidden;
+    if (bias) {
+      ws[g].bIh = toDoubles(at(2));
+      ws[g].bHh = toDoubles(at(3));
+    }
+    if (proj)
+      ws[g].wHr = toDoubles(at(per - 1));
+  }
+  return ws;
+}
+
+/// The sequence shape of a recurrent call.
+struct RecurrentShape {
+  int64_t steps, batch, hidden, out, layers, directions;
+  bool batched, batchFirst;
+};
+
+/// Runs all layers over `seq` ([steps][batch][in]); h and c are
+/// [layers * directions][batch][out or hidden], updated in place.
+std::vector<double> runRecurrent(StringRef mode, const RecurrentShape &s,
+                                 const std::vector<RecurrentWeights> &ws,
+                                 std::vector<double> seq, std::vector<double> &h,
+                                 std::vector<double> &c) {
+  for (int64_t l = 0; l < s.layers; ++l) {
+    int64_t in = ws[l * s.directions].in, width = s.directions * s.out;
+    std::vector<double> next(s.steps * s.batch * width);
+    for (int64_t d = 0; d < s.directions; ++d) {
+      int64_t g = l * s.directions + d;
+      for (int64_t t0 = 0; t0 < s.steps; ++t0) {
+        int64_t t = d ? s.steps - 1 - t0 : t0;
+        for (int64_t n = 0; n < s.batch; ++n) {
+          double *hh = &h[(g * s.batch + n) * s.out];
+          double *cc = c.empty() ? nullptr : &c[(g * s.batch + n) * s.hidden];
+          recurrentStep(mode, ws[g], &seq[(t * s.batch + n) * in], hh, cc,
+                        s.hidden, s.out);
+          std::copy(hh, hh + s.out,
+                    &next[(t * s.batch + n) * width + d * s.out]);
+        }
+      }
+    }
+    seq = std::move(next);
+  }
+  return seq;
+}
+
+/// A tensor of `shape` and `dtype` holding `v`.
+Tensor fromDoubles(DType dtype, ArrayRef<int64_t> shape,
+                   const std::vector<double> &v) {
+  Tensor t(dtype, shape);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.setDouble(i, v[i]);
+  return t;
+}
+} // namespace
+
+/// nn.RNN / nn.LSTM / nn.GRU's forward (reference semantics; the result
+/// rule has checked the shapes).
+static FailureOr<RtValue> recurrent(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input");
+  FailureOr<std::string> mode = args.getStr("mode");
+  FailureOr<int64_t> hidden = args.getInt("hidden_size"),
+                     layers = args.getInt("num_layers"),
+                     proj = args.getInt("proj_size");
+  FailureOr<bool> bias = args.getBool("bias"),
+                  batchFirst = args.getBool("batch_first"),
+                  bidirectional = args.getBool("bidirectional");
+  FailureOr<std::vector<Tensor>> hx = hiddenTensors(args);
+  if (failed(input) || failed(mode) || failed(hidden) || failed(layers) ||
+      failed(proj) || failed(bias) || failed(batchFirst) ||
+      failed(bidirectional) || failed(hx))
+    return failure();
+  bool lstm = *mode == "LSTM";
+  int64_t gates = lstm ? 4 : *mode == "GRU" ? 3 : 1;
+  RecurrentShape s;
+  s.batched = input->rank() == 3;
+  s.batchFirst = *batchFirst && s.batched;
+  s.steps = input->dim(s.batchFirst ? 1 : 0);
+  s.batch = s.batched ? input->dim(s.batchFirst ? 0 : 1) : 1;
+  s.hidden = *hidden;
+  s.out = *proj > 0 ? *proj : *hidden;
+  s.layers = *layers;
+  s.directions = *bidirectional ? 2 : 1;
+  int64_t groups = s.layers * s.directions, in = input->shape().back();
+  FailureOr<std::vector<RecurrentWeights>> ws =
+      recurrentWeights(args, groups, *bias, *proj > 0, gates, *hidden);
+  if (failed(ws))
+    return failure();
+  // The sequence as [steps][batch][in].
+  std::vector<double> seq(s.steps * s.batch * in);
+  for (int64_t t = 0; t < s.steps; ++t)
+    for (int64_t n = 0; n < s.batch; ++n)
+      for (int64_t k = 0; k < in; ++k)
+        seq[(t * s.batch + n) * in + k] = input->getDouble(
+            (s.batchFirst ? n * s.steps + t : t * s.batch + n) * in + k);
+  std::vector<double> h(groups * s.batch * s.out, 0.0), c;
+  if (lstm)
+    c.assign(groups * s.batch * s.hidden, 0.0);
+  if (!hx->empty()) {
+    h = toDoubles((*hx)[0]);
+    if (lstm)
+      c = toDoubles((*hx)[1]);
+  }
+  std::vector<double> out = runRecurrent(*mode, s, *ws, seq, h, c);
+  int64_t width = s.directions * s.out;
+  SmallVector<int64_t> outShape(input->shape());
+  outShape.back() = width;
+  Tensor output(input->dtype(), outShape);
+  for (int64_t t = 0; t < s.steps; ++t)
+    for (int64_t n = 0; n < s.batch; ++n)
+      for (int64_t k = 0; k < width; ++k)
+        output.setDouble(
+            (s.batchFirst ? n * s.steps + t : t * s.batch + n) * width + k,
+            out[(t * s.batch + n) * width + k]);
+  SmallVector<int64_t> hShape = {groups, s.batch, s.out},
+                       cShape = {groups, s.batch, s.hidden};
+  if (!s.batched) {
+    hShape.erase(hShape.begin() + 1);
+    cShape.erase(cShape.begin() + 1);
+  }
+  RtValue hN = fromDoubles(input->dtype(), hShape, h);
+  RtValue state =
+      lstm ? RtValue::ofList({hN, fromDoubles(input->dtype(), cShape, c)},
+                             /*isTuple=*/true)
+           : hN;
+  return RtValue::ofList({RtValue(output), state}, /*isTuple=*/true);
+}
+
+/// nn.RNNCell / nn.LSTMCell / nn.GRUCell's forward.
+static FailureOr<RtValue> recurrentCell(const KernelArgs &args) {
+  FailureOr<Tensor> input = args.tensor("input");
+  FailureOr<std::string> mode = args.getStr("mode");
+  FailureOr<int64_t> hidden = args.getInt("hidden_size");
+  FailureOr<bool> bias = args.getBool("bias");
+  FailureOr<std::vector<Tensor>> hx = hiddenTensors(args);
+  if (failed(input) || failed(mode) || failed(hidden) || failed(bias) ||
+      failed(hx))
+    return failure();
+  bool lstm = *mode == "LSTM";
+  int64_t gates = lstm ? 4 : *mode == "GRU" ? 3 : 1;
+  FailureOr<std::vector<RecurrentWeights>> ws =
+      recurrentWeights(args, 1, *bias, false, gates, *hidden);
+  if (failed(ws))
+    return failure();
+  int64_t batch = input->rank() == 2 ? input->dim(0) : 1;
+  int64_t in = input->shape().back();
+  std::vector<double> x = toDoubles(*input);
+  std::vector<double> h(batch * *hidden, 0.0), c(batch * *hidden, 0.0);
+  if (!hx->empty()) {
+    h = toDoubles((*hx)[0]);
+    if (lstm)
+      c = toDoubles((*hx)[1]);
+  }
+  for (int64_t n = 0; n < batch; ++n)
+    recurrentStep(*mode, (*ws)[0], &x[n * in], &h[n * *hidden],
+                  &c[n * *hidden], *hidden, *hidden);
+  SmallVector<int64_t> shape(input->shape().drop_back());
+  shape.push_back(*hidden);
+  RtValue hOut = fromDoubles(input->dtype(), shape, h);
+  if (!lstm)
+    return hOut;
+  return RtValue::ofList({hOut, fromDoubles(input->dtype(), shape, c)},
+                         /*isTuple=*/true);
+}
+
 void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.ops.aten._trilinear.default"] = trilinear;
   table["torch.nn.functional.conv1d"] = conv;
@@ -1496,6 +1775,8 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.outer"] = outer;
   table["torch.nn.functional.multi_head_attention_forward"] = multiHeadAttention;
   table["torch.nn.functional.bilinear"] = bilinear;
+  table["traced.nn.rnn"] = recurrent;
+  table["traced.nn.rnn_cell"] = recurrentCell;
   table["torch.linalg.det"] = det;
   table["torch.linalg.slogdet"] = slogdet;
   table["torch.linalg.inv"] = inv;

@@ -614,6 +614,223 @@ LogicalResult squareMatrices(const BoundCall &call, RuleHelper &h) {
   return h.result(batch);
 }
 
+//===----------------------------------------------------------------------===//
+// Recurrent networks (nn.RNN/LSTM/GRU and their cells)
+//===----------------------------------------------------------------------===//
+
+/// The gates of a recurrent mode (4 for LSTM, 3 for GRU, 1 for RNN), or 0
+/// for a mode torch does not have.
+static int64_t recurrentGates(StringRef mode) {
+  return llvm::StringSwitch<int64_t>(mode)
+      .Case("LSTM", 4)
+      .Case("GRU", 3)
+      .Cases("RNN_TANH", "RNN_RELU", "tanh", "relu", 1)
+      .Default(0);
+}
+
+/// The string argument `name`, or nullopt when it is not a constant.
+static std::optional<std::string> stringArg(const BoundCall &call,
+                                            StringRef name) {
+  if (auto s = dyn_cast_or_null<StringAttr>(call.get(name).value))
+    return s.getValue().str();
+  return std::nullopt;
+}
+
+/// The types `hx` holds: none (None), one tensor, or a tuple's elements;
+/// nullopt when its type is not known.
+static std::optional<SmallVector<Type>> hiddenTypes(const BoundCall &call) {
+  const BoundCall::Arg &arg = call.get("hx");
+  if (call.isNone("hx"))
+    return SmallVector<Type>{};
+  if (isa_and_nonnull<RankedTensorType>(arg.type))
+    return SmallVector<Type>{arg.type};
+  if (auto tuple = dyn_cast_or_null<TupleType>(arg.type))
+    return SmallVector<Type>(tuple.getTypes());
+  if (!arg.elements.empty())
+    return arg.elements;
+  return std::nullopt;
+}
+
+/// Checks that a hidden state has `expected` (as torch's check_hidden_size:
+/// "Expected hidden size (2, 3, 5), got [2, 3, 4]").
+static LogicalResult checkHidden(const BoundCall &call, Type t,
+                                 ArrayRef<int64_t> expected, StringRef what) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  if (!type)
+    return call.emitError() << what << " must be a tensor, got " << t;
+  bool differs = type.getRank() != static_cast<int64_t>(expected.size());
+  for (int64_t i = 0; !differs && i < type.getRank(); ++i)
+    differs = dimsDiffer(type.getDimSize(i), expected[i]);
+  if (!differs)
+    return success();
+  InFlightDiagnostic d = call.emitError();
+  d << "expected " << what << " of size (";
+  llvm::interleaveComma(expected, d);
+  d << "), got " << type;
+  return d;
+}
+
+/// Checks the parameter list of a recurrent module: `layers` x
+/// `directions` groups of w_ih, w_hh[, b_ih, b_hh][, w_hr] of the sizes
+/// torch creates them with.
+static LogicalResult checkRecurrentParams(const BoundCall &call,
+                                          int64_t gates, int64_t inputSize,
+                                          int64_t hidden, int64_t proj,
+                                          int64_t layers, int64_t directions,
+                                          bool bias) {
+  SmallVector<RankedTensorType> params = tensorList(call, "params");
+  int64_t perGroup = 2 + (bias ? 2 : 0) + (proj > 0 ? 1 : 0);
+  if (static_cast<int64_t>(params.size()) != perGroup * layers * directions)
+    return call.emitError() << "expects " << perGroup * layers * directions
+                            << " parameters, got " << params.size();
+  int64_t out = proj > 0 ? proj : hidden;
+  for (int64_t g = 0; g < layers * directions; ++g) {
+    int64_t in = g < directions ? inputSize : out * directions;
+    SmallVector<SmallVector<int64_t>> shapes = {{gates * hidden, in},
+                                                {gates * hidden, out}};
+    if (bias)
+      shapes.append({{gates * hidden}, {gates * hidden}});
+    if (proj > 0)
+      shapes.push_back({proj, hidden});
+    for (auto [k, shape] : llvm::enumerate(shapes)) {
+      RankedTensorType p = params[g * perGroup + k];
+      if (!p || p.getShape() != ArrayRef<int64_t>(shape))
+        return call.emitError()
+               << "parameter #" << g * perGroup + k << " has type " << p
+               << ", expected a tensor of size (" << shape << ")";
+    }
+  }
+  return success();
+}
+
+LogicalResult recurrent(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<std::string> mode = stringArg(call, "mode");
+  std::optional<int64_t> inputSize = call.getInt("input_size"),
+                         hidden = call.getInt("hidden_size"),
+                         layers = call.getInt("num_layers"),
+                         proj = call.getInt("proj_size");
+  std::optional<bool> bias = call.getBool("bias"),
+                      batchFirst = call.getBool("batch_first"),
+                      training = call.getBool("training"),
+                      bidirectional = call.getBool("bidirectional");
+  std::optional<double> dropout = call.getFloat("dropout");
+  std::optional<SmallVector<Type>> hx = hiddenTypes(call);
+  if (!input || !mode || !inputSize || !hidden || !layers || !proj || !bias ||
+      !batchFirst || !training || !bidirectional || !dropout || !hx)
+    return h.unknown();
+  int64_t gates = recurrentGates(*mode);
+  bool lstm = *mode == "LSTM";
+  if (!gates || *mode == "tanh" || *mode == "relu")
+    return call.emitError() << "unknown mode '" << *mode << "'";
+  if (*proj < 0 || (*proj > 0 && !lstm) || (*proj > 0 && *proj >= *hidden))
+    return call.emitError() << "proj_size " << *proj
+                            << " must be 0, or (LSTM only) below hidden_size "
+                            << *hidden;
+  if (*layers < 1 || *hidden < 1)
+    return call.emitError() << "num_layers and hidden_size must be positive";
+  if (*training && *dropout > 0 && *layers > 1)
+    return call.emitError()
+           << "dropout " << *dropout << " between layers in training mode is "
+           << "random: put the module in eval mode (module.eval())";
+  int64_t rank = input.getRank();
+  if (rank != 2 && rank != 3)
+    return call.emitError() << "expected input to be 2-D or 3-D, got "
+                            << rank << "-D tensor " << input;
+  if (dimsDiffer(input.getShape().back(), *inputSize))
+    return call.emitError() << "input.size(-1) must be equal to input_size. "
+                            << "Expected " << *inputSize << ", got " << input;
+  int64_t d = *bidirectional ? 2 : 1, out = *proj > 0 ? *proj : *hidden;
+  if (failed(checkRecurrentParams(call, gates, *inputSize, *hidden, *proj,
+                                  *layers, d, *bias)))
+    return failure();
+  bool batched = rank == 3;
+  int64_t n = !batched ? 1 : input.getDimSize(*batchFirst ? 0 : 1);
+  SmallVector<int64_t> hShape = {d * *layers, n, out},
+                       cShape = {d * *layers, n, *hidden};
+  if (!batched) {
+    hShape.erase(hShape.begin() + 1);
+    cShape.erase(cShape.begin() + 1);
+  }
+  if (!hx->empty()) {
+    if (hx->size() != (lstm ? 2u : 1u))
+      return call.emitError() << (lstm ? "expects hx as the tuple (h0, c0)"
+                                       : "expects hx as one tensor");
+    auto h0 = dyn_cast<RankedTensorType>((*hx)[0]);
+    if (h0 && h0.getRank() != rank)
+      return call.emitError()
+             << "for " << (batched ? "batched 3-D" : "unbatched 2-D")
+             << " input, hx should also be " << rank << "-D but got "
+             << h0.getRank() << "-D tensor";
+    if (failed(checkHidden(call, (*hx)[0], hShape, "h0")) ||
+        (lstm && failed(checkHidden(call, (*hx)[1], cShape, "c0"))))
+      return failure();
+  }
+  MLIRContext *ctx = call.getContext();
+  Type elt = input.getElementType();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "expects a floating point input, got " << input;
+  SmallVector<int64_t> outShape(input.getShape());
+  outShape.back() = d * out;
+  Type hType = RankedTensorType::get(hShape, elt);
+  Type state = lstm ? TupleType::get(ctx, {hType, RankedTensorType::get(
+                                                      cShape, elt)})
+                    : hType;
+  return h.result(
+      TupleType::get(ctx, {RankedTensorType::get(outShape, elt), state}));
+}
+
+LogicalResult recurrentCell(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<std::string> mode = stringArg(call, "mode");
+  std::optional<int64_t> inputSize = call.getInt("input_size"),
+                         hidden = call.getInt("hidden_size");
+  std::optional<bool> bias = call.getBool("bias");
+  std::optional<SmallVector<Type>> hx = hiddenTypes(call);
+  if (!input || !mode || !inputSize || !hidden || !bias || !hx)
+    return h.unknown();
+  int64_t gates = recurrentGates(*mode);
+  bool lstm = *mode == "LSTM";
+  if (!gates || *mode == "RNN_TANH" || *mode == "RNN_RELU")
+    return call.emitError() << "unknown mode '" << *mode << "'";
+  int64_t rank = input.getRank();
+  if (rank != 1 && rank != 2)
+    return call.emitError() << "expected input to be 1D or 2D, got " << rank
+                            << "D instead";
+  if (dimsDiffer(input.getShape().back(), *inputSize))
+    return call.emitError() << "input has inconsistent input_size: got "
+                            << input.getShape().back() << " expected "
+                            << *inputSize;
+  if (failed(checkRecurrentParams(call, gates, *inputSize, *hidden, 0, 1, 1,
+                                  *bias)))
+    return failure();
+  SmallVector<int64_t> hShape = {*hidden};
+  if (rank == 2)
+    hShape.insert(hShape.begin(), input.getDimSize(0));
+  if (!hx->empty()) {
+    if (hx->size() != (lstm ? 2u : 1u))
+      return call.emitError() << (lstm ? "expects hx as the tuple (h0, c0)"
+                                       : "expects hx as one tensor");
+    for (auto [i, t] : llvm::enumerate(*hx)) {
+      auto type = dyn_cast<RankedTensorType>(t);
+      if (type && type.getRank() != rank)
+        return call.emitError()
+               << (rank == 1 ? "Expected hidden to be 1D for 1D input"
+                             : "Expected hidden to be 2D for 2D input")
+               << ", got " << type.getRank() << "D instead";
+      if (failed(checkHidden(call, t, hShape, i ? "c0" : "h0")))
+        return failure();
+    }
+  }
+  Type elt = input.getElementType();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "expects a floating point input, got " << input;
+  Type hType = RankedTensorType::get(hShape, elt);
+  if (lstm)
+    return h.result(TupleType::get(call.getContext(), {hType, hType}));
+  return h.result(hType);
+}
+
 } // namespace mlir::traced::rules
 
 using namespace mlir::traced::rules;
