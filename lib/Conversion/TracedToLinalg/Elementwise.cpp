@@ -287,7 +287,23 @@ UNARY(expBody, return math::ExpOp::create(b, loc, x);)
 UNARY(logBody, return math::LogOp::create(b, loc, x);)
 UNARY(sqrtBody, return math::SqrtOp::create(b, loc, x);)
 UNARY(rsqrtBody, return buildRsqrt(b, loc, x);)
-UNARY(erfBody, return math::ErfOp::create(b, loc, x);)
+/// torch.erf: past |x| = 2 as 1 - erfc(|x|) with x's sign. The CPU
+/// pipeline's polynomial erf (kept for GELU's speed) is accurate to about
+/// 1e-7 absolute, which near 1 is a few ulps: erf(3.75) came out 1 where
+/// torch's is 1 - 2^-23, and acosh of it 0 instead of NaN (a fuzz-diff
+/// finding). erfc is accurate relative to its own small value there.
+UNARY(erfBody, {
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value tail = sub(b, loc, cst(b, loc, x, 1.0), math::ErfcOp::create(b, loc, ax));
+  Value far = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, ax,
+                                    cst(b, loc, x, 2.0));
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         cst(b, loc, x, 0.0));
+  Value signedTail = arith::SelectOp::create(
+      b, loc, negative, arith::NegFOp::create(b, loc, tail), tail);
+  return arith::SelectOp::create(b, loc, far, signedTail,
+                                 math::ErfOp::create(b, loc, x));
+})
 UNARY(absBody, {
   if (isFloat(x))
     return math::AbsFOp::create(b, loc, x);
