@@ -1,7 +1,7 @@
 """Recurrent networks (nn.RNN, nn.LSTM, nn.GRU and their cells) as leaf
-modules: traced as one call, interpreted against torch 1.13 eager; the
-compiled path refuses them with a diagnostic naming the entry (no lowering
-yet: docs/models.md, "Recurrent networks")."""
+modules: traced as one call, interpreted and compiled (an scf.for over the
+time steps) against torch 1.13 eager (docs/models.md, "Recurrent
+networks")."""
 import itertools
 
 import pytest
@@ -47,6 +47,39 @@ def _states(kind, layers, dirs, batch, hidden, proj):
     return h
 
 
+class Flat(nn.Module):
+    """Returns the module's result flattened: (output, h_n[, c_n]) or a
+    cell's h[, c] (compiled graphs return tensors, not nested tuples)."""
+
+    def __init__(self, child):
+        super().__init__()
+        self.child = child
+
+    def forward(self, x, *states):
+        if len(states) == 2:
+            states = ((states[0], states[1]),)
+        r = self.child(x, *states)
+        return tuple(_flat(r)) if isinstance(r, tuple) else r
+
+
+PATHS = ["interpreted", "compiled"]
+
+
+def _run(m, args, path):
+    """The module's result through `path` (compiled graphs return the
+    flattened result: Flat) against torch; 1e-4 compiled (the CPU pipeline
+    reassociates the sums), 1e-5 interpreted (double accumulation)."""
+    tm = traced.trace(Flat(m), *_flat(args))
+    assert 'call_method %child["forward"]' in str(tm)
+    flat = _flat(args)
+    got = tm.interpret(*flat) if path == "interpreted" else \
+        traced.compile(tm)(*flat)
+    tol = 1e-5 if path == "interpreted" else 1e-4
+    with torch.no_grad():
+        want = m(*args)
+    _check(got, want, rtol=tol, atol=tol)
+
+
 SEQ = [
     (kind, layers, bidir, batch_first, bias, states, unbatched)
     for kind in (nn.RNN, nn.LSTM, nn.GRU)
@@ -68,8 +101,9 @@ def _id(case):
             f"{'-h0' if states else ''}{'-unbatched' if unb else ''}")
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("case", SEQ, ids=[_id(c) for c in SEQ])
-def test_sequence_modules_interpreted(case):
+def test_sequence_modules(case, path):
     kind, layers, bidir, batch_first, bias, states, unbatched = case
     torch.manual_seed(0)
     m = kind(4, 5, num_layers=layers, bidirectional=bidir,
@@ -80,39 +114,37 @@ def test_sequence_modules_interpreted(case):
     args = [x]
     if states:
         args.append(_states(kind, layers, 2 if bidir else 1, batch, 5, 0))
-    tm = traced.trace(Parent(m), *_flat(args))
-    assert 'call_method %child["forward"]' in str(tm)
-    with torch.no_grad():
-        want = m(*args)
-    _check(tm.interpret(*_flat(args)), want)
+    _run(m, args, path)
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("states", [False, True])
 @pytest.mark.parametrize("unbatched", [False, True])
-def test_rnn_relu_and_lstm_proj(states, unbatched):
+def test_rnn_relu_and_lstm_proj(states, unbatched, path):
     torch.manual_seed(1)
     for m, kind, proj in [
             (nn.RNN(3, 4, num_layers=2, nonlinearity="relu"), nn.RNN, 0),
-            (nn.LSTM(3, 6, num_layers=2, proj_size=2, bidirectional=True), nn.LSTM, 2)]:
+            (nn.LSTM(3, 6, num_layers=2, proj_size=2, bidirectional=True), nn.LSTM, 2),
+            (nn.LSTM(3, 6, proj_size=4, batch_first=True), nn.LSTM, 4)]:
         m.eval()
-        x = torch.randn(5, 3) if unbatched else torch.randn(5, 2, 3)
+        x = torch.randn(5, 3) if unbatched else \
+            (torch.randn(2, 5, 3) if m.batch_first else torch.randn(5, 2, 3))
         args = [x]
         if states:
             dirs = 2 if m.bidirectional else 1
-            args.append(_states(kind, 2, dirs, None if unbatched else 2, m.hidden_size, proj))
-        tm = traced.trace(Parent(m), *_flat(args))
-        with torch.no_grad():
-            want = m(*args)
-        _check(tm.interpret(*_flat(args)), want)
+            args.append(_states(kind, m.num_layers, dirs,
+                                None if unbatched else 2, m.hidden_size, proj))
+        _run(m, args, path)
 
 
 CELLS = list(itertools.product((nn.RNNCell, nn.LSTMCell, nn.GRUCell),
                                (True, False), (True, False), (True, False)))
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("kind,bias,states,unbatched", CELLS,
                          ids=[f"{k.__name__}-{b}-{s}-{u}" for k, b, s, u in CELLS])
-def test_cells_interpreted(kind, bias, states, unbatched):
+def test_cells(kind, bias, states, unbatched, path):
     torch.manual_seed(2)
     m = kind(4, 5, bias=bias).eval()
     x = torch.randn(4) if unbatched else torch.randn(3, 4)
@@ -121,19 +153,14 @@ def test_cells_interpreted(kind, bias, states, unbatched):
         shape = (5,) if unbatched else (3, 5)
         h = torch.randn(*shape)
         args.append((h, torch.randn(*shape)) if kind is nn.LSTMCell else h)
-    tm = traced.trace(Parent(m), *_flat(args))
-    assert 'call_method %child["forward"]' in str(tm)
-    with torch.no_grad():
-        want = m(*args)
-    _check(tm.interpret(*_flat(args)), want)
+    _run(m, args, path)
 
 
-def test_rnn_cell_relu():
+@pytest.mark.parametrize("path", PATHS)
+def test_rnn_cell_relu(path):
+    torch.manual_seed(2)
     m = nn.RNNCell(3, 4, nonlinearity="relu").eval()
-    x, h = torch.randn(2, 3), torch.randn(2, 4)
-    tm = traced.trace(Parent(m), x, h)
-    with torch.no_grad():
-        _check(tm.interpret(x, h), m(x, h))
+    _run(m, [torch.randn(2, 3), torch.randn(2, 4)], path)
 
 
 class Unpacked(nn.Module):
@@ -220,9 +247,84 @@ def test_training_dropout_refused():
         tm.interpret(x)
 
 
-def test_compile_refused_clearly():
-    m = nn.GRU(3, 4).eval()
-    x = torch.randn(5, 2, 3)
-    tm = traced.trace(Parent(m), x)
-    with pytest.raises(Exception, match="traced.nn.rnn"):
-        traced.compile(tm)
+def test_lstm_output_and_states_compiled():
+    """The (output, (h_n, c_n)) of a 2-layer LSTM, read through getitems of
+    getitems (Unpacked's trace) and compiled."""
+    torch.manual_seed(3)
+    m = Unpacked().eval()
+    args = (torch.randn(5, 2, 3), torch.randn(2, 2, 4), torch.randn(2, 2, 4))
+
+    class Reads(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = m
+
+        def forward(self, x, h, c):
+            out, (hn, cn) = self.inner(x, h, c)
+            return out, hn, cn
+
+    tm = traced.trace(Reads(), *args)
+    text = str(tm)
+    assert 'call_function "operator.getitem"(input=%getitem' in text
+    with torch.no_grad():
+        want = m(*args)
+    _check(traced.compile(tm)(*args), want, rtol=1e-4, atol=1e-4)
+
+
+def test_tuple_returning_graph_not_compiled():
+    """A graph returning the nested tuple itself is interpreted (above);
+    compiled graphs return tensors, which the compiler says."""
+    m = Unpacked().eval()
+    args = (torch.randn(5, 2, 3), torch.randn(2, 2, 4), torch.randn(2, 2, 4))
+    with pytest.raises(Exception, match="compiled graphs return ranked tensors"):
+        traced.compile(traced.trace(m, *args))
+
+
+@pytest.mark.parametrize("kind,batch_first,bidir", [
+    (nn.LSTM, False, False), (nn.GRU, True, True), (nn.RNN, False, True)])
+def test_dynamic_sequence_length(kind, batch_first, bidir):
+    torch.manual_seed(5)
+    m = kind(3, 4, num_layers=2, batch_first=batch_first,
+             bidirectional=bidir).eval()
+    seq_dim = 1 if batch_first else 0
+
+    def make(t):
+        shape = [2, 3]
+        shape.insert(seq_dim, t)
+        return torch.randn(*shape)
+
+    tm = traced.trace(Flat(m), make(6), dynamic_dims=[{seq_dim: "seq"}])
+    f = traced.compile(tm)
+    for t in (1, 2, 5, 9):
+        x = make(t)
+        with torch.no_grad():
+            want = m(x)
+        _check(f(x), want, rtol=1e-4, atol=1e-4)
+
+
+def test_lstm_language_model_compiled_dynamic_length():
+    torch.manual_seed(4)
+    m = LanguageModel().eval()
+    tm = traced.trace(m, torch.randint(0, 11, (2, 7)),
+                      dynamic_dims=[{1: "seq"}])
+    assert "tensor<2x?x" in str(tm)
+    f = traced.compile(tm)
+    for t in (1, 3, 7, 12):
+        ids = torch.randint(0, 11, (2, t))
+        with torch.no_grad():
+            want = m(ids)
+        _check(f(ids), want, rtol=1e-4, atol=1e-4)
+
+
+def test_compiled_from_text():
+    """The entry called in a parsed graph (parameters as inputs) compiles."""
+    text = _GRU_CALL.format(x="4x1x3", h="1x1x2")
+    f = traced.compile(traced.parse(text))
+    x, h = torch.randn(4, 1, 3), torch.randn(1, 1, 2)
+    w_ih, w_hh = torch.randn(6, 3), torch.randn(6, 2)
+    gru = nn.GRU(3, 2, bias=False).eval()
+    with torch.no_grad():
+        gru.weight_ih_l0.copy_(w_ih)
+        gru.weight_hh_l0.copy_(w_hh)
+        want = gru(x, h)[0]
+    _check(f(x, h, w_ih, w_hh), want, rtol=1e-4, atol=1e-4)

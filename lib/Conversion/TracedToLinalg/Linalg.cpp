@@ -25,6 +25,8 @@
 
 #include "Lowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -968,7 +970,479 @@ bool lowering::isConvTarget(StringRef target) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Recurrent networks: traced.nn.rnn (nn.RNN/LSTM/GRU) and traced.nn.rnn_cell
+//===----------------------------------------------------------------------===//
+//
+// A cell is one step: the input and hidden projections as matmuls
+// (buildLinear) and the gate math as generics. A sequence module runs, per
+// layer and direction, the input projection of every time step as one
+// matmul and then an `scf.for` over the sequence length (`tensor.dim`, so a
+// dynamic length works) carrying the trajectory of h (and c); the reverse
+// direction walks the steps backwards and writes the second half of the
+// output's features. Gate orders are torch's: LSTM i, f, g, o; GRU r, z, n.
+
+namespace {
+/// A recurrent call's options and lowered tensors.
+struct Recurrent {
+  std::string mode;
+  int64_t hidden = 0, proj = 0, layers = 1, dirs = 1, perGroup = 2;
+  bool bias = true, batchFirst = false;
+  SmallVector<Value> params;
+  /// The initial states as given (null: zeros).
+  Value h0, c0;
+
+  bool lstm() const { return mode == "LSTM"; }
+  bool gru() const { return mode == "GRU"; }
+  bool relu() const { return mode == "RNN_RELU" || mode == "relu"; }
+  int64_t gates() const { return lstm() ? 4 : gru() ? 3 : 1; }
+  int64_t out() const { return proj > 0 ? proj : hidden; }
+};
+
+/// One layer's and direction's parameters (biases and w_hr may be null).
+struct Weights {
+  Value wih, whh, bih, bhh, whr;
+};
+} // namespace
+
+static FailureOr<Recurrent> readRecurrent(LoweringCall &c, bool cell) {
+  Recurrent r;
+  auto mode = dyn_cast_or_null<StringAttr>(c.value("mode"));
+  std::optional<int64_t> hidden = c.getInt("hidden_size");
+  std::optional<bool> bias = c.getBool("bias");
+  FailureOr<SmallVector<Value>> params = c.tensors("params");
+  if (!mode || !hidden || !bias || failed(params) || !c.tensor("input"))
+    return c.fail("expected constant options and tensor parameters");
+  r.mode = mode.getValue().str();
+  r.hidden = *hidden;
+  r.bias = *bias;
+  r.params = *params;
+  if (!cell) {
+    std::optional<int64_t> proj = c.getInt("proj_size"),
+                           layers = c.getInt("num_layers");
+    std::optional<bool> batchFirst = c.getBool("batch_first"),
+                        bidirectional = c.getBool("bidirectional"),
+                        training = c.getBool("training");
+    std::optional<double> dropout = c.getFloat("dropout");
+    if (!proj || !layers || !batchFirst || !bidirectional || !training ||
+        !dropout)
+      return c.fail("expected constant options");
+    if (*training && *dropout > 0 && *layers > 1)
+      return c.fail("dropout between layers in training mode is random");
+    r.proj = *proj;
+    r.layers = *layers;
+    r.batchFirst = *batchFirst;
+    r.dirs = *bidirectional ? 2 : 1;
+  }
+  r.perGroup = 2 + (r.bias ? 2 : 0) + (r.proj > 0 ? 1 : 0);
+  if (static_cast<int64_t>(r.params.size()) !=
+      r.perGroup * r.layers * r.dirs)
+    return c.fail("expected the module's parameters");
+  if (c.isNone("hx"))
+    return r;
+  if (Value h = c.tensor("hx")) {
+    r.h0 = h;
+  } else {
+    FailureOr<SmallVector<Value>> states = c.tensors("hx");
+    if (failed(states) || states->size() != (r.lstm() ? 2u : 1u))
+      return c.fail("expected hx as a tensor or (for LSTM) (h0, c0)");
+    r.h0 = (*states)[0];
+    if (r.lstm())
+      r.c0 = (*states)[1];
+  }
+  if (r.lstm() && !r.c0)
+    return c.fail("expected hx as the tuple (h0, c0)");
+  return r;
+}
+
+static Weights weightsOf(const Recurrent &r, int64_t group) {
+  ArrayRef<Value> p = ArrayRef<Value>(r.params).slice(group * r.perGroup,
+                                                      r.perGroup);
+  Weights w{p[0], p[1], {}, {}, {}};
+  if (r.bias) {
+    w.bih = p[2];
+    w.bhh = p[3];
+  }
+  if (r.proj > 0)
+    w.whr = p.back();
+  return w;
+}
+
+static Value sigmoidOf(OpBuilder &b, Location loc, Value x) {
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 1));
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+
+/// Gate `g` of `v` (size `h` each along the last dim), rank kept.
+static Value gateSlice(OpBuilder &b, Location loc, Value v, int64_t g,
+                       int64_t h) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      sizes = dimSizes(b, loc, v), strides(rank, b.getIndexAttr(1));
+  offsets.back() = b.getIndexAttr(g * h);
+  sizes.back() = b.getIndexAttr(h);
+  return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
+}
+
+/// One step of the recurrence: the new h and (LSTM) c from `xp` (the
+/// input's projection x @ W_ih^T + b_ih, gates along the last dim) and the
+/// states `h` and `c` (any leading dims: [N, .] or, for an unbatched cell,
+/// none).
+static std::pair<Value, Value> buildStep(OpBuilder &b, Location loc,
+                                         const Recurrent &r, const Weights &w,
+                                         Value xp, Value h, Value c) {
+  Value hp = buildLinear(b, loc, h, w.whh, w.bhh);
+  int64_t n = r.hidden;
+  auto add = [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+    return arith::AddFOp::create(nb, l, a[0], a[1]);
+  };
+  if (r.gru()) {
+    SmallVector<Value> in;
+    for (int64_t g = 0; g < 3; ++g) {
+      in.push_back(gateSlice(b, loc, xp, g, n));
+      in.push_back(gateSlice(b, loc, hp, g, n));
+    }
+    in.push_back(h);
+    Value next = buildElementwise(
+        b, loc, typeOf(in[0]), in, [](OpBuilder &nb, Location l, ValueRange a) {
+          Value rg = sigmoidOf(nb, l, arith::AddFOp::create(nb, l, a[0], a[1]));
+          Value z = sigmoidOf(nb, l, arith::AddFOp::create(nb, l, a[2], a[3]));
+          Value nn = math::TanhOp::create(
+              nb, l, arith::AddFOp::create(
+                         nb, l, a[4], arith::MulFOp::create(nb, l, rg, a[5])));
+          // (1 - z) * n + z * h = n + z * (h - n)
+          Value d = arith::SubFOp::create(nb, l, a[6], nn);
+          return arith::AddFOp::create(nb, l, nn,
+                                       arith::MulFOp::create(nb, l, z, d))
+              .getResult();
+        });
+    return {next, {}};
+  }
+  Value sum = buildElementwise(b, loc, typeOf(xp), {xp, hp}, add);
+  if (!r.lstm()) {
+    bool relu = r.relu();
+    Value next = buildElementwise(
+        b, loc, typeOf(sum), {sum},
+        [relu](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          if (!relu)
+            return math::TanhOp::create(nb, l, a[0]);
+          Value zero = arith::ConstantOp::create(
+              nb, l, nb.getFloatAttr(a[0].getType(), 0));
+          return arith::MaximumFOp::create(nb, l, a[0], zero);
+        });
+    return {next, {}};
+  }
+  SmallVector<Value> g;
+  for (int64_t k = 0; k < 4; ++k)
+    g.push_back(gateSlice(b, loc, sum, k, n));
+  Value nextC = buildElementwise(
+      b, loc, typeOf(g[0]), {g[0], g[1], g[2], c},
+      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value i = sigmoidOf(nb, l, a[0]), f = sigmoidOf(nb, l, a[1]);
+        Value gg = math::TanhOp::create(nb, l, a[2]);
+        return arith::AddFOp::create(nb, l, arith::MulFOp::create(nb, l, f, a[3]),
+                                     arith::MulFOp::create(nb, l, i, gg));
+      });
+  Value nextH = buildElementwise(
+      b, loc, typeOf(g[3]), {g[3], nextC},
+      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        return arith::MulFOp::create(nb, l, sigmoidOf(nb, l, a[0]),
+                                     math::TanhOp::create(nb, l, a[1]));
+      });
+  if (w.whr)
+    nextH = buildLinear(b, loc, nextH, w.whr, {});
+  return {nextH, nextC};
+}
+
+/// A zero state of `size` features, with the leading dims of `like` but
+/// its last.
+static Value zeroState(OpBuilder &b, Location loc, Value like, int64_t size) {
+  RankedTensorType t = typeOf(like);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.back() = size;
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, like);
+  sizes.back() = b.getIndexAttr(size);
+  return buildFilled(b, loc, RankedTensorType::get(shape, t.getElementType()),
+                     sizes, 0.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Cells
+//===----------------------------------------------------------------------===//
+
+/// The cell's h and (LSTMCell) c.
+static FailureOr<std::pair<Value, Value>> lowerCellCall(LoweringCall &c) {
+  FailureOr<Recurrent> r = readRecurrent(c, /*cell=*/true);
+  if (failed(r))
+    return failure();
+  OpBuilder &b = c.rewriter;
+  Value x = c.tensor("input");
+  Weights w = weightsOf(*r, 0);
+  Value xp = buildLinear(b, c.loc, x, w.wih, w.bih);
+  Value h = r->h0, cs = r->c0;
+  if (!h)
+    h = zeroState(b, c.loc, x, r->hidden);
+  if (r->lstm() && !cs)
+    cs = zeroState(b, c.loc, x, r->hidden);
+  return buildStep(b, c.loc, *r, w, xp, h, cs);
+}
+
+//===----------------------------------------------------------------------===//
+// Sequence modules
+//===----------------------------------------------------------------------===//
+
+/// Row `i` of `v` along dim 0 (rank dropped).
+static Value rowOf(OpBuilder &b, Location loc, Value v, OpFoldResult i) {
+  RankedTensorType t = typeOf(v);
+  int64_t rank = t.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      sizes = dimSizes(b, loc, v), strides(rank, b.getIndexAttr(1));
+  offsets[0] = i;
+  sizes[0] = b.getIndexAttr(1);
+  auto rowType = RankedTensorType::get(t.getShape().drop_front(),
+                                       t.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, rowType, v, offsets, sizes,
+                                        strides);
+}
+
+/// `v` written into `dest` (rank 3) at row `i` and feature offset
+/// `column`: a row ([N, F], rank dropped) or a block of rows ([R, N, F]).
+static Value insertRows(OpBuilder &b, Location loc, Value v, Value dest,
+                        OpFoldResult i, int64_t column) {
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
+  if (typeOf(v).getRank() < 3)
+    sizes.insert(sizes.begin(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0)),
+      strides(3, b.getIndexAttr(1));
+  offsets[0] = i;
+  offsets[2] = b.getIndexAttr(column);
+  return tensor::InsertSliceOp::create(b, loc, v, dest, offsets, sizes,
+                                       strides);
+}
+
+/// A trajectory of states ([T + 1, N, F]): `first` ([N, F]) at row
+/// `start`, the other rows to be written by the time loop.
+static Value trajectory(OpBuilder &b, Location loc, Value first, Value steps,
+                        Value start) {
+  RankedTensorType t = typeOf(first);
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, first);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  sizes.insert(sizes.begin(), arith::AddIOp::create(b, loc, steps, one)
+                                  .getResult());
+  SmallVector<int64_t> shape(t.getShape());
+  shape.insert(shape.begin(), ShapedType::kDynamic);
+  Value empty = buildEmpty(
+      b, loc, RankedTensorType::get(shape, t.getElementType()), sizes);
+  return insertRows(b, loc, first, empty, start, 0);
+}
+
+/// One direction of one layer: the scf.for over the time steps of `xp`
+/// ([T, N, G*H], the input projection of every step) from states `h`, `c`
+/// ([N, .]), writing its T steps' h into `out` at feature offset `column`.
+/// The loop carries the trajectories of h and c ([T + 1, N, .]: the
+/// initial state and each step's), reading row i (forward) or i + 1
+/// (reverse) and writing the other, so that each value it yields is its
+/// iter_arg updated in place (tensor.insert_slice), as one-shot
+/// bufferization wants. Returns the output and the final h and c.
+static SmallVector<Value> buildDirection(OpBuilder &b, Location loc,
+                                         const Recurrent &r, const Weights &w,
+                                         Value xp, Value out, int64_t column,
+                                         bool reverse, Value h, Value c) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value steps = tensor::DimOp::create(b, loc, xp, 0);
+  Value start = reverse ? steps : zero;
+  SmallVector<Value> init = {trajectory(b, loc, h, steps, start)};
+  if (c)
+    init.push_back(trajectory(b, loc, c, steps, start));
+  auto loop = scf::ForOp::create(
+      b, loc, zero, steps, one, init,
+      [&](OpBuilder &nb, Location l, Value t, ValueRange carried) {
+        Value i = t, src = t, dst = arith::AddIOp::create(nb, l, t, one);
+        if (reverse) {
+          i = arith::SubIOp::create(
+              nb, l, arith::SubIOp::create(nb, l, steps, one), t);
+          src = arith::AddIOp::create(nb, l, i, one);
+          dst = i;
+        }
+        Value x = rowOf(nb, l, xp, i);
+        auto [nextH, nextC] =
+            buildStep(nb, l, r, w, x, rowOf(nb, l, carried[0], src),
+                      c ? rowOf(nb, l, carried[1], src) : Value());
+        SmallVector<Value> yield = {insertRows(nb, l, nextH, carried[0], dst, 0)};
+        if (c)
+          yield.push_back(insertRows(nb, l, nextC, carried[1], dst, 0));
+        scf::YieldOp::create(nb, l, yield);
+      });
+  // The steps' h: rows 1..T (forward) or 0..T-1 (reverse).
+  Value hs = loop.getResult(0);
+  SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0)),
+      sizes = dimSizes(b, loc, xp), strides(3, b.getIndexAttr(1));
+  offsets[0] = b.getIndexAttr(reverse ? 0 : 1);
+  sizes.back() = b.getIndexAttr(typeOf(h).getShape().back());
+  RankedTensorType ht = typeOf(h);
+  auto rowsType = RankedTensorType::get(
+      {typeOf(xp).getDimSize(0), ht.getDimSize(0), ht.getDimSize(1)},
+      ht.getElementType());
+  Value rows = tensor::ExtractSliceOp::create(b, loc, rowsType, hs, offsets,
+                                              sizes, strides);
+  Value last = reverse ? zero : steps;
+  SmallVector<Value> results = {insertRows(b, loc, rows, out, zero, column),
+                                rowOf(b, loc, hs, last)};
+  if (c)
+    results.push_back(rowOf(b, loc, loop.getResult(1), last));
+  return results;
+}
+
+/// `states` ([N, F] each) stacked into [L*D, N, F].
+static Value stackStates(OpBuilder &b, Location loc, ArrayRef<Value> states) {
+  RankedTensorType t = typeOf(states[0]);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.insert(shape.begin(), static_cast<int64_t>(states.size()));
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, states[0]);
+  sizes.insert(sizes.begin(), b.getIndexAttr(states.size()));
+  Value dest = buildEmpty(
+      b, loc, RankedTensorType::get(shape, t.getElementType()), sizes);
+  for (auto [k, s] : llvm::enumerate(states))
+    dest = insertRows(b, loc, s, dest, b.getIndexAttr(k), 0);
+  return dest;
+}
+
+/// The output and final states of a sequence module, as torch returns
+/// them: (output, h_n[, c_n]).
+static FailureOr<SmallVector<Value>> lowerSequenceCall(LoweringCall &c) {
+  FailureOr<Recurrent> r = readRecurrent(c, /*cell=*/false);
+  if (failed(r))
+    return failure();
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value seq = c.tensor("input");
+  bool batched = typeOf(seq).getRank() == 3;
+  Value h0 = r->h0, c0 = r->c0;
+  // Time-major [T, N, F] throughout; an unbatched input has N = 1.
+  auto withBatch = [&](Value v) {
+    SmallVector<int64_t> shape(typeOf(v).getShape());
+    shape.insert(shape.begin() + 1, 1);
+    return buildReshape(b, loc, v, shape);
+  };
+  if (!batched) {
+    seq = withBatch(seq);
+    h0 = h0 ? withBatch(h0) : h0;
+    c0 = c0 ? withBatch(c0) : c0;
+  } else if (r->batchFirst) {
+    seq = buildTranspose(b, loc, seq, {1, 0, 2});
+  }
+  SmallVector<Value> hn, cn;
+  for (int64_t layer = 0; layer < r->layers; ++layer) {
+    RankedTensorType st = typeOf(seq);
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, seq);
+    sizes.back() = b.getIndexAttr(r->dirs * r->out());
+    Value out = buildEmpty(
+        b, loc,
+        RankedTensorType::get({st.getDimSize(0), st.getDimSize(1),
+                               r->dirs * r->out()},
+                              st.getElementType()),
+        sizes);
+    for (int64_t d = 0; d < r->dirs; ++d) {
+      int64_t k = layer * r->dirs + d;
+      Weights w = weightsOf(*r, k);
+      Value xp = buildLinear(b, loc, seq, w.wih, w.bih);
+      Value first = rowOf(b, loc, xp, b.getIndexAttr(0));
+      Value h = h0 ? rowOf(b, loc, h0, b.getIndexAttr(k))
+                   : zeroState(b, loc, first, r->out());
+      Value cs;
+      if (r->lstm())
+        cs = c0 ? rowOf(b, loc, c0, b.getIndexAttr(k))
+                : zeroState(b, loc, first, r->hidden);
+      SmallVector<Value> res = buildDirection(b, loc, *r, w, xp, out,
+                                              d * r->out(), d == 1, h, cs);
+      out = res[0];
+      hn.push_back(res[1]);
+      if (cs)
+        cn.push_back(res[2]);
+    }
+    seq = out;
+  }
+  SmallVector<Value> results = {seq, stackStates(b, loc, hn)};
+  if (r->lstm())
+    results.push_back(stackStates(b, loc, cn));
+  for (Value &v : results) {
+    if (!batched) {
+      SmallVector<int64_t> shape(typeOf(v).getShape());
+      shape.erase(shape.begin() + 1);
+      v = buildReshape(b, loc, v, shape);
+    }
+  }
+  if (batched && r->batchFirst)
+    results[0] = buildTranspose(b, loc, results[0], {1, 0, 2});
+  return results;
+}
+
+bool lowering::isRecurrentTarget(StringRef target) {
+  return target == "traced.nn.rnn" || target == "traced.nn.rnn_cell";
+}
+
+FailureOr<Value> lowering::lowerRecurrentElement(LoweringCall &c,
+                                                 ArrayRef<int64_t> path,
+                                                 RankedTensorType type) {
+  if (!type)
+    return c.fail("expected a ranked tensor element");
+  SmallVector<Value> values;
+  bool sequence = c.target() == "traced.nn.rnn";
+  if (sequence) {
+    FailureOr<SmallVector<Value>> all = lowerSequenceCall(c);
+    if (failed(all))
+      return failure();
+    values = *all;
+  } else {
+    FailureOr<std::pair<Value, Value>> hc = lowerCellCall(c);
+    if (failed(hc))
+      return failure();
+    values = {hc->first, hc->second};
+  }
+  // (output, h_n), (output, (h_n, c_n)) for LSTM, (h, c) for LSTMCell.
+  int64_t index = -1;
+  if (!sequence && path.size() == 1)
+    index = path[0];
+  else if (sequence && values.size() == 2 && path.size() == 1)
+    index = path[0];
+  else if (sequence && values.size() == 3 && path.size() == 1 && path[0] == 0)
+    index = 0;
+  else if (sequence && values.size() == 3 && path.size() == 2 && path[0] == 1)
+    index = 1 + path[1];
+  if (index < 0 || index >= static_cast<int64_t>(values.size()) ||
+      !values[index])
+    return c.fail("cannot compile this element of the result");
+  return castChecked(c.rewriter, c.loc, values[index], type,
+                     "'" + c.target() + "': a dim has another size than the "
+                     "trace's");
+}
+
+static void populateRecurrent(LoweringTable &t) {
+  // The sequence modules' results are tuples: lowered where
+  // operator.getitem reads them (lowerRecurrentElement).
+  t["traced.nn.rnn"] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only the indexed elements of the result (output, h_n, "
+                  "c_n) can be compiled");
+  };
+  // RNNCell and GRUCell return h; LSTMCell's (h, c) is read by getitem.
+  t["traced.nn.rnn_cell"] =
+      [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    RankedTensorType type = c.resultType(0, /*dynamic=*/true);
+    if (!type)
+      return c.fail("only LSTMCell's indexed (h, c) can be compiled");
+    FailureOr<Value> h = lowerRecurrentElement(c, {0}, type);
+    if (failed(h))
+      return failure();
+    return SmallVector<Value>{*h};
+  };
+}
+
 void lowering::populateLinalgLowerings(LoweringTable &t) {
+  populateRecurrent(t);
   t["torch.nn.functional.linear"] = lowerLinear;
   t["torch.matmul"] = lowerMatmul;
   t["torch.mm"] = lowerMatmul;

@@ -160,6 +160,13 @@ void populateReduceLowerings(LoweringTable &table);
 void populateShapeLowerings(LoweringTable &table);
 void populateIndexLowerings(LoweringTable &table);
 void populateSortLowerings(LoweringTable &table);
+/// Whether `target` is traced.nn.rnn or traced.nn.rnn_cell, whose tuple
+/// results are lowered where getitem reads them, and the element at `path`
+/// (indices from the call's result: {0} the output, {1, 0} an LSTM's h_n),
+/// of type `type` (Linalg.cpp).
+bool isRecurrentTarget(StringRef target);
+FailureOr<Value> lowerRecurrentElement(LoweringCall &c, ArrayRef<int64_t> path,
+                                       RankedTensorType type);
 /// Whether `target` is sort, topk or kthvalue, whose (values, indices)
 /// tuples are lowered where getitem reads them, and element `index` of one
 /// (Sort.cpp).

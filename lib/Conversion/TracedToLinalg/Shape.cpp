@@ -603,11 +603,38 @@ static FailureOr<SmallVector<Value>> lowerTensorIndex(LoweringCall &c,
       buildReshape(c.rewriter, c.loc, slice, type.getShape())};
 }
 
+/// The call whose tuple result a chain of getitems reads (an LSTM's
+/// (h_n, c_n) inside (output, (h_n, c_n))): `producer` itself unless it is
+/// a getitem with a constant index, whose indices are prepended to `path`.
+static Operation *lookThroughGetitems(Operation *producer,
+                                      SmallVector<int64_t> &path) {
+  while (producer && isa<CallFunctionOp>(producer)) {
+    std::optional<BoundOp> bound = bindCall(producer, {});
+    if (!bound || bound->spec->name != "operator.getitem")
+      break;
+    auto index = dyn_cast_or_null<IntegerAttr>(
+        bound->slots[*bound->spec->signature.lookup("index")]);
+    auto input = dyn_cast_or_null<OperandAttr>(
+        bound->slots[*bound->spec->signature.lookup("input")]);
+    if (!index || !input)
+      break;
+    path.insert(path.begin(), index.getInt());
+    producer = producer->getOperand(input.getIndex()).getDefiningOp();
+  }
+  return producer;
+}
+
 /// Element `i` of a tuple-producing call.
 static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
                                                            Operation *producer) {
   std::optional<int64_t> i = c.getInt("index");
-  std::optional<BoundOp> bound = bindCall(producer, {});
+  SmallVector<int64_t> path;
+  if (i) {
+    path.push_back(*i);
+    producer = lookThroughGetitems(producer, path);
+  }
+  std::optional<BoundOp> bound =
+      producer ? bindCall(producer, {}) : std::nullopt;
   if (!i || !bound)
     return c.fail("expected a constant index into a known call's result");
   SmallVector<Value> operands;
@@ -639,6 +666,16 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
       return failure();
     return SmallVector<Value>{*element};
   }
+  if (isRecurrentTarget(bound->spec->name)) {
+    FailureOr<Value> element =
+        lowerRecurrentElement(inner, path, c.resultType(0, /*dynamic=*/true));
+    if (failed(element))
+      return failure();
+    return SmallVector<Value>{*element};
+  }
+  if (path.size() != 1)
+    return c.fail(Twine("cannot index the result of '") + bound->spec->name +
+                  "' twice");
   if (bound->spec->name == "torch.chunk") {
     Value x = inner.tensor("input");
     std::optional<int64_t> chunks = inner.getInt("chunks"),
