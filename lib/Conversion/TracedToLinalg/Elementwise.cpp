@@ -291,7 +291,8 @@ UNARY(rsqrtBody, return buildRsqrt(b, loc, x);)
 /// pipeline's polynomial erf (kept for GELU's speed) is accurate to about
 /// 1e-7 absolute, which near 1 is a few ulps: erf(3.75) came out 1 where
 /// torch's is 1 - 2^-23, and acosh of it 0 instead of NaN (a fuzz-diff
-/// finding). erfc is accurate relative to its own small value there.
+/// finding). erfc is accurate relative to its own small value there. A
+/// zero gives itself (erf(-0.0) is -0.0; the polynomial gave +0.0).
 UNARY(erfBody, {
   Value ax = math::AbsFOp::create(b, loc, x);
   Value tail = sub(b, loc, cst(b, loc, x, 1.0), math::ErfcOp::create(b, loc, ax));
@@ -301,8 +302,11 @@ UNARY(erfBody, {
                                          cst(b, loc, x, 0.0));
   Value signedTail = arith::SelectOp::create(
       b, loc, negative, arith::NegFOp::create(b, loc, tail), tail);
-  return arith::SelectOp::create(b, loc, far, signedTail,
-                                 math::ErfOp::create(b, loc, x));
+  Value erf = arith::SelectOp::create(b, loc, far, signedTail,
+                                      math::ErfOp::create(b, loc, x));
+  Value zero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                     cst(b, loc, x, 0.0));
+  return arith::SelectOp::create(b, loc, zero, x, erf);
 })
 UNARY(absBody, {
   if (isFloat(x))
