@@ -1223,6 +1223,16 @@ static const OpRow kOps[] = {
   {"torch._assert", {}, "(Any condition, str message)", "none", /*pure=*/false},
 };
 
+// nn.RNN, nn.LSTM and nn.GRU bind alike: their `mode` and sizes, and
+// every parameter in declaration order (torch's _flat_weights).
+static const std::vector<ModuleBinding> kRecurrentBindings = {
+    {"input", "input"}, {"hx", "hx"}, {"params", "@*"}, {"mode", "@mode"},
+    {"input_size", "@input_size"}, {"hidden_size", "@hidden_size"},
+    {"num_layers", "@num_layers"}, {"bias", "@bias"},
+    {"batch_first", "@batch_first"}, {"dropout", "@dropout"},
+    {"training", "@training"}, {"bidirectional", "@bidirectional"},
+    {"proj_size", "@proj_size"}};
+
 static const ModuleRow kModules[] = {
   {"torch.nn.Conv1d", {"torch.nn.modules.conv.Conv1d",
     "megengine.module.Conv1d"},
@@ -1514,28 +1524,13 @@ static const ModuleRow kModules[] = {
     {"padding", "@padding"}, {"stride", "@stride"}}},
   {"torch.nn.RNN", {"torch.nn.modules.rnn.RNN"},
    "(Tensor input, Any hx=None)", "traced.nn.rnn",
-   {{"input", "input"}, {"hx", "hx"}, {"params", "@*"}, {"mode", "@mode"},
-    {"input_size", "@input_size"}, {"hidden_size", "@hidden_size"},
-    {"num_layers", "@num_layers"}, {"bias", "@bias"},
-    {"batch_first", "@batch_first"}, {"dropout", "@dropout"},
-    {"training", "@training"}, {"bidirectional", "@bidirectional"},
-    {"proj_size", "@proj_size"}}},
+   kRecurrentBindings},
   {"torch.nn.LSTM", {"torch.nn.modules.rnn.LSTM"},
    "(Tensor input, Any hx=None)", "traced.nn.rnn",
-   {{"input", "input"}, {"hx", "hx"}, {"params", "@*"}, {"mode", "@mode"},
-    {"input_size", "@input_size"}, {"hidden_size", "@hidden_size"},
-    {"num_layers", "@num_layers"}, {"bias", "@bias"},
-    {"batch_first", "@batch_first"}, {"dropout", "@dropout"},
-    {"training", "@training"}, {"bidirectional", "@bidirectional"},
-    {"proj_size", "@proj_size"}}},
+   kRecurrentBindings},
   {"torch.nn.GRU", {"torch.nn.modules.rnn.GRU"},
    "(Tensor input, Any hx=None)", "traced.nn.rnn",
-   {{"input", "input"}, {"hx", "hx"}, {"params", "@*"}, {"mode", "@mode"},
-    {"input_size", "@input_size"}, {"hidden_size", "@hidden_size"},
-    {"num_layers", "@num_layers"}, {"bias", "@bias"},
-    {"batch_first", "@batch_first"}, {"dropout", "@dropout"},
-    {"training", "@training"}, {"bidirectional", "@bidirectional"},
-    {"proj_size", "@proj_size"}}},
+   kRecurrentBindings},
   {"torch.nn.RNNCell", {"torch.nn.modules.rnn.RNNCell"},
    "(Tensor input, Any hx=None)", "traced.nn.rnn_cell",
    {{"input", "input"}, {"hx", "hx"}, {"params", "@*"}, {"mode", "@nonlinearity"},

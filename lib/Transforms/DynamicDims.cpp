@@ -232,7 +232,11 @@ static void widenComputedSizes(mlir::ModuleOp module,
             changed = true;
           }
         }
-        updateGraphTypes();
+        // (The callee's inputs only: its outputs follow at the end of the
+        // round, from its body.)
+        callee.setFunctionType(FunctionType::get(
+            ctx, body.getArgumentTypes(),
+            callee.getFunctionType().getResults()));
       }
       SmallVector<Type> now = infer(op);
       if (now.size() != op->getNumResults())

@@ -90,6 +90,19 @@ struct Sample {
   }
 };
 
+/// `+`, `-` and `*` (torch.add, torch.sub, torch.mul) of two Python
+/// numbers of one kind, as Python computes them; nullopt for other targets.
+template <typename T>
+std::optional<T> ringOp(StringRef name, T x, T y) {
+  if (name == "torch.add")
+    return x + y;
+  if (name == "torch.sub")
+    return x - y;
+  if (name == "torch.mul")
+    return x * y;
+  return std::nullopt;
+}
+
 /// Evaluates the module's graphs at one probe.
 class Evaluator {
 public:
@@ -207,12 +220,8 @@ private:
       return Sample();
     if (a.kind == Sample::Int && b.kind == Sample::Int) {
       int64_t x = a.i, y = b.i;
-      if (name == "torch.add")
-        return Sample::ofInt(x + y);
-      if (name == "torch.sub")
-        return Sample::ofInt(x - y);
-      if (name == "torch.mul")
-        return Sample::ofInt(x * y);
+      if (std::optional<int64_t> r = ringOp(name, x, y))
+        return Sample::ofInt(*r);
       if (name == "torch.floor_divide" && y != 0) {
         int64_t q = x / y;
         return Sample::ofInt((x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q);
@@ -230,12 +239,8 @@ private:
     double y = b.kind == Sample::Int ? b.i : b.f;
     if (name == "torch.div" && y != 0)
       return Sample::ofFloat(x / y);
-    if (name == "torch.add")
-      return Sample::ofFloat(x + y);
-    if (name == "torch.sub")
-      return Sample::ofFloat(x - y);
-    if (name == "torch.mul")
-      return Sample::ofFloat(x * y);
+    if (std::optional<double> r = ringOp(name, x, y))
+      return Sample::ofFloat(*r);
     return Sample();
   }
 
