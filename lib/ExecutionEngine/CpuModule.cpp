@@ -190,9 +190,13 @@ FailureOr<FunctionType> traced::lowerForCpu(mlir::ModuleOp module,
       auto tensor = dyn_cast<RankedTensorType>(t);
       if (!tensor || !tensor.hasStaticShape())
         continue;
+      // (Quantized elements take their storage integers' width.)
+      Type element = quantStorageElement(tensor.getElementType());
+      if (!element.isIntOrIndexOrFloat())
+        continue;
       std::optional<uint64_t> bytes = tensorBytes(
           tensor.getShape(),
-          std::max<uint64_t>(1, tensor.getElementTypeBitWidth() / 8));
+          std::max<uint64_t>(1, element.getIntOrFloatBitWidth() / 8));
       if (!bytes) {
         noteResourceFailure();
         op->emitError("compiled code would allocate more than 2^64 bytes for ")

@@ -53,7 +53,11 @@ bool matchesType(const RtValue &v, Type type) {
   if (auto tt = dyn_cast<TensorType>(type)) {
     if (!v.isTensor())
       return false;
-    std::optional<DType> dtype = dtypeFromType(tt.getElementType());
+    Type element = tt.getElementType();
+    if (isQuantizedElement(element) ? v.tensor().quantType() != element
+                                    : v.tensor().isQuantized())
+      return false;
+    std::optional<DType> dtype = storageDTypeFromType(element);
     if (!dtype || *dtype != v.tensor().dtype())
       return false;
     if (!tt.hasRank())
@@ -96,6 +100,46 @@ bool matchesType(const RtValue &v, Type type) {
   return true;
 }
 
+/// For an entry that computes on storage integers (QuantizedUse::Storage):
+/// replaces the quantized tensors among `v` (list items too) by their
+/// storage integers and returns their quantized type (null when none).
+Type stripQuantized(RtValue &v) {
+  if (v.isTensor()) {
+    Type q = v.tensor().quantType();
+    if (q)
+      v = RtValue(v.tensor().withQuantType(nullptr));
+    return q;
+  }
+  const RtValue::List *l = v.list();
+  if (!l)
+    return {};
+  std::vector<RtValue> items = l->items;
+  Type q;
+  for (RtValue &item : items)
+    if (Type t = stripQuantized(item))
+      q = t;
+  if (q)
+    v = RtValue::ofList(std::move(items), l->isTuple);
+  return q;
+}
+
+/// The inverse for results: the tensors of `quant`'s storage dtype among
+/// `v` become quantized tensors of `quant`.
+void requantizeResults(RtValue &v, Type quant) {
+  if (v.isTensor()) {
+    if (v.tensor().dtype() == *storageDTypeFromType(quant))
+      v = RtValue(v.tensor().withQuantType(quant));
+    return;
+  }
+  const RtValue::List *l = v.list();
+  if (!l)
+    return;
+  std::vector<RtValue> items = l->items;
+  for (RtValue &item : items)
+    requantizeResults(item, quant);
+  v = RtValue::ofList(std::move(items), l->isTuple);
+}
+
 bool hasMarker(Attribute a) {
   bool found = false;
   walkOperandMarkers(a, [&](OperandAttr) { found = true; });
@@ -111,6 +155,16 @@ static std::optional<uint64_t> storageBytes(Type type) {
   if (!tensor || !tensor.hasStaticShape())
     return 0;
   return tensorBytes(tensor.getShape(), 8);
+}
+
+/// The kernel of a call of `spec`: for an entry with quantized semantics of
+/// its own, given a quantized tensor, its quantized kernel (registered as
+/// "<entry>@quantized").
+static traced::Kernel kernelFor(const OpSpec &spec, Operation *op) {
+  if (spec.quantized == QuantizedUse::SameQParams &&
+      llvm::any_of(op->getOperandTypes(), isQuantizedTensor))
+    return lookupQuantizedKernel(spec.name);
+  return lookupKernel(spec.name);
 }
 
 struct Interpreter::Impl {
@@ -255,6 +309,10 @@ struct Interpreter::Impl {
         return decl->emitError("cannot read the value of this tensor "
                                "(unsupported element type, or a "
                                "dense_resource without data)");
+      // A quantized tensor's value holds its storage integers.
+      Type declared = cast<TypeAttr>(decl->getAttr("type")).getValue();
+      if (isQuantizedTensor(declared))
+        *t = t->withQuantType(cast<TensorType>(declared).getElementType());
       value = RtValue(*t);
     } else if (auto a = dyn_cast<AttributeOp>(decl)) {
       std::optional<RtValue> v = rtValueFromAttr(a.getValue());
@@ -309,6 +367,10 @@ struct Interpreter::Impl {
       std::optional<RtValue> v = rtValueFromAttr(c.getValue());
       if (!v)
         return op->emitError("cannot interpret this constant");
+      // A quantized constant holds its storage integers.
+      if (isQuantizedTensor(c.getType()) && v->isTensor())
+        *v = RtValue(v->tensor().withQuantType(
+            cast<TensorType>(c.getType()).getElementType()));
       plan.kind = Plan::Constant;
       plan.constant = *v;
       return success();
@@ -350,7 +412,7 @@ struct Interpreter::Impl {
                                plan.slots)))
         return failure();
       plan.kind = Plan::Kernel;
-      plan.kernel = lookupKernel(plan.spec->name);
+      plan.kernel = kernelFor(*plan.spec, op);
       return finishSlots(plan, plan.spec->signature, ctx, op);
     }
     auto call = cast<CallMethodOp>(op);
@@ -372,7 +434,7 @@ struct Interpreter::Impl {
       // The receiver is the operand after the arguments.
       plan.slots[0] = OperandAttr::get(ctx, numArgs);
       plan.kind = Plan::Kernel;
-      plan.kernel = lookupKernel(plan.spec->name);
+      plan.kernel = kernelFor(*plan.spec, op);
       return finishSlots(plan, plan.spec->signature, ctx, op);
     }
     auto moduleType = dyn_cast<ModuleType>(receiverType);
@@ -466,7 +528,7 @@ struct Interpreter::Impl {
       }
     }
     plan.kind = Plan::Kernel;
-    plan.kernel = lookupKernel(plan.spec->name);
+    plan.kernel = kernelFor(*plan.spec, op);
     for (auto [i, slot] : llvm::enumerate(plan.slots)) {
       if (plan.fixed[i])
         continue;
@@ -594,6 +656,12 @@ struct Interpreter::Impl {
           values.push_back(
               plan.fixed[i] ? *plan.fixed[i]
                             : resolveArgument(slot, operands, op.getContext()));
+        // An entry that moves elements computes on storage integers.
+        Type quant;
+        if (plan.spec->quantized == QuantizedUse::Storage)
+          for (RtValue &v : values)
+            if (Type q = stripQuantized(v))
+              quant = q;
         Operation *at = &op;
         const Plan *p = &plan;
         KernelArgs args(plan.spec->signature, std::move(values), [at, p]() {
@@ -604,6 +672,8 @@ struct Interpreter::Impl {
         FailureOr<RtValue> result = plan.kernel(args);
         if (failed(result))
           return failure();
+        if (quant)
+          requantizeResults(*result, quant);
         // Results of dynamic shapes, checked now that their sizes are known
         // (those of static shapes were before the kernel ran).
         if (llvm::any_of(op.getResultTypes(), [](Type t) {

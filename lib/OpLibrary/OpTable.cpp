@@ -1221,6 +1221,56 @@ static const OpRow kOps[] = {
   {"builtins.getattr", {"getattr"}, "(Any input, str name)", "getattr"},
   // Checks traced code makes (torchvision's ViT checks the image size).
   {"torch._assert", {}, "(Any condition, str message)", "none", /*pure=*/false},
+  // Quantized tensors (Rules/Quantized.cpp, docs/quantization.md).
+  {"torch.quantize_per_tensor", {},
+   "(Tensor input, Any scale, Any zero_point, dtype dtype)",
+   "quantizePerTensor"},
+  {"torch.quantize_per_channel", {},
+   "(Tensor input, Tensor scales, Tensor zero_points, int axis, dtype dtype)",
+   "quantizePerChannel"},
+  {"torch.dequantize", {"Tensor.dequantize"}, "(Tensor input)", "dequantize"},
+  {"torch.ops.quantized.add", {}, "(Tensor qa, Tensor qb, Any scale, Any zero_point)", "quantizedBinary"},
+  {"torch.ops.quantized.add_relu", {}, "(Tensor qa, Tensor qb, Any scale, Any zero_point)", "quantizedBinary"},
+  {"torch.ops.quantized.mul", {}, "(Tensor qa, Tensor qb, Any scale, Any zero_point)", "quantizedBinary"},
+  {"torch.ops.quantized.mul_relu", {}, "(Tensor qa, Tensor qb, Any scale, Any zero_point)", "quantizedBinary"},
+  {"torch.ops.quantized.cat", {},
+   "(Tensor[] qx, int dim, Any scale=None, Any zero_point=None)", "quantizedCat"},
+  {"torch.ao.nn.quantized.functional.conv1d", {"torch.nn.quantized.functional.conv1d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
+   "int[1] padding=0, int[1] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"traced.quantized.conv_relu1d", {},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
+   "int[1] padding=0, int[1] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"torch.ao.nn.quantized.functional.conv2d", {"torch.nn.quantized.functional.conv2d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+   "int[2] padding=0, int[2] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"traced.quantized.conv_relu2d", {},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+   "int[2] padding=0, int[2] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"torch.ao.nn.quantized.functional.conv3d", {"torch.nn.quantized.functional.conv3d"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+   "int[3] padding=0, int[3] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"traced.quantized.conv_relu3d", {},
+   "(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, "
+   "int[3] padding=0, int[3] dilation=1, int groups=1, "
+   "str padding_mode=\"zeros\", float scale=1.0, int zero_point=0, "
+   "dtype? dtype=None)", "quantizedConv"},
+  {"torch.ao.nn.quantized.functional.linear", {"torch.nn.quantized.functional.linear"},
+   "(Tensor input, Tensor weight, Tensor? bias=None, Any scale=None, "
+   "Any zero_point=None)", "quantizedLinear"},
+  {"traced.quantized.linear_relu", {},
+   "(Tensor input, Tensor weight, Tensor? bias=None, Any scale=None, "
+   "Any zero_point=None)", "quantizedLinear"},
 };
 
 // nn.RNN, nn.LSTM and nn.GRU bind alike: their `mode` and sizes, and
@@ -1234,6 +1284,72 @@ static const std::vector<ModuleBinding> kRecurrentBindings = {
     {"proj_size", "@proj_size"}};
 
 static const ModuleRow kModules[] = {
+  {"torch.ao.nn.quantized.modules.conv.Conv1d",
+   {"torch.nn.quantized.modules.conv.Conv1d"}, "(Tensor input)",
+   "torch.ao.nn.quantized.functional.conv1d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.nn.intrinsic.quantized.modules.conv_relu.ConvReLU1d",
+   {"torch.ao.nn.intrinsic.quantized.modules.conv_relu.ConvReLU1d"},
+   "(Tensor input)", "traced.quantized.conv_relu1d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.ao.nn.quantized.modules.conv.Conv2d",
+   {"torch.nn.quantized.modules.conv.Conv2d"}, "(Tensor input)",
+   "torch.ao.nn.quantized.functional.conv2d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.nn.intrinsic.quantized.modules.conv_relu.ConvReLU2d",
+   {"torch.ao.nn.intrinsic.quantized.modules.conv_relu.ConvReLU2d"},
+   "(Tensor input)", "traced.quantized.conv_relu2d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.ao.nn.quantized.modules.conv.Conv3d",
+   {"torch.nn.quantized.modules.conv.Conv3d"}, "(Tensor input)",
+   "torch.ao.nn.quantized.functional.conv3d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.nn.intrinsic.quantized.modules.conv_relu.ConvReLU3d",
+   {"torch.ao.nn.intrinsic.quantized.modules.conv_relu.ConvReLU3d"},
+   "(Tensor input)", "traced.quantized.conv_relu3d",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"stride", "@stride"}, {"padding", "@padding"},
+    {"dilation", "@dilation"}, {"groups", "@groups"},
+    {"padding_mode", "@?padding_mode"}, {"scale", "@scale"},
+    {"zero_point", "@zero_point"}}},
+  {"torch.ao.nn.quantized.modules.linear.Linear",
+   {"torch.nn.quantized.modules.linear.Linear"}, "(Tensor input)",
+   "torch.ao.nn.quantized.functional.linear",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"scale", "@scale"}, {"zero_point", "@zero_point"}}},
+  {"torch.nn.intrinsic.quantized.modules.linear_relu.LinearReLU",
+   {"torch.ao.nn.intrinsic.quantized.modules.linear_relu.LinearReLU"},
+   "(Tensor input)", "traced.quantized.linear_relu",
+   {{"input", "input"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"scale", "@scale"}, {"zero_point", "@zero_point"}}},
+  {"torch.ao.nn.quantized.modules.Quantize",
+   {"torch.nn.quantized.modules.Quantize"}, "(Tensor X)",
+   "torch.quantize_per_tensor",
+   {{"input", "X"}, {"scale", "@scale"}, {"zero_point", "@zero_point"},
+    {"dtype", "@dtype"}}},
+  {"torch.ao.nn.quantized.modules.DeQuantize",
+   {"torch.nn.quantized.modules.DeQuantize"}, "(Tensor Xq)",
+   "torch.dequantize", {{"input", "Xq"}}},
   {"torch.nn.Conv1d", {"torch.nn.modules.conv.Conv1d",
     "megengine.module.Conv1d"},
    "(Tensor input)",
@@ -1993,6 +2109,61 @@ const InterpreterOnlyRow kInterpreterOnly[] = {
     {"torch.linalg.inv", {0, notSmallSquare, kSmallSquare}},
 };
 
+/// The entries that take quantized tensors (OpSpec::quantized); every other
+/// entry refuses them. Storage entries compute on the storage integers.
+struct QuantizedRow {
+  const char *entry;
+  QuantizedUse use;
+};
+constexpr QuantizedUse kStorage = QuantizedUse::Storage,
+                       kSameQParams = QuantizedUse::SameQParams,
+                       kNative = QuantizedUse::Native;
+const QuantizedRow kQuantizedUse[] = {
+    // Elements moved, copied or selected.
+    {"torch.flatten", kStorage},
+    {"Tensor.view", kStorage},
+    {"torch.reshape", kStorage},
+    {"torch.permute", kStorage},
+    {"torch.transpose", kStorage},
+    {"Tensor.contiguous", kStorage},
+    {"torch.squeeze", kStorage},
+    {"torch.unsqueeze", kStorage},
+    {"torch.clone", kStorage},
+    {"torch.chunk", kStorage},
+    {"torch.split", kStorage},
+    {"operator.getitem", kStorage},
+    {"torch.nn.functional.dropout", kStorage},
+    {"torch.nn.functional.max_pool1d", kStorage},
+    {"torch.nn.functional.max_pool2d", kStorage},
+    {"torch.nn.functional.max_pool3d", kStorage},
+    {"Tensor.size", kStorage},
+    {"Tensor.dim", kStorage},
+    // Their own quantized semantics.
+    {"torch.cat", kStorage}, // torch requires one quantization of all
+    // The quantized ops themselves.
+    {"torch.quantize_per_tensor", kNative},
+    {"torch.quantize_per_channel", kNative},
+    {"torch.dequantize", kNative},
+    {"torch.ops.quantized.add", kNative},
+    {"torch.ops.quantized.add_relu", kNative},
+    {"torch.ops.quantized.mul", kNative},
+    {"torch.ops.quantized.mul_relu", kNative},
+    {"torch.ops.quantized.cat", kNative},
+    {"torch.ao.nn.quantized.functional.conv1d", kNative},
+    {"torch.ao.nn.quantized.functional.conv2d", kNative},
+    {"torch.ao.nn.quantized.functional.conv3d", kNative},
+    {"traced.quantized.conv_relu1d", kNative},
+    {"traced.quantized.conv_relu2d", kNative},
+    {"traced.quantized.conv_relu3d", kNative},
+    {"torch.ao.nn.quantized.functional.linear", kNative},
+    {"traced.quantized.linear_relu", kNative},
+    // Their own quantized kernels, results of the input's quantization.
+    {"torch.nn.functional.relu", kSameQParams},
+    {"torch.nn.functional.relu6", kSameQParams},
+    {"torch.nn.functional.hardtanh", kSameQParams},
+    {"torch.nn.functional.adaptive_avg_pool2d", kSameQParams},
+};
+
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
 /// signature null: the entry's own) or one overload with its schema.
 struct AtenRow {
@@ -2050,6 +2221,15 @@ OpLibrary::OpLibrary() {
                                            "row of '") +
                                row.entry + "' gives no reason");
     it->interpreterOnly.push_back(row.mark);
+  }
+  for (const QuantizedRow &row : kQuantizedUse) {
+    auto it = llvm::find_if(
+        ops, [&](const OpSpec &op) { return op.name == row.entry; });
+    if (it == ops.end())
+      llvm::report_fatal_error(llvm::Twine("op library: quantized row names "
+                                           "unknown entry '") +
+                               row.entry + "'");
+    it->quantized = row.use;
   }
   attachFolds(ops);
   for (const OpSpec &op : ops) {
@@ -2143,8 +2323,68 @@ static std::optional<DType> computeDType(const OpSpec &spec,
   return resultType(operands);
 }
 
+/// The first quantized tensor type among the call's arguments (list
+/// elements too), and the parameter holding it; null when none.
+static std::pair<TensorType, StringRef> firstQuantized(const OpSpec &spec,
+                                                       const BoundCall &call) {
+  for (const Param &p : spec.signature.params) {
+    const BoundCall::Arg &arg = call.get(p.name);
+    if (isQuantizedTensor(arg.type))
+      return {cast<TensorType>(arg.type), p.name};
+    for (Type t : arg.elements)
+      if (isQuantizedTensor(t))
+        return {cast<TensorType>(t), p.name};
+  }
+  return {};
+}
+
+/// A Storage entry's results on quantized tensors: its rule on the storage
+/// types, then the results of the storage type are of the quantized type.
+/// Its quantized tensor arguments must share one quantized type.
+static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
+                                    TensorType quantized,
+                                    SmallVectorImpl<Type> &results) {
+  Type qtype = quantized.getElementType();
+  BoundCall storage = call;
+  for (auto [i, p] : llvm::enumerate(spec.signature.params)) {
+    BoundCall::Arg &arg = storage[i];
+    SmallVector<Type *> types{&arg.type};
+    for (Type &e : arg.elements)
+      types.push_back(&e);
+    for (Type *t : types)
+      if (isQuantizedTensor(*t)) {
+        if (cast<TensorType>(*t).getElementType() != qtype)
+          return call.emitError()
+                 << "takes quantized tensors of one quantization, but "
+                    "argument '"
+                 << p.name << "' is " << *t << " where another is "
+                 << quantized;
+        *t = quantStorageType(*t);
+      }
+  }
+  if (failed(spec.resultRule(storage, results)))
+    return failure();
+  Type storageElement = quantStorageElement(qtype);
+  for (Type &r : results)
+    if (auto tensor = dyn_cast_or_null<TensorType>(r);
+        tensor && tensor.getElementType() == storageElement)
+      r = tensor.clone(qtype);
+  return success();
+}
+
 LogicalResult OpSpec::inferResults(const BoundCall &call,
                                    SmallVectorImpl<Type> &results) const {
+  if (auto [quantizedArg, param] = firstQuantized(*this, call); quantizedArg) {
+    if (quantized == QuantizedUse::Refused)
+      return call.emitError()
+             << "does not take quantized tensors (argument '" << param
+             << "' is " << quantizedArg
+             << "): torch 1.13 has no quantized CPU kernel for it; "
+                "dequantize() it first";
+    if (quantized != QuantizedUse::Native)
+      return inferOnStorage(*this, call, quantizedArg, results);
+    return resultRule(call, results);
+  }
   RankedTensorType input =
       signature.lookup("input") ? call.getTensor("input") : RankedTensorType();
   bool empty = input && input.hasStaticShape() && input.getNumElements() == 0;

@@ -2,6 +2,7 @@
 
 #include "TracedIR/Support/DType.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -116,6 +117,56 @@ Type traced::typeFromDType(MLIRContext *ctx, DType dtype) {
     return b.getI1Type();
   }
   return {};
+}
+
+bool traced::isQuantizedElement(Type elementType) {
+  return isa_and_nonnull<quant::QuantizedType>(elementType);
+}
+
+bool traced::isQuantizedTensor(Type type) {
+  auto shaped = dyn_cast_or_null<TensorType>(type);
+  return shaped && isQuantizedElement(shaped.getElementType());
+}
+
+Type traced::quantStorageElement(Type elementType) {
+  auto q = dyn_cast_or_null<quant::QuantizedType>(elementType);
+  if (!q)
+    return elementType;
+  return IntegerType::get(q.getContext(), q.getStorageTypeIntegralWidth(),
+                          q.isSigned() ? IntegerType::Signless
+                                       : IntegerType::Unsigned);
+}
+
+Type traced::quantStorageType(Type type) {
+  auto tensor = dyn_cast_or_null<TensorType>(type);
+  if (!tensor || !isQuantizedElement(tensor.getElementType()))
+    return type;
+  return tensor.clone(quantStorageElement(tensor.getElementType()));
+}
+
+StringRef traced::quantizedDTypeName(Type elementType) {
+  auto q = dyn_cast_or_null<quant::QuantizedType>(elementType);
+  if (!q)
+    return {};
+  if (q.getStorageTypeIntegralWidth() == 32)
+    return "qint32";
+  return q.isSigned() ? "qint8" : "quint8";
+}
+
+Type traced::quantizedDTypeFromName(MLIRContext *ctx, StringRef name) {
+  unsigned width = name == "qint32" ? 32 : 8;
+  bool isSigned = name != "quint8";
+  if (name != "quint8" && name != "qint8" && name != "qint32")
+    return {};
+  return quant::AnyQuantizedType::get(
+      isSigned ? quant::QuantizationFlags::Signed : 0,
+      IntegerType::get(ctx, width), Float32Type::get(ctx),
+      isSigned ? -(int64_t(1) << (width - 1)) : 0,
+      isSigned ? (int64_t(1) << (width - 1)) - 1 : (int64_t(1) << width) - 1);
+}
+
+std::optional<DType> traced::storageDTypeFromType(Type elementType) {
+  return dtypeFromType(quantStorageElement(elementType));
 }
 
 size_t traced::rawElementBytes(DType dtype) { return info(dtype).bytes; }

@@ -18,6 +18,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -63,8 +65,12 @@ private:
   void writeExpr(Operation &op, AsmState &state);
   void writeLocation(Operation &op);
   void writeType(Type type, Operation *op);
+  void writeQuantizedType(RankedTensorType tensor);
+  void writeQParams(Type element);
   void writeShape(ArrayRef<int64_t> shape);
-  void writeTensor(ElementsAttr value, Operation *op);
+  /// `declared`: the declaration's type, when it is of quantized elements
+  /// (the value then holds their storage integers).
+  void writeTensor(ElementsAttr value, Operation *op, Type declared = {});
   void writePyValue(Attribute value, Operation *op,
                     function_ref<std::string(unsigned)> operandName);
   void writeOutputs(Operation &op, AsmState &state);
@@ -126,12 +132,12 @@ void Exporter::writeDecl(Operation &op) {
     } else if (auto parameter = dyn_cast<ParameterOp>(op)) {
       j.attribute("kind", "parameter");
       j.attributeBegin("tensor");
-      writeTensor(parameter.getValue(), &op);
+      writeTensor(parameter.getValue(), &op, parameter.getType());
       j.attributeEnd();
     } else if (auto buffer = dyn_cast<BufferOp>(op)) {
       j.attribute("kind", "buffer");
       j.attributeBegin("tensor");
-      writeTensor(buffer.getValue(), &op);
+      writeTensor(buffer.getValue(), &op, buffer.getType());
       j.attributeEnd();
     } else if (auto attribute = dyn_cast<AttributeOp>(op)) {
       j.attribute("kind", "attribute");
@@ -296,12 +302,51 @@ void Exporter::writeLocation(Operation &op) {
   });
 }
 
+/// A quantized tensor's type: its torch dtype, shape and "qparams" (a
+/// scale and zero point, or one per index along an axis).
+void Exporter::writeQuantizedType(RankedTensorType tensor) {
+  Type element = tensor.getElementType();
+  j.object([&] {
+    j.attributeObject("tensor", [&] {
+      j.attribute("dtype", quantizedDTypeName(element));
+      j.attributeBegin("shape");
+      writeShape(tensor.getShape());
+      j.attributeEnd();
+      writeQParams(element);
+    });
+  });
+}
+
+void Exporter::writeQParams(Type element) {
+  j.attributeObject("qparams", [&] {
+    if (auto u = dyn_cast<quant::UniformQuantizedType>(element)) {
+      j.attribute("scale", u.getScale());
+      j.attribute("zero_point", u.getZeroPoint());
+      return;
+    }
+    auto a = cast<quant::UniformQuantizedPerAxisType>(element);
+    j.attributeArray("scales", [&] {
+      for (double scale : a.getScales())
+        j.value(scale);
+    });
+    j.attributeArray("zero_points", [&] {
+      for (int64_t zp : a.getZeroPoints())
+        j.value(zp);
+    });
+    j.attribute("axis", a.getQuantizedDimension());
+  });
+}
+
 void Exporter::writeType(Type type, Operation *op) {
   auto unsupported = [&]() {
     j.value(nullptr);
     if (ok())
       fail(op) << "type " << type << " cannot be expressed in a trace";
   };
+  if (auto tensor = dyn_cast<RankedTensorType>(type);
+      tensor && isQuantizedElement(tensor.getElementType()) &&
+      !tensor.getEncoding())
+    return writeQuantizedType(tensor);
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     std::optional<DType> dtype = getTraceDType(tensor.getElementType());
     if (!dtype || tensor.getEncoding())
@@ -364,7 +409,7 @@ void Exporter::writeShape(ArrayRef<int64_t> shape) {
   j.rawValue(text);
 }
 
-void Exporter::writeTensor(ElementsAttr value, Operation *op) {
+void Exporter::writeTensor(ElementsAttr value, Operation *op, Type declared) {
   auto type = dyn_cast<RankedTensorType>(value.getShapedType());
   std::optional<DType> dtype =
       type ? getTraceDType(type.getElementType()) : std::nullopt;
@@ -421,11 +466,17 @@ void Exporter::writeTensor(ElementsAttr value, Operation *op) {
              << expected;
     return;
   }
+  Type quantized = isQuantizedTensor(declared)
+                       ? cast<TensorType>(declared).getElementType()
+                       : Type();
   j.object([&] {
-    j.attribute("dtype", dtypeName(*dtype));
+    j.attribute("dtype", quantized ? quantizedDTypeName(quantized)
+                                   : dtypeName(*dtype));
     j.attributeBegin("shape");
     writeShape(type.getShape());
     j.attributeEnd();
+    if (quantized)
+      writeQParams(quantized);
     j.attribute("base64", llvm::encodeBase64(bytes));
   });
 }
@@ -489,6 +540,9 @@ void Exporter::writePyValue(Attribute value, Operation *op,
   if (auto dtype = dyn_cast<DTypeAttr>(value)) {
     if (std::optional<DType> d = getTraceDType(dtype.getType()))
       return wrap("dtype", [&] { j.value(dtypeName(*d)); });
+    if (isa<quant::AnyQuantizedType>(dtype.getType()))
+      return wrap("dtype",
+                  [&] { j.value(quantizedDTypeName(dtype.getType())); });
   }
   if (auto object = dyn_cast<ObjectAttr>(value))
     return wrap("object", [&] { j.value(str(object.getRepr(), op)); });

@@ -9,6 +9,8 @@
 
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
+#include "TracedIR/OpLibrary/OpLibrary.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Npy.h"
@@ -116,10 +118,15 @@ private:
   FailureOr<Location> importSourceLocation(const JNode &node);
 
   FailureOr<Type> importType(const JNode &node);
+  FailureOr<Type> importQParams(const JNode &node, Type dtype,
+                                ArrayRef<int64_t> shape);
   FailureOr<RankedTensorType> importTensorType(FieldReader &reader,
                                                bool allowDynamic);
+  /// A tensor's value (for a quantized one, its storage integers; its
+  /// quantized type in `declared` when given).
   FailureOr<ElementsAttr> importTensorValue(const JNode &node,
-                                            StringRef blobName);
+                                            StringRef blobName,
+                                            RankedTensorType *declared = nullptr);
   LogicalResult readNpy(const JNode &pathNode, RankedTensorType type,
                         std::vector<char> &data);
   FailureOr<Attribute> importPyValue(const JNode &node, const Twine &where,
@@ -343,11 +350,11 @@ LogicalResult Importer::importAttribute(const JNode &node,
     FailureOr<const JNode *> tensor = reader.get("tensor", JNode::Object);
     if (failed(tensor) || failed(reader.finish()))
       return failure();
+    RankedTensorType type;
     FailureOr<ElementsAttr> value =
-        importTensorValue(**tensor, getBlobName(moduleName, name));
+        importTensorValue(**tensor, getBlobName(moduleName, name), &type);
     if (failed(value))
       return failure();
-    auto type = cast<TensorType>(value->getShapedType());
     if (kind == "parameter")
       ParameterOp::create(builder, location, name, type, *value);
     else
@@ -384,9 +391,20 @@ FailureOr<RankedTensorType> Importer::importTensorType(FieldReader &reader,
   if (failed(shapeNode))
     return failure();
   std::optional<DType> elementDType = dtypeFromName(dtype);
-  if (!elementDType)
+  Type quantizedDType = quantizedDTypeFromName(ctx, dtype);
+  if (!elementDType && !quantizedDType)
     return error(*dtypeNode)
-           << "unknown dtype '" << dtype << "'; expected " << dtypeNameList();
+           << "unknown dtype '" << dtype << "'; expected " << dtypeNameList()
+           << ", or quint8, qint8 or qint32 with \"qparams\"";
+  FailureOr<const JNode *> qparams =
+      reader.get("qparams", JNode::Object, /*required=*/false);
+  if (failed(qparams))
+    return failure();
+  if (bool(*qparams) != bool(quantizedDType))
+    return error(*qparams ? **qparams : *dtypeNode)
+           << (*qparams ? "\"qparams\" belong to quantized dtypes (quint8, "
+                          "qint8, qint32) only"
+                        : "a quantized dtype needs \"qparams\"");
   SmallVector<int64_t> shape;
   for (const JNode &dim : (*shapeNode)->elements) {
     if (failed(expect(dim, JNode::Integer, "a dimension")))
@@ -403,7 +421,83 @@ FailureOr<RankedTensorType> Importer::importTensorType(FieldReader &reader,
                                            "shape");
     shape.push_back(dim.integer);
   }
-  return RankedTensorType::get(shape, typeFromDType(ctx, *elementDType));
+  if (!quantizedDType)
+    return RankedTensorType::get(shape, typeFromDType(ctx, *elementDType));
+  FailureOr<Type> element = importQParams(**qparams, quantizedDType, shape);
+  if (failed(element))
+    return failure();
+  return RankedTensorType::get(shape, *element);
+}
+
+/// A quantized element type from "qparams": {"scale", "zero_point"} per
+/// tensor, or {"scales", "zero_points", "axis"} per channel, of torch
+/// dtype `dtype` (a `!quant.any` type), checked as torch checks them.
+FailureOr<Type> Importer::importQParams(const JNode &node, Type dtype,
+                                        ArrayRef<int64_t> shape) {
+  FieldReader reader(*this, node, "qparams");
+  FailureOr<const JNode *> scale =
+      reader.get("scale", std::nullopt, /*required=*/false);
+  FailureOr<const JNode *> scales =
+      reader.get("scales", JNode::Array, /*required=*/false);
+  if (failed(scale) || failed(scales))
+    return failure();
+  if (bool(*scale) == bool(*scales))
+    return error(node) << "qparams need either \"scale\" and "
+                          "\"zero_point\" or \"scales\", \"zero_points\" "
+                          "and \"axis\"";
+  auto emit = [&]() { return error(node); };
+  auto number = [](const JNode &n) {
+    return n.kind == JNode::Integer ? double(n.integer) : n.number;
+  };
+  auto isNumber = [&](const JNode &n, StringRef what) -> LogicalResult {
+    if (n.kind == JNode::Integer || n.kind == JNode::Float)
+      return success();
+    return error(n) << "expected " << what << " (a number), got "
+                    << describeKind(n.kind);
+  };
+  if (*scale) {
+    if (failed(isNumber(**scale, "a scale")))
+      return failure();
+    FailureOr<const JNode *> zp = reader.get("zero_point", JNode::Integer);
+    if (failed(zp) || failed(reader.finish()))
+      return failure();
+    Type t = uniformQuantizedType(dtype, number(**scale), (*zp)->integer,
+                                  emit);
+    if (!t)
+      return failure();
+    return t;
+  }
+  FailureOr<const JNode *> zps = reader.get("zero_points", JNode::Array);
+  FailureOr<const JNode *> axis = reader.get("axis", JNode::Integer);
+  if (failed(zps) || failed(axis) || failed(reader.finish()))
+    return failure();
+  int64_t a = (*axis)->integer;
+  if (a < 0 || a >= int64_t(shape.size()))
+    return error(**axis) << "axis " << a << " is out of range for a tensor of "
+                         << shape.size() << " dimensions";
+  size_t n = (*scales)->elements.size();
+  if ((*zps)->elements.size() != n ||
+      (!ShapedType::isDynamic(shape[a]) && int64_t(n) != shape[a]))
+    return error(node) << "expects one scale and one zero point per index "
+                          "along axis "
+                       << a << " (" << shape[a] << "), got " << n << " and "
+                       << (*zps)->elements.size();
+  SmallVector<double> s;
+  SmallVector<int64_t> z;
+  for (auto [sn, zn] : llvm::zip((*scales)->elements, (*zps)->elements)) {
+    if (failed(isNumber(sn, "a scale")) ||
+        failed(expect(zn, JNode::Integer, "a zero point")))
+      return failure();
+    if (!uniformQuantizedType(dtype, number(sn), zn.integer,
+                              [&]() { return error(sn); }))
+      return failure();
+    s.push_back(number(sn));
+    z.push_back(zn.integer);
+  }
+  auto q = cast<quant::QuantizedType>(dtype);
+  return Type(quant::UniformQuantizedPerAxisType::get(
+      q.getFlags(), q.getStorageType(), q.getExpressedType(), s, z, int32_t(a),
+      q.getStorageTypeMin(), q.getStorageTypeMax()));
 }
 
 FailureOr<Type> Importer::importType(const JNode &node) {
@@ -501,8 +595,9 @@ LogicalResult Importer::readNpy(const JNode &pathNode, RankedTensorType type,
   return success();
 }
 
-FailureOr<ElementsAttr> Importer::importTensorValue(const JNode &node,
-                                                    StringRef blobName) {
+FailureOr<ElementsAttr>
+Importer::importTensorValue(const JNode &node, StringRef blobName,
+                            RankedTensorType *declared) {
   if (failed(expect(node, JNode::Object, "a tensor")))
     return failure();
   FieldReader reader(*this, node, "tensor");
@@ -520,6 +615,11 @@ FailureOr<ElementsAttr> Importer::importTensorValue(const JNode &node,
     return error(node) << "tensor data needs exactly one of 'base64' and "
                           "'npy'";
 
+  // A quantized tensor's data are its storage integers; the declaration
+  // keeps the quantized type (`declared`).
+  if (declared)
+    *declared = *type;
+  type = cast<RankedTensorType>(quantStorageType(*type));
   Type elementType = type->getElementType();
   unsigned elementBytes = rawElementBytes(*dtypeFromType(elementType));
   // Shapes come from the file: compute the size without overflowing.
@@ -638,6 +738,8 @@ FailureOr<Attribute> Importer::importPyValue(const JNode &node,
   if (key == "dtype") {
     if (failed(expect(value, JNode::String, "a dtype")))
       return failure();
+    if (Type q = quantizedDTypeFromName(ctx, value.string))
+      return Attribute(DTypeAttr::get(ctx, q));
     std::optional<DType> dtype = dtypeFromName(value.string);
     if (!dtype)
       return error(value) << "unknown dtype '" << value.string << "'; expected "

@@ -87,6 +87,8 @@ std::string valueName(Value v) {
 
 /// "float32", ... for a tensor element type, or null.
 const char *dtypeName(Type t) {
+  if (StringRef q = quantizedDTypeName(t); !q.empty())
+    return q.data();
   std::optional<DType> d = dtypeFromType(t);
   return d ? traced::dtypeName(*d).data() : nullptr;
 }

@@ -20,6 +20,7 @@
 #include "TracedIR/Translate/JsonTrace.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -354,6 +355,25 @@ void bindGraphEditing(ModuleClass &cls) {
            });
 }
 
+/// A quantized element type's parameters as Python reads them: {"dtype":
+/// "quint8", "scale": s, "zero_point": z} per tensor, "scales",
+/// "zero_points" and "axis" per channel.
+static py::dict quantParams(Type type) {
+  py::dict d;
+  d["dtype"] = quantizedDTypeName(type).str();
+  if (auto u = dyn_cast<quant::UniformQuantizedType>(type)) {
+    d["scale"] = u.getScale();
+    d["zero_point"] = u.getZeroPoint();
+  } else if (auto a = dyn_cast<quant::UniformQuantizedPerAxisType>(type)) {
+    d["scales"] = std::vector<double>(a.getScales().begin(),
+                                      a.getScales().end());
+    d["zero_points"] = std::vector<int64_t>(a.getZeroPoints().begin(),
+                                            a.getZeroPoints().end());
+    d["axis"] = a.getQuantizedDimension();
+  }
+  return d;
+}
+
 /// Module.interpret: the reference interpreter on Python inputs.
 void bindInterpret(ModuleClass &cls) {
   cls
@@ -388,6 +408,14 @@ void bindInterpret(ModuleClass &cls) {
                        std::to_string(data.size()) +
                        " bytes, which does not match its shape");
                 decodeRaw(tensor, data.data());
+                // A quantized tensor: its storage integers and its type.
+                if (t.size() == 4) {
+                  Type q = parseType(t[3].cast<std::string>(), ctx);
+                  if (!q || !isQuantizedElement(q))
+                    fail("unsupported quantized type '" +
+                         t[3].cast<std::string>() + "'");
+                  tensor = tensor.withQuantType(q);
+                }
                 values.push_back(RtValue(tensor));
               } else if (py::isinstance<py::bool_>(item)) {
                 values.push_back(RtValue::ofBool(item.cast<bool>()));
@@ -414,13 +442,18 @@ void bindInterpret(ModuleClass &cls) {
                 const Tensor &t = v.tensor();
                 // Storage as numpy reads it; the caller casts to `dtype`.
                 DType storage = storageDType(t.dtype());
-                return py::make_tuple(
+                py::tuple raw = py::make_tuple(
                     py::bytes(t.data<char>(),
                               t.numel() * rawElementBytes(storage)),
                     dtypeName(storage).str(),
                     py::cast(std::vector<int64_t>(t.shape().begin(),
                                                   t.shape().end())),
                     dtypeName(t.dtype()).str());
+                if (!t.isQuantized())
+                  return raw;
+                // A quantized tensor: its parameters too.
+                return py::make_tuple(raw[0], raw[1], raw[2], raw[3],
+                                      quantParams(t.quantType()));
               }
               if (auto *i = std::get_if<int64_t>(&v.v))
                 return py::int_(*i);

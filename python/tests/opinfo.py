@@ -527,11 +527,146 @@ _EMBEDDING_BAG = torch.nn.EmbeddingBag(4, 3, mode="sum").eval()
 _EMBEDDING = torch.nn.Embedding(4, 3).eval()
 SIGNED = [d for d in NUMERIC if d != torch.uint8]
 
+
+# ---------------------------------------------------------------------------
+# Quantized tensors (docs/quantization.md): per tensor and per channel, with
+# zero points other than 0. A quantized result is compared by dtype,
+# parameters and storage integers; QUANT_EXACT allows no step of
+# difference (test_conformance.compare reads a quantized dtype's tolerance
+# as a number of steps).
+QUANT_EXACT = {torch.quint8: 0, torch.qint8: 0, torch.qint32: 0, **EXACT}
+
+
+def qtensor(shape, scale=0.05, zero_point=3, dtype=torch.quint8, low=-4, high=4):
+    """A tensor quantized per tensor, of values in [low, high) (some
+    outside the quantized range, which saturates)."""
+    return torch.quantize_per_tensor(tensor(shape, torch.float32, low=low, high=high),
+                                     scale, zero_point, dtype)
+
+
+def qchannels(shape, axis=0, dtype=torch.qint8, symmetric=False):
+    """A tensor quantized per channel along `axis`: scales 0.01 to 0.05,
+    zero points -1, 0, 1, ... (qint8) or 1, 2, ... (quint8); all 0 when
+    `symmetric` (oneDNN's conv and linear weights)."""
+    n = shape[axis]
+    scales = torch.linspace(0.01, 0.05, n, dtype=torch.float64)
+    zps = torch.arange(n) % 3 - (1 if dtype == torch.qint8 else -1)
+    if symmetric:
+        zps = torch.zeros(n, dtype=torch.long)
+    return torch.quantize_per_channel(tensor(shape, torch.float32, low=-2, high=2),
+                                      scales, zps, axis, dtype)
+
+
+def _qtype(t):
+    from traced._emit import tensor_type
+    return tensor_type(t)
+
+
+def _quantized_module_sample(name, cls, x, weight, bias, call, **attrs):
+    """A Graph sample of a quantized module's functional entry (`call`,
+    with its constant arguments): torch's reference is the module `cls`
+    holding `weight` and `bias` (the module's own scale and zero point in
+    `attrs`), called on `x`."""
+    init = attrs["init"]
+    kwargs = {k: v for k, v in attrs.items() if k not in ("init", "scale", "zero_point")}
+
+    def fn(x, w, b):
+        m = cls(*init, **kwargs)
+        m.set_weight_bias(w, b)
+        m.scale, m.zero_point = attrs["scale"], attrs["zero_point"]
+        return m(x)
+    out = fn(x, weight, bias)
+    graph = Graph(fn, f"%a0: {_qtype(x)}, %a1: {_qtype(weight)}, %a2: {_qtype(bias)}) -> {_qtype(out)} {{\n"
+                  f"    %r = call_function {call}, scale={attrs['scale']!r}, zero_point={attrs['zero_point']}) : "
+                  f"({_qtype(x)}, {_qtype(weight)}, {_qtype(bias)}) -> {_qtype(out)}\n"
+                  f"    output %r : {_qtype(out)}")
+    return (name, graph, [x, weight, bias], QUANT_EXACT)
+
+
+def _quantized_conv_samples(spatial, relu):
+    import torch.ao.nn.quantized as nnq
+    import torch.nn.intrinsic.quantized as nniq
+    cls = {(1, False): nnq.Conv1d, (2, False): nnq.Conv2d, (3, False): nnq.Conv3d,
+           (1, True): nniq.ConvReLU1d, (2, True): nniq.ConvReLU2d,
+           (3, True): nniq.ConvReLU3d}[(spatial, relu)]
+    entry = (f'"traced.quantized.conv_relu{spatial}d"' if relu else
+             f'"torch.ao.nn.quantized.functional.conv{spatial}d"')
+    x = qtensor((1, 4) + (5,) * spatial, 0.05, 3)
+    w = qchannels((6, 4) + (3,) * spatial, symmetric=True)
+    wt = torch.quantize_per_tensor(tensor((6, 2) + (2,) * spatial, torch.float32, low=-1, high=1),
+                                   0.02, 0, torch.qint8)
+    b = tensor((6,), torch.float32, low=-1, high=1)
+    ones = "(" + ", ".join(["1"] * spatial) + ("," if spatial == 1 else "") + ")"
+    pads = "(" + ", ".join(["1"] * spatial) + ("," if spatial == 1 else "") + ")"
+    twos = "(" + ", ".join(["2"] * spatial) + ("," if spatial == 1 else "") + ")"
+    return [
+        _quantized_module_sample("per channel, padded", cls, x, w, b,
+                                 f"{entry}(%a0, %a1, %a2, padding={pads}",
+                                 init=(4, 6, 3), padding=1, scale=0.2, zero_point=10),
+        _quantized_module_sample("per tensor, strided, grouped", cls, x, wt, b,
+                                 f"{entry}(%a0, %a1, %a2, stride={twos}, groups=2",
+                                 init=(4, 6, 2), stride=2, groups=2, scale=0.1,
+                                 zero_point=100),
+    ]
+
+
+def _quantized_linear_samples(relu):
+    import torch.ao.nn.quantized as nnq
+    import torch.nn.intrinsic.quantized as nniq
+    cls = nniq.LinearReLU if relu else nnq.Linear
+    entry = ('"traced.quantized.linear_relu"' if relu else
+             '"torch.ao.nn.quantized.functional.linear"')
+    x = qtensor((3, 8), 0.05, 3)
+    b = tensor((5,), torch.float32, low=-1, high=1)
+    return [
+        _quantized_module_sample("per channel", cls, x, qchannels((5, 8), symmetric=True), b,
+                                 f"{entry}(%a0, %a1, %a2", init=(8, 5), scale=0.1,
+                                 zero_point=60),
+        _quantized_module_sample("per tensor", cls, qtensor((2, 3, 8), 0.03, 128),
+                                 torch.quantize_per_tensor(tensor((5, 8), torch.float32, low=-1, high=1),
+                                                           0.01, 0, torch.qint8), b,
+                                 f"{entry}(%a0, %a1, %a2", init=(8, 5), scale=0.05,
+                                 zero_point=0),
+    ]
+
+
+# torch's quantized add and mul round differently in their vectorized loop
+# (float32, fused multiply-adds) and in their scalar one (broadcast
+# operands, short tensors, a loop's tail: double products, separate
+# multiplies); the kernels compute the vectorized form, which models' large
+# tensors take (docs/quantization.md, "Numerics").
+QUANT_ONE_STEP = {torch.quint8: 1, torch.qint8: 1, torch.qint32: 1, **EXACT}
+
+
+def _quantized_binary_samples(op):
+    return [
+        (name, fn, inputs, QUANT_ONE_STEP) for name, fn, inputs in [
+            ("per tensor", lambda a, b: op(a, b, 0.07, 5),
+             [qtensor((2, 3, 4), 0.05, 3), qtensor((2, 3, 4), 0.031, 7)]),
+            ("broadcast", lambda a, b: op(a, b, 0.1, 0),
+             [qtensor((2, 3, 4), 0.05, 3), qtensor((3, 4), 0.02, 200)]),
+            ("qint8", lambda a, b: op(a, b, 0.08, -3),
+             [qtensor((4, 5), 0.05, -2, torch.qint8), qtensor((4, 5), 0.04, 1, torch.qint8)]),
+            ("scale and zero point tensors", lambda a, b, s, z: op(a, b, s, z),
+             [qtensor((2, 3), 0.05, 3), qtensor((2, 3), 0.05, 3), torch.tensor(0.06),
+              torch.tensor(4)]),
+        ]
+    ]
+
+
+def _storage_samples(fn, *shapes):
+    """Samples of an entry that moves elements, on quantized tensors."""
+    return fixed(*[(f"quantized {dtype} {shape}", fn, [qtensor(shape, 0.05, zp, dtype)], QUANT_EXACT)
+                   for shape in shapes
+                   for dtype, zp in ((torch.quint8, 3), (torch.qint8, -2))])
+
+
 OPS = {
     # Activations.
-    "torch.nn.functional.relu": unary(F.relu),
-    "torch.nn.functional.relu6": unary(F.relu6),
-    "torch.nn.functional.hardtanh": chain(unary(F.hardtanh), unary(lambda x: F.hardtanh(x, -2.0, 3.5))),
+    "torch.nn.functional.relu": chain(unary(F.relu), _storage_samples(F.relu, (2, 3, 4))),
+    "torch.nn.functional.relu6": chain(unary(F.relu6), _storage_samples(F.relu6, (2, 3, 4))),
+    "torch.nn.functional.hardtanh": chain(unary(F.hardtanh), unary(lambda x: F.hardtanh(x, -2.0, 3.5)),
+                                          _storage_samples(lambda x: F.hardtanh(x, -0.5, 2.5), (2, 3, 4))),
     "torch.nn.functional.gelu": chain(unary(F.gelu, tol=TRANSCENDENTAL),
                                       unary(lambda x: F.gelu(x, approximate="tanh"), tol=TRANSCENDENTAL)),
     "torch.nn.functional.silu": unary(F.silu, tol=TRANSCENDENTAL),
@@ -1348,7 +1483,8 @@ OPS = {
         ("int64", lambda x: F.max_pool2d(x, 2), [dt(torch.int64, 1, 1, 4, 4)], EXACT, torch.int64),
         ("f64", lambda x: F.max_pool2d(x, 2), [dt(torch.float64, 1, 1, 4, 4)]),
         ("bf16", lambda x: F.max_pool2d(x, 2), [dt(torch.bfloat16, 1, 1, 4, 4)]),
-        ("module", torch.nn.MaxPool2d((2, 3), stride=1, padding=1, dilation=(2, 1)), [f32(1, 2, 6, 7)])),
+        ("module", torch.nn.MaxPool2d((2, 3), stride=1, padding=1, dilation=(2, 1)), [f32(1, 2, 6, 7)]),
+        ("quantized", lambda x: F.max_pool2d(x, 3, 2, 1), [qtensor((1, 2, 7, 7), 0.05, 3)], QUANT_EXACT)),
     "torch.nn.functional.max_pool3d": fixed(
         ("k2", lambda x: F.max_pool3d(x, 2), [f32(1, 2, 4, 4, 4)]),
         ("special", lambda x: F.max_pool3d(x, 2), [tensor((1, 1, 2, 4, 4), torch.float32, special=True)]),
@@ -1439,7 +1575,12 @@ OPS = {
         ("f16", lambda x: F.adaptive_avg_pool2d(x, 2), [dt(torch.float16, 1, 1, 4, 4)], EXACT, torch.float16),
         ("f16 to 1", lambda x: F.adaptive_avg_pool2d(x, 1), [dt(torch.float16, 2, 3, 5, 5)], ACCUMULATE),
         ("f64 uneven", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), [dt(torch.float64, 1, 2, 7, 5)], ACCUMULATE),
-        ("module", torch.nn.AdaptiveAvgPool2d((None, 3)), [f32(1, 2, 4, 7)], ACCUMULATE)),
+        ("module", torch.nn.AdaptiveAvgPool2d((None, 3)), [f32(1, 2, 4, 7)], ACCUMULATE),
+        # torch's channels-last quantized kernel (quantized convolutions'
+        # outputs are channels-last) and its contiguous one agree here.
+        ("quantized 1x1", lambda x: F.adaptive_avg_pool2d(x, 1), [qtensor((2, 3, 7, 7), 0.05, 3)], QUANT_EXACT),
+        ("quantized uneven channels-last", lambda x: F.adaptive_avg_pool2d(x.contiguous(memory_format=torch.channels_last), (3, 2)),
+         [qtensor((1, 4, 7, 5), 0.02, 100)], QUANT_EXACT)),
     "torch.nn.functional.adaptive_avg_pool3d": fixed(
         ("2", lambda x: F.adaptive_avg_pool3d(x, 2), [f32(1, 2, 4, 5, 6)], ACCUMULATE),
         ("none", lambda x: F.adaptive_avg_pool3d(x, (2, None, 3)), [f32(2, 1, 5, 3, 7)], ACCUMULATE),
@@ -2133,6 +2274,47 @@ OPS = {
          [f32(3, 2), torch.tensor([1, 1]), f32(2, 2)])),
     "traced.nn.rnn": fixed(*_RNN_SAMPLES),
     "traced.nn.rnn_cell": fixed(*_CELL_SAMPLES),
+    # Quantized tensors.
+    "torch.quantize_per_tensor": fixed(
+        ("quint8", lambda x: torch.quantize_per_tensor(x, 0.05, 3, torch.quint8), [f32(2, 3, 4)], QUANT_EXACT),
+        ("qint8", lambda x: torch.quantize_per_tensor(x, 0.02, -2, torch.qint8), [f32(3, 4)], QUANT_EXACT),
+        ("qint32", lambda x: torch.quantize_per_tensor(x, 0.001, 7, torch.qint32), [f32(5)], QUANT_EXACT),
+        ("tensor parameters", lambda x, s, z: torch.quantize_per_tensor(x, s, z, torch.quint8),
+         [f32(3, 4), torch.tensor(0.1), torch.tensor(5)], QUANT_EXACT),
+        ("one-element parameters", lambda x, s, z: torch.quantize_per_tensor(x, s, z, torch.quint8),
+         [f32(3, 4), torch.tensor([0.03]), torch.tensor([200])], QUANT_EXACT),
+        ("0-d", lambda x: torch.quantize_per_tensor(x, 0.5, 1, torch.quint8), [f32()], QUANT_EXACT),
+        ("empty", lambda x: torch.quantize_per_tensor(x, 0.5, 1, torch.quint8), [f32(0, 3)], QUANT_EXACT)),
+    "torch.quantize_per_channel": fixed(
+        ("qint8 axis 0", lambda x, s, z: torch.quantize_per_channel(x, s, z, 0, torch.qint8),
+         [f32(3, 4), torch.tensor([0.01, 0.02, 0.05], dtype=torch.float64), torch.tensor([0, -1, 2])], QUANT_EXACT),
+        ("quint8 axis 1", lambda x, s, z: torch.quantize_per_channel(x, s, z, 1, torch.quint8),
+         [f32(2, 4, 3), torch.tensor([0.03, 0.02, 0.05, 0.1], dtype=torch.float64), torch.tensor([3, 0, 128, 7])],
+         QUANT_EXACT)),
+    "torch.dequantize": fixed(
+        ("quint8", lambda q: q.dequantize(), [qtensor((2, 3, 4), 0.05, 3)]),
+        ("qint8", lambda q: torch.dequantize(q), [qtensor((3, 4), 0.02, -5, torch.qint8)]),
+        ("qint32", lambda q: torch.dequantize(q), [qtensor((3, 4), 0.001, 9, torch.qint32)]),
+        ("per channel", lambda q: q.dequantize(), [qchannels((3, 4), 0)]),
+        ("per channel quint8 axis 1", lambda q: q.dequantize(), [qchannels((2, 3, 4), 1, torch.quint8)]),
+        ("float", lambda x: torch.dequantize(x), [f32(3)])),
+    "torch.ops.quantized.add": fixed(*_quantized_binary_samples(torch.ops.quantized.add)),
+    "torch.ops.quantized.add_relu": fixed(*_quantized_binary_samples(torch.ops.quantized.add_relu)),
+    "torch.ops.quantized.mul": fixed(*_quantized_binary_samples(torch.ops.quantized.mul)),
+    "torch.ops.quantized.mul_relu": fixed(*_quantized_binary_samples(torch.ops.quantized.mul_relu)),
+    "torch.ops.quantized.cat": fixed(
+        ("requantized", lambda a, b: torch.ops.quantized.cat([a, b], 1, 0.04, 2),
+         [qtensor((2, 3), 0.05, 3), qtensor((2, 4), 0.02, 100)], QUANT_EXACT),
+        ("qint8 dim 0", lambda a, b: torch.ops.quantized.cat([a, b], 0, 0.05, -3),
+         [qtensor((2, 3), 0.05, -3, torch.qint8), qtensor((1, 3), 0.03, 2, torch.qint8)], QUANT_EXACT)),
+    "torch.ao.nn.quantized.functional.conv1d": fixed(*_quantized_conv_samples(1, False)),
+    "torch.ao.nn.quantized.functional.conv2d": fixed(*_quantized_conv_samples(2, False)),
+    "torch.ao.nn.quantized.functional.conv3d": fixed(*_quantized_conv_samples(3, False)),
+    "traced.quantized.conv_relu1d": fixed(*_quantized_conv_samples(1, True)),
+    "traced.quantized.conv_relu2d": fixed(*_quantized_conv_samples(2, True)),
+    "traced.quantized.conv_relu3d": fixed(*_quantized_conv_samples(3, True)),
+    "torch.ao.nn.quantized.functional.linear": fixed(*_quantized_linear_samples(False)),
+    "traced.quantized.linear_relu": fixed(*_quantized_linear_samples(True)),
     "torch.nn.functional.embedding_bag": fixed(
         *[(f"2-d {mode}", lambda i, w, mode=mode: F.embedding_bag(i, w, mode=mode),
            [torch.tensor([[0, 2, 1], [3, 3, 0]]), f32(5, 4)], ACCUMULATE) for mode in ("sum", "mean", "max")],
@@ -2398,6 +2580,7 @@ OPS = {
 
     # Shapes.
     "torch.flatten": chain(unary(torch.flatten, special=False),
+                           _storage_samples(lambda x: torch.flatten(x, 1), (2, 3, 4)),
                            fixed(("range", lambda x: torch.flatten(x, 1, 2), [f32(2, 3, 4, 5)]),
                                  ("module style", lambda x: x.flatten(1), [dt(torch.bool, 2, 3, 4)]))),
     "torch.reshape": chain(unary(lambda x: x.reshape(-1), special=False),
@@ -2432,7 +2615,8 @@ OPS = {
         ("mixed f32 f64", lambda a, b: torch.cat([a, b]), [f32(2), dt(torch.float64, 3)]),
         ("mixed i8 u8", lambda a, b: torch.cat([a, b]), [dt(torch.int8, 2), dt(torch.uint8, 3)]),
         ("empty", lambda a, b: torch.cat([a, b], 0), [f32(0, 3), f32(2, 3)]),
-        ("negative dim", lambda a, b, c: torch.cat((a, b, c), -1), [f32(2, 1), f32(2, 2), f32(2, 3)])),
+        ("negative dim", lambda a, b, c: torch.cat((a, b, c), -1), [f32(2, 1), f32(2, 2), f32(2, 3)]),
+        ("quantized", lambda a: torch.cat([a, a], 1), [qtensor((2, 3), 0.05, 3)], QUANT_EXACT)),
     "torch.stack": fixed(
         ("0", lambda a, b: torch.stack([a, b]), [f32(2, 3), f32(2, 3)]),
         ("last", lambda a, b: torch.stack([a, b], -1), [dt(torch.int64, 2, 3), dt(torch.int64, 2, 3)]),

@@ -15,6 +15,7 @@ FAMILIES = {
     "Loss",
     "Norm",
     "Pool",
+    "Quantized",
     "Reduce",
     "Shape",
     "Index",

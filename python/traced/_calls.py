@@ -37,6 +37,28 @@ NUMPY_DTYPES = {
 }
 
 
+# The storage dtype of each quantized dtype.
+QUANTIZED_STORAGE = {"quint8": "uint8", "qint8": "int8", "qint32": "int32"}
+
+
+def quantized_input(spec, x, where):
+    """A quantized tensor input (torch's): its storage integers, their
+    dtype, its shape and its quant dialect type, which the interpreter
+    checks against the graph's (scale and zero point included)."""
+    from ._emit import quantized_element_type
+    if not isinstance(x, torch.Tensor) or not x.is_quantized:
+        raise InputError(f"{spec.label} takes a quantized tensor of dtype "
+                         f"torch.{spec.dtype}, not {type(x).__name__}"
+                         + (f" of dtype {x.dtype}" if isinstance(x, torch.Tensor) else ""))
+    if str(x.dtype) != "torch." + spec.dtype:
+        raise InputError(f"{spec.label} takes a quantized tensor of dtype "
+                         f"torch.{spec.dtype}, not {x.dtype}")
+    check_shape(spec, tuple(x.shape), where)
+    ints = x.int_repr().contiguous().numpy()
+    return (ints.tobytes(), QUANTIZED_STORAGE[spec.dtype], list(ints.shape),
+            quantized_element_type(x))
+
+
 class InputSpec(NamedTuple):
     """One graph input after `self`. `position` counts from 1; `shape` has
     None for a dynamic dim; `dtype` is torch's name ("float32")."""
@@ -70,6 +92,9 @@ def specs_of_graph(graph) -> List[InputSpec]:
         type_text = str(node.type)
         if type_text == "!traced.none":
             specs.append(InputSpec(i + 1, node.name, "none"))
+        elif node.shape is not None and node.dtype in QUANTIZED_STORAGE:
+            specs.append(InputSpec(i + 1, node.name, "quantized",
+                                   tuple(node.shape), node.dtype))
         elif node.shape is not None and node.dtype in NUMPY_DTYPES:
             specs.append(InputSpec(i + 1, node.name, "tensor",
                                    tuple(node.shape), node.dtype))

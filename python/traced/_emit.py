@@ -20,7 +20,16 @@ _DTYPES = {
     torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
     torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
     torch.int16: "i16", torch.int8: "i8", torch.uint8: "ui8", torch.bool: "i1",
+    # Quantized dtypes are the quant dialect's types without parameters;
+    # a quantized tensor's element type has them (quantized_element_type).
+    torch.quint8: "!quant.any<u8:f32>", torch.qint8: "!quant.any<i8:f32>",
+    torch.qint32: "!quant.any<i32:f32>",
 }
+
+# The storage of each quantized dtype: the quant dialect's name and the
+# builtin element type of its integers.
+_QUANT_STORAGE = {torch.quint8: ("u8", "ui8"), torch.qint8: ("i8", "i8"),
+                  torch.qint32: ("i32", "i32")}
 
 
 class EmitError(Exception):
@@ -52,9 +61,49 @@ def element_type(dtype):
         raise EmitError(f"tensors of dtype {dtype} are not supported") from None
 
 
+def quantized_element_type(t):
+    """The quant dialect's element type of quantized tensor `t`: its
+    storage, scale and zero point per tensor, or per channel along its
+    axis (`!quant.uniform<i8:f32:0, {0.01:0, 0.02:0}>`)."""
+    storage = _QUANT_STORAGE.get(t.dtype)
+    scheme = t.qscheme()
+    if storage is None or scheme not in (torch.per_tensor_affine,
+                                         torch.per_channel_affine):
+        raise EmitError(f"quantized tensors of dtype {t.dtype} and scheme "
+                        f"{scheme} are not supported")
+    if scheme == torch.per_tensor_affine:
+        return f"!quant.uniform<{storage[0]}:f32, {_float(t.q_scale())}:{t.q_zero_point()}>"
+    params = ",".join(f"{_float(s)}:{z}" for s, z in
+                      zip(t.q_per_channel_scales().tolist(),
+                          t.q_per_channel_zero_points().tolist()))
+    return f"!quant.uniform<{storage[0]}:f32:{t.q_per_channel_axis()}, {{{params}}}>"
+
+
 def tensor_type(t):
     dims = "".join(f"{d}x" for d in t.shape)
+    if t.is_quantized:
+        return f"tensor<{dims}{quantized_element_type(t)}>"
     return f"tensor<{dims}{element_type(t.dtype)}>"
+
+
+def storage_tensor_type(t):
+    """The type of the elements attribute that holds `t`'s value: a
+    quantized tensor's storage integers."""
+    if not t.is_quantized:
+        return tensor_type(t)
+    dims = "".join(f"{d}x" for d in t.shape)
+    return f"tensor<{dims}{_QUANT_STORAGE[t.dtype][1]}>"
+
+
+def quantized_weights(module):
+    """The weight and bias a quantized module holds packed (torch's
+    quantized Conv*d, Linear and their fused forms keep them in
+    `_packed_params`): {"weight": ..., "bias": ...}; empty for others."""
+    unpack = getattr(module, "_weight_bias", None)
+    if not callable(unpack) or not hasattr(module, "_packed_params"):
+        return {}
+    weight, bias = unpack()
+    return {"weight": weight, "bias": bias}
 
 
 def _is_py_scalar(v):
@@ -238,6 +287,8 @@ class IRBuilder:
             i += 1
             name = f"{base}_{i}"
         array = tensor.detach().cpu().contiguous()
+        if array.is_quantized:
+            array = array.int_repr()
         if array.dtype == torch.bfloat16:
             data = array.view(torch.int16).numpy()
         else:
@@ -266,17 +317,19 @@ class IRBuilder:
             else:
                 rec.decls.append(f"submodule {symbol(name)} : "
                                  f"{symbol(self.module_symbols[id(child)])}")
+        packed = quantized_weights(module)
         for kind, table in (("parameter", module._parameters),
-                            ("buffer", module._buffers)):
+                            ("buffer", module._buffers),
+                            ("parameter", packed)):
             for name, t in table.items():
                 if t is None:
                     rec.decls.append(f"attribute {symbol(name)} : !traced.none = None")
                     continue
                 blob = self.blob(f"{rec.sym}_{name}", t, shared=True)
-                ty = tensor_type(t)
-                rec.decls.append(f"{kind} {symbol(name)} : {ty} = "
-                                 f"dense_resource<{blob}> : {ty}")
-        taken = set(module._modules) | set(module._parameters) | set(module._buffers)
+                rec.decls.append(f"{kind} {symbol(name)} : {tensor_type(t)} = "
+                                 f"dense_resource<{blob}> : {storage_tensor_type(t)}")
+        taken = (set(module._modules) | set(module._parameters) |
+                 set(module._buffers) | set(packed))
         for name, value in sorted(vars(module).items()):
             if name.startswith("_") or name in taken or not is_plain_value(value):
                 continue

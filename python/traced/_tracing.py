@@ -29,8 +29,9 @@ def is_known_leaf(module):
 
 
 def is_torch_leaf(module):
-    """torch.fx's notion of a leaf: a torch.nn module that is no container."""
-    return (type(module).__module__.startswith("torch.nn")
+    """torch.fx's notion of a leaf: a torch.nn module that is no container
+    (torch.ao.nn's quantized modules too)."""
+    return (type(module).__module__.startswith(("torch.nn", "torch.ao.nn"))
             and not isinstance(module, _CONTAINERS))
 
 

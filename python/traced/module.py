@@ -384,6 +384,8 @@ class Module(_ModuleTree):
                     if spec.kind == "tensor":
                         a = _calls.tensor_array(spec, x, cast, where)
                         args.append((a.tobytes(), spec.dtype, list(a.shape)))
+                    elif spec.kind == "quantized":
+                        args.append(_calls.quantized_input(spec, x, where))
                     elif spec.kind == "none":
                         _calls.check_none(spec, x, where)
                         args.append(None)
@@ -499,7 +501,25 @@ class Module(_ModuleTree):
 _print = print  # (Module.summary's `print` argument hides the builtin)
 
 
+def _quantized_tensor(data, storage, shape, qparams):
+    """A torch quantized tensor of the interpreter's storage integers and
+    parameters (numpy has no quantized arrays)."""
+    import torch
+    ints = torch.from_numpy(np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape).copy())
+    ints = ints.to({"quint8": torch.uint8, "qint8": torch.int8,
+                    "qint32": torch.int32}[qparams["dtype"]])
+    if "scale" in qparams:
+        return torch._make_per_tensor_quantized_tensor(
+            ints, qparams["scale"], qparams["zero_point"])
+    return torch._make_per_channel_quantized_tensor(
+        ints, torch.tensor(qparams["scales"], dtype=torch.float64),
+        torch.tensor(qparams["zero_points"], dtype=torch.int64), qparams["axis"])
+
+
 def _from_runtime(value):
+    if isinstance(value, tuple) and len(value) == 5 and isinstance(value[0], bytes):
+        data, storage, shape, _, qparams = value
+        return _quantized_tensor(data, storage, shape, qparams)
     if isinstance(value, tuple) and len(value) == 4 and isinstance(value[0], bytes):
         data, storage, shape, dtype = value
         array = np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape)

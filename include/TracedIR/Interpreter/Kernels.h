@@ -21,8 +21,13 @@ const llvm::StringMap<Kernel> &getKernelTable();
 /// The kernel of canonical entry `entry` (an OpSpec's `name`; ATen
 /// overloads share their entry's), or null.
 Kernel lookupKernel(llvm::StringRef entry);
-/// The family (Elementwise, Factory, Linalg, Loss, Norm, Pool, Reduce,
-/// Shape, Index, Sort, Backward) of the file that names `entry`'s kernel,
+/// The quantized kernel of an entry whose calls on quantized tensors have
+/// their own semantics (QuantizedUse::SameQParams: relu, hardtanh,
+/// adaptive average pooling; lib/Interpreter/Kernels/Quantized.cpp), or
+/// null.
+Kernel lookupQuantizedKernel(llvm::StringRef entry);
+/// The family (Elementwise, Factory, Linalg, Loss, Norm, Pool, Quantized,
+/// Reduce, Shape, Index, Sort, Backward) of the file that names `entry`'s kernel,
 /// or "" when it has none.
 llvm::StringRef kernelFamily(llvm::StringRef entry);
 

@@ -64,8 +64,22 @@ public:
   /// Row-major strides of the shape.
   llvm::SmallVector<int64_t> strides() const;
 
+  /// A quantized tensor (docs/quantization.md) holds its storage integers
+  /// (dtype() is uint8, int8 or int32) and its quant dialect element type
+  /// (scale and zero point, per tensor or per channel); null otherwise.
+  Type quantType() const { return quant_; }
+  bool isQuantized() const { return bool(quant_); }
+  /// The same elements as a quantized tensor of `quantType` (shares
+  /// storage; null: the storage integers alone).
+  Tensor withQuantType(Type quantType) const {
+    Tensor t = *this;
+    t.quant_ = quantType;
+    return t;
+  }
+
 private:
   DType dtype_ = DType::F32;
+  Type quant_;
   llvm::SmallVector<int64_t> shape_;
   int64_t numel_ = 0;
   std::shared_ptr<std::vector<char>> buffer_;

@@ -196,6 +196,37 @@ struct InterpreterOnly {
   llvm::StringRef reason;
 };
 
+/// What an entry does with quantized tensors (the quant dialect's element
+/// types; docs/quantization.md). torch 1.13 runs few ops on them (those
+/// with a QuantizedCPU kernel), and computing on their storage integers as
+/// if they were values would answer wrongly without a word: a call of an
+/// entry that does not say otherwise is an error.
+enum class QuantizedUse : uint8_t {
+  /// A quantized tensor argument is an error: dequantize it first.
+  Refused,
+  /// The entry only moves, copies or selects elements (views, reshapes,
+  /// concatenation along a dim of equal qparams, max pooling: the order of
+  /// quantized values is their storage integers' order). It is computed
+  /// on the storage integers, and its results of the storage type are of
+  /// the input's quantized type.
+  Storage,
+  /// Results of the input's quantized type (typed as Storage entries are),
+  /// computed by a quantized kernel of the entry's own (the interpreter's
+  /// lookupQuantizedKernel): relu, hardtanh, average pooling.
+  SameQParams,
+  /// The entry's rule and kernel take quantized tensors themselves
+  /// (quantize_per_tensor, dequantize, torch.ops.quantized.*, relu).
+  Native,
+};
+
+/// The quant dialect's per-tensor type of torch dtype `dtype` (a quantized
+/// type: its storage width and signedness are read) at `scale` and
+/// `zeroPoint`, as torch's quantized tensors hold them (float32 values,
+/// the storage type's whole range); null after an error for a zero point
+/// out of range or a scale that is not a positive finite number.
+Type uniformQuantizedType(Type dtype, double scale, int64_t zeroPoint,
+                          function_ref<InFlightDiagnostic()> emitError);
+
 /// A known function or Tensor method. Method aliases are spelled
 /// `Tensor.<name>`; used as a method, the receiver binds the first parameter.
 struct OpSpec {
@@ -227,6 +258,9 @@ struct OpSpec {
   llvm::StringRef atenSpelling;
   /// The calls of this entry the CPU compiler refuses on purpose.
   std::vector<InterpreterOnly> interpreterOnly;
+  /// What a call does with quantized tensors (kQuantizedUse in
+  /// OpTable.cpp).
+  QuantizedUse quantized = QuantizedUse::Refused;
 
   /// The reason the op table gives for not compiling `call` (a call of
   /// this entry), or nullopt when no InterpreterOnly mark covers it.

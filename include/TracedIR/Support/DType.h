@@ -46,6 +46,31 @@ std::optional<DType> dtypeFromType(Type elementType);
 /// The builtin element type of `dtype` (signless integers, ui8 for uint8).
 Type typeFromDType(MLIRContext *ctx, DType dtype);
 
+/// Quantized tensors (docs/quantization.md) have the quant dialect's
+/// element types: `!quant.uniform<u8:f32, scale:zero_point>` per tensor,
+/// `!quant.uniform<i8:f32:axis, {...}>` per channel; torch's quint8, qint8
+/// and qint32 are stored as uint8, int8 and int32. Whether `elementType`
+/// is one of them.
+bool isQuantizedElement(Type elementType);
+/// Whether `type` is a tensor type of quantized elements.
+bool isQuantizedTensor(Type type);
+/// The storage element type of a quantized element type (ui8, i8, i32);
+/// other types are returned as they are.
+Type quantStorageElement(Type elementType);
+/// A tensor type with its quantized elements replaced by their storage
+/// type; other types are returned as they are.
+Type quantStorageType(Type type);
+/// torch's name of a quantized element type's dtype: "quint8", "qint8" or
+/// "qint32"; empty for other types.
+llvm::StringRef quantizedDTypeName(Type elementType);
+/// The quant dialect's type of torch dtype `name` ("quint8", "qint8",
+/// "qint32"): `!quant.any<u8:f32>` and so on, as `dtype` arguments hold
+/// them; null for other names.
+Type quantizedDTypeFromName(MLIRContext *ctx, llvm::StringRef name);
+/// The dtype elements of `elementType` are stored in (a quantized type's
+/// storage dtype, else dtypeFromType's).
+std::optional<DType> storageDTypeFromType(Type elementType);
+
 /// The width of one element in raw little-endian data (bool: one byte).
 size_t rawElementBytes(DType dtype);
 

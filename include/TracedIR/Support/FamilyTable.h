@@ -2,7 +2,7 @@
 //
 // The kernels, the lowerings and the decompositions of the op-library
 // entries are each registered by name in one file per op family (the same
-// eleven families in every layer: Elementwise, Factory, Linalg, Loss, Norm,
+// families in every layer: Elementwise, Factory, Linalg, Loss, Norm, Quantized,
 // Pool, Reduce, Shape, Index, Sort, Backward). A layer gathers its family
 // files' tables into one, remembering which family registered each entry,
 // so that the families can be compared across layers

@@ -62,6 +62,16 @@ decomposeCalls(Operation *root,
                function_ref<bool(Operation *call, StringRef target)> filter,
                llvm::StringMap<std::string> *declined, bool widenHalf = false);
 
+/// traced-lower-quantized: the quantized tensors of `top` as their storage
+/// integers, its quantized ops as calls of ordinary entries
+/// (Decompose/LowerQuantized.cpp). `entry`, when given, is the graph to
+/// compile, whose inputs and outputs must not be quantized. Fails after
+/// reporting an error.
+LogicalResult lowerQuantized(mlir::ModuleOp top, Operation *entry);
+/// The quantized entries (QuantizedUse::Native) traced-lower-quantized
+/// rewrites, which the compilers therefore lower.
+std::vector<std::string> getQuantizedLoweringTargets();
+
 } // namespace mlir::traced
 
 #endif // TRACEDIR_TRANSFORMS_GRAPHREWRITES_H

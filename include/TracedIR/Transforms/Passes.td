@@ -232,6 +232,35 @@ def TracedFoldConstants : Pass<"traced-fold-constants", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedLowerQuantized : Pass<"traced-lower-quantized", "mlir::ModuleOp"> {
+  let summary = "Rewrites quantized tensors and ops as integer and float calls";
+  let description = [{
+    Every value of a quantized tensor type (docs/quantization.md) takes its
+    storage type, and every quantized op becomes calls of ordinary
+    op-library entries that compute what the interpreter's quantized
+    kernels compute, the parameters of each quantized type folded in as
+    constants: `quantize_per_tensor` is `round(x * (1 / scale)) +
+    zero_point`, clamped and cast; `dequantize` is `q * scale - scale *
+    zero_point`; a quantized convolution sums the centered integers with
+    the float convolution in float64 (exactly) and requantizes in float32.
+    Ops that only move elements stay. `convert-traced-to-linalg` runs it
+    first, so that the compilers need nothing quantized of their own.
+
+    Before:
+    ```mlir
+    %q = call_function "torch.quantize_per_tensor"(input=%x, scale=0.5, zero_point=3, dtype=dtype(!quant.any<u8:f32>))
+        : (tensor<4xf32>) -> tensor<4x!quant.uniform<u8:f32, 5.000000e-01:3>>
+    ```
+    After:
+    ```mlir
+    %0 = call_function "torch.mul"(input=%x, other=2.0) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = call_function "torch.round"(input=%0) : (tensor<4xf32>) -> tensor<4xf32>
+    ...
+    %5 = call_method %4["to"](dtype=dtype(ui8)) : (tensor<4xf32>) -> tensor<4xui8>
+    ```
+  }];
+}
+
 def TracedDecompose : Pass<"traced-decompose", "mlir::ModuleOp"> {
   let summary = "Rewrites calls of decomposable entries as calls of other entries";
   let description = [{

@@ -392,6 +392,9 @@ std::vector<std::string> traced::getLoweredTargets() {
   for (const std::string &name : getDecomposedTargets())
     if (!getLoweringTable().count(name))
       names.push_back(name);
+  // Quantized entries are lowered through traced-lower-quantized.
+  for (std::string &name : getQuantizedLoweringTargets())
+    names.push_back(std::move(name));
   llvm::sort(names);
   return names;
 }
@@ -1101,7 +1104,10 @@ void ConvertTracedToLinalgPass::runOnOperation() {
     return signalPassFailure();
   }
   FailureOr<llvm::BitVector> noneInputs = checkSignature(graph);
+  // Quantized tensors become their storage integers, quantized ops calls
+  // of ordinary entries (traced-lower-quantized), before any lowering.
   if (failed(noneInputs) || failed(prepare(graph, symbols)) ||
+      failed(lowerQuantized(top, graph)) ||
       failed(decomposeUnlowered(graph)))
     return signalPassFailure();
   FunctionType entryType;

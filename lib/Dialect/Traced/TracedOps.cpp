@@ -122,8 +122,10 @@ LogicalResult SubmoduleOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
 template <typename TensorDeclOp>
 static LogicalResult verifyTensorDecl(TensorDeclOp op) {
+  // A quantized tensor's value holds its storage integers (the quant
+  // dialect's types are no element type of builtin elements attributes).
   auto valueType = cast<ElementsAttr>(op.getValue()).getShapedType();
-  if (valueType != op.getType())
+  if (valueType != op.getType() && valueType != quantStorageType(op.getType()))
     return op.emitOpError("value of type ")
            << valueType << " does not match the declared type " << op.getType();
   return success();
@@ -434,8 +436,10 @@ void GetAttrOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 //===----------------------------------------------------------------------===//
 
 bool ConstantOp::isValidValue(Attribute value, Type type) {
+  // (A quantized tensor's value holds its storage integers.)
   if (auto elements = dyn_cast<ElementsAttr>(value))
-    return elements.getShapedType() == type;
+    return elements.getShapedType() == type ||
+           elements.getShapedType() == quantStorageType(type);
   if (!isPyValue(value, /*allowOperands=*/false) || isa<TensorType>(type))
     return false;
   return isCompatibleType(type, getPyType(value, {}));

@@ -30,6 +30,7 @@ static const FamilyTable<Kernel> &getFamilies() {
     f.add("Loss", kernels::populateLossKernels);
     f.add("Norm", kernels::populateNormKernels);
     f.add("Pool", kernels::populatePoolKernels);
+    f.add("Quantized", kernels::populateQuantizedKernels);
     f.add("Reduce", kernels::populateReduceKernels);
     f.add("Shape", kernels::populateShapeKernels);
     f.add("Sort", kernels::populateSortKernels);
@@ -44,6 +45,15 @@ const llvm::StringMap<Kernel> &traced::getKernelTable() {
 
 Kernel traced::lookupKernel(llvm::StringRef entry) {
   return getKernelTable().lookup(entry);
+}
+
+Kernel traced::lookupQuantizedKernel(llvm::StringRef entry) {
+  static const llvm::StringMap<Kernel> table = [] {
+    llvm::StringMap<Kernel> t;
+    kernels::populateSameQParamsKernels(t);
+    return t;
+  }();
+  return table.lookup(entry);
 }
 
 llvm::StringRef traced::kernelFamily(llvm::StringRef entry) {

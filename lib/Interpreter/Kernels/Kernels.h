@@ -415,6 +415,9 @@ void populatePoolKernels(KernelTable &table);
 void populateReduceKernels(KernelTable &table);
 void populateShapeKernels(KernelTable &table);
 void populateSortKernels(KernelTable &table);
+void populateQuantizedKernels(KernelTable &table);
+/// The quantized kernels of float entries (lookupQuantizedKernel).
+void populateSameQParamsKernels(KernelTable &table);
 
 } // namespace mlir::traced::kernels
 

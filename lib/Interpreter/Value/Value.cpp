@@ -103,7 +103,7 @@ Tensor Tensor::reshaped(ArrayRef<int64_t> shape) const {
 
 Tensor Tensor::to(DType dtype) const {
   if (dtype == dtype_)
-    return *this;
+    return withQuantType(nullptr);
   Tensor out(dtype, shape_);
   if (storage() == Storage::Int && out.storage() == Storage::Int) {
     std::memcpy(out.data<int64_t>(), data<int64_t>(), numel_ * 8);
@@ -429,10 +429,12 @@ std::vector<char> traced::encodeRaw(const Tensor &t) {
 
 FailureOr<Tensor> traced::tensorFromElements(ElementsAttr attr) {
   ShapedType type = attr.getShapedType();
-  std::optional<DType> dtype = dtypeFromType(type.getElementType());
+  std::optional<DType> dtype = storageDTypeFromType(type.getElementType());
   if (!dtype || !type.hasStaticShape())
     return failure();
   Tensor t(*dtype, type.getShape());
+  if (isQuantizedElement(type.getElementType()))
+    t = t.withQuantType(type.getElementType());
   int64_t n = t.numel();
   auto fill = [&](ArrayRef<char> raw, bool splat) -> LogicalResult {
     if (!splat && raw.size() != n * rawElementBytes(*dtype))

@@ -15,6 +15,9 @@ def Traced_Dialect : Dialect {
   let cppNamespace = "::mlir::traced";
   let summary = "Traced model graphs: module tree, getattr, calls, constants";
   let hasOperationAttrVerify = 1;
+  // Quantized tensors (docs/quantization.md) have the quant dialect's
+  // element types, and quantized dtypes are its `!quant.any` types.
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
   let description = [{
     The `traced` dialect models the graphs that MegEngine's TracedModule and
     torch.fx record when they trace a neural network, at the granularity of

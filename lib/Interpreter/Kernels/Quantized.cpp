@@ -1,0 +1,514 @@
+//===- Quantized.cpp - kernels of the quantized ops -----------------------===//
+//
+// Quantized tensors hold their storage integers and the quant dialect's
+// element type (Tensor::quantType). These kernels compute what torch
+// 1.13's QuantizedCPU kernels compute, step for step where the step
+// decides a rounding (docs/quantization.md, "Numerics"):
+//
+// - quantize: zero_point + nearbyint(x * (1.0f / float(scale))), clamped to
+//   the storage range (at::native::quantize_val);
+// - dequantize: fma(float(scale), q, float(scale) * -zero_point), as
+//   torch's vectorized dequantize computes it;
+// - conv and linear (the oneDNN engine): the products of (q - zero_point)
+//   summed exactly in integers, times the output scale over the input's
+//   and the weight's, plus the float bias over the output scale, in
+//   float32 (oneDNN's reciprocal scales), rounded to nearest even. Measured
+//   against torch on resnet18's layers, 0 to 4 elements in 100,000 differ
+//   by one step (oneDNN's own order of float operations); the bias
+//   quantized into the integer sum instead differs in 0.04%;
+// - add: both operands dequantized (as above), added in float32 and
+//   quantized; mul: the integer product scaled by sa * sb / s.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include "TracedIR/Interpreter/Kernels.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Traits.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::traced;
+
+namespace {
+/// A quantized type's parameters: one scale and zero point per tensor, or
+/// one per index along `axis`; the storage range.
+struct QParams {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zeroPoints;
+  int64_t axis = -1;
+  int64_t lo = 0, hi = 0;
+
+  explicit QParams(Type type) {
+    auto q = cast<quant::QuantizedType>(type);
+    lo = q.getStorageTypeMin();
+    hi = q.getStorageTypeMax();
+    if (auto u = dyn_cast<quant::UniformQuantizedType>(q)) {
+      scales.push_back(u.getScale());
+      zeroPoints.push_back(u.getZeroPoint());
+    } else if (auto a = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
+      scales.assign(a.getScales().begin(), a.getScales().end());
+      zeroPoints.assign(a.getZeroPoints().begin(), a.getZeroPoints().end());
+      axis = a.getQuantizedDimension();
+    }
+  }
+  double scale(int64_t i = 0) const { return scales[axis < 0 ? 0 : i]; }
+  int64_t zeroPoint(int64_t i = 0) const {
+    return zeroPoints[axis < 0 ? 0 : i];
+  }
+  int64_t clamp(int64_t v) const { return std::min(std::max(v, lo), hi); }
+  /// at::native::quantize_val.
+  int64_t quantize(float x, int64_t i = 0) const {
+    float inv = 1.0f / static_cast<float>(scale(i));
+    return clamp(zeroPoint(i) + static_cast<int64_t>(std::nearbyint(x * inv)));
+  }
+  /// Vectorized<quint8>::dequantize: fmadd(scale, q, scale * -zero_point).
+  float dequantize(int64_t q, int64_t i = 0) const {
+    float s = static_cast<float>(scale(i));
+    return std::fma(s, static_cast<float>(q),
+                    s * static_cast<float>(-zeroPoint(i)));
+  }
+};
+
+/// The index along `axis` of element `i` of a tensor of `shape`.
+int64_t axisIndex(ArrayRef<int64_t> shape, int64_t axis, int64_t i) {
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  return (i / inner) % shape[axis];
+}
+
+/// A new quantized tensor of `quant` and `shape`.
+Tensor quantizedTensor(Type quant, ArrayRef<int64_t> shape) {
+  return Tensor(*storageDTypeFromType(quant), shape).withQuantType(quant);
+}
+
+/// A quantized tensor argument, or an error.
+FailureOr<Tensor> quantizedArg(const KernelArgs &args, StringRef name) {
+  FailureOr<Tensor> t = args.tensor(name);
+  if (failed(t))
+    return failure();
+  if (!t->isQuantized())
+    return args.emitError() << "expects a quantized tensor for '" << name
+                            << "'";
+  return t;
+}
+
+/// A scale or zero point given as a number or a one-element tensor
+/// (torch.fx's converted models pass buffers).
+FailureOr<double> numberArg(const KernelArgs &args, StringRef name) {
+  const RtValue &v = args.get(name);
+  if (v.isTensor()) {
+    if (v.tensor().numel() != 1)
+      return args.emitError() << "expects one " << name << ", got a tensor of "
+                              << v.tensor().numel() << " elements";
+    return v.tensor().getDouble(0);
+  }
+  if (std::optional<double> d = v.number())
+    return *d;
+  return args.emitError() << "expects a number for '" << name << "'";
+}
+
+/// The per-tensor type of the `dtype`'s storage (a quantized type) at the
+/// call's `scale` and `zero_point` arguments.
+FailureOr<Type> resultType(const KernelArgs &args, Type dtype) {
+  FailureOr<double> scale = numberArg(args, "scale"),
+                    zp = numberArg(args, "zero_point");
+  if (failed(scale) || failed(zp))
+    return failure();
+  Type t = uniformQuantizedType(dtype, *scale, int64_t(*zp),
+                                [&]() { return args.emitError(); });
+  if (!t)
+    return failure();
+  return t;
+}
+
+/// The quantized dtype a `dtype` argument names.
+FailureOr<Type> quantizedDType(const KernelArgs &args) {
+  const RtValue &v = args.get("dtype");
+  auto *a = std::get_if<Attribute>(&v.v);
+  auto d = a ? dyn_cast<DTypeAttr>(*a) : DTypeAttr();
+  if (!d || !isa<quant::AnyQuantizedType>(d.getType()))
+    return args.emitError() << "expects a quantized dtype";
+  return d.getType();
+}
+
+FailureOr<RtValue> quantizePerTensor(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input");
+  FailureOr<Type> dtype = quantizedDType(args);
+  if (failed(x) || failed(dtype))
+    return failure();
+  if (x->dtype() != DType::F32 || x->isQuantized())
+    return args.emitError() << "quantizes float32 tensors only";
+  FailureOr<Type> type = resultType(args, *dtype);
+  if (failed(type))
+    return failure();
+  QParams p(*type);
+  Tensor out = quantizedTensor(*type, x->shape());
+  const float *in = x->data<float>();
+  int64_t *o = out.data<int64_t>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    o[i] = p.quantize(in[i]);
+  return RtValue(out);
+}
+
+FailureOr<RtValue> quantizePerChannel(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input"), scales = args.tensor("scales"),
+                    zps = args.tensor("zero_points");
+  FailureOr<Type> dtype = quantizedDType(args);
+  FailureOr<int64_t> axisArg = args.getInt("axis");
+  if (failed(x) || failed(scales) || failed(zps) || failed(dtype) ||
+      failed(axisArg))
+    return failure();
+  if (x->dtype() != DType::F32 || x->isQuantized())
+    return args.emitError() << "quantizes float32 tensors only";
+  FailureOr<int64_t> axis = normalizeDim(args, *axisArg, x->rank());
+  if (failed(axis))
+    return failure();
+  int64_t n = x->dim(*axis);
+  if (scales->rank() != 1 || scales->numel() != n || zps->rank() != 1 ||
+      zps->numel() != n)
+    return args.emitError() << "expects " << n
+                            << " scales and zero points, one per index "
+                               "along axis "
+                            << *axis;
+  SmallVector<double> s;
+  SmallVector<int64_t> z;
+  for (int64_t i = 0; i < n; ++i) {
+    s.push_back(scales->getDouble(i));
+    z.push_back(zps->getInt(i));
+    // The checks of the per-tensor type, channel by channel.
+    if (!uniformQuantizedType(*dtype, s.back(), z.back(),
+                              [&]() { return args.emitError(); }))
+      return failure();
+  }
+  auto q = cast<quant::QuantizedType>(*dtype);
+  QParams range(uniformQuantizedType(*dtype, s[0], z[0], nullptr));
+  Type type = quant::UniformQuantizedPerAxisType::get(
+      q.getFlags(), q.getStorageType(),
+      Float32Type::get(q.getContext()), s, z, int32_t(*axis), range.lo,
+      range.hi);
+  QParams p(type);
+  Tensor out = quantizedTensor(type, x->shape());
+  const float *in = x->data<float>();
+  int64_t *o = out.data<int64_t>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    o[i] = p.quantize(in[i], axisIndex(x->shape(), *axis, i));
+  return RtValue(out);
+}
+
+/// The float32 values of a quantized tensor.
+Tensor dequantized(const Tensor &q) {
+  QParams p(q.quantType());
+  Tensor out(DType::F32, q.shape());
+  const int64_t *in = q.data<int64_t>();
+  float *o = out.data<float>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    o[i] = p.dequantize(in[i], p.axis < 0 ? 0 : axisIndex(q.shape(), p.axis, i));
+  return out;
+}
+
+FailureOr<RtValue> dequantize(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input");
+  if (failed(x))
+    return failure();
+  if (!x->isQuantized())
+    return RtValue(x->to(DType::F32));
+  return RtValue(dequantized(*x));
+}
+
+/// torch.ops.quantized.add/add_relu/mul/mul_relu (qadd_kernel,
+/// qmul_kernel), broadcasting their operands.
+template <bool Mul, bool Relu>
+FailureOr<RtValue> quantizedBinary(const KernelArgs &args) {
+  FailureOr<Tensor> a = quantizedArg(args, "qa"), b = quantizedArg(args, "qb");
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Type> type = resultType(args, a->quantType());
+  if (failed(type))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(a->shape(), b->shape(), shape))
+    return args.emitError() << "operands do not broadcast";
+  Tensor x = broadcastTo(*a, shape), y = broadcastTo(*b, shape);
+  QParams pa(a->quantType()), pb(b->quantType()), po(*type);
+  if (pa.axis >= 0 || pb.axis >= 0)
+    return args.emitError() << "takes tensors quantized per tensor only";
+  Tensor out = quantizedTensor(*type, shape);
+  const int64_t *xa = x.data<int64_t>(), *yb = y.data<int64_t>();
+  int64_t *o = out.data<int64_t>();
+  // qmul_kernel's multiplier: sa * sb * (1.0f / s), in double.
+  float multiplier = static_cast<float>(
+      pa.scale() * pb.scale() * double(1.0f / static_cast<float>(po.scale())));
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    int64_t q;
+    if constexpr (Mul) {
+      int64_t c = (xa[i] - pa.zeroPoint()) * (yb[i] - pb.zeroPoint());
+      q = po.clamp(po.zeroPoint() +
+                   static_cast<int64_t>(std::nearbyint(float(c) * multiplier)));
+    } else {
+      q = po.quantize(pa.dequantize(xa[i]) + pb.dequantize(yb[i]));
+    }
+    o[i] = Relu ? std::max(q, po.zeroPoint()) : q;
+  }
+  return RtValue(out);
+}
+
+/// torch.ops.quantized.cat: the tensors requantized to the result's
+/// parameters (dequantize_val then quantize_val), then concatenated.
+FailureOr<RtValue> quantizedCat(const KernelArgs &args) {
+  const RtValue::List *l = args.get("qx").list();
+  FailureOr<int64_t> dimArg = args.getInt("dim");
+  if (!l || l->items.empty() || failed(dimArg))
+    return args.emitError() << "expects a non-empty list of tensors";
+  SmallVector<Tensor> parts;
+  for (const RtValue &v : l->items) {
+    if (!v.isTensor() || !v.tensor().isQuantized())
+      return args.emitError() << "expects quantized tensors";
+    parts.push_back(v.tensor());
+  }
+  Type type = parts[0].quantType();
+  if (!args.isNone("scale") || !args.isNone("zero_point")) {
+    FailureOr<Type> given = resultType(args, type);
+    if (failed(given))
+      return failure();
+    type = *given;
+  }
+  FailureOr<int64_t> dim = normalizeDim(args, *dimArg, parts[0].rank());
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(parts[0].shape());
+  shape[*dim] = 0;
+  for (const Tensor &t : parts) {
+    if (t.rank() != int64_t(shape.size()))
+      return args.emitError() << "expects tensors of one rank";
+    for (int64_t d = 0; d < t.rank(); ++d)
+      if (d != *dim && t.dim(d) != shape[d])
+        return args.emitError() << "sizes of tensors must match except in "
+                                   "dimension "
+                                << *dim;
+    shape[*dim] += t.dim(*dim);
+  }
+  QParams po(type);
+  Tensor out = quantizedTensor(type, shape);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < *dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = *dim + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  int64_t *o = out.data<int64_t>();
+  int64_t offset = 0;
+  for (const Tensor &t : parts) {
+    QParams pi(t.quantType());
+    if (pi.axis >= 0)
+      return args.emitError() << "takes tensors quantized per tensor only";
+    int64_t block = t.dim(*dim) * inner;
+    const int64_t *in = t.data<int64_t>();
+    for (int64_t r = 0; r < outer; ++r)
+      for (int64_t i = 0; i < block; ++i) {
+        int64_t q = in[r * block + i];
+        float value = static_cast<float>(pi.scale()) *
+                      static_cast<float>(q - pi.zeroPoint());
+        o[r * shape[*dim] * inner + offset + i] =
+            t.quantType() == type ? q : po.quantize(value);
+      }
+    offset += block;
+  }
+  return RtValue(out);
+}
+
+/// The storage integers of `t` less their zero points, as float64 (exact:
+/// the conv and linear kernels sum their products exactly in float64).
+Tensor centered(const Tensor &t) {
+  QParams p(t.quantType());
+  Tensor out(DType::F64, t.shape());
+  const int64_t *in = t.data<int64_t>();
+  double *o = out.data<double>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    o[i] = double(in[i] - p.zeroPoint(p.axis < 0 ? 0 : axisIndex(t.shape(), p.axis, i)));
+  return out;
+}
+
+/// The quantized modules' conv and linear (oneDNN's int8 kernels): the
+/// exact integer sums of the float op `floatEntry` on the centered values,
+/// times s_in * s_w[c] / s_out plus bias / s_out in float32, rounded to
+/// nearest even, shifted by the zero point (ReLU: at least the zero point)
+/// and saturated.
+template <bool Relu>
+FailureOr<RtValue> quantizedContraction(const KernelArgs &args,
+                                        StringRef floatEntry) {
+  FailureOr<Tensor> x = quantizedArg(args, "input"),
+                    w = quantizedArg(args, "weight");
+  if (failed(x) || failed(w))
+    return failure();
+  std::optional<Tensor> bias;
+  if (!args.isNone("bias")) {
+    FailureOr<Tensor> b = args.tensor("bias");
+    if (failed(b))
+      return failure();
+    if (b->dtype() != DType::F32 || b->rank() != 1 || b->numel() != w->dim(0))
+      return args.emitError() << "expects a float32 bias of " << w->dim(0)
+                              << " elements";
+    bias = *b;
+  }
+  Type type = x->quantType();
+  if (!args.isNone("scale") || !args.isNone("zero_point")) {
+    FailureOr<Type> given = resultType(args, type);
+    if (failed(given))
+      return failure();
+    type = *given;
+  }
+  QParams px(x->quantType()), pw(w->quantType()), po(type);
+  if (px.axis >= 0)
+    return args.emitError() << "takes an input quantized per tensor only";
+  // The float op's kernel on the centered values, bias left out.
+  std::vector<RtValue> values;
+  for (const Param &p : args.signature().params) {
+    if (p.name == "input")
+      values.push_back(RtValue(centered(*x)));
+    else if (p.name == "weight")
+      values.push_back(RtValue(centered(*w)));
+    else if (p.name == "bias")
+      values.push_back(RtValue());
+    else
+      values.push_back(args.get(p.name));
+  }
+  KernelArgs floatArgs(args.signature(), std::move(values),
+                       [&]() { return args.emitError(); });
+  FailureOr<RtValue> sums = lookupKernel(floatEntry)(floatArgs);
+  if (failed(sums))
+    return failure();
+  const Tensor &acc = sums->tensor();
+  Tensor out = quantizedTensor(type, acc.shape());
+  // Output channels: dim 1 of a batched conv's result, the last of linear's.
+  bool conv = floatEntry != "torch.nn.functional.linear";
+  int64_t channelDim = conv ? (acc.rank() == w->rank() ? 1 : 0) : acc.rank() - 1;
+  const double *a = acc.data<double>();
+  int64_t *o = out.data<int64_t>();
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    int64_t c = axisIndex(acc.shape(), channelDim, i);
+    // oneDNN's scales are the reciprocals of torch's, in float32. (Separate
+    // statements: no contraction into a fused multiply-add.)
+    float inverseOut = static_cast<float>(1.0 / po.scale());
+    float inverseIn = static_cast<float>(1.0 / px.scale()) *
+                      static_cast<float>(1.0 / pw.scale(c));
+    float multiplier = inverseOut / inverseIn;
+    float y = static_cast<float>(a[i]) * multiplier;
+    if (bias) {
+      float b = bias->data<float>()[c] * inverseOut;
+      y = y + b;
+    }
+    int64_t q = po.zeroPoint() + static_cast<int64_t>(std::nearbyint(y));
+    if (Relu)
+      q = std::max(q, po.zeroPoint());
+    o[i] = po.clamp(q);
+  }
+  return RtValue(out);
+}
+
+template <bool Relu> FailureOr<RtValue> quantizedConv(const KernelArgs &args) {
+  return quantizedContraction<Relu>(args, "torch.nn.functional.conv2d");
+}
+template <bool Relu>
+FailureOr<RtValue> quantizedLinear(const KernelArgs &args) {
+  return quantizedContraction<Relu>(args, "torch.nn.functional.linear");
+}
+
+/// relu, relu6 and hardtanh of a quantized tensor (qrelu, qrelu6, qclamp):
+/// the storage integers clamped to the quantized bounds (relu: the zero
+/// point and above).
+template <int Kind> // 0 relu, 1 relu6, 2 hardtanh
+FailureOr<RtValue> quantizedClamp(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  if (failed(x))
+    return failure();
+  QParams p(x->quantType());
+  if (p.axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  int64_t lo = p.zeroPoint(), hi = p.hi;
+  if (Kind == 1)
+    hi = p.quantize(6.0f);
+  if (Kind == 2) {
+    FailureOr<double> mn = args.getFloat("min_val"), mx = args.getFloat("max_val");
+    if (failed(mn) || failed(mx))
+      return failure();
+    lo = p.quantize(float(*mn));
+    hi = p.quantize(float(*mx));
+  }
+  Tensor out = quantizedTensor(x->quantType(), x->shape());
+  const int64_t *in = x->data<int64_t>();
+  int64_t *o = out.data<int64_t>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    o[i] = std::min(std::max(in[i], lo), hi);
+  return RtValue(out);
+}
+
+/// adaptive_avg_pool2d of a quantized tensor, of the input's parameters:
+/// each window's sum less its zero points, scaled by 1 / size in float32
+/// and rounded (torch's channels-last kernel, which the outputs of
+/// quantized convolutions take).
+FailureOr<RtValue> quantizedAdaptiveAvgPool2d(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("output_size", 2);
+  if (failed(x) || failed(size))
+    return failure();
+  QParams p(x->quantType());
+  if (p.axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  if (x->rank() != 3 && x->rank() != 4)
+    return args.emitError() << "expects a 3-D or 4-D input";
+  int64_t h = x->dim(x->rank() - 2), w = x->dim(x->rank() - 1);
+  int64_t oh = (*size)[0] < 0 ? h : (*size)[0], ow = (*size)[1] < 0 ? w : (*size)[1];
+  SmallVector<int64_t> shape(x->shape());
+  shape[shape.size() - 2] = oh;
+  shape[shape.size() - 1] = ow;
+  int64_t planes = x->numel() / std::max<int64_t>(h * w, 1);
+  Tensor out = quantizedTensor(x->quantType(), shape);
+  const int64_t *in = x->data<int64_t>();
+  int64_t *o = out.data<int64_t>();
+  for (int64_t c = 0; c < planes; ++c)
+    for (int64_t i = 0; i < oh; ++i) {
+      auto [h0, h1] = adaptiveWindow(i, h, oh);
+      for (int64_t j = 0; j < ow; ++j) {
+        auto [w0, w1] = adaptiveWindow(j, w, ow);
+        int64_t n = (h1 - h0) * (w1 - w0), acc = -p.zeroPoint() * n;
+        for (int64_t r = h0; r < h1; ++r)
+          for (int64_t s = w0; s < w1; ++s)
+            acc += in[(c * h + r) * w + s];
+        float multiplier = 1.0f / float(n);
+        o[(c * oh + i) * ow + j] = p.clamp(
+            p.zeroPoint() +
+            static_cast<int64_t>(std::nearbyint(float(acc) * multiplier)));
+      }
+    }
+  return RtValue(out);
+}
+} // namespace
+
+void kernels::populateQuantizedKernels(KernelTable &table) {
+  table["torch.quantize_per_tensor"] = quantizePerTensor;
+  table["torch.quantize_per_channel"] = quantizePerChannel;
+  table["torch.dequantize"] = dequantize;
+  table["torch.ops.quantized.add"] = quantizedBinary<false, false>;
+  table["torch.ops.quantized.add_relu"] = quantizedBinary<false, true>;
+  table["torch.ops.quantized.mul"] = quantizedBinary<true, false>;
+  table["torch.ops.quantized.mul_relu"] = quantizedBinary<true, true>;
+  table["torch.ops.quantized.cat"] = quantizedCat;
+  for (const char *n : {"1d", "2d", "3d"}) {
+    table[(Twine("torch.ao.nn.quantized.functional.conv") + n).str()] =
+        quantizedConv<false>;
+    table[(Twine("traced.quantized.conv_relu") + n).str()] =
+        quantizedConv<true>;
+  }
+  table["torch.ao.nn.quantized.functional.linear"] = quantizedLinear<false>;
+  table["traced.quantized.linear_relu"] = quantizedLinear<true>;
+}
+
+void kernels::populateSameQParamsKernels(KernelTable &table) {
+  table["torch.nn.functional.relu"] = quantizedClamp<0>;
+  table["torch.nn.functional.relu6"] = quantizedClamp<1>;
+  table["torch.nn.functional.hardtanh"] = quantizedClamp<2>;
+  table["torch.nn.functional.adaptive_avg_pool2d"] = quantizedAdaptiveAvgPool2d;
+}

@@ -1,0 +1,307 @@
+//===- Quantized.cpp - result rules of the quantized ops ------------------===//
+//
+// Quantized tensors (docs/quantization.md) have the quant dialect's element
+// types: torch's quint8, qint8 and qint32 with a scale and zero point per
+// tensor (`!quant.uniform<u8:f32, 0.02:3>`) or per channel. A `dtype`
+// argument naming one of them is the quant dialect's `!quant.any<u8:f32>`
+// (quint8), `!quant.any<i8:f32>` (qint8) or `!quant.any<i32:f32>` (qint32).
+// These are the rules of the ops that make, unmake and compute on them the
+// way torch 1.13's QuantizedCPU kernels do; the ops that only move
+// elements take them through OpSpec::quantized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+namespace mlir::traced::rules {
+
+/// The torch dtype (quint8, qint8, qint32) a `dtype` argument names, as the
+/// quant dialect's type without parameters; null when it names another.
+static quant::AnyQuantizedType quantizedDType(Attribute value) {
+  auto d = dyn_cast_or_null<DTypeAttr>(value);
+  return d ? dyn_cast<quant::AnyQuantizedType>(d.getType())
+           : quant::AnyQuantizedType();
+}
+
+/// The torch spelling of a quantized storage type, for diagnostics.
+static StringRef torchName(quant::QuantizedType q) {
+  if (q.getStorageTypeIntegralWidth() == 32)
+    return "torch.qint32";
+  return q.isSigned() ? "torch.qint8" : "torch.quint8";
+}
+
+} // namespace mlir::traced::rules
+
+mlir::Type mlir::traced::uniformQuantizedType(
+    Type dtypeType, double scale, int64_t zeroPoint,
+    function_ref<InFlightDiagnostic()> emitError) {
+  auto dtype = cast<quant::QuantizedType>(dtypeType);
+  unsigned width = dtype.getStorageTypeIntegralWidth();
+  bool isSigned = dtype.isSigned();
+  int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0,
+          hi = isSigned ? (int64_t(1) << (width - 1)) - 1
+                        : (int64_t(1) << width) - 1;
+  if (zeroPoint < lo || zeroPoint > hi) {
+    emitError() << "zero_point " << zeroPoint << " is out of range of "
+                << rules::torchName(dtype) << " [" << lo << ", " << hi << "]";
+    return {};
+  }
+  if (!(scale > 0) || !std::isfinite(scale)) {
+    emitError() << "scale " << scale << " is not a positive finite number";
+    return {};
+  }
+  MLIRContext *ctx = dtype.getContext();
+  return quant::UniformQuantizedType::get(
+      isSigned ? quant::QuantizationFlags::Signed : 0,
+      IntegerType::get(ctx, width), Float32Type::get(ctx), scale, zeroPoint,
+      lo, hi);
+}
+
+namespace mlir::traced::rules {
+
+/// The quantized result of `dtypeArg`'s dtype at the constant `scaleArg`
+/// and `zeroPointArg`; null (unknown) when they are traced tensors, as
+/// torch.fx's converted models pass them (buffers), or an error.
+static FailureOr<Type> resultQuantization(const BoundCall &call,
+                                          RuleHelper &h,
+                                          quant::QuantizedType dtype,
+                                          StringRef scaleArg,
+                                          StringRef zeroPointArg) {
+  std::optional<double> scale = call.getFloat(scaleArg);
+  std::optional<int64_t> zp = call.getInt(zeroPointArg);
+  if (!scale || !zp)
+    return Type();
+  Type t = uniformQuantizedType(dtype, *scale, *zp,
+                                [&]() { return h.error(); });
+  if (!t)
+    return failure();
+  return t;
+}
+
+/// A quantized tensor argument, or null after an error (a float tensor
+/// given to a quantized op: torch has no kernel for it) or when unknown.
+static RankedTensorType quantizedArg(const BoundCall &call, RuleHelper &h,
+                                     StringRef name) {
+  RankedTensorType t = call.getTensor(name);
+  if (t && !isQuantizedElement(t.getElementType())) {
+    h.error() << "expects a quantized tensor for '" << name << "', but got "
+              << t;
+    return {};
+  }
+  return t;
+}
+
+/// torch.quantize_per_tensor(input, scale, zero_point, dtype): a float32
+/// input, one of the quantized dtypes; the scale and zero point are
+/// numbers or (torch.fx's converted models) 0-d or 1-element tensors.
+LogicalResult quantizePerTensor(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  quant::AnyQuantizedType dtype = quantizedDType(call.get("dtype").value);
+  if (!dtype)
+    return h.error() << "expects a quantized dtype (torch.quint8, "
+                        "torch.qint8 or torch.qint32), not "
+                     << call.getType("dtype");
+  if (input && !input.getElementType().isF32())
+    return h.error() << "quantizes float32 tensors only, not " << input;
+  FailureOr<Type> element =
+      resultQuantization(call, h, dtype, "scale", "zero_point");
+  if (failed(element))
+    return failure();
+  if (!input || !*element)
+    return h.unknown();
+  return h.result(input.getShape(), *element);
+}
+
+/// torch.quantize_per_channel(input, scales, zero_points, axis, dtype): the
+/// scales are a tensor, so the result's parameters are known when it runs.
+LogicalResult quantizePerChannel(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!quantizedDType(call.get("dtype").value))
+    return h.error() << "expects a quantized dtype (torch.quint8, "
+                        "torch.qint8 or torch.qint32)";
+  if (input && !input.getElementType().isF32())
+    return h.error() << "quantizes float32 tensors only, not " << input;
+  if (input && !h.dimArg(input, "axis"))
+    return h.stop();
+  return h.unknown();
+}
+
+/// torch.dequantize / Tensor.dequantize: float32 of the input's shape (a
+/// float tensor is returned as float32 too).
+LogicalResult dequantize(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  Type element = input.getElementType();
+  if (!isQuantizedElement(element) && !isa<FloatType>(element))
+    return h.error() << "dequantizes quantized or floating-point tensors, "
+                        "not "
+                     << input;
+  return h.result(input.getShape(), Float32Type::get(call.getContext()));
+}
+
+/// torch.ops.quantized.add / add_relu / mul / mul_relu (qa, qb, scale,
+/// zero_point): two quantized tensors of one dtype, broadcast; the result
+/// has their dtype at the given scale and zero point.
+LogicalResult quantizedBinary(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = quantizedArg(call, h, "qa"),
+                   b = quantizedArg(call, h, "qb");
+  if (!a || !b)
+    return h.stop();
+  auto qa = cast<quant::QuantizedType>(a.getElementType()),
+       qb = cast<quant::QuantizedType>(b.getElementType());
+  if (qa.getStorageType() != qb.getStorageType() ||
+      qa.isSigned() != qb.isSigned())
+    return h.error() << "expects operands of one quantized dtype, but got "
+                     << torchName(qa) << " and " << torchName(qb);
+  FailureOr<Type> element =
+      resultQuantization(call, h, qa, "scale", "zero_point");
+  if (failed(element))
+    return failure();
+  if (!*element)
+    return h.unknown();
+  return h.broadcastResult(a.getShape(), b.getShape(), *element);
+}
+
+/// torch.ops.quantized.cat(qx, dim, scale, zero_point): the tensors
+/// concatenated (as torch.cat shapes them), requantized to the given scale
+/// and zero point (None: the first tensor's).
+LogicalResult quantizedCat(const BoundCall &call, RuleHelper &h) {
+  const BoundCall::Arg &qx = call.get("qx");
+  if (qx.elements.empty() || llvm::any_of(qx.elements, [](Type t) {
+        return !isa_and_nonnull<RankedTensorType>(t);
+      }))
+    return h.unknown();
+  SmallVector<Type> storage;
+  for (Type t : qx.elements) {
+    if (!isQuantizedTensor(t))
+      return h.error() << "expects quantized tensors, but got " << t;
+    storage.push_back(quantStorageType(t));
+  }
+  auto first = cast<RankedTensorType>(qx.elements[0]);
+  auto q = cast<quant::QuantizedType>(first.getElementType());
+  Type element = q;
+  if (!call.isNone("scale") || !call.isNone("zero_point")) {
+    FailureOr<Type> given =
+        resultQuantization(call, h, q, "scale", "zero_point");
+    if (failed(given))
+      return failure();
+    element = *given;
+  }
+  // The shape: torch.cat's rule on the storage integers.
+  int64_t rank = first.getRank();
+  std::optional<int64_t> dim = call.getInt("dim");
+  if (!dim)
+    return h.unknown();
+  FailureOr<int64_t> d = h.dim(*dim, rank);
+  if (failed(d))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  for (Type t : ArrayRef<Type>(qx.elements).drop_front()) {
+    auto tensor = cast<RankedTensorType>(t);
+    if (tensor.getRank() != rank)
+      return h.error() << "expects tensors of one rank, but got "
+                       << first << " and " << tensor;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t a = shape[i], b = tensor.getDimSize(i);
+      if (i == *d) {
+        shape[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b)
+                       ? kDynamic
+                       : a + b;
+      } else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) &&
+                 a != b) {
+        return h.error() << "sizes of tensors must match except in "
+                            "dimension "
+                         << *d << ": " << first << " and " << tensor;
+      } else if (ShapedType::isDynamic(a)) {
+        shape[i] = b;
+      }
+    }
+  }
+  if (!element)
+    return h.unknown();
+  return h.result(shape, element);
+}
+
+/// The float rule of `entry` on the call with its quantized tensor
+/// arguments typed as float32 (the shapes of a quantized conv or linear
+/// are the float op's); null results when unknown.
+static LogicalResult floatShape(const BoundCall &call, RuleHelper &h,
+                                StringRef rule,
+                                SmallVectorImpl<Type> &results) {
+  BoundCall floats = call;
+  for (unsigned i = 0; i < call.getSignature().params.size(); ++i)
+    if (auto t = dyn_cast_or_null<TensorType>(floats[i].type);
+        t && isQuantizedElement(t.getElementType()))
+      floats[i].type = t.clone(Float32Type::get(call.getContext()));
+  if (failed(ruleTable().lookup(rule)(floats, results))) {
+    h.reported = true;
+    return failure();
+  }
+  return success();
+}
+
+/// The conv-like ops of the quantized modules (Conv1d/2d/3d, ConvReLU,
+/// Linear, LinearReLU): a quint8 input, a qint8 weight (per tensor or per
+/// output channel), a float bias; the result is quint8 at `scale` and
+/// `zero_point` (for linear, None: the input's), shaped as the float op.
+static LogicalResult quantizedContraction(const BoundCall &call,
+                                          RuleHelper &h, StringRef rule) {
+  RankedTensorType input = quantizedArg(call, h, "input"),
+                   weight = quantizedArg(call, h, "weight");
+  if (!input || !weight)
+    return h.stop();
+  auto qi = cast<quant::QuantizedType>(input.getElementType()),
+       qw = cast<quant::QuantizedType>(weight.getElementType());
+  if (qi.isSigned() || qi.getStorageTypeIntegralWidth() != 8)
+    return h.error() << "expects a torch.quint8 input, not " << torchName(qi);
+  if (!qw.isSigned() || qw.getStorageTypeIntegralWidth() != 8)
+    return h.error() << "expects a torch.qint8 weight, not " << torchName(qw);
+  if (auto axis = dyn_cast<quant::UniformQuantizedPerAxisType>(qw);
+      axis && axis.getQuantizedDimension() != 0)
+    return h.error() << "expects a weight quantized per output channel "
+                        "(axis 0), not along axis "
+                     << axis.getQuantizedDimension();
+  if (RankedTensorType bias = call.getTensor("bias");
+      bias && !bias.getElementType().isF32())
+    return h.error() << "expects a float32 bias, not " << bias;
+  SmallVector<Type> shape;
+  if (failed(floatShape(call, h, rule, shape)))
+    return failure();
+  // The result's dtype: quint8 (the functional conv's `dtype`, which
+  // torch only checks to be quint8).
+  if (call.getSignature().lookup("dtype") && !call.isNone("dtype")) {
+    quant::AnyQuantizedType d = quantizedDType(call.get("dtype").value);
+    if (!d || d.isSigned() || d.getStorageTypeIntegralWidth() != 8)
+      return h.error() << "supports dtype=torch.quint8 only";
+  }
+  Type element = qi;
+  if (!call.isNone("scale") || !call.isNone("zero_point")) {
+    FailureOr<Type> given =
+        resultQuantization(call, h, qi, "scale", "zero_point");
+    if (failed(given))
+      return failure();
+    element = *given;
+  } else if (!isa<quant::UniformQuantizedType>(qi)) {
+    return h.unknown();
+  }
+  if (shape.size() != 1 || !shape[0] || !element)
+    return h.unknown();
+  return h.result(cast<RankedTensorType>(shape[0]).getShape(), element);
+}
+
+LogicalResult quantizedConv(const BoundCall &call, RuleHelper &h) {
+  if (auto mode = dyn_cast_or_null<StringAttr>(call.get("padding_mode").value);
+      mode && mode.getValue() != "zeros")
+    return h.error() << "supports padding_mode='zeros' only, not '"
+                     << mode.getValue() << "'";
+  return quantizedContraction(call, h, "conv");
+}
+
+LogicalResult quantizedLinear(const BoundCall &call, RuleHelper &h) {
+  return quantizedContraction(call, h, "linear");
+}
+
+} // namespace mlir::traced::rules

@@ -1,0 +1,494 @@
+//===- LowerQuantized.cpp - quantized graphs as integer and float calls ---===//
+//
+// Rewrites a module's quantized tensors (docs/quantization.md) as their
+// storage integers and its quantized ops as calls of ordinary op-library
+// entries on integers and floats, computing what the interpreter's
+// quantized kernels compute (lib/Interpreter/Kernels/Quantized.cpp), so
+// that the compilers need nothing quantized of their own:
+//
+// - every value of a quantized tensor type takes its storage type (the
+//   ops that only move elements, QuantizedUse::Storage, stay as they are);
+// - the parameters each quantized type holds become constants of the calls
+//   that replace the quantized ops: quantize is round(x * (1 / scale)) +
+//   zero_point, clamped and cast; dequantize (q - zero_point) * scale;
+//   conv and linear sum the centered integers in float64 (exact) and scale
+//   them in float32.
+//
+// The entry graph's inputs and outputs must be float: a compiled module
+// takes and returns plain tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decompose.h"
+
+#include "TracedIR/Transforms/GraphRewrites.h"
+#include "TracedIR/Transforms/Passes.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+#include <cmath>
+
+namespace mlir::traced {
+#define GEN_PASS_DEF_TRACEDLOWERQUANTIZED
+#include "TracedIR/Transforms/Passes.h.inc"
+} // namespace mlir::traced
+
+using namespace mlir;
+using namespace mlir::traced;
+using namespace mlir::traced::decompose;
+
+namespace {
+/// A quantized type's parameters, as the interpreter's kernels read them.
+struct QParams {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zeroPoints;
+  int64_t axis = -1;
+  int64_t lo = 0, hi = 0;
+  Type storage;
+
+  explicit QParams(Type type) {
+    auto q = cast<quant::QuantizedType>(type);
+    lo = q.getStorageTypeMin();
+    hi = q.getStorageTypeMax();
+    storage = quantStorageElement(type);
+    if (auto u = dyn_cast<quant::UniformQuantizedType>(q)) {
+      scales.push_back(u.getScale());
+      zeroPoints.push_back(u.getZeroPoint());
+    } else if (auto a = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
+      scales.assign(a.getScales().begin(), a.getScales().end());
+      zeroPoints.assign(a.getZeroPoints().begin(), a.getZeroPoints().end());
+      axis = a.getQuantizedDimension();
+    }
+  }
+  bool perTensor() const { return axis < 0; }
+  double scale() const { return scales[0]; }
+  int64_t zeroPoint() const { return zeroPoints[0]; }
+};
+
+/// What the rewrite of one call reads: the call, and the quantized type
+/// each value had before the module was retyped.
+struct Lowering {
+  Decomposer &d;
+  const llvm::DenseMap<Value, Type> &quantized;
+
+  Type f32() const { return Float32Type::get(d.ctx); }
+  /// The quantized element type value `v` had, or null.
+  Type qtype(Value v) const { return v ? quantized.lookup(v) : Type(); }
+
+  /// A float32 tensor of one value per index along `axis` of `like`,
+  /// shaped to broadcast against it ([1, C, 1, 1] for axis 1 of a 4-D
+  /// tensor).
+  Value perAxis(RankedTensorType like, int64_t axis, ArrayRef<float> values) {
+    SmallVector<int64_t> shape(like.getRank(), 1);
+    shape[axis] = values.size();
+    return d.tensorConstant(RankedTensorType::get(shape, f32()),
+                            [&](ArrayRef<int64_t> i) { return values[i[axis]]; });
+  }
+
+  /// `x` (float32) as the quantized type `q`'s storage integers:
+  /// round(x * (1 / scale)) + zero_point, saturated (as quantize_val: a
+  /// NaN or infinite product, whose int64 conversion is INT64_MIN on x86,
+  /// gives the lowest value).
+  Value quantize(Value x, const QParams &q, bool nonFinite) {
+    Value y;
+    if (q.perTensor()) {
+      float inverse = 1.0f / static_cast<float>(q.scale());
+      y = d.binary("torch.mul", x, d.f64(inverse));
+    } else {
+      SmallVector<float> inverses;
+      for (double s : q.scales)
+        inverses.push_back(1.0f / static_cast<float>(s));
+      y = d.binary("torch.mul", x, perAxis(typeOf(x), q.axis, inverses));
+    }
+    return requantize(y, q, /*relu=*/false, nonFinite);
+  }
+
+  /// y (float32, the value in steps) as q's storage integers: round to
+  /// nearest even, plus the zero point, saturated (ReLU: at least the zero
+  /// point), cast.
+  Value requantize(Value y, const QParams &q, bool relu, bool nonFinite) {
+    Value r = d.unary("torch.round", y);
+    if (nonFinite)
+      r = d.call("torch.nan_to_num", {{"input", r},
+                                      {"nan", d.f64(double(q.lo - q.zeroPoint()))},
+                                      {"posinf", d.f64(double(q.lo - q.zeroPoint()))},
+                                      {"neginf", d.f64(double(q.lo - q.zeroPoint()))}});
+    if (q.perTensor()) {
+      r = d.binary("torch.add", r, d.f64(double(q.zeroPoint())));
+      r = d.call("torch.clamp", {{"input", r},
+                                 {"min", d.f64(double(relu ? q.zeroPoint() : q.lo))},
+                                 {"max", d.f64(double(q.hi))}});
+    } else {
+      SmallVector<float> zps(q.zeroPoints.begin(), q.zeroPoints.end());
+      r = d.binary("torch.add", r, perAxis(typeOf(r), q.axis, zps));
+      r = d.call("torch.clamp", {{"input", r}, {"min", d.f64(double(q.lo))},
+                                 {"max", d.f64(double(q.hi))}});
+    }
+    return d.cast(r, q.storage);
+  }
+
+  /// The float32 values of storage integers `q` of quantized type `type`:
+  /// q * scale + scale * -zero_point (compiled code fuses it into one
+  /// multiply-add, as the interpreter computes it).
+  Value dequantize(Value q, Type type) {
+    QParams p(type);
+    Value x = d.cast(q, f32());
+    if (p.perTensor()) {
+      float s = static_cast<float>(p.scale());
+      Value y = d.binary("torch.mul", x, d.f64(s));
+      return d.binary("torch.add", y,
+                      d.f64(double(s * static_cast<float>(-p.zeroPoint()))));
+    }
+    SmallVector<float> s, c;
+    for (auto [scale, zp] : llvm::zip(p.scales, p.zeroPoints)) {
+      s.push_back(static_cast<float>(scale));
+      c.push_back(s.back() * static_cast<float>(-zp));
+    }
+    RankedTensorType t = typeOf(x);
+    Value y = d.binary("torch.mul", x, perAxis(t, p.axis, s));
+    return d.binary("torch.add", y, perAxis(t, p.axis, c));
+  }
+};
+
+Results lowerQuantize(Lowering &l) {
+  Decomposer &d = l.d;
+  Type out = l.qtype(d.bound.op->getResult(0));
+  if (!out)
+    return d.decline("its result is not quantized");
+  return one(l.quantize(d.cast(d.tensor("input"), l.f32()), QParams(out),
+                        /*nonFinite=*/true));
+}
+
+Results lowerDequantize(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  Type q = l.qtype(input);
+  if (!q)
+    return one(d.cast(input, l.f32()));
+  return one(l.dequantize(input, q));
+}
+
+/// relu, relu6, hardtanh of quantized tensors: the storage integers
+/// clamped to the quantized bounds.
+Results lowerClamp(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  QParams p(l.qtype(input));
+  if (!p.perTensor())
+    return d.decline("a tensor quantized per channel");
+  auto quantizeVal = [&](double v) {
+    float inverse = 1.0f / static_cast<float>(p.scale());
+    int64_t q = p.zeroPoint() + static_cast<int64_t>(std::nearbyint(
+                                    static_cast<float>(v) * inverse));
+    return std::min(std::max(q, p.lo), p.hi);
+  };
+  int64_t lo = p.zeroPoint(), hi = p.hi;
+  StringRef target = d.target();
+  if (target == "torch.nn.functional.relu6") {
+    hi = quantizeVal(6.0);
+  } else if (target == "torch.nn.functional.hardtanh") {
+    std::optional<double> mn = d.getFloat("min_val"), mx = d.getFloat("max_val");
+    if (!mn || !mx)
+      return d.decline("its bounds are not constants");
+    lo = quantizeVal(*mn);
+    hi = quantizeVal(*mx);
+  }
+  return one(d.call("torch.clamp",
+                    {{"input", input}, {"min", d.i64(lo)}, {"max", d.i64(hi)}}));
+}
+
+/// adaptive_avg_pool2d of a quantized tensor to 1x1: the window's sum less
+/// its zero points, times 1.0f / size, rounded.
+Results lowerAdaptiveAvgPool(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  RankedTensorType t = typeOf(input), r = d.resultTensorType();
+  QParams p(l.qtype(input));
+  if (!t || !r || !t.hasStaticShape() || t.getRank() < 2 ||
+      r.getShape().take_back(2) != ArrayRef<int64_t>{1, 1})
+    return d.decline("pooling quantized tensors to sizes other than 1x1 is "
+                     "not compiled yet");
+  int64_t n = t.getDimSize(t.getRank() - 1) * t.getDimSize(t.getRank() - 2);
+  Value sum = d.call("torch.sum",
+                     {{"input", d.cast(input, IntegerType::get(d.ctx, 64))},
+                      {"dim", d.ints({-2, -1})},
+                      {"keepdim", d.boolean(true)}});
+  Value centered = d.binary("torch.sub", sum, d.i64(p.zeroPoint() * n));
+  Value y = d.binary("torch.mul", d.cast(centered, l.f32()),
+                     d.f64(1.0f / static_cast<float>(n)));
+  return one(l.requantize(y, p, /*relu=*/false, /*nonFinite=*/false));
+}
+
+/// torch.ops.quantized.add / add_relu / mul / mul_relu.
+Results lowerBinary(Lowering &l) {
+  Decomposer &d = l.d;
+  Value a = d.tensor("qa"), b = d.tensor("qb");
+  Type out = l.qtype(d.bound.op->getResult(0));
+  QParams pa(l.qtype(a)), pb(l.qtype(b)), po(out);
+  if (!pa.perTensor() || !pb.perTensor())
+    return d.decline("a tensor quantized per channel");
+  bool relu = d.target().ends_with("_relu");
+  if (d.target().starts_with("torch.ops.quantized.mul")) {
+    Type i32 = IntegerType::get(d.ctx, 32);
+    Value ca = d.binary("torch.sub", d.cast(a, i32), d.i64(pa.zeroPoint()));
+    Value cb = d.binary("torch.sub", d.cast(b, i32), d.i64(pb.zeroPoint()));
+    Value c = d.binary("torch.mul", ca, cb);
+    float multiplier = static_cast<float>(
+        pa.scale() * pb.scale() * double(1.0f / static_cast<float>(po.scale())));
+    Value y = d.binary("torch.mul", d.cast(c, l.f32()), d.f64(multiplier));
+    return one(l.requantize(y, po, relu, /*nonFinite=*/false));
+  }
+  Value sum = d.binary("torch.add", l.dequantize(a, l.qtype(a)),
+                       l.dequantize(b, l.qtype(b)));
+  float inverse = 1.0f / static_cast<float>(po.scale());
+  Value y = d.binary("torch.mul", sum, d.f64(inverse));
+  return one(l.requantize(y, po, relu, /*nonFinite=*/false));
+}
+
+/// torch.ops.quantized.cat: each tensor requantized to the result's
+/// parameters (unless it has them), then concatenated.
+Results lowerCat(Lowering &l) {
+  Decomposer &d = l.d;
+  Type out = l.qtype(d.bound.op->getResult(0));
+  QParams po(out);
+  SmallVector<Value> parts;
+  for (Value v : d.bound.op->getOperands()) {
+    Type q = l.qtype(v);
+    if (!q)
+      continue;
+    if (q == out) {
+      parts.push_back(v);
+      continue;
+    }
+    QParams pi(q);
+    if (!pi.perTensor())
+      return d.decline("a tensor quantized per channel");
+    // dequantize_val: float(scale) * float(q - zero_point).
+    Value c = d.binary("torch.sub", d.cast(v, l.f32()), d.f64(pi.zeroPoint()));
+    Value x = d.binary("torch.mul", c, d.f64(static_cast<float>(pi.scale())));
+    parts.push_back(l.quantize(x, po, /*nonFinite=*/false));
+  }
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, parts)},
+                                  {"dim", d.arg("dim")}}));
+}
+
+/// The quantized modules' conv and linear: the products of the centered
+/// integers summed by the float op in float64 (exact), then times s_in *
+/// s_w[c] / s_out plus bias / s_out in float32, requantized.
+Results lowerContraction(Lowering &l) {
+  Decomposer &d = l.d;
+  Value x = d.tensor("input"), w = d.tensor("weight");
+  Type out = l.qtype(d.bound.op->getResult(0));
+  QParams px(l.qtype(x)), pw(l.qtype(w)), po(out);
+  if (!px.perTensor())
+    return d.decline("an input quantized per channel");
+  Type f64 = Float64Type::get(d.ctx);
+  Value cx = d.binary("torch.sub", d.cast(x, f64), d.f64(px.zeroPoint()));
+  Value cw = d.cast(w, f64);
+  RankedTensorType wt = typeOf(cw);
+  int64_t channels = wt ? wt.getDimSize(0) : 0;
+  if (!wt || ShapedType::isDynamic(channels))
+    return d.decline("its weight's shape is not static");
+  auto perChannel = [&](auto fn) {
+    SmallVector<float> v;
+    for (int64_t c = 0; c < channels; ++c)
+      v.push_back(fn(pw.perTensor() ? 0 : c));
+    return v;
+  };
+  if (llvm::any_of(pw.zeroPoints, [](int64_t z) { return z != 0; })) {
+    SmallVector<float> zps =
+        perChannel([&](int64_t c) { return float(pw.zeroPoints[c]); });
+    cw = d.binary("torch.sub", cw, d.cast(l.perAxis(wt, 0, zps), f64));
+  }
+  bool linear = d.target().contains("linear");
+  StringRef floatEntry = d.target();
+  std::string conv;
+  SmallVector<KwArg> args{{"input", cx}, {"weight", cw}};
+  if (linear) {
+    floatEntry = "torch.nn.functional.linear";
+  } else {
+    conv = ("torch.nn.functional.conv" + d.target().take_back(2)).str();
+    floatEntry = conv;
+    for (StringRef p : {"stride", "padding", "dilation", "groups"})
+      args.push_back({p, d.arg(p)});
+  }
+  Value acc = d.call(floatEntry, args);
+  RankedTensorType at = typeOf(acc);
+  if (!at)
+    return failure();
+  int64_t channelDim = linear ? at.getRank() - 1 : (at.getRank() == wt.getRank() ? 1 : 0);
+  float inverseOut = static_cast<float>(1.0 / po.scale());
+  SmallVector<float> multipliers = perChannel([&](int64_t c) {
+    float inverseIn = static_cast<float>(1.0 / px.scale()) *
+                      static_cast<float>(1.0 / pw.scales[c]);
+    return inverseOut / inverseIn;
+  });
+  RankedTensorType af = RankedTensorType::get(at.getShape(), l.f32());
+  Value y = d.binary("torch.mul", d.cast(acc, l.f32()),
+                     l.perAxis(af, channelDim, multipliers));
+  if (!d.isNone("bias")) {
+    Value bias = d.tensor("bias");
+    Value scaled = d.binary("torch.mul", bias, d.f64(inverseOut));
+    SmallVector<int64_t> shape(at.getRank(), 1);
+    shape[channelDim] = channels;
+    y = d.binary("torch.add", y, reshape(d, scaled, shape));
+  }
+  bool relu = d.target().contains("relu");
+  return one(l.requantize(y, po, relu, /*nonFinite=*/false));
+}
+
+/// Max pooling of storage integers, which the compilers pool in floats
+/// only: the integers as float32 (exactly), pooled, cast back.
+Results lowerMaxPool(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  QParams p(l.qtype(input));
+  SmallVector<KwArg> args{{"input", d.cast(input, l.f32())}};
+  for (const Param &param : d.bound.spec->signature.params)
+    if (param.name != "input" && d.bound.slot(param.name))
+      args.push_back({param.name, d.arg(param.name)});
+  if (d.bound.op->getNumResults() != 1)
+    return d.decline("max pooling with indices of quantized tensors");
+  Value pooled = d.call(d.target(), args);
+  return one(d.cast(pooled, p.storage));
+}
+
+using LowerFn = Results (*)(Lowering &);
+
+const llvm::StringMap<LowerFn> &lowerings() {
+  static const llvm::StringMap<LowerFn> table = [] {
+    llvm::StringMap<LowerFn> t;
+    t["torch.quantize_per_tensor"] = lowerQuantize;
+    t["torch.quantize_per_channel"] = lowerQuantize;
+    t["torch.dequantize"] = lowerDequantize;
+    t["torch.ops.quantized.add"] = lowerBinary;
+    t["torch.ops.quantized.add_relu"] = lowerBinary;
+    t["torch.ops.quantized.mul"] = lowerBinary;
+    t["torch.ops.quantized.mul_relu"] = lowerBinary;
+    t["torch.ops.quantized.cat"] = lowerCat;
+    t["torch.nn.functional.relu"] = lowerClamp;
+    t["torch.nn.functional.relu6"] = lowerClamp;
+    t["torch.nn.functional.hardtanh"] = lowerClamp;
+    t["torch.nn.functional.adaptive_avg_pool2d"] = lowerAdaptiveAvgPool;
+    t["torch.nn.functional.max_pool1d"] = lowerMaxPool;
+    t["torch.nn.functional.max_pool2d"] = lowerMaxPool;
+    t["torch.nn.functional.max_pool3d"] = lowerMaxPool;
+    for (const char *n : {"1d", "2d", "3d"}) {
+      t[(Twine("torch.ao.nn.quantized.functional.conv") + n).str()] =
+          lowerContraction;
+      t[(Twine("traced.quantized.conv_relu") + n).str()] = lowerContraction;
+    }
+    t["torch.ao.nn.quantized.functional.linear"] = lowerContraction;
+    t["traced.quantized.linear_relu"] = lowerContraction;
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+LogicalResult traced::lowerQuantized(mlir::ModuleOp top,
+                                     Operation *entry) {
+  // The quantized type of every value, before any is retyped.
+  llvm::DenseMap<Value, Type> quantized;
+  auto note = [&](Value v) {
+    if (auto t = dyn_cast<TensorType>(v.getType());
+        t && isQuantizedElement(t.getElementType()))
+      quantized[v] = t.getElementType();
+  };
+  top.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      note(r);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument a : block.getArguments())
+          note(a);
+  });
+  if (auto graph = dyn_cast_or_null<GraphOp>(entry)) {
+    FunctionType type = graph.getFunctionType();
+    for (auto [i, t] : llvm::enumerate(
+             llvm::concat<const Type>(type.getInputs(), type.getResults())))
+      if (isQuantizedTensor(t))
+        return graph.emitError()
+               << "a compiled graph takes and returns float tensors, but "
+               << (i < type.getNumInputs() ? "an input" : "an output")
+               << " is " << t << " (dequantize it in the model)";
+  }
+  // The calls to rewrite, in order, before retyping.
+  SmallVector<Operation *> calls;
+  top.walk([&](Operation *op) {
+    if (!isa<CallFunctionOp, CallMethodOp>(op))
+      return;
+    std::optional<BoundOp> bound = bindCall(op, {});
+    if (!bound || !lowerings().count(bound->spec->name))
+      return;
+    // The quantized entries always (dequantize takes float tensors too);
+    // the others when they take or make quantized tensors.
+    if (bound->spec->quantized == QuantizedUse::Native ||
+        llvm::any_of(op->getOperands(), [&](Value v) { return quantized.count(v); }) ||
+        llvm::any_of(op->getResults(), [&](Value v) { return quantized.count(v); }))
+      calls.push_back(op);
+  });
+  // Every value takes its storage type; declarations and graphs too.
+  for (auto &[v, t] : quantized)
+    v.setType(quantStorageType(v.getType()));
+  top.walk([&](Operation *op) {
+    if (auto graph = dyn_cast<GraphOp>(op)) {
+      FunctionType type = graph.getFunctionType();
+      SmallVector<Type> ins, outs;
+      for (Type t : type.getInputs())
+        ins.push_back(quantStorageType(t));
+      for (Type t : type.getResults())
+        outs.push_back(quantStorageType(t));
+      graph.setFunctionTypeAttr(
+          TypeAttr::get(FunctionType::get(op->getContext(), ins, outs)));
+    } else if (auto p = dyn_cast<ParameterOp>(op)) {
+      p.setType(cast<TensorType>(quantStorageType(p.getType())));
+    } else if (auto b = dyn_cast<BufferOp>(op)) {
+      b.setType(cast<TensorType>(quantStorageType(b.getType())));
+    } else if (auto c = dyn_cast<ConstantOp>(op);
+               c && isQuantizedTensor(c.getType())) {
+      c.getResult().setType(quantStorageType(c.getType()));
+    }
+  });
+  SymbolTableCollection symbols;
+  for (Operation *op : calls) {
+    std::optional<BoundOp> bound = bindCall(op, {});
+    OpBuilder b(op);
+    Decomposer d(*bound, b, symbols);
+    Lowering l{d, quantized};
+    Results results = lowerings().lookup(bound->spec->name)(l);
+    if (d.failed || failed(results)) {
+      if (!d.declined.empty())
+        return op->emitError() << "cannot compile this quantized call: "
+                               << d.declined;
+      return op->emitError("cannot compile this quantized call");
+    }
+    for (auto [from, to] : llvm::zip(op->getResults(), *results)) {
+      // Later calls read the replaced value's quantization from its
+      // replacement.
+      if (Type q = quantized.lookup(from))
+        quantized[to] = q;
+      from.replaceAllUsesWith(to);
+    }
+    op->erase();
+  }
+  return success();
+}
+
+std::vector<std::string> traced::getQuantizedLoweringTargets() {
+  std::vector<std::string> names;
+  for (const auto &entry : lowerings())
+    if (OpLibrary::get().lookupFunction(entry.getKey())->quantized ==
+        QuantizedUse::Native)
+      names.push_back(entry.getKey().str());
+  return names;
+}
+
+namespace {
+struct LowerQuantizedPass
+    : traced::impl::TracedLowerQuantizedBase<LowerQuantizedPass> {
+  void runOnOperation() override {
+    if (failed(lowerQuantized(getOperation(), nullptr)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,293 @@
+"""Quantized models (docs/quantization.md): torch's FX and eager int8 models
+trace, interpret and agree with torch's quantized CPU backend (onednn);
+quantized types round-trip through text, bytecode and JSON; what torch
+refuses on quantized tensors is refused."""
+import json
+
+import pytest
+import torch
+import torchvision
+
+import traced
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+@pytest.fixture(autouse=True)
+def onednn():
+    engine = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "onednn"
+    yield
+    torch.backends.quantized.engine = engine
+
+
+def _randomize(model):
+    """Random BatchNorm statistics and affine parameters: with torchvision's
+    initial ones (mean 0, var 1, weight 1, bias 0) a comparison proves
+    little."""
+    gen = torch.Generator().manual_seed(1)
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            n = m.num_features
+            m.running_mean.copy_(torch.rand(n, generator=gen) - 0.5)
+            m.running_var.copy_(torch.rand(n, generator=gen) * 1.5 + 0.5)
+            m.weight.data.copy_(torch.rand(n, generator=gen) + 0.5)
+            m.bias.data.copy_(torch.rand(n, generator=gen) - 0.5)
+    return model
+
+
+def _fx_quantized(name, size=224):
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+    torch.manual_seed(0)
+    model = _randomize(getattr(torchvision.models, name)().eval())
+    x = torch.randn(1, 3, size, size)
+    prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"), (x,))
+    with torch.no_grad():
+        for _ in range(3):
+            prepared(torch.randn(1, 3, size, size))
+    return convert_fx(prepared)
+
+
+def _eager_quantized(name, size=224):
+    import torchvision.models.quantization as tq
+    torch.manual_seed(0)
+    model = _randomize(getattr(tq, name)(quantize=False).eval())
+    model.fuse_model(is_qat=False)
+    model.qconfig = torch.ao.quantization.get_default_qconfig("onednn")
+    torch.ao.quantization.prepare(model, inplace=True)
+    with torch.no_grad():
+        for _ in range(3):
+            model(torch.randn(1, 3, size, size))
+    torch.ao.quantization.convert(model, inplace=True)
+    return model
+
+
+def _steps(got, expected):
+    """|got - expected| in quantization steps of the logits (the model
+    dequantizes its last linear's output: a step is that linear's scale)."""
+    values = expected.unique().sort().values
+    step = values.diff().min()
+    return ((got - expected).abs() / step).round()
+
+
+@pytest.mark.parametrize("name,quantize", [
+    ("resnet18", _fx_quantized), ("mobilenet_v2", _fx_quantized),
+    ("resnet18", _eager_quantized)], ids=["fx-resnet18", "fx-mobilenet_v2", "eager-resnet18"])
+def test_model(name, quantize):
+    model = quantize(name)
+    x = torch.randn(1, 3, 224, 224)
+    tm = traced.trace(model, x)
+    text = str(tm)
+    assert "!quant.uniform<u8:f32" in text and "!quant.uniform<i8:f32:0" in text
+    compiled = traced.compile(tm)
+    for seed in range(2):
+        x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(seed))
+        with torch.no_grad():
+            expected = model(x)
+        for got in (tm.interpret(x)[0], compiled(x)):
+            steps = _steps(got, expected)
+            # Single steps of oneDNN's own float order spread through the
+            # network (docs/quantization.md, "Numerics"); no element is
+            # further than two steps off, and 99% are within one.
+            assert steps.max() <= 2, steps.max()
+            assert (steps <= 1).float().mean() >= 0.99
+            assert got.argmax() == expected.argmax()
+
+
+class _Wrap(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)
+
+
+def _qconv():
+    import torch.nn.intrinsic.quantized as nniq
+    conv = nniq.ConvReLU2d(4, 6, 3, padding=1)
+    w = torch.quantize_per_channel(torch.randn(6, 4, 3, 3) * 0.1, torch.rand(6, dtype=torch.float64) * 0.01 + 0.001,
+                                   torch.zeros(6, dtype=torch.long), 0, torch.qint8)
+    conv.set_weight_bias(w, torch.randn(6))
+    conv.scale, conv.zero_point = 0.07, 11
+    return conv
+
+
+def test_module_state_and_types():
+    torch.manual_seed(0)
+    conv = _qconv()
+    x = torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.05, 3, torch.quint8)
+    tm = traced.trace(_Wrap(conv), x)
+    m = tm.module("m")
+    assert m.class_name == "torch.nn.intrinsic.quantized.modules.conv_relu.ConvReLU2d"
+    text = str(tm)
+    # The unpacked weight: per channel, its storage integers as the value.
+    assert "parameter @weight : tensor<6x4x3x3x!quant.uniform<i8:f32:0, {" in text
+    assert "dense_resource<" in text and "tensor<6x4x3x3xi8>" in text
+    assert "parameter @bias : tensor<6xf32>" in text
+    out = tm.graph.outputs[0]
+    assert out.dtype == "quint8"
+    assert "!quant.uniform<u8:f32, 7.0000000000000007E-2:11>" in str(out.type) or \
+        "0.07" in str(out.type) or "7.000000e-02:11" in str(out.type)
+    got = tm.interpret(x)[0]
+    expected = conv(x)
+    assert got.is_quantized and got.q_scale() == expected.q_scale()
+    assert got.q_zero_point() == expected.q_zero_point()
+    assert torch.equal(got.int_repr(), expected.int_repr())
+
+
+def _graph_text(tm):
+    """The IR without its weight blobs and their names."""
+    import re
+    return re.sub(r"dense_resource<[^>]*>", "dense_resource<>", str(tm).split("{-#")[0])
+
+
+def test_round_trips(tmp_path):
+    torch.manual_seed(0)
+    conv = _qconv()
+    x = torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.05, 3, torch.quint8)
+    tm = traced.trace(_Wrap(conv), x)
+    expected = tm.interpret(x)[0]
+    # Text and bytecode.
+    again = traced.parse(tm.to_string())
+    assert str(again) == str(tm)
+    path = tmp_path / "m.mlirbc"
+    tm.save(path)
+    loaded = traced.load(path)
+    assert str(loaded) == str(tm)
+    assert torch.equal(loaded.interpret(x)[0].int_repr(), expected.int_repr())
+    # JSON: "qparams" on quantized types and values.
+    jpath = tmp_path / "m.json"
+    tm.save(jpath)
+    trace = jpath.read_text()
+    assert '"qparams"' in trace and '"qint8"' in trace and '"quint8"' in trace
+    back = traced.load(jpath)
+    assert _graph_text(back) == _graph_text(tm)
+    assert torch.equal(back.interpret(x)[0].int_repr(), expected.int_repr())
+
+
+def test_json_qparams_are_checked(tmp_path):
+    tm = traced.trace(_Wrap(torch.nn.Identity()), torch.randn(2))
+    jpath = tmp_path / "m.json"
+    tm.save(jpath)
+    doc = json.loads(jpath.read_text())
+
+    def load_with_input_type(ty):
+        graph = doc["modules"][0]["graphs"][0]
+        graph["inputs"][1]["type"] = ty
+        jpath.write_text(json.dumps(doc))
+        return traced.load(jpath)
+
+    with pytest.raises(traced.Error, match="zero_point 300 is out of range of torch.quint8"):
+        load_with_input_type({"tensor": {"dtype": "quint8", "shape": [2],
+                                         "qparams": {"scale": 0.1, "zero_point": 300}}})
+    with pytest.raises(traced.Error, match='a quantized dtype needs "qparams"'):
+        load_with_input_type({"tensor": {"dtype": "quint8", "shape": [2]}})
+    with pytest.raises(traced.Error, match="one scale and one zero point per index"):
+        load_with_input_type({"tensor": {"dtype": "qint8", "shape": [2, 3], "qparams": {
+            "scales": [0.1, 0.2], "zero_points": [0, 0, 0], "axis": 1}}})
+
+
+def test_refusals():
+    class Quantized(torch.nn.Module):
+        def forward(self, x):
+            return torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)
+
+    tm = traced.trace(Quantized(), torch.randn(2, 2))
+    # A compiled module takes and returns plain tensors.
+    with pytest.raises(traced.CompileError, match="a compiled graph takes and returns float tensors"):
+        traced.compile(tm)
+    text = """
+traced.module root @M class "M" {
+  graph @forward(%self: !traced.module<@M>, %q: tensor<2x2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x2xf32> {
+    %0 = call_function "torch.add"(%q, %q) : (tensor<2x2x!quant.uniform<u8:f32, 0.5:3>>, tensor<2x2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x2xf32>
+    output %0 : tensor<2x2xf32>
+  }
+}"""
+    with pytest.raises(traced.Error, match="'torch.add' does not take quantized tensors"):
+        traced.parse(text)
+
+
+def test_interpret_checks_quantized_inputs():
+    torch.manual_seed(0)
+    conv = _qconv()
+    x = torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.05, 3, torch.quint8)
+    tm = traced.trace(_Wrap(conv), x)
+    with pytest.raises(traced.InputError, match="takes a quantized tensor of dtype torch.quint8"):
+        tm.interpret(x.dequantize())
+    other = torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.1, 3, torch.quint8)
+    with pytest.raises(traced.Error):
+        tm.interpret(other)  # other parameters than the graph's input type
+
+
+def _ops():
+    """Float-in, float-out modules around one quantized op each."""
+    import torch.ao.nn.quantized as nnq
+    import torch.nn.intrinsic.quantized as nniq
+    torch.manual_seed(0)
+
+    def q(x, scale=0.05, zp=3):
+        return torch.quantize_per_tensor(x, scale, zp, torch.quint8)
+
+    class Op(torch.nn.Module):
+        def __init__(self, fn, *mods):
+            super().__init__()
+            self.fn = fn
+            self.mods = torch.nn.ModuleList(mods)
+
+        def forward(self, x):
+            return self.fn(self, x).dequantize()
+
+    conv = _qconv()
+    plain = nnq.Conv2d(4, 6, 3, stride=2, groups=2)
+    plain.set_weight_bias(torch.quantize_per_tensor(torch.randn(6, 2, 3, 3) * 0.1, 0.004, 0, torch.qint8),
+                          torch.randn(6))
+    plain.scale, plain.zero_point = 0.05, 100
+    lin = nniq.LinearReLU(20, 7)
+    lin.set_weight_bias(torch.quantize_per_channel(torch.randn(7, 20) * 0.2, torch.rand(7, dtype=torch.float64) * 0.01 + 0.002,
+                                                   torch.zeros(7, dtype=torch.long), 0, torch.qint8), torch.randn(7))
+    lin.scale, lin.zero_point = 0.1, 30
+    return {
+        "conv_relu per channel": Op(lambda s, x: s.mods[0](q(x)), conv),
+        "conv grouped per tensor": Op(lambda s, x: s.mods[0](q(x)), plain),
+        "linear_relu": Op(lambda s, x: s.mods[0](q(x.flatten(1)[:, :20], 0.04, 120)), lin),
+        "add_relu": Op(lambda s, x: torch.ops.quantized.add_relu(q(x), q(x * 0.5, 0.02, 200), 0.07, 5)),
+        "mul": Op(lambda s, x: torch.ops.quantized.mul(q(x), q(x * 0.5 + 1, 0.03, 0), 0.09, 128)),
+        "cat": Op(lambda s, x: torch.ops.quantized.cat([q(x), q(x, 0.02, 100)], 1, 0.06, 7)),
+        "max_pool2d relu6 flatten": Op(lambda s, x: torch.flatten(F.relu6(F.max_pool2d(q(x), 3, 2, 1)), 1)),
+        "hardtanh": Op(lambda s, x: F.hardtanh(q(x), -0.5, 2.0)),
+        "adaptive_avg_pool2d": Op(lambda s, x: F.adaptive_avg_pool2d(q(x, 0.02, 100), 1)),
+        "per channel": Op(lambda s, x: torch.quantize_per_channel(
+            x, torch.tensor([0.01, 0.02, 0.05, 0.1], dtype=torch.float64), torch.tensor([0, 3, 250, 128]), 1, torch.quint8)),
+    }
+
+
+F = torch.nn.functional
+
+
+@pytest.mark.parametrize("name", list(_ops()))
+def test_compiled_op(name):
+    """Each quantized op compiled (traced-lower-quantized) against torch and
+    the interpreter, in quantization steps of the output."""
+    op = _ops()[name]
+    x = torch.randn(2, 4, 9, 9) * 2
+    tm = traced.trace(op, x)
+    compiled = traced.compile(tm)
+    for seed in range(3):
+        x = torch.randn(2, 4, 9, 9, generator=torch.Generator().manual_seed(seed)) * 2
+        with torch.no_grad():
+            expected = op(x)
+        interpreted = tm.interpret(x)[0]
+        got = compiled(x)
+        step = expected.unique().sort().values.diff().min()
+        # (The interpreter's storage integers are torch's; the dequantized
+        # floats may differ in the last bit: torch's scalar tail computes
+        # scale * (q - zero_point) where its vector body uses a fused
+        # multiply-add.)
+        torch.testing.assert_close(interpreted, expected, rtol=1e-6, atol=1e-6)
+        # Compiled code fuses the float32 multiply-adds of the
+        # requantization: at most one step off torch, rarely.
+        steps = ((got - expected).abs() / step).round()
+        assert steps.max() <= 1, (name, steps.max())
+        assert (steps == 0).float().mean() >= 0.99, name
