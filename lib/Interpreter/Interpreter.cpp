@@ -161,7 +161,8 @@ static std::optional<uint64_t> storageBytes(Type type) {
 /// its own, given a quantized tensor, its quantized kernel (registered as
 /// "<entry>@quantized").
 static traced::Kernel kernelFor(const OpSpec &spec, Operation *op) {
-  if (spec.quantized == QuantizedUse::SameQParams &&
+  if ((spec.quantized == QuantizedUse::SameQParams ||
+       spec.quantized == QuantizedUse::FixedQParams) &&
       llvm::any_of(op->getOperandTypes(), isQuantizedTensor))
     return lookupQuantizedKernel(spec.name);
   return lookupKernel(spec.name);

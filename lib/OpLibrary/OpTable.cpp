@@ -1235,6 +1235,9 @@ static const OpRow kOps[] = {
   {"torch.ops.quantized.mul_relu", {}, "(Tensor qa, Tensor qb, Any scale, Any zero_point)", "quantizedBinary"},
   {"torch.ops.quantized.cat", {},
    "(Tensor[] qx, int dim, Any scale=None, Any zero_point=None)", "quantizedCat"},
+  {"torch.ops.quantized.hardswish", {"torch.ao.nn.quantized.functional.hardswish"},
+   "(Tensor input, float output_scale, int output_zero_point)",
+   "quantizedActivation"},
   {"torch.ao.nn.quantized.functional.conv1d", {"torch.nn.quantized.functional.conv1d"},
    "(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, "
    "int[1] padding=0, int[1] dilation=1, int groups=1, "
@@ -1347,6 +1350,11 @@ static const ModuleRow kModules[] = {
    "torch.quantize_per_tensor",
    {{"input", "X"}, {"scale", "@scale"}, {"zero_point", "@zero_point"},
     {"dtype", "@dtype"}}},
+  {"torch.ao.nn.quantized.modules.activation.Hardswish",
+   {"torch.nn.quantized.modules.activation.Hardswish"}, "(Tensor input)",
+   "torch.ops.quantized.hardswish",
+   {{"input", "input"}, {"output_scale", "@scale"},
+    {"output_zero_point", "@zero_point"}}},
   {"torch.ao.nn.quantized.modules.DeQuantize",
    {"torch.nn.quantized.modules.DeQuantize"}, "(Tensor Xq)",
    "torch.dequantize", {{"input", "Xq"}}},
@@ -2149,6 +2157,7 @@ const QuantizedRow kQuantizedUse[] = {
     {"torch.ops.quantized.mul", kNative},
     {"torch.ops.quantized.mul_relu", kNative},
     {"torch.ops.quantized.cat", kNative},
+    {"torch.ops.quantized.hardswish", kNative},
     {"torch.ao.nn.quantized.functional.conv1d", kNative},
     {"torch.ao.nn.quantized.functional.conv2d", kNative},
     {"torch.ao.nn.quantized.functional.conv3d", kNative},
@@ -2162,6 +2171,11 @@ const QuantizedRow kQuantizedUse[] = {
     {"torch.nn.functional.relu6", kSameQParams},
     {"torch.nn.functional.hardtanh", kSameQParams},
     {"torch.nn.functional.adaptive_avg_pool2d", kSameQParams},
+    {"torch.nn.functional.avg_pool2d", kSameQParams},
+    {"torch.mean", kSameQParams},
+    // Their own quantized kernels, results of fixed parameters.
+    {"torch.nn.functional.hardsigmoid", QuantizedUse::FixedQParams},
+    {"torch.sigmoid", QuantizedUse::FixedQParams},
 };
 
 /// An ATen spelling of an entry: the overload packet (`torch.ops.aten.add`,
@@ -2340,11 +2354,17 @@ static std::pair<TensorType, StringRef> firstQuantized(const OpSpec &spec,
 
 /// A Storage entry's results on quantized tensors: its rule on the storage
 /// types, then the results of the storage type are of the quantized type.
-/// Its quantized tensor arguments must share one quantized type.
+/// (SameQParams and FixedQParams entries, whose quantized kernels compute
+/// values, are typed with float32 in the place of the quantized type: their
+/// rules may refuse integers, as mean's does.) Its quantized tensor
+/// arguments must share one quantized type.
 static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
                                     TensorType quantized,
                                     SmallVectorImpl<Type> &results) {
   Type qtype = quantized.getElementType();
+  Type standIn = spec.quantized == QuantizedUse::Storage
+                     ? quantStorageElement(qtype)
+                     : Float32Type::get(call.getContext());
   BoundCall storage = call;
   for (auto [i, p] : llvm::enumerate(spec.signature.params)) {
     BoundCall::Arg &arg = storage[i];
@@ -2359,16 +2379,33 @@ static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
                     "argument '"
                  << p.name << "' is " << *t << " where another is "
                  << quantized;
-        *t = quantStorageType(*t);
+        *t = cast<TensorType>(*t).clone(standIn);
       }
   }
   if (failed(spec.resultRule(storage, results)))
     return failure();
-  Type storageElement = quantStorageElement(qtype);
+  Type storageElement = standIn;
+  if (spec.quantized == QuantizedUse::FixedQParams)
+    qtype = fixedQParamsType(qtype);
+  // (Tuples too: chunk and split give one.)
+  std::function<Type(Type)> requantize = [&](Type t) -> Type {
+    // (A fixed-parameter entry's rule may type its result float: sigmoid.)
+    if (auto tensor = dyn_cast_or_null<TensorType>(t);
+        tensor && (tensor.getElementType() == storageElement ||
+                   spec.quantized == QuantizedUse::FixedQParams))
+      return tensor.clone(qtype);
+    if (auto tuple = dyn_cast_or_null<TupleType>(t)) {
+      SmallVector<Type> elements;
+      for (Type e : tuple.getTypes())
+        elements.push_back(requantize(e));
+      return TupleType::get(t.getContext(), elements);
+    }
+    if (auto list = dyn_cast_or_null<ListType>(t))
+      return ListType::get(t.getContext(), requantize(list.getElementType()));
+    return t;
+  };
   for (Type &r : results)
-    if (auto tensor = dyn_cast_or_null<TensorType>(r);
-        tensor && tensor.getElementType() == storageElement)
-      r = tensor.clone(qtype);
+    r = requantize(r);
   return success();
 }
 

@@ -671,9 +671,11 @@ OPS = {
                                       unary(lambda x: F.gelu(x, approximate="tanh"), tol=TRANSCENDENTAL)),
     "torch.nn.functional.silu": unary(F.silu, tol=TRANSCENDENTAL),
     "torch.nn.functional.hardswish": unary(F.hardswish),
-    "torch.nn.functional.hardsigmoid": unary(F.hardsigmoid),
+    "torch.nn.functional.hardsigmoid": chain(unary(F.hardsigmoid),
+                                             _storage_samples(F.hardsigmoid, (2, 3, 4))),
     "torch.nn.functional.leaky_relu": chain(unary(F.leaky_relu), unary(lambda x: F.leaky_relu(x, 0.2))),
-    "torch.sigmoid": unary(torch.sigmoid, tol=TRANSCENDENTAL),
+    "torch.sigmoid": chain(unary(torch.sigmoid, tol=TRANSCENDENTAL),
+                           _storage_samples(torch.sigmoid, (2, 3, 4))),
     "torch.tanh": unary(torch.tanh, tol=TRANSCENDENTAL),
     "torch.nn.functional.softmax": chain(
         unary(lambda x: F.softmax(x, dim=-1), dtypes=FLOAT_DTYPES, tol=TRANSCENDENTAL, special=False),
@@ -1541,7 +1543,11 @@ OPS = {
         ("bf16", lambda x: F.avg_pool2d(x, 2), [dt(torch.bfloat16, 1, 1, 4, 4)], ACCUMULATE),
         ("int64", lambda x: F.avg_pool2d(x, 3, 2, 1), [dt(torch.int64, 1, 2, 5, 5)]),
         ("f16", lambda x: F.avg_pool2d(x, 2), [dt(torch.float16, 1, 1, 4, 4)], EXACT, torch.float16),
-        ("module", torch.nn.AvgPool2d((3, 2), padding=1, divisor_override=2), [f32(1, 2, 6, 5)], ACCUMULATE)),
+        ("module", torch.nn.AvgPool2d((3, 2), padding=1, divisor_override=2), [f32(1, 2, 6, 5)], ACCUMULATE),
+        ("quantized 3x3 s1 p1", lambda x: F.avg_pool2d(x, 3, 1, 1), [qtensor((1, 3, 7, 7), 0.05, 100)], QUANT_EXACT),
+        ("quantized channels-last no pad count", lambda x: F.avg_pool2d(
+            x.contiguous(memory_format=torch.channels_last), 3, 2, 1, count_include_pad=False),
+         [qtensor((1, 4, 7, 7), 0.02, 3)], QUANT_EXACT)),
     "torch.nn.functional.avg_pool3d": fixed(
         ("k2", lambda x: F.avg_pool3d(x, 2), [f32(1, 2, 4, 4, 4)], ACCUMULATE),
         ("k3 s2 p1 ceil", lambda x: F.avg_pool3d(x, 3, 2, 1, ceil_mode=True), [f32(2, 1, 5, 6, 7)], ACCUMULATE),
@@ -1728,7 +1734,13 @@ OPS = {
               ("int dtype=", lambda x: torch.mean(x, 0, dtype=torch.float64), [dt(torch.int32, 3, 4)], ACCUMULATE),
               ("empty dim", lambda x: x.mean(1), [f32(2, 0)], ACCUMULATE),
               ("aten mean.dim", lambda x: torch.ops.aten.mean.dim(x, [0], True), [f32(3, 4)], ACCUMULATE),
-              ("aten mean.default", lambda x: torch.ops.aten.mean.default(x), [f32(3, 4)], ACCUMULATE))),
+              ("aten mean.default", lambda x: torch.ops.aten.mean.default(x), [f32(3, 4)], ACCUMULATE),
+              ("quantized dims", lambda x: x.mean([2, 3]), [qtensor((2, 4, 5, 5), 0.05, 100)], QUANT_EXACT),
+              # (torch dequantizes, takes the float mean and quantizes
+              # where the dims are not the innermost of the layout: its
+              # float sum rounds its own way.)
+              ("quantized channels-last dim 1", lambda x: x.contiguous(memory_format=torch.channels_last).mean(1),
+               [qtensor((2, 4, 5, 5), 0.02, 3)], QUANT_ONE_STEP))),
     "torch.sum": chain(
         unary(torch.sum, tol=ACCUMULATE, special=False),
         fixed(("dim keepdim", lambda x: x.sum(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
@@ -2302,6 +2314,10 @@ OPS = {
     "torch.ops.quantized.add_relu": fixed(*_quantized_binary_samples(torch.ops.quantized.add_relu)),
     "torch.ops.quantized.mul": fixed(*_quantized_binary_samples(torch.ops.quantized.mul)),
     "torch.ops.quantized.mul_relu": fixed(*_quantized_binary_samples(torch.ops.quantized.mul_relu)),
+    "torch.ops.quantized.hardswish": fixed(
+        ("quint8", lambda x: torch.ops.quantized.hardswish(x, 0.03, 10), [qtensor((2, 3, 4), 0.05, 100)], QUANT_EXACT),
+        ("qint8", lambda x: torch.ops.quantized.hardswish(x, 0.02, -20), [qtensor((3, 5), 0.04, 0, torch.qint8)],
+         QUANT_EXACT)),
     "torch.ops.quantized.cat": fixed(
         ("requantized", lambda a, b: torch.ops.quantized.cat([a, b], 1, 0.04, 2),
          [qtensor((2, 3), 0.05, 3), qtensor((2, 4), 0.02, 100)], QUANT_EXACT),

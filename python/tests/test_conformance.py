@@ -30,10 +30,11 @@ KNOWN_FAILURES = {
     **{(entry, "cpu"): (r"quantized", _QUANTIZED_IO) for entry in (
         "torch.nn.functional.relu", "torch.nn.functional.relu6", "torch.nn.functional.hardtanh",
         "torch.flatten", "torch.nn.functional.max_pool2d", "torch.nn.functional.adaptive_avg_pool2d",
-        "torch.cat")},
+        "torch.cat", "torch.nn.functional.hardsigmoid", "torch.sigmoid",
+        "torch.nn.functional.avg_pool2d", "torch.mean")},
     **{(entry, "cpu"): (r"", _QUANTIZED_IO) for entry in (
         "torch.ops.quantized.add", "torch.ops.quantized.add_relu", "torch.ops.quantized.mul",
-        "torch.ops.quantized.mul_relu", "torch.ops.quantized.cat",
+        "torch.ops.quantized.mul_relu", "torch.ops.quantized.cat", "torch.ops.quantized.hardswish",
         "torch.ao.nn.quantized.functional.conv1d", "torch.ao.nn.quantized.functional.conv2d",
         "torch.ao.nn.quantized.functional.conv3d", "traced.quantized.conv_relu1d",
         "traced.quantized.conv_relu2d", "traced.quantized.conv_relu3d",

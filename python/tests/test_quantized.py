@@ -52,7 +52,8 @@ def _fx_quantized(name, size=224):
 def _eager_quantized(name, size=224):
     import torchvision.models.quantization as tq
     torch.manual_seed(0)
-    model = _randomize(getattr(tq, name)(quantize=False).eval())
+    kwargs = {"aux_logits": False, "init_weights": True} if name == "googlenet" else {}
+    model = _randomize(getattr(tq, name)(quantize=False, **kwargs).eval())
     model.fuse_model(is_qat=False)
     model.qconfig = torch.ao.quantization.get_default_qconfig("onednn")
     torch.ao.quantization.prepare(model, inplace=True)
@@ -73,7 +74,10 @@ def _steps(got, expected):
 
 @pytest.mark.parametrize("name,quantize", [
     ("resnet18", _fx_quantized), ("mobilenet_v2", _fx_quantized),
-    ("resnet18", _eager_quantized)], ids=["fx-resnet18", "fx-mobilenet_v2", "eager-resnet18"])
+    ("resnet18", _eager_quantized), ("mobilenet_v3_large", _eager_quantized),
+    ("googlenet", _eager_quantized), ("shufflenet_v2_x1_0", _eager_quantized)],
+    ids=["fx-resnet18", "fx-mobilenet_v2", "eager-resnet18", "eager-mobilenet_v3_large",
+         "eager-googlenet", "eager-shufflenet_v2_x1_0"])
 def test_model(name, quantize):
     model = quantize(name)
     x = torch.randn(1, 3, 224, 224)

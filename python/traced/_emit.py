@@ -71,6 +71,13 @@ def quantized_element_type(t):
                                          torch.per_channel_affine):
         raise EmitError(f"quantized tensors of dtype {t.dtype} and scheme "
                         f"{scheme} are not supported")
+    scales = [t.q_scale()] if scheme == torch.per_tensor_affine else \
+        t.q_per_channel_scales().tolist()
+    bad = [s for s in scales if not (math.isfinite(s) and s > 0)]
+    if bad:
+        raise EmitError(f"a quantized tensor with scale {bad[0]}: quantized "
+                        f"types take positive finite scales (torch computes "
+                        f"with this one, meaninglessly)")
     if scheme == torch.per_tensor_affine:
         return f"!quant.uniform<{storage[0]}:f32, {_float(t.q_scale())}:{t.q_zero_point()}>"
     params = ",".join(f"{_float(s)}:{z}" for s, z in

@@ -214,6 +214,11 @@ enum class QuantizedUse : uint8_t {
   /// computed by a quantized kernel of the entry's own (the interpreter's
   /// lookupQuantizedKernel): relu, hardtanh, average pooling.
   SameQParams,
+  /// Results of fixed parameters whatever the input's (hardsigmoid,
+  /// sigmoid: scale 1/256 and zero point 0 for quint8, -128 for qint8, as
+  /// torch sets them; fixedQParamsType), computed by a quantized kernel of
+  /// the entry's own, typed as Storage entries are otherwise.
+  FixedQParams,
   /// The entry's rule and kernel take quantized tensors themselves
   /// (quantize_per_tensor, dequantize, torch.ops.quantized.*, relu).
   Native,
@@ -226,6 +231,11 @@ enum class QuantizedUse : uint8_t {
 /// out of range or a scale that is not a positive finite number.
 Type uniformQuantizedType(Type dtype, double scale, int64_t zeroPoint,
                           function_ref<InFlightDiagnostic()> emitError);
+
+/// The fixed result parameters torch gives hardsigmoid and sigmoid of a
+/// quantized tensor of element type `input`: scale 1/256 (2^-32 for
+/// qint32), zero point 0 (-128 for qint8).
+Type fixedQParamsType(Type input);
 
 /// A known function or Tensor method. Method aliases are spelled
 /// `Tensor.<name>`; used as a method, the receiver binds the first parameter.

@@ -5,8 +5,9 @@
 // 1.13's QuantizedCPU kernels compute, step for step where the step
 // decides a rounding (docs/quantization.md, "Numerics"):
 //
-// - quantize: zero_point + nearbyint(x * (1.0f / float(scale))), clamped to
-//   the storage range (at::native::quantize_val);
+// - quantize: zero_point + nearbyint(x * (1.0f / float(scale))) in
+//   float32, converted to int64 as x86 does (out of range: the lowest
+//   value) and clamped to the storage range (at::native::quantize_val);
 // - dequantize: fma(float(scale), q, float(scale) * -zero_point), as
 //   torch's vectorized dequantize computes it;
 // - conv and linear (the oneDNN engine): the products of (q - zero_point)
@@ -59,10 +60,16 @@ struct QParams {
     return zeroPoints[axis < 0 ? 0 : i];
   }
   int64_t clamp(int64_t v) const { return std::min(std::max(v, lo), hi); }
-  /// at::native::quantize_val.
+  /// at::native::quantize_val: zero_point + Round(value * inv_scale), the
+  /// sum in float32 (an int64 plus a float), then converted to int64 as
+  /// x86 converts: a value out of int64's range (NaN, infinities) is
+  /// INT64_MIN, which saturates to the lowest value.
   int64_t quantize(float x, int64_t i = 0) const {
     float inv = 1.0f / static_cast<float>(scale(i));
-    return clamp(zeroPoint(i) + static_cast<int64_t>(std::nearbyint(x * inv)));
+    float v = static_cast<float>(zeroPoint(i)) + std::nearbyint(x * inv);
+    if (!(std::fabs(v) < 9.2233720368547758e18f))
+      return lo;
+    return clamp(static_cast<int64_t>(v));
   }
   /// Vectorized<quint8>::dequantize: fmadd(scale, q, scale * -zero_point).
   float dequantize(int64_t q, int64_t i = 0) const {
@@ -485,9 +492,131 @@ FailureOr<RtValue> quantizedAdaptiveAvgPool2d(const KernelArgs &args) {
     }
   return RtValue(out);
 }
+/// A quantized elementwise function of the dequantized input (torch's
+/// qhardswish, qhardsigmoid and qsigmoid kernels): fn of the value, then
+/// quantized to `out`.
+template <typename Fn>
+Tensor quantizedMap(const Tensor &x, Type out, Fn fn) {
+  QParams pi(x.quantType()), po(out);
+  Tensor result = quantizedTensor(out, x.shape());
+  const int64_t *in = x.data<int64_t>();
+  int64_t *o = result.data<int64_t>();
+  for (int64_t i = 0; i < result.numel(); ++i)
+    o[i] = po.quantize(fn(pi.dequantize(in[i])));
+  return result;
+}
+
+/// torch.ops.quantized.hardswish: x * min(max(x + 3, 0), 6) / 6.
+FailureOr<RtValue> quantizedHardswish(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  FailureOr<double> scale = args.getFloat("output_scale");
+  FailureOr<int64_t> zp = args.getInt("output_zero_point");
+  if (failed(x) || failed(scale) || failed(zp))
+    return failure();
+  if (QParams(x->quantType()).axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  Type out = uniformQuantizedType(x->quantType(), *scale, *zp,
+                                  [&]() { return args.emitError(); });
+  if (!out)
+    return failure();
+  // (Measured against torch: its qhardswish dequantizes as scale * (q -
+  // zero_point), unfused, and quantizes with float(1.0 / scale) computed
+  // in double.)
+  QParams pi(x->quantType()), po(out);
+  float si = static_cast<float>(pi.scale()),
+        inverse = static_cast<float>(1.0 / po.scale());
+  Tensor result = quantizedTensor(out, x->shape());
+  const int64_t *in = x->data<int64_t>();
+  int64_t *o = result.data<int64_t>();
+  for (int64_t i = 0; i < result.numel(); ++i) {
+    float v = si * static_cast<float>(in[i] - pi.zeroPoint());
+    float y = v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+    float q = static_cast<float>(po.zeroPoint()) + std::nearbyint(y * inverse);
+    o[i] = std::fabs(q) < 9.2233720368547758e18f
+               ? po.clamp(static_cast<int64_t>(q))
+               : po.lo;
+  }
+  return RtValue(result);
+}
+
+/// hardsigmoid and sigmoid of a quantized tensor, at torch's fixed output
+/// parameters (fixedQParamsType).
+template <bool Sigmoid>
+FailureOr<RtValue> quantizedFixed(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  if (failed(x))
+    return failure();
+  if (QParams(x->quantType()).axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  Type out = fixedQParamsType(x->quantType());
+  return RtValue(quantizedMap(*x, out, [](float v) {
+    if (Sigmoid)
+      return 1.0f / (1.0f + std::exp(-v));
+    return std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+  }));
+}
+
+/// avg_pool2d of a quantized tensor, of the input's parameters: the
+/// window's average of the centered integers (the float kernel on them,
+/// in float64), rounded to nearest even.
+FailureOr<RtValue> quantizedAvgPool2d(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  if (failed(x))
+    return failure();
+  QParams p(x->quantType());
+  if (p.axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  std::vector<RtValue> values;
+  for (const Param &param : args.signature().params)
+    values.push_back(param.name == "input" ? RtValue(centered(*x))
+                                           : args.get(param.name));
+  KernelArgs floatArgs(args.signature(), std::move(values),
+                       [&]() { return args.emitError(); });
+  FailureOr<RtValue> avg =
+      lookupKernel("torch.nn.functional.avg_pool2d")(floatArgs);
+  if (failed(avg))
+    return failure();
+  const Tensor &a = avg->tensor();
+  Tensor out = quantizedTensor(x->quantType(), a.shape());
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.data<int64_t>()[i] = p.clamp(
+        p.zeroPoint() +
+        static_cast<int64_t>(std::nearbyint(a.data<double>()[i])));
+  return RtValue(out);
+}
+/// torch.mean of a quantized tensor, of the input's parameters: the mean
+/// of the storage integers (the float kernel on them, in float64), rounded
+/// to nearest even.
+FailureOr<RtValue> quantizedMean(const KernelArgs &args) {
+  FailureOr<Tensor> x = quantizedArg(args, "input");
+  if (failed(x))
+    return failure();
+  QParams p(x->quantType());
+  if (p.axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  if (args.has("dtype") && !args.isNone("dtype"))
+    return args.emitError() << "takes no dtype for a quantized tensor";
+  std::vector<RtValue> values;
+  for (const Param &param : args.signature().params)
+    values.push_back(param.name == "input"
+                         ? RtValue(x->withQuantType(nullptr).to(DType::F64))
+                         : args.get(param.name));
+  KernelArgs floatArgs(args.signature(), std::move(values),
+                       [&]() { return args.emitError(); });
+  FailureOr<RtValue> mean = lookupKernel("torch.mean")(floatArgs);
+  if (failed(mean))
+    return failure();
+  const Tensor &m = mean->tensor();
+  Tensor out = quantizedTensor(x->quantType(), m.shape());
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.data<int64_t>()[i] =
+        p.clamp(static_cast<int64_t>(std::nearbyint(m.data<double>()[i])));
+  return RtValue(out);
+}
 } // namespace
 
 void kernels::populateQuantizedKernels(KernelTable &table) {
+  table["torch.ops.quantized.hardswish"] = quantizedHardswish;
   table["torch.quantize_per_tensor"] = quantizePerTensor;
   table["torch.quantize_per_channel"] = quantizePerChannel;
   table["torch.dequantize"] = dequantize;
@@ -511,4 +640,8 @@ void kernels::populateSameQParamsKernels(KernelTable &table) {
   table["torch.nn.functional.relu6"] = quantizedClamp<1>;
   table["torch.nn.functional.hardtanh"] = quantizedClamp<2>;
   table["torch.nn.functional.adaptive_avg_pool2d"] = quantizedAdaptiveAvgPool2d;
+  table["torch.nn.functional.avg_pool2d"] = quantizedAvgPool2d;
+  table["torch.mean"] = quantizedMean;
+  table["torch.nn.functional.hardsigmoid"] = quantizedFixed<false>;
+  table["torch.sigmoid"] = quantizedFixed<true>;
 }

@@ -59,6 +59,14 @@ mlir::Type mlir::traced::uniformQuantizedType(
       lo, hi);
 }
 
+mlir::Type mlir::traced::fixedQParamsType(Type input) {
+  auto q = cast<quant::QuantizedType>(input);
+  bool wide = q.getStorageTypeIntegralWidth() == 32;
+  int64_t zp = q.isSigned() && !wide ? -128 : 0;
+  return uniformQuantizedType(q, wide ? 1.0 / 4294967296.0 : 1.0 / 256.0, zp,
+                              nullptr);
+}
+
 namespace mlir::traced::rules {
 
 /// The quantized result of `dtypeArg`'s dtype at the constant `scaleArg`
@@ -129,16 +137,11 @@ LogicalResult quantizePerChannel(const BoundCall &call, RuleHelper &h) {
 }
 
 /// torch.dequantize / Tensor.dequantize: float32 of the input's shape (a
-/// float tensor is returned as float32 too).
+/// tensor that is not quantized is converted to float32, as torch does).
 LogicalResult dequantize(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input");
   if (!input)
     return h.unknown();
-  Type element = input.getElementType();
-  if (!isQuantizedElement(element) && !isa<FloatType>(element))
-    return h.error() << "dequantizes quantized or floating-point tensors, "
-                        "not "
-                     << input;
   return h.result(input.getShape(), Float32Type::get(call.getContext()));
 }
 
@@ -290,6 +293,23 @@ static LogicalResult quantizedContraction(const BoundCall &call,
   if (shape.size() != 1 || !shape[0] || !element)
     return h.unknown();
   return h.result(cast<RankedTensorType>(shape[0]).getShape(), element);
+}
+
+/// torch.ops.quantized.hardswish(input, output_scale, output_zero_point)
+/// (the quantized Hardswish module): the input's shape and dtype at the
+/// given parameters.
+LogicalResult quantizedActivation(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = quantizedArg(call, h, "input");
+  if (!input)
+    return h.stop();
+  FailureOr<Type> element =
+      resultQuantization(call, h, cast<quant::QuantizedType>(input.getElementType()),
+                         "output_scale", "output_zero_point");
+  if (failed(element))
+    return failure();
+  if (!*element)
+    return h.unknown();
+  return h.result(input.getShape(), *element);
 }
 
 LogicalResult quantizedConv(const BoundCall &call, RuleHelper &h) {

@@ -352,6 +352,41 @@ Results lowerMaxPool(Lowering &l) {
   return one(d.cast(pooled, p.storage));
 }
 
+/// An elementwise function of the dequantized input, quantized to the
+/// result's parameters: quantized hardswish, hardsigmoid, sigmoid.
+Results lowerActivation(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  Type in = l.qtype(input), out = l.qtype(d.bound.op->getResult(0));
+  if (!in || !out)
+    return d.decline("its input or result is not quantized");
+  if (!QParams(in).perTensor())
+    return d.decline("a tensor quantized per channel");
+  StringRef floatEntry = d.target() == "torch.ops.quantized.hardswish"
+                             ? StringRef("torch.nn.functional.hardswish")
+                             : d.target();
+  Value y = d.unary(floatEntry, l.dequantize(input, in));
+  return one(l.quantize(y, QParams(out), /*nonFinite=*/false));
+}
+
+/// avg_pool2d and mean of quantized tensors: the centered integers (exact
+/// in float32) averaged by the float op, rounded.
+Results lowerAvgPool(Lowering &l) {
+  Decomposer &d = l.d;
+  Value input = d.tensor("input");
+  QParams p(l.qtype(input));
+  if (!p.perTensor())
+    return d.decline("a tensor quantized per channel");
+  Value centered = d.binary("torch.sub", d.cast(input, l.f32()),
+                            d.f64(double(p.zeroPoint())));
+  SmallVector<KwArg> args{{"input", centered}};
+  for (const Param &param : d.bound.spec->signature.params)
+    if (param.name != "input" && d.bound.slot(param.name))
+      args.push_back({param.name, d.arg(param.name)});
+  Value avg = d.call(d.target(), args);
+  return one(l.requantize(avg, p, /*relu=*/false, /*nonFinite=*/false));
+}
+
 using LowerFn = Results (*)(Lowering &);
 
 const llvm::StringMap<LowerFn> &lowerings() {
@@ -369,6 +404,11 @@ const llvm::StringMap<LowerFn> &lowerings() {
     t["torch.nn.functional.relu6"] = lowerClamp;
     t["torch.nn.functional.hardtanh"] = lowerClamp;
     t["torch.nn.functional.adaptive_avg_pool2d"] = lowerAdaptiveAvgPool;
+    t["torch.nn.functional.avg_pool2d"] = lowerAvgPool;
+    t["torch.mean"] = lowerAvgPool;
+    t["torch.ops.quantized.hardswish"] = lowerActivation;
+    t["torch.nn.functional.hardsigmoid"] = lowerActivation;
+    t["torch.sigmoid"] = lowerActivation;
     t["torch.nn.functional.max_pool1d"] = lowerMaxPool;
     t["torch.nn.functional.max_pool2d"] = lowerMaxPool;
     t["torch.nn.functional.max_pool3d"] = lowerMaxPool;

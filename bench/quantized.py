@@ -1,0 +1,108 @@
+"""Quantized models (issue 51): torchvision's resnet18 and mobilenet_v2
+quantized with torch.fx (`get_default_qconfig_mapping("onednn")`, three
+calibration batches of random data), traced and compiled, beside torch's
+int8 model (the onednn engine) and beside TracedIR's own float32 compile of
+the float model, in one process at 1 and 2 threads.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/quantized.py
+        [--threads 2,1] [--models resnet18,mobilenet_v2]
+
+Each thread count runs in a child process (threads are set before numpy,
+OpenMP and torch load). Per row: the median time of one batch-1 call,
+timed in interleaved blocks (bench/timing.py: interleaved_medians_ms), and
+the agreement of our int8 logits with torch's in quantization steps
+(docs/quantization.md, "Numerics").
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+
+def child(threads, models):
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+    import time
+
+    import torch
+    import torchvision
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import traced
+    from timing import describe_environment, interleaved_medians_ms
+
+    torch.set_num_threads(threads)
+    torch.backends.quantized.engine = "onednn"
+    describe_environment(threads)
+    print(f"\n{threads} thread(s), batch 1, 224x224:\n")
+    print("| model | ours int8 ms | torch int8 ms | ours/torch int8 | ours float32 ms "
+          "| int8/float32 | within 1 step | top-1 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in models:
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, name)().eval()
+        gen = torch.Generator().manual_seed(1)
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                n = m.num_features
+                m.running_mean.copy_(torch.rand(n, generator=gen) - 0.5)
+                m.running_var.copy_(torch.rand(n, generator=gen) * 1.5 + 0.5)
+                m.weight.data.copy_(torch.rand(n, generator=gen) + 0.5)
+                m.bias.data.copy_(torch.rand(n, generator=gen) - 0.5)
+        x = torch.randn(1, 3, 224, 224)
+        t0 = time.perf_counter()
+        float_compiled = traced.compile(traced.trace(model, x))
+        prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"), (x,))
+        with torch.no_grad():
+            for _ in range(3):
+                prepared(torch.randn(1, 3, 224, 224))
+        quantized = convert_fx(prepared)
+        tm = traced.trace(quantized, x)
+        t1 = time.perf_counter()
+        compiled = traced.compile(tm)
+        t2 = time.perf_counter()
+        with torch.no_grad():
+            want = quantized(x)
+        got = compiled(x)
+        step = want.unique().sort().values.diff().min()
+        steps = ((got - want).abs() / step).round()
+        within = (steps <= 1).float().mean().item()
+        top1 = bool(got.argmax() == want.argmax())
+
+        def ours():
+            compiled(x)
+
+        def torch_int8():
+            with torch.no_grad():
+                quantized(x)
+
+        def ours_float():
+            float_compiled(x)
+        o, t, f = interleaved_medians_ms([ours, torch_int8, ours_float],
+                                         blocks=4, runs=5, block_s=0.5)
+        print(f"| {name} | {o:.2f} | {t:.2f} | {o / t:.2f} | {f:.2f} | {o / f:.2f} "
+              f"| {within:.1%} | {'same' if top1 else 'DIFFERS'} |", flush=True)
+        print(f"  ({name}: float compile, quantization and trace {t1 - t0:.1f} s, "
+              f"int8 compile {t2 - t1:.1f} s)", file=sys.stderr)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--threads", default="2,1")
+    p.add_argument("--models", default="resnet18,mobilenet_v2")
+    p.add_argument("--child", type=int)
+    a = p.parse_args()
+    models = a.models.split(",")
+    if a.child:
+        child(a.child, models)
+        return
+    for t in a.threads.split(","):
+        subprocess.run([sys.executable, __file__, "--child", t, "--models",
+                        a.models], check=True)
+
+
+if __name__ == "__main__":
+    main()
