@@ -252,7 +252,15 @@ def _ops():
     lin.set_weight_bias(torch.quantize_per_channel(torch.randn(7, 20) * 0.2, torch.rand(7, dtype=torch.float64) * 0.01 + 0.002,
                                                    torch.zeros(7, dtype=torch.long), 0, torch.qint8), torch.randn(7))
     lin.scale, lin.zero_point = 0.1, 30
+    # A linear whose float32 sums could pass 2^24: traced-lower-quantized
+    # sums it in exact chunks of input features, added in float64.
+    wide = nnq.Linear(4096, 8)
+    wide.set_weight_bias(torch.quantize_per_tensor(torch.randn(8, 4096), 0.01, 0, torch.qint8),
+                         torch.randn(8))
+    wide.scale, wide.zero_point = 5.0, 128
     return {
+        "linear summed in chunks": Op(lambda s, x: s.mods[0](q(x.reshape(2, -1).repeat(1, 13)[:, :4096] * 5, 0.05, 0)),
+                                      wide),
         "conv_relu per channel": Op(lambda s, x: s.mods[0](q(x)), conv),
         "conv grouped per tensor": Op(lambda s, x: s.mods[0](q(x)), plain),
         "linear_relu": Op(lambda s, x: s.mods[0](q(x.flatten(1)[:, :20], 0.04, 120)), lin),

@@ -21,6 +21,7 @@
 
 #include "Decompose.h"
 
+#include "TracedIR/Interpreter/Value.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -69,6 +70,7 @@ struct QParams {
 struct Lowering {
   Decomposer &d;
   const llvm::DenseMap<Value, Type> &quantized;
+  SymbolTableCollection &symbols;
 
   Type f32() const { return Float32Type::get(d.ctx); }
   /// The quantized element type value `v` had, or null.
@@ -271,9 +273,47 @@ Results lowerCat(Lowering &l) {
                                   {"dim", d.arg("dim")}}));
 }
 
+/// Chunks [begin, end) of the input channels (dim 1 of the weight) over
+/// which the float32 sums of a quantized conv or linear are exact: no
+/// partial sum of |x - zx| * |w - zw| products can reach 2^24, the input's
+/// largest |x - zx| being `xmax`. Empty when one channel alone could (or the
+/// weight is not a constant): then the sums are taken in float64.
+SmallVector<std::pair<int64_t, int64_t>>
+exactChunks(const Tensor &w, const QParams &pw, int64_t xmax) {
+  int64_t outs = w.dim(0), ins = w.dim(1);
+  int64_t taps = w.numel() / std::max<int64_t>(outs * ins, 1);
+  const double limit = 16777216.0; // 2^24
+  SmallVector<double> running(outs, 0.0);
+  SmallVector<std::pair<int64_t, int64_t>> chunks;
+  int64_t begin = 0;
+  for (int64_t c = 0; c < ins; ++c) {
+    SmallVector<double> add(outs, 0.0);
+    bool overflow = false;
+    for (int64_t o = 0; o < outs; ++o) {
+      int64_t zp = pw.zeroPoints[pw.perTensor() ? 0 : o];
+      for (int64_t t = 0; t < taps; ++t)
+        add[o] += std::abs(w.getInt((o * ins + c) * taps + t) - zp);
+      if (add[o] * xmax >= limit)
+        return {};
+      overflow |= (running[o] + add[o]) * xmax >= limit;
+    }
+    if (overflow) {
+      chunks.push_back({begin, c});
+      begin = c;
+      running.assign(outs, 0.0);
+    }
+    for (int64_t o = 0; o < outs; ++o)
+      running[o] += add[o];
+  }
+  chunks.push_back({begin, ins});
+  return chunks;
+}
+
 /// The quantized modules' conv and linear: the products of the centered
-/// integers summed by the float op in float64 (exact), then times s_in *
-/// s_w[c] / s_out plus bias / s_out in float32, requantized.
+/// integers summed by the float op exactly (in float32 over chunks of input
+/// channels whose sums stay below 2^24, the chunks added in float64; in
+/// float64 where no such chunks exist), then times s_in * s_w[c] / s_out
+/// plus bias / s_out in float32, requantized.
 Results lowerContraction(Lowering &l) {
   Decomposer &d = l.d;
   Value x = d.tensor("input"), w = d.tensor("weight");
@@ -281,13 +321,24 @@ Results lowerContraction(Lowering &l) {
   QParams px(l.qtype(x)), pw(l.qtype(w)), po(out);
   if (!px.perTensor())
     return d.decline("an input quantized per channel");
-  Type f64 = Float64Type::get(d.ctx);
-  Value cx = d.binary("torch.sub", d.cast(x, f64), d.f64(px.zeroPoint()));
-  Value cw = d.cast(w, f64);
-  RankedTensorType wt = typeOf(cw);
+  RankedTensorType wt = typeOf(w);
   int64_t channels = wt ? wt.getDimSize(0) : 0;
-  if (!wt || ShapedType::isDynamic(channels))
+  if (!wt || !wt.hasStaticShape())
     return d.decline("its weight's shape is not static");
+  bool linear = d.target().contains("linear");
+  std::optional<int64_t> groups = linear ? 1 : d.getInt("groups");
+  // Exact float32 chunks, when the weight is a constant (a grouped
+  // convolution, whose weight holds each output's channels, in one chunk).
+  SmallVector<std::pair<int64_t, int64_t>> chunks;
+  int64_t xmax = std::max(px.zeroPoint() - px.lo, px.hi - px.zeroPoint());
+  if (FailureOr<Tensor> wv = constantTensor(w, l.symbols);
+      succeeded(wv) && groups && wt.getRank() >= 2)
+    chunks = exactChunks(*wv, pw, xmax);
+  if (groups != 1 && chunks.size() > 1)
+    chunks.clear();
+  Type sumType = chunks.empty() ? Type(Float64Type::get(d.ctx)) : l.f32();
+  Value cx = d.binary("torch.sub", d.cast(x, sumType), d.f64(px.zeroPoint()));
+  Value cw = d.cast(w, sumType);
   auto perChannel = [&](auto fn) {
     SmallVector<float> v;
     for (int64_t c = 0; c < channels; ++c)
@@ -297,21 +348,31 @@ Results lowerContraction(Lowering &l) {
   if (llvm::any_of(pw.zeroPoints, [](int64_t z) { return z != 0; })) {
     SmallVector<float> zps =
         perChannel([&](int64_t c) { return float(pw.zeroPoints[c]); });
-    cw = d.binary("torch.sub", cw, d.cast(l.perAxis(wt, 0, zps), f64));
+    cw = d.binary("torch.sub", cw, d.cast(l.perAxis(wt, 0, zps), sumType));
   }
-  bool linear = d.target().contains("linear");
-  StringRef floatEntry = d.target();
-  std::string conv;
-  SmallVector<KwArg> args{{"input", cx}, {"weight", cw}};
-  if (linear) {
-    floatEntry = "torch.nn.functional.linear";
+  std::string floatEntry =
+      linear ? std::string("torch.nn.functional.linear")
+             : ("torch.nn.functional.conv" + d.target().take_back(2)).str();
+  auto contract = [&](Value xs, Value ws) {
+    SmallVector<KwArg> args{{"input", xs}, {"weight", ws}};
+    if (!linear)
+      for (StringRef p : {"stride", "padding", "dilation", "groups"})
+        args.push_back({p, d.arg(p)});
+    return d.call(floatEntry, args);
+  };
+  Value acc;
+  if (chunks.size() <= 1) {
+    acc = contract(cx, cw);
   } else {
-    conv = ("torch.nn.functional.conv" + d.target().take_back(2)).str();
-    floatEntry = conv;
-    for (StringRef p : {"stride", "padding", "dilation", "groups"})
-      args.push_back({p, d.arg(p)});
+    int64_t xdim = linear ? typeOf(cx).getRank() - 1 : 1;
+    Type f64 = Float64Type::get(d.ctx);
+    for (auto [begin, end] : chunks) {
+      Value part = contract(window(d, cx, xdim, sliceOf(d, begin, end, 1)),
+                            window(d, cw, 1, sliceOf(d, begin, end, 1)));
+      part = d.cast(part, f64);
+      acc = acc ? d.binary("torch.add", acc, part) : part;
+    }
   }
-  Value acc = d.call(floatEntry, args);
   RankedTensorType at = typeOf(acc);
   if (!at)
     return failure();
@@ -494,7 +555,7 @@ LogicalResult traced::lowerQuantized(mlir::ModuleOp top,
     std::optional<BoundOp> bound = bindCall(op, {});
     OpBuilder b(op);
     Decomposer d(*bound, b, symbols);
-    Lowering l{d, quantized};
+    Lowering l{d, quantized, symbols};
     Results results = lowerings().lookup(bound->spec->name)(l);
     if (d.failed || failed(results)) {
       if (!d.declined.empty())
