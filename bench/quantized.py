@@ -32,6 +32,7 @@ def child(threads, models):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     import traced
+    from quantized_models import randomize
     from timing import describe_environment, interleaved_medians_ms
 
     torch.set_num_threads(threads)
@@ -43,15 +44,7 @@ def child(threads, models):
     print("|---|---|---|---|---|---|---|---|")
     for name in models:
         torch.manual_seed(0)
-        model = getattr(torchvision.models, name)().eval()
-        gen = torch.Generator().manual_seed(1)
-        for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                n = m.num_features
-                m.running_mean.copy_(torch.rand(n, generator=gen) - 0.5)
-                m.running_var.copy_(torch.rand(n, generator=gen) * 1.5 + 0.5)
-                m.weight.data.copy_(torch.rand(n, generator=gen) + 0.5)
-                m.bias.data.copy_(torch.rand(n, generator=gen) - 0.5)
+        model = randomize(getattr(torchvision.models, name)().eval())
         x = torch.randn(1, 3, 224, 224)
         t0 = time.perf_counter()
         float_compiled = traced.compile(traced.trace(model, x))

@@ -2147,7 +2147,6 @@ const QuantizedRow kQuantizedUse[] = {
     {"Tensor.size", kStorage},
     {"Tensor.dim", kStorage},
     // Their own quantized semantics.
-    {"torch.cat", kStorage}, // torch requires one quantization of all
     // The quantized ops themselves.
     {"torch.quantize_per_tensor", kNative},
     {"torch.quantize_per_channel", kNative},
@@ -2173,6 +2172,8 @@ const QuantizedRow kQuantizedUse[] = {
     {"torch.nn.functional.adaptive_avg_pool2d", kSameQParams},
     {"torch.nn.functional.avg_pool2d", kSameQParams},
     {"torch.mean", kSameQParams},
+    // (Requantized to the first tensor's parameters, as torch does.)
+    {"torch.cat", kSameQParams},
     // Their own quantized kernels, results of fixed parameters.
     {"torch.nn.functional.hardsigmoid", QuantizedUse::FixedQParams},
     {"torch.sigmoid", QuantizedUse::FixedQParams},
@@ -2373,7 +2374,10 @@ static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
       types.push_back(&e);
     for (Type *t : types)
       if (isQuantizedTensor(*t)) {
-        if (cast<TensorType>(*t).getElementType() != qtype)
+        // (A SameQParams entry takes the first quantized tensor's
+        // parameters: torch.cat requantizes the others.)
+        if (spec.quantized == QuantizedUse::Storage &&
+            cast<TensorType>(*t).getElementType() != qtype)
           return call.emitError()
                  << "takes quantized tensors of one quantization, but "
                     "argument '"

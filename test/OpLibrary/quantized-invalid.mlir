@@ -25,8 +25,9 @@ traced.module @M class "__main__.M" {
 
 traced.module @M class "__main__.M" {
   graph @forward(%self: !traced.module<@M>, %q: tensor<2x2x!quant.uniform<u8:f32, 0.5>>, %p: tensor<2x2x!quant.uniform<u8:f32, 0.25>>) {
-    // expected-error @below {{'torch.cat' takes quantized tensors of one quantization, but argument 'tensors' is 'tensor<2x2x!quant.uniform<u8:f32, 2.500000e-01>>' where another is 'tensor<2x2x!quant.uniform<u8:f32, 5.000000e-01>>'}}
-    %0 = call_function "torch.cat"([%q, %p]) : (tensor<2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x2x!quant.uniform<u8:f32, 0.25>>) -> tensor<4x2x!quant.uniform<u8:f32, 0.5>>
+    // torch.cat requantizes to the first tensor's parameters, not another's.
+    // expected-error @below {{'torch.cat' result #0 is inferred as 'tensor<4x2x!quant.uniform<u8:f32, 5.000000e-01>>', but the op declares 'tensor<4x2x!quant.uniform<u8:f32, 2.500000e-01>>'}}
+    %0 = call_function "torch.cat"([%q, %p]) : (tensor<2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x2x!quant.uniform<u8:f32, 0.25>>) -> tensor<4x2x!quant.uniform<u8:f32, 0.25>>
     output
   }
 }

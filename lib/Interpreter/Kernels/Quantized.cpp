@@ -25,6 +25,7 @@
 #include "Kernels.h"
 
 #include "TracedIR/Interpreter/Kernels.h"
+#include "TracedIR/Support/QuantParams.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Traits.h"
 
@@ -34,50 +35,7 @@ using namespace mlir;
 using namespace mlir::traced;
 
 namespace {
-/// A quantized type's parameters: one scale and zero point per tensor, or
-/// one per index along `axis`; the storage range.
-struct QParams {
-  SmallVector<double> scales;
-  SmallVector<int64_t> zeroPoints;
-  int64_t axis = -1;
-  int64_t lo = 0, hi = 0;
-
-  explicit QParams(Type type) {
-    auto q = cast<quant::QuantizedType>(type);
-    lo = q.getStorageTypeMin();
-    hi = q.getStorageTypeMax();
-    if (auto u = dyn_cast<quant::UniformQuantizedType>(q)) {
-      scales.push_back(u.getScale());
-      zeroPoints.push_back(u.getZeroPoint());
-    } else if (auto a = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
-      scales.assign(a.getScales().begin(), a.getScales().end());
-      zeroPoints.assign(a.getZeroPoints().begin(), a.getZeroPoints().end());
-      axis = a.getQuantizedDimension();
-    }
-  }
-  double scale(int64_t i = 0) const { return scales[axis < 0 ? 0 : i]; }
-  int64_t zeroPoint(int64_t i = 0) const {
-    return zeroPoints[axis < 0 ? 0 : i];
-  }
-  int64_t clamp(int64_t v) const { return std::min(std::max(v, lo), hi); }
-  /// at::native::quantize_val: zero_point + Round(value * inv_scale), the
-  /// sum in float32 (an int64 plus a float), then converted to int64 as
-  /// x86 converts: a value out of int64's range (NaN, infinities) is
-  /// INT64_MIN, which saturates to the lowest value.
-  int64_t quantize(float x, int64_t i = 0) const {
-    float inv = 1.0f / static_cast<float>(scale(i));
-    float v = static_cast<float>(zeroPoint(i)) + std::nearbyint(x * inv);
-    if (!(std::fabs(v) < 9.2233720368547758e18f))
-      return lo;
-    return clamp(static_cast<int64_t>(v));
-  }
-  /// Vectorized<quint8>::dequantize: fmadd(scale, q, scale * -zero_point).
-  float dequantize(int64_t q, int64_t i = 0) const {
-    float s = static_cast<float>(scale(i));
-    return std::fma(s, static_cast<float>(q),
-                    s * static_cast<float>(-zeroPoint(i)));
-  }
-};
+using QParams = QuantParams;
 
 /// The index along `axis` of element `i` of a tensor of `shape`.
 int64_t axisIndex(ArrayRef<int64_t> shape, int64_t axis, int64_t i) {
@@ -265,8 +223,12 @@ FailureOr<RtValue> quantizedBinary(const KernelArgs &args) {
 
 /// torch.ops.quantized.cat: the tensors requantized to the result's
 /// parameters (dequantize_val then quantize_val), then concatenated.
+/// torch.cat of quantized tensors: requantized to the first one's
+/// parameters (cat_quantized_cpu), as torch.ops.quantized.cat does given
+/// them. `list` names the list argument.
+template <bool Functional>
 FailureOr<RtValue> quantizedCat(const KernelArgs &args) {
-  const RtValue::List *l = args.get("qx").list();
+  const RtValue::List *l = args.get(Functional ? "qx" : "tensors").list();
   FailureOr<int64_t> dimArg = args.getInt("dim");
   if (!l || l->items.empty() || failed(dimArg))
     return args.emitError() << "expects a non-empty list of tensors";
@@ -277,7 +239,7 @@ FailureOr<RtValue> quantizedCat(const KernelArgs &args) {
     parts.push_back(v.tensor());
   }
   Type type = parts[0].quantType();
-  if (!args.isNone("scale") || !args.isNone("zero_point")) {
+  if (Functional && (!args.isNone("scale") || !args.isNone("zero_point"))) {
     FailureOr<Type> given = resultType(args, type);
     if (failed(given))
       return failure();
@@ -338,6 +300,22 @@ Tensor centered(const Tensor &t) {
   return out;
 }
 
+/// The kernel of float entry `entry` on the call's arguments, those named
+/// in `replaced` replaced (the centered integers of a quantized input, in
+/// float64, for a float kernel to sum exactly).
+FailureOr<RtValue>
+floatKernel(const KernelArgs &args, StringRef entry,
+            ArrayRef<std::pair<StringRef, RtValue>> replaced) {
+  std::vector<RtValue> values;
+  for (const Param &p : args.signature().params) {
+    auto it = llvm::find_if(replaced, [&](const auto &r) { return r.first == p.name; });
+    values.push_back(it != replaced.end() ? it->second : args.get(p.name));
+  }
+  KernelArgs floatArgs(args.signature(), std::move(values),
+                       [&]() { return args.emitError(); });
+  return lookupKernel(entry)(floatArgs);
+}
+
 /// The quantized modules' conv and linear (oneDNN's int8 kernels): the
 /// exact integer sums of the float op `floatEntry` on the centered values,
 /// times s_in * s_w[c] / s_out plus bias / s_out in float32, rounded to
@@ -371,20 +349,11 @@ FailureOr<RtValue> quantizedContraction(const KernelArgs &args,
   if (px.axis >= 0)
     return args.emitError() << "takes an input quantized per tensor only";
   // The float op's kernel on the centered values, bias left out.
-  std::vector<RtValue> values;
-  for (const Param &p : args.signature().params) {
-    if (p.name == "input")
-      values.push_back(RtValue(centered(*x)));
-    else if (p.name == "weight")
-      values.push_back(RtValue(centered(*w)));
-    else if (p.name == "bias")
-      values.push_back(RtValue());
-    else
-      values.push_back(args.get(p.name));
-  }
-  KernelArgs floatArgs(args.signature(), std::move(values),
-                       [&]() { return args.emitError(); });
-  FailureOr<RtValue> sums = lookupKernel(floatEntry)(floatArgs);
+  FailureOr<RtValue> sums =
+      floatKernel(args, floatEntry,
+                  {{"input", RtValue(centered(*x))},
+                   {"weight", RtValue(centered(*w))},
+                   {"bias", RtValue()}});
   if (failed(sums))
     return failure();
   const Tensor &acc = sums->tensor();
@@ -566,14 +535,8 @@ FailureOr<RtValue> quantizedAvgPool2d(const KernelArgs &args) {
   QParams p(x->quantType());
   if (p.axis >= 0)
     return args.emitError() << "takes a tensor quantized per tensor only";
-  std::vector<RtValue> values;
-  for (const Param &param : args.signature().params)
-    values.push_back(param.name == "input" ? RtValue(centered(*x))
-                                           : args.get(param.name));
-  KernelArgs floatArgs(args.signature(), std::move(values),
-                       [&]() { return args.emitError(); });
-  FailureOr<RtValue> avg =
-      lookupKernel("torch.nn.functional.avg_pool2d")(floatArgs);
+  FailureOr<RtValue> avg = floatKernel(args, "torch.nn.functional.avg_pool2d",
+                                       {{"input", RtValue(centered(*x))}});
   if (failed(avg))
     return failure();
   const Tensor &a = avg->tensor();
@@ -596,14 +559,9 @@ FailureOr<RtValue> quantizedMean(const KernelArgs &args) {
     return args.emitError() << "takes a tensor quantized per tensor only";
   if (args.has("dtype") && !args.isNone("dtype"))
     return args.emitError() << "takes no dtype for a quantized tensor";
-  std::vector<RtValue> values;
-  for (const Param &param : args.signature().params)
-    values.push_back(param.name == "input"
-                         ? RtValue(x->withQuantType(nullptr).to(DType::F64))
-                         : args.get(param.name));
-  KernelArgs floatArgs(args.signature(), std::move(values),
-                       [&]() { return args.emitError(); });
-  FailureOr<RtValue> mean = lookupKernel("torch.mean")(floatArgs);
+  FailureOr<RtValue> mean = floatKernel(
+      args, "torch.mean",
+      {{"input", RtValue(x->withQuantType(nullptr).to(DType::F64))}});
   if (failed(mean))
     return failure();
   const Tensor &m = mean->tensor();
@@ -624,7 +582,7 @@ void kernels::populateQuantizedKernels(KernelTable &table) {
   table["torch.ops.quantized.add_relu"] = quantizedBinary<false, true>;
   table["torch.ops.quantized.mul"] = quantizedBinary<true, false>;
   table["torch.ops.quantized.mul_relu"] = quantizedBinary<true, true>;
-  table["torch.ops.quantized.cat"] = quantizedCat;
+  table["torch.ops.quantized.cat"] = quantizedCat<true>;
   for (const char *n : {"1d", "2d", "3d"}) {
     table[(Twine("torch.ao.nn.quantized.functional.conv") + n).str()] =
         quantizedConv<false>;
@@ -642,6 +600,7 @@ void kernels::populateSameQParamsKernels(KernelTable &table) {
   table["torch.nn.functional.adaptive_avg_pool2d"] = quantizedAdaptiveAvgPool2d;
   table["torch.nn.functional.avg_pool2d"] = quantizedAvgPool2d;
   table["torch.mean"] = quantizedMean;
+  table["torch.cat"] = quantizedCat<false>;
   table["torch.nn.functional.hardsigmoid"] = quantizedFixed<false>;
   table["torch.sigmoid"] = quantizedFixed<true>;
 }

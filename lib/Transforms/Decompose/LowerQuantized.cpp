@@ -22,6 +22,7 @@
 #include "Decompose.h"
 
 #include "TracedIR/Interpreter/Value.h"
+#include "TracedIR/Support/QuantParams.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -38,32 +39,8 @@ using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
 namespace {
-/// A quantized type's parameters, as the interpreter's kernels read them.
-struct QParams {
-  SmallVector<double> scales;
-  SmallVector<int64_t> zeroPoints;
-  int64_t axis = -1;
-  int64_t lo = 0, hi = 0;
-  Type storage;
+using QParams = QuantParams;
 
-  explicit QParams(Type type) {
-    auto q = cast<quant::QuantizedType>(type);
-    lo = q.getStorageTypeMin();
-    hi = q.getStorageTypeMax();
-    storage = quantStorageElement(type);
-    if (auto u = dyn_cast<quant::UniformQuantizedType>(q)) {
-      scales.push_back(u.getScale());
-      zeroPoints.push_back(u.getZeroPoint());
-    } else if (auto a = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
-      scales.assign(a.getScales().begin(), a.getScales().end());
-      zeroPoints.assign(a.getZeroPoints().begin(), a.getZeroPoints().end());
-      axis = a.getQuantizedDimension();
-    }
-  }
-  bool perTensor() const { return axis < 0; }
-  double scale() const { return scales[0]; }
-  int64_t zeroPoint() const { return zeroPoints[0]; }
-};
 
 /// What the rewrite of one call reads: the call, and the quantized type
 /// each value had before the module was retyped.
@@ -177,12 +154,7 @@ Results lowerClamp(Lowering &l) {
   QParams p(l.qtype(input));
   if (!p.perTensor())
     return d.decline("a tensor quantized per channel");
-  auto quantizeVal = [&](double v) {
-    float inverse = 1.0f / static_cast<float>(p.scale());
-    int64_t q = p.zeroPoint() + static_cast<int64_t>(std::nearbyint(
-                                    static_cast<float>(v) * inverse));
-    return std::min(std::max(q, p.lo), p.hi);
-  };
+  auto quantizeVal = [&](double v) { return p.quantize(float(v)); };
   int64_t lo = p.zeroPoint(), hi = p.hi;
   StringRef target = d.target();
   if (target == "torch.nn.functional.relu6") {
@@ -461,6 +433,7 @@ const llvm::StringMap<LowerFn> &lowerings() {
     t["torch.ops.quantized.mul"] = lowerBinary;
     t["torch.ops.quantized.mul_relu"] = lowerBinary;
     t["torch.ops.quantized.cat"] = lowerCat;
+    t["torch.cat"] = lowerCat;
     t["torch.nn.functional.relu"] = lowerClamp;
     t["torch.nn.functional.relu6"] = lowerClamp;
     t["torch.nn.functional.hardtanh"] = lowerClamp;
