@@ -1274,6 +1274,9 @@ static const OpRow kOps[] = {
   {"traced.quantized.linear_relu", {},
    "(Tensor input, Tensor weight, Tensor? bias=None, Any scale=None, "
    "Any zero_point=None)", "quantizedLinear"},
+  {"traced.quantized.linear_dynamic", {},
+   "(Tensor input, Tensor weight, Tensor? bias=None, bool reduce_range=True)",
+   "quantizedLinearDynamic"},
 };
 
 // nn.RNN, nn.LSTM and nn.GRU bind alike: their `mode` and sizes, and
@@ -1350,6 +1353,11 @@ static const ModuleRow kModules[] = {
    "torch.quantize_per_tensor",
    {{"input", "X"}, {"scale", "@scale"}, {"zero_point", "@zero_point"},
     {"dtype", "@dtype"}}},
+  {"torch.ao.nn.quantized.dynamic.modules.linear.Linear",
+   {"torch.nn.quantized.dynamic.modules.linear.Linear"}, "(Tensor x)",
+   "traced.quantized.linear_dynamic",
+   {{"input", "x"}, {"weight", "@weight"}, {"bias", "@bias"},
+    {"reduce_range", "=True"}}},
   {"torch.ao.nn.quantized.modules.activation.Hardswish",
    {"torch.nn.quantized.modules.activation.Hardswish"}, "(Tensor input)",
    "torch.ops.quantized.hardswish",
@@ -2165,6 +2173,7 @@ const QuantizedRow kQuantizedUse[] = {
     {"traced.quantized.conv_relu3d", kNative},
     {"torch.ao.nn.quantized.functional.linear", kNative},
     {"traced.quantized.linear_relu", kNative},
+    {"traced.quantized.linear_dynamic", kNative},
     // Their own quantized kernels, results of the input's quantization.
     {"torch.nn.functional.relu", kSameQParams},
     {"torch.nn.functional.relu6", kSameQParams},

@@ -638,6 +638,31 @@ def _quantized_linear_samples(relu):
 QUANT_ONE_STEP = {torch.quint8: 1, torch.qint8: 1, torch.qint32: 1, **EXACT}
 
 
+def _linear_dynamic_samples():
+    """quantize_dynamic's Linear: a float input quantized per call."""
+    import torch.ao.nn.quantized.dynamic as nnqd
+
+    def sample(name, x, w, b, reduce_range):
+        def fn(x, w, b):
+            m = nnqd.Linear(w.shape[1], w.shape[0])
+            m.set_weight_bias(w, b)
+            return m(x)
+        out = fn(x, w, b)
+        graph = Graph(fn, f"%a0: {_qtype(x)}, %a1: {_qtype(w)}, %a2: {_qtype(b)}) -> {_qtype(out)} {{\n"
+                      f'    %r = call_function "traced.quantized.linear_dynamic"(%a0, %a1, %a2, '
+                      f"reduce_range={reduce_range}) : ({_qtype(x)}, {_qtype(w)}, {_qtype(b)}) -> {_qtype(out)}\n"
+                      f"    output %r : {_qtype(out)}")
+        return (name, graph, [x, w, b], {torch.float32: 1e-5})
+    b = tensor((5,), torch.float32, low=-1, high=1)
+    return [
+        sample("per tensor", tensor((3, 8), torch.float32, low=-2, high=3),
+               torch.quantize_per_tensor(tensor((5, 8), torch.float32, low=-1, high=1), 0.01, 0, torch.qint8),
+               b, True),
+        sample("per channel, batched", tensor((2, 3, 8), torch.float32, low=0.5, high=4),
+               qchannels((5, 8), symmetric=True), b, True),
+    ]
+
+
 def _quantized_binary_samples(op):
     return [
         (name, fn, inputs, QUANT_ONE_STEP) for name, fn, inputs in [
@@ -2329,6 +2354,7 @@ OPS = {
     "traced.quantized.conv_relu1d": fixed(*_quantized_conv_samples(1, True)),
     "traced.quantized.conv_relu2d": fixed(*_quantized_conv_samples(2, True)),
     "traced.quantized.conv_relu3d": fixed(*_quantized_conv_samples(3, True)),
+    "traced.quantized.linear_dynamic": fixed(*_linear_dynamic_samples()),
     "torch.ao.nn.quantized.functional.linear": fixed(*_quantized_linear_samples(False)),
     "traced.quantized.linear_relu": fixed(*_quantized_linear_samples(True)),
     "torch.nn.functional.embedding_bag": fixed(

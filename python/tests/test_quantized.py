@@ -303,3 +303,46 @@ def test_compiled_op(name):
         steps = ((got - expected).abs() / step).round()
         assert steps.max() <= 1, (name, steps.max())
         assert (steps == 0).float().mean() >= 0.99, name
+
+
+class _TextClassifier(torch.nn.Module):
+    """EmbeddingBag and linears: the text classifier of torch's dynamic
+    quantization tutorial."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.EmbeddingBag(1000, 64, mode="mean")
+        self.fc1 = torch.nn.Linear(64, 128)
+        self.fc2 = torch.nn.Linear(128, 4)
+
+    def forward(self, text, offsets):
+        return self.fc2(torch.relu(self.fc1(self.emb(text, offsets))))
+
+
+@pytest.mark.parametrize("name", ["text classifier", "transformer encoder layer"])
+def test_dynamic_quantization(name):
+    """quantize_dynamic's Linear (int8 weights, the activation quantized per
+    call from its range): interpreted and compiled against torch."""
+    torch.manual_seed(0)
+    if name == "text classifier":
+        model = _TextClassifier().eval()
+        inputs = (torch.randint(0, 1000, (40,)), torch.tensor([0, 10, 25]))
+    else:
+        # (Sequence-first: torch 1.13's own batch_first fast path fails on a
+        # dynamically quantized layer, reading `weight` of its Linear.)
+        model = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0).eval()
+        inputs = (torch.randn(10, 2, 64),)
+    quantized = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+    tm = traced.trace(quantized, *inputs)
+    assert 'class "torch.ao.nn.quantized.dynamic.modules.linear.Linear"' in str(tm)
+    compiled = traced.compile(tm)
+    for seed in range(2):
+        gen = torch.Generator().manual_seed(seed)
+        if name == "text classifier":
+            inputs = (torch.randint(0, 1000, (40,), generator=gen), inputs[1])
+        else:
+            inputs = (torch.randn(10, 2, 64, generator=gen),)
+        with torch.no_grad():
+            expected = quantized(*inputs)
+        torch.testing.assert_close(tm.interpret(*inputs)[0], expected, rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(compiled(*inputs), expected, rtol=1e-5, atol=1e-5)

@@ -571,9 +571,85 @@ FailureOr<RtValue> quantizedMean(const KernelArgs &args) {
         p.clamp(static_cast<int64_t>(std::nearbyint(m.data<double>()[i])));
   return RtValue(out);
 }
+/// fbgemm's ChooseQuantizationParams (torch's dynamic quantization of an
+/// activation): quint8 parameters covering [min(xmin, 0), max(xmax, 0)]
+/// over [0, 255] (reduce_range: [0, 127]), the zero point nudged to an
+/// integer.
+std::pair<float, int64_t> chooseQuantizationParams(float xmin, float xmax,
+                                                   bool reduceRange) {
+  int64_t qmin = 0, qmax = reduceRange ? 127 : 255;
+  double lo = std::min(xmin, 0.0f), hi = std::max(xmax, 0.0f);
+  double scale = (hi - lo) / double(qmax - qmin);
+  if (float(scale) == 0.0f || std::isinf(1.0f / float(scale)))
+    scale = 0.1;
+  double fromMin = qmin - lo / scale, fromMax = qmax - hi / scale;
+  double errorMin = std::abs(double(qmin)) - std::abs(lo / scale),
+         errorMax = std::abs(double(qmax)) - std::abs(hi / scale);
+  double initial = errorMin < errorMax ? fromMin : fromMax;
+  int64_t zp = initial < qmin   ? qmin
+               : initial > qmax ? qmax
+                                : static_cast<int64_t>(std::nearbyint(initial));
+  return {static_cast<float>(scale), zp};
+}
+
+/// traced.quantized.linear_dynamic (torch.ops.quantized.linear_dynamic,
+/// oneDNN): the input quantized to quint8 at parameters chosen from its
+/// range, the exact integer products summed, times s_x * s_w[c] plus the
+/// bias, in float32.
+FailureOr<RtValue> quantizedLinearDynamic(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input"), w = quantizedArg(args, "weight");
+  FailureOr<bool> reduceRange = args.getBool("reduce_range");
+  if (failed(x) || failed(w) || failed(reduceRange))
+    return failure();
+  if (x->dtype() != DType::F32 || x->isQuantized())
+    return args.emitError() << "expects a float32 input";
+  float xmin = 0, xmax = 0;
+  for (int64_t i = 0; i < x->numel(); ++i) {
+    float v = x->data<float>()[i];
+    xmin = i ? std::min(xmin, v) : v;
+    xmax = i ? std::max(xmax, v) : v;
+  }
+  auto [scale, zp] = chooseQuantizationParams(xmin, xmax, *reduceRange);
+  Type qtype = uniformQuantizedType(
+      quantizedDTypeFromName(w->quantType().getContext(), "quint8"), scale, zp,
+      [&]() { return args.emitError(); });
+  if (!qtype)
+    return failure();
+  QParams px(qtype), pw(w->quantType());
+  Tensor xq = quantizedTensor(qtype, x->shape());
+  for (int64_t i = 0; i < x->numel(); ++i)
+    xq.data<int64_t>()[i] = px.quantize(x->data<float>()[i]);
+  FailureOr<RtValue> sums =
+      floatKernel(args, "torch.nn.functional.linear",
+                  {{"input", RtValue(centered(xq))},
+                   {"weight", RtValue(centered(*w))},
+                   {"bias", RtValue()}});
+  if (failed(sums))
+    return failure();
+  const Tensor &acc = sums->tensor();
+  std::optional<Tensor> bias;
+  if (!args.isNone("bias")) {
+    FailureOr<Tensor> b = args.tensor("bias");
+    if (failed(b))
+      return failure();
+    bias = b->to(DType::F32);
+  }
+  Tensor out(DType::F32, acc.shape());
+  int64_t outs = acc.rank() ? acc.dim(acc.rank() - 1) : 1;
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    int64_t c = i % outs;
+    float multiplier = scale * static_cast<float>(pw.scale(c));
+    float y = static_cast<float>(acc.data<double>()[i]) * multiplier;
+    if (bias)
+      y = y + bias->data<float>()[c];
+    out.data<float>()[i] = y;
+  }
+  return RtValue(out);
+}
 } // namespace
 
 void kernels::populateQuantizedKernels(KernelTable &table) {
+  table["traced.quantized.linear_dynamic"] = quantizedLinearDynamic;
   table["torch.ops.quantized.hardswish"] = quantizedHardswish;
   table["torch.quantize_per_tensor"] = quantizePerTensor;
   table["torch.quantize_per_channel"] = quantizePerChannel;

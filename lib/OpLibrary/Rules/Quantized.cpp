@@ -320,6 +320,28 @@ LogicalResult quantizedConv(const BoundCall &call, RuleHelper &h) {
   return quantizedContraction(call, h, "conv");
 }
 
+/// traced.quantized.linear_dynamic (the dynamically quantized Linear):
+/// a float32 input quantized per call, a qint8 weight, a float32 result
+/// shaped as F.linear's.
+LogicalResult quantizedLinearDynamic(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = call.getTensor("input"),
+                   weight = quantizedArg(call, h, "weight");
+  if (!input || !weight)
+    return h.stop();
+  if (!input.getElementType().isF32())
+    return h.error() << "expects a float32 input, not " << input;
+  auto qw = cast<quant::QuantizedType>(weight.getElementType());
+  if (!qw.isSigned() || qw.getStorageTypeIntegralWidth() != 8)
+    return h.error() << "expects a torch.qint8 weight, not " << torchName(qw);
+  SmallVector<Type> shape;
+  if (failed(floatShape(call, h, "linear", shape)))
+    return failure();
+  if (shape.size() != 1 || !shape[0])
+    return h.unknown();
+  return h.result(cast<RankedTensorType>(shape[0]).getShape(),
+                  Float32Type::get(call.getContext()));
+}
+
 LogicalResult quantizedLinear(const BoundCall &call, RuleHelper &h) {
   return quantizedContraction(call, h, "linear");
 }

@@ -281,45 +281,33 @@ exactChunks(const Tensor &w, const QParams &pw, int64_t xmax) {
   return chunks;
 }
 
-/// The quantized modules' conv and linear: the products of the centered
-/// integers summed by the float op exactly (in float32 over chunks of input
-/// channels whose sums stay below 2^24, the chunks added in float64; in
-/// float64 where no such chunks exist), then times s_in * s_w[c] / s_out
-/// plus bias / s_out in float32, requantized.
-Results lowerContraction(Lowering &l) {
+/// The products of the centered integers `cx` (float32, exact) and the
+/// weight `w` (storage integers of quantization `pw`) summed by the float
+/// op exactly: in float32 over chunks of input channels whose sums stay
+/// below 2^24 (the chunks added in float64), in float64 where one channel
+/// could pass it. `xmax` bounds |cx|. Null after a failed call.
+Value exactSums(Lowering &l, Value cx, Value w, const QParams &pw,
+                int64_t xmax) {
   Decomposer &d = l.d;
-  Value x = d.tensor("input"), w = d.tensor("weight");
-  Type out = l.qtype(d.bound.op->getResult(0));
-  QParams px(l.qtype(x)), pw(l.qtype(w)), po(out);
-  if (!px.perTensor())
-    return d.decline("an input quantized per channel");
   RankedTensorType wt = typeOf(w);
-  int64_t channels = wt ? wt.getDimSize(0) : 0;
-  if (!wt || !wt.hasStaticShape())
-    return d.decline("its weight's shape is not static");
+  int64_t channels = wt.getDimSize(0);
   bool linear = d.target().contains("linear");
   std::optional<int64_t> groups = linear ? 1 : d.getInt("groups");
   // Exact float32 chunks, when the weight is a constant (a grouped
   // convolution, whose weight holds each output's channels, in one chunk).
   SmallVector<std::pair<int64_t, int64_t>> chunks;
-  int64_t xmax = std::max(px.zeroPoint() - px.lo, px.hi - px.zeroPoint());
   if (FailureOr<Tensor> wv = constantTensor(w, l.symbols);
       succeeded(wv) && groups && wt.getRank() >= 2)
     chunks = exactChunks(*wv, pw, xmax);
   if (groups != 1 && chunks.size() > 1)
     chunks.clear();
   Type sumType = chunks.empty() ? Type(Float64Type::get(d.ctx)) : l.f32();
-  Value cx = d.binary("torch.sub", d.cast(x, sumType), d.f64(px.zeroPoint()));
+  cx = d.cast(cx, sumType);
   Value cw = d.cast(w, sumType);
-  auto perChannel = [&](auto fn) {
-    SmallVector<float> v;
-    for (int64_t c = 0; c < channels; ++c)
-      v.push_back(fn(pw.perTensor() ? 0 : c));
-    return v;
-  };
   if (llvm::any_of(pw.zeroPoints, [](int64_t z) { return z != 0; })) {
-    SmallVector<float> zps =
-        perChannel([&](int64_t c) { return float(pw.zeroPoints[c]); });
+    SmallVector<float> zps;
+    for (int64_t c = 0; c < channels; ++c)
+      zps.push_back(float(pw.zeroPoint(c)));
     cw = d.binary("torch.sub", cw, d.cast(l.perAxis(wt, 0, zps), sumType));
   }
   std::string floatEntry =
@@ -332,19 +320,47 @@ Results lowerContraction(Lowering &l) {
         args.push_back({p, d.arg(p)});
     return d.call(floatEntry, args);
   };
+  if (chunks.size() <= 1)
+    return contract(cx, cw);
+  RankedTensorType xt = typeOf(cx);
+  if (!xt)
+    return {};
+  int64_t xdim = linear ? xt.getRank() - 1 : 1;
+  Type f64 = Float64Type::get(d.ctx);
   Value acc;
-  if (chunks.size() <= 1) {
-    acc = contract(cx, cw);
-  } else {
-    int64_t xdim = linear ? typeOf(cx).getRank() - 1 : 1;
-    Type f64 = Float64Type::get(d.ctx);
-    for (auto [begin, end] : chunks) {
-      Value part = contract(window(d, cx, xdim, sliceOf(d, begin, end, 1)),
-                            window(d, cw, 1, sliceOf(d, begin, end, 1)));
-      part = d.cast(part, f64);
-      acc = acc ? d.binary("torch.add", acc, part) : part;
-    }
+  for (auto [begin, end] : chunks) {
+    Value part = contract(window(d, cx, xdim, sliceOf(d, begin, end, 1)),
+                          window(d, cw, 1, sliceOf(d, begin, end, 1)));
+    part = d.cast(part, f64);
+    acc = acc ? d.binary("torch.add", acc, part) : part;
   }
+  return acc;
+}
+
+/// The quantized modules' conv and linear: exactSums of the centered
+/// integers, then times s_in * s_w[c] / s_out plus bias / s_out in float32,
+/// requantized.
+Results lowerContraction(Lowering &l) {
+  Decomposer &d = l.d;
+  Value x = d.tensor("input"), w = d.tensor("weight");
+  Type out = l.qtype(d.bound.op->getResult(0));
+  QParams px(l.qtype(x)), pw(l.qtype(w)), po(out);
+  if (!px.perTensor())
+    return d.decline("an input quantized per channel");
+  RankedTensorType wt = typeOf(w);
+  int64_t channels = wt ? wt.getDimSize(0) : 0;
+  if (!wt || !wt.hasStaticShape())
+    return d.decline("its weight's shape is not static");
+  bool linear = d.target().contains("linear");
+  int64_t xmax = std::max(px.zeroPoint() - px.lo, px.hi - px.zeroPoint());
+  Value cx = d.binary("torch.sub", d.cast(x, l.f32()), d.f64(px.zeroPoint()));
+  auto perChannel = [&](auto fn) {
+    SmallVector<float> v;
+    for (int64_t c = 0; c < channels; ++c)
+      v.push_back(fn(pw.perTensor() ? 0 : c));
+    return v;
+  };
+  Value acc = exactSums(l, cx, w, pw, xmax);
   RankedTensorType at = typeOf(acc);
   if (!at)
     return failure();
@@ -420,6 +436,63 @@ Results lowerAvgPool(Lowering &l) {
   return one(l.requantize(avg, p, /*relu=*/false, /*nonFinite=*/false));
 }
 
+/// traced.quantized.linear_dynamic: the input's quint8 parameters chosen
+/// from its range when the code runs (as the interpreter's
+/// chooseQuantizationParams), the input quantized, exactSums with the
+/// weight, times s_x * s_w[c] plus the bias.
+Results lowerLinearDynamic(Lowering &l) {
+  Decomposer &d = l.d;
+  Value x = d.tensor("input"), w = d.tensor("weight");
+  QParams pw(l.qtype(w));
+  RankedTensorType wt = typeOf(w);
+  std::optional<bool> reduce = d.getBool("reduce_range");
+  if (!wt || !wt.hasStaticShape() || !reduce)
+    return d.decline("its weight's shape or reduce_range is not known");
+  double qmax = *reduce ? 127 : 255;
+  Type f64 = Float64Type::get(d.ctx);
+  Value lo = d.cast(d.call("torch.clamp", {{"input", d.unary("torch.min", x)},
+                                            {"max", d.f64(0.0)}}), f64);
+  Value hi = d.cast(d.call("torch.clamp", {{"input", d.unary("torch.max", x)},
+                                            {"min", d.f64(0.0)}}), f64);
+  Value scale = d.binary("torch.div", d.binary("torch.sub", hi, lo), d.f64(qmax));
+  // A scale whose float32 is 0 (or whose reciprocal overflows) is 0.1.
+  Value scale32 = d.cast(scale, l.f32());
+  Value degenerate = d.unary("torch.isinf", d.unary("torch.reciprocal", scale32));
+  scale = d.call("torch.where", {{"condition", degenerate}, {"input", d.f64(0.1)},
+                                 {"other", scale}});
+  Value loSteps = d.binary("torch.div", lo, scale),
+        hiSteps = d.binary("torch.div", hi, scale);
+  Value fromMin = d.binary("torch.sub", d.f64(0.0), loSteps);
+  Value fromMax = d.binary("Tensor.__rsub__", hiSteps, d.f64(qmax));
+  Value errorMin = d.binary("Tensor.__rsub__", d.unary("torch.abs", loSteps), d.f64(0.0));
+  Value errorMax =
+      d.binary("Tensor.__rsub__", d.unary("torch.abs", hiSteps), d.f64(qmax));
+  Value initial = d.call("torch.where", {{"condition", d.binary("torch.lt", errorMin, errorMax)},
+                                         {"input", fromMin}, {"other", fromMax}});
+  Value zp = d.call("torch.clamp", {{"input", d.unary("torch.round", initial)},
+                                    {"min", d.f64(0.0)}, {"max", d.f64(qmax)}});
+  scale32 = d.cast(scale, l.f32());
+  Value zp32 = d.cast(zp, l.f32());
+  // quantize_val: float(zero_point) + round(x * (1.0f / scale)), clamped.
+  Value inverse = d.unary("torch.reciprocal", scale32);
+  Value q = d.binary("torch.add", d.unary("torch.round", d.binary("torch.mul", x, inverse)), zp32);
+  q = d.call("torch.clamp", {{"input", q}, {"min", d.f64(0.0)}, {"max", d.f64(255.0)}});
+  Value cx = d.binary("torch.sub", q, zp32);
+  Value acc = exactSums(l, cx, w, pw, 255);
+  RankedTensorType at = typeOf(acc);
+  if (!at)
+    return failure();
+  SmallVector<float> sw;
+  for (int64_t c = 0; c < wt.getDimSize(0); ++c)
+    sw.push_back(static_cast<float>(pw.scale(c)));
+  RankedTensorType af = RankedTensorType::get(at.getShape(), l.f32());
+  Value multiplier = d.binary("torch.mul", l.perAxis(af, at.getRank() - 1, sw), scale32);
+  Value y = d.binary("torch.mul", d.cast(acc, l.f32()), multiplier);
+  if (!d.isNone("bias"))
+    y = d.binary("torch.add", y, d.tensor("bias"));
+  return one(y);
+}
+
 using LowerFn = Results (*)(Lowering &);
 
 const llvm::StringMap<LowerFn> &lowerings() {
@@ -453,6 +526,7 @@ const llvm::StringMap<LowerFn> &lowerings() {
     }
     t["torch.ao.nn.quantized.functional.linear"] = lowerContraction;
     t["traced.quantized.linear_relu"] = lowerContraction;
+    t["traced.quantized.linear_dynamic"] = lowerLinearDynamic;
     return t;
   }();
   return table;
