@@ -1274,6 +1274,14 @@ static const OpRow kOps[] = {
   {"traced.quantized.linear_relu", {},
    "(Tensor input, Tensor weight, Tensor? bias=None, Any scale=None, "
    "Any zero_point=None)", "quantizedLinear"},
+  // Quantization-aware training's fake quantization (FusedMovingAvgObs-
+  // FakeQuantize) with its observer off, as an exported model runs it.
+  {"torch.fused_moving_avg_obs_fake_quant", {},
+   "(Tensor input, Tensor observer_on, Tensor fake_quant_on, "
+   "Tensor running_min, Tensor running_max, Tensor scale, Tensor zero_point, "
+   "float averaging_const, int quant_min, int quant_max, int ch_axis, "
+   "bool per_row_fake_quant=False, bool symmetric_quant=False)",
+   "sameAsInput"},
   {"traced.quantized.linear_dynamic", {},
    "(Tensor input, Tensor weight, Tensor? bias=None, bool reduce_range=True)",
    "quantizedLinearDynamic"},

@@ -663,6 +663,24 @@ def _linear_dynamic_samples():
     ]
 
 
+def _fused_fake_quant_samples():
+    """QAT's FusedMovingAvgObsFakeQuantize modules after a few observed
+    batches, their observers off (as an exported model runs them)."""
+    from torch.ao.quantization import fake_quantize as fq, observer as ob
+    samples = []
+    for name, module, shape in [
+            ("per tensor quint8", fq.FusedMovingAvgObsFakeQuantize(
+                observer=ob.MovingAverageMinMaxObserver, quant_min=0, quant_max=255), (2, 3, 4)),
+            ("per channel qint8", fq.FusedMovingAvgObsFakeQuantize(
+                observer=ob.MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127,
+                dtype=torch.qint8, qscheme=torch.per_channel_symmetric, ch_axis=0), (4, 3, 2))]:
+        for i in range(3):
+            module(tensor(shape, torch.float32, low=-3 - i, high=2 + i))
+        module.apply(torch.ao.quantization.disable_observer)
+        samples.append((name, module, [tensor(shape, torch.float32, low=-6, high=6)]))
+    return samples
+
+
 def _quantized_binary_samples(op):
     return [
         (name, fn, inputs, QUANT_ONE_STEP) for name, fn, inputs in [
@@ -2355,6 +2373,7 @@ OPS = {
     "traced.quantized.conv_relu2d": fixed(*_quantized_conv_samples(2, True)),
     "traced.quantized.conv_relu3d": fixed(*_quantized_conv_samples(3, True)),
     "traced.quantized.linear_dynamic": fixed(*_linear_dynamic_samples()),
+    "torch.fused_moving_avg_obs_fake_quant": fixed(*_fused_fake_quant_samples()),
     "torch.ao.nn.quantized.functional.linear": fixed(*_quantized_linear_samples(False)),
     "traced.quantized.linear_relu": fixed(*_quantized_linear_samples(True)),
     "torch.nn.functional.embedding_bag": fixed(

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Traits.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -646,9 +647,62 @@ FailureOr<RtValue> quantizedLinearDynamic(const KernelArgs &args) {
   }
   return RtValue(out);
 }
+/// torch.fused_moving_avg_obs_fake_quant with its observer off: the input
+/// fake-quantized per tensor or per channel (per_row_fake_quant, along
+/// ch_axis) at the module's scale and zero point, as torch's CPU kernels:
+/// q = zero_point + nearbyint(x * (1.0f / scale)) in float32, converted to
+/// int64 (x86: out of range is INT64_MIN), clamped, then (q - zero_point)
+/// * scale. An observer that is on updates the module's statistics in
+/// place, which a traced graph does not: it is refused.
+FailureOr<RtValue> fusedFakeQuant(const KernelArgs &args) {
+  FailureOr<Tensor> x = args.tensor("input"), on = args.tensor("observer_on"),
+                    fq = args.tensor("fake_quant_on"), sc = args.tensor("scale"),
+                    zpt = args.tensor("zero_point");
+  FailureOr<int64_t> lo = args.getInt("quant_min"), hi = args.getInt("quant_max"),
+                     axisArg = args.getInt("ch_axis");
+  FailureOr<bool> perRow = args.getBool("per_row_fake_quant");
+  if (failed(x) || failed(on) || failed(fq) || failed(sc) || failed(zpt) ||
+      failed(lo) || failed(hi) || failed(axisArg) || failed(perRow))
+    return failure();
+  if (on->numel() < 1 || fq->numel() < 1)
+    return args.emitError() << "expects observer_on and fake_quant_on flags";
+  if (on->getInt(0) != 0)
+    return args.emitError()
+           << "runs its observer, which updates the module's statistics in "
+              "place; disable observers before tracing "
+              "(model.apply(torch.ao.quantization.disable_observer))";
+  if (x->dtype() != DType::F32)
+    return args.emitError() << "fake-quantizes float32 tensors only";
+  if (fq->getInt(0) == 0)
+    return RtValue(*x);
+  int64_t axis = -1;
+  if (*perRow) {
+    FailureOr<int64_t> a = normalizeDim(args, *axisArg, x->rank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  int64_t n = axis < 0 ? 1 : x->dim(axis);
+  if (sc->numel() < n || zpt->numel() < n)
+    return args.emitError() << "expects " << n << " scales and zero points";
+  Tensor out(DType::F32, x->shape());
+  for (int64_t i = 0; i < x->numel(); ++i) {
+    int64_t c = axis < 0 ? 0 : axisIndex(x->shape(), axis, i);
+    float s = static_cast<float>(sc->getDouble(c)), inv = 1.0f / s;
+    int64_t zp = zpt->getInt(c);
+    float v = static_cast<float>(zp) + std::nearbyint(x->data<float>()[i] * inv);
+    int64_t q = std::fabs(v) < 9.2233720368547758e18f
+                    ? static_cast<int64_t>(v)
+                    : std::numeric_limits<int64_t>::min();
+    q = std::min(std::max(q, *lo), *hi);
+    out.data<float>()[i] = static_cast<float>(q - zp) * s;
+  }
+  return RtValue(out);
+}
 } // namespace
 
 void kernels::populateQuantizedKernels(KernelTable &table) {
+  table["torch.fused_moving_avg_obs_fake_quant"] = fusedFakeQuant;
   table["traced.quantized.linear_dynamic"] = quantizedLinearDynamic;
   table["torch.ops.quantized.hardswish"] = quantizedHardswish;
   table["torch.quantize_per_tensor"] = quantizePerTensor;

@@ -302,6 +302,7 @@ static const FamilyTable<DecomposeFn> &getDecompositionFamilies() {
     f.add("Reduce", populateReduceDecompositions);
     f.add("Shape", populateShapeDecompositions);
     f.add("Sort", populateSortDecompositions);
+    f.add("Quantized", populateQuantizedDecompositions);
     return f;
   }();
   return families;

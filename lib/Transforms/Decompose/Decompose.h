@@ -174,6 +174,7 @@ void populatePoolDecompositions(DecompositionTable &table);
 void populateReduceDecompositions(DecompositionTable &table);
 void populateShapeDecompositions(DecompositionTable &table);
 void populateSortDecompositions(DecompositionTable &table);
+void populateQuantizedDecompositions(DecompositionTable &table);
 const DecompositionTable &getDecompositionTable();
 
 /// The p-norm of `x` over `dim` (an int, a list, or None: all dims):
