@@ -664,16 +664,18 @@ FailureOr<RtValue> fusedFakeQuant(const KernelArgs &args) {
   if (failed(x) || failed(on) || failed(fq) || failed(sc) || failed(zpt) ||
       failed(lo) || failed(hi) || failed(axisArg) || failed(perRow))
     return failure();
-  if (on->numel() < 1 || fq->numel() < 1)
-    return args.emitError() << "expects observer_on and fake_quant_on flags";
-  if (on->getInt(0) != 0)
+  // (torch reads each flag with item(): one element, compared with 1.)
+  if (on->numel() != 1 || fq->numel() != 1)
+    return args.emitError() << "expects one-element observer_on and "
+                               "fake_quant_on flags";
+  if (on->getInt(0) == 1)
     return args.emitError()
            << "runs its observer, which updates the module's statistics in "
               "place; disable observers before tracing "
               "(model.apply(torch.ao.quantization.disable_observer))";
   if (x->dtype() != DType::F32)
     return args.emitError() << "fake-quantizes float32 tensors only";
-  if (fq->getInt(0) == 0)
+  if (fq->getInt(0) != 1)
     return RtValue(*x);
   int64_t axis = -1;
   if (*perRow) {
