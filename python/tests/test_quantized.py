@@ -377,3 +377,36 @@ def test_qat_model():
         steps = _steps(got, expected)
         assert (steps <= 1).float().mean() >= 0.95 and steps.max() <= 4, steps.max()
         assert got.argmax() == expected.argmax()
+
+
+def test_reference_model_fused():
+    """convert_to_reference_fx's float islands (dequantize, float op,
+    quantize) become int8 ops with traced-fuse-quantized: resnet18's
+    reference model then holds no float convolution, linear or add, and
+    computes what torch's own int8 model (convert_fx) computes."""
+    import copy
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, convert_to_reference_fx, prepare_fx
+    torch.manual_seed(0)
+    model = _randomize(torchvision.models.resnet18().eval())
+    x = torch.randn(1, 3, 224, 224)
+    prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"), (x,))
+    with torch.no_grad():
+        for _ in range(3):
+            prepared(torch.randn(1, 3, 224, 224))
+    reference = convert_to_reference_fx(copy.deepcopy(prepared))
+    int8 = convert_fx(prepared)
+    tm = traced.trace(reference, x)
+    tm.run_passes("traced-flatten,traced-normalize,traced-fuse-quantized,traced-dce")
+    text = str(tm)
+    for float_op in ("torch.nn.functional.conv2d", "torch.nn.functional.linear", '"torch.add"'):
+        assert float_op not in text, float_op
+    assert text.count('call_function "traced.quantized.conv_relu2d"') == 9
+    assert text.count('call_function "torch.ops.quantized.add_relu"') == 8
+    compiled = traced.compile(tm)
+    with torch.no_grad():
+        expected = int8(x)
+    for got in (tm.interpret(x)[0], compiled(x)):
+        steps = _steps(got, expected)
+        assert (steps <= 1).float().mean() >= 0.99 and steps.max() <= 2
+        assert got.argmax() == expected.argmax()

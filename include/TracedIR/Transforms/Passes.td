@@ -232,6 +232,40 @@ def TracedFoldConstants : Pass<"traced-fold-constants", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedFuseQuantized : Pass<"traced-fuse-quantized", "mlir::ModuleOp"> {
+  let summary = "Turns dequantize / float op / quantize islands into int8 ops";
+  let description = [{
+    A reference model (torch.fx's `convert_to_reference_fx`) computes every
+    quantized op as a float op between `dequantize` and `quantize` calls.
+    This pass gives each island the quantized op an int8 model has, the
+    result's parameters read from the quantize call's type: a conv or
+    linear (and a relu after it) of a dequantized quint8 input and qint8
+    weight becomes the quantized module's functional (`conv_relu2d`,
+    `linear`, ...); an add of two dequantized tensors
+    `torch.ops.quantized.add(_relu)`; an op that takes quantized tensors
+    (views, pooling, relu) of a tensor dequantized and quantized again at
+    the same parameters runs on the quantized tensor; `quantize(dequantize
+    (x))` at x's parameters is x. The float ops left unused go. Run
+    traced-flatten and traced-normalize first (docs/quantization.md).
+
+    Before:
+    ```mlir
+    %x = call_function "torch.dequantize"(input=%xq) : (tensor<1x3x8x8x!quant.uniform<u8:f32, 0.02:121>>) -> tensor<1x3x8x8xf32>
+    %w = call_function "torch.dequantize"(input=%wq) : (tensor<8x3x3x3x!quant.uniform<i8:f32:0, {...}>>) -> tensor<8x3x3x3xf32>
+    %y = call_function "torch.nn.functional.conv2d"(input=%x, weight=%w, bias=%b) : ...
+    %r = call_function "torch.nn.functional.relu"(input=%y) : ...
+    %q = call_function "torch.quantize_per_tensor"(input=%r, scale=%s, zero_point=%z, dtype=dtype(!quant.any<u8:f32>)) : ...
+    ```
+    After:
+    ```mlir
+    %q = call_function "traced.quantized.conv_relu2d"(input=%xq, weight=%wq, bias=%b, scale=0.0056, zero_point=0) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "Number of quantize calls fused">,
+  ];
+}
+
 def TracedLowerQuantized : Pass<"traced-lower-quantized", "mlir::ModuleOp"> {
   let summary = "Rewrites quantized tensors and ops as integer and float calls";
   let description = [{
