@@ -653,6 +653,13 @@ void bindValue(py::module_ &m) {
             }
             return py::tuple(dims);
           })
+      .def_property_readonly("qparams",
+                             [](const PyValue &v) -> py::object {
+                               auto t = dyn_cast<TensorType>(v.get().getType());
+                               if (!t || !isQuantizedElement(t.getElementType()))
+                                 return py::none();
+                               return quantParams(t.getElementType());
+                             })
       .def_property_readonly("dtype",
                              [](const PyValue &v) -> py::object {
                                auto t = dyn_cast<TensorType>(v.get().getType());

@@ -198,10 +198,13 @@ def test_refusals():
         def forward(self, x):
             return torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)
 
-    tm = traced.trace(Quantized(), torch.randn(2, 2))
-    # A compiled module takes and returns plain tensors.
-    with pytest.raises(traced.CompileError, match="a compiled graph takes and returns float tensors"):
-        traced.compile(tm)
+    x = torch.randn(2, 2)
+    tm = traced.trace(Quantized(), x)
+    # A compiled module returns a quantized output as torch's quantized
+    # tensor (its storage integers come back from the compiled code).
+    got = traced.compile(tm)(x)
+    assert got.is_quantized and got.q_scale() == 0.1 and got.q_zero_point() == 0
+    assert torch.equal(got.int_repr(), Quantized()(x).int_repr())
     text = """
 traced.module root @M class "M" {
   graph @forward(%self: !traced.module<@M>, %q: tensor<2x2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x2xf32> {
@@ -211,6 +214,23 @@ traced.module root @M class "M" {
 }"""
     with pytest.raises(traced.Error, match="'torch.add' does not take quantized tensors"):
         traced.parse(text)
+
+
+def test_compiled_quantized_inputs():
+    """A compiled graph takes quantized inputs of its parameters (their
+    storage integers), refusing others as the interpreter does."""
+    torch.manual_seed(0)
+    conv = _qconv()
+    x = torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.05, 3, torch.quint8)
+    tm = traced.trace(_Wrap(conv), x)
+    compiled = traced.compile(tm)
+    got, expected = compiled(x), conv(x)
+    assert got.is_quantized and got.q_scale() == expected.q_scale()
+    assert (got.int_repr().int() - expected.int_repr().int()).abs().max() <= 1
+    with pytest.raises(traced.InputError, match="takes a quantized tensor"):
+        compiled(x.dequantize())
+    with pytest.raises(traced.InputError, match="parameters"):
+        compiled(torch.quantize_per_tensor(torch.randn(1, 4, 5, 5), 0.1, 3, torch.quint8))
 
 
 def test_interpret_checks_quantized_inputs():

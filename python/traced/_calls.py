@@ -41,6 +41,32 @@ NUMPY_DTYPES = {
 QUANTIZED_STORAGE = {"quint8": "uint8", "qint8": "int8", "qint32": "int32"}
 
 
+def qparams_of(x):
+    """A torch quantized tensor's parameters, as a value's `qparams` gives
+    them."""
+    dtype = str(x.dtype).replace("torch.", "")
+    if x.qscheme() == torch.per_tensor_affine:
+        return {"dtype": dtype, "scale": x.q_scale(), "zero_point": x.q_zero_point()}
+    return {"dtype": dtype, "scales": x.q_per_channel_scales().tolist(),
+            "zero_points": x.q_per_channel_zero_points().tolist(),
+            "axis": x.q_per_channel_axis()}
+
+
+def quantized_storage(label, x, qparams, where):
+    """The storage integers of a quantized torch tensor `x` for an input of
+    quantization `qparams` (compiled code takes them): the dtype and the
+    parameters must be the graph's."""
+    if not isinstance(x, torch.Tensor) or not x.is_quantized:
+        raise InputError(f"{label} takes a quantized tensor of dtype "
+                         f"torch.{qparams['dtype']}, not {type(x).__name__}"
+                         + (f" of dtype {x.dtype}" if isinstance(x, torch.Tensor) else ""))
+    got = qparams_of(x)
+    if got != qparams:
+        raise InputError(f"{label} takes a quantized tensor of parameters {qparams}; "
+                         f"{where} got {got}")
+    return x.int_repr().contiguous().numpy()
+
+
 def quantized_input(spec, x, where):
     """A quantized tensor input (torch's): its storage integers, their
     dtype, its shape and its quant dialect type, which the interpreter

@@ -107,6 +107,10 @@ class CompiledModule:
                  input_names: Optional[List[Optional[str]]] = None,
                  where: Optional[str] = None, number_inputs=None,
                  donations=()):
+        # (Set by compile(): graph inputs and outputs of quantized types,
+        # by index, with their parameters.)
+        self._quantized_inputs: Dict[int, Any] = {}
+        self._quantized_outputs: Dict[int, Any] = {}
         self._cpu = cpu
         # (compiled input index, output index): the donated inputs.
         self._donations = list(donations)
@@ -187,6 +191,9 @@ class CompiledModule:
             return None
         if spec.kind == "number":
             return _calls.number_array(spec, x, cast, self._where)
+        qparams = self._quantized_inputs.get(spec.position - 1)
+        if qparams is not None:
+            x = _calls.quantized_storage(spec.label, x, qparams, self._where)
         return _calls.tensor_array(spec, x, cast, self._where)
 
     def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
@@ -223,6 +230,9 @@ class CompiledModule:
             results[i] = kind(results[i].item())
         if _calls.wants_torch(list(inputs) + list(named.values())):
             results = _calls.to_torch(results)
+        for i, qparams in self._quantized_outputs.items():
+            from .module import quantized_from_ints
+            results[i] = quantized_from_ints(np.asarray(results[i]), qparams)
         for k, x in returned.items():
             results[k] = x
         return results[0] if len(results) == 1 else tuple(results)
@@ -347,6 +357,12 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
                             [n.name for n in graph_inputs],
                             f"@{module.root_name}::{entry}", number_inputs,
                             donations)
+    # Quantized inputs and outputs: the compiled code takes and returns their
+    # storage integers (traced-lower-quantized); the call converts them.
+    result._quantized_inputs = {i: n.qparams for i, n in enumerate(graph_inputs)
+                                if n.qparams is not None}
+    result._quantized_outputs = {i: n.qparams for i, n in enumerate(graph_outputs)
+                                 if n.qparams is not None}
     result.timing_report = report if timing else None
     return result
 

@@ -504,8 +504,16 @@ _print = print  # (Module.summary's `print` argument hides the builtin)
 def _quantized_tensor(data, storage, shape, qparams):
     """A torch quantized tensor of the interpreter's storage integers and
     parameters (numpy has no quantized arrays)."""
+    return quantized_from_ints(np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape),
+                               qparams)
+
+
+def quantized_from_ints(array, qparams):
+    """A torch quantized tensor of storage integers `array` (numpy) and
+    `qparams` (a value's `qparams`: its dtype, and scale and zero point or
+    scales, zero points and axis)."""
     import torch
-    ints = torch.from_numpy(np.frombuffer(data, dtype=np.dtype(storage)).reshape(shape).copy())
+    ints = torch.from_numpy(np.array(array, order="C", copy=True))
     ints = ints.to({"quint8": torch.uint8, "qint8": torch.int8,
                     "qint32": torch.int32}[qparams["dtype"]])
     if "scale" in qparams:
@@ -647,8 +655,15 @@ class Node:
     @property
     def dtype(self) -> Optional[str]:
         """A tensor's dtype as torch spells it ("float32", "bfloat16",
-        "bool"); None for non-tensors."""
+        "bool", "quint8"); None for non-tensors."""
         return self._value.dtype
+
+    @property
+    def qparams(self) -> Optional[Dict[str, Any]]:
+        """A quantized tensor's parameters (docs/quantization.md): its
+        dtype, and "scale" and "zero_point", or "scales", "zero_points" and
+        "axis" per channel; None for other values."""
+        return self._value.qparams
 
     @property
     def type(self) -> Any:

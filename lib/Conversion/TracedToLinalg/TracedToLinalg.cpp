@@ -647,10 +647,13 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
           })) {
         OpBuilder b(op);
         for (OpResult result : op->getResults()) {
+          // (A quantized constant holds its storage integers.)
           auto type = cast<RankedTensorType>(result.getType());
           result.replaceAllUsesWith(ConstantOp::create(
               b, op->getLoc(), type,
-              DenseElementsAttr::get(type, ArrayRef<Attribute>{})));
+              DenseElementsAttr::get(
+                  cast<RankedTensorType>(quantStorageType(type)),
+                  ArrayRef<Attribute>{})));
         }
         op->erase();
         continue;

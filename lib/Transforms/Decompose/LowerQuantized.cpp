@@ -14,8 +14,8 @@
 //   conv and linear sum the centered integers in float64 (exact) and scale
 //   them in float32.
 //
-// The entry graph's inputs and outputs must be float: a compiled module
-// takes and returns plain tensors.
+// The entry graph's quantized inputs and outputs become their storage
+// integers too: the Python call converts torch's quantized tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -533,8 +533,7 @@ const llvm::StringMap<LowerFn> &lowerings() {
 }
 } // namespace
 
-LogicalResult traced::lowerQuantized(mlir::ModuleOp top,
-                                     Operation *entry) {
+LogicalResult traced::lowerQuantized(mlir::ModuleOp top, Operation *) {
   // The quantized type of every value, before any is retyped.
   llvm::DenseMap<Value, Type> quantized;
   auto note = [&](Value v) {
@@ -550,16 +549,6 @@ LogicalResult traced::lowerQuantized(mlir::ModuleOp top,
         for (BlockArgument a : block.getArguments())
           note(a);
   });
-  if (auto graph = dyn_cast_or_null<GraphOp>(entry)) {
-    FunctionType type = graph.getFunctionType();
-    for (auto [i, t] : llvm::enumerate(
-             llvm::concat<const Type>(type.getInputs(), type.getResults())))
-      if (isQuantizedTensor(t))
-        return graph.emitError()
-               << "a compiled graph takes and returns float tensors, but "
-               << (i < type.getNumInputs() ? "an input" : "an output")
-               << " is " << t << " (dequantize it in the model)";
-  }
   // The calls to rewrite, in order, before retyping.
   SmallVector<Operation *> calls;
   top.walk([&](Operation *op) {
