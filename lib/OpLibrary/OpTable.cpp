@@ -2389,7 +2389,14 @@ static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
     SmallVector<Type *> types{&arg.type};
     for (Type &e : arg.elements)
       types.push_back(&e);
-    for (Type *t : types)
+    for (Type *t : types) {
+      // A value-computing entry takes quantized tensors only: torch has no
+      // QuantizedCPU kernel of a quantized and a float tensor (cat).
+      if (spec.quantized != QuantizedUse::Storage &&
+          isa_and_nonnull<TensorType>(*t) && !isQuantizedTensor(*t))
+        return call.emitError()
+               << "takes quantized tensors only, but argument '" << p.name
+               << "' is " << *t << " where another is " << quantized;
       if (isQuantizedTensor(*t)) {
         // (A SameQParams entry takes the first quantized tensor's
         // parameters: torch.cat requantizes the others.)
@@ -2402,6 +2409,7 @@ static LogicalResult inferOnStorage(const OpSpec &spec, const BoundCall &call,
                  << quantized;
         *t = cast<TensorType>(*t).clone(standIn);
       }
+    }
   }
   if (failed(spec.resultRule(storage, results)))
     return failure();

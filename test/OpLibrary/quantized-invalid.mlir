@@ -99,3 +99,13 @@ traced.module @M class "__main__.M" {
   // expected-error @below {{value of type 'tensor<2xi32>' does not match the declared type}}
   parameter @w : tensor<2x!quant.uniform<i8:f32, 0.5>> = dense<1> : tensor<2xi32>
 }
+
+// -----
+
+traced.module @M class "__main__.M" {
+  graph @forward(%self: !traced.module<@M>, %q: tensor<2x2x!quant.uniform<u8:f32, 0.5>>, %x: tensor<2x2xf32>) {
+    // expected-error @below {{'torch.cat' takes quantized tensors only, but argument 'tensors' is 'tensor<2x2xf32>' where another is 'tensor<2x2x!quant.uniform<u8:f32, 5.000000e-01>>'}}
+    %0 = call_function "torch.cat"([%q, %x]) : (tensor<2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x2xf32>) -> tensor<4x2x!quant.uniform<u8:f32, 0.5>>
+    output
+  }
+}
