@@ -294,6 +294,12 @@ void decompose::populateLossDecompositions(DecompositionTable &t) {
   // weight.
   t["torch.nn.functional.binary_cross_entropy"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), y = d.tensor("target");
+    // torch computes a float16 or bfloat16 loss in float32 and rounds the
+    // result once; its log has no half-precision kernel: the call is
+    // widened (widenToFloat32) and decomposed in float32.
+    if (RankedTensorType xt = typeOf(x);
+        xt && (xt.getElementType().isF16() || xt.getElementType().isBF16()))
+      return d.decline("half precision is computed in float32");
     Value logX = d.call("torch.clamp", {{"input", d.unary("torch.log", x)},
                                         {"min", d.f64(-100)}});
     Value log1mX = d.call(

@@ -33,7 +33,10 @@ static Results decomposeFusedFakeQuant(Decomposer &d) {
   if (!xt || !xt.getElementType().isF32())
     return d.decline("it fake-quantizes float32 tensors only");
   Type i64 = d.b.getI64Type(), f32 = d.b.getF32Type();
-  auto first = [&](Value v) { // v[:1] as a 0-d tensor
+  auto first = [&](Value v) { // v[:1] as a 0-d tensor (v itself when 0-d)
+    RankedTensorType t = typeOf(v);
+    if (t && t.getRank() == 0)
+      return v;
     return reshape(d, window(d, v, 0, sliceOf(d, 0, 1, 1)), {});
   };
   // (torch reads each flag with item() and compares it with 1.)
