@@ -119,8 +119,26 @@ Type traced::typeFromDType(MLIRContext *ctx, DType dtype) {
   return {};
 }
 
+/// Whether quantized type `q` stores as one of torch's quantized dtypes:
+/// quint8 (unsigned 8 bits), qint8 (signed 8 bits) or qint32 (signed 32
+/// bits), of float32 values.
+static bool isTorchStorage(quant::QuantizedType q) {
+  unsigned width = q.getStorageTypeIntegralWidth();
+  return q.getExpressedType() && q.getExpressedType().isF32() &&
+         (width == 8 || (width == 32 && q.isSigned()));
+}
+
 bool traced::isQuantizedElement(Type elementType) {
-  return isa_and_nonnull<quant::QuantizedType>(elementType);
+  // Torch's: uniform per tensor or per axis, of its storage types; any
+  // other quant dialect type is an element type the project does not take.
+  auto q = dyn_cast_or_null<quant::QuantizedType>(elementType);
+  return q && isa<quant::UniformQuantizedType, quant::UniformQuantizedPerAxisType>(q) &&
+         isTorchStorage(q);
+}
+
+bool traced::isQuantizedDType(Type dtype) {
+  auto q = dyn_cast_or_null<quant::AnyQuantizedType>(dtype);
+  return q && isTorchStorage(q);
 }
 
 bool traced::isQuantizedTensor(Type type) {
@@ -129,9 +147,9 @@ bool traced::isQuantizedTensor(Type type) {
 }
 
 Type traced::quantStorageElement(Type elementType) {
-  auto q = dyn_cast_or_null<quant::QuantizedType>(elementType);
-  if (!q)
+  if (!isQuantizedElement(elementType))
     return elementType;
+  auto q = cast<quant::QuantizedType>(elementType);
   return IntegerType::get(q.getContext(), q.getStorageTypeIntegralWidth(),
                           q.isSigned() ? IntegerType::Signless
                                        : IntegerType::Unsigned);

@@ -50,8 +50,12 @@ Type typeFromDType(MLIRContext *ctx, DType dtype);
 /// element types: `!quant.uniform<u8:f32, scale:zero_point>` per tensor,
 /// `!quant.uniform<i8:f32:axis, {...}>` per channel; torch's quint8, qint8
 /// and qint32 are stored as uint8, int8 and int32. Whether `elementType`
-/// is one of them.
+/// is one of them (uniform, per tensor or per axis, of float32 values
+/// stored as u8, i8 or i32; other quant dialect types are not taken).
 bool isQuantizedElement(Type elementType);
+/// Whether `dtype` is a quantized dtype argument's type: the quant
+/// dialect's `!quant.any` of one of those storage types.
+bool isQuantizedDType(Type dtype);
 /// Whether `type` is a tensor type of quantized elements.
 bool isQuantizedTensor(Type type);
 /// The storage element type of a quantized element type (ui8, i8, i32);

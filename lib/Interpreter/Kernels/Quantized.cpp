@@ -96,7 +96,7 @@ FailureOr<Type> quantizedDType(const KernelArgs &args) {
   const RtValue &v = args.get("dtype");
   auto *a = std::get_if<Attribute>(&v.v);
   auto d = a ? dyn_cast<DTypeAttr>(*a) : DTypeAttr();
-  if (!d || !isa<quant::AnyQuantizedType>(d.getType()))
+  if (!d || !isQuantizedDType(d.getType()))
     return args.emitError() << "expects a quantized dtype";
   return d.getType();
 }

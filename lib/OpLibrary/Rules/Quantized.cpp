@@ -21,8 +21,9 @@ namespace mlir::traced::rules {
 /// quant dialect's type without parameters; null when it names another.
 static quant::AnyQuantizedType quantizedDType(Attribute value) {
   auto d = dyn_cast_or_null<DTypeAttr>(value);
-  return d ? dyn_cast<quant::AnyQuantizedType>(d.getType())
-           : quant::AnyQuantizedType();
+  return d && isQuantizedDType(d.getType())
+             ? cast<quant::AnyQuantizedType>(d.getType())
+             : quant::AnyQuantizedType();
 }
 
 /// The torch spelling of a quantized storage type, for diagnostics.
