@@ -46,6 +46,24 @@ def quantized(t):
     return torch.round(t / scale) * scale
 
 
+class PaddedBlock(torch.nn.Module):
+    """Off the kernels' tiles, what traced-gpu-tile-contractions takes in:
+    an asymmetric padding by 0.5 (F.pad) read through by a convolution
+    whose epilogue is bias + relu, then a padded convolution with a
+    residual add and a scale, and a Linear + relu after a flatten."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(5, 7, 3)
+        self.conv2 = torch.nn.Conv2d(7, 7, 3, padding=1)
+        self.fc = torch.nn.Linear(7 * 18 * 20, 33)
+
+    def forward(self, x):
+        y = torch.relu(self.conv1(torch.nn.functional.pad(x, (2, 1, 0, 3), value=0.5)))
+        z = (self.conv2(y) + y) * 2
+        return torch.relu(self.fc(z.flatten(1)))
+
+
 def cases():
     torch.manual_seed(0)
     models = real_models()
@@ -61,6 +79,11 @@ def cases():
         out[name] = (model, quantized(x))
         if name == "resnet18":
             out["resnet18_b32"] = (model, quantized(torch.randn(32, 3, 224, 224)))
+            # With the tiled kernels taking in padding, zero fills and
+            # epilogues (--gpu-fuse-epilogues, off by default until run on
+            # a GPU), beside the default.
+            out["resnet18_fused"] = out["resnet18"]
+            out["resnet18_b32_fused"] = out["resnet18_b32"]
     # Shapes off the kernels' tiles: edges, a strided and dilated
     # convolution, a batch matmul, a convolution whose K is split.
     odd = {
@@ -70,6 +93,7 @@ def cases():
                                          padding=3).eval(), torch.randn(2, 5, 19, 23)),
         "conv_split_k": (torch.nn.Conv2d(512, 512, 3, padding=1).eval(),
                          torch.randn(1, 512, 7, 7)),
+        "padded_block": (PaddedBlock().eval(), torch.randn(2, 5, 17, 19)),
     }
     # Reductions (traced-gpu-reductions: a warp per output, blocks for a
     # few long ones; int64 sums and float64 var as 32-bit halves) and one
@@ -121,6 +145,9 @@ def cases():
         out[name] = (Call(torch.matmul), (torch.zeros(sa), torch.zeros(sb)))
     for base in ("softmax", "layer_norm", "sum_all"):
         out[f"{base}_thread_per_output"] = out[base]
+    for base in ("mobilenet_v2", "mlp", "transformer_encoder_layer",
+                 "conv_dilated", "conv_split_k", "padded_block", "odd_matmul"):
+        out[f"{base}_fused"] = out[base]
     for variant in BF16_VARIANTS:
         out[f"matmul_bfloat16_4096_{variant}"] = out["matmul_bfloat16_4096"]
     for base in ("matmul_bfloat16_odd", "matmul_bfloat16_bmm_odd"):
@@ -140,6 +167,8 @@ VARIANTS = {
     "thread_per_output": ["--gpu-block-reductions=false"],
     # float32 on TF32 tensor cores (opt-in).
     "tf32": ["--gpu-tf32"],
+    # Padding, zero fills and epilogues taken in by the tiled kernels.
+    "fused": ["--gpu-fuse-epilogues"],
 }
 #: Variants of the bfloat16 matmul. The default for sm_90a is the wgmma
 #: kernel with TMA loads by a producer warpgroup (256 x 128 x 64 tiles, 4
@@ -185,15 +214,21 @@ def main():
     fmt = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"
     manifest = {"format": fmt, "chip": CHIP, "models": {}}
     only = set(sys.argv[2:])
+    # Variants of a case (the same model and input) share its input and
+    # reference files: "data" names the case that has them.
+    first = {}
     for name, (model, x) in cases().items():
         if only and name not in only:
             continue
+        data = first.setdefault((id(model), id(x)), name)
         start = time.time()
         inputs = x if isinstance(x, tuple) else (x,)
         tm = traced.trace(model, *inputs)
         info = {"inputs": [[list(t.shape), str(t.dtype).split(".")[1]] for t in inputs]}
         if name.startswith("matmul_"):  # operands made on the GPU machine
             info["generated"] = True
+        elif data != name:
+            info["data"] = data
         else:
             reference = tm.interpret(*[t.numpy() for t in inputs])
             reference = reference[0] if isinstance(reference, (list, tuple)) else reference
@@ -230,6 +265,65 @@ def main():
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     total = sum(f.stat().st_size for f in out.iterdir())
     print(f"artifacts in {out}: {total / 1e6:.1f} MB")
+    parts = split_into_parts(out, manifest)
+    if parts:
+        print(f"more than one device-tool call carries (64 MiB with the "
+              f"working tree): {len(parts)} parts of at most {PART_MIB} MiB, "
+              f"a call each:")
+        for part in parts:
+            rel = part.relative_to(ROOT)
+            print(f'  carry=["{rel}"], command '
+                  f'"ART={rel} bash bench/gpu/device_check.sh"')
+
+
+#: What one device-tool call may carry beside the working tree (64 MiB in
+#: all, the repository's tracked files about 6).
+PART_MIB = 56
+
+
+def split_into_parts(out, manifest):
+    """Moves the cases into out/part0, out/part1, ... of at most PART_MIB
+    each (a case with the files its variants share), each with its own
+    manifest and the runtime and loader, when they do not fit one call;
+    returns the part folders (none when they fit)."""
+    def files(name):
+        return [f for f in out.iterdir()
+                if f.name.startswith(f"lib{name}.so") or f.name.startswith(f"{name}_input")
+                or f.name == f"{name}_interpreter.npy"]
+    shared = [out / "libtraced_cuda_runtime.so", out / "traced-gpu-run"]
+    limit = PART_MIB * 2**20 - sum(f.stat().st_size for f in shared)
+    if sum(f.stat().st_size for f in out.iterdir()) <= PART_MIB * 2**20:
+        return []
+    groups = {}  # data case -> the cases reading its files
+    for name, info in manifest["models"].items():
+        groups.setdefault(info.get("data", name), []).append(name)
+    sized = sorted(((sum(f.stat().st_size for n in names for f in files(n)), names)
+                    for names in groups.values()), reverse=True)
+    bins = []  # [size, names]
+    for size, names in sized:
+        if size > limit:
+            sys.exit(f"{names}: {size / 2**20:.1f} MiB, more than a part holds")
+        for b in bins:
+            if b[0] + size <= limit:
+                b[0] += size
+                b[1] += names
+                break
+        else:
+            bins.append([size, list(names)])
+    parts = []
+    for k, (_, names) in enumerate(bins):
+        part = out / f"part{k}"
+        part.mkdir()
+        for name in names:
+            for f in files(name):
+                f.rename(part / f.name)
+        for f in shared:
+            shutil.copy(f, part / f.name)
+        sub = dict(manifest, models={n: manifest["models"][n] for n in names})
+        (part / "manifest.json").write_text(json.dumps(sub, indent=2))
+        parts.append(part)
+    (out / "manifest.json").unlink()
+    return parts
 
 
 if __name__ == "__main__":

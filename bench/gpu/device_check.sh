@@ -5,6 +5,10 @@
 # Here:   PYTHONPATH=build/python /usr/bin/python3 bench/gpu/build.py
 # There:  carry=["build/gpu-artifacts"], timeout_s=540,
 #         command "bash bench/gpu/device_check.sh"
+# When build.py split the cases into parts (more than a call carries), one
+# call per part: carry=["build/gpu-artifacts/part0"], command
+# "ART=build/gpu-artifacts/part0 bash bench/gpu/device_check.sh"; NCU=0
+# skips the Nsight Compute step.
 #
 # Writes to $OUT (at most 8 files come back): env.txt (the GPU, driver,
 # torch), gpu.md (run.sh's table), gpu.md.progress, run.log, memcheck.log.
@@ -34,7 +38,8 @@ echo "run.sh: exit $status" | tee -a "$O/run.log"
 
 # 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
-ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
+ODD="odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_module mlp
+     odd_matmul_fused conv_dilated_fused conv_split_k_fused padded_block_fused mlp_fused
      softmax log_softmax_odd layer_norm sum_all amax_dim0 amin_rows mean_hw prod_rows
      amax_all_odd sum_rows_long
      logsumexp argmax_rows int_sum_rows
@@ -43,7 +48,7 @@ ODD="odd_matmul odd_bmm conv_dilated conv_split_k simple_module mlp
      matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256"
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
-  python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
+  python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
 status=${PIPESTATUS[0]}
 echo "memcheck: exit $status" | tee -a "$O/memcheck.log"
 [ "$status" = 0 ] || failed="$failed memcheck($status)"
@@ -52,16 +57,19 @@ echo "memcheck: exit $status" | tee -a "$O/memcheck.log"
 #    thread copying): speed
 #    of light and warp stalls, one launch each (--clock-control none: leave
 #    the clocks as they are).
+# (NCU=0 skips this step.)
+if [ "${NCU:-1}" != 0 ]; then
 for c in matmul_bfloat16_4096 matmul_bfloat16_4096_cp_async; do
   TRACED_GPU_NO_TORCH=1 timeout "${NCU_LIMIT:-45}" ncu --clock-control none \
     -k regex:_mma_ -c 1 --section SpeedOfLight --section WarpStateStats \
     --section MemoryWorkloadAnalysis \
-    python3 bench/gpu/run.py build/gpu-artifacts --runs 1 $c >>"$O/ncu.txt" 2>&1
+    python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $c >>"$O/ncu.txt" 2>&1
   status=$?
   echo "ncu $c: exit $status" >>"$O/ncu.txt"
   [ "$status" = 0 ] || failed="$failed ncu-$c($status)"
 done
 grep -E "exit|Duration|Throughput|Stall|ncu" "$O/ncu.txt" | head -40
+fi
 if [ -n "$failed" ]; then
   echo "device_check: failed:$failed"
   exit 1

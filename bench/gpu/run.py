@@ -226,11 +226,13 @@ def main():
                     a, b, out = a32, b32, np.empty(out_shape, np.float32)
                 inputs = [a, b]
             else:
+                # A variant of another case reads that case's data.
+                data = info.get("data", name)
                 inputs = []
                 for i in range(len(info["inputs"])):
                     inputs.append(np.ascontiguousarray(np.load(unxz(
-                        art / f"{name}_input{i}.npy.xz", work / f"{name}_input{i}.npy"))))
-                expected = np.load(art / f"{name}_interpreter.npy")
+                        art / f"{data}_input{i}.npy.xz", work / f"{data}_input{i}.npy"))))
+                expected = np.load(art / f"{data}_interpreter.npy")
                 out = np.empty(expected.shape, expected.dtype)
             run = lib.caller(inputs, [out])
             start = time.perf_counter()
@@ -324,6 +326,15 @@ def main():
                     t_d = median_ms(run_d, n)
                     row[5] += (f"; on CUDA tensors {t_d:.3f} ms"
                                + ("" if same else " (DIFFERS)"))
+                    # GPU operations (kernels, copies) per call and their
+                    # summed device time (CUPTI): what the call spends
+                    # beyond them is host work and gaps between kernels.
+                    kernels = kernel_ms(run_d, 10, torch)
+                    if kernels:
+                        launches = sum(c for _, c in kernels.values()) / 10
+                        busy = sum(ms * c for ms, c in kernels.values()) / 10
+                        row[5] += (f"; {launches:.0f} GPU ops, "
+                                   f"{busy:.3f} ms busy (CUPTI)")
                     ok &= same
                 try:
                     model = torch_model(torch, name) if torch is not None else None

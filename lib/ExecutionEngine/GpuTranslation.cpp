@@ -38,6 +38,13 @@ static llvm::cl::opt<bool> contiguousOption(
                    "4 (default on)"),
     llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> fuseOption(
+    "gpu-fuse-epilogues",
+    llvm::cl::desc("The float32 tiled kernels take in a convolution's padded "
+                   "input copy, C's zero fill and the elementwise op after "
+                   "them (default off until run on a GPU)"),
+    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+
 static llvm::cl::opt<int64_t> kStepOption(
     "gpu-tile-k-step",
     llvm::cl::desc("K per step of the large (128 x 128) tiles: 8 (default) "
@@ -120,6 +127,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.blockReductions = blockReductionsOption;
   options.tf32 = tf32Option;
   options.contiguousThreadTiles = contiguousOption;
+  options.fuseEpilogues = fuseOption;
   options.entry = gpuEntryOption.getValue();
   options.chip = chipOption.getValue();
   options.format = format.str();

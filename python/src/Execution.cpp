@@ -151,7 +151,7 @@ static void writeGpuObjectFile(ModuleState &s, const std::string &path,
                                const std::string &entry,
                                const std::string &chip,
                                const std::string &format, bool surgery,
-                               bool allowTf32) {
+                               bool allowTf32, bool fuseEpilogues) {
   DiagnosticCapture diags(s.ctx.get());
   GpuPipelineOptions options;
   options.entry = entry;
@@ -159,6 +159,7 @@ static void writeGpuObjectFile(ModuleState &s, const std::string &path,
   options.format = format;
   options.surgery = surgery;
   options.tf32 = allowTf32;
+  options.fuseEpilogues = fuseEpilogues;
   OwningOpRef<mlir::ModuleOp> copy(s.get().clone());
   PassManager pm(s.ctx.get(), mlir::ModuleOp::getOperationName());
   buildGpuPipeline(pm, options);
@@ -187,5 +188,6 @@ void traced_python::populateExecution(py::module_ &m) {
   m.def("write_gpu_object", &writeGpuObjectFile, py::arg("state"),
         py::arg("path"), py::arg("entry") = "forward",
         py::arg("chip") = "sm_90", py::arg("format") = "isa",
-        py::arg("surgery") = true, py::arg("allow_tf32") = false);
+        py::arg("surgery") = true, py::arg("allow_tf32") = false,
+        py::arg("fuse_epilogues") = false);
 }

@@ -635,7 +635,8 @@ class CudaCompiledModule(CompiledModule):
 def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                  chip: str = "sm_90", format: Optional[str] = None,
                  library: Optional[Union[str, "os.PathLike[str]"]] = None,
-                 allow_tf32: bool = False) -> CompiledModule:
+                 allow_tf32: bool = False,
+                 fuse_epilogues: bool = False) -> CompiledModule:
     """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
     (docs/gpu.md) and returns a CudaCompiledModule: it takes numpy arrays
     and CPU tensors (outputs as CompiledModule gives them) or torch CUDA tensors
@@ -652,6 +653,10 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     tensor cores in TF32 (10-bit mantissas, like torch's
     `torch.backends.cuda.matmul.allow_tf32`; sm_80 and later), about 1.7x
     faster on an H200 and accurate to about 1e-3 relative; off by default.
+    `fuse_epilogues`: the float32 convolution and matmul kernels take in
+    the padding of their input, the zero fill of their output and the
+    elementwise op after them (bias, activation, residual add); off by
+    default until it has been run on a GPU (docs/gpu.md).
     Weights are uploaded on the first call and stay on the device.
 
     Raises CompileError when the graph cannot be compiled or linked, and
@@ -670,7 +675,7 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     try:
         with raising(CompileError):
             _traced.write_gpu_object(module._state, obj, entry, chip, format,
-                                     surgery, allow_tf32)
+                                     surgery, allow_tf32, fuse_epilogues)
     finally:
         os.environ["PATH"] = old_path
     linked = subprocess.run(

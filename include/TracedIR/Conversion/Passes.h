@@ -136,6 +136,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "contiguous-thread-tiles",
       llvm::cl::desc("traced-gpu-tile-contractions' `contiguous` option"),
       llvm::cl::init(true)};
+  Option<bool> fuseEpilogues{
+      *this, "fuse-epilogues",
+      llvm::cl::desc("traced-gpu-tile-contractions' `fuse` option: the "
+                     "float32 kernels take in a convolution's padded input, "
+                     "C's zero fill and the elementwise op after them (off "
+                     "until run on a GPU: docs/gpu.md)"),
+      llvm::cl::init(false)};
   Option<int64_t> tileKStep{
       *this, "tile-k-step",
       llvm::cl::desc("traced-gpu-tile-contractions' `k-step` option"),

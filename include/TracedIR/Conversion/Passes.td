@@ -308,6 +308,16 @@ def TracedGpuTileContractions
     `<function>_gemm_<n>` and `<function>_conv_<n>` (the outlined
     `gpu.func`s keep the names: profiles show what runs).
 
+    With `fuse`, these kernels take in what surrounds the contraction
+    (docs/gpu.md, "Fusion into the tiled kernels"): a convolution's
+    input that is a constant-filled allocation holding a copy of a source
+    is read through (the loads gather from the source, the constant
+    outside it); C's zero fill makes the kernel store rather than add; and
+    an elementwise `linalg.generic` reading C afterwards (bias, activation,
+    residual add) is computed by the stores, C going away. With K split,
+    the last block of each tile (a counter per tile after C, incremented
+    after a GPU-scope fence) computes the epilogue.
+
     With `tensor-cores`, a matmul or batch matmul whose float32 operands
     are `arith.extf` widenings of bfloat16 (or float16) buffers (how the
     front end lowers a 16-bit matmul) becomes a tensor-core kernel,
@@ -358,6 +368,13 @@ def TracedGpuTileContractions
            "float32 matmuls (128 x 128 tiles) multiply on tensor cores in "
            "TF32 (mma.sync m16n8k8, operands rounded to 10-bit mantissas; "
            "sm_80 and later): faster, less exact, as torch's allow_tf32">,
+    Option<"fuse", "fuse", "bool", /*default=*/"false",
+           "The float32 kernels take in what surrounds their contraction: a "
+           "convolution's padded input copy (the loads read through the "
+           "padding), C's zero fill (stores instead of adds) and the "
+           "elementwise generic after it (bias, activation, residual add: "
+           "computed by the stores; with K split, by the last block of each "
+           "tile). Off until run on a GPU (docs/gpu.md)">,
     Option<"tma", "tma", "bool", /*default=*/"false",
            "With wgmma: tiles loaded by the Tensor Memory Accelerator from "
            "tensor maps the runtime builds, by a producer warpgroup handing "

@@ -763,6 +763,7 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   if (options.tileContractions) {
     TracedGpuTileContractionsOptions tile;
     tile.contiguous = options.contiguousThreadTiles;
+    tile.fuse = options.fuseEpilogues;
     tile.kStep = options.tileKStep;
     // mma.sync m16n8k16 on bfloat16 and cp.async need sm_80.
     unsigned sm = 0;

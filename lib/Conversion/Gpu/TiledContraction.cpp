@@ -15,6 +15,8 @@
 
 #include "TracedIR/Conversion/Passes.h"
 
+#include "Fusion.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -24,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -39,6 +42,7 @@ namespace mlir::traced {
 
 using namespace mlir;
 using namespace mlir::traced;
+using namespace mlir::traced::gpu_fusion;
 
 namespace {
 
@@ -99,6 +103,20 @@ struct Contraction {
       addressC;
 };
 
+/// What a tiled kernel takes in besides its contraction: C's zero fill
+/// (it stores its sums rather than adding them to C) and the elementwise
+/// epilogue after it (it stores the epilogue's result instead, and C goes
+/// away). When K is split over blocks, the partial sums are added into the
+/// zero-filled C atomically; with an epilogue, `counters` (the zero-filled
+/// allocation C is the start of) has a float per tile after C, which each
+/// block increments once its sums are in C, and the last block of a tile
+/// computes the tile's epilogue.
+struct Absorbed {
+  linalg::FillOp zeroFill;
+  std::optional<Epilogue> epilogue;
+  Value counters;
+};
+
 /// A block's tile: BM x BN of C, BK along K per step, TM x TN per thread.
 struct Tile {
   int64_t bm, bn, bk, tm, tn;
@@ -116,6 +134,19 @@ Tile chooseTile(const Contraction &c, int64_t largeKStep) {
                     : Tile{64, 64, 16, 4, 4};
 }
 
+/// The blocks K is split over (grid z) and the K tiles of each: split when
+/// the tiles would leave most of the GPU idle (aiming at two blocks per
+/// multiprocessor of a 132-SM H100/H200), each split keeping at least 8
+/// steps.
+std::pair<int64_t, int64_t> splitK(const Contraction &c, const Tile &t) {
+  int64_t kTiles = ceilDiv(c.k, t.bk);
+  int64_t blocks = ceilDiv(c.n, t.bn) * ceilDiv(c.m, t.bm) * c.batch;
+  int64_t split =
+      std::max<int64_t>(1, std::min(ceilDiv(264, blocks), kTiles / 8));
+  int64_t tilesPerSplit = ceilDiv(kTiles, split);
+  return {ceilDiv(kTiles, tilesPerSplit), tilesPerSplit};
+}
+
 /// Whether every index of `c`'s kernel fits 32 bits.
 bool fitsIn32Bits(const Contraction &c) {
   return c.maxElements < (int64_t(1) << 31) &&
@@ -128,26 +159,26 @@ bool fitsIn32Bits(const Contraction &c) {
 /// thread's indices and the tile elements it loads.
 struct TiledKernel {
   TiledKernel(Operation *op, const Contraction &c, bool contiguous,
-              int64_t largeKStep, bool tf32, StringRef kernelName)
-      : c(c), contiguous(contiguous), kernelName(kernelName), b(op),
-        loc(op->getLoc()), ctx(b.getContext()), f32(b.getF32Type()),
-        host{b, loc, b.getIndexType()}, t(chooseTile(c, largeKStep)),
-        threads(t.threads()), mma(tf32 && t.bm == 128 && t.bn == 128),
-        gridX(ceilDiv(c.n, t.bn)), gridY(ceilDiv(c.m, t.bm)),
-        kTiles(ceilDiv(c.k, t.bk)),
+              int64_t largeKStep, bool tf32, StringRef kernelName,
+              Absorbed &absorbed)
+      : c(c), absorbed(absorbed), contiguous(contiguous),
+        kernelName(kernelName), b(op), loc(op->getLoc()), ctx(b.getContext()),
+        f32(b.getF32Type()), host{b, loc, b.getIndexType()},
+        t(chooseTile(c, largeKStep)), threads(t.threads()),
+        mma(tf32 && t.bm == 128 && t.bn == 128), gridX(ceilDiv(c.n, t.bn)),
+        gridY(ceilDiv(c.m, t.bm)), kTiles(ceilDiv(c.k, t.bk)),
         // Loads need no bounds check where the tiles divide the operands.
         guardA(c.m % t.bm || c.k % t.bk), guardB(c.k % t.bk || c.n % t.bn),
-        guardC(c.m % t.bm || c.n % t.bn),
-        ib{b, loc, fitsIn32Bits(c) ? Type(b.getI32Type()) : b.getIndexType()},
+        guardC(c.m % t.bm || c.n % t.bn), ib{b, loc,
+                                             fitsIn32Bits(c)
+                                                 ? Type(b.getI32Type())
+                                                 : b.getIndexType()},
         rowThreads(t.bm / t.tm), colThreads(t.bn / t.tn) {
-    // Split K over grid z when the tiles would leave most of the GPU idle
-    // (aiming at two blocks per multiprocessor of a 132-SM H100/H200), each
-    // split keeping at least 8 steps.
-    int64_t blocks = gridX * gridY * c.batch;
-    split = std::max<int64_t>(
-        1, std::min(ceilDiv(264, blocks), kTiles / 8));
-    tilesPerSplit = ceilDiv(kTiles, split);
-    split = ceilDiv(kTiles, tilesPerSplit);
+    std::tie(split, tilesPerSplit) = splitK(c, t);
+    if (split > 1 && !absorbed.counters)
+      absorbed = Absorbed();
+    if (split > 1)
+      absorbed.zeroFill = {};
     // A tile's elements this thread loads: element e = tid + i * threads of
     // the rows x width tile is (e / width, e % width); with `vec`, runs of 4
     // along the row, loaded and stored as vector<4xf32>.
@@ -158,6 +189,7 @@ struct TiledKernel {
   }
 
   const Contraction &c;
+  Absorbed &absorbed;
   bool contiguous;
   StringRef kernelName;
   OpBuilder b;
@@ -481,9 +513,11 @@ struct TiledKernel {
     }
   }
 
-  /// C += the thread's tile, the results of `loop` (atomically when K is
-  /// split).
-  void addToC(scf::ForOp loop) {
+  /// Calls `fn` with C's memref and indices and the thread's value at each
+  /// element of its tile inside C (`values[i * tn + j]`).
+  void forEachElement(
+      ArrayRef<Value> values,
+      function_ref<void(IndexBuilder &, Value, ValueRange, Value)> fn) {
     for (int64_t i = 0; i < t.tm; ++i)
       for (int64_t j = 0; j < t.tn; ++j) {
         Value gi, gj;
@@ -495,39 +529,108 @@ struct TiledKernel {
           gi = ib.add(rowBase, position(ty, i, rowThreads, t.tm));
           gj = ib.add(colBase, position(tx, j, colThreads, t.tn));
         }
-        Value v = loop.getResult(i * t.tn + j);
-        auto update = [&](IndexBuilder &nib) {
+        Value v = values[i * t.tn + j];
+        auto at = [&](IndexBuilder &nib) {
           auto [memref, indices] = c.addressC(nib, batch, gi, gj);
-          if (split > 1) {
-            memref::AtomicRMWOp::create(nib.b, nib.loc,
-                                        arith::AtomicRMWKind::addf, v, memref,
-                                        indices);
-            return;
-          }
-          Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
-          Value sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
-          memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
+          fn(nib, memref, indices, v);
         };
         if (!guardC) {
-          update(ib);
+          at(ib);
           continue;
         }
         Value inside = ib.land(ib.lt(gi, c.m), ib.lt(gj, c.n));
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
           IndexBuilder nib{nb, nl, ib.type};
-          update(nib);
+          at(nib);
           scf::YieldOp::create(nb, nl);
         });
       }
+  }
+
+  /// C += the thread's tile, the results of `loop` (atomically when K is
+  /// split; C = the tile when C's zero fill is absorbed; the epilogue's
+  /// element of it stored to the epilogue's output when that is, by the
+  /// last block of the tile when K is split).
+  void addToC(scf::ForOp loop) {
+    SmallVector<Value> sums(loop.getResults().take_front(t.tm * t.tn));
+    forEachElement(sums, [&](IndexBuilder &nib, Value memref,
+                             ValueRange indices, Value v) {
+      if (split > 1) {
+        memref::AtomicRMWOp::create(nib.b, nib.loc, arith::AtomicRMWKind::addf,
+                                    v, memref, indices);
+        return;
+      }
+      Value sum = v;
+      if (!absorbed.zeroFill) {
+        Value old = memref::LoadOp::create(nib.b, nib.loc, memref, indices);
+        sum = arith::AddFOp::create(nib.b, nib.loc, old, v);
+      }
+      if (absorbed.epilogue)
+        emitEpilogue(nib.b, nib.loc, *absorbed.epilogue, sum, indices);
+      else
+        memref::StoreOp::create(nib.b, nib.loc, sum, memref, indices);
+    });
+    if (split > 1 && absorbed.epilogue)
+      lastBlockEpilogue(sums);
+  }
+
+  /// With K split: once this block's sums are in C (fenced at GPU scope),
+  /// its first thread increments the tile's counter; the block that finds
+  /// `split - 1` there is the last, and reads the finished sums (atomically,
+  /// at L2, after another fence) to compute the tile's epilogue.
+  void lastBlockEpilogue(ArrayRef<Value> sums) {
+    auto gpuScope = NVVM::MemScopeKind::GPU;
+    NVVM::MembarOp::create(b, loc, gpuScope);
+    gpu::BarrierOp::create(b, loc);
+    Value tile = ib.add(ib.mul(ib.add(ib.mul(batch, ib.c(gridY)),
+                                      ib.from(launch.getBlockIds().y)),
+                               ib.c(gridX)),
+                        ib.from(launch.getBlockIds().x));
+    int64_t cElements = 1;
+    for (int64_t d :
+         cast<MemRefType>(absorbed.epilogue->c.getType()).getShape())
+      cElements *= d;
+    // The counter's old value, through the shared tile (free after the
+    // loop's last barrier).
+    Value flag = host.c(0);
+    scf::IfOp::create(b, loc, ib.eq(tid, 0), [&](OpBuilder &nb, Location nl) {
+      IndexBuilder nib{nb, nl, ib.type};
+      Value one = arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(1.0f));
+      Value old = memref::AtomicRMWOp::create(
+          nb, nl, arith::AtomicRMWKind::addf, one, absorbed.counters,
+          ValueRange{nib.idx(nib.add(tile, nib.c(cElements)))});
+      memref::StoreOp::create(nb, nl, old, sharedA, ValueRange{flag, flag});
+      scf::YieldOp::create(nb, nl);
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value arrived =
+        memref::LoadOp::create(b, loc, sharedA, ValueRange{flag, flag});
+    Value last = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, arrived,
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(split - 1)));
+    scf::IfOp::create(b, loc, last, [&](OpBuilder &nb, Location nl) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      NVVM::MembarOp::create(b, loc, gpuScope);
+      forEachElement(sums, [&](IndexBuilder &nib, Value memref,
+                               ValueRange indices, Value) {
+        Value sum = memref::AtomicRMWOp::create(
+            nib.b, nib.loc, arith::AtomicRMWKind::addf, zero, memref, indices);
+        emitEpilogue(nib.b, nib.loc, *absorbed.epilogue, sum, indices);
+      });
+      scf::YieldOp::create(b, loc);
+    });
   }
 };
 
 /// The tiled kernel for `c` in place of `op`. With `tf32`, 128 x 128 tiles
 /// multiply on tensor cores: mma.sync m16n8k8 on TF32 operands (rounded
 /// from float32 as they are stored to the shared tiles), 8 warps of 64 x 32.
+/// `absorbed` is cleared of what the kernel did not take in.
 void buildKernel(Operation *op, const Contraction &c, bool contiguous,
-                 int64_t largeKStep, bool tf32, StringRef kernelName) {
-  TiledKernel(op, c, contiguous, largeKStep, tf32, kernelName).emit();
+                 int64_t largeKStep, bool tf32, StringRef kernelName,
+                 Absorbed &absorbed) {
+  TiledKernel(op, c, contiguous, largeKStep, tf32, kernelName, absorbed).emit();
 }
 
 //===----------------------------------------------------------------------===//
@@ -574,73 +677,6 @@ int64_t mmaWorkgroupBytes(const MmaConfig &config, bool tma) {
              (config.bm * (config.bk + pad) + config.bk * (config.bn + pad)) *
              2 +
          (config.wgmma ? 1024 : 0) + (tma ? 16 * config.stages : 0);
-}
-
-/// Every buffer that may alias `v`: the root it is a view of, and the views
-/// of that root, transitively.
-SmallVector<Value> aliases(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  SmallVector<Value> out{v};
-  for (size_t i = 0; i < out.size(); ++i)
-    for (Operation *user : out[i].getUsers())
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == out[i])
-        out.push_back(view->getResult(0));
-  return out;
-}
-
-/// Whether `op` (or an op nested in it) may write one of `values`.
-bool mayWrite(Operation *op, ArrayRef<Value> values) {
-  WalkResult walk = op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!effects) {
-      if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-          isPure(nested))
-        return WalkResult::advance();
-      // Unknown effects: a write to any of its buffer operands.
-      for (Value operand : nested->getOperands())
-        if (llvm::is_contained(values, operand))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    }
-    SmallVector<MemoryEffects::EffectInstance> list;
-    effects.getEffects(list);
-    for (auto &effect : list)
-      if (isa<MemoryEffects::Write>(effect.getEffect()) &&
-          (!effect.getValue() || llvm::is_contained(values, effect.getValue())))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return walk.wasInterrupted();
-}
-
-/// Whether `op` or an op nested in it has one of `values` as an operand.
-bool uses(Operation *op, ArrayRef<Value> values) {
-  return op
-      ->walk([&](Operation *nested) {
-        return llvm::any_of(nested->getOperands(),
-                            [&](Value v) {
-                              return llvm::is_contained(values, v);
-                            })
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Whether an op strictly between `first` and `last` (later in the same
-/// block) writes a buffer that may alias `x` or `y`, or with `anyUse`
-/// uses one at all.
-bool touchedBetween(Operation *first, Operation *last, Value x, Value y,
-                    bool anyUse) {
-  SmallVector<Value> watched = aliases(x);
-  llvm::append_range(watched, aliases(y));
-  for (Operation *between = first->getNextNode(); between != last;
-       between = between->getNextNode())
-    if (anyUse ? uses(between, watched) : mayWrite(between, watched))
-      return true;
-  return false;
 }
 
 /// Whether `generic` converts its one input to its one output of the same
@@ -690,22 +726,6 @@ std::pair<Value, linalg::GenericOp> widenedFrom(Value wide, Operation *user) {
     if (touchedBetween(generic, user, narrow, wide, /*anyUse=*/false))
       return {};
     return {narrow, generic};
-  }
-  return {};
-}
-
-/// The fill of `c` with +0.0 before `op` in its block, with nothing between
-/// them touching `c`.
-linalg::FillOp zeroFillBefore(Value c, Operation *op) {
-  SmallVector<Value> watched = aliases(c);
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    auto fill = dyn_cast<linalg::FillOp>(prev);
-    if (fill && fill.getDpsInits()[0] == c)
-      return matchPattern(fill.getDpsInputs()[0], m_PosZeroFloat())
-                 ? fill
-                 : linalg::FillOp();
-    if (uses(prev, watched))
-      return {};
   }
   return {};
 }
@@ -1629,10 +1649,13 @@ std::optional<Contraction> matmulContraction(linalg::LinalgOp op,
 }
 
 /// The implicit GEMM of an NCHW/FCHW convolution: M = F, N = batch x OH x
-/// OW, K = C x KH x KW (the input is already padded).
-std::optional<Contraction> convContraction(linalg::Conv2DNchwFchwOp op) {
+/// OW, K = C x KH x KW. With `pad`, the input is a padded copy the loads
+/// read through: the source where it lies, the padding elsewhere.
+std::optional<Contraction> convContraction(linalg::Conv2DNchwFchwOp op,
+                                           const PaddedInput *pad) {
   Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
         output = op.getDpsInits()[0];
+  auto inType = cast<MemRefType>(input.getType());
   auto fType = cast<MemRefType>(filter.getType());
   auto oType = cast<MemRefType>(output.getType());
   auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
@@ -1646,6 +1669,51 @@ std::optional<Contraction> convContraction(linalg::Conv2DNchwFchwOp op) {
   c.k = fType.getDimSize(1) * kh * kw;
   c.maxElements =
       std::max({elements(input), elements(filter), elements(output)});
+  // The input element at (image, channel, y, x) of the padded buffer.
+  std::function<Value(IndexBuilder &, SmallVector<Value>)> loadInput =
+      [=](IndexBuilder &ib, SmallVector<Value> at) {
+        SmallVector<Value> indices;
+        for (Value v : at)
+          indices.push_back(ib.idx(v));
+        return memref::LoadOp::create(ib.b, ib.loc, input, indices).getResult();
+      };
+  if (pad) {
+    Value source = pad->source;
+    auto sourceShape =
+        llvm::to_vector(cast<MemRefType>(source.getType()).getShape());
+    SmallVector<int64_t> offsets = pad->offsets;
+    TypedAttr padding = pad->padding;
+    loadInput = [=](IndexBuilder &ib, SmallVector<Value> at) -> Value {
+      // Unsigned compares of the shifted indices check both sides.
+      Value inside;
+      for (int64_t d = 0; d < 4; ++d) {
+        if (!offsets[d] && sourceShape[d] == inType.getDimSize(d))
+          continue;
+        if (offsets[d])
+          at[d] = ib.sub(at[d], ib.c(offsets[d]));
+        Value in = ib.lt(at[d], sourceShape[d]);
+        inside = inside ? ib.land(inside, in) : in;
+      }
+      auto load = [&](OpBuilder &nb, Location nl) -> Value {
+        SmallVector<Value> indices;
+        for (Value v : at)
+          indices.push_back(IndexBuilder{nb, nl, ib.type}.idx(v));
+        return memref::LoadOp::create(nb, nl, source, indices);
+      };
+      if (!inside)
+        return load(ib.b, ib.loc);
+      return scf::IfOp::create(
+                 ib.b, ib.loc, inside,
+                 [&](OpBuilder &nb, Location nl) {
+                   scf::YieldOp::create(nb, nl, load(nb, nl));
+                 },
+                 [&](OpBuilder &nb, Location nl) {
+                   Value value = arith::ConstantOp::create(nb, nl, padding);
+                   scf::YieldOp::create(nb, nl, value);
+                 })
+          .getResult(0);
+    };
+  }
   c.loadA = [=](IndexBuilder &ib, Value, Value f, Value k) {
     Value ch = ib.div(k, kh * kw), r = ib.rem(k, kh * kw);
     return memref::LoadOp::create(
@@ -1661,10 +1729,7 @@ std::optional<Contraction> convContraction(linalg::Conv2DNchwFchwOp op) {
     Value oy = ib.div(p, ow), ox = ib.rem(p, ow);
     Value iy = ib.add(ib.mul(oy, ib.c(strides[0])), ib.mul(y, ib.c(dilations[0])));
     Value ix = ib.add(ib.mul(ox, ib.c(strides[1])), ib.mul(x, ib.c(dilations[1])));
-    return memref::LoadOp::create(
-               ib.b, ib.loc, input,
-               ValueRange{ib.idx(image), ib.idx(ch), ib.idx(iy), ib.idx(ix)})
-        .getResult();
+    return loadInput(ib, {image, ch, iy, ix});
   };
   c.addressC = [=](IndexBuilder &ib, Value, Value f, Value n) {
     Value image = ib.div(n, oh * ow), p = ib.rem(n, oh * ow);
@@ -1747,14 +1812,10 @@ struct TileContractionsPass
     StringRef funcName = getOperation().getSymName();
     unsigned counter = 0;
     for (Operation *op : ops) {
-      std::optional<Contraction> c;
-      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        c = convContraction(conv);
-      else {
-        bool batched = isa<linalg::BatchMatmulOp>(op);
-        if (hasDefaultMaps(cast<linalg::LinalgOp>(op), batched))
-          c = matmulContraction(cast<linalg::LinalgOp>(op), batched);
-      }
+      std::optional<PaddedInput> pad;
+      if (fuse && isa<linalg::Conv2DNchwFchwOp>(op))
+        pad = paddedInput(op->getOperand(0), op);
+      std::optional<Contraction> c = contractionOf(op, pad);
       if (!c || c->m == 0 || c->n == 0 || c->batch == 0)
         continue;
       if (c->k == 0) { // C += nothing
@@ -1777,9 +1838,78 @@ struct TileContractionsPass
                            Twine(counter++))
                              .str();
       // Convolutions keep K step 16: their gathers need more registers.
-      buildKernel(op, *c, contiguous, conv ? 16 : kStep, tf32 && !conv, name);
-      op->erase();
+      int64_t largeKStep = conv ? 16 : kStep;
+      Absorbed absorbed;
+      if (fuse) {
+        Value cm = cast<linalg::LinalgOp>(op).getDpsInits()[0];
+        SmallVector<Value> reads(op->getOperands());
+        if (pad)
+          reads.push_back(pad->source);
+        absorbed.zeroFill = zeroFillBefore(cm, op);
+        absorbed.epilogue = epilogueAfter(cm, op, absorbed.zeroFill, reads);
+        Tile tile = chooseTile(*c, largeKStep);
+        if (absorbed.epilogue && splitK(*c, tile).first > 1) {
+          appendCounters(absorbed, ceilDiv(c->n, tile.bn) *
+                                       ceilDiv(c->m, tile.bm) * c->batch);
+          c = contractionOf(op, pad); // C is now a view
+          c->maxElements = std::max(
+              c->maxElements,
+              cast<MemRefType>(absorbed.counters.getType()).getNumElements());
+        }
+      }
+      buildKernel(op, *c, contiguous, largeKStep, tf32 && !conv, name,
+                  absorbed);
+      if (pad)
+        replacePaddedRead(*pad, op);
+      else
+        op->erase();
+      if (absorbed.counters)
+        absorbed.epilogue->generic->erase(); // C and its fill stay
+      else if (absorbed.epilogue)
+        absorbEpilogue(*absorbed.epilogue); // C's zero fill with it
+      else if (absorbed.zeroFill)
+        absorbed.zeroFill->erase();
     }
+  }
+
+  /// The contraction `op` computes, if a tiled kernel can (through `pad`,
+  /// a convolution's padded input).
+  std::optional<Contraction>
+  contractionOf(Operation *op, const std::optional<PaddedInput> &pad) {
+    if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+      return convContraction(conv, pad ? &*pad : nullptr);
+    bool batched = isa<linalg::BatchMatmulOp>(op);
+    if (!hasDefaultMaps(cast<linalg::LinalgOp>(op), batched))
+      return std::nullopt;
+    return matmulContraction(cast<linalg::LinalgOp>(op), batched);
+  }
+
+  /// Reallocates the epilogue's C (an allocation) with `count` floats after
+  /// it for the split-K counters: C becomes a view of the new allocation's
+  /// start, and C's zero fill and frees take the whole allocation.
+  static void appendCounters(Absorbed &absorbed, int64_t count) {
+    Value c = absorbed.epilogue->c;
+    auto alloc = c.getDefiningOp<memref::AllocOp>();
+    auto type = cast<MemRefType>(c.getType());
+    OpBuilder b(alloc);
+    Location loc = alloc.getLoc();
+    auto flatType =
+        MemRefType::get({type.getNumElements() + count}, type.getElementType());
+    Value flat =
+        memref::AllocOp::create(b, loc, flatType, alloc.getAlignmentAttr());
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc, type, flat, /*offset=*/0, type.getShape(),
+        computeStrides(type.getShape()));
+    for (OpOperand &use : llvm::make_early_inc_range(c.getUses())) {
+      Operation *user = use.getOwner();
+      use.set(isa<memref::DeallocOp>(user) ||
+                      user == absorbed.zeroFill.getOperation()
+                  ? flat
+                  : view);
+    }
+    alloc.erase();
+    absorbed.epilogue->c = view;
+    absorbed.counters = flat;
   }
 };
 
