@@ -169,6 +169,7 @@ docs: build
 	cp $(BUILD_DIR)/docs/OpLibrary.md docs/reference/OpLibrary.md
 	cp $(BUILD_DIR)/docs/Traced/TracedPasses.md docs/reference/TracedPasses.md
 	cp $(BUILD_DIR)/docs/Traced/TracedConversionPasses.md docs/reference/TracedConversionPasses.md
+	PYTHONPATH=$(BUILD_DIR)/python:python/tests $(PYTHON) -W ignore python/tests/op_db.py --table > docs/reference/op_db.md
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,292 @@
+"""PyTorch's own op database as conformance samples (issue 52).
+
+torch.testing._internal.common_methods_invocations.op_db describes each of
+torch's operators with sample inputs for every dtype it supports: samples
+nobody here wrote. This module turns them into calls TracedIR traces, and
+runs them on the reference interpreter ("interp") and compiled for the CPU
+("cpu"), comparing every output with torch's element by element at
+`torch.testing.assert_close`'s default tolerances for the dtype.
+
+In scope: entries with samples in float32, float64, int64 or bool (those
+dtypes only); not random ops or ones whose values are undefined (empty);
+not sparse layouts. KNOWN lists, per path, the entries known to fail and
+why; test_op_db.py holds every other entry to passing all its samples, and
+a listed entry to failing one (a fixed entry must leave the list).
+
+    /usr/bin/python3 python/tests/op_db.py --sweep [--paths interp,cpu]
+        runs every in-scope entry and prints each failing one with its
+        first failure (the material for KNOWN);
+    /usr/bin/python3 python/tests/op_db.py --table
+        prints docs/reference/op_db.md (make docs writes it, make check
+        checks it is current).
+
+The database needs the `expecttest` module, which Debian does not package;
+a stub that provides what op_db's import touches is installed if it is
+missing (op_db's own tests are not run here).
+"""
+import argparse
+import os
+import sys
+import types
+import unittest
+
+import torch
+import torch.utils._pytree as pytree
+
+import traced
+
+#: Samples per entry and dtype (the first ones op_db gives).
+SAMPLES_PER_DTYPE = 2
+
+DTYPES = (torch.float32, torch.float64, torch.int64, torch.bool)
+
+#: torch.testing.assert_close's default (rtol, atol) per dtype.
+TORCH_TOLERANCES = {torch.float16: (1e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5),
+                    torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-7, 1e-7)}
+
+#: Entries whose values are random or undefined: out of scope.
+RANDOM = {
+    "bernoulli", "multinomial", "normal", "uniform", "exponential", "geometric",
+    "cauchy", "log_normal", "rand_like", "randn_like", "randint_like", "randint",
+    "randn", "rand", "empty", "empty_like", "new_empty", "new_empty_strided",
+    "empty_strided", "svd_lowrank", "pca_lowrank", "nn.functional.dropout",
+    "nn.functional.dropout2d", "nn.functional.dropout3d",
+    "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout",
+    "nn.functional.rrelu", "nn.functional.gumbel_softmax",
+    "nn.functional.fractional_max_pool2d", "nn.functional.fractional_max_pool3d",
+    "nn.functional.multi_head_attention_forward",
+}
+
+
+def load():
+    """op_db, with a stub `expecttest` when the real one is missing."""
+    try:
+        import expecttest  # noqa: F401
+    except ImportError:
+        stub = types.ModuleType("expecttest")
+        stub.TestCase = unittest.TestCase
+        stub.ACCEPT = False
+        sys.modules["expecttest"] = stub
+    from torch.testing._internal.common_methods_invocations import op_db
+    return op_db
+
+
+def key(op):
+    """The entry's name: op_db's name, with its variant after a dot."""
+    return f"{op.name}.{op.variant_test_name}" if op.variant_test_name else op.name
+
+
+def dtypes(op):
+    """The in-scope dtypes the entry supports on the CPU."""
+    supported = op.supported_dtypes("cpu")
+    return [d for d in DTYPES if d in supported]
+
+
+def in_scope(op):
+    return (op.name not in RANDOM and "sparse" not in op.name
+            and bool(dtypes(op)))
+
+
+def entries():
+    """{key: OpInfo} of the in-scope entries."""
+    return {key(op): op for op in load() if in_scope(op)}
+
+
+class Case:
+    """One sample: the call with its tensor leaves as the graph's inputs
+    (everything else a constant of the trace)."""
+
+    def __init__(self, op, dtype, index, sample):
+        self.name = f"{dtype} #{index}"
+        self.dtype = dtype
+        leaves, self.spec = pytree.tree_flatten(
+            (sample.input, tuple(sample.args), dict(sample.kwargs)))
+        self.slots = [i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor)]
+        self.leaves = leaves
+        self.inputs = [leaves[i].detach().clone() for i in self.slots]
+        self.op = op
+
+    def fn(self, *tensors):
+        leaves = list(self.leaves)
+        for slot, t in zip(self.slots, tensors):
+            leaves[slot] = t
+        x, args, kwargs = pytree.tree_unflatten(leaves, self.spec)
+        return self.op.op(x, *args, **kwargs)
+
+
+def cases(op, per_dtype=SAMPLES_PER_DTYPE):
+    """The entry's first samples per dtype (made by op_db's generators from
+    torch's random numbers, seeded per entry: the same on every run and in
+    every pytest worker)."""
+    torch.manual_seed(0)
+    out = []
+    for dtype in dtypes(op):
+        try:
+            samples = op.sample_inputs("cpu", dtype, requires_grad=False)
+            for i, sample in zip(range(per_dtype), samples):
+                out.append(Case(op, dtype, i, sample))
+        except Exception:  # noqa: BLE001 (op_db's own sample generator failed)
+            continue
+    return out
+
+
+def _leaves(x):
+    return pytree.tree_flatten(x)[0] if isinstance(x, (tuple, list)) else [x]
+
+
+def _first_line(e):
+    return (str(e).splitlines() or [type(e).__name__])[0][:200]
+
+
+def run(case, paths):
+    """{path: None (passed) | why it failed}; None for the whole case when
+    torch refuses it."""
+    from test_conformance import compare
+    from models import Call
+    with torch.no_grad():
+        try:
+            expected = _leaves(case.fn(*[t.clone() for t in case.inputs]))
+        except Exception:  # noqa: BLE001 (torch refuses the sample)
+            return None
+    result = {}
+    try:
+        tm = traced.trace(Call(case.fn), *[t.clone() for t in case.inputs])
+    except Exception as e:  # noqa: BLE001
+        return {p: f"trace: {_first_line(e)}" for p in paths}
+
+    def check(got):
+        got = _leaves(got)
+        if len(got) != len(expected):
+            return f"{len(got)} outputs, expected {len(expected)}"
+        for i, (g, e) in enumerate(zip(got, expected)):
+            if isinstance(e, torch.Tensor) and e.is_complex():
+                return "a complex output"
+            why = compare(g, e, TORCH_TOLERANCES)
+            if why:
+                return f"output {i}: {why}" if len(expected) > 1 else why
+        return None
+
+    for path in paths:
+        try:
+            if path == "interp":
+                got = tm.interpret(*[t.clone() for t in case.inputs])
+            else:
+                got = traced.compile(tm)(*[t.clone() for t in case.inputs])
+            result[path] = check(got)
+        except Exception as e:  # noqa: BLE001
+            result[path] = f"error: {_first_line(e)}"
+    return result
+
+
+def run_entry(op, paths):
+    """{path: [failures]} and the number of samples torch computes (an
+    entry none of whose samples torch computes is listed in NO_SAMPLES)."""
+    failures = {p: [] for p in paths}
+    ran = 0
+    for case in cases(op):
+        outcome = run(case, paths)
+        if outcome is None:
+            continue
+        ran += 1
+        for path, why in outcome.items():
+            if why:
+                failures[path].append(f"{case.name}: {why}")
+    return failures, ran
+
+
+from op_db_known import KNOWN, NO_SAMPLES  # noqa: E402  (generated by --sweep)
+
+
+def table():
+    """docs/reference/op_db.md: each in-scope entry and its status."""
+    lines = [
+        "# PyTorch's op_db: what passes",
+        "",
+        "Generated by `python3 python/tests/op_db.py --table` (`make docs`);",
+        "`make check` fails when it is stale. Each in-scope entry of torch",
+        "1.13's `op_db` (float32, float64, int64 and bool samples; random",
+        "ops, undefined values and sparse layouts out of scope) runs its first",
+        f"{SAMPLES_PER_DTYPE} samples per dtype interpreted and compiled for",
+        "the CPU (`make check`), compared element by",
+        "element with torch at `assert_close`'s default tolerances",
+        "(python/tests/test_op_db.py). Entries not listed as failing pass",
+        "every sample; the reasons are the first failure seen.",
+        "",
+    ]
+    ops = entries()
+    counts = {p: sum(1 for k in ops if k not in KNOWN[p]) for p in ("interp", "cpu")}
+    lines += [f"In scope: {len(ops)} entries. Passing: {counts['interp']} interpreted "
+              f"({100 * counts['interp'] / len(ops):.0f}%), {counts['cpu']} compiled "
+              f"({100 * counts['cpu'] / len(ops):.0f}%).", "",
+              "| entry | interpreted | compiled |", "|---|---|---|"]
+    for k in sorted(ops):
+        cells = []
+        for p in ("interp", "cpu"):
+            why = KNOWN[p].get(k)
+            cells.append("pass" if why is None else why.replace("|", "\\|"))
+        if k in NO_SAMPLES:
+            cells = ["(torch computes none of its samples)"] * 2
+        lines.append(f"| `{k}` | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+def _reason(why):
+    """A failure as the known list keeps it: no paths, one line, short."""
+    import re
+    why = re.sub(r"(/[\w.+-]+)+\.py:\d+:\d+: (error: )?", "", why)
+    return why if len(why) <= 160 else why[:157] + "..."
+
+
+def write_known(results, path):
+    """op_db_known.py from a sweep's {path: {entry: why}} and entries with
+    no sample torch computes."""
+    out = ['"""Entries of op_db known to fail, per path, with the first failure',
+           'seen (op_db.py). Generated by `op_db.py --sweep --write-known`;',
+           'test_op_db.py fails when a listed entry passes."""', "", "KNOWN = {"]
+    for p in ("interp", "cpu"):
+        out.append(f"    {p!r}: {{")
+        for k, why in sorted(results[p].items()):
+            out.append(f"        {k!r}: {_reason(why)!r},")
+        out.append("    },")
+    out += ["}", "", "NO_SAMPLES = {"]
+    out += [f"    {k!r}," for k in sorted(results["none"])]
+    out += ["}", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+def main():
+    # As the test suite runs (conftest.py): the verifier after every pass,
+    # no compile cache.
+    os.environ.setdefault("TRACED_VERIFY_EACH", "1")
+    os.environ.setdefault("TRACED_CACHE", "0")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--paths", default="interp,cpu")
+    parser.add_argument("--table", action="store_true")
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--write-known", action="store_true",
+                        help="rewrite op_db_known.py from this sweep")
+    args = parser.parse_args()
+    if args.table:
+        sys.stdout.write(table())
+        return
+    paths = args.paths.split(",")
+    results = {"interp": {}, "cpu": {}, "none": set()}
+    for k, op in sorted(entries().items()):
+        if args.only and k not in args.only:
+            continue
+        failures, ran = run_entry(op, paths)
+        for p in paths:
+            if failures[p]:
+                results[p][k] = failures[p][0]
+                print(f"{p}\t{k}\t{failures[p][0]}", flush=True)
+        if not ran:
+            results["none"].add(k)
+            print(f"none\t{k}\ttorch computes none of its samples", flush=True)
+    if args.write_known:
+        write_known(results, os.path.join(os.path.dirname(__file__), "op_db_known.py"))
+
+
+if __name__ == "__main__":
+    main()
