@@ -1044,7 +1044,8 @@ static const OpRow kOps[] = {
    "(Tensor input, *, dtype? dtype=None, Any layout=None, Any device=None, bool? pin_memory=None, bool requires_grad=False, Any memory_format=None)",
    "fullLike"},
   // (start may be a 0-d integer tensor, as torch's narrow.Tensor.)
-  {"torch.narrow", {"Tensor.narrow"},
+  // (narrow_copy: the same values; the IR has no views to copy.)
+  {"torch.narrow", {"Tensor.narrow", "torch.narrow_copy", "Tensor.narrow_copy"},
    "(Tensor input, int dim, Tensor|Scalar start, int length)",
    "narrow"},
   {"torch.flip", {"Tensor.flip"},
@@ -1130,7 +1131,7 @@ static const OpRow kOps[] = {
   {"torch.atleast_1d", {"torch.functional.atleast_1d"}, "(Tensor input)", "atleast"},
   {"torch.atleast_2d", {"torch.functional.atleast_2d"}, "(Tensor input)", "atleast"},
   {"torch.atleast_3d", {"torch.functional.atleast_3d"}, "(Tensor input)", "atleast"},
-  {"torch.flatten", {"Tensor.flatten", "F.flatten"},
+  {"torch.flatten", {"Tensor.flatten", "F.flatten", "torch.ravel", "Tensor.ravel"},
    "(Tensor input, int start_dim=0, int end_dim=-1)", "flatten"},
   {"torch.reshape", {"Tensor.reshape"}, "(Tensor input, int[] *shape)",
    "reshape"},
@@ -1142,7 +1143,13 @@ static const OpRow kOps[] = {
    "(Tensor input, int dim0, int dim1)", "transpose"},
   {"Tensor.contiguous", {}, "(Tensor input, Any memory_format=None)",
    "sameAsInput"},
-  {"torch.clone", {"Tensor.clone"}, "(Tensor input, *, Any memory_format=None)",
+  // On real tensors (the only ones the IR has) conj, conj_physical,
+  // resolve_conj, resolve_neg and real are the input's values.
+  {"torch.clone", {"Tensor.clone", "torch.conj", "Tensor.conj",
+                   "torch.conj_physical", "Tensor.conj_physical",
+                   "torch.resolve_conj", "Tensor.resolve_conj",
+                   "torch.resolve_neg", "Tensor.resolve_neg", "torch.real"},
+   "(Tensor input, *, Any memory_format=None)",
    "sameAsInput"},
   {"Tensor.detach", {"torch.detach"}, "(Tensor input)", "sameAsInput"},
   {"torch.t", {"Tensor.t"}, "(Tensor input)", "t"},
