@@ -1,4 +1,4 @@
-"""PyTorch's own op database as conformance samples (issue 52).
+"""PyTorch's own op and module databases as conformance samples (issue 52).
 
 torch.testing._internal.common_methods_invocations.op_db describes each of
 torch's operators with sample inputs for every dtype it supports: samples
@@ -9,7 +9,9 @@ runs them on the reference interpreter ("interp") and compiled for the CPU
 
 In scope: entries with samples in float32, float64, int64 or bool (those
 dtypes only); not random ops or ones whose values are undefined (empty);
-not sparse layouts. KNOWN lists, per path, the entries known to fail and
+not sparse layouts. module_db (common_modules) likewise: each module built
+from its constructor input in eval mode, traced as a submodule, called on
+its forward input's tensors (float32 and float64). KNOWN lists, per path, the entries known to fail and
 why; test_op_db.py holds every other entry to passing all its samples, and
 a listed entry to failing one (a fixed entry must leave the list).
 
@@ -130,6 +132,67 @@ def cases(op, per_dtype=SAMPLES_PER_DTYPE):
     return out
 
 
+#: Inputs per dtype of a module_db entry (RNN and LSTM have 32 in all).
+MODULE_INPUTS_PER_DTYPE = 4
+
+
+def module_entries():
+    """{name: ModuleInfo} of module_db (float32 and float64)."""
+    load()
+    from torch.testing._internal.common_modules import module_db
+    return {m.name: m for m in module_db}
+
+
+class Called(torch.nn.Module):
+    """The module under test as a submodule `m`, called on the tensor
+    leaves of one forward input (its other arguments constants)."""
+
+    def __init__(self, module, spec, leaves, slots):
+        super().__init__()
+        self.m = module
+        self.spec, self.leaves, self.slots = spec, leaves, slots
+
+    def forward(self, *tensors):
+        leaves = list(self.leaves)
+        for slot, t in zip(self.slots, tensors):
+            leaves[slot] = t
+        args, kwargs = pytree.tree_unflatten(leaves, self.spec)
+        return self.m(*args, **kwargs)
+
+
+class ModuleCase:
+    """One module_db input: the module built from its constructor input,
+    in eval mode, and the call of its forward input."""
+
+    def __init__(self, info, dtype, index, module_input):
+        self.name = f"{dtype} #{index}"
+        self.info, self.dtype, self.input = info, dtype, module_input
+
+    def build(self):
+        cons, fwd = self.input.constructor_input, self.input.forward_input
+        torch.manual_seed(0)
+        module = self.info.module_cls(*cons.args, **cons.kwargs).to(self.dtype).eval()
+        leaves, spec = pytree.tree_flatten((tuple(fwd.args), dict(fwd.kwargs)))
+        slots = [i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor)]
+        inputs = [leaves[i].detach().clone() for i in slots]
+        return Called(module, spec, leaves, slots), inputs
+
+
+def module_cases(info, per_dtype=MODULE_INPUTS_PER_DTYPE):
+    torch.manual_seed(0)
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        if dtype not in info.dtypes:
+            continue
+        try:
+            inputs = info.module_inputs_func(info, device="cpu", dtype=dtype,
+                                             requires_grad=False, training=False)
+        except Exception:  # noqa: BLE001 (module_db's own generator failed)
+            continue
+        out += [ModuleCase(info, dtype, i, x) for i, x in zip(range(per_dtype), inputs)]
+    return out
+
+
 def _leaves(x):
     return pytree.tree_flatten(x)[0] if isinstance(x, (tuple, list)) else [x]
 
@@ -143,14 +206,21 @@ def run(case, paths):
     torch refuses it."""
     from test_conformance import compare
     from models import Call
-    with torch.no_grad():
+    if isinstance(case, ModuleCase):
         try:
-            expected = _leaves(case.fn(*[t.clone() for t in case.inputs]))
+            module, inputs = case.build()
+        except Exception:  # noqa: BLE001 (torch cannot build it)
+            return None
+    else:
+        module, inputs = Call(case.fn), case.inputs
+    with torch.no_grad():
+        try:  # (this also materializes lazy modules)
+            expected = _leaves(module(*[t.clone() for t in inputs]))
         except Exception:  # noqa: BLE001 (torch refuses the sample)
             return None
     result = {}
     try:
-        tm = traced.trace(Call(case.fn), *[t.clone() for t in case.inputs])
+        tm = traced.trace(module, *[t.clone() for t in inputs])
     except Exception as e:  # noqa: BLE001
         return {p: f"trace: {_first_line(e)}" for p in paths}
 
@@ -169,9 +239,9 @@ def run(case, paths):
     for path in paths:
         try:
             if path == "interp":
-                got = tm.interpret(*[t.clone() for t in case.inputs])
+                got = tm.interpret(*[t.clone() for t in inputs])
             else:
-                got = traced.compile(tm)(*[t.clone() for t in case.inputs])
+                got = traced.compile(tm)(*[t.clone() for t in inputs])
             result[path] = check(got)
         except Exception as e:  # noqa: BLE001
             result[path] = f"error: {_first_line(e)}"
@@ -180,10 +250,12 @@ def run(case, paths):
 
 def run_entry(op, paths):
     """{path: [failures]} and the number of samples torch computes (an
-    entry none of whose samples torch computes is listed in NO_SAMPLES)."""
+    entry none of whose samples torch computes is listed in NO_SAMPLES).
+    `op`: an OpInfo, or a ModuleInfo of module_db."""
     failures = {p: [] for p in paths}
     ran = 0
-    for case in cases(op):
+    from torch.testing._internal.common_modules import ModuleInfo
+    for case in (module_cases(op) if isinstance(op, ModuleInfo) else cases(op)):
         outcome = run(case, paths)
         if outcome is None:
             continue
@@ -194,7 +266,7 @@ def run_entry(op, paths):
     return failures, ran
 
 
-from op_db_known import KNOWN, NO_SAMPLES  # noqa: E402  (generated by --sweep)
+from op_db_known import KNOWN, MODULE_KNOWN, NO_SAMPLES  # noqa: E402  (generated by --sweep)
 
 
 def table():
@@ -227,6 +299,19 @@ def table():
         if k in NO_SAMPLES:
             cells = ["(torch computes none of its samples)"] * 2
         lines.append(f"| `{k}` | {cells[0]} | {cells[1]} |")
+    modules = module_entries()
+    counts = {p: sum(1 for k in modules if k not in MODULE_KNOWN[p])
+              for p in ("interp", "cpu")}
+    lines += ["", "## module_db", "",
+              f"torch 1.13's `module_db`: {len(modules)} modules, the first "
+              f"{MODULE_INPUTS_PER_DTYPE} inputs per dtype (float32, float64), "
+              "built in eval mode and traced with the module as a submodule. "
+              f"Passing: {counts['interp']} interpreted, {counts['cpu']} compiled.",
+              "", "| module | interpreted | compiled |", "|---|---|---|"]
+    for k in sorted(modules):
+        cells = [MODULE_KNOWN[p].get(k) for p in ("interp", "cpu")]
+        cells = ["pass" if c is None else c.replace("|", "\\|") for c in cells]
+        lines.append(f"| `{k}` | {cells[0]} | {cells[1]} |")
     return "\n".join(lines) + "\n"
 
 
@@ -238,17 +323,20 @@ def _reason(why):
 
 
 def write_known(results, path):
-    """op_db_known.py from a sweep's {path: {entry: why}} and entries with
-    no sample torch computes."""
-    out = ['"""Entries of op_db known to fail, per path, with the first failure',
-           'seen (op_db.py). Generated by `op_db.py --sweep --write-known`;',
-           'test_op_db.py fails when a listed entry passes."""', "", "KNOWN = {"]
-    for p in ("interp", "cpu"):
-        out.append(f"    {p!r}: {{")
-        for k, why in sorted(results[p].items()):
-            out.append(f"        {k!r}: {_reason(why)!r},")
-        out.append("    },")
-    out += ["}", "", "NO_SAMPLES = {"]
+    """op_db_known.py from a sweep's {path: {entry: why}} (and "modules":
+    the same for module_db) and entries with no sample torch computes."""
+    out = ['"""Entries of op_db and module_db known to fail, per path, with the',
+           'first failure seen (op_db.py). Generated by `op_db.py --sweep',
+           '--write-known`; test_op_db.py fails when a listed entry passes."""']
+    for name, table in (("KNOWN", results), ("MODULE_KNOWN", results["modules"])):
+        out += ["", f"{name} = {{"]
+        for p in ("interp", "cpu"):
+            out.append(f"    {p!r}: {{")
+            for k, why in sorted(table[p].items()):
+                out.append(f"        {k!r}: {_reason(why)!r},")
+            out.append("    },")
+        out.append("}")
+    out += ["", "NO_SAMPLES = {"]
     out += [f"    {k!r}," for k in sorted(results["none"])]
     out += ["}", ""]
     with open(path, "w") as f:
@@ -272,7 +360,16 @@ def main():
         sys.stdout.write(table())
         return
     paths = args.paths.split(",")
-    results = {"interp": {}, "cpu": {}, "none": set()}
+    results = {"interp": {}, "cpu": {}, "none": set(),
+               "modules": {"interp": {}, "cpu": {}}}
+    for k, info in sorted(module_entries().items()):
+        if args.only and k not in args.only:
+            continue
+        failures, ran = run_entry(info, paths)
+        for p in paths:
+            if failures[p]:
+                results["modules"][p][k] = failures[p][0]
+                print(f"module {p}\t{k}\t{failures[p][0]}", flush=True)
     for k, op in sorted(entries().items()):
         if args.only and k not in args.only:
             continue

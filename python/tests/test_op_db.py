@@ -1,6 +1,7 @@
-"""PyTorch's op_db as conformance samples (op_db.py): every in-scope entry
-runs its first samples per dtype on the interpreter, and compiled for the
-CPU, against torch element by element at assert_close's tolerances.
+"""PyTorch's op_db and module_db as conformance samples (op_db.py): every
+in-scope op entry runs its first samples per dtype, and every module its
+first inputs, on the interpreter and compiled for the CPU, against torch
+element by element at assert_close's tolerances.
 
 An entry passes every sample unless op_db_known.py lists it for the path,
 and a listed entry must still fail (so the list only shrinks as the library
@@ -15,6 +16,7 @@ import pytest
 import op_db
 
 OPS = op_db.entries()
+MODULES = op_db.module_entries()
 PATHS = os.environ.get("TRACED_OP_DB_PATHS", "interp,cpu").split(",")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -36,10 +38,27 @@ def test_op_db(entry):
                                     f"remove it from op_db_known.py")
 
 
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_db(module):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        failures, ran = op_db.run_entry(MODULES[module], PATHS)
+    assert ran > 0, f"{module}: torch computes none of its inputs"
+    for path in PATHS:
+        known = op_db.MODULE_KNOWN[path].get(module)
+        if known is None:
+            assert not failures[path], f"{path}: " + "\n".join(failures[path][:10])
+        else:
+            assert failures[path], (f"{module} passes every input on {path}: "
+                                    f"remove it from op_db_known.py")
+
+
 def test_known_lists_name_entries_in_scope():
     for path in ("interp", "cpu"):
         stale = set(op_db.KNOWN[path]) - set(OPS)
         assert not stale, f"op_db_known.py lists entries not in scope: {sorted(stale)}"
+        stale = set(op_db.MODULE_KNOWN[path]) - set(MODULES)
+        assert not stale, f"op_db_known.py lists unknown modules: {sorted(stale)}"
     assert op_db.NO_SAMPLES <= set(OPS)
 
 
