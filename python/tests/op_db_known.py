@@ -280,7 +280,7 @@ KNOWN = {
         'gradient': "torch.float32 #0: error: cannot compile a call of 'torch.gradient': not a target of the op library",
         'histc': "torch.float32 #0: error: cannot compile a call of 'torch.histc': not a target of the op library",
         'histogram': "torch.float32 #0: error: cannot compile a call of 'torch.histogram': not a target of the op library",
-        'histogramdd': "torch.float32 #0: error: <trace of Call>:3:3: error: an output has type 'tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>'; c...",
+        'histogramdd': "torch.float32 #0: error: cannot compile a call of 'torch.histogramdd': not a target of the op library",
         'hsplit': "torch.float32 #0: error: cannot compile a call of 'torch.hsplit': not a target of the op library",
         'i0': "torch.float32 #0: error: cannot compile a call of 'torch.i0': not a target of the op library",
         'igamma': "torch.float32 #0: error: cannot compile a call of 'torch.igamma': not a target of the op library",
@@ -452,7 +452,6 @@ MODULE_KNOWN = {
     },
     'cpu': {
         'nn.GaussianNLLLoss': "torch.float32 #0: error: cannot compile a call of 'torch.nn.functional.gaussian_nll_loss': not a target of the op library (in m)",
-        'nn.LSTM': "torch.float32 #0: error: <trace of Called>:5:3: error: an output has type 'tuple<tensor<2x3xf32>, tensor<2x3xf32>>'; compiled graphs return ranked tensors an...",
         'nn.MultiheadAttention': "torch.float32 #0: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: 'bias_k' must be None (the interpreter still runs it; the...",
         'nn.Transformer': "torch.float32 #0: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: expected (L, N, E) tensors (N may be dynamic), in_proj_we...",
         'nn.TransformerDecoderLayer': "torch.float32 #2: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: expected (L, N, E) tensors (N may be dynamic), in_proj_we...",

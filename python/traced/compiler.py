@@ -235,7 +235,13 @@ class CompiledModule:
             results[i] = quantized_from_ints(np.asarray(results[i]), qparams)
         for k, x in returned.items():
             results[k] = x
+        if self._nesting is not None:
+            results = _nest(results, self._nesting)
         return results[0] if len(results) == 1 else tuple(results)
+
+    #: The graph's outputs nested as its output types say (None when no
+    #: output is a tuple): the compiled code returns the tuples' leaves.
+    _nesting = None
 
     def _sizes_and_shapes(self, arrays):
         """The named dynamic sizes the inputs give (dims of one name must
@@ -337,7 +343,12 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     with raising(CompileError):
         graph = module.module(module.root_name).graph_named(entry)
         graph_inputs = graph.inputs[1:]
-        graph_outputs = graph.outputs
+        # Tuple outputs (a call's, as an LSTM's (h, c)) are compiled as
+        # their leaves, depth first (convert-traced-to-linalg), and nested
+        # again by the call.
+        nesting = [_tuple_nesting(str(n.type)) for n in graph.outputs]
+        graph_outputs = [leaf for n, nest in zip(graph.outputs, nesting)
+                         for leaf in ([n] if nest is None else _leaf_nodes(n, nest))]
         donations = _donations(donate, graph_inputs, graph_outputs)
         compiled, report = _traced.compile_cpu(
             module._state, entry, vectorize, tile_n, surgery, pack_rhs,
@@ -364,7 +375,65 @@ def compile(module: Module, target: str = "cpu", entry: str = "forward",
     result._quantized_outputs = {i: n.qparams for i, n in enumerate(graph_outputs)
                                  if n.qparams is not None}
     result.timing_report = report if timing else None
+    if any(n is not None for n in nesting):
+        result._nesting = nesting
     return result
+
+
+def _split_types(text):
+    """The comma-separated types of `text` at the top level of its <>."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    if text[start:].strip():
+        parts.append(text[start:].strip())
+    return parts
+
+
+def _tuple_nesting(type_text):
+    """For a `tuple<...>` type, its elements' nestings (a leaf's is its
+    type text); None for any other type."""
+    if not (type_text.startswith("tuple<") and type_text.endswith(">")):
+        return None
+    return [n if n is not None else t
+            for t in _split_types(type_text[len("tuple<"):-1])
+            for n in [_tuple_nesting(t)]]
+
+
+class _Leaf:
+    """An element of a tuple output, as compile() reads outputs (type,
+    qparams, name)."""
+
+    def __init__(self, type_text, name):
+        self.type, self.qparams, self.name = type_text, None, name
+
+
+def _leaf_nodes(node, nest, path=()):
+    out = []
+    for i, n in enumerate(nest):
+        if isinstance(n, list):
+            out += _leaf_nodes(node, n, path + (i,))
+        else:
+            out.append(_Leaf(n, f"{node.name}{''.join(f'[{j}]' for j in path + (i,))}"))
+    return out
+
+
+def _nest(flat, nesting):
+    """The compiled code's flat results nested as `nesting` (per output:
+    None for a leaf, else the tuple's element nestings)."""
+    it = iter(flat)
+
+    def build(nest):
+        if not isinstance(nest, list):
+            return next(it)
+        return tuple(build(n) for n in nest)
+    return [next(it) if n is None else build(n) for n in nesting]
 
 
 def _donations(donate, graph_inputs, graph_outputs):
@@ -629,6 +698,8 @@ class CudaCompiledModule(CompiledModule):
         torch.cuda.synchronize(device)  # the inputs are ready
         self._cpu.run([a.data_ptr() for a in args],
                       [o.data_ptr() for o in outputs])
+        if self._nesting is not None:
+            outputs = _nest(outputs, self._nesting)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
@@ -689,7 +760,6 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     with raising(CompileError):
         graph = module.module(module.root_name).graph_named(entry)
         graph_inputs = graph.inputs[1:]
-        graph_outputs = graph.outputs
     none_inputs = [i for i, n in enumerate(graph_inputs)
                    if str(n.type) == "!traced.none"]
     result = CudaCompiledModule(_CudaLibrary(path, runtime, entry), entry,
@@ -698,4 +768,7 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                                 f"@{module.root_name}::{entry}")
     result.library = path
     result.timing_report = None
+    nesting = [_tuple_nesting(str(n.type)) for n in graph.outputs]
+    if any(n is not None for n in nesting):
+        result._nesting = nesting
     return result

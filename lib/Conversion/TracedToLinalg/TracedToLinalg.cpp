@@ -523,6 +523,7 @@ struct ConvertTracedToLinalgPass
   /// The stages, in order.
   void runOnOperation() override;
   FailureOr<llvm::BitVector> checkSignature(GraphOp graph);
+  void flattenTupleOutputs(GraphOp graph);
   LogicalResult prepare(GraphOp graph, SymbolTableCollection &symbols);
   LogicalResult decomposeUnlowered(GraphOp graph);
   FailureOr<func::FuncOp> graphToFunction(traced::ModuleOp root, GraphOp graph,
@@ -808,7 +809,8 @@ ConvertTracedToLinalgPass::checkSignature(GraphOp graph) {
       return failure();
     }
   }
-  for (Type t : type.getResults()) {
+  flattenTupleOutputs(graph);
+  for (Type t : graph.getFunctionType().getResults()) {
     if (!isa<RankedTensorType>(t) && !isPythonScalar(t)) {
       graph.emitError() << "an output has type " << t
                         << "; compiled graphs return ranked tensors and "
@@ -817,6 +819,42 @@ ConvertTracedToLinalgPass::checkSignature(GraphOp graph) {
     }
   }
   return noneInputs;
+}
+
+/// Outputs that are tuples a call returned (an LSTM's `(h, c)` beside its
+/// output) become their elements, depth first, read with
+/// `operator.getitem`: the compiled code returns the leaves, and the
+/// caller (CompiledModule) nests them again by the graph's output types.
+void ConvertTracedToLinalgPass::flattenTupleOutputs(GraphOp graph) {
+  auto output = cast<OutputOp>(graph.getBody().front().getTerminator());
+  if (llvm::none_of(output.getResults().getTypes(),
+                    [](Type t) { return isa<TupleType>(t); }))
+    return;
+  MLIRContext *ctx = &getContext();
+  OpBuilder b(output);
+  SmallVector<Value> leaves;
+  std::function<void(Value)> flatten = [&](Value v) {
+    auto tuple = dyn_cast<TupleType>(v.getType());
+    if (!tuple) {
+      leaves.push_back(v);
+      return;
+    }
+    for (auto [i, element] : llvm::enumerate(tuple.getTypes()))
+      flatten(CallFunctionOp::create(
+                  b, output.getLoc(), TypeRange{element},
+                  b.getStringAttr("operator.getitem"), ValueRange{v},
+                  b.getArrayAttr({OperandAttr::get(ctx, 0),
+                                  b.getI64IntegerAttr(i)}),
+                  b.getStrArrayAttr({"input", "index"}))
+                  ->getResult(0));
+  };
+  for (Value v : output.getResults())
+    flatten(v);
+  OutputOp::create(b, output.getLoc(), leaves);
+  output.erase();
+  FunctionType type = graph.getFunctionType();
+  graph.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+      ctx, type.getInputs(), ValueRange(leaves).getTypes())));
 }
 
 /// Decomposes what has no direct lowering, or a lowering that declines it.
