@@ -453,9 +453,6 @@ MODULE_KNOWN = {
     'cpu': {
         'nn.GaussianNLLLoss': "torch.float32 #0: error: cannot compile a call of 'torch.nn.functional.gaussian_nll_loss': not a target of the op library (in m)",
         'nn.MultiheadAttention': "torch.float32 #0: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: 'bias_k' must be None (the interpreter still runs it; the...",
-        'nn.Transformer': "torch.float32 #0: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: expected (L, N, E) tensors (N may be dynamic), in_proj_we...",
-        'nn.TransformerDecoderLayer': "torch.float32 #2: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: expected (L, N, E) tensors (N may be dynamic), in_proj_we...",
-        'nn.TransformerEncoderLayer': "torch.float32 #2: error: cannot lower 'torch.nn.functional.multi_head_attention_forward' to linalg: expected (L, N, E) tensors (N may be dynamic), in_proj_we...",
     },
 }
 

@@ -112,6 +112,14 @@ def _cases():
         "baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2),
                     [r(2, 3, 5), r(2, 3, 4), r(2, 4, 5)]),
         "attention": (nn.TransformerEncoderLayer(16, 2, 32), [r(5, 2, 16)]),
+        # Unbatched (L, E): a batch of one for attention, squeezed again.
+        "attention_unbatched": (nn.TransformerEncoderLayer(16, 2, 32, batch_first=True),
+                                [r(5, 16)]),
+        "attention_unbatched_padding": (
+            lambda x, m: nn.functional.multi_head_attention_forward(
+                x, x, x, 16, 2, _W_IN, _B_IN, None, None, False, 0.0, _W_OUT,
+                _B_OUT, training=False, key_padding_mask=m, need_weights=False)[0],
+            [r(5, 16), torch.tensor([False, False, True, False, True])]),
         "batch_norm": (nn.BatchNorm2d(4), [img]),
         "layer_norm": (nn.LayerNorm([9, 11]), [img]),
         "dropout": (nn.Dropout(0.3), [x34]),
@@ -145,6 +153,11 @@ def _cases():
     }
 
 
+# The attention cases' projections (a bool key_padding_mask of an unbatched
+# query once read as an additive one: 54 off).
+_G = torch.Generator().manual_seed(7)
+_W_IN, _B_IN = torch.randn(48, 16, generator=_G), torch.randn(48, generator=_G)
+_W_OUT, _B_OUT = torch.randn(16, 16, generator=_G), torch.randn(16, generator=_G)
 CASES = _cases()
 
 

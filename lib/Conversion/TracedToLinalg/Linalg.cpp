@@ -319,6 +319,24 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   Value inW = c.tensor("in_proj_weight"), inB = c.tensor("in_proj_bias");
   Value outW = c.tensor("out_proj_weight"), outB = c.tensor("out_proj_bias");
   std::optional<int64_t> heads = c.getInt("num_heads");
+  // Unbatched (L, E) query, key and value (torch: a batch of one, squeezed
+  // again; key_padding_mask is then (S)).
+  auto rankOf = [](Value t) {
+    auto type = rankedTensorType(t);
+    return type ? type.getRank() : -1;
+  };
+  bool unbatched = rankOf(q) == 2 && rankOf(k) == 2 && rankOf(v) == 2 &&
+                   staticTensorType(q) && staticTensorType(k) &&
+                   staticTensorType(v);
+  auto batchOfOne = [&](Value t) {
+    auto shape = typeOf(t).getShape();
+    return buildReshape(c.rewriter, c.loc, t, {shape[0], 1, shape[1]});
+  };
+  if (unbatched) {
+    q = batchOfOne(q);
+    k = batchOfOne(k);
+    v = batchOfOne(v);
+  }
   // The batch N may be dynamic (the same in query, key and value); the
   // sequence lengths and the embedding are static.
   auto staticButBatch = [](Value t) {
@@ -377,6 +395,12 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   if ((!c.isNone("attn_mask") && !attnMask) ||
       (!c.isNone("key_padding_mask") && !padMask))
     return c.fail("masks must be tensors");
+  // (The operand's logical element type says whether a mask is bool; a
+  // reshaped mask is no operand.)
+  Value padOperand = padMask;
+  if (unbatched && padMask && staticTensorType(padMask) &&
+      typeOf(padMask).getRank() == 1)
+    padMask = buildReshape(b, loc, padMask, {1, typeOf(padMask).getDimSize(0)});
   if (dynamicBatch && (attnMask || padMask))
     return c.fail("masks are compiled for a static batch only");
   if (attnMask || padMask) {
@@ -411,7 +435,7 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
         return c.fail("key_padding_mask must be (N, S)");
       inputs.push_back(padMask);
       maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
-      isBool.push_back(c.logicalElementType(padMask).isInteger(1));
+      isBool.push_back(c.logicalElementType(padOperand).isInteger(1));
     }
     SmallVector<Type> logical{f};
     for (size_t i = 1; i < inputs.size(); ++i)
@@ -444,7 +468,8 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
   ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)
   ctx = buildReshape(b, loc, ctx, {l, n, e});
-  return buildLinear(b, loc, ctx, outW, outB);
+  Value out = buildLinear(b, loc, ctx, outW, outB);
+  return unbatched ? buildReshape(b, loc, out, {l, e}) : out;
 }
 
 //===----------------------------------------------------------------------===//
