@@ -12,6 +12,7 @@ import torch.fx
 import torch.nn.functional as F
 
 import traced
+from models import Fn1
 
 MODES = ["symbolic", "concrete"]
 
@@ -71,6 +72,22 @@ def _torch(model, *inputs):
     with torch.no_grad():
         out = model(*inputs)
     return [t.numpy() for t in (out if isinstance(out, tuple) else (out,))]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unknown_torch_function_by_its_aten_op(mode):
+    """torch.fliplr, flipud and split_with_sizes have no entry of their own;
+    their ATen ops are entries with a parameter fixed (torch.flip with
+    dims=[1]; torch.split), so the tracers record those overloads."""
+    x = torch.randn(3, 4)
+    for fn, aten in ((torch.fliplr, "fliplr"), (torch.flipud, "flipud"),
+                     (lambda t: torch.split_with_sizes(t, [1, 3], 1),
+                      "split_with_sizes")):
+        tm = traced.trace(Fn1(fn), x, mode=mode)
+        assert f'"torch.ops.aten.{aten}.default"' in str(tm)
+        want = _torch(Fn1(fn), x)
+        np.testing.assert_array_equal(np.concatenate([np.ravel(v) for v in _numbers(
+            tm.interpret(x.numpy()))]), np.concatenate([np.ravel(v) for v in want]))
 
 
 @pytest.mark.parametrize("mode", MODES)

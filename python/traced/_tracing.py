@@ -4,6 +4,7 @@ import re
 import os
 import sys
 import traceback
+import types
 import warnings
 
 import torch
@@ -125,10 +126,14 @@ def resolve_aten_packet(packet, args, kwargs, is_tensor):
 def aten_target(func, args, kwargs, is_tensor):
     """The traced target of a call to `func`: for an ATen packet, the
     overload torch dispatches to, when the op library knows it (the packet
-    `torch.ops.aten.var` binds differently per overload)."""
+    `torch.ops.aten.var` binds differently per overload). A torch function
+    the op library does not know by name but whose ATen op it knows is that
+    ATen overload (`torch.fliplr(x)` is `torch.ops.aten.fliplr.default`, an
+    entry with a parameter fixed: the Python function is the binding of
+    that op, so they compute the same)."""
     name = qualified_function_name(func)
     if not isinstance(func, torch._ops.OpOverloadPacket):
-        return name
+        return _aten_of_unknown(func, name, args, kwargs, is_tensor) or name
     overload = resolve_aten_packet(func, args, kwargs or {}, is_tensor)
     if overload is None:
         return name
@@ -136,6 +141,22 @@ def aten_target(func, args, kwargs, is_tensor):
     if _traced.is_known_function(resolved) or not _traced.is_known_function(name):
         return resolved
     return name
+
+
+def _aten_of_unknown(func, name, args, kwargs, is_tensor):
+    """For a function of torch's own bindings (torch._C._VariableFunctions)
+    that the op library does not know, the ATen overload its arguments
+    bind to when the op library knows that one; else None."""
+    if not isinstance(func, types.BuiltinFunctionType) \
+            or not name.startswith("torch.") or name.count(".") != 1 \
+            or _traced.is_known_function(name):
+        return None
+    packet = getattr(torch.ops.aten, name[len("torch."):], None)
+    if not isinstance(packet, torch._ops.OpOverloadPacket):
+        return None
+    overload = resolve_aten_packet(packet, args, kwargs or {}, is_tensor)
+    resolved = f"torch.ops.aten.{name[len('torch.'):]}.{overload}"
+    return resolved if overload and _traced.is_known_function(resolved) else None
 
 
 _BINARY_EXTREMES = {"max": "maximum", "min": "minimum"}
