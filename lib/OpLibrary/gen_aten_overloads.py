@@ -186,6 +186,10 @@ ATEN_RENAMED = {
     "alias": ("torch.clone", {}, {}),
     "fliplr": ("torch.flip", {}, {"dims": "[1]"}),
     "flipud": ("torch.flip", {}, {"dims": "[0]"}),
+    # On real tensors (the only ones the IR has): vdot is dot, and every
+    # element is real.
+    "vdot": ("torch.dot", {}, {}),
+    "isreal": ("torch.ones_like", {}, {"dtype": "torch.bool"}),
 }
 
 

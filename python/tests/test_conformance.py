@@ -143,6 +143,8 @@ RULE_CHECKED_DTYPES = {"torch.nn.functional.softmax", "torch.nn.functional.softm
                        "torch.convolution",
                        # in the batches' dtype, whatever the input's.
                        "torch.baddbmm",
+                       # in mat's dtype, whatever the input's.
+                       "torch.addmv",
                        # a bmm of input1 and input2 (the table reads `input`).
                        "torch.nn.functional.bilinear",
                        # in the dtype= argument's dtype when there is one.

@@ -1307,6 +1307,18 @@ FailureOr<RtValue> addmm(const KernelArgs &args) {
   return scaledSum(args, ip->input, ip->product);
 }
 
+FailureOr<RtValue> addmv(const KernelArgs &args) {
+  FailureOr<Tensor> mat = args.tensor("mat"), vec = args.tensor("vec");
+  if (failed(mat) || failed(vec))
+    return failure();
+  if (mat->rank() != 2 || vec->rank() != 1)
+    return args.emitError() << "addmv expects a matrix and a vector";
+  FailureOr<InputAndProduct> ip = inputAndProduct(args, "mat", "vec", 0, "");
+  if (failed(ip))
+    return failure();
+  return scaledSum(args, ip->input, ip->product);
+}
+
 FailureOr<RtValue> mv(const KernelArgs &args) {
   return namedProduct(args, "input", "vec", {2, 1},
                       "mv expects a matrix and a vector");
@@ -1770,6 +1782,7 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.baddbmm"] = baddbmm;
   table["torch.einsum"] = einsum;
   table["torch.addmm"] = addmm;
+  table["torch.addmv"] = addmv;
   table["torch.mv"] = mv;
   table["torch.dot"] = dot;
   table["torch.outer"] = outer;

@@ -112,6 +112,43 @@ LogicalResult addmm(const BoundCall &call, RuleHelper &h) {
                        /*exact=*/false);
 }
 
+/// addmv: beta * input + alpha * mat @ vec, in mat's dtype (vec's too; the
+/// input, 1-D or 0-d, is converted to it and broadcast to mat's rows).
+LogicalResult addmv(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), mat = h.tensor("mat"),
+                   vec = h.tensor("vec");
+  if (!input || !mat || !vec)
+    return h.unknown();
+  if (input.getRank() > 1 || mat.getRank() != 2 || vec.getRank() != 1)
+    return call.emitError() << "vector + matrix @ vector expected, got "
+                            << input << ", " << mat << " and " << vec;
+  if (mat.getElementType() != vec.getElementType())
+    return call.emitError() << "expects mat and vec of one dtype, got " << mat
+                            << " and " << vec;
+  if (!ShapedType::isDynamic(mat.getDimSize(1)) &&
+      !ShapedType::isDynamic(vec.getDimSize(0)) &&
+      mat.getDimSize(1) != vec.getDimSize(0))
+    return call.emitError() << "size mismatch: " << mat << " @ " << vec;
+  // It computes in mat's dtype (the input is converted to it), which the
+  // dtype table, reading `input`, cannot say; an empty product returns
+  // before torch dispatches on the dtype.
+  Type e = mat.getElementType();
+  bool empty = mat.hasStaticShape() && mat.getNumElements() == 0;
+  if ((e.isInteger(1) || e.isF16()) && !empty)
+    return noCpuKernel(call, e);
+  if (failed(checkScalesFit(call, e)))
+    return failure();
+  SmallVector<int64_t> out = {mat.getDimSize(0)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, mat.getElementType());
+}
+
 /// mv and dot: 1-D and 2-D products of one dtype; outer, which promotes.
 LogicalResult vectorProduct(const BoundCall &call, RuleHelper &h) {
   bool isMv = call.getSignature().lookup("vec").has_value();

@@ -585,6 +585,10 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
     return scaledSum(d, d.call("torch.mm", {{"input", d.cast(d.tensor("mat1"), element)},
                                             {"mat2", d.cast(d.tensor("mat2"), element)}}));
   };
+  t["torch.addmv"] = [](Decomposer &d) -> Results {
+    return scaledSum(d, d.call("torch.mv", {{"input", d.arg("mat")},
+                                            {"vec", d.arg("vec")}}));
+  };
   t["torch.addbmm"] = [](Decomposer &d) -> Results {
     Type element = d.resultTensorType().getElementType();
     Value b = d.call("torch.bmm", {{"input", d.cast(d.tensor("batch1"), element)},
