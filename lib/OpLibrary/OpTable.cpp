@@ -755,6 +755,13 @@ static const OpRow kOps[] = {
   {"torch.sum", {"Tensor.sum", "F.sum"},
    "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
    "dtype? dtype=None)", "sum"},
+  // NaN counts as 0; nanmean divides by the count of the others.
+  {"torch.nansum", {"Tensor.nansum"},
+   "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+   "dtype? dtype=None)", "sum"},
+  {"torch.nanmean", {"Tensor.nanmean"},
+   "(Tensor input, int[1]? dim=None, bool keepdim=False, *, "
+   "dtype? dtype=None)", "reduce"},
 
   {"torch.aminmax", {"Tensor.aminmax"},
    "(Tensor input, *, int? dim=None, bool keepdim=False)", "aminmax"},
@@ -1821,6 +1828,8 @@ struct RejectedDTypes {
   uint8_t unitOutputDims = 0;
 };
 const RejectedDTypes kRejectedDTypes[] = {
+    // nanmean(): expected input to have floating point dtype.
+    {"torch.nanmean", kBool | kInts},
     // Convolutions: no bool or float16; transposed ones only float32,
     // float64 and int64 (slow_conv_transpose2d/3d; bfloat16 fails a channel
     // check). torch.convolution's transposed case is its rule's.

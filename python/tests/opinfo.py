@@ -1799,6 +1799,17 @@ OPS = {
               # float sum rounds its own way.)
               ("quantized channels-last dim 1", lambda x: x.contiguous(memory_format=torch.channels_last).mean(1),
                [qtensor((2, 4, 5, 5), 0.02, 3)], QUANT_ONE_STEP))),
+    # NaN counts as 0 (the samples' special values include NaN); nanmean of
+    # an all-NaN row is NaN (0 / 0).
+    "torch.nansum": chain(
+        reduction(torch.nansum, dims=(None, 1, (0, 2))),
+        fixed(("all NaN row", lambda x: torch.nansum(x, 1), [torch.tensor([[1.0, float("nan")], [float("nan")] * 2])]),
+              ("dtype", lambda x: torch.nansum(x, 0, dtype=torch.float64), [f32(3, 2)], ACCUMULATE))),
+    "torch.nanmean": chain(
+        reduction(torch.nanmean, dims=(None, 1, (0, 2)), dtypes=FLOAT_DTYPES),
+        fixed(("NaNs", lambda x: torch.nanmean(x, 1), [torch.tensor([[1.0, float("nan"), 4.0], [float("nan")] * 3])]),
+              ("int64 refused", lambda x: torch.nanmean(x), [dt(torch.int64, 3)]),
+              ("bool refused", lambda x: torch.nanmean(x), [dt(torch.bool, 3)]))),
     "torch.sum": chain(
         unary(torch.sum, tol=ACCUMULATE, special=False),
         fixed(("dim keepdim", lambda x: x.sum(1, keepdim=True), [f32(2, 3, 4)], ACCUMULATE),

@@ -20,7 +20,11 @@ double minNaN(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN 
 } // namespace
 
 namespace {
-FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
+/// sum and mean; with `skipNaN`, nansum and nanmean: NaN counts as 0 in the
+/// sum, and the mean divides by the count of the others (torch's nanmean
+/// is nansum(...).div((~isnan(x)).sum(...))).
+FailureOr<RtValue> reduce(const KernelArgs &args, bool average,
+                          bool skipNaN = false) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(in) || failed(keepdim))
@@ -65,16 +69,23 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
   // do not pass through double.
   bool exact = storageOf(*dtype) == Storage::Int && !average;
   std::vector<uint64_t> iacc(exact ? out.numel() : 0, 0);
+  std::vector<int64_t> counted(skipNaN ? out.numel() : 0, 0);
   SmallVector<int64_t> index(rank, 0);
   for (int64_t i = 0; i < x.numel(); ++i) {
     int64_t o = 0;
     for (int64_t d = 0; d < rank; ++d)
       if (!reduced[d])
         o += index[d] * outStrides[d];
-    if (exact)
+    if (exact) {
       iacc[o] += static_cast<uint64_t>(x.data<int64_t>()[i]);
-    else
-      acc[o] += x.getDouble(i);
+    } else {
+      double v = x.getDouble(i);
+      if (!skipNaN || !std::isnan(v)) {
+        acc[o] += v;
+        if (skipNaN)
+          ++counted[o];
+      }
+    }
     for (int64_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < x.dim(d))
         break;
@@ -94,7 +105,10 @@ FailureOr<RtValue> reduce(const KernelArgs &args, bool average) {
     if (exact)
       out.data<int64_t>()[i] = static_cast<int64_t>(iacc[i]);
     else
-      out.setDouble(i, average ? sums.getDouble(i) / count : acc[i]);
+      out.setDouble(i, average ? sums.getDouble(i) /
+                                     static_cast<double>(skipNaN ? counted[i]
+                                                                 : count)
+                               : acc[i]);
   }
   out.roundToDType();
   return RtValue(out.reshaped(outShape));
@@ -145,6 +159,12 @@ FailureOr<RtValue> softmaxImpl(const KernelArgs &args, bool logarithm,
 namespace mlir::traced::kernels {
 FailureOr<RtValue> mean(const KernelArgs &args) { return reduce(args, true); }
 FailureOr<RtValue> sum(const KernelArgs &args) { return reduce(args, false); }
+FailureOr<RtValue> nanmean(const KernelArgs &args) {
+  return reduce(args, true, /*skipNaN=*/true);
+}
+FailureOr<RtValue> nansum(const KernelArgs &args) {
+  return reduce(args, false, /*skipNaN=*/true);
+}
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -1025,6 +1045,8 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.nn.functional.pairwise_distance"] = pairwiseDistance;
   table["torch.mean"] = mean;
   table["torch.sum"] = sum;
+  table["torch.nansum"] = nansum;
+  table["torch.nanmean"] = nanmean;
   table["torch.amax"] = amax;
   table["torch.amin"] = amin;
   table["torch.aminmax"] = aminmax;

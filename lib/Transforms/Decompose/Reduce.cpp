@@ -259,7 +259,37 @@ static Results decomposeMatrixNorm(Decomposer &d) {
   return one(r);
 }
 
+/// nansum and nanmean: a sum (and a count) of the input with its NaNs as 0.
+static Value withoutNaN(Decomposer &d, Value x) {
+  RankedTensorType type = typeOf(x);
+  if (!type || !isa<FloatType>(type.getElementType()))
+    return x;
+  return d.call("Tensor.masked_fill", {{"input", x},
+                                       {"mask", d.unary("torch.isnan", x)},
+                                       {"value", d.f64(0.0)}});
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  t["torch.nansum"] = [](Decomposer &d) -> Results {
+    return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
+                                    {"dim", d.arg("dim")},
+                                    {"keepdim", d.arg("keepdim")},
+                                    {"dtype", d.arg("dtype")}}));
+  };
+  // torch's own: nansum(x, ...).div((~isnan(x)).sum(...)).
+  t["torch.nanmean"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    Value sum = d.call("torch.sum", {{"input", withoutNaN(d, x)},
+                                     {"dim", d.arg("dim")},
+                                     {"keepdim", d.arg("keepdim")},
+                                     {"dtype", d.arg("dtype")}});
+    Value count = d.call(
+        "torch.sum",
+        {{"input", d.unary("torch.logical_not", d.unary("torch.isnan", x))},
+         {"dim", d.arg("dim")},
+         {"keepdim", d.arg("keepdim")}});
+    return one(d.binary("torch.div", sum, count));
+  };
   // prims.prod: torch.prod over each dim, sorted largest first.
   t["torch.ops.prims.prod.default"] = [](Decomposer &d) -> Results {
     std::optional<SmallVector<int64_t>> dims = d.getInts("dims");
