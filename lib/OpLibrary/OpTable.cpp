@@ -1198,6 +1198,12 @@ static const OpRow kOps[] = {
   {"torch.cat", {"torch.concat", "torch.concatenate"},
    "(Tensor[] tensors, int dim=0)", "cat"},
   {"torch.stack", {}, "(Tensor[] tensors, int dim=0)", "stack"},
+  // The n-th forward difference along dim of prepend, input and append
+  // (concatenated as torch.cat, which promotes); bools by logical xor.
+  {"torch.diff", {"Tensor.diff"},
+   "(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, "
+   "Tensor? append=None)",
+   "diff"},
   {"torch.chunk", {"Tensor.chunk"}, "(Tensor input, int chunks, int dim=0)",
    "chunk"},
   // torch's three overloads in one: a number of sections or a list of

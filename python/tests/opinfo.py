@@ -1801,6 +1801,20 @@ OPS = {
                [qtensor((2, 4, 5, 5), 0.02, 3)], QUANT_ONE_STEP))),
     # NaN counts as 0 (the samples' special values include NaN); nanmean of
     # an all-NaN row is NaN (0 / 0).
+    "torch.diff": fixed(
+        ("default", torch.diff, [f32(3, 5)]),
+        ("n 2 dim 0", lambda x: torch.diff(x, n=2, dim=0), [f32(4, 3)]),
+        ("n past the size", lambda x: torch.diff(x, n=7), [f32(2, 5)]),
+        ("n 0", lambda x: torch.diff(x, n=0), [f32(2, 3)]),
+        ("prepend append promote", lambda x, p, a: torch.diff(x, dim=1, prepend=p, append=a),
+         [dt(torch.int64, 2, 3), dt(torch.int32, 2, 1), f32(2, 2)]),
+        ("bool", torch.diff, [dt(torch.bool, 6)]),
+        ("uint8 wraps", torch.diff, [dt(torch.uint8, 6)]),
+        ("int64 n 3", lambda x: torch.diff(x, n=3), [dt(torch.int64, 2, 6)]),
+        ("float16", torch.diff, [dt(torch.float16, 5)]),
+        ("0-d", torch.diff, [f32()]),
+        ("prepend of another rank", lambda x, p: torch.diff(x, prepend=p), [f32(2, 3), f32(2)]),
+        ("prepend of another size", lambda x, p: torch.diff(x, prepend=p), [f32(2, 3), f32(3, 1)])),
     "torch.nansum": chain(
         reduction(torch.nansum, dims=(None, 1, (0, 2))),
         fixed(("all NaN row", lambda x: torch.nansum(x, 1), [torch.tensor([[1.0, float("nan")], [float("nan")] * 2])]),

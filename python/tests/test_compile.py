@@ -13,7 +13,7 @@ import torch.nn.functional as F
 import torchvision
 
 import traced
-from models import Call, real_models
+from models import Call, Fn1, real_models
 
 MODELS = real_models()
 
@@ -657,3 +657,20 @@ def test_long_chain_in_parts_matches_torch():
         want = net(x)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("fn", [torch.nonzero, torch.argwhere,
+                                lambda x: torch.nonzero(x, as_tuple=True)[0],
+                                lambda x: x[x > 0]])
+def test_data_dependent_size_of_an_empty_trace_is_checked(fn):
+    """A result whose size the values decide was traced empty (an all-zero
+    example): compiled code checks the count at run time, as for any
+    other traced count, rather than returning the trace's empty result for
+    every input (it once did: pure calls with only empty results were
+    folded to constants before their lowering's check)."""
+    tm = traced.trace(Fn1(fn), torch.zeros(3))
+    compiled = traced.compile(tm)
+    np.testing.assert_array_equal(np.asarray(compiled(torch.zeros(3))),
+                                  fn(torch.zeros(3)).numpy())
+    with pytest.raises(traced.Error, match="another number of"):
+        compiled(torch.tensor([1.0, 0.0, 2.0]))

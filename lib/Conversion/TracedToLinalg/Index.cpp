@@ -704,6 +704,11 @@ static Results lowerArgwhere(LoweringCall &c) {
   SmallVector<Value> columns = buildMaskIndices(
       c, mask, count, "the input has another number of nonzero elements");
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI64Type());
+  // (No nonzero element, as the run-time check above holds it: the result
+  // is empty, and an insert_slice at offset 0 of an empty dim does not
+  // verify.)
+  if (count == 0)
+    return SmallVector<Value>{out};
   for (auto [d, column] : llvm::enumerate(columns)) {
     Value tall = buildReshape(b, loc, column, {count, 1});
     SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0),

@@ -305,6 +305,79 @@ static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
   return SmallVector<Value>{*r};
 }
 
+/// The attention scores (N*H, L, S) plus the additive masks, seen as
+/// (N, H, L, S): attn_mask (L, S) or (N*H, L, S), key_padding_mask (N, S);
+/// a bool mask's true entries are -inf, as torch converts them (whether a
+/// mask is bool is read from the call's operand `padOperand`, which a
+/// reshaped mask is not).
+static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
+                                          Value attnMask, Value padMask,
+                                          Value padOperand,
+                                          ArrayRef<int64_t> nhls) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t n = nhls[0], h = nhls[1], l = nhls[2], s = nhls[3];
+  Type f = typeOf(scores).getElementType();
+  auto scores4 = RankedTensorType::get({n, h, l, s}, f);
+  SmallVector<Value> inputs{buildReshape(b, loc, scores, {n, h, l, s})};
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
+  SmallVector<bool> isBool{false};
+  MLIRContext *ctx = b.getContext();
+  AffineExpr dn = getAffineDimExpr(0, ctx), dl = getAffineDimExpr(2, ctx),
+             ds = getAffineDimExpr(3, ctx);
+  if (attnMask) {
+    auto mt = typeOf(attnMask);
+    if (!staticTensorType(attnMask) ||
+        !((mt.getRank() == 2 && mt.getShape() == ArrayRef<int64_t>{l, s}) ||
+          (mt.getRank() == 3 &&
+           mt.getShape() == ArrayRef<int64_t>{n * h, l, s})))
+      return c.fail("attn_mask must be (L, S) or (N * num_heads, L, S)");
+    if (mt.getRank() == 3) {
+      inputs.push_back(buildReshape(b, loc, attnMask, {n, h, l, s}));
+      maps.push_back(b.getMultiDimIdentityMap(4));
+    } else {
+      inputs.push_back(attnMask);
+      maps.push_back(AffineMap::get(4, 0, {dl, ds}, ctx));
+    }
+    isBool.push_back(c.logicalElementType(attnMask).isInteger(1));
+  }
+  if (padMask) {
+    auto pt = typeOf(padMask);
+    if (!staticTensorType(padMask) ||
+        pt.getShape() != ArrayRef<int64_t>{n, s})
+      return c.fail("key_padding_mask must be (N, S)");
+    inputs.push_back(padMask);
+    maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
+    isBool.push_back(c.logicalElementType(padOperand).isInteger(1));
+  }
+  SmallVector<Type> logical{f};
+  for (size_t i = 1; i < inputs.size(); ++i)
+    logical.push_back(isBool[i] ? Type(b.getI1Type()) : f);
+  Value masked = buildElementwise(
+      b, loc, scores4, inputs, maps,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value acc = a[0];
+        for (size_t i = 1; i < a.size(); ++i) {
+          Value m = a[i];
+          if (isBool[i]) {
+            // (Read in f32 as 0 / 1: a true entry is -inf.)
+            Value isSet = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::UNE, m,
+                scalarConstant(nb, nl, m.getType(), 0.0));
+            m = arith::SelectOp::create(
+                nb, nl, isSet,
+                scalarConstant(nb, nl, acc.getType(),
+                               -std::numeric_limits<double>::infinity()),
+                scalarConstant(nb, nl, acc.getType(), 0.0));
+          }
+          acc = arith::AddFOp::create(nb, nl, acc, m);
+        }
+        return acc;
+      },
+      logical);
+  return buildReshape(b, loc, masked, {n * h, l, s});
+}
+
 FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   for (StringRef unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
     if (!c.isNone(unsupported))
@@ -404,65 +477,11 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
   if (dynamicBatch && (attnMask || padMask))
     return c.fail("masks are compiled for a static batch only");
   if (attnMask || padMask) {
-    Type f = typeOf(scores).getElementType();
-    auto scores4 = RankedTensorType::get({n, h, l, s}, f);
-    SmallVector<Value> inputs{buildReshape(b, loc, scores, {n, h, l, s})};
-    SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
-    SmallVector<bool> isBool{false};
-    MLIRContext *ctx = b.getContext();
-    AffineExpr dn = getAffineDimExpr(0, ctx), dl = getAffineDimExpr(2, ctx),
-               ds = getAffineDimExpr(3, ctx);
-    if (attnMask) {
-      auto mt = typeOf(attnMask);
-      if (!staticTensorType(attnMask) ||
-          !((mt.getRank() == 2 && mt.getShape() == ArrayRef<int64_t>{l, s}) ||
-            (mt.getRank() == 3 &&
-             mt.getShape() == ArrayRef<int64_t>{n * h, l, s})))
-        return c.fail("attn_mask must be (L, S) or (N * num_heads, L, S)");
-      if (mt.getRank() == 3) {
-        inputs.push_back(buildReshape(b, loc, attnMask, {n, h, l, s}));
-        maps.push_back(b.getMultiDimIdentityMap(4));
-      } else {
-        inputs.push_back(attnMask);
-        maps.push_back(AffineMap::get(4, 0, {dl, ds}, ctx));
-      }
-      isBool.push_back(c.logicalElementType(attnMask).isInteger(1));
-    }
-    if (padMask) {
-      auto pt = typeOf(padMask);
-      if (!staticTensorType(padMask) ||
-          pt.getShape() != ArrayRef<int64_t>{n, s})
-        return c.fail("key_padding_mask must be (N, S)");
-      inputs.push_back(padMask);
-      maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
-      isBool.push_back(c.logicalElementType(padOperand).isInteger(1));
-    }
-    SmallVector<Type> logical{f};
-    for (size_t i = 1; i < inputs.size(); ++i)
-      logical.push_back(isBool[i] ? Type(b.getI1Type()) : f);
-    Value masked = buildElementwise(
-        b, loc, scores4, inputs, maps,
-        [&](OpBuilder &nb, Location nl, ValueRange a) {
-          Value acc = a[0];
-          for (size_t i = 1; i < a.size(); ++i) {
-            Value m = a[i];
-            if (isBool[i]) {
-              // (Read in f32 as 0 / 1: a true entry is -inf.)
-              Value isSet = arith::CmpFOp::create(
-                  nb, nl, arith::CmpFPredicate::UNE, m,
-                  scalarConstant(nb, nl, m.getType(), 0.0));
-              m = arith::SelectOp::create(
-                  nb, nl, isSet,
-                  scalarConstant(nb, nl, acc.getType(),
-                                 -std::numeric_limits<double>::infinity()),
-                  scalarConstant(nb, nl, acc.getType(), 0.0));
-            }
-            acc = arith::AddFOp::create(nb, nl, acc, m);
-          }
-          return acc;
-        },
-        logical);
-    scores = buildReshape(b, loc, masked, {n * h, l, s});
+    FailureOr<Value> masked =
+        addAttentionMasks(c, scores, attnMask, padMask, padOperand, {n, h, l, s});
+    if (failed(masked))
+      return failure();
+    scores = *masked;
   }
   Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
   Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)

@@ -640,12 +640,22 @@ ConvertTracedToLinalgPass::prepare(GraphOp graph,
       // it becomes empty constants, whatever its target (an empty softmax
       // of integers, which torch returns early, has no lowering otherwise).
       // The verifier has checked its types, and nothing is read at run time.
-      if (bound && bound->spec->pure && op->getNumResults() &&
-          llvm::all_of(op->getResultTypes(), [](Type t) {
-            auto tensor = dyn_cast<RankedTensorType>(t);
-            return tensor && tensor.hasStaticShape() &&
-                   tensor.getNumElements() == 0;
-          })) {
+      // Not when the emptiness is the trace's (the result rule leaves the
+      // size to the values: nonzero of an all-zero example): that size is
+      // checked at run time by the lowering.
+      auto empty = [](Type t) {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        return tensor && tensor.hasStaticShape() &&
+               tensor.getNumElements() == 0;
+      };
+      FailureOr<SmallVector<Type>> ruled =
+          bound && bound->spec->pure && op->getNumResults() &&
+                  llvm::all_of(op->getResultTypes(), empty)
+              ? inferCallResultTypes(op, symbols)
+              : FailureOr<SmallVector<Type>>(failure());
+      // (A rule that answers "unknown" gives no types.)
+      if (succeeded(ruled) && ruled->size() == op->getNumResults() &&
+          llvm::all_of(*ruled, empty)) {
         OpBuilder b(op);
         for (OpResult result : op->getResults()) {
           // (A quantized constant holds its storage integers.)

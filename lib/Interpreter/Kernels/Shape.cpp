@@ -340,6 +340,77 @@ FailureOr<RtValue> cat(const KernelArgs &args) {
   return RtValue(*out);
 }
 
+/// The n-th forward difference along dim, of prepend, input and append
+/// concatenated (promoted); integers wrap, floats round to their dtype,
+/// bools are xor'ed.
+FailureOr<RtValue> diff(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> n = args.getInt("n"), d = args.getInt("dim");
+  if (failed(in) || failed(n) || failed(d))
+    return failure();
+  if (in->rank() == 0)
+    return args.emitError()
+           << "diff expects input to be at least one-dimensional";
+  std::vector<Tensor> parts;
+  auto add = [&](StringRef name) -> LogicalResult {
+    if (args.isNone(name))
+      return success();
+    FailureOr<Tensor> t = args.tensor(name);
+    if (failed(t))
+      return failure();
+    if (t->rank() != in->rank())
+      return args.emitError() << "diff expects prepend or append to be the "
+                                 "same dimension as input";
+    parts.push_back(*t);
+    return success();
+  };
+  if (failed(add("prepend")))
+    return failure();
+  parts.push_back(*in);
+  if (failed(add("append")))
+    return failure();
+  FailureOr<Tensor> x = parts.size() == 1 ? FailureOr<Tensor>(*in)
+                                          : concatenate(args, parts, *d);
+  if (failed(x))
+    return failure();
+  FailureOr<int64_t> dim = normalizeDim(args, *d, x->rank());
+  if (failed(dim))
+    return failure();
+  Tensor cur = *x;
+  for (int64_t k = 0; k < *n && cur.dim(*dim) > 0; ++k) {
+    SmallVector<int64_t> shape(cur.shape());
+    shape[*dim] -= 1;
+    Tensor next(cur.dtype(), shape);
+    int64_t inner = 1;
+    for (int64_t i = *dim + 1; i < cur.rank(); ++i)
+      inner *= cur.dim(i);
+    int64_t size = cur.dim(*dim), outer = cur.numel() / (size * inner);
+    bool isBool = cur.dtype() == DType::Bool;
+    dispatchStorage(cur.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T *c = cur.template data<T>();
+      T *out = next.template data<T>();
+      for (int64_t a = 0; a < outer; ++a)
+        for (int64_t i = 0; i + 1 < size; ++i)
+          for (int64_t b = 0; b < inner; ++b) {
+            int64_t lo = (a * size + i) * inner + b, hi = lo + inner;
+            T &o = out[(a * (size - 1) + i) * inner + b];
+            if constexpr (std::is_floating_point_v<T>)
+              o = c[hi] - c[lo];
+            else if (isBool)
+              o = static_cast<T>((c[hi] != 0) != (c[lo] != 0));
+            else
+              o = static_cast<T>(static_cast<uint64_t>(c[hi]) -
+                                 static_cast<uint64_t>(c[lo]));
+          }
+      return 0;
+    });
+    next.roundToDType();
+    cur = next;
+  }
+  return RtValue(cur);
+}
+
 FailureOr<RtValue> stack(const KernelArgs &args) {
   FailureOr<std::vector<Tensor>> ts = tensorList(args, "tensors");
   FailureOr<int64_t> d = args.getInt("dim");
@@ -1746,6 +1817,7 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["Tensor.unflatten"] = unflatten;
   table["Tensor.expand"] = expand;
   table["torch.cat"] = cat;
+  table["torch.diff"] = diff;
   table["torch.stack"] = stack;
   table["torch.chunk"] = chunk;
   table["torch.tensor_split"] = tensorSplit;

@@ -767,6 +767,48 @@ LogicalResult cat(const BoundCall &call, RuleHelper &h) {
   return h.result(out, listElementType(ts, call.getContext()));
 }
 
+LogicalResult diff(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> n = call.getInt("n"), d = call.getInt("dim");
+  if (!input || !n || !d)
+    return h.unknown();
+  if (input.getRank() == 0)
+    return call.emitError()
+           << "diff expects input to be at least one-dimensional";
+  FailureOr<int64_t> dim = h.dim(*d, input.getRank());
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  SmallVector<RankedTensorType> parts{input};
+  for (StringRef name : {"prepend", "append"}) {
+    if (call.isNone(name))
+      continue;
+    RankedTensorType t = h.tensor(name);
+    if (!t)
+      return h.unknown();
+    if (t.getRank() != input.getRank())
+      return call.emitError() << "diff expects prepend or append to be the "
+                                 "same dimension as input, got "
+                              << t << " beside " << input;
+    for (int64_t i = 0; i < input.getRank(); ++i) {
+      int64_t a = shape[i], b = t.getDimSize(i);
+      if (i == *dim)
+        shape[i] = ShapedType::isDynamic(a) || ShapedType::isDynamic(b)
+                       ? kDynamic
+                       : a + b;
+      else if (dimsDiffer(a, b))
+        return call.emitError() << "sizes of " << input << " and " << t
+                                << " differ in dimension " << i;
+    }
+    parts.push_back(t);
+  }
+  if (*n > 0 && !ShapedType::isDynamic(shape[*dim]))
+    shape[*dim] = std::max<int64_t>(shape[*dim] - *n, 0);
+  else if (*n > 0)
+    return h.unknown();
+  return h.result(shape, listElementType(parts, call.getContext()));
+}
+
 LogicalResult stack(const BoundCall &call, RuleHelper &h) {
   SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
   std::optional<int64_t> d = call.getInt("dim");

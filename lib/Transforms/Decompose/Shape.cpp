@@ -520,7 +520,44 @@ static Results decomposeAsStrided(Decomposer &d) {
   return one(indexDim(d, flat, 0, index));
 }
 
+/// diff: prepend, input and append concatenated, then n times the slice
+/// from 1 minus the slice from 0 along dim (xor for bools).
+static Results decomposeDiff(Decomposer &d) {
+  std::optional<int64_t> n = d.getInt("n"), dim = d.getInt("dim");
+  Value x = d.tensor("input");
+  if (!n || !dim || !x)
+    return d.decline("n and dim must be constants");
+  SmallVector<Value> parts;
+  for (StringRef name : {"prepend", "input", "append"})
+    if (!d.isNone(name))
+      parts.push_back(d.tensor(name));
+  if (parts.size() > 1)
+    x = d.call("torch.cat",
+               {{"tensors", Arg::list(d.ctx, parts)}, {"dim", d.i64(*dim)}});
+  for (int64_t k = 0; k < *n && x; ++k) {
+    RankedTensorType type = typeOf(x);
+    int64_t rank = type.getRank();
+    int64_t axis = *dim < 0 ? *dim + rank : *dim;
+    int64_t size = type.getDimSize(axis);
+    if (ShapedType::isDynamic(size))
+      return d.decline("the size along dim is dynamic");
+    if (size == 0)
+      break;
+    auto narrow = [&](int64_t start) {
+      return d.call("torch.narrow", {{"input", x},
+                                     {"dim", d.i64(axis)},
+                                     {"start", d.i64(start)},
+                                     {"length", d.i64(size - 1)}});
+    };
+    x = d.binary(type.getElementType().isInteger(1) ? "torch.logical_xor"
+                                                    : "torch.sub",
+                 narrow(1), narrow(0));
+  }
+  return one(x);
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
+  t["torch.diff"] = decomposeDiff;
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;
   for (StringRef name : {"torch.ops.prims.squeeze.default", "torch.ops.prims.split_dim.default"})

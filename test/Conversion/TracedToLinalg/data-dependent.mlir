@@ -1,4 +1,5 @@
 // RUN: traced-opt %s --convert-traced-to-linalg --split-input-file | FileCheck %s
+// RUN: traced-opt %s --convert-traced-to-linalg --split-input-file --verify-each | FileCheck %s --check-prefix=EMPTY
 
 // Results whose size the values decide take the traced call's: nonzero
 // (through argwhere) collects the nonzero positions in one sequential pass
@@ -37,5 +38,21 @@ traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<3xi64>, %w: tensor<3xf32>) -> tensor<5xf32> {
     %0 = call_function "torch.bincount"(%x, %w, minlength=3) : (tensor<3xi64>, tensor<3xf32>) -> tensor<5xf32>
     output %0 : tensor<5xf32>
+  }
+}
+
+// -----
+
+// No nonzero element in the trace: the count is still checked, and the
+// result is the empty tensor itself (an insert_slice at offset 0 of its
+// empty dim would not verify; op_db's nonzero of a 0-d zero found it).
+// EMPTY-LABEL: func.func @forward(%{{.*}}: tensor<3xf32>) -> tensor<0x1xi64>
+// EMPTY:         cf.assert
+// EMPTY-NOT:     tensor.insert_slice
+// EMPTY:         return
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3xf32>) -> tensor<0x1xi64> {
+    %0 = call_function "torch.nonzero"(%x) : (tensor<3xf32>) -> tensor<0x1xi64>
+    output %0 : tensor<0x1xi64>
   }
 }
