@@ -362,25 +362,19 @@ def main():
     paths = args.paths.split(",")
     results = {"interp": {}, "cpu": {}, "none": set(),
                "modules": {"interp": {}, "cpu": {}}}
-    for k, info in sorted(module_entries().items()):
-        if args.only and k not in args.only:
-            continue
-        failures, ran = run_entry(info, paths)
-        for p in paths:
-            if failures[p]:
-                results["modules"][p][k] = failures[p][0]
-                print(f"module {p}\t{k}\t{failures[p][0]}", flush=True)
-    for k, op in sorted(entries().items()):
-        if args.only and k not in args.only:
-            continue
-        failures, ran = run_entry(op, paths)
-        for p in paths:
-            if failures[p]:
-                results[p][k] = failures[p][0]
-                print(f"{p}\t{k}\t{failures[p][0]}", flush=True)
-        if not ran:
-            results["none"].add(k)
-            print(f"none\t{k}\ttorch computes none of its samples", flush=True)
+    for table_, found, prefix in ((module_entries(), results["modules"], "module "),
+                                  (entries(), results, "")):
+        for k, info in sorted(table_.items()):
+            if args.only and k not in args.only:
+                continue
+            failures, ran = run_entry(info, paths)
+            for p in paths:
+                if failures[p]:
+                    found[p][k] = failures[p][0]
+                    print(f"{prefix}{p}\t{k}\t{failures[p][0]}", flush=True)
+            if not ran and not prefix:
+                results["none"].add(k)
+                print(f"none\t{k}\ttorch computes none of its samples", flush=True)
     if args.write_known:
         write_known(results, os.path.join(os.path.dirname(__file__), "op_db_known.py"))
 
