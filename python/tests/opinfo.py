@@ -1008,10 +1008,13 @@ OPS = {
     "torch.index_add": fixed(
         ("rows", lambda x, i, s: torch.index_add(x, 0, i, s), [f32(4, 3), torch.tensor([0, 2, 0]), f32(3, 3)]),
         ("alpha dim 1", lambda x, i, s: x.index_add(1, i, s, alpha=2), [dt(torch.int32, 2, 3), torch.tensor([2]), dt(torch.int32, 2, 1)]),
-        ("in place", lambda x, i, s: x.clone().index_add_(0, i, s), [f32(3), torch.tensor([1, 1]), f32(2)])),
+        ("in place", lambda x, i, s: x.clone().index_add_(0, i, s), [f32(3), torch.tensor([1, 1]), f32(2)]),
+        ("0-d input", lambda x, i, s: torch.index_add(x, 0, i, s, alpha=3), [f32(), torch.tensor([0]), f32()]),
+        ("0-d input out of range", lambda x, i, s: torch.index_add(x, 0, i, s), [f32(), torch.tensor([1]), f32()])),
     "torch.index_copy": fixed(
         ("rows", lambda x, i, s: torch.index_copy(x, 0, i, s), [f32(4, 3), torch.tensor([3, 1]), f32(2, 3)]),
-        ("dim -1", lambda x, i, s: x.index_copy(-1, i, s), [dt(torch.int64, 2, 3), torch.tensor([0]), dt(torch.int64, 2, 1)])),
+        ("dim -1", lambda x, i, s: x.index_copy(-1, i, s), [dt(torch.int64, 2, 3), torch.tensor([0]), dt(torch.int64, 2, 1)]),
+        ("0-d input", lambda x, i, s: torch.index_copy(x, 0, i, s), [f32(), torch.tensor(0), f32()])),
     "torch.index_fill": fixed(
         ("number", lambda x, i: torch.index_fill(x, 1, i, -1.5), [f32(2, 4), torch.tensor([0, 3])]),
         ("0-d tensor", lambda x, i, v: x.index_fill(0, i, v), [dt(torch.int32, 3, 2), torch.tensor([2]), torch.tensor(7)]),
@@ -1915,6 +1918,8 @@ OPS = {
                                    [dt(d, 3, 4), torch.tensor([2, 0, 2])]) for d in ALL_DTYPES for k in (0, -1)],
                                 ("int32 index", lambda x, i: x.index_select(1, i), [f32(2, 3), torch.tensor([1], dtype=torch.int32)]),
                                 ("0-d index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.tensor(1)]),
+                                ("0-d input", lambda x, i: torch.index_select(x, 0, i), [f32(), torch.tensor([0, 0])]),
+                                ("0-d input out of range", lambda x, i: torch.index_select(x, -1, i), [f32(), torch.tensor([-1])]),
                                 ("empty index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.zeros(0, dtype=torch.int64)]),
                                 # torch refuses an index of another dtype.
                                 *[(f"{d} index", lambda x, i: x.index_select(0, i), [f32(3, 2), torch.tensor([1, 0], dtype=d)])

@@ -1216,9 +1216,14 @@ static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
   for (int64_t i = *dim + 1; i < x.rank(); ++i)
     inner *= x.dim(i);
   int64_t n = index->numel();
+  // Integers exactly (int64 beyond 2^53 does not pass through double; sums
+  // wrap, alpha converted to the integer, as torch's).
+  bool exact = storageOf(out.dtype()) == Storage::Int && kind != 2;
   for (int64_t j = 0; j < n; ++j) {
     int64_t k = index->getInt(j);
-    if (k < -size || k >= size)
+    // (index_add and index_copy refuse negative indices, index_fill counts
+    // them from the end.)
+    if (k < (kind == 2 ? -size : 0) || k >= size)
       return args.emitError() << "index " << k << " is out of bounds for "
                               << "dimension " << *dim << " with size " << size;
     if (k < 0)
@@ -1226,12 +1231,21 @@ static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t i = 0; i < inner; ++i) {
         int64_t at = (o * size + k) * inner + i;
+        int64_t from = (o * n + j) * inner + i;
         if (kind == 2) {
           out.setDouble(at, fill);
-          continue;
+        } else if (exact) {
+          int64_t v = src.data<int64_t>()[from];
+          int64_t &o64 = out.data<int64_t>()[at];
+          o64 = kind == 0 ? static_cast<int64_t>(
+                                static_cast<uint64_t>(o64) +
+                                static_cast<uint64_t>(static_cast<int64_t>(alpha)) *
+                                    static_cast<uint64_t>(v))
+                          : v;
+        } else {
+          double v = src.getDouble(from);
+          out.setDouble(at, kind == 0 ? out.getDouble(at) + alpha * v : v);
         }
-        double v = src.getDouble((o * n + j) * inner + i);
-        out.setDouble(at, kind == 0 ? out.getDouble(at) + alpha * v : v);
       }
   }
   out.roundToDType();

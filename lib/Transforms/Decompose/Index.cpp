@@ -40,6 +40,20 @@ static Results decomposeIndexAddCopy(Decomposer &d) {
   Value x = d.tensor("input"), index = d.tensor("index"), source = d.tensor("source");
   auto dim = d.getInt("dim");
   RankedTensorType xt = typeOf(x), st = typeOf(source), it = typeOf(index);
+  if (dim && xt && st && it && xt.getRank() == 0 && st.getRank() == 0 &&
+      it.hasStaticShape() && it.getNumElements() == 1 && (*dim == 0 || *dim == -1)) {
+    // A 0-d input is one element, the index's only value must be 0: the
+    // result is the input plus alpha * source (index_add), or the source.
+    assertInRange(d, index, 0, 0, "index out of range in self");
+    if (!add)
+      return one(d.unary("torch.clone", source));
+    std::optional<double> alpha = d.getFloat("alpha");
+    if (!alpha)
+      return d.decline("alpha must be a constant");
+    if (*alpha != 1)
+      source = d.cast(d.binary("torch.mul", source, d.arg("alpha")), xt.getElementType());
+    return one(d.binary("torch.add", x, source));
+  }
   if (!dim || !xt || !st || !it || !st.hasStaticShape() || it.getRank() > 1 || xt.getRank() == 0 ||
       st.getRank() != xt.getRank())
     return d.decline("needs a constant dim, a 1-D index and a source of the input's rank");
@@ -552,6 +566,12 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
     Value x = d.tensor("input"), index = d.tensor("index");
     auto dim = d.getInt("dim");
     RankedTensorType xt = typeOf(x), it = typeOf(index);
+    if (dim && xt && it && xt.getRank() == 0 && (*dim == 0 || *dim == -1)) {
+      // A 0-d input is one element: every index must be 0, and the result
+      // is the input (torch's, whatever the index's length).
+      assertInRange(d, index, 0, 0, "index out of range in self");
+      return one(d.unary("torch.clone", x));
+    }
     if (!dim || !xt || !it || !it.hasStaticShape() || xt.getRank() == 0)
       return d.decline("needs a constant dim and static shapes");
     int64_t n = *dim < 0 ? *dim + xt.getRank() : *dim;
