@@ -1809,6 +1809,7 @@ OPS = {
         ("n 2 dim 0", lambda x: torch.diff(x, n=2, dim=0), [f32(4, 3)]),
         ("n past the size", lambda x: torch.diff(x, n=7), [f32(2, 5)]),
         ("n 0", lambda x: torch.diff(x, n=0), [f32(2, 3)]),
+        ("empty other dim", lambda x: torch.diff(x, dim=0), [f32(5, 0)]),
         ("prepend append promote", lambda x, p, a: torch.diff(x, dim=1, prepend=p, append=a),
          [dt(torch.int64, 2, 3), dt(torch.int32, 2, 1), f32(2, 2)]),
         ("bool", torch.diff, [dt(torch.bool, 6)]),

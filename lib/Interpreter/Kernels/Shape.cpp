@@ -381,10 +381,10 @@ FailureOr<RtValue> diff(const KernelArgs &args) {
     SmallVector<int64_t> shape(cur.shape());
     shape[*dim] -= 1;
     Tensor next(cur.dtype(), shape);
-    int64_t inner = 1;
-    for (int64_t i = *dim + 1; i < cur.rank(); ++i)
-      inner *= cur.dim(i);
-    int64_t size = cur.dim(*dim), outer = cur.numel() / (size * inner);
+    FailureOr<DimSplit> split = splitAtDim(args, cur, *dim);
+    if (failed(split))
+      return failure();
+    int64_t outer = split->outer, size = split->size, inner = split->inner;
     bool isBool = cur.dtype() == DType::Bool;
     dispatchStorage(cur.dtype(), [&](auto tag) {
       using T = decltype(tag);
