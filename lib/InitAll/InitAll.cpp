@@ -8,6 +8,7 @@
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/Interpreter/Kernels.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Onnx/Onnx.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "TracedIR/Translate/GraphText.h"
@@ -57,6 +58,7 @@ void traced::registerAllTranslations() {
   registerInterpretTranslation();
   registerRunTranslations();
   registerGpuTranslations();
+  registerOnnxTranslations(registerAllDialects);
   static traced::TracedFromMLIRRegistration opLibraryDoc(
       "traced-op-library-doc",
       "print the op library as Markdown (the input is ignored)",

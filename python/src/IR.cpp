@@ -11,6 +11,7 @@
 #include "TracedIR/Interpreter/Interpreter.h"
 #include "TracedIR/Interpreter/Kernels.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
+#include "TracedIR/Onnx/Onnx.h"
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
 #include "TracedIR/Support/Limits.h"
@@ -73,6 +74,25 @@ void bindModuleFormats(ModuleClass &cls) {
             return out;
           },
           py::arg("locations") = true)
+      .def(
+          "to_onnx",
+          [](ModuleState &s, int64_t opset, const std::string &externalFile,
+             const std::string &externalDir, bool locations) {
+            DiagnosticCapture diags(s.ctx.get());
+            OnnxExportOptions options;
+            options.opset = opset;
+            options.externalDataFile = externalFile;
+            options.externalDataDir = externalDir;
+            options.locations = locations;
+            std::string out;
+            llvm::raw_string_ostream os(out);
+            diags.check(exportOnnx(s.get(), os, options),
+                        "cannot export to ONNX");
+            os.flush();
+            return py::bytes(out);
+          },
+          py::arg("opset") = 17, py::arg("external_data") = "",
+          py::arg("external_dir") = "", py::arg("locations") = true)
       .def(
           "to_dot",
           [](ModuleState &s, unsigned depth, bool params) {
@@ -801,6 +821,25 @@ void bindLoading(py::module_ &m) {
         return state;
       },
       py::arg("data"), py::arg("name"), py::arg("base_dir"));
+  m.def(
+      "import_onnx",
+      [](py::bytes data, const std::string &name, const std::string &baseDir,
+         const std::map<std::string, py::bytes> &constants) {
+        auto state = std::make_shared<ModuleState>();
+        state->ctx = makeContext();
+        DiagnosticCapture diags(state->ctx.get());
+        std::map<std::string, std::string> constantInputs;
+        for (const auto &[k, v] : constants)
+          constantInputs[k] = std::string(v);
+        std::string bytes = data;
+        state->module = importOnnx(bytes, name, baseDir, state->ctx.get(),
+                                   constantInputs);
+        if (!state->module || failed(checkOpCount(*state->module, name)))
+          diags.raise("cannot import the ONNX model " + name);
+        return state;
+      },
+      py::arg("data"), py::arg("name"), py::arg("base_dir"),
+      py::arg("constant_inputs") = std::map<std::string, py::bytes>());
 }
 } // namespace
 

@@ -57,7 +57,7 @@ __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
            "Summary",
            "SummaryRow", "SurgeryError", "TraceError", "TracerWarning",
            "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda",
-           "generate", "get_limits", "limits", "load", "parse",
+           "from_onnx", "generate", "get_limits", "limits", "load", "parse",
            "save_library", "set_limits", "trace"]
 
 
@@ -581,6 +581,22 @@ def parse(text: Union[str, bytes], name: str = "<string>", *,
         text = text.encode()
     with raising(ParseError):
         return Module(_traced.parse(text, name, _sandbox_tool(), trusted))
+
+
+def from_onnx(source, constant_inputs: Optional[Dict[str, Any]] = None
+              ) -> Module:
+    """Reads an ONNX model (a path, or its bytes) as a traced module
+    (docs/onnx.md): a root module whose parameters are the initializers
+    and whose forward graph calls op-library entries for the nodes, so
+    that interpret, compile and the surgery passes take it as any trace.
+    `constant_inputs` maps graph input names to values (arrays, tensors)
+    for inputs the graph uses as shapes, axes or sizes: an input that a
+    node needs as a constant is replaced by its value and leaves the
+    graph's inputs. Raises ParseError for a model that is malformed or
+    uses what TracedIR does not import, naming the node."""
+    from . import _onnx
+    with raising(ParseError):
+        return _onnx.from_onnx(source, constant_inputs)
 
 
 def load(path: Union[str, "os.PathLike[str]"], *,

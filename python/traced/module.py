@@ -426,6 +426,21 @@ class Module(_ModuleTree):
         from . import draw
         return draw.draw(self._state, path, depth, params, format)
 
+    def to_onnx(self, path, opset: int = 17, external_data=None,
+                locations: bool = True) -> str:
+        """Writes the root forward graph as an ONNX model (docs/onnx.md):
+        a flattened copy, one or a few default-domain nodes per call,
+        parameters and buffers as initializers, each node's doc_string its
+        source line (`locations`). `external_data`: None writes the weights
+        into the model unless they pass protobuf's 2 GiB (then to
+        `<path>.data`), True always to `<path>.data`, a file name (next to
+        the model) there, False never. Raises traced.Error naming the call
+        and its source line for a call with no ONNX form. Returns the
+        path."""
+        from . import _onnx
+        return _onnx.to_onnx(self._state, path, opset, external_data,
+                             locations)
+
     def clone(self):
         """A deep copy (its own IR and weights): a Module."""
         return Module(self._state.clone())
