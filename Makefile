@@ -13,9 +13,10 @@ TEST_JOBS  ?= $(JOBS)
 BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev \
                   llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
                   python3-numpy python3-pytest python3-pytest-xdist python3-torch python3-torchvision \
-                  libopenblas0-pthread libopenblas-dev libclang-rt-22-dev graphviz
+                  libopenblas0-pthread libopenblas-dev libclang-rt-22-dev graphviz \
+                  chromium
 
-.PHONY: all deps build check check-large demo docs aten clean \
+.PHONY: all deps build check check-large demo docs aten clean screenshots \
         build-asan check-asan check-asan-lit fuzz-smoke fuzz-long
 
 all: build
@@ -170,6 +171,11 @@ docs: build
 	cp $(BUILD_DIR)/docs/Traced/TracedPasses.md docs/reference/TracedPasses.md
 	cp $(BUILD_DIR)/docs/Traced/TracedConversionPasses.md docs/reference/TracedConversionPasses.md
 	PYTHONPATH=$(BUILD_DIR)/python:python/tests $(PYTHON) -W ignore python/tests/op_db.py --table > docs/reference/op_db.md
+
+# Regenerates the graph explorer's screenshots in docs/images (headless
+# Chromium; python/tests/test_view.py checks the page in `make check`).
+screenshots: build
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) tools/view_screenshots.py --out docs/images
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,4 +1,4 @@
-"""`python -m traced`: trace, inspect, compile or draw a model from the
+"""`python -m traced`: trace, inspect, compile, draw or view a model from the
 command line (docs/python.md, "Command line").
 
 The model is given as `pkg.mod:factory`: `factory()` returns a torch module,
@@ -12,6 +12,7 @@ them, or a dict of keyword inputs). `--input-shape 1,3,224,224`
     python -m traced inspect r18.mlirbc --summary
     python -m traced compile mymodels:small --repeat 20
     python -m traced compile r18.mlirbc -o libr18.so
+    python -m traced view r18.mlirbc -o r18.html [--serve]
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import importlib
 import os
 import statistics
 import sys
+import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -273,6 +275,24 @@ def cmd_draw(args) -> int:
     return 0
 
 
+def cmd_view(args) -> int:
+    m, _, _, _ = _trace(args)
+    from traced import view
+    view.view(m, args.output)
+    print(f"wrote {args.output}")
+    if args.serve:
+        server, url = view.serve_file(args.output, args.port)
+        print(f"serving at {url} (Ctrl-C stops)", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+            server.server_close()
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m traced`."""
     p = argparse.ArgumentParser(
@@ -331,6 +351,16 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--depth", type=int, help="nesting depth to expand")
     c.add_argument("--params", action="store_true", help="show parameters")
     c.set_defaults(func=cmd_draw)
+
+    c = common("view", "write the graph explorer, one self-contained HTML "
+                       "file (Module.view); --serve serves it on localhost")
+    c.add_argument("-o", "--output", default="graph.html",
+                   help="output file (default graph.html)")
+    c.add_argument("--serve", action="store_true",
+                   help="then serve it on localhost and print the URL")
+    c.add_argument("--port", type=int, default=0,
+                   help="with --serve: the port (default: a free one)")
+    c.set_defaults(func=cmd_view)
     return p
 
 

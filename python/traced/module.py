@@ -441,6 +441,17 @@ class Module(_ModuleTree):
         return _onnx.to_onnx(self._state, path, opset, external_data,
                              locations)
 
+    def view(self, path, serve=False, port=0):
+        """Writes a graph explorer of the module to `path`: one
+        self-contained HTML file (no network needed to view it) with the
+        module tree as collapsible groups, each op's target, shapes,
+        dtypes, quantization parameters and source line, a search box and
+        the summary table (docs/python.md, "Viewing a graph in the
+        browser"). With `serve`, serves it on localhost (`port`, 0: a free
+        one), prints the URL and blocks until Ctrl-C. Returns the path."""
+        from . import view
+        return view.view(self, path, serve=serve, port=port)
+
     def clone(self):
         """A deep copy (its own IR and weights): a Module."""
         return Module(self._state.clone())
