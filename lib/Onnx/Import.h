@@ -125,6 +125,7 @@ public:
 
 private:
   LogicalResult importGraph(mlir::ModuleOp top);
+  void foldNode(Block &body, Operation *first, const onnx::Node &node);
 };
 
 /// A constant tensor's elements as doubles / int64s (every real type).

@@ -13,6 +13,7 @@
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 using namespace mlir;
@@ -969,6 +970,124 @@ LogicalResult emitGetitem(ExportCall &c) {
   return failure(failed(c.reshapeToResult(x)));
 }
 
+/// `x[index] = value` for int and slice subscripts: ScatterND of the
+/// covered positions (listed at export time: the shape is static) with the
+/// value broadcast to them.
+LogicalResult emitSetitem(ExportCall &c) {
+  RankedTensorType xt = c.tensorType("input");
+  if (!xt || !xt.hasStaticShape())
+    return c.fail("only writes into tensors of static shape are exported");
+  Attribute index = c.b.slot("index");
+  SmallVector<Attribute> items;
+  if (auto tuple = dyn_cast<TupleAttr>(index))
+    items.assign(tuple.getElements().begin(), tuple.getElements().end());
+  else
+    items.push_back(index);
+  int64_t rank = xt.getRank();
+  int64_t used = llvm::count_if(
+      items, [](Attribute a) { return !isa<EllipsisAttr>(a); });
+  // Per indexed dim: the positions written; `kept` marks slice dims (ints
+  // drop theirs from x[index]'s shape).
+  SmallVector<SmallVector<int64_t>> positions;
+  SmallVector<bool> kept;
+  for (Attribute a : items) {
+    if (isa<EllipsisAttr>(a)) {
+      for (int64_t i = 0; i < rank - used; ++i) {
+        int64_t size = xt.getDimSize(positions.size());
+        SmallVector<int64_t> all(size);
+        std::iota(all.begin(), all.end(), 0);
+        positions.push_back(all);
+        kept.push_back(true);
+      }
+      continue;
+    }
+    if (int64_t(positions.size()) >= rank)
+      return c.fail("its subscript has more parts than the tensor has dims");
+    int64_t size = xt.getDimSize(positions.size());
+    if (auto i = dyn_cast<IntegerAttr>(a); i && !i.getType().isInteger(1)) {
+      int64_t v = i.getInt() < 0 ? i.getInt() + size : i.getInt();
+      if (v < 0 || v >= size)
+        return c.fail("its index is out of range");
+      positions.push_back({v});
+      kept.push_back(false);
+      continue;
+    }
+    auto sl = dyn_cast<SliceAttr>(a);
+    if (!sl)
+      return c.fail("only int and slice subscripts are exported for writes");
+    auto get = [](Attribute v) -> std::optional<int64_t> {
+      if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+        return i.getInt();
+      return std::nullopt;
+    };
+    bool noneStep = !sl.getStep() || isa<NoneAttr>(sl.getStep());
+    std::optional<int64_t> step = noneStep ? 1 : get(sl.getStep());
+    if (!step || *step <= 0)
+      return c.fail("slices with a non-constant or non-positive step are "
+                    "not exported");
+    auto bound = [&](Attribute v, int64_t dflt) -> std::optional<int64_t> {
+      if (!v || isa<NoneAttr>(v))
+        return dflt;
+      std::optional<int64_t> b = get(v);
+      if (!b)
+        return std::nullopt;
+      int64_t x = *b < 0 ? *b + size : *b;
+      return std::clamp<int64_t>(x, 0, size);
+    };
+    std::optional<int64_t> lo = bound(sl.getStart(), 0),
+                           hi = bound(sl.getStop(), size);
+    if (!lo || !hi)
+      return c.fail("slices with non-constant bounds are not exported");
+    SmallVector<int64_t> p;
+    for (int64_t v = *lo; v < *hi; v += *step)
+      p.push_back(v);
+    positions.push_back(p);
+    kept.push_back(true);
+  }
+  int64_t k = positions.size();
+  // indices: [n_0, ..., n_{k-1}, k]; updates: [n_0, ..., n_{k-1}] + the
+  // shape of the dims after them.
+  SmallVector<int64_t> counts, indices;
+  int64_t total = 1;
+  for (const auto &p : positions) {
+    counts.push_back(p.size());
+    total *= p.size();
+  }
+  SmallVector<int64_t> idx(k, 0);
+  for (int64_t n = 0; n < total; ++n) {
+    for (int64_t d = 0; d < k; ++d)
+      indices.push_back(positions[d][idx[d]]);
+    for (int64_t d = k - 1; d >= 0; --d) {
+      if (++idx[d] < counts[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  SmallVector<int64_t> indexShape(counts);
+  indexShape.push_back(k);
+  std::string raw(indices.size() * 8, '\0');
+  std::memcpy(raw.data(), indices.data(), raw.size());
+  std::string indexName =
+      c.x.addInitializer("setitem_indices", onnx::kInt64, indexShape, raw);
+  SmallVector<int64_t> updateShape(counts);
+  updateShape.append(xt.getShape().begin() + k, xt.getShape().end());
+  // The value broadcasts against x[index] (int dims dropped), then takes
+  // the updates' shape.
+  SmallVector<int64_t> viewShape;
+  for (int64_t d = 0; d < k; ++d)
+    if (kept[d])
+      viewShape.push_back(counts[d]);
+  viewShape.append(xt.getShape().begin() + k, xt.getShape().end());
+  Type type = xt.getElementType();
+  std::string v = operandAs(c, "value", type);
+  if (v.empty())
+    return c.fail("its value is neither a tensor nor a number");
+  std::string expanded = c.node("Expand", {v, c.int64s(viewShape)});
+  std::string updates = c.node("Reshape", {expanded, c.int64s(updateShape)});
+  c.node("ScatterND", {c.tensor("input"), indexName, updates}, {}, c.out());
+  return success();
+}
+
 LogicalResult emitNarrow(ExportCall &c) {
   StringRef t = c.target();
   int64_t rank = c.tensorType("input").getRank();
@@ -1367,6 +1486,7 @@ const EmitTable &onnx_export::getEmitTable() {
          {"torch.chunk", "torch.split", "torch.tensor_split", "torch.unbind"})
       t[n] = emitSplit;
     t["operator.getitem"] = emitGetitem;
+    t["operator.setitem"] = emitSetitem;
     t["torch.narrow"] = emitNarrow;
     t["torch.select"] = emitNarrow;
     t["torch.flip"] = emitFlip;

@@ -11,6 +11,7 @@
 
 #include "Import.h"
 
+#include "TracedIR/Dialect/Traced/ConstantEvaluator.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/OpLibrary/OpLibrary.h"
@@ -432,6 +433,86 @@ Value ImportNode::scalar(double v, Type element) {
 // The driver
 //===----------------------------------------------------------------------===//
 
+/// A dense constant as an ONNX tensor (for the shape inputs of later
+/// nodes); nullopt for types ONNX constants here do not take.
+static std::optional<onnx::Tensor> toTensor(DenseElementsAttr dense,
+                                            StringRef name) {
+  auto type = dyn_cast<RankedTensorType>(dense.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  onnx::Tensor t;
+  t.name = name.str();
+  t.dims.assign(type.getShape().begin(), type.getShape().end());
+  Type e = type.getElementType();
+  if (e.isInteger(64)) {
+    t.dataType = onnx::kInt64;
+    for (int64_t v : dense.getValues<int64_t>())
+      t.raw.append(reinterpret_cast<const char *>(&v), 8);
+  } else if (e.isInteger(32)) {
+    t.dataType = onnx::kInt32;
+    for (int32_t v : dense.getValues<int32_t>())
+      t.raw.append(reinterpret_cast<const char *>(&v), 4);
+  } else if (e.isF32()) {
+    t.dataType = onnx::kFloat;
+    for (float v : dense.getValues<float>())
+      t.raw.append(reinterpret_cast<const char *>(&v), 4);
+  } else if (e.isF64()) {
+    t.dataType = onnx::kDouble;
+    for (double v : dense.getValues<double>())
+      t.raw.append(reinterpret_cast<const char *>(&v), 8);
+  } else if (e.isInteger(1)) {
+    t.dataType = onnx::kBool;
+    for (bool v : dense.getValues<bool>())
+      t.raw.push_back(v);
+  } else {
+    return std::nullopt;
+  }
+  return t;
+}
+
+/// Folds the calls a node of constant inputs built (`first` onward): shape
+/// arithmetic (Shape, Gather, Concat, Div of sizes) must be constants for
+/// the nodes that read it as shapes, as torch.onnx.export writes it.
+void Importer::foldNode(Block &body, Operation *first,
+                        const onnx::Node &node) {
+  const ConstantEvaluatorInterface *evaluator = getConstantEvaluator(ctx);
+  if (!evaluator)
+    return;
+  SmallVector<Operation *> ops;
+  for (Operation *op = first; op; op = op->getNextNode())
+    ops.push_back(op);
+  for (Operation *op : ops) {
+    if (!isa<CallFunctionOp, CallMethodOp>(op) || op->getNumResults() != 1)
+      continue;
+    Attribute folded = evaluator->evaluate(op, /*maxElements=*/1 << 16);
+    if (!folded || !isa<ElementsAttr>(folded))
+      continue;
+    OpBuilder fb(op);
+    Value c = ConstantOp::create(fb, op->getLoc(), op->getResult(0).getType(),
+                                 folded)
+                  .getResult();
+    op->getResult(0).replaceAllUsesWith(c);
+    for (auto &[name, v] : values)
+      if (v == op->getResult(0))
+        v = c;
+    op->erase();
+  }
+  for (const std::string &out : node.outputs) {
+    auto it = values.find(out);
+    if (out.empty() || it == values.end())
+      continue;
+    auto c = it->second.getDefiningOp<ConstantOp>();
+    auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue())
+                   : DenseElementsAttr();
+    if (!dense || constants.count(out))
+      continue;
+    if (std::optional<onnx::Tensor> t = toTensor(dense, out)) {
+      owned.push_back(std::make_unique<onnx::Tensor>(std::move(*t)));
+      constants[out] = owned.back().get();
+    }
+  }
+}
+
 /// A symbol for the root module from the graph's name.
 static std::string moduleName(StringRef graphName) {
   std::string s;
@@ -530,8 +611,18 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
                    "' has no traced form yet (docs/onnx.md lists the "
                    "imported ops)");
     ImportNode n(*this, node);
+    bool constantInputs = llvm::all_of(node.inputs, [&](const std::string &i) {
+      return i.empty() || constants.count(i);
+    });
+    Operation *last = body.empty() ? nullptr : &body.back();
     if (failed(it->second(n)))
       return failure();
+    if (constantInputs && !node.inputs.empty()) {
+      Operation *first = last ? last->getNextNode()
+                              : (body.empty() ? nullptr : &body.front());
+      if (first)
+        foldNode(body, first, node);
+    }
     for (auto [k, out] : llvm::enumerate(node.outputs))
       if (!out.empty() && !values.count(out) && !constants.count(out) &&
           k == 0)

@@ -596,7 +596,7 @@ def from_onnx(source, constant_inputs: Optional[Dict[str, Any]] = None
     uses what TracedIR does not import, naming the node."""
     from . import _onnx
     with raising(ParseError):
-        return _onnx.from_onnx(source, constant_inputs)
+        return Module(_onnx.from_onnx(source, constant_inputs))
 
 
 def load(path: Union[str, "os.PathLike[str]"], *,

@@ -87,8 +87,8 @@ def to_onnx(state, path, opset: int = 17, external_data=None,
 
 
 def from_onnx(source, constant_inputs=None):
-    """`source`: a path, or the model's bytes."""
-    from .module import Module
+    """The imported module's state; `source`: a path, or the model's
+    bytes."""
     if isinstance(source, (bytes, bytearray)):
         data, name, base = bytes(source), "<bytes>", os.getcwd()
     else:
@@ -98,4 +98,4 @@ def from_onnx(source, constant_inputs=None):
         base = os.path.dirname(os.path.abspath(name))
     constants = {k: tensor_proto(v, k)
                  for k, v in (constant_inputs or {}).items()}
-    return Module(_traced.import_onnx(data, name, base, constants))
+    return _traced.import_onnx(data, name, base, constants)
