@@ -2,8 +2,9 @@
 "pip install"): run with a venv's python, outside the source tree.
 
 `traced` must come from the venv (not the source tree or build/python);
-it traces torchvision resnet18, compiles it for this CPU and runs it
-against torch eager; a module saved as bytecode loads back (the untrusted
+the tools and the CUDA runtime it finds are its own (traced/bin,
+traced/lib); it traces torchvision resnet18, compiles it for this CPU and
+runs it against torch eager; a module saved as bytecode loads back (the untrusted
 bytecode path runs the package's own traced-opt in a child); and the
 console scripts traced-opt and traced-translate run the bundled tools.
 """
@@ -29,6 +30,9 @@ def main(example):
     tool = traced._tools.tool_path("traced-opt")
     assert tool == os.path.join(package, "bin", "traced-opt"), tool
     assert traced._sandbox_tool() == tool, traced._sandbox_tool()
+    runtime = os.path.join(package, "lib", "libtraced_cuda_runtime.so")
+    if os.path.exists(runtime):  # built where the CUDA toolkit was found
+        assert traced.compiler._cuda_runtime() == runtime
 
     torch.manual_seed(0)
     model = torchvision.models.resnet18().eval()
