@@ -14,10 +14,12 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   llvm-22-tools clang-22 lld-22 python3 python3-dev pybind11-dev \
                   python3-numpy python3-pytest python3-pytest-xdist python3-torch python3-torchvision \
                   libopenblas0-pthread libopenblas-dev libclang-rt-22-dev graphviz \
-                  chromium
+                  chromium python3-onnx libonnx-testdata \
+                  python3-pip python3-venv python3-setuptools python3-wheel
 
 .PHONY: all deps build check check-large demo docs aten clean screenshots \
-        build-asan check-asan check-asan-lit fuzz-smoke fuzz-long
+        build-asan check-asan check-asan-lit fuzz-smoke fuzz-long \
+        wheel check-wheel
 
 all: build
 
@@ -154,6 +156,29 @@ demo: build
 	@echo
 	@echo "== torchvision resnet18: trace, surgery, compile, run, compare =="
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) bench/demo.py
+
+# `pip install .`'s wheel (docs/python.md, "pip install"): setup.py builds
+# the extension and the tools with this CMake build in build-pip/ (never
+# $(BUILD_DIR)), offline with Debian's setuptools and wheel; the wheel goes
+# to $(WHEEL_DIR). `check-wheel` installs it into a fresh venv (with the
+# system's torch) and traces, compiles and runs resnet18 from outside the
+# source tree (tools/check_wheel.py). Not part of `make check`: a second
+# full build when build-pip/ is cold.
+WHEEL_DIR  ?= dist
+
+wheel: deps
+	@start=$$(date +%s); rm -f $(WHEEL_DIR)/traced-*.whl; \
+	TRACED_PIP_JOBS=$(JOBS) $(PYTHON) -m pip wheel --no-cache-dir --no-build-isolation --no-deps \
+	  -w $(WHEEL_DIR) . \
+	  && echo "== make wheel: $$(ls $(WHEEL_DIR)/traced-*.whl) in $$(( $$(date +%s) - start )) s"
+
+check-wheel: wheel
+	@start=$$(date +%s); tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv --system-site-packages "$$tmp/venv" \
+	  && "$$tmp/venv/bin/pip" install -q --no-build-isolation --no-index $(WHEEL_DIR)/traced-*.whl \
+	  && (cd "$$tmp" && "$$tmp/venv/bin/python" $(CURDIR)/tools/check_wheel.py \
+	        $(CURDIR)/docs/examples/simple_module.mlir) \
+	  && echo "== make check-wheel: installed and checked in $$(( $$(date +%s) - start )) s"
 
 # Regenerates the ATen overloads of the op library from torch's schema
 # registry (then rebuild, and `make docs`).

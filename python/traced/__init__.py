@@ -36,7 +36,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Union
 
 import torch
 
-from . import _traced
+from . import _tools, _traced
 from ._traced import Error
 from .errors import (CompileError, InputError, InterpretError,
                      InterpretInputError, ParseError, PassError, ResourceError,
@@ -556,14 +556,13 @@ def _first_line(exc):
 def _sandbox_tool() -> str:
     """The tool that parses untrusted bytes in a child process first
     (docs/reliability.md, "Untrusted input"): $TRACED_SANDBOX_TOOL, else
-    the traced-opt of the build this package's extension belongs to
+    the package's own traced-opt (traced/bin, `pip install .`), else the
+    traced-opt of the build this package's extension belongs to
     (build/python/traced/_traced*.so -> build/bin/traced-opt)."""
     tool = os.environ.get("TRACED_SANDBOX_TOOL")
     if tool:
         return tool
-    build = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.realpath(_traced.__file__))))
-    return os.path.join(build, "bin", "traced-opt")
+    return _tools.tool_path("traced-opt")
 
 
 def parse(text: Union[str, bytes], name: str = "<string>", *,

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _calls, _traced
+from . import _calls, _tools, _traced
 from ._traced import Error
 from .errors import CompileError, InputError, ResourceError, raising
 from .module import Module
@@ -595,11 +595,11 @@ def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
 
 
 def _cuda_runtime() -> str:
-    """The path of libtraced_cuda_runtime.so: $TRACED_CUDA_RUNTIME, or the
-    build's lib/ folder (beside python/ in the build tree)."""
-    path = os.environ.get("TRACED_CUDA_RUNTIME") or os.path.join(
-        os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "lib", "libtraced_cuda_runtime.so")
+    """The path of libtraced_cuda_runtime.so: $TRACED_CUDA_RUNTIME, the
+    package's lib/ folder (`pip install .`), or the build's lib/ folder
+    (beside python/ in the build tree)."""
+    path = os.environ.get("TRACED_CUDA_RUNTIME") or _tools.library_path(
+        "libtraced_cuda_runtime.so")
     if not os.path.exists(path):
         raise CompileError(
             f"no CUDA runtime library at {path}: the build found no CUDA "
