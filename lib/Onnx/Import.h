@@ -121,6 +121,9 @@ public:
   /// A traced value for a constant tensor: a `traced.constant` (small) or a
   /// root parameter read by getattr (initializers).
   FailureOr<Value> tensorValue(const onnx::Tensor &t, bool parameter);
+  /// `v`'s value when it is computed from constants only (constants, the
+  /// inputs given as constants, op-library calls of them), or null.
+  DenseElementsAttr evaluate(Value v, unsigned depth);
   InFlightDiagnostic error(const Twine &msg);
 
 private:

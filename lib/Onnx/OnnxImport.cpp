@@ -20,6 +20,7 @@
 #include "TracedIR/Support/DType.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -248,7 +249,8 @@ bool ImportNode::has(unsigned i) const {
 }
 
 LogicalResult ImportNode::fail(const Twine &why) {
-  im.error("cannot import ONNX node '" + n.name + "' (" + n.opType +
+  im.error("cannot import ONNX node " +
+           (n.name.empty() ? "" : "'" + n.name + "' ") + "(" + n.opType +
            "): " + why);
   return failure();
 }
@@ -278,22 +280,99 @@ RankedTensorType ImportNode::type(unsigned i) {
   return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
 }
 
-std::optional<SmallVector<int64_t>> ImportNode::constInts(unsigned i) const {
-  if (!has(i))
-    return std::nullopt;
+static std::optional<onnx::Tensor> toTensor(DenseElementsAttr dense,
+                                            StringRef name);
+
+/// Input `i`'s value as a constant tensor: a known constant, or one
+/// computed from constants (`Importer::evaluate`).
+static const onnx::Tensor *constantInput(Importer &im, const onnx::Node &n,
+                                         unsigned i) {
+  if (i >= n.inputs.size() || n.inputs[i].empty())
+    return nullptr;
   auto c = im.constants.find(n.inputs[i]);
-  if (c == im.constants.end())
+  if (c != im.constants.end())
+    return c->second;
+  auto v = im.values.find(n.inputs[i]);
+  if (v == im.values.end())
+    return nullptr;
+  DenseElementsAttr dense = im.evaluate(v->second, /*depth=*/0);
+  if (!dense)
+    return nullptr;
+  std::optional<onnx::Tensor> t = toTensor(dense, n.inputs[i]);
+  if (!t)
+    return nullptr;
+  im.owned.push_back(std::make_unique<onnx::Tensor>(std::move(*t)));
+  im.constants[n.inputs[i]] = im.owned.back().get();
+  return im.owned.back().get();
+}
+
+std::optional<SmallVector<int64_t>> ImportNode::constInts(unsigned i) const {
+  const onnx::Tensor *t = constantInput(im, n, i);
+  if (!t)
     return std::nullopt;
-  return tensorInts(*c->second);
+  return tensorInts(*t);
 }
 
 std::optional<SmallVector<double>> ImportNode::constFloats(unsigned i) const {
-  if (!has(i))
+  const onnx::Tensor *t = constantInput(im, n, i);
+  if (!t)
     return std::nullopt;
-  auto c = im.constants.find(n.inputs[i]);
-  if (c == im.constants.end())
-    return std::nullopt;
-  return tensorDoubles(*c->second);
+  return tensorDoubles(*t);
+}
+
+DenseElementsAttr Importer::evaluate(Value v, unsigned depth) {
+  if (depth > 64)
+    return {};
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    return dyn_cast<DenseElementsAttr>(c.getValue());
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // An input the caller gave as a constant.
+    if (!constantInputs || !graph || arg.getOwner() != &graph.getBody().front())
+      return {};
+    ArrayAttr names = graph.getArgNamesAttr();
+    if (!names || arg.getArgNumber() >= names.size())
+      return {};
+    auto it = constantInputs->find(
+        cast<StringAttr>(names[arg.getArgNumber()]).getValue().str());
+    if (it == constantInputs->end())
+      return {};
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() ||
+        it->second.raw.size() !=
+            type.getNumElements() * onnx::dataTypeBytes(it->second.dataType) ||
+        elementTypeOf(ctx, it->second.dataType) != type.getElementType() ||
+        type.getElementType().isInteger(1))
+      return {};
+    return DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(it->second.raw.data(), it->second.raw.size()));
+  }
+  Operation *op = v.getDefiningOp();
+  const ConstantEvaluatorInterface *evaluator = getConstantEvaluator(ctx);
+  if (!op || !evaluator || !isa<CallFunctionOp, CallMethodOp>(op) ||
+      op->getNumResults() != 1)
+    return {};
+  // A copy of the call over constants of its operands' values, evaluated
+  // and erased: the graph keeps computing the tensor where it is one.
+  OpBuilder tb(op);
+  SmallVector<Operation *> temps;
+  IRMapping map;
+  for (Value operand : op->getOperands()) {
+    DenseElementsAttr c = evaluate(operand, depth + 1);
+    if (!c) {
+      for (Operation *t : temps)
+        t->erase();
+      return {};
+    }
+    auto k = ConstantOp::create(tb, op->getLoc(), operand.getType(), c);
+    temps.push_back(k);
+    map.map(operand, k.getResult());
+  }
+  Operation *copy = tb.clone(*op, map);
+  Attribute folded = evaluator->evaluate(copy, /*maxElements=*/1 << 16);
+  copy->erase();
+  for (Operation *t : temps)
+    t->erase();
+  return dyn_cast_or_null<DenseElementsAttr>(folded);
 }
 
 int64_t ImportNode::attrInt(StringRef name, int64_t dflt) const {
@@ -476,13 +555,12 @@ static std::optional<onnx::Tensor> toTensor(DenseElementsAttr dense,
 void Importer::foldNode(Block &body, Operation *first,
                         const onnx::Node &node) {
   const ConstantEvaluatorInterface *evaluator = getConstantEvaluator(ctx);
-  if (!evaluator)
-    return;
   SmallVector<Operation *> ops;
   for (Operation *op = first; op; op = op->getNextNode())
     ops.push_back(op);
   for (Operation *op : ops) {
-    if (!isa<CallFunctionOp, CallMethodOp>(op) || op->getNumResults() != 1)
+    if (!evaluator || !isa<CallFunctionOp, CallMethodOp>(op) ||
+        op->getNumResults() != 1)
       continue;
     Attribute folded = evaluator->evaluate(op, /*maxElements=*/1 << 16);
     if (!folded || !isa<ElementsAttr>(folded))
@@ -587,9 +665,8 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
   for (const onnx::Tensor &t : g.initializers) {
     loc = NameLoc::get(StringAttr::get(ctx, t.name),
                        FileLineColLoc::get(ctx, fileName, 0, 0));
-    bool small = t.numElements() <= 16 && t.dataType == onnx::kInt64;
-    if (small)
-      continue; // shapes and axes: read as constants where used
+    if (t.numElements() <= 16)
+      continue; // shapes, axes, scalars: constants where they are read
     FailureOr<Value> v = tensorValue(t, /*parameter=*/true);
     if (failed(v))
       return failure();
@@ -606,13 +683,17 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
                    "': only the default domain is imported");
     auto it = table.find(node.opType);
     if (it == table.end())
-      return error("cannot import ONNX node '" + node.name + "': op type '" +
-                   node.opType +
-                   "' has no traced form yet (docs/onnx.md lists the "
+      return error("cannot import ONNX op type '" + node.opType +
+                   "' (node '" + node.name +
+                   "'): it has no traced form yet (docs/onnx.md lists the "
                    "imported ops)");
     ImportNode n(*this, node);
+    // (Inputs the caller gives as constants stay inputs where they are
+    // read as tensors: what reads them is computed, not folded.)
     bool constantInputs = llvm::all_of(node.inputs, [&](const std::string &i) {
-      return i.empty() || constants.count(i);
+      return i.empty() ||
+             (constants.count(i) &&
+              !(this->constantInputs && this->constantInputs->count(i)));
     });
     Operation *last = body.empty() ? nullptr : &body.back();
     if (failed(it->second(n)))
@@ -620,8 +701,8 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
     if (constantInputs && !node.inputs.empty()) {
       Operation *first = last ? last->getNextNode()
                               : (body.empty() ? nullptr : &body.front());
-      if (first)
-        foldNode(body, first, node);
+      // (No new op: the node forwarded an input, which may be a constant.)
+      foldNode(body, first, node);
     }
     for (auto [k, out] : llvm::enumerate(node.outputs))
       if (!out.empty() && !values.count(out) && !constants.count(out) &&
@@ -694,10 +775,10 @@ traced::importOnnx(StringRef bytes, StringRef name, StringRef baseDir,
     return nullptr;
   }
   int64_t opset = model->defaultOpset();
-  if (opset && (opset < 7 || opset > 17)) {
+  if (opset > 17) {
     mlir::emitError(fileLoc)
         << "cannot import an ONNX model of opset " << opset
-        << ": TracedIR reads opsets 7 to 17 (ONNX 1.12)";
+        << ": TracedIR reads opsets 1 to 17 (ONNX 1.12)";
     return nullptr;
   }
   if (model->graph.numSparseInitializers) {

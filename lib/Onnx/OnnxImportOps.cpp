@@ -81,8 +81,11 @@ LogicalResult importIdentity(ImportNode &n) {
   if (n.opType() == "Dropout") {
     // Inference: the input (ratio and training_mode are ignored unless
     // training_mode is a constant true).
+    std::optional<SmallVector<double>> ratio = n.constFloats(1);
+    double p = ratio && !ratio->empty() ? (*ratio)[0]
+                                        : (n.has(1) ? -1 : n.attrFloat("ratio", 0.5));
     if (std::optional<SmallVector<int64_t>> t = n.constInts(2))
-      if (!t->empty() && (*t)[0])
+      if (!t->empty() && (*t)[0] && p != 0)
         return n.fail("training-mode dropout is random; TracedIR imports "
                       "inference graphs");
     if (n.n.outputs.size() > 1 && !n.n.outputs[1].empty()) {
@@ -179,6 +182,8 @@ LogicalResult importBinary(ImportNode &n) {
     return failure();
   StringRef op = n.opType();
   Type t = elemOf(a);
+  if (n.hasAttr("broadcast") && n.hasAttr("axis"))
+    return n.fail("opset < 7 broadcasting along an axis is not imported");
   if (op == "Pow") {
     // The result has the base's type.
     Value r = n.call("torch.pow", {{"input", a}, {"exponent", b}});
@@ -268,6 +273,8 @@ LogicalResult importClip(ImportNode &n) {
       return failure();
     hi = v;
   }
+  if (isa<NoneAttr>(lo.attr) && isa<NoneAttr>(hi.attr))
+    return done(n, x);
   Value r = n.call("torch.clamp", {{"input", x}, {"min", lo}, {"max", hi}});
   return done(n, n.cast(r, t));
 }
@@ -497,11 +504,6 @@ LogicalResult importLayerNorm(ImportNode &n) {
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t axis = norm(n.attrInt("axis", -1), xt.getRank());
-  if (n.n.outputs.size() > 1 &&
-      llvm::any_of(ArrayRef(n.n.outputs).drop_front(),
-                   [](const std::string &o) { return !o.empty(); }))
-    return n.fail("LayerNormalization's Mean and InvStdDev outputs are not "
-                  "imported");
   if (n.attrInt("stash_type", 1) != 1 && isFloat(xt.getElementType()))
     return n.fail("stash_type other than float is not imported");
   SmallVector<int64_t> shape(xt.getShape().drop_front(axis));
@@ -510,12 +512,40 @@ LogicalResult importLayerNorm(ImportNode &n) {
   Arg bias = n.none();
   if (n.has(2))
     bias = n.in(2);
-  return done(n, n.call("torch.nn.functional.layer_norm",
-                        {{"input", x},
-                         {"normalized_shape", n.ints(shape)},
-                         {"weight", s},
-                         {"bias", bias},
-                         {"eps", n.f64(n.attrFloat("epsilon", 1e-5))}}));
+  double eps = n.attrFloat("epsilon", 1e-5);
+  Value y = n.call("torch.nn.functional.layer_norm",
+                   {{"input", x},
+                    {"normalized_shape", n.ints(shape)},
+                    {"weight", s},
+                    {"bias", bias},
+                    {"eps", n.f64(eps)}});
+  if (!y)
+    return failure();
+  n.set(0, y);
+  // Mean and InvStdDev (float32 statistics over the normalized dims,
+  // kept as 1s).
+  auto wanted = [&](unsigned i) {
+    return i < n.n.outputs.size() && !n.n.outputs[i].empty();
+  };
+  if (wanted(1) || wanted(2)) {
+    SmallVector<int64_t> dims;
+    for (int64_t i = axis; i < xt.getRank(); ++i)
+      dims.push_back(i);
+    Value xf = n.cast(x, Float32Type::get(n.ctx()));
+    if (wanted(1))
+      n.set(1, n.call("torch.mean", {{"input", xf},
+                                     {"dim", n.ints(dims)},
+                                     {"keepdim", n.boolean(true)}}));
+    if (wanted(2)) {
+      Value var = n.call("torch.var", {{"input", xf},
+                                       {"dim", n.ints(dims)},
+                                       {"unbiased", n.boolean(false)},
+                                       {"keepdim", n.boolean(true)}});
+      Value ve = n.call("torch.add", {{"input", var}, {"other", n.f64(eps)}});
+      n.set(2, n.call("torch.rsqrt", {{"input", ve}}));
+    }
+  }
+  return success();
 }
 
 LogicalResult importLpNorm(ImportNode &n) {
@@ -737,6 +767,35 @@ LogicalResult importArgReduce(ImportNode &n) {
                          {"keepdim", n.boolean(keep)}}));
 }
 
+/// One at the first maximum along axis (the input as 2-D before opset 13).
+LogicalResult importHardmax(ImportNode &n, Value x, int64_t opset) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (!xt.hasStaticShape())
+    return n.fail("Hardmax needs a static shape");
+  int64_t rank = xt.getRank();
+  Value v = x;
+  int64_t axis = norm(n.attrInt("axis", opset >= 13 ? -1 : 1), rank);
+  if (opset < 13 && rank > 1) {
+    int64_t outer = 1;
+    for (int64_t i = 0; i < axis; ++i)
+      outer *= xt.getDimSize(i);
+    v = n.reshape(x, {outer, xt.getNumElements() / std::max<int64_t>(outer, 1)});
+    axis = 1;
+  }
+  auto vt = cast<RankedTensorType>(v.getType());
+  int64_t size = vt.getDimSize(axis);
+  Value idx = n.call("torch.argmax", {{"input", v},
+                                      {"dim", n.i64(axis)},
+                                      {"keepdim", n.boolean(true)}});
+  Value classes = n.call("torch.arange", {{"start", n.i64(size)}});
+  SmallVector<int64_t> shape(vt.getRank(), 1);
+  shape[axis] = size;
+  classes = n.reshape(classes, shape);
+  Value eq = n.call("torch.eq", {{"input", classes}, {"other", idx}});
+  Value r = n.cast(eq, xt.getElementType());
+  return done(n, n.reshape(r, xt.getShape()));
+}
+
 LogicalResult importSoftmax(ImportNode &n) {
   Value x = n.in(0);
   if (!x)
@@ -747,7 +806,7 @@ LogicalResult importSoftmax(ImportNode &n) {
                                         : "torch.nn.functional.softmax";
   int64_t opset = n.im.model.defaultOpset();
   if (op == "Hardmax")
-    return n.fail("Hardmax is not imported");
+    return importHardmax(n, x, opset);
   if (opset >= 13 || rank <= 1) {
     int64_t axis = n.attrInt("axis", -1);
     return done(n, n.call(target, {{"input", x}, {"dim", n.i64(axis)}}));
@@ -1033,6 +1092,185 @@ LogicalResult importGather(ImportNode &n) {
   return done(n, n.reshape(sel, shape));
 }
 
+/// ScatterND without reduction: index_put with one index tensor per
+/// indexed dim (the last dim of `indices` split).
+LogicalResult importScatterND(ImportNode &n) {
+  Value x = n.in(0), idx = n.in(1), upd = n.in(2);
+  if (!x || !idx || !upd)
+    return failure();
+  std::string reduction = n.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add")
+    return n.fail("ScatterND's '" + reduction + "' reduction is not imported");
+  auto it = cast<RankedTensorType>(idx.getType());
+  int64_t k = it.getDimSize(it.getRank() - 1);
+  if (ShapedType::isDynamic(k) || !it.hasStaticShape())
+    return n.fail("its indices must have a static shape");
+  SmallVector<Value> parts;
+  SmallVector<Attribute> markers;
+  for (int64_t j = 0; j < k; ++j) {
+    Value part = n.call("torch.select", {{"input", idx},
+                                         {"dim", n.i64(it.getRank() - 1)},
+                                         {"index", n.i64(j)}});
+    markers.push_back(OperandAttr::get(n.ctx(), j));
+    parts.push_back(part);
+  }
+  Arg indices(TupleAttr::get(n.ctx(), ArrayAttr::get(n.ctx(), markers)));
+  indices.values = parts;
+  return done(n, n.call("torch.index_put", {{"input", x},
+                                            {"indices", indices},
+                                            {"values", upd},
+                                            {"accumulate", n.boolean(reduction == "add")}}));
+}
+
+/// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: torch's
+/// nll_loss and cross_entropy, whose semantics ONNX took (ignore_index,
+/// weights, the mean over the weights of the targets counted).
+LogicalResult importLoss(ImportNode &n) {
+  Value x = n.in(0), target = n.in(1);
+  if (!x || !target)
+    return failure();
+  bool nll = n.opType() == "NegativeLogLikelihoodLoss";
+  target = n.cast(target, IntegerType::get(n.ctx(), 64));
+  Arg weight = n.none();
+  if (n.has(2)) {
+    Value w = n.in(2);
+    if (!w)
+      return failure();
+    weight = w;
+  }
+  std::string reduction = n.attrString("reduction", "mean");
+  // Without ignore_index nothing is ignored: torch's default -100 is a
+  // class index no target can hold then (targets are in [0, C)).
+  int64_t ignore = n.attrInt("ignore_index", -100);
+  SmallVector<KwArg> args = {{"input", x},
+                             {"target", target},
+                             {"weight", weight},
+                             {"ignore_index", n.i64(ignore)},
+                             {"reduction", n.str(reduction)}};
+  Value loss = n.call(nll ? "torch.nn.functional.nll_loss"
+                          : "torch.nn.functional.cross_entropy",
+                      args);
+  if (!loss)
+    return failure();
+  n.set(0, loss);
+  if (!nll && n.n.outputs.size() > 1 && !n.n.outputs[1].empty())
+    n.set(1, n.call("torch.nn.functional.log_softmax",
+                    {{"input", x}, {"dim", n.i64(1)}}));
+  return success();
+}
+
+/// ScatterElements (and the deprecated Scatter): torch.scatter, or
+/// scatter_reduce for the add/mul reductions.
+LogicalResult importScatterElements(ImportNode &n) {
+  Value x = n.in(0), idx = n.in(1), upd = n.in(2);
+  if (!x || !idx || !upd)
+    return failure();
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t axis = norm(n.attrInt("axis", 0), xt.getRank());
+  int64_t size = xt.getDimSize(axis);
+  if (ShapedType::isDynamic(size))
+    return n.fail("scattering along a dynamic dim is not imported");
+  idx = wrapIndices(n, n.cast(idx, IntegerType::get(n.ctx(), 64)), size);
+  std::string reduction = n.attrString("reduction", "none");
+  if (reduction == "none")
+    return done(n, n.call("torch.scatter", {{"input", x},
+                                            {"dim", n.i64(axis)},
+                                            {"index", idx},
+                                            {"src", upd}}));
+  if (reduction != "add" && reduction != "mul")
+    return n.fail("reduction '" + reduction + "' is not imported");
+  return done(n, n.call("torch.scatter_reduce",
+                        {{"input", x},
+                         {"dim", n.i64(axis)},
+                         {"index", idx},
+                         {"src", upd},
+                         {"reduce", n.str(reduction == "add" ? "sum" : "prod")},
+                         {"include_self", n.boolean(true)}}));
+}
+
+/// GatherND (batch_dims 0): advanced indexing with the last dim of the
+/// indices split into one index tensor per indexed dim.
+LogicalResult importGatherND(ImportNode &n) {
+  Value x = n.in(0), idx = n.in(1);
+  if (!x || !idx)
+    return failure();
+  if (n.attrInt("batch_dims", 0) != 0)
+    return n.fail("GatherND with batch_dims is not imported");
+  auto it = cast<RankedTensorType>(idx.getType());
+  int64_t k = it.getDimSize(it.getRank() - 1);
+  if (!it.hasStaticShape())
+    return n.fail("its indices must have a static shape");
+  SmallVector<Value> parts;
+  SmallVector<Attribute> markers;
+  for (int64_t j = 0; j < k; ++j) {
+    parts.push_back(n.call("torch.select", {{"input", idx},
+                                            {"dim", n.i64(it.getRank() - 1)},
+                                            {"index", n.i64(j)}}));
+    markers.push_back(OperandAttr::get(n.ctx(), j));
+  }
+  Arg indices(ArrayAttr::get(n.ctx(), markers));
+  indices.values = parts;
+  return done(n, n.call("torch.ops.aten.index.Tensor",
+                        {{"input", x}, {"indices", indices}}));
+}
+
+LogicalResult importOneHot(ImportNode &n) {
+  Value idx = n.in(0), values = n.in(2);
+  std::optional<SmallVector<double>> depth = n.constFloats(1);
+  if (!idx || !values || !depth || depth->size() != 1)
+    return n.fail("its depth must be a constant");
+  int64_t d = int64_t((*depth)[0]);
+  Value i64 = n.cast(idx, IntegerType::get(n.ctx(), 64));
+  // Negative indices count from the end; out-of-range ones give all-off
+  // rows (ONNX); torch's one_hot refuses them, so they are mapped to a
+  // spare class that is cut off.
+  i64 = wrapIndices(n, i64, d);
+  Value inRange = n.call("torch.logical_and",
+                         {{"input", n.call("torch.ge", {{"input", i64}, {"other", n.i64(0)}})},
+                          {"other", n.call("torch.lt", {{"input", i64}, {"other", n.i64(d)}})}});
+  Value safe = n.call("torch.where", {{"condition", inRange},
+                                      {"input", i64},
+                                      {"other", n.scalar(d, IntegerType::get(n.ctx(), 64))}});
+  Value oh = n.call("torch.nn.functional.one_hot",
+                    {{"input", safe}, {"num_classes", n.i64(d + 1)}});
+  if (!oh)
+    return failure();
+  int64_t rank = rankOf(oh);
+  oh = n.call("torch.narrow", {{"input", oh},
+                               {"dim", n.i64(rank - 1)},
+                               {"start", n.i64(0)},
+                               {"length", n.i64(d)}});
+  int64_t axis = norm(n.attrInt("axis", -1), rank);
+  if (axis != rank - 1)
+    oh = n.call("torch.movedim", {{"input", oh},
+                                  {"source", n.i64(rank - 1)},
+                                  {"destination", n.i64(axis)}});
+  Value off = n.call("torch.select", {{"input", values}, {"dim", n.i64(0)}, {"index", n.i64(0)}});
+  Value on = n.call("torch.select", {{"input", values}, {"dim", n.i64(0)}, {"index", n.i64(1)}});
+  Value mask = n.call("torch.eq", {{"input", oh}, {"other", n.i64(1)}});
+  return done(n, n.call("torch.where",
+                        {{"condition", mask}, {"input", on}, {"other", off}}));
+}
+
+LogicalResult importEyeLike(ImportNode &n) {
+  Value x = n.in(0);
+  if (!x)
+    return failure();
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (xt.getRank() != 2 || !xt.hasStaticShape())
+    return n.fail("EyeLike takes a static 2-D input");
+  Type element = n.hasAttr("dtype")
+                     ? elementTypeOf(n.ctx(), n.attrInt("dtype", 1))
+                     : xt.getElementType();
+  if (!element)
+    return n.fail("its dtype is not one traced tensors hold");
+  int64_t k = n.attrInt("k", 0);
+  Value ones = n.call("torch.ones", {{"size", n.ints(xt.getShape())},
+                                     {"dtype", n.dtype(element)}});
+  Value lower = n.call("torch.tril", {{"input", ones}, {"diagonal", n.i64(k)}});
+  return done(n, n.call("torch.triu", {{"input", lower}, {"diagonal", n.i64(k)}}));
+}
+
 LogicalResult importExpand(ImportNode &n) {
   Value x = n.in(0);
   std::optional<SmallVector<int64_t>> shape = n.constInts(1);
@@ -1282,6 +1520,35 @@ LogicalResult importDepthToSpace(ImportNode &n) {
   return done(n, n.reshape(p, {N, C * b * b, H / b, W / b}));
 }
 
+/// The source index ONNX's nearest Resize reads for output `i` of a dim
+/// resized from `in` to `out` at `scale` (the given one, or out / in).
+int64_t nearestSource(int64_t i, int64_t in, int64_t out, double scale,
+                      StringRef ctm, StringRef mode) {
+  double x;
+  if (ctm == "asymmetric")
+    x = i / scale;
+  else if (ctm == "align_corners")
+    x = out == 1 ? 0 : double(i) * (in - 1) / (out - 1);
+  else if (ctm == "pytorch_half_pixel")
+    x = out > 1 ? (i + 0.5) / scale - 0.5 : 0;
+  else if (ctm == "tf_half_pixel_for_nn")
+    x = (i + 0.5) / scale;
+  else // half_pixel
+    x = (i + 0.5) / scale - 0.5;
+  int64_t r;
+  if (mode == "floor")
+    r = int64_t(std::floor(x));
+  else if (mode == "ceil")
+    r = int64_t(std::ceil(x));
+  else if (mode == "round_prefer_ceil")
+    r = x - std::floor(x) == 0.5 ? int64_t(std::ceil(x))
+                                 : int64_t(std::round(x));
+  else // round_prefer_floor
+    r = x - std::floor(x) == 0.5 ? int64_t(std::floor(x))
+                                 : int64_t(std::round(x));
+  return std::clamp<int64_t>(r, 0, in - 1);
+}
+
 LogicalResult importResize(ImportNode &n) {
   Value x = n.in(0);
   if (!x)
@@ -1293,47 +1560,96 @@ LogicalResult importResize(ImportNode &n) {
       n.attrString("coordinate_transformation_mode", "half_pixel");
   if (n.hasAttr("antialias") && n.attrInt("antialias", 0))
     return n.fail("antialiased Resize is not imported");
+  if (!xt.hasStaticShape())
+    return n.fail("Resize needs a static input shape");
+  if (ctm == "tf_crop_and_resize")
+    return n.fail("tf_crop_and_resize is not imported");
   SmallVector<int64_t> sizes;
+  SmallVector<double> scales;
+  bool given = false;
+  // Opsets 11+: (X, roi, scales, sizes); 10: (X, scales).
+  unsigned scalesInput = n.numInputs() == 2 ? 1 : 2;
   if (n.has(3)) {
     std::optional<SmallVector<int64_t>> s = n.constInts(3);
     if (!s || int64_t(s->size()) != rank)
       return n.fail("its sizes must be a constant of the input's rank");
     sizes = *s;
-  } else if (n.has(2)) {
-    std::optional<SmallVector<double>> sc = n.constFloats(2);
-    if (!sc || int64_t(sc->size()) != rank || !xt.hasStaticShape())
-      return n.fail("its scales must be a constant of the input's rank");
     for (int64_t i = 0; i < rank; ++i)
-      sizes.push_back(int64_t(std::floor(xt.getDimSize(i) * (*sc)[i])));
+      scales.push_back(double(sizes[i]) / xt.getDimSize(i));
+  } else if (n.has(scalesInput)) {
+    std::optional<SmallVector<double>> sc = n.constFloats(scalesInput);
+    if (!sc || int64_t(sc->size()) != rank)
+      return n.fail("its scales must be a constant of the input's rank");
+    scales = *sc;
+    given = true;
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(int64_t(std::floor(xt.getDimSize(i) * scales[i])));
   } else {
     return n.fail("it has neither scales nor sizes");
   }
-  if (sizes[0] != xt.getDimSize(0) || sizes[1] != xt.getDimSize(1))
-    return n.fail("only spatial dims are resized");
-  SmallVector<int64_t> spatial(sizes.begin() + 2, sizes.end());
-  SmallVector<KwArg> args = {{"input", x}, {"size", n.ints(spatial)}};
   if (mode == "nearest") {
-    if (ctm != "asymmetric" ||
-        n.attrString("nearest_mode", "round_prefer_floor") != "floor")
-      return n.fail("nearest Resize is imported with asymmetric coordinates "
-                    "and floor rounding (torch's) only");
-    args.push_back({"mode", n.str("nearest")});
-  } else if (mode == "linear" || mode == "cubic") {
-    bool align = ctm == "align_corners";
-    if (!align && ctm != "pytorch_half_pixel" && ctm != "half_pixel")
-      return n.fail("coordinate_transformation_mode '" + ctm +
-                    "' is not imported");
-    if (mode == "cubic" && n.attrFloat("cubic_coeff_a", -0.75) != -0.75)
-      return n.fail("cubic_coeff_a other than -0.75 is not imported");
-    StringRef m = mode == "cubic" ? "bicubic"
-                  : rank == 3     ? "linear"
-                  : rank == 4     ? "bilinear"
-                                  : "trilinear";
-    args.push_back({"mode", n.str(m)});
-    args.push_back({"align_corners", n.boolean(align)});
-  } else {
-    return n.fail("Resize mode '" + mode + "' is not imported");
+    // Any coordinate mode and rounding: the source indices, computed here
+    // (static shapes), gathered dim by dim.
+    std::string nearest = n.attrString("nearest_mode", "round_prefer_floor");
+    Value v = x;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t in = xt.getDimSize(d), out = sizes[d];
+      if (in == out && scales[d] == 1)
+        continue;
+      SmallVector<int64_t> idx;
+      for (int64_t i = 0; i < out; ++i)
+        idx.push_back(nearestSource(i, in, out, scales[d], ctm, nearest));
+      auto type = RankedTensorType::get({out}, IntegerType::get(n.ctx(), 64));
+      Value index = ConstantOp::create(
+          n.im.b, n.im.loc, type,
+          DenseElementsAttr::get(type, ArrayRef<int64_t>(idx)));
+      v = n.call("torch.index_select",
+                 {{"input", v}, {"dim", n.i64(d)}, {"index", index}});
+    }
+    return done(n, v);
   }
+  if (sizes[0] != xt.getDimSize(0) || sizes[1] != xt.getDimSize(1))
+    return n.fail("only spatial dims are resized (linear and cubic)");
+  if (mode != "linear" && mode != "cubic")
+    return n.fail("Resize mode '" + mode + "' is not imported");
+  bool align = ctm == "align_corners";
+  if (!align && ctm != "pytorch_half_pixel" && ctm != "half_pixel")
+    return n.fail("coordinate_transformation_mode '" + ctm +
+                  "' is not imported for linear and cubic modes");
+  if (mode == "cubic" && n.attrFloat("cubic_coeff_a", -0.75) != -0.75)
+    return n.fail("cubic_coeff_a other than -0.75 is not imported");
+  if (mode == "cubic" && n.attrInt("exclude_outside", 0))
+    return n.fail("exclude_outside is not imported");
+  // pytorch_half_pixel reads position 0 for a dim resized to 1 (torch's
+  // own interpolation does not): that dim is cut to its first element.
+  if (ctm == "pytorch_half_pixel")
+    for (int64_t d = 2; d < rank; ++d)
+      if (sizes[d] == 1 && xt.getDimSize(d) > 1) {
+        x = n.call("torch.narrow", {{"input", x},
+                                    {"dim", n.i64(d)},
+                                    {"start", n.i64(0)},
+                                    {"length", n.i64(1)}});
+        scales[d] = 1;
+        given = false;
+      }
+  SmallVector<int64_t> spatial(sizes.begin() + 2, sizes.end());
+  SmallVector<KwArg> args = {{"input", x}};
+  if (given) {
+    // The given scales place the samples (as ONNX does), not out / in.
+    SmallVector<Attribute> sc;
+    for (int64_t d = 2; d < rank; ++d)
+      sc.push_back(n.f64(scales[d]));
+    args.push_back({"scale_factor", ArrayAttr::get(n.ctx(), sc)});
+    args.push_back({"recompute_scale_factor", n.boolean(false)});
+  } else {
+    args.push_back({"size", n.ints(spatial)});
+  }
+  StringRef m = mode == "cubic" ? "bicubic"
+                : rank == 3     ? "linear"
+                : rank == 4     ? "bilinear"
+                                : "trilinear";
+  args.push_back({"mode", n.str(m)});
+  args.push_back({"align_corners", n.boolean(align)});
   return done(n, n.call("torch.nn.functional.interpolate", args));
 }
 
@@ -1408,6 +1724,14 @@ const ImportTable &onnx_import::getImportTable() {
     t["Gather"] = importGather;
     t["GatherElements"] = importGather;
     t["Expand"] = importExpand;
+    t["ScatterND"] = importScatterND;
+    t["ScatterElements"] = importScatterElements;
+    t["Scatter"] = importScatterElements;
+    t["GatherND"] = importGatherND;
+    t["OneHot"] = importOneHot;
+    t["EyeLike"] = importEyeLike;
+    t["NegativeLogLikelihoodLoss"] = importLoss;
+    t["SoftmaxCrossEntropyLoss"] = importLoss;
     t["Tile"] = importTile;
     t["Pad"] = importPad;
     t["Shape"] = importShape;

@@ -59,6 +59,10 @@ importOnnx(StringRef bytes, StringRef name, StringRef baseDir,
            MLIRContext *ctx,
            const std::map<std::string, std::string> &constantInputs = {});
 
+/// The export's and import's op tables as Markdown
+/// (docs/reference/onnx_ops.md).
+void printOnnxOpTables(llvm::raw_ostream &os);
+
 /// `--export-onnx` and `--import-onnx` for traced-translate; `dialects`
 /// registers what the export's passes need (InitAll's registry, with the
 /// constant evaluator).
