@@ -17,7 +17,7 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   chromium python3-onnx libonnx-testdata \
                   python3-pip python3-venv python3-setuptools python3-wheel
 
-.PHONY: all deps build check check-large demo docs aten clean screenshots \
+.PHONY: all deps build check check-large demo docs aten clean screenshots check-onnx-models \
         build-asan check-asan check-asan-lit fuzz-smoke fuzz-long \
         wheel check-wheel
 
@@ -196,6 +196,13 @@ docs: build
 	cp $(BUILD_DIR)/docs/Traced/TracedPasses.md docs/reference/TracedPasses.md
 	cp $(BUILD_DIR)/docs/Traced/TracedConversionPasses.md docs/reference/TracedConversionPasses.md
 	PYTHONPATH=$(BUILD_DIR)/python:python/tests $(PYTHON) -W ignore python/tests/op_db.py --table > docs/reference/op_db.md
+	$(BUILD_DIR)/bin/traced-translate --traced-onnx-doc /dev/null > docs/reference/onnx_ops.md
+	PYTHONPATH=$(BUILD_DIR)/python:python/tests $(PYTHON) -W ignore python/tests/onnx_node.py --table > docs/reference/onnx_node.md
+
+# Every torchvision classification model through ONNX both ways, at
+# 224x224 (docs/onnx.md, "Conformance"; about an hour on a 2-core machine).
+check-onnx-models: build
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -W ignore tools/onnx_round_trip.py
 
 # Regenerates the graph explorer's screenshots in docs/images (headless
 # Chromium; python/tests/test_view.py checks the page in `make check`).

@@ -45,6 +45,12 @@ void bindModuleFormats(ModuleClass &cls) {
               flags.printGenericOpForm();
             if (debugInfo)
               flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+            // Weights as `__elided__`: dense attributes past 16 elements and
+            // resource blobs past 64 bytes.
+            if (largeElided) {
+              flags.elideLargeElementsAttrs(16);
+              flags.elideLargeResourceString(64);
+            }
             return printToString(
                 [&](llvm::raw_ostream &os) { s.get()->print(os, flags); });
           },

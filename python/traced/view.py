@@ -31,8 +31,8 @@ from .summary import _module_path, _shape_text, expr_macs, summarize
 
 # -- source locations ------------------------------------------------------------
 # The op API carries no location; the MLIR text with debuginfo does. It is
-# printed from a clone whose weight blobs are emptied, so that a model's
-# weights (gigabytes of hex for vit_h_14) are never printed.
+# printed with large values elided, so that a model's weights (gigabytes of
+# hex for vit_h_14) are never printed.
 
 _SYMBOL = r'@("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$.\-]*)'
 _MODULE_LINE = re.compile(r"^\s*traced\.module (?:root )?" + _SYMBOL)
@@ -51,16 +51,8 @@ def _unquote(symbol: str) -> str:
 
 
 def _stripped_text(state) -> str:
-    """The MLIR text with locations, from a clone without weight data."""
-    clone = state.clone()
-    for sym in clone.modules():
-        for name, kind, _ in clone.module_info(sym)["attributes"]:
-            if kind in ("parameter", "buffer"):
-                try:  # the tracer's blob names; others stay (only slower)
-                    clone.set_blob(f"{sym}_{name}", b"")
-                except Exception:
-                    pass
-    return clone.to_text(debuginfo=True)
+    """The MLIR text with locations, without weight data."""
+    return state.to_text(large_elided=True, debuginfo=True)
 
 
 def _locations(state) -> Dict[Tuple[str, str], List[Optional[Tuple[str, int, int, str]]]]:

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Every torchvision classification model through ONNX, both ways
+(docs/onnx.md, "Conformance"; `make check-onnx-models`):
+
+- traced here, exported with Module.to_onnx (ONNX's checker with full
+  shape inference passes), imported back with traced.from_onnx and
+  interpreted;
+- exported by torch.onnx.export (opset 17), imported with traced.from_onnx
+  and interpreted;
+
+each against torch eager within rtol/atol 1e-4, on random weights with
+randomized BatchNorm statistics and no all-zero parameters, batch 1 at
+224x224 (inception_v3: 299). Exits non-zero if any model fails.
+
+    /usr/bin/python3 tools/onnx_round_trip.py [--only resnet18 vit_b_16] [--out DIR]
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+
+
+def randomized(model, torch):
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+                m.running_mean.uniform_(-0.1, 0.1, generator=g)
+                m.running_var.uniform_(1.0, 2.0, generator=g)
+        for p in model.parameters():
+            if p.numel() and bool((p == 0).all()):
+                p.uniform_(-0.1, 0.1, generator=g)
+    return model.eval()
+
+
+def run(name, out):
+    import onnx
+    import torch
+    import torchvision
+    import traced
+    torch.manual_seed(0)
+    model = randomized(torchvision.models.get_model(name), torch)
+    size = 299 if name == "inception_v3" else 224
+    x = torch.randn(1, 3, size, size)
+    with torch.no_grad():
+        ref = model(x)
+    result = {}
+    ours = os.path.join(out, f"{name}.onnx")
+    t = time.time()
+    traced.trace(model, x).to_onnx(ours)
+    onnx.checker.check_model(onnx.load(ours), full_check=True)
+    got = traced.from_onnx(ours).interpret(x)[0]
+    torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+    result["ours"] = (float((got - ref).abs().max()), time.time() - t)
+    theirs = os.path.join(out, f"{name}_torch.onnx")
+    t = time.time()
+    torch.onnx.export(model, x, theirs, opset_version=17)
+    got = traced.from_onnx(theirs).interpret(x)[0]
+    torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+    result["torch"] = (float((got - ref).abs().max()), time.time() - t)
+    for f in (ours, theirs):
+        for p in (f, f + ".data"):
+            if os.path.exists(p):
+                os.remove(p)
+    return result
+
+
+def main():
+    import torchvision
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    names = args.only or torchvision.models.list_models(module=torchvision.models)
+    out = args.out or tempfile.mkdtemp(prefix="onnx-round-trip-")
+    failed = []
+    print("| model | ours -> from_onnx: max abs diff | torch.onnx.export -> from_onnx | seconds |")
+    print("|---|---|---|---|")
+    for name in names:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                r = run(name, out)
+            except Exception as e:  # noqa: BLE001  (every failure is reported)
+                failed.append(name)
+                msg = str(e).strip().splitlines()
+                print(f"| {name} | FAILED: {type(e).__name__}: {msg[-1] if msg else ''} | | |",
+                      flush=True)
+                traceback.print_exc(file=sys.stderr)
+                continue
+        print(f"| {name} | {r['ours'][0]:.1e} | {r['torch'][0]:.1e} | "
+              f"{r['ours'][1] + r['torch'][1]:.0f} |", flush=True)
+    print(f"\n{len(names) - len(failed)} of {len(names)} models pass both ways"
+          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
