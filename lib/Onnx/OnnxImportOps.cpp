@@ -400,74 +400,300 @@ Value padFirst(ImportNode &n, Value x, ArrayRef<int64_t> pads, double value,
                                             {"value", n.f64(value)}});
 }
 
+/// A Conv or ConvTranspose node's convolution of `x` by `w` (its
+/// attributes read from the node); null after an error.
+Value buildConv(ImportNode &n, Value x, Value w, Arg bias, bool transposed);
+
 LogicalResult importConv(ImportNode &n) {
   Value x = n.in(0), w = n.in(1);
   if (!x || !w)
     return failure();
-  bool transposed = n.opType() == "ConvTranspose";
+  Arg bias = n.none();
+  if (n.has(2)) {
+    Value b = n.in(2);
+    if (!b)
+      return failure();
+    bias = b;
+  }
+  return done(n, buildConv(n, x, w, bias, n.opType() == "ConvTranspose"));
+}
+
+/// ConvTranspose: pads (or output_shape and auto_pad, as ONNX computes
+/// them) on the full transposed convolution, which is cut (or extended
+/// with zeros) to the output and then biased: torch's own padding is
+/// symmetric only.
+Value buildConvTranspose(ImportNode &n, Value x, Value w, Arg bias,
+                         ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                         int64_t group) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto wt = cast<RankedTensorType>(w.getType());
+  int64_t k = wt.getRank() - 2;
+  if (!xt.hasStaticShape() || !wt.hasStaticShape()) {
+    (void)n.fail("ConvTranspose needs static shapes");
+    return {};
+  }
+  SmallVector<int64_t> outPad =
+      n.attrInts("output_padding").value_or(SmallVector<int64_t>(k, 0));
+  SmallVector<int64_t> pads =
+      n.attrInts("pads").value_or(SmallVector<int64_t>(2 * k, 0));
+  std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  std::optional<SmallVector<int64_t>> outShape = n.attrInts("output_shape");
+  SmallVector<int64_t> full(k);
+  for (int64_t i = 0; i < k; ++i)
+    full[i] = strides[i] * (xt.getDimSize(i + 2) - 1) +
+              (wt.getDimSize(i + 2) - 1) * dilations[i] + 1;
+  if (outShape || (autoPad != "NOTSET" && autoPad != "VALID")) {
+    SmallVector<int64_t> out(k);
+    for (int64_t i = 0; i < k; ++i)
+      out[i] = outShape ? (*outShape)[outShape->size() - k + i]
+                        : xt.getDimSize(i + 2) * strides[i];
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t total = full[i] + outPad[i] - out[i];
+      // The odd one at the end, except for SAME_LOWER (as ONNX 1.12's
+      // reference computes them).
+      pads[i] = autoPad == "SAME_LOWER" ? total - total / 2 : total / 2;
+      pads[i + k] = total - pads[i];
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(2 * k, 0);
+  }
+  StringRef target = k == 1   ? "torch.nn.functional.conv_transpose1d"
+                     : k == 2 ? "torch.nn.functional.conv_transpose2d"
+                              : "torch.nn.functional.conv_transpose3d";
+  Value y = n.call(target, {{"input", x},
+                            {"weight", w},
+                            {"bias", n.none()},
+                            {"stride", n.ints(strides)},
+                            {"padding", n.ints(SmallVector<int64_t>(k, 0))},
+                            {"output_padding", n.ints(SmallVector<int64_t>(k, 0))},
+                            {"groups", n.i64(group)},
+                            {"dilation", n.ints(dilations)}});
+  // The output along each dim is full[pads_begin, full + outPad - pads_end).
+  SmallVector<int64_t> torchPad;
+  bool padded = false;
+  for (int64_t i = k - 1; i >= 0; --i) {
+    int64_t before = std::max<int64_t>(0, -pads[i]);
+    int64_t after = std::max<int64_t>(0, outPad[i] - pads[i + k]);
+    torchPad.push_back(before);
+    torchPad.push_back(after);
+    padded |= before || after;
+  }
+  if (padded)
+    y = n.call("torch.nn.functional.pad", {{"input", y},
+                                           {"pad", n.ints(torchPad)},
+                                           {"mode", n.str("constant")},
+                                           {"value", n.f64(0)}});
+  for (int64_t i = 0; i < k && y; ++i) {
+    int64_t start = std::max<int64_t>(0, pads[i]);
+    int64_t length = full[i] + outPad[i] - pads[i] - pads[i + k];
+    if (length <= 0) {
+      (void)n.fail("its pads leave no output");
+      return {};
+    }
+    y = n.call("torch.narrow", {{"input", y},
+                                {"dim", n.i64(i + 2)},
+                                {"start", n.i64(start)},
+                                {"length", n.i64(length)}});
+  }
+  if (y && !isa<NoneAttr>(bias.attr)) {
+    SmallVector<int64_t> shape(k + 2, 1);
+    shape[1] = cast<RankedTensorType>(y.getType()).getDimSize(1);
+    Value b = n.reshape(bias.values[0], shape);
+    y = n.call("torch.add", {{"input", y}, {"other", b}});
+  }
+  return y;
+}
+
+Value buildConv(ImportNode &n, Value x, Value w, Arg bias, bool transposed) {
+  auto fail = [&](const Twine &why) {
+    (void)n.fail(why);
+    return Value();
+  };
   auto wt = cast<RankedTensorType>(w.getType());
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t k = wt.getRank() - 2;
   if (k < 1 || k > 3 || xt.getRank() != k + 2)
-    return n.fail("only 1-D, 2-D and 3-D convolutions of batched inputs are "
+    return fail("only 1-D, 2-D and 3-D convolutions of batched inputs are "
                   "imported");
   SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
   if (std::optional<SmallVector<int64_t>> ks = n.attrInts("kernel_shape"))
     if (*ks != ArrayRef<int64_t>(kernel))
-      return n.fail("its kernel_shape does not match its weight");
+      return fail("its kernel_shape does not match its weight");
   SmallVector<int64_t> strides =
       n.attrInts("strides").value_or(SmallVector<int64_t>(k, 1));
   SmallVector<int64_t> dilations =
       n.attrInts("dilations").value_or(SmallVector<int64_t>(k, 1));
   int64_t group = n.attrInt("group", 1);
   if (int64_t(strides.size()) != k || int64_t(dilations.size()) != k)
-    return n.fail("its strides or dilations do not match its rank");
+    return fail("its strides or dilations do not match its rank");
   SmallVector<int64_t> pads;
-  if (transposed) {
-    if (n.hasAttr("output_shape") ||
-        n.attrString("auto_pad", "NOTSET") != "NOTSET")
-      return n.fail("ConvTranspose with output_shape or auto_pad is not "
-                    "imported yet");
-    pads = n.attrInts("pads").value_or(SmallVector<int64_t>(2 * k, 0));
-    for (int64_t i = 0; i < k; ++i)
-      if (pads[i] != pads[i + k])
-        return n.fail("ConvTranspose with asymmetric pads is not imported");
-    SmallVector<int64_t> outPad =
-        n.attrInts("output_padding").value_or(SmallVector<int64_t>(k, 0));
-    StringRef target = k == 1   ? "torch.nn.functional.conv_transpose1d"
-                       : k == 2 ? "torch.nn.functional.conv_transpose2d"
-                                : "torch.nn.functional.conv_transpose3d";
-    Arg bias = n.none();
-    if (n.has(2))
-      bias = n.in(2);
-    return done(n, n.call(target,
-                          {{"input", x},
-                           {"weight", w},
-                           {"bias", bias},
-                           {"stride", n.ints(strides)},
-                           {"padding", n.ints(ArrayRef(pads).take_front(k))},
-                           {"output_padding", n.ints(outPad)},
-                           {"groups", n.i64(group)},
-                           {"dilation", n.ints(dilations)}}));
-  }
+  if (transposed)
+    return buildConvTranspose(n, x, w, bias, strides, dilations, group);
   if (failed(convPads(n, xt.getShape().drop_front(2), kernel, strides,
                       dilations, pads)))
-    return failure();
+    return Value();
   SmallVector<int64_t> padding;
   x = padFirst(n, x, pads, 0, padding);
   StringRef target = k == 1   ? "torch.nn.functional.conv1d"
                      : k == 2 ? "torch.nn.functional.conv2d"
                               : "torch.nn.functional.conv3d";
-  Arg bias = n.none();
-  if (n.has(2))
-    bias = n.in(2);
-  return done(n, n.call(target, {{"input", x},
+  return n.call(target, {{"input", x},
                                  {"weight", w},
                                  {"bias", bias},
                                  {"stride", n.ints(strides)},
                                  {"padding", n.ints(padding)},
                                  {"dilation", n.ints(dilations)},
-                                 {"groups", n.i64(group)}}));
+                                 {"groups", n.i64(group)}});
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization: computed in float on the integer tensors (the traced
+// quantized types are for torch's quantized tensors; ONNX's are integers
+// with separate scales)
+//===----------------------------------------------------------------------===//
+
+/// A scale or zero point of a per-axis (de)quantization reshaped to
+/// broadcast along `axis` of a rank-`rank` tensor.
+Value alongAxis(ImportNode &n, Value v, int64_t axis, int64_t rank) {
+  auto vt = cast<RankedTensorType>(v.getType());
+  if (vt.getRank() != 1 || rank <= 1)
+    return v;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = vt.getDimSize(0);
+  return n.reshape(v, shape);
+}
+
+/// round(v / scale) + zp, saturated to the zero point's type `t`.
+Value quantize(ImportNode &n, Value v, Value scale, Value zp, Type t) {
+  Value q = n.call("torch.round",
+                   {{"input", n.call("torch.div", {{"input", v}, {"other", scale}})}});
+  if (zp)
+    q = n.call("torch.add",
+               {{"input", q}, {"other", n.cast(zp, elemOf(q))}});
+  bool isSigned = !t.isUnsignedInteger() && !t.isInteger(1);
+  unsigned bits = t.getIntOrFloatBitWidth();
+  double lo = isSigned ? -std::ldexp(1.0, bits - 1) : 0;
+  double hi = isSigned ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  q = n.call("torch.clamp", {{"input", q}, {"min", n.f64(lo)}, {"max", n.f64(hi)}});
+  return n.cast(q, t);
+}
+
+/// (v - zp) as float32 (float64 with `wide`).
+Value centered(ImportNode &n, Value v, Value zp, bool wide = false) {
+  Type f = wide ? Type(Float64Type::get(n.ctx())) : Type(Float32Type::get(n.ctx()));
+  Value c = n.cast(v, f);
+  if (zp)
+    c = n.call("torch.sub", {{"input", c}, {"other", n.cast(zp, f)}});
+  return c;
+}
+
+LogicalResult importQuantizeLinear(ImportNode &n) {
+  Value x = n.in(0), scale = n.in(1);
+  if (!x || !scale)
+    return failure();
+  Value zp = n.has(2) ? n.in(2) : Value();
+  Type t = zp ? elemOf(zp) : Type(IntegerType::get(n.ctx(), 8, IntegerType::Unsigned));
+  int64_t rank = rankOf(x);
+  int64_t axis = norm(n.attrInt("axis", 1), rank);
+  scale = alongAxis(n, scale, axis, rank);
+  if (zp)
+    zp = alongAxis(n, zp, axis, rank);
+  Value xf = n.cast(x, Float32Type::get(n.ctx()));
+  return done(n, quantize(n, xf, scale, zp, t));
+}
+
+LogicalResult importDequantizeLinear(ImportNode &n) {
+  Value x = n.in(0), scale = n.in(1);
+  if (!x || !scale)
+    return failure();
+  Value zp = n.has(2) ? n.in(2) : Value();
+  int64_t rank = rankOf(x);
+  int64_t axis = norm(n.attrInt("axis", 1), rank);
+  scale = alongAxis(n, scale, axis, rank);
+  if (zp)
+    zp = alongAxis(n, zp, axis, rank);
+  return done(n, n.call("torch.mul", {{"input", centered(n, x, zp)},
+                                      {"other", scale}}));
+}
+
+LogicalResult importDynamicQuantizeLinear(ImportNode &n) {
+  Value x = n.in(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  SmallVector<int64_t> all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  Type f32 = Float32Type::get(n.ctx());
+  Type u8 = IntegerType::get(n.ctx(), 8, IntegerType::Unsigned);
+  Value zero = n.scalar(0, f32);
+  auto reduce = [&](StringRef target) {
+    return rank ? n.call(target, {{"input", x}, {"dim", n.ints(all)}}) : x;
+  };
+  Value lo = n.call("torch.minimum", {{"input", reduce("torch.amin")}, {"other", zero}});
+  Value hi = n.call("torch.maximum", {{"input", reduce("torch.amax")}, {"other", zero}});
+  Value scale = n.call("torch.div", {{"input", n.call("torch.sub", {{"input", hi}, {"other", lo}})},
+                                     {"other", n.f64(255)}});
+  Value zpf = n.call("torch.sub", {{"input", zero},
+                                   {"other", n.call("torch.div", {{"input", lo}, {"other", scale}})}});
+  Value zp = quantize(n, zpf, n.scalar(1, f32), Value(), u8);
+  n.set(1, scale);
+  n.set(2, zp);
+  return done(n, quantize(n, x, scale, zp, u8));
+}
+
+/// QLinearMatMul, MatMulInteger, QLinearConv, ConvInteger: the integer
+/// products summed exactly in float64, then requantized (QLinear*) or
+/// returned as int32 (*Integer).
+LogicalResult importIntegerContraction(ImportNode &n) {
+  StringRef op = n.opType();
+  bool qlinear = op.starts_with("QLinear");
+  bool conv = op.contains("Conv");
+  // Operand positions: QLinear*: a, as, az, b, bs, bz, ys, yz (, bias);
+  // *Integer: a, b, az, bz.
+  unsigned ia = 0, iaz = qlinear ? 2 : 2, ib = qlinear ? 3 : 1,
+           ibz = qlinear ? 5 : 3;
+  Value a = n.in(ia), b = n.in(ib);
+  if (!a || !b)
+    return failure();
+  Value az = n.has(iaz) ? n.in(iaz) : Value();
+  Value bz = n.has(ibz) ? n.in(ibz) : Value();
+  Value ac = centered(n, a, az, /*wide=*/true);
+  if (conv && bz && rankOf(bz) == 1)
+    bz = alongAxis(n, bz, 0, rankOf(b));
+  Value bc = centered(n, b, bz, /*wide=*/true);
+  if (!conv && bz && rankOf(bz) == 1 && rankOf(b) >= 2)
+    bc = centered(n, b, alongAxis(n, bz, rankOf(b) - 1, rankOf(b)), true);
+  Value acc;
+  if (conv) {
+    Arg bias = n.none();
+    if (qlinear && n.has(8)) {
+      Value bv = n.in(8);
+      if (!bv)
+        return failure();
+      bias = n.cast(bv, Float64Type::get(n.ctx()));
+    }
+    acc = buildConv(n, ac, bc, bias, /*transposed=*/false);
+  } else {
+    acc = n.call("torch.matmul", {{"input", ac}, {"other", bc}});
+  }
+  if (!acc)
+    return failure();
+  if (!qlinear)
+    return done(n, n.cast(n.call("torch.round", {{"input", acc}}),
+                          IntegerType::get(n.ctx(), 32)));
+  Value as = n.in(1), bs = n.in(4), ys = n.in(6), yz = n.has(7) ? n.in(7) : Value();
+  if (!as || !bs || !ys)
+    return failure();
+  Type f64 = Float64Type::get(n.ctx());
+  Value bsc = n.cast(bs, f64);
+  if (conv && rankOf(bs) == 1)
+    bsc = alongAxis(n, bsc, 1, rankOf(acc));
+  Value factor = n.call("torch.div", {{"input", n.call("torch.mul", {{"input", n.cast(as, f64)},
+                                                                    {"other", bsc}})},
+                                      {"other", n.cast(ys, f64)}});
+  Value scaled = n.call("torch.mul", {{"input", acc}, {"other", factor}});
+  Type t = yz ? elemOf(yz) : elemOf(a);
+  return done(n, quantize(n, scaled, n.scalar(1, f64), yz, t));
 }
 
 LogicalResult importBatchNorm(ImportNode &n) {
@@ -568,6 +794,37 @@ LogicalResult importLpNorm(ImportNode &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// AveragePool whose (asymmetric or large) pads are not counted: the
+/// average of the zero-padded input over the average of a padded mask of
+/// ones, each counting every position, is the sum over the count of input
+/// positions.
+LogicalResult importUncountedAveragePool(ImportNode &n, Value x,
+                                         ArrayRef<int64_t> kernel,
+                                         ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> pads, bool ceil) {
+  int64_t k = kernel.size();
+  SmallVector<int64_t> torchPad;
+  for (int64_t i = k - 1; i >= 0; --i) {
+    torchPad.push_back(pads[i]);
+    torchPad.push_back(pads[i + k]);
+  }
+  auto pool = [&](Value v) {
+    Value p = n.call("torch.nn.functional.pad", {{"input", v},
+                                                 {"pad", n.ints(torchPad)},
+                                                 {"mode", n.str("constant")},
+                                                 {"value", n.f64(0)}});
+    return n.call("torch.nn.functional.avg_pool" + std::to_string(k) + "d",
+                  {{"input", p},
+                   {"kernel_size", n.ints(kernel)},
+                   {"stride", n.ints(strides)},
+                   {"padding", n.ints(SmallVector<int64_t>(k, 0))},
+                   {"ceil_mode", n.boolean(ceil)},
+                   {"count_include_pad", n.boolean(true)}});
+  };
+  Value ones = n.call("torch.ones_like", {{"input", x}});
+  return done(n, n.call("torch.div", {{"input", pool(x)}, {"other", pool(ones)}}));
+}
+
 LogicalResult importPool(ImportNode &n) {
   Value x = n.in(0);
   if (!x)
@@ -604,8 +861,7 @@ LogicalResult importPool(ImportNode &n) {
     explicitPad |= pads[i] != pads[i + k] || pads[i] * 2 > (*kernel)[i];
   if (!isMax && explicitPad && !countPad &&
       llvm::any_of(pads, [](int64_t p) { return p != 0; }))
-    return n.fail("AveragePool with asymmetric padding not counted is not "
-                  "imported");
+    return importUncountedAveragePool(n, x, *kernel, strides, pads, ceil);
   if (explicitPad) {
     double fill = isMax ? -INFINITY : 0;
     if (!isFloat(xt.getElementType()))
@@ -1556,8 +1812,11 @@ LogicalResult importResize(ImportNode &n) {
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t rank = xt.getRank();
   std::string mode = n.attrString("mode", "nearest");
-  std::string ctm =
-      n.attrString("coordinate_transformation_mode", "half_pixel");
+  // Upsample (opsets 7-9): asymmetric coordinates, floor rounding.
+  bool upsample = n.opType() == "Upsample";
+  std::string ctm = upsample ? "asymmetric"
+                             : n.attrString("coordinate_transformation_mode",
+                                            "half_pixel");
   if (n.hasAttr("antialias") && n.attrInt("antialias", 0))
     return n.fail("antialiased Resize is not imported");
   if (!xt.hasStaticShape())
@@ -1576,8 +1835,12 @@ LogicalResult importResize(ImportNode &n) {
     sizes = *s;
     for (int64_t i = 0; i < rank; ++i)
       scales.push_back(double(sizes[i]) / xt.getDimSize(i));
-  } else if (n.has(scalesInput)) {
-    std::optional<SmallVector<double>> sc = n.constFloats(scalesInput);
+  } else if (n.has(scalesInput) || n.hasAttr("scales")) {
+    std::optional<SmallVector<double>> sc;
+    if (const onnx::Attribute *a = n.n.attr("scales"))
+      sc = SmallVector<double>(a->floats.begin(), a->floats.end());
+    else
+      sc = n.constFloats(scalesInput);
     if (!sc || int64_t(sc->size()) != rank)
       return n.fail("its scales must be a constant of the input's rank");
     scales = *sc;
@@ -1590,7 +1853,8 @@ LogicalResult importResize(ImportNode &n) {
   if (mode == "nearest") {
     // Any coordinate mode and rounding: the source indices, computed here
     // (static shapes), gathered dim by dim.
-    std::string nearest = n.attrString("nearest_mode", "round_prefer_floor");
+    std::string nearest =
+        upsample ? "floor" : n.attrString("nearest_mode", "round_prefer_floor");
     Value v = x;
     for (int64_t d = 0; d < rank; ++d) {
       int64_t in = xt.getDimSize(d), out = sizes[d];
@@ -1651,6 +1915,168 @@ LogicalResult importResize(ImportNode &n) {
   args.push_back({"mode", n.str(m)});
   args.push_back({"align_corners", n.boolean(align)});
   return done(n, n.call("torch.nn.functional.interpolate", args));
+}
+
+LogicalResult importGridSample(ImportNode &n) {
+  Value x = n.in(0), grid = n.in(1);
+  if (!x || !grid)
+    return failure();
+  std::string mode = n.attrString("mode", "bilinear");
+  std::string padding = n.attrString("padding_mode", "zeros");
+  return done(n, n.call("torch.nn.functional.grid_sample",
+                        {{"input", x},
+                         {"grid", grid},
+                         {"mode", n.str(mode)},
+                         {"padding_mode", n.str(padding)},
+                         {"align_corners",
+                          n.boolean(n.attrInt("align_corners", 0))}}));
+}
+
+/// BlackmanWindow, HannWindow, HammingWindow of a constant size: the
+/// window's values (they depend on the size only).
+LogicalResult importWindow(ImportNode &n) {
+  std::optional<SmallVector<int64_t>> size = n.constInts(0);
+  if (!size || size->size() != 1 || (*size)[0] < 0)
+    return n.fail("its size must be a constant");
+  int64_t len = (*size)[0];
+  Type element = elementTypeOf(n.ctx(), n.attrInt("output_datatype", 1));
+  if (!element || !isFloat(element))
+    return n.fail("its output_datatype must be a float type");
+  double N = n.attrInt("periodic", 1) ? len : len - 1;
+  StringRef op = n.opType();
+  SmallVector<double> values;
+  for (int64_t i = 0; i < len; ++i) {
+    double t = N > 0 ? 2 * M_PI * i / N : 0;
+    if (op == "HannWindow")
+      values.push_back(0.5 - 0.5 * std::cos(t));
+    else if (op == "HammingWindow")
+      values.push_back(25.0 / 46 - (21.0 / 46) * std::cos(t));
+    else
+      values.push_back(0.42 - 0.5 * std::cos(t) + 0.08 * std::cos(2 * t));
+  }
+  auto type = RankedTensorType::get({len}, element);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(FloatAttr::get(element, v));
+  return done(n, ConstantOp::create(n.im.b, n.im.loc, type,
+                                    DenseElementsAttr::get(type, attrs))
+                     .getResult());
+}
+
+/// Compress with a constant condition: index_select of the kept indices.
+LogicalResult importCompress(ImportNode &n) {
+  Value x = n.in(0);
+  std::optional<SmallVector<int64_t>> cond = n.constInts(1);
+  if (!x || !cond)
+    return n.fail("its condition must be a constant (the result's size "
+                  "depends on it)");
+  SmallVector<int64_t> kept;
+  for (auto [i, c] : llvm::enumerate(*cond))
+    if (c)
+      kept.push_back(i);
+  Value v = x;
+  int64_t axis = 0;
+  if (n.hasAttr("axis")) {
+    axis = norm(n.attrInt("axis", 0), rankOf(x));
+  } else {
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (!xt.hasStaticShape())
+      return n.fail("Compress without axis needs a static shape");
+    v = n.reshape(x, {xt.getNumElements()});
+  }
+  int64_t size = cast<RankedTensorType>(v.getType()).getDimSize(axis);
+  while (!kept.empty() && kept.back() >= size)
+    kept.pop_back();
+  auto type = RankedTensorType::get({int64_t(kept.size())},
+                                    IntegerType::get(n.ctx(), 64));
+  Value index = ConstantOp::create(
+      n.im.b, n.im.loc, type, DenseElementsAttr::get(type, ArrayRef(kept)));
+  return done(n, n.call("torch.index_select",
+                        {{"input", v}, {"dim", n.i64(axis)}, {"index", index}}));
+}
+
+LogicalResult importMeanVarianceNormalization(ImportNode &n) {
+  Value x = n.in(0);
+  if (!x)
+    return failure();
+  SmallVector<int64_t> axes =
+      n.attrInts("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  for (int64_t &a : axes)
+    a = norm(a, rankOf(x));
+  Value mean = n.call("torch.mean", {{"input", x},
+                                     {"dim", n.ints(axes)},
+                                     {"keepdim", n.boolean(true)}});
+  Value var = n.call("torch.var", {{"input", x},
+                                   {"dim", n.ints(axes)},
+                                   {"unbiased", n.boolean(false)},
+                                   {"keepdim", n.boolean(true)}});
+  Value sd = n.call("torch.add", {{"input", n.call("torch.sqrt", {{"input", var}})},
+                                  {"other", n.f64(1e-9)}});
+  Value c = n.call("torch.sub", {{"input", x}, {"other", mean}});
+  return done(n, n.call("torch.div", {{"input", c}, {"other", sd}}));
+}
+
+/// LRN: x / (bias + alpha / size * (sum of squares over the channel
+/// window))^beta, the window [c - (size-1)/2, c + ceil((size-1)/2)].
+LogicalResult importLRN(ImportNode &n) {
+  Value x = n.in(0);
+  if (!x)
+    return failure();
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t size = n.attrInt("size", 0), C = xt.getDimSize(1);
+  if (size < 1 || xt.getRank() < 3 || ShapedType::isDynamic(C))
+    return n.fail("LRN needs a size and a static channel dim");
+  double alpha = n.attrFloat("alpha", 1e-4), beta = n.attrFloat("beta", 0.75),
+         bias = n.attrFloat("bias", 1);
+  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+  Value sq = n.call("torch.mul", {{"input", x}, {"other", x}});
+  SmallVector<int64_t> pad(2 * (xt.getRank() - 2), 0);
+  pad.push_back(lo);
+  pad.push_back(hi);
+  Value padded = n.call("torch.nn.functional.pad",
+                        {{"input", sq}, {"pad", n.ints(pad)},
+                         {"mode", n.str("constant")}, {"value", n.f64(0)}});
+  Value sum;
+  for (int64_t k = 0; k < size; ++k) {
+    Value part = n.call("torch.narrow", {{"input", padded},
+                                         {"dim", n.i64(1)},
+                                         {"start", n.i64(k)},
+                                         {"length", n.i64(C)}});
+    sum = sum ? n.call("torch.add", {{"input", sum}, {"other", part}}) : part;
+  }
+  Value scaled = n.call("torch.mul", {{"input", sum}, {"other", n.f64(alpha / size)}});
+  Value base = n.call("torch.add", {{"input", scaled}, {"other", n.f64(bias)}});
+  Value denom = n.call("torch.pow", {{"input", base}, {"exponent", n.f64(beta)}});
+  return done(n, n.call("torch.div", {{"input", x}, {"other", denom}}));
+}
+
+/// ReverseSequence with constant lengths: a gather along the time axis
+/// of indices computed here.
+LogicalResult importReverseSequence(ImportNode &n) {
+  Value x = n.in(0);
+  std::optional<SmallVector<int64_t>> lens = n.constInts(1);
+  auto xt = x ? cast<RankedTensorType>(x.getType()) : RankedTensorType();
+  if (!x || !lens || !xt.hasStaticShape())
+    return n.fail("its sequence lengths must be a constant and the input "
+                  "static");
+  int64_t timeAxis = n.attrInt("time_axis", 0),
+          batchAxis = n.attrInt("batch_axis", 1);
+  SmallVector<int64_t> idx(xt.getNumElements());
+  SmallVector<int64_t> strides(xt.getRank(), 1);
+  for (int64_t d = xt.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * xt.getDimSize(d + 1);
+  for (int64_t i = 0; i < xt.getNumElements(); ++i) {
+    int64_t t = (i / strides[timeAxis]) % xt.getDimSize(timeAxis);
+    int64_t b = (i / strides[batchAxis]) % xt.getDimSize(batchAxis);
+    int64_t len = (*lens)[b];
+    idx[i] = t < len ? len - 1 - t : t;
+  }
+  auto type = RankedTensorType::get(xt.getShape(), IntegerType::get(n.ctx(), 64));
+  Value index = ConstantOp::create(n.im.b, n.im.loc, type,
+                                   DenseElementsAttr::get(type, ArrayRef(idx)));
+  return done(n, n.call("torch.gather", {{"input", x},
+                                         {"dim", n.i64(timeAxis)},
+                                         {"index", index}}));
 }
 
 LogicalResult importNonZero(ImportNode &n) {
@@ -1725,6 +2151,12 @@ const ImportTable &onnx_import::getImportTable() {
     t["GatherElements"] = importGather;
     t["Expand"] = importExpand;
     t["ScatterND"] = importScatterND;
+    t["QuantizeLinear"] = importQuantizeLinear;
+    t["DequantizeLinear"] = importDequantizeLinear;
+    t["DynamicQuantizeLinear"] = importDynamicQuantizeLinear;
+    for (StringRef op : {"QLinearMatMul", "QLinearConv", "MatMulInteger",
+                         "ConvInteger"})
+      t[op] = importIntegerContraction;
     t["ScatterElements"] = importScatterElements;
     t["Scatter"] = importScatterElements;
     t["GatherND"] = importGatherND;
@@ -1746,6 +2178,15 @@ const ImportTable &onnx_import::getImportTable() {
     t["SpaceToDepth"] = importDepthToSpace;
     t["Resize"] = importResize;
     t["NonZero"] = importNonZero;
+    t["GridSample"] = importGridSample;
+    t["BlackmanWindow"] = importWindow;
+    t["HannWindow"] = importWindow;
+    t["HammingWindow"] = importWindow;
+    t["Compress"] = importCompress;
+    t["MeanVarianceNormalization"] = importMeanVarianceNormalization;
+    t["LRN"] = importLRN;
+    t["ReverseSequence"] = importReverseSequence;
+    t["Upsample"] = importResize;
     t["Det"] = importDet;
     return t;
   }();
