@@ -633,6 +633,9 @@ LogicalResult traced::exportOnnx(mlir::ModuleOp module, llvm::raw_ostream &os,
   PassManager pm(module.getContext());
   pm.addPass(createTracedFlatten());
   pm.addPass(createTracedNormalize());
+  // Quantized tensors as their integers and quantized ops as integer and
+  // float calls (the compilers' form; docs/onnx.md).
+  pm.addPass(createTracedLowerQuantized());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTracedFoldConstants());
   pm.addPass(createTracedDCE());

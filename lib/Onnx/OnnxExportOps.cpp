@@ -89,6 +89,7 @@ const llvm::StringMap<StringRef> &unaryOps() {
       {"torch.atanh", "Atanh"},
       {"torch.sign", "Sign"},
       {"torch.floor", "Floor"},
+      {"torch.round", "Round"},
       {"torch.ceil", "Ceil"},
       {"torch.logical_not", "Not"},
       {"torch.isnan", "IsNaN"},
@@ -105,6 +106,8 @@ LogicalResult emitUnary(ExportCall &c) {
     c.node("IsNaN", {c.tensor("input")}, {}, c.out());
     return success();
   }
+  if (t == "torch.round" && c.getInt("decimals").value_or(0) != 0)
+    return c.fail("rounding to decimals is not exported");
   if (t == "torch.logical_not") {
     std::string x = c.cast(c.tensor("input"), c.elementType("input"),
                            c.resultElement());
@@ -256,6 +259,28 @@ LogicalResult emitActivation(ExportCall &c) {
     return success();
   }
   return c.fail("no ONNX form is known for it");
+}
+
+LogicalResult emitNanToNum(ExportCall &c) {
+  Type type = c.resultElement();
+  std::string x = c.tensor("input");
+  if (!isFloat(type)) {
+    c.node("Identity", {x}, {}, c.out());
+    return success();
+  }
+  const llvm::fltSemantics &sem = cast<FloatType>(type).getFloatSemantics();
+  double big = APFloat::getLargest(sem).convertToDouble();
+  double nan = c.getFloat("nan").value_or(0);
+  double pos = c.isNone("posinf") ? big : *c.getFloat("posinf");
+  double neg = c.isNone("neginf") ? -big : *c.getFloat("neginf");
+  std::string r = c.node("Where", {c.node("IsNaN", {x}), c.scalar(nan, type), x});
+  r = c.node("Where", {c.node("IsInf", {x}, {attrInt("detect_negative", 0)}),
+                       c.scalar(pos, type), r});
+  c.node("Where",
+         {c.node("IsInf", {x}, {attrInt("detect_positive", 0)}),
+          c.scalar(neg, type), r},
+         {}, c.out());
+  return success();
 }
 
 LogicalResult emitClamp(ExportCall &c) {
@@ -1432,6 +1457,7 @@ const EmitTable &onnx_export::getEmitTable() {
                         "torch.logical_or", "torch.logical_xor"})
       t[n] = emitCompare;
     t["torch.where"] = emitWhere;
+    t["torch.nan_to_num"] = emitNanToNum;
     t["Tensor.masked_fill"] = emitWhere;
     t["torch.nn.functional.linear"] = emitLinear;
     for (StringRef n : {"torch.matmul", "torch.mm", "torch.bmm", "torch.mv"})

@@ -69,8 +69,10 @@ LogicalResult importUnary(ImportNode &n) {
     return failure();
   StringRef target = unaryTargets().lookup(n.opType());
   Value r = n.call(target, {{"input", x}});
-  // ONNX keeps integer types where torch computes in float (Sqrt of ints is
-  // not allowed in ONNX anyway); Abs/Neg/Sign of ints stay ints in both.
+  if (n.opType() == "IsNaN")
+    return done(n, r);
+  // ONNX keeps the input's type (Round, Ceil and Floor of integers are not
+  // ONNX; Abs, Neg, Sign of ints stay ints in both).
   return done(n, n.cast(r, elemOf(x)));
 }
 

@@ -207,3 +207,33 @@ def test_command_line_round_trip(tmp_path):
     done = subprocess.run([translate, "--import-onnx", out], check=True,
                           capture_output=True, text=True)
     assert 'call_function "torch.nn.functional.conv2d"' in done.stdout
+
+
+def test_quantized_model_exports_as_integer_math(tmp_path):
+    """An FX-quantized model exports in the compilers' form (quantized
+    tensors as their integers, quantize/requantize as Round, Clip and Cast
+    around float ops; docs/onnx.md) and comes back exact."""
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 8, 3)
+            self.fc = torch.nn.Linear(8 * 6 * 6, 10)
+
+        def forward(self, x):
+            return self.fc(torch.flatten(torch.relu(self.conv(x)), 1))
+
+    x = torch.randn(2, 3, 8, 8)
+    q = prepare_fx(M().eval(), get_default_qconfig_mapping(), example_inputs=(x,))
+    for _ in range(4):
+        q(torch.randn(2, 3, 8, 8))
+    q = convert_fx(q)
+    m = traced.trace(q, x)
+    path = str(tmp_path / "q.onnx")
+    m.to_onnx(path)
+    ops = {n.op_type for n in _check(path).graph.node}
+    assert {"Conv", "Round", "Clip", "Cast"} <= ops
+    torch.testing.assert_close(traced.from_onnx(path).interpret(x)[0],
+                               m.interpret(x)[0])
