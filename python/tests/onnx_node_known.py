@@ -5,90 +5,26 @@ case passes."""
 
 KNOWN = {
     'interp': {
-        'test_averagepool_2d_pads':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_pads/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not imported (in',
-        'test_averagepool_2d_precomputed_same_upper':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_precomputed_same_upper/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted i',
-        'test_averagepool_2d_same_lower':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_same_lower/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not import',
-        'test_averagepool_2d_same_upper':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_same_upper/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not import',
-        'test_basic_convinteger':
-            "import: /usr/share/libonnx-testdata/data/node/test_basic_convinteger/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists the import",
         'test_batchnorm_epsilon_training_mode':
             'import: /usr/share/libonnx-testdata/data/node/test_batchnorm_epsilon_training_mode/model.onnx:1:0: error: cannot import ONNX node (BatchNormalization): training-mode BatchNormalization is not imported',
         'test_batchnorm_example_training_mode':
             'import: /usr/share/libonnx-testdata/data/node/test_batchnorm_example_training_mode/model.onnx:1:0: error: cannot import ONNX node (BatchNormalization): training-mode BatchNormalization is not imported',
-        'test_blackmanwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_blackmanwindow/model.onnx:1:0: error: cannot import ONNX op type 'BlackmanWindow' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_blackmanwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_blackmanwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'BlackmanWindow' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_cast_FLOAT_to_BFLOAT16':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
         'test_castlike_FLOAT_to_BFLOAT16':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
         'test_castlike_FLOAT_to_BFLOAT16_expanded':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
-        'test_compress_0':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_0/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_compress_1':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_1/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_compress_default_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_default_axis/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_compress_negative_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_negative_axis/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
-        'test_convinteger_with_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_convinteger_with_padding/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists the",
-        'test_convinteger_without_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_convinteger_without_padding/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists ",
-        'test_convtranspose_autopad_same':
-            'import: /usr/share/libonnx-testdata/data/node/test_convtranspose_autopad_same/model.onnx:1:0: error: cannot import ONNX node (ConvTranspose): ConvTranspose with output_shape or auto_pad is not importe',
-        'test_convtranspose_kernel_shape':
-            "import: /usr/share/libonnx-testdata/data/node/test_convtranspose_kernel_shape/model.onnx:1:0: error: cannot import ONNX node 'test' (ConvTranspose): ConvTranspose with output_shape or auto_pad is not ",
-        'test_convtranspose_output_shape':
-            'import: /usr/share/libonnx-testdata/data/node/test_convtranspose_output_shape/model.onnx:1:0: error: cannot import ONNX node (ConvTranspose): ConvTranspose with output_shape or auto_pad is not importe',
-        'test_convtranspose_with_kernel':
-            "import: /usr/share/libonnx-testdata/data/node/test_convtranspose_with_kernel/model.onnx:1:0: error: cannot import ONNX node 'test' (ConvTranspose): ConvTranspose with output_shape or auto_pad is not i",
-        'test_dequantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_dequantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'DequantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the im",
-        'test_dequantizelinear_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_dequantizelinear_axis/model.onnx:1:0: error: cannot import ONNX op type 'DequantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists t",
         'test_dft':
             "import: /usr/share/libonnx-testdata/data/node/test_dft/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DFT)",
         'test_dft_axis':
             "import: /usr/share/libonnx-testdata/data/node/test_dft_axis/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DFT)",
         'test_dft_inverse':
             "import: /usr/share/libonnx-testdata/data/node/test_dft_inverse/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DF",
-        'test_dynamicquantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md li",
-        'test_dynamicquantizelinear_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md",
-        'test_dynamicquantizelinear_max_adjusted':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_max_adjusted/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (do",
-        'test_dynamicquantizelinear_max_adjusted_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_max_adjusted_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet ",
-        'test_dynamicquantizelinear_min_adjusted':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_min_adjusted/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (do",
-        'test_dynamicquantizelinear_min_adjusted_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_min_adjusted_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet ",
         'test_gathernd_example_int32_batch_dim1':
             'import: /usr/share/libonnx-testdata/data/node/test_gathernd_example_int32_batch_dim1/model.onnx:1:0: error: cannot import ONNX node (GatherND): GatherND with batch_dims is not imported (in GatherND)',
-        'test_gridsample':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) ",
-        'test_gridsample_aligncorners_true':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_aligncorners_true/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_gridsample_bicubic':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_gridsample_bilinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_bilinear/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_gridsample_border_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_border_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the",
-        'test_gridsample_nearest':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_nearest/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_gridsample_reflection_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_reflection_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists",
-        'test_gridsample_zeros_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_zeros_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the ",
+            "InterpretError: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: 'torch.nn.functional.grid_sample': mode 'bicubic' is not supported (bilinear, nearest) (in GridSamp",
         'test_gru_batchwise':
             "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in ",
         'test_gru_defaults':
@@ -97,22 +33,10 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_gru_with_initial_bias':
             "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
-        'test_hammingwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_hammingwindow/model.onnx:1:0: error: cannot import ONNX op type 'HammingWindow' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
-        'test_hammingwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_hammingwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'HammingWindow' (node ''): it has no traced form yet (docs/onnx.md lists th",
-        'test_hannwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_hannwindow/model.onnx:1:0: error: cannot import ONNX op type 'HannWindow' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) ",
-        'test_hannwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_hannwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'HannWindow' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
         'test_if':
             "import: /usr/share/libonnx-testdata/data/node/test_if/model.onnx:1:0: error: cannot import ONNX op type 'If' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in If)",
         'test_loop11':
             "import: /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx:1:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Loop)",
-        'test_lrn':
-            "import: /usr/share/libonnx-testdata/data/node/test_lrn/model.onnx:1:0: error: cannot import ONNX op type 'LRN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in LRN)",
-        'test_lrn_default':
-            "import: /usr/share/libonnx-testdata/data/node/test_lrn_default/model.onnx:1:0: error: cannot import ONNX op type 'LRN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in LR",
         'test_lstm_batchwise':
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
         'test_lstm_defaults':
@@ -121,8 +45,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_lstm_with_peepholes':
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
-        'test_matmulinteger':
-            "import: /usr/share/libonnx-testdata/data/node/test_matmulinteger/model.onnx:1:0: error: cannot import ONNX op type 'MatMulInteger' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_maxpool_2d_uint8':
             "import: /usr/share/libonnx-testdata/data/node/test_maxpool_2d_uint8/model.onnx:1:0: error: cannot import ONNX node (MaxPool): its translation to 'torch.nn.functional.max_pool2d' does not type (in MaxP",
         'test_maxpool_with_argmax_2d_precomputed_pads':
@@ -135,8 +57,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_maxunpool_export_without_output_shape/model.onnx:1:0: error: cannot import ONNX op type 'MaxUnpool' (node ''): it has no traced form yet (docs/onnx.m",
         'test_melweightmatrix':
             "import: /usr/share/libonnx-testdata/data/node/test_melweightmatrix/model.onnx:1:0: error: cannot import ONNX op type 'MelWeightMatrix' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
-        'test_mvn':
-            "import: /usr/share/libonnx-testdata/data/node/test_mvn/model.onnx:1:0: error: cannot import ONNX op type 'MeanVarianceNormalization' (node ''): it has no traced form yet (docs/onnx.md lists the import",
         'test_nonmaxsuppression_center_point_box_format':
             "import: /usr/share/libonnx-testdata/data/node/test_nonmaxsuppression_center_point_box_format/model.onnx:1:0: error: cannot import ONNX op type 'NonMaxSuppression' (node ''): it has no traced form yet ",
         'test_nonmaxsuppression_flipped_coordinates':
@@ -155,16 +75,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_nonmaxsuppression_two_batches/model.onnx:1:0: error: cannot import ONNX op type 'NonMaxSuppression' (node ''): it has no traced form yet (docs/onnx.m",
         'test_nonmaxsuppression_two_classes':
             "import: /usr/share/libonnx-testdata/data/node/test_nonmaxsuppression_two_classes/model.onnx:1:0: error: cannot import ONNX op type 'NonMaxSuppression' (node ''): it has no traced form yet (docs/onnx.m",
-        'test_qlinearconv':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearconv/model.onnx:1:0: error: cannot import ONNX op type 'QLinearConv' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops",
-        'test_qlinearmatmul_2D':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearmatmul_2D/model.onnx:1:0: error: cannot import ONNX op type 'QLinearMatMul' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_qlinearmatmul_3D':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearmatmul_3D/model.onnx:1:0: error: cannot import ONNX op type 'QLinearMatMul' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_quantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_quantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_quantizelinear_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_quantizelinear_axis/model.onnx:1:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the i",
         'test_range_float_type_positive_delta_expanded':
             "import: /usr/share/libonnx-testdata/data/node/test_range_float_type_positive_delta_expanded/model.onnx:9:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md ",
         'test_range_int32_type_negative_delta_expanded':
@@ -181,10 +91,6 @@ KNOWN = {
             'import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnx:1:0: error: cannot import ONNX node (Resize): cubic_coeff_a other than -0.75 is not im',
         'test_resize_upsample_scales_cubic_asymmetric':
             "import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_asymmetric/model.onnx:1:0: error: cannot import ONNX node (Resize): coordinate_transformation_mode 'asymmetric' is not i",
-        'test_reversesequence_batch':
-            "import: /usr/share/libonnx-testdata/data/node/test_reversesequence_batch/model.onnx:1:0: error: cannot import ONNX op type 'ReverseSequence' (node ''): it has no traced form yet (docs/onnx.md lists th",
-        'test_reversesequence_time':
-            "import: /usr/share/libonnx-testdata/data/node/test_reversesequence_time/model.onnx:1:0: error: cannot import ONNX op type 'ReverseSequence' (node ''): it has no traced form yet (docs/onnx.md lists the",
         'test_rnn_seq_length':
             "import: /usr/share/libonnx-testdata/data/node/test_rnn_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_roialign_aligned_false':
@@ -231,94 +137,28 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_unique_sorted_with_negative_axis/model.onnx:1:0: error: cannot import ONNX op type 'Unique' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_unique_sorted_without_axis':
             "import: /usr/share/libonnx-testdata/data/node/test_unique_sorted_without_axis/model.onnx:1:0: error: cannot import ONNX op type 'Unique' (node ''): it has no traced form yet (docs/onnx.md lists the im",
-        'test_upsample_nearest':
-            "import: /usr/share/libonnx-testdata/data/node/test_upsample_nearest/model.onnx:1:0: error: cannot import ONNX op type 'Upsample' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
     },
     'cpu': {
-        'test_averagepool_2d_pads':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_pads/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not imported (in',
-        'test_averagepool_2d_precomputed_same_upper':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_precomputed_same_upper/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted i',
-        'test_averagepool_2d_same_lower':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_same_lower/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not import',
-        'test_averagepool_2d_same_upper':
-            'import: /usr/share/libonnx-testdata/data/node/test_averagepool_2d_same_upper/model.onnx:1:0: error: cannot import ONNX node (AveragePool): AveragePool with asymmetric padding not counted is not import',
-        'test_basic_convinteger':
-            "import: /usr/share/libonnx-testdata/data/node/test_basic_convinteger/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists the import",
         'test_batchnorm_epsilon_training_mode':
             'import: /usr/share/libonnx-testdata/data/node/test_batchnorm_epsilon_training_mode/model.onnx:1:0: error: cannot import ONNX node (BatchNormalization): training-mode BatchNormalization is not imported',
         'test_batchnorm_example_training_mode':
             'import: /usr/share/libonnx-testdata/data/node/test_batchnorm_example_training_mode/model.onnx:1:0: error: cannot import ONNX node (BatchNormalization): training-mode BatchNormalization is not imported',
-        'test_blackmanwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_blackmanwindow/model.onnx:1:0: error: cannot import ONNX op type 'BlackmanWindow' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_blackmanwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_blackmanwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'BlackmanWindow' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_cast_FLOAT_to_BFLOAT16':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
         'test_castlike_FLOAT_to_BFLOAT16':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
         'test_castlike_FLOAT_to_BFLOAT16_expanded':
             'output 0: Tensor-likes are not close! elements: 5 / 12 (41.7%) Greatest absolute difference: 0.00390625 at index (0, 3) (up to',
-        'test_compress_0':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_0/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_compress_1':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_1/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_compress_default_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_default_axis/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_compress_negative_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_compress_negative_axis/model.onnx:1:0: error: cannot import ONNX op type 'Compress' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
-        'test_convinteger_with_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_convinteger_with_padding/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists the",
-        'test_convinteger_without_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_convinteger_without_padding/model.onnx:1:0: error: cannot import ONNX op type 'ConvInteger' (node ''): it has no traced form yet (docs/onnx.md lists ",
-        'test_convtranspose_autopad_same':
-            'import: /usr/share/libonnx-testdata/data/node/test_convtranspose_autopad_same/model.onnx:1:0: error: cannot import ONNX node (ConvTranspose): ConvTranspose with output_shape or auto_pad is not importe',
-        'test_convtranspose_kernel_shape':
-            "import: /usr/share/libonnx-testdata/data/node/test_convtranspose_kernel_shape/model.onnx:1:0: error: cannot import ONNX node 'test' (ConvTranspose): ConvTranspose with output_shape or auto_pad is not ",
-        'test_convtranspose_output_shape':
-            'import: /usr/share/libonnx-testdata/data/node/test_convtranspose_output_shape/model.onnx:1:0: error: cannot import ONNX node (ConvTranspose): ConvTranspose with output_shape or auto_pad is not importe',
-        'test_convtranspose_with_kernel':
-            "import: /usr/share/libonnx-testdata/data/node/test_convtranspose_with_kernel/model.onnx:1:0: error: cannot import ONNX node 'test' (ConvTranspose): ConvTranspose with output_shape or auto_pad is not i",
-        'test_dequantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_dequantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'DequantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the im",
-        'test_dequantizelinear_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_dequantizelinear_axis/model.onnx:1:0: error: cannot import ONNX op type 'DequantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists t",
         'test_dft':
             "import: /usr/share/libonnx-testdata/data/node/test_dft/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DFT)",
         'test_dft_axis':
             "import: /usr/share/libonnx-testdata/data/node/test_dft_axis/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DFT)",
         'test_dft_inverse':
             "import: /usr/share/libonnx-testdata/data/node/test_dft_inverse/model.onnx:1:0: error: cannot import ONNX op type 'DFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in DF",
-        'test_dynamicquantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md li",
-        'test_dynamicquantizelinear_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md",
-        'test_dynamicquantizelinear_max_adjusted':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_max_adjusted/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (do",
-        'test_dynamicquantizelinear_max_adjusted_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_max_adjusted_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet ",
-        'test_dynamicquantizelinear_min_adjusted':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_min_adjusted/model.onnx:1:0: error: cannot import ONNX op type 'DynamicQuantizeLinear' (node ''): it has no traced form yet (do",
-        'test_dynamicquantizelinear_min_adjusted_expanded':
-            "import: /usr/share/libonnx-testdata/data/node/test_dynamicquantizelinear_min_adjusted_expanded/model.onnx:16:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet ",
         'test_gathernd_example_int32_batch_dim1':
             'import: /usr/share/libonnx-testdata/data/node/test_gathernd_example_int32_batch_dim1/model.onnx:1:0: error: cannot import ONNX node (GatherND): GatherND with batch_dims is not imported (in GatherND)',
-        'test_gridsample':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) ",
-        'test_gridsample_aligncorners_true':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_aligncorners_true/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_gridsample_bicubic':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_gridsample_bilinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_bilinear/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_gridsample_border_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_border_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the",
-        'test_gridsample_nearest':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_nearest/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_gridsample_reflection_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_reflection_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists",
-        'test_gridsample_zeros_padding':
-            "import: /usr/share/libonnx-testdata/data/node/test_gridsample_zeros_padding/model.onnx:1:0: error: cannot import ONNX op type 'GridSample' (node ''): it has no traced form yet (docs/onnx.md lists the ",
+            "CompileError: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: no lowering to linalg for 'torch.nn.functional.grid_sample' (its decomposition does not apply: mode m",
         'test_gru_batchwise':
             "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in ",
         'test_gru_defaults':
@@ -327,22 +167,10 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_gru_with_initial_bias':
             "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
-        'test_hammingwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_hammingwindow/model.onnx:1:0: error: cannot import ONNX op type 'HammingWindow' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
-        'test_hammingwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_hammingwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'HammingWindow' (node ''): it has no traced form yet (docs/onnx.md lists th",
-        'test_hannwindow':
-            "import: /usr/share/libonnx-testdata/data/node/test_hannwindow/model.onnx:1:0: error: cannot import ONNX op type 'HannWindow' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) ",
-        'test_hannwindow_symmetric':
-            "import: /usr/share/libonnx-testdata/data/node/test_hannwindow_symmetric/model.onnx:1:0: error: cannot import ONNX op type 'HannWindow' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
         'test_if':
             "import: /usr/share/libonnx-testdata/data/node/test_if/model.onnx:1:0: error: cannot import ONNX op type 'If' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in If)",
         'test_loop11':
             "import: /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx:1:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Loop)",
-        'test_lrn':
-            "import: /usr/share/libonnx-testdata/data/node/test_lrn/model.onnx:1:0: error: cannot import ONNX op type 'LRN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in LRN)",
-        'test_lrn_default':
-            "import: /usr/share/libonnx-testdata/data/node/test_lrn_default/model.onnx:1:0: error: cannot import ONNX op type 'LRN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in LR",
         'test_lstm_batchwise':
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
         'test_lstm_defaults':
@@ -351,8 +179,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_lstm_with_peepholes':
             "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
-        'test_matmulinteger':
-            "import: /usr/share/libonnx-testdata/data/node/test_matmulinteger/model.onnx:1:0: error: cannot import ONNX op type 'MatMulInteger' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_maxpool_2d_uint8':
             "import: /usr/share/libonnx-testdata/data/node/test_maxpool_2d_uint8/model.onnx:1:0: error: cannot import ONNX node (MaxPool): its translation to 'torch.nn.functional.max_pool2d' does not type (in MaxP",
         'test_maxpool_with_argmax_2d_precomputed_pads':
@@ -365,8 +191,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_maxunpool_export_without_output_shape/model.onnx:1:0: error: cannot import ONNX op type 'MaxUnpool' (node ''): it has no traced form yet (docs/onnx.m",
         'test_melweightmatrix':
             "import: /usr/share/libonnx-testdata/data/node/test_melweightmatrix/model.onnx:1:0: error: cannot import ONNX op type 'MelWeightMatrix' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
-        'test_mvn':
-            "import: /usr/share/libonnx-testdata/data/node/test_mvn/model.onnx:1:0: error: cannot import ONNX op type 'MeanVarianceNormalization' (node ''): it has no traced form yet (docs/onnx.md lists the import",
         'test_nonmaxsuppression_center_point_box_format':
             "import: /usr/share/libonnx-testdata/data/node/test_nonmaxsuppression_center_point_box_format/model.onnx:1:0: error: cannot import ONNX op type 'NonMaxSuppression' (node ''): it has no traced form yet ",
         'test_nonmaxsuppression_flipped_coordinates':
@@ -387,16 +211,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_nonmaxsuppression_two_classes/model.onnx:1:0: error: cannot import ONNX op type 'NonMaxSuppression' (node ''): it has no traced form yet (docs/onnx.m",
         'test_nonzero_example':
             "CompileError: /usr/share/libonnx-testdata/data/node/test_nonzero_example/model.onnx:1:0: error: cannot lower 'torch.argwhere' to linalg: expected a statically shaped input and the traced count (the in",
-        'test_qlinearconv':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearconv/model.onnx:1:0: error: cannot import ONNX op type 'QLinearConv' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops",
-        'test_qlinearmatmul_2D':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearmatmul_2D/model.onnx:1:0: error: cannot import ONNX op type 'QLinearMatMul' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_qlinearmatmul_3D':
-            "import: /usr/share/libonnx-testdata/data/node/test_qlinearmatmul_3D/model.onnx:1:0: error: cannot import ONNX op type 'QLinearMatMul' (node ''): it has no traced form yet (docs/onnx.md lists the impor",
-        'test_quantizelinear':
-            "import: /usr/share/libonnx-testdata/data/node/test_quantizelinear/model.onnx:1:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the import",
-        'test_quantizelinear_axis':
-            "import: /usr/share/libonnx-testdata/data/node/test_quantizelinear_axis/model.onnx:1:0: error: cannot import ONNX op type 'QuantizeLinear' (node ''): it has no traced form yet (docs/onnx.md lists the i",
         'test_range_float_type_positive_delta_expanded':
             "import: /usr/share/libonnx-testdata/data/node/test_range_float_type_positive_delta_expanded/model.onnx:9:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md ",
         'test_range_int32_type_negative_delta_expanded':
@@ -413,10 +227,6 @@ KNOWN = {
             'import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnx:1:0: error: cannot import ONNX node (Resize): cubic_coeff_a other than -0.75 is not im',
         'test_resize_upsample_scales_cubic_asymmetric':
             "import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_asymmetric/model.onnx:1:0: error: cannot import ONNX node (Resize): coordinate_transformation_mode 'asymmetric' is not i",
-        'test_reversesequence_batch':
-            "import: /usr/share/libonnx-testdata/data/node/test_reversesequence_batch/model.onnx:1:0: error: cannot import ONNX op type 'ReverseSequence' (node ''): it has no traced form yet (docs/onnx.md lists th",
-        'test_reversesequence_time':
-            "import: /usr/share/libonnx-testdata/data/node/test_reversesequence_time/model.onnx:1:0: error: cannot import ONNX op type 'ReverseSequence' (node ''): it has no traced form yet (docs/onnx.md lists the",
         'test_rnn_seq_length':
             "import: /usr/share/libonnx-testdata/data/node/test_rnn_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_roialign_aligned_false':
@@ -463,7 +273,5 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_unique_sorted_with_negative_axis/model.onnx:1:0: error: cannot import ONNX op type 'Unique' (node ''): it has no traced form yet (docs/onnx.md lists ",
         'test_unique_sorted_without_axis':
             "import: /usr/share/libonnx-testdata/data/node/test_unique_sorted_without_axis/model.onnx:1:0: error: cannot import ONNX op type 'Unique' (node ''): it has no traced form yet (docs/onnx.md lists the im",
-        'test_upsample_nearest':
-            "import: /usr/share/libonnx-testdata/data/node/test_upsample_nearest/model.onnx:1:0: error: cannot import ONNX op type 'Upsample' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
     },
 }

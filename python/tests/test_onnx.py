@@ -237,3 +237,20 @@ def test_quantized_model_exports_as_integer_math(tmp_path):
     assert {"Conv", "Round", "Clip", "Cast"} <= ops
     torch.testing.assert_close(traced.from_onnx(path).interpret(x)[0],
                                m.interpret(x)[0])
+
+
+def test_dynamic_batch(tmp_path):
+    """A dynamic dim is a named dim_param, and the imported module takes
+    any size there, interpreted and compiled."""
+    model = _randomized(torchvision.models.resnet18())
+    m = traced.trace(model, torch.randn(2, 3, 64, 64), dynamic_dims={0: "batch"})
+    path = str(tmp_path / "dyn.onnx")
+    m.to_onnx(path)
+    exported = _check(path)
+    assert exported.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    back = traced.from_onnx(path)
+    x = torch.randn(5, 3, 64, 64)
+    with torch.no_grad():
+        ref = model(x)
+    torch.testing.assert_close(back.interpret(x)[0], ref, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(traced.compile(back)(x), ref, rtol=1e-4, atol=1e-4)
