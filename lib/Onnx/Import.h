@@ -10,6 +10,7 @@
 #ifndef TRACEDIR_LIB_ONNX_IMPORT_H
 #define TRACEDIR_LIB_ONNX_IMPORT_H
 
+#include "TracedIR/Dialect/Traced/CallBuilder.h"
 #include "TracedIR/Dialect/Traced/TracedOps.h"
 #include "TracedIR/Onnx/OnnxProto.h"
 
@@ -20,17 +21,8 @@
 
 namespace mlir::traced::onnx_import {
 
-/// One argument of a call: a traced value, a Python value, or a Python
-/// value holding traced values (a list of tensors); `attr`'s operand
-/// markers number `values`.
-struct Arg {
-  Attribute attr;
-  SmallVector<Value> values;
-  Arg(Value v);
-  Arg(Attribute a) : attr(a) {}
-  static Arg list(MLIRContext *ctx, ArrayRef<Value> values);
-};
-using KwArg = std::pair<StringRef, Arg>;
+using Arg = CallArg;
+using KwArg = KwCallArg;
 
 /// The element type of ONNX data type `type` (null for those traced
 /// tensors cannot hold).

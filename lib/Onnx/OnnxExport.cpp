@@ -108,28 +108,6 @@ static FileLineColLoc sourceLocation(Location loc) {
   return found;
 }
 
-/// A constant's or a plain attribute's Python value, or null.
-static Attribute knownValue(Value v) {
-  if (!v)
-    return {};
-  if (auto c = v.getDefiningOp<ConstantOp>())
-    if (!isa<ElementsAttr>(c.getValue()))
-      return c.getValue();
-  if (auto get = v.getDefiningOp<GetAttrOp>()) {
-    auto type = dyn_cast<ModuleType>(get.getReceiver().getType());
-    auto top = get->getParentOfType<mlir::ModuleOp>();
-    if (!type || !top)
-      return {};
-    auto module = SymbolTable::lookupNearestSymbolFrom<traced::ModuleOp>(
-        top, type.getModuleName());
-    if (module)
-      if (auto attr = module.lookupSymbol<AttributeOp>(get.getName()))
-        return attr.getValue();
-  }
-  return {};
-}
-
-
 std::string Exporter::valueName(Value v, AsmState &state) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -446,21 +424,7 @@ Type ExportCall::elementType(StringRef name) const {
 }
 
 Attribute ExportCall::value(StringRef name) const {
-  Attribute slot = b.slot(name);
-  if (!slot)
-    return {};
-  bool isMethod = isa<CallMethodOp>(b.op);
-  bool unknown = false;
-  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
-    Attribute known =
-        knownValue(b.op->getOperand(m.getIndex() + (isMethod ? 1 : 0)));
-    if (!known) {
-      unknown = true;
-      return m;
-    }
-    return known;
-  });
-  return unknown ? Attribute() : v;
+  return b.knownValue(name);
 }
 
 bool ExportCall::isNone(StringRef name) const {
@@ -468,27 +432,15 @@ bool ExportCall::isNone(StringRef name) const {
 }
 
 std::optional<int64_t> ExportCall::getInt(StringRef name) const {
-  auto i = dyn_cast_or_null<IntegerAttr>(value(name));
-  if (!i || i.getType().isInteger(1))
-    return std::nullopt;
-  return i.getValue().getSExtValue();
+  return getPyInt(value(name));
 }
 
 std::optional<double> ExportCall::getFloat(StringRef name) const {
-  Attribute v = value(name);
-  if (auto f = dyn_cast_or_null<FloatAttr>(v))
-    return f.getValueAsDouble();
-  if (auto bo = dyn_cast_or_null<BoolAttr>(v))
-    return bo.getValue() ? 1.0 : 0.0;
-  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
-    return static_cast<double>(i.getValue().getSExtValue());
-  return std::nullopt;
+  return getPyFloat(value(name));
 }
 
 std::optional<bool> ExportCall::getBool(StringRef name) const {
-  if (auto bo = dyn_cast_or_null<BoolAttr>(value(name)))
-    return bo.getValue();
-  return std::nullopt;
+  return getPyBool(value(name));
 }
 
 std::optional<SmallVector<int64_t>> ExportCall::getInts(StringRef name,

@@ -30,22 +30,6 @@ using namespace mlir;
 using namespace mlir::traced;
 using namespace mlir::traced::onnx_import;
 
-Arg::Arg(Value v) {
-  if (v) {
-    attr = OperandAttr::get(v.getContext(), 0);
-    values.push_back(v);
-  }
-}
-
-Arg Arg::list(MLIRContext *ctx, ArrayRef<Value> values) {
-  SmallVector<Attribute> markers;
-  for (unsigned i = 0; i < values.size(); ++i)
-    markers.push_back(OperandAttr::get(ctx, i));
-  Arg a(ArrayAttr::get(ctx, markers));
-  a.values.assign(values.begin(), values.end());
-  return a;
-}
-
 Type onnx_import::elementTypeOf(MLIRContext *ctx, int32_t type) {
   std::optional<DType> d;
   switch (type) {
@@ -423,51 +407,16 @@ Attribute ImportNode::none() const { return NoneAttr::get(ctx()); }
 Attribute ImportNode::dtype(Type t) const { return DTypeAttr::get(ctx(), t); }
 
 Value ImportNode::call(StringRef target, ArrayRef<KwArg> args) {
-  for (const KwArg &a : args)
-    if (!a.second.attr)
-      return {};
-  const OpSpec *spec = OpLibrary::get().lookupFunction(target);
-  bool method = target.starts_with("Tensor.");
-  if (method)
-    spec = OpLibrary::get().lookupMethod(target.drop_front(7));
-  if (!spec) {
+  LibraryCall call(ctx(), target, args);
+  if (call.incomplete())
+    return {};
+  if (!call.spec()) {
     (void)fail("the importer calls an unknown entry '" + target + "'");
     return {};
   }
-  OpBuilder &b = im.b;
-  SmallVector<Value> operands;
-  SmallVector<Attribute> arguments;
-  SmallVector<StringRef> keywords;
-  Value receiver;
-  for (auto [i, kw] : llvm::enumerate(args)) {
-    const Arg &a = kw.second;
-    if (method && i == 0) {
-      receiver = a.values[0];
-      continue;
-    }
-    unsigned base = operands.size();
-    llvm::append_range(operands, a.values);
-    arguments.push_back(replaceOperandMarkers(a.attr, [&](OperandAttr m) {
-      return OperandAttr::get(ctx(), base + m.getIndex());
-    }));
-    keywords.push_back(kw.first);
-  }
-  auto build = [&](TypeRange types) -> Operation * {
-    if (method)
-      return CallMethodOp::create(b, im.loc, types, receiver,
-                                  b.getStringAttr(target.drop_front(7)),
-                                  operands, b.getArrayAttr(arguments),
-                                  b.getStrArrayAttr(keywords));
-    return CallFunctionOp::create(b, im.loc, types,
-                                  b.getStringAttr(spec->name), operands,
-                                  b.getArrayAttr(arguments),
-                                  b.getStrArrayAttr(keywords));
-  };
   // Typed by the entry's rule: build untyped, infer, rebuild.
-  Operation *probe = build({});
   FailureOr<SmallVector<Type>> types =
-      inferCallResultTypes(probe, im.symbols);
-  probe->erase();
+      call.inferTypes(im.b, im.loc, im.symbols);
   if (failed(types)) {
     (void)fail("its translation to '" + target + "' does not type");
     return {};
@@ -477,7 +426,7 @@ Value ImportNode::call(StringRef target, ArrayRef<KwArg> args) {
                "' are not known statically");
     return {};
   }
-  Operation *op = build(*types);
+  Operation *op = call.build(im.b, im.loc, *types);
   return op->getNumResults() ? op->getResult(0) : Value();
 }
 

@@ -471,24 +471,15 @@ RankedTensorType BoundCall::getTensor(StringRef name) const {
 }
 
 std::optional<int64_t> BoundCall::getInt(StringRef name) const {
-  if (auto i = dyn_cast_or_null<IntegerAttr>(get(name).value))
-    return i.getValue().getSExtValue();
-  return std::nullopt;
+  return getPyInt(get(name).value);
 }
 
 std::optional<double> BoundCall::getFloat(StringRef name) const {
-  Attribute v = get(name).value;
-  if (auto f = dyn_cast_or_null<FloatAttr>(v))
-    return f.getValueAsDouble();
-  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
-    return static_cast<double>(i.getValue().getSExtValue());
-  return std::nullopt;
+  return getPyFloat(get(name).value);
 }
 
 std::optional<bool> BoundCall::getBool(StringRef name) const {
-  if (auto b = dyn_cast_or_null<BoolAttr>(get(name).value))
-    return b.getValue();
-  return std::nullopt;
+  return getPyBool(get(name).value);
 }
 
 std::optional<SmallVector<int64_t>> traced::reductionDims(Attribute dim,
@@ -507,6 +498,30 @@ std::optional<SmallVector<int64_t>> traced::reductionDims(Attribute dim,
     for (int64_t i = 0; i < rank; ++i)
       dims.push_back(i);
   return dims;
+}
+
+std::optional<int64_t> traced::getPyInt(Attribute v) {
+  auto i = dyn_cast_or_null<IntegerAttr>(v);
+  if (!i || i.getType().isInteger(1))
+    return std::nullopt;
+  return i.getValue().getSExtValue();
+}
+
+std::optional<double> traced::getPyFloat(Attribute v) {
+  if (auto f = dyn_cast_or_null<FloatAttr>(v))
+    return f.getValueAsDouble();
+  // (A Python bool is 1 or 0; its i1 attribute would sign-extend to -1.)
+  if (auto b = dyn_cast_or_null<BoolAttr>(v))
+    return b.getValue() ? 1.0 : 0.0;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+std::optional<bool> traced::getPyBool(Attribute v) {
+  if (auto b = dyn_cast_or_null<BoolAttr>(v))
+    return b.getValue();
+  return std::nullopt;
 }
 
 std::optional<SmallVector<int64_t>> traced::getPyInts(Attribute v,

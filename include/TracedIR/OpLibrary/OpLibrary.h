@@ -400,6 +400,11 @@ std::optional<llvm::SmallVector<int64_t>> reductionDims(Attribute dim,
 /// `size` times when `size` > 0); nullopt for anything else.
 std::optional<llvm::SmallVector<int64_t>> getPyInts(Attribute value,
                                                     unsigned size = 0);
+/// A Python int (not a bool); nullopt for anything else.
+std::optional<int64_t> getPyInt(Attribute value);
+/// A Python number as a float (True is 1.0, as in Python).
+std::optional<double> getPyFloat(Attribute value);
+std::optional<bool> getPyBool(Attribute value);
 
 //===----------------------------------------------------------------------===//
 // Pooling windows (shared by the result rules, the kernels and the lowering)

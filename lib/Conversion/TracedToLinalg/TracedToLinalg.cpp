@@ -83,8 +83,6 @@ Value LoweringCall::scalar(StringRef name) const {
   return {};
 }
 
-static Attribute knownValue(Value v);
-
 std::optional<SmallVector<OpFoldResult>>
 LoweringCall::sizeList(StringRef name) const {
   Attribute slot = slots[*spec->signature.lookup(name)];
@@ -103,7 +101,7 @@ LoweringCall::sizeList(StringRef name) const {
       sizes.push_back(rewriter.getIndexAttr(i.getInt()));
       continue;
     }
-    if (Attribute known = knownValue(original(item)))
+    if (Attribute known = knownPyValue(original(item)))
       if (auto i = dyn_cast<IntegerAttr>(known); i && !i.getType().isInteger(1)) {
         sizes.push_back(rewriter.getIndexAttr(i.getInt()));
         continue;
@@ -140,41 +138,11 @@ FailureOr<SmallVector<Value>> LoweringCall::tensors(StringRef name) const {
 }
 
 /// The Python value a traced value has when it is known at compile time.
-static Attribute knownValue(Value v) {
-  if (auto c = v.getDefiningOp<ConstantOp>())
-    if (!isa<ElementsAttr>(c.getValue()))
-      return c.getValue();
-  if (auto get = v.getDefiningOp<GetAttrOp>()) {
-    auto type = dyn_cast<ModuleType>(get.getReceiver().getType());
-    auto top = get->getParentOfType<mlir::ModuleOp>();
-    if (!type || !top)
-      return {};
-    auto module = SymbolTable::lookupNearestSymbolFrom<traced::ModuleOp>(
-        top, type.getModuleName());
-    if (!module)
-      return {};
-    if (auto attr = module.lookupSymbol<AttributeOp>(get.getName()))
-      return attr.getValue();
-  }
-  return {};
-}
-
 Attribute LoweringCall::value(StringRef name) const {
   std::optional<unsigned> p = spec->signature.lookup(name);
   assert(p && "no such parameter");
-  Attribute slot = slots[*p];
-  if (!slot)
-    return {};
-  bool unknown = false;
-  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
-    Attribute known = knownValue(original(m));
-    if (!known) {
-      unknown = true;
-      return m;
-    }
-    return known;
-  });
-  return unknown ? Attribute() : v;
+  return resolveKnownMarkers(slots[*p],
+                             [&](OperandAttr m) { return original(m); });
 }
 
 bool LoweringCall::isNone(StringRef name) const {
@@ -182,28 +150,15 @@ bool LoweringCall::isNone(StringRef name) const {
 }
 
 std::optional<int64_t> LoweringCall::getInt(StringRef name) const {
-  auto i = dyn_cast_or_null<IntegerAttr>(value(name));
-  if (!i || i.getType().isInteger(1))
-    return std::nullopt;
-  return i.getValue().getSExtValue();
+  return getPyInt(value(name));
 }
 
 std::optional<double> LoweringCall::getFloat(StringRef name) const {
-  Attribute v = value(name);
-  if (auto f = dyn_cast_or_null<FloatAttr>(v))
-    return f.getValueAsDouble();
-  // (A Python bool is 1 or 0; its i1 attribute would sign-extend to -1.)
-  if (auto b = dyn_cast_or_null<BoolAttr>(v))
-    return b.getValue() ? 1.0 : 0.0;
-  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
-    return static_cast<double>(i.getValue().getSExtValue());
-  return std::nullopt;
+  return getPyFloat(value(name));
 }
 
 std::optional<bool> LoweringCall::getBool(StringRef name) const {
-  if (auto b = dyn_cast_or_null<BoolAttr>(value(name)))
-    return b.getValue();
-  return std::nullopt;
+  return getPyBool(value(name));
 }
 
 std::optional<SmallVector<int64_t>>

@@ -23,6 +23,53 @@ Attribute BoundOp::slot(StringRef name) const {
   return slots[*spec->signature.lookup(name)];
 }
 
+Value BoundOp::operandOf(OperandAttr marker) const {
+  return op->getOperand(marker.getIndex() + (isa<CallMethodOp>(op) ? 1 : 0));
+}
+
+Attribute BoundOp::knownValue(StringRef name) const {
+  return resolveKnownMarkers(slot(name), [&](OperandAttr m) {
+    return operandOf(m);
+  });
+}
+
+Attribute traced::knownPyValue(Value v) {
+  if (!v)
+    return {};
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    if (!isa<ElementsAttr>(c.getValue()))
+      return c.getValue();
+  if (auto get = v.getDefiningOp<GetAttrOp>()) {
+    auto type = dyn_cast<ModuleType>(get.getReceiver().getType());
+    auto top = get->getParentOfType<mlir::ModuleOp>();
+    if (!type || !top)
+      return {};
+    auto module = SymbolTable::lookupNearestSymbolFrom<traced::ModuleOp>(
+        top, type.getModuleName());
+    if (module)
+      if (auto attr = module.lookupSymbol<AttributeOp>(get.getName()))
+        return attr.getValue();
+  }
+  return {};
+}
+
+Attribute
+traced::resolveKnownMarkers(Attribute slot,
+                            function_ref<Value(OperandAttr)> operandOf) {
+  if (!slot)
+    return {};
+  bool unknown = false;
+  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
+    Attribute known = knownPyValue(operandOf(m));
+    if (!known) {
+      unknown = true;
+      return m;
+    }
+    return known;
+  });
+  return unknown ? Attribute() : v;
+}
+
 std::optional<BoundOp> traced::bindCall(Operation *op,
                                         ArrayRef<StringRef> canonical) {
   const OpSpec *spec = nullptr;

@@ -19,26 +19,6 @@ using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
 //===----------------------------------------------------------------------===//
-// Arguments
-//===----------------------------------------------------------------------===//
-
-Arg::Arg(Value v) {
-  if (v) {
-    attr = OperandAttr::get(v.getContext(), 0);
-    values.push_back(v);
-  }
-}
-
-Arg Arg::list(MLIRContext *ctx, ArrayRef<Value> values) {
-  SmallVector<Attribute> markers;
-  for (unsigned i = 0; i < values.size(); ++i)
-    markers.push_back(OperandAttr::get(ctx, i));
-  Arg a(ArrayAttr::get(ctx, markers));
-  a.values.assign(values.begin(), values.end());
-  return a;
-}
-
-//===----------------------------------------------------------------------===//
 // Reading the call
 //===----------------------------------------------------------------------===//
 
@@ -52,27 +32,8 @@ RankedTensorType Decomposer::tensorType(StringRef name) const {
   return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
 }
 
-/// The Python value a traced value has when a constant defines it.
-static Attribute knownValue(Value v) {
-  if (auto c = v.getDefiningOp<ConstantOp>())
-    if (!isa<ElementsAttr>(c.getValue()))
-      return c.getValue();
-  return {};
-}
-
 Attribute Decomposer::value(StringRef name) const {
-  Attribute slot = bound.slot(name);
-  if (!slot)
-    return {};
-  bool unknown = false;
-  Attribute v = replaceOperandMarkers(slot, [&](OperandAttr m) -> Attribute {
-    unsigned skip = isa<CallMethodOp>(bound.op) ? 1 : 0;
-    Attribute known = knownValue(bound.op->getOperand(m.getIndex() + skip));
-    if (!known)
-      unknown = true;
-    return known ? known : Attribute(m);
-  });
-  return unknown ? Attribute() : v;
+  return bound.knownValue(name);
 }
 
 bool Decomposer::isNone(StringRef name) const {
@@ -80,27 +41,15 @@ bool Decomposer::isNone(StringRef name) const {
 }
 
 std::optional<int64_t> Decomposer::getInt(StringRef name) const {
-  auto i = dyn_cast_or_null<IntegerAttr>(value(name));
-  if (!i || isa<BoolAttr>(i))
-    return std::nullopt;
-  return i.getValue().getSExtValue();
+  return getPyInt(value(name));
 }
 
 std::optional<double> Decomposer::getFloat(StringRef name) const {
-  Attribute v = value(name);
-  if (auto f = dyn_cast_or_null<FloatAttr>(v))
-    return f.getValueAsDouble();
-  if (auto bl = dyn_cast_or_null<BoolAttr>(v))
-    return bl.getValue() ? 1.0 : 0.0;
-  if (auto i = dyn_cast_or_null<IntegerAttr>(v))
-    return static_cast<double>(i.getValue().getSExtValue());
-  return std::nullopt;
+  return getPyFloat(value(name));
 }
 
 std::optional<bool> Decomposer::getBool(StringRef name) const {
-  if (auto bl = dyn_cast_or_null<BoolAttr>(value(name)))
-    return bl.getValue();
-  return std::nullopt;
+  return getPyBool(value(name));
 }
 
 std::optional<std::string> Decomposer::getStr(StringRef name) const {
@@ -167,48 +116,14 @@ FailureOr<SmallVector<Value>> Decomposer::decline(const Twine &why) {
 
 SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args,
                                      TypeRange refined) {
-  if (failed || llvm::any_of(args, [](const KwArg &a) { return !a.second.attr; })) {
+  LibraryCall call(ctx, target, args);
+  if (failed || call.incomplete()) {
     failed = true;
     return {};
   }
-  const OpSpec *spec = OpLibrary::get().lookupFunction(target);
-  bool method = target.starts_with("Tensor.");
-  if (method)
-    spec = OpLibrary::get().lookupMethod(target.drop_front(7));
-  assert(spec && "a decomposition calls an unknown entry");
-  SmallVector<Value> operands;
-  SmallVector<Attribute> arguments;
-  SmallVector<StringRef> keywords;
-  Value receiver;
-  for (auto [i, kw] : llvm::enumerate(args)) {
-    const Arg &a = kw.second;
-    if (method && i == 0) {
-      assert(a.values.size() == 1 && isa<OperandAttr>(a.attr) &&
-             "a method call's first argument is its receiver");
-      receiver = a.values[0];
-      continue;
-    }
-    unsigned base = operands.size();
-    llvm::append_range(operands, a.values);
-    arguments.push_back(replaceOperandMarkers(a.attr, [&](OperandAttr m) {
-      return OperandAttr::get(ctx, base + m.getIndex());
-    }));
-    keywords.push_back(kw.first);
-  }
-  auto build = [&](TypeRange types) -> Operation * {
-    if (method)
-      return CallMethodOp::create(b, loc, types, receiver,
-                                  b.getStringAttr(target.drop_front(7)),
-                                  operands, b.getArrayAttr(arguments),
-                                  b.getStrArrayAttr(keywords));
-    return CallFunctionOp::create(b, loc, types, b.getStringAttr(spec->name),
-                                  operands, b.getArrayAttr(arguments),
-                                  b.getStrArrayAttr(keywords));
-  };
+  assert(call.spec() && "a decomposition calls an unknown entry");
   // Type the call by its entry's rule: build it untyped, infer, rebuild.
-  Operation *probe = build({});
-  FailureOr<SmallVector<Type>> types = inferCallResultTypes(probe, symbols);
-  probe->erase();
+  FailureOr<SmallVector<Type>> types = call.inferTypes(b, loc, symbols);
   if (mlir::failed(types)) {
     mlir::emitError(loc) << "(in the decomposition of '" << this->target()
                          << "')";
@@ -236,7 +151,7 @@ SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args,
     failed = true;
     return {};
   }
-  Operation *op = build(*types);
+  Operation *op = call.build(b, loc, *types);
   (void)normalizeCallInPlace(op);
   return SmallVector<Value>(op->getResults());
 }

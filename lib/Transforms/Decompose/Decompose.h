@@ -19,29 +19,17 @@
 
 #include "../Utils.h"
 
+#include "TracedIR/Dialect/Traced/CallBuilder.h"
 #include "TracedIR/Dialect/Traced/PyValue.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::traced::decompose {
 
-/// One argument of a call a decomposition builds: a traced value, a Python
-/// value, or a Python value holding traced values (a list of tensors).
-/// `attr`'s operand markers number `values`.
-struct Arg {
-  Attribute attr;
-  SmallVector<Value> values;
-
-  /// A traced value (null after a failed call: the call using it is not
-  /// built).
-  Arg(Value v);
-  Arg(Attribute a) : attr(a) {}
-  /// A list of traced values (`Tensor[]`).
-  static Arg list(MLIRContext *ctx, ArrayRef<Value> values);
-};
-
+/// The arguments of the calls a decomposition builds (CallBuilder.h).
+using Arg = CallArg;
 /// A keyword argument.
-using KwArg = std::pair<StringRef, Arg>;
+using KwArg = KwCallArg;
 
 /// What a decomposition returns: the values replacing the call's results.
 using Results = FailureOr<SmallVector<Value>>;

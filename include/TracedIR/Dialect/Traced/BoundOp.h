@@ -16,6 +16,17 @@
 
 namespace mlir::traced {
 
+/// The Python value traced value `v` has at compile time: what a
+/// `traced.constant` (of a Python value, not a tensor) or a getattr of a
+/// plain module attribute defines; null otherwise.
+Attribute knownPyValue(Value v);
+
+/// `slot` (a bound argument) with its operand markers replaced by the
+/// known values (knownPyValue) of the operands `operandOf` gives; null when
+/// one of them is not known.
+Attribute resolveKnownMarkers(Attribute slot,
+                              function_ref<Value(OperandAttr)> operandOf);
+
 /// A call of a known target bound to its canonical signature.
 struct BoundOp {
   const OpSpec *spec = nullptr;
@@ -27,6 +38,11 @@ struct BoundOp {
   Value value(StringRef name) const;
   /// The bound argument of parameter `name` (a Python value, or a marker).
   Attribute slot(StringRef name) const;
+  /// The call's operand an operand marker of a slot stands for.
+  Value operandOf(OperandAttr marker) const;
+  /// Parameter `name`'s Python value with known operands looked through
+  /// (resolveKnownMarkers); null when one is not known or it has none.
+  Attribute knownValue(StringRef name) const;
 };
 
 /// Binds a call_function or Tensor call_method of one of the `canonical`
