@@ -72,7 +72,7 @@ FUZZERS    := parse bytecode json npy interpret diff
 # The bytecode target reads each input through the sandbox the loaders use
 # (docs/reliability.md, "Untrusted input"): MLIR 22's reader crashes and
 # hangs on corrupt files within a few hundred executions, in the child.
-SMOKE_FUZZERS := parse bytecode json npy interpret diff
+SMOKE_FUZZERS := parse bytecode json npy interpret diff onnx
 
 $(ASAN_DIR)/build.ninja: CMakeLists.txt Makefile | deps
 	cmake -G Ninja -S . -B $(ASAN_DIR) \

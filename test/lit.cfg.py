@@ -27,5 +27,5 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.traced_tools_dir, config.llvm_tools_dir]
 tools = ["traced-opt", "traced-translate", "traced-fuzz-parse",
          "traced-fuzz-bytecode", "traced-fuzz-json", "traced-fuzz-npy",
-         "traced-fuzz-interpret", "traced-fuzz-diff"]
+         "traced-fuzz-interpret", "traced-fuzz-diff", "traced-fuzz-onnx"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -61,8 +62,17 @@ static Attribute evaluateWithKernels(Operation *call, int64_t maxElements) {
   // 2^24 elements.
   auto tooBig = [](Type t, int64_t limit) {
     auto shaped = dyn_cast<ShapedType>(t);
-    return shaped &&
-           (!shaped.hasStaticShape() || shaped.getNumElements() > limit);
+    if (!shaped)
+      return false;
+    if (!shaped.hasStaticShape())
+      return true;
+    // (Counted with overflow checks: getNumElements wraps for shapes
+    // past 2^63 elements.)
+    int64_t n = 1;
+    for (int64_t d : shaped.getShape())
+      if (llvm::MulOverflow(n, d, n) || n > limit)
+        return true;
+    return false;
   };
   if (auto result = dyn_cast<ShapedType>(call->getResult(0).getType());
       result && result.hasStaticShape() &&

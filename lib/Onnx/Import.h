@@ -76,11 +76,19 @@ public:
 
   /// Reports an error at the node: its op type, name and what is wrong.
   LogicalResult fail(const Twine &why);
+  /// Whether a table of `n` int64s (indices the importer computes) is
+  /// within the tensor-size limit; reports it when not.
+  bool withinLimit(int64_t n, const Twine &what);
 
   Importer &im;
   const onnx::Node &n;
   MLIRContext *ctx() const;
 };
+
+/// The first out-of-range axis a handler normalized (OnnxImportOps.cpp's
+/// `norm`), empty when none: the driver clears it before each node and
+/// fails the node when it is set after.
+std::string &axisError();
 
 using ImportFn = LogicalResult (*)(ImportNode &n);
 using ImportTable = llvm::StringMap<ImportFn>;

@@ -1078,6 +1078,9 @@ LogicalResult emitSetitem(ExportCall &c) {
     counts.push_back(p.size());
     total *= p.size();
   }
+  if (total > (int64_t(1) << 26))
+    return c.fail("it writes more positions (" + Twine(total) +
+                  ") than the exporter lists in a ScatterND (2^26)");
   SmallVector<int64_t> idx(k, 0);
   for (int64_t n = 0; n < total; ++n) {
     for (int64_t d = 0; d < k; ++d)

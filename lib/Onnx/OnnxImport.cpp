@@ -18,6 +18,8 @@
 #include "TracedIR/Onnx/Onnx.h"
 #include "TracedIR/Support/Blobs.h"
 #include "TracedIR/Support/DType.h"
+#include "TracedIR/Support/Limits.h"
+#include "llvm/Support/MathExtras.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -74,8 +76,21 @@ static void readAs(const std::string &raw, size_t i, T &out) {
   std::memcpy(&out, raw.data() + i * sizeof(T), sizeof(T));
 }
 
+/// Whether `t`'s bytes are its elements (external data not read, a size
+/// that does not match: nothing to read).
+static bool hasElements(const onnx::Tensor &t) {
+  size_t width = onnx::dataTypeBytes(t.dataType);
+  uint64_t bytes;
+  return !t.external && width &&
+         !__builtin_mul_overflow(uint64_t(t.numElements()), uint64_t(width),
+                                 &bytes) &&
+         bytes == t.raw.size();
+}
+
 std::optional<SmallVector<double>>
 onnx_import::tensorDoubles(const onnx::Tensor &t) {
+  if (!hasElements(t) || t.numElements() > (int64_t(1) << 24))
+    return std::nullopt;
   SmallVector<double> out;
   int64_t n = t.numElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -116,6 +131,8 @@ onnx_import::tensorDoubles(const onnx::Tensor &t) {
 
 std::optional<SmallVector<int64_t>>
 onnx_import::tensorInts(const onnx::Tensor &t) {
+  if (!hasElements(t) || t.numElements() > (int64_t(1) << 24))
+    return std::nullopt;
   SmallVector<int64_t> out;
   int64_t n = t.numElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -187,6 +204,10 @@ FailureOr<Value> Importer::tensorValue(const onnx::Tensor &t,
                  onnx::dataTypeName(t.dataType) +
                  ", which traced tensors cannot hold"),
            failure();
+  if (!hasElements(t))
+    return error("tensor '" + t.name + "' holds " + Twine(t.raw.size()) +
+                 " bytes, not the elements of its shape"),
+           failure();
   auto type = RankedTensorType::get(t.dims, element);
   ArrayRef<char> data(t.raw.data(), t.raw.size());
   if (element.isInteger(1) &&
@@ -230,6 +251,16 @@ MLIRContext *ImportNode::ctx() const { return im.ctx; }
 
 bool ImportNode::has(unsigned i) const {
   return i < n.inputs.size() && !n.inputs[i].empty();
+}
+
+bool ImportNode::withinLimit(int64_t count, const Twine &what) {
+  uint64_t bytes;
+  if (count >= 0 && !__builtin_mul_overflow(uint64_t(count), uint64_t(8), &bytes) &&
+      bytes <= getResourceLimits().maxTensorBytes)
+    return true;
+  emitTensorBytesLimit(im.loc, "ONNX node " + n.opType + ": " + what,
+                       count < 0 ? ~uint64_t(0) : uint64_t(count) * 8);
+  return false;
 }
 
 LogicalResult ImportNode::fail(const Twine &why) {
@@ -426,6 +457,26 @@ Value ImportNode::call(StringRef target, ArrayRef<KwArg> args) {
                "' are not known statically");
     return {};
   }
+  // A shape from the file past the tensor-size limit (or past 2^64 bytes)
+  // is refused here, before anything computes on it.
+  for (Type t : *types) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    std::optional<DType> dtype =
+        tensor ? storageDTypeFromType(tensor.getElementType()) : std::nullopt;
+    if (!tensor || !dtype)
+      continue;
+    uint64_t bytes = rawElementBytes(*dtype);
+    for (int64_t d : tensor.getShape())
+      if (!ShapedType::isDynamic(d) &&
+          __builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+        bytes = ~uint64_t(0);
+    if (bytes > getResourceLimits().maxTensorBytes) {
+      emitTensorBytesLimit(im.loc, "the result of '" + target + "' (ONNX " +
+                                       n.opType + ")",
+                           bytes);
+      return {};
+    }
+  }
   Operation *op = call.build(im.b, im.loc, *types);
   return op->getNumResults() ? op->getResult(0) : Value();
 }
@@ -593,6 +644,16 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
       names.push_back(StringAttr::get(ctx, d.param));
       named |= !d.param.empty();
     }
+    // (A static shape past the tensor-size limit could never run; its
+    // element count would overflow the arithmetic of shapes.)
+    uint64_t bytes = rawElementBytes(*dtypeFromType(element));
+    for (int64_t d : shape)
+      if (!ShapedType::isDynamic(d) &&
+          __builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+        bytes = ~uint64_t(0);
+    if (bytes > getResourceLimits().maxTensorBytes)
+      return emitTensorBytesLimit(loc, "graph input '" + in.name + "'",
+                                  bytes);
     inputTypes.push_back(RankedTensorType::get(shape, element));
     argNames.push_back(in.name);
     dimNames.push_back(named ? ArrayAttr::get(ctx, names) : ArrayAttr());
@@ -636,6 +697,9 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
                    "' (node '" + node.name +
                    "'): it has no traced form yet (docs/onnx.md lists the "
                    "imported ops)");
+    if (node.outputs.empty() || node.outputs[0].empty())
+      return error("ONNX node '" + node.name + "' (" + node.opType +
+                   ") has no output");
     ImportNode n(*this, node);
     // (Inputs the caller gives as constants stay inputs where they are
     // read as tensors: what reads them is computed, not folded.)
@@ -645,8 +709,11 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
               !(this->constantInputs && this->constantInputs->count(i)));
     });
     Operation *last = body.empty() ? nullptr : &body.back();
+    axisError().clear();
     if (failed(it->second(n)))
       return failure();
+    if (!axisError().empty())
+      return n.fail(axisError());
     if (constantInputs && !node.inputs.empty()) {
       Operation *first = last ? last->getNextNode()
                               : (body.empty() ? nullptr : &body.front());

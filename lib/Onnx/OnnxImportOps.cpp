@@ -27,7 +27,22 @@ Type elemOf(Value v) {
   return v ? cast<RankedTensorType>(v.getType()).getElementType() : Type();
 }
 int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-int64_t norm(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
+/// A possibly negative axis of a rank-`rank` tensor, normalized. One out of
+/// [-rank, rank) is an error of the model (axisError, which the driver
+/// reports after the handler) and is clamped meanwhile, so that no handler
+/// indexes out of bounds.
+int64_t norm(int64_t d, int64_t rank) {
+  if (rank == 0 && (d == 0 || d == -1))
+    return 0;
+  if (d < -rank || d >= rank) {
+    if (axisError().empty())
+      axisError() = "axis " + std::to_string(d) +
+                    " is out of range for a tensor of rank " +
+                    std::to_string(rank);
+    return d < 0 || rank == 0 ? 0 : rank - 1;
+  }
+  return d < 0 ? d + rank : d;
+}
 
 LogicalResult done(ImportNode &n, Value v, unsigned i = 0) {
   if (!v)
@@ -1004,6 +1019,8 @@ LogicalResult importArgReduce(ImportNode &n) {
   Value x = n.in(0);
   if (!x)
     return failure();
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
   int64_t axis = norm(n.attrInt("axis", 0), rankOf(x));
   bool keep = n.attrInt("keepdims", 1);
   bool isMax = n.opType() == "ArgMax";
@@ -1028,6 +1045,9 @@ LogicalResult importArgReduce(ImportNode &n) {
 /// One at the first maximum along axis (the input as 2-D before opset 13).
 LogicalResult importHardmax(ImportNode &n, Value x, int64_t opset) {
   auto xt = cast<RankedTensorType>(x.getType());
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
+
   if (!xt.hasStaticShape())
     return n.fail("Hardmax needs a static shape");
   int64_t rank = xt.getRank();
@@ -1222,6 +1242,8 @@ LogicalResult importSplit(ImportNode &n) {
   if (!x)
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
   int64_t axis = norm(n.attrInt("axis", 0), xt.getRank());
   int64_t size = xt.getDimSize(axis);
   std::optional<SmallVector<int64_t>> split =
@@ -1329,6 +1351,8 @@ LogicalResult importGather(ImportNode &n) {
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
   auto it = cast<RankedTensorType>(idx.getType());
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
   int64_t axis = norm(n.attrInt("axis", 0), xt.getRank());
   int64_t size = xt.getDimSize(axis);
   if (ShapedType::isDynamic(size))
@@ -1424,6 +1448,8 @@ LogicalResult importScatterElements(ImportNode &n) {
   if (!x || !idx || !upd)
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
   int64_t axis = norm(n.attrInt("axis", 0), xt.getRank());
   int64_t size = xt.getDimSize(axis);
   if (ShapedType::isDynamic(size))
@@ -1617,9 +1643,11 @@ LogicalResult importShape(ImportNode &n) {
     dims = {xt.getNumElements()};
   else {
     int64_t rank = xt.getRank();
-    int64_t start = std::clamp<int64_t>(norm(n.attrInt("start", 0), rank), 0, rank);
+    // (start and end are clamped, not checked: ONNX's Shape takes any.)
+    auto wrap = [&](int64_t d) { return d < 0 ? d + rank : d; };
+    int64_t start = std::clamp<int64_t>(wrap(n.attrInt("start", 0)), 0, rank);
     int64_t end = std::clamp<int64_t>(
-        n.hasAttr("end") ? norm(n.attrInt("end", rank), rank) : rank, 0, rank);
+        n.hasAttr("end") ? wrap(n.attrInt("end", rank)) : rank, 0, rank);
     dims = SmallVector<int64_t>(dims.begin() + start,
                                 dims.begin() + std::max(start, end));
   }
@@ -1862,6 +1890,8 @@ LogicalResult importResize(ImportNode &n) {
       int64_t in = xt.getDimSize(d), out = sizes[d];
       if (in == out && scales[d] == 1)
         continue;
+      if (!n.withinLimit(out, "the source indices of a resized dim"))
+        return failure();
       SmallVector<int64_t> idx;
       for (int64_t i = 0; i < out; ++i)
         idx.push_back(nearestSource(i, in, out, scales[d], ctm, nearest));
@@ -1941,6 +1971,8 @@ LogicalResult importWindow(ImportNode &n) {
   if (!size || size->size() != 1 || (*size)[0] < 0)
     return n.fail("its size must be a constant");
   int64_t len = (*size)[0];
+  if (!n.withinLimit(len, "the window"))
+    return failure();
   Type element = elementTypeOf(n.ctx(), n.attrInt("output_datatype", 1));
   if (!element || !isFloat(element))
     return n.fail("its output_datatype must be a float type");
@@ -1978,6 +2010,8 @@ LogicalResult importCompress(ImportNode &n) {
       kept.push_back(i);
   Value v = x;
   int64_t axis = 0;
+  if (rankOf(x) < 1)
+    return n.fail("its input must have rank 1 or more");
   if (n.hasAttr("axis")) {
     axis = norm(n.attrInt("axis", 0), rankOf(x));
   } else {
@@ -2063,6 +2097,8 @@ LogicalResult importReverseSequence(ImportNode &n) {
                   "static");
   int64_t timeAxis = n.attrInt("time_axis", 0),
           batchAxis = n.attrInt("batch_axis", 1);
+  if (!n.withinLimit(xt.getNumElements(), "the reversed positions"))
+    return failure();
   SmallVector<int64_t> idx(xt.getNumElements());
   SmallVector<int64_t> strides(xt.getRank(), 1);
   for (int64_t d = xt.getRank() - 2; d >= 0; --d)
@@ -2097,6 +2133,11 @@ LogicalResult importDet(ImportNode &n) {
 }
 
 } // namespace
+
+std::string &onnx_import::axisError() {
+  static std::string error;
+  return error;
+}
 
 const ImportTable &onnx_import::getImportTable() {
   static const ImportTable table = [] {

@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -61,7 +62,8 @@ size_t mlir::traced::onnx::dataTypeBytes(int32_t type) {
 int64_t Tensor::numElements() const {
   int64_t n = 1;
   for (int64_t d : dims)
-    n *= d;
+    if (d < 0 || llvm::MulOverflow(n, d, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 
@@ -538,7 +540,10 @@ static bool parseTensorInto(StringRef bytes, Tensor &t, Status &s) {
       }
     }
   }
-  uint64_t expected = static_cast<uint64_t>(t.numElements()) * width;
+  uint64_t expected;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(t.numElements()),
+                             static_cast<uint64_t>(width), &expected))
+    expected = std::numeric_limits<uint64_t>::max();
   if (t.raw.size() != expected)
     return s.fail("TensorProto '" + t.name + "' holds " +
                   std::to_string(t.raw.size()) + " bytes of data for " +
@@ -857,7 +862,10 @@ llvm::Error mlir::traced::onnx::readExternalData(Model &model,
                                      "': cannot read external data '" + path +
                                      "': " + file.getError().message());
     StringRef data = (*file)->getBuffer();
-    uint64_t expected = uint64_t(t.numElements()) * dataTypeBytes(t.dataType);
+    uint64_t expected;
+    if (__builtin_mul_overflow(uint64_t(t.numElements()),
+                               uint64_t(dataTypeBytes(t.dataType)), &expected))
+      expected = std::numeric_limits<uint64_t>::max();
     uint64_t length = t.length >= 0 ? uint64_t(t.length) : expected;
     if (t.offset < 0 || uint64_t(t.offset) > data.size() ||
         length > data.size() - t.offset || length != expected)

@@ -15,6 +15,8 @@ Seeds (rebuilt each run, under BUILD/fuzz/seeds/TARGET):
   npy               .npy files of every dtype numpy writes, 0-d, empty,
                     Fortran-ordered, format versions 1.0 to 3.0;
   diff              a few fixed random byte strings (choice streams);
+  onnx              the ONNX node tests' models (libonnx-testdata) and
+                    the parse seeds exported by --export-onnx;
 plus every past finding under test/Fuzz/TARGET. Each target then runs on
 BUILD/fuzz/corpus/TARGET (kept between runs, so long runs build on each
 other; --smoke starts from the seeds alone, and runs diff on fixed random
@@ -118,6 +120,23 @@ def make_seeds(build, target, out):
                 npformat.write_array(buf, a, version=version)
                 write(os.path.join(out, f"a{i}-v{version[0]}.npy"),
                       buf.getvalue())
+    elif target == "onnx":
+        node = "/usr/share/libonnx-testdata/data/node"
+        if os.path.isdir(node):
+            for case in sorted(os.listdir(node)):
+                model = os.path.join(node, case, "model.onnx")
+                if os.path.isfile(model):
+                    shutil.copy(model, os.path.join(out, case + ".onnx"))
+        tmp = os.path.join(build, "fuzz", "tmp")
+        os.makedirs(tmp, exist_ok=True)
+        for name, text in mlir_seeds():
+            src = os.path.join(tmp, "seed.mlir")
+            write(src, text)
+            r = subprocess.run([os.path.join(tool, "traced-translate"),
+                                "--export-onnx", src],
+                               capture_output=True, env=ENV, timeout=60)
+            if r.returncode == 0 and r.stdout:
+                write(os.path.join(out, name + ".onnx"), r.stdout)
     elif target == "diff":
         rng = random.Random(0)
         for i in range(32):
@@ -178,7 +197,8 @@ def upstream_crash(report):
 #: case went unfound in 1,000 (docs/reliability.md, "Planted bugs"). For
 #: diff the count is of fixed streams, each run once (smoke_diff).
 SMOKE_RUNS = {"parse": 4000, "bytecode": 2000, "json": 20000,
-              "npy": 2000000, "interpret": 100000, "diff": 1000}
+              "npy": 2000000, "interpret": 100000, "diff": 1000,
+              "onnx": 20000}
 
 #: Flags of one target. bytecode: each input is read in a forked child,
 #: which inherits libFuzzer's malloc hook; a child's allocation over

@@ -64,6 +64,7 @@ struct Tensor {
   int64_t offset = 0, length = -1;
   bool external = false;
 
+  /// The product of the dims (INT64_MAX past it, or for a negative dim).
   int64_t numElements() const;
 };
 
