@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <map>
+
 namespace mlir::traced::onnx_export {
 
 using OnnxAttr = onnx::Attribute;
@@ -139,6 +141,9 @@ public:
   llvm::StringSet<> used;
   DenseMap<Value, std::string> names;
   DenseMap<Value, SmallVector<std::string>> tuples;
+  /// Tuples inside tuples (an LSTM's (output, (h_n, c_n))): the names of
+  /// element `i` of a tuple value.
+  std::map<std::pair<void *, unsigned>, SmallVector<std::string>> nested;
   /// The node being written's doc_string.
   std::string doc;
   LogicalResult status = success();

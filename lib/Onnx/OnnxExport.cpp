@@ -296,20 +296,44 @@ LogicalResult Exporter::run(traced::ModuleOp root, GraphOp graph) {
       return failure();
   }
   auto output = cast<OutputOp>(body.getTerminator());
-  SmallVector<std::pair<Value, std::string>> outs;
-  std::function<LogicalResult(Value)> addOutput = [&](Value v) -> LogicalResult {
-    if (auto it = tuples.find(v); it != tuples.end()) {
-      auto tupleType = cast<TupleType>(v.getType());
-      for (auto [t, n] : llvm::zip(tupleType.getTypes(), it->second))
-        outs.push_back({Value(), n});
-      return success();
+  // (value or null, its type, its ONNX name) per output; tuples (the
+  // compilers' nesting included) flattened.
+  struct Out {
+    Value v;
+    Type type;
+    std::string name;
+  };
+  SmallVector<Out> outs;
+  std::function<LogicalResult(Value, Type, ArrayRef<std::string>, void *)>
+      addTuple = [&](Value v, Type type, ArrayRef<std::string> elements,
+                     void *key) -> LogicalResult {
+    auto tupleType = cast<TupleType>(type);
+    for (auto [k, pair] :
+         llvm::enumerate(llvm::zip(tupleType.getTypes(), elements))) {
+      auto [t, n] = pair;
+      auto inner = nested.find({key, unsigned(k)});
+      if (inner != nested.end() && isa<TupleType>(t)) {
+        if (failed(addTuple(Value(), t, inner->second, nullptr)))
+          return failure();
+      } else if (n.empty() || !isa<RankedTensorType>(t)) {
+        return output.emitError()
+               << "cannot export graph output element of type " << t
+               << " to ONNX (an attention's unused weights, a None)";
+      } else {
+        outs.push_back({Value(), t, n});
+      }
     }
+    return success();
+  };
+  auto addOutput = [&](Value v) -> LogicalResult {
+    if (auto it = tuples.find(v); it != tuples.end())
+      return addTuple(v, v.getType(), it->second, v.getAsOpaquePointer());
     auto it = names.find(v);
     if (it == names.end() || !isa<RankedTensorType>(v.getType()))
       return output.emitError() << "cannot export a graph output of type "
                                 << v.getType()
                                 << " to ONNX: outputs must be tensors";
-    outs.push_back({v, it->second});
+    outs.push_back({v, v.getType(), it->second});
     return success();
   };
   for (Value v : output.getResults())
@@ -323,7 +347,8 @@ LogicalResult Exporter::run(traced::ModuleOp root, GraphOp graph) {
     graphInputs.insert(in.name);
   for (const onnx::Tensor &t : g.initializers)
     graphInputs.insert(t.name);
-  for (auto &[v, name] : outs) {
+  for (Out &o : outs) {
+    std::string &name = o.name;
     if (!seen.insert(name).second || graphInputs.contains(name)) {
       onnx::Node n;
       n.opType = "Identity";
@@ -334,29 +359,17 @@ LogicalResult Exporter::run(traced::ModuleOp root, GraphOp graph) {
       seen.insert(name);
     }
   }
-  for (auto &[v, name] : outs) {
+  for (const Out &o : outs) {
     onnx::ValueInfo info;
-    info.name = name;
-    if (v) {
-      ArrayAttr dimNames;
-      if (auto r = dyn_cast<OpResult>(v))
-        if (auto all = r.getOwner()->getAttrOfType<ArrayAttr>(kDimNamesAttr))
-          if (r.getResultNumber() < all.size())
-            dimNames = dyn_cast<ArrayAttr>(all[r.getResultNumber()]);
-      info.type = typeInfo(cast<RankedTensorType>(v.getType()), dimNames);
-    } else {
-      info.type.isTensor = true;
-      info.type.hasShape = false;
-      info.type.elemType = onnx::kUndefined;
-    }
+    info.name = o.name;
+    ArrayAttr dimNames;
+    if (auto r = dyn_cast_or_null<OpResult>(o.v))
+      if (auto all = r.getOwner()->getAttrOfType<ArrayAttr>(kDimNamesAttr))
+        if (r.getResultNumber() < all.size())
+          dimNames = dyn_cast<ArrayAttr>(all[r.getResultNumber()]);
+    info.type = typeInfo(cast<RankedTensorType>(o.type), dimNames);
     g.outputs.push_back(std::move(info));
   }
-  // Tuple elements carry their types from the values that produced them.
-  for (onnx::ValueInfo &info : g.outputs)
-    if (info.type.elemType == onnx::kUndefined)
-      for (auto &[v, n] : names)
-        if (n == info.name)
-          info.type = typeInfo(cast<RankedTensorType>(v.getType()), {});
   return status;
 }
 

@@ -911,6 +911,11 @@ LogicalResult emitGetitem(ExportCall &c) {
                     "exported");
     int64_t n = it->second.size();
     int64_t k = *i < 0 ? *i + n : *i;
+    auto inner = c.x.nested.find({in.getAsOpaquePointer(), unsigned(k)});
+    if (k >= 0 && k < n && inner != c.x.nested.end()) {
+      c.setTuple(0, inner->second);
+      return success();
+    }
     if (k < 0 || k >= n || it->second[k].empty())
       return c.fail("the tuple element it reads has no ONNX value");
     c.node("Identity", {it->second[k]}, {}, c.out());
@@ -1404,6 +1409,143 @@ LogicalResult emitAttention(ExportCall &c) {
   return success();
 }
 
+/// traced.nn.rnn (nn.RNN, nn.GRU, nn.LSTM): one ONNX RNN/GRU/LSTM node per
+/// layer, its directions stacked, the weights' gate blocks reordered
+/// (torch: LSTM i, f, g, o and GRU r, z, n; ONNX: i, o, f, c and z, r, h),
+/// GRU with linear_before_reset=1 (torch's formula); each layer's
+/// [T, dirs, N, H] output flattened to the next layer's input.
+LogicalResult emitRecurrent(ExportCall &c) {
+  auto mode = dyn_cast_or_null<StringAttr>(c.value("mode"));
+  std::optional<int64_t> H = c.getInt("hidden_size"),
+                         layers = c.getInt("num_layers"),
+                         proj = c.getInt("proj_size");
+  std::optional<bool> bias = c.getBool("bias"),
+                      batchFirst = c.getBool("batch_first"),
+                      bidir = c.getBool("bidirectional"),
+                      training = c.getBool("training");
+  std::optional<SmallVector<std::string>> params = c.tensors("params");
+  RankedTensorType xt = c.tensorType("input");
+  if (!mode || !H || !layers || !bias || !batchFirst || !bidir || !params ||
+      !xt)
+    return c.fail("its mode, sizes and flags must be constants");
+  if (proj.value_or(0) != 0)
+    return c.fail("LSTM's proj_size has no ONNX form");
+  if (training.value_or(false) && c.getFloat("dropout").value_or(0) != 0 &&
+      *layers > 1)
+    return c.fail("dropout between layers in training mode is random");
+  StringRef m = mode.getValue();
+  StringRef opType = m == "LSTM" ? "LSTM" : m == "GRU" ? "GRU" : "RNN";
+  if (xt.getRank() != 3 || !xt.hasStaticShape())
+    return c.fail("only batched inputs of static shape are exported");
+  int64_t dirs = *bidir ? 2 : 1, h = *H;
+  int64_t gates = opType == "LSTM" ? 4 : opType == "GRU" ? 3 : 1;
+  SmallVector<int64_t> order = opType == "LSTM"  ? SmallVector<int64_t>{0, 3, 1, 2}
+                               : opType == "GRU" ? SmallVector<int64_t>{1, 0, 2}
+                                                 : SmallVector<int64_t>{0};
+  unsigned perDir = *bias ? 4 : 2;
+  if (int64_t(params->size()) != *layers * dirs * perDir)
+    return c.fail("its parameter list does not match its layers");
+  // Torch's gate blocks as ONNX's, stacked over the directions.
+  auto reorder = [&](const std::string &w) {
+    SmallVector<std::string> blocks;
+    for (int64_t g = 0; g < gates; ++g)
+      blocks.push_back(c.x.fresh("gate"));
+    c.nodeN("Split", {w, c.int64s(SmallVector<int64_t>(gates, h))}, blocks,
+            {attrInt("axis", 0)});
+    SmallVector<std::string> ordered;
+    for (int64_t g : order)
+      ordered.push_back(blocks[g]);
+    return gates == 1 ? w : c.node("Concat", ordered, {attrInt("axis", 0)});
+  };
+  auto stack = [&](ArrayRef<std::string> perDirection) {
+    SmallVector<std::string> parts;
+    for (const std::string &p : perDirection)
+      parts.push_back(c.node("Unsqueeze", {p, c.int64s({0})}));
+    return parts.size() == 1 ? parts[0]
+                             : c.node("Concat", parts, {attrInt("axis", 0)});
+  };
+  std::string x = c.tensor("input");
+  if (*batchFirst)
+    x = c.node("Transpose", {x}, {attrInts("perm", {1, 0, 2})});
+  // Initial states: hx, or (h0, c0) for LSTM.
+  std::string h0, c0;
+  Attribute hxSlot = c.b.slot("hx");
+  if (auto marker = dyn_cast_or_null<OperandAttr>(hxSlot)) {
+    h0 = c.x.names.lookup(c.b.operandOf(marker));
+  } else if (auto tuple = dyn_cast_or_null<TupleAttr>(hxSlot)) {
+    ArrayRef<Attribute> e = tuple.getElements().getValue();
+    if (e.size() == 2 && isa<OperandAttr>(e[0]) && isa<OperandAttr>(e[1])) {
+      h0 = c.x.names.lookup(c.b.operandOf(cast<OperandAttr>(e[0])));
+      c0 = c.x.names.lookup(c.b.operandOf(cast<OperandAttr>(e[1])));
+    }
+  } else if (hxSlot && !isa<NoneAttr>(hxSlot)) {
+    return c.fail("its initial state is not a tensor or a pair of them");
+  }
+  SmallVector<std::string> hs, cs;
+  for (int64_t l = 0; l < *layers; ++l) {
+    SmallVector<std::string> ws, rs, bs;
+    for (int64_t d = 0; d < dirs; ++d) {
+      ArrayRef<std::string> p =
+          ArrayRef(*params).slice((l * dirs + d) * perDir, perDir);
+      ws.push_back(reorder(p[0]));
+      rs.push_back(reorder(p[1]));
+      if (*bias)
+        bs.push_back(c.node("Concat", {reorder(p[2]), reorder(p[3])},
+                            {attrInt("axis", 0)}));
+    }
+    auto layerState = [&](const std::string &s) -> std::string {
+      if (s.empty())
+        return "";
+      return slice(c, s, {l * dirs}, {(l + 1) * dirs}, {0}, {1});
+    };
+    SmallVector<std::string> ins = {x, stack(ws), stack(rs),
+                                    *bias ? stack(bs) : "", "",
+                                    layerState(h0)};
+    if (opType == "LSTM")
+      ins.push_back(layerState(c0));
+    while (!ins.empty() && ins.back().empty())
+      ins.pop_back();
+    std::string y = c.x.fresh("rnn_y"), yh = c.x.fresh("rnn_h");
+    SmallVector<std::string> outs = {y, yh};
+    if (opType == "LSTM")
+      outs.push_back(c.x.fresh("rnn_c"));
+    SmallVector<OnnxAttr> attrs = {attrInt("hidden_size", h),
+                                   attrString("direction",
+                                              *bidir ? "bidirectional"
+                                                     : "forward")};
+    if (opType == "GRU")
+      attrs.push_back(attrInt("linear_before_reset", 1));
+    if (m == "RNN_RELU") {
+      OnnxAttr acts;
+      acts.name = "activations";
+      acts.type = onnx::kAttrStrings;
+      acts.strings.assign(dirs, "Relu");
+      attrs.push_back(acts);
+    }
+    c.nodeN(opType, ins, outs, attrs);
+    hs.push_back(yh);
+    if (opType == "LSTM")
+      cs.push_back(outs[2]);
+    // [T, dirs, N, H] -> [T, N, dirs * H]
+    std::string t = c.node("Transpose", {y}, {attrInts("perm", {0, 2, 1, 3})});
+    x = c.node("Reshape", {t, c.int64s({0, 0, dirs * h})});
+  }
+  if (*batchFirst)
+    x = c.node("Transpose", {x}, {attrInts("perm", {1, 0, 2})});
+  auto cat = [&](ArrayRef<std::string> s) {
+    return s.size() == 1 ? c.node("Identity", {s[0]})
+                         : c.node("Concat", s, {attrInt("axis", 0)});
+  };
+  std::string hn = cat(hs);
+  c.setTuple(0, {x, hn});
+  if (opType == "LSTM") {
+    // (output, (h_n, c_n)): the inner pair as a tuple value of its own.
+    c.setTuple(0, {x, ""});
+    c.x.nested[{c.op()->getResult(0).getAsOpaquePointer(), 1}] = {hn, cat(cs)};
+  }
+  return success();
+}
+
 LogicalResult emitChannelShuffle(ExportCall &c) {
   std::optional<int64_t> g = c.getInt("groups");
   RankedTensorType xt = c.tensorType("input");
@@ -1535,6 +1677,7 @@ const EmitTable &onnx_export::getEmitTable() {
     t["torch.nn.functional.interpolate"] = emitInterpolate;
     t["torch.nn.functional.multi_head_attention_forward"] = emitAttention;
     t["torch.nn.functional.channel_shuffle"] = emitChannelShuffle;
+    t["traced.nn.rnn"] = emitRecurrent;
     return t;
   }();
   return table;

@@ -697,7 +697,8 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
                    "' (node '" + node.name +
                    "'): it has no traced form yet (docs/onnx.md lists the "
                    "imported ops)");
-    if (node.outputs.empty() || node.outputs[0].empty())
+    if (llvm::all_of(node.outputs,
+                     [](const std::string &o) { return o.empty(); }))
       return error("ONNX node '" + node.name + "' (" + node.opType +
                    ") has no output");
     ImportNode n(*this, node);
@@ -720,10 +721,9 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
       // (No new op: the node forwarded an input, which may be a constant.)
       foldNode(body, first, node);
     }
-    for (auto [k, out] : llvm::enumerate(node.outputs))
-      if (!out.empty() && !values.count(out) && !constants.count(out) &&
-          k == 0)
-        return n.fail("its output '" + out + "' was not defined");
+    for (const std::string &out : node.outputs)
+      if (!out.empty() && !values.count(out) && !constants.count(out))
+        return n.fail("its output '" + out + "' is not imported");
   }
   SmallVector<Value> results;
   for (const onnx::ValueInfo &out : g.outputs) {

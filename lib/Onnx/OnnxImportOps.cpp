@@ -611,10 +611,14 @@ LogicalResult importQuantizeLinear(ImportNode &n) {
   Value zp = n.has(2) ? n.in(2) : Value();
   Type t = zp ? elemOf(zp) : Type(IntegerType::get(n.ctx(), 8, IntegerType::Unsigned));
   int64_t rank = rankOf(x);
-  int64_t axis = norm(n.attrInt("axis", 1), rank);
-  scale = alongAxis(n, scale, axis, rank);
-  if (zp)
-    zp = alongAxis(n, zp, axis, rank);
+  // (The axis is read for per-axis parameters only: per tensor, ONNX
+  // ignores it, default 1 included on a 1-D input.)
+  if (rankOf(scale) == 1 && rank > 1) {
+    int64_t axis = norm(n.attrInt("axis", 1), rank);
+    scale = alongAxis(n, scale, axis, rank);
+    if (zp)
+      zp = alongAxis(n, zp, axis, rank);
+  }
   Value xf = n.cast(x, Float32Type::get(n.ctx()));
   return done(n, quantize(n, xf, scale, zp, t));
 }
@@ -625,10 +629,12 @@ LogicalResult importDequantizeLinear(ImportNode &n) {
     return failure();
   Value zp = n.has(2) ? n.in(2) : Value();
   int64_t rank = rankOf(x);
-  int64_t axis = norm(n.attrInt("axis", 1), rank);
-  scale = alongAxis(n, scale, axis, rank);
-  if (zp)
-    zp = alongAxis(n, zp, axis, rank);
+  if (rankOf(scale) == 1 && rank > 1) {
+    int64_t axis = norm(n.attrInt("axis", 1), rank);
+    scale = alongAxis(n, scale, axis, rank);
+    if (zp)
+      zp = alongAxis(n, zp, axis, rank);
+  }
   return done(n, n.call("torch.mul", {{"input", centered(n, x, zp)},
                                       {"other", scale}}));
 }
@@ -2117,6 +2123,186 @@ LogicalResult importReverseSequence(ImportNode &n) {
                                          {"index", index}}));
 }
 
+/// Gate blocks of `w` (its first dim: `gates` blocks of `h` rows) taken in
+/// `order` and concatenated: ONNX's gate order to torch's.
+Value reorderGates(ImportNode &n, Value w, int64_t h, ArrayRef<int64_t> order) {
+  SmallVector<Value> parts;
+  for (int64_t g : order)
+    parts.push_back(n.call("torch.narrow", {{"input", w},
+                                            {"dim", n.i64(0)},
+                                            {"start", n.i64(g * h)},
+                                            {"length", n.i64(h)}}));
+  if (parts.size() == 1)
+    return parts[0];
+  return n.call("torch.cat", {{"tensors", Arg::list(n.ctx(), parts)},
+                              {"dim", n.i64(0)}});
+}
+
+/// RNN, GRU and LSTM: torch's recurrent modules (traced.nn.rnn, one layer,
+/// forward or bidirectional; reverse runs forward over the flipped
+/// sequence), the weights' gate blocks reordered (ONNX: LSTM i, o, f, c;
+/// GRU z, r, h; torch: i, f, g, o and r, z, n), the outputs reshaped to
+/// ONNX's [seq, num_directions, batch, hidden].
+LogicalResult importRecurrent(ImportNode &n) {
+  StringRef op = n.opType();
+  Value x = n.in(0), w = n.in(1), r = n.in(2);
+  if (!x || !w || !r)
+    return failure();
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto wt = cast<RankedTensorType>(w.getType());
+  if (xt.getRank() != 3 || wt.getRank() != 3 || !xt.hasStaticShape() ||
+      !wt.hasStaticShape())
+    return n.fail("its input and weights must be static and 3-D");
+  int64_t H = n.attrInt("hidden_size", 0);
+  int64_t gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
+  if (H <= 0 || wt.getDimSize(1) != gates * H)
+    return n.fail("its hidden_size does not match its weights");
+  std::string direction = n.attrString("direction", "forward");
+  bool bidirectional = direction == "bidirectional";
+  bool reverse = direction == "reverse";
+  if (!bidirectional && !reverse && direction != "forward")
+    return n.fail("direction '" + direction + "' is not an ONNX direction");
+  int64_t dirs = bidirectional ? 2 : 1;
+  if (wt.getDimSize(0) != dirs)
+    return n.fail("its weights do not have one block per direction");
+  // Activations: the defaults (torch's), spelled out or not; an RNN's may
+  // be Relu (torch's nonlinearity="relu").
+  bool relu = false;
+  if (const onnx::Attribute *a = n.n.attr("activations")) {
+    SmallVector<StringRef> want =
+        op == "LSTM"  ? SmallVector<StringRef>{"Sigmoid", "Tanh", "Tanh"}
+        : op == "GRU" ? SmallVector<StringRef>{"Sigmoid", "Tanh"}
+                      : SmallVector<StringRef>{"Tanh"};
+    relu = op == "RNN" && !a->strings.empty() && a->strings[0] == "Relu";
+    if (relu)
+      want = {"Relu"};
+    bool same = a->strings.size() == want.size() * dirs;
+    for (size_t i = 0; same && i < a->strings.size(); ++i)
+      same = StringRef(a->strings[i]).equals_insensitive(want[i % want.size()]);
+    if (!same)
+      return n.fail("activations other than torch's are not imported");
+  }
+  if (n.hasAttr("activation_alpha") || n.hasAttr("activation_beta") ||
+      n.hasAttr("clip") || n.attrInt("input_forget", 0))
+    return n.fail("activation_alpha/beta, clip and input_forget are not "
+                  "imported");
+  if (op == "LSTM" && n.has(7))
+    return n.fail("LSTM peepholes are not imported");
+  if (op == "GRU" && !n.attrInt("linear_before_reset", 0))
+    return n.fail("GRU with linear_before_reset=0 (ONNX's default) applies "
+                  "the reset gate before the recurrent projection, which "
+                  "torch's GRU does not; only linear_before_reset=1 is "
+                  "imported");
+  bool batchFirst = n.attrInt("layout", 0);
+  int64_t T = xt.getDimSize(batchFirst ? 1 : 0),
+          N = xt.getDimSize(batchFirst ? 0 : 1);
+  if (n.has(4)) {
+    std::optional<SmallVector<int64_t>> lens = n.constInts(4);
+    if (!lens || llvm::any_of(*lens, [&](int64_t l) { return l != T; }))
+      return n.fail("sequence_lens other than the full length (a constant) "
+                    "are not imported");
+  }
+  SmallVector<int64_t> order = op == "LSTM"  ? SmallVector<int64_t>{0, 2, 3, 1}
+                               : op == "GRU" ? SmallVector<int64_t>{1, 0, 2}
+                                             : SmallVector<int64_t>{0};
+  auto direction_ = [&](Value v, int64_t d) {
+    return n.call("torch.select",
+                  {{"input", v}, {"dim", n.i64(0)}, {"index", n.i64(d)}});
+  };
+  bool bias = n.has(3);
+  Value b = bias ? n.in(3) : Value();
+  SmallVector<Value> params;
+  for (int64_t d = 0; d < dirs; ++d) {
+    params.push_back(reorderGates(n, direction_(w, d), H, order));
+    params.push_back(reorderGates(n, direction_(r, d), H, order));
+    if (bias) {
+      Value bd = direction_(b, d);
+      Value wb = n.call("torch.narrow", {{"input", bd}, {"dim", n.i64(0)},
+                                         {"start", n.i64(0)},
+                                         {"length", n.i64(gates * H)}});
+      Value rb = n.call("torch.narrow", {{"input", bd}, {"dim", n.i64(0)},
+                                         {"start", n.i64(gates * H)},
+                                         {"length", n.i64(gates * H)}});
+      params.push_back(reorderGates(n, wb, H, order));
+      params.push_back(reorderGates(n, rb, H, order));
+    }
+  }
+  int64_t timeDim = batchFirst ? 1 : 0;
+  if (reverse)
+    x = n.call("torch.flip", {{"input", x}, {"dims", n.ints({timeDim})}});
+  // Initial states: [num_directions, batch, hidden] (batch first with
+  // layout 1).
+  auto state = [&](unsigned i) -> Value {
+    if (!n.has(i))
+      return {};
+    Value s = n.in(i);
+    if (s && batchFirst)
+      s = n.call("torch.permute", {{"input", s}, {"dims", n.ints({1, 0, 2})}});
+    return s;
+  };
+  Value h0 = state(5), c0 = op == "LSTM" ? state(6) : Value();
+  Arg hx = n.none();
+  if (op == "LSTM" && (h0 || c0)) {
+    auto zeros = [&]() {
+      return n.call("torch.zeros", {{"size", n.ints({dirs, N, H})},
+                                    {"dtype", n.dtype(xt.getElementType())}});
+    };
+    Value hh = h0 ? h0 : zeros(), cc = c0 ? c0 : zeros();
+    Arg pair(TupleAttr::get(n.ctx(), ArrayAttr::get(n.ctx(), {OperandAttr::get(n.ctx(), 0), OperandAttr::get(n.ctx(), 1)})));
+    pair.values = {hh, cc};
+    hx = pair;
+  } else if (h0) {
+    hx = h0;
+  }
+  StringRef mode = op == "LSTM"  ? "LSTM"
+                   : op == "GRU" ? "GRU"
+                   : relu        ? "RNN_RELU"
+                                 : "RNN_TANH";
+  Value result = n.call("traced.nn.rnn",
+                        {{"input", x},
+                         {"hx", hx},
+                         {"params", Arg::list(n.ctx(), params)},
+                         {"mode", n.str(mode)},
+                         {"input_size", n.i64(xt.getDimSize(2))},
+                         {"hidden_size", n.i64(H)},
+                         {"num_layers", n.i64(1)},
+                         {"bias", n.boolean(bias)},
+                         {"batch_first", n.boolean(batchFirst)},
+                         {"dropout", n.f64(0)},
+                         {"training", n.boolean(false)},
+                         {"bidirectional", n.boolean(bidirectional)}});
+  if (!result)
+    return failure();
+  auto item = [&](Value v, int64_t i) {
+    return n.call("operator.getitem", {{"input", v}, {"index", n.i64(i)}});
+  };
+  Value y = item(result, 0);
+  if (reverse)
+    y = n.call("torch.flip", {{"input", y}, {"dims", n.ints({timeDim})}});
+  // torch: [T, N, dirs * H] (or [N, T, dirs * H]); ONNX: [T, dirs, N, H]
+  // (or [N, T, dirs, H]).
+  if (batchFirst) {
+    y = n.reshape(y, {N, T, dirs, H});
+  } else {
+    y = n.reshape(y, {T, N, dirs, H});
+    y = n.call("torch.permute", {{"input", y}, {"dims", n.ints({0, 2, 1, 3})}});
+  }
+  n.set(0, y);
+  Value states = item(result, 1);
+  auto onnxState = [&](Value s) {
+    return batchFirst ? n.call("torch.permute",
+                               {{"input", s}, {"dims", n.ints({1, 0, 2})}})
+                      : s;
+  };
+  if (op == "LSTM") {
+    n.set(1, onnxState(item(states, 0)));
+    n.set(2, onnxState(item(states, 1)));
+  } else {
+    n.set(1, onnxState(states));
+  }
+  return success();
+}
+
 LogicalResult importNonZero(ImportNode &n) {
   Value x = n.in(0);
   if (!x)
@@ -2221,6 +2407,9 @@ const ImportTable &onnx_import::getImportTable() {
     t["SpaceToDepth"] = importDepthToSpace;
     t["Resize"] = importResize;
     t["NonZero"] = importNonZero;
+    t["RNN"] = importRecurrent;
+    t["GRU"] = importRecurrent;
+    t["LSTM"] = importRecurrent;
     t["GridSample"] = importGridSample;
     t["BlackmanWindow"] = importWindow;
     t["HannWindow"] = importWindow;

@@ -26,25 +26,19 @@ KNOWN = {
         'test_gridsample_bicubic':
             "InterpretError: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: 'torch.nn.functional.grid_sample': mode 'bicubic' is not supported (bilinear, nearest) (in GridSamp",
         'test_gru_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in ",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before the",
         'test_gru_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_defaults/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in G",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_defaults/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before the ",
         'test_gru_seq_length':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before th",
         'test_gru_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate be",
         'test_if':
             "import: /usr/share/libonnx-testdata/data/node/test_if/model.onnx:1:0: error: cannot import ONNX op type 'If' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in If)",
         'test_loop11':
             "import: /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx:1:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Loop)",
-        'test_lstm_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_lstm_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_defaults/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
-        'test_lstm_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_lstm_with_peepholes':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
+            'import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX node (LSTM): LSTM peepholes are not imported (in LSTM)',
         'test_maxpool_2d_uint8':
             "import: /usr/share/libonnx-testdata/data/node/test_maxpool_2d_uint8/model.onnx:1:0: error: cannot import ONNX node (MaxPool): its translation to 'torch.nn.functional.max_pool2d' does not type (in MaxP",
         'test_maxpool_with_argmax_2d_precomputed_pads':
@@ -91,8 +85,6 @@ KNOWN = {
             'import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnx:1:0: error: cannot import ONNX node (Resize): cubic_coeff_a other than -0.75 is not im',
         'test_resize_upsample_scales_cubic_asymmetric':
             "import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_asymmetric/model.onnx:1:0: error: cannot import ONNX node (Resize): coordinate_transformation_mode 'asymmetric' is not i",
-        'test_rnn_seq_length':
-            "import: /usr/share/libonnx-testdata/data/node/test_rnn_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_roialign_aligned_false':
             "import: /usr/share/libonnx-testdata/data/node/test_roialign_aligned_false/model.onnx:1:0: error: cannot import ONNX op type 'RoiAlign' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
         'test_roialign_aligned_true':
@@ -103,12 +95,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_scan_sum/model.onnx:1:0: error: cannot import ONNX op type 'Scan' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Scan",
         'test_scatternd_multiply':
             "import: /usr/share/libonnx-testdata/data/node/test_scatternd_multiply/model.onnx:1:0: error: cannot import ONNX node (ScatterND): ScatterND's 'mul' reduction is not imported (in ScatterND)",
-        'test_simple_rnn_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
-        'test_simple_rnn_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_defaults/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops",
-        'test_simple_rnn_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imp",
         'test_stft':
             "import: /usr/share/libonnx-testdata/data/node/test_stft/model.onnx:1:0: error: cannot import ONNX op type 'STFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in STFT)",
         'test_stft_with_window':
@@ -160,25 +146,19 @@ KNOWN = {
         'test_gridsample_bicubic':
             "CompileError: /usr/share/libonnx-testdata/data/node/test_gridsample_bicubic/model.onnx:1:0: error: no lowering to linalg for 'torch.nn.functional.grid_sample' (its decomposition does not apply: mode m",
         'test_gru_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in ",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_batchwise/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before the",
         'test_gru_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_defaults/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in G",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_defaults/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before the ",
         'test_gru_seq_length':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_seq_length/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate before th",
         'test_gru_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'GRU' (node ''): it has no traced form yet (docs/onnx.md lists the imported o",
+            "import: /usr/share/libonnx-testdata/data/node/test_gru_with_initial_bias/model.onnx:1:0: error: cannot import ONNX node (GRU): GRU with linear_before_reset=0 (ONNX's default) applies the reset gate be",
         'test_if':
             "import: /usr/share/libonnx-testdata/data/node/test_if/model.onnx:1:0: error: cannot import ONNX op type 'If' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in If)",
         'test_loop11':
             "import: /usr/share/libonnx-testdata/data/node/test_loop11/model.onnx:1:0: error: cannot import ONNX op type 'Loop' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Loop)",
-        'test_lstm_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (i",
-        'test_lstm_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_defaults/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
-        'test_lstm_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported",
         'test_lstm_with_peepholes':
-            "import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX op type 'LSTM' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
+            'import: /usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx:1:0: error: cannot import ONNX node (LSTM): LSTM peepholes are not imported (in LSTM)',
         'test_maxpool_2d_uint8':
             "import: /usr/share/libonnx-testdata/data/node/test_maxpool_2d_uint8/model.onnx:1:0: error: cannot import ONNX node (MaxPool): its translation to 'torch.nn.functional.max_pool2d' does not type (in MaxP",
         'test_maxpool_with_argmax_2d_precomputed_pads':
@@ -227,8 +207,6 @@ KNOWN = {
             'import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnx:1:0: error: cannot import ONNX node (Resize): cubic_coeff_a other than -0.75 is not im',
         'test_resize_upsample_scales_cubic_asymmetric':
             "import: /usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_cubic_asymmetric/model.onnx:1:0: error: cannot import ONNX node (Resize): coordinate_transformation_mode 'asymmetric' is not i",
-        'test_rnn_seq_length':
-            "import: /usr/share/libonnx-testdata/data/node/test_rnn_seq_length/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in",
         'test_roialign_aligned_false':
             "import: /usr/share/libonnx-testdata/data/node/test_roialign_aligned_false/model.onnx:1:0: error: cannot import ONNX op type 'RoiAlign' (node ''): it has no traced form yet (docs/onnx.md lists the impo",
         'test_roialign_aligned_true':
@@ -239,12 +217,6 @@ KNOWN = {
             "import: /usr/share/libonnx-testdata/data/node/test_scan_sum/model.onnx:1:0: error: cannot import ONNX op type 'Scan' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in Scan",
         'test_scatternd_multiply':
             "import: /usr/share/libonnx-testdata/data/node/test_scatternd_multiply/model.onnx:1:0: error: cannot import ONNX node (ScatterND): ScatterND's 'mul' reduction is not imported (in ScatterND)",
-        'test_simple_rnn_batchwise':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_batchwise/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported op",
-        'test_simple_rnn_defaults':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_defaults/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops",
-        'test_simple_rnn_with_initial_bias':
-            "import: /usr/share/libonnx-testdata/data/node/test_simple_rnn_with_initial_bias/model.onnx:1:0: error: cannot import ONNX op type 'RNN' (node ''): it has no traced form yet (docs/onnx.md lists the imp",
         'test_stft':
             "import: /usr/share/libonnx-testdata/data/node/test_stft/model.onnx:1:0: error: cannot import ONNX op type 'STFT' (node ''): it has no traced form yet (docs/onnx.md lists the imported ops) (in STFT)",
         'test_stft_with_window':

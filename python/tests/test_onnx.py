@@ -254,3 +254,59 @@ def test_dynamic_batch(tmp_path):
         ref = model(x)
     torch.testing.assert_close(back.interpret(x)[0], ref, rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(traced.compile(back)(x), ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_recurrent_language_model(kind, tmp_path):
+    """An embedding, a 2-layer bidirectional recurrent module and a linear
+    head: one ONNX LSTM/GRU/RNN node per layer (gate blocks reordered, GRU
+    with linear_before_reset=1) both ways, interpreted and compiled."""
+    class LM(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = torch.nn.Embedding(50, 16)
+            self.rnn = getattr(torch.nn, kind)(16, 32, num_layers=2,
+                                               bidirectional=True,
+                                               batch_first=True)
+            self.head = torch.nn.Linear(64, 50)
+
+        def forward(self, ids):
+            out, _ = self.rnn(self.emb(ids))
+            return self.head(out)
+
+    model = LM().eval()
+    ids = torch.randint(0, 50, (3, 7))
+    with torch.no_grad():
+        ref = model(ids)
+    path = str(tmp_path / "lm.onnx")
+    traced.trace(model, ids).to_onnx(path)
+    assert kind in {n.op_type for n in _check(path).graph.node}
+    back = traced.from_onnx(path)
+    torch.testing.assert_close(back.interpret(ids)[0], ref, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(traced.compile(back)(ids), ref, rtol=1e-4, atol=1e-4)
+    theirs = str(tmp_path / "lm_torch.onnx")
+    torch.onnx.export(model, ids, theirs, opset_version=17)
+    torch.testing.assert_close(traced.from_onnx(theirs).interpret(ids)[0], ref,
+                               rtol=1e-4, atol=1e-4)
+
+
+def test_lstm_states_are_outputs(tmp_path):
+    """(output, (h_n, c_n)) returned from the graph: three ONNX outputs."""
+    class Wrapped(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = torch.nn.LSTM(8, 16)
+
+        def forward(self, x):
+            return self.lstm(x)
+
+    model = Wrapped().eval()
+    x = torch.randn(5, 2, 8)
+    with torch.no_grad():
+        out, (h, c) = model(x)
+    path = str(tmp_path / "lstm.onnx")
+    traced.trace(model, x).to_onnx(path)
+    assert len(_check(path).graph.output) == 3
+    got = traced.from_onnx(path).interpret(x)
+    for g, w in zip(got, (out, h, c)):
+        torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-4)
