@@ -709,6 +709,27 @@ LogicalResult Importer::importGraph(mlir::ModuleOp top) {
              (constants.count(i) &&
               !(this->constantInputs && this->constantInputs->count(i)));
     });
+    // The ranks ONNX requires of the inputs whose dims the handlers index.
+    static const llvm::StringMap<SmallVector<std::pair<unsigned, int64_t>>>
+        minRanks = {
+            {"GatherND", {{0, 1}, {1, 1}}},  {"ScatterND", {{0, 1}, {1, 1}}},
+            {"Slice", {{0, 1}}},             {"Resize", {{0, 1}}},
+            {"Upsample", {{0, 1}}},          {"ReverseSequence", {{0, 2}}},
+            {"BatchNormalization", {{0, 2}}},
+            {"InstanceNormalization", {{0, 3}}},
+            {"LRN", {{0, 3}}},               {"ScatterElements", {{0, 1}}},
+            {"GatherElements", {{0, 1}}},    {"LayerNormalization", {{0, 1}}},
+        };
+    if (auto it = minRanks.find(node.opType); it != minRanks.end())
+      for (auto [i, rank] : it->second) {
+        RankedTensorType t = n.has(i) ? n.type(i) : RankedTensorType();
+        if (n.has(i) && !t)
+          return failure();
+        if (t && t.getRank() < rank)
+          return n.fail("input #" + Twine(i) + " has rank " +
+                        Twine(t.getRank()) + "; ONNX requires " +
+                        Twine(rank) + " or more");
+      }
     Operation *last = body.empty() ? nullptr : &body.back();
     axisError().clear();
     if (failed(it->second(n)))

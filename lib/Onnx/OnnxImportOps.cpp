@@ -1910,7 +1910,8 @@ LogicalResult importResize(ImportNode &n) {
     }
     return done(n, v);
   }
-  if (sizes[0] != xt.getDimSize(0) || sizes[1] != xt.getDimSize(1))
+  if (rank < 3 || sizes[0] != xt.getDimSize(0) ||
+      sizes[1] != xt.getDimSize(1))
     return n.fail("only spatial dims are resized (linear and cubic)");
   if (mode != "linear" && mode != "cubic")
     return n.fail("Resize mode '" + mode + "' is not imported");
@@ -2065,9 +2066,11 @@ LogicalResult importLRN(ImportNode &n) {
   if (!x)
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
-  int64_t size = n.attrInt("size", 0), C = xt.getDimSize(1);
-  if (size < 1 || xt.getRank() < 3 || ShapedType::isDynamic(C))
+  int64_t size = n.attrInt("size", 0);
+  if (size < 1 || size > (int64_t(1) << 16) || xt.getRank() < 3 ||
+      ShapedType::isDynamic(xt.getDimSize(1)))
     return n.fail("LRN needs a size and a static channel dim");
+  int64_t C = xt.getDimSize(1);
   double alpha = n.attrFloat("alpha", 1e-4), beta = n.attrFloat("beta", 0.75),
          bias = n.attrFloat("bias", 1);
   int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
@@ -2079,7 +2082,7 @@ LogicalResult importLRN(ImportNode &n) {
                         {{"input", sq}, {"pad", n.ints(pad)},
                          {"mode", n.str("constant")}, {"value", n.f64(0)}});
   Value sum;
-  for (int64_t k = 0; k < size; ++k) {
+  for (int64_t k = 0; k < size && padded; ++k) {
     Value part = n.call("torch.narrow", {{"input", padded},
                                          {"dim", n.i64(1)},
                                          {"start", n.i64(k)},
@@ -2101,8 +2104,11 @@ LogicalResult importReverseSequence(ImportNode &n) {
   if (!x || !lens || !xt.hasStaticShape())
     return n.fail("its sequence lengths must be a constant and the input "
                   "static");
-  int64_t timeAxis = n.attrInt("time_axis", 0),
-          batchAxis = n.attrInt("batch_axis", 1);
+  int64_t timeAxis = norm(n.attrInt("time_axis", 0), xt.getRank()),
+          batchAxis = norm(n.attrInt("batch_axis", 1), xt.getRank());
+  if (timeAxis == batchAxis || int64_t(lens->size()) != xt.getDimSize(batchAxis))
+    return n.fail("its time and batch axes must differ and its lengths "
+                  "match the batch");
   if (!n.withinLimit(xt.getNumElements(), "the reversed positions"))
     return failure();
   SmallVector<int64_t> idx(xt.getNumElements());

@@ -32,7 +32,8 @@ LibraryCall::LibraryCall(MLIRContext *ctx, StringRef target,
   name = method ? target.drop_front(7) : (entry ? entry->name : target);
   for (auto [i, kw] : llvm::enumerate(args)) {
     const CallArg &a = kw.second;
-    if (!a.attr) {
+    // (A null value, in a list too, comes from an earlier failed call.)
+    if (!a.attr || llvm::any_of(a.values, [](Value v) { return !v; })) {
       missing = true;
       continue;
     }

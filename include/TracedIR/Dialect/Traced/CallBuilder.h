@@ -42,7 +42,8 @@ public:
 
   /// The entry, or null for an unknown target.
   const OpSpec *spec() const { return entry; }
-  /// Whether an argument is missing (a null value from an earlier failure).
+  /// Whether an argument is missing (a null value from an earlier failure,
+  /// alone or in a list): such a call is not built.
   bool incomplete() const { return missing; }
   /// The call with result types `types`.
   Operation *build(OpBuilder &b, Location loc, TypeRange types) const;
