@@ -10,7 +10,12 @@
 
 each against torch eager within rtol/atol 1e-4, on random weights with
 randomized BatchNorm statistics and no all-zero parameters, batch 1 at
-224x224 (inception_v3: 299). Exits non-zero if any model fails.
+224x224 (inception_v3: 299). Where float32 itself cannot meet that (deep
+networks whose random logits reach 1e3: a small logit is a difference of
+large sums), the output is checked against the model run in float64
+instead: it passes when its largest error from the float64 result is no
+larger than torch's own float32 result's (marked "f64" in the table).
+Exits non-zero if any model fails.
 
     /usr/bin/python3 tools/onnx_round_trip.py [--only resnet18 vit_b_16] [--out DIR]
 """
@@ -36,6 +41,25 @@ def randomized(model, torch):
     return model.eval()
 
 
+def check(got, ref, model, x, torch, truth):
+    """assert_close at 1e-4, or no farther from the float64 result than
+    torch's float32 output is; returns the mark for the table."""
+    try:
+        torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+        return ""
+    except AssertionError:
+        if truth[0] is None:
+            with torch.no_grad():
+                truth[0] = model.double()(x.double())
+                model.float()
+        t = truth[0]
+        ours = float((got.double() - t).abs().max())
+        theirs = float((ref.double() - t).abs().max())
+        if ours > theirs:
+            raise
+        return f" (f64: {ours:.1e} vs torch's {theirs:.1e})"
+
+
 def run(name, out):
     import onnx
     import torch
@@ -57,8 +81,10 @@ def run(name, out):
     onnx.checker.check_model(ours, full_check=True)
     got = traced.from_onnx(ours).interpret(x)[0]
     result["direct"] = float((direct - ref).abs().max())
-    torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
-    result["ours"] = (float((got - ref).abs().max()), time.time() - t)
+    truth = [None]
+    mark = check(got, ref, model, x, torch, truth)
+    result["ours"] = (f"{float((got - ref).abs().max()):.1e}{mark}",
+                      time.time() - t)
     theirs = os.path.join(out, f"{name}_torch.onnx")
     t = time.time()
     try:
@@ -68,8 +94,9 @@ def run(name, out):
                            str(e).strip().splitlines()[0][:80], 0.0)
         return result
     got = traced.from_onnx(theirs).interpret(x)[0]
-    torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
-    result["torch"] = (float((got - ref).abs().max()), time.time() - t)
+    mark = check(got, ref, model, x, torch, truth)
+    result["torch"] = (f"{float((got - ref).abs().max()):.1e}{mark}",
+                       time.time() - t)
     for f in (ours, theirs):
         for p in (f, f + ".data"):
             if os.path.exists(p):
@@ -102,9 +129,7 @@ def main():
                       f"{msg[-1] if msg else ''} | | |", flush=True)
                 traceback.print_exc(file=sys.stderr)
                 continue
-        theirs = r["torch"][0]
-        theirs = theirs if isinstance(theirs, str) else f"{theirs:.1e}"
-        print(f"| {name} | {r['direct']:.1e} | {r['ours'][0]:.1e} | {theirs} | "
+        print(f"| {name} | {r['direct']:.1e} | {r['ours'][0]} | {r['torch'][0]} | "
               f"{r['ours'][1] + r['torch'][1]:.0f} |", flush=True)
     print(f"\n{len(names) - len(failed)} of {len(names)} models pass both ways"
           + (f"; failed: {', '.join(failed)}" if failed else ""))
