@@ -81,6 +81,63 @@ void bindModuleFormats(ModuleClass &cls) {
           },
           py::arg("locations") = true)
       .def(
+          "tensor_blobs",
+          // {(module, name): blob key} for parameters and buffers held in
+          // dense_resource blobs: two declarations share a tensor exactly
+          // when they name one blob (tied weights).
+          [](ModuleState &s) {
+            py::dict out;
+            for (auto module : s.get().getBody()->getOps<traced::ModuleOp>())
+              for (Operation &op : module.getBody().front()) {
+                ElementsAttr value;
+                if (auto p = dyn_cast<ParameterOp>(op))
+                  value = p.getValue();
+                else if (auto b = dyn_cast<BufferOp>(op))
+                  value = b.getValue();
+                auto blob = dyn_cast_or_null<DenseResourceElementsAttr>(value);
+                if (!blob)
+                  continue;
+                out[py::make_tuple(module.getSymName().str(),
+                                   cast<SymbolOpInterface>(op).getName().str())] =
+                    blob.getRawHandle().getKey().str();
+              }
+            return out;
+          })
+      .def(
+          "op_locations",
+          // {(module, graph): [(file, line, col, scope) or None per op of
+          // the graph's body, its output included]}: what the graph
+          // explorer shows, without printing the module.
+          [](ModuleState &s) {
+            py::dict out;
+            for (auto module : s.get().getBody()->getOps<traced::ModuleOp>())
+              for (auto graph : module.getBody().front().getOps<GraphOp>()) {
+                py::list ops;
+                for (Operation &op : graph.getBody().front()) {
+                  FileLineColLoc file;
+                  std::string scope;
+                  op.getLoc()->walk([&](Location l) {
+                    if (auto name = dyn_cast<NameLoc>(l); name && scope.empty())
+                      scope = name.getName().str();
+                    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+                      file = f;
+                      return WalkResult::interrupt();
+                    }
+                    return WalkResult::advance();
+                  });
+                  if (!file)
+                    ops.append(py::none());
+                  else
+                    ops.append(py::make_tuple(file.getFilename().str(),
+                                              file.getLine(), file.getColumn(),
+                                              scope));
+                }
+                out[py::make_tuple(module.getSymName().str(),
+                                   graph.getSymName().str())] = ops;
+              }
+            return out;
+          })
+      .def(
           "to_onnx",
           [](ModuleState &s, int64_t opset, const std::string &externalFile,
              const std::string &externalDir, bool locations) {

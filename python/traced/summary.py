@@ -166,23 +166,12 @@ def _module_macs(class_name: str, info: dict, op) -> int:
 
 # -- parameters ------------------------------------------------------------------
 
-_SYMBOL = r'@("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$.]*)'
-_MODULE_DECL = re.compile(r"^\s*traced\.module (?:root )?" + _SYMBOL)
-_PARAM_DECL = re.compile(r"^\s*parameter " + _SYMBOL + r" : .*dense_resource<([^>]+)>")
-
-
-def _unquote(symbol: str) -> str:
-    if symbol.startswith('"'):
-        return re.sub(r"\\(.)", r"\1", symbol[1:-1])
-    return symbol
-
-
 def _parameter_keys(state, params) -> Dict[Tuple[str, str], Any]:
     """A key per (module symbol, parameter name) that two parameters share
     exactly when they are one tensor: the tracer declares a tensor that
     several modules hold (tied weights) with one `dense_resource` blob.
-    The MLIR text (which names the blobs) is read only when two parameters
-    of one type hold the same bytes, the only case where they can share."""
+    The blobs' names are read only when two parameters of one type hold
+    the same bytes, the only case where they can share."""
     keys = {p: p for p in params}
     by_type = {}
     for (sym, name), type_text in params.items():
@@ -203,15 +192,9 @@ def _parameter_keys(state, params) -> Dict[Tuple[str, str], Any]:
             break
     if not candidates:
         return keys
-    module = None
-    for line in state.to_text().split("\n{-#", 1)[0].splitlines():
-        found = _MODULE_DECL.match(line)
-        if found:
-            module = _unquote(found.group(1))
-            continue
-        found = _PARAM_DECL.match(line)
-        if found and (module, _unquote(found.group(1))) in keys:
-            keys[(module, _unquote(found.group(1)))] = ("blob", found.group(2))
+    for key, blob in state.tensor_blobs().items():
+        if key in keys:
+            keys[key] = ("blob", blob)
     return keys
 
 

@@ -25,86 +25,17 @@ import socketserver
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _traced
 from .summary import _module_path, _shape_text, expr_macs, summarize
 
 
 # -- source locations ------------------------------------------------------------
-# The op API carries no location; the MLIR text with debuginfo does. It is
-# printed with large values elided, so that a model's weights (gigabytes of
-# hex for vit_h_14) are never printed.
-
-_SYMBOL = r'@("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$.\-]*)'
-_MODULE_LINE = re.compile(r"^\s*traced\.module (?:root )?" + _SYMBOL)
-_GRAPH_LINE = re.compile(r"^\s*graph " + _SYMBOL + r"\(")
-_ALIAS = re.compile(r"^(#loc\d*) = loc\((.*)\)\s*$")
-_TRAILING_LOC = re.compile(r" loc\((.*)\)\s*$")
-_LOC_REF = re.compile(r"#loc\d*")
-_FILE_LINE_COL = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
-_SCOPE = re.compile(r'^"((?:[^"\\]|\\.)*)"\(')
-
-
-def _unquote(symbol: str) -> str:
-    if symbol.startswith('"'):
-        return re.sub(r"\\(.)", r"\1", symbol[1:-1])
-    return symbol
-
-
-def _stripped_text(state) -> str:
-    """The MLIR text with locations, without weight data."""
-    return state.to_text(large_elided=True, debuginfo=True)
-
+# The op API carries no location; `op_locations` (the binding) reads them
+# from the IR, without printing the module (its weights).
 
 def _locations(state) -> Dict[Tuple[str, str], List[Optional[Tuple[str, int, int, str]]]]:
     """{(module, graph): [(file, line, col, scope) or None per op]}."""
-    try:
-        text = _stripped_text(state)
-    except Exception:  # no locations rather than no page
-        return {}
-    text = text.split("\n{-#", 1)[0]
-    lines = text.split("\n")
-    aliases = {}
-    for line in lines:
-        if line.startswith("#loc"):
-            found = _ALIAS.match(line)
-            if found:
-                aliases[found.group(1)] = found.group(2)
-
-    @functools.lru_cache(maxsize=None)
-    def resolve(body: str, depth: int = 0) -> Optional[Tuple[str, int, int, str]]:
-        for _ in range(16):
-            if "#loc" not in body:
-                break
-            body = _LOC_REF.sub(lambda m: f"loc({aliases.get(m.group(0), 'unknown')})", body)
-        if body.startswith("loc("):
-            body = body[4:-1]
-        found = _FILE_LINE_COL.search(body)
-        if not found:
-            return None
-        scope = _SCOPE.match(body)
-        return (_unquote('"' + found.group(1) + '"'), int(found.group(2)),
-                int(found.group(3)), _unquote('"' + scope.group(1) + '"') if scope else "")
-
-    out = {}
-    module = graph = None
-    ops: List[Optional[Tuple[str, int, int, str]]] = []
-    for line in lines:
-        if graph is not None:
-            if line.startswith("    }"):
-                out[(module, graph)] = ops
-                graph = None
-                continue
-            found = _TRAILING_LOC.search(line)
-            ops.append(resolve(found.group(1)) if found else None)
-            continue
-        found = _MODULE_LINE.match(line)
-        if found:
-            module = _unquote(found.group(1))
-            continue
-        found = _GRAPH_LINE.match(line)
-        if found and module is not None:
-            graph, ops = _unquote(found.group(1)), []
-    return out
+    return {k: [tuple(x) if x is not None else None for x in v]
+            for k, v in state.op_locations().items()}
 
 
 # -- the data --------------------------------------------------------------------
