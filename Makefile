@@ -17,7 +17,7 @@ BUILD_PACKAGES := cmake ninja-build llvm-22-dev libmlir-22-dev mlir-22-tools lib
                   chromium python3-onnx libonnx-testdata \
                   python3-pip python3-venv python3-setuptools python3-wheel
 
-.PHONY: all deps build check check-large demo docs aten clean screenshots check-onnx-models \
+.PHONY: all deps build check check-large demo docs aten clean screenshots check-onnx-models check-onnx-ort \
         build-asan check-asan check-asan-lit fuzz-smoke fuzz-long \
         wheel check-wheel
 
@@ -203,6 +203,17 @@ docs: build
 # 224x224 (docs/onnx.md, "Conformance"; about an hour on a 2-core machine).
 check-onnx-models: build
 	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -W ignore tools/onnx_round_trip.py
+
+# ONNX Runtime (npm's onnxruntime-node, installed into build/ort; needs
+# nodejs and npm and the npm registry) runs the models to_onnx exports,
+# against torch (docs/onnx.md, "Conformance"). Optional: not in `make check`.
+ORT_VERSION ?= 1.17.0
+check-onnx-ort: build
+	@command -v npm >/dev/null || { echo "check-onnx-ort needs nodejs and npm (apt-get install nodejs npm)"; exit 1; }
+	mkdir -p $(BUILD_DIR)/ort
+	test -d $(BUILD_DIR)/ort/node_modules/onnxruntime-node || \
+	  (cd $(BUILD_DIR)/ort && npm install --no-audit --no-fund onnxruntime-node@$(ORT_VERSION))
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -W ignore tools/onnx_ort_check.py --ort $(BUILD_DIR)/ort
 
 # Regenerates the graph explorer's screenshots in docs/images (headless
 # Chromium; python/tests/test_view.py checks the page in `make check`).
