@@ -61,6 +61,9 @@ struct NormalizePass : traced::impl::TracedNormalizeBase<NormalizePass> {
       auto fn = CallFunctionOp::create(
           b, op->getLoc(), op->getResultTypes(), b.getStringAttr(spec->name),
           operands, b.getArrayAttr(arguments), method.getKeywordsAttr());
+      // (The dynamic dims' names the tracer recorded stay with the call.)
+      if (Attribute names = op->getAttr(kDimNamesAttr))
+        fn->setAttr(kDimNamesAttr, names);
       (void)normalizeCallInPlace(fn);
       op->replaceAllUsesWith(fn);
       op->erase();

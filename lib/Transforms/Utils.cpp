@@ -111,6 +111,9 @@ traced::makeLeafCallFunctional(CallMethodOp call,
                                    b.getStringAttr(functional->name), operands,
                                    b.getArrayAttr(arguments),
                                    b.getStrArrayAttr(names));
+  // (The dynamic dims' names the tracer recorded stay with the call.)
+  if (Attribute dimNames = call->getAttr(kDimNamesAttr))
+    fn->setAttr(kDimNamesAttr, dimNames);
   // Normalize (drop defaults); the folder does it in place.
   (void)normalizeCallInPlace(fn);
   call->replaceAllUsesWith(fn);

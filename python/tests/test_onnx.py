@@ -248,6 +248,7 @@ def test_dynamic_batch(tmp_path):
     m.to_onnx(path)
     exported = _check(path)
     assert exported.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    assert exported.graph.output[0].type.tensor_type.shape.dim[0].dim_param == "batch"
     back = traced.from_onnx(path)
     x = torch.randn(5, 3, 64, 64)
     with torch.no_grad():
