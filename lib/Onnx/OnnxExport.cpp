@@ -411,13 +411,12 @@ ExportCall::tensors(StringRef name) const {
     items = tuple.getElements().getValue();
   else
     return std::nullopt;
-  bool isMethod = isa<CallMethodOp>(b.op);
   SmallVector<std::string> out;
   for (Attribute item : items) {
     auto marker = dyn_cast<OperandAttr>(item);
     if (!marker)
       return std::nullopt;
-    Value v = b.op->getOperand(marker.getIndex() + (isMethod ? 1 : 0));
+    Value v = b.operandOf(marker);
     auto it = x.names.find(v);
     if (it == x.names.end())
       return std::nullopt;

@@ -840,10 +840,8 @@ LogicalResult emitCat(ExportCall &c) {
   bool stack = c.target() == "torch.stack";
   auto list = cast<ArrayAttr>(c.b.slot("tensors"));
   SmallVector<std::string> parts;
-  bool isMethod = isa<CallMethodOp>(c.op());
   for (auto [name, item] : llvm::zip(*ins, list.getValue())) {
-    Value v = c.op()->getOperand(cast<OperandAttr>(item).getIndex() +
-                                 (isMethod ? 1 : 0));
+    Value v = c.b.operandOf(cast<OperandAttr>(item));
     auto vt = cast<RankedTensorType>(v.getType());
     // torch.cat skips 1-d empty tensors of any size.
     if (!stack && vt.getRank() == 1 && vt.getDimSize(0) == 0 && rank != 1)
@@ -938,7 +936,6 @@ LogicalResult emitGetitem(ExportCall &c) {
   SmallVector<int64_t> starts, ends, axes, steps;
   std::optional<std::pair<int64_t, Value>> gather;
   int64_t axis = 0;
-  bool isMethod = isa<CallMethodOp>(c.op());
   for (Attribute a : items) {
     if (isa<NoneAttr>(a))
       continue;
@@ -980,7 +977,7 @@ LogicalResult emitGetitem(ExportCall &c) {
       continue;
     }
     if (auto m = dyn_cast<OperandAttr>(a)) {
-      Value v = c.op()->getOperand(m.getIndex() + (isMethod ? 1 : 0));
+      Value v = c.b.operandOf(m);
       auto vt = dyn_cast<RankedTensorType>(v.getType());
       if (!vt || gather || !vt.getElementType().isInteger(64) ||
           !c.x.names.count(v))
