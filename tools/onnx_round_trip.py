@@ -41,6 +41,25 @@ def randomized(model, torch):
     return model.eval()
 
 
+def register_missing_symbolics(torch):
+    """torch 1.13's exporter has no symbolic for `aten::zero` (swin_v2's
+    `zero_()` of a bias slice); torch.onnx.register_custom_op_symbolic
+    gives it one: zeros of the input's shape and dtype (ConstantOfShape,
+    then a Cast to the input's type)."""
+    from torch.onnx import symbolic_helper
+
+    def zero(g, self):
+        shape = g.op("Shape", self)
+        zeros = g.op("ConstantOfShape", shape,
+                     value_t=torch.tensor([0.0], dtype=torch.float32))
+        dtype = symbolic_helper._try_get_scalar_type(self)
+        if dtype is None or dtype == "Float":
+            return zeros
+        return g.op("CastLike", zeros, self)
+
+    torch.onnx.register_custom_op_symbolic("aten::zero", zero, 17)
+
+
 def check(got, ref, model, x, torch, truth):
     """assert_close at 1e-4, or no farther from the float64 result than
     torch's float32 output is; returns the mark for the table."""
@@ -88,6 +107,7 @@ def run(name, out):
     theirs = os.path.join(out, f"{name}_torch.onnx")
     t = time.time()
     try:
+        register_missing_symbolics(torch)
         torch.onnx.export(model, x, theirs, opset_version=17)
     except Exception as e:  # noqa: BLE001  (torch's exporter, not ours)
         result["torch"] = ("torch.onnx.export refuses: " +
