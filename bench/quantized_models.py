@@ -33,6 +33,22 @@ def randomize(model):
     return model
 
 
+def host_has_vnni():
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
+    except OSError:
+        return False
+    return " avx512_vnni" in flags or " avx_vnni" in flags
+
+
+# torch's "onednn" qconfig where the CPU has VNNI; its "x86" qconfig (7-bit
+# activations) elsewhere: without VNNI torch 1.13's oneDNN int8 sums
+# saturate in int16 on 8-bit activations, so torch would not be the
+# reference (docs/quantization.md, "Numerics").
+BACKEND = "onednn" if host_has_vnni() else "x86"
+
+
 def quantized(name, flow, size):
     from torch.ao.quantization import get_default_qconfig_mapping
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
@@ -43,14 +59,14 @@ def quantized(name, flow, size):
     if flow == "eager":
         model = randomize(getattr(tq, name)(quantize=False, **kwargs).eval())
         model.fuse_model(is_qat=False)
-        model.qconfig = torch.ao.quantization.get_default_qconfig("onednn")
+        model.qconfig = torch.ao.quantization.get_default_qconfig(BACKEND)
         torch.ao.quantization.prepare(model, inplace=True)
         with torch.no_grad():
             for x in calib:
                 model(x)
         return torch.ao.quantization.convert(model, inplace=True)
     model = randomize(getattr(torchvision.models, name)(**kwargs).eval())
-    prepared = prepare_fx(model, get_default_qconfig_mapping("onednn"), (calib[0],))
+    prepared = prepare_fx(model, get_default_qconfig_mapping(BACKEND), (calib[0],))
     with torch.no_grad():
         for x in calib:
             prepared(x)
@@ -69,6 +85,7 @@ def main():
     p.add_argument("--flows", default="eager,fx")
     a = p.parse_args()
     torch.backends.quantized.engine = "onednn"
+    print(f"qconfig: {BACKEND} (VNNI: {host_has_vnni()}); quantized engine onednn")
     print("| model | flow | interpreted: within 1 step, max steps, top-1 | "
           "compiled: within 1 step, max steps, top-1 | seconds |")
     print("|---|---|---|---|---|")

@@ -29,7 +29,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Support/Timing.h"
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <unistd.h>
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -125,6 +127,37 @@ static LogicalResult defineWeakAllocFunctions(mlir::ModuleOp module) {
     LLVM::ReturnOp::create(b, fn.getLoc(), ValueRange());
     return success();
   });
+}
+
+/// compiler-rt's float -> bfloat16 and double -> bfloat16 truncations,
+/// which LLVM calls for `fptrunc` on an x86 CPU without AVX-512 BF16
+/// (libgcc 12 has neither). Round to nearest even; a NaN stays a quiet
+/// NaN of its sign. The double one rounds once: to float by rounding to
+/// odd (exact bits kept sticky), then to bfloat16.
+static __bf16 traced_truncsfbf2(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  uint16_t h = (u & 0x7fffffffu) > 0x7f800000u
+                   ? uint16_t((u >> 16) | 0x40u)
+                   : uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+
+static __bf16 traced_truncdfbf2(double d) {
+  float f = static_cast<float>(d);
+  if (std::isfinite(d) && static_cast<double>(f) != d) {
+    // f rounded away from d's side: step back toward zero, then mark the
+    // lost bits in the last place (round to odd).
+    if (std::fabs(static_cast<double>(f)) > std::fabs(d))
+      f = std::nextafter(f, 0.0f);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u |= 1u;
+    std::memcpy(&f, &u, 4);
+  }
+  return traced_truncsfbf2(f);
 }
 
 namespace {
@@ -1036,6 +1069,14 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
       llvm::JITSymbolFlags::Exported};
   symbols[mangle(kFreeName)] = {
       llvm::orc::ExecutorAddr::fromPtr(+[](void *ptr) { jitFree(ptr); }),
+      llvm::JITSymbolFlags::Exported};
+  // Truncations to bfloat16 without AVX-512 BF16 are calls of compiler-rt's
+  // builtins, which Debian 12's libgcc (GCC 12) lacks.
+  symbols[mangle("__truncsfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&traced_truncsfbf2),
+      llvm::JITSymbolFlags::Exported};
+  symbols[mangle("__truncdfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&traced_truncdfbf2),
       llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)

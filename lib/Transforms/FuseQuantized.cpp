@@ -144,63 +144,74 @@ Value onQuantized(OpBuilder &b, const BoundOp &op, Type result) {
   return clone->getResult(0);
 }
 
+/// Erases `op` and then the producers it leaves unused (pure calls and
+/// dequantizes).
+void eraseDead(Operation *op) {
+  SmallVector<Operation *> work{op};
+  while (!work.empty()) {
+    Operation *o = work.pop_back_val();
+    if (!o->use_empty())
+      continue;
+    SmallVector<Operation *> defs;
+    for (Value v : o->getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && isa<CallFunctionOp, CallMethodOp>(def))
+        defs.push_back(def);
+    o->erase();
+    for (Operation *def : defs)
+      if (std::optional<BoundOp> bd = bindCall(def, {}); bd && bd->spec->pure)
+        work.push_back(def);
+  }
+}
+} // namespace
+
+FailureOr<unsigned> traced::fuseQuantizedIslands(mlir::ModuleOp top) {
+  SymbolTableCollection symbols;
+  SmallVector<Operation *> quantizes;
+  top.walk([&](Operation *op) {
+    if (std::optional<BoundOp> b = bindCall(op, {});
+        b && b->spec->name == "torch.quantize_per_tensor" &&
+        isQuantizedTensor(op->getResult(0).getType()))
+      quantizes.push_back(op);
+  });
+  unsigned fused = 0;
+  for (Operation *q : quantizes) {
+    std::optional<BoundOp> bound = bindCall(q, {});
+    Value input = bound->value("input");
+    Type result = q->getResult(0).getType();
+    OpBuilder b(q);
+    Value replacement;
+    if (Value x = dequantized(input); x && x.getType() == result) {
+      replacement = x; // quantize(dequantize(x)) at x's parameters
+    } else if (std::optional<BoundOp> def = producer(input)) {
+      bool relu = def->spec->name == "torch.nn.functional.relu";
+      std::optional<BoundOp> core = relu ? producer(def->value("input")) : def;
+      if (core) {
+        Decomposer dc(*core, b, symbols);
+        replacement = fuse(dc, *core, relu, result);
+        if (dc.failed)
+          return failure();
+      }
+      if (!replacement)
+        replacement = onQuantized(b, *def, result);
+    }
+    if (!replacement)
+      continue;
+    ++fused;
+    q->getResult(0).replaceAllUsesWith(replacement);
+    eraseDead(q);
+  }
+  return fused;
+}
+
+namespace {
 struct FuseQuantizedPass
     : traced::impl::TracedFuseQuantizedBase<FuseQuantizedPass> {
   void runOnOperation() override {
-    SymbolTableCollection symbols;
-    SmallVector<Operation *> quantizes;
-    getOperation().walk([&](Operation *op) {
-      if (std::optional<BoundOp> b = bindCall(op, {});
-          b && b->spec->name == "torch.quantize_per_tensor" &&
-          isQuantizedTensor(op->getResult(0).getType()))
-        quantizes.push_back(op);
-    });
-    for (Operation *q : quantizes) {
-      std::optional<BoundOp> bound = bindCall(q, {});
-      Value input = bound->value("input");
-      Type result = q->getResult(0).getType();
-      OpBuilder b(q);
-      Value replacement;
-      if (Value x = dequantized(input); x && x.getType() == result) {
-        replacement = x; // quantize(dequantize(x)) at x's parameters
-      } else if (std::optional<BoundOp> def = producer(input)) {
-        bool relu = def->spec->name == "torch.nn.functional.relu";
-        std::optional<BoundOp> core = relu ? producer(def->value("input")) : def;
-        if (core) {
-          Decomposer dc(*core, b, symbols);
-          replacement = fuse(dc, *core, relu, result);
-          if (dc.failed)
-            return signalPassFailure();
-        }
-        if (!replacement)
-          replacement = onQuantized(b, *def, result);
-      }
-      if (!replacement)
-        continue;
-      ++numFused;
-      q->getResult(0).replaceAllUsesWith(replacement);
-      eraseDead(q);
-    }
-  }
-
-  /// Erases `op` and then the producers it leaves unused (pure calls and
-  /// dequantizes).
-  void eraseDead(Operation *op) {
-    SmallVector<Operation *> work{op};
-    while (!work.empty()) {
-      Operation *o = work.pop_back_val();
-      if (!o->use_empty())
-        continue;
-      SmallVector<Operation *> defs;
-      for (Value v : o->getOperands())
-        if (Operation *def = v.getDefiningOp();
-            def && isa<CallFunctionOp, CallMethodOp>(def))
-          defs.push_back(def);
-      o->erase();
-      for (Operation *def : defs)
-        if (std::optional<BoundOp> bd = bindCall(def, {}); bd && bd->spec->pure)
-          work.push_back(def);
-    }
+    FailureOr<unsigned> fused = fuseQuantizedIslands(getOperation());
+    if (failed(fused))
+      return signalPassFailure();
+    numFused += *fused;
   }
 };
 } // namespace

@@ -486,6 +486,19 @@ def _find_linker():
     raise CompileError("no C compiler driver (clang-22, cc) to link the library")
 
 
+def _builtins_archive(linker):
+    """compiler-rt's builtins archive of the clang driver `linker`, or None:
+    compiled code truncating to bfloat16 on a CPU without AVX-512 BF16
+    calls `__truncsfbf2`, which libgcc 12 lacks (the JIT defines its own)."""
+    try:
+        found = subprocess.run([linker, "--rtlib=compiler-rt", "-print-libgcc-file-name"],
+                               capture_output=True, text=True)
+    except OSError:
+        return None
+    path = found.stdout.strip()
+    return path if found.returncode == 0 and os.path.exists(path) else None
+
+
 #: Where Debian's libomp-22-dev puts the OpenMP runtime parallel loops call.
 _LIBOMP_DIR = "/usr/lib/llvm-22/lib"
 
@@ -584,10 +597,13 @@ def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
         runtime = os.path.join(tmp, "traced_buffers.c")
         with open(runtime, "w") as f:
             f.write(_BUFFER_CACHE_C)
-        linked = subprocess.run([_find_linker(), "-shared", "-fPIC", "-O2",
-                                 "-o", path, obj, runtime,
-                                 f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
-                                 "-lm", "-lpthread", f"-Wl,-rpath,{_LIBOMP_DIR}"],
+        linker = _find_linker()
+        builtins = _builtins_archive(linker)
+        linked = subprocess.run([linker, "-shared", "-fPIC", "-O2",
+                                 "-o", path, obj, runtime]
+                                + ([builtins] if builtins else [])
+                                + [f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
+                                   "-lm", "-lpthread", f"-Wl,-rpath,{_LIBOMP_DIR}"],
                                 capture_output=True, text=True)
         if linked.returncode != 0:
             raise CompileError(f"linking {path} failed: {linked.stderr.strip()}")

@@ -68,6 +68,10 @@ decomposeCalls(Operation *root,
 /// compile, whose inputs and outputs must not be quantized. Fails after
 /// reporting an error.
 LogicalResult lowerQuantized(mlir::ModuleOp top, Operation *entry);
+/// traced-fuse-quantized: each dequantize / float op / quantize island under
+/// `top` as the int8 op (FuseQuantized.cpp); returns how many quantize
+/// calls it fused, or fails after reporting an error.
+FailureOr<unsigned> fuseQuantizedIslands(mlir::ModuleOp top);
 /// The quantized entries (QuantizedUse::Native) traced-lower-quantized
 /// rewrites, which the compilers therefore lower.
 std::vector<std::string> getQuantizedLoweringTargets();

@@ -266,6 +266,49 @@ def TracedFuseQuantized : Pass<"traced-fuse-quantized", "mlir::ModuleOp"> {
   ];
 }
 
+def TracedConvertQat : Pass<"traced-convert-qat", "mlir::ModuleOp"> {
+  let summary = "Turns a quantization-aware-training graph into the int8 graph";
+  let description = [{
+    A QAT model (torch.fx's `prepare_qat_fx`, or eager mode's
+    `prepare_qat`), traced with its observers off, becomes the int8 model
+    torch's `convert` makes of it (docs/quantization.md):
+
+    1. BatchNorm folds into each QAT ConvBn convolution. Such a module
+       computes `batch_norm(conv(x, fake_quant(w * s), 0) / s + b)` with
+       `s = gamma / sqrt(running_var + eps)`; that is `conv(x,
+       fake_quant(w * s), b')` with `b' = (b - running_mean) * s + beta`
+       (torch's `fuse_conv_bn_weights`). The divisor must equal the norm's
+       scale, checked by value.
+    2. Each fake quantization (`fused_moving_avg_obs_fake_quant`,
+       `fake_quantize_per_tensor_affine`) becomes `quantize_per_tensor` or
+       `quantize_per_channel` and `dequantize` at the parameters torch's
+       convert computes (the observer's `calculate_qparams` over the
+       running min and max, which the scale buffer the QAT forward uses can
+       lag behind; a plain fake quantization's own scale and zero point),
+       of the dtype its range names (quint8 for [0, 255] or [0, 127],
+       qint8 for [-128, 127] or [-64, 63], qint32); one whose fake_quant_on
+       flag is off goes. A quantization of a value that parameters alone
+       determine (a weight) folds to a quantized constant. An observer
+       still on is an error (its scale would still change); a fake
+       quantization the pass cannot read (a range of no quantized dtype,
+       flags that are not constants) stays, with a warning.
+    3. An op that takes quantized tensors (a view, max pooling, relu,
+       average pooling) of a dequantized tensor runs on the quantized
+       tensor, dequantized after it, as torch's convert runs it (eager
+       mode's max pooling after a ConvBnReLU has no fake quantization of
+       its own). The dequantize / float op / quantize islands left become
+       int8 ops, as `traced-fuse-quantized` makes them.
+
+    Run traced-flatten and traced-normalize first, traced-dce after.
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded-norms", "Number of batch norms folded">,
+    Statistic<"numConverted", "converted", "Number of fake quantizations converted">,
+    Statistic<"numSunk", "sunk", "Number of dequantize calls moved after an op">,
+    Statistic<"numFused", "fused", "Number of quantize calls fused">,
+  ];
+}
+
 def TracedLowerQuantized : Pass<"traced-lower-quantized", "mlir::ModuleOp"> {
   let summary = "Rewrites quantized tensors and ops as integer and float calls";
   let description = [{

@@ -130,8 +130,10 @@ SmallVector<Value> Decomposer::calls(StringRef target, ArrayRef<KwArg> args,
     failed = true;
     return {};
   }
+  // (A rule that leaves the types to the trace gives none: `refined` then
+  // types the call alone.)
   if (!refined.empty()) {
-    if (refined.size() != types->size() ||
+    if ((!types->empty() && refined.size() != types->size()) ||
         llvm::any_of(llvm::zip(*types, refined), [](auto pair) {
           auto [inferred, given] = pair;
           return inferred && !isCompatibleType(inferred, given);

@@ -1,5 +1,5 @@
-// RUN: traced-opt %s --traced-cpu-pipeline --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s
-// RUN: traced-opt %s --traced-cpu-pipeline=arena=false --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: traced-opt %s --traced-cpu-pipeline=tile-n=32 --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s
+// RUN: traced-opt %s --traced-cpu-pipeline="arena=false tile-n=32" --mlir-print-ir-after=traced-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 
 // A function's temporaries are planned into one buffer at compile time
 // (an internal pass after EarlyDeallocs): each lives from its alloc to its

@@ -1,4 +1,4 @@
-// RUN: traced-opt %s --traced-cpu-pipeline --mlir-print-ir-after=traced-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s
+// RUN: traced-opt %s --traced-cpu-pipeline=tile-n=32 --mlir-print-ir-after=traced-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s
 
 // 1-D and 3-D window ops reach the CPU pipeline as the 2-D forms it
 // vectorizes and threads (TracedToLinalg's buildPooling and buildConv3d):
