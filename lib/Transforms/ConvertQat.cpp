@@ -31,6 +31,7 @@
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <algorithm>
@@ -103,10 +104,20 @@ public:
           result = tensorFromElements(elements);
     }
     for (Operation *op : llvm::reverse(scratch))
-      op->erase();
+      eraseScratch(op);
     if (succeeded(result))
       known.try_emplace(v, *result);
     return result;
+  }
+
+  /// Erases a scratch op, and a scratch constant's bytes with it (the
+  /// context's resource manager would keep a copy of each weight).
+  static void eraseScratch(Operation *op) {
+    if (auto c = dyn_cast<ConstantOp>(op))
+      if (auto blob = dyn_cast<DenseResourceElementsAttr>(c.getValue()))
+        if (auto *entry = blob.getRawHandle().getResource())
+          entry->setBlob(AsmResourceBlob());
+    op->erase();
   }
 
 private:
@@ -533,7 +544,7 @@ struct ConvertQatPass : traced::impl::TracedConvertQatBase<ConvertQatPass> {
     Attribute value = ok ? evaluateConstantCall(call, int64_t(1) << 28) : Attribute();
     call->setOperands(original);
     for (Operation *op : scratch)
-      op->erase();
+      ExpressionEvaluator::eraseScratch(op);
     if (!value)
       return;
     q = ConstantOp::create(b, call->getLoc(), q.getType(), value).getResult();

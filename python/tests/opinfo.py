@@ -2407,6 +2407,19 @@ OPS = {
         ("quint8", lambda x: torch.ops.quantized.hardswish(x, 0.03, 10), [qtensor((2, 3, 4), 0.05, 100)], QUANT_EXACT),
         ("qint8", lambda x: torch.ops.quantized.hardswish(x, 0.02, -20), [qtensor((3, 5), 0.04, 0, torch.qint8)],
          QUANT_EXACT)),
+    # (These small samples take torch's scalar loop, which dequantizes
+    # unfused; the kernels compute its vectorized loop, as models' tensors
+    # take it: a step apart, rarely. test_quantized.py's
+    # test_activation_modules checks them exactly on whole vectors.)
+    "torch.ops.quantized.leaky_relu": fixed(
+        ("quint8", lambda x: torch.ops.quantized.leaky_relu(x, 0.13, False, 0.03, 90), [qtensor((2, 3, 4), 0.05, 100)],
+         QUANT_ONE_STEP),
+        ("qint8", lambda x: torch.ops.quantized.leaky_relu(x, 0.3, False, 0.02, -20), [qtensor((3, 5), 0.04, 0, torch.qint8)],
+         QUANT_ONE_STEP)),
+    "torch.ops.quantized.elu": fixed(
+        ("quint8", lambda x: torch.ops.quantized.elu(x, 0.03, 90), [qtensor((2, 3, 4), 0.05, 100)], QUANT_ONE_STEP),
+        ("qint8 alpha", lambda x: torch.ops.quantized.elu(x, 0.02, -20, 0.5), [qtensor((3, 5), 0.04, 0, torch.qint8)],
+         QUANT_ONE_STEP)),
     "torch.ops.quantized.cat": fixed(
         ("requantized", lambda a, b: torch.ops.quantized.cat([a, b], 1, 0.04, 2),
          [qtensor((2, 3), 0.05, 3), qtensor((2, 4), 0.02, 100)], QUANT_EXACT),

@@ -168,6 +168,28 @@ def _graph_text(tm):
     return re.sub(r"dense_resource<[^>]*>", "dense_resource<>", str(tm).split("{-#")[0])
 
 
+@pytest.mark.parametrize("make", [lambda: torch.ao.nn.quantized.LeakyReLU(0.04, 60, 0.2),
+                                  lambda: torch.ao.nn.quantized.ELU(0.04, 60, 1.5)],
+                         ids=["LeakyReLU", "ELU"])
+def test_activation_modules(make):
+    """The quantized LeakyReLU (scale and zero point in buffers) and ELU
+    modules convert_fx and eager convert emit: their storage integers and
+    parameters are torch's, interpreted and compiled."""
+    module = _Wrap(make())
+    # (2,048 elements: torch's vectorized loop takes them all, 64 at a time;
+    # a tail would go through its scalar loop, which dequantizes unfused.)
+    x = torch.quantize_per_tensor(torch.randn(4, 16, 32) * 2, 0.05, 70, torch.quint8)
+    tm = traced.trace(module, x)
+    expected = module(x)
+    interpreted, compiled = tm.interpret(x)[0], traced.compile(tm)(x)
+    for got in (interpreted, compiled):
+        assert got.q_scale() == expected.q_scale() and got.q_zero_point() == expected.q_zero_point()
+    assert torch.equal(interpreted.int_repr(), expected.int_repr())
+    # (Compiled code fuses the dequantize's multiply-add: a step, rarely.)
+    steps = (compiled.int_repr().int() - expected.int_repr().int()).abs()
+    assert steps.max() <= 1 and (steps == 0).float().mean() > 0.99
+
+
 def test_round_trips(tmp_path):
     torch.manual_seed(0)
     conv = _qconv()

@@ -509,6 +509,47 @@ FailureOr<RtValue> quantizedHardswish(const KernelArgs &args) {
   return RtValue(result);
 }
 
+/// torch.ops.quantized.leaky_relu and torch.ops.quantized.elu: of the
+/// dequantized input (fused multiply-add), quantized to the given
+/// parameters. ELU: x * scale where x > 0, else
+/// (exp(x * input_scale) - 1) * alpha * scale.
+template <bool Elu>
+FailureOr<RtValue> quantizedPiecewise(const KernelArgs &args) {
+  FailureOr<Tensor> x =
+      quantizedArg(args, args.signature().params.front().name);
+  FailureOr<double> scale = numberArg(args, "output_scale"),
+                    zp = numberArg(args, "output_zero_point");
+  if (failed(x) || failed(scale) || failed(zp))
+    return failure();
+  if (QParams(x->quantType()).axis >= 0)
+    return args.emitError() << "takes a tensor quantized per tensor only";
+  Type out = uniformQuantizedType(x->quantType(), *scale,
+                                  static_cast<int64_t>(*zp),
+                                  [&]() { return args.emitError(); });
+  if (!out)
+    return failure();
+  // (torch's vectorized loop, which takes a contiguous run 64 elements at
+  // a time, dequantizes with a fused multiply-add; its scalar loop, which
+  // takes the rest, unfused: a step apart, rarely. This is the first.)
+  auto map = [&](auto fn) { return RtValue(quantizedMap(*x, out, fn)); };
+  if (!Elu) {
+    FailureOr<double> slope = args.getFloat("negative_slope");
+    if (failed(slope))
+      return failure();
+    float s = static_cast<float>(*slope);
+    return map([s](float v) { return v > 0 ? v : v * s; });
+  }
+  FailureOr<double> alpha = args.getFloat("alpha"), coef = args.getFloat("scale"),
+                    inputCoef = args.getFloat("input_scale");
+  if (failed(alpha) || failed(coef) || failed(inputCoef))
+    return failure();
+  float a = static_cast<float>(*alpha), c = static_cast<float>(*coef),
+        ic = static_cast<float>(*inputCoef);
+  return map([=](float v) {
+    return v >= 0 ? v * c : (std::exp(v * ic) - 1.0f) * a * c;
+  });
+}
+
 /// hardsigmoid and sigmoid of a quantized tensor, at torch's fixed output
 /// parameters (fixedQParamsType).
 template <bool Sigmoid>
@@ -707,6 +748,8 @@ void kernels::populateQuantizedKernels(KernelTable &table) {
   table["torch.fused_moving_avg_obs_fake_quant"] = fusedFakeQuant;
   table["traced.quantized.linear_dynamic"] = quantizedLinearDynamic;
   table["torch.ops.quantized.hardswish"] = quantizedHardswish;
+  table["torch.ops.quantized.leaky_relu"] = quantizedPiecewise<false>;
+  table["torch.ops.quantized.elu"] = quantizedPiecewise<true>;
   table["torch.quantize_per_tensor"] = quantizePerTensor;
   table["torch.quantize_per_channel"] = quantizePerChannel;
   table["torch.dequantize"] = dequantize;

@@ -300,7 +300,9 @@ static LogicalResult quantizedContraction(const BoundCall &call,
 /// (the quantized Hardswish module): the input's shape and dtype at the
 /// given parameters.
 LogicalResult quantizedActivation(const BoundCall &call, RuleHelper &h) {
-  RankedTensorType input = quantizedArg(call, h, "input");
+  // (The input is the first parameter: `input`, `qx` or `self`.)
+  RankedTensorType input =
+      quantizedArg(call, h, call.getSignature().params.front().name);
   if (!input)
     return h.stop();
   FailureOr<Type> element =

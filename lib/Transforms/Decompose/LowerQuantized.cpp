@@ -418,6 +418,31 @@ Results lowerActivation(Lowering &l) {
   return one(l.quantize(y, QParams(out), /*nonFinite=*/false));
 }
 
+/// torch.ops.quantized.leaky_relu and elu: the float op of the dequantized
+/// input, quantized to the result's parameters.
+Results lowerPiecewise(Lowering &l) {
+  Decomposer &d = l.d;
+  bool elu = d.target() == "torch.ops.quantized.elu";
+  Value input = d.tensor(elu ? "self" : "qx");
+  Type in = l.qtype(input), out = l.qtype(d.bound.op->getResult(0));
+  if (!in || !out)
+    return d.decline("its input or result is not quantized");
+  if (!QParams(in).perTensor())
+    return d.decline("a tensor quantized per channel");
+  Value x = l.dequantize(input, in), y;
+  if (elu) {
+    if (d.getFloat("scale").value_or(1.0) != 1.0 ||
+        d.getFloat("input_scale").value_or(1.0) != 1.0)
+      return d.decline("an ELU scale or input_scale other than 1");
+    y = d.call("torch.nn.functional.elu",
+               {{"input", x}, {"alpha", d.f64(d.getFloat("alpha").value_or(1.0))}});
+  } else {
+    y = d.call("torch.nn.functional.leaky_relu",
+               {{"input", x}, {"negative_slope", d.arg("negative_slope")}});
+  }
+  return one(l.quantize(y, QParams(out), /*nonFinite=*/false));
+}
+
 /// avg_pool2d and mean of quantized tensors: the centered integers (exact
 /// in float32) averaged by the float op, rounded.
 Results lowerAvgPool(Lowering &l) {
@@ -514,6 +539,8 @@ const llvm::StringMap<LowerFn> &lowerings() {
     t["torch.nn.functional.avg_pool2d"] = lowerAvgPool;
     t["torch.mean"] = lowerAvgPool;
     t["torch.ops.quantized.hardswish"] = lowerActivation;
+    t["torch.ops.quantized.leaky_relu"] = lowerPiecewise;
+    t["torch.ops.quantized.elu"] = lowerPiecewise;
     t["torch.nn.functional.hardsigmoid"] = lowerActivation;
     t["torch.sigmoid"] = lowerActivation;
     t["torch.nn.functional.max_pool1d"] = lowerMaxPool;
