@@ -214,6 +214,10 @@ unsigned sinkDequantizes(mlir::ModuleOp top, SymbolTableCollection &symbols) {
       if (!bound || (bound->spec->quantized != QuantizedUse::Storage &&
                      bound->spec->quantized != QuantizedUse::SameQParams))
         continue;
+      // (An op writing its input in place would write the quantized
+      // tensor's other readers' value.)
+      if (bound->spec->inplace || passesInplaceTrue(op))
+        continue;
       Value operand;
       unsigned tensors = 0;
       for (Value v : op->getOperands())
@@ -221,7 +225,10 @@ unsigned sinkDequantizes(mlir::ModuleOp top, SymbolTableCollection &symbols) {
           operand = v;
       std::optional<BoundOp> dq = callOf(operand, {"torch.dequantize"});
       Value x = dq ? dq->value("input") : Value();
-      if (tensors != 1 || !x || !isQuantizedTensor(x.getType()))
+      // (A dequantized tensor read elsewhere stays one tensor: a view of it
+      // written in place must still write what the other readers see.)
+      if (tensors != 1 || !x || !isQuantizedTensor(x.getType()) ||
+          !operand.hasOneUse())
         continue;
       OpBuilder b(op);
       IRMapping map;
