@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 
+import host
 import refusals
 import traced
 from models import Call
@@ -34,10 +35,12 @@ KNOWN_FAILURES = {
         "a bfloat16 quotient rounded once by compiled code where torch rounds "
         "the quotient to bfloat16 before the rounding mode applies: one "
         "element is 1 off (-3 expected)"),
-    ("torch.nn.functional.conv3d", "cpu"): (
+    # (With AVX-512's 32-column register tile; AVX2's 16 sums in an order
+    # that stays within the bound.)
+    **({("torch.nn.functional.conv3d", "cpu"): (
         r"^basic$",
         "float32 accumulation order: 2e-5 at an element of 0.98, over the "
-        "1e-5 + 1e-5 x |expected| bound"),
+        "1e-5 + 1e-5 x |expected| bound")} if host.AVX512 else {}),
     ("torch.nn.functional.bilinear", "interp"): (
         r"^torch\.bfloat16$",
         "the interpreter's bfloat16 bilinear is 0.34 off at an element of "

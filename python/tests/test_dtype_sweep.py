@@ -22,21 +22,15 @@ import itertools
 import pytest
 import torch
 
+import host
+
 from opinfo import ALL_DTYPES, OPS
 from sweeps import assert_known, check, tensor_samples
-
-def _cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return f.read()
-    except OSError:
-        return ""
-
 
 # torch 1.13 runs bfloat16 convolutions through oneDNN on a CPU with
 # AVX-512 (avx512bw); elsewhere (AVX2) through its slow_conv path, which
 # rounds partial sums to bfloat16 and refuses transposed convolutions.
-_ONEDNN_BF16 = " avx512bw" in _cpu_flags()
+_ONEDNN_BF16 = host.ONEDNN_BF16
 
 # Tolerances for values computed in another dtype than the sample's own.
 LOOSE = {torch.float16: 2e-2, torch.bfloat16: 8e-2, torch.float32: 1e-4,

@@ -8,18 +8,10 @@ import pytest
 import torch
 import torchvision
 
+import host
 import traced
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
-
-
-def _host_has_vnni():
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = f.read()
-    except OSError:
-        return False
-    return " avx512_vnni" in flags or " avx_vnni" in flags
 
 
 # The qconfigs the models are quantized with. torch 1.13's oneDNN int8
@@ -31,7 +23,7 @@ def _host_has_vnni():
 # oneDNN does with VNNI. So on such a CPU the models take torch's "x86"
 # qconfig, whose 7-bit activations (reduce_range) cannot saturate, and the
 # comparison with torch stays exact (docs/quantization.md, "Numerics").
-BACKEND = "onednn" if _host_has_vnni() else "x86"
+BACKEND = "onednn" if host.VNNI else "x86"
 
 
 @pytest.fixture(autouse=True)
