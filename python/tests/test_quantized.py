@@ -85,6 +85,22 @@ def _steps(got, expected):
     return ((got - expected).abs() / step).round()
 
 
+def _assert_logits(module, expected_of, within_one=0.99, most=2):
+    """`module`'s logits, interpreted and compiled, against
+    `expected_of(x)` on two random inputs: at least `within_one` of them
+    within one quantization step, none more than `most` steps off, the same
+    top-1 class."""
+    compiled = traced.compile(module)
+    for seed in range(2):
+        x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(seed))
+        with torch.no_grad():
+            expected = expected_of(x)
+        for got in (module.interpret(x)[0], compiled(x)):
+            steps = _steps(got, expected)
+            assert (steps <= 1).float().mean() >= within_one and steps.max() <= most, steps.max()
+            assert got.argmax() == expected.argmax()
+
+
 @pytest.mark.parametrize("name,quantize", [
     ("resnet18", _fx_quantized), ("mobilenet_v2", _fx_quantized),
     ("resnet18", _eager_quantized), ("mobilenet_v3_large", _eager_quantized),
@@ -97,19 +113,10 @@ def test_model(name, quantize):
     tm = traced.trace(model, x)
     text = str(tm)
     assert "!quant.uniform<u8:f32" in text and "!quant.uniform<i8:f32:0" in text
-    compiled = traced.compile(tm)
-    for seed in range(2):
-        x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(seed))
-        with torch.no_grad():
-            expected = model(x)
-        for got in (tm.interpret(x)[0], compiled(x)):
-            steps = _steps(got, expected)
-            # Single steps of oneDNN's own float order spread through the
-            # network (docs/quantization.md, "Numerics"); no element is
-            # further than two steps off, and 99% are within one.
-            assert steps.max() <= 2, steps.max()
-            assert (steps <= 1).float().mean() >= 0.99
-            assert got.argmax() == expected.argmax()
+    # Single steps of oneDNN's own float order spread through the network
+    # (docs/quantization.md, "Numerics"); no element is further than two
+    # steps off, and 99% are within one.
+    _assert_logits(tm, model)
 
 
 class _Wrap(torch.nn.Module):
@@ -525,17 +532,9 @@ def test_qat_converted_to_int8(name, qat):
                      "torch.nn.functional.linear"):
         assert float_op not in text, float_op
     assert "quantized.functional.conv2d" in text or "quantized.conv_relu2d" in text
-    compiled = traced.compile(tm)
-    for seed in range(2):
-        x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(seed))
-        with torch.no_grad():
-            expected = int8(x)
-        for got in (tm.interpret(x)[0], compiled(x)):
-            # As for the int8 models above: oneDNN's own float order flips a
-            # step here and there (measured: fx resnet18 99.8% within one).
-            steps = _steps(got, expected)
-            assert (steps <= 1).float().mean() >= 0.99 and steps.max() <= 2, steps.max()
-            assert got.argmax() == expected.argmax()
+    # As for the int8 models above: oneDNN's own float order flips a step
+    # here and there (measured: fx resnet18 99.8% within one).
+    _assert_logits(tm, int8)
 
 
 def test_qat_conversion_refuses_observers_on():
