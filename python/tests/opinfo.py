@@ -179,6 +179,13 @@ def chain(*generators):
     return samples
 
 
+def points(fn, values, dtypes=(torch.float32, torch.float64), tol=None):
+    """One sample per dtype of `fn` at the hand-picked `values` (poles,
+    zeros, the ends of an approximation's intervals, overflow)."""
+    return fixed(*[(f"{d} points", fn, [torch.tensor(values, dtype=d)],
+                    tol or TRANSCENDENTAL) for d in dtypes])
+
+
 def f32(*shape):
     return tensor(shape, torch.float32)
 
@@ -856,6 +863,71 @@ OPS = {
     "torch.atanh": unary(torch.atanh, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
     "torch.acosh": unary(torch.acosh, tol=TRANSCENDENTAL, domain=positive),
     "torch.erfinv": unary(torch.erfinv, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.lgamma": chain(
+        unary(torch.lgamma, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+        points(torch.lgamma, [0.0, -0.0, -1.0, -2.0, -3.5, -0.5, 0.5, 1.0, 2.0, 1e-30, 3.0,
+                              12.5, 171.5, 1e10, 1e30, -1e10 - 0.5, -1e30, 3e38])),
+    "torch.digamma": chain(
+        unary(torch.digamma, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+        points(torch.digamma, [0.0, -0.0, -1.0, -2.0, -3.5, -0.5, 0.5, 1.0, 1.4616321449683622,
+                               1e-30, 9.5, 10.0, 10.5, 1e10, 1e17, 1e30, -1e10 - 0.5, 3e38])),
+    "torch.polygamma": chain(*[
+        chain(unary(lambda x, n=n: torch.polygamma(n, x), tol=TRANSCENDENTAL,
+                    dtypes=[torch.bool, torch.int64, torch.float16, torch.bfloat16,
+                            torch.float32, torch.float64],
+                    domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+              points(lambda x, n=n: torch.special.polygamma(n, x),
+                     [0.0, -0.0, -1.0, -2.5, -0.5, 0.5, 1.0, 1e-10, 9.5, 10.0, 30.0, 1e5, 1e10]))
+        for n in range(6)]),
+    "Tensor.polygamma": chain(*[
+        unary(lambda x, n=n: x.polygamma(n), tol=TRANSCENDENTAL,
+              dtypes=[torch.int32, torch.float32, torch.float64],
+              domain=lambda s, d: tensor(s, d, low=-8, high=8))
+        for n in (0, 1, 3)]),
+    "torch.mvlgamma": chain(*[
+        unary(lambda x, p=p: torch.mvlgamma(x, p), tol=TRANSCENDENTAL, special=False,
+              dtypes=[torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64],
+              domain=lambda s, d, p=p: tensor(s, d, low=(p - 1) // 2 + 1, high=(p - 1) // 2 + 9))
+        for p in (1, 2, 3, 5)] + [
+        points(lambda x: torch.special.multigammaln(x, 3), [1.0001, 1.5, 2.0, 10.0, 1e5, 1e30])]),
+    "torch.i0": chain(
+        unary(torch.i0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i0, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 88.0,
+                                  89.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.i0e": chain(
+        unary(torch.special.i0e, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i0e, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 1e5, 1e30])),
+    "torch.special.i1": chain(
+        unary(torch.special.i1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i1, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 88.0,
+                                  90.0, 700.0, 714.0, 1e5])),
+    "torch.special.i1e": chain(
+        unary(torch.special.i1e, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i1e, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 1e5, 1e30])),
+    "torch.special.ndtr": chain(
+        unary(torch.special.ndtr, tol=TRANSCENDENTAL),
+        points(torch.special.ndtr, [-40.0, -10.0, -1.0, 0.0, -0.0, 1.0, 10.0, 40.0])),
+    "torch.special.ndtri": chain(
+        unary(torch.special.ndtri, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=0, high=1)),
+        points(torch.special.ndtri, [0.0, 1.0, 0.5, 1e-30, 1e-10, 1e-3, 0.1, 0.13, 0.14, 0.86,
+                                     0.87, 0.999, 0.9999999, -0.1, 1.1])),
+    "torch.special.log_ndtr": chain(
+        unary(torch.special.log_ndtr, tol=TRANSCENDENTAL),
+        points(torch.special.log_ndtr, [-1e5, -100.0, -40.0, -10.0, -1.0001, -1.0, -0.5, 0.0,
+                                        5.0, 10.0, 40.0])),
+    "torch.special.erfcx": chain(
+        unary(torch.special.erfcx, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=30)),
+        points(torch.special.erfcx, [-30.0, -26.7, -26.0, -10.0, -1.0, -0.0, 0.0, 0.5, 1.0, 5.0,
+                                     25.9, 26.0, 26.1, 30.0, 1e5, 1e30])),
+    "torch.special.zeta": chain(
+        binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
+               pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),
+                      (torch.int64, torch.float32), (torch.float32, torch.float64),
+                      (torch.int32, torch.int64), (torch.bfloat16, torch.float32)]),
+        fixed(("float64 points", torch.special.zeta,
+               [torch.tensor([1.0, 0.5, 2.0, 2.0, 2.0, 3.0, 4.0, 2.5, 2.0, 30.0, 2.0, 2.0], dtype=torch.float64),
+                torch.tensor([1.0, 1.0, 1.0, 0.0, -1.0, -2.5, -7.5, -2.5, 1e-5, 1.0, 1e5, 50.0], dtype=torch.float64)],
+               TRANSCENDENTAL))),
     "torch.nn.functional.mse_loss": fixed(
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),

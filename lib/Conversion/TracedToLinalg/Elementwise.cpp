@@ -1526,6 +1526,7 @@ static void populateCastAndRoundingLowerings(LoweringTable &t) {
 }
 
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
+  populateSpecialLowerings(t);
   populateUnaryMathLowerings(t);
   populateComparisonLowerings(t);
   populateMinMaxAndBitwiseLowerings(t);

@@ -152,6 +152,8 @@ FailureOr<SmallVector<Value>> lowerIdentityUnlessTraining(LoweringCall &c);
 
 /// Each family file names its entries' lowerings.
 void populateElementwiseLowerings(LoweringTable &table);
+/// The special functions (SpecialMath.cpp), part of the Elementwise family.
+void populateSpecialLowerings(LoweringTable &table);
 void populateFactoryLowerings(LoweringTable &table);
 void populateLinalgLowerings(LoweringTable &table);
 void populatePoolLowerings(LoweringTable &table);

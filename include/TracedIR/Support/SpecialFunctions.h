@@ -1,0 +1,514 @@
+//===- SpecialFunctions.h - torch.special's algorithms, written once ------===//
+//
+// The special functions of the op library (lgamma, digamma, polygamma,
+// the modified Bessel functions i0/i1 and their scaled forms, ndtri,
+// erfcx, zeta), each written once as a template over a numeric backend `M`,
+// so that the interpreter's kernels (M over float or double) and the CPU
+// lowering (M building arith and math ops in a linalg.generic body) compute
+// the same algorithm. The algorithms are those of PyTorch 1.13's CPU
+// kernels where they matter for agreement (the Cephes-derived digamma,
+// trigamma, zeta, Chebyshev series of i0/i1 and ndtri, in the precision
+// torch computes them in); lgamma (libm's in torch) is a Lanczos
+// approximation in double and erfcx (a table of 100 Chebyshev fits in
+// torch) is exp(x^2) erfc(x) below 26 and its asymptotic series above.
+//
+// Branches are selects: both sides are evaluated and one is kept, so
+// every loop either has a fixed trip count (masked steps) or goes
+// through `M::whileLoop`.
+//
+// A backend provides: `V` (a float value of the compute type) and `B` (a
+// truth value), arithmetic and comparisons on V (with doubles on either
+// side), `&&`, `||`, `!` on B, and the members c(double), select(B, V, V),
+// exp, log, log1p, sqrt, abs, floor, trunc, sin, tan, erfc, pow, isDouble()
+// and whileLoop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEDIR_SUPPORT_SPECIALFUNCTIONS_H
+#define TRACEDIR_SUPPORT_SPECIALFUNCTIONS_H
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <initializer_list>
+#include <limits>
+#include <type_traits>
+
+namespace mlir::traced::special {
+
+constexpr double kPi = 3.14159265358979323846264338327950288;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// A C++ number that computes in T: float arithmetic stays float (as
+/// torch's float kernels compute), a double operand is converted first.
+template <typename T> struct Num {
+  T v;
+  Num() = default;
+  Num(T v) : v(v) {}
+  template <typename U,
+            typename = std::enable_if_t<std::is_arithmetic_v<U> &&
+                                        !std::is_same_v<U, T>>>
+  explicit Num(U u) : v(static_cast<T>(u)) {}
+  Num operator-() const { return Num(-v); }
+};
+#define TRACED_NUM_OP(OP)                                                      \
+  template <typename T> Num<T> operator OP(Num<T> x, Num<T> y) {               \
+    return Num<T>(static_cast<T>(x.v OP y.v));                                 \
+  }                                                                            \
+  template <typename T> Num<T> operator OP(Num<T> x, double y) {               \
+    return Num<T>(static_cast<T>(x.v OP static_cast<T>(y)));                   \
+  }                                                                            \
+  template <typename T> Num<T> operator OP(double x, Num<T> y) {               \
+    return Num<T>(static_cast<T>(static_cast<T>(x) OP y.v));                   \
+  }
+TRACED_NUM_OP(+)
+TRACED_NUM_OP(-)
+TRACED_NUM_OP(*)
+TRACED_NUM_OP(/)
+#undef TRACED_NUM_OP
+#define TRACED_NUM_CMP(OP)                                                     \
+  template <typename T> bool operator OP(Num<T> x, Num<T> y) {                 \
+    return x.v OP y.v;                                                         \
+  }                                                                            \
+  template <typename T> bool operator OP(Num<T> x, double y) {                 \
+    return x.v OP static_cast<T>(y);                                           \
+  }                                                                            \
+  template <typename T> bool operator OP(double x, Num<T> y) {                 \
+    return static_cast<T>(x) OP y.v;                                           \
+  }
+TRACED_NUM_CMP(<)
+TRACED_NUM_CMP(<=)
+TRACED_NUM_CMP(>)
+TRACED_NUM_CMP(>=)
+TRACED_NUM_CMP(==)
+TRACED_NUM_CMP(!=)
+#undef TRACED_NUM_CMP
+
+/// The backend for plain C++ numbers (the interpreter): T is float or
+/// double, the precision torch's kernel computes in; `wide()` is the
+/// double backend, for the parts torch computes in double.
+template <typename T> struct Scalar {
+  using V = Num<T>;
+  using B = bool;
+  static constexpr bool isDouble() { return sizeof(T) == 8; }
+  V c(double v) const { return V(static_cast<T>(v)); }
+  V select(B p, V a, V b) const { return p ? a : b; }
+  Scalar<double> wide() const { return {}; }
+  Num<double> toWide(V x) const { return Num<double>(static_cast<double>(x.v)); }
+  V fromWide(Num<double> x) const { return V(static_cast<T>(x.v)); }
+  V exp(V x) const { return V(std::exp(x.v)); }
+  V log(V x) const { return V(std::log(x.v)); }
+  V log1p(V x) const { return V(std::log1p(x.v)); }
+  V sqrt(V x) const { return V(std::sqrt(x.v)); }
+  V abs(V x) const { return V(std::fabs(x.v)); }
+  V floor(V x) const { return V(std::floor(x.v)); }
+  V trunc(V x) const { return V(std::trunc(x.v)); }
+  V sin(V x) const { return V(std::sin(x.v)); }
+  V tan(V x) const { return V(std::tan(x.v)); }
+  V erfc(V x) const { return V(std::erfc(x.v)); }
+  V pow(V x, V y) const { return V(std::pow(x.v, y.v)); }
+  /// Runs `step` on `state` while `cond(state)` holds.
+  template <size_t N, typename Cond, typename Step>
+  std::array<V, N> whileLoop(std::array<V, N> state, Cond cond,
+                             Step step) const {
+    while (cond(state))
+      state = step(state);
+    return state;
+  }
+};
+
+/// Horner's rule over `coeffs`, highest power first (Cephes' polevl).
+template <class M, class V = typename M::V>
+V polevl(const M &m, V x, std::initializer_list<double> coeffs) {
+  V r = m.c(0);
+  for (double k : coeffs)
+    r = r * x + k;
+  return r;
+}
+
+/// Cephes' chbevl: the Chebyshev series `coeffs` (zero-order term last)
+/// at x / 2.
+template <class M, class V = typename M::V>
+V chbevl(const M &m, V x, const double *coeffs, size_t len) {
+  V b0 = m.c(coeffs[0]), b1 = m.c(0), b2 = m.c(0);
+  for (size_t i = 1; i < len; ++i) {
+    b2 = b1;
+    b1 = b0;
+    b0 = x * b1 - b2 + coeffs[i];
+  }
+  return (b0 - b2) * 0.5;
+}
+
+/// |sin(pi x)|, exactly 0 at the integers (the argument is reduced to
+/// [0, 1/2] first).
+template <class M, class V = typename M::V> V sinPiAbs(const M &m, V x) {
+  V y = m.abs(x);
+  V f = y - m.floor(y);
+  V r = m.select(f > 0.5, 1.0 - f, f);
+  return m.sin(r * kPi);
+}
+
+/// log |Gamma(x)|: Lanczos (g = 7, 9 terms) for x >= 1/2, the reflection
+/// formula below; +inf at the poles and at +-inf.
+template <class M, class V = typename M::V> V lgamma(const M &m, V x) {
+  static constexpr double p[] = {
+      0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
+      771.32342877765313,   -176.61502916214059,   12.507343278686905,
+      -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+  auto reflect = x < 0.5;
+  V y = m.select(reflect, 1.0 - x, x);
+  V z = y - 1.0;
+  V a = m.c(p[0]);
+  for (int i = 1; i < 9; ++i)
+    a = a + p[i] / (z + static_cast<double>(i));
+  V t = z + 7.5;
+  V lanczos = (z + 0.5) * m.log(t) - t + m.log(a) +
+              0.91893853320467274178; // log(sqrt(2 pi))
+  V reflected = m.c(1.1447298858494002) - m.log(sinPiAbs(m, x)) - lanczos;
+  V r = m.select(reflect, reflected, lanczos);
+  return m.select(m.abs(x) == kInf, m.c(kInf), r);
+}
+
+/// torch's calc_digamma: the recurrence up to 10, then the asymptotic
+/// series; the reflection formula below 0, NaN at the negative integers,
+/// -+inf at +-0.
+template <class M, class V = typename M::V> V digamma(const M &m, V x) {
+  auto negative = x < 0.0;
+  V y = m.select(negative, 1.0 - x, x);
+  V acc = m.c(0);
+  for (int i = 0; i < 10; ++i) {
+    auto below = y < 10.0;
+    acc = m.select(below, acc - 1.0 / y, acc);
+    y = m.select(below, y + 1.0, y);
+  }
+  V z = 1.0 / (y * y);
+  V series =
+      z * polevl(m, z,
+                 {8.33333333333333333333E-2, -2.10927960927960927961E-2,
+                  7.57575757575757575758E-3, -4.16666666666666666667E-3,
+                  3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                  8.33333333333333333333E-2});
+  series = m.select(y < 1.0e17, series, m.c(0));
+  V core = acc + m.log(y) - 0.5 / y - series;
+  core = m.select(y == 10.0, acc + 2.25175258906672110764, core);
+  // (torch computes pi / tan(pi r) in double, r = x - trunc(x).)
+  auto w = m.wide();
+  auto fraction = m.toWide(x - m.trunc(x));
+  V reflected = core - m.fromWide(kPi / w.tan(fraction * kPi));
+  V r = m.select(negative, reflected, core);
+  r = m.select(negative && x == m.trunc(x), m.c(kNaN), r);
+  // (copysign(inf, -x) at a zero: -1 / x.)
+  return m.select(x == 0.0, -1.0 / x, r);
+}
+
+/// torch's trigamma (polygamma(1, x)).
+template <class M, class V = typename M::V> V trigamma(const M &m, V x) {
+  auto reflect = x < 0.5;
+  V s = m.sin(x * m.c(kPi));
+  V acc = m.select(reflect, m.c(-kPi * kPi) / (s * s), m.c(0));
+  V y = m.select(reflect, 1.0 - x, x);
+  for (int i = 0; i < 6; ++i) {
+    acc = acc + 1.0 / (y * y);
+    y = y + 1.0;
+  }
+  V ixx = 1.0 / (y * y);
+  acc = acc +
+        (1.0 + 1.0 / (y * 2.0) +
+         ixx * (1.0 / 6 - ixx * (1.0 / 30 - ixx * (1.0 / 42)))) /
+            y;
+  return m.select(reflect, -acc, acc);
+}
+
+/// The Hurwitz zeta function sum_k (k + q)^-x, torch's (Cephes') zeta: a
+/// direct sum until the terms are small or a > 9, then Euler-Maclaurin.
+/// In the backend's precision (torch computes it in double for float).
+template <class M, class V = typename M::V> V zeta(const M &m, V x, V q) {
+  static constexpr double A[] = {12.0,
+                                 -720.0,
+                                 30240.0,
+                                 -1209600.0,
+                                 47900160.0,
+                                 -1.8924375803183791606e9,
+                                 7.47242496e10,
+                                 -2.950130727918164224e12,
+                                 1.1646782814350067249e14,
+                                 -4.5979787224074726105e15,
+                                 1.8152105401943546773e17,
+                                 -7.1661652561756670113e18};
+  const double machep = 1.11022302462515654042E-16;
+  // The direct sum; state: a, b, s, i, done.
+  std::array<V, 5> init = {q, m.c(0), m.pow(q, -x), m.c(0), m.c(0)};
+  auto sum = m.whileLoop(
+      init,
+      [&](const std::array<V, 5> &st) {
+        return st[4] == 0.0 && (st[3] < 9.0 || st[0] <= 9.0);
+      },
+      [&](const std::array<V, 5> &st) {
+        V a = st[0] + 1.0;
+        V b = m.pow(a, -x);
+        V s = st[2] + b;
+        auto small = (-machep * s < b) && (b < machep * s);
+        return std::array<V, 5>{a, b, s, st[3] + 1.0,
+                                m.select(small, m.c(1), m.c(0))};
+      });
+  V a = sum[0], b = sum[1], s = sum[2];
+  auto done = sum[4] == 1.0;
+  V w = a;
+  s = s + b * w / (x - 1.0);
+  s = s - b * 0.5;
+  V f = m.c(1), k = m.c(0);
+  for (int i = 0; i < 12; ++i) {
+    f = f * (x + k);
+    b = b / w;
+    V t = f * b / A[i];
+    V next = s + t;
+    auto converged = m.abs(t / next) < machep;
+    s = m.select(done, s, next);
+    done = done || converged;
+    k = k + 1.0;
+    f = f * (x + k);
+    b = b / w;
+    k = k + 1.0;
+  }
+  V r = m.select(sum[4] == 1.0, sum[2], s);
+  // The early returns.
+  auto qBad = q <= 0.0;
+  r = m.select(qBad && x != m.floor(x), m.c(kNaN), r);
+  r = m.select(qBad && q == m.floor(q), m.c(kInf), r);
+  r = m.select(x < 1.0, m.c(kNaN), r);
+  return m.select(x == 1.0, m.c(kInf), r);
+}
+
+/// The early-return conditions of zeta, under which its loop need not run
+/// (it would not end for a q = -inf): the loop's x and q are replaced by 2
+/// and 1 there.
+template <class M, class V = typename M::V>
+auto zetaSkipsLoop(const M &m, V x, V q) {
+  // (A NaN operand ends the loop after 9 steps: it needs no guard.)
+  return x <= 1.0 || (q <= 0.0 && (q == m.floor(q) || x != m.floor(x)));
+}
+
+/// zeta with the loop guarded (see zetaSkipsLoop).
+template <class M, class V = typename M::V> V zetaGuarded(const M &m, V x, V q) {
+  auto skip = zetaSkipsLoop(m, x, q);
+  V r = zeta(m, m.select(skip, m.c(2), x), m.select(skip, m.c(1), q));
+  // The early returns, on the real operands.
+  auto qBad = q <= 0.0;
+  r = m.select(qBad && x != m.floor(x), m.c(kNaN), r);
+  r = m.select(qBad && q == m.floor(q), m.c(kInf), r);
+  r = m.select(x < 1.0, m.c(kNaN), r);
+  return m.select(x == 1.0, m.c(kInf), r);
+}
+
+/// polygamma(n, x) for n >= 2: (-1)^(n+1) n! zeta(n + 1, x).
+template <class M, class V = typename M::V>
+V polygammaHigh(const M &m, int64_t n, V x) {
+  double factorial = std::exp(std::lgamma(static_cast<double>(n) + 1.0));
+  V z = zetaGuarded(m, m.c(static_cast<double>(n + 1)), x);
+  return z * ((n % 2 ? 1.0 : -1.0) * factorial);
+}
+
+namespace detail {
+inline constexpr double kI0eA[] = {
+    -4.41534164647933937950E-18, 3.33079451882223809783E-17,
+    -2.43127984654795469359E-16, 1.71539128555513303061E-15,
+    -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+    -4.85644678311192946090E-13, 2.95505266312963983461E-12,
+    -1.72682629144155570723E-11, 9.67580903537323691224E-11,
+    -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+    -1.30002500998624804212E-8,  6.04699502254191894932E-8,
+    -2.67079385394061173391E-7,  1.11738753912010371815E-6,
+    -4.41673835845875056359E-6,  1.64484480707288970893E-5,
+    -5.75419501008210370398E-5,  1.88502885095841655729E-4,
+    -5.76375574538582365885E-4,  1.63947561694133579842E-3,
+    -4.32430999505057594430E-3,  1.05464603945949983183E-2,
+    -2.37374148058994688156E-2,  4.93052842396707084878E-2,
+    -9.49010970480476444210E-2,  1.71620901522208775349E-1,
+    -3.04682672343198398683E-1,  6.76795274409476084995E-1};
+inline constexpr double kI0eB[] = {
+    -7.23318048787475395456E-18, -4.83050448594418207126E-18,
+    4.46562142029675999901E-17,  3.46122286769746109310E-17,
+    -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+    1.77256013305652638360E-15,  3.81168066935262242075E-15,
+    -9.55484669882830764870E-15, -4.15056934728722208663E-14,
+    1.54008621752140982691E-14,  3.85277838274214270114E-13,
+    7.18012445138366623367E-13,  -1.79417853150680611778E-12,
+    -1.32158118404477131188E-11, -3.14991652796324136454E-11,
+    1.18891471078464383424E-11,  4.94060238822496958910E-10,
+    3.39623202570838634515E-9,   2.26666899049817806459E-8,
+    2.04891858946906374183E-7,   2.89137052083475648297E-6,
+    6.88975834691682398426E-5,   3.36911647825569408990E-3,
+    8.04490411014108831608E-1};
+// (torch's float kernels use the last 17 and 7 of the i1e tables.)
+inline constexpr double kI1eA[] = {
+    2.77791411276104639959E-18, -2.11142121435816608115E-17,
+    1.55363195773620046921E-16, -1.10559694773538630805E-15,
+    7.60068429473540693410E-15, -5.04218550472791168711E-14,
+    3.22379336594557470981E-13, -1.98397439776494371520E-12,
+    1.17361862988909016308E-11, -6.66348972350202774223E-11,
+    3.62559028155211703701E-10, -1.88724975172282928790E-9,
+    9.38153738649577178388E-9,  -4.44505912879632808065E-8,
+    2.00329475355213526229E-7,  -8.56872026469545474066E-7,
+    3.47025130813767847674E-6,  -1.32731636560394358279E-5,
+    4.78156510755005422638E-5,  -1.61760815825896745588E-4,
+    5.12285956168575772895E-4,  -1.51357245063125314899E-3,
+    4.15642294431288815669E-3,  -1.05640848946261981558E-2,
+    2.47264490306265168283E-2,  -5.29459812080949914269E-2,
+    1.02643658689847095384E-1,  -1.76416518357834055153E-1,
+    2.52587186443633654823E-1};
+inline constexpr double kI1eB[] = {
+    7.51729631084210481353E-18,  4.41434832307170791151E-18,
+    -4.65030536848935832153E-17, -3.20952592199342395980E-17,
+    2.96262899764595013876E-16,  3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15,
+    1.04202769841288027642E-14,  4.27244001671195135429E-14,
+    -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12,
+    1.41258074366137813316E-11,  3.25260358301548823856E-11,
+    -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9,  -2.63146884688951950684E-8,
+    -2.51223623787020892529E-7,  -3.88256480887769039346E-6,
+    -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+    7.78576235018280120474E-1};
+} // namespace detail
+
+/// The modified Bessel functions of the first kind, orders 0 and 1, and
+/// their exponentially scaled forms (`scaled`: times exp(-|x|)), as
+/// torch's calc_i0/i0e/i1/i1e.
+template <class M, class V = typename M::V>
+V besselI(const M &m, V input, int order, bool scaled) {
+  using namespace detail;
+  V x = m.abs(input);
+  auto small = x <= 8.0;
+  // (The other interval's argument, kept finite where it is not used.)
+  V ySmall = m.select(small, x, m.c(8)) * 0.5 - 2.0;
+  V yLarge = 32.0 / m.select(small, m.c(8), x) - 2.0;
+  V lo, hi;
+  if (order == 0) {
+    lo = chbevl(m, ySmall, kI0eA, 30);
+    hi = chbevl(m, yLarge, kI0eB, 25);
+  } else {
+    bool full = m.isDouble();
+    lo = x * (full ? chbevl(m, ySmall, kI1eA, 29)
+                   : chbevl(m, ySmall, kI1eA + 12, 17));
+    hi = full ? chbevl(m, yLarge, kI1eB, 25) : chbevl(m, yLarge, kI1eB + 18, 7);
+  }
+  V r;
+  if (scaled)
+    r = m.select(small, lo, hi / m.sqrt(x));
+  else
+    r = m.select(small, m.exp(x) * lo, m.exp(x) * hi / m.sqrt(x));
+  if (order == 1)
+    r = m.select(input < 0.0, -r, r);
+  return r;
+}
+
+/// torch's calc_ndtri (Cephes): the normal quantile function.
+template <class M, class V = typename M::V> V ndtri(const M &m, V y0) {
+  const double expm2 = 0.13533528323661269189;
+  auto upper = y0 > 1.0 - expm2;
+  V y = m.select(upper, 1.0 - y0, y0);
+  // The central interval.
+  V yc = y - 0.5;
+  V y2 = yc * yc;
+  V central =
+      (yc + yc * (y2 *
+                  polevl(m, y2,
+                         {-5.99633501014107895267E1, 9.80010754185999661536E1,
+                          -5.66762857469070293439E1, 1.39312609387279679503E1,
+                          -1.23916583867381258016E0}) /
+                  polevl(m, y2,
+                         {1.00000000000000000000E0, 1.95448858338141759834E0,
+                          4.67627912898881538453E0, 8.63602421390890590575E1,
+                          -2.25462687854119370527E2, 2.00260212380060660359E2,
+                          -8.20372256168333339912E1, 1.59056225126211695515E1,
+                          -1.18331621121330003142E0}))) *
+      2.50662827463100050242E0;
+  // The tails.
+  auto inTail = !(y > expm2);
+  V yt = m.select(inTail && y > 0.0, y, m.c(expm2));
+  V x = m.sqrt(m.log(yt) * -2.0);
+  V x0 = x - m.log(x) / x;
+  V z = 1.0 / x;
+  V near = z *
+           polevl(m, z,
+                  {4.05544892305962419923E0, 3.15251094599893866154E1,
+                   5.71628192246421288162E1, 4.40805073893200834700E1,
+                   1.46849561928858024014E1, 2.18663306850790267539E0,
+                   -1.40256079171354495875E-1, -3.50424626827848203418E-2,
+                   -8.57456785154685413611E-4}) /
+           polevl(m, z,
+                  {1.00000000000000000000E0, 1.57799883256466749731E1,
+                   4.53907635128879210584E1, 4.13172038254672030440E1,
+                   1.50425385692907503408E1, 2.50464946208309415979E0,
+                   -1.42182922854787788574E-1, -3.80806407691578277194E-2,
+                   -9.33259480895457427372E-4});
+  V far = z *
+          polevl(m, z,
+                 {3.23774891776946035970E0, 6.91522889068984211695E0,
+                  3.93881025292474443415E0, 1.33303460815807542389E0,
+                  2.01485389549179081538E-1, 1.23716634817820021358E-2,
+                  3.01581553508235416007E-4, 2.65806974686737550832E-6,
+                  6.23974539184983293730E-9}) /
+          polevl(m, z,
+                 {1.00000000000000000000E0, 6.02427039364742014255E0,
+                  3.67983563856160859403E0, 1.37702099489081330271E0,
+                  2.16236993594496635890E-1, 1.34204006088543189037E-2,
+                  3.28014464682127739104E-4, 2.89247864745380683936E-6,
+                  6.79019408009981274425E-9});
+  V tail = x0 - m.select(x < 8.0, near, far);
+  tail = m.select(upper, tail, -tail);
+  V r = m.select(inTail, tail, central);
+  r = m.select(y0 < 0.0 || y0 > 1.0 || y0 != y0, m.c(kNaN), r);
+  r = m.select(y0 == 1.0, m.c(kInf), r);
+  return m.select(y0 == 0.0, m.c(-kInf), r);
+}
+
+/// erfcx(x) = exp(x^2) erfc(x) for x >= 0 (+inf and NaN too): the product
+/// itself up to 26 (its relative error is about x^2 ulp), beyond it the
+/// asymptotic series 1 / (x sqrt(pi)) sum (-1)^k (2k-1)!! / (2x^2)^k.
+template <class M, class V = typename M::V> V erfcxPositive(const M &m, V x) {
+  auto far = x > 26.0;
+  V near = m.select(far, m.c(26), x);
+  V product = m.exp(near * near) * m.erfc(near);
+  V big = m.select(far, x, m.c(26));
+  V u = 1.0 / (big * big * 2.0);
+  V series = m.c(1), term = m.c(1);
+  for (int k = 1; k <= 10; ++k) {
+    term = term * (u * -static_cast<double>(2 * k - 1));
+    series = series + term;
+  }
+  series = series / (big * 1.7724538509055160273);
+  V r = m.select(far, series, product);
+  return m.select(x == kInf, m.c(0), r);
+}
+
+/// erfcx: erfcxPositive in double for x >= 0; below 0, torch's
+/// 2 exp(x^2) - erfcx(-x) in the input's precision (2 exp(x^2) alone below
+/// -6.1, +inf below -26.7).
+template <class M, class V = typename M::V> V erfcx(const M &m, V x) {
+  V positive = m.fromWide(erfcxPositive(m.wide(), m.toWide(m.abs(x))));
+  V xn = m.select(x < -26.7, m.c(0), x);
+  V twice = m.exp(xn * xn) * 2.0;
+  V negative = m.select(x < -6.1, twice, twice - positive);
+  negative = m.select(x < -26.7, m.c(kInf), negative);
+  return m.select(x < 0.0, negative, positive);
+}
+
+/// torch's calc_log_ndtr: log of the normal distribution function.
+template <class M, class V = typename M::V> V logNdtr(const M &m, V x) {
+  V t = x * 0.70710678118654752440;
+  V low = m.log(erfcx(m, -t) * 0.5) - t * t;
+  V high = m.log1p(m.erfc(t) * -0.5);
+  return m.select(x < -1.0, low, high);
+}
+
+/// torch's calc_ndtr: the normal distribution function.
+template <class M, class V = typename M::V> V ndtr(const M &m, V x) {
+  return m.erfc(x * -0.70710678118654752440) * 0.5;
+}
+
+} // namespace mlir::traced::special
+
+#endif // TRACEDIR_SUPPORT_SPECIALFUNCTIONS_H
