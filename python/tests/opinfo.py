@@ -919,6 +919,17 @@ OPS = {
         unary(torch.special.erfcx, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=30)),
         points(torch.special.erfcx, [-30.0, -26.7, -26.0, -10.0, -1.0, -0.0, 0.0, 0.5, 1.0, 5.0,
                                      25.9, 26.0, 26.1, 30.0, 1e5, 1e30])),
+    "torch.special.entr": chain(
+        unary(torch.special.entr, tol=TRANSCENDENTAL),
+        points(torch.special.entr, [0.0, -0.0, -1.0, 1e-30, 0.5, 1.0, 2.0, 1e30])),
+    "torch.special.xlog1py": chain(
+        binary(torch.special.xlog1py, tol=TRANSCENDENTAL, scalars=(0, 2, 2.5),
+               pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),
+                      (torch.float16, torch.float16), (torch.bfloat16, torch.bfloat16),
+                      (torch.int64, torch.float32), (torch.float32, torch.float64),
+                      (torch.int32, torch.int64), (torch.bool, torch.float32)],
+               rhs_domain=lambda s, d: tensor(s, d, low=-1, high=5)),
+        fixed(("zero x", lambda x, y: torch.special.xlog1py(x * 0, y), [f32(3), f32(3)], TRANSCENDENTAL))),
     "torch.special.zeta": chain(
         binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
                pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),

@@ -509,6 +509,19 @@ template <class M, class V = typename M::V> V ndtr(const M &m, V x) {
   return m.erfc(x * -0.70710678118654752440) * 0.5;
 }
 
+/// torch.special.entr: -x log(x), 0 at 0, -inf below 0, NaN kept.
+template <class M, class V = typename M::V> V entr(const M &m, V x) {
+  V r = -x * m.log(x);
+  r = m.select(x == 0.0, m.c(0), r);
+  return m.select(x < 0.0, m.c(-kInf), r);
+}
+
+/// torch.special.xlog1py: x log1p(y), 0 where x is 0 and y is not NaN.
+template <class M, class V = typename M::V> V xlog1py(const M &m, V x, V y) {
+  V r = x * m.log1p(y);
+  return m.select(x == 0.0 && y == y, m.c(0), r);
+}
+
 } // namespace mlir::traced::special
 
 #endif // TRACEDIR_SUPPORT_SPECIALFUNCTIONS_H

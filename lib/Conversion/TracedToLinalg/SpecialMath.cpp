@@ -292,10 +292,17 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
   UNARY("torch.special.ndtri", Input, sf::ndtri(m, x[0]))
   UNARY("torch.special.log_ndtr", Double, sf::logNdtr(m, x[0]))
   UNARY("torch.special.erfcx", Input, sf::erfcx(m, x[0]))
+  UNARY("torch.special.entr", Input, sf::entr(m, x[0]))
 #undef UNARY
   t["torch.polygamma"] = lowerPolygamma;
   t["Tensor.polygamma"] = lowerPolygamma;
   t["torch.mvlgamma"] = lowerMvlgamma;
+  t["torch.special.xlog1py"] = [](LoweringCall &c) {
+    return lowerSpecial(c, {"input", "other"}, Precision::Input,
+                        [](const IrMath &m, ArrayRef<FV> a) {
+                          return sf::xlog1py(m, a[0], a[1]);
+                        });
+  };
   t["torch.special.zeta"] = [](LoweringCall &c) {
     return lowerSpecial(c, {"input", "other"}, Precision::Double,
                         [](const IrMath &m, ArrayRef<FV> a) {

@@ -164,6 +164,24 @@ FailureOr<RtValue> zeta(const KernelArgs &args) {
       },
       ResultKind::Float);
 }
+FailureOr<RtValue> entr(const KernelArgs &args) {
+  return special(args, Precision::Input,
+                 [](auto m, auto x) { return sf::entr(m, x); });
+}
+
+/// xlog1py(x, y), broadcast and promoted, in the promoted float dtype.
+FailureOr<RtValue> xlog1py(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto x, auto y) {
+        using C = decltype(x);
+        if constexpr (std::is_floating_point_v<C>)
+          return sf::xlog1py(sf::Scalar<C>(), sf::Num<C>(x), sf::Num<C>(y)).v;
+        else
+          return C(0); // (never: the dtype is floating)
+      },
+      ResultKind::Float);
+}
 } // namespace
 
 void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
@@ -181,4 +199,6 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.special.log_ndtr"] = logNdtr;
   table["torch.special.erfcx"] = erfcx;
   table["torch.special.zeta"] = zeta;
+  table["torch.special.entr"] = entr;
+  table["torch.special.xlog1py"] = xlog1py;
 }
