@@ -930,6 +930,27 @@ OPS = {
                       (torch.int32, torch.int64), (torch.bool, torch.float32)],
                rhs_domain=lambda s, d: tensor(s, d, low=-1, high=5)),
         fixed(("zero x", lambda x, y: torch.special.xlog1py(x * 0, y), [f32(3), f32(3)], TRANSCENDENTAL))),
+    "torch.gcd": chain(
+        binary(torch.gcd, scalars=(), pairs=[(d, d) for d in INT_DTYPES + [torch.bool, torch.float32]] +
+               [(torch.int32, torch.int64), (torch.uint8, torch.int8)]),
+        fixed(("extremes", torch.gcd, [torch.tensor([12, -18, 0, -128, 127, -128, 7], dtype=torch.int8),
+                                       torch.tensor([18, 12, 0, 0, -128, 64, 0], dtype=torch.int8)]),
+              ("int64 extremes", torch.gcd, [torch.tensor([2**62, -2**63, 0, 3**39], dtype=torch.int64),
+                                             torch.tensor([2**40, 0, -2**63, 3**20 * 2], dtype=torch.int64)]))),
+    "torch.lcm": chain(
+        binary(torch.lcm, scalars=(), pairs=[(d, d) for d in INT_DTYPES + [torch.bool, torch.float32]] +
+               [(torch.int32, torch.int64), (torch.uint8, torch.int8)]),
+        fixed(("wrapping", torch.lcm, [torch.tensor([12, -18, 0, 20, 100, -128, 7], dtype=torch.int8),
+                                       torch.tensor([18, 12, 0, 10, 3, 64, 0], dtype=torch.int8)]),
+              ("int16", torch.lcm, [torch.tensor([300, -7, 1000], dtype=torch.int16),
+                                    torch.tensor([7, 300, 999], dtype=torch.int16)]))),
+    "torch.nextafter": chain(
+        binary(torch.nextafter, scalars=(), pairs=[(d, d) for d in ALL_DTYPES] +
+               [(torch.float32, torch.float64), (torch.int64, torch.float32)]),
+        *[fixed((f"{d} points", torch.nextafter,
+                 [torch.tensor([1.0, 0.0, -0.0, 0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 3e38, 1e-45], dtype=d),
+                  torch.tensor([2.0, 1.0, -1.0, -0.0, 0.0, 0.0, 1.0, math.nan, -2.0, math.inf, 0.0], dtype=d)]))
+          for d in (torch.float32, torch.float64, torch.bfloat16)]),
     "torch.special.zeta": chain(
         binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
                pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),

@@ -12,6 +12,8 @@
 #include "TracedIR/Support/SpecialFunctions.h"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -182,6 +184,97 @@ FailureOr<RtValue> xlog1py(const KernelArgs &args) {
       },
       ResultKind::Float);
 }
+/// |v| wrapped to `dtype` (|-128| is -128 in int8, as torch's std::abs
+/// assigned back to the dtype), without overflowing int64.
+int64_t wrappedAbs(int64_t v, DType dtype) {
+  uint64_t u = static_cast<uint64_t>(v);
+  return wrapToDType(static_cast<int64_t>(v < 0 ? 0 - u : u), dtype);
+}
+
+/// torch's calc_gcd in `dtype`: Euclid from the wrapped magnitudes with
+/// C++'s truncating remainder (a result may be negative, as torch's is); a
+/// remainder by -1 is 0.
+int64_t gcdOf(int64_t a, int64_t b, DType dtype) {
+  int64_t x = wrappedAbs(a, dtype), y = wrappedAbs(b, dtype);
+  while (x != 0) {
+    int64_t r = x == -1 ? 0 : y % x;
+    y = x;
+    x = r;
+  }
+  return y;
+}
+
+/// torch's lcm: |a / gcd * b|, 0 when the gcd is 0, wrapping (a / -1 is
+/// -a).
+int64_t lcmOf(int64_t a, int64_t b, DType dtype) {
+  int64_t g = gcdOf(a, b, dtype);
+  if (g == 0)
+    return 0;
+  uint64_t q = g == -1 ? 0 - static_cast<uint64_t>(a)
+                       : static_cast<uint64_t>(a / g);
+  uint64_t p = q * static_cast<uint64_t>(b);
+  auto r = static_cast<int64_t>(p);
+  return r < 0 ? static_cast<int64_t>(0 - p) : r;
+}
+
+/// The promoted dtype of the operands `input` and `other`.
+FailureOr<DType> promotedDType(const KernelArgs &args) {
+  FailureOr<Operand> a = operand(args, "input"), b = operand(args, "other");
+  if (failed(a) || failed(b))
+    return failure();
+  return resultType({promotionOf(*a), promotionOf(*b)});
+}
+
+template <int64_t (*Fn)(int64_t, int64_t, DType)>
+FailureOr<RtValue> integerPair(const KernelArgs &args) {
+  FailureOr<DType> dtype = promotedDType(args);
+  if (failed(dtype))
+    return failure();
+  DType d = *dtype;
+  return binary(args, "input", "other", [d](auto a, auto b) {
+    using C = decltype(a);
+    if constexpr (std::is_integral_v<C>)
+      return static_cast<C>(Fn(a, b, d));
+    else
+      return C(0); // (never: the op library refuses floats)
+  });
+}
+
+/// The next representable value after x toward y in the dtype: float and
+/// double through libm, bfloat16 (held in float) a step of 2^16 in the
+/// float's bits.
+FailureOr<RtValue> nextafter(const KernelArgs &args) {
+  FailureOr<DType> dtype = promotedDType(args);
+  if (failed(dtype))
+    return failure();
+  bool bf16 = *dtype == DType::BF16;
+  return binary(args, "input", "other", [bf16](auto x, auto y) {
+    using C = decltype(x);
+    if constexpr (std::is_same_v<C, double>) {
+      return std::nextafter(x, y);
+    } else if constexpr (std::is_same_v<C, float>) {
+      if (!bf16)
+        return std::nextafter(x, y);
+      if (std::isnan(x) || std::isnan(y))
+        return std::numeric_limits<float>::quiet_NaN();
+      if (x == y)
+        return y;
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      if (x == 0)
+        bits = (std::signbit(y) ? 0x80000000u : 0u) | 0x10000u;
+      else if ((y > x) == (x > 0))
+        bits += 0x10000u;
+      else
+        bits -= 0x10000u;
+      float r;
+      std::memcpy(&r, &bits, 4);
+      return r;
+    } else {
+      return C(0); // (never: the op library refuses integers)
+    }
+  });
+}
 } // namespace
 
 void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
@@ -201,4 +294,7 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.special.zeta"] = zeta;
   table["torch.special.entr"] = entr;
   table["torch.special.xlog1py"] = xlog1py;
+  table["torch.gcd"] = integerPair<gcdOf>;
+  table["torch.lcm"] = integerPair<lcmOf>;
+  table["torch.nextafter"] = nextafter;
 }
