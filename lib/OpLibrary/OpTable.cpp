@@ -203,6 +203,34 @@ static const OpRow kOps[] = {
   {"torch.special.zeta", {},
    "(Tensor|Scalar input, Tensor|Scalar other)", "floatPointwise"},
   {"torch.special.entr", {}, "(Tensor input)", "floatUnary"},
+  // Orthogonal polynomials of (x, n); n is truncated to an integer.
+  {"torch.special.chebyshev_polynomial_t", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.chebyshev_polynomial_u", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.chebyshev_polynomial_v", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.chebyshev_polynomial_w", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.shifted_chebyshev_polynomial_t", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.shifted_chebyshev_polynomial_u", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.shifted_chebyshev_polynomial_v", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.shifted_chebyshev_polynomial_w", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.hermite_polynomial_h", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.hermite_polynomial_he", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.laguerre_polynomial_l", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.legendre_polynomial_p", {},
+   "(Tensor|Scalar input, Tensor|Scalar n)", "polynomial"},
+  {"torch.special.modified_bessel_i0", {}, "(Tensor input)", "floatUnary"},
+  {"torch.special.modified_bessel_i1", {}, "(Tensor input)", "floatUnary"},
+  {"torch.special.spherical_bessel_j0", {}, "(Tensor input)", "floatUnary"},
   {"torch.nextafter", {"Tensor.nextafter"}, "(Tensor input, Tensor other)",
    "arithmetic"},
   {"torch.gcd", {"Tensor.gcd"}, "(Tensor input, Tensor other)", "arithmetic"},
@@ -1977,6 +2005,21 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.special.erfcx", kF16 | kBF16},
     {"torch.special.zeta", kF16 | kBF16},
     {"torch.special.entr", kF16},
+    {"torch.special.chebyshev_polynomial_t", kF16 | kBF16},
+    {"torch.special.chebyshev_polynomial_u", kF16 | kBF16},
+    {"torch.special.chebyshev_polynomial_v", kF16 | kBF16},
+    {"torch.special.chebyshev_polynomial_w", kF16 | kBF16},
+    {"torch.special.shifted_chebyshev_polynomial_t", kF16 | kBF16},
+    {"torch.special.shifted_chebyshev_polynomial_u", kF16 | kBF16},
+    {"torch.special.shifted_chebyshev_polynomial_v", kF16 | kBF16},
+    {"torch.special.shifted_chebyshev_polynomial_w", kF16 | kBF16},
+    {"torch.special.hermite_polynomial_h", kF16 | kBF16},
+    {"torch.special.hermite_polynomial_he", kF16 | kBF16},
+    {"torch.special.laguerre_polynomial_l", kF16 | kBF16},
+    {"torch.special.legendre_polynomial_p", kF16 | kBF16},
+    {"torch.special.modified_bessel_i0", kF16 | kBF16},
+    {"torch.special.modified_bessel_i1", kF16 | kBF16},
+    {"torch.special.spherical_bessel_j0", kF16 | kBF16},
     {"torch.nextafter", kBool | kInts | kF16},
     {"torch.gcd", kBool | kFloats},
     {"torch.lcm", kBool | kFloats},
@@ -2392,7 +2435,8 @@ OpLibrary::OpLibrary() {
 /// of the tensors and numbers given; nullopt when none has a known dtype.
 /// The dtype an entry computes in, for its dtype table: its promoted
 /// operands (`input`, `other`; an activation gradient's `grad_output` and
-/// forward value; `bucketize`'s boundaries), as torch promotes them before
+/// forward value; `bucketize`'s boundaries; the orthogonal polynomials'
+/// `n`), as torch promotes them before
 /// it picks a kernel. `first` names the first tensor operand.
 static std::optional<DType> computeDType(const OpSpec &spec,
                                          const BoundCall &call,
@@ -2400,7 +2444,7 @@ static std::optional<DType> computeDType(const OpSpec &spec,
   SmallVector<PromotionOperand> operands;
   for (StringRef name : {"input", "other", "grad_output", "output",
                          "self_or_result", "boundaries", "x1", "x2",
-                         "exponent"}) {
+                         "exponent", "n"}) {
     if (!spec.signature.lookup(name))
       continue;
     Type t = call.getType(name);

@@ -179,6 +179,27 @@ def chain(*generators):
     return samples
 
 
+def polynomial(fn):
+    """Samples of an orthogonal polynomial fn(x, n): x around [-1, 1] (and
+    beyond), n a tensor (fractional, negative, NaN, large) or a number,
+    the ends of the interval, int and float64 operands."""
+    xs = [-1.0, 1.0, 0.0, -0.0, 0.5, -0.5, 0.999, -0.3, 2.0, -1.5, 1e-20, math.nan, 0.25, 0.75]
+    ns = [0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 3.7, -1.0, math.nan, 1e30, 6.0, 4.0]
+    return chain(
+        fixed(*[(f"{d} grid", fn,
+                 [torch.tensor(xs, dtype=d).reshape(-1, 1), torch.tensor(ns, dtype=d)])
+                for d in (torch.float32, torch.float64)]),
+        fixed(*[(f"n={n}", lambda x, n=n: fn(x, n),
+                 [tensor((2, 3), torch.float32, low=-1.5, high=1.5)]) for n in (0, 1, 4, 10)]),
+        fixed(("int n", fn, [tensor((2, 3), torch.float64, low=-1, high=1),
+                             torch.tensor([2, 5, 9])]),
+              ("int x", fn, [torch.tensor([[-1, 0, 1, 2]]), torch.tensor([[3.0], [8.0]])]),
+              ("number x", lambda n: fn(0.5, n), [torch.tensor([1.0, 4.0, 11.0])]),
+              ("empty", fn, [tensor((0, 3), torch.float32), torch.tensor(2.0)])),
+        binary(fn, pairs=[(torch.float16, torch.float16), (torch.bfloat16, torch.float32)],
+               scalars=()))
+
+
 def points(fn, values, dtypes=(torch.float32, torch.float64), tol=None):
     """One sample per dtype of `fn` at the hand-picked `values` (poles,
     zeros, the ends of an approximation's intervals, overflow)."""
@@ -951,6 +972,29 @@ OPS = {
                  [torch.tensor([1.0, 0.0, -0.0, 0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 3e38, 1e-45], dtype=d),
                   torch.tensor([2.0, 1.0, -1.0, -0.0, 0.0, 0.0, 1.0, math.nan, -2.0, math.inf, 0.0], dtype=d)]))
           for d in (torch.float32, torch.float64, torch.bfloat16)]),
+    "torch.special.chebyshev_polynomial_t": polynomial(torch.special.chebyshev_polynomial_t),
+    "torch.special.chebyshev_polynomial_u": polynomial(torch.special.chebyshev_polynomial_u),
+    "torch.special.chebyshev_polynomial_v": polynomial(torch.special.chebyshev_polynomial_v),
+    "torch.special.chebyshev_polynomial_w": polynomial(torch.special.chebyshev_polynomial_w),
+    "torch.special.shifted_chebyshev_polynomial_t": polynomial(torch.special.shifted_chebyshev_polynomial_t),
+    "torch.special.shifted_chebyshev_polynomial_u": polynomial(torch.special.shifted_chebyshev_polynomial_u),
+    "torch.special.shifted_chebyshev_polynomial_v": polynomial(torch.special.shifted_chebyshev_polynomial_v),
+    "torch.special.shifted_chebyshev_polynomial_w": polynomial(torch.special.shifted_chebyshev_polynomial_w),
+    "torch.special.hermite_polynomial_h": polynomial(torch.special.hermite_polynomial_h),
+    "torch.special.hermite_polynomial_he": polynomial(torch.special.hermite_polynomial_he),
+    "torch.special.laguerre_polynomial_l": polynomial(torch.special.laguerre_polynomial_l),
+    "torch.special.legendre_polynomial_p": polynomial(torch.special.legendre_polynomial_p),
+    "torch.special.modified_bessel_i0": chain(
+        unary(torch.special.modified_bessel_i0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.modified_bessel_i0, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0,
+                                                  88.0, 89.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.modified_bessel_i1": chain(
+        unary(torch.special.modified_bessel_i1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.modified_bessel_i1, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0,
+                                                  88.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.spherical_bessel_j0": chain(
+        unary(torch.special.spherical_bessel_j0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.spherical_bessel_j0, [0.0, -0.0, 0.4999, 0.5, -0.5, 1e-20, 3.14159, 100.0, 1e30])),
     "torch.special.zeta": chain(
         binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
                pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),

@@ -19,8 +19,9 @@
 // A backend provides: `V` (a float value of the compute type) and `B` (a
 // truth value), arithmetic and comparisons on V (with doubles on either
 // side), `&&`, `||`, `!` on B, and the members c(double), select(B, V, V),
-// exp, log, log1p, sqrt, abs, floor, trunc, sin, tan, erfc, pow, isDouble()
-// and whileLoop.
+// exp, log, log1p, sqrt, abs, floor, trunc, sin, cos, tan, acos, erfc,
+// pow, isDouble(), whileLoop, and wide()/toWide/fromWide (a double backend,
+// for what torch computes in double).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +107,8 @@ template <typename T> struct Scalar {
   V trunc(V x) const { return V(std::trunc(x.v)); }
   V sin(V x) const { return V(std::sin(x.v)); }
   V tan(V x) const { return V(std::tan(x.v)); }
+  V cos(V x) const { return V(std::cos(x.v)); }
+  V acos(V x) const { return V(std::acos(x.v)); }
   V erfc(V x) const { return V(std::erfc(x.v)); }
   V pow(V x, V y) const { return V(std::pow(x.v, y.v)); }
   /// Runs `step` on `state` while `cond(state)` holds.
@@ -377,7 +380,8 @@ inline constexpr double kI1eB[] = {
 /// their exponentially scaled forms (`scaled`: times exp(-|x|)), as
 /// torch's calc_i0/i0e/i1/i1e.
 template <class M, class V = typename M::V>
-V besselI(const M &m, V input, int order, bool scaled) {
+V besselI(const M &m, V input, int order, bool scaled,
+          bool fullTables = false) {
   using namespace detail;
   V x = m.abs(input);
   auto small = x <= 8.0;
@@ -389,7 +393,7 @@ V besselI(const M &m, V input, int order, bool scaled) {
     lo = chbevl(m, ySmall, kI0eA, 30);
     hi = chbevl(m, yLarge, kI0eB, 25);
   } else {
-    bool full = m.isDouble();
+    bool full = fullTables || m.isDouble();
     lo = x * (full ? chbevl(m, ySmall, kI1eA, 29)
                    : chbevl(m, ySmall, kI1eA + 12, 17));
     hi = full ? chbevl(m, yLarge, kI1eB, 25) : chbevl(m, yLarge, kI1eB + 18, 7);
@@ -507,6 +511,137 @@ template <class M, class V = typename M::V> V logNdtr(const M &m, V x) {
 /// torch's calc_ndtr: the normal distribution function.
 template <class M, class V = typename M::V> V ndtr(const M &m, V x) {
   return m.erfc(x * -0.70710678118654752440) * 0.5;
+}
+
+/// torch.special's orthogonal polynomials of (x, n).
+enum class Polynomial {
+  ChebyshevT,
+  ChebyshevU,
+  ChebyshevV,
+  ChebyshevW,
+  ShiftedT,
+  ShiftedU,
+  ShiftedV,
+  ShiftedW,
+  HermiteH,
+  HermiteHe,
+  Laguerre,
+  Legendre
+};
+
+/// torch's *_polynomial_*_forward(x, n): n truncated to an integer (NaN
+/// and values beyond int64 are INT64_MIN, as x86 converts them, so 0),
+/// the values at the interval's ends, the trigonometric closed forms of
+/// the Chebyshev kinds for larger n inside it, else the three-term
+/// recurrence (an M::whileLoop of n - 1 steps).
+template <class M, class V = typename M::V>
+V orthogonalPolynomial(const M &m, Polynomial kind, V x, V nIn) {
+  using P = Polynomial;
+  V n = m.select(m.abs(nIn) < 9.2e18, m.trunc(nIn), m.c(-1));
+  auto even = m.trunc(n * 0.5) * 2.0 == n;
+  bool shifted = kind == P::ShiftedT || kind == P::ShiftedU ||
+                 kind == P::ShiftedV || kind == P::ShiftedW;
+  bool chebyshev = shifted || kind == P::ChebyshevT ||
+                   kind == P::ChebyshevU || kind == P::ChebyshevV ||
+                   kind == P::ChebyshevW;
+  V y = shifted ? x + x - 1.0 : x;
+  V odd2n1 = n + n + 1.0;
+  V one = m.c(1), minusOne = m.c(-1);
+  // The value for n == 1, the ends' values, the closed form.
+  V first = y;
+  auto atEnd = m.abs(y) == 1.0; // (shifted: x == 1 or x == 0)
+  auto upper = y > 0.0;
+  V endValue = m.select(upper || even, one, minusOne);
+  auto never = x != x && x == x;
+  auto closedUsed = never;
+  V closed = m.c(0);
+  if (chebyshev) {
+    V theta = m.acos(m.select(m.abs(y) < 1.0, y, m.c(0)));
+    if (kind == P::ChebyshevT || kind == P::ShiftedT) {
+      closedUsed = m.abs(y) < 1.0 && n > 6.0;
+      closed = m.cos(n * theta);
+    } else if (kind == P::ChebyshevU || kind == P::ShiftedU) {
+      first = y + y;
+      endValue = m.select(upper || even, n + 1.0, -(n + 1.0));
+      closedUsed = m.abs(y) < 1.0 && n > (shifted ? 6.0 : 8.0);
+      V s = m.sin(theta);
+      closed = m.select(s != 0.0, m.sin((n + 1.0) * theta) / s,
+                        (n + 1.0) * m.cos((n + 1.0) * theta) / y);
+    } else if (kind == P::ChebyshevV || kind == P::ShiftedV) {
+      first = y + y - 1.0;
+      V parity = m.select(even, odd2n1, -odd2n1);
+      endValue = m.select(upper, one, parity);
+      closedUsed = m.abs(y) < 1.0 && n > (shifted ? 6.0 : 8.0);
+      closed = m.select(m.sin(theta / 2.0) != 1.0,
+                        m.cos((n + 0.5) * theta) / m.cos(theta / 2.0), parity);
+    } else {
+      first = y + y + 1.0;
+      V parity = m.select(even, one, minusOne);
+      endValue = m.select(upper, odd2n1, parity);
+      closedUsed = m.abs(y) < 1.0 && n > (shifted ? 4.0 : 8.0);
+      V fallback = shifted ? parity : m.select(upper, odd2n1, parity);
+      closed = m.select(m.cos(theta / 2.0) != 1.0,
+                        m.sin((n + 0.5) * theta) / m.sin(theta / 2.0),
+                        fallback);
+    }
+  } else if (kind == P::HermiteH) {
+    first = x + x;
+    atEnd = never; // (no special points)
+  } else if (kind == P::HermiteHe) {
+    atEnd = never;
+  } else if (kind == P::Laguerre) {
+    first = 1.0 - x;
+    atEnd = m.abs(x) == 0.0;
+    endValue = one;
+  }
+  // The recurrence, for the n - 1 steps i = 1 .. n - 1 where it is used.
+  auto recurs = n >= 2.0 && !atEnd && !closedUsed;
+  V last = m.select(recurs, n - 1.0, m.c(0));
+  std::array<V, 3> init = {m.c(1), one, first};
+  auto done = m.whileLoop(
+      init, [&](const std::array<V, 3> &st) { return st[0] <= last; },
+      [&](const std::array<V, 3> &st) {
+        V i = st[0], p = st[1], q = st[2], r;
+        switch (kind) {
+        case P::HermiteH:
+          r = (x + x) * q - (i + i) * p;
+          break;
+        case P::HermiteHe:
+          r = x * q - i * p;
+          break;
+        case P::Laguerre:
+          r = (((i + i) + (1.0 - x)) * q - i * p) / (i + 1.0);
+          break;
+        case P::Legendre:
+          r = ((i + i + 1.0) * x * q - i * p) / (i + 1.0);
+          break;
+        default:
+          r = (y + y) * q - p;
+          break;
+        }
+        return std::array<V, 3>{i + 1.0, q, r};
+      });
+  V r = done[2];
+  r = m.select(n == 1.0, first, r);
+  r = m.select(n == 0.0, one, r);
+  r = m.select(closedUsed, closed, r);
+  r = m.select(atEnd, endValue, r);
+  return m.select(n < 0.0, m.c(0), r);
+}
+
+/// torch.special.spherical_bessel_j0: sin(x) / x, its series below 1/2.
+template <class M, class V = typename M::V>
+V sphericalBesselJ0(const M &m, V x) {
+  V x2 = x * x;
+  V series =
+      1.0 + x2 * (-1.0 / 6.0 +
+                  x2 * (1.0 / 120.0 +
+                        x2 * (-1.0 / 5040.0 +
+                              x2 * (1.0 / 362880.0 +
+                                    x2 * (-1.0 / 39916800.0 +
+                                          x2 * (1.0 / 6227020800.0))))));
+  V r = m.select(m.abs(x) < 0.5, series, m.sin(x) / x);
+  return m.select(m.abs(x) == kInf, m.c(0), r);
 }
 
 /// torch.special.entr: -x log(x), 0 at 0, -inf below 0, NaN kept.

@@ -67,6 +67,8 @@ struct IrMath {
   TRACED_MATH_UNARY(trunc, TruncOp)
   TRACED_MATH_UNARY(sin, SinOp)
   TRACED_MATH_UNARY(tan, TanOp)
+  TRACED_MATH_UNARY(cos, CosOp)
+  TRACED_MATH_UNARY(acos, AcosOp)
   TRACED_MATH_UNARY(erfc, ErfcOp)
 #undef TRACED_MATH_UNARY
   FV pow(FV x, FV y) const { return wrap(math::PowFOp::create(b, loc, x.v, y.v)); }
@@ -293,7 +295,34 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
   UNARY("torch.special.log_ndtr", Double, sf::logNdtr(m, x[0]))
   UNARY("torch.special.erfcx", Input, sf::erfcx(m, x[0]))
   UNARY("torch.special.entr", Input, sf::entr(m, x[0]))
+  UNARY("torch.special.modified_bessel_i0", Input,
+        sf::besselI(m, x[0], 0, false, true))
+  UNARY("torch.special.modified_bessel_i1", Input,
+        sf::besselI(m, x[0], 1, false, true))
+  UNARY("torch.special.spherical_bessel_j0", Input,
+        sf::sphericalBesselJ0(m, x[0]))
 #undef UNARY
+#define POLYNOMIAL(NAME, KIND)                                                 \
+  t[NAME] = [](LoweringCall &c) {                                              \
+    return lowerSpecial(c, {"input", "n"}, Precision::Input,                   \
+                        [](const IrMath &m, ArrayRef<FV> a) {                  \
+                          return sf::orthogonalPolynomial(                     \
+                              m, sf::Polynomial::KIND, a[0], a[1]);            \
+                        });                                                    \
+  };
+  POLYNOMIAL("torch.special.chebyshev_polynomial_t", ChebyshevT)
+  POLYNOMIAL("torch.special.chebyshev_polynomial_u", ChebyshevU)
+  POLYNOMIAL("torch.special.chebyshev_polynomial_v", ChebyshevV)
+  POLYNOMIAL("torch.special.chebyshev_polynomial_w", ChebyshevW)
+  POLYNOMIAL("torch.special.shifted_chebyshev_polynomial_t", ShiftedT)
+  POLYNOMIAL("torch.special.shifted_chebyshev_polynomial_u", ShiftedU)
+  POLYNOMIAL("torch.special.shifted_chebyshev_polynomial_v", ShiftedV)
+  POLYNOMIAL("torch.special.shifted_chebyshev_polynomial_w", ShiftedW)
+  POLYNOMIAL("torch.special.hermite_polynomial_h", HermiteH)
+  POLYNOMIAL("torch.special.hermite_polynomial_he", HermiteHe)
+  POLYNOMIAL("torch.special.laguerre_polynomial_l", Laguerre)
+  POLYNOMIAL("torch.special.legendre_polynomial_p", Legendre)
+#undef POLYNOMIAL
   t["torch.polygamma"] = lowerPolygamma;
   t["Tensor.polygamma"] = lowerPolygamma;
   t["torch.mvlgamma"] = lowerMvlgamma;

@@ -275,6 +275,37 @@ FailureOr<RtValue> nextafter(const KernelArgs &args) {
     }
   });
 }
+FailureOr<RtValue> modifiedBesselI0(const KernelArgs &args) {
+  return special(args, Precision::Input, [](auto m, auto x) {
+    return sf::besselI(m, x, 0, false, /*fullTables=*/true);
+  });
+}
+FailureOr<RtValue> modifiedBesselI1(const KernelArgs &args) {
+  return special(args, Precision::Input, [](auto m, auto x) {
+    return sf::besselI(m, x, 1, false, /*fullTables=*/true);
+  });
+}
+FailureOr<RtValue> sphericalBesselJ0(const KernelArgs &args) {
+  return special(args, Precision::Input,
+                 [](auto m, auto x) { return sf::sphericalBesselJ0(m, x); });
+}
+
+/// An orthogonal polynomial of (input, n), broadcast and promoted.
+template <sf::Polynomial Kind>
+FailureOr<RtValue> polynomial(const KernelArgs &args) {
+  return binary(
+      args, "input", "n",
+      [](auto x, auto n) {
+        using C = decltype(x);
+        if constexpr (std::is_floating_point_v<C>)
+          return sf::orthogonalPolynomial(sf::Scalar<C>(), Kind, sf::Num<C>(x),
+                                          sf::Num<C>(n))
+              .v;
+        else
+          return C(0); // (never: the dtype is floating)
+      },
+      ResultKind::Float);
+}
 } // namespace
 
 void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
@@ -297,4 +328,24 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.gcd"] = integerPair<gcdOf>;
   table["torch.lcm"] = integerPair<lcmOf>;
   table["torch.nextafter"] = nextafter;
+  table["torch.special.modified_bessel_i0"] = modifiedBesselI0;
+  table["torch.special.modified_bessel_i1"] = modifiedBesselI1;
+  table["torch.special.spherical_bessel_j0"] = sphericalBesselJ0;
+  using P = sf::Polynomial;
+  table["torch.special.chebyshev_polynomial_t"] = polynomial<P::ChebyshevT>;
+  table["torch.special.chebyshev_polynomial_u"] = polynomial<P::ChebyshevU>;
+  table["torch.special.chebyshev_polynomial_v"] = polynomial<P::ChebyshevV>;
+  table["torch.special.chebyshev_polynomial_w"] = polynomial<P::ChebyshevW>;
+  table["torch.special.shifted_chebyshev_polynomial_t"] =
+      polynomial<P::ShiftedT>;
+  table["torch.special.shifted_chebyshev_polynomial_u"] =
+      polynomial<P::ShiftedU>;
+  table["torch.special.shifted_chebyshev_polynomial_v"] =
+      polynomial<P::ShiftedV>;
+  table["torch.special.shifted_chebyshev_polynomial_w"] =
+      polynomial<P::ShiftedW>;
+  table["torch.special.hermite_polynomial_h"] = polynomial<P::HermiteH>;
+  table["torch.special.hermite_polynomial_he"] = polynomial<P::HermiteHe>;
+  table["torch.special.laguerre_polynomial_l"] = polynomial<P::Laguerre>;
+  table["torch.special.legendre_polynomial_p"] = polynomial<P::Legendre>;
 }
