@@ -995,6 +995,38 @@ OPS = {
     "torch.special.spherical_bessel_j0": chain(
         unary(torch.special.spherical_bessel_j0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
         points(torch.special.spherical_bessel_j0, [0.0, -0.0, 0.4999, 0.5, -0.5, 1e-20, 3.14159, 100.0, 1e30])),
+    "torch.special.bessel_j0": chain(
+        unary(torch.special.bessel_j0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_j0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_j1": chain(
+        unary(torch.special.bessel_j1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_j1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_y0": chain(
+        unary(torch.special.bessel_y0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_y0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_y1": chain(
+        unary(torch.special.bessel_y1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_y1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.modified_bessel_k0": chain(
+        unary(torch.special.modified_bessel_k0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.modified_bessel_k0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.modified_bessel_k1": chain(
+        unary(torch.special.modified_bessel_k1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.modified_bessel_k1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.scaled_modified_bessel_k0": chain(
+        unary(torch.special.scaled_modified_bessel_k0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.scaled_modified_bessel_k0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.scaled_modified_bessel_k1": chain(
+        unary(torch.special.scaled_modified_bessel_k1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.scaled_modified_bessel_k1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
     "torch.special.zeta": chain(
         binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
                pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),

@@ -301,6 +301,14 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
         sf::besselI(m, x[0], 1, false, true))
   UNARY("torch.special.spherical_bessel_j0", Input,
         sf::sphericalBesselJ0(m, x[0]))
+  UNARY("torch.special.bessel_j0", Input, sf::besselJ0(m, x[0]))
+  UNARY("torch.special.bessel_j1", Input, sf::besselJ1(m, x[0]))
+  UNARY("torch.special.bessel_y0", Input, sf::besselY0(m, x[0]))
+  UNARY("torch.special.bessel_y1", Input, sf::besselY1(m, x[0]))
+  UNARY("torch.special.modified_bessel_k0", Input, sf::besselK(m, x[0], 0, false))
+  UNARY("torch.special.modified_bessel_k1", Input, sf::besselK(m, x[0], 1, false))
+  UNARY("torch.special.scaled_modified_bessel_k0", Input, sf::besselK(m, x[0], 0, true))
+  UNARY("torch.special.scaled_modified_bessel_k1", Input, sf::besselK(m, x[0], 1, true))
 #undef UNARY
 #define POLYNOMIAL(NAME, KIND)                                                 \
   t[NAME] = [](LoweringCall &c) {                                              \

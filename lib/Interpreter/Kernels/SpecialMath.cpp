@@ -290,6 +290,22 @@ FailureOr<RtValue> sphericalBesselJ0(const KernelArgs &args) {
                  [](auto m, auto x) { return sf::sphericalBesselJ0(m, x); });
 }
 
+/// The Bessel functions of torch.special, in the input's precision.
+#define TRACED_BESSEL_KERNEL(NAME, CALL)                                       \
+  FailureOr<RtValue> NAME(const KernelArgs &args) {                            \
+    return special(args, Precision::Input,                                     \
+                   [](auto m, auto x) { return CALL; });                       \
+  }
+TRACED_BESSEL_KERNEL(bessel_j0, sf::besselJ0(m, x))
+TRACED_BESSEL_KERNEL(bessel_j1, sf::besselJ1(m, x))
+TRACED_BESSEL_KERNEL(bessel_y0, sf::besselY0(m, x))
+TRACED_BESSEL_KERNEL(bessel_y1, sf::besselY1(m, x))
+TRACED_BESSEL_KERNEL(modified_bessel_k0, sf::besselK(m, x, 0, false))
+TRACED_BESSEL_KERNEL(modified_bessel_k1, sf::besselK(m, x, 1, false))
+TRACED_BESSEL_KERNEL(scaled_modified_bessel_k0, sf::besselK(m, x, 0, true))
+TRACED_BESSEL_KERNEL(scaled_modified_bessel_k1, sf::besselK(m, x, 1, true))
+#undef TRACED_BESSEL_KERNEL
+
 /// An orthogonal polynomial of (input, n), broadcast and promoted.
 template <sf::Polynomial Kind>
 FailureOr<RtValue> polynomial(const KernelArgs &args) {
@@ -331,6 +347,14 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.special.modified_bessel_i0"] = modifiedBesselI0;
   table["torch.special.modified_bessel_i1"] = modifiedBesselI1;
   table["torch.special.spherical_bessel_j0"] = sphericalBesselJ0;
+  table["torch.special.bessel_j0"] = bessel_j0;
+  table["torch.special.bessel_j1"] = bessel_j1;
+  table["torch.special.bessel_y0"] = bessel_y0;
+  table["torch.special.bessel_y1"] = bessel_y1;
+  table["torch.special.modified_bessel_k0"] = modified_bessel_k0;
+  table["torch.special.modified_bessel_k1"] = modified_bessel_k1;
+  table["torch.special.scaled_modified_bessel_k0"] = scaled_modified_bessel_k0;
+  table["torch.special.scaled_modified_bessel_k1"] = scaled_modified_bessel_k1;
   using P = sf::Polynomial;
   table["torch.special.chebyshev_polynomial_t"] = polynomial<P::ChebyshevT>;
   table["torch.special.chebyshev_polynomial_u"] = polynomial<P::ChebyshevU>;
