@@ -1027,6 +1027,10 @@ OPS = {
         unary(torch.special.scaled_modified_bessel_k1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
         points(torch.special.scaled_modified_bessel_k1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
                                        8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.airy_ai": chain(
+        unary(torch.special.airy_ai, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-15, high=15)),
+        points(torch.special.airy_ai, [0.0, -0.0, -2.09, -2.0899, 2.09, 2.0899, 8.3203353, 8.33, -30.0,
+                                       -1e4, 50.0, 103.8, 104.0, 1e5])),
     "torch.special.zeta": chain(
         binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
                pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),

@@ -301,6 +301,7 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
         sf::besselI(m, x[0], 1, false, true))
   UNARY("torch.special.spherical_bessel_j0", Input,
         sf::sphericalBesselJ0(m, x[0]))
+  UNARY("torch.special.airy_ai", Input, sf::airyAi(m, x[0]))
   UNARY("torch.special.bessel_j0", Input, sf::besselJ0(m, x[0]))
   UNARY("torch.special.bessel_j1", Input, sf::besselJ1(m, x[0]))
   UNARY("torch.special.bessel_y0", Input, sf::besselY0(m, x[0]))

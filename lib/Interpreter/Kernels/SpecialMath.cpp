@@ -304,6 +304,7 @@ TRACED_BESSEL_KERNEL(modified_bessel_k0, sf::besselK(m, x, 0, false))
 TRACED_BESSEL_KERNEL(modified_bessel_k1, sf::besselK(m, x, 1, false))
 TRACED_BESSEL_KERNEL(scaled_modified_bessel_k0, sf::besselK(m, x, 0, true))
 TRACED_BESSEL_KERNEL(scaled_modified_bessel_k1, sf::besselK(m, x, 1, true))
+TRACED_BESSEL_KERNEL(airyAi, sf::airyAi(m, x))
 #undef TRACED_BESSEL_KERNEL
 
 /// An orthogonal polynomial of (input, n), broadcast and promoted.
@@ -347,6 +348,7 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.special.modified_bessel_i0"] = modifiedBesselI0;
   table["torch.special.modified_bessel_i1"] = modifiedBesselI1;
   table["torch.special.spherical_bessel_j0"] = sphericalBesselJ0;
+  table["torch.special.airy_ai"] = airyAi;
   table["torch.special.bessel_j0"] = bessel_j0;
   table["torch.special.bessel_j1"] = bessel_j1;
   table["torch.special.bessel_y0"] = bessel_y0;
