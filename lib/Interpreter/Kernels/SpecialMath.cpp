@@ -204,8 +204,9 @@ int64_t gcdOf(int64_t a, int64_t b, DType dtype) {
   return y;
 }
 
-/// torch's lcm: |a / gcd * b|, 0 when the gcd is 0, wrapping (a / -1 is
-/// -a).
+/// torch's lcm: |a / gcd * b|, 0 when the gcd is 0, in C++'s promoted
+/// type (int for the narrower dtypes, int64 for int64), wrapping (a / -1
+/// is -a).
 int64_t lcmOf(int64_t a, int64_t b, DType dtype) {
   int64_t g = gcdOf(a, b, dtype);
   if (g == 0)
@@ -213,6 +214,10 @@ int64_t lcmOf(int64_t a, int64_t b, DType dtype) {
   uint64_t q = g == -1 ? 0 - static_cast<uint64_t>(a)
                        : static_cast<uint64_t>(a / g);
   uint64_t p = q * static_cast<uint64_t>(b);
+  if (dtype != DType::I64) {
+    auto r = static_cast<int32_t>(static_cast<uint32_t>(p));
+    return r < 0 ? static_cast<int32_t>(0u - static_cast<uint32_t>(r)) : r;
+  }
   auto r = static_cast<int64_t>(p);
   return r < 0 ? static_cast<int64_t>(0 - p) : r;
 }
