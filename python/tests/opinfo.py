@@ -951,6 +951,14 @@ OPS = {
                       (torch.int32, torch.int64), (torch.bool, torch.float32)],
                rhs_domain=lambda s, d: tensor(s, d, low=-1, high=5)),
         fixed(("zero x", lambda x, y: torch.special.xlog1py(x * 0, y), [f32(3), f32(3)], TRANSCENDENTAL))),
+    "torch.frexp": chain(
+        unary(lambda x: torch.frexp(x)[0], dtypes=ALL_DTYPES, domain=lambda s, d: tensor(s, d, low=-100, high=100)),
+        unary(lambda x: torch.frexp(x)[1], dtypes=FLOAT_DTYPES, domain=lambda s, d: tensor(s, d, low=-100, high=100)),
+        fixed(*[(f"{d} points {i}", lambda x, i=i: x.frexp()[i],
+                 [torch.tensor([0.0, -0.0, math.inf, -math.inf, math.nan, 1e-40, -3.5, 1.0, 65504.0,
+                                1e-45, 1e-310, -2.5e-308, 1e300, 3e38, 6e-8], dtype=d)])
+                for d in FLOAT_DTYPES for i in (0, 1)]),
+        fixed(("both", lambda x: (lambda r: r.mantissa * r.exponent)(torch.frexp(x)), [f32(2, 3)]))),
     "torch.gcd": chain(
         binary(torch.gcd, scalars=(), pairs=[(d, d) for d in INT_DTYPES + [torch.bool, torch.float32]] +
                [(torch.int32, torch.int64), (torch.uint8, torch.int8)]),

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -276,7 +277,77 @@ FailureOr<SmallVector<Value>> lowerMvlgamma(LoweringCall &c) {
                          std::log(sf::kPi);
       });
 }
+/// frexp on the bits of x (f32 or f64): the exponent field less the bias
+/// (subnormals scaled into the normal range first), the mantissa with the
+/// exponent field of [0.5, 1); zeros, infinities and NaN give themselves
+/// and exponent 0.
+std::pair<Value, Value> frexpBits(OpBuilder &b, Location loc, Value x) {
+  using P = arith::CmpFPredicate;
+  bool f64 = x.getType().isF64();
+  unsigned mantissaBits = f64 ? 52 : 23, width = f64 ? 64 : 32;
+  int64_t fieldMask = f64 ? 0x7ff : 0xff, half = f64 ? 1022 : 126;
+  int64_t subnormalScale = f64 ? 54 : 24;
+  Type bits = b.getIntegerType(width);
+  auto ic = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, v))
+        .getResult();
+  };
+  Value zero = scalarConstant(b, loc, x.getType(), 0.0);
+  Value isSubnormal = arith::CmpFOp::create(
+      b, loc, P::OLT, math::AbsFOp::create(b, loc, x),
+      scalarConstant(b, loc, x.getType(),
+                     f64 ? 2.2250738585072014e-308 : 1.17549435e-38f));
+  Value scaled = arith::MulFOp::create(
+      b, loc, x,
+      scalarConstant(b, loc, x.getType(), std::ldexp(1.0, subnormalScale)));
+  Value v = arith::SelectOp::create(b, loc, isSubnormal, scaled, x);
+  Value vb = arith::BitcastOp::create(b, loc, bits, v);
+  Value field = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, vb, ic(mantissaBits)),
+      ic(fieldMask));
+  Value exp = arith::SubIOp::create(b, loc, field, ic(half));
+  exp = arith::SelectOp::create(
+      b, loc, isSubnormal, arith::SubIOp::create(b, loc, exp, ic(subnormalScale)),
+      exp);
+  Value keep = ic(~(fieldMask << mantissaBits));
+  Value mb = arith::OrIOp::create(b, loc, arith::AndIOp::create(b, loc, vb, keep),
+                                  ic(half << mantissaBits));
+  Value mantissa = arith::BitcastOp::create(b, loc, x.getType(), mb);
+  // Zeros, infinities and NaN.
+  Value special = arith::OrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OEQ, x, zero),
+      arith::CmpFOp::create(
+          b, loc, P::UEQ, math::AbsFOp::create(b, loc, x),
+          scalarConstant(b, loc, x.getType(),
+                         std::numeric_limits<double>::infinity())));
+  mantissa = arith::SelectOp::create(b, loc, special, x, mantissa);
+  exp = arith::SelectOp::create(b, loc, special, ic(0), exp);
+  Value exp32 = f64 ? arith::TruncIOp::create(b, loc, b.getI32Type(), exp)
+                          .getResult()
+                    : exp;
+  return {mantissa, exp32};
+}
 } // namespace
+
+FailureOr<Value> lowering::lowerFrexpElement(LoweringCall &c, int64_t index,
+                                             RankedTensorType type) {
+  Value x = c.tensor("input");
+  if (!x || !type || (index != 0 && index != 1))
+    return c.fail("expected a tensor input and element 0 or 1");
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(xType.getElementType()))
+    return c.fail("frexp takes floating-point tensors");
+  Value r = buildElementwise(
+      c.rewriter, c.loc, type, x,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        // (f16 and bf16 arrive as f32, exactly.)
+        std::pair<Value, Value> parts = frexpBits(b, loc, a[0]);
+        return index == 0 ? parts.first : parts.second;
+      },
+      c.logicalElementTypes(x),
+      index == 0 ? Type() : computeType(xType.getElementType()));
+  return r;
+}
 
 void lowering::populateSpecialLowerings(LoweringTable &t) {
 #define UNARY(NAME, PRECISION, CALL)                                           \
@@ -333,6 +404,11 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
   POLYNOMIAL("torch.special.legendre_polynomial_p", Legendre)
 #undef POLYNOMIAL
   t["torch.polygamma"] = lowerPolygamma;
+  // (Lowered where operator.getitem reads the mantissa or the exponent.)
+  t["torch.frexp"] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only the mantissa or the exponent (result[0] or "
+                  "result[1]) can be compiled");
+  };
   t["Tensor.polygamma"] = lowerPolygamma;
   t["torch.mvlgamma"] = lowerMvlgamma;
   t["torch.special.xlog1py"] = [](LoweringCall &c) {

@@ -245,6 +245,38 @@ FailureOr<RtValue> integerPair(const KernelArgs &args) {
   });
 }
 
+/// frexp: x = mantissa * 2^exponent with |mantissa| in [0.5, 1); zeros,
+/// infinities and NaN are themselves with exponent 0 (libm's, as torch).
+FailureOr<RtValue> frexp(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (!isFloatingPoint(in->dtype()))
+    return args.emitError() << "frexp takes floating-point tensors";
+  Tensor mantissa(in->dtype(), in->shape());
+  Tensor exponent(DType::I32, in->shape());
+  auto *e = exponent.data<int64_t>(); // (integers are stored as int64)
+  int64_t n = in->numel();
+  if (in->storage() == Storage::Double) {
+    const double *x = in->data<double>();
+    double *m = mantissa.data<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      int exp = 0;
+      m[i] = std::isfinite(x[i]) ? std::frexp(x[i], &exp) : x[i];
+      e[i] = exp;
+    }
+  } else {
+    const float *x = in->data<float>();
+    float *m = mantissa.data<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      int exp = 0;
+      m[i] = std::isfinite(x[i]) ? std::frexp(x[i], &exp) : x[i];
+      e[i] = exp;
+    }
+  }
+  return RtValue::ofList({RtValue(mantissa), RtValue(exponent)}, true);
+}
+
 /// The next representable value after x toward y in the dtype: float and
 /// double through libm, bfloat16 (held in float) a step of 2^16 in the
 /// float's bits.
@@ -350,6 +382,7 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.gcd"] = integerPair<gcdOf>;
   table["torch.lcm"] = integerPair<lcmOf>;
   table["torch.nextafter"] = nextafter;
+  table["torch.frexp"] = frexp;
   table["torch.special.modified_bessel_i0"] = modifiedBesselI0;
   table["torch.special.modified_bessel_i1"] = modifiedBesselI1;
   table["torch.special.spherical_bessel_j0"] = sphericalBesselJ0;

@@ -99,6 +99,16 @@ LogicalResult floatPointwise(const BoundCall &call, RuleHelper &h) {
   return pointwise(call, h.results, {"input", "other"}, true);
 }
 
+/// torch.frexp: the mantissa in the input's type and the int32 exponent.
+LogicalResult frexp(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto exponent = RankedTensorType::get(
+      input.getShape(), IntegerType::get(call.getContext(), 32));
+  return h.result(TupleType::get(call.getContext(), {input, exponent}));
+}
+
 /// torch.special's orthogonal polynomials: x and n promoted, as a float.
 LogicalResult polynomial(const BoundCall &call, RuleHelper &h) {
   return pointwise(call, h.results, {"input", "n"}, true);
