@@ -1,8 +1,9 @@
 //===- SpecialFunctions.h - torch.special's algorithms, written once ------===//
 //
 // The special functions of the op library (lgamma, digamma, polygamma,
-// the modified Bessel functions i0/i1 and their scaled forms, ndtri,
-// erfcx, zeta), each written once as a template over a numeric backend `M`,
+// zeta, the Bessel functions of torch.special, ndtri, erfcx, airy_ai, the
+// orthogonal polynomials, entr, xlog1py), each written once as a template
+// over a numeric backend `M`,
 // so that the interpreter's kernels (M over float or double) and the CPU
 // lowering (M building arith and math ops in a linalg.generic body) compute
 // the same algorithm. The algorithms are those of PyTorch 1.13's CPU

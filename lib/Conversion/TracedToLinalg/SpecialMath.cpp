@@ -1,7 +1,8 @@
 //===- SpecialMath.cpp - torch.special's functions as linalg.generic ------===//
 //
-// The special functions (lgamma, digamma, polygamma, mvlgamma, the
-// modified Bessel functions, ndtr/ndtri/log_ndtr, erfcx, zeta) as one
+// The special functions (lgamma, digamma, polygamma, mvlgamma, the Bessel
+// functions, ndtr/ndtri/log_ndtr, erfcx, zeta, airy_ai, the orthogonal
+// polynomials, entr, xlog1py; frexp's two elements) as one
 // `linalg.generic` each, whose body is the algorithm of
 // TracedIR/Support/SpecialFunctions.h built over an IR backend: the same
 // code the interpreter runs over C++ numbers. Branches are selects, zeta's

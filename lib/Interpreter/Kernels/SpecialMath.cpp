@@ -1,10 +1,11 @@
 //===- SpecialMath.cpp - torch.special's functions, interpreted ----------===//
 //
 // The kernels of the special functions (lgamma, digamma, polygamma,
-// mvlgamma, the modified Bessel functions, ndtr/ndtri/log_ndtr, erfcx,
-// zeta): the algorithms of TracedIR/Support/SpecialFunctions.h over C++
-// numbers, which the CPU lowering builds as IR too. Part of the Elementwise
-// family (populateElementwiseKernels registers them).
+// mvlgamma, the Bessel functions, ndtr/ndtri/log_ndtr, erfcx, zeta,
+// airy_ai, the orthogonal polynomials, entr, xlog1py): the algorithms of
+// TracedIR/Support/SpecialFunctions.h over C++ numbers, which the CPU
+// lowering builds as IR too; and gcd, lcm, nextafter and frexp. Part of
+// the Elementwise family (populateElementwiseKernels registers them).
 //
 //===----------------------------------------------------------------------===//
 
