@@ -179,6 +179,34 @@ def chain(*generators):
     return samples
 
 
+def polynomial(fn):
+    """Samples of an orthogonal polynomial fn(x, n): x around [-1, 1] (and
+    beyond), n a tensor (fractional, negative, NaN, large) or a number,
+    the ends of the interval, int and float64 operands."""
+    xs = [-1.0, 1.0, 0.0, -0.0, 0.5, -0.5, 0.999, -0.3, 2.0, -1.5, 1e-20, math.nan, 0.25, 0.75]
+    ns = [0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 3.7, -1.0, math.nan, 1e30, 6.0, 4.0]
+    return chain(
+        fixed(*[(f"{d} grid", fn,
+                 [torch.tensor(xs, dtype=d).reshape(-1, 1), torch.tensor(ns, dtype=d)])
+                for d in (torch.float32, torch.float64)]),
+        fixed(*[(f"n={n}", lambda x, n=n: fn(x, n),
+                 [tensor((2, 3), torch.float32, low=-1.5, high=1.5)]) for n in (0, 1, 4, 10)]),
+        fixed(("int n", fn, [tensor((2, 3), torch.float64, low=-1, high=1),
+                             torch.tensor([2, 5, 9])]),
+              ("int x", fn, [torch.tensor([[-1, 0, 1, 2]]), torch.tensor([[3.0], [8.0]])]),
+              ("number x", lambda n: fn(0.5, n), [torch.tensor([1.0, 4.0, 11.0])]),
+              ("empty", fn, [tensor((0, 3), torch.float32), torch.tensor(2.0)])),
+        binary(fn, pairs=[(torch.float16, torch.float16), (torch.bfloat16, torch.float32)],
+               scalars=()))
+
+
+def points(fn, values, dtypes=(torch.float32, torch.float64), tol=None):
+    """One sample per dtype of `fn` at the hand-picked `values` (poles,
+    zeros, the ends of an approximation's intervals, overflow)."""
+    return fixed(*[(f"{d} points", fn, [torch.tensor(values, dtype=d)],
+                    tol or TRANSCENDENTAL) for d in dtypes])
+
+
 def f32(*shape):
     return tensor(shape, torch.float32)
 
@@ -856,6 +884,170 @@ OPS = {
     "torch.atanh": unary(torch.atanh, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
     "torch.acosh": unary(torch.acosh, tol=TRANSCENDENTAL, domain=positive),
     "torch.erfinv": unary(torch.erfinv, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-1, high=1)),
+    "torch.lgamma": chain(
+        unary(torch.lgamma, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+        points(torch.lgamma, [0.0, -0.0, -1.0, -2.0, -3.5, -0.5, 0.5, 1.0, 2.0, 1e-30, 3.0,
+                              12.5, 171.5, 1e10, 1e30, -1e10 - 0.5, -1e30, 3e38])),
+    "torch.digamma": chain(
+        unary(torch.digamma, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+        points(torch.digamma, [0.0, -0.0, -1.0, -2.0, -3.5, -0.5, 0.5, 1.0, 1.4616321449683622,
+                               1e-30, 9.5, 10.0, 10.5, 1e10, 1e17, 1e30, -1e10 - 0.5, 3e38])),
+    "torch.polygamma": chain(*[
+        chain(unary(lambda x, n=n: torch.polygamma(n, x), tol=TRANSCENDENTAL,
+                    dtypes=[torch.bool, torch.int64, torch.float16, torch.bfloat16,
+                            torch.float32, torch.float64],
+                    domain=lambda s, d: tensor(s, d, low=-8, high=8)),
+              points(lambda x, n=n: torch.special.polygamma(n, x),
+                     [0.0, -0.0, -1.0, -2.5, -0.5, 0.5, 1.0, 1e-10, 9.5, 10.0, 30.0, 1e5, 1e10]))
+        for n in range(6)]),
+    "Tensor.polygamma": chain(*[
+        unary(lambda x, n=n: x.polygamma(n), tol=TRANSCENDENTAL,
+              dtypes=[torch.int32, torch.float32, torch.float64],
+              domain=lambda s, d: tensor(s, d, low=-8, high=8))
+        for n in (0, 1, 3)]),
+    "torch.mvlgamma": chain(*[
+        unary(lambda x, p=p: torch.mvlgamma(x, p), tol=TRANSCENDENTAL, special=False,
+              dtypes=[torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64],
+              domain=lambda s, d, p=p: tensor(s, d, low=(p - 1) // 2 + 1, high=(p - 1) // 2 + 9))
+        for p in (1, 2, 3, 5)] + [
+        points(lambda x: torch.special.multigammaln(x, 3), [1.0001, 1.5, 2.0, 10.0, 1e5, 1e30])]),
+    "torch.i0": chain(
+        unary(torch.i0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i0, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 88.0,
+                                  89.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.i0e": chain(
+        unary(torch.special.i0e, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i0e, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 1e5, 1e30])),
+    "torch.special.i1": chain(
+        unary(torch.special.i1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i1, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 88.0,
+                                  90.0, 700.0, 714.0, 1e5])),
+    "torch.special.i1e": chain(
+        unary(torch.special.i1e, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.i1e, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0, 1e5, 1e30])),
+    "torch.special.ndtr": chain(
+        unary(torch.special.ndtr, tol=TRANSCENDENTAL),
+        points(torch.special.ndtr, [-40.0, -10.0, -1.0, 0.0, -0.0, 1.0, 10.0, 40.0])),
+    "torch.special.ndtri": chain(
+        unary(torch.special.ndtri, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=0, high=1)),
+        points(torch.special.ndtri, [0.0, 1.0, 0.5, 1e-30, 1e-10, 1e-3, 0.1, 0.13, 0.14, 0.86,
+                                     0.87, 0.999, 0.9999999, -0.1, 1.1])),
+    "torch.special.log_ndtr": chain(
+        unary(torch.special.log_ndtr, tol=TRANSCENDENTAL),
+        points(torch.special.log_ndtr, [-1e5, -100.0, -40.0, -10.0, -1.0001, -1.0, -0.5, 0.0,
+                                        5.0, 10.0, 40.0])),
+    "torch.special.erfcx": chain(
+        unary(torch.special.erfcx, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-8, high=30)),
+        points(torch.special.erfcx, [-30.0, -26.7, -26.0, -10.0, -1.0, -0.0, 0.0, 0.5, 1.0, 5.0,
+                                     25.9, 26.0, 26.1, 30.0, 1e5, 1e30])),
+    "torch.special.entr": chain(
+        unary(torch.special.entr, tol=TRANSCENDENTAL),
+        points(torch.special.entr, [0.0, -0.0, -1.0, 1e-30, 0.5, 1.0, 2.0, 1e30])),
+    "torch.special.xlog1py": chain(
+        binary(torch.special.xlog1py, tol=TRANSCENDENTAL, scalars=(0, 2, 2.5),
+               pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),
+                      (torch.float16, torch.float16), (torch.bfloat16, torch.bfloat16),
+                      (torch.int64, torch.float32), (torch.float32, torch.float64),
+                      (torch.int32, torch.int64), (torch.bool, torch.float32)],
+               rhs_domain=lambda s, d: tensor(s, d, low=-1, high=5)),
+        fixed(("zero x", lambda x, y: torch.special.xlog1py(x * 0, y), [f32(3), f32(3)], TRANSCENDENTAL))),
+    "torch.frexp": chain(
+        unary(lambda x: torch.frexp(x)[0], dtypes=ALL_DTYPES, domain=lambda s, d: tensor(s, d, low=-100, high=100)),
+        unary(lambda x: torch.frexp(x)[1], dtypes=FLOAT_DTYPES, domain=lambda s, d: tensor(s, d, low=-100, high=100)),
+        fixed(*[(f"{d} points {i}", lambda x, i=i: x.frexp()[i],
+                 [torch.tensor([0.0, -0.0, math.inf, -math.inf, math.nan, 1e-40, -3.5, 1.0, 65504.0,
+                                1e-45, 1e-310, -2.5e-308, 1e300, 3e38, 6e-8], dtype=d)])
+                for d in FLOAT_DTYPES for i in (0, 1)]),
+        fixed(("both", lambda x: (lambda r: r.mantissa * r.exponent)(torch.frexp(x)), [f32(2, 3)]))),
+    "torch.gcd": chain(
+        binary(torch.gcd, scalars=(), pairs=[(d, d) for d in INT_DTYPES + [torch.bool, torch.float32]] +
+               [(torch.int32, torch.int64), (torch.uint8, torch.int8)]),
+        fixed(("extremes", torch.gcd, [torch.tensor([12, -18, 0, -128, 127, -128, 7], dtype=torch.int8),
+                                       torch.tensor([18, 12, 0, 0, -128, 64, 0], dtype=torch.int8)]),
+              ("int64 extremes", torch.gcd, [torch.tensor([2**62, -2**63, 0, 3**39], dtype=torch.int64),
+                                             torch.tensor([2**40, 0, -2**63, 3**20 * 2], dtype=torch.int64)]))),
+    "torch.lcm": chain(
+        binary(torch.lcm, scalars=(), pairs=[(d, d) for d in INT_DTYPES + [torch.bool, torch.float32]] +
+               [(torch.int32, torch.int64), (torch.uint8, torch.int8)]),
+        fixed(("wrapping", torch.lcm, [torch.tensor([12, -18, 0, 20, 100, -128, 7], dtype=torch.int8),
+                                       torch.tensor([18, 12, 0, 10, 3, 64, 0], dtype=torch.int8)]),
+              ("int16", torch.lcm, [torch.tensor([300, -7, 1000], dtype=torch.int16),
+                                    torch.tensor([7, 300, 999], dtype=torch.int16)]))),
+    "torch.nextafter": chain(
+        binary(torch.nextafter, scalars=(), pairs=[(d, d) for d in ALL_DTYPES] +
+               [(torch.float32, torch.float64), (torch.int64, torch.float32)]),
+        *[fixed((f"{d} points", torch.nextafter,
+                 [torch.tensor([1.0, 0.0, -0.0, 0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 3e38, 1e-45], dtype=d),
+                  torch.tensor([2.0, 1.0, -1.0, -0.0, 0.0, 0.0, 1.0, math.nan, -2.0, math.inf, 0.0], dtype=d)]))
+          for d in (torch.float32, torch.float64, torch.bfloat16)]),
+    "torch.special.chebyshev_polynomial_t": polynomial(torch.special.chebyshev_polynomial_t),
+    "torch.special.chebyshev_polynomial_u": polynomial(torch.special.chebyshev_polynomial_u),
+    "torch.special.chebyshev_polynomial_v": polynomial(torch.special.chebyshev_polynomial_v),
+    "torch.special.chebyshev_polynomial_w": polynomial(torch.special.chebyshev_polynomial_w),
+    "torch.special.shifted_chebyshev_polynomial_t": polynomial(torch.special.shifted_chebyshev_polynomial_t),
+    "torch.special.shifted_chebyshev_polynomial_u": polynomial(torch.special.shifted_chebyshev_polynomial_u),
+    "torch.special.shifted_chebyshev_polynomial_v": polynomial(torch.special.shifted_chebyshev_polynomial_v),
+    "torch.special.shifted_chebyshev_polynomial_w": polynomial(torch.special.shifted_chebyshev_polynomial_w),
+    "torch.special.hermite_polynomial_h": polynomial(torch.special.hermite_polynomial_h),
+    "torch.special.hermite_polynomial_he": polynomial(torch.special.hermite_polynomial_he),
+    "torch.special.laguerre_polynomial_l": polynomial(torch.special.laguerre_polynomial_l),
+    "torch.special.legendre_polynomial_p": polynomial(torch.special.legendre_polynomial_p),
+    "torch.special.modified_bessel_i0": chain(
+        unary(torch.special.modified_bessel_i0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.modified_bessel_i0, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0,
+                                                  88.0, 89.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.modified_bessel_i1": chain(
+        unary(torch.special.modified_bessel_i1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.modified_bessel_i1, [0.0, -0.0, 1.0, -3.0, 8.0, -8.0, 8.001, 50.0, -50.0,
+                                                  88.0, 90.0, 700.0, 714.0, 1e5])),
+    "torch.special.spherical_bessel_j0": chain(
+        unary(torch.special.spherical_bessel_j0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-20, high=20)),
+        points(torch.special.spherical_bessel_j0, [0.0, -0.0, 0.4999, 0.5, -0.5, 1e-20, 3.14159, 100.0, 1e30])),
+    "torch.special.bessel_j0": chain(
+        unary(torch.special.bessel_j0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_j0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_j1": chain(
+        unary(torch.special.bessel_j1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_j1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_y0": chain(
+        unary(torch.special.bessel_y0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_y0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.bessel_y1": chain(
+        unary(torch.special.bessel_y1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.bessel_y1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.modified_bessel_k0": chain(
+        unary(torch.special.modified_bessel_k0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.modified_bessel_k0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.modified_bessel_k1": chain(
+        unary(torch.special.modified_bessel_k1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.modified_bessel_k1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.scaled_modified_bessel_k0": chain(
+        unary(torch.special.scaled_modified_bessel_k0, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.scaled_modified_bessel_k0, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.scaled_modified_bessel_k1": chain(
+        unary(torch.special.scaled_modified_bessel_k1, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-12, high=30)),
+        points(torch.special.scaled_modified_bessel_k1, [0.0, -0.0, 1e-6, 1e-5, 0.5, 1.9999, 2.0, 2.0001, 4.9999, 5.0, 5.0001,
+                                       8.0, 30.0, 700.0, 1e5, -1.0, -6.0])),
+    "torch.special.airy_ai": chain(
+        unary(torch.special.airy_ai, tol=TRANSCENDENTAL, domain=lambda s, d: tensor(s, d, low=-15, high=15)),
+        points(torch.special.airy_ai, [0.0, -0.0, -2.09, -2.0899, 2.09, 2.0899, 8.3203353, 8.33, -30.0,
+                                       -1e4, 50.0, 103.8, 104.0, 1e5])),
+    "torch.special.zeta": chain(
+        binary(torch.special.zeta, tol=TRANSCENDENTAL, scalars=(2, 3.5),
+               pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),
+                      (torch.int64, torch.float32), (torch.float32, torch.float64),
+                      (torch.int32, torch.int64), (torch.bfloat16, torch.float32)]),
+        fixed(("float64 points", torch.special.zeta,
+               [torch.tensor([1.0, 0.5, 2.0, 2.0, 2.0, 3.0, 4.0, 2.5, 2.0, 30.0, 2.0, 2.0], dtype=torch.float64),
+                torch.tensor([1.0, 1.0, 1.0, 0.0, -1.0, -2.5, -7.5, -2.5, 1e-5, 1.0, 1e5, 50.0], dtype=torch.float64)],
+               TRANSCENDENTAL))),
     "torch.nn.functional.mse_loss": fixed(
         ("mean", F.mse_loss, [f32(3, 4), f32(3, 4)], ACCUMULATE),
         ("sum", lambda x, y: F.mse_loss(x, y, reduction="sum"), [f32(3, 4), f32(3, 4)], ACCUMULATE),

@@ -99,14 +99,14 @@ def test_pass_interpret_and_compile_errors():
            "unknown target")
     raises(traced.CompileError, lambda: traced.compile(tm, entry="nope"))
 
-    class Entr(nn.Module):
+    class Angle(nn.Module):
         def forward(self, x):
-            return torch.special.entr(x)
+            return torch.angle(x)
 
     with pytest.warns(traced.UnknownTargetWarning):
-        unknown = traced.trace(Entr(), torch.rand(3))
+        unknown = traced.trace(Angle(), torch.rand(3))
     raises(traced.InterpretError, lambda: unknown.interpret(np.ones(3, np.float32)),
-           "torch.special.entr")
+           "torch.angle")
     raises(traced.CompileError, lambda: traced.compile(unknown))
 
 

@@ -52,6 +52,12 @@ KNOWN = {
                                    _cases("quint8 axis 1", range(4), ("refusal",)),
                                    "scales of NaN, infinity or zero have no quantized type"),
     "torch.conv_tbc": (_cases("pad", (0, 2, 3)), _CONV_PADDING),
+    # (n = 60000 written over the grid's n: 60000 float32 recurrence steps
+    # with cancellation, whose rounding torch's AVX2 kernel changes by
+    # contracting them into FMAs.)
+    "torch.special.laguerre_polynomial_l": (
+        _cases("torch.float32 grid", (2, 3)),
+        "60000 float32 recurrence steps: torch's kernel rounds them through FMAs"),
     "torch.convolution": (_cases("conv1d", range(4)), _CONV_PADDING),
     "torch.nn.functional.conv1d": (_cases("basic", range(4)), _CONV_PADDING),
     "torch.nn.functional.conv2d": (_cases("basic", (1, 2, 3)) + _cases("depthwise", range(4)),
@@ -247,8 +253,17 @@ INT_KNOWN = {
 # Entries torch 1.13 itself cannot take integer extremes into: their
 # result's size is a value (bincount's largest, repeat_interleave's counts
 # added up), and int64 max overflows the size and crashes the process;
-# int32 max asks for 8-16 GiB.
+# int32 max asks for 8-16 GiB. (And the polynomials below.)
 _NO_INT_EXTREMES = {"torch.bincount", "torch.ops.aten.repeat_interleave.Tensor"}
+# torch.special's orthogonal polynomials take n recurrence steps per element
+# outside the closed forms' range (torch 1.13's kernels too): an int32
+# maximum n is 2^31 steps each.
+_NO_INT_EXTREMES |= {f"torch.special.{n}" for n in (
+    "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+    "laguerre_polynomial_l", "legendre_polynomial_p")}
 
 
 def _int_sweep(entry):

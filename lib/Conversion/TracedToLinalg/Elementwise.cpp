@@ -9,6 +9,7 @@
 
 #include "Lowering.h"
 #include "TracedIR/OpLibrary/Runtime.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
@@ -876,6 +877,121 @@ static Value copysignFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
   return arith::BitcastOp::create(b, loc, x.getType(), r);
 }
 
+/// |v| of a signed integer (wrapping at the minimum), v itself unsigned.
+static Value magnitude(OpBuilder &b, Location loc, Value v, bool uns) {
+  if (uns)
+    return v;
+  Value zero = scalarConstant(b, loc, v.getType(), 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::SubIOp::create(b, loc, zero, v), v);
+}
+
+/// torch's calc_gcd in the dtype: Euclid from |x| and |y| wrapped to it
+/// (|-128| is -128 in int8), with C++'s truncating remainder, so a result
+/// may be negative as torch's is; a remainder by -1 is 0 (the hardware
+/// would trap on the minimum). An scf.while.
+static Value gcdFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0);
+  SmallVector<Type> types{t, t};
+  auto loop = scf::WhileOp::create(
+      b, loc, types,
+      ValueRange{magnitude(b, loc, x, uns), magnitude(b, loc, y, uns)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before = b.createBlock(&loop.getBefore(), {}, types, {loc, loc});
+    Value go = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                     before->getArgument(0), zero);
+    scf::ConditionOp::create(b, loc, go, before->getArguments());
+    Block *after = b.createBlock(&loop.getAfter(), {}, types, {loc, loc});
+    Value a = after->getArgument(0), c = after->getArgument(1);
+    Value r;
+    if (uns) {
+      r = arith::RemUIOp::create(b, loc, c, a);
+    } else {
+      Value minusOne = scalarConstant(b, loc, t, -1);
+      Value byMinusOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, minusOne);
+      Value safe = arith::SelectOp::create(b, loc, byMinusOne,
+                                           scalarConstant(b, loc, t, 1), a);
+      r = arith::SelectOp::create(b, loc, byMinusOne, zero,
+                                  arith::RemSIOp::create(b, loc, c, safe));
+    }
+    scf::YieldOp::create(b, loc, ValueRange{r, a});
+  }
+  return loop.getResult(1);
+}
+
+/// torch's lcm: |x / gcd * y|, 0 where the gcd is 0, the gcd in the dtype
+/// and the rest in C++'s promoted type (i32 for narrower integers, then
+/// truncated), wrapping; x / -1 is -x.
+static Value lcmFn(OpBuilder &b, Location loc, Value x, Value y, bool uns) {
+  Type narrow = x.getType();
+  Value g = gcdFn(b, loc, x, y, uns);
+  if (narrow.getIntOrFloatBitWidth() < 32) {
+    x = castScalar(b, loc, x, b.getI32Type(), uns);
+    y = castScalar(b, loc, y, b.getI32Type(), uns);
+    g = castScalar(b, loc, g, b.getI32Type(), uns);
+  }
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value gZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, g, zero);
+  Value gMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, g,
+                                          scalarConstant(b, loc, t, -1));
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, gZero, gMinusOne), one, g);
+  Value q = uns ? arith::DivUIOp::create(b, loc, x, safe).getResult()
+                : arith::DivSIOp::create(b, loc, x, safe).getResult();
+  q = arith::SelectOp::create(b, loc, gMinusOne,
+                              arith::SubIOp::create(b, loc, zero, x), q);
+  Value r = magnitude(b, loc, arith::MulIOp::create(b, loc, q, y), uns);
+  r = arith::SelectOp::create(b, loc, gZero, zero, r);
+  return t == narrow ? r : arith::TruncIOp::create(b, loc, narrow, r);
+}
+
+/// nextafter on the bits: one step of `unit` (1, or 2^16 for bfloat16 held
+/// in f32) away from or toward zero; the smallest step with y's sign from a
+/// zero; y where x == y; NaN where either is.
+static Value nextafterBits(OpBuilder &b, Location loc, Value x, Value y,
+                           uint64_t unit) {
+  using P = arith::CmpFPredicate;
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Type bits = b.getIntegerType(width);
+  Value xb = arith::BitcastOp::create(b, loc, bits, x);
+  Value yb = arith::BitcastOp::create(b, loc, bits, y);
+  Value step = arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, unit));
+  Value zero = cst(b, loc, x, 0.0);
+  Value up = arith::XOrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OGT, y, x),
+      arith::CmpFOp::create(b, loc, P::OLT, x, zero));
+  Value moved = arith::SelectOp::create(b, loc, up,
+                                        arith::AddIOp::create(b, loc, xb, step),
+                                        arith::SubIOp::create(b, loc, xb, step));
+  APInt signMask = APInt::getSignMask(width);
+  Value sign = arith::AndIOp::create(
+      b, loc, yb,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, signMask)));
+  Value fromZero = arith::OrIOp::create(b, loc, sign, step);
+  Value xZero = arith::CmpFOp::create(b, loc, P::OEQ, x, zero);
+  Value r = arith::BitcastOp::create(
+      b, loc, x.getType(),
+      arith::SelectOp::create(b, loc, xZero, fromZero, moved));
+  Value same = arith::CmpFOp::create(b, loc, P::OEQ, x, y);
+  r = arith::SelectOp::create(b, loc, same, y, r);
+  Value nan = arith::CmpFOp::create(b, loc, P::UNO, x, y);
+  return arith::SelectOp::create(
+      b, loc, nan, cst(b, loc, x, std::numeric_limits<double>::quiet_NaN()), r);
+}
+static Value nextafterFn(OpBuilder &b, Location loc, Value x, Value y, bool) {
+  return nextafterBits(b, loc, x, y, 1);
+}
+static Value nextafterBF16Fn(OpBuilder &b, Location loc, Value x, Value y,
+                             bool) {
+  return nextafterBits(b, loc, x, y, 1 << 16);
+}
+
 //===----------------------------------------------------------------------===//
 // Comparisons, logical ops and selection: computed in the promoted type
 // (torch.result_type of the operands), with bool results.
@@ -1417,6 +1533,19 @@ static void populateMinMaxAndBitwiseLowerings(LoweringTable &t) {
     return lowerBinary(c, "input", "other", atan2Fn, false,
                        /*floatOnly=*/true);
   };
+  t["torch.gcd"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", gcdFn);
+  };
+  t["torch.lcm"] = [](LoweringCall &c) {
+    return lowerBinary(c, "input", "other", lcmFn);
+  };
+  t["torch.nextafter"] = [](LoweringCall &c) {
+    RankedTensorType type = c.logicalResultType(0, /*dynamic=*/true);
+    bool bf16 = type && type.getElementType().isBF16();
+    return lowerBinary(c, "input", "other",
+                       bf16 ? nextafterBF16Fn : nextafterFn, false,
+                       /*floatOnly=*/true);
+  };
 }
 
 /// abs, neg, clamps and the ReLU family; dropout as the identity.
@@ -1526,6 +1655,7 @@ static void populateCastAndRoundingLowerings(LoweringTable &t) {
 }
 
 void lowering::populateElementwiseLowerings(LoweringTable &t) {
+  populateSpecialLowerings(t);
   populateUnaryMathLowerings(t);
   populateComparisonLowerings(t);
   populateMinMaxAndBitwiseLowerings(t);

@@ -152,6 +152,8 @@ FailureOr<SmallVector<Value>> lowerIdentityUnlessTraining(LoweringCall &c);
 
 /// Each family file names its entries' lowerings.
 void populateElementwiseLowerings(LoweringTable &table);
+/// The special functions (SpecialMath.cpp), part of the Elementwise family.
+void populateSpecialLowerings(LoweringTable &table);
 void populateFactoryLowerings(LoweringTable &table);
 void populateLinalgLowerings(LoweringTable &table);
 void populatePoolLowerings(LoweringTable &table);
@@ -173,6 +175,10 @@ FailureOr<Value> lowerRecurrentElement(LoweringCall &c, ArrayRef<int64_t> path,
 bool isSortTarget(StringRef target);
 FailureOr<Value> lowerSortElement(LoweringCall &c, int64_t index,
                                   RankedTensorType type);
+/// Element `index` (0: the mantissa, 1: the int32 exponent) of a
+/// torch.frexp call, lowered where getitem reads it (SpecialMath.cpp).
+FailureOr<Value> lowerFrexpElement(LoweringCall &c, int64_t index,
+                                   RankedTensorType type);
 /// `x[index]` where the index holds tensors (Index.cpp).
 FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();

@@ -1798,6 +1798,7 @@ static FailureOr<RtValue> fakeQuantize(const KernelArgs &args) {
 } // namespace mlir::traced::kernels
 
 void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
+  populateSpecialKernels(table);
   table["torch.fake_quantize_per_tensor_affine"] = fakeQuantize<false>;
   table["torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default"] =
       fakeQuantize<true>;

@@ -406,6 +406,8 @@ TRACED_KERNEL(xlogy)
 /// Each family file names its entries' kernels.
 void populateBackwardKernels(KernelTable &table);
 void populateElementwiseKernels(KernelTable &table);
+/// The special functions (SpecialMath.cpp), part of the Elementwise family.
+void populateSpecialKernels(KernelTable &table);
 void populateFactoryKernels(KernelTable &table);
 void populateIndexKernels(KernelTable &table);
 void populateLinalgKernels(KernelTable &table);

@@ -99,6 +99,21 @@ LogicalResult floatPointwise(const BoundCall &call, RuleHelper &h) {
   return pointwise(call, h.results, {"input", "other"}, true);
 }
 
+/// torch.frexp: the mantissa in the input's type and the int32 exponent.
+LogicalResult frexp(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  auto exponent = RankedTensorType::get(
+      input.getShape(), IntegerType::get(call.getContext(), 32));
+  return h.result(TupleType::get(call.getContext(), {input, exponent}));
+}
+
+/// torch.special's orthogonal polynomials: x and n promoted, as a float.
+LogicalResult polynomial(const BoundCall &call, RuleHelper &h) {
+  return pointwise(call, h.results, {"input", "n"}, true);
+}
+
 /// torch.ldexp: `input * pow(2.0, other)`, typed as those two calls are
 /// (the power has other's dtype when it is floating, else float32; its
 /// rank takes part in the product's promotion).

@@ -108,3 +108,14 @@ traced.module root @M class "m.M" {
     output %x : tensor<3xf32>
   }
 }
+
+// -----
+
+// polygamma's order must be at least 0, as in torch.
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{polygamma(n, x) does not support negative n}}
+    %a = call_function "torch.polygamma"(n=-1, input=%x) : (tensor<4xf32>) -> tensor<4xf32>
+    output %a : tensor<4xf32>
+  }
+}
