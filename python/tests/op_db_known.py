@@ -169,7 +169,6 @@ KNOWN = {
         'angle': "torch.float32 #0: error: cannot compile a call of 'torch.angle': not a target of the op library",
         'argsort': 'torch.bool #0: values differ at (1,): 0 vs 5336',
         'as_strided_scatter': "torch.float32 #0: error: cannot compile a call of 'torch.as_strided_scatter': not a target of the op library",
-        'bfloat16': "torch.int64 #0: error: <trace of Call>:0:0: error: the JIT has no symbol 'traced_forward': Failed to materialize symbols: { (main, { traced_forward_checked, ...",
         'block_diag': "torch.float32 #0: error: cannot compile a call of 'torch.functional.block_diag': not a target of the op library",
         'broadcast_shapes': 'torch.float32 #0: 0 outputs, expected 1',
         'cartesian_prod': "torch.float32 #0: error: cannot compile a call of 'torch.functional.cartesian_prod': not a target of the op library",
