@@ -9,6 +9,8 @@ in steps, and whether the top-1 class agrees, on two random inputs.
         [--models resnet18,...] [--flows eager,fx]
 """
 import argparse
+import os
+import sys
 import time
 
 import torch
@@ -16,6 +18,9 @@ import torchvision
 import torchvision.models.quantization as tq
 
 import traced
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tests"))
+import host  # noqa: E402  (the CPU's flags, shared with the tests)
 
 MODELS = ["resnet18", "resnet50", "resnext101_32x8d", "mobilenet_v2",
           "mobilenet_v3_large", "googlenet", "inception_v3", "shufflenet_v2_x1_0"]
@@ -33,20 +38,11 @@ def randomize(model):
     return model
 
 
-def host_has_vnni():
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = f.read()
-    except OSError:
-        return False
-    return " avx512_vnni" in flags or " avx_vnni" in flags
-
-
 # torch's "onednn" qconfig where the CPU has VNNI; its "x86" qconfig (7-bit
 # activations) elsewhere: without VNNI torch 1.13's oneDNN int8 sums
 # saturate in int16 on 8-bit activations, so torch would not be the
 # reference (docs/quantization.md, "Numerics").
-BACKEND = "onednn" if host_has_vnni() else "x86"
+BACKEND = "onednn" if host.VNNI else "x86"
 
 
 def quantized(name, flow, size):
@@ -85,7 +81,7 @@ def main():
     p.add_argument("--flows", default="eager,fx")
     a = p.parse_args()
     torch.backends.quantized.engine = "onednn"
-    print(f"qconfig: {BACKEND} (VNNI: {host_has_vnni()}); quantized engine onednn")
+    print(f"qconfig: {BACKEND} (VNNI: {host.VNNI}); quantized engine onednn")
     print("| model | flow | interpreted: within 1 step, max steps, top-1 | "
           "compiled: within 1 step, max steps, top-1 | seconds |")
     print("|---|---|---|---|---|")

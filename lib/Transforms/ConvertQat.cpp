@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decompose/Decompose.h"
+#include "Utils.h"
 
 #include "TracedIR/OpLibrary/OpLibrary.h"
 #include "TracedIR/Support/DType.h"
@@ -48,15 +49,6 @@ using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
 namespace {
-/// The call of one of `entries` (any known entry when empty) that defines
-/// `v`, bound; nullopt otherwise.
-std::optional<BoundOp> callOf(Value v, ArrayRef<StringRef> entries = {}) {
-  Operation *op = v ? v.getDefiningOp() : nullptr;
-  if (!op || !isa<CallFunctionOp, CallMethodOp>(op) || op->getNumResults() != 1)
-    return std::nullopt;
-  return bindCall(op, entries);
-}
-
 /// Evaluates the values that parameters, buffers and constants determine
 /// (a weight times a per-channel factor) with the interpreter's kernels:
 /// each pure call of such values is cloned over constants, evaluated and
@@ -73,42 +65,52 @@ public:
     FailureOr<Tensor> leaf = constantTensor(v, symbols);
     if (succeeded(leaf))
       return leaf;
-    Operation *def = v.getDefiningOp();
-    std::optional<BoundOp> call = callOf(v);
+    std::optional<BoundOp> call = definingCall(v);
     if (!call || !call->spec->pure || depth > 32)
       return failure();
-    OpBuilder b(def);
-    SmallVector<Operation *> scratch;
-    IRMapping map;
-    bool ok = true;
-    for (Value operand : def->getOperands()) {
-      if (!isa<TensorType>(operand.getType())) {
-        ok = false;
-        break;
-      }
-      FailureOr<Tensor> t = evaluate(operand, depth + 1);
-      if (failed(t)) {
-        ok = false;
-        break;
-      }
-      ConstantOp c = createTensorConstant(b, def->getLoc(), *t, "qat_scratch");
-      scratch.push_back(c);
-      map.map(operand, c.getResult());
-    }
-    FailureOr<Tensor> result = failure();
-    if (ok) {
-      Operation *clone = b.clone(*def, map);
-      scratch.push_back(clone);
-      if (Attribute attr = evaluateConstantCall(clone, int64_t(1) << 28))
-        if (auto elements = dyn_cast<ElementsAttr>(attr))
-          result = tensorFromElements(elements);
-    }
-    for (Operation *op : llvm::reverse(scratch))
-      eraseScratch(op);
+    auto elements = dyn_cast_or_null<ElementsAttr>(evaluateCall(call->op, depth));
+    if (!elements)
+      return failure();
+    FailureOr<Tensor> result = tensorFromElements(elements);
     if (succeeded(result))
       known.try_emplace(v, *result);
     return result;
   }
+
+  /// The value of `call` (left in place) over its operands' values, or
+  /// null when one of them is not known or the kernels do not fold it: a
+  /// clone over scratch constants is evaluated and erased again.
+  Attribute evaluateCall(Operation *call, unsigned depth = 0) {
+    OpBuilder b(call);
+    SmallVector<Operation *> scratch;
+    IRMapping map;
+    bool ok = true;
+    for (Value operand : call->getOperands()) {
+      FailureOr<Tensor> t = isa<TensorType>(operand.getType())
+                                ? evaluate(operand, depth + 1)
+                                : FailureOr<Tensor>(failure());
+      if (failed(t)) {
+        ok = false;
+        break;
+      }
+      ConstantOp c = createTensorConstant(b, call->getLoc(), *t, "qat_scratch");
+      scratch.push_back(c);
+      map.map(operand, c.getResult());
+    }
+    Attribute value;
+    if (ok) {
+      Operation *clone = b.clone(*call, map);
+      scratch.push_back(clone);
+      value = evaluateConstantCall(clone, int64_t(1) << 28);
+    }
+    for (Operation *op : llvm::reverse(scratch))
+      eraseScratch(op);
+    return value;
+  }
+
+  /// Forgets the values remembered so far: a rewrite that erases ops may
+  /// let a new op reuse an erased one's address, and so its values'.
+  void forget() { known.clear(); }
 
   /// Erases a scratch op, and a scratch constant's bytes with it (the
   /// context's resource manager would keep a copy of each weight).
@@ -223,7 +225,7 @@ unsigned sinkDequantizes(mlir::ModuleOp top, SymbolTableCollection &symbols) {
       for (Value v : op->getOperands())
         if (isa<TensorType>(v.getType()) && ++tensors == 1)
           operand = v;
-      std::optional<BoundOp> dq = callOf(operand, {"torch.dequantize"});
+      std::optional<BoundOp> dq = definingCall(operand, {"torch.dequantize"});
       Value x = dq ? dq->value("input") : Value();
       // (A dequantized tensor read elsewhere stays one tensor: a view of it
       // written in place must still write what the other readers see.)
@@ -275,14 +277,17 @@ struct ConvertQatPass : traced::impl::TracedConvertQatBase<ConvertQatPass> {
                b->spec->name == "torch.fake_quantize_per_tensor_affine")
         fakeQuants.push_back(op);
     });
-    for (Operation *norm : norms)
+    for (Operation *norm : norms) {
       if (succeeded(foldConvBn(*bindCall(norm, {}), eval)))
         ++numFolded;
+      eval.forget();
+    }
     for (Operation *fq : fakeQuants) {
       FailureOr<bool> done = convertFakeQuant(*bindCall(fq, {}), eval, symbols);
       if (failed(done))
         return signalPassFailure();
       numConverted += *done;
+      eval.forget();
     }
     numSunk += sinkDequantizes(getOperation(), symbols);
     FailureOr<unsigned> fused = fuseQuantizedIslands(getOperation());
@@ -303,7 +308,7 @@ struct ConvertQatPass : traced::impl::TracedConvertQatBase<ConvertQatPass> {
       return failure();
     // The conv's own bias, added after the division (ConvBn with bias).
     Value convBias;
-    std::optional<BoundOp> add = callOf(z, {"torch.add"});
+    std::optional<BoundOp> add = definingCall(z, {"torch.add"});
     if (add) {
       std::optional<double> alpha = getPyFloat(add->knownValue("alpha"));
       if ((add->slot("alpha") && alpha != 1.0) || !add->value("other"))
@@ -313,13 +318,13 @@ struct ConvertQatPass : traced::impl::TracedConvertQatBase<ConvertQatPass> {
       if (!z.hasOneUse())
         return failure();
     }
-    std::optional<BoundOp> div = callOf(z, {"torch.div"});
+    std::optional<BoundOp> div = definingCall(z, {"torch.div"});
     if (!div || !div->value("other") ||
         (div->slot("rounding_mode") && !isa<NoneAttr>(div->slot("rounding_mode"))))
       return failure();
     Value convOut = div->value("input");
     std::optional<BoundOp> conv =
-        callOf(convOut, {"torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
+        definingCall(convOut, {"torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
                          "torch.nn.functional.conv3d"});
     if (!conv || !convOut.hasOneUse() || !isa<CallFunctionOp>(conv->op))
       return failure();
@@ -534,26 +539,10 @@ struct ConvertQatPass : traced::impl::TracedConvertQatBase<ConvertQatPass> {
   /// a constant of its quantized type; `q` unchanged otherwise.
   void foldQuantize(Value &q, ExpressionEvaluator &eval) {
     Operation *call = q.getDefiningOp();
-    OpBuilder b(call);
-    SmallVector<Value> original(call->getOperands());
-    SmallVector<Operation *> scratch;
-    bool ok = true;
-    for (auto [i, operand] : llvm::enumerate(original)) {
-      FailureOr<Tensor> t = eval.evaluate(operand);
-      if (failed(t)) {
-        ok = false;
-        break;
-      }
-      ConstantOp c = createTensorConstant(b, call->getLoc(), *t, "qat_weight");
-      scratch.push_back(c);
-      call->setOperand(i, c.getResult());
-    }
-    Attribute value = ok ? evaluateConstantCall(call, int64_t(1) << 28) : Attribute();
-    call->setOperands(original);
-    for (Operation *op : scratch)
-      ExpressionEvaluator::eraseScratch(op);
+    Attribute value = eval.evaluateCall(call);
     if (!value)
       return;
+    OpBuilder b(call);
     q = ConstantOp::create(b, call->getLoc(), q.getType(), value).getResult();
     call->erase();
   }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decompose/Decompose.h"
+#include "Utils.h"
 
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
@@ -35,19 +36,13 @@ using namespace mlir::traced;
 using namespace mlir::traced::decompose;
 
 namespace {
-/// The canonical entry `v` is the single-use result of, bound; nullopt
-/// otherwise.
+/// The call of `entry` (any known entry when empty) that defines `v`,
+/// bound; by default only when `v` has one reader.
 std::optional<BoundOp> producer(Value v, StringRef entry = {},
                                 bool singleUse = true) {
-  if (!v || (singleUse && !v.hasOneUse()))
-    return std::nullopt;
-  Operation *op = v.getDefiningOp();
-  if (!op || !isa<CallFunctionOp, CallMethodOp>(op) || op->getNumResults() != 1)
-    return std::nullopt;
-  std::optional<BoundOp> bound = bindCall(op, {});
-  if (!bound || (!entry.empty() && bound->spec->name != entry))
-    return std::nullopt;
-  return bound;
+  if (entry.empty())
+    return definingCall(v, {}, singleUse);
+  return definingCall(v, {entry}, singleUse);
 }
 
 /// The quantized tensor `v` dequantizes (`v` = dequantize(q)), or null.

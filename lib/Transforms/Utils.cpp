@@ -17,6 +17,17 @@
 using namespace mlir;
 using namespace mlir::traced;
 
+std::optional<BoundOp> mlir::traced::definingCall(Value v,
+                                                  ArrayRef<StringRef> entries,
+                                                  bool singleUse) {
+  if (!v || (singleUse && !v.hasOneUse()))
+    return std::nullopt;
+  Operation *op = v.getDefiningOp();
+  if (!op || !isa<CallFunctionOp, CallMethodOp>(op) || op->getNumResults() != 1)
+    return std::nullopt;
+  return bindCall(op, entries);
+}
+
 traced::ModuleOp traced::receiverModule(Value receiver,
                                         SymbolTableCollection &symbols) {
   auto type = dyn_cast<ModuleType>(receiver.getType());

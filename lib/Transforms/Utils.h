@@ -16,6 +16,12 @@ namespace mlir::traced {
 /// refers to, or null for any other value.
 traced::ModuleOp receiverModule(Value receiver, SymbolTableCollection &symbols);
 
+/// The call of one of `entries` (any known entry when empty) whose single
+/// result is `v`, bound; nullopt for anything else, and when `singleUse`
+/// asks for a value with one reader and `v` has more.
+std::optional<BoundOp> definingCall(Value v, ArrayRef<StringRef> entries = {},
+                                    bool singleUse = false);
+
 /// Replaces the conv `conv` by a conv with new weight and bias constants
 /// (blob names from `hint`); returns the new call.
 CallFunctionOp rebuildConv(const BoundOp &conv, const Tensor &weight,
