@@ -921,6 +921,8 @@ static const OpRow kOps[] = {
   {"torch.nonzero", {"Tensor.nonzero"},
    "(Tensor input, *, bool as_tuple=False)", "nonzero"},
   {"torch.argwhere", {"Tensor.argwhere"}, "(Tensor input)", "nonzero"},
+  {"torch.masked_select", {"Tensor.masked_select"},
+   "(Tensor input, Tensor mask)", "maskedSelect"},
   {"torch.bincount", {"Tensor.bincount"},
    "(Tensor input, Tensor? weights=None, int minlength=0)", "bincount"},
   {"torch.nn.functional.embedding", {"F.embedding", "torch.embedding"},

@@ -130,6 +130,11 @@ class _Nonzero(torch.nn.Module):
         return torch.nonzero(x).float()
 
 
+class _MaskedSelect(torch.nn.Module):
+    def forward(self, x, m):
+        return torch.masked_select(x, m) * 2
+
+
 class _Bincount(torch.nn.Module):
     def forward(self, x, w):
         return torch.bincount(x, w, minlength=3)
@@ -221,6 +226,10 @@ def _run_time_cases():
          (rows, torch.tensor([0, -1])), "index out of range in self"),
         ("nonzero count", _Nonzero(), (x,), (x + 1,),
          "the input has another number of nonzero elements than the 4 of the trace"),
+        ("masked_select count", _MaskedSelect(), (x, x > 0), (x, x >= 0),
+         "the input has another number of nonzero elements than the"),
+        ("masked_select uint8 mask", _MaskedSelect(), (x, (x > 0).to(torch.uint8)),
+         (x, (x > 0).to(torch.uint8) * 2), "Mask tensor can take 0 and 1 values only"),
         ("bincount bins", _Bincount(), (torch.tensor([4, 1, 4]), x[:3]),
          (torch.tensor([5, 1, 4]), x[:3]),
          "the input needs another number of bins than the 5 of the trace"),
@@ -261,7 +270,8 @@ def test_run_time_checks(case, tmp_path):
                       ctypes.POINTER(TracedTensor), ctypes.c_int64,
                       ctypes.c_char_p, ctypes.c_int64]
     entry.restype = ctypes.c_int
-    codes = {torch.float32: TRACED_FLOAT32, torch.int64: TRACED_INT64, torch.bool: 1}
+    codes = {torch.float32: TRACED_FLOAT32, torch.int64: TRACED_INT64, torch.bool: 1,
+             torch.uint8: 2}  # (traced_abi.h)
     arrays = [np.ascontiguousarray(t.numpy()) for t in bad]
     ins = [_tensor(a, dtype=codes[t.dtype]) for a, t in zip(arrays, bad)]
     out = np.zeros(tuple(expected.shape), np.float32)

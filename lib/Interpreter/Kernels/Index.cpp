@@ -1349,6 +1349,35 @@ FailureOr<RtValue> nonzero(const KernelArgs &args) {
   return RtValue::ofList(std::move(parts), true);
 }
 
+/// torch.masked_select: the elements of the input broadcast with the mask
+/// where the mask is set, in row-major order.
+FailureOr<RtValue> maskedSelect(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), mask = args.tensor("mask");
+  if (failed(in) || failed(mask))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShape(in->shape(), mask->shape());
+  if (failed(shape))
+    return args.emitError() << "the input and the mask cannot be broadcast together";
+  Tensor x = broadcastTo(*in, *shape), m = broadcastTo(*mask, *shape);
+  SmallVector<int64_t> picked;
+  for (int64_t i = 0; i < m.numel(); ++i) {
+    int64_t v = m.getInt(i);
+    if (v != 0 && v != 1)
+      return args.emitError() << "Mask tensor can take 0 and 1 values only";
+    if (v)
+      picked.push_back(i);
+  }
+  Tensor result(x.dtype(), {int64_t(picked.size())});
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = x.template data<T>();
+    T *out = result.template data<T>();
+    for (auto [i, at] : llvm::enumerate(picked))
+      out[i] = src[at];
+  });
+  return RtValue(result);
+}
+
 /// torch.bincount: max(input) + 1 bins (at least minlength) counting each
 /// value of a 1-D non-negative integer input, or summing its weights (in
 /// float32 for float32 weights, else float64).
@@ -1415,6 +1444,7 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.gather"] = gather;
   table["torch.nonzero"] = nonzero;
   table["torch.argwhere"] = nonzero;
+  table["torch.masked_select"] = maskedSelect;
   table["torch.bincount"] = bincount;
   table["torch.nn.functional.embedding"] = embedding;
   table["torch.nn.functional.embedding_bag"] = embeddingBag;

@@ -94,6 +94,28 @@ LogicalResult nonzero(const BoundCall &call, RuleHelper &h) {
   return h.result(TupleType::get(call.getContext(), parts));
 }
 
+/// torch.masked_select: the input's elements (broadcast with the mask)
+/// where the mask (bool, or uint8 as torch 1.13 still takes it) is set, in
+/// row-major order, as a 1-D tensor of the input's dtype. The count depends
+/// on the values: unknown unless the broadcast shape is empty (a traced
+/// call declares its trace's).
+LogicalResult maskedSelect(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), mask = h.tensor("mask");
+  if (!input || !mask)
+    return h.unknown();
+  std::optional<DType> m = dtypeFromType(mask.getElementType());
+  if (!m || (*m != DType::Bool && *m != DType::U8))
+    return call.emitError()
+           << "masked_select: expected BoolTensor or ByteTensor for mask, got "
+           << mask;
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), mask.getShape());
+  if (failed(shape))
+    return failure();
+  bool empty = llvm::is_contained(*shape, 0);
+  return h.result({empty ? 0 : ShapedType::kDynamic}, input.getElementType());
+}
+
 /// torch.bincount: how often each value of a 1-D non-negative integer
 /// input occurs (or the sum of its weights), max(input) + 1 bins but at
 /// least `minlength`: int64, float32 for float32 weights, else float64. The

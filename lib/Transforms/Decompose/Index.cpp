@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decompose.h"
+#include "mlir/Dialect/Traits.h"
 
 #include <cmath>
 #include <limits>
@@ -617,6 +618,31 @@ void decompose::populateIndexDecompositions(DecompositionTable &t) {
       columns.push_back(d.call("torch.select", {{"input", rows}, {"dim", d.i64(1)},
                                                 {"index", d.i64(i)}}));
     return columns;
+  };
+  // masked_select: the broadcast input, flattened, at argwhere's rows of
+  // the broadcast mask (the count is the traced call's).
+  t["torch.masked_select"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), mask = d.tensor("mask");
+    RankedTensorType xt = typeOf(x), mt = typeOf(mask), result = d.resultTensorType();
+    if (!xt || !mt || !result || !xt.hasStaticShape() || !mt.hasStaticShape())
+      return d.decline("needs static shapes");
+    SmallVector<int64_t> shape;
+    if (!OpTrait::util::getBroadcastedShape(xt.getShape(), mt.getShape(), shape))
+      return d.decline("the input and the mask do not broadcast");
+    int64_t m = ShapedType::getNumElements(shape);
+    if (!mt.getElementType().isInteger(1)) {
+      assertInRange(d, mask, 0, 1, "Mask tensor can take 0 and 1 values only");
+      mask = d.binary("torch.ne", mask, d.i64(0));
+    }
+    auto flat = [&](Value v) {
+      return reshape(d, d.call("Tensor.expand", {{"input", v}, {"size", d.ints(shape)}}), {m});
+    };
+    Type i64 = IntegerType::get(d.ctx, 64);
+    Value rows = d.call("torch.argwhere", {{"input", flat(mask)}},
+                        RankedTensorType::get({result.getDimSize(0), 1}, i64));
+    Value index = d.call("torch.select", {{"input", rows}, {"dim", d.i64(1)}, {"index", d.i64(0)}});
+    return one(d.call("torch.index_select",
+                      {{"input", flat(x)}, {"dim", d.i64(0)}, {"index", index}}));
   };
   t["torch.take_along_dim"] = [](Decomposer &d) -> Results {
     Value x = d.tensor("input"), index = d.tensor("indices");
