@@ -119,7 +119,7 @@ check: build
 	$(call STAMP,lit)
 	ninja -C $(BUILD_DIR) check-traced
 	$(call STAMP,pytest)
-	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) python/tests
+	PYTHONPATH=$(BUILD_DIR)/python $(PYTHON) -m pytest -q -n $(TEST_JOBS) --durations=30 python/tests
 	$(call STAMP,layering and function sizes; generated files up to date)
 	$(PYTHON) tools/check_layers.py
 	$(PYTHON) tools/check_function_size.py
