@@ -923,6 +923,10 @@ static const OpRow kOps[] = {
   {"torch.argwhere", {"Tensor.argwhere"}, "(Tensor input)", "nonzero"},
   {"torch.masked_select", {"Tensor.masked_select"},
    "(Tensor input, Tensor mask)", "maskedSelect"},
+  {"torch.functional.unique_consecutive",
+   {"torch.unique_consecutive", "Tensor.unique_consecutive"},
+   "(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)",
+   "uniqueConsecutive"},
   {"torch.bincount", {"Tensor.bincount"},
    "(Tensor input, Tensor? weights=None, int minlength=0)", "bincount"},
   {"torch.nn.functional.embedding", {"F.embedding", "torch.embedding"},
@@ -1925,6 +1929,8 @@ struct RejectedDTypes {
 const RejectedDTypes kRejectedDTypes[] = {
     // nanmean(): expected input to have floating point dtype.
     {"torch.nanmean", kBool | kInts},
+    // "unique" not implemented for 'Half'.
+    {"torch.functional.unique_consecutive", kF16},
     // Convolutions: no bool or float16; transposed ones only float32,
     // float64 and int64 (slow_conv_transpose2d/3d; bfloat16 fails a channel
     // check). torch.convolution's transposed case is its rule's.

@@ -25,6 +25,9 @@ import torch
 
 # entry -> the ATen ops (base names) it means.
 ATEN_OPS = {
+    # aten::unique_consecutive always returns (values, inverse, counts); the
+    # Python function returns those its flags ask for: no ATen overload.
+    "torch.functional.unique_consecutive": [],
     "torch.nn.functional.relu": ["relu"],
     "torch.nn.functional.relu6": ["relu6"],
     "torch.nn.functional.hardtanh": ["hardtanh"],

@@ -2156,6 +2156,32 @@ OPS = {
         ("int64 mask", lambda x, m: torch.masked_select(x, m), [f32(2, 3), torch.ones(2, 3, dtype=torch.int64)]),
         ("shapes do not broadcast", lambda x, m: torch.masked_select(x, m),
          [f32(2, 3), torch.ones(2, 2, dtype=torch.bool)])),
+    # (The harness compares one output: each sample picks one of the tuple.)
+    "torch.functional.unique_consecutive": fixed(
+        *[(f"{d} {what}", lambda x, k=k: torch.unique_consecutive(x, return_inverse=True, return_counts=True)[k],
+           [torch.tensor([[1, 1, 2], [2, 0, 0]]).to(d)], EXACT, d)
+          for d in ALL_DTYPES for k, what in enumerate(("values", "inverse", "counts"))],
+        ("values only", lambda x: torch.unique_consecutive(x), [torch.tensor([3., 3., -0.0, 0.0, 1., 1.])]),
+        *[(f"NaN runs {k}", lambda x, k=k: torch.unique_consecutive(x, return_counts=True)[k],
+           [torch.tensor([1., math.nan, math.nan, 2., 2., math.inf, math.inf])]) for k in (0, 1)],
+        ("inverse of a matrix", lambda x: x.unique_consecutive(return_inverse=True)[1],
+         [torch.tensor([[1., 1.], [1., 1.], [2., 0.]])]),
+        *[(f"dim {dim} {k}", lambda x, dim=dim, k=k: torch.unique_consecutive(
+            x, return_inverse=True, return_counts=True, dim=dim)[k], [x])
+          for dim, x in ((0, torch.tensor([[1., 1.], [1., 1.], [2., 0.], [2., 0.], [1., 1.]])),
+                         (1, torch.tensor([[1, 1, 3, 3], [2, 2, 0, 4]])),
+                         (-2, torch.tensor([[[1, 2], [1, 2], [0, 0]], [[5, 5], [5, 5], [5, 5]]])))
+          for k in (0, 1, 2)],
+        *[(f"one run {k}", lambda x, k=k: torch.unique_consecutive(x, return_inverse=True, return_counts=True)[k],
+           [torch.full((2, 3), 7)]) for k in (0, 1, 2)],
+        *[(f"0-d {k}", lambda x, k=k: torch.unique_consecutive(x, return_inverse=True, return_counts=True)[k],
+           [f32()]) for k in (0, 1, 2)],
+        *[(f"empty {k}", lambda x, k=k: torch.unique_consecutive(x, return_inverse=True, return_counts=True)[k],
+           [f32(0, 3)]) for k in (0, 1, 2)],
+        *[(f"empty dim 0 {k}", lambda x, k=k: torch.unique_consecutive(
+            x, return_inverse=True, return_counts=True, dim=0)[k], [f32(0, 3)]) for k in (0, 1, 2)],
+        ("dim of a 0-d tensor", lambda x: torch.unique_consecutive(x, dim=0), [f32()]),
+        ("dim out of range", lambda x: torch.unique_consecutive(x, dim=2), [f32(2, 3)])),
     "torch.bincount": fixed(
         ("counts", lambda x: torch.bincount(x), [torch.tensor([1, 3, 1, 0, 3, 3])]),
         ("minlength", lambda x: torch.bincount(x, minlength=7), [torch.tensor([1, 3, 1])]),

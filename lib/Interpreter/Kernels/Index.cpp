@@ -1378,6 +1378,85 @@ FailureOr<RtValue> maskedSelect(const KernelArgs &args) {
   return RtValue(result);
 }
 
+/// torch.unique_consecutive: the first element (slice along `dim`) of each
+/// run of equal ones (NaN equals nothing), each element's (slice's) run
+/// and each run's length.
+FailureOr<RtValue> uniqueConsecutive(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> inverse = args.getBool("return_inverse"),
+                  counts = args.getBool("return_counts");
+  if (failed(in) || failed(inverse) || failed(counts))
+    return failure();
+  // The input as [outer, n, inner], runs along the middle.
+  SmallVector<int64_t> shape(in->shape());
+  int64_t outer = 1, n = in->numel(), inner = 1, dim = -1;
+  if (!args.isNone("dim")) {
+    FailureOr<int64_t> given = args.getInt("dim");
+    if (failed(given))
+      return failure();
+    if (in->rank() == 0)
+      return args.emitError() << "Dimension specified as " << *given
+                              << " but tensor has no dimensions";
+    FailureOr<int64_t> d = normalizeDim(args, *given, in->rank());
+    if (failed(d))
+      return failure();
+    dim = *d;
+    n = shape[dim];
+    for (int64_t i = 0; i < dim; ++i)
+      outer *= shape[i];
+    for (int64_t i = dim + 1; i < in->rank(); ++i)
+      inner *= shape[i];
+  }
+  SmallVector<int64_t> starts, run(n);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = in->template data<T>();
+    auto same = [&](int64_t a, int64_t b) {
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < inner; ++k)
+          if (!(x[(o * n + a) * inner + k] == x[(o * n + b) * inner + k]))
+            return false;
+      return true;
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      if (i == 0 || !same(i, i - 1))
+        starts.push_back(i);
+      run[i] = int64_t(starts.size()) - 1;
+    }
+  });
+  int64_t runs = starts.size();
+  SmallVector<int64_t> valueShape = {runs};
+  if (dim >= 0) {
+    valueShape = shape;
+    valueShape[dim] = runs;
+  }
+  Tensor values(in->dtype(), valueShape);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = in->template data<T>();
+    T *out = values.template data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t u = 0; u < runs; ++u)
+        for (int64_t k = 0; k < inner; ++k)
+          out[(o * runs + u) * inner + k] = x[(o * n + starts[u]) * inner + k];
+  });
+  std::vector<RtValue> parts = {RtValue(values)};
+  if (*inverse) {
+    Tensor t(DType::I64, dim >= 0 ? SmallVector<int64_t>{n} : shape);
+    std::copy(run.begin(), run.end(), t.data<int64_t>());
+    parts.push_back(RtValue(t));
+  }
+  if (*counts) {
+    Tensor t(DType::I64, {runs});
+    for (int64_t u = 0; u < runs; ++u)
+      t.data<int64_t>()[u] = (u + 1 < runs ? starts[u + 1] : n) - starts[u];
+    parts.push_back(RtValue(t));
+  }
+  if (parts.size() == 1)
+    return parts[0];
+  return RtValue::ofList(std::move(parts), true);
+}
+
 /// torch.bincount: max(input) + 1 bins (at least minlength) counting each
 /// value of a 1-D non-negative integer input, or summing its weights (in
 /// float32 for float32 weights, else float64).
@@ -1445,6 +1524,7 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.nonzero"] = nonzero;
   table["torch.argwhere"] = nonzero;
   table["torch.masked_select"] = maskedSelect;
+  table["torch.functional.unique_consecutive"] = uniqueConsecutive;
   table["torch.bincount"] = bincount;
   table["torch.nn.functional.embedding"] = embedding;
   table["torch.nn.functional.embedding_bag"] = embeddingBag;

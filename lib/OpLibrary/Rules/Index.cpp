@@ -116,6 +116,51 @@ LogicalResult maskedSelect(const BoundCall &call, RuleHelper &h) {
   return h.result({empty ? 0 : ShapedType::kDynamic}, input.getElementType());
 }
 
+/// torch.unique_consecutive: the input with each run of equal elements
+/// (along `dim`, of equal slices; NaN equals nothing) kept once, in the
+/// input's dtype; return_inverse adds each element's run (the input's
+/// shape; along `dim`, one per slice), return_counts each run's length,
+/// both int64. The run count depends on the values: unknown unless at most
+/// one element (slice) is given (a traced call declares its trace's).
+LogicalResult uniqueConsecutive(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<bool> inverse = call.getBool("return_inverse"),
+                      counts = call.getBool("return_counts");
+  if (!input || !inverse || !counts)
+    return h.unknown();
+  auto runsOf = [](int64_t n) { return n == 0 || n == 1 ? n : ShapedType::kDynamic; };
+  SmallVector<int64_t> values, inverseShape;
+  int64_t runs;
+  if (call.isNone("dim")) {
+    runs = runsOf(input.hasStaticShape() ? input.getNumElements() : ShapedType::kDynamic);
+    values = {runs};
+    inverseShape.assign(input.getShape().begin(), input.getShape().end());
+  } else {
+    std::optional<int64_t> given = call.getInt("dim");
+    if (given && input.getRank() == 0)
+      return call.emitError() << "Dimension specified as " << *given
+                              << " but tensor has no dimensions";
+    std::optional<int64_t> dim = h.dimArg(input);
+    if (!dim)
+      return h.stop();
+    int64_t n = input.getDimSize(*dim);
+    runs = runsOf(n);
+    values.assign(input.getShape().begin(), input.getShape().end());
+    values[*dim] = runs;
+    inverseShape = {n};
+  }
+  MLIRContext *ctx = call.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  SmallVector<Type> parts = {RankedTensorType::get(values, input.getElementType())};
+  if (*inverse)
+    parts.push_back(RankedTensorType::get(inverseShape, i64));
+  if (*counts)
+    parts.push_back(RankedTensorType::get({runs}, i64));
+  if (parts.size() == 1)
+    return h.result(parts[0]);
+  return h.result(TupleType::get(ctx, parts));
+}
+
 /// torch.bincount: how often each value of a 1-D non-negative integer
 /// input occurs (or the sum of its weights), max(input) + 1 bins but at
 /// least `minlength`: int64, float32 for float32 weights, else float64. The

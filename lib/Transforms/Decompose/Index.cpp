@@ -539,7 +539,104 @@ static Results decomposeMaskedScatter(Decomposer &d) {
   return one(out ? reshape(d, out, result.getShape()) : Value());
 }
 
+/// torch.unique_consecutive over the input as rows [n, r] (dim None: its
+/// elements; else its slices along dim, moved first): a run starts at row
+/// 0 and where a row differs from the one before in any element (so NaN
+/// starts one); the values are the start rows (argwhere, index_select), the
+/// inverse the running count of starts, the counts the distances between
+/// starts. The run count is the traced call's.
+static Results decomposeUniqueConsecutive(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType xt = typeOf(x);
+  std::optional<bool> inverse = d.getBool("return_inverse"),
+                      counts = d.getBool("return_counts");
+  if (!xt || !xt.hasStaticShape() || !inverse || !counts)
+    return d.decline("needs a static shape and constant flags");
+  SmallVector<Type> types;
+  if (auto tuple = dyn_cast<TupleType>(d.resultType()))
+    types.assign(tuple.getTypes().begin(), tuple.getTypes().end());
+  else
+    types.push_back(d.resultType());
+  auto valuesType = dyn_cast<RankedTensorType>(types[0]);
+  if (!valuesType || !valuesType.hasStaticShape())
+    return d.decline("the number of runs is not known");
+  int64_t dim = -1;
+  if (!d.isNone("dim")) {
+    std::optional<int64_t> given = d.getInt("dim");
+    if (!given || xt.getRank() == 0)
+      return d.decline("needs a constant dim of a tensor of rank 1 or more");
+    dim = normDim(*given, xt.getRank());
+  }
+  MLIRContext *ctx = d.ctx;
+  Type i64 = IntegerType::get(ctx, 64), i1 = IntegerType::get(ctx, 1);
+  int64_t n = dim < 0 ? xt.getNumElements() : xt.getDimSize(dim);
+  int64_t runs = valuesType.getDimSize(dim < 0 ? 0 : dim);
+  auto filled = [&](ArrayRef<int64_t> shape, Type element, double v) {
+    return d.tensorConstant(RankedTensorType::get(shape, element),
+                            [v](ArrayRef<int64_t>) { return v; });
+  };
+  SmallVector<Value> out;
+  if (n == 0) {
+    out.push_back(dim < 0 ? reshape(d, x, {0}) : x);
+    if (*inverse)
+      out.push_back(filled(cast<RankedTensorType>(types[1]).getShape(), i64, 0));
+    if (*counts)
+      out.push_back(filled({0}, i64, 0));
+    return out;
+  }
+  // The rows: [n, r].
+  Value moved = dim <= 0 ? x
+                         : d.call("torch.movedim", {{"input", x},
+                                                    {"source", d.i64(dim)},
+                                                    {"destination", d.i64(0)}});
+  SmallVector<int64_t> movedShape(typeOf(moved).getShape());
+  Value rows = reshape(d, moved, {n, xt.getNumElements() / n});
+  Value isNew = filled({1}, i1, 1);
+  if (n > 1) {
+    Value diff = d.binary("torch.ne", window(d, rows, 0, sliceOf(d, 1, n, 1)),
+                          window(d, rows, 0, sliceOf(d, 0, n - 1, 1)));
+    Value changed = d.call("torch.any", {{"input", diff}, {"dim", d.i64(1)}});
+    isNew = d.call("torch.cat", {{"tensors", Arg::list(ctx, {isNew, changed})},
+                                 {"dim", d.i64(0)}});
+  }
+  Value starts = d.call(
+      "torch.select",
+      {{"input", d.call("torch.argwhere", {{"input", isNew}},
+                        RankedTensorType::get({runs, 1}, i64))},
+       {"dim", d.i64(1)},
+       {"index", d.i64(0)}});
+  Value picked = d.call("torch.index_select", {{"input", rows}, {"dim", d.i64(0)}, {"index", starts}});
+  if (dim < 0) {
+    out.push_back(reshape(d, picked, {runs}));
+  } else {
+    movedShape[0] = runs;
+    Value v = reshape(d, picked, movedShape);
+    out.push_back(dim == 0 ? v
+                           : d.call("torch.movedim", {{"input", v},
+                                                      {"source", d.i64(0)},
+                                                      {"destination", d.i64(dim)}}));
+  }
+  if (*inverse) {
+    Value run = d.binary("torch.sub", d.call("torch.cumsum", {{"input", d.cast(isNew, i64)},
+                                                             {"dim", d.i64(0)}}),
+                         d.i64(1));
+    out.push_back(dim < 0 ? reshape(d, run, xt.getShape()) : run);
+  }
+  if (*counts) {
+    Value end = filled({1}, i64, double(n));
+    Value ends = runs == 1 ? end
+                           : d.call("torch.cat", {{"tensors", Arg::list(ctx, {window(d, starts, 0, sliceOf(d, 1, runs, 1)), end})},
+                                                  {"dim", d.i64(0)}});
+    out.push_back(d.binary("torch.sub", ends, starts));
+  }
+  for (Value v : out)
+    if (!v)
+      return failure();
+  return out;
+}
+
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  t["torch.functional.unique_consecutive"] = decomposeUniqueConsecutive;
   t["torch.masked_scatter"] = decomposeMaskedScatter;
   // select_scatter: a slice_scatter of src with the selected dim restored.
   t["torch.select_scatter"] = [](Decomposer &d) -> Results {
