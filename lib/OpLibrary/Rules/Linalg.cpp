@@ -917,7 +917,7 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   if (!a)
     return h.unknown();
   bool square = !t.contains("lu_factor") && !t.contains("qr") &&
-                !t.contains("svd") && t != "torch.triangular_solve";
+                !t.contains("svd");
   if (failed(matrixOperand(call, a, "A", square)))
     return failure();
   Type e = a.getElementType(), i32 = IntegerType::get(ctx, 32);
@@ -955,7 +955,6 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
       return h.unknown();
     if (t == "torch.triangular_solve") {
       // (input is B (*, m, k), A (*, m, m).)
-      std::swap(a, b);
       if (failed(matrixOperand(call, a, "A", true)) ||
           failed(matrixOperand(call, b, "input", false)))
         return failure();
