@@ -70,7 +70,7 @@ class CMakeBuild(build_ext):
             # Reconfigure only when the options changed (a re-run of
             # cmake on an unchanged cache is cheap but not free).
             self._run(configure, quiet=True)
-        targets = ["traced-python", "_traced", *TOOLS]
+        targets = ["traced-python", "_traced", "traced_linalg_runtime", *TOOLS]
         cuda = self._has_target(build, "traced_cuda_runtime")
         if cuda:
             targets.append("traced_cuda_runtime")
@@ -92,8 +92,11 @@ class CMakeBuild(build_ext):
         for tool in TOOLS:
             shutil.copy2(os.path.join(build, "bin", tool),
                          os.path.join(package, "bin", tool))
+        # The linear-algebra runtime save_library links (docs/linalg-runtime.md).
+        os.makedirs(os.path.join(package, "lib"), exist_ok=True)
+        shutil.copy2(os.path.join(build, "lib", "libtraced_linalg_runtime.a"),
+                     os.path.join(package, "lib", "libtraced_linalg_runtime.a"))
         if cuda:
-            os.makedirs(os.path.join(package, "lib"), exist_ok=True)
             shutil.copy2(os.path.join(build, "lib", "libtraced_cuda_runtime.so"),
                          os.path.join(package, "lib", "libtraced_cuda_runtime.so"))
 

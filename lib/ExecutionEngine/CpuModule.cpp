@@ -3,6 +3,7 @@
 #include "TracedIR/ExecutionEngine/CpuModule.h"
 #include "TracedIR/ExecutionEngine/BufferCache.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
+#include "TracedIR/Runtime/LinalgRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -1078,6 +1079,13 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   symbols[mangle("__truncdfbf2")] = {
       llvm::orc::ExecutorAddr::fromPtr(&traced_truncdfbf2),
       llvm::JITSymbolFlags::Exported};
+  // The linear-algebra runtime's entry points (docs/linalg-runtime.md).
+  int64_t linalgCount = 0;
+  const TracedLinalgSymbol *linalg = traced_linalg_runtime_symbols(&linalgCount);
+  for (int64_t i = 0; i < linalgCount; ++i)
+    symbols[mangle(linalg[i].name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(linalg[i].address),
+        llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

@@ -215,6 +215,22 @@ def dt(dtype, *shape):
     return tensor(shape, dtype)
 
 
+def spd(*shape, dtype=torch.float32):
+    """Symmetric positive-definite matrices (cholesky, eigh): A A^T + n I."""
+    a = tensor(shape, dtype, low=-1, high=1)
+    return a @ a.mT + shape[-1] * torch.eye(shape[-1], dtype=dtype)
+
+
+def well_conditioned(*shape, dtype=torch.float32):
+    """Square matrices far from singular (solve, inv): A + 4n I."""
+    return tensor(shape, dtype, low=-1, high=1) + 4 * shape[-1] * torch.eye(shape[-1], dtype=dtype)
+
+
+def triangular(*shape, dtype=torch.float32, upper=True):
+    t = well_conditioned(*shape, dtype=dtype)
+    return t.triu() if upper else t.tril()
+
+
 NUMERIC = [d for d in ALL_DTYPES if d != torch.bool]
 
 
@@ -2376,6 +2392,99 @@ OPS = {
           for d in (torch.float32, torch.float64)],
         ("batched", lambda a: torch.inverse(a + 5 * torch.eye(4)), [f32(2, 4, 4)], ACCUMULATE),
         ("singular", lambda a: torch.linalg.inv(a * 0), [f32(2, 2)])),
+    # Factorizations over LAPACK (docs/linalg-runtime.md).
+    "torch.linalg.cholesky": fixed(
+        *[(f"{d} {u}", lambda a, u=u: torch.linalg.cholesky(a, upper=u), [spd(4, 4, dtype=d)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (False, True)],
+        ("batched", torch.linalg.cholesky, [spd(2, 3, 5, 5)], ACCUMULATE),
+        ("0x0", torch.linalg.cholesky, [f32(0, 0)]),
+        ("int", torch.linalg.cholesky, [torch.eye(3, dtype=torch.int64)]),
+        ("not positive-definite", lambda a: torch.linalg.cholesky(-a), [spd(3, 3)]),
+        ("not square", torch.linalg.cholesky, [f32(2, 3)])),
+    "torch.linalg.cholesky_ex": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.cholesky_ex(a)[k], [spd(2, 4, 4, dtype=d)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for k in range(2)],
+        ("upper", lambda a: torch.linalg.cholesky_ex(a, upper=True)[0], [spd(3, 3)], ACCUMULATE),
+        ("failing info", lambda a: torch.linalg.cholesky_ex(-a)[1], [spd(2, 3, 3)]),
+        ("check_errors", lambda a: torch.linalg.cholesky_ex(-a, check_errors=True)[0], [spd(3, 3)])),
+    "torch.cholesky": fixed(
+        ("lower", torch.cholesky, [spd(4, 4)], ACCUMULATE),
+        ("upper", lambda a: torch.cholesky(a, upper=True), [spd(2, 4, 4, dtype=torch.float64)], ACCUMULATE),
+        ("method", lambda a: a.cholesky(), [spd(3, 3)], ACCUMULATE)),
+    "torch.linalg.lu_factor": fixed(
+        *[(f"{d} {m}x{n} {k}", lambda a, k=k: torch.linalg.lu_factor(a)[k], [dt(d, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (3, 5), (5, 2)) for k in range(2)],
+        ("batched", lambda a: torch.linalg.lu_factor(a)[0], [f32(2, 3, 4, 4)], ACCUMULATE),
+        ("singular", lambda a: torch.linalg.lu_factor(a * 0)[0], [f32(3, 3)]),
+        ("no pivot", lambda a: torch.linalg.lu_factor(a, pivot=False)[0], [f32(3, 3)])),
+    "torch.linalg.lu_factor_ex": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.lu_factor_ex(a)[k], [dt(d, 2, 4, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for k in range(3)],
+        ("singular info", lambda a: torch.linalg.lu_factor_ex(a * 0)[2], [f32(2, 3, 3)])),
+    "torch.linalg.solve": fixed(
+        *[(f"{d} matrix", torch.linalg.solve, [well_conditioned(4, 4, dtype=d), dt(d, 4, 2)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64)],
+        ("vector", torch.linalg.solve, [well_conditioned(5, 5), f32(5)], ACCUMULATE),
+        ("batched vector", torch.linalg.solve, [well_conditioned(2, 3, 3), f32(2, 3)], ACCUMULATE),
+        ("broadcast", torch.linalg.solve, [well_conditioned(2, 1, 3, 3), f32(4, 3, 2)], ACCUMULATE),
+        ("right", lambda a, b: torch.linalg.solve(a, b, left=False), [well_conditioned(3, 3), f32(2, 3)], ACCUMULATE),
+        ("singular", lambda a, b: torch.linalg.solve(a * 0, b), [f32(3, 3), f32(3)]),
+        ("int", torch.linalg.solve, [torch.eye(2, dtype=torch.int64), torch.ones(2, dtype=torch.int64)])),
+    "torch.linalg.solve_ex": fixed(
+        *[(f"{d} {k}", lambda a, b, k=k: torch.linalg.solve_ex(a, b)[k], [well_conditioned(2, 3, 3, dtype=d), dt(d, 3, 1)],
+           ACCUMULATE, d) for d in (torch.float32, torch.float64) for k in range(2)],
+        ("singular info", lambda a, b: torch.linalg.solve_ex(a * 0, b)[1], [f32(3, 3), f32(3)])),
+    "torch.linalg.inv_ex": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.inv_ex(a)[k], [well_conditioned(2, 4, 4, dtype=d)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for k in range(2)],
+        ("0x0", lambda a: torch.linalg.inv_ex(a)[0], [f32(0, 0)]),
+        ("singular info", lambda a: torch.linalg.inv_ex(a * 0)[1], [f32(3, 3)]),
+        ("check_errors", lambda a: torch.linalg.inv_ex(a * 0, check_errors=True)[0], [f32(3, 3)])),
+    "torch.linalg.qr": fixed(
+        *[(f"{d} {m}x{n} {mode} {k}", lambda a, mode=mode, k=k: torch.linalg.qr(a, mode)[k], [dt(d, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5)) for mode in ("reduced", "complete") for k in range(2)],
+        ("r", lambda a: torch.linalg.qr(a, mode="r")[1], [f32(2, 5, 3)], ACCUMULATE),
+        ("batched", lambda a: torch.linalg.qr(a)[0], [f32(2, 3, 4, 2)], ACCUMULATE),
+        ("bad mode", lambda a: torch.linalg.qr(a, mode="full")[0], [f32(3, 3)])),
+    "torch.qr": fixed(
+        *[(f"some={some} {k}", lambda a, some=some, k=k: torch.qr(a, some)[k], [f32(5, 3)], ACCUMULATE)
+          for some in (True, False) for k in range(2)]),
+    "torch.linalg.svd": fixed(
+        *[(f"{d} {m}x{n} {full} {k}", lambda a, full=full, k=k: torch.linalg.svd(a, full_matrices=full)[k],
+           [dt(d, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5)) for full in (True, False) for k in range(3)],
+        ("batched", lambda a: torch.linalg.svd(a)[0], [f32(2, 3, 4)], ACCUMULATE),
+        ("0x3", lambda a: torch.linalg.svd(a)[2], [f32(0, 3)]),
+        ("int", lambda a: torch.linalg.svd(a)[1], [torch.eye(2, dtype=torch.int64)])),
+    "torch.svd": fixed(
+        *[(f"some={some} uv={uv} {k}", lambda a, some=some, uv=uv, k=k: torch.svd(a, some, uv)[k], [f32(5, 3)], ACCUMULATE)
+          for some in (True, False) for uv in (True, False) for k in range(3)]),
+    "torch.linalg.svdvals": fixed(
+        *[(f"{d}", torch.linalg.svdvals, [dt(d, 2, 5, 3)], ACCUMULATE, d) for d in (torch.float32, torch.float64)],
+        ("wide", torch.linalg.svdvals, [f32(3, 6)], ACCUMULATE)),
+    "torch.linalg.eigh": fixed(
+        *[(f"{d} {uplo} {k}", lambda a, uplo=uplo, k=k: torch.linalg.eigh(a, UPLO=uplo)[k], [dt(d, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for uplo in ("L", "U") for k in range(2)],
+        ("batched", lambda a: torch.linalg.eigh(a)[1], [spd(2, 5, 5)], ACCUMULATE),
+        ("0x0", lambda a: torch.linalg.eigh(a)[0], [f32(0, 0)]),
+        ("bad UPLO", lambda a: torch.linalg.eigh(a, UPLO="X")[0], [f32(3, 3)])),
+    "torch.linalg.eigvalsh": fixed(
+        *[(f"{d} {uplo}", lambda a, uplo=uplo: torch.linalg.eigvalsh(a, UPLO=uplo), [dt(d, 2, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for uplo in ("L", "U")]),
+    "torch.linalg.solve_triangular": fixed(
+        *[(f"{d} upper={u} left={l} unit={un}",
+           lambda a, b, u=u, l=l, un=un: torch.linalg.solve_triangular(a, b, upper=u, left=l, unitriangular=un),
+           [triangular(3, 3, dtype=d, upper=u), dt(d, 3, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (True, False) for l in (True, False) for un in (True, False)],
+        ("broadcast", lambda a, b: torch.linalg.solve_triangular(a, b, upper=True),
+         [triangular(2, 1, 3, 3), f32(4, 3, 2)], ACCUMULATE)),
+    "torch.triangular_solve": fixed(
+        *[(f"upper={u} transpose={t} {k}",
+           lambda b, a, u=u, t=t, k=k: torch.triangular_solve(b, a, upper=u, transpose=t)[k],
+           [f32(4, 2), triangular(4, 4, upper=u)], ACCUMULATE)
+          for u in (True, False) for t in (True, False) for k in range(2)],
+        ("unit", lambda b, a: torch.triangular_solve(b, a, unitriangular=True)[0],
+         [f32(2, 3, 2), triangular(3, 3)], ACCUMULATE)),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

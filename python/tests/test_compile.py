@@ -342,6 +342,38 @@ def test_shared_library_runs_through_ctypes(tmp_path):
     assert signature.value.decode() == "(tensor<8x16xf32>) -> tensor<8x4xf32>"
 
 
+def test_shared_library_factorizes_through_lapack(tmp_path):
+    """A saved library of a Cholesky factorization carries the linear-algebra
+    runtime (docs/linalg-runtime.md) and links OpenBLAS itself: loaded on
+    its own with ctypes it gives torch's factor, and its status reports an
+    input that is not positive-definite, where torch raises."""
+    a = torch.randn(3, 4, 4, dtype=torch.float64)
+    a = a @ a.mT + 4 * torch.eye(4, dtype=torch.float64)
+    tm = traced.trace(lambda x: torch.linalg.cholesky(x, upper=True), a)
+    lib_path = traced.save_library(tm, tmp_path / "libcholesky.so")
+    deps = subprocess.run(["ldd", str(lib_path)], capture_output=True,
+                          text=True).stdout
+    assert "libopenblas" in deps and "libMLIR" not in deps
+    lib = ctypes.CDLL(str(lib_path))
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    entry.restype = ctypes.c_int
+    def run(x):
+        inp = np.ascontiguousarray(x.numpy())
+        out = np.empty((3, 4, 4), np.float64)
+        ins = (ctypes.c_void_p * 1)(inp.ctypes.data)
+        outs = (ctypes.c_void_p * 1)(out.ctypes.data)
+        return entry(ins, outs), out
+    status, out = run(a)
+    assert status == 0
+    # The same LAPACK routine on the same column-major copy: torch's bits.
+    np.testing.assert_array_equal(out, torch.linalg.cholesky(a, upper=True).numpy())
+    status, _ = run(-a)
+    assert status != 0
+    with pytest.raises(RuntimeError, match="positive-definite"):
+        torch.linalg.cholesky(-a)
+
+
 class _Repeats(nn.Module):
     """Outputs that CSE makes one buffer: x * 2 twice, and two reductions of
     a 0-d input that both fold to a copy of it."""

@@ -584,8 +584,9 @@ def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
                  progress: Optional[bool] = None) -> str:
     """Compiles `module` ahead of time into a shared library at `path`
     exporting `int traced_<entry>(void **inputs, void **outputs)`; it
-    depends only on libc, libm and, when a contraction runs on several
-    threads, libomp. Its temporaries are kept between calls (up to 1 GiB).
+    depends only on libc, libm, when a contraction runs on several
+    threads, libomp, and, when it factorizes matrices (cholesky, lu, qr,
+    svd, eigh, ...), OpenBLAS's LAPACK (docs/linalg-runtime.md). Its temporaries are kept between calls (up to 1 GiB).
     `progress` as for `compile`. Returns the path. Raises CompileError when
     the graph cannot be compiled or the linker fails."""
     path = os.fspath(path)
@@ -599,10 +600,17 @@ def save_library(module: Module, path: Union[str, "os.PathLike[str]"],
             f.write(_BUFFER_CACHE_C)
         linker = _find_linker()
         builtins = _builtins_archive(linker)
+        # The linear-algebra runtime's archive (docs/linalg-runtime.md):
+        # its members come in only when the model calls them, and with them
+        # OpenBLAS's LAPACK (--as-needed: no dependency otherwise).
+        linalg = _tools.library_path("libtraced_linalg_runtime.a")
+        if not os.path.exists(linalg):
+            raise CompileError(f"no linear-algebra runtime at {linalg}")
         linked = subprocess.run([linker, "-shared", "-fPIC", "-O2",
-                                 "-o", path, obj, runtime]
+                                 "-o", path, obj, runtime, linalg]
                                 + ([builtins] if builtins else [])
-                                + [f"-L{_LIBOMP_DIR}", "-Wl,--as-needed", "-lomp",
+                                + ["-Wl,--as-needed", "-lopenblas",
+                                   f"-L{_LIBOMP_DIR}", "-lomp",
                                    "-lm", "-lpthread", f"-Wl,-rpath,{_LIBOMP_DIR}"],
                                 capture_output=True, text=True)
         if linked.returncode != 0:

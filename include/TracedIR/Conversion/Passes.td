@@ -69,6 +69,9 @@ def ConvertTracedToLinalg : Pass<"convert-traced-to-linalg", "mlir::ModuleOp"> {
     "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
     "mlir::math::MathDialect", "mlir::scf::SCFDialect",
     "mlir::cf::ControlFlowDialect",
+    // (Calls of the linear-algebra runtime: docs/linalg-runtime.md.)
+    "mlir::memref::MemRefDialect",
+    "mlir::bufferization::BufferizationDialect",
   ];
 }
 

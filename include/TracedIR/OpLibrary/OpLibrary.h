@@ -660,6 +660,11 @@ void printOpLibraryMarkdown(
     llvm::ArrayRef<std::string> decomposed,
     llvm::function_ref<llvm::StringRef(llvm::StringRef)> family);
 
+/// Whether linalg.solve's B (shape `b`) is a batch of vectors for an A of
+/// shape `a` (torch's rule: B is 1-D, or A's shape without its last dim);
+/// the rule, the kernel and the lowering read it.
+bool solveTakesVector(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
+
 } // namespace mlir::traced
 
 #endif // TRACEDIR_OPLIBRARY_OPLIBRARY_H

@@ -24,6 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -1485,7 +1488,395 @@ static void populateRecurrent(LoweringTable &t) {
   };
 }
 
+//===----------------------------------------------------------------------===//
+// Factorizations: calls of the linear-algebra runtime (docs/linalg-runtime.md)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One call of `traced_linalg_<routine>_<f32|f64>`: each tensor operand is
+/// copied into a fresh contiguous buffer (memref.alloc, then
+/// bufferization.materialize_in_destination), each result is a fresh buffer
+/// the routine writes and bufferization.to_tensor (restrict) reads; all of
+/// them pass as memref<?xT> (MLIR expands a memref argument of an external
+/// function into base, aligned, offset, size and stride: the runtime's
+/// ABI). The call is the last user of every buffer, so the deallocation
+/// pipeline frees them after it. Returns the results and the routine's
+/// status (the first nonzero LAPACK info, an i32).
+struct RuntimeCall {
+  SmallVector<Value> results;
+  Value status;
+};
+
+Value flatBuffer(OpBuilder &b, Location loc, Type element, int64_t size) {
+  Value alloc = memref::AllocOp::create(b, loc, MemRefType::get({size}, element));
+  return alloc;
+}
+
+Value dynamicView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return memref::CastOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+      buffer);
+}
+
+RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
+                        ArrayRef<Value> inputs,
+                        ArrayRef<RankedTensorType> outputs,
+                        ArrayRef<int64_t> ints) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  SmallVector<Value> operands;
+  SmallVector<Value> outBuffers;
+  for (Value input : inputs) {
+    RankedTensorType type = cast<RankedTensorType>(input.getType());
+    int64_t size = type.getNumElements();
+    Value flat = buildReshape(b, loc, input, {size});
+    Value buffer = flatBuffer(b, loc, type.getElementType(), size);
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange(), flat, buffer, /*restrict=*/true,
+        /*writable=*/true);
+    operands.push_back(dynamicView(b, loc, buffer));
+  }
+  for (RankedTensorType type : outputs) {
+    Value buffer =
+        flatBuffer(b, loc, type.getElementType(), type.getNumElements());
+    outBuffers.push_back(buffer);
+    operands.push_back(dynamicView(b, loc, buffer));
+  }
+  for (int64_t v : ints)
+    operands.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
+  std::string name = ("traced_linalg_" + routine + "_" +
+                      (element.isF32() ? "f32" : "f64"))
+                         .str();
+  // The external declaration, once per module.
+  auto module = c.op->getParentOfType<mlir::ModuleOp>();
+  auto fnType = b.getFunctionType(ValueRange(operands).getTypes(),
+                                  {b.getI32Type()});
+  if (!module.lookupSymbol<func::FuncOp>(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(b, loc, name, fnType);
+    decl.setPrivate();
+  }
+  Value status =
+      func::CallOp::create(b, loc, name, TypeRange{b.getI32Type()}, operands)
+          .getResult(0);
+  RuntimeCall call{{}, status};
+  for (auto [buffer, type] : llvm::zip(outBuffers, outputs)) {
+    Type flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    Value flat = bufferization::ToTensorOp::create(
+        b, loc, flatType, buffer, /*restrict=*/true, /*writable=*/true);
+    call.results.push_back(buildReshape(b, loc, flat, type.getShape()));
+  }
+  return call;
+}
+
+/// The types of a factorization's results (its tuple's elements), as the
+/// lowered code stores them; empty unless all are statically shaped.
+SmallVector<RankedTensorType> lapackResultTypes(LoweringCall &c) {
+  Type t = c.op->getResult(0).getType();
+  SmallVector<Type> types;
+  if (auto tuple = dyn_cast<TupleType>(t))
+    types.append(tuple.getTypes().begin(), tuple.getTypes().end());
+  else
+    types.push_back(t);
+  SmallVector<RankedTensorType> out;
+  for (Type e : types) {
+    auto r = dyn_cast<RankedTensorType>(storageType(e));
+    if (!r || !r.hasStaticShape())
+      return {};
+    out.push_back(r);
+  }
+  return out;
+}
+
+/// The static (batch, m, n) of a matrix operand.
+struct MatrixDims {
+  SmallVector<int64_t> batchShape;
+  int64_t batch = 1, m = 0, n = 0;
+};
+MatrixDims matrixDims(Value a) {
+  ArrayRef<int64_t> s = typeOf(a).getShape();
+  MatrixDims d{SmallVector<int64_t>(s.drop_back(2)), 1, s[s.size() - 2],
+               s.back()};
+  for (int64_t v : d.batchShape)
+    d.batch *= v;
+  return d;
+}
+
+int64_t product(ArrayRef<int64_t> shape) {
+  int64_t p = 1;
+  for (int64_t v : shape)
+    p *= v;
+  return p;
+}
+
+SmallVector<int64_t> joined(ArrayRef<int64_t> batch, ArrayRef<int64_t> tail) {
+  SmallVector<int64_t> shape(batch);
+  shape.append(tail.begin(), tail.end());
+  return shape;
+}
+
+/// The matrices' last two dims swapped.
+Value transposeMatrices(OpBuilder &b, Location loc, Value x) {
+  int64_t r = typeOf(x).getRank();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, r));
+  std::swap(perm[r - 2], perm[r - 1]);
+  return buildTranspose(b, loc, x, perm);
+}
+
+/// Whether compiled code checks the routine's status: the forms without
+/// `_ex`, and those with check_errors=True.
+bool checksErrors(LoweringCall &c) {
+  return !c.target().ends_with("_ex") || c.getBool("check_errors").value_or(false);
+}
+
+void checkStatus(LoweringCall &c, Value status, const Twine &what) {
+  OpBuilder &b = c.rewriter;
+  Value zero = arith::ConstantOp::create(b, c.loc, b.getI32IntegerAttr(0));
+  c.check(arith::CmpIOp::create(b, c.loc, arith::CmpIPredicate::eq, status,
+                                zero),
+          what);
+}
+
+/// A + 0: the LU factors, pivots and info of A.
+RuntimeCall luFactorCall(LoweringCall &c, Value a, Type e) {
+  MatrixDims d = matrixDims(a);
+  Type i32 = c.rewriter.getI32Type();
+  int64_t k = std::min(d.m, d.n);
+  return callRuntime(
+      c, "lu_factor", e, {a},
+      {typeOf(a), RankedTensorType::get(joined(d.batchShape, {k}), i32),
+       RankedTensorType::get(d.batchShape, i32)},
+      {d.batch, d.m, d.n});
+}
+
+FailureOr<SmallVector<Value>> lowerSolve(LoweringCall &c,
+                                         ArrayRef<RankedTensorType> types) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value a = c.tensor("A");
+  Type e = typeOf(a).getElementType();
+  MatrixDims d = matrixDims(a);
+  int64_t n = d.n;
+  bool inverse = c.target() == "torch.linalg.inv_ex";
+  bool left = c.getBool("left").value_or(true), vector = false;
+  Value rhs;
+  if (inverse) {
+    rhs = buildConstant(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({n, n}, e),
+                               [&]() {
+                                 SmallVector<Attribute> v;
+                                 for (int64_t i = 0; i < n * n; ++i)
+                                   v.push_back(FloatAttr::get(
+                                       e, i % (n + 1) == 0 ? 1.0 : 0.0));
+                                 return v;
+                               }()));
+  } else {
+    rhs = c.tensor("B");
+    vector = solveTakesVector(typeOf(a).getShape(), typeOf(rhs).getShape());
+    if (vector)
+      rhs = buildReshape(b, loc, rhs, joined(typeOf(rhs).getShape(), {1}));
+  }
+  RuntimeCall f = luFactorCall(c, a, e);
+  if (checksErrors(c))
+    checkStatus(c, f.status,
+                inverse ? "the input matrix is singular"
+                        : "The solver failed because the input matrix is "
+                          "singular.");
+  // The broadcast batch, from the result's type.
+  ArrayRef<int64_t> xShape = types[0].getShape();
+  SmallVector<int64_t> batch(
+      xShape.drop_back(vector ? 1 : 2));
+  ArrayRef<int64_t> tail = typeOf(rhs).getShape().take_back(2);
+  rhs = broadcastTo(b, loc, rhs, joined(batch, tail));
+  Value lu = broadcastTo(b, loc, f.results[0], joined(batch, {n, n}));
+  Value pivots = broadcastTo(b, loc, f.results[1], joined(batch, {n}));
+  if (!left)
+    rhs = transposeMatrices(b, loc, rhs);
+  RankedTensorType xType = typeOf(rhs);
+  int64_t k = xType.getShape().back();
+  RuntimeCall s = callRuntime(c, "lu_solve", e, {lu, pivots, rhs}, {xType},
+                              {product(batch), n, k, left ? 0 : 1});
+  Value x = s.results[0];
+  if (!left)
+    x = transposeMatrices(b, loc, x);
+  if (vector)
+    x = buildReshape(b, loc, x, xShape);
+  if (types.size() == 1)
+    return SmallVector<Value>{x};
+  return SmallVector<Value>{x, f.results[2]};
+}
+
+/// Every result of a factorization call (its tuple's elements in order).
+FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
+  SmallVector<RankedTensorType> types = lapackResultTypes(c);
+  if (types.empty())
+    return c.fail("expected statically shaped results");
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  StringRef t = c.target();
+  bool linalg = t.starts_with("torch.linalg.");
+  Value a = c.tensor(linalg ? "A" : "input");
+  if (t == "torch.triangular_solve")
+    a = c.tensor("A");
+  if (!a || !typeOf(a).hasStaticShape())
+    return c.fail("expected a statically shaped A");
+  Type e = typeOf(a).getElementType(), i32 = b.getI32Type();
+  MatrixDims d = matrixDims(a);
+  if (t.contains("cholesky")) {
+    bool upper = c.getBool("upper").value_or(false);
+    RuntimeCall r = callRuntime(c, "cholesky", e, {a},
+                                {types[0], RankedTensorType::get(d.batchShape, i32)},
+                                {d.batch, d.n, upper});
+    if (checksErrors(c))
+      checkStatus(c, r.status,
+                  "The factorization could not be completed because the "
+                  "input is not positive-definite.");
+    if (types.size() == 1)
+      r.results.pop_back();
+    return r.results;
+  }
+  if (t.contains("lu_factor")) {
+    RuntimeCall r = luFactorCall(c, a, e);
+    if (checksErrors(c))
+      checkStatus(c, r.status,
+                  "U is singular: a zero pivot would divide by zero in "
+                  "lu_solve.");
+    if (types.size() == 2)
+      r.results.pop_back();
+    return r.results;
+  }
+  if (t.contains("solve_ex") || t == "torch.linalg.solve" ||
+      t == "torch.linalg.inv_ex")
+    return lowerSolve(c, types);
+  if (t.contains("qr")) {
+    int64_t mode = types[0].getRank() == 1        ? 2
+                   : types[0].getShape().back() == d.m && d.m > d.n ? 1
+                                                                    : 0;
+    RuntimeCall r = callRuntime(c, "qr", e, {a}, {types[0], types[1]},
+                                {d.batch, d.m, d.n, mode});
+    return r.results;
+  }
+  if (t.contains("svd")) {
+    int64_t k = std::min(d.m, d.n);
+    bool vals = t == "torch.linalg.svdvals";
+    bool uv = !vals && (linalg || c.getBool("compute_uv").value_or(true));
+    bool full = linalg ? c.getBool("full_matrices").value_or(true)
+                       : !c.getBool("some").value_or(true);
+    RankedTensorType u = RankedTensorType::get(
+                         joined(d.batchShape, {d.m, full ? d.m : k}), e),
+                     s = RankedTensorType::get(joined(d.batchShape, {k}), e),
+                     vh = RankedTensorType::get(
+                         joined(d.batchShape, {full ? d.n : k, d.n}), e);
+    if (!uv) {
+      u = RankedTensorType::get({0}, e);
+      vh = u;
+    }
+    RuntimeCall r = callRuntime(
+        c, "svd", e, {a}, {u, s, vh, RankedTensorType::get(d.batchShape, i32)},
+        {d.batch, d.m, d.n, full, uv});
+    checkStatus(c, r.status,
+                "The algorithm failed to converge because the input matrix "
+                "is ill-conditioned or has too many repeated singular values.");
+    if (vals)
+      return SmallVector<Value>{r.results[1]};
+    if (linalg)
+      return SmallVector<Value>{r.results[0], r.results[1], r.results[2]};
+    if (!uv)
+      return SmallVector<Value>{buildFilled(b, loc, types[0], 0.0),
+                                r.results[1],
+                                buildFilled(b, loc, types[2], 0.0)};
+    return SmallVector<Value>{r.results[0], r.results[1],
+                              transposeMatrices(b, loc, r.results[2])};
+  }
+  if (t.contains("eigh") || t.contains("eigvalsh")) {
+    auto uplo = dyn_cast_or_null<StringAttr>(c.value("UPLO"));
+    if (!uplo)
+      return c.fail("expected a constant UPLO");
+    bool vectors = t == "torch.linalg.eigh";
+    RankedTensorType w = RankedTensorType::get(joined(d.batchShape, {d.n}), e);
+    RuntimeCall r = callRuntime(
+        c, "eigh", e, {a},
+        {w, vectors ? typeOf(a) : RankedTensorType::get({0}, e),
+         RankedTensorType::get(d.batchShape, i32)},
+        {d.batch, d.n, uplo.getValue() == "U", vectors});
+    checkStatus(c, r.status,
+                "The algorithm failed to converge because the input matrix "
+                "is ill-conditioned or has too many repeated eigenvalues.");
+    if (!vectors)
+      return SmallVector<Value>{r.results[0]};
+    return SmallVector<Value>{r.results[0], r.results[1]};
+  }
+  if (t.contains("solve_triangular") || t == "torch.triangular_solve") {
+    Value rhs = c.tensor(linalg ? "B" : "input");
+    if (!rhs || !typeOf(rhs).hasStaticShape())
+      return c.fail("expected a statically shaped B");
+    ArrayRef<int64_t> xShape = types[0].getShape();
+    SmallVector<int64_t> batch(xShape.drop_back(2));
+    rhs = broadcastTo(b, loc, rhs, xShape);
+    a = broadcastTo(b, loc, a, joined(batch, {d.n, d.n}));
+    bool left = c.getBool("left").value_or(true);
+    bool upper = c.getBool("upper").value_or(true);
+    bool transpose = !linalg && c.getBool("transpose").value_or(false);
+    bool unit = c.getBool("unitriangular").value_or(false);
+    RuntimeCall r = callRuntime(c, "triangular_solve", e, {a, rhs}, {types[0]},
+                                {product(batch), xShape[xShape.size() - 2],
+                                 xShape.back(), left, upper, transpose, unit});
+    if (linalg)
+      return r.results;
+    return SmallVector<Value>{r.results[0], a};
+  }
+  return c.fail("no LAPACK lowering");
+}
+} // namespace
+
+bool lowering::isLapackTarget(StringRef target) {
+  return llvm::is_contained(
+      {"torch.linalg.cholesky", "torch.linalg.cholesky_ex", "torch.cholesky",
+       "torch.linalg.lu_factor", "torch.linalg.lu_factor_ex",
+       "torch.linalg.solve", "torch.linalg.solve_ex", "torch.linalg.inv_ex",
+       "torch.linalg.qr", "torch.qr", "torch.linalg.svd", "torch.svd",
+       "torch.linalg.svdvals", "torch.linalg.eigh", "torch.linalg.eigvalsh",
+       "torch.linalg.solve_triangular", "torch.triangular_solve"},
+      target);
+}
+
+FailureOr<Value> lowering::lowerLapackElement(LoweringCall &c, int64_t index) {
+  FailureOr<SmallVector<Value>> all = lowerLapack(c);
+  if (failed(all))
+    return failure();
+  if (index < 0)
+    index += all->size();
+  if (index < 0 || index >= static_cast<int64_t>(all->size()))
+    return c.fail("tuple index out of range");
+  return (*all)[index];
+}
+
 void lowering::populateLinalgLowerings(LoweringTable &t) {
+  // Factorizations (docs/linalg-runtime.md): single results here, the
+  // elements of tuples where operator.getitem reads them (Shape.cpp).
+  for (const char *name :
+       {"torch.linalg.cholesky", "torch.cholesky", "torch.linalg.solve",
+        "torch.linalg.svdvals", "torch.linalg.eigvalsh",
+        "torch.linalg.solve_triangular"})
+    t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+      FailureOr<Value> v = lowerLapackElement(c, 0);
+      if (failed(v))
+        return failure();
+      return SmallVector<Value>{*v};
+    };
+  for (const char *name :
+       {"torch.linalg.cholesky_ex", "torch.linalg.lu_factor",
+        "torch.linalg.lu_factor_ex", "torch.linalg.solve_ex",
+        "torch.linalg.inv_ex", "torch.linalg.qr", "torch.qr",
+        "torch.linalg.svd", "torch.svd", "torch.linalg.eigh",
+        "torch.triangular_solve"})
+    t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+      return c.fail("only the indexed elements of its result can be compiled");
+    };
   populateRecurrent(t);
   t["torch.nn.functional.linear"] = lowerLinear;
   t["torch.matmul"] = lowerMatmul;

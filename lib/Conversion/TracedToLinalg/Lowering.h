@@ -179,6 +179,12 @@ FailureOr<Value> lowerSortElement(LoweringCall &c, int64_t index,
 /// torch.frexp call, lowered where getitem reads it (SpecialMath.cpp).
 FailureOr<Value> lowerFrexpElement(LoweringCall &c, int64_t index,
                                    RankedTensorType type);
+/// Whether `target` is a factorization over the linear-algebra runtime
+/// (cholesky, lu_factor, solve, qr, svd, eigh, ...), and element `index` of
+/// its results (0 for a single result), lowered to a call of the runtime
+/// (Linalg.cpp, docs/linalg-runtime.md).
+bool isLapackTarget(StringRef target);
+FailureOr<Value> lowerLapackElement(LoweringCall &c, int64_t index);
 /// `x[index]` where the index holds tensors (Index.cpp).
 FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();

@@ -667,6 +667,12 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
       return failure();
     return SmallVector<Value>{*element};
   }
+  if (isLapackTarget(bound->spec->name)) {
+    FailureOr<Value> element = lowerLapackElement(inner, *i);
+    if (failed(element))
+      return failure();
+    return SmallVector<Value>{*element};
+  }
   if (isSortTarget(bound->spec->name)) {
     FailureOr<Value> element = lowerSortElement(inner, *i < 0 ? *i + 2 : *i, type);
     if (failed(element))

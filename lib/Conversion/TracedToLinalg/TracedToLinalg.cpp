@@ -18,7 +18,9 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -951,6 +953,10 @@ LogicalResult ConvertTracedToLinalgPass::convertCalls(func::FuncOp func) {
                          scf::SCFDialect>();
   // Run-time checks (LoweringCall::check).
   target.addLegalOp<cf::AssertOp>();
+  // Calls of the linear-algebra runtime (Linalg.cpp, docs/linalg-runtime.md).
+  target.addLegalDialect<memref::MemRefDialect,
+                         bufferization::BufferizationDialect>();
+  target.addLegalOp<func::CallOp>();
   target.addLegalOp<func::ReturnOp, UnrealizedConversionCastOp>();
   target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
     return converter.isSignatureLegal(f.getFunctionType());

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Runtime/LinalgRuntime.h"
 
 #include <cblas.h>
 #include <cstring>
@@ -986,6 +987,401 @@ FailureOr<RtValue> baddbmm(const KernelArgs &args) {
   return scaledSum(args, ip->input, ip->product);
 }
 
+
+//===----------------------------------------------------------------------===//
+// Factorizations over LAPACK, through the linear-algebra runtime that
+// compiled code calls too (include/TracedIR/Runtime/LinalgRuntime.h).
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A float32/float64 batch of (m, n) matrices, contiguous.
+struct Matrices {
+  Tensor t;
+  SmallVector<int64_t> batchShape;
+  int64_t batch, m, n;
+  int code() const { return t.dtype() == DType::F32 ? 0 : 1; }
+  const void *data() const {
+    return t.dtype() == DType::F32 ? static_cast<const void *>(t.data<float>())
+                                   : static_cast<const void *>(t.data<double>());
+  }
+};
+
+void *rawData(Tensor &t) {
+  return t.dtype() == DType::F32 ? static_cast<void *>(t.data<float>())
+                                 : static_cast<void *>(t.data<double>());
+}
+
+/// The matrices of parameter `name` (a square batch with `square`).
+FailureOr<Matrices> matrices(const KernelArgs &args, StringRef name,
+                             bool square) {
+  FailureOr<Tensor> in = args.tensor(name);
+  if (failed(in))
+    return failure();
+  const Tensor &a = *in;
+  if (a.rank() < 2)
+    return args.emitError() << name << " must have at least 2 dimensions";
+  if (square && a.dim(a.rank() - 1) != a.dim(a.rank() - 2))
+    return args.emitError() << name << " must be batches of square matrices";
+  if (a.dtype() != DType::F32 && a.dtype() != DType::F64)
+    return args.emitError() << "expects float32 or float64 matrices (no "
+                               "LAPACK kernel for "
+                            << dtypeName(a.dtype()) << ")";
+  Matrices r{a, SmallVector<int64_t>(a.shape().drop_back(2)), 1,
+             a.dim(a.rank() - 2), a.dim(a.rank() - 1)};
+  for (int64_t d : r.batchShape)
+    r.batch *= d;
+  return r;
+}
+
+SmallVector<int64_t> withTail(ArrayRef<int64_t> batch,
+                              ArrayRef<int64_t> tail) {
+  SmallVector<int64_t> shape(batch);
+  shape.append(tail.begin(), tail.end());
+  return shape;
+}
+
+/// An int32 tensor of `values`.
+Tensor int32Tensor(ArrayRef<int64_t> shape, ArrayRef<int32_t> values) {
+  Tensor t(DType::I32, shape);
+  for (auto [i, v] : llvm::enumerate(values))
+    t.setDouble(i, v);
+  return t;
+}
+
+/// The (rows, cols) matrices of `t` transposed (a copy).
+Tensor transposed(const Tensor &t) {
+  int64_t r = t.rank(), rows = t.dim(r - 2), cols = t.dim(r - 1);
+  SmallVector<int64_t> shape(t.shape());
+  std::swap(shape[r - 2], shape[r - 1]);
+  Tensor out(t.dtype(), shape);
+  int64_t batch = rows * cols ? t.numel() / (rows * cols) : 0;
+  dispatchStorage(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = t.template data<T>();
+    T *dst = out.template data<T>();
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          dst[b * rows * cols + j * rows + i] = src[b * rows * cols + i * cols + j];
+    return 0;
+  });
+  return out;
+}
+
+/// Torch's "(Batch element i): " prefix for the first failing matrix of a
+/// batched input, "" for a single matrix.
+std::string batchPrefix(const Matrices &a, ArrayRef<int32_t> info) {
+  if (a.batchShape.empty())
+    return "";
+  for (auto [i, v] : llvm::enumerate(info))
+    if (v != 0)
+      return "(Batch element " + std::to_string(i) + "): ";
+  return "";
+}
+
+bool anyNonzero(ArrayRef<int32_t> info) {
+  return llvm::any_of(info, [](int32_t v) { return v != 0; });
+}
+
+int32_t firstNonzero(ArrayRef<int32_t> info) {
+  for (int32_t v : info)
+    if (v != 0)
+      return v;
+  return 0;
+}
+
+/// The LU factors of `a` (getrf) and their int32 pivots and infos.
+struct LuFactors {
+  Tensor lu;
+  std::vector<int32_t> pivots, info;
+};
+LuFactors luFactors(const Matrices &a) {
+  LuFactors f{Tensor(a.t.dtype(), a.t.shape()), {}, {}};
+  int64_t k = std::min(a.m, a.n);
+  f.pivots.resize(a.batch * k);
+  f.info.resize(a.batch);
+  traced_linalg_lu_factor(a.code(), a.data(), rawData(f.lu), f.pivots.data(),
+                          f.info.data(), a.batch, a.m, a.n);
+  return f;
+}
+
+/// X with A X = B (`left`) or X A = B from A's LU factors, over the
+/// broadcast batch `batch` of A (`aBatch`) and B ((*, n, k) or (*, k, n)).
+Tensor luSolve(const LuFactors &f, const Matrices &a, Tensor b,
+               ArrayRef<int64_t> batch, bool left, bool adjoint) {
+  int64_t n = a.n, count = 1;
+  for (int64_t d : batch)
+    count *= d;
+  // The factors broadcast to the batch (pivots as an int tensor).
+  Tensor lu = broadcastTo(f.lu, withTail(batch, {n, n}));
+  Tensor piv = broadcastTo(
+      int32Tensor(withTail(a.batchShape, {n}), f.pivots), withTail(batch, {n}));
+  std::vector<int32_t> pivots(piv.numel());
+  for (int64_t i = 0; i < piv.numel(); ++i)
+    pivots[i] = static_cast<int32_t>(piv.getInt(i));
+  b = broadcastTo(b, withTail(batch, b.shape().take_back(2)));
+  // X A = B is A^T X^T = B^T.
+  if (!left)
+    b = transposed(b);
+  int64_t k = b.dim(b.rank() - 1);
+  Tensor x(b.dtype(), b.shape());
+  traced_linalg_lu_solve(a.code(), rawData(lu), pivots.data(), rawData(b),
+                         rawData(x), count, n, k, left ? adjoint : !adjoint);
+  return left ? x : transposed(x);
+}
+} // namespace
+
+/// linalg.cholesky, linalg.cholesky_ex and torch.cholesky: potrf.
+FailureOr<RtValue> cholesky(const KernelArgs &args) {
+  bool linalg = args.has("A");
+  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", true);
+  FailureOr<bool> upper = args.getBool("upper");
+  if (failed(a) || failed(upper))
+    return failure();
+  bool ex = args.has("check_errors");
+  Tensor out(a->t.dtype(), a->t.shape());
+  std::vector<int32_t> info(a->batch);
+  traced_linalg_cholesky(a->code(), a->data(), rawData(out), info.data(),
+                         a->batch, a->n, *upper);
+  bool check = !ex || *args.getBool("check_errors");
+  if (check && anyNonzero(info))
+    return args.emitError()
+           << "linalg.cholesky: " << batchPrefix(*a, info)
+           << "The factorization could not be completed because the input is "
+              "not positive-definite (the leading minor of order "
+           << firstNonzero(info) << " is not positive-definite).";
+  if (!ex)
+    return RtValue(out);
+  return RtValue::ofList(
+      {RtValue(out), RtValue(int32Tensor(a->batchShape, info))}, true);
+}
+
+/// linalg.lu_factor and linalg.lu_factor_ex: getrf.
+FailureOr<RtValue> luFactorKernel(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  FailureOr<bool> pivot = args.getBool("pivot");
+  if (failed(a) || failed(pivot))
+    return failure();
+  if (!*pivot)
+    return args.emitError() << "LU without pivoting is not implemented on the "
+                               "CPU (pivot must be True)";
+  bool ex = args.has("check_errors");
+  LuFactors f = luFactors(*a);
+  bool check = !ex || *args.getBool("check_errors");
+  int32_t first = firstNonzero(f.info);
+  if (check && first > 0)
+    return args.emitError()
+           << "torch.linalg.lu_factor: " << batchPrefix(*a, f.info) << "U["
+           << first << "," << first
+           << "] is zero and using it on lu_solve would result in a division "
+              "by zero.";
+  int64_t k = std::min(a->m, a->n);
+  std::vector<RtValue> items = {
+      RtValue(f.lu),
+      RtValue(int32Tensor(withTail(a->batchShape, {k}), f.pivots))};
+  if (ex)
+    items.push_back(RtValue(int32Tensor(a->batchShape, f.info)));
+  return RtValue::ofList(std::move(items), true);
+}
+
+/// linalg.solve, linalg.solve_ex and linalg.inv_ex: getrf, then getrs.
+FailureOr<RtValue> solve(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", true);
+  if (failed(a))
+    return failure();
+  bool inverse = !args.has("B");
+  Tensor b;
+  bool vector = false, left = true;
+  if (inverse) {
+    b = Tensor(a->t.dtype(), {a->n, a->n});
+    for (int64_t i = 0; i < a->n; ++i)
+      b.setDouble(i * a->n + i, 1.0);
+  } else {
+    FailureOr<Tensor> bt = args.tensor("B");
+    FailureOr<bool> l = args.getBool("left");
+    if (failed(bt) || failed(l))
+      return failure();
+    b = *bt;
+    left = *l;
+    vector = solveTakesVector(a->t.shape(), b.shape());
+    if (vector && !left)
+      return args.emitError() << "vector broadcasting of the left hand side "
+                                 "is not supported for left=False";
+    if (vector)
+      b = b.reshaped(withTail(b.shape(), {1}));
+    if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+        b.dim(b.rank() - (left ? 2 : 1)) != a->n)
+      return args.emitError() << "A and B have incompatible shapes or dtypes";
+  }
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of A and B do not broadcast";
+  SmallVector<int64_t> batch = *bc;
+  LuFactors f = luFactors(*a);
+  bool ex = args.has("check_errors");
+  bool check = !ex || *args.getBool("check_errors");
+  if (check && anyNonzero(f.info)) {
+    if (inverse)
+      return args.emitError()
+             << "linalg.inv_ex: " << batchPrefix(*a, f.info)
+             << "The diagonal element " << firstNonzero(f.info)
+             << " is zero, the inversion could not be completed because the "
+                "input matrix is singular.";
+    return args.emitError() << "torch.linalg.solve: " << batchPrefix(*a, f.info)
+                            << "The solver failed because the input matrix "
+                               "is singular.";
+  }
+  Tensor x = luSolve(f, *a, b, batch, left, false);
+  if (vector)
+    x = x.reshaped(x.shape().drop_back());
+  if (!ex)
+    return RtValue(x);
+  return RtValue::ofList(
+      {RtValue(x), RtValue(int32Tensor(a->batchShape, f.info))}, true);
+}
+
+/// linalg.qr and torch.qr: geqrf, then orgqr.
+FailureOr<RtValue> qr(const KernelArgs &args) {
+  bool linalg = args.has("A");
+  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", false);
+  if (failed(a))
+    return failure();
+  std::string mode = "reduced";
+  if (linalg) {
+    FailureOr<std::string> s = args.getStr("mode");
+    if (failed(s))
+      return failure();
+    mode = *s;
+  } else {
+    FailureOr<bool> some = args.getBool("some");
+    if (failed(some))
+      return failure();
+    mode = *some ? "reduced" : "complete";
+  }
+  int64_t code = mode == "reduced" ? 0 : mode == "complete" ? 1 : mode == "r" ? 2 : -1;
+  if (code < 0)
+    return args.emitError() << "qr received unrecognized mode '" << mode
+                            << "' but expected one of 'reduced' (default), "
+                               "'r', or 'complete'";
+  int64_t m = a->m, n = a->n, k = std::min(m, n), rows = code == 1 ? m : k;
+  Tensor q(a->t.dtype(), code == 2 ? SmallVector<int64_t>{0}
+                                   : withTail(a->batchShape, {m, rows}));
+  Tensor r(a->t.dtype(), withTail(a->batchShape, {rows, n}));
+  traced_linalg_qr(a->code(), a->data(), rawData(q), rawData(r), a->batch, m,
+                   n, code);
+  return RtValue::ofList({RtValue(q), RtValue(r)}, true);
+}
+
+/// linalg.svd, torch.svd and linalg.svdvals: gesdd.
+FailureOr<RtValue> svd(const KernelArgs &args) {
+  bool linalg = args.has("A");
+  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", false);
+  if (failed(a))
+    return failure();
+  bool vals = !args.has("full_matrices") && !args.has("some");
+  bool full = true, uv = !vals, old = !linalg;
+  if (args.has("full_matrices"))
+    full = *args.getBool("full_matrices");
+  if (old) {
+    uv = *args.getBool("compute_uv");
+    full = !*args.getBool("some");
+  }
+  int64_t m = a->m, n = a->n, k = std::min(m, n);
+  DType dt = a->t.dtype();
+  Tensor u(dt, withTail(a->batchShape, {m, full ? m : k})),
+      s(dt, withTail(a->batchShape, {k})),
+      vh(dt, withTail(a->batchShape, {full ? n : k, n}));
+  std::vector<int32_t> info(a->batch);
+  traced_linalg_svd(a->code(), a->data(), rawData(u), rawData(s), rawData(vh),
+                    info.data(), a->batch, m, n, full, uv);
+  if (anyNonzero(info))
+    return args.emitError() << "linalg.svd: " << batchPrefix(*a, info)
+                            << "The algorithm failed to converge because the "
+                               "input matrix is ill-conditioned or has too "
+                               "many repeated singular values (error code: "
+                            << firstNonzero(info) << ").";
+  if (vals)
+    return RtValue(s);
+  if (!old)
+    return RtValue::ofList({RtValue(u), RtValue(s), RtValue(vh)}, true);
+  if (!uv) // zero-filled U (m, m) and V (n, n)
+    return RtValue::ofList(
+        {RtValue(Tensor(dt, withTail(a->batchShape, {m, m}))), RtValue(s),
+         RtValue(Tensor(dt, withTail(a->batchShape, {n, n})))},
+        true);
+  return RtValue::ofList({RtValue(u), RtValue(s), RtValue(transposed(vh))},
+                         true);
+}
+
+/// linalg.eigh and linalg.eigvalsh: syevd.
+static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
+  FailureOr<Matrices> a = matrices(args, "A", true);
+  FailureOr<std::string> uplo = args.getStr("UPLO");
+  if (failed(a) || failed(uplo))
+    return failure();
+  if (*uplo != "L" && *uplo != "U")
+    return args.emitError() << "Expected UPLO argument to be 'L' or 'U', but "
+                               "got "
+                            << *uplo;
+  int64_t n = a->n;
+  Tensor w(a->t.dtype(), withTail(a->batchShape, {n})),
+      v(a->t.dtype(), a->t.shape());
+  std::vector<int32_t> info(a->batch);
+  traced_linalg_eigh(a->code(), a->data(), rawData(w), rawData(v), info.data(),
+                     a->batch, n, *uplo == "U", vectors);
+  if (anyNonzero(info))
+    return args.emitError() << "linalg.eigh: " << batchPrefix(*a, info)
+                            << "The algorithm failed to converge because the "
+                               "input matrix is ill-conditioned or has too "
+                               "many repeated eigenvalues (error code: "
+                            << firstNonzero(info) << ").";
+  if (!vectors)
+    return RtValue(w);
+  return RtValue::ofList({RtValue(w), RtValue(v)}, true);
+}
+FailureOr<RtValue> eigh(const KernelArgs &args) {
+  return symmetricEigen(args, true);
+}
+FailureOr<RtValue> eigvalsh(const KernelArgs &args) {
+  return symmetricEigen(args, false);
+}
+
+/// linalg.solve_triangular and torch.triangular_solve: trsm.
+FailureOr<RtValue> triangularSolve(const KernelArgs &args) {
+  bool linalg = args.has("B");
+  FailureOr<Matrices> a = matrices(args, "A", true);
+  FailureOr<Tensor> bt = args.tensor(linalg ? "B" : "input");
+  FailureOr<bool> upper = args.getBool("upper"),
+                  unit = args.getBool("unitriangular");
+  if (failed(a) || failed(bt) || failed(upper) || failed(unit))
+    return failure();
+  bool left = linalg ? *args.getBool("left") : true;
+  bool transpose = linalg ? false : *args.getBool("transpose");
+  Tensor b = *bt;
+  if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+      b.dim(b.rank() - (left ? 2 : 1)) != a->n)
+    return args.emitError() << "A and B have incompatible shapes or dtypes";
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of A and B do not broadcast";
+  SmallVector<int64_t> batch = *bc;
+  int64_t count = 1;
+  for (int64_t d : batch)
+    count *= d;
+  Tensor am = broadcastTo(a->t, withTail(batch, {a->n, a->n}));
+  b = broadcastTo(b, withTail(batch, b.shape().take_back(2)));
+  int64_t m = b.dim(b.rank() - 2), n = b.dim(b.rank() - 1);
+  Tensor x(b.dtype(), b.shape());
+  traced_linalg_triangular_solve(a->code(), rawData(am), rawData(b),
+                                 rawData(x), count, m, n, left, *upper,
+                                 transpose, *unit);
+  if (linalg)
+    return RtValue(x);
+  return RtValue::ofList({RtValue(x), RtValue(am)}, true);
+}
+
 } // namespace mlir::traced::kernels
 
 namespace {
@@ -1793,6 +2189,23 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.linalg.det"] = det;
   table["torch.linalg.slogdet"] = slogdet;
   table["torch.linalg.inv"] = inv;
+  table["torch.linalg.cholesky"] = cholesky;
+  table["torch.linalg.cholesky_ex"] = cholesky;
+  table["torch.cholesky"] = cholesky;
+  table["torch.linalg.lu_factor"] = luFactorKernel;
+  table["torch.linalg.lu_factor_ex"] = luFactorKernel;
+  table["torch.linalg.solve"] = solve;
+  table["torch.linalg.solve_ex"] = solve;
+  table["torch.linalg.inv_ex"] = solve;
+  table["torch.linalg.qr"] = qr;
+  table["torch.qr"] = qr;
+  table["torch.linalg.svd"] = svd;
+  table["torch.svd"] = svd;
+  table["torch.linalg.svdvals"] = svd;
+  table["torch.linalg.eigh"] = eigh;
+  table["torch.linalg.eigvalsh"] = eigvalsh;
+  table["torch.linalg.solve_triangular"] = triangularSolve;
+  table["torch.triangular_solve"] = triangularSolve;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

@@ -868,6 +868,182 @@ LogicalResult recurrentCell(const BoundCall &call, RuleHelper &h) {
   return h.result(hType);
 }
 
+//===----------------------------------------------------------------------===//
+// LAPACK factorizations (docs/linalg-runtime.md)
+//===----------------------------------------------------------------------===//
+
+/// The batch dims and the two matrix dims of a factorized operand, or an
+/// error naming `what` (float32 or float64 batches of matrices only, as
+/// torch's CPU kernels, which have no float16, bfloat16 or integer kernel).
+static FailureOr<RankedTensorType> matrixOperand(const BoundCall &call,
+                                                 RankedTensorType t,
+                                                 StringRef what, bool square) {
+  int64_t r = t.getRank();
+  if (r < 2)
+    return call.emitError() << what << " must have at least 2 dimensions, got "
+                            << t;
+  if (square && dimsDiffer(t.getDimSize(r - 1), t.getDimSize(r - 2)))
+    return call.emitError() << what << " must be batches of square matrices, "
+                                       "got "
+                            << t;
+  if (!t.getElementType().isF32() && !t.getElementType().isF64())
+    return call.emitError() << "expects float32 or float64 matrices (no "
+                               "LAPACK kernel for other dtypes), got "
+                            << t;
+  return t;
+}
+
+/// The broadcast of two batch shapes, or an error.
+static FailureOr<SmallVector<int64_t>>
+broadcastBatch(const BoundCall &call, RankedTensorType a, RankedTensorType b) {
+  return broadcastShapes(call, a.getShape().drop_back(2),
+                         b.getShape().drop_back(2));
+}
+
+static SmallVector<int64_t> concat(ArrayRef<int64_t> batch,
+                                   ArrayRef<int64_t> tail) {
+  SmallVector<int64_t> shape(batch);
+  shape.append(tail.begin(), tail.end());
+  return shape;
+}
+
+/// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
+/// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
+LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  bool linalg = t.starts_with("torch.linalg.");
+  RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");
+  if (!a)
+    return h.unknown();
+  bool square = !t.contains("lu_factor") && !t.contains("qr") &&
+                !t.contains("svd");
+  if (failed(matrixOperand(call, a, "A", square)))
+    return failure();
+  Type e = a.getElementType(), i32 = IntegerType::get(ctx, 32);
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back();
+  int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                  ? ShapedType::kDynamic
+                  : std::min(m, n);
+  auto tensor = [&](ArrayRef<int64_t> shape, Type type) -> Type {
+    return RankedTensorType::get(shape, type);
+  };
+  auto tuple = [&](ArrayRef<Type> types) {
+    return h.result(TupleType::get(ctx, types));
+  };
+  Type info = tensor(batch, i32);
+  if (t.contains("cholesky")) {
+    if (t.ends_with("_ex"))
+      return tuple({a, info});
+    return h.result(a);
+  }
+  if (t.contains("lu_factor")) {
+    if (call.getBool("pivot") != std::optional<bool>(true))
+      return call.emitError() << "LU without pivoting is not implemented on "
+                                 "the CPU (pivot must be True)";
+    Type pivots = tensor(concat(batch, {k}), i32);
+    if (t.ends_with("_ex"))
+      return tuple({a, pivots, info});
+    return tuple({a, pivots});
+  }
+  if (t == "torch.linalg.inv_ex")
+    return tuple({a, info});
+  if (t.contains("solve")) {
+    RankedTensorType b = h.tensor(t == "torch.triangular_solve" ? "input" : "B");
+    if (!b)
+      return h.unknown();
+    if (t == "torch.triangular_solve") {
+      // (input is B (*, m, k), A (*, m, m).)
+      if (failed(matrixOperand(call, a, "A", true)) ||
+          failed(matrixOperand(call, b, "input", false)))
+        return failure();
+      if (dimsDiffer(a.getShape().back(), b.getShape()[b.getRank() - 2]))
+        return call.emitError() << "A " << a << " and input " << b
+                                << " have incompatible sizes";
+      FailureOr<SmallVector<int64_t>> bb = broadcastBatch(call, a, b);
+      if (failed(bb))
+        return failure();
+      return tuple({tensor(concat(*bb, b.getShape().take_back(2)), e),
+                    tensor(concat(*bb, a.getShape().take_back(2)), e)});
+    }
+    bool vector = t == "torch.linalg.solve" || t == "torch.linalg.solve_ex"
+                      ? solveTakesVector(a.getShape(), b.getShape())
+                      : false;
+    bool left = call.getBool("left").value_or(true);
+    if (vector && !left)
+      return call.emitError() << "vector broadcasting of the left hand side "
+                                 "is not supported for left=False";
+    RankedTensorType bm =
+        vector ? RankedTensorType::get(concat(b.getShape(), {1}), e) : b;
+    if (failed(matrixOperand(call, bm, "B", false)))
+      return failure();
+    if (bm.getElementType() != e)
+      return call.emitError() << "expects A and B of one dtype, got " << a
+                              << " and " << b;
+    int64_t rows = bm.getShape()[bm.getRank() - (left ? 2 : 1)];
+    if (dimsDiffer(rows, n))
+      return call.emitError() << "A " << a << " and B " << b
+                              << " have incompatible sizes";
+    FailureOr<SmallVector<int64_t>> bb = broadcastBatch(call, a, bm);
+    if (failed(bb))
+      return failure();
+    Type x = tensor(vector ? concat(*bb, {n})
+                           : concat(*bb, bm.getShape().take_back(2)),
+                    e);
+    if (t == "torch.linalg.solve_ex")
+      return tuple({x, info});
+    return h.result(x);
+  }
+  if (t.contains("qr")) {
+    std::string mode = "reduced";
+    if (linalg) {
+      auto s = dyn_cast_or_null<StringAttr>(call.get("mode").value);
+      if (!s)
+        return h.unknown();
+      mode = s.getValue().str();
+    } else if (!call.getBool("some").value_or(true)) {
+      mode = "complete";
+    }
+    if (mode != "reduced" && mode != "complete" && mode != "r")
+      return call.emitError() << "qr received unrecognized mode '" << mode
+                              << "' but expected one of 'reduced' (default), "
+                                 "'r', or 'complete'";
+    int64_t rows = mode == "complete" ? m : k;
+    Type q = mode == "r" ? tensor({0}, e) : tensor(concat(batch, {m, rows}), e);
+    return tuple({q, tensor(concat(batch, {rows, n}), e)});
+  }
+  if (t.contains("svd")) {
+    Type s = tensor(concat(batch, {k}), e);
+    if (t == "torch.linalg.svdvals")
+      return h.result(s);
+    if (linalg) {
+      bool full = call.getBool("full_matrices").value_or(true);
+      return tuple({tensor(concat(batch, {m, full ? m : k}), e), s,
+                    tensor(concat(batch, {full ? n : k, n}), e)});
+    }
+    bool some = call.getBool("some").value_or(true),
+         uv = call.getBool("compute_uv").value_or(true);
+    bool reduced = some && uv;
+    return tuple({tensor(concat(batch, {m, reduced ? k : m}), e), s,
+                  tensor(concat(batch, {n, reduced ? k : n}), e)});
+  }
+  if (t.contains("eigh") || t.contains("eigvalsh")) {
+    auto uplo = dyn_cast_or_null<StringAttr>(call.get("UPLO").value);
+    if (!uplo)
+      return h.unknown();
+    if (uplo.getValue() != "L" && uplo.getValue() != "U")
+      return call.emitError() << "Expected UPLO argument to be 'L' or 'U', "
+                                 "but got "
+                              << uplo.getValue();
+    Type w = tensor(concat(batch, {n}), e);
+    if (t == "torch.linalg.eigvalsh")
+      return h.result(w);
+    return tuple({w, a});
+  }
+  return call.emitError() << "no LAPACK rule for this entry";
+}
+
 } // namespace mlir::traced::rules
 
 using namespace mlir::traced::rules;
@@ -1286,3 +1462,11 @@ traced::planEinsum(StringRef equation, ArrayRef<ArrayRef<int64_t>> shapes,
   }
   return plan;
 }
+
+/// Whether linalg.solve's B is a batch of vectors (torch's rule: 1-D, or
+/// A's shape without its last dim).
+bool mlir::traced::solveTakesVector(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return b.size() == 1 ||
+         (b.size() + 1 == a.size() && b == a.drop_back());
+}
+

@@ -1,0 +1,89 @@
+/*===- LinalgRuntime.h - LAPACK factorizations over raw buffers --*- C -*-===//
+ *
+ * The linear-algebra runtime (docs/linalg-runtime.md): the factorizations
+ * of torch.linalg over LAPACK (OpenBLAS's), as C functions over row-major
+ * contiguous buffers holding `batch` matrices. The interpreter's kernels
+ * call the `traced_linalg_*` functions below; compiled code calls the
+ * `traced_linalg_*_f32/_f64` entry points, which take each buffer as an
+ * expanded rank-1 memref descriptor (base, aligned, offset, size, stride:
+ * MLIR's calling convention for a memref<?xT> argument) and forward here.
+ *
+ * Each routine does what torch 1.13's CPU kernel does (the same LAPACK
+ * routine on a column-major copy, with the same job options), so results
+ * agree with torch's, the signs of singular vectors and eigenvectors
+ * included. `info` (one int32 per matrix) is LAPACK's; each function
+ * returns the first nonzero one (0 when every matrix succeeded).
+ *
+ * `dtype` is 0 for float32, 1 for float64.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TRACEDIR_RUNTIME_LINALGRUNTIME_H
+#define TRACEDIR_RUNTIME_LINALGRUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* potrf: the Cholesky factor (lower, or upper with `upper`) of each (n, n)
+ * matrix of `a`, the other triangle zeroed. */
+int32_t traced_linalg_cholesky(int dtype, const void *a, void *out,
+                               int32_t *info, int64_t batch, int64_t n,
+                               int64_t upper);
+
+/* getrf: LU with partial pivoting of each (m, n) matrix; `pivots` holds
+ * min(m, n) 1-based row interchanges per matrix. */
+int32_t traced_linalg_lu_factor(int dtype, const void *a, void *lu,
+                                int32_t *pivots, int32_t *info, int64_t batch,
+                                int64_t m, int64_t n);
+
+/* getrs: X with A X = B (`adjoint`: A^T X = B) from getrf's factors of each
+ * (n, n) A and each (n, k) B. */
+int32_t traced_linalg_lu_solve(int dtype, const void *lu,
+                               const int32_t *pivots, const void *b, void *x,
+                               int64_t batch, int64_t n, int64_t k,
+                               int64_t adjoint);
+
+/* geqrf + orgqr: Q and R of each (m, n) matrix. mode 0 "reduced" (Q m x k,
+ * R k x n), 1 "complete" (Q m x m, R m x n), 2 "r" (R k x n, `q` unused);
+ * k = min(m, n). */
+int32_t traced_linalg_qr(int dtype, const void *a, void *q, void *r,
+                         int64_t batch, int64_t m, int64_t n, int64_t mode);
+
+/* gesdd: U (m x m with `full`, else m x k), S (k), Vh (n x n, else k x n)
+ * of each (m, n) matrix; only S without `uv` (`u` and `vh` unused). */
+int32_t traced_linalg_svd(int dtype, const void *a, void *u, void *s,
+                          void *vh, int32_t *info, int64_t batch, int64_t m,
+                          int64_t n, int64_t full, int64_t uv);
+
+/* syevd: the ascending eigenvalues w (n) and, with `vectors`, the
+ * eigenvectors (columns of v, n x n) of each symmetric (n, n) matrix, read
+ * from its lower (or upper) triangle. */
+int32_t traced_linalg_eigh(int dtype, const void *a, void *w, void *v,
+                           int32_t *info, int64_t batch, int64_t n,
+                           int64_t upper, int64_t vectors);
+
+/* trsm: X with op(A) X = B (`left`) or X op(A) = B, A (r, r) triangular
+ * (r = m with `left`, else n), B (m, n); op transposes with `transpose`,
+ * `unit` takes A's diagonal as ones. */
+int32_t traced_linalg_triangular_solve(int dtype, const void *a,
+                                       const void *b, void *x, int64_t batch,
+                                       int64_t m, int64_t n, int64_t left,
+                                       int64_t upper, int64_t transpose,
+                                       int64_t unit);
+
+/* The entry points of compiled code (`traced_linalg_<routine>_f32/_f64`,
+ * the buffers as memref<?xT> descriptors) by name, for a JIT to define. */
+typedef struct {
+  const char *name;
+  void *address;
+} TracedLinalgSymbol;
+const TracedLinalgSymbol *traced_linalg_runtime_symbols(int64_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEDIR_RUNTIME_LINALGRUNTIME_H */
