@@ -379,6 +379,9 @@ static const OpRow kOps[] = {
   {"torch.sinc", {"Tensor.sinc", "torch.special.sinc"}, "(Tensor input)",
    "floatUnary"},
   {"torch.deg2rad", {"Tensor.deg2rad"}, "(Tensor input)", "floatUnary"},
+  // A real tensor's angle: pi where it is negative, else 0 (NaN stays).
+  {"torch.angle", {"Tensor.angle"}, "(Tensor input)", "floatUnary"},
+  {"torch.positive", {"Tensor.positive"}, "(Tensor input)", "positive"},
   {"torch.rad2deg", {"Tensor.rad2deg"}, "(Tensor input)", "floatUnary"},
   {"torch.heaviside", {"Tensor.heaviside"}, "(Tensor input, Tensor values)",
    "heaviside"},
@@ -590,6 +593,22 @@ static const OpRow kOps[] = {
   {"torch.outer", {"Tensor.outer", "torch.ger", "Tensor.ger"},
    "(Tensor input, Tensor vec2)",
    "vectorProduct"},
+  // Products that are formulas of other products.
+  {"Tensor.__rmatmul__", {}, "(Tensor input, Tensor other)", "rmatmul"},
+  {"torch.addr", {"Tensor.addr"},
+   "(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)",
+   "addr"},
+  {"torch.inner", {"Tensor.inner"}, "(Tensor input, Tensor other)", "inner"},
+  {"torch.kron", {"Tensor.kron"}, "(Tensor input, Tensor other)", "kron"},
+  {"torch.tensordot", {"torch.functional.tensordot"},
+   "(Tensor a, Tensor b, Any dims=2, Any out=None)", "tensordot"},
+  {"torch.linalg.vecdot", {}, "(Tensor x, Tensor y, *, int dim=-1)",
+   "vecdot"},
+  {"torch.linalg.multi_dot", {}, "(Tensor[] tensors)", "multiDot"},
+  {"torch.linalg.matrix_power", {"torch.matrix_power", "Tensor.matrix_power"},
+   "(Tensor input, int n)", "matrixPower"},
+  {"torch.dist", {"Tensor.dist"},
+   "(Tensor input, Tensor other, Scalar p=2)", "dist"},
 
   // Multi-head attention as one call: what a hook-based tracer that records
   // only the outermost call sees inside nn.MultiheadAttention.
@@ -881,6 +900,19 @@ static const OpRow kOps[] = {
   {"torch.cumprod", {"Tensor.cumprod"},
    "(Tensor input, int dim, *, dtype? dtype=None)",
    "scan"},
+  // The trapezoid rule along dim, over sample points x or a spacing dx
+  // (torch's two overloads in one).
+  {"torch.trapezoid", {"torch.trapz"},
+   "(Tensor y, Tensor? x=None, *, Scalar? dx=None, int dim=-1)", "trapezoid"},
+  {"torch.cumulative_trapezoid", {},
+   "(Tensor y, Tensor? x=None, *, Scalar? dx=None, int dim=-1)", "trapezoid"},
+  {"torch.linalg.vander", {}, "(Tensor x, *, int? N=None)", "vander"},
+  // The covariance of the rows (variables) over the columns
+  // (observations), as torch composes it; no weights here.
+  {"torch.cov", {"Tensor.cov"},
+   "(Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None)",
+   "covariance"},
+  {"torch.corrcoef", {"Tensor.corrcoef"}, "(Tensor input)", "covariance"},
 
   // Casts (devices are the CPU's).
   {"Tensor.to", {},
@@ -1193,8 +1225,11 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.one_hot", {"F.one_hot", "torch._C._nn.one_hot"},
    "(Tensor input, int num_classes=-1)",
    "oneHot"},
-  {"torch.nn.functional.pad", {"F.pad", "torch._C._nn.pad", "torch.constant_pad_nd"},
+  {"torch.nn.functional.pad", {"F.pad", "torch._C._nn.pad"},
    "(Tensor input, int[] pad, str mode=\"constant\", float? value=None)",
+   "pad"},
+  // F.pad's constant mode under ATen's signature.
+  {"torch.constant_pad_nd", {}, "(Tensor input, int[] pad, Scalar value=0)",
    "pad"},
   {"torch.split", {"Tensor.split", "torch.functional.split"},
    "(Tensor input, Any split_size_or_sections, int dim=0)",
@@ -1212,6 +1247,8 @@ static const OpRow kOps[] = {
   {"torch.argsort", {"Tensor.argsort"},
    "(Tensor input, int dim=-1, bool descending=False)",
    "sortLike"},
+  // The values of sort along dim 0.
+  {"torch.msort", {"Tensor.msort"}, "(Tensor input)", "sameAsInput"},
   {"torch.topk", {"Tensor.topk"},
    "(Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True)",
    "sortLike"},
@@ -1231,6 +1268,15 @@ static const OpRow kOps[] = {
    "(Tensor input, int dim, Tensor index, Tensor source)", "sameAsInput"},
   {"torch.index_fill", {"Tensor.index_fill"},
    "(Tensor input, int dim, Tensor index, Tensor|Scalar value)", "indexFill"},
+  {"torch.take", {"Tensor.take"}, "(Tensor input, Tensor index)", "take"},
+  {"torch.put", {"Tensor.put"},
+   "(Tensor input, Tensor index, Tensor source, bool accumulate=False)", "put"},
+  {"torch.diagonal_scatter", {"Tensor.diagonal_scatter"},
+   "(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1)",
+   "diagonalScatter"},
+  {"torch.as_strided_scatter", {"Tensor.as_strided_scatter"},
+   "(Tensor input, Tensor src, int[] size, int[] stride, int? storage_offset=None)",
+   "asStridedScatter"},
 
   // Shapes.
   // PyTorch primitives that decomposed programs call: views whose shapes
@@ -1320,6 +1366,31 @@ static const OpRow kOps[] = {
    "tensorSplit"},
   {"operator.getitem", {"Tensor.__getitem__"}, "(Any input, Any index)",
    "getitem"},
+  // tensor_split along dim 1 (0 for a vector), 0 and 2, whose size a
+  // number of sections must divide.
+  {"torch.hsplit", {"Tensor.hsplit"}, "(Tensor input, Any indices_or_sections)",
+   "directionalSplit"},
+  {"torch.vsplit", {"Tensor.vsplit"}, "(Tensor input, Any indices_or_sections)",
+   "directionalSplit"},
+  {"torch.dsplit", {"Tensor.dsplit"}, "(Tensor input, Any indices_or_sections)",
+   "directionalSplit"},
+  {"torch.diagflat", {"Tensor.diagflat"}, "(Tensor input, int offset=0)",
+   "diagflat"},
+  // Central differences over the spacing, one-sided at the edges.
+  {"torch.gradient", {}, "(Tensor input, *, Any spacing=None, Any dim=None, int edge_order=1)",
+   "gradient"},
+  {"torch.block_diag", {"torch.functional.block_diag"}, "(Tensor[] *tensors)",
+   "blockDiag"},
+  {"torch.cartesian_prod", {"torch.functional.cartesian_prod"},
+   "(Tensor[] *tensors)", "cartesianProd"},
+  {"torch.combinations", {"Tensor.combinations"},
+   "(Tensor input, int r=2, bool with_replacement=False)", "combinations"},
+  {"Tensor.sum_to_size", {}, "(Tensor input, int[] *size)", "sumToSize"},
+  // Rolls by half of each dim (fftshift rounds down, ifftshift up).
+  {"torch.fft.fftshift", {"torch._C._fft.fft_fftshift"},
+   "(Tensor input, int[1]? dim=None)", "sameAsInput"},
+  {"torch.fft.ifftshift", {"torch._C._fft.fft_ifftshift"},
+   "(Tensor input, int[1]? dim=None)", "sameAsInput"},
   // `x[index] = value` and index_put are values here: a copy of the input
   // with the indexed elements replaced (the tracers rebind the mutated
   // tensor to the result).
@@ -2032,6 +2103,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.bmm", kBool | kF16, /*emptyShortcut=*/true},
     {"torch.mm", kBool | kF16, /*emptyShortcut=*/true},
     {"torch.matmul", kBool | kF16},
+    {"Tensor.__rmatmul__", kBool | kF16},
     {"torch.addmm", kBool | kF16, /*emptyShortcut=*/true},
     {"torch.nn.functional.linear", kBool | kF16},
     {"torch.mv", kBool | kF16, /*emptyShortcut=*/true},
@@ -2218,6 +2290,7 @@ const InplaceRow kInplace[] = {
     {"Tensor.__imul__", "torch.mul"},
     {"Tensor.__itruediv__", "torch.div"},
     {"Tensor.zero_", "torch.zeros_like"},
+    {"torch.zero_", "torch.zeros_like"},
     {"torch.ops.aten.zero_", "torch.zeros_like"},
     {"torch.ops.aten.zero_.default", "torch.zeros_like"},
     {"Tensor.fill_", "torch.fill"},

@@ -625,6 +625,134 @@ traced::tensorSplitPieces(int64_t size, std::optional<int64_t> sections,
   return pieces;
 }
 
+FailureOr<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+traced::tensordotDims(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                      std::optional<int64_t> count, ArrayRef<int64_t> dimsA,
+                      ArrayRef<int64_t> dimsB, std::string &error) {
+  int64_t ra = a.size(), rb = b.size();
+  SmallVector<int64_t> da, db;
+  if (count) {
+    if (*count < 0) {
+      error = "tensordot expects dims >= 0, but got dims=" + std::to_string(*count);
+      return failure();
+    }
+    if (*count > ra || *count > rb) {
+      error = "tensordot expects dims < ndim_a or ndim_b, but got dims=" +
+              std::to_string(*count);
+      return failure();
+    }
+    for (int64_t i = 0; i < *count; ++i) {
+      da.push_back(ra - *count + i);
+      db.push_back(i);
+    }
+  } else {
+    if (dimsA.size() != dimsB.size()) {
+      error = "both dimension lists should have same length";
+      return failure();
+    }
+    auto norm = [&](ArrayRef<int64_t> in, int64_t rank,
+                    SmallVector<int64_t> &out) {
+      SmallVector<bool> seen(rank, false);
+      for (int64_t d : in) {
+        int64_t n = d < 0 ? d + rank : d;
+        if (n < 0 || n >= rank) {
+          error = "Dimension out of range (expected to be in range of [" +
+                  std::to_string(-std::max<int64_t>(rank, 1)) + ", " +
+                  std::to_string(std::max<int64_t>(rank, 1) - 1) +
+                  "], but got " + std::to_string(d) + ")";
+          return false;
+        }
+        if (seen[n]) {
+          error = "dim " + std::to_string(n) +
+                  " appears multiple times in the list of dims";
+          return false;
+        }
+        seen[n] = true;
+        out.push_back(n);
+      }
+      return true;
+    };
+    if (!norm(dimsA, ra, da) || !norm(dimsB, rb, db))
+      return failure();
+  }
+  for (size_t i = 0; i < da.size(); ++i) {
+    int64_t sa = a[da[i]], sb = b[db[i]];
+    if (sa >= 0 && sb >= 0 && sa != sb) {
+      error = "contracted dimensions need to match, but first has size " +
+              std::to_string(sa) + " in dim " + std::to_string(da[i]) +
+              " and second has size " + std::to_string(sb) + " in dim " +
+              std::to_string(db[i]);
+      return failure();
+    }
+  }
+  return std::make_pair(da, db);
+}
+
+std::optional<FailureOr<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>>
+traced::tensordotDimsOf(Attribute dims, ArrayRef<int64_t> a,
+                        ArrayRef<int64_t> b, std::string &error) {
+  if (std::optional<int64_t> count = getPyInt(dims))
+    return tensordotDims(a, b, count, {}, {}, error);
+  ArrayRef<Attribute> pair;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(dims))
+    pair = list.getValue();
+  else if (auto tuple = dyn_cast_or_null<TupleAttr>(dims))
+    pair = tuple.getElements().getValue();
+  if (pair.size() != 2)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> da = getPyInts(pair[0]),
+                                      db = getPyInts(pair[1]);
+  if (!da || !db)
+    return std::nullopt;
+  return tensordotDims(a, b, std::nullopt, *da, *db, error);
+}
+
+FailureOr<std::pair<SmallVector<int64_t>, SmallVector<double>>>
+traced::gradientDims(ArrayRef<int64_t> shape,
+                     std::optional<ArrayRef<int64_t>> dims,
+                     ArrayRef<double> spacing, int64_t edgeOrder,
+                     std::string &error) {
+  int64_t rank = shape.size();
+  SmallVector<int64_t> ds;
+  if (dims) {
+    for (int64_t d : *dims) {
+      int64_t n = d < 0 ? d + rank : d;
+      if (n < 0 || n >= rank) {
+        error = "Dimension out of range (expected to be in range of [" +
+                std::to_string(-rank) + ", " + std::to_string(rank - 1) +
+                "], but got " + std::to_string(d) + ")";
+        return failure();
+      }
+      ds.push_back(n);
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      ds.push_back(i);
+  }
+  if (edgeOrder != 1 && edgeOrder != 2) {
+    error = "torch.gradient only supports edge_order=1 and edge_order=2.";
+    return failure();
+  }
+  SmallVector<double> hs;
+  if (spacing.size() > 1 && spacing.size() != ds.size()) {
+    error = "torch.gradient expected spacing to be unspecified, a scalar or "
+            "it's spacing and dim arguments to have the same length, but got "
+            "a spacing argument of length " +
+            std::to_string(spacing.size()) + " and a dim argument of length " +
+            std::to_string(ds.size()) + ".";
+    return failure();
+  }
+  for (size_t i = 0; i < ds.size(); ++i) {
+    hs.push_back(spacing.empty() ? 1.0 : spacing.size() == 1 ? spacing[0] : spacing[i]);
+    if (shape[ds[i]] >= 0 && shape[ds[i]] < edgeOrder + 1) {
+      error = "torch.gradient expected each dimension size to be at least "
+              "edge_order+1";
+      return failure();
+    }
+  }
+  return std::make_pair(ds, hs);
+}
+
 PoissonNllDTypes traced::poissonNllDTypes(PromotionOperand input,
                                           PromotionOperand target,
                                           bool logInput) {

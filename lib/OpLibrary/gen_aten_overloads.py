@@ -147,7 +147,7 @@ ATEN_OPS = {
     "Tensor.repeat": ["repeat"], "Tensor.to": ["to"], "Tensor.type_as": ["type_as"],
     "torch.nn.functional.embedding": ["embedding"],
     "torch.nn.functional.one_hot": ["one_hot"],
-    "torch.nn.functional.pad": ["constant_pad_nd", "pad"],
+    "torch.nn.functional.pad": ["pad"],
     "torch.nn.functional.glu": ["glu"], "torch.nn.functional.prelu": ["prelu"],
     "torch.nn.functional.group_norm": ["group_norm"],
     "torch.einsum": ["einsum"],
@@ -157,6 +157,10 @@ ATEN_OPS = {
     "Tensor.detach": ["detach"],
     "Tensor.new_zeros": ["new_zeros"], "Tensor.new_ones": ["new_ones"],
     "Tensor.new_full": ["new_full"],
+    "torch.fft.fftshift": ["fft_fftshift"],
+    "torch.fft.ifftshift": ["fft_ifftshift"],
+    "torch.linalg.matrix_power": ["linalg_matrix_power", "matrix_power"],
+    "torch.trapezoid": ["trapezoid", "trapz"],
 }
 
 # ATen ops that mean an entry under other parameter names or with some of
@@ -236,6 +240,8 @@ ENTRY_RENAMES = {
     "torch.einsum": {"tensors": "operands"},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
+    **{f"torch.{n}split": {"sections": "indices_or_sections",
+                           "indices": "indices_or_sections"} for n in "hvd"},
 }
 
 # ATen-only parameters that do not change the result on the CPU.

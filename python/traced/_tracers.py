@@ -1619,6 +1619,11 @@ def trace_concrete(root, inputs, leaf_functions=(), sizes=None):
         tracer.leaf_call(original_setitem, "Tensor.__setitem__",
                          (tensor, index, value), {})
 
+    # (Named as the methods they replace: a call of the original slot that
+    # torch dispatches to __torch_function__, `Tensor.__getitem__(x, [1,
+    # 2])`, reaches the tracer with these as its function.)
+    for f, n in ((getitem, "__getitem__"), (setitem, "__setitem__")):
+        f.__name__, f.__qualname__ = n, f"Tensor.{n}"
     torch.nn.Module.__call__ = patched
     torch.Tensor.__getitem__ = getitem
     torch.Tensor.__setitem__ = setitem

@@ -213,6 +213,14 @@ def method_arguments(method, args, kwargs):
     return args, kwargs
 
 
+#: Python functions of `*tensors`: one tensor given alone is a list of one
+#: (the op library takes a traced value bound to `*tensors` alone as the
+#: list itself, which it is when it is a traced tuple).
+STAR_TENSORS = {f"torch.{m}{n}" for m in ("", "functional.")
+                for n in ("meshgrid", "cartesian_prod", "block_diag",
+                          "broadcast_tensors")}
+
+
 def aten_positional(target, args, kwargs):
     """An ATen overload's call with its keyword arguments for positional
     parameters moved into place (`upsample_nearest2d.vec(x,
@@ -221,6 +229,8 @@ def aten_positional(target, args, kwargs):
     `input`, `output_size` interpolate's `size`), and positions are the
     same in both. (args, kwargs). torch.add and torch.sub's deprecated
     `(input, alpha, other)` overload is spelled with `alpha=`."""
+    if target in STAR_TENSORS and len(args) == 1 and isinstance(args[0], torch.Tensor):
+        return [list(args)], kwargs
     if target in ("torch.add", "torch.sub"):
         args, kwargs = deprecated_alpha(args, kwargs, 1)
     if not target.startswith(("torch.ops.aten.", "torch.ops.prims.")):

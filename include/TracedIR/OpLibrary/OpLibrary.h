@@ -363,6 +363,33 @@ FailureOr<llvm::SmallVector<std::pair<int64_t, int64_t>>>
 tensorSplitPieces(int64_t size, std::optional<int64_t> sections,
                   llvm::ArrayRef<int64_t> indices, std::string &error);
 
+/// torch.tensordot's contracted dims (normalized) of `a` and `b`: the
+/// last `count` of a's with the first `count` of b's, or the lists
+/// `dimsA` and `dimsB` (when `count` is none); failure with torch's
+/// message in `error` (a negative count, lists of other lengths, a dim out
+/// of range or named twice, contracted sizes that differ).
+FailureOr<std::pair<llvm::SmallVector<int64_t>, llvm::SmallVector<int64_t>>>
+tensordotDims(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+              std::optional<int64_t> count, llvm::ArrayRef<int64_t> dimsA,
+              llvm::ArrayRef<int64_t> dimsB, std::string &error);
+
+/// tensordotDims of a `dims` argument given as a Python value (an int, or
+/// two ints or int lists); nullopt when it is not such a constant.
+std::optional<FailureOr<
+    std::pair<llvm::SmallVector<int64_t>, llvm::SmallVector<int64_t>>>>
+tensordotDimsOf(Attribute dims, llvm::ArrayRef<int64_t> a,
+                llvm::ArrayRef<int64_t> b, std::string &error);
+
+/// torch.gradient's dims (normalized: `dims` none means all) and the
+/// spacing of each (`spacing`: none is 1, one number is every dim's, else
+/// one per dim), checked against `shape` for `edgeOrder`; failure with
+/// torch's message in `error`.
+FailureOr<std::pair<llvm::SmallVector<int64_t>, llvm::SmallVector<double>>>
+gradientDims(llvm::ArrayRef<int64_t> shape,
+             std::optional<llvm::ArrayRef<int64_t>> dims,
+             llvm::ArrayRef<double> spacing, int64_t edgeOrder,
+             std::string &error);
+
 /// The typing of pointwise loss entry `name` (its canonical name).
 LossTyping lossTyping(llvm::StringRef name);
 /// The result dtype of a loss typed `typing`, or nullopt with `error` set

@@ -1797,7 +1797,23 @@ static FailureOr<RtValue> fakeQuantize(const KernelArgs &args) {
 }
 } // namespace mlir::traced::kernels
 
+/// A real tensor's angle: pi where it is negative, 0 elsewhere, NaN kept.
+static FailureOr<RtValue> angle(const KernelArgs &args) {
+  return unaryFloat(args, [](double x) {
+    return std::isnan(x) ? x : x < 0 ? M_PI : 0.0;
+  });
+}
+
+static FailureOr<RtValue> positive(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return RtValue(copyOf(*in));
+}
+
 void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
+  table["torch.angle"] = angle;
+  table["torch.positive"] = positive;
   populateSpecialKernels(table);
   table["torch.fake_quantize_per_tensor_affine"] = fakeQuantize<false>;
   table["torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default"] =

@@ -1512,7 +1512,181 @@ FailureOr<RtValue> bincount(const KernelArgs &args) {
 
 } // namespace mlir::traced::kernels
 
+/// torch.take: the flattened input's elements at the index (negative
+/// ones from the end), in the index's shape.
+static FailureOr<RtValue> take(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index");
+  if (failed(in) || failed(index))
+    return failure();
+  if (index->dtype() != DType::I64)
+    return args.emitError() << "take(): Expected a long tensor for index";
+  int64_t n = in->numel();
+  Tensor out(in->dtype(), index->shape());
+  LogicalResult status = success();
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = in->template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < index->numel(); ++i) {
+      int64_t k = index->getInt(i);
+      if (k < -n || k >= n) {
+        status = args.emitError() << "out of range: tried to access index "
+                                  << k << " on a tensor of " << n
+                                  << " elements.";
+        return 0;
+      }
+      o[i] = p[k < 0 ? k + n : k];
+    }
+    return 0;
+  });
+  if (failed(status))
+    return failure();
+  return RtValue(out);
+}
+
+/// torch.put: the input with its flattened elements at the index (negative
+/// ones from the end) set to the source's in order, or increased by them.
+static FailureOr<RtValue> put(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index"),
+                    source = args.tensor("source");
+  FailureOr<bool> accumulate = args.getBool("accumulate");
+  if (failed(in) || failed(index) || failed(source) || failed(accumulate))
+    return failure();
+  if (index->dtype() != DType::I64 || source->dtype() != in->dtype() ||
+      index->numel() != source->numel())
+    return args.emitError() << "put_(): expects an int64 index and a source "
+                               "of the input's dtype, as many elements as the "
+                               "index";
+  Tensor out = copyOf(*in);
+  int64_t n = in->numel();
+  LogicalResult status = success();
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *s = source->template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < index->numel(); ++i) {
+      int64_t k = index->getInt(i);
+      if (k < -n || k >= n) {
+        status = args.emitError() << "out of range: tried to access index "
+                                  << k << " on a tensor of " << n
+                                  << " elements.";
+        return 0;
+      }
+      T &dst = o[k < 0 ? k + n : k];
+      if (!*accumulate)
+        dst = s[i];
+      else if (in->dtype() == DType::Bool)
+        dst = dst || s[i];
+      else
+        dst = static_cast<T>(dst + s[i]);
+    }
+    return 0;
+  });
+  if (failed(status))
+    return failure();
+  out.roundToDType();
+  return RtValue(out);
+}
+
+/// Writes `src` (converted to `out`'s dtype) into `out` at the storage
+/// offsets `offset + sum(index[k] * strides[k])`, src's elements in
+/// row-major order over `shape` (diagonal_scatter, as_strided_scatter).
+static void scatterStrided(Tensor &out, const Tensor &src,
+                           ArrayRef<int64_t> shape, int64_t offset,
+                           ArrayRef<int64_t> strides) {
+  Tensor s = src.to(out.dtype());
+  SmallVector<int64_t> pos(shape.size(), 0);
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = s.template data<T>();
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < s.numel(); ++i) {
+      int64_t at = offset;
+      for (size_t k = 0; k < shape.size(); ++k)
+        at += pos[k] * strides[k];
+      o[at] = p[i];
+      nextPosition(pos, shape);
+    }
+    return 0;
+  });
+}
+
+/// diagonal_scatter: the input with its diagonal (offset, dim1, dim2)
+/// replaced by src.
+static FailureOr<RtValue> diagonalScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  FailureOr<int64_t> off = args.getInt("offset"), a = args.getInt("dim1"),
+                     b = args.getInt("dim2");
+  if (failed(in) || failed(src) || failed(off) || failed(a) || failed(b))
+    return failure();
+  if (in->rank() < 2)
+    return args.emitError() << "diagonal() expects a tensor of rank >= 2";
+  FailureOr<int64_t> d1 = normalizeDim(args, *a, in->rank()),
+                     d2 = normalizeDim(args, *b, in->rank());
+  if (failed(d1) || failed(d2))
+    return failure();
+  if (*d1 == *d2)
+    return args.emitError() << "diagonal dimensions cannot be identical "
+                            << *a << ", " << *b;
+  SmallVector<int64_t> strides = in->strides(), shape, viewStrides;
+  for (int64_t i = 0; i < in->rank(); ++i)
+    if (i != *d1 && i != *d2) {
+      shape.push_back(in->dim(i));
+      viewStrides.push_back(strides[i]);
+    }
+  int64_t rowsFrom = std::max<int64_t>(-*off, 0), colsFrom = std::max<int64_t>(*off, 0);
+  int64_t len = std::max<int64_t>(
+      std::min(in->dim(*d1) - rowsFrom, in->dim(*d2) - colsFrom), 0);
+  shape.push_back(len);
+  viewStrides.push_back(strides[*d1] + strides[*d2]);
+  if (src->shape() != ArrayRef<int64_t>(shape))
+    return args.emitError() << "expected src to have a size equal to the "
+                               "slice of self";
+  Tensor out = copyOf(*in);
+  int64_t offset = len ? rowsFrom * strides[*d1] + colsFrom * strides[*d2] : 0;
+  scatterStrided(out, *src, shape, offset, viewStrides);
+  return RtValue(out);
+}
+
+/// as_strided_scatter: the input with its as_strided view replaced by src.
+static FailureOr<RtValue> asStridedScatter(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), src = args.tensor("src");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size"),
+                                  stride = args.getInts("stride");
+  if (failed(in) || failed(src) || failed(size) || failed(stride))
+    return failure();
+  int64_t offset = 0;
+  if (!args.isNone("storage_offset")) {
+    FailureOr<int64_t> o = args.getInt("storage_offset");
+    if (failed(o))
+      return failure();
+    offset = *o;
+  }
+  if (size->size() != stride->size() ||
+      src->shape() != ArrayRef<int64_t>(*size))
+    return args.emitError() << "expected src of the view's size";
+  int64_t last = offset;
+  bool empty = false;
+  for (auto [n, st] : llvm::zip(*size, *stride)) {
+    if (n < 0 || st < 0)
+      return args.emitError() << "sizes and strides must be non-negative";
+    empty |= n == 0;
+    last += (n - 1) * st;
+  }
+  if (!empty && (offset < 0 || last >= in->numel()))
+    return args.emitError() << "the view reaches past the input's "
+                            << in->numel() << " elements";
+  Tensor out = copyOf(*in);
+  if (!empty)
+    scatterStrided(out, *src, *size, offset, *stride);
+  return RtValue(out);
+}
+
 void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
+  table["torch.put"] = put;
+  table["torch.diagonal_scatter"] = diagonalScatter;
+  table["torch.as_strided_scatter"] = asStridedScatter;
+  table["torch.take"] = take;
   table["torch.masked_scatter"] = maskedScatter;
   table["operator.setitem"] = setitem;
   table["torch.index_put"] = indexPut;

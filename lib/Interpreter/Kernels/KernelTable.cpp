@@ -15,6 +15,10 @@
 
 #include "Kernels.h"
 #include "TracedIR/Support/FamilyTable.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <map>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -58,4 +62,60 @@ Kernel traced::lookupQuantizedKernel(llvm::StringRef entry) {
 
 llvm::StringRef traced::kernelFamily(llvm::StringRef entry) {
   return getFamilies().family.lookup(entry);
+}
+
+/// The defaults of `sig`'s parameters as run-time values (None where a
+/// parameter has none), parsed once per signature.
+static const std::vector<RtValue> &defaultsOf(const Signature &sig) {
+  static std::mutex mutex;
+  static std::map<const Signature *, std::vector<RtValue>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(&sig);
+  if (it != cache.end())
+    return it->second;
+  static MLIRContext *ctx = [] {
+    auto *c = new MLIRContext(MLIRContext::Threading::DISABLED);
+    c->loadDialect<TracedDialect>();
+    return c;
+  }();
+  std::vector<RtValue> values;
+  for (const Param &p : sig.params) {
+    std::optional<RtValue> v;
+    if (!p.defaultValue.empty())
+      v = rtValueFromAttr(parsePyLiteral(ctx, p.defaultValue));
+    values.push_back(v ? *v : RtValue());
+  }
+  return cache.emplace(&sig, std::move(values)).first->second;
+}
+
+FailureOr<RtValue>
+kernels::callEntry(const KernelArgs &args, StringRef entry,
+                   ArrayRef<std::pair<StringRef, RtValue>> named) {
+  const OpSpec *spec = OpLibrary::get().lookupFunction(entry);
+  Kernel kernel = spec ? lookupKernel(spec->name) : nullptr;
+  if (!kernel)
+    return args.emitError() << "no kernel for '" << entry << "'";
+  std::vector<RtValue> values = defaultsOf(spec->signature);
+  for (const auto &[name, value] : named) {
+    std::optional<unsigned> i = spec->signature.lookup(name);
+    if (!i)
+      return args.emitError() << "'" << entry << "' has no parameter '"
+                              << name << "'";
+    values[*i] = value;
+  }
+  KernelArgs call(spec->signature, std::move(values),
+                  [&] { return args.emitError(); });
+  return kernel(call);
+}
+
+FailureOr<Tensor>
+kernels::callTensor(const KernelArgs &args, StringRef entry,
+                    ArrayRef<std::pair<StringRef, RtValue>> named) {
+  FailureOr<RtValue> v = callEntry(args, entry, named);
+  if (failed(v))
+    return failure();
+  if (!v->isTensor())
+    return args.emitError() << "'" << entry << "' gave " << v->describe()
+                            << ", not a tensor";
+  return v->tensor();
 }

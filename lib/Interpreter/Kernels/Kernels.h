@@ -234,6 +234,14 @@ FailureOr<Operand> operand(const KernelArgs &args, StringRef name);
 /// The operand's part in PyTorch's type promotion.
 PromotionOperand promotionOf(const Operand &o);
 
+/// A tensor's part in PyTorch's type promotion.
+inline PromotionOperand tensorPromotion(const Tensor &t) {
+  Operand o;
+  o.tensor = t;
+  o.isTensor = true;
+  return promotionOf(o);
+}
+
 /// How a binary op's result dtype follows from the promoted dtype.
 enum class ResultKind { Promoted, Float, Bool };
 
@@ -381,6 +389,25 @@ FailureOr<Tensor> takeAlong(const KernelArgs &args, const Tensor &x,
     return failure();
   return out;
 }
+
+/// Entry `entry`'s kernel (by canonical name or alias) called with the
+/// arguments `named` by parameter name and its defaults for the others: a
+/// kernel that is a formula of other entries (kron, tensordot, dist)
+/// computes as they do, with their checks. Errors are reported at `args`'s
+/// call.
+FailureOr<RtValue>
+callEntry(const KernelArgs &args, StringRef entry,
+          ArrayRef<std::pair<StringRef, RtValue>> named);
+/// A Python list of ints, as an argument of callEntry.
+inline RtValue intsValue(ArrayRef<int64_t> ints) {
+  std::vector<RtValue> items;
+  for (int64_t i : ints)
+    items.push_back(RtValue::ofInt(i));
+  return RtValue::ofList(std::move(items), /*isTuple=*/false);
+}
+/// `callEntry`'s tensor result (an error, reported, for another value).
+FailureOr<Tensor> callTensor(const KernelArgs &args, StringRef entry,
+                             ArrayRef<std::pair<StringRef, RtValue>> named);
 
 /// Kernels that other families' kernels call (a loss computes with exp and
 /// log; a matrix product sums): declared here, defined in their family's

@@ -2160,7 +2160,336 @@ static FailureOr<RtValue> recurrentCell(const KernelArgs &args) {
                          /*isTuple=*/true);
 }
 
+//===----------------------------------------------------------------------===//
+// Products that are formulas of other products: torch's own compositions,
+// through the kernels of the entries they call (callEntry)
+//===----------------------------------------------------------------------===//
+
+namespace mlir::traced::kernels {
+
+/// Tensor.__rmatmul__(input, other): other @ input.
+static FailureOr<RtValue> rmatmul(const KernelArgs &args) {
+  return callEntry(args, "torch.matmul",
+                   {{"input", args.get("other")}, {"other", args.get("input")}});
+}
+
+/// addr as torch's kernel computes it: beta * input + alpha * vec1 * vec2
+/// (beta == 0 ignores the input), in the promoted dtype; for bools,
+/// (beta && input) || (alpha && vec1 && vec2).
+static FailureOr<RtValue> addr(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), v1 = args.tensor("vec1"),
+                    v2 = args.tensor("vec2");
+  if (failed(in) || failed(v1) || failed(v2))
+    return failure();
+  DType e = resultType({tensorPromotion(*in), tensorPromotion(*v1),
+                        tensorPromotion(*v2)});
+  std::optional<double> beta = args.get("beta").number(),
+                        alpha = args.get("alpha").number();
+  if (!beta || !alpha)
+    return args.emitError() << "beta and alpha must be numbers";
+  FailureOr<Tensor> product = callTensor(
+      args, "torch.outer",
+      {{"input", RtValue(v1->to(e))}, {"vec2", RtValue(v2->to(e))}});
+  if (failed(product))
+    return failure();
+  Tensor input = in->to(e);
+  if (e == DType::Bool) {
+    if (*alpha == 0)
+      product = callTensor(args, "torch.zeros_like", {{"input", RtValue(*product)}});
+    if (failed(product))
+      return failure();
+    if (*beta == 0)
+      return RtValue(*product);
+    return callEntry(args, "torch.logical_or",
+                     {{"input", RtValue(input)}, {"other", RtValue(*product)}});
+  }
+  bool integral = !isFloatingPoint(e);
+  auto scalar = [&](double v) {
+    return integral ? RtValue::ofInt(static_cast<int64_t>(v)) : RtValue::ofFloat(v);
+  };
+  if (*alpha != 1)
+    product = callTensor(args, "torch.mul",
+                         {{"input", RtValue(*product)}, {"other", scalar(*alpha)}});
+  if (failed(product))
+    return failure();
+  if (*beta == 0)
+    return RtValue(*product);
+  FailureOr<Tensor> scaled = *beta == 1 ? FailureOr<Tensor>(input)
+                             : callTensor(args, "torch.mul",
+                                          {{"input", RtValue(input)},
+                                           {"other", scalar(*beta)}});
+  if (failed(scaled))
+    return failure();
+  return callEntry(args, "torch.add",
+                   {{"input", RtValue(*scaled)}, {"other", RtValue(*product)}});
+}
+
+/// tensordot's contraction of `a`'s dims `da` with `b`'s `db`: both
+/// permuted and flattened into one matrix product.
+static FailureOr<RtValue> contract(const KernelArgs &args, const Tensor &a,
+                                   const Tensor &b, ArrayRef<int64_t> da,
+                                   ArrayRef<int64_t> db) {
+  SmallVector<int64_t> pa, pb, shape;
+  int64_t rows = 1, cols = 1, inner = 1;
+  for (int64_t i = 0; i < a.rank(); ++i)
+    if (!llvm::is_contained(da, i)) {
+      pa.push_back(i);
+      shape.push_back(a.dim(i));
+      rows *= a.dim(i);
+    }
+  for (int64_t i : da) {
+    pa.push_back(i);
+    inner *= a.dim(i);
+  }
+  llvm::append_range(pb, db);
+  for (int64_t i = 0; i < b.rank(); ++i)
+    if (!llvm::is_contained(db, i)) {
+      pb.push_back(i);
+      shape.push_back(b.dim(i));
+      cols *= b.dim(i);
+    }
+  FailureOr<Tensor> ap = callTensor(args, "torch.permute",
+                                    {{"input", RtValue(a)}, {"dims", intsValue(pa)}});
+  FailureOr<Tensor> bp = callTensor(args, "torch.permute",
+                                    {{"input", RtValue(b)}, {"dims", intsValue(pb)}});
+  if (failed(ap) || failed(bp))
+    return failure();
+  FailureOr<Tensor> product = callTensor(
+      args, "torch.mm",
+      {{"input", RtValue(ap->reshaped({rows, inner}))},
+       {"mat2", RtValue(bp->reshaped({inner, cols}))}});
+  if (failed(product))
+    return failure();
+  return RtValue(product->reshaped(shape));
+}
+
+/// inner: the last dims contracted; a 0-d operand multiplies.
+static FailureOr<RtValue> inner(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  if (failed(a) || failed(b))
+    return failure();
+  if (a->rank() == 0 || b->rank() == 0)
+    return callEntry(args, "torch.mul",
+                     {{"input", RtValue(*a)}, {"other", RtValue(*b)}});
+  return contract(args, *a, *b, {a->rank() - 1}, {b->rank() - 1});
+}
+
+/// tensordot: `dims` an int (a's last with b's first) or two int lists.
+static FailureOr<RtValue> tensordot(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("a"), b = args.tensor("b");
+  if (failed(a) || failed(b))
+    return failure();
+  const RtValue &dims = args.get("dims");
+  std::optional<int64_t> count;
+  SmallVector<int64_t> lists[2];
+  if (auto *i = std::get_if<int64_t>(&dims.v)) {
+    count = *i;
+  } else if (dims.list() && dims.list()->items.size() == 2) {
+    for (int k = 0; k < 2; ++k) {
+      const RtValue &part = dims.list()->items[k];
+      if (auto *one = std::get_if<int64_t>(&part.v)) {
+        lists[k].push_back(*one);
+        continue;
+      }
+      if (!part.list())
+        return args.emitError() << "dims must be an int or two int lists";
+      for (const RtValue &item : part.list()->items) {
+        auto *v = std::get_if<int64_t>(&item.v);
+        if (!v)
+          return args.emitError() << "dims must be an int or two int lists";
+        lists[k].push_back(*v);
+      }
+    }
+  } else {
+    return args.emitError() << "dims must be an int or two int lists";
+  }
+  std::string error;
+  auto pair = tensordotDims(a->shape(), b->shape(), count, lists[0], lists[1],
+                            error);
+  if (failed(pair))
+    return args.emitError() << error;
+  return contract(args, *a, *b, pair->first, pair->second);
+}
+
+/// kron: a's dims interleaved with b's ([a0, 1, a1, 1] * [1, b0, 1, b1]),
+/// multiplied (promoted) and merged pairwise.
+static FailureOr<RtValue> kron(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input"), b = args.tensor("other");
+  if (failed(a) || failed(b))
+    return failure();
+  int64_t rank = std::max(a->rank(), b->rank());
+  SmallVector<int64_t> sa, sb, out;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t ia = i - (rank - a->rank()), ib = i - (rank - b->rank());
+    int64_t x = ia >= 0 ? a->dim(ia) : 1, y = ib >= 0 ? b->dim(ib) : 1;
+    sa.append({x, 1});
+    sb.append({1, y});
+    out.push_back(x * y);
+  }
+  FailureOr<Tensor> product =
+      callTensor(args, "torch.mul",
+                 {{"input", RtValue(a->reshaped(sa))},
+                  {"other", RtValue(b->reshaped(sb))}});
+  if (failed(product))
+    return failure();
+  return RtValue(product->reshaped(out));
+}
+
+/// linalg.vecdot: sum(x * y, dim), as torch composes it for real tensors.
+static FailureOr<RtValue> vecdot(const KernelArgs &args) {
+  FailureOr<Tensor> product = callTensor(
+      args, "torch.mul", {{"input", args.get("x")}, {"other", args.get("y")}});
+  if (failed(product))
+    return failure();
+  return callEntry(args, "torch.sum",
+                   {{"input", RtValue(*product)},
+                    {"dim", intsValue({*args.getInt("dim")})}});
+}
+
+static FailureOr<Tensor> mmOf(const KernelArgs &args, const Tensor &a,
+                              const Tensor &b) {
+  return callTensor(args, "torch.mm", {{"input", RtValue(a)}, {"mat2", RtValue(b)}});
+}
+
+/// linalg.multi_dot: a leading vector as a row, a trailing one as a
+/// column; three matrices in the cheaper order (torch's rule), more from
+/// the left.
+static FailureOr<RtValue> multiDot(const KernelArgs &args) {
+  const RtValue &list = args.get("tensors");
+  if (!list.list() || list.list()->items.size() < 2)
+    return args.emitError() << "multi_dot(): expected at least 2 tensors";
+  SmallVector<Tensor> ts;
+  for (const RtValue &item : list.list()->items) {
+    if (!item.isTensor())
+      return args.emitError() << "multi_dot(): expected tensors";
+    ts.push_back(item.tensor());
+  }
+  SmallVector<int64_t> out;
+  if (ts.front().rank() == 2)
+    out.push_back(ts.front().dim(0));
+  else
+    ts.front() = ts.front().reshaped({1, ts.front().dim(0)});
+  if (ts.back().rank() == 2)
+    out.push_back(ts.back().dim(1));
+  else
+    ts.back() = ts.back().reshaped({ts.back().dim(0), 1});
+  FailureOr<Tensor> r = failure();
+  if (ts.size() == 3) {
+    int64_t a = ts[0].dim(0), b = ts[1].dim(0), c = ts[2].dim(0),
+            d = ts[2].dim(1);
+    if (a * c * (b + d) > b * d * (a + c)) {
+      FailureOr<Tensor> bc = mmOf(args, ts[1], ts[2]);
+      r = succeeded(bc) ? mmOf(args, ts[0], *bc) : FailureOr<Tensor>(failure());
+    } else {
+      FailureOr<Tensor> ab = mmOf(args, ts[0], ts[1]);
+      r = succeeded(ab) ? mmOf(args, *ab, ts[2]) : FailureOr<Tensor>(failure());
+    }
+  } else {
+    r = ts[0];
+    for (size_t i = 1; i < ts.size() && succeeded(r); ++i)
+      r = mmOf(args, *r, ts[i]);
+  }
+  if (failed(r))
+    return failure();
+  return RtValue(r->reshaped(out));
+}
+
+/// linalg.matrix_power as torch computes it: the identity for 0; the
+/// inverse first for a negative power; then 1, 2 and 3 directly and
+/// higher powers by repeated squaring.
+static FailureOr<RtValue> matrixPower(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("input");
+  FailureOr<int64_t> n = args.getInt("n");
+  if (failed(a) || failed(n))
+    return failure();
+  int64_t rank = a->rank();
+  if (rank < 2 || a->dim(rank - 1) != a->dim(rank - 2))
+    return args.emitError() << "linalg.matrix_power: A must be batches of "
+                               "square matrices";
+  if (*n == 0) {
+    Tensor eye(a->dtype(), a->shape());
+    int64_t m = a->dim(rank - 1);
+    dispatchStorage(a->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      T *o = eye.template data<T>();
+      for (int64_t i = 0; i < eye.numel(); ++i)
+        if ((i / m) % m == i % m)
+          o[i] = T(1);
+      return 0;
+    });
+    return RtValue(eye);
+  }
+  Tensor base = *a;
+  if (*n < 0) {
+    FailureOr<Tensor> inverse = callTensor(args, "torch.linalg.inv", {{"input", RtValue(base)}});
+    if (failed(inverse))
+      return failure();
+    base = *inverse;
+  }
+  int64_t k = std::abs(*n);
+  auto matmulOf = [&](const Tensor &x, const Tensor &y) {
+    return callTensor(args, "torch.matmul", {{"input", RtValue(x)}, {"other", RtValue(y)}});
+  };
+  if (k == 1)
+    return RtValue(copyOf(base));
+  if (k == 2 || k == 3) {
+    FailureOr<Tensor> sq = matmulOf(base, base);
+    if (failed(sq))
+      return failure();
+    if (k == 2)
+      return RtValue(*sq);
+    FailureOr<Tensor> cube = matmulOf(*sq, base);
+    if (failed(cube))
+      return failure();
+    return RtValue(*cube);
+  }
+  std::optional<Tensor> z, result;
+  while (k > 0) {
+    if (z) {
+      FailureOr<Tensor> next = matmulOf(*z, *z);
+      if (failed(next))
+        return failure();
+      z = *next;
+    } else {
+      z = base;
+    }
+    if (k & 1) {
+      if (result) {
+        FailureOr<Tensor> next = matmulOf(*result, *z);
+        if (failed(next))
+          return failure();
+        result = *next;
+      } else {
+        result = copyOf(*z);
+      }
+    }
+    k >>= 1;
+  }
+  return RtValue(*result);
+}
+
+/// dist: the p-norm of input - other.
+static FailureOr<RtValue> dist(const KernelArgs &args) {
+  FailureOr<Tensor> diff = callTensor(
+      args, "torch.sub", {{"input", args.get("input")}, {"other", args.get("other")}});
+  if (failed(diff))
+    return failure();
+  return callEntry(args, "torch.linalg.vector_norm",
+                   {{"input", RtValue(*diff)}, {"ord", args.get("p")}});
+}
+
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
+  table["Tensor.__rmatmul__"] = rmatmul;
+  table["torch.addr"] = addr;
+  table["torch.inner"] = inner;
+  table["torch.kron"] = kron;
+  table["torch.tensordot"] = tensordot;
+  table["torch.linalg.vecdot"] = vecdot;
+  table["torch.linalg.multi_dot"] = multiDot;
+  table["torch.linalg.matrix_power"] = matrixPower;
+  table["torch.dist"] = dist;
   table["torch.ops.aten._trilinear.default"] = trilinear;
   table["torch.nn.functional.conv1d"] = conv;
   table["torch.nn.functional.conv2d"] = conv;

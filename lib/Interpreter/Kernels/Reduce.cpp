@@ -1036,7 +1036,254 @@ FailureOr<RtValue> softmin(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// The trapezoid rule and Vandermonde matrices, as torch composes them
+// (callEntry)
+//===----------------------------------------------------------------------===//
+
+namespace mlir::traced::kernels {
+
+/// trapezoid (cumulative: cumulative_trapezoid) in torch's steps: with
+/// sample points x, dx = x[1:] - x[:-1] along dim (a vector x viewed
+/// along dim, a lower-rank one padded with leading ones), then
+/// sum(dx * (y[1:] + y[:-1]) / 2) or cumsum((y[:-1] + y[1:]) * dx) / 2;
+/// with a spacing dx, (sum(y) - (y[0] + y[-1]) * 0.5) * dx or
+/// cumsum(dx / 2 * (y[:-1] + y[1:])). Trapezoid over no samples is zeros
+/// of y's dtype.
+static FailureOr<RtValue> trapezoidRule(const KernelArgs &args, bool cumulative) {
+  FailureOr<Tensor> y = args.tensor("y");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(y) || failed(d))
+    return failure();
+  if (y->rank() == 0)
+    return args.emitError() << "Dimension specified as " << *d
+                            << " but tensor has no dimensions";
+  FailureOr<int64_t> dim = normalizeDim(args, *d, y->rank());
+  if (failed(dim))
+    return failure();
+  int64_t len = y->dim(*dim);
+  if (!cumulative && len == 0) {
+    SmallVector<int64_t> shape(y->shape());
+    shape.erase(shape.begin() + *dim);
+    return RtValue(Tensor(y->dtype(), shape));
+  }
+  if (y->dtype() == DType::Bool)
+    return args.emitError() << "received a bool input for `y`, but bool is "
+                               "not supported";
+  auto slice = [&](const Tensor &t, int64_t start, std::optional<int64_t> end) {
+    return callTensor(args, "torch.ops.aten.slice.Tensor",
+                      {{"input", RtValue(t)}, {"dim", RtValue::ofInt(*dim)},
+                       {"start", RtValue::ofInt(start)},
+                       {"end", end ? RtValue::ofInt(*end) : RtValue()}});
+  };
+  auto binaryOf = [&](StringRef entry, RtValue a, RtValue b) {
+    return callTensor(args, entry, {{"input", a}, {"other", b}});
+  };
+  FailureOr<Tensor> left = slice(*y, 0, -1), right = slice(*y, 1, std::nullopt);
+  if (failed(left) || failed(right))
+    return failure();
+  FailureOr<Tensor> pairs = binaryOf("torch.add", RtValue(*left), RtValue(*right));
+  if (failed(pairs))
+    return failure();
+  FailureOr<Tensor> r = failure();
+  if (!args.isNone("x")) {
+    FailureOr<Tensor> x = args.tensor("x");
+    if (failed(x))
+      return failure();
+    if (x->dtype() == DType::Bool)
+      return args.emitError() << "received a bool input for `x`, but bool is "
+                                 "not supported";
+    Tensor xv = *x;
+    if (x->rank() == 1) {
+      if (x->dim(0) != len)
+        return args.emitError() << "trapezoid: There must be one `x` value "
+                                   "for each sample point";
+      SmallVector<int64_t> shape(y->rank(), 1);
+      shape[*dim] = len;
+      xv = x->reshaped(shape);
+    } else if (x->rank() < y->rank()) {
+      SmallVector<int64_t> shape(y->rank() - x->rank(), 1);
+      llvm::append_range(shape, x->shape());
+      xv = x->reshaped(shape);
+    }
+    FailureOr<Tensor> xl = slice(xv, 0, -1), xr = slice(xv, 1, std::nullopt);
+    if (failed(xl) || failed(xr))
+      return failure();
+    FailureOr<Tensor> dx = binaryOf("torch.sub", RtValue(*xr), RtValue(*xl));
+    if (failed(dx))
+      return failure();
+    if (cumulative) {
+      FailureOr<Tensor> p = binaryOf("torch.mul", RtValue(*pairs), RtValue(*dx));
+      FailureOr<Tensor> c = failed(p) ? p : callTensor(args, "torch.cumsum",
+                                                       {{"input", RtValue(*p)},
+                                                        {"dim", RtValue::ofInt(*dim)}});
+      r = failed(c) ? c : binaryOf("torch.div", RtValue(*c), RtValue::ofFloat(2.0));
+    } else {
+      FailureOr<Tensor> p = binaryOf("torch.mul", RtValue(*dx), RtValue(*pairs));
+      FailureOr<Tensor> h = failed(p) ? p : binaryOf("torch.div", RtValue(*p),
+                                                     RtValue::ofFloat(2.0));
+      r = failed(h) ? h : callTensor(args, "torch.sum",
+                                     {{"input", RtValue(*h)},
+                                      {"dim", intsValue({*dim})}});
+    }
+    if (failed(r))
+      return failure();
+    return RtValue(*r);
+  }
+  double dx = 1;
+  if (!args.isNone("dx")) {
+    FailureOr<double> given = args.getFloat("dx");
+    if (failed(given))
+      return failure();
+    dx = *given;
+  }
+  if (cumulative) {
+    FailureOr<Tensor> p = binaryOf("torch.mul", RtValue(*pairs), RtValue::ofFloat(dx / 2.0));
+    r = failed(p) ? p : callTensor(args, "torch.cumsum",
+                                   {{"input", RtValue(*p)}, {"dim", RtValue::ofInt(*dim)}});
+  } else {
+    auto select = [&](int64_t i) {
+      return callTensor(args, "torch.select",
+                        {{"input", RtValue(*y)}, {"dim", RtValue::ofInt(*dim)},
+                         {"index", RtValue::ofInt(i)}});
+    };
+    FailureOr<Tensor> first = select(0), last = select(-1);
+    FailureOr<Tensor> sum = callTensor(args, "torch.sum",
+                                       {{"input", RtValue(*y)}, {"dim", intsValue({*dim})}});
+    if (failed(first) || failed(last) || failed(sum))
+      return failure();
+    FailureOr<Tensor> ends = binaryOf("torch.add", RtValue(*first), RtValue(*last));
+    FailureOr<Tensor> half = failed(ends) ? ends : binaryOf("torch.mul", RtValue(*ends),
+                                                            RtValue::ofFloat(0.5));
+    FailureOr<Tensor> diff = failed(half) ? half : binaryOf("torch.sub", RtValue(*sum),
+                                                            RtValue(*half));
+    r = failed(diff) ? diff : binaryOf("torch.mul", RtValue(*diff), RtValue::ofFloat(dx));
+  }
+  if (failed(r))
+    return failure();
+  return RtValue(*r);
+}
+
+/// linalg.vander: [1, cumprod(x repeated N - 1 times)] along a new last
+/// dim (a 0-d x as a vector of one).
+static FailureOr<RtValue> vander(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("x");
+  if (failed(in))
+    return failure();
+  DType t = in->dtype();
+  if (t == DType::Bool || t == DType::F16 || t == DType::BF16)
+    return args.emitError() << "linalg.vander supports floating point, "
+                               "complex, and integer tensors";
+  Tensor x = in->rank() ? *in : in->reshaped({1});
+  SmallVector<int64_t> shape(x.shape());
+  int64_t n = shape.back();
+  if (!args.isNone("N")) {
+    FailureOr<int64_t> given = args.getInt("N");
+    if (failed(given))
+      return failure();
+    n = *given;
+  }
+  if (n <= 1)
+    return args.emitError() << "N must be greater than 1.";
+  SmallVector<int64_t> column(shape);
+  column.push_back(1);
+  shape.push_back(n - 1);
+  FailureOr<Tensor> repeated = callTensor(
+      args, "Tensor.expand", {{"input", RtValue(x.reshaped(column))}, {"size", intsValue(shape)}});
+  FailureOr<Tensor> powers = failed(repeated)
+                                 ? repeated
+                                 : callTensor(args, "torch.cumprod",
+                                              {{"input", RtValue(*repeated)},
+                                               {"dim", RtValue::ofInt(-1)}});
+  if (failed(powers))
+    return failure();
+  Tensor ones(powers->dtype(), column);
+  dispatchStorage(ones.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T *o = ones.template data<T>();
+    for (int64_t i = 0; i < ones.numel(); ++i)
+      o[i] = T(1);
+    return 0;
+  });
+  return callEntry(args, "torch.cat",
+                   {{"tensors", RtValue::ofList({RtValue(ones), RtValue(*powers)}, false)},
+                    {"dim", RtValue::ofInt(-1)}});
+}
+
+
+/// cov as torch composes it: the rows centered on their means, their
+/// product with its transpose divided by observations - correction (0 when
+/// not positive), squeezed. corrcoef: that over the outer product of the
+/// standard deviations, clipped to [-1, 1] (a 0-d one: c / c).
+static FailureOr<RtValue> covariance(const KernelArgs &args, bool corr) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  int64_t correction = 1;
+  if (!corr) {
+    FailureOr<int64_t> given = args.getInt("correction");
+    if (failed(given))
+      return failure();
+    correction = *given;
+    if (!args.isNone("fweights") || !args.isNone("aweights"))
+      return args.emitError() << "cov(): fweights and aweights are not "
+                                 "supported here";
+  }
+  if (in->rank() > 2 || in->dtype() == DType::Bool)
+    return args.emitError() << "cov(): expects a 0-d, 1-D or 2-D input, not bool";
+  Tensor x = in->rank() < 2 ? in->reshaped({1, in->numel()}) : *in;
+  int64_t rows = x.dim(0), n = x.dim(1);
+  auto binaryOf = [&](StringRef entry, RtValue a, RtValue b) {
+    return callTensor(args, entry, {{"input", a}, {"other", b}});
+  };
+  FailureOr<Tensor> sum = callTensor(args, "torch.sum",
+                                     {{"input", RtValue(x)}, {"dim", intsValue({1})}});
+  FailureOr<Tensor> avg = failed(sum) ? sum : binaryOf("torch.div", RtValue(*sum), RtValue::ofInt(n));
+  FailureOr<Tensor> centered =
+      failed(avg) ? avg : binaryOf("torch.sub", RtValue(x), RtValue(avg->reshaped({rows, 1})));
+  FailureOr<Tensor> tr = failed(centered) ? centered
+                                          : callTensor(args, "torch.t", {{"input", RtValue(*centered)}});
+  FailureOr<Tensor> c = failed(tr) ? tr
+                                   : callTensor(args, "torch.mm", {{"input", RtValue(*centered)},
+                                                                   {"mat2", RtValue(*tr)}});
+  FailureOr<Tensor> cov = failed(c) ? c
+                                    : binaryOf("torch.div", RtValue(*c),
+                                               RtValue::ofInt(std::max<int64_t>(n - correction, 0)));
+  if (failed(cov))
+    return failure();
+  if (!corr || rows == 1) {
+    Tensor r = cov->reshaped(rows == 1 ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{rows, rows});
+    if (!corr)
+      return RtValue(r);
+    return callEntry(args, "torch.div", {{"input", RtValue(r)}, {"other", RtValue(r)}});
+  }
+  FailureOr<Tensor> d = callTensor(args, "torch.diagonal", {{"input", RtValue(*cov)}});
+  FailureOr<Tensor> sd = failed(d) ? d : callTensor(args, "torch.sqrt", {{"input", RtValue(*d)}});
+  FailureOr<Tensor> byRow = failed(sd) ? sd
+                                       : binaryOf("torch.div", RtValue(*cov),
+                                                  RtValue(sd->reshaped({rows, 1})));
+  FailureOr<Tensor> both = failed(byRow) ? byRow
+                                         : binaryOf("torch.div", RtValue(*byRow),
+                                                    RtValue(sd->reshaped({1, rows})));
+  if (failed(both))
+    return failure();
+  return callEntry(args, "torch.clamp", {{"input", RtValue(*both)},
+                                         {"min", RtValue::ofFloat(-1.0)},
+                                         {"max", RtValue::ofFloat(1.0)}});
+}
+
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
+  table["torch.cov"] = [](const KernelArgs &args) { return covariance(args, false); };
+  table["torch.corrcoef"] = [](const KernelArgs &args) { return covariance(args, true); };
+  table["torch.trapezoid"] = [](const KernelArgs &args) {
+    return trapezoidRule(args, false);
+  };
+  table["torch.cumulative_trapezoid"] = [](const KernelArgs &args) {
+    return trapezoidRule(args, true);
+  };
+  table["torch.linalg.vander"] = vander;
   table["torch.linalg.vector_norm"] = vectorNorm;
   table["torch.norm"] = norm;
   table["torch.linalg.norm"] = linalgNorm;

@@ -1048,6 +1048,8 @@ FailureOr<RtValue> getattr(const KernelArgs &args) {
     SmallVector<int64_t> perm(llvm::reverse(llvm::seq<int64_t>(0, in->rank())));
     return RtValue(permuteTensor(*in, perm));
   }
+  if ((*name == "mT" || *name == "mH") && in->rank() == 0)
+    return RtValue(*in);
   if ((*name == "mT" || *name == "mH") && in->rank() >= 2) {
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, in->rank()));
     std::swap(perm[in->rank() - 1], perm[in->rank() - 2]);
@@ -1764,7 +1766,387 @@ FailureOr<RtValue> expandAs(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Entries that are formulas of other shape entries (callEntry)
+//===----------------------------------------------------------------------===//
+
+namespace mlir::traced::kernels {
+
+/// torch.constant_pad_nd: F.pad's constant mode.
+static FailureOr<RtValue> constantPadNd(const KernelArgs &args) {
+  std::optional<double> value = args.get("value").number();
+  if (!value)
+    return args.emitError() << "'value' must be a number";
+  return callEntry(args, "torch.nn.functional.pad",
+                   {{"input", args.get("input")},
+                    {"pad", args.get("pad")},
+                    {"value", RtValue::ofFloat(*value)}});
+}
+
+/// hsplit, vsplit, dsplit: tensor_split along their dim, after torch's
+/// checks (the rule's).
+static FailureOr<RtValue> directionalSplit(const KernelArgs &args, StringRef name,
+                                           int64_t minRank) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  if (in->rank() < minRank)
+    return args.emitError() << "torch." << name
+                            << " requires a tensor with at least " << minRank
+                            << " dimension, but got a tensor with "
+                            << in->rank() << " dimensions!";
+  int64_t dim = name == "hsplit" ? (in->rank() > 1 ? 1 : 0)
+                : name == "vsplit" ? 0
+                                   : 2;
+  const RtValue &sections = args.get("indices_or_sections");
+  if (auto *n = std::get_if<int64_t>(&sections.v))
+    if (*n == 0 || in->dim(dim) % *n)
+      return args.emitError()
+             << "torch." << name << " attempted to split along dimension "
+             << dim << ", but the size of the dimension " << in->dim(dim)
+             << " is not divisible by the split_size " << *n << "!";
+  return callEntry(args, "torch.tensor_split",
+                   {{"input", RtValue(*in)},
+                    {"indices_or_sections", sections},
+                    {"dim", RtValue::ofInt(dim)}});
+}
+
+/// diagflat: diag of the flattened input.
+static FailureOr<RtValue> diagflat(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  return callEntry(args, "torch.diag",
+                   {{"input", RtValue(in->reshaped({in->numel()}))},
+                    {"diagonal", args.get("offset")}});
+}
+
+/// Tensor.sum_to_size: sum (keepdim) over the leading dims and those
+/// `size` has as 1, then viewed as `size`; the input when nothing is summed.
+static FailureOr<RtValue> sumToSize(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(in) || failed(size))
+    return failure();
+  int64_t lead = in->rank() - static_cast<int64_t>(size->size());
+  SmallVector<int64_t> dims;
+  for (int64_t i = 0; i < lead; ++i)
+    dims.push_back(i);
+  for (int64_t i = 0; lead >= 0 && i < static_cast<int64_t>(size->size()); ++i) {
+    int64_t s = (*size)[i], d = in->dim(lead + i);
+    if (s != d && s != 1)
+      lead = -1;
+    else if (s == 1 && d != 1)
+      dims.push_back(lead + i);
+  }
+  if (lead < 0)
+    return args.emitError() << "size is not expandable to the input's size";
+  // (An empty size is torch's sum() of everything, even of a 0-d input.)
+  if (size->empty())
+    return callEntry(args, "torch.sum", {{"input", RtValue(*in)}});
+  if (dims.empty())
+    return RtValue(copyOf(*in));
+  FailureOr<Tensor> sum = callTensor(args, "torch.sum",
+                                     {{"input", RtValue(*in)},
+                                      {"dim", intsValue(dims)},
+                                      {"keepdim", RtValue::ofBool(true)}});
+  if (failed(sum))
+    return failure();
+  return RtValue(sum->reshaped(*size));
+}
+
+/// fftshift and ifftshift: rolls by half of each dim (all by default),
+/// rounded down and up.
+static FailureOr<RtValue> fftShift(const KernelArgs &args, bool inverse) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  SmallVector<int64_t> dims;
+  if (args.isNone("dim")) {
+    for (int64_t i = 0; i < in->rank(); ++i)
+      dims.push_back(i);
+  } else {
+    FailureOr<SmallVector<int64_t>> given = args.getInts("dim");
+    if (failed(given))
+      return failure();
+    for (int64_t d : *given) {
+      FailureOr<int64_t> n = normalizeDim(args, d, in->rank());
+      if (failed(n))
+        return failure();
+      dims.push_back(*n);
+    }
+  }
+  if (dims.empty())
+    return RtValue(copyOf(*in));
+  SmallVector<int64_t> shifts;
+  for (int64_t d : dims)
+    shifts.push_back((in->dim(d) + (inverse ? 1 : 0)) / 2);
+  return callEntry(args, "torch.roll",
+                   {{"input", RtValue(*in)},
+                    {"shifts", intsValue(shifts)},
+                    {"dims", intsValue(dims)}});
+}
+
+
+/// torch.gradient as torch composes it, per dim of size n and spacing h:
+/// [edge, (x[2:] - x[:-2]) / h / 2, edge], the edges (x[1] - x[0]) / h
+/// and (x[n-1] - x[n-2]) / h, or with edge_order 2 the second-order
+/// one-sided differences.
+static FailureOr<RtValue> gradient(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> edge = args.getInt("edge_order");
+  if (failed(in) || failed(edge))
+    return failure();
+  if (in->dtype() == DType::Bool || in->dtype() == DType::U8)
+    return args.emitError() << "torch.gradient does not support bool or uint8 input";
+  SmallVector<double> spacing;
+  const RtValue &given = args.get("spacing");
+  if (std::optional<double> one = given.number()) {
+    spacing.push_back(*one);
+  } else if (given.list()) {
+    for (const RtValue &item : given.list()->items) {
+      std::optional<double> v = item.number();
+      if (!v)
+        return args.emitError() << "torch.gradient: a spacing of coordinate "
+                                   "tensors is not supported here";
+      spacing.push_back(*v);
+    }
+  } else if (!given.isNone()) {
+    return args.emitError() << "torch.gradient: spacing must be numbers";
+  }
+  std::optional<SmallVector<int64_t>> dims;
+  if (!args.isNone("dim")) {
+    FailureOr<SmallVector<int64_t>> d = args.getInts("dim");
+    if (failed(d))
+      return failure();
+    dims = *d;
+  }
+  std::string error;
+  auto plan = gradientDims(in->shape(),
+                           dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt,
+                           spacing, *edge, error);
+  if (failed(plan))
+    return args.emitError() << error;
+  std::vector<RtValue> outs;
+  for (size_t k = 0; k < plan->first.size(); ++k) {
+    int64_t d = plan->first[k];
+    double h = plan->second[k];
+    int64_t n = in->dim(d);
+    bool ok = true;
+    auto call = [&](StringRef entry, RtValue a, RtValue b) -> RtValue {
+      if (!ok)
+        return RtValue();
+      FailureOr<Tensor> t = callTensor(args, entry, {{"input", a}, {"other", b}});
+      ok = succeeded(t);
+      return ok ? RtValue(*t) : RtValue();
+    };
+    auto at = [&](int64_t start, int64_t length) -> RtValue {
+      if (!ok)
+        return RtValue();
+      FailureOr<Tensor> t = callTensor(args, "torch.narrow",
+                                       {{"input", RtValue(*in)}, {"dim", RtValue::ofInt(d)},
+                                        {"start", RtValue::ofInt(start)},
+                                        {"length", RtValue::ofInt(length)}});
+      ok = succeeded(t);
+      return ok ? RtValue(*t) : RtValue();
+    };
+    RtValue dx = RtValue::ofFloat(h);
+    RtValue center = call("torch.div", call("torch.div", call("torch.sub", at(2, n - 2), at(0, n - 2)), dx),
+                          RtValue::ofInt(2));
+    RtValue first, last;
+    if (*edge == 1) {
+      first = call("torch.div", call("torch.sub", at(1, 1), at(0, 1)), dx);
+      last = call("torch.div", call("torch.sub", at(n - 1, 1), at(n - 2, 1)), dx);
+    } else {
+      first = call("torch.div",
+                   call("torch.sub",
+                        call("torch.add", call("torch.mul", at(0, 1), RtValue::ofFloat(-1.5)),
+                             call("torch.mul", at(1, 1), RtValue::ofInt(2))),
+                        call("torch.mul", at(2, 1), RtValue::ofFloat(0.5))),
+                   dx);
+      last = call("torch.div",
+                  call("torch.add",
+                       call("torch.sub", call("torch.mul", at(n - 3, 1), RtValue::ofFloat(0.5)),
+                            call("torch.mul", at(n - 2, 1), RtValue::ofInt(2))),
+                       call("torch.mul", at(n - 1, 1), RtValue::ofFloat(1.5))),
+                  dx);
+    }
+    if (!ok)
+      return failure();
+    FailureOr<RtValue> joined = callEntry(
+        args, "torch.cat",
+        {{"tensors", RtValue::ofList({first, center, last}, false)}, {"dim", RtValue::ofInt(d)}});
+    if (failed(joined))
+      return failure();
+    outs.push_back(*joined);
+  }
+  return RtValue::ofList(std::move(outs), /*isTuple=*/true);
+}
+
+/// The tensors of a `Tensor[]` argument (failure, reported, otherwise).
+static FailureOr<SmallVector<Tensor>> tensorsOf(const KernelArgs &args,
+                                                StringRef name) {
+  const RtValue &list = args.get(name);
+  if (!list.list())
+    return args.emitError() << "'" << name << "' must be a list of tensors";
+  SmallVector<Tensor> ts;
+  for (const RtValue &item : list.list()->items) {
+    if (!item.isTensor())
+      return args.emitError() << "'" << name << "' must be a list of tensors";
+    ts.push_back(item.tensor());
+  }
+  return ts;
+}
+
+/// block_diag: the tensors (0-d as [1, 1], vectors as rows) along the
+/// diagonal of one matrix of their promoted dtype, zeros elsewhere.
+static FailureOr<RtValue> blockDiag(const KernelArgs &args) {
+  FailureOr<SmallVector<Tensor>> ts = tensorsOf(args, "tensors");
+  if (failed(ts))
+    return failure();
+  if (ts->empty())
+    return RtValue(Tensor(DType::F32, {1, 0}));
+  SmallVector<PromotionOperand> operands;
+  int64_t rows = 0, cols = 0;
+  for (auto [i, t] : llvm::enumerate(*ts)) {
+    if (t.rank() > 2)
+      return args.emitError() << "torch.block_diag: Input tensors must have 2 "
+                                 "or fewer dimensions. Input "
+                              << i << " has " << t.rank() << " dimensions";
+    t = t.reshaped({t.rank() == 2 ? t.dim(0) : 1, t.rank() ? t.shape().back() : 1});
+    rows += t.dim(0);
+    cols += t.dim(1);
+    operands.push_back(tensorPromotion(t));
+  }
+  DType e = resultType(operands);
+  Tensor out(e, {rows, cols});
+  int64_t r0 = 0, c0 = 0;
+  for (const Tensor &raw : *ts) {
+    Tensor t = raw.to(e);
+    dispatchStorage(e, [&](auto tag) {
+      using T = decltype(tag);
+      const T *p = t.template data<T>();
+      T *o = out.template data<T>();
+      for (int64_t i = 0; i < t.dim(0); ++i)
+        for (int64_t j = 0; j < t.dim(1); ++j)
+          o[(r0 + i) * cols + c0 + j] = p[i * t.dim(1) + j];
+      return 0;
+    });
+    r0 += t.dim(0);
+    c0 += t.dim(1);
+  }
+  return RtValue(out);
+}
+
+/// cartesian_prod: one vector as it is; else row i holds the i-th tuple of
+/// the product in row-major order (the last vector fastest).
+static FailureOr<RtValue> cartesianProd(const KernelArgs &args) {
+  FailureOr<SmallVector<Tensor>> ts = tensorsOf(args, "tensors");
+  if (failed(ts))
+    return failure();
+  if (ts->empty())
+    return args.emitError() << "cartesian_prod expects at least one tensor";
+  for (const Tensor &t : *ts) {
+    if (t.rank() != 1)
+      return args.emitError() << "Expect a 1D vector";
+    if (t.dtype() != ts->front().dtype())
+      return args.emitError()
+             << "meshgrid expects all tensors to have the same dtype";
+  }
+  if (ts->size() == 1)
+    return RtValue(copyOf(ts->front()));
+  int64_t k = ts->size(), rows = 1;
+  for (const Tensor &t : *ts)
+    rows *= t.dim(0);
+  Tensor out(ts->front().dtype(), {rows, k});
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T *o = out.template data<T>();
+    for (int64_t i = 0; i < rows; ++i) {
+      int64_t rest = i;
+      for (int64_t j = k - 1; j >= 0; --j) {
+        const Tensor &t = (*ts)[j];
+        o[i * k + j] = t.template data<T>()[rest % t.dim(0)];
+        rest /= t.dim(0);
+      }
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// combinations: the r-combinations of a vector's elements (with
+/// replacement: of the multiset) in lexicographic order of their indices.
+static FailureOr<RtValue> combinations(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> r = args.getInt("r");
+  FailureOr<bool> replacement = args.getBool("with_replacement");
+  if (failed(in) || failed(r) || failed(replacement))
+    return failure();
+  if (in->rank() != 1)
+    return args.emitError() << "Expect a 1D vector";
+  if (*r < 0)
+    return args.emitError() << "Expect a non-negative number, but got " << *r;
+  if (*r == 0)
+    return RtValue(Tensor(in->dtype(), {0}));
+  int64_t n = in->dim(0);
+  SmallVector<int64_t> picks;
+  SmallVector<int64_t> idx(*r, 0);
+  if (!*replacement)
+    for (int64_t j = 0; j < *r; ++j)
+      idx[j] = j;
+  // Each valid tuple in order; the next by incrementing the last index
+  // that can grow and resetting the ones after it.
+  bool valid = *replacement ? n > 0 : *r <= n;
+  while (valid) {
+    llvm::append_range(picks, idx);
+    int64_t j = *r - 1;
+    while (j >= 0 && idx[j] == (*replacement ? n - 1 : n - *r + j))
+      --j;
+    if (j < 0)
+      break;
+    ++idx[j];
+    for (int64_t l = j + 1; l < *r; ++l)
+      idx[l] = *replacement ? idx[j] : idx[l - 1] + 1;
+  }
+  int64_t count = picks.size() / *r;
+  Tensor out(in->dtype(), {count, *r});
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = in->template data<T>();
+    T *o = out.template data<T>();
+    for (size_t i = 0; i < picks.size(); ++i)
+      o[i] = p[picks[i]];
+    return 0;
+  });
+  return RtValue(out);
+}
+
+} // namespace mlir::traced::kernels
+
 void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
+  table["torch.gradient"] = gradient;
+  table["torch.block_diag"] = blockDiag;
+  table["torch.cartesian_prod"] = cartesianProd;
+  table["torch.combinations"] = combinations;
+  table["torch.constant_pad_nd"] = constantPadNd;
+  table["torch.hsplit"] = [](const KernelArgs &args) {
+    return directionalSplit(args, "hsplit", 1);
+  };
+  table["torch.vsplit"] = [](const KernelArgs &args) {
+    return directionalSplit(args, "vsplit", 2);
+  };
+  table["torch.dsplit"] = [](const KernelArgs &args) {
+    return directionalSplit(args, "dsplit", 3);
+  };
+  table["torch.diagflat"] = diagflat;
+  table["Tensor.sum_to_size"] = sumToSize;
+  table["torch.fft.fftshift"] = [](const KernelArgs &args) {
+    return fftShift(args, false);
+  };
+  table["torch.fft.ifftshift"] = [](const KernelArgs &args) {
+    return fftShift(args, true);
+  };
   table["torch.select"] = select;
   table["torch.unbind"] = unbind;
   table["torch.diagonal"] = diagonal;

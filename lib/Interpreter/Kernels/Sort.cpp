@@ -185,7 +185,19 @@ FailureOr<RtValue> bucketize(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+/// torch.msort: the values of sort along dim 0.
+static FailureOr<RtValue> msort(const KernelArgs &args) {
+  FailureOr<RtValue> sorted = kernels::callEntry(
+      args, "torch.sort", {{"input", args.get("input")}, {"dim", RtValue::ofInt(0)}});
+  if (failed(sorted))
+    return failure();
+  if (!sorted->list() || sorted->list()->items.empty())
+    return args.emitError() << "sort gave no values";
+  return sorted->list()->items[0];
+}
+
 void mlir::traced::kernels::populateSortKernels(KernelTable &table) {
+  table["torch.msort"] = msort;
   table["torch.sort"] = sort;
   table["torch.argsort"] = argsort;
   table["torch.topk"] = topk;

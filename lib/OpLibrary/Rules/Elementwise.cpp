@@ -155,6 +155,15 @@ LogicalResult sameAsInput(const BoundCall &call, RuleHelper &h) {
   return success();
 }
 
+/// torch.positive: the input, which must not be bool.
+LogicalResult positive(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (input && input.getElementType().isInteger(1))
+    return call.emitError()
+           << "The `+` operator, on a bool tensor is not supported.";
+  return sameAsInput(call, h);
+}
+
 /// F.prelu: the input's type; torch 1.13's kernel takes a weight of the
 /// input's dtype only ("Found dtype Half but expected Double"), but for a
 /// bfloat16 input, which takes any.

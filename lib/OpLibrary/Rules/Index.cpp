@@ -467,6 +467,45 @@ LogicalResult atenIndex(const BoundCall &call, RuleHelper &h) {
   return h.result(shape, input.getElementType());
 }
 
+/// torch.take: the flattened input's elements at an int64 index, in the
+/// index's shape.
+LogicalResult take(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index");
+  if (!input || !index)
+    return h.unknown();
+  if (!index.getElementType().isSignlessInteger(64))
+    return call.emitError() << "take(): Expected a long tensor for index, "
+                               "but got "
+                            << index.getElementType();
+  return h.result(index.getShape(), input.getElementType());
+}
+
+/// torch.put: the input with its flattened elements at the index set to
+/// (or, accumulating, increased by) the source's, of one dtype and count.
+LogicalResult put(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index"),
+                   source = h.tensor("source");
+  if (!input || !index || !source)
+    return h.unknown();
+  if (!index.getElementType().isSignlessInteger(64))
+    return call.emitError() << "put_(): Expected a long tensor for index, "
+                               "but got "
+                            << index.getElementType();
+  if (source.getElementType() != input.getElementType())
+    return call.emitError() << "put_(): self and source expected to have the "
+                               "same dtype, but got "
+                            << input.getElementType() << " and "
+                            << source.getElementType();
+  if (index.hasStaticShape() && source.hasStaticShape() &&
+      index.getNumElements() != source.getNumElements())
+    return call.emitError()
+           << "put_(): Expected source and index to have the same number of "
+              "elements, but got source.numel() = "
+           << source.getNumElements() << ", index.numel() = "
+           << index.getNumElements();
+  return h.result(input);
+}
+
 /// torch.index_fill: the input's type, after torch's checks (a fuzzed graph
 /// with an int32 index ran in the interpreter where torch refuses it): an
 /// int64 index of at most one dim, a dim in range, a 0-d value tensor.
@@ -485,8 +524,9 @@ LogicalResult indexFill(const BoundCall &call, RuleHelper &h) {
                             << value.getRank() << " dimension(s).";
   if (!input)
     return h.unknown();
+  // (A 0-d input takes dim 0 and -1, as one of size 1.)
   if (std::optional<int64_t> d = call.getInt("dim"))
-    if (failed(h.dim(*d, input.getRank())))
+    if (failed(h.dim(*d, std::max<int64_t>(input.getRank(), 1))))
       return failure();
   return h.result(input);
 }

@@ -652,6 +652,285 @@ LogicalResult squareMatrices(const BoundCall &call, RuleHelper &h) {
 }
 
 //===----------------------------------------------------------------------===//
+// Products that are formulas of other products (their decompositions and
+// kernels call matmul, mm, mul and sum)
+//===----------------------------------------------------------------------===//
+
+/// The dtype name torch's messages use (Float, Long, Bool, ...).
+static std::string torchTypeName(Type t) {
+  std::optional<DType> d = dtypeFromType(t);
+  if (!d)
+    return "that dtype";
+  switch (*d) {
+  case DType::Bool: return "Bool";
+  case DType::U8: return "Byte";
+  case DType::I8: return "Char";
+  case DType::I16: return "Short";
+  case DType::I32: return "Int";
+  case DType::I64: return "Long";
+  case DType::F16: return "Half";
+  case DType::BF16: return "BFloat16";
+  case DType::F32: return "Float";
+  case DType::F64: return "Double";
+  }
+  return "that dtype";
+}
+
+/// Tensor.__rmatmul__(input, other): other @ input.
+LogicalResult rmatmul(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("other"), b = h.tensor("input");
+  if (!a || !b)
+    return h.unknown();
+  return matmulShapes(call, h.results, a, b);
+}
+
+/// addr: beta * input + alpha * outer(vec1, vec2), promoted; the input
+/// broadcasts to [len(vec1), len(vec2)].
+LogicalResult addr(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), v1 = h.tensor("vec1"),
+                   v2 = h.tensor("vec2");
+  if (!input || !v1 || !v2)
+    return h.unknown();
+  for (auto [name, v] : {std::pair<StringRef, RankedTensorType>{"vec1", v1},
+                         {"vec2", v2}})
+    if (v.getRank() != 1)
+      return call.emitError() << "addr: Expected 1-D argument " << name
+                              << ", but got " << v.getRank() << "-D";
+  Type e = resultElementType({input, v1, v2}, call.getContext());
+  if (!e)
+    return h.unknown();
+  if (isa<IntegerType>(e) && !e.isInteger(1))
+    for (StringRef name : {"beta", "alpha"})
+      if (isa_and_nonnull<FloatAttr>(call.get(name).value))
+        return call.emitError() << "For integral input tensors, argument "
+                                << name
+                                << " must not be a floating point number.";
+  if (failed(checkScalesFit(call, e)))
+    return failure();
+  SmallVector<int64_t> out = {v1.getDimSize(0), v2.getDimSize(0)};
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, input.getShape(), out);
+  if (failed(shape))
+    return failure();
+  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(out))
+    return call.emitError() << "input " << input << " does not broadcast to "
+                            << shapeStr(out);
+  return h.result(out, e);
+}
+
+/// The contraction entries' common checks: operands of one dtype, which
+/// has a CPU product kernel (not bool, not float16).
+static LogicalResult productDType(const BoundCall &call, RankedTensorType a,
+                                  RankedTensorType b) {
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expected scalar type "
+                            << torchTypeName(a.getElementType())
+                            << " but found "
+                            << torchTypeName(b.getElementType());
+  Type e = a.getElementType();
+  if (e.isInteger(1) || e.isF16())
+    return noCpuKernel(call, e);
+  return success();
+}
+
+/// inner: the last dims contracted (a 0-d operand multiplies).
+LogicalResult inner(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getRank() == 0 || b.getRank() == 0)
+    return pointwise(call, h.results, {"input", "other"}, false);
+  if (dimsDiffer(a.getShape().back(), b.getShape().back()))
+    return call.emitError()
+           << "inner() the last dimension must match on both input tensors "
+              "but got shapes "
+           << shapeStr(a.getShape()) << " and " << shapeStr(b.getShape());
+  if (failed(productDType(call, a, b)))
+    return failure();
+  SmallVector<int64_t> out(a.getShape().drop_back());
+  llvm::append_range(out, b.getShape().drop_back());
+  return h.result(out, a.getElementType());
+}
+
+/// kron: the block product, promoted, over the operands' dims padded to
+/// one rank with leading ones.
+LogicalResult kron(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  int64_t rank = std::max(a.getRank(), b.getRank());
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t ia = i - (rank - a.getRank()), ib = i - (rank - b.getRank());
+    out.push_back(mulDims(ia >= 0 ? a.getDimSize(ia) : 1,
+                          ib >= 0 ? b.getDimSize(ib) : 1));
+  }
+  return h.result(out, resultElementType({a, b}, call.getContext()));
+}
+
+/// tensordot: a's free dims then b's, the `dims` contracted.
+LogicalResult tensordot(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("a"), b = h.tensor("b");
+  if (!a || !b)
+    return h.unknown();
+  if (isa_and_nonnull<TensorType>(call.getType("dims")))
+    return call.emitError() << "takes its dims as ints or int lists here, "
+                               "not a tensor";
+  std::string error;
+  auto dims = tensordotDimsOf(call.get("dims").value, a.getShape(),
+                              b.getShape(), error);
+  if (!dims)
+    return h.unknown();
+  if (failed(*dims))
+    return call.emitError() << error;
+  if (failed(productDType(call, a, b)))
+    return failure();
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < a.getRank(); ++i)
+    if (!llvm::is_contained((*dims)->first, i))
+      out.push_back(a.getDimSize(i));
+  for (int64_t i = 0; i < b.getRank(); ++i)
+    if (!llvm::is_contained((*dims)->second, i))
+      out.push_back(b.getDimSize(i));
+  return h.result(out, a.getElementType());
+}
+
+/// linalg.vecdot: sum(x * y, dim) over the broadcast shape, floats only.
+LogicalResult vecdot(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType x = h.tensor("x"), y = h.tensor("y");
+  std::optional<int64_t> dim = call.getInt("dim");
+  if (!x || !y || !dim)
+    return h.unknown();
+  if (!isa<FloatType>(x.getElementType()))
+    return call.emitError() << "linalg.vecdot: Expected a floating point or "
+                               "complex tensor as input. Got "
+                            << torchTypeName(x.getElementType());
+  if (x.getElementType() != y.getElementType())
+    return call.emitError()
+           << "linalg.vecdot: Expected x and y to have the same dtype, but "
+              "found x of type "
+           << torchTypeName(x.getElementType()) << " and y of type "
+           << torchTypeName(y.getElementType()) << " instead";
+  if (x.getElementType().isF16())
+    return noCpuKernel(call, x.getElementType());
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(call, x.getShape(), y.getShape());
+  if (failed(shape))
+    return failure();
+  FailureOr<int64_t> n = h.dim(*dim, shape->size());
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> out(*shape);
+  if (!out.empty())
+    out.erase(out.begin() + *n);
+  return h.result(out, x.getElementType());
+}
+
+/// linalg.multi_dot: the chain of matrix products; the first and the last
+/// may be vectors (a row and a column), the others are matrices.
+LogicalResult multiDot(const BoundCall &call, RuleHelper &h) {
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty() && !call.get("tensors").elements.empty())
+    return h.unknown();
+  if (ts.size() < 2)
+    return call.emitError() << "multi_dot(): expected at least 2 tensors but got "
+                            << ts.size();
+  int64_t n = ts.size();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t r = ts[i].getRank();
+    bool end = i == 0 || i == n - 1;
+    if (end ? (r != 1 && r != 2) : r != 2)
+      return call.emitError()
+             << "multi_dot(): "
+             << (i == 0 ? "the first tensor" : i == n - 1 ? "the last tensor"
+                                                          : "tensor")
+             << " must be " << (end ? "1D or 2D" : "2D") << " but got " << r
+             << "D";
+    if (ts[i].getElementType() != ts[0].getElementType())
+      return call.emitError()
+             << "multi_dot(): all tensors must have be the same dtype but "
+                "tensor 0 is "
+             << ts[0].getElementType() << " and tensor " << i << " "
+             << ts[i].getElementType();
+  }
+  auto rows = [](RankedTensorType t) {
+    return t.getRank() == 1 ? int64_t(1) : t.getDimSize(0);
+  };
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    int64_t k = ts[i].getShape().back(), k2 = i + 1 == n - 1 && ts[i + 1].getRank() == 1
+                                                  ? ts[i + 1].getDimSize(0)
+                                                  : rows(ts[i + 1]);
+    if (dimsDiffer(k, k2))
+      return call.emitError() << "multi_dot(): tensors " << i << " and "
+                              << i + 1 << " with shapes "
+                              << shapeStr(ts[i].getShape()) << " and "
+                              << shapeStr(ts[i + 1].getShape())
+                              << " cannot be multiplied";
+  }
+  Type e = ts[0].getElementType();
+  if (e.isInteger(1) || e.isF16())
+    return noCpuKernel(call, e);
+  SmallVector<int64_t> out;
+  if (ts[0].getRank() == 2)
+    out.push_back(ts[0].getDimSize(0));
+  if (ts[n - 1].getRank() == 2)
+    out.push_back(ts[n - 1].getDimSize(1));
+  return h.result(out, e);
+}
+
+/// linalg.matrix_power: batches of square matrices to an int power (a
+/// negative one through the inverse, floats only).
+LogicalResult matrixPower(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("input");
+  std::optional<int64_t> n = call.getInt("n");
+  if (!a || !n)
+    return h.unknown();
+  int64_t r = a.getRank();
+  if (r < 2)
+    return call.emitError() << "linalg.matrix_power: The input tensor A must "
+                               "have at least 2 dimensions.";
+  if (dimsDiffer(a.getDimSize(r - 1), a.getDimSize(r - 2)))
+    return call.emitError()
+           << "linalg.matrix_power: A must be batches of square matrices, but "
+              "they are "
+           << a.getDimSize(r - 2) << " by " << a.getDimSize(r - 1)
+           << " matrices";
+  Type e = a.getElementType();
+  if (*n < 0 && !isa<FloatType>(e))
+    return call.emitError() << "linalg.inv: Expected a floating point or "
+                               "complex tensor as input. Got "
+                            << torchTypeName(e);
+  if (*n < 0 && (e.isF16() || e.isBF16()))
+    return call.emitError()
+           << "linalg.inv: Low precision dtypes not supported. Got "
+           << torchTypeName(e);
+  if (*n >= 2 && (e.isInteger(1) || e.isF16()))
+    return noCpuKernel(call, e);
+  return h.result(a);
+}
+
+/// dist: the p-norm of input - other (broadcast, promoted, floats only).
+LogicalResult dist(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("input"), b = h.tensor("other");
+  if (!a || !b)
+    return h.unknown();
+  if (a.getElementType().isInteger(1) && b.getElementType().isInteger(1))
+    return call.emitError()
+           << "Subtraction, the `-` operator, with two bool tensors is not "
+              "supported. Use the `^` or `logical_xor()` operator instead.";
+  if (failed(broadcastShapes(call, a.getShape(), b.getShape())))
+    return failure();
+  Type e = resultElementType({a, b}, call.getContext());
+  if (!e)
+    return h.unknown();
+  if (!isa<FloatType>(e))
+    return call.emitError() << "norm(): input dtype should be either floating "
+                               "point or complex. Got "
+                            << torchTypeName(e) << " instead.";
+  return h.result(ArrayRef<int64_t>{}, e);
+}
+
+//===----------------------------------------------------------------------===//
 // Recurrent networks (nn.RNN/LSTM/GRU and their cells)
 //===----------------------------------------------------------------------===//
 

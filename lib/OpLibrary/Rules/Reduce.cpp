@@ -251,6 +251,128 @@ LogicalResult scan(const BoundCall &call, RuleHelper &h) {
   return h.result(input.getShape(), elt);
 }
 
+/// trapezoid (trapz) and cumulative_trapezoid: the rule's integral of y
+/// along dim over the sample points x (or a spacing dx): y without dim (the
+/// cumulative one: dim one shorter), broadcast with x's differences, in
+/// the promoted dtype made floating (trapezoid over no samples: zeros of
+/// y's dtype).
+LogicalResult trapezoid(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType y = h.tensor("y"), x = h.tensor("x");
+  std::optional<int64_t> dim = call.getInt("dim");
+  if (!y || !dim || (!x && !call.isNone("x")))
+    return h.unknown();
+  bool cumulative = call.getTarget().contains("cumulative");
+  if (y.getRank() == 0)
+    return call.emitError() << "Dimension specified as " << *dim
+                            << " but tensor has no dimensions";
+  FailureOr<int64_t> n = h.dim(*dim, y.getRank());
+  if (failed(n))
+    return failure();
+  if (!x && !call.isNone("dx") && !call.getFloat("dx"))
+    return h.unknown();
+  if (x && !call.isNone("dx"))
+    return call.emitError() << "takes x or dx, not both";
+  if (!cumulative && y.getDimSize(*n) == 0)
+    return h.result(withoutDim(y, *n));
+  if (y.getElementType().isInteger(1) || (x && x.getElementType().isInteger(1)))
+    return call.emitError() << (cumulative ? "cumulative_trapezoid" : "trapezoid")
+                            << ": received a bool input for `" << (x && x.getElementType().isInteger(1) ? "x" : "y")
+                            << "`, but bool is not supported";
+  int64_t len = y.getDimSize(*n);
+  SmallVector<int64_t> shape(y.getShape());
+  if (!ShapedType::isDynamic(len))
+    shape[*n] = std::max<int64_t>(len - 1, 0);
+  Type e = y.getElementType();
+  if (x) {
+    SmallVector<int64_t> xs(x.getShape());
+    if (x.getRank() == 1) {
+      if (dimsDiffer(x.getDimSize(0), len))
+        return call.emitError() << "trapezoid: There must be one `x` value for "
+                                   "each sample point";
+      xs.assign(y.getRank(), 1);
+      xs[*n] = x.getDimSize(0);
+    }
+    if (static_cast<int64_t>(xs.size()) > y.getRank() ||
+        (static_cast<int64_t>(xs.size()) == y.getRank() && xs[*n] == 0))
+      return call.emitError() << "x does not broadcast with y";
+    xs.insert(xs.begin(), y.getRank() - xs.size(), 1);
+    if (!ShapedType::isDynamic(xs[*n]))
+      xs[*n] = std::max<int64_t>(xs[*n] - 1, 0);
+    FailureOr<SmallVector<int64_t>> b = broadcastShapes(call, shape, xs);
+    if (failed(b))
+      return failure();
+    shape = *b;
+    e = resultElementType({y, x}, call.getContext());
+  }
+  if (!e)
+    return h.unknown();
+  if (!isa<FloatType>(e))
+    e = Float32Type::get(call.getContext());
+  if (!cumulative)
+    shape.erase(shape.begin() + *n);
+  return h.result(shape, e);
+}
+
+/// linalg.vander: [..., n, N] powers 0..N-1 of the elements (integers as
+/// int64: cumprod's dtype).
+LogicalResult vander(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType x = h.tensor("x");
+  if (!x)
+    return h.unknown();
+  Type e = x.getElementType();
+  if (e.isInteger(1) || e.isF16() || e.isBF16())
+    return call.emitError() << "linalg.vander supports floating point, "
+                               "complex, and integer tensors, but got "
+                            << e;
+  SmallVector<int64_t> shape(x.getShape());
+  if (shape.empty())
+    shape.push_back(1);
+  int64_t n = shape.back();
+  if (!call.isNone("N")) {
+    std::optional<int64_t> given = call.getInt("N");
+    if (!given)
+      return h.unknown();
+    n = *given;
+  }
+  if (!ShapedType::isDynamic(n) && n <= 1)
+    return call.emitError() << "N must be greater than 1.";
+  shape.push_back(n);
+  if (isa<IntegerType>(e))
+    e = IntegerType::get(call.getContext(), 64);
+  return h.result(shape, e);
+}
+
+/// cov and corrcoef: the [rows, rows] matrix of the variables (rows; a
+/// vector is one, and the matrix of one is 0-d), floating (integers as
+/// float32); weights are not supported here.
+LogicalResult covariance(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  if (!in)
+    return h.unknown();
+  bool isCov = call.getTarget() == "torch.cov";
+  if (in.getRank() > 2)
+    return call.emitError() << (isCov ? "cov" : "corrcoef")
+                            << "(): expected input to have two or fewer "
+                               "dimensions but got an input with "
+                            << in.getRank() << " dimensions";
+  Type e = in.getElementType();
+  if (e.isInteger(1))
+    return call.emitError() << "cov(): bool dtype is not supported for input";
+  if (isCov && (!call.isNone("fweights") || !call.isNone("aweights")))
+    return call.emitError() << "cov(): fweights and aweights are not "
+                               "supported here";
+  if (isCov && !call.getInt("correction"))
+    return h.unknown();
+  if (e.isF16())
+    return noCpuKernel(call, e);
+  if (!isa<FloatType>(e))
+    e = Float32Type::get(call.getContext());
+  int64_t rows = in.getRank() == 2 ? in.getDimSize(0) : 1;
+  if (rows == 1)
+    return h.result(ArrayRef<int64_t>{}, e);
+  return h.result({rows, rows}, e);
+}
+
 LogicalResult reduce(const BoundCall &call, RuleHelper &h) {
   return reduction(call, h.results, /*isSum=*/false);
 }

@@ -894,6 +894,93 @@ LogicalResult tensorSplit(const BoundCall &call, RuleHelper &h) {
   return h.result(TupleType::get(call.getContext(), types));
 }
 
+/// hsplit, vsplit, dsplit: tensor_split along dim 1 (0 for a vector), 0
+/// or 2, whose size a number of sections must divide.
+LogicalResult directionalSplit(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  StringRef target = call.getTarget();
+  StringRef name = target.contains("hsplit")   ? "hsplit"
+                   : target.contains("vsplit") ? "vsplit"
+                                               : "dsplit";
+  int64_t minRank = name == "hsplit" ? 1 : name == "vsplit" ? 2 : 3;
+  if (input.getRank() < minRank)
+    return call.emitError()
+           << "torch." << name << " requires a tensor with at least "
+           << minRank << " dimension" << (minRank > 1 ? "" : "")
+           << ", but got a tensor with " << input.getRank() << " dimensions!";
+  int64_t dim = name == "hsplit" ? (input.getRank() > 1 ? 1 : 0)
+                : name == "vsplit" ? 0
+                                   : 2;
+  if (isa_and_nonnull<TensorType>(call.getType("indices_or_sections")))
+    return call.emitError() << "takes its sections or indices as ints here, "
+                               "not a tensor";
+  std::optional<int64_t> sections = call.getInt("indices_or_sections");
+  std::optional<SmallVector<int64_t>> indices;
+  if (!sections && !(indices = call.getInts("indices_or_sections")))
+    return h.unknown();
+  int64_t size = input.getDimSize(dim);
+  if (ShapedType::isDynamic(size))
+    return h.unknown();
+  if (sections && (*sections == 0 || size % *sections))
+    return call.emitError()
+           << "torch." << name << " attempted to split along dimension "
+           << dim << ", but the size of the dimension " << size
+           << " is not divisible by the split_size " << *sections << "!";
+  std::string error;
+  auto pieces = tensorSplitPieces(
+      size, sections, indices ? ArrayRef<int64_t>(*indices) : ArrayRef<int64_t>(),
+      error);
+  if (failed(pieces))
+    return call.emitError() << error;
+  SmallVector<Type> types;
+  for (auto [begin, end] : *pieces)
+    types.push_back(withDimSize(input, dim, end - begin));
+  return h.result(TupleType::get(call.getContext(), types));
+}
+
+/// diagflat: diag of the flattened input.
+LogicalResult diagflat(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> k = call.getInt("offset");
+  if (!in || !k)
+    return h.unknown();
+  int64_t n = in.hasStaticShape() ? in.getNumElements() + std::abs(*k)
+                                  : ShapedType::kDynamic;
+  return h.result({n, n}, in.getElementType());
+}
+
+/// Tensor.sum_to_size: the input summed (keepdim) over its leading dims
+/// and the dims `size` has as 1, viewed as `size`; a sum's dtype (integers
+/// and bool as int64) unless nothing is summed.
+LogicalResult sumToSize(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  std::optional<SmallVector<int64_t>> size = call.getInts("size");
+  if (!in || !size || !in.hasStaticShape())
+    return h.unknown();
+  ArrayRef<int64_t> shape = in.getShape();
+  int64_t lead = in.getRank() - static_cast<int64_t>(size->size());
+  bool expandable = lead >= 0;
+  // (An empty size is torch's sum() of everything, even of a 0-d input.)
+  bool reduces = lead > 0 || size->empty();
+  for (int64_t i = 0; expandable && i < static_cast<int64_t>(size->size()); ++i) {
+    int64_t s = (*size)[i], d = shape[lead + i];
+    if (s != d && s != 1)
+      expandable = false;
+    if (s == 1 && d != 1)
+      reduces = true;
+  }
+  if (!expandable)
+    return call.emitError() << "size {" << shapeStr(*size).substr(0)
+                            << "} is not expandable to size {"
+                            << shapeStr(shape) << "}.";
+  Type e = in.getElementType();
+  if (reduces && isa<IntegerType>(e))
+    e = IntegerType::get(call.getContext(), 64);
+  return h.result(*size, e);
+}
+
 /// The size of `x[start:stop:step]` along a dimension of size `size`.
 static int64_t sliceSize(int64_t size, std::optional<int64_t> start,
                          std::optional<int64_t> stop, int64_t step) {
@@ -1107,6 +1194,9 @@ LogicalResult getattr(const BoundCall &call, RuleHelper &h) {
     return h.result(shape, input.getElementType());
   }
   if (n == "mT" || n == "mH") {
+    // (torch 1.13 takes a 0-d tensor as it is, and refuses a vector.)
+    if (input.getRank() == 0)
+      return h.result(input);
     if (input.getRank() < 2)
       return call.emitError() << "tensor." << n
                               << " is only supported on matrices or batches "
@@ -1277,6 +1367,210 @@ LogicalResult asStrided(const BoundCall &call, RuleHelper &h) {
     if (n < 0 || st < 0)
       return call.emitError() << "sizes and strides must be non-negative";
   return h.result(*size, input.getElementType());
+}
+
+/// The floats of a Python number or list of numbers (none: `value` null).
+static std::optional<SmallVector<double>> pyFloats(Attribute value) {
+  if (std::optional<double> one = getPyFloat(value))
+    return SmallVector<double>{*one};
+  ArrayRef<Attribute> items;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(value))
+    items = list.getValue();
+  else if (auto tuple = dyn_cast_or_null<TupleAttr>(value))
+    items = tuple.getElements().getValue();
+  else
+    return std::nullopt;
+  SmallVector<double> out;
+  for (Attribute a : items) {
+    std::optional<double> v = getPyFloat(a);
+    if (!v)
+      return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+/// torch.gradient: one tensor of the input's shape per dim (floating:
+/// integers as float32), for a spacing of numbers (coordinates are not
+/// supported here).
+LogicalResult gradient(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> edge = call.getInt("edge_order");
+  if (!in || !edge)
+    return h.unknown();
+  Type e = in.getElementType();
+  if (e.isInteger(1))
+    return call.emitError() << "Subtraction, the `-` operator, with two bool "
+                               "tensors is not supported. Use the `^` or "
+                               "`logical_xor()` operator instead.";
+  if (e.isUnsignedInteger(8))
+    return call.emitError() << "torch.gradient does not support uint8 input.";
+  SmallVector<double> spacing;
+  if (!call.isNone("spacing")) {
+    if (!call.get("spacing").elements.empty() &&
+        llvm::any_of(call.get("spacing").elements,
+                     [](Type t) { return isa_and_nonnull<TensorType>(t); }))
+      return call.emitError() << "torch.gradient: a spacing of coordinate "
+                                 "tensors is not supported here";
+    std::optional<SmallVector<double>> given = pyFloats(call.get("spacing").value);
+    if (!given)
+      return h.unknown();
+    spacing = *given;
+  }
+  std::optional<SmallVector<int64_t>> dims;
+  if (!call.isNone("dim") && !(dims = call.getInts("dim")))
+    return h.unknown();
+  std::string error;
+  auto plan = gradientDims(in.getShape(),
+                           dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt,
+                           spacing, *edge, error);
+  if (failed(plan))
+    return call.emitError() << error;
+  if (!isa<FloatType>(e))
+    e = Float32Type::get(call.getContext());
+  SmallVector<Type> types(plan->first.size(), RankedTensorType::get(in.getShape(), e));
+  return h.result(TupleType::get(call.getContext(), types));
+}
+
+/// block_diag: the tensors (0-d as [1, 1], 1-D as a row) along the
+/// diagonal of one matrix in their promoted dtype; none gives [1, 0].
+LogicalResult blockDiag(const BoundCall &call, RuleHelper &h) {
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty() && !call.get("tensors").elements.empty())
+    return h.unknown();
+  int64_t rows = 0, cols = 0;
+  SmallVector<Type> types;
+  for (auto [i, t] : llvm::enumerate(ts)) {
+    if (t.getRank() > 2)
+      return call.emitError() << "torch.block_diag: Input tensors must have 2 "
+                                 "or fewer dimensions. Input "
+                              << i << " has " << t.getRank() << " dimensions";
+    rows += t.getRank() == 2 ? t.getDimSize(0) : 1;
+    cols += t.getRank() == 0 ? 1 : t.getShape().back();
+    types.push_back(t);
+  }
+  if (ts.empty())
+    return h.result({1, 0}, Float32Type::get(call.getContext()));
+  if (!llvm::all_of(ts, [](RankedTensorType t) { return t.hasStaticShape(); }))
+    return h.unknown();
+  return h.result({rows, cols}, resultElementType(types, call.getContext()));
+}
+
+/// cartesian_prod: one vector as it is; else [prod(lengths), count] of
+/// vectors of one dtype.
+LogicalResult cartesianProd(const BoundCall &call, RuleHelper &h) {
+  SmallVector<RankedTensorType> ts = tensorList(call, "tensors");
+  if (ts.empty())
+    return call.get("tensors").elements.empty()
+               ? LogicalResult(call.emitError()
+                               << "cartesian_prod expects at least one tensor")
+               : h.unknown();
+  int64_t rows = 1;
+  for (RankedTensorType t : ts) {
+    if (t.getRank() != 1)
+      return call.emitError() << "Expect a 1D vector, but got shape "
+                              << shapeStr(t.getShape());
+    if (t.getElementType() != ts[0].getElementType())
+      return call.emitError()
+             << "meshgrid expects all tensors to have the same dtype";
+    rows = mulDims(rows, t.getDimSize(0));
+  }
+  if (ts.size() == 1)
+    return h.result(ts[0]);
+  return h.result({rows, static_cast<int64_t>(ts.size())},
+                  ts[0].getElementType());
+}
+
+/// The number of r-combinations of n elements (with replacement: of the
+/// multiset).
+static int64_t combinationCount(int64_t n, int64_t r, bool replacement) {
+  if (replacement)
+    n = n + r - 1;
+  if (r > n)
+    return 0;
+  int64_t c = 1;
+  for (int64_t i = 1; i <= r; ++i)
+    c = c * (n - r + i) / i;
+  return c;
+}
+
+/// combinations: [count, r] of a vector's elements (r = 0: an empty
+/// vector).
+LogicalResult combinations(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  std::optional<int64_t> r = call.getInt("r");
+  std::optional<bool> replacement = call.getBool("with_replacement");
+  if (!in || !r || !replacement)
+    return h.unknown();
+  if (in.getRank() != 1)
+    return call.emitError() << "Expect a 1D vector, but got shape "
+                            << shapeStr(in.getShape());
+  if (*r < 0)
+    return call.emitError() << "Expect a non-negative number, but got " << *r;
+  if (*r == 0)
+    return h.result({0}, in.getElementType());
+  if (in.isDynamicDim(0))
+    return h.unknown();
+  return h.result({combinationCount(in.getDimSize(0), *r, *replacement), *r},
+                  in.getElementType());
+}
+
+/// diagonal_scatter: the input, whose diagonal src (of the diagonal's
+/// shape) replaces.
+LogicalResult diagonalScatter(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input"), src = h.tensor("src");
+  std::optional<int64_t> off = call.getInt("offset"), d1 = call.getInt("dim1"),
+                         d2 = call.getInt("dim2");
+  if (!in || !src || !off || !d1 || !d2)
+    return h.unknown();
+  if (in.getRank() < 2)
+    return call.emitError() << "diagonal() expects a tensor of rank >= 2";
+  FailureOr<SmallVector<int64_t>> shape = diagonalShape(call, in, *off, *d1, *d2);
+  if (failed(shape))
+    return failure();
+  if (in.hasStaticShape() && src.hasStaticShape() &&
+      ArrayRef<int64_t>(*shape) != src.getShape())
+    return call.emitError()
+           << "expected src to have a size equal to the slice of self. src "
+              "size = "
+           << shapeStr(src.getShape()) << ", slice size = " << shapeStr(*shape);
+  return h.result(in);
+}
+
+/// as_strided_scatter: the input, whose as_strided(size, stride,
+/// storage_offset) view src (of that size) replaces.
+LogicalResult asStridedScatter(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input"), src = h.tensor("src");
+  std::optional<SmallVector<int64_t>> size = call.getInts("size"),
+                                      stride = call.getInts("stride");
+  if (!in || !src || !size || !stride || !in.hasStaticShape())
+    return h.unknown();
+  if (size->size() != stride->size())
+    return call.emitError() << "mismatch in length of strides and shape";
+  int64_t offset = call.isNone("storage_offset")
+                       ? 0
+                       : call.getInt("storage_offset").value_or(0);
+  int64_t last = offset;
+  for (auto [n, st] : llvm::zip(*size, *stride)) {
+    if (n < 0 || st < 0)
+      return call.emitError() << "sizes and strides must be non-negative";
+    if (n == 0)
+      last = -1;
+    if (last >= 0)
+      last += (n - 1) * st;
+  }
+  if (last >= in.getNumElements())
+    return call.emitError() << "setStorage: sizes " << shapeStr(*size)
+                            << ", strides " << shapeStr(*stride)
+                            << " and storage offset " << offset
+                            << " reach past the input's "
+                            << in.getNumElements() << " elements";
+  if (src.hasStaticShape() && src.getShape() != ArrayRef<int64_t>(*size))
+    return call.emitError() << "expected src to have a size equal to the "
+                               "slice of self. src size = "
+                            << shapeStr(src.getShape())
+                            << ", slice size = " << shapeStr(*size);
+  return h.result(in);
 }
 
 } // namespace mlir::traced::rules

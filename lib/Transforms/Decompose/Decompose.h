@@ -46,6 +46,13 @@ inline RankedTensorType typeOf(Value v) {
   return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
 }
 
+/// Whether every value is a tensor of static shape.
+inline bool allStaticShapes(ArrayRef<Value> values) {
+  return llvm::all_of(values, [](Value v) {
+    return typeOf(v) && typeOf(v).hasStaticShape();
+  });
+}
+
 /// The call being decomposed, and builders for the calls replacing it.
 class Decomposer {
 public:

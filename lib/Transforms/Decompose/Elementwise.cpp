@@ -97,6 +97,20 @@ static Results decomposeFakeQuantize(Decomposer &d) {
 }
 
 void decompose::populateElementwiseDecompositions(DecompositionTable &t) {
+  t["torch.positive"] = [](Decomposer &d) -> Results {
+    return one(d.unary("torch.clone", d.tensor("input")));
+  };
+  // A real tensor's angle: pi where x < 0, else 0; NaN kept.
+  t["torch.angle"] = [](Decomposer &d) -> Results {
+    Value x = d.cast(d.tensor("input"), d.resultTensorType().getElementType());
+    Value r = d.call("Tensor.masked_fill",
+                     {{"input", d.unary("torch.zeros_like", x)},
+                      {"mask", d.binary("torch.lt", x, d.i64(0))},
+                      {"value", d.f64(M_PI)}});
+    return one(d.call("torch.where", {{"condition", d.unary("torch.isnan", x)},
+                                      {"input", x},
+                                      {"other", r}}));
+  };
   t["torch.fake_quantize_per_tensor_affine"] = decomposeFakeQuantize;
   t["torch.ops.aten.fake_quantize_per_tensor_affine_cachemask.default"] =
       decomposeFakeQuantize;

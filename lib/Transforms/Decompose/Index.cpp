@@ -635,8 +635,129 @@ static Results decomposeUniqueConsecutive(Decomposer &d) {
   return out;
 }
 
+/// `index` (static, int64) with negative entries counted from the end of
+/// `n` elements, checked in range at run time (take, put).
+static Value wrappedFlatIndex(Decomposer &d, Value index, int64_t n,
+                              StringRef op) {
+  RankedTensorType ti = typeOf(index);
+  assertInRange(d, index, -n, n - 1,
+                (op + ": an index is out of range for a tensor of " +
+                 std::to_string(n) + " elements").str());
+  Value flat = reshape(d, index, {ti.getNumElements()});
+  return d.call("torch.where", {{"condition", d.binary("torch.lt", flat, d.i64(0))},
+                                {"input", d.binary("torch.add", flat, d.i64(n))},
+                                {"other", flat}});
+}
+
+/// put: a scatter (scatter_add when accumulating) of the flattened source
+/// into the flattened input.
+static Results decomposePut(Decomposer &d) {
+  Value x = d.tensor("input"), index = d.tensor("index"), src = d.tensor("source");
+  auto accumulate = d.getBool("accumulate");
+  if (!accumulate || !allStaticShapes({x, index, src}))
+    return d.decline("needs static shapes and a constant accumulate");
+  RankedTensorType tx = typeOf(x);
+  int64_t n = tx.getNumElements(), k = typeOf(index).getNumElements();
+  Value idx = wrappedFlatIndex(d, index, n, "put");
+  Value flat = reshape(d, x, {n});
+  Value values = reshape(d, src, {k});
+  Value out;
+  if (*accumulate && tx.getElementType().isInteger(1))
+    out = d.binary("torch.logical_or", flat,
+                   d.call("torch.scatter_add",
+                          {{"input", d.unary("torch.zeros_like", flat)}, {"dim", d.i64(0)},
+                           {"index", idx}, {"src", values}}));
+  else
+    out = d.call(*accumulate ? "torch.scatter_add" : "torch.scatter",
+                 {{"input", flat}, {"dim", d.i64(0)}, {"index", idx}, {"src", values}});
+  return one(reshape(d, out, tx.getShape()));
+}
+
+/// A scatter of src (converted to the input's dtype) into the flattened
+/// input at the storage offsets of a strided view (diagonal_scatter,
+/// as_strided_scatter): a constant index of the view's offsets.
+static Results scatterStridedView(Decomposer &d, ArrayRef<int64_t> shape,
+                                  int64_t offset, ArrayRef<int64_t> strides) {
+  Value x = d.tensor("input");
+  RankedTensorType tx = typeOf(x);
+  int64_t n = tx.getNumElements(), k = 1;
+  for (int64_t s : shape)
+    k *= s;
+  if (k == 0)
+    return one(d.unary("torch.clone", x));
+  auto indexType = RankedTensorType::get({k}, d.b.getI64Type());
+  SmallVector<int64_t> pos(shape.size(), 0);
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    int64_t at = offset, rest = i[0];
+    for (int64_t j = shape.size() - 1; j >= 0; --j) {
+      at += (rest % shape[j]) * strides[j];
+      rest /= shape[j];
+    }
+    return static_cast<double>(at);
+  });
+  Value values = reshape(d, d.cast(d.tensor("src"), tx.getElementType()), {k});
+  Value out = d.call("torch.scatter", {{"input", reshape(d, x, {n})}, {"dim", d.i64(0)},
+                                       {"index", index}, {"src", values}});
+  return one(reshape(d, out, tx.getShape()));
+}
+
+static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+static Results decomposeDiagonalScatter(Decomposer &d) {
+  RankedTensorType tx = typeOf(d.tensor("input"));
+  auto off = d.getInt("offset"), a = d.getInt("dim1"), b = d.getInt("dim2");
+  if (!off || !a || !b || !allStaticShapes({d.tensor("input"), d.tensor("src")}) ||
+      tx.getRank() < 2)
+    return d.decline("needs constant dims and static shapes");
+  int64_t rank = tx.getRank(), d1 = normDim(*a, rank), d2 = normDim(*b, rank);
+  SmallVector<int64_t> strides = rowMajorStrides(tx.getShape()), shape, viewStrides;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d1 && i != d2) {
+      shape.push_back(tx.getDimSize(i));
+      viewStrides.push_back(strides[i]);
+    }
+  int64_t rows = std::max<int64_t>(-*off, 0), cols = std::max<int64_t>(*off, 0);
+  int64_t len = std::max<int64_t>(
+      std::min(tx.getDimSize(d1) - rows, tx.getDimSize(d2) - cols), 0);
+  shape.push_back(len);
+  viewStrides.push_back(strides[d1] + strides[d2]);
+  return scatterStridedView(d, shape, rows * strides[d1] + cols * strides[d2],
+                            viewStrides);
+}
+
+static Results decomposeAsStridedScatter(Decomposer &d) {
+  auto size = d.getInts("size"), stride = d.getInts("stride");
+  std::optional<int64_t> offset = d.isNone("storage_offset")
+                                      ? std::optional<int64_t>(0)
+                                      : d.getInt("storage_offset");
+  if (!size || !stride || !offset ||
+      !allStaticShapes({d.tensor("input"), d.tensor("src")}))
+    return d.decline("needs constant sizes, strides and offset, and static shapes");
+  return scatterStridedView(d, *size, *offset, *stride);
+}
+
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
   t["torch.functional.unique_consecutive"] = decomposeUniqueConsecutive;
+  t["torch.put"] = decomposePut;
+  t["torch.diagonal_scatter"] = decomposeDiagonalScatter;
+  t["torch.as_strided_scatter"] = decomposeAsStridedScatter;
+  // take: the flattened input gathered at the flattened index (negative
+  // ones wrapped; one out of range is torch's error at run time).
+  t["torch.take"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input"), index = d.tensor("index");
+    RankedTensorType tx = typeOf(x), ti = typeOf(index);
+    if (!tx || !ti || !tx.hasStaticShape() || !ti.hasStaticShape())
+      return d.decline("needs static shapes");
+    int64_t n = tx.getNumElements();
+    Value wrapped = wrappedFlatIndex(d, index, n, "take");
+    Value picked = indexDim(d, reshape(d, x, {n}), 0, wrapped);
+    return one(reshape(d, picked, ti.getShape()));
+  };
   t["torch.masked_scatter"] = decomposeMaskedScatter;
   // select_scatter: a slice_scatter of src with the selected dim restored.
   t["torch.select_scatter"] = [](Decomposer &d) -> Results {

@@ -573,7 +573,187 @@ Results decompose::maskedResults(Decomposer &d, SmallVector<Value> out,
   return out;
 }
 
+//===----------------------------------------------------------------------===//
+// Products that are formulas of other products
+//===----------------------------------------------------------------------===//
+
+/// `a`'s dims `da` contracted with `b`'s `db` (tensordot, inner): both
+/// permuted and flattened into one mm, reshaped back.
+static Value contract(Decomposer &d, Value a, Value b, ArrayRef<int64_t> da,
+                      ArrayRef<int64_t> db) {
+  RankedTensorType ta = typeOf(a), tb = typeOf(b);
+  SmallVector<int64_t> pa, pb, shape;
+  int64_t rows = 1, cols = 1, inner = 1;
+  for (int64_t i = 0; i < ta.getRank(); ++i)
+    if (!llvm::is_contained(da, i)) {
+      pa.push_back(i);
+      shape.push_back(ta.getDimSize(i));
+      rows *= ta.getDimSize(i);
+    }
+  for (int64_t i : da) {
+    pa.push_back(i);
+    inner *= ta.getDimSize(i);
+  }
+  llvm::append_range(pb, db);
+  for (int64_t i = 0; i < tb.getRank(); ++i)
+    if (!llvm::is_contained(db, i)) {
+      pb.push_back(i);
+      shape.push_back(tb.getDimSize(i));
+      cols *= tb.getDimSize(i);
+    }
+  Value ap = d.call("torch.permute", {{"input", a}, {"dims", d.ints(pa)}});
+  Value bp = d.call("torch.permute", {{"input", b}, {"dims", d.ints(pb)}});
+  Value product = d.call("torch.mm", {{"input", reshape(d, ap, {rows, inner})},
+                                      {"mat2", reshape(d, bp, {inner, cols})}});
+  return reshape(d, product, shape);
+}
+
+static Results decomposeTensordot(Decomposer &d) {
+  bool isInner = d.target() == "torch.inner";
+  Value a = d.tensor(isInner ? "input" : "a"), b = d.tensor(isInner ? "other" : "b");
+  if (!allStaticShapes({a, b}))
+    return d.decline("needs static shapes");
+  RankedTensorType ta = typeOf(a), tb = typeOf(b);
+  if (isInner) {
+    if (ta.getRank() == 0 || tb.getRank() == 0)
+      return one(d.binary("torch.mul", a, b));
+    return one(contract(d, a, b, {ta.getRank() - 1}, {tb.getRank() - 1}));
+  }
+  std::string error;
+  auto dims = tensordotDimsOf(d.value("dims"), ta.getShape(), tb.getShape(), error);
+  if (!dims || failed(*dims))
+    return d.decline("dims must be valid constants");
+  return one(contract(d, a, b, (*dims)->first, (*dims)->second));
+}
+
+/// addr: beta * input + alpha * outer(vec1, vec2) in the promoted dtype;
+/// bools as (beta && input) || (alpha && outer).
+static Results decomposeAddr(Decomposer &d) {
+  RankedTensorType type = d.resultTensorType();
+  if (!type)
+    return d.decline("the result type is not known");
+  Type e = type.getElementType();
+  Value product = d.call("torch.outer", {{"input", d.cast(d.tensor("vec1"), e)},
+                                         {"vec2", d.cast(d.tensor("vec2"), e)}});
+  if (!e.isInteger(1))
+    return scaledSum(d, product);
+  std::optional<double> beta = d.getFloat("beta"), alpha = d.getFloat("alpha");
+  if (!beta || !alpha)
+    return d.decline("beta and alpha are not constants");
+  if (*alpha == 0)
+    product = d.unary("torch.zeros_like", product);
+  if (*beta == 0)
+    return one(product);
+  return one(d.binary("torch.logical_or", d.cast(d.tensor("input"), e), product));
+}
+
+/// kron: [a0, 1, a1, 1, ...] * [1, b0, 1, b1, ...], dims merged pairwise.
+static Results decomposeKron(Decomposer &d) {
+  Value a = d.tensor("input"), b = d.tensor("other");
+  if (!allStaticShapes({a, b}))
+    return d.decline("needs static shapes");
+  RankedTensorType ta = typeOf(a), tb = typeOf(b);
+  int64_t rank = std::max(ta.getRank(), tb.getRank());
+  SmallVector<int64_t> sa, sb, out;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t ia = i - (rank - ta.getRank()), ib = i - (rank - tb.getRank());
+    int64_t x = ia >= 0 ? ta.getDimSize(ia) : 1, y = ib >= 0 ? tb.getDimSize(ib) : 1;
+    sa.append({x, 1});
+    sb.append({1, y});
+    out.push_back(x * y);
+  }
+  return one(reshape(d, d.binary("torch.mul", reshape(d, a, sa), reshape(d, b, sb)), out));
+}
+
+/// multi_dot: the kernel's order of mm calls (Kernels/Linalg.cpp).
+static Results decomposeMultiDot(Decomposer &d) {
+  SmallVector<Value> ts = d.arg("tensors").values;
+  if (ts.size() < 2 || !allStaticShapes(ts))
+    return d.decline("needs at least two tensors of static shapes");
+  RankedTensorType first = typeOf(ts.front()), last = typeOf(ts.back());
+  SmallVector<int64_t> out;
+  if (first.getRank() == 2)
+    out.push_back(first.getDimSize(0));
+  else
+    ts.front() = reshape(d, ts.front(), {1, first.getDimSize(0)});
+  if (last.getRank() == 2)
+    out.push_back(last.getDimSize(1));
+  else
+    ts.back() = reshape(d, ts.back(), {last.getDimSize(0), 1});
+  auto mm = [&](Value x, Value y) {
+    return d.call("torch.mm", {{"input", x}, {"mat2", y}});
+  };
+  Value r;
+  if (ts.size() == 3) {
+    int64_t a = typeOf(ts[0]).getDimSize(0), b = typeOf(ts[1]).getDimSize(0),
+            c = typeOf(ts[2]).getDimSize(0), e = typeOf(ts[2]).getDimSize(1);
+    r = a * c * (b + e) > b * e * (a + c) ? mm(ts[0], mm(ts[1], ts[2]))
+                                          : mm(mm(ts[0], ts[1]), ts[2]);
+  } else {
+    r = ts[0];
+    for (size_t i = 1; i < ts.size(); ++i)
+      r = mm(r, ts[i]);
+  }
+  return one(reshape(d, r, out));
+}
+
+/// matrix_power: the kernel's chain of matmuls (an identity constant for
+/// 0, the inverse first for a negative power).
+static Results decomposeMatrixPower(Decomposer &d) {
+  Value a = d.tensor("input");
+  auto n = d.getInt("n");
+  RankedTensorType type = typeOf(a);
+  if (!n || !type || !type.hasStaticShape())
+    return d.decline("needs a constant power and a static shape");
+  if (*n == 0) {
+    return one(d.tensorConstant(type, [](ArrayRef<int64_t> i) {
+      return i[i.size() - 1] == i[i.size() - 2] ? 1.0 : 0.0;
+    }));
+  }
+  Value base = *n < 0 ? d.unary("torch.linalg.inv", a) : a;
+  int64_t k = std::abs(*n);
+  auto matmul = [&](Value x, Value y) { return d.binary("torch.matmul", x, y); };
+  if (k == 1)
+    return one(d.unary("torch.clone", base));
+  if (k == 2)
+    return one(matmul(base, base));
+  if (k == 3)
+    return one(matmul(matmul(base, base), base));
+  Value z, result;
+  for (; k > 0; k >>= 1) {
+    z = z ? matmul(z, z) : base;
+    if (k & 1)
+      result = result ? matmul(result, z) : z;
+  }
+  return one(result);
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
+  t["Tensor.__rmatmul__"] = [](Decomposer &d) -> Results {
+    return one(d.binary("torch.matmul", d.tensor("other"), d.tensor("input")));
+  };
+  t["torch.addr"] = decomposeAddr;
+  t["torch.inner"] = decomposeTensordot;
+  t["torch.tensordot"] = decomposeTensordot;
+  t["torch.kron"] = decomposeKron;
+  t["torch.linalg.vecdot"] = [](Decomposer &d) -> Results {
+    Value product = d.binary("torch.mul", d.tensor("x"), d.tensor("y"));
+    auto dim = d.getInt("dim");
+    if (!dim)
+      return d.decline("dim must be a constant");
+    return one(d.call("torch.sum", {{"input", product}, {"dim", d.ints({*dim})}}));
+  };
+  t["torch.linalg.multi_dot"] = decomposeMultiDot;
+  t["torch.linalg.matrix_power"] = decomposeMatrixPower;
+  t["torch.dist"] = [](Decomposer &d) -> Results {
+    auto p = d.getFloat("p");
+    RankedTensorType type = d.resultTensorType();
+    if (!p || !type)
+      return d.decline("p must be a constant");
+    Value diff = d.binary("torch.sub", d.tensor("input"), d.tensor("other"));
+    return one(vectorNorm(d, diff, *p, Arg(d.none()), d.boolean(false),
+                          type.getElementType()));
+  };
   t["torch.ops.aten.convolution_backward.default"] = decomposeConvolutionBackward;
   t["torch.ops.aten._trilinear.default"] = decomposeTrilinear;
   t["torch.linalg.det"] = decomposeDet;

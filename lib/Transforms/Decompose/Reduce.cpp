@@ -269,7 +269,107 @@ static Value withoutNaN(Decomposer &d, Value x) {
                                        {"value", d.f64(0.0)}});
 }
 
+/// trapezoid and cumulative_trapezoid in the kernel's steps (Kernels/
+/// Reduce.cpp, torch's).
+static Results decomposeTrapezoid(Decomposer &d) {
+  Value y = d.tensor("y");
+  RankedTensorType ty = typeOf(y), result = d.resultTensorType();
+  auto given = d.getInt("dim");
+  if (!ty || !result || !given || !ty.hasStaticShape() || ty.getRank() == 0)
+    return d.decline("needs a static shape and a constant dim");
+  bool cumulative = d.target() == "torch.cumulative_trapezoid";
+  int64_t dim = normDim(*given, ty.getRank()), len = ty.getDimSize(dim);
+  if (!cumulative && len == 0)
+    return one(d.call("torch.zeros", {{"size", d.ints(result.getShape())},
+                                      {"dtype", d.dtype(result.getElementType())}}));
+  auto slice = [&](Value v, int64_t start, std::optional<int64_t> end) {
+    return window(d, v, dim, sliceOf(d, start, end, 1));
+  };
+  Value pairs = d.binary("torch.add", slice(y, 0, -1), slice(y, 1, std::nullopt));
+  if (Value x = d.tensor("x")) {
+    RankedTensorType tx = typeOf(x);
+    if (!tx || !tx.hasStaticShape())
+      return d.decline("needs a static shape");
+    if (tx.getRank() == 1) {
+      SmallVector<int64_t> shape(ty.getRank(), 1);
+      shape[dim] = tx.getDimSize(0);
+      x = reshape(d, x, shape);
+    } else if (tx.getRank() < ty.getRank()) {
+      SmallVector<int64_t> shape(ty.getRank() - tx.getRank(), 1);
+      llvm::append_range(shape, tx.getShape());
+      x = reshape(d, x, shape);
+    }
+    Value dx = d.binary("torch.sub", slice(x, 1, std::nullopt), slice(x, 0, -1));
+    if (cumulative) {
+      Value c = d.call("torch.cumsum", {{"input", d.binary("torch.mul", pairs, dx)},
+                                        {"dim", d.i64(dim)}});
+      return one(d.binary("torch.div", c, d.f64(2.0)));
+    }
+    Value h = d.binary("torch.div", d.binary("torch.mul", dx, pairs), d.f64(2.0));
+    return one(d.call("torch.sum", {{"input", h}, {"dim", d.ints({dim})}}));
+  }
+  std::optional<double> dx = d.isNone("dx") ? std::optional<double>(1.0) : d.getFloat("dx");
+  if (!dx)
+    return d.decline("dx must be a constant");
+  if (cumulative)
+    return one(d.call("torch.cumsum", {{"input", d.binary("torch.mul", pairs, d.f64(*dx / 2.0))},
+                                       {"dim", d.i64(dim)}}));
+  Value ends = d.binary("torch.add", window(d, y, dim, d.i64(0)), window(d, y, dim, d.i64(-1)));
+  Value sum = d.call("torch.sum", {{"input", y}, {"dim", d.ints({dim})}});
+  Value diff = d.binary("torch.sub", sum, d.binary("torch.mul", ends, d.f64(0.5)));
+  return one(d.binary("torch.mul", diff, d.f64(*dx)));
+}
+
+/// linalg.vander: [1, cumprod(x repeated N - 1 times)] along a new last dim.
+static Results decomposeVander(Decomposer &d) {
+  Value x = d.tensor("x");
+  RankedTensorType tx = typeOf(x), result = d.resultTensorType();
+  if (!tx || !result || !result.hasStaticShape())
+    return d.decline("needs a static shape");
+  SmallVector<int64_t> column(result.getShape().drop_back()), shape(column);
+  column.push_back(1);
+  shape.push_back(result.getShape().back() - 1);
+  Value repeated = d.call("Tensor.expand", {{"input", reshape(d, x, column)},
+                                            {"size", d.ints(shape)}});
+  Value powers = d.call("torch.cumprod", {{"input", repeated}, {"dim", d.i64(-1)}});
+  Value ones = d.call("torch.ones", {{"size", d.ints(column)},
+                                     {"dtype", d.dtype(result.getElementType())}});
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, {ones, powers})},
+                                  {"dim", d.i64(-1)}}));
+}
+
+/// cov and corrcoef in the kernel's steps (Kernels/Reduce.cpp).
+static Results decomposeCovariance(Decomposer &d) {
+  Value in = d.tensor("input");
+  RankedTensorType type = typeOf(in);
+  bool corr = d.target() == "torch.corrcoef";
+  std::optional<int64_t> correction = corr ? std::optional<int64_t>(1) : d.getInt("correction");
+  if (!type || !type.hasStaticShape() || !correction ||
+      (!corr && (!d.isNone("fweights") || !d.isNone("aweights"))))
+    return d.decline("needs a static shape, a constant correction, no weights");
+  Value x = type.getRank() < 2 ? reshape(d, in, {1, type.getNumElements()}) : in;
+  int64_t rows = typeOf(x).getDimSize(0), n = typeOf(x).getDimSize(1);
+  Value avg = d.binary("torch.div", d.call("torch.sum", {{"input", x}, {"dim", d.ints({1})}}),
+                       d.i64(n));
+  Value centered = d.binary("torch.sub", x, reshape(d, avg, {rows, 1}));
+  Value c = d.call("torch.mm", {{"input", centered}, {"mat2", d.unary("torch.t", centered)}});
+  Value cov = d.binary("torch.div", c, d.i64(std::max<int64_t>(n - *correction, 0)));
+  if (!corr || rows == 1) {
+    cov = reshape(d, cov, rows == 1 ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{rows, rows});
+    return one(corr ? d.binary("torch.div", cov, cov) : cov);
+  }
+  Value sd = d.unary("torch.sqrt", d.unary("torch.diagonal", cov));
+  Value r = d.binary("torch.div", d.binary("torch.div", cov, reshape(d, sd, {rows, 1})),
+                     reshape(d, sd, {1, rows}));
+  return one(d.call("torch.clamp", {{"input", r}, {"min", d.f64(-1.0)}, {"max", d.f64(1.0)}}));
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  t["torch.cov"] = decomposeCovariance;
+  t["torch.corrcoef"] = decomposeCovariance;
+  t["torch.trapezoid"] = decomposeTrapezoid;
+  t["torch.cumulative_trapezoid"] = decomposeTrapezoid;
+  t["torch.linalg.vander"] = decomposeVander;
   t["torch.nansum"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
                                     {"dim", d.arg("dim")},

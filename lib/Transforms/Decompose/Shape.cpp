@@ -323,6 +323,8 @@ static Results decomposeShapeQuery(Decomposer &d) {
           perm.push_back(i);
         return one(d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}}));
       }
+      if ((*name == "mT" || *name == "mH") && rank == 0)
+        return one(d.unary("torch.clone", x));
       if (*name == "T" || *name == "H" || ((*name == "mT" || *name == "mH") && rank >= 2))
         return one(d.call("torch.transpose", {{"input", x}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}}));
       if (*name == "data" || *name == "real")
@@ -556,7 +558,244 @@ static Results decomposeDiff(Decomposer &d) {
   return one(x);
 }
 
+/// torch.gradient in the kernel's steps (Kernels/Shape.cpp).
+static Results decomposeGradient(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x);
+  auto edge = d.getInt("edge_order");
+  if (!type || !type.hasStaticShape() || !edge)
+    return d.decline("needs a static shape and a constant edge_order");
+  SmallVector<double> spacing;
+  if (!d.isNone("spacing")) {
+    Attribute given = d.value("spacing");
+    if (auto one = getPyFloat(given)) {
+      spacing.push_back(*one);
+    } else if (auto list = dyn_cast_or_null<ArrayAttr>(given)) {
+      for (Attribute a : list.getValue()) {
+        auto v = getPyFloat(a);
+        if (!v)
+          return d.decline("the spacing must be numbers");
+        spacing.push_back(*v);
+      }
+    } else if (auto tuple = dyn_cast_or_null<TupleAttr>(given)) {
+      for (Attribute a : tuple.getElements().getValue()) {
+        auto v = getPyFloat(a);
+        if (!v)
+          return d.decline("the spacing must be numbers");
+        spacing.push_back(*v);
+      }
+    } else {
+      return d.decline("the spacing must be numbers");
+    }
+  }
+  std::optional<SmallVector<int64_t>> dims;
+  if (!d.isNone("dim") && !(dims = d.getInts("dim")))
+    return d.decline("dim must be a constant");
+  std::string error;
+  auto plan = gradientDims(type.getShape(),
+                           dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt,
+                           spacing, *edge, error);
+  if (failed(plan))
+    return d.decline(error);
+  SmallVector<Value> outs;
+  for (auto [dim, h] : llvm::zip(plan->first, plan->second)) {
+    int64_t n = type.getDimSize(dim);
+    auto at = [&, dim = dim](int64_t start, int64_t length) {
+      return window(d, x, dim, sliceOf(d, start, start + length, 1));
+    };
+    auto op = [&](StringRef target, Value a, Arg b) { return d.call(target, {{"input", a}, {"other", b}}); };
+    Attribute dx = d.f64(h);
+    Value center = op("torch.div", op("torch.div", op("torch.sub", at(2, n - 2), at(0, n - 2)), dx),
+                      d.i64(2));
+    Value first, last;
+    if (*edge == 1) {
+      first = op("torch.div", op("torch.sub", at(1, 1), at(0, 1)), dx);
+      last = op("torch.div", op("torch.sub", at(n - 1, 1), at(n - 2, 1)), dx);
+    } else {
+      first = op("torch.div",
+                 op("torch.sub",
+                    op("torch.add", op("torch.mul", at(0, 1), d.f64(-1.5)),
+                       op("torch.mul", at(1, 1), d.i64(2))),
+                    op("torch.mul", at(2, 1), d.f64(0.5))),
+                 dx);
+      last = op("torch.div",
+                op("torch.add",
+                   op("torch.sub", op("torch.mul", at(n - 3, 1), d.f64(0.5)),
+                      op("torch.mul", at(n - 2, 1), d.i64(2))),
+                   op("torch.mul", at(n - 1, 1), d.f64(1.5))),
+                dx);
+    }
+    outs.push_back(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, {first, center, last})},
+                                        {"dim", d.i64(dim)}}));
+  }
+  return outs;
+}
+
+/// block_diag: each tensor as a matrix in the promoted dtype, padded with
+/// zeros to the full width at its column, the rows concatenated.
+static Results decomposeBlockDiag(Decomposer &d) {
+  SmallVector<Value> ts = d.arg("tensors").values;
+  RankedTensorType result = d.resultTensorType();
+  if (ts.empty() || !allStaticShapes(ts) || !result)
+    return d.decline("needs tensors of static shapes");
+  int64_t cols = result.getDimSize(1), at = 0;
+  SmallVector<Value> rows;
+  for (Value v : ts) {
+    RankedTensorType t = typeOf(v);
+    int64_t r = t.getRank() == 2 ? t.getDimSize(0) : 1;
+    int64_t c = t.getRank() ? t.getShape().back() : 1;
+    Value m = reshape(d, d.cast(v, result.getElementType()), {r, c});
+    rows.push_back(d.call("torch.nn.functional.pad",
+                          {{"input", m}, {"pad", d.ints({at, cols - at - c})}}));
+    at += c;
+  }
+  return one(d.call("torch.cat", {{"tensors", Arg::list(d.ctx, rows)}, {"dim", d.i64(0)}}));
+}
+
+/// cartesian_prod: the meshgrid (ij) of the vectors, flattened and stacked
+/// as columns; one vector as it is.
+static Results decomposeCartesianProd(Decomposer &d) {
+  SmallVector<Value> ts = d.arg("tensors").values;
+  if (ts.empty() || !allStaticShapes(ts))
+    return d.decline("needs vectors of static shapes");
+  if (ts.size() == 1)
+    return one(d.unary("torch.clone", ts[0]));
+  SmallVector<int64_t> shape;
+  int64_t rows = 1;
+  for (Value v : ts) {
+    shape.push_back(typeOf(v).getDimSize(0));
+    rows *= shape.back();
+  }
+  SmallVector<Value> cols;
+  for (auto [i, v] : llvm::enumerate(ts)) {
+    SmallVector<int64_t> ones(ts.size(), 1);
+    ones[i] = shape[i];
+    Value grid = d.call("Tensor.expand", {{"input", reshape(d, v, ones)},
+                                          {"size", d.ints(shape)}});
+    cols.push_back(reshape(d, grid, {rows}));
+  }
+  return one(d.call("torch.stack", {{"tensors", Arg::list(d.ctx, cols)}, {"dim", d.i64(1)}}));
+}
+
+/// combinations: a gather at the constant indices of the combinations
+/// (the kernel's order: lexicographic).
+static Results decomposeCombinations(Decomposer &d) {
+  Value x = d.tensor("input");
+  RankedTensorType type = typeOf(x), result = d.resultTensorType();
+  auto r = d.getInt("r");
+  auto replacement = d.getBool("with_replacement");
+  if (!type || !result || !r || !replacement || !type.hasStaticShape() ||
+      !result.hasStaticShape())
+    return d.decline("needs constant arguments and a static shape");
+  if (*r == 0 || result.getNumElements() == 0)
+    return one(reshape(d, window(d, x, 0, sliceOf(d, 0, 0, 1)), result.getShape()));
+  int64_t n = type.getDimSize(0);
+  SmallVector<int64_t> picks, idx(*r, 0);
+  if (!*replacement)
+    for (int64_t j = 0; j < *r; ++j)
+      idx[j] = j;
+  while (true) {
+    llvm::append_range(picks, idx);
+    int64_t j = *r - 1;
+    while (j >= 0 && idx[j] == (*replacement ? n - 1 : n - *r + j))
+      --j;
+    if (j < 0)
+      break;
+    ++idx[j];
+    for (int64_t l = j + 1; l < *r; ++l)
+      idx[l] = *replacement ? idx[j] : idx[l - 1] + 1;
+  }
+  auto indexType = RankedTensorType::get({static_cast<int64_t>(picks.size())},
+                                         d.b.getI64Type());
+  Value index = d.tensorConstant(indexType, [&](ArrayRef<int64_t> i) {
+    return static_cast<double>(picks[i[0]]);
+  });
+  return one(reshape(d, indexDim(d, x, 0, index), result.getShape()));
+}
+
 void decompose::populateShapeDecompositions(DecompositionTable &t) {
+  t["torch.gradient"] = decomposeGradient;
+  t["torch.block_diag"] = decomposeBlockDiag;
+  t["torch.cartesian_prod"] = decomposeCartesianProd;
+  t["torch.combinations"] = decomposeCombinations;
+  t["torch.constant_pad_nd"] = [](Decomposer &d) -> Results {
+    auto value = d.getFloat("value");
+    if (!value)
+      return d.decline("value must be a constant");
+    return one(d.call("torch.nn.functional.pad", {{"input", d.tensor("input")},
+                                                  {"pad", d.arg("pad")},
+                                                  {"value", d.f64(*value)}}));
+  };
+  for (StringRef name : {"torch.hsplit", "torch.vsplit", "torch.dsplit"})
+    t[name] = [](Decomposer &d) -> Results {
+      RankedTensorType type = typeOf(d.tensor("input"));
+      if (!type)
+        return d.decline("the input is not a ranked tensor");
+      int64_t dim = d.target() == "torch.hsplit" ? (type.getRank() > 1 ? 1 : 0)
+                    : d.target() == "torch.vsplit" ? 0
+                                                   : 2;
+      return one(d.call("torch.tensor_split",
+                        {{"input", d.tensor("input")},
+                         {"indices_or_sections", d.arg("indices_or_sections")},
+                         {"dim", d.i64(dim)}}));
+    };
+  t["torch.diagflat"] = [](Decomposer &d) -> Results {
+    RankedTensorType type = typeOf(d.tensor("input"));
+    if (!type || !type.hasStaticShape())
+      return d.decline("needs a static shape");
+    return one(d.call("torch.diag", {{"input", reshape(d, d.tensor("input"),
+                                                       {type.getNumElements()})},
+                                     {"diagonal", d.arg("offset")}}));
+  };
+  // sum_to_size: sum (keepdim) over the leading dims and the dims the size
+  // has as 1, viewed as the size.
+  t["Tensor.sum_to_size"] = [](Decomposer &d) -> Results {
+    Value x = d.tensor("input");
+    RankedTensorType type = typeOf(x), result = d.resultTensorType();
+    if (!type || !result || !type.hasStaticShape())
+      return d.decline("needs a static shape");
+    ArrayRef<int64_t> size = result.getShape();
+    int64_t lead = type.getRank() - static_cast<int64_t>(size.size());
+    SmallVector<int64_t> dims;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (i < lead || (size[i - lead] == 1 && type.getDimSize(i) != 1))
+        dims.push_back(i);
+    if (size.empty())
+      return one(d.unary("torch.sum", x));
+    if (dims.empty())
+      return one(d.unary("torch.clone", x));
+    Value sum = d.call("torch.sum", {{"input", x}, {"dim", d.ints(dims)},
+                                     {"keepdim", d.boolean(true)}});
+    return one(reshape(d, sum, size));
+  };
+  for (StringRef name : {"torch.fft.fftshift", "torch.fft.ifftshift"})
+    t[name] = [](Decomposer &d) -> Results {
+      Value x = d.tensor("input");
+      RankedTensorType type = typeOf(x);
+      if (!type || !type.hasStaticShape())
+        return d.decline("needs a static shape");
+      SmallVector<int64_t> dims;
+      if (d.isNone("dim")) {
+        for (int64_t i = 0; i < type.getRank(); ++i)
+          dims.push_back(i);
+      } else if (auto given = d.getInts("dim")) {
+        for (int64_t g : *given)
+          dims.push_back(normDim(g, type.getRank()));
+      } else {
+        return d.decline("dim must be a constant");
+      }
+      bool inverse = d.target() == "torch.fft.ifftshift";
+      SmallVector<int64_t> shifts;
+      for (int64_t i : dims) {
+        if (i < 0 || i >= type.getRank())
+          return d.decline("dim out of range");
+        shifts.push_back((type.getDimSize(i) + (inverse ? 1 : 0)) / 2);
+      }
+      if (dims.empty())
+        return one(d.unary("torch.clone", x));
+      return one(d.call("torch.roll", {{"input", x}, {"shifts", d.ints(shifts)},
+                                       {"dims", d.ints(dims)}}));
+    };
   t["torch.diff"] = decomposeDiff;
   t["Tensor.unfold"] = decomposeTensorUnfold;
   t["torch.diag_embed"] = decomposeDiagEmbed;

@@ -58,5 +58,9 @@ static Results decomposeBucketize(Decomposer &d) {
 }
 
 void decompose::populateSortDecompositions(DecompositionTable &t) {
+  t["torch.msort"] = [](Decomposer &d) -> Results {
+    Value sorted = d.call("torch.sort", {{"input", d.tensor("input")}, {"dim", d.i64(0)}});
+    return one(d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(0)}}));
+  };
   t["torch.bucketize"] = decomposeBucketize;
 }
