@@ -37,17 +37,20 @@ ALLOWED = {
     "Value": _BELOW_DIALECT,
     # Peers above the dialect: the interpreter (kernels, BLAS, the constant
     # evaluator), the rewrites, the trace formats.
-    "Interpreter": _DIALECT + ["Value"],
+    "Interpreter": _DIALECT + ["Value", "Runtime"],
     "Transforms": _DIALECT + ["Value"],
     "Translate": _DIALECT,
     "Conversion": _DIALECT + ["Transforms"],
     # ONNX in and out: the export runs the surgery passes on a copy.
     "Onnx": _DIALECT + ["Transforms"],
     "ExecutionEngine": _DIALECT + ["Value", "Transforms", "Conversion",
-                                   "Interpreter"],
+                                   "Interpreter", "Runtime"],
     "InitAll": _DIALECT + ["Value", "Interpreter", "Transforms", "Translate",
                            "Conversion", "ExecutionEngine", "Onnx"],
-    # The CUDA runtime is C, linked into GPU libraries: it names nothing.
+    # The runtimes compiled code calls, below everything: the CUDA runtime
+    # (linked into GPU libraries) and the linear-algebra runtime over LAPACK
+    # (the interpreter's kernels call it too; docs/linalg-runtime.md). They
+    # name nothing.
     "Runtime": [],
 }
 # Layers that live in another component's directory, by path prefix.
@@ -79,6 +82,7 @@ LIBRARIES = {
     "TracedGpuCodegen": "Conversion",
     "TracedExecutionEngine": "ExecutionEngine",
     "TracedInitAll": "InitAll",
+    "traced_linalg_runtime": "Runtime",
 }
 
 
