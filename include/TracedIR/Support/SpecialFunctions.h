@@ -595,14 +595,25 @@ V orthogonalPolynomial(const M &m, Polynomial kind, V x, V nIn) {
     atEnd = m.abs(x) == 0.0;
     endValue = one;
   }
-  // The recurrence, for the n - 1 steps i = 1 .. n - 1 where it is used.
+  // The recurrence, for the steps i = 1 .. n - 1 where it is used. torch
+  // counts them in int64; here i = hi * 4096 + lo, both parts exact in
+  // float32 (a float32 counter stops growing at 2^24: n = 1.8e7 looped
+  // forever), up to 2^36 steps (torch takes minutes for more). The loop
+  // stops early once the value is NaN, which it then stays.
   auto recurs = n >= 2.0 && !atEnd && !closedUsed;
-  V last = m.select(recurs, n - 1.0, m.c(0));
-  std::array<V, 3> init = {m.c(1), one, first};
+  V steps = m.select(recurs, n, m.c(1));
+  V stepsHi = m.floor(steps / 4096.0), stepsLo = steps - stepsHi * 4096.0;
+  std::array<V, 4> init = {m.c(1), m.c(0), one, first};
   auto done = m.whileLoop(
-      init, [&](const std::array<V, 3> &st) { return st[0] <= last; },
-      [&](const std::array<V, 3> &st) {
-        V i = st[0], p = st[1], q = st[2], r;
+      init,
+      [&](const std::array<V, 4> &st) {
+        V lo = st[0], hi = st[1], q = st[3];
+        return (hi < stepsHi || (hi == stepsHi && lo < stepsLo)) &&
+               hi < 16777216.0 && q == q;
+      },
+      [&](const std::array<V, 4> &st) {
+        V lo = st[0], hi = st[1], p = st[2], q = st[3], r;
+        V i = hi * 4096.0 + lo;
         switch (kind) {
         case P::HermiteH:
           r = (x + x) * q - (i + i) * p;
@@ -620,9 +631,12 @@ V orthogonalPolynomial(const M &m, Polynomial kind, V x, V nIn) {
           r = (y + y) * q - p;
           break;
         }
-        return std::array<V, 3>{i + 1.0, q, r};
+        V next = lo + 1.0;
+        auto wrap = next == 4096.0;
+        return std::array<V, 4>{m.select(wrap, m.c(0), next),
+                                m.select(wrap, hi + 1.0, hi), q, r};
       });
-  V r = done[2];
+  V r = done[3];
   r = m.select(n == 1.0, first, r);
   r = m.select(n == 0.0, one, r);
   r = m.select(closedUsed, closed, r);
