@@ -9,6 +9,8 @@
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::traced;
 
@@ -279,6 +281,80 @@ FailureOr<RtValue> extreme(const KernelArgs &args, bool max, bool wantValues,
   return RtValue(wantValues ? values : indices);
 }
 
+/// torch.median and torch.nanmedian as torch 1.13's CPU kernels define
+/// them: the element of rank (n - 1) / 2 under the order (value, index),
+/// NaN the largest; median of a run holding NaN is its first NaN, nanmedian
+/// counts only the other elements (n - #NaN; all NaN: the first).
+FailureOr<RtValue> medianOf(const KernelArgs &args, bool ignoreNaN) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  bool allDims = args.isNone("dim");
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  if (!allDims && r->k == 0 && r->outer != 0) {
+    FailureOr<int64_t> d = args.getInt("dim");
+    return args.emitError() << "median(): Expected reduction dim "
+                            << (failed(d) ? 0 : *d)
+                            << " to have non-zero size.";
+  }
+  Tensor values(in->dtype(), r->outShape), indices(DType::I64, r->outShape);
+  std::vector<int64_t> order;
+  for (int64_t o = 0; o < r->outer; ++o) {
+    int64_t k = r->k;
+    auto at = [&](int64_t i) { return r->moved.getDouble(o * k + i); };
+    order.resize(k);
+    for (int64_t i = 0; i < k; ++i)
+      order[i] = i;
+    int64_t nan = 0, firstNaN = -1;
+    for (int64_t i = 0; i < k; ++i)
+      if (std::isnan(at(i))) {
+        ++nan;
+        if (firstNaN < 0)
+          firstNaN = i;
+      }
+    int64_t pick;
+    if (k == 0) {
+      values.setDouble(o, NAN);
+      continue;
+    }
+    if (!ignoreNaN && nan) {
+      pick = firstNaN;
+    } else {
+      int64_t rank = ignoreNaN ? (k - nan - 1) / 2 : (k - 1) / 2;
+      if (ignoreNaN && nan == k)
+        rank = 0;
+      // (Integers compare as int64: doubles would tie values above 2^53.)
+      bool ints = r->moved.storage() == Storage::Int;
+      std::nth_element(order.begin(), order.begin() + rank, order.end(),
+                       [&](int64_t i, int64_t j) {
+                         if (ints) {
+                           int64_t a = r->moved.getInt(o * k + i),
+                                   b = r->moved.getInt(o * k + j);
+                           return a < b || (a == b && i < j);
+                         }
+                         double a = at(i), b = at(j);
+                         bool an = std::isnan(a), bn = std::isnan(b);
+                         if (an || bn)
+                           return (!an && bn) || (an && bn && i < j);
+                         return a < b || (a == b && i < j);
+                       });
+      pick = order[rank];
+    }
+    dispatchStorage(in->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      values.template data<T>()[o] = r->moved.template data<T>()[o * k + pick];
+      return 0;
+    });
+    indices.data<int64_t>()[o] = pick;
+  }
+  if (allDims)
+    return RtValue(values);
+  return RtValue::ofList({RtValue(values), RtValue(indices)}, /*isTuple=*/true);
+}
+
 /// var/std over `dim` with `correction` (unbiased: 1).
 FailureOr<RtValue> moments(const KernelArgs &args, bool sqrtResult,
                            bool withMean) {
@@ -364,6 +440,48 @@ static FailureOr<RtValue> maxOrMin(const KernelArgs &args, bool max) {
   return extreme(args, max, true, true, "dim", false);
 }
 FailureOr<RtValue> max(const KernelArgs &args) { return maxOrMin(args, true); }
+FailureOr<RtValue> median(const KernelArgs &args) { return medianOf(args, false); }
+FailureOr<RtValue> nanmedian(const KernelArgs &args) { return medianOf(args, true); }
+
+/// cummax/cummin along `dim` as torch's CPU kernel scans: an element at
+/// least as large (small) as the running extreme, or NaN, takes its place
+/// (so ties and NaN take the later index), and a NaN extreme stays.
+static FailureOr<RtValue> cumulativeExtreme(const KernelArgs &args, bool max) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  FailureOr<DimSplit> split = splitAtDim(args, *in, *d);
+  if (failed(split))
+    return failure();
+  Tensor values(in->dtype(), in->shape()), indices(DType::I64, in->shape());
+  int64_t size = split->size, inner = split->inner;
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = in->template data<T>();
+    T *pv = values.template data<T>();
+    int64_t *pi = indices.data<int64_t>();
+    for (int64_t o = 0; o < split->outer; ++o)
+      for (int64_t c = 0; c < inner; ++c) {
+        int64_t base = o * size * inner + c, idx = 0;
+        T best = size ? p[base] : T();
+        for (int64_t j = 0; j < size; ++j) {
+          T v = p[base + j * inner];
+          if (v != v || (best == best && (max ? v >= best : v <= best))) {
+            best = v;
+            idx = j;
+          }
+          pv[base + j * inner] = best;
+          pi[base + j * inner] = idx;
+        }
+      }
+    return 0;
+  });
+  return RtValue::ofList({RtValue(values), RtValue(indices)}, /*isTuple=*/true);
+}
+FailureOr<RtValue> cummax(const KernelArgs &args) { return cumulativeExtreme(args, true); }
+FailureOr<RtValue> cummin(const KernelArgs &args) { return cumulativeExtreme(args, false); }
+
 FailureOr<RtValue> min(const KernelArgs &args) { return maxOrMin(args, false); }
 
 static FailureOr<RtValue> allOrAny(const KernelArgs &args, bool all) {
@@ -978,7 +1096,18 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(a) || failed(b) || failed(p) || failed(eps) || failed(keepdim))
     return failure();
-  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  // torch 1.13 computes x1 - x2 + eps: torch.result_type of the two (a
+  // 0-d one gives way; a bool cannot be subtracted), then floating
+  // (an integer difference plus the float eps is the default float).
+  auto priority = [](const Tensor &t) {
+    return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
+  };
+  if (a->dtype() == DType::Bool || b->dtype() == DType::Bool)
+    return args.emitError() << "Subtraction, the `-` operator, with a bool "
+                               "tensor is not supported";
+  // (An integer difference wraps in its dtype: uint8 2 - 3 is 255.)
+  DType sub = resultType({{a->dtype(), priority(*a)}, {b->dtype(), priority(*b)}});
+  DType dtype = toFloatingDType(sub);
   FailureOr<kernels::BroadcastPair> pair =
       distanceOperands(args, *a, *b, dtype, "pairwise_distance");
   if (failed(pair))
@@ -999,8 +1128,8 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   for (int64_t o = 0; o < out.numel(); ++o) {
     double acc = *p == INFINITY ? 0.0 : (*p == -INFINITY ? INFINITY : 0.0);
     for (int64_t j = 0; j < k && o < outer; ++j) {
-      double v = std::abs(x.data<double>()[o * k + j] -
-                          y.data<double>()[o * k + j] + *eps);
+      double v = std::abs(
+          roundedTo(sub, x.data<double>()[o * k + j] - y.data<double>()[o * k + j]) + *eps);
       if (*p == INFINITY)
         acc = maxNaN(acc, v);
       else if (*p == -INFINITY)
@@ -1043,6 +1172,10 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.linalg.matrix_norm"] = matrixNorm;
   table["torch.nn.functional.cosine_similarity"] = cosineSimilarity;
   table["torch.nn.functional.pairwise_distance"] = pairwiseDistance;
+  table["torch.median"] = median;
+  table["torch.nanmedian"] = nanmedian;
+  table["torch.cummax"] = cummax;
+  table["torch.cummin"] = cummin;
   table["torch.mean"] = mean;
   table["torch.sum"] = sum;
   table["torch.nansum"] = nansum;

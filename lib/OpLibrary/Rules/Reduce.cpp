@@ -47,6 +47,15 @@ LogicalResult pairDistance(const BoundCall &call, RuleHelper &h) {
   Type elt = resultElementType({a, b}, call.getContext());
   if (!elt)
     return h.unknown();
+  bool pairwise = !call.getSignature().lookup("dim");
+  // pairwise_distance computes x1 - x2 + eps: no bool, and integers
+  // give the default float.
+  if (pairwise && (a.getElementType().isInteger(1) ||
+                   b.getElementType().isInteger(1)))
+    return call.emitError() << "Subtraction, the `-` operator, with a bool "
+                               "tensor is not supported";
+  if (pairwise && !isa<FloatType>(elt))
+    elt = Float32Type::get(call.getContext());
   if (!isa<FloatType>(elt))
     return call.emitError() << "expects floating-point inputs, got " << a
                             << " and " << b;
@@ -249,6 +258,16 @@ LogicalResult scan(const BoundCall &call, RuleHelper &h) {
   if (elt.isF16() && !trivial)
     return noCpuKernel(call, elt);
   return h.result(input.getShape(), elt);
+}
+
+/// cummax and cummin: (values, int64 indices), both of the input's shape.
+LogicalResult cumulativeExtreme(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> dim = h.dimArg(input);
+  if (!dim)
+    return h.stop();
+  auto indices = RankedTensorType::get(input.getShape(), i64Type(call));
+  return h.result(TupleType::get(call.getContext(), {input, indices}));
 }
 
 LogicalResult reduce(const BoundCall &call, RuleHelper &h) {

@@ -269,7 +269,134 @@ static Value withoutNaN(Decomposer &d, Value x) {
                                        {"value", d.f64(0.0)}});
 }
 
+/// cummax and cummin, as torch's scan defines them (ties and NaN take the
+/// later index, a NaN extreme stays), through an [.., i, j] square of the
+/// dim: value i is the extreme of elements j <= i (amax/amin keep NaN),
+/// index i the last such j holding it.
+static Results decomposeCumulativeExtreme(Decomposer &d) {
+  bool max = d.target() == "torch.cummax";
+  RankedTensorType type = d.tensorType("input");
+  std::optional<int64_t> given = d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !given)
+    return d.decline("needs a static input and a constant dim");
+  Value x = d.tensor("input");
+  int64_t rank = std::max<int64_t>(type.getRank(), 1);
+  SmallVector<int64_t> shape(type.getShape());
+  if (type.getRank() == 0)
+    shape = {1};
+  x = reshape(d, x, shape);
+  int64_t dim = normDim(*given, rank), n = shape[dim];
+  Type i64 = d.b.getI64Type();
+  if (n == 0)
+    return SmallVector<Value>{d.tensor("input"), d.cast(d.tensor("input"), i64)};
+  Value xt = d.call("torch.movedim", {{"input", x}, {"source", d.i64(dim)},
+                                      {"destination", d.i64(-1)}});
+  Value a = d.call("torch.unsqueeze", {{"input", xt}, {"dim", d.i64(-2)}});
+  auto index = [&](ArrayRef<int64_t> s, int axis) {
+    return d.tensorConstant(RankedTensorType::get(s, i64),
+                            [axis](ArrayRef<int64_t> i) { return double(i[axis]); });
+  };
+  Value j = index({1, n}, 1);
+  Value mask = d.binary("torch.le", j, index({n, 1}, 0));
+  // Masked-out positions hold the row's first element, which every i sees.
+  Value first = window(d, a, rank, sliceOf(d, 0, 1, 1));
+  Value square = d.call("torch.where", {{"condition", mask}, {"input", a}, {"other", first}});
+  Value v = d.call(max ? "torch.amax" : "torch.amin",
+                   {{"input", square}, {"dim", d.ints({-1})}});
+  Value vv = d.call("torch.unsqueeze", {{"input", v}, {"dim", d.i64(-1)}});
+  Value match = d.binary("torch.eq", a, vv);
+  if (isa<FloatType>(type.getElementType()))
+    match = d.binary("torch.logical_or", match,
+                     d.binary("torch.logical_and", d.unary("torch.isnan", a),
+                              d.unary("torch.isnan", vv)));
+  match = d.binary("torch.logical_and", match, mask);
+  Value idx = d.call("torch.amax", {{"input", d.call("torch.where", {{"condition", match},
+                                                                     {"input", j},
+                                                                     {"other", d.i64(-1)}})},
+                                    {"dim", d.ints({-1})}});
+  auto back = [&](Value t) {
+    Value m = d.call("torch.movedim", {{"input", t}, {"source", d.i64(-1)},
+                                       {"destination", d.i64(dim)}});
+    return reshape(d, m, type.getShape());
+  };
+  Value values = back(v), indices = back(idx);
+  if (!values || !indices)
+    return failure();
+  return SmallVector<Value>{values, indices};
+}
+
+/// median and nanmedian: the element of rank (n - 1) / 2 in a stable sort
+/// along the dim (NaN last, ties in index order, as torch's (value, index)
+/// order); median of a run holding NaN gives its first NaN, nanmedian
+/// takes the rank among the other elements ((n - #NaN - 1) / 2, at least
+/// 0).
+static Results decomposeMedian(Decomposer &d) {
+  bool ignoreNaN = d.target() == "torch.nanmedian";
+  RankedTensorType type = d.tensorType("input");
+  std::optional<bool> keepdim = d.getBool("keepdim");
+  bool allDims = d.isNone("dim");
+  std::optional<int64_t> given = allDims ? std::optional<int64_t>(0) : d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !keepdim || !given)
+    return d.decline("needs a static input and constant dim and keepdim");
+  Value x = d.tensor("input");
+  SmallVector<int64_t> shape(type.getShape());
+  if (allDims || type.getRank() == 0)
+    shape = {type.getNumElements()};
+  x = reshape(d, x, shape);
+  int64_t dim = normDim(*given, shape.size()), n = shape[dim];
+  if (n == 0)
+    return d.decline("an empty dim has no median");
+  Value sorted = d.call("torch.sort", {{"input", x}, {"dim", d.i64(dim)},
+                                       {"stable", d.boolean(true)}});
+  Value sv = d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(0)}});
+  Value si = d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(1)}});
+  bool isFloat = isa<FloatType>(type.getElementType());
+  Value nan = isFloat ? d.unary("torch.isnan", x) : Value();
+  Value values, indices;
+  auto pick = [&](Value rank) {
+    values = d.call("torch.gather", {{"input", sv}, {"dim", d.i64(dim)}, {"index", rank}});
+    indices = d.call("torch.gather", {{"input", si}, {"dim", d.i64(dim)}, {"index", rank}});
+  };
+  SmallVector<int64_t> kept(shape);
+  kept[dim] = 1;
+  auto rankType = RankedTensorType::get(kept, d.b.getI64Type());
+  if (ignoreNaN && isFloat) {
+    Value count = d.call("torch.sum", {{"input", nan}, {"dim", d.ints({dim})},
+                                       {"keepdim", d.boolean(true)}});
+    Value rank = d.call("torch.floor_divide",
+                        {{"input", d.call("torch.rsub", {{"input", count}, {"other", d.i64(n - 1)}})},
+                         {"other", d.i64(2)}});
+    pick(d.call("torch.clamp", {{"input", rank}, {"min", d.i64(0)}}));
+  } else {
+    pick(d.tensorConstant(rankType, [n](ArrayRef<int64_t>) { return double((n - 1) / 2); }));
+  }
+  if (!ignoreNaN && isFloat) {
+    Value hasNaN = d.call("torch.any", {{"input", nan}, {"dim", d.i64(dim)},
+                                        {"keepdim", d.boolean(true)}});
+    // (argmax of a bool tensor has no CPU kernel: of its int64 copy.)
+    Value firstNaN = d.call("torch.argmax", {{"input", d.cast(nan, d.b.getI64Type())},
+                                             {"dim", d.i64(dim)},
+                                             {"keepdim", d.boolean(true)}});
+    Value nanValue = d.call("torch.gather", {{"input", x}, {"dim", d.i64(dim)}, {"index", firstNaN}});
+    values = d.call("torch.where", {{"condition", hasNaN}, {"input", nanValue}, {"other", values}});
+    indices = d.call("torch.where", {{"condition", hasNaN}, {"input", firstNaN}, {"other", indices}});
+  }
+  RankedTensorType result = allDims ? d.resultTensorType()
+                                    : dyn_cast<RankedTensorType>(
+                                          cast<TupleType>(d.resultType()).getType(0));
+  if (!values || !indices || !result)
+    return failure();
+  values = reshape(d, values, result.getShape());
+  if (allDims)
+    return one(values);
+  return SmallVector<Value>{values, reshape(d, indices, result.getShape())};
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
+  t["torch.cummax"] = decomposeCumulativeExtreme;
+  t["torch.cummin"] = decomposeCumulativeExtreme;
+  t["torch.median"] = decomposeMedian;
+  t["torch.nanmedian"] = decomposeMedian;
   t["torch.nansum"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
                                     {"dim", d.arg("dim")},
