@@ -671,13 +671,28 @@ bool equalsScalar(DType dtype, double t, int64_t s) {
   return t == static_cast<double>(s);
 }
 
+/// Element i of `x` op ('-' or '*') element i of `y` in dtype `d` as torch
+/// computes it: an integer dtype's in int64, wrapping (exact beyond 2^53:
+/// elementOpInt); else in double.
+int64_t elementOpInt(const Tensor &x, const Tensor &y, int64_t i, DType d, char op) {
+  uint64_t a = static_cast<uint64_t>(x.getInt(i)), b = static_cast<uint64_t>(y.getInt(i));
+  uint64_t r = op == '-' ? a - b : a * b;
+  return wrapToDType(static_cast<int64_t>(r), d);
+}
+double elementOp(const Tensor &x, const Tensor &y, int64_t i, DType d, char op) {
+  if (isIntegral(d, /*includeBool=*/false))
+    return static_cast<double>(elementOpInt(x, y, i, d, op));
+  double a = x.getDouble(i), b = y.getDouble(i);
+  return roundedTo(d, op == '-' ? a - b : a * b);
+}
+
 /// max(v, 0), NaN kept (torch's clamp_min).
 double clampMin0(double v) { return std::isnan(v) ? v : std::max(v, 0.0); }
 
 /// The p-norm over the last dim of `d` (float64, any rank; a 0-d tensor is
-/// one element), as torch.norm computes it: inf max, -inf min, 0 the count
-/// of non-zeros.
-std::vector<double> lastDimNorms(const Tensor &d, double p) {
+/// one element), as torch.norm computes it in `dtype`: inf max, -inf min, 0
+/// the count of non-zeros.
+std::vector<double> lastDimNorms(const Tensor &d, double p, DType dtype) {
   int64_t k = d.rank() ? d.dim(d.rank() - 1) : 1;
   int64_t rows = k ? d.numel() / k : 0;
   if (!k && d.rank()) {
@@ -698,7 +713,9 @@ std::vector<double> lastDimNorms(const Tensor &d, double p) {
       else if (p == 0)
         acc += v != 0;
       else
-        acc += p == 1 ? v : p == 2 ? v * v : std::pow(v, p);
+        // (Accumulated in the result's dtype: a float32 sum of squares
+        // overflows where torch's does.)
+        acc = roundedTo(dtype, acc + roundedTo(dtype, p == 1 ? v : p == 2 ? v * v : std::pow(v, p)));
     }
     if (p != INFINITY && p != -INFINITY && p != 0 && p != 1)
       acc = p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p);
@@ -711,15 +728,15 @@ std::vector<double> lastDimNorms(const Tensor &d, double p) {
 /// shape of a and b without its last dim.
 Tensor pairwise(const Tensor &a, const Tensor &b, double p, double eps, DType dtype) {
   SmallVector<int64_t> shape = *broadcastShape(a.shape(), b.shape());
-  Tensor x = broadcastTo(a.to(DType::F64), shape), y = broadcastTo(b.to(DType::F64), shape);
-  Tensor diff(DType::F64, shape);
-  // (a - b in their promoted dtype, wrapping, then + eps in the floating
-  // one.)
   DType sub = resultType({operandOf(a), operandOf(b)});
+  Tensor x = broadcastTo(a.to(sub), shape), y = broadcastTo(b.to(sub), shape);
+  Tensor diff(DType::F64, shape);
+  // (a - b in their promoted dtype, wrapping, then converted to the
+  // floating one and + eps there.)
   for (int64_t i = 0; i < diff.numel(); ++i)
     diff.data<double>()[i] =
-        roundedTo(dtype, roundedTo(sub, x.data<double>()[i] - y.data<double>()[i]) + eps);
-  std::vector<double> norms = lastDimNorms(diff, p);
+        roundedTo(dtype, roundedTo(dtype, elementOp(x, y, i, sub, '-')) + eps);
+  std::vector<double> norms = lastDimNorms(diff, p, dtype);
   SmallVector<int64_t> outShape(shape);
   if (!outShape.empty())
     outShape.pop_back();
@@ -751,19 +768,37 @@ FailureOr<RtValue> marginRankingLoss(const KernelArgs &args) {
   FailureOr<double> margin = args.getFloat("margin");
   if (failed(c) || failed(margin))
     return failure();
-  Tensor a = c->f64("input1"), b = c->f64("input2"), t = c->f64("target");
-  // Each step in its own dtype (integers wrap): input1 - input2, -target,
-  // their product, then + margin in the floating result's.
+  // Each step in its own dtype (integers wrap, exactly): input1 - input2,
+  // -target, their product, then converted to the floating result's and
+  // + margin there.
   PromotionOperand ta = operandOf(c->operand("input1")),
                    tb = operandOf(c->operand("input2")),
                    tt = operandOf(c->operand("target"));
   PromotionOperand diff{resultType({ta, tb}), std::min(ta.priority, tb.priority)};
   DType product = resultType({tt, diff}), dtype = c->type.dtype;
-  std::vector<double> v(a.numel());
+  ArrayRef<int64_t> shape = c->type.shape;
+  Tensor a = broadcastTo(c->operand("input1").to(diff.dtype), shape),
+         b = broadcastTo(c->operand("input2").to(diff.dtype), shape),
+         t = broadcastTo(c->operand("target"), shape);
+  Tensor d(product, shape), nt(product, shape);
+  for (int64_t i = 0; i < d.numel(); ++i) {
+    if (isIntegral(product, /*includeBool=*/false)) {
+      d.data<int64_t>()[i] = elementOpInt(a, b, i, diff.dtype, '-');
+      // (-target wraps in the target's dtype.)
+      uint64_t negated = 0 - static_cast<uint64_t>(t.getInt(i));
+      nt.data<int64_t>()[i] = wrapToDType(static_cast<int64_t>(negated), tt.dtype);
+    } else {
+      d.setDouble(i, elementOp(a, b, i, diff.dtype, '-'));
+      nt.setDouble(i, roundedTo(tt.dtype, -t.getDouble(i)));
+    }
+  }
+  std::vector<double> v(d.numel());
+  bool ints = isIntegral(product, /*includeBool=*/false);
   for (size_t i = 0; i < v.size(); ++i) {
-    double d = roundedTo(diff.dtype, a.data<double>()[i] - b.data<double>()[i]);
-    double p = roundedTo(product, roundedTo(tt.dtype, -t.data<double>()[i]) * d);
-    v[i] = clampMin0(roundedTo(dtype, p + *margin));
+    // (An integer product converts to float32 once, from int64.)
+    double p = ints ? static_cast<double>(static_cast<float>(elementOpInt(nt, d, i, product, '*')))
+                    : elementOp(nt, d, i, product, '*');
+    v[i] = clampMin0(roundedTo(dtype, roundedTo(dtype, p) + *margin));
   }
   return reducedLoss(*c, v);
 }
@@ -842,15 +877,27 @@ FailureOr<RtValue> cosineEmbeddingLoss(const KernelArgs &args) {
   // (Each product in the factors' promoted dtype: integers wrap, bools
   // multiply as logical and.)
   auto rowSums = [&](const Tensor &x, const Tensor &y, ArrayRef<int64_t> shape) {
-    Tensor xs = broadcastTo(x.to(DType::F64), shape), ys = broadcastTo(y.to(DType::F64), shape);
     DType product = resultType({operandOf(x), operandOf(y)});
+    Tensor xs = broadcastTo(x.to(product), shape), ys = broadcastTo(y.to(product), shape);
+    bool ints = isIntegral(product);
     int64_t k = shape.back(), rows = k ? xs.numel() / k : numelOf(shape.drop_back());
     Tensor sums(DType::F64, shape.drop_back());
     for (int64_t r = 0; r < rows; ++r) {
+      // (An integer sum is int64's, wrapping; then + 1e-12 makes it the
+      // default float.)
       double s = 0;
-      for (int64_t j = 0; j < k; ++j)
-        s += roundedTo(product, xs.data<double>()[r * k + j] * ys.data<double>()[r * k + j]);
-      sums.data<double>()[r] = s;
+      uint64_t si = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        if (product == DType::Bool)
+          si += xs.getInt(r * k + j) && ys.getInt(r * k + j);
+        else if (ints)
+          si += static_cast<uint64_t>(elementOpInt(xs, ys, r * k + j, product, '*'));
+        else
+          s += elementOp(xs, ys, r * k + j, product, '*');
+      }
+      // (An integer sum converts to float32 once, from int64.)
+      sums.data<double>()[r] =
+          ints ? static_cast<double>(static_cast<float>(static_cast<int64_t>(si))) : s;
     }
     return broadcastTo(sums, c->type.shape);
   };
@@ -860,9 +907,11 @@ FailureOr<RtValue> cosineEmbeddingLoss(const KernelArgs &args) {
   DType dtype = c->type.dtype, targetDType = c->operand("target").dtype();
   std::vector<double> v(t.numel());
   for (size_t i = 0; i < v.size(); ++i) {
-    double cos = roundedTo(dtype, dot.data<double>()[i] /
-                                      std::sqrt((m1.data<double>()[i] + 1e-12) *
-                                                (m2.data<double>()[i] + 1e-12)));
+    // (Each step rounded to the dtype: a float32 product of large sums
+    // overflows as torch's does.)
+    auto r = [dtype](double v) { return roundedTo(dtype, v); };
+    double s1 = r(r(m1.data<double>()[i]) + 1e-12), s2 = r(r(m2.data<double>()[i]) + 1e-12);
+    double cos = r(r(dot.data<double>()[i]) / r(std::sqrt(r(s1 * s2))));
     double ti = t.data<double>()[i];
     double pos = equalsScalar(targetDType, ti, 1) ? 1 - cos : 0.0;
     double neg = equalsScalar(targetDType, ti, -1)
@@ -973,7 +1022,9 @@ FailureOr<RtValue> tripletMarginLoss(const KernelArgs &args) {
   }
   std::vector<double> v(dpb.numel());
   for (size_t i = 0; i < v.size(); ++i)
-    v[i] = clampMin0(*margin + dpb.data<double>()[i] - dnb.data<double>()[i]);
+    v[i] = clampMin0(roundedTo(c->type.dtype,
+                               roundedTo(c->type.dtype, *margin + dpb.data<double>()[i]) -
+                                   dnb.data<double>()[i]));
   return reducedLoss(*c, v);
 }
 

@@ -1128,8 +1128,11 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   for (int64_t o = 0; o < out.numel(); ++o) {
     double acc = *p == INFINITY ? 0.0 : (*p == -INFINITY ? INFINITY : 0.0);
     for (int64_t j = 0; j < k && o < outer; ++j) {
-      double v = std::abs(
-          roundedTo(sub, x.data<double>()[o * k + j] - y.data<double>()[o * k + j]) + *eps);
+      double v = std::abs(roundedTo(
+          dtype,
+          roundedTo(dtype, roundedTo(sub, x.data<double>()[o * k + j] -
+                                              y.data<double>()[o * k + j])) +
+              *eps));
       if (*p == INFINITY)
         acc = maxNaN(acc, v);
       else if (*p == -INFINITY)

@@ -312,8 +312,10 @@ static Results decomposeGaussianNll(Decomposer &d) {
   if (!eps || !full || !in || !var)
     return d.decline("needs constant eps and full and ranked operands");
   Value v = d.tensor("var");
+  // (any(var < 0): a NaN var passes.)
   d.call("torch._assert",
-         {{"condition", d.call("torch.all", {{"input", d.binary("torch.ge", v, d.i64(0))}})},
+         {{"condition", d.unary("torch.logical_not",
+                                d.call("torch.any", {{"input", d.binary("torch.lt", v, d.i64(0))}}))},
           {"message", d.str("var has negative entry/entries")}});
   if (var.getShape() != in.getShape() && in.getRank() &&
       var.getShape() == in.getShape().drop_back())
@@ -397,15 +399,16 @@ static Results decomposeMultiMargin(Decomposer &d) {
   assertInRange(d, t, 0, dim - 1, "target out of range");
   Value xy = d.call("torch.gather", {{"input", x}, {"dim", d.i64(1)}, {"index", t}});
   Value z = d.binary("torch.add", d.call("torch.rsub", {{"input", xy}, {"other", d.f64(*margin)}}), x);
-  Value h = whereOr0(d, d.binary("torch.gt", z, d.i64(0)), z);
-  if (*p == 2)
-    h = d.binary("torch.mul", h, h);
+  // (torch adds only where z > 0: a NaN z, or an infinite weight times a
+  // non-positive z, adds nothing.)
+  Value h = *p == 2 ? d.binary("torch.mul", z, z) : z;
   if (!d.isNone("weight")) {
     Value w = d.call("torch.index_select", {{"input", d.tensor("weight")},
                                             {"dim", d.i64(0)},
                                             {"index", reshape(d, t, {n})}});
     h = d.binary("torch.mul", h, w ? reshape(d, w, {n, 1}) : Value());
   }
+  h = whereOr0(d, d.binary("torch.gt", z, d.i64(0)), h);
   RankedTensorType classes = RankedTensorType::get({1, dim}, d.b.getI64Type());
   Value range = d.tensorConstant(classes, [](ArrayRef<int64_t> i) { return double(i[1]); });
   h = d.call("torch.where", {{"condition", d.binary("torch.eq", t, range)},
