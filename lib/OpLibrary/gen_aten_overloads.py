@@ -233,6 +233,7 @@ ENTRY_RENAMES = {
     "torch.einsum": {"tensors": "operands"},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
+    "torch.isin": {"element": "elements", "test_element": "test_elements"},
 }
 
 # ATen-only parameters that do not change the result on the CPU.

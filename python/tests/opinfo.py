@@ -2814,6 +2814,15 @@ OPS = {
         ("unbatched", lambda x: F.fold(x, 4, 2, stride=2), [f32(12, 4)]),
         ("module", torch.nn.Fold((4, 6), (2, 2), stride=2), [f32(1, 12, 6)]),
         ("wrong blocks", lambda x: F.fold(x, (3, 4), 2), [f32(1, 8, 5)])),
+    "torch.isin": fixed(
+        *[(f"{d}", lambda x, t: torch.isin(x, t), [dt(d, 4, 5), dt(d, 6)]) for d in ALL_DTYPES],
+        ("invert", lambda x, t: torch.isin(x, t, invert=True), [dt(torch.int64, 3, 4), dt(torch.int64, 2, 2)]),
+        ("mixed", lambda x, t: torch.isin(x, t), [torch.tensor([1, 2, 3]), torch.tensor([1.5, 2.0])]),
+        ("uint8 and -1", lambda x, t: torch.isin(x, t), [torch.tensor([255, 3], dtype=torch.uint8), torch.tensor([-1, 3])]),
+        ("nan", lambda x, t: torch.isin(x, t), [torch.tensor([float("nan"), 1.]), torch.tensor([float("nan"), 1.])]),
+        ("number test", lambda x: torch.isin(x, 2), [torch.tensor([1, 2, 2])]),
+        ("number elements", lambda t: torch.isin(2.0, t), [torch.tensor([1., 2.])]),
+        ("empty test", lambda x, t: torch.isin(x, t), [f32(3), f32(0)])),
     "torch.kthvalue": fixed(
         # (Values only where ties make torch's index arbitrary.)
         *[(f"{d}", lambda x: torch.kthvalue(x, 2)[0], [dt(d, 3, 5)]) for d in ALL_DTYPES],

@@ -285,6 +285,42 @@ FailureOr<RtValue> bucketize(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// isin: per element, whether it equals one of test_elements, compared in
+/// their promoted dtype (NaN equals nothing); `invert` negates.
+FailureOr<RtValue> isin(const KernelArgs &args) {
+  FailureOr<Operand> e = operand(args, "elements"), t = operand(args, "test_elements");
+  FailureOr<bool> invert = args.getBool("invert");
+  if (failed(e) || failed(t) || failed(invert))
+    return failure();
+  for (const Operand *o : {&*e, &*t})
+    if (o->isTensor && (o->tensor.dtype() == DType::Bool || o->tensor.dtype() == DType::BF16))
+      return args.emitError() << "Unsupported input type encountered for isin(): "
+                              << dtypeName(o->tensor.dtype());
+  if (!e->isTensor && !t->isTensor)
+    return args.emitError() << "expects at least one tensor operand";
+  DType dtype = resultType({promotionOf(*e), promotionOf(*t)});
+  if (e->isTensor && t->isTensor && dtype == DType::F16)
+    return args.emitError() << "\"isin_default_cpu\" not implemented for 'Half'";
+  auto asTensor = [&](const Operand &o) {
+    if (o.isTensor)
+      return o.tensor.to(dtype);
+    Tensor one(dtype, {});
+    one.setDouble(0, o.number);
+    one.roundToDType();
+    return one;
+  };
+  Tensor el = asTensor(*e), test = asTensor(*t);
+  Tensor out(DType::Bool, el.shape());
+  bool ints = el.storage() == Storage::Int;
+  for (int64_t i = 0; i < el.numel(); ++i) {
+    bool found = false;
+    for (int64_t j = 0; j < test.numel() && !found; ++j)
+      found = ints ? el.getInt(i) == test.getInt(j) : el.getDouble(i) == test.getDouble(j);
+    out.data<uint8_t>()[i] = found != *invert;
+  }
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -297,4 +333,5 @@ void mlir::traced::kernels::populateSortKernels(KernelTable &table) {
   table["torch.topk"] = topk;
   table["torch.kthvalue"] = kthvalue;
   table["torch.bucketize"] = bucketize;
+  table["torch.isin"] = isin;
 }

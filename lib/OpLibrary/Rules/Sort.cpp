@@ -66,4 +66,33 @@ LogicalResult bucketize(const BoundCall &call, RuleHelper &h) {
                                               : builder.getI64Type());
 }
 
+/// isin: bool, of the elements' shape (0-d for a number); torch refuses
+/// bool and bfloat16 operands, and two tensors that promote to float16.
+LogicalResult isin(const BoundCall &call, RuleHelper &h) {
+  Type elements = call.getType("elements"), test = call.getType("test_elements");
+  if (!elements || !test)
+    return h.unknown();
+  for (Type t : {elements, test}) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (isa<TensorType>(t) && !tensor)
+      return h.unknown();
+    Type elt = tensor ? tensor.getElementType() : Type();
+    if (elt && (elt.isInteger(1) || elt.isBF16()))
+      return call.emitError() << "Unsupported input type encountered for "
+                                 "isin(): "
+                              << elt;
+  }
+  if (!isa<RankedTensorType>(elements) && !isa<RankedTensorType>(test))
+    return call.emitError() << "expects at least one tensor operand";
+  // (Two tensors go through a kernel with no float16 case; a number is
+  // compared with eq.)
+  if (isa<RankedTensorType>(elements) && isa<RankedTensorType>(test))
+    if (Type common = resultElementType({elements, test}, call.getContext());
+        common && common.isF16())
+      return call.emitError() << "\"isin_default_cpu\" not implemented for 'Half'";
+  Type i1 = Builder(call.getContext()).getI1Type();
+  auto tensor = dyn_cast<RankedTensorType>(elements);
+  return h.result(tensor ? tensor.getShape() : ArrayRef<int64_t>{}, i1);
+}
+
 } // namespace mlir::traced::rules

@@ -1,8 +1,8 @@
 //===- Sort.cpp - decompositions of searching -----------------------------===//
 //
 // bucketize as torch's binary search, unrolled: one gather of the
-// boundaries per step (sort, argsort, topk and kthvalue have direct
-// lowerings).
+// boundaries per step; isin as a comparison with every test element (sort,
+// argsort, topk and kthvalue have direct lowerings).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +57,31 @@ static Results decomposeBucketize(Decomposer &d) {
   return one(d.cast(result, d.resultTensorType().getElementType()));
 }
 
+/// isin: any(elements[..., None] == flatten(test_elements)) over the last
+/// dim (eq promotes the two, NaN equals nothing), negated for `invert`.
+static Results decomposeIsin(Decomposer &d) {
+  std::optional<bool> invert = d.getBool("invert");
+  if (!invert)
+    return d.decline("invert must be a constant");
+  Value e = d.tensor("elements"), t = d.tensor("test_elements");
+  Value found;
+  if (!t) {
+    found = d.binary("torch.eq", e, d.arg("test_elements"));
+  } else {
+    RankedTensorType tt = typeOf(t);
+    if (!tt || !tt.hasStaticShape())
+      return d.decline("needs static test_elements");
+    Value flat = d.call("torch.reshape", {{"input", t}, {"shape", d.ints({tt.getNumElements()})}});
+    Value column = e ? d.call("torch.unsqueeze", {{"input", e}, {"dim", d.i64(-1)}}) : Value();
+    Value eq = e ? d.binary("torch.eq", column, flat) : d.binary("torch.eq", flat, d.arg("elements"));
+    found = d.call("torch.any", {{"input", eq}, {"dim", d.i64(-1)}});
+  }
+  if (*invert)
+    found = d.unary("torch.logical_not", found);
+  return one(found);
+}
+
 void decompose::populateSortDecompositions(DecompositionTable &t) {
   t["torch.bucketize"] = decomposeBucketize;
+  t["torch.isin"] = decomposeIsin;
 }
