@@ -342,6 +342,13 @@ static const OpRow kOps[] = {
    {"F.pairwise_distance", "torch.pairwise_distance"},
    "(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False)",
    "pairDistance"},
+  // Distances between the rows of one matrix (pdist: the pairs i < j) or
+  // of two (cdist, batched).
+  {"torch.pdist", {"torch.nn.functional.pdist", "F.pdist"},
+   "(Tensor input, float p=2)", "pdist"},
+  {"torch.cdist", {"torch.functional.cdist"},
+   "(Tensor x1, Tensor x2, float p=2., str compute_mode=\"use_mm_for_euclid_dist_if_necessary\")",
+   "cdist"},
   // Shape ops that pick, stack and rearrange.
   {"torch.unbind", {"Tensor.unbind"}, "(Tensor input, int dim=0)", "unbind"},
   {"torch.diagonal", {"Tensor.diagonal"},

@@ -1276,6 +1276,23 @@ OPS = {
         ("uint8 0-d f64", lambda a, b: F.pairwise_distance(a, b), [dt(torch.uint8, 3, 4), dt(torch.float64)],
          TRANSCENDENTAL),
         ("bool rejected", lambda a, b: F.pairwise_distance(a, b), [dt(torch.bool, 3), dt(torch.int64, 3)])),
+    "torch.pdist": fixed(
+        *[(f"p {p}", lambda x, p=p: torch.pdist(x, p), [f32(5, 3)], TRANSCENDENTAL) for p in (2.0, 1.0, 0.0, 3.0, float("inf"))],
+        ("f64", lambda x: torch.pdist(x), [dt(torch.float64, 4, 6)]),
+        ("one row", lambda x: torch.pdist(x), [f32(1, 5)]),
+        ("int64 rejected", lambda x: torch.pdist(x), [dt(torch.int64, 3, 2)]),
+        ("1-d rejected", lambda x: torch.pdist(x), [f32(4)])),
+    "torch.cdist": fixed(
+        *[(f"p {p}", lambda a, b, p=p: torch.cdist(a, b, p), [f32(4, 3), f32(5, 3)], TRANSCENDENTAL)
+          for p in (2.0, 1.0, 0.0, 0.5, float("inf"))],
+        ("batch broadcast", lambda a, b: torch.cdist(a, b), [f32(2, 1, 3, 4), f32(5, 2, 4)], TRANSCENDENTAL),
+        ("mm", lambda a, b: torch.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [f32(3, 4), f32(6, 4)],
+         TRANSCENDENTAL),
+        ("mm when large", lambda a, b: torch.cdist(a, b), [dt(torch.float64, 30, 3), dt(torch.float64, 4, 3)]),
+        ("no mm", lambda a, b: torch.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+         [f32(30, 2), f32(3, 2)], TRANSCENDENTAL),
+        ("columns rejected", lambda a, b: torch.cdist(a, b), [f32(3, 4), f32(3, 5)]),
+        ("int64 rejected", lambda a, b: torch.cdist(a, b), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 4)])),
     "torch.scatter_reduce": fixed(*[
         (f"{r} {'self' if inc else 'no self'}",
          lambda x, i, s, r=r, inc=inc: torch.scatter_reduce(x, 0, i, s, r, include_self=inc),

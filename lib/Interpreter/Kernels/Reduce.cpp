@@ -440,6 +440,117 @@ static FailureOr<RtValue> maxOrMin(const KernelArgs &args, bool max) {
   return extreme(args, max, true, true, "dim", false);
 }
 FailureOr<RtValue> max(const KernelArgs &args) { return maxOrMin(args, true); }
+/// The p-norm of a - b over `m` elements `stride` apart: inf the largest
+/// |a_k - b_k|, 0 the count of non-zeros (torch's min(ceil(|d|), 1): NaN
+/// where a difference is).
+static double pNormOfDifference(const double *a, const double *b, int64_t m,
+                                int64_t stride, double p) {
+  double acc = 0;
+  for (int64_t k = 0; k < m; ++k) {
+    double v = std::abs(a[k * stride] - b[k * stride]);
+    if (p == INFINITY)
+      acc = maxNaN(acc, v);
+    else if (p == 0)
+      acc += std::isnan(v) ? v : double(v != 0);
+    else
+      acc += p == 1 ? v : p == 2 ? v * v : std::pow(v, p);
+  }
+  if (p == INFINITY || p == 0 || p == 1)
+    return acc;
+  return p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p);
+}
+
+/// pdist and cdist's checks: float32/float64 operands, p >= 0.
+static LogicalResult checkDistance(const KernelArgs &args, StringRef what,
+                                   ArrayRef<const Tensor *> operands, double p) {
+  for (const Tensor *t : operands)
+    if (t->dtype() != DType::F32 && t->dtype() != DType::F64)
+      return args.emitError() << what << " only supports float32 and float64, got "
+                              << dtypeName(t->dtype());
+  if (!(p >= 0))
+    return args.emitError() << what << " only supports non-negative p values";
+  return success();
+}
+
+/// pdist: the p-norm distances of the rows i < j of a matrix, in order.
+FailureOr<RtValue> pdist(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("p");
+  if (failed(in) || failed(p))
+    return failure();
+  if (in->rank() != 2)
+    return args.emitError() << "pdist only supports 2D tensors, got: " << in->rank() << "D";
+  if (failed(checkDistance(args, "pdist", {&*in}, *p)))
+    return failure();
+  int64_t n = in->dim(0), m = in->dim(1);
+  Tensor x = in->to(DType::F64), out(in->dtype(), {n * (n - 1) / 2});
+  const double *px = x.data<double>();
+  int64_t o = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      out.setDouble(o++, pNormOfDifference(px + i * m, px + j * m, m, 1, *p));
+  return RtValue(out);
+}
+
+/// cdist: [B..., P, R] distances of the rows of x1 [B..., P, M] and x2
+/// [B..., R, M]; for p = 2 where torch multiplies matrices (compute_mode,
+/// or more than 25 rows on a side) as torch does: sqrt(max(|a|^2 + |b|^2 -
+/// 2 a.b, 0)).
+FailureOr<RtValue> cdist(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
+  FailureOr<double> p = args.getFloat("p");
+  FailureOr<std::string> mode = args.getStr("compute_mode");
+  if (failed(a) || failed(b) || failed(p) || failed(mode))
+    return failure();
+  if (a->rank() < 2 || b->rank() < 2)
+    return args.emitError() << "cdist only supports at least 2D tensors";
+  if (failed(checkDistance(args, "cdist", {&*a, &*b}, *p)))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "expects x1 and x2 of one dtype";
+  int64_t pr = a->dim(a->rank() - 2), r = b->dim(b->rank() - 2), m = a->dim(a->rank() - 1);
+  if (b->dim(b->rank() - 1) != m)
+    return args.emitError() << "X1 and X2 must have the same number of columns";
+  if (*mode != "use_mm_for_euclid_dist_if_necessary" && *mode != "use_mm_for_euclid_dist" &&
+      *mode != "donot_use_mm_for_euclid_dist")
+    return args.emitError() << *mode << " is not a valid value for compute_mode";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShape(a->shape().drop_back(2), b->shape().drop_back(2));
+  if (failed(batch))
+    return args.emitError() << "the batch dims of x1 and x2 cannot be broadcast together";
+  SmallVector<int64_t> sa(*batch), sb(*batch), outShape(*batch);
+  sa.append({pr, m});
+  sb.append({r, m});
+  outShape.append({pr, r});
+  Tensor x = broadcastTo(a->to(DType::F64), sa), y = broadcastTo(b->to(DType::F64), sb);
+  bool mm = *p == 2 && (*mode == "use_mm_for_euclid_dist" ||
+                        (*mode == "use_mm_for_euclid_dist_if_necessary" && (pr > 25 || r > 25)));
+  Tensor out(a->dtype(), outShape);
+  int64_t batches = 1;
+  for (int64_t d : *batch)
+    batches *= d;
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t i = 0; i < pr; ++i)
+      for (int64_t j = 0; j < r; ++j) {
+        const double *u = x.data<double>() + (bi * pr + i) * m,
+                     *v = y.data<double>() + (bi * r + j) * m;
+        double d;
+        if (mm) {
+          double uu = 0, vv = 0, uv = 0;
+          for (int64_t k = 0; k < m; ++k) {
+            uu += u[k] * u[k];
+            vv += v[k] * v[k];
+            uv += u[k] * v[k];
+          }
+          d = std::sqrt(std::max(-2 * uv + uu + vv, 0.0));
+        } else {
+          d = pNormOfDifference(u, v, m, 1, *p);
+        }
+        out.setDouble((bi * pr + i) * r + j, d);
+      }
+  return RtValue(out);
+}
+
 FailureOr<RtValue> median(const KernelArgs &args) { return medianOf(args, false); }
 FailureOr<RtValue> nanmedian(const KernelArgs &args) { return medianOf(args, true); }
 
@@ -1176,6 +1287,8 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.nn.functional.cosine_similarity"] = cosineSimilarity;
   table["torch.nn.functional.pairwise_distance"] = pairwiseDistance;
   table["torch.median"] = median;
+  table["torch.pdist"] = pdist;
+  table["torch.cdist"] = cdist;
   table["torch.nanmedian"] = nanmedian;
   table["torch.cummax"] = cummax;
   table["torch.cummin"] = cummin;

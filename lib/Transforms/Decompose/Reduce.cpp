@@ -269,6 +269,76 @@ static Value withoutNaN(Decomposer &d, Value x) {
                                        {"value", d.f64(0.0)}});
 }
 
+/// The p-norm of the distances `diff` over `dim`, as torch's pdist and cdist
+/// compute it: for p = 0 the sum of min(ceil(|d|), 1) (NaN where a
+/// difference is, where vector_norm counts it), else vector_norm's.
+static Value distanceNorm(Decomposer &d, Value diff, double p, int64_t dim, Type element) {
+  if (p != 0)
+    return vectorNorm(d, diff, p, d.i64(dim), d.boolean(false), element);
+  Value ones = d.call("torch.clamp", {{"input", d.unary("torch.ceil", d.unary("torch.abs", diff))},
+                                      {"max", d.i64(1)}});
+  return d.call("torch.sum", {{"input", ones}, {"dim", d.ints({dim})}});
+}
+
+/// pdist: the norms of the differences of the row pairs i < j, gathered
+/// with constant indices.
+static Results decomposePdist(Decomposer &d) {
+  std::optional<double> p = d.getFloat("p");
+  RankedTensorType type = d.tensorType("input");
+  if (!p || !type || !type.hasStaticShape() || type.getRank() != 2)
+    return d.decline("needs a constant p and a static matrix");
+  int64_t n = type.getDimSize(0), pairs = n * (n - 1) / 2;
+  if (pairs == 0)
+    return one(d.call("torch.reshape",
+                      {{"input", window(d, d.tensor("input"), 0, sliceOf(d, 0, 0, 1))},
+                       {"shape", d.ints({0})}}));
+  std::vector<std::pair<int64_t, int64_t>> ij;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      ij.push_back({i, j});
+  auto rows = [&](bool second) {
+    Value index = d.tensorConstant(RankedTensorType::get({pairs}, d.b.getI64Type()),
+                                   [&](ArrayRef<int64_t> k) {
+                                     return double(second ? ij[k[0]].second : ij[k[0]].first);
+                                   });
+    return d.call("torch.index_select", {{"input", d.tensor("input")}, {"dim", d.i64(0)},
+                                         {"index", index}});
+  };
+  Value diff = d.binary("torch.sub", rows(false), rows(true));
+  return one(distanceNorm(d, diff, *p, 1, type.getElementType()));
+}
+
+/// cdist: the norms of x1[..., :, None, :] - x2[..., None, :, :] over the
+/// last dim; for p = 2 where torch multiplies matrices, its formula:
+/// sqrt(clamp(-2 x1 x2^T + |x1|^2 + |x2|^2, 0)).
+static Results decomposeCdist(Decomposer &d) {
+  std::optional<double> p = d.getFloat("p");
+  std::optional<std::string> mode = d.getStr("compute_mode");
+  RankedTensorType a = d.tensorType("x1"), b = d.tensorType("x2");
+  if (!p || !mode || !a || !b || a.getRank() < 2 || b.getRank() < 2)
+    return d.decline("needs constant p and compute_mode and ranked operands");
+  int64_t pr = a.getDimSize(a.getRank() - 2), r = b.getDimSize(b.getRank() - 2);
+  bool mm = *p == 2 && (*mode == "use_mm_for_euclid_dist" ||
+                        (*mode == "use_mm_for_euclid_dist_if_necessary" && (pr > 25 || r > 25)));
+  Value x = d.tensor("x1"), y = d.tensor("x2");
+  Type element = a.getElementType();
+  if (mm) {
+    auto squares = [&](Value v) {
+      return d.call("torch.sum", {{"input", d.binary("torch.mul", v, v)},
+                                  {"dim", d.ints({-1})}, {"keepdim", d.boolean(true)}});
+    };
+    auto mT = [&](Value v) {
+      return d.call("torch.transpose", {{"input", v}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}});
+    };
+    Value dot = d.binary("torch.matmul", d.binary("torch.mul", x, d.f64(-2)), mT(y));
+    Value sq = d.binary("torch.add", d.binary("torch.add", dot, squares(x)), mT(squares(y)));
+    return one(d.unary("torch.sqrt", d.call("torch.clamp", {{"input", sq}, {"min", d.i64(0)}})));
+  }
+  Value diff = d.binary("torch.sub", d.call("torch.unsqueeze", {{"input", x}, {"dim", d.i64(-2)}}),
+                        d.call("torch.unsqueeze", {{"input", y}, {"dim", d.i64(-3)}}));
+  return one(distanceNorm(d, diff, *p, -1, element));
+}
+
 /// cummax and cummin, as torch's scan defines them (ties and NaN take the
 /// later index, a NaN extreme stays), through an [.., i, j] square of the
 /// dim: value i is the extreme of elements j <= i (amax/amin keep NaN),
@@ -396,6 +466,8 @@ void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.cummax"] = decomposeCumulativeExtreme;
   t["torch.cummin"] = decomposeCumulativeExtreme;
   t["torch.median"] = decomposeMedian;
+  t["torch.pdist"] = decomposePdist;
+  t["torch.cdist"] = decomposeCdist;
   t["torch.nanmedian"] = decomposeMedian;
   t["torch.nansum"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
