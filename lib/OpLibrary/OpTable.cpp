@@ -140,6 +140,11 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.normalize", {"F.normalize"},
    "(Tensor input, float p=2.0, int dim=1, float eps=1e-12, Tensor? out=None)",
    "sameAsInput"},
+  // Each element divided by (k + alpha * the mean square over a window of
+  // `size` channels) ** beta.
+  {"torch.nn.functional.local_response_norm", {"F.local_response_norm"},
+   "(Tensor input, int size, float alpha=0.0001, float beta=0.75, float k=1.0)",
+   "localResponseNorm"},
   {"torch.nn.functional.group_norm", {"F.group_norm", "torch.group_norm"},
    "(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05)",
    "groupNorm"},
@@ -1716,6 +1721,9 @@ static const ModuleRow kModules[] = {
   {"torch.nn.CrossEntropyLoss", {"torch.nn.modules.loss.CrossEntropyLoss"},
    "(Tensor input, Tensor target)", "torch.nn.functional.cross_entropy",
    {{"input", "input"}, {"target", "target"}, {"reduction", "@reduction"}, {"weight", "@weight"}, {"ignore_index", "@ignore_index"}, {"label_smoothing", "@label_smoothing"}}},
+  {"torch.nn.LocalResponseNorm", {"torch.nn.modules.normalization.LocalResponseNorm"},
+   "(Tensor input)", "torch.nn.functional.local_response_norm",
+   {{"input", "input"}, {"size", "@size"}, {"alpha", "@alpha"}, {"beta", "@beta"}, {"k", "@k"}}},
   {"torch.nn.MarginRankingLoss", {"torch.nn.modules.loss.MarginRankingLoss"},
    "(Tensor input1, Tensor input2, Tensor target)", "torch.nn.functional.margin_ranking_loss",
    {{"input1", "input1"}, {"input2", "input2"}, {"target", "target"}, {"margin", "@margin"}, {"reduction", "@reduction"}}},

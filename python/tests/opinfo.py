@@ -1214,6 +1214,14 @@ OPS = {
          [dt(torch.float64, 5), torch.tensor([4, 0, -1, 2, 2])]),
         ("module", torch.nn.MultiLabelMarginLoss(), [f32(2, 3), torch.tensor([[2, -1, 0], [0, 1, -1]])], ACCUMULATE),
         ("target out of range rejected", F.multilabel_margin_loss, [f32(2, 3), torch.tensor([[2, -1, 0], [0, 3, -1]])])),
+    "torch.nn.functional.local_response_norm": fixed(
+        ("3-d", lambda x: F.local_response_norm(x, 2), [f32(2, 6, 3)], TRANSCENDENTAL),
+        ("4-d args", lambda x: F.local_response_norm(x, 3, alpha=0.01, beta=0.5, k=2.0), [f32(1, 5, 3, 2)], TRANSCENDENTAL),
+        ("5-d size 4", lambda x: F.local_response_norm(x, 4), [f32(1, 4, 2, 2, 3)], TRANSCENDENTAL),
+        ("int64", lambda x: F.local_response_norm(x, 2, alpha=0.3), [dt(torch.int64, 1, 6, 3)], TRANSCENDENTAL),
+        ("f64", lambda x: F.local_response_norm(x, 5), [dt(torch.float64, 2, 3, 4)]),
+        ("module", torch.nn.LocalResponseNorm(3), [f32(2, 4, 5)], TRANSCENDENTAL),
+        ("2-d rejected", lambda x: F.local_response_norm(x, 2), [f32(3, 4)])),
     "torch.nn.functional.cross_entropy": fixed(
         ("mean", F.cross_entropy, [f32(4, 5), torch.tensor([0, 4, 2, 2])], ACCUMULATE),
         ("weight smoothing", lambda x, t, w: F.cross_entropy(x, t, weight=w, label_smoothing=0.1),
