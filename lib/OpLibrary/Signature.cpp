@@ -1019,3 +1019,31 @@ static std::optional<MarginLossType> marginLossTypeOf(
   }
   return refuse("not a margin loss: " + name);
 }
+
+std::optional<bool> traced::searchsortedSide(llvm::ArrayRef<int64_t> sequence,
+                                             std::optional<llvm::ArrayRef<int64_t>> values,
+                                             std::optional<std::string> side, bool right,
+                                             std::string &error) {
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<bool> {
+    error = why.str();
+    return std::nullopt;
+  };
+  if (sequence.empty())
+    return refuse("torch.searchsorted(): boundaries tensor should have positive "
+                  "dimension, but got 0 dimension");
+  if (sequence.size() > 1 &&
+      (!values || values->size() != sequence.size() ||
+       values->drop_back() != sequence.drop_back()))
+    return refuse("torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                  "the first N-1 dimensions of boundaries tensor and input value "
+                  "tensor must match, but we got boundaries tensor " +
+                  shapeText(sequence) + " and input value tensor " +
+                  (values ? shapeText(*values) : std::string("[]")));
+  if (side && *side != "left" && *side != "right")
+    return refuse("torch.searchsorted(): side can only be 'left' or 'right' but "
+                  "got " + *side);
+  if (side && right && *side == "left")
+    return refuse("torch.searchsorted(): side and right can't be set to opposites, "
+                  "got side of left while right was True");
+  return right || (side && *side == "right");
+}

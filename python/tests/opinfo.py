@@ -2839,6 +2839,22 @@ OPS = {
         ("unbatched", lambda x: F.fold(x, 4, 2, stride=2), [f32(12, 4)]),
         ("module", torch.nn.Fold((4, 6), (2, 2), stride=2), [f32(1, 12, 6)]),
         ("wrong blocks", lambda x: F.fold(x, (3, 4), 2), [f32(1, 8, 5)])),
+    "torch.searchsorted": fixed(
+        *[(f"{d}", lambda s, v: torch.searchsorted(s, v), [torch.sort(dt(d, 7))[0], dt(d, 3, 4)])
+          for d in ALL_DTYPES if d != torch.bool],
+        ("right", lambda s, v: torch.searchsorted(s, v, right=True), [torch.tensor([1., 3, 3, 5, 7]), torch.tensor([[0., 3, 6], [8, 1, 5]])]),
+        ("side right", lambda s, v: torch.searchsorted(s, v, side="right"), [torch.tensor([1, 3, 3, 5]), torch.tensor([3, 4, 5])]),
+        ("n-d", lambda s, v: torch.searchsorted(s, v), [torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 6], [0, 4]])]),
+        ("sorter", lambda s, v, i: torch.searchsorted(s, v, sorter=i),
+         [torch.tensor([5., 1, 3]), torch.tensor([[0., 3, 6], [8, 1, 5]]), torch.tensor([1, 2, 0])]),
+        ("n-d sorter int32", lambda s, v, i: torch.searchsorted(s, v, sorter=i, out_int32=True),
+         [torch.tensor([[5, 1, 3], [2, 9, 4]]), torch.tensor([[3, 6], [0, 4]]), torch.tensor([[1, 2, 0], [0, 2, 1]])]),
+        ("mixed nan", lambda s, v: torch.searchsorted(s, v), [torch.tensor([1, 3, 5]), torch.tensor([2.5, float("nan"), 5.0])]),
+        ("number", lambda s: torch.searchsorted(s, 4), [torch.tensor([1., 3, 5, 7])]),
+        ("empty sequence", lambda s, v: torch.searchsorted(s, v), [f32(0), f32(3)]),
+        ("bool rejected", lambda s, v: torch.searchsorted(s, v), [torch.tensor([False, True]), torch.tensor([True])]),
+        ("opposite sides rejected", lambda s, v: torch.searchsorted(s, v, right=True, side="left"), [f32(3), f32(2)]),
+        ("rows rejected", lambda s, v: torch.searchsorted(s, v), [f32(2, 3), f32(3)])),
     "torch.isin": fixed(
         *[(f"{d}", lambda x, t: torch.isin(x, t), [dt(d, 4, 5), dt(d, 6)]) for d in ALL_DTYPES],
         ("invert", lambda x, t: torch.isin(x, t, invert=True), [dt(torch.int64, 3, 4), dt(torch.int64, 2, 2)]),

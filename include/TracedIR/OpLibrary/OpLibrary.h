@@ -412,6 +412,15 @@ marginLossType(llvm::StringRef name,
 /// torch's complaint about the mean of an integer dtype.
 std::string meanOfIntegersError(DType dtype);
 
+/// torch.searchsorted's checks of a sorted sequence of `sequence` shape,
+/// values of `values` shape (nullopt: a number) and its `side`/`right`
+/// arguments (side nullopt: None): whether it searches to the right, or
+/// nullopt with `error` set to torch's complaint.
+std::optional<bool> searchsortedSide(llvm::ArrayRef<int64_t> sequence,
+                                     std::optional<llvm::ArrayRef<int64_t>> values,
+                                     std::optional<std::string> side, bool right,
+                                     std::string &error);
+
 /// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
 /// a tensor of `rank`; on failure, `error` says why.
 FailureOr<llvm::SmallVector<int64_t>>

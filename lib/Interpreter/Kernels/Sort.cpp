@@ -321,6 +321,87 @@ FailureOr<RtValue> isin(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// searchsorted: per value, torch's binary search (as bucketize's) in the
+/// sorted sequence (its row of the same leading index when N-D, seen
+/// through `sorter` when given), compared in the two's promoted dtype.
+FailureOr<RtValue> searchsorted(const KernelArgs &args) {
+  FailureOr<Tensor> seq = args.tensor("sorted_sequence");
+  FailureOr<Operand> v = operand(args, "input");
+  FailureOr<bool> outInt32 = args.getBool("out_int32"), rightArg = args.getBool("right");
+  if (failed(seq) || failed(v) || failed(outInt32) || failed(rightArg))
+    return failure();
+  std::optional<std::string> side;
+  if (!args.isNone("side")) {
+    FailureOr<std::string> s = args.getStr("side");
+    if (failed(s))
+      return failure();
+    side = *s;
+  }
+  std::optional<ArrayRef<int64_t>> valueShape;
+  if (v->isTensor)
+    valueShape = v->tensor.shape();
+  std::string error;
+  std::optional<bool> right = searchsortedSide(seq->shape(), valueShape, side, *rightArg, error);
+  if (!right)
+    return args.emitError() << error;
+  // (torch makes a number a 0-d tensor first: a float one is float64.)
+  PromotionOperand value = promotionOf(*v);
+  if (!v->isTensor)
+    value.priority = PromotionPriority::ZeroDim;
+  DType dtype = resultType({{seq->dtype(), PromotionPriority::Tensor}, value});
+  if (dtype == DType::Bool)
+    return args.emitError() << "\"searchsorted_out_cpu\" not implemented for 'Bool'";
+  Tensor values = v->isTensor ? v->tensor.to(dtype) : Tensor(dtype, {});
+  if (!v->isTensor) {
+    values.setDouble(0, v->number);
+    values.roundToDType();
+  }
+  Tensor bounds = seq->to(dtype);
+  int64_t m = seq->dim(seq->rank() - 1), rows = m ? seq->numel() / m : 0;
+  std::optional<Tensor> sorter;
+  if (!args.isNone("sorter")) {
+    FailureOr<Tensor> s = args.tensor("sorter");
+    if (failed(s))
+      return failure();
+    if (s->shape() != seq->shape() || s->dtype() != DType::I64)
+      return args.emitError() << "torch.searchsorted(): sorter must be an int64 tensor "
+                                 "of the boundaries' shape";
+    for (int64_t i = 0; i < s->numel(); ++i)
+      if (s->getInt(i) < 0 || s->getInt(i) >= m)
+        return args.emitError() << "torch.searchsorted(): sorter index out of range";
+    sorter = *s;
+  }
+  bool ints = isIntegral(dtype);
+  // (Values per row: all of them for a 1-D sequence.)
+  int64_t n = values.numel(), perRow = seq->rank() == 1 ? n : (rows ? n / rows : 0);
+  Tensor out(*outInt32 ? DType::I32 : DType::I64, values.shape());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t row = seq->rank() == 1 ? 0 : i / std::max<int64_t>(perRow, 1);
+    auto at = [&](int64_t j) {
+      int64_t k = sorter ? sorter->getInt(row * m + j) : j;
+      return row * m + k;
+    };
+    int64_t lo = 0, hi = m;
+    while (lo < hi) {
+      int64_t mid = lo + ((hi - lo) >> 1);
+      bool goRight;
+      if (ints) {
+        int64_t b = bounds.getInt(at(mid)), x = values.getInt(i);
+        goRight = *right ? !(b > x) : !(b >= x);
+      } else {
+        double b = bounds.getDouble(at(mid)), x = values.getDouble(i);
+        goRight = *right ? !(b > x) : !(b >= x);
+      }
+      if (goRight)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    out.setDouble(i, static_cast<double>(lo));
+  }
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -334,4 +415,5 @@ void mlir::traced::kernels::populateSortKernels(KernelTable &table) {
   table["torch.kthvalue"] = kthvalue;
   table["torch.bucketize"] = bucketize;
   table["torch.isin"] = isin;
+  table["torch.searchsorted"] = searchsorted;
 }
