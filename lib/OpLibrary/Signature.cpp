@@ -813,3 +813,365 @@ std::optional<DType> traced::lossResultDType(LossTyping typing,
   }
   llvm_unreachable("unknown loss typing");
 }
+
+std::string traced::meanOfIntegersError(DType dtype) {
+  return ("mean(): could not infer output dtype. Input dtype must be either "
+          "a floating point or complex dtype. Got: " +
+          torchTypeName(dtype))
+      .str();
+}
+
+namespace {
+/// The steps of a margin loss: torch.result_type of intermediate tensors,
+/// each a dtype and a priority (dimensioned or 0-d), and the shapes they
+/// broadcast to.
+struct LossStep {
+  DType dtype;
+  PromotionPriority priority;
+  operator PromotionOperand() const { return {dtype, priority}; }
+};
+
+LossStep stepOf(const LossOperand &o) { return {o.dtype, o.priority()}; }
+
+/// The promoted step of `a` and `b` (dimensioned if either is).
+LossStep promoted(LossStep a, LossStep b) {
+  return {resultType({a, b}), std::min(a.priority, b.priority)};
+}
+
+std::string shapeText(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return os.str();
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+broadcastAll(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes,
+             std::string &error) {
+  llvm::SmallVector<int64_t> out;
+  for (llvm::ArrayRef<int64_t> s : shapes) {
+    FailureOr<llvm::SmallVector<int64_t>> b = broadcastShape(out, s);
+    if (failed(b)) {
+      error = "the operands' shapes " + shapeText(out) + " and " +
+              shapeText(s) + " cannot be broadcast together";
+      return std::nullopt;
+    }
+    out = *b;
+  }
+  return out;
+}
+
+/// torch's refusal of `-` with a bool operand.
+bool subtractsBool(DType a, DType b, std::string &error) {
+  if (a != DType::Bool && b != DType::Bool)
+    return false;
+  error = a == DType::Bool && b == DType::Bool
+              ? "Subtraction, the `-` operator, with two bool tensors is not "
+                "supported. Use the `^` or `logical_xor()` operator instead."
+              : "Subtraction, the `-` operator, with a bool tensor is not "
+                "supported. If you are trying to invert a mask, use the `~` "
+                "or `logical_not()` operator instead.";
+  return true;
+}
+
+/// pairwise_distance(a, b)'s dtype and shape (the norm of a - b + eps over
+/// the last dim).
+std::optional<MarginLossType> pairwiseType(const LossOperand &a,
+                                           const LossOperand &b,
+                                           std::string &error) {
+  if (subtractsBool(a.dtype, b.dtype, error))
+    return std::nullopt;
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      broadcastAll({a.shape, b.shape}, error);
+  if (!shape)
+    return std::nullopt;
+  if (!shape->empty())
+    shape->pop_back();
+  return MarginLossType{toFloatingDType(promoted(stepOf(a), stepOf(b)).dtype),
+                        *shape};
+}
+
+std::optional<MarginLossType> classMarginType(llvm::StringRef name,
+                                              const LossOperand &x,
+                                              const LossOperand &t,
+                                              const std::optional<LossOperand> &w,
+                                              std::string &error) {
+  bool multilabel = name.ends_with("multilabel_margin_loss");
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<MarginLossType> {
+    error = why.str();
+    return std::nullopt;
+  };
+  if (x.dtype != DType::F32 && x.dtype != DType::F64)
+    return refuse(llvm::Twine(multilabel ? "multilabel_margin_loss_forward_out_frame"
+                                         : "multi_margin_loss_cpu_kernel") +
+                  " not implemented for '" + torchTypeName(x.dtype) + "'");
+  if (t.dtype != DType::I64)
+    return refuse("expected a target of dtype int64 (class indices), got " +
+                  dtypeName(t.dtype));
+  int64_t rank = x.shape.size();
+  bool valid = (rank == 2 && x.shape[1] != 0) || (rank == 1 && x.shape[0] != 0) ||
+               rank == 0;
+  if (!valid)
+    return refuse("Expected non-empty vector or matrix with optional 0-dim "
+                  "batch size, but got: " + shapeText(x.shape));
+  int64_t nframe = rank <= 1 ? 1 : x.shape[0];
+  int64_t dim = rank == 0 ? 1 : x.shape[rank - 1];
+  int64_t targetNumel = 1;
+  for (int64_t s : t.shape)
+    targetNumel *= s;
+  if (multilabel) {
+    bool ok = rank <= 1 ? t.shape.size() <= 1 && targetNumel == dim
+                        : t.shape.size() == 2 && t.shape[0] == nframe &&
+                              t.shape[1] == dim;
+    if (!ok)
+      return refuse("inconsistent size " + shapeText(t.shape) +
+                    " for argument #2 'target'");
+    return MarginLossType{x.dtype, rank <= 1 ? llvm::SmallVector<int64_t>{}
+                                             : llvm::SmallVector<int64_t>{nframe}};
+  }
+  if (t.shape.size() > 1 || targetNumel != nframe)
+    return refuse("inconsistent target size, got: " + shapeText(t.shape));
+  if (w) {
+    if (w->shape.size() != 1)
+      return refuse("weight must be one-dimensional");
+    if (w->shape[0] != dim)
+      return refuse("inconsistent weight size, expected " +
+                    std::to_string(dim) + " but got " + shapeText(w->shape));
+    if (w->dtype != x.dtype)
+      return refuse("expected a weight of the input's dtype " +
+                    dtypeName(x.dtype) + ", got " + dtypeName(w->dtype));
+  }
+  return MarginLossType{x.dtype, t.shape.empty()
+                                     ? llvm::SmallVector<int64_t>{}
+                                     : llvm::SmallVector<int64_t>{nframe}};
+}
+} // namespace
+
+static std::optional<MarginLossType>
+embeddingLossType(llvm::StringRef name,
+                  llvm::function_ref<std::optional<LossOperand>(llvm::StringRef)> get,
+                  std::string &error) {
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<MarginLossType> {
+    error = why.str();
+    return std::nullopt;
+  };
+  if (name.ends_with("margin_ranking_loss")) {
+    std::optional<LossOperand> a = get("input1"), b = get("input2"), t = get("target");
+    if (a->shape.size() != b->shape.size() || a->shape.size() != t->shape.size())
+      return refuse("margin_ranking_loss : All input tensors should have same "
+                    "dimension but got sizes: input1: " + shapeText(a->shape) +
+                    ", input2: " + shapeText(b->shape) + ", target: " +
+                    shapeText(t->shape));
+    if (subtractsBool(a->dtype, b->dtype, error))
+      return std::nullopt;
+    if (t->dtype == DType::Bool)
+      return refuse("Negation, the `-` operator, on a bool tensor is not "
+                    "supported. If you are trying to invert a mask, use the "
+                    "`~` or `logical_not()` operator instead.");
+    std::optional<llvm::SmallVector<int64_t>> shape =
+        broadcastAll({a->shape, b->shape, t->shape}, error);
+    if (!shape)
+      return std::nullopt;
+    // -target * (input1 - input2) + margin.
+    LossStep d = promoted(stepOf(*t), promoted(stepOf(*a), stepOf(*b)));
+    return MarginLossType{toFloatingDType(d.dtype), *shape};
+  }
+  if (name.ends_with("hinge_embedding_loss")) {
+    std::optional<LossOperand> x = get("input"), t = get("target");
+    // (margin - input is written into a tensor of the input's dtype.)
+    if (x->dtype == DType::Bool && subtractsBool(x->dtype, x->dtype, error))
+      return std::nullopt;
+    std::optional<llvm::SmallVector<int64_t>> shape =
+        broadcastAll({x->shape, t->shape}, error);
+    if (!shape)
+      return std::nullopt;
+    return MarginLossType{x->dtype, *shape};
+  }
+  if (name.ends_with("cosine_embedding_loss")) {
+    std::optional<LossOperand> a = get("input1"), b = get("input2"), t = get("target");
+    int64_t targetRank = t->shape.size();
+    if (targetRank > 1)
+      return refuse("0D or 1D target tensor expected, multi-target not "
+                    "supported");
+    if (static_cast<int64_t>(a->shape.size()) != targetRank + 1)
+      return refuse(llvm::Twine(targetRank ? "1D target tensor expects 2D"
+                                           : "0D target tensor expects 1D") +
+                    " input tensors, but found inputs with sizes " +
+                    shapeText(a->shape) + " and " + shapeText(b->shape) + ".");
+    if (b->shape.size() != a->shape.size())
+      return refuse("cosine_embedding_loss expects input1 and input2 of one "
+                    "rank, got sizes " + shapeText(a->shape) + " and " +
+                    shapeText(b->shape));
+    std::optional<llvm::SmallVector<int64_t>> product =
+        broadcastAll({a->shape, b->shape}, error);
+    if (!product)
+      return std::nullopt;
+    // The sums over the target's dim of input1 * input2, input1^2 and
+    // input2^2, their cosine, then where(target == 1, ...).
+    auto without = [&](llvm::ArrayRef<int64_t> s) {
+      llvm::SmallVector<int64_t> r(s);
+      r.erase(r.begin() + targetRank);
+      return r;
+    };
+    std::optional<llvm::SmallVector<int64_t>> shape = broadcastAll(
+        {without(*product), without(a->shape), without(b->shape), t->shape}, error);
+    if (!shape)
+      return std::nullopt;
+    return MarginLossType{
+        toFloatingDType(promoted(stepOf(*a), stepOf(*b)).dtype), *shape};
+  }
+  return std::nullopt;
+}
+
+static std::optional<MarginLossType> marginLossTypeOf(
+    llvm::StringRef name,
+    llvm::function_ref<std::optional<LossOperand>(llvm::StringRef)> get,
+    std::string &error);
+
+std::optional<MarginLossType> traced::marginLossType(
+    llvm::StringRef name,
+    llvm::function_ref<std::optional<LossOperand>(llvm::StringRef)> get,
+    std::string &error) {
+  std::optional<MarginLossType> type = marginLossTypeOf(name, get, error);
+  if (!type)
+    return type;
+  // The float16 step torch 1.13 has no CPU kernel for: clamp_min (of the
+  // loss, or of gaussian_nll's var), sqrt (cosine_embedding), log_sigmoid
+  // (multilabel_soft_margin).
+  DType half = type->dtype;
+  const char *kernel = "clamp_min_cpu";
+  if (name.ends_with("gaussian_nll_loss"))
+    half = get("var")->dtype;
+  else if (name.ends_with("multilabel_soft_margin_loss"))
+    half = get("input")->dtype, kernel = "log_sigmoid_cpu";
+  else if (name.ends_with("cosine_embedding_loss"))
+    kernel = "sqrt_vml_cpu";
+  if (half == DType::F16) {
+    error = (llvm::Twine("\"") + kernel + "\" not implemented for 'Half'").str();
+    return std::nullopt;
+  }
+  return type;
+}
+
+static std::optional<MarginLossType> marginLossTypeOf(
+    llvm::StringRef name,
+    llvm::function_ref<std::optional<LossOperand>(llvm::StringRef)> get,
+    std::string &error) {
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<MarginLossType> {
+    error = why.str();
+    return std::nullopt;
+  };
+  if (name.ends_with("margin_ranking_loss") ||
+      name.ends_with("hinge_embedding_loss") ||
+      name.ends_with("cosine_embedding_loss"))
+    return embeddingLossType(name, get, error);
+  if (name.ends_with("gaussian_nll_loss")) {
+    std::optional<LossOperand> x = get("input"), t = get("target"), v = get("var");
+    llvm::SmallVector<int64_t> varShape = v->shape;
+    llvm::ArrayRef<int64_t> in = x->shape;
+    if (varShape != x->shape) {
+      // Homoscedastic: var one dim short of the input, or of size 1 there.
+      if (!in.empty() && llvm::ArrayRef<int64_t>(varShape) == in.drop_back())
+        varShape.push_back(1);
+      else if (!(!in.empty() && !varShape.empty() &&
+                 llvm::ArrayRef<int64_t>(varShape).drop_back() == in.drop_back() &&
+                 varShape.back() == 1))
+        return refuse("var is of incorrect size");
+    }
+    // var.clamp_(min=eps) writes a float into var.
+    if (!isFloatingPoint(v->dtype))
+      return refuse("result type Float can't be cast to the desired output "
+                    "type " + torchTypeName(v->dtype));
+    if (subtractsBool(x->dtype, t->dtype, error))
+      return std::nullopt;
+    std::optional<llvm::SmallVector<int64_t>> shape =
+        broadcastAll({x->shape, t->shape, varShape}, error);
+    if (!shape)
+      return std::nullopt;
+    // 0.5 * (log(var) + (input - target) ** 2 / var).
+    LossStep var{v->dtype, varShape.empty() ? PromotionPriority::ZeroDim
+                                            : PromotionPriority::Tensor};
+    LossStep q = promoted(promoted(stepOf(*x), stepOf(*t)), var);
+    q.dtype = toFloatingDType(q.dtype);
+    return MarginLossType{promoted(var, q).dtype, *shape};
+  }
+  if (name.ends_with("multilabel_soft_margin_loss")) {
+    std::optional<LossOperand> x = get("input"), t = get("target"), w = get("weight");
+    if (!isFloatingPoint(x->dtype))
+      return refuse(llvm::Twine("\"log_sigmoid_cpu\" not implemented for '") +
+                    torchTypeName(x->dtype) + "'");
+    if (t->dtype == DType::Bool && subtractsBool(DType::I64, t->dtype, error))
+      return std::nullopt;
+    if (x->shape.empty())
+      return refuse("Dimension specified as -1 but tensor has no dimensions");
+    llvm::SmallVector<llvm::ArrayRef<int64_t>> shapes{x->shape, t->shape};
+    LossStep d = promoted(stepOf(*t), stepOf(*x));
+    if (w) {
+      shapes.push_back(w->shape);
+      d = promoted(d, stepOf(*w));
+    }
+    std::optional<llvm::SmallVector<int64_t>> shape = broadcastAll(shapes, error);
+    if (!shape)
+      return std::nullopt;
+    // loss.sum(dim=input.dim() - 1) / C.
+    shape->erase(shape->begin() + (x->shape.size() - 1));
+    return MarginLossType{toFloatingDType(d.dtype), *shape};
+  }
+  if (name.ends_with("triplet_margin_loss")) {
+    std::optional<LossOperand> a = get("anchor"), p = get("positive"),
+                               n = get("negative");
+    if (a->shape.size() != p->shape.size() || p->shape.size() != n->shape.size())
+      return refuse("All inputs should have same dimension but got " +
+                    std::to_string(a->shape.size()) + "D, " +
+                    std::to_string(p->shape.size()) + "D and " +
+                    std::to_string(n->shape.size()) + "D inputs.");
+    std::optional<MarginLossType> pos = pairwiseType(*a, *p, error);
+    std::optional<MarginLossType> neg = pos ? pairwiseType(*a, *n, error) : pos;
+    // (swap's distance of positive and negative is typed like these.)
+    std::optional<MarginLossType> swap = neg ? pairwiseType(*p, *n, error) : neg;
+    if (!swap)
+      return std::nullopt;
+    std::optional<llvm::SmallVector<int64_t>> shape =
+        broadcastAll({pos->shape, neg->shape}, error);
+    if (!shape)
+      return std::nullopt;
+    return MarginLossType{promoteDTypes(pos->dtype, neg->dtype), *shape};
+  }
+  if (name.ends_with("multi_margin_loss") ||
+      name.ends_with("multilabel_margin_loss")) {
+    std::optional<LossOperand> w;
+    if (name.ends_with("multi_margin_loss"))
+      w = get("weight");
+    return classMarginType(name, *get("input"), *get("target"), w, error);
+  }
+  return refuse("not a margin loss: " + name);
+}
+
+std::optional<bool> traced::searchsortedSide(llvm::ArrayRef<int64_t> sequence,
+                                             std::optional<llvm::ArrayRef<int64_t>> values,
+                                             std::optional<std::string> side, bool right,
+                                             std::string &error) {
+  auto refuse = [&](const llvm::Twine &why) -> std::optional<bool> {
+    error = why.str();
+    return std::nullopt;
+  };
+  if (sequence.empty())
+    return refuse("torch.searchsorted(): boundaries tensor should have positive "
+                  "dimension, but got 0 dimension");
+  if (sequence.size() > 1 &&
+      (!values || values->size() != sequence.size() ||
+       values->drop_back() != sequence.drop_back()))
+    return refuse("torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                  "the first N-1 dimensions of boundaries tensor and input value "
+                  "tensor must match, but we got boundaries tensor " +
+                  shapeText(sequence) + " and input value tensor " +
+                  (values ? shapeText(*values) : std::string("[]")));
+  if (side && *side != "left" && *side != "right")
+    return refuse("torch.searchsorted(): side can only be 'left' or 'right' but "
+                  "got " + *side);
+  if (side && right && *side == "left")
+    return refuse("torch.searchsorted(): side and right can't be set to opposites, "
+                  "got side of left while right was True");
+  return right || (side && *side == "right");
+}

@@ -242,6 +242,7 @@ ENTRY_RENAMES = {
                     "split_sizes": "split_size_or_sections"},
     **{f"torch.{n}split": {"sections": "indices_or_sections",
                            "indices": "indices_or_sections"} for n in "hvd"},
+    "torch.isin": {"element": "elements", "test_element": "test_elements"},
 }
 
 # ATen-only parameters that do not change the result on the CPU.

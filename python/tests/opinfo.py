@@ -1148,6 +1148,96 @@ OPS = {
         ("unbatched", F.nll_loss, [F.log_softmax(f32(5), 0), torch.tensor(3)]),
         ("module", torch.nn.NLLLoss(reduction="sum"), [F.log_softmax(f32(3, 4), 1), torch.tensor([3, 0, 1])], ACCUMULATE),
         ("float target rejected", F.nll_loss, [f32(3, 4), f32(3)])),
+    # The margin and embedding losses (marginLossType).
+    "torch.nn.functional.margin_ranking_loss": fixed(
+        ("mean", lambda a, b, t: F.margin_ranking_loss(a, b, t, margin=0.3), [f32(6), f32(6), torch.tensor([1., -1, 1, -1, 1, 1])],
+         ACCUMULATE),
+        ("none broadcast", lambda a, b, t: F.margin_ranking_loss(a, b, t, reduction="none"), [f32(3, 4), f32(1, 4), f32(3, 1)]),
+        ("int64 sum", lambda a, b, t: F.margin_ranking_loss(a, b, t, margin=0.5, reduction="sum"),
+         [dt(torch.int64, 5), dt(torch.int64, 5), torch.tensor([1, -1, 1, -1, 1])]),
+        ("f64 legacy", lambda a, b, t: F.margin_ranking_loss(a, b, t, size_average=False),
+         [dt(torch.float64, 4), dt(torch.float32, 4), torch.tensor([1, -1, 1, -1])]),
+        ("module", torch.nn.MarginRankingLoss(margin=0.1), [f32(4), f32(4), torch.tensor([1., -1, -1, 1])], ACCUMULATE),
+        ("bool target rejected", F.margin_ranking_loss, [f32(3), f32(3), dt(torch.bool, 3)]),
+        ("ranks rejected", F.margin_ranking_loss, [f32(3), f32(1, 3), f32(3)])),
+    "torch.nn.functional.hinge_embedding_loss": fixed(
+        ("mean", lambda x, t: F.hinge_embedding_loss(x, t, margin=2.0), [f32(3, 4), torch.tensor([1., -1, -1, 1])], ACCUMULATE),
+        ("none other targets", lambda x, t: F.hinge_embedding_loss(x, t, reduction="none"), [f32(5), torch.tensor([1., -1, 0, 2, -1])]),
+        ("int64 sum", lambda x, t: F.hinge_embedding_loss(x, t, margin=2.7, reduction="sum"),
+         [dt(torch.int64, 6), torch.tensor([1, -1, -1, 1, -1, -1])]),
+        ("int64 none", lambda x, t: F.hinge_embedding_loss(x, t, margin=-1.5, reduction="none"),
+         [dt(torch.int64, 6), torch.tensor([1, -1, -1, 1, -1, -1])]),
+        ("module", torch.nn.HingeEmbeddingLoss(margin=0.5, reduction="sum"), [f32(4), torch.tensor([1., -1, -1, 1])], ACCUMULATE),
+        ("int64 mean rejected", F.hinge_embedding_loss, [dt(torch.int64, 3), torch.tensor([1, -1, 1])])),
+    "torch.nn.functional.cosine_embedding_loss": fixed(
+        ("mean", lambda a, b, t: F.cosine_embedding_loss(a, b, t, margin=0.2), [f32(4, 5), f32(4, 5), torch.tensor([1., -1, -1, 1])],
+         ACCUMULATE),
+        ("none", lambda a, b, t: F.cosine_embedding_loss(a, b, t, margin=-0.3, reduction="none"),
+         [f32(4, 5), f32(4, 5), torch.tensor([1, -1, -1, 1])], ACCUMULATE),
+        ("unbatched", lambda a, b, t: F.cosine_embedding_loss(a, b, t, reduction="sum"), [f32(5), f32(5), torch.tensor(-1.)],
+         ACCUMULATE),
+        ("int64", lambda a, b, t: F.cosine_embedding_loss(a, b, t, reduction="none"),
+         [dt(torch.int64, 3, 4), dt(torch.int64, 3, 4), torch.tensor([1, -1, 1])], ACCUMULATE),
+        ("broadcast rows", lambda a, b, t: F.cosine_embedding_loss(a, b, t, reduction="none"),
+         [f32(3, 4), f32(1, 4), torch.tensor([1, -1, 1])], ACCUMULATE),
+        ("module", torch.nn.CosineEmbeddingLoss(margin=0.1), [f32(3, 4), f32(3, 4), torch.tensor([1., -1, 1])], ACCUMULATE),
+        ("2-d target rejected", F.cosine_embedding_loss, [f32(3, 4), f32(3, 4), f32(3, 1)])),
+    "torch.nn.functional.gaussian_nll_loss": fixed(
+        ("mean", F.gaussian_nll_loss, [f32(3, 4), f32(3, 4), positive((3, 4), torch.float32)], TRANSCENDENTAL),
+        ("none full", lambda x, t, v: F.gaussian_nll_loss(x, t, v, full=True, reduction="none"),
+         [f32(3, 4), f32(3, 4), positive((3, 4), torch.float32)], TRANSCENDENTAL),
+        ("homoscedastic", lambda x, t, v: F.gaussian_nll_loss(x, t, v, reduction="sum"),
+         [f32(3, 4), f32(3, 4), positive((3,), torch.float32)], ACCUMULATE),
+        ("var of last dim 1, eps", lambda x, t, v: F.gaussian_nll_loss(x, t, v * 0, eps=0.5, reduction="none"),
+         [f32(3, 4), f32(3, 4), positive((3, 1), torch.float32)], TRANSCENDENTAL),
+        ("int64 input", lambda x, t, v: F.gaussian_nll_loss(x, t, v, reduction="none"),
+         [dt(torch.int64, 5), dt(torch.int64, 5), positive((5,), torch.float64)], TRANSCENDENTAL),
+        ("module", torch.nn.GaussianNLLLoss(full=True), [f32(4), f32(4), positive((4,), torch.float32)], TRANSCENDENTAL),
+        ("negative var rejected", F.gaussian_nll_loss, [f32(4), f32(4), -positive((4,), torch.float32)]),
+        ("int64 var rejected", F.gaussian_nll_loss, [f32(4), f32(4), positive((4,), torch.int64)]),
+        ("var size rejected", F.gaussian_nll_loss, [f32(3, 4), f32(3, 4), positive((4,), torch.float32)])),
+    "torch.nn.functional.multilabel_soft_margin_loss": fixed(
+        ("mean", F.multilabel_soft_margin_loss, [f32(3, 5), (f32(3, 5) > 0).float()], TRANSCENDENTAL),
+        ("weight none", lambda x, t, w: F.multilabel_soft_margin_loss(x, t, weight=w, reduction="none"),
+         [f32(3, 5), (f32(3, 5) > 0).float(), torch.rand(5)], TRANSCENDENTAL),
+        ("1-d sum int target", lambda x, t: F.multilabel_soft_margin_loss(x, t, reduction="sum"),
+         [f32(6) * 4, (f32(6) > 0).long()], TRANSCENDENTAL),
+        ("module", torch.nn.MultiLabelSoftMarginLoss(), [f32(2, 4), (f32(2, 4) > 0).float()], TRANSCENDENTAL),
+        ("int64 input rejected", F.multilabel_soft_margin_loss, [dt(torch.int64, 2, 3), dt(torch.int64, 2, 3)])),
+    "torch.nn.functional.triplet_margin_loss": fixed(
+        ("mean", F.triplet_margin_loss, [f32(4, 6), f32(4, 6), f32(4, 6)], TRANSCENDENTAL),
+        ("p 1 swap none", lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=2.0, p=1, swap=True, reduction="none"),
+         [f32(4, 6), f32(4, 6), f32(4, 6)], TRANSCENDENTAL),
+        ("unbatched sum", lambda a, p, n: F.triplet_margin_loss(a, p, n, p=3, reduction="sum"), [f32(5), f32(5), f32(5)],
+         TRANSCENDENTAL),
+        ("int64", F.triplet_margin_loss, [dt(torch.int64, 3, 4), dt(torch.int64, 3, 4), dt(torch.int64, 3, 4)], TRANSCENDENTAL),
+        ("module", torch.nn.TripletMarginLoss(margin=0.5, swap=True), [f32(3, 4), f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
+        ("ranks rejected", F.triplet_margin_loss, [f32(3, 4), f32(4), f32(3, 4)])),
+    "torch.nn.functional.multi_margin_loss": fixed(
+        ("mean", F.multi_margin_loss, [f32(4, 5), torch.tensor([0, 4, 2, 2])], ACCUMULATE),
+        ("p 2 weight none", lambda x, t, w: F.multi_margin_loss(x, t, p=2, margin=0.7, weight=w, reduction="none"),
+         [f32(4, 5), torch.tensor([0, 4, 2, 1]), torch.rand(5)], ACCUMULATE),
+        ("1-d", lambda x, t: F.multi_margin_loss(x, t, reduction="none"), [f32(5), torch.tensor([3])]),
+        ("0-d target sum f64", lambda x, t: F.multi_margin_loss(x, t, reduction="sum"), [dt(torch.float64, 5), torch.tensor(1)]),
+        ("module", torch.nn.MultiMarginLoss(p=2), [f32(3, 4), torch.tensor([3, 0, 1])], ACCUMULATE),
+        ("target out of range rejected", F.multi_margin_loss, [f32(3, 4), torch.tensor([3, 4, 1])]),
+        ("p 3 rejected", lambda x, t: F.multi_margin_loss(x, t, p=3), [f32(3, 4), torch.tensor([3, 0, 1])])),
+    "torch.nn.functional.multilabel_margin_loss": fixed(
+        ("mean", F.multilabel_margin_loss, [f32(3, 4), torch.tensor([[3, 0, -1, 1], [0, 1, 2, 3], [1, -1, 2, 2]])], ACCUMULATE),
+        ("none", lambda x, t: F.multilabel_margin_loss(x, t, reduction="none"),
+         [f32(3, 4), torch.tensor([[3, 0, -1, 1], [-1, 1, 2, 3], [1, 1, 2, -1]])], ACCUMULATE),
+        ("1-d sum f64", lambda x, t: F.multilabel_margin_loss(x, t, reduction="sum"),
+         [dt(torch.float64, 5), torch.tensor([4, 0, -1, 2, 2])]),
+        ("module", torch.nn.MultiLabelMarginLoss(), [f32(2, 3), torch.tensor([[2, -1, 0], [0, 1, -1]])], ACCUMULATE),
+        ("target out of range rejected", F.multilabel_margin_loss, [f32(2, 3), torch.tensor([[2, -1, 0], [0, 3, -1]])])),
+    "torch.nn.functional.local_response_norm": fixed(
+        ("3-d", lambda x: F.local_response_norm(x, 2), [f32(2, 6, 3)], TRANSCENDENTAL),
+        ("4-d args", lambda x: F.local_response_norm(x, 3, alpha=0.01, beta=0.5, k=2.0), [f32(1, 5, 3, 2)], TRANSCENDENTAL),
+        ("5-d size 4", lambda x: F.local_response_norm(x, 4), [f32(1, 4, 2, 2, 3)], TRANSCENDENTAL),
+        ("int64", lambda x: F.local_response_norm(x, 2, alpha=0.3), [dt(torch.int64, 1, 6, 3)], TRANSCENDENTAL),
+        ("f64", lambda x: F.local_response_norm(x, 5), [dt(torch.float64, 2, 3, 4)]),
+        ("module", torch.nn.LocalResponseNorm(3), [f32(2, 4, 5)], TRANSCENDENTAL),
+        ("2-d rejected", lambda x: F.local_response_norm(x, 2), [f32(3, 4)])),
     "torch.nn.functional.cross_entropy": fixed(
         ("mean", F.cross_entropy, [f32(4, 5), torch.tensor([0, 4, 2, 2])], ACCUMULATE),
         ("weight smoothing", lambda x, t, w: F.cross_entropy(x, t, weight=w, label_smoothing=0.1),
@@ -1203,7 +1293,30 @@ OPS = {
         ("2", lambda a, b: F.pairwise_distance(a, b), [f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
         ("1 keepdim", lambda a, b: F.pairwise_distance(a, b, 1.0, keepdim=True), [f32(3, 4), f32(4)], TRANSCENDENTAL),
         ("inf", lambda a, b: F.pairwise_distance(a, b, float("inf")), [dt(torch.float64, 2, 5), dt(torch.float64, 2, 5)]),
-        ("module", torch.nn.PairwiseDistance(p=3.0), [f32(2, 3), f32(2, 3)], TRANSCENDENTAL)),
+        ("module", torch.nn.PairwiseDistance(p=3.0), [f32(2, 3), f32(2, 3)], TRANSCENDENTAL),
+        # (x1 - x2 + eps: integers give float32; a bool cannot be subtracted.)
+        ("int64", lambda a, b: F.pairwise_distance(a, b), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 4)],
+         TRANSCENDENTAL),
+        ("uint8 0-d f64", lambda a, b: F.pairwise_distance(a, b), [dt(torch.uint8, 3, 4), dt(torch.float64)],
+         TRANSCENDENTAL),
+        ("bool rejected", lambda a, b: F.pairwise_distance(a, b), [dt(torch.bool, 3), dt(torch.int64, 3)])),
+    "torch.pdist": fixed(
+        *[(f"p {p}", lambda x, p=p: torch.pdist(x, p), [f32(5, 3)], TRANSCENDENTAL) for p in (2.0, 1.0, 0.0, 3.0, float("inf"))],
+        ("f64", lambda x: torch.pdist(x), [dt(torch.float64, 4, 6)]),
+        ("one row", lambda x: torch.pdist(x), [f32(1, 5)]),
+        ("int64 rejected", lambda x: torch.pdist(x), [dt(torch.int64, 3, 2)]),
+        ("1-d rejected", lambda x: torch.pdist(x), [f32(4)])),
+    "torch.cdist": fixed(
+        *[(f"p {p}", lambda a, b, p=p: torch.cdist(a, b, p), [f32(4, 3), f32(5, 3)], TRANSCENDENTAL)
+          for p in (2.0, 1.0, 0.0, 0.5, float("inf"))],
+        ("batch broadcast", lambda a, b: torch.cdist(a, b), [f32(2, 1, 3, 4), f32(5, 2, 4)], TRANSCENDENTAL),
+        ("mm", lambda a, b: torch.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [f32(3, 4), f32(6, 4)],
+         TRANSCENDENTAL),
+        ("mm when large", lambda a, b: torch.cdist(a, b), [dt(torch.float64, 30, 3), dt(torch.float64, 4, 3)]),
+        ("no mm", lambda a, b: torch.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+         [f32(30, 2), f32(3, 2)], TRANSCENDENTAL),
+        ("columns rejected", lambda a, b: torch.cdist(a, b), [f32(3, 4), f32(3, 5)]),
+        ("int64 rejected", lambda a, b: torch.cdist(a, b), [dt(torch.int64, 3, 4), dt(torch.int64, 3, 4)])),
     "torch.scatter_reduce": fixed(*[
         (f"{r} {'self' if inc else 'no self'}",
          lambda x, i, s, r=r, inc=inc: torch.scatter_reduce(x, 0, i, s, r, include_self=inc),
@@ -2302,6 +2415,38 @@ OPS = {
                                      for k in (0, -1)]) for d in ALL_DTYPES],
                            fixed(("0-d uint8", lambda x: x.cumprod(-1), [torch.tensor(255, dtype=torch.uint8)]))),
 
+    # cummax/cummin: ties and NaN take the later index (torch's scan).
+    **{f"torch.{name}": chain(
+        *[fixed((f"{d} values dim 0", lambda x, f=f: f(x, 0)[0], [dt(d, 3, 4)]),
+                (f"{d} indices dim -1", lambda x, f=f: f(x, -1)[1], [dt(d, 3, 4)]))
+          for d in ALL_DTYPES],
+        fixed(("ties", lambda x, f=f: f(x, 1)[1], [torch.tensor([[1, 3, 3, 2, 3], [2, 2, 1, 1, 5]])]),
+              ("nan values", lambda x, f=f: f(x, 0)[0],
+               [torch.tensor([1., float("nan"), 3, float("nan"), -1, 7])]),
+              ("nan indices", lambda x, f=f: f(x, 0)[1],
+               [torch.tensor([1., float("nan"), 3, float("nan"), -1, 7])]),
+              ("0-d", lambda x, f=f: f(x, 0)[1], [f32()]),
+              ("empty", lambda x, f=f: f(x, 1)[0], [f32(2, 0)]),
+              ("method values", lambda x, name=name: getattr(x, name)(dim=2).values, [f32(2, 3, 4)]),
+              ("dim out of range rejected", lambda x, f=f: f(x, 2)[0], [f32(2, 3)])))
+       for name, f in (("cummax", torch.cummax), ("cummin", torch.cummin))},
+    # median/nanmedian: the lower median, by (value, index) order; median
+    # of NaNs is the first NaN, nanmedian skips them.
+    **{f"torch.{name}": chain(
+        *[fixed((f"{d} all", lambda x, f=f: f(x), [dt(d, 3, 4)]),
+                (f"{d} dim values", lambda x, f=f: f(x, 1)[0], [dt(d, 3, 4)]),
+                (f"{d} dim 0 keepdim indices", lambda x, f=f: f(x, 0, keepdim=True)[1], [dt(d, 4, 3)]))
+          for d in ALL_DTYPES],
+        fixed(("ties", lambda x, f=f: f(x, -1)[1], [torch.tensor([[1, 3, 3, 2, 3, 3], [2, 2, 1, 1, 5, 1]])]),
+              *[(f"nan {i}", lambda x, f=f, i=i: f(x, 1)[i],
+                 [torch.tensor([[1., float("nan"), 3, float("nan"), -1, 7], [4., 2, 2, 1, 0, 9]])])
+                for i in (0, 1)],
+              ("nan all", lambda x, f=f: f(x), [torch.tensor([1., float("nan"), 3, float("nan"), -1])]),
+              *[(f"all nan row {i}", lambda x, f=f, i=i: f(x, 1)[i], [torch.tensor([[float("nan")] * 3, [1., 2, 0]])])
+                for i in (0, 1)],
+              ("0-d", lambda x, f=f: f(x, 0)[1], [f32()]),
+              ("empty dim rejected", lambda x, f=f: f(x, 1)[0], [f32(2, 0)])))
+       for name, f in (("median", torch.median), ("nanmedian", torch.nanmedian))},
     # Casts: every dtype to every dtype, with special values.
     "Tensor.to": chain(
         fixed(*[(f"{a} to {b}", lambda x, b=b: x.to(b), [tensor((2, 5), a, special=True, low=-300, high=300)])
@@ -3041,6 +3186,31 @@ OPS = {
         ("unbatched", lambda x: F.fold(x, 4, 2, stride=2), [f32(12, 4)]),
         ("module", torch.nn.Fold((4, 6), (2, 2), stride=2), [f32(1, 12, 6)]),
         ("wrong blocks", lambda x: F.fold(x, (3, 4), 2), [f32(1, 8, 5)])),
+    "torch.searchsorted": fixed(
+        *[(f"{d}", lambda s, v: torch.searchsorted(s, v), [torch.sort(dt(d, 7))[0], dt(d, 3, 4)])
+          for d in ALL_DTYPES if d != torch.bool],
+        ("right", lambda s, v: torch.searchsorted(s, v, right=True), [torch.tensor([1., 3, 3, 5, 7]), torch.tensor([[0., 3, 6], [8, 1, 5]])]),
+        ("side right", lambda s, v: torch.searchsorted(s, v, side="right"), [torch.tensor([1, 3, 3, 5]), torch.tensor([3, 4, 5])]),
+        ("n-d", lambda s, v: torch.searchsorted(s, v), [torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 6], [0, 4]])]),
+        ("sorter", lambda s, v, i: torch.searchsorted(s, v, sorter=i),
+         [torch.tensor([5., 1, 3]), torch.tensor([[0., 3, 6], [8, 1, 5]]), torch.tensor([1, 2, 0])]),
+        ("n-d sorter int32", lambda s, v, i: torch.searchsorted(s, v, sorter=i, out_int32=True),
+         [torch.tensor([[5, 1, 3], [2, 9, 4]]), torch.tensor([[3, 6], [0, 4]]), torch.tensor([[1, 2, 0], [0, 2, 1]])]),
+        ("mixed nan", lambda s, v: torch.searchsorted(s, v), [torch.tensor([1, 3, 5]), torch.tensor([2.5, float("nan"), 5.0])]),
+        ("number", lambda s: torch.searchsorted(s, 4), [torch.tensor([1., 3, 5, 7])]),
+        ("empty sequence", lambda s, v: torch.searchsorted(s, v), [f32(0), f32(3)]),
+        ("bool rejected", lambda s, v: torch.searchsorted(s, v), [torch.tensor([False, True]), torch.tensor([True])]),
+        ("opposite sides rejected", lambda s, v: torch.searchsorted(s, v, right=True, side="left"), [f32(3), f32(2)]),
+        ("rows rejected", lambda s, v: torch.searchsorted(s, v), [f32(2, 3), f32(3)])),
+    "torch.isin": fixed(
+        *[(f"{d}", lambda x, t: torch.isin(x, t), [dt(d, 4, 5), dt(d, 6)]) for d in ALL_DTYPES],
+        ("invert", lambda x, t: torch.isin(x, t, invert=True), [dt(torch.int64, 3, 4), dt(torch.int64, 2, 2)]),
+        ("mixed", lambda x, t: torch.isin(x, t), [torch.tensor([1, 2, 3]), torch.tensor([1.5, 2.0])]),
+        ("uint8 and -1", lambda x, t: torch.isin(x, t), [torch.tensor([255, 3], dtype=torch.uint8), torch.tensor([-1, 3])]),
+        ("nan", lambda x, t: torch.isin(x, t), [torch.tensor([float("nan"), 1.]), torch.tensor([float("nan"), 1.])]),
+        ("number test", lambda x: torch.isin(x, 2), [torch.tensor([1, 2, 2])]),
+        ("number elements", lambda t: torch.isin(2.0, t), [torch.tensor([1., 2.])]),
+        ("empty test", lambda x, t: torch.isin(x, t), [f32(3), f32(0)])),
     "torch.kthvalue": fixed(
         # (Values only where ties make torch's index arbitrary.)
         *[(f"{d}", lambda x: torch.kthvalue(x, 2)[0], [dt(d, 3, 5)]) for d in ALL_DTYPES],

@@ -39,10 +39,6 @@ SAMPLES_PER_ENTRY = 3
 
 _INTS = r"torch\.(u?int\d+)"
 KNOWN = {
-    "torch.nn.functional.pairwise_distance": (
-        _INTS + r": torch computes",
-        "integer inputs are refused; torch subtracts in the integer dtype "
-        "(wrapping), then takes a float norm"),
     "torch.nn.functional.l1_loss": (
         _INTS + r": torch computes",
         "integer operands are refused; torch computes reduction='none' and "
@@ -83,10 +79,6 @@ KNOWN = {
         r"torch\.bfloat16 \(input 0 only\): torch computes it, we refuse",
         "a bfloat16 input with float32 weight and statistics is refused "
         "(torch's mixed-precision batch norm; its statistics are float32)"),
-    "torch.kthvalue": (
-        _INTS + r": values differ",
-        "between equal values torch returns the index its quickselect "
-        "leaves there; the interpreter returns the first"),
 }
 
 

@@ -95,7 +95,6 @@ KNOWN = {
     "torch.ops.aten.native_group_norm.default": (
         _cases("torch.float32 1", range(4), _BOTH),
         "as native_layer_norm's: the mean of a group holding an infinity"),
-    "torch.topk": (_cases("indices smallest", (0,)), "the index torch picks among NaNs"),
     "torch.nn.functional.lp_pool2d": (
         _cases("p3 rect stride", (2,), _BOTH),
         "x ** 3 of +-60000 is +-2.16e14 (float32 ulp 1.7e7): a window sum that "
@@ -311,6 +310,9 @@ COMPILED_KNOWN = {
         "as the interpreter does")
        for n, names in ((1, ("basic", "groups dilated")), (2, ("basic", "depthwise", "groups")),
                         (3, ("basic", "dilated", "groups")))},
+    "torch.topk": (_cases("indices smallest", (0,), ("compiled",)),
+                   "the index torch picks among NaNs: its nth_element's, which the "
+                   "interpreter follows; the compiled sort keeps ties in input order"),
     "torch.ops.aten.convolution_backward.default": (
         _cases("plain 0", (0, 2), ("compiled",)),
         "grad_input decomposes into a transposed convolution: the same inserted "

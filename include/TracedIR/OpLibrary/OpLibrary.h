@@ -410,6 +410,44 @@ struct PoissonNllDTypes {
 PoissonNllDTypes poissonNllDTypes(PromotionOperand input,
                                   PromotionOperand target, bool logInput);
 
+/// A tensor operand of a margin or embedding loss: its dtype, static shape
+/// and part in type promotion.
+struct LossOperand {
+  DType dtype;
+  llvm::SmallVector<int64_t> shape;
+  PromotionPriority priority() const {
+    return shape.empty() ? PromotionPriority::ZeroDim : PromotionPriority::Tensor;
+  }
+};
+/// The unreduced result of a margin or embedding loss: its dtype and shape.
+struct MarginLossType {
+  DType dtype;
+  llvm::SmallVector<int64_t> shape;
+};
+/// margin_ranking, hinge_embedding, cosine_embedding, gaussian_nll,
+/// multilabel_soft_margin, triplet_margin, multi_margin and
+/// multilabel_margin losses (entry `name`, canonical) as torch 1.13 computes
+/// them, their tensor operands given by parameter name (nullopt: None):
+/// the dtype and shape of the loss before its reduction, or nullopt with
+/// `error` set to torch's complaint. `p` is multi_margin's p. A reduction
+/// other than 'none' makes the result 0-d; 'mean' of an integer loss
+/// (hinge_embedding's) is refused (meanOfIntegersError).
+std::optional<MarginLossType>
+marginLossType(llvm::StringRef name,
+               llvm::function_ref<std::optional<LossOperand>(llvm::StringRef)> operand,
+               std::string &error);
+/// torch's complaint about the mean of an integer dtype.
+std::string meanOfIntegersError(DType dtype);
+
+/// torch.searchsorted's checks of a sorted sequence of `sequence` shape,
+/// values of `values` shape (nullopt: a number) and its `side`/`right`
+/// arguments (side nullopt: None): whether it searches to the right, or
+/// nullopt with `error` set to torch's complaint.
+std::optional<bool> searchsortedSide(llvm::ArrayRef<int64_t> sequence,
+                                     std::optional<llvm::ArrayRef<int64_t>> values,
+                                     std::optional<std::string> side, bool right,
+                                     std::string &error);
+
 /// torch.movedim's permutation (`result dim i` = `input dim perm[i]`) for
 /// a tensor of `rank`; on failure, `error` says why.
 FailureOr<llvm::SmallVector<int64_t>>

@@ -22,7 +22,11 @@
 // side), `&&`, `||`, `!` on B, and the members c(double), select(B, V, V),
 // exp, log, log1p, sqrt, abs, floor, trunc, sin, cos, tan, acos, erfc,
 // pow, isDouble(), whileLoop, and wide()/toWide/fromWide (a double backend,
-// for what torch computes in double).
+// for what torch computes in double); libmErf, libmExp and libmLog are
+// erf, exp and log as glibc computes them in the compute type (float's
+// correctly rounded: the IR backend computes an f32 one in f64 and rounds),
+// for algorithms whose result turns on their last bit (erfinv's Newton
+// steps).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +116,9 @@ template <typename T> struct Scalar {
   V acos(V x) const { return V(std::acos(x.v)); }
   V erfc(V x) const { return V(std::erfc(x.v)); }
   V pow(V x, V y) const { return V(std::pow(x.v, y.v)); }
+  V libmErf(V x) const { return V(std::erf(x.v)); }
+  V libmExp(V x) const { return V(std::exp(x.v)); }
+  V libmLog(V x) const { return V(std::log(x.v)); }
   /// Runs `step` on `state` while `cond(state)` holds.
   template <size_t N, typename Cond, typename Step>
   std::array<V, N> whileLoop(std::array<V, N> state, Cond cond,
@@ -968,6 +975,32 @@ template <class M, class V = typename M::V> V entr(const M &m, V x) {
 template <class M, class V = typename M::V> V xlog1py(const M &m, V x, V y) {
   V r = x * m.log1p(y);
   return m.select(x == 0.0 && y == y, m.c(0), r);
+}
+
+/// erfinv as torch 1.13's calc_erfinv (Pavlis' rational approximation,
+/// central for |y| <= 0.7, then two Newton steps on erf), in the compute
+/// type: near |y| = 1 a float result turns on erf's last bit, so the libm
+/// functions are glibc's. +-1 give +-inf, |y| > 1 NaN.
+template <class M, class V = typename M::V> V erfinv(const M &m, V y) {
+  V ay = m.abs(y);
+  V z = y * y;
+  V num = ((m.c(-0.140543331) * z + m.c(0.914624893)) * z + m.c(-1.645349621)) * z +
+          m.c(0.886226899);
+  V dem = (((m.c(0.012229801) * z + m.c(-0.329097515)) * z + m.c(1.442710462)) * z +
+           m.c(-2.118377725)) * z + m.c(1.0);
+  V central = y * num / dem;
+  V t = m.sqrt(-m.libmLog((m.c(1.0) - ay) / m.c(2.0)));
+  V tnum = ((m.c(1.641345311) * t + m.c(3.429567803)) * t + m.c(-1.624906493)) * t +
+           m.c(-1.970840454);
+  V tdem = (m.c(1.6370678) * t + m.c(3.5438892)) * t + m.c(1.0);
+  V signedNum = m.select(y < 0.0, -m.abs(tnum), m.abs(tnum));
+  V x = m.select(ay <= 0.7, central, signedNum / tdem);
+  V k = m.c(2.0) / m.c(std::sqrt(kPi));
+  for (int i = 0; i < 2; ++i)
+    x = x - (m.libmErf(x) - y) / (k * m.libmExp(-x * x));
+  V inf = m.select(y < 0.0, m.c(-kInf), m.c(kInf));
+  x = m.select(ay == 1.0, inf, x);
+  return m.select(ay > 1.0, m.c(kNaN), x);
 }
 
 } // namespace mlir::traced::special

@@ -646,58 +646,6 @@ UNARY(coshBody, return math::CoshOp::create(b, loc, x);)
 UNARY(asinhBody, return math::AsinhOp::create(b, loc, x);)
 UNARY(acoshBody, return math::AcoshOp::create(b, loc, x);)
 UNARY(atanhBody, return math::AtanhOp::create(b, loc, x);)
-/// erfinv: Giles' single-precision approximation, refined by two Newton
-/// steps on erf (as the interpreter does); +-1 give +-inf, |y| > 1 NaN.
-UNARY(erfinvBody, {
-  Value one = cst(b, loc, x, 1.0);
-  Value w = arith::NegFOp::create(
-      b, loc,
-      math::LogOp::create(b, loc,
-                          mul(b, loc, sub(b, loc, one, x), add(b, loc, one, x))));
-  auto poly = [&](Value t, ArrayRef<double> coeffs) {
-    Value r = cst(b, loc, x, coeffs[0]);
-    for (double k : coeffs.drop_front())
-      r = add(b, loc, cst(b, loc, x, k), mul(b, loc, r, t));
-    return r;
-  };
-  Value central =
-      poly(sub(b, loc, w, cst(b, loc, x, 2.5)),
-           {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-            0.00021858087, -0.00125372503, -0.00417768164, 0.246640727,
-            1.50140941});
-  Value tail =
-      poly(sub(b, loc, math::SqrtOp::create(b, loc, w), cst(b, loc, x, 3.0)),
-           {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
-            0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
-            2.83297682});
-  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w,
-                                      cst(b, loc, x, 5.0));
-  Value r = mul(b, loc, arith::SelectOp::create(b, loc, small, central, tail),
-                x);
-  Value k = cst(b, loc, x, 2.0 / std::sqrt(M_PI));
-  for (int i = 0; i < 2; ++i) {
-    Value err = sub(b, loc, math::ErfOp::create(b, loc, r), x);
-    Value d = mul(b, loc, k,
-                  math::ExpOp::create(
-                      b, loc, arith::NegFOp::create(b, loc, mul(b, loc, r, r))));
-    r = sub(b, loc, r, div(b, loc, err, d));
-  }
-  Value ax = math::AbsFOp::create(b, loc, x);
-  Value atOne =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, ax, one);
-  Value inf = arith::SelectOp::create(
-      b, loc,
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                            cst(b, loc, x, 0.0)),
-      cst(b, loc, x, -std::numeric_limits<double>::infinity()),
-      cst(b, loc, x, std::numeric_limits<double>::infinity()));
-  r = arith::SelectOp::create(b, loc, atOne, inf, r);
-  Value outside =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, ax, one);
-  return arith::SelectOp::create(
-      b, loc, outside, cst(b, loc, x, std::numeric_limits<double>::quiet_NaN()),
-      r);
-})
 UNARY(fracBody, return arith::SubFOp::create(b, loc, x, truncOf(b, loc, x));)
 /// softplus(x) = log1p(exp(x * beta)) / beta, x where x * beta > threshold.
 UNARY(softplusBody, {
@@ -1372,7 +1320,6 @@ static void populateUnaryMathLowerings(LoweringTable &t) {
   U("torch.sqrt", sqrtBody)
   U("torch.rsqrt", rsqrtBody)
   U("torch.erf", erfBody)
-  U("torch.erfinv", erfinvBody)
   U("torch.reciprocal", reciprocalBody)
   U("torch.exp2", exp2Body)
   U("torch.expm1", expm1Body)

@@ -1,7 +1,7 @@
 //===- SpecialMath.cpp - torch.special's functions as linalg.generic ------===//
 //
 // The special functions (lgamma, digamma, polygamma, mvlgamma, the Bessel
-// functions, ndtr/ndtri/log_ndtr, erfcx, zeta, airy_ai, the orthogonal
+// functions, ndtr/ndtri/log_ndtr, erfcx, erfinv, zeta, airy_ai, the orthogonal
 // polynomials, entr, xlog1py; frexp's two elements) as one
 // `linalg.generic` each, whose body is the algorithm of
 // TracedIR/Support/SpecialFunctions.h built over an IR backend: the same
@@ -74,6 +74,17 @@ struct IrMath {
   TRACED_MATH_UNARY(erfc, ErfcOp)
 #undef TRACED_MATH_UNARY
   FV pow(FV x, FV y) const { return wrap(math::PowFOp::create(b, loc, x.v, y.v)); }
+  /// `OP` as libm computes it: an f32 one through f64, rounded once (the
+  /// f32 math ops are polynomial approximations a few bits off).
+  template <typename OP> FV libm(FV x) const {
+    if (isDouble())
+      return wrap(OP::create(b, loc, x.v));
+    IrMath w = wide();
+    return fromWide(w.wrap(OP::create(b, loc, toWide(x).v)));
+  }
+  FV libmErf(FV x) const { return libm<math::ErfOp>(x); }
+  FV libmExp(FV x) const { return libm<math::ExpOp>(x); }
+  FV libmLog(FV x) const { return libm<math::LogOp>(x); }
 
   /// `step` applied to `state` while `cond(state)` holds, as an scf.while.
   template <size_t N, typename Cond, typename Step>
@@ -357,6 +368,7 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
                         [](const IrMath &m, ArrayRef<FV> x) { return CALL; }); \
   };
   UNARY("torch.lgamma", Double, sf::lgamma(m, x[0]))
+  UNARY("torch.erfinv", Input, sf::erfinv(m, x[0]))
   UNARY("torch.digamma", Input, sf::digamma(m, x[0]))
   UNARY("torch.i0", Input, sf::besselI(m, x[0], 0, false))
   UNARY("torch.special.i0e", Input, sf::besselI(m, x[0], 0, true))

@@ -1000,38 +1000,6 @@ FailureOr<RtValue> softsign(const KernelArgs &args) {
   return RtValue(out);
 }
 
-/// erfinv by Giles' single-precision approximation refined with two Newton
-/// steps on erf (double precision).
-static double erfinvOf(double y) {
-  if (y <= -1)
-    return y == -1 ? -INFINITY : NAN;
-  if (y >= 1)
-    return y == 1 ? INFINITY : NAN;
-  double w = -std::log((1.0 - y) * (1.0 + y)), x;
-  if (w < 5.0) {
-    w -= 2.5;
-    x = 2.81022636e-08;
-    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                     0.00021858087, -0.00125372503, -0.00417768164,
-                     0.246640727, 1.50140941})
-      x = c + x * w;
-  } else {
-    w = std::sqrt(w) - 3.0;
-    x = -0.000200214257;
-    for (double c : {0.000100950558, 0.00134934322, -0.00367342844,
-                     0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
-                     2.83297682})
-      x = c + x * w;
-  }
-  x *= y;
-  for (int i = 0; i < 2; ++i)
-    x -= (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
-  return x;
-}
-
-FailureOr<RtValue> erfinv(const KernelArgs &args) {
-  return unaryFloat(args, erfinvOf);
-}
 
 FailureOr<RtValue> sign(const KernelArgs &args) {
   // sign(NaN) is 0, as in torch.
@@ -1855,7 +1823,6 @@ void mlir::traced::kernels::populateElementwiseKernels(KernelTable &table) {
   table["torch.log10"] = log10;
   table["torch.log1p"] = log1p;
   table["torch.erfc"] = erfc;
-  table["torch.erfinv"] = erfinv;
   table["torch.sin"] = sin;
   table["torch.cos"] = cos;
   table["torch.tan"] = tan;

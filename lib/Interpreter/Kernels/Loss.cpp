@@ -609,6 +609,504 @@ FailureOr<RtValue> nllLossForward(const KernelArgs &args) {
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
+// The margin and embedding losses (their dtypes and shapes: marginLossType)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A margin loss's call: its reduction, the loss's unreduced dtype and
+/// shape, and its tensor operands (absent when None).
+struct MarginCall {
+  std::string reduction;
+  MarginLossType type;
+  llvm::StringMap<Tensor> operands;
+
+  /// Operand `name` (present: not None).
+  const Tensor &operand(StringRef name) const { return operands.find(name)->second; }
+
+  /// Operand `name` in float64, broadcast to `shape` (the loss's unless
+  /// given).
+  Tensor f64(StringRef name, std::optional<ArrayRef<int64_t>> shape = std::nullopt) const {
+    return broadcastTo(operand(name).to(DType::F64), shape ? *shape : ArrayRef<int64_t>(type.shape));
+  }
+};
+
+FailureOr<MarginCall> marginCall(const KernelArgs &args, StringRef entry) {
+  FailureOr<std::string> reduction = lossReduction(args);
+  if (failed(reduction))
+    return failure();
+  MarginCall call;
+  call.reduction = *reduction;
+  for (const Param &param : args.signature().params) {
+    if (param.type.kind != ParamType::Tensor || param.type.isList ||
+        args.isNone(param.name))
+      continue;
+    FailureOr<Tensor> t = args.tensor(param.name);
+    if (failed(t))
+      return failure();
+    call.operands[param.name] = *t;
+  }
+  auto operand = [&](StringRef name) -> std::optional<LossOperand> {
+    auto it = call.operands.find(name);
+    if (it == call.operands.end())
+      return std::nullopt;
+    return LossOperand{it->second.dtype(), SmallVector<int64_t>(it->second.shape())};
+  };
+  std::string error;
+  std::optional<MarginLossType> type = marginLossType(entry, operand, error);
+  if (!type)
+    return args.emitError() << error;
+  if (call.reduction == "mean" && isIntegral(type->dtype))
+    return args.emitError() << meanOfIntegersError(type->dtype);
+  call.type = *type;
+  return call;
+}
+
+/// `t == s` as torch compares an element of a tensor of `dtype` with the
+/// Python int `s`: in that dtype when it is an integer one (uint8's -1 is
+/// 255).
+bool equalsScalar(DType dtype, double t, int64_t s) {
+  if (isIntegral(dtype, /*includeBool=*/false))
+    return t == static_cast<double>(wrapToDType(s, dtype));
+  return t == static_cast<double>(s);
+}
+
+/// Element i of `x` op ('-' or '*') element i of `y` in dtype `d` as torch
+/// computes it: an integer dtype's in int64, wrapping (exact beyond 2^53:
+/// elementOpInt); else in double.
+int64_t elementOpInt(const Tensor &x, const Tensor &y, int64_t i, DType d, char op) {
+  uint64_t a = static_cast<uint64_t>(x.getInt(i)), b = static_cast<uint64_t>(y.getInt(i));
+  uint64_t r = op == '-' ? a - b : a * b;
+  return wrapToDType(static_cast<int64_t>(r), d);
+}
+double elementOp(const Tensor &x, const Tensor &y, int64_t i, DType d, char op) {
+  if (isIntegral(d, /*includeBool=*/false))
+    return static_cast<double>(elementOpInt(x, y, i, d, op));
+  double a = x.getDouble(i), b = y.getDouble(i);
+  return roundedTo(d, op == '-' ? a - b : a * b);
+}
+
+/// max(v, 0), NaN kept (torch's clamp_min).
+double clampMin0(double v) { return std::isnan(v) ? v : std::max(v, 0.0); }
+
+/// The p-norm over the last dim of `d` (float64, any rank; a 0-d tensor is
+/// one element), as torch.norm computes it in `dtype`: inf max, -inf min, 0
+/// the count of non-zeros.
+std::vector<double> lastDimNorms(const Tensor &d, double p, DType dtype) {
+  int64_t k = d.rank() ? d.dim(d.rank() - 1) : 1;
+  int64_t rows = k ? d.numel() / k : 0;
+  if (!k && d.rank()) {
+    rows = 1;
+    for (int64_t i = 0; i + 1 < d.rank(); ++i)
+      rows *= d.dim(i);
+  }
+  std::vector<double> out(rows);
+  const double *x = d.data<double>();
+  for (int64_t r = 0; r < rows; ++r) {
+    double acc = p == -INFINITY ? INFINITY : 0.0;
+    for (int64_t j = 0; j < k; ++j) {
+      double v = std::abs(x[r * k + j]);
+      if (p == INFINITY)
+        acc = std::isnan(v) || v > acc ? v : acc;
+      else if (p == -INFINITY)
+        acc = std::isnan(v) || v < acc ? v : acc;
+      else if (p == 0)
+        acc += v != 0;
+      else
+        // (Accumulated in the result's dtype: a float32 sum of squares
+        // overflows where torch's does.)
+        acc = roundedTo(dtype, acc + roundedTo(dtype, p == 1 ? v : p == 2 ? v * v : std::pow(v, p)));
+    }
+    if (p != INFINITY && p != -INFINITY && p != 0 && p != 1)
+      acc = p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p);
+    out[r] = acc;
+  }
+  return out;
+}
+
+/// pairwise_distance(a, b, p, eps) rounded to `dtype`, over the broadcast
+/// shape of a and b without its last dim.
+Tensor pairwise(const Tensor &a, const Tensor &b, double p, double eps, DType dtype) {
+  SmallVector<int64_t> shape = *broadcastShape(a.shape(), b.shape());
+  DType sub = resultType({operandOf(a), operandOf(b)});
+  Tensor x = broadcastTo(a.to(sub), shape), y = broadcastTo(b.to(sub), shape);
+  Tensor diff(DType::F64, shape);
+  // (a - b in their promoted dtype, wrapping, then converted to the
+  // floating one and + eps there.)
+  for (int64_t i = 0; i < diff.numel(); ++i)
+    diff.data<double>()[i] =
+        roundedTo(dtype, roundedTo(dtype, elementOp(x, y, i, sub, '-')) + eps);
+  std::vector<double> norms = lastDimNorms(diff, p, dtype);
+  SmallVector<int64_t> outShape(shape);
+  if (!outShape.empty())
+    outShape.pop_back();
+  Tensor out(dtype, outShape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, norms[i]);
+  out.roundToDType();
+  return out;
+}
+
+/// The loss `values` (the loss's shape) rounded to its dtype and reduced.
+RtValue reducedLoss(const MarginCall &c, const std::vector<double> &values) {
+  return reduced(values, c.type.shape, c.type.dtype, c.reduction);
+}
+
+int64_t numelOf(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+} // namespace
+
+namespace mlir::traced::kernels {
+
+/// max(-target * (input1 - input2) + margin, 0).
+FailureOr<RtValue> marginRankingLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.margin_ranking_loss");
+  FailureOr<double> margin = args.getFloat("margin");
+  if (failed(c) || failed(margin))
+    return failure();
+  // Each step in its own dtype (integers wrap, exactly): input1 - input2,
+  // -target, their product, then converted to the floating result's and
+  // + margin there.
+  PromotionOperand ta = operandOf(c->operand("input1")),
+                   tb = operandOf(c->operand("input2")),
+                   tt = operandOf(c->operand("target"));
+  PromotionOperand diff{resultType({ta, tb}), std::min(ta.priority, tb.priority)};
+  DType product = resultType({tt, diff}), dtype = c->type.dtype;
+  ArrayRef<int64_t> shape = c->type.shape;
+  Tensor a = broadcastTo(c->operand("input1").to(diff.dtype), shape),
+         b = broadcastTo(c->operand("input2").to(diff.dtype), shape),
+         t = broadcastTo(c->operand("target"), shape);
+  Tensor d(product, shape), nt(product, shape);
+  for (int64_t i = 0; i < d.numel(); ++i) {
+    if (isIntegral(product, /*includeBool=*/false)) {
+      d.data<int64_t>()[i] = elementOpInt(a, b, i, diff.dtype, '-');
+      // (-target wraps in the target's dtype.)
+      uint64_t negated = 0 - static_cast<uint64_t>(t.getInt(i));
+      nt.data<int64_t>()[i] = wrapToDType(static_cast<int64_t>(negated), tt.dtype);
+    } else {
+      d.setDouble(i, elementOp(a, b, i, diff.dtype, '-'));
+      nt.setDouble(i, roundedTo(tt.dtype, -t.getDouble(i)));
+    }
+  }
+  std::vector<double> v(d.numel());
+  bool ints = isIntegral(product, /*includeBool=*/false);
+  for (size_t i = 0; i < v.size(); ++i) {
+    // (An integer product converts to float32 once, from int64.)
+    double p = ints ? static_cast<double>(static_cast<float>(elementOpInt(nt, d, i, product, '*')))
+                    : elementOp(nt, d, i, product, '*');
+    v[i] = clampMin0(roundedTo(dtype, roundedTo(dtype, p) + *margin));
+  }
+  return reducedLoss(*c, v);
+}
+
+/// where(target != 1, max(margin - input, 0), 0) + where(target != -1,
+/// input, 0), in the input's dtype (torch fills a tensor of it with the
+/// margin: an integer input truncates it).
+FailureOr<RtValue> hingeEmbeddingLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.hinge_embedding_loss");
+  FailureOr<double> margin = args.getFloat("margin");
+  if (failed(c) || failed(margin))
+    return failure();
+  DType dtype = c->type.dtype;
+  Tensor x = broadcastTo(c->operand("input").to(dtype), c->type.shape);
+  Tensor t = c->f64("target");
+  DType targetDType = c->operand("target").dtype();
+  Tensor out(dtype, c->type.shape);
+  int64_t n = out.numel();
+  dispatchStorage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, uint8_t>) {
+      const T *p = x.template data<T>();
+      T *o = out.template data<T>();
+      T m;
+      if constexpr (std::is_integral_v<T>)
+        m = static_cast<T>(floatToInt(*margin, dtype));
+      else
+        m = static_cast<T>(roundedTo(dtype, *margin));
+      for (int64_t i = 0; i < n; ++i) {
+        double ti = t.data<double>()[i];
+        T lo = static_cast<T>(roundedTo(dtype, static_cast<double>(m - p[i])));
+        if constexpr (std::is_integral_v<T>)
+          lo = static_cast<T>(wrapToDType(m - p[i], dtype));
+        if (!(lo != lo) && lo < T(0))
+          lo = T(0);
+        T r = T(0);
+        if (!equalsScalar(targetDType, ti, 1))
+          r = lo;
+        if (!equalsScalar(targetDType, ti, -1))
+          r = static_cast<T>(r + p[i]);
+        o[i] = r;
+      }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  if (c->reduction == "none")
+    return RtValue(out);
+  if (!isIntegral(dtype)) {
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i)
+      v[i] = out.getDouble(i);
+    return reducedLoss(*c, v);
+  }
+  // The sum of an integer loss, in int64 (wrapping as torch's does).
+  uint64_t sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += static_cast<uint64_t>(out.getInt(i));
+  Tensor total(DType::I64, {});
+  total.data<int64_t>()[0] = static_cast<int64_t>(sum);
+  return RtValue(total);
+}
+
+/// cos = sum(x1 x2) / sqrt((sum(x1^2) + 1e-12) (sum(x2^2) + 1e-12)) over
+/// the inputs' last dim; where(target == 1, 1 - cos, 0) + where(target ==
+/// -1, max(cos - margin, 0), 0).
+FailureOr<RtValue> cosineEmbeddingLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.cosine_embedding_loss");
+  FailureOr<double> margin = args.getFloat("margin");
+  if (failed(c) || failed(margin))
+    return failure();
+  const Tensor &a = c->operand("input1"), &b = c->operand("input2");
+  SmallVector<int64_t> product = *broadcastShape(a.shape(), b.shape());
+  // Row sums over the last dim of x * y (both of `shape`), broadcast to
+  // the loss's shape.
+  // (Each product in the factors' promoted dtype: integers wrap, bools
+  // multiply as logical and.)
+  auto rowSums = [&](const Tensor &x, const Tensor &y, ArrayRef<int64_t> shape) {
+    DType product = resultType({operandOf(x), operandOf(y)});
+    Tensor xs = broadcastTo(x.to(product), shape), ys = broadcastTo(y.to(product), shape);
+    bool ints = isIntegral(product);
+    int64_t k = shape.back(), rows = k ? xs.numel() / k : numelOf(shape.drop_back());
+    Tensor sums(DType::F64, shape.drop_back());
+    for (int64_t r = 0; r < rows; ++r) {
+      // (An integer sum is int64's, wrapping; then + 1e-12 makes it the
+      // default float.)
+      double s = 0;
+      uint64_t si = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        if (product == DType::Bool)
+          si += xs.getInt(r * k + j) && ys.getInt(r * k + j);
+        else if (ints)
+          si += static_cast<uint64_t>(elementOpInt(xs, ys, r * k + j, product, '*'));
+        else
+          s += elementOp(xs, ys, r * k + j, product, '*');
+      }
+      // (An integer sum converts to float32 once, from int64.)
+      sums.data<double>()[r] =
+          ints ? static_cast<double>(static_cast<float>(static_cast<int64_t>(si))) : s;
+    }
+    return broadcastTo(sums, c->type.shape);
+  };
+  Tensor dot = rowSums(a, b, product), m1 = rowSums(a, a, a.shape()),
+         m2 = rowSums(b, b, b.shape());
+  Tensor t = c->f64("target");
+  DType dtype = c->type.dtype, targetDType = c->operand("target").dtype();
+  std::vector<double> v(t.numel());
+  for (size_t i = 0; i < v.size(); ++i) {
+    // (Each step rounded to the dtype: a float32 product of large sums
+    // overflows as torch's does.)
+    auto r = [dtype](double v) { return roundedTo(dtype, v); };
+    double s1 = r(r(m1.data<double>()[i]) + 1e-12), s2 = r(r(m2.data<double>()[i]) + 1e-12);
+    double cos = r(r(dot.data<double>()[i]) / r(std::sqrt(r(s1 * s2))));
+    double ti = t.data<double>()[i];
+    double pos = equalsScalar(targetDType, ti, 1) ? 1 - cos : 0.0;
+    double neg = equalsScalar(targetDType, ti, -1)
+                     ? clampMin0(roundedTo(dtype, cos - *margin))
+                     : 0.0;
+    v[i] = roundedTo(dtype, pos) + neg;
+  }
+  return reducedLoss(*c, v);
+}
+
+/// 0.5 (log(var) + (input - target)^2 / var) [+ 0.5 log(2 pi)], var
+/// clamped below at eps (torch raises for a negative var).
+FailureOr<RtValue> gaussianNllLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.gaussian_nll_loss");
+  FailureOr<double> eps = args.getFloat("eps");
+  FailureOr<bool> full = args.getBool("full");
+  if (failed(c) || failed(eps) || failed(full))
+    return failure();
+  const Tensor &var = c->operand("var"), &in = c->operand("input");
+  for (int64_t i = 0; i < var.numel(); ++i)
+    if (var.getDouble(i) < 0)
+      return args.emitError() << "var has negative entry/entries";
+  // A var one dim short of the input gets a last dim of 1.
+  SmallVector<int64_t> varShape(var.shape());
+  if (varShape != SmallVector<int64_t>(in.shape()) &&
+      ArrayRef<int64_t>(varShape) == in.shape().drop_back())
+    varShape.push_back(1);
+  Tensor x = c->f64("input"), t = c->f64("target");
+  DType diff = resultType({operandOf(in), operandOf(c->operand("target"))});
+  Tensor vv = broadcastTo(var.to(DType::F64).reshaped(varShape), c->type.shape);
+  double e = roundedTo(var.dtype(), *eps);
+  std::vector<double> v(x.numel());
+  for (size_t i = 0; i < v.size(); ++i) {
+    double s = std::max(vv.data<double>()[i], e);
+    if (std::isnan(vv.data<double>()[i]))
+      s = vv.data<double>()[i];
+    // (input - target and its square wrap in an integer dtype.)
+    double d = roundedTo(diff, x.data<double>()[i] - t.data<double>()[i]);
+    v[i] = 0.5 * (std::log(s) + roundedTo(diff, d * d) / s);
+    if (*full)
+      v[i] += 0.5 * std::log(2 * M_PI);
+  }
+  return reducedLoss(*c, v);
+}
+
+/// -(target log_sigmoid(input) + (1 - target) log_sigmoid(-input)) times
+/// weight, summed over the input's last dim and divided by its size.
+FailureOr<RtValue> multilabelSoftMarginLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c =
+      marginCall(args, "torch.nn.functional.multilabel_soft_margin_loss");
+  if (failed(c))
+    return failure();
+  const Tensor &in = c->operand("input");
+  SmallVector<llvm::ArrayRef<int64_t>> shapes{in.shape(), c->operand("target").shape()};
+  bool weighted = c->operands.count("weight");
+  if (weighted)
+    shapes.push_back(c->operand("weight").shape());
+  SmallVector<int64_t> full;
+  for (ArrayRef<int64_t> s : shapes)
+    full = *broadcastShape(full, s);
+  Tensor x = c->f64("input", ArrayRef<int64_t>(full)), t = c->f64("target", ArrayRef<int64_t>(full));
+  Tensor w = weighted ? c->f64("weight", ArrayRef<int64_t>(full)) : Tensor();
+  int64_t classDim = in.rank() - 1, size = full[classDim];
+  DType targetDType = c->operand("target").dtype();
+  auto [outer, inner] = outerInner(full, classDim);
+  auto logSigmoid = [](double z) { return std::min(z, 0.0) - std::log1p(std::exp(-std::abs(z))); };
+  std::vector<double> v(outer * inner, 0.0);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      double s = 0;
+      for (int64_t j = 0; j < size; ++j) {
+        int64_t at = (o * size + j) * inner + i;
+        double xi = x.data<double>()[at], ti = t.data<double>()[at];
+        double l = -(ti * logSigmoid(xi) + roundedTo(targetDType, 1 - ti) * logSigmoid(-xi));
+        s += weighted ? l * w.data<double>()[at] : l;
+      }
+      v[o * inner + i] = s / static_cast<double>(in.dim(classDim));
+    }
+  return reducedLoss(*c, v);
+}
+
+/// max(margin + d(anchor, positive) - d(anchor, negative), 0), d the
+/// pairwise distance (swap: the smaller of d(a, n) and d(p, n)).
+FailureOr<RtValue> tripletMarginLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.triplet_margin_loss");
+  FailureOr<double> margin = args.getFloat("margin"), p = args.getFloat("p"),
+                    eps = args.getFloat("eps");
+  FailureOr<bool> swap = args.getBool("swap");
+  if (failed(c) || failed(margin) || failed(p) || failed(eps) || failed(swap))
+    return failure();
+  const Tensor &a = c->operand("anchor"), &pos = c->operand("positive"), &neg = c->operand("negative");
+  auto distance = [&](const Tensor &x, const Tensor &y) {
+    auto priority = [](const Tensor &t) {
+      return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
+    };
+    DType d = toFloatingDType(resultType({{x.dtype(), priority(x)}, {y.dtype(), priority(y)}}));
+    return pairwise(x, y, *p, *eps, d);
+  };
+  Tensor dp = distance(a, pos), dn = distance(a, neg);
+  Tensor dpb = broadcastTo(dp.to(DType::F64), c->type.shape),
+         dnb = broadcastTo(dn.to(DType::F64), c->type.shape);
+  if (*swap) {
+    Tensor ds = broadcastTo(distance(pos, neg).to(DType::F64), c->type.shape);
+    for (int64_t i = 0; i < dnb.numel(); ++i) {
+      double x = dnb.data<double>()[i], y = ds.data<double>()[i];
+      dnb.data<double>()[i] = std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
+    }
+  }
+  std::vector<double> v(dpb.numel());
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = clampMin0(roundedTo(c->type.dtype,
+                               roundedTo(c->type.dtype, *margin + dpb.data<double>()[i]) -
+                                   dnb.data<double>()[i]));
+  return reducedLoss(*c, v);
+}
+
+/// Per sample: the sum over classes d != y of max(margin - x[y] + x[d],
+/// 0)^p (times weight[y]), divided by the number of classes.
+FailureOr<RtValue> multiMarginLoss(const KernelArgs &args) {
+  FailureOr<double> p = args.getFloat("p");
+  if (failed(p))
+    return failure();
+  if (*p != 1 && *p != 2)
+    return args.emitError() << "only p == 1 and p == 2 supported";
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.multi_margin_loss");
+  FailureOr<double> margin = args.getFloat("margin");
+  if (failed(c) || failed(margin))
+    return failure();
+  const Tensor &in = c->operand("input"), &target = c->operand("target");
+  bool weighted = c->operands.count("weight");
+  DType dtype = in.dtype();
+  int64_t dim = in.rank() ? in.dim(in.rank() - 1) : 1;
+  int64_t nframe = in.rank() == 2 ? in.dim(0) : 1;
+  double m = roundedTo(dtype, *margin);
+  std::vector<double> v(nframe);
+  for (int64_t f = 0; f < nframe; ++f) {
+    int64_t y = target.getInt(f);
+    if (y < 0 || y >= dim)
+      return args.emitError() << "target out of range";
+    double xy = in.getDouble(f * dim + y), sum = 0;
+    for (int64_t d = 0; d < dim; ++d) {
+      if (d == y)
+        continue;
+      double z = roundedTo(dtype, roundedTo(dtype, m - xy) + in.getDouble(f * dim + d));
+      if (z > 0) {
+        double h = *p == 1 ? z : roundedTo(dtype, z * z);
+        if (weighted)
+          h = roundedTo(dtype, h * c->operand("weight").getDouble(y));
+        sum = roundedTo(dtype, sum + h);
+      }
+    }
+    v[f] = roundedTo(dtype, sum / static_cast<double>(dim));
+  }
+  return reducedLoss(*c, v);
+}
+
+/// Per sample: with the targets the indices before the first -1, the sum
+/// over targets j and non-target classes i of max(1 - x[j] + x[i], 0),
+/// divided by the number of classes.
+FailureOr<RtValue> multilabelMarginLoss(const KernelArgs &args) {
+  FailureOr<MarginCall> c = marginCall(args, "torch.nn.functional.multilabel_margin_loss");
+  if (failed(c))
+    return failure();
+  const Tensor &in = c->operand("input"), &target = c->operand("target");
+  DType dtype = in.dtype();
+  int64_t dim = in.rank() ? in.dim(in.rank() - 1) : 1;
+  int64_t nframe = in.rank() == 2 ? in.dim(0) : 1;
+  for (int64_t i = 0; i < target.numel(); ++i)
+    if (target.getInt(i) < -1 || target.getInt(i) >= dim)
+      return args.emitError() << "argument #2 'target' is out of range";
+  std::vector<double> v(nframe);
+  for (int64_t f = 0; f < nframe; ++f) {
+    std::vector<bool> isTarget(dim, false);
+    int64_t count = 0;
+    for (; count < dim && target.getInt(f * dim + count) >= 0; ++count)
+      isTarget[target.getInt(f * dim + count)] = true;
+    double sum = 0;
+    for (int64_t j = 0; j < count; ++j) {
+      double xt = in.getDouble(f * dim + target.getInt(f * dim + j));
+      for (int64_t d = 0; d < dim; ++d) {
+        if (isTarget[d])
+          continue;
+        double z = roundedTo(dtype, roundedTo(dtype, 1 - xt) + in.getDouble(f * dim + d));
+        if (z > 0)
+          sum = roundedTo(dtype, sum + z);
+      }
+    }
+    v[f] = roundedTo(dtype, sum / static_cast<double>(dim));
+  }
+  return reducedLoss(*c, v);
+}
+
+} // namespace mlir::traced::kernels
+
+//===----------------------------------------------------------------------===//
 // The family's entries
 //===----------------------------------------------------------------------===//
 
@@ -625,4 +1123,12 @@ void mlir::traced::kernels::populateLossKernels(KernelTable &table) {
   table["torch.nn.functional.cross_entropy"] = crossEntropy;
   table["torch.nn.functional.poisson_nll_loss"] = poissonNllLoss;
   table["torch.ops.aten.nll_loss_forward.default"] = nllLossForward;
+  table["torch.nn.functional.margin_ranking_loss"] = marginRankingLoss;
+  table["torch.nn.functional.hinge_embedding_loss"] = hingeEmbeddingLoss;
+  table["torch.nn.functional.cosine_embedding_loss"] = cosineEmbeddingLoss;
+  table["torch.nn.functional.gaussian_nll_loss"] = gaussianNllLoss;
+  table["torch.nn.functional.multilabel_soft_margin_loss"] = multilabelSoftMarginLoss;
+  table["torch.nn.functional.triplet_margin_loss"] = tripletMarginLoss;
+  table["torch.nn.functional.multi_margin_loss"] = multiMarginLoss;
+  table["torch.nn.functional.multilabel_margin_loss"] = multilabelMarginLoss;
 }

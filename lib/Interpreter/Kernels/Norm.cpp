@@ -562,8 +562,62 @@ FailureOr<RtValue> instanceNorm(const KernelArgs &args) {
 // The family's entries
 //===----------------------------------------------------------------------===//
 
+/// local_response_norm as torch composes it: the squares averaged over a
+/// window of `size` channels (zero-padded, size // 2 before; an integer
+/// input's average truncates, as its avg_pool does), then input / (avg *
+/// alpha + k) ** beta, each step in the floating dtype.
+static FailureOr<RtValue> localResponseNorm(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> size = args.getInt("size");
+  FailureOr<double> alpha = args.getFloat("alpha"), beta = args.getFloat("beta"),
+                    k = args.getFloat("k");
+  if (failed(in) || failed(size) || failed(alpha) || failed(beta) || failed(k))
+    return failure();
+  if (in->rank() < 3)
+    return args.emitError() << "Expected 3D or higher dimensionality input (got "
+                            << in->rank() << " dimensions)";
+  if (in->numel() == 0)
+    return RtValue(*in);
+  DType dtype = in->dtype();
+  if (dtype == DType::Bool || dtype == DType::F16 || (isIntegral(dtype) && dtype != DType::I64) ||
+      (in->rank() > 3 && dtype == DType::BF16))
+    return args.emitError() << "has no CPU kernel for " << dtypeName(dtype)
+                            << " (torch's average pooling)";
+  if (*size <= 0)
+    return args.emitError() << "size must be positive";
+  DType fdtype = toFloatingDType(dtype);
+  int64_t n = in->dim(0), c = in->dim(1), plane = in->numel() / (n * c);
+  int64_t before = *size / 2;
+  bool ints = isIntegral(dtype);
+  Tensor out(fdtype, in->shape());
+  auto r = [&](double v) { return roundedTo(fdtype, v); };
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t s = 0; s < plane; ++s) {
+        double sum = 0;
+        int64_t isum = 0;
+        for (int64_t w = ch - before; w < ch - before + *size; ++w) {
+          if (w < 0 || w >= c)
+            continue;
+          int64_t at = (b * c + w) * plane + s;
+          if (ints)
+            isum += in->getInt(at) * in->getInt(at);
+          else
+            sum += roundedTo(dtype, in->getDouble(at) * in->getDouble(at));
+        }
+        double avg = ints ? static_cast<double>(isum / *size)
+                          : roundedTo(dtype, sum / static_cast<double>(*size));
+        double div = r(std::pow(r(r(avg * *alpha) + *k), *beta));
+        int64_t at = (b * c + ch) * plane + s;
+        out.setDouble(at, in->getDouble(at) / div);
+      }
+  out.roundToDType();
+  return RtValue(out);
+}
+
 void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
   table["torch.nn.functional.normalize"] = normalize;
+  table["torch.nn.functional.local_response_norm"] = localResponseNorm;
   table["torch.nn.functional.group_norm"] = groupNorm;
   table["torch.nn.functional.instance_norm"] = instanceNorm;
   table["torch.nn.functional.batch_norm"] = batchNorm;

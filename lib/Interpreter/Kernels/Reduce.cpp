@@ -9,6 +9,8 @@
 #include "Kernels.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::traced;
 
@@ -279,6 +281,80 @@ FailureOr<RtValue> extreme(const KernelArgs &args, bool max, bool wantValues,
   return RtValue(wantValues ? values : indices);
 }
 
+/// torch.median and torch.nanmedian as torch 1.13's CPU kernels define
+/// them: the element of rank (n - 1) / 2 under the order (value, index),
+/// NaN the largest; median of a run holding NaN is its first NaN, nanmedian
+/// counts only the other elements (n - #NaN; all NaN: the first).
+FailureOr<RtValue> medianOf(const KernelArgs &args, bool ignoreNaN) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(keepdim))
+    return failure();
+  bool allDims = args.isNone("dim");
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  if (!allDims && r->k == 0 && r->outer != 0) {
+    FailureOr<int64_t> d = args.getInt("dim");
+    return args.emitError() << "median(): Expected reduction dim "
+                            << (failed(d) ? 0 : *d)
+                            << " to have non-zero size.";
+  }
+  Tensor values(in->dtype(), r->outShape), indices(DType::I64, r->outShape);
+  std::vector<int64_t> order;
+  for (int64_t o = 0; o < r->outer; ++o) {
+    int64_t k = r->k;
+    auto at = [&](int64_t i) { return r->moved.getDouble(o * k + i); };
+    order.resize(k);
+    for (int64_t i = 0; i < k; ++i)
+      order[i] = i;
+    int64_t nan = 0, firstNaN = -1;
+    for (int64_t i = 0; i < k; ++i)
+      if (std::isnan(at(i))) {
+        ++nan;
+        if (firstNaN < 0)
+          firstNaN = i;
+      }
+    int64_t pick;
+    if (k == 0) {
+      values.setDouble(o, NAN);
+      continue;
+    }
+    if (!ignoreNaN && nan) {
+      pick = firstNaN;
+    } else {
+      int64_t rank = ignoreNaN ? (k - nan - 1) / 2 : (k - 1) / 2;
+      if (ignoreNaN && nan == k)
+        rank = 0;
+      // (Integers compare as int64: doubles would tie values above 2^53.)
+      bool ints = r->moved.storage() == Storage::Int;
+      std::nth_element(order.begin(), order.begin() + rank, order.end(),
+                       [&](int64_t i, int64_t j) {
+                         if (ints) {
+                           int64_t a = r->moved.getInt(o * k + i),
+                                   b = r->moved.getInt(o * k + j);
+                           return a < b || (a == b && i < j);
+                         }
+                         double a = at(i), b = at(j);
+                         bool an = std::isnan(a), bn = std::isnan(b);
+                         if (an || bn)
+                           return (!an && bn) || (an && bn && i < j);
+                         return a < b || (a == b && i < j);
+                       });
+      pick = order[rank];
+    }
+    dispatchStorage(in->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      values.template data<T>()[o] = r->moved.template data<T>()[o * k + pick];
+      return 0;
+    });
+    indices.data<int64_t>()[o] = pick;
+  }
+  if (allDims)
+    return RtValue(values);
+  return RtValue::ofList({RtValue(values), RtValue(indices)}, /*isTuple=*/true);
+}
+
 /// var/std over `dim` with `correction` (unbiased: 1).
 FailureOr<RtValue> moments(const KernelArgs &args, bool sqrtResult,
                            bool withMean) {
@@ -364,6 +440,159 @@ static FailureOr<RtValue> maxOrMin(const KernelArgs &args, bool max) {
   return extreme(args, max, true, true, "dim", false);
 }
 FailureOr<RtValue> max(const KernelArgs &args) { return maxOrMin(args, true); }
+/// The p-norm of a - b over `m` elements `stride` apart: inf the largest
+/// |a_k - b_k|, 0 the count of non-zeros (torch's min(ceil(|d|), 1): NaN
+/// where a difference is).
+static double pNormOfDifference(const double *a, const double *b, int64_t m,
+                                int64_t stride, double p) {
+  double acc = 0;
+  for (int64_t k = 0; k < m; ++k) {
+    double v = std::abs(a[k * stride] - b[k * stride]);
+    if (p == INFINITY)
+      acc = maxNaN(acc, v);
+    else if (p == 0)
+      acc += std::isnan(v) ? v : double(v != 0);
+    else
+      acc += p == 1 ? v : p == 2 ? v * v : std::pow(v, p);
+  }
+  if (p == INFINITY || p == 0 || p == 1)
+    return acc;
+  return p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p);
+}
+
+/// pdist and cdist's checks: float32/float64 operands, p >= 0.
+static LogicalResult checkDistance(const KernelArgs &args, StringRef what,
+                                   ArrayRef<const Tensor *> operands, double p) {
+  for (const Tensor *t : operands)
+    if (t->dtype() != DType::F32 && t->dtype() != DType::F64)
+      return args.emitError() << what << " only supports float32 and float64, got "
+                              << dtypeName(t->dtype());
+  if (!(p >= 0))
+    return args.emitError() << what << " only supports non-negative p values";
+  return success();
+}
+
+/// pdist: the p-norm distances of the rows i < j of a matrix, in order.
+FailureOr<RtValue> pdist(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<double> p = args.getFloat("p");
+  if (failed(in) || failed(p))
+    return failure();
+  if (in->rank() != 2)
+    return args.emitError() << "pdist only supports 2D tensors, got: " << in->rank() << "D";
+  if (failed(checkDistance(args, "pdist", {&*in}, *p)))
+    return failure();
+  int64_t n = in->dim(0), m = in->dim(1);
+  Tensor x = in->to(DType::F64), out(in->dtype(), {n * (n - 1) / 2});
+  const double *px = x.data<double>();
+  int64_t o = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      out.setDouble(o++, pNormOfDifference(px + i * m, px + j * m, m, 1, *p));
+  return RtValue(out);
+}
+
+/// cdist: [B..., P, R] distances of the rows of x1 [B..., P, M] and x2
+/// [B..., R, M]; for p = 2 where torch multiplies matrices (compute_mode,
+/// or more than 25 rows on a side) as torch does: sqrt(max(|a|^2 + |b|^2 -
+/// 2 a.b, 0)).
+FailureOr<RtValue> cdist(const KernelArgs &args) {
+  FailureOr<Tensor> a = args.tensor("x1"), b = args.tensor("x2");
+  FailureOr<double> p = args.getFloat("p");
+  FailureOr<std::string> mode = args.getStr("compute_mode");
+  if (failed(a) || failed(b) || failed(p) || failed(mode))
+    return failure();
+  if (a->rank() < 2 || b->rank() < 2)
+    return args.emitError() << "cdist only supports at least 2D tensors";
+  if (failed(checkDistance(args, "cdist", {&*a, &*b}, *p)))
+    return failure();
+  if (a->dtype() != b->dtype())
+    return args.emitError() << "expects x1 and x2 of one dtype";
+  int64_t pr = a->dim(a->rank() - 2), r = b->dim(b->rank() - 2), m = a->dim(a->rank() - 1);
+  if (b->dim(b->rank() - 1) != m)
+    return args.emitError() << "X1 and X2 must have the same number of columns";
+  if (*mode != "use_mm_for_euclid_dist_if_necessary" && *mode != "use_mm_for_euclid_dist" &&
+      *mode != "donot_use_mm_for_euclid_dist")
+    return args.emitError() << *mode << " is not a valid value for compute_mode";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShape(a->shape().drop_back(2), b->shape().drop_back(2));
+  if (failed(batch))
+    return args.emitError() << "the batch dims of x1 and x2 cannot be broadcast together";
+  SmallVector<int64_t> sa(*batch), sb(*batch), outShape(*batch);
+  sa.append({pr, m});
+  sb.append({r, m});
+  outShape.append({pr, r});
+  Tensor x = broadcastTo(a->to(DType::F64), sa), y = broadcastTo(b->to(DType::F64), sb);
+  bool mm = *p == 2 && (*mode == "use_mm_for_euclid_dist" ||
+                        (*mode == "use_mm_for_euclid_dist_if_necessary" && (pr > 25 || r > 25)));
+  Tensor out(a->dtype(), outShape);
+  int64_t batches = 1;
+  for (int64_t d : *batch)
+    batches *= d;
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t i = 0; i < pr; ++i)
+      for (int64_t j = 0; j < r; ++j) {
+        const double *u = x.data<double>() + (bi * pr + i) * m,
+                     *v = y.data<double>() + (bi * r + j) * m;
+        double d;
+        if (mm) {
+          double uu = 0, vv = 0, uv = 0;
+          for (int64_t k = 0; k < m; ++k) {
+            uu += u[k] * u[k];
+            vv += v[k] * v[k];
+            uv += u[k] * v[k];
+          }
+          d = std::sqrt(std::max(-2 * uv + uu + vv, 0.0));
+        } else {
+          d = pNormOfDifference(u, v, m, 1, *p);
+        }
+        out.setDouble((bi * pr + i) * r + j, d);
+      }
+  return RtValue(out);
+}
+
+FailureOr<RtValue> median(const KernelArgs &args) { return medianOf(args, false); }
+FailureOr<RtValue> nanmedian(const KernelArgs &args) { return medianOf(args, true); }
+
+/// cummax/cummin along `dim` as torch's CPU kernel scans: an element at
+/// least as large (small) as the running extreme, or NaN, takes its place
+/// (so ties and NaN take the later index), and a NaN extreme stays.
+static FailureOr<RtValue> cumulativeExtreme(const KernelArgs &args, bool max) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> d = args.getInt("dim");
+  if (failed(in) || failed(d))
+    return failure();
+  FailureOr<DimSplit> split = splitAtDim(args, *in, *d);
+  if (failed(split))
+    return failure();
+  Tensor values(in->dtype(), in->shape()), indices(DType::I64, in->shape());
+  int64_t size = split->size, inner = split->inner;
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = in->template data<T>();
+    T *pv = values.template data<T>();
+    int64_t *pi = indices.data<int64_t>();
+    for (int64_t o = 0; o < split->outer; ++o)
+      for (int64_t c = 0; c < inner; ++c) {
+        int64_t base = o * size * inner + c, idx = 0;
+        T best = size ? p[base] : T();
+        for (int64_t j = 0; j < size; ++j) {
+          T v = p[base + j * inner];
+          if (v != v || (best == best && (max ? v >= best : v <= best))) {
+            best = v;
+            idx = j;
+          }
+          pv[base + j * inner] = best;
+          pi[base + j * inner] = idx;
+        }
+      }
+    return 0;
+  });
+  return RtValue::ofList({RtValue(values), RtValue(indices)}, /*isTuple=*/true);
+}
+FailureOr<RtValue> cummax(const KernelArgs &args) { return cumulativeExtreme(args, true); }
+FailureOr<RtValue> cummin(const KernelArgs &args) { return cumulativeExtreme(args, false); }
+
 FailureOr<RtValue> min(const KernelArgs &args) { return maxOrMin(args, false); }
 
 static FailureOr<RtValue> allOrAny(const KernelArgs &args, bool all) {
@@ -978,7 +1207,18 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   FailureOr<bool> keepdim = args.getBool("keepdim");
   if (failed(a) || failed(b) || failed(p) || failed(eps) || failed(keepdim))
     return failure();
-  DType dtype = promoteDTypes(a->dtype(), b->dtype());
+  // torch 1.13 computes x1 - x2 + eps: torch.result_type of the two (a
+  // 0-d one gives way; a bool cannot be subtracted), then floating
+  // (an integer difference plus the float eps is the default float).
+  auto priority = [](const Tensor &t) {
+    return t.rank() ? PromotionPriority::Tensor : PromotionPriority::ZeroDim;
+  };
+  if (a->dtype() == DType::Bool || b->dtype() == DType::Bool)
+    return args.emitError() << "Subtraction, the `-` operator, with a bool "
+                               "tensor is not supported";
+  // (An integer difference wraps in its dtype: uint8 2 - 3 is 255.)
+  DType sub = resultType({{a->dtype(), priority(*a)}, {b->dtype(), priority(*b)}});
+  DType dtype = toFloatingDType(sub);
   FailureOr<kernels::BroadcastPair> pair =
       distanceOperands(args, *a, *b, dtype, "pairwise_distance");
   if (failed(pair))
@@ -999,8 +1239,11 @@ FailureOr<RtValue> pairwiseDistance(const KernelArgs &args) {
   for (int64_t o = 0; o < out.numel(); ++o) {
     double acc = *p == INFINITY ? 0.0 : (*p == -INFINITY ? INFINITY : 0.0);
     for (int64_t j = 0; j < k && o < outer; ++j) {
-      double v = std::abs(x.data<double>()[o * k + j] -
-                          y.data<double>()[o * k + j] + *eps);
+      double v = std::abs(roundedTo(
+          dtype,
+          roundedTo(dtype, roundedTo(sub, x.data<double>()[o * k + j] -
+                                              y.data<double>()[o * k + j])) +
+              *eps));
       if (*p == INFINITY)
         acc = maxNaN(acc, v);
       else if (*p == -INFINITY)
@@ -1290,6 +1533,12 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.linalg.matrix_norm"] = matrixNorm;
   table["torch.nn.functional.cosine_similarity"] = cosineSimilarity;
   table["torch.nn.functional.pairwise_distance"] = pairwiseDistance;
+  table["torch.median"] = median;
+  table["torch.pdist"] = pdist;
+  table["torch.cdist"] = cdist;
+  table["torch.nanmedian"] = nanmedian;
+  table["torch.cummax"] = cummax;
+  table["torch.cummin"] = cummin;
   table["torch.mean"] = mean;
   table["torch.sum"] = sum;
   table["torch.nansum"] = nansum;

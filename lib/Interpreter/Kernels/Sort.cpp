@@ -1,7 +1,8 @@
 //===- Sort.cpp - sorting and searching -----------------------------------===//
 //
-// sort, argsort, topk and kthvalue along a dim (a stable sort, NaN the
-// largest value), and bucketize's binary search.
+// sort, argsort, topk and kthvalue along a dim (torch's CPU algorithms, so
+// that ties come out in torch's order; NaN the largest value), and
+// bucketize's binary search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +15,110 @@ using namespace mlir::traced;
 
 namespace mlir::traced::kernels {
 
-/// sort/argsort/topk along `dim`: NaN counts as the largest value, ties
-/// keep their order (a stable sort).
+/// How a slice is ordered, as torch 1.13's CPU kernels do it: sort with
+/// std::sort (stable=False: ties in introsort's order) or std::stable_sort;
+/// topk with std::partial_sort (k * 64 <= n) or std::nth_element, then
+/// std::sort of the first k - 1; kthvalue with TH's quickselect. Each
+/// works on (key, index) pairs with torch's comparators (NaN the largest),
+/// so that ties come out where torch's do (libstdc++'s algorithms, which
+/// torch's build uses too).
+enum class Order { Stable, Unstable, TopK, TopKUnsorted, Select };
+
+/// TH's quick_select_template (Sedgewick's partition): moves the k-th
+/// smallest (0-based) of `q` to position k.
+template <typename Elem, typename Greater>
+static void quickSelect(std::vector<Elem> &q, int64_t k, Greater gtOrNaN) {
+  int64_t lo = 0, hi = static_cast<int64_t>(q.size()) - 1;
+  auto gt = [&](int64_t i, int64_t j) { return gtOrNaN(q[i].first, q[j].first); };
+  while (true) {
+    if (hi <= lo)
+      return;
+    if (hi == lo + 1) {
+      if (gt(lo, hi))
+        std::swap(q[lo], q[hi]);
+      return;
+    }
+    int64_t mid = (lo + hi) >> 1;
+    std::swap(q[mid], q[lo + 1]);
+    if (gt(lo + 1, hi))
+      std::swap(q[lo + 1], q[hi]);
+    if (gt(lo, hi))
+      std::swap(q[lo], q[hi]);
+    if (gt(lo + 1, lo))
+      std::swap(q[lo + 1], q[lo]);
+    int64_t i = lo + 1, j = hi;
+    auto pivot = q[lo].first;
+    while (true) {
+      do
+        ++i;
+      while (gtOrNaN(pivot, q[i].first));
+      do
+        --j;
+      while (gtOrNaN(q[j].first, pivot));
+      if (j < i)
+        break;
+      std::swap(q[i], q[j]);
+    }
+    std::swap(q[lo], q[j]);
+    if (j <= k)
+      lo = i;
+    if (j >= k)
+      hi = j - 1;
+  }
+}
+
+/// Orders `q` (a slice's (key, index) pairs) as `order` says; the first k
+/// pairs are the result.
+template <typename Key>
+static void orderSlice(std::vector<std::pair<Key, int64_t>> &q, bool descending,
+                       int64_t k, Order order) {
+  using Elem = std::pair<Key, int64_t>;
+  auto isNaN = [](Key v) { return v != v; };
+  auto asc = [&](const Elem &a, const Elem &b) {
+    return (!isNaN(a.first) && isNaN(b.first)) || a.first < b.first;
+  };
+  auto desc = [&](const Elem &a, const Elem &b) {
+    return (isNaN(a.first) && !isNaN(b.first)) || a.first > b.first;
+  };
+  auto run = [&](auto cmp) {
+    switch (order) {
+    case Order::Stable:
+      std::stable_sort(q.begin(), q.end(), cmp);
+      return;
+    case Order::Unstable:
+      std::sort(q.begin(), q.end(), cmp);
+      return;
+    case Order::TopK:
+    case Order::TopKUnsorted:
+      if (k == 0)
+        return;
+      if (k * 64 <= static_cast<int64_t>(q.size())) {
+        std::partial_sort(q.begin(), q.begin() + k, q.end(), cmp);
+        return;
+      }
+      std::nth_element(q.begin(), q.begin() + k - 1, q.end(), cmp);
+      if (order == Order::TopK)
+        std::sort(q.begin(), q.begin() + k - 1, cmp);
+      return;
+    case Order::Select:
+      quickSelect(q, k - 1, [&](Key a, Key b) {
+        return (isNaN(a) && !isNaN(b)) || a > b;
+      });
+      return;
+    }
+  };
+  if (descending)
+    run(desc);
+  else
+    run(asc);
+}
+
+/// sort/argsort/topk/kthvalue along `dim` in `order`: values and indices of
+/// the first k pairs (kthvalue: of positions k - 1 after its select, as
+/// [..., 1, ...] along the dim).
 static FailureOr<std::pair<Tensor, Tensor>>
 sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
-          int64_t k) {
+          int64_t k, Order order) {
   FailureOr<int64_t> dim = normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
   if (failed(dim))
     return failure();
@@ -30,41 +130,42 @@ sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
     return args.emitError() << "k (" << k << ") is out of range for "
                                "dimension of size "
                             << size;
+  // kthvalue keeps one position: the k-th.
+  int64_t kept = order == Order::Select ? 1 : k, first = order == Order::Select ? k - 1 : 0;
   SmallVector<int64_t> shape(x.shape());
   if (x.rank())
-    shape[*dim] = k;
+    shape[*dim] = kept;
   Tensor values(x.dtype(), shape), indices(DType::I64, shape);
-  SmallVector<int64_t> order(size);
-  for (int64_t a = 0; a < outer; ++a)
-    for (int64_t c = 0; c < inner; ++c) {
-      auto at = [&](int64_t j) { return (a * size + j) * inner + c; };
-      for (int64_t j = 0; j < size; ++j)
-        order[j] = j;
-      if (x.storage() == Storage::Int) {
-        // Compared as int64: doubles would tie distinct values above 2^53.
-        const int64_t *p = x.data<int64_t>();
-        std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
-          return descending ? p[at(i)] > p[at(j)] : p[at(i)] < p[at(j)];
-        });
-      } else {
-        std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-          double u = x.getDouble(at(p)), v = x.getDouble(at(q));
-          bool un = u != u, vn = v != v;
-          if (descending)
-            return (un && !vn) || (!un && !vn && u > v);
-          return (!un && vn) || (!un && !vn && u < v);
-        });
+  auto sortSlices = [&](auto keyTag) {
+    using Key = decltype(keyTag);
+    std::vector<std::pair<Key, int64_t>> q(size);
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t c = 0; c < inner; ++c) {
+        auto at = [&](int64_t j) { return (a * size + j) * inner + c; };
+        for (int64_t j = 0; j < size; ++j) {
+          if constexpr (std::is_same_v<Key, int64_t>)
+            q[j] = {x.getInt(at(j)), j};
+          else
+            q[j] = {x.getDouble(at(j)), j};
+        }
+        orderSlice(q, descending, k, order);
+        for (int64_t j = 0; j < kept; ++j) {
+          int64_t o = (a * kept + j) * inner + c, src = at(q[first + j].second);
+          dispatchStorage(x.dtype(), [&](auto tag) {
+            using T = decltype(tag);
+            values.template data<T>()[o] = x.template data<T>()[src];
+            return 0;
+          });
+          indices.data<int64_t>()[o] = q[first + j].second;
+        }
       }
-      for (int64_t j = 0; j < k; ++j) {
-        int64_t o = (a * k + j) * inner + c, src = (a * size + order[j]) * inner + c;
-        dispatchStorage(x.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          values.template data<T>()[o] = x.template data<T>()[src];
-          return 0;
-        });
-        indices.data<int64_t>()[o] = order[j];
-      }
-    }
+  };
+  // (Integers compare as int64: doubles would tie distinct values above
+  // 2^53.)
+  if (x.storage() == Storage::Int)
+    sortSlices(int64_t{});
+  else
+    sortSlices(double{});
   return std::make_pair(values, indices);
 }
 
@@ -74,8 +175,16 @@ FailureOr<RtValue> sort(const KernelArgs &args) {
   FailureOr<bool> desc = args.getBool("descending");
   if (failed(in) || failed(d) || failed(desc))
     return failure();
+  bool stable = false;
+  if (!args.isNone("stable")) {
+    FailureOr<bool> s = args.getBool("stable");
+    if (failed(s))
+      return failure();
+    stable = *s;
+  }
   int64_t size = in->rank() ? in->dim(*d < 0 ? *d + in->rank() : *d) : 1;
-  auto r = sortAlong(args, *in, *d, *desc, size);
+  auto r = sortAlong(args, *in, *d, *desc, size,
+                     stable ? Order::Stable : Order::Unstable);
   if (failed(r))
     return failure();
   return RtValue::ofList({RtValue(r->first), RtValue(r->second)}, true);
@@ -90,7 +199,7 @@ FailureOr<RtValue> argsort(const KernelArgs &args) {
   int64_t rank = std::max<int64_t>(in->rank(), 1);
   int64_t nd = *d < 0 ? *d + rank : *d;
   int64_t size = in->rank() && nd >= 0 && nd < rank ? in->dim(nd) : 1;
-  auto r = sortAlong(args, *in, *d, *desc, size);
+  auto r = sortAlong(args, *in, *d, *desc, size, Order::Unstable);
   if (failed(r))
     return failure();
   return RtValue(r->second);
@@ -99,10 +208,11 @@ FailureOr<RtValue> argsort(const KernelArgs &args) {
 FailureOr<RtValue> topk(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input");
   FailureOr<int64_t> k = args.getInt("k"), d = args.getInt("dim");
-  FailureOr<bool> largest = args.getBool("largest");
-  if (failed(in) || failed(k) || failed(d) || failed(largest))
+  FailureOr<bool> largest = args.getBool("largest"), sorted = args.getBool("sorted");
+  if (failed(in) || failed(k) || failed(d) || failed(largest) || failed(sorted))
     return failure();
-  auto r = sortAlong(args, *in, *d, *largest, *k);
+  auto r = sortAlong(args, *in, *d, *largest, *k,
+                     *sorted ? Order::TopK : Order::TopKUnsorted);
   if (failed(r))
     return failure();
   return RtValue::ofList({RtValue(r->first), RtValue(r->second)}, true);
@@ -122,20 +232,16 @@ FailureOr<RtValue> kthvalue(const KernelArgs &args) {
   if (*k < 1 || *k > size)
     return args.emitError() << "selected number k out of range for dimension "
                             << *d;
-  auto r = sortAlong(args, *in, *dim, /*descending=*/false, *k);
+  auto r = sortAlong(args, *in, *dim, /*descending=*/false, *k, Order::Select);
   if (failed(r))
     return failure();
-  // The last of the k smallest, with the dim dropped unless keepdim.
+  // The k-th, with the dim dropped unless keepdim.
   auto pick = [&](const Tensor &t) {
-    if (!t.rank())
+    if (!t.rank() || *keepdim)
       return t;
-    SmallVector<int64_t> shape(t.shape()), strides = t.strides();
-    int64_t offset = (*k - 1) * strides[*dim];
-    shape[*dim] = 1;
-    Tensor one = gatherStrided(t, shape, offset, strides);
-    if (!*keepdim)
-      shape.erase(shape.begin() + *dim);
-    return one.reshaped(shape);
+    SmallVector<int64_t> shape(t.shape());
+    shape.erase(shape.begin() + *dim);
+    return t.reshaped(shape);
   };
   return RtValue::ofList({RtValue(pick(r->first)), RtValue(pick(r->second))},
                          true);
@@ -179,6 +285,123 @@ FailureOr<RtValue> bucketize(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// isin: per element, whether it equals one of test_elements, compared in
+/// their promoted dtype (NaN equals nothing); `invert` negates.
+FailureOr<RtValue> isin(const KernelArgs &args) {
+  FailureOr<Operand> e = operand(args, "elements"), t = operand(args, "test_elements");
+  FailureOr<bool> invert = args.getBool("invert");
+  if (failed(e) || failed(t) || failed(invert))
+    return failure();
+  for (const Operand *o : {&*e, &*t})
+    if (o->isTensor && (o->tensor.dtype() == DType::Bool || o->tensor.dtype() == DType::BF16))
+      return args.emitError() << "Unsupported input type encountered for isin(): "
+                              << dtypeName(o->tensor.dtype());
+  if (!e->isTensor && !t->isTensor)
+    return args.emitError() << "expects at least one tensor operand";
+  DType dtype = resultType({promotionOf(*e), promotionOf(*t)});
+  if (e->isTensor && t->isTensor && dtype == DType::F16)
+    return args.emitError() << "\"isin_default_cpu\" not implemented for 'Half'";
+  auto asTensor = [&](const Operand &o) {
+    if (o.isTensor)
+      return o.tensor.to(dtype);
+    Tensor one(dtype, {});
+    one.setDouble(0, o.number);
+    one.roundToDType();
+    return one;
+  };
+  Tensor el = asTensor(*e), test = asTensor(*t);
+  Tensor out(DType::Bool, el.shape());
+  bool ints = el.storage() == Storage::Int;
+  for (int64_t i = 0; i < el.numel(); ++i) {
+    bool found = false;
+    for (int64_t j = 0; j < test.numel() && !found; ++j)
+      found = ints ? el.getInt(i) == test.getInt(j) : el.getDouble(i) == test.getDouble(j);
+    out.data<uint8_t>()[i] = found != *invert;
+  }
+  return RtValue(out);
+}
+
+/// searchsorted: per value, torch's binary search (as bucketize's) in the
+/// sorted sequence (its row of the same leading index when N-D, seen
+/// through `sorter` when given), compared in the two's promoted dtype.
+FailureOr<RtValue> searchsorted(const KernelArgs &args) {
+  FailureOr<Tensor> seq = args.tensor("sorted_sequence");
+  FailureOr<Operand> v = operand(args, "input");
+  FailureOr<bool> outInt32 = args.getBool("out_int32"), rightArg = args.getBool("right");
+  if (failed(seq) || failed(v) || failed(outInt32) || failed(rightArg))
+    return failure();
+  std::optional<std::string> side;
+  if (!args.isNone("side")) {
+    FailureOr<std::string> s = args.getStr("side");
+    if (failed(s))
+      return failure();
+    side = *s;
+  }
+  std::optional<ArrayRef<int64_t>> valueShape;
+  if (v->isTensor)
+    valueShape = v->tensor.shape();
+  std::string error;
+  std::optional<bool> right = searchsortedSide(seq->shape(), valueShape, side, *rightArg, error);
+  if (!right)
+    return args.emitError() << error;
+  // (torch makes a number a 0-d tensor first: a float one is float64.)
+  PromotionOperand value = promotionOf(*v);
+  if (!v->isTensor)
+    value.priority = PromotionPriority::ZeroDim;
+  DType dtype = resultType({{seq->dtype(), PromotionPriority::Tensor}, value});
+  if (dtype == DType::Bool)
+    return args.emitError() << "\"searchsorted_out_cpu\" not implemented for 'Bool'";
+  Tensor values = v->isTensor ? v->tensor.to(dtype) : Tensor(dtype, {});
+  if (!v->isTensor) {
+    values.setDouble(0, v->number);
+    values.roundToDType();
+  }
+  Tensor bounds = seq->to(dtype);
+  int64_t m = seq->dim(seq->rank() - 1), rows = m ? seq->numel() / m : 0;
+  std::optional<Tensor> sorter;
+  if (!args.isNone("sorter")) {
+    FailureOr<Tensor> s = args.tensor("sorter");
+    if (failed(s))
+      return failure();
+    if (s->shape() != seq->shape() || s->dtype() != DType::I64)
+      return args.emitError() << "torch.searchsorted(): sorter must be an int64 tensor "
+                                 "of the boundaries' shape";
+    for (int64_t i = 0; i < s->numel(); ++i)
+      if (s->getInt(i) < 0 || s->getInt(i) >= m)
+        return args.emitError() << "torch.searchsorted(): sorter index out of range";
+    sorter = *s;
+  }
+  bool ints = isIntegral(dtype);
+  // (Values per row: all of them for a 1-D sequence.)
+  int64_t n = values.numel(), perRow = seq->rank() == 1 ? n : (rows ? n / rows : 0);
+  Tensor out(*outInt32 ? DType::I32 : DType::I64, values.shape());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t row = seq->rank() == 1 ? 0 : i / std::max<int64_t>(perRow, 1);
+    auto at = [&](int64_t j) {
+      int64_t k = sorter ? sorter->getInt(row * m + j) : j;
+      return row * m + k;
+    };
+    int64_t lo = 0, hi = m;
+    while (lo < hi) {
+      int64_t mid = lo + ((hi - lo) >> 1);
+      bool goRight;
+      if (ints) {
+        int64_t b = bounds.getInt(at(mid)), x = values.getInt(i);
+        goRight = *right ? !(b > x) : !(b >= x);
+      } else {
+        double b = bounds.getDouble(at(mid)), x = values.getDouble(i);
+        goRight = *right ? !(b > x) : !(b >= x);
+      }
+      if (goRight)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    out.setDouble(i, static_cast<double>(lo));
+  }
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -203,4 +426,6 @@ void mlir::traced::kernels::populateSortKernels(KernelTable &table) {
   table["torch.topk"] = topk;
   table["torch.kthvalue"] = kthvalue;
   table["torch.bucketize"] = bucketize;
+  table["torch.isin"] = isin;
+  table["torch.searchsorted"] = searchsorted;
 }

@@ -61,6 +61,11 @@ FailureOr<RtValue> lgamma(const KernelArgs &args) {
                  [](auto m, auto x) { return sf::lgamma(m, x); });
 }
 
+FailureOr<RtValue> erfinv(const KernelArgs &args) {
+  return special(args, Precision::Input,
+                 [](auto m, auto x) { return sf::erfinv(m, x); });
+}
+
 FailureOr<RtValue> digamma(const KernelArgs &args) {
   return special(args, Precision::Input,
                  [](auto m, auto x) { return sf::digamma(m, x); });
@@ -366,6 +371,7 @@ FailureOr<RtValue> polynomial(const KernelArgs &args) {
 void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.lgamma"] = lgamma;
   table["torch.digamma"] = digamma;
+  table["torch.erfinv"] = erfinv;
   table["torch.polygamma"] = polygamma;
   table["Tensor.polygamma"] = polygamma;
   table["torch.mvlgamma"] = mvlgamma;

@@ -92,6 +92,51 @@ LogicalResult pointwiseLoss(const BoundCall &call, RuleHelper &h) {
   return h.broadcastResult(in.getShape(), target.getShape(), elt);
 }
 
+/// The margin and embedding losses (marginLossType): the loss's dtype, its
+/// shape for reduction='none', else 0-d.
+LogicalResult marginLoss(const BoundCall &call, RuleHelper &h) {
+  std::optional<std::string> reduction = lossReduction(call);
+  bool unknown = !reduction;
+  auto operand = [&](StringRef name) -> std::optional<LossOperand> {
+    if (call.isNone(name))
+      return std::nullopt;
+    RankedTensorType t = call.getTensor(name);
+    std::optional<DType> d = t ? dtypeFromType(t.getElementType()) : std::nullopt;
+    if (!d || !t.hasStaticShape()) {
+      unknown = true;
+      return LossOperand{DType::F32, {}};
+    }
+    return LossOperand{*d, SmallVector<int64_t>(t.getShape())};
+  };
+  // (Every operand is read first, so that an unknown one answers unknown.)
+  for (const auto &param : call.getSignature().params)
+    if (param.type.kind == ParamType::Tensor && !param.type.isList)
+      (void)operand(param.name);
+  if (unknown)
+    return h.unknown();
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum")
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  StringRef name = call.getTarget();
+  if (name.ends_with("multi_margin_loss")) {
+    std::optional<double> p = call.getFloat("p");
+    if (!p)
+      return h.unknown();
+    if (*p != 1 && *p != 2)
+      return call.emitError() << "only p == 1 and p == 2 supported";
+  }
+  std::string error;
+  std::optional<MarginLossType> type = marginLossType(name, operand, error);
+  if (!type)
+    return call.emitError() << error;
+  if (*reduction == "mean" && isIntegral(type->dtype))
+    return call.emitError() << meanOfIntegersError(type->dtype);
+  Type elt = typeFromDType(call.getContext(), type->dtype);
+  if (*reduction != "none")
+    return h.result({}, elt);
+  return h.result(type->shape, elt);
+}
+
 /// nll_loss and cross_entropy: the input's dtype; for reduction='none'
 /// the target's shape (class indices) or the input's without the class
 /// dim (probabilities), else 0-d.

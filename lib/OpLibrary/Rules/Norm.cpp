@@ -357,4 +357,30 @@ LogicalResult nativeBatchNorm(const BoundCall &call, RuleHelper &h) {
   return h.result(TupleType::get(call.getContext(), {input, stat, stat}));
 }
 
+/// local_response_norm: the input's shape, floating (integers give
+/// float32); its average pooling has no kernel for bool, the narrow
+/// integers and float16 (nor bfloat16 beyond 3 dims, avg_pool3d's). An
+/// empty input is returned as it is.
+LogicalResult localResponseNorm(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() < 3)
+    return call.emitError() << "Expected 3D or higher dimensionality input (got "
+                            << input.getRank() << " dimensions)";
+  if (input.hasStaticShape() && input.getNumElements() == 0)
+    return h.result(input);
+  Type elt = input.getElementType();
+  std::optional<DType> dtype = dtypeFromType(elt);
+  if (!dtype)
+    return h.unknown();
+  bool pool3d = input.getRank() > 3;
+  if (*dtype == DType::Bool || *dtype == DType::F16 ||
+      (isIntegral(*dtype) && *dtype != DType::I64) || (pool3d && *dtype == DType::BF16))
+    return call.emitError() << "\"" << (pool3d ? "avg_pool3d" : "avg_pool2d")
+                            << "\" not implemented for '" << torchTypeName(*dtype) << "'";
+  return h.result(input.getShape(),
+                  typeFromDType(call.getContext(), toFloatingDType(*dtype)));
+}
+
 } // namespace mlir::traced::rules

@@ -47,6 +47,15 @@ LogicalResult pairDistance(const BoundCall &call, RuleHelper &h) {
   Type elt = resultElementType({a, b}, call.getContext());
   if (!elt)
     return h.unknown();
+  bool pairwise = !call.getSignature().lookup("dim");
+  // pairwise_distance computes x1 - x2 + eps: no bool, and integers
+  // give the default float.
+  if (pairwise && (a.getElementType().isInteger(1) ||
+                   b.getElementType().isInteger(1)))
+    return call.emitError() << "Subtraction, the `-` operator, with a bool "
+                               "tensor is not supported";
+  if (pairwise && !isa<FloatType>(elt))
+    elt = Float32Type::get(call.getContext());
   if (!isa<FloatType>(elt))
     return call.emitError() << "expects floating-point inputs, got " << a
                             << " and " << b;
@@ -76,6 +85,71 @@ LogicalResult pairDistance(const BoundCall &call, RuleHelper &h) {
       shape->pop_back();
   }
   return h.result(*shape, elt);
+}
+
+/// pdist's and cdist's dtype check: float32 or float64, p >= 0.
+static LogicalResult distanceOperands(const BoundCall &call, StringRef what,
+                                      ArrayRef<RankedTensorType> operands) {
+  for (RankedTensorType t : operands) {
+    Type elt = t.getElementType();
+    if (elt.isF16() || elt.isBF16())
+      return call.emitError() << "\"" << what << "\" not implemented for '"
+                              << (elt.isF16() ? "Half" : "BFloat16") << "'";
+    if (!isa<FloatType>(elt))
+      return call.emitError() << what << " only supports floating-point dtypes, got "
+                              << elt;
+  }
+  std::optional<double> p = call.getFloat("p");
+  if (p && !(*p >= 0))
+    return call.emitError() << what << " only supports non-negative p values";
+  return success();
+}
+
+/// pdist: the distances of the N(N - 1) / 2 row pairs i < j of a matrix.
+LogicalResult pdist(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  if (input.getRank() != 2)
+    return call.emitError() << "pdist only supports 2D tensors, got: "
+                            << input.getRank() << "D";
+  if (failed(distanceOperands(call, "pdist", {input})))
+    return failure();
+  int64_t n = input.getDimSize(0);
+  return h.result({ShapedType::isDynamic(n) ? kDynamic : n * (n - 1) / 2},
+                  input.getElementType());
+}
+
+/// cdist: [B..., P, M] and [B..., R, M] give [B..., P, R] (the batch dims
+/// broadcast).
+LogicalResult cdist(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("x1"), b = h.tensor("x2");
+  if (!a || !b)
+    return h.unknown();
+  for (RankedTensorType t : {a, b})
+    if (t.getRank() < 2)
+      return call.emitError() << "cdist only supports at least 2D tensors, got "
+                              << t.getRank() << "D";
+  if (failed(distanceOperands(call, "cdist", {a, b})))
+    return failure();
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "expects x1 and x2 of one dtype, got " << a
+                            << " and " << b;
+  if (dimsDiffer(a.getShape().back(), b.getShape().back()))
+    return call.emitError() << "X1 and X2 must have the same number of columns. X1: "
+                            << a.getShape().back() << " X2: " << b.getShape().back();
+  if (auto mode = dyn_cast_or_null<StringAttr>(call.get("compute_mode").value);
+      mode && mode.getValue() != "use_mm_for_euclid_dist_if_necessary" &&
+      mode.getValue() != "use_mm_for_euclid_dist" &&
+      mode.getValue() != "donot_use_mm_for_euclid_dist")
+    return call.emitError() << mode.getValue() << " is not a valid value for compute_mode";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(call, a.getShape().drop_back(2), b.getShape().drop_back(2));
+  if (failed(batch))
+    return failure();
+  batch->push_back(a.getShape()[a.getRank() - 2]);
+  batch->push_back(b.getShape()[b.getRank() - 2]);
+  return h.result(*batch, a.getElementType());
 }
 
 /// torch.renorm: the input's type; torch refuses fewer than 2 dims.
@@ -371,6 +445,16 @@ LogicalResult covariance(const BoundCall &call, RuleHelper &h) {
   if (rows == 1)
     return h.result(ArrayRef<int64_t>{}, e);
   return h.result({rows, rows}, e);
+}
+
+/// cummax and cummin: (values, int64 indices), both of the input's shape.
+LogicalResult cumulativeExtreme(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> dim = h.dimArg(input);
+  if (!dim)
+    return h.stop();
+  auto indices = RankedTensorType::get(input.getShape(), i64Type(call));
+  return h.result(TupleType::get(call.getContext(), {input, indices}));
 }
 
 LogicalResult reduce(const BoundCall &call, RuleHelper &h) {

@@ -66,4 +66,70 @@ LogicalResult bucketize(const BoundCall &call, RuleHelper &h) {
                                               : builder.getI64Type());
 }
 
+/// isin: bool, of the elements' shape (0-d for a number); torch refuses
+/// bool and bfloat16 operands, and two tensors that promote to float16.
+LogicalResult isin(const BoundCall &call, RuleHelper &h) {
+  Type elements = call.getType("elements"), test = call.getType("test_elements");
+  if (!elements || !test)
+    return h.unknown();
+  for (Type t : {elements, test}) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (isa<TensorType>(t) && !tensor)
+      return h.unknown();
+    Type elt = tensor ? tensor.getElementType() : Type();
+    if (elt && (elt.isInteger(1) || elt.isBF16()))
+      return call.emitError() << "Unsupported input type encountered for "
+                                 "isin(): "
+                              << elt;
+  }
+  if (!isa<RankedTensorType>(elements) && !isa<RankedTensorType>(test))
+    return call.emitError() << "expects at least one tensor operand";
+  // (Two tensors go through a kernel with no float16 case; a number is
+  // compared with eq.)
+  if (isa<RankedTensorType>(elements) && isa<RankedTensorType>(test))
+    if (Type common = resultElementType({elements, test}, call.getContext());
+        common && common.isF16())
+      return call.emitError() << "\"isin_default_cpu\" not implemented for 'Half'";
+  Type i1 = Builder(call.getContext()).getI1Type();
+  auto tensor = dyn_cast<RankedTensorType>(elements);
+  return h.result(tensor ? tensor.getShape() : ArrayRef<int64_t>{}, i1);
+}
+
+/// searchsorted: int64 (int32 with out_int32) of the values' shape (0-d
+/// for a number); searchsortedSide's checks, a sorter of the sequence's
+/// shape, no bool comparison.
+LogicalResult searchsorted(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType seq = h.tensor("sorted_sequence");
+  Type valuesType = call.getType("input");
+  std::optional<bool> outInt32 = call.getBool("out_int32"), right = call.getBool("right");
+  auto values = dyn_cast_or_null<RankedTensorType>(valuesType);
+  if (!seq || !valuesType || (isa<TensorType>(valuesType) && !values) || !outInt32 ||
+      !right || !seq.hasStaticShape() || (values && !values.hasStaticShape()))
+    return h.unknown();
+  std::optional<std::string> side;
+  if (!call.isNone("side")) {
+    auto s = dyn_cast_or_null<StringAttr>(call.get("side").value);
+    if (!s)
+      return h.unknown();
+    side = s.str();
+  }
+  std::string error;
+  std::optional<ArrayRef<int64_t>> valueShape;
+  if (values)
+    valueShape = values.getShape();
+  if (!searchsortedSide(seq.getShape(), valueShape, side, *right, error))
+    return call.emitError() << error;
+  if (RankedTensorType sorter = call.getTensor("sorter");
+      sorter && (sorter.getShape() != seq.getShape() || !sorter.getElementType().isInteger(64)))
+    return call.emitError() << "torch.searchsorted(): sorter must be an int64 tensor of "
+                               "the boundaries' shape, got "
+                            << sorter;
+  Type common = resultElementType({seq, valuesType}, call.getContext());
+  if (common && common.isInteger(1))
+    return call.emitError() << "\"searchsorted_out_cpu\" not implemented for 'Bool'";
+  Builder b(call.getContext());
+  return h.result(values ? values.getShape() : ArrayRef<int64_t>{},
+                  *outInt32 ? b.getI32Type() : b.getI64Type());
+}
+
 } // namespace mlir::traced::rules

@@ -235,7 +235,234 @@ static Results decomposeCrossEntropy(Decomposer &d) {
                       d.binary("torch.mul", reduce(smooth), d.f64(*smoothing / classes))));
 }
 
+//===----------------------------------------------------------------------===//
+// The margin and embedding losses, in torch 1.13's steps (so that each
+// step's dtype is its own: marginLossType)
+//===----------------------------------------------------------------------===//
+
+static Value clampMin0(Decomposer &d, Value v) {
+  return d.call("torch.clamp", {{"input", v}, {"min", d.i64(0)}});
+}
+
+static Value whereOr0(Decomposer &d, Value condition, Value v) {
+  return d.call("torch.where", {{"condition", condition}, {"input", v}, {"other", d.i64(0)}});
+}
+
+static Value sumDims(Decomposer &d, Value v, ArrayRef<int64_t> dims) {
+  return d.call("torch.sum", {{"input", v}, {"dim", d.ints(dims)}});
+}
+
+/// -target * (input1 - input2) + margin, clamped below at 0.
+static Results decomposeMarginRanking(Decomposer &d) {
+  std::optional<double> margin = d.getFloat("margin");
+  if (!margin)
+    return d.decline("margin is not a constant");
+  Value diff = d.binary("torch.sub", d.arg("input1"), d.arg("input2"));
+  Value v = d.binary("torch.mul", d.unary("torch.neg", d.tensor("target")), diff);
+  return reduce(d, clampMin0(d, d.binary("torch.add", v, d.f64(*margin))));
+}
+
+/// where(target != 1, max(margin - input, 0), 0) + where(target != -1,
+/// input, 0); margin - input in the input's dtype (an integer input
+/// truncates the margin).
+static Results decomposeHingeEmbedding(Decomposer &d) {
+  std::optional<double> margin = d.getFloat("margin");
+  RankedTensorType type = d.tensorType("input");
+  if (!margin || !type)
+    return d.decline("needs a constant margin and a ranked input");
+  Attribute m = isa<FloatType>(type.getElementType())
+                    ? d.f64(*margin)
+                    : d.i64(static_cast<int64_t>(std::trunc(*margin)));
+  Value x = d.tensor("input"), t = d.tensor("target");
+  Value lower = clampMin0(d, d.call("torch.rsub", {{"input", x}, {"other", m}}));
+  Value out = d.binary("torch.add", whereOr0(d, d.binary("torch.ne", t, d.i64(1)), lower),
+                       whereOr0(d, d.binary("torch.ne", t, d.i64(-1)), x));
+  return reduce(d, out);
+}
+
+/// cos = sum(x1 x2) / sqrt((sum(x1^2) + 1e-12) (sum(x2^2) + 1e-12)) over
+/// the target's dim; where(target == 1, 1 - cos, 0) + where(target == -1,
+/// max(cos - margin, 0), 0).
+static Results decomposeCosineEmbedding(Decomposer &d) {
+  std::optional<double> margin = d.getFloat("margin");
+  RankedTensorType target = d.tensorType("target");
+  if (!margin || !target)
+    return d.decline("needs a constant margin and a ranked target");
+  int64_t dim = target.getRank();
+  Value a = d.tensor("input1"), b = d.tensor("input2"), t = d.tensor("target");
+  double eps = static_cast<float>(1e-12);
+  auto squares = [&](Value v) {
+    return d.binary("torch.add", sumDims(d, d.binary("torch.mul", v, v), {dim}), d.f64(eps));
+  };
+  Value denom = d.unary("torch.sqrt", d.binary("torch.mul", squares(a), squares(b)));
+  Value cos = d.binary("torch.div", sumDims(d, d.binary("torch.mul", a, b), {dim}), denom);
+  Value pos = d.call("torch.rsub", {{"input", cos}, {"other", d.i64(1)}});
+  Value neg = clampMin0(d, d.binary("torch.sub", cos, d.f64(*margin)));
+  return reduce(d, d.binary("torch.add", whereOr0(d, d.binary("torch.eq", t, d.i64(1)), pos),
+                            whereOr0(d, d.binary("torch.eq", t, d.i64(-1)), neg)));
+}
+
+/// 0.5 (log(var) + (input - target)^2 / var) [+ 0.5 log(2 pi)], var clamped
+/// below at eps; torch's check that var has no negative entry is a
+/// run-time assertion.
+static Results decomposeGaussianNll(Decomposer &d) {
+  std::optional<double> eps = d.getFloat("eps");
+  std::optional<bool> full = d.getBool("full");
+  RankedTensorType in = d.tensorType("input"), var = d.tensorType("var");
+  if (!eps || !full || !in || !var)
+    return d.decline("needs constant eps and full and ranked operands");
+  Value v = d.tensor("var");
+  // (any(var < 0): a NaN var passes.)
+  d.call("torch._assert",
+         {{"condition", d.unary("torch.logical_not",
+                                d.call("torch.any", {{"input", d.binary("torch.lt", v, d.i64(0))}}))},
+          {"message", d.str("var has negative entry/entries")}});
+  if (var.getShape() != in.getShape() && in.getRank() &&
+      var.getShape() == in.getShape().drop_back())
+    v = d.call("torch.unsqueeze", {{"input", v}, {"dim", d.i64(-1)}});
+  v = d.call("torch.clamp", {{"input", v}, {"min", d.f64(*eps)}});
+  Value diff = d.binary("torch.sub", d.tensor("input"), d.tensor("target"));
+  Value sq = d.call("torch.pow", {{"input", diff}, {"exponent", d.i64(2)}});
+  Value loss = d.binary("torch.mul",
+                        d.binary("torch.add", d.unary("torch.log", v), d.binary("torch.div", sq, v)),
+                        d.f64(0.5));
+  if (*full)
+    loss = d.binary("torch.add", loss, d.f64(0.5 * std::log(2 * M_PI)));
+  return reduce(d, loss);
+}
+
+/// -(target logsigmoid(input) + (1 - target) logsigmoid(-input)), times
+/// weight, summed over the input's last dim and divided by its size.
+static Results decomposeMultilabelSoftMargin(Decomposer &d) {
+  RankedTensorType in = d.tensorType("input");
+  if (!in || in.getRank() == 0 || ShapedType::isDynamic(in.getShape().back()))
+    return d.decline("needs an input of static last dim");
+  Value x = d.tensor("input"), t = d.tensor("target");
+  Value pos = d.binary("torch.mul", t, d.unary("torch.nn.functional.logsigmoid", x));
+  Value neg = d.binary("torch.mul", d.call("torch.rsub", {{"input", t}, {"other", d.i64(1)}}),
+                       d.unary("torch.nn.functional.logsigmoid", d.unary("torch.neg", x)));
+  Value loss = d.unary("torch.neg", d.binary("torch.add", pos, neg));
+  if (!d.isNone("weight"))
+    loss = d.binary("torch.mul", loss, d.arg("weight"));
+  loss = d.binary("torch.div", sumDims(d, loss, {in.getRank() - 1}), d.i64(in.getShape().back()));
+  return reduce(d, loss);
+}
+
+/// max(margin + d(anchor, positive) - d(anchor, negative), 0), d the
+/// pairwise distance (swap: the smaller of d(a, n) and d(p, n)).
+static Results decomposeTripletMargin(Decomposer &d) {
+  std::optional<double> margin = d.getFloat("margin");
+  std::optional<bool> swap = d.getBool("swap");
+  if (!margin || !swap)
+    return d.decline("margin and swap must be constants");
+  auto distance = [&](StringRef x, StringRef y) {
+    return d.call("torch.nn.functional.pairwise_distance",
+                  {{"x1", d.arg(x)}, {"x2", d.arg(y)}, {"p", d.arg("p")}, {"eps", d.arg("eps")}});
+  };
+  Value pos = distance("anchor", "positive"), neg = distance("anchor", "negative");
+  if (*swap)
+    neg = d.binary("torch.minimum", neg, distance("positive", "negative"));
+  Value v = d.binary("torch.sub", d.binary("torch.add", pos, d.f64(*margin)), neg);
+  return reduce(d, clampMin0(d, v));
+}
+
+/// The [nframe, dim] view of a multi/multilabel margin loss's input and
+/// the loss's unreduced shape.
+struct ClassRows {
+  int64_t nframe, dim;
+  SmallVector<int64_t> unreduced;
+};
+
+static std::optional<ClassRows> classRows(Decomposer &d, bool perFrameTarget) {
+  RankedTensorType in = d.tensorType("input"), target = d.tensorType("target");
+  if (!in || !target || !in.hasStaticShape() || !target.hasStaticShape())
+    return std::nullopt;
+  ClassRows r{in.getRank() == 2 ? in.getDimSize(0) : 1,
+              in.getRank() ? in.getShape().back() : 1, {}};
+  bool batched = perFrameTarget ? target.getRank() > 0 : in.getRank() == 2;
+  if (batched)
+    r.unreduced.push_back(r.nframe);
+  return r;
+}
+
+/// Per sample, the sum over classes d != y of max(margin - x[y] + x[d],
+/// 0)^p (times weight[y]), divided by the number of classes.
+static Results decomposeMultiMargin(Decomposer &d) {
+  std::optional<double> p = d.getFloat("p");
+  std::optional<double> margin = d.getFloat("margin");
+  std::optional<ClassRows> rows = classRows(d, /*perFrameTarget=*/true);
+  if (!p || !margin || !rows)
+    return d.decline("needs constant p and margin and static operands");
+  int64_t n = rows->nframe, dim = rows->dim;
+  Value x = reshape(d, d.tensor("input"), {n, dim});
+  Value t = reshape(d, d.tensor("target"), {n, 1});
+  assertInRange(d, t, 0, dim - 1, "target out of range");
+  Value xy = d.call("torch.gather", {{"input", x}, {"dim", d.i64(1)}, {"index", t}});
+  Value z = d.binary("torch.add", d.call("torch.rsub", {{"input", xy}, {"other", d.f64(*margin)}}), x);
+  // (torch adds only where z > 0: a NaN z, or an infinite weight times a
+  // non-positive z, adds nothing.)
+  Value h = *p == 2 ? d.binary("torch.mul", z, z) : z;
+  if (!d.isNone("weight")) {
+    Value w = d.call("torch.index_select", {{"input", d.tensor("weight")},
+                                            {"dim", d.i64(0)},
+                                            {"index", reshape(d, t, {n})}});
+    h = d.binary("torch.mul", h, w ? reshape(d, w, {n, 1}) : Value());
+  }
+  h = whereOr0(d, d.binary("torch.gt", z, d.i64(0)), h);
+  RankedTensorType classes = RankedTensorType::get({1, dim}, d.b.getI64Type());
+  Value range = d.tensorConstant(classes, [](ArrayRef<int64_t> i) { return double(i[1]); });
+  h = d.call("torch.where", {{"condition", d.binary("torch.eq", t, range)},
+                             {"input", d.i64(0)}, {"other", h}});
+  Value loss = d.binary("torch.div", sumDims(d, h, {1}), d.i64(dim));
+  return reduce(d, reshape(d, loss, rows->unreduced));
+}
+
+/// Per sample, with its targets the indices before the first -1: the sum
+/// over targets j and non-target classes i of max(1 - x[j] + x[i], 0),
+/// divided by the number of classes.
+static Results decomposeMultilabelMargin(Decomposer &d) {
+  std::optional<ClassRows> rows = classRows(d, /*perFrameTarget=*/false);
+  if (!rows)
+    return d.decline("needs static operands");
+  int64_t n = rows->nframe, dim = rows->dim;
+  Value x = reshape(d, d.tensor("input"), {n, dim});
+  Value t = reshape(d, d.tensor("target"), {n, dim});
+  assertInRange(d, t, -1, dim - 1, "argument #2 'target' is out of range");
+  // valid[f, j]: no -1 at or before j.
+  Value ended = d.call("torch.cumsum", {{"input", d.binary("torch.eq", t, d.i64(-1))},
+                                        {"dim", d.i64(1)}});
+  Value valid = d.binary("torch.eq", ended, d.i64(0));
+  RankedTensorType classes = RankedTensorType::get({1, 1, dim}, d.b.getI64Type());
+  Value range = d.tensorConstant(classes, [](ArrayRef<int64_t> i) { return double(i[2]); });
+  auto unsqueeze = [&](Value v, int64_t dim) {
+    return d.call("torch.unsqueeze", {{"input", v}, {"dim", d.i64(dim)}});
+  };
+  // isTarget[f, i]: some valid j names i.
+  Value names = d.call("torch.logical_and", {{"input", d.binary("torch.eq", unsqueeze(t, 2), range)},
+                                             {"other", unsqueeze(valid, 2)}});
+  Value isTarget = d.call("torch.any", {{"input", names}, {"dim", d.i64(1)}});
+  Value xt = d.call("torch.gather", {{"input", x}, {"dim", d.i64(1)},
+                                     {"index", clampMin0(d, t)}});
+  // z[f, j, i] = 1 - x[t[f, j]] + x[f, i].
+  Value z = d.binary("torch.add", d.call("torch.rsub", {{"input", unsqueeze(xt, 2)}, {"other", d.i64(1)}}),
+                     unsqueeze(x, 1));
+  Value keep = d.call("torch.logical_and",
+                      {{"input", unsqueeze(valid, 2)},
+                       {"other", unsqueeze(d.unary("torch.logical_not", isTarget), 1)}});
+  keep = d.call("torch.logical_and", {{"input", keep}, {"other", d.binary("torch.gt", z, d.i64(0))}});
+  Value loss = d.binary("torch.div", sumDims(d, whereOr0(d, keep, z), {1, 2}), d.i64(dim));
+  return reduce(d, reshape(d, loss, rows->unreduced));
+}
+
 void decompose::populateLossDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.margin_ranking_loss"] = decomposeMarginRanking;
+  t["torch.nn.functional.hinge_embedding_loss"] = decomposeHingeEmbedding;
+  t["torch.nn.functional.cosine_embedding_loss"] = decomposeCosineEmbedding;
+  t["torch.nn.functional.gaussian_nll_loss"] = decomposeGaussianNll;
+  t["torch.nn.functional.multilabel_soft_margin_loss"] = decomposeMultilabelSoftMargin;
+  t["torch.nn.functional.triplet_margin_loss"] = decomposeTripletMargin;
+  t["torch.nn.functional.multi_margin_loss"] = decomposeMultiMargin;
+  t["torch.nn.functional.multilabel_margin_loss"] = decomposeMultilabelMargin;
   t["torch.nn.functional.nll_loss"] = decomposeNllLoss;
   t["torch.ops.aten.nll_loss_forward.default"] = decomposeNllLossForward;
   t["torch.nn.functional.cross_entropy"] = decomposeCrossEntropy;

@@ -40,7 +40,44 @@ static Value evalBatchNorm(Decomposer &d, Arg mean, Arg var) {
                  {"momentum", d.arg("momentum")}, {"eps", d.arg("eps")}});
 }
 
+/// local_response_norm in torch's steps: the squares, unsqueezed to one
+/// channel, zero-padded along the channels (size // 2 before, (size - 1) //
+/// 2 after), average-pooled over `size` channels (avg_pool2d for 3 dims,
+/// avg_pool3d over [N, 1, C, H, rest] beyond), then input / (avg * alpha +
+/// k) ** beta.
+static Results decomposeLocalResponseNorm(Decomposer &d) {
+  std::optional<int64_t> size = d.getInt("size");
+  std::optional<double> alpha = d.getFloat("alpha"), beta = d.getFloat("beta"),
+                        k = d.getFloat("k");
+  RankedTensorType type = d.tensorType("input");
+  if (!size || !alpha || !beta || !k || !type || !type.hasStaticShape() || type.getRank() < 3)
+    return d.decline("needs constant arguments and a static input");
+  Value x = d.tensor("input");
+  if (type.getNumElements() == 0)
+    return one(x);
+  ArrayRef<int64_t> shape = type.getShape();
+  Value div = d.call("torch.unsqueeze", {{"input", d.binary("torch.mul", x, x)}, {"dim", d.i64(1)}});
+  int64_t before = *size / 2, after = (*size - 1) / 2;
+  if (type.getRank() == 3) {
+    div = d.call("torch.nn.functional.pad", {{"input", div}, {"pad", d.ints({0, 0, before, after})}});
+    div = d.call("torch.nn.functional.avg_pool2d",
+                 {{"input", div}, {"kernel_size", d.ints({*size, 1})}, {"stride", d.ints({1, 1})}});
+  } else {
+    int64_t rest = type.getNumElements() / (shape[0] * shape[1] * shape[2]);
+    div = reshape(d, div, {shape[0], 1, shape[1], shape[2], rest});
+    div = d.call("torch.nn.functional.pad",
+                 {{"input", div}, {"pad", d.ints({0, 0, 0, 0, before, after})}});
+    div = d.call("torch.nn.functional.avg_pool3d",
+                 {{"input", div}, {"kernel_size", d.ints({*size, 1, 1})}, {"stride", d.ints({1, 1, 1})}});
+  }
+  div = reshape(d, div, shape);
+  div = d.binary("torch.add", d.binary("torch.mul", div, d.f64(*alpha)), d.f64(*k));
+  div = d.call("torch.pow", {{"input", div}, {"exponent", d.f64(*beta)}});
+  return one(d.binary("torch.div", x, div));
+}
+
 void decompose::populateNormDecompositions(DecompositionTable &t) {
+  t["torch.nn.functional.local_response_norm"] = decomposeLocalResponseNorm;
   // aten::native_layer_norm: (layer_norm, mean, 1 / sqrt(var + eps)) with
   // the statistics keeping the normalized dims as 1s.
   t["torch.ops.aten.native_layer_norm.default"] = [](Decomposer &d) -> Results {

@@ -364,12 +364,211 @@ static Results decomposeCovariance(Decomposer &d) {
   return one(d.call("torch.clamp", {{"input", r}, {"min", d.f64(-1.0)}, {"max", d.f64(1.0)}}));
 }
 
+/// The p-norm of the distances `diff` over `dim`, as torch's pdist and cdist
+/// compute it: for p = 0 the sum of min(ceil(|d|), 1) (NaN where a
+/// difference is, where vector_norm counts it), else vector_norm's.
+static Value distanceNorm(Decomposer &d, Value diff, double p, int64_t dim, Type element) {
+  if (p != 0)
+    return vectorNorm(d, diff, p, d.i64(dim), d.boolean(false), element);
+  Value ones = d.call("torch.clamp", {{"input", d.unary("torch.ceil", d.unary("torch.abs", diff))},
+                                      {"max", d.i64(1)}});
+  return d.call("torch.sum", {{"input", ones}, {"dim", d.ints({dim})}});
+}
+
+/// pdist: the norms of the differences of the row pairs i < j, gathered
+/// with constant indices.
+static Results decomposePdist(Decomposer &d) {
+  std::optional<double> p = d.getFloat("p");
+  RankedTensorType type = d.tensorType("input");
+  if (!p || !type || !type.hasStaticShape() || type.getRank() != 2)
+    return d.decline("needs a constant p and a static matrix");
+  int64_t n = type.getDimSize(0), pairs = n * (n - 1) / 2;
+  if (pairs == 0)
+    return one(d.call("torch.reshape",
+                      {{"input", window(d, d.tensor("input"), 0, sliceOf(d, 0, 0, 1))},
+                       {"shape", d.ints({0})}}));
+  std::vector<std::pair<int64_t, int64_t>> ij;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      ij.push_back({i, j});
+  auto rows = [&](bool second) {
+    Value index = d.tensorConstant(RankedTensorType::get({pairs}, d.b.getI64Type()),
+                                   [&](ArrayRef<int64_t> k) {
+                                     return double(second ? ij[k[0]].second : ij[k[0]].first);
+                                   });
+    return d.call("torch.index_select", {{"input", d.tensor("input")}, {"dim", d.i64(0)},
+                                         {"index", index}});
+  };
+  Value diff = d.binary("torch.sub", rows(false), rows(true));
+  return one(distanceNorm(d, diff, *p, 1, type.getElementType()));
+}
+
+/// cdist: the norms of x1[..., :, None, :] - x2[..., None, :, :] over the
+/// last dim; for p = 2 where torch multiplies matrices, its formula:
+/// sqrt(clamp(-2 x1 x2^T + |x1|^2 + |x2|^2, 0)).
+static Results decomposeCdist(Decomposer &d) {
+  std::optional<double> p = d.getFloat("p");
+  std::optional<std::string> mode = d.getStr("compute_mode");
+  RankedTensorType a = d.tensorType("x1"), b = d.tensorType("x2");
+  if (!p || !mode || !a || !b || a.getRank() < 2 || b.getRank() < 2)
+    return d.decline("needs constant p and compute_mode and ranked operands");
+  int64_t pr = a.getDimSize(a.getRank() - 2), r = b.getDimSize(b.getRank() - 2);
+  bool mm = *p == 2 && (*mode == "use_mm_for_euclid_dist" ||
+                        (*mode == "use_mm_for_euclid_dist_if_necessary" && (pr > 25 || r > 25)));
+  Value x = d.tensor("x1"), y = d.tensor("x2");
+  Type element = a.getElementType();
+  if (mm) {
+    auto squares = [&](Value v) {
+      return d.call("torch.sum", {{"input", d.binary("torch.mul", v, v)},
+                                  {"dim", d.ints({-1})}, {"keepdim", d.boolean(true)}});
+    };
+    auto mT = [&](Value v) {
+      return d.call("torch.transpose", {{"input", v}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}});
+    };
+    Value dot = d.binary("torch.matmul", d.binary("torch.mul", x, d.f64(-2)), mT(y));
+    Value sq = d.binary("torch.add", d.binary("torch.add", dot, squares(x)), mT(squares(y)));
+    return one(d.unary("torch.sqrt", d.call("torch.clamp", {{"input", sq}, {"min", d.i64(0)}})));
+  }
+  Value diff = d.binary("torch.sub", d.call("torch.unsqueeze", {{"input", x}, {"dim", d.i64(-2)}}),
+                        d.call("torch.unsqueeze", {{"input", y}, {"dim", d.i64(-3)}}));
+  return one(distanceNorm(d, diff, *p, -1, element));
+}
+
+/// cummax and cummin, as torch's scan defines them (ties and NaN take the
+/// later index, a NaN extreme stays), through an [.., i, j] square of the
+/// dim: value i is the extreme of elements j <= i (amax/amin keep NaN),
+/// index i the last such j holding it.
+static Results decomposeCumulativeExtreme(Decomposer &d) {
+  bool max = d.target() == "torch.cummax";
+  RankedTensorType type = d.tensorType("input");
+  std::optional<int64_t> given = d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !given)
+    return d.decline("needs a static input and a constant dim");
+  Value x = d.tensor("input");
+  int64_t rank = std::max<int64_t>(type.getRank(), 1);
+  SmallVector<int64_t> shape(type.getShape());
+  if (type.getRank() == 0)
+    shape = {1};
+  x = reshape(d, x, shape);
+  int64_t dim = normDim(*given, rank), n = shape[dim];
+  Type i64 = d.b.getI64Type();
+  if (n == 0)
+    return SmallVector<Value>{d.tensor("input"), d.cast(d.tensor("input"), i64)};
+  Value xt = d.call("torch.movedim", {{"input", x}, {"source", d.i64(dim)},
+                                      {"destination", d.i64(-1)}});
+  Value a = d.call("torch.unsqueeze", {{"input", xt}, {"dim", d.i64(-2)}});
+  auto index = [&](ArrayRef<int64_t> s, int axis) {
+    return d.tensorConstant(RankedTensorType::get(s, i64),
+                            [axis](ArrayRef<int64_t> i) { return double(i[axis]); });
+  };
+  Value j = index({1, n}, 1);
+  Value mask = d.binary("torch.le", j, index({n, 1}, 0));
+  // Masked-out positions hold the row's first element, which every i sees.
+  Value first = window(d, a, rank, sliceOf(d, 0, 1, 1));
+  Value square = d.call("torch.where", {{"condition", mask}, {"input", a}, {"other", first}});
+  Value v = d.call(max ? "torch.amax" : "torch.amin",
+                   {{"input", square}, {"dim", d.ints({-1})}});
+  Value vv = d.call("torch.unsqueeze", {{"input", v}, {"dim", d.i64(-1)}});
+  Value match = d.binary("torch.eq", a, vv);
+  if (isa<FloatType>(type.getElementType()))
+    match = d.binary("torch.logical_or", match,
+                     d.binary("torch.logical_and", d.unary("torch.isnan", a),
+                              d.unary("torch.isnan", vv)));
+  match = d.binary("torch.logical_and", match, mask);
+  Value idx = d.call("torch.amax", {{"input", d.call("torch.where", {{"condition", match},
+                                                                     {"input", j},
+                                                                     {"other", d.i64(-1)}})},
+                                    {"dim", d.ints({-1})}});
+  auto back = [&](Value t) {
+    Value m = d.call("torch.movedim", {{"input", t}, {"source", d.i64(-1)},
+                                       {"destination", d.i64(dim)}});
+    return reshape(d, m, type.getShape());
+  };
+  Value values = back(v), indices = back(idx);
+  if (!values || !indices)
+    return failure();
+  return SmallVector<Value>{values, indices};
+}
+
+/// median and nanmedian: the element of rank (n - 1) / 2 in a stable sort
+/// along the dim (NaN last, ties in index order, as torch's (value, index)
+/// order); median of a run holding NaN gives its first NaN, nanmedian
+/// takes the rank among the other elements ((n - #NaN - 1) / 2, at least
+/// 0).
+static Results decomposeMedian(Decomposer &d) {
+  bool ignoreNaN = d.target() == "torch.nanmedian";
+  RankedTensorType type = d.tensorType("input");
+  std::optional<bool> keepdim = d.getBool("keepdim");
+  bool allDims = d.isNone("dim");
+  std::optional<int64_t> given = allDims ? std::optional<int64_t>(0) : d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !keepdim || !given)
+    return d.decline("needs a static input and constant dim and keepdim");
+  Value x = d.tensor("input");
+  SmallVector<int64_t> shape(type.getShape());
+  if (allDims || type.getRank() == 0)
+    shape = {type.getNumElements()};
+  x = reshape(d, x, shape);
+  int64_t dim = normDim(*given, shape.size()), n = shape[dim];
+  if (n == 0)
+    return d.decline("an empty dim has no median");
+  Value sorted = d.call("torch.sort", {{"input", x}, {"dim", d.i64(dim)},
+                                       {"stable", d.boolean(true)}});
+  Value sv = d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(0)}});
+  Value si = d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(1)}});
+  bool isFloat = isa<FloatType>(type.getElementType());
+  Value nan = isFloat ? d.unary("torch.isnan", x) : Value();
+  Value values, indices;
+  auto pick = [&](Value rank) {
+    values = d.call("torch.gather", {{"input", sv}, {"dim", d.i64(dim)}, {"index", rank}});
+    indices = d.call("torch.gather", {{"input", si}, {"dim", d.i64(dim)}, {"index", rank}});
+  };
+  SmallVector<int64_t> kept(shape);
+  kept[dim] = 1;
+  auto rankType = RankedTensorType::get(kept, d.b.getI64Type());
+  if (ignoreNaN && isFloat) {
+    Value count = d.call("torch.sum", {{"input", nan}, {"dim", d.ints({dim})},
+                                       {"keepdim", d.boolean(true)}});
+    Value rank = d.call("torch.floor_divide",
+                        {{"input", d.call("torch.rsub", {{"input", count}, {"other", d.i64(n - 1)}})},
+                         {"other", d.i64(2)}});
+    pick(d.call("torch.clamp", {{"input", rank}, {"min", d.i64(0)}}));
+  } else {
+    pick(d.tensorConstant(rankType, [n](ArrayRef<int64_t>) { return double((n - 1) / 2); }));
+  }
+  if (!ignoreNaN && isFloat) {
+    Value hasNaN = d.call("torch.any", {{"input", nan}, {"dim", d.i64(dim)},
+                                        {"keepdim", d.boolean(true)}});
+    // (argmax of a bool tensor has no CPU kernel: of its int64 copy.)
+    Value firstNaN = d.call("torch.argmax", {{"input", d.cast(nan, d.b.getI64Type())},
+                                             {"dim", d.i64(dim)},
+                                             {"keepdim", d.boolean(true)}});
+    Value nanValue = d.call("torch.gather", {{"input", x}, {"dim", d.i64(dim)}, {"index", firstNaN}});
+    values = d.call("torch.where", {{"condition", hasNaN}, {"input", nanValue}, {"other", values}});
+    indices = d.call("torch.where", {{"condition", hasNaN}, {"input", firstNaN}, {"other", indices}});
+  }
+  RankedTensorType result = allDims ? d.resultTensorType()
+                                    : dyn_cast<RankedTensorType>(
+                                          cast<TupleType>(d.resultType()).getType(0));
+  if (!values || !indices || !result)
+    return failure();
+  values = reshape(d, values, result.getShape());
+  if (allDims)
+    return one(values);
+  return SmallVector<Value>{values, reshape(d, indices, result.getShape())};
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.cov"] = decomposeCovariance;
   t["torch.corrcoef"] = decomposeCovariance;
   t["torch.trapezoid"] = decomposeTrapezoid;
   t["torch.cumulative_trapezoid"] = decomposeTrapezoid;
   t["torch.linalg.vander"] = decomposeVander;
+  t["torch.cummax"] = decomposeCumulativeExtreme;
+  t["torch.cummin"] = decomposeCumulativeExtreme;
+  t["torch.median"] = decomposeMedian;
+  t["torch.pdist"] = decomposePdist;
+  t["torch.cdist"] = decomposeCdist;
+  t["torch.nanmedian"] = decomposeMedian;
   t["torch.nansum"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
                                     {"dim", d.arg("dim")},
