@@ -940,6 +940,24 @@ LogicalResult directionalSplit(const BoundCall &call, RuleHelper &h) {
   return h.result(TupleType::get(call.getContext(), types));
 }
 
+/// fftshift and ifftshift: the input's type, when it has dims to roll.
+LogicalResult fftShift(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  if (!in)
+    return h.unknown();
+  std::optional<SmallVector<int64_t>> dims;
+  if (!call.isNone("dim")) {
+    if (!(dims = call.getInts("dim")))
+      return h.unknown();
+    for (int64_t d : *dims)
+      if (failed(h.dim(d, in.getRank())))
+        return failure();
+  }
+  if (dims ? dims->empty() : in.getRank() == 0)
+    return call.emitError() << "`shifts` required";
+  return h.result(in);
+}
+
 /// diagflat: diag of the flattened input.
 LogicalResult diagflat(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input");
