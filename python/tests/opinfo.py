@@ -1810,7 +1810,10 @@ OPS = {
         ("more sections than elements", lambda x: x.tensor_split(5)[4], [f32(3)]),
         ("negative index", lambda x: torch.tensor_split(x, [-2], 1)[0], [f32(2, 5)]),
         ("0-d", lambda x: torch.tensor_split(x, 2)[0], [f32()]),
-        ("zero sections", lambda x: torch.tensor_split(x, 0)[0], [f32(4)])),
+        ("zero sections", lambda x: torch.tensor_split(x, 0)[0], [f32(4)]),
+        # (A tensor made from constants: its values, known when tracing.)
+        ("constant tensor indices", lambda x: torch.tensor_split(x, torch.tensor([1, 3]), 1)[1], [f32(4, 5)]),
+        ("constant 0-d tensor sections", lambda x: x.tensor_split(torch.tensor(2))[1], [f32(5)])),
     "torch.nn.functional.instance_norm": fixed(
         # torch repeats each per-channel argument over the batch: 1-D only.
         ("2-d running stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False), [f32(1, 4), f32(1, 4), positive((1, 4), torch.float32)]),

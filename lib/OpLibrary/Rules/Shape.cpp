@@ -870,7 +870,10 @@ LogicalResult tensorSplit(const BoundCall &call, RuleHelper &h) {
       return call.emitError() << "expects one of indices_or_sections, sections, indices";
     given = true;
     if (isa_and_nonnull<TensorType>(call.getType(name)))
-      return call.emitError() << "takes its sections or indices as ints here, not a tensor";
+      return call.emitError()
+             << "takes its sections or indices as ints (or a tensor made "
+                "from constants), not a traced tensor: its values would "
+                "decide the number and sizes of the results";
     if (name != "indices")
       sections = call.getInt(name);
     if (!sections)
