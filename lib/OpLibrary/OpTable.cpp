@@ -2230,6 +2230,7 @@ const InplaceRow kInplace[] = {
     {"Tensor.index_add_", "torch.index_add"},
     {"Tensor.index_copy_", "torch.index_copy"},
     {"Tensor.index_fill_", "torch.index_fill"},
+    {"Tensor.put_", "torch.put"},
     {"Tensor.__iadd__", "torch.add"},
     {"Tensor.__isub__", "torch.sub"},
     {"Tensor.__imul__", "torch.mul"},

@@ -2932,6 +2932,7 @@ OPS = {
         *[(f"{d} accumulate", lambda x, i, s: torch.put(x, i, s, accumulate=True),
            [dt(d, 3, 4), torch.tensor([1, 1, -2]), dt(d, 3)]) for d in ALL_DTYPES],
         ("method", lambda x, i, s: x.put(i, s), [f32(5), torch.tensor([4]), f32(1)]),
+        ("in place", lambda x, i, s: x.clone().put_(i, s, accumulate=True) * 2, [f32(2, 3), torch.tensor([4, 4]), f32(2)]),
         ("out of range", torch.put, [f32(2, 2), torch.tensor([4]), f32(1)]),
         ("dtypes differ", torch.put, [f32(2, 2), torch.tensor([1]), dt(torch.float64, 1)]),
         ("counts differ", torch.put, [f32(2, 2), torch.tensor([1]), f32(2)])),
