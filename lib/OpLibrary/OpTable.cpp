@@ -748,11 +748,6 @@ static const OpRow kOps[] = {
    "(Tensor input, int[2] kernel_size, int[2]? stride=None, "
    "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
    "int? divisor_override=None)", "avgPool2d"},
-  // x / (k + alpha * avg_pool(x^2 over `size` channels)) ** beta, as
-  // torch's Python function composes it.
-  {"torch.nn.functional.local_response_norm", {"F.local_response_norm"},
-   "(Tensor input, int size, float alpha=0.0001, float beta=0.75, float k=1.0)",
-   "localResponseNorm"},
   {"torch.nn.functional.avg_pool3d",
    {"torch._C._nn.avg_pool3d", "F.avg_pool3d", "nn.avg_pool3d"},
    "(Tensor input, int[3] kernel_size, int[3]? stride=None, "

@@ -1814,14 +1814,6 @@ OPS = {
         # (A tensor made from constants: its values, known when tracing.)
         ("constant tensor indices", lambda x: torch.tensor_split(x, torch.tensor([1, 3]), 1)[1], [f32(4, 5)]),
         ("constant 0-d tensor sections", lambda x: x.tensor_split(torch.tensor(2))[1], [f32(5)])),
-    "torch.nn.functional.local_response_norm": fixed(
-        *[(f"{d}", lambda x: F.local_response_norm(x, 2), [dt(d, 1, 6, 3)], ACCUMULATE) for d in ALL_DTYPES],
-        ("4-d", lambda x: F.local_response_norm(x, 3, alpha=1e-2, beta=0.5, k=2.0), [f32(2, 5, 3, 2)], ACCUMULATE),
-        ("5-d", lambda x: F.local_response_norm(x, 4), [dt(torch.float64, 1, 4, 2, 2, 3)], ACCUMULATE),
-        ("bfloat16 4-d", lambda x: F.local_response_norm(x, 2), [dt(torch.bfloat16, 1, 3, 2, 2)]),
-        ("empty", lambda x: F.local_response_norm(x, 2), [dt(torch.int64, 0, 3, 2)]),
-        ("2-d", lambda x: F.local_response_norm(x, 2), [f32(3, 4)]),
-        ("size 0", lambda x: F.local_response_norm(x, 0), [f32(1, 3, 4)])),
     "torch.nn.functional.instance_norm": fixed(
         # torch repeats each per-channel argument over the batch: 1-D only.
         ("2-d running stats", lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=False), [f32(1, 4), f32(1, 4), positive((1, 4), torch.float32)]),

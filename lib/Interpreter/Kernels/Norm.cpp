@@ -556,60 +556,6 @@ FailureOr<RtValue> instanceNorm(const KernelArgs &args) {
   return RtValue(out);
 }
 
-
-/// local_response_norm as torch's Python function composes it: x * x over
-/// a new channel dim, padded by size // 2 before and (size - 1) // 2 after,
-/// averaged over `size` channels (avg_pool2d, or avg_pool3d over 4-D and
-/// more viewed as [N, 1, C, H, rest]), then x / (k + alpha * that) ** beta.
-FailureOr<RtValue> localResponseNorm(const KernelArgs &args) {
-  FailureOr<Tensor> in = args.tensor("input");
-  FailureOr<int64_t> size = args.getInt("size");
-  FailureOr<double> alpha = args.getFloat("alpha"), beta = args.getFloat("beta"),
-                    k = args.getFloat("k");
-  if (failed(in) || failed(size) || failed(alpha) || failed(beta) || failed(k))
-    return failure();
-  if (in->rank() < 3)
-    return args.emitError() << "Expected 3D or higher dimensionality input";
-  if (in->numel() == 0)
-    return RtValue(copyOf(*in));
-  FailureOr<Tensor> sq = callTensor(args, "torch.mul",
-                                    {{"input", RtValue(*in)}, {"other", RtValue(*in)}});
-  if (failed(sq))
-    return failure();
-  int64_t before = *size / 2, after = (*size - 1) / 2;
-  bool three = in->rank() == 3;
-  SmallVector<int64_t> view = {in->dim(0), 1, in->dim(1), in->dim(2)};
-  if (!three)
-    view.push_back(in->numel() / (in->dim(0) * in->dim(1) * in->dim(2)));
-  SmallVector<int64_t> pad = three ? SmallVector<int64_t>{0, 0, before, after}
-                                   : SmallVector<int64_t>{0, 0, 0, 0, before, after};
-  FailureOr<Tensor> padded = callTensor(
-      args, "torch.nn.functional.pad",
-      {{"input", RtValue(sq->reshaped(view))}, {"pad", intsValue(pad)}});
-  if (failed(padded))
-    return failure();
-  SmallVector<int64_t> window = three ? SmallVector<int64_t>{*size, 1}
-                                      : SmallVector<int64_t>{*size, 1, 1};
-  FailureOr<Tensor> avg = callTensor(
-      args, three ? "torch.nn.functional.avg_pool2d" : "torch.nn.functional.avg_pool3d",
-      {{"input", RtValue(*padded)}, {"kernel_size", intsValue(window)},
-       {"stride", RtValue::ofInt(1)}});
-  if (failed(avg))
-    return failure();
-  auto step = [&](StringRef entry, const Tensor &a, RtValue b) {
-    return callTensor(args, entry, {{"input", RtValue(a)}, {"other", b}});
-  };
-  FailureOr<Tensor> scaled = step("torch.mul", avg->reshaped(in->shape()), RtValue::ofFloat(*alpha));
-  FailureOr<Tensor> shifted = failed(scaled) ? scaled : step("torch.add", *scaled, RtValue::ofFloat(*k));
-  FailureOr<Tensor> div = failed(shifted) ? shifted
-                                          : callTensor(args, "torch.pow",
-                                                       {{"input", RtValue(*shifted)},
-                                                        {"exponent", RtValue::ofFloat(*beta)}});
-  if (failed(div))
-    return failure();
-  return callEntry(args, "torch.div", {{"input", RtValue(*in)}, {"other", RtValue(*div)}});
-}
-
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -617,7 +563,6 @@ FailureOr<RtValue> localResponseNorm(const KernelArgs &args) {
 //===----------------------------------------------------------------------===//
 
 void mlir::traced::kernels::populateNormKernels(KernelTable &table) {
-  table["torch.nn.functional.local_response_norm"] = localResponseNorm;
   table["torch.nn.functional.normalize"] = normalize;
   table["torch.nn.functional.group_norm"] = groupNorm;
   table["torch.nn.functional.instance_norm"] = instanceNorm;

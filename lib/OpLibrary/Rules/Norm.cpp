@@ -274,31 +274,6 @@ LogicalResult nativeGroupNorm(const BoundCall &call, RuleHelper &h) {
 /// aten::_weight_norm_interface takes dim 0 or the last only and a g of
 /// the norm's shape, and also gives the norm (float32 for bfloat16; no
 /// float16 kernel).
-/// local_response_norm: the input's shape, floating (int64 as float32);
-/// the dtypes torch's average pooling takes (bfloat16 only over 3-D).
-LogicalResult localResponseNorm(const BoundCall &call, RuleHelper &h) {
-  RankedTensorType in = h.tensor("input");
-  std::optional<int64_t> size = call.getInt("size");
-  if (!in || !size)
-    return h.unknown();
-  if (in.getRank() < 3)
-    return call.emitError() << "Expected 3D or higher dimensionality input (got "
-                            << in.getRank() << " dimensions)";
-  if (in.hasStaticShape() && in.getNumElements() == 0)
-    return h.result(in);
-  if (*size <= 0)
-    return call.emitError() << "kernel size should be greater than zero, but got "
-                            << *size;
-  Type e = in.getElementType();
-  bool takes = e.isF32() || e.isF64() || e.isSignlessInteger(64) ||
-               (e.isBF16() && in.getRank() == 3);
-  if (!takes)
-    return noCpuKernel(call, e);
-  if (!isa<FloatType>(e))
-    e = Float32Type::get(call.getContext());
-  return h.result(in.getShape(), e);
-}
-
 LogicalResult weightNorm(const BoundCall &call, RuleHelper &h) {
   RankedTensorType v = h.tensor("v"), g = h.tensor("g");
   std::optional<int64_t> dim = call.getInt("dim");

@@ -40,39 +40,7 @@ static Value evalBatchNorm(Decomposer &d, Arg mean, Arg var) {
                  {"momentum", d.arg("momentum")}, {"eps", d.arg("eps")}});
 }
 
-/// local_response_norm in the kernel's steps (Kernels/Norm.cpp).
-static Results decomposeLocalResponseNorm(Decomposer &d) {
-  Value x = d.tensor("input");
-  RankedTensorType type = typeOf(x);
-  auto size = d.getInt("size");
-  auto alpha = d.getFloat("alpha"), beta = d.getFloat("beta"), k = d.getFloat("k");
-  if (!type || !type.hasStaticShape() || !size || !alpha || !beta || !k ||
-      type.getRank() < 3)
-    return d.decline("needs a static shape and constant arguments");
-  if (type.getNumElements() == 0)
-    return one(d.unary("torch.clone", x));
-  ArrayRef<int64_t> s = type.getShape();
-  bool three = type.getRank() == 3;
-  int64_t before = *size / 2, after = (*size - 1) / 2;
-  SmallVector<int64_t> view = {s[0], 1, s[1], s[2]};
-  if (!three)
-    view.push_back(type.getNumElements() / (s[0] * s[1] * s[2]));
-  Value sq = reshape(d, d.binary("torch.mul", x, x), view);
-  SmallVector<int64_t> pad = three ? SmallVector<int64_t>{0, 0, before, after}
-                                   : SmallVector<int64_t>{0, 0, 0, 0, before, after};
-  Value padded = d.call("torch.nn.functional.pad", {{"input", sq}, {"pad", d.ints(pad)}});
-  SmallVector<int64_t> window = three ? SmallVector<int64_t>{*size, 1}
-                                      : SmallVector<int64_t>{*size, 1, 1};
-  Value avg = d.call(three ? "torch.nn.functional.avg_pool2d" : "torch.nn.functional.avg_pool3d",
-                     {{"input", padded}, {"kernel_size", d.ints(window)}, {"stride", d.i64(1)}});
-  Value scaled = d.binary("torch.mul", reshape(d, avg, s), d.f64(*alpha));
-  Value div = d.call("torch.pow", {{"input", d.binary("torch.add", scaled, d.f64(*k))},
-                                   {"exponent", d.f64(*beta)}});
-  return one(d.binary("torch.div", x, div));
-}
-
 void decompose::populateNormDecompositions(DecompositionTable &t) {
-  t["torch.nn.functional.local_response_norm"] = decomposeLocalResponseNorm;
   // aten::native_layer_norm: (layer_norm, mean, 1 / sqrt(var + eps)) with
   // the statistics keeping the normalized dims as 1s.
   t["torch.ops.aten.native_layer_norm.default"] = [](Decomposer &d) -> Results {
