@@ -1437,14 +1437,14 @@ static const OpRow kOps[] = {
    "blockDiag"},
   {"torch.cartesian_prod", {"torch.functional.cartesian_prod"},
    "(Tensor[] *tensors)", "cartesianProd"},
-  {"torch.combinations", {"Tensor.combinations"},
+  {"torch.combinations", {},
    "(Tensor input, int r=2, bool with_replacement=False)", "combinations"},
   {"Tensor.sum_to_size", {}, "(Tensor input, int[] *size)", "sumToSize"},
   // Rolls by half of each dim (fftshift rounds down, ifftshift up).
   {"torch.fft.fftshift", {"torch._C._fft.fft_fftshift"},
-   "(Tensor input, int[1]? dim=None)", "sameAsInput"},
+   "(Tensor input, int[1]? dim=None)", "fftShift"},
   {"torch.fft.ifftshift", {"torch._C._fft.fft_ifftshift"},
-   "(Tensor input, int[1]? dim=None)", "sameAsInput"},
+   "(Tensor input, int[1]? dim=None)", "fftShift"},
   // `x[index] = value` and index_put are values here: a copy of the input
   // with the indexed elements replaced (the tracers rebind the mutated
   // tensor to the result).
@@ -2185,6 +2185,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.mm", kBool | kF16, /*emptyShortcut=*/true},
     {"torch.matmul", kBool | kF16},
     {"Tensor.__rmatmul__", kBool | kF16},
+    {"torch.diagflat", kF16},
     {"torch.addmm", kBool | kF16, /*emptyShortcut=*/true},
     {"torch.nn.functional.linear", kBool | kF16},
     {"torch.mv", kBool | kF16, /*emptyShortcut=*/true},
@@ -2299,6 +2300,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     // (torch computes it as exp, log1p... in the dtype: no float16 exp)
     {"torch.nn.functional.soft_margin_loss", kF16},
     // Integer-preserving math.
+    {"torch.positive", kBool},
     {"torch.abs", kBool},          {"torch.neg", kBool},
     {"torch.floor", kBool | kF16}, {"torch.ceil", kBool | kF16},
     {"torch.trunc", kBool | kF16}, {"torch.round", kBool | kF16},
@@ -2370,6 +2372,7 @@ const InplaceRow kInplace[] = {
     {"Tensor.index_add_", "torch.index_add"},
     {"Tensor.index_copy_", "torch.index_copy"},
     {"Tensor.index_fill_", "torch.index_fill"},
+    {"Tensor.put_", "torch.put"},
     {"Tensor.__iadd__", "torch.add"},
     {"Tensor.__isub__", "torch.sub"},
     {"Tensor.__imul__", "torch.mul"},

@@ -99,14 +99,14 @@ def test_pass_interpret_and_compile_errors():
            "unknown target")
     raises(traced.CompileError, lambda: traced.compile(tm, entry="nope"))
 
-    class Angle(nn.Module):
+    class Poisson(nn.Module):
         def forward(self, x):
-            return torch.angle(x)
+            return torch.poisson(x)
 
     with pytest.warns(traced.UnknownTargetWarning):
-        unknown = traced.trace(Angle(), torch.rand(3))
+        unknown = traced.trace(Poisson(), torch.rand(3))
     raises(traced.InterpretError, lambda: unknown.interpret(np.ones(3, np.float32)),
-           "torch.angle")
+           "torch.poisson")
     raises(traced.CompileError, lambda: traced.compile(unknown))
 
 

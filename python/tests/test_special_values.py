@@ -120,6 +120,8 @@ _CANCELLING = {
     "torch.ops.aten._log_softmax_backward_data.default": 8e-3,  # 1.83e-3 seen
     # the sum of the 8 gradients an upsampled element received: four ulps
     "torch.ops.aten.upsample_nearest3d_backward.default": 1.6e-2,  # 6.2e-3 seen
+    # a sum over two dims of a [2, 3, 4] sample: the order of its 8 terms
+    "Tensor.sum_to_size": 8e-3,  # 2.29e-3 seen
 }
 
 

@@ -61,7 +61,7 @@ class InPlace(torch.nn.Module):
 
 class Unknown(torch.nn.Module):
     def forward(self, x):
-        return torch.angle(x.abs())  # line recorded below
+        return torch.poisson(x.abs())  # line recorded below
 
 
 def _numbers(x):
@@ -141,7 +141,7 @@ def test_in_place_calls_rebind_their_input(mode):
 def test_unknown_target_is_reported_at_the_users_line(mode):
     line = Unknown.forward.__code__.co_firstlineno + 1
     with pytest.warns(traced.UnknownTargetWarning,
-                      match="unknown target 'torch.angle'") as seen:
+                      match="unknown target 'torch.poisson'") as seen:
         tm = traced.trace(Unknown(), torch.randn(3), mode=mode)
     assert [(w.filename, w.lineno) for w in seen] == [(__file__, line)]
     # The interpreter's refusal points at the same line.
@@ -153,7 +153,7 @@ def test_symbolic_fallback_reports_once():
     class Branches(torch.nn.Module):
         def forward(self, x):
             if x.sum() > 0:  # fx cannot trace this: concrete tracing
-                return torch.angle(x)
+                return torch.poisson(x)
             return x
 
     with pytest.warns(traced.UnknownTargetWarning) as seen:

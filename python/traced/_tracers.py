@@ -48,6 +48,30 @@ def _hint(name):
 # Symbolic tracing (torch.fx)
 # ---------------------------------------------------------------------------
 
+
+def constant_cuts(target, args, kwargs, at, constant):
+    """tensor_split's sections or indices given as a tensor made from
+    constants (`torch.tensor([1, 3])`): its values, known when tracing (a
+    traced tensor's values would decide the results' number and sizes: the
+    op library refuses it). `constant(v)`: the constant tensor `v` stands
+    for, or None; `at`: the position of the sections or indices."""
+    if target.rsplit(".", 1)[-1] != "tensor_split":
+        return args, kwargs
+
+    def known(v):
+        t = constant(v)
+        if isinstance(t, torch.Tensor) and t.dim() <= 1 and \
+                not t.dtype.is_floating_point and t.dtype != torch.bool:
+            return t.tolist()
+        return v
+    args = list(args)
+    if len(args) > at:
+        args[at] = known(args[at])
+    kwargs = {k: known(v) if k in ("indices_or_sections",
+                                   "tensor_indices_or_sections") else v
+              for k, v in kwargs.items()}
+    return args, kwargs
+
 class _OneLevelTracer(fx.Tracer):
     """Traces one module's forward; every submodule call stays a call."""
 
@@ -430,6 +454,10 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             check_known("call_method", method, where)
             _check_storage_view(method, node.args, node.kwargs, value_of, where)
             margs, mkwargs = method_arguments(method, node.args[1:], node.kwargs)
+            margs, mkwargs = constant_cuts(
+                method, margs, mkwargs, 0,
+                lambda v: values.get(v) if isinstance(v, fx.Node) and
+                v.op == "get_attr" else None)
             replay = emit_method(node, method, node.args[0], margs, mkwargs, where)
             em.define(node, *replay())
         elif node.op == "call_function":
@@ -443,6 +471,10 @@ def _trace_graph_symbolic(builder, module, args, opaque):
             setitem = target == "operator.setitem"
             value = values[node.args[0]] if setitem else values[node]
             call_args, call_kwargs = aten_positional(target, node.args, node.kwargs)
+            call_args, call_kwargs = constant_cuts(
+                target, call_args, call_kwargs, 1,
+                lambda v: values.get(v) if isinstance(v, fx.Node) and
+                v.op == "get_attr" else None)
 
             def replay(target=target, call_args=call_args, call_kwargs=call_kwargs,
                        value=value, where=where):
@@ -1250,6 +1282,7 @@ class _ConcreteTracer(TorchFunctionMode):
                                     lambda v: isinstance(v, torch.Tensor))
             _check_storage_view(method, args, kwargs, lambda v: v, where)
             margs, mkwargs = method_arguments(method, args[1:], kwargs)
+            margs, mkwargs = self._constant_cuts(method, margs, mkwargs, 0)
             name, ty = em.call("call_method", method, receiver, margs,
                                mkwargs, result, self.ref, _hint(func.__name__),
                                where=where)
@@ -1266,6 +1299,8 @@ class _ConcreteTracer(TorchFunctionMode):
             _check_storage_view(target, args, kwargs, lambda v: v, where)
             check_known("call_function", target, where, self.opaque)
             call_args, call_kwargs = aten_positional(target, args, kwargs)
+            call_args, call_kwargs = self._constant_cuts(target, call_args,
+                                                         call_kwargs, 1)
             name, ty = em.call("call_function", target, None, call_args,
                                aten_kwargs(target, call_kwargs),
                                result, self.ref, _hint(target), where=where)
@@ -1277,6 +1312,12 @@ class _ConcreteTracer(TorchFunctionMode):
             index = None
         self.bind_result(result, name, ty)
         self._derived(result, args, kwargs, replay, where, index, (name, ty))
+
+    def _constant_cuts(self, target, args, kwargs, at):
+        return constant_cuts(
+            target, args, kwargs, at,
+            lambda v: v if isinstance(v, torch.Tensor) and
+            id(v) in self.constant_ids else None)
 
     def _constant_ints(self, value):
         if not isinstance(value, (list, tuple)):

@@ -1289,7 +1289,7 @@ namespace mlir::traced::kernels {
 /// trapezoid (cumulative: cumulative_trapezoid) in torch's steps: with
 /// sample points x, dx = x[1:] - x[:-1] along dim (a vector x viewed
 /// along dim, a lower-rank one padded with leading ones), then
-/// sum(dx * (y[1:] + y[:-1]) / 2) or cumsum((y[:-1] + y[1:]) * dx) / 2;
+/// sum(dx * (y[1:] + y[:-1])) / 2 or cumsum((y[:-1] + y[1:]) * dx) / 2;
 /// with a spacing dx, (sum(y) - (y[0] + y[-1]) * 0.5) * dx or
 /// cumsum(dx / 2 * (y[:-1] + y[1:])). Trapezoid over no samples is zeros
 /// of y's dtype.
@@ -1363,11 +1363,10 @@ static FailureOr<RtValue> trapezoidRule(const KernelArgs &args, bool cumulative)
       r = failed(c) ? c : binaryOf("torch.div", RtValue(*c), RtValue::ofFloat(2.0));
     } else {
       FailureOr<Tensor> p = binaryOf("torch.mul", RtValue(*dx), RtValue(*pairs));
-      FailureOr<Tensor> h = failed(p) ? p : binaryOf("torch.div", RtValue(*p),
-                                                     RtValue::ofFloat(2.0));
-      r = failed(h) ? h : callTensor(args, "torch.sum",
-                                     {{"input", RtValue(*h)},
-                                      {"dim", intsValue({*dim})}});
+      FailureOr<Tensor> s = failed(p) ? p : callTensor(args, "torch.sum",
+                                                       {{"input", RtValue(*p)},
+                                                        {"dim", intsValue({*dim})}});
+      r = failed(s) ? s : binaryOf("torch.div", RtValue(*s), RtValue::ofFloat(2.0));
     }
     if (failed(r))
       return failure();

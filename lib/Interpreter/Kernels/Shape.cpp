@@ -1877,7 +1877,7 @@ static FailureOr<RtValue> fftShift(const KernelArgs &args, bool inverse) {
     }
   }
   if (dims.empty())
-    return RtValue(copyOf(*in));
+    return args.emitError() << "`shifts` required";
   SmallVector<int64_t> shifts;
   for (int64_t d : dims)
     shifts.push_back((in->dim(d) + (inverse ? 1 : 0)) / 2);
@@ -2008,15 +2008,16 @@ static FailureOr<RtValue> blockDiag(const KernelArgs &args) {
     return RtValue(Tensor(DType::F32, {1, 0}));
   SmallVector<PromotionOperand> operands;
   int64_t rows = 0, cols = 0;
+  // (Promoted as torch.result_type promotes them: a 0-d one is a 0-d one.)
   for (auto [i, t] : llvm::enumerate(*ts)) {
     if (t.rank() > 2)
       return args.emitError() << "torch.block_diag: Input tensors must have 2 "
                                  "or fewer dimensions. Input "
                               << i << " has " << t.rank() << " dimensions";
+    operands.push_back(tensorPromotion(t));
     t = t.reshaped({t.rank() == 2 ? t.dim(0) : 1, t.rank() ? t.shape().back() : 1});
     rows += t.dim(0);
     cols += t.dim(1);
-    operands.push_back(tensorPromotion(t));
   }
   DType e = resultType(operands);
   Tensor out(e, {rows, cols});

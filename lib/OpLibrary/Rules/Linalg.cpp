@@ -765,7 +765,10 @@ LogicalResult kron(const BoundCall &call, RuleHelper &h) {
     out.push_back(mulDims(ia >= 0 ? a.getDimSize(ia) : 1,
                           ib >= 0 ? b.getDimSize(ib) : 1));
   }
-  return h.result(out, resultElementType({a, b}, call.getContext()));
+  // (torch reshapes both first: a 0-d operand promotes as a dimensioned one.)
+  return h.result(out, resultElementType({RankedTensorType::get({1}, a.getElementType()),
+                                          RankedTensorType::get({1}, b.getElementType())},
+                                         call.getContext()));
 }
 
 /// tensordot: a's free dims then b's, the `dims` contracted.
@@ -811,7 +814,8 @@ LogicalResult vecdot(const BoundCall &call, RuleHelper &h) {
               "found x of type "
            << torchTypeName(x.getElementType()) << " and y of type "
            << torchTypeName(y.getElementType()) << " instead";
-  if (x.getElementType().isF16())
+  // (Two vectors are a dot product, which has no float16 kernel.)
+  if (x.getElementType().isF16() && x.getRank() == 1 && y.getRank() == 1)
     return noCpuKernel(call, x.getElementType());
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(call, x.getShape(), y.getShape());
@@ -904,7 +908,7 @@ LogicalResult matrixPower(const BoundCall &call, RuleHelper &h) {
     return call.emitError()
            << "linalg.inv: Low precision dtypes not supported. Got "
            << torchTypeName(e);
-  if (*n >= 2 && (e.isInteger(1) || e.isF16()))
+  if ((*n >= 2 && (e.isInteger(1) || e.isF16())) || (*n == 0 && e.isBF16()))
     return noCpuKernel(call, e);
   return h.result(a);
 }

@@ -870,7 +870,10 @@ LogicalResult tensorSplit(const BoundCall &call, RuleHelper &h) {
       return call.emitError() << "expects one of indices_or_sections, sections, indices";
     given = true;
     if (isa_and_nonnull<TensorType>(call.getType(name)))
-      return call.emitError() << "takes its sections or indices as ints here, not a tensor";
+      return call.emitError()
+             << "takes its sections or indices as ints (or a tensor made "
+                "from constants), not a traced tensor: its values would "
+                "decide the number and sizes of the results";
     if (name != "indices")
       sections = call.getInt(name);
     if (!sections)
@@ -938,6 +941,24 @@ LogicalResult directionalSplit(const BoundCall &call, RuleHelper &h) {
   for (auto [begin, end] : *pieces)
     types.push_back(withDimSize(input, dim, end - begin));
   return h.result(TupleType::get(call.getContext(), types));
+}
+
+/// fftshift and ifftshift: the input's type, when it has dims to roll.
+LogicalResult fftShift(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType in = h.tensor("input");
+  if (!in)
+    return h.unknown();
+  std::optional<SmallVector<int64_t>> dims;
+  if (!call.isNone("dim")) {
+    if (!(dims = call.getInts("dim")))
+      return h.unknown();
+    for (int64_t d : *dims)
+      if (failed(h.dim(d, in.getRank())))
+        return failure();
+  }
+  if (dims ? dims->empty() : in.getRank() == 0)
+    return call.emitError() << "`shifts` required";
+  return h.result(in);
 }
 
 /// diagflat: diag of the flattened input.

@@ -305,8 +305,9 @@ static Results decomposeTrapezoid(Decomposer &d) {
                                         {"dim", d.i64(dim)}});
       return one(d.binary("torch.div", c, d.f64(2.0)));
     }
-    Value h = d.binary("torch.div", d.binary("torch.mul", dx, pairs), d.f64(2.0));
-    return one(d.call("torch.sum", {{"input", h}, {"dim", d.ints({dim})}}));
+    Value s = d.call("torch.sum", {{"input", d.binary("torch.mul", dx, pairs)},
+                                   {"dim", d.ints({dim})}});
+    return one(d.binary("torch.div", s, d.f64(2.0)));
   }
   std::optional<double> dx = d.isNone("dx") ? std::optional<double>(1.0) : d.getFloat("dx");
   if (!dx)

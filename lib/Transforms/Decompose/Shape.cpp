@@ -792,7 +792,7 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
         shifts.push_back((type.getDimSize(i) + (inverse ? 1 : 0)) / 2);
       }
       if (dims.empty())
-        return one(d.unary("torch.clone", x));
+        return d.decline("`shifts` required");
       return one(d.call("torch.roll", {{"input", x}, {"shifts", d.ints(shifts)},
                                        {"dims", d.ints(dims)}}));
     };
