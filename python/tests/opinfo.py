@@ -2442,6 +2442,27 @@ OPS = {
           for u in (True, False) for t in (True, False) for k in range(2)],
         ("unit", lambda b, a: torch.triangular_solve(b, a, unitriangular=True)[0],
          [f32(2, 3, 2), triangular(3, 3)], ACCUMULATE)),
+    "torch.linalg.lu_solve": fixed(
+        *[(f"{d} left={l} adjoint={adj}",
+           lambda a, b, l=l, adj=adj: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b, left=l, adjoint=adj),
+           [well_conditioned(2, 3, 3, dtype=d), dt(d, 3, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for l in (True, False) for adj in (True, False)],
+        ("given factors", lambda lu, b: torch.linalg.lu_solve(lu, torch.tensor([2, 2, 3], dtype=torch.int32), b),
+         [well_conditioned(3, 3), f32(3, 2)], ACCUMULATE)),
+    "torch.lu_solve": fixed(
+        ("batched", lambda a, b: torch.lu_solve(b, *torch.linalg.lu_factor(a)), [well_conditioned(2, 4, 4), f32(2, 4, 1)],
+         ACCUMULATE)),
+    "torch.cholesky_solve": fixed(
+        *[(f"{d} upper={u}", lambda a, b, u=u: torch.cholesky_solve(b, torch.linalg.cholesky(a, upper=u), upper=u),
+           [spd(2, 4, 4, dtype=d), dt(d, 4, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (False, True)],
+        ("vector", lambda a, b: torch.cholesky_solve(b, a), [f32(3, 3), f32(3)])),
+    "torch.cholesky_inverse": fixed(
+        *[(f"{d} upper={u}", lambda a, u=u: torch.cholesky_inverse(torch.linalg.cholesky(a, upper=u), upper=u),
+           [spd(2, 4, 4, dtype=d)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (False, True)],
+        ("0x0", torch.cholesky_inverse, [f32(0, 0)]),
+        ("singular", lambda a: torch.cholesky_inverse(a * 0), [f32(3, 3)])),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

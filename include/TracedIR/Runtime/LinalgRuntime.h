@@ -33,6 +33,19 @@ int32_t traced_linalg_cholesky(int dtype, const void *a, void *out,
                                int32_t *info, int64_t batch, int64_t n,
                                int64_t upper);
 
+/* potrs: X with A X = B from the Cholesky factor (lower, or upper with
+ * `upper`) of each (n, n) A and each (n, k) B. */
+int32_t traced_linalg_cholesky_solve(int dtype, const void *factor,
+                                     const void *b, void *x, int64_t batch,
+                                     int64_t n, int64_t k, int64_t upper);
+
+/* potri: the inverse of each A from its Cholesky factor, both triangles
+ * filled (torch's). */
+int32_t traced_linalg_cholesky_inverse(int dtype, const void *factor,
+                                       void *out, int32_t *info,
+                                       int64_t batch, int64_t n,
+                                       int64_t upper);
+
 /* getrf: LU with partial pivoting of each (m, n) matrix; `pivots` holds
  * min(m, n) 1-based row interchanges per matrix. */
 int32_t traced_linalg_lu_factor(int dtype, const void *a, void *lu,

@@ -1241,6 +1241,85 @@ FailureOr<RtValue> solve(const KernelArgs &args) {
       {RtValue(x), RtValue(int32Tensor(a->batchShape, f.info))}, true);
 }
 
+/// linalg.lu_solve and torch.lu_solve: getrs from given LU factors.
+FailureOr<RtValue> luSolveKernel(const KernelArgs &args) {
+  bool linalg = args.has("B");
+  FailureOr<Matrices> a = matrices(args, linalg ? "LU" : "LU_data", true);
+  FailureOr<Tensor> pivots = args.tensor(linalg ? "pivots" : "LU_pivots");
+  FailureOr<Tensor> bt = args.tensor(linalg ? "B" : "input");
+  if (failed(a) || failed(pivots) || failed(bt))
+    return failure();
+  bool left = linalg ? *args.getBool("left") : true;
+  bool adjoint = linalg ? *args.getBool("adjoint") : false;
+  Tensor b = *bt;
+  int64_t n = a->n;
+  if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+      b.dim(b.rank() - (left ? 2 : 1)) != n)
+    return args.emitError() << "LU and B have incompatible shapes or dtypes";
+  if (pivots->numel() != a->batch * n)
+    return args.emitError() << "expects pivots of shape (*, " << n
+                            << ") matching LU";
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of LU and B do not broadcast";
+  LuFactors f{a->t, std::vector<int32_t>(pivots->numel()), {}};
+  for (int64_t i = 0; i < pivots->numel(); ++i) {
+    int64_t p = pivots->getInt(i);
+    if (p < 1 || p > n)
+      return args.emitError() << "pivots must be 1-based row indices in [1, "
+                              << n << "], got " << p;
+    f.pivots[i] = static_cast<int32_t>(p);
+  }
+  return RtValue(luSolve(f, *a, b, *bc, left, adjoint));
+}
+
+/// cholesky_solve: potrs.
+FailureOr<RtValue> choleskySolve(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "input2", true);
+  FailureOr<Tensor> bt = args.tensor("input");
+  FailureOr<bool> upper = args.getBool("upper");
+  if (failed(a) || failed(bt) || failed(upper))
+    return failure();
+  Tensor b = *bt;
+  if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+      b.dim(b.rank() - 2) != a->n)
+    return args.emitError() << "B and A have incompatible shapes or dtypes";
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of B and A do not broadcast";
+  int64_t count = 1;
+  for (int64_t d : *bc)
+    count *= d;
+  Tensor factor = broadcastTo(a->t, withTail(*bc, {a->n, a->n}));
+  b = broadcastTo(b, withTail(*bc, b.shape().take_back(2)));
+  Tensor x(b.dtype(), b.shape());
+  traced_linalg_cholesky_solve(a->code(), rawData(factor), rawData(b),
+                               rawData(x), count, a->n, b.dim(b.rank() - 1),
+                               *upper);
+  return RtValue(x);
+}
+
+/// cholesky_inverse: potri.
+FailureOr<RtValue> choleskyInverse(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "input", true);
+  FailureOr<bool> upper = args.getBool("upper");
+  if (failed(a) || failed(upper))
+    return failure();
+  Tensor out(a->t.dtype(), a->t.shape());
+  std::vector<int32_t> info(a->batch);
+  traced_linalg_cholesky_inverse(a->code(), a->data(), rawData(out),
+                                 info.data(), a->batch, a->n, *upper);
+  if (anyNonzero(info))
+    return args.emitError()
+           << "cholesky_inverse: " << batchPrefix(*a, info)
+           << "The diagonal element " << firstNonzero(info)
+           << " is zero, the inversion could not be completed because the "
+              "input matrix is singular.";
+  return RtValue(out);
+}
+
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
   bool linalg = args.has("A");
@@ -1358,7 +1437,9 @@ FailureOr<RtValue> triangularSolve(const KernelArgs &args) {
     return failure();
   bool left = linalg ? *args.getBool("left") : true;
   bool transpose = linalg ? false : *args.getBool("transpose");
-  Tensor b = *bt;
+  // (solve_triangular computes B in A's dtype; triangular_solve refuses
+  // another dtype, as torch does.)
+  Tensor b = linalg ? bt->to(a->t.dtype()) : *bt;
   if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
       b.dim(b.rank() - (left ? 2 : 1)) != a->n)
     return args.emitError() << "A and B have incompatible shapes or dtypes";
@@ -2206,6 +2287,10 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.linalg.eigvalsh"] = eigvalsh;
   table["torch.linalg.solve_triangular"] = triangularSolve;
   table["torch.triangular_solve"] = triangularSolve;
+  table["torch.linalg.lu_solve"] = luSolveKernel;
+  table["torch.lu_solve"] = luSolveKernel;
+  table["torch.cholesky_solve"] = choleskySolve;
+  table["torch.cholesky_inverse"] = choleskyInverse;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

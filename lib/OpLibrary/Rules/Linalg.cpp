@@ -907,10 +907,48 @@ static SmallVector<int64_t> concat(ArrayRef<int64_t> batch,
   return shape;
 }
 
+/// The solvers from a factorization (linalg.lu_solve, lu_solve,
+/// cholesky_solve) and cholesky_inverse.
+static LogicalResult factoredSolve(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  bool lu = t.contains("lu_solve");
+  RankedTensorType f = h.tensor(t == "torch.linalg.lu_solve" ? "LU"
+                                : t == "torch.lu_solve"      ? "LU_data"
+                                : t == "torch.cholesky_solve" ? "input2"
+                                                              : "input");
+  if (!f)
+    return h.unknown();
+  if (failed(matrixOperand(call, f, lu ? "LU" : "A", true)))
+    return failure();
+  if (t == "torch.cholesky_inverse")
+    return h.result(f);
+  RankedTensorType b = h.tensor(t == "torch.linalg.lu_solve" ? "B" : "input");
+  if (!b)
+    return h.unknown();
+  if (failed(matrixOperand(call, b, "B", false)))
+    return failure();
+  if (b.getElementType() != f.getElementType())
+    return call.emitError() << "expects B and the factors of one dtype, got "
+                            << b << " and " << f;
+  bool left = !call.getSignature().lookup("left") ||
+              call.getBool("left").value_or(true);
+  int64_t n = f.getShape().back();
+  if (dimsDiffer(b.getShape()[b.getRank() - (left ? 2 : 1)], n))
+    return call.emitError() << "the factors " << f << " and B " << b
+                            << " have incompatible sizes";
+  FailureOr<SmallVector<int64_t>> bb = broadcastBatch(call, f, b);
+  if (failed(bb))
+    return failure();
+  return h.result(concat(*bb, b.getShape().take_back(2)), f.getElementType());
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   StringRef t = call.getTarget();
+  if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
+      t == "torch.cholesky_inverse")
+    return factoredSolve(call, h);
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");
@@ -958,6 +996,9 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
       if (failed(matrixOperand(call, a, "A", true)) ||
           failed(matrixOperand(call, b, "input", false)))
         return failure();
+      if (b.getElementType() != e)
+        return call.emitError() << "expects b and A of one dtype, got " << b
+                                << " and " << a;
       if (dimsDiffer(a.getShape().back(), b.getShape()[b.getRank() - 2]))
         return call.emitError() << "A " << a << " and input " << b
                                 << " have incompatible sizes";
@@ -976,9 +1017,14 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
                                  "is not supported for left=False";
     RankedTensorType bm =
         vector ? RankedTensorType::get(concat(b.getShape(), {1}), e) : b;
-    if (failed(matrixOperand(call, bm, "B", false)))
+    // (solve_triangular computes B in A's dtype; the others refuse a B of
+    // another dtype, as torch does.)
+    bool anyB = t == "torch.linalg.solve_triangular";
+    if (bm.getRank() < 2)
+      return call.emitError() << "B must have at least 2 dimensions, got " << b;
+    if (!anyB && failed(matrixOperand(call, bm, "B", false)))
       return failure();
-    if (bm.getElementType() != e)
+    if (!anyB && bm.getElementType() != e)
       return call.emitError() << "expects A and B of one dtype, got " << a
                               << " and " << b;
     int64_t rows = bm.getShape()[bm.getRank() - (left ? 2 : 1)];

@@ -24,6 +24,9 @@
 extern "C" {
 #define TRACED_DECLARE_LAPACK(T, p)                                            \
   void p##potrf_(const char *, const int *, T *, const int *, int *);          \
+  void p##potrs_(const char *, const int *, const int *, const T *,           \
+                 const int *, T *, const int *, int *);                        \
+  void p##potri_(const char *, const int *, T *, const int *, int *);          \
   void p##getrf_(const int *, const int *, T *, const int *, int *, int *);    \
   void p##getrs_(const char *, const int *, const int *, const T *,            \
                  const int *, const int *, T *, const int *, int *);           \
@@ -51,6 +54,8 @@ template <typename T> struct Lapack;
 #define TRACED_LAPACK_TRAITS(T, p)                                             \
   template <> struct Lapack<T> {                                               \
     static constexpr auto potrf = p##potrf_;                                   \
+    static constexpr auto potrs = p##potrs_;                                   \
+    static constexpr auto potri = p##potri_;                                   \
     static constexpr auto getrf = p##getrf_;                                   \
     static constexpr auto getrs = p##getrs_;                                   \
     static constexpr auto geqrf = p##geqrf_;                                   \
@@ -117,6 +122,49 @@ int32_t cholesky(const T *a, T *out, int32_t *info, int64_t batch, int64_t n,
       for (int64_t c = 0; c < n; ++c)
         if (upper ? c < r : c > r)
           o[r * n + c] = T(0);
+  }
+  return firstNonzero(info, batch);
+}
+
+template <typename T>
+int32_t choleskySolve(const T *factor, const T *rhs, T *x, int64_t batch,
+                      int64_t n, int64_t k, bool upper) {
+  Scratch<T> w(n * n), bx(n * k);
+  int nn = static_cast<int>(n), kk = static_cast<int>(k), lda = ld(n);
+  char uplo = upper ? 'U' : 'L';
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(factor + b * n * n, w.p, n, n, n);
+    toColumns(rhs + b * n * k, bx.p, n, k, n);
+    int i = 0;
+    if (n > 0 && k > 0)
+      Lapack<T>::potrs(&uplo, &nn, &kk, w.p, &lda, bx.p, &lda, &i);
+    if (i != 0 && first == 0)
+      first = i;
+    toRows(bx.p, x + b * n * k, n, k, n);
+  }
+  return first;
+}
+
+template <typename T>
+int32_t choleskyInverse(const T *factor, T *out, int32_t *info, int64_t batch,
+                        int64_t n, bool upper) {
+  Scratch<T> w(n * n);
+  int nn = static_cast<int>(n), lda = ld(n);
+  char uplo = upper ? 'U' : 'L';
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(factor + b * n * n, w.p, n, n, n);
+    int i = 0;
+    if (n > 0)
+      Lapack<T>::potri(&uplo, &nn, w.p, &lda, &i);
+    info[b] = i;
+    // potri writes one triangle; the inverse is symmetric (torch copies it).
+    T *o = out + b * n * n;
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        bool stored = upper ? c >= r : c <= r;
+        o[r * n + c] = stored ? w[c * n + r] : w[r * n + c];
+      }
   }
   return firstNonzero(info, batch);
 }
@@ -323,6 +371,28 @@ TRACED_EXPORT int32_t traced_linalg_cholesky(int dtype, const void *a,
                                upper != 0);
 }
 
+TRACED_EXPORT int32_t traced_linalg_cholesky_solve(int dtype,
+                                                   const void *factor,
+                                                   const void *b, void *x,
+                                                   int64_t batch, int64_t n,
+                                                   int64_t k, int64_t upper) {
+  return dtype == 0 ? choleskySolve(F(float, factor), F(float, b),
+                                    M(float, x), batch, n, k, upper != 0)
+                    : choleskySolve(F(double, factor), F(double, b),
+                                    M(double, x), batch, n, k, upper != 0);
+}
+
+TRACED_EXPORT int32_t traced_linalg_cholesky_inverse(int dtype,
+                                                     const void *factor,
+                                                     void *out, int32_t *info,
+                                                     int64_t batch, int64_t n,
+                                                     int64_t upper) {
+  return dtype == 0 ? choleskyInverse(F(float, factor), M(float, out), info,
+                                      batch, n, upper != 0)
+                    : choleskyInverse(F(double, factor), M(double, out), info,
+                                      batch, n, upper != 0);
+}
+
 TRACED_EXPORT int32_t traced_linalg_lu_factor(int dtype, const void *a,
                                               void *lu, int32_t *pivots,
                                               int32_t *info, int64_t batch,
@@ -403,6 +473,18 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
     return traced_linalg_cholesky(code, AT(a), AT(out), AT(info), batch, n,    \
                                   upper);                                      \
   }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_cholesky_solve_##suffix(                 \
+      MR(T, factor), MR(T, b), MR(T, x), int64_t batch, int64_t n, int64_t k,  \
+      int64_t upper) {                                                         \
+    return traced_linalg_cholesky_solve(code, AT(factor), AT(b), AT(x), batch, \
+                                        n, k, upper);                          \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_cholesky_inverse_##suffix(               \
+      MR(T, factor), MR(T, out), MR(int32_t, info), int64_t batch, int64_t n,  \
+      int64_t upper) {                                                         \
+    return traced_linalg_cholesky_inverse(code, AT(factor), AT(out), AT(info), \
+                                          batch, n, upper);                    \
+  }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_lu_factor_##suffix(                      \
       MR(T, a), MR(T, lu), MR(int32_t, pivots), MR(int32_t, info),             \
       int64_t batch, int64_t m, int64_t n) {                                   \
@@ -445,6 +527,10 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
 #define TRACED_SYMBOLS(suffix)                                                 \
   {"traced_linalg_cholesky_" #suffix,                                         \
    reinterpret_cast<void *>(&traced_linalg_cholesky_##suffix)},               \
+      {"traced_linalg_cholesky_solve_" #suffix,                               \
+       reinterpret_cast<void *>(&traced_linalg_cholesky_solve_##suffix)},     \
+      {"traced_linalg_cholesky_inverse_" #suffix,                             \
+       reinterpret_cast<void *>(&traced_linalg_cholesky_inverse_##suffix)},   \
       {"traced_linalg_lu_factor_" #suffix,                                    \
        reinterpret_cast<void *>(&traced_linalg_lu_factor_##suffix)},          \
       {"traced_linalg_lu_solve_" #suffix,                                     \
