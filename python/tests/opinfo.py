@@ -2463,6 +2463,25 @@ OPS = {
           for d in (torch.float32, torch.float64) for u in (False, True)],
         ("0x0", torch.cholesky_inverse, [f32(0, 0)]),
         ("singular", lambda a: torch.cholesky_inverse(a * 0), [f32(3, 3)])),
+    "torch.linalg.lu": fixed(
+        *[(f"{d} {m}x{n} {k}", lambda a, k=k: torch.linalg.lu(a)[k], [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (3, 5), (5, 3)) for k in range(3)],
+        ("no pivot", lambda a: torch.linalg.lu(a, pivot=False)[0], [f32(3, 3)])),
+    "torch.lu_unpack": fixed(
+        *[(f"{d} {m}x{n} data={ud} pivots={up} {k}",
+           lambda a, ud=ud, up=up, k=k: torch.lu_unpack(*torch.linalg.lu_factor(a), ud, up)[k], [dt(d, m, n)],
+           ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (3, 5), (5, 3)) for ud in (True, False) for up in (True, False)
+          for k in range(3)],
+        ("int64 pivots", lambda lu, p: torch.lu_unpack(lu, p)[0], [f32(3, 3), torch.tensor([1, 2, 3])])),
+    "torch.functional.lu": fixed(
+        *[(f"{d} infos={i} {k}", lambda a, i=i, k=k: torch.functional.lu(a, True, i)[k], [dt(d, 2, 4, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for i in (False, True) for k in range(3 if i else 2)],
+        ("singular", lambda a: torch.functional.lu(a * 0)[0], [f32(3, 3)])),
+    "torch.symeig": fixed(
+        *[(f"{d} vectors={v} upper={u} {k}",
+           lambda a, v=v, u=u, k=k: torch.symeig(a, eigenvectors=v, upper=u)[k], [dt(d, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for v in (False, True) for u in (False, True) for k in range(2)]),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

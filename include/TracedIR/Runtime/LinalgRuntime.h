@@ -52,6 +52,14 @@ int32_t traced_linalg_lu_factor(int dtype, const void *a, void *lu,
                                 int32_t *pivots, int32_t *info, int64_t batch,
                                 int64_t m, int64_t n);
 
+/* The permutation P (m x m, with `permutation`), the unit lower L (m x k)
+ * and the upper U (k x n, with `data`) of getrf's factors and pivots:
+ * A = P L U (torch.lu_unpack). Returns -1 for a pivot out of [1, m]. */
+int32_t traced_linalg_lu_unpack(int dtype, const void *lu,
+                                const int32_t *pivots, void *p, void *l,
+                                void *u, int64_t batch, int64_t m, int64_t n,
+                                int64_t data, int64_t permutation);
+
 /* getrs: X with A X = B (`adjoint`: A^T X = B) from getrf's factors of each
  * (n, n) A and each (n, k) B. */
 int32_t traced_linalg_lu_solve(int dtype, const void *lu,

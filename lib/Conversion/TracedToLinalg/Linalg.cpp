@@ -1774,6 +1774,54 @@ FailureOr<SmallVector<Value>> lowerSolve(LoweringCall &c,
   return SmallVector<Value>{x, f.results[2]};
 }
 
+/// lu_unpack, linalg.lu, torch.lu and symeig.
+FailureOr<SmallVector<Value>> lowerUnpacked(LoweringCall &c,
+                                            ArrayRef<RankedTensorType> types) {
+  OpBuilder &b = c.rewriter;
+  StringRef t = c.target();
+  bool unpack = t == "torch.lu_unpack";
+  Value a = c.tensor(unpack ? "LU_data" : t == "torch.symeig" ? "input" : "A");
+  if (!a || !typeOf(a).hasStaticShape())
+    return c.fail("expected a statically shaped A");
+  Type e = typeOf(a).getElementType(), i32 = b.getI32Type();
+  MatrixDims d = matrixDims(a);
+  if (t == "torch.symeig") {
+    bool vectors = flag(c, "eigenvectors", false);
+    RuntimeCall r = callRuntime(
+        c, "eigh", e, {a},
+        {types[0], types[1], RankedTensorType::get(d.batchShape, i32)},
+        {d.batch, d.n, flag(c, "upper", true), vectors});
+    checkStatus(c, r.status,
+                "The algorithm failed to converge because the input matrix "
+                "is ill-conditioned or has too many repeated eigenvalues.");
+    return SmallVector<Value>{r.results[0], r.results[1]};
+  }
+  if (t == "torch.functional.lu") {
+    // (No check: torch.lu returns the factors of a singular matrix.)
+    RuntimeCall r = luFactorCall(c, a, e);
+    if (types.size() == 2)
+      r.results.pop_back();
+    return r.results;
+  }
+  Value lu = a, pivots;
+  if (unpack) {
+    pivots = c.tensor("LU_pivots");
+    if (!pivots || !typeOf(pivots).hasStaticShape())
+      return c.fail("expected statically shaped pivots");
+  } else {
+    RuntimeCall f = luFactorCall(c, a, e);
+    lu = f.results[0];
+    pivots = f.results[1];
+  }
+  bool data = flag(c, "unpack_data", true),
+       permutation = flag(c, "unpack_pivots", true);
+  RuntimeCall r = callRuntime(c, "lu_unpack", e, {lu, pivots},
+                              {types[0], types[1], types[2]},
+                              {d.batch, d.m, d.n, data, permutation});
+  checkStatus(c, r.status, "a pivot is out of range");
+  return r.results;
+}
+
 /// Every result of a factorization call (its tuple's elements in order).
 FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   SmallVector<RankedTensorType> types = lapackResultTypes(c);
@@ -1786,6 +1834,9 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
       t == "torch.cholesky_inverse")
     return lowerFactoredSolve(c, types[0]);
+  if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
+      t == "torch.functional.lu" || t == "torch.symeig")
+    return lowerUnpacked(c, types);
   Value a = c.tensor(linalg ? "A" : "input");
   if (t == "torch.triangular_solve")
     a = c.tensor("A");
@@ -1913,7 +1964,8 @@ bool lowering::isLapackTarget(StringRef target) {
        "torch.linalg.svdvals", "torch.linalg.eigh", "torch.linalg.eigvalsh",
        "torch.linalg.solve_triangular", "torch.triangular_solve",
        "torch.linalg.lu_solve", "torch.lu_solve", "torch.cholesky_solve",
-       "torch.cholesky_inverse"},
+       "torch.cholesky_inverse", "torch.lu_unpack", "torch.linalg.lu",
+       "torch.functional.lu", "torch.symeig"},
       target);
 }
 
@@ -1947,7 +1999,8 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
         "torch.linalg.lu_factor_ex", "torch.linalg.solve_ex",
         "torch.linalg.inv_ex", "torch.linalg.qr", "torch.qr",
         "torch.linalg.svd", "torch.svd", "torch.linalg.eigh",
-        "torch.triangular_solve"})
+        "torch.triangular_solve", "torch.lu_unpack", "torch.linalg.lu",
+        "torch.functional.lu", "torch.symeig"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       return c.fail("only the indexed elements of its result can be compiled");
     };

@@ -1320,6 +1320,73 @@ FailureOr<RtValue> choleskyInverse(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// P, L and U of LU factors (lu_unpack) or of A (linalg.lu: getrf first).
+FailureOr<RtValue> luUnpackKernel(const KernelArgs &args) {
+  bool unpack = args.has("LU_data");
+  FailureOr<Matrices> a = matrices(args, unpack ? "LU_data" : "A", false);
+  if (failed(a))
+    return failure();
+  int64_t m = a->m, n = a->n, k = std::min(m, n);
+  bool data = true, permutation = true;
+  LuFactors f;
+  if (unpack) {
+    FailureOr<Tensor> pivots = args.tensor("LU_pivots");
+    FailureOr<bool> d = args.getBool("unpack_data"),
+                    p = args.getBool("unpack_pivots");
+    if (failed(pivots) || failed(d) || failed(p))
+      return failure();
+    if (pivots->dtype() != DType::I32 || pivots->numel() != a->batch * k)
+      return args.emitError() << "LU_pivots must be int32 of shape (*, " << k
+                              << ") matching LU_data";
+    data = *d;
+    permutation = *p;
+    f.lu = a->t;
+    f.pivots.resize(pivots->numel());
+    for (int64_t i = 0; i < pivots->numel(); ++i)
+      f.pivots[i] = static_cast<int32_t>(pivots->getInt(i));
+  } else {
+    FailureOr<bool> pivot = args.getBool("pivot");
+    if (failed(pivot))
+      return failure();
+    if (!*pivot)
+      return args.emitError() << "LU without pivoting is not implemented on "
+                                 "the CPU (pivot must be True)";
+    f = luFactors(*a);
+  }
+  DType dt = a->t.dtype();
+  Tensor p(dt, permutation ? withTail(a->batchShape, {m, m})
+                           : SmallVector<int64_t>{0}),
+      l(dt, data ? withTail(a->batchShape, {m, k}) : SmallVector<int64_t>{0}),
+      u(dt, data ? withTail(a->batchShape, {k, n}) : SmallVector<int64_t>{0});
+  if (traced_linalg_lu_unpack(a->code(), rawData(f.lu), f.pivots.data(),
+                              rawData(p), rawData(l), rawData(u), a->batch, m,
+                              n, data, permutation) != 0)
+    return args.emitError() << "lu_unpack: a pivot is out of range [1, " << m
+                            << "]";
+  return RtValue::ofList({RtValue(p), RtValue(l), RtValue(u)}, true);
+}
+
+/// torch.lu: getrf, with the infos when get_infos (never an error for a
+/// singular matrix, as in torch).
+FailureOr<RtValue> luWithInfo(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  FailureOr<bool> pivot = args.getBool("pivot"),
+                  infos = args.getBool("get_infos");
+  if (failed(a) || failed(pivot) || failed(infos))
+    return failure();
+  if (!*pivot)
+    return args.emitError() << "LU without pivoting is not implemented on the "
+                               "CPU (pivot must be True)";
+  LuFactors f = luFactors(*a);
+  int64_t k = std::min(a->m, a->n);
+  std::vector<RtValue> items = {
+      RtValue(f.lu),
+      RtValue(int32Tensor(withTail(a->batchShape, {k}), f.pivots))};
+  if (*infos)
+    items.push_back(RtValue(int32Tensor(a->batchShape, f.info)));
+  return RtValue::ofList(std::move(items), true);
+}
+
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
   bool linalg = args.has("A");
@@ -1395,10 +1462,16 @@ FailureOr<RtValue> svd(const KernelArgs &args) {
 
 /// linalg.eigh and linalg.eigvalsh: syevd.
 static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
-  FailureOr<Matrices> a = matrices(args, "A", true);
-  FailureOr<std::string> uplo = args.getStr("UPLO");
+  bool symeig = args.has("eigenvectors");
+  FailureOr<Matrices> a = matrices(args, symeig ? "input" : "A", true);
+  FailureOr<std::string> uplo =
+      symeig ? FailureOr<std::string>(
+                   std::string(*args.getBool("upper") ? "U" : "L"))
+             : args.getStr("UPLO");
   if (failed(a) || failed(uplo))
     return failure();
+  if (symeig)
+    vectors = *args.getBool("eigenvectors");
   if (*uplo != "L" && *uplo != "U")
     return args.emitError() << "Expected UPLO argument to be 'L' or 'U', but "
                                "got "
@@ -1415,6 +1488,9 @@ static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
                                "input matrix is ill-conditioned or has too "
                                "many repeated eigenvalues (error code: "
                             << firstNonzero(info) << ").";
+  if (symeig)
+    return RtValue::ofList(
+        {RtValue(w), RtValue(vectors ? v : Tensor(a->t.dtype(), {0}))}, true);
   if (!vectors)
     return RtValue(w);
   return RtValue::ofList({RtValue(w), RtValue(v)}, true);
@@ -2291,6 +2367,10 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.lu_solve"] = luSolveKernel;
   table["torch.cholesky_solve"] = choleskySolve;
   table["torch.cholesky_inverse"] = choleskyInverse;
+  table["torch.lu_unpack"] = luUnpackKernel;
+  table["torch.linalg.lu"] = luUnpackKernel;
+  table["torch.functional.lu"] = luWithInfo;
+  table["torch.symeig"] = eigh;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

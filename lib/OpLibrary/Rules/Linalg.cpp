@@ -942,6 +942,63 @@ static LogicalResult factoredSolve(const BoundCall &call, RuleHelper &h) {
   return h.result(concat(*bb, b.getShape().take_back(2)), f.getElementType());
 }
 
+/// lu_unpack, linalg.lu, torch.lu (lu_factor with infos) and symeig.
+static LogicalResult unpackedFactors(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  bool unpack = t == "torch.lu_unpack";
+  RankedTensorType a = h.tensor(unpack ? "LU_data"
+                                : t == "torch.symeig" ? "input"
+                                                      : "A");
+  if (!a)
+    return h.unknown();
+  if (failed(matrixOperand(call, a, "A", t == "torch.symeig")))
+    return failure();
+  Type e = a.getElementType(), i32 = IntegerType::get(ctx, 32);
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back();
+  int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                  ? ShapedType::kDynamic
+                  : std::min(m, n);
+  Type empty = RankedTensorType::get({0}, e);
+  if (t == "torch.symeig") {
+    bool vectors = call.getBool("eigenvectors").value_or(false);
+    return h.result(TupleType::get(
+        ctx, {RankedTensorType::get(concat(batch, {n}), e),
+              vectors ? Type(a) : empty}));
+  }
+  if (!unpack && call.getBool("pivot") != std::optional<bool>(true))
+    return call.emitError() << "LU without pivoting is not implemented on "
+                               "the CPU (pivot must be True)";
+  if (t == "torch.functional.lu") {
+    if (!call.isNone("out"))
+      return call.emitError() << "the result written into out= is not "
+                                 "supported";
+    std::optional<bool> infos = call.getBool("get_infos");
+    if (!infos)
+      return h.unknown();
+    SmallVector<Type> types = {a, RankedTensorType::get(concat(batch, {k}), i32)};
+    if (*infos)
+      types.push_back(RankedTensorType::get(batch, i32));
+    return h.result(TupleType::get(ctx, types));
+  }
+  bool data = !unpack || call.getBool("unpack_data").value_or(true),
+       pivots = !unpack || call.getBool("unpack_pivots").value_or(true);
+  if (unpack) {
+    RankedTensorType p = h.tensor("LU_pivots");
+    if (!p)
+      return h.unknown();
+    if (!p.getElementType().isInteger(32))
+      return call.emitError() << "LU_pivots is expected to be a contiguous "
+                                 "tensor of torch.int32 dtype, got "
+                              << p;
+  }
+  return h.result(TupleType::get(
+      ctx, {pivots ? RankedTensorType::get(concat(batch, {m, m}), e) : empty,
+            data ? RankedTensorType::get(concat(batch, {m, k}), e) : empty,
+            data ? RankedTensorType::get(concat(batch, {k, n}), e) : empty}));
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
@@ -949,6 +1006,9 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
       t == "torch.cholesky_inverse")
     return factoredSolve(call, h);
+  if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
+      t == "torch.functional.lu" || t == "torch.symeig")
+    return unpackedFactors(call, h);
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");

@@ -190,6 +190,46 @@ int32_t luFactor(const T *a, T *lu, int32_t *pivots, int32_t *info,
 }
 
 template <typename T>
+int32_t luUnpack(const T *lu, const int32_t *pivots, T *p, T *l, T *u,
+                 int64_t batch, int64_t m, int64_t n, bool data,
+                 bool permutation) {
+  int64_t k = m < n ? m : n;
+  Scratch<int64_t> perm(m);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T *f = lu + b * m * n;
+    if (data) {
+      T *lo = l + b * m * k, *uo = u + b * k * n;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          lo[i * k + j] = i > j ? f[i * n + j] : i == j ? T(1) : T(0);
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          uo[i * n + j] = j >= i ? f[i * n + j] : T(0);
+    }
+    if (!permutation)
+      continue;
+    // The row interchanges applied in order: P^T A = L U, so P's column i
+    // has its one in row perm[i].
+    for (int64_t i = 0; i < m; ++i)
+      perm[i] = i;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t q = pivots[b * k + i] - 1;
+      if (q < 0 || q >= m)
+        return -1;
+      int64_t t = perm[i];
+      perm[i] = perm[q];
+      perm[q] = t;
+    }
+    T *po = p + b * m * m;
+    for (int64_t e = 0; e < m * m; ++e)
+      po[e] = T(0);
+    for (int64_t i = 0; i < m; ++i)
+      po[perm[i] * m + i] = T(1);
+  }
+  return 0;
+}
+
+template <typename T>
 int32_t luSolve(const T *lu, const int32_t *pivots, const T *rhs, T *x,
                 int64_t batch, int64_t n, int64_t k, bool adjoint) {
   Scratch<T> w(n * n), bx(n * k);
@@ -403,6 +443,20 @@ TRACED_EXPORT int32_t traced_linalg_lu_factor(int dtype, const void *a,
                                batch, m, n);
 }
 
+TRACED_EXPORT int32_t traced_linalg_lu_unpack(int dtype, const void *lu,
+                                              const int32_t *pivots, void *p,
+                                              void *l, void *u, int64_t batch,
+                                              int64_t m, int64_t n,
+                                              int64_t data,
+                                              int64_t permutation) {
+  return dtype == 0 ? luUnpack(F(float, lu), pivots, M(float, p), M(float, l),
+                               M(float, u), batch, m, n, data != 0,
+                               permutation != 0)
+                    : luUnpack(F(double, lu), pivots, M(double, p),
+                               M(double, l), M(double, u), batch, m, n,
+                               data != 0, permutation != 0);
+}
+
 TRACED_EXPORT int32_t traced_linalg_lu_solve(int dtype, const void *lu,
                                              const int32_t *pivots,
                                              const void *b, void *x,
@@ -491,6 +545,13 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
     return traced_linalg_lu_factor(code, AT(a), AT(lu), AT(pivots), AT(info),  \
                                    batch, m, n);                               \
   }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_lu_unpack_##suffix(                      \
+      MR(T, lu), MR(int32_t, pivots), MR(T, p), MR(T, l), MR(T, u),            \
+      int64_t batch, int64_t m, int64_t n, int64_t data,                       \
+      int64_t permutation) {                                                   \
+    return traced_linalg_lu_unpack(code, AT(lu), AT(pivots), AT(p), AT(l),     \
+                                   AT(u), batch, m, n, data, permutation);     \
+  }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_lu_solve_##suffix(                       \
       MR(T, lu), MR(int32_t, pivots), MR(T, b), MR(T, x), int64_t batch,       \
       int64_t n, int64_t k, int64_t adjoint) {                                 \
@@ -533,6 +594,8 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
        reinterpret_cast<void *>(&traced_linalg_cholesky_inverse_##suffix)},   \
       {"traced_linalg_lu_factor_" #suffix,                                    \
        reinterpret_cast<void *>(&traced_linalg_lu_factor_##suffix)},          \
+      {"traced_linalg_lu_unpack_" #suffix,                                    \
+       reinterpret_cast<void *>(&traced_linalg_lu_unpack_##suffix)},          \
       {"traced_linalg_lu_solve_" #suffix,                                     \
        reinterpret_cast<void *>(&traced_linalg_lu_solve_##suffix)},           \
       {"traced_linalg_qr_" #suffix,                                           \
