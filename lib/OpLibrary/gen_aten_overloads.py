@@ -233,7 +233,8 @@ ENTRY_RENAMES = {
     "torch.einsum": {"tensors": "operands"},
     # torch.linalg's factorizations name their matrix A (ATen: self).
     **{f"torch.linalg.{name}": {"input": "A"} for name in (
-        "cholesky", "cholesky_ex", "eigh", "eigvalsh", "solve_triangular")},
+        "cholesky", "cholesky_ex", "eigh", "eigvalsh", "solve_triangular",
+        "householder_product")},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
 }

@@ -2482,6 +2482,20 @@ OPS = {
         *[(f"{d} vectors={v} upper={u} {k}",
            lambda a, v=v, u=u, k=k: torch.symeig(a, eigenvectors=v, upper=u)[k], [dt(d, 4, 4)], ACCUMULATE, d)
           for d in (torch.float32, torch.float64) for v in (False, True) for u in (False, True) for k in range(2)]),
+    "torch.geqrf": fixed(
+        *[(f"{d} {m}x{n} {k}", lambda a, k=k: torch.geqrf(a)[k], [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5)) for k in range(2)]),
+    "torch.linalg.householder_product": fixed(
+        *[(f"{d} {m}x{n} k={k}", torch.linalg.householder_product, [dt(d, 2, m, n), dt(d, 2, k)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n, k) in ((4, 4, 4), (6, 5, 3), (5, 2, 2))],
+        ("from geqrf", lambda a: torch.linalg.householder_product(*torch.geqrf(a)), [f32(5, 3)], ACCUMULATE),
+        ("tau too long", torch.linalg.householder_product, [f32(4, 3), f32(4)])),
+    "torch.ormqr": fixed(
+        *[(f"{d} left={l} transpose={tr}",
+           lambda a, c, l=l, tr=tr: torch.ormqr(*torch.geqrf(a), c, left=l, transpose=tr),
+           [dt(d, 2, 4, 3), dt(d, 2, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for l in (True, False) for tr in (True, False)],
+        ("wide", lambda a, t, c: torch.ormqr(a, t, c), [f32(5, 2), f32(2), f32(5, 3)], ACCUMULATE)),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

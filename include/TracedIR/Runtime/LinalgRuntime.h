@@ -73,6 +73,25 @@ int32_t traced_linalg_lu_solve(int dtype, const void *lu,
 int32_t traced_linalg_qr(int dtype, const void *a, void *q, void *r,
                          int64_t batch, int64_t m, int64_t n, int64_t mode);
 
+/* geqrf: each (m, n) matrix's reflectors (below the diagonal) and R (on and
+ * above it), and tau (k = min(m, n) per matrix): torch.geqrf. */
+int32_t traced_linalg_geqrf(int dtype, const void *a, void *out, void *tau,
+                            int64_t batch, int64_t m, int64_t n);
+
+/* orgqr: the (m, n) product of the k reflectors of each (m, n) `a` and its
+ * tau (linalg.householder_product; m >= n >= k). */
+int32_t traced_linalg_householder_product(int dtype, const void *a,
+                                          const void *tau, void *out,
+                                          int64_t batch, int64_t m, int64_t n,
+                                          int64_t k);
+
+/* ormqr: Q C (`left`) or C Q, Q transposed with `transpose`, for each (m, n)
+ * C, Q the product of the k reflectors of `a` ((m or n) x k) and tau. */
+int32_t traced_linalg_ormqr(int dtype, const void *a, const void *tau,
+                            const void *c, void *out, int64_t batch,
+                            int64_t m, int64_t n, int64_t k, int64_t left,
+                            int64_t transpose);
+
 /* gesdd: U (m x m with `full`, else m x k), S (k), Vh (n x n, else k x n)
  * of each (m, n) matrix; only S without `uv` (`u` and `vh` unused). */
 int32_t traced_linalg_svd(int dtype, const void *a, void *u, void *s,

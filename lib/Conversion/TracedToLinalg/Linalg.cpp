@@ -1822,6 +1822,38 @@ FailureOr<SmallVector<Value>> lowerUnpacked(LoweringCall &c,
   return r.results;
 }
 
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+FailureOr<SmallVector<Value>> lowerHouseholder(LoweringCall &c,
+                                               ArrayRef<RankedTensorType> types) {
+  StringRef t = c.target();
+  bool product = t == "torch.linalg.householder_product";
+  Value a = c.tensor(product ? "A" : "input");
+  if (!a || !typeOf(a).hasStaticShape())
+    return c.fail("expected a statically shaped input");
+  Type e = typeOf(a).getElementType();
+  MatrixDims d = matrixDims(a);
+  if (t == "torch.geqrf")
+    return callRuntime(c, "geqrf", e, {a}, {types[0], types[1]},
+                       {d.batch, d.m, d.n})
+        .results;
+  Value tau = c.tensor(product ? "tau" : "input2");
+  if (!tau || !typeOf(tau).hasStaticShape())
+    return c.fail("expected a statically shaped tau");
+  int64_t k = typeOf(tau).getShape().back();
+  if (product)
+    return callRuntime(c, "householder_product", e, {a, tau}, {types[0]},
+                       {d.batch, d.m, d.n, k})
+        .results;
+  Value other = c.tensor("input3");
+  if (!other || !typeOf(other).hasStaticShape())
+    return c.fail("expected a statically shaped matrix");
+  ArrayRef<int64_t> cs = types[0].getShape();
+  return callRuntime(c, "ormqr", e, {a, tau, other}, {types[0]},
+                     {d.batch, cs[cs.size() - 2], cs.back(), k,
+                      flag(c, "left", true), flag(c, "transpose", false)})
+      .results;
+}
+
 /// Every result of a factorization call (its tuple's elements in order).
 FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   SmallVector<RankedTensorType> types = lapackResultTypes(c);
@@ -1837,6 +1869,9 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
       t == "torch.functional.lu" || t == "torch.symeig")
     return lowerUnpacked(c, types);
+  if (t == "torch.geqrf" || t == "torch.linalg.householder_product" ||
+      t == "torch.ormqr")
+    return lowerHouseholder(c, types);
   Value a = c.tensor(linalg ? "A" : "input");
   if (t == "torch.triangular_solve")
     a = c.tensor("A");
@@ -1965,7 +2000,8 @@ bool lowering::isLapackTarget(StringRef target) {
        "torch.linalg.solve_triangular", "torch.triangular_solve",
        "torch.linalg.lu_solve", "torch.lu_solve", "torch.cholesky_solve",
        "torch.cholesky_inverse", "torch.lu_unpack", "torch.linalg.lu",
-       "torch.functional.lu", "torch.symeig"},
+       "torch.functional.lu", "torch.symeig", "torch.geqrf",
+       "torch.linalg.householder_product", "torch.ormqr"},
       target);
 }
 
@@ -1987,7 +2023,8 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
        {"torch.linalg.cholesky", "torch.cholesky", "torch.linalg.solve",
         "torch.linalg.svdvals", "torch.linalg.eigvalsh",
         "torch.linalg.solve_triangular", "torch.linalg.lu_solve",
-        "torch.lu_solve", "torch.cholesky_solve", "torch.cholesky_inverse"})
+        "torch.lu_solve", "torch.cholesky_solve", "torch.cholesky_inverse",
+        "torch.linalg.householder_product", "torch.ormqr"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       FailureOr<Value> v = lowerLapackElement(c, 0);
       if (failed(v))
@@ -2000,7 +2037,7 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
         "torch.linalg.inv_ex", "torch.linalg.qr", "torch.qr",
         "torch.linalg.svd", "torch.svd", "torch.linalg.eigh",
         "torch.triangular_solve", "torch.lu_unpack", "torch.linalg.lu",
-        "torch.functional.lu", "torch.symeig"})
+        "torch.functional.lu", "torch.symeig", "torch.geqrf"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       return c.fail("only the indexed elements of its result can be compiled");
     };

@@ -1387,6 +1387,56 @@ FailureOr<RtValue> luWithInfo(const KernelArgs &args) {
   return RtValue::ofList(std::move(items), true);
 }
 
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+FailureOr<RtValue> householderKernel(const KernelArgs &args) {
+  bool product = args.has("tau");
+  FailureOr<Matrices> a = matrices(args, product ? "A" : "input", false);
+  if (failed(a))
+    return failure();
+  int64_t m = a->m, n = a->n;
+  DType dt = a->t.dtype();
+  if (!product && !args.has("input2")) { // geqrf
+    int64_t k = std::min(m, n);
+    Tensor out(dt, a->t.shape()), tau(dt, withTail(a->batchShape, {k}));
+    traced_linalg_geqrf(a->code(), a->data(), rawData(out), rawData(tau),
+                        a->batch, m, n);
+    return RtValue::ofList({RtValue(out), RtValue(tau)}, true);
+  }
+  FailureOr<Tensor> tau = args.tensor(product ? "tau" : "input2");
+  if (failed(tau))
+    return failure();
+  if (tau->dtype() != dt || tau->rank() != a->t.rank() - 1 ||
+      tau->shape().drop_back() != ArrayRef<int64_t>(a->batchShape))
+    return args.emitError() << "tau must hold one vector per matrix, in the "
+                               "matrices' dtype";
+  int64_t k = tau->dim(tau->rank() - 1);
+  Tensor tauT = *tau;
+  if (product) {
+    if (m < n || n < k)
+      return args.emitError() << "expects input.shape[-2] >= "
+                                 "input.shape[-1] >= tau.shape[-1]";
+    Tensor out(dt, a->t.shape());
+    traced_linalg_householder_product(a->code(), a->data(), rawData(tauT),
+                                      rawData(out), a->batch, m, n, k);
+    return RtValue(out);
+  }
+  FailureOr<Tensor> c = args.tensor("input3");
+  FailureOr<bool> left = args.getBool("left"),
+                  transpose = args.getBool("transpose");
+  if (failed(c) || failed(left) || failed(transpose))
+    return failure();
+  Tensor cm = *c;
+  if (cm.dtype() != dt || cm.rank() != a->t.rank() ||
+      cm.shape().drop_back(2) != ArrayRef<int64_t>(a->batchShape) ||
+      cm.dim(cm.rank() - (*left ? 2 : 1)) != m || k > n || k > m)
+    return args.emitError() << "the reflectors, tau and the matrix do not fit";
+  Tensor out(dt, cm.shape());
+  traced_linalg_ormqr(a->code(), a->data(), rawData(tauT), rawData(cm),
+                      rawData(out), a->batch, cm.dim(cm.rank() - 2),
+                      cm.dim(cm.rank() - 1), k, *left, *transpose);
+  return RtValue(out);
+}
+
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
   bool linalg = args.has("A");
@@ -2371,6 +2421,9 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.linalg.lu"] = luUnpackKernel;
   table["torch.functional.lu"] = luWithInfo;
   table["torch.symeig"] = eigh;
+  table["torch.geqrf"] = householderKernel;
+  table["torch.linalg.householder_product"] = householderKernel;
+  table["torch.ormqr"] = householderKernel;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

@@ -999,6 +999,57 @@ static LogicalResult unpackedFactors(const BoundCall &call, RuleHelper &h) {
             data ? RankedTensorType::get(concat(batch, {k, n}), e) : empty}));
 }
 
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+static LogicalResult householder(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  bool product = t == "torch.linalg.householder_product";
+  RankedTensorType a = h.tensor(product ? "A" : "input");
+  if (!a)
+    return h.unknown();
+  if (failed(matrixOperand(call, a, product ? "A" : "input", false)))
+    return failure();
+  Type e = a.getElementType();
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back();
+  if (t == "torch.geqrf") {
+    int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                    ? ShapedType::kDynamic
+                    : std::min(m, n);
+    return h.result(TupleType::get(
+        ctx, {a, RankedTensorType::get(concat(batch, {k}), e)}));
+  }
+  RankedTensorType tau = h.tensor(product ? "tau" : "input2");
+  if (!tau)
+    return h.unknown();
+  if (tau.getElementType() != e || tau.getRank() != a.getRank() - 1 ||
+      tau.getShape().drop_back() != batch)
+    return call.emitError() << "tau " << tau << " must hold one vector per "
+                               "matrix of " << a << ", in its dtype";
+  int64_t k = tau.getShape().back();
+  if (product) {
+    if (m < n || n < k)
+      return call.emitError() << "expects input.shape[-2] >= "
+                                 "input.shape[-1] >= tau.shape[-1], got "
+                              << a << " and " << tau;
+    return h.result(a);
+  }
+  RankedTensorType c = h.tensor("input3");
+  if (!c)
+    return h.unknown();
+  if (c.getElementType() != e || c.getRank() != a.getRank() ||
+      c.getShape().drop_back(2) != batch)
+    return call.emitError() << "the matrix " << c << " must have the batch "
+                               "dims and dtype of "
+                            << a;
+  bool left = call.getBool("left").value_or(true);
+  int64_t r = c.getShape()[c.getRank() - (left ? 2 : 1)];
+  if (r != m || k > n || k > m)
+    return call.emitError() << "the reflectors " << a << " and tau " << tau
+                            << " do not fit " << c;
+  return h.result(c);
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
@@ -1009,6 +1060,9 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
       t == "torch.functional.lu" || t == "torch.symeig")
     return unpackedFactors(call, h);
+  if (t == "torch.geqrf" || t == "torch.linalg.householder_product" ||
+      t == "torch.ormqr")
+    return householder(call, h);
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");

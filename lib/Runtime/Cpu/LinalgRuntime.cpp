@@ -34,6 +34,9 @@ extern "C" {
                  const int *, int *);                                          \
   void p##orgqr_(const int *, const int *, const int *, T *, const int *,      \
                  const T *, T *, const int *, int *);                          \
+  void p##ormqr_(const char *, const char *, const int *, const int *,        \
+                 const int *, const T *, const int *, const T *, T *,          \
+                 const int *, T *, const int *, int *);                        \
   void p##gesdd_(const char *, const int *, const int *, T *, const int *,     \
                  T *, T *, const int *, T *, const int *, T *, const int *,    \
                  int *, int *);                                                \
@@ -60,6 +63,7 @@ template <typename T> struct Lapack;
     static constexpr auto getrs = p##getrs_;                                   \
     static constexpr auto geqrf = p##geqrf_;                                   \
     static constexpr auto orgqr = p##orgqr_;                                   \
+    static constexpr auto ormqr = p##ormqr_;                                   \
     static constexpr auto gesdd = p##gesdd_;                                   \
     static constexpr auto syevd = p##syevd_;                                   \
     static constexpr auto trsm = p##trsm_;                                     \
@@ -303,6 +307,93 @@ int32_t qr(const T *a, T *q, T *r, int64_t batch, int64_t m, int64_t n,
   return first;
 }
 
+/// geqrf: the reflectors below the diagonal, R on and above it, and tau.
+template <typename T>
+int32_t geqrf(const T *a, T *out, T *tau, int64_t batch, int64_t m,
+              int64_t n) {
+  int64_t k = m < n ? m : n;
+  Scratch<T> w(m * n);
+  int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * m * n, w.p, m, n, m);
+    int info = 0, lwork = -1;
+    if (k > 0) {
+      T query;
+      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, &query, &lwork,
+                       &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, work.p, &lwork,
+                       &info);
+    }
+    toRows(w.p, out + b * m * n, m, n, m);
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
+/// orgqr: the first n columns of the product of k reflectors (m x n).
+template <typename T>
+int32_t householderProduct(const T *a, const T *tau, T *out, int64_t batch,
+                           int64_t m, int64_t n, int64_t k) {
+  Scratch<T> w(m * n);
+  int mm = static_cast<int>(m), nn = static_cast<int>(n),
+      kk = static_cast<int>(k), lda = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * m * n, w.p, m, n, m);
+    int info = 0;
+    if (m > 0 && n > 0) {
+      int lwork = -1;
+      T query;
+      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, &query, &lwork,
+                       &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, work.p, &lwork,
+                       &info);
+    }
+    toRows(w.p, out + b * m * n, m, n, m);
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
+/// ormqr: op(Q) C (`left`) or C op(Q) for the (m, n) C, Q the product of
+/// the k reflectors of the (r, k) `a` (r = m with `left`, else n).
+template <typename T>
+int32_t applyQ(const T *a, const T *tau, const T *c, T *out, int64_t batch,
+               int64_t m, int64_t n, int64_t k, bool left, bool transpose) {
+  int64_t r = left ? m : n;
+  Scratch<T> aw(r * k), cw(m * n);
+  char side = left ? 'L' : 'R', trans = transpose ? 'T' : 'N';
+  int mm = static_cast<int>(m), nn = static_cast<int>(n),
+      kk = static_cast<int>(k), lda = ld(r), ldc = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * r * k, aw.p, r, k, r);
+    toColumns(c + b * m * n, cw.p, m, n, m);
+    int info = 0;
+    if (m > 0 && n > 0 && k > 0) {
+      int lwork = -1;
+      T query;
+      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
+                       cw.p, &ldc, &query, &lwork, &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
+                       cw.p, &ldc, work.p, &lwork, &info);
+    }
+    toRows(cw.p, out + b * m * n, m, n, m);
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
 template <typename T>
 int32_t svd(const T *a, T *u, T *s, T *vh, int32_t *info, int64_t batch,
             int64_t m, int64_t n, bool full, bool uv) {
@@ -477,6 +568,37 @@ TRACED_EXPORT int32_t traced_linalg_qr(int dtype, const void *a, void *q,
                          n, mode);
 }
 
+TRACED_EXPORT int32_t traced_linalg_geqrf(int dtype, const void *a,
+                                          void *out, void *tau, int64_t batch,
+                                          int64_t m, int64_t n) {
+  return dtype == 0 ? geqrf(F(float, a), M(float, out), M(float, tau), batch,
+                            m, n)
+                    : geqrf(F(double, a), M(double, out), M(double, tau),
+                            batch, m, n);
+}
+
+TRACED_EXPORT int32_t traced_linalg_householder_product(
+    int dtype, const void *a, const void *tau, void *out, int64_t batch,
+    int64_t m, int64_t n, int64_t k) {
+  return dtype == 0 ? householderProduct(F(float, a), F(float, tau),
+                                         M(float, out), batch, m, n, k)
+                    : householderProduct(F(double, a), F(double, tau),
+                                         M(double, out), batch, m, n, k);
+}
+
+TRACED_EXPORT int32_t traced_linalg_ormqr(int dtype, const void *a,
+                                          const void *tau, const void *c,
+                                          void *out, int64_t batch, int64_t m,
+                                          int64_t n, int64_t k, int64_t left,
+                                          int64_t transpose) {
+  return dtype == 0 ? applyQ(F(float, a), F(float, tau), F(float, c),
+                             M(float, out), batch, m, n, k, left != 0,
+                             transpose != 0)
+                    : applyQ(F(double, a), F(double, tau), F(double, c),
+                             M(double, out), batch, m, n, k, left != 0,
+                             transpose != 0);
+}
+
 TRACED_EXPORT int32_t traced_linalg_svd(int dtype, const void *a, void *u,
                                         void *s, void *vh, int32_t *info,
                                         int64_t batch, int64_t m, int64_t n,
@@ -563,6 +685,22 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
       int64_t mode) {                                                          \
     return traced_linalg_qr(code, AT(a), AT(q), AT(r), batch, m, n, mode);     \
   }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_geqrf_##suffix(                         \
+      MR(T, a), MR(T, out), MR(T, tau), int64_t batch, int64_t m, int64_t n) { \
+    return traced_linalg_geqrf(code, AT(a), AT(out), AT(tau), batch, m, n);    \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_householder_product_##suffix(            \
+      MR(T, a), MR(T, tau), MR(T, out), int64_t batch, int64_t m, int64_t n,   \
+      int64_t k) {                                                             \
+    return traced_linalg_householder_product(code, AT(a), AT(tau), AT(out),    \
+                                             batch, m, n, k);                  \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_ormqr_##suffix(                         \
+      MR(T, a), MR(T, tau), MR(T, c), MR(T, out), int64_t batch, int64_t m,    \
+      int64_t n, int64_t k, int64_t left, int64_t transpose) {                 \
+    return traced_linalg_ormqr(code, AT(a), AT(tau), AT(c), AT(out), batch, m, \
+                               n, k, left, transpose);                         \
+  }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_svd_##suffix(                            \
       MR(T, a), MR(T, u), MR(T, s), MR(T, vh), MR(int32_t, info),              \
       int64_t batch, int64_t m, int64_t n, int64_t full, int64_t uv) {         \
@@ -600,6 +738,12 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
        reinterpret_cast<void *>(&traced_linalg_lu_solve_##suffix)},           \
       {"traced_linalg_qr_" #suffix,                                           \
        reinterpret_cast<void *>(&traced_linalg_qr_##suffix)},                 \
+      {"traced_linalg_geqrf_" #suffix,                                        \
+       reinterpret_cast<void *>(&traced_linalg_geqrf_##suffix)},              \
+      {"traced_linalg_householder_product_" #suffix,                          \
+       reinterpret_cast<void *>(&traced_linalg_householder_product_##suffix)}, \
+      {"traced_linalg_ormqr_" #suffix,                                        \
+       reinterpret_cast<void *>(&traced_linalg_ormqr_##suffix)},              \
       {"traced_linalg_svd_" #suffix,                                          \
        reinterpret_cast<void *>(&traced_linalg_svd_##suffix)},                \
       {"traced_linalg_eigh_" #suffix,                                         \
