@@ -984,6 +984,7 @@ static const OpRow kOps[] = {
    "(Tensor input)", "squareMatrices"},
   {"torch.linalg.inv", {"torch.inverse", "Tensor.inverse"}, "(Tensor input)",
    "squareMatrices"},
+  {"torch.logdet", {"Tensor.logdet"}, "(Tensor input)", "squareMatrices"},
   // Factorizations over LAPACK (docs/linalg-runtime.md).
   {"torch.linalg.cholesky", {}, "(Tensor A, *, bool upper=False)", "lapack"},
   {"torch.linalg.cholesky_ex", {},
@@ -1036,6 +1037,11 @@ static const OpRow kOps[] = {
   {"torch.ormqr", {"Tensor.ormqr"},
    "(Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False)",
    "lapack"},
+  // Compositions of the factorizations (lib/Transforms/Decompose/Linalg.cpp).
+  {"torch.linalg.matrix_rank", {},
+   "(Tensor A, *, float? atol=None, float? rtol=None, bool hermitian=False)",
+   "lapack"},
+  {"torch.linalg.cond", {}, "(Tensor A, Any p=None)", "lapack"},
   {"torch.triangular_solve", {"Tensor.triangular_solve"},
    "(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)",
    "lapack"},
@@ -2060,6 +2066,7 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.linalg.det", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.linalg.slogdet", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.linalg.inv", kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.logdet", kBool | kInts | kF16 | bit(DType::BF16)},
     // (LAPACK has float32 and float64 kernels only.)
     {"torch.linalg.cholesky", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.linalg.cholesky_ex", kBool | kInts | kF16 | bit(DType::BF16)},
@@ -2083,6 +2090,8 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.symeig", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.geqrf", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.ormqr", kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.linalg.matrix_rank", kBool | kInts | kF16 | bit(DType::BF16)},
+    {"torch.linalg.cond", kBool | kInts | kF16 | bit(DType::BF16)},
     {"torch.nn.functional.poisson_nll_loss", kF16},
     {"torch.nn.functional.unfold", kBool | kInts},
     {"torch.nn.functional.grid_sample", kBool | kInts | kF16 | bit(DType::BF16)},
@@ -2361,6 +2370,7 @@ const InterpreterOnlyRow kInterpreterOnly[] = {
                    "decomposition takes out=None)"}},
     {"torch.linalg.det", {0, notSmallSquare, kSmallSquare}},
     {"torch.linalg.slogdet", {0, notSmallSquare, kSmallSquare}},
+    {"torch.logdet", {0, notSmallSquare, kSmallSquare}},
     {"torch.linalg.inv", {0, notSmallSquare, kSmallSquare}},
 };
 

@@ -2496,6 +2496,24 @@ OPS = {
            [dt(d, 2, 4, 3), dt(d, 2, 4, 4)], ACCUMULATE, d)
           for d in (torch.float32, torch.float64) for l in (True, False) for tr in (True, False)],
         ("wide", lambda a, t, c: torch.ormqr(a, t, c), [f32(5, 2), f32(2), f32(5, 3)], ACCUMULATE)),
+    "torch.logdet": fixed(
+        *[(f"{d}", torch.logdet, [well_conditioned(2, 3, 3, dtype=d)], ACCUMULATE, d) for d in (torch.float32, torch.float64)],
+        ("negative determinant", lambda a: torch.logdet(a * torch.tensor([-1.0, 1.0, 1.0])), [well_conditioned(3, 3)],
+         ACCUMULATE),
+        ("singular", lambda a: torch.logdet(a * 0), [f32(2, 2)]),
+        ("0x0", torch.logdet, [f32(0, 0)])),
+    "torch.linalg.matrix_rank": fixed(
+        *[(f"{d} {m}x{n}", torch.linalg.matrix_rank, [dt(d, 2, m, n)], None, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5))],
+        ("low rank", lambda a, b: torch.linalg.matrix_rank(a @ b), [f32(5, 2), f32(2, 5)]),
+        ("atol", lambda a: torch.linalg.matrix_rank(a, atol=3.0), [f32(4, 4)]),
+        ("atol rtol", lambda a: torch.linalg.matrix_rank(a, atol=1.0, rtol=0.5), [f32(4, 4)]),
+        ("hermitian", lambda a: torch.linalg.matrix_rank(a + a.mT, hermitian=True), [f32(2, 4, 4)]),
+        ("0x0", torch.linalg.matrix_rank, [f32(0, 0)])),
+    "torch.linalg.cond": fixed(
+        *[(f"{d} p={p}", lambda a, p=p: torch.linalg.cond(a, p), [dt(d, 2, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for p in (None, 2, -2)],
+        ("rectangular", torch.linalg.cond, [f32(5, 3)], ACCUMULATE)),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

@@ -919,6 +919,18 @@ FailureOr<RtValue> det(const KernelArgs &args) {
 FailureOr<RtValue> slogdet(const KernelArgs &args) {
   return determinant(args, true);
 }
+/// logdet: slogdet's log|det|, NaN where the sign is -1 (torch's).
+FailureOr<RtValue> logdet(const KernelArgs &args) {
+  FailureOr<RtValue> sl = determinant(args, true);
+  if (failed(sl))
+    return failure();
+  const Tensor &sign = sl->list()->items[0].tensor();
+  Tensor out = sl->list()->items[1].tensor();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    if (sign.getDouble(i) == -1.0)
+      out.setDouble(i, std::nan(""));
+  return RtValue(out);
+}
 
 /// linalg.inv: LU with partial pivoting, one column of the identity at a
 /// time; a singular matrix is an error, as in torch.
@@ -1434,6 +1446,97 @@ FailureOr<RtValue> householderKernel(const KernelArgs &args) {
   traced_linalg_ormqr(a->code(), a->data(), rawData(tauT), rawData(cm),
                       rawData(out), a->batch, cm.dim(cm.rank() - 2),
                       cm.dim(cm.rank() - 1), k, *left, *transpose);
+  return RtValue(out);
+}
+
+/// The singular values of each matrix of `a` (gesdd), or the absolute
+/// eigenvalues (syevd) with `hermitian`, as a (batch, k) tensor.
+static FailureOr<Tensor> spectrum(const KernelArgs &args, const Matrices &a,
+                                  bool hermitian) {
+  int64_t k = hermitian ? a.n : std::min(a.m, a.n);
+  Tensor s(a.t.dtype(), withTail(a.batchShape, {k}));
+  std::vector<int32_t> info(a.batch);
+  int32_t status =
+      hermitian ? traced_linalg_eigh(a.code(), a.data(), rawData(s), nullptr,
+                                     info.data(), a.batch, a.n, 0, 0)
+                : traced_linalg_svd(a.code(), a.data(), nullptr, rawData(s),
+                                    nullptr, info.data(), a.batch, a.m, a.n,
+                                    0, 0);
+  if (status != 0)
+    return args.emitError() << "the singular values did not converge";
+  if (hermitian)
+    for (int64_t i = 0; i < s.numel(); ++i)
+      s.setDouble(i, std::abs(s.getDouble(i)));
+  return s;
+}
+
+/// linalg.matrix_rank: the singular values above max(atol, rtol * the
+/// largest), rtol eps * max(m, n) by default (0 where atol > 0 is given).
+FailureOr<RtValue> matrixRank(const KernelArgs &args) {
+  FailureOr<bool> hermitian = args.getBool("hermitian");
+  if (failed(hermitian))
+    return failure();
+  FailureOr<Matrices> a = matrices(args, "A", *hermitian);
+  if (failed(a))
+    return failure();
+  Tensor rank(DType::I64, a->batchShape);
+  if (a->m == 0 || a->n == 0)
+    return RtValue(rank);
+  FailureOr<Tensor> s = spectrum(args, *a, *hermitian);
+  if (failed(s))
+    return failure();
+  bool f32 = a->t.dtype() == DType::F32;
+  double atol = args.isNone("atol") ? 0.0 : *args.getFloat("atol");
+  double eps = f32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double rtol = !args.isNone("rtol")  ? *args.getFloat("rtol")
+                : !args.isNone("atol") && atol > 0 ? 0.0
+                                                   : eps * std::max(a->m, a->n);
+  int64_t k = s->dim(s->rank() - 1);
+  for (int64_t b = 0; b < a->batch; ++b) {
+    double largest = -INFINITY;
+    for (int64_t i = 0; i < k; ++i)
+      largest = std::max(largest, s->getDouble(b * k + i));
+    // (The product in the matrices' dtype, as torch's.)
+    double tol = f32 ? double(float(rtol) * float(largest)) : rtol * largest;
+    tol = std::max(atol, tol);
+    int64_t count = 0;
+    for (int64_t i = 0; i < k; ++i)
+      count += s->getDouble(b * k + i) > tol;
+    rank.setDouble(b, count);
+  }
+  return RtValue(rank);
+}
+
+/// linalg.cond for p None, 2 and -2: the largest singular value over the
+/// smallest (or the inverse).
+FailureOr<RtValue> cond(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  if (failed(a))
+    return failure();
+  bool inverse = false;
+  if (!args.isNone("p")) {
+    FailureOr<int64_t> p = args.getInt("p");
+    if (failed(p) || (*p != 2 && *p != -2))
+      return args.emitError() << "only the orders None, 2 and -2 (singular "
+                                 "values) are supported";
+    inverse = *p == -2;
+  }
+  Tensor out(a->t.dtype(), a->batchShape);
+  if (std::min(a->m, a->n) == 0)
+    return RtValue(out);
+  FailureOr<Tensor> s = spectrum(args, *a, false);
+  if (failed(s))
+    return failure();
+  int64_t k = s->dim(s->rank() - 1);
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *sv = s->template data<T>();
+    for (int64_t b = 0; b < a->batch; ++b) {
+      T hi = sv[b * k], lo = sv[b * k + k - 1];
+      out.template data<T>()[b] = inverse ? lo / hi : hi / lo;
+    }
+    return 0;
+  });
   return RtValue(out);
 }
 
@@ -2395,6 +2498,7 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["traced.nn.rnn_cell"] = recurrentCell;
   table["torch.linalg.det"] = det;
   table["torch.linalg.slogdet"] = slogdet;
+  table["torch.logdet"] = logdet;
   table["torch.linalg.inv"] = inv;
   table["torch.linalg.cholesky"] = cholesky;
   table["torch.linalg.cholesky_ex"] = cholesky;
@@ -2424,6 +2528,8 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.geqrf"] = householderKernel;
   table["torch.linalg.householder_product"] = householderKernel;
   table["torch.ormqr"] = householderKernel;
+  table["torch.linalg.matrix_rank"] = matrixRank;
+  table["torch.linalg.cond"] = cond;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

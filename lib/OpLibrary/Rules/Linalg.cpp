@@ -1050,6 +1050,28 @@ static LogicalResult householder(const BoundCall &call, RuleHelper &h) {
   return h.result(c);
 }
 
+/// linalg.matrix_rank (int64) and linalg.cond (p None, 2 or -2: the ratio
+/// of extreme singular values) over each matrix.
+static LogicalResult spectralComposite(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("A");
+  if (!a)
+    return h.unknown();
+  bool rank = call.getTarget() == "torch.linalg.matrix_rank";
+  if (failed(matrixOperand(call, a, "A",
+                           rank && call.getBool("hermitian").value_or(false))))
+    return failure();
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  if (rank)
+    return h.result(batch, IntegerType::get(call.getContext(), 64));
+  if (!call.isNone("p")) {
+    std::optional<int64_t> p = call.getInt("p");
+    if (!p || (*p != 2 && *p != -2))
+      return call.emitError() << "only the orders None, 2 and -2 (singular "
+                                 "values) are supported";
+  }
+  return h.result(batch, a.getElementType());
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
@@ -1063,6 +1085,8 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   if (t == "torch.geqrf" || t == "torch.linalg.householder_product" ||
       t == "torch.ormqr")
     return householder(call, h);
+  if (t == "torch.linalg.matrix_rank" || t == "torch.linalg.cond")
+    return spectralComposite(call, h);
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");

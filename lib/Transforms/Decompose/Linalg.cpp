@@ -573,12 +573,62 @@ Results decompose::maskedResults(Decomposer &d, SmallVector<Value> out,
   return out;
 }
 
+/// linalg.matrix_rank and linalg.cond over the singular values (torch
+/// 1.13's own compositions: linalg_matrix_rank, linalg_cond).
+static Results decomposeSpectral(Decomposer &d) {
+  RankedTensorType type = d.tensorType("A");
+  RankedTensorType result = d.resultTensorType();
+  if (!type || !result || !type.hasStaticShape())
+    return d.decline("needs a statically shaped A");
+  int64_t m = type.getShape()[type.getRank() - 2], n = type.getShape().back();
+  if (m == 0 || n == 0)
+    return one(d.tensorConstant(result, [](ArrayRef<int64_t>) { return 0.0; }));
+  bool rank = d.target() == "torch.linalg.matrix_rank";
+  bool hermitian = rank && d.getBool("hermitian").value_or(false);
+  Value s = hermitian ? d.unary("torch.abs", d.call("torch.linalg.eigvalsh",
+                                                     {{"A", d.arg("A")},
+                                                      {"UPLO", d.str("L")}}))
+                      : d.call("torch.linalg.svdvals", {{"A", d.arg("A")}});
+  if (!rank) {
+    bool inverse = !d.isNone("p") && d.getInt("p") == std::optional<int64_t>(-2);
+    auto pick = [&](int64_t i) {
+      return d.call("torch.select",
+                    {{"input", s}, {"dim", d.i64(-1)}, {"index", d.i64(i)}});
+    };
+    return one(inverse ? d.binary("torch.div", pick(-1), pick(0))
+                       : d.binary("torch.div", pick(0), pick(-1)));
+  }
+  std::optional<double> atol = d.getFloat("atol"), rtol = d.getFloat("rtol");
+  double eps = type.getElementType().isF32() ? 1.1920928955078125e-07
+                                             : 2.220446049250313e-16;
+  double r = rtol ? *rtol : atol && *atol > 0 ? 0.0 : eps * std::max(m, n);
+  Value largest = d.call("torch.amax", {{"input", s}, {"dim", d.ints({-1})},
+                                        {"keepdim", d.boolean(true)}});
+  Value tol = d.call("torch.clamp", {{"input", d.binary("torch.mul", largest, d.f64(r))},
+                                     {"min", d.f64(atol.value_or(0.0))}});
+  return one(d.call("torch.sum", {{"input", d.binary("torch.gt", s, tol)},
+                                  {"dim", d.ints({-1})}}));
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["torch.ops.aten.convolution_backward.default"] = decomposeConvolutionBackward;
   t["torch.ops.aten._trilinear.default"] = decomposeTrilinear;
   t["torch.linalg.det"] = decomposeDet;
   t["torch.linalg.slogdet"] = decomposeDet;
   t["torch.linalg.inv"] = decomposeInv;
+  t["torch.linalg.matrix_rank"] = decomposeSpectral;
+  t["torch.linalg.cond"] = decomposeSpectral;
+  // logdet is slogdet's log|det|, NaN where the sign is -1 (torch 1.13's
+  // own composition).
+  t["torch.logdet"] = [](Decomposer &d) -> Results {
+    Value sl = d.call("torch.linalg.slogdet", {{"input", d.arg("input")}});
+    Value sign = d.call("operator.getitem", {{"input", sl}, {"index", d.i64(0)}});
+    Value logabs = d.call("operator.getitem", {{"input", sl}, {"index", d.i64(1)}});
+    Value negative = d.call("torch.eq", {{"input", sign}, {"other", d.f64(-1)}});
+    return one(d.call("Tensor.masked_fill", {{"input", logabs},
+                                             {"mask", negative},
+                                             {"value", d.f64(std::nan(""))}}));
+  };
   // (The products compute in the promoted dtype, as torch's do.)
   t["torch.addmm"] = [](Decomposer &d) -> Results {
     Type element = d.resultTensorType().getElementType();
