@@ -211,6 +211,10 @@ def f32(*shape):
     return tensor(shape, torch.float32)
 
 
+def f64(*shape):
+    return tensor(shape, torch.float64)
+
+
 def dt(dtype, *shape):
     return tensor(shape, dtype)
 
@@ -2514,6 +2518,18 @@ OPS = {
         *[(f"{d} p={p}", lambda a, p=p: torch.linalg.cond(a, p), [dt(d, 2, 4, 4)], ACCUMULATE, d)
           for d in (torch.float32, torch.float64) for p in (None, 2, -2)],
         ("rectangular", torch.linalg.cond, [f32(5, 3)], ACCUMULATE)),
+    "torch.linalg.pinv": fixed(
+        *[(f"{d} {m}x{n}", torch.linalg.pinv, [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5))],
+        ("rtol", lambda a: torch.linalg.pinv(a, rtol=0.5), [f32(4, 4)], ACCUMULATE),
+        ("atol", lambda a: torch.linalg.pinv(a, atol=2.0), [f32(4, 4)], ACCUMULATE),
+        ("rcond", lambda a: torch.linalg.pinv(a, 0.3), [f32(3, 4)], ACCUMULATE),
+        ("hermitian", lambda a: torch.linalg.pinv(a + a.mT, hermitian=True), [f32(2, 4, 4)], ACCUMULATE),
+        ("0x3", torch.linalg.pinv, [f32(0, 3)])),
+    "torch.pinverse": fixed(
+        ("default", torch.pinverse, [f32(2, 4, 3)], ACCUMULATE),
+        ("rcond", lambda a: torch.pinverse(a, rcond=0.2), [f64(4, 4)], ACCUMULATE),
+        ("0x0", torch.pinverse, [f32(0, 0)])),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

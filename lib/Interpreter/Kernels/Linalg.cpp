@@ -1540,6 +1540,82 @@ FailureOr<RtValue> cond(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// linalg.pinv and pinverse, as torch 1.13 computes them: from the reduced
+/// SVD (or eigh with `hermitian`), the reciprocals of the singular values
+/// above max(atol, rtol * the largest), then V diag(1/S) U^T.
+FailureOr<RtValue> pinv(const KernelArgs &args) {
+  bool old = args.has("input");
+  FailureOr<Matrices> a = matrices(args, old ? "input" : "A", false);
+  if (failed(a))
+    return failure();
+  bool hermitian = !old && *args.getBool("hermitian");
+  if (hermitian && a->m != a->n)
+    return args.emitError() << "A must be batches of square matrices";
+  int64_t m = a->m, n = a->n;
+  DType dt = a->t.dtype();
+  Tensor out(dt, withTail(a->batchShape, {n, m}));
+  if (out.numel() == 0)
+    return RtValue(out);
+  bool f32 = dt == DType::F32;
+  double atol = 0, rtol = (f32 ? 1.1920928955078125e-07 : 2.220446049250313e-16) *
+                          std::max(m, n);
+  if (old) {
+    rtol = *args.getFloat("rcond");
+  } else if (!args.isNone("rcond")) {
+    rtol = *args.getFloat("rcond");
+  } else {
+    if (!args.isNone("atol"))
+      atol = *args.getFloat("atol");
+    if (!args.isNone("rtol"))
+      rtol = *args.getFloat("rtol");
+    else if (!args.isNone("atol") && atol > 0)
+      rtol = 0;
+  }
+  int64_t k = hermitian ? n : std::min(m, n);
+  // U (m, k), S (k), V^T (k, n); for hermitian, U = V the eigenvectors.
+  Tensor u(dt, withTail(a->batchShape, {m, k})), s(dt, withTail(a->batchShape, {k})),
+      vh(dt, withTail(a->batchShape, {k, n}));
+  std::vector<int32_t> info(a->batch);
+  int32_t status =
+      hermitian
+          ? traced_linalg_eigh(a->code(), a->data(), rawData(s), rawData(u),
+                               info.data(), a->batch, n, 0, 1)
+          : traced_linalg_svd(a->code(), a->data(), rawData(u), rawData(s),
+                              rawData(vh), info.data(), a->batch, m, n, 0, 1);
+  if (status != 0)
+    return args.emitError() << "the decomposition did not converge";
+  if (hermitian)
+    vh = transposed(u);
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    const T *ud = u.template data<T>(), *sd = s.template data<T>(),
+            *vd = vh.template data<T>();
+    T *o = out.template data<T>();
+    std::vector<T> sinv(k);
+    for (int64_t b = 0; b < a->batch; ++b) {
+      const T *sb = sd + b * k;
+      // (Descending singular values; eigenvalues by their magnitude.)
+      auto size = [&](T v) { return hermitian && v < T(0) ? T(-v) : v; };
+      T largest = size(sb[0]);
+      for (int64_t i = 1; i < k; ++i)
+        largest = std::max(largest, size(sb[i]));
+      T tol = std::max(T(atol), T(T(rtol) * largest));
+      for (int64_t i = 0; i < k; ++i)
+        sinv[i] = size(sb[i]) > tol ? T(1) / sb[i] : T(0);
+      // out[j][i] = sum_l V[j][l] sinv[l] U[i][l] (V = Vh^T).
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+          T acc = 0;
+          for (int64_t l = 0; l < k; ++l)
+            acc += vd[b * k * n + l * n + j] * sinv[l] * ud[b * m * k + i * k + l];
+          o[b * n * m + j * m + i] = acc;
+        }
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
   bool linalg = args.has("A");
@@ -2530,6 +2606,8 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.ormqr"] = householderKernel;
   table["torch.linalg.matrix_rank"] = matrixRank;
   table["torch.linalg.cond"] = cond;
+  table["torch.linalg.pinv"] = pinv;
+  table["torch.pinverse"] = pinv;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

@@ -1087,6 +1087,19 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
     return householder(call, h);
   if (t == "torch.linalg.matrix_rank" || t == "torch.linalg.cond")
     return spectralComposite(call, h);
+  if (t == "torch.linalg.pinv" || t == "torch.pinverse") {
+    // The pseudo-inverse: (*, n, m).
+    RankedTensorType a = h.tensor(t == "torch.pinverse" ? "input" : "A");
+    if (!a)
+      return h.unknown();
+    bool hermitian = t == "torch.linalg.pinv" &&
+                     call.getBool("hermitian").value_or(false);
+    if (failed(matrixOperand(call, a, "A", hermitian)))
+      return failure();
+    SmallVector<int64_t> shape(a.getShape());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    return h.result(shape, a.getElementType());
+  }
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");
