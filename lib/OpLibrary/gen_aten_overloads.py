@@ -238,6 +238,10 @@ def auto_aten_ops(entries, schemas):
 ENTRY_RENAMES = {
     "torch.scatter": {"value": "src"},
     "torch.einsum": {"tensors": "operands"},
+    # torch.linalg's factorizations name their matrix A (ATen: self).
+    **{f"torch.linalg.{name}": {"input": "A"} for name in (
+        "cholesky", "cholesky_ex", "eigh", "eigvalsh", "solve_triangular",
+        "householder_product")},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
     **{f"torch.{n}split": {"sections": "indices_or_sections",
@@ -478,8 +482,8 @@ def main():
                 for kwarg_only, atype, aname, adefault in schema_arguments(str(s)):
                     if reason:
                         break
-                    pname = "input" if aname == "self" else \
-                        {**ENTRY_RENAMES.get(entry, {}), **renames}.get(aname, aname)
+                    pname = "input" if aname == "self" else aname
+                    pname = {**ENTRY_RENAMES.get(entry, {}), **renames}.get(pname, pname)
                     ptype = translate_type(atype)
                     if ptype is None:
                         reason = f"type {atype}"

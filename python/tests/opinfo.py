@@ -211,6 +211,10 @@ def f32(*shape):
     return tensor(shape, torch.float32)
 
 
+def f64(*shape):
+    return tensor(shape, torch.float64)
+
+
 def dt(dtype, *shape):
     return tensor(shape, dtype)
 
@@ -2833,6 +2837,90 @@ OPS = {
           for u in (True, False) for t in (True, False) for k in range(2)],
         ("unit", lambda b, a: torch.triangular_solve(b, a, unitriangular=True)[0],
          [f32(2, 3, 2), triangular(3, 3)], ACCUMULATE)),
+    "torch.linalg.lu_solve": fixed(
+        *[(f"{d} left={l} adjoint={adj}",
+           lambda a, b, l=l, adj=adj: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b, left=l, adjoint=adj),
+           [well_conditioned(2, 3, 3, dtype=d), dt(d, 3, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for l in (True, False) for adj in (True, False)],
+        ("given factors", lambda lu, b: torch.linalg.lu_solve(lu, torch.tensor([2, 2, 3], dtype=torch.int32), b),
+         [well_conditioned(3, 3), f32(3, 2)], ACCUMULATE)),
+    "torch.lu_solve": fixed(
+        ("batched", lambda a, b: torch.lu_solve(b, *torch.linalg.lu_factor(a)), [well_conditioned(2, 4, 4), f32(2, 4, 1)],
+         ACCUMULATE)),
+    "torch.cholesky_solve": fixed(
+        *[(f"{d} upper={u}", lambda a, b, u=u: torch.cholesky_solve(b, torch.linalg.cholesky(a, upper=u), upper=u),
+           [spd(2, 4, 4, dtype=d), dt(d, 4, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (False, True)],
+        ("vector", lambda a, b: torch.cholesky_solve(b, a), [f32(3, 3), f32(3)])),
+    "torch.cholesky_inverse": fixed(
+        *[(f"{d} upper={u}", lambda a, u=u: torch.cholesky_inverse(torch.linalg.cholesky(a, upper=u), upper=u),
+           [spd(2, 4, 4, dtype=d)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for u in (False, True)],
+        ("0x0", torch.cholesky_inverse, [f32(0, 0)]),
+        ("singular", lambda a: torch.cholesky_inverse(a * 0), [f32(3, 3)])),
+    "torch.linalg.lu": fixed(
+        *[(f"{d} {m}x{n} {k}", lambda a, k=k: torch.linalg.lu(a)[k], [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (3, 5), (5, 3)) for k in range(3)],
+        ("no pivot", lambda a: torch.linalg.lu(a, pivot=False)[0], [f32(3, 3)])),
+    "torch.lu_unpack": fixed(
+        *[(f"{d} {m}x{n} data={ud} pivots={up} {k}",
+           lambda a, ud=ud, up=up, k=k: torch.lu_unpack(*torch.linalg.lu_factor(a), ud, up)[k], [dt(d, m, n)],
+           ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (3, 5), (5, 3)) for ud in (True, False) for up in (True, False)
+          for k in range(3)],
+        ("int64 pivots", lambda lu, p: torch.lu_unpack(lu, p)[0], [f32(3, 3), torch.tensor([1, 2, 3])])),
+    "torch.functional.lu": fixed(
+        *[(f"{d} infos={i} {k}", lambda a, i=i, k=k: torch.functional.lu(a, True, i)[k], [dt(d, 2, 4, 3)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for i in (False, True) for k in range(3 if i else 2)],
+        ("singular", lambda a: torch.functional.lu(a * 0)[0], [f32(3, 3)])),
+    "torch.symeig": fixed(
+        *[(f"{d} vectors={v} upper={u} {k}",
+           lambda a, v=v, u=u, k=k: torch.symeig(a, eigenvectors=v, upper=u)[k], [dt(d, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for v in (False, True) for u in (False, True) for k in range(2)]),
+    "torch.geqrf": fixed(
+        *[(f"{d} {m}x{n} {k}", lambda a, k=k: torch.geqrf(a)[k], [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5)) for k in range(2)]),
+    "torch.linalg.householder_product": fixed(
+        *[(f"{d} {m}x{n} k={k}", torch.linalg.householder_product, [dt(d, 2, m, n), dt(d, 2, k)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n, k) in ((4, 4, 4), (6, 5, 3), (5, 2, 2))],
+        ("from geqrf", lambda a: torch.linalg.householder_product(*torch.geqrf(a)), [f32(5, 3)], ACCUMULATE),
+        ("tau too long", torch.linalg.householder_product, [f32(4, 3), f32(4)])),
+    "torch.ormqr": fixed(
+        *[(f"{d} left={l} transpose={tr}",
+           lambda a, c, l=l, tr=tr: torch.ormqr(*torch.geqrf(a), c, left=l, transpose=tr),
+           [dt(d, 2, 4, 3), dt(d, 2, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for l in (True, False) for tr in (True, False)],
+        ("wide", lambda a, t, c: torch.ormqr(a, t, c), [f32(5, 2), f32(2), f32(5, 3)], ACCUMULATE)),
+    "torch.logdet": fixed(
+        *[(f"{d}", torch.logdet, [well_conditioned(2, 3, 3, dtype=d)], ACCUMULATE, d) for d in (torch.float32, torch.float64)],
+        ("negative determinant", lambda a: torch.logdet(a * torch.tensor([-1.0, 1.0, 1.0])), [well_conditioned(3, 3)],
+         ACCUMULATE),
+        ("singular", lambda a: torch.logdet(a * 0), [f32(2, 2)]),
+        ("0x0", torch.logdet, [f32(0, 0)])),
+    "torch.linalg.matrix_rank": fixed(
+        *[(f"{d} {m}x{n}", torch.linalg.matrix_rank, [dt(d, 2, m, n)], None, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5))],
+        ("low rank", lambda a, b: torch.linalg.matrix_rank(a @ b), [f32(5, 2), f32(2, 5)]),
+        ("atol", lambda a: torch.linalg.matrix_rank(a, atol=3.0), [f32(4, 4)]),
+        ("atol rtol", lambda a: torch.linalg.matrix_rank(a, atol=1.0, rtol=0.5), [f32(4, 4)]),
+        ("hermitian", lambda a: torch.linalg.matrix_rank(a + a.mT, hermitian=True), [f32(2, 4, 4)]),
+        ("0x0", torch.linalg.matrix_rank, [f32(0, 0)])),
+    "torch.linalg.cond": fixed(
+        *[(f"{d} p={p}", lambda a, p=p: torch.linalg.cond(a, p), [dt(d, 2, 4, 4)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for p in (None, 2, -2)],
+        ("rectangular", torch.linalg.cond, [f32(5, 3)], ACCUMULATE)),
+    "torch.linalg.pinv": fixed(
+        *[(f"{d} {m}x{n}", torch.linalg.pinv, [dt(d, 2, m, n)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5))],
+        ("rtol", lambda a: torch.linalg.pinv(a, rtol=0.5), [f32(4, 4)], ACCUMULATE),
+        ("atol", lambda a: torch.linalg.pinv(a, atol=2.0), [f32(4, 4)], ACCUMULATE),
+        ("rcond", lambda a: torch.linalg.pinv(a, 0.3), [f32(3, 4)], ACCUMULATE),
+        ("hermitian", lambda a: torch.linalg.pinv(a + a.mT, hermitian=True), [f32(2, 4, 4)], ACCUMULATE),
+        ("0x3", torch.linalg.pinv, [f32(0, 3)])),
+    "torch.pinverse": fixed(
+        ("default", torch.pinverse, [f32(2, 4, 3)], ACCUMULATE),
+        ("rcond", lambda a: torch.pinverse(a, rcond=0.2), [f64(4, 4)], ACCUMULATE),
+        ("0x0", torch.pinverse, [f32(0, 0)])),
     "torch.nn.functional.poisson_nll_loss": fixed(
         *[(f"{d}", lambda x, t: F.poisson_nll_loss(x, t), [dt(d, 3, 4), positive((3, 4), d)], TRANSCENDENTAL, d)
           for d in FLOAT_DTYPES],

@@ -33,11 +33,32 @@ int32_t traced_linalg_cholesky(int dtype, const void *a, void *out,
                                int32_t *info, int64_t batch, int64_t n,
                                int64_t upper);
 
+/* potrs: X with A X = B from the Cholesky factor (lower, or upper with
+ * `upper`) of each (n, n) A and each (n, k) B. */
+int32_t traced_linalg_cholesky_solve(int dtype, const void *factor,
+                                     const void *b, void *x, int64_t batch,
+                                     int64_t n, int64_t k, int64_t upper);
+
+/* potri: the inverse of each A from its Cholesky factor, both triangles
+ * filled (torch's). */
+int32_t traced_linalg_cholesky_inverse(int dtype, const void *factor,
+                                       void *out, int32_t *info,
+                                       int64_t batch, int64_t n,
+                                       int64_t upper);
+
 /* getrf: LU with partial pivoting of each (m, n) matrix; `pivots` holds
  * min(m, n) 1-based row interchanges per matrix. */
 int32_t traced_linalg_lu_factor(int dtype, const void *a, void *lu,
                                 int32_t *pivots, int32_t *info, int64_t batch,
                                 int64_t m, int64_t n);
+
+/* The permutation P (m x m, with `permutation`), the unit lower L (m x k)
+ * and the upper U (k x n, with `data`) of getrf's factors and pivots:
+ * A = P L U (torch.lu_unpack). Returns -1 for a pivot out of [1, m]. */
+int32_t traced_linalg_lu_unpack(int dtype, const void *lu,
+                                const int32_t *pivots, void *p, void *l,
+                                void *u, int64_t batch, int64_t m, int64_t n,
+                                int64_t data, int64_t permutation);
 
 /* getrs: X with A X = B (`adjoint`: A^T X = B) from getrf's factors of each
  * (n, n) A and each (n, k) B. */
@@ -51,6 +72,25 @@ int32_t traced_linalg_lu_solve(int dtype, const void *lu,
  * k = min(m, n). */
 int32_t traced_linalg_qr(int dtype, const void *a, void *q, void *r,
                          int64_t batch, int64_t m, int64_t n, int64_t mode);
+
+/* geqrf: each (m, n) matrix's reflectors (below the diagonal) and R (on and
+ * above it), and tau (k = min(m, n) per matrix): torch.geqrf. */
+int32_t traced_linalg_geqrf(int dtype, const void *a, void *out, void *tau,
+                            int64_t batch, int64_t m, int64_t n);
+
+/* orgqr: the (m, n) product of the k reflectors of each (m, n) `a` and its
+ * tau (linalg.householder_product; m >= n >= k). */
+int32_t traced_linalg_householder_product(int dtype, const void *a,
+                                          const void *tau, void *out,
+                                          int64_t batch, int64_t m, int64_t n,
+                                          int64_t k);
+
+/* ormqr: Q C (`left`) or C Q, Q transposed with `transpose`, for each (m, n)
+ * C, Q the product of the k reflectors of `a` ((m or n) x k) and tau. */
+int32_t traced_linalg_ormqr(int dtype, const void *a, const void *tau,
+                            const void *c, void *out, int64_t batch,
+                            int64_t m, int64_t n, int64_t k, int64_t left,
+                            int64_t transpose);
 
 /* gesdd: U (m x m with `full`, else m x k), S (k), Vh (n x n, else k x n)
  * of each (m, n) matrix; only S without `uv` (`u` and `vh` unused). */

@@ -1493,6 +1493,14 @@ static void populateRecurrent(LoweringTable &t) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The bool parameter `name`, or `fallback` where the entry has no such
+/// parameter (torch.lu_solve has no `left`) or it is not a constant.
+bool flag(LoweringCall &c, StringRef name, bool fallback) {
+  if (!c.spec->signature.lookup(name))
+    return fallback;
+  return c.getBool(name).value_or(fallback);
+}
+
 /// One call of `traced_linalg_<routine>_<f32|f64>`: each tensor operand is
 /// copied into a fresh contiguous buffer (memref.alloc, then
 /// bufferization.materialize_in_destination), each result is a fresh buffer
@@ -1629,7 +1637,7 @@ Value transposeMatrices(OpBuilder &b, Location loc, Value x) {
 /// Whether compiled code checks the routine's status: the forms without
 /// `_ex`, and those with check_errors=True.
 bool checksErrors(LoweringCall &c) {
-  return !c.target().ends_with("_ex") || c.getBool("check_errors").value_or(false);
+  return !c.target().ends_with("_ex") || flag(c, "check_errors", false);
 }
 
 void checkStatus(LoweringCall &c, Value status, const Twine &what) {
@@ -1652,6 +1660,74 @@ RuntimeCall luFactorCall(LoweringCall &c, Value a, Type e) {
       {d.batch, d.m, d.n});
 }
 
+/// getrs: X with A X = B (`left`) or X A = B from A's LU factors and
+/// pivots, broadcast with B to the batch `batch`.
+Value solveFromLu(LoweringCall &c, Value lu, Value pivots, Value rhs,
+                  ArrayRef<int64_t> batch, bool left, bool adjoint) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  int64_t n = typeOf(lu).getShape().back();
+  Type e = typeOf(lu).getElementType();
+  ArrayRef<int64_t> tail = typeOf(rhs).getShape().take_back(2);
+  rhs = broadcastTo(b, loc, rhs, joined(batch, tail));
+  lu = broadcastTo(b, loc, lu, joined(batch, {n, n}));
+  pivots = broadcastTo(b, loc, pivots, joined(batch, {n}));
+  // X A = B is A^T X^T = B^T.
+  if (!left)
+    rhs = transposeMatrices(b, loc, rhs);
+  RankedTensorType xType = typeOf(rhs);
+  int64_t k = xType.getShape().back();
+  RuntimeCall s = callRuntime(c, "lu_solve", e, {lu, pivots, rhs}, {xType},
+                              {product(batch), n, k, left ? adjoint : !adjoint});
+  return left ? s.results[0] : transposeMatrices(b, loc, s.results[0]);
+}
+
+/// linalg.lu_solve, lu_solve, cholesky_solve and cholesky_inverse: solves
+/// from given factors.
+FailureOr<SmallVector<Value>> lowerFactoredSolve(LoweringCall &c,
+                                                 RankedTensorType type) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  StringRef t = c.target();
+  if (t == "torch.cholesky_inverse") {
+    Value a = c.tensor("input");
+    MatrixDims d = matrixDims(a);
+    RuntimeCall r = callRuntime(
+        c, "cholesky_inverse", type.getElementType(), {a},
+        {type, RankedTensorType::get(d.batchShape, b.getI32Type())},
+        {d.batch, d.n, flag(c, "upper", false)});
+    checkStatus(c, r.status,
+                "the input matrix is singular (a zero diagonal element)");
+    return SmallVector<Value>{r.results[0]};
+  }
+  bool linalg = t == "torch.linalg.lu_solve";
+  Value factor = c.tensor(linalg ? "LU" : t == "torch.lu_solve" ? "LU_data"
+                                                                : "input2");
+  Value rhs = c.tensor(linalg ? "B" : "input");
+  if (!factor || !rhs || !typeOf(factor).hasStaticShape() ||
+      !typeOf(rhs).hasStaticShape())
+    return c.fail("expected statically shaped operands");
+  ArrayRef<int64_t> xShape = type.getShape();
+  SmallVector<int64_t> batch(xShape.drop_back(2));
+  int64_t n = typeOf(factor).getShape().back();
+  if (t.contains("lu_solve")) {
+    Value pivots = c.tensor(linalg ? "pivots" : "LU_pivots");
+    if (!pivots || !typeOf(pivots).hasStaticShape() ||
+        !typeOf(pivots).getElementType().isInteger(32))
+      return c.fail("expected statically shaped int32 pivots");
+    return SmallVector<Value>{solveFromLu(
+        c, factor, pivots, rhs, batch, flag(c, "left", true),
+        flag(c, "adjoint", false))};
+  }
+  rhs = broadcastTo(b, loc, rhs, xShape);
+  factor = broadcastTo(b, loc, factor, joined(batch, {n, n}));
+  RuntimeCall r = callRuntime(c, "cholesky_solve", type.getElementType(),
+                              {factor, rhs}, {type},
+                              {product(batch), n, xShape.back(),
+                               flag(c, "upper", false)});
+  return r.results;
+}
+
 FailureOr<SmallVector<Value>> lowerSolve(LoweringCall &c,
                                          ArrayRef<RankedTensorType> types) {
   OpBuilder &b = c.rewriter;
@@ -1661,7 +1737,7 @@ FailureOr<SmallVector<Value>> lowerSolve(LoweringCall &c,
   MatrixDims d = matrixDims(a);
   int64_t n = d.n;
   bool inverse = c.target() == "torch.linalg.inv_ex";
-  bool left = c.getBool("left").value_or(true), vector = false;
+  bool left = flag(c, "left", true), vector = false;
   Value rhs;
   if (inverse) {
     rhs = buildConstant(
@@ -1688,26 +1764,94 @@ FailureOr<SmallVector<Value>> lowerSolve(LoweringCall &c,
                           "singular.");
   // The broadcast batch, from the result's type.
   ArrayRef<int64_t> xShape = types[0].getShape();
-  SmallVector<int64_t> batch(
-      xShape.drop_back(vector ? 1 : 2));
-  ArrayRef<int64_t> tail = typeOf(rhs).getShape().take_back(2);
-  rhs = broadcastTo(b, loc, rhs, joined(batch, tail));
-  Value lu = broadcastTo(b, loc, f.results[0], joined(batch, {n, n}));
-  Value pivots = broadcastTo(b, loc, f.results[1], joined(batch, {n}));
-  if (!left)
-    rhs = transposeMatrices(b, loc, rhs);
-  RankedTensorType xType = typeOf(rhs);
-  int64_t k = xType.getShape().back();
-  RuntimeCall s = callRuntime(c, "lu_solve", e, {lu, pivots, rhs}, {xType},
-                              {product(batch), n, k, left ? 0 : 1});
-  Value x = s.results[0];
-  if (!left)
-    x = transposeMatrices(b, loc, x);
+  SmallVector<int64_t> batch(xShape.drop_back(vector ? 1 : 2));
+  Value x = solveFromLu(c, f.results[0], f.results[1], rhs, batch, left,
+                        false);
   if (vector)
     x = buildReshape(b, loc, x, xShape);
   if (types.size() == 1)
     return SmallVector<Value>{x};
   return SmallVector<Value>{x, f.results[2]};
+}
+
+/// lu_unpack, linalg.lu, torch.lu and symeig.
+FailureOr<SmallVector<Value>> lowerUnpacked(LoweringCall &c,
+                                            ArrayRef<RankedTensorType> types) {
+  OpBuilder &b = c.rewriter;
+  StringRef t = c.target();
+  bool unpack = t == "torch.lu_unpack";
+  Value a = c.tensor(unpack ? "LU_data" : t == "torch.symeig" ? "input" : "A");
+  if (!a || !typeOf(a).hasStaticShape())
+    return c.fail("expected a statically shaped A");
+  Type e = typeOf(a).getElementType(), i32 = b.getI32Type();
+  MatrixDims d = matrixDims(a);
+  if (t == "torch.symeig") {
+    bool vectors = flag(c, "eigenvectors", false);
+    RuntimeCall r = callRuntime(
+        c, "eigh", e, {a},
+        {types[0], types[1], RankedTensorType::get(d.batchShape, i32)},
+        {d.batch, d.n, flag(c, "upper", true), vectors});
+    checkStatus(c, r.status,
+                "The algorithm failed to converge because the input matrix "
+                "is ill-conditioned or has too many repeated eigenvalues.");
+    return SmallVector<Value>{r.results[0], r.results[1]};
+  }
+  if (t == "torch.functional.lu") {
+    // (No check: torch.lu returns the factors of a singular matrix.)
+    RuntimeCall r = luFactorCall(c, a, e);
+    if (types.size() == 2)
+      r.results.pop_back();
+    return r.results;
+  }
+  Value lu = a, pivots;
+  if (unpack) {
+    pivots = c.tensor("LU_pivots");
+    if (!pivots || !typeOf(pivots).hasStaticShape())
+      return c.fail("expected statically shaped pivots");
+  } else {
+    RuntimeCall f = luFactorCall(c, a, e);
+    lu = f.results[0];
+    pivots = f.results[1];
+  }
+  bool data = flag(c, "unpack_data", true),
+       permutation = flag(c, "unpack_pivots", true);
+  RuntimeCall r = callRuntime(c, "lu_unpack", e, {lu, pivots},
+                              {types[0], types[1], types[2]},
+                              {d.batch, d.m, d.n, data, permutation});
+  checkStatus(c, r.status, "a pivot is out of range");
+  return r.results;
+}
+
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+FailureOr<SmallVector<Value>> lowerHouseholder(LoweringCall &c,
+                                               ArrayRef<RankedTensorType> types) {
+  StringRef t = c.target();
+  bool product = t == "torch.linalg.householder_product";
+  Value a = c.tensor(product ? "A" : "input");
+  if (!a || !typeOf(a).hasStaticShape())
+    return c.fail("expected a statically shaped input");
+  Type e = typeOf(a).getElementType();
+  MatrixDims d = matrixDims(a);
+  if (t == "torch.geqrf")
+    return callRuntime(c, "geqrf", e, {a}, {types[0], types[1]},
+                       {d.batch, d.m, d.n})
+        .results;
+  Value tau = c.tensor(product ? "tau" : "input2");
+  if (!tau || !typeOf(tau).hasStaticShape())
+    return c.fail("expected a statically shaped tau");
+  int64_t k = typeOf(tau).getShape().back();
+  if (product)
+    return callRuntime(c, "householder_product", e, {a, tau}, {types[0]},
+                       {d.batch, d.m, d.n, k})
+        .results;
+  Value other = c.tensor("input3");
+  if (!other || !typeOf(other).hasStaticShape())
+    return c.fail("expected a statically shaped matrix");
+  ArrayRef<int64_t> cs = types[0].getShape();
+  return callRuntime(c, "ormqr", e, {a, tau, other}, {types[0]},
+                     {d.batch, cs[cs.size() - 2], cs.back(), k,
+                      flag(c, "left", true), flag(c, "transpose", false)})
+      .results;
 }
 
 /// Every result of a factorization call (its tuple's elements in order).
@@ -1719,6 +1863,15 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   Location loc = c.loc;
   StringRef t = c.target();
   bool linalg = t.starts_with("torch.linalg.");
+  if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
+      t == "torch.cholesky_inverse")
+    return lowerFactoredSolve(c, types[0]);
+  if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
+      t == "torch.functional.lu" || t == "torch.symeig")
+    return lowerUnpacked(c, types);
+  if (t == "torch.geqrf" || t == "torch.linalg.householder_product" ||
+      t == "torch.ormqr")
+    return lowerHouseholder(c, types);
   Value a = c.tensor(linalg ? "A" : "input");
   if (t == "torch.triangular_solve")
     a = c.tensor("A");
@@ -1727,7 +1880,7 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   Type e = typeOf(a).getElementType(), i32 = b.getI32Type();
   MatrixDims d = matrixDims(a);
   if (t.contains("cholesky")) {
-    bool upper = c.getBool("upper").value_or(false);
+    bool upper = flag(c, "upper", false);
     RuntimeCall r = callRuntime(c, "cholesky", e, {a},
                                 {types[0], RankedTensorType::get(d.batchShape, i32)},
                                 {d.batch, d.n, upper});
@@ -1763,9 +1916,9 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   if (t.contains("svd")) {
     int64_t k = std::min(d.m, d.n);
     bool vals = t == "torch.linalg.svdvals";
-    bool uv = !vals && (linalg || c.getBool("compute_uv").value_or(true));
-    bool full = linalg ? c.getBool("full_matrices").value_or(true)
-                       : !c.getBool("some").value_or(true);
+    bool uv = !vals && (linalg || flag(c, "compute_uv", true));
+    bool full = linalg ? flag(c, "full_matrices", true)
+                       : !flag(c, "some", true);
     RankedTensorType u = RankedTensorType::get(
                          joined(d.batchShape, {d.m, full ? d.m : k}), e),
                      s = RankedTensorType::get(joined(d.batchShape, {k}), e),
@@ -1816,12 +1969,16 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
       return c.fail("expected a statically shaped B");
     ArrayRef<int64_t> xShape = types[0].getShape();
     SmallVector<int64_t> batch(xShape.drop_back(2));
-    rhs = broadcastTo(b, loc, rhs, xShape);
+    // (B broadcast and converted to A's dtype, as solve_triangular does.)
+    rhs = buildElementwise(
+        b, loc, RankedTensorType::get(xShape, e), ValueRange{rhs},
+        [](OpBuilder &, Location, ValueRange v) { return v[0]; },
+        c.logicalElementTypes(ValueRange{rhs}));
     a = broadcastTo(b, loc, a, joined(batch, {d.n, d.n}));
-    bool left = c.getBool("left").value_or(true);
-    bool upper = c.getBool("upper").value_or(true);
-    bool transpose = !linalg && c.getBool("transpose").value_or(false);
-    bool unit = c.getBool("unitriangular").value_or(false);
+    bool left = flag(c, "left", true);
+    bool upper = flag(c, "upper", true);
+    bool transpose = !linalg && flag(c, "transpose", false);
+    bool unit = flag(c, "unitriangular", false);
     RuntimeCall r = callRuntime(c, "triangular_solve", e, {a, rhs}, {types[0]},
                                 {product(batch), xShape[xShape.size() - 2],
                                  xShape.back(), left, upper, transpose, unit});
@@ -1840,7 +1997,11 @@ bool lowering::isLapackTarget(StringRef target) {
        "torch.linalg.solve", "torch.linalg.solve_ex", "torch.linalg.inv_ex",
        "torch.linalg.qr", "torch.qr", "torch.linalg.svd", "torch.svd",
        "torch.linalg.svdvals", "torch.linalg.eigh", "torch.linalg.eigvalsh",
-       "torch.linalg.solve_triangular", "torch.triangular_solve"},
+       "torch.linalg.solve_triangular", "torch.triangular_solve",
+       "torch.linalg.lu_solve", "torch.lu_solve", "torch.cholesky_solve",
+       "torch.cholesky_inverse", "torch.lu_unpack", "torch.linalg.lu",
+       "torch.functional.lu", "torch.symeig", "torch.geqrf",
+       "torch.linalg.householder_product", "torch.ormqr"},
       target);
 }
 
@@ -1861,7 +2022,9 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
   for (const char *name :
        {"torch.linalg.cholesky", "torch.cholesky", "torch.linalg.solve",
         "torch.linalg.svdvals", "torch.linalg.eigvalsh",
-        "torch.linalg.solve_triangular"})
+        "torch.linalg.solve_triangular", "torch.linalg.lu_solve",
+        "torch.lu_solve", "torch.cholesky_solve", "torch.cholesky_inverse",
+        "torch.linalg.householder_product", "torch.ormqr"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       FailureOr<Value> v = lowerLapackElement(c, 0);
       if (failed(v))
@@ -1873,7 +2036,8 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
         "torch.linalg.lu_factor_ex", "torch.linalg.solve_ex",
         "torch.linalg.inv_ex", "torch.linalg.qr", "torch.qr",
         "torch.linalg.svd", "torch.svd", "torch.linalg.eigh",
-        "torch.triangular_solve"})
+        "torch.triangular_solve", "torch.lu_unpack", "torch.linalg.lu",
+        "torch.functional.lu", "torch.symeig", "torch.geqrf"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       return c.fail("only the indexed elements of its result can be compiled");
     };

@@ -280,10 +280,14 @@ std::optional<std::string> lowering::elementTypeError(StringRef target,
               llvm::is_contained(
                   ArrayRef<StringRef>{"torch.matmul", "torch.mm", "torch.bmm"},
                   target);
+  // LU pivots are int32 (the op library's rules keep the matrices float).
+  bool pivots = isLapackTarget(target);
   auto check = [&](Type type) -> std::optional<std::string> {
     auto tensor = dyn_cast<ShapedType>(type);
     if (!tensor || tensor.getElementType().isF32() ||
         tensor.getElementType().isF64())
+      return std::nullopt;
+    if (pivots && tensor.getElementType().isSignlessInteger(32))
       return std::nullopt;
     if (bf16 && tensor.getElementType().isBF16())
       return std::nullopt;

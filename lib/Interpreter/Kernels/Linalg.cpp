@@ -919,6 +919,18 @@ FailureOr<RtValue> det(const KernelArgs &args) {
 FailureOr<RtValue> slogdet(const KernelArgs &args) {
   return determinant(args, true);
 }
+/// logdet: slogdet's log|det|, NaN where the sign is -1 (torch's).
+FailureOr<RtValue> logdet(const KernelArgs &args) {
+  FailureOr<RtValue> sl = determinant(args, true);
+  if (failed(sl))
+    return failure();
+  const Tensor &sign = sl->list()->items[0].tensor();
+  Tensor out = sl->list()->items[1].tensor();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    if (sign.getDouble(i) == -1.0)
+      out.setDouble(i, std::nan(""));
+  return RtValue(out);
+}
 
 /// linalg.inv: LU with partial pivoting, one column of the identity at a
 /// time; a singular matrix is an error, as in torch.
@@ -1241,6 +1253,369 @@ FailureOr<RtValue> solve(const KernelArgs &args) {
       {RtValue(x), RtValue(int32Tensor(a->batchShape, f.info))}, true);
 }
 
+/// linalg.lu_solve and torch.lu_solve: getrs from given LU factors.
+FailureOr<RtValue> luSolveKernel(const KernelArgs &args) {
+  bool linalg = args.has("B");
+  FailureOr<Matrices> a = matrices(args, linalg ? "LU" : "LU_data", true);
+  FailureOr<Tensor> pivots = args.tensor(linalg ? "pivots" : "LU_pivots");
+  FailureOr<Tensor> bt = args.tensor(linalg ? "B" : "input");
+  if (failed(a) || failed(pivots) || failed(bt))
+    return failure();
+  bool left = linalg ? *args.getBool("left") : true;
+  bool adjoint = linalg ? *args.getBool("adjoint") : false;
+  Tensor b = *bt;
+  int64_t n = a->n;
+  if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+      b.dim(b.rank() - (left ? 2 : 1)) != n)
+    return args.emitError() << "LU and B have incompatible shapes or dtypes";
+  if (pivots->numel() != a->batch * n)
+    return args.emitError() << "expects pivots of shape (*, " << n
+                            << ") matching LU";
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of LU and B do not broadcast";
+  LuFactors f{a->t, std::vector<int32_t>(pivots->numel()), {}};
+  for (int64_t i = 0; i < pivots->numel(); ++i) {
+    int64_t p = pivots->getInt(i);
+    if (p < 1 || p > n)
+      return args.emitError() << "pivots must be 1-based row indices in [1, "
+                              << n << "], got " << p;
+    f.pivots[i] = static_cast<int32_t>(p);
+  }
+  return RtValue(luSolve(f, *a, b, *bc, left, adjoint));
+}
+
+/// cholesky_solve: potrs.
+FailureOr<RtValue> choleskySolve(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "input2", true);
+  FailureOr<Tensor> bt = args.tensor("input");
+  FailureOr<bool> upper = args.getBool("upper");
+  if (failed(a) || failed(bt) || failed(upper))
+    return failure();
+  Tensor b = *bt;
+  if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
+      b.dim(b.rank() - 2) != a->n)
+    return args.emitError() << "B and A have incompatible shapes or dtypes";
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a->batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of B and A do not broadcast";
+  int64_t count = 1;
+  for (int64_t d : *bc)
+    count *= d;
+  Tensor factor = broadcastTo(a->t, withTail(*bc, {a->n, a->n}));
+  b = broadcastTo(b, withTail(*bc, b.shape().take_back(2)));
+  Tensor x(b.dtype(), b.shape());
+  traced_linalg_cholesky_solve(a->code(), rawData(factor), rawData(b),
+                               rawData(x), count, a->n, b.dim(b.rank() - 1),
+                               *upper);
+  return RtValue(x);
+}
+
+/// cholesky_inverse: potri.
+FailureOr<RtValue> choleskyInverse(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "input", true);
+  FailureOr<bool> upper = args.getBool("upper");
+  if (failed(a) || failed(upper))
+    return failure();
+  Tensor out(a->t.dtype(), a->t.shape());
+  std::vector<int32_t> info(a->batch);
+  traced_linalg_cholesky_inverse(a->code(), a->data(), rawData(out),
+                                 info.data(), a->batch, a->n, *upper);
+  if (anyNonzero(info))
+    return args.emitError()
+           << "cholesky_inverse: " << batchPrefix(*a, info)
+           << "The diagonal element " << firstNonzero(info)
+           << " is zero, the inversion could not be completed because the "
+              "input matrix is singular.";
+  return RtValue(out);
+}
+
+/// P, L and U of LU factors (lu_unpack) or of A (linalg.lu: getrf first).
+FailureOr<RtValue> luUnpackKernel(const KernelArgs &args) {
+  bool unpack = args.has("LU_data");
+  FailureOr<Matrices> a = matrices(args, unpack ? "LU_data" : "A", false);
+  if (failed(a))
+    return failure();
+  int64_t m = a->m, n = a->n, k = std::min(m, n);
+  bool data = true, permutation = true;
+  LuFactors f;
+  if (unpack) {
+    FailureOr<Tensor> pivots = args.tensor("LU_pivots");
+    FailureOr<bool> d = args.getBool("unpack_data"),
+                    p = args.getBool("unpack_pivots");
+    if (failed(pivots) || failed(d) || failed(p))
+      return failure();
+    if (pivots->dtype() != DType::I32 || pivots->numel() != a->batch * k)
+      return args.emitError() << "LU_pivots must be int32 of shape (*, " << k
+                              << ") matching LU_data";
+    data = *d;
+    permutation = *p;
+    f.lu = a->t;
+    f.pivots.resize(pivots->numel());
+    for (int64_t i = 0; i < pivots->numel(); ++i)
+      f.pivots[i] = static_cast<int32_t>(pivots->getInt(i));
+  } else {
+    FailureOr<bool> pivot = args.getBool("pivot");
+    if (failed(pivot))
+      return failure();
+    if (!*pivot)
+      return args.emitError() << "LU without pivoting is not implemented on "
+                                 "the CPU (pivot must be True)";
+    f = luFactors(*a);
+  }
+  DType dt = a->t.dtype();
+  Tensor p(dt, permutation ? withTail(a->batchShape, {m, m})
+                           : SmallVector<int64_t>{0}),
+      l(dt, data ? withTail(a->batchShape, {m, k}) : SmallVector<int64_t>{0}),
+      u(dt, data ? withTail(a->batchShape, {k, n}) : SmallVector<int64_t>{0});
+  if (traced_linalg_lu_unpack(a->code(), rawData(f.lu), f.pivots.data(),
+                              rawData(p), rawData(l), rawData(u), a->batch, m,
+                              n, data, permutation) != 0)
+    return args.emitError() << "lu_unpack: a pivot is out of range [1, " << m
+                            << "]";
+  return RtValue::ofList({RtValue(p), RtValue(l), RtValue(u)}, true);
+}
+
+/// torch.lu: getrf, with the infos when get_infos (never an error for a
+/// singular matrix, as in torch).
+FailureOr<RtValue> luWithInfo(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  FailureOr<bool> pivot = args.getBool("pivot"),
+                  infos = args.getBool("get_infos");
+  if (failed(a) || failed(pivot) || failed(infos))
+    return failure();
+  if (!*pivot)
+    return args.emitError() << "LU without pivoting is not implemented on the "
+                               "CPU (pivot must be True)";
+  LuFactors f = luFactors(*a);
+  int64_t k = std::min(a->m, a->n);
+  std::vector<RtValue> items = {
+      RtValue(f.lu),
+      RtValue(int32Tensor(withTail(a->batchShape, {k}), f.pivots))};
+  if (*infos)
+    items.push_back(RtValue(int32Tensor(a->batchShape, f.info)));
+  return RtValue::ofList(std::move(items), true);
+}
+
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+FailureOr<RtValue> householderKernel(const KernelArgs &args) {
+  bool product = args.has("tau");
+  FailureOr<Matrices> a = matrices(args, product ? "A" : "input", false);
+  if (failed(a))
+    return failure();
+  int64_t m = a->m, n = a->n;
+  DType dt = a->t.dtype();
+  if (!product && !args.has("input2")) { // geqrf
+    int64_t k = std::min(m, n);
+    Tensor out(dt, a->t.shape()), tau(dt, withTail(a->batchShape, {k}));
+    traced_linalg_geqrf(a->code(), a->data(), rawData(out), rawData(tau),
+                        a->batch, m, n);
+    return RtValue::ofList({RtValue(out), RtValue(tau)}, true);
+  }
+  FailureOr<Tensor> tau = args.tensor(product ? "tau" : "input2");
+  if (failed(tau))
+    return failure();
+  if (tau->dtype() != dt || tau->rank() != a->t.rank() - 1 ||
+      tau->shape().drop_back() != ArrayRef<int64_t>(a->batchShape))
+    return args.emitError() << "tau must hold one vector per matrix, in the "
+                               "matrices' dtype";
+  int64_t k = tau->dim(tau->rank() - 1);
+  Tensor tauT = *tau;
+  if (product) {
+    if (m < n || n < k)
+      return args.emitError() << "expects input.shape[-2] >= "
+                                 "input.shape[-1] >= tau.shape[-1]";
+    Tensor out(dt, a->t.shape());
+    traced_linalg_householder_product(a->code(), a->data(), rawData(tauT),
+                                      rawData(out), a->batch, m, n, k);
+    return RtValue(out);
+  }
+  FailureOr<Tensor> c = args.tensor("input3");
+  FailureOr<bool> left = args.getBool("left"),
+                  transpose = args.getBool("transpose");
+  if (failed(c) || failed(left) || failed(transpose))
+    return failure();
+  Tensor cm = *c;
+  if (cm.dtype() != dt || cm.rank() != a->t.rank() ||
+      cm.shape().drop_back(2) != ArrayRef<int64_t>(a->batchShape) ||
+      cm.dim(cm.rank() - (*left ? 2 : 1)) != m || k > n || k > m)
+    return args.emitError() << "the reflectors, tau and the matrix do not fit";
+  Tensor out(dt, cm.shape());
+  traced_linalg_ormqr(a->code(), a->data(), rawData(tauT), rawData(cm),
+                      rawData(out), a->batch, cm.dim(cm.rank() - 2),
+                      cm.dim(cm.rank() - 1), k, *left, *transpose);
+  return RtValue(out);
+}
+
+/// The singular values of each matrix of `a` (gesdd), or the absolute
+/// eigenvalues (syevd) with `hermitian`, as a (batch, k) tensor.
+static FailureOr<Tensor> spectrum(const KernelArgs &args, const Matrices &a,
+                                  bool hermitian) {
+  int64_t k = hermitian ? a.n : std::min(a.m, a.n);
+  Tensor s(a.t.dtype(), withTail(a.batchShape, {k}));
+  std::vector<int32_t> info(a.batch);
+  int32_t status =
+      hermitian ? traced_linalg_eigh(a.code(), a.data(), rawData(s), nullptr,
+                                     info.data(), a.batch, a.n, 0, 0)
+                : traced_linalg_svd(a.code(), a.data(), nullptr, rawData(s),
+                                    nullptr, info.data(), a.batch, a.m, a.n,
+                                    0, 0);
+  if (status != 0)
+    return args.emitError() << "the singular values did not converge";
+  if (hermitian)
+    for (int64_t i = 0; i < s.numel(); ++i)
+      s.setDouble(i, std::abs(s.getDouble(i)));
+  return s;
+}
+
+/// linalg.matrix_rank: the singular values above max(atol, rtol * the
+/// largest), rtol eps * max(m, n) by default (0 where atol > 0 is given).
+FailureOr<RtValue> matrixRank(const KernelArgs &args) {
+  FailureOr<bool> hermitian = args.getBool("hermitian");
+  if (failed(hermitian))
+    return failure();
+  FailureOr<Matrices> a = matrices(args, "A", *hermitian);
+  if (failed(a))
+    return failure();
+  Tensor rank(DType::I64, a->batchShape);
+  if (a->m == 0 || a->n == 0)
+    return RtValue(rank);
+  FailureOr<Tensor> s = spectrum(args, *a, *hermitian);
+  if (failed(s))
+    return failure();
+  bool f32 = a->t.dtype() == DType::F32;
+  double atol = args.isNone("atol") ? 0.0 : *args.getFloat("atol");
+  double eps = f32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double rtol = !args.isNone("rtol")  ? *args.getFloat("rtol")
+                : !args.isNone("atol") && atol > 0 ? 0.0
+                                                   : eps * std::max(a->m, a->n);
+  int64_t k = s->dim(s->rank() - 1);
+  for (int64_t b = 0; b < a->batch; ++b) {
+    double largest = -INFINITY;
+    for (int64_t i = 0; i < k; ++i)
+      largest = std::max(largest, s->getDouble(b * k + i));
+    // (The product in the matrices' dtype, as torch's.)
+    double tol = f32 ? double(float(rtol) * float(largest)) : rtol * largest;
+    tol = std::max(atol, tol);
+    int64_t count = 0;
+    for (int64_t i = 0; i < k; ++i)
+      count += s->getDouble(b * k + i) > tol;
+    rank.setDouble(b, count);
+  }
+  return RtValue(rank);
+}
+
+/// linalg.cond for p None, 2 and -2: the largest singular value over the
+/// smallest (or the inverse).
+FailureOr<RtValue> cond(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  if (failed(a))
+    return failure();
+  bool inverse = false;
+  if (!args.isNone("p")) {
+    FailureOr<int64_t> p = args.getInt("p");
+    if (failed(p) || (*p != 2 && *p != -2))
+      return args.emitError() << "only the orders None, 2 and -2 (singular "
+                                 "values) are supported";
+    inverse = *p == -2;
+  }
+  Tensor out(a->t.dtype(), a->batchShape);
+  if (std::min(a->m, a->n) == 0)
+    return RtValue(out);
+  FailureOr<Tensor> s = spectrum(args, *a, false);
+  if (failed(s))
+    return failure();
+  int64_t k = s->dim(s->rank() - 1);
+  dispatchStorage(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *sv = s->template data<T>();
+    for (int64_t b = 0; b < a->batch; ++b) {
+      T hi = sv[b * k], lo = sv[b * k + k - 1];
+      out.template data<T>()[b] = inverse ? lo / hi : hi / lo;
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// linalg.pinv and pinverse, as torch 1.13 computes them: from the reduced
+/// SVD (or eigh with `hermitian`), the reciprocals of the singular values
+/// above max(atol, rtol * the largest), then V diag(1/S) U^T.
+FailureOr<RtValue> pinv(const KernelArgs &args) {
+  bool old = args.has("input");
+  FailureOr<Matrices> a = matrices(args, old ? "input" : "A", false);
+  if (failed(a))
+    return failure();
+  bool hermitian = !old && *args.getBool("hermitian");
+  if (hermitian && a->m != a->n)
+    return args.emitError() << "A must be batches of square matrices";
+  int64_t m = a->m, n = a->n;
+  DType dt = a->t.dtype();
+  Tensor out(dt, withTail(a->batchShape, {n, m}));
+  if (out.numel() == 0)
+    return RtValue(out);
+  bool f32 = dt == DType::F32;
+  double atol = 0, rtol = (f32 ? 1.1920928955078125e-07 : 2.220446049250313e-16) *
+                          std::max(m, n);
+  if (old) {
+    rtol = *args.getFloat("rcond");
+  } else if (!args.isNone("rcond")) {
+    rtol = *args.getFloat("rcond");
+  } else {
+    if (!args.isNone("atol"))
+      atol = *args.getFloat("atol");
+    if (!args.isNone("rtol"))
+      rtol = *args.getFloat("rtol");
+    else if (!args.isNone("atol") && atol > 0)
+      rtol = 0;
+  }
+  int64_t k = hermitian ? n : std::min(m, n);
+  // U (m, k), S (k), V^T (k, n); for hermitian, U = V the eigenvectors.
+  Tensor u(dt, withTail(a->batchShape, {m, k})), s(dt, withTail(a->batchShape, {k})),
+      vh(dt, withTail(a->batchShape, {k, n}));
+  std::vector<int32_t> info(a->batch);
+  int32_t status =
+      hermitian
+          ? traced_linalg_eigh(a->code(), a->data(), rawData(s), rawData(u),
+                               info.data(), a->batch, n, 0, 1)
+          : traced_linalg_svd(a->code(), a->data(), rawData(u), rawData(s),
+                              rawData(vh), info.data(), a->batch, m, n, 0, 1);
+  if (status != 0)
+    return args.emitError() << "the decomposition did not converge";
+  if (hermitian)
+    vh = transposed(u);
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    const T *ud = u.template data<T>(), *sd = s.template data<T>(),
+            *vd = vh.template data<T>();
+    T *o = out.template data<T>();
+    std::vector<T> sinv(k);
+    for (int64_t b = 0; b < a->batch; ++b) {
+      const T *sb = sd + b * k;
+      // (Descending singular values; eigenvalues by their magnitude.)
+      auto size = [&](T v) { return hermitian && v < T(0) ? T(-v) : v; };
+      T largest = size(sb[0]);
+      for (int64_t i = 1; i < k; ++i)
+        largest = std::max(largest, size(sb[i]));
+      T tol = std::max(T(atol), T(T(rtol) * largest));
+      for (int64_t i = 0; i < k; ++i)
+        sinv[i] = size(sb[i]) > tol ? T(1) / sb[i] : T(0);
+      // out[j][i] = sum_l V[j][l] sinv[l] U[i][l] (V = Vh^T).
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+          T acc = 0;
+          for (int64_t l = 0; l < k; ++l)
+            acc += vd[b * k * n + l * n + j] * sinv[l] * ud[b * m * k + i * k + l];
+          o[b * n * m + j * m + i] = acc;
+        }
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
   bool linalg = args.has("A");
@@ -1316,10 +1691,16 @@ FailureOr<RtValue> svd(const KernelArgs &args) {
 
 /// linalg.eigh and linalg.eigvalsh: syevd.
 static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
-  FailureOr<Matrices> a = matrices(args, "A", true);
-  FailureOr<std::string> uplo = args.getStr("UPLO");
+  bool symeig = args.has("eigenvectors");
+  FailureOr<Matrices> a = matrices(args, symeig ? "input" : "A", true);
+  FailureOr<std::string> uplo =
+      symeig ? FailureOr<std::string>(
+                   std::string(*args.getBool("upper") ? "U" : "L"))
+             : args.getStr("UPLO");
   if (failed(a) || failed(uplo))
     return failure();
+  if (symeig)
+    vectors = *args.getBool("eigenvectors");
   if (*uplo != "L" && *uplo != "U")
     return args.emitError() << "Expected UPLO argument to be 'L' or 'U', but "
                                "got "
@@ -1336,6 +1717,9 @@ static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
                                "input matrix is ill-conditioned or has too "
                                "many repeated eigenvalues (error code: "
                             << firstNonzero(info) << ").";
+  if (symeig)
+    return RtValue::ofList(
+        {RtValue(w), RtValue(vectors ? v : Tensor(a->t.dtype(), {0}))}, true);
   if (!vectors)
     return RtValue(w);
   return RtValue::ofList({RtValue(w), RtValue(v)}, true);
@@ -1358,7 +1742,9 @@ FailureOr<RtValue> triangularSolve(const KernelArgs &args) {
     return failure();
   bool left = linalg ? *args.getBool("left") : true;
   bool transpose = linalg ? false : *args.getBool("transpose");
-  Tensor b = *bt;
+  // (solve_triangular computes B in A's dtype; triangular_solve refuses
+  // another dtype, as torch does.)
+  Tensor b = linalg ? bt->to(a->t.dtype()) : *bt;
   if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
       b.dim(b.rank() - (left ? 2 : 1)) != a->n)
     return args.emitError() << "A and B have incompatible shapes or dtypes";
@@ -2517,6 +2903,7 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["traced.nn.rnn_cell"] = recurrentCell;
   table["torch.linalg.det"] = det;
   table["torch.linalg.slogdet"] = slogdet;
+  table["torch.logdet"] = logdet;
   table["torch.linalg.inv"] = inv;
   table["torch.linalg.cholesky"] = cholesky;
   table["torch.linalg.cholesky_ex"] = cholesky;
@@ -2535,6 +2922,21 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.linalg.eigvalsh"] = eigvalsh;
   table["torch.linalg.solve_triangular"] = triangularSolve;
   table["torch.triangular_solve"] = triangularSolve;
+  table["torch.linalg.lu_solve"] = luSolveKernel;
+  table["torch.lu_solve"] = luSolveKernel;
+  table["torch.cholesky_solve"] = choleskySolve;
+  table["torch.cholesky_inverse"] = choleskyInverse;
+  table["torch.lu_unpack"] = luUnpackKernel;
+  table["torch.linalg.lu"] = luUnpackKernel;
+  table["torch.functional.lu"] = luWithInfo;
+  table["torch.symeig"] = eigh;
+  table["torch.geqrf"] = householderKernel;
+  table["torch.linalg.householder_product"] = householderKernel;
+  table["torch.ormqr"] = householderKernel;
+  table["torch.linalg.matrix_rank"] = matrixRank;
+  table["torch.linalg.cond"] = cond;
+  table["torch.linalg.pinv"] = pinv;
+  table["torch.pinverse"] = pinv;
   table["torch.addbmm"] = addbmm;
   table["torch.linalg.cross"] = cross;
   table["torch.cross"] = cross;

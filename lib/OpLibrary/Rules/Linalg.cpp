@@ -1190,10 +1190,199 @@ static SmallVector<int64_t> concat(ArrayRef<int64_t> batch,
   return shape;
 }
 
+/// The solvers from a factorization (linalg.lu_solve, lu_solve,
+/// cholesky_solve) and cholesky_inverse.
+static LogicalResult factoredSolve(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  bool lu = t.contains("lu_solve");
+  RankedTensorType f = h.tensor(t == "torch.linalg.lu_solve" ? "LU"
+                                : t == "torch.lu_solve"      ? "LU_data"
+                                : t == "torch.cholesky_solve" ? "input2"
+                                                              : "input");
+  if (!f)
+    return h.unknown();
+  if (failed(matrixOperand(call, f, lu ? "LU" : "A", true)))
+    return failure();
+  if (t == "torch.cholesky_inverse")
+    return h.result(f);
+  RankedTensorType b = h.tensor(t == "torch.linalg.lu_solve" ? "B" : "input");
+  if (!b)
+    return h.unknown();
+  if (failed(matrixOperand(call, b, "B", false)))
+    return failure();
+  if (b.getElementType() != f.getElementType())
+    return call.emitError() << "expects B and the factors of one dtype, got "
+                            << b << " and " << f;
+  bool left = !call.getSignature().lookup("left") ||
+              call.getBool("left").value_or(true);
+  int64_t n = f.getShape().back();
+  if (dimsDiffer(b.getShape()[b.getRank() - (left ? 2 : 1)], n))
+    return call.emitError() << "the factors " << f << " and B " << b
+                            << " have incompatible sizes";
+  FailureOr<SmallVector<int64_t>> bb = broadcastBatch(call, f, b);
+  if (failed(bb))
+    return failure();
+  return h.result(concat(*bb, b.getShape().take_back(2)), f.getElementType());
+}
+
+/// lu_unpack, linalg.lu, torch.lu (lu_factor with infos) and symeig.
+static LogicalResult unpackedFactors(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  bool unpack = t == "torch.lu_unpack";
+  RankedTensorType a = h.tensor(unpack ? "LU_data"
+                                : t == "torch.symeig" ? "input"
+                                                      : "A");
+  if (!a)
+    return h.unknown();
+  if (failed(matrixOperand(call, a, "A", t == "torch.symeig")))
+    return failure();
+  Type e = a.getElementType(), i32 = IntegerType::get(ctx, 32);
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back();
+  int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                  ? ShapedType::kDynamic
+                  : std::min(m, n);
+  Type empty = RankedTensorType::get({0}, e);
+  if (t == "torch.symeig") {
+    bool vectors = call.getBool("eigenvectors").value_or(false);
+    return h.result(TupleType::get(
+        ctx, {RankedTensorType::get(concat(batch, {n}), e),
+              vectors ? Type(a) : empty}));
+  }
+  if (!unpack && call.getBool("pivot") != std::optional<bool>(true))
+    return call.emitError() << "LU without pivoting is not implemented on "
+                               "the CPU (pivot must be True)";
+  if (t == "torch.functional.lu") {
+    if (!call.isNone("out"))
+      return call.emitError() << "the result written into out= is not "
+                                 "supported";
+    std::optional<bool> infos = call.getBool("get_infos");
+    if (!infos)
+      return h.unknown();
+    SmallVector<Type> types = {a, RankedTensorType::get(concat(batch, {k}), i32)};
+    if (*infos)
+      types.push_back(RankedTensorType::get(batch, i32));
+    return h.result(TupleType::get(ctx, types));
+  }
+  bool data = !unpack || call.getBool("unpack_data").value_or(true),
+       pivots = !unpack || call.getBool("unpack_pivots").value_or(true);
+  if (unpack) {
+    RankedTensorType p = h.tensor("LU_pivots");
+    if (!p)
+      return h.unknown();
+    if (!p.getElementType().isInteger(32))
+      return call.emitError() << "LU_pivots is expected to be a contiguous "
+                                 "tensor of torch.int32 dtype, got "
+                              << p;
+  }
+  return h.result(TupleType::get(
+      ctx, {pivots ? RankedTensorType::get(concat(batch, {m, m}), e) : empty,
+            data ? RankedTensorType::get(concat(batch, {m, k}), e) : empty,
+            data ? RankedTensorType::get(concat(batch, {k, n}), e) : empty}));
+}
+
+/// geqrf, linalg.householder_product (orgqr) and ormqr.
+static LogicalResult householder(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  bool product = t == "torch.linalg.householder_product";
+  RankedTensorType a = h.tensor(product ? "A" : "input");
+  if (!a)
+    return h.unknown();
+  if (failed(matrixOperand(call, a, product ? "A" : "input", false)))
+    return failure();
+  Type e = a.getElementType();
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back();
+  if (t == "torch.geqrf") {
+    int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                    ? ShapedType::kDynamic
+                    : std::min(m, n);
+    return h.result(TupleType::get(
+        ctx, {a, RankedTensorType::get(concat(batch, {k}), e)}));
+  }
+  RankedTensorType tau = h.tensor(product ? "tau" : "input2");
+  if (!tau)
+    return h.unknown();
+  if (tau.getElementType() != e || tau.getRank() != a.getRank() - 1 ||
+      tau.getShape().drop_back() != batch)
+    return call.emitError() << "tau " << tau << " must hold one vector per "
+                               "matrix of " << a << ", in its dtype";
+  int64_t k = tau.getShape().back();
+  if (product) {
+    if (m < n || n < k)
+      return call.emitError() << "expects input.shape[-2] >= "
+                                 "input.shape[-1] >= tau.shape[-1], got "
+                              << a << " and " << tau;
+    return h.result(a);
+  }
+  RankedTensorType c = h.tensor("input3");
+  if (!c)
+    return h.unknown();
+  if (c.getElementType() != e || c.getRank() != a.getRank() ||
+      c.getShape().drop_back(2) != batch)
+    return call.emitError() << "the matrix " << c << " must have the batch "
+                               "dims and dtype of "
+                            << a;
+  bool left = call.getBool("left").value_or(true);
+  int64_t r = c.getShape()[c.getRank() - (left ? 2 : 1)];
+  if (r != m || k > n || k > m)
+    return call.emitError() << "the reflectors " << a << " and tau " << tau
+                            << " do not fit " << c;
+  return h.result(c);
+}
+
+/// linalg.matrix_rank (int64) and linalg.cond (p None, 2 or -2: the ratio
+/// of extreme singular values) over each matrix.
+static LogicalResult spectralComposite(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("A");
+  if (!a)
+    return h.unknown();
+  bool rank = call.getTarget() == "torch.linalg.matrix_rank";
+  if (failed(matrixOperand(call, a, "A",
+                           rank && call.getBool("hermitian").value_or(false))))
+    return failure();
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  if (rank)
+    return h.result(batch, IntegerType::get(call.getContext(), 64));
+  if (!call.isNone("p")) {
+    std::optional<int64_t> p = call.getInt("p");
+    if (!p || (*p != 2 && *p != -2))
+      return call.emitError() << "only the orders None, 2 and -2 (singular "
+                                 "values) are supported";
+  }
+  return h.result(batch, a.getElementType());
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   StringRef t = call.getTarget();
+  if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
+      t == "torch.cholesky_inverse")
+    return factoredSolve(call, h);
+  if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
+      t == "torch.functional.lu" || t == "torch.symeig")
+    return unpackedFactors(call, h);
+  if (t == "torch.geqrf" || t == "torch.linalg.householder_product" ||
+      t == "torch.ormqr")
+    return householder(call, h);
+  if (t == "torch.linalg.matrix_rank" || t == "torch.linalg.cond")
+    return spectralComposite(call, h);
+  if (t == "torch.linalg.pinv" || t == "torch.pinverse") {
+    // The pseudo-inverse: (*, n, m).
+    RankedTensorType a = h.tensor(t == "torch.pinverse" ? "input" : "A");
+    if (!a)
+      return h.unknown();
+    bool hermitian = t == "torch.linalg.pinv" &&
+                     call.getBool("hermitian").value_or(false);
+    if (failed(matrixOperand(call, a, "A", hermitian)))
+      return failure();
+    SmallVector<int64_t> shape(a.getShape());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    return h.result(shape, a.getElementType());
+  }
   MLIRContext *ctx = call.getContext();
   bool linalg = t.starts_with("torch.linalg.");
   RankedTensorType a = h.tensor(call.getSignature().lookup("A") ? "A" : "input");
@@ -1241,6 +1430,9 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
       if (failed(matrixOperand(call, a, "A", true)) ||
           failed(matrixOperand(call, b, "input", false)))
         return failure();
+      if (b.getElementType() != e)
+        return call.emitError() << "expects b and A of one dtype, got " << b
+                                << " and " << a;
       if (dimsDiffer(a.getShape().back(), b.getShape()[b.getRank() - 2]))
         return call.emitError() << "A " << a << " and input " << b
                                 << " have incompatible sizes";
@@ -1259,9 +1451,14 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
                                  "is not supported for left=False";
     RankedTensorType bm =
         vector ? RankedTensorType::get(concat(b.getShape(), {1}), e) : b;
-    if (failed(matrixOperand(call, bm, "B", false)))
+    // (solve_triangular computes B in A's dtype; the others refuse a B of
+    // another dtype, as torch does.)
+    bool anyB = t == "torch.linalg.solve_triangular";
+    if (bm.getRank() < 2)
+      return call.emitError() << "B must have at least 2 dimensions, got " << b;
+    if (!anyB && failed(matrixOperand(call, bm, "B", false)))
       return failure();
-    if (bm.getElementType() != e)
+    if (!anyB && bm.getElementType() != e)
       return call.emitError() << "expects A and B of one dtype, got " << a
                               << " and " << b;
     int64_t rows = bm.getShape()[bm.getRank() - (left ? 2 : 1)];

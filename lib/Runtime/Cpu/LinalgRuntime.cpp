@@ -24,6 +24,9 @@
 extern "C" {
 #define TRACED_DECLARE_LAPACK(T, p)                                            \
   void p##potrf_(const char *, const int *, T *, const int *, int *);          \
+  void p##potrs_(const char *, const int *, const int *, const T *,           \
+                 const int *, T *, const int *, int *);                        \
+  void p##potri_(const char *, const int *, T *, const int *, int *);          \
   void p##getrf_(const int *, const int *, T *, const int *, int *, int *);    \
   void p##getrs_(const char *, const int *, const int *, const T *,            \
                  const int *, const int *, T *, const int *, int *);           \
@@ -31,6 +34,9 @@ extern "C" {
                  const int *, int *);                                          \
   void p##orgqr_(const int *, const int *, const int *, T *, const int *,      \
                  const T *, T *, const int *, int *);                          \
+  void p##ormqr_(const char *, const char *, const int *, const int *,        \
+                 const int *, const T *, const int *, const T *, T *,          \
+                 const int *, T *, const int *, int *);                        \
   void p##gesdd_(const char *, const int *, const int *, T *, const int *,     \
                  T *, T *, const int *, T *, const int *, T *, const int *,    \
                  int *, int *);                                                \
@@ -51,10 +57,13 @@ template <typename T> struct Lapack;
 #define TRACED_LAPACK_TRAITS(T, p)                                             \
   template <> struct Lapack<T> {                                               \
     static constexpr auto potrf = p##potrf_;                                   \
+    static constexpr auto potrs = p##potrs_;                                   \
+    static constexpr auto potri = p##potri_;                                   \
     static constexpr auto getrf = p##getrf_;                                   \
     static constexpr auto getrs = p##getrs_;                                   \
     static constexpr auto geqrf = p##geqrf_;                                   \
     static constexpr auto orgqr = p##orgqr_;                                   \
+    static constexpr auto ormqr = p##ormqr_;                                   \
     static constexpr auto gesdd = p##gesdd_;                                   \
     static constexpr auto syevd = p##syevd_;                                   \
     static constexpr auto trsm = p##trsm_;                                     \
@@ -122,6 +131,49 @@ int32_t cholesky(const T *a, T *out, int32_t *info, int64_t batch, int64_t n,
 }
 
 template <typename T>
+int32_t choleskySolve(const T *factor, const T *rhs, T *x, int64_t batch,
+                      int64_t n, int64_t k, bool upper) {
+  Scratch<T> w(n * n), bx(n * k);
+  int nn = static_cast<int>(n), kk = static_cast<int>(k), lda = ld(n);
+  char uplo = upper ? 'U' : 'L';
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(factor + b * n * n, w.p, n, n, n);
+    toColumns(rhs + b * n * k, bx.p, n, k, n);
+    int i = 0;
+    if (n > 0 && k > 0)
+      Lapack<T>::potrs(&uplo, &nn, &kk, w.p, &lda, bx.p, &lda, &i);
+    if (i != 0 && first == 0)
+      first = i;
+    toRows(bx.p, x + b * n * k, n, k, n);
+  }
+  return first;
+}
+
+template <typename T>
+int32_t choleskyInverse(const T *factor, T *out, int32_t *info, int64_t batch,
+                        int64_t n, bool upper) {
+  Scratch<T> w(n * n);
+  int nn = static_cast<int>(n), lda = ld(n);
+  char uplo = upper ? 'U' : 'L';
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(factor + b * n * n, w.p, n, n, n);
+    int i = 0;
+    if (n > 0)
+      Lapack<T>::potri(&uplo, &nn, w.p, &lda, &i);
+    info[b] = i;
+    // potri writes one triangle; the inverse is symmetric (torch copies it).
+    T *o = out + b * n * n;
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        bool stored = upper ? c >= r : c <= r;
+        o[r * n + c] = stored ? w[c * n + r] : w[r * n + c];
+      }
+  }
+  return firstNonzero(info, batch);
+}
+
+template <typename T>
 int32_t luFactor(const T *a, T *lu, int32_t *pivots, int32_t *info,
                  int64_t batch, int64_t m, int64_t n) {
   Scratch<T> w(m * n);
@@ -139,6 +191,46 @@ int32_t luFactor(const T *a, T *lu, int32_t *pivots, int32_t *info,
       pivots[b * k + j] = ipiv[j];
   }
   return firstNonzero(info, batch);
+}
+
+template <typename T>
+int32_t luUnpack(const T *lu, const int32_t *pivots, T *p, T *l, T *u,
+                 int64_t batch, int64_t m, int64_t n, bool data,
+                 bool permutation) {
+  int64_t k = m < n ? m : n;
+  Scratch<int64_t> perm(m);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T *f = lu + b * m * n;
+    if (data) {
+      T *lo = l + b * m * k, *uo = u + b * k * n;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          lo[i * k + j] = i > j ? f[i * n + j] : i == j ? T(1) : T(0);
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          uo[i * n + j] = j >= i ? f[i * n + j] : T(0);
+    }
+    if (!permutation)
+      continue;
+    // The row interchanges applied in order: P^T A = L U, so P's column i
+    // has its one in row perm[i].
+    for (int64_t i = 0; i < m; ++i)
+      perm[i] = i;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t q = pivots[b * k + i] - 1;
+      if (q < 0 || q >= m)
+        return -1;
+      int64_t t = perm[i];
+      perm[i] = perm[q];
+      perm[q] = t;
+    }
+    T *po = p + b * m * m;
+    for (int64_t e = 0; e < m * m; ++e)
+      po[e] = T(0);
+    for (int64_t i = 0; i < m; ++i)
+      po[perm[i] * m + i] = T(1);
+  }
+  return 0;
 }
 
 template <typename T>
@@ -209,6 +301,93 @@ int32_t qr(const T *a, T *q, T *r, int64_t batch, int64_t m, int64_t n,
       }
       toRows(w.p, q + bi * m * qCols, m, qCols, m);
     }
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
+/// geqrf: the reflectors below the diagonal, R on and above it, and tau.
+template <typename T>
+int32_t geqrf(const T *a, T *out, T *tau, int64_t batch, int64_t m,
+              int64_t n) {
+  int64_t k = m < n ? m : n;
+  Scratch<T> w(m * n);
+  int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * m * n, w.p, m, n, m);
+    int info = 0, lwork = -1;
+    if (k > 0) {
+      T query;
+      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, &query, &lwork,
+                       &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, work.p, &lwork,
+                       &info);
+    }
+    toRows(w.p, out + b * m * n, m, n, m);
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
+/// orgqr: the first n columns of the product of k reflectors (m x n).
+template <typename T>
+int32_t householderProduct(const T *a, const T *tau, T *out, int64_t batch,
+                           int64_t m, int64_t n, int64_t k) {
+  Scratch<T> w(m * n);
+  int mm = static_cast<int>(m), nn = static_cast<int>(n),
+      kk = static_cast<int>(k), lda = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * m * n, w.p, m, n, m);
+    int info = 0;
+    if (m > 0 && n > 0) {
+      int lwork = -1;
+      T query;
+      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, &query, &lwork,
+                       &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, work.p, &lwork,
+                       &info);
+    }
+    toRows(w.p, out + b * m * n, m, n, m);
+    if (info != 0 && first == 0)
+      first = info;
+  }
+  return first;
+}
+
+/// ormqr: op(Q) C (`left`) or C op(Q) for the (m, n) C, Q the product of
+/// the k reflectors of the (r, k) `a` (r = m with `left`, else n).
+template <typename T>
+int32_t applyQ(const T *a, const T *tau, const T *c, T *out, int64_t batch,
+               int64_t m, int64_t n, int64_t k, bool left, bool transpose) {
+  int64_t r = left ? m : n;
+  Scratch<T> aw(r * k), cw(m * n);
+  char side = left ? 'L' : 'R', trans = transpose ? 'T' : 'N';
+  int mm = static_cast<int>(m), nn = static_cast<int>(n),
+      kk = static_cast<int>(k), lda = ld(r), ldc = ld(m);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * r * k, aw.p, r, k, r);
+    toColumns(c + b * m * n, cw.p, m, n, m);
+    int info = 0;
+    if (m > 0 && n > 0 && k > 0) {
+      int lwork = -1;
+      T query;
+      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
+                       cw.p, &ldc, &query, &lwork, &info);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
+                       cw.p, &ldc, work.p, &lwork, &info);
+    }
+    toRows(cw.p, out + b * m * n, m, n, m);
     if (info != 0 && first == 0)
       first = info;
   }
@@ -323,6 +502,28 @@ TRACED_EXPORT int32_t traced_linalg_cholesky(int dtype, const void *a,
                                upper != 0);
 }
 
+TRACED_EXPORT int32_t traced_linalg_cholesky_solve(int dtype,
+                                                   const void *factor,
+                                                   const void *b, void *x,
+                                                   int64_t batch, int64_t n,
+                                                   int64_t k, int64_t upper) {
+  return dtype == 0 ? choleskySolve(F(float, factor), F(float, b),
+                                    M(float, x), batch, n, k, upper != 0)
+                    : choleskySolve(F(double, factor), F(double, b),
+                                    M(double, x), batch, n, k, upper != 0);
+}
+
+TRACED_EXPORT int32_t traced_linalg_cholesky_inverse(int dtype,
+                                                     const void *factor,
+                                                     void *out, int32_t *info,
+                                                     int64_t batch, int64_t n,
+                                                     int64_t upper) {
+  return dtype == 0 ? choleskyInverse(F(float, factor), M(float, out), info,
+                                      batch, n, upper != 0)
+                    : choleskyInverse(F(double, factor), M(double, out), info,
+                                      batch, n, upper != 0);
+}
+
 TRACED_EXPORT int32_t traced_linalg_lu_factor(int dtype, const void *a,
                                               void *lu, int32_t *pivots,
                                               int32_t *info, int64_t batch,
@@ -331,6 +532,20 @@ TRACED_EXPORT int32_t traced_linalg_lu_factor(int dtype, const void *a,
                                m, n)
                     : luFactor(F(double, a), M(double, lu), pivots, info,
                                batch, m, n);
+}
+
+TRACED_EXPORT int32_t traced_linalg_lu_unpack(int dtype, const void *lu,
+                                              const int32_t *pivots, void *p,
+                                              void *l, void *u, int64_t batch,
+                                              int64_t m, int64_t n,
+                                              int64_t data,
+                                              int64_t permutation) {
+  return dtype == 0 ? luUnpack(F(float, lu), pivots, M(float, p), M(float, l),
+                               M(float, u), batch, m, n, data != 0,
+                               permutation != 0)
+                    : luUnpack(F(double, lu), pivots, M(double, p),
+                               M(double, l), M(double, u), batch, m, n,
+                               data != 0, permutation != 0);
 }
 
 TRACED_EXPORT int32_t traced_linalg_lu_solve(int dtype, const void *lu,
@@ -351,6 +566,37 @@ TRACED_EXPORT int32_t traced_linalg_qr(int dtype, const void *a, void *q,
                          mode)
                     : qr(F(double, a), M(double, q), M(double, r), batch, m,
                          n, mode);
+}
+
+TRACED_EXPORT int32_t traced_linalg_geqrf(int dtype, const void *a,
+                                          void *out, void *tau, int64_t batch,
+                                          int64_t m, int64_t n) {
+  return dtype == 0 ? geqrf(F(float, a), M(float, out), M(float, tau), batch,
+                            m, n)
+                    : geqrf(F(double, a), M(double, out), M(double, tau),
+                            batch, m, n);
+}
+
+TRACED_EXPORT int32_t traced_linalg_householder_product(
+    int dtype, const void *a, const void *tau, void *out, int64_t batch,
+    int64_t m, int64_t n, int64_t k) {
+  return dtype == 0 ? householderProduct(F(float, a), F(float, tau),
+                                         M(float, out), batch, m, n, k)
+                    : householderProduct(F(double, a), F(double, tau),
+                                         M(double, out), batch, m, n, k);
+}
+
+TRACED_EXPORT int32_t traced_linalg_ormqr(int dtype, const void *a,
+                                          const void *tau, const void *c,
+                                          void *out, int64_t batch, int64_t m,
+                                          int64_t n, int64_t k, int64_t left,
+                                          int64_t transpose) {
+  return dtype == 0 ? applyQ(F(float, a), F(float, tau), F(float, c),
+                             M(float, out), batch, m, n, k, left != 0,
+                             transpose != 0)
+                    : applyQ(F(double, a), F(double, tau), F(double, c),
+                             M(double, out), batch, m, n, k, left != 0,
+                             transpose != 0);
 }
 
 TRACED_EXPORT int32_t traced_linalg_svd(int dtype, const void *a, void *u,
@@ -403,11 +649,30 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
     return traced_linalg_cholesky(code, AT(a), AT(out), AT(info), batch, n,    \
                                   upper);                                      \
   }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_cholesky_solve_##suffix(                 \
+      MR(T, factor), MR(T, b), MR(T, x), int64_t batch, int64_t n, int64_t k,  \
+      int64_t upper) {                                                         \
+    return traced_linalg_cholesky_solve(code, AT(factor), AT(b), AT(x), batch, \
+                                        n, k, upper);                          \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_cholesky_inverse_##suffix(               \
+      MR(T, factor), MR(T, out), MR(int32_t, info), int64_t batch, int64_t n,  \
+      int64_t upper) {                                                         \
+    return traced_linalg_cholesky_inverse(code, AT(factor), AT(out), AT(info), \
+                                          batch, n, upper);                    \
+  }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_lu_factor_##suffix(                      \
       MR(T, a), MR(T, lu), MR(int32_t, pivots), MR(int32_t, info),             \
       int64_t batch, int64_t m, int64_t n) {                                   \
     return traced_linalg_lu_factor(code, AT(a), AT(lu), AT(pivots), AT(info),  \
                                    batch, m, n);                               \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_lu_unpack_##suffix(                      \
+      MR(T, lu), MR(int32_t, pivots), MR(T, p), MR(T, l), MR(T, u),            \
+      int64_t batch, int64_t m, int64_t n, int64_t data,                       \
+      int64_t permutation) {                                                   \
+    return traced_linalg_lu_unpack(code, AT(lu), AT(pivots), AT(p), AT(l),     \
+                                   AT(u), batch, m, n, data, permutation);     \
   }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_lu_solve_##suffix(                       \
       MR(T, lu), MR(int32_t, pivots), MR(T, b), MR(T, x), int64_t batch,       \
@@ -419,6 +684,22 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
       MR(T, a), MR(T, q), MR(T, r), int64_t batch, int64_t m, int64_t n,       \
       int64_t mode) {                                                          \
     return traced_linalg_qr(code, AT(a), AT(q), AT(r), batch, m, n, mode);     \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_geqrf_##suffix(                         \
+      MR(T, a), MR(T, out), MR(T, tau), int64_t batch, int64_t m, int64_t n) { \
+    return traced_linalg_geqrf(code, AT(a), AT(out), AT(tau), batch, m, n);    \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_householder_product_##suffix(            \
+      MR(T, a), MR(T, tau), MR(T, out), int64_t batch, int64_t m, int64_t n,   \
+      int64_t k) {                                                             \
+    return traced_linalg_householder_product(code, AT(a), AT(tau), AT(out),    \
+                                             batch, m, n, k);                  \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_ormqr_##suffix(                         \
+      MR(T, a), MR(T, tau), MR(T, c), MR(T, out), int64_t batch, int64_t m,    \
+      int64_t n, int64_t k, int64_t left, int64_t transpose) {                 \
+    return traced_linalg_ormqr(code, AT(a), AT(tau), AT(c), AT(out), batch, m, \
+                               n, k, left, transpose);                         \
   }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_svd_##suffix(                            \
       MR(T, a), MR(T, u), MR(T, s), MR(T, vh), MR(int32_t, info),              \
@@ -445,12 +726,24 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
 #define TRACED_SYMBOLS(suffix)                                                 \
   {"traced_linalg_cholesky_" #suffix,                                         \
    reinterpret_cast<void *>(&traced_linalg_cholesky_##suffix)},               \
+      {"traced_linalg_cholesky_solve_" #suffix,                               \
+       reinterpret_cast<void *>(&traced_linalg_cholesky_solve_##suffix)},     \
+      {"traced_linalg_cholesky_inverse_" #suffix,                             \
+       reinterpret_cast<void *>(&traced_linalg_cholesky_inverse_##suffix)},   \
       {"traced_linalg_lu_factor_" #suffix,                                    \
        reinterpret_cast<void *>(&traced_linalg_lu_factor_##suffix)},          \
+      {"traced_linalg_lu_unpack_" #suffix,                                    \
+       reinterpret_cast<void *>(&traced_linalg_lu_unpack_##suffix)},          \
       {"traced_linalg_lu_solve_" #suffix,                                     \
        reinterpret_cast<void *>(&traced_linalg_lu_solve_##suffix)},           \
       {"traced_linalg_qr_" #suffix,                                           \
        reinterpret_cast<void *>(&traced_linalg_qr_##suffix)},                 \
+      {"traced_linalg_geqrf_" #suffix,                                        \
+       reinterpret_cast<void *>(&traced_linalg_geqrf_##suffix)},              \
+      {"traced_linalg_householder_product_" #suffix,                          \
+       reinterpret_cast<void *>(&traced_linalg_householder_product_##suffix)}, \
+      {"traced_linalg_ormqr_" #suffix,                                        \
+       reinterpret_cast<void *>(&traced_linalg_ormqr_##suffix)},              \
       {"traced_linalg_svd_" #suffix,                                          \
        reinterpret_cast<void *>(&traced_linalg_svd_##suffix)},                \
       {"traced_linalg_eigh_" #suffix,                                         \

@@ -728,6 +728,104 @@ static Results decomposeMatrixPower(Decomposer &d) {
   return one(result);
 }
 
+/// linalg.matrix_rank and linalg.cond over the singular values (torch
+/// 1.13's own compositions: linalg_matrix_rank, linalg_cond).
+static Results decomposeSpectral(Decomposer &d) {
+  RankedTensorType type = d.tensorType("A");
+  RankedTensorType result = d.resultTensorType();
+  if (!type || !result || !type.hasStaticShape())
+    return d.decline("needs a statically shaped A");
+  int64_t m = type.getShape()[type.getRank() - 2], n = type.getShape().back();
+  if (m == 0 || n == 0)
+    return one(d.tensorConstant(result, [](ArrayRef<int64_t>) { return 0.0; }));
+  bool rank = d.target() == "torch.linalg.matrix_rank";
+  bool hermitian = rank && d.getBool("hermitian").value_or(false);
+  Value s = hermitian ? d.unary("torch.abs", d.call("torch.linalg.eigvalsh",
+                                                     {{"A", d.arg("A")},
+                                                      {"UPLO", d.str("L")}}))
+                      : d.call("torch.linalg.svdvals", {{"A", d.arg("A")}});
+  if (!rank) {
+    bool inverse = !d.isNone("p") && d.getInt("p") == std::optional<int64_t>(-2);
+    auto pick = [&](int64_t i) {
+      return d.call("torch.select",
+                    {{"input", s}, {"dim", d.i64(-1)}, {"index", d.i64(i)}});
+    };
+    return one(inverse ? d.binary("torch.div", pick(-1), pick(0))
+                       : d.binary("torch.div", pick(0), pick(-1)));
+  }
+  std::optional<double> atol = d.getFloat("atol"), rtol = d.getFloat("rtol");
+  double eps = type.getElementType().isF32() ? 1.1920928955078125e-07
+                                             : 2.220446049250313e-16;
+  double r = rtol ? *rtol : atol && *atol > 0 ? 0.0 : eps * std::max(m, n);
+  Value largest = d.call("torch.amax", {{"input", s}, {"dim", d.ints({-1})},
+                                        {"keepdim", d.boolean(true)}});
+  Value tol = d.call("torch.clamp", {{"input", d.binary("torch.mul", largest, d.f64(r))},
+                                     {"min", d.f64(atol.value_or(0.0))}});
+  return one(d.call("torch.sum", {{"input", d.binary("torch.gt", s, tol)},
+                                  {"dim", d.ints({-1})}}));
+}
+
+/// linalg.pinv and pinverse, as torch 1.13's linalg_pinv: from the reduced
+/// SVD (eigh with `hermitian`), V diag(1/S) U^T with the singular values at
+/// or below max(atol, rtol * the largest) dropped.
+static Results decomposePinv(Decomposer &d) {
+  bool old = d.target() == "torch.pinverse";
+  StringRef name = old ? "input" : "A";
+  RankedTensorType type = d.tensorType(name);
+  RankedTensorType result = d.resultTensorType();
+  if (!type || !result || !type.hasStaticShape())
+    return d.decline("needs a statically shaped A");
+  if (result.getNumElements() == 0)
+    return one(d.tensorConstant(result, [](ArrayRef<int64_t>) { return 0.0; }));
+  int64_t m = type.getShape()[type.getRank() - 2], n = type.getShape().back();
+  double eps = type.getElementType().isF32() ? 1.1920928955078125e-07
+                                             : 2.220446049250313e-16;
+  double atol = 0, rtol = eps * std::max(m, n);
+  bool hermitian = !old && d.getBool("hermitian").value_or(false);
+  if (old || !d.isNone("rcond")) {
+    std::optional<double> rcond = d.getFloat("rcond");
+    if (!rcond)
+      return d.decline("needs a constant rcond");
+    rtol = *rcond;
+  } else {
+    std::optional<double> a = d.getFloat("atol"), r = d.getFloat("rtol");
+    atol = a.value_or(0.0);
+    rtol = r ? *r : a && *a > 0 ? 0.0 : rtol;
+  }
+  auto item = [&](Value tuple, int64_t i) {
+    return d.call("operator.getitem", {{"input", tuple}, {"index", d.i64(i)}});
+  };
+  auto mT = [&](Value x) {
+    return d.call("torch.transpose",
+                  {{"input", x}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}});
+  };
+  Value u, s, v;
+  if (hermitian) {
+    Value e = d.call("torch.linalg.eigh", {{"A", d.arg(name)}, {"UPLO", d.str("L")}});
+    s = item(e, 0);
+    u = item(e, 1);
+    v = u;
+  } else {
+    Value svd = d.call("torch.linalg.svd", {{"A", d.arg(name)},
+                                            {"full_matrices", d.boolean(false)}});
+    u = item(svd, 0);
+    s = item(svd, 1);
+    v = mT(item(svd, 2));
+  }
+  Value size = hermitian ? d.unary("torch.abs", s) : s;
+  Value largest = d.call("torch.amax", {{"input", size}, {"dim", d.ints({-1})},
+                                        {"keepdim", d.boolean(true)}});
+  Value tol = d.call("torch.clamp", {{"input", d.binary("torch.mul", largest, d.f64(rtol))},
+                                     {"min", d.f64(atol)}});
+  Value dropped = d.unary("torch.logical_not", d.binary("torch.gt", size, tol));
+  Value sinv = d.call("Tensor.masked_fill", {{"input", d.unary("torch.reciprocal", s)},
+                                             {"mask", dropped},
+                                             {"value", d.f64(0)}});
+  Value scaled = d.binary("torch.mul", v,
+                          d.call("torch.unsqueeze", {{"input", sinv}, {"dim", d.i64(-2)}}));
+  return one(d.call("torch.matmul", {{"input", scaled}, {"other", mT(u)}}));
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["Tensor.__rmatmul__"] = [](Decomposer &d) -> Results {
     return one(d.binary("torch.matmul", d.tensor("other"), d.tensor("input")));
@@ -759,6 +857,21 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["torch.linalg.det"] = decomposeDet;
   t["torch.linalg.slogdet"] = decomposeDet;
   t["torch.linalg.inv"] = decomposeInv;
+  t["torch.linalg.matrix_rank"] = decomposeSpectral;
+  t["torch.linalg.cond"] = decomposeSpectral;
+  t["torch.linalg.pinv"] = decomposePinv;
+  t["torch.pinverse"] = decomposePinv;
+  // logdet is slogdet's log|det|, NaN where the sign is -1 (torch 1.13's
+  // own composition).
+  t["torch.logdet"] = [](Decomposer &d) -> Results {
+    Value sl = d.call("torch.linalg.slogdet", {{"input", d.arg("input")}});
+    Value sign = d.call("operator.getitem", {{"input", sl}, {"index", d.i64(0)}});
+    Value logabs = d.call("operator.getitem", {{"input", sl}, {"index", d.i64(1)}});
+    Value negative = d.call("torch.eq", {{"input", sign}, {"other", d.f64(-1)}});
+    return one(d.call("Tensor.masked_fill", {{"input", logabs},
+                                             {"mask", negative},
+                                             {"value", d.f64(std::nan(""))}}));
+  };
   // (The products compute in the promoted dtype, as torch's do.)
   t["torch.addmm"] = [](Decomposer &d) -> Results {
     Type element = d.resultTensorType().getElementType();
