@@ -3286,6 +3286,8 @@ OPS = {
         *[(f"{d}", lambda s, v: torch.searchsorted(s, v), [torch.sort(dt(d, 7))[0], dt(d, 3, 4)])
           for d in ALL_DTYPES if d != torch.bool],
         ("right", lambda s, v: torch.searchsorted(s, v, right=True), [torch.tensor([1., 3, 3, 5, 7]), torch.tensor([[0., 3, 6], [8, 1, 5]])]),
+        *[(f"bool value {b}", lambda s, b=b: torch.searchsorted(s, b, right=b), [torch.tensor([0., 0.5, 1, 2])])
+          for b in (False, True)],
         ("side right", lambda s, v: torch.searchsorted(s, v, side="right"), [torch.tensor([1, 3, 3, 5]), torch.tensor([3, 4, 5])]),
         ("n-d", lambda s, v: torch.searchsorted(s, v), [torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 6], [0, 4]])]),
         ("sorter", lambda s, v, i: torch.searchsorted(s, v, sorter=i),

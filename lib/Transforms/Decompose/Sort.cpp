@@ -87,11 +87,12 @@ static Results decomposeIsin(Decomposer &d) {
 /// its midpoint.
 static Results decomposeSearchsorted(Decomposer &d) {
   Value seq = d.tensor("sorted_sequence"), x = d.tensor("input");
-  // (torch makes a number a 0-d tensor, float64 or int64, first.)
+  // (torch makes a number a 0-d tensor, float64 or int64, first; a bool
+  // compares as 0 or 1, so as an int64.)
   if (!x) {
     Attribute number = d.value("input");
     std::optional<double> f = getPyFloat(number);
-    if (!f || isa_and_nonnull<BoolAttr>(number))
+    if (!f)
       return d.decline("input is neither a tensor nor a number");
     Type type = isa<FloatAttr>(number) ? Type(d.b.getF64Type()) : Type(d.b.getI64Type());
     x = d.tensorConstant(RankedTensorType::get({}, type), [&](ArrayRef<int64_t>) { return *f; });
