@@ -3,7 +3,8 @@
 // The special functions (include/TracedIR/Support/SpecialFunctions.h) are
 // one linalg.generic each: lgamma of float32 computes in f64 and rounds
 // once; zeta's direct sum, gcd's Euclid and a polynomial's recurrence are
-// scf.while loops in the body (the trip count is the data's).
+// scf.while loops in the body (the trip count is the data's; the
+// polynomial's carries its step count in two parts, lo and hi, then p, q).
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>, %[[Q:[a-zA-Z0-9_]+]]: tensor<4xf64>, %[[I:[a-zA-Z0-9_]+]]: tensor<4xi32>, %[[N:[a-zA-Z0-9_]+]]: tensor<4xf32>)
 // CHECK: linalg.generic
@@ -26,7 +27,7 @@
 // CHECK-SAME: ins(%[[X]], %[[N]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: math.trunc
 // CHECK: scf.while
-// CHECK-SAME: (f32, f32, f32) -> (f32, f32, f32)
+// CHECK-SAME: (f32, f32, f32, f32) -> (f32, f32, f32, f32)
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<4xf32>, %q: tensor<4xf64>, %i: tensor<4xi32>, %n: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf64>, tensor<4xi32>, tensor<4xf32>) {
     %a = call_function "torch.lgamma"(input=%x) : (tensor<4xf32>) -> tensor<4xf32>
