@@ -160,7 +160,20 @@ def _sweep(entry):
     return found
 
 
-@pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
+# torch's own LAPACK (Debian's reference liblapack.so.3: sbdsqr under
+# gesdd, the QR iteration under syevd) loops forever on NaN and infinite
+# input, so torch hangs on these entries' special values (two pytest
+# workers sat in torch.linalg.pinv's sgesdd for 15 minutes): they get none.
+# Their NaN handling is checked by their conformance samples instead.
+_ITERATIVE_LAPACK = {
+    "torch.linalg.svd", "torch.svd", "torch.linalg.svdvals", "torch.linalg.pinv",
+    "torch.pinverse", "torch.linalg.matrix_rank", "torch.linalg.cond",
+    "torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.symeig",
+}
+_SWEPT = sorted(k for k in OPS if not k.startswith("_") and k not in _ITERATIVE_LAPACK)
+
+
+@pytest.mark.parametrize("entry", _SWEPT)
 def test_special_values(entry):
     assert_known(_sweep(entry), KNOWN.get(entry), "KNOWN")
 
@@ -358,6 +371,6 @@ def _compiled_sweep(entry):
     return found
 
 
-@pytest.mark.parametrize("entry", sorted(k for k in OPS if not k.startswith("_")))
+@pytest.mark.parametrize("entry", _SWEPT)
 def test_compiled_special_sweep(entry):
     assert_known(_compiled_sweep(entry), COMPILED_KNOWN.get(entry), "COMPILED_KNOWN")
