@@ -4,6 +4,7 @@
 #include "TracedIR/ExecutionEngine/BufferCache.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Runtime/LinalgRuntime.h"
+#include "TracedIR/Runtime/SortRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -1085,6 +1086,13 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   for (int64_t i = 0; i < linalgCount; ++i)
     symbols[mangle(linalg[i].name)] = {
         llvm::orc::ExecutorAddr::fromPtr(linalg[i].address),
+        llvm::JITSymbolFlags::Exported};
+  // The sort runtime's (torch's orderings of sort, topk and kthvalue).
+  int64_t sortCount = 0;
+  const TracedSortSymbol *sorts = traced_sort_runtime_symbols(&sortCount);
+  for (int64_t i = 0; i < sortCount; ++i)
+    symbols[mangle(sorts[i].name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(sorts[i].address),
         llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)

@@ -330,9 +330,6 @@ COMPILED_KNOWN = {
         "as the interpreter does")
        for n, names in ((1, ("basic", "groups dilated")), (2, ("basic", "depthwise", "groups")),
                         (3, ("basic", "dilated", "groups")))},
-    "torch.topk": (_cases("indices smallest", (0,), ("compiled",)),
-                   "the index torch picks among NaNs: its nth_element's, which the "
-                   "interpreter follows; the compiled sort keeps ties in input order"),
     "torch.ops.aten.convolution_backward.default": (
         _cases("plain 0", (0, 2), ("compiled",)),
         "grad_input decomposes into a transposed convolution: the same inserted "

@@ -6,6 +6,9 @@
 #include <cmath>
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -938,3 +941,66 @@ Value lowering::buildSlice(OpBuilder &b, Location loc, Value input,
                                         ValueRange{}, ValueRange{},
                                         ValueRange{}, offsets, sizes, strides);
 }
+
+static Value flatBuffer(OpBuilder &b, Location loc, Type element, int64_t size) {
+  Value alloc = memref::AllocOp::create(b, loc, MemRefType::get({size}, element));
+  return alloc;
+}
+
+static Value dynamicView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return memref::CastOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+      buffer);
+}
+
+RuntimeCall lowering::buildRuntimeCall(OpBuilder &b, Location loc,
+                                       Operation *anchor, StringRef symbol,
+                                       ArrayRef<Value> inputs,
+                                       ArrayRef<RankedTensorType> outputs,
+                                       ArrayRef<int64_t> ints) {
+  SmallVector<Value> operands;
+  SmallVector<Value> outBuffers;
+  for (Value input : inputs) {
+    RankedTensorType type = cast<RankedTensorType>(input.getType());
+    int64_t size = type.getNumElements();
+    Value flat = buildReshape(b, loc, input, {size});
+    Value buffer = flatBuffer(b, loc, type.getElementType(), size);
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange(), flat, buffer, /*restrict=*/true,
+        /*writable=*/true);
+    operands.push_back(dynamicView(b, loc, buffer));
+  }
+  for (RankedTensorType type : outputs) {
+    Value buffer =
+        flatBuffer(b, loc, type.getElementType(), type.getNumElements());
+    outBuffers.push_back(buffer);
+    operands.push_back(dynamicView(b, loc, buffer));
+  }
+  for (int64_t v : ints)
+    operands.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
+  std::string name = symbol.str();
+  // The external declaration, once per module.
+  auto module = anchor->getParentOfType<mlir::ModuleOp>();
+  auto fnType = b.getFunctionType(ValueRange(operands).getTypes(),
+                                  {b.getI32Type()});
+  if (!module.lookupSymbol<func::FuncOp>(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(b, loc, name, fnType);
+    decl.setPrivate();
+  }
+  Value status =
+      func::CallOp::create(b, loc, name, TypeRange{b.getI32Type()}, operands)
+          .getResult(0);
+  RuntimeCall call{{}, status};
+  for (auto [buffer, type] : llvm::zip(outBuffers, outputs)) {
+    Type flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    Value flat = bufferization::ToTensorOp::create(
+        b, loc, flatType, buffer, /*restrict=*/true, /*writable=*/true);
+    call.results.push_back(buildReshape(b, loc, flat, type.getShape()));
+  }
+  return call;
+}
+

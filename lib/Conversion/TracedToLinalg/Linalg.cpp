@@ -1501,83 +1501,15 @@ bool flag(LoweringCall &c, StringRef name, bool fallback) {
   return c.getBool(name).value_or(fallback);
 }
 
-/// One call of `traced_linalg_<routine>_<f32|f64>`: each tensor operand is
-/// copied into a fresh contiguous buffer (memref.alloc, then
-/// bufferization.materialize_in_destination), each result is a fresh buffer
-/// the routine writes and bufferization.to_tensor (restrict) reads; all of
-/// them pass as memref<?xT> (MLIR expands a memref argument of an external
-/// function into base, aligned, offset, size and stride: the runtime's
-/// ABI). The call is the last user of every buffer, so the deallocation
-/// pipeline frees them after it. Returns the results and the routine's
-/// status (the first nonzero LAPACK info, an i32).
-struct RuntimeCall {
-  SmallVector<Value> results;
-  Value status;
-};
-
-Value flatBuffer(OpBuilder &b, Location loc, Type element, int64_t size) {
-  Value alloc = memref::AllocOp::create(b, loc, MemRefType::get({size}, element));
-  return alloc;
-}
-
-Value dynamicView(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  return memref::CastOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
-      buffer);
-}
-
+/// One call of `traced_linalg_<routine>_<f32|f64>` (buildRuntimeCall).
 RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
                         ArrayRef<Value> inputs,
                         ArrayRef<RankedTensorType> outputs,
                         ArrayRef<int64_t> ints) {
-  OpBuilder &b = c.rewriter;
-  Location loc = c.loc;
-  SmallVector<Value> operands;
-  SmallVector<Value> outBuffers;
-  for (Value input : inputs) {
-    RankedTensorType type = cast<RankedTensorType>(input.getType());
-    int64_t size = type.getNumElements();
-    Value flat = buildReshape(b, loc, input, {size});
-    Value buffer = flatBuffer(b, loc, type.getElementType(), size);
-    bufferization::MaterializeInDestinationOp::create(
-        b, loc, TypeRange(), flat, buffer, /*restrict=*/true,
-        /*writable=*/true);
-    operands.push_back(dynamicView(b, loc, buffer));
-  }
-  for (RankedTensorType type : outputs) {
-    Value buffer =
-        flatBuffer(b, loc, type.getElementType(), type.getNumElements());
-    outBuffers.push_back(buffer);
-    operands.push_back(dynamicView(b, loc, buffer));
-  }
-  for (int64_t v : ints)
-    operands.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
   std::string name = ("traced_linalg_" + routine + "_" +
                       (element.isF32() ? "f32" : "f64"))
                          .str();
-  // The external declaration, once per module.
-  auto module = c.op->getParentOfType<mlir::ModuleOp>();
-  auto fnType = b.getFunctionType(ValueRange(operands).getTypes(),
-                                  {b.getI32Type()});
-  if (!module.lookupSymbol<func::FuncOp>(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto decl = func::FuncOp::create(b, loc, name, fnType);
-    decl.setPrivate();
-  }
-  Value status =
-      func::CallOp::create(b, loc, name, TypeRange{b.getI32Type()}, operands)
-          .getResult(0);
-  RuntimeCall call{{}, status};
-  for (auto [buffer, type] : llvm::zip(outBuffers, outputs)) {
-    Type flatType =
-        RankedTensorType::get({type.getNumElements()}, type.getElementType());
-    Value flat = bufferization::ToTensorOp::create(
-        b, loc, flatType, buffer, /*restrict=*/true, /*writable=*/true);
-    call.results.push_back(buildReshape(b, loc, flat, type.getShape()));
-  }
-  return call;
+  return buildRuntimeCall(c.rewriter, c.loc, c.op, name, inputs, outputs, ints);
 }
 
 /// The types of a factorization's results (its tuple's elements), as the

@@ -392,6 +392,25 @@ FailureOr<DynamicIndexView> dynamicIndexView(LoweringCall &c, Value x);
 /// the first element, the number taken and the (positive) step.
 FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s, int64_t size);
 
+/// A call of a CPU runtime function (docs/linalg-runtime.md): its results
+/// and its status (an i32, 0 on success).
+struct RuntimeCall {
+  SmallVector<Value> results;
+  Value status;
+};
+/// One call of the external function `symbol` (declared once per module
+/// that holds `anchor`): each tensor of `inputs` is copied into a fresh
+/// contiguous buffer (memref.alloc, then
+/// bufferization.materialize_in_destination), each of `outputs` is a fresh
+/// buffer the routine writes and bufferization.to_tensor (restrict) reads;
+/// all of them pass as memref<?xT> (MLIR expands a memref argument of an
+/// external function into base, aligned, offset, size and stride: the
+/// runtime's ABI), then `ints` as i64. The call is the last user of every
+/// buffer, so the deallocation pipeline frees them after it.
+RuntimeCall buildRuntimeCall(OpBuilder &b, Location loc, Operation *anchor,
+                             StringRef symbol, ArrayRef<Value> inputs,
+                             ArrayRef<RankedTensorType> outputs,
+                             ArrayRef<int64_t> ints);
 /// The statically shaped ranked tensor type of `v`, or null.
 RankedTensorType staticTensorType(Value v);
 /// Normalizes a possibly negative dimension index for rank `rank`.

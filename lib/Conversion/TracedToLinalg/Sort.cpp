@@ -1,16 +1,18 @@
 //===- Sort.cpp - sort, argsort, topk and kthvalue ------------------------===//
 //
-// A stable sort along one static dim as two generics: the first counts, for
-// each element, the elements that go before it (its rank; ties keep the
-// input order, NaN sorts as the largest, as torch's CPU sort does), the
-// second gathers each output position's element by rank. Both are
-// quadratic in the sorted dim, which suits the short dims (top-k over
-// classes, a few hundred boxes) traced models sort; a long sort wants a
-// real sorting kernel, which linalg does not have.
+// A call of the sort runtime (Runtime/SortRuntime.h, docs/linalg-runtime.md)
+// orders each slice along the dim: it runs torch 1.13's CPU algorithms
+// (std::sort's introsort for stable=False, a stable sort, std::partial_sort
+// or std::nth_element for topk, TH's quickselect for kthvalue), so ties come
+// out in torch's order, as the interpreter's (which calls the same runtime).
+// linalg has no sorting op; a rank-counting generic would be quadratic and
+// give a stable order where torch's is not. The runtime returns the kept
+// positions; a generic gathers the values at them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "TracedIR/Runtime/SortRuntime.h"
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -26,83 +28,58 @@ struct Sorted {
 };
 } // namespace
 
-/// `x` (static, rank >= 1) sorted along `dim`.
-static Sorted buildSort(OpBuilder &b, Location loc, Value x, Type logical, int64_t dim,
-                        bool descending) {
+/// `x` (static, rank >= 1) ordered along `dim` by the sort runtime: the
+/// `kept` positions per slice that `order` leaves first (kthvalue: the
+/// k-th), and the values there, in x's shape with `kept` along `dim`.
+static Sorted buildSort(LoweringCall &c, Value x, Type logical, int64_t dim,
+                        bool descending, int64_t k, int64_t order) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
   RankedTensorType type = typeOf(x);
-  int64_t rank = type.getRank();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = type.getRank(), size = shape[dim], outer = 1, inner = 1;
+  for (int64_t e = 0; e < dim; ++e)
+    outer *= shape[e];
+  for (int64_t e = dim + 1; e < rank; ++e)
+    inner *= shape[e];
+  int64_t kept = order == TRACED_SORT_SELECT ? 1 : k;
+  // The keys, widened exactly: floats to f64, integers and bool to i64.
+  bool isFloat = isa<FloatType>(computeType(logical));
+  Type i64 = b.getI64Type(), keyType = isFloat ? b.getF64Type() : i64;
+  auto keysType = RankedTensorType::get(shape, keyType);
+  Value keys = buildElementwise(
+      b, loc, keysType, ValueRange{x},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        return a[0];
+      },
+      /*inputTypes=*/{logical});
+  SmallVector<int64_t> keptShape(shape);
+  keptShape[dim] = kept;
+  auto indicesType = RankedTensorType::get(keptShape, i64);
+  RuntimeCall call = buildRuntimeCall(
+      b, loc, c.op, isFloat ? "traced_sort_order_f64_memref" : "traced_sort_order_i64_memref",
+      {keys}, {indicesType}, {outer, size, inner, k, descending ? 1 : 0, order});
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, call.status, zero),
+          "the sort runtime failed");
+  Value indices = call.results[0];
+  // values[q] = x[q with indices[q] along dim].
+  auto valuesType = RankedTensorType::get(keptShape, type.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, keptShape, type.getElementType());
   MLIRContext *ctx = b.getContext();
-  Type compute = computeType(logical);
-  bool isUnsigned = isUnsignedElement(logical) || logical.isInteger(1);
-  bool isFloat = isa<FloatType>(compute);
-  // Maps over (q0 .. q{rank-1}, j): q itself, and q with j along dim.
-  SmallVector<AffineExpr> self, other;
-  for (int64_t e = 0; e < rank; ++e) {
-    self.push_back(getAffineDimExpr(e, ctx));
-    other.push_back(getAffineDimExpr(e == dim ? rank : e, ctx));
-  }
-  AffineMap selfMap = AffineMap::get(rank + 1, 0, self, ctx);
-  AffineMap otherMap = AffineMap::get(rank + 1, 0, other, ctx);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Type i64 = b.getI64Type();
-  auto i64Type = RankedTensorType::get(type.getShape(), i64);
-  // 1. rank[q] = #{j : x[j] goes before x[q]}.
-  Value zeros = buildFilled(b, loc, i64Type, 0);
-  auto ranks = linalg::GenericOp::create(
-      b, loc, i64Type, ValueRange{x, x}, zeros, {selfMap, otherMap, selfMap}, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value mine = castScalar(nb, l, a[0], compute, isUnsigned);
-        Value theirs = castScalar(nb, l, a[1], compute, isUnsigned);
-        Value i = linalg::IndexOp::create(nb, l, dim), j = linalg::IndexOp::create(nb, l, rank);
-        Value earlier = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, j, i);
-        Value before, same;
-        if (isFloat) {
-          Value mineNan = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, mine, mine);
-          Value theirNan = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, theirs, theirs);
-          Value t = arith::ConstantIntOp::create(nb, l, 1, 1);
-          // (NaN is the largest: ascending it goes last, descending first.)
-          if (descending)
-            before = arith::OrIOp::create(
-                nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, theirs, mine),
-                arith::AndIOp::create(nb, l, theirNan,
-                                      arith::XOrIOp::create(nb, l, mineNan, t)));
-          else
-            before = arith::OrIOp::create(
-                nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, theirs, mine),
-                arith::AndIOp::create(nb, l, mineNan,
-                                      arith::XOrIOp::create(nb, l, theirNan, t)));
-          same = arith::OrIOp::create(
-              nb, l, arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, theirs, mine),
-              arith::AndIOp::create(nb, l, mineNan, theirNan));
-        } else {
-          arith::CmpIPredicate pred =
-              descending ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
-                         : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
-          before = arith::CmpIOp::create(nb, l, pred, theirs, mine);
-          same = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, theirs, mine);
-        }
-        Value goes = arith::OrIOp::create(nb, l, before,
-                                          arith::AndIOp::create(nb, l, same, earlier));
-        Value one = arith::ConstantIntOp::create(nb, l, i64, 1);
-        Value n = arith::AddIOp::create(nb, l, a[2], one);
-        linalg::YieldOp::create(nb, l, arith::SelectOp::create(nb, l, goes, n, a[2]).getResult());
-      });
-  // 2. out[q] = x[j] for the j whose rank is q's position along dim.
-  Value valuesInit = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value indicesInit = buildFilled(b, loc, i64Type, 0);
   auto gather = linalg::GenericOp::create(
-      b, loc, TypeRange{valuesInit.getType(), i64Type}, ValueRange{ranks.getResult(0), x},
-      ValueRange{valuesInit, indicesInit}, {otherMap, otherMap, selfMap, selfMap}, iterators,
+      b, loc, valuesType, ValueRange{indices}, ValueRange{init}, {id, id}, iterators,
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value position = arith::IndexCastOp::create(nb, l, i64, linalg::IndexOp::create(nb, l, dim));
-        Value j = arith::IndexCastOp::create(nb, l, i64, linalg::IndexOp::create(nb, l, rank));
-        Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, a[0], position);
-        linalg::YieldOp::create(nb, l,
-                                ValueRange{arith::SelectOp::create(nb, l, hit, a[1], a[2]),
-                                           arith::SelectOp::create(nb, l, hit, j, a[3])});
+        SmallVector<Value> at;
+        for (int64_t e = 0; e < rank; ++e)
+          at.push_back(e == dim ? arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0])
+                                      .getResult()
+                                : linalg::IndexOp::create(nb, l, e).getResult());
+        linalg::YieldOp::create(nb, l, tensor::ExtractOp::create(nb, l, x, at).getResult());
       });
-  return {gather.getResult(0), gather.getResult(1)};
+  return {gather.getResult(0), indices};
 }
 
 /// The sort a call means, as (values, indices) of the call's result shape
@@ -121,41 +98,42 @@ static FailureOr<Sorted> lowerSortCall(LoweringCall &c, ArrayRef<int64_t> result
     x = buildReshape(b, loc, x, {1});
   type = typeOf(x);
   int64_t dim = normalizeDim(*given, type.getRank());
+  int64_t size = type.getDimSize(dim);
   bool descending = false;
-  std::optional<int64_t> k;
+  int64_t k = size, order = TRACED_SORT_UNSTABLE;
   if (target == "torch.topk") {
-    std::optional<bool> largest = c.getBool("largest");
-    k = c.getInt("k");
-    if (!largest || !k)
-      return c.fail("k and largest must be constants");
-    descending = *largest;
-  } else if (target == "torch.kthvalue") {
-    k = c.getInt("k");
-    if (!k || *k < 1 || *k > type.getDimSize(dim))
+    std::optional<bool> largest = c.getBool("largest"), sorted = c.getBool("sorted");
+    std::optional<int64_t> kGiven = c.getInt("k");
+    if (!largest || !kGiven || !sorted)
+      return c.fail("k, largest and sorted must be constants");
+    if (*kGiven < 0 || *kGiven > size)
       return c.fail("k must be a constant within the dim");
+    descending = *largest;
+    k = *kGiven;
+    order = *sorted ? TRACED_SORT_TOPK : TRACED_SORT_TOPK_UNSORTED;
+  } else if (target == "torch.kthvalue") {
+    std::optional<int64_t> kGiven = c.getInt("k");
+    if (!kGiven || *kGiven < 1 || *kGiven > size)
+      return c.fail("k must be a constant within the dim");
+    k = *kGiven;
+    order = TRACED_SORT_SELECT;
   } else {
     std::optional<bool> desc = c.getBool("descending");
     if (!desc)
       return c.fail("descending must be a constant");
     descending = *desc;
+    if (c.spec->signature.lookup("stable") && !c.isNone("stable")) {
+      std::optional<bool> stable = c.getBool("stable");
+      if (!stable)
+        return c.fail("stable must be a constant");
+      if (*stable)
+        order = TRACED_SORT_STABLE;
+    }
   }
-  if (type.getDimSize(dim) == 0)
+  if (size == 0)
     return Sorted{buildReshape(b, loc, x, resultShape),
                   buildFilled(b, loc, RankedTensorType::get(resultShape, b.getI64Type()), 0)};
-  Sorted s = buildSort(b, loc, x, logical, dim, descending);
-  if (k) {
-    // topk: the first k; kthvalue: the k-th (1-based) smallest.
-    SmallVector<int64_t> offsets(type.getRank(), 0), sizes(type.getShape()),
-        strides(type.getRank(), 1);
-    if (target == "torch.kthvalue") {
-      offsets[dim] = *k - 1;
-      sizes[dim] = 1;
-    } else {
-      sizes[dim] = *k;
-    }
-    s.values = buildSlice(b, loc, s.values, offsets, sizes, strides);
-    s.indices = buildSlice(b, loc, s.indices, offsets, sizes, strides);
-  }
+  Sorted s = buildSort(c, x, logical, dim, descending, k, order);
   s.values = buildReshape(b, loc, s.values, resultShape);
   s.indices = buildReshape(b, loc, s.indices, resultShape);
   return s;

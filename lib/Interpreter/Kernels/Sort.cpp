@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Runtime/SortRuntime.h"
 
 #include <algorithm>
 
@@ -16,102 +17,18 @@ using namespace mlir::traced;
 namespace mlir::traced::kernels {
 
 /// How a slice is ordered, as torch 1.13's CPU kernels do it: sort with
-/// std::sort (stable=False: ties in introsort's order) or std::stable_sort;
-/// topk with std::partial_sort (k * 64 <= n) or std::nth_element, then
-/// std::sort of the first k - 1; kthvalue with TH's quickselect. Each
-/// works on (key, index) pairs with torch's comparators (NaN the largest),
-/// so that ties come out where torch's do (libstdc++'s algorithms, which
-/// torch's build uses too).
-enum class Order { Stable, Unstable, TopK, TopKUnsorted, Select };
-
-/// TH's quick_select_template (Sedgewick's partition): moves the k-th
-/// smallest (0-based) of `q` to position k.
-template <typename Elem, typename Greater>
-static void quickSelect(std::vector<Elem> &q, int64_t k, Greater gtOrNaN) {
-  int64_t lo = 0, hi = static_cast<int64_t>(q.size()) - 1;
-  auto gt = [&](int64_t i, int64_t j) { return gtOrNaN(q[i].first, q[j].first); };
-  while (true) {
-    if (hi <= lo)
-      return;
-    if (hi == lo + 1) {
-      if (gt(lo, hi))
-        std::swap(q[lo], q[hi]);
-      return;
-    }
-    int64_t mid = (lo + hi) >> 1;
-    std::swap(q[mid], q[lo + 1]);
-    if (gt(lo + 1, hi))
-      std::swap(q[lo + 1], q[hi]);
-    if (gt(lo, hi))
-      std::swap(q[lo], q[hi]);
-    if (gt(lo + 1, lo))
-      std::swap(q[lo + 1], q[lo]);
-    int64_t i = lo + 1, j = hi;
-    auto pivot = q[lo].first;
-    while (true) {
-      do
-        ++i;
-      while (gtOrNaN(pivot, q[i].first));
-      do
-        --j;
-      while (gtOrNaN(q[j].first, pivot));
-      if (j < i)
-        break;
-      std::swap(q[i], q[j]);
-    }
-    std::swap(q[lo], q[j]);
-    if (j <= k)
-      lo = i;
-    if (j >= k)
-      hi = j - 1;
-  }
-}
-
-/// Orders `q` (a slice's (key, index) pairs) as `order` says; the first k
-/// pairs are the result.
-template <typename Key>
-static void orderSlice(std::vector<std::pair<Key, int64_t>> &q, bool descending,
-                       int64_t k, Order order) {
-  using Elem = std::pair<Key, int64_t>;
-  auto isNaN = [](Key v) { return v != v; };
-  auto asc = [&](const Elem &a, const Elem &b) {
-    return (!isNaN(a.first) && isNaN(b.first)) || a.first < b.first;
-  };
-  auto desc = [&](const Elem &a, const Elem &b) {
-    return (isNaN(a.first) && !isNaN(b.first)) || a.first > b.first;
-  };
-  auto run = [&](auto cmp) {
-    switch (order) {
-    case Order::Stable:
-      std::stable_sort(q.begin(), q.end(), cmp);
-      return;
-    case Order::Unstable:
-      std::sort(q.begin(), q.end(), cmp);
-      return;
-    case Order::TopK:
-    case Order::TopKUnsorted:
-      if (k == 0)
-        return;
-      if (k * 64 <= static_cast<int64_t>(q.size())) {
-        std::partial_sort(q.begin(), q.begin() + k, q.end(), cmp);
-        return;
-      }
-      std::nth_element(q.begin(), q.begin() + k - 1, q.end(), cmp);
-      if (order == Order::TopK)
-        std::sort(q.begin(), q.begin() + k - 1, cmp);
-      return;
-    case Order::Select:
-      quickSelect(q, k - 1, [&](Key a, Key b) {
-        return (isNaN(a) && !isNaN(b)) || a > b;
-      });
-      return;
-    }
-  };
-  if (descending)
-    run(desc);
-  else
-    run(asc);
-}
+/// std::sort (stable=False: ties in introsort's order) or a stable sort;
+/// topk with std::partial_sort or std::nth_element; kthvalue with TH's
+/// quickselect. The sort runtime (Runtime/SortRuntime.h) runs those
+/// algorithms for the interpreter and for compiled code alike, so that
+/// ties come out where torch's do on both paths.
+enum class Order {
+  Stable = TRACED_SORT_STABLE,
+  Unstable = TRACED_SORT_UNSTABLE,
+  TopK = TRACED_SORT_TOPK,
+  TopKUnsorted = TRACED_SORT_TOPK_UNSORTED,
+  Select = TRACED_SORT_SELECT,
+};
 
 /// sort/argsort/topk/kthvalue along `dim` in `order`: values and indices of
 /// the first k pairs (kthvalue: of positions k - 1 after its select, as
@@ -131,41 +48,47 @@ sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
                                "dimension of size "
                             << size;
   // kthvalue keeps one position: the k-th.
-  int64_t kept = order == Order::Select ? 1 : k, first = order == Order::Select ? k - 1 : 0;
+  int64_t kept = order == Order::Select ? 1 : k;
   SmallVector<int64_t> shape(x.shape());
   if (x.rank())
     shape[*dim] = kept;
   Tensor values(x.dtype(), shape), indices(DType::I64, shape);
-  auto sortSlices = [&](auto keyTag) {
-    using Key = decltype(keyTag);
-    std::vector<std::pair<Key, int64_t>> q(size);
+  // The keys, widened exactly: integers as int64 (doubles would tie
+  // distinct values above 2^53), floats as float64.
+  int64_t n = x.numel();
+  int32_t status;
+  if (x.storage() == Storage::Int) {
+    std::vector<int64_t> keys(n);
+    for (int64_t i = 0; i < n; ++i)
+      keys[i] = x.getInt(i);
+    status = traced_sort_order_i64(keys.data(), indices.data<int64_t>(), outer,
+                                   size, inner, k, descending,
+                                   static_cast<int64_t>(order));
+  } else {
+    std::vector<double> keys(n);
+    for (int64_t i = 0; i < n; ++i)
+      keys[i] = x.getDouble(i);
+    status = traced_sort_order_f64(keys.data(), indices.data<int64_t>(), outer,
+                                   size, inner, k, descending,
+                                   static_cast<int64_t>(order));
+  }
+  if (status != 0)
+    return args.emitError() << "the sort runtime failed (status " << status
+                            << ")";
+  // values[a, j, c] = x[a, indices[a, j, c], c].
+  const int64_t *idx = indices.data<int64_t>();
+  dispatchStorage(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *src = x.template data<T>();
+    T *dst = values.template data<T>();
     for (int64_t a = 0; a < outer; ++a)
-      for (int64_t c = 0; c < inner; ++c) {
-        auto at = [&](int64_t j) { return (a * size + j) * inner + c; };
-        for (int64_t j = 0; j < size; ++j) {
-          if constexpr (std::is_same_v<Key, int64_t>)
-            q[j] = {x.getInt(at(j)), j};
-          else
-            q[j] = {x.getDouble(at(j)), j};
+      for (int64_t j = 0; j < kept; ++j)
+        for (int64_t c = 0; c < inner; ++c) {
+          int64_t o = (a * kept + j) * inner + c;
+          dst[o] = src[(a * size + idx[o]) * inner + c];
         }
-        orderSlice(q, descending, k, order);
-        for (int64_t j = 0; j < kept; ++j) {
-          int64_t o = (a * kept + j) * inner + c, src = at(q[first + j].second);
-          dispatchStorage(x.dtype(), [&](auto tag) {
-            using T = decltype(tag);
-            values.template data<T>()[o] = x.template data<T>()[src];
-            return 0;
-          });
-          indices.data<int64_t>()[o] = q[first + j].second;
-        }
-      }
-  };
-  // (Integers compare as int64: doubles would tie distinct values above
-  // 2^53.)
-  if (x.storage() == Storage::Int)
-    sortSlices(int64_t{});
-  else
-    sortSlices(double{});
+    return 0;
+  });
   return std::make_pair(values, indices);
 }
 
