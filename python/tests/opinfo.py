@@ -1860,7 +1860,28 @@ OPS = {
         ("3-d mask", lambda q, k, w, b, ow, ob, m: F.multi_head_attention_forward(
             q, k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob, training=False, need_weights=False,
             attn_mask=m)[0],
-         [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(4, 3, 4)], ACCUMULATE)),
+         [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(4, 3, 4)], ACCUMULATE),
+        # bias_k/bias_v rows and a zero row appended to the keys and values;
+        # the masks get a column of "attend" for each.
+        *[(f"bias_kv={kv} zero_attn={za} weights={wt}",
+           lambda q, k, w, b, ow, ob, bk, bv, pad, kv=kv, za=za, wt=wt:
+           F.multi_head_attention_forward(
+               q, k, k, 8, 2, w, b, bk if kv else None, bv if kv else None, za, 0.0, ow, ob,
+               training=False, need_weights=wt is not None,
+               average_attn_weights=wt == "average",
+               attn_mask=torch.triu(torch.full((3, 4), float("-inf")), 2),
+               key_padding_mask=pad)[1 if wt else 0],
+           [f32(3, 2, 8), f32(4, 2, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8),
+            f32(1, 1, 8), f32(1, 1, 8), torch.tensor([[False, False, False, True], [False] * 4])],
+           ACCUMULATE)
+          for kv, za, wt in ((True, False, None), (False, True, None), (True, True, None),
+                             (True, True, "average"), (True, False, "per head"),
+                             (False, False, "average"))],
+        ("unbatched bias_kv weights", lambda q, w, b, ow, ob, bk, bv: F.multi_head_attention_forward(
+            q, q, q, 8, 2, w, b, bk, bv, True, 0.0, ow, ob, training=False,
+            need_weights=True, average_attn_weights=False)[1],
+         [f32(3, 8), f32(24, 8) / 3, f32(24), f32(8, 8) / 3, f32(8), f32(1, 1, 8), f32(1, 1, 8)],
+         ACCUMULATE)),
 
     # Normalization.
     "torch.hsplit": fixed(

@@ -311,11 +311,11 @@ static FailureOr<SmallVector<Value>> lowerMatmul(LoweringCall &c) {
 /// The attention scores (N*H, L, S) plus the additive masks, seen as
 /// (N, H, L, S): attn_mask (L, S) or (N*H, L, S), key_padding_mask (N, S);
 /// a bool mask's true entries are -inf, as torch converts them (whether a
-/// mask is bool is read from the call's operand `padOperand`, which a
-/// reshaped mask is not).
+/// mask is bool is read from the call's operands by the caller: a reshaped
+/// or padded mask is no operand).
 static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
                                           Value attnMask, Value padMask,
-                                          Value padOperand,
+                                          bool attnIsBool, bool padIsBool,
                                           ArrayRef<int64_t> nhls) {
   OpBuilder &b = c.rewriter;
   Location loc = c.loc;
@@ -342,7 +342,7 @@ static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
       inputs.push_back(attnMask);
       maps.push_back(AffineMap::get(4, 0, {dl, ds}, ctx));
     }
-    isBool.push_back(c.logicalElementType(attnMask).isInteger(1));
+    isBool.push_back(attnIsBool);
   }
   if (padMask) {
     auto pt = typeOf(padMask);
@@ -351,7 +351,7 @@ static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
       return c.fail("key_padding_mask must be (N, S)");
     inputs.push_back(padMask);
     maps.push_back(AffineMap::get(4, 0, {dn, ds}, ctx));
-    isBool.push_back(c.logicalElementType(padOperand).isInteger(1));
+    isBool.push_back(padIsBool);
   }
   SmallVector<Type> logical{f};
   for (size_t i = 1; i < inputs.size(); ++i)
@@ -381,14 +381,25 @@ static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
   return buildReshape(b, loc, masked, {n * h, l, s});
 }
 
-FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
-  for (StringRef unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
+FailureOr<Value> lowering::lowerAttentionElement(LoweringCall &c, int64_t index) {
+  if (index != 0 && index != 1)
+    return c.fail("multi_head_attention_forward has two results");
+  if (index == 1 && c.getBool("need_weights") != true)
+    return c.fail("the attention weights are None without need_weights");
+  std::optional<bool> average = c.getBool("average_attn_weights");
+  if (index == 1 && !average)
+    return c.fail("average_attn_weights must be a constant");
+  for (StringRef unsupported : {"static_k", "static_v"})
     if (!c.isNone(unsupported))
       return c.fail(Twine("'") + unsupported + "' must be None");
-  if (c.getBool("add_zero_attn") != false ||
-      c.getBool("use_separate_proj_weight") != false)
-    return c.fail("add_zero_attn and separate projection weights are not "
-                  "supported");
+  if (c.getBool("use_separate_proj_weight") != false)
+    return c.fail("separate projection weights are not supported");
+  std::optional<bool> zeroAttn = c.getBool("add_zero_attn");
+  if (!zeroAttn)
+    return c.fail("add_zero_attn must be a constant");
+  if (c.isNone("bias_k") != c.isNone("bias_v"))
+    return c.fail("bias_k and bias_v must be given together");
+  Value biasK = c.tensor("bias_k"), biasV = c.tensor("bias_v");
   if (c.getBool("training") != false && c.getFloat("dropout_p") != 0.0)
     return c.fail("only eval mode (training=False) can be compiled");
   Value q = c.tensor("query"), k = c.tensor("key"), v = c.tensor("value");
@@ -443,16 +454,54 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
                   "query and value differ in their batch");
   }
   int64_t nh = dynamicBatch ? ShapedType::kDynamic : n * h;
+  // Appended to the projected keys and values (torch's order): a bias_k /
+  // bias_v row repeated over the batch, then a row of zeros with
+  // add_zero_attn. The masks get as many columns of 0 (attend).
+  int64_t extra = (biasK ? 1 : 0) + (*zeroAttn ? 1 : 0);
+  if (extra && dynamicBatch)
+    return c.fail("bias_k/bias_v and add_zero_attn are compiled for a static "
+                  "batch only");
+  if (biasK && (!staticTensorType(biasK) || !staticTensorType(biasV) ||
+                typeOf(biasK).getShape() != ArrayRef<int64_t>{1, 1, e} ||
+                typeOf(biasV).getShape() != ArrayRef<int64_t>{1, 1, e}))
+    return c.fail("bias_k and bias_v must be (1, 1, embed_dim)");
+  auto appendRows = [&](Value y, int64_t len, Value biasRow) {
+    if (!extra)
+      return y;
+    RankedTensorType yt = typeOf(y);
+    Value all = buildFilled(
+        b, loc, RankedTensorType::get({len + extra, n, e}, yt.getElementType()), 0.0);
+    auto insert = [&](Value part, int64_t at, int64_t rows) {
+      SmallVector<OpFoldResult> offsets{b.getIndexAttr(at), b.getIndexAttr(0),
+                                        b.getIndexAttr(0)},
+          sizes{b.getIndexAttr(rows), b.getIndexAttr(n), b.getIndexAttr(e)},
+          strides(3, b.getIndexAttr(1));
+      return tensor::InsertSliceOp::create(b, loc, part, all, offsets, sizes, strides)
+          .getResult();
+    };
+    all = insert(y, 0, len);
+    if (biasRow)
+      all = insert(buildElementwise(b, loc, RankedTensorType::get({1, n, e}, yt.getElementType()),
+                                    biasRow,
+                                    [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+                   len, 1);
+    return all;
+  };
   // The three projections: rows [i*E, (i+1)*E) of the packed weight.
-  auto project = [&](Value x, int64_t i, int64_t len) {
+  auto project = [&](Value x, int64_t i, int64_t len, Value biasRow) {
     Value w = buildSlice(b, loc, inW, {i * e, 0}, {e, e}, {1, 1});
     Value bias = inB ? buildSlice(b, loc, inB, {i * e}, {e}, {1}) : Value();
     Value y = buildLinear(b, loc, x, w, bias); // (len, N, E)
+    if (i > 0) {
+      y = appendRows(y, len, biasRow);
+      len += extra;
+    }
     // (len, N*H, hd) -> (N*H, len, hd)
     y = buildReshape(b, loc, y, {len, nh, hd});
     return buildTranspose(b, loc, y, {1, 0, 2});
   };
-  Value qh = project(q, 0, l), kh = project(k, 1, s), vh = project(v, 2, s);
+  Value qh = project(q, 0, l, Value()), kh = project(k, 1, s, biasK),
+        vh = project(v, 2, s, biasV);
   double scale = 1.0 / std::sqrt(static_cast<double>(hd));
   qh = buildElementwise(b, loc, typeOf(qh), qh,
                         [&](OpBuilder &nb, Location nl, ValueRange a) {
@@ -479,14 +528,53 @@ FailureOr<Value> lowering::lowerAttentionOutput(LoweringCall &c) {
     padMask = buildReshape(b, loc, padMask, {1, typeOf(padMask).getDimSize(0)});
   if (dynamicBatch && (attnMask || padMask))
     return c.fail("masks are compiled for a static batch only");
+  bool attnIsBool = attnMask && c.logicalElementType(attnMask).isInteger(1);
+  bool padIsBool = padMask && c.logicalElementType(padOperand).isInteger(1);
+  // The appended keys' columns: 0 (attend; false for a bool mask).
+  auto padColumns = [&](Value m) {
+    if (!m || !extra || !staticTensorType(m))
+      return m;
+    int64_t r = typeOf(m).getRank();
+    SmallVector<int64_t> low(r, 0), high(r, 0);
+    high[r - 1] = extra;
+    return buildPad(b, loc, m, low, high, 0.0);
+  };
+  attnMask = padColumns(attnMask);
+  padMask = padColumns(padMask);
   if (attnMask || padMask) {
-    FailureOr<Value> masked =
-        addAttentionMasks(c, scores, attnMask, padMask, padOperand, {n, h, l, s});
+    FailureOr<Value> masked = addAttentionMasks(c, scores, attnMask, padMask, attnIsBool,
+                                                padIsBool, {n, h, l, s + extra});
     if (failed(masked))
       return failure();
     scores = *masked;
   }
   Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
+  if (index == 1) {
+    // (N*H, L, S) as (N, H, L, S), or its mean over the heads (N, L, S);
+    // unbatched: without N.
+    if (dynamicBatch)
+      return c.fail("the attention weights are compiled for a static batch only");
+    int64_t sk = s + extra;
+    Value w = buildReshape(b, loc, probs, {n, h, l, sk});
+    if (*average) {
+      w = buildReduce(b, loc, w, {1}, 0.0,
+                      [](OpBuilder &nb, Location nl, ValueRange a) {
+                        return arith::AddFOp::create(nb, nl, a[0], a[1]).getResult();
+                      });
+      w = buildElementwise(b, loc, typeOf(w), w,
+                           [&](OpBuilder &nb, Location nl, ValueRange a) {
+                             return arith::DivFOp::create(
+                                        nb, nl, a[0],
+                                        scalarConstant(nb, nl, a[0].getType(),
+                                                       static_cast<double>(h)))
+                                 .getResult();
+                           });
+    }
+    if (!unbatched)
+      return w;
+    SmallVector<int64_t> shape(typeOf(w).getShape().drop_front());
+    return buildReshape(b, loc, w, shape);
+  }
   Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
   ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)
   ctx = buildReshape(b, loc, ctx, {l, n, e});

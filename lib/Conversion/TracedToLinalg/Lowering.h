@@ -137,9 +137,11 @@ template <typename Fn> auto withArgReader(LoweringCall &c, Fn fn) {
 using LowerFn = FailureOr<SmallVector<Value>> (*)(LoweringCall &call);
 using LoweringTable = llvm::StringMap<LowerFn>;
 
-/// The attention output (element 0 of multi_head_attention_forward's
-/// result) for the bound call `mha`.
-FailureOr<Value> lowerAttentionOutput(LoweringCall &mha);
+/// Element `index` of multi_head_attention_forward's result for the bound
+/// call `mha`: the attention output (0) or, with need_weights, the
+/// attention weights (1; averaged over the heads with
+/// average_attn_weights).
+FailureOr<Value> lowerAttentionElement(LoweringCall &mha, int64_t index);
 /// Whether `target` is a max pooling call whose result may be a (values,
 /// indices) tuple, and element `index` of that tuple, of type `type`.
 bool isMaxPoolWithIndices(StringRef target);

@@ -647,9 +647,7 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
     return failure();
   RankedTensorType type = c.resultType();
   if (bound->spec->name == "torch.nn.functional.multi_head_attention_forward") {
-    if (*i != 0)
-      return c.fail("only the attention output (element 0) can be compiled");
-    FailureOr<Value> out = lowerAttentionOutput(inner);
+    FailureOr<Value> out = lowerAttentionElement(inner, *i);
     if (failed(out))
       return failure();
     return SmallVector<Value>{*out};

@@ -1771,31 +1771,48 @@ FailureOr<RtValue> triangularSolve(const KernelArgs &args) {
 } // namespace mlir::traced::kernels
 
 namespace {
-/// F.multi_head_attention_forward for the common case: packed in-projection,
-/// no bias_k/bias_v, no zero attention, no dropout in training; additive
-/// attention and key-padding masks.
+/// What F.multi_head_attention_forward appends to the projected keys and
+/// values: a bias_k / bias_v row (each (1, 1, E), repeated over the batch),
+/// then, with add_zero_attn, a row of zeros. The masks get as many columns
+/// of 0 (attend).
+struct ExtraKeys {
+  const Tensor *biasK = nullptr, *biasV = nullptr;
+  bool zeroAttn = false;
+  int64_t count() const { return (biasK ? 1 : 0) + (zeroAttn ? 1 : 0); }
+};
+
+/// F.multi_head_attention_forward with a packed in-projection, no dropout
+/// in training; additive attention and key-padding masks.
 template <typename T>
 LogicalResult
 attention(const KernelArgs &args, const Tensor &query, const Tensor &key,
           const Tensor &value, const Tensor &inW, const Tensor *inB,
           const Tensor &outW, const Tensor *outB, int64_t heads,
           bool needWeights, bool average, const Tensor *attnMask,
-          const Tensor *padMask, Tensor &output, Tensor &weights) {
+          const Tensor *padMask, ExtraKeys extra, Tensor &output,
+          Tensor &weights) {
   int64_t l = query.dim(0), n = query.dim(1), e = query.dim(2);
-  int64_t s = key.dim(0), d = e / heads;
-  auto project = [&](const Tensor &x, int64_t part, int64_t rows) {
-    // x [rows*n, e] @ W[part]^T + b[part] -> [rows, n*heads, d]
-    Tensor y(x.dtype(), {rows, n * heads, d});
+  int64_t s0 = key.dim(0), s = s0 + extra.count(), d = e / heads;
+  auto project = [&](const Tensor &x, int64_t part, int64_t rows,
+                     const Tensor *biasRow) {
+    // x [rows*n, e] @ W[part]^T + b[part] -> [rows, n*heads, d], then the
+    // appended rows (keys and values only).
+    int64_t total = part == 0 ? rows : rows + extra.count();
+    Tensor y(x.dtype(), {total, n * heads, d});
     T *yp = y.data<T>();
     if (inB)
       for (int64_t r = 0; r < rows * n; ++r)
         std::memcpy(yp + r * e, inB->data<T>() + part * e, e * sizeof(T));
     gemm(false, true, rows * n, e, e, x.data<T>(), e,
          inW.data<T>() + part * e * e, e, inB ? T(1) : T(0), yp, e);
+    if (biasRow)
+      for (int64_t b = 0; b < n; ++b)
+        std::memcpy(yp + (rows * n + b) * e, biasRow->data<T>(), e * sizeof(T));
+    // (The zero row is the tensor's own zeros.)
     return y;
   };
-  Tensor q = project(query, 0, l), k = project(key, 1, s),
-         v = project(value, 2, s);
+  Tensor q = project(query, 0, l, nullptr), k = project(key, 1, s0, extra.biasK),
+         v = project(value, 2, s0, extra.biasV);
   // [len, n*h, d] -> [n*h, len, d]
   auto headsFirst = [&](const Tensor &x, int64_t len) {
     Tensor y(x.dtype(), {n * heads, len, d});
@@ -1822,12 +1839,15 @@ attention(const KernelArgs &args, const Tensor &query, const Tensor &key,
     for (int64_t b = 0; b < n * heads; ++b)
       for (int64_t i = 0; i < l; ++i)
         for (int64_t j = 0; j < s; ++j) {
+          // (The appended keys' columns, j >= s0, are masked by 0.)
+          if (j >= s0)
+            continue;
           T &a = ap[(b * l + i) * s + j];
           if (attnMask)
-            a += attnMask->data<T>()[(attnMask->rank() == 3 ? b * l * s : 0) +
-                                     i * s + j];
+            a += attnMask->data<T>()[(attnMask->rank() == 3 ? b * l * s0 : 0) +
+                                     i * s0 + j];
           if (padMask)
-            a += padMask->data<T>()[(b / heads) * s + j];
+            a += padMask->data<T>()[(b / heads) * s0 + j];
         }
   for (int64_t r = 0; r < n * heads * l; ++r) {
     T *row = ap + r * s;
@@ -1890,13 +1910,28 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
       failed(training) || failed(zeroAttn) || failed(separate) ||
       failed(dropoutP))
     return failure();
-  for (StringRef name : {"bias_k", "bias_v", "static_k", "static_v"})
+  for (StringRef name : {"static_k", "static_v"})
     if (!args.isNone(name))
       return args.emitError()
              << "'" << name << "' is not supported by the interpreter";
-  if (*zeroAttn || *separate)
-    return args.emitError() << "add_zero_attn and separate projection "
-                               "weights are not supported by the interpreter";
+  if (*separate)
+    return args.emitError() << "separate projection weights are not "
+                               "supported by the interpreter";
+  if (args.isNone("bias_k") != args.isNone("bias_v"))
+    return args.emitError() << "bias_k and bias_v must be given together";
+  std::optional<Tensor> biasK, biasV;
+  if (!args.isNone("bias_k")) {
+    FailureOr<Tensor> bk = args.tensor("bias_k"), bv = args.tensor("bias_v");
+    if (failed(bk) || failed(bv))
+      return failure();
+    SmallVector<int64_t> want{1, 1, *embed};
+    if (bk->shape() != ArrayRef<int64_t>(want) ||
+        bv->shape() != ArrayRef<int64_t>(want))
+      return args.emitError() << "bias_k and bias_v must be (1, 1, "
+                              << *embed << ")";
+    biasK = *bk;
+    biasV = *bv;
+  }
   if (*training && *dropoutP > 0)
     return args.emitError() << "dropout in training mode is random; the "
                                "interpreter runs eval-mode graphs";
@@ -1918,8 +1953,11 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
       *embed % *heads != 0 || inW->dim(0) != 3 * *embed)
     return args.emitError() << "query, key and value must be (L, N, E) with "
                                "E = embed_dim_to_check divisible by num_heads";
-  if (failed(sameFloat(args, {&q, &k, &v, &*inW, &*outW})))
+  if (failed(sameFloat(args, {&q, &k, &v, &*inW, &*outW})) ||
+      (biasK && failed(sameFloat(args, {&q, &*biasK, &*biasV}))))
     return failure();
+  ExtraKeys extra{biasK ? &*biasK : nullptr, biasV ? &*biasV : nullptr,
+                  *zeroAttn};
   // Masks as additive tensors of the query's dtype: a bool mask's true
   // entries are -inf (not attended), as torch converts them.
   int64_t l = q.dim(0), n = q.dim(1), s = k.dim(0);
@@ -1962,10 +2000,10 @@ FailureOr<RtValue> multiHeadAttention(const KernelArgs &args) {
       q.storage() == Storage::Double
           ? attention<double>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
                               outB ? &*outB : nullptr, *heads, *needWeights,
-                              *average, am, pm, output, weights)
+                              *average, am, pm, extra, output, weights)
           : attention<float>(args, q, k, v, *inW, inB ? &*inB : nullptr, *outW,
                              outB ? &*outB : nullptr, *heads, *needWeights,
-                             *average, am, pm, output, weights);
+                             *average, am, pm, extra, output, weights);
   if (failed(ok))
     return failure();
   output.roundToDType();
