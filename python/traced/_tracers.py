@@ -8,6 +8,7 @@ import inspect
 import os
 import re
 import operator
+import types
 
 import torch
 import torch.fx as fx
@@ -805,6 +806,36 @@ _GUARD_TOLERANCE = {torch.float64: (1e-9, 1e-12), torch.float32: (1e-4, 1e-6),
                     torch.float16: (1e-2, 1e-4), torch.bfloat16: (2e-2, 1e-3)}
 
 
+def _takes_a_callable(func, args, kwargs):
+    """Whether `func` is a Python function given a callable (a module or a
+    function: F.triplet_margin_with_distance_loss's distance_function). A
+    callable is no value of the graph, so such a call cannot be one op; its
+    body, Python calling torch, is traced instead (the calls it makes,
+    the callable's included, are recorded as if written in place). Builtins
+    given callables (Tensor.apply_, register_hook) run code no trace
+    sees, so they stay calls and are refused as before."""
+    if not inspect.isfunction(func):
+        return False
+    values = list(args) + list(kwargs.values())
+    return any(isinstance(a, torch.nn.Module) or inspect.isfunction(a) or
+               inspect.ismethod(a) for a in values)
+
+
+def _without_dispatch(func):
+    """A copy of the Python function `func` whose has_torch_function checks
+    answer False, so that its body runs instead of dispatching to
+    __torch_function__ again (the calls it makes still dispatch)."""
+    names = {"has_torch_function", "has_torch_function_unary",
+             "has_torch_function_variadic"}
+    scope = dict(func.__globals__)
+    for name in names & scope.keys():
+        scope[name] = lambda *a, **k: False
+    copy = types.FunctionType(func.__code__, scope, func.__name__,
+                              func.__defaults__, func.__closure__)
+    copy.__kwdefaults__ = func.__kwdefaults__
+    return copy
+
+
 # Calls that return a Python value from a tensor's metadata, not its data.
 _METADATA_READS = {"dim", "ndimension", "numel", "nelement", "size", "stride",
                    "storage_offset", "element_size", "get_device", "data_ptr",
@@ -1127,6 +1158,12 @@ class _ConcreteTracer(TorchFunctionMode):
                 with self.suspend():
                     self.guard(args[0], name, result)
             return result
+        if _takes_a_callable(func, args, kwargs):
+            # torch pops this mode while its handler runs: pushed again, the
+            # body's calls reach it; the body's own dispatch check (which
+            # would come back here) is skipped.
+            with self:
+                return _without_dispatch(func)(*args, **kwargs)
         before = _versions(args, kwargs)
         self.depth += 1
         try:
@@ -1364,6 +1401,13 @@ class _ConcreteTracer(TorchFunctionMode):
         if self.depth > 0 or self.suspended or not self.stack:
             return original(module, *args, **kwargs)
         em = self.emitter
+        if em.module_path(module) is None:
+            # A module outside the traced hierarchy (passed as an argument,
+            # F.triplet_margin_with_distance_loss's distance_function, or
+            # kept in a plain list or a global) is no submodule to call:
+            # its forward is traced in place, its tensors constants of the
+            # graph, as torch.jit.trace records such a module.
+            return original(module, *args, **kwargs)
         with self.suspend():
             receiver = self.ref(module)
             where = caller_location()
