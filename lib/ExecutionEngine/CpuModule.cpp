@@ -4,6 +4,7 @@
 #include "TracedIR/ExecutionEngine/BufferCache.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Runtime/LinalgRuntime.h"
+#include "TracedIR/Runtime/SpecialRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -1085,6 +1086,14 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   for (int64_t i = 0; i < linalgCount; ++i)
     symbols[mangle(linalg[i].name)] = {
         llvm::orc::ExecutorAddr::fromPtr(linalg[i].address),
+        llvm::JITSymbolFlags::Exported};
+  // The scalar special functions (docs/special-runtime.md).
+  int64_t specialCount = 0;
+  const TracedSpecialSymbol *special =
+      traced_special_runtime_symbols(&specialCount);
+  for (int64_t i = 0; i < specialCount; ++i)
+    symbols[mangle(special[i].name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(special[i].address),
         llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
