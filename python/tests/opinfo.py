@@ -2005,25 +2005,26 @@ OPS = {
     "torch.igamma": incomplete_gamma(torch.igamma),
     "torch.igammac": incomplete_gamma(torch.igammac),
     "torch.nn.functional._scaled_dot_product_attention": fixed(
-        *[(f"{d} 3-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+        *[(f"{d} 3-d {part}", lambda q, k, v, i=i: F._scaled_dot_product_attention(q, k, v)[i],
            [dt(d, 2, 4, 6), dt(d, 2, 3, 6), dt(d, 2, 3, 5)], ACCUMULATE)
-          for d in (torch.float32, torch.float64, torch.bfloat16)],
-        ("causal 4-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v, is_causal=True),
+          for d in (torch.float32, torch.float64, torch.bfloat16)
+          for i, part in enumerate(("output", "weights"))],
+        ("causal 4-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v, is_causal=True)[0],
          [f32(2, 2, 4, 6), f32(2, 2, 3, 6), f32(2, 2, 3, 6)], ACCUMULATE),
         ("causal weights", lambda q, k, v: F._scaled_dot_product_attention(
             q, k, v, None, 0.0, True, True)[1], [f64(5, 4, 6), f64(5, 3, 6), f64(5, 3, 6)], ACCUMULATE),
-        ("bool mask", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m),
+        ("bool mask", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[0],
          [f32(2, 3, 4), f32(2, 5, 4), f32(2, 5, 2),
           torch.tensor([[True, False, True, True, False], [False, True, True, False, True],
                         [True, True, False, False, False]])], ACCUMULATE),
         ("fully masked row", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[1],
          [f32(2, 2, 4), f32(2, 3, 4), f32(2, 3, 2),
           torch.tensor([[True, False, True], [False, False, False]])], ACCUMULATE),
-        ("float mask, float64 mask on float32", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m),
+        ("float mask, float64 mask on float32", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[1],
          [f32(2, 3, 4), f32(2, 5, 4), f32(2, 5, 2), f64(2, 3, 5)], ACCUMULATE),
-        ("broadcast batch, 2-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+        ("broadcast batch, 2-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v)[0],
          [f32(3, 4, 6), f32(3, 6), f32(3, 2)], ACCUMULATE),
-        ("empty keys", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+        ("empty keys", lambda q, k, v: F._scaled_dot_product_attention(q, k, v)[0],
          [f32(1, 2, 6), f32(1, 0, 6), f32(1, 0, 5)], ACCUMULATE),
         ("mask and is_causal", lambda q, k, v, m: F._scaled_dot_product_attention(
             q, k, v, m, 0.0, False, True), [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4), f32(3, 3)]),

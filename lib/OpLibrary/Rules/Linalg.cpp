@@ -1575,16 +1575,19 @@ LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
       return call.emitError() << "query, key and value must have at least "
                                  "2 dims (batch..., length, embedding), got "
                               << t;
-  Type e = q.getElementType();
+  // The scaled query (query * (1 / sqrt(E))) is floating: bool and
+  // integer queries become float32; key and value must be of its dtype.
+  std::optional<DType> qd = dtypeFromType(q.getElementType());
+  if (!qd)
+    return h.unknown();
+  Type e = typeFromDType(call.getContext(), toFloatingDType(*qd));
   if (k.getElementType() != e || v.getElementType() != e)
-    return call.emitError() << "expects query, key and value of one dtype, got "
-                            << q << ", " << k << " and " << v;
-  if (!isa<FloatType>(e))
-    return call.emitError() << "expects floating-point query, key and value, "
-                               "got "
-                            << q;
+    return call.emitError() << "expects key and value of the scaled query's "
+                               "dtype "
+                            << e << ", got " << k << " and " << v;
   if (e.isF16())
     return noCpuKernel(call, e);
+  q = q.clone(e);
   if (*p < 0 || *p > 1)
     return call.emitError()
            << "dropout probability has to be between 0 and 1, but got " << *p;
