@@ -839,13 +839,17 @@ static Value transformAlong(Decomposer &d, Value x, int64_t dim, int64_t n,
   if (!x)
     return x;
   int64_t size = shapeOf(x)[dim];
-  Value moved = d.call("torch.movedim", {{"input", x},
-                                         {"source", d.i64(dim)},
-                                         {"destination", d.i64(-1)}});
+  bool last = dim + 1 == static_cast<int64_t>(shapeOf(x).size());
+  Value moved = last ? x
+                     : d.call("torch.movedim", {{"input", x},
+                                                {"source", d.i64(dim)},
+                                                {"destination", d.i64(-1)}});
   Value matrix = d.tensorConstant(
       RankedTensorType::get({size, n}, d.b.getF64Type()),
       [&](ArrayRef<int64_t> i) { return fn(i[0], i[1]); });
   Value product = d.binary("torch.matmul", moved, matrix);
+  if (last)
+    return product;
   return d.call("torch.movedim", {{"input", product},
                                   {"source", d.i64(-1)},
                                   {"destination", d.i64(dim)}});
