@@ -1588,14 +1588,17 @@ LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
   if (e.isF16())
     return noCpuKernel(call, e);
   q = q.clone(e);
+  std::string shown;
+  llvm::raw_string_ostream(shown) << llvm::format("%g", *p);
   if (*p < 0 || *p > 1)
     return call.emitError()
-           << "dropout probability has to be between 0 and 1, but got " << *p;
+           << "dropout probability has to be between 0 and 1, but got "
+           << shown;
   if (*p > 0)
     return call.emitError()
-           << "dropout_p=" << *p
-           << " drops attention weights at random: only dropout_p=0.0 is "
-              "supported (the result would not be torch's)";
+           << "dropout_p=" << shown
+           << " drops attention weights at random (torch's generator): only "
+              "dropout_p=0.0 is supported";
   RankedTensorType mask = h.tensor("attn_mask");
   if (*causal && !call.isNone("attn_mask"))
     return call.emitError() << "_scaled_dot_product_attention: Explicit "
