@@ -1508,7 +1508,7 @@ static const OpRow kOps[] = {
   {"torch.igammac", {"Tensor.igammac", "torch.special.gammaincc"},
    "(Tensor input, Tensor other)", "arithmetic"},
   // torch 1.13's private attention function: (output, weights) of
-  // softmax(q k^T / sqrt(E) + mask) v; dropout_p > 0 is refused (random).
+  // softmax(q k^T / sqrt(E) + mask) v; 0 < dropout_p < 1 is refused (random).
   {"torch.nn.functional._scaled_dot_product_attention",
    {"torch._C._nn._scaled_dot_product_attention",
     "F._scaled_dot_product_attention"},

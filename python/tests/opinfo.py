@@ -2028,6 +2028,9 @@ OPS = {
          [f32(1, 2, 6), f32(1, 0, 6), f32(1, 0, 5)], ACCUMULATE),
         ("mask and is_causal", lambda q, k, v, m: F._scaled_dot_product_attention(
             q, k, v, m, 0.0, False, True), [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4), f32(3, 3)]),
+        ("dropout_p=1 drops every weight", lambda q, k, v, m: F._scaled_dot_product_attention(
+            q, k, v, m, 1.0)[1], [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4),
+                                  torch.tensor([[True, False, True], [False, False, False], [True, True, True]])]),
         ("dropout_p out of range", lambda q, k, v: F._scaled_dot_product_attention(q, k, v, None, 1.5),
          [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4)]),
         ("mixed dtypes", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),

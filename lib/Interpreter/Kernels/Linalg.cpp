@@ -2962,8 +2962,8 @@ static FailureOr<RtValue> fftC2R(const KernelArgs &args) {
 /// (_scaled_dot_product_attention_math): the query times 1/sqrt(E), its
 /// product with key^T, plus the mask (a bool one, or is_causal's lower
 /// triangle, as 0 where kept and -inf elsewhere; add_ keeps the weights'
-/// dtype), softmax over the last dim, times value. The rule refuses
-/// dropout_p > 0.
+/// dtype), softmax over the last dim (times 0 for dropout_p = 1), times
+/// value. The rule refuses 0 < dropout_p < 1 (random).
 static FailureOr<RtValue> scaledDotProductAttention(const KernelArgs &args) {
   FailureOr<Tensor> q = args.tensor("query"), k = args.tensor("key");
   FailureOr<bool> causal = args.getBool("is_causal");
@@ -3014,6 +3014,12 @@ static FailureOr<RtValue> scaledDotProductAttention(const KernelArgs &args) {
   FailureOr<Tensor> weights =
       callTensor(args, "torch.nn.functional.softmax",
                  {{"input", RtValue(*attn)}, {"dim", RtValue::ofInt(-1)}});
+  FailureOr<double> p = args.getFloat("dropout_p");
+  if (failed(weights) || failed(p))
+    return failure();
+  if (*p == 1.0) // dropout of every weight: times a zero (NaN stays NaN)
+    weights = callTensor(
+        args, "torch.mul", {{"input", RtValue(*weights)}, {"other", RtValue::ofFloat(0.0)}});
   if (failed(weights))
     return failure();
   FailureOr<Tensor> out =

@@ -1563,6 +1563,7 @@ LogicalResult hfft(const BoundCall &call, RuleHelper &h) {
 /// torch 1.13's nn.functional._scaled_dot_product_attention: (output,
 /// attention weights), softmax(q k^T / sqrt(E) + mask) and its product
 /// with v; both results always (need_attn_weights only names the wish).
+/// Dropout is random for 0 < dropout_p < 1, refused.
 LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
   RankedTensorType q = h.tensor("query"), k = h.tensor("key"),
                    v = h.tensor("value");
@@ -1594,11 +1595,12 @@ LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
     return call.emitError()
            << "dropout probability has to be between 0 and 1, but got "
            << shown;
-  if (*p > 0)
+  // (dropout_p = 1 drops every weight: zeros, deterministic.)
+  if (*p > 0 && *p < 1)
     return call.emitError()
            << "dropout_p=" << shown
            << " drops attention weights at random (torch's generator): only "
-              "dropout_p=0.0 is supported";
+              "dropout_p=0.0 and 1.0 are supported";
   RankedTensorType mask = h.tensor("attn_mask");
   if (*causal && !call.isNone("attn_mask"))
     return call.emitError() << "_scaled_dot_product_attention: Explicit "

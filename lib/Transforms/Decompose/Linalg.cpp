@@ -929,7 +929,8 @@ static Results decomposeFftC2R(Decomposer &d) {
 /// torch 1.13's _scaled_dot_product_attention (its CPU math path):
 /// matmul(query * (1 / sqrt(E)), key^T), plus the mask (bool ones and
 /// is_causal's lower triangle as 0 / -inf; add_ keeps the weights' dtype),
-/// softmax over the last dim, matmul with value: (output, weights).
+/// softmax over the last dim (times 0 for dropout_p = 1), matmul with
+/// value: (output, weights).
 static Results decomposeScaledDotProductAttention(Decomposer &d) {
   Value q = d.tensor("query"), k = d.tensor("key"), v = d.tensor("value");
   std::optional<bool> causal = d.getBool("is_causal");
@@ -974,6 +975,9 @@ static Results decomposeScaledDotProductAttention(Decomposer &d) {
     attn = d.cast(d.binary("torch.add", attn, mask), element);
   Value weights = d.call("torch.nn.functional.softmax",
                          {{"input", attn}, {"dim", d.i64(-1)}});
+  // dropout_p = 1 drops every weight (the rule refuses 0 < p < 1).
+  if (d.getFloat("dropout_p") == std::optional<double>(1.0))
+    weights = d.binary("torch.mul", weights, d.f64(0.0));
   Value out = d.binary("torch.matmul", weights, v);
   if (!out)
     return failure();
