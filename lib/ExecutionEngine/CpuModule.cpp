@@ -5,6 +5,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Runtime/LinalgRuntime.h"
 #include "TracedIR/Runtime/SortRuntime.h"
+#include "TracedIR/Runtime/SpecialRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -1080,20 +1081,22 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   symbols[mangle("__truncdfbf2")] = {
       llvm::orc::ExecutorAddr::fromPtr(&traced_truncdfbf2),
       llvm::JITSymbolFlags::Exported};
-  // The linear-algebra runtime's entry points (docs/linalg-runtime.md).
-  int64_t linalgCount = 0;
-  const TracedLinalgSymbol *linalg = traced_linalg_runtime_symbols(&linalgCount);
-  for (int64_t i = 0; i < linalgCount; ++i)
-    symbols[mangle(linalg[i].name)] = {
-        llvm::orc::ExecutorAddr::fromPtr(linalg[i].address),
-        llvm::JITSymbolFlags::Exported};
-  // The sort runtime's (torch's orderings of sort, topk and kthvalue).
-  int64_t sortCount = 0;
-  const TracedSortSymbol *sorts = traced_sort_runtime_symbols(&sortCount);
-  for (int64_t i = 0; i < sortCount; ++i)
-    symbols[mangle(sorts[i].name)] = {
-        llvm::orc::ExecutorAddr::fromPtr(sorts[i].address),
-        llvm::JITSymbolFlags::Exported};
+  // The CPU runtime's entry points: LAPACK (docs/linalg-runtime.md), the
+  // sort runtime (torch's orderings of sort, topk and kthvalue) and the
+  // scalar special functions (docs/special-runtime.md).
+  auto defineAll = [&](const auto *table, int64_t count) {
+    for (int64_t i = 0; i < count; ++i)
+      symbols[mangle(table[i].name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(table[i].address),
+          llvm::JITSymbolFlags::Exported};
+  };
+  int64_t count = 0;
+  const TracedLinalgSymbol *linalg = traced_linalg_runtime_symbols(&count);
+  defineAll(linalg, count);
+  const TracedSortSymbol *sorts = traced_sort_runtime_symbols(&count);
+  defineAll(sorts, count);
+  const TracedSpecialSymbol *special = traced_special_runtime_symbols(&count);
+  defineAll(special, count);
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

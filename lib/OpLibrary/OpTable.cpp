@@ -1480,6 +1480,41 @@ static const OpRow kOps[] = {
    "(Tensor input, int[1]? dim=None)", "fftShift"},
   {"torch.fft.ifftshift", {"torch._C._fft.fft_ifftshift"},
    "(Tensor input, int[1]? dim=None)", "fftShift"},
+
+  // Complex-to-real FFTs of real input (docs/fft.md): an inverse DFT over
+  // every transformed dim but the last, a Hermitian one over the last
+  // (hfft*: scaled as a forward transform). Complex tensors are out of
+  // scope; these take real ones and return real ones.
+  {"torch.fft.irfft", {"torch._C._fft.fft_irfft"},
+   "(Tensor input, int? n=None, int dim=-1, str? norm=None)", "irfft"},
+  {"torch.fft.irfft2", {"torch._C._fft.fft_irfft2"},
+   "(Tensor input, int[1]? s=None, int[1] dim=[-2, -1], str? norm=None)",
+   "irfft"},
+  {"torch.fft.irfftn", {"torch._C._fft.fft_irfftn"},
+   "(Tensor input, int[1]? s=None, int[1]? dim=None, str? norm=None)",
+   "irfft"},
+  {"torch.fft.hfft", {"torch._C._fft.fft_hfft"},
+   "(Tensor input, int? n=None, int dim=-1, str? norm=None)", "hfft"},
+  {"torch.fft.hfft2", {"torch._C._fft.fft_hfft2"},
+   "(Tensor input, int[1]? s=None, int[1] dim=[-2, -1], str? norm=None)",
+   "hfft"},
+  {"torch.fft.hfftn", {"torch._C._fft.fft_hfftn"},
+   "(Tensor input, int[1]? s=None, int[1]? dim=None, str? norm=None)",
+   "hfft"},
+  // The regularized incomplete gamma functions P(a, x) and Q(a, x), through
+  // the scalar special-function runtime (docs/special-runtime.md).
+  {"torch.igamma", {"Tensor.igamma", "torch.special.gammainc"},
+   "(Tensor input, Tensor other)", "arithmetic"},
+  {"torch.igammac", {"Tensor.igammac", "torch.special.gammaincc"},
+   "(Tensor input, Tensor other)", "arithmetic"},
+  // torch 1.13's private attention function: (output, weights) of
+  // softmax(q k^T / sqrt(E) + mask) v; 0 < dropout_p < 1 is refused (random).
+  {"torch.nn.functional._scaled_dot_product_attention",
+   {"torch._C._nn._scaled_dot_product_attention",
+    "F._scaled_dot_product_attention"},
+   "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+   "float dropout_p=0.0, bool need_attn_weights=False, bool is_causal=False)",
+   "scaledDotProductAttention"},
   // `x[index] = value` and index_put are values here: a copy of the input
   // with the indexed elements replaced (the tracers rebind the mutated
   // tensor to the result).
@@ -2147,6 +2182,12 @@ struct RejectedDTypes {
 const RejectedDTypes kRejectedDTypes[] = {
     // nanmean(): expected input to have floating point dtype.
     {"torch.nanmean", kBool | kInts},
+    // The c2r FFTs: "Unsupported dtype Half" (and BFloat16).
+    {"torch.fft.irfft", kF16 | kBF16},  {"torch.fft.irfft2", kF16 | kBF16},
+    {"torch.fft.irfftn", kF16 | kBF16}, {"torch.fft.hfft", kF16 | kBF16},
+    {"torch.fft.hfft2", kF16 | kBF16},  {"torch.fft.hfftn", kF16 | kBF16},
+    // "igamma_cpu" not implemented for 'Long' (and bool, the other ints).
+    {"torch.igamma", kBool | kInts},    {"torch.igammac", kBool | kInts},
     // "unique" not implemented for 'Half'.
     {"torch.functional.unique_consecutive", kF16},
     // Convolutions: no bool or float16; transposed ones only float32,

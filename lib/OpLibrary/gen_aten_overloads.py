@@ -159,6 +159,12 @@ ATEN_OPS = {
     "Tensor.new_full": ["new_full"],
     "torch.fft.fftshift": ["fft_fftshift"],
     "torch.fft.ifftshift": ["fft_ifftshift"],
+    **{f"torch.fft.{n}": [f"fft_{n}"] for n in [
+        "irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn"]},
+    "torch.igamma": ["igamma", "special_gammainc"],
+    "torch.igammac": ["igammac", "special_gammaincc"],
+    "torch.nn.functional._scaled_dot_product_attention": [
+        "_scaled_dot_product_attention"],
     "torch.linalg.matrix_power": ["linalg_matrix_power", "matrix_power"],
     "torch.trapezoid": ["trapezoid", "trapz"],
 }

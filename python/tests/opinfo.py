@@ -207,6 +207,72 @@ def points(fn, values, dtypes=(torch.float32, torch.float64), tol=None):
                     tol or TRANSCENDENTAL) for d in dtypes])
 
 
+def fft_c2r(fn):
+    """Samples of a 1-d complex-to-real FFT (irfft, hfft) of real input:
+    every dtype, n cropping and zero-padding the input, each dim, each
+    norm, odd and even lengths, and torch's refusals."""
+    FFT = {torch.float32: 1e-5, torch.float64: 1e-10}
+    return fixed(
+        *[(f"{d}", fn, [dt(d, 3, 5)], FFT) for d in ALL_DTYPES],
+        *[(f"norm={norm}", lambda x, norm=norm: fn(x, norm=norm), [f64(4, 6)], FFT)
+          for norm in ("backward", "forward", "ortho")],
+        ("n crops, dim 0", lambda x: fn(x, n=4, dim=0), [f32(6, 3)], FFT),
+        ("n pads, odd", lambda x: fn(x, 11, 1, "ortho"), [f32(2, 4, 3)], FFT),
+        ("n=1", lambda x: fn(x, n=1), [f64(4)], FFT),
+        ("n=2", lambda x: fn(x, n=2), [f64(3, 4)], FFT),
+        ("empty batch", fn, [f32(0, 4)], FFT),
+        ("n=0", lambda x: fn(x, n=0), [f32(3, 4)]),
+        ("one point", fn, [f32(3, 1)]),
+        ("bad norm", lambda x: fn(x, norm="sideways"), [f32(3, 4)]),
+        ("dim out of range", lambda x: fn(x, dim=2), [f32(3, 4)]),
+        ("float16", fn, [dt(torch.float16, 3, 4)]))
+
+
+def fft_c2r_nd(fn, two):
+    """Samples of irfft2/irfftn/hfft2/hfftn of real input: every dtype, s
+    cropping and padding (-1: the default), dims in any order, each norm,
+    and torch's refusals."""
+    FFT = {torch.float32: 1e-5, torch.float64: 1e-10}
+    return fixed(
+        *[(f"{d}", fn, [dt(d, 2, 3, 5)], FFT) for d in ALL_DTYPES],
+        *[(f"norm={norm}", lambda x, norm=norm: fn(x, norm=norm), [f64(3, 4, 6)], FFT)
+          for norm in ("backward", "forward", "ortho")],
+        ("s and dim", lambda x: fn(x, s=(3, 10), dim=(1, 2), norm="ortho"), [f32(5, 6, 7)], FFT),
+        ("dims reversed", lambda x: fn(x, s=(4, 5), dim=(2, 0)), [f64(3, 2, 6)], FFT),
+        ("s with -1", lambda x: fn(x, s=(-1, 7)), [f32(2, 4, 5)], FFT),
+        ("negative dims", lambda x: fn(x, dim=(-1, -3)), [f32(3, 2, 4)], FFT),
+        *([] if two else [
+            ("one dim", lambda x: fn(x, dim=(1,)), [f32(3, 4, 2)], FFT),
+            ("three dims", lambda x: fn(x, s=(2, 3, 4)), [f64(3, 4, 5)], FFT),
+            ("no dims", lambda x: fn(x, dim=()), [f32(3, 4)])]),
+        ("duplicate dims", lambda x: fn(x, dim=(0, 0)), [f32(3, 4)]),
+        ("s longer than dim", lambda x: fn(x, s=(2, 3), dim=(0,)), [f32(3, 4)]),
+        ("s of zero", lambda x: fn(x, s=(0, 4)), [f32(3, 4)]),
+        ("bad norm", lambda x: fn(x, norm="sideways"), [f32(3, 4)]),
+        ("float16", fn, [dt(torch.float16, 3, 4)]))
+
+
+def incomplete_gamma(fn):
+    """igamma / igammac: random operands (negative ones give NaN), a grid
+    over every branch of torch's algorithm (a = 0, x = 0, infinities, NaN,
+    the asymptotic regime for large a near x, the continued fraction, the
+    series), and integers, which torch refuses."""
+    a = [0.0, 0.3, 0.5, 1.0, 2.5, 7.0, 21.0, 25.0, 60.0, 180.0, 250.0, 1000.0, math.inf, math.nan, -1.0]
+    x = [0.0, 0.2, 0.5, 0.7, 1.05, 1.5, 3.0, 20.0, 26.0, 59.0, 190.0, 240.0, 1010.0, math.inf, math.nan, -2.0]
+    return chain(
+        binary(fn, tol=TRANSCENDENTAL, scalars=(),
+               pairs=[(torch.float32, torch.float32), (torch.float64, torch.float64),
+                      (torch.float32, torch.float64), (torch.int64, torch.float32),
+                      (torch.bfloat16, torch.float32), (torch.float16, torch.float16),
+                      (torch.int32, torch.int64), (torch.bool, torch.bool)]),
+        fixed(*[(f"{d} grid", fn, [torch.tensor(a, dtype=d).reshape(-1, 1), torch.tensor(x, dtype=d)],
+                 TRANSCENDENTAL) for d in (torch.float32, torch.float64)]),
+        fixed(("method", lambda a, x: a.igamma(x) if fn is torch.igamma else a.igammac(x),
+               [f64(2, 3).abs(), f64(2, 3).abs()], TRANSCENDENTAL),
+              ("special alias", torch.special.gammainc if fn is torch.igamma else torch.special.gammaincc,
+               [f32(4).abs(), f32(4).abs()], TRANSCENDENTAL)))
+
+
 def f32(*shape):
     return tensor(shape, torch.float32)
 
@@ -1954,6 +2020,47 @@ OPS = {
         *[(f"{d}", torch.fft.ifftshift, [dt(d, 3, 5)]) for d in ALL_DTYPES],
         ("dims", lambda x: torch.fft.ifftshift(x, dim=[-2]), [f32(5, 2, 3)]),
         ("inverse of fftshift", lambda x: torch.fft.ifftshift(torch.fft.fftshift(x)), [f32(3, 5)])),
+    **{f"torch.fft.{name}": fft_c2r(getattr(torch.fft, name)) for name in ("irfft", "hfft")},
+    **{f"torch.fft.{name}": fft_c2r_nd(getattr(torch.fft, name), two=name.endswith("2"))
+       for name in ("irfft2", "irfftn", "hfft2", "hfftn")},
+    "torch.igamma": incomplete_gamma(torch.igamma),
+    "torch.igammac": incomplete_gamma(torch.igammac),
+    "torch.nn.functional._scaled_dot_product_attention": fixed(
+        *[(f"{d} 3-d {part}", lambda q, k, v, i=i: F._scaled_dot_product_attention(q, k, v)[i],
+           [dt(d, 2, 4, 6), dt(d, 2, 3, 6), dt(d, 2, 3, 5)], ACCUMULATE)
+          for d in (torch.float32, torch.float64, torch.bfloat16)
+          for i, part in enumerate(("output", "weights"))],
+        ("causal 4-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v, is_causal=True)[0],
+         [f32(2, 2, 4, 6), f32(2, 2, 3, 6), f32(2, 2, 3, 6)], ACCUMULATE),
+        ("causal weights", lambda q, k, v: F._scaled_dot_product_attention(
+            q, k, v, None, 0.0, True, True)[1], [f64(5, 4, 6), f64(5, 3, 6), f64(5, 3, 6)], ACCUMULATE),
+        ("bool mask", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[0],
+         [f32(2, 3, 4), f32(2, 5, 4), f32(2, 5, 2),
+          torch.tensor([[True, False, True, True, False], [False, True, True, False, True],
+                        [True, True, False, False, False]])], ACCUMULATE),
+        ("fully masked row", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[1],
+         [f32(2, 2, 4), f32(2, 3, 4), f32(2, 3, 2),
+          torch.tensor([[True, False, True], [False, False, False]])], ACCUMULATE),
+        ("float mask, float64 mask on float32", lambda q, k, v, m: F._scaled_dot_product_attention(q, k, v, m)[1],
+         [f32(2, 3, 4), f32(2, 5, 4), f32(2, 5, 2), f64(2, 3, 5)], ACCUMULATE),
+        ("broadcast batch, 2-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v)[0],
+         [f32(3, 4, 6), f32(3, 6), f32(3, 2)], ACCUMULATE),
+        ("empty keys", lambda q, k, v: F._scaled_dot_product_attention(q, k, v)[0],
+         [f32(1, 2, 6), f32(1, 0, 6), f32(1, 0, 5)], ACCUMULATE),
+        ("mask and is_causal", lambda q, k, v, m: F._scaled_dot_product_attention(
+            q, k, v, m, 0.0, False, True), [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4), f32(3, 3)]),
+        ("dropout_p=1 drops every weight", lambda q, k, v, m: F._scaled_dot_product_attention(
+            q, k, v, m, 1.0)[1], [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4),
+                                  torch.tensor([[True, False, True], [False, False, False], [True, True, True]])]),
+        ("dropout_p out of range", lambda q, k, v: F._scaled_dot_product_attention(q, k, v, None, 1.5),
+         [f32(2, 3, 4), f32(2, 3, 4), f32(2, 3, 4)]),
+        ("mixed dtypes", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+         [f32(2, 3, 4), f64(2, 3, 4), f32(2, 3, 4)]),
+        ("embedding sizes differ", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+         [f32(2, 3, 4), f32(2, 3, 5), f32(2, 3, 4)]),
+        ("float16", lambda q, k, v: F._scaled_dot_product_attention(q, k, v),
+         [dt(torch.float16, 2, 3, 4), dt(torch.float16, 2, 3, 4), dt(torch.float16, 2, 3, 4)]),
+        ("1-d", lambda q, k, v: F._scaled_dot_product_attention(q, k, v), [f32(4), f32(4), f32(4)])),
     "torch.tensor_split": fixed(
         ("sections", lambda x: torch.tensor_split(x, 3, 1)[2], [f32(4, 10)]),
         ("indices", lambda x: torch.tensor_split(x, [2, 5], dim=1)[1], [f32(4, 10)]),

@@ -1,6 +1,7 @@
 """traced.compile(target="cpu"): compiled models against torch eager and
 every lowered op-library target against the reference interpreter."""
 import gc
+import math
 import ctypes
 import re
 import subprocess
@@ -372,6 +373,31 @@ def test_shared_library_factorizes_through_lapack(tmp_path):
     assert status != 0
     with pytest.raises(RuntimeError, match="positive-definite"):
         torch.linalg.cholesky(-a)
+
+
+def test_shared_library_calls_the_special_runtime(tmp_path):
+    """igamma and igammac compute through the scalar special-function
+    runtime (docs/special-runtime.md): a saved library carries its routines
+    from the runtime's archive, needs no OpenBLAS (libm is enough), and
+    gives torch's values on every branch (large a near x included)."""
+    a = torch.tensor([0.0, 0.5, 3.0, 25.0, 300.0, 7.0, math.inf, math.nan], dtype=torch.float64)
+    x = torch.tensor([1.0, 0.2, 3.5, 24.0, 310.0, 0.0, 2.0, 1.0], dtype=torch.float64)
+    tm = traced.trace(lambda a, x: (torch.igamma(a, x), torch.special.gammaincc(a, x)), a, x)
+    lib_path = traced.save_library(tm, tmp_path / "libigamma.so")
+    deps = subprocess.run(["ldd", str(lib_path)], capture_output=True,
+                          text=True).stdout
+    assert "libopenblas" not in deps and "libMLIR" not in deps
+    lib = ctypes.CDLL(str(lib_path))
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    entry.restype = ctypes.c_int
+    an, xn = a.numpy(), x.numpy()
+    p, q = np.empty(8), np.empty(8)
+    ins = (ctypes.c_void_p * 2)(an.ctypes.data, xn.ctypes.data)
+    outs = (ctypes.c_void_p * 2)(p.ctypes.data, q.ctypes.data)
+    assert entry(ins, outs) == 0
+    np.testing.assert_allclose(p, torch.igamma(a, x).numpy(), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(q, torch.igammac(a, x).numpy(), rtol=1e-12, atol=1e-300)
 
 
 class _Repeats(nn.Module):

@@ -110,6 +110,10 @@ ENTRY_TOL = {
         (LOOSE[torch.bfloat16], 0.25),
         "[self attention] bfloat16: torch 0.0654, the interpreter 0.1631, "
         "float64 0.1628"),
+    "torch.nn.functional._scaled_dot_product_attention": (
+        (LOOSE[torch.bfloat16], 0.35),
+        "[causal 4-d] bfloat16: torch -1.0703, the interpreter -1.2891, "
+        "float64 -1.2162 (torch 0.146 off float64 at most, the interpreter 0.073)"),
 }
 
 

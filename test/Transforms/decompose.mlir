@@ -73,3 +73,25 @@ traced.module root @M class "m.M" {
     output %0, %1 : tensor<3x4xf32>, tensor<3x4xf32>
   }
 }
+
+// -----
+
+// A complex-to-real FFT of real input (docs/fft.md): the inverse DFT over
+// dim 0 as products with constant cosine and sine matrices (dim 0 permuted
+// last and back; the input's 2 rows padded to 4 by the matrices' rows),
+// then the Hermitian DFT over the last dim (3 bins of 4 points, 1/16
+// folded in), in float64, rounded once.
+// CHECK-LABEL: graph @forward
+// CHECK: %[[X:.+]] = call_method %x["to"](dtype=dtype(f64))
+// CHECK: call_function "torch.permute"(input=%[[X]], dims=[1, 0])
+// CHECK: constant dense<{{.+}}> : tensor<2x4xf64>
+// CHECK: call_function "torch.matmul"
+// CHECK: constant dense<{{\[\[}}6.250000e-02, 6.250000e-02, 6.250000e-02, 6.250000e-02], [1.250000e-01, {{.+}} : tensor<3x4xf64>
+// CHECK: call_function "torch.add"
+// CHECK: call_method %{{.+}}["to"](dtype=dtype(f32)) : (tensor<4x4xf64>) -> tensor<4x4xf32>
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<2x3xf32>) -> tensor<4x4xf32> {
+    %y = call_function "torch.fft.irfft2"(input=%x, s=[4, 4]) : (tensor<2x3xf32>) -> tensor<4x4xf32>
+    output %y : tensor<4x4xf32>
+  }
+}

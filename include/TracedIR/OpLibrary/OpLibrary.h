@@ -646,6 +646,32 @@ ConvDecode decodeUnpool(const Signature &sig, const ArgReader &reader,
                         llvm::SmallVectorImpl<int64_t> &size,
                         std::string &error);
 
+/// A complex-to-real FFT of real input (torch.fft.irfft, irfft2, irfftn,
+/// hfft, hfft2, hfftn), decoded and checked as torch 1.13's
+/// canonicalize_fft_c2r_shape_and_dim_args and fft_c2r do, for the result
+/// rule, the kernel and the decomposition alike (docs/fft.md). The input is
+/// cropped or zero-padded to `sizes` along `dims`; an inverse DFT runs over
+/// every dim but the last of `dims` (for real input, hfftn's forward DFT
+/// followed by the conjugate is the same), then a Hermitian (c2r) one of
+/// `lastSize` points over the last; the result is scaled by `scale`.
+struct FftC2R {
+  /// The transformed dims, normalized, in the call's order.
+  llvm::SmallVector<int64_t> dims;
+  /// The signal size along each of `dims` (the last: lastSize / 2 + 1).
+  llvm::SmallVector<int64_t> sizes;
+  int64_t lastSize = 0;
+  double scale = 1.0;
+  llvm::SmallVector<int64_t> resultShape;
+};
+/// Decodes a c2r FFT call of an entry with signature `sig` (`n` and `dim`:
+/// the 1-D form; `s` and `dim`: the 2-D and n-D forms) on a real input of
+/// shape `input`. `hermitian`: hfft's normalization (the forward one);
+/// `name` is torch's function name for errors ("irfftn"). Unknown when an
+/// argument or a size it needs is not known.
+ConvDecode decodeFftC2R(const Signature &sig, const ArgReader &reader,
+                        llvm::ArrayRef<int64_t> input, bool hermitian,
+                        llvm::StringRef name, FftC2R &out, std::string &error);
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 

@@ -309,6 +309,21 @@ static bool mayBeWritten(Value root) {
 
 void DeviceBuffersPass::runOnOperation() {
   mlir::ModuleOp module = getOperation();
+  // A kernel cannot call host code: the scalar special-function runtime's
+  // routines (igamma, igammac; docs/special-runtime.md) run on the CPU only.
+  WalkResult hostCall = module.walk([&](func::CallOp call) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    if (!callee || !callee.isExternal() || !call->getParentOfType<gpu::LaunchOp>())
+      return WalkResult::advance();
+    call.emitError() << "a GPU kernel would call the host function '"
+                     << call.getCallee()
+                     << "' (the CPU runtime of igamma and igammac, "
+                        "docs/special-runtime.md): compile this model for "
+                        "the CPU";
+    return WalkResult::interrupt();
+  });
+  if (hostCall.wasInterrupted())
+    return signalPassFailure();
   bool needsResident = false, needsInPlace = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())

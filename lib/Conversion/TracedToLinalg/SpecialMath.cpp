@@ -2,7 +2,8 @@
 //
 // The special functions (lgamma, digamma, polygamma, mvlgamma, the Bessel
 // functions, ndtr/ndtri/log_ndtr, erfcx, erfinv, zeta, airy_ai, the orthogonal
-// polynomials, entr, xlog1py; frexp's two elements) as one
+// polynomials, entr, xlog1py; frexp's two elements; igamma and igammac,
+// whose bodies call the scalar special-function runtime) as one
 // `linalg.generic` each, whose body is the algorithm of
 // TracedIR/Support/SpecialFunctions.h built over an IR backend: the same
 // code the interpreter runs over C++ numbers. Branches are selects, zeta's
@@ -13,6 +14,7 @@
 #include "Lowering.h"
 #include "TracedIR/Support/SpecialFunctions.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
@@ -214,6 +216,32 @@ FailureOr<SmallVector<Value>> lowerSpecial(LoweringCall &c,
       },
       c.logicalElementTypes(inputs));
   return SmallVector<Value>{r};
+}
+
+/// igamma / igammac (`routine`): each element a call of the scalar
+/// special-function runtime's `traced_<routine>_f32` / `_f64` from the
+/// linalg.generic body (docs/special-runtime.md), the same function the
+/// interpreter's kernel calls; float16/bfloat16 compute in f32, as torch's
+/// calc_igamma<float>.
+FailureOr<SmallVector<Value>> lowerRuntimeBinary(LoweringCall &c,
+                                                 StringRef routine) {
+  auto module = c.op->getParentOfType<mlir::ModuleOp>();
+  return lowerSpecial(
+      c, {"input", "other"}, Precision::Input,
+      [&](const IrMath &m, ArrayRef<FV> a) {
+        std::string name =
+            ("traced_" + routine + (m.isDouble() ? "_f64" : "_f32")).str();
+        auto fnType = m.b.getFunctionType({m.type, m.type}, {m.type});
+        if (!module.lookupSymbol<func::FuncOp>(name)) {
+          OpBuilder::InsertionGuard guard(m.b);
+          m.b.setInsertionPointToStart(module.getBody());
+          func::FuncOp::create(m.b, m.loc, name, fnType).setPrivate();
+        }
+        return m.wrap(func::CallOp::create(m.b, m.loc, name,
+                                           TypeRange{m.type},
+                                           ValueRange{a[0].v, a[1].v})
+                          .getResult(0));
+      });
 }
 
 FailureOr<SmallVector<Value>> lowerPolygamma(LoweringCall &c) {
@@ -429,6 +457,12 @@ void lowering::populateSpecialLowerings(LoweringTable &t) {
                         [](const IrMath &m, ArrayRef<FV> a) {
                           return sf::xlog1py(m, a[0], a[1]);
                         });
+  };
+  t["torch.igamma"] = [](LoweringCall &c) {
+    return lowerRuntimeBinary(c, "igamma");
+  };
+  t["torch.igammac"] = [](LoweringCall &c) {
+    return lowerRuntimeBinary(c, "igammac");
   };
   t["torch.special.zeta"] = [](LoweringCall &c) {
     return lowerSpecial(c, {"input", "other"}, Precision::Double,

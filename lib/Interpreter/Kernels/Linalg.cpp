@@ -2902,6 +2902,172 @@ static FailureOr<RtValue> dist(const KernelArgs &args) {
                    {{"input", RtValue(*diff)}, {"ord", args.get("p")}});
 }
 
+/// Complex values along one dim of a row-major [outer, size, inner]
+/// array: `re` and `im` (empty: all zeros).
+struct Spectrum {
+  std::vector<double> re, im;
+  SmallVector<int64_t> shape;
+};
+
+/// cos and sin of 2 pi k / n, k reduced mod n first (exact for every n).
+static std::pair<double, double> twiddle(int64_t k, int64_t n) {
+  double angle = 2.0 * M_PI * static_cast<double>(k % n) / static_cast<double>(n);
+  return {std::cos(angle), std::sin(angle)};
+}
+
+/// The inverse DFT of `n` points along dim `d` (the input cropped or
+/// zero-padded to n): out[m] = sum_k x[k] e^{+2 pi i m k / n}.
+static Spectrum inverseDft(const Spectrum &x, int64_t d, int64_t n) {
+  auto [outer, inner] = outerInner(x.shape, d);
+  int64_t size = x.shape[d], used = std::min(size, n);
+  Spectrum y;
+  y.shape = x.shape;
+  y.shape[d] = n;
+  y.re.assign(outer * n * inner, 0.0);
+  y.im.assign(outer * n * inner, 0.0);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t m = 0; m < n; ++m)
+      for (int64_t k = 0; k < used; ++k) {
+        auto [c, sn] = twiddle(m * k, n);
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t src = (o * size + k) * inner + i, dst = (o * n + m) * inner + i;
+          double re = x.re[src], im = x.im.empty() ? 0.0 : x.im[src];
+          y.re[dst] += re * c - im * sn;
+          y.im[dst] += re * sn + im * c;
+        }
+      }
+  return y;
+}
+
+/// The real inverse DFT of `n` points along dim `d` of Hermitian input (bins
+/// 0 .. n/2, cropped or zero-padded to them; the imaginary parts of bin 0
+/// and, for even n, bin n/2 ignored, as pocketfft's c2r does), scaled.
+static std::vector<double> hermitianDft(const Spectrum &x, int64_t d,
+                                        int64_t n, double scale) {
+  auto [outer, inner] = outerInner(x.shape, d);
+  int64_t size = x.shape[d], used = std::min(size, n / 2 + 1);
+  std::vector<double> y(outer * n * inner, 0.0);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t j = 0; j < used; ++j) {
+        auto [c, sn] = twiddle(t * j, n);
+        double w = (j == 0 || 2 * j == n) ? 1.0 : 2.0;
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t src = (o * size + j) * inner + i;
+          double im = x.im.empty() ? 0.0 : x.im[src];
+          y[(o * n + t) * inner + i] += w * (x.re[src] * c - im * sn);
+        }
+      }
+  for (double &v : y)
+    v *= scale;
+  return y;
+}
+
+/// torch.fft.irfft/irfft2/irfftn (`Hermitian`: hfft, hfft2, hfftn) of a
+/// real input: decodeFftC2R's transforms, exact DFT sums in double.
+template <bool Hermitian>
+static FailureOr<RtValue> fftC2R(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  FftC2R fft;
+  if (failed(kernels::decodeArgs(
+          args, "FFT", [&](const ArgReader &reader, std::string &error) {
+            return decodeFftC2R(args.signature(), reader, in->shape(),
+                                Hermitian, Hermitian ? "hfftn" : "irfftn",
+                                fft, error);
+          })))
+    return failure();
+  DType dt = toFloatingDType(in->dtype());
+  if (dt != DType::F32 && dt != DType::F64)
+    return args.emitError() << "Unsupported dtype " << dtypeName(dt);
+  Spectrum x;
+  x.shape.assign(in->shape().begin(), in->shape().end());
+  x.re.resize(in->numel());
+  for (int64_t i = 0; i < in->numel(); ++i)
+    x.re[i] = in->getDouble(i);
+  for (size_t i = 0; i + 1 < fft.dims.size(); ++i)
+    x = inverseDft(x, fft.dims[i], fft.sizes[i]);
+  std::vector<double> y =
+      hermitianDft(x, fft.dims.back(), fft.lastSize, fft.scale);
+  Tensor out(dt, fft.resultShape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, y[i]);
+  return RtValue(out);
+}
+
+/// torch 1.13's nn.functional._scaled_dot_product_attention on the CPU
+/// (_scaled_dot_product_attention_math): the query times 1/sqrt(E), its
+/// product with key^T, plus the mask (a bool one, or is_causal's lower
+/// triangle, as 0 where kept and -inf elsewhere; add_ keeps the weights'
+/// dtype), softmax over the last dim (times 0 for dropout_p = 1), times
+/// value. The rule refuses 0 < dropout_p < 1 (random).
+static FailureOr<RtValue> scaledDotProductAttention(const KernelArgs &args) {
+  FailureOr<Tensor> q = args.tensor("query"), k = args.tensor("key");
+  FailureOr<bool> causal = args.getBool("is_causal");
+  if (failed(q) || failed(k) || failed(causal))
+    return failure();
+  double factor = 1.0 / std::sqrt(static_cast<double>(q->shape().back()));
+  FailureOr<Tensor> scaled =
+      callTensor(args, "torch.mul",
+                 {{"input", RtValue(*q)}, {"other", RtValue::ofFloat(factor)}});
+  FailureOr<Tensor> keyT =
+      callTensor(args, "torch.transpose",
+                 {{"input", RtValue(*k)}, {"dim0", RtValue::ofInt(-2)},
+                  {"dim1", RtValue::ofInt(-1)}});
+  if (failed(scaled) || failed(keyT))
+    return failure();
+  FailureOr<Tensor> attn = callTensor(
+      args, "torch.matmul", {{"input", RtValue(*scaled)}, {"other", RtValue(*keyT)}});
+  if (failed(attn))
+    return failure();
+  std::optional<Tensor> mask;
+  if (*causal) {
+    int64_t l = attn->shape()[attn->rank() - 2], s = attn->shape().back();
+    Tensor tri(DType::Bool, {l, s});
+    for (int64_t i = 0; i < l; ++i)
+      for (int64_t j = 0; j <= std::min(i, s - 1); ++j)
+        tri.setDouble(i * s + j, 1.0);
+    mask = tri;
+  } else if (!args.isNone("attn_mask")) {
+    FailureOr<Tensor> m = args.tensor("attn_mask");
+    if (failed(m))
+      return failure();
+    mask = *m;
+  }
+  if (mask) {
+    if (mask->dtype() == DType::Bool) {
+      Tensor additive(attn->dtype(), mask->shape());
+      for (int64_t i = 0; i < additive.numel(); ++i)
+        if (mask->getDouble(i) == 0.0)
+          additive.setDouble(i, -std::numeric_limits<double>::infinity());
+      mask = additive;
+    }
+    FailureOr<Tensor> sum = callTensor(
+        args, "torch.add", {{"input", RtValue(*attn)}, {"other", RtValue(*mask)}});
+    if (failed(sum))
+      return failure();
+    attn = sum->to(attn->dtype());
+  }
+  FailureOr<Tensor> weights =
+      callTensor(args, "torch.nn.functional.softmax",
+                 {{"input", RtValue(*attn)}, {"dim", RtValue::ofInt(-1)}});
+  FailureOr<double> p = args.getFloat("dropout_p");
+  if (failed(weights) || failed(p))
+    return failure();
+  if (*p == 1.0) // dropout of every weight: times a zero (NaN stays NaN)
+    weights = callTensor(
+        args, "torch.mul", {{"input", RtValue(*weights)}, {"other", RtValue::ofFloat(0.0)}});
+  if (failed(weights))
+    return failure();
+  FailureOr<Tensor> out =
+      callTensor(args, "torch.matmul",
+                 {{"input", RtValue(*weights)}, {"other", args.get("value")}});
+  if (failed(out))
+    return failure();
+  return RtValue::ofList({RtValue(*out), RtValue(*weights)}, /*isTuple=*/true);
+}
+
 } // namespace mlir::traced::kernels
 
 void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
@@ -2909,6 +3075,14 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.addr"] = addr;
   table["torch.inner"] = inner;
   table["torch.kron"] = kron;
+  table["torch.fft.irfft"] = fftC2R<false>;
+  table["torch.fft.irfft2"] = fftC2R<false>;
+  table["torch.fft.irfftn"] = fftC2R<false>;
+  table["torch.fft.hfft"] = fftC2R<true>;
+  table["torch.fft.hfft2"] = fftC2R<true>;
+  table["torch.fft.hfftn"] = fftC2R<true>;
+  table["torch.nn.functional._scaled_dot_product_attention"] =
+      scaledDotProductAttention;
   table["torch.tensordot"] = tensordot;
   table["torch.linalg.vecdot"] = vecdot;
   table["torch.linalg.multi_dot"] = multiDot;

@@ -4,12 +4,15 @@
 // mvlgamma, the Bessel functions, ndtr/ndtri/log_ndtr, erfcx, zeta,
 // airy_ai, the orthogonal polynomials, entr, xlog1py): the algorithms of
 // TracedIR/Support/SpecialFunctions.h over C++ numbers, which the CPU
-// lowering builds as IR too; and gcd, lcm, nextafter and frexp. Part of
+// lowering builds as IR too; igamma and igammac, which call the scalar
+// special-function runtime as compiled code does (docs/special-runtime.md);
+// and gcd, lcm, nextafter and frexp. Part of
 // the Elementwise family (populateElementwiseKernels registers them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Runtime/SpecialRuntime.h"
 #include "TracedIR/Support/SpecialFunctions.h"
 
 #include <cmath>
@@ -175,6 +178,28 @@ FailureOr<RtValue> zeta(const KernelArgs &args) {
 FailureOr<RtValue> entr(const KernelArgs &args) {
   return special(args, Precision::Input,
                  [](auto m, auto x) { return sf::entr(m, x); });
+}
+
+/// igamma(a, x) (`Upper`: igammac), broadcast and promoted: the runtime's
+/// float routine for float32, float16 and bfloat16 (rounded after), its
+/// double one for float64, as torch's calc_igamma<float> / <double>. (The
+/// op table refuses bool and integer operands, as torch does.)
+template <bool Upper>
+FailureOr<RtValue> incompleteGamma(const KernelArgs &args) {
+  return binary(
+      args, "input", "other",
+      [](auto a, auto x) {
+        using C = decltype(a);
+        if constexpr (std::is_same_v<C, float>)
+          return Upper ? traced_igammac_f32(a, x) : traced_igamma_f32(a, x);
+        else
+          return static_cast<C>(
+              Upper ? traced_igammac_f64(static_cast<double>(a),
+                                         static_cast<double>(x))
+                    : traced_igamma_f64(static_cast<double>(a),
+                                        static_cast<double>(x)));
+      },
+      ResultKind::Promoted);
 }
 
 /// xlog1py(x, y), broadcast and promoted, in the promoted float dtype.
@@ -386,6 +411,8 @@ void mlir::traced::kernels::populateSpecialKernels(KernelTable &table) {
   table["torch.special.zeta"] = zeta;
   table["torch.special.entr"] = entr;
   table["torch.special.xlog1py"] = xlog1py;
+  table["torch.igamma"] = incompleteGamma<false>;
+  table["torch.igammac"] = incompleteGamma<true>;
   table["torch.gcd"] = integerPair<gcdOf>;
   table["torch.lcm"] = integerPair<lcmOf>;
   table["torch.nextafter"] = nextafter;

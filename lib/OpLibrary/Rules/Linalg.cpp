@@ -1524,6 +1524,118 @@ LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   return call.emitError() << "no LAPACK rule for this entry";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Complex-to-real FFTs of real input, scaled dot-product attention
+//===----------------------------------------------------------------------===//
+
+/// torch.fft.irfft/irfft2/irfftn (hfft*: `hermitian`) of a real input:
+/// decodeFftC2R's shape, in float64 for float64 and the default float32
+/// for bool and integers (float16 and bfloat16 are refused by the table).
+static LogicalResult fftC2R(const BoundCall &call, RuleHelper &h,
+                            bool hermitian) {
+  RankedTensorType input = h.tensor("input");
+  if (!input)
+    return h.unknown();
+  FftC2R fft;
+  std::string error;
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
+    return decodeFftC2R(call.getSignature(), reader, input.getShape(),
+                        hermitian, hermitian ? "hfftn" : "irfftn", fft, error);
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
+  std::optional<DType> d = dtypeFromType(input.getElementType());
+  if (!d)
+    return h.unknown();
+  return h.result(fft.resultShape,
+                  typeFromDType(call.getContext(), toFloatingDType(*d)));
+}
+
+LogicalResult irfft(const BoundCall &call, RuleHelper &h) {
+  return fftC2R(call, h, /*hermitian=*/false);
+}
+
+LogicalResult hfft(const BoundCall &call, RuleHelper &h) {
+  return fftC2R(call, h, /*hermitian=*/true);
+}
+
+/// torch 1.13's nn.functional._scaled_dot_product_attention: (output,
+/// attention weights), softmax(q k^T / sqrt(E) + mask) and its product
+/// with v; both results always (need_attn_weights only names the wish).
+/// Dropout is random for 0 < dropout_p < 1, refused.
+LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType q = h.tensor("query"), k = h.tensor("key"),
+                   v = h.tensor("value");
+  std::optional<double> p = call.getFloat("dropout_p");
+  std::optional<bool> causal = call.getBool("is_causal");
+  if (!q || !k || !v || !p || !causal)
+    return h.unknown();
+  for (RankedTensorType t : {q, k, v})
+    if (t.getRank() < 2)
+      return call.emitError() << "query, key and value must have at least "
+                                 "2 dims (batch..., length, embedding), got "
+                              << t;
+  // The scaled query (query * (1 / sqrt(E))) is floating: bool and
+  // integer queries become float32; key and value must be of its dtype.
+  std::optional<DType> qd = dtypeFromType(q.getElementType());
+  if (!qd)
+    return h.unknown();
+  Type e = typeFromDType(call.getContext(), toFloatingDType(*qd));
+  if (k.getElementType() != e || v.getElementType() != e)
+    return call.emitError() << "expects key and value of the scaled query's "
+                               "dtype "
+                            << e << ", got " << k << " and " << v;
+  if (e.isF16())
+    return noCpuKernel(call, e);
+  q = q.clone(e);
+  std::string shown;
+  llvm::raw_string_ostream(shown) << llvm::format("%g", *p);
+  if (*p < 0 || *p > 1)
+    return call.emitError()
+           << "dropout probability has to be between 0 and 1, but got "
+           << shown;
+  // (dropout_p = 1 drops every weight: zeros, deterministic.)
+  if (*p > 0 && *p < 1)
+    return call.emitError()
+           << "dropout_p=" << shown
+           << " drops attention weights at random (torch's generator): only "
+              "dropout_p=0.0 and 1.0 are supported";
+  RankedTensorType mask = h.tensor("attn_mask");
+  if (*causal && !call.isNone("attn_mask"))
+    return call.emitError() << "_scaled_dot_product_attention: Explicit "
+                               "attn_mask should not be set when is_causal=True";
+  SmallVector<int64_t> kt(k.getShape());
+  std::swap(kt[kt.size() - 1], kt[kt.size() - 2]);
+  SmallVector<Type> scores;
+  if (failed(matmulShapes(call, scores, q, k.clone(kt))))
+    return failure();
+  auto attn = dyn_cast_or_null<RankedTensorType>(
+      scores.empty() ? Type() : scores[0]);
+  if (!attn)
+    return h.unknown();
+  if (mask) {
+    // attn.add_(mask): the mask broadcasts to the weights' shape.
+    FailureOr<SmallVector<int64_t>> both =
+        broadcastShapes(call, attn.getShape(), mask.getShape());
+    if (failed(both))
+      return failure();
+    if (*both != SmallVector<int64_t>(attn.getShape()))
+      return call.emitError() << "attn_mask " << mask
+                              << " does not broadcast to the attention "
+                                 "weights' shape "
+                              << attn;
+  } else if (!call.isNone("attn_mask")) {
+    return h.unknown();
+  }
+  SmallVector<Type> output;
+  if (failed(matmulShapes(call, output, attn, v)))
+    return failure();
+  if (output.empty() || !output[0])
+    return h.unknown();
+  return h.result(TupleType::get(call.getContext(), {output[0], attn}));
+}
+
 } // namespace mlir::traced::rules
 
 using namespace mlir::traced::rules;

@@ -2,7 +2,8 @@
 //
 // linear, addmm, addbmm, baddbmm, mv, dot, outer, bilinear and einsum, in calls of
 // mm, bmm, matmul and the shape entries; the cross product in products of
-// windows along its dim.
+// windows along its dim; the complex-to-real FFTs of real input as products
+// with constant cosine and sine matrices; scaled dot-product attention.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -826,11 +828,175 @@ static Results decomposePinv(Decomposer &d) {
   return one(d.call("torch.matmul", {{"input", scaled}, {"other", mT(u)}}));
 }
 
+//===----------------------------------------------------------------------===//
+// Complex-to-real FFTs of real input as matmuls (docs/fft.md)
+//===----------------------------------------------------------------------===//
+
+/// `x` times the constant [size, n] matrix `fn(k, m)` along dim `dim`
+/// (moved last for the product, then back); f64 throughout.
+static Value transformAlong(Decomposer &d, Value x, int64_t dim, int64_t n,
+                            function_ref<double(int64_t, int64_t)> fn) {
+  if (!x)
+    return x;
+  int64_t size = shapeOf(x)[dim];
+  bool last = dim + 1 == static_cast<int64_t>(shapeOf(x).size());
+  Value moved = last ? x
+                     : d.call("torch.movedim", {{"input", x},
+                                                {"source", d.i64(dim)},
+                                                {"destination", d.i64(-1)}});
+  Value matrix = d.tensorConstant(
+      RankedTensorType::get({size, n}, d.b.getF64Type()),
+      [&](ArrayRef<int64_t> i) { return fn(i[0], i[1]); });
+  Value product = d.binary("torch.matmul", moved, matrix);
+  if (last)
+    return product;
+  return d.call("torch.movedim", {{"input", product},
+                                  {"source", d.i64(-1)},
+                                  {"destination", d.i64(dim)}});
+}
+
+/// cos (`sine`: sin) of 2 pi k m / n, k m reduced mod n first.
+static double twiddle(int64_t k, int64_t m, int64_t n, bool sine) {
+  double angle = 2.0 * M_PI * static_cast<double>((k * m) % n) /
+                 static_cast<double>(n);
+  return sine ? std::sin(angle) : std::cos(angle);
+}
+
+/// torch.fft.irfft/irfft2/irfftn (`Hermitian`: hfft*) of a real input with
+/// static sizes: per dim but the last, the inverse DFT as products with
+/// constant cosine and sine matrices (the input cropped or zero-padded by
+/// the matrices' rows), carrying real and imaginary parts; then the real
+/// inverse DFT of the Hermitian last dim (bins 0 and n/2 once, the others
+/// twice) with the scale folded in. In float64, rounded once to the result.
+template <bool Hermitian>
+static Results decomposeFftC2R(Decomposer &d) {
+  Value input = d.tensor("input");
+  RankedTensorType type = typeOf(input);
+  RankedTensorType result = d.resultTensorType(0);
+  if (!type || !type.hasStaticShape() || !result)
+    return d.decline("the FFT needs an input of static shape");
+  auto ints = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    if (std::optional<int64_t> i = d.getInt(name))
+      return SmallVector<int64_t>{*i};
+    return d.getInts(name);
+  };
+  auto integer = [&](StringRef name) { return d.getInt(name); };
+  auto boolean = [&](StringRef name) { return d.getBool(name); };
+  auto str = [&](StringRef name) { return d.getStr(name); };
+  auto isNone = [&](StringRef name) { return d.isNone(name); };
+  auto known = [&](StringRef name) { return bool(d.value(name)); };
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  FftC2R fft;
+  std::string error;
+  if (decodeFftC2R(d.bound.spec->signature, reader, type.getShape(), Hermitian,
+                   Hermitian ? "hfftn" : "irfftn", fft,
+                   error) != ConvDecode::Ok)
+    return d.decline(error.empty() ? "the FFT's arguments are not constants"
+                                   : error);
+  Value re = d.cast(input, d.b.getF64Type()), im;
+  for (size_t i = 0; i + 1 < fft.dims.size(); ++i) {
+    int64_t dim = fft.dims[i], n = fft.sizes[i];
+    auto c = [&](int64_t k, int64_t m) {
+      return k < n ? twiddle(k, m, n, false) : 0.0;
+    };
+    auto s = [&](int64_t k, int64_t m) {
+      return k < n ? twiddle(k, m, n, true) : 0.0;
+    };
+    Value nextRe = transformAlong(d, re, dim, n, c);
+    Value nextIm = transformAlong(d, re, dim, n, s);
+    if (im) {
+      nextRe = d.binary("torch.sub", nextRe, transformAlong(d, im, dim, n, s));
+      nextIm = d.binary("torch.add", nextIm, transformAlong(d, im, dim, n, c));
+    }
+    re = nextRe;
+    im = nextIm;
+  }
+  int64_t dim = fft.dims.back(), n = fft.lastSize, bins = n / 2 + 1;
+  auto weight = [&](int64_t j) {
+    return (j == 0 || 2 * j == n) ? fft.scale : 2.0 * fft.scale;
+  };
+  Value y = transformAlong(d, re, dim, n, [&](int64_t j, int64_t t) {
+    return j < bins ? weight(j) * twiddle(j, t, n, false) : 0.0;
+  });
+  if (im)
+    y = d.binary("torch.add", y,
+                 transformAlong(d, im, dim, n, [&](int64_t j, int64_t t) {
+                   return j < bins ? -weight(j) * twiddle(j, t, n, true) : 0.0;
+                 }));
+  return one(d.cast(y, result.getElementType()));
+}
+
+/// torch 1.13's _scaled_dot_product_attention (its CPU math path):
+/// matmul(query * (1 / sqrt(E)), key^T), plus the mask (bool ones and
+/// is_causal's lower triangle as 0 / -inf; add_ keeps the weights' dtype),
+/// softmax over the last dim (times 0 for dropout_p = 1), matmul with
+/// value: (output, weights).
+static Results decomposeScaledDotProductAttention(Decomposer &d) {
+  Value q = d.tensor("query"), k = d.tensor("key"), v = d.tensor("value");
+  std::optional<bool> causal = d.getBool("is_causal");
+  if (!q || !k || !v || !causal || ShapedType::isDynamic(shapeOf(q).back()))
+    return d.decline("needs query, key and value tensors, a constant "
+                     "is_causal and a static embedding size");
+  double factor = 1.0 / std::sqrt(static_cast<double>(shapeOf(q).back()));
+  Value scaled = d.binary("torch.mul", q, d.f64(factor));
+  Value keyT = d.call("torch.transpose",
+                      {{"input", k}, {"dim0", d.i64(-2)}, {"dim1", d.i64(-1)}});
+  Value attn = d.binary("torch.matmul", scaled, keyT);
+  if (!attn)
+    return failure();
+  RankedTensorType attnType = typeOf(attn);
+  Type element = attnType.getElementType();
+  double inf = std::numeric_limits<double>::infinity();
+  Value mask;
+  if (*causal) {
+    int64_t l = attnType.getDimSize(attnType.getRank() - 2),
+            s = attnType.getShape().back();
+    if (ShapedType::isDynamic(l) || ShapedType::isDynamic(s))
+      return d.decline("is_causal needs static lengths");
+    mask = d.tensorConstant(RankedTensorType::get({l, s}, element),
+                            [&](ArrayRef<int64_t> i) {
+                              return i[1] <= i[0] ? 0.0 : -inf;
+                            });
+  } else if (Value m = d.tensor("attn_mask")) {
+    mask = m;
+    RankedTensorType maskType = typeOf(m);
+    if (maskType.getElementType().isInteger(1)) {
+      if (!maskType.hasStaticShape())
+        return d.decline("a bool attn_mask needs a static shape");
+      Value zeros = d.tensorConstant(maskType.clone(element),
+                                     [](ArrayRef<int64_t>) { return 0.0; });
+      mask = d.call("Tensor.masked_fill",
+                    {{"input", zeros},
+                     {"mask", d.unary("torch.logical_not", m)},
+                     {"value", d.f64(-inf)}});
+    }
+  }
+  if (mask)
+    attn = d.cast(d.binary("torch.add", attn, mask), element);
+  Value weights = d.call("torch.nn.functional.softmax",
+                         {{"input", attn}, {"dim", d.i64(-1)}});
+  // dropout_p = 1 drops every weight (the rule refuses 0 < p < 1).
+  if (d.getFloat("dropout_p") == std::optional<double>(1.0))
+    weights = d.binary("torch.mul", weights, d.f64(0.0));
+  Value out = d.binary("torch.matmul", weights, v);
+  if (!out)
+    return failure();
+  return SmallVector<Value>{out, weights};
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["Tensor.__rmatmul__"] = [](Decomposer &d) -> Results {
     return one(d.binary("torch.matmul", d.tensor("other"), d.tensor("input")));
   };
   t["torch.addr"] = decomposeAddr;
+  t["torch.fft.irfft"] = decomposeFftC2R<false>;
+  t["torch.fft.irfft2"] = decomposeFftC2R<false>;
+  t["torch.fft.irfftn"] = decomposeFftC2R<false>;
+  t["torch.fft.hfft"] = decomposeFftC2R<true>;
+  t["torch.fft.hfft2"] = decomposeFftC2R<true>;
+  t["torch.fft.hfftn"] = decomposeFftC2R<true>;
+  t["torch.nn.functional._scaled_dot_product_attention"] =
+      decomposeScaledDotProductAttention;
   t["torch.inner"] = decomposeTensordot;
   t["torch.tensordot"] = decomposeTensordot;
   t["torch.kron"] = decomposeKron;
