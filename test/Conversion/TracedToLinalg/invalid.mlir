@@ -39,19 +39,6 @@ traced.module root @M class "m.M" {
 
 // -----
 
-// Only the attention output (element 0) of multi_head_attention_forward is
-// compiled, not the attention weights.
-traced.module root @M class "m.M" {
-  graph @forward(%self: !traced.module<@M>, %x: tensor<2x1x4xf32>, %wi: tensor<12x4xf32>, %bi: tensor<12xf32>, %wo: tensor<4x4xf32>, %bo: tensor<4xf32>) -> tensor<1x2x2xf32> {
-    %0 = call_function "torch.nn.functional.multi_head_attention_forward"(%x, %x, %x, 4, 2, %wi, %bi, None, None, False, 0.0, %wo, %bo, training=False) : (tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<4x4xf32>, tensor<4xf32>) -> tuple<tensor<2x1x4xf32>, tensor<1x2x2xf32>>
-    // expected-error @+1 {{cannot lower 'operator.getitem' to linalg: only the attention output (element 0) can be compiled}}
-    %1 = call_function "operator.getitem"(%0, 1) : (tuple<tensor<2x1x4xf32>, tensor<1x2x2xf32>>) -> tensor<1x2x2xf32>
-    output %1 : tensor<1x2x2xf32>
-  }
-}
-
-// -----
-
 traced.module root @M class "m.M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<3x4xf32>) -> tensor<3x4xf32> {
     // expected-error @+1 {{cannot compile a call of 'my.custom_op': not a target of the op library}}
