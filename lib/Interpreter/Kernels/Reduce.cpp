@@ -1052,6 +1052,44 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
   }
   return RtValue(out);
 }
+/// The nuclear norm over dims (d0, d1), torch 1.13's linalg_matrix_norm
+/// "nuc": the input in `dtype` with those dims moved last, the sum of each
+/// matrix's singular values (linalg.svdvals).
+FailureOr<RtValue> nuclearNorm(const KernelArgs &args, const Tensor &in,
+                               DType dtype, int64_t d0, int64_t d1,
+                               bool keepdim) {
+  if (in.rank() < 2)
+    return args.emitError() << "linalg.matrix_norm: The input tensor A must "
+                               "have at least 2 dimensions.";
+  FailureOr<int64_t> a = normalizeDim(args, d0, in.rank()),
+                     b = normalizeDim(args, d1, in.rank());
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a == *b)
+    return args.emitError() << "linalg.matrix_norm: dims must be different";
+  SmallVector<int64_t> perm, kept(in.shape());
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (d != *a && d != *b)
+      perm.push_back(d);
+  perm.append({*a, *b});
+  kept[*a] = kept[*b] = 1;
+  FailureOr<Tensor> moved =
+      kernels::callTensor(args, "torch.permute",
+                          {{"input", RtValue(in.to(dtype))},
+                           {"dims", kernels::intsValue(perm)}});
+  if (failed(moved))
+    return failure();
+  FailureOr<Tensor> s = kernels::callTensor(args, "torch.linalg.svdvals",
+                                            {{"A", RtValue(*moved)}});
+  if (failed(s))
+    return failure();
+  FailureOr<Tensor> sum = kernels::callTensor(
+      args, "torch.sum",
+      {{"input", RtValue(*s)}, {"dim", kernels::intsValue({-1})}});
+  if (failed(sum))
+    return failure();
+  return RtValue(keepdim ? sum->reshaped(kept) : *sum);
+}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -1066,6 +1104,30 @@ FailureOr<RtValue> vectorNorm(const KernelArgs &args) {
 /// torch.norm / Tensor.norm: a vector norm over `dim` (all dims when
 /// None); "fro" is the 2-norm.
 FailureOr<RtValue> norm(const KernelArgs &args) {
+  const RtValue &ord = args.get("p");
+  if (auto *str = std::get_if<std::string>(&ord.v); str && *str == "nuc") {
+    FailureOr<Tensor> in = args.tensor("input");
+    FailureOr<bool> keepdim = args.getBool("keepdim");
+    if (failed(in) || failed(keepdim))
+      return failure();
+    if (!args.isNone("dtype"))
+      return args.emitError() << "dtype argument is not supported in nuclear "
+                                 "norm";
+    SmallVector<int64_t> dims = {0, 1};
+    if (args.isNone("dim") && in->rank() != 2)
+      return args.emitError() << "Expected a tensor with 2 dimensions, but "
+                                 "got a tensor with "
+                              << in->rank() << " dimensions instead.";
+    if (!args.isNone("dim")) {
+      FailureOr<SmallVector<int64_t>> d = args.getInts("dim", 1);
+      if (failed(d))
+        return failure();
+      if (d->size() != 2)
+        return args.emitError() << "the nuclear norm takes dim of 2 dims";
+      dims = *d;
+    }
+    return nuclearNorm(args, *in, in->dtype(), dims[0], dims[1], *keepdim);
+  }
   FailureOr<double> p = normOrder(args, "p", 2.0);
   if (failed(p))
     return failure();
@@ -1084,6 +1146,12 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
   bool fro = false;
   double p = 0;
   if (auto *str = std::get_if<std::string>(&ord.v)) {
+    if (*str == "nuc") {
+      FailureOr<DType> dtype = normDType(args, *in);
+      if (failed(dtype))
+        return failure();
+      return nuclearNorm(args, *in, *dtype, (*dims)[0], (*dims)[1], *keepdim);
+    }
     if (*str != "fro")
       return args.emitError() << "matrix norm order \"" << *str
                               << "\" is not supported";
@@ -1117,6 +1185,20 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
   bool matrix = dims.size() == 2 || (dims.empty() && in->rank() == 2);
   auto *str = std::get_if<std::string>(&ord.v);
   bool fro = str && *str == "fro";
+  if (str && *str == "nuc") {
+    if (dims.empty() && in->rank() != 2)
+      return args.emitError() << "linalg.norm: If dim is not specified but "
+                                 "ord is, the input must be 1D or 2D. Got "
+                              << in->rank() << "D.";
+    FailureOr<DType> dtype = normDType(args, *in);
+    if (failed(dtype))
+      return failure();
+    if (dims.empty())
+      dims = {0, 1};
+    if (dims.size() != 2)
+      return args.emitError() << "order \"nuc\" takes a matrix";
+    return nuclearNorm(args, *in, *dtype, dims[0], dims[1], *keepdim);
+  }
   if (str && !fro)
     return args.emitError() << "norm order \"" << *str
                             << "\" is not supported";
