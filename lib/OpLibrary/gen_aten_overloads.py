@@ -29,6 +29,7 @@ ATEN_OPS = {
     # Python function returns those its flags ask for: no ATen overload.
     "torch.functional.unique_consecutive": [],
     "torch.nn.functional.relu": ["relu"],
+    "torch.linalg.matrix_exp": ["linalg_matrix_exp", "matrix_exp"],
     "torch.nn.functional.relu6": ["relu6"],
     "torch.nn.functional.hardtanh": ["hardtanh"],
     "torch.nn.functional.gelu": ["gelu"],
