@@ -1957,6 +1957,21 @@ FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
               driver == 0 ? "The least squares solution could not be computed "
                             "because the input matrix does not have full rank."
                           : "The least squares algorithm failed to converge.");
+  if (index >= 2 && ArrayRef<int64_t>(d.batchShape) != ArrayRef<int64_t>(batch)) {
+    // The ranks and singular values are A's own (over its batch): the same
+    // routine on A alone, with one zero column.
+    Value own = c.tensor("A");
+    r = callRuntime(
+        c, "lstsq", e,
+        {own, buildFilled(b, loc, RankedTensorType::get(joined(d.batchShape, {m, 1}), e), 0.0),
+         rc},
+        {RankedTensorType::get(joined(d.batchShape, {n, 1}), e),
+         RankedTensorType::get(joined(d.batchShape, {1}), e),
+         RankedTensorType::get(d.batchShape, b.getI64Type()),
+         RankedTensorType::get(joined(d.batchShape, {std::min(m, n)}), e),
+         RankedTensorType::get(d.batchShape, b.getI32Type())},
+        {d.batch, m, n, 1, driver});
+  }
   if (index == 0)
     return vector ? buildReshape(b, loc, r.results[0], solution.getShape())
                   : r.results[0];

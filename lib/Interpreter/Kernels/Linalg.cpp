@@ -1942,6 +1942,19 @@ FailureOr<RtValue> lstsq(const KernelArgs &args) {
   traced_linalg_lstsq(a->code(), rawData(p->a), rawData(p->b), rawData(x),
                       rawData(res), rank.data<int64_t>(), rawData(s),
                       info.data(), p->count, m, n, k, driver, rcond);
+  if (ArrayRef<int64_t>(a->batchShape) != ArrayRef<int64_t>(p->batch)) {
+    // The ranks and singular values are A's own (over its batch, not the
+    // broadcast one): the same routine on A alone, with one zero column.
+    Tensor x1(dt, withTail(a->batchShape, {n, 1})),
+        res1(dt, withTail(a->batchShape, {1})),
+        zero(dt, withTail(a->batchShape, {m, 1}));
+    rank = Tensor(DType::I64, a->batchShape);
+    s = Tensor(dt, withTail(a->batchShape, {mn}));
+    std::vector<int32_t> info1(a->batch);
+    traced_linalg_lstsq(a->code(), a->data(), rawData(zero), rawData(x1),
+                        rawData(res1), rank.data<int64_t>(), rawData(s),
+                        info1.data(), a->batch, m, n, 1, driver, rcond);
+  }
   Matrices shaped{p->a, p->batch, p->count, m, n};
   if (failed(infoError(args, shaped, info, "torch.linalg.lstsq",
                        [&](InFlightDiagnostic &d, int32_t i) {

@@ -1052,12 +1052,13 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
   }
   return RtValue(out);
 }
-/// The nuclear norm over dims (d0, d1), torch 1.13's linalg_matrix_norm
-/// "nuc": the input in `dtype` with those dims moved last, the sum of each
-/// matrix's singular values (linalg.svdvals).
-FailureOr<RtValue> nuclearNorm(const KernelArgs &args, const Tensor &in,
-                               DType dtype, int64_t d0, int64_t d1,
-                               bool keepdim) {
+/// The matrix norms of the singular values over dims (d0, d1), torch
+/// 1.13's linalg_matrix_norm: the input in `dtype` with those dims moved
+/// last, then `reduce` (torch.sum: "nuc"; torch.amax, torch.amin: 2, -2)
+/// of each matrix's singular values (linalg.svdvals).
+FailureOr<RtValue> spectralNorm(const KernelArgs &args, const Tensor &in,
+                                DType dtype, int64_t d0, int64_t d1,
+                                bool keepdim, StringRef reduce) {
   if (in.rank() < 2)
     return args.emitError() << "linalg.matrix_norm: The input tensor A must "
                                "have at least 2 dimensions.";
@@ -1084,7 +1085,7 @@ FailureOr<RtValue> nuclearNorm(const KernelArgs &args, const Tensor &in,
   if (failed(s))
     return failure();
   FailureOr<Tensor> sum = kernels::callTensor(
-      args, "torch.sum",
+      args, reduce,
       {{"input", RtValue(*s)}, {"dim", kernels::intsValue({-1})}});
   if (failed(sum))
     return failure();
@@ -1126,7 +1127,8 @@ FailureOr<RtValue> norm(const KernelArgs &args) {
         return args.emitError() << "the nuclear norm takes dim of 2 dims";
       dims = *d;
     }
-    return nuclearNorm(args, *in, in->dtype(), dims[0], dims[1], *keepdim);
+    return spectralNorm(args, *in, in->dtype(), dims[0], dims[1], *keepdim,
+                        "torch.sum");
   }
   FailureOr<double> p = normOrder(args, "p", 2.0);
   if (failed(p))
@@ -1150,7 +1152,8 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
       FailureOr<DType> dtype = normDType(args, *in);
       if (failed(dtype))
         return failure();
-      return nuclearNorm(args, *in, *dtype, (*dims)[0], (*dims)[1], *keepdim);
+      return spectralNorm(args, *in, *dtype, (*dims)[0], (*dims)[1],
+                          *keepdim, "torch.sum");
     }
     if (*str != "fro")
       return args.emitError() << "matrix norm order \"" << *str
@@ -1160,6 +1163,13 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
     p = *d;
   } else {
     return args.emitError() << "the norm order must be a number or \"fro\"";
+  }
+  if (!fro && std::abs(p) == 2) {
+    FailureOr<DType> dtype = normDType(args, *in);
+    if (failed(dtype))
+      return failure();
+    return spectralNorm(args, *in, *dtype, (*dims)[0], (*dims)[1], *keepdim,
+                        p > 0 ? "torch.amax" : "torch.amin");
   }
   return matrixNormOver(args, *in, p, fro, (*dims)[0], (*dims)[1], *keepdim);
 }
@@ -1197,7 +1207,8 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
       dims = {0, 1};
     if (dims.size() != 2)
       return args.emitError() << "order \"nuc\" takes a matrix";
-    return nuclearNorm(args, *in, *dtype, dims[0], dims[1], *keepdim);
+    return spectralNorm(args, *in, *dtype, dims[0], dims[1], *keepdim,
+                        "torch.sum");
   }
   if (str && !fro)
     return args.emitError() << "norm order \"" << *str
@@ -1215,8 +1226,15 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
   }
   if (dims.empty())
     dims = {0, 1};
-  return matrixNormOver(args, *in, fro ? 0 : ord.number().value_or(0), fro,
-                        dims[0], dims[1], *keepdim);
+  double p = fro ? 0 : ord.number().value_or(0);
+  if (!fro && std::abs(p) == 2) {
+    FailureOr<DType> dtype = normDType(args, *in);
+    if (failed(dtype))
+      return failure();
+    return spectralNorm(args, *in, *dtype, dims[0], dims[1], *keepdim,
+                        p > 0 ? "torch.amax" : "torch.amin");
+  }
+  return matrixNormOver(args, *in, p, fro, dims[0], dims[1], *keepdim);
 }
 
 /// F.cosine_similarity(x1, x2, dim, eps) as torch 1.13 computes it: both in

@@ -1396,7 +1396,9 @@ static LogicalResult tensorInverse(const BoundCall &call, RuleHelper &h) {
 }
 
 /// linalg.lstsq: (solution, residuals, rank, singular_values), each as
-/// torch 1.13 shapes it for the driver (gelsy by default): residuals only
+/// torch 1.13 shapes it for the driver (gelsy by default; the ranks and
+/// singular values over A's batch, the others over the broadcast one):
+/// residuals only
 /// for m > n and a driver other than gelsy (for gelsd and gelss only when
 /// every matrix has rank n, so their shape is the values': unranked),
 /// ranks (int64) for all but gels, singular values for gelsd and gelss.
@@ -1457,11 +1459,14 @@ static LogicalResult lstsqRule(const BoundCall &call, RuleHelper &h) {
     residuals = driver == "gels"
                     ? Type(RankedTensorType::get(concat(*batch, {k}), e))
                     : Type(UnrankedTensorType::get(e));
+  // (The ranks and singular values are A's: its batch, not the broadcast
+  // one.)
+  ArrayRef<int64_t> aBatch = a.getShape().drop_back(2);
   Type rank = driver == "gels" ? RankedTensorType::get({0}, i64)
-                               : RankedTensorType::get(*batch, i64);
+                               : RankedTensorType::get(aBatch, i64);
   Type values = driver == "gelsd" || driver == "gelss"
-                    ? RankedTensorType::get(
-                          concat(*batch, {std::min(m, n)}), e)
+                    ? RankedTensorType::get(concat(aBatch, {std::min(m, n)}),
+                                            e)
                     : empty;
   return h.result(TupleType::get(ctx, {solution, residuals, rank, values}));
 }

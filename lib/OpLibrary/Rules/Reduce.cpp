@@ -26,7 +26,24 @@ static Type normElementType(const BoundCall &call, RankedTensorType input) {
 static LogicalResult nuclearNormChecks(const BoundCall &call,
                                        RankedTensorType input) {
   StringRef ordName = call.getSignature().lookup("p") ? "p" : "ord";
-  auto ord = dyn_cast_or_null<StringAttr>(call.get(ordName).value);
+  Attribute value = call.get(ordName).value;
+  auto ord = dyn_cast_or_null<StringAttr>(value);
+  // linalg.matrix_norm's 2 and -2, and linalg.norm's over two dims, are
+  // the extreme singular values: the SVD's dtypes.
+  std::optional<double> number = call.getFloat(ordName);
+  std::optional<SmallVector<int64_t>> given = call.getInts("dim");
+  bool matrix = call.getTarget() == "torch.linalg.matrix_norm" ||
+                (call.getTarget() == "torch.linalg.norm" &&
+                 ((given && given->size() == 2) ||
+                  (call.isNone("dim") && input.getRank() == 2)));
+  if (!ord && matrix && number && std::abs(*number) == 2) {
+    Type elt = dtypeOr(call, input.getElementType());
+    if (!elt.isF32() && !elt.isF64())
+      return call.emitError() << "the matrix 2-norm's SVD takes float32 or "
+                                 "float64 (no LAPACK kernel for "
+                              << elt << ")";
+    return success();
+  }
   if (!ord || ord.getValue() != "nuc")
     return success();
   if (call.getTarget() == "torch.norm" && !call.isNone("dtype"))

@@ -195,10 +195,13 @@ static Results decomposeVectorNorm(Decomposer &d) {
                         d.boolean(d.getBool("keepdim").value_or(false)), element));
 }
 
-/// The nuclear norm of `x` over `dims` (torch 1.13's linalg_matrix_norm
-/// "nuc"): the dims moved last, the sum of each matrix's singular values.
-static Results nuclearNorm(Decomposer &d, Value x, std::optional<SmallVector<int64_t>> dims,
-                           bool keepdim) {
+/// The matrix norms of the singular values of `x` over `dims` (torch
+/// 1.13's linalg_matrix_norm): the dims moved last, then `reduce` of each
+/// matrix's singular values (torch.sum: "nuc"; torch.amax, torch.amin: 2,
+/// -2).
+static Results spectralNorm(Decomposer &d, Value x,
+                            std::optional<SmallVector<int64_t>> dims,
+                            bool keepdim, StringRef reduce = "torch.sum") {
   RankedTensorType type = typeOf(x), result = d.resultTensorType();
   if (!type || !result || !type.hasStaticShape() || !result.hasStaticShape())
     return d.decline("the nuclear norm needs static shapes");
@@ -215,7 +218,7 @@ static Results nuclearNorm(Decomposer &d, Value x, std::optional<SmallVector<int
   perm.append(pair.begin(), pair.end());
   Value moved = d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}});
   Value s = d.call("torch.linalg.svdvals", {{"A", moved}});
-  Value sum = d.call("torch.sum", {{"input", s}, {"dim", d.ints({-1})}});
+  Value sum = d.call(reduce, {{"input", s}, {"dim", d.ints({-1})}});
   return one(keepdim ? reshape(d, sum, result.getShape()) : sum);
 }
 
@@ -236,7 +239,7 @@ static Results decomposeNorm(Decomposer &d) {
   if (fro)
     return one(vectorNorm(d, x, 2, d.arg("dim"), keepdim, element));
   if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "nuc")
-    return nuclearNorm(d, x, dims, d.getBool("keepdim").value_or(false));
+    return spectralNorm(d, x, dims, d.getBool("keepdim").value_or(false));
   std::optional<double> p = numericOrder(ord);
   if (!p)
     return d.decline("the order is not a constant number");
@@ -265,10 +268,14 @@ static Results decomposeMatrixNorm(Decomposer &d) {
   if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "fro")
     return one(vectorNorm(d, x, 2, d.ints(*dims), d.boolean(*keepdim), element));
   if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "nuc")
-    return nuclearNorm(d, x, dims, *keepdim);
+    return spectralNorm(d, x, dims, *keepdim);
   std::optional<double> p = numericOrder(ord);
+  if (p && std::abs(*p) == 2)
+    return spectralNorm(d, x, dims, *keepdim,
+                        *p > 0 ? "torch.amax" : "torch.amin");
   if (!p || (std::abs(*p) != 1 && !std::isinf(*p)))
-    return d.decline("matrix norms other than fro, 1 and inf need an SVD");
+    return d.decline("matrix norms other than fro, nuc, 1, 2 and inf are "
+                     "not supported");
   if (!x)
     return failure();
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
