@@ -502,6 +502,12 @@ int32_t lstsq(const T *a, const T *rhs, T *x, T *res, int64_t *rank, T *s,
       kk = static_cast<int>(k), lda = ld(m), ldb = ld(rows);
   T rc = T(rcond);
   char trans = 'N';
+  // gelsy's column pivots, as torch 1.13 passes them: one array for the
+  // whole batch, so the first matrix's columns are free to pivot (a fresh
+  // array; torch's is uninitialized) and the later ones find the previous
+  // permutation, all nonzero: every column leading, no pivoting.
+  for (int64_t j = 0; j < n; ++j)
+    jpvt[j] = 0;
   for (int64_t b = 0; b < batch; ++b) {
     toColumns(a + b * m * n, aw.p, m, n, m);
     for (int64_t j = 0; j < k; ++j)
@@ -515,9 +521,6 @@ int32_t lstsq(const T *a, const T *rhs, T *x, T *res, int64_t *rank, T *s,
                         lwork, &i);
       });
     } else if (driver == 1) {
-      // Every column free to pivot.
-      for (int64_t j = 0; j < n; ++j)
-        jpvt[j] = 0;
       withWorkspace<T>([&](T *work, int *lwork) {
         Lapack<T>::gelsy(&mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, jpvt.p, &rc,
                          &r, work, lwork, &i);
