@@ -1280,13 +1280,18 @@ OPS = {
         ("matrix 1 dims", lambda x: torch.linalg.norm(x, 1, (0, 2)), [f32(3, 2, 4)], ACCUMULATE),
         ("vector dim", lambda x: torch.linalg.norm(x, 3, 1, True), [f32(3, 4)], ACCUMULATE),
         ("nuc", lambda x: torch.linalg.norm(x, "nuc"), [f32(3, 4)], ACCUMULATE),
-        ("nuc dims", lambda x: torch.linalg.norm(x, "nuc", (0, 2)), [f32(3, 2, 4)], ACCUMULATE)),
+        ("nuc dims", lambda x: torch.linalg.norm(x, "nuc", (0, 2)), [f32(3, 2, 4)], ACCUMULATE),
+        ("matrix -2", lambda x: torch.linalg.norm(x, -2), [f32(4, 3)], ACCUMULATE),
+        ("matrix 2 dims", lambda x: torch.linalg.norm(x, 2, (2, 0), True), [f32(4, 2, 3)], ACCUMULATE)),
     "torch.linalg.matrix_norm": fixed(
         ("fro", lambda x: torch.linalg.matrix_norm(x), [f32(2, 3, 4)], ACCUMULATE),
         ("-1", lambda x: torch.linalg.matrix_norm(x, -1), [f32(3, 4)], ACCUMULATE),
         ("-inf keepdim", lambda x: torch.linalg.matrix_norm(x, float("-inf"), keepdim=True), [dt(torch.float64, 2, 3, 3)]),
         ("nuc keepdim", lambda x: torch.linalg.matrix_norm(x, "nuc", keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
-        ("nuc dtype", lambda x: torch.linalg.matrix_norm(x, "nuc", dtype=torch.float64), [f32(2, 4, 3)], ACCUMULATE)),
+        ("nuc dtype", lambda x: torch.linalg.matrix_norm(x, "nuc", dtype=torch.float64), [f32(2, 4, 3)], ACCUMULATE),
+        *[(f"{p} {d}", lambda x, p=p: torch.linalg.matrix_norm(x, p, dim=(2, 0)), [dt(d, 3, 2, 4)], ACCUMULATE, d)
+          for p in (2, -2) for d in (torch.float32, torch.float64)],
+        ("2 keepdim", lambda x: torch.linalg.matrix_norm(x, 2, keepdim=True), [f32(2, 3, 3)], ACCUMULATE)),
     "torch.nn.functional.cosine_similarity": fixed(
         ("dim 1", lambda a, b: F.cosine_similarity(a, b), [f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
         # Each norm clamped below at eps (torch 1.13; fuzz replay against torch).

@@ -981,11 +981,42 @@ FailureOr<RtValue> vectorNormOver(const KernelArgs &args, StringRef dimName,
   return RtValue(out);
 }
 
-/// A matrix norm over dims (d0, d1): "fro", or 1/-1 (max/min column sum),
-/// inf/-inf (max/min row sum).
+/// The matrix norms of the singular values over dims (a, b), torch
+/// 1.13's linalg_matrix_norm: the input in `dtype` with those dims moved
+/// last, then `reduce` (torch.sum: "nuc"; torch.amax, torch.amin: 2, -2)
+/// of each matrix's singular values (linalg.svdvals).
+FailureOr<RtValue> spectralNorm(const KernelArgs &args, const Tensor &in,
+                                DType dtype, int64_t a, int64_t b,
+                                bool keepdim, StringRef reduce) {
+  SmallVector<int64_t> perm, kept(in.shape());
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (d != a && d != b)
+      perm.push_back(d);
+  perm.append({a, b});
+  kept[a] = kept[b] = 1;
+  FailureOr<Tensor> moved =
+      kernels::callTensor(args, "torch.permute",
+                          {{"input", RtValue(in.to(dtype))},
+                           {"dims", kernels::intsValue(perm)}});
+  if (failed(moved))
+    return failure();
+  FailureOr<Tensor> s = kernels::callTensor(args, "torch.linalg.svdvals",
+                                            {{"A", RtValue(*moved)}});
+  if (failed(s))
+    return failure();
+  FailureOr<Tensor> sum = kernels::callTensor(
+      args, reduce,
+      {{"input", RtValue(*s)}, {"dim", kernels::intsValue({-1})}});
+  if (failed(sum))
+    return failure();
+  return RtValue(keepdim ? sum->reshaped(kept) : *sum);
+}
+/// A matrix norm over dims (d0, d1): "fro", 1/-1 (max/min column sum),
+/// inf/-inf (max/min row sum), and of the singular values 2/-2 (max/min)
+/// and the nuclear norm (`nuc`: their sum).
 FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
                                   double ord, bool fro, int64_t d0, int64_t d1,
-                                  bool keepdim) {
+                                  bool keepdim, bool nuc = false) {
   FailureOr<DType> dtype = normDType(args, in);
   if (failed(dtype))
     return failure();
@@ -997,10 +1028,15 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
     return failure();
   if (*a == *b)
     return args.emitError() << "the two dims of a matrix norm must differ";
+  if (nuc || (!fro && std::abs(ord) == 2))
+    return spectralNorm(args, in, *dtype, *a, *b, keepdim,
+                        nuc       ? "torch.sum"
+                        : ord > 0 ? "torch.amax"
+                                  : "torch.amin");
   if (!fro && std::abs(ord) != 1 && !std::isinf(ord))
     return args.emitError() << "matrix norm order " << ord
                             << " is not supported (\"fro\", 1, -1, inf, "
-                               "-inf; 2, -2 and \"nuc\" need an SVD)";
+                               "-inf, 2, -2 and \"nuc\")";
   // Move (a, b) last, then reduce each matrix.
   SmallVector<int64_t> perm, outShape;
   for (int64_t d = 0; d < in.rank(); ++d)
@@ -1052,45 +1088,6 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
   }
   return RtValue(out);
 }
-/// The matrix norms of the singular values over dims (d0, d1), torch
-/// 1.13's linalg_matrix_norm: the input in `dtype` with those dims moved
-/// last, then `reduce` (torch.sum: "nuc"; torch.amax, torch.amin: 2, -2)
-/// of each matrix's singular values (linalg.svdvals).
-FailureOr<RtValue> spectralNorm(const KernelArgs &args, const Tensor &in,
-                                DType dtype, int64_t d0, int64_t d1,
-                                bool keepdim, StringRef reduce) {
-  if (in.rank() < 2)
-    return args.emitError() << "linalg.matrix_norm: The input tensor A must "
-                               "have at least 2 dimensions.";
-  FailureOr<int64_t> a = normalizeDim(args, d0, in.rank()),
-                     b = normalizeDim(args, d1, in.rank());
-  if (failed(a) || failed(b))
-    return failure();
-  if (*a == *b)
-    return args.emitError() << "linalg.matrix_norm: dims must be different";
-  SmallVector<int64_t> perm, kept(in.shape());
-  for (int64_t d = 0; d < in.rank(); ++d)
-    if (d != *a && d != *b)
-      perm.push_back(d);
-  perm.append({*a, *b});
-  kept[*a] = kept[*b] = 1;
-  FailureOr<Tensor> moved =
-      kernels::callTensor(args, "torch.permute",
-                          {{"input", RtValue(in.to(dtype))},
-                           {"dims", kernels::intsValue(perm)}});
-  if (failed(moved))
-    return failure();
-  FailureOr<Tensor> s = kernels::callTensor(args, "torch.linalg.svdvals",
-                                            {{"A", RtValue(*moved)}});
-  if (failed(s))
-    return failure();
-  FailureOr<Tensor> sum = kernels::callTensor(
-      args, reduce,
-      {{"input", RtValue(*s)}, {"dim", kernels::intsValue({-1})}});
-  if (failed(sum))
-    return failure();
-  return RtValue(keepdim ? sum->reshaped(kept) : *sum);
-}
 } // namespace
 
 namespace mlir::traced::kernels {
@@ -1127,8 +1124,8 @@ FailureOr<RtValue> norm(const KernelArgs &args) {
         return args.emitError() << "the nuclear norm takes dim of 2 dims";
       dims = *d;
     }
-    return spectralNorm(args, *in, in->dtype(), dims[0], dims[1], *keepdim,
-                        "torch.sum");
+    return matrixNormOver(args, *in, 0, false, dims[0], dims[1], *keepdim,
+                          /*nuc=*/true);
   }
   FailureOr<double> p = normOrder(args, "p", 2.0);
   if (failed(p))
@@ -1148,13 +1145,9 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
   bool fro = false;
   double p = 0;
   if (auto *str = std::get_if<std::string>(&ord.v)) {
-    if (*str == "nuc") {
-      FailureOr<DType> dtype = normDType(args, *in);
-      if (failed(dtype))
-        return failure();
-      return spectralNorm(args, *in, *dtype, (*dims)[0], (*dims)[1],
-                          *keepdim, "torch.sum");
-    }
+    if (*str == "nuc")
+      return matrixNormOver(args, *in, 0, false, (*dims)[0], (*dims)[1],
+                            *keepdim, /*nuc=*/true);
     if (*str != "fro")
       return args.emitError() << "matrix norm order \"" << *str
                               << "\" is not supported";
@@ -1163,13 +1156,6 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
     p = *d;
   } else {
     return args.emitError() << "the norm order must be a number or \"fro\"";
-  }
-  if (!fro && std::abs(p) == 2) {
-    FailureOr<DType> dtype = normDType(args, *in);
-    if (failed(dtype))
-      return failure();
-    return spectralNorm(args, *in, *dtype, (*dims)[0], (*dims)[1], *keepdim,
-                        p > 0 ? "torch.amax" : "torch.amin");
   }
   return matrixNormOver(args, *in, p, fro, (*dims)[0], (*dims)[1], *keepdim);
 }
@@ -1200,15 +1186,12 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
       return args.emitError() << "linalg.norm: If dim is not specified but "
                                  "ord is, the input must be 1D or 2D. Got "
                               << in->rank() << "D.";
-    FailureOr<DType> dtype = normDType(args, *in);
-    if (failed(dtype))
-      return failure();
     if (dims.empty())
       dims = {0, 1};
     if (dims.size() != 2)
       return args.emitError() << "order \"nuc\" takes a matrix";
-    return spectralNorm(args, *in, *dtype, dims[0], dims[1], *keepdim,
-                        "torch.sum");
+    return matrixNormOver(args, *in, 0, false, dims[0], dims[1], *keepdim,
+                          /*nuc=*/true);
   }
   if (str && !fro)
     return args.emitError() << "norm order \"" << *str
@@ -1226,15 +1209,8 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
   }
   if (dims.empty())
     dims = {0, 1};
-  double p = fro ? 0 : ord.number().value_or(0);
-  if (!fro && std::abs(p) == 2) {
-    FailureOr<DType> dtype = normDType(args, *in);
-    if (failed(dtype))
-      return failure();
-    return spectralNorm(args, *in, *dtype, dims[0], dims[1], *keepdim,
-                        p > 0 ? "torch.amax" : "torch.amin");
-  }
-  return matrixNormOver(args, *in, p, fro, dims[0], dims[1], *keepdim);
+  return matrixNormOver(args, *in, fro ? 0 : ord.number().value_or(0), fro,
+                        dims[0], dims[1], *keepdim);
 }
 
 /// F.cosine_similarity(x1, x2, dim, eps) as torch 1.13 computes it: both in
