@@ -120,11 +120,14 @@ int32_t traced_linalg_triangular_solve(int dtype, const void *a,
  * residual terms (rows n to m of its overwritten right-hand side), `rank`
  * (int64, one per matrix; may be null) the effective rank (not gels) and
  * `s` (min(m, n) per matrix; may be null) the singular values (gelsd,
- * gelss). `rcond` as torch passes it. */
+ * gelss). `rcond` as torch passes it. `expect` 1 (2) returns -2 when a
+ * matrix lacks rank n (every matrix has it): torch returns the residuals
+ * of gelsd and gelss only when every rank is n, a shape compiled code
+ * fixed when it was traced; 0 checks nothing. */
 int32_t traced_linalg_lstsq(int dtype, const void *a, const void *b, void *x,
                             void *res, int64_t *rank, void *s, int32_t *info,
                             int64_t batch, int64_t m, int64_t n, int64_t k,
-                            int64_t driver, double rcond);
+                            int64_t driver, double rcond, int64_t expect);
 
 /* sytrf on the lower triangle of each symmetric (n, n) matrix (torch's
  * ldl_factor: the upper triangle of `ld` is zero); `pivots` are LAPACK's

@@ -1921,6 +1921,9 @@ FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
     return c.fail("the residuals of gelsd and gelss exist only when every "
                   "matrix has full rank (a shape that depends on the "
                   "values): not compiled");
+  // Reading gelsd's or gelss's residuals for m > n, compiled code checks
+  // that the ranks give the shape traced: all n for residuals, not all
+  // for none.
   int64_t driver = 1;
   if (auto s = dyn_cast_or_null<StringAttr>(c.value("driver")))
     driver = llvm::StringSwitch<int64_t>(s.getValue())
@@ -1941,6 +1944,11 @@ FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
   int64_t k = typeOf(rhs).getShape().back();
   RankedTensorType solution = resultType(0);
   SmallVector<int64_t> batch(solution.getShape().drop_back(vector ? 1 : 2));
+  SmallVector<int64_t> computed = joined(batch, {k});
+  int64_t expect =
+      index == 1 && driver >= 2 && m > n && computed != SmallVector<int64_t>{0}
+          ? (resultType(1).getShape() == ArrayRef<int64_t>(computed) ? 1 : 2)
+          : 0;
   a = broadcastTo(b, loc, a, joined(batch, {m, n}));
   rhs = broadcastTo(b, loc, rhs, joined(batch, {m, k}));
   Value rc = buildFilled(b, loc, RankedTensorType::get({1}, e),
@@ -1952,11 +1960,16 @@ FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
        RankedTensorType::get(batch, b.getI64Type()),
        RankedTensorType::get(joined(batch, {std::min(m, n)}), e),
        RankedTensorType::get(batch, b.getI32Type())},
-      {product(batch), m, n, k, driver});
+      {product(batch), m, n, k, driver, expect});
   checkStatus(c, r.status,
               driver == 0 ? "The least squares solution could not be computed "
                             "because the input matrix does not have full rank."
-                          : "The least squares algorithm failed to converge.");
+              : expect   ? "The least squares algorithm failed to converge, "
+                           "or the ranks differ from the traced run's (torch "
+                           "returns the residuals of gelsd and gelss only "
+                           "when every matrix has rank n: a shape compiled "
+                           "code cannot change)."
+                         : "The least squares algorithm failed to converge.");
   if (index >= 2 && ArrayRef<int64_t>(d.batchShape) != ArrayRef<int64_t>(batch)) {
     // The ranks and singular values are A's own (over its batch): the same
     // routine on A alone, with one zero column.
@@ -1970,7 +1983,7 @@ FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
          RankedTensorType::get(d.batchShape, b.getI64Type()),
          RankedTensorType::get(joined(d.batchShape, {std::min(m, n)}), e),
          RankedTensorType::get(d.batchShape, b.getI32Type())},
-        {d.batch, m, n, 1, driver});
+        {d.batch, m, n, 1, driver, 0});
   }
   if (index == 0)
     return vector ? buildReshape(b, loc, r.results[0], solution.getShape())

@@ -1941,7 +1941,7 @@ FailureOr<RtValue> lstsq(const KernelArgs &args) {
   std::vector<int32_t> info(p->count);
   traced_linalg_lstsq(a->code(), rawData(p->a), rawData(p->b), rawData(x),
                       rawData(res), rank.data<int64_t>(), rawData(s),
-                      info.data(), p->count, m, n, k, driver, rcond);
+                      info.data(), p->count, m, n, k, driver, rcond, 0);
   if (ArrayRef<int64_t>(a->batchShape) != ArrayRef<int64_t>(p->batch)) {
     // The ranks and singular values are A's own (over its batch, not the
     // broadcast one): the same routine on A alone, with one zero column.
@@ -1953,7 +1953,7 @@ FailureOr<RtValue> lstsq(const KernelArgs &args) {
     std::vector<int32_t> info1(a->batch);
     traced_linalg_lstsq(a->code(), a->data(), rawData(zero), rawData(x1),
                         rawData(res1), rank.data<int64_t>(), rawData(s),
-                        info1.data(), a->batch, m, n, 1, driver, rcond);
+                        info1.data(), a->batch, m, n, 1, driver, rcond, 0);
   }
   Matrices shaped{p->a, p->batch, p->count, m, n};
   if (failed(infoError(args, shaped, info, "torch.linalg.lstsq",

@@ -490,11 +490,13 @@ int32_t triangularSolve(const T *a, const T *rhs, T *x, int64_t batch,
 /// first n rows, `x`; zeros for m = 0, as torch's) and the residual terms
 /// (the rows below: `res` gets their squares' sums, in T); `rank` the
 /// effective ranks (not gels) and `s` the min(m, n) singular values
-/// (gelsd, gelss).
+/// (gelsd, gelss). `expect` 1 (2) returns -2 unless every matrix has (a
+/// matrix lacks) rank n: compiled code whose residuals' shape (torch
+/// returns them only when every rank is n) was fixed when it was traced.
 template <typename T>
 int32_t lstsq(const T *a, const T *rhs, T *x, T *res, int64_t *rank, T *s,
               int32_t *info, int64_t batch, int64_t m, int64_t n, int64_t k,
-              int64_t driver, double rcond) {
+              int64_t driver, double rcond, int64_t expect) {
   int64_t rows = m > n ? m : n, mn = m < n ? m : n;
   Scratch<T> aw(m * n), bw(rows * k), none(1);
   Scratch<int> jpvt(n);
@@ -553,7 +555,13 @@ int32_t lstsq(const T *a, const T *rhs, T *x, T *res, int64_t *rank, T *s,
       res[b * k + j] = acc;
     }
   }
-  return firstNonzero(info, batch);
+  int32_t first = firstNonzero(info, batch);
+  bool full = true;
+  for (int64_t b = 0; b < batch && rank; ++b)
+    full = full && rank[b] == n;
+  if (first == 0 && ((expect == 1 && !full) || (expect == 2 && full)))
+    return -2;
+  return first;
 }
 
 /// sytrf of each symmetric (n, n) matrix's lower triangle (torch's
@@ -987,13 +995,14 @@ TRACED_EXPORT int32_t traced_linalg_lstsq(int dtype, const void *a,
                                           int64_t *rank, void *s,
                                           int32_t *info, int64_t batch,
                                           int64_t m, int64_t n, int64_t k,
-                                          int64_t driver, double rcond) {
+                                          int64_t driver, double rcond,
+                                          int64_t expect) {
   return dtype == 0 ? lstsq(F(float, a), F(float, b), M(float, x),
                             M(float, res), rank, M(float, s), info, batch, m,
-                            n, k, driver, rcond)
+                            n, k, driver, rcond, expect)
                     : lstsq(F(double, a), F(double, b), M(double, x),
                             M(double, res), rank, M(double, s), info, batch,
-                            m, n, k, driver, rcond);
+                            m, n, k, driver, rcond, expect);
 }
 
 TRACED_EXPORT int32_t traced_linalg_ldl_factor(int dtype, const void *a,
@@ -1113,10 +1122,10 @@ TRACED_EXPORT int32_t traced_linalg_matrix_exp(int dtype, const void *a,
   TRACED_EXPORT int32_t traced_linalg_lstsq_##suffix(                          \
       MR(T, a), MR(T, b), MR(T, rcond), MR(T, x), MR(T, res),                  \
       MR(int64_t, rank), MR(T, s), MR(int32_t, info), int64_t batch,           \
-      int64_t m, int64_t n, int64_t k, int64_t driver) {                       \
+      int64_t m, int64_t n, int64_t k, int64_t driver, int64_t expect) {       \
     return traced_linalg_lstsq(code, AT(a), AT(b), AT(x), AT(res), AT(rank),   \
                                AT(s), AT(info), batch, m, n, k, driver,        \
-                               double(AT(rcond)[0]));                          \
+                               double(AT(rcond)[0]), expect);                  \
   }                                                                            \
   TRACED_EXPORT int32_t traced_linalg_ldl_factor_##suffix(                     \
       MR(T, a), MR(T, ld), MR(int32_t, pivots), MR(int32_t, info),             \

@@ -78,12 +78,12 @@ traced.module root @M class "m.M" {
 // lstsq's solution (gels of a 4x3 matrix): one call computes the solution,
 // the residuals' sums, ranks and singular values; gels raises for a
 // rank-deficient matrix (its status checked). rcond is a one-element
-// buffer.
-// CHECK-LABEL: func.func private @traced_linalg_lstsq_f64(memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xi64>, memref<?xf64>, memref<?xi32>, i64, i64, i64, i64, i64) -> i32
+// buffer; the last two ints are the driver (0: gels) and the ranks the
+// residuals' traced shape expects (0: none checked).
+// CHECK-LABEL: func.func private @traced_linalg_lstsq_f64(memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xi64>, memref<?xf64>, memref<?xi32>, i64, i64, i64, i64, i64, i64) -> i32
 // CHECK-LABEL: func.func @forward(
-// CHECK-DAG: %[[DRIVER:.+]] = arith.constant 0 : i64
 // CHECK: %[[STATUS:.+]] = call @traced_linalg_lstsq_f64(
-// CHECK-SAME: %[[DRIVER]])
+// CHECK-SAME: %c1_i64, %c4_i64, %c3_i64, %c2_i64, %c0_i64, %c0_i64{{.*}})
 // CHECK: cf.assert %{{.+}}, "{{.*}}does not have full rank."
 // CHECK: return
 traced.module root @M class "m.M" {
