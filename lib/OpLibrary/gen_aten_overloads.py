@@ -29,6 +29,7 @@ ATEN_OPS = {
     # Python function returns those its flags ask for: no ATen overload.
     "torch.functional.unique_consecutive": [],
     "torch.nn.functional.relu": ["relu"],
+    "torch.linalg.matrix_exp": ["linalg_matrix_exp", "matrix_exp"],
     "torch.nn.functional.relu6": ["relu6"],
     "torch.nn.functional.hardtanh": ["hardtanh"],
     "torch.nn.functional.gelu": ["gelu"],
@@ -247,7 +248,10 @@ ENTRY_RENAMES = {
     # torch.linalg's factorizations name their matrix A (ATen: self).
     **{f"torch.linalg.{name}": {"input": "A"} for name in (
         "cholesky", "cholesky_ex", "eigh", "eigvalsh", "solve_triangular",
-        "householder_product")},
+        "householder_product", "tensorinv", "ldl_factor", "ldl_factor_ex",
+        "matrix_exp")},
+    "torch.linalg.tensorsolve": {"input": "A", "other": "B"},
+    "torch.linalg.lstsq": {"input": "A", "b": "B"},
     "torch.split": {"split_size": "split_size_or_sections",
                     "split_sizes": "split_size_or_sections"},
     **{f"torch.{n}split": {"sections": "indices_or_sections",

@@ -1334,18 +1334,30 @@ OPS = {
         ("fro", lambda x: torch.norm(x), [f32(3, 4)], ACCUMULATE),
         ("p dim", lambda x: x.norm(1, dim=1), [f32(3, 4)], ACCUMULATE),
         ("p keepdim", lambda x: torch.norm(x, 2.5, -1, keepdim=True), [dt(torch.float64, 2, 3)]),
-        ("fro dims", lambda x: torch.norm(x, "fro", (0, 1)), [f32(2, 3, 2)], ACCUMULATE)),
+        ("fro dims", lambda x: torch.norm(x, "fro", (0, 1)), [f32(2, 3, 2)], ACCUMULATE),
+        *[(f"nuc {d}", lambda x: torch.norm(x, "nuc"), [dt(d, 5, 4)], ACCUMULATE, d) for d in (torch.float32, torch.float64)],
+        ("nuc dims keepdim", lambda x: torch.norm(x, "nuc", [2, 0], keepdim=True), [f32(3, 2, 4)], ACCUMULATE),
+        ("nuc 3-d without dim", lambda x: torch.norm(x, "nuc"), [f32(2, 3, 3)])),
     "torch.linalg.norm": fixed(
         ("default", lambda x: torch.linalg.norm(x), [f32(2, 3, 4)], ACCUMULATE),
         ("vector ord", lambda x: torch.linalg.norm(x, 1), [f32(5)], ACCUMULATE),
         ("matrix fro", lambda x: torch.linalg.norm(x, "fro"), [f32(3, 4)], ACCUMULATE),
         ("matrix inf", lambda x: torch.linalg.norm(x, float("inf")), [f32(3, 4)], ACCUMULATE),
         ("matrix 1 dims", lambda x: torch.linalg.norm(x, 1, (0, 2)), [f32(3, 2, 4)], ACCUMULATE),
-        ("vector dim", lambda x: torch.linalg.norm(x, 3, 1, True), [f32(3, 4)], ACCUMULATE)),
+        ("vector dim", lambda x: torch.linalg.norm(x, 3, 1, True), [f32(3, 4)], ACCUMULATE),
+        ("nuc", lambda x: torch.linalg.norm(x, "nuc"), [f32(3, 4)], ACCUMULATE),
+        ("nuc dims", lambda x: torch.linalg.norm(x, "nuc", (0, 2)), [f32(3, 2, 4)], ACCUMULATE),
+        ("matrix -2", lambda x: torch.linalg.norm(x, -2), [f32(4, 3)], ACCUMULATE),
+        ("matrix 2 dims", lambda x: torch.linalg.norm(x, 2, (2, 0), True), [f32(4, 2, 3)], ACCUMULATE)),
     "torch.linalg.matrix_norm": fixed(
         ("fro", lambda x: torch.linalg.matrix_norm(x), [f32(2, 3, 4)], ACCUMULATE),
         ("-1", lambda x: torch.linalg.matrix_norm(x, -1), [f32(3, 4)], ACCUMULATE),
-        ("-inf keepdim", lambda x: torch.linalg.matrix_norm(x, float("-inf"), keepdim=True), [dt(torch.float64, 2, 3, 3)])),
+        ("-inf keepdim", lambda x: torch.linalg.matrix_norm(x, float("-inf"), keepdim=True), [dt(torch.float64, 2, 3, 3)]),
+        ("nuc keepdim", lambda x: torch.linalg.matrix_norm(x, "nuc", keepdim=True), [f32(2, 3, 4)], ACCUMULATE),
+        ("nuc dtype", lambda x: torch.linalg.matrix_norm(x, "nuc", dtype=torch.float64), [f32(2, 4, 3)], ACCUMULATE),
+        *[(f"{p} {d}", lambda x, p=p: torch.linalg.matrix_norm(x, p, dim=(2, 0)), [dt(d, 3, 2, 4)], ACCUMULATE, d)
+          for p in (2, -2) for d in (torch.float32, torch.float64)],
+        ("2 keepdim", lambda x: torch.linalg.matrix_norm(x, 2, keepdim=True), [f32(2, 3, 3)], ACCUMULATE)),
     "torch.nn.functional.cosine_similarity": fixed(
         ("dim 1", lambda a, b: F.cosine_similarity(a, b), [f32(3, 4), f32(3, 4)], TRANSCENDENTAL),
         # Each norm clamped below at eps (torch 1.13; fuzz replay against torch).
@@ -3037,6 +3049,72 @@ OPS = {
         *[(f"{d} p={p}", lambda a, p=p: torch.linalg.cond(a, p), [dt(d, 2, 4, 4)], ACCUMULATE, d)
           for d in (torch.float32, torch.float64) for p in (None, 2, -2)],
         ("rectangular", torch.linalg.cond, [f32(5, 3)], ACCUMULATE)),
+    "torch.linalg.tensorinv": fixed(
+        *[(f"{d} ind={i}", lambda a, i=i: torch.linalg.tensorinv(a, ind=i), [a], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64)
+          for (i, a) in ((2, well_conditioned(12, 12, dtype=d).reshape(4, 3, 6, 2)),
+                         (1, well_conditioned(6, 6, dtype=d).reshape(6, 2, 3)),
+                         (3, well_conditioned(6, 6, dtype=d).reshape(2, 3, 1, 6)))],
+        ("shapes differ", lambda a: torch.linalg.tensorinv(a, ind=1), [f32(2, 3, 6)]),
+        ("ind 0", lambda a: torch.linalg.tensorinv(a, ind=0), [f32(2, 2)]),
+        ("singular", lambda a: torch.linalg.tensorinv(a * 0, ind=1), [f32(2, 2)]),
+        ("int", lambda a: torch.linalg.tensorinv(a, ind=1), [torch.eye(2, dtype=torch.int64)])),
+    "torch.linalg.tensorsolve": fixed(
+        *[(f"{d} dims={dims}", lambda a, b, dims=dims: torch.linalg.tensorsolve(a, b, dims=dims), [a, dt(d, *bs)],
+           ACCUMULATE, d)
+          for d in (torch.float32, torch.float64)
+          for (dims, a, bs) in ((None, well_conditioned(6, 6, dtype=d).reshape(2, 3, 6), (2, 3)),
+                                ((0, 2), well_conditioned(6, 6, dtype=d).reshape(2, 3, 6), (3, 2)),
+                                ((0,), well_conditioned(6, 6, dtype=d).reshape(6, 2, 3), (2, 3)))],
+        ("products differ", torch.linalg.tensorsolve, [f32(2, 3, 6), f32(6)]),
+        ("dtypes differ", torch.linalg.tensorsolve, [f32(2, 3, 6), f64(2, 3)]),
+        ("singular", lambda a, b: torch.linalg.tensorsolve(a * 0, b), [f32(2, 3, 6), f32(2, 3)])),
+    "torch.linalg.lstsq": fixed(
+        *[(f"{d} {drv} {m}x3 {k}", lambda a, b, drv=drv, k=k: torch.linalg.lstsq(a, b, driver=drv)[k],
+           [dt(d, 2, m, 3), dt(d, 2, m, 2)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for drv in ("gels", "gelsy", "gelsd", "gelss")
+          for m in (2, 3, 5) for k in range(4) if drv != "gels" or m >= 3],
+        ("default driver", lambda a, b: torch.linalg.lstsq(a, b)[0], [f32(4, 3), f32(4, 2)], ACCUMULATE),
+        ("vector", lambda a, b: torch.linalg.lstsq(a, b, driver="gels")[1], [f32(2, 4, 3), f32(2, 4)], ACCUMULATE),
+        ("broadcast", lambda a, b: torch.linalg.lstsq(a, b, driver="gelsd")[0], [f32(2, 1, 4, 3), f32(3, 4, 2)],
+         ACCUMULATE),
+        # (A column 1e4 times smaller than the others: the rank is 2 with and
+        # without gelsy's column pivoting, which torch's uninitialized pivots
+        # leave to chance for the first matrix.)
+        *[(f"rcond {drv} {k}",
+           lambda a, b, drv=drv, k=k: torch.linalg.lstsq(a * torch.tensor([1.0, 1.0, 1e-4]), b, 1e-2, driver=drv)[k],
+           [f32(2, 4, 3), f32(2, 4, 1)], ACCUMULATE) for drv in ("gelsy", "gelsd", "gelss") for k in (0, 2)],
+        ("rank-deficient gelsd", lambda a, b: torch.linalg.lstsq(a * 0 + 1, b, driver="gelsd")[1], [f32(4, 3), f32(4, 1)]),
+        ("rank-deficient gels", lambda a, b: torch.linalg.lstsq(a * 0 + 1, b, driver="gels")[0], [f32(4, 3), f32(4, 1)]),
+        ("bad driver", lambda a, b: torch.linalg.lstsq(a, b, driver="gelsx")[0], [f32(4, 3), f32(4, 1)]),
+        ("dtypes differ", lambda a, b: torch.linalg.lstsq(a, b)[0], [f32(4, 3), f64(4, 1)]),
+        ("rows differ", lambda a, b: torch.linalg.lstsq(a, b)[0], [f32(4, 3), f32(3, 1)])),
+    "torch.linalg.ldl_factor": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.ldl_factor(a + a.mT)[k], [dt(d, 2, 5, 5)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for k in range(2)],
+        ("0x0", lambda a: torch.linalg.ldl_factor(a)[0], [f32(0, 0)]),
+        ("not square", lambda a: torch.linalg.ldl_factor(a)[0], [f32(3, 4)])),
+    "torch.linalg.ldl_factor_ex": fixed(
+        *[(f"{d} {k}", lambda a, k=k: torch.linalg.ldl_factor_ex(a + a.mT)[k], [dt(d, 5, 5)], ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for k in range(3)],
+        ("singular info", lambda a: torch.linalg.ldl_factor_ex(a * 0)[2], [f32(2, 3, 3)])),
+    "torch.linalg.ldl_solve": fixed(
+        *[(f"{d}", lambda a, b: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(a + a.mT), b),
+           [well_conditioned(2, 5, 5, dtype=d), dt(d, 5, 3)], ACCUMULATE, d) for d in (torch.float32, torch.float64)],
+        ("broadcast", lambda a, b: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(a + a.mT), b),
+         [well_conditioned(4, 4), f32(2, 4, 1)], ACCUMULATE),
+        ("given factors", torch.linalg.ldl_solve,
+         [well_conditioned(3, 3), torch.tensor([1, -3, -3], dtype=torch.int32), f32(3, 2)], ACCUMULATE),
+        ("rows differ", torch.linalg.ldl_solve, [f32(3, 3), torch.tensor([1, 2, 3], dtype=torch.int32), f32(4, 1)])),
+    "torch.linalg.matrix_exp": fixed(
+        *[(f"{d} {scale}", lambda a, scale=scale: torch.linalg.matrix_exp(a * scale), [dt(d, 2, 5, 5)],
+           ACCUMULATE, d)
+          for d in (torch.float32, torch.float64) for scale in (1e-9, 1e-4, 0.01, 0.1, 0.3, 1.0)],
+        ("large", lambda a: torch.matrix_exp(a), [dt(torch.float64, 3, 3) * 3], ACCUMULATE),
+        ("8x8", lambda a: torch.linalg.matrix_exp(a / 8), [f32(2, 8, 8)], ACCUMULATE),
+        ("1x1", torch.linalg.matrix_exp, [f32(3, 1, 1)], ACCUMULATE),
+        ("0x0", torch.linalg.matrix_exp, [f32(0, 0)]),
+        ("not square", torch.linalg.matrix_exp, [f32(3, 4)])),
     "torch.linalg.pinv": fixed(
         *[(f"{d} {m}x{n}", torch.linalg.pinv, [dt(d, 2, m, n)], ACCUMULATE, d)
           for d in (torch.float32, torch.float64) for (m, n) in ((4, 4), (5, 3), (3, 5))],

@@ -75,6 +75,16 @@ KNOWN = {
         r"\[1-d\] .*\(input 2 only\): torch computes it, we refuse",
         "a 1-d input's bias of another dtype is refused (torch's matmul + add "
         "path promotes)"),
+    "torch.linalg.ldl_factor": (
+        r"\[0x0\] torch\.(float16|bfloat16): torch computes it, we refuse",
+        "float16 and bfloat16 are refused (no LAPACK kernel; torch returns "
+        "an empty matrix's factorization without calling one)"),
+    "torch.linalg.matrix_exp": (
+        r"torch\.(float16|bfloat16)( \(input 0 only\))?: torch computes it, we refuse",
+        "float16 and bfloat16 are refused on purpose (the runtime computes "
+        "float32 and float64): torch 1.13's bfloat16 path reads its double "
+        "coefficients as bfloat16 memory (inf and NaN results for a 4x4 "
+        "of norm 0.3), and computes float16 only for the smallest norms"),
     "torch.ops.aten.native_batch_norm.default": (
         r"torch\.bfloat16 \(input 0 only\): torch computes it, we refuse",
         "a bfloat16 input with float32 weight and statistics is refused "

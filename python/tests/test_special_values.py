@@ -175,10 +175,14 @@ _SWEPT = sorted(k for k in OPS if not k.startswith("_") and k not in _ITERATIVE_
 # algebra runtime, docs/linalg-runtime.md): on NaN and infinite input their
 # getrf pivots differently, so NaN lands in other places (finite inputs
 # agree: the conformance samples and op_db).
-_GETRF = {"torch.linalg.inv_ex", "torch.linalg.solve", "torch.linalg.solve_ex", "torch.logdet"}
+_GETRF = {"torch.linalg.inv_ex", "torch.linalg.solve", "torch.linalg.solve_ex", "torch.logdet",
+          "torch.linalg.tensorinv", "torch.linalg.tensorsolve"}
+# torch 1.13's matrix_exp picks a polynomial by the 1-norm and computes
+# none for a NaN norm: its result is then uninitialized memory (ours NaN).
+_UNDEFINED_ON_NAN = {"torch.linalg.matrix_exp"}
 
 
-@pytest.mark.parametrize("entry", [k for k in _SWEPT if k not in _GETRF])
+@pytest.mark.parametrize("entry", [k for k in _SWEPT if k not in _GETRF | _UNDEFINED_ON_NAN])
 def test_special_values(entry):
     assert_known(_sweep(entry), KNOWN.get(entry), "KNOWN")
 

@@ -626,6 +626,25 @@ ConvDecode decodeConv(const Signature &sig, const ArgReader &reader,
                       std::optional<llvm::ArrayRef<int64_t>> bias,
                       ConvParams &params, std::string &error);
 
+/// linalg.tensorinv's and linalg.tensorsolve's one square matrix (torch
+/// 1.13's reshape): `perm` orders A's dims (tensorsolve's `dims` moved
+/// last; the identity otherwise), the matrix is (size, size), and the
+/// result has `resultShape` (A[ind:] + A[:ind] for tensorinv, A'[B.ndim:]
+/// for tensorsolve).
+struct TensorInverse {
+  llvm::SmallVector<int64_t> perm;
+  int64_t size = 0;
+  llvm::SmallVector<int64_t> resultShape;
+};
+/// Decodes tensorinv (`other` nullopt, `ind`) or tensorsolve (`other` B's
+/// shape, `dims` when not None) over A's static shape `a`; nullopt with
+/// torch's `error` where torch refuses.
+std::optional<TensorInverse>
+decodeTensorInverse(llvm::ArrayRef<int64_t> a, int64_t ind,
+                    std::optional<llvm::ArrayRef<int64_t>> other,
+                    std::optional<llvm::ArrayRef<int64_t>> dims,
+                    std::string &error);
+
 /// Reads and completes the window of a pooling call of an entry with
 /// signature `sig` over `spatial` dims: kernel_size, stride (None or empty:
 /// the kernel), padding and dilation where the signature has them (else 0

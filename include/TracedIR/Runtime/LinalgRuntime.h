@@ -114,6 +114,42 @@ int32_t traced_linalg_triangular_solve(int dtype, const void *a,
                                        int64_t upper, int64_t transpose,
                                        int64_t unit);
 
+/* gels (driver 0), gelsy (1), gelsd (2) or gelss (3): least squares of
+ * each (m, n) A and (m, k) B, as torch calls them. `x` (n, k per matrix)
+ * gets the solution, `res` (k per matrix) the sums of squares of LAPACK's
+ * residual terms (rows n to m of its overwritten right-hand side), `rank`
+ * (int64, one per matrix; may be null) the effective rank (not gels) and
+ * `s` (min(m, n) per matrix; may be null) the singular values (gelsd,
+ * gelss). `rcond` as torch passes it. `expect` 1 (2) returns -2 when a
+ * matrix lacks rank n (every matrix has it): torch returns the residuals
+ * of gelsd and gelss only when every rank is n, a shape compiled code
+ * fixed when it was traced; 0 checks nothing. */
+int32_t traced_linalg_lstsq(int dtype, const void *a, const void *b, void *x,
+                            void *res, int64_t *rank, void *s, int32_t *info,
+                            int64_t batch, int64_t m, int64_t n, int64_t k,
+                            int64_t driver, double rcond, int64_t expect);
+
+/* sytrf on the lower triangle of each symmetric (n, n) matrix (torch's
+ * ldl_factor: the upper triangle of `ld` is zero); `pivots` are LAPACK's
+ * (1-based, negative for 2 x 2 blocks), n per matrix. */
+int32_t traced_linalg_ldl_factor(int dtype, const void *a, void *ld,
+                                 int32_t *pivots, int32_t *info,
+                                 int64_t batch, int64_t n);
+
+/* sytrs: X with A X = B from ldl_factor's factors and pivots of each A and
+ * each (n, k) B. Returns -1 (and leaves that X) for a pivot out of
+ * [-n, n] or 0. */
+int32_t traced_linalg_ldl_solve(int dtype, const void *ld,
+                                const int32_t *pivots, const void *b, void *x,
+                                int64_t batch, int64_t n, int64_t k);
+
+/* The exponential of each (n, n) matrix, as torch 1.13's matrix_exp: a
+ * Taylor polynomial of degree 1 to 18 chosen by the 1-norm, with scaling
+ * and squaring for the largest norms (matrix products as torch's: BLAS's
+ * gemm, or a plain loop below 400 multiply-adds). */
+int32_t traced_linalg_matrix_exp(int dtype, const void *a, void *out,
+                                 int64_t batch, int64_t n);
+
 /* The entry points of compiled code (`traced_linalg_<routine>_f32/_f64`,
  * the buffers as memref<?xT> descriptors) by name, for a JIT to define. */
 typedef struct {

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
@@ -1874,6 +1875,146 @@ FailureOr<SmallVector<Value>> lowerHouseholder(LoweringCall &c,
       .results;
 }
 
+/// linalg.ldl_solve: sytrs from ldl_factor's factors and int32 pivots,
+/// broadcast with B.
+FailureOr<SmallVector<Value>> lowerLdlSolve(LoweringCall &c,
+                                            RankedTensorType type) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value ld = c.tensor("LD"), pivots = c.tensor("pivots"), rhs = c.tensor("B");
+  if (!ld || !pivots || !rhs || !typeOf(ld).hasStaticShape() ||
+      !typeOf(pivots).hasStaticShape() || !typeOf(rhs).hasStaticShape())
+    return c.fail("expected statically shaped operands");
+  if (!typeOf(pivots).getElementType().isInteger(32))
+    return c.fail("expected int32 pivots (ldl_factor's)");
+  ArrayRef<int64_t> xShape = type.getShape();
+  SmallVector<int64_t> batch(xShape.drop_back(2));
+  int64_t n = typeOf(ld).getShape().back();
+  rhs = broadcastTo(b, loc, rhs, xShape);
+  ld = broadcastTo(b, loc, ld, joined(batch, {n, n}));
+  pivots = broadcastTo(b, loc, pivots, joined(batch, {n}));
+  RuntimeCall r = callRuntime(c, "ldl_solve", type.getElementType(),
+                              {ld, pivots, rhs}, {type},
+                              {product(batch), n, xShape.back()});
+  checkStatus(c, r.status,
+              "torch.linalg.ldl_solve: pivots must be LAPACK's sytrf pivots "
+              "(1-based, negative for 2 x 2 blocks)");
+  return r.results;
+}
+
+/// linalg.ldl_factor(_ex): sytrf (LD, pivots and info).
+FailureOr<SmallVector<Value>> lowerLdlFactor(LoweringCall &c, Value a,
+                                             ArrayRef<RankedTensorType> types) {
+  MatrixDims d = matrixDims(a);
+  RuntimeCall r = callRuntime(
+      c, "ldl_factor", typeOf(a).getElementType(), {a},
+      {types[0], types[1],
+       RankedTensorType::get(d.batchShape, c.rewriter.getI32Type())},
+      {d.batch, d.n});
+  if (checksErrors(c))
+    checkStatus(c, r.status,
+                "torch.linalg.ldl_factor: Unknown error code (a zero pivot).");
+  if (types.size() == 2)
+    r.results.pop_back();
+  return r.results;
+}
+
+/// linalg.lstsq's element `index`: the runtime computes the solution, the
+/// residuals' sums of squares, the ranks and the singular values; the
+/// result rule says which of them torch returns (empty otherwise). The
+/// residuals of gelsd and gelss for m > n exist only when every matrix
+/// has full rank (an unranked type): not compiled.
+FailureOr<Value> lowerLstsq(LoweringCall &c, int64_t index) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  auto tuple = dyn_cast<TupleType>(c.op->getResult(0).getType());
+  Value a = c.tensor("A"), rhs = c.tensor("B");
+  if (!tuple || !a || !rhs || !typeOf(a).hasStaticShape() ||
+      !typeOf(rhs).hasStaticShape())
+    return c.fail("expected statically shaped operands");
+  if (index < 0 || index > 3)
+    return c.fail("tuple index out of range");
+  auto resultType = [&](int64_t i) {
+    return dyn_cast<RankedTensorType>(storageType(tuple.getType(i)));
+  };
+  if (!resultType(index))
+    return c.fail("the residuals of gelsd and gelss exist only when every "
+                  "matrix has full rank (a shape that depends on the "
+                  "values): not compiled");
+  // Reading gelsd's or gelss's residuals for m > n, compiled code checks
+  // that the ranks give the shape traced: all n for residuals, not all
+  // for none.
+  int64_t driver = 1;
+  if (auto s = dyn_cast_or_null<StringAttr>(c.value("driver")))
+    driver = llvm::StringSwitch<int64_t>(s.getValue())
+                 .Case("gels", 0)
+                 .Case("gelsd", 2)
+                 .Case("gelss", 3)
+                 .Default(1);
+  Type e = typeOf(a).getElementType();
+  MatrixDims d = matrixDims(a);
+  int64_t m = d.m, n = d.n;
+  double eps = e.isF32() ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  std::optional<double> rcond = c.getFloat("rcond");
+  if (!rcond && !c.isNone("rcond"))
+    return c.fail("expected a constant rcond");
+  bool vector = typeOf(a).getRank() - typeOf(rhs).getRank() == 1;
+  if (vector)
+    rhs = buildReshape(b, loc, rhs, joined(typeOf(rhs).getShape(), {1}));
+  int64_t k = typeOf(rhs).getShape().back();
+  RankedTensorType solution = resultType(0);
+  SmallVector<int64_t> batch(solution.getShape().drop_back(vector ? 1 : 2));
+  SmallVector<int64_t> computed = joined(batch, {k});
+  int64_t expect =
+      index == 1 && driver >= 2 && m > n && computed != SmallVector<int64_t>{0}
+          ? (resultType(1).getShape() == ArrayRef<int64_t>(computed) ? 1 : 2)
+          : 0;
+  a = broadcastTo(b, loc, a, joined(batch, {m, n}));
+  rhs = broadcastTo(b, loc, rhs, joined(batch, {m, k}));
+  Value rc = buildFilled(b, loc, RankedTensorType::get({1}, e),
+                         rcond ? *rcond : eps * std::max(m, n));
+  RuntimeCall r = callRuntime(
+      c, "lstsq", e, {a, rhs, rc},
+      {RankedTensorType::get(joined(batch, {n, k}), e),
+       RankedTensorType::get(joined(batch, {k}), e),
+       RankedTensorType::get(batch, b.getI64Type()),
+       RankedTensorType::get(joined(batch, {std::min(m, n)}), e),
+       RankedTensorType::get(batch, b.getI32Type())},
+      {product(batch), m, n, k, driver, expect});
+  checkStatus(c, r.status,
+              driver == 0 ? "The least squares solution could not be computed "
+                            "because the input matrix does not have full rank."
+              : expect   ? "The least squares algorithm failed to converge, "
+                           "or the ranks differ from the traced run's (torch "
+                           "returns the residuals of gelsd and gelss only "
+                           "when every matrix has rank n: a shape compiled "
+                           "code cannot change)."
+                         : "The least squares algorithm failed to converge.");
+  if (index >= 2 && ArrayRef<int64_t>(d.batchShape) != ArrayRef<int64_t>(batch)) {
+    // The ranks and singular values are A's own (over its batch): the same
+    // routine on A alone, with one zero column.
+    Value own = c.tensor("A");
+    r = callRuntime(
+        c, "lstsq", e,
+        {own, buildFilled(b, loc, RankedTensorType::get(joined(d.batchShape, {m, 1}), e), 0.0),
+         rc},
+        {RankedTensorType::get(joined(d.batchShape, {n, 1}), e),
+         RankedTensorType::get(joined(d.batchShape, {1}), e),
+         RankedTensorType::get(d.batchShape, b.getI64Type()),
+         RankedTensorType::get(joined(d.batchShape, {std::min(m, n)}), e),
+         RankedTensorType::get(d.batchShape, b.getI32Type())},
+        {d.batch, m, n, 1, driver, 0});
+  }
+  if (index == 0)
+    return vector ? buildReshape(b, loc, r.results[0], solution.getShape())
+                  : r.results[0];
+  RankedTensorType type = resultType(index);
+  if (type.getNumElements() == 0 &&
+      typeOf(r.results[index]).getNumElements() != 0)
+    return buildFilled(b, loc, type, 0.0);
+  return buildReshape(b, loc, r.results[index], type.getShape());
+}
+
 /// Every result of a factorization call (its tuple's elements in order).
 FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   SmallVector<RankedTensorType> types = lapackResultTypes(c);
@@ -1886,6 +2027,8 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
   if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
       t == "torch.cholesky_inverse")
     return lowerFactoredSolve(c, types[0]);
+  if (t == "torch.linalg.ldl_solve")
+    return lowerLdlSolve(c, types[0]);
   if (t == "torch.lu_unpack" || t == "torch.linalg.lu" ||
       t == "torch.functional.lu" || t == "torch.symeig")
     return lowerUnpacked(c, types);
@@ -1899,6 +2042,11 @@ FailureOr<SmallVector<Value>> lowerLapack(LoweringCall &c) {
     return c.fail("expected a statically shaped A");
   Type e = typeOf(a).getElementType(), i32 = b.getI32Type();
   MatrixDims d = matrixDims(a);
+  if (t == "torch.linalg.matrix_exp")
+    return callRuntime(c, "matrix_exp", e, {a}, {types[0]}, {d.batch, d.n})
+        .results;
+  if (t.starts_with("torch.linalg.ldl_factor"))
+    return lowerLdlFactor(c, a, types);
   if (t.contains("cholesky")) {
     bool upper = flag(c, "upper", false);
     RuntimeCall r = callRuntime(c, "cholesky", e, {a},
@@ -2021,11 +2169,16 @@ bool lowering::isLapackTarget(StringRef target) {
        "torch.linalg.lu_solve", "torch.lu_solve", "torch.cholesky_solve",
        "torch.cholesky_inverse", "torch.lu_unpack", "torch.linalg.lu",
        "torch.functional.lu", "torch.symeig", "torch.geqrf",
-       "torch.linalg.householder_product", "torch.ormqr"},
+       "torch.linalg.householder_product", "torch.ormqr",
+       "torch.linalg.lstsq", "torch.linalg.ldl_factor",
+       "torch.linalg.ldl_factor_ex", "torch.linalg.ldl_solve",
+       "torch.linalg.matrix_exp"},
       target);
 }
 
 FailureOr<Value> lowering::lowerLapackElement(LoweringCall &c, int64_t index) {
+  if (c.target() == "torch.linalg.lstsq")
+    return lowerLstsq(c, index < 0 ? index + 4 : index);
   FailureOr<SmallVector<Value>> all = lowerLapack(c);
   if (failed(all))
     return failure();
@@ -2044,7 +2197,8 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
         "torch.linalg.svdvals", "torch.linalg.eigvalsh",
         "torch.linalg.solve_triangular", "torch.linalg.lu_solve",
         "torch.lu_solve", "torch.cholesky_solve", "torch.cholesky_inverse",
-        "torch.linalg.householder_product", "torch.ormqr"})
+        "torch.linalg.householder_product", "torch.ormqr",
+        "torch.linalg.ldl_solve", "torch.linalg.matrix_exp"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       FailureOr<Value> v = lowerLapackElement(c, 0);
       if (failed(v))
@@ -2057,7 +2211,9 @@ void lowering::populateLinalgLowerings(LoweringTable &t) {
         "torch.linalg.inv_ex", "torch.linalg.qr", "torch.qr",
         "torch.linalg.svd", "torch.svd", "torch.linalg.eigh",
         "torch.triangular_solve", "torch.lu_unpack", "torch.linalg.lu",
-        "torch.functional.lu", "torch.symeig", "torch.geqrf"})
+        "torch.functional.lu", "torch.symeig", "torch.geqrf",
+        "torch.linalg.lstsq", "torch.linalg.ldl_factor",
+        "torch.linalg.ldl_factor_ex"})
     t[name] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
       return c.fail("only the indexed elements of its result can be compiled");
     };

@@ -1102,6 +1102,70 @@ int32_t firstNonzero(ArrayRef<int32_t> info) {
   return 0;
 }
 
+/// The matrices of `A` (the torch.linalg spellings) or else of `input`.
+FailureOr<Matrices> matricesOf(const KernelArgs &args, bool square) {
+  return matrices(args, args.has("A") ? "A" : "input", square);
+}
+
+/// Torch's error for a runtime call whose `info` has a nonzero entry:
+/// "<api>: ", the "(Batch element i): " prefix, then `message` given the
+/// first nonzero info. Success when every info is 0.
+LogicalResult infoError(const KernelArgs &args, const Matrices &a,
+                        ArrayRef<int32_t> info, StringRef api,
+                        function_ref<void(InFlightDiagnostic &, int32_t)>
+                            message) {
+  if (!anyNonzero(info))
+    return success();
+  InFlightDiagnostic d = args.emitError();
+  d << api << ": " << batchPrefix(a, info);
+  message(d, firstNonzero(info));
+  return failure();
+}
+
+/// The matrices of `a` and of `b` (*, r, c), broadcast to their common
+/// batch, which holds `count` matrices; an error naming `what` (the pair)
+/// when the batches do not broadcast.
+struct MatrixPair {
+  Tensor a, b;
+  SmallVector<int64_t> batch;
+  int64_t count = 1;
+};
+FailureOr<MatrixPair> broadcastPair(const KernelArgs &args, const Matrices &a,
+                                    const Tensor &b, StringRef what) {
+  FailureOr<SmallVector<int64_t>> bc =
+      broadcastShape(a.batchShape, b.shape().drop_back(2));
+  if (failed(bc))
+    return args.emitError() << "the batch dims of " << what
+                            << " do not broadcast";
+  MatrixPair p{broadcastTo(a.t, withTail(*bc, a.t.shape().take_back(2))),
+               broadcastTo(b, withTail(*bc, b.shape().take_back(2))), *bc, 1};
+  for (int64_t d : p.batch)
+    p.count *= d;
+  return p;
+}
+
+/// lstsq's results as torch 1.13 shapes them (linalg_lstsq_out_info): the
+/// residuals for m > n and a driver other than gelsy (gelsd and gelss:
+/// only when every matrix has rank n), else empty; no ranks for gels,
+/// singular values for gelsd and gelss only; a vector B's solution a
+/// vector.
+RtValue lstsqResults(Tensor x, const Tensor &res, const Tensor &s,
+                     const Tensor &rank, int64_t driver, int64_t m, int64_t n,
+                     bool vector) {
+  bool residuals = m > n && driver != 1;
+  if (residuals && driver >= 2)
+    for (int64_t i = 0; i < rank.numel(); ++i)
+      residuals &= rank.getInt(i) == n;
+  if (vector)
+    x = x.reshaped(x.shape().drop_back());
+  DType dt = x.dtype();
+  return RtValue::ofList(
+      {RtValue(x), RtValue(residuals ? res : Tensor(dt, {0})),
+       RtValue(driver == 0 ? Tensor(DType::I64, {0}) : rank),
+       RtValue(driver >= 2 ? s : Tensor(dt, {0}))},
+      true);
+}
+
 /// The LU factors of `a` (getrf) and their int32 pivots and infos.
 struct LuFactors {
   Tensor lu;
@@ -1145,8 +1209,7 @@ Tensor luSolve(const LuFactors &f, const Matrices &a, Tensor b,
 
 /// linalg.cholesky, linalg.cholesky_ex and torch.cholesky: potrf.
 FailureOr<RtValue> cholesky(const KernelArgs &args) {
-  bool linalg = args.has("A");
-  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", true);
+  FailureOr<Matrices> a = matricesOf(args, true);
   FailureOr<bool> upper = args.getBool("upper");
   if (failed(a) || failed(upper))
     return failure();
@@ -1156,12 +1219,15 @@ FailureOr<RtValue> cholesky(const KernelArgs &args) {
   traced_linalg_cholesky(a->code(), a->data(), rawData(out), info.data(),
                          a->batch, a->n, *upper);
   bool check = !ex || *args.getBool("check_errors");
-  if (check && anyNonzero(info))
-    return args.emitError()
-           << "linalg.cholesky: " << batchPrefix(*a, info)
-           << "The factorization could not be completed because the input is "
-              "not positive-definite (the leading minor of order "
-           << firstNonzero(info) << " is not positive-definite).";
+  if (check && failed(infoError(args, *a, info, "linalg.cholesky",
+                                [](InFlightDiagnostic &d, int32_t i) {
+                                  d << "The factorization could not be "
+                                       "completed because the input is not "
+                                       "positive-definite (the leading minor "
+                                       "of order "
+                                    << i << " is not positive-definite).";
+                                })))
+    return failure();
   if (!ex)
     return RtValue(out);
   return RtValue::ofList(
@@ -1180,13 +1246,13 @@ FailureOr<RtValue> luFactorKernel(const KernelArgs &args) {
   bool ex = args.has("check_errors");
   LuFactors f = luFactors(*a);
   bool check = !ex || *args.getBool("check_errors");
-  int32_t first = firstNonzero(f.info);
-  if (check && first > 0)
-    return args.emitError()
-           << "torch.linalg.lu_factor: " << batchPrefix(*a, f.info) << "U["
-           << first << "," << first
-           << "] is zero and using it on lu_solve would result in a division "
-              "by zero.";
+  if (check && failed(infoError(args, *a, f.info, "torch.linalg.lu_factor",
+                                [](InFlightDiagnostic &d, int32_t i) {
+                                  d << "U[" << i << "," << i
+                                    << "] is zero and using it on lu_solve "
+                                       "would result in a division by zero.";
+                                })))
+    return failure();
   int64_t k = std::min(a->m, a->n);
   std::vector<RtValue> items = {
       RtValue(f.lu),
@@ -1233,17 +1299,20 @@ FailureOr<RtValue> solve(const KernelArgs &args) {
   LuFactors f = luFactors(*a);
   bool ex = args.has("check_errors");
   bool check = !ex || *args.getBool("check_errors");
-  if (check && anyNonzero(f.info)) {
-    if (inverse)
-      return args.emitError()
-             << "linalg.inv_ex: " << batchPrefix(*a, f.info)
-             << "The diagonal element " << firstNonzero(f.info)
-             << " is zero, the inversion could not be completed because the "
-                "input matrix is singular.";
-    return args.emitError() << "torch.linalg.solve: " << batchPrefix(*a, f.info)
-                            << "The solver failed because the input matrix "
-                               "is singular.";
-  }
+  if (check &&
+      failed(infoError(args, *a, f.info,
+                       inverse ? "linalg.inv_ex" : "torch.linalg.solve",
+                       [&](InFlightDiagnostic &d, int32_t i) {
+                         if (inverse)
+                           d << "The diagonal element " << i
+                             << " is zero, the inversion could not be "
+                                "completed because the input matrix is "
+                                "singular.";
+                         else
+                           d << "The solver failed because the input matrix "
+                                "is singular.";
+                       })))
+    return failure();
   Tensor x = luSolve(f, *a, b, batch, left, false);
   if (vector)
     x = x.reshaped(x.shape().drop_back());
@@ -1293,23 +1362,17 @@ FailureOr<RtValue> choleskySolve(const KernelArgs &args) {
   FailureOr<bool> upper = args.getBool("upper");
   if (failed(a) || failed(bt) || failed(upper))
     return failure();
-  Tensor b = *bt;
+  const Tensor &b = *bt;
   if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
       b.dim(b.rank() - 2) != a->n)
     return args.emitError() << "B and A have incompatible shapes or dtypes";
-  FailureOr<SmallVector<int64_t>> bc =
-      broadcastShape(a->batchShape, b.shape().drop_back(2));
-  if (failed(bc))
-    return args.emitError() << "the batch dims of B and A do not broadcast";
-  int64_t count = 1;
-  for (int64_t d : *bc)
-    count *= d;
-  Tensor factor = broadcastTo(a->t, withTail(*bc, {a->n, a->n}));
-  b = broadcastTo(b, withTail(*bc, b.shape().take_back(2)));
-  Tensor x(b.dtype(), b.shape());
-  traced_linalg_cholesky_solve(a->code(), rawData(factor), rawData(b),
-                               rawData(x), count, a->n, b.dim(b.rank() - 1),
-                               *upper);
+  FailureOr<MatrixPair> p = broadcastPair(args, *a, b, "B and A");
+  if (failed(p))
+    return failure();
+  Tensor x(b.dtype(), p->b.shape());
+  traced_linalg_cholesky_solve(a->code(), rawData(p->a), rawData(p->b),
+                               rawData(x), p->count, a->n,
+                               b.dim(b.rank() - 1), *upper);
   return RtValue(x);
 }
 
@@ -1323,12 +1386,13 @@ FailureOr<RtValue> choleskyInverse(const KernelArgs &args) {
   std::vector<int32_t> info(a->batch);
   traced_linalg_cholesky_inverse(a->code(), a->data(), rawData(out),
                                  info.data(), a->batch, a->n, *upper);
-  if (anyNonzero(info))
-    return args.emitError()
-           << "cholesky_inverse: " << batchPrefix(*a, info)
-           << "The diagonal element " << firstNonzero(info)
-           << " is zero, the inversion could not be completed because the "
-              "input matrix is singular.";
+  if (failed(infoError(args, *a, info, "cholesky_inverse",
+                       [](InFlightDiagnostic &d, int32_t i) {
+                         d << "The diagonal element " << i
+                           << " is zero, the inversion could not be completed "
+                              "because the input matrix is singular.";
+                       })))
+    return failure();
   return RtValue(out);
 }
 
@@ -1544,10 +1608,10 @@ FailureOr<RtValue> cond(const KernelArgs &args) {
 /// SVD (or eigh with `hermitian`), the reciprocals of the singular values
 /// above max(atol, rtol * the largest), then V diag(1/S) U^T.
 FailureOr<RtValue> pinv(const KernelArgs &args) {
-  bool old = args.has("input");
-  FailureOr<Matrices> a = matrices(args, old ? "input" : "A", false);
+  FailureOr<Matrices> a = matricesOf(args, false);
   if (failed(a))
     return failure();
+  bool old = args.has("input");
   bool hermitian = !old && *args.getBool("hermitian");
   if (hermitian && a->m != a->n)
     return args.emitError() << "A must be batches of square matrices";
@@ -1618,10 +1682,10 @@ FailureOr<RtValue> pinv(const KernelArgs &args) {
 
 /// linalg.qr and torch.qr: geqrf, then orgqr.
 FailureOr<RtValue> qr(const KernelArgs &args) {
-  bool linalg = args.has("A");
-  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", false);
+  FailureOr<Matrices> a = matricesOf(args, false);
   if (failed(a))
     return failure();
+  bool linalg = args.has("A");
   std::string mode = "reduced";
   if (linalg) {
     FailureOr<std::string> s = args.getStr("mode");
@@ -1650,10 +1714,10 @@ FailureOr<RtValue> qr(const KernelArgs &args) {
 
 /// linalg.svd, torch.svd and linalg.svdvals: gesdd.
 FailureOr<RtValue> svd(const KernelArgs &args) {
-  bool linalg = args.has("A");
-  FailureOr<Matrices> a = matrices(args, linalg ? "A" : "input", false);
+  FailureOr<Matrices> a = matricesOf(args, false);
   if (failed(a))
     return failure();
+  bool linalg = args.has("A");
   bool vals = !args.has("full_matrices") && !args.has("some");
   bool full = true, uv = !vals, old = !linalg;
   if (args.has("full_matrices"))
@@ -1670,12 +1734,14 @@ FailureOr<RtValue> svd(const KernelArgs &args) {
   std::vector<int32_t> info(a->batch);
   traced_linalg_svd(a->code(), a->data(), rawData(u), rawData(s), rawData(vh),
                     info.data(), a->batch, m, n, full, uv);
-  if (anyNonzero(info))
-    return args.emitError() << "linalg.svd: " << batchPrefix(*a, info)
-                            << "The algorithm failed to converge because the "
-                               "input matrix is ill-conditioned or has too "
-                               "many repeated singular values (error code: "
-                            << firstNonzero(info) << ").";
+  if (failed(infoError(args, *a, info, "linalg.svd",
+                       [](InFlightDiagnostic &d, int32_t i) {
+                         d << "The algorithm failed to converge because the "
+                              "input matrix is ill-conditioned or has too "
+                              "many repeated singular values (error code: "
+                           << i << ").";
+                       })))
+    return failure();
   if (vals)
     return RtValue(s);
   if (!old)
@@ -1711,12 +1777,14 @@ static FailureOr<RtValue> symmetricEigen(const KernelArgs &args, bool vectors) {
   std::vector<int32_t> info(a->batch);
   traced_linalg_eigh(a->code(), a->data(), rawData(w), rawData(v), info.data(),
                      a->batch, n, *uplo == "U", vectors);
-  if (anyNonzero(info))
-    return args.emitError() << "linalg.eigh: " << batchPrefix(*a, info)
-                            << "The algorithm failed to converge because the "
-                               "input matrix is ill-conditioned or has too "
-                               "many repeated eigenvalues (error code: "
-                            << firstNonzero(info) << ").";
+  if (failed(infoError(args, *a, info, "linalg.eigh",
+                       [](InFlightDiagnostic &d, int32_t i) {
+                         d << "The algorithm failed to converge because the "
+                              "input matrix is ill-conditioned or has too "
+                              "many repeated eigenvalues (error code: "
+                           << i << ").";
+                       })))
+    return failure();
   if (symeig)
     return RtValue::ofList(
         {RtValue(w), RtValue(vectors ? v : Tensor(a->t.dtype(), {0}))}, true);
@@ -1748,24 +1816,236 @@ FailureOr<RtValue> triangularSolve(const KernelArgs &args) {
   if (b.rank() < 2 || b.dtype() != a->t.dtype() ||
       b.dim(b.rank() - (left ? 2 : 1)) != a->n)
     return args.emitError() << "A and B have incompatible shapes or dtypes";
-  FailureOr<SmallVector<int64_t>> bc =
-      broadcastShape(a->batchShape, b.shape().drop_back(2));
-  if (failed(bc))
-    return args.emitError() << "the batch dims of A and B do not broadcast";
-  SmallVector<int64_t> batch = *bc;
-  int64_t count = 1;
-  for (int64_t d : batch)
-    count *= d;
-  Tensor am = broadcastTo(a->t, withTail(batch, {a->n, a->n}));
-  b = broadcastTo(b, withTail(batch, b.shape().take_back(2)));
+  FailureOr<MatrixPair> p = broadcastPair(args, *a, b, "A and B");
+  if (failed(p))
+    return failure();
   int64_t m = b.dim(b.rank() - 2), n = b.dim(b.rank() - 1);
-  Tensor x(b.dtype(), b.shape());
-  traced_linalg_triangular_solve(a->code(), rawData(am), rawData(b),
-                                 rawData(x), count, m, n, left, *upper,
+  Tensor x(b.dtype(), p->b.shape());
+  traced_linalg_triangular_solve(a->code(), rawData(p->a), rawData(p->b),
+                                 rawData(x), p->count, m, n, left, *upper,
                                  transpose, *unit);
   if (linalg)
     return RtValue(x);
-  return RtValue::ofList({RtValue(x), RtValue(am)}, true);
+  return RtValue::ofList({RtValue(x), RtValue(p->a)}, true);
+}
+
+/// linalg.tensorinv and linalg.tensorsolve, as torch 1.13: one square
+/// matrix (decodeTensorInverse), then inv_ex (checked) or solve.
+FailureOr<RtValue> tensorInverseKernel(const KernelArgs &args) {
+  bool solve = args.has("B");
+  FailureOr<Tensor> a = args.tensor("A");
+  if (failed(a))
+    return failure();
+  Tensor b;
+  int64_t ind = 0;
+  std::optional<SmallVector<int64_t>> dims;
+  if (solve) {
+    FailureOr<Tensor> bt = args.tensor("B");
+    if (failed(bt))
+      return failure();
+    b = *bt;
+    if (!args.isNone("dims")) {
+      FailureOr<SmallVector<int64_t>> d = args.getInts("dims");
+      if (failed(d))
+        return failure();
+      dims = *d;
+    }
+  } else {
+    FailureOr<int64_t> i = args.getInt("ind");
+    if (failed(i))
+      return failure();
+    ind = *i;
+  }
+  std::string error;
+  std::optional<TensorInverse> d = decodeTensorInverse(
+      a->shape(), ind,
+      solve ? std::optional<ArrayRef<int64_t>>(b.shape()) : std::nullopt,
+      dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt, error);
+  if (!d)
+    return args.emitError() << error;
+  FailureOr<Tensor> perm = callTensor(
+      args, "torch.permute", {{"input", RtValue(*a)}, {"dims", intsValue(d->perm)}});
+  if (failed(perm))
+    return failure();
+  Tensor matrix = perm->reshaped({d->size, d->size});
+  FailureOr<Tensor> x =
+      solve ? callTensor(args, "torch.linalg.solve",
+                         {{"A", RtValue(matrix)},
+                          {"B", RtValue(b.reshaped({d->size}))}})
+            : FailureOr<Tensor>(Tensor());
+  if (!solve) {
+    FailureOr<RtValue> r =
+        callEntry(args, "torch.linalg.inv_ex",
+                  {{"A", RtValue(matrix)}, {"check_errors", RtValue::ofBool(true)}});
+    if (failed(r))
+      return failure();
+    x = r->list()->items[0].tensor();
+  }
+  if (failed(x))
+    return failure();
+  return RtValue(x->reshaped(d->resultShape));
+}
+
+/// The driver of linalg.lstsq: 0 gels, 1 gelsy (the default), 2 gelsd, 3
+/// gelss; -1 for another name.
+int64_t lstsqDriver(const KernelArgs &args) {
+  if (args.isNone("driver"))
+    return 1;
+  FailureOr<std::string> s = args.getStr("driver");
+  if (failed(s))
+    return -1;
+  const char *names[] = {"gels", "gelsy", "gelsd", "gelss"};
+  for (int64_t i = 0; i < 4; ++i)
+    if (*s == names[i])
+      return i;
+  return -1;
+}
+
+/// linalg.lstsq, as torch 1.13 computes and shapes its results.
+FailureOr<RtValue> lstsq(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", false);
+  FailureOr<Tensor> bt = args.tensor("B");
+  if (failed(a) || failed(bt))
+    return failure();
+  int64_t driver = lstsqDriver(args);
+  if (driver < 0)
+    return args.emitError() << "torch.linalg.lstsq: parameter `driver` "
+                               "should be one of (gels, gelsy, gelsd, gelss)";
+  Tensor b = *bt;
+  int64_t diff = a->t.rank() - b.rank();
+  if (diff < 0 || diff > 1)
+    return args.emitError() << "torch.linalg.lstsq: input.dim() must be "
+                               "greater or equal to other.dim() and "
+                               "(input.dim() - other.dim()) <= 1";
+  if (b.dtype() != a->t.dtype())
+    return args.emitError() << "torch.linalg.lstsq: Expected input and other "
+                               "to have the same dtype";
+  if (diff)
+    b = b.reshaped(withTail(b.shape(), {1}));
+  int64_t m = a->m, n = a->n, k = b.dim(b.rank() - 1);
+  if (b.dim(b.rank() - 2) != m)
+    return args.emitError() << "torch.linalg.lstsq: input.size(-2) should "
+                               "match other.size("
+                            << (diff ? -1 : -2) << ")";
+  FailureOr<MatrixPair> p = broadcastPair(args, *a, b, "input and other");
+  if (failed(p))
+    return failure();
+  DType dt = a->t.dtype();
+  int64_t mn = std::min(m, n);
+  double eps = dt == DType::F32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double rcond = args.isNone("rcond") ? eps * std::max(m, n)
+                                      : *args.getFloat("rcond");
+  Tensor x(dt, withTail(p->batch, {n, k})), res(dt, withTail(p->batch, {k})),
+      s(dt, withTail(p->batch, {mn}));
+  Tensor rank(DType::I64, p->batch);
+  std::vector<int32_t> info(p->count);
+  traced_linalg_lstsq(a->code(), rawData(p->a), rawData(p->b), rawData(x),
+                      rawData(res), rank.data<int64_t>(), rawData(s),
+                      info.data(), p->count, m, n, k, driver, rcond, 0);
+  if (ArrayRef<int64_t>(a->batchShape) != ArrayRef<int64_t>(p->batch)) {
+    // The ranks and singular values are A's own (over its batch, not the
+    // broadcast one): the same routine on A alone, with one zero column.
+    Tensor x1(dt, withTail(a->batchShape, {n, 1})),
+        res1(dt, withTail(a->batchShape, {1})),
+        zero(dt, withTail(a->batchShape, {m, 1}));
+    rank = Tensor(DType::I64, a->batchShape);
+    s = Tensor(dt, withTail(a->batchShape, {mn}));
+    std::vector<int32_t> info1(a->batch);
+    traced_linalg_lstsq(a->code(), a->data(), rawData(zero), rawData(x1),
+                        rawData(res1), rank.data<int64_t>(), rawData(s),
+                        info1.data(), a->batch, m, n, 1, driver, rcond, 0);
+  }
+  Matrices shaped{p->a, p->batch, p->count, m, n};
+  if (failed(infoError(args, shaped, info, "torch.linalg.lstsq",
+                       [&](InFlightDiagnostic &d, int32_t i) {
+                         d << "The least squares solution could not be "
+                              "computed because the input matrix does not "
+                              "have full rank (error code: "
+                           << i << ").";
+                       })))
+    return failure();
+  return lstsqResults(x, res, s, rank, driver, m, n, diff != 0);
+}
+
+/// linalg.ldl_factor and linalg.ldl_factor_ex: sytrf on tril(A) (torch
+/// 1.13 raises its internal "Unknown error code" for a zero pivot, in
+/// ldl_factor and in ldl_factor_ex with check_errors).
+FailureOr<RtValue> ldlFactorKernel(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", true);
+  if (failed(a))
+    return failure();
+  bool ex = args.has("check_errors");
+  int64_t n = a->n;
+  Tensor out(a->t.dtype(), a->t.shape());
+  std::vector<int32_t> pivots(a->batch * n), info(a->batch);
+  traced_linalg_ldl_factor(a->code(), a->data(), rawData(out), pivots.data(),
+                           info.data(), a->batch, n);
+  bool check = !ex || *args.getBool("check_errors");
+  if (check && anyNonzero(info))
+    return args.emitError() << (ex ? "torch.linalg.ldl_factor_ex"
+                                   : "torch.linalg.ldl_factor")
+                            << ": Unknown error code: " << firstNonzero(info)
+                            << ".";
+  std::vector<RtValue> items = {
+      RtValue(out), RtValue(int32Tensor(withTail(a->batchShape, {n}), pivots))};
+  if (ex)
+    items.push_back(RtValue(int32Tensor(a->batchShape, info)));
+  return RtValue::ofList(std::move(items), true);
+}
+
+/// linalg.ldl_solve: sytrs from ldl_factor's factors and pivots.
+FailureOr<RtValue> ldlSolveKernel(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "LD", true);
+  FailureOr<Tensor> pivots = args.tensor("pivots"), bt = args.tensor("B");
+  if (failed(a) || failed(pivots) || failed(bt))
+    return failure();
+  int64_t n = a->n;
+  const Tensor &b = *bt;
+  if (b.rank() < 2)
+    return args.emitError() << "torch.linalg.ldl_solve: The input tensor B "
+                               "must have at least 2 dimensions.";
+  if (b.dtype() != a->t.dtype())
+    return args.emitError() << "Expected b and A to have the same dtype";
+  if (!isIntegral(pivots->dtype(), false) ||
+      pivots->shape() != a->t.shape().drop_back())
+    return args.emitError() << "torch.linalg.ldl_solve: Expected "
+                               "LD.shape[:-1] and pivots.shape to be the "
+                               "same, integer pivots";
+  if (b.dim(b.rank() - 2) != n)
+    return args.emitError() << "Incompatible matrix sizes for "
+                               "torch.linalg.ldl_solve: each A matrix is "
+                            << n << " by " << n << " but each b matrix is "
+                            << b.dim(b.rank() - 2) << " by "
+                            << b.dim(b.rank() - 1);
+  FailureOr<MatrixPair> p = broadcastPair(args, *a, b, "LD and B");
+  if (failed(p))
+    return failure();
+  Tensor piv = broadcastTo(*pivots, withTail(p->batch, {n}));
+  std::vector<int32_t> pv(piv.numel());
+  for (int64_t i = 0; i < piv.numel(); ++i) {
+    int64_t v = piv.getInt(i);
+    if (v == 0 || v > n || v < -n)
+      return args.emitError() << "torch.linalg.ldl_solve: pivots must be "
+                                 "LAPACK's sytrf pivots in [-"
+                              << n << ", " << n << "] without 0, got " << v;
+    pv[i] = static_cast<int32_t>(v);
+  }
+  Tensor x(b.dtype(), p->b.shape());
+  traced_linalg_ldl_solve(a->code(), rawData(p->a), pv.data(),
+                          rawData(p->b), rawData(x), p->count, n,
+                          b.dim(b.rank() - 1));
+  return RtValue(x);
+}
+
+/// linalg.matrix_exp: the runtime's, torch 1.13's algorithm.
+FailureOr<RtValue> matrixExpKernel(const KernelArgs &args) {
+  FailureOr<Matrices> a = matrices(args, "A", true);
+  if (failed(a))
+    return failure();
+  Tensor out(a->t.dtype(), a->t.shape());
+  traced_linalg_matrix_exp(a->code(), a->data(), rawData(out), a->batch,
+                           a->n);
+  return RtValue(out);
 }
 
 } // namespace mlir::traced::kernels
@@ -3145,6 +3425,13 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.geqrf"] = householderKernel;
   table["torch.linalg.householder_product"] = householderKernel;
   table["torch.ormqr"] = householderKernel;
+  table["torch.linalg.tensorinv"] = tensorInverseKernel;
+  table["torch.linalg.tensorsolve"] = tensorInverseKernel;
+  table["torch.linalg.lstsq"] = lstsq;
+  table["torch.linalg.ldl_factor"] = ldlFactorKernel;
+  table["torch.linalg.ldl_factor_ex"] = ldlFactorKernel;
+  table["torch.linalg.ldl_solve"] = ldlSolveKernel;
+  table["torch.linalg.matrix_exp"] = matrixExpKernel;
   table["torch.linalg.matrix_rank"] = matrixRank;
   table["torch.linalg.cond"] = cond;
   table["torch.linalg.pinv"] = pinv;

@@ -981,11 +981,42 @@ FailureOr<RtValue> vectorNormOver(const KernelArgs &args, StringRef dimName,
   return RtValue(out);
 }
 
-/// A matrix norm over dims (d0, d1): "fro", or 1/-1 (max/min column sum),
-/// inf/-inf (max/min row sum).
+/// The matrix norms of the singular values over dims (a, b), torch
+/// 1.13's linalg_matrix_norm: the input in `dtype` with those dims moved
+/// last, then `reduce` (torch.sum: "nuc"; torch.amax, torch.amin: 2, -2)
+/// of each matrix's singular values (linalg.svdvals).
+FailureOr<RtValue> spectralNorm(const KernelArgs &args, const Tensor &in,
+                                DType dtype, int64_t a, int64_t b,
+                                bool keepdim, StringRef reduce) {
+  SmallVector<int64_t> perm, kept(in.shape());
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (d != a && d != b)
+      perm.push_back(d);
+  perm.append({a, b});
+  kept[a] = kept[b] = 1;
+  FailureOr<Tensor> moved =
+      kernels::callTensor(args, "torch.permute",
+                          {{"input", RtValue(in.to(dtype))},
+                           {"dims", kernels::intsValue(perm)}});
+  if (failed(moved))
+    return failure();
+  FailureOr<Tensor> s = kernels::callTensor(args, "torch.linalg.svdvals",
+                                            {{"A", RtValue(*moved)}});
+  if (failed(s))
+    return failure();
+  FailureOr<Tensor> sum = kernels::callTensor(
+      args, reduce,
+      {{"input", RtValue(*s)}, {"dim", kernels::intsValue({-1})}});
+  if (failed(sum))
+    return failure();
+  return RtValue(keepdim ? sum->reshaped(kept) : *sum);
+}
+/// A matrix norm over dims (d0, d1): "fro", 1/-1 (max/min column sum),
+/// inf/-inf (max/min row sum), and of the singular values 2/-2 (max/min)
+/// and the nuclear norm (`nuc`: their sum).
 FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
                                   double ord, bool fro, int64_t d0, int64_t d1,
-                                  bool keepdim) {
+                                  bool keepdim, bool nuc = false) {
   FailureOr<DType> dtype = normDType(args, in);
   if (failed(dtype))
     return failure();
@@ -997,10 +1028,15 @@ FailureOr<RtValue> matrixNormOver(const KernelArgs &args, const Tensor &in,
     return failure();
   if (*a == *b)
     return args.emitError() << "the two dims of a matrix norm must differ";
+  if (nuc || (!fro && std::abs(ord) == 2))
+    return spectralNorm(args, in, *dtype, *a, *b, keepdim,
+                        nuc       ? "torch.sum"
+                        : ord > 0 ? "torch.amax"
+                                  : "torch.amin");
   if (!fro && std::abs(ord) != 1 && !std::isinf(ord))
     return args.emitError() << "matrix norm order " << ord
                             << " is not supported (\"fro\", 1, -1, inf, "
-                               "-inf; 2, -2 and \"nuc\" need an SVD)";
+                               "-inf, 2, -2 and \"nuc\")";
   // Move (a, b) last, then reduce each matrix.
   SmallVector<int64_t> perm, outShape;
   for (int64_t d = 0; d < in.rank(); ++d)
@@ -1066,6 +1102,31 @@ FailureOr<RtValue> vectorNorm(const KernelArgs &args) {
 /// torch.norm / Tensor.norm: a vector norm over `dim` (all dims when
 /// None); "fro" is the 2-norm.
 FailureOr<RtValue> norm(const KernelArgs &args) {
+  const RtValue &ord = args.get("p");
+  if (auto *str = std::get_if<std::string>(&ord.v); str && *str == "nuc") {
+    FailureOr<Tensor> in = args.tensor("input");
+    FailureOr<bool> keepdim = args.getBool("keepdim");
+    if (failed(in) || failed(keepdim))
+      return failure();
+    if (!args.isNone("dtype"))
+      return args.emitError() << "dtype argument is not supported in nuclear "
+                                 "norm";
+    SmallVector<int64_t> dims = {0, 1};
+    if (args.isNone("dim") && in->rank() != 2)
+      return args.emitError() << "Expected a tensor with 2 dimensions, but "
+                                 "got a tensor with "
+                              << in->rank() << " dimensions instead.";
+    if (!args.isNone("dim")) {
+      FailureOr<SmallVector<int64_t>> d = args.getInts("dim", 1);
+      if (failed(d))
+        return failure();
+      if (d->size() != 2)
+        return args.emitError() << "the nuclear norm takes dim of 2 dims";
+      dims = *d;
+    }
+    return matrixNormOver(args, *in, 0, false, dims[0], dims[1], *keepdim,
+                          /*nuc=*/true);
+  }
   FailureOr<double> p = normOrder(args, "p", 2.0);
   if (failed(p))
     return failure();
@@ -1084,6 +1145,9 @@ FailureOr<RtValue> matrixNorm(const KernelArgs &args) {
   bool fro = false;
   double p = 0;
   if (auto *str = std::get_if<std::string>(&ord.v)) {
+    if (*str == "nuc")
+      return matrixNormOver(args, *in, 0, false, (*dims)[0], (*dims)[1],
+                            *keepdim, /*nuc=*/true);
     if (*str != "fro")
       return args.emitError() << "matrix norm order \"" << *str
                               << "\" is not supported";
@@ -1117,6 +1181,18 @@ FailureOr<RtValue> linalgNorm(const KernelArgs &args) {
   bool matrix = dims.size() == 2 || (dims.empty() && in->rank() == 2);
   auto *str = std::get_if<std::string>(&ord.v);
   bool fro = str && *str == "fro";
+  if (str && *str == "nuc") {
+    if (dims.empty() && in->rank() != 2)
+      return args.emitError() << "linalg.norm: If dim is not specified but "
+                                 "ord is, the input must be 1D or 2D. Got "
+                              << in->rank() << "D.";
+    if (dims.empty())
+      dims = {0, 1};
+    if (dims.size() != 2)
+      return args.emitError() << "order \"nuc\" takes a matrix";
+    return matrixNormOver(args, *in, 0, false, dims[0], dims[1], *keepdim,
+                          /*nuc=*/true);
+  }
   if (str && !fro)
     return args.emitError() << "norm order \"" << *str
                             << "\" is not supported";

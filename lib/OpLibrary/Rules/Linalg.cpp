@@ -1355,10 +1355,185 @@ static LogicalResult spectralComposite(const BoundCall &call, RuleHelper &h) {
   return h.result(batch, a.getElementType());
 }
 
+/// Float32 or float64 (torch's LAPACK kernels), else an error naming `t`.
+static LogicalResult lapackDType(const BoundCall &call, RankedTensorType t) {
+  if (t.getElementType().isF32() || t.getElementType().isF64())
+    return success();
+  return call.emitError() << "expects float32 or float64 tensors (no LAPACK "
+                             "kernel for other dtypes), got "
+                          << t;
+}
+
+/// linalg.tensorinv and linalg.tensorsolve (decodeTensorInverse).
+static LogicalResult tensorInverse(const BoundCall &call, RuleHelper &h) {
+  bool solve = call.getTarget() == "torch.linalg.tensorsolve";
+  RankedTensorType a = h.tensor("A"), b = solve ? h.tensor("B") : nullptr;
+  if (!a || (solve && !b))
+    return h.unknown();
+  if (failed(lapackDType(call, a)))
+    return failure();
+  if (solve && b.getElementType() != a.getElementType())
+    return call.emitError() << "linalg.solve: Expected A and B to have the "
+                               "same dtype, got "
+                            << a << " and " << b;
+  std::optional<int64_t> ind = solve ? 0 : call.getInt("ind");
+  std::optional<SmallVector<int64_t>> dims;
+  if (solve && !call.isNone("dims")) {
+    dims = call.getInts("dims");
+    if (!dims)
+      return h.unknown();
+  }
+  if (!a.hasStaticShape() || (solve && !b.hasStaticShape()) || !ind)
+    return h.unknown();
+  std::string error;
+  std::optional<TensorInverse> d = decodeTensorInverse(
+      a.getShape(), *ind,
+      solve ? std::optional<ArrayRef<int64_t>>(b.getShape()) : std::nullopt,
+      dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt, error);
+  if (!d)
+    return call.emitError() << error;
+  return h.result(d->resultShape, a.getElementType());
+}
+
+/// linalg.lstsq: (solution, residuals, rank, singular_values), each as
+/// torch 1.13 shapes it for the driver (gelsy by default; the ranks and
+/// singular values over A's batch, the others over the broadcast one):
+/// residuals only
+/// for m > n and a driver other than gelsy (for gelsd and gelss only when
+/// every matrix has rank n, so their shape is the values': unranked),
+/// ranks (int64) for all but gels, singular values for gelsd and gelss.
+static LogicalResult lstsqRule(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType a = h.tensor("A"), b = h.tensor("B");
+  if (!a || !b)
+    return h.unknown();
+  std::string driver = "gelsy";
+  if (!call.isNone("driver")) {
+    auto s = dyn_cast_or_null<StringAttr>(call.get("driver").value);
+    if (!s)
+      return h.unknown();
+    driver = s.getValue().str();
+  }
+  if (driver != "gels" && driver != "gelsy" && driver != "gelsd" &&
+      driver != "gelss")
+    return call.emitError() << "torch.linalg.lstsq: parameter `driver` "
+                               "should be one of (gels, gelsy, gelsd, gelss)";
+  if (a.getRank() < 2)
+    return call.emitError() << "torch.linalg.lstsq: input must have at "
+                               "least 2 dimensions.";
+  if (b.getRank() < 1)
+    return call.emitError() << "torch.linalg.lstsq: other must have at "
+                               "least 1 dimension.";
+  if (a.getElementType() != b.getElementType())
+    return call.emitError() << "torch.linalg.lstsq: Expected input and other "
+                               "to have the same dtype, got "
+                            << a << " and " << b;
+  if (failed(lapackDType(call, a)))
+    return failure();
+  int64_t diff = a.getRank() - b.getRank();
+  if (diff < 0 || diff > 1)
+    return call.emitError() << "torch.linalg.lstsq: input.dim() must be "
+                               "greater or equal to other.dim() and "
+                               "(input.dim() - other.dim()) <= 1";
+  if (!a.hasStaticShape() || !b.hasStaticShape())
+    return h.unknown();
+  SmallVector<int64_t> b2(b.getShape());
+  if (diff)
+    b2.push_back(1);
+  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape().back(),
+          k = b2.back();
+  if (b2[b2.size() - 2] != m)
+    return call.emitError() << "torch.linalg.lstsq: input.size(-2) should "
+                               "match other.size("
+                            << (diff ? -1 : -2) << ")";
+  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
+      call, a.getShape().drop_back(2), ArrayRef<int64_t>(b2).drop_back(2));
+  if (failed(batch))
+    return failure();
+  MLIRContext *ctx = call.getContext();
+  Type e = a.getElementType(), i64 = IntegerType::get(ctx, 64);
+  Type empty = RankedTensorType::get({0}, e);
+  Type solution = RankedTensorType::get(
+      diff ? concat(*batch, {n}) : concat(*batch, {n, k}), e);
+  Type residuals = empty;
+  if (m > n && driver != "gelsy")
+    residuals = driver == "gels"
+                    ? Type(RankedTensorType::get(concat(*batch, {k}), e))
+                    : Type(UnrankedTensorType::get(e));
+  // (The ranks and singular values are A's: its batch, not the broadcast
+  // one.)
+  ArrayRef<int64_t> aBatch = a.getShape().drop_back(2);
+  Type rank = driver == "gels" ? RankedTensorType::get({0}, i64)
+                               : RankedTensorType::get(aBatch, i64);
+  Type values = driver == "gelsd" || driver == "gelss"
+                    ? RankedTensorType::get(concat(aBatch, {std::min(m, n)}),
+                                            e)
+                    : empty;
+  return h.result(TupleType::get(ctx, {solution, residuals, rank, values}));
+}
+
+/// linalg.ldl_factor(_ex) (LD, pivots[, info]), linalg.ldl_solve and
+/// matrix_exp.
+static LogicalResult ldlRule(const BoundCall &call, RuleHelper &h) {
+  StringRef t = call.getTarget();
+  MLIRContext *ctx = call.getContext();
+  RankedTensorType a = h.tensor(t == "torch.linalg.ldl_solve" ? "LD" : "A");
+  if (!a)
+    return h.unknown();
+  if (failed(matrixOperand(call, a, t == "torch.linalg.ldl_solve" ? "LD" : "A",
+                           true)))
+    return failure();
+  if (t == "torch.linalg.matrix_exp")
+    return h.result(a);
+  Type i32 = IntegerType::get(ctx, 32);
+  ArrayRef<int64_t> batch = a.getShape().drop_back(2);
+  int64_t n = a.getShape().back();
+  if (t != "torch.linalg.ldl_solve") {
+    Type pivots = RankedTensorType::get(concat(batch, {n}), i32);
+    if (t.ends_with("_ex"))
+      return h.result(TupleType::get(
+          ctx, {a, pivots, RankedTensorType::get(batch, i32)}));
+    return h.result(TupleType::get(ctx, {a, pivots}));
+  }
+  RankedTensorType p = h.tensor("pivots"), b = h.tensor("B");
+  if (!p || !b)
+    return h.unknown();
+  if (!p.getElementType().isInteger(32))
+    return call.emitError() << "torch.linalg.ldl_solve: Expected pivots to "
+                               "be integers. Got "
+                            << p;
+  if (p.getRank() != a.getRank() - 1 ||
+      (p.hasStaticShape() && a.hasStaticShape() &&
+       p.getShape() != a.getShape().drop_back()))
+    return call.emitError() << "torch.linalg.ldl_solve: expected pivots of "
+                               "shape LD.shape[:-1], got "
+                            << p << " for " << a;
+  if (b.getRank() < 2)
+    return call.emitError() << "torch.linalg.ldl_solve: The input tensor B "
+                               "must have at least 2 dimensions.";
+  if (b.getElementType() != a.getElementType())
+    return call.emitError() << "torch.linalg.ldl_solve: Expected LD and B to "
+                               "have the same dtype, got "
+                            << a << " and " << b;
+  if (dimsDiffer(b.getShape()[b.getRank() - 2], n))
+    return call.emitError() << "torch.linalg.ldl_solve: Incompatible shapes "
+                               "of A and B for the equation AX = B ("
+                            << a << " and " << b << ")";
+  FailureOr<SmallVector<int64_t>> bb = broadcastBatch(call, a, b);
+  if (failed(bb))
+    return failure();
+  return h.result(concat(*bb, b.getShape().take_back(2)), a.getElementType());
+}
+
 /// The factorizations and solvers over LAPACK: cholesky, lu_factor, solve,
 /// inv_ex, qr, svd, eigh, solve_triangular and their torch.* spellings.
 LogicalResult lapack(const BoundCall &call, RuleHelper &h) {
   StringRef t = call.getTarget();
+  if (t == "torch.linalg.tensorinv" || t == "torch.linalg.tensorsolve")
+    return tensorInverse(call, h);
+  if (t == "torch.linalg.lstsq")
+    return lstsqRule(call, h);
+  if (t.starts_with("torch.linalg.ldl_") || t == "torch.linalg.matrix_exp")
+    return ldlRule(call, h);
   if (t.contains("lu_solve") || t == "torch.cholesky_solve" ||
       t == "torch.cholesky_inverse")
     return factoredSolve(call, h);
@@ -1639,6 +1814,74 @@ LogicalResult scaledDotProductAttention(const BoundCall &call, RuleHelper &h) {
 } // namespace mlir::traced::rules
 
 using namespace mlir::traced::rules;
+
+std::optional<TensorInverse> mlir::traced::decodeTensorInverse(
+    ArrayRef<int64_t> a, int64_t ind, std::optional<ArrayRef<int64_t>> other,
+    std::optional<ArrayRef<int64_t>> dims, std::string &error) {
+  llvm::raw_string_ostream err(error);
+  int64_t rank = a.size();
+  auto prod = [](ArrayRef<int64_t> s) {
+    int64_t p = 1;
+    for (int64_t v : s)
+      p *= v;
+    return p;
+  };
+  TensorInverse r;
+  SmallVector<int64_t> moved;
+  if (other && dims) {
+    for (int64_t d : *dims) {
+      int64_t nd = d < 0 ? d + rank : d;
+      if (nd < 0 || nd >= rank) {
+        err << "Dimension out of range (expected to be in range of [" << -rank
+            << ", " << rank - 1 << "], but got " << d << ")";
+        return std::nullopt;
+      }
+      if (llvm::is_contained(moved, nd)) {
+        err << "movedim: repeated dim in `source` (" << d << ")";
+        return std::nullopt;
+      }
+      moved.push_back(nd);
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(moved, d))
+      r.perm.push_back(d);
+  r.perm.append(moved.begin(), moved.end());
+  SmallVector<int64_t> shape;
+  for (int64_t d : r.perm)
+    shape.push_back(a[d]);
+  if (other)
+    ind = other->size();
+  else if (ind <= 0) {
+    err << "Expected a strictly positive integer for 'ind', but got " << ind;
+    return std::nullopt;
+  }
+  if (ind > rank) {
+    err << (other ? "B" : "'ind'") << " must not have more dims than A ("
+        << ind << " > " << rank << ")";
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> head = ArrayRef<int64_t>(shape).take_front(ind),
+                    tail = ArrayRef<int64_t>(shape).drop_front(ind);
+  int64_t h = prod(head), t = prod(tail);
+  if (other ? prod(*other) != t : h != t) {
+    err << "Expected self to satisfy the requirement prod(self.shape["
+        << (other ? "other.ndim" : "ind") << ":]) == prod(self.shape[:"
+        << (other ? "other.ndim" : "ind") << "]), but got " << t << " != "
+        << (other ? prod(*other) : h);
+    return std::nullopt;
+  }
+  if (h != t) {
+    err << "shape '[" << t << ", " << t << "]' is invalid for input of size "
+        << h * t;
+    return std::nullopt;
+  }
+  r.size = t;
+  r.resultShape.assign(tail.begin(), tail.end());
+  if (!other)
+    r.resultShape.append(head.begin(), head.end());
+  return r;
+}
 
 ConvDecode mlir::traced::decodeConv(const Signature &sig,
                                     const ArgReader &r,

@@ -20,6 +20,53 @@ static Type normElementType(const BoundCall &call, RankedTensorType input) {
   return elt;
 }
 
+/// The nuclear norm's checks (ord/p "nuc": the sum of the singular values
+/// over two dims, all of a matrix's without dim): torch.norm takes no
+/// dtype, and the SVD float32 and float64 only.
+static LogicalResult nuclearNormChecks(const BoundCall &call,
+                                       RankedTensorType input) {
+  StringRef ordName = call.getSignature().lookup("p") ? "p" : "ord";
+  Attribute value = call.get(ordName).value;
+  auto ord = dyn_cast_or_null<StringAttr>(value);
+  // linalg.matrix_norm's 2 and -2, and linalg.norm's over two dims, are
+  // the extreme singular values: the SVD's dtypes.
+  std::optional<double> number = call.getFloat(ordName);
+  std::optional<SmallVector<int64_t>> given = call.getInts("dim");
+  bool matrix = call.getTarget() == "torch.linalg.matrix_norm" ||
+                (call.getTarget() == "torch.linalg.norm" &&
+                 ((given && given->size() == 2) ||
+                  (call.isNone("dim") && input.getRank() == 2)));
+  if (!ord && matrix && number && std::abs(*number) == 2) {
+    Type elt = dtypeOr(call, input.getElementType());
+    if (!elt.isF32() && !elt.isF64())
+      return call.emitError() << "the matrix 2-norm's SVD takes float32 or "
+                                 "float64 (no LAPACK kernel for "
+                              << elt << ")";
+    return success();
+  }
+  if (!ord || ord.getValue() != "nuc")
+    return success();
+  if (call.getTarget() == "torch.norm" && !call.isNone("dtype"))
+    return call.emitError() << "dtype argument is not supported in nuclear "
+                               "norm";
+  if (call.isNone("dim")) {
+    if (input.getRank() != 2)
+      return call.emitError() << "Expected a tensor with 2 dimensions, but "
+                                 "got a tensor with "
+                              << input.getRank() << " dimensions instead.";
+  } else if (std::optional<SmallVector<int64_t>> dims = call.getInts("dim")) {
+    if (dims->size() != 2)
+      return call.emitError() << "the nuclear norm takes dim of 2 dims, got "
+                              << dims->size();
+  }
+  Type elt = dtypeOr(call, input.getElementType());
+  if (!elt.isF32() && !elt.isF64())
+    return call.emitError() << "the nuclear norm's SVD takes float32 or "
+                               "float64 (no LAPACK kernel for "
+                            << elt << ")";
+  return success();
+}
+
 /// vector_norm, torch.norm and linalg.norm over `dim` (matrix norms over
 /// two dims reduce the same dims).
 LogicalResult norm(const BoundCall &call, RuleHelper &h) {
@@ -29,6 +76,8 @@ LogicalResult norm(const BoundCall &call, RuleHelper &h) {
     return h.unknown();
   Type elt = normElementType(call, input);
   if (!elt)
+    return failure();
+  if (failed(nuclearNormChecks(call, input)))
     return failure();
   // linalg.norm of a 2-D input without dim reduces both dims, as None does.
   std::optional<SmallVector<int64_t>> shape =

@@ -15,6 +15,7 @@
 
 #include "TracedIR/Runtime/LinalgRuntime.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,24 @@ extern "C" {
                  T *, T *, const int *, int *, const int *, int *);            \
   void p##trsm_(const char *, const char *, const char *, const char *,        \
                 const int *, const int *, const T *, const T *, const int *,   \
-                T *, const int *);
+                T *, const int *);                                             \
+  void p##gemm_(const char *, const char *, const int *, const int *,          \
+                const int *, const T *, const T *, const int *, const T *,     \
+                const int *, const T *, T *, const int *);                     \
+  void p##gels_(const char *, const int *, const int *, const int *, T *,      \
+                const int *, T *, const int *, T *, const int *, int *);       \
+  void p##gelsy_(const int *, const int *, const int *, T *, const int *, T *, \
+                 const int *, int *, const T *, int *, T *, const int *,       \
+                 int *);                                                       \
+  void p##gelsd_(const int *, const int *, const int *, T *, const int *, T *, \
+                 const int *, T *, const T *, int *, T *, const int *, int *,  \
+                 int *);                                                       \
+  void p##gelss_(const int *, const int *, const int *, T *, const int *, T *, \
+                 const int *, T *, const T *, int *, T *, const int *, int *); \
+  void p##sytrf_(const char *, const int *, T *, const int *, int *, T *,      \
+                 const int *, int *);                                          \
+  void p##sytrs_(const char *, const int *, const int *, const T *,           \
+                 const int *, const int *, T *, const int *, int *);
 TRACED_DECLARE_LAPACK(float, s)
 TRACED_DECLARE_LAPACK(double, d)
 #undef TRACED_DECLARE_LAPACK
@@ -67,6 +85,13 @@ template <typename T> struct Lapack;
     static constexpr auto gesdd = p##gesdd_;                                   \
     static constexpr auto syevd = p##syevd_;                                   \
     static constexpr auto trsm = p##trsm_;                                     \
+    static constexpr auto gemm = p##gemm_;                                     \
+    static constexpr auto gels = p##gels_;                                     \
+    static constexpr auto gelsy = p##gelsy_;                                   \
+    static constexpr auto gelsd = p##gelsd_;                                   \
+    static constexpr auto gelss = p##gelss_;                                   \
+    static constexpr auto sytrf = p##sytrf_;                                   \
+    static constexpr auto sytrs = p##sytrs_;                                   \
   };
 TRACED_LAPACK_TRAITS(float, s)
 TRACED_LAPACK_TRAITS(double, d)
@@ -108,60 +133,100 @@ int32_t firstNonzero(const int32_t *info, int64_t batch) {
   return 0;
 }
 
+/// The optimal workspace size LAPACK reported in `query`.
+template <typename T> int workSize(T query) {
+  int size = static_cast<int>(query);
+  return size > 1 ? size : 1;
+}
+
+/// Calls `call(work, lwork)` as LAPACK's routines want it: a workspace
+/// query (lwork -1), then with a workspace of the size it asked for.
+template <typename T, typename Call> void withWorkspace(Call call) {
+  int lwork = -1;
+  T query = T(0);
+  call(&query, &lwork);
+  lwork = workSize(query);
+  Scratch<T> work(lwork);
+  call(work.p, &lwork);
+}
+
+/// LAPACK over each of the `batch` row-major (m, n) matrices of `in`:
+/// `call(b, w)` runs on `w`, a column-major copy of matrix b (leading dim
+/// m), and returns LAPACK's info; `w` is then copied back into matrix b of
+/// `out` (row-major) unless `out` is null. Returns the first nonzero info.
+template <typename T, typename Call>
+int32_t eachInColumns(const T *in, T *out, int64_t batch, int64_t m,
+                      int64_t n, Call call) {
+  Scratch<T> w(m * n);
+  int32_t first = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(in + b * m * n, w.p, m, n, m);
+    int32_t info = call(b, w.p);
+    if (info != 0 && first == 0)
+      first = info;
+    if (out)
+      toRows(w.p, out + b * m * n, m, n, m);
+  }
+  return first;
+}
+
+/// The same over pairs: each read-only (r, c) matrix of `a` (column-major
+/// copy `aw`) with the (m, n) matrix of `rhs` the routine overwrites (`bw`,
+/// copied into `out`): `call(b, aw, bw)` returns LAPACK's info.
+template <typename T, typename Call>
+int32_t eachPairInColumns(const T *a, int64_t r, int64_t c, const T *rhs,
+                          T *out, int64_t batch, int64_t m, int64_t n,
+                          Call call) {
+  Scratch<T> aw(r * c);
+  return eachInColumns(rhs, out, batch, m, n, [&](int64_t b, T *bw) {
+    toColumns(a + b * r * c, aw.p, r, c, r);
+    return call(b, aw.p, bw);
+  });
+}
+
 template <typename T>
 int32_t cholesky(const T *a, T *out, int32_t *info, int64_t batch, int64_t n,
                  bool upper) {
-  Scratch<T> w(n * n);
   int nn = static_cast<int>(n), lda = ld(n);
   char uplo = upper ? 'U' : 'L';
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(a + b * n * n, w.p, n, n, n);
+  return eachInColumns(a, out, batch, n, n, [&](int64_t b, T *w) {
     int i = 0;
     if (n > 0)
-      Lapack<T>::potrf(&uplo, &nn, w.p, &lda, &i);
-    info[b] = i;
-    T *o = out + b * n * n;
-    toRows(w.p, o, n, n, n);
+      Lapack<T>::potrf(&uplo, &nn, w, &lda, &i);
+    // The other triangle zeroed ((r, c) is w[c * n + r]).
     for (int64_t r = 0; r < n; ++r)
       for (int64_t c = 0; c < n; ++c)
         if (upper ? c < r : c > r)
-          o[r * n + c] = T(0);
-  }
-  return firstNonzero(info, batch);
+          w[c * n + r] = T(0);
+    return info[b] = i;
+  });
 }
 
 template <typename T>
 int32_t choleskySolve(const T *factor, const T *rhs, T *x, int64_t batch,
                       int64_t n, int64_t k, bool upper) {
-  Scratch<T> w(n * n), bx(n * k);
   int nn = static_cast<int>(n), kk = static_cast<int>(k), lda = ld(n);
   char uplo = upper ? 'U' : 'L';
-  int32_t first = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(factor + b * n * n, w.p, n, n, n);
-    toColumns(rhs + b * n * k, bx.p, n, k, n);
-    int i = 0;
-    if (n > 0 && k > 0)
-      Lapack<T>::potrs(&uplo, &nn, &kk, w.p, &lda, bx.p, &lda, &i);
-    if (i != 0 && first == 0)
-      first = i;
-    toRows(bx.p, x + b * n * k, n, k, n);
-  }
-  return first;
+  return eachPairInColumns(factor, n, n, rhs, x, batch, n, k,
+                           [&](int64_t, T *aw, T *bw) {
+                             int i = 0;
+                             if (n > 0 && k > 0)
+                               Lapack<T>::potrs(&uplo, &nn, &kk, aw, &lda, bw,
+                                                &lda, &i);
+                             return i;
+                           });
 }
 
 template <typename T>
 int32_t choleskyInverse(const T *factor, T *out, int32_t *info, int64_t batch,
                         int64_t n, bool upper) {
-  Scratch<T> w(n * n);
   int nn = static_cast<int>(n), lda = ld(n);
   char uplo = upper ? 'U' : 'L';
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(factor + b * n * n, w.p, n, n, n);
+  return eachInColumns(factor, static_cast<T *>(nullptr), batch, n, n,
+                       [&](int64_t b, T *w) {
     int i = 0;
     if (n > 0)
-      Lapack<T>::potri(&uplo, &nn, w.p, &lda, &i);
-    info[b] = i;
+      Lapack<T>::potri(&uplo, &nn, w, &lda, &i);
     // potri writes one triangle; the inverse is symmetric (torch copies it).
     T *o = out + b * n * n;
     for (int64_t r = 0; r < n; ++r)
@@ -169,28 +234,24 @@ int32_t choleskyInverse(const T *factor, T *out, int32_t *info, int64_t batch,
         bool stored = upper ? c >= r : c <= r;
         o[r * n + c] = stored ? w[c * n + r] : w[r * n + c];
       }
-  }
-  return firstNonzero(info, batch);
+    return info[b] = i;
+  });
 }
 
 template <typename T>
 int32_t luFactor(const T *a, T *lu, int32_t *pivots, int32_t *info,
                  int64_t batch, int64_t m, int64_t n) {
-  Scratch<T> w(m * n);
   int64_t k = m < n ? m : n;
   Scratch<int> ipiv(k);
   int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(m);
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(a + b * m * n, w.p, m, n, m);
+  return eachInColumns(a, lu, batch, m, n, [&](int64_t b, T *w) {
     int i = 0;
     if (k > 0)
-      Lapack<T>::getrf(&mm, &nn, w.p, &lda, ipiv.p, &i);
-    info[b] = i;
-    toRows(w.p, lu + b * m * n, m, n, m);
+      Lapack<T>::getrf(&mm, &nn, w, &lda, ipiv.p, &i);
     for (int64_t j = 0; j < k; ++j)
       pivots[b * k + j] = ipiv[j];
-  }
-  return firstNonzero(info, batch);
+    return info[b] = i;
+  });
 }
 
 template <typename T>
@@ -233,33 +294,27 @@ int32_t luUnpack(const T *lu, const int32_t *pivots, T *p, T *l, T *u,
   return 0;
 }
 
+/// Batch b's n 1-based pivots as LAPACK's ints.
+void pivotsOf(const int32_t *pivots, int *ipiv, int64_t b, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    ipiv[j] = pivots[b * n + j];
+}
+
 template <typename T>
 int32_t luSolve(const T *lu, const int32_t *pivots, const T *rhs, T *x,
                 int64_t batch, int64_t n, int64_t k, bool adjoint) {
-  Scratch<T> w(n * n), bx(n * k);
   Scratch<int> ipiv(n);
   int nn = static_cast<int>(n), kk = static_cast<int>(k), lda = ld(n);
   char trans = adjoint ? 'T' : 'N';
-  int32_t first = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(lu + b * n * n, w.p, n, n, n);
-    toColumns(rhs + b * n * k, bx.p, n, k, n);
-    for (int64_t j = 0; j < n; ++j)
-      ipiv[j] = pivots[b * n + j];
-    int i = 0;
-    if (n > 0 && k > 0)
-      Lapack<T>::getrs(&trans, &nn, &kk, w.p, &lda, ipiv.p, bx.p, &lda, &i);
-    if (i != 0 && first == 0)
-      first = i;
-    toRows(bx.p, x + b * n * k, n, k, n);
-  }
-  return first;
-}
-
-/// The optimal workspace size LAPACK reported in `query`.
-template <typename T> int workSize(T query) {
-  int size = static_cast<int>(query);
-  return size > 1 ? size : 1;
+  return eachPairInColumns(lu, n, n, rhs, x, batch, n, k,
+                           [&](int64_t b, T *aw, T *bw) {
+                             pivotsOf(pivots, ipiv.p, b, n);
+                             int i = 0;
+                             if (n > 0 && k > 0)
+                               Lapack<T>::getrs(&trans, &nn, &kk, aw, &lda,
+                                                ipiv.p, bw, &lda, &i);
+                             return i;
+                           });
 }
 
 template <typename T>
@@ -276,29 +331,21 @@ int32_t qr(const T *a, T *q, T *r, int64_t batch, int64_t m, int64_t n,
   int32_t first = 0;
   for (int64_t bi = 0; bi < batch; ++bi) {
     toColumns(a + bi * m * n, w.p, m, n, m);
-    int info = 0, lwork = -1;
-    if (k > 0) {
-      T query;
-      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau.p, &query, &lwork, &info);
-      lwork = workSize(query);
-      Scratch<T> work(lwork);
-      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau.p, work.p, &lwork, &info);
-    }
+    int info = 0;
+    if (k > 0)
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau.p, work, lwork, &info);
+      });
     T *ro = r + bi * rRows * n;
     for (int64_t i = 0; i < rRows; ++i)
       for (int64_t j = 0; j < n; ++j)
         ro[i * n + j] = j >= i ? w[j * m + i] : T(0);
     if (mode != 2) {
-      if (qCols > 0 && m > 0) {
-        lwork = -1;
-        T query;
-        Lapack<T>::orgqr(&mm, &qc, &kk, w.p, &lda, tau.p, &query, &lwork,
-                         &info);
-        lwork = workSize(query);
-        Scratch<T> work(lwork);
-        Lapack<T>::orgqr(&mm, &qc, &kk, w.p, &lda, tau.p, work.p, &lwork,
-                         &info);
-      }
+      if (qCols > 0 && m > 0)
+        withWorkspace<T>([&](T *work, int *lwork) {
+          Lapack<T>::orgqr(&mm, &qc, &kk, w.p, &lda, tau.p, work, lwork,
+                           &info);
+        });
       toRows(w.p, q + bi * m * qCols, m, qCols, m);
     }
     if (info != 0 && first == 0)
@@ -312,54 +359,32 @@ template <typename T>
 int32_t geqrf(const T *a, T *out, T *tau, int64_t batch, int64_t m,
               int64_t n) {
   int64_t k = m < n ? m : n;
-  Scratch<T> w(m * n);
   int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(m);
-  int32_t first = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(a + b * m * n, w.p, m, n, m);
-    int info = 0, lwork = -1;
-    if (k > 0) {
-      T query;
-      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, &query, &lwork,
-                       &info);
-      lwork = workSize(query);
-      Scratch<T> work(lwork);
-      Lapack<T>::geqrf(&mm, &nn, w.p, &lda, tau + b * k, work.p, &lwork,
-                       &info);
-    }
-    toRows(w.p, out + b * m * n, m, n, m);
-    if (info != 0 && first == 0)
-      first = info;
-  }
-  return first;
+  return eachInColumns(a, out, batch, m, n, [&](int64_t b, T *w) {
+    int info = 0;
+    if (k > 0)
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::geqrf(&mm, &nn, w, &lda, tau + b * k, work, lwork, &info);
+      });
+    return info;
+  });
 }
 
 /// orgqr: the first n columns of the product of k reflectors (m x n).
 template <typename T>
 int32_t householderProduct(const T *a, const T *tau, T *out, int64_t batch,
                            int64_t m, int64_t n, int64_t k) {
-  Scratch<T> w(m * n);
   int mm = static_cast<int>(m), nn = static_cast<int>(n),
       kk = static_cast<int>(k), lda = ld(m);
-  int32_t first = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(a + b * m * n, w.p, m, n, m);
+  return eachInColumns(a, out, batch, m, n, [&](int64_t b, T *w) {
     int info = 0;
-    if (m > 0 && n > 0) {
-      int lwork = -1;
-      T query;
-      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, &query, &lwork,
-                       &info);
-      lwork = workSize(query);
-      Scratch<T> work(lwork);
-      Lapack<T>::orgqr(&mm, &nn, &kk, w.p, &lda, tau + b * k, work.p, &lwork,
-                       &info);
-    }
-    toRows(w.p, out + b * m * n, m, n, m);
-    if (info != 0 && first == 0)
-      first = info;
-  }
-  return first;
+    if (m > 0 && n > 0)
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::orgqr(&mm, &nn, &kk, w, &lda, tau + b * k, work, lwork,
+                         &info);
+      });
+    return info;
+  });
 }
 
 /// ormqr: op(Q) C (`left`) or C op(Q) for the (m, n) C, Q the product of
@@ -368,30 +393,19 @@ template <typename T>
 int32_t applyQ(const T *a, const T *tau, const T *c, T *out, int64_t batch,
                int64_t m, int64_t n, int64_t k, bool left, bool transpose) {
   int64_t r = left ? m : n;
-  Scratch<T> aw(r * k), cw(m * n);
   char side = left ? 'L' : 'R', trans = transpose ? 'T' : 'N';
   int mm = static_cast<int>(m), nn = static_cast<int>(n),
       kk = static_cast<int>(k), lda = ld(r), ldc = ld(m);
-  int32_t first = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    toColumns(a + b * r * k, aw.p, r, k, r);
-    toColumns(c + b * m * n, cw.p, m, n, m);
+  return eachPairInColumns(a, r, k, c, out, batch, m, n,
+                           [&](int64_t b, T *aw, T *cw) {
     int info = 0;
-    if (m > 0 && n > 0 && k > 0) {
-      int lwork = -1;
-      T query;
-      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
-                       cw.p, &ldc, &query, &lwork, &info);
-      lwork = workSize(query);
-      Scratch<T> work(lwork);
-      Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw.p, &lda, tau + b * k,
-                       cw.p, &ldc, work.p, &lwork, &info);
-    }
-    toRows(cw.p, out + b * m * n, m, n, m);
-    if (info != 0 && first == 0)
-      first = info;
-  }
-  return first;
+    if (m > 0 && n > 0 && k > 0)
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::ormqr(&side, &trans, &mm, &nn, &kk, aw, &lda, tau + b * k,
+                         cw, &ldc, work, lwork, &info);
+      });
+    return info;
+  });
 }
 
 template <typename T>
@@ -399,24 +413,19 @@ int32_t svd(const T *a, T *u, T *s, T *vh, int32_t *info, int64_t batch,
             int64_t m, int64_t n, bool full, bool uv) {
   int64_t k = m < n ? m : n;
   int64_t uCols = full ? m : k, vRows = full ? n : k;
-  Scratch<T> w(m * n), uw(uv ? m * uCols : 1), vw(uv ? vRows * n : 1);
+  Scratch<T> uw(uv ? m * uCols : 1), vw(uv ? vRows * n : 1);
   Scratch<int> iwork(8 * k);
   char jobz = !uv ? 'N' : full ? 'A' : 'S';
   int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(m),
       ldu = ld(m), ldvt = ld(vRows);
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    toColumns(a + bi * m * n, w.p, m, n, m);
+  return eachInColumns(a, static_cast<T *>(nullptr), batch, m, n,
+                       [&](int64_t bi, T *w) {
     int i = 0;
     if (k > 0) {
-      int lwork = -1;
-      T query;
-      Lapack<T>::gesdd(&jobz, &mm, &nn, w.p, &lda, s + bi * k, uw.p, &ldu,
-                       vw.p, &ldvt, &query, &lwork, iwork.p,
-                       &i);
-      lwork = workSize(query);
-      Scratch<T> work(lwork);
-      Lapack<T>::gesdd(&jobz, &mm, &nn, w.p, &lda, s + bi * k, uw.p, &ldu,
-                       vw.p, &ldvt, work.p, &lwork, iwork.p, &i);
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::gesdd(&jobz, &mm, &nn, w, &lda, s + bi * k, uw.p, &ldu,
+                         vw.p, &ldvt, work, lwork, iwork.p, &i);
+      });
     } else if (uv) {
       // No singular values: U and Vh are identities (torch's).
       for (int64_t e = 0; e < m * uCols; ++e)
@@ -424,41 +433,36 @@ int32_t svd(const T *a, T *u, T *s, T *vh, int32_t *info, int64_t batch,
       for (int64_t e = 0; e < vRows * n; ++e)
         vw[e] = (e % (vRows + 1)) == 0 ? T(1) : T(0);
     }
-    info[bi] = i;
     if (uv) {
       toRows(uw.p, u + bi * m * uCols, m, uCols, m);
       toRows(vw.p, vh + bi * vRows * n, vRows, n, vRows);
     }
-  }
-  return firstNonzero(info, batch);
+    return info[bi] = i;
+  });
 }
 
 template <typename T>
 int32_t eigh(const T *a, T *w, T *v, int32_t *info, int64_t batch, int64_t n,
              bool upper, bool vectors) {
-  Scratch<T> work0(n * n);
   char jobz = vectors ? 'V' : 'N', uplo = upper ? 'U' : 'L';
   int nn = static_cast<int>(n), lda = ld(n);
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    toColumns(a + bi * n * n, work0.p, n, n, n);
+  return eachInColumns(a, vectors ? v : nullptr, batch, n, n,
+                       [&](int64_t bi, T *work0) {
     int i = 0;
     if (n > 0) {
       int lwork = -1, liwork = -1, iquery = 0;
       T query;
-      Lapack<T>::syevd(&jobz, &uplo, &nn, work0.p, &lda, w + bi * n, &query,
+      Lapack<T>::syevd(&jobz, &uplo, &nn, work0, &lda, w + bi * n, &query,
                        &lwork, &iquery, &liwork, &i);
       lwork = workSize(query);
       liwork = iquery > 1 ? iquery : 1;
       Scratch<T> work(lwork);
       Scratch<int> iwork(liwork);
-      Lapack<T>::syevd(&jobz, &uplo, &nn, work0.p, &lda, w + bi * n, work.p,
+      Lapack<T>::syevd(&jobz, &uplo, &nn, work0, &lda, w + bi * n, work.p,
                        &lwork, iwork.p, &liwork, &i);
     }
-    info[bi] = i;
-    if (vectors)
-      toRows(work0.p, v + bi * n * n, n, n, n);
-  }
-  return firstNonzero(info, batch);
+    return info[bi] = i;
+  });
 }
 
 template <typename T>
@@ -466,19 +470,372 @@ int32_t triangularSolve(const T *a, const T *rhs, T *x, int64_t batch,
                         int64_t m, int64_t n, bool left, bool upper,
                         bool transpose, bool unit) {
   int64_t r = left ? m : n;
-  Scratch<T> aw(r * r), bw(m * n);
   char side = left ? 'L' : 'R', uplo = upper ? 'U' : 'L',
        trans = transpose ? 'T' : 'N', diag = unit ? 'U' : 'N';
   int mm = static_cast<int>(m), nn = static_cast<int>(n), lda = ld(r),
       ldb = ld(m);
   T one = T(1);
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    toColumns(a + bi * r * r, aw.p, r, r, r);
-    toColumns(rhs + bi * m * n, bw.p, m, n, m);
+  eachPairInColumns(a, r, r, rhs, x, batch, m, n, [&](int64_t, T *aw, T *bw) {
     if (m > 0 && n > 0)
-      Lapack<T>::trsm(&side, &uplo, &trans, &diag, &mm, &nn, &one, aw.p, &lda,
-                      bw.p, &ldb);
-    toRows(bw.p, x + bi * m * n, m, n, m);
+      Lapack<T>::trsm(&side, &uplo, &trans, &diag, &mm, &nn, &one, aw, &lda,
+                      bw, &ldb);
+    return 0;
+  });
+  return 0;
+}
+
+/// gels (driver 0), gelsy (1), gelsd (2) or gelss (3) on each (m, n) A and
+/// (m, k) B, as torch's lstsq calls them: B in the first m rows of a
+/// (max(m, n), k) buffer, which LAPACK overwrites with the solution (its
+/// first n rows, `x`; zeros for m = 0, as torch's) and the residual terms
+/// (the rows below: `res` gets their squares' sums, in T); `rank` the
+/// effective ranks (not gels) and `s` the min(m, n) singular values
+/// (gelsd, gelss). `expect` 1 (2) returns -2 unless every matrix has (a
+/// matrix lacks) rank n: compiled code whose residuals' shape (torch
+/// returns them only when every rank is n) was fixed when it was traced.
+template <typename T>
+int32_t lstsq(const T *a, const T *rhs, T *x, T *res, int64_t *rank, T *s,
+              int32_t *info, int64_t batch, int64_t m, int64_t n, int64_t k,
+              int64_t driver, double rcond, int64_t expect) {
+  int64_t rows = m > n ? m : n, mn = m < n ? m : n;
+  Scratch<T> aw(m * n), bw(rows * k), none(1);
+  Scratch<int> jpvt(n);
+  int mm = static_cast<int>(m), nn = static_cast<int>(n),
+      kk = static_cast<int>(k), lda = ld(m), ldb = ld(rows);
+  T rc = T(rcond);
+  char trans = 'N';
+  // gelsy's column pivots, as torch 1.13 passes them: one array for the
+  // whole batch, so the first matrix's columns are free to pivot (a fresh
+  // array; torch's is uninitialized) and the later ones find the previous
+  // permutation, all nonzero: every column leading, no pivoting.
+  for (int64_t j = 0; j < n; ++j)
+    jpvt[j] = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    toColumns(a + b * m * n, aw.p, m, n, m);
+    for (int64_t j = 0; j < k; ++j)
+      for (int64_t i = 0; i < rows; ++i)
+        bw[j * rows + i] = i < m ? rhs[b * m * k + i * k + j] : T(0);
+    int i = 0, r = 0;
+    T *sv = s && mn > 0 ? s + b * mn : none.p;
+    if (driver == 0) {
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::gels(&trans, &mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, work,
+                        lwork, &i);
+      });
+    } else if (driver == 1) {
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::gelsy(&mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, jpvt.p, &rc,
+                         &r, work, lwork, &i);
+      });
+    } else if (driver == 2) {
+      int lwork = -1, iquery = 0;
+      T query = T(0);
+      Lapack<T>::gelsd(&mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, sv, &rc, &r,
+                       &query, &lwork, &iquery, &i);
+      lwork = workSize(query);
+      Scratch<T> work(lwork);
+      Scratch<int> iwork(iquery > 1 ? iquery : 1);
+      Lapack<T>::gelsd(&mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, sv, &rc, &r,
+                       work.p, &lwork, iwork.p, &i);
+    } else {
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::gelss(&mm, &nn, &kk, aw.p, &lda, bw.p, &ldb, sv, &rc, &r,
+                         work, lwork, &i);
+      });
+    }
+    info[b] = i;
+    if (rank)
+      rank[b] = r;
+    for (int64_t j = 0; j < k; ++j) {
+      for (int64_t i = 0; i < n; ++i)
+        x[(b * n + i) * k + j] = m == 0 ? T(0) : bw[j * rows + i];
+      T acc = T(0);
+      for (int64_t i = n; i < m; ++i)
+        acc += bw[j * rows + i] * bw[j * rows + i];
+      res[b * k + j] = acc;
+    }
+  }
+  int32_t first = firstNonzero(info, batch);
+  bool full = true;
+  for (int64_t b = 0; b < batch && rank; ++b)
+    full = full && rank[b] == n;
+  if (first == 0 && ((expect == 1 && !full) || (expect == 2 && full)))
+    return -2;
+  return first;
+}
+
+/// sytrf of each symmetric (n, n) matrix's lower triangle (torch's
+/// ldl_factor: tril(A), then LAPACK in place; the upper triangle stays 0).
+template <typename T>
+int32_t ldlFactor(const T *a, T *out, int32_t *pivots, int32_t *info,
+                  int64_t batch, int64_t n) {
+  Scratch<int> ipiv(n);
+  int nn = static_cast<int>(n), lda = ld(n);
+  char uplo = 'L';
+  return eachInColumns(a, out, batch, n, n, [&](int64_t b, T *w) {
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = r + 1; c < n; ++c)
+        w[c * n + r] = T(0);
+    int i = 0;
+    if (n > 0)
+      withWorkspace<T>([&](T *work, int *lwork) {
+        Lapack<T>::sytrf(&uplo, &nn, w, &lda, ipiv.p, work, lwork, &i);
+      });
+    for (int64_t j = 0; j < n; ++j)
+      pivots[b * n + j] = ipiv[j];
+    return info[b] = i;
+  });
+}
+
+/// sytrs: X with A X = B from sytrf's factors (lower) and pivots.
+template <typename T>
+int32_t ldlSolve(const T *factors, const int32_t *pivots, const T *rhs, T *x,
+                 int64_t batch, int64_t n, int64_t k) {
+  Scratch<int> ipiv(n);
+  int nn = static_cast<int>(n), kk = static_cast<int>(k), lda = ld(n);
+  char uplo = 'L';
+  return eachPairInColumns(factors, n, n, rhs, x, batch, n, k,
+                           [&](int64_t b, T *aw, T *bw) {
+                             pivotsOf(pivots, ipiv.p, b, n);
+                             // (A pivot out of range would index out of
+                             // the matrix.)
+                             for (int64_t j = 0; j < n; ++j)
+                               if (ipiv[j] == 0 || ipiv[j] > n || ipiv[j] < -n)
+                                 return -1;
+                             int i = 0;
+                             if (n > 0 && k > 0)
+                               Lapack<T>::sytrs(&uplo, &nn, &kk, aw, &lda,
+                                                ipiv.p, bw, &lda, &i);
+                             return i;
+                           });
+}
+
+//===----------------------------------------------------------------------===//
+// The matrix exponential (torch 1.13's mexp: Bader, Blanes and Casas 2019)
+//===----------------------------------------------------------------------===//
+
+float mathExp(float x) { return expf(x); }
+double mathExp(double x) { return exp(x); }
+float mathLog2(float x) { return log2f(x); }
+double mathLog2(double x) { return log2(x); }
+float mathCeil(float x) { return ceilf(x); }
+double mathCeil(double x) { return ceil(x); }
+
+/// C = X Y for row-major (n, n) matrices as torch's matmul computes it:
+/// BLAS's gemm with `blas` (torch's mm, and its bmm from 400 multiply-adds
+/// a matrix), else torch's small bmm kernel, a plain loop in T.
+template <typename T>
+void matmul(const T *x, const T *y, T *c, int64_t n, bool blas) {
+  if (blas) {
+    // Row-major C = X Y is column-major C^T = Y^T X^T.
+    int nn = static_cast<int>(n);
+    T one = T(1), zero = T(0);
+    char no = 'N';
+    Lapack<T>::gemm(&no, &no, &nn, &nn, &nn, &one, y, &nn, x, &nn, &zero, c,
+                    &nn);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      T acc = T(0);
+      for (int64_t l = 0; l < n; ++l)
+        acc += x[i * n + l] * y[l * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
+float fusedMulAdd(float x, float y, float z) { return fmaf(x, y, z); }
+double fusedMulAdd(double x, double y, double z) { return fma(x, y, z); }
+
+/// out = sum_j coeffs[j] terms[j] over `size` elements, summed in order
+/// with fused multiply-adds (torch's _compute_linear_combination, whose
+/// vectorized kernel fuses them); the coefficients rounded to T.
+template <typename T>
+void combination(T *const *terms, const double *coeffs, int count, T *out,
+                 int64_t size) {
+  for (int64_t e = 0; e < size; ++e) {
+    T acc = T(0);
+    for (int j = 0; j < count; ++j)
+      acc = fusedMulAdd(terms[j][e], T(coeffs[j]), acc);
+    out[e] = acc;
+  }
+}
+
+/// The coefficients of the degree 12 and 18 polynomials over the powers
+/// (I, A, A^2, A^3[, A^6]) (the paper's, as torch 1.13 has them).
+const double kTaylor12[4][4] = {
+    {9.0198e-16, 0.46932117595418237389, -0.20099424927047284052,
+     -0.04623946134063071740},
+    {5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031,
+     0.01108844528519167989},
+    {0.18188869982170434744, 0.05502798439925399070, 0.09351590770535414968,
+     0.00610700528898058230},
+    {-2.0861320e-13, -0.13181061013830184015, -0.02027855540589259079,
+     -0.00675951846863086359}};
+const double kTaylor18[5][5] = {
+    {0., -1.00365581030144618291e-01, -8.02924648241156932449e-03,
+     -8.92138498045729985177e-04, 0.},
+    {0., 3.97849749499645077844e-01, 1.36783778460411720168e+00,
+     4.98289622525382669416e-01, -6.37898194594723280150e-04},
+    {-1.09676396052962061844e+01, 1.68015813878906206114e+00,
+     5.71779846478865511061e-02, -6.98210122488052056106e-03,
+     3.34975017086070470649e-05},
+    {-9.04316832390810593223e-02, -6.76404519071381882256e-02,
+     6.75961301770459654925e-02, 2.95552570429315521194e-02,
+     -1.39180257516060693404e-05},
+    {0., 0., -9.23364619367118555360e-02, -1.69364939002081722752e-02,
+     -1.40086798182036094347e-05}};
+
+/// The degree 8 polynomial's constants, computed as torch does (in T, from
+/// T's sqrt(177)).
+template <typename T> void taylor8(T *const *p, T *out, int64_t n, T *tmp,
+                                   T *tmp2, bool blas) {
+  const T s177 = T(0.1330413469565007072504e+2), x3 = T(2. / 3.);
+  const double x1 = T(x3 * ((1. + s177) / 88.)),
+               x2 = T(x3 * ((1. + s177) / 352.)),
+               x4 = T((-271. + 29. * s177) / (315. * x3)),
+               x5 = T((-11. + 11. * s177) / (1260. * x3)),
+               x6 = T((-99. + 11. * s177) / (5040. * x3)),
+               x7 = T((89. - s177) / (5040. * x3)),
+               y2 = T((857. - 58. * s177) / 630.);
+  int64_t size = n * n;
+  // p: I, A, A^2, then A4 = A^2 (x1 A + x2 A^2) and A8.
+  const double ca[2] = {x1, x2}, cb[2] = {x3, 1.0}, cc[4] = {x4, x5, x6, x7},
+               cd[5] = {1.0, 1.0, y2, 0.0, 1.0};
+  combination(p + 1, ca, 2, tmp, size);
+  matmul(p[2], tmp, p[3], n, blas);
+  combination(p + 2, cb, 2, tmp, size);
+  combination(p, cc, 4, tmp2, size);
+  matmul(tmp, tmp2, p[4], n, blas);
+  combination(p, cd, 5, out, size);
+}
+
+/// The Taylor polynomial of degree 1, 2, 4, 8, 12 or 18 (`degree` 0 to 5)
+/// of the (n, n) `a`, as torch 1.13's compute_T<degree> evaluates it;
+/// `buf` holds 12 matrices.
+template <typename T>
+void taylor(int degree, const T *a, T *out, int64_t n, T *buf, bool blas) {
+  int64_t size = n * n;
+  T *p[5], *bs[5];
+  for (int i = 0; i < 5; ++i) {
+    p[i] = buf + i * size;
+    bs[i] = buf + (5 + i) * size;
+  }
+  T *tmp = buf + 10 * size, *tmp2 = buf + 11 * size;
+  for (int64_t e = 0; e < size; ++e) {
+    p[0][e] = e % (n + 1) == 0 ? T(1) : T(0);
+    p[1][e] = a[e];
+  }
+  if (degree == 0) {
+    for (int64_t e = 0; e < size; ++e)
+      out[e] = p[0][e] + p[1][e];
+    return;
+  }
+  matmul(p[1], p[1], p[2], n, blas);
+  if (degree == 1) {
+    for (int64_t e = 0; e < size; ++e)
+      out[e] = (p[0][e] + p[1][e]) + p[2][e] / T(2);
+    return;
+  }
+  if (degree == 2) {
+    const double c[3] = {1 / 2.0, 1 / 6.0, 1 / 24.0}, d[4] = {1, 1, 0, 1};
+    combination(p, c, 3, tmp, size);
+    matmul(p[2], tmp, p[3], n, blas);
+    combination(p, d, 4, out, size);
+    return;
+  }
+  if (degree == 3)
+    return taylor8(p, out, n, tmp, tmp2, blas);
+  matmul(p[1], p[2], p[3], n, blas);
+  int terms = degree == 4 ? 4 : 5;
+  if (degree == 5)
+    matmul(p[3], p[3], p[4], n, blas);
+  for (int i = 0; i < terms; ++i)
+    combination(p, degree == 4 ? kTaylor12[i] : kTaylor18[i], terms, bs[i],
+                size);
+  // Degree 12: B0 + (B1 + B2 + B3^2) (B2 + B3^2); degree 18: B1 + (B2 + B3
+  // + B0 B4) (B3 + B0 B4).
+  T *x = degree == 4 ? bs[3] : bs[0], *y = degree == 4 ? bs[3] : bs[4];
+  T *head = degree == 4 ? bs[0] : bs[1], *mid = degree == 4 ? bs[1] : bs[2],
+    *last = degree == 4 ? bs[2] : bs[3];
+  matmul(x, y, tmp, n, blas);
+  for (int64_t e = 0; e < size; ++e)
+    last[e] += tmp[e];
+  for (int64_t e = 0; e < size; ++e)
+    mid[e] += last[e];
+  matmul(mid, last, tmp, n, blas);
+  for (int64_t e = 0; e < size; ++e)
+    out[e] = head[e] + tmp[e];
+}
+
+/// The thetas that pick the degrees 1, 2, 4, 8, 12 and 18 by the 1-norm.
+template <typename T> struct Thetas;
+template <> struct Thetas<float> {
+  static constexpr float v[6] = {1.192092800768788e-07, 5.978858893805233e-04,
+                                 5.116619363445086e-02, 5.800524627688768e-01,
+                                 1.461661507209034e+00, 3.010066362817634e+00};
+};
+template <> struct Thetas<double> {
+  static constexpr double v[6] = {
+      2.220446049250313e-16, 2.580956802971767e-08, 3.397168839976962e-04,
+      4.991228871115323e-02, 2.996158913811580e-01, 1.090863719290036e+00};
+};
+
+/// torch 1.13's matrix_exp of each (n, n) matrix: the degree by the
+/// matrix's 1-norm, degree 18 with scaling and squaring from the last
+/// theta on.
+template <typename T>
+int32_t matrixExp(const T *a, T *out, int64_t batch, int64_t n) {
+  int64_t size = n * n;
+  const T *theta = Thetas<T>::v;
+  Scratch<T> buf(13 * size);
+  T *scaled = buf.p + 12 * size;
+  bool blas = n * n * n >= 400;
+  for (int64_t b = 0; b < batch; ++b) {
+    const T *ab = a + b * size;
+    T *ob = out + b * size;
+    if (n == 1) {
+      ob[0] = mathExp(ab[0]);
+      continue;
+    }
+    T norm = T(0);
+    for (int64_t c = 0; c < n; ++c) {
+      T s = T(0);
+      for (int64_t r = 0; r < n; ++r)
+        s += ab[r * n + c] < T(0) ? -ab[r * n + c] : ab[r * n + c];
+      if (!(s <= norm) && !(norm != norm))
+        norm = s;
+    }
+    int degree = -1;
+    for (int i = 0; i < 5; ++i)
+      if ((i == 0 ? T(-1) : theta[i - 1]) < norm && norm <= theta[i])
+        degree = i;
+    if (norm >= theta[4])
+      degree = 5;
+    if (degree < 0) { // a NaN norm
+      for (int64_t e = 0; e < size; ++e)
+        ob[e] = norm;
+      continue;
+    }
+    T steps = degree == 5 ? mathCeil(mathLog2(norm / theta[5])) : T(0);
+    if (!(steps < T(1024))) { // an infinite norm: no finite scaling
+      for (int64_t e = 0; e < size; ++e)
+        ob[e] = T(NAN);
+      continue;
+    }
+    int64_t s = steps > T(0) ? static_cast<int64_t>(steps) : 0;
+    T scale = T(1);
+    for (int64_t i = 0; i < s; ++i)
+      scale *= T(2);
+    for (int64_t e = 0; e < size; ++e)
+      scaled[e] = ab[e] / scale;
+    taylor(degree, scaled, ob, n, buf.p, blas);
+    // Squared s times (torch's mm: BLAS).
+    for (int64_t i = 0; i < s; ++i) {
+      matmul(ob, ob, buf.p, n, true);
+      for (int64_t e = 0; e < size; ++e)
+        ob[e] = buf[e];
+    }
   }
   return 0;
 }
@@ -633,6 +990,49 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
                                transpose != 0, unit != 0);
 }
 
+TRACED_EXPORT int32_t traced_linalg_lstsq(int dtype, const void *a,
+                                          const void *b, void *x, void *res,
+                                          int64_t *rank, void *s,
+                                          int32_t *info, int64_t batch,
+                                          int64_t m, int64_t n, int64_t k,
+                                          int64_t driver, double rcond,
+                                          int64_t expect) {
+  return dtype == 0 ? lstsq(F(float, a), F(float, b), M(float, x),
+                            M(float, res), rank, M(float, s), info, batch, m,
+                            n, k, driver, rcond, expect)
+                    : lstsq(F(double, a), F(double, b), M(double, x),
+                            M(double, res), rank, M(double, s), info, batch,
+                            m, n, k, driver, rcond, expect);
+}
+
+TRACED_EXPORT int32_t traced_linalg_ldl_factor(int dtype, const void *a,
+                                               void *ld, int32_t *pivots,
+                                               int32_t *info, int64_t batch,
+                                               int64_t n) {
+  return dtype == 0 ? ldlFactor(F(float, a), M(float, ld), pivots, info,
+                                batch, n)
+                    : ldlFactor(F(double, a), M(double, ld), pivots, info,
+                                batch, n);
+}
+
+TRACED_EXPORT int32_t traced_linalg_ldl_solve(int dtype, const void *ld,
+                                              const int32_t *pivots,
+                                              const void *b, void *x,
+                                              int64_t batch, int64_t n,
+                                              int64_t k) {
+  return dtype == 0 ? ldlSolve(F(float, ld), pivots, F(float, b), M(float, x),
+                               batch, n, k)
+                    : ldlSolve(F(double, ld), pivots, F(double, b),
+                               M(double, x), batch, n, k);
+}
+
+TRACED_EXPORT int32_t traced_linalg_matrix_exp(int dtype, const void *a,
+                                               void *out, int64_t batch,
+                                               int64_t n) {
+  return dtype == 0 ? matrixExp(F(float, a), M(float, out), batch, n)
+                    : matrixExp(F(double, a), M(double, out), batch, n);
+}
+
 //===----------------------------------------------------------------------===//
 // The entry points of compiled code: each buffer a memref<?xT> descriptor,
 // expanded (base, aligned, offset, size, stride); the buffers are fresh
@@ -718,6 +1118,30 @@ TRACED_EXPORT int32_t traced_linalg_triangular_solve(
       int64_t left, int64_t upper, int64_t transpose, int64_t unit) {          \
     return traced_linalg_triangular_solve(code, AT(a), AT(b), AT(x), batch, m, \
                                           n, left, upper, transpose, unit);    \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_lstsq_##suffix(                          \
+      MR(T, a), MR(T, b), MR(T, rcond), MR(T, x), MR(T, res),                  \
+      MR(int64_t, rank), MR(T, s), MR(int32_t, info), int64_t batch,           \
+      int64_t m, int64_t n, int64_t k, int64_t driver, int64_t expect) {       \
+    return traced_linalg_lstsq(code, AT(a), AT(b), AT(x), AT(res), AT(rank),   \
+                               AT(s), AT(info), batch, m, n, k, driver,        \
+                               double(AT(rcond)[0]), expect);                  \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_ldl_factor_##suffix(                     \
+      MR(T, a), MR(T, ld), MR(int32_t, pivots), MR(int32_t, info),             \
+      int64_t batch, int64_t n) {                                              \
+    return traced_linalg_ldl_factor(code, AT(a), AT(ld), AT(pivots), AT(info), \
+                                    batch, n);                                 \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_ldl_solve_##suffix(                      \
+      MR(T, ld), MR(int32_t, pivots), MR(T, b), MR(T, x), int64_t batch,       \
+      int64_t n, int64_t k) {                                                  \
+    return traced_linalg_ldl_solve(code, AT(ld), AT(pivots), AT(b), AT(x),     \
+                                   batch, n, k);                               \
+  }                                                                            \
+  TRACED_EXPORT int32_t traced_linalg_matrix_exp_##suffix(                     \
+      MR(T, a), MR(T, out), int64_t batch, int64_t n) {                        \
+    return traced_linalg_matrix_exp(code, AT(a), AT(out), batch, n);           \
   }
 
 TRACED_MEMREF_ENTRIES(float, f32, 0)
@@ -749,7 +1173,15 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
       {"traced_linalg_eigh_" #suffix,                                         \
        reinterpret_cast<void *>(&traced_linalg_eigh_##suffix)},               \
       {"traced_linalg_triangular_solve_" #suffix,                             \
-       reinterpret_cast<void *>(&traced_linalg_triangular_solve_##suffix)}
+       reinterpret_cast<void *>(&traced_linalg_triangular_solve_##suffix)},   \
+      {"traced_linalg_lstsq_" #suffix,                                        \
+       reinterpret_cast<void *>(&traced_linalg_lstsq_##suffix)},              \
+      {"traced_linalg_ldl_factor_" #suffix,                                   \
+       reinterpret_cast<void *>(&traced_linalg_ldl_factor_##suffix)},         \
+      {"traced_linalg_ldl_solve_" #suffix,                                    \
+       reinterpret_cast<void *>(&traced_linalg_ldl_solve_##suffix)},          \
+      {"traced_linalg_matrix_exp_" #suffix,                                   \
+       reinterpret_cast<void *>(&traced_linalg_matrix_exp_##suffix)}
 
 TRACED_EXPORT const TracedLinalgSymbol *
 traced_linalg_runtime_symbols(int64_t *count) {

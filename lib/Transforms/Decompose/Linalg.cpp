@@ -984,6 +984,45 @@ static Results decomposeScaledDotProductAttention(Decomposer &d) {
   return SmallVector<Value>{out, weights};
 }
 
+/// linalg.tensorinv and linalg.tensorsolve, as torch 1.13: one square
+/// matrix (decodeTensorInverse), then inv_ex (checked) or solve.
+static Results decomposeTensorInverse(Decomposer &d) {
+  bool solve = d.target() == "torch.linalg.tensorsolve";
+  Value a = d.tensor("A"), b = solve ? d.tensor("B") : Value();
+  if (!a || !typeOf(a) || !typeOf(a).hasStaticShape() ||
+      (solve && (!b || !typeOf(b) || !typeOf(b).hasStaticShape())))
+    return d.decline("needs statically shaped tensors");
+  std::optional<int64_t> ind = solve ? 0 : d.getInt("ind");
+  std::optional<SmallVector<int64_t>> dims;
+  if (solve && !d.isNone("dims")) {
+    dims = d.getInts("dims");
+    if (!dims)
+      return d.decline("needs constant dims");
+  }
+  if (!ind)
+    return d.decline("needs a constant ind");
+  std::string error;
+  std::optional<TensorInverse> t = decodeTensorInverse(
+      typeOf(a).getShape(), *ind,
+      solve ? std::optional<ArrayRef<int64_t>>(typeOf(b).getShape())
+            : std::nullopt,
+      dims ? std::optional<ArrayRef<int64_t>>(*dims) : std::nullopt, error);
+  if (!t)
+    return d.decline(error);
+  Value x = d.call("torch.permute", {{"input", a}, {"dims", d.ints(t->perm)}});
+  x = reshape(d, x, {t->size, t->size});
+  Value r;
+  if (solve) {
+    r = d.call("torch.linalg.solve",
+               {{"A", x}, {"B", reshape(d, b, {t->size})}});
+  } else {
+    Value inv = d.call("torch.linalg.inv_ex",
+                       {{"A", x}, {"check_errors", d.boolean(true)}});
+    r = d.call("operator.getitem", {{"input", inv}, {"index", d.i64(0)}});
+  }
+  return one(reshape(d, r, t->resultShape));
+}
+
 void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["Tensor.__rmatmul__"] = [](Decomposer &d) -> Results {
     return one(d.binary("torch.matmul", d.tensor("other"), d.tensor("input")));
@@ -1027,6 +1066,8 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["torch.linalg.cond"] = decomposeSpectral;
   t["torch.linalg.pinv"] = decomposePinv;
   t["torch.pinverse"] = decomposePinv;
+  t["torch.linalg.tensorinv"] = decomposeTensorInverse;
+  t["torch.linalg.tensorsolve"] = decomposeTensorInverse;
   // logdet is slogdet's log|det|, NaN where the sign is -1 (torch 1.13's
   // own composition).
   t["torch.logdet"] = [](Decomposer &d) -> Results {

@@ -195,6 +195,33 @@ static Results decomposeVectorNorm(Decomposer &d) {
                         d.boolean(d.getBool("keepdim").value_or(false)), element));
 }
 
+/// The matrix norms of the singular values of `x` over `dims` (torch
+/// 1.13's linalg_matrix_norm): the dims moved last, then `reduce` of each
+/// matrix's singular values (torch.sum: "nuc"; torch.amax, torch.amin: 2,
+/// -2).
+static Results spectralNorm(Decomposer &d, Value x,
+                            std::optional<SmallVector<int64_t>> dims,
+                            bool keepdim, StringRef reduce = "torch.sum") {
+  RankedTensorType type = typeOf(x), result = d.resultTensorType();
+  if (!type || !result || !type.hasStaticShape() || !result.hasStaticShape())
+    return d.decline("the nuclear norm needs static shapes");
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> pair = dims ? *dims : SmallVector<int64_t>{0, 1};
+  if (pair.size() != 2 || rank < 2)
+    return d.decline("the nuclear norm takes two dims");
+  for (int64_t &v : pair)
+    v = v < 0 ? v + rank : v;
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!llvm::is_contained(pair, i))
+      perm.push_back(i);
+  perm.append(pair.begin(), pair.end());
+  Value moved = d.call("torch.permute", {{"input", x}, {"dims", d.ints(perm)}});
+  Value s = d.call("torch.linalg.svdvals", {{"A", moved}});
+  Value sum = d.call(reduce, {{"input", s}, {"dim", d.ints({-1})}});
+  return one(keepdim ? reshape(d, sum, result.getShape()) : sum);
+}
+
 /// torch.norm and torch.linalg.norm: vector norms (and the Frobenius norm,
 /// a 2-norm over two dims); other matrix norms go to linalg.matrix_norm.
 static Results decomposeNorm(Decomposer &d) {
@@ -211,9 +238,11 @@ static Results decomposeNorm(Decomposer &d) {
              (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "fro");
   if (fro)
     return one(vectorNorm(d, x, 2, d.arg("dim"), keepdim, element));
+  if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "nuc")
+    return spectralNorm(d, x, dims, d.getBool("keepdim").value_or(false));
   std::optional<double> p = numericOrder(ord);
   if (!p)
-    return d.decline("the nuclear norm is not decomposed");
+    return d.decline("the order is not a constant number");
   if (!x)
     return failure();
   auto rank = cast<RankedTensorType>(x.getType()).getRank();
@@ -238,9 +267,15 @@ static Results decomposeMatrixNorm(Decomposer &d) {
     return d.decline("ord, dim and keepdim must be constants");
   if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "fro")
     return one(vectorNorm(d, x, 2, d.ints(*dims), d.boolean(*keepdim), element));
+  if (isa<StringAttr>(ord) && cast<StringAttr>(ord).getValue() == "nuc")
+    return spectralNorm(d, x, dims, *keepdim);
   std::optional<double> p = numericOrder(ord);
+  if (p && std::abs(*p) == 2)
+    return spectralNorm(d, x, dims, *keepdim,
+                        *p > 0 ? "torch.amax" : "torch.amin");
   if (!p || (std::abs(*p) != 1 && !std::isinf(*p)))
-    return d.decline("matrix norms other than fro, 1 and inf need an SVD");
+    return d.decline("matrix norms other than fro, nuc, 1, 2 and inf are "
+                     "not supported");
   if (!x)
     return failure();
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();

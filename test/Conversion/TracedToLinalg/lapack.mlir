@@ -54,3 +54,42 @@ traced.module root @M class "m.M" {
     output %r : tensor<3x3xf64>
   }
 }
+
+// -----
+
+// matrix_exp is the runtime's own routine (torch 1.13's polynomials, with
+// scaling and squaring), on the whole batch: no status to check.
+// CHECK-LABEL: func.func private @traced_linalg_matrix_exp_f32(memref<?xf32>, memref<?xf32>, i64, i64) -> i32
+// CHECK-LABEL: func.func @forward(
+// CHECK-DAG: %[[BATCH:.+]] = arith.constant 3 : i64
+// CHECK-DAG: %[[N:.+]] = arith.constant 4 : i64
+// CHECK: call @traced_linalg_matrix_exp_f32(%{{.+}}, %{{.+}}, %[[BATCH]], %[[N]])
+// CHECK-NOT: cf.assert
+// CHECK: return
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %x: tensor<3x4x4xf32>) -> (tensor<3x4x4xf32>) {
+    %e = call_function "torch.linalg.matrix_exp"(A=%x) : (tensor<3x4x4xf32>) -> tensor<3x4x4xf32>
+    output %e : tensor<3x4x4xf32>
+  }
+}
+
+// -----
+
+// lstsq's solution (gels of a 4x3 matrix): one call computes the solution,
+// the residuals' sums, ranks and singular values; gels raises for a
+// rank-deficient matrix (its status checked). rcond is a one-element
+// buffer; the last two ints are the driver (0: gels) and the ranks the
+// residuals' traced shape expects (0: none checked).
+// CHECK-LABEL: func.func private @traced_linalg_lstsq_f64(memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xi64>, memref<?xf64>, memref<?xi32>, i64, i64, i64, i64, i64, i64) -> i32
+// CHECK-LABEL: func.func @forward(
+// CHECK: %[[STATUS:.+]] = call @traced_linalg_lstsq_f64(
+// CHECK-SAME: %c1_i64, %c4_i64, %c3_i64, %c2_i64, %c0_i64, %c0_i64{{.*}})
+// CHECK: cf.assert %{{.+}}, "{{.*}}does not have full rank."
+// CHECK: return
+traced.module root @M class "m.M" {
+  graph @forward(%self: !traced.module<@M>, %a: tensor<4x3xf64>, %b: tensor<4x2xf64>) -> (tensor<3x2xf64>) {
+    %r = call_function "torch.linalg.lstsq"(A=%a, B=%b, driver="gels") : (tensor<4x3xf64>, tensor<4x2xf64>) -> tuple<tensor<3x2xf64>, tensor<2xf64>, tensor<0xi64>, tensor<0xf64>>
+    %x = call_function "operator.getitem"(input=%r, index=0) : (tuple<tensor<3x2xf64>, tensor<2xf64>, tensor<0xi64>, tensor<0xf64>>) -> tensor<3x2xf64>
+    output %x : tensor<3x2xf64>
+  }
+}
