@@ -1086,6 +1086,12 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
     symbols[mangle(linalg[i].name)] = {
         llvm::orc::ExecutorAddr::fromPtr(linalg[i].address),
         llvm::JITSymbolFlags::Exported};
+  // torch.mode's (StatsRuntime.cpp).
+  const TracedLinalgSymbol *stats = traced_stats_runtime_symbols(&linalgCount);
+  for (int64_t i = 0; i < linalgCount; ++i)
+    symbols[mangle(stats[i].name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(stats[i].address),
+        llvm::JITSymbolFlags::Exported};
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

@@ -1501,20 +1501,6 @@ bool flag(LoweringCall &c, StringRef name, bool fallback) {
   return c.getBool(name).value_or(fallback);
 }
 
-/// One call of `traced_linalg_<routine>_<f32|f64>`: each tensor operand is
-/// copied into a fresh contiguous buffer (memref.alloc, then
-/// bufferization.materialize_in_destination), each result is a fresh buffer
-/// the routine writes and bufferization.to_tensor (restrict) reads; all of
-/// them pass as memref<?xT> (MLIR expands a memref argument of an external
-/// function into base, aligned, offset, size and stride: the runtime's
-/// ABI). The call is the last user of every buffer, so the deallocation
-/// pipeline frees them after it. Returns the results and the routine's
-/// status (the first nonzero LAPACK info, an i32).
-struct RuntimeCall {
-  SmallVector<Value> results;
-  Value status;
-};
-
 Value flatBuffer(OpBuilder &b, Location loc, Type element, int64_t size) {
   Value alloc = memref::AllocOp::create(b, loc, MemRefType::get({size}, element));
   return alloc;
@@ -1527,7 +1513,10 @@ Value dynamicView(OpBuilder &b, Location loc, Value buffer) {
       buffer);
 }
 
-RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
+} // namespace
+
+// (Lowering.h describes it.)
+RuntimeCall lowering::callRuntime(LoweringCall &c, StringRef routine, Type element,
                         ArrayRef<Value> inputs,
                         ArrayRef<RankedTensorType> outputs,
                         ArrayRef<int64_t> ints) {
@@ -1554,7 +1543,7 @@ RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
   for (int64_t v : ints)
     operands.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
   std::string name = ("traced_linalg_" + routine + "_" +
-                      (element.isF32() ? "f32" : "f64"))
+                      (element.isF32() ? "f32" : element.isF64() ? "f64" : "i64"))
                          .str();
   // The external declaration, once per module.
   auto module = c.op->getParentOfType<mlir::ModuleOp>();
@@ -1579,6 +1568,8 @@ RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
   }
   return call;
 }
+
+namespace {
 
 /// The types of a factorization's results (its tuple's elements), as the
 /// lowered code stores them; empty unless all are statically shaped.

@@ -185,6 +185,29 @@ FailureOr<Value> lowerFrexpElement(LoweringCall &c, int64_t index,
 /// (Linalg.cpp, docs/linalg-runtime.md).
 bool isLapackTarget(StringRef target);
 FailureOr<Value> lowerLapackElement(LoweringCall &c, int64_t index);
+/// One call of `traced_linalg_<routine>_<f32|f64|i64>` (by `element`):
+/// each tensor of `inputs` is copied into a fresh contiguous buffer
+/// (memref.alloc, then bufferization.materialize_in_destination), each of
+/// `outputs` is a fresh buffer the routine writes and
+/// bufferization.to_tensor (restrict) reads; all of them pass as
+/// memref<?xT> (MLIR expands a memref argument of an external function
+/// into base, aligned, offset, size and stride: the runtime's ABI), then
+/// `ints` as i64. The call is the last user of every buffer, so the
+/// deallocation pipeline frees them after it. Returns the results and the
+/// routine's status (an i32: the first nonzero LAPACK info) (Linalg.cpp).
+struct RuntimeCall {
+  SmallVector<Value> results;
+  Value status;
+};
+RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
+                        ArrayRef<Value> inputs,
+                        ArrayRef<RankedTensorType> outputs,
+                        ArrayRef<int64_t> ints);
+/// Element `index` of torch.mode's (values, indices), `type` the traced
+/// type of that element: the runtime's traced_linalg_mode_f64/_i64 over the
+/// dim moved last and widened (Reduce.cpp).
+FailureOr<Value> lowerModeElement(LoweringCall &c, int64_t index,
+                                  RankedTensorType type);
 /// `x[index]` where the index holds tensors (Index.cpp).
 FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();
