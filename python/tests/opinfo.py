@@ -535,6 +535,19 @@ def _group_norm_backward_samples():
     return out
 
 
+def _both_results(*entries):
+    """Hand-written samples of an op with two results ((values, indices),
+    (hist, bin_edges)): each entry twice, its result [0] and its [1]."""
+    def samples():
+        for name, fn, inputs, *tol in entries:
+            if name.endswith("rejected"):
+                yield Sample(name, lambda *a, fn=fn: fn(*a)[0], inputs, *tol)
+                continue
+            for i in (0, 1):
+                yield Sample(f"{name} [{i}]", lambda *a, fn=fn, i=i: fn(*a)[i], inputs, *tol)
+    return samples
+
+
 def _set(x, index, value):
     """`x[index] = value` on a copy."""
     x = x.clone()
@@ -2491,7 +2504,7 @@ OPS = {
         *[fixed((f"{d} values", lambda x: torch.mode(x)[0], [tensor((3, 6), d, low=-2, high=2)]),
                 (f"{d} indices dim 0", lambda x: torch.mode(x, 0)[1], [tensor((7, 3), d, low=-2, high=2)]))
           for d in ALL_DTYPES],
-        fixed(("ties", lambda x: torch.mode(x, -1)[1], [torch.tensor([[1, 3, 3, 2, 3, 3], [2, 2, 1, 1, 5, 1]])]),
+        _both_results(("ties", lambda x: torch.mode(x, -1)[1], [torch.tensor([[1, 3, 3, 2, 3, 3], [2, 2, 1, 1, 5, 1]])]),
               ("frequency tie", lambda x: torch.mode(x, 1), [torch.tensor([[4, 1, 4, 1, 2], [0, 9, 9, 0, 7]])]),
               *[(f"long runs {n}", lambda x: torch.mode(x, 1),
                  [torch.randint(0, 4, (5, n), generator=torch.Generator().manual_seed(n))])
@@ -2504,10 +2517,10 @@ OPS = {
               ("nan long", lambda x: torch.mode(x),
                [torch.tensor([float("nan"), 1., 2, 1, float("nan"), 0] * 5)]),
               ("0-d", lambda x: torch.mode(x, 0, True), [f32()]),
-              ("method", lambda x: x.mode(dim=1, keepdim=True).indices, [dt(torch.int32, 2, 5)]),
+              ("method", lambda x: x.mode(dim=1, keepdim=True), [dt(torch.int32, 2, 5)]),
               ("empty outer", lambda x: torch.mode(x, 1), [f32(0, 3)]),
-              ("empty dim rejected", lambda x: torch.mode(x, 0)[0], [f32(0, 3)]),
-              ("dim out of range rejected", lambda x: torch.mode(x, 2)[0], [f32(2, 3)]))),
+              ("empty dim rejected", lambda x: torch.mode(x, 0), [f32(0, 3)]),
+              ("dim out of range rejected", lambda x: torch.mode(x, 2), [f32(2, 3)]))),
     # histc: trunc((x - lo) / (hi - lo) * bins), the last bin taking hi;
     # histogram: the edges' upper bound (around the linear guess for an int).
     "torch.histc": fixed(
@@ -2524,7 +2537,7 @@ OPS = {
         ("int rejected", lambda x: torch.histc(x, 4, 0, 3), [dt(torch.int64, 5)]),
         ("bins rejected", lambda x: torch.histc(x, 0), [f32(5)]),
         ("min above max rejected", lambda x: torch.histc(x, 4, 2, 1), [f32(5)])),
-    "torch.histogram": fixed(
+    "torch.histogram": _both_results(
         *[(f"{d} data range", lambda x: torch.histogram(x, 7), [tensor((4, 50), d, low=-3, high=8)])
           for d in (torch.float32, torch.float64)],
         ("range", lambda x: torch.histogram(x, 9, range=(0.3, 10.1)), [f32(300)]),
@@ -2536,7 +2549,7 @@ OPS = {
          [f32(30), torch.tensor([-4., -1, 0, 0.5, 3, 5]), f32(30)]),
         ("one value", lambda x: torch.histogram(x, 4), [torch.full((5,), 2.5)]),
         ("empty", lambda x: torch.histogram(x, 3), [f32(0)]),
-        ("method", lambda x: x.histogram(3).bin_edges, [f32(7)]),
+        ("method", lambda x: x.histogram(3), [f32(7)]),
         ("nan in range", lambda x: torch.histogram(x, 4, range=(0., 3.)), [torch.tensor([1., float("nan"), 2.5, 3.5])]),
         ("nan data range rejected", lambda x: torch.histogram(x, 4), [torch.tensor([1., float("nan")])]),
         ("int rejected", lambda x: torch.histogram(x, 4), [dt(torch.int64, 5)]),
@@ -2566,11 +2579,11 @@ OPS = {
          [f32(3), torch.tensor([1, 2])])),
     # index_reduce: scatter_reduce of the source's slices into the input's.
     "torch.index_reduce": chain(
-        *[fixed((f"{d} {r}{' exclude self' if not inc else ''}",
-                 lambda x, s, r=r, inc=inc: torch.index_reduce(x, 0, torch.tensor([0, 2, 0, 3, 0]), s, r,
-                                                               include_self=inc),
-                 [tensor((4, 3), d, low=-4, high=5), tensor((5, 3), d, low=-4, high=5)])
-                for r in ("prod", "mean", "amax", "amin") for inc in (True, False))
+        *[fixed(*[(f"{d} {r}{' exclude self' if not inc else ''}",
+                   lambda x, s, r=r, inc=inc: torch.index_reduce(x, 0, torch.tensor([0, 2, 0, 3, 0]), s, r,
+                                                                 include_self=inc),
+                   [tensor((4, 3), d, low=-4, high=5), tensor((5, 3), d, low=-4, high=5)])
+                  for r in ("prod", "mean", "amax", "amin") for inc in (True, False)])
           for d in (torch.float32, torch.float64, torch.int64, torch.int32, torch.uint8)],
         fixed(("dim 1 method", lambda x, s: x.index_reduce(1, torch.tensor([1, 1, 0]), s, "amax"),
                [f32(2, 4, 3), f32(2, 3, 3)]),
