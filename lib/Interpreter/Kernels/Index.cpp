@@ -1043,9 +1043,13 @@ static V scattered(ScatterMode mode, bool first, V cur, V v) {
 }
 
 /// A scatter mean's last step: each element that `counts` values landed on
-/// (its own included) divided by their count, floor division for integers.
+/// (its own included) divided by their count, floor division for integers
+/// (of the sum wrapped into their dtype).
 static void divideByCounts(Tensor &out, const std::vector<int64_t> &counts) {
   bool floating = isFloatingPoint(out.dtype());
+  // (Integer sums wrap in their dtype before the division, as torch's.)
+  if (!floating)
+    out.roundToDType();
   for (int64_t i = 0; i < out.numel(); ++i)
     if (counts[i] > 1) {
       if (!floating) { // (floor division, in int64)
@@ -1193,8 +1197,11 @@ FailureOr<RtValue> indexReduce(const KernelArgs &args) {
     return failure();
   if (index->rank() > 1 || (index->dtype() != DType::I64 && index->dtype() != DType::I32))
     return args.emitError() << "index_reduce_(): expects a 0-D or 1-D int32/int64 index";
-  if (in->dtype() == DType::Bool || source->dtype() != in->dtype())
-    return args.emitError() << "index_reduce_(): expects a source of the input's dtype, not bool";
+  if (source->dtype() != in->dtype())
+    return args.emitError() << "index_reduce_(): expects a source of the input's dtype";
+  if (in->dtype() == DType::Bool && (in->rank() <= 1 || *mode == ScatterMode::Mean))
+    return args.emitError() << "index_reduce_(): no kernel for bool "
+                            << (in->rank() <= 1 ? "over one dim" : "means");
   int64_t rank = std::max<int64_t>(in->rank(), 1);
   FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
   if (failed(dim))

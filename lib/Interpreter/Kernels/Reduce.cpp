@@ -500,12 +500,14 @@ FailureOr<RtValue> modeOf(const KernelArgs &args) {
 
 /// torch.linspace's CPU values in type T (its scalar loop: the first half
 /// from `lo`, the rest from `hi`, the step rounded to T).
-template <typename T> std::vector<T> linspaceOf(T lo, T hi, int64_t steps) {
+/// (`dt` bfloat16: every step rounded to it, as torch computes in it.)
+template <typename T> std::vector<T> linspaceOf(T lo, T hi, int64_t steps, DType dt) {
+  auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
   std::vector<T> edges(steps);
-  T step = steps > 1 ? (hi - lo) / T(steps - 1) : T(0);
+  T step = steps > 1 ? r(r(hi - lo) / T(steps - 1)) : T(0);
   int64_t half = steps / 2;
   for (int64_t i = 0; i < steps; ++i)
-    edges[i] = i < half ? lo + step * T(i) : hi - step * T(steps - i - 1);
+    edges[i] = i < half ? r(lo + r(step * T(i))) : r(hi - r(step * T(steps - i - 1)));
   return edges;
 }
 
@@ -520,7 +522,8 @@ template <typename T> std::vector<T> linspaceOf(T lo, T hi, int64_t steps) {
 /// Linear, bin 1 (0 with one bin) for LinearSearch, the last for Search.
 enum class BinSearch { Linear, LinearSearch, Search };
 template <typename T>
-int64_t binOf(T x, const std::vector<T> &edges, BinSearch how) {
+int64_t binOf(T x, const std::vector<T> &edges, BinSearch how, DType dt) {
+  auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
   int64_t bins = static_cast<int64_t>(edges.size()) - 1;
   T lo = edges.front(), hi = edges.back();
   if (x < lo || hi < x)
@@ -531,9 +534,9 @@ int64_t binOf(T x, const std::vector<T> &edges, BinSearch how) {
   } else if (std::isnan(x)) {
     pos = how == BinSearch::Linear ? 0 : 1;
   } else if (how == BinSearch::Linear) {
-    pos = static_cast<int64_t>((x - lo) / (hi - lo) * T(bins));
+    pos = static_cast<int64_t>(r(r(r(x - lo) / r(hi - lo)) * T(bins)));
   } else {
-    pos = static_cast<int64_t>((x - lo) * T(bins) / (hi - lo));
+    pos = static_cast<int64_t>(r(r(r(x - lo) * T(bins)) / r(hi - lo)));
     int64_t first = std::max<int64_t>(0, pos - 1), last = std::min(pos + 2, bins + 1);
     pos = std::upper_bound(edges.begin() + first, edges.begin() + last, x) - edges.begin() - 1;
   }
@@ -577,11 +580,12 @@ FailureOr<RtValue> histcOf(const KernelArgs &args) {
   dispatchStorage(dt, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
-      std::vector<T> edges = linspaceOf(T(lo), T(hi), *bins + 1), hist(*bins, T(0));
+      std::vector<T> edges = linspaceOf(T(roundedTo(dt, lo)), T(roundedTo(dt, hi)), *bins + 1, dt),
+                     hist(*bins, T(0));
       const T *p = in->template data<T>();
       for (int64_t i = 0; i < in->numel(); ++i)
-        if (int64_t b = binOf(p[i], edges, BinSearch::Linear); b >= 0)
-          hist[b] += 1;
+        if (int64_t b = binOf(p[i], edges, BinSearch::Linear, dt); b >= 0)
+          hist[b] = static_cast<T>(roundedTo(dt, hist[b] + 1));
       std::copy(hist.begin(), hist.end(), out.template data<T>());
     }
     return 0;
@@ -600,7 +604,9 @@ FailureOr<RtValue> histogramOf(const KernelArgs &args) {
   if (failed(in) || failed(density))
     return failure();
   DType dt = in->dtype();
-  if (dt != DType::F32 && dt != DType::F64)
+  // (bfloat16 has histogramdd's kernel, not the one finding the data's range.)
+  bool dataRange = !args.get("bins").isTensor() && args.isNone("range");
+  if (dt != DType::F32 && dt != DType::F64 && (dt != DType::BF16 || dataRange))
     return args.emitError() << "\"histogramdd\" not implemented for '" << dtypeName(dt) << "'";
   std::optional<Tensor> weight;
   if (!args.isNone("weight")) {
@@ -663,19 +669,21 @@ FailureOr<RtValue> histogramOf(const KernelArgs &args) {
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<T> edges = given ? std::vector<T>(given->template data<T>(),
                                                     given->template data<T>() + bins + 1)
-                                   : linspaceOf(T(lo), T(hi), bins + 1);
+                                   : linspaceOf(T(roundedTo(dt, lo)), T(roundedTo(dt, hi)), bins + 1, dt);
       std::vector<T> h(bins, T(0));
       const T *p = in->template data<T>();
       BinSearch how = given ? BinSearch::Search : BinSearch::LinearSearch;
       for (int64_t i = 0; i < in->numel(); ++i)
-        if (int64_t b = binOf(p[i], edges, how); b >= 0)
-          h[b] += weight ? weight->template data<T>()[i] : T(1);
+        if (int64_t b = binOf(p[i], edges, how, dt); b >= 0)
+          h[b] = static_cast<T>(roundedTo(dt, h[b] + (weight ? weight->template data<T>()[i] : T(1))));
       if (*density) {
         T total = 0;
         for (T v : h)
           total += v;
+        total = static_cast<T>(roundedTo(dt, total));
         for (int64_t b = 0; b < bins; ++b)
-          h[b] = h[b] / total / (edges[b + 1] - edges[b]);
+          h[b] = static_cast<T>(roundedTo(dt, roundedTo(dt, h[b] / total) /
+                                                  roundedTo(dt, edges[b + 1] - edges[b])));
       }
       std::copy(h.begin(), h.end(), hist.template data<T>());
       std::copy(edges.begin(), edges.end(), edgesOut.template data<T>());

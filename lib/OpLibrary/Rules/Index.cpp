@@ -509,7 +509,7 @@ LogicalResult put(const BoundCall &call, RuleHelper &h) {
 /// torch.index_reduce: the input's type, after torch 1.13's checks: reduce
 /// prod, mean, amax or amin; a 0-d or 1-D int32/int64 index with one entry
 /// per slice of `source` along dim; source of the input's dtype and rank;
-/// no bool.
+/// bool only over more than one dim, and not for mean.
 LogicalResult indexReduce(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), index = h.tensor("index"),
                    source = h.tensor("source");
@@ -526,8 +526,12 @@ LogicalResult indexReduce(const BoundCall &call, RuleHelper &h) {
     return call.emitError() << "index_reduce_(): Expected dtype int32/int64 for index";
   if (!input || !source || !index)
     return h.unknown();
-  if (input.getElementType().isInteger(1))
+  // (torch's kernel for bool runs over more than one dim, and has no mean.)
+  if (input.getElementType().isInteger(1) && input.getRank() <= 1)
     return call.emitError() << "\"index_func_\" not implemented for 'Bool'";
+  if (input.getElementType().isInteger(1))
+    if (auto r = dyn_cast_or_null<StringAttr>(call.get("reduce").value); r && r.getValue() == "mean")
+      return call.emitError() << "\"div_floor_cpu\" not implemented for 'Bool'";
   if (source.getElementType() != input.getElementType())
     return call.emitError() << "index_reduce_(): self (" << input.getElementType()
                             << ") and source (" << source.getElementType()

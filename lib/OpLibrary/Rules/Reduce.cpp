@@ -366,7 +366,9 @@ LogicalResult histogram(const BoundCall &call, RuleHelper &h) {
   if (!input)
     return h.unknown();
   Type elt = input.getElementType();
-  if (!elt.isF32() && !elt.isF64())
+  // (bfloat16 has histogramdd's kernel, not the one finding the data's range.)
+  bool dataRange = !isa<TensorType>(call.getType("bins")) && call.isNone("range");
+  if (!elt.isF32() && !elt.isF64() && (!elt.isBF16() || dataRange))
     return call.emitError() << "\"histogramdd\" not implemented for '" << elt << "'";
   if (weight && weight.getElementType() != elt)
     return call.emitError() << "torch.histogramdd: if weight tensor is provided, input tensor "
