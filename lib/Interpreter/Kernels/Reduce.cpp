@@ -498,16 +498,39 @@ FailureOr<RtValue> modeOf(const KernelArgs &args) {
                          /*isTuple=*/true);
 }
 
-/// torch.linspace's CPU values in type T (its scalar loop: the first half
-/// from `lo`, the rest from `hi`, the step rounded to T).
-/// (`dt` bfloat16: every step rounded to it, as torch computes in it.)
+/// torch.linspace's CPU values in type T, as its AVX2 kernel (this
+/// machine's capability) computes them: runs of two vectors (8 floats or 4
+/// doubles each) while they fit, each vector from its first element `base`
+/// as base + j * step, the rest one by one; an element (or a vector's
+/// base) at i is fma(step, i, lo) in the first half and fma(-step, steps -
+/// 1 - i, hi) in the other (the compiler fuses them). bfloat16 computes
+/// each step in it, one by one.
 template <typename T> std::vector<T> linspaceOf(T lo, T hi, int64_t steps, DType dt) {
-  auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
   std::vector<T> edges(steps);
-  T step = steps > 1 ? r(r(hi - lo) / T(steps - 1)) : T(0);
   int64_t half = steps / 2;
-  for (int64_t i = 0; i < steps; ++i)
-    edges[i] = i < half ? r(lo + r(step * T(i))) : r(hi - r(step * T(steps - i - 1)));
+  if (dt == DType::BF16) {
+    auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
+    T step = steps > 1 ? r(r(hi - lo) / T(steps - 1)) : T(0);
+    for (int64_t i = 0; i < steps; ++i)
+      edges[i] = i < half ? r(lo + r(step * T(i))) : r(hi - r(step * T(steps - i - 1)));
+    return edges;
+  }
+  T step = steps > 1 ? (hi - lo) / T(steps - 1) : T(0);
+  auto at = [&](int64_t i) {
+    return i < half ? std::fma(step, T(i), lo) : std::fma(-step, T(steps - 1 - i), hi);
+  };
+  const int64_t width = 32 / sizeof(T);
+  int64_t i = 0;
+  for (; i + 2 * width <= steps; i += 2 * width)
+    for (int64_t v = i; v < i + 2 * width; v += width) {
+      T base = at(v);
+      for (int64_t j = 0; j < width; ++j) {
+        T offset = T(j) * step; // (not fused with the sum, as torch's)
+        edges[v + j] = base + offset;
+      }
+    }
+  for (; i < steps; ++i)
+    edges[i] = at(i);
   return edges;
 }
 

@@ -697,20 +697,72 @@ static std::pair<Value, Value> dataRange(Decomposer &d, Value x, double widen,
   return {lo, hi};
 }
 
+/// `x` (finite) where compiled code cannot fuse it, a product, into the
+/// sum that reads it (LLVM contracts a * b + c into one fma; torch's kernels
+/// and these formulas round the product first): a select it cannot fold.
+static Value separate(Decomposer &d, Value x) {
+  return d.call("torch.where", {{"condition", d.unary("torch.isnan", x)}, {"input", d.f64(0)},
+                                {"other", x}});
+}
+
+/// fma(a, k, c) of float64 tensors, `k` holding integers below 2^26:
+/// Dekker's exact product a * k = p + e (a split in halves of 26 bits),
+/// then p + c summed exactly (Knuth's two-sum) and their errors added:
+/// the fused result but for ties of double rounding.
+static Value fusedMulAdd64(Decomposer &d, Value a, Value k, Value c) {
+  auto mul = [&](Value x, Arg y) { return separate(d, d.binary("torch.mul", x, y)); };
+  auto add = [&](Value x, Value y) { return d.binary("torch.add", x, y); };
+  auto sub = [&](Value x, Value y) { return d.binary("torch.sub", x, y); };
+  Value p = mul(a, k);
+  Value big = mul(a, d.f64(134217729.0));
+  Value high = sub(big, sub(big, a)), low = sub(a, high);
+  Value e = add(sub(mul(high, k), p), mul(low, k));
+  Value sum = add(p, c), back = sub(sum, p);
+  Value t = add(sub(p, sub(sum, back)), sub(c, back));
+  return add(sum, add(t, e));
+}
+
 /// torch.linspace(lo, hi, steps) (0-d lo and hi of type `elt`, steps > 1)
-/// as its CPU scalar loop computes it: lo + step * i for the first half,
-/// hi - step * (steps - 1 - i) for the rest.
+/// as its AVX2 CPU kernel computes it (Kernels/Reduce.cpp's linspaceOf):
+/// element (or vector base) v is fma(step, v, lo) in the first half and
+/// fma(-step, steps - 1 - v, hi) in the other, a vector's elements base +
+/// j * step; float32's fma is computed in float64, float64's exactly
+/// (fusedMulAdd64); bfloat16 rounds each step, one element at a time.
 static Value linspaceBetween(Decomposer &d, Value lo, Value hi, int64_t steps, Type elt) {
-  auto type = RankedTensorType::get({steps}, elt);
-  Value up = d.tensorConstant(type, [](ArrayRef<int64_t> i) { return double(i[0]); });
-  Value down = d.tensorConstant(type, [steps](ArrayRef<int64_t> i) { return double(steps - 1 - i[0]); });
-  Value first = d.tensorConstant(RankedTensorType::get({steps}, d.b.getI1Type()),
-                                 [steps](ArrayRef<int64_t> i) { return i[0] < steps / 2 ? 1.0 : 0.0; });
+  if (elt.isBF16()) {
+    // (bfloat16: each step rounded to it, one element at a time.)
+    auto type = RankedTensorType::get({steps}, elt);
+    Value up = d.tensorConstant(type, [](ArrayRef<int64_t> i) { return double(i[0]); });
+    Value down = d.tensorConstant(type, [steps](ArrayRef<int64_t> i) { return double(steps - 1 - i[0]); });
+    Value first = d.tensorConstant(RankedTensorType::get({steps}, d.b.getI1Type()),
+                                   [steps](ArrayRef<int64_t> i) { return i[0] < steps / 2 ? 1.0 : 0.0; });
+    Value step = d.binary("torch.div", d.binary("torch.sub", hi, lo), d.i64(steps - 1));
+    return d.call("torch.where",
+                  {{"condition", first},
+                   {"input", d.binary("torch.add", lo, d.binary("torch.mul", step, up))},
+                   {"other", d.binary("torch.sub", hi, d.binary("torch.mul", step, down))}});
+  }
+  int64_t width = elt.isF32() ? 8 : 4, half = steps / 2, vectors = steps / (2 * width) * 2 * width;
+  auto baseOf = [&](int64_t i) { return i < vectors ? i / width * width : i; };
+  auto type = RankedTensorType::get({steps}, d.b.getF64Type());
+  Value k = d.tensorConstant(type, [&](ArrayRef<int64_t> i) {
+    int64_t v = baseOf(i[0]);
+    return double(v < half ? v : -(steps - 1 - v));
+  });
+  Value j = d.tensorConstant(type, [&](ArrayRef<int64_t> i) { return double(i[0] - baseOf(i[0])); });
+  Value fromLo = d.tensorConstant(RankedTensorType::get({steps}, d.b.getI1Type()),
+                                  [&](ArrayRef<int64_t> i) { return baseOf(i[0]) < half ? 1.0 : 0.0; });
   Value step = d.binary("torch.div", d.binary("torch.sub", hi, lo), d.i64(steps - 1));
-  return d.call("torch.where",
-                {{"condition", first},
-                 {"input", d.binary("torch.add", lo, d.binary("torch.mul", step, up))},
-                 {"other", d.binary("torch.sub", hi, d.binary("torch.mul", step, down))}});
+  Value anchor = d.call("torch.where", {{"condition", fromLo}, {"input", lo}, {"other", hi}});
+  Value base;
+  if (elt.isF64()) {
+    base = fusedMulAdd64(d, step, k, anchor);
+  } else {
+    Type f64 = d.b.getF64Type();
+    base = d.cast(d.binary("torch.add", d.binary("torch.mul", d.cast(step, f64), k), d.cast(anchor, f64)),
+                  elt);
+  }
+  return d.binary("torch.add", base, separate(d, d.binary("torch.mul", d.cast(j, elt), step)));
 }
 
 /// The bins' counts: each element of flat `x` with `inRange` adds its
