@@ -965,6 +965,12 @@ static const OpRow kOps[] = {
   {"torch.segment_reduce", {},
    "(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None)",
    "segmentReduce"},
+  // The slices of source reduced into the input's slices that the index
+  // names (prod, mean, amax, amin), the input's own counted unless
+  // include_self=False.
+  {"torch.index_reduce", {"Tensor.index_reduce"},
+   "(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)",
+   "indexReduce"},
   {"torch.cumsum", {"Tensor.cumsum"},
    "(Tensor input, int dim, *, dtype? dtype=None)",
    "scan"},
@@ -1376,12 +1382,6 @@ static const OpRow kOps[] = {
   {"torch.index_add", {"Tensor.index_add"},
    "(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1)",
    "sameAsInput"},
-  // The slices of source reduced into the input's slices that the index
-  // names (prod, mean, amax, amin), the input's own counted unless
-  // include_self=False.
-  {"torch.index_reduce", {"Tensor.index_reduce"},
-   "(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)",
-   "indexReduce"},
   {"torch.index_copy", {"Tensor.index_copy"},
    "(Tensor input, int dim, Tensor index, Tensor source)", "sameAsInput"},
   {"torch.index_fill", {"Tensor.index_fill"},
