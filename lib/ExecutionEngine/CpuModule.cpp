@@ -1097,6 +1097,8 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   defineAll(sorts, count);
   const TracedSpecialSymbol *special = traced_special_runtime_symbols(&count);
   defineAll(special, count);
+  const TracedLinalgSymbol *stats = traced_stats_runtime_symbols(&count);
+  defineAll(stats, count); // torch.mode's (StatsRuntime.cpp)
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

@@ -942,6 +942,35 @@ static const OpRow kOps[] = {
    "(Tensor input, int? dim=None, bool keepdim=False)", "maxMin"},
   {"torch.nanmedian", {"Tensor.nanmedian"},
    "(Tensor input, int? dim=None, bool keepdim=False)", "maxMin"},
+  // The q-th quantiles along dim (None: of every element), interpolated
+  // between the sorted elements' ranks; nanquantile of the non-NaN ones.
+  {"torch.quantile", {"Tensor.quantile"},
+   "(Tensor input, Tensor|Scalar q, int? dim=None, bool keepdim=False, *, str interpolation=\"linear\")",
+   "quantile"},
+  {"torch.nanquantile", {"Tensor.nanquantile"},
+   "(Tensor input, Tensor|Scalar q, int? dim=None, bool keepdim=False, *, str interpolation=\"linear\")",
+   "quantile"},
+  // The most frequent value along dim (the smallest of the most frequent
+  // ones) and an index of it, as torch's CPU kernel picks them.
+  {"torch.mode", {"Tensor.mode"}, "(Tensor input, int dim=-1, bool keepdim=False)", "mode"},
+  // Counts of equal bins between min and max (equal: the data's range);
+  // histogram also takes the edges as a tensor, and weights.
+  {"torch.histc", {"Tensor.histc"}, "(Tensor input, int bins=100, Scalar min=0, Scalar max=0)",
+   "histc"},
+  {"torch.histogram", {"Tensor.histogram"},
+   "(Tensor input, Tensor|Scalar bins=100, *, float[2]? range=None, Tensor? weight=None, bool density=False)",
+   "histogram"},
+  // Reductions of consecutive segments along axis, by their lengths or
+  // offsets (empty ones give `initial`, else the reduction's identity).
+  {"torch.segment_reduce", {},
+   "(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None)",
+   "segmentReduce"},
+  // The slices of source reduced into the input's slices that the index
+  // names (prod, mean, amax, amin), the input's own counted unless
+  // include_self=False.
+  {"torch.index_reduce", {"Tensor.index_reduce"},
+   "(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)",
+   "indexReduce"},
   {"torch.cumsum", {"Tensor.cumsum"},
    "(Tensor input, int dim, *, dtype? dtype=None)",
    "scan"},

@@ -601,6 +601,19 @@ def _group_norm_backward_samples():
     return out
 
 
+def _both_results(*entries):
+    """Hand-written samples of an op with two results ((values, indices),
+    (hist, bin_edges)): each entry twice, its result [0] and its [1]."""
+    def samples():
+        for name, fn, inputs, *tol in entries:
+            if name.endswith("rejected"):
+                yield Sample(name, lambda *a, fn=fn: fn(*a)[0], inputs, *tol)
+                continue
+            for i in (0, 1):
+                yield Sample(f"{name} [{i}]", lambda *a, fn=fn, i=i: fn(*a)[i], inputs, *tol)
+    return samples
+
+
 def _set(x, index, value):
     """`x[index] = value` on a copy."""
     x = x.clone()
@@ -2599,6 +2612,143 @@ OPS = {
               ("0-d", lambda x, f=f: f(x, 0)[1], [f32()]),
               ("empty dim rejected", lambda x, f=f: f(x, 1)[0], [f32(2, 0)])))
        for name, f in (("median", torch.median), ("nanmedian", torch.nanmedian))},
+    # quantile/nanquantile: sort, then lerp between the ranks' neighbours;
+    # a NaN makes quantile's result NaN, nanquantile skips them.
+    **{f"torch.{name}": chain(
+        *[fixed((f"{mode} all", lambda x, f=f, m=mode: f(x, 0.3, interpolation=m), [f32(3, 4)]),
+                (f"{mode} dim q list", lambda x, q, f=f, m=mode: f(x, q, dim=1, interpolation=m),
+                 [f32(3, 5), torch.tensor([0.0, 0.25, 0.5, 0.6, 1.0])]))
+          for mode in ("linear", "lower", "higher", "midpoint", "nearest")],
+        fixed(("float64 dim 0 keepdim", lambda x, f=f: f(x, 0.7, 0, True), [f64(4, 3, 2)]),
+              ("keepdim all q list", lambda x, q, f=f: f(x, q, keepdim=True), [f32(2, 3), torch.tensor([0.1, 0.9])]),
+              ("0-d q tensor", lambda x, q, f=f: f(x, q, dim=-1), [f32(2, 3), torch.tensor(0.45)]),
+              ("0-d input", lambda x, f=f: f(x, 0.5, dim=0, keepdim=True), [f32()]),
+              ("method", lambda x, f=f, name=name: getattr(x, name)(0.25, dim=0), [f32(5, 2)]),
+              ("int q", lambda x, f=f: f(x, 1, dim=1), [f32(2, 3)]),
+              *[(f"nan {m}", lambda x, f=f, m=m: f(x, torch.tensor([0.0, 0.5, 1.0]), dim=1, interpolation=m),
+                 [torch.tensor([[1., float("nan"), 3, float("nan"), -1, 7], [4., 2, 2, 1, 0, 9],
+                                [float("nan")] * 6])])
+                for m in ("linear", "nearest")],
+              ("q out of range rejected", lambda x, f=f: f(x, 1.5), [f32(3)]),
+              ("q tensor out of range rejected", lambda x, q, f=f: f(x, q), [f32(3), torch.tensor([0.5, -0.1])]),
+              ("int input rejected", lambda x, f=f: f(x, 0.5), [dt(torch.int64, 3)]),
+              ("q dtype rejected", lambda x, q, f=f: f(x, q), [f32(3), torch.tensor([0.5], dtype=torch.float64)]),
+              ("2-D q rejected", lambda x, q, f=f: f(x, q), [f32(3), torch.full((2, 2), 0.5)]),
+              ("empty rejected", lambda x, f=f: f(x, 0.5), [f32(0, 3)]),
+              ("interpolation rejected", lambda x, f=f: f(x, 0.5, interpolation="cubic"), [f32(3)])))
+       for name, f in (("quantile", torch.quantile), ("nanquantile", torch.nanquantile))},
+    # mode: torch's CPU kernel sorts (value, index) pairs by value with
+    # std::sort (not stable beyond 16 elements) and takes the first longest
+    # run: its value and the index of its last pair.
+    "torch.mode": chain(
+        *[fixed((f"{d} values", lambda x: torch.mode(x)[0], [tensor((3, 6), d, low=-2, high=2)]),
+                (f"{d} indices dim 0", lambda x: torch.mode(x, 0)[1], [tensor((7, 3), d, low=-2, high=2)]))
+          for d in ALL_DTYPES],
+        _both_results(("ties", lambda x: torch.mode(x, -1)[1], [torch.tensor([[1, 3, 3, 2, 3, 3], [2, 2, 1, 1, 5, 1]])]),
+              ("frequency tie", lambda x: torch.mode(x, 1), [torch.tensor([[4, 1, 4, 1, 2], [0, 9, 9, 0, 7]])]),
+              *[(f"long runs {n}", lambda x: torch.mode(x, 1),
+                 [torch.randint(0, 4, (5, n), generator=torch.Generator().manual_seed(n))])
+                for n in (17, 40, 100)],
+              ("long float runs", lambda x: torch.mode(x, 0, keepdim=True),
+               [torch.randint(-3, 3, (64, 3), generator=torch.Generator().manual_seed(1)).float()]),
+              ("nan", lambda x: torch.mode(x, 1),
+               [torch.tensor([[3., float("nan"), 1, float("nan"), 1], [float("nan")] * 5,
+                              [2., 2, float("nan"), 0, float("nan")]])]),
+              ("nan long", lambda x: torch.mode(x),
+               [torch.tensor([float("nan"), 1., 2, 1, float("nan"), 0] * 5)]),
+              ("0-d", lambda x: torch.mode(x, 0, True), [f32()]),
+              ("method", lambda x: x.mode(dim=1, keepdim=True), [dt(torch.int32, 2, 5)]),
+              ("empty outer", lambda x: torch.mode(x, 1), [f32(0, 3)]),
+              ("empty dim rejected", lambda x: torch.mode(x, 0), [f32(0, 3)]),
+              ("dim out of range rejected", lambda x: torch.mode(x, 2), [f32(2, 3)]))),
+    # histc: trunc((x - lo) / (hi - lo) * bins), the last bin taking hi;
+    # histogram: the edges' upper bound (around the linear guess for an int).
+    "torch.histc": fixed(
+        *[(f"{d} data range", lambda x: torch.histc(x, 7), [tensor((4, 50), d, low=-3, high=8)])
+          for d in (torch.float32, torch.float64)],
+        ("range", lambda x: torch.histc(x, 9, 0.3, 10.1), [f32(300)]),
+        ("edges", lambda x: torch.histc(x, 7, 0.3, 10.1), [torch.linspace(0.3, 10.1, 8)]),
+        ("one value", lambda x: torch.histc(x, 4), [torch.full((5,), 2.5)]),
+        ("bfloat16", lambda x: torch.histc(x, 7, -3, 8), [dt(torch.bfloat16, 60)]),
+        ("empty", lambda x: torch.histc(x, 3), [f32(0)]),
+        ("0-d", lambda x: torch.histc(x, 3, -1, 1), [f32()]),
+        ("method", lambda x: x.histc(bins=5, min=-2, max=2), [f64(3, 4)]),
+        ("nan in range", lambda x: torch.histc(x, 4, 0, 3), [torch.tensor([1., float("nan"), 2.5, 3.5])]),
+        ("nan data range rejected", lambda x: torch.histc(x, 4), [torch.tensor([1., float("nan")])]),
+        ("int rejected", lambda x: torch.histc(x, 4, 0, 3), [dt(torch.int64, 5)]),
+        ("bins rejected", lambda x: torch.histc(x, 0), [f32(5)]),
+        ("min above max rejected", lambda x: torch.histc(x, 4, 2, 1), [f32(5)])),
+    "torch.histogram": _both_results(
+        *[(f"{d} data range", lambda x: torch.histogram(x, 7), [tensor((4, 50), d, low=-3, high=8)])
+          for d in (torch.float32, torch.float64)],
+        ("range", lambda x: torch.histogram(x, 9, range=(0.3, 10.1)), [f32(300)]),
+        ("edges", lambda x: torch.histogram(x, 7, range=(0.3, 10.1)), [torch.linspace(0.3, 10.1, 8)]),
+        ("many bins", lambda x: torch.histogram(x, 40, range=(-3., 8.)), [f32(500)]),
+        ("bfloat16 range", lambda x: torch.histogram(x, 6, range=(-3., 8.)), [dt(torch.bfloat16, 50)]),
+        ("bfloat16 data range rejected", lambda x: torch.histogram(x, 6), [dt(torch.bfloat16, 5)]),
+        ("bins tensor", lambda x, b: torch.histogram(x, b), [f32(40), torch.tensor([-4., -1, 0, 0.5, 3, 5])]),
+        ("weight density", lambda x, w: torch.histogram(x, 5, weight=w, density=True), [f64(6, 5), f64(6, 5)]),
+        ("bins tensor weight density", lambda x, b, w: torch.histogram(x, b, weight=w, density=True),
+         [f32(30), torch.tensor([-4., -1, 0, 0.5, 3, 5]), f32(30)]),
+        ("one value", lambda x: torch.histogram(x, 4), [torch.full((5,), 2.5)]),
+        ("empty", lambda x: torch.histogram(x, 3), [f32(0)]),
+        ("method", lambda x: x.histogram(3), [f32(7)]),
+        ("nan in range", lambda x: torch.histogram(x, 4, range=(0., 3.)), [torch.tensor([1., float("nan"), 2.5, 3.5])]),
+        ("nan data range rejected", lambda x: torch.histogram(x, 4), [torch.tensor([1., float("nan")])]),
+        ("int rejected", lambda x: torch.histogram(x, 4), [dt(torch.int64, 5)]),
+        ("weight dtype rejected", lambda x, w: torch.histogram(x, 3, weight=w), [f32(5), f64(5)]),
+        ("range rejected", lambda x: torch.histogram(x, 3, range=(3., 1.)), [f32(5)])),
+    # segment_reduce: each segment folded into `initial` (else the
+    # identity); an empty segment's mean is NaN without it.
+    "torch.segment_reduce": fixed(
+        *[(f"{r} lengths{' initial' if init is not None else ''}",
+           lambda x, n, r=r, init=init: torch.segment_reduce(x, r, lengths=n, initial=init),
+           [f32(5), torch.tensor([2, 0, 3, 0])])
+          for r in ("sum", "mean", "max", "min", "prod") for init in (None, 2)],
+        *[(f"{r} offsets axis 1", lambda x, o, r=r: torch.segment_reduce(x, r, offsets=o, axis=1, initial=1.5),
+           [f64(2, 6, 3), torch.tensor([[0, 1, 1, 6], [0, 4, 5, 6]])])
+          for r in ("sum", "mean", "max")],
+        ("lengths 2-D unsafe", lambda x, n: torch.segment_reduce(x, "min", lengths=n, axis=1, unsafe=True),
+         [f32(3, 5), torch.tensor([[1, 2, 2], [0, 5, 0], [3, 0, 1]], dtype=torch.int32)]),
+        ("nan", lambda x, n: torch.segment_reduce(x, "max", lengths=n),
+         [torch.tensor([1., float("nan"), 2., float("nan"), 0.]), torch.tensor([2, 1, 2])]),
+        ("bad lengths sum rejected", lambda x, n: torch.segment_reduce(x, "sum", lengths=n),
+         [f32(5), torch.tensor([2, 2])]),
+        ("negative length rejected", lambda x, n: torch.segment_reduce(x, "sum", lengths=n),
+         [f32(3), torch.tensor([4, -1])]),
+        ("int data rejected", lambda x, n: torch.segment_reduce(x, "sum", lengths=n),
+         [dt(torch.int64, 3), torch.tensor([1, 2])]),
+        ("reduce rejected", lambda x, n: torch.segment_reduce(x, "median", lengths=n),
+         [f32(3), torch.tensor([1, 2])])),
+    # index_reduce: scatter_reduce of the source's slices into the input's.
+    "torch.index_reduce": chain(
+        *[fixed(*[(f"{d} {r}{' exclude self' if not inc else ''}",
+                   lambda x, s, r=r, inc=inc: torch.index_reduce(x, 0, torch.tensor([0, 2, 0, 3, 0]), s, r,
+                                                                 include_self=inc),
+                   [tensor((4, 3), d, low=-4, high=5), tensor((5, 3), d, low=-4, high=5)])
+                  for r in ("prod", "mean", "amax", "amin") for inc in (True, False)])
+          for d in (torch.float32, torch.float64, torch.int64, torch.int32, torch.uint8)],
+        fixed(("dim 1 method", lambda x, s: x.index_reduce(1, torch.tensor([1, 1, 0]), s, "amax"),
+               [f32(2, 4, 3), f32(2, 3, 3)]),
+              ("0-d", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, 0]), s, "amin"), [f32(), f32(2)]),
+              ("nan", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, 1]), s, "amin"),
+               [torch.tensor([1., float("nan")]), torch.tensor([float("nan"), 2.])]),
+              ("uint8 mean wraps", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, 0, 1]), s, "mean"),
+               [torch.tensor([200, 100], dtype=torch.uint8), torch.tensor([250, 100, 3], dtype=torch.uint8)]),
+              *[(f"bool {r}", lambda x, s, r=r: torch.index_reduce(x, 1, torch.tensor([0, 2, 0]), s, r),
+                 [dt(torch.bool, 2, 3), dt(torch.bool, 2, 3)]) for r in ("prod", "amax", "amin")],
+              ("bool mean rejected", lambda x, s: torch.index_reduce(x, 1, torch.tensor([0, 2, 0]), s, "mean"),
+               [dt(torch.bool, 2, 3), dt(torch.bool, 2, 3)]),
+              ("int32 index", lambda x, s, i: torch.index_reduce(x, 0, i, s, "mean"),
+               [f32(3, 2), f32(2, 2), torch.tensor([2, 2], dtype=torch.int32)]),
+              ("index out of range rejected", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, 3]), s, "prod"),
+               [f32(3, 2), f32(2, 2)]),
+              ("negative index rejected", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, -1]), s, "prod"),
+               [f32(3, 2), f32(2, 2)]),
+              ("sum rejected", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0, 1]), s, "sum"),
+               [f32(3, 2), f32(2, 2)]),
+              ("bool rejected", lambda x, s: torch.index_reduce(x, 0, torch.tensor([0]), s, "amax"),
+               [dt(torch.bool, 2), dt(torch.bool, 1)]))),
     # Casts: every dtype to every dtype, with special values.
     "Tensor.to": chain(
         fixed(*[(f"{a} to {b}", lambda x, b=b: x.to(b), [tensor((2, 5), a, special=True, low=-300, high=300)])

@@ -150,6 +150,15 @@ int32_t traced_linalg_ldl_solve(int dtype, const void *ld,
 int32_t traced_linalg_matrix_exp(int dtype, const void *a, void *out,
                                  int64_t batch, int64_t n);
 
+/* torch.mode of each of `outer` runs of `k` elements, as torch 1.13's CPU
+ * kernel picks it (libstdc++'s std::sort of (value, index) by value, then
+ * the first longest run of equal values: its value and its last index);
+ * the values widened to double or int64 (StatsRuntime.cpp). */
+int32_t traced_stats_mode_f64(const double *a, double *values,
+                              int64_t *indices, int64_t outer, int64_t k);
+int32_t traced_stats_mode_i64(const int64_t *a, int64_t *values,
+                              int64_t *indices, int64_t outer, int64_t k);
+
 /* The entry points of compiled code (`traced_linalg_<routine>_f32/_f64`,
  * the buffers as memref<?xT> descriptors) by name, for a JIT to define. */
 typedef struct {
@@ -157,6 +166,9 @@ typedef struct {
   void *address;
 } TracedLinalgSymbol;
 const TracedLinalgSymbol *traced_linalg_runtime_symbols(int64_t *count);
+/* The same for torch.mode's entry points (`traced_linalg_mode_f64/_i64`:
+ * the values widened to double or int64, StatsRuntime.cpp). */
+const TracedLinalgSymbol *traced_stats_runtime_symbols(int64_t *count);
 
 #ifdef __cplusplus
 }

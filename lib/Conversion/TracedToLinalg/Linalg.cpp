@@ -1590,16 +1590,20 @@ bool flag(LoweringCall &c, StringRef name, bool fallback) {
   return c.getBool(name).value_or(fallback);
 }
 
-/// One call of `traced_linalg_<routine>_<f32|f64>` (buildRuntimeCall).
-RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
+} // namespace
+
+/// One call of `traced_linalg_<routine>_<f32|f64|i64>` (Lowering.h).
+RuntimeCall lowering::callRuntime(LoweringCall &c, StringRef routine, Type element,
                         ArrayRef<Value> inputs,
                         ArrayRef<RankedTensorType> outputs,
                         ArrayRef<int64_t> ints) {
   std::string name = ("traced_linalg_" + routine + "_" +
-                      (element.isF32() ? "f32" : "f64"))
+                      (element.isF32() ? "f32" : element.isF64() ? "f64" : "i64"))
                          .str();
   return buildRuntimeCall(c.rewriter, c.loc, c.op, name, inputs, outputs, ints);
 }
+
+namespace {
 
 /// The types of a factorization's results (its tuple's elements), as the
 /// lowered code stores them; empty unless all are statically shaped.

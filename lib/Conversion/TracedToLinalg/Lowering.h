@@ -187,6 +187,24 @@ FailureOr<Value> lowerFrexpElement(LoweringCall &c, int64_t index,
 /// (Linalg.cpp, docs/linalg-runtime.md).
 bool isLapackTarget(StringRef target);
 FailureOr<Value> lowerLapackElement(LoweringCall &c, int64_t index);
+/// A call of a CPU runtime function (docs/linalg-runtime.md): its results
+/// and its status (an i32, 0 on success).
+struct RuntimeCall {
+  SmallVector<Value> results;
+  Value status;
+};
+/// One call of `traced_linalg_<routine>_<f32|f64|i64>` (by `element`), by
+/// buildRuntimeCall (below); the status is the first nonzero LAPACK info
+/// (Linalg.cpp).
+RuntimeCall callRuntime(LoweringCall &c, StringRef routine, Type element,
+                        ArrayRef<Value> inputs,
+                        ArrayRef<RankedTensorType> outputs,
+                        ArrayRef<int64_t> ints);
+/// Element `index` of torch.mode's (values, indices), `type` the traced
+/// type of that element: the runtime's traced_linalg_mode_f64/_i64 over the
+/// dim moved last and widened (Reduce.cpp).
+FailureOr<Value> lowerModeElement(LoweringCall &c, int64_t index,
+                                  RankedTensorType type);
 /// `x[index]` where the index holds tensors (Index.cpp).
 FailureOr<SmallVector<Value>> lowerAdvancedGetitem(LoweringCall &call, Value x);
 const LoweringTable &getLoweringTable();
@@ -394,12 +412,6 @@ FailureOr<DynamicIndexView> dynamicIndexView(LoweringCall &c, Value x);
 /// the first element, the number taken and the (positive) step.
 FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s, int64_t size);
 
-/// A call of a CPU runtime function (docs/linalg-runtime.md): its results
-/// and its status (an i32, 0 on success).
-struct RuntimeCall {
-  SmallVector<Value> results;
-  Value status;
-};
 /// One call of the external function `symbol` (declared once per module
 /// that holds `anchor`): each tensor of `inputs` is copied into a fresh
 /// contiguous buffer (memref.alloc, then

@@ -324,7 +324,58 @@ static FailureOr<SmallVector<Value>> lowerCumulative(LoweringCall &c) {
   return SmallVector<Value>{buildReshape(b, loc, r, type.getShape())};
 }
 
+FailureOr<Value> lowering::lowerModeElement(LoweringCall &c, int64_t index,
+                                            RankedTensorType type) {
+  OpBuilder &b = c.rewriter;
+  Location loc = c.loc;
+  Value x = c.tensor("input");
+  RankedTensorType xType = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+  std::optional<int64_t> dim = c.getInt("dim");
+  if (!xType || !xType.hasStaticShape() || !type || !type.hasStaticShape() || !dim)
+    return c.fail("expected a static input and a constant dim");
+  if (index != 0 && index != 1)
+    return c.fail("mode has two results (values, indices)");
+  // The dim moved last, as the runtime reads runs of k elements; the values
+  // widened to double or int64 (exactly, so the order and ties stay).
+  int64_t rank = xType.getRank(), d = rank ? normalizeDim(*dim, rank) : 0;
+  SmallVector<int64_t> perm, shape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d)
+      perm.push_back(i);
+  if (rank)
+    perm.push_back(d);
+  for (int64_t i : perm)
+    shape.push_back(xType.getDimSize(i));
+  int64_t k = rank ? xType.getDimSize(d) : 1;
+  int64_t outer = k ? xType.getNumElements() / k : 0;
+  Type logical = c.logicalElementType(x);
+  Type wide = isa<FloatType>(logical) ? Type(b.getF64Type()) : Type(b.getI64Type());
+  Value moved = rank ? buildTranspose(b, loc, x, perm) : x;
+  Value widened = buildElementwise(
+      b, loc, RankedTensorType::get(shape, wide), {moved},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; }, {logical});
+  RankedTensorType runs = RankedTensorType::get({outer}, wide);
+  RuntimeCall call = callRuntime(c, "mode", wide, {widened},
+                                 {runs, RankedTensorType::get({outer}, b.getI64Type())},
+                                 {outer, k});
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  c.check(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, call.status, zero),
+          "mode(): out of memory");
+  Value result = buildReshape(b, loc, call.results[index], type.getShape());
+  if (index == 1)
+    return result;
+  // The values back in the input's type (exact: they were of it).
+  return buildElementwise(
+      b, loc, type, {result},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; }, {wide});
+}
+
 void lowering::populateReduceLowerings(LoweringTable &t) {
+  // Lowered where operator.getitem reads the values (0) or the indices (1)
+  // (lowerModeElement).
+  t["torch.mode"] = [](LoweringCall &c) -> FailureOr<SmallVector<Value>> {
+    return c.fail("only the indexed values or indices (result[0] or result[1]) can be compiled");
+  };
   t["torch.cumsum"] = lowerCumulative;
   t["torch.cumprod"] = lowerCumulative;
   t["torch.argmax"] = lowerArgExtreme;

@@ -671,6 +671,13 @@ static FailureOr<SmallVector<Value>> lowerAggregateElement(LoweringCall &c,
       return failure();
     return SmallVector<Value>{*element};
   }
+  if (bound->spec->name == "torch.mode") {
+    FailureOr<Value> element =
+        lowerModeElement(inner, *i < 0 ? *i + 2 : *i, c.logicalResultType());
+    if (failed(element))
+      return failure();
+    return SmallVector<Value>{*element};
+  }
   if (isSortTarget(bound->spec->name)) {
     FailureOr<Value> element = lowerSortElement(inner, *i < 0 ? *i + 2 : *i, type);
     if (failed(element))

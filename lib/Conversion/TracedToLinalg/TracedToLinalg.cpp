@@ -248,6 +248,8 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     set.insert("torch.topk");
     set.insert("torch.kthvalue");
     set.insert("torch.argmin");
+    // mode widens every dtype for its runtime call (Reduce.cpp).
+    set.insert("torch.mode");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");
     set.insert("torch.nn.functional.log_softmax");

@@ -1042,6 +1042,25 @@ static V scattered(ScatterMode mode, bool first, V cur, V v) {
   return v;
 }
 
+/// A scatter mean's last step: each element that `counts` values landed on
+/// (its own included) divided by their count, floor division for integers
+/// (of the sum wrapped into their dtype).
+static void divideByCounts(Tensor &out, const std::vector<int64_t> &counts) {
+  bool floating = isFloatingPoint(out.dtype());
+  // (Integer sums wrap in their dtype before the division, as torch's.)
+  if (!floating)
+    out.roundToDType();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    if (counts[i] > 1) {
+      if (!floating) { // (floor division, in int64)
+        int64_t &x = out.data<int64_t>()[i], c = counts[i];
+        x = x / c - ((x % c != 0) && (x < 0));
+        continue;
+      }
+      out.setDouble(i, out.getDouble(i) / static_cast<double>(counts[i]));
+    }
+}
+
 static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
                                       bool includeSelf = true) {
   FailureOr<AlongDim> along = alongDim(args, "'index' must be an int64 tensor");
@@ -1072,7 +1091,6 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
       return args.emitError() << "'index' is larger than 'input' in dim "
                               << dd;
   Tensor out = copyOf(in);
-  bool floating = isFloatingPoint(in.dtype());
   std::vector<int64_t> counts(out.numel(), includeSelf ? 1 : 0);
   SmallVector<int64_t> os = out.strides(), ss = src.defined() ? src.strides()
                                                              : SmallVector<int64_t>();
@@ -1101,18 +1119,11 @@ static FailureOr<RtValue> scatterImpl(const KernelArgs &args, ScatterMode mode,
   if (failed(walked))
     return failure();
   if (mode == ScatterMode::Mean)
-    for (int64_t i = 0; i < out.numel(); ++i)
-      if (counts[i] > 1) {
-        if (!floating) { // (floor division, in int64)
-          int64_t &x = out.data<int64_t>()[i], c = counts[i];
-          x = x / c - ((x % c != 0) && (x < 0));
-          continue;
-        }
-        out.setDouble(i, out.getDouble(i) / static_cast<double>(counts[i]));
-      }
+    divideByCounts(out, counts);
   out.roundToDType();
   return RtValue(out);
 }
+
 /// The mode `names` gives the `reduce` argument `r` (else `expected`, the
 /// names, is reported).
 static FailureOr<ScatterMode>
@@ -1164,6 +1175,70 @@ FailureOr<RtValue> scatterReduce(const KernelArgs &args) {
   return scatterImpl(args, *mode, *includeSelf);
 }
 
+/// index_reduce: each slice `i` of `source` along `dim` reduced into the
+/// input's slice index[i] (prod, mean, amax, amin), in index order; the
+/// input's own elements count unless include_self=False (as scatter_reduce's).
+FailureOr<RtValue> indexReduce(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input"), index = args.tensor("index"),
+                    source = args.tensor("source");
+  FailureOr<int64_t> d = args.getInt("dim");
+  FailureOr<std::string> r = args.getStr("reduce");
+  FailureOr<bool> includeSelf = args.getBool("include_self");
+  if (failed(in) || failed(index) || failed(source) || failed(d) || failed(r) ||
+      failed(includeSelf))
+    return failure();
+  FailureOr<ScatterMode> mode = scatterModeOf(args, *r,
+                                              {{"prod", ScatterMode::Prod},
+                                               {"mean", ScatterMode::Mean},
+                                               {"amax", ScatterMode::Max},
+                                               {"amin", ScatterMode::Min}},
+                                              "prod, mean, amax or amin");
+  if (failed(mode))
+    return failure();
+  if (index->rank() > 1 || (index->dtype() != DType::I64 && index->dtype() != DType::I32))
+    return args.emitError() << "index_reduce_(): expects a 0-D or 1-D int32/int64 index";
+  if (source->dtype() != in->dtype())
+    return args.emitError() << "index_reduce_(): expects a source of the input's dtype";
+  if (in->dtype() == DType::Bool && (in->rank() <= 1 || *mode == ScatterMode::Mean))
+    return args.emitError() << "index_reduce_(): no kernel for bool "
+                            << (in->rank() <= 1 ? "over one dim" : "means");
+  int64_t rank = std::max<int64_t>(in->rank(), 1);
+  FailureOr<int64_t> dim = normalizeDim(args, *d, rank);
+  if (failed(dim))
+    return failure();
+  Tensor x = in->rank() ? copyOf(*in) : copyOf(*in).reshaped({1});
+  Tensor src = source->rank() ? *source : source->reshaped({1});
+  if (src.rank() != rank || src.dim(*dim) != index->numel())
+    return args.emitError() << "index_reduce_(): expects a source with one slice per index";
+  int64_t outer = 1, inner = 1, size = x.dim(*dim), k = index->numel();
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == *dim)
+      continue;
+    if (src.dim(i) != x.dim(i))
+      return args.emitError() << "index_reduce_(): source and self differ in dim " << i;
+    (i < *dim ? outer : inner) *= x.dim(i);
+  }
+  std::vector<int64_t> counts(x.numel(), *includeSelf ? 1 : 0);
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t slot = index->getInt(j);
+    if (slot < 0 || slot >= size)
+      return args.emitError() << "index out of range in self";
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t off = (o * size + slot) * inner + i, soff = (o * k + j) * inner + i;
+        bool first = counts[off]++ == 0;
+        if (storageOf(x.dtype()) == Storage::Int)
+          x.data<int64_t>()[off] =
+              scattered(*mode, first, x.data<int64_t>()[off], src.data<int64_t>()[soff]);
+        else
+          x.setDouble(off, scattered(*mode, first, x.getDouble(off), src.getDouble(soff)));
+      }
+  }
+  if (*mode == ScatterMode::Mean)
+    divideByCounts(x, counts);
+  x.roundToDType();
+  return RtValue(x.reshaped(in->shape()));
+}
 /// index_add / index_copy / index_fill: the slices of `dim` named by a 1-D
 /// index, added to, replaced by `source`, or filled with `value`.
 static FailureOr<RtValue> indexUpdate(const KernelArgs &args, int kind) {
@@ -1512,6 +1587,22 @@ FailureOr<RtValue> bincount(const KernelArgs &args) {
 
 } // namespace mlir::traced::kernels
 
+/// `index`'s entries as offsets into `n` flattened elements, negative ones
+/// counted from the end; an error (torch's) for one out of range (take and
+/// put; the decompositions' wrappedFlatIndex).
+static FailureOr<std::vector<int64_t>> wrappedFlatIndex(const KernelArgs &args,
+                                                        const Tensor &index, int64_t n) {
+  std::vector<int64_t> offsets(index.numel());
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t k = index.getInt(i);
+    if (k < -n || k >= n)
+      return args.emitError() << "out of range: tried to access index " << k
+                              << " on a tensor of " << n << " elements.";
+    offsets[i] = k < 0 ? k + n : k;
+  }
+  return offsets;
+}
+
 /// torch.take: the flattened input's elements at the index (negative
 /// ones from the end), in the index's shape.
 static FailureOr<RtValue> take(const KernelArgs &args) {
@@ -1520,27 +1611,18 @@ static FailureOr<RtValue> take(const KernelArgs &args) {
     return failure();
   if (index->dtype() != DType::I64)
     return args.emitError() << "take(): Expected a long tensor for index";
-  int64_t n = in->numel();
+  FailureOr<std::vector<int64_t>> offsets = wrappedFlatIndex(args, *index, in->numel());
+  if (failed(offsets))
+    return failure();
   Tensor out(in->dtype(), index->shape());
-  LogicalResult status = success();
   dispatchStorage(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T *p = in->template data<T>();
     T *o = out.template data<T>();
-    for (int64_t i = 0; i < index->numel(); ++i) {
-      int64_t k = index->getInt(i);
-      if (k < -n || k >= n) {
-        status = args.emitError() << "out of range: tried to access index "
-                                  << k << " on a tensor of " << n
-                                  << " elements.";
-        return 0;
-      }
-      o[i] = p[k < 0 ? k + n : k];
-    }
+    for (size_t i = 0; i < offsets->size(); ++i)
+      o[i] = p[(*offsets)[i]];
     return 0;
   });
-  if (failed(status))
-    return failure();
   return RtValue(out);
 }
 
@@ -1557,22 +1639,16 @@ static FailureOr<RtValue> put(const KernelArgs &args) {
     return args.emitError() << "put_(): expects an int64 index and a source "
                                "of the input's dtype, as many elements as the "
                                "index";
+  FailureOr<std::vector<int64_t>> offsets = wrappedFlatIndex(args, *index, in->numel());
+  if (failed(offsets))
+    return failure();
   Tensor out = copyOf(*in);
-  int64_t n = in->numel();
-  LogicalResult status = success();
   dispatchStorage(in->dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T *s = source->template data<T>();
     T *o = out.template data<T>();
-    for (int64_t i = 0; i < index->numel(); ++i) {
-      int64_t k = index->getInt(i);
-      if (k < -n || k >= n) {
-        status = args.emitError() << "out of range: tried to access index "
-                                  << k << " on a tensor of " << n
-                                  << " elements.";
-        return 0;
-      }
-      T &dst = o[k < 0 ? k + n : k];
+    for (size_t i = 0; i < offsets->size(); ++i) {
+      T &dst = o[(*offsets)[i]];
       if (!*accumulate)
         dst = s[i];
       else if (in->dtype() == DType::Bool)
@@ -1582,8 +1658,6 @@ static FailureOr<RtValue> put(const KernelArgs &args) {
     }
     return 0;
   });
-  if (failed(status))
-    return failure();
   out.roundToDType();
   return RtValue(out);
 }
@@ -1708,6 +1782,7 @@ void mlir::traced::kernels::populateIndexKernels(KernelTable &table) {
   table["torch.scatter"] = scatter;
   table["torch.scatter_add"] = scatterAdd;
   table["torch.scatter_reduce"] = scatterReduce;
+  table["torch.index_reduce"] = indexReduce;
   table["torch.slice_scatter"] = sliceScatter;
   table["torch.select_scatter"] = selectScatter;
   table["torch.index_add"] = indexAdd;

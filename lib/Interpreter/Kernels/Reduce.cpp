@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Runtime/LinalgRuntime.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 
 #include <algorithm>
@@ -355,6 +356,480 @@ FailureOr<RtValue> medianOf(const KernelArgs &args, bool ignoreNaN) {
   return RtValue::ofList({RtValue(values), RtValue(indices)}, /*isTuple=*/true);
 }
 
+/// torch.lerp's CPU formula (Elementwise.cpp's lerp): from `a` for w < 0.5,
+/// else from `b`, each one fused multiply-add.
+template <typename T> T lerpOf(T a, T b, T w) {
+  T diff = b - a;
+  return w < T(0.5) ? std::fma(w, diff, a) : std::fma(w - T(1), diff, b);
+}
+
+/// One run's quantile as torch 1.13's quantile_compute finds it: `sorted`
+/// ascending with NaN last, `q` in the input's type; quantile's rank is q
+/// (n - 1), or the last one when a NaN is there; nanquantile's is q (the
+/// non-NaN count - 1), 0 when negative; then rounded as `mode` says
+/// (0 linear, 1 lower, 2 higher, 3 midpoint, 4 nearest) and interpolated
+/// with lerp between the neighbours.
+template <typename T>
+T quantileOfSorted(const std::vector<T> &sorted, T q, bool ignoreNaN, int mode) {
+  int64_t n = sorted.size(), nan = 0;
+  for (T v : sorted)
+    nan += std::isnan(v);
+  T rank;
+  if (ignoreNaN) {
+    rank = q * T(n - nan - 1);
+    if (rank < 0)
+      rank = 0;
+  } else {
+    rank = nan ? T(n - 1) : q * T(n - 1);
+  }
+  if (mode == 1)
+    rank = std::floor(rank);
+  else if (mode == 2)
+    rank = std::ceil(rank);
+  else if (mode == 4)
+    rank = std::nearbyint(rank);
+  int64_t below = static_cast<int64_t>(rank);
+  T value = sorted[below];
+  if (mode == 0 || mode == 3) {
+    T weight = mode == 3 ? T(0.5) : rank - T(below);
+    value = lerpOf(value, sorted[static_cast<int64_t>(std::ceil(rank))], weight);
+  }
+  return value;
+}
+
+/// torch.quantile and torch.nanquantile: the q-th quantiles of the
+/// elements along `dim` (None: of all), q's length first for a 1-D q.
+FailureOr<RtValue> quantileOf(const KernelArgs &args, bool ignoreNaN) {
+  StringRef op = ignoreNaN ? "nanquantile" : "quantile";
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  FailureOr<std::string> interpolation = args.getStr("interpolation");
+  if (failed(in) || failed(keepdim) || failed(interpolation))
+    return failure();
+  int mode = llvm::StringSwitch<int>(*interpolation)
+                 .Case("linear", 0).Case("lower", 1).Case("higher", 2)
+                 .Case("midpoint", 3).Case("nearest", 4).Default(-1);
+  if (mode < 0)
+    return args.emitError() << op << "() interpolation must be one of linear, lower, higher, "
+                                     "midpoint or nearest, but got " << *interpolation;
+  // q: a number (checked as a double, then in the input's type) or a
+  // 0-d/1-D tensor of the input's dtype.
+  const RtValue &qArg = args.get("q");
+  std::vector<double> qs;
+  bool qList = false;
+  if (qArg.isTensor()) {
+    const Tensor &q = qArg.tensor();
+    if (q.rank() > 1)
+      return args.emitError() << op << "() q must be a scalar or 1D tensor";
+    if (q.dtype() != in->dtype())
+      return args.emitError() << op << "() q tensor must be same dtype as the input tensor";
+    qList = q.rank() == 1;
+    for (int64_t i = 0; i < q.numel(); ++i)
+      qs.push_back(q.getDouble(i));
+  } else {
+    std::optional<double> q = qArg.number();
+    if (!q)
+      return args.emitError() << op << "() q must be a number or a tensor";
+    if (!(*q >= 0 && *q <= 1))
+      return args.emitError() << op << "() q must be in the range [0, 1] but got " << *q;
+    qs.push_back(*q);
+  }
+  if (in->numel() == 0)
+    return args.emitError() << op << "() input tensor must be non-empty";
+  if (in->dtype() != DType::F32 && in->dtype() != DType::F64)
+    return args.emitError() << op << "() input tensor must be either float or double dtype";
+  for (double q : qs)
+    if (!(q >= 0 && q <= 1))
+      return args.emitError() << op << "() q values must be in the range [0, 1]";
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  SmallVector<int64_t> shape(r->outShape);
+  if (qList)
+    shape.insert(shape.begin(), static_cast<int64_t>(qs.size()));
+  Tensor out(in->dtype(), shape);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = r->moved.template data<T>();
+      T *po = out.template data<T>();
+      std::vector<T> sorted(r->k);
+      for (int64_t o = 0; o < r->outer; ++o) {
+        std::copy(p + o * r->k, p + (o + 1) * r->k, sorted.begin());
+        std::sort(sorted.begin(), sorted.end(), [](T a, T b) {
+          return std::isnan(b) ? !std::isnan(a) : a < b;
+        });
+        for (size_t i = 0; i < qs.size(); ++i)
+          po[i * r->outer + o] =
+              quantileOfSorted(sorted, static_cast<T>(qs[i]), ignoreNaN, mode);
+      }
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// torch.mode along `dim` as torch 1.13's CPU kernel computes it, to the
+/// index (the runtime's traced_stats_mode_*, which compiled code calls
+/// too), over the values widened to double or int64 (exactly: the order
+/// and the ties stay).
+FailureOr<RtValue> modeOf(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> dim = args.getInt("dim");
+  FailureOr<bool> keepdim = args.getBool("keepdim");
+  if (failed(in) || failed(dim) || failed(keepdim))
+    return failure();
+  FailureOr<Reduction> r = prepareReduction(args, *in, "dim", *keepdim);
+  if (failed(r))
+    return failure();
+  if (in->rank() > 0 && r->k == 0)
+    return args.emitError() << "mode(): Expected reduction dim " << *dim
+                            << " to have non-zero size.";
+  bool floats = isFloatingPoint(in->dtype());
+  Tensor wide = r->moved.to(floats ? DType::F64 : DType::I64);
+  Tensor values(wide.dtype(), r->outShape), indices(DType::I64, r->outShape);
+  if (floats)
+    traced_stats_mode_f64(wide.data<double>(), values.data<double>(),
+                          indices.data<int64_t>(), r->outer, r->k);
+  else
+    traced_stats_mode_i64(wide.data<int64_t>(), values.data<int64_t>(),
+                          indices.data<int64_t>(), r->outer, r->k);
+  return RtValue::ofList({RtValue(values.to(in->dtype())), RtValue(indices)},
+                         /*isTuple=*/true);
+}
+
+/// torch.linspace's CPU values in type T, as its AVX2 kernel (this
+/// machine's capability) computes them: runs of two vectors (8 floats or 4
+/// doubles each) while they fit, each vector from its first element `base`
+/// as base + j * step, the rest one by one; an element (or a vector's
+/// base) at i is fma(step, i, lo) in the first half and fma(-step, steps -
+/// 1 - i, hi) in the other (the compiler fuses them). bfloat16 computes
+/// each step in it, one by one.
+template <typename T> std::vector<T> linspaceOf(T lo, T hi, int64_t steps, DType dt) {
+  std::vector<T> edges(steps);
+  int64_t half = steps / 2;
+  if (dt == DType::BF16) {
+    auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
+    T step = steps > 1 ? r(r(hi - lo) / T(steps - 1)) : T(0);
+    for (int64_t i = 0; i < steps; ++i)
+      edges[i] = i < half ? r(lo + r(step * T(i))) : r(hi - r(step * T(steps - i - 1)));
+    return edges;
+  }
+  T step = steps > 1 ? (hi - lo) / T(steps - 1) : T(0);
+  auto at = [&](int64_t i) {
+    return i < half ? std::fma(step, T(i), lo) : std::fma(-step, T(steps - 1 - i), hi);
+  };
+  const int64_t width = 32 / sizeof(T);
+  int64_t i = 0;
+  for (; i + 2 * width <= steps; i += 2 * width)
+    for (int64_t v = i; v < i + 2 * width; v += width) {
+      T base = at(v);
+      for (int64_t j = 0; j < width; ++j) {
+        T offset = T(j) * step; // (not fused with the sum, as torch's)
+        edges[v + j] = base + offset;
+      }
+    }
+  for (; i < steps; ++i)
+    edges[i] = at(i);
+  return edges;
+}
+
+/// How torch 1.13's histogramdd kernel (HistogramKernel.cpp) finds an
+/// element's bin among `edges`: skipped (-1) below the first edge or above
+/// the last (NaN is not skipped); Linear: (x - first) / (last - first) *
+/// bins (histc's formula), LinearSearch: (x - first) * bins / (last -
+/// first), then upper_bound among the edges around it (histogram with an
+/// int), Search: upper_bound among all the edges (histogram with a
+/// tensor); the last bin takes its right edge. A NaN's bin is what torch's
+/// code does with the int64 its conversion gives (INT64_MIN): bin 0 for
+/// Linear, bin 1 (0 with one bin) for LinearSearch, the last for Search.
+enum class BinSearch { Linear, LinearSearch, Search };
+template <typename T>
+int64_t binOf(T x, const std::vector<T> &edges, BinSearch how, DType dt) {
+  auto r = [dt](T v) { return static_cast<T>(roundedTo(dt, v)); };
+  int64_t bins = static_cast<int64_t>(edges.size()) - 1;
+  T lo = edges.front(), hi = edges.back();
+  if (x < lo || hi < x)
+    return -1;
+  int64_t pos;
+  if (how == BinSearch::Search) {
+    pos = std::upper_bound(edges.begin(), edges.end(), x) - edges.begin() - 1;
+  } else if (std::isnan(x)) {
+    pos = how == BinSearch::Linear ? 0 : 1;
+  } else if (how == BinSearch::Linear) {
+    pos = static_cast<int64_t>(r(r(r(x - lo) / r(hi - lo)) * T(bins)));
+  } else {
+    pos = static_cast<int64_t>(r(r(r(x - lo) * T(bins)) / r(hi - lo)));
+    int64_t first = std::max<int64_t>(0, pos - 1), last = std::min(pos + 2, bins + 1);
+    pos = std::upper_bound(edges.begin() + first, edges.begin() + last, x) - edges.begin() - 1;
+  }
+  return pos == bins ? bins - 1 : pos;
+}
+
+/// torch.histc: `bins` equal bins from min to max (equal: the data's
+/// range, widened by 1 on each side when that is one value), counted in
+/// the input's type.
+FailureOr<RtValue> histcOf(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<int64_t> bins = args.getInt("bins");
+  FailureOr<double> min = args.getFloat("min"), max = args.getFloat("max");
+  if (failed(in) || failed(bins) || failed(min) || failed(max))
+    return failure();
+  if (*bins <= 0)
+    return args.emitError() << "torch.histogram(): bins must be > 0, but got " << *bins
+                            << " for dimension 0";
+  DType dt = in->dtype();
+  if (dt != DType::F32 && dt != DType::F64 && dt != DType::BF16)
+    return args.emitError() << "\"histogram_cpu\" not implemented for '" << dtypeName(dt) << "'";
+  double lo = *min, hi = *max;
+  if (lo == hi && in->numel() > 0) {
+    lo = INFINITY;
+    hi = -INFINITY;
+    for (int64_t i = 0; i < in->numel(); ++i) {
+      lo = minNaN(lo, in->getDouble(i));
+      hi = maxNaN(hi, in->getDouble(i));
+    }
+  }
+  if (lo == hi) {
+    lo -= 1;
+    hi += 1;
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    return args.emitError() << "torch.histc: range of [" << lo << ", " << hi
+                            << "] is not finite";
+  if (!(lo < hi))
+    return args.emitError() << "torch.histc: max must be larger than min";
+  Tensor out(dt, {*bins});
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::vector<T> edges = linspaceOf(T(roundedTo(dt, lo)), T(roundedTo(dt, hi)), *bins + 1, dt),
+                     hist(*bins, T(0));
+      const T *p = in->template data<T>();
+      for (int64_t i = 0; i < in->numel(); ++i)
+        if (int64_t b = binOf(p[i], edges, BinSearch::Linear, dt); b >= 0)
+          hist[b] = static_cast<T>(roundedTo(dt, hist[b] + 1));
+      std::copy(hist.begin(), hist.end(), out.template data<T>());
+    }
+    return 0;
+  });
+  return RtValue(out);
+}
+
+/// torch.histogram: (hist, bin_edges); `bins` an int (equal bins over
+/// `range`, else over the data's range, widened by 0.5 on each side when
+/// that is one value; [0, 1] for no data) or a tensor of edges; each
+/// element counts its `weight` (or 1); `density` divides by the total and
+/// by each bin's width.
+FailureOr<RtValue> histogramOf(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  FailureOr<bool> density = args.getBool("density");
+  if (failed(in) || failed(density))
+    return failure();
+  DType dt = in->dtype();
+  // (bfloat16 has histogramdd's kernel, not the one finding the data's range.)
+  bool dataRange = !args.get("bins").isTensor() && args.isNone("range");
+  if (dt != DType::F32 && dt != DType::F64 && (dt != DType::BF16 || dataRange))
+    return args.emitError() << "\"histogramdd\" not implemented for '" << dtypeName(dt) << "'";
+  std::optional<Tensor> weight;
+  if (!args.isNone("weight")) {
+    FailureOr<Tensor> w = args.tensor("weight");
+    if (failed(w))
+      return failure();
+    if (w->dtype() != dt || w->shape() != in->shape())
+      return args.emitError() << "torch.histogramdd: if weight tensor is provided it should have "
+                                 "the input tensor's shape and dtype";
+    weight = *w;
+  }
+  const RtValue &binsArg = args.get("bins");
+  std::optional<Tensor> given;
+  int64_t bins = 0;
+  double lo = 0, hi = 1;
+  if (binsArg.isTensor()) {
+    given = binsArg.tensor();
+    if (given->rank() != 1 || given->dtype() != dt)
+      return args.emitError() << "torch.histogramdd: the bins tensor must be 1-D of the input's dtype";
+    bins = given->numel() - 1;
+  } else {
+    FailureOr<int64_t> n = args.getInt("bins");
+    if (failed(n))
+      return failure();
+    bins = *n;
+    if (!args.isNone("range")) {
+      const RtValue &range = args.get("range");
+      const RtValue::List *items = range.list();
+      std::optional<double> a = items && items->items.size() == 2 ? items->items[0].number() : std::nullopt;
+      std::optional<double> b = items && items->items.size() == 2 ? items->items[1].number() : std::nullopt;
+      if (!a || !b)
+        return args.emitError() << "histogram() expects range=(min, max)";
+      lo = *a;
+      hi = *b;
+    } else if (in->numel() > 0) {
+      lo = INFINITY;
+      hi = -INFINITY;
+      for (int64_t i = 0; i < in->numel(); ++i) {
+        lo = minNaN(lo, in->getDouble(i));
+        hi = maxNaN(hi, in->getDouble(i));
+      }
+    }
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+      return args.emitError() << "torch.histogramdd: dimension 0's range [" << lo << ", " << hi
+                              << "] is not finite";
+    if (lo > hi)
+      return args.emitError() << "torch.histogramdd: min should not exceed max, but got min "
+                              << lo << " max " << hi << " for dimension 0";
+    if (lo == hi) {
+      lo -= 0.5;
+      hi += 0.5;
+    }
+  }
+  if (bins <= 0)
+    return args.emitError() << "torch.histogram(): bins must be > 0, but got " << bins
+                            << " for dimension 0";
+  Tensor hist(dt, {bins}), edgesOut(dt, {bins + 1});
+  dispatchStorage(dt, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::vector<T> edges = given ? std::vector<T>(given->template data<T>(),
+                                                    given->template data<T>() + bins + 1)
+                                   : linspaceOf(T(roundedTo(dt, lo)), T(roundedTo(dt, hi)), bins + 1, dt);
+      std::vector<T> h(bins, T(0));
+      const T *p = in->template data<T>();
+      BinSearch how = given ? BinSearch::Search : BinSearch::LinearSearch;
+      for (int64_t i = 0; i < in->numel(); ++i)
+        if (int64_t b = binOf(p[i], edges, how, dt); b >= 0)
+          h[b] = static_cast<T>(roundedTo(dt, h[b] + (weight ? weight->template data<T>()[i] : T(1))));
+      if (*density) {
+        T total = 0;
+        for (T v : h)
+          total += v;
+        total = static_cast<T>(roundedTo(dt, total));
+        for (int64_t b = 0; b < bins; ++b)
+          h[b] = static_cast<T>(roundedTo(dt, roundedTo(dt, h[b] / total) /
+                                                  roundedTo(dt, edges[b + 1] - edges[b])));
+      }
+      std::copy(h.begin(), h.end(), hist.template data<T>());
+      std::copy(edges.begin(), edges.end(), edgesOut.template data<T>());
+    }
+    return 0;
+  });
+  return RtValue::ofList({RtValue(hist), RtValue(edgesOut)}, /*isTuple=*/true);
+}
+
+/// torch.segment_reduce as torch 1.13's CPU kernel: for each segment (its
+/// start and length from `lengths`, or from consecutive `offsets`) along
+/// `axis`, the elements folded into `initial` (else the reduction's
+/// identity: 0, 1, -inf or +inf) in order, NaN winning max and min; mean
+/// divides the sum by the length (an empty segment's mean is NaN without
+/// `initial`).
+FailureOr<RtValue> segmentReduceOf(const KernelArgs &args) {
+  FailureOr<Tensor> data = args.tensor("data");
+  FailureOr<std::string> reduce = args.getStr("reduce");
+  FailureOr<int64_t> axisArg = args.getInt("axis");
+  FailureOr<bool> unsafe = args.getBool("unsafe");
+  if (failed(data) || failed(reduce) || failed(axisArg) || failed(unsafe))
+    return failure();
+  int op = llvm::StringSwitch<int>(*reduce)
+               .Case("sum", 0).Case("mean", 1).Case("max", 2).Case("min", 3).Case("prod", 4)
+               .Default(-1);
+  if (op < 0)
+    return args.emitError() << "unsupported reduction given! " << *reduce;
+  if (!args.isNone("indices"))
+    return args.emitError() << "segment_reduce(): indices based reduction is not supported yet.";
+  bool byLengths = !args.isNone("lengths");
+  if (!byLengths && args.isNone("offsets"))
+    return args.emitError() << "segment_reduce(): Either lengths or offsets must be defined.";
+  FailureOr<Tensor> seg = args.tensor(byLengths ? "lengths" : "offsets");
+  if (failed(seg))
+    return failure();
+  if (!isFloatingPoint(data->dtype()))
+    return args.emitError() << "\"_segment_reduce_cpu\" not implemented for '"
+                            << dtypeName(data->dtype()) << "'";
+  FailureOr<int64_t> axis = normalizeDim(args, *axisArg, std::max<int64_t>(data->rank(), 1));
+  if (failed(axis))
+    return failure();
+  if (*axis != seg->rank() - 1 || data->rank() < seg->rank())
+    return args.emitError() << "segment_reduce(): Expected axis to be the last dimension of "
+                            << (byLengths ? "lengths" : "offsets") << " but got " << *axisArg << ".";
+  int64_t outer = 1, inner = 1, size = data->dim(*axis);
+  for (int64_t i = 0; i < data->rank(); ++i) {
+    if (i < *axis && seg->dim(i) != data->dim(i))
+      return args.emitError() << "segment_reduce(): the segments differ from the data in dim " << i;
+    if (i != *axis)
+      (i < *axis ? outer : inner) *= data->dim(i);
+  }
+  int64_t count = byLengths ? seg->dim(*axis) : seg->dim(*axis) - 1;
+  // Each segment's start and length.
+  std::vector<int64_t> starts(outer * std::max<int64_t>(count, 0)), lengths(starts.size());
+  for (int64_t o = 0; o < outer; ++o) {
+    int64_t at = 0, total = 0;
+    for (int64_t s = 0; s < count; ++s) {
+      int64_t k = o * count + s, length;
+      if (byLengths) {
+        length = seg->getInt(o * count + s);
+        starts[k] = at;
+        at += length;
+        total += length;
+        if (!*unsafe && length < 0)
+          return args.emitError() << "lengths contains negative value!";
+      } else {
+        starts[k] = seg->getInt(o * (count + 1) + s);
+        length = seg->getInt(o * (count + 1) + s + 1) - starts[k];
+      }
+      if (length < 0)
+        return args.emitError() << "Expected segment_length >= 0 to be true, but got false.";
+      if (starts[k] < 0 || starts[k] + length > size)
+        return args.emitError() << "segment_reduce(): a segment reaches beyond the data";
+      lengths[k] = length;
+    }
+    if (byLengths && !*unsafe && total != size)
+      return args.emitError() << "segment_reduce(): Expected all rows of lengths along axis to "
+                                 "sum to data.size(lengths.dim()-1) when !unsafe.";
+  }
+  std::optional<double> initial;
+  if (!args.isNone("initial")) {
+    initial = args.get("initial").number();
+    if (!initial)
+      return args.emitError() << "segment_reduce(): 'initial' must be a number";
+  }
+  SmallVector<int64_t> shape(data->shape());
+  shape[*axis] = count;
+  Tensor out(data->dtype(), shape);
+  dispatchStorage(data->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *p = data->template data<T>();
+      T *q = out.template data<T>();
+      T identity = op == 2 ? -INFINITY : op == 3 ? INFINITY : op == 4 ? T(1) : T(0);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t s = 0; s < count; ++s)
+          for (int64_t i = 0; i < inner; ++i) {
+            int64_t k = o * count + s;
+            T acc = initial ? static_cast<T>(*initial) : identity;
+            for (int64_t j = 0; j < lengths[k]; ++j) {
+              T v = p[(o * size + starts[k] + j) * inner + i];
+              if (op == 2)
+                acc = std::isnan(v) ? v : std::max(acc, v);
+              else if (op == 3)
+                acc = std::isnan(v) ? v : std::min(acc, v);
+              else if (op == 4)
+                acc = acc * v;
+              else
+                acc = acc + v;
+            }
+            if (op == 1 && lengths[k] == 0 && !initial)
+              acc = NAN;
+            else if (op == 1 && lengths[k] > 0 && !std::isnan(acc))
+              acc = acc / T(lengths[k]);
+            q[(o * count + s) * inner + i] = acc;
+          }
+    }
+    return 0;
+  });
+  out.roundToDType();
+  return RtValue(out);
+}
+
 /// var/std over `dim` with `correction` (unbiased: 1).
 FailureOr<RtValue> moments(const KernelArgs &args, bool sqrtResult,
                            bool withMean) {
@@ -553,6 +1028,12 @@ FailureOr<RtValue> cdist(const KernelArgs &args) {
 
 FailureOr<RtValue> median(const KernelArgs &args) { return medianOf(args, false); }
 FailureOr<RtValue> nanmedian(const KernelArgs &args) { return medianOf(args, true); }
+FailureOr<RtValue> quantile(const KernelArgs &args) { return quantileOf(args, false); }
+FailureOr<RtValue> nanquantile(const KernelArgs &args) { return quantileOf(args, true); }
+FailureOr<RtValue> mode(const KernelArgs &args) { return modeOf(args); }
+FailureOr<RtValue> segmentReduce(const KernelArgs &args) { return segmentReduceOf(args); }
+FailureOr<RtValue> histc(const KernelArgs &args) { return histcOf(args); }
+FailureOr<RtValue> histogram(const KernelArgs &args) { return histogramOf(args); }
 
 /// cummax/cummin along `dim` as torch's CPU kernel scans: an element at
 /// least as large (small) as the running extreme, or NaN, takes its place
@@ -1612,6 +2093,12 @@ void mlir::traced::kernels::populateReduceKernels(KernelTable &table) {
   table["torch.pdist"] = pdist;
   table["torch.cdist"] = cdist;
   table["torch.nanmedian"] = nanmedian;
+  table["torch.quantile"] = quantile;
+  table["torch.nanquantile"] = nanquantile;
+  table["torch.mode"] = mode;
+  table["torch.segment_reduce"] = segmentReduce;
+  table["torch.histc"] = histc;
+  table["torch.histogram"] = histogram;
   table["torch.cummax"] = cummax;
   table["torch.cummin"] = cummin;
   table["torch.mean"] = mean;

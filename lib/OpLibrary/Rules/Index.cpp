@@ -506,6 +506,55 @@ LogicalResult put(const BoundCall &call, RuleHelper &h) {
   return h.result(input);
 }
 
+/// torch.index_reduce: the input's type, after torch 1.13's checks: reduce
+/// prod, mean, amax or amin; a 0-d or 1-D int32/int64 index with one entry
+/// per slice of `source` along dim; source of the input's dtype and rank;
+/// bool only over more than one dim, and not for mean.
+LogicalResult indexReduce(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input"), index = h.tensor("index"),
+                   source = h.tensor("source");
+  if (auto r = dyn_cast_or_null<StringAttr>(call.get("reduce").value))
+    if (!llvm::is_contained({"prod", "mean", "amax", "amin"}, r.getValue()))
+      return call.emitError() << "index_reduce(): Expected reduce to be one of prod, mean, "
+                                 "amax or amin but got "
+                              << r.getValue() << ".";
+  if (index && index.getRank() > 1)
+    return call.emitError() << "index_reduce_(): Index is supposed to be a vector, but got dim: "
+                            << index.getRank();
+  if (index && !index.getElementType().isSignlessInteger(64) &&
+      !index.getElementType().isSignlessInteger(32))
+    return call.emitError() << "index_reduce_(): Expected dtype int32/int64 for index";
+  if (!input || !source || !index)
+    return h.unknown();
+  // (torch's kernel for bool runs over more than one dim, and has no mean.)
+  if (input.getElementType().isInteger(1) && input.getRank() <= 1)
+    return call.emitError() << "\"index_func_\" not implemented for 'Bool'";
+  if (input.getElementType().isInteger(1))
+    if (auto r = dyn_cast_or_null<StringAttr>(call.get("reduce").value); r && r.getValue() == "mean")
+      return call.emitError() << "\"div_floor_cpu\" not implemented for 'Bool'";
+  if (source.getElementType() != input.getElementType())
+    return call.emitError() << "index_reduce_(): self (" << input.getElementType()
+                            << ") and source (" << source.getElementType()
+                            << ") must have the same scalar type";
+  std::optional<int64_t> d = h.dimArg(input);
+  if (!d)
+    return h.stop();
+  int64_t rank = std::max<int64_t>(input.getRank(), 1);
+  if (std::max<int64_t>(source.getRank(), 1) != rank)
+    return call.emitError() << "index_reduce_(): source has " << source.getRank()
+                            << " dims and self has " << input.getRank();
+  int64_t slices = source.getRank() ? source.getDimSize(*d) : 1;
+  int64_t entries = index.getRank() ? index.getDimSize(0) : 1;
+  if (dimsDiffer(slices, entries))
+    return call.emitError() << "index_reduce_(): Number of indices (" << entries
+                            << ") should be equal to source.size(dim): (" << slices
+                            << "), for dim: " << *d;
+  for (int64_t i = 0; i < input.getRank(); ++i)
+    if (i != *d && dimsDiffer(input.getDimSize(i), source.getDimSize(i)))
+      return call.emitError() << "index_reduce_(): source and self differ in dim " << i;
+  return h.result(input);
+}
+
 /// torch.index_fill: the input's type, after torch's checks (a fuzzed graph
 /// with an int32 index ran in the interpreter where torch refuses it): an
 /// int64 index of at most one dim, a dim in range, a 0-d value tensor.

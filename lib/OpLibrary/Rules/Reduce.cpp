@@ -283,6 +283,196 @@ LogicalResult maxMin(const BoundCall &call, RuleHelper &h) {
                          /*withIndices=*/!call.isNone("dim"));
 }
 
+/// quantile and nanquantile (torch 1.13's quantile_checks and
+/// quantile_output_shape): a float32/float64 input, non-empty; q a number
+/// in [0, 1] or a 0-d/1-D tensor of the input's dtype; the result is the
+/// input reduced over `dim` (None: every dim; keepdim keeps ones), with q's
+/// length in front for a 1-D q.
+LogicalResult quantile(const BoundCall &call, RuleHelper &h) {
+  StringRef op = call.getTarget() == "torch.nanquantile" ? "nanquantile" : "quantile";
+  RankedTensorType input = h.tensor("input");
+  Type qType = call.getType("q");
+  if (!isa<TensorType>(qType)) {
+    std::optional<double> q = call.getFloat("q");
+    if (q && !(*q >= 0 && *q <= 1))
+      return call.emitError() << op << "() q must be in the range [0, 1] but got " << *q;
+  }
+  if (auto s = dyn_cast_or_null<StringAttr>(call.get("interpolation").value)) {
+    if (!llvm::is_contained({"linear", "lower", "higher", "midpoint", "nearest"}, s.getValue()))
+      return call.emitError() << op << "() interpolation must be one of linear, lower, "
+                                       "higher, midpoint or nearest, but got "
+                              << s.getValue();
+  }
+  std::optional<bool> keepdim = call.getBool("keepdim");
+  if (!input || !keepdim)
+    return h.unknown();
+  if (input.hasStaticShape() && input.getNumElements() == 0)
+    return call.emitError() << op << "() input tensor must be non-empty";
+  auto qTensor = dyn_cast<RankedTensorType>(qType);
+  if (qTensor && qTensor.getRank() > 1)
+    return call.emitError() << op << "() q must be a scalar or 1D tensor";
+  Type elt = input.getElementType();
+  if (!elt.isF32() && !elt.isF64())
+    return call.emitError() << op << "() input tensor must be either float or double dtype";
+  if (qTensor && qTensor.getElementType() != elt)
+    return call.emitError() << op << "() q tensor must be same dtype as the input tensor";
+  SmallVector<int64_t> shape;
+  if (!call.isNone("dim")) {
+    std::optional<int64_t> d = h.dimArg(input);
+    if (!d)
+      return h.stop();
+    if (input.getRank() > 0) {
+      shape.assign(input.getShape().begin(), input.getShape().end());
+      if (*keepdim)
+        shape[*d] = 1;
+      else
+        shape.erase(shape.begin() + *d);
+    }
+  } else if (*keepdim) {
+    shape.assign(input.getRank(), 1);
+  }
+  if (qTensor && qTensor.getRank() == 1)
+    shape.insert(shape.begin(), qTensor.getDimSize(0));
+  return h.result(shape, elt);
+}
+
+/// mode: (values, int64 indices) along `dim`, which must not be empty.
+LogicalResult mode(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  if (std::optional<int64_t> d = h.dimArg(input))
+    if (input.getRank() > 0 && input.getDimSize(*d) == 0)
+      return call.emitError() << "mode(): Expected reduction dim " << *call.getInt("dim")
+                              << " to have non-zero size.";
+  if (h.reported)
+    return failure();
+  return reductionResult(call, h.results, Type(), /*allIfEmpty=*/false,
+                         /*withIndices=*/true);
+}
+
+/// histc: `bins` counts of float32/float64/bfloat16 input (torch 1.13's
+/// histogram_cpu kernels), between min and max (equal: the data's range,
+/// checked when the data is there).
+LogicalResult histc(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  std::optional<int64_t> bins = call.getInt("bins");
+  if (bins && *bins <= 0)
+    return call.emitError() << "torch.histogram(): bins must be > 0, but got " << *bins
+                            << " for dimension 0";
+  std::optional<double> lo = call.getFloat("min"), hi = call.getFloat("max");
+  if (lo && hi && *lo != *hi) {
+    if (!std::isfinite(*lo) || !std::isfinite(*hi))
+      return call.emitError() << "torch.histc: range of [" << *lo << ", " << *hi
+                              << "] is not finite";
+    if (!(*lo < *hi))
+      return call.emitError() << "torch.histc: max must be larger than min";
+  }
+  if (!input || !bins)
+    return h.unknown();
+  Type elt = input.getElementType();
+  if (!elt.isF32() && !elt.isF64() && !elt.isBF16())
+    return call.emitError() << "\"histogram_cpu\" not implemented for '" << elt << "'";
+  return h.result({*bins}, elt);
+}
+
+/// histogram: (hist, bin_edges) of float32/float64 input, `bins` an int
+/// (equal bins over `range`, else the data's) or a 1-D tensor of edges;
+/// `weight` of the input's shape and dtype (torch 1.13's histogramdd checks).
+LogicalResult histogram(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  RankedTensorType weight = call.isNone("weight") ? nullptr : h.tensor("weight");
+  int64_t bins = kDynamic;
+  if (auto edges = dyn_cast<RankedTensorType>(call.getType("bins"))) {
+    if (edges.getRank() != 1)
+      return call.emitError() << "torch.histogramdd: bins tensor should have one dimension, but got "
+                              << edges.getRank() << " dimensions in the bins tensor for dimension 0";
+    if (!call.isNone("range"))
+      return call.emitError() << "histogram() takes no range with a bins tensor";
+    if (!ShapedType::isDynamic(edges.getDimSize(0)))
+      bins = edges.getDimSize(0) - 1;
+    if (input && edges.getElementType() != input.getElementType())
+      return call.emitError() << "torch.histogramdd: input tensor and bins tensors should have "
+                                 "the same dtype, but got input with dtype "
+                              << input.getElementType() << " and bins for dimension 0 with dtype "
+                              << edges.getElementType();
+  } else if (std::optional<int64_t> n = call.getInt("bins")) {
+    bins = *n;
+  }
+  if (!ShapedType::isDynamic(bins) && bins <= 0)
+    return call.emitError() << "torch.histogram(): bins must be > 0, but got " << bins
+                            << " for dimension 0";
+  if (auto range = dyn_cast_or_null<ArrayAttr>(call.get("range").value)) {
+    std::optional<double> lo = range.size() == 2 ? getPyFloat(range[0]) : std::nullopt;
+    std::optional<double> hi = range.size() == 2 ? getPyFloat(range[1]) : std::nullopt;
+    if (!lo || !hi)
+      return call.emitError() << "histogram() expects range=(min, max)";
+    if (!std::isfinite(*lo) || !std::isfinite(*hi))
+      return call.emitError() << "torch.histogramdd: dimension 0's range [" << *lo << ", "
+                              << *hi << "] is not finite";
+    if (*lo > *hi)
+      return call.emitError() << "torch.histogramdd: min should not exceed max, but got min "
+                              << *lo << " max " << *hi << " for dimension 0";
+  }
+  if (!input)
+    return h.unknown();
+  Type elt = input.getElementType();
+  // (bfloat16 has histogramdd's kernel, not the one finding the data's range.)
+  bool dataRange = !isa<TensorType>(call.getType("bins")) && call.isNone("range");
+  if (!elt.isF32() && !elt.isF64() && (!elt.isBF16() || dataRange))
+    return call.emitError() << "\"histogramdd\" not implemented for '" << elt << "'";
+  if (weight && weight.getElementType() != elt)
+    return call.emitError() << "torch.histogramdd: if weight tensor is provided, input tensor "
+                               "and weight tensor should have the same dtype";
+  if (weight && weight.getShape() != input.getShape())
+    return call.emitError() << "torch.histogramdd: if weight tensor is provided it should have "
+                               "the same shape as the input tensor";
+  if (ShapedType::isDynamic(bins))
+    return h.unknown();
+  auto hist = RankedTensorType::get({bins}, elt);
+  auto edges = RankedTensorType::get({bins + 1}, elt);
+  return h.result(TupleType::get(call.getContext(), {hist, edges}));
+}
+
+/// segment_reduce (torch 1.13's checks): floating data, reduced along
+/// `axis` in segments given by `lengths` or `offsets` (int32/int64, axis
+/// their last dim, their other dims the data's leading ones); the result
+/// is the data with dim `axis` the segments' count.
+LogicalResult segmentReduce(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType data = h.tensor("data");
+  if (auto r = dyn_cast_or_null<StringAttr>(call.get("reduce").value))
+    if (!llvm::is_contained({"sum", "mean", "max", "min", "prod"}, r.getValue()))
+      return call.emitError() << "unsupported reduction given! " << r.getValue();
+  if (!call.isNone("indices"))
+    return call.emitError() << "segment_reduce(): indices based reduction is not supported yet.";
+  bool byLengths = !call.isNone("lengths");
+  if (!byLengths && call.isNone("offsets"))
+    return call.emitError() << "segment_reduce(): Either lengths or offsets must be defined.";
+  RankedTensorType segments = h.tensor(byLengths ? "lengths" : "offsets");
+  std::optional<int64_t> axis = call.getInt("axis");
+  if (!data || !segments || !axis)
+    return h.unknown();
+  Type elt = data.getElementType();
+  if (!isa<FloatType>(elt))
+    return call.emitError() << "\"_segment_reduce_cpu\" not implemented for '" << elt << "'";
+  if (!segments.getElementType().isSignlessInteger(64) &&
+      !segments.getElementType().isSignlessInteger(32))
+    return call.emitError() << "segment_reduce(): expects int32 or int64 "
+                            << (byLengths ? "lengths" : "offsets");
+  FailureOr<int64_t> a = h.dim(*axis, std::max<int64_t>(data.getRank(), 1), "axis");
+  if (failed(a))
+    return failure();
+  if (*a != segments.getRank() - 1 || data.getRank() < segments.getRank())
+    return call.emitError() << "segment_reduce(): Expected axis to be the last dimension of "
+                            << (byLengths ? "lengths" : "offsets") << " but got " << *axis << ".";
+  for (int64_t i = 0; i < *a; ++i)
+    if (dimsDiffer(segments.getDimSize(i), data.getDimSize(i)))
+      return call.emitError() << "segment_reduce(): the " << (byLengths ? "lengths" : "offsets")
+                              << " differ from the data in dim " << i;
+  SmallVector<int64_t> shape(data.getShape());
+  int64_t count = segments.getDimSize(*a);
+  shape[*a] = ShapedType::isDynamic(count) || byLengths ? count : count - 1;
+  return h.result(shape, elt);
+}
+
 LogicalResult allAny(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = call.getTensor("input");
   Builder b(call.getContext());

@@ -741,7 +741,41 @@ static Results decomposeAsStridedScatter(Decomposer &d) {
   return scatterStridedView(d, *size, *offset, *stride);
 }
 
+/// index_reduce: scatter_reduce with the index spread over the source's
+/// shape along dim (torch's index_reduce reduces each source slice into
+/// the input's slice index[i], as scatter_reduce does element by
+/// element); an index outside [0, size) is refused at run time, as torch
+/// refuses it.
+static Results decomposeIndexReduce(Decomposer &d) {
+  Value x = d.tensor("input"), index = d.tensor("index"), src = d.tensor("source");
+  std::optional<int64_t> dim = d.getInt("dim");
+  if (!dim || !allStaticShapes({x, index, src}))
+    return d.decline("needs static shapes and a constant dim");
+  RankedTensorType tx = typeOf(x), ts = typeOf(src);
+  int64_t rank = std::max<int64_t>(tx.getRank(), 1), n = normDim(*dim, rank);
+  SmallVector<int64_t> shape(tx.getShape()), srcShape(ts.getShape());
+  if (shape.empty())
+    shape = {1};
+  if (srcShape.empty())
+    srcShape = {1};
+  if (static_cast<int64_t>(srcShape.size()) != rank)
+    return d.decline("source and input ranks differ");
+  Value idx = d.cast(reshape(d, index, {typeOf(index).getNumElements()}), d.b.getI64Type());
+  assertInRange(d, idx, 0, shape[n] - 1, "index out of range in self");
+  SmallVector<int64_t> along(rank, 1);
+  along[n] = srcShape[n];
+  idx = d.call("Tensor.expand", {{"input", reshape(d, idx, along)}, {"size", d.ints(srcShape)}});
+  Value out = d.call("torch.scatter_reduce", {{"input", reshape(d, x, shape)},
+                                              {"dim", d.i64(n)},
+                                              {"index", idx},
+                                              {"src", reshape(d, src, srcShape)},
+                                              {"reduce", d.arg("reduce")},
+                                              {"include_self", d.arg("include_self")}});
+  return one(reshape(d, out, tx.getShape()));
+}
+
 void decompose::populateIndexDecompositions(DecompositionTable &t) {
+  t["torch.index_reduce"] = decomposeIndexReduce;
   t["torch.functional.unique_consecutive"] = decomposeUniqueConsecutive;
   t["torch.put"] = decomposePut;
   t["torch.diagonal_scatter"] = decomposeDiagonalScatter;

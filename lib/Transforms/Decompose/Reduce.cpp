@@ -10,6 +10,7 @@
 #include "Decompose.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::traced;
@@ -593,6 +594,443 @@ static Results decomposeMedian(Decomposer &d) {
   return SmallVector<Value>{values, reshape(d, indices, result.getShape())};
 }
 
+/// `x`'s values sorted along its last dim (NaN last, as torch's sort).
+static Value sortedValues(Decomposer &d, Value x) {
+  Value sorted = d.call("torch.sort", {{"input", x}, {"dim", d.i64(-1)}});
+  return d.call("operator.getitem", {{"input", sorted}, {"index", d.i64(0)}});
+}
+
+/// q of quantile and nanquantile as a 1-D tensor of the input's type (a
+/// number is rounded to it, as torch's scalar_tensor(q, self.options())
+/// does); a tensor q's values are checked at run time, as torch's CPU
+/// kernel checks them.
+static Value quantileQ(Decomposer &d, Type elt, bool &list) {
+  if (Value q = d.tensor("q")) {
+    RankedTensorType qt = typeOf(q);
+    list = qt.getRank() == 1;
+    Value ok = d.call("torch.logical_and", {{"input", d.binary("torch.ge", q, d.f64(0))},
+                                            {"other", d.binary("torch.le", q, d.f64(1))}});
+    std::string op = d.target() == "torch.nanquantile" ? "nanquantile" : "quantile";
+    d.call("torch._assert", {{"condition", d.call("torch.all", {{"input", ok}})},
+                             {"message", d.str(op + "() q values must be in the range [0, 1]")}});
+    return reshape(d, q, {qt.getNumElements()});
+  }
+  std::optional<double> q = d.getFloat("q");
+  if (!q)
+    if (std::optional<int64_t> i = d.getInt("q"))
+      q = static_cast<double>(*i);
+  if (!q)
+    return Value();
+  list = false;
+  return d.tensorConstant(RankedTensorType::get({1}, elt),
+                          [&](ArrayRef<int64_t>) { return *q; });
+}
+
+/// quantile and nanquantile as torch 1.13's quantile_compute: the dim moved
+/// last (every element flattened for dim=None) and sorted; the rank is
+/// q (n - 1), the last one where a NaN is (quantile), or q (the non-NaN
+/// count - 1), at least 0 (nanquantile); rounded as `interpolation` says;
+/// linear and midpoint lerp between the elements at the rank's floor and
+/// ceiling (by the rank's fraction, or by 0.5).
+static Results decomposeQuantile(Decomposer &d) {
+  bool ignoreNaN = d.target() == "torch.nanquantile";
+  RankedTensorType type = d.tensorType("input");
+  RankedTensorType result = d.resultTensorType();
+  std::optional<std::string> mode = d.getStr("interpolation");
+  bool allDims = d.isNone("dim");
+  std::optional<int64_t> given = allDims ? std::optional<int64_t>(0) : d.getInt("dim");
+  if (!type || !type.hasStaticShape() || !result || !result.hasStaticShape() || !mode ||
+      !given)
+    return d.decline("needs a static input and constant dim and interpolation");
+  Type elt = type.getElementType();
+  bool list = false;
+  Value q = quantileQ(d, elt, list);
+  if (!q)
+    return d.decline("q must be a constant number or a tensor");
+  int64_t numQ = typeOf(q) ? typeOf(q).getDimSize(0) : 1;
+  Value x = d.tensor("input");
+  if (allDims || type.getRank() == 0)
+    x = reshape(d, x, {type.getNumElements()});
+  else
+    x = d.call("torch.movedim", {{"input", x},
+                                 {"source", d.i64(normDim(*given, type.getRank()))},
+                                 {"destination", d.i64(-1)}});
+  RankedTensorType xt = typeOf(x);
+  if (!xt)
+    return failure();
+  SmallVector<int64_t> full(xt.getShape());
+  int64_t n = full.back();
+  full.back() = numQ;
+  Value sorted = sortedValues(d, x);
+  Value nan = d.unary("torch.isnan", sorted);
+  Value rank;
+  if (ignoreNaN) {
+    Value count = d.call("torch.sum", {{"input", d.unary("torch.logical_not", nan)},
+                                       {"dim", d.ints({-1})},
+                                       {"keepdim", d.boolean(true)}});
+    rank = d.binary("torch.mul", q, d.binary("torch.sub", count, d.i64(1)));
+    rank = d.call("torch.where", {{"condition", d.binary("torch.lt", rank, d.f64(0))},
+                                  {"input", d.f64(0)},
+                                  {"other", rank}});
+  } else {
+    Value hasNaN = d.call("torch.any", {{"input", nan}, {"dim", d.i64(-1)},
+                                        {"keepdim", d.boolean(true)}});
+    rank = d.call("torch.where",
+                  {{"condition", hasNaN},
+                   {"input", d.f64(static_cast<double>(n - 1))},
+                   {"other", d.binary("torch.mul", q, d.f64(static_cast<double>(n - 1)))}});
+  }
+  rank = d.call("Tensor.expand", {{"input", rank}, {"size", d.ints(full)}});
+  if (*mode == "lower")
+    rank = d.unary("torch.floor", rank);
+  else if (*mode == "higher")
+    rank = d.unary("torch.ceil", rank);
+  else if (*mode == "nearest")
+    rank = d.unary("torch.round", rank);
+  auto at = [&](Value r) {
+    return d.call("torch.gather", {{"input", sorted}, {"dim", d.i64(-1)},
+                                   {"index", d.cast(r, d.b.getI64Type())}});
+  };
+  Value values = at(rank);
+  if (*mode == "linear" || *mode == "midpoint") {
+    Arg weight = *mode == "midpoint"
+                     ? Arg(d.f64(0.5))
+                     : Arg(d.binary("torch.sub", rank, d.cast(rank, d.b.getI64Type())));
+    values = d.call("torch.lerp", {{"input", values},
+                                   {"end", at(d.unary("torch.ceil", rank))},
+                                   {"weight", weight}});
+  }
+  if (list)
+    values = d.call("torch.movedim", {{"input", values}, {"source", d.i64(-1)},
+                                      {"destination", d.i64(0)}});
+  if (!values)
+    return failure();
+  return one(reshape(d, values, result.getShape()));
+}
+
+/// A 0-d tensor constant `v` of element type `elt`.
+static Value scalarTensor(Decomposer &d, Type elt, double v) {
+  return d.tensorConstant(RankedTensorType::get({}, elt),
+                          [v](ArrayRef<int64_t>) { return v; });
+}
+
+/// The outer edges of histc and histogram as 0-d tensors of the input's
+/// type: the data's min and max (x flattened, not empty), moved apart by
+/// `widen` on each side where they are equal, checked finite at run time
+/// (`message`, torch's error).
+static std::pair<Value, Value> dataRange(Decomposer &d, Value x, double widen,
+                                         const std::string &message) {
+  Value lo = d.call("torch.amin", {{"input", x}}), hi = d.call("torch.amax", {{"input", x}});
+  Value finite = d.call("torch.logical_and", {{"input", d.unary("torch.isfinite", lo)},
+                                              {"other", d.unary("torch.isfinite", hi)}});
+  d.call("torch._assert", {{"condition", finite}, {"message", d.str(message)}});
+  Value same = d.binary("torch.eq", lo, hi);
+  lo = d.call("torch.where", {{"condition", same}, {"input", d.binary("torch.sub", lo, d.f64(widen))},
+                              {"other", lo}});
+  hi = d.call("torch.where", {{"condition", same}, {"input", d.binary("torch.add", hi, d.f64(widen))},
+                              {"other", hi}});
+  return {lo, hi};
+}
+
+/// `x` (finite) where compiled code cannot fuse it, a product, into the
+/// sum that reads it (LLVM contracts a * b + c into one fma; torch's kernels
+/// and these formulas round the product first): a select it cannot fold.
+static Value separate(Decomposer &d, Value x) {
+  return d.call("torch.where", {{"condition", d.unary("torch.isnan", x)}, {"input", d.f64(0)},
+                                {"other", x}});
+}
+
+/// fma(a, k, c) of float64 tensors, `k` holding integers below 2^26:
+/// Dekker's exact product a * k = p + e (a split in halves of 26 bits),
+/// then p + c summed exactly (Knuth's two-sum) and their errors added:
+/// the fused result but for ties of double rounding.
+static Value fusedMulAdd64(Decomposer &d, Value a, Value k, Value c) {
+  auto mul = [&](Value x, Arg y) { return separate(d, d.binary("torch.mul", x, y)); };
+  auto add = [&](Value x, Value y) { return d.binary("torch.add", x, y); };
+  auto sub = [&](Value x, Value y) { return d.binary("torch.sub", x, y); };
+  Value p = mul(a, k);
+  Value big = mul(a, d.f64(134217729.0));
+  Value high = sub(big, sub(big, a)), low = sub(a, high);
+  Value e = add(sub(mul(high, k), p), mul(low, k));
+  Value sum = add(p, c), back = sub(sum, p);
+  Value t = add(sub(p, sub(sum, back)), sub(c, back));
+  return add(sum, add(t, e));
+}
+
+/// torch.linspace(lo, hi, steps) (0-d lo and hi of type `elt`, steps > 1)
+/// as its AVX2 CPU kernel computes it (Kernels/Reduce.cpp's linspaceOf):
+/// element (or vector base) v is fma(step, v, lo) in the first half and
+/// fma(-step, steps - 1 - v, hi) in the other, a vector's elements base +
+/// j * step; float32's fma is computed in float64, float64's exactly
+/// (fusedMulAdd64); bfloat16 rounds each step, one element at a time.
+static Value linspaceBetween(Decomposer &d, Value lo, Value hi, int64_t steps, Type elt) {
+  if (elt.isBF16()) {
+    // (bfloat16: each step rounded to it, one element at a time.)
+    auto type = RankedTensorType::get({steps}, elt);
+    Value up = d.tensorConstant(type, [](ArrayRef<int64_t> i) { return double(i[0]); });
+    Value down = d.tensorConstant(type, [steps](ArrayRef<int64_t> i) { return double(steps - 1 - i[0]); });
+    Value first = d.tensorConstant(RankedTensorType::get({steps}, d.b.getI1Type()),
+                                   [steps](ArrayRef<int64_t> i) { return i[0] < steps / 2 ? 1.0 : 0.0; });
+    Value step = d.binary("torch.div", d.binary("torch.sub", hi, lo), d.i64(steps - 1));
+    return d.call("torch.where",
+                  {{"condition", first},
+                   {"input", d.binary("torch.add", lo, d.binary("torch.mul", step, up))},
+                   {"other", d.binary("torch.sub", hi, d.binary("torch.mul", step, down))}});
+  }
+  int64_t width = elt.isF32() ? 8 : 4, half = steps / 2, vectors = steps / (2 * width) * 2 * width;
+  auto baseOf = [&](int64_t i) { return i < vectors ? i / width * width : i; };
+  auto type = RankedTensorType::get({steps}, d.b.getF64Type());
+  Value k = d.tensorConstant(type, [&](ArrayRef<int64_t> i) {
+    int64_t v = baseOf(i[0]);
+    return double(v < half ? v : -(steps - 1 - v));
+  });
+  Value j = d.tensorConstant(type, [&](ArrayRef<int64_t> i) { return double(i[0] - baseOf(i[0])); });
+  Value fromLo = d.tensorConstant(RankedTensorType::get({steps}, d.b.getI1Type()),
+                                  [&](ArrayRef<int64_t> i) { return baseOf(i[0]) < half ? 1.0 : 0.0; });
+  Value step = d.binary("torch.div", d.binary("torch.sub", hi, lo), d.i64(steps - 1));
+  Value anchor = d.call("torch.where", {{"condition", fromLo}, {"input", lo}, {"other", hi}});
+  Value base;
+  if (elt.isF64()) {
+    base = fusedMulAdd64(d, step, k, anchor);
+  } else {
+    Type f64 = d.b.getF64Type();
+    base = d.cast(d.binary("torch.add", d.binary("torch.mul", d.cast(step, f64), k), d.cast(anchor, f64)),
+                  elt);
+  }
+  return d.binary("torch.add", base, separate(d, d.binary("torch.mul", d.cast(j, elt), step)));
+}
+
+/// The bins' counts: each element of flat `x` with `inRange` adds its
+/// `weight` (null: 1) to bin `pos` (int64), as a scatter_add into zeros.
+static Value countBins(Decomposer &d, Value pos, Value inRange, Value weight,
+                       int64_t bins, Type elt) {
+  Value src = weight ? d.call("torch.where", {{"condition", inRange}, {"input", weight},
+                                              {"other", d.f64(0)}})
+                     : d.cast(inRange, elt);
+  Value index = d.call("torch.where", {{"condition", inRange}, {"input", pos}, {"other", d.i64(0)}});
+  Value zeros = d.tensorConstant(RankedTensorType::get({bins}, elt), [](ArrayRef<int64_t>) { return 0.0; });
+  return d.call("torch.scatter_add", {{"input", zeros}, {"dim", d.i64(0)}, {"index", index},
+                                      {"src", src}});
+}
+
+/// Whether an element of `x` is counted: not below `lo` nor above `hi`
+/// (NaN is, as torch's kernel lets it through).
+static Value notOutside(Decomposer &d, Value x, Value lo, Value hi) {
+  return d.unary("torch.logical_not",
+                 d.call("torch.logical_or", {{"input", d.binary("torch.lt", x, lo)},
+                                             {"other", d.binary("torch.lt", hi, x)}}));
+}
+
+/// `t` (a float bin position) truncated to int64 where `ok`, else 0 (NaN
+/// and the elements outside are not converted).
+static Value truncatedBin(Decomposer &d, Value t, Value ok) {
+  t = d.call("torch.where", {{"condition", ok}, {"input", t}, {"other", d.f64(0)}});
+  return d.cast(t, d.b.getI64Type());
+}
+
+/// histc as torch 1.13's kernel: equal bins from min to max (equal: the
+/// data's range, moved apart by 1 where it is one value); an element's bin
+/// is trunc((x - lo) / (hi - lo) * bins) in the input's type, the last bin
+/// taking hi; NaN counts in bin 0 (what torch's conversion of it gives).
+static Results decomposeHistc(Decomposer &d) {
+  RankedTensorType type = d.tensorType("input");
+  std::optional<int64_t> bins = d.getInt("bins");
+  std::optional<double> min = d.getFloat("min"), max = d.getFloat("max");
+  if (!type || !type.hasStaticShape() || !bins || !min || !max || *bins <= 0)
+    return d.decline("needs a static input and constant bins, min and max");
+  Type elt = type.getElementType();
+  Value x = reshape(d, d.tensor("input"), {type.getNumElements()});
+  Value lo, hi;
+  if (*min != *max) {
+    lo = scalarTensor(d, elt, *min);
+    hi = scalarTensor(d, elt, *max);
+  } else if (type.getNumElements() == 0) {
+    if (!std::isfinite(*min))
+      return d.decline("torch.histc: the range is not finite");
+    lo = scalarTensor(d, elt, *min - 1);
+    hi = scalarTensor(d, elt, *max + 1);
+  } else {
+    std::tie(lo, hi) = dataRange(d, x, 1, "torch.histc: range of the data is not finite");
+  }
+  Value nan = d.unary("torch.isnan", x);
+  Value counted = notOutside(d, x, lo, hi);
+  Value t = d.binary("torch.mul", d.binary("torch.div", d.binary("torch.sub", x, lo),
+                                           d.binary("torch.sub", hi, lo)),
+                     d.i64(*bins));
+  Value ok = d.call("torch.logical_and", {{"input", counted}, {"other", d.unary("torch.logical_not", nan)}});
+  Value pos = d.call("torch.clamp", {{"input", truncatedBin(d, t, ok)}, {"max", d.i64(*bins - 1)}});
+  return one(countBins(d, pos, counted, Value(), *bins, elt));
+}
+
+/// histogram as torch 1.13's histogramdd kernel: with a bins tensor, an
+/// element's bin is upper_bound among the edges - 1 (searchsorted, right);
+/// with an int, the edges are linspace over `range` (else the data's
+/// range, moved apart by 0.5 where it is one value; [0, 1] without data),
+/// and the bin is trunc((x - lo) * bins / (hi - lo)) corrected by
+/// upper_bound among the three edges around it (a NaN's is bin 1, what
+/// torch's code makes of its conversion). The last bin takes its right
+/// edge; `density` divides by the total and by each bin's width.
+static Results decomposeHistogram(Decomposer &d) {
+  RankedTensorType type = d.tensorType("input");
+  std::optional<bool> density = d.getBool("density");
+  RankedTensorType histType = dyn_cast_or_null<RankedTensorType>(
+      d.resultType() ? cast<TupleType>(d.resultType()).getType(0) : Type());
+  if (!type || !type.hasStaticShape() || !density || !histType || !histType.hasStaticShape())
+    return d.decline("needs a static input and constant bins, range and density");
+  Type elt = type.getElementType(), i64 = d.b.getI64Type();
+  int64_t n = type.getNumElements(), bins = histType.getDimSize(0);
+  Value x = reshape(d, d.tensor("input"), {n});
+  Value weight = d.isNone("weight") ? Value() : reshape(d, d.tensor("weight"), {n});
+  Value nan = d.unary("torch.isnan", x);
+  Value edges = d.tensor("bins"), pos, counted;
+  if (edges) {
+    counted = notOutside(d, x, window(d, edges, 0, d.i64(0)), window(d, edges, 0, d.i64(bins)));
+    pos = d.binary("torch.sub", d.call("torch.searchsorted", {{"sorted_sequence", edges},
+                                                              {"input", x},
+                                                              {"right", d.boolean(true)}}),
+                   d.i64(1));
+  } else {
+    Value lo, hi;
+    if (!d.isNone("range")) {
+      auto range = dyn_cast_or_null<ArrayAttr>(d.value("range"));
+      std::optional<double> a = range && range.size() == 2 ? getPyFloat(range[0]) : std::nullopt;
+      std::optional<double> b = range && range.size() == 2 ? getPyFloat(range[1]) : std::nullopt;
+      if (!a || !b)
+        return d.decline("range must be a constant (min, max)");
+      if (*a == *b) {
+        *a -= 0.5;
+        *b += 0.5;
+      }
+      lo = scalarTensor(d, elt, *a);
+      hi = scalarTensor(d, elt, *b);
+    } else if (n == 0) {
+      lo = scalarTensor(d, elt, 0);
+      hi = scalarTensor(d, elt, 1);
+    } else {
+      std::tie(lo, hi) = dataRange(d, x, 0.5, "torch.histogramdd: dimension 0's range is not finite");
+    }
+    edges = linspaceBetween(d, lo, hi, bins + 1, elt);
+    counted = notOutside(d, x, lo, hi);
+    Value ok = d.call("torch.logical_and", {{"input", counted}, {"other", d.unary("torch.logical_not", nan)}});
+    Value t = d.binary("torch.div", d.binary("torch.mul", d.binary("torch.sub", x, lo), d.i64(bins)),
+                       d.binary("torch.sub", hi, lo));
+    Value guess = truncatedBin(d, t, ok);
+    // upper_bound among edges [max(guess - 1, 0), min(guess + 2, bins + 1)).
+    Value below = d.call("torch.clamp", {{"input", d.binary("torch.sub", guess, d.i64(1))},
+                                         {"min", d.i64(0)}});
+    pos = d.binary("torch.sub", below, d.i64(1));
+    for (int64_t j = -1; j <= 1; ++j) {
+      Value k = d.binary("torch.add", guess, d.i64(j));
+      Value valid = d.call("torch.logical_and", {{"input", d.binary("torch.ge", k, d.i64(0))},
+                                                 {"other", d.binary("torch.le", k, d.i64(bins))}});
+      Value e = d.call("torch.gather", {{"input", edges}, {"dim", d.i64(0)},
+                                        {"index", d.call("torch.clamp", {{"input", k},
+                                                                         {"min", d.i64(0)},
+                                                                         {"max", d.i64(bins)}})}});
+      Value hit = d.call("torch.logical_and", {{"input", valid}, {"other", d.binary("torch.le", e, x)}});
+      pos = d.binary("torch.add", pos, d.cast(hit, i64));
+    }
+    pos = d.call("torch.where", {{"condition", nan}, {"input", d.i64(1)}, {"other", pos}});
+  }
+  pos = d.call("torch.clamp", {{"input", pos}, {"min", d.i64(0)}, {"max", d.i64(bins - 1)}});
+  Value hist = countBins(d, pos, counted, weight, bins, elt);
+  if (*density) {
+    hist = d.binary("torch.div", hist, d.call("torch.sum", {{"input", hist}}));
+    hist = d.binary("torch.div", hist, d.call("torch.diff", {{"input", edges}}));
+  }
+  if (!hist || !edges)
+    return failure();
+  return SmallVector<Value>{hist, edges};
+}
+
+/// segment_reduce as masked reductions: data viewed as [outer, 1, P,
+/// inner] against a mask [outer, S, P, 1] of each segment's positions
+/// (start <= p < start + length, the starts from the lengths' running sum
+/// or the offsets), reduced over P from the reduction's identity, then
+/// combined with `initial` (max and min keep NaN, as torch's kernel does;
+/// mean divides by the length, an empty segment's mean is NaN without
+/// `initial`). torch's checks of the lengths (unless `unsafe`) and of the
+/// offsets' order run at run time.
+static Results decomposeSegmentReduce(Decomposer &d) {
+  RankedTensorType type = d.tensorType("data"), result = d.resultTensorType();
+  std::optional<std::string> reduce = d.getStr("reduce");
+  std::optional<int64_t> axis = d.getInt("axis");
+  std::optional<bool> unsafe = d.getBool("unsafe");
+  bool byLengths = !d.isNone("lengths");
+  Value seg = d.tensor(byLengths ? "lengths" : "offsets");
+  if (!type || !type.hasStaticShape() || !result || !result.hasStaticShape() || !reduce ||
+      !axis || !unsafe || !seg || !typeOf(seg).hasStaticShape() || type.getRank() == 0)
+    return d.decline("needs static shapes and constant reduce, axis and unsafe");
+  std::optional<double> initial;
+  if (!d.isNone("initial")) {
+    initial = d.getFloat("initial");
+    if (!initial)
+      if (std::optional<int64_t> i = d.getInt("initial"))
+        initial = static_cast<double>(*i);
+    if (!initial)
+      return d.decline("initial must be a constant");
+  }
+  Type elt = type.getElementType(), i64 = d.b.getI64Type();
+  int64_t a = normDim(*axis, type.getRank()), size = type.getDimSize(a), outer = 1, inner = 1;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (i != a)
+      (i < a ? outer : inner) *= type.getDimSize(i);
+  int64_t count = result.getDimSize(a);
+  seg = d.cast(reshape(d, seg, {outer, count + (byLengths ? 0 : 1)}), i64);
+  Value start, length;
+  if (byLengths) {
+    length = seg;
+    start = d.binary("torch.sub", d.call("torch.cumsum", {{"input", seg}, {"dim", d.i64(1)}}), seg);
+    if (!*unsafe) {
+      assertInRange(d, seg, 0, std::numeric_limits<int64_t>::max(), "lengths contains negative value!");
+      Value total = d.call("torch.sum", {{"input", seg}, {"dim", d.ints({1})}});
+      d.call("torch._assert",
+             {{"condition", d.call("torch.all", {{"input", d.binary("torch.eq", total, d.i64(size))}})},
+              {"message", d.str("segment_reduce(): Expected all rows of lengths along axis to sum "
+                                "to data.size(lengths.dim()-1) when !unsafe.")}});
+    }
+  } else {
+    start = window(d, seg, 1, sliceOf(d, 0, count, 1));
+    length = d.binary("torch.sub", window(d, seg, 1, sliceOf(d, 1, std::nullopt, 1)), start);
+    assertInRange(d, length, 0, std::numeric_limits<int64_t>::max(),
+                  "Expected segment_length >= 0 to be true, but got false.");
+  }
+  Value positions = d.tensorConstant(RankedTensorType::get({1, 1, size}, i64),
+                                     [](ArrayRef<int64_t> i) { return double(i[2]); });
+  Value first = reshape(d, start, {outer, count, 1});
+  Value mask = d.call("torch.logical_and",
+                      {{"input", d.binary("torch.ge", positions, first)},
+                       {"other", d.binary("torch.lt", positions,
+                                          d.binary("torch.add", first, reshape(d, length, {outer, count, 1})))}});
+  mask = reshape(d, mask, {outer, count, size, 1});
+  Value x = reshape(d, d.tensor("data"), {outer, 1, size, inner});
+  double identity = *reduce == "max" ? -INFINITY : *reduce == "min" ? INFINITY
+                    : *reduce == "prod" ? 1.0 : 0.0;
+  Value masked = d.call("torch.where", {{"condition", mask}, {"input", x}, {"other", d.f64(identity)}});
+  StringRef target = *reduce == "max" ? "torch.amax" : *reduce == "min" ? "torch.amin"
+                     : *reduce == "prod" ? "torch.prod" : "torch.sum";
+  Value r = d.call(target, {{"input", masked},
+                            {"dim", *reduce == "prod" ? d.i64(2) : d.ints({2})}});
+  if (initial) {
+    Value init = scalarTensor(d, elt, *initial);
+    if (*reduce == "max" || *reduce == "min")
+      r = d.binary(*reduce == "max" ? "torch.maximum" : "torch.minimum", init, r);
+    else
+      r = d.binary(*reduce == "prod" ? "torch.mul" : "torch.add", init, r);
+  }
+  if (*reduce == "mean") {
+    Value n = reshape(d, length, {outer, count, 1});
+    Value empty = d.binary("torch.eq", n, d.i64(0));
+    Value mean = d.binary("torch.div", r, n);
+    r = d.call("torch.where", {{"condition", empty},
+                               {"input", initial ? r : Value(scalarTensor(d, elt, NAN))},
+                               {"other", mean}});
+  }
+  if (!r)
+    return failure();
+  return one(reshape(d, r, result.getShape()));
+}
+
 void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.cov"] = decomposeCovariance;
   t["torch.corrcoef"] = decomposeCovariance;
@@ -605,6 +1043,11 @@ void decompose::populateReduceDecompositions(DecompositionTable &t) {
   t["torch.pdist"] = decomposePdist;
   t["torch.cdist"] = decomposeCdist;
   t["torch.nanmedian"] = decomposeMedian;
+  t["torch.quantile"] = decomposeQuantile;
+  t["torch.segment_reduce"] = decomposeSegmentReduce;
+  t["torch.histc"] = decomposeHistc;
+  t["torch.histogram"] = decomposeHistogram;
+  t["torch.nanquantile"] = decomposeQuantile;
   t["torch.nansum"] = [](Decomposer &d) -> Results {
     return one(d.call("torch.sum", {{"input", withoutNaN(d, d.tensor("input"))},
                                     {"dim", d.arg("dim")},
