@@ -224,3 +224,40 @@ def test_python_number_inputs_beside_dynamic_dims():
     c = traced.compile(tm)
     x = torch.randn(5, 3)
     torch.testing.assert_close(c(x, 0.5, 4, True), Scaled()(x, 0.5, 4, True))
+
+
+class OneHot(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.one_hot(x) * 2
+
+
+class SplitAt(torch.nn.Module):
+    def forward(self, x, at):
+        return x.tensor_split(at)[1] + 1
+
+
+@pytest.mark.parametrize("path", ["interpret", "compiled"])
+def test_result_sizes_read_from_data_are_guarded(path):
+    """one_hot(x) (num_classes=-1) sizes its result by x.max() + 1, and
+    tensor_split by a tensor of indices: the trace reads them as Python
+    numbers (`int(x.max()) + 1`, `t.tolist()`), so the result shape is
+    static, and a guard refuses an input that would size it otherwise."""
+    x = torch.tensor([0, 3, 1])
+    tm = traced.trace(OneHot(), x)
+    run = tm.interpret if path == "interpret" else traced.compile(tm, cache=False)
+    same_max = torch.tensor([2, 3, 3, 0][:3])
+    got = run(same_max)
+    got = got[0] if isinstance(got, list) else got
+    np.testing.assert_array_equal(np.asarray(got), OneHot()(same_max).numpy())
+    with pytest.raises(Exception, match="trace again"):
+        run(torch.tensor([2, 1, 0]))
+
+    a, at = torch.randn(5, 4), torch.tensor([1, 3])
+    tm = traced.trace(SplitAt(), a, at)
+    run = tm.interpret if path == "interpret" else traced.compile(tm, cache=False)
+    b = torch.randn(5, 4)
+    got = run(b, at)
+    got = got[0] if isinstance(got, list) else got
+    np.testing.assert_allclose(np.asarray(got), SplitAt()(b, at).numpy())
+    with pytest.raises(Exception, match="trace again"):
+        run(b, torch.tensor([1, 2]))

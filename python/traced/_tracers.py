@@ -235,10 +235,30 @@ def _fx_code_forgotten():
                 linecache.cache.pop(key, None)
 
 
+def _refuse_data_sized(graph):
+    """fx records one_hot(x) with num_classes=-1, and tensor_split by a
+    tensor, as calls whose result sizes are the values'; the concrete
+    tracer reads those values as Python numbers under a guard
+    (`_read_data_arguments`), so the symbolic trace gives way to it."""
+    for n in graph.nodes:
+        if n.op not in ("call_function", "call_method"):
+            continue
+        name = n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")
+        if name == "one_hot":
+            num = n.args[1] if len(n.args) > 1 else n.kwargs.get("num_classes", -1)
+            if num == -1:
+                raise ValueError("one_hot with num_classes=-1 sizes its result by the values")
+        if name == "tensor_split":
+            t = n.args[1] if len(n.args) > 1 else n.kwargs.get("indices_or_sections")
+            if isinstance(t, fx.Node):
+                raise ValueError("tensor_split by a tensor sizes its results by the values")
+
+
 def _trace_graph_symbolic(builder, module, args, opaque):
     before = set(vars(module))
     try:
         graph = _OneLevelTracer(module).trace(module)
+        _refuse_data_sized(graph)
         gm = fx.GraphModule(module, graph)
     except Exception as exc:  # fx raises many kinds
         raise _fx_error(module, exc) from exc
@@ -1158,6 +1178,7 @@ class _ConcreteTracer(TorchFunctionMode):
                 with self.suspend():
                     self.guard(args[0], name, result)
             return result
+        args, kwargs = self._read_data_arguments(name, args, kwargs)
         if _takes_a_callable(func, args, kwargs):
             # torch pops this mode while its handler runs: pushed again, the
             # body's calls reach it; the body's own dispatch check (which
@@ -1175,6 +1196,35 @@ class _ConcreteTracer(TorchFunctionMode):
             self.record(func, args, kwargs, result)
             self._wrote(args, kwargs, result, before, caller_location())
         return result
+
+    def _read_data_arguments(self, name, args, kwargs):
+        """Arguments an op reads from a tensor's data to size its result,
+        made Python values as user code would make them, so that the call
+        has a static result shape and a guard checks the values on every
+        call (docs/python.md, "Guards"): one_hot's class count when
+        num_classes is -1 (`int(x.max()) + 1`, recorded and guarded), and
+        tensor_split's indices or sections given as a tensor
+        (`t.tolist()`)."""
+        if name == "one_hot" and args and isinstance(args[0], torch.Tensor):
+            rest = dict(zip(("num_classes",), args[1:]), **kwargs)
+            x = args[0]
+            if rest.get("num_classes", -1) == -1 and x.numel() > 0 and \
+                    not x.is_floating_point() and x.dtype != torch.bool:
+                with self:
+                    n = int(x.max()) + 1
+                return (x,), {"num_classes": n}
+        if name == "tensor_split" and len(args) + len(kwargs) >= 2:
+            params = ("input", "indices_or_sections", "dim")
+            bound = dict(zip(params, args), **kwargs)
+            t = bound.get("indices_or_sections")
+            if isinstance(t, torch.Tensor) and t.dim() <= 1 and \
+                    t.dtype == torch.int64:
+                with self:
+                    value = t.tolist()
+                del bound["indices_or_sections"]
+                bound["sections" if t.dim() == 0 else "indices"] = value
+                return (bound.pop("input"),), bound
+        return args, kwargs
 
     # -- guards ----------------------------------------------------------------
     def guard(self, tensor, name, value):
