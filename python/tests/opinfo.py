@@ -1608,6 +1608,17 @@ OPS = {
         ("view", lambda x, y: x.view_as(y), [f32(2, 6), f32(3, 4)]),
         ("bad", lambda x, y: x.view_as(y), [f32(2, 3), f32(4)])),
     "Tensor.reshape_as": fixed(("reshape", lambda x, y: x.t().reshape_as(y), [dt(torch.int64, 2, 3), f32(6)])),
+    # resize_ keeps the first elements (row-major) of a contiguous tensor;
+    # growing would leave torch's new elements uninitialized (refused).
+    "Tensor.resize_": fixed(
+        *[(f"{d} shrink", lambda x: (x * 1).resize_(2, 3) + 0, [dt(d, 4, 5)]) for d in ALL_DTYPES],
+        ("same count", lambda x: x.clone().resize_(20, 1), [f32(4, 5)]),
+        ("to empty", lambda x: x.clone().resize_(0, 3), [f32(2, 2)]),
+        ("0-d", lambda x: x.clone().resize_(()), [f32(3)]),
+        ("then used", lambda x: torch.relu(x.clone().resize_(3)) * 2, [f32(2, 2)])),
+    "torch.resize_as_": fixed(
+        ("shrink", lambda x, t: torch.resize_as_(x.clone(), t) - 1, [f32(3, 4), f32(2, 5)]),
+        ("method", lambda x, t: x.clone().resize_as_(t), [dt(torch.int64, 6), f32(2, 3)])),
     "Tensor.expand_as": fixed(
         ("expand", lambda x, y: x.expand_as(y), [f32(3, 1), f32(2, 3, 4)]),
         ("bad", lambda x, y: x.expand_as(y), [f32(3, 2), f32(2, 3, 4)])),

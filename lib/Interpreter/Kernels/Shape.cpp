@@ -1749,6 +1749,40 @@ FailureOr<RtValue> reshapeAs(const KernelArgs &args) {
   return RtValue(in->reshaped(other->shape()));
 }
 
+/// x.resize_(*size), x.resize_as_(t): x's first elements in the new shape
+/// (the rule refuses growing).
+FailureOr<RtValue> resize(const KernelArgs &args) {
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (args.has("the_template")) {
+    FailureOr<Tensor> t = args.tensor("the_template");
+    if (failed(t))
+      return failure();
+    shape.assign(t->shape().begin(), t->shape().end());
+  } else {
+    FailureOr<SmallVector<int64_t>> size = args.getInts("size");
+    if (failed(size))
+      return failure();
+    shape = *size;
+  }
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  if (n > in->numel())
+    return args.emitError() << "resizing to " << n
+                            << " elements, more than the tensor's "
+                            << in->numel() << ", is not supported";
+  Tensor out(in->dtype(), shape);
+  dispatchStorage(in->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::copy_n(in->template data<T>(), n, out.template data<T>());
+    return 0;
+  });
+  return RtValue(out);
+}
+
 FailureOr<RtValue> expandAs(const KernelArgs &args) {
   FailureOr<Tensor> in = args.tensor("input"), other = args.tensor("other");
   if (failed(in) || failed(other))
@@ -2221,5 +2255,7 @@ void mlir::traced::kernels::populateShapeKernels(KernelTable &table) {
   table["torch.numel"] = numel;
   table["Tensor.view_as"] = reshapeAs;
   table["Tensor.reshape_as"] = reshapeAs;
+  table["Tensor.resize_"] = resize;
+  table["torch.resize_as_"] = resize;
   table["Tensor.expand_as"] = expandAs;
 }

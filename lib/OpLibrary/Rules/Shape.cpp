@@ -18,6 +18,42 @@ LogicalResult shapeAs(const BoundCall &call, RuleHelper &h) {
   return shapeAndDType(call, h.results, "other", "input");
 }
 
+/// x.resize_(*size), x.resize_as_(the_template): x's first elements
+/// (row-major) in the new shape, as torch keeps a contiguous tensor's
+/// storage. A size with more elements than x holds would be uninitialized
+/// memory in torch: refused.
+LogicalResult resize(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType input = h.tensor("input");
+  SmallVector<int64_t> shape;
+  if (call.getSignature().lookup("the_template")) {
+    RankedTensorType t = h.tensor("the_template");
+    if (!t || !t.hasStaticShape())
+      return h.unknown();
+    shape.assign(t.getShape().begin(), t.getShape().end());
+  } else {
+    std::optional<SmallVector<int64_t>> size = call.getInts("size");
+    if (!size)
+      return h.unknown();
+    shape = *size;
+  }
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return call.emitError() << "Trying to create tensor with negative "
+                                 "dimension "
+                              << d;
+    n *= d;
+  }
+  if (!input || !input.hasStaticShape())
+    return h.unknown();
+  if (n > input.getNumElements())
+    return call.emitError()
+           << "resizing to " << n << " elements, more than the tensor's "
+           << input.getNumElements()
+           << ", leaves the new ones uninitialized in torch: not supported";
+  return h.result(shape, input.getElementType());
+}
+
 LogicalResult numel(const BoundCall &call, RuleHelper &h) {
   h.results.push_back(IntegerType::get(call.getContext(), 64));
   return success();

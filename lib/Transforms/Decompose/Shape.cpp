@@ -817,6 +817,21 @@ void decompose::populateShapeDecompositions(DecompositionTable &t) {
     return one(d.call("torch.reshape", {{"input", d.tensor("input")},
                                         {"shape", d.ints(typeOf(d.tensor("other")).getShape())}}));
   };
+  // resize_ / resize_as_: the first elements (the rule refuses growing),
+  // reshaped.
+  for (StringRef name : {"Tensor.resize_", "torch.resize_as_"})
+    t[name] = [](Decomposer &d) -> Results {
+      Value x = d.tensor("input");
+      RankedTensorType in = typeOf(x), out = d.resultTensorType();
+      if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
+        return d.decline("needs static shapes");
+      Value flat = d.call("torch.reshape", {{"input", x}, {"shape", d.ints({in.getNumElements()})}});
+      flat = d.call("torch.narrow", {{"input", flat},
+                                     {"dim", d.i64(0)},
+                                     {"start", d.i64(0)},
+                                     {"length", d.i64(out.getNumElements())}});
+      return one(d.call("torch.reshape", {{"input", flat}, {"shape", d.ints(out.getShape())}}));
+    };
   t["Tensor.expand_as"] = [](Decomposer &d) -> Results {
     return one(d.call("Tensor.expand", {{"input", d.tensor("input")},
                                         {"size", d.ints(typeOf(d.tensor("other")).getShape())}}));
