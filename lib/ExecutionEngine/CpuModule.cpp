@@ -4,6 +4,7 @@
 #include "TracedIR/ExecutionEngine/BufferCache.h"
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Runtime/LinalgRuntime.h"
+#include "TracedIR/Runtime/LossRuntime.h"
 #include "TracedIR/Runtime/SortRuntime.h"
 #include "TracedIR/Runtime/SpecialRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
@@ -1099,6 +1100,8 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   defineAll(special, count);
   const TracedLinalgSymbol *stats = traced_stats_runtime_symbols(&count);
   defineAll(stats, count); // torch.mode's (StatsRuntime.cpp)
+  const TracedLossSymbol *losses = traced_loss_runtime_symbols(&count);
+  defineAll(losses, count); // the CTC loss (LossRuntime.cpp)
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

@@ -327,6 +327,11 @@ static const OpRow kOps[] = {
   {"torch.nn.functional.multilabel_margin_loss", {"F.multilabel_margin_loss"},
    "(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction=\"mean\")",
    "marginLoss"},
+  // The lengths are both tensors or both int lists, as torch takes them.
+  {"torch.nn.functional.ctc_loss", {"F.ctc_loss"},
+   "(Tensor log_probs, Tensor targets, Any input_lengths, Any target_lengths, "
+   "int blank=0, str reduction=\"mean\", bool zero_infinity=False)",
+   "ctcLoss"},
   // Norms.
   {"torch.linalg.vector_norm", {},
    "(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, dtype? dtype=None)",

@@ -1313,6 +1313,35 @@ OPS = {
          [dt(torch.float64, 5), torch.tensor([4, 0, -1, 2, 2])]),
         ("module", torch.nn.MultiLabelMarginLoss(), [f32(2, 3), torch.tensor([[2, -1, 0], [0, 1, -1]])], ACCUMULATE),
         ("target out of range rejected", F.multilabel_margin_loss, [f32(2, 3), torch.tensor([[2, -1, 0], [0, 3, -1]])])),
+    # ctc_loss: log-probabilities (T, N, C), targets padded (N, S) or
+    # concatenated, lengths as tensors or int lists.
+    "torch.nn.functional.ctc_loss": fixed(
+        ("mean", F.ctc_loss, [f32(12, 3, 5).log_softmax(-1), torch.tensor([[1, 2, 2, 3], [4, 1, 0, 0], [2, 2, 2, 0]]),
+                              torch.tensor([12, 9, 10]), torch.tensor([4, 2, 3])], TRANSCENDENTAL),
+        ("none infinite", lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl, reduction="none"),
+         [f32(6, 2, 4).log_softmax(-1), torch.tensor([[1, 1, 1, 1], [2, 3, 0, 0]]), torch.tensor([6, 4]),
+          torch.tensor([4, 2])], TRANSCENDENTAL),
+        ("sum zero_infinity", lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl, reduction="sum", zero_infinity=True),
+         [f32(6, 2, 4).log_softmax(-1), torch.tensor([[1, 1, 1, 1], [2, 3, 0, 0]]), torch.tensor([6, 4]),
+          torch.tensor([4, 2])], TRANSCENDENTAL),
+        ("concatenated int lists blank 4 f64", lambda lp, t: F.ctc_loss(lp, t, (7, 5), (3, 2), blank=4),
+         [dt(torch.float64, 7, 2, 5).log_softmax(-1), torch.tensor([0, 1, 1, 3, 2])], TRANSCENDENTAL),
+        # (An input length of 0 makes torch 1.13 read the row before its
+        # alphas: undefined; we give 0 for an empty target, inf otherwise.)
+        ("empty targets", lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl, reduction="none"),
+         [f32(4, 3, 3).log_softmax(-1), torch.tensor([[1, 2], [0, 0], [2, 2]]), torch.tensor([4, 2, 3]),
+          torch.tensor([2, 0, 0])], TRANSCENDENTAL),
+        ("unbatched", F.ctc_loss, [f32(5, 4).log_softmax(-1), torch.tensor([1, 3]), torch.tensor(5), torch.tensor(2)],
+         TRANSCENDENTAL),
+        ("int32 lengths", F.ctc_loss, [f32(5, 2, 4).log_softmax(-1), torch.tensor([[1, 3], [2, 2]], dtype=torch.int32),
+                                       torch.tensor([5, 4], dtype=torch.int32), torch.tensor([2, 2], dtype=torch.int32)],
+         TRANSCENDENTAL),
+        ("input length above T rejected", F.ctc_loss, [f32(5, 2, 4).log_softmax(-1), torch.tensor([[1, 3], [2, 2]]),
+                                                       torch.tensor([6, 4]), torch.tensor([2, 2])]),
+        ("target length above S rejected", F.ctc_loss, [f32(5, 2, 4).log_softmax(-1), torch.tensor([[1, 3], [2, 2]]),
+                                                        torch.tensor([5, 4]), torch.tensor([3, 2])]),
+        ("blank out of range rejected", lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl, blank=4),
+         [f32(5, 2, 4).log_softmax(-1), torch.tensor([[1, 3], [2, 2]]), torch.tensor([5, 4]), torch.tensor([2, 2])])),
     "torch.nn.functional.local_response_norm": fixed(
         ("3-d", lambda x: F.local_response_norm(x, 2), [f32(2, 6, 3)], TRANSCENDENTAL),
         ("4-d args", lambda x: F.local_response_norm(x, 3, alpha=0.01, beta=0.5, k=2.0), [f32(1, 5, 3, 2)], TRANSCENDENTAL),

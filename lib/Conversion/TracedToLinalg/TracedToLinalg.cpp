@@ -250,6 +250,9 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     set.insert("torch.argmin");
     // mode widens every dtype for its runtime call (Reduce.cpp).
     set.insert("torch.mode");
+    // ctc_loss's targets and lengths are integers (the rule checks
+    // log_probs is f32 or f64; Reduce.cpp widens the integers).
+    set.insert("torch.nn.functional.ctc_loss");
     // Softmax computes f16/bf16 in f32 and rounds once (Reduce.cpp).
     set.insert("torch.nn.functional.softmax");
     set.insert("torch.nn.functional.log_softmax");

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "TracedIR/Runtime/LossRuntime.h"
 #include "TracedIR/Support/DType.h"
 
 #include <cmath>
@@ -1104,6 +1105,90 @@ FailureOr<RtValue> multilabelMarginLoss(const KernelArgs &args) {
   return reducedLoss(*c, v);
 }
 
+/// ctc_loss: the loss runtime's per-sequence negative log-likelihoods
+/// (torch's recursion, in the input's type), then zero_infinity and the
+/// reduction as torch's composite applies them: 'mean' divides each by
+/// its target length (at least 1) and averages.
+FailureOr<RtValue> ctcLoss(const KernelArgs &args) {
+  FailureOr<Tensor> lp = args.tensor("log_probs"), tg = args.tensor("targets");
+  FailureOr<int64_t> blank = args.getInt("blank");
+  FailureOr<std::string> reduction = args.getStr("reduction");
+  FailureOr<bool> zeroInf = args.getBool("zero_infinity");
+  if (failed(lp) || failed(tg) || failed(blank) || failed(reduction) ||
+      failed(zeroInf))
+    return failure();
+  bool unbatched = lp->rank() == 2;
+  int64_t time = lp->dim(0), n = unbatched ? 1 : lp->dim(1),
+          classes = lp->dim(lp->rank() - 1);
+  auto lengths = [&](StringRef name) -> FailureOr<std::vector<int64_t>> {
+    const RtValue &v = args.get(name);
+    if (v.isTensor()) {
+      Tensor t = v.tensor();
+      std::vector<int64_t> out(t.numel());
+      for (int64_t i = 0; i < t.numel(); ++i)
+        out[i] = t.getInt(i);
+      return out;
+    }
+    FailureOr<SmallVector<int64_t>> ints = args.getInts(name);
+    if (failed(ints))
+      return failure();
+    return std::vector<int64_t>(ints->begin(), ints->end());
+  };
+  FailureOr<std::vector<int64_t>> il = lengths("input_lengths"),
+                                  tl = lengths("target_lengths");
+  if (failed(il) || failed(tl))
+    return failure();
+  bool twoD = tg->rank() == 2 || unbatched;
+  int64_t s = tg->rank() == 2 ? tg->dim(1) : tg->dim(0);
+  std::vector<int64_t> targets(tg->numel());
+  for (int64_t i = 0; i < tg->numel(); ++i)
+    targets[i] = tg->getInt(i);
+  std::vector<double> nll(n);
+  int32_t status;
+  if (lp->dtype() == DType::F32) {
+    std::vector<float> out(n);
+    status = traced_ctc_loss_f32(lp->data<float>(), targets.data(), il->data(),
+                                 tl->data(), out.data(), time, n, classes, s,
+                                 twoD, *blank);
+    std::copy(out.begin(), out.end(), nll.begin());
+  } else {
+    status = traced_ctc_loss_f64(lp->data<double>(), targets.data(), il->data(),
+                                 tl->data(), nll.data(), time, n, classes, s,
+                                 twoD, *blank);
+  }
+  if (status == 1)
+    return args.emitError() << "Expected input_lengths to have value at most "
+                            << time;
+  if (status == 2)
+    return args.emitError() << "Expected tensor to have size at least the "
+                               "target lengths for argument 'targets'";
+  if (status == 3)
+    return args.emitError() << "a target is outside [0, " << classes << ")";
+  if (status != 0)
+    return args.emitError() << "the loss runtime failed (status " << status
+                            << ")";
+  DType dtype = lp->dtype();
+  for (double &v : nll)
+    if (*zeroInf && v == INFINITY)
+      v = 0;
+  if (*reduction == "none") {
+    Tensor out(dtype, unbatched ? SmallVector<int64_t>{} : SmallVector<int64_t>{n});
+    for (int64_t b = 0; b < n; ++b)
+      out.setDouble(b, nll[b]);
+    return RtValue(out);
+  }
+  double sum = 0;
+  for (int64_t b = 0; b < n; ++b)
+    sum = roundedTo(dtype, sum + (*reduction == "mean"
+                                      ? roundedTo(dtype, nll[b] / std::max<double>((*tl)[b], 1))
+                                      : nll[b]));
+  if (*reduction == "mean")
+    sum = roundedTo(dtype, sum / static_cast<double>(n));
+  Tensor out(dtype, {});
+  out.setDouble(0, sum);
+  return RtValue(out);
+}
+
 } // namespace mlir::traced::kernels
 
 //===----------------------------------------------------------------------===//
@@ -1131,4 +1216,5 @@ void mlir::traced::kernels::populateLossKernels(KernelTable &table) {
   table["torch.nn.functional.triplet_margin_loss"] = tripletMarginLoss;
   table["torch.nn.functional.multi_margin_loss"] = multiMarginLoss;
   table["torch.nn.functional.multilabel_margin_loss"] = multilabelMarginLoss;
+  table["torch.nn.functional.ctc_loss"] = ctcLoss;
 }

@@ -162,6 +162,67 @@ LogicalResult classLoss(const BoundCall &call, RuleHelper &h) {
   return h.result(target.getShape(), in.getElementType());
 }
 
+/// ctc_loss: log_probs (T, N, C) or unbatched (T, C), float32 or float64
+/// (torch's CPU kernel has no other); targets of an integer dtype; the
+/// lengths both tensors (N) (0-d unbatched) or both int lists; the
+/// input's dtype, (N) for reduction='none' (0-d unbatched), else 0-d.
+LogicalResult ctcLoss(const BoundCall &call, RuleHelper &h) {
+  RankedTensorType lp = h.tensor("log_probs"), tg = h.tensor("targets");
+  std::optional<std::string> reduction = lossReduction(call);
+  std::optional<int64_t> blank = call.getInt("blank");
+  if (!lp || !tg || !reduction || !blank)
+    return h.unknown();
+  if (lp.getRank() != 3 && lp.getRank() != 2)
+    return call.emitError() << "log_probs must be (T, N, C) or (T, C), got "
+                            << lp;
+  if (!lp.getElementType().isF32() && !lp.getElementType().isF64())
+    return call.emitError() << "\"ctc_loss_cpu\" is implemented for float32 "
+                               "and float64 log_probs only, got "
+                            << lp.getElementType();
+  if (!isa<IntegerType>(tg.getElementType()) || tg.getElementType().isInteger(1) ||
+      tg.getRank() < 1 || tg.getRank() > 2)
+    return call.emitError() << "targets must be a 1-D or 2-D integer tensor, got "
+                            << tg;
+  bool unbatched = lp.getRank() == 2;
+  int64_t n = unbatched ? 1 : lp.getDimSize(1), c = lp.getDimSize(lp.getRank() - 1);
+  if (!ShapedType::isDynamic(c) && (*blank < 0 || *blank >= c))
+    return call.emitError() << "blank must be in label range";
+  RankedTensorType il = h.tensor("input_lengths"), tl = h.tensor("target_lengths");
+  std::optional<SmallVector<int64_t>> ilInts = call.getInts("input_lengths"),
+                                      tlInts = call.getInts("target_lengths");
+  if (il && tl) {
+    for (RankedTensorType t : {il, tl}) {
+      if (!isa<IntegerType>(t.getElementType()) || t.getElementType().isInteger(1))
+        return call.emitError() << "the lengths must be integer tensors";
+      if (t.getRank() != (unbatched ? 0 : 1) ||
+          (!unbatched && !ShapedType::isDynamic(n) && !t.isDynamicDim(0) &&
+           t.getDimSize(0) != n))
+        return call.emitError() << "the lengths must hold one value per "
+                                   "sequence ("
+                                << n << "), got " << t;
+    }
+  } else if (ilInts && tlInts) {
+    if (static_cast<int64_t>(ilInts->size()) != n ||
+        static_cast<int64_t>(tlInts->size()) != n)
+      return call.emitError() << "the lengths must hold one value per "
+                                 "sequence ("
+                              << n << ")";
+  } else if ((il || tl) && (ilInts || tlInts)) {
+    return call.emitError() << "input_lengths and target_lengths must both "
+                               "be tensors or both be int lists";
+  } else {
+    return h.unknown();
+  }
+  if (unbatched && tg.getRank() != 1)
+    return call.emitError() << "unbatched targets must be 1-D, got " << tg;
+  if (*reduction != "none" && *reduction != "mean" && *reduction != "sum")
+    return call.emitError() << "'" << *reduction
+                            << "' is not a valid value for reduction";
+  if (*reduction != "none" || unbatched)
+    return h.result({}, lp.getElementType());
+  return h.result({n}, lp.getElementType());
+}
+
 /// aten::nll_loss_forward: (nll_loss's result, its 0-d total weight).
 LogicalResult nllLossForward(const BoundCall &call, RuleHelper &h) {
   LogicalResult loss = classLoss(call, h);
