@@ -382,6 +382,75 @@ static FailureOr<Value> addAttentionMasks(LoweringCall &c, Value scores,
   return buildReshape(b, loc, masked, {n * h, l, s});
 }
 
+/// The projected keys or values `y` (len, N, E) with `extra` rows
+/// appended as torch appends them: `biasRow` (bias_k or bias_v, (1, 1, E),
+/// repeated over the batch) when given, then zeros (add_zero_attn).
+static Value appendKeyRows(OpBuilder &b, Location loc, Value y, int64_t len,
+                           int64_t extra, Value biasRow) {
+  if (!extra)
+    return y;
+  RankedTensorType yt = typeOf(y);
+  int64_t n = yt.getDimSize(1), e = yt.getDimSize(2);
+  Value all = buildFilled(
+      b, loc, RankedTensorType::get({len + extra, n, e}, yt.getElementType()), 0.0);
+  auto insert = [&](Value part, int64_t at, int64_t rows) {
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(at), b.getIndexAttr(0),
+                                      b.getIndexAttr(0)},
+        sizes{b.getIndexAttr(rows), b.getIndexAttr(n), b.getIndexAttr(e)},
+        strides(3, b.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(b, loc, part, all, offsets, sizes, strides)
+        .getResult();
+  };
+  all = insert(y, 0, len);
+  if (biasRow)
+    all = insert(buildElementwise(b, loc, RankedTensorType::get({1, n, e}, yt.getElementType()),
+                                  biasRow,
+                                  [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+                 len, 1);
+  return all;
+}
+
+/// The attention weights from the softmaxed scores `probs` (N*H, L, S):
+/// (N, H, L, S), or their mean over the heads (N, L, S) with `average`;
+/// unbatched, without N.
+static Value attentionWeights(OpBuilder &b, Location loc, Value probs,
+                              ArrayRef<int64_t> nhls, bool average,
+                              bool unbatched) {
+  int64_t h = nhls[1];
+  Value w = buildReshape(b, loc, probs, nhls);
+  if (average) {
+    w = buildReduce(b, loc, w, {1}, 0.0, [](OpBuilder &nb, Location nl, ValueRange a) {
+      return arith::AddFOp::create(nb, nl, a[0], a[1]).getResult();
+    });
+    w = buildElementwise(b, loc, typeOf(w), w, [&](OpBuilder &nb, Location nl, ValueRange a) {
+      return arith::DivFOp::create(nb, nl, a[0],
+                                   scalarConstant(nb, nl, a[0].getType(), static_cast<double>(h)))
+          .getResult();
+    });
+  }
+  if (!unbatched)
+    return w;
+  SmallVector<int64_t> shape(typeOf(w).getShape().drop_front());
+  return buildReshape(b, loc, w, shape);
+}
+
+/// What compiled attention takes: no static_k/static_v, a packed
+/// projection, a constant add_zero_attn, bias_k with bias_v, eval mode.
+static LogicalResult checkAttentionOptions(LoweringCall &c) {
+  for (StringRef unsupported : {"static_k", "static_v"})
+    if (!c.isNone(unsupported))
+      return c.fail(Twine("'") + unsupported + "' must be None");
+  if (c.getBool("use_separate_proj_weight") != false)
+    return c.fail("separate projection weights are not supported");
+  if (!c.getBool("add_zero_attn"))
+    return c.fail("add_zero_attn must be a constant");
+  if (c.isNone("bias_k") != c.isNone("bias_v"))
+    return c.fail("bias_k and bias_v must be given together");
+  if (c.getBool("training") != false && c.getFloat("dropout_p") != 0.0)
+    return c.fail("only eval mode (training=False) can be compiled");
+  return success();
+}
+
 FailureOr<Value> lowering::lowerAttentionElement(LoweringCall &c, int64_t index) {
   if (index != 0 && index != 1)
     return c.fail("multi_head_attention_forward has two results");
@@ -390,19 +459,10 @@ FailureOr<Value> lowering::lowerAttentionElement(LoweringCall &c, int64_t index)
   std::optional<bool> average = c.getBool("average_attn_weights");
   if (index == 1 && !average)
     return c.fail("average_attn_weights must be a constant");
-  for (StringRef unsupported : {"static_k", "static_v"})
-    if (!c.isNone(unsupported))
-      return c.fail(Twine("'") + unsupported + "' must be None");
-  if (c.getBool("use_separate_proj_weight") != false)
-    return c.fail("separate projection weights are not supported");
+  if (failed(checkAttentionOptions(c)))
+    return failure();
   std::optional<bool> zeroAttn = c.getBool("add_zero_attn");
-  if (!zeroAttn)
-    return c.fail("add_zero_attn must be a constant");
-  if (c.isNone("bias_k") != c.isNone("bias_v"))
-    return c.fail("bias_k and bias_v must be given together");
   Value biasK = c.tensor("bias_k"), biasV = c.tensor("bias_v");
-  if (c.getBool("training") != false && c.getFloat("dropout_p") != 0.0)
-    return c.fail("only eval mode (training=False) can be compiled");
   Value q = c.tensor("query"), k = c.tensor("key"), v = c.tensor("value");
   Value inW = c.tensor("in_proj_weight"), inB = c.tensor("in_proj_bias");
   Value outW = c.tensor("out_proj_weight"), outB = c.tensor("out_proj_bias");
@@ -466,35 +526,13 @@ FailureOr<Value> lowering::lowerAttentionElement(LoweringCall &c, int64_t index)
                 typeOf(biasK).getShape() != ArrayRef<int64_t>{1, 1, e} ||
                 typeOf(biasV).getShape() != ArrayRef<int64_t>{1, 1, e}))
     return c.fail("bias_k and bias_v must be (1, 1, embed_dim)");
-  auto appendRows = [&](Value y, int64_t len, Value biasRow) {
-    if (!extra)
-      return y;
-    RankedTensorType yt = typeOf(y);
-    Value all = buildFilled(
-        b, loc, RankedTensorType::get({len + extra, n, e}, yt.getElementType()), 0.0);
-    auto insert = [&](Value part, int64_t at, int64_t rows) {
-      SmallVector<OpFoldResult> offsets{b.getIndexAttr(at), b.getIndexAttr(0),
-                                        b.getIndexAttr(0)},
-          sizes{b.getIndexAttr(rows), b.getIndexAttr(n), b.getIndexAttr(e)},
-          strides(3, b.getIndexAttr(1));
-      return tensor::InsertSliceOp::create(b, loc, part, all, offsets, sizes, strides)
-          .getResult();
-    };
-    all = insert(y, 0, len);
-    if (biasRow)
-      all = insert(buildElementwise(b, loc, RankedTensorType::get({1, n, e}, yt.getElementType()),
-                                    biasRow,
-                                    [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
-                   len, 1);
-    return all;
-  };
   // The three projections: rows [i*E, (i+1)*E) of the packed weight.
   auto project = [&](Value x, int64_t i, int64_t len, Value biasRow) {
     Value w = buildSlice(b, loc, inW, {i * e, 0}, {e, e}, {1, 1});
     Value bias = inB ? buildSlice(b, loc, inB, {i * e}, {e}, {1}) : Value();
     Value y = buildLinear(b, loc, x, w, bias); // (len, N, E)
     if (i > 0) {
-      y = appendRows(y, len, biasRow);
+      y = appendKeyRows(b, loc, y, len, extra, biasRow);
       len += extra;
     }
     // (len, N*H, hd) -> (N*H, len, hd)
@@ -551,30 +589,9 @@ FailureOr<Value> lowering::lowerAttentionElement(LoweringCall &c, int64_t index)
   }
   Value probs = buildSoftmax(b, loc, scores, -1, /*log=*/false);
   if (index == 1) {
-    // (N*H, L, S) as (N, H, L, S), or its mean over the heads (N, L, S);
-    // unbatched: without N.
     if (dynamicBatch)
       return c.fail("the attention weights are compiled for a static batch only");
-    int64_t sk = s + extra;
-    Value w = buildReshape(b, loc, probs, {n, h, l, sk});
-    if (*average) {
-      w = buildReduce(b, loc, w, {1}, 0.0,
-                      [](OpBuilder &nb, Location nl, ValueRange a) {
-                        return arith::AddFOp::create(nb, nl, a[0], a[1]).getResult();
-                      });
-      w = buildElementwise(b, loc, typeOf(w), w,
-                           [&](OpBuilder &nb, Location nl, ValueRange a) {
-                             return arith::DivFOp::create(
-                                        nb, nl, a[0],
-                                        scalarConstant(nb, nl, a[0].getType(),
-                                                       static_cast<double>(h)))
-                                 .getResult();
-                           });
-    }
-    if (!unbatched)
-      return w;
-    SmallVector<int64_t> shape(typeOf(w).getShape().drop_front());
-    return buildReshape(b, loc, w, shape);
+    return attentionWeights(b, loc, probs, {n, h, l, s + extra}, *average, unbatched);
   }
   Value ctx = buildBatchMatmul(b, loc, probs, vh);           // (NH, L, hd)
   ctx = buildTranspose(b, loc, ctx, {1, 0, 2});              // (L, NH, hd)
