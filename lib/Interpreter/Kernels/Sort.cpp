@@ -30,12 +30,12 @@ enum class Order {
   Select = TRACED_SORT_SELECT,
 };
 
-/// sort/argsort/topk/kthvalue along `dim` in `order`: values and indices of
+/// sort/argsort/topk/kthvalue along `dim` in `how`: values and indices of
 /// the first k pairs (kthvalue: of positions k - 1 after its select, as
 /// [..., 1, ...] along the dim).
 static FailureOr<std::pair<Tensor, Tensor>>
 sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
-          int64_t k, Order order) {
+          int64_t k, Order how) {
   FailureOr<int64_t> dim = normalizeDim(args, d, std::max<int64_t>(x.rank(), 1));
   if (failed(dim))
     return failure();
@@ -48,7 +48,7 @@ sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
                                "dimension of size "
                             << size;
   // kthvalue keeps one position: the k-th.
-  int64_t kept = order == Order::Select ? 1 : k;
+  int64_t kept = how == Order::Select ? 1 : k;
   SmallVector<int64_t> shape(x.shape());
   if (x.rank())
     shape[*dim] = kept;
@@ -56,22 +56,17 @@ sortAlong(const KernelArgs &args, const Tensor &x, int64_t d, bool descending,
   // The keys, widened exactly: integers as int64 (doubles would tie
   // distinct values above 2^53), floats as float64.
   int64_t n = x.numel();
-  int32_t status;
-  if (x.storage() == Storage::Int) {
-    std::vector<int64_t> keys(n);
+  auto ordered = [&](auto read, auto run) {
+    std::vector<decltype(read(0))> keys(n);
     for (int64_t i = 0; i < n; ++i)
-      keys[i] = x.getInt(i);
-    status = traced_sort_order_i64(keys.data(), indices.data<int64_t>(), outer,
-                                   size, inner, k, descending,
-                                   static_cast<int64_t>(order));
-  } else {
-    std::vector<double> keys(n);
-    for (int64_t i = 0; i < n; ++i)
-      keys[i] = x.getDouble(i);
-    status = traced_sort_order_f64(keys.data(), indices.data<int64_t>(), outer,
-                                   size, inner, k, descending,
-                                   static_cast<int64_t>(order));
-  }
+      keys[i] = read(i);
+    return run(keys.data(), indices.data<int64_t>(), outer, size, inner, k,
+               descending, static_cast<int64_t>(how));
+  };
+  int32_t status =
+      x.storage() == Storage::Int
+          ? ordered([&](int64_t i) { return x.getInt(i); }, traced_sort_order_i64)
+          : ordered([&](int64_t i) { return x.getDouble(i); }, traced_sort_order_f64);
   if (status != 0)
     return args.emitError() << "the sort runtime failed (status " << status
                             << ")";
