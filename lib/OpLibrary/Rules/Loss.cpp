@@ -61,6 +61,11 @@ LogicalResult pointwiseLoss(const BoundCall &call, RuleHelper &h) {
       return h.unknown();
     dtype = poissonNllDTypes(operand(in, *inDType), operand(target, *targetDType), *logInput)
                 .result;
+    // full=True adds Stirling's term, log of the target in its dtype,
+    // which torch 1.13 has no float16 kernel for.
+    if (call.getBool("full").value_or(false) && target.getElementType().isF16())
+      return call.emitError() << "\"log_vml_cpu\" not implemented for 'Half' "
+                                 "(full=True takes the log of a float16 target)";
   }
   // bce_with_logits computes pos_weight - 1, which torch refuses for bool.
   if (call.getSignature().lookup("pos_weight"))
