@@ -260,8 +260,8 @@ def pos(n):
 def stft_samples():
     """torch.stft of real signals, in its real form (return_complex=False):
     n_fft, hop and win_length, windows (None, a tensor, float64), center
-    with each pad_mode, normalized, two-sided, batched; torch's refusals
-    and the complex form (refused: complex tensors are out of scope)."""
+    with each pad_mode, normalized, two-sided, batched; torch's refusals.
+    (return_complex=True's complex result is refused by the tracer.)"""
     F = {torch.float32: 1e-4, torch.float64: 1e-10}
     st = lambda **kw: (lambda x: torch.stft(x, return_complex=False, **kw))
     stw = lambda **kw: (lambda x, w: torch.stft(x, window=w, return_complex=False, **kw))
@@ -281,7 +281,6 @@ def stft_samples():
           for m in ("constant", "replicate", "circular")],
         ("hop longer than n_fft", st(n_fft=5, hop_length=7, center=False), [f32(40)], F),
         ("int64 window", stw(n_fft=6), [f32(20), torch.arange(1, 7)], F),
-        ("return_complex=True", lambda x: torch.stft(x, 8, return_complex=True), [f32(20)]),
         ("n_fft too long", st(n_fft=30, center=False), [f32(20)]),
         ("reflect pad too long", st(n_fft=30), [f32(10)]),
         ("bad pad_mode", st(n_fft=8, pad_mode="sideways"), [f32(20)]),
@@ -312,7 +311,9 @@ def istft_samples():
         ("window not centred", istw(n_fft=10, center=False), [f32(2, 6, 5, 2), pos(10)], F),
         ("window centred", istw(n_fft=10), [f32(6, 5, 2), pos(10)], F),
         ("win_length 8", istw(n_fft=10, win_length=8), [f32(6, 10, 2), pos(8)], F),
-        ("float64 window", istw(n_fft=8), [f32(5, 6, 2), pos(8).double()], F),
+        # (torch's inverse DFT is in float32, then promoted.)
+        ("float64 window", istw(n_fft=8), [f32(5, 6, 2), pos(8).double()],
+         {torch.float64: 1e-5}),
         ("normalized", ist(n_fft=8, normalized=True), [f64(5, 6, 2)], F),
         ("length shorter", ist(n_fft=10, length=7), [f32(6, 5, 2)], F),
         ("length longer", ist(n_fft=10, length=30), [f32(6, 5, 2)], F),
@@ -320,7 +321,6 @@ def istft_samples():
         ("stft round trip", lambda x, w: torch.istft(
             torch.stft(x, 16, 4, window=w, return_complex=False), 16, 4, window=w, length=50),
          [f32(2, 50), pos(16)], F),
-        ("return_complex=True", ist(n_fft=10, onesided=False, return_complex=True), [f32(10, 5, 2)]),
         ("zero envelope", ist(n_fft=10, center=False, win_length=8), [f32(6, 5, 2)]),
         ("zero window", istw(n_fft=10), [f32(6, 5, 2), torch.zeros(10)]),
         ("empty result", ist(n_fft=10), [f32(6, 1, 2)]),
