@@ -173,3 +173,259 @@ ConvDecode traced::decodeFftC2R(const Signature &sig, const ArgReader &reader,
   out.resultShape[out.dims.back()] = out.lastSize;
   return ConvDecode::Ok;
 }
+
+//===----------------------------------------------------------------------===//
+// stft and istft of real tensors
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// n_fft, center, normalized, hop_length (default n_fft // 4), win_length
+/// (default n_fft) and return_complex (refused when true) of either call.
+ConvDecode stftCommon(const ArgReader &reader, llvm::StringRef name, Stft &out,
+                      llvm::raw_string_ostream &err) {
+  std::optional<int64_t> nFft = reader.integer("n_fft");
+  std::optional<bool> center = reader.boolean("center"),
+                      normalized = reader.boolean("normalized");
+  if (!nFft || !center || !normalized)
+    return ConvDecode::Unknown;
+  out.nFft = *nFft;
+  out.center = *center;
+  out.normalized = *normalized;
+  if (!reader.isNone("return_complex")) {
+    std::optional<bool> complex = reader.boolean("return_complex");
+    if (!complex)
+      return ConvDecode::Unknown;
+    if (*complex) {
+      err << name << ": return_complex=True returns a complex tensor, and "
+          << "complex tensors are not supported (return_complex=False "
+          << "gives the real form, real and imaginary parts in a last dim "
+          << "of 2)";
+      return ConvDecode::Invalid;
+    }
+  }
+  out.hop = out.nFft >> 2;
+  out.winLength = out.nFft;
+  if (!reader.isNone("hop_length")) {
+    std::optional<int64_t> hop = reader.integer("hop_length");
+    if (!hop)
+      return ConvDecode::Unknown;
+    out.hop = *hop;
+  }
+  if (!reader.isNone("win_length")) {
+    std::optional<int64_t> win = reader.integer("win_length");
+    if (!win)
+      return ConvDecode::Unknown;
+    out.winLength = *win;
+  }
+  return ConvDecode::Ok;
+}
+
+bool checkWindow(const Stft &out, std::optional<llvm::ArrayRef<int64_t>> window,
+                 llvm::StringRef name, llvm::raw_string_ostream &err) {
+  if (!window || (window->size() == 1 && (*window)[0] == out.winLength))
+    return true;
+  err << name << ": expected a 1D window tensor of size equal to win_length="
+      << out.winLength << ", but got window with size [";
+  llvm::interleave(*window, err, ", ");
+  err << "]";
+  return false;
+}
+
+bool anyDynamic(llvm::ArrayRef<int64_t> shape) {
+  return llvm::any_of(shape, ShapedType::isDynamic);
+}
+} // namespace
+
+int64_t Stft::source(int64_t p) const {
+  int64_t q = p - pad;
+  if (q >= 0 && q < length)
+    return q;
+  if (padMode == "constant")
+    return -1;
+  if (padMode == "replicate")
+    return q < 0 ? 0 : length - 1;
+  if (padMode == "circular")
+    return ((q % length) + length) % length;
+  return q < 0 ? -q : 2 * (length - 1) - q; // reflect
+}
+
+ConvDecode traced::decodeStft(const ArgReader &reader,
+                              llvm::ArrayRef<int64_t> input,
+                              std::optional<llvm::ArrayRef<int64_t>> window,
+                              Stft &out, std::string &error) {
+  llvm::raw_string_ostream err(error);
+  out = Stft();
+  if (ConvDecode r = stftCommon(reader, "stft", out, err); r != ConvDecode::Ok)
+    return r;
+  if (anyDynamic(input) || (window && anyDynamic(*window)))
+    return ConvDecode::Unknown;
+  int64_t rank = static_cast<int64_t>(input.size());
+  if (rank != 1 && rank != 2) {
+    err << "stft: expected a 1D or 2D tensor, but got a tensor of " << rank
+        << " dimensions";
+    return ConvDecode::Invalid;
+  }
+  if (out.nFft <= 0) {
+    err << "stft: expected 0 < n_fft, but got n_fft=" << out.nFft;
+    return ConvDecode::Invalid;
+  }
+  out.length = input.back();
+  if (out.center) {
+    // torch/functional.py: F.pad(input, [n_fft // 2] * 2, pad_mode).
+    if (!reader.isNone("pad_mode")) {
+      std::optional<std::string> mode = reader.str("pad_mode");
+      if (!mode)
+        return ConvDecode::Unknown;
+      out.padMode = *mode;
+    }
+    if (out.padMode != "reflect" && out.padMode != "constant" &&
+        out.padMode != "replicate" && out.padMode != "circular") {
+      err << "stft: Unrecognised padding mode " << out.padMode;
+      return ConvDecode::Invalid;
+    }
+    out.pad = out.nFft / 2;
+    if (out.padMode == "reflect" && out.pad >= out.length) {
+      err << "stft: Argument #4: Padding size should be less than the "
+          << "corresponding input dimension, but got: padding (" << out.pad
+          << ", " << out.pad << ") at dimension " << 2
+          << " of the signal of length " << out.length;
+      return ConvDecode::Invalid;
+    }
+    if ((out.padMode == "circular" && out.pad > out.length) ||
+        (out.padMode == "replicate" && out.length == 0 && out.pad > 0)) {
+      err << "stft: Padding value causes wrapping around more than once "
+          << "(padding " << out.pad << " of a signal of length " << out.length
+          << ")";
+      return ConvDecode::Invalid;
+    }
+  }
+  int64_t len = out.length + 2 * out.pad;
+  if (out.nFft > len) {
+    err << "stft: expected 0 < n_fft < " << len << ", but got n_fft="
+        << out.nFft;
+    return ConvDecode::Invalid;
+  }
+  if (out.hop <= 0) {
+    err << "stft: expected hop_length > 0, but got hop_length=" << out.hop;
+    return ConvDecode::Invalid;
+  }
+  if (out.winLength <= 0 || out.winLength > out.nFft) {
+    err << "stft: expected 0 < win_length <= n_fft, but got win_length="
+        << out.winLength;
+    return ConvDecode::Invalid;
+  }
+  if (!checkWindow(out, window, "stft", err))
+    return ConvDecode::Invalid;
+  if (!reader.isNone("onesided")) {
+    std::optional<bool> onesided = reader.boolean("onesided");
+    if (!onesided)
+      return ConvDecode::Unknown;
+    out.onesided = *onesided;
+  }
+  out.frames = 1 + (len - out.nFft) / out.hop;
+  out.bins = out.onesided ? out.nFft / 2 + 1 : out.nFft;
+  if (rank == 2)
+    out.resultShape.push_back(input[0]);
+  out.resultShape.append({out.bins, out.frames, 2});
+  return ConvDecode::Ok;
+}
+
+ConvDecode traced::decodeIstft(const ArgReader &reader,
+                               llvm::ArrayRef<int64_t> input,
+                               std::optional<llvm::ArrayRef<int64_t>> window,
+                               Stft &out, std::string &error) {
+  llvm::raw_string_ostream err(error);
+  out = Stft();
+  if (ConvDecode r = stftCommon(reader, "istft", out, err);
+      r != ConvDecode::Ok)
+    return r;
+  if (anyDynamic(input) || (window && anyDynamic(*window)))
+    return ConvDecode::Unknown;
+  int64_t rank = static_cast<int64_t>(input.size());
+  int64_t numel = 1;
+  for (int64_t s : input)
+    numel *= s;
+  if (numel == 0) {
+    err << "istft: input tensor cannot be empty.";
+    return ConvDecode::Invalid;
+  }
+  if (rank != 3 && rank != 4) {
+    err << "istft: expected a tensor with 3 or 4 dimensions (real and "
+        << "imaginary parts in the last), but got " << rank;
+    return ConvDecode::Invalid;
+  }
+  if (input.back() != 2) {
+    err << "istft: expected the last dimension to be 2 (corresponding to "
+        << "real and imaginary parts), but got " << input.back();
+    return ConvDecode::Invalid;
+  }
+  out.frames = input[rank - 2];
+  out.bins = input[rank - 3];
+  out.onesided = out.bins != out.nFft;
+  if (!reader.isNone("onesided")) {
+    std::optional<bool> onesided = reader.boolean("onesided");
+    if (!onesided)
+      return ConvDecode::Unknown;
+    out.onesided = *onesided;
+  }
+  if (out.onesided && out.nFft / 2 + 1 != out.bins) {
+    err << "istft: expected the frequency dimension (3rd to the last) of the "
+        << "input tensor to match n_fft / 2 + 1 when onesided=True, but got "
+        << out.bins;
+    return ConvDecode::Invalid;
+  }
+  if (!out.onesided && out.nFft != out.bins) {
+    err << "istft: expected the frequency dimension (3rd to the last) of the "
+        << "input tensor to match n_fft when onesided=False, but got "
+        << out.bins;
+    return ConvDecode::Invalid;
+  }
+  if (!(0 < out.hop && out.hop <= out.winLength)) {
+    err << "istft expected 0 < hop_length <= win_length";
+    return ConvDecode::Invalid;
+  }
+  if (!(0 < out.winLength && out.winLength <= out.nFft)) {
+    err << "istft expected 0 < win_length <= n_fft";
+    return ConvDecode::Invalid;
+  }
+  if (!checkWindow(out, window, "istft", err))
+    return ConvDecode::Invalid;
+  out.added = out.nFft + out.hop * (out.frames - 1);
+  out.start = out.center ? out.nFft / 2 : 0;
+  int64_t end = out.center ? -(out.nFft / 2) : out.added;
+  if (!reader.isNone("length")) {
+    std::optional<int64_t> length = reader.integer("length");
+    if (!length)
+      return ConvDecode::Unknown;
+    end = out.start + *length;
+  }
+  // y.slice(1, start, end) (end wraps once when negative, both clamp).
+  int64_t stop = end < 0 ? end + out.added : end;
+  stop = std::clamp<int64_t>(stop, out.start, out.added);
+  out.stop = stop;
+  if (out.stop == out.start) {
+    err << "istft: the window envelope is empty (min(): Expected reduction "
+        << "dim to be specified for input.numel() == 0)";
+    return ConvDecode::Invalid;
+  }
+  out.outLength = out.stop - out.start + std::max<int64_t>(0, end - out.added);
+  if (!window) {
+    // The envelope of a window of ones (torch's window=None) is known here.
+    for (int64_t s = out.start; s < out.stop; ++s) {
+      bool covered = false;
+      for (int64_t f = 0; f < out.frames && !covered; ++f) {
+        int64_t t = s - f * out.hop;
+        covered = t >= 0 && t < out.nFft && out.inWindow(t);
+      }
+      if (!covered) {
+        err << "istft: window overlap add min: 1 (the overlap-added squared "
+            << "window is below 1e-11 at sample " << s << ")";
+        return ConvDecode::Invalid;
+      }
+    }
+  }
+  if (rank == 4)
+    out.resultShape.push_back(input[0]);
+  out.resultShape.push_back(out.outLength);
+  return ConvDecode::Ok;
+}

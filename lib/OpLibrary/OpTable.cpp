@@ -1552,6 +1552,19 @@ static const OpRow kOps[] = {
   {"torch.fft.hfftn", {"torch._C._fft.fft_hfftn"},
    "(Tensor input, int[1]? s=None, int[1]? dim=None, str? norm=None)",
    "hfft"},
+  // Short-time Fourier transforms of real tensors in their real forms
+  // (docs/fft.md): stft's spectrum with real and imaginary parts in a last
+  // dim of 2, and istft of such a spectrum; return_complex=True is refused.
+  {"torch.functional.stft", {"torch.stft", "Tensor.stft"},
+   "(Tensor input, int n_fft, int? hop_length=None, int? win_length=None, "
+   "Tensor? window=None, bool center=True, str pad_mode=\"reflect\", "
+   "bool normalized=False, bool? onesided=None, bool? return_complex=None)",
+   "stft"},
+  {"torch.istft", {"Tensor.istft"},
+   "(Tensor input, int n_fft, int? hop_length=None, int? win_length=None, "
+   "Tensor? window=None, bool center=True, bool normalized=False, "
+   "bool? onesided=None, int? length=None, bool return_complex=False)",
+   "istft"},
   // The regularized incomplete gamma functions P(a, x) and Q(a, x), through
   // the scalar special-function runtime (docs/special-runtime.md).
   {"torch.igamma", {"Tensor.igamma", "torch.special.gammainc"},
@@ -2237,6 +2250,11 @@ const RejectedDTypes kRejectedDTypes[] = {
     {"torch.fft.irfft", kF16 | kBF16},  {"torch.fft.irfft2", kF16 | kBF16},
     {"torch.fft.irfftn", kF16 | kBF16}, {"torch.fft.hfft", kF16 | kBF16},
     {"torch.fft.hfft2", kF16 | kBF16},  {"torch.fft.hfftn", kF16 | kBF16},
+    // stft: "expected a tensor of floating point or complex values" (and
+    // float16's complex FFT is missing); istft: view_as_complex of float
+    // types only, and col2im has no float16.
+    {"torch.functional.stft", kBool | kInts | kF16 | kBF16},
+    {"torch.istft", kBool | kInts | kF16 | kBF16},
     // "igamma_cpu" not implemented for 'Long' (and bool, the other ints).
     {"torch.igamma", kBool | kInts},    {"torch.igammac", kBool | kInts},
     // "unique" not implemented for 'Half'.

@@ -188,6 +188,9 @@ ATEN_RENAMED = {
                                 ("trilinear", "trilinear", (3,)))
        for n in dims},
     "numpy_T": ("builtins.getattr", {}, {"name": '"T"'}),
+    # aten::stft (no center) does not pad the signal; stft.center does, as
+    # torch.functional.stft.
+    "stft": ("torch.functional.stft", {}, {"center": "False"}),
     "cross_entropy_loss": ("torch.nn.functional.cross_entropy", {}, {}),
     "_reshape_alias": ("Tensor.view", {}, {}),
     "empty_strided": ("torch.empty", {}, {}),

@@ -252,6 +252,86 @@ def fft_c2r_nd(fn, two):
         ("float16", fn, [dt(torch.float16, 3, 4)]))
 
 
+def pos(n):
+    """A window of n values in [1, 6) (no zeros)."""
+    return positive((n,), torch.float32)
+
+
+def stft_samples():
+    """torch.stft of real signals, in its real form (return_complex=False):
+    n_fft, hop and win_length, windows (None, a tensor, float64), center
+    with each pad_mode, normalized, two-sided, batched; torch's refusals.
+    (return_complex=True's complex result is refused by the tracer.)"""
+    F = {torch.float32: 1e-4, torch.float64: 1e-10}
+    st = lambda **kw: (lambda x: torch.stft(x, return_complex=False, **kw))
+    stw = lambda **kw: (lambda x, w: torch.stft(x, window=w, return_complex=False, **kw))
+    return fixed(
+        ("n_fft=10", st(n_fft=10), [f32(100)], F),
+        ("n_fft=7 not centred", st(n_fft=7, center=False), [f32(10)], F),
+        ("n_fft=7 centred", st(n_fft=7), [f64(10)], F),
+        ("batched hop 4", st(n_fft=16, hop_length=4), [f32(3, 50)], F),
+        ("batched not centred", st(n_fft=16, hop_length=4, center=False), [f64(2, 40)], F),
+        ("window", stw(n_fft=16), [f32(2, 60), pos(16)], F),
+        ("float64 window on float32", stw(n_fft=8), [f32(30), pos(8).double()], F),
+        ("win_length < n_fft", stw(n_fft=12, win_length=7, hop_length=3), [f32(40), pos(7)], F),
+        ("win_length, no window", st(n_fft=12, win_length=6), [f32(40)], F),
+        ("two-sided", stw(n_fft=16, onesided=False), [f32(3, 50), pos(16)], F),
+        ("normalized", st(n_fft=9, normalized=True, hop_length=2), [f64(30)], F),
+        *[(f"pad_mode={m}", st(n_fft=8, pad_mode=m), [f32(2, 20)], F)
+          for m in ("constant", "replicate", "circular")],
+        ("hop longer than n_fft", st(n_fft=5, hop_length=7, center=False), [f32(40)], F),
+        ("int64 window", stw(n_fft=6), [f32(20), torch.arange(1, 7)], F),
+        ("n_fft too long", st(n_fft=30, center=False), [f32(20)]),
+        ("reflect pad too long", st(n_fft=30), [f32(10)]),
+        ("bad pad_mode", st(n_fft=8, pad_mode="sideways"), [f32(20)]),
+        ("hop 0", st(n_fft=8, hop_length=0), [f32(20)]),
+        ("win_length > n_fft", st(n_fft=8, win_length=9), [f32(20)]),
+        ("window of the wrong size", stw(n_fft=8), [f32(20), pos(7)]),
+        ("3-d input", st(n_fft=4, center=False), [f32(2, 2, 10)]),
+        ("int64 input", st(n_fft=4, center=False), [torch.arange(10)]),
+        ("float16 input", st(n_fft=4, center=False), [dt(torch.float16, 10)]))
+
+
+def istft_samples():
+    """torch.istft of real spectra (..., bins, frames, 2): onesided and
+    two-sided, n_fft even and odd, hop, windows (None, a tensor, padded
+    by win_length), center, normalized, length (shorter, longer), batched;
+    a round trip of stft; torch's refusals (the window overlap-add check)."""
+    F = {torch.float32: 1e-4, torch.float64: 1e-10}
+    ist = lambda **kw: (lambda x: torch.istft(x, **kw))
+    istw = lambda **kw: (lambda x, w: torch.istft(x, window=w, **kw))
+    return fixed(
+        ("n_fft=10", ist(n_fft=10), [f32(6, 2, 2)], F),
+        ("two-sided", ist(n_fft=6, onesided=False), [f32(6, 3, 2)], F),
+        ("onesided n_fft=10", ist(n_fft=10, onesided=True), [f64(6, 4, 2)], F),
+        ("odd n_fft", ist(n_fft=9, hop_length=3), [f32(5, 6, 2)], F),
+        ("batched", ist(n_fft=10), [f32(3, 6, 5, 2)], F),
+        ("not centred", ist(n_fft=10, center=False), [f32(6, 5, 2)], F),
+        ("hop 4", ist(n_fft=16, hop_length=4), [f64(9, 10, 2)], F),
+        ("window not centred", istw(n_fft=10, center=False), [f32(2, 6, 5, 2), pos(10)], F),
+        ("window centred", istw(n_fft=10), [f32(6, 5, 2), pos(10)], F),
+        ("win_length 8", istw(n_fft=10, win_length=8), [f32(6, 10, 2), pos(8)], F),
+        # (torch's inverse DFT is in float32, then promoted.)
+        ("float64 window", istw(n_fft=8), [f32(5, 6, 2), pos(8).double()],
+         {torch.float64: 1e-5}),
+        ("normalized", ist(n_fft=8, normalized=True), [f64(5, 6, 2)], F),
+        ("length shorter", ist(n_fft=10, length=7), [f32(6, 5, 2)], F),
+        ("length longer", ist(n_fft=10, length=30), [f32(6, 5, 2)], F),
+        ("length not centred", ist(n_fft=10, center=False, length=19), [f32(6, 5, 2)], F),
+        ("stft round trip", lambda x, w: torch.istft(
+            torch.stft(x, 16, 4, window=w, return_complex=False), 16, 4, window=w, length=50),
+         [f32(2, 50), pos(16)], F),
+        ("zero envelope", ist(n_fft=10, center=False, win_length=8), [f32(6, 5, 2)]),
+        ("zero window", istw(n_fft=10), [f32(6, 5, 2), torch.zeros(10)]),
+        ("empty result", ist(n_fft=10), [f32(6, 1, 2)]),
+        ("bins do not match", ist(n_fft=9), [f32(6, 5, 2)]),
+        ("last dim not 2", ist(n_fft=10), [f32(6, 5, 3)]),
+        ("2-d input", ist(n_fft=10), [f32(6, 5)]),
+        ("hop > win_length", ist(n_fft=10, hop_length=11), [f32(6, 5, 2)]),
+        ("int64 window", istw(n_fft=10), [f32(6, 5, 2), torch.arange(1, 11)]),
+        ("int64 input", ist(n_fft=10), [torch.ones(6, 5, 2, dtype=torch.int64)]))
+
+
 def incomplete_gamma(fn):
     """igamma / igammac: random operands (negative ones give NaN), a grid
     over every branch of torch's algorithm (a = 0, x = 0, infinities, NaN,
@@ -2088,6 +2168,8 @@ OPS = {
     **{f"torch.fft.{name}": fft_c2r(getattr(torch.fft, name)) for name in ("irfft", "hfft")},
     **{f"torch.fft.{name}": fft_c2r_nd(getattr(torch.fft, name), two=name.endswith("2"))
        for name in ("irfft2", "irfftn", "hfft2", "hfftn")},
+    "torch.functional.stft": stft_samples(),
+    "torch.istft": istft_samples(),
     "torch.igamma": incomplete_gamma(torch.igamma),
     "torch.igammac": incomplete_gamma(torch.igammac),
     "torch.nn.functional._scaled_dot_product_attention": fixed(

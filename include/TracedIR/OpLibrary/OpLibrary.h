@@ -691,6 +691,42 @@ ConvDecode decodeFftC2R(const Signature &sig, const ArgReader &reader,
                         llvm::ArrayRef<int64_t> input, bool hermitian,
                         llvm::StringRef name, FftC2R &out, std::string &error);
 
+/// torch.stft and torch.istft of real tensors (docs/fft.md): the frames,
+/// the bins and the result's shape, checked as torch 1.13 checks them
+/// (torch/functional.py's stft pads the signal when `center`; ATen's stft and
+/// istft in SpectralOps.cpp). Complex results (return_complex=True) are
+/// refused: complex tensors are out of scope.
+struct Stft {
+  int64_t nFft = 0, hop = 0, winLength = 0, frames = 0;
+  /// The bins of the spectrum: stft's output (n_fft / 2 + 1 onesided, else
+  /// n_fft); istft's input (only the first n_fft / 2 + 1 are read).
+  int64_t bins = 0;
+  bool center = true, normalized = false, onesided = true;
+  /// stft: the signal's length, its padding on each side and pad_mode.
+  int64_t length = 0, pad = 0;
+  std::string padMode = "reflect";
+  /// istft: the overlap-added signal's length n_fft + hop (frames - 1), the
+  /// part of it kept [start, stop) and the result's length (zeros past it).
+  int64_t added = 0, start = 0, stop = 0, outLength = 0;
+  llvm::SmallVector<int64_t> resultShape;
+  /// The window padded to n_fft (centred) at t, for a window of ones
+  /// (torch's window=None).
+  bool inWindow(int64_t t) const {
+    int64_t left = (nFft - winLength) / 2;
+    return t >= left && t < left + winLength;
+  }
+  /// stft: the signal's sample at position p of the padded signal, or -1
+  /// for a zero (pad_mode 'constant').
+  int64_t source(int64_t p) const;
+};
+/// `window`: the window's shape, or none for window=None.
+ConvDecode decodeStft(const ArgReader &reader, llvm::ArrayRef<int64_t> input,
+                      std::optional<llvm::ArrayRef<int64_t>> window, Stft &out,
+                      std::string &error);
+ConvDecode decodeIstft(const ArgReader &reader, llvm::ArrayRef<int64_t> input,
+                       std::optional<llvm::ArrayRef<int64_t>> window,
+                       Stft &out, std::string &error);
+
 /// Parses a default or binding constant written in Python syntax.
 Attribute parsePyLiteral(MLIRContext *ctx, llvm::StringRef text);
 

@@ -3276,6 +3276,136 @@ static FailureOr<RtValue> fftC2R(const KernelArgs &args) {
   return RtValue(out);
 }
 
+/// The input, the window (none for window=None) and decodeStft's or
+/// decodeIstft's frames of torch.stft/istft; the result's dtype (float64
+/// with a float64 window) and the window padded to n_fft.
+struct StftCall {
+  Tensor input;
+  std::optional<Tensor> window;
+  Stft stft;
+  DType dtype;
+  std::vector<double> padded;
+};
+
+static FailureOr<StftCall> readStft(const KernelArgs &args, bool inverse) {
+  StftCall c;
+  FailureOr<Tensor> in = args.tensor("input");
+  if (failed(in) || failed(kernels::optionalArg(args, "window",
+                                                &KernelArgs::tensor, c.window)))
+    return failure();
+  c.input = *in;
+  std::optional<ArrayRef<int64_t>> windowShape;
+  if (c.window)
+    windowShape = c.window->shape();
+  if (failed(kernels::decodeArgs(
+          args, inverse ? "istft" : "stft",
+          [&](const ArgReader &reader, std::string &error) {
+            return inverse ? decodeIstft(reader, c.input.shape(), windowShape,
+                                         c.stft, error)
+                           : decodeStft(reader, c.input.shape(), windowShape,
+                                        c.stft, error);
+          })))
+    return failure();
+  c.dtype = c.window && c.window->dtype() == DType::F64 ? DType::F64
+                                                         : c.input.dtype();
+  if (c.dtype != DType::F32 && c.dtype != DType::F64)
+    return args.emitError() << (inverse ? "istft" : "stft")
+                            << ": expected a float32 or float64 tensor, got "
+                            << dtypeName(c.input.dtype());
+  const Stft &s = c.stft;
+  c.padded.assign(s.nFft, 0.0);
+  int64_t left = (s.nFft - s.winLength) / 2;
+  for (int64_t i = 0; i < s.winLength; ++i)
+    c.padded[left + i] = c.window ? c.window->getDouble(i) : 1.0;
+  return c;
+}
+
+/// torch.stft of a real signal (docs/fft.md): per frame of the padded
+/// signal, the DFT of the frame times the window, exact sums in double;
+/// [..., bin, frame, (re, im)].
+static FailureOr<RtValue> stftKernel(const KernelArgs &args) {
+  FailureOr<StftCall> c = readStft(args, /*inverse=*/false);
+  if (failed(c))
+    return failure();
+  const Stft &s = c->stft;
+  int64_t batch = c->input.shape().size() == 2 ? c->input.shape()[0] : 1;
+  double scale = s.normalized ? 1.0 / std::sqrt(static_cast<double>(s.nFft))
+                              : 1.0;
+  Tensor out(c->dtype, s.resultShape);
+  std::vector<double> frame(s.nFft);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t f = 0; f < s.frames; ++f) {
+      for (int64_t t = 0; t < s.nFft; ++t) {
+        int64_t src = s.source(f * s.hop + t);
+        frame[t] = src < 0 ? 0.0
+                           : c->input.getDouble(b * s.length + src) *
+                                 c->padded[t];
+      }
+      for (int64_t k = 0; k < s.bins; ++k) {
+        double re = 0.0, im = 0.0;
+        for (int64_t t = 0; t < s.nFft; ++t) {
+          auto [cs, sn] = twiddle(k * t, s.nFft);
+          re += frame[t] * cs;
+          im -= frame[t] * sn;
+        }
+        int64_t at = ((b * s.bins + k) * s.frames + f) * 2;
+        out.setDouble(at, re * scale);
+        out.setDouble(at + 1, im * scale);
+      }
+    }
+  return RtValue(out);
+}
+
+/// torch.istft of a real spectrum [..., bin, frame, (re, im)] (docs/fft.md):
+/// per frame the real inverse DFT of bins 0 .. n_fft / 2 (the imaginary
+/// parts of bins 0 and n_fft / 2 dropped, as c2r does), times the window,
+/// overlap-added and divided by the overlap-added squared window (an error
+/// where that is below 1e-11), trimmed to [start, stop), zeros past it.
+static FailureOr<RtValue> istftKernel(const KernelArgs &args) {
+  FailureOr<StftCall> c = readStft(args, /*inverse=*/true);
+  if (failed(c))
+    return failure();
+  const Stft &s = c->stft;
+  int64_t n = s.nFft, half = n / 2 + 1;
+  std::vector<double> envelope(s.added, 0.0);
+  for (int64_t f = 0; f < s.frames; ++f)
+    for (int64_t t = 0; t < n; ++t)
+      envelope[f * s.hop + t] += c->padded[t] * c->padded[t];
+  for (int64_t i = s.start; i < s.stop; ++i)
+    if (std::abs(envelope[i]) < 1e-11)
+      return args.emitError()
+             << "istft: window overlap add min: 1 (the overlap-added squared "
+             << "window is below 1e-11 at sample " << i << ")";
+  int64_t batch = c->input.shape().size() == 4 ? c->input.shape()[0] : 1;
+  double scale = s.normalized ? 1.0 / std::sqrt(static_cast<double>(n))
+                              : 1.0 / static_cast<double>(n);
+  Tensor out(c->dtype, s.resultShape);
+  std::vector<double> y(s.added);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::fill(y.begin(), y.end(), 0.0);
+    for (int64_t f = 0; f < s.frames; ++f)
+      for (int64_t t = 0; t < n; ++t) {
+        double v = 0.0;
+        for (int64_t j = 0; j < half; ++j) {
+          int64_t at = ((b * s.bins + j) * s.frames + f) * 2;
+          bool edge = j == 0 || 2 * j == n;
+          auto [cs, sn] = twiddle(j * t, n);
+          double term = c->input.getDouble(at) * cs;
+          if (!edge)
+            term -= c->input.getDouble(at + 1) * sn;
+          v += edge ? term : 2.0 * term;
+        }
+        y[f * s.hop + t] += v * scale * c->padded[t];
+      }
+    for (int64_t i = 0; i < s.outLength; ++i) {
+      int64_t src = s.start + i;
+      out.setDouble(b * s.outLength + i,
+                    src < s.stop ? y[src] / envelope[src] : 0.0);
+    }
+  }
+  return RtValue(out);
+}
+
 /// torch 1.13's nn.functional._scaled_dot_product_attention on the CPU
 /// (_scaled_dot_product_attention_math): the query times 1/sqrt(E), its
 /// product with key^T, plus the mask (a bool one, or is_causal's lower
@@ -3361,6 +3491,8 @@ void mlir::traced::kernels::populateLinalgKernels(KernelTable &table) {
   table["torch.fft.hfft"] = fftC2R<true>;
   table["torch.fft.hfft2"] = fftC2R<true>;
   table["torch.fft.hfftn"] = fftC2R<true>;
+  table["torch.functional.stft"] = stftKernel;
+  table["torch.istft"] = istftKernel;
   table["torch.nn.functional._scaled_dot_product_attention"] =
       scaledDotProductAttention;
   table["torch.tensordot"] = tensordot;

@@ -1735,6 +1735,53 @@ LogicalResult hfft(const BoundCall &call, RuleHelper &h) {
   return fftC2R(call, h, /*hermitian=*/true);
 }
 
+/// torch.stft and torch.istft of real tensors (decodeStft, decodeIstft): a
+/// real result of the input's dtype, float64 when the window is float64
+/// (torch promotes the signal times the window); istft refuses windows that
+/// are not float32 or float64 (col2im_out_cpu).
+static LogicalResult stftRule(const BoundCall &call, RuleHelper &h,
+                              bool inverse) {
+  RankedTensorType input = h.tensor("input");
+  RankedTensorType window =
+      call.isNone("window") ? RankedTensorType() : h.tensor("window");
+  if (!input || (!call.isNone("window") && !window))
+    return h.unknown();
+  std::optional<ArrayRef<int64_t>> windowShape;
+  if (window)
+    windowShape = window.getShape();
+  Stft stft;
+  std::string error;
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
+    return inverse ? decodeIstft(reader, input.getShape(), windowShape, stft,
+                                 error)
+                   : decodeStft(reader, input.getShape(), windowShape, stft,
+                                error);
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
+  std::optional<DType> d = dtypeFromType(input.getElementType());
+  std::optional<DType> w;
+  if (window && !(w = dtypeFromType(window.getElementType())))
+    return h.unknown();
+  if (!d)
+    return h.unknown();
+  if (w && inverse && *w != DType::F32 && *w != DType::F64) {
+    h.error() << "istft: the window must be float32 or float64 (torch's "
+              << "overlap-add is not implemented for " << dtypeName(*w) << ")";
+    return h.stop();
+  }
+  DType out = (w == DType::F64) ? DType::F64 : *d;
+  return h.result(stft.resultShape, typeFromDType(call.getContext(), out));
+}
+
+LogicalResult stft(const BoundCall &call, RuleHelper &h) {
+  return stftRule(call, h, /*inverse=*/false);
+}
+
+LogicalResult istft(const BoundCall &call, RuleHelper &h) {
+  return stftRule(call, h, /*inverse=*/true);
+}
+
 /// torch 1.13's nn.functional._scaled_dot_product_attention: (output,
 /// attention weights), softmax(q k^T / sqrt(E) + mask) and its product
 /// with v; both results always (need_attn_weights only names the wish).

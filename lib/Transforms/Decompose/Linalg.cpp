@@ -926,6 +926,190 @@ static Results decomposeFftC2R(Decomposer &d) {
   return one(d.cast(y, result.getElementType()));
 }
 
+/// decodeStft or decodeIstft of the call (static shapes), and its window
+/// (null for window=None) in float64, padded to n_fft (centred).
+static FailureOr<Value> decodeStftCall(Decomposer &d, bool inverse,
+                                       Stft &stft) {
+  Value input = d.tensor("input");
+  Value win = d.isNone("window") ? Value() : d.tensor("window");
+  if (!typeOf(input) || !typeOf(input).hasStaticShape() ||
+      !d.resultTensorType(0) ||
+      (!d.isNone("window") && (!typeOf(win) || !typeOf(win).hasStaticShape())))
+  {
+    (void)d.decline("needs tensors of static shape");
+    return failure();
+  }
+  auto ints = [&](StringRef name) { return d.getInts(name); };
+  auto integer = [&](StringRef name) { return d.getInt(name); };
+  auto boolean = [&](StringRef name) { return d.getBool(name); };
+  auto str = [&](StringRef name) { return d.getStr(name); };
+  auto isNone = [&](StringRef name) { return d.isNone(name); };
+  auto known = [&](StringRef name) { return bool(d.value(name)); };
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  std::optional<ArrayRef<int64_t>> windowShape;
+  if (win)
+    windowShape = typeOf(win).getShape();
+  std::string error;
+  ArrayRef<int64_t> shape = typeOf(input).getShape();
+  ConvDecode status =
+      inverse ? decodeIstft(reader, shape, windowShape, stft, error)
+              : decodeStft(reader, shape, windowShape, stft, error);
+  if (status != ConvDecode::Ok) {
+    (void)d.decline(error.empty() ? "the arguments are not constants" : error);
+    return failure();
+  }
+  if (!win)
+    return Value();
+  win = d.cast(win, d.b.getF64Type());
+  int64_t left = (stft.nFft - stft.winLength) / 2;
+  if (stft.winLength < stft.nFft)
+    win = d.call("torch.nn.functional.pad",
+                 {{"input", win},
+                  {"pad", d.ints({left, stft.nFft - stft.winLength - left})}});
+  return win;
+}
+
+/// torch.stft of a real signal (docs/fft.md): the frames of the padded
+/// signal gathered with a constant index [frames, n_fft] (pad_mode
+/// 'constant' reads a zero appended to the signal), times the window, times
+/// a constant [n_fft, 2 bins] matrix of cos and -sin columns (the scale and
+/// a window of ones folded in), reshaped and transposed to [..., bin,
+/// frame, 2]. In float64, rounded once to the result.
+static Results decomposeStft(Decomposer &d) {
+  Stft s;
+  FailureOr<Value> win = decodeStftCall(d, /*inverse=*/false, s);
+  if (failed(win))
+    return failure();
+  Value x = d.cast(d.tensor("input"), d.b.getF64Type());
+  int64_t rank = static_cast<int64_t>(shapeOf(x).size());
+  if (s.padMode == "constant" && s.pad > 0)
+    x = d.call("torch.nn.functional.pad",
+               {{"input", x}, {"pad", d.ints({0, 1})}});
+  Value index = d.tensorConstant(
+      RankedTensorType::get({s.frames, s.nFft}, d.b.getI64Type()),
+      [&](ArrayRef<int64_t> i) {
+        int64_t src = s.source(i[0] * s.hop + i[1]);
+        return static_cast<double>(src < 0 ? s.length : src);
+      });
+  Value frames = indexDim(d, x, rank - 1, index);
+  if (*win)
+    frames = d.binary("torch.mul", frames, *win);
+  double scale =
+      s.normalized ? 1.0 / std::sqrt(static_cast<double>(s.nFft)) : 1.0;
+  Value matrix = d.tensorConstant(
+      RankedTensorType::get({s.nFft, 2 * s.bins}, d.b.getF64Type()),
+      [&](ArrayRef<int64_t> i) {
+        int64_t t = i[0], k = i[1] / 2;
+        double w = (*win || s.inWindow(t)) ? scale : 0.0;
+        return i[1] % 2 ? -w * twiddle(k, t, s.nFft, true)
+                        : w * twiddle(k, t, s.nFft, false);
+      });
+  Value spectrum = d.binary("torch.matmul", frames, matrix);
+  SmallVector<int64_t> shape(shapeOf(frames).drop_back());
+  shape.append({s.bins, 2});
+  spectrum = d.call("torch.transpose", {{"input", reshape(d, spectrum, shape)},
+                                        {"dim0", d.i64(-3)},
+                                        {"dim1", d.i64(-2)}});
+  return one(d.cast(spectrum, d.resultTensorType(0).getElementType()));
+}
+
+/// torch.istft of a real spectrum (docs/fft.md): per frame the real inverse
+/// DFT of bins 0 .. n_fft / 2 as a product with a constant [2 bins, n_fft]
+/// matrix (scale, Hermitian weights and a window of ones folded in), times
+/// the window, overlap-added by index_add at constant positions, trimmed,
+/// divided by the overlap-added squared window (constant for window=None,
+/// else computed the same way and checked at run time against torch's
+/// 1e-11), zeros appended up to `length`. In float64, rounded once.
+static Results decomposeIstft(Decomposer &d) {
+  Stft s;
+  FailureOr<Value> win = decodeStftCall(d, /*inverse=*/true, s);
+  if (failed(win))
+    return failure();
+  Value x = d.cast(d.tensor("input"), d.b.getF64Type());
+  SmallVector<int64_t> batch(shapeOf(x).drop_back(3));
+  int64_t n = s.nFft, half = n / 2 + 1, kept = s.stop - s.start;
+  double scale = s.normalized ? 1.0 / std::sqrt(static_cast<double>(n))
+                              : 1.0 / static_cast<double>(n);
+  // [..., bin, frame, 2] -> [..., frame, bin * 2].
+  x = d.call("torch.movedim", {{"input", x},
+                               {"source", d.i64(-3)},
+                               {"destination", d.i64(-2)}});
+  SmallVector<int64_t> rows(batch);
+  rows.append({s.frames, 2 * s.bins});
+  x = reshape(d, x, rows);
+  Value matrix = d.tensorConstant(
+      RankedTensorType::get({2 * s.bins, n}, d.b.getF64Type()),
+      [&](ArrayRef<int64_t> i) {
+        int64_t j = i[0] / 2, t = i[1];
+        if (j >= half || (!*win && !s.inWindow(t)))
+          return 0.0;
+        bool edge = j == 0 || 2 * j == n;
+        double w = (edge ? 1.0 : 2.0) * scale;
+        if (i[0] % 2)
+          return edge ? 0.0 : -w * twiddle(j, t, n, true);
+        return w * twiddle(j, t, n, false);
+      });
+  Value frames = d.binary("torch.matmul", x, matrix);
+  if (*win)
+    frames = d.binary("torch.mul", frames, *win);
+  SmallVector<int64_t> flat(batch);
+  flat.push_back(s.frames * n);
+  Value positions = d.tensorConstant(
+      RankedTensorType::get({s.frames * n}, d.b.getI64Type()),
+      [&](ArrayRef<int64_t> i) {
+        return static_cast<double>((i[0] / n) * s.hop + i[0] % n);
+      });
+  auto overlapAdd = [&](Value source, ArrayRef<int64_t> lead) {
+    SmallVector<int64_t> shape(lead);
+    shape.push_back(s.added);
+    int64_t dim = static_cast<int64_t>(lead.size());
+    Value zeros = d.tensorConstant(
+        RankedTensorType::get(shape, d.b.getF64Type()),
+        [](ArrayRef<int64_t>) { return 0.0; });
+    Value sum = d.call("torch.index_add", {{"input", zeros},
+                                           {"dim", d.i64(dim)},
+                                           {"index", positions},
+                                           {"source", source}});
+    return d.call("torch.narrow", {{"input", sum},
+                                   {"dim", d.i64(dim)},
+                                   {"start", d.i64(s.start)},
+                                   {"length", d.i64(kept)}});
+  };
+  Value y = overlapAdd(reshape(d, frames, flat), batch);
+  auto envelopeAt = [&](int64_t i) {
+    double e = 0.0;
+    for (int64_t f = 0; f < s.frames; ++f) {
+      int64_t t = s.start + i - f * s.hop;
+      e += (t >= 0 && t < n && s.inWindow(t)) ? 1.0 : 0.0;
+    }
+    return e;
+  };
+  if (*win) {
+    Value squares = d.binary("torch.mul", *win, *win);
+    Value ones = d.tensorConstant(
+        RankedTensorType::get({s.frames, n}, d.b.getF64Type()),
+        [](ArrayRef<int64_t>) { return 1.0; });
+    squares = reshape(d, d.binary("torch.mul", squares, ones), {s.frames * n});
+    Value envelope = overlapAdd(squares, {});
+    Value ok = d.call("torch.all",
+                      {{"input", d.binary("torch.ge", envelope, d.f64(1e-11))}});
+    d.call("torch._assert",
+           {{"condition", ok},
+            {"message", d.str("istft: window overlap add min: 1 (the "
+                              "overlap-added squared window is below 1e-11)")}});
+    y = d.binary("torch.div", y, envelope);
+  } else {
+    y = d.binary("torch.mul", y,
+                 d.tensorConstant(
+                     RankedTensorType::get({kept}, d.b.getF64Type()),
+                     [&](ArrayRef<int64_t> i) { return 1.0 / envelopeAt(i[0]); }));
+  }
+  if (s.outLength > kept)
+    y = d.call("torch.nn.functional.pad",
+               {{"input", y}, {"pad", d.ints({0, s.outLength - kept})}});
+  return one(d.cast(y, d.resultTensorType(0).getElementType()));
+}
+
 /// torch 1.13's _scaled_dot_product_attention (its CPU math path):
 /// matmul(query * (1 / sqrt(E)), key^T), plus the mask (bool ones and
 /// is_causal's lower triangle as 0 / -inf; add_ keeps the weights' dtype),
@@ -1034,6 +1218,8 @@ void decompose::populateLinalgDecompositions(DecompositionTable &t) {
   t["torch.fft.hfft"] = decomposeFftC2R<true>;
   t["torch.fft.hfft2"] = decomposeFftC2R<true>;
   t["torch.fft.hfftn"] = decomposeFftC2R<true>;
+  t["torch.functional.stft"] = decomposeStft;
+  t["torch.istft"] = decomposeIstft;
   t["torch.nn.functional._scaled_dot_product_attention"] =
       decomposeScaledDotProductAttention;
   t["torch.inner"] = decomposeTensordot;
