@@ -33,6 +33,12 @@ bool wrapDim(int64_t &d, int64_t rank, llvm::raw_string_ostream &err) {
   return true;
 }
 
+/// The size of `input` at wrapped dim `d`: a 0-d tensor's one dim (torch
+/// wraps dim 0 and -1 of a scalar) has size 1.
+int64_t sizeAt(llvm::ArrayRef<int64_t> input, int64_t d) {
+  return d < static_cast<int64_t>(input.size()) ? input[d] : 1;
+}
+
 /// The dims and signal sizes of an n-D call (canonicalize_fft_shape_and_dim_args).
 ConvDecode shapeAndDims(const ArgReader &reader, llvm::ArrayRef<int64_t> input,
                         FftC2R &out, llvm::raw_string_ostream &err) {
@@ -70,13 +76,13 @@ ConvDecode shapeAndDims(const ArgReader &reader, llvm::ArrayRef<int64_t> input,
       for (int64_t i = 0; i < k; ++i)
         out.dims.push_back(rank - k + i);
     for (int64_t i = 0; i < k; ++i)
-      out.sizes.push_back((*shape)[i] == -1 ? input[out.dims[i]] : (*shape)[i]);
+      out.sizes.push_back((*shape)[i] == -1 ? sizeAt(input, out.dims[i]) : (*shape)[i]);
   } else {
     if (!dim)
       for (int64_t i = 0; i < rank; ++i)
         out.dims.push_back(i);
     for (int64_t d : out.dims)
-      out.sizes.push_back(input[d]);
+      out.sizes.push_back(sizeAt(input, d));
   }
   for (int64_t n : out.sizes) {
     if (ShapedType::isDynamic(n))
@@ -136,7 +142,7 @@ ConvDecode traced::decodeFftC2R(const Signature &sig, const ArgReader &reader,
     if (!reader.isNone("s"))
       shape = reader.ints("s");
     int64_t last = (!shape || shape->back() == -1)
-                       ? 2 * (input[out.dims.back()] - 1)
+                       ? 2 * (sizeAt(input, out.dims.back()) - 1)
                        : out.sizes.back();
     if (last < 1) {
       err << "Invalid number of data points (" << last << ") specified";
