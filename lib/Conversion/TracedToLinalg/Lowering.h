@@ -158,6 +158,7 @@ void populateElementwiseLowerings(LoweringTable &table);
 void populateSpecialLowerings(LoweringTable &table);
 void populateFactoryLowerings(LoweringTable &table);
 void populateLinalgLowerings(LoweringTable &table);
+void populateLossLowerings(LoweringTable &table);
 void populatePoolLowerings(LoweringTable &table);
 void populateNormLowerings(LoweringTable &table);
 void populateReduceLowerings(LoweringTable &table);

@@ -331,6 +331,7 @@ static const FamilyTable<LowerFn> &getLoweringFamilies() {
     f.add("Elementwise", populateElementwiseLowerings);
     f.add("Factory", populateFactoryLowerings);
     f.add("Linalg", populateLinalgLowerings);
+    f.add("Loss", populateLossLowerings);
     f.add("Pool", populatePoolLowerings);
     f.add("Norm", populateNormLowerings);
     f.add("Reduce", populateReduceLowerings);
