@@ -1592,7 +1592,9 @@ OPS = {
     "torch.take_along_dim": fixed(
         ("argsort", lambda x: torch.take_along_dim(x, x.argsort(1), 1), [f32(3, 4)]),
         ("broadcast", lambda x, i: torch.take_along_dim(x, i, dim=0), [f32(3, 4), torch.tensor([[2], [0]])]),
-        ("flat", lambda x, i: x.take_along_dim(i), [f32(2, 3), torch.tensor([5, 0, -1])])),
+        ("flat", lambda x, i: x.take_along_dim(i), [f32(2, 3), torch.tensor([5, 0, -1])]),
+        ("int32 indices rejected", lambda x, i: torch.take_along_dim(x, i),
+         [dt(torch.int64, 2, 1, 4), torch.tensor(6, dtype=torch.int32)])),
     "torch.hstack": fixed(
         ("1-d", lambda a, b: torch.hstack([a, b]), [f32(2), f32(3)]),
         ("2-d", lambda a, b: torch.hstack((a, b)), [f32(2, 1), dt(torch.float64, 2, 3)])),

@@ -13,9 +13,11 @@ LogicalResult takeAlongDim(const BoundCall &call, RuleHelper &h) {
   RankedTensorType in = h.tensor("input"), idx = h.tensor("indices");
   if (!in || !idx)
     return h.unknown();
-  if (isa<FloatType>(idx.getElementType()) ||
-      idx.getElementType().isInteger(1))
-    return call.emitError() << "take_along_dim expects integer indices";
+  // (torch 1.13 takes int64 indices only.)
+  if (!idx.getElementType().isInteger(64))
+    return call.emitError() << "torch.take_along_dim(): dtype of indices "
+                               "should be Long but got "
+                            << idx.getElementType();
   if (call.isNone("dim")) {
     int64_t n = idx.hasStaticShape() ? idx.getNumElements()
                                      : ShapedType::kDynamic;
