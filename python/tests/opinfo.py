@@ -3352,12 +3352,14 @@ OPS = {
         ("vector", lambda a, b: torch.linalg.lstsq(a, b, driver="gels")[1], [f32(2, 4, 3), f32(2, 4)], ACCUMULATE),
         ("broadcast", lambda a, b: torch.linalg.lstsq(a, b, driver="gelsd")[0], [f32(2, 1, 4, 3), f32(3, 4, 2)],
          ACCUMULATE),
-        # (A column 1e4 times smaller than the others: the rank is 2 with and
-        # without gelsy's column pivoting, which torch's uninitialized pivots
-        # leave to chance for the first matrix.)
+        # (A column 1e4 times smaller than the others: rank 2. Not gelsy:
+        # torch 1.13 passes it an uninitialized pivot array for the first
+        # matrix, which marks columns as leading at random, so torch's own
+        # solution of a rank-deficient problem changes from run to run:
+        # 0.185 off ours in one process, equal in another.)
         *[(f"rcond {drv} {k}",
            lambda a, b, drv=drv, k=k: torch.linalg.lstsq(a * torch.tensor([1.0, 1.0, 1e-4]), b, 1e-2, driver=drv)[k],
-           [f32(2, 4, 3), f32(2, 4, 1)], ACCUMULATE) for drv in ("gelsy", "gelsd", "gelss") for k in (0, 2)],
+           [f32(2, 4, 3), f32(2, 4, 1)], ACCUMULATE) for drv in ("gelsd", "gelss") for k in (0, 2)],
         ("rank-deficient gelsd", lambda a, b: torch.linalg.lstsq(a * 0 + 1, b, driver="gelsd")[1], [f32(4, 3), f32(4, 1)]),
         ("rank-deficient gels", lambda a, b: torch.linalg.lstsq(a * 0 + 1, b, driver="gels")[0], [f32(4, 3), f32(4, 1)]),
         ("bad driver", lambda a, b: torch.linalg.lstsq(a, b, driver="gelsx")[0], [f32(4, 3), f32(4, 1)]),
