@@ -139,6 +139,25 @@ private:
   SymbolTableCollection &symbols;
 };
 
+/// `fn` of an ArgReader over the call's constant arguments (for the op
+/// library's decoders, decodeFftC2R and decodeStft, which the rules and the
+/// kernels call too, each through its own withArgReader); a single int
+/// reads as a one-element list, as the kernels' reader has it.
+template <typename Fn> auto withArgReader(Decomposer &d, Fn fn) {
+  auto ints = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    if (std::optional<int64_t> i = d.getInt(name))
+      return SmallVector<int64_t>{*i};
+    return d.getInts(name);
+  };
+  auto integer = [&](StringRef name) { return d.getInt(name); };
+  auto boolean = [&](StringRef name) { return d.getBool(name); };
+  auto str = [&](StringRef name) { return d.getStr(name); };
+  auto isNone = [&](StringRef name) { return d.isNone(name); };
+  auto known = [&](StringRef name) { return bool(d.value(name)); };
+  ArgReader reader{ints, integer, boolean, str, isNone, known};
+  return fn(reader);
+}
+
 /// The one-hot mask of class-index targets over an input of `type`
 /// ([N, C, ...], or [C] with a 0-d target): mask[n, c, ...] is
 /// target[n, ...] == c. `classShape` is how a per-class tensor broadcasts

@@ -875,22 +875,13 @@ static Results decomposeFftC2R(Decomposer &d) {
   RankedTensorType result = d.resultTensorType(0);
   if (!type || !type.hasStaticShape() || !result)
     return d.decline("the FFT needs an input of static shape");
-  auto ints = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
-    if (std::optional<int64_t> i = d.getInt(name))
-      return SmallVector<int64_t>{*i};
-    return d.getInts(name);
-  };
-  auto integer = [&](StringRef name) { return d.getInt(name); };
-  auto boolean = [&](StringRef name) { return d.getBool(name); };
-  auto str = [&](StringRef name) { return d.getStr(name); };
-  auto isNone = [&](StringRef name) { return d.isNone(name); };
-  auto known = [&](StringRef name) { return bool(d.value(name)); };
-  ArgReader reader{ints, integer, boolean, str, isNone, known};
   FftC2R fft;
   std::string error;
-  if (decodeFftC2R(d.bound.spec->signature, reader, type.getShape(), Hermitian,
-                   Hermitian ? "hfftn" : "irfftn", fft,
-                   error) != ConvDecode::Ok)
+  ConvDecode status = withArgReader(d, [&](const ArgReader &reader) {
+    return decodeFftC2R(d.bound.spec->signature, reader, type.getShape(),
+                        Hermitian, Hermitian ? "hfftn" : "irfftn", fft, error);
+  });
+  if (status != ConvDecode::Ok)
     return d.decline(error.empty() ? "the FFT's arguments are not constants"
                                    : error);
   Value re = d.cast(input, d.b.getF64Type()), im;
@@ -939,21 +930,15 @@ static FailureOr<Value> decodeStftCall(Decomposer &d, bool inverse,
     (void)d.decline("needs tensors of static shape");
     return failure();
   }
-  auto ints = [&](StringRef name) { return d.getInts(name); };
-  auto integer = [&](StringRef name) { return d.getInt(name); };
-  auto boolean = [&](StringRef name) { return d.getBool(name); };
-  auto str = [&](StringRef name) { return d.getStr(name); };
-  auto isNone = [&](StringRef name) { return d.isNone(name); };
-  auto known = [&](StringRef name) { return bool(d.value(name)); };
-  ArgReader reader{ints, integer, boolean, str, isNone, known};
   std::optional<ArrayRef<int64_t>> windowShape;
   if (win)
     windowShape = typeOf(win).getShape();
   std::string error;
   ArrayRef<int64_t> shape = typeOf(input).getShape();
-  ConvDecode status =
-      inverse ? decodeIstft(reader, shape, windowShape, stft, error)
-              : decodeStft(reader, shape, windowShape, stft, error);
+  ConvDecode status = withArgReader(d, [&](const ArgReader &reader) {
+    return inverse ? decodeIstft(reader, shape, windowShape, stft, error)
+                   : decodeStft(reader, shape, windowShape, stft, error);
+  });
   if (status != ConvDecode::Ok) {
     (void)d.decline(error.empty() ? "the arguments are not constants" : error);
     return failure();
