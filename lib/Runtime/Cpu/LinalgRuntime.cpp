@@ -14,12 +14,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Runtime/LinalgRuntime.h"
+#include "MemrefAbi.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 // LAPACK's and BLAS's Fortran entry points (all arguments by reference).
 extern "C" {
@@ -1039,8 +1039,6 @@ TRACED_EXPORT int32_t traced_linalg_matrix_exp(int dtype, const void *a,
 // contiguous allocations (stride 1).
 //===----------------------------------------------------------------------===//
 
-#define MR(T, x) T *x##Base, T *x, int64_t x##Off, int64_t x##Size, int64_t x##Stride
-#define AT(x) (x + x##Off)
 
 #define TRACED_MEMREF_ENTRIES(T, suffix, code)                                 \
   TRACED_EXPORT int32_t traced_linalg_cholesky_##suffix(                       \

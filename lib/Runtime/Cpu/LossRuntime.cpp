@@ -9,12 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Runtime/LossRuntime.h"
+#include "MemrefAbi.h"
 
 #include <cmath>
 #include <limits>
 #include <stdlib.h>
 
-#define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
@@ -123,8 +123,6 @@ TRACED_EXPORT int32_t traced_ctc_loss_f64(
                  C, S, targets2d, blank);
 }
 
-#define MR(T, x) T *x##Base, T *x, int64_t x##Off, int64_t x##Size, int64_t x##Stride
-#define AT(x) (x + x##Off)
 #define TRACED_CTC_MEMREF_ENTRY(T, suffix)                                     \
   TRACED_EXPORT int32_t traced_ctc_loss_##suffix##_memref(                     \
       MR(T, lp), MR(int64_t, tg), MR(int64_t, il), MR(int64_t, tl),            \

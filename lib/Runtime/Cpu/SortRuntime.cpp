@@ -17,12 +17,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Runtime/SortRuntime.h"
+#include "MemrefAbi.h"
 
 #include <algorithm>
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
@@ -194,14 +194,10 @@ TRACED_EXPORT int32_t traced_sort_order_i64(const int64_t *keys,
 
 #define TRACED_SORT_MEMREF_ENTRY(T, suffix)                                    \
   TRACED_EXPORT int32_t traced_sort_order_##suffix##_memref(                   \
-      T *keysBase, T *keys, int64_t keysOff, int64_t keysSize,                 \
-      int64_t keysStride, int64_t *indicesBase, int64_t *indices,              \
-      int64_t indicesOff, int64_t indicesSize, int64_t indicesStride,          \
-      int64_t outer, int64_t size, int64_t inner, int64_t k,                   \
-      int64_t descending, int64_t order) {                                     \
-    return traced_sort_order_##suffix(keys + keysOff, indices + indicesOff,    \
-                                      outer, size, inner, k, descending,       \
-                                      order);                                  \
+      MR(T, keys), MR(int64_t, indices), int64_t outer, int64_t size,          \
+      int64_t inner, int64_t k, int64_t descending, int64_t order) {           \
+    return traced_sort_order_##suffix(AT(keys), AT(indices), outer, size,      \
+                                      inner, k, descending, order);            \
   }
 
 TRACED_SORT_MEMREF_ENTRY(double, f64)

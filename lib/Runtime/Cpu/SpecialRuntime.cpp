@@ -15,12 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Runtime/SpecialRuntime.h"
+#include "MemrefAbi.h"
 
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
-#define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 

@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TracedIR/Runtime/LinalgRuntime.h"
+#include "MemrefAbi.h"
 
 #include <algorithm>
 #include <stdlib.h>
 #include <utility>
 
-#define TRACED_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 /// mode of each of `outer` runs of `k` elements: torch 1.13's CPU kernel
@@ -69,8 +69,6 @@ TRACED_EXPORT int32_t traced_stats_mode_i64(const int64_t *a, int64_t *values,
   return modeRuns(a, values, indices, outer, k);
 }
 
-#define MR(T, x) T *x##Base, T *x, int64_t x##Off, int64_t x##Size, int64_t x##Stride
-#define AT(x) (x + x##Off)
 
 TRACED_EXPORT int32_t traced_linalg_mode_f64(MR(double, a), MR(double, values),
                                              MR(int64_t, indices),
