@@ -1082,26 +1082,19 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   symbols[mangle("__truncdfbf2")] = {
       llvm::orc::ExecutorAddr::fromPtr(&traced_truncdfbf2),
       llvm::JITSymbolFlags::Exported};
-  // The CPU runtime's entry points: LAPACK (docs/linalg-runtime.md), the
-  // sort runtime (torch's orderings of sort, topk and kthvalue) and the
-  // scalar special functions (docs/special-runtime.md).
-  auto defineAll = [&](const auto *table, int64_t count) {
+  // The CPU runtime's entry points (docs/linalg-runtime.md): LAPACK, torch's
+  // orderings (sort, topk, kthvalue; mode), the scalar special functions
+  // (docs/special-runtime.md) and the CTC loss.
+  for (auto part : {traced_linalg_runtime_symbols, traced_sort_runtime_symbols,
+                    traced_special_runtime_symbols, traced_stats_runtime_symbols,
+                    traced_loss_runtime_symbols}) {
+    int64_t count = 0;
+    const TracedRuntimeSymbol *table = part(&count);
     for (int64_t i = 0; i < count; ++i)
       symbols[mangle(table[i].name)] = {
           llvm::orc::ExecutorAddr::fromPtr(table[i].address),
           llvm::JITSymbolFlags::Exported};
-  };
-  int64_t count = 0;
-  const TracedLinalgSymbol *linalg = traced_linalg_runtime_symbols(&count);
-  defineAll(linalg, count);
-  const TracedSortSymbol *sorts = traced_sort_runtime_symbols(&count);
-  defineAll(sorts, count);
-  const TracedSpecialSymbol *special = traced_special_runtime_symbols(&count);
-  defineAll(special, count);
-  const TracedLinalgSymbol *stats = traced_stats_runtime_symbols(&count);
-  defineAll(stats, count); // torch.mode's (StatsRuntime.cpp)
-  const TracedLossSymbol *losses = traced_loss_runtime_symbols(&count);
-  defineAll(losses, count); // the CTC loss (LossRuntime.cpp)
+  }
   // The weights the object declares (`externalizeWeights`).
   for (const Weight &w : a.weights)
     symbols[mangle(w.symbol)] = {

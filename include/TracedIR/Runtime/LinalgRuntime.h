@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include "TracedIR/Runtime/RuntimeSymbol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -161,14 +163,10 @@ int32_t traced_stats_mode_i64(const int64_t *a, int64_t *values,
 
 /* The entry points of compiled code (`traced_linalg_<routine>_f32/_f64`,
  * the buffers as memref<?xT> descriptors) by name, for a JIT to define. */
-typedef struct {
-  const char *name;
-  void *address;
-} TracedLinalgSymbol;
-const TracedLinalgSymbol *traced_linalg_runtime_symbols(int64_t *count);
+const TracedRuntimeSymbol *traced_linalg_runtime_symbols(int64_t *count);
 /* The same for torch.mode's entry points (`traced_linalg_mode_f64/_i64`:
  * the values widened to double or int64, StatsRuntime.cpp). */
-const TracedLinalgSymbol *traced_stats_runtime_symbols(int64_t *count);
+const TracedRuntimeSymbol *traced_stats_runtime_symbols(int64_t *count);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,8 @@
 
 #include <stdint.h>
 
+#include "TracedIR/Runtime/RuntimeSymbol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,11 +46,7 @@ int32_t traced_ctc_loss_f64(const double *logProbs, const int64_t *targets,
 
 /* Compiled code's entry points (`traced_ctc_loss_f32_memref`, `_f64_`:
  * each buffer as an expanded memref<?xT> descriptor) by name. */
-typedef struct {
-  const char *name;
-  void *address;
-} TracedLossSymbol;
-const TracedLossSymbol *traced_loss_runtime_symbols(int64_t *count);
+const TracedRuntimeSymbol *traced_loss_runtime_symbols(int64_t *count);
 
 #ifdef __cplusplus
 }

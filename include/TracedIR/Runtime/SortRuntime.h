@@ -32,6 +32,8 @@
 
 #include <stdint.h>
 
+#include "TracedIR/Runtime/RuntimeSymbol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -54,11 +56,7 @@ int32_t traced_sort_order_i64(const int64_t *keys, int64_t *indices,
 /* The entry points of compiled code (`traced_sort_order_f64_memref` and
  * `_i64_memref`: the same, each buffer as an expanded memref<?xT>
  * descriptor) by name, for a JIT to define. */
-typedef struct {
-  const char *name;
-  void *address;
-} TracedSortSymbol;
-const TracedSortSymbol *traced_sort_runtime_symbols(int64_t *count);
+const TracedRuntimeSymbol *traced_sort_runtime_symbols(int64_t *count);
 
 #ifdef __cplusplus
 }

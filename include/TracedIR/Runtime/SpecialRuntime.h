@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "TracedIR/Runtime/RuntimeSymbol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,11 +32,7 @@ float traced_igammac_f32(float a, float x);
 double traced_igammac_f64(double a, double x);
 
 /* The functions above by name, for a JIT to define. */
-typedef struct {
-  const char *name;
-  void *address;
-} TracedSpecialSymbol;
-const TracedSpecialSymbol *traced_special_runtime_symbols(int64_t *count);
+const TracedRuntimeSymbol *traced_special_runtime_symbols(int64_t *count);
 
 #ifdef __cplusplus
 }

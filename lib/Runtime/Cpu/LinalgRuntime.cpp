@@ -1181,9 +1181,9 @@ TRACED_MEMREF_ENTRIES(double, f64, 1)
       {"traced_linalg_matrix_exp_" #suffix,                                   \
        reinterpret_cast<void *>(&traced_linalg_matrix_exp_##suffix)}
 
-TRACED_EXPORT const TracedLinalgSymbol *
+TRACED_EXPORT const TracedRuntimeSymbol *
 traced_linalg_runtime_symbols(int64_t *count) {
-  static const TracedLinalgSymbol symbols[] = {TRACED_SYMBOLS(f32),
+  static const TracedRuntimeSymbol symbols[] = {TRACED_SYMBOLS(f32),
                                                TRACED_SYMBOLS(f64)};
   *count = sizeof(symbols) / sizeof(symbols[0]);
   return symbols;

@@ -136,8 +136,8 @@ TRACED_EXPORT int32_t traced_ctc_loss_f64(
 TRACED_CTC_MEMREF_ENTRY(float, f32)
 TRACED_CTC_MEMREF_ENTRY(double, f64)
 
-TRACED_EXPORT const TracedLossSymbol *traced_loss_runtime_symbols(int64_t *count) {
-  static const TracedLossSymbol symbols[] = {
+TRACED_EXPORT const TracedRuntimeSymbol *traced_loss_runtime_symbols(int64_t *count) {
+  static const TracedRuntimeSymbol symbols[] = {
       {"traced_ctc_loss_f32_memref", reinterpret_cast<void *>(&traced_ctc_loss_f32_memref)},
       {"traced_ctc_loss_f64_memref", reinterpret_cast<void *>(&traced_ctc_loss_f64_memref)},
   };

@@ -203,9 +203,9 @@ TRACED_EXPORT int32_t traced_sort_order_i64(const int64_t *keys,
 TRACED_SORT_MEMREF_ENTRY(double, f64)
 TRACED_SORT_MEMREF_ENTRY(int64_t, i64)
 
-TRACED_EXPORT const TracedSortSymbol *
+TRACED_EXPORT const TracedRuntimeSymbol *
 traced_sort_runtime_symbols(int64_t *count) {
-  static const TracedSortSymbol symbols[] = {
+  static const TracedRuntimeSymbol symbols[] = {
       {"traced_sort_order_f64_memref",
        reinterpret_cast<void *>(&traced_sort_order_f64_memref)},
       {"traced_sort_order_i64_memref",

@@ -552,9 +552,9 @@ TRACED_EXPORT double traced_igammac_f64(double a, double x) {
   return igammac<double>(a, x);
 }
 
-TRACED_EXPORT const TracedSpecialSymbol *
+TRACED_EXPORT const TracedRuntimeSymbol *
 traced_special_runtime_symbols(int64_t *count) {
-  static const TracedSpecialSymbol symbols[] = {
+  static const TracedRuntimeSymbol symbols[] = {
       {"traced_igamma_f32", reinterpret_cast<void *>(&traced_igamma_f32)},
       {"traced_igamma_f64", reinterpret_cast<void *>(&traced_igamma_f64)},
       {"traced_igammac_f32", reinterpret_cast<void *>(&traced_igammac_f32)},

@@ -82,9 +82,9 @@ TRACED_EXPORT int32_t traced_linalg_mode_i64(MR(int64_t, a), MR(int64_t, values)
   return modeRuns(AT(a), AT(values), AT(indices), outer, k);
 }
 
-TRACED_EXPORT const TracedLinalgSymbol *
+TRACED_EXPORT const TracedRuntimeSymbol *
 traced_stats_runtime_symbols(int64_t *count) {
-  static const TracedLinalgSymbol symbols[] = {
+  static const TracedRuntimeSymbol symbols[] = {
       {"traced_linalg_mode_f64", reinterpret_cast<void *>(&traced_linalg_mode_f64)},
       {"traced_linalg_mode_i64", reinterpret_cast<void *>(&traced_linalg_mode_i64)}};
   *count = sizeof(symbols) / sizeof(symbols[0]);
