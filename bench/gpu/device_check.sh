@@ -11,8 +11,11 @@
 # skips the Nsight Compute step.
 #
 # Writes to $OUT (at most 8 files come back): env.txt (the GPU, driver,
-# torch), gpu.md (run.sh's table), gpu.md.progress, run.log, memcheck.log.
-# BENCH_LIMIT and SANITIZER_LIMIT (seconds) bound the two parts.
+# torch), gpu.md (run.sh's table), gpu.md.progress, run.log, memcheck.log,
+# ncu.txt, torch.txt (torch_baselines.py).
+# BENCH_LIMIT and SANITIZER_LIMIT (seconds) bound the two parts; RUN_ARGS
+# go to run.py (e.g. "--kernels 12" for each model's slowest kernels);
+# ODD replaces the list of cases memcheck runs.
 set -u
 O=${OUT:-/tmp/traced-gpu-out}
 # Every step runs; the script exits non-zero when any of them failed.
@@ -31,21 +34,23 @@ cat "$O/env.txt"
 # 1. Every case: outputs against the interpreter (or torch/numpy for the
 #    matmuls), medians of 100 calls, torch eager beside them, the C loader.
 CASE_TIMEOUT=${CASE_TIMEOUT:-45} timeout "${BENCH_LIMIT:-300}" \
-  sh bench/gpu/run.sh "$O/gpu.md" 2>&1 | tee "$O/run.log"
+  sh bench/gpu/run.sh "$O/gpu.md" ${RUN_ARGS:-} 2>&1 | tee "$O/run.log"
 status=${PIPESTATUS[0]}
 echo "run.sh: exit $status" | tee -a "$O/run.log"
 [ "$status" = 0 ] || failed="$failed run.sh($status)"
 
 # 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
-ODD="odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_module mlp
+ODD=${ODD:-"odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_module mlp
      odd_matmul_fused conv_dilated_fused conv_split_k_fused padded_block_fused mlp_fused
      softmax log_softmax_odd layer_norm sum_all amax_dim0 amin_rows mean_hw prod_rows
      amax_all_odd sum_rows_long
      logsumexp argmax_rows int_sum_rows
      matmul_bfloat16_odd matmul_bfloat16_bmm_odd
      matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_cp_async matmul_bfloat16_odd_m128_n256
-     matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256"
+     matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256
+     conv_bf16_odd conv_bf16_odd_fused conv_bf16_split_k conv_bf16_split_k_fused
+     bottleneck_bf16 bottleneck_bf16_fused conv_256_tf32"}
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40
@@ -69,6 +74,21 @@ for c in matmul_bfloat16_4096 matmul_bfloat16_4096_cp_async; do
   [ "$status" = 0 ] || failed="$failed ncu-$c($status)"
 done
 grep -E "exit|Duration|Throughput|Stall|ncu" "$O/ncu.txt" | head -40
+fi
+
+# 4. torch's own figures for the GPU issue's models (resnet50 and a
+#    BERT-base encoder in bfloat16 at batch 32, GPT-2 small decode):
+#    bench/gpu/torch_baselines.py, into torch.txt. BASELINES=0 skips it;
+#    BASELINES=compile adds torch.compile.
+if [ "${BASELINES:-1}" != 0 ]; then
+  flags=""
+  [ "${BASELINES:-1}" = compile ] && flags="--compile"
+  PYTHONUNBUFFERED=1 timeout "${BASELINES_LIMIT:-180}" \
+    python3 bench/gpu/torch_baselines.py $flags --deadline "${BASELINES_DEADLINE:-120}" \
+    2>&1 | tee "$O/torch.txt"
+  status=${PIPESTATUS[0]}
+  echo "torch_baselines: exit $status" | tee -a "$O/torch.txt"
+  [ "$status" = 0 ] || failed="$failed torch_baselines($status)"
 fi
 if [ -n "$failed" ]; then
   echo "device_check: failed:$failed"

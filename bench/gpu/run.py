@@ -1,7 +1,7 @@
 """Runs the compiled GPU models on an NVIDIA GPU (run it there).
 
     python3 bench/gpu/run.py [artifacts_dir] [--runs N] [--out FILE]
-        [--case-timeout S] [--progress FILE] [names...]
+        [--case-timeout S] [--progress FILE] [--kernels N] [names...]
 
 Needs only numpy, the artifacts of bench/gpu/build.py (xz-compressed model
 libraries, libtraced_cuda_runtime beside them) and the CUDA driver. For
@@ -135,6 +135,42 @@ class Library:
         return run
 
 
+def on_torch_stream(torch, runtime, lib, ins_d, expected, scale, tol, runs):
+    """The call on torch's current stream (traced_gpu_set_stream), with no
+    synchronization before it: torch writes the inputs, the call reads
+    them and torch reads the output, all queued on one stream. Returns
+    (note for the table, whether the output matched)."""
+    if not hasattr(runtime, "traced_gpu_set_stream"):
+        return "", True
+    runtime.traced_gpu_set_stream.argtypes = [ctypes.c_void_p]
+    stream = torch.cuda.current_stream().cuda_stream
+    staged = [torch.zeros_like(x) for x in ins_d]
+    out_s = torch.zeros(expected.shape, device="cuda")
+    call = lib.caller_ptrs([x.data_ptr() for x in staged], [out_s.data_ptr()])
+
+    def run_s():
+        runtime.traced_gpu_set_stream(stream)
+        try:
+            call()
+        finally:
+            runtime.traced_gpu_unset_stream()
+
+    torch.cuda.synchronize()
+    # Ordering: the inputs are filled by torch just before the call, and
+    # the output read just after, with no synchronization in between.
+    for dst, src in zip(staged, ins_d):
+        torch.cuda._sleep(1_000_000)  # keep the stream busy before the copy
+        dst.copy_(src)
+    run_s()
+    got = out_s.clone().cpu().numpy()
+    lib.check("the call on torch's stream")
+    err = float(np.abs(got.astype(np.float64) - expected).max()) / scale
+    good = err <= tol
+    t_s = median_ms(run_s, runs, torch.cuda.synchronize)
+    return (f"; on torch's stream {t_s:.3f} ms (error {err:.1e}"
+            + ("" if good else ", DIFFERS") + ")"), good
+
+
 def bf16_bits(x):
     """float32 array -> bfloat16 bits (round to nearest even) as uint16."""
     bits = x.astype(np.float32).view(np.uint32)
@@ -162,6 +198,8 @@ def main():
     out_file = option("--out", str)
     case_timeout = option("--case-timeout", float)
     progress = option("--progress", pathlib.Path)
+    # With --kernels N: each model case's N kernels of most device time.
+    detail = option("--kernels", int, 0)
 
     def record(event, name):
         """Appends `event name` to the progress file, if there is one."""
@@ -252,7 +290,7 @@ def main():
                 tol = (1e-2 if dtype == "bfloat16" else
                        5e-3 if name.endswith("_tf32") else 1e-4)
             else:
-                got, tol = out, 1e-4
+                got, tol = out, info.get("tolerance", 1e-4)
             scale = float(np.abs(expected).max()) or 1.0
             err = float(np.abs(got.astype(np.float64) - expected).max()) / scale
             row[1] = f"{err:.1e}"
@@ -326,6 +364,10 @@ def main():
                     t_d = median_ms(run_d, n)
                     row[5] += (f"; on CUDA tensors {t_d:.3f} ms"
                                + ("" if same else " (DIFFERS)"))
+                    stream_note, stream_ok = on_torch_stream(
+                        torch, runtime, lib, ins_d, expected, scale, tol, n)
+                    row[5] += stream_note
+                    ok &= stream_ok
                     # GPU operations (kernels, copies) per call and their
                     # summed device time (CUPTI): what the call spends
                     # beyond them is host work and gaps between kernels.
@@ -335,6 +377,10 @@ def main():
                         busy = sum(ms * c for ms, c in kernels.values()) / 10
                         row[5] += (f"; {launches:.0f} GPU ops, "
                                    f"{busy:.3f} ms busy (CUPTI)")
+                        top = sorted(kernels.items(), key=lambda kv: -kv[1][0] * kv[1][1])
+                        for kname, (kms, count) in top[:detail]:
+                            print(f"  {name}: {kname[:60]} {kms * 1e3:.1f} us x{count / 10:g}",
+                                  flush=True)
                     ok &= same
                 try:
                     model = torch_model(torch, name) if torch is not None else None

@@ -77,27 +77,26 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
 def test_fused_epilogues_assemble(tmp_path):
     """--gpu-fuse-epilogues (compile_cuda's fuse_epilogues): resnet18's
-    convolutions take in their padding, their zero fill and the bias /
-    ReLU / residual generic after them (45 kernels instead of 99); those
-    with K split compute the epilogue in the last block of each tile (a
-    GPU-scope fence, the tile's counter incremented atomically, the sums
-    read back with atomic adds). Every kernel assembles for sm_90."""
+    convolutions take in their padding and, unless K is split over blocks,
+    their zero fill and the bias / ReLU / residual generic after them (59
+    kernels instead of 99); those with K split add into C atomically and
+    leave the epilogue to a kernel of its own (split-k-epilogues is off:
+    docs/gpu.md). Every kernel assembles for sm_90."""
     model = torchvision.models.resnet18().eval()
     tm = traced.trace(model, torch.randn(1, 3, 224, 224))
     tm.save(tmp_path / "resnet18.mlir")
     plain = _ptx_modules(tmp_path / "resnet18.mlir")
     fused = _ptx_modules(tmp_path / "resnet18.mlir", "sm_90",
                          "--gpu-fuse-epilogues")
-    assert len(plain) == 99 and len(fused) == 45
+    assert len(plain) == 99 and len(fused) == 59
     convs = [m for m in fused if ".entry forward_conv_" in m]
     assert len(convs) == 20
-    # The split ones: fence, counter, atomic reads of the finished sums.
-    last_block = [m for m in convs if "membar.gl" in m]
-    assert len(last_block) >= 10
-    for ptx in last_block:
-        assert "atom.global.add.f32" in ptx and "bar.sync" in ptx
-    # The others store the epilogue's result: no atomics, no membar.
-    assert any("atom." not in m and "membar" not in m for m in convs)
+    split = [m for m in convs if "atom.global.add.f32" in m]
+    assert len(split) >= 10
+    # No last-block epilogue (its GPU-scope fence) by default.
+    assert not any("membar.gl" in m for m in convs)
+    # The others store the epilogue's result: no atomics.
+    assert any("atom." not in m for m in convs)
     _assemble_all(tmp_path, fused)
     with pytest.raises(traced.Error):  # no GPU here: loading fails
         traced.compiler.compile_cuda(tm, fuse_epilogues=True,
@@ -187,6 +186,10 @@ def test_model_library_links_against_the_runtime(tmp_path):
     assert needed, "the model calls no mgpu* functions?"
     assert needed <= provided, f"missing in the runtime: {needed - provided}"
     assert "traced_forward" in nm("--defined-only", str(lib))
+    # What CudaCompiledModule calls to run on torch's current stream.
+    exported = nm("--defined-only", str(RUNTIME))
+    assert "T traced_gpu_set_stream" in exported
+    assert "T traced_gpu_unset_stream" in exported
     dynamic = subprocess.run(["readelf", "-d", str(lib)], check=True,
                              capture_output=True, text=True).stdout
     assert "libtraced_cuda_runtime.so" in dynamic

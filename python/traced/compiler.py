@@ -671,11 +671,22 @@ class _CudaLibrary:
             self._runtime.traced_cuda_clear_error()
             raise Error(f"{what}: {message.decode()}")
 
-    def run(self, inputs, outputs, sizes=()):
+    def run(self, inputs, outputs, sizes=(), stream=None):
         # (`sizes`: CpuModule.run's dynamic sizes; GPU code has none.)
+        # `stream`: a CUstream (an int; 0 is CUDA's default stream) the
+        # call's work is queued on instead of the runtime's own streams
+        # (traced_gpu_set_stream); the call then returns without waiting
+        # for its kernels.
         ins = (ctypes.c_void_p * max(1, len(inputs)))(*inputs)
         outs = (ctypes.c_void_p * max(1, len(outputs)))(*outputs)
-        status = self._entry(ins, outs)
+        if stream is None:
+            status = self._entry(ins, outs)
+        else:
+            self._runtime.traced_gpu_set_stream(ctypes.c_void_p(stream))
+            try:
+                status = self._entry(ins, outs)
+            finally:
+                self._runtime.traced_gpu_unset_stream()
         self._check("running the compiled GPU code")
         if status != 0:
             raise Error(f"the compiled GPU code failed a run-time check "
@@ -689,7 +700,9 @@ class CudaCompiledModule(CompiledModule):
     the compiled code would write, or a view not 256-byte aligned, is
     copied device to device on the call's stream instead), the outputs are
     torch CUDA tensors on the same device that the kernels write directly,
-    and nothing goes through host memory."""
+    and nothing goes through host memory. The call's work is queued on
+    torch's current stream, after what torch queued there before it, and
+    the call returns without waiting for it (as a torch op does)."""
 
     def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
         """As CompiledModule's call; when every tensor input is a torch CUDA
@@ -719,9 +732,14 @@ class CudaCompiledModule(CompiledModule):
         device = args[0].device
         outputs = [torch.empty(tuple(shape), dtype=getattr(torch, _TORCH_DTYPES[d]),
                                device=device) for shape, d in specs[1]]
-        torch.cuda.synchronize(device)  # the inputs are ready
+        if device.index not in (None, 0):
+            raise Error(f"{self._where}: the compiled GPU code runs on CUDA "
+                        f"device 0; the inputs are on {device}")
+        # On torch's current stream: ordered after the work that produced
+        # the inputs, before the work that reads the outputs.
         self._cpu.run([a.data_ptr() for a in args],
-                      [o.data_ptr() for o in outputs])
+                      [o.data_ptr() for o in outputs],
+                      stream=torch.cuda.current_stream(device).cuda_stream)
         if self._nesting is not None:
             outputs = _nest(outputs, self._nesting)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)

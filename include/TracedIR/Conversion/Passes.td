@@ -340,6 +340,13 @@ def TracedGpuTileContractions
     widenings go away; a zero fill of C before the matmul means the kernel
     stores instead of adding, and a truncation of C to 16 bits after it
     (when nothing else reads C) is done by the kernel's stores.
+
+    Also with `tensor-cores`, a convolution (or a matmul the kernel above
+    does not take) whose float32 operands are provably widened 16-bit
+    floats (written whole by a parallel generic yielding `arith.extf` of a
+    bfloat16 or float16 value, or a padded copy of such a buffer with a
+    padding TF32 holds) multiplies on TF32 tensor cores: exactly, since
+    TF32 holds those values.
   }];
   let options = [
     Option<"contiguous", "contiguous", "bool", /*default=*/"true",
@@ -368,9 +375,12 @@ def TracedGpuTileContractions
            "Warpgroup MMAs (wgmma.mma_async, sm_90a only) in the tensor-core "
            "kernels, rather than mma.sync">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
-           "float32 matmuls (128 x 128 tiles) multiply on tensor cores in "
-           "TF32 (mma.sync m16n8k8, operands rounded to 10-bit mantissas; "
-           "sm_80 and later): faster, less exact, as torch's allow_tf32">,
+           "float32 matmuls and convolutions (128 x 128 and 64 x 128 tiles) "
+           "multiply on tensor cores in TF32 (mma.sync m16n8k8, operands "
+           "rounded to 10-bit mantissas; sm_80 and later): faster, less "
+           "exact, as torch's allow_tf32. Without it, contractions whose "
+           "operands are widened 16-bit floats take the same kernel (TF32 "
+           "holds them exactly) when `tensor-cores` is on">,
     Option<"fuse", "fuse", "bool", /*default=*/"false",
            "The float32 kernels take in what surrounds their contraction: a "
            "convolution's padded input copy (the loads read through the "
@@ -378,6 +388,12 @@ def TracedGpuTileContractions
            "elementwise generic after it (bias, activation, residual add: "
            "computed by the stores; with K split, by the last block of each "
            "tile). Off until run on a GPU (docs/gpu.md)">,
+    Option<"splitKEpilogues", "split-k-epilogues", "bool", /*default=*/"false",
+           "With `fuse`, also take in the epilogue of a contraction whose K is "
+           "split over blocks (the last block of each tile computes it, after "
+           "a counter per tile). Off: on an H200 those kernels took twice "
+           "as long as the split kernel and a separate epilogue kernel "
+           "(docs/gpu.md)">,
     Option<"tma", "tma", "bool", /*default=*/"false",
            "With wgmma: tiles loaded by the Tensor Memory Accelerator from "
            "tensor maps the runtime builds, by a producer warpgroup handing "

@@ -165,7 +165,8 @@ struct TiledKernel {
         kernelName(kernelName), b(op), loc(op->getLoc()), ctx(b.getContext()),
         f32(b.getF32Type()), host{b, loc, b.getIndexType()},
         t(chooseTile(c, largeKStep)), threads(t.threads()),
-        mma(tf32 && t.bm == 128 && t.bn == 128), gridX(ceilDiv(c.n, t.bn)),
+        mma(tf32 && t.bn == 128 && (t.bm == 128 || t.bm == 64)),
+        gridX(ceilDiv(c.n, t.bn)),
         gridY(ceilDiv(c.m, t.bm)), kTiles(ceilDiv(c.k, t.bk)),
         // Loads need no bounds check where the tiles divide the operands.
         guardA(c.m % t.bm || c.k % t.bk), guardB(c.k % t.bk || c.n % t.bn),
@@ -199,8 +200,8 @@ struct TiledKernel {
   IndexBuilder host;
   Tile t;
   int64_t threads;
-  /// Tensor cores: with `tf32`, 128 x 128 tiles multiply with mma.sync
-  /// m16n8k8 on TF32 operands, 8 warps of 64 x 32.
+  /// Tensor cores: with `tf32`, 128 x 128 and 64 x 128 tiles multiply
+  /// with mma.sync m16n8k8 on TF32 operands, 8 warps of bm / 2 x 32.
   bool mma;
   int64_t gridX, gridY, kTiles;
   /// The blocks along K (grid z) and the K tiles of each.
@@ -278,7 +279,7 @@ struct TiledKernel {
       Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
       Value g = ib.div(lane, 4);
       mmaQ = ib.rem(lane, 4);
-      mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(64)), g);
+      mmaRow = ib.add(ib.mul(ib.div(warp, 4), ib.c(t.bm / 2)), g);
       Value warpCol = ib.mul(ib.rem(warp, 4), ib.c(32));
       mmaColB = ib.add(warpCol, g);
       mmaColC = ib.add(warpCol, ib.mul(mmaQ, ib.c(2)));
@@ -458,8 +459,8 @@ struct TiledKernel {
   }
 
   /// The shared tiles' products into `sums` on tensor cores. Warp w
-  /// computes rows (w / 4) * 64 .. + 63 and columns (w % 4) * 32 .. + 31:
-  /// 4 x 4 tiles of 16 x 8. A lane of group g = lane / 4, q = lane % 4
+  /// computes rows (w / 4) * bm / 2 .. + bm / 2 - 1 and columns
+  /// (w % 4) * 32 .. + 31: bm / 32 x 4 tiles of 16 x 8. A lane of group g = lane / 4, q = lane % 4
   /// holds A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4) of a tile, B
   /// (q, g), (q + 4, g), and C (g, 2q), (g, 2q + 1), (g + 8, 2q),
   /// (g + 8, 2q + 1).
@@ -473,7 +474,8 @@ struct TiledKernel {
     for (int64_t kk = 0; kk < t.bk; kk += 8) {
       Value k0 = ib.add(mmaQ, ib.c(kk)), k1 = ib.add(mmaQ, ib.c(kk + 4));
       SmallVector<SmallVector<Value, 4>> as, bs;
-      for (int64_t mi = 0; mi < 4; ++mi) {
+      int64_t mTiles = t.bm / 32;
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
         Value r0 = ib.add(mmaRow, ib.c(mi * 16)),
               r1 = ib.add(mmaRow, ib.c(mi * 16 + 8));
         as.push_back({read(sharedA, k0, r0), read(sharedA, k0, r1),
@@ -483,7 +485,7 @@ struct TiledKernel {
         Value col = ib.add(mmaColB, ib.c(ni * 8));
         bs.push_back({read(sharedB, k0, col), read(sharedB, k1, col)});
       }
-      for (int64_t mi = 0; mi < 4; ++mi)
+      for (int64_t mi = 0; mi < mTiles; ++mi)
         for (int64_t ni = 0; ni < 4; ++ni) {
           Value *d = &sums[(mi * 4 + ni) * 4];
           Value r = NVVM::MmaOp::create(
@@ -793,6 +795,47 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
     if ((mm.truncation = truncationAfter(cm, op)))
       mm.narrowOut = mm.truncation.getDpsInits()[0];
   return mm;
+}
+
+/// Whether every element of the float32 buffer `wide`, as `user` reads
+/// it, is exactly representable in TF32 (an 8-bit exponent and a 10-bit
+/// mantissa), because it is a bfloat16 or float16 value widened: `wide` is
+/// written whole, earlier in `user`'s block, by a parallel generic whose
+/// yielded element is an `arith.extf` of a 16-bit float (the front end's
+/// widening of a 16-bit operand, or a 16-bit op's epilogue fused with the
+/// next op's widening), with nothing touching it in between; or it is a
+/// padded copy of such a buffer, padded with a constant TF32 holds.
+/// On such operands the TF32 tensor-core kernel is exact: its products
+/// are exact and it accumulates in float32, as torch's 16-bit
+/// convolutions and matmuls do.
+bool exactInTf32(Value wide, Operation *user) {
+  if (std::optional<PaddedInput> pad = paddedInput(wide, user)) {
+    auto padding = dyn_cast<FloatAttr>(pad->padding);
+    if (!padding || !padding.getType().isF32() ||
+        (padding.getValue().bitcastToAPInt().getZExtValue() & 0x1FFF) != 0)
+      return false;
+    return exactInTf32(pad->source, pad->copy);
+  }
+  for (OpOperand &use : wide.getUses()) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!generic || !generic.isDpsInit(&use) ||
+        generic->getBlock() != user->getBlock() ||
+        !generic->isBeforeInBlock(user) ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !generic.getMatchingIndexingMap(&use).isIdentity())
+      continue;
+    auto yield = cast<linalg::YieldOp>(
+        generic.getRegion().front().getTerminator());
+    auto ext = yield
+                   .getOperand(use.getOperandNumber() -
+                               generic.getNumDpsInputs())
+                   .getDefiningOp<arith::ExtFOp>();
+    Type from = ext ? ext.getIn().getType() : Type();
+    if (!from || !(from.isBF16() || from.isF16()))
+      return false;
+    return !touchedBetween(generic, user, wide, wide, /*anyUse=*/false);
+  }
+  return false;
 }
 
 /// Whether every index of `mm`'s tensor-core kernel fits 32 bits.
@@ -1846,9 +1889,16 @@ struct TileContractionsPass
         if (pad)
           reads.push_back(pad->source);
         absorbed.zeroFill = zeroFillBefore(cm, op);
-        absorbed.epilogue = epilogueAfter(cm, op, absorbed.zeroFill, reads);
         Tile tile = chooseTile(*c, largeKStep);
-        if (absorbed.epilogue && splitK(*c, tile).first > 1) {
+        bool split = splitK(*c, tile).first > 1;
+        // With K split, the kernel adds into C and, unless
+        // `split-k-epilogues`, the epilogue stays a kernel of its own: on an
+        // H200 the last block computing it made the kernels twice as slow
+        // as the split kernel and a separate epilogue (docs/gpu.md).
+        if (!split || splitKEpilogues)
+          absorbed.epilogue =
+              epilogueAfter(cm, op, absorbed.zeroFill, reads);
+        if (absorbed.epilogue && split) {
           appendCounters(absorbed, ceilDiv(c->n, tile.bn) *
                                        ceilDiv(c->m, tile.bm) * c->batch);
           c = contractionOf(op, pad); // C is now a view
@@ -1857,7 +1907,13 @@ struct TileContractionsPass
               cast<MemRefType>(absorbed.counters.getType()).getNumElements());
         }
       }
-      buildKernel(op, *c, contiguous, largeKStep, tf32 && !conv, name,
+      // TF32 tensor cores when allowed (`tf32`), and when they are exact:
+      // both operands 16-bit floats widened (a 16-bit convolution, or a
+      // matmul the tensor-core kernel above does not take).
+      bool onTensorCores =
+          tf32 || (tensorCores && exactInTf32(op->getOperand(0), op) &&
+                   exactInTf32(op->getOperand(1), op));
+      buildKernel(op, *c, contiguous, largeKStep, onTensorCores, name,
                   absorbed);
       if (pad)
         replacePaddedRead(*pad, op);

@@ -19,7 +19,11 @@
 //    CUDA tensors), so it skips the copy in or out;
 //  - TMA tensor maps (`traced_gpu_tensor_map`), encoded on the host and
 //    kept in device memory, one per distinct buffer and shape;
-//  - streams from a pool, so a call does not create and destroy one;
+//  - streams from a pool, so a call does not create and destroy one; or
+//    the caller's stream (`traced_gpu_set_stream`, torch's current stream
+//    when called from torch): the call's work is queued there, ordered
+//    after the caller's earlier work and before its later work, and the
+//    call returns without waiting unless it has host copies to finish;
 //  - copies between pageable host memory and the device go through pinned
 //    staging buffers, so they are asynchronous on the call's stream (the
 //    copies out reach the caller's memory when the stream is synchronized);
@@ -31,6 +35,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -111,7 +116,8 @@ std::mutex stateMutex; // guards everything below
 /// Device blocks, cached by their rounded size.
 struct Block {
   CUdeviceptr ptr;
-  CUstream stream; // freed on this stream; null once it was synchronized
+  CUstream stream; // freed on this stream (null: CUDA's default stream)
+  bool pending;    // until `stream` is synchronized
 };
 std::map<size_t, std::vector<Block>> freeBlocks;
 std::unordered_map<CUdeviceptr, size_t> blockSizes;
@@ -121,11 +127,27 @@ std::unordered_map<CUfunction, int> dynamicSharedAllowed;
 
 size_t roundSize(size_t bytes) { return (bytes + 511) / 512 * 512; }
 
-void releaseCachedBlocks() {
+void releaseCachedBlocks(bool waitForStreams = false) {
+  // Blocks freed on a stream nobody synchronized since (a caller's stream)
+  // are only reusable on it; under memory pressure, wait for those streams.
+  if (waitForStreams) {
+    std::vector<CUstream> pending;
+    for (auto &[size, blocks] : freeBlocks)
+      for (const Block &b : blocks)
+        if (b.pending && std::find(pending.begin(), pending.end(),
+                                   b.stream) == pending.end())
+          pending.push_back(b.stream);
+    for (CUstream stream : pending)
+      if (cuStreamSynchronize(stream) == CUDA_SUCCESS)
+        for (auto &[size, blocks] : freeBlocks)
+          for (Block &b : blocks)
+            if (b.stream == stream)
+              b.pending = false;
+  }
   for (auto &[size, blocks] : freeBlocks) {
     std::vector<Block> kept;
     for (const Block &b : blocks) {
-      if (b.stream) {
+      if (b.pending) {
         kept.push_back(b);
         continue;
       }
@@ -174,6 +196,15 @@ struct Staging {
 };
 std::unordered_map<CUstream, Staging> staging;
 std::vector<CUstream> idleStreams;
+
+/// The stream this thread's calls run on, when `traced_gpu_set_stream` set
+/// one (null is CUDA's default stream, torch's default); else the pool's.
+thread_local bool useCallerStream = false;
+thread_local CUstream callerStream = nullptr;
+
+bool isCallerStream(CUstream stream) {
+  return useCallerStream && stream == callerStream;
+}
 
 /// Resident constants by host address, size and a sample of their bytes
 /// (a library loaded where an unloaded one was gets its own copies).
@@ -421,9 +452,31 @@ TRACED_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
         "cuLaunchKernel");
 }
 
+/// Runs this thread's later calls on `stream` (a CUstream of the primary
+/// context, such as torch.cuda.current_stream().cuda_stream), or on the
+/// runtime's own streams again when it is null. On the caller's stream a
+/// call is ordered after the work queued there before it, so the caller
+/// need not synchronize first, and it returns without waiting for its
+/// kernels unless it copied through host memory (pageable arguments or
+/// results): the caller's later work on the stream sees its results.
+/// Errors of kernels still running when it returns surface later (at the
+/// caller's next synchronization), as CUDA's asynchronous errors do.
+TRACED_EXPORT void traced_gpu_set_stream(void *stream) {
+  useCallerStream = true;
+  callerStream = static_cast<CUstream>(stream);
+}
+
+/// Back to the runtime's own streams for this thread's later calls.
+TRACED_EXPORT void traced_gpu_unset_stream() {
+  useCallerStream = false;
+  callerStream = nullptr;
+}
+
 TRACED_EXPORT CUstream mgpuStreamCreate() {
   if (!ensureContext())
     return nullptr;
+  if (useCallerStream)
+    return callerStream;
   {
     std::lock_guard<std::mutex> lock(stateMutex);
     if (!idleStreams.empty()) {
@@ -437,9 +490,30 @@ TRACED_EXPORT CUstream mgpuStreamCreate() {
   return stream;
 }
 
+/// Whether `stream` has host copies to finish: staged copies out, or
+/// pinned staging still read by copies in. (Call with stateMutex held.)
+bool hasHostCopies(CUstream stream) {
+  auto it = staging.find(stream);
+  if (it == staging.end())
+    return false;
+  if (!it->second.copiesOut.empty())
+    return true;
+  for (const Staging::Chunk &c : it->second.chunks)
+    if (c.used)
+      return true;
+  return false;
+}
+
 TRACED_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   if (!context)
     return;
+  if (isCallerStream(stream)) {
+    // The caller's stream: its later work is ordered after this call's, so
+    // only host copies make the call wait.
+    std::lock_guard<std::mutex> lock(stateMutex);
+    if (!hasHostCopies(stream))
+      return;
+  }
   check(cuStreamSynchronize(stream), "cuStreamSynchronize");
   std::lock_guard<std::mutex> lock(stateMutex);
   auto it = staging.find(stream);
@@ -453,12 +527,16 @@ TRACED_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   for (auto &[size, blocks] : freeBlocks)
     for (Block &b : blocks)
       if (b.stream == stream)
-        b.stream = nullptr;
+        b.pending = false;
 }
 
 /// Streams go back to the pool (synchronized first: a stream is only
 /// destroyed after its last wait).
 TRACED_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  if (isCallerStream(stream)) { // the caller's: not ours to pool
+    mgpuStreamSynchronize(stream);
+    return;
+  }
   if (!stream)
     return;
   mgpuStreamSynchronize(stream);
@@ -511,7 +589,7 @@ TRACED_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
   if (it != freeBlocks.end())
     for (size_t i = it->second.size(); i-- > 0;) {
       Block b = it->second[i];
-      if (b.stream == nullptr || b.stream == stream) {
+      if (!b.pending || b.stream == stream) {
         it->second.erase(it->second.begin() + i);
         return reinterpret_cast<void *>(b.ptr);
       }
@@ -519,7 +597,7 @@ TRACED_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
   CUdeviceptr ptr = 0;
   CUresult result = cuMemAlloc(&ptr, size);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
-    releaseCachedBlocks();
+    releaseCachedBlocks(/*waitForStreams=*/true);
     result = cuMemAlloc(&ptr, size);
   }
   if (!check(result, "cuMemAlloc"))
@@ -542,7 +620,7 @@ TRACED_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
     check(cuMemFree(device), "cuMemFree");
     return;
   }
-  freeBlocks[it->second].push_back({device, stream});
+  freeBlocks[it->second].push_back({device, stream, /*pending=*/true});
 }
 
 TRACED_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

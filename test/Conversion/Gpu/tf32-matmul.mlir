@@ -1,8 +1,9 @@
 // With `tf32` (opt-in), a float32 matmul on the 128 x 128 tiles multiplies
 // on tensor cores: the operands are rounded to TF32 (cvt.rna) as they are
 // stored to the shared tiles (B's rows padded by 8), and each step of 8
-// along K is 16 mma.sync m16n8k8 per warp (8 warps of 64 x 32). Smaller
-// tiles, convolutions and the default keep the FMA kernel.
+// along K is 16 mma.sync m16n8k8 per warp (8 warps of 64 x 32). 64 x 64
+// tiles and the default keep the FMA kernel (exact-tf32.mlir: operands
+// widened from 16 bits take the tensor cores without the option).
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions{tf32=true}))' | FileCheck %s
 // RUN: traced-opt %s --pass-pipeline='builtin.module(func.func(traced-gpu-tile-contractions))' | FileCheck %s --check-prefix=FMA
 
