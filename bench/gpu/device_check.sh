@@ -42,15 +42,15 @@ echo "run.sh: exit $status" | tee -a "$O/run.log"
 # 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
 #    K tails, the TMA and mma.sync variants), one call each, without torch.
 ODD=${ODD:-"odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_module mlp
-     odd_matmul_fused conv_dilated_fused conv_split_k_fused padded_block_fused mlp_fused
+     odd_matmul_unfused conv_dilated_unfused conv_split_k_unfused padded_block_unfused mlp_unfused
      softmax log_softmax_odd layer_norm sum_all amax_dim0 amin_rows mean_hw prod_rows
      amax_all_odd sum_rows_long
      logsumexp argmax_rows int_sum_rows
      matmul_bfloat16_odd matmul_bfloat16_bmm_odd
      matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_cp_async matmul_bfloat16_odd_m128_n256
      matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256
-     conv_bf16_odd conv_bf16_odd_fused conv_bf16_split_k conv_bf16_split_k_fused
-     bottleneck_bf16 bottleneck_bf16_fused conv_256_tf32"}
+     conv_bf16_odd conv_bf16_odd_unfused conv_bf16_split_k conv_bf16_split_k_unfused
+     bottleneck_bf16 bottleneck_bf16_unfused conv_256_tf32"}
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40

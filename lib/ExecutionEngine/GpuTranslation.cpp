@@ -42,8 +42,8 @@ static llvm::cl::opt<bool> fuseOption(
     "gpu-fuse-epilogues",
     llvm::cl::desc("The float32 tiled kernels take in a convolution's padded "
                    "input copy, C's zero fill and the elementwise op after "
-                   "them (default off until run on a GPU)"),
-    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+                   "them (default on; =false: separate kernels)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
 static llvm::cl::opt<int64_t> kStepOption(
     "gpu-tile-k-step",

@@ -189,5 +189,5 @@ void traced_python::populateExecution(py::module_ &m) {
         py::arg("path"), py::arg("entry") = "forward",
         py::arg("chip") = "sm_90", py::arg("format") = "isa",
         py::arg("surgery") = true, py::arg("allow_tf32") = false,
-        py::arg("fuse_epilogues") = false);
+        py::arg("fuse_epilogues") = true);
 }

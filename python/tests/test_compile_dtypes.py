@@ -2,6 +2,8 @@
 quantized ones, against torch eager (not the interpreter): dtype and shape
 compared exactly, values bit-exactly for bool, integers, float16 and
 bfloat16 (f32/f64 to FMA-contraction tolerance)."""
+import copy
+
 import numpy as np
 import pytest
 import torch
@@ -287,3 +289,24 @@ def test_constants_in_every_dtype():
     got = traced.compile(traced.trace(module, x, y))(x, y)
     for g, e in zip(got, module(x, y)):
         _same(g, _as_numpy(e))
+
+
+def test_half_attention_without_weights_compiles():
+    # nn.TransformerEncoderLayer calls attention with need_weights=False: a
+    # (output, None) pair. The bfloat16 call is computed in float32 and its
+    # elements rounded back; the None element stays a None (it used to be
+    # a getitem the lowering refused: "the attention weights are None").
+    # (torch 1.13 has no float16 attention on the CPU to trace.)
+    dtype = BF16
+    torch.manual_seed(0)
+    mha = torch.nn.MultiheadAttention(16, 2, batch_first=True).eval().to(dtype)
+    x = torch.randn(2, 5, 16).to(dtype)
+    fn = lambda t: mha(t, t, t, need_weights=False)[0]
+    got = traced.compile(traced.trace(Call(fn), x))(x)
+    got = torch.as_tensor(got) if not isinstance(got, torch.Tensor) else got
+    ref = copy.deepcopy(mha).float()
+    with torch.no_grad():
+        want = ref(x.float(), x.float(), x.float(), need_weights=False)[0]
+    assert got.dtype == dtype and got.shape == want.shape
+    # float32 inside, rounded once: within two ulps of the float32 result.
+    torch.testing.assert_close(got.float(), want, rtol=2 ** -6, atol=1e-3)

@@ -76,7 +76,7 @@ def test_resnet18_ptx_assembles_for_sm90(tmp_path):
 
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas (CUDA toolkit) here")
 def test_fused_epilogues_assemble(tmp_path):
-    """--gpu-fuse-epilogues (compile_cuda's fuse_epilogues): resnet18's
+    """--gpu-fuse-epilogues (on by default; compile_cuda's fuse_epilogues): resnet18's
     convolutions take in their padding and, unless K is split over blocks,
     their zero fill and the bias / ReLU / residual generic after them (59
     kernels instead of 99); those with K split add into C atomically and
@@ -85,9 +85,9 @@ def test_fused_epilogues_assemble(tmp_path):
     model = torchvision.models.resnet18().eval()
     tm = traced.trace(model, torch.randn(1, 3, 224, 224))
     tm.save(tmp_path / "resnet18.mlir")
-    plain = _ptx_modules(tmp_path / "resnet18.mlir")
-    fused = _ptx_modules(tmp_path / "resnet18.mlir", "sm_90",
-                         "--gpu-fuse-epilogues")
+    plain = _ptx_modules(tmp_path / "resnet18.mlir", "sm_90",
+                         "--gpu-fuse-epilogues=false")
+    fused = _ptx_modules(tmp_path / "resnet18.mlir")  # the default
     assert len(plain) == 99 and len(fused) == 59
     convs = [m for m in fused if ".entry forward_conv_" in m]
     assert len(convs) == 20

@@ -749,7 +749,7 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                  chip: str = "sm_90", format: Optional[str] = None,
                  library: Optional[Union[str, "os.PathLike[str]"]] = None,
                  allow_tf32: bool = False,
-                 fuse_epilogues: bool = False) -> CompiledModule:
+                 fuse_epilogues: bool = True) -> CompiledModule:
     """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
     (docs/gpu.md) and returns a CudaCompiledModule: it takes numpy arrays
     and CPU tensors (outputs as CompiledModule gives them) or torch CUDA tensors
@@ -768,8 +768,8 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     faster on an H200 and accurate to about 1e-3 relative; off by default.
     `fuse_epilogues`: the float32 convolution and matmul kernels take in
     the padding of their input, the zero fill of their output and the
-    elementwise op after them (bias, activation, residual add); off by
-    default until it has been run on a GPU (docs/gpu.md).
+    elementwise op after them (bias, activation, residual add); on by
+    default (False: separate kernels, docs/gpu.md).
     Weights are uploaded on the first call and stay on the device.
 
     Raises CompileError when the graph cannot be compiled or linked, and

@@ -387,7 +387,8 @@ def TracedGpuTileContractions
            "padding), C's zero fill (stores instead of adds) and the "
            "elementwise generic after it (bias, activation, residual add: "
            "computed by the stores; with K split, by the last block of each "
-           "tile). Off until run on a GPU (docs/gpu.md)">,
+           "tile, with `split-k-epilogues`). traced-gpu-pipeline turns it on "
+           "(fuse-epilogues)">,
     Option<"splitKEpilogues", "split-k-epilogues", "bool", /*default=*/"false",
            "With `fuse`, also take in the epilogue of a contraction whose K is "
            "split over blocks (the last block of each tile computes it, after "

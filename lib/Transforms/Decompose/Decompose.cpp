@@ -290,8 +290,15 @@ Results decompose::widenToFloat32(Decomposer &d) {
   };
   Type only = d.resultType();
   if (auto tuple = dyn_cast<TupleType>(only); tuple && results.size() == 1) {
-    // A (values, indices) pair: its elements, for the getitems to read.
+    // A (values, indices) pair: its elements, for the getitems to read. A
+    // None element (multi_head_attention_forward's weights without
+    // need_weights) is a None constant, not a getitem a lowering would
+    // have to compute.
     for (auto [i, element] : llvm::enumerate(tuple.getTypes())) {
+      if (isa<traced::NoneType>(element)) {
+        out.push_back(d.constant(d.none(), element));
+        continue;
+      }
       Value e = d.call("operator.getitem",
                        {{"input", results[0]}, {"index", d.i64(i)}});
       out.push_back(roundBack(e, element));

@@ -32,7 +32,7 @@ traced.module root @M class "m.M" {
 // CHECK:     gpu.memcpy async [%{{.*}}] %[[XD:.*]], %[[X]] : memref<2x3xf32>, memref<2x3xf32>
 // CHECK-NOT: gpu.wait
 // CHECK:     memref.extract_strided_metadata %[[W]]
-// CHECK:     gpu.launch_func async
+// (The matmul, its zero fill taken in, reads the argument's device copy.)
 // CHECK:     gpu.launch_func async {{.*}} args({{.*}}%[[XD]] : memref<2x3xf32>
 // The 0-d sum: its initial value and its loop, each one thread of one block.
 // (Its constants are sunk into the kernel: only the buffer is passed.)
@@ -49,7 +49,8 @@ traced.module root @M class "m.M" {
 // CHECK-NOT: host_shared
 
 // In the LLVM dialect: device allocations (isHostShared = 0) on the one
-// stream the call takes from the runtime's pool.
+// stream the call gets from mgpuStreamCreate (the runtime's pool, or the
+// caller's stream after traced_gpu_set_stream).
 // LLVM:     %[[FALSE:.*]] = llvm.mlir.constant(0 : i8) : i8
 // LLVM:     llvm.call @traced_gpu_resident(
 // LLVM:     %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()

@@ -16,14 +16,16 @@ traced.module root @M class "m.M" {
   }
 }
 
-// NVVM:     gpu.launch_func async [{{.*}}] @forward_kernel{{.*}}::@forward_kernel blocks in
-// NVVM:     gpu.module @forward_kernel{{.*}} [#nvvm.target<O = 3, chip = "sm_90"
-// NVVM:       llvm.func @forward_kernel(
+// (The zero fill and the bias are taken in by the matmul: one kernel, the tiled gemm.)
+// NVVM:     gpu.launch_func async [{{.*}}] @forward_gemm_0::@forward_gemm_0 blocks in
+// NVVM-NOT: gpu.launch_func
+// NVVM:     gpu.module @forward_gemm_0 [#nvvm.target<O = 3, chip = "sm_90"
+// NVVM:       llvm.func @forward_gemm_0(
 // NVVM-SAME:    nvvm.kernel
 // NVVM:         nvvm.read.ptx.sreg.tid.x
 // NVVM-NOT: linalg.
 // NVVM-NOT: traced.
 
-// PTX:      gpu.binary @forward_kernel{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"{{.*}}.target sm_90{{.*}}.entry forward_kernel(
+// PTX:      gpu.binary @forward_gemm_0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"{{.*}}.target sm_90{{.*}}.entry forward_gemm_0(
 // PTX:      llvm.func @traced_forward(
 // PTX-NOT:  gpu.module
