@@ -18,7 +18,9 @@ same scale, and the interpreter's reference is computed on the rounded
 model), and the libraries and inputs are stored xz-compressed: 8 bits of
 entropy per float compress about 4x. The matmuls' operands are made on the
 GPU machine (run.py) and checked there against torch or numpy.
-Default out_dir: build/gpu-artifacts.
+Default out_dir: build/gpu-artifacts. With TRACED_GPU_REUSE=DIR, a case
+whose input and reference files DIR holds (an earlier build of the same
+seeded cases) takes them from there instead of running the interpreter.
 """
 import json
 import lzma
@@ -44,6 +46,18 @@ def quantized(t):
         return t
     scale = float(t.abs().max()) / 127 or 1.0
     return torch.round(t / scale) * scale
+
+
+class RMSNorm(torch.nn.Module):
+    """x / sqrt(mean(x^2) + eps) * weight, as LLaMA's RMSNorm."""
+
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(1 + 0.1 * torch.randn(dim))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
 
 
 class PaddedBlock(torch.nn.Module):
@@ -118,6 +132,7 @@ def bfloat16_cases():
     bert2 = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
     out["bert2_bf16"] = (Bfloat16(randomized(bert2.eval())).eval(),
                          quantized(torch.randn(32, 128, 768)))
+    out["bert2_bf16_rowkernels"] = out["bert2_bf16"]
     # The convolutions on float32 FMAs (no tensor cores), to compare.
     out["resnet50_bf16_b32_simt"] = out["resnet50_bf16_b32"]
     return out
@@ -187,6 +202,11 @@ def cases():
         "prod_rows": (Call(lambda t: torch.prod(t, 1)), 1 + torch.rand(64, 40) / 64),
         "logsumexp": (Call(lambda t: torch.logsumexp(t, 1)), torch.randn(64, 1000)),
         "argmax_rows": (Call(lambda t: torch.argmax(t, 1)), torch.randn(64, 1000)),
+        # Row kernels (one kernel a softmax / norm, a warp per row): RMSNorm
+        # as LLaMA writes it, a LayerNorm over 3-d rows, a long softmax.
+        "rms_norm": (RMSNorm(768).eval(), torch.randn(4, 50, 768)),
+        "layer_norm_3d": (torch.nn.LayerNorm(100).eval(), torch.randn(4, 7, 100)),
+        "softmax_long": (Call(lambda t: torch.softmax(t, -1)), torch.randn(2, 12, 128, 128)),
         "int_sum_rows": (Call(lambda t: t.sum(1)),
                          torch.randint(-1000, 1000, (13, 300), dtype=torch.int32)),
     })
@@ -211,7 +231,7 @@ def cases():
     # Variants of the tiled kernel, to compare (traced-translate's --gpu-*
     # options, VARIANTS below).
     for variant in VARIANTS:
-        if variant != "thread_per_output":
+        if variant not in ("thread_per_output", "rowkernels"):
             out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
     # TF32 off the tiles: M, N edges, a K that is no multiple of 8, a batch.
     for name, sa, sb in (("matmul_float32_odd_tf32", (200, 136), (136, 300)),
@@ -219,6 +239,10 @@ def cases():
         out[name] = (Call(torch.matmul), (torch.zeros(sa), torch.zeros(sb)))
     for base in ("softmax", "layer_norm", "sum_all"):
         out[f"{base}_thread_per_output"] = out[base]
+    for base in ("softmax", "log_softmax_odd", "layer_norm", "rms_norm",
+                 "layer_norm_3d", "logsumexp", "softmax_long",
+                 "transformer_encoder_layer"):
+        out[f"{base}_rowkernels"] = out[base]
     for base in ("mobilenet_v2", "mlp", "transformer_encoder_layer",
                  "conv_dilated", "conv_split_k", "padded_block", "odd_matmul"):
         out[f"{base}_unfused"] = out[base]
@@ -242,6 +266,9 @@ VARIANTS = {
     "thread_per_output": ["--gpu-block-reductions=false"],
     # float32 on TF32 tensor cores (opt-in).
     "tf32": ["--gpu-tf32"],
+    # Softmax, norms and the like as one kernel, a warp per row (off by
+    # default until run on a GPU).
+    "rowkernels": ["--gpu-row-kernels"],
     # Padding, zero fills and epilogues as kernels of their own (taken in
     # by the tiled kernels by default).
     "unfused": ["--gpu-fuse-epilogues=false"],
@@ -290,6 +317,8 @@ def main():
     fmt = "fatbin" if shutil.which("ptxas", path=env["PATH"]) else "isa"
     manifest = {"format": fmt, "chip": CHIP, "models": {}}
     only = set(sys.argv[2:])
+    reuse = os.environ.get("TRACED_GPU_REUSE")
+    reuse = pathlib.Path(reuse) if reuse else None
     # Variants of a case (the same model and input) share its input and
     # reference files: "data" names the case that has them.
     first = {}
@@ -314,6 +343,14 @@ def main():
             info["generated"] = True
         elif data != name:
             info["data"] = data
+        elif reuse and (reuse / f"{name}_interpreter.npy").exists():
+            # The same inputs (the cases are seeded) and their reference
+            # from an earlier build (TRACED_GPU_REUSE): the interpreter
+            # takes minutes on the larger bfloat16 models.
+            for f in reuse.glob(f"{name}_input*.npy.xz"):
+                shutil.copy(f, out / f.name)
+            shutil.copy(reuse / f"{name}_interpreter.npy", out)
+            info["output"] = list(np.load(out / f"{name}_interpreter.npy").shape)
         else:
             reference = tm.interpret(*[t.numpy() for t in inputs])
             reference = reference[0] if isinstance(reference, (list, tuple)) else reference

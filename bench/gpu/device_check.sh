@@ -50,7 +50,10 @@ ODD=${ODD:-"odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_mod
      matmul_bfloat16_odd_mma_sync matmul_bfloat16_odd_cp_async matmul_bfloat16_odd_m128_n256
      matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256
      conv_bf16_odd conv_bf16_odd_unfused conv_bf16_split_k conv_bf16_split_k_unfused
-     bottleneck_bf16 bottleneck_bf16_unfused conv_256_tf32"}
+     bottleneck_bf16 bottleneck_bf16_unfused conv_256_tf32
+     softmax_rowkernels log_softmax_odd_rowkernels layer_norm_rowkernels
+     rms_norm rms_norm_rowkernels layer_norm_3d layer_norm_3d_rowkernels
+     logsumexp_rowkernels"}
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40

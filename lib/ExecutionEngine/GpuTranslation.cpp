@@ -69,6 +69,12 @@ static llvm::cl::opt<bool> blockReductionsOption(
                    "(default on; off: one thread per output)"),
     llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
+static llvm::cl::opt<bool> rowKernelsOption(
+    "gpu-row-kernels",
+    llvm::cl::desc("Softmax, LayerNorm and the like as one kernel, a warp "
+                   "per row (default off until run on a GPU)"),
+    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+
 static llvm::cl::opt<bool> tensorCoreOption(
     "gpu-tensor-cores",
     llvm::cl::desc("Tensor-core kernels for bfloat16 and float16 matmuls "
@@ -125,6 +131,7 @@ static LogicalResult lowerForGpu(mlir::ModuleOp module, StringRef format) {
   options.tma = tmaOption;
   options.tileContractions = tileOption;
   options.blockReductions = blockReductionsOption;
+  options.rowKernels = rowKernelsOption;
   options.tf32 = tf32Option;
   options.contiguousThreadTiles = contiguousOption;
   options.fuseEpilogues = fuseOption;

@@ -239,14 +239,15 @@ except traced.Error as e:
 @pytest.mark.parametrize("case", ["softmax", "layer_norm", "sum_all", "sum_rows_short"])
 def test_reductions_are_warp_or_block_parallel(tmp_path, case):
     """traced-gpu-reductions: softmax's max and sum, LayerNorm's mean and
-    variance are reduced by a warp per row (shfl.sync.bfly); a full sum of
-    a large tensor by blocks (their warps meet in shared memory behind a
-    barrier) whose parts a second kernel adds; a reduction of 16 elements stays one thread per output. Every
-    kernel assembles for sm_90."""
+    variance are reduced by a warp per row (shfl.sync.bfly), with the
+    elementwise ops around them, in one row kernel; a full sum of a large
+    tensor by blocks (their warps meet in shared memory behind a barrier)
+    whose parts a second kernel adds; a reduction of 16 elements stays one
+    thread per output. Every kernel assembles for sm_90."""
     x = torch.randn(64, 1000)
     model, expect_shuffles, expect_barrier = {
-        "softmax": (Call(lambda t: torch.softmax(t, 1)), 2, False),
-        "layer_norm": (torch.nn.LayerNorm(1000).eval(), 2, False),
+        "softmax": (Call(lambda t: torch.softmax(t, 1)), 0, False),
+        "layer_norm": (torch.nn.LayerNorm(1000).eval(), 0, False),
         "sum_all": (Call(lambda t: t.sum()), 1, True),
         "sum_rows_short": (Call(lambda t: t.sum(1)), 0, False),
     }[case]
@@ -254,7 +255,8 @@ def test_reductions_are_warp_or_block_parallel(tmp_path, case):
         x = torch.randn(64, 16)
     tm = traced.trace(model, x)
     tm.save(tmp_path / "m.mlir")
-    modules = _ptx_modules(tmp_path / "m.mlir")
+    # (Row kernels are opt-in until they have run on a GPU.)
+    modules = _ptx_modules(tmp_path / "m.mlir", "sm_90", "--gpu-row-kernels")
     reduce = [m for m in modules if re.search(r"\.entry forward_reduce_\d+\(", m)]
     assert len(reduce) == expect_shuffles
     for ptx in reduce:
@@ -262,6 +264,12 @@ def test_reductions_are_warp_or_block_parallel(tmp_path, case):
         shuffles = len(re.findall(r"shfl\.sync\.bfly\.b32", ptx))
         assert shuffles == (10 if expect_barrier else 5), ptx
         assert ("bar.sync" in ptx) == expect_barrier
+    # Softmax and LayerNorm: one row kernel, two reductions of 5 steps.
+    rows = [m for m in modules if re.search(r"\.entry forward_rows_\d+\(", m)]
+    assert len(rows) == (1 if case in ("softmax", "layer_norm") else 0)
+    for ptx in rows:
+        assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 10, ptx
+        assert "bar.sync" not in ptx
     # The long sum is split over blocks; a second kernel adds their parts.
     parts = [m for m in modules if ".entry forward_reduce_0_parts(" in m]
     assert len(parts) == (1 if expect_barrier else 0)

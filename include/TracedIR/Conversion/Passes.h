@@ -126,6 +126,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Reductions computed by a warp or a block per output "
                      "(traced-gpu-reductions); off: one thread per output"),
       llvm::cl::init(true)};
+  Option<bool> rowKernels{
+      *this, "row-kernels",
+      llvm::cl::desc("traced-gpu-reductions' `rows` option: softmax, "
+                     "LayerNorm and the like as one kernel, a warp per row "
+                     "(off until run on a GPU: docs/gpu.md)"),
+      llvm::cl::init(false)};
   Option<bool> tileContractions{
       *this, "tile-contractions",
       llvm::cl::desc("Shared-memory tiled kernels for float32 matmuls and "

@@ -273,6 +273,21 @@ def TracedGpuReductions
     Float results differ from one thread's sequential order in rounding
     only. Reductions shorter than `min-length` elements and the rest stay
     one thread per output.
+
+    With `rows`, first: a run of consecutive ops over the same loop ranges
+    (leading loops the rows, trailing loops a row's elements), made of
+    warp-form reductions over the trailing loops into row buffers (with
+    the fills before them), 32-bit, and elementwise generics writing a
+    whole buffer at the identity map, becomes one `gpu.launch`
+    (`<function>_rows_<n>`), a warp per row: each op in turn, the lanes
+    striding over the row; a reduction's result goes through the
+    butterfly to every lane and stays in a register for the ops after it
+    (and is stored by the first lane); an elementwise op's element j is
+    written and later read by the same lane. Later ops read what earlier
+    ones wrote only at the identity map (elementwise results) or the row
+    map (reduction results), and write no buffer an earlier op of the run
+    used. A softmax, LayerNorm or RMSNorm over the last dimension is then
+    one kernel instead of four.
   }];
   let options = [
     Option<"minLength", "min-length", "int64_t", /*default=*/"32",
@@ -280,6 +295,11 @@ def TracedGpuReductions
     Option<"blockOutputs", "block-outputs", "int64_t", /*default=*/"264",
            "Reductions with at most this many outputs (and 2048 or more "
            "elements each) get a whole block per output">,
+    Option<"rows", "rows", "bool", /*default=*/"false",
+           "Row kernels: a run of reductions over the trailing loops and "
+           "elementwise ops over the same rows (softmax, LayerNorm, "
+           "RMSNorm) becomes one kernel, a warp per row (off until run on "
+           "a GPU: docs/gpu.md)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",

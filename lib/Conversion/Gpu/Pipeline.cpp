@@ -797,8 +797,11 @@ void traced::buildGpuPipeline(OpPassManager &pm,
     tile.tf32 = options.tf32 && tile.tensorCores;
     fn.addPass(createTracedGpuTileContractions(tile));
   }
-  if (options.blockReductions)
-    fn.addPass(createTracedGpuReductions());
+  if (options.blockReductions) {
+    TracedGpuReductionsOptions reductions;
+    reductions.rows = options.rowKernels;
+    fn.addPass(createTracedGpuReductions(reductions));
+  }
   detail::addPipelineText(fn, "convert-linalg-to-parallel-loops,canonicalize");
   TracedGpuMapParallelLoopsOptions map;
   map.blockSize = options.blockSize;

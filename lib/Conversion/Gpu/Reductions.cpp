@@ -15,6 +15,8 @@
 
 #include "TracedIR/Conversion/Passes.h"
 
+#include "Fusion.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,6 +36,7 @@ namespace mlir::traced {
 } // namespace mlir::traced
 
 using namespace mlir;
+using namespace mlir::traced;
 
 namespace {
 
@@ -178,6 +181,49 @@ SmallVector<Value> indices(OpBuilder &b, Location loc, AffineMap map,
           affine::AffineApplyOp::create(b, loc, map.getSubMap({k}), ivs));
   }
   return out;
+}
+
+/// `x` of the lane `offset` away (xor). (A 64-bit value moves as its two
+/// 32-bit halves: shfl is 32-bit.)
+Value shuffleXor(OpBuilder &b, Location loc, Value x, Value offset,
+                 Value width) {
+  Type type = x.getType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (type.getIntOrFloatBitWidth() == 32)
+    return gpu::ShuffleOp::create(b, loc, x, offset, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  Value bits = isa<FloatType>(type)
+                   ? Value(arith::BitcastOp::create(b, loc, i64, x))
+                   : x;
+  Value c32 = arith::ConstantIntOp::create(b, loc, 32, 64);
+  Value halves[2] = {
+      arith::TruncIOp::create(b, loc, i32, bits),
+      arith::TruncIOp::create(b, loc, i32,
+                              arith::ShRUIOp::create(b, loc, bits, c32))};
+  for (Value &half : halves)
+    half = gpu::ShuffleOp::create(b, loc, half, offset, width,
+                                  gpu::ShuffleMode::XOR)
+               .getShuffleResult();
+  Value joined = arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, halves[0]),
+      arith::ShLIOp::create(b, loc,
+                            arith::ExtUIOp::create(b, loc, i64, halves[1]),
+                            c32));
+  return isa<FloatType>(type)
+             ? Value(arith::BitcastOp::create(b, loc, type, joined))
+             : joined;
+}
+
+/// `x` combined across the warp by `r`'s combiner: a butterfly of
+/// shuffles leaves the total in every lane.
+Value warpReduceAll(OpBuilder &b, Location loc, const Reduction &r, Value x) {
+  Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
+  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
+    Value o = arith::ConstantIntOp::create(b, loc, offset, 32);
+    x = combineWith(b, r, x, shuffleXor(b, loc, x, o, width));
+  }
+  return x;
 }
 
 void build(Reduction &r, bool wholeBlock, int64_t split, StringRef kernelName);
@@ -360,46 +406,8 @@ struct ReductionKernel {
     scf::YieldOp::create(b, loc, combine(acc, v));
   }
 
-  /// `x` of the lane `offset` away (xor). (A 64-bit value moves as its two
-  /// 32-bit halves: shfl is 32-bit.)
-  Value shuffle(Value x, Value offset, Value width) {
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    if (type.getIntOrFloatBitWidth() == 32)
-      return gpu::ShuffleOp::create(b, loc, x, offset, width,
-                                    gpu::ShuffleMode::XOR)
-          .getShuffleResult();
-    Value bits = isa<FloatType>(type)
-                     ? Value(arith::BitcastOp::create(b, loc, i64, x))
-                     : x;
-    Value c32 = arith::ConstantIntOp::create(b, loc, 32, 64);
-    Value halves[2] = {
-        arith::TruncIOp::create(b, loc, i32, bits),
-        arith::TruncIOp::create(b, loc, i32,
-                                arith::ShRUIOp::create(b, loc, bits, c32))};
-    for (Value &half : halves)
-      half = gpu::ShuffleOp::create(b, loc, half, offset, width,
-                                    gpu::ShuffleMode::XOR)
-                 .getShuffleResult();
-    Value joined = arith::OrIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, i64, halves[0]),
-        arith::ShLIOp::create(b, loc,
-                              arith::ExtUIOp::create(b, loc, i64, halves[1]),
-                              c32));
-    return isa<FloatType>(type)
-               ? Value(arith::BitcastOp::create(b, loc, type, joined))
-               : joined;
-  }
-
-  /// Across the warp: a butterfly of shuffles leaves the total in every
-  /// lane.
-  Value warpReduce(Value x) {
-    Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
-    for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
-      Value o = arith::ConstantIntOp::create(b, loc, offset, 32);
-      x = combine(x, shuffle(x, o, width));
-    }
-    return x;
-  }
+  /// Across the warp (`warpReduceAll`).
+  Value warpReduce(Value x) { return warpReduceAll(b, loc, r, x); }
 
   /// Across the block's warps, through workgroup memory: each warp's first
   /// lane stores its total, the first warp combines them.
@@ -487,10 +495,425 @@ void build(Reduction &r, bool wholeBlock, int64_t split,
   ReductionKernel(r, wholeBlock, split, kernelName).emit();
 }
 
+//===----------------------------------------------------------------------===//
+// Row kernels: a run of row reductions and elementwise ops, a warp per row
+//===----------------------------------------------------------------------===//
+
+/// A run of ops over the same rows (see the pass description): fills of
+/// row buffers, reductions over a row's elements into a row buffer, and
+/// elementwise generics writing a whole buffer (the ops of a softmax,
+/// LayerNorm or RMSNorm). Members may differ in unit loops (a keepdim
+/// reduction's size-1 loop): the rows and a row's elements are what is
+/// left without them, the same for every member.
+struct RowRun {
+  SmallVector<Operation *> members; // fills and generics, in order
+  SmallVector<Operation *> allocs;  // allocations between them
+  /// The sizes of a row's index and of an element's index, unit sizes
+  /// dropped.
+  SmallVector<int64_t> rowShape, elementShape;
+  /// Each generic member's leading loops that index the row.
+  DenseMap<Operation *, unsigned> rowLoops;
+  int64_t rows = 1, length = 1;
+};
+
+SmallVector<int64_t> withoutUnits(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> out;
+  for (int64_t s : sizes)
+    if (s != 1)
+      out.push_back(s);
+  return out;
+}
+
+/// How many leading loops of `sizes` index the row, if they and the rest
+/// match the run's row and element shapes.
+std::optional<unsigned> rowSplit(const RowRun &run, ArrayRef<int64_t> sizes) {
+  for (unsigned k = 0; k <= sizes.size(); ++k)
+    if (withoutUnits(sizes.take_front(k)) == run.rowShape &&
+        withoutUnits(sizes.drop_front(k)) == run.elementShape)
+      return k;
+  return std::nullopt;
+}
+
+/// Whether `map` (of a generic with loop `sizes`, the first `k` indexing
+/// the row) reads a row buffer of `shape` at the loop's own row: each
+/// non-unit dim of the buffer at the next non-unit row loop, in order,
+/// and unit dims at 0 or at a unit loop.
+bool readsOwnRow(AffineMap map, ArrayRef<int64_t> shape,
+                 ArrayRef<int64_t> sizes, unsigned k) {
+  if (map.getNumResults() != shape.size() || map.getNumSymbols())
+    return false;
+  SmallVector<unsigned> rowLoops;
+  for (unsigned d = 0; d < k; ++d)
+    if (sizes[d] != 1)
+      rowLoops.push_back(d);
+  unsigned next = 0;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (shape[i] == 1) {
+      auto zero = dyn_cast<AffineConstantExpr>(e);
+      if (!(zero && zero.getValue() == 0) &&
+          !(dim && sizes[dim.getPosition()] == 1))
+        return false;
+      continue;
+    }
+    if (!dim || next >= rowLoops.size() || dim.getPosition() != rowLoops[next])
+      return false;
+    ++next;
+  }
+  return next == rowLoops.size();
+}
+
+/// The buffer `v` views when it only adds or drops unit dims of it (a
+/// keepdim reduction's output), else `v`.
+Value throughUnitReshapes(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    Value source = def->getOperand(0);
+    if (withoutUnits(cast<MemRefType>(source.getType()).getShape()) !=
+        withoutUnits(cast<MemRefType>(v.getType()).getShape()))
+      break;
+    v = source;
+  }
+  return v;
+}
+
+/// Whether `op`'s body is pure (or linalg.index).
+bool pureBody(linalg::GenericOp op) {
+  for (Operation &inner : op.getRegion().front().without_terminator())
+    if (!isPure(&inner) && !isa<linalg::IndexOp>(inner))
+      return false;
+  return true;
+}
+
+/// The reduction `op` is, when a row run can take it: its reduction loops
+/// trailing, its parallel loops the rows, its output indexed by exactly
+/// them in order, 32 bits. With `run` empty, it sets the run's shapes.
+std::optional<Reduction> rowReduction(linalg::GenericOp op, RowRun &run) {
+  std::optional<Reduction> r = match(op);
+  if (!r || r->reductionDims.empty() ||
+      r->out.getType().getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  unsigned k = r->parallelDims.size();
+  for (auto [i, d] : llvm::enumerate(r->parallelDims))
+    if (d != i)
+      return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() != k)
+    return std::nullopt;
+  for (unsigned i = 0; i < k; ++i) {
+    auto d = dyn_cast<AffineDimExpr>(out.getResult(i));
+    if (!d || d.getPosition() != i)
+      return std::nullopt;
+  }
+  ArrayRef<int64_t> sizes = r->sizes;
+  if (run.rowShape.empty() && run.elementShape.empty()) {
+    run.rowShape = withoutUnits(sizes.take_front(k));
+    run.elementShape = withoutUnits(sizes.drop_front(k));
+  } else if (withoutUnits(sizes.take_front(k)) != run.rowShape ||
+             withoutUnits(sizes.drop_front(k)) != run.elementShape) {
+    return std::nullopt;
+  }
+  run.rowLoops[op] = k;
+  return r;
+}
+
+/// Whether `op` is an elementwise member: every loop parallel, one output
+/// written whole at the identity map, a pure body, the run's rows.
+bool rowElementwise(linalg::GenericOp op, RowRun &run) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      !pureBody(op))
+    return false;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  if (llvm::any_of(sizes, ShapedType::isDynamic))
+    return false;
+  std::optional<unsigned> k = rowSplit(run, sizes);
+  if (!k)
+    return false;
+  run.rowLoops[op] = *k;
+  return true;
+}
+
+/// The row run starting at the reduction `first` (with the fill of its
+/// output right before it), if it has more than that reduction.
+std::optional<RowRun> matchRowRun(linalg::GenericOp first) {
+  RowRun run;
+  std::optional<Reduction> r = rowReduction(first, run);
+  if (!r || run.rowShape.empty())
+    return std::nullopt;
+  run.rows = r->outputs;
+  run.length = r->length;
+  // What the run's generics wrote: full buffers (read again only at the
+  // identity map, by the lane that wrote the element) and row buffers
+  // (reduction results, read only at the reader's own row, from
+  // registers).
+  // Buffers are compared by the allocation they view (any view), and what
+  // a member wrote may be read only through the same buffer or a unit
+  // reshape of it.
+  DenseMap<Value, Value> full, row; // root -> the buffer written
+  llvm::SmallPtrSet<Value, 8> used; // roots
+  // (The fill may write the buffer a keepdim reduction's output views.)
+  auto fillOf = [](Operation *op, Value buffer) {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+    return fill && fill.hasPureBufferSemantics() &&
+           throughUnitReshapes(fill.getDpsInits()[0]) ==
+               throughUnitReshapes(buffer);
+  };
+  Operation *before = first->getPrevNode();
+  while (before && isa<memref::AllocOp>(before) && !before->getNumOperands())
+    before = before->getPrevNode();
+  if (fillOf(before, first.getDpsInits()[0]))
+    run.members.push_back(before);
+  // A generic joins when it reads what earlier members wrote as they
+  // wrote it, and writes nothing an earlier member used.
+  auto canJoin = [&](linalg::GenericOp op) {
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    unsigned k = run.rowLoops.lookup(op);
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      if (!isa<MemRefType>(in->get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(in);
+      Value root = gpu_fusion::rootOf(in->get());
+      Value same = throughUnitReshapes(in->get());
+      if (Value written = full.lookup(root))
+        if (throughUnitReshapes(written) != same || !map.isIdentity() ||
+            in->get().getType() != written.getType())
+          return false;
+      if (Value written = row.lookup(root))
+        if (throughUnitReshapes(written) != same ||
+            !readsOwnRow(map, cast<MemRefType>(in->get().getType()).getShape(),
+                         sizes, k))
+          return false;
+    }
+    return !used.contains(gpu_fusion::rootOf(op.getDpsInits()[0]));
+  };
+  auto join = [&](linalg::GenericOp op, bool reduction) {
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType()))
+        used.insert(gpu_fusion::rootOf(v));
+    Value out = op.getDpsInits()[0];
+    (reduction ? row : full)[gpu_fusion::rootOf(out)] = out;
+    run.members.push_back(op);
+  };
+  join(first, true);
+  int64_t generics = 1;
+  for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<memref::AllocOp>(op) && !op->getNumOperands()) {
+      run.allocs.push_back(op);
+      continue;
+    }
+    if (isa<memref::DeallocOp>(op))
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      // Only as the initial value of the reduction right after it.
+      Operation *next = op->getNextNode();
+      while (next && isa<memref::AllocOp, memref::DeallocOp>(next))
+        next = next->getNextNode();
+      auto reduction = dyn_cast_or_null<linalg::GenericOp>(next);
+      if (!reduction || !fillOf(op, reduction.getDpsInits()[0]) ||
+          !rowReduction(reduction, run) || !canJoin(reduction))
+        break;
+      run.members.push_back(op);
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic)
+      break;
+    bool reduction = rowReduction(generic, run).has_value();
+    if (!(reduction || rowElementwise(generic, run)) || !canJoin(generic))
+      break;
+    join(generic, reduction);
+    ++generics;
+  }
+  // A trailing fill (its reduction did not join) is not the run's.
+  while (isa<linalg::FillOp>(run.members.back()))
+    run.members.pop_back();
+  if (generics < 2)
+    return std::nullopt;
+  // Allocations after the last member stay where they are.
+  llvm::erase_if(run.allocs, [&](Operation *a) {
+    return run.members.back()->isBeforeInBlock(a);
+  });
+  return run;
+}
+
+/// Builds the kernel of `run` (a warp per row) where its first member is,
+/// and erases the members (see the pass description).
+void buildRowKernel(RowRun &run, StringRef kernelName) {
+  Operation *first = run.members.front();
+  for (Operation *a : run.allocs)
+    a->moveBefore(first);
+  MLIRContext *ctx = first->getContext();
+  Location loc = first->getLoc();
+  OpBuilder b(first);
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t perBlock = kBlock / kWarp;
+  Value one = c(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, c((run.rows + perBlock - 1) / perBlock), one, one, c(kBlock),
+      one, one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{},
+      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
+      /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+      FlatSymbolRefAttr::get(ctx, kernelName));
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&body);
+  Value tid = launch.getThreadIds().x;
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
+  Value rowIndex = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(perBlock)),
+      arith::DivUIOp::create(b, loc, tid, c(kWarp)));
+  // The guard is uniform per warp (the shuffles need all 32 lanes).
+  if (run.rows % perBlock) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     rowIndex, c(run.rows));
+    auto inRange = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+  }
+  // A member's row loops at this warp's row (the linear row index is the
+  // same for every member: they differ in unit loops only).
+  SmallVector<Value> rowIvs;
+  SmallVector<int64_t> sizes;
+  SmallVector<unsigned> elementLoops;
+  auto enter = [&](linalg::GenericOp op) {
+    sizes = op.getStaticLoopRanges();
+    unsigned k = run.rowLoops.lookup(op);
+    SmallVector<unsigned> rowLoops;
+    elementLoops.clear();
+    for (unsigned d = 0; d < sizes.size(); ++d)
+      (d < k ? rowLoops : elementLoops).push_back(d);
+    rowIvs.assign(sizes.size(), Value());
+    Value zero = c(0);
+    for (unsigned d = 0; d < sizes.size(); ++d)
+      rowIvs[d] = zero;
+    delinearize(b, loc, rowIndex, rowLoops, sizes, rowIvs);
+  };
+  Value isFirstLane =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0));
+  // Row buffers' values in registers: reduction results, and the initial
+  // values their fills give.
+  DenseMap<Value, Value> registers, initial;
+  // The generic's body on the elements at `ivs`: its block arguments
+  // loaded (or from registers), its ops cloned but `skip`; the mapping.
+  auto emitBody = [&](linalg::GenericOp op, ArrayRef<Value> ivs,
+                      Operation *skip, IRMapping &map) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      if (arg.use_empty() || (skip && !op.isDpsInput(&operand)))
+        continue;
+      Value source = operand.get();
+      if (!isa<MemRefType>(source.getType())) {
+        map.map(arg, source); // a scalar input
+        continue;
+      }
+      if (auto it = registers.find(throughUnitReshapes(source));
+          it != registers.end()) {
+        map.map(arg, it->second);
+        continue;
+      }
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, source,
+                       indices(b, loc, op.getMatchingIndexingMap(&operand),
+                               ivs)));
+    }
+    for (Operation &inner : op.getRegion().front().without_terminator()) {
+      if (&inner == skip)
+        continue;
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, map);
+    }
+  };
+  // A loop over this lane's elements of the row.
+  auto elementLoop = [&](ValueRange init,
+                         function_ref<SmallVector<Value>(ArrayRef<Value>,
+                                                         ValueRange)>
+                             step) {
+    auto loop = scf::ForOp::create(b, loc, lane, c(run.length), c(kWarp), init);
+    OpBuilder::InsertionGuard guard(b);
+    // (Without results the loop already ends in its yield.)
+    Block *loopBody = loop.getBody();
+    bool terminated = !loopBody->empty() &&
+                      loopBody->back().hasTrait<OpTrait::IsTerminator>();
+    if (terminated)
+      b.setInsertionPoint(loopBody->getTerminator());
+    else
+      b.setInsertionPointToStart(loopBody);
+    SmallVector<Value> ivs(rowIvs);
+    delinearize(b, loc, loop.getInductionVar(), elementLoops, sizes, ivs);
+    SmallVector<Value> yielded = step(ivs, loop.getRegionIterArgs());
+    if (!terminated)
+      scf::YieldOp::create(b, loc, yielded);
+    return loop;
+  };
+  for (Operation *member : run.members) {
+    if (auto fill = dyn_cast<linalg::FillOp>(member)) {
+      initial[throughUnitReshapes(fill.getDpsInits()[0])] =
+          fill.getDpsInputs()[0];
+      continue;
+    }
+    auto op = cast<linalg::GenericOp>(member);
+    Value out = op.getDpsInits()[0];
+    enter(op);
+    if (std::optional<Reduction> r = rowReduction(op, run)) {
+      Value identity = arith::ConstantOp::create(b, loc, r->identity);
+      auto loop = elementLoop(identity, [&](ArrayRef<Value> ivs,
+                                            ValueRange acc) {
+        IRMapping map;
+        emitBody(op, ivs, r->combiner, map);
+        return SmallVector<Value>{
+            combineWith(b, *r, acc[0], map.lookupOrDefault(r->value))};
+      });
+      Value total = warpReduceAll(b, loc, *r, loop.getResult(0));
+      Value start = initial.lookup(throughUnitReshapes(out));
+      if (!start)
+        start = memref::LoadOp::create(
+            b, loc, out,
+            indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                    rowIvs));
+      Value result = combineWith(b, *r, start, total);
+      registers[throughUnitReshapes(out)] = result;
+      auto store = scf::IfOp::create(b, loc, isFirstLane, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(store.thenBlock()->getTerminator());
+      memref::StoreOp::create(
+          b, loc, result, out,
+          indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                  rowIvs));
+      continue;
+    }
+    elementLoop({}, [&](ArrayRef<Value> ivs, ValueRange) {
+      IRMapping map;
+      emitBody(op, ivs, nullptr, map);
+      auto yield =
+          cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+      memref::StoreOp::create(
+          b, loc, map.lookupOrDefault(yield.getOperand(0)), out,
+          indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                  ivs));
+      return SmallVector<Value>{};
+    });
+  }
+  for (Operation *member : llvm::reverse(run.members))
+    member->erase();
+}
+
 struct ReductionsPass
     : traced::impl::TracedGpuReductionsBase<ReductionsPass> {
   using Base::Base;
   void runOnOperation() override {
+    StringRef funcName = getOperation().getSymName();
+    if (rows)
+      buildRowKernels(funcName);
     SmallVector<Reduction> found;
     getOperation().walk([&](linalg::GenericOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
@@ -501,7 +924,6 @@ struct ReductionsPass
         if (r->length >= minLength && r->outputs > 0)
           found.push_back(*r);
     });
-    StringRef funcName = getOperation().getSymName();
     unsigned counter = 0;
     for (Reduction &r : found) {
       // A whole block per output when there are too few outputs to fill
@@ -517,6 +939,26 @@ struct ReductionsPass
             (funcName + "_reduce_" + Twine(counter++)).str());
       r.op->erase();
     }
+  }
+
+  /// The row runs (matchRowRun) of reductions a warp per output would
+  /// compute (long enough, not the whole-block form), one kernel each.
+  void buildRowKernels(StringRef funcName) {
+    std::vector<RowRun> runs;
+    llvm::SmallPtrSet<Operation *, 16> taken;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (taken.contains(op) || op->getParentOfType<gpu::LaunchOp>())
+        return;
+      std::optional<RowRun> run = matchRowRun(op);
+      if (!run || run->length < minLength || run->rows == 0 ||
+          (run->rows <= blockOutputs && run->length >= 8 * kBlock))
+        return;
+      taken.insert(run->members.begin(), run->members.end());
+      runs.push_back(std::move(*run));
+    });
+    unsigned counter = 0;
+    for (RowRun &run : runs)
+      buildRowKernel(run, (funcName + "_rows_" + Twine(counter++)).str());
   }
 };
 
