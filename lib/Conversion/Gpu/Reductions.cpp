@@ -739,71 +739,102 @@ std::optional<RowRun> matchRowRun(linalg::GenericOp first) {
   return run;
 }
 
-/// Builds the kernel of `run` (a warp per row) where its first member is,
-/// and erases the members (see the pass description).
-void buildRowKernel(RowRun &run, StringRef kernelName) {
-  Operation *first = run.members.front();
-  for (Operation *a : run.allocs)
-    a->moveBefore(first);
-  MLIRContext *ctx = first->getContext();
-  Location loc = first->getLoc();
-  OpBuilder b(first);
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  int64_t perBlock = kBlock / kWarp;
-  Value one = c(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, c((run.rows + perBlock - 1) / perBlock), one, one, c(kBlock),
-      one, one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{},
-      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
-      /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
-      FlatSymbolRefAttr::get(ctx, kernelName));
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&body);
-  Value tid = launch.getThreadIds().x;
-  Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
-  Value rowIndex = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(perBlock)),
-      arith::DivUIOp::create(b, loc, tid, c(kWarp)));
-  // The guard is uniform per warp (the shuffles need all 32 lanes).
-  if (run.rows % perBlock) {
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                     rowIndex, c(run.rows));
-    auto inRange = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-    b.setInsertionPoint(inRange.thenBlock()->getTerminator());
-  }
-  // A member's row loops at this warp's row (the linear row index is the
-  // same for every member: they differ in unit loops only).
-  SmallVector<Value> rowIvs;
+/// The kernel of a row run (a warp per row) where its first member is,
+/// stage by stage; the members are erased (see the pass description).
+struct RowKernel {
+  RowKernel(RowRun &run, StringRef kernelName)
+      : run(run), kernelName(kernelName), first(run.members.front()),
+        loc(first->getLoc()), b(first) {}
+
+  RowRun &run;
+  StringRef kernelName;
+  Operation *first;
+  Location loc;
+  OpBuilder b;
+  gpu::LaunchOp launch;
+  Value lane, rowIndex, isFirstLane;
+  /// The current member's loop sizes, its loops at this warp's row (the
+  /// linear row index is the same for every member: they differ in unit
+  /// loops only), and its element loops.
   SmallVector<int64_t> sizes;
+  SmallVector<Value> rowIvs;
   SmallVector<unsigned> elementLoops;
-  auto enter = [&](linalg::GenericOp op) {
+  /// Row buffers' values in registers (reduction results), and the
+  /// initial values their fills give; keyed through unit reshapes.
+  DenseMap<Value, Value> registers, initial;
+
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  void emit() {
+    for (Operation *a : run.allocs)
+      a->moveBefore(first);
+    createLaunch();
+    for (Operation *member : run.members) {
+      if (auto fill = dyn_cast<linalg::FillOp>(member)) {
+        initial[throughUnitReshapes(fill.getDpsInits()[0])] =
+            fill.getDpsInputs()[0];
+        continue;
+      }
+      auto op = cast<linalg::GenericOp>(member);
+      enter(op);
+      if (std::optional<Reduction> r = rowReduction(op, run))
+        emitReduction(op, *r);
+      else
+        emitElementwise(op);
+    }
+    for (Operation *member : llvm::reverse(run.members))
+      member->erase();
+  }
+
+  /// The launch (8 rows a block), this thread's lane and row, and the
+  /// guard of the last block's warps past the rows (uniform per warp: the
+  /// shuffles need all 32 lanes).
+  void createLaunch() {
+    int64_t perBlock = kBlock / kWarp;
+    Value one = c(1);
+    launch = gpu::LaunchOp::create(
+        b, loc, c((run.rows + perBlock - 1) / perBlock), one, one, c(kBlock),
+        one, one, /*dynamicSharedMemorySize=*/nullptr,
+        /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{},
+        /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
+        /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/nullptr,
+        FlatSymbolRefAttr::get(first->getContext(), kernelName));
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body);
+    Value tid = launch.getThreadIds().x;
+    lane = arith::RemUIOp::create(b, loc, tid, c(kWarp));
+    rowIndex = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(perBlock)),
+        arith::DivUIOp::create(b, loc, tid, c(kWarp)));
+    if (run.rows % perBlock) {
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       rowIndex, c(run.rows));
+      auto inRange = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+    }
+    isFirstLane =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0));
+  }
+
+  /// The member's sizes, row loops at this row and element loops.
+  void enter(linalg::GenericOp op) {
     sizes = op.getStaticLoopRanges();
     unsigned k = run.rowLoops.lookup(op);
     SmallVector<unsigned> rowLoops;
     elementLoops.clear();
     for (unsigned d = 0; d < sizes.size(); ++d)
       (d < k ? rowLoops : elementLoops).push_back(d);
-    rowIvs.assign(sizes.size(), Value());
-    Value zero = c(0);
-    for (unsigned d = 0; d < sizes.size(); ++d)
-      rowIvs[d] = zero;
+    rowIvs.assign(sizes.size(), c(0));
     delinearize(b, loc, rowIndex, rowLoops, sizes, rowIvs);
-  };
-  Value isFirstLane =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0));
-  // Row buffers' values in registers: reduction results, and the initial
-  // values their fills give.
-  DenseMap<Value, Value> registers, initial;
-  // The generic's body on the elements at `ivs`: its block arguments
-  // loaded (or from registers), its ops cloned but `skip`; the mapping.
-  auto emitBody = [&](linalg::GenericOp op, ArrayRef<Value> ivs,
-                      Operation *skip, IRMapping &map) {
+  }
+
+  /// The generic's body on the elements at `ivs`: its block arguments
+  /// loaded (or from registers), its ops cloned but `skip`.
+  void emitBody(linalg::GenericOp op, ArrayRef<Value> ivs, Operation *skip,
+                IRMapping &map) {
     for (OpOperand &operand : op->getOpOperands()) {
       BlockArgument arg = op.getMatchingBlockArgument(&operand);
       if (arg.use_empty() || (skip && !op.isDpsInput(&operand)))
@@ -832,12 +863,13 @@ void buildRowKernel(RowRun &run, StringRef kernelName) {
       }
       b.clone(inner, map);
     }
-  };
-  // A loop over this lane's elements of the row.
-  auto elementLoop = [&](ValueRange init,
-                         function_ref<SmallVector<Value>(ArrayRef<Value>,
-                                                         ValueRange)>
-                             step) {
+  }
+
+  /// A loop over this lane's elements of the row, `step` building its
+  /// body from the element's loop indices and the loop's carried values.
+  scf::ForOp elementLoop(
+      ValueRange init,
+      function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> step) {
     auto loop = scf::ForOp::create(b, loc, lane, c(run.length), c(kWarp), init);
     OpBuilder::InsertionGuard guard(b);
     // (Without results the loop already ends in its yield.)
@@ -854,58 +886,51 @@ void buildRowKernel(RowRun &run, StringRef kernelName) {
     if (!terminated)
       scf::YieldOp::create(b, loc, yielded);
     return loop;
-  };
-  for (Operation *member : run.members) {
-    if (auto fill = dyn_cast<linalg::FillOp>(member)) {
-      initial[throughUnitReshapes(fill.getDpsInits()[0])] =
-          fill.getDpsInputs()[0];
-      continue;
-    }
-    auto op = cast<linalg::GenericOp>(member);
+  }
+
+  /// The lanes fold their elements, the butterfly gives every lane the
+  /// total, combined with the initial value (the fill's, or the output's);
+  /// it stays in a register, and the first lane stores it.
+  void emitReduction(linalg::GenericOp op, const Reduction &r) {
     Value out = op.getDpsInits()[0];
-    enter(op);
-    if (std::optional<Reduction> r = rowReduction(op, run)) {
-      Value identity = arith::ConstantOp::create(b, loc, r->identity);
-      auto loop = elementLoop(identity, [&](ArrayRef<Value> ivs,
-                                            ValueRange acc) {
-        IRMapping map;
-        emitBody(op, ivs, r->combiner, map);
-        return SmallVector<Value>{
-            combineWith(b, *r, acc[0], map.lookupOrDefault(r->value))};
-      });
-      Value total = warpReduceAll(b, loc, *r, loop.getResult(0));
-      Value start = initial.lookup(throughUnitReshapes(out));
-      if (!start)
-        start = memref::LoadOp::create(
-            b, loc, out,
-            indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                    rowIvs));
-      Value result = combineWith(b, *r, start, total);
-      registers[throughUnitReshapes(out)] = result;
-      auto store = scf::IfOp::create(b, loc, isFirstLane, false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(store.thenBlock()->getTerminator());
-      memref::StoreOp::create(
-          b, loc, result, out,
-          indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                  rowIvs));
-      continue;
-    }
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    Value identity = arith::ConstantOp::create(b, loc, r.identity);
+    auto loop = elementLoop(identity, [&](ArrayRef<Value> ivs, ValueRange acc) {
+      IRMapping map;
+      emitBody(op, ivs, r.combiner, map);
+      return SmallVector<Value>{
+          combineWith(b, r, acc[0], map.lookupOrDefault(r.value))};
+    });
+    Value total = warpReduceAll(b, loc, r, loop.getResult(0));
+    Value start = initial.lookup(throughUnitReshapes(out));
+    if (!start)
+      start = memref::LoadOp::create(b, loc, out,
+                                     indices(b, loc, outMap, rowIvs));
+    Value result = combineWith(b, r, start, total);
+    registers[throughUnitReshapes(out)] = result;
+    auto store = scf::IfOp::create(b, loc, isFirstLane, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(store.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, result, out,
+                            indices(b, loc, outMap, rowIvs));
+  }
+
+  /// Each lane computes and stores its elements of the output.
+  void emitElementwise(linalg::GenericOp op) {
+    Value out = op.getDpsInits()[0];
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     elementLoop({}, [&](ArrayRef<Value> ivs, ValueRange) {
       IRMapping map;
       emitBody(op, ivs, nullptr, map);
       auto yield =
           cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
-      memref::StoreOp::create(
-          b, loc, map.lookupOrDefault(yield.getOperand(0)), out,
-          indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                  ivs));
+      memref::StoreOp::create(b, loc,
+                              map.lookupOrDefault(yield.getOperand(0)), out,
+                              indices(b, loc, outMap, ivs));
       return SmallVector<Value>{};
     });
   }
-  for (Operation *member : llvm::reverse(run.members))
-    member->erase();
-}
+};
 
 struct ReductionsPass
     : traced::impl::TracedGpuReductionsBase<ReductionsPass> {
@@ -958,7 +983,7 @@ struct ReductionsPass
     });
     unsigned counter = 0;
     for (RowRun &run : runs)
-      buildRowKernel(run, (funcName + "_rows_" + Twine(counter++)).str());
+      RowKernel(run, (funcName + "_rows_" + Twine(counter++)).str()).emit();
   }
 };
 
