@@ -138,16 +138,18 @@ def bfloat16_cases():
     return out
 
 
-def randomized(model):
-    """`model` with BatchNorm statistics randomized and every parameter
-    rounded to 255 levels (compressible, still random)."""
+def randomized(model, affine=True):
+    """`model` with BatchNorm statistics (and with `affine` its weight and
+    bias) randomized and every parameter rounded to 255 levels
+    (compressible, still random)."""
     with torch.no_grad():
         for mod in model.modules():
             if isinstance(mod, torch.nn.modules.batchnorm._BatchNorm):
                 mod.running_mean.uniform_(-0.5, 0.5)
                 mod.running_var.uniform_(0.5, 2.0)
-                mod.weight.uniform_(0.5, 1.5)
-                mod.bias.uniform_(-0.5, 0.5)
+                if affine:
+                    mod.weight.uniform_(0.5, 1.5)
+                    mod.bias.uniform_(-0.5, 0.5)
         for p in list(model.parameters()) + list(model.buffers()):
             p.copy_(quantized(p))
     return model
@@ -158,14 +160,9 @@ def cases():
     models = real_models()
     out = {}
     for name, (model, x) in models.items():
-        with torch.no_grad():
-            for mod in model.modules():
-                if isinstance(mod, torch.nn.modules.batchnorm._BatchNorm):
-                    mod.running_mean.uniform_(-0.5, 0.5)
-                    mod.running_var.uniform_(0.5, 2.0)
-            for p in list(model.parameters()) + list(model.buffers()):
-                p.copy_(quantized(p))
-        out[name] = (model, quantized(x))
+        # (The models' BatchNorm weights and biases as they were built, so
+        # that these cases' references stay those of earlier runs.)
+        out[name] = (randomized(model, affine=False), quantized(x))
         if name == "resnet18":
             out["resnet18_b32"] = (model, quantized(torch.randn(32, 3, 224, 224)))
             # With padding, zero fills and epilogues as kernels of their own

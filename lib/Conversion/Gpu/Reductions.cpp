@@ -226,6 +226,44 @@ Value warpReduceAll(OpBuilder &b, Location loc, const Reduction &r, Value x) {
   return x;
 }
 
+/// `op`'s body on its elements at loop indices `ivs`, cloned at `b` into
+/// `map`: each operand whose block argument is used is loaded (a scalar
+/// input taken as it is; `held` may give a value instead, e.g. from a
+/// register), linalg.index becomes its loop index, and every op but `skip`
+/// is cloned. With `skip` (a reduction's combiner) the outputs are not
+/// loaded: their argument is the accumulator.
+void emitGenericBody(OpBuilder &b, Location loc, linalg::GenericOp op,
+                     ArrayRef<Value> ivs, Operation *skip, IRMapping &map,
+                     function_ref<Value(Value)> held = {}) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (arg.use_empty() || (skip && !op.isDpsInput(&operand)))
+      continue;
+    Value source = operand.get();
+    if (!isa<MemRefType>(source.getType())) {
+      map.map(arg, source); // a scalar input
+      continue;
+    }
+    if (Value value = held ? held(source) : Value()) {
+      map.map(arg, value);
+      continue;
+    }
+    map.map(arg, memref::LoadOp::create(
+                     b, loc, source,
+                     indices(b, loc, op.getMatchingIndexingMap(&operand),
+                             ivs)));
+  }
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (&inner == skip)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+}
+
 void build(Reduction &r, bool wholeBlock, int64_t split, StringRef kernelName);
 
 /// The kernel of one reduction (`build`), stage by stage; the stages share
@@ -373,34 +411,11 @@ struct ReductionKernel {
   /// The fold loop's body: the inputs' elements at the loop's position,
   /// the generic's body on them, combined into the accumulator.
   void buildLoopBody(scf::ForOp loop) {
-    Block &body = op.getRegion().front();
     SmallVector<Value> all(ivs);
     delinearize(b, loc, loop.getInductionVar(), r.reductionDims, r.sizes,
                 all);
     IRMapping map;
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      BlockArgument arg = op.getMatchingBlockArgument(in);
-      if (arg.use_empty())
-        continue;
-      Value source = in->get();
-      Value element;
-      if (isa<MemRefType>(source.getType()))
-        element = memref::LoadOp::create(
-            b, loc, source,
-            indices(b, loc, op.getMatchingIndexingMap(in), all));
-      else
-        element = source; // a scalar input
-      map.map(arg, element);
-    }
-    for (Operation &inner : body.without_terminator()) {
-      if (&inner == r.combiner)
-        continue;
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        map.map(index.getResult(), all[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, map);
-    }
+    emitGenericBody(b, loc, op, all, r.combiner, map);
     Value acc = loop.getRegionIterArg(0);
     Value v = map.lookupOrDefault(r.value);
     scf::YieldOp::create(b, loc, combine(acc, v));
@@ -831,38 +846,13 @@ struct RowKernel {
     delinearize(b, loc, rowIndex, rowLoops, sizes, rowIvs);
   }
 
-  /// The generic's body on the elements at `ivs`: its block arguments
-  /// loaded (or from registers), its ops cloned but `skip`.
+  /// The generic's body on the elements at `ivs` (emitGenericBody), the
+  /// row buffers the run reduced read from registers.
   void emitBody(linalg::GenericOp op, ArrayRef<Value> ivs, Operation *skip,
                 IRMapping &map) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      BlockArgument arg = op.getMatchingBlockArgument(&operand);
-      if (arg.use_empty() || (skip && !op.isDpsInput(&operand)))
-        continue;
-      Value source = operand.get();
-      if (!isa<MemRefType>(source.getType())) {
-        map.map(arg, source); // a scalar input
-        continue;
-      }
-      if (auto it = registers.find(throughUnitReshapes(source));
-          it != registers.end()) {
-        map.map(arg, it->second);
-        continue;
-      }
-      map.map(arg, memref::LoadOp::create(
-                       b, loc, source,
-                       indices(b, loc, op.getMatchingIndexingMap(&operand),
-                               ivs)));
-    }
-    for (Operation &inner : op.getRegion().front().without_terminator()) {
-      if (&inner == skip)
-        continue;
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        map.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, map);
-    }
+    emitGenericBody(b, loc, op, ivs, skip, map, [&](Value source) {
+      return registers.lookup(throughUnitReshapes(source));
+    });
   }
 
   /// A loop over this lane's elements of the row, `step` building its
