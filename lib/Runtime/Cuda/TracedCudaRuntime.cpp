@@ -127,6 +127,14 @@ std::unordered_map<CUfunction, int> dynamicSharedAllowed;
 
 size_t roundSize(size_t bytes) { return (bytes + 511) / 512 * 512; }
 
+/// The blocks freed on `stream` are reusable anywhere: it was synchronized.
+void markSynchronized(CUstream stream) {
+  for (auto &[size, blocks] : freeBlocks)
+    for (Block &b : blocks)
+      if (b.stream == stream)
+        b.pending = false;
+}
+
 void releaseCachedBlocks(bool waitForStreams = false) {
   // Blocks freed on a stream nobody synchronized since (a caller's stream)
   // are only reusable on it; under memory pressure, wait for those streams.
@@ -139,10 +147,7 @@ void releaseCachedBlocks(bool waitForStreams = false) {
           pending.push_back(b.stream);
     for (CUstream stream : pending)
       if (cuStreamSynchronize(stream) == CUDA_SUCCESS)
-        for (auto &[size, blocks] : freeBlocks)
-          for (Block &b : blocks)
-            if (b.stream == stream)
-              b.pending = false;
+        markSynchronized(stream);
   }
   for (auto &[size, blocks] : freeBlocks) {
     std::vector<Block> kept;
@@ -453,8 +458,8 @@ TRACED_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
 }
 
 /// Runs this thread's later calls on `stream` (a CUstream of the primary
-/// context, such as torch.cuda.current_stream().cuda_stream), or on the
-/// runtime's own streams again when it is null. On the caller's stream a
+/// context, such as torch.cuda.current_stream().cuda_stream; null is CUDA's
+/// default stream), until `traced_gpu_unset_stream`. On the caller's stream a
 /// call is ordered after the work queued there before it, so the caller
 /// need not synchronize first, and it returns without waiting for its
 /// kernels unless it copied through host memory (pageable arguments or
@@ -524,10 +529,7 @@ TRACED_EXPORT void mgpuStreamSynchronize(CUstream stream) {
     it->second.copiesOut.clear();
     it->second.reset();
   }
-  for (auto &[size, blocks] : freeBlocks)
-    for (Block &b : blocks)
-      if (b.stream == stream)
-        b.pending = false;
+  markSynchronized(stream);
 }
 
 /// Streams go back to the pool (synchronized first: a stream is only
