@@ -19,9 +19,11 @@ model), and the libraries and inputs are stored xz-compressed: 8 bits of
 entropy per float compress about 4x. The matmuls' operands are made on the
 GPU machine (run.py) and checked there against torch or numpy.
 Default out_dir: build/gpu-artifacts. With TRACED_GPU_REUSE=DIR, a case
-whose input and reference files DIR holds (an earlier build of the same
-seeded cases) takes them from there instead of running the interpreter.
+whose input and reference files DIR holds, for the same weights and inputs
+(the manifest's "digest"), takes them from there instead of running the
+interpreter.
 """
+import hashlib
 import json
 import lzma
 import os
@@ -38,6 +40,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 import traced  # noqa: E402
 from models import Call, real_models  # noqa: E402
+
+
+def digest(model, inputs):
+    """A fingerprint of a case's weights and inputs (TRACED_GPU_REUSE takes
+    a reference only for the same one)."""
+    h = hashlib.sha1()
+    for t in list(model.state_dict().values()) + list(inputs):
+        h.update(str((t.dtype, tuple(t.shape))).encode())
+        h.update(t.detach().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()
 
 
 def quantized(t):
@@ -92,6 +104,20 @@ class Bfloat16(torch.nn.Module):
         return self.model(x.to(torch.bfloat16)).float()
 
 
+class LinearBlock(torch.nn.Module):
+    """h = LayerNorm(x); h + fc2(gelu(fc1(h)))."""
+
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(d)
+        self.fc1 = torch.nn.Linear(d, hidden)
+        self.fc2 = torch.nn.Linear(hidden, d)
+
+    def forward(self, x):
+        h = self.norm(x)
+        return h + self.fc2(torch.nn.functional.gelu(self.fc1(h)))
+
+
 def bfloat16_cases():
     """bfloat16 convolutions (traced-gpu-tile-contractions: exact TF32 tensor
     cores) off the tiles and in a model: resnet50 at batch 32."""
@@ -132,9 +158,30 @@ def bfloat16_cases():
     bert2 = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
     out["bert2_bf16"] = (Bfloat16(randomized(bert2.eval())).eval(),
                          quantized(torch.randn(32, 128, 768)))
-    out["bert2_bf16_rowkernels"] = out["bert2_bf16"]
+    out["bert2_bf16_norows"] = out["bert2_bf16"]
+    out["bert2_bf16_cp_async"] = out["bert2_bf16"]
     # The convolutions on float32 FMAs (no tensor cores), to compare.
     out["resnet50_bf16_b32_simt"] = out["resnet50_bf16_b32"]
+    # (New cases go last: a case's weights come from the random stream
+    # after those of the cases before it, which must not change.)
+    # bfloat16 linears whose inputs exist only as the float32 widening of a
+    # rounded result (a LayerNorm's, a GELU's): the tensor-core kernel reads
+    # a bfloat16 buffer their writer makes (narrowAtWriter). The LayerNorm's
+    # output is also read by the residual add (written twice); 3 x 37 rows
+    # are off the 128-row tiles.
+    out["bf16_linear_block"] = (Bfloat16(randomized(LinearBlock(72, 200).eval())).eval(),
+                                quantized(torch.randn(3, 37, 72)))
+    # The same at BERT-base's sizes (8 sequences of 128), and one BERT-base
+    # layer, with the tensor-core kernels reading through every thread's
+    # copies (_cp_async) as well as TMA.
+    out["ffn768_bf16"] = (Bfloat16(randomized(LinearBlock(768, 3072).eval())).eval(),
+                          quantized(torch.randn(8, 128, 768)))
+    out["ffn768_bf16_cp_async"] = out["ffn768_bf16"]
+    bert_layer = torch.nn.TransformerEncoderLayer(768, 12, 3072, activation="gelu",
+                                                  batch_first=True, dropout=0.0)
+    out["bert1_bf16"] = (Bfloat16(randomized(bert_layer.eval())).eval(),
+                         quantized(torch.randn(8, 128, 768)))
+    out["bert1_bf16_cp_async"] = out["bert1_bf16"]
     return out
 
 
@@ -228,7 +275,7 @@ def cases():
     # Variants of the tiled kernel, to compare (traced-translate's --gpu-*
     # options, VARIANTS below).
     for variant in VARIANTS:
-        if variant not in ("thread_per_output", "rowkernels"):
+        if variant not in ("thread_per_output", "norows"):
             out[f"matmul_float32_4096_{variant}"] = out["matmul_float32_4096"]
     # TF32 off the tiles: M, N edges, a K that is no multiple of 8, a batch.
     for name, sa, sb in (("matmul_float32_odd_tf32", (200, 136), (136, 300)),
@@ -239,7 +286,7 @@ def cases():
     for base in ("softmax", "log_softmax_odd", "layer_norm", "rms_norm",
                  "layer_norm_3d", "logsumexp", "softmax_long",
                  "transformer_encoder_layer"):
-        out[f"{base}_rowkernels"] = out[base]
+        out[f"{base}_norows"] = out[base]
     for base in ("mobilenet_v2", "mlp", "transformer_encoder_layer",
                  "conv_dilated", "conv_split_k", "padded_block", "odd_matmul"):
         out[f"{base}_unfused"] = out[base]
@@ -265,7 +312,7 @@ VARIANTS = {
     "tf32": ["--gpu-tf32"],
     # Softmax, norms and the like as one kernel, a warp per row (off by
     # default until run on a GPU).
-    "rowkernels": ["--gpu-row-kernels"],
+    "norows": ["--gpu-row-kernels=false"],
     # Padding, zero fills and epilogues as kernels of their own (taken in
     # by the tiled kernels by default).
     "unfused": ["--gpu-fuse-epilogues=false"],
@@ -316,6 +363,11 @@ def main():
     only = set(sys.argv[2:])
     reuse = os.environ.get("TRACED_GPU_REUSE")
     reuse = pathlib.Path(reuse) if reuse else None
+    # An earlier build's cases, by name: their references are reused only
+    # for the same weights and inputs (the digest; adding a case before
+    # another changes the other's random weights).
+    reused = (json.loads((reuse / "manifest.json").read_text())["models"]
+              if reuse and (reuse / "manifest.json").exists() else {})
     # Variants of a case (the same model and input) share its input and
     # reference files: "data" names the case that has them.
     first = {}
@@ -326,7 +378,8 @@ def main():
         start = time.time()
         inputs = x if isinstance(x, tuple) else (x,)
         tm = traced.trace(model, *inputs)
-        info = {"inputs": [[list(t.shape), str(t.dtype).split(".")[1]] for t in inputs]}
+        info = {"inputs": [[list(t.shape), str(t.dtype).split(".")[1]] for t in inputs],
+                "digest": digest(model, inputs)}
         if isinstance(model, Bfloat16):
             # bfloat16 results round to 8 bits: one op's result may differ
             # from the interpreter's by an ulp (2^-8 of it) where float32
@@ -340,7 +393,8 @@ def main():
             info["generated"] = True
         elif data != name:
             info["data"] = data
-        elif reuse and (reuse / f"{name}_interpreter.npy").exists():
+        elif reuse and reused.get(name, {}).get("digest") == info["digest"] and (
+                reuse / f"{name}_interpreter.npy").exists():
             # The same inputs (the cases are seeded) and their reference
             # from an earlier build (TRACED_GPU_REUSE): the interpreter
             # takes minutes on the larger bfloat16 models.

@@ -40,7 +40,8 @@ echo "run.sh: exit $status" | tee -a "$O/run.log"
 [ "$status" = 0 ] || failed="$failed run.sh($status)"
 
 # 2. compute-sanitizer memcheck on the shapes off the kernels' tiles (edges,
-#    K tails, the TMA and mma.sync variants), one call each, without torch.
+#    K tails, the TMA and mma.sync variants), one call each, without torch;
+#    run.py also makes each model call as a CUDA graph there.
 ODD=${ODD:-"odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_module mlp
      odd_matmul_unfused conv_dilated_unfused conv_split_k_unfused padded_block_unfused mlp_unfused
      softmax log_softmax_odd layer_norm sum_all amax_dim0 amin_rows mean_hw prod_rows
@@ -51,9 +52,9 @@ ODD=${ODD:-"odd_matmul odd_bmm conv_dilated conv_split_k padded_block simple_mod
      matmul_bfloat16_bmm_odd_mma_sync matmul_bfloat16_bmm_odd_cp_async matmul_bfloat16_bmm_odd_m128_n256
      conv_bf16_odd conv_bf16_odd_unfused conv_bf16_split_k conv_bf16_split_k_unfused
      bottleneck_bf16 bottleneck_bf16_unfused conv_256_tf32
-     softmax_rowkernels log_softmax_odd_rowkernels layer_norm_rowkernels
-     rms_norm rms_norm_rowkernels layer_norm_3d layer_norm_3d_rowkernels
-     logsumexp_rowkernels"}
+     softmax_norows log_softmax_odd_norows layer_norm_norows
+     rms_norm rms_norm_norows layer_norm_3d layer_norm_3d_norows
+     logsumexp_norows bf16_linear_block"}
 TRACED_GPU_NO_TORCH=1 PYTHONUNBUFFERED=1 timeout "${SANITIZER_LIMIT:-100}" \
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
   python3 bench/gpu/run.py "${ART:-build/gpu-artifacts}" --runs 1 $ODD 2>&1 | tee "$O/memcheck.log" | tail -40

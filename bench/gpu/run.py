@@ -171,6 +171,101 @@ def on_torch_stream(torch, runtime, lib, ins_d, expected, scale, tol, runs):
             + ("" if good else ", DIFFERS") + ")"), good
 
 
+def as_graph(runtime, lib, inputs, out, expected, scale, tol, runs):
+    """The call as a CUDA graph (traced_gpu_graph_call) on CUDA's default
+    stream, arguments in device memory the runtime allocates (no torch
+    needed, so memcheck runs it too): four calls alternating the case's
+    inputs with their elements reversed (a plain call, a capture, two
+    replays), the first inputs' results against the interpreter, the
+    others' against a plain call's. Returns (note for the table, whether
+    everything matched)."""
+    if not hasattr(runtime, "traced_gpu_graph_call"):
+        return "", True
+    vp, u64 = ctypes.c_void_p, ctypes.c_uint64
+    call = runtime.traced_gpu_graph_call
+    call.argtypes = [vp, ctypes.POINTER(vp), ctypes.POINTER(u64), ctypes.c_int32,
+                     ctypes.POINTER(vp), ctypes.POINTER(u64), ctypes.c_int32, vp]
+    call.restype = ctypes.c_int32
+    runtime.mgpuMemAlloc.argtypes = [u64, vp, ctypes.c_bool]
+    runtime.mgpuMemAlloc.restype = vp
+    runtime.mgpuMemcpy.argtypes = [vp, vp, ctypes.c_size_t, vp]
+    runtime.mgpuMemFree.argtypes = [vp, vp]
+    runtime.mgpuStreamSynchronize.argtypes = [vp]
+
+    def sync():
+        runtime.mgpuStreamSynchronize(None)
+
+    reversed_inputs = [np.ascontiguousarray(x.reshape(-1)[::-1]).reshape(x.shape)
+                       for x in inputs]
+    blocks = []
+
+    def device(nbytes):
+        blocks.append(runtime.mgpuMemAlloc(max(nbytes, 1), None, False))
+        return blocks[-1]
+
+    def upload(arrays):
+        ptrs = [device(a.nbytes) for a in arrays]
+        for p, a in zip(ptrs, arrays):
+            runtime.mgpuMemcpy(p, a.ctypes.data, a.nbytes, None)
+        return ptrs
+
+    def download(ptrs):
+        """The outputs at `ptrs`, once the stream has finished."""
+        arrays = [np.empty_like(out) for _ in ptrs]
+        for a, p in zip(arrays, ptrs):
+            runtime.mgpuMemcpy(a.ctypes.data, p, out.nbytes, None)
+        sync()
+        return arrays
+
+    try:
+        ins = [upload(inputs), upload(reversed_inputs)]
+        outs = [device(out.nbytes) for _ in range(4)]
+        in_bytes = (u64 * len(inputs))(*[a.nbytes for a in inputs])
+        out_bytes = (u64 * 1)(out.nbytes)
+        entry = ctypes.cast(lib.entry, vp)
+
+        def graph_call(which, dst):
+            status = call(entry, (vp * len(inputs))(*ins[which]), in_bytes,
+                          len(inputs), (vp * 1)(dst), out_bytes, 1, None)
+            if status != 0:
+                raise RuntimeError(f"a run-time check failed (status {status})")
+
+        for i in range(4):
+            graph_call(i % 2, outs[i])
+        got = download(outs) + [np.empty_like(out)]
+        lib.check("the graph calls")
+        lib.caller(reversed_inputs, [got[4]])()
+        lib.check("the plain call on the reversed inputs")
+        err = max(float(np.abs(got[i].astype(np.float64) - expected).max()) / scale
+                  for i in (0, 2))
+        other_scale = float(np.abs(got[4].astype(np.float64)).max()) or 1.0
+        err_other = max(float(np.abs(got[i].astype(np.float64) - got[4]).max())
+                        / other_scale for i in (1, 3))
+        good = err <= tol and err_other <= tol
+        t = median_ms(lambda: graph_call(0, outs[0]), runs, sync)
+        lib.check("the timed graph calls")
+        if hasattr(runtime, "traced_gpu_graph_release"):
+            # Released, the entry starts over (a plain call, a capture).
+            runtime.traced_gpu_graph_release.argtypes = [vp]
+            runtime.traced_gpu_graph_release(entry)
+            for i in range(2):
+                graph_call(1, outs[1 + 2 * i])
+            again = download([outs[1], outs[3]])
+            lib.check("the graph calls after a release")
+            err_again = max(float(np.abs(g.astype(np.float64) - got[4]).max())
+                            / other_scale for g in again)
+            good &= err_again <= tol
+            err_other = max(err_other, err_again)
+        return (f"; as a CUDA graph {t:.3f} ms (error {err:.1e}, "
+                f"reversed inputs vs a plain call {err_other:.1e}, "
+                f"released and called again"
+                + ("" if good else ", DIFFERS") + ")"), good
+    finally:
+        sync()
+        for p in blocks:
+            runtime.mgpuMemFree(p, None)
+
+
 def bf16_bits(x):
     """float32 array -> bfloat16 bits (round to nearest even) as uint16."""
     bits = x.astype(np.float32).view(np.uint32)
@@ -200,6 +295,10 @@ def main():
     progress = option("--progress", pathlib.Path)
     # With --kernels N: each model case's N kernels of most device time.
     detail = option("--kernels", int, 0)
+    # --no-graphs: skip the CUDA graph calls (traced_gpu_graph_call).
+    graphs = "--no-graphs" not in argv
+    if not graphs:
+        argv.remove("--no-graphs")
 
     def record(event, name):
         """Appends `event name` to the progress file, if there is one."""
@@ -348,6 +447,11 @@ def main():
                     row[4] = f"{t:.3f} ms ({flops / t / 1e9:.1f} TFLOP/s, device-resident)"
             else:
                 row[5] += f" x{n} runs"
+                if graphs:
+                    graph_note, graph_ok = as_graph(runtime, lib, inputs, out,
+                                                    expected, scale, tol, n)
+                    row[5] += graph_note
+                    ok &= graph_ok
                 if torch is not None and expected.dtype == np.float32:
                     # torch CUDA tensors in and out: the runtime copies
                     # device to device, nothing goes through host memory

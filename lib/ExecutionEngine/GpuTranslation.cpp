@@ -72,8 +72,9 @@ static llvm::cl::opt<bool> blockReductionsOption(
 static llvm::cl::opt<bool> rowKernelsOption(
     "gpu-row-kernels",
     llvm::cl::desc("Softmax, LayerNorm and the like as one kernel, a warp "
-                   "per row (default off until run on a GPU)"),
-    llvm::cl::init(false), llvm::cl::cat(gpuCategory));
+                   "per row (default on; off: a kernel per reduction and "
+                   "elementwise op)"),
+    llvm::cl::init(true), llvm::cl::cat(gpuCategory));
 
 static llvm::cl::opt<bool> tensorCoreOption(
     "gpu-tensor-cores",

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import weakref
 
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -664,6 +665,19 @@ class _CudaLibrary:
         self._entry = getattr(self._lib, f"traced_{entry}")
         self._entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
         self._entry.restype = ctypes.c_int
+        vp, u64p = ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)
+        graph_call = self._runtime.traced_gpu_graph_call
+        graph_call.argtypes = [vp, ctypes.POINTER(vp), u64p, ctypes.c_int32,
+                               ctypes.POINTER(vp), u64p, ctypes.c_int32, vp]
+        graph_call.restype = ctypes.c_int32
+        self._runtime.traced_gpu_graph_release.argtypes = [vp]
+        self._entry_address = ctypes.cast(self._entry, vp)
+        # The entry's CUDA graph (its buffers, its capture's blocks) goes
+        # with this library object; not at interpreter exit, where the
+        # driver may already be shutting down.
+        release = weakref.finalize(self, self._runtime.traced_gpu_graph_release,
+                                   self._entry_address)
+        release.atexit = False
 
     def _check(self, what):
         message = self._runtime.traced_cuda_last_error()
@@ -671,15 +685,25 @@ class _CudaLibrary:
             self._runtime.traced_cuda_clear_error()
             raise Error(f"{what}: {message.decode()}")
 
-    def run(self, inputs, outputs, sizes=(), stream=None):
+    def run(self, inputs, outputs, sizes=(), stream=None, graph_bytes=None):
         # (`sizes`: CpuModule.run's dynamic sizes; GPU code has none.)
         # `stream`: a CUstream (an int; 0 is CUDA's default stream) the
         # call's work is queued on instead of the runtime's own streams
         # (traced_gpu_set_stream); the call then returns without waiting
-        # for its kernels.
+        # for its kernels. `graph_bytes`: (input sizes, output sizes) in
+        # bytes of device-memory arguments: the call goes through
+        # traced_gpu_graph_call (a CUDA graph after the first call).
         ins = (ctypes.c_void_p * max(1, len(inputs)))(*inputs)
         outs = (ctypes.c_void_p * max(1, len(outputs)))(*outputs)
-        if stream is None:
+        if graph_bytes is not None and stream is not None:
+            u64 = ctypes.c_uint64
+            in_bytes, out_bytes = graph_bytes
+            status = self._runtime.traced_gpu_graph_call(
+                self._entry_address, ins,
+                (u64 * max(1, len(in_bytes)))(*in_bytes), len(inputs), outs,
+                (u64 * max(1, len(out_bytes)))(*out_bytes), len(outputs),
+                ctypes.c_void_p(stream))
+        elif stream is None:
             status = self._entry(ins, outs)
         else:
             self._runtime.traced_gpu_set_stream(ctypes.c_void_p(stream))
@@ -702,7 +726,14 @@ class CudaCompiledModule(CompiledModule):
     torch CUDA tensors on the same device that the kernels write directly,
     and nothing goes through host memory. The call's work is queued on
     torch's current stream, after what torch queued there before it, and
-    the call returns without waiting for it (as a torch op does)."""
+    the call returns without waiting for it (as a torch op does).
+    With `cuda_graph` (compile_cuda's option, on by default) calls on CUDA
+    tensors run as one CUDA graph from the second call on: the arguments
+    are copied into the graph's own buffers and the results out of them,
+    device to device, so the caller's tensors may change address between
+    calls and results never alias."""
+
+    cuda_graph = False
 
     def __call__(self, *inputs: Any, cast: bool = False, **named: Any) -> Any:
         """As CompiledModule's call; when every tensor input is a torch CUDA
@@ -736,10 +767,16 @@ class CudaCompiledModule(CompiledModule):
             raise Error(f"{self._where}: the compiled GPU code runs on CUDA "
                         f"device 0; the inputs are on {device}")
         # On torch's current stream: ordered after the work that produced
-        # the inputs, before the work that reads the outputs.
+        # the inputs, before the work that reads the outputs; with
+        # cuda_graph, one graph launch between copies of the arguments.
+        graph_bytes = None
+        if self.cuda_graph:
+            graph_bytes = ([a.numel() * a.element_size() for a in args],
+                           [o.numel() * o.element_size() for o in outputs])
         self._cpu.run([a.data_ptr() for a in args],
                       [o.data_ptr() for o in outputs],
-                      stream=torch.cuda.current_stream(device).cuda_stream)
+                      stream=torch.cuda.current_stream(device).cuda_stream,
+                      graph_bytes=graph_bytes)
         if self._nesting is not None:
             outputs = _nest(outputs, self._nesting)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
@@ -749,7 +786,8 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                  chip: str = "sm_90", format: Optional[str] = None,
                  library: Optional[Union[str, "os.PathLike[str]"]] = None,
                  allow_tf32: bool = False,
-                 fuse_epilogues: bool = True) -> CompiledModule:
+                 fuse_epilogues: bool = True,
+                 cuda_graph: bool = True) -> CompiledModule:
     """Compiles `module` for an NVIDIA GPU with traced-gpu-pipeline
     (docs/gpu.md) and returns a CudaCompiledModule: it takes numpy arrays
     and CPU tensors (outputs as CompiledModule gives them) or torch CUDA tensors
@@ -769,7 +807,11 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
     `fuse_epilogues`: the float32 convolution and matmul kernels take in
     the padding of their input, the zero fill of their output and the
     elementwise op after them (bias, activation, residual add); on by
-    default (False: separate kernels, docs/gpu.md).
+    default (False: separate kernels, docs/gpu.md). `cuda_graph`: calls
+    on torch CUDA tensors run as one CUDA graph launch from the second
+    call on (the first uploads the weights; the graph keeps its own
+    intermediate buffers until the compiled module is collected,
+    docs/gpu.md).
     Weights are uploaded on the first call and stay on the device.
 
     Raises CompileError when the graph cannot be compiled or linked, and
@@ -809,6 +851,7 @@ def compile_cuda(module: Module, entry: str = "forward", surgery: bool = True,
                                 [n.name for n in graph_inputs],
                                 f"@{module.root_name}::{entry}")
     result.library = path
+    result.cuda_graph = cuda_graph
     result.timing_report = None
     nesting = [_tuple_nesting(str(n.type)) for n in graph.outputs]
     if any(n is not None for n in nesting):

@@ -130,8 +130,8 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "row-kernels",
       llvm::cl::desc("traced-gpu-reductions' `rows` option: softmax, "
                      "LayerNorm and the like as one kernel, a warp per row "
-                     "(off until run on a GPU: docs/gpu.md)"),
-      llvm::cl::init(false)};
+                     "(off: a kernel per reduction and elementwise op)"),
+      llvm::cl::init(true)};
   Option<bool> tileContractions{
       *this, "tile-contractions",
       llvm::cl::desc("Shared-memory tiled kernels for float32 matmuls and "

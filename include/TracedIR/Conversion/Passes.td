@@ -298,8 +298,8 @@ def TracedGpuReductions
     Option<"rows", "rows", "bool", /*default=*/"false",
            "Row kernels: a run of reductions over the trailing loops and "
            "elementwise ops over the same rows (softmax, LayerNorm, "
-           "RMSNorm) becomes one kernel, a warp per row (off until run on "
-           "a GPU: docs/gpu.md)">,
+           "RMSNorm) becomes one kernel, a warp per row (traced-gpu-pipeline "
+           "turns it on: `row-kernels`)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",

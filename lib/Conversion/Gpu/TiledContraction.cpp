@@ -655,6 +655,10 @@ struct NarrowMatmul {
   /// else reads C: the kernel writes `narrowOut` directly.
   linalg::GenericOp truncation;
   Value narrowOut;
+  /// Float32 operands narrowed at their writer (narrowAtWriter): their
+  /// reshapes and allocation, erased once the kernel replaced the matmul
+  /// if nothing else reads them.
+  SmallVector<Operation *> deadAfter;
 };
 
 /// The tensor-core kernels' shape.
@@ -757,21 +761,304 @@ linalg::GenericOp truncationAfter(Value c, Operation *op) {
   return found;
 }
 
+/// The buffer that `v` is a view of through ops of the types `Views`, with
+/// those ops from it to `v` in `views`, innermost first.
+template <typename... Views>
+Value throughViews(Value v, SmallVectorImpl<Operation *> &views) {
+  while (isa_and_nonnull<Views...>(v.getDefiningOp())) {
+    views.insert(views.begin(), v.getDefiningOp());
+    v = v.getDefiningOp()->getOperand(0);
+  }
+  return v;
+}
+
+/// The buffer `v` reshapes (collapse_shape / expand_shape), with the
+/// reshapes from it to `v` in `views`, innermost first.
+Value throughReshapes(Value v, SmallVectorImpl<Operation *> &views) {
+  return throughViews<memref::CollapseShapeOp, memref::ExpandShapeOp>(v,
+                                                                       views);
+}
+
+/// `views` (subviews and reshapes, outermost last) made again over `base`
+/// (of another element type) before `user`.
+Value reshapedBefore(Operation *user, ArrayRef<Operation *> views,
+                     Value base) {
+  OpBuilder b(user);
+  Type elem = cast<MemRefType>(base.getType()).getElementType();
+  Value view = base;
+  for (Operation *op : views) {
+    Location loc = op->getLoc();
+    if (auto subview = dyn_cast<memref::SubViewOp>(op)) {
+      view = memref::SubViewOp::create(b, loc, view, subview.getMixedOffsets(),
+                                       subview.getMixedSizes(),
+                                       subview.getMixedStrides());
+    } else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
+      view = memref::CollapseShapeOp::create(
+          b, loc, view, collapse.getReassociationIndices());
+    } else {
+      auto expand = cast<memref::ExpandShapeOp>(op);
+      view = memref::ExpandShapeOp::create(
+          b, loc, MemRefType::Builder(expand.getResultType()).setElementType(elem),
+          view, expand.getReassociationIndices(), expand.getMixedOutputShape());
+    }
+  }
+  return view;
+}
+
+/// A float32 operand holding 16-bit values at its writer: an allocation
+/// (reached from the operand through reshapes) that a parallel generic
+/// earlier in the user's block writes whole, yielding `arith.extf` of a
+/// bfloat16 or float16 value at it, with nothing writing it in between:
+/// the front end's fusion of a 16-bit op's rounding with the next op's
+/// widening (a bfloat16 LayerNorm or bias add before a linear). No 16-bit
+/// buffer exists, so the writer must be made to write one.
+struct RoundedWriter {
+  linalg::GenericOp generic;
+  unsigned init;                  // the allocation's init position
+  Value alloc;                    // float32, identity layout
+  SmallVector<Operation *> views; // alloc -> operand, in order
+  Value rounded; // the 16-bit value the generic widens and yields at `init`
+};
+
+std::optional<RoundedWriter> roundedWriter(Value operand, Operation *user) {
+  RoundedWriter w;
+  Value v = throughReshapes(operand, w.views);
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!v.getDefiningOp<memref::AllocOp>() || !type.getLayout().isIdentity() ||
+      !type.hasStaticShape() || !type.getElementType().isF32())
+    return std::nullopt;
+  w.alloc = v;
+  for (OpOperand &use : v.getUses()) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!generic || !generic.isDpsInit(&use))
+      continue;
+    unsigned init = use.getOperandNumber() - generic.getNumDpsInputs();
+    Block &body = generic.getRegion().front();
+    auto ext = cast<linalg::YieldOp>(body.getTerminator())
+                   .getOperand(init)
+                   .getDefiningOp<arith::ExtFOp>();
+    Type from = ext ? ext.getIn().getType() : Type();
+    if (generic->getBlock() != user->getBlock() ||
+        !generic->isBeforeInBlock(user) ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !generic.getMatchingIndexingMap(&use).isIdentity() || !from ||
+        !(from.isBF16() || from.isF16()) ||
+        !body.getArgument(use.getOperandNumber()).use_empty() ||
+        llvm::is_contained(generic.getDpsInputs(), v) ||
+        touchedBetween(generic, user, v, v, /*anyUse=*/false))
+      return std::nullopt;
+    w.generic = generic;
+    w.init = init;
+    w.rounded = ext.getIn();
+    return w;
+  }
+  return std::nullopt;
+}
+
+/// Whether everything reading `v` is `user`, a dealloc, or a reshape of `v`
+/// that only `user` reads (after `user`, `v` is dead).
+static bool onlyFeeds(Value v, Operation *user, linalg::GenericOp writer) {
+  return llvm::all_of(v.getUsers(), [&](Operation *u) {
+    if (u == user || u == writer.getOperation() || isa<memref::DeallocOp>(u))
+      return true;
+    return isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(u) &&
+           onlyFeeds(u->getResult(0), user, writer);
+  });
+}
+
+/// Makes `w`'s writer also write (or, when only `user` reads the float32
+/// buffer, write instead) a 16-bit allocation of its value before the
+/// widening, and returns that allocation through the same reshapes as
+/// `user`'s operand. Ops that die with `user` go to `deadAfter`.
+Value narrowAtWriter(const RoundedWriter &w, Operation *user,
+                     SmallVectorImpl<Operation *> &deadAfter) {
+  linalg::GenericOp g = w.generic;
+  Type narrowElem = w.rounded.getType();
+  auto wideType = cast<MemRefType>(w.alloc.getType());
+  auto alloc = w.alloc.getDefiningOp<memref::AllocOp>();
+  OpBuilder b(g);
+  Location loc = g.getLoc();
+  Value narrow = memref::AllocOp::create(
+      b, loc, MemRefType::get(wideType.getShape(), narrowElem),
+      alloc.getAlignmentAttr());
+  bool replace = onlyFeeds(w.alloc, user, g);
+  SmallVector<Value> inits(g.getDpsInits());
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  if (replace) {
+    inits[w.init] = narrow;
+  } else {
+    inits.push_back(narrow);
+    maps.push_back(b.getMultiDimIdentityMap(wideType.getRank()));
+  }
+  auto rebuilt = linalg::GenericOp::create(
+      b, loc, TypeRange{}, g.getDpsInputs(), inits, maps,
+      g.getIteratorTypesArray());
+  rebuilt->setDiscardableAttrs(g->getDiscardableAttrDictionary());
+  rebuilt.getRegion().takeBody(g.getRegion());
+  Block &body = rebuilt.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (replace) {
+    body.getArgument(g.getNumDpsInputs() + w.init).setType(narrowElem);
+    Operation *widening = yield->getOperand(w.init).getDefiningOp();
+    yield->setOperand(w.init, w.rounded);
+    if (widening && widening->use_empty())
+      widening->erase();
+    for (Operation *u : llvm::make_early_inc_range(w.alloc.getUsers()))
+      if (isa<memref::DeallocOp>(u))
+        u->setOperand(0, narrow);
+    deadAfter.push_back(alloc);
+  } else {
+    body.addArgument(narrowElem, loc);
+    yield->insertOperands(yield->getNumOperands(), w.rounded);
+    OpBuilder after(user->getContext());
+    after.setInsertionPointAfter(user);
+    memref::DeallocOp::create(after, loc, narrow);
+  }
+  g->erase();
+  return reshapedBefore(user, w.views, narrow);
+}
+
+/// Where a float32 operand's 16-bit values are: a 16-bit buffer whose
+/// widening wrote the operand (through `views`, reshapes rebuilt over the
+/// buffer), or a writer that rounds to 16 bits (`rounded`, narrowed).
+struct NarrowSource {
+  Value narrow;
+  linalg::GenericOp widening;
+  SmallVector<Operation *> views;
+  std::optional<RoundedWriter> rounded;
+  /// Or: the operand is a float32 buffer a `linalg.transpose` wrote whole
+  /// from a slice (`views`) of `narrow`'s widening: a packed in-projection's
+  /// q, k or v weight transposed for the product. The 16-bit slice is
+  /// transposed instead.
+  linalg::TransposeOp transpose;
+
+  Type elem() const {
+    return narrow ? cast<MemRefType>(narrow.getType()).getElementType()
+                  : rounded->rounded.getType();
+  }
+};
+
+/// The transpose writing all of the float32 allocation `t` before `user`
+/// (nothing writing `t` in between) from a slice of a widening, as a
+/// NarrowSource.
+std::optional<NarrowSource> transposedWidening(Value t, Operation *user) {
+  auto type = dyn_cast<MemRefType>(t.getType());
+  if (!t.getDefiningOp<memref::AllocOp>() || !type.getLayout().isIdentity() ||
+      !type.hasStaticShape() || !type.getElementType().isF32())
+    return std::nullopt;
+  for (Operation *writer : t.getUsers()) {
+    auto transpose = dyn_cast<linalg::TransposeOp>(writer);
+    if (!transpose || transpose.getInit() != t ||
+        transpose->getBlock() != user->getBlock() ||
+        !transpose->isBeforeInBlock(user) ||
+        touchedBetween(transpose, user, t, t, /*anyUse=*/false))
+      continue;
+    NarrowSource s;
+    Value x = throughViews<memref::SubViewOp, memref::CollapseShapeOp,
+                           memref::ExpandShapeOp>(transpose.getInput(),
+                                                  s.views);
+    std::tie(s.narrow, s.widening) = widenedFrom(x, transpose);
+    if (!s.narrow)
+      return std::nullopt;
+    s.transpose = transpose;
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<NarrowSource> narrowSource(Value operand, Operation *user) {
+  NarrowSource s;
+  Value v = throughReshapes(operand, s.views);
+  std::tie(s.narrow, s.widening) = widenedFrom(v, user);
+  if (s.narrow)
+    return s;
+  if (s.views.empty())
+    if (std::optional<NarrowSource> t = transposedWidening(v, user))
+      return t;
+  s.views.clear();
+  if ((s.rounded = roundedWriter(operand, user)))
+    return s;
+  return std::nullopt;
+}
+
+/// The 16-bit transpose of `s` (transposedWidening): the slice of the
+/// 16-bit buffer transposed where the float32 one was, into a new buffer
+/// freed after `user`. The float32 transpose, its buffer and the slice go
+/// to `deadAfter` when only `user` read that buffer.
+Value transposeNarrow(const NarrowSource &s, Operation *user,
+                      SmallVectorImpl<Operation *> &deadAfter) {
+  linalg::TransposeOp old = s.transpose;
+  Value wide = old.getInit();
+  Value slice = reshapedBefore(old, s.views, s.narrow);
+  OpBuilder b(old);
+  Location loc = old.getLoc();
+  auto alloc = wide.getDefiningOp<memref::AllocOp>();
+  Value narrow = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get(cast<MemRefType>(wide.getType()).getShape(),
+                      cast<MemRefType>(s.narrow.getType()).getElementType()),
+      alloc.getAlignmentAttr());
+  linalg::TransposeOp::create(b, loc, slice, narrow, old.getPermutation());
+  OpBuilder after(user->getContext());
+  after.setInsertionPointAfter(user);
+  memref::DeallocOp::create(after, loc, narrow);
+  if (llvm::all_of(wide.getUsers(), [&](Operation *u) {
+        return u == user || u == old.getOperation() ||
+               isa<memref::DeallocOp>(u);
+      })) {
+    deadAfter.push_back(old);
+    deadAfter.push_back(alloc);
+    llvm::append_range(deadAfter, s.views);
+  }
+  return narrow;
+}
+
+/// The 16-bit operand `s` gives `user` (narrowing a rounded writer), with
+/// the 16-bit buffer's frees that came before `user` moved after it (the
+/// float32 widening was its last reader). Reshapes left dead after `user`
+/// go to `deadAfter`.
+Value materialize(const NarrowSource &s, Operation *user,
+                  SmallVectorImpl<Operation *> &deadAfter) {
+  if (s.transpose)
+    return transposeNarrow(s, user, deadAfter);
+  Value narrow = s.rounded ? narrowAtWriter(*s.rounded, user, deadAfter)
+                           : reshapedBefore(user, s.views, s.narrow);
+  llvm::append_range(deadAfter, s.rounded ? s.rounded->views : s.views);
+  for (Operation *u : llvm::make_early_inc_range(
+           gpu_fusion::rootOf(narrow).getUsers()))
+    if (isa<memref::DeallocOp>(u) && u->getBlock() == user->getBlock() &&
+        u->isBeforeInBlock(user))
+      u->moveAfter(user);
+  return narrow;
+}
+
 /// The narrow matmul `op` computes, if the tensor-core kernel can run it:
 /// both operands widened from the same 16-bit type, rows of a multiple of
 /// 8 elements (16-byte asynchronous copies), a float32 identity-layout C.
 std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
-  auto [a, genA] = widenedFrom(op.getDpsInputs()[0], op);
-  auto [bm, genB] = widenedFrom(op.getDpsInputs()[1], op);
+  std::optional<NarrowSource> sa = narrowSource(op.getDpsInputs()[0], op);
+  std::optional<NarrowSource> sb = narrowSource(op.getDpsInputs()[1], op);
   Value cm = op.getDpsInits()[0];
-  if (!a || !bm)
+  if (!sa || !sb || sa->elem() != sb->elem() ||
+      (sa->rounded && sb->rounded &&
+       sa->rounded->generic == sb->rounded->generic))
     return std::nullopt;
-  auto aType = cast<MemRefType>(a.getType());
+  auto wideA = cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto cType = cast<MemRefType>(cm.getType());
-  if (aType.getElementType() != cast<MemRefType>(bm.getType()).getElementType() ||
-      !cType.getLayout().isIdentity())
+  if (!cType.getLayout().isIdentity() || !wideA.getLayout().isIdentity() ||
+      !cast<MemRefType>(op.getDpsInputs()[1].getType()).getLayout().isIdentity())
     return std::nullopt;
+  // Every check comes before the operands are materialized: that rewrites
+  // their writers, after which the matmul must go to the kernel.
   int64_t r = batched ? 1 : 0;
+  int64_t k = wideA.getDimSize(r + 1), n = cType.getDimSize(r + 1);
+  if (k % 8 || n % 8 || k == 0 || n == 0 || cType.getNumElements() == 0)
+    return std::nullopt;
+  SmallVector<Operation *> deadAfter;
+  Value a = materialize(*sa, op, deadAfter);
+  Value bm = materialize(*sb, op, deadAfter);
+  linalg::GenericOp genA = sa->widening, genB = sb->widening;
+  auto aType = cast<MemRefType>(a.getType());
   NarrowMatmul mm{a,
                   bm,
                   cm,
@@ -784,12 +1071,10 @@ std::optional<NarrowMatmul> narrowMatmul(linalg::LinalgOp op, bool batched) {
                   {genA},
                   /*zeroFill=*/{},
                   /*truncation=*/{},
-                  /*narrowOut=*/{}};
+                  /*narrowOut=*/{},
+                  std::move(deadAfter)};
   if (genB != genA)
     mm.widenings.push_back(genB);
-  if (mm.k % 8 || mm.n % 8 || mm.k == 0 || mm.m == 0 || mm.n == 0 ||
-      mm.batch == 0)
-    return std::nullopt;
   mm.zeroFill = zeroFillBefore(cm, op);
   if (mm.zeroFill)
     if ((mm.truncation = truncationAfter(cm, op)))
@@ -1611,6 +1896,21 @@ void eraseAbsorbed(const NarrowMatmul &mm) {
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
       user->erase();
     alloc->erase();
+  }
+  // (A reshape before its source: erase until nothing more goes.)
+  SmallVector<Operation *> dead(mm.deadAfter);
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : dead)
+      if (op && llvm::all_of(op->getUsers(), [](Operation *u) {
+            return isa<memref::DeallocOp>(u);
+          })) {
+        for (Operation *u : llvm::make_early_inc_range(op->getUsers()))
+          u->erase();
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
   }
   ArrayRef<linalg::GenericOp> widenings = mm.widenings;
   for (linalg::GenericOp generic : widenings) {

@@ -1,5 +1,5 @@
-// traced-gpu-reductions' row kernels (`rows`; off by default until they
-// have run on a GPU, docs/gpu.md): a run of
+// traced-gpu-reductions' row kernels (`rows`; the pass's option is off by
+// default, traced-gpu-pipeline turns it on, docs/gpu.md): a run of
 // reductions over the trailing loops and elementwise ops over the same
 // rows is one kernel with a warp per row. Each reduction's total reaches
 // every lane through the butterfly and stays in a register for the ops

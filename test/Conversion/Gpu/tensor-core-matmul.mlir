@@ -304,16 +304,21 @@ func.func @c_read_twice(%a: memref<64x64xbf16>, %out: memref<64x64xbf16>, %copy:
 
 // -----
 
+// A narrow operand written between its widening and the matmul: the
+// widening's generic now writes a 16-bit copy of it instead (taken where
+// the widening was, before the write), which the tensor-core kernel reads.
 // Not on tensor cores, each for its reason (the float32 kernel runs them):
-// the narrow operand is written between its widening and the matmul; rows
-// of K = 12 elements (not whole 16-byte copies); mixed bfloat16 and
+// rows of K = 12 elements (not whole 16-byte copies); mixed bfloat16 and
 // float16. A widened buffer something else also reads keeps its generic.
 // CHECK-LABEL: func.func @written_between
-// CHECK:       arith.extf
+// CHECK:       %[[COPY:.*]] = memref.alloc() : memref<64x64xbf16>
+// CHECK:       linalg.generic {{.*}} ins(%arg0 : memref<64x64xbf16>) outs(%[[COPY]] : memref<64x64xbf16>)
+// CHECK-NOT:   arith.extf
+// CHECK:       linalg.yield %{{.*}} : bf16
 // CHECK:       linalg.fill ins({{.*}}) outs(%arg0
 // CHECK:       gpu.launch
-// CHECK-NOT:   nvvm.mma.sync
-// CHECK:       math.fma
+// CHECK:       nvgpu.device_async_copy %[[COPY]]
+// CHECK:       nvvm.mma.sync
 // CHECK-LABEL: func.func @k_not_multiple_of_8
 // CHECK-NOT:   nvvm.mma.sync
 // CHECK:       math.fma
@@ -390,14 +395,19 @@ func.func @widening_read_elsewhere(%a: memref<64x64xbf16>, %c: memref<64x64xf32>
 
 // -----
 
-// A strided operand (a column slice) takes the float32 kernel (its
-// widening stays), so nothing asks for a tensor map of it.
+// A strided operand (a column slice): its widening writes a contiguous
+// 16-bit copy instead, read by the tensor-core kernel (with TMA through a
+// tensor map of the copy, never of the strided slice), freed after it.
 // CHECK-LABEL: func.func @strided_operand
-// CHECK:       linalg.generic
-// CHECK:       function(@strided_operand_gemm_0)
+// CHECK:       %[[COPY:.*]] = memref.alloc() : memref<64x64xbf16>
+// CHECK:       linalg.generic {{.*}} ins(%subview : memref<64x64xbf16, strided<[128, 1]>>) outs(%[[COPY]] : memref<64x64xbf16>)
+// CHECK:       function(@strided_operand_mma_0)
+// CHECK:       memref.dealloc %[[COPY]]
 // TMA-LABEL:   func.func @strided_operand
-// TMA-NOT:     traced.tensor_map
-// TMA:         function(@strided_operand_gemm_0)
+// TMA:         %[[COPY:.*]] = memref.alloc() : memref<64x64xbf16>
+// TMA-NOT:     %subview {{.*}}traced.tensor_map
+// TMA:         unrealized_conversion_cast %[[COPY]] : memref<64x64xbf16> to i64 {traced.tensor_map
+// TMA:         function(@strided_operand_mma_0)
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @strided_operand(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
   %sa = memref.subview %a[0, 0] [64, 64] [1, 1] : memref<64x128xbf16> to memref<64x64xbf16, strided<[128, 1]>>
@@ -416,5 +426,162 @@ func.func @strided_operand(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: 
   linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   memref.dealloc %wa : memref<64x64xf32>
   memref.dealloc %wb : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// An operand with no 16-bit buffer: its writer rounds to bfloat16 and
+// widens in one generic (a bfloat16 op's result fused with the next op's
+// widening, as a bfloat16 linear's input is), and the matmul reads it
+// through a collapse. The writer then writes a bfloat16 buffer instead,
+// the collapse is made again over it, and the float32 buffer goes (its
+// free moves to the bfloat16 one). When something else also reads the
+// float32 buffer, the writer writes both, and the bfloat16 one is freed
+// after the kernel.
+// CHECK-LABEL: func.func @rounded_writer
+// CHECK:       %[[N:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x32x64xbf16>
+// CHECK-NOT:   memref<4x32x64xf32>
+// CHECK:       linalg.generic {{.*}} ins(%arg0 : memref<4x32x64xf32>) outs(%[[N]] : memref<4x32x64xbf16>)
+// CHECK:       %[[T:.*]] = arith.truncf
+// CHECK-NEXT:  linalg.yield %[[T]] : bf16
+// CHECK:       %[[V:.*]] = memref.collapse_shape %[[N]] {{\[}}[0, 1], [2]] : memref<4x32x64xbf16> into memref<128x64xbf16>
+// CHECK:       function(@rounded_writer_mma_0)
+// CHECK:       nvgpu.device_async_copy %[[V]]
+// CHECK:       memref.dealloc %[[N]] : memref<4x32x64xbf16>
+// CHECK-LABEL: func.func @rounded_writer_read_elsewhere
+// CHECK:       %[[N:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16>
+// CHECK:       linalg.generic {{.*}} outs(%[[W:.*]], %[[N]] : memref<128x64xf32>, memref<128x64xbf16>)
+// CHECK:       %[[T:.*]] = arith.truncf
+// CHECK:       %[[E:.*]] = arith.extf %[[T]]
+// CHECK:       linalg.yield %[[E]], %[[T]] : f32, bf16
+// CHECK:       function(@rounded_writer_read_elsewhere_mma_0)
+// CHECK:       memref.dealloc %[[N]] : memref<128x64xbf16>
+// CHECK:       linalg.copy ins(%[[W]] : memref<128x64xf32>)
+// A widening read through a collapse: the kernel reads the 16-bit buffer
+// through the same collapse (no copy), the widening and its buffer go, and
+// the 16-bit buffer's free, which followed the widening, moves after the
+// kernel.
+// CHECK-LABEL: func.func @freed_before_matmul
+// CHECK:       %[[N:.*]] = memref.alloc() : memref<2x64x64xbf16>
+// CHECK-NOT:   memref<2x64x64xf32>
+// CHECK-NOT:   memref.dealloc %[[N]]
+// CHECK:       %[[V:.*]] = memref.collapse_shape %[[N]] {{\[}}[0, 1], [2]] : memref<2x64x64xbf16> into memref<128x64xbf16>
+// CHECK-NOT:   memref.dealloc %[[N]]
+// CHECK:       function(@freed_before_matmul_mma_0)
+// CHECK:       nvgpu.device_async_copy %[[V]]
+// CHECK:       gpu.terminator
+// CHECK:       memref.dealloc %[[N]]
+// CHECK-NOT:   memref<2x64x64xf32>
+// CHECK:       return
+// B transposed from a slice of a widening (a packed in-projection's k
+// weight): the 16-bit slice is transposed instead, into a 16-bit buffer
+// freed after the kernel; the float32 transpose, its buffer, the slice and
+// the widening go.
+// CHECK-LABEL: func.func @transposed_slice
+// CHECK-NOT:   memref.alloc() : memref<{{.*}}xf32>
+// CHECK:       %[[S:.*]] = memref.subview %arg1[64, 0] [64, 64] [1, 1] : memref<192x64xbf16> to memref<64x64xbf16, strided<[64, 1], offset: 4096>>
+// CHECK:       %[[T:.*]] = memref.alloc() : memref<64x64xbf16>
+// CHECK:       linalg.transpose ins(%[[S]] : {{.*}}) outs(%[[T]] : memref<64x64xbf16>) permutation = [1, 0]
+// CHECK-NOT:   linalg.transpose
+// CHECK:       function(@transposed_slice_mma_0)
+// CHECK:       nvgpu.device_async_copy %[[T]]
+// CHECK:       gpu.terminator
+// CHECK:       memref.dealloc %[[T]]
+// CHECK-NOT:   memref<192x64xf32>
+// CHECK:       return
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @rounded_writer(%x: memref<4x32x64xf32>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wa = memref.alloc() {alignment = 64 : i64} : memref<4x32x64xf32>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<4x32x64xf32>) outs(%wa : memref<4x32x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.truncf %in : f32 to bf16
+    %1 = arith.extf %0 : bf16 to f32
+    linalg.yield %1 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %va = memref.collapse_shape %wa [[0, 1], [2]] : memref<4x32x64xf32> into memref<128x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  linalg.matmul ins(%va, %wb : memref<128x64xf32>, memref<64x64xf32>) outs(%c : memref<128x64xf32>)
+  memref.dealloc %wb : memref<64x64xf32>
+  memref.dealloc %wa : memref<4x32x64xf32>
+  return
+}
+func.func @rounded_writer_read_elsewhere(%x: memref<128x64xf32>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>, %d: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wa = memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<128x64xf32>) outs(%wa : memref<128x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.truncf %in : f32 to bf16
+    %1 = arith.extf %0 : bf16 to f32
+    linalg.yield %1 : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  linalg.matmul ins(%wa, %wb : memref<128x64xf32>, memref<64x64xf32>) outs(%c : memref<128x64xf32>)
+  linalg.copy ins(%wa : memref<128x64xf32>) outs(%d : memref<128x64xf32>)
+  memref.dealloc %wb : memref<64x64xf32>
+  memref.dealloc %wa : memref<128x64xf32>
+  return
+}
+func.func @freed_before_matmul(%b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : bf16
+  %n = memref.alloc() : memref<2x64x64xbf16>
+  linalg.fill ins(%one : bf16) outs(%n : memref<2x64x64xbf16>)
+  %w = memref.alloc() : memref<2x64x64xf32>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n : memref<2x64x64xbf16>) outs(%w : memref<2x64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %n : memref<2x64x64xbf16>
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %v = memref.collapse_shape %w [[0, 1], [2]] : memref<2x64x64xf32> into memref<128x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  linalg.matmul ins(%v, %wb : memref<128x64xf32>, memref<64x64xf32>) outs(%c : memref<128x64xf32>)
+  memref.dealloc %wb : memref<64x64xf32>
+  memref.dealloc %w : memref<2x64x64xf32>
+  return
+}
+func.func @transposed_slice(%a: memref<128x64xbf16>, %w: memref<192x64xbf16>, %c: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ww = memref.alloc() : memref<192x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%w : memref<192x64xbf16>) outs(%ww : memref<192x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %wa = memref.alloc() : memref<128x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<128x64xbf16>) outs(%wa : memref<128x64xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  }
+  %s = memref.subview %ww[64, 0] [64, 64] [1, 1] : memref<192x64xf32> to memref<64x64xf32, strided<[64, 1], offset: 4096>>
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.transpose ins(%s : memref<64x64xf32, strided<[64, 1], offset: 4096>>) outs(%t : memref<64x64xf32>) permutation = [1, 0]
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  linalg.matmul ins(%wa, %t : memref<128x64xf32>, memref<64x64xf32>) outs(%c : memref<128x64xf32>)
+  memref.dealloc %t : memref<64x64xf32>
+  memref.dealloc %wa : memref<128x64xf32>
+  memref.dealloc %ww : memref<192x64xf32>
   return
 }
