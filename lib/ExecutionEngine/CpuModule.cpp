@@ -326,6 +326,13 @@ hostTargetMachine(llvm::CodeModel::Model codeModel) {
   llvm::SubtargetFeatures features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
     features.AddFeature(feature.first(), feature.second);
+  // Half arithmetic as torch computes it: each op through float, rounded
+  // to half. With AVX512-FP16 (Sapphire Rapids and later) LLVM computes
+  // half natively, and FPOpFusion::Fast below then fuses a half multiply
+  // and add into one FMA that rounds once, where torch rounds twice
+  // (docs/cpu.md, "Numerics"). Without the feature half is promoted to
+  // float op by op, as on every other x86 CPU; float32 is unaffected.
+  features.AddFeature("avx512fp16", false);
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(

@@ -1,13 +1,15 @@
 // A model compiled with every function split into parts of one op each
 // (traced-translate --run-split-ops=1; traced-cpu-split-functions) computes
-// what the interpreter computes, its run-time check still reports a bad
-// index with the call's location, and a model with a dynamic dim still
-// runs at any size (no part returns a dynamically shaped tensor).
+// what the interpreter computes (element by element within float32's
+// assert_close tolerances: AVX-512 code rounds differently), its run-time
+// check still reports a bad index with the call's location, and a model
+// with a dynamic dim still runs at any size (no part returns a dynamically
+// shaped tensor).
 // RUN: %python -c "import numpy as np; r = np.random.RandomState(0); np.save('%t.x.npy', r.rand(5, 4).astype(np.float32)); np.save('%t.y.npy', r.rand(2, 3).astype(np.float32)); np.save('%t.good.npy', np.array([[4, 0, 1, 2], [3, 3, 0, 1]], dtype=np.int64)); np.save('%t.bad.npy', np.array([[4, 0, 1, 2], [3, 5, 0, 1]], dtype=np.int64))"
 // RUN: traced-opt %s --traced-cpu-pipeline=split-ops=1 | FileCheck %s --check-prefix=PARTS
 // RUN: traced-translate --run %s --run-split-ops=1 --run-input=%t.x.npy,%t.good.npy,%t.y.npy --run-output=%t.split
 // RUN: traced-translate --interpret %s --interpret-input=%t.x.npy,%t.good.npy,%t.y.npy --interpret-output=%t.ref
-// RUN: %python -c "import numpy as np; print('max diff', max(float(abs(np.load('%t.split%%d.npy' %% k) - np.load('%t.ref%%d.npy' %% k)).max()) for k in (0, 1)))" | FileCheck %s --check-prefix=SAME
+// RUN: %python -c "import numpy as np; print('close', all(np.allclose(np.load('%t.split%%d.npy' %% k), np.load('%t.ref%%d.npy' %% k), rtol=1.3e-6, atol=1e-5) for k in (0, 1)))" | FileCheck %s --check-prefix=SAME
 // RUN: not traced-translate --run %s --run-split-ops=1 --run-input=%t.x.npy,%t.bad.npy,%t.y.npy --run-output=%t.bad 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: %python -c "import numpy as np; np.save('%t.a3.npy', np.arange(12, dtype=np.float32).reshape(3, 4)); np.save('%t.b3.npy', np.ones((3, 2), np.float32))"
 // RUN: traced-translate --run %S/dynamic-entry.mlir --run-split-ops=1 --run-input=%t.a3.npy --run-input=%t.b3.npy --run-output=%t.dyn
@@ -19,7 +21,7 @@
 // PARTS: llvm.func @forward_part1(
 // PARTS-SAME: passthrough = ["noinline"]
 
-// SAME: max diff {{0\.0$|[0-9.]+e-0[7-9]$}}
+// SAME: close True
 // BAD: error: model.py:9: 'torch.gather': an index is out of bounds for dimension 0 with size 5
 // DYNAMIC: batch3 {{\[\[}}1.0, 4.0], [5.0, 8.0], [9.0, 12.0]]
 
