@@ -498,7 +498,8 @@ def _qat_trained(model, prepare):
 # through ONEDNN_MAX_CPU_ISA alike): 41% of the logits within one step of
 # the fake-quantized float model, 12 steps at most, where ours is within
 # one step of it on 95%; with "x86" ours is within one step of torch's
-# int8 model on 100% (measured 2026-12-01; docs/quantization.md).
+# int8 model on 100% (measured 2026-12-01). Which side the "onednn"
+# difference comes from is not found yet (docs/quantization.md).
 QAT_BACKEND = "x86"
 
 

@@ -254,7 +254,27 @@ def _refuse_data_sized(graph):
                 raise ValueError("tensor_split by a tensor sizes its results by the values")
 
 
-def _trace_graph_symbolic(builder, module, args, opaque):
+def _kinds(args):
+    return ", ".join(f"{str(a.dtype).replace('torch.', '')}{list(a.shape)}"
+                     if isinstance(a, torch.Tensor) else type(a).__name__
+                     for a in args)
+
+
+def _check_one_graph_fits(node, callee, first, values):
+    """A symbolic trace makes one graph of a module, typed with its first
+    call's tensors: a call with tensors of other shapes or dtypes (a block
+    reused on a feature map and on its pooled vector; the observer FX's QAT
+    graphs share between an op and the average pooling after it) is
+    refused, and "auto" traces concretely, a graph per distinct call."""
+    now = [values[a] if isinstance(a, fx.Node) else a for a in node.args]
+    if first is not None and not _same_kinds(list(first), now):
+        raise TraceError(
+            f"submodule '{node.target}' ({class_name(callee)}) is called with "
+            f"({_kinds(first)}) and later with ({_kinds(now)}): a symbolic "
+            f"trace makes one graph of a module")
+
+
+def _trace_graph_symbolic(builder, module, args, opaque, first_calls):
     before = set(vars(module))
     try:
         graph = _OneLevelTracer(module).trace(module)
@@ -419,6 +439,7 @@ def _trace_graph_symbolic(builder, module, args, opaque):
         elif node.op == "call_module":
             receiver = em.getattr_chain(node.target)
             callee = module.get_submodule(node.target)
+            _check_one_graph_fits(node, callee, first_calls.get(id(callee)), values)
             # A traced submodule returning a tuple returns its elements.
             flatten = (not is_torch_leaf(callee)
                        and isinstance(values[node], (tuple, dict)))
@@ -610,7 +631,7 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     with _fx_wraps(leaf_functions), _fx_code_forgotten():
         for m in root.modules():
             if graphed(m) and id(m) in calls:
-                got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque)
+                got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque, calls)
                 if m is root and not _same_kinds(_flatten_outputs(got),
                                                  _flatten_outputs(expected)):
                     # torch.fx records `a += b` as `a + b`, which promotes
