@@ -145,3 +145,31 @@ def test_qat_observer_shared_across_sizes():
         torch.backends.quantized.engine = engine
     step = expected.unique().sort().values.diff().min()
     assert ((tm.interpret(x)[0] - expected).abs() / step).max() <= 1
+
+
+class FirstPlusOne(torch.nn.Module):
+    def forward(self, xs):
+        return xs[0] + 1
+
+
+class GrowsItsList(torch.nn.Module):
+    """Calls a module on a list and then appends to that list (as DenseNet's
+    blocks do): the call's shapes are the ones at the call."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = FirstPlusOne()
+
+    def forward(self, x):
+        features = [x]
+        y = self.first(features)
+        features.append(y)
+        return y * 2
+
+
+def test_a_list_argument_grown_after_the_call_stays_symbolic():
+    model = GrowsItsList().eval()
+    x = torch.randn(2, 3)
+    tm = traced.trace(model, x)
+    assert tm.trace_mode == "symbolic"
+    np.testing.assert_allclose(tm.interpret(x.numpy())[0], model(x).numpy())

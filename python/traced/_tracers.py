@@ -144,13 +144,19 @@ class _Recorder(fx.Interpreter):
 
 
 def _first_calls(root, inputs, wanted):
-    """The positional arguments of the first call of each wanted module, and
-    the root's result (on copies of the inputs, which a module may write)."""
-    calls, handles = {}, []
+    """The positional arguments of the first call of each wanted module,
+    their kinds then (`_kind_of`: a list argument may grow after the call,
+    as DenseNet's does), and the root's result (on copies of the inputs,
+    which a module may write)."""
+    calls, kinds, handles = {}, {}, []
+
+    def record(mod, args):
+        if id(mod) not in calls:
+            calls[id(mod)], kinds[id(mod)] = args, _kind_of(args)
+
     for m in root.modules():
         if wanted(m):
-            handles.append(m.register_forward_pre_hook(
-                lambda mod, args: calls.setdefault(id(mod), args) and None))
+            handles.append(m.register_forward_pre_hook(record))
     try:
         with torch.no_grad():
             result = root(*[x.clone() if isinstance(x, torch.Tensor) else x
@@ -158,7 +164,39 @@ def _first_calls(root, inputs, wanted):
     finally:
         for h in handles:
             h.remove()
-    return calls, result
+    return calls, kinds, result
+
+
+def _kind_of(value):
+    """The dtypes and shapes of the tensors in `value`, in its structure
+    (tuples and lists alike): a tensor is ("tensor", "float32[1, 4]"), any
+    other value (not compared) ("value", its type's name)."""
+    if isinstance(value, torch.Tensor):
+        return ("tensor", f"{str(value.dtype).replace('torch.', '')}{list(value.shape)}")
+    if isinstance(value, dict):
+        return {k: _kind_of(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_kind_of(v) for v in value]
+    return ("value", type(value).__name__)
+
+
+def _same_kind(a, b):
+    """Whether two `_kind_of`s agree on every tensor."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return a == b or (a[0] == "value" and b[0] == "value")
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same_kind(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same_kind, a, b))
+    return False
+
+
+def _show_kind(kind):
+    if isinstance(kind, tuple):
+        return kind[1]
+    if isinstance(kind, dict):
+        return "{" + ", ".join(f"{k}: {_show_kind(v)}" for k, v in kind.items()) + "}"
+    return "[" + ", ".join(map(_show_kind, kind)) + "]"
 
 
 def _same_kinds(a, b):
@@ -254,27 +292,21 @@ def _refuse_data_sized(graph):
                 raise ValueError("tensor_split by a tensor sizes its results by the values")
 
 
-def _kinds(args):
-    return ", ".join(f"{str(a.dtype).replace('torch.', '')}{list(a.shape)}"
-                     if isinstance(a, torch.Tensor) else type(a).__name__
-                     for a in args)
-
-
 def _check_one_graph_fits(node, callee, first, values):
     """A symbolic trace makes one graph of a module, typed with its first
     call's tensors: a call with tensors of other shapes or dtypes (a block
     reused on a feature map and on its pooled vector; the observer FX's QAT
     graphs share between an op and the average pooling after it) is
     refused, and "auto" traces concretely, a graph per distinct call."""
-    now = [values[a] if isinstance(a, fx.Node) else a for a in node.args]
-    if first is not None and not _same_kinds(list(first), now):
+    now = _kind_of(list(fx.node.map_arg(node.args, lambda a: values[a])))
+    if first is not None and not _same_kind(first, now):
         raise TraceError(
             f"submodule '{node.target}' ({class_name(callee)}) is called with "
-            f"({_kinds(first)}) and later with ({_kinds(now)}): a symbolic "
-            f"trace makes one graph of a module")
+            f"({_show_kind(first)[1:-1]}) and later with ({_show_kind(now)[1:-1]}): "
+            f"a symbolic trace makes one graph of a module")
 
 
-def _trace_graph_symbolic(builder, module, args, opaque, first_calls):
+def _trace_graph_symbolic(builder, module, args, opaque, first_kinds):
     before = set(vars(module))
     try:
         graph = _OneLevelTracer(module).trace(module)
@@ -439,7 +471,7 @@ def _trace_graph_symbolic(builder, module, args, opaque, first_calls):
         elif node.op == "call_module":
             receiver = em.getattr_chain(node.target)
             callee = module.get_submodule(node.target)
-            _check_one_graph_fits(node, callee, first_calls.get(id(callee)), values)
+            _check_one_graph_fits(node, callee, first_kinds.get(id(callee)), values)
             # A traced submodule returning a tuple returns its elements.
             flatten = (not is_torch_leaf(callee)
                        and isinstance(values[node], (tuple, dict)))
@@ -622,7 +654,7 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     # torch.nn modules the op library describes are leaf calls; the others
     # (nn.ConstantPad2d, ...) get graphs of their own, as user modules do.
     graphed = lambda m: m is root or not is_torch_leaf(m) or not is_known_leaf(m)
-    calls, expected = _first_calls(root, inputs, graphed)
+    calls, kinds, expected = _first_calls(root, inputs, graphed)
     # The root's graph runs on fresh copies: the eager run may have written
     # its inputs.
     calls[id(root)] = tuple(x.clone() if isinstance(x, torch.Tensor) else x
@@ -631,7 +663,7 @@ def trace_symbolic(root, inputs, leaf_functions=()):
     with _fx_wraps(leaf_functions), _fx_code_forgotten():
         for m in root.modules():
             if graphed(m) and id(m) in calls:
-                got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque, calls)
+                got = _trace_graph_symbolic(builder, m, calls[id(m)], opaque, kinds)
                 if m is root and not _same_kinds(_flatten_outputs(got),
                                                  _flatten_outputs(expected)):
                     # torch.fx records `a += b` as `a + b`, which promotes
