@@ -162,15 +162,15 @@ def _numpy_dtype(dtype):
 
 def float64_answer(fn, inputs):
     """A callable giving `fn`'s answer computed in float64 (every float32
-    tensor input widened), or None where some floating input is not
-    float32 or torch cannot compute it so."""
+    tensor input widened, the other tensors copied), or None where some
+    floating input is not float32 or torch cannot compute it so."""
     tensors = [t for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
     if not tensors or any(t.dtype != torch.float32 for t in tensors):
         return lambda: None
 
     def answer():
-        wide = [t.double() if isinstance(t, torch.Tensor) and t.dtype == torch.float32 else t
-                for t in inputs]
+        wide = [(t.double() if t.dtype == torch.float32 else t.clone())
+                if isinstance(t, torch.Tensor) else t for t in inputs]
         try:
             with torch.no_grad():
                 out = fn(*wide)
