@@ -5,6 +5,7 @@
 #include "TracedIR/Dialect/Traced/TracedDialect.h"
 #include "TracedIR/Runtime/LinalgRuntime.h"
 #include "TracedIR/Runtime/LossRuntime.h"
+#include "TracedIR/Runtime/Int8Runtime.h"
 #include "TracedIR/Runtime/SortRuntime.h"
 #include "TracedIR/Runtime/SpecialRuntime.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
@@ -1094,7 +1095,7 @@ CpuModuleLoader::load(mlir::ModuleOp module, Artifact a, StringRef entryName,
   // (docs/special-runtime.md) and the CTC loss.
   for (auto part : {traced_linalg_runtime_symbols, traced_sort_runtime_symbols,
                     traced_special_runtime_symbols, traced_stats_runtime_symbols,
-                    traced_loss_runtime_symbols}) {
+                    traced_loss_runtime_symbols, traced_int8_runtime_symbols}) {
     int64_t count = 0;
     const TracedRuntimeSymbol *table = part(&count);
     for (int64_t i = 0; i < count; ++i)

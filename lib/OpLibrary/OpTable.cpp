@@ -1680,6 +1680,17 @@ static const OpRow kOps[] = {
   {"traced.quantized.linear_dynamic", {},
    "(Tensor input, Tensor weight, Tensor? bias=None, bool reduce_range=True)",
    "quantizedLinearDynamic"},
+  // traced-lower-quantized's int8 contractions (docs/quantization.md,
+  // "int8 code"): storage integers in, requantized storage integers out.
+  {"traced.int8.conv2d", {},
+   "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
+   "int[2] stride=1, int[2] padding=0, int[2] dilation=1, "
+   "int input_zero_point=0, int output_zero_point=0, bool relu=False)",
+   "int8Conv2d"},
+  {"traced.int8.linear", {},
+   "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
+   "int input_zero_point=0, int output_zero_point=0, bool relu=False)",
+   "int8Linear"},
 };
 
 // nn.RNN, nn.LSTM and nn.GRU bind alike: their `mode` and sizes, and

@@ -958,13 +958,21 @@ RuntimeCall lowering::buildRuntimeCall(OpBuilder &b, Location loc,
                                        Operation *anchor, StringRef symbol,
                                        ArrayRef<Value> inputs,
                                        ArrayRef<RankedTensorType> outputs,
-                                       ArrayRef<int64_t> ints) {
+                                       ArrayRef<int64_t> ints,
+                                       bool copyInputs) {
   SmallVector<Value> operands;
   SmallVector<Value> outBuffers;
   for (Value input : inputs) {
     RankedTensorType type = cast<RankedTensorType>(input.getType());
     int64_t size = type.getNumElements();
     Value flat = buildReshape(b, loc, input, {size});
+    if (!copyInputs) {
+      Value view = bufferization::ToBufferOp::create(
+          b, loc, MemRefType::get({size}, type.getElementType()), flat,
+          /*read_only=*/true);
+      operands.push_back(dynamicView(b, loc, view));
+      continue;
+    }
     Value buffer = flatBuffer(b, loc, type.getElementType(), size);
     bufferization::MaterializeInDestinationOp::create(
         b, loc, TypeRange(), flat, buffer, /*restrict=*/true,

@@ -165,6 +165,7 @@ void populateReduceLowerings(LoweringTable &table);
 void populateShapeLowerings(LoweringTable &table);
 void populateIndexLowerings(LoweringTable &table);
 void populateSortLowerings(LoweringTable &table);
+void populateInt8Lowerings(LoweringTable &table);
 /// Whether `target` is traced.nn.rnn or traced.nn.rnn_cell, whose tuple
 /// results are lowered where getitem reads them, and the element at `path`
 /// (indices from the call's result: {0} the output, {1, 0} an LSTM's h_n),
@@ -421,11 +422,14 @@ FailureOr<std::array<int64_t, 3>> sliceBounds(SliceAttr s, int64_t size);
 /// all of them pass as memref<?xT> (MLIR expands a memref argument of an
 /// external function into base, aligned, offset, size and stride: the
 /// runtime's ABI), then `ints` as i64. The call is the last user of every
-/// buffer, so the deallocation pipeline frees them after it.
+/// buffer, so the deallocation pipeline frees them after it. Without
+/// `copyInputs`, the inputs pass as their own buffers
+/// (bufferization.to_buffer, read_only): for a routine that only reads
+/// them (a constant weight is then not copied at every call).
 RuntimeCall buildRuntimeCall(OpBuilder &b, Location loc, Operation *anchor,
                              StringRef symbol, ArrayRef<Value> inputs,
                              ArrayRef<RankedTensorType> outputs,
-                             ArrayRef<int64_t> ints);
+                             ArrayRef<int64_t> ints, bool copyInputs = true);
 /// The statically shaped ranked tensor type of `v`, or null.
 RankedTensorType staticTensorType(Value v);
 /// Normalizes a possibly negative dimension index for rank `rank`.

@@ -25,6 +25,7 @@
 #include "Kernels.h"
 
 #include "TracedIR/Interpreter/Kernels.h"
+#include "TracedIR/Runtime/Int8Runtime.h"
 #include "TracedIR/Support/QuantParams.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Traits.h"
@@ -742,11 +743,120 @@ FailureOr<RtValue> fusedFakeQuant(const KernelArgs &args) {
   }
   return RtValue(out);
 }
+
+/// The int8 runtime's operands of traced.int8.conv2d and .linear: the
+/// input and weight bytes, the multiplier and offset floats.
+struct Int8Operands {
+  std::vector<uint8_t> x;
+  std::vector<int8_t> w;
+  std::vector<float> mult, off;
+  int64_t zx = 0, zo = 0;
+  bool relu = false;
+};
+
+FailureOr<Int8Operands> int8Operands(const KernelArgs &args, Tensor &input,
+                                     Tensor &weight) {
+  FailureOr<Tensor> x = args.tensor("input"), w = args.tensor("weight"),
+                    m = args.tensor("multiplier"), o = args.tensor("offset");
+  FailureOr<int64_t> zx = args.getInt("input_zero_point"),
+                     zo = args.getInt("output_zero_point");
+  FailureOr<bool> relu = args.getBool("relu");
+  if (failed(x) || failed(w) || failed(m) || failed(o) || failed(zx) ||
+      failed(zo) || failed(relu))
+    return failure();
+  if (x->dtype() != DType::U8 || w->dtype() != DType::I8 ||
+      m->dtype() != DType::F32 || o->dtype() != DType::F32)
+    return args.emitError() << "expects a uint8 input, an int8 weight and "
+                               "float32 multiplier and offset";
+  if (*zx < 0 || *zx > 255 || *zo < 0 || *zo > 255)
+    return args.emitError() << "expects zero points in [0, 255]";
+  Int8Operands r;
+  for (int64_t i = 0; i < x->numel(); ++i)
+    r.x.push_back(static_cast<uint8_t>(x->getInt(i)));
+  for (int64_t i = 0; i < w->numel(); ++i)
+    r.w.push_back(static_cast<int8_t>(w->getInt(i)));
+  r.mult.assign(m->data<float>(), m->data<float>() + m->numel());
+  r.off.assign(o->data<float>(), o->data<float>() + o->numel());
+  r.zx = *zx;
+  r.zo = *zo;
+  r.relu = *relu;
+  input = *x;
+  weight = *w;
+  return r;
+}
+
+/// The runtime's answer as a uint8 tensor of `shape`.
+FailureOr<RtValue> int8Result(const KernelArgs &args, int32_t status,
+                              ArrayRef<int64_t> shape,
+                              const std::vector<uint8_t> &bytes) {
+  if (status == -2)
+    return args.emitError() << "could not allocate its scratch memory";
+  if (status != 0)
+    return args.emitError() << "has a reduction too long for exact int32 sums";
+  Tensor out(DType::U8, shape);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.data<int64_t>()[i] = bytes[i];
+  return RtValue(out);
+}
+
+/// traced.int8.conv2d: the int8 runtime's convolution (Int8Runtime.h).
+FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
+  Tensor x, w;
+  FailureOr<Int8Operands> ops = int8Operands(args, x, w);
+  FailureOr<SmallVector<int64_t>> stride = args.getInts("stride", 2),
+                                  padding = args.getInts("padding", 2),
+                                  dilation = args.getInts("dilation", 2);
+  if (failed(ops) || failed(stride) || failed(padding) || failed(dilation))
+    return failure();
+  if (x.rank() != 4 || w.rank() != 4 || w.dim(3) != (x.dim(1) + 3) / 4 * 4)
+    return args.emitError() << "expects a 4-D input and a packed 4-D weight";
+  int64_t out[2];
+  for (int d = 0; d < 2; ++d) {
+    int64_t span = (*dilation)[d] * (w.dim(1 + d) - 1) + 1;
+    int64_t padded = x.dim(2 + d) + 2 * (*padding)[d];
+    if ((*stride)[d] <= 0 || (*dilation)[d] <= 0 || (*padding)[d] < 0 ||
+        padded < span)
+      return args.emitError() << "has no output for its input and weight";
+    out[d] = (padded - span) / (*stride)[d] + 1;
+  }
+  int64_t g[TRACED_INT8_CONV_GEOMETRY] = {
+      x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), w.dim(1),
+      w.dim(2), (*stride)[0], (*stride)[1], (*padding)[0], (*padding)[1],
+      (*dilation)[0], (*dilation)[1], out[0], out[1], ops->zx, ops->zo,
+      ops->relu};
+  SmallVector<int64_t> shape{x.dim(0), w.dim(0), out[0], out[1]};
+  std::vector<uint8_t> bytes(x.dim(0) * w.dim(0) * out[0] * out[1]);
+  int32_t status = traced_int8_conv2d(ops->x.data(), ops->w.data(), ops->mult.data(),
+                                      ops->off.data(), bytes.data(), g);
+  return int8Result(args, status, shape, bytes);
+}
+
+/// traced.int8.linear: the int8 runtime's linear (Int8Runtime.h).
+FailureOr<RtValue> int8Linear(const KernelArgs &args) {
+  Tensor x, w;
+  FailureOr<Int8Operands> ops = int8Operands(args, x, w);
+  if (failed(ops))
+    return failure();
+  if (x.rank() < 1 || w.rank() != 2 || w.dim(1) != (x.dim(x.rank() - 1) + 3) / 4 * 4)
+    return args.emitError() << "expects an input of at least one dim and a packed "
+                               "2-D weight";
+  int64_t k = x.dim(x.rank() - 1), rows = k ? x.numel() / k : 0;
+  int64_t g[TRACED_INT8_LINEAR_GEOMETRY] = {rows, k, w.dim(0), ops->zx, ops->zo,
+                                            ops->relu};
+  SmallVector<int64_t> shape(x.shape());
+  shape.back() = w.dim(0);
+  std::vector<uint8_t> bytes(rows * w.dim(0));
+  int32_t status = traced_int8_linear(ops->x.data(), ops->w.data(), ops->mult.data(),
+                                      ops->off.data(), bytes.data(), g);
+  return int8Result(args, status, shape, bytes);
+}
 } // namespace
 
 void kernels::populateQuantizedKernels(KernelTable &table) {
   table["torch.fused_moving_avg_obs_fake_quant"] = fusedFakeQuant;
   table["traced.quantized.linear_dynamic"] = quantizedLinearDynamic;
+  table["traced.int8.conv2d"] = int8Conv2d;
+  table["traced.int8.linear"] = int8Linear;
   table["torch.ops.quantized.hardswish"] = quantizedHardswish;
   table["torch.ops.quantized.leaky_relu"] = quantizedPiecewise<false>;
   table["torch.ops.quantized.elu"] = quantizedPiecewise<true>;

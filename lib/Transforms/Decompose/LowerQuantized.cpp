@@ -22,6 +22,7 @@
 #include "Decompose.h"
 
 #include "TracedIR/Interpreter/Value.h"
+#include "TracedIR/Runtime/Int8Runtime.h"
 #include "TracedIR/Support/QuantParams.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
@@ -337,6 +338,67 @@ Value exactSums(Lowering &l, Value cx, Value w, const QParams &pw,
   return acc;
 }
 
+/// A quint8 conv2d (groups 1) or linear with a constant qint8 weight whose
+/// zero points are 0 and a quint8 result over [0, 255], as
+/// traced.int8.conv2d or traced.int8.linear (the int8 runtime: exact int32
+/// sums, then the same float32 requantization as the float path below);
+/// null when the call is not one. The weight is packed here, once: [OC, KH,
+/// KW, C padded to 4] for a convolution (each output's taps, channels
+/// innermost), [N, K padded to 4] for a linear.
+std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &pw,
+                                 const QParams &po, ArrayRef<float> multipliers) {
+  Decomposer &d = l.d;
+  Value x = d.tensor("input"), w = d.tensor("weight");
+  bool linear = d.target().contains("linear");
+  bool conv2d = d.target().ends_with("2d");
+  RankedTensorType xt = typeOf(x), wt = typeOf(w);
+  if ((!linear && (!conv2d || d.getInt("groups") != 1)) || !xt || !wt ||
+      !xt.hasStaticShape() || !wt.hasStaticShape() || xt.getNumElements() == 0)
+    return std::nullopt;
+  if (px.storage.isSignlessInteger(8) || po.storage.isSignlessInteger(8) ||
+      !po.perTensor() || po.lo != 0 || po.hi != 255 || px.lo != 0 || px.hi != 255 ||
+      llvm::any_of(pw.zeroPoints, [](int64_t z) { return z != 0; }))
+    return std::nullopt;
+  FailureOr<Tensor> wv = constantTensor(w, l.symbols);
+  if (failed(wv) || (linear ? wt.getRank() != 2 : wt.getRank() != 4))
+    return std::nullopt;
+  int64_t oc = wt.getDimSize(0), c = wt.getDimSize(1);
+  int64_t kh = linear ? 1 : wt.getDimSize(2), kw = linear ? 1 : wt.getDimSize(3);
+  int64_t cp = (c + 3) / 4 * 4;
+  if (c == 0 || kh * kw * cp > TRACED_INT8_MAX_REDUCTION)
+    return std::nullopt;
+  Type i8 = IntegerType::get(d.ctx, 8);
+  SmallVector<int64_t> packedShape =
+      linear ? SmallVector<int64_t>{oc, cp} : SmallVector<int64_t>{oc, kh, kw, cp};
+  Value packed = d.tensorConstant(
+      RankedTensorType::get(packedShape, i8), [&](ArrayRef<int64_t> i) -> double {
+        int64_t ch = i.back();
+        if (ch >= c)
+          return 0.0;
+        int64_t at = linear ? i[0] * c + ch : ((i[0] * c + ch) * kh + i[1]) * kw + i[2];
+        return double(wv->getInt(at));
+      });
+  auto f32 = RankedTensorType::get({oc}, l.f32());
+  Value mult = d.tensorConstant(f32, [&](ArrayRef<int64_t> i) {
+    return double(multipliers[i[0]]);
+  });
+  float inverseOut = static_cast<float>(1.0 / po.scale());
+  Value offset = d.isNone("bias")
+                     ? d.tensorConstant(f32, [](ArrayRef<int64_t>) { return 0.0; })
+                     : d.binary("torch.mul", d.tensor("bias"), d.f64(inverseOut));
+  SmallVector<KwArg> args{{"input", x},
+                          {"weight", packed},
+                          {"multiplier", mult},
+                          {"offset", offset},
+                          {"input_zero_point", d.i64(px.zeroPoint())},
+                          {"output_zero_point", d.i64(po.zeroPoint())},
+                          {"relu", d.boolean(d.target().contains("relu"))}};
+  if (!linear)
+    for (StringRef p : {"stride", "padding", "dilation"})
+      args.push_back({p, d.arg(p)});
+  return one(d.call(linear ? "traced.int8.linear" : "traced.int8.conv2d", args));
+}
+
 /// The quantized modules' conv and linear: exactSums of the centered
 /// integers, then times s_in * s_w[c] / s_out plus bias / s_out in float32,
 /// requantized.
@@ -353,24 +415,26 @@ Results lowerContraction(Lowering &l) {
     return d.decline("its weight's shape is not static");
   bool linear = d.target().contains("linear");
   int64_t xmax = std::max(px.zeroPoint() - px.lo, px.hi - px.zeroPoint());
-  Value cx = d.binary("torch.sub", d.cast(x, l.f32()), d.f64(px.zeroPoint()));
   auto perChannel = [&](auto fn) {
     SmallVector<float> v;
     for (int64_t c = 0; c < channels; ++c)
       v.push_back(fn(pw.perTensor() ? 0 : c));
     return v;
   };
-  Value acc = exactSums(l, cx, w, pw, xmax);
-  RankedTensorType at = typeOf(acc);
-  if (!at)
-    return failure();
-  int64_t channelDim = linear ? at.getRank() - 1 : (at.getRank() == wt.getRank() ? 1 : 0);
   float inverseOut = static_cast<float>(1.0 / po.scale());
   SmallVector<float> multipliers = perChannel([&](int64_t c) {
     float inverseIn = static_cast<float>(1.0 / px.scale()) *
                       static_cast<float>(1.0 / pw.scales[c]);
     return inverseOut / inverseIn;
   });
+  if (std::optional<Results> int8 = lowerInt8(l, px, pw, po, multipliers))
+    return *int8;
+  Value cx = d.binary("torch.sub", d.cast(x, l.f32()), d.f64(px.zeroPoint()));
+  Value acc = exactSums(l, cx, w, pw, xmax);
+  RankedTensorType at = typeOf(acc);
+  if (!at)
+    return failure();
+  int64_t channelDim = linear ? at.getRank() - 1 : (at.getRank() == wt.getRank() ? 1 : 0);
   RankedTensorType af = RankedTensorType::get(at.getShape(), l.f32());
   Value y = d.binary("torch.mul", d.cast(acc, l.f32()),
                      l.perAxis(af, channelDim, multipliers));

@@ -1,0 +1,73 @@
+/*===- Int8Runtime.h - int8 convolutions and linears with VNNI ---*- C -*-===*
+ *
+ * The int8 runtime (docs/quantization.md, "int8 code"): the quantized
+ * convolutions and linears of `traced.int8.conv2d` and `traced.int8.linear`,
+ * which traced-lower-quantized emits for quint8 inputs and results and a
+ * qint8 weight whose zero points are 0. The interpreter's kernels and
+ * compiled code both call it.
+ *
+ * Per output element, with x the input's storage integers (uint8), w the
+ * weight's (int8) and zx the input's zero point:
+ *   acc = sum_k (x[k] - zx) * w[k]                (int32, exact)
+ *   y   = (float)acc * multiplier[c]              (float32)
+ *   y   = y + offset[c]                           (float32, not fused)
+ *   r   = nearbyint(y) + zo, clamped to [lo, 255] (lo: 0, or zo with ReLU)
+ * which is what traced-lower-quantized's float path computes
+ * (docs/quantization.md, "Compiling"), without its float64 sums.
+ *
+ * The sums are taken with AVX-512 VNNI (vpdpbusd: uint8 x int8 products
+ * summed four at a time into int32) where the CPU has it, else by a
+ * portable loop; both are exact, so the answers are the same. Input
+ * patches are packed per call (padding with zx, so that padding adds
+ * nothing), the work is spread over OpenMP's threads.
+ *
+ * Geometry of a convolution (NCHW, groups 1): `g` holds n, c, h, w, oc,
+ * kh, kw, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w, oh, ow,
+ * zx, zo, relu. A linear: `g` holds rows, k, n (out features), zx, zo,
+ * relu; input [rows, k], weight [n, k], output [rows, n].
+ *
+ * Each function returns 0, -1 for a geometry it cannot compute (a sum that
+ * could leave int32), -2 when scratch memory runs out.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TRACEDIR_RUNTIME_INT8RUNTIME_H
+#define TRACEDIR_RUNTIME_INT8RUNTIME_H
+
+#include <stdint.h>
+
+#include "TracedIR/Runtime/RuntimeSymbol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The number of int64 geometry values each function reads, and the
+ * longest reduction (k padded to 4) whose exact sums stay in int32:
+ * k * 255 * 128 < 2^31. */
+enum {
+  TRACED_INT8_CONV_GEOMETRY = 18,
+  TRACED_INT8_LINEAR_GEOMETRY = 6,
+  TRACED_INT8_MAX_REDUCTION = 2147483647 / (255 * 128)
+};
+
+int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
+                           const float *multiplier, const float *offset,
+                           uint8_t *out, const int64_t *g);
+int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
+                           const float *multiplier, const float *offset,
+                           uint8_t *out, const int64_t *g);
+
+/* Whether this CPU takes the VNNI path (1) or the portable one (0). */
+int32_t traced_int8_uses_vnni(void);
+
+/* The entry points of compiled code (`traced_int8_conv2d_memref`,
+ * `traced_int8_linear_memref`: each buffer an expanded memref<?xT>
+ * descriptor, then the geometry as int64 values) by name, for a JIT. */
+const TracedRuntimeSymbol *traced_int8_runtime_symbols(int64_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEDIR_RUNTIME_INT8RUNTIME_H */

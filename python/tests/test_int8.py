@@ -1,0 +1,182 @@
+"""The int8 path (docs/quantization.md, "int8 code"): quint8 convolutions
+and linears with qint8 weights lower to traced.int8.conv2d and
+traced.int8.linear, computed by the int8 runtime (exact int32 sums with
+VNNI, or a portable loop, then the float32 requantization). Interpreted
+and compiled, they agree with each other exactly and with torch's
+quantized CPU backend (onednn) within one quantization step; the VNNI and
+portable paths agree exactly."""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.ao.nn.quantized as nnq
+import torch.nn.intrinsic.quantized as nniq
+
+import host
+import traced
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+# Without VNNI, torch's oneDNN sums pairs of uint8 x int8 products in int16
+# with saturation (test_quantized.py, BACKEND): inputs stay within 7 bits
+# there so that torch's answer is the exact one.
+TOP = 255 if host.VNNI else 127
+
+
+@pytest.fixture(autouse=True)
+def onednn():
+    engine = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "onednn"
+    yield
+    torch.backends.quantized.engine = engine
+
+
+class _Call(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)
+
+
+def _weight(shape, per_channel, g):
+    w = torch.randn(*shape, generator=g) * 0.1
+    if per_channel:
+        scales = torch.rand(shape[0], dtype=torch.float64, generator=g) * 0.004 + 0.001
+        return torch.quantize_per_channel(w, scales, torch.zeros(shape[0], dtype=torch.long), 0,
+                                          torch.qint8)
+    return torch.quantize_per_tensor(w, 0.003, 0, torch.qint8)
+
+
+def _input(shape, g, scale=0.05, zero_point=None):
+    ints = torch.randint(0, TOP + 1, shape, generator=g)
+    zp = int(torch.randint(0, TOP + 1, (), generator=g)) if zero_point is None else zero_point
+    return torch._make_per_tensor_quantized_tensor(ints.to(torch.uint8), scale, zp)
+
+
+# (in channels, out channels, kernel, stride, padding, dilation, H, W,
+# batch, per-channel weight, ReLU)
+CONVS = {
+    "stem": (3, 16, (3, 3), 2, 1, 1, 17, 20, 1, True, False),
+    "pointwise relu batch 2": (4, 6, (1, 1), 1, 0, 1, 7, 7, 2, False, True),
+    "rectangular dilated": (5, 13, (3, 1), (1, 2), (2, 0), (2, 1), 9, 11, 1, True, True),
+    "two pixel blocks": (16, 40, (3, 3), 1, 1, 1, 8, 9, 1, True, False),
+    "7x7 stride 2": (64, 7, (7, 7), 2, 3, 1, 15, 15, 1, False, False),
+}
+
+
+def _conv_module(case, seed=0):
+    c, oc, k, stride, padding, dilation, h, w, n, per_channel, relu = CONVS[case]
+    g = torch.Generator().manual_seed(seed)
+    conv = (nniq.ConvReLU2d if relu else nnq.Conv2d)(c, oc, k, stride=stride, padding=padding,
+                                                      dilation=dilation)
+    conv.set_weight_bias(_weight((oc, c) + k, per_channel, g), torch.randn(oc, generator=g))
+    conv.scale, conv.zero_point = 0.11, int(torch.randint(0, 256, (), generator=g))
+    return _Call(conv), _input((n, c, h, w), g)
+
+
+# (input shape, out features, per-channel weight, ReLU)
+LINEARS = {
+    "one row": ((1, 64), 33, True, False),
+    "rows relu, k not a multiple of 4": ((3, 5), 7, False, True),
+    "3-d input": ((2, 3, 100), 1, True, False),
+}
+
+
+def _linear_module(case, seed=0):
+    shape, n, per_channel, relu = LINEARS[case]
+    g = torch.Generator().manual_seed(seed)
+    lin = (nniq.LinearReLU if relu else nnq.Linear)(shape[-1], n)
+    lin.set_weight_bias(_weight((n, shape[-1]), per_channel, g), torch.randn(n, generator=g))
+    lin.scale, lin.zero_point = 0.2, int(torch.randint(0, 256, (), generator=g))
+    return _Call(lin), _input(shape, g, scale=0.03)
+
+
+def _lowered_targets(tm):
+    """The entries traced-lower-quantized leaves in the flattened graph."""
+    opt = os.path.join(os.path.dirname(traced.__file__), "..", "..", "bin", "traced-opt")
+    out = subprocess.run([opt, "--traced-flatten", "--traced-lower-quantized"],
+                         input=str(tm), capture_output=True, text=True, check=True).stdout
+    return out
+
+
+def _check(module, x):
+    tm = traced.trace(module, x)
+    with torch.no_grad():
+        expected = module(x)
+    interpreted = tm.interpret(x)[0]
+    compiled = traced.compile(tm)(x)
+    assert interpreted.is_quantized and compiled.is_quantized
+    assert interpreted.q_scale() == expected.q_scale()
+    assert interpreted.q_zero_point() == expected.q_zero_point()
+    assert torch.equal(compiled.int_repr(), interpreted.int_repr())
+    steps = (interpreted.int_repr().int() - expected.int_repr().int()).abs()
+    assert steps.max() <= 1
+    assert (steps == 0).float().mean() >= 0.99
+    return tm
+
+
+@pytest.mark.parametrize("case", list(CONVS))
+def test_conv(case):
+    module, x = _conv_module(case)
+    tm = _check(module, x)
+    assert '"traced.int8.conv2d"' in _lowered_targets(tm)
+
+
+@pytest.mark.parametrize("case", list(LINEARS))
+def test_linear(case):
+    module, x = _linear_module(case)
+    tm = _check(module, x)
+    assert '"traced.int8.linear"' in _lowered_targets(tm)
+
+
+_PATHS_SCRIPT = r"""
+import sys, torch
+sys.path.insert(0, {tests!r})
+import test_int8, traced
+torch.backends.quantized.engine = "onednn"
+out = []
+for case in test_int8.CONVS:
+    m, x = test_int8._conv_module(case, seed=1)
+    tm = traced.trace(m, x)
+    out += [tm.interpret(x)[0].int_repr(), traced.compile(tm)(x).int_repr()]
+for case in test_int8.LINEARS:
+    m, x = test_int8._linear_module(case, seed=1)
+    tm = traced.trace(m, x)
+    out += [tm.interpret(x)[0].int_repr(), traced.compile(tm)(x).int_repr()]
+torch.save(out, sys.argv[1])
+"""
+
+
+def test_vnni_and_portable_paths_agree(tmp_path):
+    """The runtime's VNNI tiles and its portable loops (TRACED_INT8_PORTABLE)
+    give the same integers, interpreted and compiled."""
+    script = _PATHS_SCRIPT.format(tests=os.path.dirname(os.path.abspath(__file__)))
+    results = []
+    for portable in (False, True):
+        env = dict(os.environ)
+        env.pop("TRACED_INT8_PORTABLE", None)
+        if portable:
+            env["TRACED_INT8_PORTABLE"] = "1"
+        path = tmp_path / f"{portable}.pt"
+        subprocess.run([sys.executable, "-c", script, str(path)], env=env, check=True)
+        results.append(torch.load(path))
+    assert len(results[0]) == 2 * (len(CONVS) + len(LINEARS))
+    for a, b in zip(*results):
+        assert torch.equal(a, b)
+
+
+def test_runtime_refuses_a_bad_packed_weight():
+    """traced.int8.conv2d's rule checks the packed weight's layout."""
+    text = """
+traced.module root @Bad class "Bad" {
+  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x1x1x3xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m) : (tensor<1x3x4x4xui8>, tensor<2x1x1x3xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
+    output %c : tensor<1x2x4x4xui8>
+  }
+}"""
+    with pytest.raises(traced.Error, match="padded to 4"):
+        traced.parse(text)

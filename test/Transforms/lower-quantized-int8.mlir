@@ -1,0 +1,52 @@
+// RUN: traced-opt %s --split-input-file --traced-lower-quantized --verify-diagnostics | FileCheck %s
+
+// A quint8 conv2d and linear with constant qint8 weights (zero points 0)
+// become traced.int8.conv2d and traced.int8.linear (docs/quantization.md,
+// "int8 code"): the weight packed once, [OC, KH, KW, C padded to 4] and
+// [N, K padded to 4]; the multiplier s_in * s_w[c] / s_out per channel;
+// the offset bias / s_out.
+
+// CHECK-LABEL: graph @forward
+// The bias over s_out: a float32 multiply, as the float path computes it.
+// CHECK: call_function "torch.mul"(input=%b, other=2.5)
+traced.module root @M class "M" {
+  parameter @w : tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>> = dense<[[[[1, 2]], [[3, 4]], [[5, 6]]], [[[-1, -2]], [[-3, -4]], [[-5, -6]]]]> : tensor<2x3x1x2xi8>
+  parameter @b : tensor<2xf32> = dense<[1.0, -2.0]> : tensor<2xf32>
+  parameter @lw : tensor<3x5x!quant.uniform<i8:f32, 0.5>> = dense<[[1, 2, 3, 4, 5], [0, 0, 0, 0, 0], [-1, -1, -1, -1, -1]]> : tensor<3x5xi8>
+  graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x4x4x!quant.uniform<u8:f32, 0.1:7>>, %v: tensor<2x5x!quant.uniform<u8:f32, 0.2:3>>) -> (tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>, tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>) {
+    %w = getattr %self["w"] : !traced.module<@M> -> tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+    %b = getattr %self["b"] : !traced.module<@M> -> tensor<2xf32>
+    // CHECK: call_function "traced.int8.conv2d"(input=%x, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, input_zero_point=7, output_zero_point=9, relu=True) : (tensor<1x3x4x4xui8>, tensor<2x1x2x4xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x3xui8>
+    %c = call_function "traced.quantized.conv_relu2d"(%x, %w, %b, 1, [0, 0], 1, 1, "zeros", 0.4, 9) : (tensor<1x3x4x4x!quant.uniform<u8:f32, 0.1:7>>, tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, tensor<2xf32>) -> tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>
+    %lw = getattr %self["lw"] : !traced.module<@M> -> tensor<3x5x!quant.uniform<i8:f32, 0.5>>
+    // CHECK: call_function "traced.int8.linear"(input=%v, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, input_zero_point=3) : (tensor<2x5xui8>, tensor<3x8xi8>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xui8>
+    %l = call_function "torch.ao.nn.quantized.functional.linear"(%v, %lw, None, 1.0, 0) : (tensor<2x5x!quant.uniform<u8:f32, 0.2:3>>, tensor<3x5x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>
+    output %c, %l : tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>, tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>
+  }
+}
+
+// -----
+
+// A weight with a zero point other than 0, and a grouped convolution,
+// keep the float path (exact float sums of the centered integers).
+// CHECK-LABEL: graph @forward
+traced.module root @N class "N" {
+  parameter @w : tensor<2x1x1x1x!quant.uniform<i8:f32, 0.5:1>> = dense<[[[[1]]], [[[2]]]]> : tensor<2x1x1x1xi8>
+  graph @forward(%self: !traced.module<@N>, %x: tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1:7>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>> {
+    %w = getattr %self["w"] : !traced.module<@N> -> tensor<2x1x1x1x!quant.uniform<i8:f32, 0.5:1>>
+    // CHECK-NOT: traced.int8
+    // CHECK: call_function "torch.nn.functional.conv2d"
+    %c = call_function "torch.ao.nn.quantized.functional.conv2d"(%x, %w, None, 1, 0, 1, 2, "zeros", 0.4, 9) : (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1:7>>, tensor<2x1x1x1x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>
+    output %c : tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>
+  }
+}
+
+// -----
+
+traced.module root @Bad class "Bad" {
+  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x1x1x3xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
+    // expected-error @+1 {{expects a weight packed with its last dim padded to 4, not 'tensor<2x1x1x3xi8>'}}
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m) : (tensor<1x3x4x4xui8>, tensor<2x1x1x3xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
+    output %c : tensor<1x2x4x4xui8>
+  }
+}
