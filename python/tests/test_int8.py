@@ -180,3 +180,24 @@ traced.module root @Bad class "Bad" {
 }"""
     with pytest.raises(traced.Error, match="padded to 4"):
         traced.parse(text)
+
+
+def test_shared_library(tmp_path):
+    """A saved library of an int8 convolution carries the int8 runtime (no
+    C++ runtime library needed) and gives the JIT's integers."""
+    import ctypes
+
+    import numpy as np
+    module, x = _conv_module("stem")
+    tm = traced.trace(module, x)
+    path = traced.save_library(tm, tmp_path / "libint8.so")
+    lib = ctypes.CDLL(str(path))
+    entry = lib.traced_forward
+    entry.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+    entry.restype = ctypes.c_int
+    expected = traced.compile(tm)(x).int_repr().numpy()
+    inp = np.ascontiguousarray(x.int_repr().numpy())
+    out = np.zeros_like(expected)
+    assert entry((ctypes.c_void_p * 1)(inp.ctypes.data),
+                 (ctypes.c_void_p * 1)(out.ctypes.data)) == 0
+    assert np.array_equal(out, expected)

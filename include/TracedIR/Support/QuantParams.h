@@ -18,6 +18,12 @@
 
 namespace mlir::traced {
 
+/// The longest reduction (k padded to a multiple of 4) traced.int8.conv2d
+/// and traced.int8.linear take: the exact sums of k uint8 x int8 products
+/// stay in int32 (k * 255 * 128 < 2^31). The int8 runtime's
+/// TRACED_INT8_MAX_REDUCTION (Runtime/Int8Runtime.h) is the same.
+inline constexpr int64_t kInt8MaxReduction = 2147483647 / (255 * 128);
+
 /// One scale and zero point per tensor, or one per index along `axis`; the
 /// storage range and element type (ui8, i8, i32).
 struct QuantParams {

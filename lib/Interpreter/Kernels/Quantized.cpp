@@ -744,6 +744,9 @@ FailureOr<RtValue> fusedFakeQuant(const KernelArgs &args) {
   return RtValue(out);
 }
 
+static_assert(kInt8MaxReduction == TRACED_INT8_MAX_REDUCTION,
+              "the op library's and the int8 runtime's bounds differ");
+
 /// The int8 runtime's operands of traced.int8.conv2d and .linear: the
 /// input and weight bytes, the multiplier and offset floats.
 struct Int8Operands {

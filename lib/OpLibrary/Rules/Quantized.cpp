@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "TracedIR/Support/QuantParams.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
@@ -359,6 +360,10 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
   if (!weight.getElementType().isSignlessInteger(8))
     return h.error() << "expects an int8 weight, not " << weight;
   int64_t channels = weight.getDimSize(0);
+  int64_t taps = weight.getNumElements() / std::max<int64_t>(channels, 1);
+  if (taps > kInt8MaxReduction)
+    return h.error() << "sums " << taps << " products per output, more than the "
+                     << kInt8MaxReduction << " whose int32 sums are exact";
   if (!ShapedType::isDynamic(reduction) &&
       weight.getShape().back() != (reduction + 3) / 4 * 4)
     return h.error() << "expects a weight packed with its last dim padded to "

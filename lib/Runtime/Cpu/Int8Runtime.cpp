@@ -241,13 +241,20 @@ TRACED_VNNI void weightSumsVnni(const int8_t *w, int64_t oc, int64_t kp,
   }
 }
 
+/// Whether the VNNI tiles run: the CPU has them and TRACED_INT8_PORTABLE
+/// is unset (read once; no C++ runtime, so no guarded static).
 bool hasVnni() {
-  static const bool yes = __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl") &&
-                          __builtin_cpu_supports("avx512vnni") &&
-                          getenv("TRACED_INT8_PORTABLE") == nullptr;
-  return yes;
+  static int state = -1;
+  int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
+  if (known < 0) {
+    __builtin_cpu_init();
+    known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512vnni") &&
+            getenv("TRACED_INT8_PORTABLE") == nullptr;
+    __atomic_store_n(&state, known, __ATOMIC_RELAXED);
+  }
+  return known != 0;
 }
 #else
 bool hasVnni() { return false; }

@@ -22,7 +22,6 @@
 #include "Decompose.h"
 
 #include "TracedIR/Interpreter/Value.h"
-#include "TracedIR/Runtime/Int8Runtime.h"
 #include "TracedIR/Support/QuantParams.h"
 #include "TracedIR/Transforms/GraphRewrites.h"
 #include "TracedIR/Transforms/Passes.h"
@@ -365,7 +364,7 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
   int64_t oc = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t kh = linear ? 1 : wt.getDimSize(2), kw = linear ? 1 : wt.getDimSize(3);
   int64_t cp = (c + 3) / 4 * 4;
-  if (c == 0 || kh * kw * cp > TRACED_INT8_MAX_REDUCTION)
+  if (c == 0 || kh * kw * cp > kInt8MaxReduction)
     return std::nullopt;
   Type i8 = IntegerType::get(d.ctx, 8);
   SmallVector<int64_t> packedShape =
