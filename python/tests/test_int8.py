@@ -1,10 +1,10 @@
 """The int8 path (docs/quantization.md, "int8 code"): quint8 convolutions
 and linears with qint8 weights lower to traced.int8.conv2d and
 traced.int8.linear, computed by the int8 runtime (exact int32 sums with
-VNNI, or a portable loop, then the float32 requantization). Interpreted
-and compiled, they agree with each other exactly and with torch's
-quantized CPU backend (onednn) within one quantization step; the VNNI and
-portable paths agree exactly."""
+AMX, VNNI or a portable loop, then the float32 requantization).
+Interpreted and compiled, they agree with each other exactly and with
+torch's quantized CPU backend (onednn) within one quantization step; the
+three paths agree exactly."""
 import os
 import subprocess
 import sys
@@ -65,6 +65,11 @@ CONVS = {
     "rectangular dilated": (5, 13, (3, 1), (1, 2), (2, 0), (2, 1), 9, 11, 1, True, True),
     "two pixel blocks": (16, 40, (3, 3), 1, 1, 1, 8, 9, 1, True, False),
     "7x7 stride 2": (64, 7, (7, 7), 2, 3, 1, 15, 15, 1, False, False),
+    # Channels a multiple of 64 and rows of 14 or more: AMX tiles read the
+    # blocked input directly (a row of 37: 32 + 5 columns; 40 channels:
+    # 32 + a tail of 8; a row of 15 in one tile, 16 channels).
+    "direct relu": (64, 40, (3, 3), 1, 1, 1, 20, 37, 1, True, True),
+    "direct stride 2 dilated": (128, 16, (3, 3), 2, 2, 2, 30, 30, 2, False, False),
 }
 
 
@@ -152,33 +157,34 @@ torch.save(out, sys.argv[1])
 
 
 def test_vnni_and_portable_paths_agree(tmp_path):
-    """The runtime's VNNI tiles and its portable loops (TRACED_INT8_PORTABLE)
-    give the same integers, interpreted and compiled."""
+    """The runtime's AMX tiles (where the CPU has them), its VNNI tiles
+    (TRACED_INT8_NO_AMX) and its portable loops (TRACED_INT8_PORTABLE) give
+    the same integers, interpreted and compiled."""
     script = _PATHS_SCRIPT.format(tests=os.path.dirname(os.path.abspath(__file__)))
     results = []
-    for portable in (False, True):
-        env = dict(os.environ)
-        env.pop("TRACED_INT8_PORTABLE", None)
-        if portable:
-            env["TRACED_INT8_PORTABLE"] = "1"
-        path = tmp_path / f"{portable}.pt"
+    for mode in (None, "TRACED_INT8_NO_AMX", "TRACED_INT8_PORTABLE"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRACED_INT8_")}
+        if mode:
+            env[mode] = "1"
+        path = tmp_path / f"{mode}.pt"
         subprocess.run([sys.executable, "-c", script, str(path)], env=env, check=True)
         results.append(torch.load(path))
     assert len(results[0]) == 2 * (len(CONVS) + len(LINEARS))
-    for a, b in zip(*results):
-        assert torch.equal(a, b)
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert torch.equal(a, b)
 
 
 def test_runtime_refuses_a_bad_packed_weight():
     """traced.int8.conv2d's rule checks the packed weight's layout."""
     text = """
 traced.module root @Bad class "Bad" {
-  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x1x1x3xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
-    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m) : (tensor<1x3x4x4xui8>, tensor<2x1x1x3xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
+  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x32xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, [1, 1]) : (tensor<1x3x4x4xui8>, tensor<2x32xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
     output %c : tensor<1x2x4x4xui8>
   }
 }"""
-    with pytest.raises(traced.Error, match="padded to 4"):
+    with pytest.raises(traced.Error, match="packed in rows of 64"):
         traced.parse(text)
 
 

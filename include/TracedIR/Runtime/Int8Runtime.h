@@ -15,16 +15,23 @@
  * which is what traced-lower-quantized's float path computes
  * (docs/quantization.md, "Compiling"), without its float64 sums.
  *
- * The sums are taken with AVX-512 VNNI (vpdpbusd: uint8 x int8 products
- * summed four at a time into int32) where the CPU has it, else by a
- * portable loop; both are exact, so the answers are the same. Input
- * patches are packed per call (padding with zx, so that padding adds
- * nothing), the work is spread over OpenMP's threads.
+ * The weight is packed (traced-lower-quantized does it once, at compile
+ * time): one row per output channel, k in (kernel row, kernel column,
+ * channel) order, the channels padded to a multiple of 4 and the row to a
+ * multiple of 64 with zeros.
+ *
+ * The sums are taken with AMX (tdpbsud: int8 x uint8 tiles into int32)
+ * where the CPU and the kernel allow it, else AVX-512 VNNI (vpdpbusd),
+ * else a portable loop; all three are exact, so the answers are the same.
+ * TRACED_INT8_NO_AMX and TRACED_INT8_PORTABLE, set in the environment,
+ * turn the first two off (for tests). Input patches are packed per call
+ * (padding with zx, so that padding adds nothing); the work is spread over
+ * OpenMP's threads.
  *
  * Geometry of a convolution (NCHW, groups 1): `g` holds n, c, h, w, oc,
  * kh, kw, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w, oh, ow,
  * zx, zo, relu. A linear: `g` holds rows, k, n (out features), zx, zo,
- * relu; input [rows, k], weight [n, k], output [rows, n].
+ * relu; input [rows, k], weight [n, k padded], output [rows, n].
  *
  * Each function returns 0, -1 for a geometry it cannot compute (a sum that
  * could leave int32), -2 when scratch memory runs out.
@@ -58,7 +65,7 @@ int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
                            const float *multiplier, const float *offset,
                            uint8_t *out, const int64_t *g);
 
-/* Whether this CPU takes the VNNI path (1) or the portable one (0). */
+/* The path this process takes: 2 AMX, 1 VNNI, 0 portable. */
 int32_t traced_int8_uses_vnni(void);
 
 /* The entry points of compiled code (`traced_int8_conv2d_memref`,

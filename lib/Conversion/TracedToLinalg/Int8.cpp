@@ -45,16 +45,17 @@ FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   RankedTensorType out = c.resultType();
   RankedTensorType x = staticTensorType(c.tensor("input")),
                    w = staticTensorType(c.tensor("weight"));
-  auto stride = c.getInts("stride", 2), padding = c.getInts("padding", 2),
-       dilation = c.getInts("dilation", 2);
+  auto kernel = c.getInts("kernel_size", 2), stride = c.getInts("stride", 2),
+       padding = c.getInts("padding", 2), dilation = c.getInts("dilation", 2);
   std::optional<int64_t> zx = c.getInt("input_zero_point"),
                          zo = c.getInt("output_zero_point");
   std::optional<bool> relu = c.getBool("relu");
-  if (!out || !x || !w || !stride || !padding || !dilation || !zx || !zo || !relu)
+  if (!out || !x || !w || !kernel || !stride || !padding || !dilation || !zx || !zo ||
+      !relu)
     return c.fail("expected static shapes and constant arguments");
   return callInt8(c, "traced_int8_conv2d_memref", out,
                   {x.getDimSize(0), x.getDimSize(1), x.getDimSize(2), x.getDimSize(3),
-                   w.getDimSize(0), w.getDimSize(1), w.getDimSize(2), (*stride)[0],
+                   w.getDimSize(0), (*kernel)[0], (*kernel)[1], (*stride)[0],
                    (*stride)[1], (*padding)[0], (*padding)[1], (*dilation)[0],
                    (*dilation)[1], out.getDimSize(2), out.getDimSize(3), *zx, *zo,
                    *relu ? 1 : 0});

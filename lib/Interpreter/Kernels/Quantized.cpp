@@ -806,25 +806,29 @@ FailureOr<RtValue> int8Result(const KernelArgs &args, int32_t status,
 FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
   Tensor x, w;
   FailureOr<Int8Operands> ops = int8Operands(args, x, w);
-  FailureOr<SmallVector<int64_t>> stride = args.getInts("stride", 2),
+  FailureOr<SmallVector<int64_t>> kernel = args.getInts("kernel_size", 2),
+                                  stride = args.getInts("stride", 2),
                                   padding = args.getInts("padding", 2),
                                   dilation = args.getInts("dilation", 2);
-  if (failed(ops) || failed(stride) || failed(padding) || failed(dilation))
+  if (failed(ops) || failed(kernel) || failed(stride) || failed(padding) ||
+      failed(dilation))
     return failure();
-  if (x.rank() != 4 || w.rank() != 4 || w.dim(3) != (x.dim(1) + 3) / 4 * 4)
-    return args.emitError() << "expects a 4-D input and a packed 4-D weight";
+  int64_t kh = (*kernel)[0], kw = (*kernel)[1];
+  if (x.rank() != 4 || w.rank() != 2 || kh <= 0 || kw <= 0 ||
+      w.dim(1) != (kh * kw * ((x.dim(1) + 3) / 4 * 4) + 63) / 64 * 64)
+    return args.emitError() << "expects a 4-D input and a packed 2-D weight";
   int64_t out[2];
   for (int d = 0; d < 2; ++d) {
-    int64_t span = (*dilation)[d] * (w.dim(1 + d) - 1) + 1;
+    int64_t span = (*dilation)[d] * ((*kernel)[d] - 1) + 1;
     int64_t padded = x.dim(2 + d) + 2 * (*padding)[d];
     if ((*stride)[d] <= 0 || (*dilation)[d] <= 0 || (*padding)[d] < 0 ||
         padded < span)
-      return args.emitError() << "has no output for its input and weight";
+      return args.emitError() << "has no output for its input and kernel size";
     out[d] = (padded - span) / (*stride)[d] + 1;
   }
   int64_t g[TRACED_INT8_CONV_GEOMETRY] = {
-      x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), w.dim(1),
-      w.dim(2), (*stride)[0], (*stride)[1], (*padding)[0], (*padding)[1],
+      x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), kh,
+      kw, (*stride)[0], (*stride)[1], (*padding)[0], (*padding)[1],
       (*dilation)[0], (*dilation)[1], out[0], out[1], ops->zx, ops->zo,
       ops->relu};
   SmallVector<int64_t> shape{x.dim(0), w.dim(0), out[0], out[1]};
@@ -840,7 +844,7 @@ FailureOr<RtValue> int8Linear(const KernelArgs &args) {
   FailureOr<Int8Operands> ops = int8Operands(args, x, w);
   if (failed(ops))
     return failure();
-  if (x.rank() < 1 || w.rank() != 2 || w.dim(1) != (x.dim(x.rank() - 1) + 3) / 4 * 4)
+  if (x.rank() < 1 || w.rank() != 2 || w.dim(1) != (x.dim(x.rank() - 1) + 63) / 64 * 64)
     return args.emitError() << "expects an input of at least one dim and a packed "
                                "2-D weight";
   int64_t k = x.dim(x.rank() - 1), rows = k ? x.numel() / k : 0;

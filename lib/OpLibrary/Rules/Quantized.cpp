@@ -346,28 +346,33 @@ LogicalResult quantizedLinearDynamic(const BoundCall &call, RuleHelper &h) {
                   Float32Type::get(call.getContext()));
 }
 
+/// The row of a packed int8 weight for a reduction over `taps` taps of
+/// `channels` channels: the channels padded to 4, the row to 64 (the int8
+/// runtime's layout, Runtime/Int8Runtime.h).
+static int64_t int8Row(int64_t taps, int64_t channels) {
+  return (taps * ((channels + 3) / 4 * 4) + 63) / 64 * 64;
+}
+
 /// The tensors traced.int8.conv2d and traced.int8.linear share: a uint8
-/// input, an int8 weight whose last dim is `reduction` padded to a multiple
-/// of 4 (traced-lower-quantized's packing), and float32 multiplier and
+/// input, a 2-D int8 weight of rows `row` long, and float32 multiplier and
 /// offset of one element per output channel.
 static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
-                                  RankedTensorType weight, int64_t reduction) {
+                                  RankedTensorType weight, int64_t row) {
   RankedTensorType mult = h.tensor("multiplier"), off = h.tensor("offset");
   if (!mult || !off)
     return failure();
   if (!input.getElementType().isUnsignedInteger(8))
     return h.error() << "expects a uint8 input, not " << input;
-  if (!weight.getElementType().isSignlessInteger(8))
-    return h.error() << "expects an int8 weight, not " << weight;
-  int64_t channels = weight.getDimSize(0);
-  int64_t taps = weight.getNumElements() / std::max<int64_t>(channels, 1);
-  if (taps > kInt8MaxReduction)
-    return h.error() << "sums " << taps << " products per output, more than the "
+  if (!weight.getElementType().isSignlessInteger(8) || weight.getRank() != 2 ||
+      !weight.hasStaticShape())
+    return h.error() << "expects a static 2-D int8 weight, not " << weight;
+  if (row > kInt8MaxReduction)
+    return h.error() << "sums " << row << " products per output, more than the "
                      << kInt8MaxReduction << " whose int32 sums are exact";
-  if (!ShapedType::isDynamic(reduction) &&
-      weight.getShape().back() != (reduction + 3) / 4 * 4)
-    return h.error() << "expects a weight packed with its last dim padded to "
-                     << (reduction + 3) / 4 * 4 << ", not " << weight;
+  if (weight.getDimSize(1) != row)
+    return h.error() << "expects a weight packed in rows of " << row << ", not "
+                     << weight;
+  int64_t channels = weight.getDimSize(0);
   for (RankedTensorType t : {mult, off})
     if (!t.getElementType().isF32() || t.getRank() != 1 ||
         t.getDimSize(0) != channels)
@@ -377,42 +382,42 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
 }
 
 /// traced.int8.conv2d (traced-lower-quantized's int8 convolution): input
-/// [N, C, H, W] uint8, weight [OC, KH, KW, C padded to 4] int8; the
+/// [N, C, H, W] uint8, weight [OC, KH * KW * C padded] int8 (int8Row); the
 /// result [N, OC, OH, OW] uint8.
 LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
-  auto stride = call.getInts("stride", 2), padding = call.getInts("padding", 2),
-       dilation = call.getInts("dilation", 2);
-  if (!input || !weight || !stride || !padding || !dilation)
+  auto kernel = call.getInts("kernel_size", 2), stride = call.getInts("stride", 2),
+       padding = call.getInts("padding", 2), dilation = call.getInts("dilation", 2);
+  if (!input || !weight || !kernel || !stride || !padding || !dilation)
     return h.unknown();
-  if (input.getRank() != 4 || weight.getRank() != 4 ||
-      !input.hasStaticShape() || !weight.hasStaticShape())
-    return h.error() << "expects a static 4-D input and weight, not " << input
-                     << " and " << weight;
-  if (failed(int8Operands(h, input, weight, input.getDimSize(1))))
+  if (input.getRank() != 4 || !input.hasStaticShape())
+    return h.error() << "expects a static 4-D input, not " << input;
+  if ((*kernel)[0] <= 0 || (*kernel)[1] <= 0)
+    return h.error() << "expects a positive kernel_size";
+  if (failed(int8Operands(h, input, weight,
+                          int8Row((*kernel)[0] * (*kernel)[1], input.getDimSize(1)))))
     return h.stop();
   SmallVector<int64_t> shape{input.getDimSize(0), weight.getDimSize(0)};
   for (int d = 0; d < 2; ++d) {
-    int64_t span = (*dilation)[d] * (weight.getDimSize(1 + d) - 1) + 1;
+    int64_t span = (*dilation)[d] * ((*kernel)[d] - 1) + 1;
     int64_t padded = input.getDimSize(2 + d) + 2 * (*padding)[d];
     if ((*stride)[d] <= 0 || (*dilation)[d] <= 0 || (*padding)[d] < 0 || padded < span)
-      return h.error() << "has no output for input " << input << " and weight "
-                       << weight;
+      return h.error() << "has no output for input " << input << " and kernel size "
+                       << (*kernel)[0] << "x" << (*kernel)[1];
     shape.push_back((padded - span) / (*stride)[d] + 1);
   }
   return h.result(shape, input.getElementType());
 }
 
-/// traced.int8.linear: input [..., K] uint8, weight [N, K padded to 4]
-/// int8; the result [..., N] uint8.
+/// traced.int8.linear: input [..., K] uint8, weight [N, K padded] int8
+/// (int8Row); the result [..., N] uint8.
 LogicalResult int8Linear(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   if (!input || !weight)
     return h.unknown();
-  if (input.getRank() < 1 || weight.getRank() != 2 || !weight.hasStaticShape())
-    return h.error() << "expects an input of at least one dim and a static "
-                        "2-D weight, not " << input << " and " << weight;
-  if (failed(int8Operands(h, input, weight, input.getShape().back())))
+  if (input.getRank() < 1 || ShapedType::isDynamic(input.getShape().back()))
+    return h.error() << "expects an input whose last dim is static, not " << input;
+  if (failed(int8Operands(h, input, weight, int8Row(1, input.getShape().back()))))
     return h.stop();
   SmallVector<int64_t> shape(input.getShape());
   shape.back() = weight.getDimSize(0);

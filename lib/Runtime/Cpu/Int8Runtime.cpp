@@ -31,7 +31,10 @@
 #include <string.h>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 namespace {
@@ -47,18 +50,34 @@ struct Conv {
   bool relu;
   bool hwc; // the input is [h][w][c] (a linear's rows), not [c][h][w]
   int64_t cg() const { return (c + 3) / 4; }
-  int64_t groups() const { return kh * kw * cg(); } // k / 4
-  int64_t kp() const { return groups() * 4; }
+  /// The weight's row: the taps' channels padded to 4, then to 64.
+  int64_t kp() const { return (kh * kw * cg() * 4 + 63) / 64 * 64; }
+  int64_t groups() const { return kp() / 4; } // groups of 4 along k
   int64_t pixels() const { return oh * ow; }
   int64_t blocks() const { return (pixels() + kBlock - 1) / kBlock; }
   int64_t hp() const { return h + 2 * ph; }
   int64_t wp() const { return w + 2 * pw; }
+  /// Columns per phase of the blocked input (below).
+  int64_t wq() const { return (wp() + sw - 1) / sw; }
+  /// Bytes of the blocked input, with room for a 32-pixel read (two tiles)
+  /// past the last column.
+  int64_t blockedBytes() const { return (hp() * cg() * sw * wq() + 32) * 4; }
+  /// Byte offset of padded row y, channel group q, padded column x.
+  int64_t at(int64_t y, int64_t q, int64_t x) const {
+    return (((y * cg() + q) * sw + x % sw) * wq() + x / sw) * 4;
+  }
+  /// Whether AMX tiles read the blocked input directly: a k step of 64 is
+  /// then one tap's 16 channel groups, and 16 pixels of an output row are
+  /// 64 contiguous bytes; rows of 14 or more keep the pixels past the row
+  /// end (computed, not stored) at most 1/8 of the work.
+  bool direct() const { return c % 64 == 0 && ow >= 14 && !hwc; }
 };
 
 /// What the tiles of one image read and write.
 struct Job {
   const Conv *g;
-  const uint8_t *col;   // [block][k / 4][kBlock][4]
+  const uint8_t *col;   // [block][k / 4][kBlock][4], or null (direct)
+  const uint8_t *xh;    // the blocked input (blockInput)
   const int8_t *w;      // [oc][kp]
   const int32_t *comp;  // zx * sum_k w[o][k]
   const float *mult, *off;
@@ -78,35 +97,73 @@ inline uint8_t requantize(int32_t acc, float mult, float off, const Conv &g) {
   return static_cast<uint8_t>(static_cast<int32_t>(r));
 }
 
-/// The input image `x` ([c][h][w]) as [hp][cg][wp][4], pads at zx.
-void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh) {
-  int64_t cg = g.cg(), hp = g.hp(), wp = g.wp();
-  memset(xh, g.zx, static_cast<size_t>(hp * cg * wp * 4));
+/// Four channel rows a..d of n bytes interleaved into 4-byte pixels.
+void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
+                 int64_t n, uint8_t *out) {
+  int64_t i = 0;
+#if defined(__x86_64__)
+  for (; i + 16 <= n; i += 16) {
+    __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + i));
+    __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + i));
+    __m128i vc = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + i));
+    __m128i vd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
+    __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
+    __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
+    __m128i *o = reinterpret_cast<__m128i *>(out + i * 4);
+    _mm_storeu_si128(o, _mm_unpacklo_epi16(ab0, cd0));
+    _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(ab0, cd0));
+    _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(ab1, cd1));
+    _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(ab1, cd1));
+  }
+#endif
+  for (; i < n; ++i) {
+    out[i * 4] = a[i];
+    out[i * 4 + 1] = b[i];
+    out[i * 4 + 2] = c[i];
+    out[i * 4 + 3] = d[i];
+  }
+}
+
+/// The input image `x` ([c][h][w], or [h][w][c] for a linear) blocked: [hp][cg][sw][wq][4], padded
+/// row y, channel group q, padded column x at phase x % sw, index x / sw
+/// (so that the columns one output row reads at one tap are contiguous at
+/// any stride). Pads hold zx; channels past c hold 0 (their weights are 0).
+void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, uint8_t *scratch) {
+  int64_t cg = g.cg();
+  memset(xh, g.zx, static_cast<size_t>(g.blockedBytes()));
   for (int64_t y = 0; y < g.h; ++y)
     for (int64_t q = 0; q < cg; ++q) {
-      uint8_t *row = xh + (((y + g.ph) * cg + q) * wp + g.pw) * 4;
-      for (int64_t j = 0; j < 4; ++j) {
-        int64_t ch = q * 4 + j;
-        if (ch >= g.c) {
-          for (int64_t i = 0; i < g.w; ++i)
-            row[i * 4 + j] = 0; // a padded channel: its weights are 0
-          continue;
-        }
-        if (g.hwc) {
-          for (int64_t i = 0; i < g.w; ++i)
-            row[i * 4 + j] = x[(y * g.w + i) * g.c + ch];
-          continue;
-        }
-        const uint8_t *src = x + (ch * g.h + y) * g.w;
-        for (int64_t i = 0; i < g.w; ++i)
-          row[i * 4 + j] = src[i];
+      if (g.hwc) { // a linear's row: 4 channels per column already
+        uint8_t *dst = xh + g.at(y + g.ph, q, g.pw);
+        int64_t n = g.c - q * 4 < 4 ? g.c - q * 4 : 4;
+        memcpy(dst, x + y * g.c + q * 4, static_cast<size_t>(n));
+        memset(dst + n, 0, static_cast<size_t>(4 - n));
+        continue;
       }
+      const uint8_t *rows[4];
+      for (int64_t j = 0; j < 4; ++j)
+        rows[j] = q * 4 + j < g.c ? x + ((q * 4 + j) * g.h + y) * g.w : nullptr;
+      // At stride 1 the row is contiguous in the blocked input; otherwise
+      // it is interleaved in `scratch` (w * 4 bytes), then spread over the
+      // phases.
+      uint8_t *dst = g.sw == 1 ? xh + g.at(y + g.ph, q, g.pw) : scratch;
+      if (rows[3]) {
+        interleave4(rows[0], rows[1], rows[2], rows[3], g.w, dst);
+      } else {
+        for (int64_t i = 0; i < g.w; ++i)
+          for (int64_t j = 0; j < 4; ++j)
+            dst[i * 4 + j] = rows[j] ? rows[j][i] : 0;
+      }
+      if (g.sw == 1)
+        continue;
+      for (int64_t i = 0; i < g.w; ++i)
+        memcpy(xh + g.at(y + g.ph, q, i + g.pw), scratch + i * 4, 4);
     }
 }
 
 /// Block `b` of the patches: [k / 4][kBlock][4] from the blocked input.
 void packBlock(const Conv &g, const uint8_t *xh, int64_t b, uint8_t *col) {
-  int64_t cg = g.cg(), wp = g.wp(), p0 = b * kBlock;
+  int64_t cg = g.cg(), p0 = b * kBlock;
   int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
   uint8_t *dst = col;
   for (int64_t i = 0; i < g.kh; ++i)
@@ -116,19 +173,16 @@ void packBlock(const Conv &g, const uint8_t *xh, int64_t b, uint8_t *col) {
         while (pl < count) {
           int64_t p = p0 + pl, oy = p / g.ow, ox = p % g.ow;
           int64_t run = g.ow - ox < count - pl ? g.ow - ox : count - pl;
-          const uint8_t *src =
-              xh + (((oy * g.sh + i * g.dh) * cg + q) * wp + ox * g.sw + j * g.dw) * 4;
-          if (g.sw == 1) {
-            memcpy(dst + pl * 4, src, static_cast<size_t>(run * 4));
-          } else {
-            for (int64_t r = 0; r < run; ++r)
-              memcpy(dst + (pl + r) * 4, src + r * g.sw * 4, 4);
-          }
+          // Consecutive output columns are consecutive in one phase.
+          memcpy(dst + pl * 4, xh + g.at(oy * g.sh + i * g.dh, q, ox * g.sw + j * g.dw),
+                 static_cast<size_t>(run * 4));
           pl += run;
         }
         if (count < kBlock)
           memset(dst + count * 4, 0, static_cast<size_t>((kBlock - count) * 4));
       }
+  // The groups padding k to 64: zeros.
+  memset(dst, 0, static_cast<size_t>(col + g.groups() * kBlock * 4 - dst));
 }
 
 /// Output channels [o0, o0 + rows) of block b, by scalar loops.
@@ -152,6 +206,33 @@ void tilePortable(const Job &jb, int64_t b, int64_t o0, int64_t rows) {
 
 #if defined(__x86_64__)
 #define TRACED_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+
+/// The requantized outputs of channel `o` at pixels [p, p + 16) (the
+/// first `left` of them) from their int32 sums `acc`.
+TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_t left,
+                                     __m512i acc) {
+  if (left <= 0)
+    return;
+  const Conv &g = *jb.g;
+  __m512 y = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_set1_epi32(jb.comp[o])));
+  y = _mm512_mul_ps(y, _mm512_set1_ps(jb.mult[o]));
+  y = _mm512_add_ps(y, _mm512_set1_ps(jb.off[o]));
+  y = _mm512_roundscale_ps(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  y = _mm512_add_ps(y, _mm512_set1_ps(static_cast<float>(g.zo)));
+  __m512 lo = _mm512_set1_ps(g.relu ? static_cast<float>(g.zo) : 0.0f);
+  y = _mm512_min_ps(_mm512_max_ps(y, lo), _mm512_set1_ps(255.0f));
+  __m128i q8 = _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(y));
+  uint8_t *dst = jb.out + o * jb.ocStride + p * jb.pStride;
+  if (jb.pStride == 1) {
+    __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+    _mm_mask_storeu_epi8(dst, m, q8);
+    return;
+  }
+  alignas(16) uint8_t lanes[16];
+  _mm_store_si128(reinterpret_cast<__m128i *>(lanes), q8);
+  for (int64_t l = 0; l < left && l < 16; ++l)
+    dst[l * jb.pStride] = lanes[l];
+}
 
 /// Output channels [o0, o0 + R) by T vectors of 16 pixels of block b.
 template <int R, int T>
@@ -177,36 +258,9 @@ TRACED_VNNI void tileVnni(const Job &jb, int64_t b, int64_t o0) {
         acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], v[t], s);
     }
   }
-  __m512 zo = _mm512_set1_ps(static_cast<float>(g.zo));
-  __m512 lo = _mm512_set1_ps(g.relu ? static_cast<float>(g.zo) : 0.0f);
-  __m512 hi = _mm512_set1_ps(255.0f);
-  for (int r = 0; r < R; ++r) {
-    int64_t o = o0 + r;
-    __m512i comp = _mm512_set1_epi32(jb.comp[o]);
-    __m512 mult = _mm512_set1_ps(jb.mult[o]), off = _mm512_set1_ps(jb.off[o]);
-    for (int t = 0; t < T; ++t) {
-      int64_t left = count - t * 16;
-      if (left <= 0)
-        break;
-      __m512 y = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][t], comp));
-      y = _mm512_mul_ps(y, mult);
-      y = _mm512_add_ps(y, off);
-      y = _mm512_roundscale_ps(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      y = _mm512_add_ps(y, zo);
-      y = _mm512_min_ps(_mm512_max_ps(y, lo), hi);
-      __m128i q8 = _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(y));
-      uint8_t *dst = jb.out + o * jb.ocStride + (p0 + t * 16) * jb.pStride;
-      if (jb.pStride == 1) {
-        __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-        _mm_mask_storeu_epi8(dst, m, q8);
-      } else {
-        alignas(16) uint8_t lanes[16];
-        _mm_store_si128(reinterpret_cast<__m128i *>(lanes), q8);
-        for (int64_t l = 0; l < left && l < 16; ++l)
-          dst[l * jb.pStride] = lanes[l];
-      }
-    }
-  }
+  for (int r = 0; r < R; ++r)
+    for (int t = 0; t < T; ++t)
+      storeOutputs(jb, o0 + r, p0 + t * 16, count - t * 16, acc[r][t]);
 }
 
 using TileFn = void (*)(const Job &, int64_t, int64_t);
@@ -223,6 +277,130 @@ TileFn vnniTile(int rows, int vectors) {
   case 5: return tilesOfRows<5>(vectors);
   default: return tilesOfRows<6>(vectors);
   }
+}
+
+
+#define TRACED_AMX                                                             \
+  __attribute__((target("amx-tile,amx-int8,avx512f,avx512bw,avx512vl,avx512vnni")))
+
+/// Palette 1, tiles 0-7 all 16 rows of 64 bytes.
+struct alignas(64) TileConfig {
+  uint8_t palette, startRow;
+  uint8_t reserved[14];
+  uint16_t colsb[16];
+  uint8_t rows[16];
+};
+
+TRACED_AMX void amxConfigure() {
+  TileConfig cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.palette = 1;
+  for (int t = 0; t < 8; ++t) {
+    cfg.colsb[t] = 64;
+    cfg.rows[t] = 16;
+  }
+  _tile_loadconfig(&cfg);
+}
+
+TRACED_AMX void amxRelease() { _tile_release(); }
+
+/// Output channels [o0, o0 + 16 * NO) by pixels [32 * half, 32 * half + 32)
+/// of block b: tiles 4-5 hold 16 weight rows of 64 k (int8), 6-7 16 groups
+/// of 4 k of 16 pixels (uint8), 0-3 the int32 sums (tdpbsud).
+template <int NO>
+TRACED_AMX void tileAmx(const Job &jb, int64_t b, int64_t o0, int64_t half) {
+  const Conv &g = *jb.g;
+  int64_t kp = g.kp(), steps = kp / 64, p0 = b * kBlock + half * 32;
+  int64_t count = g.pixels() - p0;
+  const uint8_t *col = jb.col + (b * g.groups() * kBlock + half * 32) * 4;
+  const int8_t *w = jb.w + o0 * kp;
+  _tile_zero(0);
+  _tile_zero(1);
+  if constexpr (NO == 2) {
+    _tile_zero(2);
+    _tile_zero(3);
+  }
+  for (int64_t s = 0; s < steps; ++s) {
+    const uint8_t *bs = col + s * 16 * kBlock * 4;
+    _tile_loadd(6, bs, kBlock * 4);
+    _tile_loadd(7, bs + 64, kBlock * 4);
+    _tile_loadd(4, w + s * 64, kp);
+    _tile_dpbsud(0, 4, 6);
+    _tile_dpbsud(1, 4, 7);
+    if constexpr (NO == 2) {
+      _tile_loadd(5, w + 16 * kp + s * 64, kp);
+      _tile_dpbsud(2, 5, 6);
+      _tile_dpbsud(3, 5, 7);
+    }
+  }
+  alignas(64) int32_t sums[4][16][16];
+  _tile_stored(0, sums[0], 64);
+  _tile_stored(1, sums[1], 64);
+  if constexpr (NO == 2) {
+    _tile_stored(2, sums[2], 64);
+    _tile_stored(3, sums[3], 64);
+  }
+  for (int o = 0; o < NO; ++o)
+    for (int p = 0; p < 2; ++p)
+      for (int r = 0; r < 16; ++r)
+        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, count - 16 * p,
+                     _mm512_load_si512(sums[o * 2 + p][r]));
+}
+
+/// Output channels [o0, o0 + 16 * NO) by output row oy's columns
+/// [ox, ox + 32), read from the blocked input directly (Conv::direct): at
+/// k step s (tap s / (c / 64), channel groups 16 (s % (c / 64)) on), a
+/// tile's 16 rows are channel groups, each 16 consecutive output columns'
+/// 4 channels.
+template <int NO, int NP>
+TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0) {
+  const Conv &g = *jb.g;
+  int64_t kp = g.kp(), chunks = g.c / 64, stride = g.sw * g.wq() * 4;
+  const int8_t *w = jb.w + o0 * kp;
+  _tile_zero(0);
+  if constexpr (NP == 2)
+    _tile_zero(1);
+  if constexpr (NO == 2) {
+    _tile_zero(2);
+    if constexpr (NP == 2)
+      _tile_zero(3);
+  }
+  int64_t s = 0;
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j) {
+      const uint8_t *tap = jb.xh + g.at(oy * g.sh + i * g.dh, 0, ox * g.sw + j * g.dw);
+      for (int64_t q = 0; q < chunks; ++q, ++s) {
+        const uint8_t *bs = tap + q * 16 * stride;
+        _tile_loadd(6, bs, stride);
+        _tile_loadd(4, w + s * 64, kp);
+        _tile_dpbsud(0, 4, 6);
+        if constexpr (NP == 2) {
+          _tile_loadd(7, bs + 64, stride);
+          _tile_dpbsud(1, 4, 7);
+        }
+        if constexpr (NO == 2) {
+          _tile_loadd(5, w + 16 * kp + s * 64, kp);
+          _tile_dpbsud(2, 5, 6);
+          if constexpr (NP == 2)
+            _tile_dpbsud(3, 5, 7);
+        }
+      }
+    }
+  alignas(64) int32_t sums[4][16][16];
+  _tile_stored(0, sums[0], 64);
+  if constexpr (NP == 2)
+    _tile_stored(1, sums[1], 64);
+  if constexpr (NO == 2) {
+    _tile_stored(2, sums[2], 64);
+    if constexpr (NP == 2)
+      _tile_stored(3, sums[3], 64);
+  }
+  int64_t p0 = oy * g.ow + ox, left = g.ow - ox;
+  for (int o = 0; o < NO; ++o)
+    for (int p = 0; p < NP; ++p)
+      for (int r = 0; r < 16; ++r)
+        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, (left < 32 ? left : 32) - 16 * p,
+                     _mm512_load_si512(sums[o * 2 + p][r]));
 }
 
 /// zx * sum_k w[o][k] with vpdpbusd against ones.
@@ -256,8 +434,26 @@ bool hasVnni() {
   }
   return known != 0;
 }
+/// Whether the AMX tiles run: the CPU has AMX-INT8, the kernel grants the
+/// process its tile state (arch_prctl ARCH_REQ_XCOMP_PERM), the VNNI
+/// path runs, and TRACED_INT8_NO_AMX is unset.
+bool hasAmx() {
+  static int state = -1;
+  int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
+  if (known < 0) {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    bool cpu = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 24)) &&
+               (d & (1u << 25));
+    known = cpu && hasVnni() && getenv("TRACED_INT8_NO_AMX") == nullptr &&
+            syscall(SYS_arch_prctl, 0x1023 /* ARCH_REQ_XCOMP_PERM */,
+                    18 /* XFEATURE_XTILEDATA */) == 0;
+    __atomic_store_n(&state, known, __ATOMIC_RELAXED);
+  }
+  return known != 0;
+}
 #else
 bool hasVnni() { return false; }
+bool hasAmx() { return false; }
 #endif
 
 void weightSums(const int8_t *w, int64_t oc, int64_t kp, int32_t zx, int32_t *comp) {
@@ -273,53 +469,145 @@ void weightSums(const int8_t *w, int64_t oc, int64_t kp, int32_t zx, int32_t *co
   }
 }
 
+/// The channels [from, to) of block b by VNNI tiles of up to 6 rows, or
+/// by the portable loops.
+void rowsOfBlock(const Job &jb, int64_t b, int64_t from, int64_t to, bool vnni) {
+  const Conv &g = *jb.g;
+  for (int64_t o0 = from; o0 < to; o0 += kRows) {
+    int64_t rows = to - o0 < kRows ? to - o0 : kRows;
+#if defined(__x86_64__)
+    if (vnni) {
+      int64_t count = g.pixels() - b * kBlock;
+      int vectors = count >= kBlock ? 4 : static_cast<int>((count + 15) / 16);
+      vnniTile(static_cast<int>(rows), vectors)(jb, b, o0);
+      continue;
+    }
+#endif
+    (void)vnni;
+    tilePortable(jb, b, o0, rows);
+  }
+}
+
+/// Channels [from, oc) of output row oy's columns [ox, ox + 32), from the
+/// blocked input (the channels past the last 16 of a direct convolution).
+void directTail(const Job &jb, int64_t oy, int64_t ox, int64_t from) {
+  const Conv &g = *jb.g;
+  int64_t end = ox + 32 < g.ow ? ox + 32 : g.ow;
+  for (int64_t o = from; o < g.oc; ++o) {
+    const int8_t *w = jb.w + o * g.kp();
+    for (int64_t x = ox; x < end; ++x) {
+      int32_t acc = 0;
+      int64_t k = 0;
+      for (int64_t i = 0; i < g.kh; ++i)
+        for (int64_t j = 0; j < g.kw; ++j)
+          for (int64_t q = 0; q < g.cg(); ++q) {
+            const uint8_t *v = jb.xh + g.at(oy * g.sh + i * g.dh, q, x * g.sw + j * g.dw);
+            for (int64_t b = 0; b < 4; ++b, ++k)
+              acc += static_cast<int32_t>(v[b]) * w[k];
+          }
+      jb.out[o * jb.ocStride + (oy * g.ow + x) * jb.pStride] =
+          requantize(acc - jb.comp[o], jb.mult[o], jb.off[o], g);
+    }
+  }
+}
+
+/// One image's outputs, spread over the threads: with AMX, units of 32
+/// channels by 32 pixels (the last channels below 16 by VNNI tiles);
+/// otherwise units of 6 channels by a block of pixels.
+void computeImage(const Job &jb, int64_t blocks) {
+  const Conv &g = *jb.g;
+  bool vnni = hasVnni(), amx = hasAmx();
+  if (!amx) {
+    int64_t oblocks = (g.oc + kRows - 1) / kRows;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t ob = 0; ob < oblocks; ++ob)
+        rowsOfBlock(jb, b, ob * kRows, ob * kRows + kRows < g.oc ? ob * kRows + kRows : g.oc,
+                    vnni);
+    return;
+  }
+#if defined(__x86_64__)
+  int64_t tiled = g.oc / 16 * 16, units = (tiled + 31) / 32;
+  bool tail = tiled < g.oc;
+  if (!jb.col) {
+    // Direct: units of 32 channels by 32 columns of one output row; the
+    // last channels below 16 by 16 columns of portable loops.
+    int64_t spans = (g.ow + 31) / 32, perRow = spans * (units + (tail ? 1 : 0));
+#pragma omp parallel
+    {
+      amxConfigure();
+#pragma omp for schedule(static)
+      for (int64_t i = 0; i < g.oh * perRow; ++i) {
+        int64_t oy = i / perRow, u = i % perRow, ox = (u % spans) * 32, ou = u / spans;
+        bool two = g.ow - ox > 16;
+        if (ou == units)
+          directTail(jb, oy, ox, tiled);
+        else if (tiled - ou * 32 >= 32)
+          two ? tileAmxDirect<2, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<2, 1>(jb, oy, ox, ou * 32);
+        else
+          two ? tileAmxDirect<1, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<1, 1>(jb, oy, ox, ou * 32);
+      }
+      amxRelease();
+    }
+    return;
+  }
+  // Per block: two halves of 32 pixels per unit of channels, then the tail.
+  int64_t perBlock = 2 * units + (tail ? 1 : 0);
+#pragma omp parallel
+  {
+    amxConfigure();
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < blocks * perBlock; ++i) {
+      int64_t b = i / perBlock, u = i % perBlock;
+      if (u == 2 * units) {
+        rowsOfBlock(jb, b, tiled, g.oc, true);
+        continue;
+      }
+      int64_t o0 = (u / 2) * 32, half = u % 2;
+      if (half == 1 && g.pixels() - b * kBlock <= 32)
+        continue;
+      if (tiled - o0 >= 32)
+        tileAmx<2>(jb, b, o0, half);
+      else
+        tileAmx<1>(jb, b, o0, half);
+    }
+    amxRelease();
+  }
+#endif
+}
+
 /// Every image of `g`: out[n] ([oc][pixels], or with the strides given).
 int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
             const float *off, uint8_t *out, int64_t ocStride, int64_t pStride) {
   if (g.kp() > kMaxReduction)
     return -1;
+  // Direct AMX reads need no patches.
+  bool packed = !(hasAmx() && g.direct());
   int64_t blocks = g.blocks(), groups = g.groups();
-  size_t xhBytes = static_cast<size_t>(g.hp() * g.cg() * g.wp() * 4);
-  size_t colBytes = static_cast<size_t>(blocks * groups * kBlock * 4);
-  uint8_t *xh = static_cast<uint8_t *>(malloc(xhBytes ? xhBytes : 1));
+  size_t colBytes = packed ? static_cast<size_t>(blocks * groups * kBlock * 4) : 0;
+  uint8_t *xh = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.blockedBytes())));
+  uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
   uint8_t *col = static_cast<uint8_t *>(malloc(colBytes ? colBytes : 1));
   int32_t *comp = static_cast<int32_t *>(malloc(sizeof(int32_t) * (g.oc ? g.oc : 1)));
-  if (!xh || !col || !comp) {
-    free(xh);
-    free(col);
-    free(comp);
-    return -2;
-  }
-  weightSums(w, g.oc, g.kp(), g.zx, comp);
-  bool vnni = hasVnni();
-  int64_t oblocks = (g.oc + kRows - 1) / kRows;
-  for (int64_t n = 0; n < g.n; ++n) {
-    blockInput(g, x + n * g.c * g.h * g.w, xh);
+  int32_t status = xh && scratch && col && comp ? 0 : -2;
+  if (status == 0)
+    weightSums(w, g.oc, g.kp(), g.zx, comp);
+  for (int64_t n = 0; status == 0 && n < g.n; ++n) {
+    blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
+    if (packed) {
 #pragma omp parallel for schedule(static)
-    for (int64_t b = 0; b < blocks; ++b)
-      packBlock(g, xh, b, col + b * groups * kBlock * 4);
-    Job jb{&g, col, w, comp, mult, off, out + n * g.oc * g.pixels(), ocStride, pStride};
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int64_t b = 0; b < blocks; ++b)
-      for (int64_t ob = 0; ob < oblocks; ++ob) {
-        int64_t o0 = ob * kRows;
-        int64_t rows = g.oc - o0 < kRows ? g.oc - o0 : kRows;
-#if defined(__x86_64__)
-        if (vnni) {
-          int64_t count = g.pixels() - b * kBlock;
-          int vectors = count >= kBlock ? 4 : static_cast<int>((count + 15) / 16);
-          vnniTile(static_cast<int>(rows), vectors)(jb, b, o0);
-          continue;
-        }
-#endif
-        (void)vnni;
-        tilePortable(jb, b, o0, rows);
-      }
+      for (int64_t b = 0; b < blocks; ++b)
+        packBlock(g, xh, b, col + b * groups * kBlock * 4);
+    }
+    Job jb{&g, packed ? col : nullptr, xh, w, comp, mult, off,
+           out + n * g.oc * g.pixels(), ocStride, pStride};
+    computeImage(jb, blocks);
   }
   free(xh);
+  free(scratch);
   free(col);
   free(comp);
-  return 0;
+  return status;
 }
 
 } // namespace
@@ -356,7 +644,7 @@ TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
   return run(g, x, w, multiplier, offset, out, 1, n);
 }
 
-TRACED_EXPORT int32_t traced_int8_uses_vnni(void) { return hasVnni() ? 1 : 0; }
+TRACED_EXPORT int32_t traced_int8_uses_vnni(void) { return hasAmx() ? 2 : hasVnni() ? 1 : 0; }
 
 // The compiled-code entry points: each buffer a memref<?xT> descriptor.
 TRACED_EXPORT int32_t traced_int8_conv2d_memref(

@@ -341,9 +341,10 @@ Value exactSums(Lowering &l, Value cx, Value w, const QParams &pw,
 /// zero points are 0 and a quint8 result over [0, 255], as
 /// traced.int8.conv2d or traced.int8.linear (the int8 runtime: exact int32
 /// sums, then the same float32 requantization as the float path below);
-/// null when the call is not one. The weight is packed here, once: [OC, KH,
-/// KW, C padded to 4] for a convolution (each output's taps, channels
-/// innermost), [N, K padded to 4] for a linear.
+/// null when the call is not one. The weight is packed here, once, as the
+/// runtime reads it: one row per output, k in (kernel row, kernel column,
+/// channel) order, the channels padded to 4 and the row to 64 with zeros
+/// (a linear: its K features padded to 64).
 std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &pw,
                                  const QParams &po, ArrayRef<float> multipliers) {
   Decomposer &d = l.d;
@@ -363,18 +364,17 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
     return std::nullopt;
   int64_t oc = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t kh = linear ? 1 : wt.getDimSize(2), kw = linear ? 1 : wt.getDimSize(3);
-  int64_t cp = (c + 3) / 4 * 4;
-  if (c == 0 || kh * kw * cp > kInt8MaxReduction)
+  int64_t cp = (c + 3) / 4 * 4, row = (kh * kw * cp + 63) / 64 * 64;
+  if (c == 0 || row > kInt8MaxReduction)
     return std::nullopt;
   Type i8 = IntegerType::get(d.ctx, 8);
-  SmallVector<int64_t> packedShape =
-      linear ? SmallVector<int64_t>{oc, cp} : SmallVector<int64_t>{oc, kh, kw, cp};
+  // Row o: k = (kernel row, kernel column, channel), zeros after.
   Value packed = d.tensorConstant(
-      RankedTensorType::get(packedShape, i8), [&](ArrayRef<int64_t> i) -> double {
-        int64_t ch = i.back();
-        if (ch >= c)
+      RankedTensorType::get({oc, row}, i8), [&](ArrayRef<int64_t> i) -> double {
+        int64_t tap = i[1] / cp, ch = i[1] % cp;
+        if (tap >= kh * kw || ch >= c)
           return 0.0;
-        int64_t at = linear ? i[0] * c + ch : ((i[0] * c + ch) * kh + i[1]) * kw + i[2];
+        int64_t at = ((i[0] * c + ch) * kh + tap / kw) * kw + tap % kw;
         return double(wv->getInt(at));
       });
   auto f32 = RankedTensorType::get({oc}, l.f32());
@@ -392,9 +392,11 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
                           {"input_zero_point", d.i64(px.zeroPoint())},
                           {"output_zero_point", d.i64(po.zeroPoint())},
                           {"relu", d.boolean(d.target().contains("relu"))}};
-  if (!linear)
+  if (!linear) {
+    args.push_back({"kernel_size", d.ints({kh, kw})});
     for (StringRef p : {"stride", "padding", "dilation"})
       args.push_back({p, d.arg(p)});
+  }
   return one(d.call(linear ? "traced.int8.linear" : "traced.int8.conv2d", args));
 }
 
