@@ -1684,13 +1684,13 @@ static const OpRow kOps[] = {
   // "int8 code"): storage integers in, requantized storage integers out.
   {"traced.int8.conv2d", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
-   "int[2] kernel_size, int[2] stride=1, int[2] padding=0, "
+   "Tensor compensation, int[2] kernel_size, int[2] stride=1, int[2] padding=0, "
    "int[2] dilation=1, int input_zero_point=0, int output_zero_point=0, "
    "bool relu=False)",
    "int8Conv2d"},
   {"traced.int8.linear", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
-   "int input_zero_point=0, int output_zero_point=0, bool relu=False)",
+   "Tensor compensation, int input_zero_point=0, int output_zero_point=0, bool relu=False)",
    "int8Linear"},
 };
 

@@ -179,8 +179,8 @@ def test_runtime_refuses_a_bad_packed_weight():
     """traced.int8.conv2d's rule checks the packed weight's layout."""
     text = """
 traced.module root @Bad class "Bad" {
-  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x32xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
-    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, [1, 1]) : (tensor<1x3x4x4xui8>, tensor<2x32xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
+  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x32xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>) -> tensor<1x2x4x4xui8> {
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, %k, [1, 1]) : (tensor<1x3x4x4xui8>, tensor<2x32xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<1x2x4x4xui8>
     output %c : tensor<1x2x4x4xui8>
   }
 }"""

@@ -10,6 +10,8 @@
 // CHECK-LABEL: graph @forward
 // The bias over s_out: a float32 multiply, as the float path computes it.
 // CHECK: constant dense<"0x0103050002040600{{0+}}FFFDFB00FEFCFA00{{0+}}"> : tensor<2x64xi8>
+// zx * sum_k w[o][k]: 7 * 21 and 7 * -21.
+// CHECK: constant dense<[147, -147]> : tensor<2xi32>
 // CHECK: call_function "torch.mul"(input=%b, other=2.5)
 traced.module root @M class "M" {
   parameter @w : tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>> = dense<[[[[1, 2]], [[3, 4]], [[5, 6]]], [[[-1, -2]], [[-3, -4]], [[-5, -6]]]]> : tensor<2x3x1x2xi8>
@@ -18,10 +20,10 @@ traced.module root @M class "M" {
   graph @forward(%self: !traced.module<@M>, %x: tensor<1x3x4x4x!quant.uniform<u8:f32, 0.1:7>>, %v: tensor<2x5x!quant.uniform<u8:f32, 0.2:3>>) -> (tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>, tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>) {
     %w = getattr %self["w"] : !traced.module<@M> -> tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
     %b = getattr %self["b"] : !traced.module<@M> -> tensor<2xf32>
-    // CHECK: call_function "traced.int8.conv2d"(input=%x, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, kernel_size=[1, 2], input_zero_point=7, output_zero_point=9, relu=True) : (tensor<1x3x4x4xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x3xui8>
+    // CHECK: call_function "traced.int8.conv2d"(input=%x, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, compensation={{%[a-z0-9_]+}}, kernel_size=[1, 2], input_zero_point=7, output_zero_point=9, relu=True) : (tensor<1x3x4x4xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<1x2x4x3xui8>
     %c = call_function "traced.quantized.conv_relu2d"(%x, %w, %b, 1, [0, 0], 1, 1, "zeros", 0.4, 9) : (tensor<1x3x4x4x!quant.uniform<u8:f32, 0.1:7>>, tensor<2x3x1x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, tensor<2xf32>) -> tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>
     %lw = getattr %self["lw"] : !traced.module<@M> -> tensor<3x5x!quant.uniform<i8:f32, 0.5>>
-    // CHECK: call_function "traced.int8.linear"(input=%v, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, input_zero_point=3) : (tensor<2x5xui8>, tensor<3x64xi8>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xui8>
+    // CHECK: call_function "traced.int8.linear"(input=%v, weight={{%[a-z0-9_]+}}, multiplier={{%[a-z0-9_]+}}, offset={{%[a-z0-9_]+}}, compensation={{%[a-z0-9_]+}}, input_zero_point=3) : (tensor<2x5xui8>, tensor<3x64xi8>, tensor<3xf32>, tensor<3xf32>, tensor<3xi32>) -> tensor<2x3xui8>
     %l = call_function "torch.ao.nn.quantized.functional.linear"(%v, %lw, None, 1.0, 0) : (tensor<2x5x!quant.uniform<u8:f32, 0.2:3>>, tensor<3x5x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>
     output %c, %l : tensor<1x2x4x3x!quant.uniform<u8:f32, 0.4:9>>, tensor<2x3x!quant.uniform<u8:f32, 1.0:0>>
   }
@@ -46,9 +48,9 @@ traced.module root @N class "N" {
 // -----
 
 traced.module root @Bad class "Bad" {
-  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x32xi8>, %m: tensor<2xf32>) -> tensor<1x2x4x4xui8> {
+  graph @forward(%self: !traced.module<@Bad>, %x: tensor<1x3x4x4xui8>, %w: tensor<2x32xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>) -> tensor<1x2x4x4xui8> {
     // expected-error @+1 {{expects a weight packed in rows of 64, not 'tensor<2x32xi8>'}}
-    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, [1, 1]) : (tensor<1x3x4x4xui8>, tensor<2x32xi8>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xui8>
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, %k, [1, 1]) : (tensor<1x3x4x4xui8>, tensor<2x32xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<1x2x4x4xui8>
     output %c : tensor<1x2x4x4xui8>
   }
 }

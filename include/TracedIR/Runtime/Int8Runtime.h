@@ -1,4 +1,4 @@
-/*===- Int8Runtime.h - int8 convolutions and linears with VNNI ---*- C -*-===*
+/*===- Int8Runtime.h - int8 convolutions and linears, AMX/VNNI -*- C -*-===*
  *
  * The int8 runtime (docs/quantization.md, "int8 code"): the quantized
  * convolutions and linears of `traced.int8.conv2d` and `traced.int8.linear`,
@@ -6,9 +6,11 @@
  * qint8 weight whose zero points are 0. The interpreter's kernels and
  * compiled code both call it.
  *
- * Per output element, with x the input's storage integers (uint8), w the
- * weight's (int8) and zx the input's zero point:
- *   acc = sum_k (x[k] - zx) * w[k]                (int32, exact)
+ * Per output element of channel c, with x the input's storage integers
+ * (uint8), w the weight's (int8) and zx the input's zero point:
+ *   acc = sum_k x[k] * w[k] - compensation[c]     (int32, exact)
+ * where compensation[c] = zx * sum_k w[k] (traced-lower-quantized computes
+ * it with the packing), so that acc = sum_k (x[k] - zx) * w[k]; then
  *   y   = (float)acc * multiplier[c]              (float32)
  *   y   = y + offset[c]                           (float32, not fused)
  *   r   = nearbyint(y) + zo, clamped to [lo, 255] (lo: 0, or zo with ReLU)
@@ -60,10 +62,12 @@ enum {
 
 int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
                            const float *multiplier, const float *offset,
-                           uint8_t *out, const int64_t *g);
+                           const int32_t *compensation, uint8_t *out,
+                           const int64_t *g);
 int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
                            const float *multiplier, const float *offset,
-                           uint8_t *out, const int64_t *g);
+                           const int32_t *compensation, uint8_t *out,
+                           const int64_t *g);
 
 /* The path this process takes: 2 AMX, 1 VNNI, 0 portable. */
 int32_t traced_int8_uses_vnni(void);

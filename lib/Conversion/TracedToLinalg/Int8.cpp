@@ -26,7 +26,7 @@ FailureOr<SmallVector<Value>> callInt8(LoweringCall &c, StringRef symbol,
                                        RankedTensorType result,
                                        ArrayRef<int64_t> geometry) {
   SmallVector<Value> inputs;
-  for (StringRef name : {"input", "weight", "multiplier", "offset"}) {
+  for (StringRef name : {"input", "weight", "multiplier", "offset", "compensation"}) {
     Value v = c.tensor(name);
     if (!v || !staticTensorType(v))
       return c.fail("expected statically shaped tensors");

@@ -748,11 +748,13 @@ static_assert(kInt8MaxReduction == TRACED_INT8_MAX_REDUCTION,
               "the op library's and the int8 runtime's bounds differ");
 
 /// The int8 runtime's operands of traced.int8.conv2d and .linear: the
-/// input and weight bytes, the multiplier and offset floats.
+/// input and weight bytes, the multiplier and offset floats, the
+/// compensation.
 struct Int8Operands {
   std::vector<uint8_t> x;
   std::vector<int8_t> w;
   std::vector<float> mult, off;
+  std::vector<int32_t> comp;
   int64_t zx = 0, zo = 0;
   bool relu = false;
 };
@@ -760,11 +762,12 @@ struct Int8Operands {
 FailureOr<Int8Operands> int8Operands(const KernelArgs &args, Tensor &input,
                                      Tensor &weight) {
   FailureOr<Tensor> x = args.tensor("input"), w = args.tensor("weight"),
-                    m = args.tensor("multiplier"), o = args.tensor("offset");
+                    m = args.tensor("multiplier"), o = args.tensor("offset"),
+                    comp = args.tensor("compensation");
   FailureOr<int64_t> zx = args.getInt("input_zero_point"),
                      zo = args.getInt("output_zero_point");
   FailureOr<bool> relu = args.getBool("relu");
-  if (failed(x) || failed(w) || failed(m) || failed(o) || failed(zx) ||
+  if (failed(x) || failed(w) || failed(m) || failed(o) || failed(comp) || failed(zx) ||
       failed(zo) || failed(relu))
     return failure();
   if (x->dtype() != DType::U8 || w->dtype() != DType::I8 ||
@@ -780,6 +783,12 @@ FailureOr<Int8Operands> int8Operands(const KernelArgs &args, Tensor &input,
     r.w.push_back(static_cast<int8_t>(w->getInt(i)));
   r.mult.assign(m->data<float>(), m->data<float>() + m->numel());
   r.off.assign(o->data<float>(), o->data<float>() + o->numel());
+  if (comp->dtype() != DType::I32 || comp->numel() != m->numel() ||
+      o->numel() != m->numel())
+    return args.emitError() << "expects one multiplier, offset and int32 "
+                               "compensation per output channel";
+  for (int64_t i = 0; i < comp->numel(); ++i)
+    r.comp.push_back(static_cast<int32_t>(comp->getInt(i)));
   r.zx = *zx;
   r.zo = *zo;
   r.relu = *relu;
@@ -834,7 +843,7 @@ FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
   SmallVector<int64_t> shape{x.dim(0), w.dim(0), out[0], out[1]};
   std::vector<uint8_t> bytes(x.dim(0) * w.dim(0) * out[0] * out[1]);
   int32_t status = traced_int8_conv2d(ops->x.data(), ops->w.data(), ops->mult.data(),
-                                      ops->off.data(), bytes.data(), g);
+                                      ops->off.data(), ops->comp.data(), bytes.data(), g);
   return int8Result(args, status, shape, bytes);
 }
 
@@ -854,7 +863,7 @@ FailureOr<RtValue> int8Linear(const KernelArgs &args) {
   shape.back() = w.dim(0);
   std::vector<uint8_t> bytes(rows * w.dim(0));
   int32_t status = traced_int8_linear(ops->x.data(), ops->w.data(), ops->mult.data(),
-                                      ops->off.data(), bytes.data(), g);
+                                      ops->off.data(), ops->comp.data(), bytes.data(), g);
   return int8Result(args, status, shape, bytes);
 }
 } // namespace

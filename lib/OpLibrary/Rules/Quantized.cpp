@@ -354,12 +354,13 @@ static int64_t int8Row(int64_t taps, int64_t channels) {
 }
 
 /// The tensors traced.int8.conv2d and traced.int8.linear share: a uint8
-/// input, a 2-D int8 weight of rows `row` long, and float32 multiplier and
-/// offset of one element per output channel.
+/// input, a 2-D int8 weight of rows `row` long, float32 multiplier and
+/// offset and an int32 compensation of one element per output channel.
 static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
                                   RankedTensorType weight, int64_t row) {
-  RankedTensorType mult = h.tensor("multiplier"), off = h.tensor("offset");
-  if (!mult || !off)
+  RankedTensorType mult = h.tensor("multiplier"), off = h.tensor("offset"),
+                   comp = h.tensor("compensation");
+  if (!mult || !off || !comp)
     return failure();
   if (!input.getElementType().isUnsignedInteger(8))
     return h.error() << "expects a uint8 input, not " << input;
@@ -378,6 +379,10 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
         t.getDimSize(0) != channels)
       return h.error() << "expects a float32 multiplier and offset of "
                        << channels << " elements, not " << t;
+  if (!comp.getElementType().isSignlessInteger(32) || comp.getRank() != 1 ||
+      comp.getDimSize(0) != channels)
+    return h.error() << "expects an int32 compensation of " << channels
+                     << " elements, not " << comp;
   return success();
 }
 

@@ -79,7 +79,7 @@ struct Job {
   const uint8_t *col;   // [block][k / 4][kBlock][4], or null (direct)
   const uint8_t *xh;    // the blocked input (blockInput)
   const int8_t *w;      // [oc][kp]
-  const int32_t *comp;  // zx * sum_k w[o][k]
+  const int32_t *comp;  // zx * sum_k w[o][k] (the compensation)
   const float *mult, *off;
   uint8_t *out;         // (o, p) at out[o * ocStride + p * pStride]
   int64_t ocStride, pStride;
@@ -156,8 +156,16 @@ void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, uint8_t *scratch) 
       }
       if (g.sw == 1)
         continue;
-      for (int64_t i = 0; i < g.w; ++i)
-        memcpy(xh + g.at(y + g.ph, q, i + g.pw), scratch + i * 4, 4);
+      // Padded column pw + i goes to phase (pw + i) % sw: each phase takes
+      // every sw-th pixel, contiguously.
+      for (int64_t phase = 0; phase < g.sw; ++phase) {
+        int64_t first = ((phase - g.pw) % g.sw + g.sw) % g.sw;
+        if (first >= g.w)
+          continue;
+        uint8_t *to = xh + g.at(y + g.ph, q, g.pw + first);
+        for (int64_t i = first; i < g.w; i += g.sw, to += 4)
+          memcpy(to, scratch + i * 4, 4);
+      }
     }
 }
 
@@ -403,22 +411,6 @@ TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0)
                      _mm512_load_si512(sums[o * 2 + p][r]));
 }
 
-/// zx * sum_k w[o][k] with vpdpbusd against ones.
-TRACED_VNNI void weightSumsVnni(const int8_t *w, int64_t oc, int64_t kp,
-                                int32_t zx, int32_t *comp) {
-  __m512i ones = _mm512_set1_epi8(1);
-  for (int64_t o = 0; o < oc; ++o) {
-    __m512i acc = _mm512_setzero_si512();
-    const int8_t *row = w + o * kp;
-    for (int64_t k = 0; k < kp; k += 64) {
-      int64_t left = kp - k;
-      __mmask64 m = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
-      acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(m, row + k));
-    }
-    comp[o] = zx * _mm512_reduce_add_epi32(acc);
-  }
-}
-
 /// Whether the VNNI tiles run: the CPU has them and TRACED_INT8_PORTABLE
 /// is unset (read once; no C++ runtime, so no guarded static).
 bool hasVnni() {
@@ -455,19 +447,6 @@ bool hasAmx() {
 bool hasVnni() { return false; }
 bool hasAmx() { return false; }
 #endif
-
-void weightSums(const int8_t *w, int64_t oc, int64_t kp, int32_t zx, int32_t *comp) {
-#if defined(__x86_64__)
-  if (hasVnni())
-    return weightSumsVnni(w, oc, kp, zx, comp);
-#endif
-  for (int64_t o = 0; o < oc; ++o) {
-    int32_t s = 0;
-    for (int64_t k = 0; k < kp; ++k)
-      s += w[o * kp + k];
-    comp[o] = zx * s;
-  }
-}
 
 /// The channels [from, to) of block b by VNNI tiles of up to 6 rows, or
 /// by the portable loops.
@@ -578,7 +557,8 @@ void computeImage(const Job &jb, int64_t blocks) {
 
 /// Every image of `g`: out[n] ([oc][pixels], or with the strides given).
 int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
-            const float *off, uint8_t *out, int64_t ocStride, int64_t pStride) {
+            const float *off, const int32_t *comp, uint8_t *out, int64_t ocStride,
+            int64_t pStride) {
   if (g.kp() > kMaxReduction)
     return -1;
   // Direct AMX reads need no patches.
@@ -588,10 +568,7 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
   uint8_t *xh = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.blockedBytes())));
   uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
   uint8_t *col = static_cast<uint8_t *>(malloc(colBytes ? colBytes : 1));
-  int32_t *comp = static_cast<int32_t *>(malloc(sizeof(int32_t) * (g.oc ? g.oc : 1)));
-  int32_t status = xh && scratch && col && comp ? 0 : -2;
-  if (status == 0)
-    weightSums(w, g.oc, g.kp(), g.zx, comp);
+  int32_t status = xh && scratch && col ? 0 : -2;
   for (int64_t n = 0; status == 0 && n < g.n; ++n) {
     blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
     if (packed) {
@@ -606,7 +583,6 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
   free(xh);
   free(scratch);
   free(col);
-  free(comp);
   return status;
 }
 
@@ -614,8 +590,10 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
 
 extern "C" {
 
-TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w, const float *multiplier,
-                           const float *offset, uint8_t *out, const int64_t *v) {
+TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
+                                         const float *multiplier, const float *offset,
+                                         const int32_t *compensation, uint8_t *out,
+                                         const int64_t *v) {
   Conv g{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
          v[11], v[12], v[13], v[14], static_cast<int32_t>(v[15]),
          static_cast<int32_t>(v[16]), v[17] != 0, false};
@@ -625,12 +603,13 @@ TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w, cons
       g.ow != (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1 || g.oh <= 0 ||
       g.ow <= 0)
     return -1;
-  return run(g, x, w, multiplier, offset, out, g.pixels(), 1);
+  return run(g, x, w, multiplier, offset, compensation, out, g.pixels(), 1);
 }
 
 TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
-                                         const float *multiplier,
-                           const float *offset, uint8_t *out, const int64_t *v) {
+                                         const float *multiplier, const float *offset,
+                                         const int32_t *compensation, uint8_t *out,
+                                         const int64_t *v) {
   // rows x k as one channels-last image of k channels, `rows` rows and
   // one column.
   int64_t rows = v[0], k = v[1], n = v[2];
@@ -641,27 +620,29 @@ TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
   Conv g{1, k, rows, 1, n, 1, 1, 1, 1, 0, 0, 1, 1, rows, 1,
          static_cast<int32_t>(v[3]), static_cast<int32_t>(v[4]), v[5] != 0, true};
   // Output (o, p) of the image is out[p][o].
-  return run(g, x, w, multiplier, offset, out, 1, n);
+  return run(g, x, w, multiplier, offset, compensation, out, 1, n);
 }
 
 TRACED_EXPORT int32_t traced_int8_uses_vnni(void) { return hasAmx() ? 2 : hasVnni() ? 1 : 0; }
 
 // The compiled-code entry points: each buffer a memref<?xT> descriptor.
 TRACED_EXPORT int32_t traced_int8_conv2d_memref(
-    MR(uint8_t, x), MR(int8_t, w), MR(float, m), MR(float, o), MR(uint8_t, out),
+    MR(uint8_t, x), MR(int8_t, w), MR(float, m), MR(float, o), MR(int32_t, comp),
+    MR(uint8_t, out),
     int64_t n, int64_t c, int64_t h, int64_t wd, int64_t oc, int64_t kh, int64_t kw,
     int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh, int64_t dw,
     int64_t oh, int64_t ow, int64_t zx, int64_t zo, int64_t relu) {
   int64_t v[] = {n, c, h, wd, oc, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, zx, zo, relu};
-  return traced_int8_conv2d(AT(x), AT(w), AT(m), AT(o), AT(out), v);
+  return traced_int8_conv2d(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(out), v);
 }
 
 TRACED_EXPORT int32_t traced_int8_linear_memref(MR(uint8_t, x), MR(int8_t, w), MR(float, m),
-                                         MR(float, o), MR(uint8_t, out), int64_t rows,
+                                         MR(float, o), MR(int32_t, comp),
+                                         MR(uint8_t, out), int64_t rows,
                                          int64_t k, int64_t n, int64_t zx, int64_t zo,
                                          int64_t relu) {
   int64_t v[] = {rows, k, n, zx, zo, relu};
-  return traced_int8_linear(AT(x), AT(w), AT(m), AT(o), AT(out), v);
+  return traced_int8_linear(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(out), v);
 }
 
 TRACED_EXPORT const TracedRuntimeSymbol *traced_int8_runtime_symbols(int64_t *count) {

@@ -377,6 +377,14 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
         int64_t at = ((i[0] * c + ch) * kh + tap / kw) * kw + tap % kw;
         return double(wv->getInt(at));
       });
+  // zx * sum_k w[o][k]: the sum of x * w less it is the centered sum.
+  Value compensation = d.tensorConstant(
+      RankedTensorType::get({oc}, IntegerType::get(d.ctx, 32)), [&](ArrayRef<int64_t> i) {
+        int64_t sum = 0;
+        for (int64_t k = 0; k < c * kh * kw; ++k)
+          sum += wv->getInt(i[0] * c * kh * kw + k);
+        return double(px.zeroPoint() * sum);
+      });
   auto f32 = RankedTensorType::get({oc}, l.f32());
   Value mult = d.tensorConstant(f32, [&](ArrayRef<int64_t> i) {
     return double(multipliers[i[0]]);
@@ -389,6 +397,7 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
                           {"weight", packed},
                           {"multiplier", mult},
                           {"offset", offset},
+                          {"compensation", compensation},
                           {"input_zero_point", d.i64(px.zeroPoint())},
                           {"output_zero_point", d.i64(po.zeroPoint())},
                           {"relu", d.boolean(d.target().contains("relu"))}};
