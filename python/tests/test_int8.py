@@ -65,6 +65,9 @@ CONVS = {
     "rectangular dilated": (5, 13, (3, 1), (1, 2), (2, 0), (2, 1), 9, 11, 1, True, True),
     "two pixel blocks": (16, 40, (3, 3), 1, 1, 1, 8, 9, 1, True, False),
     "7x7 stride 2": (64, 7, (7, 7), 2, 3, 1, 15, 15, 1, False, False),
+    # 1020 pixels: 16 blocks of 64, each packed and computed by one thread
+    # (16 + 8 channels: one AMX tile, then VNNI rows).
+    "many blocks": (3, 24, (5, 5), 1, 2, 1, 30, 34, 1, True, False),
     # Channels a multiple of 64 and rows of 14 or more: AMX tiles read the
     # blocked input directly (a row of 37: 32 + 5 columns; 40 channels:
     # 32 + a tail of 8; a row of 15 in one tile, 16 channels).

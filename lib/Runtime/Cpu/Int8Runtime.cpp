@@ -27,6 +27,7 @@
 #include "MemrefAbi.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,6 @@ struct Conv {
 /// What the tiles of one image read and write.
 struct Job {
   const Conv *g;
-  const uint8_t *col;   // [block][k / 4][kBlock][4], or null (direct)
   const uint8_t *xh;    // the blocked input (blockInput)
   const int8_t *w;      // [oc][kp]
   const int32_t *comp;  // zx * sum_k w[o][k] (the compensation)
@@ -194,11 +194,10 @@ void packBlock(const Conv &g, const uint8_t *xh, int64_t b, uint8_t *col) {
 }
 
 /// Output channels [o0, o0 + rows) of block b, by scalar loops.
-void tilePortable(const Job &jb, int64_t b, int64_t o0, int64_t rows) {
+void tilePortable(const Job &jb, int64_t b, const uint8_t *col, int64_t o0, int64_t rows) {
   const Conv &g = *jb.g;
   int64_t groups = g.groups(), p0 = b * kBlock;
   int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
-  const uint8_t *col = jb.col + b * groups * kBlock * 4;
   for (int64_t o = o0; o < o0 + rows; ++o) {
     const int8_t *w = jb.w + o * g.kp();
     for (int64_t pl = 0; pl < count; ++pl) {
@@ -244,11 +243,10 @@ TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_
 
 /// Output channels [o0, o0 + R) by T vectors of 16 pixels of block b.
 template <int R, int T>
-TRACED_VNNI void tileVnni(const Job &jb, int64_t b, int64_t o0) {
+TRACED_VNNI void tileVnni(const Job &jb, int64_t b, const uint8_t *col, int64_t o0) {
   const Conv &g = *jb.g;
   int64_t groups = g.groups(), kp = g.kp(), p0 = b * kBlock;
   int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
-  const uint8_t *col = jb.col + b * groups * kBlock * 4;
   const int8_t *w = jb.w + o0 * kp;
   __m512i acc[R][T];
   for (int r = 0; r < R; ++r)
@@ -271,7 +269,7 @@ TRACED_VNNI void tileVnni(const Job &jb, int64_t b, int64_t o0) {
       storeOutputs(jb, o0 + r, p0 + t * 16, count - t * 16, acc[r][t]);
 }
 
-using TileFn = void (*)(const Job &, int64_t, int64_t);
+using TileFn = void (*)(const Job &, int64_t, const uint8_t *, int64_t);
 template <int R> constexpr TileFn tilesOfRows(int t) {
   return t == 1 ? tileVnni<R, 1> : t == 2 ? tileVnni<R, 2>
        : t == 3 ? tileVnni<R, 3> : tileVnni<R, 4>;
@@ -316,11 +314,12 @@ TRACED_AMX void amxRelease() { _tile_release(); }
 /// of block b: tiles 4-5 hold 16 weight rows of 64 k (int8), 6-7 16 groups
 /// of 4 k of 16 pixels (uint8), 0-3 the int32 sums (tdpbsud).
 template <int NO>
-TRACED_AMX void tileAmx(const Job &jb, int64_t b, int64_t o0, int64_t half) {
+TRACED_AMX void tileAmx(const Job &jb, int64_t b, const uint8_t *block, int64_t o0,
+                        int64_t half) {
   const Conv &g = *jb.g;
   int64_t kp = g.kp(), steps = kp / 64, p0 = b * kBlock + half * 32;
   int64_t count = g.pixels() - p0;
-  const uint8_t *col = jb.col + (b * g.groups() * kBlock + half * 32) * 4;
+  const uint8_t *col = block + half * 32 * 4;
   const int8_t *w = jb.w + o0 * kp;
   _tile_zero(0);
   _tile_zero(1);
@@ -448,9 +447,10 @@ bool hasVnni() { return false; }
 bool hasAmx() { return false; }
 #endif
 
-/// The channels [from, to) of block b by VNNI tiles of up to 6 rows, or
-/// by the portable loops.
-void rowsOfBlock(const Job &jb, int64_t b, int64_t from, int64_t to, bool vnni) {
+/// The channels [from, to) of block b (its patches at `col`) by VNNI
+/// tiles of up to 6 rows, or by the portable loops.
+void rowsOfBlock(const Job &jb, int64_t b, const uint8_t *col, int64_t from, int64_t to,
+                 bool vnni) {
   const Conv &g = *jb.g;
   for (int64_t o0 = from; o0 < to; o0 += kRows) {
     int64_t rows = to - o0 < kRows ? to - o0 : kRows;
@@ -458,12 +458,12 @@ void rowsOfBlock(const Job &jb, int64_t b, int64_t from, int64_t to, bool vnni) 
     if (vnni) {
       int64_t count = g.pixels() - b * kBlock;
       int vectors = count >= kBlock ? 4 : static_cast<int>((count + 15) / 16);
-      vnniTile(static_cast<int>(rows), vectors)(jb, b, o0);
+      vnniTile(static_cast<int>(rows), vectors)(jb, b, col, o0);
       continue;
     }
 #endif
     (void)vnni;
-    tilePortable(jb, b, o0, rows);
+    tilePortable(jb, b, col, o0, rows);
   }
 }
 
@@ -490,69 +490,137 @@ void directTail(const Job &jb, int64_t oy, int64_t ox, int64_t from) {
   }
 }
 
-/// One image's outputs, spread over the threads: with AMX, units of 32
-/// channels by 32 pixels (the last channels below 16 by VNNI tiles);
-/// otherwise units of 6 channels by a block of pixels.
-void computeImage(const Job &jb, int64_t blocks) {
+/// Every output of block b (its patches at `col`): with AMX, tiles of up
+/// to 32 channels by 32 pixels, the last channels below 16 by VNNI tiles.
+void outputsOfBlock(const Job &jb, int64_t b, const uint8_t *col, bool amx, bool vnni) {
   const Conv &g = *jb.g;
-  bool vnni = hasVnni(), amx = hasAmx();
-  if (!amx) {
-    int64_t oblocks = (g.oc + kRows - 1) / kRows;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int64_t b = 0; b < blocks; ++b)
-      for (int64_t ob = 0; ob < oblocks; ++ob)
-        rowsOfBlock(jb, b, ob * kRows, ob * kRows + kRows < g.oc ? ob * kRows + kRows : g.oc,
-                    vnni);
-    return;
-  }
+  if (!amx)
+    return rowsOfBlock(jb, b, col, 0, g.oc, vnni);
 #if defined(__x86_64__)
-  int64_t tiled = g.oc / 16 * 16, units = (tiled + 31) / 32;
-  bool tail = tiled < g.oc;
-  if (!jb.col) {
-    // Direct: units of 32 channels by 32 columns of one output row; the
-    // last channels below 16 by 16 columns of portable loops.
-    int64_t spans = (g.ow + 31) / 32, perRow = spans * (units + (tail ? 1 : 0));
-#pragma omp parallel
-    {
-      amxConfigure();
-#pragma omp for schedule(static)
-      for (int64_t i = 0; i < g.oh * perRow; ++i) {
-        int64_t oy = i / perRow, u = i % perRow, ox = (u % spans) * 32, ou = u / spans;
-        bool two = g.ow - ox > 16;
-        if (ou == units)
-          directTail(jb, oy, ox, tiled);
-        else if (tiled - ou * 32 >= 32)
-          two ? tileAmxDirect<2, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<2, 1>(jb, oy, ox, ou * 32);
-        else
-          two ? tileAmxDirect<1, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<1, 1>(jb, oy, ox, ou * 32);
-      }
-      amxRelease();
+  int64_t tiled = g.oc / 16 * 16;
+  bool second = g.pixels() - b * kBlock > 32;
+  for (int64_t o0 = 0; o0 < tiled; o0 += 32)
+    for (int64_t half = 0; half < (second ? 2 : 1); ++half) {
+      if (tiled - o0 >= 32)
+        tileAmx<2>(jb, b, col, o0, half);
+      else
+        tileAmx<1>(jb, b, col, o0, half);
     }
-    return;
-  }
-  // Per block: two halves of 32 pixels per unit of channels, then the tail.
-  int64_t perBlock = 2 * units + (tail ? 1 : 0);
+  rowsOfBlock(jb, b, col, tiled, g.oc, true);
+#endif
+}
+
+/// Direct AMX (Conv::direct): units of 32 channels by 32 columns of one
+/// output row; the last channels below 16 by portable loops.
+void directImage(const Job &jb) {
+#if defined(__x86_64__)
+  const Conv &g = *jb.g;
+  int64_t tiled = g.oc / 16 * 16, units = (tiled + 31) / 32;
+  int64_t spans = (g.ow + 31) / 32, perRow = spans * (units + (tiled < g.oc ? 1 : 0));
 #pragma omp parallel
   {
     amxConfigure();
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < blocks * perBlock; ++i) {
-      int64_t b = i / perBlock, u = i % perBlock;
-      if (u == 2 * units) {
-        rowsOfBlock(jb, b, tiled, g.oc, true);
-        continue;
-      }
-      int64_t o0 = (u / 2) * 32, half = u % 2;
-      if (half == 1 && g.pixels() - b * kBlock <= 32)
-        continue;
-      if (tiled - o0 >= 32)
-        tileAmx<2>(jb, b, o0, half);
+    for (int64_t i = 0; i < g.oh * perRow; ++i) {
+      int64_t oy = i / perRow, u = i % perRow, ox = (u % spans) * 32, ou = u / spans;
+      bool two = g.ow - ox > 16;
+      if (ou == units)
+        directTail(jb, oy, ox, tiled);
+      else if (tiled - ou * 32 >= 32)
+        two ? tileAmxDirect<2, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<2, 1>(jb, oy, ox, ou * 32);
       else
-        tileAmx<1>(jb, b, o0, half);
+        two ? tileAmxDirect<1, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<1, 1>(jb, oy, ox, ou * 32);
     }
     amxRelease();
   }
+#else
+  (void)jb;
 #endif
+}
+
+/// One image's outputs, spread over the threads. With enough blocks of
+/// pixels, each thread packs one block at a time into its own buffer (16
+/// KiB for a row of 64 k: it stays in L1 while every channel reads it);
+/// with few blocks (a 7x7 image is one), the blocks are packed first and
+/// the threads share each block's channels. -2 when memory runs out.
+int32_t computeImage(const Job &jb) {
+  const Conv &g = *jb.g;
+  bool vnni = hasVnni(), amx = hasAmx();
+  if (amx && g.direct()) {
+    directImage(jb);
+    return 0;
+  }
+  int64_t blocks = g.blocks();
+  size_t blockBytes = static_cast<size_t>(g.groups() * kBlock * 4);
+  int failed = 0;
+  if (blocks >= 2 * omp_get_max_threads()) {
+#pragma omp parallel reduction(| : failed)
+    {
+      uint8_t *col = static_cast<uint8_t *>(malloc(blockBytes));
+#if defined(__x86_64__)
+      if (amx)
+        amxConfigure();
+#endif
+#pragma omp for schedule(static)
+      for (int64_t b = 0; b < blocks; ++b) {
+        if (!col) {
+          failed = 1;
+          continue;
+        }
+        packBlock(g, jb.xh, b, col);
+        outputsOfBlock(jb, b, col, amx, vnni);
+      }
+#if defined(__x86_64__)
+      if (amx)
+        amxRelease();
+#endif
+      free(col);
+    }
+    return failed ? -2 : 0;
+  }
+  uint8_t *col = static_cast<uint8_t *>(malloc(blockBytes * blocks));
+  if (!col)
+    return -2;
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < blocks; ++b)
+    packBlock(g, jb.xh, b, col + b * blockBytes);
+  // Units: per block, each 16 or 32 channels (AMX) or 6 (VNNI).
+  int64_t tiled = amx ? g.oc / 16 * 16 : 0;
+  int64_t amxUnits = (tiled + 31) / 32;
+  int64_t rowUnits = (g.oc - tiled + kRows - 1) / kRows;
+  int64_t perBlock = amxUnits + rowUnits;
+#pragma omp parallel
+  {
+#if defined(__x86_64__)
+    if (amx)
+      amxConfigure();
+#endif
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < blocks * perBlock; ++i) {
+      int64_t b = i / perBlock, u = i % perBlock;
+      const uint8_t *block = col + b * blockBytes;
+      if (u >= amxUnits) {
+        int64_t from = tiled + (u - amxUnits) * kRows;
+        rowsOfBlock(jb, b, block, from, from + kRows < g.oc ? from + kRows : g.oc, vnni);
+        continue;
+      }
+#if defined(__x86_64__)
+      int64_t o0 = u * 32;
+      for (int64_t half = 0; half < (g.pixels() - b * kBlock > 32 ? 2 : 1); ++half) {
+        if (tiled - o0 >= 32)
+          tileAmx<2>(jb, b, block, o0, half);
+        else
+          tileAmx<1>(jb, b, block, o0, half);
+      }
+#endif
+    }
+#if defined(__x86_64__)
+    if (amx)
+      amxRelease();
+#endif
+  }
+  free(col);
+  return 0;
 }
 
 /// Every image of `g`: out[n] ([oc][pixels], or with the strides given).
@@ -561,28 +629,16 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
             int64_t pStride) {
   if (g.kp() > kMaxReduction)
     return -1;
-  // Direct AMX reads need no patches.
-  bool packed = !(hasAmx() && g.direct());
-  int64_t blocks = g.blocks(), groups = g.groups();
-  size_t colBytes = packed ? static_cast<size_t>(blocks * groups * kBlock * 4) : 0;
   uint8_t *xh = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.blockedBytes())));
   uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
-  uint8_t *col = static_cast<uint8_t *>(malloc(colBytes ? colBytes : 1));
-  int32_t status = xh && scratch && col ? 0 : -2;
+  int32_t status = xh && scratch ? 0 : -2;
   for (int64_t n = 0; status == 0 && n < g.n; ++n) {
     blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
-    if (packed) {
-#pragma omp parallel for schedule(static)
-      for (int64_t b = 0; b < blocks; ++b)
-        packBlock(g, xh, b, col + b * groups * kBlock * 4);
-    }
-    Job jb{&g, packed ? col : nullptr, xh, w, comp, mult, off,
-           out + n * g.oc * g.pixels(), ocStride, pStride};
-    computeImage(jb, blocks);
+    Job jb{&g, xh, w, comp, mult, off, out + n * g.oc * g.pixels(), ocStride, pStride};
+    status = computeImage(jb);
   }
   free(xh);
   free(scratch);
-  free(col);
   return status;
 }
 
