@@ -210,3 +210,24 @@ def test_shared_library(tmp_path):
     assert entry((ctypes.c_void_p * 1)(inp.ctypes.data),
                  (ctypes.c_void_p * 1)(out.ctypes.data)) == 0
     assert np.array_equal(out, expected)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(kernel_size=3, stride=2, padding=1),
+    dict(kernel_size=(2, 3), stride=None, padding=(1, 0), dilation=(2, 1)),
+    dict(kernel_size=3, stride=2, ceil_mode=True),
+])
+def test_max_pool_by_taps(kwargs):
+    """max_pool2d of quint8 tensors, compiled as the maximum of its taps'
+    strided slices of the storage integers: exactly torch's."""
+    class Pool(torch.nn.Module):
+        def forward(self, x):
+            return torch.nn.functional.max_pool2d(x, **kwargs)
+
+    x = _input((2, 3, 11, 12), torch.Generator().manual_seed(3))
+    tm = traced.trace(Pool(), x)
+    expected = Pool()(x)
+    for got in (tm.interpret(x)[0], traced.compile(tm)(x)):
+        assert got.q_scale() == expected.q_scale()
+        assert torch.equal(got.int_repr(), expected.int_repr())
+    assert '"torch.maximum"' in _lowered_targets(tm)

@@ -461,10 +461,57 @@ Results lowerContraction(Lowering &l) {
 
 /// Max pooling of storage integers, which the compilers pool in floats
 /// only: the integers as float32 (exactly), pooled, cast back.
+/// max_pool2d of storage integers as the elementwise maximum of its
+/// window's taps: the input padded with the storage's lowest value (which
+/// never wins: each window holds an input element), each tap a strided
+/// slice of the output's shape. The integers stay integers (a float pool
+/// would test every element for NaN). Null when the shapes are not static.
+Value maxPoolByTaps(Decomposer &d, Value input, const QParams &p) {
+  RankedTensorType in = typeOf(input), out = d.resultTensorType();
+  auto kernel = d.getInts("kernel_size", 2), padding = d.getInts("padding", 2),
+       dilation = d.getInts("dilation", 2);
+  std::optional<SmallVector<int64_t>> stride =
+      d.isNone("stride") ? kernel : d.getInts("stride", 2);
+  if (stride && stride->empty())
+    stride = kernel; // (torch's stride=[]: the kernel size)
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape() || in.getRank() < 3 ||
+      !kernel || !padding || !dilation || !stride || stride->size() != 2)
+    return {};
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> pads; // F.pad's order: last dim first
+  for (int e = 1; e >= 0; --e) {
+    int64_t size = in.getDimSize(rank - 2 + e), o = out.getDimSize(rank - 2 + e);
+    int64_t need = (o - 1) * (*stride)[e] + ((*kernel)[e] - 1) * (*dilation)[e] + 1;
+    pads.push_back((*padding)[e]);
+    pads.push_back(std::max<int64_t>(need - size - (*padding)[e], 0));
+  }
+  Value padded = input;
+  if (llvm::any_of(pads, [](int64_t v) { return v != 0; }))
+    padded = d.call("torch.nn.functional.pad",
+                    {{"input", input}, {"pad", d.ints(pads)}, {"value", d.f64(double(p.lo))}});
+  Value result;
+  for (int64_t i = 0; i < (*kernel)[0]; ++i)
+    for (int64_t j = 0; j < (*kernel)[1]; ++j) {
+      Value tap = padded;
+      for (int e = 0; e < 2; ++e) {
+        int64_t start = (e ? j : i) * (*dilation)[e];
+        int64_t o = out.getDimSize(rank - 2 + e);
+        tap = window(d, tap, rank - 2 + e,
+                     sliceOf(d, start, start + (o - 1) * (*stride)[e] + 1, (*stride)[e]));
+      }
+      result = result ? d.binary("torch.maximum", result, tap) : tap;
+    }
+  return result;
+}
+
 Results lowerMaxPool(Lowering &l) {
   Decomposer &d = l.d;
   Value input = d.tensor("input");
   QParams p(l.qtype(input));
+  if (d.target() == "torch.nn.functional.max_pool2d" &&
+      d.bound.op->getNumResults() == 1 && d.getBool("return_indices") != true)
+    if (Value taps = maxPoolByTaps(d, input, p))
+      return one(taps);
   SmallVector<KwArg> args{{"input", d.cast(input, l.f32())}};
   for (const Param &param : d.bound.spec->signature.params)
     if (param.name != "input" && d.bound.slot(param.name))
