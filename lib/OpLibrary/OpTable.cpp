@@ -1685,8 +1685,8 @@ static const OpRow kOps[] = {
   {"traced.int8.conv2d", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
    "Tensor compensation, int[2] kernel_size, int[2] stride=1, int[2] padding=0, "
-   "int[2] dilation=1, int input_zero_point=0, int output_zero_point=0, "
-   "bool relu=False)",
+   "int[2] dilation=1, int groups=1, int input_zero_point=0, "
+   "int output_zero_point=0, bool relu=False)",
    "int8Conv2d"},
   {"traced.int8.linear", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "

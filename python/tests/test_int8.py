@@ -58,7 +58,7 @@ def _input(shape, g, scale=0.05, zero_point=None):
 
 
 # (in channels, out channels, kernel, stride, padding, dilation, H, W,
-# batch, per-channel weight, ReLU)
+# batch, per-channel weight, ReLU[, groups])
 CONVS = {
     "stem": (3, 16, (3, 3), 2, 1, 1, 17, 20, 1, True, False),
     "pointwise relu batch 2": (4, 6, (1, 1), 1, 0, 1, 7, 7, 2, False, True),
@@ -73,15 +73,20 @@ CONVS = {
     # 32 + a tail of 8; a row of 15 in one tile, 16 channels).
     "direct relu": (64, 40, (3, 3), 1, 1, 1, 20, 37, 1, True, True),
     "direct stride 2 dilated": (128, 16, (3, 3), 2, 2, 2, 30, 30, 2, False, False),
+    # Depthwise (groups = channels): a row of 17 is 16 + 1 columns.
+    "depthwise stride 2 relu": (32, 32, (3, 3), 2, 1, 1, 15, 33, 1, True, True, 32),
+    "depthwise 5x5 dilated": (8, 8, (5, 5), 1, 4, 2, 9, 10, 2, False, False, 8),
 }
 
 
 def _conv_module(case, seed=0):
-    c, oc, k, stride, padding, dilation, h, w, n, per_channel, relu = CONVS[case]
+    c, oc, k, stride, padding, dilation, h, w, n, per_channel, relu, *groups = CONVS[case]
+    groups = groups[0] if groups else 1
     g = torch.Generator().manual_seed(seed)
     conv = (nniq.ConvReLU2d if relu else nnq.Conv2d)(c, oc, k, stride=stride, padding=padding,
-                                                      dilation=dilation)
-    conv.set_weight_bias(_weight((oc, c) + k, per_channel, g), torch.randn(oc, generator=g))
+                                                      dilation=dilation, groups=groups)
+    conv.set_weight_bias(_weight((oc, c // groups) + k, per_channel, g),
+                         torch.randn(oc, generator=g))
     conv.scale, conv.zero_point = 0.11, int(torch.randint(0, 256, (), generator=g))
     return _Call(conv), _input((n, c, h, w), g)
 

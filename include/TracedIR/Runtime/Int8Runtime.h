@@ -30,9 +30,11 @@
  * (padding with zx, so that padding adds nothing); the work is spread over
  * OpenMP's threads.
  *
- * Geometry of a convolution (NCHW, groups 1): `g` holds n, c, h, w, oc,
- * kh, kw, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w, oh, ow,
- * zx, zo, relu. A linear: `g` holds rows, k, n (out features), zx, zo,
+ * Geometry of a convolution (NCHW): `g` holds n, c, h, w, oc, kh, kw,
+ * stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w, oh, ow, zx, zo,
+ * relu, groups: 1, or c == oc (depthwise: each channel's filter is a row
+ * of one channel padded to 4 per tap, summed in float32, exactly, for at
+ * most 514 taps). A linear: `g` holds rows, k, n (out features), zx, zo,
  * relu; input [rows, k], weight [n, k padded], output [rows, n].
  *
  * Each function returns 0, -1 for a geometry it cannot compute (a sum that
@@ -55,7 +57,7 @@ extern "C" {
  * longest reduction (k padded to 4) whose exact sums stay in int32:
  * k * 255 * 128 < 2^31. */
 enum {
-  TRACED_INT8_CONV_GEOMETRY = 18,
+  TRACED_INT8_CONV_GEOMETRY = 19,
   TRACED_INT8_LINEAR_GEOMETRY = 6,
   TRACED_INT8_MAX_REDUCTION = 2147483647 / (255 * 128)
 };

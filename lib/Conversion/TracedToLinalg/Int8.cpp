@@ -50,6 +50,9 @@ FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
   std::optional<int64_t> zx = c.getInt("input_zero_point"),
                          zo = c.getInt("output_zero_point");
   std::optional<bool> relu = c.getBool("relu");
+  std::optional<int64_t> groups = c.getInt("groups");
+  if (!groups)
+    return c.fail("expected a constant groups");
   if (!out || !x || !w || !kernel || !stride || !padding || !dilation || !zx || !zo ||
       !relu)
     return c.fail("expected static shapes and constant arguments");
@@ -58,7 +61,7 @@ FailureOr<SmallVector<Value>> lowerConv(LoweringCall &c) {
                    w.getDimSize(0), (*kernel)[0], (*kernel)[1], (*stride)[0],
                    (*stride)[1], (*padding)[0], (*padding)[1], (*dilation)[0],
                    (*dilation)[1], out.getDimSize(2), out.getDimSize(3), *zx, *zo,
-                   *relu ? 1 : 0});
+                   *relu ? 1 : 0, *groups});
 }
 
 FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {

@@ -819,13 +819,17 @@ FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
                                   stride = args.getInts("stride", 2),
                                   padding = args.getInts("padding", 2),
                                   dilation = args.getInts("dilation", 2);
+  FailureOr<int64_t> groups = args.getInt("groups");
   if (failed(ops) || failed(kernel) || failed(stride) || failed(padding) ||
-      failed(dilation))
+      failed(dilation) || failed(groups))
     return failure();
   int64_t kh = (*kernel)[0], kw = (*kernel)[1];
+  int64_t perGroup = *groups == 1 ? x.dim(1) : 1;
   if (x.rank() != 4 || w.rank() != 2 || kh <= 0 || kw <= 0 ||
-      w.dim(1) != (kh * kw * ((x.dim(1) + 3) / 4 * 4) + 63) / 64 * 64)
-    return args.emitError() << "expects a 4-D input and a packed 2-D weight";
+      (*groups != 1 && (*groups != x.dim(1) || w.dim(0) != x.dim(1))) ||
+      w.dim(1) != (kh * kw * ((perGroup + 3) / 4 * 4) + 63) / 64 * 64)
+    return args.emitError() << "expects a 4-D input, a packed 2-D weight and "
+                               "groups 1 or depthwise";
   int64_t out[2];
   for (int d = 0; d < 2; ++d) {
     int64_t span = (*dilation)[d] * ((*kernel)[d] - 1) + 1;
@@ -839,7 +843,7 @@ FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
       x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), kh,
       kw, (*stride)[0], (*stride)[1], (*padding)[0], (*padding)[1],
       (*dilation)[0], (*dilation)[1], out[0], out[1], ops->zx, ops->zo,
-      ops->relu};
+      ops->relu, *groups};
   SmallVector<int64_t> shape{x.dim(0), w.dim(0), out[0], out[1]};
   std::vector<uint8_t> bytes(x.dim(0) * w.dim(0) * out[0] * out[1]);
   int32_t status = traced_int8_conv2d(ops->x.data(), ops->w.data(), ops->mult.data(),

@@ -387,8 +387,9 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
 }
 
 /// traced.int8.conv2d (traced-lower-quantized's int8 convolution): input
-/// [N, C, H, W] uint8, weight [OC, KH * KW * C padded] int8 (int8Row); the
-/// result [N, OC, OH, OW] uint8.
+/// [N, C, H, W] uint8, weight [OC, KH * KW * C / groups padded] int8
+/// (int8Row), groups 1 or C == OC (depthwise); the result [N, OC, OH, OW]
+/// uint8.
 LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
   auto kernel = call.getInts("kernel_size", 2), stride = call.getInts("stride", 2),
@@ -399,8 +400,16 @@ LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
     return h.error() << "expects a static 4-D input, not " << input;
   if ((*kernel)[0] <= 0 || (*kernel)[1] <= 0)
     return h.error() << "expects a positive kernel_size";
+  std::optional<int64_t> groups = call.getInt("groups");
+  if (!groups)
+    return h.unknown();
+  int64_t channels = input.getDimSize(1);
+  if (*groups != 1 && (*groups != channels || weight.getDimSize(0) != channels))
+    return h.error() << "supports groups=1 or depthwise (groups, input and output "
+                        "channels equal), not groups="
+                     << *groups;
   if (failed(int8Operands(h, input, weight,
-                          int8Row((*kernel)[0] * (*kernel)[1], input.getDimSize(1)))))
+                          int8Row((*kernel)[0] * (*kernel)[1], channels / *groups))))
     return h.stop();
   SmallVector<int64_t> shape{input.getDimSize(0), weight.getDimSize(0)};
   for (int d = 0; d < 2; ++d) {

@@ -50,7 +50,10 @@ struct Conv {
   int32_t zx, zo;
   bool relu;
   bool hwc; // the input is [h][w][c] (a linear's rows), not [c][h][w]
-  int64_t cg() const { return (c + 3) / 4; }
+  bool depthwise = false; // groups == c == oc: each channel its own filter
+  /// Channel groups of 4 along one filter's k (a depthwise filter has one
+  /// channel).
+  int64_t cg() const { return depthwise ? 1 : (c + 3) / 4; }
   /// The weight's row: the taps' channels padded to 4, then to 64.
   int64_t kp() const { return (kh * kw * cg() * 4 + 63) / 64 * 64; }
   int64_t groups() const { return kp() / 4; } // groups of 4 along k
@@ -71,7 +74,7 @@ struct Conv {
   /// then one tap's 16 channel groups, and 16 pixels of an output row are
   /// 64 contiguous bytes; rows of 14 or more keep the pixels past the row
   /// end (computed, not stored) at most 1/8 of the work.
-  bool direct() const { return c % 64 == 0 && ow >= 14 && !hwc; }
+  bool direct() const { return c % 64 == 0 && ow >= 14 && !hwc && !depthwise; }
 };
 
 /// What the tiles of one image read and write.
@@ -215,13 +218,13 @@ void tilePortable(const Job &jb, int64_t b, const uint8_t *col, int64_t o0, int6
 #define TRACED_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
 /// The requantized outputs of channel `o` at pixels [p, p + 16) (the
-/// first `left` of them) from their int32 sums `acc`.
-TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_t left,
-                                     __m512i acc) {
+/// first `left` of them) from their centered sums `y` (integers, exact in
+/// float32).
+TRACED_VNNI inline void storeCentered(const Job &jb, int64_t o, int64_t p, int64_t left,
+                                      __m512 y) {
   if (left <= 0)
     return;
   const Conv &g = *jb.g;
-  __m512 y = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_set1_epi32(jb.comp[o])));
   y = _mm512_mul_ps(y, _mm512_set1_ps(jb.mult[o]));
   y = _mm512_add_ps(y, _mm512_set1_ps(jb.off[o]));
   y = _mm512_roundscale_ps(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -239,6 +242,14 @@ TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_
   _mm_store_si128(reinterpret_cast<__m128i *>(lanes), q8);
   for (int64_t l = 0; l < left && l < 16; ++l)
     dst[l * jb.pStride] = lanes[l];
+}
+
+/// The same from the int32 sums `acc` of x * w, less the compensation.
+TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_t left,
+                                     __m512i acc) {
+  if (left > 0)
+    storeCentered(jb, o, p, left,
+                  _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_set1_epi32(jb.comp[o]))));
 }
 
 /// Output channels [o0, o0 + R) by T vectors of 16 pixels of block b.
@@ -538,6 +549,108 @@ void directImage(const Job &jb) {
 #endif
 }
 
+/// Channel `ch` of a depthwise convolution as a padded plane [hp][sw][wq]
+/// (stride phases as blockInput's), pads at zx.
+void depthwisePlane(const Conv &g, const uint8_t *x, int64_t ch, uint8_t *plane) {
+  int64_t wq = g.wq();
+  memset(plane, g.zx, static_cast<size_t>(g.hp() * g.sw * wq + 64));
+  for (int64_t y = 0; y < g.h; ++y) {
+    const uint8_t *src = x + (ch * g.h + y) * g.w;
+    if (g.sw == 1) {
+      memcpy(plane + (y + g.ph) * wq + g.pw, src, static_cast<size_t>(g.w));
+      continue;
+    }
+    for (int64_t phase = 0; phase < g.sw; ++phase) {
+      int64_t first = ((phase - g.pw) % g.sw + g.sw) % g.sw;
+      uint8_t *to = plane + ((y + g.ph) * g.sw + phase) * wq + (g.pw + first) / g.sw;
+      for (int64_t i = first; i < g.w; i += g.sw)
+        *to++ = src[i];
+    }
+  }
+}
+
+/// Channel ch's outputs from its plane by scalar loops.
+void depthwisePortable(const Job &jb, int64_t ch, const uint8_t *plane) {
+  const Conv &g = *jb.g;
+  int64_t wq = g.wq();
+  const int8_t *w = jb.w + ch * g.kp();
+  for (int64_t oy = 0; oy < g.oh; ++oy)
+    for (int64_t ox = 0; ox < g.ow; ++ox) {
+      int32_t acc = 0;
+      for (int64_t i = 0; i < g.kh; ++i)
+        for (int64_t j = 0; j < g.kw; ++j) {
+          int64_t y = oy * g.sh + i * g.dh, col = ox * g.sw + j * g.dw;
+          acc += static_cast<int32_t>(plane[(y * g.sw + col % g.sw) * wq + col / g.sw]) *
+                 w[(i * g.kw + j) * 4];
+        }
+      jb.out[ch * jb.ocStride + (oy * g.ow + ox) * jb.pStride] =
+          requantize(acc - jb.comp[ch], jb.mult[ch], jb.off[ch], g);
+    }
+}
+
+#if defined(__x86_64__)
+/// Channel ch's outputs, 16 columns of a row at a time: the taps' products
+/// summed in float32, exact (at most 514 taps: the sums stay below 2^24).
+TRACED_VNNI void depthwiseVnni(const Job &jb, int64_t ch, const uint8_t *plane) {
+  const Conv &g = *jb.g;
+  int64_t wq = g.wq(), taps = g.kh * g.kw;
+  const int8_t *w = jb.w + ch * g.kp();
+  // Per tap: its weight, and where its column 0 of output row 0 is.
+  float weights[514];
+  int64_t offsets[514];
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j) {
+      int64_t t = i * g.kw + j, col = j * g.dw;
+      weights[t] = static_cast<float>(w[t * 4]);
+      offsets[t] = (i * g.dh * g.sw + col % g.sw) * wq + col / g.sw;
+    }
+  __m512 comp = _mm512_set1_ps(static_cast<float>(jb.comp[ch]));
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    const uint8_t *row = plane + oy * g.sh * g.sw * wq;
+    for (int64_t ox = 0; ox < g.ow; ox += 16) {
+      __m512 acc = _mm512_setzero_ps();
+      for (int64_t t = 0; t < taps; ++t) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + offsets[t] + ox));
+        acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(bytes)),
+                              _mm512_set1_ps(weights[t]), acc);
+      }
+      storeCentered(jb, ch, oy * g.ow + ox, g.ow - ox, _mm512_sub_ps(acc, comp));
+    }
+  }
+}
+#endif
+
+/// A depthwise convolution of one image: each thread one channel at a
+/// time, through its own plane. -2 when memory runs out.
+int32_t depthwiseImage(const Job &jb, const uint8_t *x) {
+  const Conv &g = *jb.g;
+  bool vnni = hasVnni() && g.kh * g.kw <= 514;
+  size_t planeBytes = static_cast<size_t>(g.hp() * g.sw * g.wq() + 64);
+  int failed = 0;
+#pragma omp parallel reduction(| : failed)
+  {
+    uint8_t *plane = static_cast<uint8_t *>(malloc(planeBytes));
+#pragma omp for schedule(static)
+    for (int64_t ch = 0; ch < g.c; ++ch) {
+      if (!plane) {
+        failed = 1;
+        continue;
+      }
+      depthwisePlane(g, x, ch, plane);
+#if defined(__x86_64__)
+      if (vnni) {
+        depthwiseVnni(jb, ch, plane);
+        continue;
+      }
+#endif
+      depthwisePortable(jb, ch, plane);
+    }
+    free(plane);
+  }
+  (void)vnni;
+  return failed ? -2 : 0;
+}
+
 /// One image's outputs, spread over the threads. With enough blocks of
 /// pixels, each thread packs one block at a time into its own buffer (16
 /// KiB for a row of 64 k: it stays in L1 while every channel reads it);
@@ -629,12 +742,17 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
             int64_t pStride) {
   if (g.kp() > kMaxReduction)
     return -1;
-  uint8_t *xh = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.blockedBytes())));
+  uint8_t *xh = static_cast<uint8_t *>(
+      malloc(g.depthwise ? 1 : static_cast<size_t>(g.blockedBytes())));
   uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
   int32_t status = xh && scratch ? 0 : -2;
   for (int64_t n = 0; status == 0 && n < g.n; ++n) {
-    blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
     Job jb{&g, xh, w, comp, mult, off, out + n * g.oc * g.pixels(), ocStride, pStride};
+    if (g.depthwise) {
+      status = depthwiseImage(jb, x + n * g.c * g.h * g.w);
+      continue;
+    }
+    blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
     status = computeImage(jb);
   }
   free(xh);
@@ -653,6 +771,10 @@ TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
   Conv g{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
          v[11], v[12], v[13], v[14], static_cast<int32_t>(v[15]),
          static_cast<int32_t>(v[16]), v[17] != 0, false};
+  int64_t groups = v[18];
+  if (groups != 1 && !(groups == g.c && g.oc == g.c))
+    return -1;
+  g.depthwise = groups != 1;
   if (g.n < 0 || g.c <= 0 || g.oc < 0 || g.kh <= 0 || g.kw <= 0 || g.sh <= 0 ||
       g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
       g.oh != (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1 ||
@@ -687,8 +809,8 @@ TRACED_EXPORT int32_t traced_int8_conv2d_memref(
     MR(uint8_t, out),
     int64_t n, int64_t c, int64_t h, int64_t wd, int64_t oc, int64_t kh, int64_t kw,
     int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh, int64_t dw,
-    int64_t oh, int64_t ow, int64_t zx, int64_t zo, int64_t relu) {
-  int64_t v[] = {n, c, h, wd, oc, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, zx, zo, relu};
+    int64_t oh, int64_t ow, int64_t zx, int64_t zo, int64_t relu, int64_t groups) {
+  int64_t v[] = {n, c, h, wd, oc, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, zx, zo, relu, groups};
   return traced_int8_conv2d(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(out), v);
 }
 

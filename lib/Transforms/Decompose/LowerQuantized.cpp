@@ -352,8 +352,13 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
   bool linear = d.target().contains("linear");
   bool conv2d = d.target().ends_with("2d");
   RankedTensorType xt = typeOf(x), wt = typeOf(w);
-  if ((!linear && (!conv2d || d.getInt("groups") != 1)) || !xt || !wt ||
-      !xt.hasStaticShape() || !wt.hasStaticShape() || xt.getNumElements() == 0)
+  if (!xt || !wt || !xt.hasStaticShape() || !wt.hasStaticShape() ||
+      xt.getNumElements() == 0 || (!linear && !conv2d) || xt.getRank() < 2)
+    return std::nullopt;
+  // Groups: 1, or depthwise (each channel its own one-channel filter).
+  std::optional<int64_t> groups = linear ? 1 : d.getInt("groups");
+  int64_t channels = xt.getDimSize(linear ? xt.getRank() - 1 : 1);
+  if (!groups || (*groups != 1 && (*groups != channels || wt.getDimSize(0) != channels)))
     return std::nullopt;
   if (px.storage.isSignlessInteger(8) || po.storage.isSignlessInteger(8) ||
       !po.perTensor() || po.lo != 0 || po.hi != 255 || px.lo != 0 || px.hi != 255 ||
@@ -403,6 +408,7 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
                           {"relu", d.boolean(d.target().contains("relu"))}};
   if (!linear) {
     args.push_back({"kernel_size", d.ints({kh, kw})});
+    args.push_back({"groups", d.i64(*groups)});
     for (StringRef p : {"stride", "padding", "dilation"})
       args.push_back({p, d.arg(p)});
   }
