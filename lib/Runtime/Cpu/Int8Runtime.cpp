@@ -549,15 +549,43 @@ void directImage(const Job &jb) {
 #endif
 }
 
+/// src[0, n) split into its even- and odd-indexed bytes.
+void deinterleave2(const uint8_t *src, int64_t n, uint8_t *even, uint8_t *odd) {
+  int64_t i = 0;
+#if defined(__x86_64__)
+  const __m128i low = _mm_set1_epi16(0x00ff);
+  for (; i + 32 <= n; i += 32) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(even + i / 2),
+                     _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(odd + i / 2),
+                     _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
+  }
+#endif
+  for (; i < n; ++i)
+    (i % 2 ? odd : even)[i / 2] = src[i];
+}
+
 /// Channel `ch` of a depthwise convolution as a padded plane [hp][sw][wq]
 /// (stride phases as blockInput's), pads at zx.
-void depthwisePlane(const Conv &g, const uint8_t *x, int64_t ch, uint8_t *plane) {
+void depthwisePlane(const Conv &g, const uint8_t *x, int64_t ch, uint8_t *plane,
+                    uint8_t *scratch) {
   int64_t wq = g.wq();
   memset(plane, g.zx, static_cast<size_t>(g.hp() * g.sw * wq + 64));
   for (int64_t y = 0; y < g.h; ++y) {
     const uint8_t *src = x + (ch * g.h + y) * g.w;
     if (g.sw == 1) {
       memcpy(plane + (y + g.ph) * wq + g.pw, src, static_cast<size_t>(g.w));
+      continue;
+    }
+    if (g.sw == 2) {
+      // Source column i lands in phase (pw + i) % 2 at (pw + i) / 2.
+      uint8_t *even = scratch, *odd = scratch + g.w / 2 + 1;
+      deinterleave2(src, g.w, even, odd);
+      for (int64_t first = 0; first < 2 && first < g.w; ++first)
+        memcpy(plane + ((y + g.ph) * 2 + (g.pw + first) % 2) * wq + (g.pw + first) / 2,
+               first ? odd : even, static_cast<size_t>((g.w - first + 1) / 2));
       continue;
     }
     for (int64_t phase = 0; phase < g.sw; ++phase) {
@@ -630,13 +658,14 @@ int32_t depthwiseImage(const Job &jb, const uint8_t *x) {
 #pragma omp parallel reduction(| : failed)
   {
     uint8_t *plane = static_cast<uint8_t *>(malloc(planeBytes));
+    uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w + 64)));
 #pragma omp for schedule(static)
     for (int64_t ch = 0; ch < g.c; ++ch) {
-      if (!plane) {
+      if (!plane || !scratch) {
         failed = 1;
         continue;
       }
-      depthwisePlane(g, x, ch, plane);
+      depthwisePlane(g, x, ch, plane, scratch);
 #if defined(__x86_64__)
       if (vnni) {
         depthwiseVnni(jb, ch, plane);
@@ -646,6 +675,7 @@ int32_t depthwiseImage(const Job &jb, const uint8_t *x) {
       depthwisePortable(jb, ch, plane);
     }
     free(plane);
+    free(scratch);
   }
   (void)vnni;
   return failed ? -2 : 0;
