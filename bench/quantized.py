@@ -2,7 +2,9 @@
 quantized with torch.fx (`get_default_qconfig_mapping("onednn")`, three
 calibration batches of random data), traced and compiled, beside torch's
 int8 model (the onednn engine) and beside TracedIR's own float32 compile of
-the float model, in one process at 1 and 2 threads.
+the float model, in one process at 1 and 2 threads; then an int8 GEMM of
+1024^3 (a quantized Linear on 1024 rows) beside torch's and beside our
+float32 GEMM.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/quantized.py
         [--threads 2,1] [--models resnet18,mobilenet_v2]
@@ -80,6 +82,46 @@ def child(threads, models):
               f"| {within:.1%} | {'same' if top1 else 'DIFFERS'} |", flush=True)
         print(f"  ({name}: float compile, quantization and trace {t1 - t0:.1f} s, "
               f"int8 compile {t2 - t1:.1f} s)", file=sys.stderr)
+    gemm(traced, interleaved_medians_ms)
+
+
+def gemm(traced, interleaved_medians_ms, n=1024):
+    """A quantized Linear on n rows (an int8 GEMM of n^3: traced.int8.linear)
+    beside torch's quantized Linear and our float32 compile of the float
+    Linear, in GOP/s (2 n^3 operations)."""
+    import torch
+    import torch.ao.nn.quantized as nnq
+
+    class Call(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):
+            return self.m(x)
+
+    torch.manual_seed(0)
+    lin = nnq.Linear(n, n)
+    lin.set_weight_bias(torch.quantize_per_tensor(torch.randn(n, n) * 0.05, 0.002, 0,
+                                                  torch.qint8), torch.randn(n))
+    lin.scale, lin.zero_point = 0.5, 128
+    xq = torch.quantize_per_tensor(torch.rand(n, n) * 4, 0.02, 10, torch.quint8)
+    qmod = Call(lin)
+    ours = traced.compile(traced.trace(qmod, xq))
+    flin, xf = torch.nn.Linear(n, n), torch.randn(n, n)
+    ours_float = traced.compile(traced.trace(flin, xf))
+    assert torch.equal(ours(xq).int_repr(), traced.trace(qmod, xq).interpret(xq)[0].int_repr())
+
+    def torch_int8():
+        with torch.no_grad():
+            qmod(xq)
+    o, t, f = interleaved_medians_ms([lambda: ours(xq), torch_int8, lambda: ours_float(xf)],
+                                     blocks=4, runs=5, block_s=0.5)
+    g = 2 * n ** 3 / 1e6
+    print(f"\nGEMM {n}^3 (a quantized Linear on {n} rows): ours int8 {o:.2f} ms "
+          f"({g / o:.0f} GOP/s), torch int8 {t:.2f} ms ({g / t:.0f} GOP/s), "
+          f"ours float32 {f:.2f} ms ({g / f:.0f} GFLOP/s); int8 / float32 throughput "
+          f"{f / o:.2f}x", flush=True)
 
 
 def main():

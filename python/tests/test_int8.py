@@ -96,6 +96,9 @@ LINEARS = {
     "one row": ((1, 64), 33, True, False),
     "rows relu, k not a multiple of 4": ((3, 5), 7, False, True),
     "3-d input": ((2, 3, 100), 1, True, False),
+    # k a multiple of 64 and 14 rows or more: AMX tiles read the rows'
+    # channel groups directly (20 rows: 16 + 4; 40 outputs: 32 + 8).
+    "rows direct relu": ((20, 128), 40, True, True),
 }
 
 

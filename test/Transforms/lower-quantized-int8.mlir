@@ -1,4 +1,9 @@
 // RUN: traced-opt %s --split-input-file --traced-lower-quantized --verify-diagnostics | FileCheck %s
+// RUN: traced-opt %s --split-input-file --traced-lower-quantized=int8-kernels=false --verify-diagnostics | FileCheck %s --check-prefix=FLOAT
+
+// (The GPU pipeline's front end turns int8-kernels off: the float path.)
+// FLOAT-NOT: traced.int8.conv2d
+// FLOAT-NOT: traced.int8.linear
 
 // A quint8 conv2d and linear with constant qint8 weights (zero points 0)
 // become traced.int8.conv2d and traced.int8.linear (docs/quantization.md,

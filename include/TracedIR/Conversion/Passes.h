@@ -210,7 +210,8 @@ void registerCpuPipeline();
 namespace detail {
 /// The graph passes (when `surgery`), convert-traced-to-linalg and
 /// elementwise fusion: what the CPU and GPU pipelines share.
-void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery);
+void addFrontEnd(OpPassManager &pm, StringRef entry, bool surgery,
+                 bool int8Kernels = true);
 /// One-shot bufferization with results as out-parameters, deallocation,
 /// and strided copies as loops (small row-contiguous tiles as vector
 /// transfers when `vectorTiles`); with `arena`, each function's

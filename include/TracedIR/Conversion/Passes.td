@@ -63,6 +63,9 @@ def ConvertTracedToLinalg : Pass<"convert-traced-to-linalg", "mlir::ModuleOp"> {
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"forward\"",
            "The root module's graph to lower">,
+    Option<"int8Kernels", "int8-kernels", "bool", /*default=*/"true",
+           "Quantized convolutions and linears as calls of the CPU's int8 "
+           "runtime (traced-lower-quantized's int8-kernels)">,
   ];
   let dependentDialects = [
     "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect",

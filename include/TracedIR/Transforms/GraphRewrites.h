@@ -67,7 +67,8 @@ decomposeCalls(Operation *root,
 /// (Decompose/LowerQuantized.cpp). `entry`, when given, is the graph to
 /// compile, whose inputs and outputs must not be quantized. Fails after
 /// reporting an error.
-LogicalResult lowerQuantized(mlir::ModuleOp top, Operation *entry);
+LogicalResult lowerQuantized(mlir::ModuleOp top, Operation *entry,
+                             bool int8Kernels = true);
 /// traced-fuse-quantized: each dequantize / float op / quantize island under
 /// `top` as the int8 op (FuseQuantized.cpp); returns how many quantize
 /// calls it fused, or fails after reporting an error.

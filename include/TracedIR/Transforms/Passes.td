@@ -310,6 +310,10 @@ def TracedConvertQat : Pass<"traced-convert-qat", "mlir::ModuleOp"> {
 }
 
 def TracedLowerQuantized : Pass<"traced-lower-quantized", "mlir::ModuleOp"> {
+  let options = [
+    Option<"int8Kernels", "int8-kernels", "bool", /*default=*/"true",
+           "Quantized convolutions and linears as traced.int8 entries">,
+  ];
   let summary = "Rewrites quantized tensors and ops as integer and float calls";
   let description = [{
     Every value of a quantized tensor type (docs/quantization.md) takes its
@@ -322,6 +326,12 @@ def TracedLowerQuantized : Pass<"traced-lower-quantized", "mlir::ModuleOp"> {
     the float convolution in float64 (exactly) and requantizes in float32.
     Ops that only move elements stay. `convert-traced-to-linalg` runs it
     first, so that the compilers need nothing quantized of their own.
+
+    With `int8-kernels` (the default), a quint8 conv2d (groups 1 or
+    depthwise) or linear with a constant qint8 weight whose zero points
+    are 0 becomes `traced.int8.conv2d` or `traced.int8.linear` instead,
+    its weight packed: the CPU's int8 runtime computes it
+    (docs/quantization.md, "int8 code"). The GPU pipeline turns it off.
 
     Before:
     ```mlir

@@ -258,7 +258,7 @@ struct ApproximateMath
 } // namespace
 
 void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
-                                  bool surgery) {
+                                  bool surgery, bool int8Kernels) {
   if (surgery) {
     pm.addPass(createTracedFlatten());
     pm.addPass(createTracedNormalize());
@@ -269,6 +269,7 @@ void traced::detail::addFrontEnd(OpPassManager &pm, StringRef entry,
   }
   ConvertTracedToLinalgOptions convert;
   convert.entry = entry.str();
+  convert.int8Kernels = int8Kernels;
   pm.addPass(createConvertTracedToLinalg(convert));
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());

@@ -771,7 +771,9 @@ void traced::buildGpuPipeline(OpPassManager &pm,
   check.chip = options.chip;
   check.format = options.format;
   pm.addPass(createTracedGpuCheckTarget(check));
-  detail::addFrontEnd(pm, options.entry, options.surgery);
+  // (No int8 runtime on the GPU: quantized contractions take the float
+  // path, docs/gpu.md.)
+  detail::addFrontEnd(pm, options.entry, options.surgery, /*int8Kernels=*/false);
   detail::addBufferization(pm, /*vectorTiles=*/false);
   std::string block = std::to_string(options.blockSize);
   OpPassManager &fn = pm.nest<func::FuncOp>();

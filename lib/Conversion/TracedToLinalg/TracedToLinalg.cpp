@@ -1131,7 +1131,7 @@ void ConvertTracedToLinalgPass::runOnOperation() {
   // Quantized tensors become their storage integers, quantized ops calls
   // of ordinary entries (traced-lower-quantized), before any lowering.
   if (failed(noneInputs) || failed(prepare(graph, symbols)) ||
-      failed(lowerQuantized(top, graph)) ||
+      failed(lowerQuantized(top, graph, int8Kernels)) ||
       failed(decomposeUnlowered(graph)))
     return signalPassFailure();
   FunctionType entryType;

@@ -74,7 +74,7 @@ struct Conv {
   /// then one tap's 16 channel groups, and 16 pixels of an output row are
   /// 64 contiguous bytes; rows of 14 or more keep the pixels past the row
   /// end (computed, not stored) at most 1/8 of the work.
-  bool direct() const { return c % 64 == 0 && ow >= 14 && !hwc && !depthwise; }
+  bool direct() const { return c % 64 == 0 && ow >= 14 && !depthwise; }
 };
 
 /// What the tiles of one image read and write.
@@ -99,6 +99,26 @@ inline uint8_t requantize(int32_t acc, float mult, float off, const Conv &g) {
   r = r > 255.0f ? 255.0f : r;
   return static_cast<uint8_t>(static_cast<int32_t>(r));
 }
+
+bool hasVnni();
+bool hasAmx();
+
+#if defined(__x86_64__)
+/// The 4 bytes at x + i * stride for i in [0, count), 16 at a time with
+/// gathers, into dst; returns how many were copied (a multiple of 16).
+__attribute__((target("avx512f"))) int64_t gatherColumnsVnni(const uint8_t *x, int64_t stride,
+                                                             int64_t count, uint8_t *dst) {
+  if (stride > (int64_t(1) << 26))
+    return 0; // (16 * stride must fit the gather's int32 offsets)
+  __m512i index = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(static_cast<int32_t>(stride)));
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16)
+    _mm512_storeu_si512(dst + i * 4, _mm512_i32gather_epi32(index, x + i * stride, 1));
+  return i;
+}
+#endif
 
 /// Four channel rows a..d of n bytes interleaved into 4-byte pixels.
 void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
@@ -127,6 +147,21 @@ void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uin
   }
 }
 
+/// Channels [4q, 4q + 4) of each of the w columns of a channels-last row
+/// `x` ([w][c]) as w contiguous 4-byte groups at `dst` (stride 1), the
+/// channels past c as 0.
+void blockRowHwc(const Conv &g, const uint8_t *x, int64_t q, uint8_t *dst) {
+  int64_t n = g.c - q * 4 < 4 ? g.c - q * 4 : 4, i = 0;
+#if defined(__x86_64__)
+  if (n == 4 && hasVnni())
+    i = gatherColumnsVnni(x + q * 4, g.c, g.w, dst);
+#endif
+  for (; i < g.w; ++i) {
+    memcpy(dst + i * 4, x + i * g.c + q * 4, static_cast<size_t>(n));
+    memset(dst + i * 4 + n, 0, static_cast<size_t>(4 - n));
+  }
+}
+
 /// The input image `x` ([c][h][w], or [h][w][c] for a linear) blocked: [hp][cg][sw][wq][4], padded
 /// row y, channel group q, padded column x at phase x % sw, index x / sw
 /// (so that the columns one output row reads at one tap are contiguous at
@@ -136,11 +171,8 @@ void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, uint8_t *scratch) 
   memset(xh, g.zx, static_cast<size_t>(g.blockedBytes()));
   for (int64_t y = 0; y < g.h; ++y)
     for (int64_t q = 0; q < cg; ++q) {
-      if (g.hwc) { // a linear's row: 4 channels per column already
-        uint8_t *dst = xh + g.at(y + g.ph, q, g.pw);
-        int64_t n = g.c - q * 4 < 4 ? g.c - q * 4 : 4;
-        memcpy(dst, x + y * g.c + q * 4, static_cast<size_t>(n));
-        memset(dst + n, 0, static_cast<size_t>(4 - n));
+      if (g.hwc) { // a linear's rows: 4 channels of a column per copy
+        blockRowHwc(g, x + y * g.w * g.c, q, xh + g.at(y + g.ph, q, g.pw));
         continue;
       }
       const uint8_t *rows[4];
@@ -818,14 +850,16 @@ TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
                                          const float *multiplier, const float *offset,
                                          const int32_t *compensation, uint8_t *out,
                                          const int64_t *v) {
-  // rows x k as one channels-last image of k channels, `rows` rows and
-  // one column.
+  // rows x k as one channels-last image of k channels, one row of `rows`
+  // columns.
   int64_t rows = v[0], k = v[1], n = v[2];
   if (rows < 0 || k <= 0 || n < 0)
     return -1;
   if (rows == 0)
     return 0;
-  Conv g{1, k, rows, 1, n, 1, 1, 1, 1, 0, 0, 1, 1, rows, 1,
+  // (One image row of `rows` columns: AMX reads it directly when k is a
+  // multiple of 64 and there are 14 rows or more.)
+  Conv g{1, k, 1, rows, n, 1, 1, 1, 1, 0, 0, 1, 1, 1, rows,
          static_cast<int32_t>(v[3]), static_cast<int32_t>(v[4]), v[5] != 0, true};
   // Output (o, p) of the image is out[p][o].
   return run(g, x, w, multiplier, offset, compensation, out, 1, n);

@@ -48,6 +48,8 @@ struct Lowering {
   Decomposer &d;
   const llvm::DenseMap<Value, Type> &quantized;
   SymbolTableCollection &symbols;
+  /// Whether conv2d and linear may become traced.int8 entries.
+  bool int8Kernels = true;
 
   Type f32() const { return Float32Type::get(d.ctx); }
   /// The quantized element type value `v` had, or null.
@@ -348,6 +350,8 @@ Value exactSums(Lowering &l, Value cx, Value w, const QParams &pw,
 std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &pw,
                                  const QParams &po, ArrayRef<float> multipliers) {
   Decomposer &d = l.d;
+  if (!l.int8Kernels)
+    return std::nullopt;
   Value x = d.tensor("input"), w = d.tensor("weight");
   bool linear = d.target().contains("linear");
   bool conv2d = d.target().ends_with("2d");
@@ -687,7 +691,8 @@ const llvm::StringMap<LowerFn> &lowerings() {
 }
 } // namespace
 
-LogicalResult traced::lowerQuantized(mlir::ModuleOp top, Operation *) {
+LogicalResult traced::lowerQuantized(mlir::ModuleOp top, Operation *,
+                                     bool int8Kernels) {
   // The quantized type of every value, before any is retyped.
   llvm::DenseMap<Value, Type> quantized;
   auto note = [&](Value v) {
@@ -745,7 +750,7 @@ LogicalResult traced::lowerQuantized(mlir::ModuleOp top, Operation *) {
     std::optional<BoundOp> bound = bindCall(op, {});
     OpBuilder b(op);
     Decomposer d(*bound, b, symbols);
-    Lowering l{d, quantized, symbols};
+    Lowering l{d, quantized, symbols, int8Kernels};
     Results results = lowerings().lookup(bound->spec->name)(l);
     if (d.failed || failed(results)) {
       if (!d.declined.empty())
@@ -777,8 +782,9 @@ std::vector<std::string> traced::getQuantizedLoweringTargets() {
 namespace {
 struct LowerQuantizedPass
     : traced::impl::TracedLowerQuantizedBase<LowerQuantizedPass> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(lowerQuantized(getOperation(), nullptr)))
+    if (failed(lowerQuantized(getOperation(), nullptr, int8Kernels)))
       signalPassFailure();
   }
 };
