@@ -842,6 +842,78 @@ def _quantized_linear_samples(relu):
     ]
 
 
+def _int8_requantize(acc, m, o, zo, relu, channel_dim):
+    """traced.int8's epilogue (docs/quantization.md, "int8 code"): float32
+    acc * m + o in two roundings, rounded to even, plus zo, clamped."""
+    shape = [1] * acc.dim()
+    shape[channel_dim] = -1
+    y = acc.to(torch.float32) * m.view(shape)
+    y = y + o.view(shape)
+    r = torch.round(y) + zo
+    return r.clamp(zo if relu else 0, 255).to(torch.uint8)
+
+
+def _int8_pack(w4, taps_first=True):
+    """[OC, C, KH, KW] (or [N, K]) int8 as traced.int8's packed rows: k in
+    (kernel row, kernel column, channel) order, channels padded to 4, the
+    row to 64, zeros."""
+    if w4.dim() == 2:
+        w4 = w4[:, :, None, None]
+    oc, c, kh, kw = w4.shape
+    cp = (c + 3) // 4 * 4
+    taps = torch.zeros(oc, kh, kw, cp, dtype=torch.int8)
+    taps[..., :c] = w4.permute(0, 2, 3, 1)
+    rows = torch.zeros(oc, (kh * kw * cp + 63) // 64 * 64, dtype=torch.int8)
+    rows[:, :kh * kw * cp] = taps.reshape(oc, -1)
+    return rows
+
+
+def _int8_samples(linear):
+    """traced.int8.conv2d and traced.int8.linear: the runtime's exact int32
+    sums (inputs padded with the input zero point, less the compensation),
+    requantized in float32."""
+    def sample(name, x, w, zx, zo, relu, conv=None):
+        oc = w.shape[0]
+        wp = _int8_pack(w)
+        m = tensor((oc,), torch.float32, low=0.01, high=0.2)
+        o = tensor((oc,), torch.float32, low=-20, high=20)
+        comp = (zx * w.to(torch.int32).reshape(oc, -1).sum(1)).to(torch.int32)
+
+        def fn(x, wp, m, o, comp):
+            if linear:
+                acc = x.double() @ w.double().T
+                return _int8_requantize(acc - comp.double(), m, o, zo, relu, -1)
+            stride, padding, dilation, groups = conv
+            xp = F.pad(x.double(), (padding[1], padding[1], padding[0], padding[0]), value=zx)
+            acc = F.conv2d(xp, w.double(), None, stride, 0, dilation, groups)
+            return _int8_requantize(acc - comp.double().view(1, -1, 1, 1), m, o, zo, relu, 1)
+        args = [x, wp, m, o, comp]
+        out = fn(*args)
+        types = ", ".join(_qtype(a) for a in args)
+        extra = (f"kernel_size={list(w.shape[2:])}, stride={list(conv[0])}, "
+                 f"padding={list(conv[1])}, dilation={list(conv[2])}, groups={conv[3]}, "
+                 if not linear else "")
+        entry = "traced.int8.linear" if linear else "traced.int8.conv2d"
+        graph = Graph(fn, ", ".join(f"%a{i}: {_qtype(a)}" for i, a in enumerate(args))
+                      + f") -> {_qtype(out)} {{\n"
+                      f'    %r = call_function "{entry}"(%a0, %a1, %a2, %a3, %a4, {extra}'
+                      f"input_zero_point={zx}, output_zero_point={zo}, relu={relu}) : "
+                      f"({types}) -> {_qtype(out)}\n"
+                      f"    output %r : {_qtype(out)}")
+        return (name, graph, args)
+    w8 = lambda *shape: tensor(shape, torch.int8, low=-128, high=128)  # noqa: E731
+    u8 = lambda *shape: tensor(shape, torch.uint8, high=256)  # noqa: E731
+    if linear:
+        return [sample("rows, k not a multiple of 4", u8(3, 10), w8(7, 10), 3, 10, False),
+                sample("3-d, relu", u8(2, 2, 64), w8(5, 64), 200, 7, True)]
+    return [sample("strided, padded, relu", u8(1, 5, 6, 7), w8(6, 5, 3, 2), 3, 10, True,
+                   ((2, 1), (1, 1), (1, 1), 1)),
+            sample("dilated, batch 2", u8(2, 4, 7, 6), w8(3, 4, 2, 2), 128, 0, False,
+                   ((1, 1), (0, 2), (2, 1), 1)),
+            sample("depthwise", u8(1, 4, 5, 5), w8(4, 1, 3, 3), 9, 30, False,
+                   ((1, 2), (1, 1), (1, 1), 4))]
+
+
 # torch's quantized add and mul round differently in their vectorized loop
 # (float32, fused multiply-adds) and in their scalar one (broadcast
 # operands, short tensors, a loop's tail: double products, separate
@@ -3702,6 +3774,8 @@ OPS = {
     "torch.fused_moving_avg_obs_fake_quant": fixed(*_fused_fake_quant_samples()),
     "torch.ao.nn.quantized.functional.linear": fixed(*_quantized_linear_samples(False)),
     "traced.quantized.linear_relu": fixed(*_quantized_linear_samples(True)),
+    "traced.int8.conv2d": fixed(*_int8_samples(False)),
+    "traced.int8.linear": fixed(*_int8_samples(True)),
     "torch.nn.functional.embedding_bag": fixed(
         *[(f"2-d {mode}", lambda i, w, mode=mode: F.embedding_bag(i, w, mode=mode),
            [torch.tensor([[0, 2, 1], [3, 3, 0]]), f32(5, 4)], ACCUMULATE) for mode in ("sum", "mean", "max")],
