@@ -1,21 +1,27 @@
-//===- Int8Runtime.cpp - int8 convolutions and linears with VNNI ----------===//
+//===- Int8Runtime.cpp - int8 convolutions and linears, AMX and VNNI ------===//
 //
-// The routines of include/TracedIR/Runtime/Int8Runtime.h. A convolution
-// is a matrix product of the weight, [oc][k] with k in (kernel row, kernel
-// column, channel) order and the channels padded to a multiple of 4 (the
-// layout traced-lower-quantized packs the constant weight in), by the
-// input's patches, packed per call as uint8 in blocks of 64 output pixels:
-// block[k / 4][pixel][k % 4], four consecutive k of one pixel in one
-// int32 lane, as vpdpbusd reads them. A tile of up to 6 output channels
-// by 64 pixels keeps its 24 int32 accumulators in registers; each weight
-// quadruple is broadcast to 16 lanes. The epilogue requantizes 16 outputs
-// at a time and stores uint8.
+// The routines of include/TracedIR/Runtime/Int8Runtime.h (docs/
+// quantization.md, "int8 code"). A convolution is a matrix product of the
+// weight, one row per output channel with k in (kernel row, kernel column,
+// channel) order, the channels padded to 4 and the row to 64 (the layout
+// traced-lower-quantized packs the constant weight in), by the input's
+// patches.
 //
 // The input is first copied into a padded, channel-blocked layout
-// [row][channel / 4][column][channel % 4] (pads hold the input's zero
-// point, so that they add nothing to the centered sums), from which each
-// patch quadruple is one 4-byte copy and, at stride 1, a run of pixels of
-// one output row is one contiguous copy.
+// [row][channel / 4][stride phase][column / stride][channel % 4] (pads
+// hold the input's zero point, so that with the compensation they add
+// nothing): the 16 output columns of one output row at one tap are 64
+// contiguous bytes at any stride, the next 4 channels one stride further.
+// AMX tiles (tdpbsud: 16 weight rows of 64 k times 16 groups of 4 k of 16
+// pixels) read it directly when the channels come in 64s (Conv::direct);
+// otherwise the patches are packed per block of 64 output pixels,
+// block[k / 4][pixel][k % 4] (one int32 lane per pixel, as tdpbsud and
+// vpdpbusd read them), per thread in an L1-sized buffer. Without AMX, VNNI
+// tiles of up to 6 channels by 64 pixels keep 24 int32 accumulators in
+// registers, each weight quadruple broadcast to 16 lanes. Depthwise
+// convolutions take one padded plane per channel and float32 FMAs of the
+// integers (exact). The epilogue requantizes 16 outputs at a time and
+// stores uint8.
 //
 // The portable path computes the same int32 sums with scalar loops; the
 // epilogue is the same float32 sequence (this file is compiled with
