@@ -25,21 +25,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 TOP = 255 if host.VNNI else 127
 
 
-@pytest.fixture(autouse=True)
-def onednn():
-    engine = torch.backends.quantized.engine
-    torch.backends.quantized.engine = "onednn"
-    yield
-    torch.backends.quantized.engine = engine
-
-
-class _Call(torch.nn.Module):
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
-
-    def forward(self, x):
-        return self.m(x)
+# The onednn engine for every test (an autouse fixture), and the wrapper
+# that calls a quantized module.
+from test_quantized import _Wrap as _Call, onednn  # noqa: E402,F401
 
 
 def _weight(shape, per_channel, g):
