@@ -67,8 +67,14 @@ struct Conv {
   int64_t blocks() const { return (pixels() + kBlock - 1) / kBlock; }
   int64_t hp() const { return h + 2 * ph; }
   int64_t wp() const { return w + 2 * pw; }
-  /// Columns per phase of the blocked input (below).
-  int64_t wq() const { return (wp() + sw - 1) / sw; }
+  /// Columns per phase of the blocked input (below), with 16 more when the
+  /// distance between channel groups (a tile's row stride) would be a
+  /// multiple of 1 KiB: a linear's 1024 rows made it 4 KiB, every row of a
+  /// tile in one L1 set.
+  int64_t wq() const {
+    int64_t columns = (wp() + sw - 1) / sw;
+    return (sw * columns * 4) % 1024 == 0 ? columns + 16 : columns;
+  }
   /// Bytes of the blocked input, with room for a 32-pixel read (two tiles)
   /// past the last column.
   int64_t blockedBytes() const { return (hp() * cg() * sw * wq() + 32) * 4; }
