@@ -599,7 +599,10 @@ LogicalResult traced::exportOnnx(mlir::ModuleOp module, llvm::raw_ostream &os,
   pm.addPass(createTracedNormalize());
   // Quantized tensors as their integers and quantized ops as integer and
   // float calls (the compilers' form; docs/onnx.md).
-  pm.addPass(createTracedLowerQuantized());
+  // Integer math ONNX can express: not the CPU's int8 runtime entries.
+  TracedLowerQuantizedOptions quantized;
+  quantized.int8Kernels = false;
+  pm.addPass(createTracedLowerQuantized(quantized));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTracedFoldConstants());
   pm.addPass(createTracedDCE());

@@ -165,7 +165,7 @@ void populateReduceLowerings(LoweringTable &table);
 void populateShapeLowerings(LoweringTable &table);
 void populateIndexLowerings(LoweringTable &table);
 void populateSortLowerings(LoweringTable &table);
-void populateInt8Lowerings(LoweringTable &table);
+void populateQuantizedLowerings(LoweringTable &table);
 /// Whether `target` is traced.nn.rnn or traced.nn.rnn_cell, whose tuple
 /// results are lowered where getitem reads them, and the element at `path`
 /// (indices from the call's result: {0} the output, {1, 0} an LSTM's h_n),

@@ -231,7 +231,7 @@ static const llvm::StringSet<> &anyElementTypeTargets() {
     populateShapeLowerings(t);
     populateIndexLowerings(t);
     populateSortLowerings(t);
-    populateInt8Lowerings(t);
+    populateQuantizedLowerings(t);
     llvm::StringSet<> set;
     for (const auto &entry : t)
       set.insert(entry.getKey());
@@ -339,7 +339,7 @@ static const FamilyTable<LowerFn> &getLoweringFamilies() {
     f.add("Shape", populateShapeLowerings);
     f.add("Index", populateIndexLowerings);
     f.add("Sort", populateSortLowerings);
-    f.add("Int8", populateInt8Lowerings);
+    f.add("Quantized", populateQuantizedLowerings);
     return f;
   }();
   return families;

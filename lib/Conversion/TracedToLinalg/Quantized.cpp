@@ -1,4 +1,4 @@
-//===- Int8.cpp - traced.int8 contractions as int8 runtime calls ----------===//
+//===- Quantized.cpp - traced.int8 contractions as int8 runtime calls -----===//
 //
 // traced.int8.conv2d and traced.int8.linear, which traced-lower-quantized
 // emits for quantized convolutions and linears (docs/quantization.md, "int8
@@ -80,7 +80,7 @@ FailureOr<SmallVector<Value>> lowerLinear(LoweringCall &c) {
 
 } // namespace
 
-void lowering::populateInt8Lowerings(LoweringTable &t) {
+void lowering::populateQuantizedLowerings(LoweringTable &t) {
   t["traced.int8.conv2d"] = lowerConv;
   t["traced.int8.linear"] = lowerLinear;
 }
