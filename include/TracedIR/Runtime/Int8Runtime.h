@@ -72,7 +72,7 @@ int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
                            const int64_t *g);
 
 /* The path this process takes: 2 AMX, 1 VNNI, 0 portable. */
-int32_t traced_int8_uses_vnni(void);
+int32_t traced_int8_path(void);
 
 /* The entry points of compiled code (`traced_int8_conv2d_memref`,
  * `traced_int8_linear_memref`: each buffer an expanded memref<?xT>

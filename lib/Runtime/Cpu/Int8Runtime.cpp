@@ -65,6 +65,10 @@ struct Conv {
   int64_t groups() const { return kp() / 4; } // groups of 4 along k
   int64_t pixels() const { return oh * ow; }
   int64_t blocks() const { return (pixels() + kBlock - 1) / kBlock; }
+  /// Pixels of block b (kBlock but in the last block).
+  int64_t blockCount(int64_t b) const {
+    return pixels() - b * kBlock < kBlock ? pixels() - b * kBlock : kBlock;
+  }
   int64_t hp() const { return h + 2 * ph; }
   int64_t wp() const { return w + 2 * pw; }
   /// Columns per phase of the blocked input (below), with 16 more when the
@@ -159,6 +163,19 @@ void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uin
   }
 }
 
+/// A row's columns [0, n) of `Unit` bytes spread over the stride phases
+/// of its padded row: column i is padded column pw + i, at phase (pw + i) %
+/// sw, index (pw + i) / sw; `phaseRow(phase)` is where a phase's index 0 is.
+template <int64_t Unit, typename PhaseRow>
+void spreadPhases(const uint8_t *src, int64_t n, int64_t sw, int64_t pw, PhaseRow phaseRow) {
+  for (int64_t phase = 0; phase < sw; ++phase) {
+    int64_t first = ((phase - pw) % sw + sw) % sw;
+    uint8_t *to = phaseRow(phase) + (pw + first) / sw * Unit;
+    for (int64_t i = first; i < n; i += sw, to += Unit)
+      memcpy(to, src + i * Unit, Unit);
+  }
+}
+
 /// Channels [4q, 4q + 4) of each of the w columns of a channels-last row
 /// `x` ([w][c]) as w contiguous 4-byte groups at `dst` (stride 1), the
 /// channels past c as 0.
@@ -201,25 +218,15 @@ void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, uint8_t *scratch) 
           for (int64_t j = 0; j < 4; ++j)
             dst[i * 4 + j] = rows[j] ? rows[j][i] : 0;
       }
-      if (g.sw == 1)
-        continue;
-      // Padded column pw + i goes to phase (pw + i) % sw: each phase takes
-      // every sw-th pixel, contiguously.
-      for (int64_t phase = 0; phase < g.sw; ++phase) {
-        int64_t first = ((phase - g.pw) % g.sw + g.sw) % g.sw;
-        if (first >= g.w)
-          continue;
-        uint8_t *to = xh + g.at(y + g.ph, q, g.pw + first);
-        for (int64_t i = first; i < g.w; i += g.sw, to += 4)
-          memcpy(to, scratch + i * 4, 4);
-      }
+      if (g.sw != 1)
+        spreadPhases<4>(scratch, g.w, g.sw, g.pw,
+                        [&](int64_t phase) { return xh + g.at(y + g.ph, q, phase); });
     }
 }
 
 /// Block `b` of the patches: [k / 4][kBlock][4] from the blocked input.
 void packBlock(const Conv &g, const uint8_t *xh, int64_t b, uint8_t *col) {
-  int64_t cg = g.cg(), p0 = b * kBlock;
-  int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
+  int64_t cg = g.cg(), p0 = b * kBlock, count = g.blockCount(b);
   uint8_t *dst = col;
   for (int64_t i = 0; i < g.kh; ++i)
     for (int64_t j = 0; j < g.kw; ++j)
@@ -243,8 +250,7 @@ void packBlock(const Conv &g, const uint8_t *xh, int64_t b, uint8_t *col) {
 /// Output channels [o0, o0 + rows) of block b, by scalar loops.
 void tilePortable(const Job &jb, int64_t b, const uint8_t *col, int64_t o0, int64_t rows) {
   const Conv &g = *jb.g;
-  int64_t groups = g.groups(), p0 = b * kBlock;
-  int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
+  int64_t groups = g.groups(), p0 = b * kBlock, count = g.blockCount(b);
   for (int64_t o = o0; o < o0 + rows; ++o) {
     const int8_t *w = jb.w + o * g.kp();
     for (int64_t pl = 0; pl < count; ++pl) {
@@ -300,8 +306,7 @@ TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_
 template <int R, int T>
 TRACED_VNNI void tileVnni(const Job &jb, int64_t b, const uint8_t *col, int64_t o0) {
   const Conv &g = *jb.g;
-  int64_t groups = g.groups(), kp = g.kp(), p0 = b * kBlock;
-  int64_t count = g.pixels() - p0 < kBlock ? g.pixels() - p0 : kBlock;
+  int64_t groups = g.groups(), kp = g.kp(), p0 = b * kBlock, count = g.blockCount(b);
   const int8_t *w = jb.w + o0 * kp;
   __m512i acc[R][T];
   for (int r = 0; r < R; ++r)
@@ -364,61 +369,33 @@ TRACED_AMX void amxConfigure() {
 }
 
 TRACED_AMX void amxRelease() { _tile_release(); }
+#endif
 
-/// Output channels [o0, o0 + 16 * NO) by pixels [32 * half, 32 * half + 32)
-/// of block b: tiles 4-5 hold 16 weight rows of 64 k (int8), 6-7 16 groups
-/// of 4 k of 16 pixels (uint8), 0-3 the int32 sums (tdpbsud).
-template <int NO>
-TRACED_AMX void tileAmx(const Job &jb, int64_t b, const uint8_t *block, int64_t o0,
-                        int64_t half) {
-  const Conv &g = *jb.g;
-  int64_t kp = g.kp(), steps = kp / 64, p0 = b * kBlock + half * 32;
-  int64_t count = g.pixels() - p0;
-  const uint8_t *col = block + half * 32 * 4;
-  const int8_t *w = jb.w + o0 * kp;
-  _tile_zero(0);
-  _tile_zero(1);
-  if constexpr (NO == 2) {
-    _tile_zero(2);
-    _tile_zero(3);
+/// The AMX tile configuration of the calling thread, loaded for the
+/// scope when `on` (each OpenMP thread of a region that runs AMX tiles).
+struct AmxThread {
+  bool on;
+  explicit AmxThread(bool on) : on(on) {
+#if defined(__x86_64__)
+    if (on)
+      amxConfigure();
+#endif
   }
-  for (int64_t s = 0; s < steps; ++s) {
-    const uint8_t *bs = col + s * 16 * kBlock * 4;
-    _tile_loadd(6, bs, kBlock * 4);
-    _tile_loadd(7, bs + 64, kBlock * 4);
-    _tile_loadd(4, w + s * 64, kp);
-    _tile_dpbsud(0, 4, 6);
-    _tile_dpbsud(1, 4, 7);
-    if constexpr (NO == 2) {
-      _tile_loadd(5, w + 16 * kp + s * 64, kp);
-      _tile_dpbsud(2, 5, 6);
-      _tile_dpbsud(3, 5, 7);
-    }
+  ~AmxThread() {
+#if defined(__x86_64__)
+    if (on)
+      amxRelease();
+#endif
   }
-  alignas(64) int32_t sums[4][16][16];
-  _tile_stored(0, sums[0], 64);
-  _tile_stored(1, sums[1], 64);
-  if constexpr (NO == 2) {
-    _tile_stored(2, sums[2], 64);
-    _tile_stored(3, sums[3], 64);
-  }
-  for (int o = 0; o < NO; ++o)
-    for (int p = 0; p < 2; ++p)
-      for (int r = 0; r < 16; ++r)
-        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, count - 16 * p,
-                     _mm512_load_si512(sums[o * 2 + p][r]));
-}
+};
 
-/// Output channels [o0, o0 + 16 * NO) by output row oy's columns
-/// [ox, ox + 32), read from the blocked input directly (Conv::direct): at
-/// k step s (tap s / (c / 64), channel groups 16 (s % (c / 64)) on), a
-/// tile's 16 rows are channel groups, each 16 consecutive output columns'
-/// 4 channels.
-template <int NO, int NP>
-TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0) {
-  const Conv &g = *jb.g;
-  int64_t kp = g.kp(), chunks = g.c / 64, stride = g.sw * g.wq() * 4;
-  const int8_t *w = jb.w + o0 * kp;
+#if defined(__x86_64__)
+
+/// The AMX tiles of a unit of NO x NP 16 x 16 int32 sums: tiles 0-3 the
+/// sums (channel tile o, pixel tile p in tile 2o + p), 4-5 16 weight rows
+/// of 64 k (int8), 6-7 16 groups of 4 k of 16 pixels (uint8). Tile
+/// registers are named by constants, hence the spelled-out branches.
+template <int NO, int NP> TRACED_AMX inline void amxZero() {
   _tile_zero(0);
   if constexpr (NP == 2)
     _tile_zero(1);
@@ -427,27 +404,32 @@ TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0)
     if constexpr (NP == 2)
       _tile_zero(3);
   }
-  int64_t s = 0;
-  for (int64_t i = 0; i < g.kh; ++i)
-    for (int64_t j = 0; j < g.kw; ++j) {
-      const uint8_t *tap = jb.xh + g.at(oy * g.sh + i * g.dh, 0, ox * g.sw + j * g.dw);
-      for (int64_t q = 0; q < chunks; ++q, ++s) {
-        const uint8_t *bs = tap + q * 16 * stride;
-        _tile_loadd(6, bs, stride);
-        _tile_loadd(4, w + s * 64, kp);
-        _tile_dpbsud(0, 4, 6);
-        if constexpr (NP == 2) {
-          _tile_loadd(7, bs + 64, stride);
-          _tile_dpbsud(1, 4, 7);
-        }
-        if constexpr (NO == 2) {
-          _tile_loadd(5, w + 16 * kp + s * 64, kp);
-          _tile_dpbsud(2, 5, 6);
-          if constexpr (NP == 2)
-            _tile_dpbsud(3, 5, 7);
-        }
-      }
-    }
+}
+
+/// One k step of 64: weight rows at `w` (row stride `kp`), pixel groups at
+/// `px` (row stride `stride`; the second pixel tile 64 bytes on).
+template <int NO, int NP>
+TRACED_AMX inline void amxStep(const int8_t *w, int64_t kp, const uint8_t *px,
+                               int64_t stride) {
+  _tile_loadd(6, px, stride);
+  _tile_loadd(4, w, kp);
+  _tile_dpbsud(0, 4, 6);
+  if constexpr (NP == 2) {
+    _tile_loadd(7, px + 64, stride);
+    _tile_dpbsud(1, 4, 7);
+  }
+  if constexpr (NO == 2) {
+    _tile_loadd(5, w + 16 * kp, kp);
+    _tile_dpbsud(2, 5, 6);
+    if constexpr (NP == 2)
+      _tile_dpbsud(3, 5, 7);
+  }
+}
+
+/// The unit's outputs: channels [o0, o0 + 16 * NO) at pixels [p0, p0 +
+/// 16 * NP), the first `left` of those pixels stored.
+template <int NO, int NP>
+TRACED_AMX inline void amxStore(const Job &jb, int64_t o0, int64_t p0, int64_t left) {
   alignas(64) int32_t sums[4][16][16];
   _tile_stored(0, sums[0], 64);
   if constexpr (NP == 2)
@@ -457,12 +439,59 @@ TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0)
     if constexpr (NP == 2)
       _tile_stored(3, sums[3], 64);
   }
-  int64_t p0 = oy * g.ow + ox, left = g.ow - ox;
   for (int o = 0; o < NO; ++o)
     for (int p = 0; p < NP; ++p)
       for (int r = 0; r < 16; ++r)
-        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, (left < 32 ? left : 32) - 16 * p,
+        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, left - 16 * p,
                      _mm512_load_si512(sums[o * 2 + p][r]));
+}
+
+/// Output channels [o0, o0 + 16 * NO) by pixels [32 * half, 32 * half + 32)
+/// of block b, from its packed patches.
+template <int NO>
+TRACED_AMX void tileAmx(const Job &jb, int64_t b, const uint8_t *block, int64_t o0,
+                        int64_t half) {
+  const Conv &g = *jb.g;
+  int64_t kp = g.kp(), p0 = b * kBlock + half * 32;
+  amxZero<NO, 2>();
+  for (int64_t s = 0; s < kp / 64; ++s)
+    amxStep<NO, 2>(jb.w + o0 * kp + s * 64, kp, block + (s * 16 * kBlock + half * 32) * 4,
+                   kBlock * 4);
+  amxStore<NO, 2>(jb, o0, p0, g.pixels() - p0);
+}
+
+/// Output channels [o0, o0 + 16 * NO) by output row oy's columns
+/// [ox, ox + 16 * NP), read from the blocked input directly (Conv::direct):
+/// at k step s (tap s / (c / 64), channel groups 16 (s % (c / 64)) on), a
+/// tile's 16 rows are channel groups, each 16 consecutive output columns'
+/// 4 channels.
+template <int NO, int NP>
+TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0) {
+  const Conv &g = *jb.g;
+  int64_t kp = g.kp(), chunks = g.c / 64, stride = g.sw * g.wq() * 4;
+  amxZero<NO, NP>();
+  int64_t s = 0;
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j) {
+      const uint8_t *tap = jb.xh + g.at(oy * g.sh + i * g.dh, 0, ox * g.sw + j * g.dw);
+      for (int64_t q = 0; q < chunks; ++q, ++s)
+        amxStep<NO, NP>(jb.w + o0 * kp + s * 64, kp, tap + q * 16 * stride, stride);
+    }
+  int64_t left = g.ow - ox;
+  amxStore<NO, NP>(jb, o0, oy * g.ow + ox, left < 32 ? left : 32);
+}
+
+/// Channels [o0, o0 + 32) (fewer at the last 16-channel tile `tiled`) of
+/// block b by AMX tiles, both halves of its pixels.
+TRACED_AMX void amxUnit(const Job &jb, int64_t b, const uint8_t *block, int64_t o0,
+                        int64_t tiled) {
+  bool second = jb.g->blockCount(b) > 32;
+  for (int64_t half = 0; half < (second ? 2 : 1); ++half) {
+    if (tiled - o0 >= 32)
+      tileAmx<2>(jb, b, block, o0, half);
+    else
+      tileAmx<1>(jb, b, block, o0, half);
+  }
 }
 
 /// Whether the VNNI tiles run: the CPU has them and TRACED_INT8_PORTABLE
@@ -511,8 +540,7 @@ void rowsOfBlock(const Job &jb, int64_t b, const uint8_t *col, int64_t from, int
     int64_t rows = to - o0 < kRows ? to - o0 : kRows;
 #if defined(__x86_64__)
     if (vnni) {
-      int64_t count = g.pixels() - b * kBlock;
-      int vectors = count >= kBlock ? 4 : static_cast<int>((count + 15) / 16);
+      int vectors = static_cast<int>((g.blockCount(b) + 15) / 16);
       vnniTile(static_cast<int>(rows), vectors)(jb, b, col, o0);
       continue;
     }
@@ -553,14 +581,8 @@ void outputsOfBlock(const Job &jb, int64_t b, const uint8_t *col, bool amx, bool
     return rowsOfBlock(jb, b, col, 0, g.oc, vnni);
 #if defined(__x86_64__)
   int64_t tiled = g.oc / 16 * 16;
-  bool second = g.pixels() - b * kBlock > 32;
   for (int64_t o0 = 0; o0 < tiled; o0 += 32)
-    for (int64_t half = 0; half < (second ? 2 : 1); ++half) {
-      if (tiled - o0 >= 32)
-        tileAmx<2>(jb, b, col, o0, half);
-      else
-        tileAmx<1>(jb, b, col, o0, half);
-    }
+    amxUnit(jb, b, col, o0, tiled);
   rowsOfBlock(jb, b, col, tiled, g.oc, true);
 #endif
 }
@@ -574,7 +596,7 @@ void directImage(const Job &jb) {
   int64_t spans = (g.ow + 31) / 32, perRow = spans * (units + (tiled < g.oc ? 1 : 0));
 #pragma omp parallel
   {
-    amxConfigure();
+    AmxThread tiles(true);
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < g.oh * perRow; ++i) {
       int64_t oy = i / perRow, u = i % perRow, ox = (u % spans) * 32, ou = u / spans;
@@ -586,7 +608,6 @@ void directImage(const Job &jb) {
       else
         two ? tileAmxDirect<1, 2>(jb, oy, ox, ou * 32) : tileAmxDirect<1, 1>(jb, oy, ox, ou * 32);
     }
-    amxRelease();
   }
 #else
   (void)jb;
@@ -632,12 +653,8 @@ void depthwisePlane(const Conv &g, const uint8_t *x, int64_t ch, uint8_t *plane,
                first ? odd : even, static_cast<size_t>((g.w - first + 1) / 2));
       continue;
     }
-    for (int64_t phase = 0; phase < g.sw; ++phase) {
-      int64_t first = ((phase - g.pw) % g.sw + g.sw) % g.sw;
-      uint8_t *to = plane + ((y + g.ph) * g.sw + phase) * wq + (g.pw + first) / g.sw;
-      for (int64_t i = first; i < g.w; i += g.sw)
-        *to++ = src[i];
-    }
+    spreadPhases<1>(src, g.w, g.sw, g.pw,
+                    [&](int64_t phase) { return plane + ((y + g.ph) * g.sw + phase) * wq; });
   }
 }
 
@@ -744,10 +761,7 @@ int32_t computeImage(const Job &jb) {
 #pragma omp parallel reduction(| : failed)
     {
       uint8_t *col = static_cast<uint8_t *>(malloc(blockBytes));
-#if defined(__x86_64__)
-      if (amx)
-        amxConfigure();
-#endif
+      AmxThread tiles(amx);
 #pragma omp for schedule(static)
       for (int64_t b = 0; b < blocks; ++b) {
         if (!col) {
@@ -757,10 +771,6 @@ int32_t computeImage(const Job &jb) {
         packBlock(g, jb.xh, b, col);
         outputsOfBlock(jb, b, col, amx, vnni);
       }
-#if defined(__x86_64__)
-      if (amx)
-        amxRelease();
-#endif
       free(col);
     }
     return failed ? -2 : 0;
@@ -778,10 +788,7 @@ int32_t computeImage(const Job &jb) {
   int64_t perBlock = amxUnits + rowUnits;
 #pragma omp parallel
   {
-#if defined(__x86_64__)
-    if (amx)
-      amxConfigure();
-#endif
+    AmxThread tiles(amx);
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < blocks * perBlock; ++i) {
       int64_t b = i / perBlock, u = i % perBlock;
@@ -792,19 +799,9 @@ int32_t computeImage(const Job &jb) {
         continue;
       }
 #if defined(__x86_64__)
-      int64_t o0 = u * 32;
-      for (int64_t half = 0; half < (g.pixels() - b * kBlock > 32 ? 2 : 1); ++half) {
-        if (tiled - o0 >= 32)
-          tileAmx<2>(jb, b, block, o0, half);
-        else
-          tileAmx<1>(jb, b, block, o0, half);
-      }
+      amxUnit(jb, b, block, u * 32, tiled);
 #endif
     }
-#if defined(__x86_64__)
-    if (amx)
-      amxRelease();
-#endif
   }
   free(col);
   return 0;
@@ -877,7 +874,7 @@ TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
   return run(g, x, w, multiplier, offset, compensation, out, 1, n);
 }
 
-TRACED_EXPORT int32_t traced_int8_uses_vnni(void) { return hasAmx() ? 2 : hasVnni() ? 1 : 0; }
+TRACED_EXPORT int32_t traced_int8_path(void) { return hasAmx() ? 2 : hasVnni() ? 1 : 0; }
 
 // The compiled-code entry points: each buffer a memref<?xT> descriptor.
 TRACED_EXPORT int32_t traced_int8_conv2d_memref(
