@@ -59,3 +59,15 @@ traced.module root @Bad class "Bad" {
     output %c : tensor<1x2x4x4xui8>
   }
 }
+
+// -----
+
+// The shape is the float convolution's (decodeConv over the unpacked
+// weight [2, 3, 3, 3]), with its diagnostics.
+traced.module root @NoOutput class "NoOutput" {
+  graph @forward(%self: !traced.module<@NoOutput>, %x: tensor<1x3x2x2xui8>, %w: tensor<2x64xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>) -> tensor<1x2x1x1xui8> {
+    // expected-error @+1 {{kernel size 3 (dilation 1) is larger than the padded input size 2}}
+    %c = call_function "traced.int8.conv2d"(%x, %w, %m, %m, %k, [3, 3]) : (tensor<1x3x2x2xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<1x2x1x1xui8>
+    output %c : tensor<1x2x1x1xui8>
+  }
+}

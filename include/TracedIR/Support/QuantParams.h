@@ -24,6 +24,12 @@ namespace mlir::traced {
 /// TRACED_INT8_MAX_REDUCTION (Runtime/Int8Runtime.h) is the same.
 inline constexpr int64_t kInt8MaxReduction = 2147483647 / (255 * 128);
 
+/// The row of traced.int8's packed weight for `taps` taps of `channels`
+/// channels: each tap's channels padded to 4, the row to 64.
+inline constexpr int64_t int8PackedRow(int64_t taps, int64_t channels) {
+  return (taps * ((channels + 3) / 4 * 4) + 63) / 64 * 64;
+}
+
 /// One scale and zero point per tensor, or one per index along `axis`; the
 /// storage range and element type (ui8, i8, i32).
 struct QuantParams {

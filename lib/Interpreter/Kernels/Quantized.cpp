@@ -815,37 +815,33 @@ FailureOr<RtValue> int8Result(const KernelArgs &args, int32_t status,
 FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
   Tensor x, w;
   FailureOr<Int8Operands> ops = int8Operands(args, x, w);
-  FailureOr<SmallVector<int64_t>> kernel = args.getInts("kernel_size", 2),
-                                  stride = args.getInts("stride", 2),
-                                  padding = args.getInts("padding", 2),
-                                  dilation = args.getInts("dilation", 2);
+  FailureOr<SmallVector<int64_t>> kernel = args.getInts("kernel_size", 2);
   FailureOr<int64_t> groups = args.getInt("groups");
-  if (failed(ops) || failed(kernel) || failed(stride) || failed(padding) ||
-      failed(dilation) || failed(groups))
+  if (failed(ops) || failed(kernel) || failed(groups))
     return failure();
   int64_t kh = (*kernel)[0], kw = (*kernel)[1];
   int64_t perGroup = *groups == 1 ? x.dim(1) : 1;
   if (x.rank() != 4 || w.rank() != 2 || kh <= 0 || kw <= 0 ||
       (*groups != 1 && (*groups != x.dim(1) || w.dim(0) != x.dim(1))) ||
-      w.dim(1) != (kh * kw * ((perGroup + 3) / 4 * 4) + 63) / 64 * 64)
+      w.dim(1) != int8PackedRow(kh * kw, perGroup))
     return args.emitError() << "expects a 4-D input, a packed 2-D weight and "
                                "groups 1 or depthwise";
-  int64_t out[2];
-  for (int d = 0; d < 2; ++d) {
-    int64_t span = (*dilation)[d] * ((*kernel)[d] - 1) + 1;
-    int64_t padded = x.dim(2 + d) + 2 * (*padding)[d];
-    if ((*stride)[d] <= 0 || (*dilation)[d] <= 0 || (*padding)[d] < 0 ||
-        padded < span)
-      return args.emitError() << "has no output for its input and kernel size";
-    out[d] = (padded - span) / (*stride)[d] + 1;
-  }
+  // The float convolution's parameters and shape, over the weight unpacked.
+  SmallVector<int64_t> unpacked{w.dim(0), perGroup, kh, kw};
+  ConvParams p;
+  if (failed(kernels::decodeArgs(args, "convolution",
+                                 [&](const ArgReader &reader, std::string &error) {
+                                   return decodeConv(args.signature(), reader, x.shape(),
+                                                     unpacked, std::nullopt, p, error);
+                                 })))
+    return failure();
+  ArrayRef<int64_t> shape = p.resultShape;
   int64_t g[TRACED_INT8_CONV_GEOMETRY] = {
       x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), kh,
-      kw, (*stride)[0], (*stride)[1], (*padding)[0], (*padding)[1],
-      (*dilation)[0], (*dilation)[1], out[0], out[1], ops->zx, ops->zo,
+      kw, p.stride[0], p.stride[1], p.padBefore[0], p.padBefore[1],
+      p.dilation[0], p.dilation[1], shape[2], shape[3], ops->zx, ops->zo,
       ops->relu, *groups};
-  SmallVector<int64_t> shape{x.dim(0), w.dim(0), out[0], out[1]};
-  std::vector<uint8_t> bytes(x.dim(0) * w.dim(0) * out[0] * out[1]);
+  std::vector<uint8_t> bytes(shape[0] * shape[1] * shape[2] * shape[3]);
   int32_t status = traced_int8_conv2d(ops->x.data(), ops->w.data(), ops->mult.data(),
                                       ops->off.data(), ops->comp.data(), bytes.data(), g);
   return int8Result(args, status, shape, bytes);
@@ -857,7 +853,7 @@ FailureOr<RtValue> int8Linear(const KernelArgs &args) {
   FailureOr<Int8Operands> ops = int8Operands(args, x, w);
   if (failed(ops))
     return failure();
-  if (x.rank() < 1 || w.rank() != 2 || w.dim(1) != (x.dim(x.rank() - 1) + 63) / 64 * 64)
+  if (x.rank() < 1 || w.rank() != 2 || w.dim(1) != int8PackedRow(1, x.dim(x.rank() - 1)))
     return args.emitError() << "expects an input of at least one dim and a packed "
                                "2-D weight";
   int64_t k = x.dim(x.rank() - 1), rows = k ? x.numel() / k : 0;

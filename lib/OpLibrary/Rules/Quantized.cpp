@@ -346,15 +346,8 @@ LogicalResult quantizedLinearDynamic(const BoundCall &call, RuleHelper &h) {
                   Float32Type::get(call.getContext()));
 }
 
-/// The row of a packed int8 weight for a reduction over `taps` taps of
-/// `channels` channels: the channels padded to 4, the row to 64 (the int8
-/// runtime's layout, Runtime/Int8Runtime.h).
-static int64_t int8Row(int64_t taps, int64_t channels) {
-  return (taps * ((channels + 3) / 4 * 4) + 63) / 64 * 64;
-}
-
 /// The tensors traced.int8.conv2d and traced.int8.linear share: a uint8
-/// input, a 2-D int8 weight of rows `row` long, float32 multiplier and
+/// input, a 2-D int8 weight of rows `row` long (int8PackedRow), float32 multiplier and
 /// offset and an int32 compensation of one element per output channel.
 static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
                                   RankedTensorType weight, int64_t row) {
@@ -388,13 +381,13 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
 
 /// traced.int8.conv2d (traced-lower-quantized's int8 convolution): input
 /// [N, C, H, W] uint8, weight [OC, KH * KW * C / groups padded] int8
-/// (int8Row), groups 1 or C == OC (depthwise); the result [N, OC, OH, OW]
-/// uint8.
+/// (int8PackedRow), groups 1 or C == OC (depthwise); the result [N, OC, OH,
+/// OW] uint8, shaped by the float convolution's decodeConv over the weight
+/// unpacked, [OC, C / groups, KH, KW].
 LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
   RankedTensorType input = h.tensor("input"), weight = h.tensor("weight");
-  auto kernel = call.getInts("kernel_size", 2), stride = call.getInts("stride", 2),
-       padding = call.getInts("padding", 2), dilation = call.getInts("dilation", 2);
-  if (!input || !weight || !kernel || !stride || !padding || !dilation)
+  auto kernel = call.getInts("kernel_size", 2);
+  if (!input || !weight || !kernel)
     return h.unknown();
   if (input.getRank() != 4 || !input.hasStaticShape())
     return h.error() << "expects a static 4-D input, not " << input;
@@ -409,18 +402,19 @@ LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
                         "channels equal), not groups="
                      << *groups;
   if (failed(int8Operands(h, input, weight,
-                          int8Row((*kernel)[0] * (*kernel)[1], channels / *groups))))
+                          int8PackedRow((*kernel)[0] * (*kernel)[1], channels / *groups))))
     return h.stop();
-  SmallVector<int64_t> shape{input.getDimSize(0), weight.getDimSize(0)};
-  for (int d = 0; d < 2; ++d) {
-    int64_t span = (*dilation)[d] * ((*kernel)[d] - 1) + 1;
-    int64_t padded = input.getDimSize(2 + d) + 2 * (*padding)[d];
-    if ((*stride)[d] <= 0 || (*dilation)[d] <= 0 || (*padding)[d] < 0 || padded < span)
-      return h.error() << "has no output for input " << input << " and kernel size "
-                       << (*kernel)[0] << "x" << (*kernel)[1];
-    shape.push_back((padded - span) / (*stride)[d] + 1);
-  }
-  return h.result(shape, input.getElementType());
+  SmallVector<int64_t> unpacked{weight.getDimSize(0), channels / *groups, (*kernel)[0],
+                                (*kernel)[1]};
+  ConvParams p;
+  std::string error;
+  ConvDecode status = withArgReader(call, [&](const ArgReader &reader) {
+    return decodeConv(call.getSignature(), reader, input.getShape(), unpacked,
+                      std::nullopt, p, error);
+  });
+  if (!h.decoded(status, error))
+    return h.stop();
+  return h.result(p.resultShape, input.getElementType());
 }
 
 /// traced.int8.linear: input [..., K] uint8, weight [N, K padded] int8
@@ -431,7 +425,7 @@ LogicalResult int8Linear(const BoundCall &call, RuleHelper &h) {
     return h.unknown();
   if (input.getRank() < 1 || ShapedType::isDynamic(input.getShape().back()))
     return h.error() << "expects an input whose last dim is static, not " << input;
-  if (failed(int8Operands(h, input, weight, int8Row(1, input.getShape().back()))))
+  if (failed(int8Operands(h, input, weight, int8PackedRow(1, input.getShape().back()))))
     return h.stop();
   SmallVector<int64_t> shape(input.getShape());
   shape.back() = weight.getDimSize(0);

@@ -373,7 +373,7 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
     return std::nullopt;
   int64_t oc = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t kh = linear ? 1 : wt.getDimSize(2), kw = linear ? 1 : wt.getDimSize(3);
-  int64_t cp = (c + 3) / 4 * 4, row = (kh * kw * cp + 63) / 64 * 64;
+  int64_t cp = (c + 3) / 4 * 4, row = int8PackedRow(kh * kw, c);
   if (c == 0 || row > kInt8MaxReduction)
     return std::nullopt;
   Type i8 = IntegerType::get(d.ctx, 8);
