@@ -1681,16 +1681,23 @@ static const OpRow kOps[] = {
    "(Tensor input, Tensor weight, Tensor? bias=None, bool reduce_range=True)",
    "quantizedLinearDynamic"},
   // traced-lower-quantized's int8 contractions (docs/quantization.md,
-  // "int8 code"): storage integers in, requantized storage integers out.
+  // "int8 code"): storage integers in, requantized storage integers out;
+  // with a residual, the quantized add of the output (at output_scale and
+  // output_zero_point) and the residual, at sum_scale and sum_zero_point.
   {"traced.int8.conv2d", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
    "Tensor compensation, int[2] kernel_size, int[2] stride=1, int[2] padding=0, "
    "int[2] dilation=1, int groups=1, int input_zero_point=0, "
-   "int output_zero_point=0, bool relu=False)",
+   "int output_zero_point=0, bool relu=False, Tensor? residual=None, "
+   "float output_scale=1.0, float residual_scale=1.0, int residual_zero_point=0, "
+   "float sum_scale=1.0, int sum_zero_point=0, bool sum_relu=False)",
    "int8Conv2d"},
   {"traced.int8.linear", {},
    "(Tensor input, Tensor weight, Tensor multiplier, Tensor offset, "
-   "Tensor compensation, int input_zero_point=0, int output_zero_point=0, bool relu=False)",
+   "Tensor compensation, int input_zero_point=0, int output_zero_point=0, bool relu=False, "
+   "Tensor? residual=None, float output_scale=1.0, float residual_scale=1.0, "
+   "int residual_zero_point=0, float sum_scale=1.0, int sum_zero_point=0, "
+   "bool sum_relu=False)",
    "int8Linear"},
 };
 

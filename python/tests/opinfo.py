@@ -868,36 +868,61 @@ def _int8_pack(w4, taps_first=True):
     return rows
 
 
+def _int8_add(r, res, so, zo, sr, zr, ss, zs, relu):
+    """traced.int8's fused residual add: both operands dequantized as
+    fma(q, s, s * -z) in float32 (the float64 sum of the exact product and
+    the float32 constant is exact here, so its float32 rounding is the
+    fma's), added, times 1 / ss, rounded to even, plus zs, clamped."""
+    def dequantize(q, s, z):
+        s32 = torch.tensor(s, dtype=torch.float32)
+        return (q.double() * s32.double() + (s32 * float(-z)).double()).float()
+    y = dequantize(r, so, zo) + dequantize(res, sr, zr)
+    inverse = torch.tensor(1.0, dtype=torch.float32) / torch.tensor(ss, dtype=torch.float32)
+    q = torch.round(y * inverse) + zs
+    return q.clamp(zs if relu else 0, 255).to(torch.uint8)
+
+
 def _int8_samples(linear):
     """traced.int8.conv2d and traced.int8.linear: the runtime's exact int32
     sums (inputs padded with the input zero point, less the compensation),
-    requantized in float32."""
-    def sample(name, x, w, zx, zo, relu, conv=None):
+    requantized in float32; with a residual, the fused add after it."""
+    def sample(name, x, w, zx, zo, relu, conv=None, add=None):
         oc = w.shape[0]
         wp = _int8_pack(w)
         m = tensor((oc,), torch.float32, low=0.01, high=0.2)
         o = tensor((oc,), torch.float32, low=-20, high=20)
         comp = (zx * w.to(torch.int32).reshape(oc, -1).sum(1)).to(torch.int32)
 
-        def fn(x, wp, m, o, comp):
+        def fn(x, wp, m, o, comp, res=None):
             if linear:
                 acc = x.double() @ w.double().T
-                return _int8_requantize(acc - comp.double(), m, o, zo, relu, -1)
-            stride, padding, dilation, groups = conv
-            xp = F.pad(x.double(), (padding[1], padding[1], padding[0], padding[0]), value=zx)
-            acc = F.conv2d(xp, w.double(), None, stride, 0, dilation, groups)
-            return _int8_requantize(acc - comp.double().view(1, -1, 1, 1), m, o, zo, relu, 1)
+                r = _int8_requantize(acc - comp.double(), m, o, zo, relu, -1)
+            else:
+                stride, padding, dilation, groups = conv
+                xp = F.pad(x.double(), (padding[1], padding[1], padding[0], padding[0]),
+                           value=zx)
+                acc = F.conv2d(xp, w.double(), None, stride, 0, dilation, groups)
+                r = _int8_requantize(acc - comp.double().view(1, -1, 1, 1), m, o, zo, relu, 1)
+            return r if res is None else _int8_add(r, res, add[0], zo, *add[1:])
         args = [x, wp, m, o, comp]
+        summed = ""
+        if add:
+            args.append(tensor(tuple(fn(*args).shape), torch.uint8, high=256))
+            so, sr, zr, ss, zs, srelu = add
+            summed = (f", residual=%a5, output_scale={so}, residual_scale={sr}, "
+                      f"residual_zero_point={zr}, sum_scale={ss}, sum_zero_point={zs}, "
+                      f"sum_relu={srelu}")
         out = fn(*args)
         types = ", ".join(_qtype(a) for a in args)
         extra = (f"kernel_size={list(w.shape[2:])}, stride={list(conv[0])}, "
                  f"padding={list(conv[1])}, dilation={list(conv[2])}, groups={conv[3]}, "
                  if not linear else "")
         entry = "traced.int8.linear" if linear else "traced.int8.conv2d"
+        operands = ", ".join(f"%a{i}" for i in range(5))
         graph = Graph(fn, ", ".join(f"%a{i}: {_qtype(a)}" for i, a in enumerate(args))
                       + f") -> {_qtype(out)} {{\n"
-                      f'    %r = call_function "{entry}"(%a0, %a1, %a2, %a3, %a4, {extra}'
-                      f"input_zero_point={zx}, output_zero_point={zo}, relu={relu}) : "
+                      f'    %r = call_function "{entry}"({operands}, {extra}'
+                      f"input_zero_point={zx}, output_zero_point={zo}, relu={relu}{summed}) : "
                       f"({types}) -> {_qtype(out)}\n"
                       f"    output %r : {_qtype(out)}")
         return (name, graph, args)
@@ -905,13 +930,19 @@ def _int8_samples(linear):
     u8 = lambda *shape: tensor(shape, torch.uint8, high=256)  # noqa: E731
     if linear:
         return [sample("rows, k not a multiple of 4", u8(3, 10), w8(7, 10), 3, 10, False),
-                sample("3-d, relu", u8(2, 2, 64), w8(5, 64), 200, 7, True)]
+                sample("3-d, relu", u8(2, 2, 64), w8(5, 64), 200, 7, True),
+                sample("rows, residual add_relu", u8(5, 20), w8(9, 20), 17, 100, False,
+                       add=(0.3, 0.07, 250, 0.2, 40, True))]
     return [sample("strided, padded, relu", u8(1, 5, 6, 7), w8(6, 5, 3, 2), 3, 10, True,
                    ((2, 1), (1, 1), (1, 1), 1)),
             sample("dilated, batch 2", u8(2, 4, 7, 6), w8(3, 4, 2, 2), 128, 0, False,
                    ((1, 1), (0, 2), (2, 1), 1)),
             sample("depthwise", u8(1, 4, 5, 5), w8(4, 1, 3, 3), 9, 30, False,
-                   ((1, 2), (1, 1), (1, 1), 4))]
+                   ((1, 2), (1, 1), (1, 1), 4)),
+            sample("batch 2, residual add", u8(2, 6, 5, 7), w8(4, 6, 3, 3), 30, 120, True,
+                   ((1, 1), (1, 1), (1, 1), 1), add=(0.11, 0.05, 3, 0.09, 128, False)),
+            sample("depthwise, residual add_relu", u8(1, 4, 6, 5), w8(4, 1, 3, 3), 9, 30, False,
+                   ((2, 1), (1, 1), (1, 1), 4), add=(0.2, 0.3, 200, 0.25, 7, True))]
 
 
 # torch's quantized add and mul round differently in their vectorized loop

@@ -103,7 +103,7 @@ def _linear_module(case, seed=0):
 def _lowered_targets(tm):
     """The entries traced-lower-quantized leaves in the flattened graph."""
     opt = os.path.join(os.path.dirname(traced.__file__), "..", "..", "bin", "traced-opt")
-    out = subprocess.run([opt, "--traced-flatten", "--traced-lower-quantized"],
+    out = subprocess.run([opt, "--traced-flatten", "--traced-dce", "--traced-lower-quantized"],
                          input=str(tm), capture_output=True, text=True, check=True).stdout
     return out
 
@@ -138,6 +138,109 @@ def test_linear(case):
     assert '"traced.int8.linear"' in _lowered_targets(tm)
 
 
+class _AddAfter(torch.nn.Module):
+    """A quantized conv or linear, then torch.ops.quantized.add or add_relu
+    of its output and a residual (the add of a ResNet block), with the
+    residual first when `swapped`."""
+
+    def __init__(self, m, relu, swapped, scale=0.09, zero_point=71):
+        super().__init__()
+        self.m, self.relu, self.swapped = m, relu, swapped
+        self.scale, self.zero_point = scale, zero_point
+
+    def forward(self, x, r):
+        y = self.m(x)
+        a, b = (r, y) if self.swapped else (y, r)
+        add = torch.ops.quantized.add_relu if self.relu else torch.ops.quantized.add
+        return add(a, b, self.scale, self.zero_point)
+
+
+def _residual(like, g):
+    return _input(tuple(like.shape), g, scale=0.13)
+
+
+# (conv or linear case, add_relu, residual first)
+ADDS = {
+    "direct conv, add_relu": ("conv", "direct relu", True, False),
+    "packed conv, add, swapped": ("conv", "two pixel blocks", False, True),
+    "depthwise conv, add": ("conv", "depthwise stride 2 relu", False, False),
+    "linear rows, add_relu": ("linear", "rows direct relu", True, True),
+    "3-d linear, add": ("linear", "3-d input", False, False),
+}
+
+
+def _add_module(case, seed=0):
+    kind, inner, relu, swapped = ADDS[case]
+    m, x = (_conv_module if kind == "conv" else _linear_module)(inner, seed)
+    g = torch.Generator().manual_seed(seed + 100)
+    with torch.no_grad():
+        r = _residual(m(x), g)
+    return _AddAfter(m, relu, swapped), (x, r)
+
+
+@pytest.mark.parametrize("case", list(ADDS))
+def test_residual_add_fused(case):
+    """A quantized add of an int8 contraction's output and a residual
+    fuses into the contraction's epilogue (traced.int8.conv2d/linear with a
+    residual): it gives the integers the unfused graph gives (the float
+    path of the add after the int8 contraction), interpreted and compiled,
+    and torch's within one step."""
+    module, (x, r) = _add_module(case)
+    tm = traced.trace(module, (x, r))
+    lowered = _lowered_targets(tm)
+    assert "residual=" in lowered and "torch.ops.quantized.add" not in lowered
+    with torch.no_grad():
+        expected = module(x, r)
+    interpreted = tm.interpret(x, r)[0]
+    compiled = traced.compile(tm)(x, r)
+    assert interpreted.q_scale() == expected.q_scale()
+    assert interpreted.q_zero_point() == expected.q_zero_point()
+    assert torch.equal(compiled.int_repr(), interpreted.int_repr())
+    # The add alone, interpreted (torch.ops.quantized.add's kernel), of the
+    # int8 contraction's integers: exactly the fused answer.
+    with torch.no_grad():
+        y = module.m(x)
+    inner = traced.trace(module.m, x)
+    y_ours = inner.interpret(x)[0]
+    a, b = (r, y_ours) if module.swapped else (y_ours, r)
+    add_only = traced.trace(_AddAfter(_Identity(), module.relu, False, module.scale,
+                                      module.zero_point), (a, b))
+    assert torch.equal(add_only.interpret(a, b)[0].int_repr(), interpreted.int_repr())
+    steps = (interpreted.int_repr().int() - expected.int_repr().int()).abs()
+    assert steps.max() <= 1
+    del y
+
+
+class _Identity(torch.nn.Module):
+    def forward(self, x):
+        return x
+
+
+def test_residual_add_not_fused_when_shared():
+    """The contraction's output read by something else besides the add
+    stays a separate call, and the add keeps its float path."""
+    class Shared(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x, r):
+            y = self.m(x)
+            return torch.ops.quantized.add(y, r, 0.1, 3), y
+
+    m, x = _conv_module("direct relu")
+    with torch.no_grad():
+        r = _residual(m(x), torch.Generator().manual_seed(5))
+    module = Shared(m)
+    tm = traced.trace(module, (x, r))
+    lowered = _lowered_targets(tm)
+    assert "residual=" not in lowered
+    expected = module(x, r)
+    for got, want in zip(traced.compile(tm)(x, r), expected):
+        steps = (got.int_repr().int() - want.int_repr().int()).abs()
+        assert steps.max() <= 1
+
+
 _PATHS_SCRIPT = r"""
 import sys, torch
 sys.path.insert(0, {tests!r})
@@ -152,6 +255,10 @@ for case in test_int8.LINEARS:
     m, x = test_int8._linear_module(case, seed=1)
     tm = traced.trace(m, x)
     out += [tm.interpret(x)[0].int_repr(), traced.compile(tm)(x).int_repr()]
+for case in test_int8.ADDS:
+    m, xs = test_int8._add_module(case, seed=1)
+    tm = traced.trace(m, xs)
+    out += [tm.interpret(*xs)[0].int_repr(), traced.compile(tm)(*xs).int_repr()]
 torch.save(out, sys.argv[1])
 """
 
@@ -169,7 +276,7 @@ def test_vnni_and_portable_paths_agree(tmp_path):
         path = tmp_path / f"{mode}.pt"
         subprocess.run([sys.executable, "-c", script, str(path)], env=env, check=True)
         results.append(torch.load(path))
-    assert len(results[0]) == 2 * (len(CONVS) + len(LINEARS))
+    assert len(results[0]) == 2 * (len(CONVS) + len(LINEARS) + len(ADDS))
     for other in results[1:]:
         for a, b in zip(results[0], other):
             assert torch.equal(a, b)

@@ -71,3 +71,62 @@ traced.module root @NoOutput class "NoOutput" {
     output %c : tensor<1x2x1x1xui8>
   }
 }
+
+// -----
+
+// A quantized add_relu of an int8 convolution's result (read by nothing
+// else) and a residual of its shape fuses into the convolution's epilogue:
+// the convolution's output parameters, the residual's and the sum's become
+// its add arguments. A second add of a result the graph also returns stays
+// a separate add (the float path).
+// CHECK-LABEL: graph @forward
+// CHECK: %[[FUSED:.+]] = call_function "traced.int8.conv2d"(input=%x, {{.*}}output_zero_point=9, residual=%r, output_scale=0.4, residual_scale=0.25, residual_zero_point=5, sum_scale=0.5, sum_zero_point=2, sum_relu=True) : (tensor<1x2x2x2xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8>
+// CHECK-NOT: torch.ops.quantized.add_relu
+// CHECK: %[[SHARED:.+]] = call_function "traced.int8.conv2d"(input=%x, {{.*}}output_zero_point=9) :
+// CHECK: torch.round
+// CHECK: output %[[FUSED]], {{%[a-z0-9_]+}}, %[[SHARED]]
+// FLOAT-LABEL: graph @forward
+// FLOAT-NOT: residual=
+traced.module root @Add class "Add" {
+  parameter @w : tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5>> = dense<[[[[1]], [[2]]], [[[-3]], [[4]]]]> : tensor<2x2x1x1xi8>
+  graph @forward(%self: !traced.module<@Add>, %x: tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1:7>>, %r: tensor<1x2x2x2x!quant.uniform<u8:f32, 0.25:5>>) -> (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>) {
+    %w = getattr %self["w"] : !traced.module<@Add> -> tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5>>
+    %c = call_function "torch.ao.nn.quantized.functional.conv2d"(%x, %w, None, 1, 0, 1, 1, "zeros", 0.4, 9) : (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1:7>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>
+    %s = call_function "torch.ops.quantized.add_relu"(%c, %r, 0.5, 2) : (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.25:5>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>
+    %d = call_function "torch.ao.nn.quantized.functional.conv2d"(%x, %w, None, 1, 0, 1, 1, "zeros", 0.4, 9) : (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.1:7>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>
+    %t = call_function "torch.ops.quantized.add"(%r, %d, 0.5, 2) : (tensor<1x2x2x2x!quant.uniform<u8:f32, 0.25:5>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>
+    output %s, %t, %d : tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.5:2>>, tensor<1x2x2x2x!quant.uniform<u8:f32, 0.4:9>>
+  }
+}
+
+// -----
+
+// The fused add's operands are checked: a residual of the result's shape
+// and dtype, positive finite scales, zero points in [0, 255].
+traced.module root @BadAdd class "BadAdd" {
+  graph @forward(%self: !traced.module<@BadAdd>, %x: tensor<1x3x2x2xui8>, %w: tensor<2x64xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>, %r: tensor<1x2x2x1xui8>, %q: tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8> {
+    // expected-error @+1 {{expects a residual of the result's shape and dtype ('tensor<1x2x2x2xui8>'), not 'tensor<1x2x2x1xui8>'}}
+    %c = call_function "traced.int8.conv2d"(input=%x, weight=%w, multiplier=%m, offset=%m, compensation=%k, kernel_size=[1, 1], residual=%r) : (tensor<1x3x2x2xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<1x2x2x1xui8>) -> tensor<1x2x2x2xui8>
+    output %c : tensor<1x2x2x2xui8>
+  }
+}
+
+// -----
+
+traced.module root @BadAdd class "BadAdd" {
+  graph @forward(%self: !traced.module<@BadAdd>, %x: tensor<1x3x2x2xui8>, %w: tensor<2x64xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>, %r: tensor<1x2x2x1xui8>, %q: tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8> {
+    // expected-error @+1 {{expects a positive finite residual_scale, not 0}}
+    %c = call_function "traced.int8.conv2d"(input=%x, weight=%w, multiplier=%m, offset=%m, compensation=%k, kernel_size=[1, 1], residual=%q, residual_scale=0.0) : (tensor<1x3x2x2xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8>
+    output %c : tensor<1x2x2x2xui8>
+  }
+}
+
+// -----
+
+traced.module root @BadAdd class "BadAdd" {
+  graph @forward(%self: !traced.module<@BadAdd>, %x: tensor<1x3x2x2xui8>, %w: tensor<2x64xi8>, %m: tensor<2xf32>, %k: tensor<2xi32>, %r: tensor<1x2x2x1xui8>, %q: tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8> {
+    // expected-error @+1 {{expects a sum_zero_point in [0, 255], not 256}}
+    %c = call_function "traced.int8.conv2d"(input=%x, weight=%w, multiplier=%m, offset=%m, compensation=%k, kernel_size=[1, 1], residual=%q, sum_zero_point=256) : (tensor<1x3x2x2xui8>, tensor<2x64xi8>, tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xui8>
+    output %c : tensor<1x2x2x2xui8>
+  }
+}

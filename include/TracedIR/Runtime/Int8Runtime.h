@@ -37,8 +37,20 @@
  * most 514 taps). A linear: `g` holds rows, k, n (out features), zx, zo,
  * relu; input [rows, k], weight [n, k padded], output [rows, n].
  *
+ * The `_add` forms fuse the residual add of torch.ops.quantized.add /
+ * add_relu after that requantization: with `residual` a uint8 tensor laid
+ * out as the output, `scales` the output's scale so, the residual's sr and
+ * the sum's ss, and TRACED_INT8_ADD_GEOMETRY more geometry values zr, zs,
+ * relu (the residual's and the sum's zero points, add_relu), each output
+ * r becomes (in float32, as the interpreter's quantized add computes it)
+ *   y   = fma(r, so, so * -zo) + fma(residual, sr, sr * -zr)
+ *   out = nearbyint(y * (1 / ss)) + zs, clamped to [lo, 255] (lo: 0, or
+ *         zs for add_relu).
+ * A null residual is the plain form.
+ *
  * Each function returns 0, -1 for a geometry it cannot compute (a sum that
- * could leave int32), -2 when scratch memory runs out.
+ * could leave int32) or add parameters out of range, -2 when scratch
+ * memory runs out.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -59,6 +71,7 @@ extern "C" {
 enum {
   TRACED_INT8_CONV_GEOMETRY = 19,
   TRACED_INT8_LINEAR_GEOMETRY = 6,
+  TRACED_INT8_ADD_GEOMETRY = 3,
   TRACED_INT8_MAX_REDUCTION = 2147483647 / (255 * 128)
 };
 
@@ -71,11 +84,20 @@ int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
                            const int32_t *compensation, uint8_t *out,
                            const int64_t *g);
 
+int32_t traced_int8_conv2d_add(const uint8_t *x, const int8_t *w,
+                               const float *multiplier, const float *offset,
+                               const int32_t *compensation, const uint8_t *residual,
+                               const float *scales, uint8_t *out, const int64_t *g);
+int32_t traced_int8_linear_add(const uint8_t *x, const int8_t *w,
+                               const float *multiplier, const float *offset,
+                               const int32_t *compensation, const uint8_t *residual,
+                               const float *scales, uint8_t *out, const int64_t *g);
+
 /* The path this process takes: 2 AMX, 1 VNNI, 0 portable. */
 int32_t traced_int8_path(void);
 
 /* The entry points of compiled code (`traced_int8_conv2d_memref`,
- * `traced_int8_linear_memref`: each buffer an expanded memref<?xT>
+ * `traced_int8_linear_memref` and their `_add_memref` forms: each buffer an expanded memref<?xT>
  * descriptor, then the geometry as int64 values) by name, for a JIT. */
 const TracedRuntimeSymbol *traced_int8_runtime_symbols(int64_t *count);
 

@@ -21,20 +21,46 @@ using namespace mlir::traced::lowering;
 
 namespace {
 
-/// The runtime call, its status checked, as the call's one result.
+/// The runtime call, its status checked, as the call's one result: the
+/// plain form, or with a residual the `_add` form, whose scales pass as a
+/// constant float32 tensor and whose zero points and ReLU follow the
+/// geometry.
 FailureOr<SmallVector<Value>> callInt8(LoweringCall &c, StringRef symbol,
                                        RankedTensorType result,
                                        ArrayRef<int64_t> geometry) {
   SmallVector<Value> inputs;
-  for (StringRef name : {"input", "weight", "multiplier", "offset", "compensation"}) {
+  SmallVector<StringRef> names{"input", "weight", "multiplier", "offset", "compensation"};
+  bool add = !c.isNone("residual");
+  if (add)
+    names.push_back("residual");
+  for (StringRef name : names) {
     Value v = c.tensor(name);
     if (!v || !staticTensorType(v))
       return c.fail("expected statically shaped tensors");
     inputs.push_back(v);
   }
   OpBuilder &b = c.rewriter;
-  RuntimeCall call = buildRuntimeCall(b, c.loc, c.op, symbol, inputs, {result},
-                                      geometry, /*copyInputs=*/false);
+  SmallVector<int64_t> values(geometry);
+  std::string name = symbol.str();
+  if (add) {
+    std::optional<double> so = c.getFloat("output_scale"), sr = c.getFloat("residual_scale"),
+                          ss = c.getFloat("sum_scale");
+    std::optional<int64_t> zr = c.getInt("residual_zero_point"),
+                           zs = c.getInt("sum_zero_point");
+    std::optional<bool> relu = c.getBool("sum_relu");
+    if (!so || !sr || !ss || !zr || !zs || !relu)
+      return c.fail("expected constant add parameters");
+    auto type = RankedTensorType::get({3}, b.getF32Type());
+    inputs.push_back(arith::ConstantOp::create(
+        b, c.loc,
+        DenseElementsAttr::get(type, ArrayRef<float>{static_cast<float>(*so),
+                                                     static_cast<float>(*sr),
+                                                     static_cast<float>(*ss)})));
+    values.append({*zr, *zs, *relu ? 1 : 0});
+    name = (symbol.drop_back(strlen("_memref")) + "_add_memref").str();
+  }
+  RuntimeCall call = buildRuntimeCall(b, c.loc, c.op, name, inputs, {result}, values,
+                                      /*copyInputs=*/false);
   Value zero = arith::ConstantOp::create(b, c.loc, b.getI32IntegerAttr(0));
   c.check(arith::CmpIOp::create(b, c.loc, arith::CmpIPredicate::eq, call.status, zero),
           "the int8 runtime failed (no scratch memory)");

@@ -757,7 +757,46 @@ struct Int8Operands {
   std::vector<int32_t> comp;
   int64_t zx = 0, zo = 0;
   bool relu = false;
+  /// The fused add (Int8Runtime.h, `_add`), when there is a residual: its
+  /// bytes, the output's, residual's and sum's scales, then zr, zs, relu.
+  bool hasResidual = false;
+  std::vector<uint8_t> residual;
+  float scales[3] = {1.0f, 1.0f, 1.0f};
+  int64_t add[TRACED_INT8_ADD_GEOMETRY] = {0, 0, 0};
+
+  const uint8_t *residualData() const {
+    static const uint8_t none = 0;
+    return !hasResidual ? nullptr : residual.empty() ? &none : residual.data();
+  }
 };
+
+/// The fused add's operands of `args` into `r` (none when `residual` is
+/// None); its result rule checked them.
+LogicalResult int8Residual(const KernelArgs &args, Int8Operands &r) {
+  if (args.isNone("residual"))
+    return success();
+  FailureOr<Tensor> res = args.tensor("residual");
+  FailureOr<double> so = args.getFloat("output_scale"), sr = args.getFloat("residual_scale"),
+                    ss = args.getFloat("sum_scale");
+  FailureOr<int64_t> zr = args.getInt("residual_zero_point"),
+                     zs = args.getInt("sum_zero_point");
+  FailureOr<bool> relu = args.getBool("sum_relu");
+  if (failed(res) || failed(so) || failed(sr) || failed(ss) || failed(zr) || failed(zs) ||
+      failed(relu))
+    return failure();
+  if (res->dtype() != DType::U8)
+    return args.emitError() << "expects a uint8 residual";
+  r.hasResidual = true;
+  for (int64_t i = 0; i < res->numel(); ++i)
+    r.residual.push_back(static_cast<uint8_t>(res->getInt(i)));
+  r.scales[0] = static_cast<float>(*so);
+  r.scales[1] = static_cast<float>(*sr);
+  r.scales[2] = static_cast<float>(*ss);
+  r.add[0] = *zr;
+  r.add[1] = *zs;
+  r.add[2] = *relu;
+  return success();
+}
 
 FailureOr<Int8Operands> int8Operands(const KernelArgs &args, Tensor &input,
                                      Tensor &weight) {
@@ -792,6 +831,8 @@ FailureOr<Int8Operands> int8Operands(const KernelArgs &args, Tensor &input,
   r.zx = *zx;
   r.zo = *zo;
   r.relu = *relu;
+  if (failed(int8Residual(args, r)))
+    return failure();
   input = *x;
   weight = *w;
   return r;
@@ -804,7 +845,8 @@ FailureOr<RtValue> int8Result(const KernelArgs &args, int32_t status,
   if (status == -2)
     return args.emitError() << "could not allocate its scratch memory";
   if (status != 0)
-    return args.emitError() << "has a reduction too long for exact int32 sums";
+    return args.emitError() << "has a reduction too long for exact int32 sums or "
+                               "add parameters out of range";
   Tensor out(DType::U8, shape);
   for (int64_t i = 0; i < out.numel(); ++i)
     out.data<int64_t>()[i] = bytes[i];
@@ -836,14 +878,17 @@ FailureOr<RtValue> int8Conv2d(const KernelArgs &args) {
                                  })))
     return failure();
   ArrayRef<int64_t> shape = p.resultShape;
-  int64_t g[TRACED_INT8_CONV_GEOMETRY] = {
+  int64_t g[TRACED_INT8_CONV_GEOMETRY + TRACED_INT8_ADD_GEOMETRY] = {
       x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), kh,
       kw, p.stride[0], p.stride[1], p.padBefore[0], p.padBefore[1],
       p.dilation[0], p.dilation[1], shape[2], shape[3], ops->zx, ops->zo,
-      ops->relu, *groups};
+      ops->relu, *groups, ops->add[0], ops->add[1], ops->add[2]};
   std::vector<uint8_t> bytes(shape[0] * shape[1] * shape[2] * shape[3]);
-  int32_t status = traced_int8_conv2d(ops->x.data(), ops->w.data(), ops->mult.data(),
-                                      ops->off.data(), ops->comp.data(), bytes.data(), g);
+  if (ops->hasResidual && ops->residual.size() != bytes.size())
+    return args.emitError() << "expects a residual of the result's shape";
+  int32_t status = traced_int8_conv2d_add(ops->x.data(), ops->w.data(), ops->mult.data(),
+                                          ops->off.data(), ops->comp.data(),
+                                          ops->residualData(), ops->scales, bytes.data(), g);
   return int8Result(args, status, shape, bytes);
 }
 
@@ -857,13 +902,16 @@ FailureOr<RtValue> int8Linear(const KernelArgs &args) {
     return args.emitError() << "expects an input of at least one dim and a packed "
                                "2-D weight";
   int64_t k = x.dim(x.rank() - 1), rows = k ? x.numel() / k : 0;
-  int64_t g[TRACED_INT8_LINEAR_GEOMETRY] = {rows, k, w.dim(0), ops->zx, ops->zo,
-                                            ops->relu};
+  int64_t g[TRACED_INT8_LINEAR_GEOMETRY + TRACED_INT8_ADD_GEOMETRY] = {
+      rows, k, w.dim(0), ops->zx, ops->zo, ops->relu, ops->add[0], ops->add[1], ops->add[2]};
   SmallVector<int64_t> shape(x.shape());
   shape.back() = w.dim(0);
   std::vector<uint8_t> bytes(rows * w.dim(0));
-  int32_t status = traced_int8_linear(ops->x.data(), ops->w.data(), ops->mult.data(),
-                                      ops->off.data(), ops->comp.data(), bytes.data(), g);
+  if (ops->hasResidual && ops->residual.size() != bytes.size())
+    return args.emitError() << "expects a residual of the result's shape";
+  int32_t status = traced_int8_linear_add(ops->x.data(), ops->w.data(), ops->mult.data(),
+                                          ops->off.data(), ops->comp.data(),
+                                          ops->residualData(), ops->scales, bytes.data(), g);
   return int8Result(args, status, shape, bytes);
 }
 } // namespace

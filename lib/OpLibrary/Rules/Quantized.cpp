@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
+#include <cmath>
+
 namespace mlir::traced::rules {
 
 /// The torch dtype (quint8, qint8, qint32) a `dtype` argument names, as the
@@ -379,6 +381,38 @@ static LogicalResult int8Operands(RuleHelper &h, RankedTensorType input,
   return success();
 }
 
+/// The uint8 result of traced.int8.conv2d or traced.int8.linear at
+/// `shape`, after checking the fused add's operands: a residual of the
+/// result's shape and dtype, positive finite scales, zero points in [0,
+/// 255].
+static LogicalResult int8Result(const BoundCall &call, RuleHelper &h,
+                                ArrayRef<int64_t> shape, Type elementType) {
+  if (!call.isNone("residual")) {
+    RankedTensorType residual = h.tensor("residual");
+    if (!residual)
+      return h.unknown();
+    if (residual.getShape() != shape || residual.getElementType() != elementType)
+      return h.error() << "expects a residual of the result's shape and dtype ("
+                       << RankedTensorType::get(shape, elementType) << "), not "
+                       << residual;
+    for (StringRef name : {"output_scale", "residual_scale", "sum_scale"}) {
+      std::optional<double> scale = call.getFloat(name);
+      if (!scale)
+        return h.unknown();
+      if (!(*scale > 0.0 && std::isfinite(static_cast<float>(*scale))))
+        return h.error() << "expects a positive finite " << name << ", not " << *scale;
+    }
+    for (StringRef name : {"output_zero_point", "residual_zero_point", "sum_zero_point"}) {
+      std::optional<int64_t> zp = call.getInt(name);
+      if (!zp)
+        return h.unknown();
+      if (*zp < 0 || *zp > 255)
+        return h.error() << "expects a " << name << " in [0, 255], not " << *zp;
+    }
+  }
+  return h.result(shape, elementType);
+}
+
 /// traced.int8.conv2d (traced-lower-quantized's int8 convolution): input
 /// [N, C, H, W] uint8, weight [OC, KH * KW * C / groups padded] int8
 /// (int8PackedRow), groups 1 or C == OC (depthwise); the result [N, OC, OH,
@@ -414,7 +448,7 @@ LogicalResult int8Conv2d(const BoundCall &call, RuleHelper &h) {
   });
   if (!h.decoded(status, error))
     return h.stop();
-  return h.result(p.resultShape, input.getElementType());
+  return int8Result(call, h, p.resultShape, input.getElementType());
 }
 
 /// traced.int8.linear: input [..., K] uint8, weight [N, K padded] int8
@@ -429,7 +463,7 @@ LogicalResult int8Linear(const BoundCall &call, RuleHelper &h) {
     return h.stop();
   SmallVector<int64_t> shape(input.getShape());
   shape.back() = weight.getDimSize(0);
-  return h.result(shape, input.getElementType());
+  return int8Result(call, h, shape, input.getElementType());
 }
 
 LogicalResult quantizedLinear(const BoundCall &call, RuleHelper &h) {

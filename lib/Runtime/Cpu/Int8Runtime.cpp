@@ -93,6 +93,17 @@ struct Conv {
   bool direct() const { return c % 64 == 0 && ow >= 14 && !depthwise; }
 };
 
+/// The residual add fused after the requantization (Int8Runtime.h,
+/// traced_int8_conv2d_add): the output and the residual dequantized as
+/// torch's vectorized dequantize does (fma(q, s, s * -z)), added, and
+/// requantized to the sum's parameters.
+struct Sum {
+  float so, co;  // the output's scale, and scale * -zero point
+  float sr, cr;  // the residual's
+  float inv, zs; // 1 / the sum's scale, its zero point
+  float lo;      // 0, or zs when the add is add_relu
+};
+
 /// What the tiles of one image read and write.
 struct Job {
   const Conv *g;
@@ -102,18 +113,35 @@ struct Job {
   const float *mult, *off;
   uint8_t *out;         // (o, p) at out[o * ocStride + p * pStride]
   int64_t ocStride, pStride;
+  const uint8_t *res = nullptr; // the residual, laid out as out; null: none
+  const Sum *sum = nullptr;
 };
 
-/// One output: the float32 requantization of centered sum `acc`.
-inline uint8_t requantize(int32_t acc, float mult, float off, const Conv &g) {
-  float y = static_cast<float>(acc) * mult;
-  y = y + off;
+/// The requantization of one output, r (an integer in [0, 255], as a
+/// float), added to its residual when there is one.
+inline float addResidual(const Job &jb, int64_t at, float r) {
+  if (!jb.res)
+    return r;
+  const Sum &s = *jb.sum;
+  float y = fmaf(r, s.so, s.co) + fmaf(static_cast<float>(jb.res[at]), s.sr, s.cr);
+  y = nearbyintf(y * s.inv) + s.zs;
+  y = y < s.lo ? s.lo : y;
+  return y > 255.0f ? 255.0f : y;
+}
+
+/// Output (o, p): the float32 requantization of its centered sum `acc`,
+/// then the residual add.
+inline void requantize(const Job &jb, int64_t o, int64_t p, int32_t acc) {
+  const Conv &g = *jb.g;
+  float y = static_cast<float>(acc) * jb.mult[o];
+  y = y + jb.off[o];
   float r = nearbyintf(y);
   r = r + static_cast<float>(g.zo);
   float lo = g.relu ? static_cast<float>(g.zo) : 0.0f;
   r = r < lo ? lo : r;
   r = r > 255.0f ? 255.0f : r;
-  return static_cast<uint8_t>(static_cast<int32_t>(r));
+  int64_t at = o * jb.ocStride + p * jb.pStride;
+  jb.out[at] = static_cast<uint8_t>(static_cast<int32_t>(addResidual(jb, at, r)));
 }
 
 bool hasVnni();
@@ -258,8 +286,7 @@ void tilePortable(const Job &jb, int64_t b, const uint8_t *col, int64_t o0, int6
       for (int64_t q = 0; q < groups; ++q)
         for (int64_t j = 0; j < 4; ++j)
           acc += static_cast<int32_t>(col[(q * kBlock + pl) * 4 + j]) * w[q * 4 + j];
-      jb.out[o * jb.ocStride + (p0 + pl) * jb.pStride] =
-          requantize(acc - jb.comp[o], jb.mult[o], jb.off[o], g);
+      requantize(jb, o, p0 + pl, acc - jb.comp[o]);
     }
   }
 }
@@ -281,10 +308,30 @@ TRACED_VNNI inline void storeCentered(const Job &jb, int64_t o, int64_t p, int64
   y = _mm512_add_ps(y, _mm512_set1_ps(static_cast<float>(g.zo)));
   __m512 lo = _mm512_set1_ps(g.relu ? static_cast<float>(g.zo) : 0.0f);
   y = _mm512_min_ps(_mm512_max_ps(y, lo), _mm512_set1_ps(255.0f));
+  int64_t at = o * jb.ocStride + p * jb.pStride;
+  __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+  if (jb.res) { // addResidual, 16 lanes
+    __m128i r8;
+    if (jb.pStride == 1) {
+      r8 = _mm_maskz_loadu_epi8(m, jb.res + at);
+    } else {
+      alignas(16) uint8_t lanes[16] = {};
+      for (int64_t l = 0; l < left && l < 16; ++l)
+        lanes[l] = jb.res[at + l * jb.pStride];
+      r8 = _mm_load_si128(reinterpret_cast<const __m128i *>(lanes));
+    }
+    const Sum &s = *jb.sum;
+    __m512 r = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(r8));
+    y = _mm512_add_ps(_mm512_fmadd_ps(y, _mm512_set1_ps(s.so), _mm512_set1_ps(s.co)),
+                      _mm512_fmadd_ps(r, _mm512_set1_ps(s.sr), _mm512_set1_ps(s.cr)));
+    y = _mm512_roundscale_ps(_mm512_mul_ps(y, _mm512_set1_ps(s.inv)),
+                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    y = _mm512_add_ps(y, _mm512_set1_ps(s.zs));
+    y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(s.lo)), _mm512_set1_ps(255.0f));
+  }
   __m128i q8 = _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(y));
-  uint8_t *dst = jb.out + o * jb.ocStride + p * jb.pStride;
+  uint8_t *dst = jb.out + at;
   if (jb.pStride == 1) {
-    __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
     _mm_mask_storeu_epi8(dst, m, q8);
     return;
   }
@@ -567,8 +614,7 @@ void directTail(const Job &jb, int64_t oy, int64_t ox, int64_t from) {
             for (int64_t b = 0; b < 4; ++b, ++k)
               acc += static_cast<int32_t>(v[b]) * w[k];
           }
-      jb.out[o * jb.ocStride + (oy * g.ow + x) * jb.pStride] =
-          requantize(acc - jb.comp[o], jb.mult[o], jb.off[o], g);
+      requantize(jb, o, oy * g.ow + x, acc - jb.comp[o]);
     }
   }
 }
@@ -672,8 +718,7 @@ void depthwisePortable(const Job &jb, int64_t ch, const uint8_t *plane) {
           acc += static_cast<int32_t>(plane[(y * g.sw + col % g.sw) * wq + col / g.sw]) *
                  w[(i * g.kw + j) * 4];
         }
-      jb.out[ch * jb.ocStride + (oy * g.ow + ox) * jb.pStride] =
-          requantize(acc - jb.comp[ch], jb.mult[ch], jb.off[ch], g);
+      requantize(jb, ch, oy * g.ow + ox, acc - jb.comp[ch]);
     }
 }
 
@@ -807,10 +852,11 @@ int32_t computeImage(const Job &jb) {
   return 0;
 }
 
-/// Every image of `g`: out[n] ([oc][pixels], or with the strides given).
+/// Every image of `g`: out[n] ([oc][pixels], or with the strides given),
+/// added to res[n] (laid out as out) when `sum` is given.
 int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
-            const float *off, const int32_t *comp, uint8_t *out, int64_t ocStride,
-            int64_t pStride) {
+            const float *off, const int32_t *comp, const uint8_t *res, const Sum *sum,
+            uint8_t *out, int64_t ocStride, int64_t pStride) {
   if (g.kp() > kMaxReduction)
     return -1;
   uint8_t *xh = static_cast<uint8_t *>(
@@ -818,7 +864,9 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
   uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
   int32_t status = xh && scratch ? 0 : -2;
   for (int64_t n = 0; status == 0 && n < g.n; ++n) {
-    Job jb{&g, xh, w, comp, mult, off, out + n * g.oc * g.pixels(), ocStride, pStride};
+    int64_t image = n * g.oc * g.pixels();
+    Job jb{&g,       xh,       w,     comp, mult, off, out + image, ocStride,
+           pStride,  sum ? res + image : nullptr, sum};
     if (g.depthwise) {
       status = depthwiseImage(jb, x + n * g.c * g.h * g.w);
       continue;
@@ -835,10 +883,27 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
 
 extern "C" {
 
-TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
-                                         const float *multiplier, const float *offset,
-                                         const int32_t *compensation, uint8_t *out,
-                                         const int64_t *v) {
+/// The fused add's parameters from `scales` (the output's, the
+/// residual's and the sum's) and the geometry's zr, zs, relu; false when
+/// they are not valid (a scale not positive and finite, a zero point out
+/// of [0, 255]).
+static bool readSum(const float *scales, const int64_t *v, int32_t zo, Sum &s) {
+  for (int i = 0; i < 3; ++i)
+    if (!(scales[i] > 0.0f && scales[i] < INFINITY))
+      return false;
+  if (v[0] < 0 || v[0] > 255 || v[1] < 0 || v[1] > 255)
+    return false;
+  float zs = static_cast<float>(v[1]);
+  s = {scales[0], scales[0] * static_cast<float>(-zo), scales[1],
+       scales[1] * static_cast<float>(-v[0]), 1.0f / scales[2], zs, v[2] ? zs : 0.0f};
+  return true;
+}
+
+TRACED_EXPORT int32_t traced_int8_conv2d_add(const uint8_t *x, const int8_t *w,
+                                             const float *multiplier, const float *offset,
+                                             const int32_t *compensation,
+                                             const uint8_t *residual, const float *scales,
+                                             uint8_t *out, const int64_t *v) {
   Conv g{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
          v[11], v[12], v[13], v[14], static_cast<int32_t>(v[15]),
          static_cast<int32_t>(v[16]), v[17] != 0, false};
@@ -852,17 +917,34 @@ TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
       g.ow != (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1 || g.oh <= 0 ||
       g.ow <= 0)
     return -1;
-  return run(g, x, w, multiplier, offset, compensation, out, g.pixels(), 1);
+  Sum sum;
+  if (residual && !readSum(scales, v + TRACED_INT8_CONV_GEOMETRY, g.zo, sum))
+    return -1;
+  return run(g, x, w, multiplier, offset, compensation, residual,
+             residual ? &sum : nullptr, out, g.pixels(), 1);
 }
 
-TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
+TRACED_EXPORT int32_t traced_int8_conv2d(const uint8_t *x, const int8_t *w,
                                          const float *multiplier, const float *offset,
                                          const int32_t *compensation, uint8_t *out,
                                          const int64_t *v) {
+  return traced_int8_conv2d_add(x, w, multiplier, offset, compensation, nullptr, nullptr,
+                                out, v);
+}
+
+TRACED_EXPORT int32_t traced_int8_linear_add(const uint8_t *x, const int8_t *w,
+                                             const float *multiplier, const float *offset,
+                                             const int32_t *compensation,
+                                             const uint8_t *residual, const float *scales,
+                                             uint8_t *out, const int64_t *v) {
   // rows x k as one channels-last image of k channels, one row of `rows`
   // columns.
   int64_t rows = v[0], k = v[1], n = v[2];
   if (rows < 0 || k <= 0 || n < 0)
+    return -1;
+  Sum sum;
+  if (residual && !readSum(scales, v + TRACED_INT8_LINEAR_GEOMETRY, static_cast<int32_t>(v[4]),
+                           sum))
     return -1;
   if (rows == 0)
     return 0;
@@ -871,35 +953,71 @@ TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
   Conv g{1, k, 1, rows, n, 1, 1, 1, 1, 0, 0, 1, 1, 1, rows,
          static_cast<int32_t>(v[3]), static_cast<int32_t>(v[4]), v[5] != 0, true};
   // Output (o, p) of the image is out[p][o].
-  return run(g, x, w, multiplier, offset, compensation, out, 1, n);
+  return run(g, x, w, multiplier, offset, compensation, residual,
+             residual ? &sum : nullptr, out, 1, n);
+}
+
+TRACED_EXPORT int32_t traced_int8_linear(const uint8_t *x, const int8_t *w,
+                                         const float *multiplier, const float *offset,
+                                         const int32_t *compensation, uint8_t *out,
+                                         const int64_t *v) {
+  return traced_int8_linear_add(x, w, multiplier, offset, compensation, nullptr, nullptr,
+                                out, v);
 }
 
 TRACED_EXPORT int32_t traced_int8_path(void) { return hasAmx() ? 2 : hasVnni() ? 1 : 0; }
 
 // The compiled-code entry points: each buffer a memref<?xT> descriptor.
-TRACED_EXPORT int32_t traced_int8_conv2d_memref(
-    MR(uint8_t, x), MR(int8_t, w), MR(float, m), MR(float, o), MR(int32_t, comp),
-    MR(uint8_t, out),
-    int64_t n, int64_t c, int64_t h, int64_t wd, int64_t oc, int64_t kh, int64_t kw,
-    int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh, int64_t dw,
-    int64_t oh, int64_t ow, int64_t zx, int64_t zo, int64_t relu, int64_t groups) {
-  int64_t v[] = {n, c, h, wd, oc, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, zx, zo, relu, groups};
+#define TRACED_INT8_CONV_PARAMS                                                   \
+  int64_t n, int64_t c, int64_t h, int64_t wd, int64_t oc, int64_t kh, int64_t kw, \
+      int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh, int64_t dw,      \
+      int64_t oh, int64_t ow, int64_t zx, int64_t zo, int64_t relu, int64_t groups
+#define TRACED_INT8_CONV_VALUES \
+  n, c, h, wd, oc, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, zx, zo, relu, groups
+
+TRACED_EXPORT int32_t traced_int8_conv2d_memref(MR(uint8_t, x), MR(int8_t, w), MR(float, m),
+                                                MR(float, o), MR(int32_t, comp),
+                                                MR(uint8_t, out), TRACED_INT8_CONV_PARAMS) {
+  int64_t v[] = {TRACED_INT8_CONV_VALUES};
   return traced_int8_conv2d(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(out), v);
 }
 
+TRACED_EXPORT int32_t traced_int8_conv2d_add_memref(
+    MR(uint8_t, x), MR(int8_t, w), MR(float, m), MR(float, o), MR(int32_t, comp),
+    MR(uint8_t, res), MR(float, scales), MR(uint8_t, out), TRACED_INT8_CONV_PARAMS,
+    int64_t zr, int64_t zs, int64_t sumRelu) {
+  int64_t v[] = {TRACED_INT8_CONV_VALUES, zr, zs, sumRelu};
+  return traced_int8_conv2d_add(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(res), AT(scales),
+                                AT(out), v);
+}
+
 TRACED_EXPORT int32_t traced_int8_linear_memref(MR(uint8_t, x), MR(int8_t, w), MR(float, m),
-                                         MR(float, o), MR(int32_t, comp),
-                                         MR(uint8_t, out), int64_t rows,
-                                         int64_t k, int64_t n, int64_t zx, int64_t zo,
-                                         int64_t relu) {
+                                                MR(float, o), MR(int32_t, comp),
+                                                MR(uint8_t, out), int64_t rows, int64_t k,
+                                                int64_t n, int64_t zx, int64_t zo,
+                                                int64_t relu) {
   int64_t v[] = {rows, k, n, zx, zo, relu};
   return traced_int8_linear(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(out), v);
+}
+
+TRACED_EXPORT int32_t traced_int8_linear_add_memref(
+    MR(uint8_t, x), MR(int8_t, w), MR(float, m), MR(float, o), MR(int32_t, comp),
+    MR(uint8_t, res), MR(float, scales), MR(uint8_t, out), int64_t rows, int64_t k,
+    int64_t n, int64_t zx, int64_t zo, int64_t relu, int64_t zr, int64_t zs,
+    int64_t sumRelu) {
+  int64_t v[] = {rows, k, n, zx, zo, relu, zr, zs, sumRelu};
+  return traced_int8_linear_add(AT(x), AT(w), AT(m), AT(o), AT(comp), AT(res), AT(scales),
+                                AT(out), v);
 }
 
 TRACED_EXPORT const TracedRuntimeSymbol *traced_int8_runtime_symbols(int64_t *count) {
   static const TracedRuntimeSymbol symbols[] = {
       {"traced_int8_conv2d_memref", reinterpret_cast<void *>(&traced_int8_conv2d_memref)},
       {"traced_int8_linear_memref", reinterpret_cast<void *>(&traced_int8_linear_memref)},
+      {"traced_int8_conv2d_add_memref",
+       reinterpret_cast<void *>(&traced_int8_conv2d_add_memref)},
+      {"traced_int8_linear_add_memref",
+       reinterpret_cast<void *>(&traced_int8_linear_add_memref)},
   };
   *count = sizeof(symbols) / sizeof(symbols[0]);
   return symbols;

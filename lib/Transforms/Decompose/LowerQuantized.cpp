@@ -50,6 +50,9 @@ struct Lowering {
   SymbolTableCollection &symbols;
   /// Whether conv2d and linear may become traced.int8 entries.
   bool int8Kernels = true;
+  /// Calls the rewrite made dead besides the one it replaces (a traced.int8
+  /// contraction whose add it fused); the driver erases them after it.
+  SmallVector<Operation *> dead = {};
 
   Type f32() const { return Float32Type::get(d.ctx); }
   /// The quantized element type value `v` had, or null.
@@ -194,6 +197,49 @@ Results lowerAdaptiveAvgPool(Lowering &l) {
   return one(l.requantize(y, p, /*relu=*/false, /*nonFinite=*/false));
 }
 
+/// torch.ops.quantized.add / add_relu of a traced.int8 contraction's
+/// result that nothing else reads and a residual of its shape and storage
+/// type (quint8 throughout): the contraction again with the add in its
+/// epilogue (Int8Runtime.h, the `_add` forms), which computes what the
+/// float path below computes of the contraction's stored integers. Null
+/// when the add is not one.
+Value fuseResidualAdd(Lowering &l, Value a, Value b, bool relu) {
+  Decomposer &d = l.d;
+  QParams po(l.qtype(d.bound.op->getResult(0)));
+  if (!l.int8Kernels || po.lo != 0 || po.hi != 255)
+    return {};
+  for (auto [self, other] : {std::pair{a, b}, std::pair{b, a}}) {
+    auto call = self.getDefiningOp<CallFunctionOp>();
+    if (!call || !self.hasOneUse() || typeOf(self) != typeOf(other))
+      continue;
+    std::optional<BoundOp> bound = bindCall(call, {});
+    if (!bound || !bound->spec->name.starts_with("traced.int8."))
+      continue;
+    Decomposer contraction(*bound, d.b, l.symbols);
+    QParams ps(l.qtype(self)), pr(l.qtype(other));
+    if (!contraction.isNone("residual") || pr.lo != 0 || pr.hi != 255)
+      continue;
+    // The contraction's arguments up to relu, then the add's.
+    SmallVector<KwArg> args;
+    for (const Param &param : bound->spec->signature.params) {
+      if (param.name == "residual")
+        break;
+      if (bound->slot(param.name))
+        args.push_back({param.name, contraction.arg(param.name)});
+    }
+    args.append({{"residual", other},
+                 {"output_scale", d.f64(ps.scale())},
+                 {"residual_scale", d.f64(pr.scale())},
+                 {"residual_zero_point", d.i64(pr.zeroPoint())},
+                 {"sum_scale", d.f64(po.scale())},
+                 {"sum_zero_point", d.i64(po.zeroPoint())},
+                 {"sum_relu", d.boolean(relu)}});
+    l.dead.push_back(call);
+    return d.call(bound->spec->name, args);
+  }
+  return {};
+}
+
 /// torch.ops.quantized.add / add_relu / mul / mul_relu.
 Results lowerBinary(Lowering &l) {
   Decomposer &d = l.d;
@@ -213,6 +259,8 @@ Results lowerBinary(Lowering &l) {
     Value y = d.binary("torch.mul", d.cast(c, l.f32()), d.f64(multiplier));
     return one(l.requantize(y, po, relu, /*nonFinite=*/false));
   }
+  if (Value fused = fuseResidualAdd(l, a, b, relu))
+    return one(fused);
   Value sum = d.binary("torch.add", l.dequantize(a, l.qtype(a)),
                        l.dequantize(b, l.qtype(b)));
   float inverse = 1.0f / static_cast<float>(po.scale());
@@ -766,6 +814,8 @@ LogicalResult traced::lowerQuantized(mlir::ModuleOp top, Operation *,
       from.replaceAllUsesWith(to);
     }
     op->erase();
+    for (Operation *dead : l.dead)
+      dead->erase();
   }
   return success();
 }
