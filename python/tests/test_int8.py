@@ -335,3 +335,38 @@ def test_max_pool_by_taps(kwargs):
         assert got.q_scale() == expected.q_scale()
         assert torch.equal(got.int_repr(), expected.int_repr())
     assert '"torch.maximum"' in _lowered_targets(tm)
+
+
+def test_compiled_quantized_io_in_place(monkeypatch):
+    """A compiled call reads a contiguous quantized input's storage
+    integers in place and writes a quantized output straight into a torch
+    quantized tensor: no int_repr or copy on torch's thread pool, whose
+    workers would then spin beside the compiled code's (docs/cpu.md). A
+    strided input is copied; per-channel outputs are made too."""
+    scales = torch.tensor([0.1, 0.2, 0.05], dtype=torch.float64)
+    zps = torch.tensor([0, 3, -2])
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            y = torch.quantize_per_channel(x.dequantize(), scales, zps, 1, torch.qint8)
+            return torch.nn.functional.relu(x), y
+
+    x = _input((2, 3, 4, 5), torch.Generator().manual_seed(4))
+    tm = traced.trace(M(), x)
+    compiled = traced.compile(tm)
+    want = tm.interpret(x)
+    strided = _input((2, 3, 5, 4), torch.Generator().manual_seed(5),
+                     zero_point=x.q_zero_point()).transpose(2, 3)
+    want_strided = tm.interpret(strided)
+    with monkeypatch.context() as m:
+        def refuse(self):
+            raise AssertionError("int_repr called")
+        m.setattr(torch.Tensor, "int_repr", refuse)
+        got = compiled(x)
+    for g, w in zip(got, want):
+        assert g.is_quantized and g.qscheme() == w.qscheme() and g.dtype == w.dtype
+        assert torch.equal(g.dequantize(), w.dequantize())
+        assert torch.equal(g.int_repr(), w.int_repr())
+    assert x.is_contiguous() and not strided.is_contiguous()
+    for g, w in zip(compiled(strided), want_strided):
+        assert torch.equal(g.int_repr(), w.int_repr())

@@ -64,7 +64,39 @@ def quantized_storage(label, x, qparams, where):
     if got != qparams:
         raise InputError(f"{label} takes a quantized tensor of parameters {qparams}; "
                          f"{where} got {got}")
+    if x.is_contiguous():
+        return storage_view(x)
     return x.int_repr().contiguous().numpy()
+
+
+_STORAGE = {torch.quint8: np.uint8, torch.qint8: np.int8, torch.qint32: np.int32}
+
+
+def storage_view(x):
+    """The storage integers of contiguous quantized tensor `x` as a numpy
+    array over its memory: no copy, and no torch op (int_repr runs on
+    torch's thread pool, whose workers then spin beside the compiled
+    code's threads: docs/cpu.md, "Threads beside torch"). The array is
+    valid while `x` lives."""
+    import ctypes
+    dtype = np.dtype(_STORAGE[x.dtype])
+    if x.numel() == 0:
+        return np.zeros(tuple(x.shape), dtype)
+    memory = (ctypes.c_char * (x.numel() * dtype.itemsize)).from_address(x.data_ptr())
+    return np.frombuffer(memory, dtype=dtype).reshape(tuple(x.shape))
+
+
+def empty_quantized(shape, qparams):
+    """An uninitialized torch quantized tensor of `shape` and `qparams`,
+    for compiled code to write its storage integers into (storage_view)."""
+    dtype = getattr(torch, qparams["dtype"])
+    if "scale" in qparams:
+        return torch._empty_affine_quantized(list(shape), scale=qparams["scale"],
+                                             zero_point=qparams["zero_point"], dtype=dtype)
+    return torch._empty_per_channel_affine_quantized(
+        list(shape), scales=torch.tensor(qparams["scales"], dtype=torch.float64),
+        zero_points=torch.tensor(qparams["zero_points"], dtype=torch.int64),
+        axis=qparams["axis"], dtype=dtype)
 
 
 def quantized_input(spec, x, where):

@@ -67,10 +67,11 @@ def _same_memory(x, a) -> bool:
         x.data_ptr() == a.ctypes.data
 
 
-def _output_array(shape, dtype) -> np.ndarray:
-    """A compiled call's output array, held to max_tensor_bytes like the
-    temporaries compiled code allocates (traced.set_limits); numpy's
-    MemoryError becomes a ResourceError."""
+def _output_array(shape, dtype, allocate=np.empty):
+    """A compiled call's output array (or what `allocate(shape, dtype)`
+    makes), held to max_tensor_bytes like the temporaries compiled code
+    allocates (traced.set_limits); an out-of-memory error becomes a
+    ResourceError."""
     count = 1
     for d in shape:
         count *= int(d)
@@ -80,8 +81,10 @@ def _output_array(shape, dtype) -> np.ndarray:
             f"an output of shape {list(shape)} would take {size} bytes, more "
             f"than {_traced.describe_tensor_bytes_limit()}")
     try:
-        return np.empty(shape, dtype)
-    except MemoryError:
+        return allocate(shape, dtype)
+    except (MemoryError, RuntimeError) as e:
+        if isinstance(e, RuntimeError) and "alloc" not in str(e).lower():
+            raise
         raise ResourceError(f"out of memory: an output of shape {list(shape)} "
                             f"needs {size} bytes") from None
 
@@ -218,6 +221,15 @@ class CompiledModule:
                 outputs[k] = a
                 if _same_memory(given[j], a):
                     returned[k] = given[j]
+        # A quantized output is a torch quantized tensor the compiled code
+        # writes the storage integers of.
+        quantized = {}
+        for k, qparams in self._quantized_outputs.items():
+            if outputs[k] is None:
+                quantized[k] = _output_array(
+                    shapes[k], self.output_specs[k][1],
+                    lambda shape, _, q=qparams: _calls.empty_quantized(shape, q))
+                outputs[k] = _calls.storage_view(quantized[k])
         outputs = [o if o is not None else _output_array(shape, dtype)
                    for o, shape, (_, dtype) in
                    zip(outputs, shapes, self.output_specs)]
@@ -232,6 +244,9 @@ class CompiledModule:
         if _calls.wants_torch(list(inputs) + list(named.values())):
             results = _calls.to_torch(results)
         for i, qparams in self._quantized_outputs.items():
+            if i in quantized:
+                results[i] = quantized[i]
+                continue
             from .module import quantized_from_ints
             results[i] = quantized_from_ints(np.asarray(results[i]), qparams)
         for k, x in returned.items():
