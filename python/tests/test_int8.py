@@ -65,6 +65,9 @@ CONVS = {
     "depthwise stride 2 relu": (32, 32, (3, 3), 2, 1, 1, 15, 33, 1, True, True, 32),
     "depthwise 5x5 dilated": (8, 8, (5, 5), 1, 4, 2, 9, 10, 2, False, False, 8),
     "depthwise stride 3": (6, 6, (3, 3), 3, 1, 1, 11, 13, 1, True, False, 6),
+    # Stride 3 (the blocked input's rows spread over three phases), 5
+    # channels (a second group of 4 with 3 zero channels).
+    "stride 3": (5, 8, (3, 3), 3, 1, 1, 13, 35, 1, False, False),
 }
 
 

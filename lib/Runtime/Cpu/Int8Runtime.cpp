@@ -191,6 +191,40 @@ void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uin
   }
 }
 
+/// interleave4 at stride 2: pixel 2j to even + 4j, pixel 2j + 1 to odd +
+/// 4j (the two stride phases of a padded row).
+void interleave4Stride2(const uint8_t *a, const uint8_t *b, const uint8_t *c,
+                        const uint8_t *d, int64_t n, uint8_t *even, uint8_t *odd) {
+  int64_t i = 0;
+#if defined(__x86_64__)
+  for (; i + 16 <= n; i += 16) {
+    __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + i));
+    __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + i));
+    __m128i vc = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + i));
+    __m128i vd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
+    __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
+    __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
+    // Pixels 0-3, 4-7, 8-11, 12-15, then their even and odd ones.
+    __m128 p0 = _mm_castsi128_ps(_mm_unpacklo_epi16(ab0, cd0));
+    __m128 p1 = _mm_castsi128_ps(_mm_unpackhi_epi16(ab0, cd0));
+    __m128 p2 = _mm_castsi128_ps(_mm_unpacklo_epi16(ab1, cd1));
+    __m128 p3 = _mm_castsi128_ps(_mm_unpackhi_epi16(ab1, cd1));
+    float *e = reinterpret_cast<float *>(even + i * 2), *o = reinterpret_cast<float *>(odd + i * 2);
+    _mm_storeu_ps(e, _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(2, 0, 2, 0)));
+    _mm_storeu_ps(e + 4, _mm_shuffle_ps(p2, p3, _MM_SHUFFLE(2, 0, 2, 0)));
+    _mm_storeu_ps(o, _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(3, 1, 3, 1)));
+    _mm_storeu_ps(o + 4, _mm_shuffle_ps(p2, p3, _MM_SHUFFLE(3, 1, 3, 1)));
+  }
+#endif
+  for (; i < n; ++i) {
+    uint8_t *dst = (i % 2 ? odd : even) + i / 2 * 4;
+    dst[0] = a[i];
+    dst[1] = b[i];
+    dst[2] = c[i];
+    dst[3] = d[i];
+  }
+}
+
 /// A row's columns [0, n) of `Unit` bytes spread over the stride phases
 /// of its padded row: column i is padded column pw + i, at phase (pw + i) %
 /// sw, index (pw + i) / sw; `phaseRow(phase)` is where a phase's index 0 is.
@@ -223,33 +257,44 @@ void blockRowHwc(const Conv &g, const uint8_t *x, int64_t q, uint8_t *dst) {
 /// row y, channel group q, padded column x at phase x % sw, index x / sw
 /// (so that the columns one output row reads at one tap are contiguous at
 /// any stride). Pads hold zx; channels past c hold 0 (their weights are 0).
-void blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, uint8_t *scratch) {
-  int64_t cg = g.cg();
+/// Rows and channel groups are spread over the threads when there are
+/// enough of them (a serial copy was a tenth of resnet18's int8 time).
+/// -2 when scratch memory runs out.
+int32_t blockInput(const Conv &g, const uint8_t *x, uint8_t *xh, const uint8_t *zeros) {
+  int64_t cg = g.cg(), rows = g.h * cg;
   memset(xh, g.zx, static_cast<size_t>(g.blockedBytes()));
-  for (int64_t y = 0; y < g.h; ++y)
-    for (int64_t q = 0; q < cg; ++q) {
+  int failed = 0;
+#pragma omp parallel if (g.h * g.c * g.w >= (int64_t(1) << 16)) reduction(| : failed)
+  {
+    // Stride 3 or more: a row interleaved here, then spread over the phases.
+    uint8_t *scratch =
+        g.sw > 2 && !g.hwc ? static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4))) : nullptr;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < rows; ++i) {
+      int64_t y = i / cg, q = i % cg;
       if (g.hwc) { // a linear's rows: 4 channels of a column per copy
         blockRowHwc(g, x + y * g.w * g.c, q, xh + g.at(y + g.ph, q, g.pw));
         continue;
       }
-      const uint8_t *rows[4];
+      const uint8_t *r[4];
       for (int64_t j = 0; j < 4; ++j)
-        rows[j] = q * 4 + j < g.c ? x + ((q * 4 + j) * g.h + y) * g.w : nullptr;
-      // At stride 1 the row is contiguous in the blocked input; otherwise
-      // it is interleaved in `scratch` (w * 4 bytes), then spread over the
-      // phases.
-      uint8_t *dst = g.sw == 1 ? xh + g.at(y + g.ph, q, g.pw) : scratch;
-      if (rows[3]) {
-        interleave4(rows[0], rows[1], rows[2], rows[3], g.w, dst);
+        r[j] = q * 4 + j < g.c ? x + ((q * 4 + j) * g.h + y) * g.w : zeros;
+      if (g.sw == 1) { // contiguous in the blocked input
+        interleave4(r[0], r[1], r[2], r[3], g.w, xh + g.at(y + g.ph, q, g.pw));
+      } else if (g.sw == 2) {
+        interleave4Stride2(r[0], r[1], r[2], r[3], g.w, xh + g.at(y + g.ph, q, g.pw),
+                           xh + g.at(y + g.ph, q, g.pw + 1));
+      } else if (!scratch) {
+        failed = 1;
       } else {
-        for (int64_t i = 0; i < g.w; ++i)
-          for (int64_t j = 0; j < 4; ++j)
-            dst[i * 4 + j] = rows[j] ? rows[j][i] : 0;
-      }
-      if (g.sw != 1)
+        interleave4(r[0], r[1], r[2], r[3], g.w, scratch);
         spreadPhases<4>(scratch, g.w, g.sw, g.pw,
                         [&](int64_t phase) { return xh + g.at(y + g.ph, q, phase); });
+      }
     }
+    free(scratch);
+  }
+  return failed ? -2 : 0;
 }
 
 /// Block `b` of the patches: [k / 4][kBlock][4] from the blocked input.
@@ -861,8 +906,9 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
     return -1;
   uint8_t *xh = static_cast<uint8_t *>(
       malloc(g.depthwise ? 1 : static_cast<size_t>(g.blockedBytes())));
-  uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w * 4 + 64)));
-  int32_t status = xh && scratch ? 0 : -2;
+  // A zero row for the channels past c in the last group of 4.
+  uint8_t *zeros = static_cast<uint8_t *>(calloc(static_cast<size_t>(g.w + 64), 1));
+  int32_t status = xh && zeros ? 0 : -2;
   for (int64_t n = 0; status == 0 && n < g.n; ++n) {
     int64_t image = n * g.oc * g.pixels();
     Job jb{&g,       xh,       w,     comp, mult, off, out + image, ocStride,
@@ -871,11 +917,12 @@ int32_t run(const Conv &g, const uint8_t *x, const int8_t *w, const float *mult,
       status = depthwiseImage(jb, x + n * g.c * g.h * g.w);
       continue;
     }
-    blockInput(g, x + n * g.c * g.h * g.w, xh, scratch);
-    status = computeImage(jb);
+    status = blockInput(g, x + n * g.c * g.h * g.w, xh, zeros);
+    if (status == 0)
+      status = computeImage(jb);
   }
   free(xh);
-  free(scratch);
+  free(zeros);
   return status;
 }
 
