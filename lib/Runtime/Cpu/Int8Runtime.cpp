@@ -339,59 +339,85 @@ void tilePortable(const Job &jb, int64_t b, const uint8_t *col, int64_t o0, int6
 #if defined(__x86_64__)
 #define TRACED_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
+/// The epilogue's operands and constants of a job, copied out of it once
+/// per tile so that they stay in registers: the byte stores of the outputs
+/// may alias anything, so the compiler would otherwise reload them from
+/// the job after every store.
+struct Epilogue {
+  uint8_t *out;
+  const uint8_t *res;
+  int64_t ocStride, pStride;
+  const float *mult, *off;
+  const int32_t *comp;
+  __m512 zo, lo, top;
+  __m512 so, co, sr, cr, inv, zs, slo; // the fused add's (Sum)
+
+  TRACED_VNNI explicit Epilogue(const Job &jb)
+      : out(jb.out), res(jb.res), ocStride(jb.ocStride), pStride(jb.pStride),
+        mult(jb.mult), off(jb.off), comp(jb.comp),
+        zo(_mm512_set1_ps(static_cast<float>(jb.g->zo))),
+        lo(_mm512_set1_ps(jb.g->relu ? static_cast<float>(jb.g->zo) : 0.0f)),
+        top(_mm512_set1_ps(255.0f)) {
+    const Sum s = jb.sum ? *jb.sum : Sum{};
+    so = _mm512_set1_ps(s.so);
+    co = _mm512_set1_ps(s.co);
+    sr = _mm512_set1_ps(s.sr);
+    cr = _mm512_set1_ps(s.cr);
+    inv = _mm512_set1_ps(s.inv);
+    zs = _mm512_set1_ps(s.zs);
+    slo = _mm512_set1_ps(s.lo);
+  }
+};
+
 /// The requantized outputs of channel `o` at pixels [p, p + 16) (the
 /// first `left` of them) from their centered sums `y` (integers, exact in
-/// float32).
-TRACED_VNNI inline void storeCentered(const Job &jb, int64_t o, int64_t p, int64_t left,
+/// float32), added to the residual when there is one (addResidual).
+TRACED_VNNI inline void storeCentered(const Epilogue &e, int64_t o, int64_t p, int64_t left,
                                       __m512 y) {
   if (left <= 0)
     return;
-  const Conv &g = *jb.g;
-  y = _mm512_mul_ps(y, _mm512_set1_ps(jb.mult[o]));
-  y = _mm512_add_ps(y, _mm512_set1_ps(jb.off[o]));
+  y = _mm512_mul_ps(y, _mm512_set1_ps(e.mult[o]));
+  y = _mm512_add_ps(y, _mm512_set1_ps(e.off[o]));
   y = _mm512_roundscale_ps(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  y = _mm512_add_ps(y, _mm512_set1_ps(static_cast<float>(g.zo)));
-  __m512 lo = _mm512_set1_ps(g.relu ? static_cast<float>(g.zo) : 0.0f);
-  y = _mm512_min_ps(_mm512_max_ps(y, lo), _mm512_set1_ps(255.0f));
-  int64_t at = o * jb.ocStride + p * jb.pStride;
+  y = _mm512_add_ps(y, e.zo);
+  y = _mm512_min_ps(_mm512_max_ps(y, e.lo), e.top);
+  int64_t at = o * e.ocStride + p * e.pStride;
   __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-  if (jb.res) { // addResidual, 16 lanes
+  if (e.res) {
     __m128i r8;
-    if (jb.pStride == 1) {
-      r8 = _mm_maskz_loadu_epi8(m, jb.res + at);
+    if (e.pStride == 1) {
+      r8 = _mm_maskz_loadu_epi8(m, e.res + at);
     } else {
       alignas(16) uint8_t lanes[16] = {};
       for (int64_t l = 0; l < left && l < 16; ++l)
-        lanes[l] = jb.res[at + l * jb.pStride];
+        lanes[l] = e.res[at + l * e.pStride];
       r8 = _mm_load_si128(reinterpret_cast<const __m128i *>(lanes));
     }
-    const Sum &s = *jb.sum;
     __m512 r = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(r8));
-    y = _mm512_add_ps(_mm512_fmadd_ps(y, _mm512_set1_ps(s.so), _mm512_set1_ps(s.co)),
-                      _mm512_fmadd_ps(r, _mm512_set1_ps(s.sr), _mm512_set1_ps(s.cr)));
-    y = _mm512_roundscale_ps(_mm512_mul_ps(y, _mm512_set1_ps(s.inv)),
+    y = _mm512_add_ps(_mm512_fmadd_ps(y, e.so, e.co), _mm512_fmadd_ps(r, e.sr, e.cr));
+    y = _mm512_roundscale_ps(_mm512_mul_ps(y, e.inv),
                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    y = _mm512_add_ps(y, _mm512_set1_ps(s.zs));
-    y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(s.lo)), _mm512_set1_ps(255.0f));
+    y = _mm512_add_ps(y, e.zs);
+    y = _mm512_min_ps(_mm512_max_ps(y, e.slo), e.top);
   }
   __m128i q8 = _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(y));
-  uint8_t *dst = jb.out + at;
-  if (jb.pStride == 1) {
+  uint8_t *dst = e.out + at;
+  if (e.pStride == 1) {
     _mm_mask_storeu_epi8(dst, m, q8);
     return;
   }
   alignas(16) uint8_t lanes[16];
   _mm_store_si128(reinterpret_cast<__m128i *>(lanes), q8);
   for (int64_t l = 0; l < left && l < 16; ++l)
-    dst[l * jb.pStride] = lanes[l];
+    dst[l * e.pStride] = lanes[l];
 }
 
 /// The same from the int32 sums `acc` of x * w, less the compensation.
-TRACED_VNNI inline void storeOutputs(const Job &jb, int64_t o, int64_t p, int64_t left,
+TRACED_VNNI inline void storeOutputs(const Epilogue &e, int64_t o, int64_t p, int64_t left,
                                      __m512i acc) {
   if (left > 0)
-    storeCentered(jb, o, p, left,
-                  _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_set1_epi32(jb.comp[o]))));
+    storeCentered(e, o, p, left,
+                  _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_set1_epi32(e.comp[o]))));
 }
 
 /// Output channels [o0, o0 + R) by T vectors of 16 pixels of block b.
@@ -416,9 +442,10 @@ TRACED_VNNI void tileVnni(const Job &jb, int64_t b, const uint8_t *col, int64_t 
         acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], v[t], s);
     }
   }
+  Epilogue e(jb);
   for (int r = 0; r < R; ++r)
     for (int t = 0; t < T; ++t)
-      storeOutputs(jb, o0 + r, p0 + t * 16, count - t * 16, acc[r][t]);
+      storeOutputs(e, o0 + r, p0 + t * 16, count - t * 16, acc[r][t]);
 }
 
 using TileFn = void (*)(const Job &, int64_t, const uint8_t *, int64_t);
@@ -531,10 +558,11 @@ TRACED_AMX inline void amxStore(const Job &jb, int64_t o0, int64_t p0, int64_t l
     if constexpr (NP == 2)
       _tile_stored(3, sums[3], 64);
   }
+  Epilogue e(jb);
   for (int o = 0; o < NO; ++o)
     for (int p = 0; p < NP; ++p)
       for (int r = 0; r < 16; ++r)
-        storeOutputs(jb, o0 + 16 * o + r, p0 + 16 * p, left - 16 * p,
+        storeOutputs(e, o0 + 16 * o + r, p0 + 16 * p, left - 16 * p,
                      _mm512_load_si512(sums[o * 2 + p][r]));
 }
 
@@ -770,9 +798,15 @@ void depthwisePortable(const Job &jb, int64_t ch, const uint8_t *plane) {
 #if defined(__x86_64__)
 /// Channel ch's outputs, 16 columns of a row at a time: the taps' products
 /// summed in float32, exact (at most 514 taps: the sums stay below 2^24).
-TRACED_VNNI void depthwiseVnni(const Job &jb, int64_t ch, const uint8_t *plane) {
+/// The plane is converted to float32 first (`floats`, as many elements as
+/// the plane has bytes), once, rather than at each of the taps reading it.
+TRACED_VNNI void depthwiseVnni(const Job &jb, int64_t ch, const uint8_t *plane,
+                               float *floats) {
   const Conv &g = *jb.g;
   int64_t wq = g.wq(), taps = g.kh * g.kw;
+  for (int64_t i = 0; i + 16 <= g.hp() * g.sw * wq + 64; i += 16)
+    _mm512_storeu_ps(floats + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(
+                                     reinterpret_cast<const __m128i *>(plane + i)))));
   const int8_t *w = jb.w + ch * g.kp();
   // Per tap: its weight, and where its column 0 of output row 0 is.
   float weights[514];
@@ -784,17 +818,31 @@ TRACED_VNNI void depthwiseVnni(const Job &jb, int64_t ch, const uint8_t *plane) 
       offsets[t] = (i * g.dh * g.sw + col % g.sw) * wq + col / g.sw;
     }
   __m512 comp = _mm512_set1_ps(static_cast<float>(jb.comp[ch]));
-  for (int64_t oy = 0; oy < g.oh; ++oy) {
-    const uint8_t *row = plane + oy * g.sh * g.sw * wq;
-    for (int64_t ox = 0; ox < g.ow; ox += 16) {
-      __m512 acc = _mm512_setzero_ps();
-      for (int64_t t = 0; t < taps; ++t) {
-        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + offsets[t] + ox));
-        acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(bytes)),
-                              _mm512_set1_ps(weights[t]), acc);
-      }
-      storeCentered(jb, ch, oy * g.ow + ox, g.ow - ox, _mm512_sub_ps(acc, comp));
+  Epilogue e(jb);
+  // Four vectors of 16 output columns at a time (of one row or of the
+  // next: a 7- or 14-wide row is one vector), each its own chain of FMAs.
+  constexpr int kChains = 4;
+  int64_t ow = g.ow, vectors = (ow + 15) / 16, count = g.oh * vectors;
+  int64_t rowStep = g.sh * g.sw * wq;
+  for (int64_t i = 0; i < count; i += kChains) {
+    const float *at[kChains];
+    int64_t pixel[kChains];
+    int n = count - i < kChains ? static_cast<int>(count - i) : kChains;
+    for (int c = 0; c < kChains; ++c) {
+      int64_t v = i + (c < n ? c : 0), oy = v / vectors, ox = v % vectors * 16;
+      at[c] = floats + oy * rowStep + ox;
+      pixel[c] = oy * ow + ox;
     }
+    __m512 acc[kChains];
+    for (int c = 0; c < kChains; ++c)
+      acc[c] = _mm512_setzero_ps();
+    for (int64_t t = 0; t < taps; ++t) {
+      __m512 wt = _mm512_set1_ps(weights[t]);
+      for (int c = 0; c < kChains; ++c)
+        acc[c] = _mm512_fmadd_ps(_mm512_loadu_ps(at[c] + offsets[t]), wt, acc[c]);
+    }
+    for (int c = 0; c < n; ++c)
+      storeCentered(e, ch, pixel[c], ow - pixel[c] % ow, _mm512_sub_ps(acc[c], comp));
   }
 }
 #endif
@@ -810,16 +858,17 @@ int32_t depthwiseImage(const Job &jb, const uint8_t *x) {
   {
     uint8_t *plane = static_cast<uint8_t *>(malloc(planeBytes));
     uint8_t *scratch = static_cast<uint8_t *>(malloc(static_cast<size_t>(g.w + 64)));
+    float *floats = vnni ? static_cast<float *>(malloc(planeBytes * sizeof(float))) : nullptr;
 #pragma omp for schedule(static)
     for (int64_t ch = 0; ch < g.c; ++ch) {
-      if (!plane || !scratch) {
+      if (!plane || !scratch || (vnni && !floats)) {
         failed = 1;
         continue;
       }
       depthwisePlane(g, x, ch, plane, scratch);
 #if defined(__x86_64__)
       if (vnni) {
-        depthwiseVnni(jb, ch, plane);
+        depthwiseVnni(jb, ch, plane, floats);
         continue;
       }
 #endif
@@ -827,6 +876,7 @@ int32_t depthwiseImage(const Job &jb, const uint8_t *x) {
     }
     free(plane);
     free(scratch);
+    free(floats);
   }
   (void)vnni;
   return failed ? -2 : 0;
