@@ -923,8 +923,10 @@ void traced::buildCpuPipeline(OpPassManager &pm,
   detail::addBufferization(pm, /*vectorTiles=*/options.vectorize,
                            options.arena, /*parallel=*/options.threads,
                            options.checks, options.donate);
-  if (options.vectorize)
+  if (options.vectorize) {
     pm.addNestedPass<func::FuncOp>(createTracedCpuHoistAccumulators());
+    pm.addNestedPass<func::FuncOp>(createTracedCpuStridedReads());
+  }
   pm.addNestedPass<func::FuncOp>(std::make_unique<ApproximateMath>());
   pm.addNestedPass<func::FuncOp>(std::make_unique<ExpandBFloat16>());
   detail::addPipelineText(
