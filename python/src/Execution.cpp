@@ -8,6 +8,7 @@
 #include "Bindings.h"
 
 #include "TracedIR/ExecutionEngine/CpuModule.h"
+#include "TracedIR/Runtime/Threads.h"
 #include "TracedIR/Support/Progress.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -175,6 +176,13 @@ static void writeGpuObjectFile(ModuleState &s, const std::string &path,
 
 void traced_python::populateExecution(py::module_ &m) {
   populateCpuModule(m);
+  // The thread count of compiled calls (Runtime/Threads.h).
+  m.def("set_num_threads", &traced_set_num_threads, py::arg("n"),
+        "Sets the thread count of compiled calls (0: libomp's default).");
+  m.def("get_num_threads", &traced_get_num_threads,
+        "The thread count the next compiled call uses.");
+  m.def("enter_call", &traced_enter_call,
+        "Applies the thread count to this thread; returns it.");
   m.def("compile_cpu", &compileCpu, py::arg("state"),
         py::arg("entry") = "forward", py::arg("vectorize") = true,
         py::arg("tile_n") = 0, py::arg("surgery") = true,

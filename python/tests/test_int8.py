@@ -373,3 +373,34 @@ def test_compiled_quantized_io_in_place(monkeypatch):
     assert x.is_contiguous() and not strided.is_contiguous()
     for g, w in zip(compiled(strided), want_strided):
         assert torch.equal(g.int_repr(), w.int_repr())
+
+
+def test_set_num_threads():
+    """traced.set_num_threads sets the thread count of every compiled call
+    (libomp's, which torch.set_num_threads does not reach); each call says
+    the count it used, and 0 restores libomp's default. The answers do
+    not depend on it."""
+    module, x = _conv_module("direct relu")
+    compiled = traced.compile(traced.trace(module, x))
+    default = traced.get_num_threads()
+    assert compiled.last_threads is None
+    want = compiled(x).int_repr()
+    assert compiled.last_threads == default
+    import ctypes
+    libomp = ctypes.CDLL("libomp.so.5")  # (already loaded: compiled code's)
+    try:
+        for n in (1, 3):
+            traced.set_num_threads(n)
+            assert traced.get_num_threads() == n
+            assert torch.equal(compiled(x).int_repr(), want)
+            assert compiled.last_threads == n
+            # The calling thread's OpenMP regions now start n threads.
+            assert libomp.omp_get_max_threads() == n
+    finally:
+        traced.set_num_threads(0)
+    assert traced.get_num_threads() == default
+    compiled(x)
+    assert compiled.last_threads == default
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="non-negative int"):
+            traced.set_num_threads(bad)

@@ -42,6 +42,7 @@ from .errors import (CompileError, InputError, InterpretError,
                      InterpretInputError, ParseError, PassError, ResourceError,
                      SurgeryError, TraceError, VerifyError, raising)
 from ._limits import get_limits, limits, set_limits
+from ._threads import get_num_threads, set_num_threads
 from .compiler import (CompiledModule, CudaCompiledModule, compile, compile_cuda,
                        save_library)
 from .module import Expr, ExprList, FxNode, Graph, Module, ModuleView, Node, NodeList
@@ -57,8 +58,9 @@ __all__ = ["CompileError", "CompiledModule", "CudaCompiledModule", "Error",
            "Summary",
            "SummaryRow", "SurgeryError", "TraceError", "TracerWarning",
            "UnknownTargetWarning", "VerifyError", "compile", "compile_cuda",
-           "from_onnx", "generate", "get_limits", "limits", "load", "parse",
-           "save_library", "set_limits", "trace"]
+           "from_onnx", "generate", "get_limits", "get_num_threads", "limits",
+           "load", "parse", "save_library", "set_limits", "set_num_threads",
+           "trace"]
 
 
 def trace(module: Union[torch.nn.Module, Callable[..., Any]], *example_inputs: Any,

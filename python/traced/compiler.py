@@ -123,6 +123,9 @@ class CompiledModule:
         self._where = where or f"the compiled {entry}"
         # Whether traced.compile found the object in the compile cache.
         self.from_cache = bool(getattr(cpu, "from_cache", False))
+        # The thread count the last call used (traced.set_num_threads);
+        # None before the first call.
+        self.last_threads: Optional[int] = None
         inputs, outputs = cpu.signature
         self.input_specs = [(tuple(s), _numpy_dtype(d)) for s, d in inputs]
         self.output_specs = [(tuple(s), _numpy_dtype(d)) for s, d in outputs]
@@ -235,6 +238,7 @@ class CompiledModule:
                    zip(outputs, shapes, self.output_specs)]
         # (Zero-size arrays may share an address or have none; the compiled
         # code reads and writes nothing there.)
+        self.last_threads = _traced.enter_call()
         self._cpu.run([a.ctypes.data for a in arrays],
                       [o.ctypes.data for o in outputs], sizes)
         results = [_from_array(o, bf16)
