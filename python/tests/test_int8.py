@@ -404,3 +404,29 @@ def test_set_num_threads():
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="non-negative int"):
             traced.set_num_threads(bad)
+
+
+@pytest.mark.parametrize("mode", [None, "TRACED_INT8_NO_AMX", "TRACED_INT8_PORTABLE"])
+def test_saturating_outputs(mode):
+    """An output scale so small that most sums land far outside [0, 255]
+    (past 2^24 and past int32 once scaled): every path saturates them as
+    torch does, to 0 or 255."""
+    code = r"""
+import sys, torch
+sys.path.insert(0, {tests!r})
+import test_int8, traced
+torch.backends.quantized.engine = "onednn"
+m, x = test_int8._conv_module("direct relu")
+m.m.scale, m.m.zero_point = 1e-9, 3
+tm = traced.trace(m, x)
+want = m(x).int_repr()
+assert (want == 255).any() and (want == 3).any()
+for got in (tm.interpret(x)[0], traced.compile(tm)(x)):
+    assert torch.equal(got.int_repr(), want)
+"""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRACED_INT8_")}
+    if mode:
+        env[mode] = "1"
+    subprocess.run([sys.executable, "-c",
+                    code.format(tests=os.path.dirname(os.path.abspath(__file__)))],
+                   env=env, check=True)

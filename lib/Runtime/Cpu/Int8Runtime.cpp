@@ -349,15 +349,15 @@ struct Epilogue {
   int64_t ocStride, pStride;
   const float *mult, *off;
   const int32_t *comp;
-  __m512 zo, lo, top;
+  __m512i zo, lo;
+  __m512 top, guard;
   __m512 so, co, sr, cr, inv, zs, slo; // the fused add's (Sum)
 
   TRACED_VNNI explicit Epilogue(const Job &jb)
       : out(jb.out), res(jb.res), ocStride(jb.ocStride), pStride(jb.pStride),
-        mult(jb.mult), off(jb.off), comp(jb.comp),
-        zo(_mm512_set1_ps(static_cast<float>(jb.g->zo))),
-        lo(_mm512_set1_ps(jb.g->relu ? static_cast<float>(jb.g->zo) : 0.0f)),
-        top(_mm512_set1_ps(255.0f)) {
+        mult(jb.mult), off(jb.off), comp(jb.comp), zo(_mm512_set1_epi32(jb.g->zo)),
+        lo(_mm512_set1_epi32(jb.g->relu ? jb.g->zo : 0)), top(_mm512_set1_ps(255.0f)),
+        guard(_mm512_set1_ps(16777216.0f)) {
     const Sum s = jb.sum ? *jb.sum : Sum{};
     so = _mm512_set1_ps(s.so);
     co = _mm512_set1_ps(s.co);
@@ -378,12 +378,17 @@ TRACED_VNNI inline void storeCentered(const Epilogue &e, int64_t o, int64_t p, i
     return;
   y = _mm512_mul_ps(y, _mm512_set1_ps(e.mult[o]));
   y = _mm512_add_ps(y, _mm512_set1_ps(e.off[o]));
-  y = _mm512_roundscale_ps(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  y = _mm512_add_ps(y, e.zo);
-  y = _mm512_min_ps(_mm512_max_ps(y, e.lo), e.top);
+  // nearbyint(y) + zo clamped to [lo, 255], in int32: y capped at 2^24
+  // first (any value from there on clamps to 255; below -2^31 the
+  // conversion's INT_MIN clamps to lo), the upper clamp the saturating
+  // narrowing's. The same integers as the float sequence of requantize().
+  __m512i q = _mm512_cvt_roundps_epi32(_mm512_min_ps(y, e.guard),
+                                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = _mm512_max_epi32(_mm512_add_epi32(q, e.zo), e.lo);
   int64_t at = o * e.ocStride + p * e.pStride;
   __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
   if (e.res) {
+    y = _mm512_cvtepi32_ps(_mm512_min_epi32(q, _mm512_set1_epi32(255)));
     __m128i r8;
     if (e.pStride == 1) {
       r8 = _mm_maskz_loadu_epi8(m, e.res + at);
@@ -398,9 +403,9 @@ TRACED_VNNI inline void storeCentered(const Epilogue &e, int64_t o, int64_t p, i
     y = _mm512_roundscale_ps(_mm512_mul_ps(y, e.inv),
                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     y = _mm512_add_ps(y, e.zs);
-    y = _mm512_min_ps(_mm512_max_ps(y, e.slo), e.top);
+    q = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(y, e.slo), e.top));
   }
-  __m128i q8 = _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(y));
+  __m128i q8 = _mm512_cvtusepi32_epi8(q);
   uint8_t *dst = e.out + at;
   if (e.pStride == 1) {
     _mm_mask_storeu_epi8(dst, m, q8);
