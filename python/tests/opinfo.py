@@ -844,12 +844,12 @@ def _quantized_linear_samples(relu):
 
 def _int8_requantize(acc, m, o, zo, relu, channel_dim):
     """traced.int8's epilogue (docs/quantization.md, "int8 code"): float32
-    acc * m + o in two roundings, rounded to even, plus zo, clamped."""
+    acc * m + o + zo in three roundings, rounded to even, clamped."""
     shape = [1] * acc.dim()
     shape[channel_dim] = -1
     y = acc.to(torch.float32) * m.view(shape)
     y = y + o.view(shape)
-    r = torch.round(y) + zo
+    r = torch.round(y + zo)
     return r.clamp(zo if relu else 0, 255).to(torch.uint8)
 
 

@@ -13,7 +13,8 @@
  * it with the packing), so that acc = sum_k (x[k] - zx) * w[k]; then
  *   y   = (float)acc * multiplier[c]              (float32)
  *   y   = y + offset[c]                           (float32, not fused)
- *   r   = nearbyint(y) + zo, clamped to [lo, 255] (lo: 0, or zo with ReLU)
+ *   y   = y + zo                                  (float32: oneDNN's order)
+ *   r   = nearbyint(y), clamped to [lo, 255]      (lo: 0, or zo with ReLU)
  * which is what traced-lower-quantized's float path computes
  * (docs/quantization.md, "Compiling"), without its float64 sums.
  *

@@ -320,9 +320,9 @@ floatKernel(const KernelArgs &args, StringRef entry,
 
 /// The quantized modules' conv and linear (oneDNN's int8 kernels): the
 /// exact integer sums of the float op `floatEntry` on the centered values,
-/// times s_in * s_w[c] / s_out plus bias / s_out in float32, rounded to
-/// nearest even, shifted by the zero point (ReLU: at least the zero point)
-/// and saturated.
+/// times s_in * s_w[c] / s_out plus bias / s_out plus the zero point in
+/// float32, rounded to nearest even (ReLU: at least the zero point) and
+/// saturated.
 template <bool Relu>
 FailureOr<RtValue> quantizedContraction(const KernelArgs &args,
                                         StringRef floatEntry) {
@@ -378,10 +378,13 @@ FailureOr<RtValue> quantizedContraction(const KernelArgs &args,
       float b = bias->data<float>()[c] * inverseOut;
       y = y + b;
     }
-    int64_t q = po.zeroPoint() + static_cast<int64_t>(std::nearbyint(y));
-    if (Relu)
-      q = std::max(q, po.zeroPoint());
-    o[i] = po.clamp(q);
+    // oneDNN adds the output zero point before rounding, in float32 (a
+    // tie of y itself can round the other way: -21.5 + 57 gives 36).
+    float v = std::nearbyint(y + static_cast<float>(po.zeroPoint()));
+    int64_t lo = Relu ? po.zeroPoint() : po.lo;
+    o[i] = v <= static_cast<float>(lo)      ? lo
+           : v >= static_cast<float>(po.hi) ? po.hi
+                                            : static_cast<int64_t>(v);
   }
   return RtValue(out);
 }

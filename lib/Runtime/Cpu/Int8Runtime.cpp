@@ -135,8 +135,8 @@ inline void requantize(const Job &jb, int64_t o, int64_t p, int32_t acc) {
   const Conv &g = *jb.g;
   float y = static_cast<float>(acc) * jb.mult[o];
   y = y + jb.off[o];
+  y = y + static_cast<float>(g.zo);
   float r = nearbyintf(y);
-  r = r + static_cast<float>(g.zo);
   float lo = g.relu ? static_cast<float>(g.zo) : 0.0f;
   r = r < lo ? lo : r;
   r = r > 255.0f ? 255.0f : r;
@@ -349,15 +349,15 @@ struct Epilogue {
   int64_t ocStride, pStride;
   const float *mult, *off;
   const int32_t *comp;
-  __m512i zo, lo;
-  __m512 top, guard;
+  __m512 zo, top, guard;
+  __m512i lo;
   __m512 so, co, sr, cr, inv, zs, slo; // the fused add's (Sum)
 
   TRACED_VNNI explicit Epilogue(const Job &jb)
       : out(jb.out), res(jb.res), ocStride(jb.ocStride), pStride(jb.pStride),
-        mult(jb.mult), off(jb.off), comp(jb.comp), zo(_mm512_set1_epi32(jb.g->zo)),
-        lo(_mm512_set1_epi32(jb.g->relu ? jb.g->zo : 0)), top(_mm512_set1_ps(255.0f)),
-        guard(_mm512_set1_ps(16777216.0f)) {
+        mult(jb.mult), off(jb.off), comp(jb.comp),
+        zo(_mm512_set1_ps(static_cast<float>(jb.g->zo))), top(_mm512_set1_ps(255.0f)),
+        guard(_mm512_set1_ps(16777216.0f)), lo(_mm512_set1_epi32(jb.g->relu ? jb.g->zo : 0)) {
     const Sum s = jb.sum ? *jb.sum : Sum{};
     so = _mm512_set1_ps(s.so);
     co = _mm512_set1_ps(s.co);
@@ -378,13 +378,14 @@ TRACED_VNNI inline void storeCentered(const Epilogue &e, int64_t o, int64_t p, i
     return;
   y = _mm512_mul_ps(y, _mm512_set1_ps(e.mult[o]));
   y = _mm512_add_ps(y, _mm512_set1_ps(e.off[o]));
-  // nearbyint(y) + zo clamped to [lo, 255], in int32: y capped at 2^24
-  // first (any value from there on clamps to 255; below -2^31 the
-  // conversion's INT_MIN clamps to lo), the upper clamp the saturating
-  // narrowing's. The same integers as the float sequence of requantize().
+  // nearbyint(y + zo) clamped to [lo, 255], in int32: capped at 2^24 first
+  // (any value from there on clamps to 255; below -2^31 the conversion's
+  // INT_MIN clamps to lo), the upper clamp the saturating narrowing's. The
+  // same integers as the float sequence of requantize().
+  y = _mm512_add_ps(y, e.zo);
   __m512i q = _mm512_cvt_roundps_epi32(_mm512_min_ps(y, e.guard),
                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  q = _mm512_max_epi32(_mm512_add_epi32(q, e.zo), e.lo);
+  q = _mm512_max_epi32(q, e.lo);
   int64_t at = o * e.ocStride + p * e.pStride;
   __mmask16 m = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
   if (e.res) {

@@ -88,8 +88,18 @@ struct Lowering {
 
   /// y (float32, the value in steps) as q's storage integers: round to
   /// nearest even, plus the zero point, saturated (ReLU: at least the zero
-  /// point), cast.
-  Value requantize(Value y, const QParams &q, bool relu, bool nonFinite) {
+  /// point), cast. `zeroPointFirst` (oneDNN's conv and linear, per tensor):
+  /// the zero point added in float32 before the rounding.
+  Value requantize(Value y, const QParams &q, bool relu, bool nonFinite,
+                   bool zeroPointFirst = false) {
+    if (zeroPointFirst) {
+      Value r = d.unary("torch.round",
+                        d.binary("torch.add", y, d.f64(double(q.zeroPoint()))));
+      r = d.call("torch.clamp", {{"input", r},
+                                 {"min", d.f64(double(relu ? q.zeroPoint() : q.lo))},
+                                 {"max", d.f64(double(q.hi))}});
+      return d.cast(r, q.storage);
+    }
     Value r = d.unary("torch.round", y);
     if (nonFinite)
       r = d.call("torch.nan_to_num", {{"input", r},
@@ -468,8 +478,8 @@ std::optional<Results> lowerInt8(Lowering &l, const QParams &px, const QParams &
 }
 
 /// The quantized modules' conv and linear: exactSums of the centered
-/// integers, then times s_in * s_w[c] / s_out plus bias / s_out in float32,
-/// requantized.
+/// integers, then times s_in * s_w[c] / s_out plus bias / s_out plus the
+/// zero point in float32, rounded and saturated (as oneDNN).
 Results lowerContraction(Lowering &l) {
   Decomposer &d = l.d;
   Value x = d.tensor("input"), w = d.tensor("weight");
@@ -514,7 +524,7 @@ Results lowerContraction(Lowering &l) {
     y = d.binary("torch.add", y, reshape(d, scaled, shape));
   }
   bool relu = d.target().contains("relu");
-  return one(l.requantize(y, po, relu, /*nonFinite=*/false));
+  return one(l.requantize(y, po, relu, /*nonFinite=*/false, /*zeroPointFirst=*/true));
 }
 
 /// Max pooling of storage integers, which the compilers pool in floats
