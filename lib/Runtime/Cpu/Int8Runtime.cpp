@@ -164,31 +164,47 @@ __attribute__((target("avx512f"))) int64_t gatherColumnsVnni(const uint8_t *x, i
 }
 #endif
 
+#if defined(__x86_64__)
+/// Pixels [i, i + 16) of four channel rows a..d as 4-byte pixels: p[0]
+/// holds pixels 0-3, p[3] pixels 12-15.
+inline void interleave16(const uint8_t *a, const uint8_t *b, const uint8_t *c,
+                         const uint8_t *d, int64_t i, __m128i p[4]) {
+  __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + i));
+  __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + i));
+  __m128i vc = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + i));
+  __m128i vd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
+  __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
+  __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
+  p[0] = _mm_unpacklo_epi16(ab0, cd0);
+  p[1] = _mm_unpackhi_epi16(ab0, cd0);
+  p[2] = _mm_unpacklo_epi16(ab1, cd1);
+  p[3] = _mm_unpackhi_epi16(ab1, cd1);
+}
+#endif
+
+/// Pixel i of four channel rows a..d at dst (4 bytes).
+inline void putPixel(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
+                     int64_t i, uint8_t *dst) {
+  dst[0] = a[i];
+  dst[1] = b[i];
+  dst[2] = c[i];
+  dst[3] = d[i];
+}
+
 /// Four channel rows a..d of n bytes interleaved into 4-byte pixels.
 void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
                  int64_t n, uint8_t *out) {
   int64_t i = 0;
 #if defined(__x86_64__)
   for (; i + 16 <= n; i += 16) {
-    __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + i));
-    __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + i));
-    __m128i vc = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + i));
-    __m128i vd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
-    __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
-    __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
-    __m128i *o = reinterpret_cast<__m128i *>(out + i * 4);
-    _mm_storeu_si128(o, _mm_unpacklo_epi16(ab0, cd0));
-    _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(ab0, cd0));
-    _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(ab1, cd1));
-    _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(ab1, cd1));
+    __m128i p[4];
+    interleave16(a, b, c, d, i, p);
+    for (int j = 0; j < 4; ++j)
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i * 4) + j, p[j]);
   }
 #endif
-  for (; i < n; ++i) {
-    out[i * 4] = a[i];
-    out[i * 4 + 1] = b[i];
-    out[i * 4 + 2] = c[i];
-    out[i * 4 + 3] = d[i];
-  }
+  for (; i < n; ++i)
+    putPixel(a, b, c, d, i, out + i * 4);
 }
 
 /// interleave4 at stride 2: pixel 2j to even + 4j, pixel 2j + 1 to odd +
@@ -198,17 +214,10 @@ void interleave4Stride2(const uint8_t *a, const uint8_t *b, const uint8_t *c,
   int64_t i = 0;
 #if defined(__x86_64__)
   for (; i + 16 <= n; i += 16) {
-    __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + i));
-    __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + i));
-    __m128i vc = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + i));
-    __m128i vd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i));
-    __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
-    __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
-    // Pixels 0-3, 4-7, 8-11, 12-15, then their even and odd ones.
-    __m128 p0 = _mm_castsi128_ps(_mm_unpacklo_epi16(ab0, cd0));
-    __m128 p1 = _mm_castsi128_ps(_mm_unpackhi_epi16(ab0, cd0));
-    __m128 p2 = _mm_castsi128_ps(_mm_unpacklo_epi16(ab1, cd1));
-    __m128 p3 = _mm_castsi128_ps(_mm_unpackhi_epi16(ab1, cd1));
+    __m128i p[4];
+    interleave16(a, b, c, d, i, p);
+    __m128 p0 = _mm_castsi128_ps(p[0]), p1 = _mm_castsi128_ps(p[1]);
+    __m128 p2 = _mm_castsi128_ps(p[2]), p3 = _mm_castsi128_ps(p[3]);
     float *e = reinterpret_cast<float *>(even + i * 2), *o = reinterpret_cast<float *>(odd + i * 2);
     _mm_storeu_ps(e, _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(2, 0, 2, 0)));
     _mm_storeu_ps(e + 4, _mm_shuffle_ps(p2, p3, _MM_SHUFFLE(2, 0, 2, 0)));
@@ -216,13 +225,8 @@ void interleave4Stride2(const uint8_t *a, const uint8_t *b, const uint8_t *c,
     _mm_storeu_ps(o + 4, _mm_shuffle_ps(p2, p3, _MM_SHUFFLE(3, 1, 3, 1)));
   }
 #endif
-  for (; i < n; ++i) {
-    uint8_t *dst = (i % 2 ? odd : even) + i / 2 * 4;
-    dst[0] = a[i];
-    dst[1] = b[i];
-    dst[2] = c[i];
-    dst[3] = d[i];
-  }
+  for (; i < n; ++i)
+    putPixel(a, b, c, d, i, (i % 2 ? odd : even) + i / 2 * 4);
 }
 
 /// A row's columns [0, n) of `Unit` bytes spread over the stride phases
