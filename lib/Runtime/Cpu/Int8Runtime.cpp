@@ -611,13 +611,14 @@ TRACED_AMX void tileAmxDirect(const Job &jb, int64_t oy, int64_t ox, int64_t o0)
   amxStore<NO, NP>(jb, o0, oy * g.ow + ox, left < 32 ? left : 32);
 }
 
-/// Channels [o0, o0 + 32) (fewer at the last 16-channel tile `tiled`) of
-/// block b by AMX tiles, both halves of its pixels.
+/// Channels [o0, o0 + width) (width 32 or 16; fewer at the last
+/// 16-channel tile `tiled`) of block b by AMX tiles, both halves of its
+/// pixels.
 TRACED_AMX void amxUnit(const Job &jb, int64_t b, const uint8_t *block, int64_t o0,
-                        int64_t tiled) {
+                        int64_t tiled, int64_t width = 32) {
   bool second = jb.g->blockCount(b) > 32;
   for (int64_t half = 0; half < (second ? 2 : 1); ++half) {
-    if (tiled - o0 >= 32)
+    if (width == 32 && tiled - o0 >= 32)
       tileAmx<2>(jb, b, block, o0, half);
     else
       tileAmx<1>(jb, b, block, o0, half);
@@ -912,7 +913,9 @@ int32_t computeImage(const Job &jb) {
     {
       uint8_t *col = static_cast<uint8_t *>(malloc(blockBytes));
       AmxThread tiles(amx);
-#pragma omp for schedule(static)
+      // (Dynamic: the last block may hold a few pixels only, and a static
+      // split of 4 blocks, 14x14's, gave one thread twice the other's.)
+#pragma omp for schedule(dynamic)
       for (int64_t b = 0; b < blocks; ++b) {
         if (!col) {
           failed = 1;
@@ -931,15 +934,18 @@ int32_t computeImage(const Job &jb) {
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < blocks; ++b)
     packBlock(g, jb.xh, b, col + b * blockBytes);
-  // Units: per block, each 16 or 32 channels (AMX) or 6 (VNNI).
+  // Units: per block, each 32 channels (AMX; 16 when there are fewer
+  // than four 32-channel units per thread, so that the threads' shares
+  // differ by less) or 6 (VNNI).
   int64_t tiled = amx ? g.oc / 16 * 16 : 0;
-  int64_t amxUnits = (tiled + 31) / 32;
+  int64_t width = blocks * ((tiled + 31) / 32) >= 4 * omp_get_max_threads() ? 32 : 16;
+  int64_t amxUnits = (tiled + width - 1) / width;
   int64_t rowUnits = (g.oc - tiled + kRows - 1) / kRows;
   int64_t perBlock = amxUnits + rowUnits;
 #pragma omp parallel
   {
     AmxThread tiles(amx);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic)
     for (int64_t i = 0; i < blocks * perBlock; ++i) {
       int64_t b = i / perBlock, u = i % perBlock;
       const uint8_t *block = col + b * blockBytes;
@@ -949,7 +955,7 @@ int32_t computeImage(const Job &jb) {
         continue;
       }
 #if defined(__x86_64__)
-      amxUnit(jb, b, block, u * 32, tiled);
+      amxUnit(jb, b, block, u * width, tiled, width);
 #endif
     }
   }
