@@ -3963,7 +3963,11 @@ OPS = {
         ("wrong size", lambda x, y: torch.select_scatter(x, y, 0, 0), [f32(2, 3), f32(2)])),
     "torch.slice_scatter": fixed(
         *[(f"{d}", lambda x, y: torch.slice_scatter(x, y, 1, 1, 6, 2), [dt(d, 3, 6), dt(d, 3, 3)]) for d in ALL_DTYPES],
-        ("defaults", lambda x, y: torch.slice_scatter(x, y), [f32(2, 3), f32(2, 3)]),
+        # (Every argument given: with a default step torch 1.13 refuses or
+        # computes from one process to the next, its SymInt defaults read
+        # wrongly; a CI run saw it compute what this machine refuses.)
+        ("whole dim", lambda x, y: torch.slice_scatter(x, y, 0, 0, 2, 1),
+         [f32(2, 3), f32(2, 3)]),
         ("converts src", lambda x, y: x.slice_scatter(y, 0, -2), [f32(4, 2), dt(torch.float64, 2, 2)]),
         ("aten", lambda x, y: torch.ops.aten.slice_scatter(x, y, dim=1, start=0, end=1), [f32(3, 2), f32(3, 1)]),
         ("wrong size", lambda x, y: torch.slice_scatter(x, y, 0, 0, 2), [f32(4, 2), f32(3, 2)])),

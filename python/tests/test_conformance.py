@@ -94,10 +94,9 @@ KNOWN_REFUSAL_GAPS = {
                                                 "rule takes the spatial form too"),
     "torch.ops.prims.prod.default": (["negative dims"], "torch's prims.prod refuses "
                                      "negative dims; the rule wraps them"),
-    "torch.slice_scatter": (["defaults", "converts src"],
-                            "torch 1.13 fails on the default end (INT64_MAX as a "
-                            "SymInt), and wants src of the slice's exact size; the "
-                            "rule clamps the end and broadcasts src"),
+    "torch.slice_scatter": (["converts src"],
+                            "torch 1.13 wants src of the slice's exact size; the "
+                            "rule broadcasts src"),
 }
 
 # Samples torch rejects whose calls refusals.py cannot rebuild without
