@@ -92,31 +92,30 @@ struct Lowering {
   /// the zero point added in float32 before the rounding.
   Value requantize(Value y, const QParams &q, bool relu, bool nonFinite,
                    bool zeroPointFirst = false) {
-    if (zeroPointFirst) {
-      Value r = d.unary("torch.round",
-                        d.binary("torch.add", y, d.f64(double(q.zeroPoint()))));
-      r = d.call("torch.clamp", {{"input", r},
-                                 {"min", d.f64(double(relu ? q.zeroPoint() : q.lo))},
-                                 {"max", d.f64(double(q.hi))}});
-      return d.cast(r, q.storage);
-    }
-    Value r = d.unary("torch.round", y);
-    if (nonFinite)
-      r = d.call("torch.nan_to_num", {{"input", r},
-                                      {"nan", d.f64(double(q.lo - q.zeroPoint()))},
-                                      {"posinf", d.f64(double(q.lo - q.zeroPoint()))},
-                                      {"neginf", d.f64(double(q.lo - q.zeroPoint()))}});
-    if (q.perTensor()) {
-      r = d.binary("torch.add", r, d.f64(double(q.zeroPoint())));
-      r = d.call("torch.clamp", {{"input", r},
-                                 {"min", d.f64(double(relu ? q.zeroPoint() : q.lo))},
-                                 {"max", d.f64(double(q.hi))}});
-    } else {
+    // The zero point: one number, or one per index along the axis.
+    Value zp;
+    if (!q.perTensor()) {
       SmallVector<float> zps(q.zeroPoints.begin(), q.zeroPoints.end());
-      r = d.binary("torch.add", r, perAxis(typeOf(r), q.axis, zps));
-      r = d.call("torch.clamp", {{"input", r}, {"min", d.f64(double(q.lo))},
-                                 {"max", d.f64(double(q.hi))}});
+      zp = perAxis(typeOf(y), q.axis, zps);
     }
+    auto addZeroPoint = [&](Value v) {
+      return zp ? d.binary("torch.add", v, zp)
+                : d.binary("torch.add", v, d.f64(double(q.zeroPoint())));
+    };
+    Value r = d.unary("torch.round", zeroPointFirst ? addZeroPoint(y) : y);
+    if (nonFinite) {
+      // The lowest value, in the units r holds.
+      double lowest = double(q.lo - (zeroPointFirst ? 0 : q.zeroPoint()));
+      r = d.call("torch.nan_to_num", {{"input", r},
+                                      {"nan", d.f64(lowest)},
+                                      {"posinf", d.f64(lowest)},
+                                      {"neginf", d.f64(lowest)}});
+    }
+    if (!zeroPointFirst)
+      r = addZeroPoint(r);
+    int64_t lo = q.perTensor() && relu ? q.zeroPoint() : q.lo;
+    r = d.call("torch.clamp",
+               {{"input", r}, {"min", d.f64(double(lo))}, {"max", d.f64(double(q.hi))}});
     return d.cast(r, q.storage);
   }
 
